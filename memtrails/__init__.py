@@ -1,0 +1,1 @@
+"""memtrails: stream history into a searchable memory folder."""

@@ -1,0 +1,80 @@
+"""Exceptions raised by memtrails.
+
+The tree::
+
+    MemtrailsError
+    ├── MemoryLockedError      another process holds the memory folder
+    ├── MemoryClosedError      a Memory was used after close()
+    ├── FolderFormatError      manifest or log is not a memtrails folder we can read
+    ├── ModelMismatchError     the folder was built with another embedding model
+    ├── SourceError            an importer cannot open its input at all
+    ├── EmbeddingError         the model or embedding server failed
+    └── IndexError_            the index backend failed (exported as ``IndexBackendError``)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+__all__ = [
+    "EmbeddingError",
+    "FolderFormatError",
+    "IndexBackendError",
+    "MemoryClosedError",
+    "MemoryLockedError",
+    "MemtrailsError",
+    "ModelMismatchError",
+    "SourceError",
+]
+
+
+class MemtrailsError(Exception):
+    """Base class of every error memtrails raises on purpose."""
+
+
+class MemoryLockedError(MemtrailsError):
+    """Another process has the memory folder open."""
+
+    def __init__(self, folder: Path, pid: int | None) -> None:
+        self.folder = folder
+        self.pid = pid
+        holder = f"process {pid}" if pid else "another process"
+        super().__init__(
+            f"memory folder {folder} is in use by {holder}; "
+            "wait for it to finish or stop it, then try again"
+        )
+
+
+class MemoryClosedError(MemtrailsError):
+    """A closed Memory was used."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        super().__init__(
+            f"memory folder {folder} was closed; open it again with Memory.open()"
+        )
+
+
+class FolderFormatError(MemtrailsError):
+    """The folder is not a memtrails memory folder this version can read."""
+
+
+class ModelMismatchError(MemtrailsError):
+    """The folder's index was built with another embedding model."""
+
+
+class SourceError(MemtrailsError):
+    """An importer cannot read its input at all (missing, unreadable, wrong kind)."""
+
+    def __init__(self, source: str, reason: str) -> None:
+        self.source = source
+        self.reason = reason
+        super().__init__(f"{source}: {reason}")
+
+
+class EmbeddingError(MemtrailsError):
+    """The embedding model or server failed."""
+
+
+class IndexBackendError(MemtrailsError):
+    """The index backend (Qdrant Edge or a Qdrant server) failed."""

@@ -1,0 +1,55 @@
+"""The one interface every embedder implements."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["Embedder", "Passage", "Vector"]
+
+Vector = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """One window of a record's text with its normalised sentence vector.
+
+    ``start``/``end`` are offsets in the record's text (Python str indices) so the keyword
+    vector and the snippet can be taken from the same span.
+    """
+
+    start: int
+    end: int
+    vector: Vector
+
+
+class Embedder(Protocol):
+    """Turns texts into passages with vectors; identified by a stable model id.
+
+    Implementations run blocking work off the event loop and are safe to call from several
+    tasks of one loop.
+    """
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dims(self) -> int: ...
+
+    def describe(self) -> dict[str, Any]:
+        """Return what the folder's manifest records about the model (id, dims, sha256, ...)."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> list[list[Passage]]:
+        """Return, per text, one or more passages (long texts are cut into windows)."""
+        ...
+
+    async def embed_query(self, text: str) -> Vector:
+        """Return the vector of a search query (one passage, cut to the model's limit)."""
+        ...
+
+    async def aclose(self) -> None: ...

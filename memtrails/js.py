@@ -1,0 +1,197 @@
+"""What JavaScript does to text that memtrails keys rely on (see conformance/README.md)."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+__all__ = [
+    "JS_WHITESPACE",
+    "fnv1a32",
+    "js_number",
+    "js_split_ws",
+    "js_stringify",
+    "js_trim",
+    "js_utf8",
+    "sha256_hex",
+    "utf16_cut",
+    "utf16_len",
+    "utf16_slice",
+]
+
+# ECMAScript WhiteSpace + LineTerminator: what `\s` and String.prototype.trim see.
+# Python's str.strip()/\s differ (they include U+001C..U+001F and U+0085, and miss U+FEFF).
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007"
+    "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+_WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+
+
+def js_trim(s: str) -> str:
+    """Return ``s.trim()`` as JavaScript computes it."""
+    return s.strip(JS_WHITESPACE)
+
+
+def js_split_ws(s: str) -> list[str]:
+    """Split on runs of JavaScript whitespace (``s.split(/\\s+/)`` minus empty ends)."""
+    return [part for part in _WS_RUN.split(s) if part]
+
+
+def _units(s: str) -> bytes:
+    return s.encode("utf-16-le", "surrogatepass")
+
+
+def utf16_len(s: str) -> int:
+    """Return the string's length in UTF-16 code units (JavaScript's ``s.length``)."""
+    if s.isascii():
+        return len(s)
+    return len(_units(s)) // 2
+
+
+def _index_at_units(s: str, units: int) -> int:
+    """Return the code-point index where ``units`` UTF-16 units have passed, never mid-pair."""
+    if units <= 0:
+        return 0
+    if s.isascii():
+        return min(units, len(s))
+    count = 0
+    for i, ch in enumerate(s):
+        step = 2 if ord(ch) > 0xFFFF else 1
+        if count + step > units:
+            return i
+        count += step
+    return len(s)
+
+
+def utf16_cut(s: str, units: int) -> str:
+    """Return the longest prefix of at most ``units`` UTF-16 units; a pair is cut before, never split."""
+    return s[: _index_at_units(s, units)]
+
+
+def utf16_slice(s: str, start: int, end: int | None = None) -> str:
+    """Return ``s.slice(start, end)`` in UTF-16 units, moving cuts that fall inside a pair before it."""
+    n = utf16_len(s)
+    start = max(0, n + start) if start < 0 else min(start, n)
+    end = n if end is None else (max(0, n + end) if end < 0 else min(end, n))
+    if end <= start:
+        return ""
+    return s[_index_at_units(s, start) : _index_at_units(s, end)]
+
+
+def fnv1a32(s: str) -> int:
+    """Return the 32-bit FNV-1a hash of the string's UTF-16 code units."""
+    h = 0x811C9DC5
+    data = _units(s)
+    for i in range(0, len(data), 2):
+        h ^= data[i] | (data[i + 1] << 8)
+        h = (h * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def js_utf8(s: str) -> bytes:
+    """Encode as JavaScript's TextEncoder does: lone surrogates become U+FFFD."""
+    try:
+        return s.encode("utf-8")
+    except UnicodeEncodeError:
+        return _units(s).decode("utf-16-le", "replace").encode("utf-8")
+
+
+def sha256_hex(s: str) -> str:
+    """Return the SHA-256 hex digest of the string's UTF-8 bytes (JavaScript's view)."""
+    return hashlib.sha256(js_utf8(s)).hexdigest()
+
+
+def js_number(x: float | int) -> str:
+    """Format a number as JavaScript's ``String(x)`` / ``JSON.stringify`` does."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, int):
+        if -(2**53) < x < 2**53:
+            return str(x)
+        x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        return "null"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    mantissa, _, exp_part = repr(abs(x)).partition("e")
+    exponent = int(exp_part) if exp_part else 0
+    whole, _, frac = mantissa.partition(".")
+    digits = (whole + frac.rstrip("0")) if frac != "0" else whole
+    point = len(whole) + exponent  # position of the decimal point relative to digits
+    stripped = digits.lstrip("0")
+    point -= len(digits) - len(stripped)
+    digits = stripped.rstrip("0") or "0"
+    k, n = len(digits), point
+    if k <= n <= 21:
+        out = digits + "0" * (n - k)
+    elif 0 < n <= 21:
+        out = digits[:n] + "." + digits[n:]
+    elif -6 < n <= 0:
+        out = "0." + "0" * (-n) + digits
+    else:
+        e = n - 1
+        mant = digits[0] + ("." + digits[1:] if k > 1 else "")
+        out = f"{mant}e{'+' if e >= 0 else '-'}{abs(e)}"
+    return sign + out
+
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    ch = m.group(0)
+    return _ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+
+def _quote(s: str) -> str:
+    if _NEEDS_ESCAPE.search(s) is None:
+        return '"' + s + '"'
+    if any("\ud800" <= c <= "\udfff" for c in s):
+        # Well-formed pairs stay as they are; only lone surrogates are escaped.
+        s = _units(s).decode("utf-16-le", "surrogatepass")
+        out = []
+        for ch in s:
+            if "\ud800" <= ch <= "\udfff":
+                out.append(f"\\u{ord(ch):04x}")
+            else:
+                out.append(_ESCAPES.get(ch) or (f"\\u{ord(ch):04x}" if ord(ch) < 0x20 else ch))
+        return '"' + "".join(out) + '"'
+    return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
+
+
+def _is_array_index(key: str) -> bool:
+    return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+
+
+def _ordered_keys(obj: Mapping[str, Any]) -> list[str]:
+    keys = [str(k) for k in obj]
+    index_keys = sorted((k for k in keys if _is_array_index(k)), key=int)
+    if not index_keys:
+        return keys
+    return index_keys + [k for k in keys if not _is_array_index(k)]
+
+
+def js_stringify(value: Any) -> str:
+    """Serialise like ``JSON.stringify(value)`` with no indentation.
+
+    Integer-like keys come first in ascending order, then the others in insertion order;
+    ``None`` members of objects are kept as ``null`` (JavaScript drops only ``undefined``).
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return _quote(value)
+    if isinstance(value, bool | int | float):
+        return js_number(value)
+    if isinstance(value, Mapping):
+        d = {str(k): v for k, v in value.items()}
+        return "{" + ",".join(_quote(k) + ":" + js_stringify(d[k]) for k in _ordered_keys(d)) + "}"
+    if isinstance(value, Sequence | set | frozenset) and not isinstance(value, bytes | bytearray):
+        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+    raise TypeError(f"cannot serialise {type(value).__name__} as JSON")

@@ -1,0 +1,215 @@
+"""The items that flow through memtrails: records, per-record errors, timestamps, reports."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import MappingProxyType
+from typing import Any, TypeAlias
+
+from .dates import iso_from_ms, parse_date
+
+__all__ = ["At", "AtLike", "ImportReport", "Item", "MemoryRecord", "RecordError", "SourceReport"]
+
+_MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class At:
+    """A point in time, kept as JavaScript does: whole milliseconds since the Unix epoch, UTC.
+
+    Build one with :meth:`At.of` from what a user would pass: an ISO 8601 or RFC 2822 string
+    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or epoch
+    milliseconds as an ``int`` or ``float``.
+    """
+
+    ms: int
+
+    def __post_init__(self) -> None:
+        if not _MIN_MS <= self.ms <= _MAX_MS:
+            raise ValueError(f"`ms` is outside the range of a JavaScript Date: {self.ms}")
+
+    @classmethod
+    def of(cls, value: AtLike) -> At:
+        """Return the timestamp ``value`` stands for.
+
+        Raises:
+            ValueError: the value is not a date JavaScript's ``Date.parse`` would read.
+            TypeError: the value is of a type that cannot be a timestamp.
+        """
+        if isinstance(value, At):
+            return value
+        if isinstance(value, bool):
+            raise TypeError("a timestamp cannot be a bool")
+        if isinstance(value, int | float):
+            return cls(int(value))
+        if isinstance(value, datetime):
+            return cls(int(value.timestamp() * 1000) if value.tzinfo else int(time.mktime(value.timetuple()) * 1000) + value.microsecond // 1000)
+        if isinstance(value, str):
+            ms = parse_date(value)
+            if ms is None:
+                raise ValueError(f"not a date: {value!r}")
+            return cls(ms)
+        raise TypeError(f"cannot read a timestamp from {type(value).__name__}")
+
+    def iso(self) -> str:
+        """Return the ISO 8601 form with ``Z``, as ``Date.prototype.toISOString`` writes it."""
+        return iso_from_ms(self.ms)
+
+    def __str__(self) -> str:
+        return self.iso()
+
+
+AtLike: TypeAlias = "At | datetime | str | int | float"
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One thing to remember: a mail, a chat message, a commit, a note, a row.
+
+    Args:
+        id: the record's id within its source (a Message-ID, a commit sha, a row key).
+        text: the body to embed and search.
+        kind: what it is: ``"mail"``, ``"chat"``, ``"commit"``, ``"file"``, ``"note"``, ...
+        author: who wrote it.
+        title: a subject or heading.
+        at: when it was written (anything :meth:`At.of` accepts).
+        source: where it came from (a file path, ``git:/path/to/repo``, a name you choose).
+        thread: the conversation it belongs to.
+        meta: other JSON-serialisable facts (attachments, channel, changed files, ...).
+    """
+
+    id: str
+    text: str
+    kind: str = "note"
+    author: str | None = None
+    title: str | None = None
+    at: At | None = None
+    source: str = ""
+    thread: str | None = None
+    meta: Mapping[str, Any] = field(default=_EMPTY)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id:
+            raise ValueError(f"`id` must be a non-empty string, got {self.id!r}")
+        if not isinstance(self.text, str):
+            raise TypeError(f"`text` must be a string, got {type(self.text).__name__}")
+        if self.at is not None and not isinstance(self.at, At):
+            object.__setattr__(self, "at", At.of(self.at))
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the record as the JSON object the memory folder stores."""
+        return {
+            "id": self.id,
+            "source": self.source,
+            "kind": self.kind,
+            "title": self.title,
+            "author": self.author,
+            "at": self.at.iso() if self.at else None,
+            "thread": self.thread,
+            "text": self.text,
+            "meta": dict(self.meta),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> MemoryRecord:
+        """Build a record from :meth:`to_json`'s form."""
+        return cls(
+            id=obj["id"],
+            text=obj["text"],
+            kind=obj.get("kind") or "note",
+            author=obj.get("author"),
+            title=obj.get("title"),
+            at=At.of(obj["at"]) if obj.get("at") else None,
+            source=obj.get("source") or "",
+            thread=obj.get("thread"),
+            meta=obj.get("meta") or {},
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RecordError:
+    """A record that could not be read: where it is and why. It never stops an import."""
+
+    source: str
+    where: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source} ({self.where}): {self.reason}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"source": self.source, "where": self.where, "reason": self.reason}
+
+
+Item: TypeAlias = "MemoryRecord | RecordError"
+
+
+@dataclass(slots=True)
+class SourceReport:
+    """How one source was read: in full or from where the last run stopped."""
+
+    source: str
+    mode: str = "full"  # "full" or "incremental"
+    read: int = 0
+    why: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "mode": self.mode, "read": self.read, "why": self.why}
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: counts, the records it skipped and why, secrets scrubbed."""
+
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    errors: list[RecordError] = field(default_factory=list)
+    secrets: Counter[str] = field(default_factory=Counter)
+    embedded: int = 0
+    elapsed: float = 0.0
+    sources: list[SourceReport] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        """How many records were skipped because they could not be read."""
+        return len(self.errors)
+
+    @property
+    def seen(self) -> int:
+        """How many items the sources yielded."""
+        return self.added + self.updated + self.unchanged + self.skipped
+
+    def merge(self, other: ImportReport) -> None:
+        """Add another report's counts to this one."""
+        self.added += other.added
+        self.updated += other.updated
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+        self.errors.extend(other.errors)
+        self.secrets.update(other.secrets)
+        self.embedded += other.embedded
+        self.elapsed += other.elapsed
+        self.sources.extend(other.sources)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as ``memtrails add --json`` prints it."""
+        return {
+            "added": self.added,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "skipped": self.skipped,
+            "removed": self.removed,
+            "errors": [e.to_json() for e in self.errors],
+            "secrets": dict(sorted(self.secrets.items())),
+            "embedded": self.embedded,
+            "sources": [s.to_json() for s in self.sources],
+            "seconds": round(self.elapsed, 3),
+        }

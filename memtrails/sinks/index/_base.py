@@ -1,0 +1,90 @@
+"""The small interface both index backends (Qdrant Edge, a Qdrant server) implement."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...embedding._base import Vector
+
+__all__ = ["Hit", "IndexBackend", "IndexPoint", "SearchFilter", "SparseVector"]
+
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    """Keyword vector: term ids (32-bit FNV-1a, ascending, unique) and their weights."""
+
+    indices: Sequence[int]
+    values: Sequence[float]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPoint:
+    """One passage of one record, as stored in the index.
+
+    ``payload`` holds: uid, passage (int), kind, author, title, at (epoch ms or None),
+    source, thread.
+    """
+
+    id: str
+    dense: Vector
+    sparse: SparseVector
+    payload: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilter:
+    """Conditions every hit must meet; ``None`` means no condition."""
+
+    kind: str | None = None
+    author: str | None = None
+    source: str | None = None
+    since_ms: int | None = None
+    until_ms: int | None = None
+    uids: Sequence[str] | None = field(default=None)
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A matching passage: its record's uid, the fused score and the point's payload."""
+
+    uid: str
+    score: float
+    payload: Mapping[str, Any]
+
+
+class IndexBackend(Protocol):
+    """Where the points live. All methods are safe to await from one event loop."""
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
+
+    async def delete_uids(self, uids: Sequence[str]) -> None:
+        """Delete every point (every passage) of these records."""
+        ...
+
+    async def flush(self) -> None:
+        """Make everything upserted so far durable."""
+        ...
+
+    async def search(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> list[Hit]:
+        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF."""
+        ...
+
+    async def count_records(self) -> int:
+        """Return how many distinct records the index can find (points with passage 0)."""
+        ...
+
+    async def count_points(self) -> int: ...
+
+    async def optimize(self) -> None:
+        """Build the HNSW graph and merge segments: maintenance, never on the write path."""
+        ...
+
+    def describe(self) -> dict[str, Any]:
+        """Return the backend's kind and location for ``memtrails status``."""
+        ...
+
+    async def aclose(self) -> None: ...
