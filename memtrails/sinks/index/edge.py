@@ -1,0 +1,317 @@
+"""The embedded index backend: one Qdrant Edge shard in the memory folder's ``index/``."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import qdrant_edge as qe
+
+from ..._exceptions import IndexBackendError
+from ...embedding._base import Vector
+from ._base import Hit, IndexPoint, SearchFilter, SparseVector
+
+__all__ = ["DENSE", "PAYLOAD_INDEXES", "WORDS", "EdgeIndex"]
+
+T = TypeVar("T")
+
+DENSE = "dense"
+WORDS = "words"
+# Keyword-indexed fields filter exactly; integer ones also take ranges. Created once, with the
+# shard, and re-created on load if a crash left the shard without them.
+PAYLOAD_INDEXES: dict[str, str] = {
+    "uid": "keyword",
+    "kind": "keyword",
+    "author": "keyword",
+    "source": "keyword",
+    "thread": "keyword",
+    "at": "integer",
+    "passage": "integer",
+}
+_SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
+_CONFIG_FILE = "edge_config.json"
+_RRF_K = 60
+
+
+def candidates(limit: int) -> int:
+    """Return how many candidates each side (dense, keyword) offers to the fusion."""
+    return max(limit * 4, 40)
+
+
+class EdgeIndex:
+    """Dense + keyword points in a Qdrant Edge shard (``qdrant-edge-py``, in-process).
+
+    Every call into the shard runs in a worker thread, one at a time: the shard is a plain
+    Rust object without its own request queue, and serialising keeps updates and flushes
+    ordered as the caller issued them.
+
+    Example::
+
+        index = await EdgeIndex.open(memory_folder / "index", dims=384)
+        await index.upsert(points)
+        await index.flush()
+        hits = await index.search(query_vector, keyword_vector, 10, SearchFilter())
+        await index.aclose()
+    """
+
+    def __init__(self, shard: qe.EdgeShard, folder: Path, dims: int) -> None:
+        """Wrap an open shard; use :meth:`open`."""
+        self._shard = shard
+        self._folder = folder
+        self._dims = dims
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, folder: Path, dims: int) -> EdgeIndex:
+        """Open the shard in ``folder``, creating it (schema and payload indexes) if absent.
+
+        Args:
+            folder: the shard's folder (the memory folder's ``index/``).
+            dims: length of the dense vectors; must match an existing shard's.
+
+        Returns:
+            The open index.
+
+        Raises:
+            IndexBackendError: the shard is open in another process (Qdrant Edge holds a lock
+                on its write-ahead log), was built for other dimensions, or is unreadable.
+
+        Example::
+
+            index = await EdgeIndex.open(Path("memory/index"), dims=384)
+        """
+        if dims < 1:
+            raise ValueError(f"`dims` must be positive, got {dims}")
+        folder = Path(folder)
+
+        def open_shard() -> qe.EdgeShard:
+            config = qe.EdgeConfig(
+                vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine)},
+                # IDF is applied at query time from the shard's own statistics, so stored
+                # weights stay plain term counts (words.keyword_vector).
+                sparse_vectors={WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            )
+            try:
+                if (folder / _CONFIG_FILE).is_file():
+                    shard = qe.EdgeShard.load(str(folder), config)
+                else:
+                    folder.mkdir(parents=True, exist_ok=True)
+                    shard = qe.EdgeShard.create(str(folder), config)
+            except Exception as exc:  # qdrant-edge raises plain Exception
+                raise _open_error(folder, dims, exc) from exc
+            try:
+                present = set(shard.info().payload_schema)
+                for field, kind in PAYLOAD_INDEXES.items():
+                    if field not in present:
+                        shard.update(qe.UpdateOperation.create_field_index(field, _SCHEMA[kind]))
+            except Exception as exc:
+                shard.close()
+                raise IndexBackendError(
+                    f"index {folder}: cannot create payload indexes: {exc}"
+                ) from exc
+            return shard
+
+        shard = await asyncio.to_thread(open_shard)
+        return cls(shard, folder, dims)
+
+    # ----------------------------------------------------------------- the IndexBackend protocol
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        """Insert or replace points (one shard update for the whole batch).
+
+        Raises:
+            IndexBackendError: the shard rejected the batch or the index is closed.
+        """
+        if not points:
+            return
+        for p in points:
+            if len(p.dense) != self._dims:
+                raise IndexBackendError(
+                    f"index {self._folder}: point {p.id} has {len(p.dense)} dims, "
+                    f"the index holds {self._dims}"
+                )
+        edge_points = [
+            qe.Point(
+                p.id,
+                {
+                    DENSE: p.dense.tolist(),
+                    WORDS: qe.SparseVector(list(p.sparse.indices), list(p.sparse.values)),
+                },
+                dict(p.payload),
+            )
+            for p in points
+        ]
+        op = qe.UpdateOperation.upsert_points(edge_points)
+        await self._call("upsert", lambda shard: shard.update(op))
+
+    async def delete_uids(self, uids: Sequence[str]) -> None:
+        """Delete every point (every passage) of these records.
+
+        Raises:
+            IndexBackendError: the shard failed or the index is closed.
+        """
+        if not uids:
+            return
+        op = qe.UpdateOperation.delete_points_by_filter(
+            qe.Filter(must=[qe.FieldCondition("uid", match=qe.MatchAny(list(uids)))])
+        )
+        await self._call("delete", lambda shard: shard.update(op))
+
+    async def flush(self) -> None:
+        """Write everything upserted so far to the segments (~250 ms: once per batch).
+
+        Points are already durable in the write-ahead log before this; flushing bounds how
+        much of the log a later open has to replay.
+        """
+        await self._call("flush", lambda shard: shard.flush())
+
+    async def search(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> list[Hit]:
+        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF.
+
+        Args:
+            dense: the query's normalised vector.
+            sparse: the query's keyword vector (may be empty: then dense only).
+            limit: how many passages to return.
+            where: conditions every hit meets.
+
+        Returns:
+            Hits, best first.
+
+        Raises:
+            IndexBackendError: the shard failed or the index is closed.
+        """
+        if limit < 1:
+            return []
+        flt = edge_filter(where)
+        prefetches = [
+            qe.Prefetch(
+                candidates(limit), query=qe.Query.Nearest(dense.tolist(), using=DENSE), filter=flt
+            )
+        ]
+        if len(sparse.indices):
+            words = qe.SparseVector(list(sparse.indices), list(sparse.values))
+            prefetches.append(
+                qe.Prefetch(
+                    candidates(limit), query=qe.Query.Nearest(words, using=WORDS), filter=flt
+                )
+            )
+        request = qe.QueryRequest(
+            limit,
+            prefetches=prefetches,
+            # The stub types Fusion.Rrf apart from Fusion, though the engine takes it here.
+            query=cast("qe.Fusion", qe.Fusion.Rrf(k=_RRF_K)),
+            filter=flt,
+            with_payload=True,
+        )
+        found = await self._call("search", lambda shard: shard.query(request))
+        return [
+            Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+            for sp in found
+        ]
+
+    async def count_records(self) -> int:
+        """Return how many records the index holds (points with ``passage == 0``, exact)."""
+        request = qe.CountRequest(
+            exact=True,
+            filter=qe.Filter(must=[qe.FieldCondition("passage", match=qe.MatchValue(0))]),
+        )
+        return await self._call("count", lambda shard: shard.count(request))
+
+    async def count_points(self) -> int:
+        """Return how many points (passages) the index holds (exact)."""
+        request = qe.CountRequest(exact=True)
+        return await self._call("count", lambda shard: shard.count(request))
+
+    async def optimize(self) -> None:
+        """Merge segments and build the HNSW graph (blocking for minutes at 100k points).
+
+        Maintenance only: search is exact (brute force) until this runs, ~13 ms at 100k.
+        """
+        await self._call("optimize", lambda shard: shard.optimize())
+
+    def describe(self) -> dict[str, Any]:
+        """Return ``{"kind": "qdrant-edge", "path": ...}`` for ``memtrails status``."""
+        return {"kind": "qdrant-edge", "path": str(self._folder)}
+
+    async def aclose(self) -> None:
+        """Flush and close the shard, releasing its lock. Idempotent."""
+        if self._closed:
+            return
+
+        def close(shard: qe.EdgeShard) -> None:
+            try:
+                shard.flush()
+            finally:
+                shard.close()
+
+        try:
+            await self._call("close", close)
+        finally:
+            self._closed = True
+
+    async def __aenter__(self) -> EdgeIndex:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # ----------------------------------------------------------------- internals
+
+    async def _call(self, what: str, fn: Callable[[qe.EdgeShard], T]) -> T:
+        """Run ``fn(shard)`` in a worker thread under the lock; translate Edge's errors."""
+
+        def run() -> T:
+            with self._lock:
+                if self._closed:
+                    raise IndexBackendError(
+                        f"index {self._folder} was closed; open the memory folder again"
+                    )
+                try:
+                    return fn(self._shard)
+                except Exception as exc:  # qdrant-edge raises plain Exception
+                    raise IndexBackendError(f"index {self._folder}: {what} failed: {exc}") from exc
+
+        return await asyncio.to_thread(run)
+
+
+def edge_filter(where: SearchFilter) -> qe.Filter | None:
+    """Translate a :class:`SearchFilter` into an Edge filter (``None`` when empty)."""
+    must: list[Any] = []
+    for key in ("kind", "author", "source"):
+        value = getattr(where, key)
+        if value is not None:
+            must.append(qe.FieldCondition(key, match=qe.MatchValue(value)))
+    if where.since_ms is not None or where.until_ms is not None:
+        must.append(
+            qe.FieldCondition(
+                "at",
+                range=qe.RangeFloat(
+                    gte=None if where.since_ms is None else float(where.since_ms),
+                    lte=None if where.until_ms is None else float(where.until_ms),
+                ),
+            )
+        )
+    if where.uids is not None:
+        must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
+    return qe.Filter(must=must) if must else None
+
+
+def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
+    text = str(exc)
+    if "WAL" in text and "WouldBlock" in text:
+        return IndexBackendError(
+            f"index {folder} is already open in this or another process (Qdrant Edge locks its "
+            "write-ahead log); close it there first"
+        )
+    if "ncompatible" in text:
+        return IndexBackendError(
+            f"index {folder} was built for other vectors than {dims} dims: {text}; "
+            "reindex the memory folder with its own model or into a new folder"
+        )
+    return IndexBackendError(f"cannot open index {folder}: {text}")
