@@ -50,9 +50,7 @@ class MemoryClosedError(MemtrailsError):
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        super().__init__(
-            f"memory folder {folder} was closed; open it again with Memory.open()"
-        )
+        super().__init__(f"memory folder {folder} was closed; open it again with Memory.open()")
 
 
 class FolderFormatError(MemtrailsError):

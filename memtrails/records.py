@@ -47,7 +47,11 @@ class At:
         if isinstance(value, int | float):
             return cls(int(value))
         if isinstance(value, datetime):
-            return cls(int(value.timestamp() * 1000) if value.tzinfo else int(time.mktime(value.timetuple()) * 1000) + value.microsecond // 1000)
+            return cls(
+                int(value.timestamp() * 1000)
+                if value.tzinfo
+                else int(time.mktime(value.timetuple()) * 1000) + value.microsecond // 1000
+            )
         if isinstance(value, str):
             ms = parse_date(value)
             if ms is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +27,7 @@ class Passage:
     vector: Vector
 
 
+@runtime_checkable
 class Embedder(Protocol):
     """Turns texts into passages with vectors; identified by a stable model id.
 

@@ -79,6 +79,10 @@ class IndexBackend(Protocol):
 
     async def count_points(self) -> int: ...
 
+    async def clear(self) -> None:
+        """Delete every point (``memtrails reindex`` then rebuilds from the log)."""
+        ...
+
     async def optimize(self) -> None:
         """Build the HNSW graph and merge segments: maintenance, never on the write path."""
         ...

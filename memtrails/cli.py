@@ -1,0 +1,281 @@
+"""The ``memtrails`` command: a thin layer over :class:`memtrails.Memory` and the importers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Callable, Coroutine
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ._exceptions import MemtrailsError
+from .memory import Memory
+from .pipeline.progress import progress_bar
+from .records import ImportReport, MemoryRecord, RecordError, SourceReport
+
+__all__ = ["main"]
+
+T = TypeVar("T")
+_SHOWN_ERRORS = 20
+
+
+def _default_home() -> Path:
+    return Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails")
+
+
+def _home_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--home",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Memory folder (default: $MEMTRAILS_HOME, else ~/.memtrails).",
+    )(f)
+
+
+def _index_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = click.option("--qdrant-url", default=None, help="Use the Qdrant server at this URL as the index.")(f)
+    f = click.option("--threads", type=click.IntRange(min=1), default=None, help="Model threads (default: all cores).")(f)
+    return f
+
+
+def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
+    """Run an async command; turn memtrails errors into a one-line message and exit code 1."""
+
+    @wraps(coro_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return asyncio.run(coro_fn(*args, **kwargs))
+        except MemtrailsError as exc:
+            raise click.ClickException(str(exc)) from exc
+        except OSError as exc:
+            raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from exc
+
+    return wrapper
+
+
+def _open(home: Path | None, threads: int | None = None, qdrant_url: str | None = None) -> Any:
+    return Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="memtrails")
+def main() -> None:
+    """Stream mail, chat, Git history, notes and JSON Lines into a searchable memory folder."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--git", "git_repos", multiple=True, type=click.Path(path_type=Path), help="Import a Git repository's history (repeatable).")
+@click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
+@click.option("--batch", type=click.IntRange(min=1), default=64, show_default=True, help="Records per model call and index write.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@_index_options
+@_home_option
+@_run
+async def add(
+    paths: tuple[Path, ...],
+    git_repos: tuple[Path, ...],
+    all_branches: bool,
+    batch: int,
+    as_json: bool,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
+) -> None:
+    """Import PATHS (JSON Lines, mbox, .eml, Slack exports, notes folders) and --git repositories.
+
+    Records already in the memory with the same content cost nothing; changed ones are
+    updated; records that cannot be read are skipped, listed, and counted.
+
+    Example:
+
+        memtrails add ~/mail/archive.mbox ./slack-export ~/notes --git ~/code/app
+    """
+    from .importers.detect import detect_kind, open_path
+
+    if not paths and not git_repos:
+        raise click.UsageError("give at least one PATH or --git REPO")
+    kinds = [(path, detect_kind(path)) for path in paths]  # fail before opening anything
+    for repo in git_repos:
+        if not repo.is_dir():
+            raise click.ClickException(f"{repo}: no such Git repository")
+    total = ImportReport()
+    async with _open(home, threads, qdrant_url) as memory:
+        for path, kind in kinds:
+            await _ingest(memory, str(path), open_path(path, kind), batch, as_json, total)
+        for repo in git_repos:
+            from .importers.git import from_git
+
+            source = from_git(repo, all_branches=all_branches)
+            await _ingest(memory, f"git {repo}", source, batch, as_json, total)
+    if as_json:
+        click.echo(json.dumps(total.to_json(), ensure_ascii=False))
+    else:
+        _print_report(total)
+
+
+async def _ingest(
+    memory: Memory,
+    label: str,
+    source: AsyncIterator[MemoryRecord | RecordError],
+    batch: int,
+    as_json: bool,
+    total: ImportReport,
+) -> None:
+    with progress_bar(label, enabled=not as_json) as on_progress:
+        report = await memory.ingest(source, batch=batch, on_progress=on_progress)
+    report.sources.append(SourceReport(label, read=report.seen))
+    total.merge(report)
+
+
+def _print_report(report: ImportReport) -> None:
+    click.echo(
+        f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+        f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
+    )
+    if report.secrets:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.secrets.items()))
+        click.echo(f"secrets scrubbed: {kinds}")
+    for error in report.errors[:_SHOWN_ERRORS]:
+        click.echo(f"skipped: {error}", err=True)
+    if report.skipped > _SHOWN_ERRORS:
+        click.echo(f"... and {report.skipped - _SHOWN_ERRORS} more (--json lists them all)", err=True)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_home_option
+@_run
+async def status(as_json: bool, home: Path | None) -> None:
+    """Show records, sources, model, index size and disk use of the memory folder.
+
+    Example:
+
+        memtrails status --json
+    """
+    async with _open_light(home) as memory:
+        st = await memory.status()
+    if as_json:
+        click.echo(json.dumps(st.to_json(), ensure_ascii=False))
+        return
+    click.echo(f"memory:   {st.path}")
+    click.echo(f"records:  {st.records} ({st.indexed} indexed, {st.points} index points)")
+    click.echo(f"model:    {st.model.get('model_id')} ({st.model.get('dims')} dims)")
+    click.echo(f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip())
+    click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
+    for source, n in st.sources.items():
+        click.echo(f"  {n:>8}  {source}")
+
+
+async def _no_model() -> Any:
+    raise click.ClickException("this command does not load the model")  # pragma: no cover
+
+
+def _open_light(home: Path | None) -> Any:
+    """Open an existing folder without the model: for commands that only read or delete."""
+    return Memory.open(home or _default_home(), embedder=_no_model, create=False, catch_up=False)
+
+
+@main.command()
+@click.argument("query")
+@click.option("-k", "--k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many records.")
+@click.option("--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note).")
+@click.option("--author", default=None, help="Only records by this author (exact).")
+@click.option("--since", default=None, help="Only records from this date on.")
+@click.option("--until", default=None, help="Only records up to this date.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@_index_options
+@_home_option
+@_run
+async def search(
+    query: str,
+    k: int,
+    kind: str | None,
+    author: str | None,
+    since: str | None,
+    until: str | None,
+    as_json: bool,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
+) -> None:
+    """Find the records that best match QUERY (by meaning and by exact words).
+
+    Example:
+
+        memtrails search "who moved the release date?" --k 5
+    """
+    async with _open(home, threads, qdrant_url) as memory:
+        try:
+            hits = await memory.search(query, k, kind=kind, author=author, since=since, until=until)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps([h.to_json() for h in hits], ensure_ascii=False))
+        return
+    if not hits:
+        click.echo("no match")
+    for hit in hits:
+        when = hit.at.iso()[:10] if hit.at else "          "
+        click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")
+        click.echo(f"       {hit.snippet[:160]}")
+        click.echo(f"       id: {hit.id}  ({hit.source})")
+
+
+@main.command()
+@click.argument("record_id")
+@click.option("--source", default=None, help="The record's source, where several hold the same id.")
+@_home_option
+@_run
+async def forget(record_id: str, source: str | None, home: Path | None) -> None:
+    """Forget the record RECORD_ID: removed from search, a tombstone kept in the log.
+
+    Example:
+
+        memtrails forget "<1234@example.com>"
+    """
+    async with _open_light(home) as memory:
+        n = await memory.forget(record_id, source=source)
+    if n == 0:
+        raise click.ClickException(f"no record with id {record_id!r}; `memtrails search` shows ids")
+    click.echo(f"forgot {n} record{'s' if n > 1 else ''}")
+
+
+@main.command()
+@_index_options
+@_home_option
+@_run
+async def reindex(threads: int | None, qdrant_url: str | None, home: Path | None) -> None:
+    """Rebuild the index from the record log alone.
+
+    Example:
+
+        memtrails reindex
+    """
+    async with _open(home, threads, qdrant_url) as memory:
+        n = await memory.reindex()
+    click.echo(f"indexed {n} records")
+
+
+@main.command()
+@_home_option
+@_run
+async def optimize(home: Path | None) -> None:
+    """Build the index's search graph (HNSW): run after large imports for faster search.
+
+    Example:
+
+        memtrails optimize
+    """
+    async with _open_light(home) as memory:
+        await memory.optimize()
+    click.echo("index optimized")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

@@ -1,0 +1,33 @@
+"""What flows between the stages once a record has been read."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..embedding._base import Passage
+from ..records import MemoryRecord, RecordError
+
+__all__ = ["StageItem", "Staged", "Unchanged"]
+
+
+@dataclass(slots=True)
+class Staged:
+    """A record on its way to the sink, with the keys and work attached by each stage."""
+
+    record: MemoryRecord
+    secrets: Counter[str] | None = None
+    uid: str = ""
+    fp: str = ""
+    update: bool = False
+    passages: list[Passage] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Unchanged:
+    """A record the folder already holds with the same fingerprint: no further work."""
+
+    uid: str
+
+
+StageItem = Staged | Unchanged | RecordError

@@ -1,0 +1,115 @@
+"""Batching and bounded read-ahead: the stages that decide how much is ever in flight."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any, TypeVar
+
+from aiostream import pipable_operator, streamcontext
+
+__all__ = ["batch", "prefetch"]
+
+T = TypeVar("T")
+
+
+async def _next(it: AsyncIterator[T]) -> T:
+    return await it.__anext__()
+
+
+async def _cancel(task: asyncio.Future[Any] | None) -> None:
+    if task is None or task.done():
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
+        await task
+
+
+@pipable_operator
+async def batch(
+    source: AsyncIterable[T], size: int = 64, idle: float | None = 1.0
+) -> AsyncIterator[list[T]]:
+    """Group items into lists of ``size``; flush a partial list after ``idle`` seconds without input.
+
+    At most one item is read ahead of the list being filled, so a slow consumer stops the
+    producer (back-pressure). The idle flush keeps a trickling source (a cursor, a tail)
+    from holding records back.
+
+    Args:
+        size: items per list, at least 1.
+        idle: seconds to wait for the next item before flushing a partial list; None waits.
+    """
+    if size < 1:
+        raise ValueError("`size` must be at least 1")
+    if idle is not None and idle <= 0:
+        raise ValueError("`idle` must be positive or None")
+    async with streamcontext(source) as items:
+        buf: list[T] = []
+        pending: asyncio.Task[T] | None = None
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(_next(items))
+                timeout = idle if buf else None
+                done, _ = await asyncio.wait({pending}, timeout=timeout)
+                if not done:
+                    out, buf = buf, []
+                    yield out
+                    continue
+                finished, pending = pending, None
+                try:
+                    buf.append(finished.result())
+                except StopAsyncIteration:
+                    break
+                if len(buf) >= size:
+                    out, buf = buf, []
+                    yield out
+            if buf:
+                yield buf
+        finally:
+            await _cancel(pending)
+
+
+_END = object()
+
+
+@pipable_operator
+async def prefetch(source: AsyncIterable[T], depth: int = 1) -> AsyncIterator[T]:
+    """Read up to ``depth`` items ahead in a task this stage owns, so stages overlap.
+
+    Placed after ``batch``, the next batch is parsed and scrubbed while the model embeds
+    the current one. The task is cancelled and awaited when the consumer stops.
+    """
+    if depth < 1:
+        raise ValueError("`depth` must be at least 1")
+    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=depth)
+
+    async def pump() -> None:
+        try:
+            async with streamcontext(source) as items:
+                async for item in items:
+                    await queue.put(item)
+        except Exception as exc:  # handed to the consumer, which re-raises it
+            await queue.put(_Failure(exc))
+            return
+        await queue.put(_END)
+
+    task = asyncio.ensure_future(pump())
+    try:
+        while True:
+            item = await queue.get()
+            if item is _END:
+                break
+            if isinstance(item, _Failure):
+                raise item.exc
+            yield item
+    finally:
+        await _cancel(task)
+
+
+class _Failure:
+    __slots__ = ("exc",)
+
+    def __init__(self, exc: Exception) -> None:
+        self.exc = exc

@@ -1,0 +1,46 @@
+"""The dedup stage: a record whose fingerprint the folder already holds does no more work."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Literal, Protocol
+
+from aiostream import pipable_operator, streamcontext
+
+from ..keys import fingerprint, record_uid
+from ..records import RecordError
+from ._staged import Staged, StageItem, Unchanged
+
+__all__ = ["Claims", "dedup"]
+
+
+class Claims(Protocol):
+    """What dedup asks the folder: is this version new, changed or already there?"""
+
+    def claim(self, uid: str, fp: str, source: str) -> Literal["new", "changed", "unchanged"]:
+        """Record that this version is on its way and say how it relates to what is stored."""
+        ...
+
+
+@pipable_operator
+async def dedup(
+    source: AsyncIterable[Staged | RecordError], claims: Claims
+) -> AsyncIterator[StageItem]:
+    """Attach uid and fingerprint; turn records the folder already has into ``Unchanged``.
+
+    A record seen twice in one run counts as unchanged the second time: the claim is made
+    when the record passes, before it is written.
+    """
+    async with streamcontext(source) as items:
+        async for item in items:
+            if isinstance(item, RecordError):
+                yield item
+                continue
+            item.uid = record_uid(item.record.source, item.record.id)
+            item.fp = fingerprint(item.record)
+            verdict = claims.claim(item.uid, item.fp, item.record.source)
+            if verdict == "unchanged":
+                yield Unchanged(item.uid)
+            else:
+                item.update = verdict == "changed"
+                yield item

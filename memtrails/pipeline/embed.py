@@ -1,0 +1,35 @@
+"""The embed stage: one model call per batch, for the records that need it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
+
+from aiostream import pipable_operator, streamcontext
+
+from ..embedding._base import Embedder
+from ..records import MemoryRecord
+from ._staged import Staged, StageItem
+
+__all__ = ["embed", "embed_text"]
+
+
+def embed_text(record: MemoryRecord) -> str:
+    """Return the text the model sees for a record: its title, a blank line, its text."""
+    if record.title and record.text:
+        return f"{record.title}\n\n{record.text}"
+    return record.title or record.text
+
+
+@pipable_operator
+async def embed(
+    source: AsyncIterable[Sequence[StageItem]], embedder: Embedder
+) -> AsyncIterator[Sequence[StageItem]]:
+    """Attach passages with vectors to every record of each batch; other items pass through."""
+    async with streamcontext(source) as batches:
+        async for items in batches:
+            todo = [item for item in items if isinstance(item, Staged)]
+            if todo:
+                vectors = await embedder.embed([embed_text(s.record) for s in todo])
+                for staged, passages in zip(todo, vectors, strict=True):
+                    staged.passages = passages
+            yield items

@@ -1,0 +1,30 @@
+"""The scrub stage: secrets are replaced before a record is fingerprinted, stored or embedded."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator
+
+from aiostream import pipable_operator, streamcontext
+
+from ..records import MemoryRecord, RecordError
+from ..scrub import scrub_record
+from ._staged import Staged
+
+__all__ = ["scrub"]
+
+
+@pipable_operator
+async def scrub(
+    source: AsyncIterable[MemoryRecord | RecordError],
+) -> AsyncIterator[Staged | RecordError]:
+    """Yield each record scrubbed of secrets (title, text, every string in meta), with counts.
+
+    Errors pass through untouched.
+    """
+    async with streamcontext(source) as items:
+        async for item in items:
+            if isinstance(item, RecordError):
+                yield item
+                continue
+            clean, found = scrub_record(item)
+            yield Staged(clean, secrets=found or None)

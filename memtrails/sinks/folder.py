@@ -1,0 +1,110 @@
+"""The memory folder's small files: manifest.json and the index checkpoint, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import FolderFormatError, ModelMismatchError
+
+__all__ = [
+    "FORMAT",
+    "KEYWORD_SCHEME",
+    "check_model",
+    "read_checkpoint",
+    "read_manifest",
+    "write_checkpoint",
+    "write_json_atomic",
+    "write_manifest",
+]
+
+FORMAT = 1
+KEYWORD_SCHEME = {
+    "words": "icu-word-break, nfkc, lower, 2..60 utf-16 units",
+    "term": "fnv1a32-utf16",
+    "weight": "count",
+}
+_MODEL_KEYS = ("kind", "model_id", "dims", "sha256")
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    """Write JSON to a temp file beside ``path``, fsync it, then rename over ``path``."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(obj, f, indent=2, sort_keys=True)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """Return the folder's manifest, or None for a folder memtrails has not written yet."""
+    path = folder / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (ValueError, OSError) as exc:
+        raise FolderFormatError(
+            f"{path} is not readable JSON ({exc}); is this a memtrails folder?"
+        ) from exc
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise FolderFormatError(
+            f"{path} has format {manifest.get('format') if isinstance(manifest, dict) else '?'}; "
+            f"this memtrails reads format {FORMAT}"
+        )
+    return manifest
+
+
+def write_manifest(
+    folder: Path, embedding: dict[str, Any], index: dict[str, Any]
+) -> dict[str, Any]:
+    """Write a new folder's manifest and return it."""
+    manifest = {
+        "format": FORMAT,
+        "embedding": embedding,
+        "keywords": KEYWORD_SCHEME,
+        "index": index,
+    }
+    write_json_atomic(folder / "manifest.json", manifest)
+    return manifest
+
+
+def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> None:
+    """Raise ``ModelMismatchError`` when ``model`` is not the model the folder was built with."""
+    mine = {k: stored.get(k) for k in _MODEL_KEYS}
+    theirs = {k: model.get(k) for k in _MODEL_KEYS}
+    if mine != theirs:
+        raise ModelMismatchError(
+            f"memory folder {folder} was built with embedding model {stored.get('model_id')!r} "
+            f"({stored.get('dims')} dims) but was opened with {model.get('model_id')!r} "
+            f"({model.get('dims')} dims); open it with the model it was built with, or rebuild "
+            "its index for the new model with `memtrails reindex --new-model`"
+        )
+
+
+def read_checkpoint(folder: Path) -> int:
+    """Return the log offset up to which the index is known complete (0 when unknown)."""
+    try:
+        data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+        return int(data["log_offset"])
+    except (FileNotFoundError, ValueError, KeyError, TypeError):
+        return 0
+
+
+def write_checkpoint(folder: Path, offset: int) -> None:
+    """Record that every log line before ``offset`` is in the index."""
+    write_json_atomic(folder / "index.json", {"log_offset": offset})

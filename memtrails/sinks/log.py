@@ -1,0 +1,186 @@
+"""``records.jsonl``: the append-only log that is the memory folder's source of truth."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from json.decoder import scanstring  # type: ignore[attr-defined]
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import FolderFormatError
+from ..js import js_stringify
+
+__all__ = ["LogEntry", "RecordLog", "record_line", "tombstone_line"]
+
+# Every line starts with uid then fp (or the tombstone flag), so that opening a large log
+# needs no full JSON parse: these fixed prefixes are sliced, not decoded.
+_UID_PREFIX = b'{"uid":"'
+_FP_PREFIX = b'","fp":"'
+_SOURCE_PREFIX = b'","source":'
+_DELETED = b'","deleted":true'
+_UID_END = len(_UID_PREFIX) + 32
+_FP_END = _UID_END + len(_FP_PREFIX) + 64
+
+
+def record_line(uid: str, fp: str, content: dict[str, Any]) -> bytes:
+    """Return the log line of one version of a record (``content`` is the record's JSON)."""
+    line = {"uid": uid, "fp": fp, "source": content["source"]}
+    line.update((k, v) for k, v in content.items() if k != "source")
+    body = js_stringify(line)
+    return body.encode("utf-8") + b"\n"
+
+
+def tombstone_line(uid: str, source: str, id: str) -> bytes:
+    """Return the log line that marks a record as forgotten."""
+    body = js_stringify({"uid": uid, "deleted": True, "source": source, "id": id})
+    return body.encode("utf-8") + b"\n"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """What opening a folder needs from one log line, read without a full parse."""
+
+    offset: int
+    uid: str
+    fp: str | None  # None for a tombstone
+    source: str
+
+
+def _parse_entry(line: bytes, offset: int) -> LogEntry:
+    if (
+        line.startswith(_UID_PREFIX)
+        and line[_UID_END : _UID_END + len(_FP_PREFIX)] == _FP_PREFIX
+        and line[_FP_END : _FP_END + len(_SOURCE_PREFIX)] == _SOURCE_PREFIX
+    ):
+        uid = line[len(_UID_PREFIX) : _UID_END].decode("ascii")
+        fp = line[_UID_END + len(_FP_PREFIX) : _FP_END].decode("ascii")
+        text = line.decode("utf-8")
+        # Byte and character positions agree up to here: the prefix is ASCII.
+        source, _ = scanstring(text, _FP_END + len(_SOURCE_PREFIX) + 1)
+        return LogEntry(offset, uid, fp, source)
+    obj = json.loads(line)
+    if not isinstance(obj, dict) or not isinstance(obj.get("uid"), str):
+        raise ValueError("not a memtrails log line")
+    if obj.get("deleted") is True:
+        return LogEntry(offset, obj["uid"], None, str(obj.get("source") or ""))
+    return LogEntry(offset, obj["uid"], str(obj["fp"]), str(obj.get("source") or ""))
+
+
+class RecordLog:
+    """Append-only JSON Lines file; every append is fsynced before it returns.
+
+    Blocking: call the methods from a worker thread.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        self.size = os.fstat(self._fd).st_size
+
+    def repair(self) -> int:
+        """Cut a torn last line (a write interrupted by a crash); return the bytes dropped.
+
+        A torn line was never fsynced as a whole, so its record was never reported added.
+        """
+        if self.size == 0:
+            return 0
+        tail_len = min(self.size, 1 << 16)
+        end = self.size
+        while True:
+            start = max(0, end - tail_len)
+            chunk = os.pread(self._fd, end - start, start)
+            nl = chunk.rfind(b"\n")
+            if nl >= 0:
+                keep = start + nl + 1
+                break
+            if start == 0:
+                keep = 0
+                break
+            end = start
+        dropped = self.size - keep
+        if dropped:
+            os.ftruncate(self._fd, keep)
+            os.fsync(self._fd)
+            self.size = keep
+        return dropped
+
+    def append(self, lines: Sequence[bytes]) -> tuple[int, list[int]]:
+        """Append lines in one write and fsync; return the end offset and each line's offset."""
+        offsets = []
+        pos = self.size
+        for line in lines:
+            offsets.append(pos)
+            pos += len(line)
+        data = b"".join(lines)
+        view = memoryview(data)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        os.fsync(self._fd)
+        self.size = pos
+        return pos, offsets
+
+    def read_line(self, offset: int) -> dict[str, Any]:
+        """Return the parsed line that starts at ``offset``."""
+        chunks = []
+        pos = offset
+        while True:
+            chunk = os.pread(self._fd, 1 << 16, pos)
+            if not chunk:
+                break
+            nl = chunk.find(b"\n")
+            if nl >= 0:
+                chunks.append(chunk[:nl])
+                break
+            chunks.append(chunk)
+            pos += len(chunk)
+        obj = json.loads(b"".join(chunks))
+        if not isinstance(obj, dict):
+            raise FolderFormatError(f"{self.path}: line at byte {offset} is not an object")
+        return obj
+
+    def scan(self, start: int = 0, end: int | None = None) -> Iterator[LogEntry]:
+        """Yield the entry of every line from ``start`` up to ``end`` (default: the end)."""
+        yield from (entry for entry, _ in self._lines(start, end, parse=_parse_entry))
+
+    def lines(
+        self, start: int = 0, end: int | None = None
+    ) -> Iterator[tuple[int, int, dict[str, Any]]]:
+        """Yield ``(offset, next offset, parsed line)`` from ``start``, to re-index past a checkpoint."""
+        for (obj, length), offset in self._lines(
+            start, end, parse=lambda line, _off: (json.loads(line), len(line))
+        ):
+            yield offset, offset + length + 1, obj
+
+    def _lines(self, start: int, end: int | None, parse: Any) -> Iterator[tuple[Any, int]]:
+        end = self.size if end is None else end
+        pos = start
+        rest = b""
+        while pos < end:
+            chunk = os.pread(self._fd, min(1 << 20, end - pos), pos)
+            if not chunk:
+                break
+            data = rest + chunk
+            line_start = pos - len(rest)
+            pos += len(chunk)
+            cut = 0
+            while True:
+                nl = data.find(b"\n", cut)
+                if nl < 0:
+                    break
+                line = data[cut:nl]
+                offset = line_start + cut
+                try:
+                    yield parse(line, offset), offset
+                except (ValueError, KeyError, UnicodeDecodeError) as exc:
+                    raise FolderFormatError(
+                        f"{self.path}: line at byte {offset} is not a memtrails log line ({exc})"
+                    ) from exc
+                cut = nl + 1
+            rest = data[cut:]
+
+    def close(self) -> None:
+        os.close(self._fd)
