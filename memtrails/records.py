@@ -7,7 +7,6 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date
@@ -69,8 +68,6 @@ class At:
 
 AtLike: TypeAlias = "At | datetime | str | int | float"
 
-_EMPTY: Mapping[str, Any] = MappingProxyType({})
-
 
 @dataclass(frozen=True, slots=True)
 class MemoryRecord:
@@ -96,7 +93,7 @@ class MemoryRecord:
     at: At | None = None
     source: str = ""
     thread: str | None = None
-    meta: Mapping[str, Any] = field(default=_EMPTY)
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
