@@ -236,6 +236,19 @@ class _History:
         finally:
             repo.close()
 
+    @classmethod
+    def open(
+        cls,
+        repo: Path,
+        source: str | None,
+        branch: str,
+        all_branches: bool,
+        since_commit: str | None,
+    ) -> _History:
+        path = repo.expanduser()
+        src = source if source is not None else "git:" + str(path.resolve())
+        return cls(path, src, branch, all_branches, since_commit)
+
     def _verify(self, repo: git.Repo, rev: str, name: str) -> str:
         try:
             sha = repo.git.rev_parse("--verify", "--quiet", "--end-of-options", rev + "^{commit}")
@@ -370,8 +383,8 @@ async def from_git(
         async for item in from_git("~/code/repo", since_commit=last_seen):
             print(item)
     """
-    p = Path(repo).expanduser()
-    src = source if source is not None else "git:" + str(p.resolve())
-    history = await asyncio.to_thread(_History, p, src, branch, all_branches, since_commit)
+    history = await asyncio.to_thread(
+        _History.open, Path(repo), source, branch, all_branches, since_commit
+    )
     async for item in iterate_in_thread(history.items):
         yield item

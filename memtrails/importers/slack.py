@@ -73,6 +73,10 @@ class _Export:
                 "of YYYY-MM-DD.json day files",
             )
 
+    @classmethod
+    def open(cls, path: Path, source: str | None) -> _Export:
+        return cls(path, source if source is not None else str(path.resolve()))
+
     @staticmethod
     def _scan_folder(root: Path) -> dict[str, list[str]]:
         channels: dict[str, list[str]] = {}
@@ -488,9 +492,7 @@ async def from_slack_export(
         async for item in from_slack_export("slack-export.zip"):
             print(item)
     """
-    p = Path(path)
-    src = source if source is not None else str(p.resolve())
-    export = await asyncio.to_thread(_Export, p, src)
+    export = await asyncio.to_thread(_Export.open, Path(path), source)
     try:
         async for item in iterate_in_thread(lambda: _items(export)):
             yield item
