@@ -39,6 +39,7 @@ _MARKUP = re.compile(r"<([^<>\n]*)>")
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
 _MAX_BLOCK_TEXT = 100_000
+_MAIN_KEYS = ("pretext", "title", "text")
 
 
 class _Export:
@@ -264,6 +265,11 @@ def _attachment_text(reader: _Reader, attachment: Mapping[str, Any], context: st
         value = attachment.get(key)
         if isinstance(value, str) and value.strip():
             lines.append(reader.readable(value.strip()))
+    if not any(isinstance(attachment.get(k), str) and attachment[k].strip() for k in _MAIN_KEYS):
+        # `fallback` is the plain-text summary; used when the attachment has no text of its own.
+        fallback = attachment.get("fallback")
+        if isinstance(fallback, str) and fallback.strip():
+            lines.insert(0, reader.readable(fallback.strip()))
     title_link = attachment.get("title_link")
     if isinstance(title_link, str) and title_link and lines and title_link not in context:
         lines.append(title_link)
@@ -275,10 +281,6 @@ def _attachment_text(reader: _Reader, attachment: Mapping[str, Any], context: st
                 parts = [reader.readable(str(v)) for v in (title, value) if v]
                 if parts:
                     lines.append(": ".join(parts))
-    if not lines:
-        fallback = attachment.get("fallback")
-        if isinstance(fallback, str) and fallback.strip():
-            lines.append(reader.readable(fallback.strip()))
     return "\n".join(lines)
 
 

@@ -1,0 +1,304 @@
+"""Tests for the Slack export importer, on the real corpora and on small synthetic exports."""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers.slack import from_slack_export
+from memtrails.records import At, MemoryRecord, RecordError
+
+SKIPPED = {"channel_join", "channel_leave", "group_join", "group_leave", "bot_add"}
+
+
+async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+    async with aclosing(items) as it:
+        return [item async for item in it]
+
+
+def records(items: list[Any]) -> list[MemoryRecord]:
+    return [i for i in items if isinstance(i, MemoryRecord)]
+
+
+def errors(items: list[Any]) -> list[RecordError]:
+    return [i for i in items if isinstance(i, RecordError)]
+
+
+def expected_messages(export: Path) -> Counter[str]:
+    """Count the messages per channel folder straight from the JSON, joins and adds left out."""
+    counts: Counter[str] = Counter()
+    for day in sorted(export.glob("*/*.json")):
+        for message in json.loads(day.read_text(encoding="utf-8")):
+            if message.get("subtype") not in SKIPPED:
+                counts[day.parent.name] += 1
+    return counts
+
+
+@pytest.fixture
+def hfaran(corpora: Path) -> Path:
+    return corpora / "slack" / "hfaran-testarchive"
+
+
+@pytest.fixture
+def zulip(corpora: Path) -> Path:
+    return corpora / "slack" / "zulip-test_slack_importer"
+
+
+# -- real corpora -------------------------------------------------------------------------
+
+
+async def test_hfaran_counts(hfaran: Path) -> None:
+    items = await collect(from_slack_export(hfaran))
+    recs = records(items)
+    assert errors(items) == []
+    # 158 messages in the JSON, less 8 channel_join and 3 bot_add notices (hand-checked).
+    assert len(recs) == 147
+    assert Counter(r.meta["channel"] for r in recs) == expected_messages(hfaran)
+    assert len({r.id for r in recs}) == len(recs)
+    assert {r.kind for r in recs} == {"chat"}
+    assert {r.source for r in recs} == {str(hfaran.resolve())}
+    assert all(isinstance(r.at, At) for r in recs)
+
+
+async def test_zulip_export_without_channels_json(zulip: Path) -> None:
+    recs = records(await collect(from_slack_export(zulip)))
+    # 13 messages, 4 of them channel_join.
+    assert len(recs) == 9 == sum(expected_messages(zulip).values())
+    assert {r.title for r in recs} == {"#random"}
+    assert {r.meta["channel"] for r in recs} == {"random"}
+    assert {"Josef K.", "Steve Howell", "Rhea Parekh"} <= {r.author for r in recs}
+    first = recs[0]
+    assert first.id == "random/1498401071.279035"
+    assert first.at == At(1498401071279)
+    assert first.text == "edfadfa"
+
+
+async def test_real_names_and_markup(hfaran: Path) -> None:
+    recs = {r.id: r for r in records(await collect(from_slack_export(hfaran)))}
+    authors = {r.author for r in recs.values()}
+    assert {"Hamza Faran", "Harry Potter", "Hermione Granger", "heroeshannibal"} <= authors
+    mention = recs["enrique/1452837352.000006"]
+    assert mention.author == "Hamza Faran"
+    assert mention.text.startswith("@Harry Potter: Created an issue for a setup.py")
+    assert mention.title == "#enrique"
+    assert mention.thread == "enrique/1452837352.000006"
+    for r in recs.values():
+        assert "<@U" not in r.text and "<http" not in r.text
+        assert "has joined the channel" not in r.text
+
+
+async def test_bot_messages_carry_attachment_text(hfaran: Path) -> None:
+    recs = {r.id: r for r in records(await collect(from_slack_export(hfaran)))}
+    bots = [r for r in recs.values() if r.meta.get("bot")]
+    assert len(bots) == 94
+    assert all(r.text.strip() for r in bots)
+    assert all(r.meta["subtype"] == "bot_message" for r in bots)
+    commit = recs["enrique/1454892394.000004"]
+    assert "executor with simulated annealing rough draft" in commit.text
+    assert "ed1acbe (https://github.com/mesos-magellan/enrique/commit/" in commit.text
+    # The bot's name comes from the "added an integration ... |github>" notice.
+    assert commit.author == "github"
+    reacted = recs["enrique/1459154014.000018"]
+    assert reacted.meta["reactions"] == [{"name": "botman", "count": 1}]
+
+
+async def test_edited_and_file_shares(hfaran: Path) -> None:
+    recs = {r.id: r for r in records(await collect(from_slack_export(hfaran)))}
+    edited = recs["traveling-sailor/1458972985.000010"]
+    assert edited.meta["edited"] == "1458981134.000000"
+    assert '"New York City": [40.72, 74.00]' in edited.text
+    shared = recs["traveling-sailor/1459052866.000012"]
+    assert shared.meta["files"] == [
+        {"name": "100_cities.js", "title": "100 cities", "mimetype": "text/plain"}
+    ]
+    assert "[file: 100_cities.js (100 cities)]" in shared.text
+    assert shared.text.startswith("@Hermione Granger uploaded a file: 100 cities (https://")
+    comment = recs["traveling-sailor/1459106048.000018"]
+    assert comment.author == "Hermione Granger"  # from the legacy `comment.user`
+    shares = [r for r in recs.values() if r.meta.get("subtype") == "file_share"]
+    assert len(shares) == 3
+
+
+async def test_zip_of_a_corpus_matches_the_folder(hfaran: Path, zulip: Path, tmp_path: Path) -> None:
+    for export, prefix in ((hfaran, "export/"), (zulip, "")):
+        archive = tmp_path / f"{export.name}.zip"
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+            if prefix:
+                z.writestr(prefix, "")  # a folder entry, as zip tools write them
+            for file in sorted(export.rglob("*")):
+                if file.is_file() and file.suffix == ".json":
+                    z.write(file, prefix + file.relative_to(export).as_posix())
+        from_folder = [r.to_json() for r in records(await collect(from_slack_export(export)))]
+        from_zip = records(await collect(from_slack_export(archive, source="s")))
+        assert {r.source for r in from_zip} == {"s"}
+        assert [{**r.to_json(), "source": ""} for r in from_zip] == [
+            {**r, "source": ""} for r in from_folder
+        ]
+
+
+async def test_stops_when_the_consumer_stops(hfaran: Path) -> None:
+    async with aclosing(from_slack_export(hfaran)) as it:
+        async for first in it:
+            assert isinstance(first, MemoryRecord)
+            break
+
+
+# -- synthetic exports --------------------------------------------------------------------
+
+
+def write(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.fixture
+def synthetic(tmp_path: Path) -> Path:
+    root = tmp_path / "export"
+    write(
+        root / "users.json",
+        [
+            {"id": "U1", "name": "ada", "real_name": "Ada Lovelace"},
+            {"id": "U2", "name": "bob", "profile": {"real_name": "", "display_name": "Bobby"}},
+            {"id": "U3", "name": "carl"},
+        ],
+    )
+    write(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write(root / "dms.json", [{"id": "D1", "members": ["U1", "U2"]}])
+    write(
+        root / "general" / "2024-01-01.json",
+        [
+            {"type": "message", "subtype": "channel_join", "user": "U3", "ts": "1704067100.000001",
+             "text": "<@U3> has joined the channel"},
+            {"type": "message", "user": "U1", "ts": "1704067200.000100",
+             "thread_ts": "1704067200.000100", "reply_count": 2,
+             "text": "Plan for <#C1|general> and <#C1>: see <https://example.com/p?a=1&amp;b=2|the plan>"},
+            {"type": "message", "user": "U2", "ts": "1704067260.000200",
+             "thread_ts": "1704067200.000100", "text": "&lt;ok&gt; &amp;lt; <@U1> <mailto:a@b.c|a@b.c>",
+             "edited": {"user": "U2", "ts": "1704067290.000000"}},
+            {"type": "message", "user": "U3", "ts": 1704067320.0003,
+             "thread_ts": "1704067200.000100", "text": "numeric ts reply"},
+            {"type": "message", "user": "U1", "text": "no ts here"},
+            {"type": "message", "subtype": "bot_message", "bot_id": "B1", "username": "deploybot",
+             "ts": "1704067400.000001", "text": "deployed <!here>"},
+            {"type": "message", "bot_id": "B2", "bot_profile": {"name": "CI"},
+             "ts": "1704067401.000001", "text": "", "attachments": [
+                 {"fallback": "build 7 failed", "fields": [{"title": "Job", "value": "tests"}]}]},
+            {"type": "message", "subtype": "channel_leave", "user": "U3",
+             "ts": "1704067500.000001", "text": "<@U3> has left the channel"},
+            {"type": "message", "user": "U2", "ts": "1704067600.000001", "text": "see attached",
+             "files": [{"id": "F1", "name": "plan.pdf", "title": "plan.pdf",
+                        "mimetype": "application/pdf"},
+                       {"id": "F2", "mode": "hidden_by_limit"}]},
+            {"type": "message", "user": "U2", "ts": "1704067700.000001", "blocks": [
+                {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [
+                    {"type": "text", "text": "from blocks "},
+                    {"type": "link", "url": "https://x.org"}]}]}]},
+        ],
+    )
+    (root / "general" / "2024-01-02.json").write_text("[{not json", encoding="utf-8")
+    write(root / "general" / "2024-01-03.json",
+          [{"type": "message", "user": "U9", "ts": "1704240000.000001", "text": "later",
+            "user_profile": {"real_name": "Guest Nine"}}])
+    write(root / "D1" / "2024-01-01.json",
+          [{"type": "message", "user": "U1", "ts": "1704067800.000001", "text": "psst"}])
+    (root / "general" / "notes.txt").write_text("not a day file", encoding="utf-8")
+    return root
+
+
+async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
+    items = await collect(from_slack_export(synthetic))
+    recs = {r.id: r for r in records(items)}
+    assert list(recs) == [
+        "D1/1704067800.000001",
+        "general/1704067200.000100",
+        "general/1704067260.000200",
+        "general/1704067320.000300",
+        "general/1704067400.000001",
+        "general/1704067401.000001",
+        "general/1704067600.000001",
+        "general/1704067700.000001",
+        "general/1704240000.000001",
+    ]
+    parent = recs["general/1704067200.000100"]
+    assert parent.text == (
+        "Plan for #general and #general: see the plan (https://example.com/p?a=1&b=2)"
+    )
+    assert parent.meta["reply_count"] == 2
+    assert parent.author == "Ada Lovelace"
+    thread = {r.id for r in recs.values() if r.thread == "general/1704067200.000100"}
+    assert thread == {
+        "general/1704067200.000100",
+        "general/1704067260.000200",
+        "general/1704067320.000300",
+    }
+    reply = recs["general/1704067260.000200"]
+    assert reply.text == "<ok> &lt; @Ada Lovelace a@b.c"
+    assert reply.author == "Bobby"
+    assert reply.meta["edited"] == "1704067290.000000"
+    numeric = recs["general/1704067320.000300"]
+    assert numeric.author == "carl"
+    assert numeric.at == At(1704067320000)
+    assert numeric.meta["ts"] == "1704067320.000300"
+    bot = recs["general/1704067400.000001"]
+    assert (bot.author, bot.text, bot.meta["bot"]) == ("deploybot", "deployed @here", True)
+    ci = recs["general/1704067401.000001"]
+    assert (ci.author, ci.text) == ("CI", "build 7 failed\nJob: tests")
+    files = recs["general/1704067600.000001"]
+    assert files.text == "see attached\n[file: plan.pdf]\n[file: F2]"
+    assert files.meta["files"][0] == {
+        "name": "plan.pdf", "title": "plan.pdf", "mimetype": "application/pdf"
+    }
+    assert recs["general/1704067700.000001"].text == "from blocks https://x.org"
+    assert recs["general/1704240000.000001"].author == "Guest Nine"
+    dm = recs["D1/1704067800.000001"]
+    assert dm.title == "DM: Ada Lovelace, Bobby"
+
+
+async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
+    items = await collect(from_slack_export(synthetic, source="slack:test"))
+    errs = errors(items)
+    assert [(e.source, e.where) for e in errs] == [
+        ("slack:test", "general/2024-01-01.json, message 4"),
+        ("slack:test", "general/2024-01-02.json"),
+    ]
+    assert errs[0].reason == "message has no ts"
+    assert "not valid JSON" in errs[1].reason
+    # The day after the broken one still imports.
+    assert any(isinstance(i, MemoryRecord) and i.text == "later" for i in items)
+
+
+async def test_ids_are_stable_across_runs(synthetic: Path) -> None:
+    first = [i.to_json() for i in await collect(from_slack_export(synthetic))]
+    second = [i.to_json() for i in await collect(from_slack_export(synthetic))]
+    assert first == second
+
+
+async def test_not_an_export(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such file or folder"):
+        await collect(from_slack_export(tmp_path / "missing"))
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "readme.txt").write_text("hello", encoding="utf-8")
+    with pytest.raises(SourceError, match="not a Slack export"):
+        await collect(from_slack_export(tmp_path / "empty"))
+    (tmp_path / "fake.zip").write_bytes(b"PK but not really")
+    with pytest.raises(SourceError, match=r"\.zip"):
+        await collect(from_slack_export(tmp_path / "fake.zip"))
+
+
+async def test_default_source_is_the_resolved_path(synthetic: Path) -> None:
+    cwd = os.getcwd()
+    os.chdir(synthetic.parent)
+    try:
+        items = await collect(from_slack_export("export"))
+    finally:
+        os.chdir(cwd)
+    assert {i.source for i in items} == {str(synthetic.resolve())}
