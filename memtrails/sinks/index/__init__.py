@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
 from .edge import EdgeIndex
+from .server import ServerIndex
 
 __all__ = [
     "EdgeIndex",
@@ -11,5 +12,6 @@ __all__ = [
     "IndexBackend",
     "IndexPoint",
     "SearchFilter",
+    "ServerIndex",
     "SparseVector",
 ]

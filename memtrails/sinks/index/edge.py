@@ -228,6 +228,16 @@ class EdgeIndex:
         request = qe.CountRequest(exact=True)
         return await self._call("count", lambda shard: shard.count(request))
 
+    async def clear(self) -> None:
+        """Delete every point, keeping the schema (``memtrails reindex`` rebuilds them).
+
+        Raises:
+            IndexBackendError: the shard failed or the index is closed.
+        """
+        # An empty filter matches every point.
+        op = qe.UpdateOperation.delete_points_by_filter(qe.Filter())
+        await self._call("clear", lambda shard: shard.update(op))
+
     async def optimize(self) -> None:
         """Merge segments and build the HNSW graph (blocking for minutes at 100k points).
 

@@ -1,0 +1,326 @@
+"""The scale-out index backend: a collection on a Qdrant server, through AsyncQdrantClient."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from qdrant_client import AsyncQdrantClient, models
+from qdrant_client.local.async_qdrant_local import AsyncQdrantLocal
+
+from ..._exceptions import IndexBackendError
+from ...embedding._base import Vector
+from ._base import Hit, IndexPoint, SearchFilter, SparseVector
+from .edge import DENSE, PAYLOAD_INDEXES, WORDS, candidates
+
+__all__ = ["ServerIndex"]
+
+_SCHEMA = {"keyword": models.PayloadSchemaType.KEYWORD, "integer": models.PayloadSchemaType.INTEGER}
+_RRF_K = 60  # the same constant as the Edge backend, so both rank alike
+
+
+class ServerIndex:
+    """Dense + keyword points in one collection of a Qdrant server or cluster.
+
+    The schema is the Edge backend's: named dense vector ``dense`` (cosine), sparse vector
+    ``words`` with the IDF modifier, keyword/integer payload indexes. Writes wait for the
+    server to apply them, so :meth:`flush` has nothing left to do.
+
+    qdrant-client's local mode (``AsyncQdrantClient(path=...)`` or ``location=":memory:"``)
+    speaks the same API and is what the tests run against; it is synchronous code behind
+    ``async def`` (it blocks the event loop) and brute-force, so it is a test double, not a
+    backend for real folders.
+
+    Example::
+
+        index = await ServerIndex.open("http://qdrant:6333", collection="mail", dims=384)
+        await index.upsert(points)
+        hits = await index.search(query_vector, keyword_vector, 10, SearchFilter())
+        await index.aclose()
+    """
+
+    def __init__(
+        self, client: AsyncQdrantClient, collection: str, dims: int, *, owns_client: bool
+    ) -> None:
+        """Wrap a client whose collection exists; use :meth:`open`."""
+        self._client = client
+        self._collection = collection
+        self._dims = dims
+        self._owns_client = owns_client
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        url_or_client: str | AsyncQdrantClient,
+        *,
+        collection: str = "memtrails",
+        dims: int,
+        api_key: str | None = None,
+        own_client: bool | None = None,
+    ) -> ServerIndex:
+        """Connect and create the collection (schema + payload indexes) if it is missing.
+
+        Args:
+            url_or_client: the server's URL (``http://host:6333``) or a client to use (not
+                closed by :meth:`aclose`).
+            collection: the collection's name.
+            dims: length of the dense vectors; must match an existing collection's.
+            api_key: the server's API key, when connecting by URL.
+            own_client: whether :meth:`aclose` closes the client (default: only a client
+                created here from a URL).
+
+        Returns:
+            The open index.
+
+        Raises:
+            IndexBackendError: the server cannot be reached, or the collection exists with
+                another schema.
+
+        Example::
+
+            index = await ServerIndex.open("http://localhost:6333", dims=384)
+        """
+        if dims < 1:
+            raise ValueError(f"`dims` must be positive, got {dims}")
+        if not collection:
+            raise ValueError("`collection` must not be empty")
+        owns = isinstance(url_or_client, str) if own_client is None else own_client
+        where = url_or_client if isinstance(url_or_client, str) else "the given client"
+        try:
+            client = (
+                AsyncQdrantClient(url=url_or_client, api_key=api_key)
+                if isinstance(url_or_client, str)
+                else url_or_client
+            )
+        except Exception as exc:
+            raise IndexBackendError(f"cannot connect to Qdrant at {where}: {exc}") from exc
+        index = cls(client, collection, dims, owns_client=owns)
+        try:
+            async with index._errors("open"):
+                await index._ensure_schema()
+        except BaseException:
+            await index.aclose()
+            raise
+        return index
+
+    async def _ensure_schema(self) -> None:
+        client, name = self._client, self._collection
+        if await client.collection_exists(name):
+            info = await client.get_collection(name)
+            vectors = info.config.params.vectors
+            dense = vectors.get(DENSE) if isinstance(vectors, dict) else None
+            if dense is None or dense.size != self._dims:
+                have = "no dense vector" if dense is None else f"{dense.size} dims"
+                raise IndexBackendError(
+                    f"Qdrant collection {name} has {have}, expected {DENSE!r} of {self._dims}; "
+                    "use another collection or reindex into a new one"
+                )
+            present = set(info.payload_schema)
+        else:
+            await client.create_collection(
+                name,
+                vectors_config={
+                    DENSE: models.VectorParams(size=self._dims, distance=models.Distance.COSINE)
+                },
+                sparse_vectors_config={
+                    WORDS: models.SparseVectorParams(modifier=models.Modifier.IDF)
+                },
+            )
+            present = set()
+        # Local mode has no payload indexes (it warns and ignores them); a server needs them
+        # for fast filters.
+        if isinstance(client._client, AsyncQdrantLocal):
+            return
+        for field, kind in PAYLOAD_INDEXES.items():
+            if field not in present:
+                await client.create_payload_index(name, field, _SCHEMA[kind], wait=True)
+
+    # ----------------------------------------------------------------- the IndexBackend protocol
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        """Insert or replace points in one request, waiting until the server applied them.
+
+        Raises:
+            IndexBackendError: the server rejected the batch or the index is closed.
+        """
+        if not points:
+            return
+        structs = [
+            models.PointStruct(
+                id=p.id,
+                vector={
+                    DENSE: p.dense.tolist(),
+                    WORDS: models.SparseVector(
+                        indices=list(p.sparse.indices), values=list(p.sparse.values)
+                    ),
+                },
+                payload=dict(p.payload),
+            )
+            for p in points
+        ]
+        async with self._errors("upsert"):
+            await self._client.upsert(self._collection, structs, wait=True)
+
+    async def delete_uids(self, uids: Sequence[str]) -> None:
+        """Delete every point (every passage) of these records.
+
+        Raises:
+            IndexBackendError: the server failed or the index is closed.
+        """
+        if not uids:
+            return
+        selector = models.FilterSelector(
+            filter=models.Filter(
+                must=[models.FieldCondition(key="uid", match=models.MatchAny(any=list(uids)))]
+            )
+        )
+        async with self._errors("delete"):
+            await self._client.delete(self._collection, selector, wait=True)
+
+    async def flush(self) -> None:
+        """Nothing to do: every write already waited for the server to apply it."""
+        self._check_open()
+
+    async def search(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> list[Hit]:
+        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF.
+
+        Args:
+            dense: the query's normalised vector.
+            sparse: the query's keyword vector (may be empty: then dense only).
+            limit: how many passages to return.
+            where: conditions every hit meets.
+
+        Returns:
+            Hits, best first.
+
+        Raises:
+            IndexBackendError: the server failed or the index is closed.
+        """
+        if limit < 1:
+            return []
+        flt = server_filter(where)
+        prefetch = [
+            models.Prefetch(query=dense.tolist(), using=DENSE, limit=candidates(limit), filter=flt)
+        ]
+        if len(sparse.indices):
+            prefetch.append(
+                models.Prefetch(
+                    query=models.SparseVector(
+                        indices=list(sparse.indices), values=list(sparse.values)
+                    ),
+                    using=WORDS,
+                    limit=candidates(limit),
+                    filter=flt,
+                )
+            )
+        async with self._errors("search"):
+            response = await self._client.query_points(
+                self._collection,
+                prefetch=prefetch,
+                query=models.RrfQuery(rrf=models.Rrf(k=_RRF_K)),
+                query_filter=flt,
+                limit=limit,
+                with_payload=True,
+            )
+        return [
+            Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+            for sp in response.points
+        ]
+
+    async def count_records(self) -> int:
+        """Return how many records the collection holds (points with ``passage == 0``)."""
+        flt = models.Filter(
+            must=[models.FieldCondition(key="passage", match=models.MatchValue(value=0))]
+        )
+        async with self._errors("count"):
+            result = await self._client.count(self._collection, count_filter=flt, exact=True)
+        return int(result.count)
+
+    async def count_points(self) -> int:
+        """Return how many points (passages) the collection holds (exact)."""
+        async with self._errors("count"):
+            result = await self._client.count(self._collection, exact=True)
+        return int(result.count)
+
+    async def clear(self) -> None:
+        """Delete every point of the collection, keeping its schema.
+
+        Raises:
+            IndexBackendError: the server failed or the index is closed.
+        """
+        # An empty filter matches every point.
+        selector = models.FilterSelector(filter=models.Filter())
+        async with self._errors("clear"):
+            await self._client.delete(self._collection, selector, wait=True)
+
+    async def optimize(self) -> None:
+        """Nothing to do: the server builds HNSW and merges segments in the background."""
+        self._check_open()
+
+    def describe(self) -> dict[str, Any]:
+        """Return ``{"kind": "qdrant-server", "collection": ...}`` (plus the URL if known)."""
+        out: dict[str, Any] = {"kind": "qdrant-server", "collection": self._collection}
+        rest = getattr(self._client._client, "rest_uri", None)
+        if isinstance(rest, str):
+            out["url"] = rest
+        return out
+
+    async def aclose(self) -> None:
+        """Close the client if this index created it. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_client:
+            try:
+                await self._client.close()
+            except Exception as exc:
+                raise IndexBackendError(f"closing Qdrant client failed: {exc}") from exc
+
+    async def __aenter__(self) -> ServerIndex:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    # ----------------------------------------------------------------- internals
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise IndexBackendError(
+                f"Qdrant collection {self._collection} index was closed; open it again"
+            )
+
+    @asynccontextmanager
+    async def _errors(self, what: str) -> AsyncIterator[None]:
+        """Translate qdrant-client's and the transport's errors into IndexBackendError."""
+        self._check_open()
+        try:
+            yield
+        except IndexBackendError:
+            raise
+        except Exception as exc:  # httpx, grpc, UnexpectedResponse, local-mode errors
+            raise IndexBackendError(
+                f"Qdrant collection {self._collection}: {what} failed: {exc}"
+            ) from exc
+
+
+def server_filter(where: SearchFilter) -> models.Filter | None:
+    """Translate a :class:`SearchFilter` into a qdrant-client filter (``None`` when empty)."""
+    must: list[models.Condition] = []
+    for key in ("kind", "author", "source"):
+        value = getattr(where, key)
+        if value is not None:
+            must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+    if where.since_ms is not None or where.until_ms is not None:
+        must.append(
+            models.FieldCondition(
+                key="at", range=models.Range(gte=where.since_ms, lte=where.until_ms)
+            )
+        )
+    if where.uids is not None:
+        must.append(models.FieldCondition(key="uid", match=models.MatchAny(any=list(where.uids))))
+    return models.Filter(must=must) if must else None

@@ -1,0 +1,347 @@
+"""One behaviour suite for both index backends: Qdrant Edge and qdrant-client's local mode."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from qdrant_client import AsyncQdrantClient
+
+from memtrails._exceptions import IndexBackendError
+from memtrails.embedding import OnnxEmbedder, Vector
+from memtrails.sinks.index import (
+    EdgeIndex,
+    IndexBackend,
+    IndexPoint,
+    SearchFilter,
+    ServerIndex,
+    SparseVector,
+)
+from memtrails.words import keyword_vector
+
+DAY_MS = 86_400_000
+T0 = 1_700_000_000_000  # 2023-11-14, epoch ms
+LONG_UID = "long-record"
+
+
+def point_id(uid: str, passage: int) -> str:
+    """A UUID-shaped id per passage, as memtrails.keys.point_id derives it."""
+    h = hashlib.sha256(f"{uid}:{passage}".encode()).hexdigest()
+    return f"{h[0:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
+
+
+def sparse(text: str) -> SparseVector:
+    kv = keyword_vector(text)
+    return SparseVector(list(kv), list(kv.values()))
+
+
+@dataclass
+class Corpus:
+    embedder: OnnxEmbedder
+    points: list[IndexPoint]
+    texts: dict[str, str]
+    long_passages: int
+
+    async def query(self, text: str) -> tuple[Vector, SparseVector]:
+        return await self.embedder.embed_query(text), sparse(text)
+
+
+@pytest.fixture(scope="module")
+def corpus(corpora: Path) -> Iterator[Corpus]:
+    """50 real prompts (MT-Bench first turns) plus one long record, embedded by the real model."""
+    lines = (corpora / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines[:50]]
+    texts = {f"mt{row['question_id']}": row["turns"][0] for row in rows}
+    gsm = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:12]
+    long_text = "\n\n".join(json.loads(line)["answer"] for line in gsm)
+
+    async def build() -> tuple[OnnxEmbedder, list[IndexPoint], int]:
+        embedder = await OnnxEmbedder.packaged(threads=2)
+        uids = [*texts, LONG_UID]
+        all_texts = [*texts.values(), long_text]
+        points: list[IndexPoint] = []
+        for i, (uid, text, passages) in enumerate(
+            zip(uids, all_texts, await embedder.embed(all_texts), strict=True)
+        ):
+            category = rows[i]["category"] if i < len(rows) else "maths"
+            for n, p in enumerate(passages):
+                payload = {
+                    "uid": uid,
+                    "passage": n,
+                    "kind": "prompt" if i < len(rows) else "answer",
+                    "author": category,
+                    "title": text[:40],
+                    "at": T0 + i * DAY_MS,
+                    "source": "mt-bench" if i < len(rows) else "gsm8k",
+                    "thread": None,
+                }
+                points.append(
+                    IndexPoint(point_id(uid, n), p.vector, sparse(text[p.start : p.end]), payload)
+                )
+        return embedder, points, len(passages)
+
+    embedder, points, long_passages = asyncio.run(build())
+    assert long_passages > 1, "the long record must span several windows"
+    yield Corpus(embedder, points, {**texts, LONG_UID: long_text}, long_passages)
+    asyncio.run(embedder.aclose())
+
+
+Opener = Callable[[], Awaitable[IndexBackend]]
+
+
+@pytest.fixture(params=["edge", "server-local"])
+def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
+    """Return a function that opens (or reopens) the backend under test in tmp_path."""
+    if request.param == "edge":
+
+        async def open_edge() -> IndexBackend:
+            return await EdgeIndex.open(tmp_path / "index", dims=384)
+
+        return open_edge
+
+    async def open_local() -> IndexBackend:
+        client = AsyncQdrantClient(path=str(tmp_path / "qdrant"))
+        return await ServerIndex.open(client, collection="memtrails", dims=384, own_client=True)
+
+    return open_local
+
+
+@pytest.fixture
+async def index(opener: Opener, corpus: Corpus) -> AsyncIterator[IndexBackend]:
+    idx = await opener()
+    await idx.upsert(corpus.points)
+    await idx.flush()
+    yield idx
+    await idx.aclose()
+
+
+async def test_counts(index: IndexBackend, corpus: Corpus) -> None:
+    assert await index.count_records() == 51
+    assert await index.count_points() == 50 + corpus.long_passages
+
+
+async def test_keyword_side_finds_a_rare_word(index: IndexBackend, corpus: Corpus) -> None:
+    dense, words = await corpus.query("suresh")
+    # The model alone ranks another prompt first for this name...
+    dense_only = await index.search(dense, SparseVector([], []), 3, SearchFilter())
+    assert dense_only[0].uid != "mt109"
+    # ...the keyword side puts the one prompt that contains it on top.
+    hits = await index.search(dense, words, 3, SearchFilter())
+    assert hits[0].uid == "mt109"
+    assert "Suresh" in corpus.texts[hits[0].uid]
+
+
+async def test_dense_side_finds_a_paraphrase(index: IndexBackend, corpus: Corpus) -> None:
+    query = "recursive code that returns the n-th element of the Fibonacci sequence"
+    dense, words = await corpus.query(query)
+    hits = await index.search(dense, words, 5, SearchFilter())
+    assert hits[0].uid == "mt122"
+    assert "Fibonacci" in corpus.texts["mt122"]
+    dense_only = await index.search(dense, SparseVector([], []), 5, SearchFilter())
+    assert dense_only[0].uid == "mt122"
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert hits[0].payload["passage"] == 0
+    assert hits[0].payload["source"] == "mt-bench"
+
+
+async def test_filters(index: IndexBackend, corpus: Corpus) -> None:
+    dense, words = await corpus.query("write a program in Python")
+    coding = await index.search(dense, words, 50, SearchFilter(author="coding"))
+    assert coding and {h.payload["author"] for h in coding} == {"coding"}
+    assert len({h.uid for h in coding}) == 10
+
+    answers = await index.search(dense, words, 50, SearchFilter(kind="answer"))
+    assert {h.uid for h in answers} == {LONG_UID}
+    assert len(answers) == corpus.long_passages
+
+    gsm = await index.search(dense, words, 50, SearchFilter(source="gsm8k"))
+    assert {h.uid for h in gsm} == {LONG_UID}
+
+    window = SearchFilter(since_ms=T0 + 10 * DAY_MS, until_ms=T0 + 12 * DAY_MS)
+    dated = await index.search(dense, words, 50, window)
+    assert sorted(h.payload["at"] for h in dated) == [T0 + d * DAY_MS for d in (10, 11, 12)]
+
+    picked = await index.search(dense, words, 50, SearchFilter(uids=["mt81", "mt130"]))
+    assert {h.uid for h in picked} == {"mt81", "mt130"}
+    assert await index.search(dense, words, 50, SearchFilter(uids=[])) == []
+
+    both = await index.search(dense, words, 50, SearchFilter(author="coding", since_ms=T0))
+    assert {h.uid for h in both} == {h.uid for h in coding}
+    assert await index.search(dense, words, 5, SearchFilter(author="nobody")) == []
+
+
+async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
+    await index.delete_uids([LONG_UID, "mt81"])
+    await index.delete_uids([])
+    assert await index.count_records() == 49
+    assert await index.count_points() == 49
+    dense, words = await corpus.query(corpus.texts[LONG_UID][:200])
+    hits = await index.search(dense, words, 60, SearchFilter())
+    assert not {h.uid for h in hits} & {LONG_UID, "mt81"}
+
+
+async def test_clear_removes_everything(index: IndexBackend, corpus: Corpus) -> None:
+    await index.clear()
+    assert await index.count_points() == 0
+    await index.upsert(corpus.points[:5])
+    assert await index.count_records() == 5
+    dense, words = await corpus.query(corpus.texts["mt81"])
+    assert (await index.search(dense, words, 1, SearchFilter(author="writing")))[0].uid == "mt81"
+
+
+async def test_upsert_same_ids_twice_does_not_duplicate(
+    index: IndexBackend, corpus: Corpus
+) -> None:
+    await index.upsert(corpus.points[:20])
+    changed = IndexPoint(
+        corpus.points[0].id,
+        corpus.points[0].dense,
+        corpus.points[0].sparse,
+        {**corpus.points[0].payload, "title": "changed"},
+    )
+    await index.upsert([changed])
+    assert await index.count_points() == 50 + corpus.long_passages
+    hits = await index.search(
+        corpus.points[0].dense, corpus.points[0].sparse, 1, SearchFilter(uids=["mt81"])
+    )
+    assert hits[0].payload["title"] == "changed"
+
+
+async def test_reopen_keeps_points(opener: Opener, corpus: Corpus) -> None:
+    idx = await opener()
+    await idx.upsert(corpus.points)
+    await idx.flush()
+    await idx.aclose()
+    await idx.aclose()  # idempotent
+    with pytest.raises(IndexBackendError, match="closed"):
+        await idx.count_points()
+    idx = await opener()
+    try:
+        assert await idx.count_points() == 50 + corpus.long_passages
+        assert await idx.count_records() == 51
+        dense, words = await corpus.query("suresh")
+        assert (await idx.search(dense, words, 1, SearchFilter()))[0].uid == "mt109"
+    finally:
+        await idx.aclose()
+
+
+async def test_empty_index_and_limits(opener: Opener, corpus: Corpus) -> None:
+    idx = await opener()
+    try:
+        dense, words = await corpus.query("anything")
+        assert await idx.search(dense, words, 5, SearchFilter()) == []
+        assert await idx.count_records() == 0
+        await idx.upsert([])
+        await idx.optimize()
+        assert isinstance(idx.describe()["kind"], str)
+        await idx.upsert(corpus.points[:3])
+        assert await idx.search(dense, words, 0, SearchFilter()) == []
+        assert len(await idx.search(dense, words, 2, SearchFilter())) == 2
+    finally:
+        await idx.aclose()
+
+
+# ---------------------------------------------------------------- Edge only
+
+
+async def test_edge_second_open_is_a_clear_error(tmp_path: Path) -> None:
+    idx = await EdgeIndex.open(tmp_path / "index", dims=8)
+    try:
+        with pytest.raises(IndexBackendError, match=r"index .*index is already open"):
+            await EdgeIndex.open(tmp_path / "index", dims=8)
+        code = (
+            "import asyncio, sys\n"
+            "from pathlib import Path\n"
+            "from memtrails._exceptions import IndexBackendError\n"
+            "from memtrails.sinks.index import EdgeIndex\n"
+            "try:\n"
+            f"    asyncio.run(EdgeIndex.open(Path({str(tmp_path / 'index')!r}), dims=8))\n"
+            "except IndexBackendError as exc:\n"
+            "    print(exc)\n"
+            "    sys.exit(3)\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 3, done.stderr
+        assert str(tmp_path / "index") in done.stdout
+        assert "another process" in done.stdout
+    finally:
+        await idx.aclose()
+
+
+async def test_edge_other_dims_is_a_clear_error(tmp_path: Path) -> None:
+    idx = await EdgeIndex.open(tmp_path / "index", dims=8)
+    await idx.aclose()
+    with pytest.raises(IndexBackendError, match="other vectors than 16 dims"):
+        await EdgeIndex.open(tmp_path / "index", dims=16)
+    idx = await EdgeIndex.open(tmp_path / "index", dims=8)
+    assert idx.describe() == {"kind": "qdrant-edge", "path": str(tmp_path / "index")}
+    with pytest.raises(IndexBackendError, match="has 4 dims"):
+        await idx.upsert(
+            [IndexPoint(point_id("x", 0), np.ones(4, np.float32), SparseVector([], []), {})]
+        )
+    await idx.aclose()
+
+
+def test_edge_unflushed_points_survive_a_killed_process(tmp_path: Path) -> None:
+    """Points upserted but never flushed come back from Edge's write-ahead log."""
+    code = (
+        "import asyncio, os, sys\n"
+        "import numpy as np\n"
+        "from pathlib import Path\n"
+        "from memtrails.sinks.index import EdgeIndex, IndexPoint, SparseVector\n"
+        "async def main():\n"
+        f"    idx = await EdgeIndex.open(Path({str(tmp_path / 'index')!r}), dims=8)\n"
+        "    rng = np.random.default_rng(1)\n"
+        "    pts = [IndexPoint(f'00000000-0000-4000-8000-{i:012d}',\n"
+        "        rng.random(8, dtype=np.float32), SparseVector([i], [1.0]),\n"
+        "        {'uid': f'u{i}', 'passage': 0}) for i in range(300)]\n"
+        "    await idx.upsert(pts)\n"
+        "    os._exit(0)  # no flush, no close: as if killed\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+    async def reopen() -> int:
+        idx = await EdgeIndex.open(tmp_path / "index", dims=8)
+        try:
+            return await idx.count_records()
+        finally:
+            await idx.aclose()
+
+    assert asyncio.run(reopen()) == 300
+
+
+# ---------------------------------------------------------------- server only
+
+
+async def test_server_other_dims_is_a_clear_error(tmp_path: Path) -> None:
+    client = AsyncQdrantClient(path=str(tmp_path / "qdrant"))
+    try:
+        idx = await ServerIndex.open(client, collection="c", dims=8)
+        await idx.aclose()
+        with pytest.raises(IndexBackendError, match="has 8 dims, expected 'dense' of 16"):
+            await ServerIndex.open(client, collection="c", dims=16)
+        idx = await ServerIndex.open(client, collection="c", dims=8)
+        assert idx.describe()["kind"] == "qdrant-server"
+        await idx.aclose()
+        # The index did not own the client: it is still usable.
+        assert await client.collection_exists("c")
+    finally:
+        await client.close()
+
+
+async def test_server_unreachable_is_an_index_error() -> None:
+    # Port 9 (discard) on localhost: nothing listens there on these machines.
+    with pytest.raises(IndexBackendError, match="open failed"):
+        await ServerIndex.open("http://127.0.0.1:9", dims=8)
