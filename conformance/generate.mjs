@@ -168,6 +168,7 @@ const TEXTS = [
   ['latin-hyphens', 'state-of-the-art well\u2010known e\u2011mail co\u2013operate'],
   ['latin-underscore', '__init__ foo_bar _private a_b_c'],
   ['latin-hashtags', '#release @ana !important $HOME %TEMP% ~/notes'],
+  ['latin-colons', 'foo:bar 10:30 12:30:45 deadline:friday x\ufe55y a\u00b7b a.b.c 3.14 re:re: at@sign x@y 5@6'],
   ['latin-code', 'if (x >= 10) { return fooBar(x, "baz"); } // TODO'],
   ['latin-vietnamese', 'Tiếng Việt có dấu: Người, được, những'],
   ['latin-polish', 'Zażółć gęślą jaźń'],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections import Counter
 
@@ -9,30 +10,84 @@ import icu
 
 from .js import fnv1a32, utf16_len
 
-__all__ = ["keyword_vector", "words"]
+__all__ = ["ICU_WORD_RULES", "keyword_vector", "words"]
 
 _MIN_UNITS, _MAX_UNITS = 2, 60
 
+# Intl.Segmenter's isWordLike: rule status in UBRK_WORD_NUMBER .. UBRK_WORD_IDEO_LIMIT, i.e.
+# numbers [100,200), letters [200,300), kana [300,400), ideographs [400,500). Spaces,
+# punctuation and symbols are UBRK_WORD_NONE [0,100).
+_WORD_LIKE = range(100, 500)
+
+
+def _word_rules() -> str:
+    """Return the root word-break rules of the ICU PyICU runs on, brought in line with Node's.
+
+    The reference is the ICU that Node bundles (78 when this was written). CLDR 42 (ICU 72)
+    briefly tailored root word breaks: ``@`` counted as a letter (so ``ana@example.com`` was
+    one word) and ``:`` was taken out of MidLetter (so ``foo:bar`` was two). Later ICUs
+    dropped both tailorings, so undo them where the installed ICU still has them; with an ICU
+    that never had them the rules are unchanged.
+    """
+    rules = str(icu.BreakIterator.createWordInstance(icu.Locale.getRoot()).getRules())
+    rules = rules.replace(r"$ALetter=[\p{Word_Break=ALetter}@];", r"$ALetter=[\p{Word_Break=ALetter}];")
+    return rules.replace(
+        r"$MidLetter=[\p{Word_Break=MidLetter}-[\:\uFE55\uFF1A]];",
+        r"$MidLetter=[\p{Word_Break=MidLetter}];",
+    )
+
+
+ICU_WORD_RULES = _word_rules()
+_local = threading.local()
+
+
+def _breaker() -> icu.RuleBasedBreakIterator:
+    # Compiling the rules takes ~7 ms and a break iterator is not thread-safe (PyICU cannot
+    # clone one), so each thread compiles its own once and keeps it.
+    breaker = getattr(_local, "breaker", None)
+    if breaker is None:
+        breaker = _local.breaker = icu.RuleBasedBreakIterator(ICU_WORD_RULES)
+    return breaker
+
+
+def _normalise(segment: str) -> str:
+    # NFKC then lower case, as `segment.normalize("NFKC").toLowerCase()`; ASCII is NFKC already.
+    if segment.isascii():
+        return segment.lower()
+    return unicodedata.normalize("NFKC", segment).lower()
+
 
 def words(text: str) -> list[str]:
-    """Return the word-like segments of ``text``: NFKC, lower case, 2..60 UTF-16 units each."""
-    breaker = icu.BreakIterator.createWordInstance(icu.Locale.getRoot())
+    """Return the word-like segments of ``text``: NFKC, lower case, 2..60 UTF-16 units each.
+
+    This is what ``Intl.Segmenter(undefined, {granularity: "word"})`` yields with
+    ``isWordLike`` true, each ``segment.normalize("NFKC").toLowerCase()``, kept when its
+    ``length`` is 2..60.
+
+    Example:
+        >>> words("Crème brûlée, s'il vous plaît! 東京")
+        ['crème', 'brûlée', "s'il", 'vous', 'plaît', '東京']
+    """
+    if not text:
+        return []
+    breaker = _breaker()
     utext = icu.UnicodeString(text)
     breaker.setText(utext)
+    # ICU positions are UTF-16 units; without astral characters they index `text` directly.
+    bmp = len(utext) == len(text)
     out: list[str] = []
     start = breaker.first()
     for end in breaker:
-        status = breaker.getRuleStatus()
-        # UBRK_WORD_NONE is [0, 100): spaces and punctuation; everything above is word-like.
-        if status >= 100:
-            w = unicodedata.normalize("NFKC", str(utext[start:end])).lower()
-            if _MIN_UNITS <= utf16_len(w) <= _MAX_UNITS:
+        if breaker.getRuleStatus() in _WORD_LIKE:
+            w = _normalise(text[start:end] if bmp else str(utext[start:end]))
+            n = len(w) if w.isascii() else utf16_len(w)
+            if _MIN_UNITS <= n <= _MAX_UNITS:
                 out.append(w)
         start = end
     return out
 
 
 def keyword_vector(text: str) -> dict[int, float]:
-    """Return term id (32-bit FNV-1a of the word) -> weight (occurrences in ``text``)."""
+    """Return term id (32-bit FNV-1a of the word) -> weight (occurrences in ``text``), ids ascending."""
     counts: Counter[int] = Counter(fnv1a32(w) for w in words(text))
     return {term: float(n) for term, n in sorted(counts.items())}
