@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Generator, Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -30,6 +30,7 @@ _FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%
 _HEADER_FIELDS = 9
 _NUMSTAT = re.compile(r"\n?(\d+|-)\t(\d+|-)\t(.*)", re.DOTALL)
 _READ_SIZE = 1 << 16
+_STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
 # never changes what is read or how fast.
 _LOG_OPTIONS = (
@@ -289,6 +290,7 @@ class _History:
         if self.empty:
             return
         position = 0  # commits of the walk handled so far, in git's order
+        last: str | None = None
         # Each pass streams `git log` from `position`; when git stops on a broken object,
         # the commit it stopped at is handled alone and the walk resumes after it.
         while True:
@@ -296,37 +298,54 @@ class _History:
             try:
                 for commit in log.commits():
                     position += 1
+                    last = commit.sha
                     yield from self._emit(commit, files_known=True)
                 if log.returncode == 0:
                     return
                 reason = log.error()
             finally:
                 log.close()
-            if not (yield from self._recover(position, reason)):
-                return
-            position += 1
-
-    def _recover(self, position: int, reason: str) -> Generator[Item, None, bool]:
-        """Handle the commit at ``position`` that made ``git log`` fail, as well as possible.
-
-        Returns whether the walk can go on after it.
-        """
-        code, out, err = self._run("rev-list", "--max-count=1", f"--skip={position}", *self.revs)
-        sha = out.strip()
-        if code != 0 or not sha:
-            where = f"after commit {position}" if position else "start of history"
+            code, out, err = self._run(
+                "rev-list", "--max-count=1", f"--skip={position}", *self.revs
+            )
+            sha = out.strip()
+            if code == 0 and sha:
+                yield from self._alone(sha)
+                position += 1
+                last = sha
+                continue
+            # The walk itself is broken: a commit object is missing, so git cannot tell
+            # which commits come next. Keep the commit whose parent is missing, then stop.
+            reason = err or reason
+            stuck = _STUCK_AT.search(reason)
+            if stuck and stuck.group(1) != last:
+                yield from self._alone(stuck.group(1))
+                last = stuck.group(1)
+            where = f"after {last}" if last else "start of history"
             yield RecordError(
                 self.source,
                 where,
-                f"the history cannot be read further; a commit object is missing or broken "
-                f"({err or reason})",
+                f"the history cannot be read further; a commit object is missing ({reason})",
             )
-            return False
+            return
+
+    def _alone(self, sha: str) -> Iterator[Item]:
+        """Read one commit on its own: in full, else without its files, else as an error."""
+        # git may have stopped while walking past this commit, not while diffing it.
+        log = _Log(self.git_exe, self.git_dir, [*_LOG_OPTIONS, "--no-walk", sha])
+        try:
+            commits = list(log.commits())
+            reason = log.error()
+        finally:
+            log.close()
+        if log.returncode == 0 and commits:
+            yield from self._emit(commits[0], files_known=True)
+            return
         code, out, err = self._run("log", "-z", "--no-walk", f"--format={_FORMAT}", sha)
         tokens = out.split("\0")
         if code != 0 or not tokens[0].startswith(_MARK) or len(tokens) < _HEADER_FIELDS:
             yield RecordError(self.source, sha, f"unreadable commit ({err or reason})")
-            return True
+            return
         commit = _parse_header([tokens[0][len(_MARK) :], *tokens[1:_HEADER_FIELDS]])
         yield from self._emit(commit, files_known=False)
         yield RecordError(
@@ -334,7 +353,6 @@ class _History:
             sha,
             f"the files this commit changed could not be read; an object is missing ({reason})",
         )
-        return True
 
 
 async def from_git(

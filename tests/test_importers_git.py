@@ -1,0 +1,293 @@
+"""Tests for the Git importer, on repositories built here with the git CLI and on this one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git
+from memtrails.records import At, MemoryRecord, RecordError
+
+ROOT = Path(__file__).resolve().parents[1]
+BASE = 1_700_000_000  # 2023-11-14T22:13:20Z
+
+
+def env(i: int = 0) -> dict[str, str]:
+    stamp = f"@{BASE + i * 60} +0000"
+    return {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "Ada Lovelace",
+        "GIT_AUTHOR_EMAIL": "ada@example.org",
+        "GIT_COMMITTER_NAME": "Charles Babbage",
+        "GIT_COMMITTER_EMAIL": "cb@example.org",
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+
+
+def git(repo: Path, *args: str, i: int = 0) -> str:
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], env=env(i), check=True, capture_output=True, text=True
+    )
+    return done.stdout.strip()
+
+
+class Repo:
+    """A repository built commit by commit, each a minute after the last."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.clock = 0
+        path.mkdir(parents=True, exist_ok=True)
+        git(path, "init", "-q", "-b", "main")
+
+    def commit(self, message: str, files: dict[str, str | bytes] | None = None) -> str:
+        for name, content in (files or {}).items():
+            target = self.path / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content, encoding="utf-8")
+        git(self.path, "add", "-A")
+        self.clock += 1
+        git(self.path, "commit", "-q", "--allow-empty", "-m", message, i=self.clock)
+        return git(self.path, "rev-parse", "HEAD")
+
+    def rev_list(self, *args: str) -> list[str]:
+        return git(self.path, "rev-list", *args).split()
+
+
+async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+    async with aclosing(items) as it:
+        return [item async for item in it]
+
+
+def records(items: list[Any]) -> list[MemoryRecord]:
+    return [i for i in items if isinstance(i, MemoryRecord)]
+
+
+def errors(items: list[Any]) -> list[RecordError]:
+    return [i for i in items if isinstance(i, RecordError)]
+
+
+def linear(path: Path, n: int) -> Repo:
+    repo = Repo(path)
+    for k in range(n):
+        repo.commit(f"change {k}\n\nBody of change {k}.", {f"f{k % 3}.txt": f"v{k}\n" * (k + 1)})
+    return repo
+
+
+def loose_object(repo: Path, sha: str) -> Path:
+    return repo / ".git" / "objects" / sha[:2] / sha[2:]
+
+
+async def test_fields_of_a_small_history(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    first = repo.commit("Add notes\n\nThe first notes, with a body.", {
+        "notes/a.md": "# A\n", "data.bin": b"\0\1\2\3", "old.txt": "one\ntwo\nthree\n" * 20,
+    })
+    repo.commit("An empty commit", {})
+    git(repo.path, "mv", "old.txt", "new.txt")
+    second = repo.commit("Rename old.txt and add a line", {})
+    items = await collect(from_git(repo.path))
+    assert errors(items) == []
+    recs = records(items)
+    assert [r.id for r in recs] == repo.rev_list("HEAD")  # newest first, as git lists them
+    newest, empty, oldest = recs
+    assert oldest.id == first and newest.id == second
+    assert oldest.kind == "commit"
+    assert oldest.title == "Add notes"
+    assert oldest.author == "Ada Lovelace <ada@example.org>"
+    assert oldest.at == At((BASE + 60) * 1000)
+    assert oldest.source == "git:" + str(repo.path.resolve())
+    assert oldest.thread is None
+    assert oldest.text.startswith("Add notes\n\nThe first notes, with a body.\n\nFiles changed:\n")
+    assert "notes/a.md" in oldest.text
+    assert oldest.meta["sha"] == first
+    assert oldest.meta["parents"] == []
+    assert oldest.meta["merge"] is False
+    assert oldest.meta["committer"] == "Charles Babbage <cb@example.org>"
+    assert oldest.meta["committed_at"] == At((BASE + 60) * 1000).iso()
+    assert oldest.meta["files"] == [
+        {"path": "data.bin", "insertions": None, "deletions": None, "binary": True},
+        {"path": "notes/a.md", "insertions": 1, "deletions": 0},
+        {"path": "old.txt", "insertions": 60, "deletions": 0},
+    ]
+    assert empty.meta["files"] == [] and empty.text == "An empty commit"
+    assert newest.meta["files"] == [
+        {"path": "new.txt", "insertions": 0, "deletions": 0, "from": "old.txt"}
+    ]
+
+
+async def test_merges_and_all_branches(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 2)
+    git(repo.path, "checkout", "-q", "-b", "side")
+    side = repo.commit("side work", {"side.txt": "s\n"})
+    git(repo.path, "checkout", "-q", "main")
+    repo.commit("main work", {"main.txt": "m\n"})
+    repo.clock += 1
+    git(repo.path, "merge", "-q", "--no-ff", "side", "-m", "Merge side", i=repo.clock)
+    git(repo.path, "checkout", "-q", "-b", "unmerged")
+    loose = repo.commit("unmerged work", {"u.txt": "u\n"})
+    git(repo.path, "checkout", "-q", "main")
+    (repo.path / "main.txt").write_text("dirty\n", encoding="utf-8")
+    git(repo.path, "stash", "-q", i=99)  # a stash is a ref, but not history to import
+
+    recs = records(await collect(from_git(repo.path)))
+    assert [r.id for r in recs] == repo.rev_list("main")
+    merge = recs[0]
+    assert merge.title == "Merge side"
+    assert merge.meta["merge"] is True and len(merge.meta["parents"]) == 2
+    # A merge lists what it changed against its first parent.
+    assert merge.meta["files"] == [{"path": "side.txt", "insertions": 1, "deletions": 0}]
+    assert side in {r.id for r in recs} and loose not in {r.id for r in recs}
+
+    everything = records(await collect(from_git(repo.path, all_branches=True)))
+    ids = [r.id for r in everything]
+    assert sorted(ids) == sorted(repo.rev_list("--branches"))
+    assert loose in ids and len(ids) == len(set(ids))
+
+    only_side = records(await collect(from_git(repo.path, branch="side")))
+    assert [r.id for r in only_side] == repo.rev_list("side")
+
+
+async def test_since_commit_reads_only_new_commits(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 5)
+    first_run = records(await collect(from_git(repo.path)))
+    assert len(first_run) == 5
+    newest_seen = first_run[0].id
+    added = [repo.commit("new one", {"n.txt": "1\n"}), repo.commit("new two", {"n.txt": "2\n"})]
+    second_run = records(await collect(from_git(repo.path, since_commit=newest_seen)))
+    assert [r.id for r in second_run] == added[::-1]
+    third_run = records(await collect(from_git(repo.path, since_commit=added[-1])))
+    assert third_run == []
+    # Abbreviated shas and refs work too.
+    assert len(records(await collect(from_git(repo.path, since_commit=newest_seen[:10])))) == 2
+
+
+async def test_bounded_file_lists(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    n = MAX_FILES_IN_META + 50
+    repo.commit("many files", {f"d/file{k:04}.txt": f"{k}\n" for k in range(n)})
+    (rec,) = records(await collect(from_git(repo.path)))
+    assert len(rec.meta["files"]) == MAX_FILES_IN_META
+    assert rec.meta["files_truncated"] == 50
+    listing = rec.text.split("Files changed:\n", 1)[1].splitlines()
+    assert len(listing) == MAX_FILES_IN_TEXT + 1
+    assert listing[-1] == f"... and {n - MAX_FILES_IN_TEXT} more"
+
+
+async def test_non_ascii_and_legacy_encoded_messages(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    repo.commit("Ünïcode 日本語 ✓", {"ü.txt": "x\n", "tab\there.txt": "y\n"})
+    (repo.path / "msg").write_bytes("Caf\u00e9 latin-1\n".encode("latin-1"))
+    git(repo.path, "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--allow-empty",
+        "-F", "msg", i=50)
+    latin, utf8 = records(await collect(from_git(repo.path)))
+    assert latin.title == "Café latin-1"
+    assert utf8.title == "Ünïcode 日本語 ✓"
+    assert {f["path"] for f in utf8.meta["files"]} == {"ü.txt", "tab\there.txt"}
+
+
+async def test_shallow_clone_gives_an_error_at_the_cut(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 8)
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "3", f"file://{repo.path}", str(clone)],
+        env=env(), check=True, capture_output=True,
+    )
+    items = await collect(from_git(clone))
+    recs, errs = records(items), errors(items)
+    assert [r.id for r in recs] == repo.rev_list("HEAD")[:3]
+    assert recs[-1].meta["shallow"] is True and "shallow" not in recs[0].meta
+    assert len(errs) == 1
+    assert errs[0].where == recs[-1].id and "shallow clone" in errs[0].reason
+    assert items[-1] is errs[0]
+
+
+async def test_missing_blob_gives_an_error_and_the_rest_imports(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 6)
+    shas = repo.rev_list("HEAD")
+    broken = shas[2]
+    blob = git(repo.path, "rev-parse", f"{broken}:f{(6 - 3) % 3}.txt")
+    loose_object(repo.path, blob).unlink()
+    items = await collect(from_git(repo.path))
+    recs, errs = records(items), errors(items)
+    # Every commit is still there; the broken diffs are reported, not fatal.
+    assert [r.id for r in recs] == shas
+    assert errs and all("could not be read" in e.reason for e in errs)
+    assert broken in {e.where for e in errs}
+    for r in recs:
+        assert ("files" in r.meta) == (r.id not in {e.where for e in errs})
+
+
+async def test_missing_commit_object_ends_the_walk_with_an_error(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 6)
+    shas = repo.rev_list("HEAD")
+    loose_object(repo.path, shas[3]).unlink()
+    items = await collect(from_git(repo.path))
+    recs, errs = records(items), errors(items)
+    # The three newest are readable; the third's parent is the missing one, so its diff is
+    # not, and the walk cannot go past it.
+    assert [r.id for r in recs] == shas[:3]
+    assert "files" not in recs[2].meta
+    assert [e.where for e in errs] == [shas[2], f"after {shas[2]}"]
+    assert "cannot be read further" in errs[-1].reason
+    assert items[-1] is errs[-1]
+
+
+async def test_empty_repository_yields_nothing(tmp_path: Path) -> None:
+    Repo(tmp_path / "r")
+    assert await collect(from_git(tmp_path / "r")) == []
+
+
+async def test_cannot_open(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such folder"):
+        await collect(from_git(tmp_path / "missing"))
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(SourceError, match="not a git repository"):
+        await collect(from_git(tmp_path / "plain"))
+    repo = linear(tmp_path / "r", 1)
+    with pytest.raises(SourceError, match="`branch` 'nope'"):
+        await collect(from_git(repo.path, branch="nope"))
+    with pytest.raises(SourceError, match="`since_commit`"):
+        await collect(from_git(repo.path, since_commit="0" * 40))
+
+
+async def test_stopping_early_ends_git(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 30)
+    async with aclosing(from_git(repo.path, source="mine")) as it:
+        async for first in it:
+            assert isinstance(first, MemoryRecord) and first.source == "mine"
+            break
+
+
+async def test_bare_mirror(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 4)
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--mirror", str(repo.path), str(bare)],
+                   env=env(), check=True, capture_output=True)
+    recs = records(await collect(from_git(bare)))
+    assert [r.id for r in recs] == repo.rev_list("HEAD")
+
+
+async def test_this_projects_own_repository() -> None:
+    # Pin the tip: other people may commit while this test runs.
+    tip = git(ROOT, "rev-parse", "HEAD")
+    count = int(git(ROOT, "rev-list", "--count", tip))
+    items = await collect(from_git(ROOT, branch=tip))
+    assert errors(items) == []
+    recs = records(items)
+    assert len(recs) == count
+    assert recs[0].id == tip
+    assert all(r.source == "git:" + str(ROOT) for r in recs)
