@@ -382,6 +382,7 @@ class _HTMLText(HTMLParser):
             self.out.append("- ")
         if tag == "pre":
             self.pre += 1
+            self.out.append(_PRE_START)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in _SKIP:  # <br/> and <hr/>; a self-closed <script/> has no content
@@ -392,10 +393,11 @@ class _HTMLText(HTMLParser):
             self.skip = max(0, self.skip - 1)
         elif tag in _PARAGRAPH:
             self.out.append("\n\n")
-        elif tag in _BLOCK:
+        elif tag in _BLOCK and tag != "li":  # the next <li> or </ul> breaks the line
             self.out.append("\n")
-        if tag == "pre":
-            self.pre = max(0, self.pre - 1)
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+            self.out.append(_PRE_END)
 
     def handle_data(self, data: str) -> None:
         if self.skip:
@@ -404,6 +406,25 @@ class _HTMLText(HTMLParser):
             self.out.append(data.replace("\xa0", " "))
         else:
             self.out.append(re.sub(r"[ \t\r\n\f\v]+", " ", data).replace("\xa0", " "))
+
+
+_PRE_START, _PRE_END = "\x02", "\x03"  # marks preformatted text, whose spaces are kept
+_PRE = re.compile("\x02(.*?)(?:\x03|$)", re.DOTALL)
+
+
+def _strip_lines(text: str) -> str:
+    return "\n".join(line.strip(" ") for line in text.split("\n"))
+
+
+def _join_html(pieces: list[str]) -> str:
+    text = "".join(pieces)
+    out, pos = [], 0
+    for m in _PRE.finditer(text):
+        out.append(_strip_lines(text[pos:m.start()].replace(_PRE_END, "")))
+        out.append(m.group(1).replace(_PRE_START, ""))
+        pos = m.end()
+    out.append(_strip_lines(text[pos:].replace(_PRE_END, "")))
+    return "".join(out)
 
 
 _TAG = re.compile(r"<[^>]*>")
@@ -420,7 +441,7 @@ def html_to_text(markup: str) -> str:
     try:
         parser.feed(markup)
         parser.close()
-        text = "".join(parser.out)
+        text = _join_html(parser.out)
     except Exception:  # why: html.parser can still assert on hostile markup; strip tags then
         text = html.unescape(_TAG.sub(" ", markup))
     return _tidy(text)

@@ -1,0 +1,305 @@
+"""The .eml importer on the real corpus: one item per file, and each hard case named."""
+
+from __future__ import annotations
+
+import hashlib
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers._mail import decode_bytes, decode_header, html_to_text
+from memtrails.importers.eml import from_eml
+from memtrails.records import MemoryRecord, RecordError
+
+
+async def collect(path: Path | str, **kwargs: object) -> list[MemoryRecord | RecordError]:
+    async with aclosing(from_eml(path, **kwargs)) as items:  # type: ignore[arg-type]
+        return [item async for item in items]
+
+
+async def record(corpora: Path, rel: str) -> MemoryRecord:
+    items = await collect(corpora / "eml" / rel)
+    assert len(items) == 1
+    item = items[0]
+    assert isinstance(item, MemoryRecord), item
+    return item
+
+
+# Files that cannot be made into a record, and why (the rest of the 292 must give records).
+EXPECTED_ERRORS = {
+    # header block only: nothing to remember (no subject, no text, no attachment)
+    "cpython/msg_18.eml": "no subject, text or attachments",
+    "enmime/parts/header-only.eml": "no subject, text or attachments",
+    "enmime/parts/malformed-content-type-params.eml": "no subject, text or attachments",
+    "enmime/parts/missing-closing-param-quote.eml": "no subject, text or attachments",
+    # no header at all: a digest body saved on its own, and a non-message
+    "cpython/msg_19.eml": "no mail headers",
+    "enmime/mail/erroneous.eml": "no mail headers",
+}
+
+
+async def test_every_eml_in_the_corpus_gives_exactly_one_item(corpora: Path) -> None:
+    root = corpora / "eml"
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.eml"))
+    assert len(files) == 292
+    items = await collect(root)
+    assert len(items) == len(files)
+    wheres = [
+        item.where if isinstance(item, RecordError) else item.meta["path"] for item in items
+    ]
+    assert wheres == files  # one item per file, in sorted order
+    errors = {i.where: i.reason for i in items if isinstance(i, RecordError)}
+    assert errors.keys() == EXPECTED_ERRORS.keys()
+    for where, reason in errors.items():
+        assert EXPECTED_ERRORS[where] in reason
+    source = str(root.resolve())
+    assert all(item.source == source for item in items)
+    records = [i for i in items if isinstance(i, MemoryRecord)]
+    assert all(r.kind == "mail" and r.id and "\x00" not in r.text for r in records)
+    assert all("\r" not in r.text for r in records)
+
+
+async def test_ids_are_stable_across_runs(corpora: Path) -> None:
+    root = corpora / "eml" / "enmime"
+    first = [getattr(i, "id", None) for i in await collect(root)]
+    second = [getattr(i, "id", None) for i in await collect(root)]
+    assert first == second
+    assert any(i and i.startswith("sha256:") for i in first)
+
+
+async def test_rfc2047_subject_and_addresses(corpora: Path) -> None:
+    rec = await record(corpora, "enmime/mail/qp-utf8-header.eml")
+    assert rec.title == "MIME UTF8 Test \u00a2 More Text"
+    assert rec.author is not None and "Andr\u00e9 Pirard <PIRARD@vm1.ulg.ac.be>" in rec.author
+    assert rec.meta["to"] == ["Miros\u0142aw Marczak <marczak@inbucket.com>"]
+
+
+async def test_from_header_that_policy_default_rejects_still_gives_an_author(
+    corpora: Path,
+) -> None:
+    # policy.default raises ValueError (CR/LF in address parts) on this From header.
+    rec = await record(corpora, "enmime/mail/qp-utf8-header-recursed.eml")
+    assert rec.author is not None
+    assert rec.author.startswith("James Hillyerd <jamehi03@jamehi03lx.noa.com>")
+
+
+async def test_iso_2022_jp_subject_and_body(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/multi_charset/japanese_iso_2022.eml")
+    assert rec.title == "\u307e\u307f\u3080\u3081\u3082"  # まみむめも (UTF-8 encoded-word)
+    assert rec.text == "\u3059\u307f\u307e\u305b\u3093\u3002"  # すみません。 (ISO-2022-JP body)
+    assert rec.meta["to"] == ["\u307f\u3051\u308b <raasdnil@gmail.com>"]
+    rec = await record(corpora, "mikel-mail/rfc2822/example14.eml")
+    assert rec.title == "Re: TEST \u30c6\u30b9\u30c8\u30c6\u30b9\u30c8"  # テストテスト
+
+
+async def test_shift_jis_body(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/multi_charset/japanese_shift_jis.eml")
+    assert rec.text.startswith("\u3042\u3044\u3046\u3048\u304a\n\n")  # あいうえお
+    assert "\u3053\u306e\u30e1\u30fc\u30eb\u306f\u30c6\u30b9\u30c8\u7528" in rec.text  # このメールはテスト用
+
+
+async def test_big5_body_mislabelled_us_ascii_is_detected(corpora: Path) -> None:
+    rec = await record(corpora, "enmime/parts/chardet-success-big-5.eml")
+    assert rec.text.startswith("\u984f\u662f\u5bb6\u8a13")  # 顏是家訓 (base64 + Big5)
+    assert "\ufffd" not in rec.text
+
+
+async def test_ks_c_5601_body(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/multi_charset/ks_c_5601-1987.eml")
+    assert rec.text == "\uc2a4\ud2f0\ud574"  # 스티해
+
+
+async def test_windows_1252_body_and_subject(corpora: Path) -> None:
+    rec = await record(corpora, "stalwart-mail-parser/legacy-012.eml")
+    assert rec.title == "Die Hasen und die Fr\u00f6sche (Microsoft Outlook 00)"
+    assert "Die Hasen klagten einst \u00fcber ihre mi\u00dfliche Lage" in rec.text
+    assert rec.meta["to"] == ["Heinz M\u00fcller <mueller@example.com>"]
+
+
+async def test_unknown_charset_falls_back_without_crashing(corpora: Path) -> None:
+    # charset=X-UNKNOWN on a UTF-8 body
+    rec = await record(corpora, "mikel-mail/plain_emails/raw_email10.eml")
+    assert "Envoy\u00e9 par le service de messagerie texte de Bell Mobilit\u00e9." in rec.text
+    # charset="fakescii" and "us-askey": policy.default's get_content() raises LookupError
+    rec = await record(corpora, "enmime/low-quality/unk-charset-part.eml")
+    assert rec.text == "A text section"
+    rec = await record(corpora, "enmime/mail/html-mime-bad-unknown-charset-inline.eml")
+    assert rec.text == "Test of text section"
+
+
+async def test_charset_that_lies_us_ascii_on_utf8(corpora: Path) -> None:
+    rec = await record(corpora, "enmime/low-quality/incorrect-charset.eml")
+    assert "\u222e E\u22c5da = Q,  n \u2192 \u221e" in rec.text  # ∮ E⋅da = Q,  n → ∞
+
+
+def test_decode_bytes_fallback_order() -> None:
+    assert decode_bytes("caf\u00e9".encode(), "iso-8859-1") == "caf\u00e9"  # UTF-8 under a latin label
+    assert decode_bytes(b"caf\xe9", "utf-8") == "caf\u00e9"  # invalid UTF-8: cp1252
+    assert decode_bytes(b"\x93quoted\x94", "us-ascii") == "\u201cquoted\u201d"
+    assert decode_bytes(b"\x81", "no-such-charset") == "\x81"  # undefined in cp1252: latin-1
+    assert decode_bytes(b"x", "unicode_escape") == "x"  # not a mail charset: ignored
+    assert decode_header("=?NONE?B?VEVTVA=?=") == "TEST"  # bad padding, unknown charset
+    assert decode_header("=?utf-8?B?44G+?= =?utf-8?B?44G/?=") == "\u307e\u307f"
+    # a multi-byte character split across two encoded-words
+    assert decode_header("=?utf-8?Q?caf=C3?= =?utf-8?Q?=A9?=") == "caf\u00e9"
+
+
+async def test_html_only_mail_becomes_readable_text(corpora: Path) -> None:
+    rec = await record(corpora, "enmime/mail/html-only-inline.eml")
+    assert rec.text == "Test of HTML section"
+    # non-MIME text/html with <title> and a <style> block: both dropped, words kept
+    rec = await record(corpora, "enmime/mail/non-mime-html.eml")
+    assert rec.text == "This is a test mailing"
+    # text/html with no charset and a <meta> naming an unknown one
+    rec = await record(corpora, "enmime/low-quality/unk-charset-html-only.eml")
+    assert rec.text == "Hello World!"
+
+
+def test_html_to_text_drops_script_and_style_and_keeps_paragraphs() -> None:
+    html = (
+        "<html><head><title>t</title><style>p {color: red}</style></head><body>"
+        "<script>alert('x')</script><p>First &amp; <b>bold</b>\n  line</p>"
+        "<p>Second<br>line</p><ul><li>one</li><li>two</li></ul><pre>a\n  b</pre></body></html>"
+    )
+    assert html_to_text(html) == "First & bold line\n\nSecond\nline\n\n- one\n- two\n\na\n  b"
+
+
+async def test_text_plain_is_preferred_over_html(corpora: Path) -> None:
+    rec = await record(corpora, "enmime/mail/html-mime-bad-unknown-charset-inline.eml")
+    assert rec.text == "Test of text section"  # the HTML alternative says "Test of HTML section"
+
+
+async def test_nested_message_rfc822_is_included_like_a_forward(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/attachment_emails/attachment_with_encoded_name.eml")
+    assert rec.text.startswith("We should not include these files or vcards as attachments.")
+    assert (
+        "---------- Forwarded message ----------\n"
+        "From: xxxxx xxxxxx <xxxxxxxx@xxx.com>\n"
+        "Date: May 8, 2005 1:17 PM\n"
+        "Subject: Signed email causes file attachments\n"
+    ) in rec.text
+    assert rec.text.endswith("Test attachments oddly encoded with japanese charset.")
+    rec = await record(corpora, "cpython/msg_11.eml")
+    assert "Subject: An enclosed message\n\nHere is the body of the message." in rec.text
+
+
+async def test_attachments_are_listed_with_names_not_bytes(corpora: Path) -> None:
+    # RFC 2231 (ISO-2022-JP, continued) file name
+    rec = await record(corpora, "mikel-mail/multi_charset/japanese_attachment_long_name.eml")
+    kana = "\u304b\u304d\u304f\u3051\u3053"  # かきくけこ
+    assert rec.meta["attachments"] == [{"name": kana * 5 + ".txt", "type": "text/plain", "size": 17}]
+    # raw 8-bit UTF-8 file names (no encoding at all)
+    rec = await record(corpora, "mikel-mail/attachment_emails/attachment_nonascii_filename.eml")
+    assert [a["name"] for a in rec.meta["attachments"]] == ["ci\u00eble.txt"]
+    rec = await record(corpora, "enmime/mail/mime-bad-8bit-filename.eml")
+    assert rec.meta["attachments"] == [{"name": "\u7ba1\u7406.doc", "type": "application/msword", "size": 7}]
+    # an inline image inside multipart/related, beside an HTML body
+    rec = await record(corpora, "enmime/mail/html-only-inline.eml")
+    assert rec.meta["attachments"] == [{"name": "favicon.png", "type": "image/png", "size": 687}]
+    # the torture test: 22 parts, none of their bytes in the text
+    rec = await record(corpora, "flanker/torture.eml")
+    assert len(rec.meta["attachments"]) == 22
+    assert len(rec.text) < 20_000
+
+
+async def test_missing_or_illegal_boundary(corpora: Path) -> None:
+    # unquoted boundary with "=": policy.default's get_content() raises KeyError here
+    rec = await record(corpora, "mikel-mail/mime_emails/raw_email_with_illegal_boundary.eml")
+    assert rec.text == "Hello\nThis is an outlook test\n\nSo there.\n\nMe."
+    # declared boundary "BOUNDARY_" but the parts use "--BOUNDARY": split on the real one
+    rec = await record(corpora, "cpython/msg_31.eml")
+    assert rec.text == "message 1\n\nmessage 2"
+    assert "BoundaryRecovered" in rec.meta["defects"]
+    # Content-Type header cut off inside "boundary=": recovered from the body's "--" lines
+    rec = await record(corpora, "cpython/msg_25.eml")
+    assert rec.text.startswith("The original message was received at Fri, 6 Apr 2001")
+    assert "BoundaryRecovered" in rec.meta["defects"]
+    rec = await record(corpora, "enmime/mail/multipart-wo-boundary.eml")
+    assert rec.text == "I'm  multipart message without boundary"
+    assert "NoBoundaryInMultipartDefect" in rec.meta["defects"]
+
+
+async def test_bad_date_is_not_an_error(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/error_emails/bad_date_header.eml")
+    assert rec.at is None and rec.meta["date_raw"] == "<HR>"
+    rec = await record(corpora, "mikel-mail/plain_emails/raw_email_with_bad_date.eml")
+    assert rec.at is None and rec.meta["date_raw"] == "Pn, 29 paX 2007 21:13:00 +0100"
+    rec = await record(corpora, "mikel-mail/multi_charset/japanese_shift_jis.eml")
+    assert rec.at is not None and rec.at.iso() == "2014-05-28T08:18:19.000Z"  # +0900
+    assert "date_raw" not in rec.meta
+
+
+async def test_missing_message_id_gets_a_stable_content_hash(corpora: Path, tmp_path: Path) -> None:
+    path = corpora / "eml" / "mikel-mail/multi_charset/japanese_iso_2022.eml"
+    raw = path.read_bytes()
+    expected = "sha256:" + hashlib.sha256(raw.replace(b"\r\n", b"\n")).hexdigest()
+    rec = await record(corpora, "mikel-mail/multi_charset/japanese_iso_2022.eml")
+    assert rec.id == expected and rec.thread == expected
+    assert rec.meta["message_id_missing"] is True
+    lf = tmp_path / "lf.eml"
+    lf.write_bytes(raw.replace(b"\r\n", b"\n"))  # the same message saved with LF endings
+    (item,) = await collect(lf)
+    assert isinstance(item, MemoryRecord) and item.id == expected
+
+
+async def test_message_id_and_thread_from_references_or_in_reply_to(corpora: Path) -> None:
+    rec = await record(corpora, "flanker/multi-received-headers.eml")
+    # folded References with two ids: the thread is the first (the root)
+    assert rec.thread == "AANLkTi=1ANR2FzeeQ-vK3-_ty0gUrOsAxMRYkob6CL-c@mail.gmail.com"
+    rec = await record(corpora, "mikel-mail/rfc2822/example14.eml")
+    assert rec.id == "0CC5E11ED2C1D@example.com"
+    assert rec.thread == "rid_5582199198@msgid.example.com"  # In-Reply-To only
+
+
+async def test_rfc6532_utf8_headers(corpora: Path) -> None:
+    rec = await record(corpora, "mikel-mail/rfc6532/utf8_headers.eml")
+    assert rec.title == "S\u00e4ying Hello"
+    assert rec.author == "J\u00f6hn Doe <jd\u00f6e@m\u00e4chine.example>"
+
+
+async def test_quoted_printable_with_invalid_transfer_encoding_label(corpora: Path) -> None:
+    # Content-Transfer-Encoding: "quoted printable" (a space, not a dash)
+    rec = await record(corpora, "mikel-mail/error_emails/content_transfer_encoding_qp_with_space.eml")
+    assert rec.text.startswith("If you're in need of a good RX site")
+    assert "=20" not in rec.text and "=\n" not in rec.text
+
+
+async def test_obsolete_header_syntax_and_leading_mbox_from_line(corpora: Path) -> None:
+    # "From  : John Doe <...>" (space before the colon) is a header, not an mbox From_ line
+    rec = await record(corpora, "mikel-mail/rfc2822/example13.eml")
+    assert rec.author == "John Doe (comment) <jdoe@machine.example>"
+    # a real From_ line before the headers is dropped
+    rec = await record(corpora, "flanker/torture.eml")
+    assert rec.author == "Mark Crispin <mrc@CAC.Washington.EDU>"
+    assert rec.title == "Multi-media mail demonstration"
+
+
+async def test_not_a_message_becomes_a_record_error(corpora: Path) -> None:
+    root = corpora / "eml" / "enmime" / "mail"
+    (item,) = await collect(root / "erroneous.eml")
+    assert isinstance(item, RecordError)
+    assert item.where == "erroneous.eml"
+    assert item.source == str((root / "erroneous.eml").resolve())
+    assert "no mail headers" in item.reason
+
+
+async def test_nuls_and_crlf_are_cleaned(tmp_path: Path) -> None:
+    path = tmp_path / "nul.eml"
+    path.write_bytes(
+        b"From: a@example.com\r\nSubject: nul\x00s\r\nMessage-ID: < x@y >\r\n\r\n"
+        b"one\x00\r\ntwo\rthree\r\n"
+    )
+    (rec,) = await collect(path, source="mine")
+    assert isinstance(rec, MemoryRecord)
+    assert rec.text == "one\ntwo\nthree" and rec.title == "nuls"
+    assert rec.id == "x@y" and rec.source == "mine"
+
+
+async def test_unreadable_input_raises_source_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such file"):
+        await collect(tmp_path / "missing")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert await collect(empty) == []
