@@ -1,0 +1,235 @@
+"""Tests for the files importer: the walk, .gitignore rules, encodings, titles, skips."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers.files import from_files
+from memtrails.records import At, MemoryRecord, RecordError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+    async with aclosing(items) as it:
+        return [item async for item in it]
+
+
+def records(items: list[Any]) -> dict[str, MemoryRecord]:
+    return {i.id: i for i in items if isinstance(i, MemoryRecord)}
+
+
+def errors(items: list[Any]) -> dict[str, str]:
+    return {i.where: i.reason for i in items if isinstance(i, RecordError)}
+
+
+def make(root: Path, files: dict[str, str | bytes]) -> None:
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "notes"
+    make(root, {
+        ".gitignore": "# build output\nbuild/\n*.log\n!keep.log\n/top-only.txt\n",
+        "README.md": "Intro line\n\n# Project Notes #\n\nBody.\n",
+        "setext.md": "Some Title\n==========\n\ntext\n",
+        "fenced.md": "```\n# not a heading\n```\n\n## Real heading\n",
+        "front.md": "---\ntitle: \"From Front Matter\"\ntags: [a]\n---\n# Heading\n",
+        "plain.txt": "# not a heading in a .txt\n",
+        "code.py": "print('hi')\n",
+        "debug.log": "ignored\n",
+        "keep.log": "kept by negation\n",
+        "top-only.txt": "ignored at the top\n",
+        "build/out.md": "# ignored\n",
+        "sub/top-only.txt": "kept: the rule is anchored to the root\n",
+        "sub/.gitignore": "local.md\n*.tmp\ndeep/**/gen.py\n",
+        "sub/local.md": "ignored by the nested file\n",
+        "sub/x.tmp": "ignored\n",
+        "sub/deep/a/b/gen.py": "ignored\n",
+        "sub/deep/gen.py": "ignored: ** matches zero folders\n",
+        "sub/deep/keep.py": "kept\n",
+        "other/local.md": "kept: the nested rule only applies under sub/\n",
+        ".hidden/secret.md": "# hidden folder\n",
+        ".env": "TOKEN=hidden file\n",
+        "image.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)),
+        "control.dat": b"\x01\x02\x03\x04abc\x05\x06\x07\x08" * 20,
+        "big.md": "# Big\n" + "x" * 5000,
+        "latin1.txt": "caf\u00e9 na\u00efve \u00ff".encode("latin-1"),
+        "cp1252.txt": b"\x93quoted\x94 \x80 5",
+        "undefined.txt": b"byte \x81 has no cp1252 meaning \xe9",
+        "bom.md": b"\xef\xbb\xbf# BOM Title\n\ntext\n",
+        "utf16.txt": "\ufeffwide text \u00e9".encode("utf-16-le"),
+        "empty.txt": b"",
+    })
+    (root / "utf16.txt").write_bytes(b"\xff\xfe" + "wide text \u00e9".encode("utf-16-le"))
+    return root
+
+
+async def test_walk_order_kinds_and_skips(tree: Path) -> None:
+    items = await collect(from_files(tree, max_bytes=4096))
+    recs, errs = records(items), errors(items)
+    assert list(recs) == [
+        "README.md",
+        "bom.md",
+        "code.py",
+        "cp1252.txt",
+        "empty.txt",
+        "fenced.md",
+        "front.md",
+        "keep.log",
+        "latin1.txt",
+        "other/local.md",
+        "plain.txt",
+        "setext.md",
+        "sub/deep/keep.py",
+        "sub/top-only.txt",
+        "undefined.txt",
+        "utf16.txt",
+    ]
+    assert errs == {
+        "big.md": "larger than max_bytes (5006 bytes)",
+        "control.dat": "binary file",
+        "image.png": "binary file",
+    }
+    assert recs["README.md"].kind == "note"
+    assert recs["code.py"].kind == "file"
+    assert recs["keep.log"].kind == "file"
+    assert {r.source for r in recs.values()} == {str(tree.resolve())}
+
+
+async def test_titles(tree: Path) -> None:
+    recs = records(await collect(from_files(tree)))
+    assert recs["README.md"].title == "Project Notes"
+    assert recs["setext.md"].title == "Some Title"
+    assert recs["fenced.md"].title == "Real heading"
+    assert recs["front.md"].title == "From Front Matter"
+    assert recs["bom.md"].title == "BOM Title"
+    assert recs["plain.txt"].title == "plain.txt"
+    assert recs["code.py"].title == "code.py"
+
+
+async def test_encodings(tree: Path) -> None:
+    recs = records(await collect(from_files(tree)))
+    enc = {rid: r.meta["encoding"] for rid, r in recs.items()}
+    assert enc["README.md"] == "utf-8"
+    assert (enc["latin1.txt"], recs["latin1.txt"].text) == ("cp1252", "café naïve ÿ")
+    assert (enc["cp1252.txt"], recs["cp1252.txt"].text) == ("cp1252", "\u201cquoted\u201d \u20ac 5")
+    assert enc["undefined.txt"] == "latin-1"
+    assert recs["undefined.txt"].text == "byte \x81 has no cp1252 meaning é"
+    assert (enc["bom.md"], recs["bom.md"].text) == ("utf-8-sig", "# BOM Title\n\ntext\n")
+    assert (enc["utf16.txt"], recs["utf16.txt"].text) == ("utf-16", "wide text é")
+    assert recs["empty.txt"].text == ""
+
+
+async def test_meta_and_ids_are_stable(tree: Path) -> None:
+    first = await collect(from_files(tree))
+    recs = records(first)
+    readme = recs["README.md"]
+    path = tree / "README.md"
+    st = path.stat()
+    assert readme.meta == {
+        "path": str(path.resolve()),
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+        "encoding": "utf-8",
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+    }
+    assert readme.at == At(st.st_mtime_ns // 1_000_000)
+    again = await collect(from_files(tree))
+    assert [i.to_json() for i in again] == [i.to_json() for i in first]
+
+
+async def test_gitignore_matches_git(tmp_path: Path) -> None:
+    """The same tree, read by us and listed by git itself, gives the same files."""
+    root = tmp_path / "repo"
+    make(root, {
+        ".gitignore": "\n".join([
+            "*.o", "!important.o", "/anchored.txt", "docs/*.html", "**/cache/", "logs/**",
+            "!logs/keep/", "a/**/z.txt", "[bc]at.txt", "d?g.txt", "trailing\\ ", "\\#hash.txt",
+            "name.txt/", "nested/dir/", "*.sw[!a]",
+        ]) + "\n",
+        "x.o": "", "important.o": "", "sub/y.o": "", "anchored.txt": "", "sub/anchored.txt": "",
+        "docs/a.html": "", "docs/deep/b.html": "", "cache/c.txt": "", "m/cache/d.txt": "",
+        "logs/l.txt": "", "logs/keep/k.txt": "", "a/z.txt": "", "a/b/c/z.txt": "",
+        "bat.txt": "", "cat.txt": "", "hat.txt": "", "dog.txt": "", "doog.txt": "",
+        "trailing ": "", "#hash.txt": "", "name.txt": "", "nested/dir/f.txt": "",
+        "other/nested/dir/g.txt": "", "f.swp": "", "f.swa": "",
+        "lib/.gitignore": "*.txt\n!/keep.txt\n/only-here.md\n",
+        "lib/keep.txt": "", "lib/drop.txt": "", "lib/inner/drop.txt": "", "lib/inner/keep.txt": "",
+        "lib/only-here.md": "", "lib/inner/only-here.md": "",
+    })
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+    listed = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
+        check=True, capture_output=True,
+    ).stdout.decode().split("\0")
+    expected = sorted(p for p in listed if p and not any(
+        part.startswith(".") for part in p.split("/")
+    ))
+    ours = records(await collect(from_files(root)))
+    assert sorted(ours) == expected
+    assert "logs/keep/k.txt" not in ours  # git cannot re-include inside an ignored folder
+    assert "important.o" in ours and "x.o" not in ours
+
+
+async def test_git_info_exclude(tmp_path: Path) -> None:
+    make(tmp_path, {"a.md": "a", "b.md": "b", ".git/info/exclude": "b.md\n"})
+    assert list(records(await collect(from_files(tmp_path)))) == ["a.md"]
+
+
+async def test_this_projects_docs() -> None:
+    items = await collect(from_files(ROOT))
+    recs = records(items)
+    assert {"README.md", "conformance/README.md"} <= set(recs)
+    assert recs["conformance/README.md"].kind == "note"
+    for rid in list(recs) + list(errors(items)):
+        assert not rid.startswith((".venv", ".git/", ".git")), rid
+        assert "__pycache__" not in rid and ".egg-info" not in rid, rid
+
+
+async def test_cannot_open(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such folder"):
+        await collect(from_files(tmp_path / "missing"))
+    (tmp_path / "file.txt").write_text("x", encoding="utf-8")
+    with pytest.raises(SourceError, match="not a folder"):
+        await collect(from_files(tmp_path / "file.txt"))
+    with pytest.raises(ValueError, match="max_bytes"):
+        await collect(from_files(tmp_path, max_bytes=0))
+
+
+async def test_symlinks_are_left_out(tmp_path: Path) -> None:
+    make(tmp_path, {"real/a.md": "# A\n"})
+    os.symlink(tmp_path / "real", tmp_path / "loop")
+    os.symlink(tmp_path / "real" / "a.md", tmp_path / "link.md")
+    assert list(records(await collect(from_files(tmp_path, source="notes")))) == ["real/a.md"]
+
+
+async def test_unreadable_file_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    make(tmp_path, {"a.md": "a", "locked.md": "b"})
+    real_open = Path.open
+
+    def guarded(self: Path, *args: Any, **kwargs: Any) -> Any:
+        if self.name == "locked.md":  # chmod cannot lock root out, so fake the refusal
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", guarded)
+    items = await collect(from_files(tmp_path))
+    assert list(records(items)) == ["a.md"]
+    assert errors(items)["locked.md"].startswith("cannot read the file")
