@@ -248,6 +248,22 @@ const TEXTS = [
   ['lone-low-start', '\ude00 word'],
   ['reversed-pair', 'x\ude00\ud83dy'],
   ['mixed-lone-and-pair', '\ud800😀\udfff'],
+  // Characters newer than some ICUs (Unicode 15.1 CJK Extension I, Unicode 16 emoji and scripts)
+  ['cjk-ext-i', '\u{2EBF0}\u{2EBF1}\u{2EBF2} are Unicode 15.1 ideographs 𠀀'],
+  ['unicode16-emoji', 'tired 🫩 fingerprint 🫆 harp 🪉 splat 🫟'],
+  ['unicode16-scripts', 'Garay \u{10D50}\u{10D51}\u{10D70}\u{10D71} Todhri \u{105C0}\u{105C1} Sunuwar \u{11BC0}\u{11BC1}'],
+  ['unicode16-latin', 'Latin \uA7CB\uA7CC\uA7DA\uA7DB \uA7DC letters'],
+  ['kawi', 'Kawi \u{11F04}\u{11F05}\u{11F34}'],
+  // Longer dictionary-segmented text (where ICU versions differ most)
+  ['japanese-news', '気象庁によりますと、明日は全国的に晴れる見込みですが、北日本では夕方から雨が降るところがあるでしょう。'],
+  ['japanese-chat', 'ありがとうございます！明日の打ち合わせ、よろしくお願いいたします。資料は共有フォルダにあります。'],
+  ['chinese-news', '据新华社报道，国家统计局今天发布数据显示，一季度国内生产总值同比增长百分之五点三。'],
+  ['chinese-chat', '好的没问题，我下班以后给你打电话，顺便把合同的扫描件发过去。'],
+  ['thai-long', 'กรุงเทพมหานครเป็นเมืองหลวงของประเทศไทยและเป็นศูนย์กลางทางเศรษฐกิจการเงินและการคมนาคม'],
+  ['khmer-long', 'ព្រះរាជាណាចក្រកម្ពុជាជាប្រទេសមួយនៅអាស៊ីអាគ្នេយ៍'],
+  ['lao-long', 'ສາທາລະນະລັດ ປະຊາທິປະໄຕ ປະຊາຊົນລາວ ເປັນປະເທດທີ່ບໍ່ມີທາງອອກສູ່ທະເລ'],
+  ['myanmar-long', 'ပြည်ထောင်စုသမ္မတမြန်မာနိုင်ငံတော်သည်အရှေ့တောင်အာရှတွင်တည်ရှိသည်'],
+  ['korean-long', '대한민국의 수도는 서울특별시이며, 인구는 약 오천만 명입니다.'],
   // Mixed-script mail and chat
   ['chat-mixed', 'Meeting 明天 at 3pm 😀 — ok? Да! नमस्ते'],
   ['mail-signature', '--\nAna López | Head of Ops\n+34 600 123 456 | ana@example.es'],

@@ -18,6 +18,7 @@ __all__ = ["iso_from_ms", "parse_date"]
 
 _NONE = 2**31 - 1  # V8's kNone (kMaxInt): a missing component
 _MAX_DIGITS = 9  # V8 keeps the first 9 digits of a numeral and skips the rest
+_POW10: list[int] = [10**i for i in range(_MAX_DIGITS + 1)]
 _MS_PER_DAY = 86_400_000
 _MAX_TIME = 8.64e15  # the range of a JavaScript Date (TimeClip)
 _MAX_YEAR = 1_000_000  # MakeDay gives NaN outside +-1e6 years
@@ -107,7 +108,7 @@ class _Scanner:
             return _Token(_TK_SYMBOL, 1, ch)
         if ch >= 0x41 and ch not in _WHITESPACE:
             # A word: every unit >= 'A' that is not white space; V8 lower-cases with `| 0x20`.
-            prefix = []
+            prefix: list[int] = []
             while ch >= 0x41 and ch not in _WHITESPACE:
                 if len(prefix) < 3:
                     prefix.append(ch | 0x20)
@@ -158,7 +159,7 @@ def _read_ms(token: _Token) -> int:
         return n * 10
     if length > 3:
         length = min(length, _MAX_DIGITS)
-        return n // 10 ** (length - 3)
+        return n // _POW10[length - 3]
     return n
 
 
@@ -232,9 +233,9 @@ class _Time:
             if not 0 <= hour <= 12:
                 return None
             hour = hour % 12 + self.hour_offset
-        if not (0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and 0 <= ms <= 999) and (
-            hour != 24 or minute or second or ms
-        ):
+        if not (
+            0 <= hour <= 23 and 0 <= minute <= 59 and 0 <= second <= 59 and 0 <= ms <= 999
+        ) and (hour != 24 or minute or second or ms):
             return None
         return hour, minute, second, ms
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -29,6 +31,7 @@ JS_WHITESPACE = (
     "\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 _WS_RUN = re.compile("[" + re.escape(JS_WHITESPACE) + "]+")
+_SAFE_INT = 2**53  # integers JavaScript holds exactly: |n| < 2**53
 
 
 def js_trim(s: str) -> str:
@@ -82,13 +85,25 @@ def utf16_slice(s: str, start: int, end: int | None = None) -> str:
     return s[_index_at_units(s, start) : _index_at_units(s, end)]
 
 
+# UTF-16 in the machine's byte order, so a memoryview cast to "H" reads code units directly.
+_NATIVE_UTF16 = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"
+
+
 def fnv1a32(s: str) -> int:
-    """Return the 32-bit FNV-1a hash of the string's UTF-16 code units."""
+    """Return the 32-bit FNV-1a hash of the string's UTF-16 code units.
+
+    Each code unit is XORed in whole (not byte by byte), as ``s.charCodeAt(i)`` is in the
+    TypeScript reference: ``fnv1a32("a") == 0xE40C292C``.
+    """
     h = 0x811C9DC5
-    data = _units(s)
-    for i in range(0, len(data), 2):
-        h ^= data[i] | (data[i + 1] << 8)
-        h = (h * 0x01000193) & 0xFFFFFFFF
+    # ASCII bytes are the code units; otherwise read the units of the UTF-16 encoding.
+    units = (
+        s.encode("ascii")
+        if s.isascii()
+        else memoryview(s.encode(_NATIVE_UTF16, "surrogatepass")).cast("H")
+    )
+    for u in units:
+        h = ((h ^ u) * 0x01000193) & 0xFFFFFFFF
     return h
 
 
@@ -110,9 +125,12 @@ def js_number(x: float | int) -> str:
     if isinstance(x, bool):
         return "true" if x else "false"
     if isinstance(x, int):
-        if -(2**53) < x < 2**53:
+        if -_SAFE_INT < x < _SAFE_INT:
             return str(x)
-        x = float(x)
+        try:
+            x = float(x)  # what Number(n) gives: the nearest double
+        except OverflowError:
+            return "null"  # beyond the largest double: Infinity, which JSON writes as null
     if math.isnan(x) or math.isinf(x):
         return "null"
     if x == 0:
@@ -140,8 +158,17 @@ def js_number(x: float | int) -> str:
     return sign + out
 
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
 _NEEDS_ESCAPE = re.compile('["\\\\\x00-\x1f\ud800-\udfff]')
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _escape_char(m: re.Match[str]) -> str:
@@ -152,7 +179,7 @@ def _escape_char(m: re.Match[str]) -> str:
 def _quote(s: str) -> str:
     if _NEEDS_ESCAPE.search(s) is None:
         return '"' + s + '"'
-    if any("\ud800" <= c <= "\udfff" for c in s):
+    if _SURROGATE.search(s) is not None:
         # Well-formed pairs stay as they are; only lone surrogates are escaped.
         s = _units(s).decode("utf-16-le", "surrogatepass")
         out = []
@@ -166,7 +193,9 @@ def _quote(s: str) -> str:
 
 
 def _is_array_index(key: str) -> bool:
-    return key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+    return (
+        key.isdigit() and key.isascii() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
+    )
 
 
 def _ordered_keys(obj: Mapping[str, Any]) -> list[str]:
@@ -177,12 +206,61 @@ def _ordered_keys(obj: Mapping[str, Any]) -> list[str]:
     return index_keys + [k for k in keys if not _is_array_index(k)]
 
 
+# json.dumps writes what JSON.stringify writes for strings without surrogates (same escapes,
+# lower-case hex, U+2028/U+2029 and DEL left alone), for safe integers, for non-integral floats
+# that both write positionally, and for objects without array-index keys.
+_dumps = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), allow_nan=False, check_circular=False
+).encode
+
+
+def _plain(v: Any) -> bool:
+    """Return whether ``json.dumps`` writes ``v`` exactly as ``JSON.stringify`` does."""
+    t = type(v)
+    if t is str or v is None or t is bool:
+        return True
+    if t is int:
+        return bool(-_SAFE_INT < v < _SAFE_INT)
+    if t is float:
+        # Python's repr goes exponential from 1e16 and below 1e-4, JavaScript's from 1e21 and
+        # below 1e-6; in between both write the same shortest digits, unless x is integral
+        # (Python writes "5.0").
+        return bool(1e-4 <= abs(v) < 1e16 and not v.is_integer())
+    if t is dict:
+        for k, x in v.items():
+            if type(k) is not str or (k[:1].isdigit() and _is_array_index(k)) or not _plain(x):
+                return False
+        return True
+    if t is list or t is tuple:
+        return all(_plain(x) for x in v)
+    return False
+
+
 def js_stringify(value: Any) -> str:
     """Serialise like ``JSON.stringify(value)`` with no indentation.
 
     Integer-like keys come first in ascending order, then the others in insertion order;
     ``None`` members of objects are kept as ``null`` (JavaScript drops only ``undefined``).
+    Python ints are written as the JavaScript Number they would become.
+
+    Raises:
+        TypeError: ``value`` holds something JSON cannot represent.
     """
+    if _plain(value):
+        out = _dumps(value)
+        if out.isascii():
+            return out
+        # Lone surrogates must be escaped and split pairs joined: only the slow path does it.
+        # A str holding any surrogate cannot be encoded as UTF-8, which is the quickest test.
+        try:
+            out.encode("utf-8")
+        except UnicodeEncodeError:
+            return _stringify(value)
+        return out
+    return _stringify(value)
+
+
+def _stringify(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, str):
@@ -191,7 +269,7 @@ def js_stringify(value: Any) -> str:
         return js_number(value)
     if isinstance(value, Mapping):
         d = {str(k): v for k, v in value.items()}
-        return "{" + ",".join(_quote(k) + ":" + js_stringify(d[k]) for k in _ordered_keys(d)) + "}"
+        return "{" + ",".join(_quote(k) + ":" + _stringify(d[k]) for k in _ordered_keys(d)) + "}"
     if isinstance(value, Sequence | set | frozenset) and not isinstance(value, bytes | bytearray):
-        return "[" + ",".join(js_stringify(v) for v in value) + "]"
+        return "[" + ",".join(_stringify(v) for v in value) + "]"
     raise TypeError(f"cannot serialise {type(value).__name__} as JSON")

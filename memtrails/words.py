@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 from collections import Counter
+from functools import lru_cache
 
 import icu
 
@@ -30,7 +31,9 @@ def _word_rules() -> str:
     that never had them the rules are unchanged.
     """
     rules = str(icu.BreakIterator.createWordInstance(icu.Locale.getRoot()).getRules())
-    rules = rules.replace(r"$ALetter=[\p{Word_Break=ALetter}@];", r"$ALetter=[\p{Word_Break=ALetter}];")
+    rules = rules.replace(
+        r"$ALetter=[\p{Word_Break=ALetter}@];", r"$ALetter=[\p{Word_Break=ALetter}];"
+    )
     return rules.replace(
         r"$MidLetter=[\p{Word_Break=MidLetter}-[\:\uFE55\uFF1A]];",
         r"$MidLetter=[\p{Word_Break=MidLetter}];",
@@ -87,7 +90,11 @@ def words(text: str) -> list[str]:
     return out
 
 
+# Words repeat (Zipf), so most term ids come from this cache instead of the FNV loop.
+_term_id = lru_cache(maxsize=1 << 16)(fnv1a32)
+
+
 def keyword_vector(text: str) -> dict[int, float]:
     """Return term id (32-bit FNV-1a of the word) -> weight (occurrences in ``text``), ids ascending."""
-    counts: Counter[int] = Counter(fnv1a32(w) for w in words(text))
+    counts: Counter[int] = Counter(map(_term_id, words(text)))
     return {term: float(n) for term, n in sorted(counts.items())}
