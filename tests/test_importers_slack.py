@@ -145,6 +145,22 @@ async def test_zip_of_a_corpus_matches_the_folder(hfaran: Path, zulip: Path, tmp
         ]
 
 
+async def test_damaged_zip_member_is_an_error(zulip: Path, tmp_path: Path) -> None:
+    archive = tmp_path / "damaged.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
+        for file in sorted(zulip.rglob("*.json")):
+            z.write(file, file.relative_to(zulip).as_posix())
+    data = bytearray(archive.read_bytes())
+    at = data.index(b"This is Steve typing")
+    data[at : at + 4] = b"That"  # same length, so only the CRC check notices
+    archive.write_bytes(bytes(data))
+    items = await collect(from_slack_export(archive))
+    assert [(e.where, "CRC" in e.reason) for e in errors(items)] == [
+        ("random/2018-01-20.json", True)
+    ]
+    assert [r.text for r in records(items)] == ["edfadfa"]
+
+
 async def test_stops_when_the_consumer_stops(hfaran: Path) -> None:
     async with aclosing(from_slack_export(hfaran)) as it:
         async for first in it:

@@ -7,6 +7,7 @@ import json
 import os
 import re
 import zipfile
+import zlib
 from collections.abc import AsyncIterator, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -40,6 +41,10 @@ _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
 _MAX_BLOCK_TEXT = 100_000
 _MAIN_KEYS = ("pretext", "title", "text")
+# What reading one member can raise: bad JSON or UTF-8 (ValueError), a damaged zip member
+# (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
+_READ_ERRORS = (ValueError, OSError, zipfile.BadZipFile, zlib.error, EOFError, RuntimeError,
+                NotImplementedError)
 
 
 class _Export:
@@ -186,7 +191,7 @@ class _Reader:
             return []
         try:
             data = json.loads(self.export.read(member))
-        except (ValueError, OSError, zipfile.BadZipFile) as exc:
+        except _READ_ERRORS as exc:
             self.errors.append(RecordError(self.source, member, f"not valid JSON ({exc})"))
             return []
         if not isinstance(data, list):
@@ -443,7 +448,7 @@ def _items(export: _Export) -> Iterator[MemoryRecord | RecordError]:
             member = f"{channel}/{day}"
             try:
                 messages = json.loads(export.read(member))
-            except (ValueError, OSError, zipfile.BadZipFile) as exc:
+            except _READ_ERRORS as exc:
                 yield RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
                 continue
             if not isinstance(messages, list):
