@@ -178,6 +178,7 @@ class Memory:
         self._write_lock = asyncio.Lock()
         self._state = _State.OPEN
         self._indexed_upto = 0  # log offset up to which the index is complete
+        self._owns_embedder = True  # a model the caller passed in is the caller's to close
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -196,8 +197,8 @@ class Memory:
 
         Args:
             path: the folder; created with mode 0700 when missing.
-            embedder: the embedding model, or a function that makes one on first use.
-                Default: the packaged all-MiniLM-L6-v2 int8 ONNX model.
+            embedder: the embedding model (yours to close), or an async function that
+                makes one on first use. Default: the packaged all-MiniLM-L6-v2 int8 model.
             qdrant_url: use the Qdrant server at this URL as the index instead of the
                 embedded Qdrant Edge shard in ``path/index``.
             index: an index backend object (overrides ``qdrant_url``).
@@ -232,7 +233,7 @@ class Memory:
         async with self._write_lock:
             try:
                 await self._index.aclose()
-                if self._embedder is not None:
+                if self._embedder is not None and self._owns_embedder:
                     await self._embedder.aclose()
             finally:
                 await asyncio.to_thread(self._log.close)
@@ -297,7 +298,6 @@ class Memory:
             raise ValueError("`batch` must be at least 1")
         started = time.perf_counter()
         report = ImportReport()
-        embedder = await self._get_embedder()
         run = _Run(self._table)
         items = (
             stream.iterate(source)
@@ -306,7 +306,7 @@ class Memory:
             | dedup.pipe(run)
             | batch_stage.pipe(batch, idle)
             | prefetch.pipe(1)
-            | embed.pipe(embedder)
+            | embed.pipe(self._get_embedder)
             | prefetch.pipe(1)
         )
         try:
@@ -538,7 +538,7 @@ class Memory:
         end = self._log.size
         indexed = 0
         lines = iterate_in_thread(lambda: self._log.lines(start, end), chunk=batch)
-        async with aclosing(stream.chunks(lines, batch).stream()) as chunks:
+        async with stream.chunks(lines, batch).stream() as chunks:
             async for chunk in chunks:
                 indexed += await self._index_lines(chunk, embedder)
                 await asyncio.to_thread(write_checkpoint, self.path, chunk[-1][1])
@@ -704,6 +704,7 @@ async def _open(
         dims = int(manifest["embedding"]["dims"])
         backend = index or await _open_index(path, dims, qdrant_url)
         memory = Memory(path, lock, log, table, backend, manifest, factory, instance)
+        memory._owns_embedder = not isinstance(embedder, Embedder)
     except BaseException:
         if backend is not None:
             await backend.aclose()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 
 from aiostream import pipable_operator, streamcontext
 
@@ -22,14 +22,24 @@ def embed_text(record: MemoryRecord) -> str:
 
 @pipable_operator
 async def embed(
-    source: AsyncIterable[Sequence[StageItem]], embedder: Embedder
+    source: AsyncIterable[Sequence[StageItem]],
+    embedder: Embedder | Callable[[], Awaitable[Embedder]],
 ) -> AsyncIterator[Sequence[StageItem]]:
-    """Attach passages with vectors to every record of each batch; other items pass through."""
+    """Attach passages with vectors to every record of each batch; other items pass through.
+
+    Args:
+        embedder: the model, or an async function returning it: then the model is loaded
+            only when a batch first holds a record to embed, so a re-run over unchanged
+            input never loads it.
+    """
+    model = embedder if isinstance(embedder, Embedder) else None
     async with streamcontext(source) as batches:
         async for items in batches:
             todo = [item for item in items if isinstance(item, Staged)]
             if todo:
-                vectors = await embedder.embed([embed_text(s.record) for s in todo])
+                if model is None:
+                    model = await embedder()  # type: ignore[operator]
+                vectors = await model.embed([embed_text(s.record) for s in todo])
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
             yield items

@@ -1,0 +1,134 @@
+"""The stages: batching on size and idle time, bounded read-ahead, errors flowing through."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from aiostream import stream
+
+from memtrails.memory import Memory, in_flight_bound
+from memtrails.pipeline.batch import batch, prefetch
+from memtrails.pipeline.normalise import normalise
+from memtrails.records import MemoryRecord, RecordError
+
+from fakes import SlowHashEmbedder
+
+
+async def _collect(xs: stream.Stream) -> list:  # type: ignore[type-arg]
+    async with xs.stream() as it:
+        return [x async for x in it]
+
+
+async def test_batch_flushes_on_size() -> None:
+    chunks = await _collect(stream.range(10) | batch.pipe(4, None))
+    assert chunks == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+async def test_batch_flushes_a_partial_batch_when_the_source_goes_quiet() -> None:
+    got: list[tuple[list[int], bool]] = []
+    finished = asyncio.Event()
+
+    async def trickle() -> AsyncIterator[int]:
+        yield 1
+        yield 2
+        await finished.wait()  # the source stalls, as a slow cursor would
+        yield 3
+
+    async with (stream.iterate(trickle()) | batch.pipe(100, 0.05)).stream() as it:
+        async for chunk in it:
+            got.append((chunk, finished.is_set()))
+            finished.set()
+    # [1, 2] came out while the source was still stalled: flushed by the idle timer.
+    assert got == [([1, 2], False), ([3], True)]
+
+
+async def test_prefetch_reads_at_most_depth_ahead() -> None:
+    produced = 0
+
+    async def source() -> AsyncIterator[int]:
+        nonlocal produced
+        for i in range(100):
+            produced += 1
+            yield i
+
+    async with (stream.iterate(source()) | prefetch.pipe(3)).stream() as it:
+        async for item in it:
+            await asyncio.sleep(0.001)
+            # the pump holds one item beyond the queue's three
+            assert produced - (item + 1) <= 3 + 1
+
+
+async def test_prefetch_passes_errors_and_cancels_its_task_on_early_exit() -> None:
+    closed = asyncio.Event()
+
+    async def source() -> AsyncIterator[int]:
+        try:
+            for i in range(1000):
+                yield i
+        finally:
+            closed.set()
+
+    async with (stream.iterate(source()) | prefetch.pipe(2)).stream() as it:
+        async for item in it:
+            if item == 5:
+                break
+    assert closed.is_set()
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    assert not [t for t in tasks if "pump" in repr(t)]
+
+
+async def test_normalise_turns_bad_items_into_errors_and_keeps_going() -> None:
+    items = [
+        {"id": 1, "text": "  hello\u00a0"},
+        {"text": "no id"},
+        {"id": "x", "text": 5},
+        "not a record",
+        MemoryRecord(id="r", text="kept"),
+        RecordError("src", "line 9", "broken"),
+        {"id": "e", "text": "   "},
+    ]
+    out = await _collect(stream.iterate(items) | normalise.pipe("mine"))
+    assert isinstance(out[0], MemoryRecord)
+    assert (out[0].id, out[0].text, out[0].source) == ("1", "hello", "mine")
+    assert [type(x).__name__ for x in out] == [
+        "MemoryRecord",
+        "RecordError",
+        "RecordError",
+        "RecordError",
+        "MemoryRecord",
+        "RecordError",
+        "RecordError",
+    ]
+    assert "missing `id`" in out[1].reason and out[1].where == "item 2"
+    assert "`text` must be a string" in out[2].reason
+    assert out[4].source == "mine"
+    assert out[6].reason == "record has no text and no title"
+
+
+async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: Path) -> None:
+    """Back-pressure: a source that could produce 2,000 records at once is held back."""
+    produced = 0
+    reported = 0
+    worst = 0
+    size = 8
+
+    async def fast_source() -> AsyncIterator[MemoryRecord]:
+        nonlocal produced, worst
+        for i in range(2000):
+            produced += 1
+            worst = max(worst, produced - reported)
+            yield MemoryRecord(id=str(i), text=f"record number {i}")
+
+    def on_progress(report: object) -> None:
+        nonlocal reported
+        reported = report.seen  # type: ignore[attr-defined]
+
+    embedder = SlowHashEmbedder(delay=0.002)  # the slow part of the sink
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        report = await memory.ingest(fast_source(), batch=size, on_progress=on_progress)
+    assert report.added == 2000
+    assert 0 < worst <= in_flight_bound(size)
+    # and it really is the sink that sets the pace: the source was ahead by more than a batch
+    assert worst > size
