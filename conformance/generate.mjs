@@ -292,6 +292,21 @@ const UTF16_EXTRA = [
 ];
 
 // ---------------------------------------------------------------------------------------------
+// Seeded randomness: mulberry32, so "random" inputs are the same on every run and machine.
+
+function prng(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = seed;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return (t ^ (t >>> 14)) >>> 0;
+  };
+}
+const pick = (rand, xs) => xs[rand() % xs.length];
+const shortId = (s) => createHash('sha256').update(utf8(s)).digest('hex').slice(0, 10);
+
+// ---------------------------------------------------------------------------------------------
 // Fixtures
 
 function utf16Cases() {
@@ -339,15 +354,7 @@ function numberCases() {
     100, 1e20, 1e22, 12345.6789, 0.5, 1.005, 4.35, 0.07, 9.95, 1.1e-6, 123e-20, 1e300, 1.2e-300, 3.0000000000000004, 0.30000000000000004,
     Math.PI, Math.E, -Math.PI * 1e10, 1e15 + 0.3, 1e16, 1e17, 9007199254740993, 18014398509481984, 25, 1.25e21, 4.9406564584124654e-324,
     Infinity, -Infinity, NaN];
-  // mulberry32: a small seeded PRNG so the "random" doubles are the same on every run.
-  let seed = 0x5eed1234;
-  const rand32 = () => {
-    seed = (seed + 0x6d2b79f5) >>> 0;
-    let t = seed;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
+  const rand32 = prng(0x5eed1234);
   const random = [];
   const dv = new DataView(new ArrayBuffer(8));
   while (random.length < 600) {
@@ -481,7 +488,7 @@ function dateCases() {
     seen.add(s);
     const ms = Date.parse(s);
     // Ids from the text, so adding an input never renumbers the others.
-    cases.push({ id: `date/${createHash('sha256').update(utf8(s)).digest('hex').slice(0, 10)}`, text: s, ms: Number.isNaN(ms) ? null : ms, iso: Number.isNaN(ms) ? null : new Date(ms).toISOString() });
+    cases.push({ id: `date/${shortId(s)}`, text: s, ms: Number.isNaN(ms) ? null : ms, iso: Number.isNaN(ms) ? null : new Date(ms).toISOString() });
   });
   return cases;
 }
@@ -490,6 +497,144 @@ function isoCases() {
   const values = [0, -1, 1, 999, -999, 1711965600123, -62198755200000, -62198755200001, -62167219200000, -62167219200001, 253402300799999,
     253402300800000, 8.64e15, -8.64e15, 951782400000, 951868800000, -2208988800000, 4102444800000, 1e12, -1e12, 86399999, -86400001];
   return values.map((ms, i) => ({ id: `iso/${i}`, ms, iso: new Date(ms).toISOString() }));
+}
+
+
+// Fuzz: seeded random strings built from fragments that exercise every branch of the rules.
+
+const DATE_TOKENS = ['2024', '24', '99', '49', '50', '1', '02', '12', '31', '32', '0', '00', '13', '100', '2024-04-02', '2024-04', '10:15',
+  '10:15:30', '10:15:30.5', '23:59:59.999', '24:00', '12:00', '0:00', '10::', '10:', '.5', '.', ':', 'Apr', 'April', 'apr', 'Sept', 'DEC',
+  'Mon', 'Tue,', 'GMT', 'UTC', 'UT', 'Z', 'z', 'EST', 'PDT', 'CDT', 'MST', 'CET', 'AM', 'PM', 'am', 'pm', '+0100', '-0500', '+01:00',
+  '-8', '+5', '+', '-', ')', '(', '(comment)', '(a(b)c)', 'T', 'T10:15', 't', '/', ',', 'x', 'foo', 'on', 'at', '年', '\u00a0', '\u3000',
+  '\u2028', '\u0085', '\ufeff', '2024/04/02', '4/2/2024', '+002024', '-000001', '275760', '999999999', '1234567890', '0000', '2024-02-30',
+  '1970-01-01T00:00:00Z', '2024-03-10T02:30', '2024-11-03T01:30', 'Mar 10 2024 2:30', 'Nov 3 2024 1:30 AM', '123', '4567', '000123'];
+const DATE_SEPS = ['', ' ', ' ', ' ', ', ', '-', '/', '  '];
+
+function dateFuzzCases() {
+  const rand = prng(0xda7e);
+  const cases = [];
+  const seen = new Set(DATES);
+  while (cases.length < 800) {
+    const n = 1 + (rand() % 6);
+    let s = '';
+    for (let i = 0; i < n; i++) s += (i ? pick(rand, DATE_SEPS) : '') + pick(rand, DATE_TOKENS);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    const ms = Date.parse(s);
+    cases.push({ id: `datefuzz/${shortId(s)}`, text: s, ms: Number.isNaN(ms) ? null : ms });
+  }
+  return cases;
+}
+
+// Structured: well-formed forms with random fields, many of them near DST changes in the
+// fixture's zone across its history (LMT before 1883, war time, the 1967/1987/2007 rules).
+function dateFormCases() {
+  const rand = prng(0xd57);
+  const pad = (n, w = 2) => String(n).padStart(w, '0');
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const ZONES = ['GMT', 'UT', 'EST', 'EDT', 'CST', 'CDT', 'MST', 'MDT', 'PST', 'PDT', '+0000', '-0500', '+0530', '+1400', '-1200', '+0945', ''];
+  const cases = [];
+  const seen = new Set();
+  while (cases.length < 400) {
+    const year = pick(rand, [1800 + (rand() % 100), 1883 + (rand() % 150), 1960 + (rand() % 90), 1 + (rand() % 9999)]);
+    const month = pick(rand, [3, 4, 10, 11, 1 + (rand() % 12)]);
+    const day = 1 + (rand() % 31);
+    const hour = pick(rand, [0, 1, 2, 3, rand() % 24]);
+    const minute = pick(rand, [0, 30, 59, rand() % 60]);
+    const second = rand() % 60;
+    let s;
+    switch (rand() % 4) {
+      case 0: s = `${pad(year, 4)}-${pad(month)}-${pad(Math.min(day, 28))}T${pad(hour)}:${pad(minute)}:${pad(second)}`; break;
+      case 1: s = `${pad(day)} ${MONTHS[month - 1]} ${year} ${pad(hour)}:${pad(minute)}:${pad(second)} ${pick(rand, ZONES)}`.trim(); break;
+      case 2: s = `${month}/${day}/${year} ${hour % 12 || 12}:${pad(minute)} ${hour < 12 ? 'AM' : 'PM'}`; break;
+      default: s = `${MONTHS[month - 1]} ${day}, ${year} ${hour}:${pad(minute)}`;
+    }
+    if (seen.has(s)) continue;
+    seen.add(s);
+    const ms = Date.parse(s);
+    cases.push({ id: `dateform/${shortId(s)}`, text: s, ms: Number.isNaN(ms) ? null : ms });
+  }
+  return cases;
+}
+
+const WORD_FRAGMENTS = ['hello', 'Wörld', 'İ', 'ß', 'ﬁ', '123', '3.14', '1,000', "don't", 'l\u2019a', 'a.b', 'foo:bar', 'x@y', '_init',
+  '#tag', 'CamelCase', 'ID42', '東京', '会議', 'です', 'カタカナ', 'ｶﾀｶﾅ', '한국어', 'ภาษาไทย', 'ພາສາລາວ', 'ភាសា', 'မြန်မာ', 'مرحبا', 'שלום',
+  'צה"ל', 'नमस्ते', '😀', '👨‍👩‍👧', '🇫🇷', '1️⃣', '\u0301', '\u200d', '\u200b', '\ufeff', '\u00ad', '\ud800', '\udc00', 'Σ', 'ΟΔΟΣ',
+  '𝐀𝐁', '𠀀', '①', '½', '²', '٣', ' ', ' ', '  ', '\n', '\r\n', '\t', '.', ',', '!', '-', '—', "'", '"', '(', ')', ':', '@', '/', '\u3000',
+  '\u00a0', '。', '、', 'a', 'x'.repeat(30)];
+
+function wordFuzzCases() {
+  const rand = prng(0x3042);
+  const cases = [];
+  const seen = new Set();
+  while (cases.length < 400) {
+    const n = 1 + (rand() % 12);
+    let s = '';
+    for (let i = 0; i < n; i++) s += pick(rand, WORD_FRAGMENTS);
+    if (seen.has(s)) continue;
+    seen.add(s);
+    cases.push({ id: `wordfuzz/${shortId(s)}`, text: s, words: words(s), vector: keywordVector(s) });
+  }
+  return cases;
+}
+
+const UNIT_POOL = ['a', 'b', 'é', '全', '😀', '🇫', '\ud800', '\udbff', '\udc00', '\udfff', '\u0301', '\u200d', '\ufeff', ' ', '\u0000'];
+
+function utf16FuzzCases() {
+  const rand = prng(0x1616);
+  const cases = [];
+  for (let k = 0; k < 250; k++) {
+    const n = rand() % 16;
+    let s = '';
+    for (let i = 0; i < n; i++) s += pick(rand, UNIT_POOL);
+    const len = s.length;
+    const pos = () => (rand() % (len + 5)) - 2;
+    const cuts = [0, 1, 2, 3].map(() => pos()).map((c) => [c, utf16Cut(s, c)]);
+    const slices = [0, 1, 2, 3].map(() => [pos(), rand() % 3 ? pos() : null]).map(([a, b]) => [a, b, utf16Slice(s, a, b ?? undefined)]);
+    cases.push({ id: `utf16fuzz/${k}`, text: s, length: len, fnv1a32: fnv1a32(s), utf8_hex: utf8(s).toString('hex'), cuts, slices });
+  }
+  return cases;
+}
+
+const JSON_KEYS = ['a', 'b', 'z', '0', '1', '2', '10', '01', '-1', '1.0', '4294967294', '4294967295', '', 'é', '\ud800', 'x y', '😀', '"q"'];
+const JSON_STRINGS = ['', 'x', 'é', '😀', '\ud83d', '\n\t"\\', '\u0000\u001f\u007f', '\u2028', 'long '.repeat(10)];
+
+function jsonFuzzCases() {
+  const rand = prng(0x150);
+  const dv = new DataView(new ArrayBuffer(8));
+  const number = () => {
+    switch (rand() % 6) {
+      case 0: return rand() % 1000;
+      case 1: return -(rand() % 100000) / 100;
+      case 2: return (rand() / 2 ** 32) * 10 ** ((rand() % 60) - 30);
+      case 3: { dv.setUint32(0, rand()); dv.setUint32(4, rand()); const x = dv.getFloat64(0); return Number.isFinite(x) ? x : 0; }
+      case 4: return I(String(BigInt(rand()) * BigInt(rand()) * BigInt(rand() % 3 ? 1 : rand())));
+      default: return pick(rand, [0, -0, 1e21, 1e-7, 2 ** 53, 0.1 + 0.2, 5e-324, NaN, Infinity]);
+    }
+  };
+  const value = (depth) => {
+    const r = rand() % (depth > 2 ? 4 : 7);
+    if (r === 0) return number();
+    if (r === 1) return pick(rand, JSON_STRINGS);
+    if (r === 2) return pick(rand, [null, true, false]);
+    if (r === 3) return number();
+    if (r === 4) return Array.from({ length: rand() % 4 }, () => value(depth + 1));
+    const pairs = [];
+    const used = new Set();
+    for (let i = rand() % 5; i > 0; i--) {
+      const k = pick(rand, JSON_KEYS);
+      if (used.has(k)) continue; // a repeated key would keep its first place in JS, not in the pairs
+      used.add(k);
+      pairs.push([k, value(depth + 1)]);
+    }
+    return P(...pairs);
+  };
+  const cases = [];
+  for (let k = 0; k < 300; k++) {
+    const v = value(0);
+    cases.push({ id: `jsonfuzz/${k}`, value: encode(v), json: JSON.stringify(toJs(v)) });
+  }
+  return cases;
 }
 
 function keyCases() {
@@ -553,6 +698,11 @@ const FIXTURES = {
   dates: dateCases,
   iso: isoCases,
   keys: keyCases,
+  dates_fuzz: dateFuzzCases,
+  dates_forms: dateFormCases,
+  words_fuzz: wordFuzzCases,
+  utf16_fuzz: utf16FuzzCases,
+  json_fuzz: jsonFuzzCases,
 };
 
 let differing = 0;

@@ -219,3 +219,46 @@ def test_enough_cases() -> None:
     total = sum(_load(p.stem)["count"] for p in FIXTURES.glob("*.json"))
     assert total >= 500
     assert len(_load("dates")["cases"]) >= 60
+
+
+@pytest.mark.usefixtures("fixture_tz")
+def test_dates_fuzz() -> None:
+    _check(
+        "dates_fuzz", lambda case: _diff(repr(case["text"]), parse_date(case["text"]), case["ms"])
+    )
+
+
+def test_words_fuzz() -> None:
+    def check(case: dict[str, Any]) -> Iterator[str]:
+        yield from _diff("words", words(case["text"]), case["words"])
+        want = {term: float(n) for term, n in case["vector"]}
+        yield from _diff("vector", keyword_vector(case["text"]), want)
+
+    _check("words_fuzz", check)
+
+
+def test_utf16_fuzz() -> None:
+    def check(case: dict[str, Any]) -> Iterator[str]:
+        s = case["text"]
+        yield from _diff("length", utf16_len(s), case["length"])
+        yield from _diff("fnv1a32", fnv1a32(s), case["fnv1a32"])
+        yield from _diff("utf8", js_utf8(s).hex(), case["utf8_hex"])
+        for n, want in case["cuts"]:
+            yield from _diff(f"cut {n}", utf16_cut(s, n), want)
+        for start, end, want in case["slices"]:
+            yield from _diff(f"slice {start},{end}", utf16_slice(s, start, end), want)
+
+    _check("utf16_fuzz", check)
+
+
+def test_json_fuzz() -> None:
+    _check(
+        "json_fuzz", lambda case: _diff("json", js_stringify(_decode(case["value"])), case["json"])
+    )
+
+
+@pytest.mark.usefixtures("fixture_tz")
+def test_dates_forms() -> None:
+    _check(
+        "dates_forms", lambda case: _diff(repr(case["text"]), parse_date(case["text"]), case["ms"])
+    )
