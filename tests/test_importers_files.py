@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from memtrails.records import At, MemoryRecord, RecordError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 

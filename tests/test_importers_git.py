@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
@@ -67,7 +67,7 @@ class Repo:
         return git(self.path, "rev-list", *args).split()
 
 
-async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 

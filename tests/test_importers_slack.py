@@ -6,7 +6,7 @@ import json
 import os
 import zipfile
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from memtrails.records import At, MemoryRecord, RecordError
 SKIPPED = {"channel_join", "channel_leave", "group_join", "group_leave", "bot_add"}
 
 
-async def collect(items: AsyncIterator[MemoryRecord | RecordError]) -> list[Any]:
+async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 

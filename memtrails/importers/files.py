@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -325,7 +325,7 @@ async def from_files(
     *,
     max_bytes: int = 1_000_000,
     source: str | None = None,
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one record per text file under a folder, in sorted path order.
 
     Walks the folder in worker threads, one file at a time. Hidden files and folders

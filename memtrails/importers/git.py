@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -362,7 +362,7 @@ async def from_git(
     all_branches: bool = False,
     since_commit: str | None = None,
     source: str | None = None,
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one record per commit of a Git repository, newest first.
 
     Streams a single ``git log --numstat`` in worker threads (reading its output as it comes,

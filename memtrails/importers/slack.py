@@ -8,7 +8,7 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncGenerator, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -466,7 +466,7 @@ def _items(export: _Export) -> Iterator[MemoryRecord | RecordError]:
 
 async def from_slack_export(
     path: str | os.PathLike[str], *, source: str | None = None
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one chat record per message of a Slack export, channel by channel, day by day.
 
     Reads the export a day file at a time in worker threads, from a folder or straight out of
