@@ -145,6 +145,17 @@ async def test_zip_of_a_corpus_matches_the_folder(hfaran: Path, zulip: Path, tmp
         ]
 
 
+async def test_zip_of_one_channel_folder_and_finder_extras(zulip: Path, tmp_path: Path) -> None:
+    archive = tmp_path / "random.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for day in sorted((zulip / "random").glob("*.json")):
+            z.write(day, f"random/{day.name}")
+        z.writestr("__MACOSX/random/._2017-06-25.json", b"\0\5\26\7")
+    recs = records(await collect(from_slack_export(archive)))
+    assert len(recs) == 9
+    assert {r.author for r in recs} <= {"U6006P1CN", "U8VAHEVUY", "U8W3QFGQ5"}  # no users.json
+
+
 async def test_damaged_zip_member_is_an_error(zulip: Path, tmp_path: Path) -> None:
     archive = tmp_path / "damaged.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as z:
@@ -305,6 +316,10 @@ async def test_not_an_export(tmp_path: Path) -> None:
     (tmp_path / "empty" / "readme.txt").write_text("hello", encoding="utf-8")
     with pytest.raises(SourceError, match="not a Slack export"):
         await collect(from_slack_export(tmp_path / "empty"))
+    with zipfile.ZipFile(tmp_path / "other.zip", "w") as z:
+        z.writestr("photos/cat.jpg", b"\xff\xd8")
+    with pytest.raises(SourceError, match="not a Slack export"):
+        await collect(from_slack_export(tmp_path / "other.zip"))
     (tmp_path / "fake.zip").write_bytes(b"PK but not really")
     with pytest.raises(SourceError, match=r"\.zip"):
         await collect(from_slack_export(tmp_path / "fake.zip"))

@@ -66,13 +66,18 @@ class _Export:
                 self._zip = zipfile.ZipFile(path)
             except (zipfile.BadZipFile, OSError) as exc:
                 raise SourceError(source, f"not a folder or a readable .zip file ({exc})") from exc
-            self._channels = self._scan_zip(self._zip)
+            try:
+                self._channels = self._scan_zip(self._zip)
+            except BaseException:
+                self._zip.close()
+                raise
         elif path.exists():
             raise SourceError(source, "not a folder or a .zip file")
         else:
             raise SourceError(source, "no such file or folder")
         has_metadata = any(self.has(name) for name in ("users.json", *_METADATA_FILES))
         if not self._channels and not has_metadata:
+            self.close()
             raise SourceError(
                 source,
                 "not a Slack export: no users.json, no channels.json and no channel folders "
@@ -96,11 +101,18 @@ class _Export:
         return channels
 
     def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
-        names = [info.filename for info in archive.infolist() if not info.is_dir()]
-        # Exports zipped from their parent folder put everything under one top-level folder.
+        names = [
+            info.filename
+            for info in archive.infolist()
+            if not info.is_dir() and not info.filename.startswith("__MACOSX/")  # Finder's extras
+        ]
+        # Exports zipped from their parent folder put everything under one top-level folder
+        # (unless that folder is a channel: its members are day files).
         tops = {name.split("/", 1)[0] for name in names}
         if len(tops) == 1 and all("/" in name for name in names):
-            self._prefix = tops.pop() + "/"
+            top = tops.pop()
+            if not any(_DAY_FILE.match(name[len(top) + 1 :]) for name in names):
+                self._prefix = top + "/"
         channels: dict[str, list[str]] = {}
         for name in names:
             if not name.startswith(self._prefix):
