@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from array import array
@@ -443,6 +444,8 @@ def _civil_from_days(z: int) -> tuple[int, int, int]:
     return yoe + era * 400 + (m <= 2), m, d
 
 
+# Date.prototype.toISOString's form for years 0..9999: the one memtrails writes and reads most.
+_CANONICAL = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})Z\Z", re.ASCII)
 _EPOCH = datetime(1970, 1, 1)
 _400_YEARS_MS = 146097 * _MS_PER_DAY
 _zones = threading.local()
@@ -503,6 +506,16 @@ def parse_date(value: str) -> int | None:
         >>> parse_date("Tue, 1 Apr 2003 10:00:00 -0500")
         1049209200000
     """
+    m = _CANONICAL.match(value)
+    if m is not None:
+        # The form memtrails stores (toISOString's); V8's ISO rules for it in short.
+        y, mo, d, h, mi, sec, ms = map(int, m.groups())
+        if not (1 <= mo <= 12 and 1 <= d <= 31 and mi <= 59 and sec <= 59):
+            return None
+        if h > 24 or (h == 24 and (mi or sec or ms)):
+            return None
+        days = _days_from_civil(y, mo, 1) + d - 1  # day 31 of a short month rolls over
+        return (days * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms
     units = array("H", value.encode("utf-16-le", "surrogatepass"))
     fields = _parse_fields(units)
     if fields is None:

@@ -178,9 +178,11 @@ def test_dates() -> None:
 
 
 def test_iso() -> None:
-    _check(
-        "iso", lambda case: _diff(f"iso({case['ms']})", iso_from_ms(int(case["ms"])), case["iso"])
-    )
+    def check(case: dict[str, Any]) -> Iterator[str]:
+        yield from _diff(f"iso({case['ms']})", iso_from_ms(int(case["ms"])), case["iso"])
+        yield from _diff(f"parse({case['iso']})", parse_date(case["iso"]), case["parsed"])
+
+    _check("iso", check)
 
 
 def test_keys() -> None:
