@@ -219,6 +219,9 @@ def synthetic(tmp_path: Path) -> Path:
             {"type": "message", "bot_id": "B2", "bot_profile": {"name": "CI"},
              "ts": "1704067401.000001", "text": "", "attachments": [
                  {"fallback": "build 7 failed", "fields": [{"title": "Job", "value": "tests"}]}]},
+            {"type": "message", "subtype": "tombstone", "user": "USLACKBOT", "hidden": True,
+             "ts": "1704067450.000001", "thread_ts": "1704067450.000001",
+             "text": "This message was deleted."},
             {"type": "message", "subtype": "channel_leave", "user": "U3",
              "ts": "1704067500.000001", "text": "<@U3> has left the channel"},
             {"type": "message", "user": "U2", "ts": "1704067600.000001", "text": "see attached",
