@@ -10,6 +10,7 @@ import hashlib
 import html
 import quopri
 import re
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from email.message import Message
@@ -38,24 +39,54 @@ class Closing(Iterator[T]):
     """An iterator over a generator that also closes a file when closed or exhausted.
 
     ``iterate_in_thread`` closes what ``make()`` returns; a generator that was never started
-    would not run its ``finally``, so the file is owned here instead.
+    would not run its ``finally``, so the file is owned here instead. ``close()`` may be called
+    from another thread while a worker is inside ``next()`` (a cancelled consumer): then the
+    close is deferred to that worker, which closes the file as soon as its item is done,
+    instead of failing with "generator already executing".
     """
 
     def __init__(self, gen: Iterator[T], file: IO[bytes] | None) -> None:
         self._gen = gen
         self._file = file
+        self._lock = threading.Lock()
+        self._running = False
+        self._close_requested = False
+        self._closed = False
 
     def __iter__(self) -> Closing[T]:
         return self
 
     def __next__(self) -> T:
+        with self._lock:
+            if self._closed or self._close_requested:
+                raise StopIteration
+            self._running = True
         try:
-            return next(self._gen)
+            item = next(self._gen)
         except BaseException:
-            self.close()
+            with self._lock:
+                self._running = False
+            self._finish()
             raise
+        with self._lock:
+            self._running = False
+            deferred = self._close_requested
+        if deferred:
+            self._finish()
+        return item
 
     def close(self) -> None:
+        with self._lock:
+            if self._running:
+                self._close_requested = True
+                return
+        self._finish()
+
+    def _finish(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
         close = getattr(self._gen, "close", None)
         try:
             if close is not None:
@@ -290,7 +321,7 @@ def _raw_headers(msg: Message, name: str) -> list[str]:
     return [str(v) for k, v in msg.raw_items() if k.lower() == lname]
 
 
-_COMMENT_FORM = re.compile(r"^(\S+(?: at \S+)?)\s+\((.+)\)$")
+_COMMENT_FORM = re.compile(r"^(\S+@\S+|\S+ at \S+)\s+\((.+)\)$")  # "jk at x.com (Jo)"
 
 
 def _addresses(values: list[str], hint: str | None) -> list[str]:

@@ -47,8 +47,16 @@ async def from_eml(
     def make() -> Iterator[MemoryRecord | RecordError]:
         return Closing(_read_eml(name, _list(root, name)), None)
 
-    async for item in iterate_in_thread(make, chunk=_CHUNK):
-        yield item
+    # Close the thread-side iterator (and so the file) as soon as this generator is closed,
+    # not whenever the inner generator happens to be garbage-collected.
+    items = iterate_in_thread(make, chunk=_CHUNK)
+    try:
+        async for item in items:
+            yield item
+    finally:
+        aclose = getattr(items, "aclose", None)  # typed as AsyncIterator, is an async gen
+        if aclose is not None:
+            await aclose()
 
 
 def _list(root: Path, source: str) -> list[tuple[str, Path]]:

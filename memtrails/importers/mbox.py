@@ -56,7 +56,7 @@ _ASCTIME = (
     rb"(?:" + _DAY + rb",?\s+)?" + _MON + rb"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
     rb"(?:\s+" + _ZONE + rb")?\s+\d{4}"
 )
-_RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d"
+_RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
 _SEPARATOR = re.compile(
     rb"From (?:"
     rb"\S*(?: at \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
@@ -96,8 +96,7 @@ async def from_mbox(
         An async generator; close it (``contextlib.aclosing``) to stop early and free the file.
 
     Example:
-        >>> from contextlib import aclosing
-        >>> async with aclosing(from_mbox("archive.mbox")) as items:  # doctest: +SKIP
+        >>>         >>> async with aclosing(from_mbox("archive.mbox")) as items:  # doctest: +SKIP
         ...     async for item in items:
         ...         print(item.id if isinstance(item, MemoryRecord) else item)
     """
@@ -110,8 +109,16 @@ async def from_mbox(
         handle = _open(file_path, name)
         return Closing(_read_mbox(handle, name, start=start), handle)
 
-    async for item in iterate_in_thread(make, chunk=_CHUNK):
-        yield item
+    # Close the thread-side iterator (and so the file) as soon as this generator is closed,
+    # not whenever the inner generator happens to be garbage-collected.
+    items = iterate_in_thread(make, chunk=_CHUNK)
+    try:
+        async for item in items:
+            yield item
+    finally:
+        aclose = getattr(items, "aclose", None)  # typed as AsyncIterator, is an async gen
+        if aclose is not None:
+            await aclose()
 
 
 def _open(path: Path, source: str) -> IO[bytes]:

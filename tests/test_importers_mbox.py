@@ -1,0 +1,294 @@
+"""The mbox importer: message counts on the real archives, each quirk named, resuming, closing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from contextlib import aclosing
+from pathlib import Path
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers import mbox
+from memtrails.importers.mbox import from_mbox, is_separator
+from memtrails.records import MemoryRecord, RecordError
+
+Item = MemoryRecord | RecordError
+
+
+async def collect(path: Path, **kwargs: object) -> list[Item]:
+    async with aclosing(from_mbox(path, **kwargs)) as items:  # type: ignore[arg-type]
+        return [item async for item in items]
+
+
+def records(items: list[Item]) -> list[MemoryRecord]:
+    assert all(isinstance(i, MemoryRecord) for i in items), [
+        i for i in items if isinstance(i, RecordError)
+    ]
+    return [i for i in items if isinstance(i, MemoryRecord)]
+
+
+async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Path) -> None:
+    path = corpora / "mbox" / "twisted-python-2003-April.mbox"
+    recs = records(await collect(path))
+    assert len(recs) == 1006
+    # the pipermail export holds 501 messages twice (same Message-ID): they dedup by id
+    assert len({r.id for r in recs}) == 505
+    first = recs[0]
+    assert first.id == "64E9FA92-6466-11D7-AB83-00039398AC98@supplysolution.com"
+    assert first.title == "[Twisted-Python] PB+SSH"
+    assert first.author == "Joshua Kifer <jk at supplysolution.com>"  # "x at y (Name)" form
+    assert first.at is not None and first.at.iso() == "2003-04-01T17:21:37.000Z"
+    assert first.text.startswith("Can anyone indicate an example or doc on combining")
+    assert first.source == str(path.resolve())
+    data = path.read_bytes()
+    offsets = [r.meta["mbox_offset"] for r in recs]
+    assert offsets == sorted(offsets) and offsets[0] == 0
+    assert all(data[o:o + 5] == b"From " for o in offsets)
+    assert [r.meta["mbox_end"] for r in recs[:-1]] == offsets[1:]
+    assert recs[-1].meta["mbox_end"] == len(data)
+    reply = next(r for r in recs if r.id == "20030401182912.GB29239@radii")
+    assert reply.thread == first.id  # References
+
+
+async def test_unescaped_from_in_body_does_not_split(corpora: Path) -> None:
+    # 402 "From " lines: 2 are body text ("From the Protocol object, ...") that mailbox.mbox
+    # takes for separators, making 2 headerless messages. Their shape is not a separator's.
+    path = corpora / "mbox" / "twisted-python-2004-February.mbox"
+    recs = records(await collect(path))
+    assert len(recs) == 400
+    # The bare line stays inside Brian Warner's message (archived twice); the reply that
+    # quotes it had it ">From"-escaped twice, unescaped here.
+    line = "\nFrom the Protocol object, the .transport offers a pair of methods called\n"
+    quoting = {r.id: r.text.count(line) for r in recs if line in r.text}
+    assert quoting == {
+        "20040213.134534.41652940.warner@lothar.com": 1,
+        "E1ArlW3-0001S9-00@pyramid.twistedmatrix.com": 2,
+    }
+
+
+async def test_escaped_from_lines_are_unescaped(corpora: Path, tmp_path: Path) -> None:
+    # ">From the Protocol object" (4 mboxrd escapes) loses one ">"
+    recs = records(await collect(corpora / "mbox" / "twisted-python-2004-February.mbox"))
+    assert not any("\n>From the Protocol" in r.text for r in recs)
+    path = tmp_path / "rd.mbox"
+    path.write_bytes(
+        b"From a@example.com Tue Apr  1 12:21:37 2003\nSubject: s\nMessage-ID: <1@x>\n\n"
+        b">From the start\n>>From deeper\n> From quoted reply\n"
+    )
+    (rec,) = records(await collect(path))
+    assert rec.text == "From the start\n>From deeper\n> From quoted reply"
+
+
+async def test_from_lines_without_a_blank_line_before(corpora: Path) -> None:
+    # 385 of 399 separators follow a text line directly (no blank line between messages)
+    path = corpora / "mbox" / "quirks" / "twisted-divunal-list-2006-December.mbox"
+    assert len(records(await collect(path))) == 399
+    # 29 of 92 likewise, and 11 lines of undeclared 8-bit text decode without crashing
+    path = corpora / "mbox" / "twisted-web-2005-December.mbox"
+    assert len(records(await collect(path))) == 92
+
+
+async def test_mozilla_from_dash_separators(corpora: Path) -> None:
+    # "From - " separators directly after text; nested multiparts missing close boundaries
+    recs = records(await collect(corpora / "mbox" / "quirks" / "mimekit-simple.mbox"))
+    assert len(recs) == 3
+    recs = records(await collect(corpora / "mbox" / "mimekit-content-length.mbox"))
+    assert len(recs) == 29
+    # a group address that makes policy.default raise AttributeError is kept as text
+    assert any(
+        r.meta.get("to") == ["unlisted-recipients:; (no To-header on input)"] for r in recs
+    )
+
+
+async def test_bom_and_unmunged_body_from_lines(corpora: Path) -> None:
+    # a UTF-8 BOM before the first "From -"; "From Russia with love" in both bodies
+    recs = records(await collect(corpora / "mbox" / "quirks" / "mimekit-unmunged.mbox"))
+    assert len(recs) == 2
+    assert all("\nFrom Russia with love\n" in r.text for r in recs)
+    assert recs[1].text.endswith("Year: 1963\n\nWhat did Thunderbird do this time?")
+    assert recs[0].meta["mbox_offset"] == 0
+
+
+async def test_from_line_with_extra_info_and_body_from_line(corpora: Path) -> None:
+    (rec,) = records(await collect(corpora / "mbox" / "quirks" / "cpython-mailbox_01.mbox"))
+    assert rec.text == "Hello\n\nFrom time to time"
+    assert rec.author == "foo"
+
+
+async def test_gmail_takeout_separators_without_dates(corpora: Path) -> None:
+    recs = records(await collect(corpora / "mbox" / "quirks" / "mimekit-issue1189.mbox"))
+    assert len(recs) == 4
+
+
+def test_separator_shapes() -> None:
+    assert is_separator(b"From jk at supplysolution.com  Tue Apr  1 12:21:37 2003\n")
+    assert is_separator(b"From MAILER-DAEMON Sun Aug  7 11:40:37 2022 extra info\n")
+    assert is_separator(b"From - Mon Jun  3 12:50:27 1996\r\n")
+    assert is_separator(b"From - \n")
+    assert is_separator(b"From 1844347792267117879@xxx\n")
+    assert is_separator(b"From 1844@xxx Wed Sep 25 12:34:56 +0000 2019\n")
+    assert is_separator(b"From \xed\xa0user@example.com Sat, 1 Jan 2000 10:00:00 +0000\n")
+    assert not is_separator(b"From time to time\n")
+    assert not is_separator(b"From Russia with love\n")
+    assert not is_separator(b"From the Protocol object, the .transport offers a pair\n")
+    assert not is_separator(b"From - the manager\n")
+
+
+def _message(n: int, body: str = "body", sep_extra: bytes = b"") -> bytes:
+    return (
+        b"From sender" + sep_extra + b"@example.com Tue Apr  1 12:21:37 2003\n"
+        + f"From: Sender {n} <s{n}@example.com>\nSubject: message {n}\n"
+        f"Message-ID: <{n}@example.com>\nDate: Tue, 1 Apr 2003 09:21:37 -0800\n\n{body}\n\n"
+        .encode()
+    )
+
+
+async def test_crlf_mbox_gives_the_same_records(tmp_path: Path) -> None:
+    lf = b"".join(_message(n, f"line one\nline two of {n}") for n in range(5))
+    lf += b"From x@y Tue Apr  1 12:21:37 2003\nSubject: no id\n\nhash me\n"
+    (tmp_path / "lf.mbox").write_bytes(lf)
+    (tmp_path / "crlf.mbox").write_bytes(lf.replace(b"\n", b"\r\n"))
+    a = records(await collect(tmp_path / "lf.mbox"))
+    b = records(await collect(tmp_path / "crlf.mbox"))
+    assert len(a) == len(b) == 6
+    assert [(r.id, r.title, r.text, r.thread) for r in a] == [
+        (r.id, r.title, r.text, r.thread) for r in b
+    ]
+    assert b[1].text == "line one\nline two of 1"
+    assert b[5].id.startswith("sha256:") and b[5].meta["message_id_missing"] is True
+
+
+async def test_8bit_bytes_in_the_from_line(tmp_path: Path) -> None:
+    # latin-1 and UTF-8 bytes in From_ lines made mailbox.mbox raise UnicodeDecodeError
+    path = tmp_path / "8bit.mbox"
+    path.write_bytes(_message(1, sep_extra=b"\xed") + _message(2, sep_extra="\u201cq\u201d".encode()))
+    recs = records(await collect(path))
+    assert [r.title for r in recs] == ["message 1", "message 2"]
+
+
+async def test_mbox_without_a_leading_from_line_and_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "bare.mbox"
+    path.write_bytes(b"\n\nFrom: a@example.com\nSubject: bare\n\ntext\n" + _message(2))
+    recs = records(await collect(path))
+    assert [r.title for r in recs] == ["bare", "message 2"]
+    assert recs[0].meta["mbox_offset"] == 2
+    empty = tmp_path / "empty.mbox"
+    empty.write_bytes(b"")
+    assert await collect(empty) == []
+
+
+async def test_headerless_chunk_is_a_record_error_with_its_position(tmp_path: Path) -> None:
+    path = tmp_path / "bad.mbox"
+    data = _message(1) + b"From - \n\n\nno headers here at all\n\n" + _message(3)
+    path.write_bytes(data)
+    items = await collect(path)
+    assert len(items) == 3
+    bad = items[1]
+    assert isinstance(bad, RecordError)
+    assert bad.where == f"message 2 at byte {len(_message(1))}"
+    assert isinstance(items[2], MemoryRecord) and items[2].title == "message 3"
+
+
+async def test_oversized_message_is_skipped_in_bounded_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(mbox, "MAX_MESSAGE_BYTES", 10_000)
+    path = tmp_path / "big.mbox"
+    big = _message(2, "x" * 80 + ("\n" + "y" * 79) * 2000)
+    path.write_bytes(_message(1) + big + _message(3))
+    items = await collect(path)
+    assert len(items) == 3
+    assert isinstance(items[1], RecordError)
+    assert items[1].where == f"message 2 at byte {len(_message(1))}"
+    assert "larger than 10000 bytes" in items[1].reason
+    assert [i.title for i in items if isinstance(i, MemoryRecord)] == ["message 1", "message 3"]
+
+
+async def test_very_long_line_is_read_in_pieces(tmp_path: Path) -> None:
+    path = tmp_path / "long.mbox"
+    path.write_bytes(_message(1, "z" * (3 << 20)) + _message(2))
+    recs = records(await collect(path))
+    assert len(recs) == 2 and len(recs[0].text) == 3 << 20
+
+
+async def test_start_offset_resumes_at_the_right_message(corpora: Path) -> None:
+    path = corpora / "mbox" / "twisted-web-2005-December.mbox"
+    full = records(await collect(path))
+    tail = records(await collect(path, start=full[40].meta["mbox_offset"]))
+    assert [r.id for r in tail] == [r.id for r in full[40:]]
+    assert [r.meta["mbox_offset"] for r in tail] == [r.meta["mbox_offset"] for r in full[40:]]
+    # resuming where the last run ended: only what came after
+    after = records(await collect(path, start=full[-2].meta["mbox_end"]))
+    assert [r.id for r in after] == [full[-1].id]
+    assert await collect(path, start=full[-1].meta["mbox_end"]) == []
+    # an offset inside a message skips to the next separator
+    inside = records(await collect(path, start=full[10].meta["mbox_offset"] + 7))
+    assert inside[0].id == full[11].id
+    with pytest.raises(ValueError, match="start"):
+        await collect(path, start=-1)
+
+
+async def test_ids_are_stable_across_runs(corpora: Path) -> None:
+    path = corpora / "mbox" / "quirks" / "twisted-divunal-list-2006-December.mbox"
+    first = [(r.id, r.meta["mbox_offset"]) for r in records(await collect(path))]
+    second = [(r.id, r.meta["mbox_offset"]) for r in records(await collect(path))]
+    assert first == second
+
+
+def _open_fds_to(path: Path) -> int:
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") == str(path):
+                count += 1
+        except OSError:
+            continue
+    return count
+
+
+async def test_stopping_early_closes_the_file(corpora: Path) -> None:
+    path = (corpora / "mbox" / "twisted-python-2003-April.mbox").resolve()
+    gen = from_mbox(path)
+    seen = 0
+    async with aclosing(gen) as items:
+        async for _ in items:
+            seen += 1
+            if seen == 3:
+                assert _open_fds_to(path) == 1
+                break
+    assert _open_fds_to(path) == 0
+    assert gen.ag_running is False and gen.ag_frame is None  # finished, not suspended
+    with pytest.raises(StopAsyncIteration):
+        await gen.__anext__()
+
+
+async def test_cancelled_consumer_closes_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "c.mbox"
+    path.write_bytes(b"".join(_message(n) for n in range(200)))
+
+    async def consume() -> None:
+        async with aclosing(from_mbox(path)) as items:
+            async for _ in items:
+                await asyncio.sleep(0)
+
+    task = asyncio.create_task(consume())
+    await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # A worker thread busy with the current message closes the file once that message is
+    # done (it cannot be interrupted), so allow it a moment.
+    for _ in range(200):
+        if _open_fds_to(path.resolve()) == 0:
+            break
+        await asyncio.sleep(0.01)
+    assert _open_fds_to(path.resolve()) == 0
+
+
+async def test_unopenable_input_raises_source_error(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="no such file"):
+        await collect(tmp_path / "missing.mbox")
+    with pytest.raises(SourceError, match="is a folder"):
+        await collect(tmp_path)
