@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import struct
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -264,3 +266,18 @@ def test_dates_forms() -> None:
     _check(
         "dates_forms", lambda case: _diff(repr(case["text"]), parse_date(case["text"]), case["ms"])
     )
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
+def test_fixtures_are_current() -> None:
+    """The committed fixtures are what Node computes now (the check .ci/run also runs)."""
+    tz = _load("dates")["tz"]
+    result = subprocess.run(
+        ["node", str(FIXTURES.parent / "generate.mjs"), "--check"],
+        env={**os.environ, "TZ": tz},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr + result.stdout
