@@ -75,7 +75,7 @@ def normalise_item(item: Any, source: str, position: int) -> MemoryRecord | Reco
         elif isinstance(item, Mapping):
             record = _from_mapping(item, source)
         elif hasattr(item, "keys") and hasattr(item, "__getitem__"):  # sqlite3.Row, asyncpg Record
-            record = _from_mapping({k: item[k] for k in item}, source)
+            record = _from_mapping({k: item[k] for k in item.keys()}, source)  # noqa: SIM118  rows iterate values
         else:
             raise ValueError(f"expected a MemoryRecord or a mapping, got {type(item).__name__}")
     except (ValueError, TypeError) as exc:

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install, start the test database, check the conformance fixtures against Node, lint,
+# type-check and run the whole test suite (real model, real index, every importer).
+#   usage: scripts/test.sh [pytest args...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install.sh
+eval "$(scripts/postgres.sh)"
+trap 'scripts/postgres.sh stop' EXIT
+node conformance/generate.mjs --check
+.venv/bin/ruff check memtrails tests benchmarks
+.venv/bin/mypy
+.venv/bin/pytest -p no:cacheprovider "$@"

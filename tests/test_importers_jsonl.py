@@ -1,0 +1,97 @@
+"""JSON Lines: defaults, field mapping, and every kind of broken line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtrails._exceptions import SourceError
+from memtrails.importers.jsonl import from_jsonl
+from memtrails.records import MemoryRecord, RecordError
+
+
+async def _read(path: Path, **kw: object) -> list[MemoryRecord | RecordError]:
+    return [item async for item in from_jsonl(path, **kw)]  # type: ignore[arg-type]
+
+
+async def test_gsm8k_defaults(corpora: Path) -> None:
+    path = corpora / "jsonl" / "gsm8k-test.jsonl"
+    items = await _read(path)
+    assert len(items) == 1319
+    assert all(isinstance(i, MemoryRecord) for i in items)
+    first = items[0]
+    assert isinstance(first, MemoryRecord)
+    # No id field: file name and line number. No text field: "key: value" lines.
+    assert first.id == "gsm8k-test.jsonl:1"
+    assert first.text.startswith("question: Janet\u2019s ducks lay 16 eggs per day.")
+    assert "\nanswer: Janet sells 16 - 3 - 4" in first.text
+    assert first.source == str(path.resolve())
+    assert len({i.id for i in items if isinstance(i, MemoryRecord)}) == 1319
+
+
+async def test_mt_bench_maps_fields(corpora: Path) -> None:
+    path = corpora / "jsonl" / "fastchat-mt_bench-question.jsonl"
+    raw = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    items = await _read(path, fields={"id": "question_id", "title": "category"})
+    assert len(items) == len(raw) == 80
+    first = items[0]
+    assert isinstance(first, MemoryRecord)
+    assert first.id == str(raw[0]["question_id"])
+    assert first.title == raw[0]["category"]
+    # `turns` is a list, not a string: it stays in meta, not in the text.
+    assert first.meta["turns"] == raw[0]["turns"]
+
+
+async def test_broken_lines_are_errors_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(
+        b"\xef\xbb\xbf"  # BOM
+        + b'{"id": "a", "text": "first"}\n'
+        + b"\n"  # blank: skipped
+        + b"   \n"
+        + b"not json at all\n"
+        + b'["an", "array"]\n'
+        + b'{"id": "b", "text": 42}\n'
+        + b'{"id": {"x": 1}, "text": "bad id"}\n'
+        + b'{"id": "c", "message": "from message", "at": "2024-04-02T10:00:00Z", "user": "ann"}\n'
+        + b'{"id": "d", "text": "bad date", "at": "not a date"}\n'
+        + b'{"id": "e", "text": "cut off'  # truncated last line, no newline
+    )
+    items = await _read(path)
+    errors = {i.where: i.reason for i in items if isinstance(i, RecordError)}
+    records = {i.id: i for i in items if isinstance(i, MemoryRecord)}
+    assert set(records) == {"a", "c"}
+    assert records["c"].text == "from message"
+    assert records["c"].author == "ann"
+    assert records["c"].at is not None and records["c"].at.iso() == "2024-04-02T10:00:00.000Z"
+    assert set(errors) == {"line 4", "line 5", "line 6", "line 7", "line 9", "line 10"}
+    assert errors["line 4"].startswith("not JSON")
+    assert "expected a JSON object, got list" in errors["line 5"]
+    assert "'text'" in errors["line 6"] and "must be a string" in errors["line 6"]
+    assert "mapped to id" in errors["line 7"]
+    assert "not a date" in errors["line 9"]
+    assert errors["line 10"] == "truncated last line (no newline at end of file)"
+    assert all(isinstance(i, RecordError) and i.source == str(path.resolve()) for i in items if isinstance(i, RecordError))
+
+
+async def test_last_line_without_newline_that_is_complete_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"id": 1, "text": "one"}\n{"id": 2, "text": "two"}')
+    assert [i.id for i in await _read(path) if isinstance(i, MemoryRecord)] == ["1", "2"]
+
+
+async def test_explicit_mapping_to_a_missing_field_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"key": "k1", "body": "b"}\n{"body": "no key"}\n')
+    items = await _read(path, fields={"id": "key"})
+    assert isinstance(items[0], MemoryRecord) and items[0].id == "k1"
+    assert isinstance(items[1], RecordError) and "missing id field 'key'" in items[1].reason
+
+
+async def test_missing_file_and_bad_mapping_raise(tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="cannot open"):
+        await _read(tmp_path / "nope.jsonl")
+    with pytest.raises(ValueError, match="unknown record fields"):
+        await _read(tmp_path / "nope.jsonl", fields={"body": "x"})
