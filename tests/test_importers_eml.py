@@ -142,6 +142,7 @@ def test_decode_bytes_fallback_order() -> None:
     assert decode_bytes(b"x", "unicode_escape") == "x"  # not a mail charset: ignored
     assert decode_header("=?NONE?B?VEVTVA=?=") == "TEST"  # bad padding, unknown charset
     assert decode_header("=?utf-8?B?44G+?= =?utf-8?B?44G/?=") == "\u307e\u307f"
+    assert decode_header("=?utf-8?B?QUI=QUI=?=") == "ABAB"  # padded blocks, concatenated
     # a multi-byte character split across two encoded-words
     assert decode_header("=?utf-8?Q?caf=C3?= =?utf-8?Q?=A9?=") == "caf\u00e9"
 

@@ -220,6 +220,14 @@ _QP_HEX = re.compile(rb"=([0-9A-Fa-f]{2})")
 
 def _b64(data: bytes) -> bytes:
     """Decode base64 leniently: junk skipped, padding repaired, concatenated blocks kept."""
+    pad = data.find(b"=")
+    if pad < 0 or not data[pad:].strip(b"= \t\r\n"):
+        # Fast path: binascii skips line breaks and junk itself, but stops at the first
+        # padding, so it is only used when nothing follows the padding.
+        try:
+            return binascii.a2b_base64(data)
+        except binascii.Error:
+            pass
     out = []
     for block in re.split(rb"=+", _B64_JUNK.sub(b"", data)):
         if len(block) % 4 == 1:

@@ -1,0 +1,182 @@
+"""Stream generated mbox files of growing size through from_mbox; print speed and peak RSS.
+
+Usage: python benchmarks/mbox_memory.py [--sizes 64,256,1024] [--keep DIR]
+
+Each size is generated (streamed to disk: plain, multipart/alternative and mails with base64
+attachments) and then imported in its own subprocess, so the peak RSS reported (ru_maxrss)
+belongs to that size alone. Peak RSS should stay flat as the file grows. The last line of
+output is one JSON object with every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MIB = 1024 * 1024
+_WORDS = ["memory", "archive", "thread", "reply", "meeting", "budget", "release", "server", "deploy", "patch", "review", "schedule", "question", "answer", "protocol", "transport", "twisted", "python", "reactor", "deferred", "callback", "agenda", "notes", "draft", "invoice", "travel", "weekend", "coffee", "lunch", "project", "report", "figures"]
+
+
+def _paragraphs(rng: random.Random, n: int) -> str:
+    paras = []
+    for _ in range(n):
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(20, 90))]
+        lines, line = [], ""
+        for word in words:
+            if len(line) + len(word) > 70:
+                lines.append(line)
+                line = ""
+            line = f"{line} {word}".strip()
+        lines.append(line)
+        paras.append("\n".join(lines).capitalize() + ".")
+    return "\n\n".join(paras)
+
+
+def _message(rng: random.Random, n: int) -> bytes:
+    """Return one mbox entry (From_ line, headers, body, blank line)."""
+    day = 1 + n % 28
+    head = (
+        f"From user{n % 97}@example.org  Tue Apr {day:2d} 12:{n % 60:02d}:37 2003\n"
+        f"From: User {n % 97} <user{n % 97}@example.org>\n"
+        f"To: list@example.org\n"
+        f"Date: Tue, {day} Apr 2003 12:{n % 60:02d}:37 -0800\n"
+        f"Message-ID: <{n}.{rng.getrandbits(32):08x}@example.org>\n"
+    )
+    if n % 5:
+        head += f"References: <{max(0, n - 7)}.root@example.org>\n"
+    if n % 11 == 0:
+        head += "Subject: =?UTF-8?B?" + base64.b64encode(f"Grüße Nr. {n} - 会議".encode()).decode() + "?=\n"
+    else:
+        head += f"Subject: {_paragraphs(rng, 1)[:60]}\n"
+    text = _paragraphs(rng, rng.randint(2, 8))
+    # mboxrd: body lines starting with "From " are written as ">From "
+    text += "\n\n>From the archive, as discussed.\n"
+    kind = n % 20
+    if kind < 12:
+        body = head + "Content-Type: text/plain; charset=utf-8\n\n" + text
+    elif kind < 17:
+        html = "".join(f"<p>{p}</p>" for p in text.split("\n\n"))
+        body = (
+            head + 'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="alt"\n\n'
+            "--alt\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
+            "--alt\nContent-Type: text/html; charset=utf-8\n\n<html><body>" + html
+            + "</body></html>\n--alt--\n"
+        )
+    else:
+        blob = base64.encodebytes(rng.randbytes(rng.randint(20_000, 400_000))).decode()
+        body = (
+            head + 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="mix"\n\n'
+            "--mix\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
+            "--mix\nContent-Type: application/pdf; name=\"report-" + str(n) + '.pdf"\n'
+            "Content-Disposition: attachment; filename*=UTF-8''r%C3%A9sum%C3%A9-" + str(n)
+            + ".pdf\nContent-Transfer-Encoding: base64\n\n" + blob + "--mix--\n"
+        )
+    return body.encode() + b"\n"
+
+
+def generate(path: Path, size_mib: int, seed: int = 4) -> int:
+    """Write an mbox of about ``size_mib`` MiB to ``path``; return the message count."""
+    rng = random.Random(seed)
+    target = size_mib * MIB
+    written = count = 0
+    with open(path, "wb", buffering=4 * MIB) as out:
+        while written < target:
+            data = _message(rng, count)
+            out.write(data)
+            written += len(data)
+            count += 1
+    return count
+
+
+def _rss_now_kib() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * (os.sysconf("SC_PAGE_SIZE") // 1024)
+
+
+async def _stream(path: Path) -> tuple[int, int]:
+    from contextlib import aclosing
+
+    from memtrails.importers.mbox import from_mbox
+    from memtrails.records import RecordError
+
+    records = errors = 0
+    async with aclosing(from_mbox(path)) as items:
+        async for item in items:
+            if isinstance(item, RecordError):
+                errors += 1
+            else:
+                records += 1
+    return records, errors
+
+
+def child(path: Path) -> None:
+    """Import one file and print its figures as JSON (runs in its own process)."""
+    import memtrails.importers.mbox  # noqa: F401  (import cost counted in the baseline)
+
+    baseline = _rss_now_kib()
+    start = time.perf_counter()
+    records, errors = asyncio.run(_stream(path))
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    size = path.stat().st_size
+    print(json.dumps({
+        "bytes": size, "records": records, "errors": errors, "seconds": round(seconds, 2),
+        "messages_per_s": round((records + errors) / seconds, 1),
+        "mib_per_s": round(size / MIB / seconds, 2),
+        "baseline_rss_mib": round(baseline / 1024, 1), "peak_rss_mib": round(peak / 1024, 1),
+    }))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="64,256,1024", help="file sizes in MiB, comma-separated")
+    parser.add_argument("--keep", type=Path, help="generate into this folder and keep the files")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child)
+        return
+    sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="memtrails-bench-") as tmp:
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        for size in sizes:
+            path = folder / f"synthetic-{size}MiB.mbox"
+            t0 = time.perf_counter()
+            generated = generate(path, size)
+            gen_s = time.perf_counter() - t0
+            proc = subprocess.run(
+                [sys.executable, __file__, "--child", str(path)],
+                capture_output=True, text=True, check=False,
+            )
+            if proc.returncode != 0:
+                sys.exit(f"import of {path} failed:\n{proc.stderr}")
+            figures = json.loads(proc.stdout.strip().splitlines()[-1])
+            figures.update(size_mib=size, generated=generated, generate_seconds=round(gen_s, 1))
+            results.append(figures)
+            print(
+                f"{size:>6} MiB  {figures['records']:>8} records  {figures['errors']:>3} errors  "
+                f"{figures['seconds']:>8.1f} s  {figures['messages_per_s']:>8.1f} msg/s  "
+                f"{figures['mib_per_s']:>6.2f} MiB/s  peak RSS {figures['peak_rss_mib']:>7.1f} MiB "
+                f"(after imports {figures['baseline_rss_mib']:.1f} MiB)",
+                flush=True,
+            )
+            if not args.keep:
+                path.unlink()
+    print(json.dumps({"benchmark": "mbox_memory", "python": sys.version.split()[0],
+                      "results": results}))
+
+
+if __name__ == "__main__":
+    main()
