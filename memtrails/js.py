@@ -121,7 +121,12 @@ def sha256_hex(s: str) -> str:
 
 
 def js_number(x: float | int) -> str:
-    """Format a number as JavaScript's ``String(x)`` / ``JSON.stringify`` does."""
+    """Format a number as ``JSON.stringify`` does (``String(x)`` for finite numbers).
+
+    Shortest round-trip digits, positional from 1e-6 up to below 1e21, exponent form outside
+    (``1e+21``, ``1e-7``); ``-0`` is ``0``; NaN and infinities are ``null``. A Python ``int``
+    is first made the JavaScript Number it would become (the nearest double).
+    """
     if isinstance(x, bool):
         return "true" if x else "false"
     if isinstance(x, int):
@@ -177,18 +182,13 @@ def _escape_char(m: re.Match[str]) -> str:
 
 
 def _quote(s: str) -> str:
+    """Quote a string as JSON.stringify does (well-formed JSON.stringify, ES2019)."""
     if _NEEDS_ESCAPE.search(s) is None:
         return '"' + s + '"'
     if _SURROGATE.search(s) is not None:
-        # Well-formed pairs stay as they are; only lone surrogates are escaped.
+        # A pair held as two code points is one character to JavaScript: join such pairs, so
+        # that only lone surrogates are left to escape.
         s = _units(s).decode("utf-16-le", "surrogatepass")
-        out = []
-        for ch in s:
-            if "\ud800" <= ch <= "\udfff":
-                out.append(f"\\u{ord(ch):04x}")
-            else:
-                out.append(_ESCAPES.get(ch) or (f"\\u{ord(ch):04x}" if ord(ch) < 0x20 else ch))
-        return '"' + "".join(out) + '"'
     return '"' + _NEEDS_ESCAPE.sub(_escape_char, s) + '"'
 
 
