@@ -87,6 +87,30 @@ def linear(path: Path, n: int) -> Repo:
     return repo
 
 
+def bulk(path: Path, n: int) -> Path:
+    """A repository of ``n`` commits made in one `git fast-import` run (fast)."""
+    Repo(path)
+    stream: list[str] = []
+    for k in range(n):
+        message = f"bulk change {k}\n\n" + "A longer body so the log outgrows the pipe.\n" * 3
+        content = f"line {k}\n"
+        stream += [
+            "commit refs/heads/main",
+            f"mark :{k + 1}",
+            f"author Ada Lovelace <ada@example.org> {BASE + k} +0000",
+            f"committer Ada Lovelace <ada@example.org> {BASE + k} +0000",
+            f"data {len(message.encode())}",
+            message,
+            *([f"from :{k}"] if k else []),
+            f"M 100644 inline file{k % 10}.txt",
+            f"data {len(content.encode())}",
+            content,
+        ]
+    subprocess.run(["git", "-C", str(path), "fast-import", "--quiet"], input="\n".join(stream),
+                   text=True, env=env(), check=True, capture_output=True)
+    return path
+
+
 def loose_object(repo: Path, sha: str) -> Path:
     return repo / ".git" / "objects" / sha[:2] / sha[2:]
 
@@ -264,12 +288,39 @@ async def test_cannot_open(tmp_path: Path) -> None:
         await collect(from_git(repo.path, since_commit="0" * 40))
 
 
+def git_children() -> set[int]:
+    """This process's child `git` processes (Linux /proc)."""
+    found: set[int] = set()
+    for children in Path("/proc/self/task").glob("*/children"):
+        for pid in children.read_text().split():
+            try:
+                if Path(f"/proc/{pid}/comm").read_text().strip() == "git":
+                    found.add(int(pid))
+            except OSError:
+                pass
+    return found
+
+
 async def test_stopping_early_ends_git(tmp_path: Path) -> None:
-    repo = linear(tmp_path / "r", 30)
-    async with aclosing(from_git(repo.path, source="mine")) as it:
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("needs /proc")
+    repo = bulk(tmp_path / "r", 3000)
+    before = git_children()
+    async with aclosing(from_git(repo, source="mine")) as it:
         async for first in it:
             assert isinstance(first, MemoryRecord) and first.source == "mine"
+            assert git_children() - before  # git log is still streaming, paused by the pipe
             break
+    assert git_children() - before == set()
+
+
+async def test_a_longer_history_streams_across_reads(tmp_path: Path) -> None:
+    # ~600 KB of log output: tokens split across many pipe reads must parse the same.
+    repo = bulk(tmp_path / "r", 3000)
+    recs = records(await collect(from_git(repo)))
+    assert [r.id for r in recs] == git(repo, "rev-list", "HEAD").split()
+    assert recs[0].title == "bulk change 2999" and recs[-1].title == "bulk change 0"
+    assert all(r.meta["files"][0]["path"].startswith("file") for r in recs)
 
 
 async def test_bare_mirror(tmp_path: Path) -> None:

@@ -6,9 +6,11 @@ import asyncio
 import hashlib
 import os
 import re
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import cast
 
 from .._exceptions import SourceError
 from ..records import At, Item, MemoryRecord, RecordError
@@ -320,6 +322,11 @@ def _open(folder: Path, source: str | None, max_bytes: int) -> _Walk:
     return _Walk(root, src, max_bytes)
 
 
+def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
+    # iterate_in_thread is an async generator, annotated as a plain iterator.
+    return cast("AsyncGenerator[Item, None]", items)
+
+
 async def from_files(
     folder: str | os.PathLike[str],
     *,
@@ -364,5 +371,7 @@ async def from_files(
     if max_bytes < 1:
         raise ValueError(f"`max_bytes` must be at least 1, got {max_bytes}")
     walk = await asyncio.to_thread(_open, Path(folder), source, max_bytes)
-    async for item in iterate_in_thread(walk.items, chunk=16):
-        yield item
+    # Close the walk as soon as the consumer stops, not when GC runs.
+    async with aclosing(_generator(iterate_in_thread(walk.items, chunk=16))) as items:
+        async for item in items:
+            yield item

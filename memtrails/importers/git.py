@@ -7,10 +7,11 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import git
 
@@ -355,6 +356,11 @@ class _History:
         )
 
 
+def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
+    # iterate_in_thread is an async generator, annotated as a plain iterator.
+    return cast("AsyncGenerator[Item, None]", items)
+
+
 async def from_git(
     repo: str | os.PathLike[str],
     *,
@@ -404,5 +410,7 @@ async def from_git(
     history = await asyncio.to_thread(
         _History.open, Path(repo), source, branch, all_branches, since_commit
     )
-    async for item in iterate_in_thread(history.items):
-        yield item
+    # Close the reader (and stop git) as soon as the consumer stops, not when GC runs.
+    async with aclosing(_generator(iterate_in_thread(history.items))) as items:
+        async for item in items:
+            yield item

@@ -8,13 +8,14 @@ import os
 import re
 import zipfile
 import zlib
-from collections.abc import AsyncGenerator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
+from contextlib import aclosing
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .._exceptions import SourceError
-from ..records import At, MemoryRecord, RecordError
+from ..records import At, Item, MemoryRecord, RecordError
 from ._threaded import iterate_in_thread
 
 __all__ = ["from_slack_export"]
@@ -476,6 +477,11 @@ def _items(export: _Export) -> Iterator[MemoryRecord | RecordError]:
                     yield item
 
 
+def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
+    # iterate_in_thread is an async generator, annotated as a plain iterator.
+    return cast("AsyncGenerator[Item, None]", items)
+
+
 async def from_slack_export(
     path: str | os.PathLike[str], *, source: str | None = None
 ) -> AsyncGenerator[MemoryRecord | RecordError, None]:
@@ -513,7 +519,9 @@ async def from_slack_export(
     """
     export = await asyncio.to_thread(_Export.open, Path(path), source)
     try:
-        async for item in iterate_in_thread(lambda: _items(export)):
-            yield item
+        # Close the thread-side reader as soon as the consumer stops, not when GC runs.
+        async with aclosing(_generator(iterate_in_thread(lambda: _items(export)))) as items:
+            async for item in items:
+                yield item
     finally:
         await asyncio.to_thread(export.close)
