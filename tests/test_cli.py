@@ -1,0 +1,118 @@
+"""The memtrails command, as a user runs it: add, status, search, forget, and its exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memtrails.cli import main
+from memtrails.sinks.lock import FolderLock
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.slow
+def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    path = str(corpora / "jsonl" / "gsm8k-test.jsonl")
+    code, out, _ = run("add", path, "--home", home, "--json", "--threads", "2")
+    assert code == 0
+    first = json.loads(out)
+    assert (first["added"], first["updated"], first["unchanged"], first["skipped"]) == (1319, 0, 0, 0)
+    assert first["errors"] == [] and first["secrets"] == {} and first["seconds"] > 0
+
+    code, out, _ = run("add", path, "--home", home, "--json")
+    second = json.loads(out)
+    assert code == 0
+    assert (second["added"], second["updated"], second["unchanged"], second["embedded"]) == (0, 0, 1319, 0)
+
+    code, out, _ = run("status", "--home", home, "--json")
+    status = json.loads(out)
+    assert (status["records"], status["indexed"]) == (1319, 1319)
+    assert status["sources"] == {str(Path(path).resolve()): 1319}
+    assert status["model"]["model_id"] == "all-MiniLM-L6-v2-int8"
+
+    # A paraphrase of record 1 ("Janet's ducks lay 16 eggs per day ...") finds it in the top 5.
+    code, out, _ = run("search", "how much money does Janet earn selling duck eggs each day at the market", "--home", home, "--json", "--k", "5")
+    hits = json.loads(out)
+    assert code == 0 and "gsm8k-test.jsonl:1" in [h["id"] for h in hits]
+    assert set(hits[0]) >= {"score", "id", "title", "kind", "author", "at", "snippet"}
+
+
+def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
+    src = tmp_path / "broken.jsonl"
+    src.write_text('{"id": 1, "text": "kept one"}\n{oops\n{"id": 2, "text": "kept two"}\n[1]\n{"id": 3, "text": "cut')
+    code, out, _ = run("add", str(src), "--home", str(tmp_path / "h"), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert (report["added"], report["skipped"]) == (2, 3)
+    assert [(e["where"], e["source"]) for e in report["errors"]] == [
+        ("line 2", str(src.resolve())),
+        ("line 4", str(src.resolve())),
+        ("line 5", str(src.resolve())),
+    ]
+    assert report["errors"][2]["reason"] == "truncated last line (no newline at end of file)"
+
+
+def test_human_output_forget_and_home_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMTRAILS_HOME", str(tmp_path / "envhome"))
+    src = tmp_path / "notes.jsonl"
+    src.write_text('{"id": "n1", "text": "The otter enclosure opens in May."}\n{"id": "n2", "text": "Fix the gate."}\n')
+    code, out, err = run("add", str(src))
+    assert code == 0
+    assert out.startswith("added 2, updated 0, unchanged 0, skipped 0, removed 0 in ")
+    assert (tmp_path / "envhome" / "records.jsonl").is_file()
+
+    code, out, _ = run("search", "otter", "--k", "1")
+    assert code == 0 and "id: n1" in out
+
+    code, out, _ = run("forget", "n1")
+    assert (code, out.strip()) == (0, "forgot 1 record")
+    code, out, _ = run("status", "--json")
+    assert json.loads(out)["records"] == 1
+    code, out, err = run("forget", "n1")
+    assert code == 1 and "no record with id 'n1'" in err
+
+
+def test_cannot_run_gives_one_line_and_non_zero(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    code, _, err = run("add", str(tmp_path / "missing.jsonl"), "--home", str(home))
+    assert code == 1 and "missing.jsonl: no such file or folder" in err and len(err.strip().splitlines()) == 1
+
+    weird = tmp_path / "data.bin"
+    weird.write_bytes(b"\x00\x01")
+    code, _, err = run("add", str(weird), "--home", str(home))
+    assert code == 1 and "not a kind memtrails reads" in err
+
+    unreadable = tmp_path / "secret.jsonl"
+    unreadable.write_text('{"id": 1, "text": "x"}\n')
+    unreadable.chmod(0)
+    if os.getuid() != 0:  # root reads anything
+        code, _, err = run("add", str(unreadable), "--home", str(home))
+        assert code == 1 and "secret.jsonl" in err
+
+    code, _, err = run("status", "--home", str(tmp_path / "nothing-here"))
+    assert code == 1 and "no memory folder at" in err
+
+    home.mkdir(exist_ok=True)
+    lock = FolderLock(home)
+    try:
+        src = tmp_path / "ok.jsonl"
+        src.write_text('{"id": 1, "text": "x"}\n')
+        code, _, err = run("add", str(src), "--home", str(home))
+        assert code == 1 and f"memory folder {home} is in use by process {os.getpid()}" in err
+    finally:
+        lock.release()
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    for command in main.commands:
+        code, out, _ = run(command, "--help")
+        assert code == 0 and "Example:" in out and "--home" in out, command
