@@ -365,8 +365,9 @@ async def from_files(
 
     Example::
 
-        async for item in from_files("~/notes"):
-            print(item)
+        async with aclosing(from_files("~/notes")) as items:
+            async for item in items:
+                print(item)
     """
     if max_bytes < 1:
         raise ValueError(f"`max_bytes` must be at least 1, got {max_bytes}")

@@ -404,8 +404,9 @@ async def from_git(
 
     Example::
 
-        async for item in from_git("~/code/repo", since_commit=last_seen):
-            print(item)
+        async with aclosing(from_git("~/code/repo", since_commit=last_seen)) as items:
+            async for item in items:
+                print(item)
     """
     history = await asyncio.to_thread(
         _History.open, Path(repo), source, branch, all_branches, since_commit

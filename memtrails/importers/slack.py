@@ -87,6 +87,7 @@ class _Export:
 
     @classmethod
     def open(cls, path: Path, source: str | None) -> _Export:
+        path = path.expanduser()
         return cls(path, source if source is not None else str(path.resolve()))
 
     @staticmethod
@@ -514,8 +515,9 @@ async def from_slack_export(
 
     Example::
 
-        async for item in from_slack_export("slack-export.zip"):
-            print(item)
+        async with aclosing(from_slack_export("slack-export.zip")) as items:
+            async for item in items:
+                print(item)
     """
     export = await asyncio.to_thread(_Export.open, Path(path), source)
     try:
