@@ -6,7 +6,7 @@ import asyncio
 import hashlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -102,7 +102,7 @@ class OnnxEmbedder:
         model_id: str,
         sha256: str,
         tokenizer_sha256: str,
-        source: dict[str, str],
+        source: Mapping[str, Any],
         max_tokens: int = 256,
         overlap: int = 32,
         batch_size: int = 32,
@@ -218,6 +218,7 @@ class OnnxEmbedder:
         overlap: int = 32,
         threads: int | None = None,
         batch_size: int = 32,
+        source: Mapping[str, Any] | None = None,
     ) -> OnnxEmbedder:
         """Load any ONNX text encoder and its ``tokenizer.json``.
 
@@ -235,6 +236,8 @@ class OnnxEmbedder:
             overlap: word pieces shared by consecutive windows.
             threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
             batch_size: windows per inference run.
+            source: where the files came from, as :meth:`describe` reports it (default:
+                ``{"path": ..., "tokenizer_path": ...}``, absolute).
 
         Returns:
             A ready embedder.
@@ -254,7 +257,9 @@ class OnnxEmbedder:
             model_id=model_id or model.stem,
             sha256=sha256,
             tokenizer_sha256=tokenizer_sha256,
-            source={
+            source=source
+            if source is not None
+            else {
                 "path": str(model.resolve()),
                 "tokenizer_path": str(Path(tokenizer_path).resolve()),
             },
@@ -273,7 +278,7 @@ class OnnxEmbedder:
         model_id: str,
         sha256: str | None,
         tokenizer_sha256: str | None,
-        source: dict[str, str],
+        source: Mapping[str, Any],
         max_tokens: int,
         threads: int | None,
         batch_size: int,
