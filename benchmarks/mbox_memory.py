@@ -24,7 +24,40 @@ import time
 from pathlib import Path
 
 MIB = 1024 * 1024
-_WORDS = ["memory", "archive", "thread", "reply", "meeting", "budget", "release", "server", "deploy", "patch", "review", "schedule", "question", "answer", "protocol", "transport", "twisted", "python", "reactor", "deferred", "callback", "agenda", "notes", "draft", "invoice", "travel", "weekend", "coffee", "lunch", "project", "report", "figures"]
+_WORDS = [
+    "memory",
+    "archive",
+    "thread",
+    "reply",
+    "meeting",
+    "budget",
+    "release",
+    "server",
+    "deploy",
+    "patch",
+    "review",
+    "schedule",
+    "question",
+    "answer",
+    "protocol",
+    "transport",
+    "twisted",
+    "python",
+    "reactor",
+    "deferred",
+    "callback",
+    "agenda",
+    "notes",
+    "draft",
+    "invoice",
+    "travel",
+    "weekend",
+    "coffee",
+    "lunch",
+    "project",
+    "report",
+    "figures",
+]
 
 
 def _paragraphs(rng: random.Random, n: int) -> str:
@@ -55,7 +88,11 @@ def _message(rng: random.Random, n: int) -> bytes:
     if n % 5:
         head += f"References: <{max(0, n - 7)}.root@example.org>\n"
     if n % 11 == 0:
-        head += "Subject: =?UTF-8?B?" + base64.b64encode(f"Grüße Nr. {n} - 会議".encode()).decode() + "?=\n"
+        head += (
+            "Subject: =?UTF-8?B?"
+            + base64.b64encode(f"Grüße Nr. {n} - 会議".encode()).decode()
+            + "?=\n"
+        )
     else:
         head += f"Subject: {_paragraphs(rng, 1)[:60]}\n"
     text = _paragraphs(rng, rng.randint(2, 8))
@@ -69,7 +106,8 @@ def _message(rng: random.Random, n: int) -> bytes:
         body = (
             head + 'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="alt"\n\n'
             "--alt\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
-            "--alt\nContent-Type: text/html; charset=utf-8\n\n<html><body>" + html
+            "--alt\nContent-Type: text/html; charset=utf-8\n\n<html><body>"
+            + html
             + "</body></html>\n--alt--\n"
         )
     else:
@@ -77,9 +115,12 @@ def _message(rng: random.Random, n: int) -> bytes:
         body = (
             head + 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="mix"\n\n'
             "--mix\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
-            "--mix\nContent-Type: application/pdf; name=\"report-" + str(n) + '.pdf"\n'
-            "Content-Disposition: attachment; filename*=UTF-8''r%C3%A9sum%C3%A9-" + str(n)
-            + ".pdf\nContent-Transfer-Encoding: base64\n\n" + blob + "--mix--\n"
+            '--mix\nContent-Type: application/pdf; name="report-' + str(n) + '.pdf"\n'
+            "Content-Disposition: attachment; filename*=UTF-8''r%C3%A9sum%C3%A9-"
+            + str(n)
+            + ".pdf\nContent-Transfer-Encoding: base64\n\n"
+            + blob
+            + "--mix--\n"
         )
     return body.encode() + b"\n"
 
@@ -129,12 +170,20 @@ def child(path: Path) -> None:
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     size = path.stat().st_size
-    print(json.dumps({
-        "bytes": size, "records": records, "errors": errors, "seconds": round(seconds, 2),
-        "messages_per_s": round((records + errors) / seconds, 1),
-        "mib_per_s": round(size / MIB / seconds, 2),
-        "baseline_rss_mib": round(baseline / 1024, 1), "peak_rss_mib": round(peak / 1024, 1),
-    }))
+    print(
+        json.dumps(
+            {
+                "bytes": size,
+                "records": records,
+                "errors": errors,
+                "seconds": round(seconds, 2),
+                "messages_per_s": round((records + errors) / seconds, 1),
+                "mib_per_s": round(size / MIB / seconds, 2),
+                "baseline_rss_mib": round(baseline / 1024, 1),
+                "peak_rss_mib": round(peak / 1024, 1),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -158,7 +207,9 @@ def main() -> None:
             gen_s = time.perf_counter() - t0
             proc = subprocess.run(
                 [sys.executable, __file__, "--child", str(path)],
-                capture_output=True, text=True, check=False,
+                capture_output=True,
+                text=True,
+                check=False,
             )
             if proc.returncode != 0:
                 sys.exit(f"import of {path} failed:\n{proc.stderr}")
@@ -174,8 +225,11 @@ def main() -> None:
             )
             if not args.keep:
                 path.unlink()
-    print(json.dumps({"benchmark": "mbox_memory", "python": sys.version.split()[0],
-                      "results": results}))
+    print(
+        json.dumps(
+            {"benchmark": "mbox_memory", "python": sys.version.split()[0], "results": results}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -46,9 +46,7 @@ async def test_every_eml_in_the_corpus_gives_exactly_one_item(corpora: Path) -> 
     assert len(files) == 292
     items = await collect(root)
     assert len(items) == len(files)
-    wheres = [
-        item.where if isinstance(item, RecordError) else item.meta["path"] for item in items
-    ]
+    wheres = [item.where if isinstance(item, RecordError) else item.meta["path"] for item in items]
     assert wheres == files  # one item per file, in sorted order
     errors = {i.where: i.reason for i in items if isinstance(i, RecordError)}
     assert errors.keys() == EXPECTED_ERRORS.keys()
@@ -97,7 +95,9 @@ async def test_iso_2022_jp_subject_and_body(corpora: Path) -> None:
 async def test_shift_jis_body(corpora: Path) -> None:
     rec = await record(corpora, "mikel-mail/multi_charset/japanese_shift_jis.eml")
     assert rec.text.startswith("\u3042\u3044\u3046\u3048\u304a\n\n")  # あいうえお
-    assert "\u3053\u306e\u30e1\u30fc\u30eb\u306f\u30c6\u30b9\u30c8\u7528" in rec.text  # このメールはテスト用
+    assert (
+        "\u3053\u306e\u30e1\u30fc\u30eb\u306f\u30c6\u30b9\u30c8\u7528" in rec.text
+    )  # このメールはテスト用
 
 
 async def test_big5_body_mislabelled_us_ascii_is_detected(corpora: Path) -> None:
@@ -135,7 +135,9 @@ async def test_charset_that_lies_us_ascii_on_utf8(corpora: Path) -> None:
 
 
 def test_decode_bytes_fallback_order() -> None:
-    assert decode_bytes("caf\u00e9".encode(), "iso-8859-1") == "caf\u00e9"  # UTF-8 under a latin label
+    assert (
+        decode_bytes("caf\u00e9".encode(), "iso-8859-1") == "caf\u00e9"
+    )  # UTF-8 under a latin label
     assert decode_bytes(b"caf\xe9", "utf-8") == "caf\u00e9"  # invalid UTF-8: cp1252
     assert decode_bytes(b"\x93quoted\x94", "us-ascii") == "\u201cquoted\u201d"
     assert decode_bytes(b"\x81", "no-such-charset") == "\x81"  # undefined in cp1252: latin-1
@@ -190,12 +192,16 @@ async def test_attachments_are_listed_with_names_not_bytes(corpora: Path) -> Non
     # RFC 2231 (ISO-2022-JP, continued) file name
     rec = await record(corpora, "mikel-mail/multi_charset/japanese_attachment_long_name.eml")
     kana = "\u304b\u304d\u304f\u3051\u3053"  # かきくけこ
-    assert rec.meta["attachments"] == [{"name": kana * 5 + ".txt", "type": "text/plain", "size": 17}]
+    assert rec.meta["attachments"] == [
+        {"name": kana * 5 + ".txt", "type": "text/plain", "size": 17}
+    ]
     # raw 8-bit UTF-8 file names (no encoding at all)
     rec = await record(corpora, "mikel-mail/attachment_emails/attachment_nonascii_filename.eml")
     assert [a["name"] for a in rec.meta["attachments"]] == ["ci\u00eble.txt"]
     rec = await record(corpora, "enmime/mail/mime-bad-8bit-filename.eml")
-    assert rec.meta["attachments"] == [{"name": "\u7ba1\u7406.doc", "type": "application/msword", "size": 7}]
+    assert rec.meta["attachments"] == [
+        {"name": "\u7ba1\u7406.doc", "type": "application/msword", "size": 7}
+    ]
     # an inline image inside multipart/related, beside an HTML body
     rec = await record(corpora, "enmime/mail/html-only-inline.eml")
     assert rec.meta["attachments"] == [{"name": "favicon.png", "type": "image/png", "size": 687}]
@@ -262,7 +268,9 @@ async def test_rfc6532_utf8_headers(corpora: Path) -> None:
 
 async def test_quoted_printable_with_invalid_transfer_encoding_label(corpora: Path) -> None:
     # Content-Transfer-Encoding: "quoted printable" (a space, not a dash)
-    rec = await record(corpora, "mikel-mail/error_emails/content_transfer_encoding_qp_with_space.eml")
+    rec = await record(
+        corpora, "mikel-mail/error_emails/content_transfer_encoding_qp_with_space.eml"
+    )
     assert rec.text.startswith("If you're in need of a good RX site")
     assert "=20" not in rec.text and "=\n" not in rec.text
 

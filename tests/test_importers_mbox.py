@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import types
 from contextlib import aclosing
 from pathlib import Path
 
@@ -45,7 +46,7 @@ async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Pat
     data = path.read_bytes()
     offsets = [r.meta["mbox_offset"] for r in recs]
     assert offsets == sorted(offsets) and offsets[0] == 0
-    assert all(data[o:o + 5] == b"From " for o in offsets)
+    assert all(data[o : o + 5] == b"From " for o in offsets)
     assert [r.meta["mbox_end"] for r in recs[:-1]] == offsets[1:]
     assert recs[-1].meta["mbox_end"] == len(data)
     reply = next(r for r in recs if r.id == "20030401182912.GB29239@radii")
@@ -97,9 +98,7 @@ async def test_mozilla_from_dash_separators(corpora: Path) -> None:
     recs = records(await collect(corpora / "mbox" / "mimekit-content-length.mbox"))
     assert len(recs) == 29
     # a group address that makes policy.default raise AttributeError is kept as text
-    assert any(
-        r.meta.get("to") == ["unlisted-recipients:; (no To-header on input)"] for r in recs
-    )
+    assert any(r.meta.get("to") == ["unlisted-recipients:; (no To-header on input)"] for r in recs)
 
 
 async def test_bom_and_unmunged_body_from_lines(corpora: Path) -> None:
@@ -138,10 +137,11 @@ def test_separator_shapes() -> None:
 
 def _message(n: int, body: str = "body", sep_extra: bytes = b"") -> bytes:
     return (
-        b"From sender" + sep_extra + b"@example.com Tue Apr  1 12:21:37 2003\n"
+        b"From sender"
+        + sep_extra
+        + b"@example.com Tue Apr  1 12:21:37 2003\n"
         + f"From: Sender {n} <s{n}@example.com>\nSubject: message {n}\n"
-        f"Message-ID: <{n}@example.com>\nDate: Tue, 1 Apr 2003 09:21:37 -0800\n\n{body}\n\n"
-        .encode()
+        f"Message-ID: <{n}@example.com>\nDate: Tue, 1 Apr 2003 09:21:37 -0800\n\n{body}\n\n".encode()
     )
 
 
@@ -163,7 +163,9 @@ async def test_crlf_mbox_gives_the_same_records(tmp_path: Path) -> None:
 async def test_8bit_bytes_in_the_from_line(tmp_path: Path) -> None:
     # latin-1 and UTF-8 bytes in From_ lines made mailbox.mbox raise UnicodeDecodeError
     path = tmp_path / "8bit.mbox"
-    path.write_bytes(_message(1, sep_extra=b"\xed") + _message(2, sep_extra="\u201cq\u201d".encode()))
+    path.write_bytes(
+        _message(1, sep_extra=b"\xed") + _message(2, sep_extra="\u201cq\u201d".encode())
+    )
     recs = records(await collect(path))
     assert [r.title for r in recs] == ["message 1", "message 2"]
 
@@ -259,6 +261,7 @@ async def test_stopping_early_closes_the_file(corpora: Path) -> None:
                 assert _open_fds_to(path) == 1
                 break
     assert _open_fds_to(path) == 0
+    assert isinstance(gen, types.AsyncGeneratorType)
     assert gen.ag_running is False and gen.ag_frame is None  # finished, not suspended
     with pytest.raises(StopAsyncIteration):
         await gen.__anext__()

@@ -22,8 +22,15 @@ import icu
 from ..dates import parse_date
 from ..records import At, MemoryRecord, RecordError
 
-__all__ = ["MAX_MESSAGE_BYTES", "Closing", "decode_bytes", "decode_header", "html_to_text",
-           "message_to_item", "strip_unixfrom"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "Closing",
+    "decode_bytes",
+    "decode_header",
+    "html_to_text",
+    "message_to_item",
+    "strip_unixfrom",
+]
 
 #: Messages larger than this (64 MiB) are reported as a RecordError instead of parsed,
 #: so one pathological message cannot blow the memory budget of a whole import.
@@ -133,8 +140,16 @@ _CHARSET_ALIASES = {
     "tis-620": "cp874",
 }
 # Codecs Python has that are not text encodings a mailer could mean.
-_NOT_MAIL_CODECS = {"undefined", "unicode_escape", "raw_unicode_escape", "idna", "punycode",
-                    "palmos", "mbcs", "oem"}
+_NOT_MAIL_CODECS = {
+    "undefined",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "idna",
+    "punycode",
+    "palmos",
+    "mbcs",
+    "oem",
+}
 _SINGLE_BYTE_LATIN = {"ascii", "cp1252", "latin_1", "iso8859_15"}
 _DECODE_ERRORS = (UnicodeError, LookupError, ValueError, TypeError)
 
@@ -145,7 +160,7 @@ def _codec(label: str | None) -> str | None:
         return None
     name = label.strip().strip("\"'").strip().lower()
     if name.startswith("charset="):  # seen in the wild: charset="charset=us-ascii"
-        name = name[len("charset="):].strip("\"'")
+        name = name[len("charset=") :].strip("\"'")
     name = _CHARSET_ALIASES.get(name, name)
     try:
         info = codecs.lookup(name)
@@ -265,7 +280,7 @@ def _decode_words(text: str) -> str:
 
     after_word = False
     for m in _ENCODED_WORD.finditer(text):
-        gap = text[pos:m.start()]
+        gap = text[pos : m.start()]
         # RFC 2047 6.2: whitespace between two encoded-words is not part of the text.
         if gap and not (after_word and gap.isspace()):
             flush()
@@ -391,11 +406,47 @@ def _first_ref(value: str | None) -> str:
 
 # --------------------------------------------------------------------------- HTML
 
-_BLOCK = {"address", "article", "aside", "blockquote", "center", "dd", "div", "dl", "dt",
-          "fieldset", "figure", "footer", "form", "header", "li", "main", "nav", "section",
-          "table", "tbody", "thead", "tfoot", "tr", "caption"}
-_PARAGRAPH = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "table", "ul", "ol",
-              "hr"}
+_BLOCK = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figure",
+    "footer",
+    "form",
+    "header",
+    "li",
+    "main",
+    "nav",
+    "section",
+    "table",
+    "tbody",
+    "thead",
+    "tfoot",
+    "tr",
+    "caption",
+}
+_PARAGRAPH = {
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "blockquote",
+    "table",
+    "ul",
+    "ol",
+    "hr",
+}
 _SKIP = {"script", "style", "head", "title", "template", "noscript", "xml"}
 
 
@@ -459,7 +510,7 @@ def _join_html(pieces: list[str]) -> str:
     text = "".join(pieces)
     out, pos = [], 0
     for m in _PRE.finditer(text):
-        out.append(_strip_lines(text[pos:m.start()].replace(_PRE_END, "")))
+        out.append(_strip_lines(text[pos : m.start()].replace(_PRE_END, "")))
         out.append(m.group(1).replace(_PRE_START, ""))
         pos = m.end()
     out.append(_strip_lines(text[pos:].replace(_PRE_END, "")))
@@ -544,7 +595,7 @@ def _split_params(value: str) -> list[tuple[str, str]]:
         pairs.append((name.strip().lower(), val.strip()))
         if end < 0:
             return pairs
-        rest = rest[end + 1:]
+        rest = rest[end + 1 :]
 
 
 def _param(part: Message, name: str, header: str = "content-type") -> str | None:
@@ -587,9 +638,14 @@ def _disposition(part: Message) -> str | None:
     return value or None
 
 
-_CTE_ALIASES = {"quoted printable": "quoted-printable", "qp": "quoted-printable",
-                "quoted_printable": "quoted-printable", "x-uue": "x-uuencode",
-                "uuencode": "x-uuencode", "uue": "x-uuencode"}
+_CTE_ALIASES = {
+    "quoted printable": "quoted-printable",
+    "qp": "quoted-printable",
+    "quoted_printable": "quoted-printable",
+    "x-uue": "x-uuencode",
+    "uuencode": "x-uuencode",
+    "uue": "x-uuencode",
+}
 
 
 def _raw_payload(part: Message) -> bytes | None:
@@ -657,8 +713,9 @@ def _walk(part: Message, out: _Collected, depth: int) -> None:
                 _nested(inner, out, depth)
             return
         if maintype == "message":  # delivery-status, disposition-notification: header blocks
-            blocks = ["\n".join(f"{k}: {decode_header(v)}" for k, v in c.raw_items())
-                      for c in children]
+            blocks = [
+                "\n".join(f"{k}: {decode_header(v)}" for k, v in c.raw_items()) for c in children
+            ]
             out.add_text("\n\n".join(b for b in blocks if b), is_plain=False)
             return
         if subtype == "alternative":
@@ -746,7 +803,7 @@ def _recover_multipart(part: Message, out: _Collected, depth: int) -> bool:
     for start, end in zip(marks, [*marks[1:], None], strict=True):
         if start.group(1):  # the closing delimiter: what follows is the epilogue
             break
-        chunk = body[start.end():end.start() if end else len(body)]
+        chunk = body[start.end() : end.start() if end else len(body)]
         chunk = chunk[1:] if chunk.startswith(b"\n") else chunk
         if chunk.strip():
             _walk(email.message_from_bytes(chunk), out, depth + 1)
@@ -845,8 +902,11 @@ def _convert(
     if not own_id:
         own_id = "sha256:" + hashlib.sha256(data).hexdigest()
         meta["message_id_missing"] = True
-    thread = _first_ref(_raw_header(msg, "references")) or _first_ref(
-        _raw_header(msg, "in-reply-to")) or own_id
+    thread = (
+        _first_ref(_raw_header(msg, "references"))
+        or _first_ref(_raw_header(msg, "in-reply-to"))
+        or own_id
+    )
 
     at: At | None = None
     date_raw = decode_header(_raw_header(msg, "date"), hint)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from pathlib import Path
 
 from .._exceptions import SourceError
@@ -18,7 +18,7 @@ _CHUNK = 16
 
 async def from_eml(
     path: str | os.PathLike[str], *, source: str | None = None
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
     A folder is walked recursively for ``*.eml`` (any case), in sorted order of the paths
@@ -84,7 +84,9 @@ def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryReco
             size = file.stat().st_size
             if size > MAX_MESSAGE_BYTES:
                 yield RecordError(
-                    source, rel, f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
+                    source,
+                    rel,
+                    f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped",
                 )
                 continue
             raw = file.read_bytes()

@@ -1,40 +1,10 @@
-"""Stream the messages of an mbox file as mail records, in bounded memory, off the event loop.
-
-How messages are split (the ``From_`` rule)
--------------------------------------------
-An mbox separates messages by lines that start with ``From ``. Real files break every
-variant of the rule (mboxo, mboxrd, mboxcl): some writers leave no blank line before the
-separator, some do not escape ``From `` at the start of body lines. So a line starting with
-``From `` separates messages when it is at the start of a line and
-
-1. it is the first line of the file (after a UTF-8 BOM) or of the place reading resumes at, or
-2. it carries a date the way separators do: ``From <sender> <date>`` where the date is
-   asctime-like (``Tue Apr  1 12:21:37 2003``, optionally a zone before the year, trailing
-   extra text allowed) or RFC 2822-like (``1 Apr 2003 12:21``); the sender is one word or a
-   pipermail ``x at y`` pair, or
-3. it is Mozilla's ``From -`` (nothing after the dash but blanks), or
-4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout).
-
-A blank line before the separator is *not* required (``twisted-divunal-list`` has 385 of
-399 separators directly after text, ``mimekit-simple`` uses ``From -`` after text). Body
-lines such as ``From the Protocol object, ...`` or ``From Russia with love`` do not match
-and stay in the message. Lines matching ``^>+From `` lose one ``>`` (mboxrd unescaping).
-``Content-Length`` headers (mboxcl) are ignored. The ``From_`` line itself is never decoded
-(it may hold 8-bit bytes in any charset) and is not part of the message.
-
-Positions
----------
-Each record has ``meta["mbox_offset"]`` (the byte offset of its ``From_`` line) and
-``meta["mbox_end"]`` (the offset just past the message, where the next one starts), so a later
-run can resume with ``from_mbox(path, start=end)``. A ``RecordError`` names
-``message N at byte OFFSET``; N counts from 1 at the place reading started.
-"""
+"""Stream the messages of an mbox file as mail records, in bounded memory, off the event loop."""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -74,13 +44,39 @@ def is_separator(line: bytes) -> bool:
 
 async def from_mbox(
     path: str | os.PathLike[str], *, source: str | None = None, start: int = 0
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per message of an mbox file, streaming it.
 
     The file is read incrementally in a worker thread, a few messages ahead of the consumer,
     so memory stays bounded whatever the file's size; a message over 64 MiB is reported as
-    a RecordError and skipped without being held in memory. See the module docstring for
-    how separators are recognised.
+    a RecordError and skipped without being held in memory.
+
+    How messages are split (the ``From_`` rule):
+    An mbox separates messages by lines that start with ``From ``. Real files break every
+    variant of the rule (mboxo, mboxrd, mboxcl): some writers leave no blank line before the
+    separator, some do not escape ``From `` at the start of body lines. So a line starting with
+    ``From `` separates messages when it is at the start of a line and
+
+    1. it is the first line of the file (after a UTF-8 BOM) or where reading resumes, or
+    2. it carries a date the way separators do: ``From <sender> <date>`` where the date is
+       asctime-like (``Tue Apr  1 12:21:37 2003``, optionally a zone before the year, trailing
+       extra text allowed) or RFC 2822-like (``1 Apr 2003 12:21``); the sender is one word or a
+       pipermail ``x at y`` pair, or
+    3. it is Mozilla's ``From -`` (nothing after the dash but blanks), or
+    4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout).
+
+    A blank line before the separator is *not* required (``twisted-divunal-list`` has 385 of
+    399 separators directly after text, ``mimekit-simple`` uses ``From -`` after text). Body
+    lines such as ``From the Protocol object, ...`` or ``From Russia with love`` do not match
+    and stay in the message. Lines matching ``^>+From `` lose one ``>`` (mboxrd unescaping).
+    ``Content-Length`` headers (mboxcl) are ignored. The ``From_`` line itself is never decoded
+    (it may hold 8-bit bytes in any charset) and is not part of the message.
+
+    Positions:
+    Each record has ``meta["mbox_offset"]`` (the byte offset of its ``From_`` line) and
+    ``meta["mbox_end"]`` (the offset just past the message, where the next one starts), so a
+    later run can resume with ``from_mbox(path, start=end)``. A ``RecordError`` names
+    ``message N at byte OFFSET``; N counts from 1 at the place reading started.
 
     Args:
         path: the mbox file.
@@ -96,7 +92,8 @@ async def from_mbox(
         An async generator; close it (``contextlib.aclosing``) to stop early and free the file.
 
     Example:
-        >>>         >>> async with aclosing(from_mbox("archive.mbox")) as items:  # doctest: +SKIP
+        >>> from contextlib import aclosing
+        >>> async with aclosing(from_mbox("archive.mbox")) as items:  # doctest: +SKIP
         ...     async for item in items:
         ...         print(item.id if isinstance(item, MemoryRecord) else item)
     """
@@ -123,7 +120,9 @@ async def from_mbox(
 
 def _open(path: Path, source: str) -> IO[bytes]:
     if path.is_dir():
-        raise SourceError(source, "is a folder, not an mbox file (use from_eml for a folder of .eml)")
+        raise SourceError(
+            source, "is a folder, not an mbox file (use from_eml for a folder of .eml)"
+        )
     try:
         return open(path, "rb")
     except FileNotFoundError as exc:
@@ -158,7 +157,8 @@ def _read_mbox(
         where = f"message {count} at byte {offset}"
         if oversize:
             return RecordError(
-                source, where,
+                source,
+                where,
                 f"message is larger than {limit} bytes ({size} bytes); skipped",
             )
         raw = b"".join(lines)
@@ -181,7 +181,7 @@ def _read_mbox(
         if first:
             first = False
             if start == 0 and line.startswith(_BOM):
-                line = line[len(_BOM):]
+                line = line[len(_BOM) :]
             if line.startswith(b"From "):
                 skipping = False
                 offset, lines, size, oversize = line_at, [], 0, False
