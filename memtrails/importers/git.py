@@ -275,10 +275,11 @@ class _History:
     def _emit(self, commit: _Commit, files_known: bool) -> Iterator[MemoryRecord | RecordError]:
         shallow = commit.sha in self.shallow
         try:
-            yield _record(commit, self.source, shallow, files_known)
-        except (ValueError, TypeError) as exc:
+            record = _record(commit, self.source, shallow, files_known)
+        except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
             yield RecordError(self.source, commit.sha, f"unreadable commit ({exc})")
             return
+        yield record
         if shallow:
             yield RecordError(
                 self.source,
