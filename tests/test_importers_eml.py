@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from contextlib import aclosing
 from pathlib import Path
 
@@ -309,6 +310,10 @@ async def test_nuls_and_crlf_are_cleaned(tmp_path: Path) -> None:
 async def test_unreadable_input_raises_source_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such file"):
         await collect(tmp_path / "missing")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(SourceError, match="not a file or a folder"):
+        await collect(fifo)
     empty = tmp_path / "empty"
     empty.mkdir()
     assert await collect(empty) == []

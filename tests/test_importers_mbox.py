@@ -290,6 +290,18 @@ async def test_cancelled_consumer_closes_the_file(tmp_path: Path) -> None:
     assert _open_fds_to(path.resolve()) == 0
 
 
+async def test_mbox_from_a_pipe(tmp_path: Path) -> None:
+    # e.g. from_mbox("/dev/fd/63") for ``<(zcat archive.mbox.gz)``: no seeking
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(write_fd, "wb") as writer:
+        writer.write(_message(1) + _message(2))
+    try:
+        recs = records(await collect(Path(f"/dev/fd/{read_fd}"), source="pipe"))
+    finally:
+        os.close(read_fd)
+    assert [r.title for r in recs] == ["message 1", "message 2"]
+
+
 async def test_unopenable_input_raises_source_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="no such file"):
         await collect(tmp_path / "missing.mbox")

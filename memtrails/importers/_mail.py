@@ -322,7 +322,7 @@ def _decode_raw_header(raw: bytes, hint: str | None) -> str:
     except UnicodeDecodeError:
         pass
     codec = _codec(hint)
-    if codec is not None and codec not in ("ascii", "utf_8"):
+    if codec is not None and codec not in ("ascii", "utf-8"):
         try:
             return raw.decode(codec)
         except _DECODE_ERRORS:

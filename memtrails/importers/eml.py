@@ -32,7 +32,7 @@ async def from_eml(
         source: the records' source; defaults to the resolved path given.
 
     Raises:
-        SourceError: the path is missing or the folder cannot be listed.
+        SourceError: the path is missing, or the file or folder cannot be read.
 
     Returns:
         An async generator; close it (``contextlib.aclosing``) to stop early.
@@ -61,20 +61,26 @@ async def from_eml(
 
 def _list(root: Path, source: str) -> list[tuple[str, Path]]:
     """Return (relative name, path) of the files to read, sorted; raise if root is unusable."""
-    if root.is_file():
-        return [(root.name, root)]
-    if not root.exists():
-        raise SourceError(source, "no such file or folder")
-    if not root.is_dir():
-        raise SourceError(source, "not a file or a folder")
     try:
+        if root.is_file():
+            with open(root, "rb"):  # one file that cannot be opened: the whole input fails
+                pass
+            return [(root.name, root)]
+        if not root.exists():
+            raise SourceError(source, "no such file or folder")
+        if not root.is_dir():
+            raise SourceError(source, "not a file or a folder")
+        with os.scandir(root):  # rglob skips unreadable folders silently; the root must not be
+            pass
         found = [
             (p.relative_to(root).as_posix(), p)
             for p in root.rglob("*")
             if p.suffix.lower() == ".eml" and p.is_file()
         ]
+    except PermissionError as exc:
+        raise SourceError(source, "permission denied") from exc
     except OSError as exc:
-        raise SourceError(source, f"cannot list the folder: {exc.strerror or exc}") from exc
+        raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
     return sorted(found)
 
 

@@ -138,7 +138,8 @@ def _read_mbox(
 ) -> Iterator[MemoryRecord | RecordError]:
     """Split an open mbox into messages and convert each one (blocking; run in a thread)."""
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
-    handle.seek(start)
+    if start:
+        handle.seek(start)  # only when asked: a pipe (``<(zcat a.mbox.gz)``) cannot seek
     pos = start
     count = 0
     offset: int | None = None  # where the current message's separator (or text) starts
