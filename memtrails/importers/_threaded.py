@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from typing import TypeVar
 
 __all__ = ["iterate_in_thread"]
@@ -20,7 +20,9 @@ def _next_chunk(it: Iterator[T], size: int) -> list[T]:
     return chunk
 
 
-async def iterate_in_thread(make: Callable[[], Iterator[T]], chunk: int = 64) -> AsyncIterator[T]:
+async def iterate_in_thread(
+    make: Callable[[], Iterator[T]], chunk: int = 64
+) -> AsyncGenerator[T, None]:
     """Yield the items of ``make()`` one by one, running it in a worker thread.
 
     The blocking generator advances only when the consumer asks for more, at most ``chunk``
