@@ -308,6 +308,9 @@ class OnnxEmbedder:
             options.inter_op_num_threads = 1
             options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
+            # No busy-waiting between runs: the idle spin would take the core that parsing
+            # and the event loop need while the model waits for its next batch.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 session = ort.InferenceSession(
                     str(model_path), sess_options=options, providers=["CPUExecutionProvider"]

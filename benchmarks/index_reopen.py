@@ -1,0 +1,155 @@
+"""Measure the Qdrant Edge index: ingest rate, reopen time and exact search latency at N points.
+
+Usage: .venv/bin/python benchmarks/index_reopen.py [--n 100000] [--batch 2000] [--dir PATH]
+
+Writes N points (random unit 384-d vectors, keyword vectors of ~30 Zipf-distributed terms,
+the payload memtrails writes) into an ``EdgeIndex`` in batches, flushing once per batch as
+the write path does; closes it; then reopens it three times (median reported) and runs
+hybrid (dense + keyword, RRF) searches without an HNSW graph, i.e. exact, as a folder is
+until ``optimize()`` runs. Prints a short report, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from memtrails.sinks.index import (
+    EdgeIndex,
+    IndexPoint,
+    SearchFilter,
+    SparseVector,
+)
+
+DIMS = 384
+VOCAB = 50_000
+
+
+def make_points(rng: np.random.Generator, start: int, count: int) -> list[IndexPoint]:
+    dense = rng.standard_normal((count, DIMS), dtype=np.float32)
+    dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+    points = []
+    for i in range(count):
+        n = start + i
+        terms = np.unique(rng.zipf(1.3, 30) % VOCAB * 2_654_435_761 % (1 << 32))
+        words = SparseVector(terms.tolist(), rng.integers(1, 4, len(terms)).astype(float).tolist())
+        payload = {
+            "uid": f"{n:032x}",
+            "passage": 0,
+            "kind": ("mail", "chat", "note")[n % 3],
+            "author": f"author{n % 97}@example.org",
+            "title": f"record {n}",
+            "at": 1_600_000_000_000 + n * 60_000,
+            "source": f"source{n % 5}",
+            "thread": f"thread{n % 1000}",
+        }
+        points.append(IndexPoint(str(uuid.UUID(int=n + 1)), dense[i], words, payload))
+    return points
+
+
+async def run(n: int, batch: int, folder: Path, queries: int) -> dict[str, object]:
+    rng = np.random.default_rng(7)
+    index = await EdgeIndex.open(folder, dims=DIMS)
+    t0 = time.perf_counter()
+    build_s = 0.0
+    for start in range(0, n, batch):
+        b0 = time.perf_counter()
+        points = make_points(rng, start, min(batch, n - start))
+        build_s += time.perf_counter() - b0
+        await index.upsert(points)
+        await index.flush()
+    ingest_s = time.perf_counter() - t0 - build_s
+    await index.aclose()
+    size_mb = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) / 2**20
+
+    reopen = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        index = await EdgeIndex.open(folder, dims=DIMS)
+        count = await index.count_points()
+        reopen.append(time.perf_counter() - t0)
+        if _ < 2:
+            await index.aclose()
+    assert count == n, f"expected {n} points after reopen, found {count}"
+
+    probes = make_points(np.random.default_rng(11), 0, queries)
+    latencies = []
+    filtered = []
+    for p in probes:
+        t0 = time.perf_counter()
+        await index.search(p.dense, p.sparse, 10, SearchFilter())
+        latencies.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        await index.search(p.dense, p.sparse, 10, SearchFilter(kind="mail", source="source1"))
+        filtered.append(time.perf_counter() - t0)
+    await index.aclose()
+
+    def pct(xs: list[float], q: float) -> float:
+        return round(float(np.percentile(xs, q)) * 1000, 2)
+
+    return {
+        "benchmark": "index_reopen",
+        "backend": "qdrant-edge 0.9.0",
+        "points": n,
+        "batch": batch,
+        "cpus": os.cpu_count(),
+        "load_avg_1m": round(os.getloadavg()[0], 2),
+        "ingest_points_per_s": round(n / ingest_s, 1),
+        "folder_mb": round(size_mb, 1),
+        "reopen_s": [round(x, 3) for x in reopen],
+        "reopen_median_s": round(statistics.median(reopen), 3),
+        "search_queries": queries,
+        "search_p50_ms": pct(latencies, 50),
+        "search_p95_ms": pct(latencies, 95),
+        "filtered_search_p50_ms": pct(filtered, 50),
+        "filtered_search_p95_ms": pct(filtered, 95),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000, help="points to write (100000)")
+    parser.add_argument("--batch", type=int, default=2000, help="points per upsert + flush")
+    parser.add_argument("--queries", type=int, default=50, help="searches to time")
+    parser.add_argument("--dir", type=Path, default=None, help="where to build (temp folder)")
+    parser.add_argument("--keep", action="store_true", help="keep the folder afterwards")
+    args = parser.parse_args()
+    base = args.dir or Path(tempfile.mkdtemp(prefix="memtrails-index-bench-"))
+    folder = base / "index"
+    if folder.exists():
+        shutil.rmtree(folder)
+    try:
+        r = asyncio.run(run(args.n, args.batch, folder, args.queries))
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+            if args.dir is None:
+                shutil.rmtree(base, ignore_errors=True)
+    print(
+        f"Qdrant Edge, {r['points']} points ({r['folder_mb']} MB): ingest "
+        f"{r['ingest_points_per_s']} points/s (batches of {r['batch']}, flush per batch)"
+    )
+    print(f"  reopen: median {r['reopen_median_s']} s of {r['reopen_s']}")
+    print(
+        f"  exact hybrid search, limit 10: p50 {r['search_p50_ms']} ms, p95 {r['search_p95_ms']} "
+        f"ms; with filters p50 {r['filtered_search_p50_ms']} ms, p95 "
+        f"{r['filtered_search_p95_ms']} ms (load average {r['load_avg_1m']})"
+    )
+    print(json.dumps(r))
+
+
+if __name__ == "__main__":
+    main()
