@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import types
 from contextlib import aclosing
 from pathlib import Path
@@ -307,3 +308,31 @@ async def test_unopenable_input_raises_source_error(tmp_path: Path) -> None:
         await collect(tmp_path / "missing.mbox")
     with pytest.raises(SourceError, match="is a folder"):
         await collect(tmp_path)
+
+
+async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
+    corpora: Path, tmp_path: Path
+) -> None:
+    # 292 hard messages (binary parts, NULs, "From " body lines, mixed line endings) written
+    # the way an mboxrd writer does: every "^>*From " line escaped, a blank line after each.
+    from memtrails.importers._mail import strip_unixfrom
+    from memtrails.importers.eml import from_eml
+
+    root = corpora / "eml"
+    path = tmp_path / "corpus.mbox"
+    with open(path, "wb") as out:
+        for file in sorted(root.rglob("*.eml"), key=lambda p: p.relative_to(root).as_posix()):
+            raw = strip_unixfrom(file.read_bytes()).replace(b"\r\n", b"\n")
+            raw = re.sub(rb"(?m)^(>*From )", rb">\1", raw)
+            out.write(b"From corpus@example.com Tue Apr  1 12:21:37 2003\n" + raw)
+            out.write(b"\n" if raw.endswith(b"\n") else b"\n\n")
+    from_mbox_items = await collect(path)
+    async with aclosing(from_eml(root)) as items:
+        eml_items = [item async for item in items]
+    assert len(from_mbox_items) == len(eml_items) == 292
+    for a, b in zip(from_mbox_items, eml_items, strict=True):
+        assert type(a) is type(b)
+        if isinstance(a, MemoryRecord) and isinstance(b, MemoryRecord):
+            assert (a.title, a.author, a.at) == (b.title, b.author, b.at)
+            if not b.meta.get("message_id_missing"):  # else a hash of bytes the writer changed
+                assert (a.id, a.thread) == (b.id, b.thread)
