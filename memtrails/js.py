@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import numbers
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -136,6 +137,7 @@ def js_number(x: float | int) -> str:
             x = float(x)  # what Number(n) gives: the nearest double
         except OverflowError:
             return "null"  # beyond the largest double: Infinity, which JSON writes as null
+    x = float(x)  # a float subclass (numpy.float64) may have its own repr
     if math.isnan(x) or math.isinf(x):
         return "null"
     if x == 0:
@@ -267,6 +269,10 @@ def _stringify(value: Any) -> str:
         return _quote(value)
     if isinstance(value, bool | int | float):
         return js_number(value)
+    if isinstance(value, numbers.Integral):  # numpy and database integer types
+        return js_number(int(value))
+    if isinstance(value, numbers.Real):
+        return js_number(float(value))
     if isinstance(value, Mapping):
         d = {str(k): v for k, v in value.items()}
         return "{" + ",".join(_quote(k) + ":" + _stringify(d[k]) for k in _ordered_keys(d)) + "}"

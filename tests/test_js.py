@@ -100,6 +100,16 @@ def test_stringify_escapes_like_javascript() -> None:
     )
 
 
+def test_stringify_takes_other_number_types() -> None:
+    from fractions import Fraction
+
+    import numpy as np
+
+    assert js_stringify([np.int64(2**60), np.float32(0.5), np.float64(1e21), Fraction(1, 4)]) == (
+        "[1152921504606847000,0.5,1e+21,0.25]"
+    )
+
+
 def test_stringify_rejects_what_json_cannot_hold() -> None:
     with pytest.raises(TypeError, match="bytes"):
         js_stringify({"a": b"raw"})
