@@ -577,9 +577,13 @@ def _safe(fn: Callable[[], T], default: T) -> T:
         return default
 
 
+_CTYPE = re.compile(r"[a-z0-9!#$&^_.+-]+/[a-z0-9!#$&^_.+-]+")
+
+
 def _content_type(part: Message) -> str:
     ctype = _safe(part.get_content_type, "text/plain").lower()
-    return ctype if "/" in ctype else "application/octet-stream"
+    m = _CTYPE.match(ctype)  # "text/plain>" seen in the wild
+    return m.group(0) if m else "application/octet-stream"
 
 
 def _split_params(value: str) -> list[tuple[str, str]]:
@@ -741,6 +745,22 @@ def _alternative(children: list[Message], out: _Collected, depth: int) -> None:
         out.merge(sub, text=sub is chosen)
 
 
+# text/* that are data files mail clients show as attachments; other text/* subtypes, even
+# unknown ones, are read as plain text (RFC 2046 4.1.4).
+_DATA_TEXT = {
+    "calendar",
+    "x-vcalendar",
+    "vcard",
+    "x-vcard",
+    "directory",
+    "rtf",
+    "csv",
+    "x-csv",
+    "comma-separated-values",
+    "tab-separated-values",
+}
+
+
 def _leaf(part: Message, ctype: str, out: _Collected, depth: int) -> None:
     maintype, subtype = ctype.split("/", 1)
     if maintype == "multipart":
@@ -762,6 +782,7 @@ def _leaf(part: Message, ctype: str, out: _Collected, depth: int) -> None:
         disposition == "attachment"
         or (maintype == "text" and filename is not None and disposition != "inline")
         or maintype not in ("text", "message")
+        or (maintype == "text" and subtype in _DATA_TEXT)
     )
     if is_attachment:
         out.attachments.append({"name": filename, "type": ctype, "size": len(data)})
