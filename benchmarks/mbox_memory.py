@@ -181,6 +181,7 @@ def child(path: Path) -> None:
                 "mib_per_s": round(size / MIB / seconds, 2),
                 "baseline_rss_mib": round(baseline / 1024, 1),
                 "peak_rss_mib": round(peak / 1024, 1),
+                "growth_mib": round((peak - baseline) / 1024, 1),
             }
         )
     )
@@ -220,7 +221,8 @@ def main() -> None:
                 f"{size:>6} MiB  {figures['records']:>8} records  {figures['errors']:>3} errors  "
                 f"{figures['seconds']:>8.1f} s  {figures['messages_per_s']:>8.1f} msg/s  "
                 f"{figures['mib_per_s']:>6.2f} MiB/s  peak RSS {figures['peak_rss_mib']:>7.1f} MiB "
-                f"(after imports {figures['baseline_rss_mib']:.1f} MiB)",
+                f"(after imports {figures['baseline_rss_mib']:.1f} MiB, "
+                f"growth {figures['growth_mib']:.1f} MiB)",
                 flush=True,
             )
             if not args.keep:
