@@ -1,8 +1,10 @@
 // Compute memtrails' JavaScript-defined keys with the real oracle (Node.js: V8 + ICU) and write
 // them to conformance/fixtures/*.json. Plain Node, no npm packages.
 //
-//   TZ=America/New_York node conformance/generate.mjs           write the fixtures
-//   TZ=America/New_York node conformance/generate.mjs --check   compare with the committed ones
+//   node conformance/generate.mjs           write the fixtures
+//   node conformance/generate.mjs --check   compare with the committed ones (exit 1 if they differ)
+//
+// Both run under TZ=America/New_York: set it yourself or leave TZ unset and the script sets it.
 //
 // The rules every function here implements are written in conformance/README.md; where a rule
 // is ours rather than JavaScript's (cuts never inside a surrogate pair, the word filter, the
@@ -18,9 +20,12 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'fixtures');
 const CHECK = process.argv.includes('--check');
 
-if (process.env.TZ !== TZ) {
-  // Date.parse reads forms without an offset as local time, so the zone is part of the fixture.
-  console.error(`run with TZ=${TZ} (got ${process.env.TZ ?? 'unset'}): TZ=${TZ} node ${process.argv[1]}`);
+// Date.parse reads forms without an offset as local time, so the zone is part of the fixtures.
+// Unset, we set it (Node applies a TZ assigned at run time); set to another zone, we refuse.
+if (process.env.TZ === undefined || process.env.TZ === '') process.env.TZ = TZ;
+const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+if (process.env.TZ !== TZ || zone !== TZ) {
+  console.error(`the date fixtures need TZ=${TZ} (got TZ=${process.env.TZ}, zone ${zone}): TZ=${TZ} node ${process.argv[1]}`);
   process.exit(2);
 }
 
