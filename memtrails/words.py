@@ -25,10 +25,10 @@ def _word_rules() -> str:
     """Return the root word-break rules of the ICU PyICU runs on, brought in line with Node's.
 
     The reference is the ICU that Node bundles (78 when this was written). CLDR 42 (ICU 72)
-    briefly tailored root word breaks: ``@`` counted as a letter (so ``ana@example.com`` was
-    one word) and ``:`` was taken out of MidLetter (so ``foo:bar`` was two). Later ICUs
-    dropped both tailorings, so undo them where the installed ICU still has them; with an ICU
-    that never had them the rules are unchanged.
+    tailored root word breaks: ``@`` counted as a letter (so ``ana@example.com`` was one word)
+    and ``:`` was taken out of MidLetter (so ``foo:bar`` was two). Node's ICU has neither
+    tailoring, so undo them where the installed ICU has them; with an ICU that never had them
+    the rules are unchanged.
     """
     rules = str(icu.BreakIterator.createWordInstance(icu.Locale.getRoot()).getRules())
     rules = rules.replace(
