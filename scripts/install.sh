@@ -22,4 +22,5 @@ fi
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
-echo "memtrails installed: $(.venv/bin/memtrails --version)" >&2
+version=$(.venv/bin/memtrails --version)  # fails the install if the package does not import
+echo "installed: $version" >&2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,17 @@ def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> Non
     hits = json.loads(out)
     assert code == 0 and "gsm8k-test.jsonl:1" in [h["id"] for h in hits]
     assert set(hits[0]) >= {"score", "id", "title", "kind", "author", "at", "snippet"}
+
+    # An exact number that only one record holds finds that record first (keyword side).
+    counts: dict[str, set[int]] = {}
+    for n, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        for number in re.findall(r"\b\d{5,}\b", line):
+            counts.setdefault(number, set()).add(n)
+    rare = sorted((number, lines.pop()) for number, lines in counts.items() if len(lines) == 1)[:3]
+    assert rare
+    for number, line_no in rare:
+        code, out, _ = run("search", number, "--home", home, "--json", "--k", "3")
+        assert json.loads(out)[0]["id"] == f"gsm8k-test.jsonl:{line_no}", number
 
 
 def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
