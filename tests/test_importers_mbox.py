@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import sys
 import types
 from contextlib import aclosing
 from pathlib import Path
@@ -251,6 +252,19 @@ def _open_fds_to(path: Path) -> int:
     return count
 
 
+def _threads_in_reader() -> int:
+    """Count threads whose stack is inside the blocking mbox reader right now."""
+    count = 0
+    for frame in sys._current_frames().values():
+        f: types.FrameType | None = frame
+        while f is not None:
+            if f.f_code is mbox._split.__code__:
+                count += 1
+                break
+            f = f.f_back
+    return count
+
+
 async def test_stopping_early_closes_the_file(corpora: Path) -> None:
     path = (corpora / "mbox" / "twisted-python-2003-April.mbox").resolve()
     gen = from_mbox(path)
@@ -262,6 +276,7 @@ async def test_stopping_early_closes_the_file(corpora: Path) -> None:
                 assert _open_fds_to(path) == 1
                 break
     assert _open_fds_to(path) == 0
+    assert _threads_in_reader() == 0
     assert isinstance(gen, types.AsyncGeneratorType)
     assert gen.ag_running is False and gen.ag_frame is None  # finished, not suspended
     with pytest.raises(StopAsyncIteration):
@@ -289,6 +304,7 @@ async def test_cancelled_consumer_closes_the_file(tmp_path: Path) -> None:
             break
         await asyncio.sleep(0.01)
     assert _open_fds_to(path.resolve()) == 0
+    assert _threads_in_reader() == 0
 
 
 async def test_mbox_from_a_pipe(tmp_path: Path) -> None:

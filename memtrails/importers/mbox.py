@@ -103,8 +103,9 @@ async def from_mbox(
     file_path = Path(path)
 
     def make() -> Iterator[MemoryRecord | RecordError]:
-        handle = _open(file_path, name)
-        return Closing(_read_mbox(handle, name, start=start), handle)
+        # The file is opened by the generator on its first step, inside its own ``with``:
+        # if the consumer is cancelled before that step, nothing is left open.
+        return Closing(_read_mbox(file_path, name, start=start), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -134,9 +135,16 @@ def _open(path: Path, source: str) -> IO[bytes]:
 
 
 def _read_mbox(
+    path: Path, source: str, *, start: int = 0, max_message: int | None = None
+) -> Iterator[MemoryRecord | RecordError]:
+    """Split an mbox into messages and convert each one (blocking; run in a thread)."""
+    with _open(path, source) as handle:
+        yield from _split(handle, source, start=start, max_message=max_message)
+
+
+def _split(
     handle: IO[bytes], source: str, *, start: int = 0, max_message: int | None = None
 ) -> Iterator[MemoryRecord | RecordError]:
-    """Split an open mbox into messages and convert each one (blocking; run in a thread)."""
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
         handle.seek(start)  # only when asked: a pipe (``<(zcat a.mbox.gz)``) cannot seek
