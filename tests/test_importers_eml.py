@@ -142,7 +142,7 @@ def test_decode_bytes_fallback_order() -> None:
     assert decode_bytes(b"caf\xe9", "utf-8") == "caf\u00e9"  # invalid UTF-8: cp1252
     assert decode_bytes(b"\x93quoted\x94", "us-ascii") == "\u201cquoted\u201d"
     assert decode_bytes(b"\x81", "no-such-charset") == "\x81"  # undefined in cp1252: latin-1
-    assert decode_bytes(b"x", "unicode_escape") == "x"  # not a mail charset: ignored
+    assert decode_bytes(b"\\x41", "unicode_escape") == "\\x41"  # not a mail charset: ignored
     assert decode_header("=?NONE?B?VEVTVA=?=") == "TEST"  # bad padding, unknown charset
     assert decode_header("=?utf-8?B?44G+?= =?utf-8?B?44G/?=") == "\u307e\u307f"
     assert decode_header("=?utf-8?B?QUI=QUI=?=") == "ABAB"  # padded blocks, concatenated

@@ -142,15 +142,13 @@ _CHARSET_ALIASES = {
 # Codecs Python has that are not text encodings a mailer could mean.
 _NOT_MAIL_CODECS = {
     "undefined",
-    "unicode_escape",
-    "raw_unicode_escape",
+    "unicode-escape",
+    "raw-unicode-escape",
     "idna",
     "punycode",
     "palmos",
-    "mbcs",
-    "oem",
 }
-_SINGLE_BYTE_LATIN = {"ascii", "cp1252", "latin_1", "iso8859_15"}
+_SINGLE_BYTE_LATIN = {"ascii", "cp1252", "iso8859-1", "iso8859-15"}  # codecs.lookup() names
 _DECODE_ERRORS = (UnicodeError, LookupError, ValueError, TypeError)
 
 

@@ -145,6 +145,7 @@ def _read_mbox(
 def _split(
     handle: IO[bytes], source: str, *, start: int = 0, max_message: int | None = None
 ) -> Iterator[MemoryRecord | RecordError]:
+    """Yield an item per message, holding at most one message (up to ``max_message``)."""
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
         handle.seek(start)  # only when asked: a pipe (``<(zcat a.mbox.gz)``) cannot seek
@@ -176,7 +177,8 @@ def _split(
             raw = raw[:-1]
         elif raw.endswith(b"\r\n\r\n"):
             raw = raw[:-2]
-        raw = _ESCAPED_FROM.sub(rb"\1", raw)
+        if b">From " in raw:  # the regex is costly on big messages; most have no escape
+            raw = _ESCAPED_FROM.sub(rb"\1", raw)
         return message_to_item(
             raw, source=source, where=where, meta={"mbox_offset": offset, "mbox_end": end}
         )
