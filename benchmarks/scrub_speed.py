@@ -1,0 +1,165 @@
+"""Measure the secret scrubber: MB/s on normal text, seconds per 1 MB of hostile input.
+
+Usage: .venv/bin/python benchmarks/scrub_speed.py [--corpora PATH] [--quick]
+
+Prints a table, then one JSON line with every figure. For each hostile input it also scrubs
+the same input at twice the size and prints the time ratio: linear time shows as about 2
+(anything above ~3 means a rule looks too far past its matches and should be rewritten).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+scrub = importlib.import_module("memtrails.scrub")
+
+MB = 1 << 20
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPORA = Path(os.environ.get("MEMTRAILS_CORPORA", ROOT.parent / "shared" / "corpora"))
+
+
+def _fill(unit: str, size: int) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+# Near-misses per rule family: almost a secret, over and over, or one secret-start that never
+# ends. Each entry builds an input of the given size in characters (ASCII, so bytes too).
+HOSTILE: dict[str, Callable[[int], str]] = {
+    "aws-access-key: AKIA repeated": lambda n: _fill("AKIA", n),
+    "aws-access-key: AKIA + 15 chars": lambda n: _fill("AKIA" + "B" * 15 + " ", n),
+    "aws-secret-key: key name repeated": lambda n: _fill("aws_secret_access_key=", n),
+    "aws-secret-key: 39 chars": lambda n: _fill(
+        "aws_secret_access_key = " + "aB1/" * 9 + "aB1 ", n
+    ),
+    "github-token: ghp_ + 35 chars": lambda n: _fill("ghp_" + "aB3" * 11 + "cD ", n),
+    "github-token: ghp_ glued": lambda n: _fill("ghp_" + "aB3" * 11 + "cD", n),
+    "gitlab-token: glpat- + 19 chars": lambda n: _fill("glpat-" + "x" * 19 + " ", n),
+    "slack-token: xoxb- + 9 chars": lambda n: _fill("xoxb-" + "1" * 9 + " ", n),
+    "slack-webhook: prefix repeated": lambda n: _fill("https://hooks.slack.com/services/ ", n),
+    "stripe-key: sk_live_ + 15": lambda n: _fill("sk_live_" + "a" * 15 + " ", n),
+    "google-api-key: AIza + 34": lambda n: _fill("AIza" + "b" * 34 + " ", n),
+    "openai-key: sk- + 47": lambda n: _fill("sk-" + "c" * 47 + " ", n),
+    "openai-key: sk-proj- repeated": lambda n: _fill("sk-proj-", n),
+    "anthropic-key: sk-ant-api03- + 19": lambda n: _fill("sk-ant-api03-" + "d" * 19 + " ", n),
+    "jwt: eyJ repeated": lambda n: _fill("eyJ", n),
+    "jwt: eyJ chains with dots": lambda n: _fill("eyJhbGciOi.", n),
+    "jwt: short segments": lambda n: _fill("eyJab.eyJcd.", n),
+    "private-key: BEGIN, no newline": lambda n: _fill("-----BEGIN RSA PRIVATE KEY-----", n),
+    "private-key: BEGIN lines, no END": lambda n: _fill("-----BEGIN RSA PRIVATE KEY-----\n", n),
+    "private-key: one BEGIN + base64": lambda n: (
+        "-----BEGIN RSA PRIVATE KEY-----\n" + _fill("QUJD", n - 32)
+    ),
+    "private-key: BEGIN + short lines": lambda n: _fill("-----BEGIN EC PRIVATE KEY-----\nAb\n", n),
+    "url-password: https://a: no @": lambda n: _fill("https://a:", n),
+    "url-password: one https://a: + run": lambda n: "https://a:" + "b" * (n - 10),
+    "url-password: @ far away": lambda n: "https://a:" + "b" * (n - 20) + "@host",
+    "password: password= repeated": lambda n: _fill("password=", n),
+    "password: password: repeated": lambda n: _fill("password: ", n),
+    "password: placeholders": lambda n: _fill("token=${", n),
+    "password: unterminated quote": lambda n: '"password": "' + "x" * (n - 13),
+    "password: keys glued": lambda n: _fill("DB_PASSWORD_", n),
+    "password: Bearer repeated": lambda n: _fill("Bearer ", n),
+    "password: --password repeated": lambda n: _fill("--password ", n),
+    "data-uri: prefix repeated": lambda n: _fill("data:image/png;base64,", n),
+    "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
+    "generic: hex run": lambda n: _fill("0123456789abcdef", n),
+    "generic: one letter": lambda n: "a" * n,
+    "generic: punctuation": lambda n: _fill("-:=@/.'\"_", n),
+}
+
+
+def _normal_text(corpora: Path, limit: int) -> str:
+    """Read up to ``limit`` characters of real mail, chat and JSON Lines from the corpora."""
+    parts: list[str] = []
+    size = 0
+    for sub in ("mbox", "eml", "slack", "jsonl"):
+        for path in sorted((corpora / sub).rglob("*")):
+            if size >= limit:
+                break
+            if path.is_file() and path.suffix not in (".md", ".tsv"):
+                text = path.read_text("utf-8", errors="replace")
+                parts.append(text)
+                size += len(text)
+    if not parts:  # no corpora: synthetic prose with code-ish lines
+        line = "Hi Bob, the deploy of 3f2a9c1 failed; see config.yaml (timeout: 30) and retry.\n"
+        return _fill(line, limit)
+    return "".join(parts)[:limit]
+
+
+def _time(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument("--quick", action="store_true", help="one run each instead of three")
+    args = parser.parse_args()
+    repeat = 1 if args.quick else 3
+
+    text = _normal_text(args.corpora, 8 * MB)
+    nbytes = len(text.encode("utf-8", "surrogatepass"))
+    buf = text.encode("utf-8", "surrogatepass")
+    results: dict[str, object] = {"normal_bytes": nbytes}
+
+    # The real thing: all rules in one pass.
+    sec = _time(lambda: scrub.scrub_text(text), repeat)
+    _, found = scrub.scrub_text(text)
+    results["normal_all_rules_mb_s"] = round(nbytes / MB / sec, 1)
+    results["normal_found"] = dict(sorted(found.items()))
+    print(f"normal text: {nbytes / MB:.1f} MB, all rules in one pass: {nbytes / MB / sec:.1f} MB/s")
+    print(f"  found: {dict(sorted(found.items()))}")
+
+    # Each rule alone (what separate passes would cost): MB/s per rule family.
+    per_rule: dict[str, float] = {}
+    total = 0.0
+    for rule in scrub.RULES:
+        compiled = scrub._compile((rule,))
+        sec = _time(lambda c=compiled: list(scrub._matches(c, buf, 0, len(buf))), repeat)
+        per_rule[rule.name] = round(nbytes / MB / sec, 1)
+        total += sec
+        print(f"  rule {rule.name:<16} alone: {nbytes / MB / sec:8.1f} MB/s")
+    print(f"  all rules as separate passes: {nbytes / MB / total:.1f} MB/s")
+    results["normal_per_rule_mb_s"] = per_rule
+    results["normal_separate_passes_mb_s"] = round(nbytes / MB / total, 1)
+
+    # Hostile inputs: seconds for 1 MB, and the ratio 2 MB / 1 MB.
+    hostile: dict[str, dict[str, float]] = {}
+    print("hostile inputs (1 MB each):")
+    for name, build in HOSTILE.items():
+        one, two = build(MB), build(2 * MB)
+        s1 = _time(lambda t=one: scrub.scrub_text(t), repeat)
+        s2 = _time(lambda t=two: scrub.scrub_text(t), repeat)
+        _, found = scrub.scrub_text(one)
+        hostile[name] = {
+            "seconds_1mb": round(s1, 4),
+            "mb_s": round(1 / s1, 1),
+            "ratio_2mb_1mb": round(s2 / s1, 2),
+            "found": sum(found.values()),
+        }
+        print(
+            f"  {name:<38} {s1:7.4f} s  {1 / s1:7.1f} MB/s  x2 size: {s2 / s1:4.2f}x"
+            f"  replaced: {sum(found.values())}"
+        )
+    results["hostile"] = hostile
+    worst = max(hostile.items(), key=lambda kv: kv[1]["seconds_1mb"])
+    print(f"slowest hostile input: {worst[0]} ({worst[1]['seconds_1mb']} s per MB)")
+    print(json.dumps(results, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
