@@ -172,6 +172,7 @@ def _split(
                 f"message is larger than {limit} bytes ({size} bytes); skipped",
             )
         raw = b"".join(lines)
+        lines.clear()  # free the pieces before parsing: a big message is then held once
         # The blank line before the next separator belongs to the mbox, not the message.
         if raw.endswith(b"\n\n"):
             raw = raw[:-1]
