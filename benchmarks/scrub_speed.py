@@ -61,7 +61,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "private-key: BEGIN + short lines": lambda n: _fill("-----BEGIN EC PRIVATE KEY-----\nAb\n", n),
     "url-password: https://a: no @": lambda n: _fill("https://a:", n),
     "url-password: one https://a: + run": lambda n: "https://a:" + "b" * (n - 10),
-    "url-password: @ far away": lambda n: "https://a:" + "b" * (n - 20) + "@host",
+    "url-password: @ far away": lambda n: "https://a:" + "b" * (n - 15) + "@host",
     "password: password= repeated": lambda n: _fill("password=", n),
     "password: password: repeated": lambda n: _fill("password: ", n),
     "password: placeholders": lambda n: _fill("token=${", n),

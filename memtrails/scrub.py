@@ -88,14 +88,16 @@ _KEY = (
     r"|(?:access|private|secret)[_-]?key|authorization))"
 )
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
-# (JSON inside a JSON string), or bare up to a space, quote, comma, semicolon or "&" (a URL
-# query). A bare value may follow an HTTP auth scheme word, which stays.
+# (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
+# semicolon, not starting like a reference or placeholder ($VAR, %s, {{x}}, <x>, [x], #, @),
+# so that those near-misses are not even matches. A bare value may follow an HTTP auth
+# scheme word, which stays.
 _VALUE = (
     r"(?:\"(?P<vdq>(?:[^\"\\\r\n]|\\.)*)\""
     r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
     r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
     r"|(?:(?i:bearer|basic|token|bot|digest|negotiate)[ \t]+)?"
-    r"(?P<vbare>[^\s\"'`,;&$%{<\[#@][^\s\"'`,;&]{5,}))"
+    r"(?P<vbare>[^\s\"'`,;$%{<\[#@][^\s\"'`,;]{5,}))"
 )
 
 
@@ -432,7 +434,12 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
         vs, ve = sp[g[group]]
         if vs >= 0:
             break
-    key = _decode(buf, *sp[g["key"]])
+    ks, ke = sp[g["key"]]
+    if buf[max(ks - 3, 0) : ks] == b"://":
+        return  # the user of scheme://user:pass@host: the url-password rule's business
+    if buf[ks - 1 : ke + 1] == b"[secret:":
+        return  # one of our own markers: scrubbing scrubbed text must find nothing
+    key = _decode(buf, ks, ke)
     value = _decode(buf, vs, ve)
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.

@@ -1,0 +1,275 @@
+"""Tests for memtrails.scrub: the labelled set, markers, records, and hostile inputs."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import importlib.util
+import json
+from collections import Counter
+from pathlib import Path
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+import pytest
+import re2
+
+from memtrails.records import MemoryRecord
+
+# `memtrails.scrub` the attribute is the pipeline operator; the module is reached by name.
+scrub = importlib.import_module("memtrails.scrub")
+scrub_text = scrub.scrub_text
+scrub_record = scrub.scrub_record
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELLED = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "secrets_labelled.jsonl").read_text().splitlines()
+    if line.strip()
+]
+GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"  # invented, of the right shape
+AKIA = "AKIA" + "QX7RT2ZK9PLM4WNB"
+
+
+def _benchmark() -> ModuleType:
+    """Load benchmarks/scrub_speed.py: its HOSTILE inputs are the ones tested here."""
+    spec = importlib.util.spec_from_file_location("scrub_speed", ROOT / "benchmarks/scrub_speed.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOSTILE: dict[str, Any] = _benchmark().HOSTILE
+
+
+# --- The labelled set --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", LABELLED, ids=lambda r: f"{r['rule']}:{r['text'][:40]!r}")
+def test_labelled(row: dict[str, Any]) -> None:
+    out, found = scrub_text(row["text"])
+    assert found == Counter(row["expect"])
+    if not row["expect"]:
+        assert out == row["text"]  # a false positive must survive untouched
+        assert out is row["text"]
+    for secret in row["secrets"]:
+        assert secret not in out
+    for kept in row["keep"]:
+        assert kept in out
+    for kind in row["expect"]:
+        assert scrub.marker(kind) in out
+
+
+def test_labelled_set_covers_every_kind() -> None:
+    """At least five true and five false positives for every kind of marker."""
+    true = Counter(r["rule"] for r in LABELLED if r["expect"])
+    false = Counter(r["rule"] for r in LABELLED if not r["expect"])
+    for kind in scrub.KINDS:
+        assert true[kind] >= 5, kind
+        assert false[kind] >= 5, kind
+    assert false["generic"] >= 5
+
+
+# --- Markers and shapes ------------------------------------------------------------------------
+
+
+def test_markers_are_typed() -> None:
+    assert scrub_text(f"key {AKIA}") == (
+        "key [secret:aws-access-key]",
+        Counter({"aws-access-key": 1}),
+    )
+    assert scrub.marker("jwt") == "[secret:jwt]"
+    assert len(set(scrub.KINDS)) == len(scrub.KINDS)
+    assert {r.kind for r in scrub.RULES} - {""} == set(scrub.KINDS)
+
+
+def test_url_password_keeps_scheme_user_and_host() -> None:
+    out, found = scrub_text("see https://bob:hunter22@example.com/x?y=1 and redis://:s3cr3t@cache")
+    assert out == (
+        "see https://bob:[secret:url-password]@example.com/x?y=1 and "
+        "redis://:[secret:url-password]@cache"
+    )
+    assert found == Counter({"url-password": 2})
+
+
+def test_assignment_replaces_only_the_value() -> None:
+    text = 'DB_PASSWORD=hunter22\n"api_key": "5d41402abc4b2a76"\nAuthorization: Bearer abc123def456ghi789'
+    out, found = scrub_text(text)
+    assert out == (
+        "DB_PASSWORD=[secret:password]\n"
+        '"api_key": "[secret:password]"\n'
+        "Authorization: Bearer [secret:password]"
+    )
+    assert found == Counter({"password": 3})
+
+
+def test_value_that_is_a_provider_token_gets_the_provider_kind() -> None:
+    assert scrub_text(f"token: {GHP}") == (
+        "token: [secret:github-token]",
+        Counter({"github-token": 1}),
+    )
+    # A token that is only part of a value: the whole value goes, counted once.
+    out, found = scrub_text(f"password={AKIA}:more-secret-text")
+    assert out == "password=[secret:password]"
+    assert found == Counter({"password": 1})
+
+
+def test_private_key_block_is_replaced_whole() -> None:
+    body = "MIIEowIBAAKCAQEAx4UbaDzY5Z9k1+2q\nQWERTYUIOPASDFGHJKLzxcvbnm012345=="
+    text = f"before\n-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\nafter"
+    assert scrub_text(text) == ("before\n[secret:private-key]\nafter", Counter({"private-key": 1}))
+
+
+def test_unterminated_private_key_stops_after_its_base64_lines() -> None:
+    text = (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA\nAAAB\n\nBye, Ann"
+    )
+    assert scrub_text(text) == ("[secret:private-key]\n\nBye, Ann", Counter({"private-key": 1}))
+
+
+def test_non_ascii_text_around_secrets() -> None:
+    text = f"Grüße 👋 — 密码: пароль123ü and {GHP} ✓"
+    out, found = scrub_text(text)
+    assert out == "Grüße 👋 — 密码: пароль123ü and [secret:github-token] ✓"
+    assert found == Counter({"github-token": 1})
+    out, found = scrub_text("password: пароль123ü ok")
+    assert out == "password: [secret:password] ok"
+
+
+def test_lone_surrogates_survive() -> None:
+    text = f"bad \udc80 byte then {GHP} and \ud800 end"
+    out, _ = scrub_text(text)
+    assert out == "bad \udc80 byte then [secret:github-token] and \ud800 end"
+
+
+def test_deterministic_and_idempotent() -> None:
+    text = "\n".join(row["text"] for row in LABELLED)
+    first, found = scrub_text(text)
+    second, again = scrub_text(text)
+    assert (first, found) == (second, again)
+    assert sum(found.values()) >= sum(len(r["expect"]) for r in LABELLED) - 5
+    # Markers are never read as secrets: scrubbing scrubbed text finds nothing.
+    assert scrub_text(first) == (first, Counter())
+
+
+def test_empty_and_clean_text_is_returned_as_is() -> None:
+    assert scrub_text("") == ("", Counter())
+    clean = "Nothing to see here: commit 3f786850e387550fdab836ed7e6dc881de23001b."
+    out, found = scrub_text(clean)
+    assert out is clean and not found
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(scrub, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+# --- Records -----------------------------------------------------------------------------------
+
+
+def test_clean_record_is_returned_itself() -> None:
+    record = MemoryRecord(id="1", text="hello", title="hi", meta={"a": ["b", {"c": "d"}], "n": 3})
+    out, found = scrub_record(record)
+    assert out is record
+    assert found == Counter()
+
+
+def test_record_title_text_and_nested_meta_are_scrubbed() -> None:
+    meta = {
+        "headers": {"X-Trace": "abc", "Cookie": f"session={GHP}"},
+        "attachments": [{"name": "env", "text": f"AWS_ACCESS_KEY_ID={AKIA}"}, "plain"],
+        "pair": ("ok", f"postgres://app:pa55w0rd@db/app"),
+        "count": 7,
+        "flag": None,
+    }
+    record = MemoryRecord(
+        id="m1",
+        text=f"token is {GHP}",
+        title=f"leaked {AKIA}",
+        author=f"{GHP}@example.com",  # not scrubbed: author is an identity, not content
+        meta=MappingProxyType(meta),
+    )
+    out, found = scrub_record(record)
+    assert out is not record
+    assert out.text == "token is [secret:github-token]"
+    assert out.title == "leaked [secret:aws-access-key]"
+    assert out.author == record.author and out.id == record.id
+    assert list(out.meta) == list(meta)  # keys untouched, in order
+    assert out.meta["headers"]["Cookie"] == "session=[secret:github-token]"
+    assert out.meta["headers"]["X-Trace"] == "abc"
+    assert out.meta["attachments"][0]["text"] == "AWS_ACCESS_KEY_ID=[secret:aws-access-key]"
+    assert out.meta["attachments"][1] == "plain"
+    assert out.meta["pair"] == ("ok", "postgres://app:[secret:url-password]@db/app")
+    assert out.meta["count"] == 7 and out.meta["flag"] is None
+    assert found == Counter({"github-token": 2, "aws-access-key": 2, "url-password": 1})
+    # Unchanged parts of meta are shared, not copied.
+    assert out.meta["attachments"] is not meta["attachments"]
+    assert scrub_record(out) == (out, Counter())
+
+
+def test_meta_value_under_a_secret_key_name() -> None:
+    record = MemoryRecord(
+        id="1",
+        text="x",
+        meta={"password": "hunter22", "api_key": GHP, "token": "${TOKEN}", "tokens": "hunter22"},
+    )
+    out, found = scrub_record(record)
+    assert out.meta == {
+        "password": "[secret:password]",
+        "api_key": "[secret:github-token]",
+        "token": "${TOKEN}",
+        "tokens": "hunter22",
+    }
+    assert found == Counter({"password": 1, "github-token": 1})
+
+
+# --- Linear time -------------------------------------------------------------------------------
+
+
+def test_every_rule_compiles_under_re2() -> None:
+    """RE2 accepts no backreferences or lookarounds, and matches in time linear in the input.
+
+    Every rule alone and both combined passes must compile under RE2 (not ``re``).
+    """
+    for rule in scrub.RULES:
+        assert re2.compile(rule.pattern).programsize > 0, rule.name
+    for compiled in (scrub._TOKENS, scrub._ASSIGNMENTS):
+        assert type(compiled.regex) is type(re2.compile("x"))
+    assert {r.name for r in scrub._TOKENS.rules[0:0]} == set()
+    names = [r[0].name for r in scrub._TOKENS.rules + scrub._ASSIGNMENTS.rules]
+    assert sorted(names) == sorted(r.name for r in scrub.RULES)
+
+
+def test_portable_search_agrees_with_fast_search() -> None:
+    class Public:  # what re2 exposes publicly: no `_regexp`
+        def __init__(self, regex: Any) -> None:
+            self.groups = regex.groups
+            self.search = regex.search
+
+    regex = scrub._TOKENS.regex
+    portable = scrub._searcher(Public(regex))
+    fast = scrub._TOKENS.search
+    buf = "\n".join(r["text"] for r in LABELLED).encode()
+    pos = 0
+    while (spans := fast(buf, pos, len(buf))) is not None:
+        assert portable(buf, pos, len(buf)) == spans
+        pos = spans[0][1]
+    assert portable(buf, pos, len(buf)) is None
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_megabyte_completes(name: str) -> None:
+    """1 MB of near-misses scrubs (the timeout is only a hang guard; see the benchmark)."""
+    text = HOSTILE[name](1 << 20)
+    assert len(text) == 1 << 20
+    out, found = scrub_text(text)
+    # Whatever was replaced, no more than the input came out, and counts match the markers.
+    assert out.count("[secret:") == sum(found.values())
+    assert len(out) <= len(text) + 25 * sum(found.values())
+
+
+def test_hostile_inputs_cover_every_rule() -> None:
+    families = {name.split(":")[0] for name in HOSTILE}
+    assert set(scrub.KINDS) <= families
