@@ -168,6 +168,8 @@ def test_html_to_text_drops_script_and_style_and_keeps_paragraphs() -> None:
         "<p>Second<br>line</p><ul><li>one</li><li>two</li></ul><pre>a\n  b</pre></body></html>"
     )
     assert html_to_text(html) == "First & bold line\n\nSecond\nline\n\n- one\n- two\n\na\n  b"
+    # an unclosed <title> in <head> does not swallow the body
+    assert html_to_text("<head><title>x<body><p>Hi</p><script>f()</script>") == "Hi"
 
 
 async def test_text_plain_is_preferred_over_html(corpora: Path) -> None:

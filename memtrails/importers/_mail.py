@@ -457,6 +457,8 @@ class _HTMLText(HTMLParser):
         self.pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.skip = 0  # an unclosed <head> or <title> must not hide the whole body
         if tag in _SKIP:
             self.skip += 1
         elif tag == "br":
