@@ -129,11 +129,12 @@ def test_unterminated_private_key_stops_after_its_base64_lines() -> None:
 
 
 def test_non_ascii_text_around_secrets() -> None:
-    text = f"Grüße 👋 — 密码: пароль123ü and {GHP} ✓"
+    parol = "\u043f\u0430\u0440\u043e\u043b\u044c123\u00fc"  # Cyrillic "parol" + "123ü"
+    text = f"Grüße 👋 — 密码: {parol} and {GHP} ✓"
     out, found = scrub_text(text)
-    assert out == "Grüße 👋 — 密码: пароль123ü and [secret:github-token] ✓"
+    assert out == f"Grüße 👋 — 密码: {parol} and [secret:github-token] ✓"
     assert found == Counter({"github-token": 1})
-    out, found = scrub_text("password: пароль123ü ok")
+    out, found = scrub_text(f"password: {parol} ok")
     assert out == "password: [secret:password] ok"
 
 
@@ -179,7 +180,7 @@ def test_record_title_text_and_nested_meta_are_scrubbed() -> None:
     meta = {
         "headers": {"X-Trace": "abc", "Cookie": f"session={GHP}"},
         "attachments": [{"name": "env", "text": f"AWS_ACCESS_KEY_ID={AKIA}"}, "plain"],
-        "pair": ("ok", f"postgres://app:pa55w0rd@db/app"),
+        "pair": ("ok", "postgres://app:pa55w0rd@db/app"),
         "count": 7,
         "flag": None,
     }
@@ -236,7 +237,6 @@ def test_every_rule_compiles_under_re2() -> None:
         assert re2.compile(rule.pattern).programsize > 0, rule.name
     for compiled in (scrub._TOKENS, scrub._ASSIGNMENTS):
         assert type(compiled.regex) is type(re2.compile("x"))
-    assert {r.name for r in scrub._TOKENS.rules[0:0]} == set()
     names = [r[0].name for r in scrub._TOKENS.rules + scrub._ASSIGNMENTS.rules]
     assert sorted(names) == sorted(r.name for r in scrub.RULES)
 
