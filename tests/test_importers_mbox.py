@@ -93,6 +93,14 @@ async def test_from_lines_without_a_blank_line_before(corpora: Path) -> None:
     assert len(records(await collect(path))) == 92
 
 
+async def test_undeclared_8bit_text_is_detected(corpora: Path) -> None:
+    # pipermail dropped Content-Type; the 8-bit lines are Big5 (a Yahoo! Hong Kong footer)
+    recs = records(await collect(corpora / "mbox" / "twisted-web-2005-December.mbox"))
+    footer = [r for r in recs if "\u96e2\u7dda\u8a0a\u606f - Yahoo! Messenger" in r.text]
+    assert len(footer) == 4  # 離線訊息 - Yahoo! Messenger
+    assert not any("\ufffd" in r.text for r in recs)
+
+
 async def test_mozilla_from_dash_separators(corpora: Path) -> None:
     # "From - " separators directly after text; nested multiparts missing close boundaries
     recs = records(await collect(corpora / "mbox" / "quirks" / "mimekit-simple.mbox"))
