@@ -1,0 +1,100 @@
+"""Pipeline efficiency: end-to-end ingest of a real mail archive against the model alone.
+
+The model embedding the same texts in the same batches is the physical limit on this machine;
+the pipeline (parse, scrub, dedup, log, index) should hide behind it. Also times the
+unchanged re-run. Prints text and, last, one JSON line.
+
+    python benchmarks/pipeline_efficiency.py [--mbox PATH] [--runs 3] [--batch 64] [--threads N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from memtrails import Memory, from_mbox
+from memtrails.embedding import default_embedder
+from memtrails.pipeline.embed import embed_text
+from memtrails.pipeline.normalise import normalise_item
+from memtrails.records import MemoryRecord
+from memtrails.scrub import scrub_record
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_MBOX = HERE.parent.parent / "shared" / "corpora" / "mbox" / "twisted-python-2003-April.mbox"
+
+
+async def _texts(path: Path) -> list[str]:
+    texts = []
+    async for item in from_mbox(path):
+        record = normalise_item(item, str(path), 0)
+        if isinstance(record, MemoryRecord):
+            texts.append(embed_text(scrub_record(record)[0]))
+    return texts
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mbox", type=Path, default=DEFAULT_MBOX)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--threads", type=int, default=os.cpu_count())
+    args = parser.parse_args()
+
+    texts = await _texts(args.mbox)
+    embedder = await default_embedder(threads=args.threads)
+    model_s, pipe_s, rerun_s = [], [], []
+    for run in range(args.runs):
+        started = time.perf_counter()
+        for i in range(0, len(texts), args.batch):
+            await embedder.embed(texts[i : i + args.batch])
+        model_s.append(time.perf_counter() - started)
+
+        with tempfile.TemporaryDirectory() as tmp:
+            async with Memory.open(Path(tmp) / "m", embedder=embedder) as memory:
+                started = time.perf_counter()
+                report = await memory.ingest(from_mbox(args.mbox), batch=args.batch)
+                pipe_s.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                again = await memory.ingest(from_mbox(args.mbox), batch=args.batch)
+                rerun_s.append(time.perf_counter() - started)
+        assert again.unchanged == report.added + report.updated, "re-run was not all unchanged"
+        print(
+            f"run {run + 1}: model {model_s[-1]:.1f} s, pipeline {pipe_s[-1]:.1f} s, "
+            f"unchanged re-run {rerun_s[-1]:.2f} s ({report.added} added, {report.skipped} skipped)",
+            file=sys.stderr,
+        )
+    await embedder.aclose()
+
+    n = len(texts)
+    model_rate = n / statistics.median(model_s)
+    pipe_rate = n / statistics.median(pipe_s)
+    result = {
+        "benchmark": "pipeline_efficiency",
+        "corpus": args.mbox.name,
+        "records": n,
+        "batch": args.batch,
+        "threads": args.threads,
+        "cpus": os.cpu_count(),
+        "model_only_records_per_s": round(model_rate, 1),
+        "pipeline_records_per_s": round(pipe_rate, 1),
+        "pipeline_over_model": round(pipe_rate / model_rate, 3),
+        "unchanged_rerun_s": round(statistics.median(rerun_s), 3),
+        "unchanged_records_per_s": round(n / statistics.median(rerun_s), 1),
+        "first_over_rerun": round(statistics.median(pipe_s) / statistics.median(rerun_s), 1),
+    }
+    print(f"records:            {n} from {args.mbox.name}")
+    print(f"model only:         {model_rate:.1f} records/s (median of {args.runs})")
+    print(f"pipeline:           {pipe_rate:.1f} records/s = {100 * pipe_rate / model_rate:.0f}% of the model-only rate (target >= 90%)")
+    print(f"unchanged re-run:   {result['unchanged_rerun_s']} s, {result['unchanged_records_per_s']} records/s, {result['first_over_rerun']}x faster than the first import")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
