@@ -568,6 +568,36 @@ function dateFormCases() {
   return cases;
 }
 
+// Every assigned code point (Unicode of Node's ICU), segmented alone and between letters,
+// digits, katakana and Thai, probes separated by LF (which always breaks). The signature lists
+// the segments: "+n" word-like of n units, "-n" not word-like, "/" the LF. Runs of code points
+// with the same signature are one case. This catches any Word_Break difference between ICUs.
+const WORDCLASS_PROBES = (ch) => [ch, 'a' + ch + 'a', '1' + ch + '1', ch + ch, '\u30a2' + ch + '\u30a2', '\u0e01' + ch + '\u0e01'];
+
+function wordClassCases() {
+  const assigned = /\p{Assigned}/u;
+  const cases = [];
+  let run = null;
+  for (let c = 0; c <= 0x10ffff; c++) {
+    const ch = String.fromCodePoint(c);
+    if ((c >= 0xd800 && c <= 0xdfff) || !assigned.test(ch)) {
+      run = null;
+      continue;
+    }
+    let sig = '';
+    for (const x of SEGMENTER.segment(WORDCLASS_PROBES(ch).join('\n'))) {
+      sig += x.segment === '\n' ? '/' : (x.isWordLike ? '+' : '-') + x.segment.length;
+    }
+    if (run && run.signature === sig && run.last === c - 1) {
+      run.last = c;
+    } else {
+      run = { first: c, last: c, signature: sig };
+      cases.push(run);
+    }
+  }
+  return cases.map((r) => ({ id: `wordclass/${r.first.toString(16)}`, first: r.first, last: r.last, signature: r.signature }));
+}
+
 const WORD_FRAGMENTS = ['hello', 'Wörld', 'İ', 'ß', 'ﬁ', '123', '3.14', '1,000', "don't", 'l\u2019a', 'a.b', 'foo:bar', 'x@y', '_init',
   '#tag', 'CamelCase', 'ID42', '東京', '会議', 'です', 'カタカナ', 'ｶﾀｶﾅ', '한국어', 'ภาษาไทย', 'ພາສາລາວ', 'ភាសា', 'မြန်မာ', 'مرحبا', 'שלום',
   'צה"ל', 'नमस्ते', '😀', '👨‍👩‍👧', '🇫🇷', '1️⃣', '\u0301', '\u200d', '\u200b', '\ufeff', '\u00ad', '\ud800', '\udc00', 'Σ', 'ΟΔΟΣ',
@@ -712,6 +742,7 @@ const FIXTURES = {
   dates_fuzz: dateFuzzCases,
   dates_forms: dateFormCases,
   words_fuzz: wordFuzzCases,
+  word_classes: wordClassCases,
   utf16_fuzz: utf16FuzzCases,
   json_fuzz: jsonFuzzCases,
 };

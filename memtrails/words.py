@@ -21,23 +21,45 @@ _MIN_UNITS, _MAX_UNITS = 2, 60
 _WORD_LIKE = range(100, 500)
 
 
+# Characters whose Word_Break value changed after Unicode 15 (ICU 72), as Node's ICU sees them:
+# the prepended concatenation marks went from Format to Numeric, CEDILLA became a letter, and
+# two vertical presentation forms stopped being MidNum (found by comparing every assigned code
+# point's segmentation in several contexts against Node).
+_PREPENDED_MARKS = r"\u0600-\u0605\u06DD\u070F\u0890\u0891\u08E2\U000110BD\U000110CD"
+_RULE_EDITS = [
+    # CLDR 42's tailorings, absent from Node's ICU: "@" as a letter, ":" not MidLetter.
+    (r"$ALetter=[\p{Word_Break=ALetter}@];", r"$ALetter=[\p{Word_Break=ALetter}];"),
+    (r"$ALetter=[\p{Word_Break=ALetter}];", r"$ALetter=[\p{Word_Break=ALetter}\u00B8];"),
+    (
+        r"$MidLetter=[\p{Word_Break=MidLetter}-[\:\uFE55\uFF1A]];",
+        r"$MidLetter=[\p{Word_Break=MidLetter}];",
+    ),
+    (
+        r"$Format=[\p{Word_Break=Format}];",
+        rf"$Format=[\p{{Word_Break=Format}}-[{_PREPENDED_MARKS}]];",
+    ),
+    (
+        r"$Numeric=[\p{Word_Break=Numeric}];",
+        rf"$Numeric=[\p{{Word_Break=Numeric}}[{_PREPENDED_MARKS}]];",
+    ),
+    (r"$MidNum=[\p{Word_Break=MidNum}];", r"$MidNum=[\p{Word_Break=MidNum}-[\uFE10\uFE14]];"),
+]
+
+
 def _word_rules() -> str:
     """Return the root word-break rules of the ICU PyICU runs on, brought in line with Node's.
 
     The reference is the ICU that Node bundles (78 when this was written). CLDR 42 (ICU 72)
     tailored root word breaks: ``@`` counted as a letter (so ``ana@example.com`` was one word)
-    and ``:`` was taken out of MidLetter (so ``foo:bar`` was two). Node's ICU has neither
-    tailoring, so undo them where the installed ICU has them; with an ICU that never had them
-    the rules are unchanged.
+    and ``:`` was taken out of MidLetter (so ``foo:bar`` was two); and Unicode 16 moved a few
+    characters to other Word_Break classes. Each edit applies only where the installed ICU's
+    rules have the old definition, and on a newer ICU the edited sets mean the same thing, so
+    the rules there are what ICU ships.
     """
     rules = str(icu.BreakIterator.createWordInstance(icu.Locale.getRoot()).getRules())
-    rules = rules.replace(
-        r"$ALetter=[\p{Word_Break=ALetter}@];", r"$ALetter=[\p{Word_Break=ALetter}];"
-    )
-    return rules.replace(
-        r"$MidLetter=[\p{Word_Break=MidLetter}-[\:\uFE55\uFF1A]];",
-        r"$MidLetter=[\p{Word_Break=MidLetter}];",
-    )
+    for old, new in _RULE_EDITS:
+        rules = rules.replace(old, new)
+    return rules
 
 
 ICU_WORD_RULES = _word_rules()
