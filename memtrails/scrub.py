@@ -32,6 +32,7 @@ matches stays linear too, not only each search. ``benchmarks/scrub_speed.py`` me
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -89,7 +90,8 @@ _KEY = (
 )
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
-# semicolon, not starting like a reference or placeholder ($VAR, %s, {{x}}, <x>, [x], #, @),
+# semicolon, not starting like a reference, a placeholder or a flag ($VAR, %s, {{x}}, <x>,
+# [x], #, @, -),
 # so that those near-misses are not even matches. A bare value may follow an HTTP auth
 # scheme word, which stays.
 _VALUE = (
@@ -97,7 +99,7 @@ _VALUE = (
     r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
     r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
     r"|(?:(?i:bearer|basic|token|bot|digest|negotiate)[ \t]+)?"
-    r"(?P<vbare>[^\s\"'`,;$%{<\[#@][^\s\"'`,;]{5,}))"
+    r"(?P<vbare>[^\s\"'`,;$%{<\[#@-][^\s\"'`,;]{5,}))"
 )
 
 
@@ -210,15 +212,15 @@ RULES: Final[tuple[_Rule, ...]] = (
         r"(?P<v>[^\s/?#\"'<>]+)@[A-Za-z0-9_\[]",
         True,
     ),
-    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose.
+    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose; and
+    # command-line flags: --password hunter2, --api-key=... (one rule: a smaller program).
     _Rule(
         "assignment",
         "password",
-        rf"{_KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*{_VALUE}",
+        rf"(?:--{_KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
+        rf"|{_KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*){_VALUE}",
         False,
     ),
-    # Command-line flags: --password hunter2, --api-key=...
-    _Rule("flag", "password", rf"--{_KEY}(?:=|[ \t]+){_VALUE}", False),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     _Rule("bearer", "password", r"\b(?i:bearer)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)", False),
 )
@@ -317,8 +319,7 @@ def _is_placeholder(value: str) -> bool:
         return True
     if len(set(value)) == 1 or not value.strip("*xX•.-_ "):  # "******", "xxxx-xxxx"
         return True
-    has_digit = any(c.isdigit() for c in value)
-    return not has_digit and any(w in low for w in _KEY_WORDS)
+    return not any(map(str.isdigit, value)) and any(w in low for w in _KEY_WORDS)
 
 
 def _is_code(value: str) -> bool:
@@ -328,22 +329,29 @@ def _is_code(value: str) -> bool:
     parts = value.split(".")
     if len(parts) > 1 and all(p.isidentifier() for p in parts):
         return True  # settings.DB_PASSWORD, self._token, process.env.TOKEN
-    if value.isidentifier() and not any(c.isdigit() for c in value):
+    if value.isidentifier() and not any(map(str.isdigit, value)):
         # user_password, hashedPassword, API_TOKEN: variables; "hunter" is left a secret.
         camel = any(a.islower() and b.isupper() for a, b in pairwise(value))
         return "_" in value or camel
     return False
 
 
-def _accept_value(value: str, key: str, quoted: bool) -> bool:
-    """Decide whether an assignment's value is a secret (see the module docs for the rule)."""
+@functools.lru_cache(maxsize=4096)  # hostile inputs repeat one value; normal ones cost nothing
+def _accept_value(value: str, password_key: bool, quoted: bool) -> bool:
+    """Decide whether an assignment's value is a secret (the rule is in the module docs).
+
+    Args:
+        value: the value, without its quotes.
+        password_key: the key names a password (pass, pw, passwd, ...), so digits count.
+        quoted: the value was quoted, so 4 characters are enough and code shapes count.
+    """
     value = value.strip()
     if len(value) < (4 if quoted else 6) or _is_placeholder(value):
         return False
     if not quoted and _is_code(value):
         return False
     # Token counts and sizes ("max_token: 100000") are numbers; passwords may be digits.
-    return not (value.isdigit() and "pass" not in key.lower() and "pw" not in key.lower())
+    return password_key or not value.isdigit()
 
 
 def _decode(buf: bytes, start: int, end: int) -> str:
@@ -362,13 +370,20 @@ def _rstrip_separators(buf: bytes, start: int, end: int) -> int:
     return end
 
 
+def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
+    """Run the token pass over a value, unless it is too short to hold any token."""
+    # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://".
+    if end - start >= 15 or b"://" in buf[start:end]:
+        yield from _matches(_TOKENS, buf, start, end)
+
+
 def _inner(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     """Return the replacements inside an accepted value [start, end).
 
     Provider tokens inside it keep their own kinds when they cover the value (all but a few
     characters of quoting or escapes); otherwise the whole value becomes one ``kind``.
     """
-    spans = list(_matches(_TOKENS, buf, start, end))
+    spans = list(_tokens_in(buf, start, end))
     covered = sum(e - s for s, e, _ in spans)
     if spans and (end - start) - covered <= 3:
         return spans
@@ -382,7 +397,9 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
         sp = compiled.search(buf, pos, end)
         if sp is None:
             return
-        rule, outer, g = next(r for r in compiled.rules if sp[r[1]][0] >= 0)
+        for rule, outer, g in compiled.rules:  # noqa: B007 (the loop finds the rule)
+            if sp[outer][0] >= 0:
+                break
         ms, me = sp[outer]
         resume = me
         name = rule.name
@@ -397,7 +414,7 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
                 resume = stop
             else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
                 resume = sp[g["hdr"]][1]
-        elif name in ("assignment", "flag"):
+        elif name == "assignment":
             yield from _assignment(buf, sp, g, rule.kind)
         elif name == "bearer":
             vs, ve = sp[g["v"]]
@@ -435,11 +452,13 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
         if vs >= 0:
             break
     ks, ke = sp[g["key"]]
+    if ks < 0:
+        ks, ke = sp[g["fkey"]]
     if buf[max(ks - 3, 0) : ks] == b"://":
         return  # the user of scheme://user:pass@host: the url-password rule's business
     if buf[ks - 1 : ke + 1] == b"[secret:":
         return  # one of our own markers: scrubbing scrubbed text must find nothing
-    key = _decode(buf, ks, ke)
+    key = buf[ks:ke].lower()
     value = _decode(buf, vs, ve)
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.
@@ -452,11 +471,11 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
         if rest and head.lower() in ("bearer", "basic", "token", "bot"):
             vs += len(head) + 1
             value = rest
-    if _accept_value(value, key, quoted=group != "vbare"):
+    if _accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
         yield from _inner(buf, vs, ve, kind)
     else:
         # Not a secret, but it may still hold a provider token: scan it (once).
-        yield from _matches(_TOKENS, buf, vs, ve)
+        yield from _tokens_in(buf, vs, ve)
 
 
 def _merge(first: list[_Span], second: list[_Span]) -> list[_Span]:
@@ -525,7 +544,7 @@ def scrub_text(text: str) -> tuple[str, Counter[str]]:
 def _scrub_secret_value(text: str, counts: Counter[str]) -> str:
     """Scrub a string stored under a key named like a secret (``{"password": "..."}``)."""
     buf = text.encode("utf-8", "surrogatepass")
-    if not _accept_value(text, "password", quoted=True):
+    if not _accept_value(text, True, True):
         return _scrub_into(text, counts)
     stripped = text.strip()
     start = len(text[: len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
