@@ -259,6 +259,7 @@ const TEXTS = [
   ['unicode16-scripts', 'Garay \u{10D50}\u{10D51}\u{10D70}\u{10D71} Todhri \u{105C0}\u{105C1} Sunuwar \u{11BC0}\u{11BC1}'],
   ['unicode16-latin', 'Latin \uA7CB\uA7CC\uA7DA\uA7DB \uA7DC letters'],
   ['kawi', 'Kawi \u{11F04}\u{11F05}\u{11F34}'],
+  ['wordbreak-unicode16', 'No. \u0600١٢٣ \u06DD12 ab\u0603cd ca\u00B8ca 12\uFE1034 56\uFE1478 \u070Fxy \u{110BD}12'],
   // Longer dictionary-segmented text (where ICU versions differ most)
   ['japanese-news', '気象庁によりますと、明日は全国的に晴れる見込みですが、北日本では夕方から雨が降るところがあるでしょう。'],
   ['japanese-chat', 'ありがとうございます！明日の打ち合わせ、よろしくお願いいたします。資料は共有フォルダにあります。'],
