@@ -599,6 +599,31 @@ function wordClassCases() {
   return cases.map((r) => ({ id: `wordclass/${r.first.toString(16)}`, first: r.first, last: r.last, signature: r.signature }));
 }
 
+// Wall-clock time -> instant, as `new Date(y, m, d, h, mi, s, ms)` reads it in the fixture's
+// zone: the conversion behind every local-time date (dates.utc_from_local_ms).
+function localTimeCases() {
+  const rand = prng(0x10ca1);
+  const walls = [[2024, 3, 10, 2, 30, 0, 0], [2024, 3, 10, 1, 59, 59, 999], [2024, 3, 10, 3, 0, 0, 0], [2024, 11, 3, 1, 30, 0, 0],
+    [2024, 11, 3, 0, 59, 59, 999], [2024, 11, 3, 2, 0, 0, 0], [1883, 11, 18, 12, 3, 58, 0], [1883, 11, 18, 12, 0, 0, 0], [1945, 8, 14, 19, 0, 0, 0],
+    [1974, 1, 6, 2, 30, 0, 0], [2007, 3, 11, 2, 30, 0, 0], [2038, 1, 19, 3, 14, 8, 0], [9999, 12, 31, 23, 59, 59, 999], [100, 1, 1, 0, 0, 0, 0],
+    [1000, 6, 15, 12, 0, 0, 0], [2100, 3, 14, 2, 30, 0, 0], [3000, 11, 2, 1, 30, 0, 0], [275760, 9, 12, 0, 0, 0, 0], [-271821, 4, 21, 0, 0, 0, 0]];
+  while (walls.length < 300) {
+    const y = pick(rand, [1850 + (rand() % 250), 100 + (rand() % 9900), 1918 + (rand() % 120)]);
+    const mo = pick(rand, [3, 4, 10, 11, 1 + (rand() % 12)]);
+    walls.push([y, mo, 1 + (rand() % 28), pick(rand, [0, 1, 2, 3, rand() % 24]), pick(rand, [0, 30, rand() % 60]), rand() % 60, rand() % 1000]);
+  }
+  return walls.map(([y, mo, d, h, mi, s, ms]) => {
+    const date = new Date(2000, 0, 1);
+    date.setFullYear(y, mo - 1, d); // setFullYear: years 0..99 stay as they are
+    date.setHours(h, mi, s, ms);
+    const wall = new Date(0);
+    wall.setUTCFullYear(y, mo - 1, d);
+    wall.setUTCHours(h, mi, s, ms);
+    const utc = date.getTime();
+    return { id: `local/${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}`, wall_ms: wall.getTime(), ms: Number.isNaN(utc) ? null : utc };
+  });
+}
+
 const WORD_FRAGMENTS = ['hello', 'Wörld', 'İ', 'ß', 'ﬁ', '123', '3.14', '1,000', "don't", 'l\u2019a', 'a.b', 'foo:bar', 'x@y', '_init',
   '#tag', 'CamelCase', 'ID42', '東京', '会議', 'です', 'カタカナ', 'ｶﾀｶﾅ', '한국어', 'ภาษาไทย', 'ພາສາລາວ', 'ភាសា', 'မြန်မာ', 'مرحبا', 'שלום',
   'צה"ל', 'नमस्ते', '😀', '👨‍👩‍👧', '🇫🇷', '1️⃣', '\u0301', '\u200d', '\u200b', '\ufeff', '\u00ad', '\ud800', '\udc00', 'Σ', 'ΟΔΟΣ',
@@ -742,6 +767,7 @@ const FIXTURES = {
   keys: keyCases,
   dates_fuzz: dateFuzzCases,
   dates_forms: dateFormCases,
+  local_time: localTimeCases,
   words_fuzz: wordFuzzCases,
   word_classes: wordClassCases,
   utf16_fuzz: utf16FuzzCases,

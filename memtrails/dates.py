@@ -10,7 +10,7 @@ from array import array
 from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["iso_from_ms", "parse_date"]
+__all__ = ["iso_from_ms", "parse_date", "utc_from_local_ms"]
 
 # This is a port of V8's DateParser (src/date/dateparser*.{h,cc}, the parser behind Node's
 # Date.parse): an ES5 ISO 8601 pass first, and whatever it leaves goes to the "legacy" pass,
@@ -470,8 +470,12 @@ def _local_zone() -> tzinfo | None:
     return zone
 
 
-def _local_to_utc(local_ms: int) -> int:
-    """Convert wall-clock milliseconds in the process's zone to UTC.
+def utc_from_local_ms(local_ms: int) -> int:
+    """Return the instant of a wall-clock time in the process's zone (``TZ``), as JavaScript.
+
+    ``local_ms`` is the wall time counted as if it were UTC (``Date.UTC(y, m, d, h, ...)``);
+    the result is what ``new Date(y, m, d, h, ...).getTime()`` gives. Use it for naive
+    datetimes so they become the same instant in Python as in the TypeScript reference.
 
     V8 asks ICU for the offset with UCAL_TZ_LOCAL_FORMER for both skipped and repeated
     times: a time in a spring-forward gap is read with the offset before the gap, and a
@@ -528,7 +532,7 @@ def parse_date(value: str) -> int | None:
     if offset is None:
         if abs(t) > _MAX_TIME + 10 * _MS_PER_DAY:  # V8's kMaxTimeBeforeUTCInMs
             return None
-        t = _local_to_utc(t)
+        t = utc_from_local_ms(t)
     else:
         t -= offset * 1000
     if abs(t) > _MAX_TIME:

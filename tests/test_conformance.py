@@ -21,7 +21,7 @@ from typing import Any
 import icu
 import pytest
 
-from memtrails.dates import iso_from_ms, parse_date
+from memtrails.dates import iso_from_ms, parse_date, utc_from_local_ms
 from memtrails.js import (
     JS_WHITESPACE,
     fnv1a32,
@@ -331,3 +331,8 @@ def test_word_classes() -> None:
         f"{skipped} code points are undefined in ICU {icu.ICU_VERSION}: record the count in "
         "UNDEFINED_IN_ICU and conformance/README.md (Known differences) after reviewing them"
     )
+
+
+@pytest.mark.usefixtures("fixture_tz")
+def test_local_time() -> None:
+    _check("local_time", lambda case: _diff("utc", utc_from_local_ms(case["wall_ms"]), case["ms"]))
