@@ -22,11 +22,32 @@ password is replaced (``https://bob:[secret:url-password]@host``) and for ``pass
 assignments only the value (``password: [secret:password]``). A value that is itself a
 provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``).
 
-Linear time: every rule is one alternative of a single RE2 expression (google-re2, no
-backtracking), scanned once over the UTF-8 bytes of the text. Rules are written so that a
-match never needs to look far past its own end, and a rule rejected by the Python-side checks
-never makes the scan go back more than the length of the rejected match; so finding *all*
-matches stays linear too, not only each search. ``benchmarks/scrub_speed.py`` measures it.
+Assignments (kind ``password``): a key ending in password, passwd, pwd, pw, pass, secret,
+token, api_key/apikey/api-key, access_key, private_key, secret_key or authorization (with
+an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
+``:``, ``=>``, ``:=``, ``==`` or a space after ``--key``, then a value. The value is a
+secret unless it is shorter than 6 characters (4 when quoted), a placeholder or reference
+(``${VAR}``, ``$VAR``, ``%s``, ``{{var}}``, ``<redacted>``, ``[REDACTED]``, ``****``), a
+literal or a type (None, null, true, string, required, ...), a word containing the key's
+own name without a digit (``your_password_here``), code when unquoted (``getpass()``,
+``os.environ[...]``, ``settings.DB_PASSWORD``, ``user_password``), or digits under a key
+that is not a password (``max_tokens: 100000``). ``Bearer <value>`` alone needs 16+
+characters with a letter and a digit. The same check applies to a string in ``meta``
+under a key named like that.
+
+Linear time: the rules are alternatives of two RE2 expressions (google-re2, no
+backtracking), each scanned once over the UTF-8 bytes of the text. RE2 makes each search
+linear; finding *all* matches stays linear because no rule can keep a partial match alive
+far past a place where another match may start (key prefixes and URL schemes are at most
+three words, the other open-ended parts start with a literal that cannot recur inside
+them), and a match rejected by the checks above never sends the scan back more than its
+own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
+
+Known gaps: passwords in prose without a separator ("the password is hunter2"), YAML
+block scalars, XML elements (``<password>x</password>``), camelCase short keys
+(``dbPass``), Stripe publishable keys (``pk_``: public by design), Google OAuth client
+secrets and access tokens other than as assignment values, and tokens of services
+not listed in :data:`KINDS`.
 """
 
 from __future__ import annotations
