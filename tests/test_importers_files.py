@@ -1,4 +1,4 @@
-"""Tests for the files importer: the walk, .gitignore rules, encodings, titles, skips."""
+"""Tests for the files importer: the walk, .gitignore rules, encodings, titles, skips, re-runs."""
 
 from __future__ import annotations
 
@@ -13,13 +13,14 @@ from typing import Any
 import pytest
 
 from memtrails._exceptions import SourceError
+from memtrails.importers import files as files_module
 from memtrails.importers.files import from_files
-from memtrails.records import At, MemoryRecord, RecordError
+from memtrails.records import At, MemoryRecord, RecordError, Seen, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
+async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 
@@ -152,7 +153,10 @@ async def test_meta_and_ids_are_stable(tree: Path) -> None:
     }
     assert readme.at == At(st.st_mtime_ns // 1_000_000)
     again = await collect(from_files(tree))
-    assert [i.to_json() for i in again] == [i.to_json() for i in first]
+    assert [i.to_json() for i in again if not isinstance(i, SourceState)] == [
+        i.to_json() for i in first if not isinstance(i, SourceState)
+    ]
+    assert again[-1] == first[-1]  # the same position too
 
 
 async def test_gitignore_matches_git(tmp_path: Path) -> None:
@@ -233,3 +237,171 @@ async def test_unreadable_file_is_an_error(tmp_path: Path, monkeypatch: pytest.M
     items = await collect(from_files(tmp_path))
     assert list(records(items)) == ["a.md"]
     assert errors(items)["locked.md"].startswith("cannot read the file")
+
+
+# -- re-runs with the last run's state ------------------------------------------------------
+
+OLD_NS = 1_600_000_000_000_000_000  # 2020-09-13: well past the racy window
+
+
+def age(root: Path) -> None:
+    """Give every file an old mtime, so its stat is trusted on the next run."""
+    for n, path in enumerate(sorted(p for p in root.rglob("*") if p.is_file())):
+        os.utime(path, ns=(OLD_NS + n, OLD_NS + n))
+
+
+def spy_reads(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
+    """Record the relative path of every file whose bytes the walk reads."""
+    reads: list[str] = []
+    real = files_module._read_bytes
+
+    def reading(path: Path, limit: int) -> bytes:
+        reads.append(path.relative_to(root.resolve()).as_posix())
+        return real(path, limit)
+
+    monkeypatch.setattr(files_module, "_read_bytes", reading)
+    return reads
+
+
+def final(items: list[Any]) -> SourceState:
+    assert isinstance(items[-1], SourceState)
+    assert not any(isinstance(i, SourceState) for i in items[:-1])
+    return items[-1]
+
+
+def seen(items: list[Any]) -> list[str]:
+    return [i.id for i in items if isinstance(i, Seen)]
+
+
+async def test_first_run_ends_with_a_complete_full_state(tree: Path) -> None:
+    age(tree)
+    items = await collect(from_files(tree, max_bytes=4096))
+    state = final(items)
+    assert (state.mode, state.complete, state.why) == ("full", True, None)
+    assert state.source == str(tree.resolve())
+    files = state.state["files"]
+    readme = tree / "README.md"
+    st = readme.stat()
+    assert files["README.md"] == [
+        st.st_size, st.st_mtime_ns, hashlib.sha256(readme.read_bytes()).hexdigest()
+    ]
+    assert files["image.png"][3] == "binary file"
+    # Oversized files are known from their stat alone: nothing to remember.
+    assert set(files) == set(records(items)) | {"image.png", "control.dat"}
+    assert {i.where: i.id for i in items if isinstance(i, RecordError)} == {
+        "big.md": "big.md", "control.dat": "control.dat", "image.png": "image.png",
+    }
+
+
+async def test_unchanged_tree_reads_no_file(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    age(tree)
+    first = await collect(from_files(tree, max_bytes=4096))
+    reads = spy_reads(monkeypatch, tree)
+    again = await collect(from_files(tree, max_bytes=4096, state=final(first).state))
+    assert reads == []
+    assert records(again) == {}
+    assert sorted(seen(again)) == sorted(records(first))
+    assert errors(again) == errors(first)  # the binary ones, from the state, unread
+    state = final(again)
+    assert (state.mode, state.complete, state.why) == ("incremental", True, None)
+    assert state.state == final(first).state
+
+
+async def test_touched_file_is_hashed_and_seen(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    age(tree)
+    first = final(await collect(from_files(tree)))
+    os.utime(tree / "README.md", ns=(OLD_NS - 7, OLD_NS - 7))
+    reads = spy_reads(monkeypatch, tree)
+    items = await collect(from_files(tree, state=first.state))
+    assert reads == ["README.md"]
+    assert records(items) == {}
+    assert "README.md" in seen(items)
+    stamp = final(items).state["files"]["README.md"]
+    assert stamp[1] == OLD_NS - 7 and stamp[2] == first.state["files"]["README.md"][2]
+    reads.clear()
+    await collect(from_files(tree, state=final(items).state))
+    assert reads == []  # the new stat is remembered
+
+
+async def test_edited_file_gives_exactly_one_record(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    age(tree)
+    first = final(await collect(from_files(tree)))
+    (tree / "plain.txt").write_text("# edited, same folder\n", encoding="utf-8")
+    os.utime(tree / "plain.txt", ns=(OLD_NS - 1, OLD_NS - 1))
+    reads = spy_reads(monkeypatch, tree)
+    items = await collect(from_files(tree, state=first.state))
+    assert reads == ["plain.txt"]
+    assert list(records(items)) == ["plain.txt"]
+    assert records(items)["plain.txt"].text == "# edited, same folder\n"
+    assert len(seen(items)) == len(first.state["files"]) - 1 - 2  # less plain.txt and 2 binaries
+
+
+async def test_deleted_and_new_files(tree: Path) -> None:
+    age(tree)
+    first = final(await collect(from_files(tree)))
+    (tree / "code.py").unlink()
+    make(tree, {"new.md": "# New\n"})
+    items = await collect(from_files(tree, state=first.state))
+    assert list(records(items)) == ["new.md"]
+    files = final(items).state["files"]
+    assert "code.py" not in files and "new.md" in files
+    assert final(items).complete
+
+
+async def test_a_file_just_written_is_hashed_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make(tmp_path, {"fresh.md": "# just saved\n"})  # mtime: now
+    first = final(await collect(from_files(tmp_path)))
+    assert first.state["files"]["fresh.md"][0] == -1  # its stat is not trusted
+    reads = spy_reads(monkeypatch, tmp_path)
+    items = await collect(from_files(tmp_path, state=first.state))
+    assert reads == ["fresh.md"]
+    assert seen(items) == ["fresh.md"]
+
+
+async def test_a_state_it_cannot_read_means_a_full_read(tree: Path) -> None:
+    for bad in ({}, {"files": "x"}, {"files": {"a.md": [1, 2]}}, {"files": {"a.md": ["1", 2, "h"]}}):
+        state = final(await collect(from_files(tree, state=bad)))
+        assert (state.mode, state.complete) == ("full", True)
+        assert state.why == "the saved position is not one this version reads"
+
+
+async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
+    age(tree)
+    items = await collect(from_files(tree, max_bytes=4096, checkpoint_every=4))
+    positions = [n for n, i in enumerate(items) if isinstance(i, SourceState)]
+    assert len(positions) == 1 + 18 // 4  # 18 files walked
+    for n in positions[:-1]:
+        state = items[n]
+        assert not state.complete
+        before = {i.id for i in items[:n] if isinstance(i, MemoryRecord | RecordError)}
+        assert set(state.state["files"]) <= before
+    # With a state, positions also keep last run's stamps of the files not reached yet.
+    again = await collect(
+        from_files(tree, max_bytes=4096, checkpoint_every=4, state=items[-1].state)
+    )
+    first_position = next(i for i in again if isinstance(i, SourceState))
+    assert first_position.state["files"] == items[-1].state["files"]
+
+
+async def test_a_folder_it_cannot_list_makes_the_run_incomplete(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if Path(path).name == "sub":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(files_module.os, "scandir", scandir)
+    items = await collect(from_files(tree))
+    assert errors(items)["sub"].startswith("cannot read the folder")
+    assert not final(items).complete

@@ -6,14 +6,15 @@ import asyncio
 import hashlib
 import os
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+import time
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import cast
+from typing import Any, cast
 
 from .._exceptions import SourceError
-from ..records import At, Item, MemoryRecord, RecordError
+from ..records import At, Item, MemoryRecord, RecordError, Seen, SourceState
 from ._threaded import iterate_in_thread
 
 __all__ = ["NOTE_SUFFIXES", "from_files"]
@@ -35,6 +36,12 @@ _BOMS = (
 _SETEXT = re.compile(r"^ {0,3}(=+|-+|~+|\^+|\*+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _MAX_TITLE_LINES = 200
+# A file modified this recently may change again within the same mtime tick after it is read,
+# leaving size and mtime as saved but the content not (git's "racily clean" entries): its
+# stat is not trusted next run, so it is hashed again (its content still decides).
+_RACY_NS = 2_000_000_000
+_UNTRUSTED = -1  # the size saved for such a file: no stat matches it
+_BAD_STATE = "the saved position is not one this version reads"
 
 
 # -- .gitignore ---------------------------------------------------------------------------
@@ -231,11 +238,52 @@ def _title(text: str, name: str, suffix: str) -> str:
 # -- the walk ------------------------------------------------------------------------------
 
 
+def _saved_files(state: Mapping[str, Any] | None) -> tuple[dict[str, list[Any]], str | None]:
+    """Return the per-file stamps of the last run, and why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    files = state.get("files")
+    if not isinstance(files, Mapping):
+        return {}, _BAD_STATE
+    saved: dict[str, list[Any]] = {}
+    for rel, stamp in files.items():
+        if not (
+            isinstance(rel, str)
+            and isinstance(stamp, list | tuple)
+            and len(stamp) in (3, 4)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in stamp[:2])
+            and all(isinstance(s, str) for s in stamp[2:])
+        ):
+            return {}, _BAD_STATE
+        saved[rel] = list(stamp)
+    return saved, None
+
+
+def _read_bytes(path: Path, limit: int) -> bytes:
+    """Read at most ``limit`` bytes of a file: the one place the walk reads file contents."""
+    with path.open("rb") as f:
+        return f.read(limit)
+
+
 class _Walk:
-    def __init__(self, root: Path, source: str, max_bytes: int) -> None:
+    def __init__(
+        self,
+        root: Path,
+        source: str,
+        max_bytes: int,
+        state: Mapping[str, Any] | None,
+        checkpoint_every: int,
+    ) -> None:
         self.root = root
         self.source = source
         self.max_bytes = max_bytes
+        self.checkpoint_every = checkpoint_every
+        self.saved, self.why = _saved_files(state)
+        self.mode = "incremental" if state is not None and self.why is None else "full"
+        # rel path -> [size, mtime_ns, sha256] (+ the reason for a file that is not text)
+        self.stamps: dict[str, list[Any]] = {}
+        self.complete = True  # until part of the tree cannot be listed
+        self.files = 0
 
     def items(self) -> Iterator[Item]:
         stack: list[_IgnoreFile] = []
@@ -243,12 +291,25 @@ class _Walk:
         if exclude is not None:
             stack.append(exclude)
         yield from self._folder(self.root, "", stack)
+        yield self._position(final=True)
+
+    def _position(self, final: bool) -> SourceState:
+        if final:
+            return SourceState(
+                self.source, {"files": self.stamps}, self.mode, self.complete, self.why
+            )
+        # Files not reached yet keep last run's stamps: they are still true of the folder,
+        # so a run killed after this point re-reads only what changed.
+        merged = {**self.saved, **self.stamps}
+        return SourceState(self.source, {"files": merged}, self.mode, False, self.why)
 
     def _folder(self, folder: Path, rel: str, stack: list[_IgnoreFile]) -> Iterator[Item]:
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
+            # Its files are unknown: records from them must not be pruned as gone.
+            self.complete = False
             yield RecordError(self.source, rel or ".", f"cannot read the folder ({exc})")
             return
         if any(e.name == ".gitignore" for e in entries):
@@ -267,31 +328,54 @@ class _Walk:
                 is_dir = entry.is_dir(follow_symlinks=False)
                 is_file = entry.is_file(follow_symlinks=False)
             except OSError as exc:
+                self.complete = False  # a file or a whole folder: unknown, so prune nothing
                 yield RecordError(self.source, child, f"cannot read ({exc})")
                 continue
             if not (is_dir or is_file) or _ignored(child, is_dir, stack):
                 continue
             if is_dir:
                 yield from self._folder(Path(entry.path), child, stack)
-            else:
-                yield self._file(Path(entry.path), child)
+                continue
+            yield self._file(Path(entry.path), child)
+            self.files += 1
+            if self.files % self.checkpoint_every == 0:
+                yield self._position(final=False)  # after the file's item, never before
+
+    def _error(self, rel: str, reason: str) -> RecordError:
+        # The id lets a prune keep the record the folder already has for this file.
+        return RecordError(self.source, rel, reason, id=rel)
 
     def _file(self, path: Path, rel: str) -> Item:
         try:
             st = path.stat()
-            if st.st_size > self.max_bytes:
-                return RecordError(
-                    self.source, rel, f"larger than max_bytes ({st.st_size} bytes)"
-                )
-            with path.open("rb") as f:
-                data = f.read(self.max_bytes + 1)
         except OSError as exc:
-            return RecordError(self.source, rel, f"cannot read the file ({exc})")
+            return self._error(rel, f"cannot read the file ({exc})")
+        saved = self.saved.get(rel)
+        if saved is not None and saved[0] == st.st_size and saved[1] == st.st_mtime_ns:
+            # Same size and mtime as when it was read: unchanged, and not read again.
+            self.stamps[rel] = saved
+            return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
+        if st.st_size > self.max_bytes:
+            return self._error(rel, f"larger than max_bytes ({st.st_size} bytes)")
+        try:
+            data = _read_bytes(path, self.max_bytes + 1)
+        except OSError as exc:
+            return self._error(rel, f"cannot read the file ({exc})")
         if len(data) > self.max_bytes:  # it grew after stat()
-            return RecordError(self.source, rel, f"larger than max_bytes ({len(data)} bytes)")
+            return self._error(rel, f"larger than max_bytes ({len(data)} bytes)")
+        sha = hashlib.sha256(data).hexdigest()
+        # Trust this stat next run only if it surely describes the bytes just read.
+        racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
+        stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
         decoded = _decode(data)
         if decoded is None:
-            return RecordError(self.source, rel, "binary file")
+            self.stamps[rel] = [*stamp, "binary file"]
+            return self._error(rel, "binary file")
+        self.stamps[rel] = stamp
+        if saved is not None and len(saved) == 3 and saved[2] == sha:
+            # Touched or copied over, same bytes: the record the folder has is still right
+            # (rebuilding it would change its mtime, hence its fingerprint, and re-embed it).
+            return Seen(self.source, rel)
         text, encoding = decoded
         suffix = PurePosixPath(rel).suffix.lower()
         name = PurePosixPath(rel).name
@@ -307,19 +391,25 @@ class _Walk:
                 "size": len(data),
                 "mtime_ns": st.st_mtime_ns,
                 "encoding": encoding,
-                "sha256": hashlib.sha256(data).hexdigest(),
+                "sha256": sha,
             },
         )
 
 
-def _open(folder: Path, source: str | None, max_bytes: int) -> _Walk:
+def _open(
+    folder: Path,
+    source: str | None,
+    max_bytes: int,
+    state: Mapping[str, Any] | None,
+    checkpoint_every: int,
+) -> _Walk:
     root = folder.expanduser().resolve()
     src = source if source is not None else str(root)
     if not root.exists():
         raise SourceError(src, "no such folder")
     if not root.is_dir():
         raise SourceError(src, "not a folder")
-    return _Walk(root, src, max_bytes)
+    return _Walk(root, src, max_bytes, state, checkpoint_every)
 
 
 def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
@@ -332,7 +422,9 @@ async def from_files(
     *,
     max_bytes: int = 1_000_000,
     source: str | None = None,
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+    state: Mapping[str, Any] | None = None,
+    checkpoint_every: int = 1000,
+) -> AsyncGenerator[Item, None]:
     """Yield one record per text file under a folder, in sorted path order.
 
     Walks the folder in worker threads, one file at a time. Hidden files and folders
@@ -351,27 +443,52 @@ async def from_files(
     modification time, and ``meta`` with ``path`` (absolute), ``size``, ``mtime_ns``,
     ``encoding`` and ``sha256`` (of the file's bytes).
 
+    Re-runs (``state``): the whole tree is always walked (a ``stat`` per file), so the run is
+    always complete and a prune may forget the records of files that are gone. A file whose
+    size and mtime (to the nanosecond) equal last run's is not read: it is yielded as
+    :class:`~memtrails.records.Seen` (or as its error again, for a binary file). A file whose
+    stat changed is read and hashed: same SHA-256 as last run gives ``Seen`` (touched, not
+    edited), else a record. A file modified less than 2 s before it was read, or that changed
+    size while being read, is hashed again next run whatever its stat says. There is no full
+    fallback beyond that: a state this version cannot read (``why`` says so) just means
+    every file is read. The stat check trusts the file system, as make and rsync do: a file
+    rewritten with the same size and its mtime set back (``touch -d``, ``rsync -t`` of other
+    bytes) is not seen as changed; use a run without ``state`` (``--full``) after such tools.
+
+    Every item carries the source; at the end comes a
+    :class:`~memtrails.records.SourceState` with ``{"files": {rel_path: [size, mtime_ns,
+    sha256]}}`` (a fourth item, the reason, for a binary file; size -1 for a stat not to
+    trust), ``mode="incremental"`` when ``state`` was used, and ``complete=True`` unless a
+    folder or entry could not be listed. Every ``checkpoint_every`` files a position with
+    the files done so far (and last run's stamps for the rest) lets an import killed
+    half-way resume without reading again what it had finished.
+
     Args:
         folder: the folder to read.
         max_bytes: files larger than this are skipped with an error.
         source: the source name on every record; defaults to the resolved folder path.
+        state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
+        checkpoint_every: files between two intermediate positions.
 
     Raises:
         SourceError: the folder does not exist or is not a folder.
-        ValueError: ``max_bytes`` is not positive.
+        ValueError: ``max_bytes`` or ``checkpoint_every`` is not positive.
 
     Returns:
-        An async iterator of records and per-file errors.
+        An async iterator of records, ``Seen`` records, per-file errors (each with
+        ``id`` = the path) and source states.
 
     Example::
 
-        async with aclosing(from_files("~/notes")) as items:
+        async with aclosing(from_files("~/notes", state=memory.source_state(name))) as items:
             async for item in items:
                 print(item)
     """
     if max_bytes < 1:
         raise ValueError(f"`max_bytes` must be at least 1, got {max_bytes}")
-    walk = await asyncio.to_thread(_open, Path(folder), source, max_bytes)
+    if checkpoint_every < 1:
+        raise ValueError(f"`checkpoint_every` must be at least 1, got {checkpoint_every}")
+    walk = await asyncio.to_thread(_open, Path(folder), source, max_bytes, state, checkpoint_every)
     # Close the walk as soon as the consumer stops, not when GC runs.
     async with aclosing(_generator(iterate_in_thread(walk.items, chunk=16))) as items:
         async for item in items:
