@@ -4,7 +4,7 @@
 //   node conformance/generate.mjs           write the fixtures
 //   node conformance/generate.mjs --check   compare with the committed ones (exit 1 if they differ)
 //
-// Both run under TZ=America/New_York: set it yourself or leave TZ unset and the script sets it.
+// Both run under TZ=America/New_York, whatever TZ the caller has: the script sets it.
 //
 // The rules every function here implements are written in conformance/README.md; where a rule
 // is ours rather than JavaScript's (cuts never inside a surrogate pair, the word filter, the
@@ -20,12 +20,13 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const OUT = join(HERE, 'fixtures');
 const CHECK = process.argv.includes('--check');
 
-// Date.parse reads forms without an offset as local time, so the zone is part of the fixtures.
-// Unset, we set it (Node applies a TZ assigned at run time); set to another zone, we refuse.
-if (process.env.TZ === undefined || process.env.TZ === '') process.env.TZ = TZ;
+// Date.parse reads forms without an offset as local time, so the zone is part of the fixtures:
+// always run in TZ. Node applies a TZ assigned at run time; check that it did.
+if (process.env.TZ && process.env.TZ !== TZ) console.error(`note: TZ=${process.env.TZ} replaced by TZ=${TZ}`);
+process.env.TZ = TZ;
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-if (process.env.TZ !== TZ || zone !== TZ) {
-  console.error(`the date fixtures need TZ=${TZ} (got TZ=${process.env.TZ}, zone ${zone}): TZ=${TZ} node ${process.argv[1]}`);
+if (zone !== TZ || Date.parse('2024-07-01T12:00') !== Date.UTC(2024, 6, 1, 16)) {
+  console.error(`could not switch Node to TZ=${TZ} (zone ${zone})`);
   process.exit(2);
 }
 
