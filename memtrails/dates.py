@@ -51,6 +51,8 @@ _SPACE_OR_LT = _WHITESPACE | {0x0A, 0x0D, 0x2028, 0x2029}
 
 
 class _Token:
+    """One token: a number (value, digit count), a symbol, a keyword, white space, the end."""
+
     __slots__ = ("length", "tag", "value")
 
     def __init__(self, tag: int, length: int, value: int) -> None:
@@ -165,6 +167,8 @@ def _read_ms(token: _Token) -> int:
 
 
 class _Day:
+    """V8's DayComposer: up to three numbers and a named month, ordered when written."""
+
     def __init__(self) -> None:
         self.comp: list[int] = []
         self.named_month = _NONE
@@ -205,6 +209,8 @@ class _Day:
 
 
 class _Time:
+    """V8's TimeComposer: hour, minute, second, millisecond and an am/pm offset."""
+
     def __init__(self) -> None:
         self.comp: list[int] = []
         self.hour_offset = _NONE
@@ -242,6 +248,8 @@ class _Time:
 
 
 class _Zone:
+    """V8's TimeZoneComposer: a sign, hours and minutes; no sign means local time."""
+
     def __init__(self) -> None:
         self.sign = _NONE
         self.hour = _NONE
