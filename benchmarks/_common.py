@@ -1,0 +1,409 @@
+"""Shared helpers for the benchmarks: records, mbox files, embedders, peak RSS, medians."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Coroutine, Iterator, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = Path(os.environ.get("MEMTRAILS_CORPORA", ROOT.parent / "shared" / "corpora"))
+GSM8K = CORPORA / "jsonl" / "gsm8k-test.jsonl"
+MIB = 1024 * 1024
+T = TypeVar("T")
+
+__all__ = [
+    "CORPORA",
+    "MIB",
+    "ROOT",
+    "CountingEmbedder",
+    "HashingEmbedder",
+    "Measured",
+    "SyncEmbedding",
+    "generate_mbox",
+    "machine",
+    "median",
+    "percentile_ms",
+    "records",
+    "run_measured",
+    "write_jsonl",
+]
+
+
+# -- records ---------------------------------------------------------------------------------
+
+
+def _gsm8k() -> list[tuple[str, str]]:
+    rows = [json.loads(line) for line in GSM8K.read_text(encoding="utf-8").splitlines() if line]
+    return [(r["question"], r["answer"]) for r in rows]
+
+
+def records(n: int, *, small: bool = False, seed: int = 8) -> Iterator[dict[str, Any]]:
+    """Yield n realistic JSON Lines records built from the GSM8K test set (1,319 rows).
+
+    A record is a question with its worked answer (about 100-200 word pieces: one passage
+    for the model), with an author, a date and a title, as a notes or ticket export would
+    have. Past 1,319 records, questions and answers are paired anew, so every text is
+    distinct without being random noise. ``small=True`` gives the question alone (about 50
+    word pieces), for the million-record runs.
+    """
+    rows = _gsm8k()
+    rng = random.Random(seed)
+    for i in range(n):
+        question, answer = rows[i % len(rows)]
+        lap = i // len(rows)
+        if lap:
+            # Another answer for the same question: a distinct text of the same shape.
+            answer = rows[(i + 7 * lap) % len(rows)][1]
+        text = question if small else f"{question}\n\n{answer}"
+        if lap and small:
+            text = f"{text} (case {lap})"
+        yield {
+            "id": f"r{i}",
+            "title": question.split("?")[0][:80],
+            "author": f"user{rng.randrange(200)}@example.org",
+            "at": f"20{10 + i % 15:02d}-{1 + i % 12:02d}-{1 + i % 28:02d}T12:00:00Z",
+            "text": text,
+        }
+
+
+def write_jsonl(path: Path, rows: Iterator[dict[str, Any]] | Sequence[dict[str, Any]]) -> int:
+    """Write rows as JSON Lines (streamed: a million rows never sit in memory); return the count."""
+    count = 0
+    with open(path, "w", encoding="utf-8", buffering=4 * MIB) as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False))
+            out.write("\n")
+            count += 1
+    return count
+
+
+# -- mbox files (moved from mbox_memory.py, which imports them from here) ---------------------
+
+_WORDS = ["memory", "archive", "thread", "reply", "meeting", "budget", "release", "server", "deploy", "patch", "review", "schedule", "question", "answer", "protocol", "transport", "twisted", "python", "reactor", "deferred", "callback", "agenda", "notes", "draft", "invoice", "travel", "weekend", "coffee", "lunch", "project", "report", "figures"]
+
+
+def _paragraphs(rng: random.Random, n: int) -> str:
+    paras = []
+    for _ in range(n):
+        words = [rng.choice(_WORDS) for _ in range(rng.randint(20, 90))]
+        lines, line = [], ""
+        for word in words:
+            if len(line) + len(word) > 70:
+                lines.append(line)
+                line = ""
+            line = f"{line} {word}".strip()
+        lines.append(line)
+        paras.append("\n".join(lines).capitalize() + ".")
+    return "\n\n".join(paras)
+
+
+def _message(rng: random.Random, n: int) -> bytes:
+    """Return one mbox entry (From_ line, headers, body, blank line)."""
+    day = 1 + n % 28
+    head = (
+        f"From user{n % 97}@example.org  Tue Apr {day:2d} 12:{n % 60:02d}:37 2003\n"
+        f"From: User {n % 97} <user{n % 97}@example.org>\n"
+        f"To: list@example.org\n"
+        f"Date: Tue, {day} Apr 2003 12:{n % 60:02d}:37 -0800\n"
+        f"Message-ID: <{n}.{rng.getrandbits(32):08x}@example.org>\n"
+    )
+    if n % 5:
+        head += f"References: <{max(0, n - 7)}.root@example.org>\n"
+    if n % 11 == 0:
+        head += (
+            "Subject: =?UTF-8?B?"
+            + base64.b64encode(f"Grüße Nr. {n} - 会議".encode()).decode()
+            + "?=\n"
+        )
+    else:
+        head += f"Subject: {_paragraphs(rng, 1)[:60]}\n"
+    text = _paragraphs(rng, rng.randint(2, 8))
+    # mboxrd: body lines starting with "From " are written as ">From "
+    text += "\n\n>From the archive, as discussed.\n"
+    kind = n % 20
+    if kind < 12:
+        body = head + "Content-Type: text/plain; charset=utf-8\n\n" + text
+    elif kind < 17:
+        html = "".join(f"<p>{p}</p>" for p in text.split("\n\n"))
+        body = (
+            head + 'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="alt"\n\n'
+            "--alt\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
+            "--alt\nContent-Type: text/html; charset=utf-8\n\n<html><body>"
+            + html
+            + "</body></html>\n--alt--\n"
+        )
+    else:
+        blob = base64.encodebytes(rng.randbytes(rng.randint(20_000, 400_000))).decode()
+        body = (
+            head + 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="mix"\n\n'
+            "--mix\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
+            '--mix\nContent-Type: application/pdf; name="report-' + str(n) + '.pdf"\n'
+            "Content-Disposition: attachment; filename*=UTF-8''r%C3%A9sum%C3%A9-"
+            + str(n)
+            + ".pdf\nContent-Transfer-Encoding: base64\n\n"
+            + blob
+            + "--mix--\n"
+        )
+    return body.encode() + b"\n"
+
+
+def generate_mbox(path: Path, size_mib: int, seed: int = 4) -> int:
+    """Write an mbox of about ``size_mib`` MiB to ``path`` (streamed); return the message count.
+
+    Plain, multipart/alternative and mails with base64 attachments (a fifth of the bytes'
+    worth of messages carry 20-400 kB of attachment), RFC 2047 subjects and ``>From`` lines.
+    """
+    rng = random.Random(seed)
+    target = size_mib * MIB
+    written = count = 0
+    with open(path, "wb", buffering=4 * MIB) as out:
+        while written < target:
+            data = _message(rng, count)
+            out.write(data)
+            written += len(data)
+            count += 1
+    return count
+
+
+# -- embedders -------------------------------------------------------------------------------
+
+
+class HashingEmbedder:
+    """A cheap deterministic stand-in for the model: one passage per text, vector from a hash.
+
+    Implements memtrails' ``Embedder`` protocol. It measures the pipeline's own cost (memory,
+    dedup, log, index) where the real model would take hours; its vectors mean nothing, so
+    searches over them measure the index's latency, not the quality of answers.
+    """
+
+    def __init__(self, dims: int = 384) -> None:
+        self._dims = dims
+
+    @property
+    def model_id(self) -> str:
+        return f"benchmark-hashing-{self._dims}"
+
+    @property
+    def dims(self) -> int:
+        return self._dims
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "benchmark-hashing", "model_id": self.model_id, "dims": self._dims}
+
+    def vector(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+        """Return a unit vector that depends only on ``text``."""
+        raw = hashlib.shake_256(text.encode("utf-8", "surrogatepass")).digest(self._dims)
+        v = np.frombuffer(raw, dtype=np.int8).astype(np.float32)
+        norm = float(np.linalg.norm(v)) or 1.0
+        return v / norm
+
+    async def embed(self, texts: Sequence[str]) -> list[list[Any]]:
+        from memtrails.embedding import Passage
+
+        return [[Passage(0, len(t), self.vector(t))] for t in texts]
+
+    async def embed_query(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
+        return self.vector(text)
+
+    async def aclose(self) -> None:
+        return None
+
+
+class CountingEmbedder:
+    """Wrap an embedder and count the texts and passages it is asked to embed."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.texts = 0
+        self.passages = 0
+        self.calls = 0
+
+    @property
+    def model_id(self) -> str:
+        return str(self.inner.model_id)
+
+    @property
+    def dims(self) -> int:
+        return int(self.inner.dims)
+
+    def describe(self) -> dict[str, Any]:
+        return dict(self.inner.describe())
+
+    async def embed(self, texts: Sequence[str]) -> list[list[Any]]:
+        self.calls += 1
+        self.texts += len(texts)
+        out: list[list[Any]] = await self.inner.embed(texts)
+        self.passages += sum(len(p) for p in out)
+        return out
+
+    async def embed_query(self, text: str) -> Any:
+        return await self.inner.embed_query(text)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+class SyncEmbedding:
+    """The injected embedding function for the peers: ``texts -> one vector each``, blocking.
+
+    The memtrails embedder is asynchronous; the peers call a plain function, sometimes from
+    threads of their own. So the embedder lives on its own event loop in a background thread
+    and each call waits for it. A text gets its first passage's vector: for texts of up to
+    254 word pieces (every benchmark record) that is exactly the vector memtrails stores.
+    The model is loaded on first use, as memtrails loads it, so a run that embeds nothing
+    does not pay for it.
+    """
+
+    def __init__(self, threads: int | None = None, hashing: bool = False) -> None:
+        self.threads = threads
+        self.hashing = hashing
+        self.texts = 0
+        self.calls = 0
+        self._embedder: Any = None
+        self._lock = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
+        self._thread.start()
+
+    def _run(self, coro: Coroutine[Any, Any, T]) -> T:
+        future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return future.result()
+
+    def _model(self) -> Any:
+        with self._lock:
+            if self._embedder is None:
+                if self.hashing:
+                    self._embedder = HashingEmbedder()
+                else:
+                    from memtrails.embedding import default_embedder
+
+                    self._embedder = self._run(default_embedder(threads=self.threads))
+            return self._embedder
+
+    @property
+    def dims(self) -> int:
+        return 384
+
+    def __call__(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed texts; return one list of floats per text."""
+        model = self._model()
+        with self._lock:
+            self.calls += 1
+            self.texts += len(texts)
+        passages = self._run(model.embed(list(texts)))
+        return [p[0].vector.tolist() for p in passages]
+
+    def query(self, text: str) -> list[float]:
+        """Embed a search query."""
+        vector = self._run(self._model().embed_query(text))
+        return [float(x) for x in vector]
+
+    def close(self) -> None:
+        if self._embedder is not None:
+            self._run(self._embedder.aclose())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """One child process: its last JSON line, its peak RSS and its wall time."""
+
+    result: dict[str, Any]
+    peak_rss_mib: float
+    seconds: float
+    stderr: str
+
+
+def run_measured(argv: Sequence[str], *, env: dict[str, str] | None = None) -> Measured:
+    """Run a child process to the end; return its last stdout JSON line and its own peak RSS.
+
+    Each measurement gets a process of its own so that ru_maxrss (taken with ``wait4`` for
+    that child alone) is that measurement's peak, not the highest of everything before it.
+
+    Raises:
+        RuntimeError: the child failed or printed no JSON line; the message has its stderr.
+    """
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        list(argv), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    # communicate() would reap the child and lose its rusage: read both pipes in threads.
+    out: list[str] = []
+    err: list[str] = []
+    readers = [
+        threading.Thread(target=lambda: out.append(proc.stdout.read() if proc.stdout else "")),
+        threading.Thread(target=lambda: err.append(proc.stderr.read() if proc.stderr else "")),
+    ]
+    for reader in readers:
+        reader.start()
+    _, status, usage = os.wait4(proc.pid, 0)
+    for reader in readers:
+        reader.join()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    seconds = time.perf_counter() - started
+    stdout, stderr = "".join(out), "".join(err)
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(
+            f"{' '.join(argv)} exited {proc.returncode}:\n{stderr[-4000:]}\n{stdout[-2000:]}"
+        )
+    # ru_maxrss is in KiB on Linux.
+    return Measured(json.loads(lines[-1]), usage.ru_maxrss / 1024, seconds, stderr)
+
+
+def median(xs: Sequence[float]) -> float:
+    """Return the median of xs."""
+    return float(statistics.median(xs))
+
+
+def percentile_ms(xs: Sequence[float], q: float) -> float:
+    """Return the q-th percentile of seconds xs, in milliseconds (2 decimals)."""
+    return round(float(np.percentile(np.asarray(xs), q)) * 1000, 2)
+
+
+def machine() -> dict[str, Any]:
+    """Return what the figures ran on: CPU model, cores, memory, load average, Python."""
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gib = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                mem_gib = round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "nproc": os.cpu_count(),
+        "mem_gib": mem_gib,
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "platform": sys.platform,
+    }
