@@ -6,7 +6,7 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -16,7 +16,7 @@ import click
 from ._exceptions import MemtrailsError
 from .memory import Memory
 from .pipeline.progress import progress_bar
-from .records import ImportReport, MemoryRecord, RecordError, SourceReport
+from .records import ImportReport
 
 __all__ = ["main"]
 
@@ -38,8 +38,15 @@ def _home_option(f: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _index_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    f = click.option("--qdrant-url", default=None, help="Use the Qdrant server at this URL as the index.")(f)
-    f = click.option("--threads", type=click.IntRange(min=1), default=None, help="Model threads (default: all cores).")(f)
+    f = click.option(
+        "--qdrant-url", default=None, help="Use the Qdrant server at this URL as the index."
+    )(f)
+    f = click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Model threads (default: all cores).",
+    )(f)
     return f
 
 
@@ -53,7 +60,9 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
         except MemtrailsError as exc:
             raise click.ClickException(str(exc)) from exc
         except OSError as exc:
-            raise click.ClickException(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")) from exc
+            raise click.ClickException(
+                f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+            ) from exc
 
     return wrapper
 
@@ -70,9 +79,31 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--git", "git_repos", multiple=True, type=click.Path(path_type=Path), help="Import a Git repository's history (repeatable).")
+@click.option(
+    "--git",
+    "git_repos",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Import a Git repository's history (repeatable).",
+)
 @click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
-@click.option("--batch", type=click.IntRange(min=1), default=64, show_default=True, help="Records per model call and index write.")
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Read every input in full, not only what is new since the last run.",
+)
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Read every input in full, then forget its records that are no longer in it (only that input's).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=64,
+    show_default=True,
+    help="Records per model call and index write.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @_index_options
 @_home_option
@@ -81,6 +112,8 @@ async def add(
     paths: tuple[Path, ...],
     git_repos: tuple[Path, ...],
     all_branches: bool,
+    full: bool,
+    prune: bool,
     batch: int,
     as_json: bool,
     threads: int | None,
@@ -90,13 +123,16 @@ async def add(
     """Import PATHS (JSON Lines, mbox, .eml, Slack exports, notes folders) and --git repositories.
 
     Records already in the memory with the same content cost nothing; changed ones are
-    updated; records that cannot be read are skipped, listed, and counted.
+    updated; records that cannot be read are skipped, listed, and counted. A re-run reads
+    only what is new since the last run where the input allows it (an appended mbox or
+    JSON Lines file, new commits, changed files).
 
     Example:
 
         memtrails add ~/mail/archive.mbox ./slack-export ~/notes --git ~/code/app
     """
-    from .importers.detect import detect_kind, open_path
+    from .add import add_git, add_path
+    from .importers.detect import detect_kind
 
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
@@ -107,30 +143,33 @@ async def add(
     total = ImportReport()
     async with _open(home, threads, qdrant_url) as memory:
         for path, kind in kinds:
-            await _ingest(memory, str(path), open_path(path, kind), batch, as_json, total)
+            with progress_bar(str(path), enabled=not as_json) as on_progress:
+                report = await add_path(
+                    memory,
+                    path,
+                    kind=kind,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    on_progress=on_progress,
+                )
+            total.merge(report)
         for repo in git_repos:
-            from .importers.git import from_git
-
-            source = from_git(repo, all_branches=all_branches)
-            await _ingest(memory, f"git {repo}", source, batch, as_json, total)
+            with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
+                report = await add_git(
+                    memory,
+                    repo,
+                    all_branches=all_branches,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    on_progress=on_progress,
+                )
+            total.merge(report)
     if as_json:
         click.echo(json.dumps(total.to_json(), ensure_ascii=False))
     else:
         _print_report(total)
-
-
-async def _ingest(
-    memory: Memory,
-    label: str,
-    source: AsyncIterator[MemoryRecord | RecordError],
-    batch: int,
-    as_json: bool,
-    total: ImportReport,
-) -> None:
-    with progress_bar(label, enabled=not as_json) as on_progress:
-        report = await memory.ingest(source, batch=batch, on_progress=on_progress)
-    report.sources.append(SourceReport(label, read=report.seen))
-    total.merge(report)
 
 
 def _print_report(report: ImportReport) -> None:
@@ -141,10 +180,15 @@ def _print_report(report: ImportReport) -> None:
     if report.secrets:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.secrets.items()))
         click.echo(f"secrets scrubbed: {kinds}")
+    for src in report.sources:
+        how = "read in full" if src.mode == "full" else "read incrementally"
+        click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
     for error in report.errors[:_SHOWN_ERRORS]:
         click.echo(f"skipped: {error}", err=True)
     if report.skipped > _SHOWN_ERRORS:
-        click.echo(f"... and {report.skipped - _SHOWN_ERRORS} more (--json lists them all)", err=True)
+        click.echo(
+            f"... and {report.skipped - _SHOWN_ERRORS} more (--json lists them all)", err=True
+        )
 
 
 @main.command()
@@ -166,7 +210,9 @@ async def status(as_json: bool, home: Path | None) -> None:
     click.echo(f"memory:   {st.path}")
     click.echo(f"records:  {st.records} ({st.indexed} indexed, {st.points} index points)")
     click.echo(f"model:    {st.model.get('model_id')} ({st.model.get('dims')} dims)")
-    click.echo(f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip())
+    click.echo(
+        f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip()
+    )
     click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
     for source, n in st.sources.items():
         click.echo(f"  {n:>8}  {source}")
@@ -183,8 +229,18 @@ def _open_light(home: Path | None) -> Any:
 
 @main.command()
 @click.argument("query")
-@click.option("-k", "--k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="How many records.")
-@click.option("--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note).")
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many records.",
+)
+@click.option(
+    "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
+)
 @click.option("--author", default=None, help="Only records by this author (exact).")
 @click.option("--since", default=None, help="Only records from this date on.")
 @click.option("--until", default=None, help="Only records up to this date.")

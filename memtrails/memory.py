@@ -7,6 +7,7 @@ import enum
 import os
 import shutil
 import time
+from collections import Counter
 from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import aclosing, suppress
 from dataclasses import dataclass, field
@@ -14,25 +15,26 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
 
-from aiostream import stream
+from aiostream import Stream, stream
 
 from ._exceptions import FolderFormatError, MemoryClosedError, SourceError
 from .embedding._base import Embedder
 from .importers._threaded import iterate_in_thread
 from .keys import point_id, record_uid
 from .pipeline._staged import Staged, StageItem, Unchanged
-from .pipeline.batch import batch as batch_stage
-from .pipeline.batch import prefetch
+from .pipeline.batch import batched, read_ahead
 from .pipeline.dedup import dedup
 from .pipeline.embed import embed, embed_text
 from .pipeline.normalise import normalise
 from .pipeline.scrub import scrub
-from .records import At, AtLike, ImportReport, MemoryRecord, RecordError
+from .records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport, SourceState
 from .sinks.folder import (
     check_model,
     read_checkpoint,
     read_manifest,
+    read_states,
     write_checkpoint,
+    write_json_atomic,
     write_manifest,
 )
 from .sinks.index._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
@@ -123,16 +125,29 @@ class _State(enum.Enum):
 
 @dataclass(slots=True)
 class _Run:
-    """The claims of one import: undone if the import fails before writing them."""
+    """One import: its claims (undone if it fails before writing them), what it read per
+    source, the uids it saw (for pruning) and the last state each importer reported."""
 
     table: Table
+    prune: bool = False
     claimed: dict[str, tuple[str, int, int] | None] = field(default_factory=dict)
+    read: Counter[str] = field(default_factory=Counter)
+    seen: set[str] = field(default_factory=set)
+    states: dict[str, SourceState] = field(default_factory=dict)
 
     def claim(self, uid: str, fp: str, source: str) -> Literal["new", "changed", "unchanged"]:
         verdict, previous = self.table.claim(uid, fp, source)
         if verdict != "unchanged" and uid not in self.claimed:
             self.claimed[uid] = previous
         return verdict
+
+    def holds(self, uid: str) -> bool:
+        return uid in self.table
+
+    def saw(self, source: str, uid: str | None) -> None:
+        self.read[source] += 1
+        if self.prune and uid is not None:
+            self.seen.add(uid)
 
     def rollback(self) -> None:
         for uid, previous in self.claimed.items():
@@ -179,6 +194,7 @@ class Memory:
         self._state = _State.OPEN
         self._indexed_upto = 0  # log offset up to which the index is complete
         self._owns_embedder = True  # a model the caller passed in is the caller's to close
+        self._states: dict[str, dict[str, Any]] = {}  # sources.json: importer positions
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -212,7 +228,9 @@ class Memory:
             ModelMismatchError: the folder was built with another model.
             FolderFormatError: the folder is not a memtrails folder this version reads.
         """
-        return _Opener(Path(path).expanduser(), embedder, qdrant_url, index, threads, create, catch_up)
+        return _Opener(
+            Path(path).expanduser(), embedder, qdrant_url, index, threads, create, catch_up
+        )
 
     async def __aenter__(self) -> Memory:
         return self
@@ -245,6 +263,25 @@ class Memory:
         if self._state is _State.CLOSED:
             raise MemoryClosedError(self.path)
 
+    def _ids_at(self, offsets: Sequence[int]) -> list[str]:
+        return [str(self._log.read_line(offset)["id"]) for offset in offsets]
+
+    def source_state(self, source: str) -> dict[str, Any] | None:
+        """Return the position the importer of ``source`` reported at the end of the last run.
+
+        Importers take it back as ``state=`` to read only what is new (see ``Memory.add``).
+        """
+        saved = self._states.get(source)
+        return dict(saved["state"]) if saved else None
+
+    async def _save_state(self, state: SourceState) -> None:
+        self._states[state.source] = {
+            "state": dict(state.state),
+            "mode": state.mode,
+            "saved": time.time(),
+        }
+        await asyncio.to_thread(write_json_atomic, self.path / "sources.json", self._states)
+
     async def _advance(self, start: int, end: int) -> None:
         # Only a contiguous advance: lines before `start` that the index missed (a folder
         # opened without catch-up) must stay past the checkpoint until they are indexed.
@@ -272,6 +309,7 @@ class Memory:
         name: str = "custom",
         on_progress: ProgressCallback | None = None,
         strict: bool = False,
+        prune: bool = False,
     ) -> ImportReport:
         """Import every record of ``source``; return what was added, updated, unchanged, skipped.
 
@@ -288,6 +326,10 @@ class Memory:
             name: the source name given to records that carry none.
             on_progress: called with the running report after every batch.
             strict: raise on the first record that cannot be read instead of counting it.
+            prune: afterwards, forget the records of each source read in this run that the
+                run did not see, provided the run read that source completely (it ended
+                normally, read at least one item, and its importer did not report an
+                incremental read). Records of other sources are never touched.
 
         Raises:
             SourceError: in strict mode, the first unreadable record.
@@ -298,19 +340,14 @@ class Memory:
             raise ValueError("`batch` must be at least 1")
         started = time.perf_counter()
         report = ImportReport()
-        run = _Run(self._table)
-        items = (
-            stream.iterate(source)
-            | normalise.pipe(name)
-            | scrub.pipe()
-            | dedup.pipe(run)
-            | batch_stage.pipe(batch, idle)
-            | prefetch.pipe(1)
-            | embed.pipe(self._get_embedder)
-            | prefetch.pipe(1)
-        )
+        run = _Run(self._table, prune=prune)
+        # source | normalise | scrub | dedup | batch | prefetch | embed | prefetch, spelled as
+        # calls so that the item types are checked from stage to stage.
+        staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name)), run)
+        batches_in = read_ahead(batched(staged, batch, idle), 1)
+        items = read_ahead(embed(batches_in, self._get_embedder), 1)
         try:
-            async with items.stream() as batches:
+            async with aclosing(items) as batches:
                 async for chunk in batches:
                     await self._write(chunk, report, run, strict)
                     report.elapsed = time.perf_counter() - started
@@ -319,24 +356,52 @@ class Memory:
         except BaseException:
             run.rollback()
             raise
+        if prune:
+            report.removed += await self._prune(run)
+        report.sources.extend(_source_reports(run))
         report.elapsed = time.perf_counter() - started
         return report
+
+    async def _prune(self, run: _Run) -> int:
+        removed = 0
+        for source, n in run.read.items():
+            state = run.states.get(source)
+            if n == 0 or (state is not None and not state.complete):
+                continue  # nothing read, or an incremental read: absence proves nothing
+            gone = [uid for uid in self._table.uids_of(source) if uid not in run.seen]
+            if gone:
+                removed += await self._forget_uids(gone)
+        return removed
 
     async def _write(
         self, items: Sequence[StageItem], report: ImportReport, run: _Run, strict: bool
     ) -> None:
         todo: list[Staged] = []
+        states: list[SourceState] = []
         for item in items:
             if isinstance(item, Unchanged):
                 report.unchanged += 1
+                run.saw(item.source, item.uid)
             elif isinstance(item, RecordError):
                 if strict:
                     raise SourceError(item.source, f"{item.where}: {item.reason}")
                 report.errors.append(item)
+                run.saw(
+                    item.source, record_uid(item.source, item.id) if item.id is not None else None
+                )
+            elif isinstance(item, SourceState):
+                states.append(item)
             else:
                 todo.append(item)
-        if not todo:
-            return
+                run.saw(item.record.source, item.uid)
+        if todo:
+            await self._write_records(todo, report, run)
+        # A state is saved only after every record before it is in the folder.
+        for state in states:
+            run.states[state.source] = state
+            await self._save_state(state)
+
+    async def _write_records(self, todo: list[Staged], report: ImportReport, run: _Run) -> None:
         lines = [record_line(s.uid, s.fp, s.record.to_json()) for s in todo]
         points = await asyncio.to_thread(_points_for, todo)
         async with self._write_lock:
@@ -395,23 +460,31 @@ class Memory:
             exists in several sources and ``source`` is not given).
         """
         self._check_open()
-        uids = self._uids_for(id, source)
-        if not uids:
-            return 0
-        async with self._write_lock:
-            lines = []
-            for uid in uids:
-                row = self._table.get(uid)
-                if row is not None:
-                    lines.append(tombstone_line(uid, row[2], id))
-            start = self._log.size
-            end, _ = await asyncio.to_thread(self._log.append, lines)
-            for uid in uids:
-                self._table.remove(uid)
-            await self._index.delete_uids(uids)
-            await self._index.flush()
-            await self._advance(start, end)
-        return len(uids)
+        return await self._forget_uids(self._uids_for(id, source))
+
+    async def _forget_uids(self, uids: Sequence[str], chunk: int = 512) -> int:
+        forgotten = 0
+        for i in range(0, len(uids), chunk):
+            async with self._write_lock:
+                self._check_open()
+                rows = [(uid, row) for uid in uids[i : i + chunk] if (row := self._table.get(uid))]
+                if not rows:
+                    continue
+                offsets = [row[1] for _, row in rows]
+                ids = await asyncio.to_thread(self._ids_at, offsets)
+                lines = [
+                    tombstone_line(uid, row[2], rid)
+                    for (uid, row), rid in zip(rows, ids, strict=True)
+                ]
+                start = self._log.size
+                end, _ = await asyncio.to_thread(self._log.append, lines)
+                for uid, _row in rows:
+                    self._table.remove(uid)
+                await self._index.delete_uids([uid for uid, _ in rows])
+                await self._index.flush()
+                await self._advance(start, end)
+                forgotten += len(rows)
+        return forgotten
 
     async def search(
         self,
@@ -538,7 +611,7 @@ class Memory:
         end = self._log.size
         indexed = 0
         lines = iterate_in_thread(lambda: self._log.lines(start, end), chunk=batch)
-        async with stream.chunks(lines, batch).stream() as chunks:
+        async with aclosing(batched(lines, batch, None)) as chunks:
             async for chunk in chunks:
                 indexed += await self._index_lines(chunk, embedder)
                 await asyncio.to_thread(write_checkpoint, self.path, chunk[-1][1])
@@ -568,6 +641,15 @@ class Memory:
             await self._index.upsert(await asyncio.to_thread(_points_for, todo))
         await self._index.flush()
         return len(todo)
+
+
+def _source_reports(run: _Run) -> list[SourceReport]:
+    reports = []
+    for source, n in run.read.items():
+        state = run.states.get(source)
+        mode = state.mode if state else "full"
+        reports.append(SourceReport(source, mode=mode, read=n, why=state.why if state else None))
+    return reports
 
 
 def _points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
@@ -705,6 +787,7 @@ async def _open(
         backend = index or await _open_index(path, dims, qdrant_url)
         memory = Memory(path, lock, log, table, backend, manifest, factory, instance)
         memory._owns_embedder = not isinstance(embedder, Embedder)
+        memory._states = await asyncio.to_thread(read_states, path)
     except BaseException:
         if backend is not None:
             await backend.aclose()

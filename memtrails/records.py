@@ -11,7 +11,17 @@ from typing import Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date
 
-__all__ = ["At", "AtLike", "ImportReport", "Item", "MemoryRecord", "RecordError", "SourceReport"]
+__all__ = [
+    "At",
+    "AtLike",
+    "ImportReport",
+    "Item",
+    "MemoryRecord",
+    "RecordError",
+    "Seen",
+    "SourceReport",
+    "SourceState",
+]
 
 _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
 
@@ -135,11 +145,16 @@ class MemoryRecord:
 
 @dataclass(frozen=True, slots=True)
 class RecordError:
-    """A record that could not be read: where it is and why. It never stops an import."""
+    """A record that could not be read: where it is and why. It never stops an import.
+
+    ``id`` is the record's id when the importer knows it (a file's path, say): pruning then
+    keeps the record the folder already has instead of removing it.
+    """
 
     source: str
     where: str
     reason: str
+    id: str | None = None
 
     def __str__(self) -> str:
         return f"{self.source} ({self.where}): {self.reason}"
@@ -148,7 +163,40 @@ class RecordError:
         return {"source": self.source, "where": self.where, "reason": self.reason}
 
 
-Item: TypeAlias = "MemoryRecord | RecordError"
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A record still in its source that the importer proved unchanged without reading it.
+
+    Incremental importers yield it (a file whose size, mtime and hash match the last run)
+    so that the import counts the record as unchanged and pruning keeps it.
+    """
+
+    source: str
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class SourceState:
+    """Where an importer got to: saved once every record before it is in the folder.
+
+    Args:
+        source: the source it belongs to.
+        state: JSON-serialisable position (a byte offset, a commit sha, file hashes...),
+            handed back to the importer as ``state=`` on the next run.
+        mode: how this run read the source: ``"full"`` or ``"incremental"``.
+        complete: this run has now seen every record the source holds (a full pass that
+            reached the end), so records it did not see may be pruned.
+        why: why a full pass was needed, when the importer had a state but could not use it.
+    """
+
+    source: str
+    state: Mapping[str, Any]
+    mode: str = "full"
+    complete: bool = False
+    why: str | None = None
+
+
+Item: TypeAlias = "MemoryRecord | RecordError | Seen | SourceState"
 
 
 @dataclass(slots=True)

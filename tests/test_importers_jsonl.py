@@ -9,11 +9,15 @@ import pytest
 
 from memtrails._exceptions import SourceError
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.records import MemoryRecord, RecordError
+from memtrails.records import MemoryRecord, RecordError, SourceState
 
 
 async def _read(path: Path, **kw: object) -> list[MemoryRecord | RecordError]:
-    return [item async for item in from_jsonl(path, **kw)]  # type: ignore[arg-type]
+    return [i async for i in from_jsonl(path, **kw) if not isinstance(i, SourceState)]  # type: ignore[arg-type]
+
+
+async def _states(path: Path, **kw: object) -> list[SourceState]:
+    return [i async for i in from_jsonl(path, **kw) if isinstance(i, SourceState)]  # type: ignore[arg-type]
 
 
 async def test_gsm8k_defaults(corpora: Path) -> None:
@@ -95,3 +99,53 @@ async def test_missing_file_and_bad_mapping_raise(tmp_path: Path) -> None:
         await _read(tmp_path / "nope.jsonl")
     with pytest.raises(ValueError, match="unknown record fields"):
         await _read(tmp_path / "nope.jsonl", fields={"body": "x"})
+
+
+async def test_resumes_after_the_last_run_and_checkpoints_along_the_way(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(f'{{"text": "entry {i}"}}\n' for i in range(1, 26)))
+    states = await _states(path, checkpoint_every=10)
+    assert [s.state["lines"] for s in states] == [10, 20, 25]
+    assert states[-1].complete and states[-1].mode == "full"
+    last = states[-1].state
+
+    # Appended lines: only they are read, numbered where the file left off.
+    with path.open("a") as f:
+        f.write('{"text": "entry 26"}\n{"text": "entry 27"}\n')
+    items = [i async for i in from_jsonl(path, state=last)]
+    records = [i for i in items if isinstance(i, MemoryRecord)]
+    assert [r.id for r in records] == ["log.jsonl:26", "log.jsonl:27"]
+    end = items[-1]
+    assert isinstance(end, SourceState) and end.mode == "incremental" and not end.complete
+
+    # A checkpoint from the middle resumes at its line.
+    middle = await _read(path, state=states[0].state)
+    assert [r.id for r in middle if isinstance(r, MemoryRecord)][0] == "log.jsonl:11"
+
+
+async def test_falls_back_to_a_full_pass_when_the_read_part_changed(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"text": "one"}\n{"text": "two"}\n')
+    (last,) = await _states(path)
+    path.write_text('{"text": "ONE"}\n{"text": "two"}\n{"text": "three"}\n')
+    items = [i async for i in from_jsonl(path, state=last.state)]
+    assert len([i for i in items if isinstance(i, MemoryRecord)]) == 3
+    end = items[-1]
+    assert isinstance(end, SourceState)
+    assert (end.mode, end.complete, end.why) == ("full", True, "the part read before has changed")
+    path.write_text('{"text": "one"}\n')
+    end = [i async for i in from_jsonl(path, state=end.state)][-1]
+    assert isinstance(end, SourceState) and end.why is not None and end.why.startswith("the file shrank")
+
+
+async def test_an_unfinished_last_line_is_read_again_once_it_is_complete(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"id": "a", "text": "one"}\n{"id": "b", "text": "tw')
+    items = [i async for i in from_jsonl(path)]
+    assert isinstance(items[1], RecordError) and items[1].where == "line 2"
+    state = items[-1]
+    assert isinstance(state, SourceState) and state.state["lines"] == 1
+    with path.open("a") as f:
+        f.write('o"}\n')
+    again = await _read(path, state=state.state)
+    assert [(r.id, r.text) for r in again if isinstance(r, MemoryRecord)] == [("b", "two")]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncGenerator, Callable, Iterator
 from typing import TypeVar
 
@@ -27,19 +28,35 @@ async def iterate_in_thread(
 
     The blocking generator advances only when the consumer asks for more, at most ``chunk``
     items ahead, so reading and parsing never block the event loop and never run far ahead of
-    the pipeline (back-pressure). The generator is closed in a thread when iteration stops.
+    the pipeline (back-pressure). It is made inside the first worker call and closed in a
+    thread when iteration stops, after any step still running in a worker has finished (a
+    cancelled consumer does not stop a thread mid-step, and a generator cannot be closed
+    while it runs).
     """
     if chunk < 1:
         raise ValueError("`chunk` must be at least 1")
-    it = await asyncio.to_thread(make)
+    lock = threading.Lock()
+    made: list[Iterator[T]] = []
+
+    def step() -> list[T]:
+        with lock:
+            if not made:
+                made.append(make())
+            return _next_chunk(made[0], chunk)
+
+    def close() -> None:
+        with lock:
+            close = getattr(made[0], "close", None) if made else None
+            if close is not None:
+                close()
+
     try:
         while True:
-            items = await asyncio.to_thread(_next_chunk, it, chunk)
+            items = await asyncio.to_thread(step)
             for item in items:
                 yield item
             if len(items) < chunk:
                 return
     finally:
-        close = getattr(it, "close", None)
-        if close is not None:
-            await asyncio.to_thread(close)
+        # Shielded: even a consumer cancelled twice leaves the generator to be closed.
+        await asyncio.shield(asyncio.to_thread(close))

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import zipfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from .._exceptions import SourceError
-from ..records import MemoryRecord, RecordError
+from ..records import Item
 
 __all__ = ["detect_kind", "open_path"]
 
@@ -67,13 +68,19 @@ def detect_kind(path: Path) -> str:
     )
 
 
-def open_path(path: Path, kind: str | None = None) -> AsyncIterator[MemoryRecord | RecordError]:
-    """Return the importer for ``path`` (its kind detected unless given)."""
+def open_path(
+    path: Path, kind: str | None = None, *, state: Mapping[str, Any] | None = None
+) -> AsyncIterator[Item]:
+    """Return the importer for ``path`` (its kind detected unless given).
+
+    ``state`` is the position the importer reported at the end of the last run; importers
+    that can resume use it to read only what is new.
+    """
     kind = kind or detect_kind(path)
     if kind == "jsonl":
         from .jsonl import from_jsonl
 
-        return from_jsonl(path)
+        return from_jsonl(path, state=state)
     if kind == "mbox":
         from .mbox import from_mbox
 

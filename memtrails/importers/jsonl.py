@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import AsyncIterator, Iterator, Mapping
+from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
-from ..records import At, MemoryRecord, RecordError
+from ..records import At, MemoryRecord, RecordError, SourceState
+from ._resume import prefix_marks, why_not_resumable
 from ._threaded import iterate_in_thread
 
 __all__ = ["from_jsonl"]
@@ -107,37 +109,70 @@ def _record(
     )
 
 
+def _item(
+    raw: bytes, line_no: int, path: Path, source: str, mapping: Mapping[str, str], kind: str
+) -> MemoryRecord | RecordError | None:
+    if not raw.strip():
+        return None
+    where = f"line {line_no}"
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        if not raw.endswith(b"\n"):
+            return RecordError(source, where, "truncated last line (no newline at end of file)")
+        return RecordError(source, where, f"not JSON: {exc}")
+    try:
+        return _record(obj, line_no, path.name, source, mapping, kind)
+    except (ValueError, TypeError) as exc:
+        return RecordError(source, where, str(exc))
+
+
 def _read(
-    path: Path, source: str, mapping: Mapping[str, str], kind: str
-) -> Iterator[MemoryRecord | RecordError]:
+    path: Path,
+    source: str,
+    mapping: Mapping[str, str],
+    kind: str,
+    state: Mapping[str, Any] | None,
+    checkpoint_every: int,
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
     try:
         f = path.open("rb")
     except OSError as exc:
         raise SourceError(source, f"cannot open: {exc.strerror or exc}") from exc
     with f:
-        line_no = 0
+        why = why_not_resumable(f, state)
+        if why is None and state is not None:
+            mode, offset, line_no = "incremental", int(state["offset"]), int(state["lines"])
+        else:
+            mode, offset, line_no = "full", 0, 0
+        why = None if state is None else why
+
+        def position(complete: bool = False) -> SourceState:
+            marks = {**prefix_marks(f, offset), "lines": line_no}
+            return SourceState(source, marks, mode=mode, complete=complete, why=why)
+
+        f.seek(offset)
         for raw in f:
+            finished = raw.endswith(b"\n")
+            item = _item(
+                raw[len(_BOM) :] if line_no == 0 and raw.startswith(_BOM) else raw,
+                line_no + 1,
+                path,
+                source,
+                mapping,
+                kind,
+            )
+            if item is not None:
+                yield item
+            if not finished:
+                break  # a last line still being written: read again next time
             line_no += 1
-            if line_no == 1 and raw.startswith(_BOM):
-                raw = raw[len(_BOM) :]
-            if not raw.strip():
-                continue
-            where = f"line {line_no}"
-            try:
-                obj = json.loads(raw)
-            except ValueError as exc:
-                truncated = not raw.endswith(b"\n")
-                reason = (
-                    "truncated last line (no newline at end of file)"
-                    if truncated
-                    else f"not JSON: {exc}"
-                )
-                yield RecordError(source, where, reason)
-                continue
-            try:
-                yield _record(obj, line_no, path.name, source, mapping, kind)
-            except (ValueError, TypeError) as exc:
-                yield RecordError(source, where, str(exc))
+            offset += len(raw)
+            # After the line's record, never before: a saved position covers only records
+            # that reach the folder ahead of it.
+            if line_no % checkpoint_every == 0:
+                yield position()
+        yield position(complete=mode == "full")
 
 
 async def from_jsonl(
@@ -146,7 +181,9 @@ async def from_jsonl(
     fields: Mapping[str, str] | None = None,
     kind: str = "note",
     source: str | None = None,
-) -> AsyncIterator[MemoryRecord | RecordError]:
+    state: Mapping[str, Any] | None = None,
+    checkpoint_every: int = 1000,
+) -> AsyncIterator[MemoryRecord | RecordError | SourceState]:
     """Yield one record per line of a JSON Lines file.
 
     Each line is a JSON object. Record fields come from the object's keys, through
@@ -164,6 +201,12 @@ async def from_jsonl(
         fields: record field -> JSON key, for keys that differ from the defaults.
         kind: the records' kind when the line has no ``kind``.
         source: the source name (default: the file's absolute path).
+        state: the position a previous run reported (``Memory.source_state``): when the
+            part of the file read then is unchanged (same first and last 64 KiB before
+            the offset, file not shorter), only the lines after it are read. Otherwise,
+            or without a state, the whole file is read.
+        checkpoint_every: yield a ``SourceState`` every this many lines, so an import
+            killed half-way resumes near where it stopped.
 
     Raises:
         SourceError: the file cannot be opened.
@@ -181,5 +224,12 @@ async def from_jsonl(
         )
     if file.is_dir():
         raise SourceError(name, "is a folder, not a JSON Lines file")
-    async for item in iterate_in_thread(lambda: _read(file, name, fields or {}, kind), chunk=256):
-        yield item
+    if checkpoint_every < 1:
+        raise ValueError("`checkpoint_every` must be at least 1")
+
+    def read() -> Iterator[MemoryRecord | RecordError | SourceState]:
+        return _read(file, name, fields or {}, kind, state, checkpoint_every)
+
+    async with aclosing(iterate_in_thread(read, chunk=256)) as items:
+        async for item in items:
+            yield item

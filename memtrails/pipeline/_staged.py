@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..embedding._base import Passage
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, SourceState
 
 __all__ = ["StageItem", "Staged", "Unchanged"]
 
@@ -28,6 +28,7 @@ class Unchanged:
     """A record the folder already holds with the same fingerprint: no further work."""
 
     uid: str
+    source: str
 
 
-StageItem = Staged | Unchanged | RecordError
+StageItem = Staged | Unchanged | RecordError | SourceState

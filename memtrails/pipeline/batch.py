@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
 from typing import Any, TypeVar
 
 from aiostream import pipable_operator, streamcontext
+from aiostream.core import PipableOperator
 
-__all__ = ["batch", "prefetch"]
+__all__ = ["batch", "batched", "prefetch", "read_ahead"]
 
 T = TypeVar("T")
 
@@ -26,10 +27,9 @@ async def _cancel(task: asyncio.Future[Any] | None) -> None:
         await task
 
 
-@pipable_operator
-async def batch(
+async def batched(
     source: AsyncIterable[T], size: int = 64, idle: float | None = 1.0
-) -> AsyncIterator[list[T]]:
+) -> AsyncGenerator[list[T], None]:
     """Group items into lists of ``size``; flush a partial list after ``idle`` seconds without input.
 
     At most one item is read ahead of the list being filled, so a slow consumer stops the
@@ -74,8 +74,7 @@ async def batch(
 _END = object()
 
 
-@pipable_operator
-async def prefetch(source: AsyncIterable[T], depth: int = 1) -> AsyncIterator[T]:
+async def read_ahead(source: AsyncIterable[T], depth: int = 1) -> AsyncGenerator[T, None]:
     """Read up to ``depth`` items ahead in a task this stage owns, so stages overlap.
 
     Placed after ``batch``, the next batch is parsed and scrubbed while the model embeds
@@ -113,3 +112,9 @@ class _Failure:
 
     def __init__(self, exc: Exception) -> None:
         self.exc = exc
+
+
+batch: PipableOperator[Any, [int, float | None], list[Any]] = pipable_operator(batched)
+"""``batched`` as an aiostream operator: ``xs | batch.pipe(64, 1.0)``."""
+prefetch: PipableOperator[Any, [int], Any] = pipable_operator(read_ahead)
+"""``read_ahead`` as an aiostream operator: ``xs | prefetch.pipe(1)``."""

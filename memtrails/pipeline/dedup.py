@@ -8,7 +8,7 @@ from typing import Literal, Protocol
 from aiostream import pipable_operator, streamcontext
 
 from ..keys import fingerprint, record_uid
-from ..records import RecordError
+from ..records import RecordError, Seen, SourceState
 from ._staged import Staged, StageItem, Unchanged
 
 __all__ = ["Claims", "dedup"]
@@ -21,26 +21,43 @@ class Claims(Protocol):
         """Record that this version is on its way and say how it relates to what is stored."""
         ...
 
+    def holds(self, uid: str) -> bool:
+        """Tell whether the folder holds a live record with this uid."""
+        ...
+
 
 @pipable_operator
 async def dedup(
-    source: AsyncIterable[Staged | RecordError], claims: Claims
+    source: AsyncIterable[Staged | RecordError | Seen | SourceState], claims: Claims
 ) -> AsyncIterator[StageItem]:
     """Attach uid and fingerprint; turn records the folder already has into ``Unchanged``.
 
     A record seen twice in one run counts as unchanged the second time: the claim is made
-    when the record passes, before it is written.
+    when the record passes, before it is written. A ``Seen`` record (the importer proved it
+    unchanged without reading it) is unchanged when the folder holds it, and an error when
+    it does not.
     """
     async with streamcontext(source) as items:
         async for item in items:
-            if isinstance(item, RecordError):
+            if isinstance(item, RecordError | SourceState):
                 yield item
-                continue
-            item.uid = record_uid(item.record.source, item.record.id)
-            item.fp = fingerprint(item.record)
-            verdict = claims.claim(item.uid, item.fp, item.record.source)
-            if verdict == "unchanged":
-                yield Unchanged(item.uid)
+            elif isinstance(item, Seen):
+                uid = record_uid(item.source, item.id)
+                if claims.holds(uid):
+                    yield Unchanged(uid, item.source)
+                else:
+                    yield RecordError(
+                        item.source,
+                        item.id,
+                        "unchanged in the source but missing from the memory; re-import with --full",
+                        id=item.id,
+                    )
             else:
-                item.update = verdict == "changed"
-                yield item
+                item.uid = record_uid(item.record.source, item.record.id)
+                item.fp = fingerprint(item.record)
+                verdict = claims.claim(item.uid, item.fp, item.record.source)
+                if verdict == "unchanged":
+                    yield Unchanged(item.uid, item.record.source)
+                else:
+                    item.update = verdict == "changed"
+                    yield item

@@ -9,7 +9,7 @@ from typing import Any
 from aiostream import pipable_operator, streamcontext
 
 from ..js import js_trim, utf16_cut, utf16_len
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, Seen, SourceState
 
 __all__ = ["MAX_TEXT_UNITS", "MAX_TITLE_UNITS", "normalise", "normalise_item"]
 
@@ -59,15 +59,18 @@ def _clean(text: str | None, limit: int) -> str | None:
     return text or None
 
 
-def normalise_item(item: Any, source: str, position: int) -> MemoryRecord | RecordError:
+def normalise_item(
+    item: Any, source: str, position: int
+) -> MemoryRecord | RecordError | Seen | SourceState:
     """Return ``item`` as a clean record (trimmed, cut to size, source filled) or an error.
 
     Args:
-        item: a ``MemoryRecord``, a ``RecordError``, or a mapping with record fields.
+        item: a ``MemoryRecord``, a mapping with record fields, or an item that passes
+            through untouched (``RecordError``, ``Seen``, ``SourceState``).
         source: the source name given to records that name none.
         position: the item's number in its source, for error messages.
     """
-    if isinstance(item, RecordError):
+    if isinstance(item, RecordError | Seen | SourceState):
         return item
     try:
         if isinstance(item, MemoryRecord):
@@ -94,7 +97,7 @@ def normalise_item(item: Any, source: str, position: int) -> MemoryRecord | Reco
 @pipable_operator
 async def normalise(
     source: AsyncIterable[Any], name: str = "custom"
-) -> AsyncIterator[MemoryRecord | RecordError]:
+) -> AsyncIterator[MemoryRecord | RecordError | Seen | SourceState]:
     """Yield each item of ``source`` as a clean record or a ``RecordError``; never raise for one item.
 
     Args:

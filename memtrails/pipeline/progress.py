@@ -24,7 +24,9 @@ def progress_bar(label: str, enabled: bool = True) -> Iterator[Callable[[ImportR
 
     def update(report: ImportReport) -> None:
         bar.update(report.seen - bar.n)
-        bar.set_postfix(added=report.added, unchanged=report.unchanged, skipped=report.skipped, refresh=False)
+        bar.set_postfix(
+            added=report.added, unchanged=report.unchanged, skipped=report.skipped, refresh=False
+        )
 
     try:
         yield update

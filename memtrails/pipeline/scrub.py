@@ -6,7 +6,7 @@ from collections.abc import AsyncIterable, AsyncIterator
 
 from aiostream import pipable_operator, streamcontext
 
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, Seen, SourceState
 from ..scrub import scrub_record
 from ._staged import Staged
 
@@ -15,15 +15,15 @@ __all__ = ["scrub"]
 
 @pipable_operator
 async def scrub(
-    source: AsyncIterable[MemoryRecord | RecordError],
-) -> AsyncIterator[Staged | RecordError]:
+    source: AsyncIterable[MemoryRecord | RecordError | Seen | SourceState],
+) -> AsyncIterator[Staged | RecordError | Seen | SourceState]:
     """Yield each record scrubbed of secrets (title, text, every string in meta), with counts.
 
-    Errors pass through untouched.
+    Other items pass through untouched.
     """
     async with streamcontext(source) as items:
         async for item in items:
-            if isinstance(item, RecordError):
+            if not isinstance(item, MemoryRecord):
                 yield item
                 continue
             clean, found = scrub_record(item)

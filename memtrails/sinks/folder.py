@@ -16,6 +16,7 @@ __all__ = [
     "check_model",
     "read_checkpoint",
     "read_manifest",
+    "read_states",
     "write_checkpoint",
     "write_json_atomic",
     "write_manifest",
@@ -94,6 +95,19 @@ def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> 
             f"({model.get('dims')} dims); open it with the model it was built with, or rebuild "
             "its index for the new model with `memtrails reindex --new-model`"
         )
+
+
+def read_states(folder: Path) -> dict[str, Any]:
+    """Return ``sources.json``: each source's last importer position (empty when none)."""
+    try:
+        data = json.loads((folder / "sources.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except ValueError as exc:
+        raise FolderFormatError(
+            f"{folder / 'sources.json'} is not readable JSON ({exc}); delete it to re-read every source in full"
+        ) from exc
+    return data if isinstance(data, dict) else {}
 
 
 def read_checkpoint(folder: Path) -> int:

@@ -83,6 +83,15 @@ class Table:
             if offset != IN_FLIGHT:
                 yield uid, offset
 
+    def uids_of(self, source: str) -> list[str]:
+        """Return the uids of the live records of one source."""
+        sid = self._source_ids.get(source)
+        if sid is None:
+            return []
+        return [
+            uid for uid, (_, offset, s) in self._rows.items() if s == sid and offset != IN_FLIGHT
+        ]
+
     def sources(self) -> list[str]:
         return list(self._sources)
 
