@@ -25,15 +25,24 @@ provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``)
 Assignments (kind ``password``): a key ending in password, passwd, pwd, pw, pass, secret,
 token, api_key/apikey/api-key, access_key, private_key, secret_key or authorization (with
 an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
-``:``, ``=>``, ``:=``, ``==`` or a space after ``--key``, then a value. The value is a
-secret unless it is shorter than 6 characters (4 when quoted), a placeholder or reference
-(``${VAR}``, ``$VAR``, ``%s``, ``{{var}}``, ``<redacted>``, ``[REDACTED]``, ``****``), a
-literal or a type (None, null, true, string, required, ...), a word containing the key's
-own name without a digit (``your_password_here``), code when unquoted (``getpass()``,
-``os.environ[...]``, ``settings.DB_PASSWORD``, ``user_password``), or digits under a key
-that is not a password (``max_tokens: 100000``). ``Bearer <value>`` alone needs 16+
-characters with a letter and a digit. The same check applies to a string in ``meta``
-under a key named like that.
+``:``, ``=>``, ``:=``, ``==`` or a space after ``--key``, then a value. Only the value is
+replaced, and not when it is:
+
+- shorter than 6 characters;
+- a placeholder, reference or mask: ``${VAR}``, ``$VAR``, ``%s``, ``{{var}}``,
+  ``<redacted>``, ``[REDACTED]``, ``****``, ``hf_***``;
+- a literal or a type name: None, null, true, string, required, object, ...;
+- a word holding a key word but no digit: ``your_password_here``;
+- code, when unquoted: ``getpass()``, ``os.environ[...]``, ``settings.DB_PASSWORD``,
+  ``user_password``, a bare word followed by more words or by ``=``, ``(`` or ``:``
+  (prose and annotations: ``offset_token: Opaque token from ...``), or ending in ``:``;
+- a quoted phrase with spaces;
+- under a key that is not a password (token, secret, key): digits only
+  (``max_tokens: 100000``), or without any digit unless 20+ mixed-case characters
+  (``token = Operator``, ``"send_message"``).
+
+``Bearer <value>`` on its own needs 16+ characters with a letter and a digit. The same
+value check applies to a string in ``meta`` under a key named like that.
 
 Linear time: the rules are alternatives of two RE2 expressions (google-re2, no
 backtracking), each scanned once over the UTF-8 bytes of the text. RE2 makes each search
@@ -323,6 +332,8 @@ _NOT_SECRETS: Final = frozenset(
         *("integer", "number", "text", "hidden", "masked", "redacted", "removed", "omitted"),
         *("unknown", "invalid", "expired", "missing", "default", "notset", "bearer", "basic"),
         *("secret", "secrets", "password", "passwords", "passwd", "pass", "token", "tokens"),
+        *("object", "dict", "list", "tuple", "any", "array", "float", "double", "mapping"),
+        *("sequence", "callable", "function", "buffer", "opaque"),
     }
 )
 # Words in a value that mark an example or a placeholder ("your_api_key_here") when the
@@ -338,8 +349,8 @@ def _is_placeholder(value: str) -> bool:
     low = value.lower()
     if low in _NOT_SECRETS or value.startswith(_PLACEHOLDER_START) or "redacted" in low:
         return True
-    if len(set(value)) == 1 or not value.strip("*xX•.-_ "):  # "******", "xxxx-xxxx"
-        return True
+    if len(set(value)) == 1 or not value.strip("*xX•.-_ ") or "***" in value:
+        return True  # "******", "xxxx-xxxx", "hf_***": masked for display
     return not any(map(str.isdigit, value)) and any(w in low for w in _KEY_WORDS)
 
 
@@ -364,15 +375,24 @@ def _accept_value(value: str, password_key: bool, quoted: bool) -> bool:
     Args:
         value: the value, without its quotes.
         password_key: the key names a password (pass, pw, passwd, ...), so digits count.
-        quoted: the value was quoted, so 4 characters are enough and code shapes count.
+        quoted: the value was quoted, so code shapes (names, calls) count as values.
     """
     value = value.strip()
-    if len(value) < (4 if quoted else 6) or _is_placeholder(value):
+    if len(value) < 6 or _is_placeholder(value):
         return False
+    if quoted and any(c.isspace() for c in value):
+        return False  # a sentence or a message (" * [would prune] "), not a credential
     if not quoted and _is_code(value):
         return False
-    # Token counts and sizes ("max_token: 100000") are numbers; passwords may be digits.
-    return password_key or not value.isdigit()
+    if password_key:
+        return True
+    # Tokens, secrets and keys are random: a digit, or a long mixed-case run. Names of
+    # things ("send_message", "Operator") and counts ("max_tokens: 100000") are neither.
+    if value.isdigit():
+        return False
+    if any(map(str.isdigit, value)):
+        return True
+    return len(value) >= 20 and "_" not in value and value.lower() != value
 
 
 def _decode(buf: bytes, start: int, end: int) -> str:
@@ -486,6 +506,17 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
         stripped = value.rstrip(".)")
         ve -= len(value) - len(stripped)  # ASCII characters: one byte each
         value = stripped
+        after = buf[ve : ve + 24].lstrip(b" \t")[:1]
+        if (
+            value.isidentifier()
+            and not any(map(str.isdigit, value))
+            and (after.isalpha() or after in (b"=", b"(", b":"))
+        ):
+            return  # "offset_token: Opaque token from ...", "token: object = None": prose, code
+        if value.endswith(":"):
+            return  # "password=lambda: ...", "password: password:": code or a key, not a value
+        if key == b"pwd" and value.startswith("/"):
+            return  # PWD=/home/ann: the shell's working directory
     else:
         # A quoted value may carry its own auth scheme: "Bearer abc".
         head, _, rest = value.partition(" ")
