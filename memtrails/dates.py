@@ -452,6 +452,34 @@ def _civil_from_days(z: int) -> tuple[int, int, int]:
     return yoe + era * 400 + (m <= 2), m, d
 
 
+# The common RFC 2822 form of mail (weekday, day, month, 4-digit year, time, numeric offset or
+# one of V8's zone names, an optional comment). Anything else, or any field V8 would read in
+# an unusual way (a year below 100, a day or time out of range), takes the full parser.
+_RFC2822 = re.compile(
+    r"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?(\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+    r" (\d{4}) (\d\d):(\d\d)(?::(\d\d))? (?:([+-])(\d\d)(\d\d)|(GMT|UTC?|Z|[ECMP][SD]T))"
+    r"(?: \([^()\x00]*\))?\Z",
+    re.ASCII,
+)
+_MONTHS = {k.capitalize(): v for k, kind, v in _KEYWORDS if kind == _MONTH}
+_ZONE_HOURS = {k.upper(): v for k, kind, v in _KEYWORDS if kind == _ZONE}
+
+
+def _parse_rfc2822(m: re.Match[str]) -> int | None:
+    """Read a match of _RFC2822 as V8 would, or return None to use the full parser."""
+    day_s, month_s, year_s, hh, mi, ss, sign, oh, om, zone = m.groups()
+    day, year, hour, minute, second = int(day_s), int(year_s), int(hh), int(mi), int(ss or 0)
+    if not (1 <= day <= 31 and year >= 100 and hour <= 23 and minute <= 59 and second <= 59):
+        return None
+    if zone is not None:
+        offset = _ZONE_HOURS[zone] * 60
+    else:
+        # V8 takes any four digits as hhmm, without range checks.
+        offset = (int(oh) * 60 + int(om)) * (1 if sign == "+" else -1)
+    days = _days_from_civil(year, _MONTHS[month_s], 1) + day - 1
+    return (days * 86400 + hour * 3600 + minute * 60 + second - offset * 60) * 1000
+
+
 # Date.prototype.toISOString's form for years 0..9999: the one memtrails writes and reads most.
 _CANONICAL = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.(\d{3})Z\Z", re.ASCII)
 _EPOCH = datetime(1970, 1, 1)
@@ -528,6 +556,11 @@ def parse_date(value: str) -> int | None:
             return None
         days = _days_from_civil(y, mo, 1) + d - 1  # day 31 of a short month rolls over
         return (days * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms
+    m = _RFC2822.match(value)
+    if m is not None:
+        fast = _parse_rfc2822(m)
+        if fast is not None:
+            return fast
     units = array("H", value.encode("utf-16-le", "surrogatepass"))
     fields = _parse_fields(units)
     if fields is None:
