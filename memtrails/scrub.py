@@ -593,10 +593,11 @@ def scrub_text(text: str) -> tuple[str, Counter[str]]:
     return out.decode("utf-8", "surrogatepass"), counts
 
 
-def _scrub_secret_value(text: str, counts: Counter[str]) -> str:
+def _scrub_secret_value(text: str, key: str, counts: Counter[str]) -> str:
     """Scrub a string stored under a key named like a secret (``{"password": "..."}``)."""
     buf = text.encode("utf-8", "surrogatepass")
-    if not _accept_value(text, True, True):
+    low = key.lower()
+    if not _accept_value(text, "pass" in low or "pw" in low, True):
         return _scrub_into(text, counts)
     stripped = text.strip()
     start = len(text[: len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
@@ -612,17 +613,17 @@ def _scrub_into(text: str, counts: Counter[str]) -> str:
     return clean
 
 
-def _scrub_meta(value: Any, counts: Counter[str], secret_key: bool = False) -> Any:
+def _scrub_meta(value: Any, counts: Counter[str], secret_key: str | None = None) -> Any:
     """Scrub every string inside ``value``; return ``value`` itself when nothing changed."""
     if isinstance(value, str):
         if secret_key:
-            return _scrub_secret_value(value, counts)
+            return _scrub_secret_value(value, secret_key, counts)
         return _scrub_into(value, counts) if value else value
     if isinstance(value, Mapping):
         changed = False
         out: dict[Any, Any] = {}
         for k, v in value.items():
-            named = isinstance(k, str) and _KEY_NAME.fullmatch(k) is not None
+            named = k if isinstance(k, str) and _KEY_NAME.fullmatch(k) is not None else None
             new = _scrub_meta(v, counts, named)
             changed = changed or new is not v
             out[k] = new

@@ -213,7 +213,14 @@ def test_meta_value_under_a_secret_key_name() -> None:
     record = MemoryRecord(
         id="1",
         text="x",
-        meta={"password": "hunter22", "api_key": GHP, "token": "${TOKEN}", "tokens": "hunter22"},
+        meta={
+            "password": "hunter22",
+            "api_key": GHP,
+            "token": "${TOKEN}",
+            "tokens": "hunter22",
+            "event_token": "send_message",  # a name, not a token: no digit
+            "nested": [{"client_secret": "x9Yz81Qw"}],
+        },
     )
     out, found = scrub_record(record)
     assert out.meta == {
@@ -221,8 +228,10 @@ def test_meta_value_under_a_secret_key_name() -> None:
         "api_key": "[secret:github-token]",
         "token": "${TOKEN}",
         "tokens": "hunter22",
+        "event_token": "send_message",
+        "nested": [{"client_secret": "[secret:password]"}],
     }
-    assert found == Counter({"password": 1, "github-token": 1})
+    assert found == Counter({"password": 2, "github-token": 1})
 
 
 # --- Linear time -------------------------------------------------------------------------------
