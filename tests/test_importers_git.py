@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from memtrails._exceptions import SourceError
+from memtrails.importers import git as git_module
 from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git
-from memtrails.records import At, MemoryRecord, RecordError
+from memtrails.records import At, MemoryRecord, RecordError, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = 1_700_000_000  # 2023-11-14T22:13:20Z
@@ -67,7 +68,7 @@ class Repo:
         return git(self.path, "rev-list", *args).split()
 
 
-async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
+async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 
@@ -78,6 +79,10 @@ def records(items: list[Any]) -> list[MemoryRecord]:
 
 def errors(items: list[Any]) -> list[RecordError]:
     return [i for i in items if isinstance(i, RecordError)]
+
+
+def repo_source(repo: Repo) -> str:
+    return "git:" + str(repo.path.resolve())
 
 
 def linear(path: Path, n: int) -> Repo:
@@ -236,7 +241,9 @@ async def test_shallow_clone_gives_an_error_at_the_cut(tmp_path: Path) -> None:
     assert recs[-1].meta["shallow"] is True and "shallow" not in recs[0].meta
     assert len(errs) == 1
     assert errs[0].where == recs[-1].id and "shallow clone" in errs[0].reason
-    assert items[-1] is errs[0]
+    assert items[-2] is errs[0]
+    # The commits before the cut are not here: a prune must not take them for gone.
+    assert isinstance(items[-1], SourceState) and not items[-1].complete
 
 
 async def test_missing_blob_gives_an_error_and_the_rest_imports(tmp_path: Path) -> None:
@@ -267,12 +274,16 @@ async def test_missing_commit_object_ends_the_walk_with_an_error(tmp_path: Path)
     assert "files" not in recs[2].meta
     assert [e.where for e in errs] == [shas[2], f"after {shas[2]}"]
     assert "cannot be read further" in errs[-1].reason
-    assert items[-1] is errs[-1]
+    assert items[-2] is errs[-1]
+    # The walk was cut: no prune, and no position past commits never read.
+    assert items[-1] == SourceState(repo_source(repo), {"heads": {}}, "full", False)
 
 
-async def test_empty_repository_yields_nothing(tmp_path: Path) -> None:
-    Repo(tmp_path / "r")
-    assert await collect(from_git(tmp_path / "r")) == []
+async def test_empty_repository_yields_only_its_position(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    assert await collect(from_git(tmp_path / "r")) == [
+        SourceState(repo_source(repo), {"heads": {}}, "full", True)
+    ]
 
 
 async def test_cannot_open(tmp_path: Path) -> None:
@@ -342,3 +353,148 @@ async def test_this_projects_own_repository() -> None:
     assert len(recs) == count
     assert recs[0].id == tip
     assert all(r.source == "git:" + str(ROOT) for r in recs)
+
+
+# -- re-runs with the last run's state ------------------------------------------------------
+
+
+def position(items: list[Any]) -> SourceState:
+    assert isinstance(items[-1], SourceState)
+    assert not any(isinstance(i, SourceState) for i in items[:-1])
+    return items[-1]
+
+
+def count_logs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Record the arguments of every `git log` the importer starts."""
+    started: list[list[str]] = []
+    real = git_module._Log
+
+    class Counted(real):  # type: ignore[misc, valid-type]
+        def __init__(self, git_exe: str, git_dir: str, args: list[str]) -> None:
+            started.append(args)
+            super().__init__(git_exe, git_dir, args)
+
+    monkeypatch.setattr(git_module, "_Log", Counted)
+    return started
+
+
+async def test_state_reads_only_the_new_commits(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 5)
+    first = await collect(from_git(repo.path))
+    state = position(first)
+    head = repo.rev_list("HEAD")[0]
+    assert state == SourceState(repo_source(repo), {"heads": {"HEAD": head}}, "full", True)
+    added = [repo.commit(f"new {k}", {"n.txt": f"{k}\n"}) for k in range(3)]
+    second = await collect(from_git(repo.path, state=state.state))
+    assert [r.id for r in records(second)] == added[::-1]
+    assert position(second) == SourceState(
+        repo_source(repo), {"heads": {"HEAD": added[-1]}}, "incremental", False
+    )
+
+
+async def test_unchanged_rerun_starts_no_git_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = linear(tmp_path / "r", 4)
+    state = position(await collect(from_git(repo.path))).state
+    started = count_logs(monkeypatch)
+    again = await collect(from_git(repo.path, state=state))
+    assert started == []
+    assert again == [SourceState(repo_source(repo), state, "incremental", False)]
+
+
+async def test_merged_branch_commits_are_new_too(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 3)
+    state = position(await collect(from_git(repo.path, branch="main"))).state
+    assert list(state["heads"]) == ["main"]
+    git(repo.path, "checkout", "-q", "-b", "feature")
+    feature = [repo.commit("feature a", {"a.txt": "a\n"}), repo.commit("feature b", {"b.txt": "b\n"})]
+    git(repo.path, "checkout", "-q", "main")
+    repo.clock += 1
+    git(repo.path, "merge", "-q", "--no-ff", "feature", "-m", "Merge feature", i=repo.clock)
+    merge = repo.rev_list("HEAD")[0]
+    items = await collect(from_git(repo.path, branch="main", state=state))
+    assert sorted(r.id for r in records(items)) == sorted([merge, *feature])
+    assert position(items).mode == "incremental"
+
+
+async def test_amended_head_means_a_full_walk(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 4)
+    state = position(await collect(from_git(repo.path))).state
+    old = state["heads"]["HEAD"]
+    repo.clock += 1
+    git(repo.path, "commit", "-q", "--amend", "-m", "change 3, reworded", i=repo.clock)
+    items = await collect(from_git(repo.path, state=state))
+    assert [r.id for r in records(items)] == repo.rev_list("HEAD")  # all 4, the new one first
+    done = position(items)
+    assert (done.mode, done.complete) == ("full", True)
+    assert done.why is not None and done.why.startswith(f"HEAD: {old[:12]} is no longer in its history")
+    assert done.state == {"heads": {"HEAD": repo.rev_list("HEAD")[0]}}
+
+
+async def test_fallbacks_name_their_reason(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 2)
+    gone = "0123456789abcdef" * 2 + "01234567"
+    cases = {
+        "the saved position is not one this version reads": [
+            {}, {"heads": []}, {"heads": {"HEAD": "not-a-sha"}}, {"heads": {"HEAD": 7}},
+        ],
+        "no position saved for main": [{"heads": {"HEAD": repo.rev_list("HEAD")[0]}}],
+        f"main: commit {gone[:12]} of the last run is no longer in the repository": [
+            {"heads": {"main": gone}}
+        ],
+    }
+    for why, states in cases.items():
+        for state in states:
+            items = await collect(from_git(repo.path, branch="main", state=state))
+            assert len(records(items)) == 2
+            assert (position(items).mode, position(items).why) == ("full", why), state
+
+
+async def test_all_branches_state_per_ref(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = linear(tmp_path / "r", 2)
+    git(repo.path, "tag", "-a", "v1", "-m", "release 1")
+    git(repo.path, "checkout", "-q", "-b", "side")
+    repo.commit("side work", {"side.txt": "s\n"})
+    git(repo.path, "checkout", "-q", "main")
+    first = position(await collect(from_git(repo.path, all_branches=True)))
+    tip = repo.rev_list("main")[0]
+    assert first.state == {"heads": {
+        "HEAD": tip,
+        "refs/heads/main": tip,
+        "refs/heads/side": repo.rev_list("side")[0],
+        "refs/tags/v1": tip,  # an annotated tag, peeled to its commit
+    }}
+    assert first.complete
+    git(repo.path, "checkout", "-q", "side")
+    on_side = repo.commit("more side work", {"side.txt": "t\n"})
+    git(repo.path, "checkout", "-q", "-b", "fresh")
+    on_fresh = repo.commit("a new branch", {"f.txt": "f\n"})
+    items = await collect(from_git(repo.path, all_branches=True, state=first.state))
+    assert [r.id for r in records(items)] == [on_fresh, on_side]
+    second = position(items)
+    assert second.mode == "incremental" and second.state["heads"]["refs/heads/fresh"] == on_fresh
+    # A deleted branch: nothing new, nothing read.
+    git(repo.path, "checkout", "-q", "main")
+    git(repo.path, "branch", "-q", "-D", "fresh")
+    started = count_logs(monkeypatch)
+    third = await collect(from_git(repo.path, all_branches=True, state=second.state))
+    assert records(third) == [] and started == []
+    assert "refs/heads/fresh" not in position(third).state["heads"]
+    # A force-pushed branch: full walk.
+    git(repo.path, "branch", "-q", "-f", "side", "main")
+    fourth = position(await collect(from_git(repo.path, all_branches=True, state=position(third).state)))
+    assert fourth.mode == "full" and fourth.why is not None and "refs/heads/side" in fourth.why
+
+
+async def test_a_broken_incremental_walk_keeps_the_old_position(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 3)
+    state = position(await collect(from_git(repo.path))).state
+    added = [repo.commit(f"new {k}", {"n.txt": f"{k}\n"}) for k in range(3)]
+    loose_object(repo.path, added[1]).unlink()
+    items = await collect(from_git(repo.path, state=state))
+    assert [r.id for r in records(items)] == [added[2]]
+    assert "cannot be read further" in errors(items)[-1].reason
+    assert position(items) == SourceState(repo_source(repo), state, "incremental", False)

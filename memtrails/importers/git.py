@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 import tempfile
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import IO, Any, cast
 import git
 
 from .._exceptions import SourceError
-from ..records import At, Item, MemoryRecord, RecordError
+from ..records import At, Item, MemoryRecord, RecordError, SourceState
 from ._threaded import iterate_in_thread
 
 __all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "from_git"]
@@ -32,6 +32,8 @@ _HEADER_FIELDS = 9
 _NUMSTAT = re.compile(r"\n?(\d+|-)\t(\d+|-)\t(.*)", re.DOTALL)
 _READ_SIZE = 1 << 16
 _STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
+_BAD_STATE = "the saved position is not one this version reads"
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
 # never changes what is read or how fast.
 _LOG_OPTIONS = (
@@ -200,6 +202,18 @@ def _parse_header(fields: list[str]) -> _Commit:
     )
 
 
+def _saved_heads(state: Mapping[str, Any] | None) -> tuple[dict[str, str], str | None]:
+    """Return the heads the last run walked, and why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    heads = state.get("heads")
+    if not isinstance(heads, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and _SHA.fullmatch(v) for k, v in heads.items()
+    ):
+        return {}, _BAD_STATE
+    return dict(heads), None
+
+
 class _History:
     """What to walk in which repository, and how to walk it in worker threads."""
 
@@ -210,8 +224,10 @@ class _History:
         branch: str,
         all_branches: bool,
         since_commit: str | None,
+        state: Mapping[str, Any] | None,
     ) -> None:
         self.source = source
+        self.all_branches = all_branches
         try:
             repo = git.Repo(repo_path)
         except git.NoSuchPathError as exc:
@@ -223,18 +239,31 @@ class _History:
             self.git_exe = str(git.Git.GIT_PYTHON_GIT_EXECUTABLE or "git")
             # A fresh `git init` has no commits: nothing to import, and nothing wrong.
             self.empty = not repo.head.is_valid() and not any(True for _ in repo.refs)
+            # The refs walked, by name, and the commit each was at before the walk started:
+            # the position saved at the end (never newer than what the walk read).
+            self.heads: dict[str, str] = {}
             self.revs: list[str] = []
             if all_branches:
+                self.heads = self._all_heads()
                 # Stashes and notes are refs but not history anyone wrote as commits.
                 self.revs += ["--exclude=refs/stash", "--exclude=refs/notes/*", "--all"]
             elif not (self.empty and branch == "HEAD"):
-                self.revs.append(self._verify(repo, branch, "branch"))
+                self.heads[branch] = self._verify(repo, branch, "branch")
+                self.revs.append(self.heads[branch])
+            self.saved, self.why = _saved_heads(state)
+            known = self._plan() if self.saved else None
+            self.mode = "full" if known is None else "incremental"
+            self.revs += ["^" + sha for sha in sorted(known or ())]
+            # Nothing new anywhere: no need to start git log at all.
+            self.nothing_new = known is not None and set(self.heads.values()) <= known
+            self.partial = since_commit is not None
             if since_commit is not None:
                 self.revs.append("^" + self._verify(repo, since_commit, "since_commit"))
             shallow_file = Path(repo.common_dir) / "shallow"
             self.shallow: frozenset[str] = frozenset(
                 shallow_file.read_text().split() if shallow_file.is_file() else ()
             )
+            self.broken = False  # set when a missing commit object ends the walk early
         finally:
             repo.close()
 
@@ -246,10 +275,74 @@ class _History:
         branch: str,
         all_branches: bool,
         since_commit: str | None,
+        state: Mapping[str, Any] | None,
     ) -> _History:
         path = repo.expanduser()
         src = source if source is not None else "git:" + str(path.resolve())
-        return cls(path, src, branch, all_branches, since_commit)
+        return cls(path, src, branch, all_branches, since_commit, state)
+
+    def _all_heads(self) -> dict[str, str]:
+        """Return every ref ``--all`` walks (stashes and notes left out) -> its commit."""
+        code, out, err = self._run("for-each-ref", "--format=%(refname)")
+        if code != 0:
+            raise SourceError(self.source, f"cannot list the refs ({err})")
+        names = [
+            name
+            for name in out.splitlines()
+            if name and name != "refs/stash" and not name.startswith("refs/notes/")
+        ]
+        names.insert(0, "HEAD")
+        shas = self._commits([name + "^{commit}" for name in names])
+        # A ref to a tree or a blob (rare tags) has no history; a dangling one none either.
+        return {name: sha for name, sha in zip(names, shas, strict=True) if sha is not None}
+
+    def _commits(self, revs: list[str]) -> list[str | None]:
+        """Resolve each rev to a commit sha, or None when it is not one, in one git call."""
+        if not revs:
+            return []
+        code, out, err = self._run(
+            "cat-file", "--batch-check=%(objectname) %(objecttype)", stdin="\n".join(revs) + "\n"
+        )
+        if code != 0:
+            raise SourceError(self.source, f"cannot read the refs ({err})")
+        shas: list[str | None] = []
+        for line in out.splitlines():
+            sha, _, kind = line.partition(" ")
+            shas.append(sha if kind == "commit" else None)
+        return shas
+
+    def _plan(self) -> set[str] | None:
+        """Return the commits the last run covered (to leave out of the walk), or None when
+        the walk must be full; ``self.why`` then says why."""
+        walked = [name for name in self.heads if name in self.saved]
+        if self.heads and not walked:
+            self.why = "no position saved for " + ", ".join(sorted(self.heads))
+            return None
+        shas = sorted(set(self.saved.values()))
+        present = {sha for sha, found in zip(shas, self._commits(shas), strict=True) if found}
+        for name in walked:
+            old, new = self.saved[name], self.heads[name]
+            if old == new or (self.all_branches and name == "HEAD"):
+                # With every ref walked, HEAD moving (a checkout) drops nothing from the
+                # history: what it pointed at is still under its branch, or, if detached,
+                # gone as a deleted branch would be.
+                continue
+            if old not in present:
+                self.why = f"{name}: commit {old[:12]} of the last run is no longer in the repository"
+                return None
+            code, _, err = self._run("merge-base", "--is-ancestor", old, new)
+            if code == 1:
+                self.why = (
+                    f"{name}: {old[:12]} is no longer in its history (rewritten, force-pushed,"
+                    " reset or another branch checked out)"
+                )
+                return None
+            if code != 0:
+                self.why = f"{name}: cannot compare {old[:12]} with {new[:12]} ({err})"
+                return None
+        # Every commit reachable from a saved head was read by the last run, including the
+        # heads of refs deleted since (while git still has them).
+        return present
 
     def _verify(self, repo: git.Repo, rev: str, name: str) -> str:
         try:
@@ -260,10 +353,11 @@ class _History:
             ) from exc
         return str(sha).strip()
 
-    def _run(self, *args: str) -> tuple[int, str, str]:
+    def _run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
         proc = subprocess.run(
             [self.git_exe, "--git-dir", self.git_dir, "--no-pager", *args],
-            stdin=subprocess.DEVNULL,
+            input=stdin.encode() if stdin is not None else None,
+            stdin=subprocess.DEVNULL if stdin is None else None,
             capture_output=True,
             env={**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"},
             check=False,
@@ -277,7 +371,7 @@ class _History:
         try:
             record = _record(commit, self.source, shallow, files_known)
         except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
-            yield RecordError(self.source, commit.sha, f"unreadable commit ({exc})")
+            yield RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
             return
         yield record
         if shallow:
@@ -288,9 +382,25 @@ class _History:
                 "(run `git fetch --unshallow` to import it)",
             )
 
-    def items(self) -> Iterator[MemoryRecord | RecordError]:
-        if self.empty:
-            return
+    def items(self) -> Iterator[Item]:
+        if not (self.empty or self.nothing_new):
+            yield from self._walk()
+        # Only at the end: git yields newest first, so no earlier point covers everything
+        # older than itself.
+        yield self._position()
+
+    def _position(self) -> SourceState:
+        heads = self.heads
+        if self.broken:
+            # Commits past the break were never read: keep the old position (or none), so
+            # the next run reads them once the repository is repaired.
+            heads = self.saved if self.mode == "incremental" else {}
+        complete = (
+            self.mode == "full" and not self.partial and not self.broken and not self.shallow
+        )
+        return SourceState(self.source, {"heads": dict(heads)}, self.mode, complete, self.why)
+
+    def _walk(self) -> Iterator[Item]:
         position = 0  # commits of the walk handled so far, in git's order
         last: str | None = None
         # Each pass streams `git log` from `position`; when git stops on a broken object,
@@ -324,6 +434,7 @@ class _History:
                 yield from self._alone(stuck.group(1))
                 last = stuck.group(1)
             where = f"after {last}" if last else "start of history"
+            self.broken = True
             yield RecordError(
                 self.source,
                 where,
@@ -346,7 +457,7 @@ class _History:
         code, out, err = self._run("log", "-z", "--no-walk", f"--format={_FORMAT}", sha)
         tokens = out.split("\0")
         if code != 0 or not tokens[0].startswith(_MARK) or len(tokens) < _HEADER_FIELDS:
-            yield RecordError(self.source, sha, f"unreadable commit ({err or reason})")
+            yield RecordError(self.source, sha, f"unreadable commit ({err or reason})", id=sha)
             return
         commit = _parse_header([tokens[0][len(_MARK) :], *tokens[1:_HEADER_FIELDS]])
         yield from self._emit(commit, files_known=False)
@@ -369,7 +480,8 @@ async def from_git(
     all_branches: bool = False,
     since_commit: str | None = None,
     source: str | None = None,
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+    state: Mapping[str, Any] | None = None,
+) -> AsyncGenerator[Item, None]:
     """Yield one record per commit of a Git repository, newest first.
 
     Streams a single ``git log --numstat`` in worker threads (reading its output as it comes,
@@ -389,28 +501,51 @@ async def from_git(
     missing commit object ends the walk with an error. The boundary commits of a shallow
     clone are yielded with ``meta["shallow"]`` and an error saying the history is cut.
 
+    The walk ends with a :class:`~memtrails.records.SourceState` whose state is
+    ``{"heads": {ref: sha}}``: the commit each walked ref was at when the walk started
+    (``branch`` as given, or with ``all_branches`` every ref's full name and ``HEAD``).
+    Given back as ``state``, it makes the walk incremental: commits reachable from any
+    saved head are left out (``git log <heads> ^<saved>...``), so only new commits are read
+    and a re-run with nothing new starts no ``git log`` at all (``mode="incremental"``,
+    ``complete=False``). It falls back to a full walk (``mode="full"``, ``why`` set) when:
+
+    - the state is not one this version reads;
+    - no walked ref has a saved head (another ``branch``, or ``all_branches`` switched);
+    - a walked ref moved and its saved commit is no longer in the repository, or is no
+      longer an ancestor of where the ref is now (amended, rebased, force-pushed, reset,
+      or for ``branch="HEAD"`` another branch checked out): commits dropped from the
+      history may then have been imported, and only a full walk (with prune) can tell.
+      With ``all_branches``, ``HEAD`` moving is not a rewrite (its commits stay under
+      their branch), and a deleted ref is not either (its saved commit is still left out
+      while git keeps it).
+
+    A full walk is ``complete`` (a prune may forget commits no longer reachable) unless
+    ``since_commit`` was given, the clone is shallow, or a missing commit ended the walk.
+    After such a break the old position (or none) is kept, so commits past it are read
+    once the repository is repaired.
+
     Args:
         repo: the working tree or bare repository.
         branch: the branch, tag or commit to walk from.
         all_branches: walk every branch, tag and remote ref (not stashes or notes) instead.
         since_commit: leave out this commit and everything reachable from it.
         source: the source name on every record; defaults to ``"git:" + resolved path``.
+        state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
 
     Raises:
         SourceError: the path is missing or not a repository, or ``branch`` or
             ``since_commit`` is not a commit in it.
 
     Returns:
-        An async iterator of records and per-commit errors.
+        An async iterator of records, per-commit errors and, last, the source state.
 
     Example::
 
-        async with aclosing(from_git("~/code/repo", since_commit=last_seen)) as items:
-            async for item in items:
-                print(item)
+        state = memory.source_state("git:/home/me/code/repo")
+        await memory.ingest(from_git("~/code/repo", state=state))
     """
     history = await asyncio.to_thread(
-        _History.open, Path(repo), source, branch, all_branches, since_commit
+        _History.open, Path(repo), source, branch, all_branches, since_commit, state
     )
     # Close the reader (and stop git) as soon as the consumer stops, not when GC runs.
     async with aclosing(_generator(iterate_in_thread(history.items))) as items:
