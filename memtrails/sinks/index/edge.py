@@ -134,19 +134,23 @@ class EdgeIndex:
                     f"index {self._folder}: point {p.id} has {len(p.dense)} dims, "
                     f"the index holds {self._dims}"
                 )
-        edge_points = [
-            qe.Point(
-                p.id,
-                {
-                    DENSE: p.dense.tolist(),
-                    WORDS: qe.SparseVector(list(p.sparse.indices), list(p.sparse.values)),
-                },
-                dict(p.payload),
-            )
-            for p in points
-        ]
-        op = qe.UpdateOperation.upsert_points(edge_points)
-        await self._call("upsert", lambda shard: shard.update(op))
+
+        def upsert(shard: qe.EdgeShard) -> None:
+            # Converting thousands of vectors to Edge's types is CPU work: do it off the loop.
+            edge_points = [
+                qe.Point(
+                    p.id,
+                    {
+                        DENSE: p.dense.tolist(),
+                        WORDS: qe.SparseVector(list(p.sparse.indices), list(p.sparse.values)),
+                    },
+                    dict(p.payload),
+                )
+                for p in points
+            ]
+            shard.update(qe.UpdateOperation.upsert_points(edge_points))
+
+        await self._call("upsert", upsert)
 
     async def delete_uids(self, uids: Sequence[str]) -> None:
         """Delete every point (every passage) of these records.

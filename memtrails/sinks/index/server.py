@@ -90,7 +90,9 @@ class ServerIndex:
         where = url_or_client if isinstance(url_or_client, str) else "the given client"
         try:
             client = (
-                AsyncQdrantClient(url=url_or_client, api_key=api_key)
+                # The version check is a blocking request in a side thread that reports by
+                # warning; an unreachable or incompatible server fails the first call anyway.
+                AsyncQdrantClient(url=url_or_client, api_key=api_key, check_compatibility=False)
                 if isinstance(url_or_client, str)
                 else url_or_client
             )
