@@ -331,7 +331,7 @@ class _History:
                 self.why = f"{name}: commit {old[:12]} of the last run is no longer in the repository"
                 return None
             code, _, err = self._run("merge-base", "--is-ancestor", old, new)
-            if code == 1:
+            if code == 1 and not err:  # git says 1 also when an object on the way is missing
                 self.why = (
                     f"{name}: {old[:12]} is no longer in its history (rewritten, force-pushed,"
                     " reset or another branch checked out)"
@@ -390,11 +390,9 @@ class _History:
         yield self._position()
 
     def _position(self) -> SourceState:
-        heads = self.heads
-        if self.broken:
-            # Commits past the break were never read: keep the old position (or none), so
-            # the next run reads them once the repository is repaired.
-            heads = self.saved if self.mode == "incremental" else {}
+        # After a break, commits past it were never read: keep the old position (or none),
+        # so the next run reads them once the repository is repaired.
+        heads = self.saved if self.broken else self.heads
         complete = (
             self.mode == "full" and not self.partial and not self.broken and not self.shallow
         )
@@ -514,7 +512,8 @@ async def from_git(
     - a walked ref moved and its saved commit is no longer in the repository, or is no
       longer an ancestor of where the ref is now (amended, rebased, force-pushed, reset,
       or for ``branch="HEAD"`` another branch checked out): commits dropped from the
-      history may then have been imported, and only a full walk (with prune) can tell.
+      history may then have been imported, and only a full walk (with prune) can tell;
+    - git cannot tell whether it is an ancestor (an object between the two is missing).
       With ``all_branches``, ``HEAD`` moving is not a rewrite (its commits stay under
       their branch), and a deleted ref is not either (its saved commit is still left out
       while git keeps it).
