@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import time
+import calendar
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeAlias
 
-from .dates import iso_from_ms, parse_date
+from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
 __all__ = [
     "At",
@@ -56,11 +56,11 @@ class At:
         if isinstance(value, int | float):
             return cls(int(value))
         if isinstance(value, datetime):
-            return cls(
-                int(value.timestamp() * 1000)
-                if value.tzinfo
-                else int(time.mktime(value.timetuple()) * 1000) + value.microsecond // 1000
-            )
+            wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
+            if value.tzinfo is None:
+                return cls(utc_from_local_ms(wall))  # local time, as ``new Date(y, m, ...)``
+            offset = value.utcoffset()
+            return cls(wall - (int(offset.total_seconds() * 1000) if offset else 0))
         if isinstance(value, str):
             ms = parse_date(value)
             if ms is None:

@@ -15,14 +15,26 @@ import pytest
 from memtrails._exceptions import SourceError
 from memtrails.importers import mbox
 from memtrails.importers.mbox import from_mbox, is_separator
-from memtrails.records import MemoryRecord, RecordError
+from memtrails.records import MemoryRecord, RecordError, SourceState
 
 Item = MemoryRecord | RecordError
 
 
 async def collect(path: Path, **kwargs: object) -> list[Item]:
     async with aclosing(from_mbox(path, **kwargs)) as items:  # type: ignore[arg-type]
-        return [item async for item in items]
+        return [item async for item in items if not isinstance(item, SourceState)]
+
+
+async def positions(path: Path, **kwargs: object) -> list[SourceState]:
+    async with aclosing(from_mbox(path, **kwargs)) as items:  # type: ignore[arg-type]
+        return [item async for item in items if isinstance(item, SourceState)]
+
+
+async def message_starts(path: Path) -> list[int]:
+    """Byte offsets where messages start, from the positions yielded after each message."""
+    states = await positions(path, checkpoint_every=1)
+    # After message k: where message k+1 starts; the last state: where the last one starts.
+    return [0, *(s.state["offset"] for s in states[:-1])]
 
 
 def records(items: list[Item]) -> list[MemoryRecord]:
@@ -46,11 +58,10 @@ async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Pat
     assert first.text.startswith("Can anyone indicate an example or doc on combining")
     assert first.source == str(path.resolve())
     data = path.read_bytes()
-    offsets = [r.meta["mbox_offset"] for r in recs]
-    assert offsets == sorted(offsets) and offsets[0] == 0
+    offsets = await message_starts(path)
+    assert len(offsets) == 1006 and offsets == sorted(offsets)
     assert all(data[o : o + 5] == b"From " for o in offsets)
-    assert [r.meta["mbox_end"] for r in recs[:-1]] == offsets[1:]
-    assert recs[-1].meta["mbox_end"] == len(data)
+    assert not any(k.startswith("mbox") for r in recs for k in r.meta)  # offsets stay out
     reply = next(r for r in recs if r.id == "20030401182912.GB29239@radii")
     assert reply.thread == first.id  # References
 
@@ -117,7 +128,6 @@ async def test_bom_and_unmunged_body_from_lines(corpora: Path) -> None:
     assert len(recs) == 2
     assert all("\nFrom Russia with love\n" in r.text for r in recs)
     assert recs[1].text.endswith("Year: 1963\n\nWhat did Thunderbird do this time?")
-    assert recs[0].meta["mbox_offset"] == 0
 
 
 async def test_from_line_with_extra_info_and_body_from_line(corpora: Path) -> None:
@@ -185,7 +195,6 @@ async def test_mbox_without_a_leading_from_line_and_empty_file(tmp_path: Path) -
     path.write_bytes(b"\n\nFrom: a@example.com\nSubject: bare\n\ntext\n" + _message(2))
     recs = records(await collect(path))
     assert [r.title for r in recs] == ["bare", "message 2"]
-    assert recs[0].meta["mbox_offset"] == 2
     empty = tmp_path / "empty.mbox"
     empty.write_bytes(b"")
     assert await collect(empty) == []
@@ -228,15 +237,15 @@ async def test_very_long_line_is_read_in_pieces(tmp_path: Path) -> None:
 async def test_start_offset_resumes_at_the_right_message(corpora: Path) -> None:
     path = corpora / "mbox" / "twisted-web-2005-December.mbox"
     full = records(await collect(path))
-    tail = records(await collect(path, start=full[40].meta["mbox_offset"]))
+    starts = await message_starts(path)
+    tail = records(await collect(path, start=starts[40]))
     assert [r.id for r in tail] == [r.id for r in full[40:]]
-    assert [r.meta["mbox_offset"] for r in tail] == [r.meta["mbox_offset"] for r in full[40:]]
-    # resuming where the last run ended: only what came after
-    after = records(await collect(path, start=full[-2].meta["mbox_end"]))
+    # resuming at the last message: only it
+    after = records(await collect(path, start=starts[-1]))
     assert [r.id for r in after] == [full[-1].id]
-    assert await collect(path, start=full[-1].meta["mbox_end"]) == []
+    assert await collect(path, start=path.stat().st_size) == []
     # an offset inside a message skips to the next separator
-    inside = records(await collect(path, start=full[10].meta["mbox_offset"] + 7))
+    inside = records(await collect(path, start=starts[10] + 7))
     assert inside[0].id == full[11].id
     with pytest.raises(ValueError, match="start"):
         await collect(path, start=-1)
@@ -244,8 +253,8 @@ async def test_start_offset_resumes_at_the_right_message(corpora: Path) -> None:
 
 async def test_ids_are_stable_across_runs(corpora: Path) -> None:
     path = corpora / "mbox" / "quirks" / "twisted-divunal-list-2006-December.mbox"
-    first = [(r.id, r.meta["mbox_offset"]) for r in records(await collect(path))]
-    second = [(r.id, r.meta["mbox_offset"]) for r in records(await collect(path))]
+    first = [(r.id, r.text) for r in records(await collect(path))]
+    second = [(r.id, r.text) for r in records(await collect(path))]
     assert first == second
 
 
@@ -360,3 +369,27 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
             assert (a.title, a.author, a.at) == (b.title, b.author, b.at)
             if not b.meta.get("message_id_missing"):  # else a hash of bytes the writer changed
                 assert (a.id, a.thread) == (b.id, b.thread)
+
+
+async def test_state_resumes_after_appended_messages_and_falls_back_when_rewritten(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "grows.mbox"
+    path.write_bytes(b"".join(_message(i) for i in range(1, 6)))
+    (end,) = await positions(path)
+    assert (end.mode, end.complete) == ("full", True)
+    with path.open("ab") as f:
+        f.write(b"".join(_message(i) for i in range(6, 9)))
+    items = [i async for i in from_mbox(path, state=end.state)]
+    # the last message of the previous run is read again (it may have been still growing)
+    assert [i.title for i in items if isinstance(i, MemoryRecord)] == [
+        f"message {n}" for n in (5, 6, 7, 8)
+    ]
+    last = items[-1]
+    assert isinstance(last, SourceState) and (last.mode, last.complete) == ("incremental", False)
+    # rewritten (a client compacted the file): a full pass, and why
+    path.write_bytes(b"".join(_message(i) for i in (1, 3, 5)))
+    items = [i async for i in from_mbox(path, state=last.state)]
+    assert len([i for i in items if isinstance(i, MemoryRecord)]) == 3
+    end = items[-1]
+    assert isinstance(end, SourceState) and end.mode == "full" and end.why is not None

@@ -84,7 +84,7 @@ def open_path(
     if kind == "mbox":
         from .mbox import from_mbox
 
-        return from_mbox(path)
+        return from_mbox(path, state=state)
     if kind == "eml":
         from .eml import from_eml
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .._exceptions import SourceError
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, SourceState
 from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item
+from ._resume import prefix_marks, why_not_resumable
 from ._threaded import iterate_in_thread
 
 __all__ = ["from_mbox"]
@@ -43,7 +44,12 @@ def is_separator(line: bytes) -> bool:
 
 
 async def from_mbox(
-    path: str | os.PathLike[str], *, source: str | None = None, start: int = 0
+    path: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    start: int = 0,
+    state: Mapping[str, Any] | None = None,
+    checkpoint_every: int = 256,
 ) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per message of an mbox file, streaming it.
 
@@ -73,16 +79,23 @@ async def from_mbox(
     (it may hold 8-bit bytes in any charset) and is not part of the message.
 
     Positions:
-    Each record has ``meta["mbox_offset"]`` (the byte offset of its ``From_`` line) and
-    ``meta["mbox_end"]`` (the offset just past the message, where the next one starts), so a
-    later run can resume with ``from_mbox(path, start=end)``. A ``RecordError`` names
-    ``message N at byte OFFSET``; N counts from 1 at the place reading started.
+    Every ``checkpoint_every`` messages, and at the end, a ``SourceState`` gives the byte
+    offset where the next message starts (at the end: where the last message starts, so a
+    message still being appended is read again next time) with hashes of the first and last
+    64 KiB before it. Handed back as ``state=``, the next run starts there when that part of
+    the file is unchanged and falls back to a full pass when it is not (the file shrank, or
+    was rewritten: a mail client compacting the mbox) or when no state is given. Offsets are
+    kept out of the records, so a full pass over a rewritten file still finds every unchanged
+    message unchanged. A ``RecordError`` names ``message N at byte OFFSET``; N counts from 1
+    at the place reading started.
 
     Args:
         path: the mbox file.
         source: the records' source; defaults to the file's resolved path.
-        start: byte offset to begin at, e.g. a record's ``meta["mbox_end"]`` from an earlier
-            run. If it is not at a separator, reading skips to the next one.
+        start: byte offset to begin at, e.g. a ``SourceState``'s ``offset``. If it is not
+            at a separator, reading skips to the next one.
+        state: the position the last run reported (``Memory.source_state``).
+        checkpoint_every: messages between two ``SourceState`` items.
 
     Raises:
         SourceError: the file is missing, is a folder, or cannot be read.
@@ -102,10 +115,13 @@ async def from_mbox(
     name = source if source is not None else str(Path(path).resolve())
     file_path = Path(path)
 
-    def make() -> Iterator[MemoryRecord | RecordError]:
+    if checkpoint_every < 1:
+        raise ValueError("`checkpoint_every` must be at least 1")
+
+    def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
         # The file is opened by the generator on its first step, inside its own ``with``:
         # if the consumer is cancelled before that step, nothing is left open.
-        return Closing(_read_mbox(file_path, name, start=start), None)
+        return Closing(_read_mbox(file_path, name, start, state, checkpoint_every), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -135,17 +151,47 @@ def _open(path: Path, source: str) -> IO[bytes]:
 
 
 def _read_mbox(
-    path: Path, source: str, *, start: int = 0, max_message: int | None = None
-) -> Iterator[MemoryRecord | RecordError]:
+    path: Path,
+    source: str,
+    start: int,
+    state: Mapping[str, Any] | None,
+    every: int,
+    max_message: int | None = None,
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
     with _open(path, source) as handle:
-        yield from _split(handle, source, start=start, max_message=max_message)
+        if not handle.seekable():  # a pipe: no position to save or resume
+            yield from _split(handle, source, start=start, max_message=max_message)
+            return
+        why = why_not_resumable(handle, state) if state is not None else None
+        mode = "incremental" if state is not None and why is None else "full"
+        if mode == "incremental":
+            start = int(state["offset"])  # type: ignore[index]
+
+        def position(offset: int, complete: bool = False) -> SourceState:
+            return SourceState(
+                source, prefix_marks(handle, offset), mode=mode, complete=complete, why=why
+            )
+
+        yield from _split(
+            handle, source, start=start, max_message=max_message, checkpoint=position, every=every
+        )
 
 
 def _split(
-    handle: IO[bytes], source: str, *, start: int = 0, max_message: int | None = None
-) -> Iterator[MemoryRecord | RecordError]:
-    """Yield an item per message, holding at most one message (up to ``max_message``)."""
+    handle: IO[bytes],
+    source: str,
+    *,
+    start: int = 0,
+    max_message: int | None = None,
+    checkpoint: Callable[..., SourceState] | None = None,
+    every: int = 256,
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
+    """Yield an item per message, holding at most one message (up to ``max_message``).
+
+    With ``checkpoint``, a position is yielded every ``every`` messages, always after the
+    message before it, and one at the end (where the last message starts).
+    """
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
         handle.seek(start)  # only when asked: a pipe (``<(zcat a.mbox.gz)``) cannot seek
@@ -180,9 +226,7 @@ def _split(
             raw = raw[:-2]
         if b">From " in raw:  # the regex is costly on big messages; most have no escape
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
-        return message_to_item(
-            raw, source=source, where=where, meta={"mbox_offset": offset, "mbox_end": end}
-        )
+        return message_to_item(raw, source=source, where=where, meta={})
 
     while True:
         line = handle.readline(_LINE_LIMIT)
@@ -204,6 +248,8 @@ def _split(
             item = finish(line_at)
             if item is not None:
                 yield item
+                if checkpoint is not None and count % every == 0:
+                    yield checkpoint(line_at)
             skipping = False
             offset, lines, size, oversize = line_at, [], 0, False
             continue
@@ -221,6 +267,9 @@ def _split(
             lines = []  # drop what was kept; count the rest without holding it
             continue
         lines.append(line)
+    last_start = offset
     item = finish(pos)
     if item is not None:
         yield item
+    if checkpoint is not None:
+        yield checkpoint(last_start if last_start is not None else start, complete=start == 0)

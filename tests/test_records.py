@@ -1,0 +1,67 @@
+"""Records, timestamps and reports: what a user passes in and what comes out."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from memtrails.records import At, ImportReport, MemoryRecord, RecordError
+
+
+def test_at_reads_what_users_pass() -> None:
+    utc = "2024-04-02T10:00:00.000Z"
+    assert At.of("2024-04-02T10:00:00Z").iso() == utc
+    assert At.of("Tue, 2 Apr 2024 12:00:00 +0200").iso() == utc
+    assert At.of(1712052000000).iso() == utc  # epoch milliseconds
+    assert At.of(1712052000000.9).ms == 1712052000000
+    assert At.of(datetime(2024, 4, 2, 10, tzinfo=UTC)).iso() == utc
+    assert At.of(datetime(2024, 4, 2, 12, tzinfo=timezone(timedelta(hours=2)))).iso() == utc
+    assert At.of("2024-04-02").iso() == "2024-04-02T00:00:00.000Z"  # date-only is UTC
+    assert At.of(At(5)) == At(5)
+    with pytest.raises(ValueError, match="not a date"):
+        At.of("next tuesday")
+    with pytest.raises(TypeError):
+        At.of(True)
+    with pytest.raises(ValueError, match="range of a JavaScript Date"):
+        At(10**16)
+
+
+def test_naive_datetime_is_local_time_like_javascript(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert At.of(datetime(2024, 7, 1, 8, 0)).iso() == "2024-07-01T12:00:00.000Z"  # EDT
+        assert At.of(datetime(2024, 1, 1, 8, 0)).iso() == "2024-01-01T13:00:00.000Z"  # EST
+        assert At.of("2024-01-01T08:00:00").iso() == "2024-01-01T13:00:00.000Z"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
+def test_record_checks_its_fields() -> None:
+    record = MemoryRecord(id="1", text="hi", at="2024-04-02")
+    assert isinstance(record.at, At)
+    assert MemoryRecord.from_json(record.to_json()) == record
+    with pytest.raises(ValueError, match="`id`"):
+        MemoryRecord(id="", text="x")
+    with pytest.raises(TypeError, match="`text`"):
+        MemoryRecord(id="1", text=None)  # type: ignore[arg-type]
+
+
+def test_report_json_is_what_add_prints() -> None:
+    report = ImportReport(added=2, unchanged=1, secrets=Counter({"jwt": 1}))
+    report.errors.append(RecordError("a.jsonl", "line 3", "not JSON"))
+    out = report.to_json()
+    assert {k: out[k] for k in ("added", "updated", "unchanged", "skipped", "removed")} == {
+        "added": 2,
+        "updated": 0,
+        "unchanged": 1,
+        "skipped": 1,
+        "removed": 0,
+    }
+    assert out["errors"] == [{"source": "a.jsonl", "where": "line 3", "reason": "not JSON"}]
+    assert out["secrets"] == {"jwt": 1}
+    assert str(report.errors[0]) == "a.jsonl (line 3): not JSON"
