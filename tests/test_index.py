@@ -292,6 +292,24 @@ async def test_edge_other_dims_is_a_clear_error(tmp_path: Path) -> None:
     await idx.aclose()
 
 
+async def test_edge_open_cancelled_releases_the_shard(tmp_path: Path) -> None:
+    """A task cancelled while opening leaves no shard (and no WAL lock) behind."""
+    task = asyncio.create_task(EdgeIndex.open(tmp_path / "index", dims=8))
+    await asyncio.sleep(0)  # let the open start in its thread
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    for _ in range(600):  # the orphaned open finishes in its thread, then is closed
+        try:
+            idx = await EdgeIndex.open(tmp_path / "index", dims=8)
+            break
+        except IndexBackendError:
+            await asyncio.sleep(0.05)
+    else:
+        pytest.fail("the shard opened by the cancelled task was never closed")
+    await idx.aclose()
+
+
 def test_edge_unflushed_points_survive_a_killed_process(tmp_path: Path) -> None:
     """Points upserted but never flushed come back from Edge's write-ahead log."""
     code = (

@@ -115,7 +115,14 @@ class EdgeIndex:
                 ) from exc
             return shard
 
-        shard = await asyncio.to_thread(open_shard)
+        opening = asyncio.ensure_future(asyncio.to_thread(open_shard))
+        try:
+            shard = await asyncio.shield(opening)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped: close what it opens, or the shard's WAL lock
+            # would stay held by this process until it exits.
+            opening.add_done_callback(_close_orphan)
+            raise
         return cls(shard, folder, dims)
 
     # ----------------------------------------------------------------- the IndexBackend protocol
@@ -314,6 +321,11 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
     if where.uids is not None:
         must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
     return qe.Filter(must=must) if must else None
+
+
+def _close_orphan(opening: asyncio.Future[qe.EdgeShard]) -> None:
+    if not opening.cancelled() and opening.exception() is None:
+        opening.result().close()
 
 
 def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
