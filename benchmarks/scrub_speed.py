@@ -53,6 +53,17 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "jwt: eyJ repeated": lambda n: _fill("eyJ", n),
     "jwt: eyJ chains with dots": lambda n: _fill("eyJhbGciOi.", n),
     "jwt: short segments": lambda n: _fill("eyJab.eyJcd.", n),
+    # Partial matches that could stay alive across other rules' matches (quadratic if so).
+    "jwt: tokens inside a long segment": lambda n: _fill("eyJabcde-AKIAQX7RT2ZK9PLM4WNB-", n),
+    "url-password: tokens in the user part": lambda n: (
+        "https://" + _fill("u-AKIAQX7RT2ZK9PLM4WNB-", n - 8)
+    ),
+    "private-key: tokens in a base64 line": lambda n: (
+        "-----BEGIN RSA PRIVATE KEY-----\n" + _fill("+AKIAQX7RT2ZK9PLM4WNB+", n - 33) + "."
+    ),
+    "password: tokens in an open quote": lambda n: (
+        'password: "' + _fill(" ghp_" + "aB3" * 12, n - 11)
+    ),
     "private-key: BEGIN, no newline": lambda n: _fill("-----BEGIN RSA PRIVATE KEY-----", n),
     "private-key: BEGIN lines, no END": lambda n: _fill("-----BEGIN RSA PRIVATE KEY-----\n", n),
     "private-key: one BEGIN + base64": lambda n: (

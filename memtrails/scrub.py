@@ -227,10 +227,13 @@ RULES: Final[tuple[_Rule, ...]] = (
         True,
     ),
     # Header and payload both start with '{"' in base64 ("eyJ"); the signature may be empty.
+    # It starts after a character that cannot be inside a segment (one consumed character,
+    # not \b): with \b, every "-eyJ" inside a long segment would start a new partial match
+    # that lives to the segment's end, and tokens between them made the scan quadratic.
     _Rule(
         "jwt",
         "jwt",
-        r"\b(?P<v>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)",
+        r"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)",
         True,
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
@@ -415,7 +418,9 @@ def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
     """Run the token pass over a value, unless it is too short to hold any token."""
     # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://".
     if end - start >= 15 or b"://" in buf[start:end]:
-        yield from _matches(_TOKENS, buf, start, end)
+        # From one byte before: the jwt rule reads the character before a token.
+        for s, e, kind in _matches(_TOKENS, buf, max(start - 1, 0), end):
+            yield (max(s, start), e, kind)
 
 
 def _inner(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
