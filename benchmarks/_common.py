@@ -407,3 +407,59 @@ def machine() -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": sys.platform,
     }
+
+
+# -- one import in this process (the child side of the memory and re-run benchmarks) ----------
+
+
+def rss_now_mib() -> float:
+    """Return this process's resident set size now, in MiB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / MIB
+
+
+async def import_once(
+    folder: Path, path: Path, *, kind: str, embedder: str, threads: int | None, batch: int = 64
+) -> dict[str, Any]:
+    """Open (or create) a memory folder, import one file into it, close it; return figures.
+
+    ``kind`` is ``jsonl`` or ``mbox``; ``embedder`` is ``model`` (the packaged model, loaded
+    on first use as memtrails does) or ``hashing``. Seconds cover open + ingest + close, as a
+    ``memtrails add`` would; ``ingest_seconds`` the ingest call alone.
+    """
+    import resource
+
+    from memtrails import Memory, from_jsonl, from_mbox
+    from memtrails.embedding import default_embedder
+
+    counting: CountingEmbedder | None = None
+
+    async def factory() -> Any:
+        nonlocal counting
+        inner = HashingEmbedder() if embedder == "hashing" else await default_embedder(threads=threads)
+        counting = CountingEmbedder(inner)
+        return counting
+
+    baseline = rss_now_mib()  # after importing memtrails (and numpy, onnxruntime, qdrant)
+    started = time.perf_counter()
+    async with Memory.open(folder, embedder=factory) as memory:
+        opened = time.perf_counter()
+        source = from_jsonl(path, source="bench") if kind == "jsonl" else from_mbox(path)
+        report = await memory.ingest(source, batch=batch, name="bench")
+        ingested = time.perf_counter()
+        status = await memory.status()
+    seconds = time.perf_counter() - started
+    return {
+        "seconds": seconds,
+        "open_seconds": opened - started,
+        "ingest_seconds": ingested - opened,
+        "added": report.added,
+        "updated": report.updated,
+        "unchanged": report.unchanged,
+        "skipped": report.skipped,
+        "embedded": counting.texts if counting else 0,
+        "records": status.records,
+        "points": status.points,
+        "baseline_rss_mib": round(baseline, 1),
+        "peak_rss_self_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+    }

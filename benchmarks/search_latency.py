@@ -1,0 +1,174 @@
+"""Search latency p50/p95 of Memory.search at 10k and 100k records on the embedded index.
+
+Usage (from the repository root):
+
+    .venv/bin/python benchmarks/search_latency.py [--sizes 10000,100000] [--queries 100]
+        [--embedder hashing|model] [--optimize]
+
+Each size builds a memory folder of N records (GSM8K questions with their answers) and then
+times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by RRF, then the hits
+read back from the log), unfiltered and filtered by author. By default the folder is built
+with the cheap hashing embedder (``_common.HashingEmbedder``): the points have vectors of the
+right size and the real keyword vectors memtrails computes from the text, so the search
+latency is the index's and the log's, while the query's own embedding is nearly free. The
+real model's query embedding time is measured separately, over the same queries, and added
+for an end-to-end estimate. ``--embedder model`` builds with the real model instead (slow:
+about 60-100 records/s) and times the search end to end. The index is exact (no HNSW) as a
+folder is after an import, unless ``--optimize`` builds HNSW first (minutes at 100k).
+Prints a table, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # the benchmarks folder is not a package: sys.path above
+    CORPORA,
+    HashingEmbedder,
+    machine,
+    percentile_ms,
+    records,
+    write_jsonl,
+)
+
+
+def queries(n: int) -> list[str]:
+    """Return n queries: MT-Bench prompts (unrelated to the records) and GSM8K-like questions."""
+    prompts = [
+        json.loads(line)["turns"][0]
+        for line in (CORPORA / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
+    asks = [
+        "how much does she make at the farmers market",
+        "bolts of blue fiber for a robe",
+        "what is the total cost of the tickets",
+        "how many apples are left",
+        "average speed of the train in miles per hour",
+        "how long does it take to fill the pool",
+        "profit after selling the house",
+        "how many eggs per day",
+    ]
+    pool = [q for pair in zip(prompts, asks * 10, strict=False) for q in pair] + prompts
+    return [pool[i % len(pool)] for i in range(n)]
+
+
+async def measure(n: int, qs: list[str], embedder_kind: str, optimize: bool, threads: int | None,
+                  query_model: Any) -> dict[str, Any]:
+    from memtrails import Memory, from_jsonl
+    from memtrails.embedding import default_embedder
+
+    work = Path(tempfile.mkdtemp(prefix="memtrails-search-"))
+    try:
+        path = work / "records.jsonl"
+        write_jsonl(path, records(n))
+        embedder: Any = HashingEmbedder() if embedder_kind == "hashing" else await default_embedder(threads=threads)
+        build_batch = 1024 if embedder_kind == "hashing" else 64  # the build is not measured
+        async with Memory.open(work / "memory", embedder=embedder) as memory:
+            t0 = time.perf_counter()
+            await memory.ingest(from_jsonl(path, source="bench"), batch=build_batch, name="bench")
+            build_s = time.perf_counter() - t0
+        optimize_s = None
+        # Reopen, as a reader would: the searches run on a folder opened from disk.
+        async with Memory.open(work / "memory", embedder=embedder) as memory:
+            if optimize:
+                t0 = time.perf_counter()
+                await memory.optimize()
+                optimize_s = round(time.perf_counter() - t0, 1)
+            points = (await memory.status()).points
+            await memory.search(qs[0], k=10)  # warm-up: first reads of the shard's files
+            plain: list[float] = []
+            filtered: list[float] = []
+            hits = 0
+            for q in qs:
+                t0 = time.perf_counter()
+                found = await memory.search(q, k=10)
+                plain.append(time.perf_counter() - t0)
+                hits += len(found)
+                t0 = time.perf_counter()
+                await memory.search(q, k=10, author="user7@example.org")
+                filtered.append(time.perf_counter() - t0)
+        await embedder.aclose()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    result: dict[str, Any] = {
+        "records": n,
+        "points": points,
+        "embedder": embedder_kind,
+        "hnsw": optimize,
+        "build_s": round(build_s, 1),
+        "optimize_s": optimize_s,
+        "queries": len(qs),
+        "avg_hits": round(hits / len(qs), 1),
+        "search_p50_ms": percentile_ms(plain, 50),
+        "search_p95_ms": percentile_ms(plain, 95),
+        "filtered_p50_ms": percentile_ms(filtered, 50),
+        "filtered_p95_ms": percentile_ms(filtered, 95),
+    }
+    if query_model is not None:
+        result["with_model_p50_ms"] = round(result["search_p50_ms"] + query_model["p50_ms"], 2)
+        result["with_model_p95_ms"] = round(result["search_p95_ms"] + query_model["p95_ms"], 2)
+    return result
+
+
+async def query_embedding(qs: list[str], threads: int | None) -> dict[str, Any]:
+    """Time the real model's embed_query over the queries (model loaded and warmed first)."""
+    from memtrails.embedding import default_embedder
+
+    model = await default_embedder(threads=threads)
+    await model.embed_query(qs[0])
+    times = []
+    for q in qs:
+        t0 = time.perf_counter()
+        await model.embed_query(q)
+        times.append(time.perf_counter() - t0)
+    await model.aclose()
+    return {"p50_ms": percentile_ms(times, 50), "p95_ms": percentile_ms(times, 95)}
+
+
+async def run(args: argparse.Namespace) -> None:
+    qs = queries(args.queries)
+    model = await query_embedding(qs, args.threads)
+    print(f"query embedding with the real model: p50 {model['p50_ms']} ms, p95 {model['p95_ms']} ms",
+          flush=True)
+    rows = []
+    for n in (int(s) for s in args.sizes.split(",") if s.strip()):
+        r = await measure(n, qs, args.embedder, args.optimize, args.threads,
+                          model if args.embedder == "hashing" else None)
+        rows.append(r)
+        print(f"{n} records ({r['points']} points, {'HNSW' if r['hnsw'] else 'exact'}, built with "
+              f"{r['embedder']} in {r['build_s']} s): search p50 {r['search_p50_ms']} ms, p95 "
+              f"{r['search_p95_ms']} ms; filtered by author p50 {r['filtered_p50_ms']} ms, p95 "
+              f"{r['filtered_p95_ms']} ms"
+              + (f"; plus the model's query embedding: p50 {r['with_model_p50_ms']} ms, "
+                 f"p95 {r['with_model_p95_ms']} ms" if "with_model_p50_ms" in r else ""), flush=True)
+    if args.embedder == "hashing":
+        print("(folders built with the hashing embedder: the latency is the index's and the log's; "
+              "the model's query embedding is measured apart and added)")
+    print(json.dumps({"benchmark": "search_latency", "machine": machine(),
+                      "query_embedding": model, "results": rows}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000", help="record counts (comma-separated)")
+    parser.add_argument("--queries", type=int, default=100, help="queries timed per size (100)")
+    parser.add_argument("--embedder", choices=("hashing", "model"), default="hashing",
+                        help="embedder the folders are built with (default hashing; see above)")
+    parser.add_argument("--optimize", action="store_true", help="build HNSW before searching")
+    parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+    asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

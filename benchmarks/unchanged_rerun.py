@@ -1,0 +1,138 @@
+"""Unchanged re-import: the second run over the same 10k and 100k records against the first.
+
+Usage (from the repository root):
+
+    .venv/bin/python benchmarks/unchanged_rerun.py [--sizes 10000,100000] [--short-from 100000]
+        [--runs 3] [--first-runs 1] [--embedder model|hashing] [--batch 64]
+
+For each size, the records (GSM8K questions with their worked answers, ``_common.records``)
+are imported into a fresh memory folder (the first import, with the real model by default),
+then the same file is imported again ``--runs`` times, each run in a process of its own, as
+``memtrails add`` run by cron would be. A run's time covers opening the folder (reading the
+log), the import and closing. Targets: the re-run at least 50x faster than the first import,
+and at least 20,000 unchanged records/s.
+
+Time it takes: the first import embeds every record, about 60-100 records/s with the real
+model on 2 cores, so 10k records take a few minutes, and 100k full records about half an
+hour. Sizes from ``--short-from`` on (default 100000) use short records (the question
+alone, about 50 word pieces instead of about 150) to keep the first import manageable; the
+output says so. Prints a table, then one JSON line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import (  # the benchmarks folder is not a package: sys.path above
+    import_once,
+    machine,
+    median,
+    records,
+    run_measured,
+    write_jsonl,
+)
+
+
+def run_child(path: Path, folder: Path, embedder: str, batch: int, threads: int | None) -> dict[str, Any]:
+    """Import ``path`` into ``folder`` in a process of its own; return its figures with its peak RSS."""
+    argv = [sys.executable, __file__, "--child", str(path), str(folder), embedder,
+            "--batch", str(batch)]
+    argv += ["--threads", str(threads)] if threads else []
+    m = run_measured(argv)
+    return {**m.result, "peak_rss_mib": round(m.peak_rss_mib, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000", help="record counts (comma-separated)")
+    parser.add_argument("--short-from", type=int, default=100_000,
+                        help="sizes from this one on use short records (question only)")
+    parser.add_argument("--runs", type=int, default=3, help="unchanged re-runs per size (median)")
+    parser.add_argument("--first-runs", type=int, default=1,
+                        help="first imports per size (median; each embeds everything)")
+    parser.add_argument("--embedder", choices=("model", "hashing"), default="model",
+                        help="the real model (default) or the hashing stand-in for the first import")
+    parser.add_argument("--batch", type=int, default=64, help="records per batch (64)")
+    parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
+    parser.add_argument("--child", nargs=3, metavar=("PATH", "FOLDER", "EMBEDDER"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        path, folder, embedder = args.child
+        result = asyncio.run(import_once(Path(folder), Path(path), kind="jsonl", embedder=embedder,
+                                         threads=args.threads, batch=args.batch))
+        print(json.dumps(result))
+        return
+
+    work = Path(tempfile.mkdtemp(prefix="memtrails-rerun-"))
+    results = []
+    try:
+        for n in (int(s) for s in args.sizes.split(",") if s.strip()):
+            short = n >= args.short_from
+            path = work / f"records-{n}.jsonl"
+            write_jsonl(path, records(n, small=short))
+            label = f"{n} {'short' if short else 'full'} records"
+            firsts: list[dict[str, Any]] = []
+            folder = work / "memory"
+            for _ in range(args.first_runs):
+                shutil.rmtree(folder, ignore_errors=True)
+                firsts.append(run_child(path, folder, args.embedder, args.batch, args.threads))
+                f = firsts[-1]
+                print(f"{label}: first import {f['seconds']:.1f} s ({f['added']} added, "
+                      f"{f['embedded']} embedded, {f['points']} points), peak RSS {f['peak_rss_mib']} MiB",
+                      file=sys.stderr, flush=True)
+            reruns: list[dict[str, Any]] = []
+            for _ in range(args.runs):
+                reruns.append(run_child(path, folder, args.embedder, args.batch, args.threads))
+                r = reruns[-1]
+                print(f"{label}: re-run {r['seconds']:.2f} s (open {r['open_seconds']:.2f} s, ingest "
+                      f"{r['ingest_seconds']:.2f} s; {r['unchanged']} unchanged, {r['embedded']} embedded), "
+                      f"peak RSS {r['peak_rss_mib']} MiB", file=sys.stderr, flush=True)
+            shutil.rmtree(folder, ignore_errors=True)
+            path.unlink()
+            first_s = median([f["seconds"] for f in firsts])
+            rerun_s = median([r["seconds"] for r in reruns])
+            row = {
+                "records": n,
+                "short_records": short,
+                "embedder": args.embedder,
+                "first_import_s": round(first_s, 2),
+                "first_records_per_s": round(n / first_s, 1),
+                "rerun_s": round(rerun_s, 3),
+                "rerun_open_s": round(median([r["open_seconds"] for r in reruns]), 3),
+                "rerun_ingest_s": round(median([r["ingest_seconds"] for r in reruns]), 3),
+                "rerun_records_per_s": round(n / rerun_s, 1),
+                "rerun_ingest_records_per_s": round(n / median([r["ingest_seconds"] for r in reruns]), 1),
+                "first_over_rerun": round(first_s / rerun_s, 1),
+                "rerun_embedded": max(r["embedded"] for r in reruns),
+                "rerun_all_unchanged": all(r["unchanged"] == n for r in reruns),
+                "rerun_peak_rss_mib": median([r["peak_rss_mib"] for r in reruns]),
+                "first_peak_rss_mib": median([f["peak_rss_mib"] for f in firsts]),
+                "runs": args.runs,
+                "first_runs": args.first_runs,
+            }
+            results.append(row)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"{'records':>22} {'first s':>9} {'re-run s':>9} {'(open)':>8} {'ratio':>7} {'unchanged/s':>12}")
+    for row in results:
+        label = f"{row['records']} {'short' if row['short_records'] else 'full'}"
+        print(f"{label:>22} {row['first_import_s']:9.1f} {row['rerun_s']:9.2f} {row['rerun_open_s']:8.2f} "
+              f"{row['first_over_rerun']:6.1f}x {row['rerun_records_per_s']:12.0f}")
+    print("targets: re-run >= 50x faster than the first import; >= 20,000 unchanged records/s"
+          f" (embedder for the first import: {args.embedder})")
+    print(json.dumps({"benchmark": "unchanged_rerun", "batch": args.batch, "machine": machine(),
+                      "results": results}))
+
+
+if __name__ == "__main__":
+    main()
