@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 
 from memtrails._exceptions import SourceError
+from memtrails.importers import slack as slack_module
 from memtrails.importers.slack import from_slack_export
-from memtrails.records import At, MemoryRecord, RecordError
+from memtrails.records import At, MemoryRecord, RecordError, SourceState
 
 SKIPPED = {"channel_join", "channel_leave", "group_join", "group_leave", "bot_add"}
 
 
-async def collect(items: AsyncGenerator[MemoryRecord | RecordError, None]) -> list[Any]:
+async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
     async with aclosing(items) as it:
         return [item async for item in it]
 
@@ -307,8 +308,8 @@ async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
 
 
 async def test_ids_are_stable_across_runs(synthetic: Path) -> None:
-    first = [i.to_json() for i in await collect(from_slack_export(synthetic))]
-    second = [i.to_json() for i in await collect(from_slack_export(synthetic))]
+    first = [i.to_json() for i in await collect(from_slack_export(synthetic)) if not isinstance(i, SourceState)]
+    second = [i.to_json() for i in await collect(from_slack_export(synthetic)) if not isinstance(i, SourceState)]
     assert first == second
 
 
@@ -336,3 +337,190 @@ async def test_default_source_is_the_resolved_path(synthetic: Path) -> None:
     finally:
         os.chdir(cwd)
     assert {i.source for i in items} == {str(synthetic.resolve())}
+
+
+# -- re-runs with the last run's state ------------------------------------------------------
+
+
+def message(ts: str, text: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": "U1", "ts": ts, "text": text, **extra}
+
+
+@pytest.fixture
+def growing(tmp_path: Path) -> Path:
+    """An export of two channels over three days, with a bot named only by a bot_add notice."""
+    root = tmp_path / "growing"
+    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(root / "channels.json", [{"id": "C1", "name": "general"}, {"id": "C2", "name": "random"}])
+    write(root / "general" / "2024-01-01.json", [
+        message("1704067200.000001", "hello"),
+        {"type": "message", "subtype": "bot_add", "user": "U1", "ts": "1704067201.000001",
+         "text": "added an integration to this channel: <https://x.slack.com/services/B7|deploybot>"},
+    ])
+    write(root / "general" / "2024-01-02.json", [message("1704153600.000001", "day two")])
+    write(root / "general" / "2024-01-03.json", [
+        {"type": "message", "subtype": "bot_message", "bot_id": "B7", "ts": "1704240000.000001",
+         "text": "deployed"},
+    ])
+    write(root / "random" / "2024-01-01.json", [message("1704067300.000001", "random one")])
+    write(root / "random" / "2024-01-02.json", [message("1704153700.000001", "random two")])
+    return root
+
+
+def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every member of the export the importer reads."""
+    reads: list[str] = []
+    real = slack_module._Export.read
+
+    def read(self: Any, member: str) -> bytes:
+        reads.append(member)
+        return real(self, member)
+
+    monkeypatch.setattr(slack_module._Export, "read", read)
+    return reads
+
+
+def states(items: list[Any]) -> list[SourceState]:
+    return [i for i in items if isinstance(i, SourceState)]
+
+
+NAME_FILES = ["users.json", "channels.json"]  # the ones present in `growing`
+
+
+async def test_first_run_positions(growing: Path) -> None:
+    items = await collect(from_slack_export(growing))
+    positions = states(items)
+    assert len(positions) == 3  # after each channel, and at the end
+    assert isinstance(items[-1], SourceState)
+    # A position follows its channel's records, and only finished channels are in it.
+    split = items.index(positions[0])
+    assert {r.meta["channel"] for r in records(items[:split])} == {"general"}
+    assert list(positions[0].state["channels"]) == ["general"]
+    end = positions[-1]
+    assert (end.mode, end.complete, end.why) == ("full", True, None)
+    assert end.state["channels"]["general"]["last"] == "2024-01-03.json"
+    assert end.state["channels"]["general"]["bots"] == {"B7": "deploybot"}
+    assert end.state["channels"]["random"]["bots"] == {}
+    assert set(end.state["metadata"]) == {"users.json", "channels.json", "groups.json",
+                                         "mpims.json", "dms.json"}
+    assert end.state["metadata"]["groups.json"] is None
+
+
+async def test_unchanged_export_rereads_only_the_last_days(
+    growing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await collect(from_slack_export(growing))
+    reads = spy_reads(monkeypatch)
+    again = await collect(from_slack_export(growing, state=states(first)[-1].state))
+    assert [r for r in reads if r not in NAME_FILES] == [
+        "general/2024-01-03.json", "random/2024-01-02.json"
+    ]
+    by_id = {r.id: r for r in records(first)}
+    # The re-read messages are exactly what a full pass gives (the bot keeps its name).
+    assert [r.id for r in records(again)] == ["general/1704240000.000001", "random/1704153700.000001"]
+    for r in records(again):
+        assert r == by_id[r.id]
+    assert by_id["general/1704240000.000001"].author == "deploybot"
+    end = states(again)[-1]
+    assert (end.mode, end.complete, end.why) == ("incremental", False, None)
+    assert end.state == states(first)[-1].state
+
+
+async def test_a_new_day_file_is_read_with_the_last_one(
+    growing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = states(await collect(from_slack_export(growing)))[-1].state
+    write(growing / "general" / "2024-01-04.json", [
+        message("1704326400.000001", "day four"),
+        {"type": "message", "bot_id": "B7", "ts": "1704326401.000001", "text": "deployed again"},
+    ])
+    reads = spy_reads(monkeypatch)
+    items = await collect(from_slack_export(growing, state=state))
+    assert [r for r in reads if r not in NAME_FILES] == [
+        "general/2024-01-03.json", "general/2024-01-04.json", "random/2024-01-02.json"
+    ]
+    recs = {r.id: r for r in records(items)}
+    assert recs["general/1704326401.000001"].author == "deploybot"
+    end = states(items)[-1]
+    assert end.state["channels"]["general"]["last"] == "2024-01-04.json"
+    # The bot was named in a day now before the last one: remembered for the next run.
+    assert end.state["channels"]["general"]["bots"] == {"B7": "deploybot"}
+
+
+async def test_changed_names_mean_a_full_pass(
+    growing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = states(await collect(from_slack_export(growing)))[-1].state
+    write(growing / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada King"}])
+    reads = spy_reads(monkeypatch)
+    items = await collect(from_slack_export(growing, state=state))
+    assert len([r for r in reads if r not in NAME_FILES]) == 5  # every day file
+    assert {r.author for r in records(items) if r.meta.get("user") == "U1"} == {"Ada King"}
+    end = states(items)[-1]
+    assert (end.mode, end.complete) == ("full", True)
+    assert end.why == "users.json changed since the last run (the names in every record may differ)"
+    # A file that appears changes the names too.
+    write(growing / "dms.json", [])
+    end = states(await collect(from_slack_export(growing, state=end.state)))[-1]
+    assert end.mode == "full" and end.why is not None and end.why.startswith("dms.json changed")
+
+
+async def test_a_changed_earlier_day_rereads_its_channel(
+    growing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = states(await collect(from_slack_export(growing)))[-1].state
+    write(growing / "general" / "2024-01-02.json", [message("1704153600.000001", "day two, edited")])
+    reads = spy_reads(monkeypatch)
+    items = await collect(from_slack_export(growing, state=state))
+    assert [r for r in reads if r not in NAME_FILES] == [
+        "general/2024-01-01.json", "general/2024-01-02.json", "general/2024-01-03.json",
+        "random/2024-01-02.json",
+    ]
+    assert "general/1704153600.000001" in {r.id for r in records(items)}
+    assert states(items)[-1].mode == "incremental"  # random still skipped a day
+
+
+async def test_positions_keep_channels_not_reached(growing: Path) -> None:
+    state = states(await collect(from_slack_export(growing)))[-1].state
+    items = await collect(from_slack_export(growing, state=state))
+    # After general, random still has last run's position (incremental run)...
+    assert states(items)[0].state["channels"] == state["channels"]
+    # ... but not in a full pass, where it would name records not yet rewritten.
+    write(growing / "users.json", [])
+    items = await collect(from_slack_export(growing, state=state))
+    assert list(states(items)[0].state["channels"]) == ["general"]
+
+
+async def test_zip_incremental_by_member_stamps(
+    growing: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def pack(name: str) -> Path:
+        archive = tmp_path / name
+        with zipfile.ZipFile(archive, "w") as z:
+            for f in sorted(growing.rglob("*.json")):
+                z.write(f, "export/" + f.relative_to(growing).as_posix())
+        return archive
+
+    first = states(await collect(from_slack_export(pack("week1.zip"), source="s")))[-1]
+    write(growing / "random" / "2024-01-03.json", [message("1704240100.000001", "random three")])
+    reads = spy_reads(monkeypatch)
+    # A fresh download of the same export: new file, same member stamps (size and CRC).
+    items = await collect(from_slack_export(pack("week2.zip"), source="s", state=first.state))
+    assert [r for r in reads if r not in NAME_FILES] == [
+        "general/2024-01-03.json", "random/2024-01-02.json", "random/2024-01-03.json"
+    ]
+    assert states(items)[-1].mode == "incremental"
+
+
+async def test_a_state_it_cannot_read_means_a_full_pass(growing: Path) -> None:
+    good = states(await collect(from_slack_export(growing)))[-1].state
+    bad_entry = {**good, "channels": {"general": {"last": 3}}}
+    for bad in ({}, {"metadata": {}}, {"metadata": [], "channels": {}}, bad_entry):
+        end = states(await collect(from_slack_export(growing, state=bad)))[-1]
+        assert (end.mode, end.complete) == ("full", True)
+        assert end.why == "the saved position is not one this version reads"
+
+
+async def test_a_broken_day_file_makes_the_run_incomplete(synthetic: Path) -> None:
+    end = states(await collect(from_slack_export(synthetic)))[-1]
+    assert (end.mode, end.complete) == ("full", False)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
 import json
 import os
 import re
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .._exceptions import SourceError
-from ..records import At, Item, MemoryRecord, RecordError
+from ..records import At, Item, MemoryRecord, RecordError, SourceState
 from ._threaded import iterate_in_thread
 
 __all__ = ["from_slack_export"]
@@ -46,6 +48,9 @@ _MAIN_KEYS = ("pretext", "title", "text")
 # (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
 _READ_ERRORS = (ValueError, OSError, zipfile.BadZipFile, zlib.error, EOFError, RuntimeError,
                 NotImplementedError)
+# The files whose content goes into every record (author names, channel names, DM titles).
+_NAME_FILES = ("users.json", *_METADATA_FILES)
+_BAD_STATE = "the saved position is not one this version reads"
 
 
 class _Export:
@@ -138,6 +143,19 @@ class _Export:
         assert self._root is not None
         return (self._root / member).is_file()
 
+    def stamp(self, member: str) -> str:
+        """Return what changes when a member's content does, without reading it.
+
+        In a zip, its size and CRC-32 (from the archive's directory); in a folder, its size
+        and mtime.
+        """
+        if self._zip is not None:
+            info = self._zip.getinfo(self._prefix + member)
+            return f"{info.file_size}:{info.CRC:08x}"
+        assert self._root is not None
+        st = (self._root / member).stat()
+        return f"{st.st_size}:{st.st_mtime_ns}"
+
     def read(self, member: str) -> bytes:
         if self._zip is not None:
             return self._zip.read(self._prefix + member)
@@ -198,13 +216,19 @@ class _Reader:
         self.channel_types: dict[str, str] = {}
         self.dm_members: dict[str, list[str]] = {}
         self.bots: dict[str, str] = {}
+        self.learned: dict[str, str] = {}  # bot names learned from the current day file
         self.errors: list[RecordError] = []
+        # SHA-256 of each name file as read (None when absent): a change means a full pass.
+        self.metadata: dict[str, str | None] = {}
 
     def _load_list(self, member: str) -> list[Any]:
+        self.metadata[member] = None
         if not self.export.has(member):
             return []
         try:
-            data = json.loads(self.export.read(member))
+            raw = self.export.read(member)
+            self.metadata[member] = hashlib.sha256(raw).hexdigest()
+            data = json.loads(raw)
         except _READ_ERRORS as exc:
             self.errors.append(RecordError(self.source, member, f"not valid JSON ({exc})"))
             return []
@@ -357,6 +381,7 @@ def _message_record(
             if isinstance(text, str):
                 for bot_id, name in _BOT_SERVICE.findall(text):
                     reader.bots[bot_id] = name
+                    reader.learned[bot_id] = name
         return None
     ts = _as_ts(message.get("ts"))
     if ts is None:
@@ -453,29 +478,114 @@ def _message_record(
         return RecordError(reader.source, where, str(exc))
 
 
-def _items(export: _Export) -> Iterator[MemoryRecord | RecordError]:
+def _day_messages(reader: _Reader, member: str) -> list[Any] | RecordError:
+    """Return the messages of a day file, or the error that stops it being read."""
+    try:
+        messages = json.loads(reader.export.read(member))
+    except _READ_ERRORS as exc:
+        return RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
+    if not isinstance(messages, list):
+        return RecordError(reader.source, member, "day file is not a JSON array")
+    return messages
+
+
+def _message_items(
+    reader: _Reader, channel: str, member: str, messages: list[Any]
+) -> Iterator[MemoryRecord | RecordError]:
+    for index, message in enumerate(messages):
+        where = f"{member}, message {index}"
+        if not isinstance(message, Mapping):
+            yield RecordError(reader.source, where, "message is not a JSON object")
+            continue
+        item = _message_record(reader, channel, where, message)
+        if item is not None:
+            yield item
+
+
+def _days_digest(export: _Export, channel: str, days: list[str]) -> str:
+    """Return a digest of the names and stamps of a channel's day files, none of them read."""
+    h = hashlib.sha256()
+    for day in days:
+        h.update(f"{day}\0{export.stamp(f'{channel}/{day}')}\n".encode())
+    return h.hexdigest()
+
+
+def _saved_channels(
+    state: Mapping[str, Any] | None, metadata: Mapping[str, str | None]
+) -> tuple[dict[str, dict[str, Any]], str | None]:
+    """Return last run's per-channel positions, or why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    saved_meta, channels = state.get("metadata"), state.get("channels")
+    if not isinstance(saved_meta, Mapping) or not isinstance(channels, Mapping):
+        return {}, _BAD_STATE
+    for name, entry in channels.items():
+        if not (
+            isinstance(name, str)
+            and isinstance(entry, Mapping)
+            and isinstance(entry.get("last"), str)
+            and isinstance(entry.get("before"), str)
+            and isinstance(entry.get("bots"), Mapping)
+        ):
+            return {}, _BAD_STATE
+    changed = [m for m in _NAME_FILES if saved_meta.get(m) != metadata.get(m)]
+    if changed:
+        return {}, (
+            f"{', '.join(changed)} changed since the last run "
+            "(the names in every record may differ)"
+        )
+    return {name: dict(entry) for name, entry in channels.items()}, None
+
+
+def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     reader = _Reader(export)
     reader.load_metadata()
     yield from reader.errors
+    saved, why = _saved_channels(state, reader.metadata)
+    done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
+    skipped = False  # whether any day file was left unread
+    broken = False  # whether a day file could not be read: its messages are unknown
+
+    def position(final: bool) -> SourceState:
+        channels = {
+            name: done.get(name) or saved[name]
+            for name in export.channels
+            if name in done or (not final and name in saved)
+        }
+        # Channels not reached yet keep last run's position: still true of the export.
+        mode = "incremental" if skipped else "full"
+        complete = final and not skipped and not broken
+        body = {"metadata": dict(reader.metadata), "channels": channels}
+        return SourceState(reader.source, body, mode, complete, why if mode == "full" else None)
+
     for channel, days in export.channels.items():
-        for day in days:
-            member = f"{channel}/{day}"
-            try:
-                messages = json.loads(export.read(member))
-            except _READ_ERRORS as exc:
-                yield RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
+        # Stamped before reading, so a day file written meanwhile is read again next run.
+        before = _days_digest(export, channel, days[:-1])
+        start, bots = 0, {}
+        entry = saved.get(channel)
+        if entry is not None:
+            # Day files before the last one read are skipped if none was added, removed or
+            # changed since; the last one is read again, as it grows during its day.
+            earlier = [day for day in days if day < entry["last"]]
+            if _days_digest(export, channel, earlier) == entry["before"]:
+                start, bots = len(earlier), dict(entry["bots"])
+                # Bot names the skipped days taught a full pass, for the messages after.
+                reader.bots.update(bots)
+                skipped = skipped or start > 0
+        for n in range(start, len(days)):
+            reader.learned = {}
+            member = f"{channel}/{days[n]}"
+            messages = _day_messages(reader, member)
+            if isinstance(messages, RecordError):
+                broken = True
+                yield messages
                 continue
-            if not isinstance(messages, list):
-                yield RecordError(reader.source, member, "day file is not a JSON array")
-                continue
-            for index, message in enumerate(messages):
-                where = f"{member}, message {index}"
-                if not isinstance(message, Mapping):
-                    yield RecordError(reader.source, where, "message is not a JSON object")
-                    continue
-                item = _message_record(reader, channel, where, message)
-                if item is not None:
-                    yield item
+            yield from _message_items(reader, channel, member, messages)
+            if n < len(days) - 1:
+                bots.update(reader.learned)
+        done[channel] = {"last": days[-1], "before": before, "bots": bots}
+        yield position(final=False)  # after the channel's records, never before
+    yield position(final=True)
 
 
 def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
@@ -484,8 +594,11 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
 
 
 async def from_slack_export(
-    path: str | os.PathLike[str], *, source: str | None = None
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+    path: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    state: Mapping[str, Any] | None = None,
+) -> AsyncGenerator[Item, None]:
     """Yield one chat record per message of a Slack export, channel by channel, day by day.
 
     Reads the export a day file at a time in worker threads, from a folder or straight out of
@@ -502,16 +615,37 @@ async def from_slack_export(
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
     ``reactions``.
 
+    After each channel, and at the end, comes a :class:`~memtrails.records.SourceState`:
+    ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
+    file, "before": digest of the names and stamps of the day files before it, "bots":
+    bot names learned from those}}}``. Given back as ``state``, it makes the run
+    incremental: in each channel whose day files before its last one are as they were
+    (same names, and same size and CRC-32 in a zip, same size and mtime in a folder),
+    those are not read; the last day file and any newer ones are (a day file grows during
+    its day; its unchanged messages cost no embedding). A new channel is read in full.
+    The run is then ``mode="incremental"``, ``complete=False``. It reads everything
+    (``mode="full"``, ``why`` set) when:
+
+    - the state is not one this version reads;
+    - ``users.json``, ``channels.json``, ``groups.json``, ``mpims.json`` or ``dms.json``
+      changed, appeared or disappeared: the names written into every record may differ.
+
+    A channel whose earlier day files changed (a day added before the last one, a file
+    edited or, in a folder, rewritten with a new mtime, as a fresh unzip does) is read in
+    full, the others still incrementally; if no day file at all could be skipped, the run
+    counts as full. A full run is ``complete`` unless a day file could not be read.
+
     Args:
         path: the export folder or .zip file.
         source: the source name on every record; defaults to the resolved path.
+        state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
 
     Raises:
         SourceError: the path is missing or is not a Slack export.
 
     Returns:
-        An async iterator of records; a broken day file or message becomes a
-        :class:`RecordError` in its place and the rest still imports.
+        An async iterator of records and source states; a broken day file or message
+        becomes a :class:`RecordError` in its place and the rest still imports.
 
     Example::
 
@@ -522,7 +656,8 @@ async def from_slack_export(
     export = await asyncio.to_thread(_Export.open, Path(path), source)
     try:
         # Close the thread-side reader as soon as the consumer stops, not when GC runs.
-        async with aclosing(_generator(iterate_in_thread(lambda: _items(export)))) as items:
+        read = functools.partial(_items, export, state)
+        async with aclosing(_generator(iterate_in_thread(read))) as items:
             async for item in items:
                 yield item
     finally:
