@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -23,120 +21,11 @@ import tempfile
 import time
 from pathlib import Path
 
-MIB = 1024 * 1024
-_WORDS = [
-    "memory",
-    "archive",
-    "thread",
-    "reply",
-    "meeting",
-    "budget",
-    "release",
-    "server",
-    "deploy",
-    "patch",
-    "review",
-    "schedule",
-    "question",
-    "answer",
-    "protocol",
-    "transport",
-    "twisted",
-    "python",
-    "reactor",
-    "deferred",
-    "callback",
-    "agenda",
-    "notes",
-    "draft",
-    "invoice",
-    "travel",
-    "weekend",
-    "coffee",
-    "lunch",
-    "project",
-    "report",
-    "figures",
-]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def _paragraphs(rng: random.Random, n: int) -> str:
-    paras = []
-    for _ in range(n):
-        words = [rng.choice(_WORDS) for _ in range(rng.randint(20, 90))]
-        lines, line = [], ""
-        for word in words:
-            if len(line) + len(word) > 70:
-                lines.append(line)
-                line = ""
-            line = f"{line} {word}".strip()
-        lines.append(line)
-        paras.append("\n".join(lines).capitalize() + ".")
-    return "\n\n".join(paras)
-
-
-def _message(rng: random.Random, n: int) -> bytes:
-    """Return one mbox entry (From_ line, headers, body, blank line)."""
-    day = 1 + n % 28
-    head = (
-        f"From user{n % 97}@example.org  Tue Apr {day:2d} 12:{n % 60:02d}:37 2003\n"
-        f"From: User {n % 97} <user{n % 97}@example.org>\n"
-        f"To: list@example.org\n"
-        f"Date: Tue, {day} Apr 2003 12:{n % 60:02d}:37 -0800\n"
-        f"Message-ID: <{n}.{rng.getrandbits(32):08x}@example.org>\n"
-    )
-    if n % 5:
-        head += f"References: <{max(0, n - 7)}.root@example.org>\n"
-    if n % 11 == 0:
-        head += (
-            "Subject: =?UTF-8?B?"
-            + base64.b64encode(f"Grüße Nr. {n} - 会議".encode()).decode()
-            + "?=\n"
-        )
-    else:
-        head += f"Subject: {_paragraphs(rng, 1)[:60]}\n"
-    text = _paragraphs(rng, rng.randint(2, 8))
-    # mboxrd: body lines starting with "From " are written as ">From "
-    text += "\n\n>From the archive, as discussed.\n"
-    kind = n % 20
-    if kind < 12:
-        body = head + "Content-Type: text/plain; charset=utf-8\n\n" + text
-    elif kind < 17:
-        html = "".join(f"<p>{p}</p>" for p in text.split("\n\n"))
-        body = (
-            head + 'MIME-Version: 1.0\nContent-Type: multipart/alternative; boundary="alt"\n\n'
-            "--alt\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
-            "--alt\nContent-Type: text/html; charset=utf-8\n\n<html><body>"
-            + html
-            + "</body></html>\n--alt--\n"
-        )
-    else:
-        blob = base64.encodebytes(rng.randbytes(rng.randint(20_000, 400_000))).decode()
-        body = (
-            head + 'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="mix"\n\n'
-            "--mix\nContent-Type: text/plain; charset=utf-8\n\n" + text + "\n"
-            '--mix\nContent-Type: application/pdf; name="report-' + str(n) + '.pdf"\n'
-            "Content-Disposition: attachment; filename*=UTF-8''r%C3%A9sum%C3%A9-"
-            + str(n)
-            + ".pdf\nContent-Transfer-Encoding: base64\n\n"
-            + blob
-            + "--mix--\n"
-        )
-    return body.encode() + b"\n"
-
-
-def generate(path: Path, size_mib: int, seed: int = 4) -> int:
-    """Write an mbox of about ``size_mib`` MiB to ``path``; return the message count."""
-    rng = random.Random(seed)
-    target = size_mib * MIB
-    written = count = 0
-    with open(path, "wb", buffering=4 * MIB) as out:
-        while written < target:
-            data = _message(rng, count)
-            out.write(data)
-            written += len(data)
-            count += 1
-    return count
+# The generator lives in _common.py, shared with memory_bound.py.
+from _common import MIB  # the benchmarks folder is not a package: sys.path above
+from _common import generate_mbox as generate
 
 
 def _rss_now_kib() -> int:
