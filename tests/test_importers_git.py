@@ -501,3 +501,15 @@ async def test_a_broken_incremental_walk_keeps_the_old_position(tmp_path: Path) 
     assert (done.state, done.mode, done.complete) == (state, "full", False)
     # The missing commit lies between the saved head and the new one.
     assert done.why is not None and done.why.startswith(f"HEAD: cannot compare {state['heads']['HEAD'][:12]}")
+
+
+async def test_this_projects_own_repository_incrementally() -> None:
+    tip = git(ROOT, "rev-parse", "HEAD")
+    older = git(ROOT, "rev-parse", f"{tip}~5")
+    new = git(ROOT, "rev-list", tip, f"^{older}").split()
+    assert len(new) >= 5
+    items = await collect(from_git(ROOT, branch=tip, state={"heads": {tip: older}}))
+    assert [r.id for r in records(items)] == new
+    end = position(items)
+    assert (end.mode, end.state) == ("incremental", {"heads": {tip: tip}})
+    assert await collect(from_git(ROOT, branch=tip, state=end.state)) == [end]

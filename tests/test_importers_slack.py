@@ -524,3 +524,18 @@ async def test_a_state_it_cannot_read_means_a_full_pass(growing: Path) -> None:
 async def test_a_broken_day_file_makes_the_run_incomplete(synthetic: Path) -> None:
     end = states(await collect(from_slack_export(synthetic)))[-1]
     assert (end.mode, end.complete) == ("full", False)
+
+
+@pytest.mark.parametrize("name", ["hfaran", "zulip"])
+async def test_real_export_rerun_gives_what_a_full_pass_gives(
+    name: str, request: pytest.FixtureRequest
+) -> None:
+    export: Path = request.getfixturevalue(name)
+    first = await collect(from_slack_export(export))
+    by_id = {r.id: r for r in records(first)}
+    again = await collect(from_slack_export(export, state=states(first)[-1].state))
+    assert records(again)  # the last day of each channel
+    assert len(records(again)) < len(by_id)
+    for r in records(again):
+        assert r == by_id[r.id]  # bot names learned in skipped days included
+    assert states(again)[-1].mode == "incremental"

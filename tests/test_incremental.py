@@ -256,3 +256,18 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
         assert modes(renamed) == [
             ("full", "users.json changed since the last run (the names in every record may differ)")
         ]
+
+
+async def test_real_slack_export_second_run_embeds_nothing(
+    corpora: Path, tmp_path: Path, embedder: Any
+) -> None:
+    export = corpora / "slack" / "hfaran-testarchive"
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        first = await import_slack(memory, export)
+        assert first.added == 147
+        second = await import_slack(memory, export)
+        # Only each channel's last day is read again, and it comes out exactly as before
+        # (bots named in skipped days keep their names).
+        assert (second.added, second.updated, second.embedded) == (0, 0, 0)
+        assert 0 < second.unchanged < 147
+        assert modes(second) == [("incremental", None)]
