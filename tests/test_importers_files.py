@@ -367,7 +367,8 @@ async def test_a_file_just_written_is_hashed_again(
 
 
 async def test_a_state_it_cannot_read_means_a_full_read(tree: Path) -> None:
-    for bad in ({}, {"files": "x"}, {"files": {"a.md": [1, 2]}}, {"files": {"a.md": ["1", 2, "h"]}}):
+    bad_states = ({}, {"files": "x"}, {"files": {"a.md": [1, 2]}}, {"files": {"a.md": ["1", 2, "h"]}})
+    for bad in bad_states:
         state = final(await collect(from_files(tree, state=bad)))
         assert (state.mode, state.complete) == ("full", True)
         assert state.why == "the saved position is not one this version reads"
@@ -377,18 +378,31 @@ async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
     age(tree)
     items = await collect(from_files(tree, max_bytes=4096, checkpoint_every=4))
     positions = [n for n, i in enumerate(items) if isinstance(i, SourceState)]
-    assert len(positions) == 1 + 18 // 4  # 18 files walked
+    assert len(positions) == 1 + 17 // 4  # 17 files read (big.md is too big by its stat)
     for n in positions[:-1]:
         state = items[n]
         assert not state.complete
         before = {i.id for i in items[:n] if isinstance(i, MemoryRecord | RecordError)}
         assert set(state.state["files"]) <= before
+    saved = items[-1].state["files"]
+    # Nothing read, nothing worth saving before the end.
+    unchanged = await collect(
+        from_files(tree, max_bytes=4096, checkpoint_every=4, state=items[-1].state)
+    )
+    assert [i for i in unchanged if isinstance(i, SourceState)] == [unchanged[-1]]
     # With a state, positions also keep last run's stamps of the files not reached yet.
+    edited = ["README.md", "code.py", "cp1252.txt", "empty.txt", "plain.txt"]
+    for n, name in enumerate(edited):
+        (tree / name).write_text(f"edited {n}\n", encoding="utf-8")
+        os.utime(tree / name, ns=(OLD_NS - n - 1, OLD_NS - n - 1))
     again = await collect(
         from_files(tree, max_bytes=4096, checkpoint_every=4, state=items[-1].state)
     )
-    first_position = next(i for i in again if isinstance(i, SourceState))
-    assert first_position.state["files"] == items[-1].state["files"]
+    assert list(records(again)) == edited
+    middle = next(i for i in again if isinstance(i, SourceState))
+    assert set(middle.state["files"]) == set(saved)
+    assert middle.state["files"]["empty.txt"] != saved["empty.txt"]  # the 4th read
+    assert middle.state["files"]["plain.txt"] == saved["plain.txt"]  # not reached yet
 
 
 async def test_a_folder_it_cannot_list_makes_the_run_incomplete(

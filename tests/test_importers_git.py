@@ -408,7 +408,7 @@ async def test_merged_branch_commits_are_new_too(tmp_path: Path) -> None:
     state = position(await collect(from_git(repo.path, branch="main"))).state
     assert list(state["heads"]) == ["main"]
     git(repo.path, "checkout", "-q", "-b", "feature")
-    feature = [repo.commit("feature a", {"a.txt": "a\n"}), repo.commit("feature b", {"b.txt": "b\n"})]
+    feature = [repo.commit(f"feature {k}", {f"{k}.txt": f"{k}\n"}) for k in "ab"]
     git(repo.path, "checkout", "-q", "main")
     repo.clock += 1
     git(repo.path, "merge", "-q", "--no-ff", "feature", "-m", "Merge feature", i=repo.clock)
@@ -428,7 +428,8 @@ async def test_amended_head_means_a_full_walk(tmp_path: Path) -> None:
     assert [r.id for r in records(items)] == repo.rev_list("HEAD")  # all 4, the new one first
     done = position(items)
     assert (done.mode, done.complete) == ("full", True)
-    assert done.why is not None and done.why.startswith(f"HEAD: {old[:12]} is no longer in its history")
+    assert done.why is not None
+    assert done.why.startswith(f"HEAD: {old[:12]} is no longer in its history")
     assert done.state == {"heads": {"HEAD": repo.rev_list("HEAD")[0]}}
 
 
@@ -485,7 +486,9 @@ async def test_all_branches_state_per_ref(
     assert "refs/heads/fresh" not in position(third).state["heads"]
     # A force-pushed branch: full walk.
     git(repo.path, "branch", "-q", "-f", "side", "main")
-    fourth = position(await collect(from_git(repo.path, all_branches=True, state=position(third).state)))
+    fourth = position(
+        await collect(from_git(repo.path, all_branches=True, state=position(third).state))
+    )
     assert fourth.mode == "full" and fourth.why is not None and "refs/heads/side" in fourth.why
 
 
@@ -500,7 +503,8 @@ async def test_a_broken_incremental_walk_keeps_the_old_position(tmp_path: Path) 
     done = position(items)
     assert (done.state, done.mode, done.complete) == (state, "full", False)
     # The missing commit lies between the saved head and the new one.
-    assert done.why is not None and done.why.startswith(f"HEAD: cannot compare {state['heads']['HEAD'][:12]}")
+    assert done.why is not None
+    assert done.why.startswith(f"HEAD: cannot compare {state['heads']['HEAD'][:12]}")
 
 
 async def test_this_projects_own_repository_incrementally() -> None:

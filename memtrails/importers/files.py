@@ -283,7 +283,7 @@ class _Walk:
         # rel path -> [size, mtime_ns, sha256] (+ the reason for a file that is not text)
         self.stamps: dict[str, list[Any]] = {}
         self.complete = True  # until part of the tree cannot be listed
-        self.files = 0
+        self.unsaved = 0  # files read since the last position
 
     def items(self) -> Iterator[Item]:
         stack: list[_IgnoreFile] = []
@@ -337,8 +337,10 @@ class _Walk:
                 yield from self._folder(Path(entry.path), child, stack)
                 continue
             yield self._file(Path(entry.path), child)
-            self.files += 1
-            if self.files % self.checkpoint_every == 0:
+            # Only reads are worth saving: a file skipped by its stat costs nothing to skip
+            # again, and an unchanged tree then writes its (large) position once, at the end.
+            if self.unsaved >= self.checkpoint_every:
+                self.unsaved = 0
                 yield self._position(final=False)  # after the file's item, never before
 
     def _error(self, rel: str, reason: str) -> RecordError:
@@ -357,6 +359,7 @@ class _Walk:
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
         if st.st_size > self.max_bytes:
             return self._error(rel, f"larger than max_bytes ({st.st_size} bytes)")
+        self.unsaved += 1
         try:
             data = _read_bytes(path, self.max_bytes + 1)
         except OSError as exc:
@@ -459,16 +462,16 @@ async def from_files(
     :class:`~memtrails.records.SourceState` with ``{"files": {rel_path: [size, mtime_ns,
     sha256]}}`` (a fourth item, the reason, for a binary file; size -1 for a stat not to
     trust), ``mode="incremental"`` when ``state`` was used, and ``complete=True`` unless a
-    folder or entry could not be listed. Every ``checkpoint_every`` files a position with
-    the files done so far (and last run's stamps for the rest) lets an import killed
-    half-way resume without reading again what it had finished.
+    folder or entry could not be listed. After every ``checkpoint_every`` files read, a
+    position with the files done so far (and last run's stamps for the rest) lets an import
+    killed half-way resume without reading again what it had finished.
 
     Args:
         folder: the folder to read.
         max_bytes: files larger than this are skipped with an error.
         source: the source name on every record; defaults to the resolved folder path.
         state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
-        checkpoint_every: files between two intermediate positions.
+        checkpoint_every: files read between two intermediate positions.
 
     Raises:
         SourceError: the folder does not exist or is not a folder.

@@ -328,7 +328,9 @@ class _History:
                 # gone as a deleted branch would be.
                 continue
             if old not in present:
-                self.why = f"{name}: commit {old[:12]} of the last run is no longer in the repository"
+                self.why = (
+                    f"{name}: commit {old[:12]} of the last run is no longer in the repository"
+                )
                 return None
             code, _, err = self._run("merge-base", "--is-ancestor", old, new)
             if code == 1 and not err:  # git says 1 also when an object on the way is missing
