@@ -542,3 +542,14 @@ async def test_real_export_rerun_gives_what_a_full_pass_gives(
     for r in records(again):
         assert r == by_id[r.id]  # bot names learned in skipped days included
     assert states(again)[-1].mode == "incremental"
+
+
+async def test_a_deleted_last_day_keeps_the_old_position(
+    growing: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = states(await collect(from_slack_export(growing)))[-1].state
+    (growing / "general" / "2024-01-03.json").unlink()
+    reads = spy_reads(monkeypatch)
+    items = await collect(from_slack_export(growing, state=state))
+    assert [r for r in reads if r not in NAME_FILES] == ["random/2024-01-02.json"]
+    assert states(items)[-1].state["channels"]["general"] == state["channels"]["general"]

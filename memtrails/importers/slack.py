@@ -583,7 +583,11 @@ def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             yield from _message_items(reader, channel, member, messages)
             if n < len(days) - 1:
                 bots.update(reader.learned)
-        done[channel] = {"last": days[-1], "before": before, "bots": bots}
+        if entry is not None and start == len(days):
+            # Nothing read (the last day file read before is gone): the old position holds.
+            done[channel] = entry
+        else:
+            done[channel] = {"last": days[-1], "before": before, "bots": bots}
         yield position(final=False)  # after the channel's records, never before
     yield position(final=True)
 
