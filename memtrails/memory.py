@@ -269,7 +269,7 @@ class Memory:
     def source_state(self, source: str) -> dict[str, Any] | None:
         """Return the position the importer of ``source`` reported at the end of the last run.
 
-        Importers take it back as ``state=`` to read only what is new (see ``Memory.add``).
+        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
         """
         saved = self._states.get(source)
         return dict(saved["state"]) if saved else None
@@ -358,6 +358,7 @@ class Memory:
             raise
         if prune:
             report.removed += await self._prune(run)
+        report.unchanged += sum(state.skipped for state in run.states.values())
         report.sources.extend(_source_reports(run))
         report.elapsed = time.perf_counter() - started
         return report

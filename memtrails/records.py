@@ -187,6 +187,8 @@ class SourceState:
         complete: this run has now seen every record the source holds (a full pass that
             reached the end), so records it did not see may be pruned.
         why: why a full pass was needed, when the importer had a state but could not use it.
+        skipped: records before the resume position, proven unchanged without being read
+            (the import counts them as unchanged).
     """
 
     source: str
@@ -194,6 +196,7 @@ class SourceState:
     mode: str = "full"
     complete: bool = False
     why: str | None = None
+    skipped: int = 0
 
 
 Item: TypeAlias = "MemoryRecord | RecordError | Seen | SourceState"

@@ -117,10 +117,11 @@ async def test_resumes_after_the_last_run_and_checkpoints_along_the_way(tmp_path
     assert [r.id for r in records] == ["log.jsonl:26", "log.jsonl:27"]
     end = items[-1]
     assert isinstance(end, SourceState) and end.mode == "incremental" and not end.complete
+    assert (end.skipped, end.state["records"]) == (25, 27)  # 25 vouched for, not read again
 
     # A checkpoint from the middle resumes at its line.
     middle = await _read(path, state=states[0].state)
-    assert [r.id for r in middle if isinstance(r, MemoryRecord)][0] == "log.jsonl:11"
+    assert next(r.id for r in middle if isinstance(r, MemoryRecord)) == "log.jsonl:11"
 
 
 async def test_falls_back_to_a_full_pass_when_the_read_part_changed(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 __all__ = ["SAMPLE", "prefix_marks", "why_not_resumable"]
 
@@ -15,12 +15,12 @@ __all__ = ["SAMPLE", "prefix_marks", "why_not_resumable"]
 SAMPLE = 64 * 1024
 
 
-def _hash(f: BinaryIO, start: int, end: int) -> str:
+def _hash(f: IO[bytes], start: int, end: int) -> str:
     f.seek(start)
     return hashlib.sha256(f.read(max(0, end - start))).hexdigest()
 
 
-def prefix_marks(f: BinaryIO, offset: int) -> dict[str, Any]:
+def prefix_marks(f: IO[bytes], offset: int) -> dict[str, Any]:
     """Return what identifies the first ``offset`` bytes of an open file for the next run."""
     here = f.tell()
     try:
@@ -33,7 +33,7 @@ def prefix_marks(f: BinaryIO, offset: int) -> dict[str, Any]:
         f.seek(here)
 
 
-def why_not_resumable(f: BinaryIO, state: Mapping[str, Any] | None) -> str | None:
+def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | None:
     """Return why the file cannot be resumed at ``state["offset"]``, or None when it can.
 
     It can when the file is at least that long and the first and last 64 KiB before the

@@ -143,13 +143,17 @@ def _read(
         why = why_not_resumable(f, state)
         if why is None and state is not None:
             mode, offset, line_no = "incremental", int(state["offset"]), int(state["lines"])
+            skipped = int(state.get("records", 0))
         else:
-            mode, offset, line_no = "full", 0, 0
+            mode, offset, line_no, skipped = "full", 0, 0, 0
         why = None if state is None else why
+        records = skipped  # records before `offset`, this run's included
 
         def position(complete: bool = False) -> SourceState:
-            marks = {**prefix_marks(f, offset), "lines": line_no}
-            return SourceState(source, marks, mode=mode, complete=complete, why=why)
+            marks = {**prefix_marks(f, offset), "lines": line_no, "records": records}
+            return SourceState(
+                source, marks, mode=mode, complete=complete, why=why, skipped=skipped
+            )
 
         f.seek(offset)
         for raw in f:
@@ -166,6 +170,7 @@ def _read(
                 yield item
             if not finished:
                 break  # a last line still being written: read again next time
+            records += isinstance(item, MemoryRecord)
             line_no += 1
             offset += len(raw)
             # After the line's record, never before: a saved position covers only records

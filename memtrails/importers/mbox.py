@@ -50,7 +50,7 @@ async def from_mbox(
     start: int = 0,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 256,
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per message of an mbox file, streaming it.
 
     The file is read incrementally in a worker thread, a few messages ahead of the consumer,
@@ -165,12 +165,15 @@ def _read_mbox(
             return
         why = why_not_resumable(handle, state) if state is not None else None
         mode = "incremental" if state is not None and why is None else "full"
-        if mode == "incremental":
-            start = int(state["offset"])  # type: ignore[index]
+        skipped = 0
+        if state is not None and mode == "incremental":
+            start = int(state["offset"])
+            skipped = int(state.get("records", 0))
 
-        def position(offset: int, complete: bool = False) -> SourceState:
+        def position(offset: int, records: int, complete: bool = False) -> SourceState:
+            marks = {**prefix_marks(handle, offset), "records": skipped + records}
             return SourceState(
-                source, prefix_marks(handle, offset), mode=mode, complete=complete, why=why
+                source, marks, mode=mode, complete=complete, why=why, skipped=skipped
             )
 
         yield from _split(
@@ -190,7 +193,8 @@ def _split(
     """Yield an item per message, holding at most one message (up to ``max_message``).
 
     With ``checkpoint``, a position is yielded every ``every`` messages, always after the
-    message before it, and one at the end (where the last message starts).
+    message before it, and one at the end (where the last message starts), each with the
+    number of records before it.
     """
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
@@ -204,6 +208,8 @@ def _split(
     at_line_start = True
     first = True
     skipping = start > 0  # resumed mid-file: ignore text until the first separator
+
+    records = 0  # records yielded, for the positions
 
     def finish(end: int) -> MemoryRecord | RecordError | None:
         nonlocal count
@@ -248,8 +254,9 @@ def _split(
             item = finish(line_at)
             if item is not None:
                 yield item
+                records += isinstance(item, MemoryRecord)
                 if checkpoint is not None and count % every == 0:
-                    yield checkpoint(line_at)
+                    yield checkpoint(line_at, records)
             skipping = False
             offset, lines, size, oversize = line_at, [], 0, False
             continue
@@ -272,4 +279,6 @@ def _split(
     if item is not None:
         yield item
     if checkpoint is not None:
-        yield checkpoint(last_start if last_start is not None else start, complete=start == 0)
+        # The next run starts at the last message again: `records` does not count it yet.
+        at = last_start if last_start is not None else start
+        yield checkpoint(at, records, complete=start == 0)
