@@ -271,3 +271,46 @@ async def test_real_slack_export_second_run_embeds_nothing(
         assert (second.added, second.updated, second.embedded) == (0, 0, 0)
         assert 0 < second.unchanged < 147
         assert modes(second) == [("incremental", None)]
+
+
+async def test_killed_slack_import_resumes_after_the_last_finished_channel(
+    tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export = tmp_path / "export"
+    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(export / "alpha" / "2024-03-01.json", day(1709251200, ["a1", "a2"]))
+    write(export / "alpha" / "2024-03-02.json", day(1709337600, ["a3"]))
+    write(export / "beta" / "2024-03-01.json", day(1709251300, ["b1", "b2"]))
+    write(export / "beta" / "2024-03-02.json", day(1709337700, ["b3"]))
+
+    def stop_after_alpha(report: ImportReport) -> None:
+        if report.added >= 4:
+            raise KeyboardInterrupt  # what a kill looks like to the import
+
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        source = source_name(export)
+        with pytest.raises(KeyboardInterrupt):
+            await memory.ingest(
+                from_slack_export(export), batch=2, idle=None, on_progress=stop_after_alpha
+            )
+        saved = memory.source_state(source)
+        assert saved is not None and list(saved["channels"]) == ["alpha"]
+        written = (await memory.status()).records  # alpha's 3, and maybe some of beta's
+        assert 4 <= written < 6
+        reads: list[str] = []
+        real = slack_module._Export.read
+        monkeypatch.setattr(
+            slack_module._Export, "read", lambda self, m: reads.append(m) or real(self, m)
+        )
+        resumed = await import_slack(memory, export)
+        # alpha's finished days are not read again; beta is read from its start.
+        assert [m for m in reads if "/" in m] == [
+            "alpha/2024-03-02.json", "beta/2024-03-01.json", "beta/2024-03-02.json"
+        ]
+        # Only what the killed run had not written is embedded.
+        assert (resumed.added, resumed.embedded) == (6 - written, 6 - written)
+        assert (await memory.status()).records == 6
+        end = memory.source_state(source)
+    async with Memory.open(tmp_path / "m2", embedder=embedder) as fresh:
+        await import_slack(fresh, export)
+        assert fresh.source_state(source) == end  # the same state as an uninterrupted run
