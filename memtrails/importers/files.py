@@ -454,9 +454,12 @@ async def from_files(
     edited), else a record. A file modified less than 2 s before it was read, or that changed
     size while being read, is hashed again next run whatever its stat says. There is no full
     fallback beyond that: a state this version cannot read (``why`` says so) just means
-    every file is read. The stat check trusts the file system, as make and rsync do: a file
-    rewritten with the same size and its mtime set back (``touch -d``, ``rsync -t`` of other
-    bytes) is not seen as changed; use a run without ``state`` (``--full``) after such tools.
+    every file is read. The stat check trusts the file system, as make and rsync do: other
+    bytes of the same size given the old mtime to the nanosecond (``cp -p``, ``rsync -t``,
+    ``tar x`` of another copy) are not seen as changed. ``Seen`` also trusts the memory to
+    hold the version read last, which fails only if a run that wrote a newer one was killed
+    before its next position and the file then went back to the older bytes. After such
+    tools or accidents, run once without ``state`` (``--full``).
 
     Every item carries the source; at the end comes a
     :class:`~memtrails.records.SourceState` with ``{"files": {rel_path: [size, mtime_ns,
