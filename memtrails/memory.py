@@ -20,7 +20,7 @@ from aiostream import Stream, stream
 from ._exceptions import FolderFormatError, MemoryClosedError, SourceError
 from .embedding._base import Embedder
 from .importers._threaded import iterate_in_thread
-from .keys import point_id, record_uid
+from .keys import record_uid
 from .pipeline._staged import Staged, StageItem, Unchanged
 from .pipeline.batch import batched, read_ahead
 from .pipeline.dedup import dedup
@@ -28,6 +28,7 @@ from .pipeline.embed import embed, embed_text
 from .pipeline.normalise import normalise
 from .pipeline.scrub import scrub
 from .records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport, SourceState
+from .search import SearchHit, search_hit
 from .sinks.folder import (
     check_model,
     read_checkpoint,
@@ -37,9 +38,10 @@ from .sinks.folder import (
     write_json_atomic,
     write_manifest,
 )
-from .sinks.index._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
+from .sinks.index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .sinks.lock import FolderLock
 from .sinks.log import RecordLog, record_line, tombstone_line
+from .sinks.points import points_for
 from .sinks.table import Table
 from .words import keyword_vector
 
@@ -48,7 +50,6 @@ __all__ = ["IN_FLIGHT_BATCHES", "Memory", "MemoryStatus", "SearchHit", "in_fligh
 # Batches that can be between the source and the sink at once: the one being filled,
 # one in each prefetch queue and its pump, the one being embedded and the one being written.
 IN_FLIGHT_BATCHES = 7
-_SNIPPET_CHARS = 300
 
 
 def in_flight_bound(batch: int) -> int:
@@ -58,34 +59,6 @@ def in_flight_bound(batch: int) -> int:
 
 ProgressCallback = Callable[[ImportReport], None]
 EmbedderFactory = Callable[[], Awaitable[Embedder]]
-
-
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """One record found by :meth:`Memory.search`, best passage first."""
-
-    score: float
-    id: str
-    uid: str
-    title: str | None
-    kind: str
-    author: str | None
-    at: At | None
-    source: str
-    snippet: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "score": round(self.score, 6),
-            "id": self.id,
-            "uid": self.uid,
-            "title": self.title,
-            "kind": self.kind,
-            "author": self.author,
-            "at": self.at.iso() if self.at else None,
-            "source": self.source,
-            "snippet": self.snippet,
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,7 +377,7 @@ class Memory:
 
     async def _write_records(self, todo: list[Staged], report: ImportReport, run: _Run) -> None:
         lines = [record_line(s.uid, s.fp, s.record.to_json()) for s in todo]
-        points = await asyncio.to_thread(_points_for, todo)
+        points = await asyncio.to_thread(points_for, todo)
         async with self._write_lock:
             self._check_open()
             start = self._log.size
@@ -538,24 +511,7 @@ class Memory:
             row = self._table.get(hit.uid)
             if row is None:
                 continue
-            record = MemoryRecord.from_json(self._log.read_line(row[1]))
-            text = embed_text(record)
-            start = int(hit.payload.get("start", 0))
-            end = int(hit.payload.get("end", len(text)))
-            snippet = " ".join(text[start:end].split())[:_SNIPPET_CHARS]
-            out.append(
-                SearchHit(
-                    score=hit.score,
-                    id=record.id,
-                    uid=hit.uid,
-                    title=record.title,
-                    kind=record.kind,
-                    author=record.author,
-                    at=record.at,
-                    source=record.source,
-                    snippet=snippet,
-                )
-            )
+            out.append(search_hit(hit, MemoryRecord.from_json(self._log.read_line(row[1]))))
         return out
 
     async def status(self) -> MemoryStatus:
@@ -639,7 +595,7 @@ class Memory:
                 staged.passages = passages
         await self._index.delete_uids(forget)
         if todo:
-            await self._index.upsert(await asyncio.to_thread(_points_for, todo))
+            await self._index.upsert(await asyncio.to_thread(points_for, todo))
         await self._index.flush()
         return len(todo)
 
@@ -651,39 +607,6 @@ def _source_reports(run: _Run) -> list[SourceReport]:
         mode = state.mode if state else "full"
         reports.append(SourceReport(source, mode=mode, read=n, why=state.why if state else None))
     return reports
-
-
-def _points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
-    points = []
-    for staged in todo:
-        record = staged.record
-        text = embed_text(record)
-        payload_base = {
-            "uid": staged.uid,
-            "kind": record.kind,
-            "author": record.author,
-            "title": record.title,
-            "at": record.at.ms if record.at else None,
-            "source": record.source,
-            "thread": record.thread,
-        }
-        for n, passage in enumerate(staged.passages):
-            span = text[passage.start : passage.end] if passage.end > passage.start else text
-            terms = keyword_vector(span)
-            points.append(
-                IndexPoint(
-                    id=point_id(staged.uid, n),
-                    dense=passage.vector,
-                    sparse=SparseVector(list(terms), list(terms.values())),
-                    payload={
-                        **payload_base,
-                        "passage": n,
-                        "start": passage.start,
-                        "end": passage.end,
-                    },
-                )
-            )
-    return points
 
 
 def _disk_bytes(folder: Path) -> int:

@@ -1,0 +1,47 @@
+"""Index points of a record: one per passage, with its dense and keyword vectors and payload."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..keys import point_id
+from ..pipeline._staged import Staged
+from ..pipeline.embed import embed_text
+from ..words import keyword_vector
+from .index._base import IndexPoint, SparseVector
+
+__all__ = ["points_for"]
+
+
+def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
+    """Return the points of embedded records (blocking: the keyword vectors use ICU)."""
+    points = []
+    for staged in todo:
+        record = staged.record
+        text = embed_text(record)
+        payload_base = {
+            "uid": staged.uid,
+            "kind": record.kind,
+            "author": record.author,
+            "title": record.title,
+            "at": record.at.ms if record.at else None,
+            "source": record.source,
+            "thread": record.thread,
+        }
+        for n, passage in enumerate(staged.passages):
+            span = text[passage.start : passage.end] if passage.end > passage.start else text
+            terms = keyword_vector(span)
+            points.append(
+                IndexPoint(
+                    id=point_id(staged.uid, n),
+                    dense=passage.vector,
+                    sparse=SparseVector(list(terms), list(terms.values())),
+                    payload={
+                        **payload_base,
+                        "passage": n,
+                        "start": passage.start,
+                        "end": passage.end,
+                    },
+                )
+            )
+    return points
