@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
-import shutil
 import time
 from collections import Counter
 from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable, Sequence
@@ -748,8 +747,4 @@ async def _open_index(path: Path, dims: int, qdrant_url: str | None) -> IndexBac
         return await ServerIndex.open(qdrant_url, dims=dims)
     from .sinks.index.edge import EdgeIndex
 
-    try:
-        return await EdgeIndex.open(path / "index", dims=dims)
-    except FileNotFoundError:
-        shutil.rmtree(path / "index", ignore_errors=True)
-        return await EdgeIndex.open(path / "index", dims=dims)
+    return await EdgeIndex.open(path / "index", dims=dims)

@@ -8,7 +8,24 @@ from typing import Any, Protocol
 
 from ...embedding._base import Vector
 
-__all__ = ["Hit", "IndexBackend", "IndexPoint", "SearchFilter", "SparseVector"]
+__all__ = [
+    "DENSE_WEIGHT",
+    "KEYWORD_WEIGHT",
+    "RRF_K",
+    "Hit",
+    "IndexBackend",
+    "IndexPoint",
+    "SearchFilter",
+    "SparseVector",
+]
+
+# Reciprocal rank fusion of the dense and keyword candidates, alike in every backend. The
+# keyword side weighs a little more so that, all else equal, a record holding the query's
+# exact rare word or number (a ticket id, an amount) ranks above one that only means
+# something close; a record found by both sides still beats one found by either alone.
+RRF_K = 60
+DENSE_WEIGHT = 1.0
+KEYWORD_WEIGHT = 1.25
 
 
 @dataclass(frozen=True, slots=True)

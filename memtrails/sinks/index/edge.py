@@ -12,7 +12,7 @@ import qdrant_edge as qe
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
-from ._base import Hit, IndexPoint, SearchFilter, SparseVector
+from ._base import DENSE_WEIGHT, KEYWORD_WEIGHT, RRF_K, Hit, IndexPoint, SearchFilter, SparseVector
 
 __all__ = ["DENSE", "PAYLOAD_INDEXES", "WORDS", "EdgeIndex"]
 
@@ -33,7 +33,6 @@ PAYLOAD_INDEXES: dict[str, str] = {
 }
 _SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
 _CONFIG_FILE = "edge_config.json"
-_RRF_K = 60
 
 
 def candidates(limit: int) -> int:
@@ -216,7 +215,7 @@ class EdgeIndex:
             limit,
             prefetches=prefetches,
             # The stub types Fusion.Rrf apart from Fusion, though the engine takes it here.
-            query=cast("qe.Fusion", qe.Fusion.Rrf(k=_RRF_K)),
+            query=cast("qe.Fusion", qe.Fusion.Rrf(k=RRF_K, weights=_weights(len(prefetches)))),
             filter=flt,
             with_payload=True,
         )
@@ -299,6 +298,10 @@ class EdgeIndex:
                     raise IndexBackendError(f"index {self._folder}: {what} failed: {exc}") from exc
 
         return await asyncio.to_thread(run)
+
+
+def _weights(prefetches: int) -> list[float] | None:
+    return [DENSE_WEIGHT, KEYWORD_WEIGHT] if prefetches == 2 else None
 
 
 def edge_filter(where: SearchFilter) -> qe.Filter | None:

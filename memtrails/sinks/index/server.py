@@ -11,13 +11,12 @@ from qdrant_client.local.async_qdrant_local import AsyncQdrantLocal
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
-from ._base import Hit, IndexPoint, SearchFilter, SparseVector
+from ._base import DENSE_WEIGHT, KEYWORD_WEIGHT, RRF_K, Hit, IndexPoint, SearchFilter, SparseVector
 from .edge import DENSE, PAYLOAD_INDEXES, WORDS, candidates
 
 __all__ = ["ServerIndex"]
 
 _SCHEMA = {"keyword": models.PayloadSchemaType.KEYWORD, "integer": models.PayloadSchemaType.INTEGER}
-_RRF_K = 60  # the same constant as the Edge backend, so both rank alike
 
 
 class ServerIndex:
@@ -223,7 +222,12 @@ class ServerIndex:
             response = await self._client.query_points(
                 self._collection,
                 prefetch=prefetch,
-                query=models.RrfQuery(rrf=models.Rrf(k=_RRF_K)),
+                query=models.RrfQuery(
+                    rrf=models.Rrf(
+                        k=RRF_K,
+                        weights=[DENSE_WEIGHT, KEYWORD_WEIGHT] if len(prefetch) == 2 else None,
+                    )
+                ),
                 query_filter=flt,
                 limit=limit,
                 with_payload=True,
