@@ -88,13 +88,13 @@ def open_path(
     if kind == "eml":
         from .eml import from_eml
 
-        return from_eml(path)
+        return from_eml(path)  # a folder of .eml is read in full: dedup keeps it cheap
     if kind == "slack":
         from .slack import from_slack_export
 
-        return from_slack_export(path)
+        return from_slack_export(path, state=state)
     if kind == "files":
         from .files import from_files
 
-        return from_files(path)
+        return from_files(path, state=state)
     raise ValueError(f"unknown source kind {kind!r}")
