@@ -419,13 +419,23 @@ def rss_now_mib() -> float:
 
 
 async def import_once(
-    folder: Path, path: Path, *, kind: str, embedder: str, threads: int | None, batch: int = 64
+    folder: Path,
+    path: Path,
+    *,
+    kind: str,
+    embedder: str,
+    threads: int | None,
+    batch: int = 64,
+    incremental: bool = False,
 ) -> dict[str, Any]:
     """Open (or create) a memory folder, import one file into it, close it; return figures.
 
     ``kind`` is ``jsonl`` or ``mbox``; ``embedder`` is ``model`` (the packaged model, loaded
     on first use as memtrails does) or ``hashing``. Seconds cover open + ingest + close, as a
-    ``memtrails add`` would; ``ingest_seconds`` the ingest call alone.
+    ``memtrails add`` would; ``ingest_seconds`` the ingest call alone. ``incremental``
+    hands the importer the position the folder saved for the source (``state=``, as
+    ``memtrails add`` does), so an unchanged file is not read again; without it every record
+    is read, scrubbed and fingerprinted (a changed file, a cursor with no position).
     """
     import resource
 
@@ -444,7 +454,13 @@ async def import_once(
     started = time.perf_counter()
     async with Memory.open(folder, embedder=factory) as memory:
         opened = time.perf_counter()
-        source = from_jsonl(path, source="bench") if kind == "jsonl" else from_mbox(path)
+        state = memory.source_state("bench" if kind == "jsonl" else str(path.resolve()))
+        state = state if incremental else None
+        source = (
+            from_jsonl(path, source="bench", state=state)
+            if kind == "jsonl"
+            else from_mbox(path, state=state)
+        )
         report = await memory.ingest(source, batch=batch, name="bench")
         ingested = time.perf_counter()
         status = await memory.status()
