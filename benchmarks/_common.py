@@ -327,12 +327,16 @@ class SyncEmbedding:
 
 @dataclass(frozen=True, slots=True)
 class Measured:
-    """One child process: its last JSON line, its peak RSS and its wall time."""
+    """One child process: its last JSON line, its peak RSS, its wall time and its CPU time.
+
+    CPU time (user + system, all threads) is steadier than wall time on a shared machine.
+    """
 
     result: dict[str, Any]
     peak_rss_mib: float
     seconds: float
     stderr: str
+    cpu_seconds: float = 0.0
 
 
 def run_measured(argv: Sequence[str], *, env: dict[str, str] | None = None) -> Measured:
@@ -369,7 +373,13 @@ def run_measured(argv: Sequence[str], *, env: dict[str, str] | None = None) -> M
             f"{' '.join(argv)} exited {proc.returncode}:\n{stderr[-4000:]}\n{stdout[-2000:]}"
         )
     # ru_maxrss is in KiB on Linux.
-    return Measured(json.loads(lines[-1]), usage.ru_maxrss / 1024, seconds, stderr)
+    return Measured(
+        json.loads(lines[-1]),
+        usage.ru_maxrss / 1024,
+        seconds,
+        stderr,
+        usage.ru_utime + usage.ru_stime,
+    )
 
 
 def median(xs: Sequence[float]) -> float:

@@ -473,7 +473,9 @@ def main() -> None:
                         errors[p] = (lines or ["no output"])[-1][:500]
                         print(f"{p}: failed: {errors[p]}", file=sys.stderr)
                         continue
-                    figures = {**m.result, "peak_rss_mib": round(m.peak_rss_mib, 1)}
+                    # cpu_s: the whole child process (imports and checks too), all threads.
+                    figures = {**m.result, "peak_rss_mib": round(m.peak_rss_mib, 1),
+                               "cpu_s": round(m.cpu_seconds, 2)}
                     results[p][run].append(figures)
                     if run == "fresh":
                         shutil.rmtree(work / f"{p}.after-fresh", ignore_errors=True)
@@ -491,7 +493,8 @@ def main() -> None:
     summary: dict[str, dict[str, Any]] = {}
     print(f"\n{args.records} records ({'hashing embedder' if args.hashing else 'all-MiniLM-L6-v2 int8'}), "
           f"median of {args.rounds} rounds ({args.fresh_rounds} fresh); load average {min(load or [0]):.1f}-{max(load or [0]):.1f}")
-    print(f"{'run':10} {'peer':11} {'seconds':>9} {'peak RSS MiB':>13} {'embedded':>9} {'points':>7}  right")
+    print(f"{'run':10} {'peer':11} {'seconds':>9} {'proc CPU s':>11} {'peak RSS MiB':>13} {'embedded':>9} "
+          f"{'points':>7}  right")
     for run in RUNS:
         for p in peers:
             got = results[p][run]
@@ -501,6 +504,7 @@ def main() -> None:
             s = {
                 "seconds": round(median([g["seconds"] for g in got]), 3),
                 "peak_rss_mib": round(median([g["peak_rss_mib"] for g in got]), 1),
+                "process_cpu_s": round(median([g.get("cpu_s", 0.0) for g in got]), 2),
                 "embedded": int(median([g["embedded"] for g in got])),
                 "points": int(median([g["points"] for g in got])),
                 "expected_points": got[-1].get("expected_points"),
@@ -508,7 +512,8 @@ def main() -> None:
                 "runs": len(got),
             }
             summary.setdefault(p, {})[run] = s
-            print(f"{run:10} {p:11} {s['seconds']:9.2f} {s['peak_rss_mib']:13.1f} {s['embedded']:9} "
+            print(f"{run:10} {p:11} {s['seconds']:9.2f} {s['process_cpu_s']:11.2f} {s['peak_rss_mib']:13.1f} "
+                  f"{s['embedded']:9} "
                   f"{s['points']:7}  {'yes' if s['right'] else 'NO'} (expected {s['expected_points']})")
     fastest = {}
     for run in RUNS:
