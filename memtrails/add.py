@@ -54,7 +54,10 @@ async def add_path(
     """
     path = Path(path).expanduser()
     kind = kind or detect_kind(path)
-    state = None if (full or prune) else memory.source_state(source_name(path))
+    # A notes folder is walked whole even when incremental (a stat per file), so it can
+    # prune without reading unchanged files; other kinds prune after a full read.
+    use_state = not full and (not prune or kind == "files")
+    state = memory.source_state(source_name(path)) if use_state else None
     importer = open_path(path, kind, state=state)
     return await memory.ingest(importer, batch=batch, on_progress=on_progress, prune=prune)
 

@@ -600,11 +600,14 @@ class Memory:
 
 
 def _source_reports(run: _Run) -> list[SourceReport]:
+    # A source whose importer proved everything unchanged sent only its state: report it too.
+    sources = [*run.read, *(s for s in run.states if s not in run.read)]
     reports = []
-    for source, n in run.read.items():
+    for source in sources:
         state = run.states.get(source)
         mode = state.mode if state else "full"
-        reports.append(SourceReport(source, mode=mode, read=n, why=state.why if state else None))
+        why = state.why if state else None
+        reports.append(SourceReport(source, mode=mode, read=run.read[source], why=why))
     return reports
 
 

@@ -6,6 +6,7 @@ import os
 import subprocess
 from collections.abc import AsyncGenerator
 from contextlib import aclosing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -387,8 +388,9 @@ async def test_state_reads_only_the_new_commits(tmp_path: Path) -> None:
     added = [repo.commit(f"new {k}", {"n.txt": f"{k}\n"}) for k in range(3)]
     second = await collect(from_git(repo.path, state=state.state))
     assert [r.id for r in records(second)] == added[::-1]
+    # the 5 commits of the first run were left out, and are counted unchanged
     assert position(second) == SourceState(
-        repo_source(repo), {"heads": {"HEAD": added[-1]}}, "incremental", False
+        repo_source(repo), {"heads": {"HEAD": added[-1]}}, "incremental", False, skipped=5
     )
 
 
@@ -400,7 +402,7 @@ async def test_unchanged_rerun_starts_no_git_log(
     started = count_logs(monkeypatch)
     again = await collect(from_git(repo.path, state=state))
     assert started == []
-    assert again == [SourceState(repo_source(repo), state, "incremental", False)]
+    assert again == [SourceState(repo_source(repo), state, "incremental", False, skipped=4)]
 
 
 async def test_merged_branch_commits_are_new_too(tmp_path: Path) -> None:
@@ -516,4 +518,6 @@ async def test_this_projects_own_repository_incrementally() -> None:
     assert [r.id for r in records(items)] == new
     end = position(items)
     assert (end.mode, end.state) == ("incremental", {"heads": {tip: tip}})
-    assert await collect(from_git(ROOT, branch=tip, state=end.state)) == [end]
+    assert end.skipped == int(git(ROOT, "rev-list", "--count", older))
+    again = await collect(from_git(ROOT, branch=tip, state=end.state))
+    assert again == [replace(end, skipped=int(git(ROOT, "rev-list", "--count", tip)))]

@@ -171,10 +171,12 @@ async def test_git_rerun_embeds_only_new_commits(tmp_path: Path, embedder: Any) 
         for k in range(3):
             repo.commit(f"new work {k}", {"new.txt": f"{k}\n"})
         second = await add_git(memory, repo.path)
-        assert counts(second) == (3, 0, 0, 3)
+        # the 5 commits of the first run are left out of the walk and counted unchanged
+        assert counts(second) == (3, 0, 5, 3)
         assert [(s.mode, s.read, s.why) for s in second.sources] == [("incremental", 3, None)]
         third = await add_git(memory, repo.path)
-        assert counts(third) == (0, 0, 0, 0)
+        assert counts(third) == (0, 0, 8, 0)
+        assert [(s.mode, s.read) for s in third.sources] == [("incremental", 0)]
 
         old_head = repo.rev_list("HEAD")[0]
         repo.clock += 1
@@ -201,7 +203,7 @@ async def test_git_all_branches_rerun(tmp_path: Path, embedder: Any) -> None:
         assert (await add_git(memory, repo.path, all_branches=True)).added == 2
         repo.commit("main work", {"m.txt": "m\n"})
         again = await add_git(memory, repo.path, all_branches=True)
-        assert counts(again) == (1, 0, 0, 1)
+        assert counts(again) == (1, 0, 2, 1)
         assert modes(again) == [("incremental", None)]
 
 

@@ -254,6 +254,7 @@ class _History:
             known = self._plan() if self.saved else None
             self.mode = "full" if known is None else "incremental"
             self.revs += ["^" + sha for sha in sorted(known or ())]
+            self.known = sorted(known or ())
             # Nothing new anywhere: no need to start git log at all.
             self.nothing_new = known is not None and set(self.heads.values()) <= known
             self.partial = since_commit is not None
@@ -395,10 +396,17 @@ class _History:
         # After a break, commits past it were never read: keep the old position (or none),
         # so the next run reads them once the repository is repaired.
         heads = self.saved if self.broken else self.heads
-        complete = (
-            self.mode == "full" and not self.partial and not self.broken and not self.shallow
+        complete = self.mode == "full" and not self.partial and not self.broken and not self.shallow
+        return SourceState(
+            self.source, {"heads": dict(heads)}, self.mode, complete, self.why, self._skipped()
         )
-        return SourceState(self.source, {"heads": dict(heads)}, self.mode, complete, self.why)
+
+    def _skipped(self) -> int:
+        """Count the commits an incremental walk left out: the import counts them unchanged."""
+        if self.mode != "incremental" or not self.known:
+            return 0
+        code, out, _ = self._run("rev-list", "--count", *self.known)
+        return int(out.strip()) if code == 0 and out.strip().isdigit() else 0
 
     def _walk(self) -> Iterator[Item]:
         position = 0  # commits of the walk handled so far, in git's order
@@ -406,7 +414,9 @@ class _History:
         # Each pass streams `git log` from `position`; when git stops on a broken object,
         # the commit it stopped at is handled alone and the walk resumes after it.
         while True:
-            log = _Log(self.git_exe, self.git_dir, [*_LOG_OPTIONS, f"--skip={position}", *self.revs])
+            log = _Log(
+                self.git_exe, self.git_dir, [*_LOG_OPTIONS, f"--skip={position}", *self.revs]
+            )
             try:
                 for commit in log.commits():
                     position += 1
