@@ -46,8 +46,15 @@ _MAX_BLOCK_TEXT = 100_000
 _MAIN_KEYS = ("pretext", "title", "text")
 # What reading one member can raise: bad JSON or UTF-8 (ValueError), a damaged zip member
 # (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
-_READ_ERRORS = (ValueError, OSError, zipfile.BadZipFile, zlib.error, EOFError, RuntimeError,
-                NotImplementedError)
+_READ_ERRORS = (
+    ValueError,
+    OSError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+)
 # The files whose content goes into every record (author names, channel names, DM titles).
 _NAME_FILES = ("users.json", *_METADATA_FILES)
 _BAD_STATE = "the saved position is not one this version reads"
@@ -405,8 +412,10 @@ def _message_record(
     files = _files_of(message)
     for f in files:
         title = f["title"]
-        note = f"[file: {f['name']}]" if not title or title == f["name"] else (
-            f"[file: {f['name']} ({title})]"
+        note = (
+            f"[file: {f['name']}]"
+            if not title or title == f["name"]
+            else (f"[file: {f['name']} ({title})]")
         )
         parts.append(note)
 
@@ -544,6 +553,7 @@ def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     saved, why = _saved_channels(state, reader.metadata)
     done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
     skipped = False  # whether any day file was left unread
+    vouched = 0  # records in the day files left unread: counted unchanged
     broken = False  # whether a day file could not be read: its messages are unknown
 
     def position(final: bool) -> SourceState:
@@ -556,12 +566,14 @@ def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         mode = "incremental" if skipped else "full"
         complete = final and not skipped and not broken
         body = {"metadata": dict(reader.metadata), "channels": channels}
-        return SourceState(reader.source, body, mode, complete, why if mode == "full" else None)
+        return SourceState(
+            reader.source, body, mode, complete, why if mode == "full" else None, vouched
+        )
 
     for channel, days in export.channels.items():
         # Stamped before reading, so a day file written meanwhile is read again next run.
         before = _days_digest(export, channel, days[:-1])
-        start, bots = 0, {}
+        start, bots, kept = 0, {}, 0  # kept: records in the day files before the last one
         entry = saved.get(channel)
         if entry is not None:
             # Day files before the last one read are skipped if none was added, removed or
@@ -569,6 +581,8 @@ def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             earlier = [day for day in days if day < entry["last"]]
             if _days_digest(export, channel, earlier) == entry["before"]:
                 start, bots = len(earlier), dict(entry["bots"])
+                kept = int(entry.get("records", 0))
+                vouched += kept
                 # Bot names the skipped days taught a full pass, for the messages after.
                 reader.bots.update(bots)
                 skipped = skipped or start > 0
@@ -580,14 +594,16 @@ def _items(export: _Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
                 broken = True
                 yield messages
                 continue
-            yield from _message_items(reader, channel, member, messages)
+            for item in _message_items(reader, channel, member, messages):
+                kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
+                yield item
             if n < len(days) - 1:
                 bots.update(reader.learned)
         if entry is not None and start == len(days):
             # Nothing read (the last day file read before is gone): the old position holds.
             done[channel] = entry
         else:
-            done[channel] = {"last": days[-1], "before": before, "bots": bots}
+            done[channel] = {"last": days[-1], "before": before, "bots": bots, "records": kept}
         yield position(final=False)  # after the channel's records, never before
     yield position(final=True)
 
