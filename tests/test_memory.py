@@ -198,7 +198,7 @@ async def test_one_memory_shared_by_concurrent_tasks(tmp_path: Path, embedder: A
 async def test_folder_remembers_its_model(tmp_path: Path, embedder: Any) -> None:
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest([{"id": "a", "text": "alpha"}])
-    with pytest.raises(ModelMismatchError, match="all-MiniLM-L6-v2-int8.*test-hash.*reindex"):
+    with pytest.raises(ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*test-hash.*new memory folder"):
         await Memory.open(tmp_path / "m", embedder=SlowHashEmbedder())
     # The failed open released the lock.
     async with Memory.open(tmp_path / "m", embedder=embedder):
@@ -228,3 +228,21 @@ async def test_search_filters(tmp_path: Path, embedder: Any) -> None:
         hit = (await memory.search("billing deploy went fine", k=1))[0]
         assert (hit.id, hit.kind, hit.author, hit.at and hit.at.iso()) == ("c2", "chat", "Ann", "2024-06-05T10:00:00.000Z")
         assert "Billing deploy went fine" in hit.snippet
+
+
+async def test_a_qdrant_server_index_behind_the_same_memory(tmp_path: Path, embedder: Any) -> None:
+    """The scale-out path: the index is a Qdrant server (here qdrant-client's local mode)."""
+    from qdrant_client import AsyncQdrantClient
+
+    from memtrails.sinks.index.server import ServerIndex
+
+    client = AsyncQdrantClient(location=":memory:")
+    index = await ServerIndex.open(client, dims=384, own_client=True)
+    async with Memory.open(tmp_path / "m", embedder=embedder, index=index) as memory:
+        await memory.ingest([{"id": "s1", "text": "The heron nests by the north pond"}, {"id": "s2", "text": "Invoice 88231 is overdue"}])
+        assert (await memory.search("88231", k=1))[0].id == "s2"
+        assert (await memory.search("where do the birds nest?", k=1))[0].id == "s1"
+        st = await memory.status()
+        assert (st.records, st.indexed, st.index["kind"]) == (2, 2, "qdrant-server")
+    manifest = json.loads((tmp_path / "m" / "manifest.json").read_text())
+    assert manifest["index"]["kind"] == "qdrant-server"

@@ -7,13 +7,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from aiostream import stream
+from fakes import SlowHashEmbedder
 
 from memtrails.memory import Memory, in_flight_bound
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
 from memtrails.records import MemoryRecord, RecordError
-
-from fakes import SlowHashEmbedder
 
 
 async def _collect(xs: stream.Stream) -> list:  # type: ignore[type-arg]

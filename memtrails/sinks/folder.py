@@ -92,8 +92,8 @@ def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> 
         raise ModelMismatchError(
             f"memory folder {folder} was built with embedding model {stored.get('model_id')!r} "
             f"({stored.get('dims')} dims) but was opened with {model.get('model_id')!r} "
-            f"({model.get('dims')} dims); open it with the model it was built with, or rebuild "
-            "its index for the new model with `memtrails reindex --new-model`"
+            f"({model.get('dims')} dims); open it with the model it was built with (its "
+            "manifest.json names it), or import into a new memory folder for the new model"
         )
 
 
