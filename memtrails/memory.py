@@ -616,7 +616,8 @@ def _disk_bytes(folder: Path) -> int:
     for root, _dirs, files in os.walk(folder):
         for name in files:
             with suppress(OSError):
-                total += os.lstat(os.path.join(root, name)).st_size
+                # Blocks, not sizes: the index preallocates sparse files (du, not ls).
+                total += os.lstat(os.path.join(root, name)).st_blocks * 512
     return total
 
 
