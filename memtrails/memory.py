@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable, Sequence
 from contextlib import aclosing, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Literal
@@ -201,7 +202,16 @@ class Memory:
             FolderFormatError: the folder is not a memtrails folder this version reads.
         """
         return _Opener(
-            Path(path).expanduser(), embedder, qdrant_url, index, threads, create, catch_up
+            partial(
+                _open,
+                Path(path).expanduser(),
+                embedder,
+                qdrant_url,
+                index,
+                threads,
+                create,
+                catch_up,
+            )
         )
 
     async def __aenter__(self) -> Memory:
@@ -624,24 +634,15 @@ def _disk_bytes(folder: Path) -> int:
 class _Opener:
     """``Memory.open(...)``: await it, or use it with ``async with``."""
 
-    def __init__(
-        self,
-        path: Path,
-        embedder: Embedder | EmbedderFactory | None,
-        qdrant_url: str | None,
-        index: IndexBackend | None,
-        threads: int | None,
-        create: bool,
-        catch_up: bool,
-    ) -> None:
-        self._args = (path, embedder, qdrant_url, index, threads, create, catch_up)
+    def __init__(self, opening: Callable[[], Awaitable[Memory]]) -> None:
+        self._opening = opening
         self._memory: Memory | None = None
 
     def __await__(self) -> Generator[Any, None, Memory]:
-        return _open(*self._args).__await__()
+        return self._opening().__await__()
 
     async def __aenter__(self) -> Memory:
-        self._memory = await _open(*self._args)
+        self._memory = await self._opening()
         return self._memory
 
     async def __aexit__(

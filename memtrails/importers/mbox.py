@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
+from contextlib import aclosing
 from pathlib import Path
 from typing import IO, Any
 
@@ -125,14 +126,9 @@ async def from_mbox(
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
-    items = iterate_in_thread(make, chunk=_CHUNK)
-    try:
+    async with aclosing(iterate_in_thread(make, chunk=_CHUNK)) as items:
         async for item in items:
             yield item
-    finally:
-        aclose = getattr(items, "aclose", None)  # typed as AsyncIterator, is an async gen
-        if aclose is not None:
-            await aclose()
 
 
 def _open(path: Path, source: str) -> IO[bytes]:
