@@ -489,3 +489,25 @@ async def import_once(
         "baseline_rss_mib": round(baseline, 1),
         "peak_rss_self_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
     }
+
+
+def model_passages(texts: Sequence[str], *, max_tokens: int = 256, overlap: int = 32) -> int:
+    """Return how many passages the packaged model cuts these texts into (tokenizer only).
+
+    The same rule as ``OnnxEmbedder``: windows of ``max_tokens`` - 2 content word pieces
+    ([CLS] and [SEP] take two), consecutive windows sharing ``overlap`` pieces. Loading the
+    tokenizer alone keeps the model's 300 MB out of the process whose memory is measured.
+    """
+    from tokenizers import Tokenizer
+
+    from memtrails.embedding.onnx import DEFAULT_TOKENIZER_FILE
+
+    tok = Tokenizer.from_file(str(ROOT / "memtrails" / "embedding" / "data" / DEFAULT_TOKENIZER_FILE))
+    tok.no_padding()
+    tok.no_truncation()
+    size, step = max_tokens - 2, max_tokens - 2 - overlap
+    total = 0
+    for enc in tok.encode_batch(list(texts), add_special_tokens=False):
+        n = len(enc.ids)
+        total += 1 if n <= size else 1 + -(-(n - size) // step)
+    return total
