@@ -86,11 +86,16 @@ def edited_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def embed_string(row: dict[str, Any]) -> str:
-    """Return what memtrails embeds for a record (``embed_text``: title, blank line, text).
+    """Return what memtrails embeds for a record (its own ``embed_text``: title and text).
 
     The peers embed the same string, so every peer's vectors are the same vectors.
     """
-    return f"{row['title']}\n\n{row['text']}" if row.get("title") else str(row["text"])
+    from types import SimpleNamespace
+
+    from memtrails.pipeline.embed import embed_text
+
+    # embed_text reads only .title and .text; the rule is the library's, whatever it becomes.
+    return embed_text(SimpleNamespace(title=row.get("title"), text=row["text"]))  # type: ignore[arg-type]
 
 
 def read_rows(path: Path) -> list[dict[str, Any]]:
