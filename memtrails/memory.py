@@ -50,6 +50,7 @@ __all__ = ["IN_FLIGHT_BATCHES", "Memory", "MemoryStatus", "SearchHit", "in_fligh
 # Batches that can be between the source and the sink at once: the one being filled,
 # one in each prefetch queue and its pump, the one being embedded and the one being written.
 IN_FLIGHT_BATCHES = 7
+_STATES_EVERY = 5.0  # seconds between two writes of sources.json during an import
 
 
 def in_flight_bound(batch: int) -> int:
@@ -168,6 +169,8 @@ class Memory:
         self._indexed_upto = 0  # log offset up to which the index is complete
         self._owns_embedder = True  # a model the caller passed in is the caller's to close
         self._states: dict[str, dict[str, Any]] = {}  # sources.json: importer positions
+        self._states_dirty = False
+        self._states_written = 0.0  # time.monotonic() of the last write of sources.json
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -262,7 +265,17 @@ class Memory:
             "mode": state.mode,
             "saved": time.time(),
         }
-        await asyncio.to_thread(write_json_atomic, self.path / "sources.json", self._states)
+        self._states_dirty = True
+        # A position is kept in memory at once and written every few seconds: a notes
+        # folder's state can be megabytes, and a kill costs at most a few seconds of re-reading.
+        if time.monotonic() - self._states_written >= _STATES_EVERY:
+            await self._flush_states()
+
+    async def _flush_states(self) -> None:
+        if self._states_dirty:
+            await asyncio.to_thread(write_json_atomic, self.path / "sources.json", self._states)
+            self._states_dirty = False
+            self._states_written = time.monotonic()
 
     async def _advance(self, start: int, end: int) -> None:
         # Only a contiguous advance: lines before `start` that the index missed (a folder
@@ -338,6 +351,8 @@ class Memory:
         except BaseException:
             run.rollback()
             raise
+        finally:
+            await self._flush_states()  # positions already held cover written records only
         if prune:
             report.removed += await self._prune(run)
         report.unchanged += sum(state.skipped for state in run.states.values())
