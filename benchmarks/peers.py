@@ -145,7 +145,12 @@ async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | N
     started = time.perf_counter()
     async with Memory.open(state / "memory", embedder=factory) as memory:
         open_seconds = time.perf_counter() - started
-        report = await memory.ingest(from_jsonl(data, source=SOURCE), batch=BATCH, name=SOURCE)
+        # The position the last run saved, as `memtrails add` hands it over: an unchanged
+        # file is not read again; a changed one is read in full.
+        position = memory.source_state(SOURCE)
+        report = await memory.ingest(
+            from_jsonl(data, source=SOURCE, state=position), batch=BATCH, name=SOURCE
+        )
         # ImportReport.removed exists but ingest() never removes records that disappeared
         # from a source, so the caller keeps the ids it imported and forgets the missing ones
         # (counted in memtrails' time: any user would have to do the same).
