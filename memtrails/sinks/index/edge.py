@@ -89,10 +89,15 @@ class EdgeIndex:
 
         def open_shard() -> qe.EdgeShard:
             config = qe.EdgeConfig(
-                vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine)},
+                # Vectors and payloads on disk (memory-mapped): the process holds what it
+                # touches, not every point, so memory stays bounded as the folder grows.
+                vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine, on_disk=True)},
                 # IDF is applied at query time from the shard's own statistics, so stored
                 # weights stay plain term counts (words.keyword_vector).
-                sparse_vectors={WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+                sparse_vectors={
+                    WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True)
+                },
+                on_disk_payload=True,
             )
             try:
                 if (folder / _CONFIG_FILE).is_file():
