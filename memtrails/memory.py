@@ -51,6 +51,7 @@ __all__ = ["IN_FLIGHT_BATCHES", "Memory", "MemoryStatus", "SearchHit", "in_fligh
 # one in each prefetch queue and its pump, the one being embedded and the one being written.
 IN_FLIGHT_BATCHES = 7
 _STATES_EVERY = 5.0  # seconds between two writes of sources.json during an import
+_FLUSH_EVERY = 2.0  # seconds between two index flushes during an import
 
 
 def in_flight_bound(batch: int) -> int:
@@ -171,6 +172,8 @@ class Memory:
         self._states: dict[str, dict[str, Any]] = {}  # sources.json: importer positions
         self._states_dirty = False
         self._states_written = 0.0  # time.monotonic() of the last write of sources.json
+        self._unflushed: tuple[int, int] | None = None  # log bytes upserted, not flushed
+        self._flushed_at = time.monotonic()
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -235,6 +238,7 @@ class Memory:
         self._state = _State.CLOSED
         async with self._write_lock:
             try:
+                await self._flush_index()
                 await self._index.aclose()
                 if self._embedder is not None and self._owns_embedder:
                     await self._embedder.aclose()
@@ -276,6 +280,28 @@ class Memory:
             await asyncio.to_thread(write_json_atomic, self.path / "sources.json", self._states)
             self._states_dirty = False
             self._states_written = time.monotonic()
+
+    async def _indexed(self, start: int, end: int) -> None:
+        """Note that log bytes [start, end) are upserted; flush if the last flush is old.
+
+        Call with the write lock held. The index is flushed (~250 ms with Qdrant Edge) and the
+        checkpoint advanced at most every ``_FLUSH_EVERY`` seconds and at the end of every
+        import: a crash in between costs re-indexing those lines from the log on open, never
+        a record (the log was fsynced first).
+        """
+        self._unflushed = (self._unflushed[0] if self._unflushed else start, end)
+        if time.monotonic() - self._flushed_at >= _FLUSH_EVERY:
+            await self._flush_index()
+
+    async def _flush_index(self) -> None:
+        """Flush the index and advance the checkpoint over what it holds (write lock held)."""
+        if self._unflushed is None:
+            return
+        start, end = self._unflushed
+        await self._index.flush()
+        self._unflushed = None
+        self._flushed_at = time.monotonic()
+        await self._advance(start, end)
 
     async def _advance(self, start: int, end: int) -> None:
         # Only a contiguous advance: lines before `start` that the index missed (a folder
@@ -352,6 +378,9 @@ class Memory:
             run.rollback()
             raise
         finally:
+            async with self._write_lock:
+                if self._state is _State.OPEN:
+                    await self._flush_index()
             await self._flush_states()  # positions already held cover written records only
         if prune:
             report.removed += await self._prune(run)
@@ -413,8 +442,7 @@ class Memory:
             if stale:
                 await self._index.delete_uids(stale)
             await self._index.upsert(points)
-            await self._index.flush()
-            await self._advance(start, end)
+            await self._indexed(start, end)
         for staged in todo:
             if staged.update:
                 report.updated += 1
@@ -479,8 +507,8 @@ class Memory:
                 for uid, _row in rows:
                     self._table.remove(uid)
                 await self._index.delete_uids([uid for uid, _ in rows])
-                await self._index.flush()
-                await self._advance(start, end)
+                await self._indexed(start, end)
+                await self._flush_index()
                 forgotten += len(rows)
         return forgotten
 
