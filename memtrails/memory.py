@@ -47,9 +47,10 @@ from .words import keyword_vector
 
 __all__ = ["IN_FLIGHT_BATCHES", "Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
 
-# Batches that can be between the source and the sink at once: the one being filled,
-# one in each prefetch queue and its pump, the one being embedded and the one being written.
-IN_FLIGHT_BATCHES = 7
+# Batches that can be between the source and the sink at once: the one being filled and
+# the one queued behind it, one in each prefetch queue and its pump, the one being embedded
+# and the one being written.
+IN_FLIGHT_BATCHES = 8
 _STATES_EVERY = 5.0  # seconds between two writes of sources.json during an import
 _FLUSH_EVERY = 2.0  # seconds between two index flushes during an import
 

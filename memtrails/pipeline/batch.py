@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterable
 from typing import Any, TypeVar
 
 from aiostream import pipable_operator, streamcontext
@@ -13,10 +13,6 @@ from aiostream.core import PipableOperator
 __all__ = ["batch", "batched", "prefetch", "read_ahead"]
 
 T = TypeVar("T")
-
-
-async def _next(it: AsyncIterator[T]) -> T:
-    return await it.__anext__()
 
 
 async def _cancel(task: asyncio.Future[Any] | None) -> None:
@@ -32,9 +28,11 @@ async def batched(
 ) -> AsyncGenerator[list[T], None]:
     """Group items into lists of ``size``; flush a partial list after ``idle`` seconds without input.
 
-    At most one item is read ahead of the list being filled, so a slow consumer stops the
-    producer (back-pressure). The idle flush keeps a trickling source (a cursor, a tail)
-    from holding records back.
+    One task this stage owns pulls the source into a queue of ``size`` items, so at most one
+    list is read ahead of the list being filled and a slow consumer stops the producer
+    (back-pressure). Items already queued are taken without waiting, so a fast source costs
+    no timer per item; the idle flush keeps a trickling source (a cursor, a tail) from
+    holding records back.
 
     Args:
         size: items per list, at least 1.
@@ -44,34 +42,50 @@ async def batched(
         raise ValueError("`size` must be at least 1")
     if idle is not None and idle <= 0:
         raise ValueError("`idle` must be positive or None")
-    async with streamcontext(source) as items:
+    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=size)
+    task = asyncio.ensure_future(_pump(source, queue))
+    try:
         buf: list[T] = []
-        pending: asyncio.Task[T] | None = None
-        try:
-            while True:
-                if pending is None:
-                    pending = asyncio.ensure_future(_next(items))
-                timeout = idle if buf else None
-                done, _ = await asyncio.wait({pending}, timeout=timeout)
-                if not done:
-                    out, buf = buf, []
-                    yield out
-                    continue
-                finished, pending = pending, None
-                try:
-                    buf.append(finished.result())
-                except StopAsyncIteration:
-                    break
-                if len(buf) >= size:
-                    out, buf = buf, []
-                    yield out
-            if buf:
-                yield buf
-        finally:
-            await _cancel(pending)
+        while True:
+            try:
+                item = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                if buf and idle is not None:
+                    try:
+                        item = await asyncio.wait_for(queue.get(), idle)
+                    except TimeoutError:
+                        out, buf = buf, []
+                        yield out
+                        continue
+                else:
+                    item = await queue.get()
+            if item is _END:
+                break
+            if isinstance(item, _Failure):
+                raise item.exc
+            buf.append(item)
+            if len(buf) >= size:
+                out, buf = buf, []
+                yield out
+        if buf:
+            yield buf
+    finally:
+        await _cancel(task)
 
 
 _END = object()
+
+
+async def _pump(source: AsyncIterable[Any], queue: asyncio.Queue[Any]) -> None:
+    """Copy ``source`` into ``queue``, then an end mark (or the failure, for the consumer)."""
+    try:
+        async with streamcontext(source) as items:
+            async for item in items:
+                await queue.put(item)
+    except Exception as exc:  # handed to the consumer, which re-raises it
+        await queue.put(_Failure(exc))
+        return
+    await queue.put(_END)
 
 
 async def read_ahead(source: AsyncIterable[T], depth: int = 1) -> AsyncGenerator[T, None]:
@@ -83,18 +97,7 @@ async def read_ahead(source: AsyncIterable[T], depth: int = 1) -> AsyncGenerator
     if depth < 1:
         raise ValueError("`depth` must be at least 1")
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=depth)
-
-    async def pump() -> None:
-        try:
-            async with streamcontext(source) as items:
-                async for item in items:
-                    await queue.put(item)
-        except Exception as exc:  # handed to the consumer, which re-raises it
-            await queue.put(_Failure(exc))
-            return
-        await queue.put(_END)
-
-    task = asyncio.ensure_future(pump())
+    task = asyncio.ensure_future(_pump(source, queue))
     try:
         while True:
             item = await queue.get()
