@@ -24,8 +24,8 @@ each peer does three runs, each in a process of its own (so its peak RSS is its 
 2. unchanged: the same file again;
 3. edited: the file with 1% of the records edited and another 1% deleted.
 
-A run's time is the import call (opening the stores included, the Python process start and
-imports excluded); "embedded" counts texts passed to the embedding function; "points" is the
+A run's time is the import call (opening the stores included; the Python process start, the
+imports, the check and closing excluded: memtrails' close flushes the index, ~0.1-0.2 s); "embedded" counts texts passed to the embedding function; "points" is the
 final point count in the peer's Qdrant collection. A count is "right" when the collection holds
 exactly the live records' passages (no duplicates, the deleted records gone, the edited ones
 carrying their new text): memtrails cuts a record into passages by word pieces, so its
