@@ -52,6 +52,7 @@ async def main() -> None:
     texts = await _texts(args.mbox)
     embedder = await default_embedder(threads=args.threads)
     model_s, pipe_s, rerun_s = [], [], []
+    rerun_work: list[int] = []  # records the unchanged re-run still wrote
     model_cpu, pipe_cpu = [], []  # process CPU seconds (all threads): steadier on a busy machine
     load = []
     for run in range(args.runs):
@@ -73,8 +74,16 @@ async def main() -> None:
                 rerun_s.append(time.perf_counter() - started)
         # A message repeated in the archive (same Message-ID) is unchanged the second time
         # already in the first run, so the re-run's unchanged count is everything seen.
+        # Not an assertion: an archive holding two different versions of one Message-ID is
+        # re-embedded on every re-run (a library problem), and the figures still stand.
         seen = report.added + report.updated + report.unchanged
-        assert again.unchanged == seen, "re-run was not all unchanged"
+        rerun_work.append(again.added + again.updated)
+        if again.unchanged != seen:
+            print(
+                f"note: the unchanged re-run still added/updated {again.added + again.updated} of "
+                f"{seen} records (versions of one Message-ID that differ)",
+                file=sys.stderr,
+            )
         print(
             f"run {run + 1}: model {model_s[-1]:.1f} s, pipeline {pipe_s[-1]:.1f} s, "
             f"unchanged re-run {rerun_s[-1]:.2f} s ({report.added} added, {report.skipped} skipped)",
@@ -98,6 +107,7 @@ async def main() -> None:
         "unchanged_rerun_s": round(statistics.median(rerun_s), 3),
         "unchanged_records_per_s": round(n / statistics.median(rerun_s), 1),
         "first_over_rerun": round(statistics.median(pipe_s) / statistics.median(rerun_s), 1),
+        "rerun_added_or_updated": max(rerun_work),
         "model_only_cpu_s": round(statistics.median(model_cpu), 2),
         "pipeline_cpu_s": round(statistics.median(pipe_cpu), 2),
         "load_avg_during": [round(min(load), 2), round(max(load), 2)],
