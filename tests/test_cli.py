@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -26,13 +27,23 @@ def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> Non
     code, out, _ = run("add", path, "--home", home, "--json", "--threads", "2")
     assert code == 0
     first = json.loads(out)
-    assert (first["added"], first["updated"], first["unchanged"], first["skipped"]) == (1319, 0, 0, 0)
+    assert (first["added"], first["updated"], first["unchanged"], first["skipped"]) == (
+        1319,
+        0,
+        0,
+        0,
+    )
     assert first["errors"] == [] and first["secrets"] == {} and first["seconds"] > 0
 
     code, out, _ = run("add", path, "--home", home, "--json")
     second = json.loads(out)
     assert code == 0
-    assert (second["added"], second["updated"], second["unchanged"], second["embedded"]) == (0, 0, 1319, 0)
+    assert (second["added"], second["updated"], second["unchanged"], second["embedded"]) == (
+        0,
+        0,
+        1319,
+        0,
+    )
 
     code, out, _ = run("status", "--home", home, "--json")
     status = json.loads(out)
@@ -41,7 +52,15 @@ def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> Non
     assert status["model"]["model_id"] == "all-MiniLM-L6-v2-int8"
 
     # A paraphrase of record 1 ("Janet's ducks lay 16 eggs per day ...") finds it in the top 5.
-    code, out, _ = run("search", "how much money does Janet earn selling duck eggs each day at the market", "--home", home, "--json", "--k", "5")
+    code, out, _ = run(
+        "search",
+        "how much money does Janet earn selling duck eggs each day at the market",
+        "--home",
+        home,
+        "--json",
+        "--k",
+        "5",
+    )
     hits = json.loads(out)
     assert code == 0 and "gsm8k-test.jsonl:1" in [h["id"] for h in hits]
     assert set(hits[0]) >= {"score", "id", "title", "kind", "author", "at", "snippet"}
@@ -60,7 +79,9 @@ def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> Non
 
 def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
     src = tmp_path / "broken.jsonl"
-    src.write_text('{"id": 1, "text": "kept one"}\n{oops\n{"id": 2, "text": "kept two"}\n[1]\n{"id": 3, "text": "cut')
+    src.write_text(
+        '{"id": 1, "text": "kept one"}\n{oops\n{"id": 2, "text": "kept two"}\n[1]\n{"id": 3, "text": "cut'
+    )
     code, out, _ = run("add", str(src), "--home", str(tmp_path / "h"), "--json")
     assert code == 0
     report = json.loads(out)
@@ -73,10 +94,14 @@ def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
     assert report["errors"][2]["reason"] == "truncated last line (no newline at end of file)"
 
 
-def test_human_output_forget_and_home_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_human_output_forget_and_home_from_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MEMTRAILS_HOME", str(tmp_path / "envhome"))
     src = tmp_path / "notes.jsonl"
-    src.write_text('{"id": "n1", "text": "The otter enclosure opens in May."}\n{"id": "n2", "text": "Fix the gate."}\n')
+    src.write_text(
+        '{"id": "n1", "text": "The otter enclosure opens in May."}\n{"id": "n2", "text": "Fix the gate."}\n'
+    )
     code, out, err = run("add", str(src))
     assert code == 0
     assert out.startswith("added 2, updated 0, unchanged 0, skipped 0, removed 0 in ")
@@ -96,7 +121,11 @@ def test_human_output_forget_and_home_from_environment(tmp_path: Path, monkeypat
 def test_cannot_run_gives_one_line_and_non_zero(tmp_path: Path) -> None:
     home = tmp_path / "h"
     code, _, err = run("add", str(tmp_path / "missing.jsonl"), "--home", str(home))
-    assert code == 1 and "missing.jsonl: no such file or folder" in err and len(err.strip().splitlines()) == 1
+    assert (
+        code == 1
+        and "missing.jsonl: no such file or folder" in err
+        and len(err.strip().splitlines()) == 1
+    )
 
     weird = tmp_path / "data.bin"
     weird.write_bytes(b"\x00\x01")
@@ -128,3 +157,31 @@ def test_every_command_has_help_with_an_example() -> None:
     for command in main.commands:
         code, out, _ = run(command, "--help")
         assert code == 0 and "Example:" in out and "--home" in out, command
+
+
+@pytest.mark.slow
+def test_add_this_repositorys_history_and_a_docs_folder(tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[1]
+    docs = root / "benchmarks"
+    home = str(tmp_path / "h")
+    code, out, err = run("add", "--git", str(root), str(docs), "--home", home, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    commits = int(
+        subprocess.run(
+            ["git", "-C", str(root), "rev-list", "--count", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
+    by_source = {s["source"]: s for s in report["sources"]}
+    assert by_source[f"git:{root}"]["read"] >= commits
+    assert by_source[str(docs)]["read"] >= 5
+    code, out, _ = run("search", "peak RSS while importing", "--home", home, "--json", "--k", "5")
+    assert any(h["kind"] in ("note", "file") for h in json.loads(out))
+    # again: nothing new in either
+    code, out, _ = run("add", "--git", str(root), str(docs), "--home", home, "--json")
+    again = json.loads(out)
+    assert (again["added"], again["embedded"]) == (0, 0)
+    assert {s["mode"] for s in again["sources"]} == {"incremental"}
