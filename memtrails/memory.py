@@ -375,16 +375,17 @@ class Memory:
                     report.elapsed = time.perf_counter() - started
                     if on_progress is not None:
                         on_progress(report)
+            if prune:
+                report.removed += await self._prune(run)
         except BaseException:
             run.rollback()
             raise
         finally:
+            # One flush for the whole import's tail, the pruning included.
             async with self._write_lock:
                 if self._state is _State.OPEN:
                     await self._flush_index()
             await self._flush_states()  # positions already held cover written records only
-        if prune:
-            report.removed += await self._prune(run)
         report.unchanged += sum(state.skipped for state in run.states.values())
         report.sources.extend(_source_reports(run))
         report.elapsed = time.perf_counter() - started
@@ -398,7 +399,7 @@ class Memory:
                 continue  # nothing read, or an incremental read: absence proves nothing
             gone = [uid for uid in self._table.uids_of(source) if uid not in run.seen]
             if gone:
-                removed += await self._forget_uids(gone)
+                removed += await self._forget_uids(gone, flush=False)
         return removed
 
     async def _write(
@@ -489,7 +490,7 @@ class Memory:
         self._check_open()
         return await self._forget_uids(self._uids_for(id, source))
 
-    async def _forget_uids(self, uids: Sequence[str], chunk: int = 512) -> int:
+    async def _forget_uids(self, uids: Sequence[str], chunk: int = 512, flush: bool = True) -> int:
         forgotten = 0
         for i in range(0, len(uids), chunk):
             async with self._write_lock:
@@ -509,7 +510,8 @@ class Memory:
                     self._table.remove(uid)
                 await self._index.delete_uids([uid for uid, _ in rows])
                 await self._indexed(start, end)
-                await self._flush_index()
+                if flush:
+                    await self._flush_index()
                 forgotten += len(rows)
         return forgotten
 
