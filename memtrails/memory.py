@@ -109,9 +109,20 @@ class _Run:
     claimed: dict[str, tuple[str, int, int] | None] = field(default_factory=dict)
     read: Counter[str] = field(default_factory=Counter)
     seen: set[str] = field(default_factory=set)
+    passed: set[int] = field(default_factory=set)
     states: dict[str, SourceState] = field(default_factory=dict)
 
-    def claim(self, uid: str, fp: str, source: str) -> Literal["new", "changed", "unchanged"]:
+    def claim(
+        self, uid: str, fp: str, source: str
+    ) -> Literal["new", "changed", "unchanged", "duplicate"]:
+        # The first record with a uid in a run is the one kept (uids as 64-bit ints: a
+        # run's set stays small next to the table).
+        key = int(uid[:16], 16)
+        first = key not in self.passed
+        self.passed.add(key)
+        if not first:
+            row = self.table.raw(uid)
+            return "unchanged" if row is not None and row[0] == fp else "duplicate"
         verdict, previous = self.table.claim(uid, fp, source)
         if verdict != "unchanged" and uid not in self.claimed:
             self.claimed[uid] = previous

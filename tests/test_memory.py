@@ -35,13 +35,18 @@ async def test_new_folder_layout(tmp_path: Path, embedder: Any) -> None:
     assert manifest["embedding"]["model_id"] == "all-MiniLM-L6-v2-int8"
     assert manifest["embedding"]["dims"] == 384
     assert (folder / "index").is_dir()
-    assert json.loads((folder / "index.json").read_text())["log_offset"] == (folder / "records.jsonl").stat().st_size
+    assert (
+        json.loads((folder / "index.json").read_text())["log_offset"]
+        == (folder / "records.jsonl").stat().st_size
+    )
     (line,) = _log_lines(folder)
     assert line["id"] == "a" and line["text"] == "the first note" and line["source"] == "custom"
     assert len(line["uid"]) == 32 and len(line["fp"]) == 64
 
 
-async def test_second_opener_in_another_process_gets_a_clear_error(tmp_path: Path, embedder: Any) -> None:
+async def test_second_opener_in_another_process_gets_a_clear_error(
+    tmp_path: Path, embedder: Any
+) -> None:
     folder = tmp_path / "mem"
     code = (
         "import asyncio, sys\n"
@@ -97,11 +102,20 @@ async def test_rerun_over_unchanged_input_does_no_model_or_index_work(
     assert (st.records, st.indexed, st.points) == (30, 30, points)
 
 
-async def test_changed_record_is_updated_and_old_text_is_gone(tmp_path: Path, embedder: Any) -> None:
+async def test_changed_record_is_updated_and_old_text_is_gone(
+    tmp_path: Path, embedder: Any
+) -> None:
     folder = tmp_path / "m"
     async with Memory.open(folder, embedder=embedder) as memory:
-        await memory.ingest([{"id": "n1", "text": "The launch moved to Tuesday."}, {"id": "n2", "text": "Lunch is pizza."}])
-        report = await memory.ingest([{"id": "n1", "text": "The launch is cancelled, zebra protocol."}])
+        await memory.ingest(
+            [
+                {"id": "n1", "text": "The launch moved to Tuesday."},
+                {"id": "n2", "text": "Lunch is pizza."},
+            ]
+        )
+        report = await memory.ingest(
+            [{"id": "n1", "text": "The launch is cancelled, zebra protocol."}]
+        )
         assert (report.added, report.updated) == (0, 1)
         record = await memory.get("n1")
         assert record is not None and record.text == "The launch is cancelled, zebra protocol."
@@ -116,11 +130,16 @@ async def test_changed_record_is_updated_and_old_text_is_gone(tmp_path: Path, em
     assert len(_log_lines(folder)) == 3
 
 
-async def test_forget_writes_a_tombstone_and_removes_the_record_from_search(tmp_path: Path, embedder: Any) -> None:
+async def test_forget_writes_a_tombstone_and_removes_the_record_from_search(
+    tmp_path: Path, embedder: Any
+) -> None:
     folder = tmp_path / "m"
     async with Memory.open(folder, embedder=embedder) as memory:
         await memory.ingest(
-            [{"id": "k1", "text": "Quokka sightings near the river"}, {"id": "k2", "text": "Budget review"}]
+            [
+                {"id": "k1", "text": "Quokka sightings near the river"},
+                {"id": "k2", "text": "Budget review"},
+            ]
         )
         assert await memory.forget("k1") == 1
         assert await memory.get("k1") is None
@@ -136,7 +155,12 @@ async def test_forget_writes_a_tombstone_and_removes_the_record_from_search(tmp_
 
 async def test_get_by_id_source_or_uid(tmp_path: Path, embedder: Any) -> None:
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
-        await memory.ingest([MemoryRecord(id="1", text="from a", source="a"), MemoryRecord(id="1", text="from b", source="b")])
+        await memory.ingest(
+            [
+                MemoryRecord(id="1", text="from a", source="a"),
+                MemoryRecord(id="1", text="from b", source="b"),
+            ]
+        )
         got_a = await memory.get("1", source="a")
         assert got_a is not None and got_a.text == "from a"
         hits = await memory.search("from b", k=2)
@@ -163,7 +187,9 @@ async def test_index_catches_up_from_the_log_on_open(tmp_path: Path, embedder: A
         await memory.ingest([{"id": "a", "text": "alpha"}])
     checkpoint = json.loads((folder / "index.json").read_text())
     async with Memory.open(folder, embedder=embedder) as memory:
-        await memory.ingest([{"id": "b", "text": "the pelican report"}, {"id": "c", "text": "gamma"}])
+        await memory.ingest(
+            [{"id": "b", "text": "the pelican report"}, {"id": "c", "text": "gamma"}]
+        )
     # Roll the checkpoint back as if the process died after the log write.
     (folder / "index.json").write_text(json.dumps(checkpoint))
     async with Memory.open(folder, embedder=embedder) as memory:
@@ -185,8 +211,12 @@ async def test_reindex_rebuilds_from_the_log_alone(tmp_path: Path, embedder: Any
 async def test_one_memory_shared_by_concurrent_tasks(tmp_path: Path, embedder: Any) -> None:
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         reports = await asyncio.gather(
-            memory.ingest([{"id": f"a{i}", "text": f"apple note {i}"} for i in range(20)], name="a", batch=4),
-            memory.ingest([{"id": f"b{i}", "text": f"banana note {i}"} for i in range(20)], name="b", batch=4),
+            memory.ingest(
+                [{"id": f"a{i}", "text": f"apple note {i}"} for i in range(20)], name="a", batch=4
+            ),
+            memory.ingest(
+                [{"id": f"b{i}", "text": f"banana note {i}"} for i in range(20)], name="b", batch=4
+            ),
             memory.search("apple"),
         )
         assert reports[0].added == 20 and reports[1].added == 20
@@ -198,7 +228,9 @@ async def test_one_memory_shared_by_concurrent_tasks(tmp_path: Path, embedder: A
 async def test_folder_remembers_its_model(tmp_path: Path, embedder: Any) -> None:
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest([{"id": "a", "text": "alpha"}])
-    with pytest.raises(ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*test-hash.*new memory folder"):
+    with pytest.raises(
+        ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*test-hash.*new memory folder"
+    ):
         await Memory.open(tmp_path / "m", embedder=SlowHashEmbedder())
     # The failed open released the lock.
     async with Memory.open(tmp_path / "m", embedder=embedder):
@@ -215,18 +247,44 @@ async def test_closed_memory_says_so(tmp_path: Path, embedder: Any) -> None:
 
 async def test_search_filters(tmp_path: Path, embedder: Any) -> None:
     records = [
-        MemoryRecord(id="m1", text="Deploy the billing service", kind="mail", author="Ann", at="2024-01-05T10:00:00Z"),
-        MemoryRecord(id="c1", text="Deploy the billing service today", kind="chat", author="Bob", at="2024-03-05T10:00:00Z"),
-        MemoryRecord(id="c2", text="Billing deploy went fine", kind="chat", author="Ann", at="2024-06-05T10:00:00Z"),
+        MemoryRecord(
+            id="m1",
+            text="Deploy the billing service",
+            kind="mail",
+            author="Ann",
+            at="2024-01-05T10:00:00Z",
+        ),
+        MemoryRecord(
+            id="c1",
+            text="Deploy the billing service today",
+            kind="chat",
+            author="Bob",
+            at="2024-03-05T10:00:00Z",
+        ),
+        MemoryRecord(
+            id="c2",
+            text="Billing deploy went fine",
+            kind="chat",
+            author="Ann",
+            at="2024-06-05T10:00:00Z",
+        ),
     ]
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest(records)
         assert {h.id for h in await memory.search("deploy billing", kind="chat")} == {"c1", "c2"}
         assert {h.id for h in await memory.search("deploy billing", author="Ann")} == {"m1", "c2"}
-        assert {h.id for h in await memory.search("deploy billing", since="2024-02-01")} == {"c1", "c2"}
+        assert {h.id for h in await memory.search("deploy billing", since="2024-02-01")} == {
+            "c1",
+            "c2",
+        }
         assert {h.id for h in await memory.search("deploy billing", until="2024-02-01")} == {"m1"}
         hit = (await memory.search("billing deploy went fine", k=1))[0]
-        assert (hit.id, hit.kind, hit.author, hit.at and hit.at.iso()) == ("c2", "chat", "Ann", "2024-06-05T10:00:00.000Z")
+        assert (hit.id, hit.kind, hit.author, hit.at and hit.at.iso()) == (
+            "c2",
+            "chat",
+            "Ann",
+            "2024-06-05T10:00:00.000Z",
+        )
         assert "Billing deploy went fine" in hit.snippet
 
 
@@ -239,10 +297,39 @@ async def test_a_qdrant_server_index_behind_the_same_memory(tmp_path: Path, embe
     client = AsyncQdrantClient(location=":memory:")
     index = await ServerIndex.open(client, dims=384, own_client=True)
     async with Memory.open(tmp_path / "m", embedder=embedder, index=index) as memory:
-        await memory.ingest([{"id": "s1", "text": "The heron nests by the north pond"}, {"id": "s2", "text": "Invoice 88231 is overdue"}])
+        await memory.ingest(
+            [
+                {"id": "s1", "text": "The heron nests by the north pond"},
+                {"id": "s2", "text": "Invoice 88231 is overdue"},
+            ]
+        )
         assert (await memory.search("88231", k=1))[0].id == "s2"
         assert (await memory.search("where do the birds nest?", k=1))[0].id == "s1"
         st = await memory.status()
         assert (st.records, st.indexed, st.index["kind"]) == (2, 2, "qdrant-server")
     manifest = json.loads((tmp_path / "m" / "manifest.json").read_text())
     assert manifest["index"]["kind"] == "qdrant-server"
+
+
+async def test_same_id_twice_in_one_source_keeps_the_first_and_reruns_stay_put(
+    tmp_path: Path, embedder: Any
+) -> None:
+    items = [
+        {"id": "m1", "text": "first copy of the message"},
+        {"id": "m1", "text": "first copy of the message"},  # an identical copy: unchanged
+        {"id": "m1", "text": "a different message that reused the id"},
+    ]
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        first = await memory.ingest(items)
+        assert (first.added, first.unchanged, first.skipped) == (1, 1, 1)
+        assert "same id and other content" in first.errors[0].reason
+        again = await memory.ingest(items)
+        assert (again.added, again.updated, again.unchanged, again.skipped, again.embedded) == (
+            0,
+            0,
+            2,
+            1,
+            0,
+        )
+        record = await memory.get("m1")
+        assert record is not None and record.text == "first copy of the message"

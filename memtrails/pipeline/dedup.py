@@ -17,8 +17,14 @@ __all__ = ["Claims", "dedup"]
 class Claims(Protocol):
     """What dedup asks the folder: is this version new, changed or already there?"""
 
-    def claim(self, uid: str, fp: str, source: str) -> Literal["new", "changed", "unchanged"]:
-        """Record that this version is on its way and say how it relates to what is stored."""
+    def claim(
+        self, uid: str, fp: str, source: str
+    ) -> Literal["new", "changed", "unchanged", "duplicate"]:
+        """Record that this version is on its way and say how it relates to what is stored.
+
+        ``"duplicate"``: a record with this uid but other content already passed in this
+        run; the first one is kept, so that re-running over the same input is stable.
+        """
         ...
 
     def holds(self, uid: str) -> bool:
@@ -32,8 +38,10 @@ async def dedup(
 ) -> AsyncIterator[StageItem]:
     """Attach uid and fingerprint; turn records the folder already has into ``Unchanged``.
 
-    A record seen twice in one run counts as unchanged the second time: the claim is made
-    when the record passes, before it is written. A ``Seen`` record (the importer proved it
+    A record seen twice in one run counts as unchanged the second time when its content is
+    the same, and is skipped with an error when it differs (the first one is kept, so a
+    re-run over the same input changes nothing): the claim is made when the record passes,
+    before it is written. A ``Seen`` record (the importer proved it
     unchanged without reading it) is unchanged when the folder holds it, and an error when
     it does not.
     """
@@ -58,6 +66,14 @@ async def dedup(
                 verdict = claims.claim(item.uid, item.fp, item.record.source)
                 if verdict == "unchanged":
                     yield Unchanged(item.uid, item.record.source)
+                elif verdict == "duplicate":
+                    yield RecordError(
+                        item.record.source,
+                        item.record.id,
+                        "another record of this source has the same id and other content; "
+                        "the first one was kept",
+                        id=item.record.id,
+                    )
                 else:
                     item.update = verdict == "changed"
                     yield item
