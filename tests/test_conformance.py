@@ -13,13 +13,13 @@ import os
 import shutil
 import struct
 import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import icu
 import pytest
+from helpers import in_tz
 
 from memtrails.dates import iso_from_ms, parse_date, utc_from_local_ms
 from memtrails.js import (
@@ -105,18 +105,8 @@ def _diff(what: str, got: Any, want: Any) -> Iterator[str]:
 @pytest.fixture
 def fixture_tz() -> Iterator[None]:
     """Run under the zone the date fixtures were made in, restoring the caller's afterwards."""
-    tz = _load("dates")["tz"]
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = tz
-    time.tzset()
-    try:
+    with in_tz(_load("dates")["tz"]):
         yield
-    finally:
-        if before is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
 
 
 def test_utf16() -> None:

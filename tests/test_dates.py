@@ -2,34 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
+from helpers import in_tz
 
 from memtrails.dates import iso_from_ms, parse_date
 
 
-@contextmanager
-def _tz(name: str) -> Iterator[None]:
-    before = os.environ.get("TZ")
-    os.environ["TZ"] = name
-    time.tzset()
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["TZ"]
-        else:
-            os.environ["TZ"] = before
-        time.tzset()
-
-
 @pytest.fixture
 def new_york() -> Iterator[None]:
-    with _tz("America/New_York"):
+    with in_tz("America/New_York"):
         yield
 
 
@@ -69,10 +52,10 @@ def test_forms_without_offset_are_local_time() -> None:
     assert _iso("1800-01-01T00:00") == "1800-01-01T04:56:02.000Z"  # local mean time
 
 
-def test_local_time_follows_tz() -> None:
-    with _tz("Europe/Paris"):
+def test_local_time_followsin_tz() -> None:
+    with in_tz("Europe/Paris"):
         assert _iso("2024-07-01T12:00") == "2024-07-01T10:00:00.000Z"
-    with _tz("Asia/Tokyo"):
+    with in_tz("Asia/Tokyo"):
         assert _iso("2024-07-01T12:00") == "2024-07-01T03:00:00.000Z"
 
 

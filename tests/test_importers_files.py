@@ -5,12 +5,11 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-from collections.abc import AsyncGenerator
-from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import collect
 
 from memtrails._exceptions import SourceError
 from memtrails.importers import files as files_module
@@ -18,11 +17,6 @@ from memtrails.importers.files import from_files
 from memtrails.records import At, MemoryRecord, RecordError, Seen, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
-    async with aclosing(items) as it:
-        return [item async for item in it]
 
 
 def records(items: list[Any]) -> dict[str, MemoryRecord]:
@@ -46,38 +40,41 @@ def make(root: Path, files: dict[str, str | bytes]) -> None:
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "notes"
-    make(root, {
-        ".gitignore": "# build output\nbuild/\n*.log\n!keep.log\n/top-only.txt\n",
-        "README.md": "Intro line\n\n# Project Notes #\n\nBody.\n",
-        "setext.md": "Some Title\n==========\n\ntext\n",
-        "fenced.md": "```\n# not a heading\n```\n\n## Real heading\n",
-        "front.md": "---\ntitle: \"From Front Matter\"\ntags: [a]\n---\n# Heading\n",
-        "plain.txt": "# not a heading in a .txt\n",
-        "code.py": "print('hi')\n",
-        "debug.log": "ignored\n",
-        "keep.log": "kept by negation\n",
-        "top-only.txt": "ignored at the top\n",
-        "build/out.md": "# ignored\n",
-        "sub/top-only.txt": "kept: the rule is anchored to the root\n",
-        "sub/.gitignore": "local.md\n*.tmp\ndeep/**/gen.py\n",
-        "sub/local.md": "ignored by the nested file\n",
-        "sub/x.tmp": "ignored\n",
-        "sub/deep/a/b/gen.py": "ignored\n",
-        "sub/deep/gen.py": "ignored: ** matches zero folders\n",
-        "sub/deep/keep.py": "kept\n",
-        "other/local.md": "kept: the nested rule only applies under sub/\n",
-        ".hidden/secret.md": "# hidden folder\n",
-        ".env": "TOKEN=hidden file\n",
-        "image.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)),
-        "control.dat": b"\x01\x02\x03\x04abc\x05\x06\x07\x08" * 20,
-        "big.md": "# Big\n" + "x" * 5000,
-        "latin1.txt": "caf\u00e9 na\u00efve \u00ff".encode("latin-1"),
-        "cp1252.txt": b"\x93quoted\x94 \x80 5",
-        "undefined.txt": b"byte \x81 has no cp1252 meaning \xe9",
-        "bom.md": b"\xef\xbb\xbf# BOM Title\n\ntext\n",
-        "utf16.txt": "\ufeffwide text \u00e9".encode("utf-16-le"),
-        "empty.txt": b"",
-    })
+    make(
+        root,
+        {
+            ".gitignore": "# build output\nbuild/\n*.log\n!keep.log\n/top-only.txt\n",
+            "README.md": "Intro line\n\n# Project Notes #\n\nBody.\n",
+            "setext.md": "Some Title\n==========\n\ntext\n",
+            "fenced.md": "```\n# not a heading\n```\n\n## Real heading\n",
+            "front.md": '---\ntitle: "From Front Matter"\ntags: [a]\n---\n# Heading\n',
+            "plain.txt": "# not a heading in a .txt\n",
+            "code.py": "print('hi')\n",
+            "debug.log": "ignored\n",
+            "keep.log": "kept by negation\n",
+            "top-only.txt": "ignored at the top\n",
+            "build/out.md": "# ignored\n",
+            "sub/top-only.txt": "kept: the rule is anchored to the root\n",
+            "sub/.gitignore": "local.md\n*.tmp\ndeep/**/gen.py\n",
+            "sub/local.md": "ignored by the nested file\n",
+            "sub/x.tmp": "ignored\n",
+            "sub/deep/a/b/gen.py": "ignored\n",
+            "sub/deep/gen.py": "ignored: ** matches zero folders\n",
+            "sub/deep/keep.py": "kept\n",
+            "other/local.md": "kept: the nested rule only applies under sub/\n",
+            ".hidden/secret.md": "# hidden folder\n",
+            ".env": "TOKEN=hidden file\n",
+            "image.png": b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR" + bytes(range(256)),
+            "control.dat": b"\x01\x02\x03\x04abc\x05\x06\x07\x08" * 20,
+            "big.md": "# Big\n" + "x" * 5000,
+            "latin1.txt": "caf\u00e9 na\u00efve \u00ff".encode("latin-1"),
+            "cp1252.txt": b"\x93quoted\x94 \x80 5",
+            "undefined.txt": b"byte \x81 has no cp1252 meaning \xe9",
+            "bom.md": b"\xef\xbb\xbf# BOM Title\n\ntext\n",
+            "utf16.txt": "\ufeffwide text \u00e9".encode("utf-16-le"),
+            "empty.txt": b"",
+        },
+    )
     (root / "utf16.txt").write_bytes(b"\xff\xfe" + "wide text \u00e9".encode("utf-16-le"))
     return root
 
@@ -162,30 +159,76 @@ async def test_meta_and_ids_are_stable(tree: Path) -> None:
 async def test_gitignore_matches_git(tmp_path: Path) -> None:
     """The same tree, read by us and listed by git itself, gives the same files."""
     root = tmp_path / "repo"
-    make(root, {
-        ".gitignore": "\n".join([
-            "*.o", "!important.o", "/anchored.txt", "docs/*.html", "**/cache/", "logs/**",
-            "!logs/keep/", "a/**/z.txt", "[bc]at.txt", "d?g.txt", "trailing\\ ", "\\#hash.txt",
-            "name.txt/", "nested/dir/", "*.sw[!a]",
-        ]) + "\n",
-        "x.o": "", "important.o": "", "sub/y.o": "", "anchored.txt": "", "sub/anchored.txt": "",
-        "docs/a.html": "", "docs/deep/b.html": "", "cache/c.txt": "", "m/cache/d.txt": "",
-        "logs/l.txt": "", "logs/keep/k.txt": "", "a/z.txt": "", "a/b/c/z.txt": "",
-        "bat.txt": "", "cat.txt": "", "hat.txt": "", "dog.txt": "", "doog.txt": "",
-        "trailing ": "", "#hash.txt": "", "name.txt": "", "nested/dir/f.txt": "",
-        "other/nested/dir/g.txt": "", "f.swp": "", "f.swa": "",
-        "lib/.gitignore": "*.txt\n!/keep.txt\n/only-here.md\n",
-        "lib/keep.txt": "", "lib/drop.txt": "", "lib/inner/drop.txt": "", "lib/inner/keep.txt": "",
-        "lib/only-here.md": "", "lib/inner/only-here.md": "",
-    })
+    make(
+        root,
+        {
+            ".gitignore": "\n".join(
+                [
+                    "*.o",
+                    "!important.o",
+                    "/anchored.txt",
+                    "docs/*.html",
+                    "**/cache/",
+                    "logs/**",
+                    "!logs/keep/",
+                    "a/**/z.txt",
+                    "[bc]at.txt",
+                    "d?g.txt",
+                    "trailing\\ ",
+                    "\\#hash.txt",
+                    "name.txt/",
+                    "nested/dir/",
+                    "*.sw[!a]",
+                ]
+            )
+            + "\n",
+            "x.o": "",
+            "important.o": "",
+            "sub/y.o": "",
+            "anchored.txt": "",
+            "sub/anchored.txt": "",
+            "docs/a.html": "",
+            "docs/deep/b.html": "",
+            "cache/c.txt": "",
+            "m/cache/d.txt": "",
+            "logs/l.txt": "",
+            "logs/keep/k.txt": "",
+            "a/z.txt": "",
+            "a/b/c/z.txt": "",
+            "bat.txt": "",
+            "cat.txt": "",
+            "hat.txt": "",
+            "dog.txt": "",
+            "doog.txt": "",
+            "trailing ": "",
+            "#hash.txt": "",
+            "name.txt": "",
+            "nested/dir/f.txt": "",
+            "other/nested/dir/g.txt": "",
+            "f.swp": "",
+            "f.swa": "",
+            "lib/.gitignore": "*.txt\n!/keep.txt\n/only-here.md\n",
+            "lib/keep.txt": "",
+            "lib/drop.txt": "",
+            "lib/inner/drop.txt": "",
+            "lib/inner/keep.txt": "",
+            "lib/only-here.md": "",
+            "lib/inner/only-here.md": "",
+        },
+    )
     subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
-    listed = subprocess.run(
-        ["git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
-        check=True, capture_output=True,
-    ).stdout.decode().split("\0")
-    expected = sorted(p for p in listed if p and not any(
-        part.startswith(".") for part in p.split("/")
-    ))
+    listed = (
+        subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
+            check=True,
+            capture_output=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
+    expected = sorted(
+        p for p in listed if p and not any(part.startswith(".") for part in p.split("/"))
+    )
     ours = records(await collect(from_files(root)))
     assert sorted(ours) == expected
     assert "logs/keep/k.txt" not in ours  # git cannot re-include inside an ignored folder
@@ -283,19 +326,21 @@ async def test_first_run_ends_with_a_complete_full_state(tree: Path) -> None:
     readme = tree / "README.md"
     st = readme.stat()
     assert files["README.md"] == [
-        st.st_size, st.st_mtime_ns, hashlib.sha256(readme.read_bytes()).hexdigest()
+        st.st_size,
+        st.st_mtime_ns,
+        hashlib.sha256(readme.read_bytes()).hexdigest(),
     ]
     assert files["image.png"][3] == "binary file"
     # Oversized files are known from their stat alone: nothing to remember.
     assert set(files) == set(records(items)) | {"image.png", "control.dat"}
     assert {i.where: i.id for i in items if isinstance(i, RecordError)} == {
-        "big.md": "big.md", "control.dat": "control.dat", "image.png": "image.png",
+        "big.md": "big.md",
+        "control.dat": "control.dat",
+        "image.png": "image.png",
     }
 
 
-async def test_unchanged_tree_reads_no_file(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_unchanged_tree_reads_no_file(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     age(tree)
     first = await collect(from_files(tree, max_bytes=4096))
     reads = spy_reads(monkeypatch, tree)
@@ -309,9 +354,7 @@ async def test_unchanged_tree_reads_no_file(
     assert state.state == final(first).state
 
 
-async def test_touched_file_is_hashed_and_seen(
-    tree: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_touched_file_is_hashed_and_seen(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     age(tree)
     first = final(await collect(from_files(tree)))
     os.utime(tree / "README.md", ns=(OLD_NS - 7, OLD_NS - 7))
@@ -367,7 +410,12 @@ async def test_a_file_just_written_is_hashed_again(
 
 
 async def test_a_state_it_cannot_read_means_a_full_read(tree: Path) -> None:
-    bad_states = ({}, {"files": "x"}, {"files": {"a.md": [1, 2]}}, {"files": {"a.md": ["1", 2, "h"]}})
+    bad_states = (
+        {},
+        {"files": "x"},
+        {"files": {"a.md": [1, 2]}},
+        {"files": {"a.md": ["1", 2, "h"]}},
+    )
     for bad in bad_states:
         state = final(await collect(from_files(tree, state=bad)))
         assert (state.mode, state.complete) == ("full", True)

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
 from memtrails.importers import git as git_module
 from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git
-from memtrails.records import At, MemoryRecord, RecordError, SourceState
+from memtrails.records import At, MemoryRecord, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = 1_700_000_000  # 2023-11-14T22:13:20Z
@@ -69,19 +69,6 @@ class Repo:
         return git(self.path, "rev-list", *args).split()
 
 
-async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
-    async with aclosing(items) as it:
-        return [item async for item in it]
-
-
-def records(items: list[Any]) -> list[MemoryRecord]:
-    return [i for i in items if isinstance(i, MemoryRecord)]
-
-
-def errors(items: list[Any]) -> list[RecordError]:
-    return [i for i in items if isinstance(i, RecordError)]
-
-
 def repo_source(repo: Repo) -> str:
     return "git:" + str(repo.path.resolve())
 
@@ -112,8 +99,14 @@ def bulk(path: Path, n: int) -> Path:
             f"data {len(content.encode())}",
             content,
         ]
-    subprocess.run(["git", "-C", str(path), "fast-import", "--quiet"], input="\n".join(stream),
-                   text=True, env=env(), check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-C", str(path), "fast-import", "--quiet"],
+        input="\n".join(stream),
+        text=True,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
     return path
 
 
@@ -123,9 +116,14 @@ def loose_object(repo: Path, sha: str) -> Path:
 
 async def test_fields_of_a_small_history(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "r")
-    first = repo.commit("Add notes\n\nThe first notes, with a body.", {
-        "notes/a.md": "# A\n", "data.bin": b"\0\1\2\3", "old.txt": "one\ntwo\nthree\n" * 20,
-    })
+    first = repo.commit(
+        "Add notes\n\nThe first notes, with a body.",
+        {
+            "notes/a.md": "# A\n",
+            "data.bin": b"\0\1\2\3",
+            "old.txt": "one\ntwo\nthree\n" * 20,
+        },
+    )
     repo.commit("An empty commit", {})
     git(repo.path, "mv", "old.txt", "new.txt")
     second = repo.commit("Rename old.txt and add a line", {})
@@ -221,8 +219,17 @@ async def test_non_ascii_and_legacy_encoded_messages(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "r")
     repo.commit("Ünïcode 日本語 ✓", {"ü.txt": "x\n", "tab\there.txt": "y\n"})
     (repo.path / "msg").write_bytes("Caf\u00e9 latin-1\n".encode("latin-1"))
-    git(repo.path, "-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--allow-empty",
-        "-F", "msg", i=50)
+    git(
+        repo.path,
+        "-c",
+        "i18n.commitEncoding=ISO-8859-1",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-F",
+        "msg",
+        i=50,
+    )
     latin, utf8 = records(await collect(from_git(repo.path)))
     assert latin.title == "Café latin-1"
     assert utf8.title == "Ünïcode 日本語 ✓"
@@ -234,7 +241,9 @@ async def test_shallow_clone_gives_an_error_at_the_cut(tmp_path: Path) -> None:
     clone = tmp_path / "shallow"
     subprocess.run(
         ["git", "clone", "-q", "--depth", "3", f"file://{repo.path}", str(clone)],
-        env=env(), check=True, capture_output=True,
+        env=env(),
+        check=True,
+        capture_output=True,
     )
     items = await collect(from_git(clone))
     recs, errs = records(items), errors(items)
@@ -338,8 +347,12 @@ async def test_a_longer_history_streams_across_reads(tmp_path: Path) -> None:
 async def test_bare_mirror(tmp_path: Path) -> None:
     repo = linear(tmp_path / "r", 4)
     bare = tmp_path / "bare.git"
-    subprocess.run(["git", "clone", "-q", "--mirror", str(repo.path), str(bare)],
-                   env=env(), check=True, capture_output=True)
+    subprocess.run(
+        ["git", "clone", "-q", "--mirror", str(repo.path), str(bare)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
     recs = records(await collect(from_git(bare)))
     assert [r.id for r in recs] == repo.rev_list("HEAD")
 
@@ -440,7 +453,10 @@ async def test_fallbacks_name_their_reason(tmp_path: Path) -> None:
     gone = "0123456789abcdef" * 2 + "01234567"
     cases = {
         "the saved position is not one this version reads": [
-            {}, {"heads": []}, {"heads": {"HEAD": "not-a-sha"}}, {"heads": {"HEAD": 7}},
+            {},
+            {"heads": []},
+            {"heads": {"HEAD": "not-a-sha"}},
+            {"heads": {"HEAD": 7}},
         ],
         "no position saved for main": [{"heads": {"HEAD": repo.rev_list("HEAD")[0]}}],
         f"main: commit {gone[:12]} of the last run is no longer in the repository": [
@@ -454,9 +470,7 @@ async def test_fallbacks_name_their_reason(tmp_path: Path) -> None:
             assert (position(items).mode, position(items).why) == ("full", why), state
 
 
-async def test_all_branches_state_per_ref(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_all_branches_state_per_ref(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = linear(tmp_path / "r", 2)
     git(repo.path, "tag", "-a", "v1", "-m", "release 1")
     git(repo.path, "checkout", "-q", "-b", "side")
@@ -464,12 +478,14 @@ async def test_all_branches_state_per_ref(
     git(repo.path, "checkout", "-q", "main")
     first = position(await collect(from_git(repo.path, all_branches=True)))
     tip = repo.rev_list("main")[0]
-    assert first.state == {"heads": {
-        "HEAD": tip,
-        "refs/heads/main": tip,
-        "refs/heads/side": repo.rev_list("side")[0],
-        "refs/tags/v1": tip,  # an annotated tag, peeled to its commit
-    }}
+    assert first.state == {
+        "heads": {
+            "HEAD": tip,
+            "refs/heads/main": tip,
+            "refs/heads/side": repo.rev_list("side")[0],
+            "refs/tags/v1": tip,  # an annotated tag, peeled to its commit
+        }
+    }
     assert first.complete
     git(repo.path, "checkout", "-q", "side")
     on_side = repo.commit("more side work", {"side.txt": "t\n"})

@@ -6,32 +6,19 @@ import json
 import os
 import zipfile
 from collections import Counter
-from collections.abc import AsyncGenerator
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
 from memtrails.importers import slack as slack_module
 from memtrails.importers.slack import from_slack_export
-from memtrails.records import At, MemoryRecord, RecordError, SourceState
+from memtrails.records import At, MemoryRecord, SourceState
 
 SKIPPED = {"channel_join", "channel_leave", "group_join", "group_leave", "bot_add"}
-
-
-async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
-    async with aclosing(items) as it:
-        return [item async for item in it]
-
-
-def records(items: list[Any]) -> list[MemoryRecord]:
-    return [i for i in items if isinstance(i, MemoryRecord)]
-
-
-def errors(items: list[Any]) -> list[RecordError]:
-    return [i for i in items if isinstance(i, RecordError)]
 
 
 def expected_messages(export: Path) -> Counter[str]:
@@ -129,7 +116,9 @@ async def test_edited_and_file_shares(hfaran: Path) -> None:
     assert len(shares) == 3
 
 
-async def test_zip_of_a_corpus_matches_the_folder(hfaran: Path, zulip: Path, tmp_path: Path) -> None:
+async def test_zip_of_a_corpus_matches_the_folder(
+    hfaran: Path, zulip: Path, tmp_path: Path
+) -> None:
     for export, prefix in ((hfaran, "export/"), (zulip, "")):
         archive = tmp_path / f"{export.name}.zip"
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
@@ -204,43 +193,124 @@ def synthetic(tmp_path: Path) -> Path:
     write(
         root / "general" / "2024-01-01.json",
         [
-            {"type": "message", "subtype": "channel_join", "user": "U3", "ts": "1704067100.000001",
-             "text": "<@U3> has joined the channel"},
-            {"type": "message", "user": "U1", "ts": "1704067200.000100",
-             "thread_ts": "1704067200.000100", "reply_count": 2,
-             "text": "Plan for <#C1|general> and <#C1>: see <https://example.com/p?a=1&amp;b=2|the plan>"},
-            {"type": "message", "user": "U2", "ts": "1704067260.000200",
-             "thread_ts": "1704067200.000100", "text": "&lt;ok&gt; &amp;lt; <@U1> <mailto:a@b.c|a@b.c>",
-             "edited": {"user": "U2", "ts": "1704067290.000000"}},
-            {"type": "message", "user": "U3", "ts": 1704067320.0003,
-             "thread_ts": "1704067200.000100", "text": "numeric ts reply"},
+            {
+                "type": "message",
+                "subtype": "channel_join",
+                "user": "U3",
+                "ts": "1704067100.000001",
+                "text": "<@U3> has joined the channel",
+            },
+            {
+                "type": "message",
+                "user": "U1",
+                "ts": "1704067200.000100",
+                "thread_ts": "1704067200.000100",
+                "reply_count": 2,
+                "text": "Plan for <#C1|general> and <#C1>: see <https://example.com/p?a=1&amp;b=2|the plan>",
+            },
+            {
+                "type": "message",
+                "user": "U2",
+                "ts": "1704067260.000200",
+                "thread_ts": "1704067200.000100",
+                "text": "&lt;ok&gt; &amp;lt; <@U1> <mailto:a@b.c|a@b.c>",
+                "edited": {"user": "U2", "ts": "1704067290.000000"},
+            },
+            {
+                "type": "message",
+                "user": "U3",
+                "ts": 1704067320.0003,
+                "thread_ts": "1704067200.000100",
+                "text": "numeric ts reply",
+            },
             {"type": "message", "user": "U1", "text": "no ts here"},
-            {"type": "message", "subtype": "bot_message", "bot_id": "B1", "username": "deploybot",
-             "ts": "1704067400.000001", "text": "deployed <!here>"},
-            {"type": "message", "bot_id": "B2", "bot_profile": {"name": "CI"},
-             "ts": "1704067401.000001", "text": "", "attachments": [
-                 {"fallback": "build 7 failed", "fields": [{"title": "Job", "value": "tests"}]}]},
-            {"type": "message", "subtype": "tombstone", "user": "USLACKBOT", "hidden": True,
-             "ts": "1704067450.000001", "thread_ts": "1704067450.000001",
-             "text": "This message was deleted."},
-            {"type": "message", "subtype": "channel_leave", "user": "U3",
-             "ts": "1704067500.000001", "text": "<@U3> has left the channel"},
-            {"type": "message", "user": "U2", "ts": "1704067600.000001", "text": "see attached",
-             "files": [{"id": "F1", "name": "plan.pdf", "title": "plan.pdf",
-                        "mimetype": "application/pdf"},
-                       {"id": "F2", "mode": "hidden_by_limit"}]},
-            {"type": "message", "user": "U2", "ts": "1704067700.000001", "blocks": [
-                {"type": "rich_text", "elements": [{"type": "rich_text_section", "elements": [
-                    {"type": "text", "text": "from blocks "},
-                    {"type": "link", "url": "https://x.org"}]}]}]},
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B1",
+                "username": "deploybot",
+                "ts": "1704067400.000001",
+                "text": "deployed <!here>",
+            },
+            {
+                "type": "message",
+                "bot_id": "B2",
+                "bot_profile": {"name": "CI"},
+                "ts": "1704067401.000001",
+                "text": "",
+                "attachments": [
+                    {"fallback": "build 7 failed", "fields": [{"title": "Job", "value": "tests"}]}
+                ],
+            },
+            {
+                "type": "message",
+                "subtype": "tombstone",
+                "user": "USLACKBOT",
+                "hidden": True,
+                "ts": "1704067450.000001",
+                "thread_ts": "1704067450.000001",
+                "text": "This message was deleted.",
+            },
+            {
+                "type": "message",
+                "subtype": "channel_leave",
+                "user": "U3",
+                "ts": "1704067500.000001",
+                "text": "<@U3> has left the channel",
+            },
+            {
+                "type": "message",
+                "user": "U2",
+                "ts": "1704067600.000001",
+                "text": "see attached",
+                "files": [
+                    {
+                        "id": "F1",
+                        "name": "plan.pdf",
+                        "title": "plan.pdf",
+                        "mimetype": "application/pdf",
+                    },
+                    {"id": "F2", "mode": "hidden_by_limit"},
+                ],
+            },
+            {
+                "type": "message",
+                "user": "U2",
+                "ts": "1704067700.000001",
+                "blocks": [
+                    {
+                        "type": "rich_text",
+                        "elements": [
+                            {
+                                "type": "rich_text_section",
+                                "elements": [
+                                    {"type": "text", "text": "from blocks "},
+                                    {"type": "link", "url": "https://x.org"},
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            },
         ],
     )
     (root / "general" / "2024-01-02.json").write_text("[{not json", encoding="utf-8")
-    write(root / "general" / "2024-01-03.json",
-          [{"type": "message", "user": "U9", "ts": "1704240000.000001", "text": "later",
-            "user_profile": {"real_name": "Guest Nine"}}])
-    write(root / "D1" / "2024-01-01.json",
-          [{"type": "message", "user": "U1", "ts": "1704067800.000001", "text": "psst"}])
+    write(
+        root / "general" / "2024-01-03.json",
+        [
+            {
+                "type": "message",
+                "user": "U9",
+                "ts": "1704240000.000001",
+                "text": "later",
+                "user_profile": {"real_name": "Guest Nine"},
+            }
+        ],
+    )
+    write(
+        root / "D1" / "2024-01-01.json",
+        [{"type": "message", "user": "U1", "ts": "1704067800.000001", "text": "psst"}],
+    )
     (root / "general" / "notes.txt").write_text("not a day file", encoding="utf-8")
     return root
 
@@ -286,7 +356,9 @@ async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
     files = recs["general/1704067600.000001"]
     assert files.text == "see attached\n[file: plan.pdf]\n[file: F2]"
     assert files.meta["files"][0] == {
-        "name": "plan.pdf", "title": "plan.pdf", "mimetype": "application/pdf"
+        "name": "plan.pdf",
+        "title": "plan.pdf",
+        "mimetype": "application/pdf",
     }
     assert recs["general/1704067700.000001"].text == "from blocks https://x.org"
     assert recs["general/1704240000.000001"].author == "Guest Nine"
@@ -352,16 +424,32 @@ def growing(tmp_path: Path) -> Path:
     root = tmp_path / "growing"
     write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
     write(root / "channels.json", [{"id": "C1", "name": "general"}, {"id": "C2", "name": "random"}])
-    write(root / "general" / "2024-01-01.json", [
-        message("1704067200.000001", "hello"),
-        {"type": "message", "subtype": "bot_add", "user": "U1", "ts": "1704067201.000001",
-         "text": "added an integration: <https://x.slack.com/services/B7|deploybot>"},
-    ])
+    write(
+        root / "general" / "2024-01-01.json",
+        [
+            message("1704067200.000001", "hello"),
+            {
+                "type": "message",
+                "subtype": "bot_add",
+                "user": "U1",
+                "ts": "1704067201.000001",
+                "text": "added an integration: <https://x.slack.com/services/B7|deploybot>",
+            },
+        ],
+    )
     write(root / "general" / "2024-01-02.json", [message("1704153600.000001", "day two")])
-    write(root / "general" / "2024-01-03.json", [
-        {"type": "message", "subtype": "bot_message", "bot_id": "B7", "ts": "1704240000.000001",
-         "text": "deployed"},
-    ])
+    write(
+        root / "general" / "2024-01-03.json",
+        [
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B7",
+                "ts": "1704240000.000001",
+                "text": "deployed",
+            },
+        ],
+    )
     write(root / "random" / "2024-01-01.json", [message("1704067300.000001", "random one")])
     write(root / "random" / "2024-01-02.json", [message("1704153700.000001", "random two")])
     return root
@@ -401,8 +489,13 @@ async def test_first_run_positions(growing: Path) -> None:
     assert end.state["channels"]["general"]["last"] == "2024-01-03.json"
     assert end.state["channels"]["general"]["bots"] == {"B7": "deploybot"}
     assert end.state["channels"]["random"]["bots"] == {}
-    assert set(end.state["metadata"]) == {"users.json", "channels.json", "groups.json",
-                                         "mpims.json", "dms.json"}
+    assert set(end.state["metadata"]) == {
+        "users.json",
+        "channels.json",
+        "groups.json",
+        "mpims.json",
+        "dms.json",
+    }
     assert end.state["metadata"]["groups.json"] is None
 
 
@@ -413,12 +506,14 @@ async def test_unchanged_export_rereads_only_the_last_days(
     reads = spy_reads(monkeypatch)
     again = await collect(from_slack_export(growing, state=states(first)[-1].state))
     assert [r for r in reads if r not in NAME_FILES] == [
-        "general/2024-01-03.json", "random/2024-01-02.json"
+        "general/2024-01-03.json",
+        "random/2024-01-02.json",
     ]
     by_id = {r.id: r for r in records(first)}
     # The re-read messages are exactly what a full pass gives (the bot keeps its name).
     assert [r.id for r in records(again)] == [
-        "general/1704240000.000001", "random/1704153700.000001"
+        "general/1704240000.000001",
+        "random/1704153700.000001",
     ]
     for r in records(again):
         assert r == by_id[r.id]
@@ -432,14 +527,24 @@ async def test_a_new_day_file_is_read_with_the_last_one(
     growing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = states(await collect(from_slack_export(growing)))[-1].state
-    write(growing / "general" / "2024-01-04.json", [
-        message("1704326400.000001", "day four"),
-        {"type": "message", "bot_id": "B7", "ts": "1704326401.000001", "text": "deployed again"},
-    ])
+    write(
+        growing / "general" / "2024-01-04.json",
+        [
+            message("1704326400.000001", "day four"),
+            {
+                "type": "message",
+                "bot_id": "B7",
+                "ts": "1704326401.000001",
+                "text": "deployed again",
+            },
+        ],
+    )
     reads = spy_reads(monkeypatch)
     items = await collect(from_slack_export(growing, state=state))
     assert [r for r in reads if r not in NAME_FILES] == [
-        "general/2024-01-03.json", "general/2024-01-04.json", "random/2024-01-02.json"
+        "general/2024-01-03.json",
+        "general/2024-01-04.json",
+        "random/2024-01-02.json",
     ]
     recs = {r.id: r for r in records(items)}
     assert recs["general/1704326401.000001"].author == "deploybot"
@@ -476,7 +581,9 @@ async def test_a_changed_earlier_day_rereads_its_channel(
     reads = spy_reads(monkeypatch)
     items = await collect(from_slack_export(growing, state=state))
     assert [r for r in reads if r not in NAME_FILES] == [
-        "general/2024-01-01.json", "general/2024-01-02.json", "general/2024-01-03.json",
+        "general/2024-01-01.json",
+        "general/2024-01-02.json",
+        "general/2024-01-03.json",
         "random/2024-01-02.json",
     ]
     assert "general/1704153600.000001" in {r.id for r in records(items)}
@@ -510,7 +617,9 @@ async def test_zip_incremental_by_member_stamps(
     # A fresh download of the same export: new file, same member stamps (size and CRC).
     items = await collect(from_slack_export(pack("week2.zip"), source="s", state=first.state))
     assert [r for r in reads if r not in NAME_FILES] == [
-        "general/2024-01-03.json", "random/2024-01-02.json", "random/2024-01-03.json"
+        "general/2024-01-03.json",
+        "random/2024-01-02.json",
+        "random/2024-01-03.json",
     ]
     assert states(items)[-1].mode == "incremental"
 
