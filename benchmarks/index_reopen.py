@@ -28,7 +28,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memtrails.sinks.index import (
+from memtrails.folder.index import (
     EdgeIndex,
     IndexPoint,
     SearchFilter,

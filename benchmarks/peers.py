@@ -92,7 +92,7 @@ def embed_string(row: dict[str, Any]) -> str:
     """
     from types import SimpleNamespace
 
-    from memtrails.pipeline.embed import embed_text
+    from memtrails.items import embed_text
 
     # embed_text reads only .title and .text; the rule is the library's, whatever it becomes.
     return embed_text(SimpleNamespace(title=row.get("title"), text=row["text"]))  # type: ignore[arg-type]

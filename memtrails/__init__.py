@@ -32,7 +32,7 @@ from .records import At, ImportReport, MemoryRecord, RecordError, SourceReport
 
 if TYPE_CHECKING:
     from .embedding import OnnxEmbedder, OpenAIEmbedder, default_embedder
-    from .sinks.index import EdgeIndex, ServerIndex
+    from .folder.index import EdgeIndex, ServerIndex
 
 __all__ = [
     "At",
@@ -77,8 +77,8 @@ _LAZY = {
     "OnnxEmbedder": ".embedding",
     "OpenAIEmbedder": ".embedding",
     "default_embedder": ".embedding",
-    "EdgeIndex": ".sinks.index",
-    "ServerIndex": ".sinks.index",
+    "EdgeIndex": ".folder.index",
+    "ServerIndex": ".folder.index",
 }
 
 

@@ -6,7 +6,8 @@ import os
 from pathlib import Path
 
 from .importers.detect import detect_kind, open_path
-from .memory import Memory, ProgressCallback
+from .ingest import ProgressCallback
+from .memory import Memory
 from .records import ImportReport
 
 __all__ = ["add_git", "add_path", "source_name"]

@@ -1,145 +1,33 @@
-"""Memory: a memory folder opened for importing, searching and forgetting."""
+"""Memory: the public face of a memory folder, for importing, searching and forgetting."""
 
 from __future__ import annotations
 
 import asyncio
 import enum
 import os
-import time
-from collections import Counter
-from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable, Sequence
-from contextlib import aclosing, suppress
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
-from aiostream import Stream, stream
-
-from ._exceptions import FolderFormatError, MemoryClosedError, SourceError
+from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
-from .importers._threaded import iterate_in_thread
+from .folder.index._base import IndexBackend
+from .folder.model import EmbedderFactory
+from .folder.opening import Folder, open_folder
+from .folder.search import SearchHit, search
+from .folder.status import MemoryStatus, folder_status
+from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
 from .keys import record_uid
-from .pipeline._staged import Staged, StageItem, Unchanged
-from .pipeline.batch import batched, read_ahead
-from .pipeline.dedup import dedup
-from .pipeline.embed import embed, embed_text
-from .pipeline.normalise import normalise
-from .pipeline.scrub import scrub
-from .records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport, SourceState
-from .search import SearchHit, search_hit
-from .sinks.folder import (
-    check_model,
-    read_checkpoint,
-    read_manifest,
-    read_states,
-    write_checkpoint,
-    write_json_atomic,
-    write_manifest,
-)
-from .sinks.index._base import Hit, IndexBackend, SearchFilter, SparseVector
-from .sinks.lock import FolderLock
-from .sinks.log import RecordLog, record_line, tombstone_line
-from .sinks.points import points_for
-from .sinks.table import Table
-from .words import keyword_vector
+from .records import AtLike, ImportReport, MemoryRecord
 
-__all__ = ["IN_FLIGHT_BATCHES", "Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
-
-# Batches that can be between the source and the sink at once: the one being filled and
-# the one queued behind it, one in each prefetch queue and its pump, the one being embedded
-# and the one being written.
-IN_FLIGHT_BATCHES = 8
-_STATES_EVERY = 5.0  # seconds between two writes of sources.json during an import
-_FLUSH_EVERY = 2.0  # seconds between two index flushes during an import
-
-
-def in_flight_bound(batch: int) -> int:
-    """Return the most records an import holds in memory at once with this batch size."""
-    return IN_FLIGHT_BATCHES * batch + 2
-
-
-ProgressCallback = Callable[[ImportReport], None]
-EmbedderFactory = Callable[[], Awaitable[Embedder]]
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryStatus:
-    """What ``memtrails status`` shows."""
-
-    path: Path
-    records: int
-    indexed: int
-    points: int
-    sources: dict[str, int]
-    model: dict[str, Any]
-    index: dict[str, Any]
-    log_bytes: int
-    pending_bytes: int
-    disk_bytes: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "path": str(self.path),
-            "records": self.records,
-            "indexed": self.indexed,
-            "points": self.points,
-            "sources": self.sources,
-            "model": self.model,
-            "index": self.index,
-            "log_bytes": self.log_bytes,
-            "pending_bytes": self.pending_bytes,
-            "disk_bytes": self.disk_bytes,
-        }
+__all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
 
 
 class _State(enum.Enum):
     OPEN = "open"
     CLOSED = "closed"
-
-
-@dataclass(slots=True)
-class _Run:
-    """One import: its claims (undone if it fails before writing them), what it read per
-    source, the uids it saw (for pruning) and the last state each importer reported."""
-
-    table: Table
-    prune: bool = False
-    claimed: dict[str, tuple[str, int, int] | None] = field(default_factory=dict)
-    read: Counter[str] = field(default_factory=Counter)
-    seen: set[str] = field(default_factory=set)
-    passed: set[int] = field(default_factory=set)
-    states: dict[str, SourceState] = field(default_factory=dict)
-
-    def claim(
-        self, uid: str, fp: str, source: str
-    ) -> Literal["new", "changed", "unchanged", "duplicate"]:
-        # The first record with a uid in a run is the one kept (uids as 64-bit ints: a
-        # run's set stays small next to the table).
-        key = int(uid[:16], 16)
-        first = key not in self.passed
-        self.passed.add(key)
-        if not first:
-            row = self.table.raw(uid)
-            return "unchanged" if row is not None and row[0] == fp else "duplicate"
-        verdict, previous = self.table.claim(uid, fp, source)
-        if verdict != "unchanged" and uid not in self.claimed:
-            self.claimed[uid] = previous
-        return verdict
-
-    def holds(self, uid: str) -> bool:
-        return uid in self.table
-
-    def saw(self, source: str, uid: str | None) -> None:
-        self.read[source] += 1
-        if self.prune and uid is not None:
-            self.seen.add(uid)
-
-    def rollback(self) -> None:
-        for uid, previous in self.claimed.items():
-            self.table.restore(uid, previous)
-        self.claimed.clear()
 
 
 class Memory:
@@ -157,35 +45,15 @@ class Memory:
                 print(hit.score, hit.title)
     """
 
-    def __init__(
-        self,
-        path: Path,
-        lock: FolderLock,
-        log: RecordLog,
-        table: Table,
-        index: IndexBackend,
-        manifest: dict[str, Any],
-        embedder_factory: EmbedderFactory,
-        embedder: Embedder | None,
-    ) -> None:
-        self.path = path
-        self._lock = lock
-        self._log = log
-        self._table = table
-        self._index = index
-        self._manifest = manifest
-        self._embedder_factory = embedder_factory
-        self._embedder = embedder
-        self._embedder_lock = asyncio.Lock()
-        self._write_lock = asyncio.Lock()
+    def __init__(self, folder: Folder) -> None:
+        """Wrap an open folder; use :meth:`open`."""
+        self._folder = folder
         self._state = _State.OPEN
-        self._indexed_upto = 0  # log offset up to which the index is complete
-        self._owns_embedder = True  # a model the caller passed in is the caller's to close
-        self._states: dict[str, dict[str, Any]] = {}  # sources.json: importer positions
-        self._states_dirty = False
-        self._states_written = 0.0  # time.monotonic() of the last write of sources.json
-        self._unflushed: tuple[int, int] | None = None  # log bytes upserted, not flushed
-        self._flushed_at = time.monotonic()
+
+    @property
+    def path(self) -> Path:
+        """The memory folder."""
+        return self._folder.path
 
     # -- opening and closing -------------------------------------------------------------
 
@@ -195,6 +63,7 @@ class Memory:
         *,
         embedder: Embedder | EmbedderFactory | None = None,
         qdrant_url: str | None = None,
+        qdrant_api_key: str | None = None,
         index: IndexBackend | None = None,
         threads: int | None = None,
         create: bool = True,
@@ -205,11 +74,15 @@ class Memory:
         Args:
             path: the folder; created with mode 0700 when missing.
             embedder: the embedding model (yours to close), or an async function that
-                makes one on first use. Default: the packaged all-MiniLM-L6-v2 int8 model.
-            qdrant_url: use the Qdrant server at this URL as the index instead of the
-                embedded Qdrant Edge shard in ``path/index``.
+                makes one on first use. Default: the model the folder was built with (its
+                manifest names it), or the packaged all-MiniLM-L6-v2 int8 for a new folder.
+            qdrant_url: a new folder: keep the index on the Qdrant server at this URL instead
+                of the embedded Qdrant Edge shard in ``path/index``. The folder records the
+                URL (without credentials) and reopens against it; give it again only if the
+                server moved.
+            qdrant_api_key: the server's API key (default ``$QDRANT_API_KEY``); never stored.
             index: an index backend object (overrides ``qdrant_url``).
-            threads: onnxruntime threads for the default model (default: all cores).
+            threads: onnxruntime threads for the model (default: all cores).
             create: create the folder when it holds no memory yet; else raise.
             catch_up: index log lines the index missed (after a crash) before returning;
                 without it, reading commands open fast and the next writer catches up.
@@ -217,20 +90,20 @@ class Memory:
         Raises:
             MemoryLockedError: another process has the folder open.
             ModelMismatchError: the folder was built with another model.
-            FolderFormatError: the folder is not a memtrails folder this version reads.
+            FolderFormatError: the folder is not a memtrails folder this version reads, or
+                its index is elsewhere than ``qdrant_url`` says.
         """
-        return _Opener(
-            partial(
-                _open,
-                Path(path).expanduser(),
-                embedder,
-                qdrant_url,
-                index,
-                threads,
-                create,
-                catch_up,
-            )
+        opening = partial(
+            open_folder,
+            Path(path).expanduser(),
+            embedder=embedder,
+            qdrant_url=qdrant_url,
+            qdrant_api_key=qdrant_api_key,
+            index=index,
+            threads=threads,
+            create=create,
         )
+        return _Opener(partial(_open, opening, catch_up))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -248,88 +121,14 @@ class Memory:
         if self._state is _State.CLOSED:
             return
         self._state = _State.CLOSED
-        async with self._write_lock:
-            try:
-                await self._flush_index()
-                await self._index.aclose()
-                if self._embedder is not None and self._owns_embedder:
-                    await self._embedder.aclose()
-            finally:
-                await asyncio.to_thread(self._log.close)
-                self._lock.release()
+        await self._folder.aclose()
 
     close = aclose
 
-    def _check_open(self) -> None:
+    def _open_folder(self) -> Folder:
         if self._state is _State.CLOSED:
             raise MemoryClosedError(self.path)
-
-    def _ids_at(self, offsets: Sequence[int]) -> list[str]:
-        return [str(self._log.read_line(offset)["id"]) for offset in offsets]
-
-    def source_state(self, source: str) -> dict[str, Any] | None:
-        """Return the position the importer of ``source`` reported at the end of the last run.
-
-        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
-        """
-        saved = self._states.get(source)
-        return dict(saved["state"]) if saved else None
-
-    async def _save_state(self, state: SourceState) -> None:
-        self._states[state.source] = {
-            "state": dict(state.state),
-            "mode": state.mode,
-            "saved": time.time(),
-        }
-        self._states_dirty = True
-        # A position is kept in memory at once and written every few seconds: a notes
-        # folder's state can be megabytes, and a kill costs at most a few seconds of re-reading.
-        if time.monotonic() - self._states_written >= _STATES_EVERY:
-            await self._flush_states()
-
-    async def _flush_states(self) -> None:
-        if self._states_dirty:
-            await asyncio.to_thread(write_json_atomic, self.path / "sources.json", self._states)
-            self._states_dirty = False
-            self._states_written = time.monotonic()
-
-    async def _indexed(self, start: int, end: int) -> None:
-        """Note that log bytes [start, end) are upserted; flush if the last flush is old.
-
-        Call with the write lock held. The index is flushed (~250 ms with Qdrant Edge) and the
-        checkpoint advanced at most every ``_FLUSH_EVERY`` seconds and at the end of every
-        import: a crash in between costs re-indexing those lines from the log on open, never
-        a record (the log was fsynced first).
-        """
-        self._unflushed = (self._unflushed[0] if self._unflushed else start, end)
-        if time.monotonic() - self._flushed_at >= _FLUSH_EVERY:
-            await self._flush_index()
-
-    async def _flush_index(self) -> None:
-        """Flush the index and advance the checkpoint over what it holds (write lock held)."""
-        if self._unflushed is None:
-            return
-        start, end = self._unflushed
-        await self._index.flush()
-        self._unflushed = None
-        self._flushed_at = time.monotonic()
-        await self._advance(start, end)
-
-    async def _advance(self, start: int, end: int) -> None:
-        # Only a contiguous advance: lines before `start` that the index missed (a folder
-        # opened without catch-up) must stay past the checkpoint until they are indexed.
-        if self._indexed_upto == start:
-            await asyncio.to_thread(write_checkpoint, self.path, end)
-            self._indexed_upto = end
-
-    async def _get_embedder(self) -> Embedder:
-        if self._embedder is None:
-            async with self._embedder_lock:
-                if self._embedder is None:
-                    made = await self._embedder_factory()
-                    check_model(self.path, self._manifest["embedding"], made.describe())
-                    self._embedder = made
-        return self._embedder
+        return self._folder
 
     # -- importing -----------------------------------------------------------------------
 
@@ -368,112 +167,37 @@ class Memory:
             SourceError: in strict mode, the first unreadable record.
             MemoryClosedError: the memory was closed.
         """
-        self._check_open()
+        folder = self._open_folder()
         if batch < 1:
             raise ValueError("`batch` must be at least 1")
-        started = time.perf_counter()
-        report = ImportReport()
-        run = _Run(self._table, prune=prune)
-        # source | normalise | scrub | dedup | batch | prefetch | embed | prefetch, spelled as
-        # calls so that the item types are checked from stage to stage.
-        staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name)), run)
-        batches_in = read_ahead(batched(staged, batch, idle), 1)
-        items = read_ahead(embed(batches_in, self._get_embedder), 1)
-        try:
-            async with aclosing(items) as batches:
-                async for chunk in batches:
-                    await self._write(chunk, report, run, strict)
-                    report.elapsed = time.perf_counter() - started
-                    if on_progress is not None:
-                        on_progress(report)
-            if prune:
-                report.removed += await self._prune(run)
-        except BaseException:
-            run.rollback()
-            raise
-        finally:
-            # One flush for the whole import's tail, the pruning included.
-            async with self._write_lock:
-                if self._state is _State.OPEN:
-                    await self._flush_index()
-            await self._flush_states()  # positions already held cover written records only
-        report.unchanged += sum(state.skipped for state in run.states.values())
-        report.sources.extend(_source_reports(run))
-        report.elapsed = time.perf_counter() - started
-        return report
+        return await run_import(
+            folder,
+            source,
+            batch=batch,
+            idle=idle,
+            name=name,
+            on_progress=on_progress,
+            strict=strict,
+            prune=prune,
+        )
 
-    async def _prune(self, run: _Run) -> int:
-        removed = 0
-        for source, n in run.read.items():
-            state = run.states.get(source)
-            if n == 0 or (state is not None and not state.complete):
-                continue  # nothing read, or an incremental read: absence proves nothing
-            gone = [uid for uid in self._table.uids_of(source) if uid not in run.seen]
-            if gone:
-                removed += await self._forget_uids(gone, flush=False)
-        return removed
+    def source_state(self, source: str) -> dict[str, Any] | None:
+        """Return the position the importer of ``source`` reported at the end of the last run.
 
-    async def _write(
-        self, items: Sequence[StageItem], report: ImportReport, run: _Run, strict: bool
-    ) -> None:
-        todo: list[Staged] = []
-        states: list[SourceState] = []
-        for item in items:
-            if isinstance(item, Unchanged):
-                report.unchanged += 1
-                run.saw(item.source, item.uid)
-            elif isinstance(item, RecordError):
-                if strict:
-                    raise SourceError(item.source, f"{item.where}: {item.reason}")
-                report.errors.append(item)
-                run.saw(
-                    item.source, record_uid(item.source, item.id) if item.id is not None else None
-                )
-            elif isinstance(item, SourceState):
-                states.append(item)
-            else:
-                todo.append(item)
-                run.saw(item.record.source, item.uid)
-        if todo:
-            await self._write_records(todo, report, run)
-        # A state is saved only after every record before it is in the folder.
-        for state in states:
-            run.states[state.source] = state
-            await self._save_state(state)
-
-    async def _write_records(self, todo: list[Staged], report: ImportReport, run: _Run) -> None:
-        lines = [record_line(s.uid, s.fp, s.record.to_json()) for s in todo]
-        points = await asyncio.to_thread(points_for, todo)
-        async with self._write_lock:
-            self._check_open()
-            start = self._log.size
-            end, offsets = await asyncio.to_thread(self._log.append, lines)
-            for staged, offset in zip(todo, offsets, strict=True):
-                self._table.set(staged.uid, staged.fp, offset, staged.record.source)
-                run.claimed.pop(staged.uid, None)
-            stale = [s.uid for s in todo if s.update]
-            if stale:
-                await self._index.delete_uids(stale)
-            await self._index.upsert(points)
-            await self._indexed(start, end)
-        for staged in todo:
-            if staged.update:
-                report.updated += 1
-            else:
-                report.added += 1
-            if staged.secrets:
-                report.secrets.update(staged.secrets)
-        report.embedded += len(todo)
+        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
+        """
+        return self._open_folder().positions.get(source)
 
     # -- reading -------------------------------------------------------------------------
 
     def _uids_for(self, id: str, source: str | None) -> list[str]:
+        table = self._open_folder().table
         if source is not None:
             return [record_uid(source, id)]
-        found = [record_uid(s, id) for s in self._table.sources()]
+        found = [record_uid(s, id) for s in table.sources()]
         if len(id) == 32 and id not in found:
             found.append(id)  # a uid given as the id
-        return [uid for uid in found if uid in self._table]
+        return [uid for uid in found if uid in table]
 
     async def get(self, id: str, *, source: str | None = None) -> MemoryRecord | None:
         """Return the latest version of the record ``id`` (from ``source``, if given), or None.
@@ -481,14 +205,11 @@ class Memory:
         Without ``source``, every source the folder holds is tried, and a record's uid is
         accepted as well; where several sources hold the id, the latest written wins.
         """
-        self._check_open()
-        rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := self._table.get(uid))
-        ]
+        folder = self._open_folder()
+        rows = [(row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))]
         if not rows:
             return None
-        offset = max(rows)[0]
-        line = await asyncio.to_thread(self._log.read_line, offset)
+        line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])
         return MemoryRecord.from_json(line)
 
     async def forget(self, id: str, *, source: str | None = None) -> int:
@@ -498,32 +219,9 @@ class Memory:
             How many records were forgotten (0 when none matched; several when the id
             exists in several sources and ``source`` is not given).
         """
-        self._check_open()
-        return await self._forget_uids(self._uids_for(id, source))
-
-    async def _forget_uids(self, uids: Sequence[str], chunk: int = 512, flush: bool = True) -> int:
-        forgotten = 0
-        for i in range(0, len(uids), chunk):
-            async with self._write_lock:
-                self._check_open()
-                rows = [(uid, row) for uid in uids[i : i + chunk] if (row := self._table.get(uid))]
-                if not rows:
-                    continue
-                offsets = [row[1] for _, row in rows]
-                ids = await asyncio.to_thread(self._ids_at, offsets)
-                lines = [
-                    tombstone_line(uid, row[2], rid)
-                    for (uid, row), rid in zip(rows, ids, strict=True)
-                ]
-                start = self._log.size
-                end, _ = await asyncio.to_thread(self._log.append, lines)
-                for uid, _row in rows:
-                    self._table.remove(uid)
-                await self._index.delete_uids([uid for uid, _ in rows])
-                await self._indexed(start, end)
-                if flush:
-                    await self._flush_index()
-                forgotten += len(rows)
+        folder = self._open_folder()
+        forgotten = await folder.writer.forget(self._uids_for(id, source))
+        await folder.writer.flush()
         return forgotten
 
     async def search(
@@ -548,57 +246,24 @@ class Memory:
             kind, author, source: exact matches on those fields.
             since, until: only records written in this time range (anything ``At.of`` reads).
         """
-        self._check_open()
-        if k < 1:
-            raise ValueError("`k` must be at least 1")
-        embedder = await self._get_embedder()
-        dense = await embedder.embed_query(query)
-        terms = keyword_vector(query)
-        where = SearchFilter(
+        folder = self._open_folder()
+        return await search(
+            folder.index,
+            folder.table,
+            folder.log,
+            await folder.model.get(),
+            query,
+            k,
             kind=kind,
             author=author,
             source=source,
-            since_ms=At.of(since).ms if since is not None else None,
-            until_ms=At.of(until).ms if until is not None else None,
+            since=since,
+            until=until,
         )
-        sparse = SparseVector(list(terms), list(terms.values()))
-        hits = await self._index.search(dense, sparse, limit=k * 4, where=where)
-        best: dict[str, Hit] = {}
-        for hit in hits:
-            if hit.uid not in best and hit.uid in self._table:
-                best[hit.uid] = hit
-            if len(best) >= k:
-                break
-        return await asyncio.to_thread(self._hits_from_log, list(best.values()))
-
-    def _hits_from_log(self, hits: list[Hit]) -> list[SearchHit]:
-        out = []
-        for hit in hits:
-            row = self._table.get(hit.uid)
-            if row is None:
-                continue
-            out.append(search_hit(hit, MemoryRecord.from_json(self._log.read_line(row[1]))))
-        return out
 
     async def status(self) -> MemoryStatus:
         """Return counts, sources, model, index and disk use."""
-        self._check_open()
-        indexed = await self._index.count_records()
-        points = await self._index.count_points()
-        checkpoint = await asyncio.to_thread(read_checkpoint, self.path)
-        disk = await asyncio.to_thread(_disk_bytes, self.path)
-        return MemoryStatus(
-            path=self.path,
-            records=len(self._table),
-            indexed=indexed,
-            points=points,
-            sources=dict(sorted(self._table.per_source().items())),
-            model=dict(self._manifest["embedding"]),
-            index=self._index.describe(),
-            log_bytes=self._log.size,
-            pending_bytes=self._log.size - checkpoint,
-            disk_bytes=disk,
-        )
+        return await folder_status(self._open_folder())
 
     # -- maintenance ---------------------------------------------------------------------
 
@@ -607,85 +272,29 @@ class Memory:
 
         Runs on open, so a crash between the log write and the index flush loses nothing.
         """
-        self._check_open()
-        async with self._write_lock:
-            start = await asyncio.to_thread(read_checkpoint, self.path)
-            return await self._index_from_log(start, batch)
+        folder = self._open_folder()
+        return await index_log(folder, folder.writer.checkpoint, batch)
 
     async def reindex(self, batch: int = 64) -> int:
         """Rebuild the index from the log alone; return how many records were indexed."""
-        self._check_open()
-        async with self._write_lock:
-            await self._index.clear()
-            await asyncio.to_thread(write_checkpoint, self.path, 0)
-            self._indexed_upto = 0
-            return await self._index_from_log(0, batch)
+        folder = self._open_folder()
+        await folder.writer.reset()
+        return await index_log(folder, 0, batch)
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""
-        self._check_open()
-        async with self._write_lock:
-            await self._index.optimize()
-
-    async def _index_from_log(self, start: int, batch: int) -> int:
-        if start >= self._log.size:
-            return 0
-        embedder = await self._get_embedder()
-        end = self._log.size
-        indexed = 0
-        lines = iterate_in_thread(lambda: self._log.lines(start, end), chunk=batch)
-        async with aclosing(batched(lines, batch, None)) as chunks:
-            async for chunk in chunks:
-                indexed += await self._index_lines(chunk, embedder)
-                await asyncio.to_thread(write_checkpoint, self.path, chunk[-1][1])
-                self._indexed_upto = chunk[-1][1]
-        await asyncio.to_thread(write_checkpoint, self.path, end)
-        self._indexed_upto = end
-        return indexed
-
-    async def _index_lines(
-        self, chunk: Sequence[tuple[int, int, dict[str, Any]]], embedder: Embedder
-    ) -> int:
-        forget = []
-        todo: list[Staged] = []
-        for offset, _next, obj in chunk:
-            uid = obj["uid"]
-            forget.append(uid)
-            row = self._table.get(uid)
-            if obj.get("deleted") is True or row is None or row[1] != offset:
-                continue  # forgotten, or superseded by a later line that is indexed instead
-            todo.append(Staged(MemoryRecord.from_json(obj), uid=uid, fp=obj["fp"]))
-        if todo:
-            vectors = await embedder.embed([embed_text(s.record) for s in todo])
-            for staged, passages in zip(todo, vectors, strict=True):
-                staged.passages = passages
-        await self._index.delete_uids(forget)
-        if todo:
-            await self._index.upsert(await asyncio.to_thread(points_for, todo))
-        await self._index.flush()
-        return len(todo)
+        await self._open_folder().writer.optimize()
 
 
-def _source_reports(run: _Run) -> list[SourceReport]:
-    # A source whose importer proved everything unchanged sent only its state: report it too.
-    sources = [*run.read, *(s for s in run.states if s not in run.read)]
-    reports = []
-    for source in sources:
-        state = run.states.get(source)
-        mode = state.mode if state else "full"
-        why = state.why if state else None
-        reports.append(SourceReport(source, mode=mode, read=run.read[source], why=why))
-    return reports
-
-
-def _disk_bytes(folder: Path) -> int:
-    total = 0
-    for root, _dirs, files in os.walk(folder):
-        for name in files:
-            with suppress(OSError):
-                # Blocks, not sizes: the index preallocates sparse files (du, not ls).
-                total += os.lstat(os.path.join(root, name)).st_blocks * 512
-    return total
+async def _open(opening: Callable[[], Awaitable[Folder]], catch_up: bool) -> Memory:
+    memory = Memory(await opening())
+    if catch_up:
+        try:
+            await memory.catch_up()
+        except BaseException:
+            await memory.aclose()
+            raise
+    return memory
 
 
 class _Opener:
@@ -710,103 +319,3 @@ class _Opener:
     ) -> None:
         if self._memory is not None:
             await self._memory.aclose()
-
-
-def _make_folder(path: Path) -> None:
-    if path.exists() and not path.is_dir():
-        raise FolderFormatError(f"{path} exists and is not a folder; choose another --home")
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-
-
-def _default_factory(threads: int | None) -> EmbedderFactory:
-    async def make() -> Embedder:
-        from .embedding import default_embedder
-
-        return await default_embedder(threads=threads)
-
-    return make
-
-
-async def _open(
-    path: Path,
-    embedder: Embedder | EmbedderFactory | None,
-    qdrant_url: str | None,
-    index: IndexBackend | None,
-    threads: int | None,
-    create: bool,
-    catch_up: bool,
-) -> Memory:
-    if not create and not (path / "manifest.json").is_file():
-        raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
-    await asyncio.to_thread(_make_folder, path)
-    lock = await asyncio.to_thread(FolderLock, path)
-    log: RecordLog | None = None
-    backend: IndexBackend | None = None
-    try:
-        instance: Embedder | None = None
-        factory: EmbedderFactory
-        if embedder is None:
-            factory = _default_factory(threads)
-        elif isinstance(embedder, Embedder):
-            instance = embedder
-            factory = _fixed_factory(embedder)
-        else:
-            factory = embedder
-        manifest = await asyncio.to_thread(read_manifest, path)
-        if manifest is None:
-            if instance is None:
-                instance = await factory()
-            manifest = await asyncio.to_thread(
-                write_manifest,
-                path,
-                instance.describe(),
-                {"kind": "qdrant-server" if (qdrant_url or index) else "qdrant-edge"},
-            )
-        elif instance is not None:
-            check_model(path, manifest["embedding"], instance.describe())
-        log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
-        await asyncio.to_thread(log.repair)
-        table = Table()
-        await asyncio.to_thread(_load_table, log, table)
-        dims = int(manifest["embedding"]["dims"])
-        backend = index or await _open_index(path, dims, qdrant_url)
-        memory = Memory(path, lock, log, table, backend, manifest, factory, instance)
-        memory._owns_embedder = not isinstance(embedder, Embedder)
-        memory._states = await asyncio.to_thread(read_states, path)
-    except BaseException:
-        if backend is not None:
-            await backend.aclose()
-        if log is not None:
-            log.close()
-        lock.release()
-        raise
-    try:
-        memory._indexed_upto = await asyncio.to_thread(read_checkpoint, path)
-        if catch_up:
-            await memory.catch_up()
-    except BaseException:
-        await memory.aclose()
-        raise
-    return memory
-
-
-def _fixed_factory(embedder: Embedder) -> EmbedderFactory:
-    async def make() -> Embedder:
-        return embedder
-
-    return make
-
-
-def _load_table(log: RecordLog, table: Table) -> None:
-    for entry in log.scan():
-        table.apply(entry)
-
-
-async def _open_index(path: Path, dims: int, qdrant_url: str | None) -> IndexBackend:
-    if qdrant_url:
-        from .sinks.index.server import ServerIndex
-
-        return await ServerIndex.open(qdrant_url, dims=dims)
-    from .sinks.index.edge import EdgeIndex
-
-    return await EdgeIndex.open(path / "index", dims=dims)

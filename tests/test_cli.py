@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from memtrails.cli import main
-from memtrails.sinks.lock import FolderLock
+from memtrails.folder.lock import FolderLock
 
 
 def run(*args: str) -> tuple[int, str, str]:

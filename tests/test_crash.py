@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.memory import Memory
+from memtrails import Memory
 
 CHILD = """
 import asyncio, sys
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.memory import Memory
+from memtrails import Memory
 
 async def main(folder, path):
     def progress(report):

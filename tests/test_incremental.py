@@ -15,7 +15,7 @@ from memtrails.importers import files as files_module
 from memtrails.importers import slack as slack_module
 from memtrails.importers.files import from_files
 from memtrails.importers.slack import from_slack_export
-from memtrails.memory import Memory
+from memtrails import Memory
 from memtrails.records import ImportReport
 
 OLD_NS = 1_600_000_000_000_000_000  # an mtime well past the racy window

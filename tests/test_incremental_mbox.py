@@ -8,7 +8,7 @@ from typing import Any
 from test_importers_mbox import message_starts
 
 from memtrails.add import add_path
-from memtrails.memory import Memory
+from memtrails import Memory
 
 
 async def test_appending_ten_messages_embeds_exactly_ten(

@@ -17,7 +17,7 @@ from qdrant_client import AsyncQdrantClient
 
 from memtrails._exceptions import IndexBackendError
 from memtrails.embedding import OnnxEmbedder, Vector
-from memtrails.sinks.index import (
+from memtrails.folder.index import (
     EdgeIndex,
     IndexBackend,
     IndexPoint,
@@ -261,7 +261,7 @@ async def test_edge_second_open_is_a_clear_error(tmp_path: Path) -> None:
             "import asyncio, sys\n"
             "from pathlib import Path\n"
             "from memtrails._exceptions import IndexBackendError\n"
-            "from memtrails.sinks.index import EdgeIndex\n"
+            "from memtrails.folder.index import EdgeIndex\n"
             "try:\n"
             f"    asyncio.run(EdgeIndex.open(Path({str(tmp_path / 'index')!r}), dims=8))\n"
             "except IndexBackendError as exc:\n"
@@ -316,7 +316,7 @@ def test_edge_unflushed_points_survive_a_killed_process(tmp_path: Path) -> None:
         "import asyncio, os, sys\n"
         "import numpy as np\n"
         "from pathlib import Path\n"
-        "from memtrails.sinks.index import EdgeIndex, IndexPoint, SparseVector\n"
+        "from memtrails.folder.index import EdgeIndex, IndexPoint, SparseVector\n"
         "async def main():\n"
         f"    idx = await EdgeIndex.open(Path({str(tmp_path / 'index')!r}), dims=8)\n"
         "    rng = np.random.default_rng(1)\n"

@@ -17,7 +17,7 @@ from fakes import SlowHashEmbedder
 
 from memtrails._exceptions import MemoryClosedError, MemoryLockedError, ModelMismatchError
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.memory import Memory
+from memtrails import Memory
 from memtrails.records import MemoryRecord
 
 
@@ -292,7 +292,7 @@ async def test_a_qdrant_server_index_behind_the_same_memory(tmp_path: Path, embe
     """The scale-out path: the index is a Qdrant server (here qdrant-client's local mode)."""
     from qdrant_client import AsyncQdrantClient
 
-    from memtrails.sinks.index.server import ServerIndex
+    from memtrails.folder.index.server import ServerIndex
 
     client = AsyncQdrantClient(location=":memory:")
     index = await ServerIndex.open(client, dims=384, own_client=True)

@@ -9,7 +9,7 @@ from pathlib import Path
 from aiostream import stream
 from fakes import SlowHashEmbedder
 
-from memtrails.memory import Memory, in_flight_bound
+from memtrails import Memory, in_flight_bound
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
 from memtrails.records import MemoryRecord, RecordError

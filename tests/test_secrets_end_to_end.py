@@ -13,7 +13,7 @@ from typing import Any
 from memtrails.importers.eml import from_eml
 from memtrails.importers.git import from_git
 from memtrails.importers.slack import from_slack_export
-from memtrails.memory import Memory
+from memtrails import Memory
 
 _rng = random.Random(20261130)
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from memtrails.importers.iterables import from_iterable
-from memtrails.memory import Memory
+from memtrails import Memory
 
 
 def _questions(path: Path) -> list[tuple[int, str, str]]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._exceptions import EmbeddingError
-from ._base import Embedder, Passage, Vector
+from ._base import IDENTITY_KEYS, Embedder, Passage, Vector, same_model
 from .download import PinnedFile, cache_root, fetch_model, pinned_onnx_embedder
 from .onnx import DEFAULT_PACKAGE, OnnxEmbedder, TokenPassage
 from .server import OpenAIEmbedder
@@ -28,10 +28,6 @@ __all__ = [
     "pinned_onnx_embedder",
     "same_model",
 ]
-
-# Keys of describe() that identify the vectors; the rest say where the model came from.
-IDENTITY_KEYS = ("kind", "model_id", "dims", "sha256", "tokenizer_sha256", "max_tokens")
-
 
 async def default_embedder(threads: int | None = None) -> OnnxEmbedder:
     """Load the default model (all-MiniLM-L6-v2 int8, packaged; SHA-256 checked).
@@ -137,8 +133,3 @@ async def load_embedder(
             f"({embedder.describe()} vs {dict(spec)})"
         )
     return embedder
-
-
-def same_model(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Return whether two ``describe()`` dicts give the same vectors (origins may differ)."""
-    return all(a.get(k) == b.get(k) for k in IDENTITY_KEYS)

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Embedder", "Passage", "Vector"]
+__all__ = ["IDENTITY_KEYS", "Embedder", "Passage", "Vector", "same_model"]
 
 Vector = npt.NDArray[np.float32]
+
+# Keys of describe() that identify the vectors; the rest say where the model came from.
+IDENTITY_KEYS = ("kind", "model_id", "dims", "sha256", "tokenizer_sha256", "max_tokens")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,3 +57,8 @@ class Embedder(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+def same_model(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Return whether two ``describe()`` dicts give the same vectors (origins may differ)."""
+    return all(a.get(k) == b.get(k) for k in IDENTITY_KEYS)

@@ -8,9 +8,9 @@ from contextlib import aclosing
 from pathlib import Path
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError
 from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item, strip_unixfrom
-from ._threaded import iterate_in_thread
 
 __all__ = ["from_eml"]
 

@@ -14,8 +14,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any, cast
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import At, Item, MemoryRecord, RecordError, Seen, SourceState
-from ._threaded import iterate_in_thread
 
 __all__ = ["NOTE_SUFFIXES", "from_files"]
 

@@ -16,8 +16,8 @@ from typing import IO, Any, cast
 import git
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import At, Item, MemoryRecord, RecordError, SourceState
-from ._threaded import iterate_in_thread
 
 __all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "from_git"]
 

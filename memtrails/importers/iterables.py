@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from typing import Any
 
-from ._threaded import iterate_in_thread
+from .._threads import iterate_in_thread
 
 __all__ = ["from_iterable"]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._resume import prefix_marks, why_not_resumable
-from ._threaded import iterate_in_thread
 
 __all__ = ["from_jsonl"]
 

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
 from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item
 from ._resume import prefix_marks, why_not_resumable
-from ._threaded import iterate_in_thread
 
 __all__ = ["from_mbox"]
 

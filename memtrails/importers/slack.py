@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from .._exceptions import SourceError
+from .._threads import iterate_in_thread
 from ..records import At, Item, MemoryRecord, RecordError, SourceState
-from ._threaded import iterate_in_thread
 
 __all__ = ["from_slack_export"]
 

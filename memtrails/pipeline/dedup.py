@@ -7,9 +7,9 @@ from typing import Literal, Protocol
 
 from aiostream import pipable_operator, streamcontext
 
+from ..items import Staged, StageItem, Unchanged
 from ..keys import fingerprint, record_uid
 from ..records import RecordError, Seen, SourceState
-from ._staged import Staged, StageItem, Unchanged
 
 __all__ = ["Claims", "dedup"]
 

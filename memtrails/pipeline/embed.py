@@ -7,20 +7,9 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, S
 from aiostream import pipable_operator, streamcontext
 
 from ..embedding._base import Embedder
-from ..records import MemoryRecord
-from ._staged import Staged, StageItem
+from ..items import Staged, StageItem, embed_text
 
 __all__ = ["embed", "embed_text"]
-
-
-def embed_text(record: MemoryRecord) -> str:
-    """Return the text the model sees for a record: its title, a blank line, its text.
-
-    The title is left out when the text already starts with it (a commit message).
-    """
-    if record.title and record.text and not record.text.startswith(record.title):
-        return f"{record.title}\n\n{record.text}"
-    return record.text or record.title or ""
 
 
 @pipable_operator

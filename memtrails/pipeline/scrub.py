@@ -7,9 +7,9 @@ from collections.abc import AsyncIterable, AsyncIterator
 
 from aiostream import pipable_operator, streamcontext
 
+from ..items import Staged
 from ..records import MemoryRecord, RecordError, Seen, SourceState
 from ..scrub import scrub_record
-from ._staged import Staged
 
 __all__ = ["scrub"]
 

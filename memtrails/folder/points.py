@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..items import Staged, embed_text
 from ..keys import point_id
-from ..pipeline._staged import Staged
-from ..pipeline.embed import embed_text
 from ..words import keyword_vector
 from .index._base import IndexPoint, SparseVector
 

@@ -11,8 +11,19 @@ from qdrant_client.local.async_qdrant_local import AsyncQdrantLocal
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
-from ._base import DENSE_WEIGHT, KEYWORD_WEIGHT, RRF_K, Hit, IndexPoint, SearchFilter, SparseVector
-from .edge import DENSE, PAYLOAD_INDEXES, WORDS, candidates
+from ._base import (
+    DENSE,
+    DENSE_WEIGHT,
+    KEYWORD_WEIGHT,
+    PAYLOAD_INDEXES,
+    RRF_K,
+    WORDS,
+    Hit,
+    IndexPoint,
+    SearchFilter,
+    SparseVector,
+    candidates,
+)
 
 __all__ = ["ServerIndex"]
 

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Literal
 
-from .log import LogEntry
+from .log import LogEntry, RecordLog
 
 __all__ = ["IN_FLIGHT", "Table"]
 
@@ -39,6 +39,11 @@ class Table:
             self._sources.append(source)
         return sid
 
+    def load(self, log: RecordLog) -> None:
+        """Apply every line of ``log`` (blocking: run it in a worker thread)."""
+        for entry in log.scan():
+            self.apply(entry)
+
     def apply(self, entry: LogEntry) -> None:
         """Apply one log line: a version replaces the row, a tombstone removes it."""
         if entry.fp is None:
@@ -47,6 +52,7 @@ class Table:
             self._rows[entry.uid] = (entry.fp, entry.offset, self._source_id(entry.source))
 
     def set(self, uid: str, fp: str, offset: int, source: str) -> None:
+        """Record that the current version of ``uid`` is the log line at ``offset``."""
         self._rows[uid] = (fp, offset, self._source_id(source))
 
     def get(self, uid: str) -> tuple[str, int, str] | None:

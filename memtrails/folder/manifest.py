@@ -1,4 +1,4 @@
-"""The memory folder's small files: manifest.json and the index checkpoint, written atomically."""
+"""The memory folder's small files: manifest.json, the index checkpoint and positions, written atomically."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import FolderFormatError, ModelMismatchError
+from ..embedding._base import same_model
 
 __all__ = [
     "FORMAT",
@@ -28,7 +29,6 @@ KEYWORD_SCHEME = {
     "term": "fnv1a32-utf16",
     "weight": "count",
 }
-_MODEL_KEYS = ("kind", "model_id", "dims", "sha256")
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
@@ -67,6 +67,15 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
             f"{path} has format {manifest.get('format') if isinstance(manifest, dict) else '?'}; "
             f"this memtrails reads format {FORMAT}"
         )
+    for key, kind in (("embedding", dict), ("index", dict)):
+        if not isinstance(manifest.get(key), kind):
+            raise FolderFormatError(
+                f"{path} has no {key!r} section; it was not written by memtrails or was damaged "
+                "(restore it from a backup, or import into a new folder)"
+            )
+    embedding = manifest["embedding"]
+    if not isinstance(embedding.get("dims"), int) or not embedding.get("model_id"):
+        raise FolderFormatError(f"{path}: the 'embedding' section lacks model_id or dims")
     return manifest
 
 
@@ -86,9 +95,7 @@ def write_manifest(
 
 def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> None:
     """Raise ``ModelMismatchError`` when ``model`` is not the model the folder was built with."""
-    mine = {k: stored.get(k) for k in _MODEL_KEYS}
-    theirs = {k: model.get(k) for k in _MODEL_KEYS}
-    if mine != theirs:
+    if not same_model(stored, model):
         raise ModelMismatchError(
             f"memory folder {folder} was built with embedding model {stored.get('model_id')!r} "
             f"({stored.get('dims')} dims) but was opened with {model.get('model_id')!r} "

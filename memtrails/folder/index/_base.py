@@ -9,14 +9,18 @@ from typing import Any, Protocol
 from ...embedding._base import Vector
 
 __all__ = [
+    "DENSE",
     "DENSE_WEIGHT",
     "KEYWORD_WEIGHT",
+    "PAYLOAD_INDEXES",
     "RRF_K",
+    "WORDS",
     "Hit",
     "IndexBackend",
     "IndexPoint",
     "SearchFilter",
     "SparseVector",
+    "candidates",
 ]
 
 # Reciprocal rank fusion of the dense and keyword candidates, alike in every backend. The
@@ -26,6 +30,26 @@ __all__ = [
 RRF_K = 60
 DENSE_WEIGHT = 1.0
 KEYWORD_WEIGHT = 1.25
+
+# The schema every backend creates: named vectors and payload indexes.
+DENSE = "dense"
+WORDS = "words"
+# Keyword-indexed fields filter exactly; integer ones also take ranges. Created once, with the
+# shard, and re-created on load if a crash left the shard without them.
+PAYLOAD_INDEXES: dict[str, str] = {
+    "uid": "keyword",
+    "kind": "keyword",
+    "author": "keyword",
+    "source": "keyword",
+    "thread": "keyword",
+    "at": "integer",
+    "passage": "integer",
+}
+
+
+def candidates(limit: int) -> int:
+    """Return how many candidates each side (dense, keyword) offers to the fusion."""
+    return max(limit * 4, 40)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..embedding._base import Passage
-from ..records import MemoryRecord, RecordError, SourceState
+from .embedding._base import Passage
+from .records import MemoryRecord, RecordError, SourceState
 
-__all__ = ["StageItem", "Staged", "Unchanged"]
+__all__ = ["StageItem", "Staged", "Unchanged", "embed_text"]
 
 
 @dataclass(slots=True)
@@ -32,3 +32,13 @@ class Unchanged:
 
 
 StageItem = Staged | Unchanged | RecordError | SourceState
+
+
+def embed_text(record: MemoryRecord) -> str:
+    """Return the text the model sees for a record: its title, a blank line, its text.
+
+    The title is left out when the text already starts with it (a commit message).
+    """
+    if record.title and record.text and not record.text.startswith(record.title):
+        return f"{record.title}\n\n{record.text}"
+    return record.text or record.title or ""

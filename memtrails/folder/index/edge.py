@@ -12,32 +12,26 @@ import qdrant_edge as qe
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
-from ._base import DENSE_WEIGHT, KEYWORD_WEIGHT, RRF_K, Hit, IndexPoint, SearchFilter, SparseVector
+from ._base import (
+    DENSE,
+    DENSE_WEIGHT,
+    KEYWORD_WEIGHT,
+    PAYLOAD_INDEXES,
+    RRF_K,
+    WORDS,
+    Hit,
+    IndexPoint,
+    SearchFilter,
+    SparseVector,
+    candidates,
+)
 
-__all__ = ["DENSE", "PAYLOAD_INDEXES", "WORDS", "EdgeIndex"]
+__all__ = ["EdgeIndex", "edge_filter"]
 
 T = TypeVar("T")
 
-DENSE = "dense"
-WORDS = "words"
-# Keyword-indexed fields filter exactly; integer ones also take ranges. Created once, with the
-# shard, and re-created on load if a crash left the shard without them.
-PAYLOAD_INDEXES: dict[str, str] = {
-    "uid": "keyword",
-    "kind": "keyword",
-    "author": "keyword",
-    "source": "keyword",
-    "thread": "keyword",
-    "at": "integer",
-    "passage": "integer",
-}
 _SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
 _CONFIG_FILE = "edge_config.json"
-
-
-def candidates(limit: int) -> int:
-    """Return how many candidates each side (dense, keyword) offers to the fusion."""
-    return max(limit * 4, 40)
 
 
 class EdgeIndex:

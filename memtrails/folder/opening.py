@@ -1,0 +1,180 @@
+"""Open a memory folder: lock it, read its manifest, repair the log, load the table and index."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from .._exceptions import FolderFormatError
+from ..embedding._base import Embedder
+from .index._base import IndexBackend
+from .lock import FolderLock
+from .log import RecordLog
+from .manifest import check_model, read_checkpoint, read_manifest, write_manifest
+from .model import EmbedderFactory, FolderModel, manifest_model
+from .positions import Positions
+from .table import Table
+from .writer import Writer
+
+__all__ = ["Folder", "open_folder", "public_url"]
+
+EDGE = "qdrant-edge"
+SERVER = "qdrant-server"
+
+
+@dataclass(slots=True)
+class Folder:
+    """The parts of an open memory folder; :meth:`aclose` releases them in order."""
+
+    path: Path
+    manifest: dict[str, Any]
+    lock: FolderLock
+    log: RecordLog
+    table: Table
+    index: IndexBackend
+    positions: Positions
+    writer: Writer
+    model: FolderModel
+
+    async def aclose(self) -> None:
+        """Flush the index and positions, close everything, release the lock."""
+        try:
+            try:
+                await self.writer.aclose()
+                await self.positions.flush()
+            finally:
+                try:
+                    await self.index.aclose()
+                finally:
+                    await self.model.aclose()
+        finally:
+            await asyncio.to_thread(self.log.close)
+            self.lock.release()
+
+
+def public_url(url: str) -> str:
+    """Return ``url`` without user, password or query (what may be written to disk)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+async def open_folder(
+    path: Path,
+    *,
+    embedder: Embedder | EmbedderFactory | None = None,
+    qdrant_url: str | None = None,
+    qdrant_api_key: str | None = None,
+    index: IndexBackend | None = None,
+    threads: int | None = None,
+    create: bool = True,
+) -> Folder:
+    """Open (creating if allowed) the folder at ``path``; see :meth:`memtrails.Memory.open`."""
+    if not create and not (path / "manifest.json").is_file():
+        raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
+    await asyncio.to_thread(_make_folder, path)
+    lock = await asyncio.to_thread(FolderLock, path)
+    log: RecordLog | None = None
+    backend: IndexBackend | None = None
+    try:
+        instance = embedder if isinstance(embedder, Embedder) else None
+        manifest = await asyncio.to_thread(read_manifest, path)
+        if embedder is None:
+            factory = manifest_model(manifest["embedding"] if manifest else None, threads)
+        elif instance is not None:
+            factory = _fixed(instance)
+        else:
+            factory = embedder  # type: ignore[assignment]
+        if manifest is None:
+            if instance is None:
+                instance = await factory()
+            manifest = await asyncio.to_thread(
+                write_manifest, path, instance.describe(), _index_spec(qdrant_url, index)
+            )
+        elif instance is not None:
+            check_model(path, manifest["embedding"], instance.describe())
+        model = FolderModel(
+            path,
+            manifest["embedding"],
+            factory,
+            instance,
+            owned=not isinstance(embedder, Embedder),
+        )
+        log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
+        await asyncio.to_thread(log.repair)
+        table = Table()
+        await asyncio.to_thread(table.load, log)
+        backend = index or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
+        positions = await asyncio.to_thread(Positions.load, path)
+        checkpoint = await asyncio.to_thread(read_checkpoint, path)
+        writer = Writer(path, log, table, backend, checkpoint)
+    except BaseException:
+        if backend is not None:
+            await backend.aclose()
+        if log is not None:
+            log.close()
+        if instance is not None and not isinstance(embedder, Embedder):
+            await instance.aclose()
+        lock.release()
+        raise
+    return Folder(path, manifest, lock, log, table, backend, positions, writer, model)
+
+
+def _make_folder(path: Path) -> None:
+    if path.exists() and not path.is_dir():
+        raise FolderFormatError(f"{path} exists and is not a folder; choose another --home")
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _fixed(embedder: Embedder) -> EmbedderFactory:
+    async def make() -> Embedder:
+        return embedder
+
+    return make
+
+
+def _index_spec(qdrant_url: str | None, index: IndexBackend | None) -> dict[str, Any]:
+    if index is not None:
+        return {"kind": str(index.describe().get("kind", SERVER))}
+    if qdrant_url:
+        # Credentials stay out of the folder: an API key comes from the caller or
+        # $QDRANT_API_KEY each time.
+        return {"kind": SERVER, "url": public_url(qdrant_url), "collection": "memtrails"}
+    return {"kind": EDGE}
+
+
+async def _open_index(
+    path: Path, manifest: dict[str, Any], qdrant_url: str | None, api_key: str | None
+) -> IndexBackend:
+    spec = manifest["index"]
+    dims = int(manifest["embedding"]["dims"])
+    if spec.get("kind") == SERVER:
+        url = qdrant_url or spec.get("url")
+        if not url:
+            raise FolderFormatError(
+                f"the index of memory folder {path} is on a Qdrant server whose URL it does not "
+                "record; give it with --qdrant-url"
+            )
+        from .index.server import ServerIndex
+
+        return await ServerIndex.open(
+            url,
+            collection=str(spec.get("collection") or "memtrails"),
+            dims=dims,
+            api_key=api_key or os.environ.get("QDRANT_API_KEY"),
+        )
+    if qdrant_url:
+        raise FolderFormatError(
+            f"memory folder {path} keeps its index in {path / 'index'} (Qdrant Edge), not on a "
+            "server; drop --qdrant-url, or import into a new folder to use a server"
+        )
+    from .index.edge import EdgeIndex
+
+    return await EdgeIndex.open(path / "index", dims=dims)

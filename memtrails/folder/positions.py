@@ -1,0 +1,79 @@
+"""``sources.json``: where each source's importer got to, written every few seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..records import SourceState
+from .manifest import read_states, write_json_atomic
+
+__all__ = ["SAVE_EVERY", "Positions"]
+
+SAVE_EVERY = 5.0  # seconds between two writes of sources.json during an import
+
+
+class Positions:
+    """The importers' saved positions, held in memory and written at most every ``every`` s.
+
+    A notes folder's position can be megabytes, and a kill costs at most a few seconds of
+    re-reading: positions are only ever saved after the records before them are in the log.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        saved: dict[str, Any],
+        *,
+        every: float = SAVE_EVERY,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._path = folder / "sources.json"
+        self._saved = saved
+        self._every = every
+        self._clock = clock
+        self._dirty = False
+        self._written = clock()
+
+    @classmethod
+    def load(cls, folder: Path, **options: Any) -> Positions:
+        """Read ``sources.json`` (blocking)."""
+        return cls(folder, read_states(folder), **options)
+
+    def get(self, source: str) -> dict[str, Any] | None:
+        """Return the position saved for ``source``, or None."""
+        saved = self._saved.get(source)
+        return dict(saved["state"]) if saved else None
+
+    def entries(self) -> dict[str, dict[str, Any]]:
+        """Return every source's saved entry (``state``, ``mode``, ``saved``)."""
+        return {source: dict(entry) for source, entry in self._saved.items()}
+
+    async def save(self, state: SourceState) -> None:
+        """Keep ``state`` as its source's position; write the file if the last write is old."""
+        self._saved[state.source] = {
+            "state": dict(state.state),
+            "mode": state.mode,
+            "saved": time.time(),
+        }
+        self._dirty = True
+        if self._clock() - self._written >= self._every:
+            await self.flush()
+
+    async def forget(self, sources: set[str]) -> None:
+        """Drop the positions of ``sources`` (the next run reads them in full) and write."""
+        if sources & self._saved.keys():
+            for source in sources:
+                self._saved.pop(source, None)
+            self._dirty = True
+            await self.flush()
+
+    async def flush(self) -> None:
+        """Write ``sources.json`` if anything changed since the last write."""
+        if self._dirty:
+            await asyncio.to_thread(write_json_atomic, self._path, self._saved)
+            self._dirty = False
+            self._written = self._clock()

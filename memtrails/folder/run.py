@@ -1,0 +1,80 @@
+"""One import's bookkeeping against the folder: claims for dedup, what it read, what to prune."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Literal
+
+from ..records import SourceState
+from .table import IN_FLIGHT, Table
+
+__all__ = ["ImportRun"]
+
+Row = tuple[str, int, int]
+
+
+@dataclass(slots=True)
+class ImportRun:
+    """One import: its claims (undone if it fails before writing them), what it read per
+    source, the uids it saw (for pruning) and the last position each importer reported.
+
+    It answers the dedup stage's questions (``claim``, ``holds``: the ``Claims`` protocol).
+    """
+
+    table: Table
+    prune: bool = False
+    claimed: dict[str, Row | None] = field(default_factory=dict)
+    read: Counter[str] = field(default_factory=Counter)
+    seen: set[str] = field(default_factory=set)
+    passed: set[int] = field(default_factory=set)
+    states: dict[str, SourceState] = field(default_factory=dict)
+
+    def claim(
+        self, uid: str, fp: str, source: str
+    ) -> Literal["new", "changed", "unchanged", "duplicate"]:
+        """Say how this version relates to the folder's, and mark a new one as on its way."""
+        # The first record with a uid in a run is the one kept (uids as 64-bit ints: a
+        # run's set stays small next to the table).
+        key = int(uid[:16], 16)
+        first = key not in self.passed
+        self.passed.add(key)
+        if not first:
+            row = self.table.raw(uid)
+            return "unchanged" if row is not None and row[0] == fp else "duplicate"
+        verdict, previous = self.table.claim(uid, fp, source)
+        if verdict != "unchanged" and uid not in self.claimed:
+            self.claimed[uid] = previous
+        return verdict
+
+    def holds(self, uid: str) -> bool:
+        """Tell whether the folder holds a live record with this uid."""
+        return uid in self.table
+
+    def saw(self, source: str, uid: str | None) -> None:
+        """Count an item read from ``source`` (and remember its uid when pruning)."""
+        self.read[source] += 1
+        if self.prune and uid is not None:
+            self.seen.add(uid)
+
+    def gone(self) -> list[str]:
+        """Return the uids to prune: records of each source read completely that it lacked.
+
+        A source is read completely when it yielded at least one item and its importer did
+        not report an incremental read; absence proves nothing otherwise.
+        """
+        gone: list[str] = []
+        for source, n in self.read.items():
+            state = self.states.get(source)
+            if n == 0 or (state is not None and not state.complete):
+                continue
+            gone.extend(uid for uid in self.table.uids_of(source) if uid not in self.seen)
+        return gone
+
+    def rollback(self) -> None:
+        """Undo the claims of records that never reached the log."""
+        for uid, previous in self.claimed.items():
+            row = self.table.raw(uid)
+            if row is not None and row[1] == IN_FLIGHT:
+                self.table.restore(uid, previous)
+        self.claimed.clear()

@@ -1,0 +1,143 @@
+"""One import: the pipeline stages composed from a source into the folder's writer."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterable, Callable, Iterable, Sequence
+from contextlib import aclosing
+from typing import Any, cast
+
+from aiostream import Stream, stream, streamcontext
+
+from ._exceptions import SourceError
+from .folder.opening import Folder
+from .folder.replay import LogBatch, log_batches
+from .folder.run import ImportRun
+from .items import Staged, StageItem, Unchanged
+from .keys import record_uid
+from .pipeline.batch import batched, read_ahead
+from .pipeline.dedup import dedup
+from .pipeline.embed import embed
+from .pipeline.normalise import normalise
+from .pipeline.scrub import scrub
+from .records import ImportReport, RecordError, SourceReport, SourceState
+
+__all__ = ["IN_FLIGHT_BATCHES", "ProgressCallback", "in_flight_bound", "index_log", "run_import"]
+
+# Batches that can be between the source and the sink at once: the one being filled and
+# the one queued behind it, one in each prefetch queue and its pump, the one being embedded
+# and the one being written.
+IN_FLIGHT_BATCHES = 8
+
+ProgressCallback = Callable[[ImportReport], None]
+
+
+def in_flight_bound(batch: int) -> int:
+    """Return the most records an import holds in memory at once with this batch size."""
+    return IN_FLIGHT_BATCHES * batch + 2
+
+
+async def run_import(
+    folder: Folder,
+    source: AsyncIterable[Any] | Iterable[Any],
+    *,
+    batch: int,
+    idle: float | None,
+    name: str,
+    on_progress: ProgressCallback | None,
+    strict: bool,
+    prune: bool,
+) -> ImportReport:
+    """Import ``source`` into ``folder``; see :meth:`memtrails.Memory.ingest`."""
+    started = time.perf_counter()
+    report = ImportReport()
+    run = ImportRun(folder.table, prune=prune)
+    # source | normalise | scrub | dedup | batch | prefetch | embed | prefetch, spelled as
+    # calls so that the item types are checked from stage to stage.
+    staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name)), run)
+    batches_in = read_ahead(batched(staged, batch, idle), 1)
+    items = read_ahead(embed(batches_in, folder.model.get), 1)
+    try:
+        async with aclosing(items) as batches:
+            async for chunk in batches:
+                await _write(folder, chunk, report, run, strict)
+                report.elapsed = time.perf_counter() - started
+                if on_progress is not None:
+                    on_progress(report)
+        if prune:
+            report.removed += await folder.writer.forget(run.gone())
+    except BaseException:
+        run.rollback()
+        raise
+    finally:
+        # One flush for the whole import's tail, the pruning included; positions already
+        # held cover written records only.
+        await folder.writer.flush()
+        await folder.positions.flush()
+    report.unchanged += sum(state.skipped for state in run.states.values())
+    report.sources.extend(_source_reports(run))
+    report.elapsed = time.perf_counter() - started
+    return report
+
+
+async def _write(
+    folder: Folder, items: Sequence[StageItem], report: ImportReport, run: ImportRun, strict: bool
+) -> None:
+    todo: list[Staged] = []
+    states: list[SourceState] = []
+    for item in items:
+        if isinstance(item, Unchanged):
+            report.unchanged += 1
+            run.saw(item.source, item.uid)
+        elif isinstance(item, RecordError):
+            if strict:
+                raise SourceError(item.source, f"{item.where}: {item.reason}")
+            report.errors.append(item)
+            run.saw(item.source, record_uid(item.source, item.id) if item.id is not None else None)
+        elif isinstance(item, SourceState):
+            states.append(item)
+        else:
+            todo.append(item)
+            run.saw(item.record.source, item.uid)
+    if todo:
+        await folder.writer.write(todo)
+        for staged in todo:
+            if staged.update:
+                report.updated += 1
+            else:
+                report.added += 1
+            if staged.secrets:
+                report.secrets.update(staged.secrets)
+        report.embedded += len(todo)
+    # A position is saved only after every record before it is in the folder.
+    for state in states:
+        run.states[state.source] = state
+        await folder.positions.save(state)
+
+
+async def index_log(folder: Folder, start: int, batch: int) -> int:
+    """Index the folder's log from ``start`` to its end through the embed stage; return how
+    many records were indexed."""
+    end = folder.log.size
+    if start >= end:
+        return 0
+    indexed = 0
+    batches = embed(log_batches(folder.log, folder.table, start, end, batch), folder.model.get)
+    async with streamcontext(batches) as embedded:
+        async for chunk in embedded:
+            # embed yields the batch objects it was given: these are LogBatches.
+            indexed += await folder.writer.replay(cast(LogBatch, chunk))
+    await folder.writer.flush()
+    return indexed
+
+
+def _source_reports(run: ImportRun) -> list[SourceReport]:
+    # A source whose importer proved everything unchanged sent only its state: report it too.
+    sources = [*run.read, *(s for s in run.states if s not in run.read)]
+    reports = []
+    for source in sources:
+        state = run.states.get(source)
+        mode = state.mode if state else "full"
+        why = state.why if state else None
+        reports.append(SourceReport(source, mode=mode, read=run.read[source], why=why))
+    return reports
