@@ -23,8 +23,8 @@ from _common import machine  # the benchmarks folder, on sys.path when run as a 
 
 from memtrails import Memory, from_mbox
 from memtrails.embedding import default_embedder
-from memtrails.keys import fingerprint, record_uid
 from memtrails.items import embed_text
+from memtrails.keys import fingerprint, record_uid
 from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import MemoryRecord
 from memtrails.scrub import scrub_record

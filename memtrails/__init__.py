@@ -1,9 +1,15 @@
-"""memtrails: stream mail, chat, Git history, notes and any cursor into a searchable memory folder."""
+"""memtrails: stream mail, chat, Git history, notes and any cursor into a searchable memory folder.
 
-from __future__ import annotations
+The layers, lowest first (``tests/test_layers.py`` holds every module to them): the base
+(records, keys, js, dates, words), models and rules (embedding, secrets, items), the three
+stages of the data flow, which never import one another (importers -> pipeline -> folder),
+and the modules that compose them (ingest, memory, add, cli). Public names live in those
+modules and are re-exported here; their ``__module__`` says ``memtrails``.
+"""
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+import contextlib as _contextlib
+import typing as _typing
+from importlib import import_module as _import_module
 
 from ._exceptions import (
     EmbeddingError,
@@ -30,7 +36,7 @@ from .pipeline.normalise import normalise
 from .pipeline.scrub import scrub
 from .records import At, ImportReport, MemoryRecord, RecordError, SourceReport
 
-if TYPE_CHECKING:
+if _typing.TYPE_CHECKING:
     from .embedding import OnnxEmbedder, OpenAIEmbedder, default_embedder
     from .folder.index import EdgeIndex, ServerIndex
 
@@ -82,10 +88,24 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def _public(value: _typing.Any) -> _typing.Any:
+    # As httpx does: show and pickle public names as memtrails.X, wherever they are defined.
+    if isinstance(value, type) or callable(value):
+        with _contextlib.suppress(AttributeError, TypeError):
+            value.__module__ = __name__
+    return value
+
+
+def __getattr__(name: str) -> _typing.Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'memtrails' has no attribute {name!r}")
-    value = getattr(import_module(module, __name__), name)
+    value = _public(getattr(_import_module(module, __name__), name))
     globals()[name] = value
     return value
+
+
+for _name in __all__:
+    if _name not in _LAZY:
+        _public(globals()[_name])
+del _name

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from memtrails.importers.jsonl import from_jsonl
 from memtrails import Memory
+from memtrails.importers.jsonl import from_jsonl
 
 CHILD = """
 import asyncio, sys

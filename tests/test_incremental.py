@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from test_importers_git import Repo, git, linear
 
+from memtrails import Memory
 from memtrails.add import add_git, add_path, source_name
 from memtrails.importers import files as files_module
 from memtrails.importers import slack as slack_module
 from memtrails.importers.files import from_files
 from memtrails.importers.slack import from_slack_export
-from memtrails import Memory
 from memtrails.records import ImportReport
 
 OLD_NS = 1_600_000_000_000_000_000  # an mtime well past the racy window

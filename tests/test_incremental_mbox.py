@@ -7,8 +7,8 @@ from typing import Any
 
 from test_importers_mbox import message_starts
 
-from memtrails.add import add_path
 from memtrails import Memory
+from memtrails.add import add_path
 
 
 async def test_appending_ten_messages_embeds_exactly_ten(

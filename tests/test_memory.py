@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from fakes import SlowHashEmbedder
 
+from memtrails import Memory
 from memtrails._exceptions import MemoryClosedError, MemoryLockedError, ModelMismatchError
 from memtrails.importers.jsonl import from_jsonl
-from memtrails import Memory
 from memtrails.records import MemoryRecord
 
 

@@ -10,10 +10,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+from memtrails import Memory
 from memtrails.importers.eml import from_eml
 from memtrails.importers.git import from_git
 from memtrails.importers.slack import from_slack_export
-from memtrails import Memory
 
 _rng = random.Random(20261130)
 

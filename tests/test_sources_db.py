@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from memtrails.importers.iterables import from_iterable
 from memtrails import Memory
+from memtrails.importers.iterables import from_iterable
 
 
 def _questions(path: Path) -> list[tuple[int, str, str]]:

@@ -1,16 +1,21 @@
-"""Embedders: the packaged ONNX model, any ONNX model by path or pinned URL, an embedding server."""
+"""Embedders: the packaged ONNX model, any ONNX model by path or pinned URL, an embedding server.
+
+The model runtimes (onnxruntime, tokenizers, httpx) are heavy to import: everything but the
+interface in ``_base`` loads on first use.
+"""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from typing import Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from .._exceptions import EmbeddingError
 from ._base import IDENTITY_KEYS, Embedder, Passage, Vector, same_model
-from .download import PinnedFile, cache_root, fetch_model, pinned_onnx_embedder
-from .onnx import DEFAULT_PACKAGE, OnnxEmbedder, TokenPassage
-from .server import OpenAIEmbedder
+
+if TYPE_CHECKING:
+    from .download import PinnedFile, cache_root, fetch_model, pinned_onnx_embedder
+    from .loading import default_embedder, load_embedder
+    from .onnx import OnnxEmbedder, TokenPassage
+    from .server import OpenAIEmbedder
 
 __all__ = [
     "IDENTITY_KEYS",
@@ -29,107 +34,21 @@ __all__ = [
     "same_model",
 ]
 
-async def default_embedder(threads: int | None = None) -> OnnxEmbedder:
-    """Load the default model (all-MiniLM-L6-v2 int8, packaged; SHA-256 checked).
-
-    Args:
-        threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
-
-    Returns:
-        The loaded embedder.
-
-    Raises:
-        EmbeddingError: the model package is missing or its file is not the pinned one.
-
-    Example::
-
-        embedder = await default_embedder(threads=2)
-    """
-    return await OnnxEmbedder.packaged(threads=threads)
+_LAZY = {
+    "OnnxEmbedder": ".onnx",
+    "TokenPassage": ".onnx",
+    "OpenAIEmbedder": ".server",
+    "PinnedFile": ".download",
+    "cache_root": ".download",
+    "fetch_model": ".download",
+    "pinned_onnx_embedder": ".download",
+    "default_embedder": ".loading",
+    "load_embedder": ".loading",
+}
 
 
-async def load_embedder(
-    spec: Mapping[str, Any],
-    *,
-    threads: int | None = None,
-    api_key: str | None = None,
-    cache_dir: str | os.PathLike[str] | None = None,
-) -> Embedder:
-    """Rebuild the embedder a manifest describes (the dict its ``describe()`` returned).
-
-    Args:
-        spec: a ``describe()`` dict: ``kind`` ``"onnx"`` with ``package``, ``path`` or
-            ``url``, or ``kind`` ``"openai"``.
-        threads: onnxruntime intra-op threads for ONNX models.
-        api_key: the embedding server's key (default ``$MEMTRAILS_EMBEDDING_API_KEY``).
-        cache_dir: the download cache for models fetched by URL.
-
-    Returns:
-        An embedder whose ``describe()`` has the same identity as ``spec``.
-
-    Raises:
-        EmbeddingError: the spec names an unknown kind, or the files no longer match it.
-
-    Example::
-
-        embedder = await load_embedder(manifest["embedding"], threads=2)
-    """
-    kind = spec.get("kind")
-    embedder: Embedder
-    if kind == "onnx":
-        common: dict[str, Any] = {
-            "threads": threads,
-        }
-        if "package" in spec:
-            if spec["package"] != DEFAULT_PACKAGE:
-                raise EmbeddingError(
-                    f"the folder's model comes from {spec['package']}, this memtrails packages "
-                    f"{DEFAULT_PACKAGE}; install the matching memtrails or reindex"
-                )
-            embedder = await OnnxEmbedder.packaged(**common)
-        else:
-            options = {
-                "model_id": spec["model_id"],
-                "max_tokens": int(spec.get("max_tokens", 256)),
-                "overlap": int(spec.get("overlap", 32)),
-                **common,
-            }
-            if "url" in spec:
-                embedder = await pinned_onnx_embedder(
-                    PinnedFile(spec["url"], spec["sha256"], int(spec["size"])),
-                    PinnedFile(
-                        spec["tokenizer_url"],
-                        spec["tokenizer_sha256"],
-                        int(spec["tokenizer_size"]),
-                    ),
-                    cache_dir=cache_dir,
-                    **options,
-                )
-            elif "path" in spec:
-                embedder = await OnnxEmbedder.from_paths(
-                    spec["path"],
-                    spec["tokenizer_path"],
-                    sha256=spec.get("sha256"),
-                    tokenizer_sha256=spec.get("tokenizer_sha256"),
-                    **options,
-                )
-            else:
-                raise EmbeddingError(f"ONNX model spec has no package, path or url: {spec}")
-    elif kind == "openai":
-        embedder = await OpenAIEmbedder.connect(
-            spec["base_url"],
-            spec["model_id"],
-            dims=int(spec["dims"]),
-            api_key=api_key or os.environ.get("MEMTRAILS_EMBEDDING_API_KEY"),
-            max_chars=int(spec.get("max_chars", 2000)),
-            overlap_chars=int(spec.get("overlap_chars", 200)),
-        )
-    else:
-        raise EmbeddingError(f"unknown embedder kind {kind!r} in {dict(spec)}")
-    if not same_model(spec, embedder.describe()):
-        await embedder.aclose()
-        raise EmbeddingError(
-            f"the model loaded for {spec.get('model_id')!r} is not the one recorded "
-            f"({embedder.describe()} vs {dict(spec)})"
-        )
-    return embedder
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module, __name__), name)

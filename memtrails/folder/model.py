@@ -19,7 +19,7 @@ def manifest_model(spec: Mapping[str, Any] | None, threads: int | None) -> Embed
     """Return a factory for the model a manifest names (the packaged default when none)."""
 
     async def make() -> Embedder:
-        from ..embedding import default_embedder, load_embedder
+        from ..embedding.loading import default_embedder, load_embedder
 
         if spec is None:
             return await default_embedder(threads=threads)
