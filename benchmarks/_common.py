@@ -185,45 +185,16 @@ def generate_mbox(path: Path, size_mib: int, seed: int = 4) -> int:
 # -- embedders -------------------------------------------------------------------------------
 
 
-class HashingEmbedder:
-    """A cheap deterministic stand-in for the model: one passage per text, vector from a hash.
+def HashingEmbedder(dims: int = 384) -> Any:  # noqa: N802 - reads as the class it makes
+    """The shipped hashing stand-in, hashing whole texts: constant cost per byte.
 
-    Implements memtrails' ``Embedder`` protocol. It measures the pipeline's own cost (memory,
-    dedup, log, index) where the real model would take hours; its vectors mean nothing, so
-    searches over them measure the index's latency, not the quality of answers.
+    It measures the pipeline's own cost (memory, dedup, log, index) where the real model
+    would take hours; its vectors mean nothing, so searches over them measure the index's
+    latency, not the quality of answers.
     """
+    from memtrails.testing import HashingEmbedder as Shipped
 
-    def __init__(self, dims: int = 384) -> None:
-        self._dims = dims
-
-    @property
-    def model_id(self) -> str:
-        return f"benchmark-hashing-{self._dims}"
-
-    @property
-    def dims(self) -> int:
-        return self._dims
-
-    def describe(self) -> dict[str, Any]:
-        return {"kind": "benchmark-hashing", "model_id": self.model_id, "dims": self._dims}
-
-    def vector(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
-        """Return a unit vector that depends only on ``text``."""
-        raw = hashlib.shake_256(text.encode("utf-8", "surrogatepass")).digest(self._dims)
-        v = np.frombuffer(raw, dtype=np.int8).astype(np.float32)
-        norm = float(np.linalg.norm(v)) or 1.0
-        return v / norm
-
-    async def embed(self, texts: Sequence[str]) -> list[list[Any]]:
-        from memtrails.embedding import Passage
-
-        return [[Passage(0, len(t), self.vector(t))] for t in texts]
-
-    async def embed_query(self, text: str) -> np.ndarray[Any, np.dtype[np.float32]]:
-        return self.vector(text)
-
-    async def aclose(self) -> None:
-        return None
+    return Shipped(dims, words=False)
 
 
 class CountingEmbedder:

@@ -37,10 +37,18 @@ def _home_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
-def _index_options(f: Callable[..., Any]) -> Callable[..., Any]:
-    f = click.option(
-        "--qdrant-url", default=None, help="Use the Qdrant server at this URL as the index."
+def _qdrant_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--qdrant-url",
+        default=None,
+        help="A new folder: keep its index on the Qdrant server at this URL (recorded in the "
+        "folder without credentials; the API key comes from $QDRANT_API_KEY). An existing "
+        "folder: only if its server moved.",
     )(f)
+
+
+def _index_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = _qdrant_option(f)
     f = click.option(
         "--threads",
         type=click.IntRange(min=1),
@@ -193,16 +201,17 @@ def _print_report(report: ImportReport) -> None:
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_qdrant_option
 @_home_option
 @_run
-async def status(as_json: bool, home: Path | None) -> None:
+async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
     """Show records, sources, model, index size and disk use of the memory folder.
 
     Example:
 
         memtrails status --json
     """
-    async with _open_light(home) as memory:
+    async with _open_light(home, qdrant_url) as memory:
         st = await memory.status()
     if as_json:
         click.echo(json.dumps(st.to_json(), ensure_ascii=False))
@@ -222,9 +231,15 @@ async def _no_model() -> Any:
     raise click.ClickException("this command does not load the model")  # pragma: no cover
 
 
-def _open_light(home: Path | None) -> Any:
+def _open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
     """Open an existing folder without the model: for commands that only read or delete."""
-    return Memory.open(home or _default_home(), embedder=_no_model, create=False, catch_up=False)
+    return Memory.open(
+        home or _default_home(),
+        embedder=_no_model,
+        qdrant_url=qdrant_url,
+        create=False,
+        catch_up=False,
+    )
 
 
 @main.command()
@@ -286,16 +301,19 @@ async def search(
 @main.command()
 @click.argument("record_id")
 @click.option("--source", default=None, help="The record's source, where several hold the same id.")
+@_qdrant_option
 @_home_option
 @_run
-async def forget(record_id: str, source: str | None, home: Path | None) -> None:
+async def forget(
+    record_id: str, source: str | None, qdrant_url: str | None, home: Path | None
+) -> None:
     """Forget the record RECORD_ID: removed from search, a tombstone kept in the log.
 
     Example:
 
         memtrails forget "<1234@example.com>"
     """
-    async with _open_light(home) as memory:
+    async with _open_light(home, qdrant_url) as memory:
         n = await memory.forget(record_id, source=source)
     if n == 0:
         raise click.ClickException(f"no record with id {record_id!r}; `memtrails search` shows ids")
@@ -319,16 +337,17 @@ async def reindex(threads: int | None, qdrant_url: str | None, home: Path | None
 
 
 @main.command()
+@_qdrant_option
 @_home_option
 @_run
-async def optimize(home: Path | None) -> None:
+async def optimize(qdrant_url: str | None, home: Path | None) -> None:
     """Build the index's search graph (HNSW): run after large imports for faster search.
 
     Example:
 
         memtrails optimize
     """
-    async with _open_light(home) as memory:
+    async with _open_light(home, qdrant_url) as memory:
         await memory.optimize()
     click.echo("index optimized")
 

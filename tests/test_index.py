@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import subprocess
 import sys
@@ -25,17 +24,15 @@ from memtrails.folder.index import (
     ServerIndex,
     SparseVector,
 )
+from memtrails.folder.points import points_for
+from memtrails.items import Staged
+from memtrails.keys import point_id
+from memtrails.records import At, MemoryRecord
 from memtrails.words import keyword_vector
 
 DAY_MS = 86_400_000
 T0 = 1_700_000_000_000  # 2023-11-14, epoch ms
 LONG_UID = "long-record"
-
-
-def point_id(uid: str, passage: int) -> str:
-    """A UUID-shaped id per passage, as memtrails.keys.point_id derives it."""
-    h = hashlib.sha256(f"{uid}:{passage}".encode()).hexdigest()
-    return f"{h[0:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:32]}"
 
 
 def sparse(text: str) -> SparseVector:
@@ -55,43 +52,35 @@ class Corpus:
 
 
 @pytest.fixture(scope="module")
-def corpus(corpora: Path) -> Iterator[Corpus]:
-    """50 real prompts (MT-Bench first turns) plus one long record, embedded by the real model."""
+def corpus(corpora: Path, embedder: OnnxEmbedder) -> Iterator[Corpus]:
     lines = (corpora / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
     rows = [json.loads(line) for line in lines[:50]]
     texts = {f"mt{row['question_id']}": row["turns"][0] for row in rows}
     gsm = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:12]
     long_text = "\n\n".join(json.loads(line)["answer"] for line in gsm)
 
-    async def build() -> tuple[OnnxEmbedder, list[IndexPoint], int]:
-        embedder = await OnnxEmbedder.packaged(threads=2)
+    async def build() -> tuple[list[IndexPoint], int]:
         uids = [*texts, LONG_UID]
         all_texts = [*texts.values(), long_text]
-        points: list[IndexPoint] = []
+        staged = []
         for i, (uid, text, passages) in enumerate(
             zip(uids, all_texts, await embedder.embed(all_texts), strict=True)
         ):
-            category = rows[i]["category"] if i < len(rows) else "maths"
-            for n, p in enumerate(passages):
-                payload = {
-                    "uid": uid,
-                    "passage": n,
-                    "kind": "prompt" if i < len(rows) else "answer",
-                    "author": category,
-                    "title": text[:40],
-                    "at": T0 + i * DAY_MS,
-                    "source": "mt-bench" if i < len(rows) else "gsm8k",
-                    "thread": None,
-                }
-                points.append(
-                    IndexPoint(point_id(uid, n), p.vector, sparse(text[p.start : p.end]), payload)
-                )
-        return embedder, points, len(passages)
+            record = MemoryRecord(
+                id=uid,
+                text=text,
+                kind="prompt" if i < len(rows) else "answer",
+                author=rows[i]["category"] if i < len(rows) else "maths",
+                at=At(T0 + i * DAY_MS),
+                source="mt-bench" if i < len(rows) else "gsm8k",
+            )
+            staged.append(Staged(record, uid=uid, fp="", passages=passages))
+        # The points the folder itself would write for these records.
+        return points_for(staged), len(staged[-1].passages)
 
-    embedder, points, long_passages = asyncio.run(build())
+    points, long_passages = asyncio.run(build())
     assert long_passages > 1, "the long record must span several windows"
     yield Corpus(embedder, points, {**texts, LONG_UID: long_text}, long_passages)
-    asyncio.run(embedder.aclose())
 
 
 Opener = Callable[[], Awaitable[IndexBackend]]

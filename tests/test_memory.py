@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fakes import SlowHashEmbedder
 
 from memtrails import Memory
 from memtrails._exceptions import MemoryClosedError, MemoryLockedError, ModelMismatchError
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 
 
 def _log_lines(folder: Path) -> list[dict[str, Any]]:
@@ -231,7 +231,7 @@ async def test_folder_remembers_its_model(tmp_path: Path, embedder: Any) -> None
     with pytest.raises(
         ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*test-hash.*new memory folder"
     ):
-        await Memory.open(tmp_path / "m", embedder=SlowHashEmbedder())
+        await Memory.open(tmp_path / "m", embedder=HashingEmbedder())
     # The failed open released the lock.
     async with Memory.open(tmp_path / "m", embedder=embedder):
         pass

@@ -6,13 +6,14 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 from aiostream import stream
-from fakes import SlowHashEmbedder
 
 from memtrails import Memory, in_flight_bound
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
 from memtrails.records import MemoryRecord, RecordError
+from memtrails.testing import HashingEmbedder, VirtualClockLoop
 
 
 async def _collect(xs: stream.Stream) -> list:  # type: ignore[type-arg]
@@ -25,22 +26,28 @@ async def test_batch_flushes_on_size() -> None:
     assert chunks == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
 
 
-async def test_batch_flushes_a_partial_batch_when_the_source_goes_quiet() -> None:
-    got: list[tuple[list[int], bool]] = []
-    finished = asyncio.Event()
+def test_batch_flushes_a_partial_batch_exactly_when_the_source_has_been_quiet_for_idle() -> None:
+    """On a virtual clock: a slow cursor's rows come out ``idle`` seconds after the last one."""
+    got: list[tuple[list[int], float]] = []
 
     async def trickle() -> AsyncIterator[int]:
         yield 1
+        await asyncio.sleep(0.5)  # quieter than idle: 1 and 2 share a batch
         yield 2
-        await finished.wait()  # the source stalls, as a slow cursor would
+        await asyncio.sleep(30)  # the source stalls, as a slow cursor would
         yield 3
 
-    async with (stream.iterate(trickle()) | batch.pipe(100, 0.05)).stream() as it:
-        async for chunk in it:
-            got.append((chunk, finished.is_set()))
-            finished.set()
-    # [1, 2] came out while the source was still stalled: flushed by the idle timer.
-    assert got == [([1, 2], False), ([3], True)]
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        async with (stream.iterate(trickle()) | batch.pipe(100, 1.0)).stream() as it:
+            async for chunk in it:
+                got.append((chunk, loop.time()))
+
+    with asyncio.Runner(loop_factory=VirtualClockLoop) as runner:
+        runner.run(main())
+    # [1, 2] left 1 s after 2 arrived (t=0.5), long before the stalled source woke up;
+    # [3] left when the source ended.
+    assert got == [([1, 2], 1.5), ([3], 30.5)]
 
 
 async def test_prefetch_reads_at_most_depth_ahead() -> None:
@@ -59,7 +66,7 @@ async def test_prefetch_reads_at_most_depth_ahead() -> None:
             assert produced - (item + 1) <= 3 + 1
 
 
-async def test_prefetch_passes_errors_and_cancels_its_task_on_early_exit() -> None:
+async def test_prefetch_cancels_its_task_on_early_exit() -> None:
     closed = asyncio.Event()
 
     async def source() -> AsyncIterator[int]:
@@ -76,6 +83,20 @@ async def test_prefetch_passes_errors_and_cancels_its_task_on_early_exit() -> No
     assert closed.is_set()
     tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
     assert not [t for t in tasks if "pump" in repr(t)]
+
+
+async def test_prefetch_and_batch_hand_a_source_failure_to_the_consumer() -> None:
+    async def failing() -> AsyncIterator[int]:
+        yield 1
+        raise OSError("disk went away")
+
+    for stage in (prefetch.pipe(2), batch.pipe(4, None)):
+        seen = []
+        with pytest.raises(OSError, match="disk went away"):
+            async with (stream.iterate(failing()) | stage).stream() as it:
+                async for item in it:
+                    seen.append(item)
+        assert seen in ([1], [])  # what came before the failure, then the failure itself
 
 
 async def test_normalise_turns_bad_items_into_errors_and_keeps_going() -> None:
@@ -124,10 +145,12 @@ async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: 
         nonlocal reported
         reported = report.seen  # type: ignore[attr-defined]
 
-    embedder = SlowHashEmbedder(delay=0.002)  # the slow part of the sink
+    embedder = HashingEmbedder(delay=0.002)  # the slow part of the sink
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         report = await memory.ingest(fast_source(), batch=size, on_progress=on_progress)
     assert report.added == 2000
-    assert 0 < worst <= in_flight_bound(size)
+    # The README's promise: at most 8 x batch + 2 records held at once.
+    assert in_flight_bound(size) == 8 * size + 2
+    assert 0 < worst <= 8 * size + 2
     # and it really is the sink that sets the pace: the source was ahead by more than a batch
     assert worst > size

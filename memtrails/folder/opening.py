@@ -95,11 +95,16 @@ async def open_folder(
         if manifest is None:
             if instance is None:
                 instance = await factory()
+            # The index first: a folder whose server cannot be reached is not created.
+            fresh = {"embedding": instance.describe(), "index": _index_spec(qdrant_url, index)}
+            backend = index or await _open_index(path, fresh, qdrant_url, qdrant_api_key)
             manifest = await asyncio.to_thread(
-                write_manifest, path, instance.describe(), _index_spec(qdrant_url, index)
+                write_manifest, path, fresh["embedding"], fresh["index"]
             )
-        elif instance is not None:
-            check_model(path, manifest["embedding"], instance.describe())
+        else:
+            if instance is not None:
+                check_model(path, manifest["embedding"], instance.describe())
+            backend = index or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
         model = FolderModel(
             path,
             manifest["embedding"],
@@ -111,7 +116,6 @@ async def open_folder(
         await asyncio.to_thread(log.repair)
         table = Table()
         await asyncio.to_thread(table.load, log)
-        backend = index or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
         positions = await asyncio.to_thread(Positions.load, path)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
         writer = Writer(path, log, table, backend, checkpoint)
@@ -156,7 +160,7 @@ async def _open_index(
     spec = manifest["index"]
     dims = int(manifest["embedding"]["dims"])
     if spec.get("kind") == SERVER:
-        url = qdrant_url or spec.get("url")
+        url = spec.get("url") if qdrant_url is None else qdrant_url
         if not url:
             raise FolderFormatError(
                 f"the index of memory folder {path} is on a Qdrant server whose URL it does not "
