@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
 import json
 import os
 import platform
@@ -185,7 +184,7 @@ def generate_mbox(path: Path, size_mib: int, seed: int = 4) -> int:
 # -- embedders -------------------------------------------------------------------------------
 
 
-def HashingEmbedder(dims: int = 384) -> Any:  # noqa: N802 - reads as the class it makes
+def HashingEmbedder(dims: int = 384) -> Any:
     """The shipped hashing stand-in, hashing whole texts: constant cost per byte.
 
     It measures the pipeline's own cost (memory, dedup, log, index) where the real model
