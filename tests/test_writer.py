@@ -111,3 +111,39 @@ async def test_replay_indexes_what_reached_the_log_but_not_the_index(tmp_path: P
     await writer.aclose()
     await index.aclose()
     log.close()
+
+
+def test_only_the_writer_writes_the_log_the_index_and_the_checkpoint() -> None:
+    """The one write path, held by the code itself: no other module calls the writing methods."""
+    import ast
+
+    import memtrails
+
+    package = Path(memtrails.__file__).parent
+    writing = {"upsert", "delete_uids", "write_checkpoint"}
+    callers: dict[str, set[str]] = {}
+    for path in package.rglob("*.py"):
+        where = str(path.relative_to(package))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            receiver = ast.unparse(func.value) if isinstance(func, ast.Attribute) else ""
+            if name in writing or (name == "append" and receiver.endswith("log")):
+                callers.setdefault(where, set()).add(name)
+            # a function handed to a thread counts as called there
+            if name == "to_thread" and node.args:
+                target = node.args[0]
+                handed = target.attr if isinstance(target, ast.Attribute) else ""
+                handed = target.id if isinstance(target, ast.Name) else handed
+                if handed in writing or (handed == "append" and "log" in ast.unparse(target)):
+                    callers.setdefault(where, set()).add(handed)
+    # The index backends call their own clients; everything else goes through the writer.
+    outside = {
+        where: names
+        for where, names in callers.items()
+        if where != "folder/writer.py" and not where.startswith("folder/index/")
+    }
+    assert callers["folder/writer.py"] >= {"upsert", "delete_uids", "append", "write_checkpoint"}
+    assert outside == {}
