@@ -21,6 +21,7 @@ from ._exceptions import (
     ModelMismatchError,
     SourceError,
 )
+from .importers.cursor import from_cursor
 from .importers.eml import from_eml
 from .importers.files import from_files
 from .importers.git import from_git
@@ -34,7 +35,7 @@ from .pipeline.dedup import dedup
 from .pipeline.embed import embed
 from .pipeline.normalise import normalise
 from .pipeline.scrub import scrub
-from .records import At, ImportReport, MemoryRecord, RecordError, SourceReport
+from .records import At, ImportReport, MemoryRecord, RecordError, Seen, SourceReport, SourceState
 
 if _typing.TYPE_CHECKING:
     from .embedding import OnnxEmbedder, OpenAIEmbedder, default_embedder
@@ -58,13 +59,16 @@ __all__ = [
     "OpenAIEmbedder",
     "RecordError",
     "SearchHit",
+    "Seen",
     "ServerIndex",
     "SourceError",
     "SourceReport",
+    "SourceState",
     "batch",
     "dedup",
     "default_embedder",
     "embed",
+    "from_cursor",
     "from_eml",
     "from_files",
     "from_git",

@@ -225,6 +225,9 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
     click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
     for source, n in st.sources.items():
         click.echo(f"  {n:>8}  {source}")
+    for source, mark in st.watermarks.items():
+        value = mark.get("value", "(none yet)")
+        click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")
 
 
 async def _no_model() -> Any:

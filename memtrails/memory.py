@@ -6,6 +6,7 @@ import asyncio
 import enum
 import os
 from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable
+from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -18,6 +19,7 @@ from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
+from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
 from .keys import record_uid
 from .records import AtLike, ImportReport, MemoryRecord
@@ -142,6 +144,9 @@ class Memory:
         on_progress: ProgressCallback | None = None,
         strict: bool = False,
         prune: bool = False,
+        cursor: str | None = None,
+        lag: timedelta | float | None = None,
+        full: bool = False,
     ) -> ImportReport:
         """Import every record of ``source``; return what was added, updated, unchanged, skipped.
 
@@ -150,6 +155,11 @@ class Memory:
         (``id`` and ``text`` at least): a database cursor, a paginated API. Records pass
         through normalise, scrub, dedup, batch and embed stages into the folder; at most
         ``in_flight_bound(batch)`` records are held at once, whatever the source's size.
+
+        With ``cursor``, ``source`` is a function of the watermark instead: it receives the
+        largest ``cursor`` value the last run of ``name`` saw (None the first time, or with
+        ``full``) and returns the rows whose value is at least that; the new watermark is
+        saved once every row before it is in the folder (see ``from_cursor``).
 
         Args:
             source: the records.
@@ -162,6 +172,12 @@ class Memory:
                 run did not see, provided the run read that source completely (it ended
                 normally, read at least one item, and its importer did not report an
                 incremental read). Records of other sources are never touched.
+            cursor: the field that grows when a row changes (``updated_at``); makes the
+                import incremental by watermark, kept per ``name``.
+            lag: with ``cursor``: re-read this much before the watermark (a ``timedelta``
+                or a number), for rows that arrive late.
+            full: with ``cursor``: ignore the watermark and read everything (with
+                ``prune``, rows gone from the source are forgotten).
 
         Raises:
             SourceError: in strict mode, the first unreadable record.
@@ -170,6 +186,16 @@ class Memory:
         folder = self._open_folder()
         if batch < 1:
             raise ValueError("`batch` must be at least 1")
+        if cursor is not None:
+            if not callable(source):
+                raise TypeError(
+                    "with `cursor`, `source` must be a function of the watermark that returns "
+                    "the rows from it on, e.g. `async def rows(since): ...`"
+                )
+            state = None if full else folder.positions.get(name)
+            source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
+        elif lag is not None or full:
+            raise ValueError("`lag` and `full` apply to a `cursor` import only")
         return await run_import(
             folder,
             source,

@@ -29,6 +29,7 @@ class MemoryStatus:
     log_bytes: int
     pending_bytes: int
     disk_bytes: int
+    watermarks: dict[str, dict[str, Any]]
 
     def to_json(self) -> dict[str, Any]:
         """Return the status as plain JSON values."""
@@ -66,4 +67,9 @@ async def folder_status(folder: Folder) -> MemoryStatus:
         log_bytes=folder.log.size,
         pending_bytes=folder.log.size - checkpoint,
         disk_bytes=disk,
+        watermarks={
+            source: {**entry["state"], "saved": entry.get("saved")}
+            for source, entry in folder.positions.entries().items()
+            if isinstance(entry.get("state"), dict) and "cursor" in entry["state"]
+        },
     )
