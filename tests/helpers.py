@@ -39,3 +39,27 @@ def in_tz(name: str) -> Iterator[None]:
         else:
             os.environ["TZ"] = before
         time.tzset()
+
+
+def pg_dsn() -> str:
+    """The test PostgreSQL's DSN (scripts/postgres.sh); skip locally without one, fail in CI."""
+    import pytest
+
+    dsn = os.environ.get("MEMTRAILS_TEST_PG_DSN")
+    if not dsn:
+        if os.environ.get("CI"):
+            pytest.fail("MEMTRAILS_TEST_PG_DSN is not set: .ci/run starts PostgreSQL and sets it")
+        pytest.skip('no PostgreSQL: run eval "$(scripts/postgres.sh)" first')
+    return dsn
+
+
+def readme_recipe(name: str) -> str:
+    """Return the README's Python block that starts ``# recipe: <name>``, as written there."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for block in text.split("```python\n")[1:]:
+        code = block.split("```", 1)[0]
+        if code.startswith(f"# recipe: {name}\n"):
+            return code
+    raise LookupError(f"README has no recipe {name!r}")

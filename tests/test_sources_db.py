@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import pg_dsn
 
 from memtrails import Memory
 from memtrails.importers.iterables import from_iterable
@@ -68,20 +68,11 @@ async def test_sqlite_bad_rows_are_skipped_and_reported(tmp_path: Path, embedder
     ]
 
 
-def _pg_dsn() -> str:
-    dsn = os.environ.get("MEMTRAILS_TEST_PG_DSN")
-    if not dsn:
-        if os.environ.get("CI"):
-            pytest.fail("MEMTRAILS_TEST_PG_DSN is not set: .ci/run starts PostgreSQL and sets it")
-        pytest.skip("no PostgreSQL: run .ci/postgres.sh and set MEMTRAILS_TEST_PG_DSN")
-    return dsn
-
-
 @pytest.mark.postgres
 async def test_postgres_server_side_cursor(tmp_path: Path, embedder: Any, gsm8k_subset: Callable[[int], Path]) -> None:
     asyncpg = pytest.importorskip("asyncpg")
     rows = _questions(gsm8k_subset(30))
-    conn = await asyncpg.connect(_pg_dsn())
+    conn = await asyncpg.connect(pg_dsn())
     cursors_seen: list[int] = []
     try:
         await conn.execute("DROP TABLE IF EXISTS memtrails_questions")

@@ -44,7 +44,9 @@ async def from_cursor(
     on the first run or when ``state`` is None, and returns rows whose value is **at least**
     that (``>=``, not ``>``): rows sharing the last value are read again and cost nothing
     (dedup), so a row written with the same value after the last run is not missed. Rows are
-    records, mappings or database rows carrying an ``id`` and the ``cursor`` field.
+    records, mappings or database rows carrying an ``id`` and the ``cursor`` field; the
+    cursor field is dropped from a row before it becomes a record (a changed timestamp alone
+    is not a changed record), unless it is a record field such as ``at``.
 
     The position goes to the memory as a ``SourceState``, saved only once every row before it
     is in the folder. While rows come in cursor order, a position is handed over every
@@ -60,8 +62,8 @@ async def from_cursor(
             from a sequence).
         state: the position saved by the last run (``memory.source_state(name)``); None
             reads everything.
-        lag: re-read this much before the watermark (a ``timedelta`` for timestamps, a
-            number for numbers), for rows whose transaction committed late.
+        lag: re-read this much before the watermark (a ``timedelta`` for timestamps and
+            ISO 8601 text, a number for numbers), for rows whose transaction committed late.
         every: rows between two mid-run positions.
 
     Raises:
@@ -115,7 +117,7 @@ async def from_cursor(
             )
             continue
         last = value
-        yield row
+        yield _without_cursor(row, cursor)
         if ordered and count % every == 0:
             yield position(final=False)
     yield position(final=True)
@@ -144,6 +146,19 @@ def _value(row: Any, cursor: str) -> CursorValue | None:
     return value if isinstance(value, datetime | date | int | float | str) else None
 
 
+_RECORD_FIELDS = frozenset(("id", "text", "kind", "author", "title", "at", "source", "thread", "meta"))
+
+
+def _without_cursor(row: Any, cursor: str) -> Any:
+    # The cursor column says when a row changed, not what it says: it stays out of the
+    # record (and of its fingerprint), unless it is a record field itself (``at``).
+    if isinstance(row, MemoryRecord) or cursor in _RECORD_FIELDS:
+        return row
+    fields = {k: row[k] for k in row.keys()}  # noqa: SIM118  mappings, sqlite3.Row, asyncpg
+    fields.pop(cursor, None)
+    return fields
+
+
 def _minus(value: CursorValue, lag: timedelta | float | None) -> CursorValue:
     if not lag:
         return value
@@ -151,6 +166,12 @@ def _minus(value: CursorValue, lag: timedelta | float | None) -> CursorValue:
         return value - lag
     if isinstance(value, int | float) and isinstance(lag, int | float):
         return value - lag
+    if isinstance(value, str) and isinstance(lag, timedelta):
+        # An ISO 8601 text column (SQLite keeps timestamps as text): the same text form back.
+        try:
+            return (datetime.fromisoformat(value) - lag).isoformat()
+        except ValueError:
+            pass
     raise ValueError(f"`lag` {lag!r} does not apply to a cursor value of type {type(value).__name__}")
 
 
