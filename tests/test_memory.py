@@ -229,7 +229,7 @@ async def test_folder_remembers_its_model(tmp_path: Path, embedder: Any) -> None
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest([{"id": "a", "text": "alpha"}])
     with pytest.raises(
-        ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*test-hash.*new memory folder"
+        ModelMismatchError, match=r"all-MiniLM-L6-v2-int8.*hashing-words-384.*new memory folder"
     ):
         await Memory.open(tmp_path / "m", embedder=HashingEmbedder())
     # The failed open released the lock.

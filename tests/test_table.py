@@ -1,54 +1,97 @@
-"""The dedup table on its own: claims, in-flight rows, restore, per-source views, loading."""
+"""The dedup table on its own: claims, in-flight rows, per-source views, kept on disk, rebuilt."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from memtrails.folder.log import RecordLog, record_line, tombstone_line
-from memtrails.folder.table import Table
+from memtrails.folder.table import TABLE_FILE, Table
+
+U1, U2, U3, U9 = ("1" * 32, "2" * 32, "3" * 32, "9" * 32)
+FP1, FP2 = ("a" * 64, "b" * 64)
+CONTENT = {"id": "x", "text": "t", "source": "s"}
 
 
 def test_claim_says_new_changed_unchanged_and_hides_in_flight_rows() -> None:
     table = Table()
-    assert table.claim("u1", "fp1", "s") == ("new", None)
-    assert "u1" not in table and len(table) == 0 and table.get("u1") is None  # in flight
-    table.set("u1", "fp1", 0, "s")
-    assert "u1" in table and table.get("u1") == ("fp1", 0, "s")
-    assert table.claim("u1", "fp1", "s")[0] == "unchanged"
-    verdict, previous = table.claim("u1", "fp2", "s")
+    assert table.claim(U1, FP1, "s") == ("new", None)
+    assert U1 not in table and len(table) == 0 and table.get(U1) is None  # in flight
+    table.set(U1, FP1, 0, "s")
+    assert U1 in table and table.get(U1) == (FP1, 0, "s")
+    assert table.claim(U1, FP1, "s")[0] == "unchanged"
+    verdict, previous = table.claim(U1, FP2, "s")
     assert verdict == "changed" and previous is not None
-    assert "u1" not in table  # the new version is on its way
-    table.restore("u1", previous)  # the import failed before writing it
-    assert table.get("u1") == ("fp1", 0, "s")
+    assert U1 not in table and len(table) == 0  # the new version is on its way
+    table.restore(U1, previous)  # the import failed before writing it
+    assert table.get(U1) == (FP1, 0, "s") and len(table) == 1
 
 
 def test_per_source_views() -> None:
     table = Table()
-    for i, source in enumerate(["a", "a", "b"]):
-        table.set(f"u{i}", "fp", i * 10, source)
-    table.claim("u9", "fp", "a")  # in flight: counted nowhere
-    assert sorted(table.uids_of("a")) == ["u0", "u1"]
+    for i, (uid, source) in enumerate([(U1, "a"), (U2, "a"), (U3, "b")]):
+        table.set(uid, FP1, i * 10, source)
+    table.claim(U9, FP1, "a")  # in flight: counted nowhere
+    assert sorted(table.uids_of("a")) == [U1, U2]
     assert table.uids_of("nope") == []
     assert table.per_source() == {"a": 2, "b": 1}
     assert table.sources() == ["a", "b"]
-    table.remove("u0")
+    table.remove(U1)
     assert len(table) == 2
 
 
-def test_load_applies_versions_and_tombstones_in_log_order(tmp_path: Path) -> None:
-    log = RecordLog(tmp_path / "records.jsonl")
-    content = {"id": "x", "text": "t", "source": "s"}
+def _log(folder: Path) -> tuple[RecordLog, list[int]]:
+    log = RecordLog(folder / "records.jsonl")
     _, offsets = log.append(
         [
-            record_line("a" * 32, "1" * 64, content),
-            record_line("b" * 32, "2" * 64, content),
-            record_line("a" * 32, "3" * 64, content),
-            tombstone_line("b" * 32, "s", "x"),
+            record_line(U1, FP1, CONTENT),
+            record_line(U2, FP1, CONTENT),
+            record_line(U1, FP2, CONTENT),
+            tombstone_line(U2, "s", "x"),
         ]
     )
+    return log, offsets
+
+
+def test_load_applies_versions_and_tombstones_in_log_order(tmp_path: Path) -> None:
+    log, offsets = _log(tmp_path)
     table = Table()
     table.load(log)
-    assert table.get("a" * 32) == ("3" * 64, offsets[2], "s")
-    assert table.get("b" * 32) is None
+    assert table.get(U1) == (FP2, offsets[2], "s")
+    assert table.get(U2) is None
     assert len(table) == 1
+    log.close()
+
+
+def test_kept_on_disk_reopening_reads_only_new_lines(tmp_path: Path) -> None:
+    log, _ = _log(tmp_path)
+    table, rebuilt = Table.open(tmp_path, log)
+    assert rebuilt is None and len(table) == 1
+    table.close()
+    # A clean reopen reads no line; lines appended since are the only ones read.
+    reopened, _ = Table.open(tmp_path, log)
+    assert reopened.sync(log) == 0
+    _, (offset,) = log.append([record_line(U3, FP1, {**CONTENT, "source": "t"})])
+    assert reopened.sync(log) == 1 and reopened.get(U3) == (FP1, offset, "t")
+    reopened.close()
+    log.close()
+
+
+def test_a_table_from_another_log_is_rebuilt_and_says_why(tmp_path: Path) -> None:
+    log, _ = _log(tmp_path)
+    table, _ = Table.open(tmp_path, log)
+    table.close()
+    log.close()
+    # The log lost its last lines (restored from an older copy): the table covers more.
+    path = tmp_path / "records.jsonl"
+    path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:2]))
+    log = RecordLog(path)
+    table, rebuilt = Table.open(tmp_path, log)
+    assert rebuilt is not None and "covers" in rebuilt
+    assert table.get(U2) is not None and table.get(U1) == (FP1, 0, "s")  # as the shorter log says
+    table.close()
+    # A damaged table file is rebuilt too.
+    (tmp_path / TABLE_FILE).write_bytes(b"not a database" * 100)
+    table, rebuilt = Table.open(tmp_path, log)
+    assert rebuilt is not None and "unreadable" in rebuilt and len(table) == 2
+    table.close()
     log.close()

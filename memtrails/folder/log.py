@@ -123,6 +123,16 @@ class RecordLog:
         self.size = pos
         return pos, offsets
 
+    def read_bytes(self, start: int, end: int) -> bytes:
+        """Return the log's bytes from ``start`` to ``end``."""
+        out = bytearray()
+        while start + len(out) < end:
+            chunk = os.pread(self._fd, end - start - len(out), start + len(out))
+            if not chunk:
+                break
+            out += chunk
+        return bytes(out)
+
     def read_line(self, offset: int) -> dict[str, Any]:
         """Return the parsed line that starts at ``offset``."""
         chunks = []

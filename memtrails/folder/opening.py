@@ -39,6 +39,7 @@ class Folder:
     positions: Positions
     writer: Writer
     model: FolderModel
+    repairs: list[str]
 
     async def aclose(self) -> None:
         """Flush the index and positions, close everything, release the lock."""
@@ -52,6 +53,7 @@ class Folder:
                 finally:
                     await self.model.aclose()
         finally:
+            await asyncio.to_thread(self.table.close)
             await asyncio.to_thread(self.log.close)
             self.lock.release()
 
@@ -82,7 +84,9 @@ async def open_folder(
     await asyncio.to_thread(_make_folder, path)
     lock = await asyncio.to_thread(FolderLock, path)
     log: RecordLog | None = None
+    table: Table | None = None
     backend: IndexBackend | None = None
+    repairs: list[str] = []
     try:
         instance = embedder if isinstance(embedder, Embedder) else None
         manifest = await asyncio.to_thread(read_manifest, path)
@@ -114,21 +118,25 @@ async def open_folder(
         )
         log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
         await asyncio.to_thread(log.repair)
-        table = Table()
-        await asyncio.to_thread(table.load, log)
+        opened, rebuilt = await asyncio.to_thread(Table.open, path, log)
+        table = opened
+        if rebuilt:
+            repairs.append(rebuilt)
         positions = await asyncio.to_thread(Positions.load, path)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
-        writer = Writer(path, log, table, backend, checkpoint)
+        writer = Writer(path, log, opened, backend, checkpoint)
     except BaseException:
         if backend is not None:
             await backend.aclose()
+        if table is not None:
+            table.close()
         if log is not None:
             log.close()
         if instance is not None and not isinstance(embedder, Embedder):
             await instance.aclose()
         lock.release()
         raise
-    return Folder(path, manifest, lock, log, table, backend, positions, writer, model)
+    return Folder(path, manifest, lock, log, opened, backend, positions, writer, model, repairs)
 
 
 def _make_folder(path: Path) -> None:

@@ -1,106 +1,251 @@
-"""The in-memory table of live records: uid -> latest fingerprint and log offset."""
+"""The dedup table: uid -> latest fingerprint, log offset and source, kept on disk in SQLite.
+
+The table is derived from ``records.jsonl`` and saved beside it (``table.sqlite``) with the
+log offset it covers, so opening a folder reads only the log lines written since (none after
+a clean close) instead of the whole log, and memory does not grow with the folder: rows live
+in SQLite's pages, with a bounded cache. A table that does not match its log (missing,
+unreadable, from a longer or different log) is rebuilt from the log.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import os
+import sqlite3
 from collections import Counter
-from collections.abc import Iterator
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from .log import LogEntry, RecordLog
 
-__all__ = ["IN_FLIGHT", "Table"]
+__all__ = ["IN_FLIGHT", "TABLE_FILE", "Row", "Table"]
 
 IN_FLIGHT = -1  # claimed by a running import, not yet in the log
+TABLE_FILE = "table.sqlite"
+_SCHEMA_VERSION = 1
+_TAIL = 4096  # log bytes before the covered offset whose hash must still match on open
+_CACHE_KIB = 16384  # SQLite page cache: what the table may hold in memory
+
+Row = tuple[str, int, int]
+"""``(fingerprint, log offset or IN_FLIGHT, source number)``."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sources (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS records (
+    uid BLOB PRIMARY KEY, fp BLOB NOT NULL, offset INTEGER NOT NULL, source INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS records_source ON records (source);
+"""
 
 
 class Table:
-    """Live records by uid, rebuilt from the log at open; the dedup stage's memory.
+    """Live records by uid: the dedup stage's memory, the search's way into the log.
 
-    An entry is ``(fingerprint, log offset, source number)``; sources are interned because
-    a folder holds few sources and many records.
+    Claims (a version on its way, not yet in the log) are held in memory beside the stored
+    rows: at most the records of the batches in flight. Blocking: every call is a SQLite
+    query of microseconds; :meth:`sync` reads the log and belongs in a worker thread.
+
+    Args:
+        path: the SQLite file (``":memory:"`` for a table that is not kept).
     """
 
-    def __init__(self) -> None:
-        self._rows: dict[str, tuple[str, int, int]] = {}
-        self._sources: list[str] = []
-        self._source_ids: dict[str, int] = {}
+    def __init__(self, path: Path | str = ":memory:") -> None:
+        self.path = path
+        if path != ":memory:":
+            # Owner-only, like everything in a memory folder, whatever the umask.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600))
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._db.executescript(
+            f"PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-{_CACHE_KIB};"
+            + _SCHEMA
+        )
+        self._flight: dict[str, Row] = {}
+        self._sources = [name for (name,) in self._db.execute("SELECT name FROM sources ORDER BY id")]
+        self._source_ids = {name: i for i, name in enumerate(self._sources)}
+        self._open_tx = False
+
+    @classmethod
+    def open(cls, folder: Path, log: RecordLog) -> tuple[Table, str | None]:
+        """Open the folder's table and bring it up to date with ``log`` (blocking).
+
+        Returns:
+            The table, and what was done beyond reading new lines (a rebuild and why), or None.
+        """
+        path = folder / TABLE_FILE
+        why: str | None
+        try:
+            table = cls(path)
+            why = table._mismatch(log)
+            if why is not None:
+                table.close()
+        except sqlite3.DatabaseError as exc:
+            why = f"{TABLE_FILE} was unreadable ({exc})"
+        if why is not None:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            table = cls(path)
+        table.sync(log)
+        return table, (f"rebuilt {TABLE_FILE} from the log: {why}" if why else None)
+
+    # -- reading -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        return sum(1 for _, offset, _ in self._rows.values() if offset != IN_FLIGHT)
+        (n,) = self._db.execute("SELECT count(*) FROM records").fetchone()
+        return int(n) - sum(1 for uid in self._flight if self._stored(uid) is not None)
 
     def __contains__(self, uid: object) -> bool:
-        row = self._rows.get(uid)  # type: ignore[call-overload]
-        return row is not None and row[1] != IN_FLIGHT
-
-    def _source_id(self, source: str) -> int:
-        sid = self._source_ids.get(source)
-        if sid is None:
-            sid = self._source_ids[source] = len(self._sources)
-            self._sources.append(source)
-        return sid
-
-    def load(self, log: RecordLog) -> None:
-        """Apply every line of ``log`` (blocking: run it in a worker thread)."""
-        for entry in log.scan():
-            self.apply(entry)
-
-    def apply(self, entry: LogEntry) -> None:
-        """Apply one log line: a version replaces the row, a tombstone removes it."""
-        if entry.fp is None:
-            self._rows.pop(entry.uid, None)
-        else:
-            self._rows[entry.uid] = (entry.fp, entry.offset, self._source_id(entry.source))
-
-    def set(self, uid: str, fp: str, offset: int, source: str) -> None:
-        """Record that the current version of ``uid`` is the log line at ``offset``."""
-        self._rows[uid] = (fp, offset, self._source_id(source))
+        return isinstance(uid, str) and self.get(uid) is not None
 
     def get(self, uid: str) -> tuple[str, int, str] | None:
         """Return ``(fingerprint, offset, source)`` of a live record, or None."""
-        row = self._rows.get(uid)
-        if row is None or row[1] == IN_FLIGHT:
+        if uid in self._flight:
             return None
-        return row[0], row[1], self._sources[row[2]]
+        row = self._stored(uid)
+        return None if row is None else (row[0], row[1], self._sources[row[2]])
 
-    def raw(self, uid: str) -> tuple[str, int, int] | None:
-        return self._rows.get(uid)
-
-    def restore(self, uid: str, row: tuple[str, int, int] | None) -> None:
-        if row is None:
-            self._rows.pop(uid, None)
-        else:
-            self._rows[uid] = row
-
-    def remove(self, uid: str) -> None:
-        self._rows.pop(uid, None)
-
-    def claim(
-        self, uid: str, fp: str, source: str
-    ) -> tuple[Literal["new", "changed", "unchanged"], tuple[str, int, int] | None]:
-        """Mark a version as on its way; return how it relates to the stored one and the old row."""
-        row = self._rows.get(uid)
-        if row is not None and row[0] == fp:
-            return "unchanged", row
-        self._rows[uid] = (fp, IN_FLIGHT, self._source_id(source))
-        return ("new" if row is None else "changed"), row
-
-    def offsets(self) -> Iterator[tuple[str, int]]:
-        for uid, (_, offset, _) in self._rows.items():
-            if offset != IN_FLIGHT:
-                yield uid, offset
+    def raw(self, uid: str) -> Row | None:
+        """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
+        return self._flight.get(uid) or self._stored(uid)
 
     def uids_of(self, source: str) -> list[str]:
         """Return the uids of the live records of one source."""
         sid = self._source_ids.get(source)
         if sid is None:
             return []
-        return [
-            uid for uid, (_, offset, s) in self._rows.items() if s == sid and offset != IN_FLIGHT
-        ]
+        rows = self._db.execute("SELECT uid FROM records WHERE source = ?", (sid,))
+        return [uid.hex() for (uid,) in rows if uid.hex() not in self._flight]
 
     def sources(self) -> list[str]:
+        """Return every source name the folder has held."""
         return list(self._sources)
 
     def per_source(self) -> Counter[str]:
-        counts = Counter(sid for _, offset, sid in self._rows.values() if offset != IN_FLIGHT)
-        return Counter({self._sources[sid]: n for sid, n in counts.items()})
+        """Return how many live records each source holds."""
+        rows = self._db.execute("SELECT source, count(*) FROM records GROUP BY source")
+        counts = Counter({self._sources[sid]: n for sid, n in rows})
+        for uid in self._flight:
+            stored = self._stored(uid)
+            if stored is not None:
+                counts[self._sources[stored[2]]] -= 1
+        return +counts
+
+    # -- claims (in memory) ----------------------------------------------------------------------
+
+    def claim(self, uid: str, fp: str, source: str) -> tuple[Literal["new", "changed", "unchanged"], Row | None]:
+        """Mark a version as on its way; return how it relates to the stored one and the old row."""
+        row = self.raw(uid)
+        if row is not None and row[0] == fp:
+            return "unchanged", row
+        self._flight[uid] = (fp, IN_FLIGHT, self._source_id(source))
+        return ("new" if row is None else "changed"), row
+
+    def restore(self, uid: str, row: Row | None) -> None:
+        """Undo a claim whose version never reached the log (``row``: the row before it)."""
+        self._flight.pop(uid, None)
+
+    # -- writing (the folder's writer only) ------------------------------------------------------
+
+    def set(self, uid: str, fp: str, offset: int, source: str) -> None:
+        """Record that the current version of ``uid`` is the log line at ``offset``."""
+        self._flight.pop(uid, None)
+        self._begin()
+        self._db.execute(
+            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
+            (bytes.fromhex(uid), bytes.fromhex(fp), offset, self._source_id(source)),
+        )
+
+    def remove(self, uid: str) -> None:
+        """Forget ``uid`` (its tombstone is in the log)."""
+        self._flight.pop(uid, None)
+        self._begin()
+        self._db.execute("DELETE FROM records WHERE uid = ?", (bytes.fromhex(uid),))
+
+    def commit(self, log: RecordLog) -> None:
+        """Make the changes so far durable as covering the log up to its current end."""
+        self._begin()
+        self._db.executemany(
+            "INSERT OR REPLACE INTO meta VALUES (?, ?)",
+            [("version", _SCHEMA_VERSION), ("log_offset", log.size), ("tail", _tail(log, log.size))],
+        )
+        self._db.execute("COMMIT")
+        self._open_tx = False
+
+    def sync(self, log: RecordLog) -> int:
+        """Apply the log lines past the offset the table covers; return how many (blocking)."""
+        start = int(self._meta("log_offset") or 0)
+        applied = 0
+        for entry in log.scan(start):
+            self._apply(entry)
+            applied += 1
+        if applied or start != log.size:
+            self.commit(log)
+        return applied
+
+    def load(self, log: RecordLog) -> None:
+        """Apply every line of ``log`` (an empty table; blocking)."""
+        self.sync(log)
+
+    def close(self) -> None:
+        """Commit what is pending and close the database."""
+        if self._open_tx:
+            self._db.execute("COMMIT")
+            self._open_tx = False
+        self._db.close()
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _stored(self, uid: str) -> Row | None:
+        try:
+            key = bytes.fromhex(uid)
+        except ValueError:
+            return None
+        row = self._db.execute("SELECT fp, offset, source FROM records WHERE uid = ?", (key,)).fetchone()
+        return None if row is None else (row[0].hex(), row[1], row[2])
+
+    def _apply(self, entry: LogEntry) -> None:
+        if entry.fp is None:
+            self.remove(entry.uid)
+        else:
+            self.set(entry.uid, entry.fp, entry.offset, entry.source)
+
+    def _source_id(self, source: str) -> int:
+        sid = self._source_ids.get(source)
+        if sid is None:
+            sid = len(self._sources)
+            self._begin()
+            self._db.execute("INSERT INTO sources VALUES (?, ?)", (sid, source))
+            self._sources.append(source)
+            self._source_ids[source] = sid
+        return sid
+
+    def _begin(self) -> None:
+        if not self._open_tx:
+            self._db.execute("BEGIN")
+            self._open_tx = True
+
+    def _meta(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def _mismatch(self, log: RecordLog) -> str | None:
+        """Say why this table cannot be brought up to date by reading on, or None."""
+        version = self._meta("version")
+        if version is None:
+            return None if self._meta("log_offset") is None and not self._any() else "it had no version"
+        if version != _SCHEMA_VERSION:
+            return f"it has version {version}, this memtrails writes {_SCHEMA_VERSION}"
+        offset = int(self._meta("log_offset") or 0)
+        if offset > log.size:
+            return f"it covers {offset} bytes of records.jsonl, which has {log.size}"
+        if self._meta("tail") != _tail(log, offset):
+            return "records.jsonl changed before the offset the table covers"
+        return None
+
+    def _any(self) -> bool:
+        return self._db.execute("SELECT 1 FROM records LIMIT 1").fetchone() is not None
+
+
+def _tail(log: RecordLog, offset: int) -> str:
+    start = max(0, offset - _TAIL)
+    return hashlib.sha256(log.read_bytes(start, offset)).hexdigest()

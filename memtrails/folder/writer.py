@@ -85,6 +85,7 @@ class Writer:
             start, end, offsets = await self._append(lines)
             for item, offset in zip(staged, offsets, strict=True):
                 self._table.set(item.uid, item.fp, offset, item.record.source)
+            self._table.commit(self._log)
             stale = [s.uid for s in staged if s.update]
             await self._apply(start, end, stale, points)
 
@@ -108,6 +109,7 @@ class Writer:
                 start, end, _ = await self._append(lines)
                 for uid, _row in rows:
                     self._table.remove(uid)
+                self._table.commit(self._log)
                 await self._apply(start, end, [uid for uid, _ in rows], [])
                 forgotten += len(rows)
         return forgotten
