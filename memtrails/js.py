@@ -19,6 +19,7 @@ __all__ = [
     "js_stringify",
     "js_trim",
     "js_utf8",
+    "js_well_formed",
     "sha256_hex",
     "utf16_cut",
     "utf16_len",
@@ -45,6 +46,9 @@ def js_split_ws(s: str) -> list[str]:
     return [part for part in _WS_RUN.split(s) if part]
 
 
+_CHUNK = 1 << 20
+
+
 def _units(s: str) -> bytes:
     return s.encode("utf-16-le", "surrogatepass")
 
@@ -53,7 +57,10 @@ def utf16_len(s: str) -> int:
     """Return the string's length in UTF-16 code units (JavaScript's ``s.length``)."""
     if s.isascii():
         return len(s)
-    return len(_units(s)) // 2
+    if len(s) <= _CHUNK:
+        return len(_units(s)) // 2
+    # A long text is encoded a piece at a time, so measuring it never doubles its memory.
+    return sum(len(_units(s[i : i + _CHUNK])) // 2 for i in range(0, len(s), _CHUNK))
 
 
 def _index_at_units(s: str, units: int) -> int:
@@ -114,6 +121,21 @@ def js_utf8(s: str) -> bytes:
         return s.encode("utf-8")
     except UnicodeEncodeError:
         return _units(s).decode("utf-16-le", "replace").encode("utf-8")
+
+
+_ANY_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def js_well_formed(s: str) -> str:
+    """Return ``s.toWellFormed()``: lone surrogates become U+FFFD, as ``TextEncoder`` makes them.
+
+    Such a string is what UTF-8 can hold; a surrogate pair held as two code points is joined
+    into its one character (JavaScript sees the two units as that character). A string without
+    surrogates is returned as it is.
+    """
+    if s.isascii() or _ANY_SURROGATE.search(s) is None:
+        return s
+    return _units(s).decode("utf-16-le", "replace")
 
 
 def sha256_hex(s: str) -> str:

@@ -217,7 +217,11 @@ class SourceReport:
 
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did: counts, the records it skipped and why, secrets scrubbed."""
+    """What an import did: counts, the records it skipped and why, secrets scrubbed, records cut.
+
+    ``cut`` counts the records added or updated that were cut to fit the import's limits
+    (text or title shortened, meta entries left out); each one's ``meta["_cut"]`` says what.
+    """
 
     added: int = 0
     updated: int = 0
@@ -228,6 +232,7 @@ class ImportReport:
     embedded: int = 0
     elapsed: float = 0.0
     sources: list[SourceReport] = field(default_factory=list)
+    cut: int = 0
 
     @property
     def skipped(self) -> int:
@@ -250,6 +255,7 @@ class ImportReport:
         self.embedded += other.embedded
         self.elapsed += other.elapsed
         self.sources.extend(other.sources)
+        self.cut += other.cut
 
     def to_json(self) -> dict[str, Any]:
         """Return the report as ``memtrails add --json`` prints it."""
@@ -259,6 +265,7 @@ class ImportReport:
             "unchanged": self.unchanged,
             "skipped": self.skipped,
             "removed": self.removed,
+            "cut": self.cut,
             "errors": [e.to_json() for e in self.errors],
             "secrets": dict(sorted(self.secrets.items())),
             "embedded": self.embedded,

@@ -8,14 +8,21 @@ from typing import Any
 
 from aiostream import pipable_operator, streamcontext
 
-from ..js import js_trim, utf16_cut, utf16_len
+from ..js import js_trim, js_well_formed, utf16_cut, utf16_len
+from ..limits import CUT_KEY, Limits
 from ..records import MemoryRecord, RecordError, Seen, SourceState
+from ._measure import json_bytes, measure, str_bounds, well_formed_value
 
 __all__ = ["MAX_TEXT_UNITS", "MAX_TITLE_UNITS", "normalise", "normalise_item"]
 
-MAX_TEXT_UNITS = 1_000_000
-MAX_TITLE_UNITS = 500
+_DEFAULT_LIMITS = Limits()
+MAX_TEXT_UNITS = _DEFAULT_LIMITS.max_text_units
+MAX_TITLE_UNITS = _DEFAULT_LIMITS.max_title_units
 _FIELDS = ("id", "text", "kind", "author", "title", "at", "source", "thread", "meta")
+_NAME_FIELDS = ("id", "source", "kind", "author", "thread")
+# Keys, quotes, colons, commas and a timestamp of a stored record: well under this many bytes.
+_RECORD_OVERHEAD = 200
+_NOTE_BYTES = 200  # one entry of meta["_cut"], at most
 
 
 def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
@@ -50,28 +57,124 @@ def _as_id(value: Any) -> str:
     return str(value)
 
 
-def _clean(text: str | None, limit: int) -> str | None:
+def _clean(text: str | None) -> str | None:
     if text is None:
         return None
-    text = js_trim(text.replace("\x00", ""))
-    if utf16_len(text) > limit:
+    # str.replace and strip return the string itself when they change nothing: no copy of a
+    # large text in the usual case.
+    return js_trim(text.replace("\x00", "")) or None
+
+
+def _cut(text: str | None, field: str, limit: int, cuts: list[dict[str, Any]]) -> str | None:
+    """Cut ``text`` to ``limit`` UTF-16 units (noting it), and make it well-formed."""
+    if text is None:
+        return None
+    units = utf16_len(text)
+    if units > limit:
         text = utf16_cut(text, limit)
-    return text or None
+        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": utf16_len(text)})
+    return js_well_formed(text) or None
+
+
+def _small_str(record: MemoryRecord, limits: Limits) -> RecordError | MemoryRecord:
+    """Refuse a record whose id or name fields are over ``max_field_bytes``; fix lone surrogates."""
+    fixed: dict[str, Any] = {}
+    for name in _NAME_FIELDS:
+        value = getattr(record, name)
+        if value is None:
+            continue
+        low, high = str_bounds(value)
+        if high > limits.max_field_bytes and (
+            low > limits.max_field_bytes or json_bytes(value) > limits.max_field_bytes
+        ):
+            return _refuse(
+                record,
+                f"`{name}` is over {limits.max_field_bytes:,} bytes (Limits.max_field_bytes)",
+            )
+        good = js_well_formed(value)
+        if good is not value:
+            fixed[name] = good
+    return replace(record, **fixed) if fixed else record
+
+
+def _refuse(record: MemoryRecord, reason: str) -> RecordError:
+    # The id as a string field may be huge or ill-formed itself: name the record by a prefix.
+    shown = js_well_formed(utf16_cut(record.id, 80))
+    return RecordError(js_well_formed(record.source), f"record {shown!r}", reason)
+
+
+def _fit_meta(
+    meta: Mapping[str, Any], limits: Limits, cuts: list[dict[str, Any]]
+) -> tuple[dict[str, Any] | None, int, int, str | None]:
+    """Return ``meta`` within the limits (None: unchanged), its size bounds, or why it cannot be.
+
+    Entries over ``max_field_bytes`` are left out (and noted in ``cuts``); nesting deeper than
+    ``max_depth`` refuses the record, before anything recursive has seen it.
+    """
+    out: dict[str, Any] | None = None
+    low = high = 2
+    for key, value in meta.items():
+        name = key if isinstance(key, str) else str(key)
+        m = measure(value, limits.max_depth, limits.max_field_bytes, depth=1)
+        if m.too_deep:
+            return (
+                None,
+                0,
+                0,
+                (
+                    f"meta {js_well_formed(name)!r} nests deeper than {limits.max_depth} levels "
+                    "(Limits.max_depth)"
+                ),
+            )
+        k_low, k_high = str_bounds(name)
+        over = m.too_big or (
+            m.high + k_high > limits.max_field_bytes
+            and json_bytes(value) + k_high > limits.max_field_bytes
+        )
+        if over:
+            if out is None:
+                out = dict(meta)
+            del out[key]
+            cuts.append(
+                {
+                    "field": f"meta.{js_well_formed(name)}",
+                    "unit": "bytes",
+                    "limit": limits.max_field_bytes,
+                    "kept": 0,
+                }
+            )
+            continue
+        if m.surrogates or js_well_formed(name) is not name:
+            if out is None:
+                out = dict(meta)
+            del out[key]
+            out[js_well_formed(name)] = well_formed_value(value)
+        low += m.low + k_low + 2
+        high += m.high + k_high + 2
+    return out, low, high, None
 
 
 def normalise_item(
-    item: Any, source: str, position: int
+    item: Any, source: str, position: int, limits: Limits | None = None
 ) -> MemoryRecord | RecordError | Seen | SourceState:
-    """Return ``item`` as a clean record (trimmed, cut to size, source filled) or an error.
+    """Return ``item`` as a clean record (trimmed, within ``limits``, source filled) or an error.
+
+    Text and title longer than their limits are cut, and meta entries larger than
+    ``max_field_bytes`` left out: the record's ``meta["_cut"]`` then lists each cut
+    (``{"field": "text", "unit": "UTF-16", "was": 52428800, "kept": 1000000}``). Lone
+    surrogates in any string become U+FFFD, as JavaScript's ``TextEncoder`` makes them, so
+    every later stage (and the keys) sees text that UTF-8 can hold.
 
     Args:
         item: a ``MemoryRecord``, a mapping with record fields, or an item that passes
             through untouched (``RecordError``, ``Seen``, ``SourceState``).
         source: the source name given to records that name none.
         position: the item's number in its source, for error messages.
+        limits: the limits records are held to (default: ``Limits()``).
     """
     if isinstance(item, RecordError | Seen | SourceState):
         return item
+    limits = limits or _DEFAULT_LIMITS
     try:
         if isinstance(item, MemoryRecord):
             record = item if item.source else replace(item, source=source)
@@ -82,30 +185,72 @@ def normalise_item(
         else:
             raise ValueError(f"expected a MemoryRecord or a mapping, got {type(item).__name__}")
     except (ValueError, TypeError) as exc:
-        return RecordError(source, f"item {position}", str(exc))
-    text = _clean(record.text, MAX_TEXT_UNITS) or ""
-    title = _clean(record.title, MAX_TITLE_UNITS)
+        return RecordError(js_well_formed(source), f"item {position}", js_well_formed(str(exc)))
+    try:
+        return _fit(record, limits)
+    except (ValueError, TypeError) as exc:  # a meta value JSON cannot hold, say
+        return _refuse(record, js_well_formed(str(exc)))
+
+
+def _fit(record: MemoryRecord, limits: Limits) -> MemoryRecord | RecordError:
+    if not isinstance(record.meta, Mapping):
+        raise TypeError(f"`meta` must be a mapping, got {type(record.meta).__name__}")
+    checked = _small_str(record, limits)
+    if isinstance(checked, RecordError):
+        return checked
+    record = checked
+    cuts: list[dict[str, Any]] = []
+    meta, meta_low, meta_high, why = _fit_meta(record.meta, limits, cuts)
+    if why is not None:
+        return _refuse(record, why)
+    text = _cut(_clean(record.text), "text", limits.max_text_units, cuts) or ""
+    title = _cut(_clean(record.title), "title", limits.max_title_units, cuts)
     if not text and not title:
         return RecordError(
             record.source, f"record {record.id!r}", "record has no text and no title"
         )
-    if text != record.text or title != record.title:
-        record = replace(record, text=text, title=title)
+    if cuts:
+        meta = {**(meta if meta is not None else record.meta), CUT_KEY: cuts}
+    changes: dict[str, Any] = {}
+    if text != record.text:
+        changes["text"] = text
+    if title != record.title:
+        changes["title"] = title
+    if meta is not None:
+        changes["meta"] = meta
+    if changes:
+        record = replace(record, **changes)
+    return _within_record_bytes(record, meta_low, meta_high, cuts, limits)
+
+
+def _within_record_bytes(
+    record: MemoryRecord, meta_low: int, meta_high: int, cuts: list[dict[str, Any]], limits: Limits
+) -> MemoryRecord | RecordError:
+    low, high = meta_low, meta_high + _RECORD_OVERHEAD + _NOTE_BYTES * len(cuts)
+    for name in ("text", *_NAME_FIELDS, "title"):
+        value = getattr(record, name)
+        if value is not None:
+            a, b = str_bounds(value)
+            low, high = low + a, high + b
+    limit = limits.max_record_bytes
+    if high > limit and (low > limit or json_bytes(record.to_json()) > limit):
+        return _refuse(record, f"the record is over {limit:,} bytes (Limits.max_record_bytes)")
     return record
 
 
 @pipable_operator
 async def normalise(
-    source: AsyncIterable[Any], name: str = "custom"
+    source: AsyncIterable[Any], name: str = "custom", limits: Limits | None = None
 ) -> AsyncIterator[MemoryRecord | RecordError | Seen | SourceState]:
     """Yield each item of ``source`` as a clean record or a ``RecordError``; never raise for one item.
 
     Args:
         source: what a source yields: records, errors or mappings with record fields.
         name: the source name for records that carry none.
+        limits: the size and nesting limits (default: ``Limits()``); see :func:`normalise_item`.
     """
     position = 0
     async with streamcontext(source) as items:
         async for item in items:
             position += 1
-            yield normalise_item(item, name, position)
+            yield normalise_item(item, name, position, limits)
