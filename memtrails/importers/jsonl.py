@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
+from ..limits import Limits
+from ..pipeline._measure import measure
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._resume import prefix_marks, why_not_resumable
 
@@ -26,6 +29,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
     "kind": ("kind",),
 }
 _BOM = b"\xef\xbb\xbf"
+_SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
 
 
 def _pick(obj: Mapping[str, Any], field: str, mapping: Mapping[str, str]) -> tuple[str | None, Any]:
@@ -110,21 +114,60 @@ def _record(
 
 
 def _item(
-    raw: bytes, line_no: int, path: Path, source: str, mapping: Mapping[str, str], kind: str
+    raw: bytes,
+    line_no: int,
+    path: Path,
+    source: str,
+    mapping: Mapping[str, str],
+    kind: str,
+    limits: Limits,
 ) -> MemoryRecord | RecordError | None:
     if not raw.strip():
         return None
     where = f"line {line_no}"
     try:
         obj = json.loads(raw)
+    except RecursionError:
+        return RecordError(source, where, _too_deep(limits))
     except ValueError as exc:
         if not raw.endswith(b"\n"):
             return RecordError(source, where, "truncated last line (no newline at end of file)")
         return RecordError(source, where, f"not JSON: {exc}")
+    # Only a line with that many brackets can nest that deep: most lines skip the walk.
+    if (
+        raw.count(b"[") + raw.count(b"{") > limits.max_depth
+        and measure(obj, limits.max_depth, max_low=sys.maxsize).too_deep
+    ):
+        return RecordError(source, where, _too_deep(limits))
     try:
         return _record(obj, line_no, path.name, source, mapping, kind)
     except (ValueError, TypeError) as exc:
         return RecordError(source, where, str(exc))
+
+
+def _too_deep(limits: Limits) -> str:
+    return f"nests deeper than {limits.max_depth} levels (Limits.max_depth)"
+
+
+def _lines(f: BinaryIO, limit: int) -> Iterator[tuple[bytes, int]]:
+    """Yield each line (at most ``limit`` bytes of it) and its full length in bytes.
+
+    A longer line is never held whole: only its first ``limit + 1`` bytes are kept, the rest
+    is read past in pieces.
+    """
+    while True:
+        raw = f.readline(limit + 1)
+        if not raw:
+            return
+        size = len(raw)
+        if size > limit and not raw.endswith(b"\n"):
+            while True:
+                rest = f.readline(_SKIP_PIECE)
+                size += len(rest)
+                if not rest or rest.endswith(b"\n"):
+                    raw = raw[:limit] + (b"\n" if rest.endswith(b"\n") else b"")
+                    break
+        yield raw, size
 
 
 def _read(
@@ -134,6 +177,7 @@ def _read(
     kind: str,
     state: Mapping[str, Any] | None,
     checkpoint_every: int,
+    limits: Limits,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     try:
         f = path.open("rb")
@@ -156,23 +200,32 @@ def _read(
             )
 
         f.seek(offset)
-        for raw in f:
+        for raw, size in _lines(f, limits.max_line_bytes):
             finished = raw.endswith(b"\n")
-            item = _item(
-                raw[len(_BOM) :] if line_no == 0 and raw.startswith(_BOM) else raw,
-                line_no + 1,
-                path,
-                source,
-                mapping,
-                kind,
-            )
+            if size > limits.max_line_bytes:
+                item: MemoryRecord | RecordError | None = RecordError(
+                    source,
+                    f"line {line_no + 1}",
+                    f"line of {size:,} bytes is over {limits.max_line_bytes:,} "
+                    "(Limits.max_line_bytes); not read",
+                )
+            else:
+                item = _item(
+                    raw[len(_BOM) :] if line_no == 0 and raw.startswith(_BOM) else raw,
+                    line_no + 1,
+                    path,
+                    source,
+                    mapping,
+                    kind,
+                    limits,
+                )
             if item is not None:
                 yield item
             if not finished:
                 break  # a last line still being written: read again next time
             records += isinstance(item, MemoryRecord)
             line_no += 1
-            offset += len(raw)
+            offset += size
             # After the line's record, never before: a saved position covers only records
             # that reach the folder ahead of it.
             if line_no % checkpoint_every == 0:
@@ -188,6 +241,7 @@ async def from_jsonl(
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 1000,
+    limits: Limits | None = None,
 ) -> AsyncIterator[MemoryRecord | RecordError | SourceState]:
     """Yield one record per line of a JSON Lines file.
 
@@ -212,6 +266,10 @@ async def from_jsonl(
             or without a state, the whole file is read.
         checkpoint_every: yield a ``SourceState`` every this many lines, so an import
             killed half-way resumes near where it stopped.
+        limits: ``max_line_bytes`` and ``max_depth`` apply here (default: ``Limits()``): a
+            longer line is a ``RecordError`` and is never read into memory whole; a line
+            nesting deeper is a ``RecordError`` too. Pass the same ``Limits`` to
+            ``Memory.ingest`` for the others.
 
     Raises:
         SourceError: the file cannot be opened.
@@ -233,7 +291,7 @@ async def from_jsonl(
         raise ValueError("`checkpoint_every` must be at least 1")
 
     def read() -> Iterator[MemoryRecord | RecordError | SourceState]:
-        return _read(file, name, fields or {}, kind, state, checkpoint_every)
+        return _read(file, name, fields or {}, kind, state, checkpoint_every, limits or Limits())
 
     async with aclosing(iterate_in_thread(read, chunk=256)) as items:
         async for item in items:
