@@ -733,6 +733,30 @@ function keyCases() {
     const js = toJs(content);
     cases.push({ id: `fingerprint/${id}`, content: encode(content), json: JSON.stringify(js), fingerprint: fingerprint(js), uid: recordUid(js.source, js.id) });
   }
+  // Normalisation: every string a record holds (meta keys too) made well-formed, as TextEncoder
+  // would make its bytes; text and title without NULs and trimmed. The keys are taken after it.
+  const wellFormed = (v) => {
+    if (typeof v === 'string') return v.toWellFormed();
+    if (Array.isArray(v)) return v.map(wellFormed);
+    if (v !== null && typeof v === 'object') {
+      const o = {};
+      for (const [k, x] of Object.entries(v)) o[k.toWellFormed()] = wellFormed(x);
+      return o;
+    }
+    return v;
+  };
+  const clean = (s) => (s === null ? null : s.replace(/\0/g, '').trim() || null);
+  const normalised = [
+    ['lone-everywhere', P(['id', 'bad\ud800id'], ['source', 'jsonl:/x\udc00'], ['kind', 'note\ud83d'], ['title', ' \udfff title'], ['author', 'Ana \udc00'], ['at', null], ['thread', '\ud800'], ['text', 'x \ud800 y \ude00\ud83d z\ud83d'], ['meta', P(['k\udc00', 'v\ud800'], ['nested', P(['list', ['\ud800', 1, P(['\udfff', '\ud83d\ude00'])]])], ['2', '\udc00'])])],
+    ['pairs-kept', P(['id', 'e\ud83d\ude00'], ['source', 'slack:acme/\ud83d\ude80'], ['kind', 'chat'], ['title', null], ['author', null], ['at', '2024-04-02T14:15:30.000Z'], ['thread', null], ['text', '\u0000ship it \ud83d\ude80\u0000 '], ['meta', P(['emoji', '\ud83d\ude80'])])],
+    ['replacement-char-already', P(['id', 'r\ufffd'], ['source', 's'], ['kind', 'note'], ['title', null], ['author', null], ['at', null], ['thread', null], ['text', 'a \ufffd b'], ['meta', P()])],
+  ];
+  for (const [id, content] of normalised) {
+    const js = wellFormed(toJs(content));
+    js.text = clean(js.text) ?? '';
+    js.title = clean(js.title);
+    cases.push({ id: `normalised/${id}`, content: encode(content), json: JSON.stringify(js), fingerprint: fingerprint(js), uid: recordUid(js.source, js.id) });
+  }
   const utf8Inputs = ['', 'abc', 'é', '😀', '\ud800', '\udfff', 'a\ud83db', '\ude00\ud83d', '\ud83d\ude00', '\u0000', '\uffff', '\ufeff'];
   utf8Inputs.forEach((s, i) => cases.push({ id: `utf8/${i}`, text: s, utf8_hex: utf8(s).toString('hex'), sha256: sha256Hex(s) }));
   return cases;

@@ -103,55 +103,50 @@ def _refuse(record: MemoryRecord, reason: str) -> RecordError:
     return RecordError(js_well_formed(record.source), f"record {shown!r}", reason)
 
 
+class _TooDeep(ValueError):
+    """A meta entry nests deeper than ``max_depth``."""
+
+
 def _fit_meta(
     meta: Mapping[str, Any], limits: Limits, cuts: list[dict[str, Any]]
-) -> tuple[dict[str, Any] | None, int, int, str | None]:
-    """Return ``meta`` within the limits (None: unchanged), its size bounds, or why it cannot be.
+) -> tuple[dict[str, Any] | None, int, int]:
+    """Return ``meta`` within the limits (None: unchanged as it is) and bounds on its size.
 
-    Entries over ``max_field_bytes`` are left out (and noted in ``cuts``); nesting deeper than
-    ``max_depth`` refuses the record, before anything recursive has seen it.
+    Entries over ``max_field_bytes`` are left out (and noted in ``cuts``); lone surrogates in
+    keys and strings become U+FFFD, keys keeping their places.
+
+    Raises:
+        _TooDeep: an entry nests deeper than ``max_depth``; nothing recursive has seen it yet.
     """
-    out: dict[str, Any] | None = None
+    kept: list[tuple[str, Any]] = []
+    changed = False
     low = high = 2
     for key, value in meta.items():
         name = key if isinstance(key, str) else str(key)
+        good_name = js_well_formed(name)
         m = measure(value, limits.max_depth, limits.max_field_bytes, depth=1)
         if m.too_deep:
-            return (
-                None,
-                0,
-                0,
-                (
-                    f"meta {js_well_formed(name)!r} nests deeper than {limits.max_depth} levels "
-                    "(Limits.max_depth)"
-                ),
+            raise _TooDeep(
+                f"meta {good_name!r} nests deeper than {limits.max_depth} levels (Limits.max_depth)"
             )
         k_low, k_high = str_bounds(name)
-        over = m.too_big or (
+        if m.too_big or (
             m.high + k_high > limits.max_field_bytes
             and json_bytes(value) + k_high > limits.max_field_bytes
-        )
-        if over:
-            if out is None:
-                out = dict(meta)
-            del out[key]
+        ):
+            changed = True
             cuts.append(
-                {
-                    "field": f"meta.{js_well_formed(name)}",
-                    "unit": "bytes",
-                    "limit": limits.max_field_bytes,
-                    "kept": 0,
-                }
+                {"field": f"meta.{good_name}", "unit": "bytes", "limit": limits.max_field_bytes}
             )
             continue
-        if m.surrogates or js_well_formed(name) is not name:
-            if out is None:
-                out = dict(meta)
-            del out[key]
-            out[js_well_formed(name)] = well_formed_value(value)
-        low += m.low + k_low + 2
-        high += m.high + k_high + 2
-    return out, low, high, None
+        if m.surrogates:
+            value = well_formed_value(value)
+            changed = True
+        changed = changed or good_name is not key
+        kept.append((good_name, value))
+        low += m.low + k_low + 1
+        high += m.high + k_high + 1
+    return (dict(kept) if changed else None), low, high
 
 
 def normalise_item(
@@ -200,9 +195,10 @@ def _fit(record: MemoryRecord, limits: Limits) -> MemoryRecord | RecordError:
         return checked
     record = checked
     cuts: list[dict[str, Any]] = []
-    meta, meta_low, meta_high, why = _fit_meta(record.meta, limits, cuts)
-    if why is not None:
-        return _refuse(record, why)
+    try:
+        meta, meta_low, meta_high = _fit_meta(record.meta, limits, cuts)
+    except _TooDeep as exc:
+        return _refuse(record, str(exc))
     text = _cut(_clean(record.text), "text", limits.max_text_units, cuts) or ""
     title = _cut(_clean(record.title), "title", limits.max_title_units, cuts)
     if not text and not title:
