@@ -161,13 +161,22 @@ def _lines(f: BinaryIO, limit: int) -> Iterator[tuple[bytes, int]]:
             return
         size = len(raw)
         if size > limit and not raw.endswith(b"\n"):
-            while True:
-                rest = f.readline(_SKIP_PIECE)
-                size += len(rest)
-                if not rest or rest.endswith(b"\n"):
-                    raw = raw[:limit] + (b"\n" if rest.endswith(b"\n") else b"")
-                    break
+            rest, ended = _pass_line(f)
+            size += rest
+            raw = b"\n" if ended else b""  # only whether it ended matters now
         yield raw, size
+
+
+def _pass_line(f: BinaryIO) -> tuple[int, bool]:
+    """Read past the rest of a line; return its length and whether it ended with a newline."""
+    size = 0
+    while piece := f.read(_SKIP_PIECE):
+        end = piece.find(b"\n")
+        if end >= 0:
+            f.seek(end + 1 - len(piece), os.SEEK_CUR)  # back to the start of the next line
+            return size + end + 1, True
+        size += len(piece)
+    return size, False
 
 
 def _read(

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from aiostream import pipable_operator, streamcontext
 
-from ..js import js_trim, js_well_formed, utf16_cut, utf16_len
+from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
 from ..records import MemoryRecord, RecordError, Seen, SourceState
 from ._measure import json_bytes, measure, str_bounds, well_formed_value
@@ -22,6 +23,7 @@ _FIELDS = ("id", "text", "kind", "author", "title", "at", "source", "thread", "m
 _NAME_FIELDS = ("id", "source", "kind", "author", "thread")
 # Keys, quotes, colons, commas and a timestamp of a stored record: well under this many bytes.
 _RECORD_OVERHEAD = 200
+_NOT_SPACE = re.compile("[^" + re.escape(JS_WHITESPACE) + "]")
 _NOTE_BYTES = 200  # one entry of meta["_cut"], at most
 
 
@@ -57,18 +59,28 @@ def _as_id(value: Any) -> str:
     return str(value)
 
 
-def _clean(text: str | None) -> str | None:
+def _clean_cut(text: str | None, field: str, limit: int, cuts: list[dict[str, Any]]) -> str | None:
+    """Return ``text`` without NULs, trimmed, cut to ``limit`` UTF-16 units (noted), well-formed."""
     if text is None:
         return None
-    # str.replace and strip return the string itself when they change nothing: no copy of a
-    # large text in the usual case.
-    return js_trim(text.replace("\x00", "")) or None
-
-
-def _cut(text: str | None, field: str, limit: int, cuts: list[dict[str, Any]]) -> str | None:
-    """Cut ``text`` to ``limit`` UTF-16 units (noting it), and make it well-formed."""
-    if text is None:
-        return None
+    if len(text) > 2 * limit and "\x00" not in text:
+        # Far too long: trim and cut without copying the whole text (the copy alone would
+        # double a 200 MB text's memory). Same result as trimming first, then cutting.
+        lead = _NOT_SPACE.search(text)
+        if lead is None:
+            return None
+        start = lead.start()
+        end = len(text)
+        while text[end - 1] in JS_WHITESPACE:
+            end -= 1
+        units = utf16_len(text) - start - (len(text) - end)  # whitespace is one unit each
+        if units <= limit:
+            return js_well_formed(text[start:end])
+        kept = utf16_cut(text[start : start + limit], limit)
+        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": utf16_len(kept)})
+        return js_well_formed(kept)
+    # str.replace and strip return the string itself when they change nothing.
+    text = js_trim(text.replace("\x00", ""))
     units = utf16_len(text)
     if units > limit:
         text = utf16_cut(text, limit)
@@ -130,9 +142,10 @@ def _fit_meta(
                 f"meta {good_name!r} nests deeper than {limits.max_depth} levels (Limits.max_depth)"
             )
         k_low, k_high = str_bounds(name)
+        # An entry's size is its stored JSON: `"key":value`.
         if m.too_big or (
-            m.high + k_high > limits.max_field_bytes
-            and json_bytes(value) + k_high > limits.max_field_bytes
+            m.high + k_high + 1 > limits.max_field_bytes
+            and json_bytes(name) + 1 + json_bytes(value) > limits.max_field_bytes
         ):
             changed = True
             cuts.append(
@@ -199,8 +212,8 @@ def _fit(record: MemoryRecord, limits: Limits) -> MemoryRecord | RecordError:
         meta, meta_low, meta_high = _fit_meta(record.meta, limits, cuts)
     except _TooDeep as exc:
         return _refuse(record, str(exc))
-    text = _cut(_clean(record.text), "text", limits.max_text_units, cuts) or ""
-    title = _cut(_clean(record.title), "title", limits.max_title_units, cuts)
+    text = _clean_cut(record.text, "text", limits.max_text_units, cuts) or ""
+    title = _clean_cut(record.title, "title", limits.max_title_units, cuts)
     if not text and not title:
         return RecordError(
             record.source, f"record {record.id!r}", "record has no text and no title"
