@@ -58,6 +58,9 @@ async def test_lone_surrogates_import_are_searchable_and_a_rerun_is_unchanged(
         assert (first.added, first.skipped) == (3, 0), first.errors
         hits = await memory.search("zeppelin budget", k=1)
         assert [h.id for h in hits] == ["m1"]
+        # A query holding one is read as the tokenizer's U+FFFD too, not refused.
+        hits = await memory.search("zeppelin \ud800 budget", k=1)
+        assert [h.id for h in hits] == ["m1"]
         stored = await memory.get("m1")
         assert stored is not None
         assert stored.text == "x \ufffd y: the quarterly zeppelin budget"

@@ -18,6 +18,7 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from .._exceptions import EmbeddingError
+from ..js import js_well_formed
 from ._base import Passage, Vector
 
 __all__ = [
@@ -469,7 +470,11 @@ class OnnxEmbedder:
 
     def _windows(self, texts: list[str], *, first_only: bool) -> list[_Window]:
         """Cut every text into windows of content word pieces, in text order."""
-        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=False)
+        # The tokenizer takes UTF-8 only: lone surrogates (a query typed with one) become
+        # U+FFFD, as TextEncoder hands them to the reference's tokenizer.
+        encodings = self._tokenizer.encode_batch(
+            [js_well_formed(t) for t in texts], add_special_tokens=False
+        )
         size, step = self._window, self._window - self._overlap
         windows: list[_Window] = []
         for i, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
