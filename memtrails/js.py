@@ -133,7 +133,15 @@ def js_well_formed(s: str) -> str:
     into its one character (JavaScript sees the two units as that character). A string without
     surrogates is returned as it is.
     """
-    if s.isascii() or _ANY_SURROGATE.search(s) is None:
+    if s.isascii():
+        return s
+    if len(s) <= _CHUNK:
+        try:
+            s.encode("utf-8")  # several times quicker than the search, for all its copy
+            return s
+        except UnicodeEncodeError:
+            pass
+    elif _ANY_SURROGATE.search(s) is None:
         return s
     return _units(s).decode("utf-16-le", "replace")
 

@@ -14,6 +14,7 @@ __all__ = ["Measure", "json_bytes", "measure", "str_bounds", "well_formed_value"
 # The longest number JSON.stringify writes ("-1.2345678901234567e-308"), and `false`/`null`.
 _MAX_SCALAR = 25
 _MIN_SCALAR = 1
+_SCALARS = frozenset({int, float, bool, type(None)})
 _ESCAPED = re.compile('["\\\\\x00-\x1f]')
 
 
@@ -39,12 +40,8 @@ def str_bounds(s: str) -> tuple[int, int]:
     return n + 2, 6 * n + 2  # an escape (\u001f) is six bytes, any other character at most four
 
 
-def _note_str(s: str, m: Measure) -> None:
-    low, high = str_bounds(s)
-    m.low += low
-    m.high += high
-    if not m.surrogates and not s.isascii() and js_well_formed(s) is not s:
-        m.surrogates = True
+def _is_container(v: Any) -> bool:
+    return isinstance(v, Sequence | set | frozenset) and not isinstance(v, str | bytes | bytearray)
 
 
 def measure(value: Any, max_depth: int, max_low: int, depth: int = 0) -> Measure:
@@ -57,35 +54,52 @@ def measure(value: Any, max_depth: int, max_low: int, depth: int = 0) -> Measure
         depth: the nesting ``value`` already sits at (1 for an entry of ``meta``).
     """
     m = Measure()
+    low = high = 0
     stack: list[tuple[Any, int]] = [(value, depth)]
     while stack:
         v, d = stack.pop()
-        if isinstance(v, str):
-            _note_str(v, m)
-        elif isinstance(v, Mapping):
+        t = type(v)
+        if t in _SCALARS:
+            low += _MIN_SCALAR
+            high += _MAX_SCALAR
+            continue
+        strings: tuple[str, ...]
+        if t is str or isinstance(v, str):
+            strings = (v,)
+        elif t is dict or isinstance(v, Mapping):
             d += 1
             if d > max_depth:
                 m.too_deep = True
-                return m
-            m.low += 1 + len(v) * 2  # braces, colons and commas
-            m.high += 1 + len(v) * 2
-            for k, x in v.items():
-                _note_str(k if isinstance(k, str) else str(k), m)
-                stack.append((x, d))
-        elif isinstance(v, Sequence | set | frozenset) and not isinstance(v, bytes | bytearray):
+                break
+            low += 1 + len(v) * 2  # braces, colons and commas
+            high += 1 + len(v) * 2
+            strings = tuple(k if type(k) is str else str(k) for k in v)
+            stack.extend((x, d) for x in v.values())
+        elif t is list or t is tuple or _is_container(v):
             d += 1
             if d > max_depth:
                 m.too_deep = True
-                return m
-            m.low += 1 + max(len(v), 1)  # brackets and commas
-            m.high += 1 + max(len(v), 1)
+                break
+            low += 1 + max(len(v), 1)  # brackets and commas
+            high += 1 + max(len(v), 1)
             stack.extend((x, d) for x in v)
-        else:
-            m.low += _MIN_SCALAR
-            m.high += _MAX_SCALAR
-        if m.low > max_low:
+            continue
+        else:  # numbers of other types; JSON serialisation refuses anything else later
+            low += _MIN_SCALAR
+            high += _MAX_SCALAR
+            continue
+        for s in strings:
+            # Loose bounds (one to six bytes a character) are enough to settle almost every
+            # case; the caller serialises only values whose bounds straddle its limit.
+            n = len(s)
+            low += n + 2
+            high += 6 * n + 2
+            if not m.surrogates and not s.isascii() and js_well_formed(s) is not s:
+                m.surrogates = True
+        if low > max_low:
             m.too_big = True
-            return m
+            break
+    m.low, m.high = low, high
     return m
 
 

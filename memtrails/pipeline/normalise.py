@@ -95,9 +95,8 @@ def _small_str(record: MemoryRecord, limits: Limits) -> RecordError | MemoryReco
         value = getattr(record, name)
         if value is None:
             continue
-        low, high = str_bounds(value)
-        if high > limits.max_field_bytes and (
-            low > limits.max_field_bytes or json_bytes(value) > limits.max_field_bytes
+        if 6 * len(value) + 2 > limits.max_field_bytes and (
+            len(value) + 2 > limits.max_field_bytes or json_bytes(value) > limits.max_field_bytes
         ):
             return _refuse(
                 record,
@@ -130,6 +129,12 @@ def _fit_meta(
     Raises:
         _TooDeep: an entry nests deeper than ``max_depth``; nothing recursive has seen it yet.
     """
+    whole = measure(meta, limits.max_depth, limits.max_field_bytes)
+    if not (whole.too_deep or whole.too_big or whole.surrogates) and (
+        whole.high <= limits.max_field_bytes
+    ):
+        # Nothing to fix and even all of it fits in one field: the usual case, in one walk.
+        return None, whole.low, whole.high
     kept: list[tuple[str, Any]] = []
     changed = False
     low = high = 2
@@ -239,8 +244,7 @@ def _within_record_bytes(
     for name in ("text", *_NAME_FIELDS, "title"):
         value = getattr(record, name)
         if value is not None:
-            a, b = str_bounds(value)
-            low, high = low + a, high + b
+            low, high = low + len(value) + 2, high + 6 * len(value) + 2
     limit = limits.max_record_bytes
     if high > limit and (low > limit or json_bytes(record.to_json()) > limit):
         return _refuse(record, f"the record is over {limit:,} bytes (Limits.max_record_bytes)")
