@@ -29,6 +29,7 @@ from .importers.iterables import from_iterable
 from .importers.jsonl import from_jsonl
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
+from .limits import Limits
 from .memory import Memory, MemoryStatus, SearchHit, in_flight_bound
 from .pipeline.batch import batch, prefetch
 from .pipeline.dedup import dedup
@@ -48,6 +49,7 @@ __all__ = [
     "FolderFormatError",
     "ImportReport",
     "IndexBackendError",
+    "Limits",
     "Memory",
     "MemoryClosedError",
     "MemoryLockedError",

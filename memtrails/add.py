@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .importers.detect import detect_kind, open_path
 from .ingest import ProgressCallback
+from .limits import Limits
 from .memory import Memory
 from .records import ImportReport
 
@@ -27,6 +28,7 @@ async def add_path(
     prune: bool = False,
     batch: int = 64,
     on_progress: ProgressCallback | None = None,
+    limits: Limits | None = None,
 ) -> ImportReport:
     """Import a file or folder of any kind memtrails reads, reading only what is new.
 
@@ -44,6 +46,7 @@ async def add_path(
             (never records of another source; nothing when the source yielded nothing).
         batch: records per model call and index write.
         on_progress: called with the running report after every batch.
+        limits: how large and deep a record may be (default: ``Limits()``).
 
     Raises:
         SourceError: the path is missing or of no kind memtrails reads.
@@ -59,8 +62,10 @@ async def add_path(
     # prune without reading unchanged files; other kinds prune after a full read.
     use_state = not full and (not prune or kind == "files")
     state = memory.source_state(source_name(path)) if use_state else None
-    importer = open_path(path, kind, state=state)
-    return await memory.ingest(importer, batch=batch, on_progress=on_progress, prune=prune)
+    importer = open_path(path, kind, state=state, limits=limits)
+    return await memory.ingest(
+        importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
+    )
 
 
 async def add_git(
@@ -73,6 +78,7 @@ async def add_git(
     prune: bool = False,
     batch: int = 64,
     on_progress: ProgressCallback | None = None,
+    limits: Limits | None = None,
 ) -> ImportReport:
     """Import a Git repository's commits, only those new since the last run when it can.
 
@@ -85,10 +91,13 @@ async def add_git(
         prune: walk the whole history, then forget commits no longer reachable.
         batch: records per model call and index write.
         on_progress: called with the running report after every batch.
+        limits: how large and deep a record may be (default: ``Limits()``).
     """
     from .importers.git import from_git
 
     repo = Path(repo).expanduser()
     state = None if (full or prune) else memory.source_state("git:" + source_name(repo))
     importer = from_git(repo, branch=branch, all_branches=all_branches, state=state)
-    return await memory.ingest(importer, batch=batch, on_progress=on_progress, prune=prune)
+    return await memory.ingest(
+        importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
+    )

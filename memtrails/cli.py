@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from ._exceptions import MemtrailsError
+from .limits import MAX_DEPTH_CEILING, Limits
 from .memory import Memory
 from .pipeline.progress import progress_bar
 from .records import ImportReport
@@ -56,6 +57,33 @@ def _index_options(f: Callable[..., Any]) -> Callable[..., Any]:
         help="Model threads (default: all cores).",
     )(f)
     return f
+
+
+_LIMIT_OPTIONS = (
+    ("--max-depth", "max_depth", "Deepest nesting of a record's meta or a JSON Lines line [64]."),
+    ("--max-text-units", "max_text_units", "Longer texts are cut (UTF-16 units) [1000000]."),
+    ("--max-field-bytes", "max_field_bytes", "Larger meta entries are left out [1 MiB]."),
+    ("--max-record-bytes", "max_record_bytes", "Larger records are skipped [16 MiB]."),
+    ("--max-line-bytes", "max_line_bytes", "Longer JSON Lines lines are skipped [64 MiB]."),
+)
+
+
+def _limit_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the --max-* options; the command receives them as one ``limits=Limits(...)``."""
+
+    @wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {name: kwargs.pop(name) for _, name, _ in _LIMIT_OPTIONS}
+        kwargs["limits"] = Limits(**{k: v for k, v in given.items() if v is not None})
+        return f(*args, **kwargs)
+
+    command: Callable[..., Any] = wrapper
+    for flag, name, text in reversed(_LIMIT_OPTIONS):
+        top = MAX_DEPTH_CEILING if name == "max_depth" else None
+        command = click.option(
+            flag, name, type=click.IntRange(min=1, max=top), default=None, help=text
+        )(command)
+    return command
 
 
 def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
@@ -115,6 +143,7 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @_index_options
 @_home_option
+@_limit_options
 @_run
 async def add(
     paths: tuple[Path, ...],
@@ -127,13 +156,15 @@ async def add(
     threads: int | None,
     qdrant_url: str | None,
     home: Path | None,
+    limits: Limits,
 ) -> None:
     """Import PATHS (JSON Lines, mbox, .eml, Slack exports, notes folders) and --git repositories.
 
     Records already in the memory with the same content cost nothing; changed ones are
     updated; records that cannot be read are skipped, listed, and counted. A re-run reads
     only what is new since the last run where the input allows it (an appended mbox or
-    JSON Lines file, new commits, changed files).
+    JSON Lines file, new commits, changed files). Records over the --max-* limits are cut
+    (said in the report and the record's meta "_cut") or skipped with the limit named.
 
     Example:
 
@@ -160,6 +191,7 @@ async def add(
                     prune=prune,
                     batch=batch,
                     on_progress=on_progress,
+                    limits=limits,
                 )
             total.merge(report)
         for repo in git_repos:
@@ -172,6 +204,7 @@ async def add(
                     prune=prune,
                     batch=batch,
                     on_progress=on_progress,
+                    limits=limits,
                 )
             total.merge(report)
     if as_json:
@@ -185,6 +218,8 @@ def _print_report(report: ImportReport) -> None:
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
     )
+    if report.cut:
+        click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
     if report.secrets:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.secrets.items()))
         click.echo(f"secrets scrubbed: {kinds}")

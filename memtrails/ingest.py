@@ -15,6 +15,7 @@ from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
 from .items import Staged, StageItem, Unchanged
 from .keys import record_uid
+from .limits import CUT_KEY, Limits
 from .pipeline.batch import batched, read_ahead
 from .pipeline.dedup import dedup
 from .pipeline.embed import embed
@@ -47,6 +48,7 @@ async def run_import(
     on_progress: ProgressCallback | None,
     strict: bool,
     prune: bool,
+    limits: Limits | None = None,
 ) -> ImportReport:
     """Import ``source`` into ``folder``; see :meth:`memtrails.Memory.ingest`."""
     started = time.perf_counter()
@@ -54,7 +56,7 @@ async def run_import(
     run = ImportRun(folder.table, prune=prune)
     # source | normalise | scrub | dedup | batch | prefetch | embed | prefetch, spelled as
     # calls so that the item types are checked from stage to stage.
-    staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name)), run)
+    staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name, limits)), run)
     batches_in = read_ahead(batched(staged, batch, idle), 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)
     try:
@@ -108,6 +110,8 @@ async def _write(
                 report.added += 1
             if staged.secrets:
                 report.secrets.update(staged.secrets)
+            if CUT_KEY in staged.record.meta:
+                report.cut += 1
         report.embedded += len(todo)
     # A position is saved only after every record before it is in the folder.
     for state in states:

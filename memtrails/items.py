@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .embedding._base import Passage
+from .js import js_well_formed
 from .records import MemoryRecord, RecordError, SourceState
 
 __all__ = ["StageItem", "Staged", "Unchanged", "embed_text"]
@@ -37,8 +38,11 @@ StageItem = Staged | Unchanged | RecordError | SourceState
 def embed_text(record: MemoryRecord) -> str:
     """Return the text the model sees for a record: its title, a blank line, its text.
 
-    The title is left out when the text already starts with it (a commit message).
+    The title is left out when the text already starts with it (a commit message). Lone
+    surrogates become U+FFFD, as ``TextEncoder`` hands text to the reference's tokenizer
+    (normalisation has done it for every imported record; a record read back from an older
+    folder may still hold them).
     """
     if record.title and record.text and not record.text.startswith(record.title):
-        return f"{record.title}\n\n{record.text}"
-    return record.text or record.title or ""
+        return js_well_formed(f"{record.title}\n\n{record.text}")
+    return js_well_formed(record.text or record.title or "")

@@ -22,6 +22,7 @@ from .folder.status import MemoryStatus, folder_status
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
 from .keys import record_uid
+from .limits import Limits
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
@@ -147,6 +148,7 @@ class Memory:
         cursor: str | None = None,
         lag: timedelta | float | None = None,
         full: bool = False,
+        limits: Limits | None = None,
     ) -> ImportReport:
         """Import every record of ``source``; return what was added, updated, unchanged, skipped.
 
@@ -178,6 +180,8 @@ class Memory:
                 or a number), for rows that arrive late.
             full: with ``cursor``: ignore the watermark and read everything (with
                 ``prune``, rows gone from the source are forgotten).
+            limits: how large and deep a record may be (default: ``Limits()``); over a
+                limit a record is cut (``report.cut``, its ``meta["_cut"]``) or refused.
 
         Raises:
             SourceError: in strict mode, the first unreadable record.
@@ -205,6 +209,7 @@ class Memory:
             on_progress=on_progress,
             strict=strict,
             prune=prune,
+            limits=limits,
         )
 
     def source_state(self, source: str) -> dict[str, Any] | None:
@@ -232,7 +237,9 @@ class Memory:
         accepted as well; where several sources hold the id, the latest written wins.
         """
         folder = self._open_folder()
-        rows = [(row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))]
+        rows = [
+            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+        ]
         if not rows:
             return None
         line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])

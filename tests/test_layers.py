@@ -2,7 +2,7 @@
 
 The rule (also in the README's "Architecture" section), lowest layer first:
 
-1. base: ``_exceptions``, ``_threads``, ``js``, ``dates``, ``words``, ``keys``, ``records``
+1. base: ``_exceptions``, ``_threads``, ``js``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
@@ -23,7 +23,7 @@ import memtrails
 PACKAGE = Path(memtrails.__file__).parent
 
 LAYERS: list[list[set[str]]] = [
-    [{"_exceptions", "_threads", "js", "dates", "words", "keys", "records"}],
+    [{"_exceptions", "_threads", "js", "dates", "words", "keys", "records", "limits", "_measure"}],
     [{"embedding"}],
     [{"secrets", "scrub"}],
     [{"items"}],
@@ -76,7 +76,9 @@ def _violations(me: list[str], is_package: bool, source: str) -> list[str]:
     wrong = []
     for line, target in _imported(me, is_package, source):
         if target and _place(target[0]) != mine and _place(target[0])[0] >= mine[0]:
-            wrong.append(f"{'/'.join(me) or '__init__'}:{line} imports memtrails.{'.'.join(target)}")
+            wrong.append(
+                f"{'/'.join(me) or '__init__'}:{line} imports memtrails.{'.'.join(target)}"
+            )
     return wrong
 
 

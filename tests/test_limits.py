@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from aiostream import stream
-from fakes import SlowHashEmbedder
+from click.testing import CliRunner
 from helpers import errors, records
 
+from memtrails.cli import main
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.js import js_stringify
 from memtrails.keys import fingerprint
@@ -22,6 +23,7 @@ from memtrails.memory import Memory
 from memtrails.pipeline.normalise import normalise, normalise_item
 from memtrails.records import ImportReport, MemoryRecord, RecordError, SourceState
 from memtrails.scrub import scrub_record
+from memtrails.testing import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -129,7 +131,7 @@ async def test_deep_meta_from_a_custom_source_is_refused_before_the_scrubber_see
         {"id": "deep", "text": "nested", "meta": {"depth": _nested(900)}},
         MemoryRecord(id="deep2", text="nested", meta={"x": {"y": _nested(5000)}}),
     ]
-    async with Memory.open(tmp_path / "m", embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await memory.ingest(rows, name="rows")
         assert report.added == 1
         assert [(e.where, e.reason) for e in report.errors] == [
@@ -151,13 +153,55 @@ def test_the_deepest_allowed_meta_goes_through_every_recursive_step() -> None:
     assert len(fingerprint(scrubbed)) == 64
 
 
-async def test_the_default_depth_imports_whole(tmp_path: Path) -> None:
-    meta = {"a": _nested(63), "token": {"b": _nested(62)}}
-    async with Memory.open(tmp_path / "m", embedder=SlowHashEmbedder()) as memory:
-        report = await memory.ingest([{"id": "x", "text": "t", "meta": meta}])
-        assert (report.added, report.skipped) == (1, 0)
-        stored = await memory.get("x")
-        assert stored is not None and stored.meta == meta
+async def test_ingest_takes_limits(tmp_path: Path) -> None:
+    deep = {"a": _nested(199), "token": {"b": _nested(150)}}
+    rows = [
+        {"id": "deep", "text": "t", "meta": deep},
+        {"id": "long", "text": "abcdefghij" * 3},
+        {"id": "short", "text": "abc"},
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(rows, limits=Limits(max_depth=200, max_text_units=20))
+        assert (report.added, report.skipped, report.cut) == (3, 0, 1)
+        stored = await memory.get("deep")
+        assert stored is not None and stored.meta == deep
+        cut = await memory.get("long")
+        assert cut is not None and cut.text == "abcdefghij" * 2
+        assert cut.meta == {CUT_KEY: [{"field": "text", "unit": "UTF-16", "was": 30, "kept": 20}]}
+        # The default refuses the deep one, by name; an unchanged re-run cuts nothing new.
+        again = await memory.ingest(rows, limits=Limits(max_text_units=20))
+        assert (again.unchanged, again.cut) == (2, 0)
+        assert [e.where for e in again.errors] == ["record 'deep'"]
+
+
+def test_the_command_line_takes_limits_and_says_what_it_cut(tmp_path: Path) -> None:
+    path = _write_lines(
+        tmp_path / "notes.jsonl",
+        [{"id": "1", "text": "x" * 50}, {"id": "2", "text": "y" * 5000}, {"id": "3", "text": "z"}],
+    )
+    home = tmp_path / "home"
+    result = CliRunner().invoke(
+        main,
+        [
+            "add",
+            str(path),
+            "--home",
+            str(home),
+            "--max-text-units",
+            "40",
+            "--max-line-bytes",
+            "1000",
+            "--json",
+        ],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["added"], report["skipped"], report["cut"]) == (2, 1, 1)
+    assert report["errors"][0]["where"] == "line 2"
+    assert "(Limits.max_line_bytes)" in report["errors"][0]["reason"]
+    bad = CliRunner().invoke(main, ["add", str(path), "--home", str(home), "--max-depth", "500"])
+    assert bad.exit_code == 2 and "--max-depth" in bad.output
 
 
 # -- sizes -------------------------------------------------------------------------------
@@ -269,11 +313,16 @@ async def test_a_line_over_the_limit_is_an_error_and_reading_goes_on(tmp_path: P
 
 
 def _peak_rss_mb(code: str, tmp_path: Path) -> tuple[float, str]:
-    """Run ``code`` in a fresh interpreter; return its peak RSS in MB and what it printed."""
+    """Run ``code`` in a fresh interpreter; return its peak RSS in MB and what it printed.
+
+    The peak is the kernel's VmHWM: ru_maxrss would keep the forking test process's own peak
+    across the exec.
+    """
     script = textwrap.dedent(code) + textwrap.dedent(
         """
-        import resource
-        print("PEAK", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        import re
+        with open("/proc/self/status") as f:
+            print("PEAK", int(re.search(r"VmHWM:\\s+(\\d+) kB", f.read()).group(1)) / 1024)
         """
     )
     done = subprocess.run(
@@ -320,23 +369,23 @@ def test_a_200_mb_meta_field_is_left_out_in_bounded_memory(tmp_path: Path) -> No
     peak, out = _peak_rss_mb(
         f"""
         import asyncio
-        from fakes import SlowHashEmbedder
+        from memtrails.testing import HashingEmbedder
         from memtrails.memory import Memory
 
         async def main():
             rows = [{{"id": "big", "text": "a small text", "meta": {{"dump": "z" * (200 * 1024 * 1024)}}}},
                     {{"id": "long", "text": "word " * (40 * 1024 * 1024)}}]
-            async with Memory.open({str(folder)!r}, embedder=SlowHashEmbedder()) as memory:
+            async with Memory.open({str(folder)!r}, embedder=HashingEmbedder()) as memory:
                 report = await memory.ingest(rows)
                 big, long = await memory.get("big"), await memory.get("long")
-            print(report.added, report.skipped, big.meta, len(long.text), long.meta)
+            print(report.added, report.skipped, report.cut, big.meta, len(long.text), long.meta)
 
         asyncio.run(main())
         """,
         tmp_path,
     )
     assert out == (
-        "2 0 {'_cut': [{'field': 'meta.dump', 'unit': 'bytes', 'limit': 1048576}]} 1000000 "
+        "2 0 2 {'_cut': [{'field': 'meta.dump', 'unit': 'bytes', 'limit': 1048576}]} 1000000 "
         "{'_cut': [{'field': 'text', 'unit': 'UTF-16', 'was': 209715199, 'kept': 1000000}]}"
     )
     # The inputs hold 400 MB and the imports ~150 MB: measured 576 MB here, against 1,075 MB

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
+from ..limits import Limits
 from ..records import Item
 
 __all__ = ["detect_kind", "open_path"]
@@ -69,18 +70,23 @@ def detect_kind(path: Path) -> str:
 
 
 def open_path(
-    path: Path, kind: str | None = None, *, state: Mapping[str, Any] | None = None
+    path: Path,
+    kind: str | None = None,
+    *,
+    state: Mapping[str, Any] | None = None,
+    limits: Limits | None = None,
 ) -> AsyncIterator[Item]:
     """Return the importer for ``path`` (its kind detected unless given).
 
     ``state`` is the position the importer reported at the end of the last run; importers
-    that can resume use it to read only what is new.
+    that can resume use it to read only what is new. ``limits`` bounds what the JSON Lines
+    reader holds (``max_line_bytes``, ``max_depth``).
     """
     kind = kind or detect_kind(path)
     if kind == "jsonl":
         from .jsonl import from_jsonl
 
-        return from_jsonl(path, state=state)
+        return from_jsonl(path, state=state, limits=limits)
     if kind == "mbox":
         from .mbox import from_mbox
 

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .._exceptions import SourceError
+from .._measure import measure
 from .._threads import iterate_in_thread
 from ..limits import Limits
-from ..pipeline._measure import measure
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._resume import prefix_marks, why_not_resumable
 

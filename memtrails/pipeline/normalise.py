@@ -9,10 +9,10 @@ from typing import Any
 
 from aiostream import pipable_operator, streamcontext
 
+from .._measure import json_bytes, measure, str_bounds, well_formed_value
 from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
 from ..records import MemoryRecord, RecordError, Seen, SourceState
-from ._measure import json_bytes, measure, str_bounds, well_formed_value
 
 __all__ = ["MAX_TEXT_UNITS", "MAX_TITLE_UNITS", "normalise", "normalise_item"]
 
