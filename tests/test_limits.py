@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -14,6 +15,7 @@ from aiostream import stream
 from click.testing import CliRunner
 from helpers import errors, records
 
+from memtrails.add import add_path
 from memtrails.cli import main
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.js import js_stringify
@@ -21,7 +23,7 @@ from memtrails.keys import fingerprint
 from memtrails.limits import CUT_KEY, Limits
 from memtrails.memory import Memory
 from memtrails.pipeline.normalise import normalise, normalise_item
-from memtrails.records import ImportReport, MemoryRecord, RecordError, SourceState
+from memtrails.records import ImportReport, MemoryRecord, RecordError, Seen, SourceState
 from memtrails.scrub import scrub_record
 from memtrails.testing import HashingEmbedder
 
@@ -392,3 +394,26 @@ def test_a_200_mb_meta_field_is_left_out_in_bounded_memory(tmp_path: Path) -> No
     # (and a 210 MB log) when the field was stored whole and the text trimmed by copying.
     assert peak < 700, f"peak RSS {peak:.0f} MB"
     assert (folder / "records.jsonl").stat().st_size < 3 * 1024 * 1024
+
+
+def test_passing_items_get_the_names_their_records_get() -> None:
+    assert normalise_item(Seen("s\udc80", "id\udce9"), "x", 1) == Seen("s\ufffd", "id\ufffd")
+    state = normalise_item(SourceState("s\udc80", {}), "x", 1)
+    assert isinstance(state, SourceState) and state.source == "s\ufffd"
+    error = normalise_item(RecordError("s\udc80", "line \ud800", "bad \udfff", "i\ud800"), "x", 1)
+    assert error == RecordError("s\ufffd", "line \ufffd", "bad \ufffd", "i\ufffd")
+
+
+async def test_a_file_name_that_is_not_utf8_imports_and_prunes_nothing(tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "plain.md").write_text("plain notes about herons\n")
+    # A Latin-1 file name: Python reads it with surrogateescape, a lone surrogate.
+    (Path(os.fsdecode(bytes(notes) + b"/caf\xe9.md"))).write_text("notes about the cafe\n")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await add_path(memory, notes)
+        assert (first.added, first.skipped) == (2, 0), first.errors
+        again = await add_path(memory, notes, prune=True)
+        assert (again.added, again.unchanged, again.removed, again.skipped) == (0, 2, 0, 0)
+        hits = await memory.search("cafe", k=1)
+        assert hits and hits[0].id.endswith("caf\ufffd.md")

@@ -167,6 +167,21 @@ def _fit_meta(
     return (dict(kept) if changed else None), low, high
 
 
+def _well_formed_item(item: RecordError | Seen | SourceState) -> RecordError | Seen | SourceState:
+    """Return ``item`` with its names well-formed, so that they match its records' (and print)."""
+    fields: tuple[str, ...] = ("source",)
+    if isinstance(item, RecordError):
+        fields = ("source", "where", "reason", "id")
+    elif isinstance(item, Seen):
+        fields = ("source", "id")
+    fixed: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(item, name)
+        if value is not None and js_well_formed(value) is not value:
+            fixed[name] = js_well_formed(value)
+    return replace(item, **fixed) if fixed else item
+
+
 def normalise_item(
     item: Any, source: str, position: int, limits: Limits | None = None
 ) -> MemoryRecord | RecordError | Seen | SourceState:
@@ -186,7 +201,7 @@ def normalise_item(
         limits: the limits records are held to (default: ``Limits()``).
     """
     if isinstance(item, RecordError | Seen | SourceState):
-        return item
+        return _well_formed_item(item)
     limits = limits or _DEFAULT_LIMITS
     try:
         if isinstance(item, MemoryRecord):
