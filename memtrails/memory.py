@@ -237,9 +237,7 @@ class Memory:
         accepted as well; where several sources hold the id, the latest written wins.
         """
         folder = self._open_folder()
-        rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
-        ]
+        rows = [(row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))]
         if not rows:
             return None
         line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])
