@@ -34,15 +34,25 @@ class FolderAccess:
         home: the memory folder.
         threads: model threads (default: all cores).
         wait: seconds a request waits for another process's import to let go of the folder.
+        embedder: the model to use (yours to close); default: the one the folder's manifest
+            names, loaded on the first request that needs it and closed by :meth:`aclose`.
     """
 
-    def __init__(self, home: Path, *, threads: int | None = None, wait: float = 10.0) -> None:
+    def __init__(
+        self,
+        home: Path,
+        *,
+        threads: int | None = None,
+        wait: float = 10.0,
+        embedder: Embedder | None = None,
+    ) -> None:
         if wait < 0:
             raise ValueError(f"`wait` must be non-negative, got {wait}")
         self.home = home
         self.wait = wait
         self._threads = threads
-        self._embedder: Embedder | None = None
+        self._embedder = embedder
+        self._owned = embedder is None
         self._model_lock = asyncio.Lock()
         self._serial = asyncio.Lock()
 
@@ -96,7 +106,7 @@ class FolderAccess:
     async def aclose(self) -> None:
         """Close the model."""
         async with self._model_lock:
-            if self._embedder is not None:
+            if self._embedder is not None and self._owned:
                 embedder, self._embedder = self._embedder, None
                 await embedder.aclose()
 
