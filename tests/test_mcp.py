@@ -7,6 +7,7 @@ import json
 import os
 import random
 import shutil
+import socket
 import string
 import sys
 from collections.abc import AsyncIterator
@@ -188,7 +189,7 @@ async def test_an_import_from_another_process_runs_beside_the_server(
         hits = await _search(client, question, k=5)
         assert hits[0]["id"] == "later.jsonl:1"
         status = await client.call_tool("status", {})
-        assert status.structured_content and status.structured_content["records"] == 70
+        assert status.structured_content and status.structured_content["records"] == GSM8K_LINES + 30
     print(f"searches answered 'busy' while the import ran: {busy}")
 
 
@@ -263,3 +264,32 @@ async def test_a_writer_waits_for_a_short_reader_but_not_for_an_import(tmp_path:
         assert f"in use by process {os.getpid()} (memtrails add)" in str(held.value)
     finally:
         importer.release()
+
+
+async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
+    with socket.socket() as probe:  # a free port; the server binds it right after
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = await asyncio.create_subprocess_exec(
+        MEMTRAILS, "mcp", "--home", str(home), "--http", str(port),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.1)
+        listening = Path("/proc/net/tcp").read_text().splitlines()[1:]
+        local = {line.split()[1] for line in listening if line.split()[3] == "0A"}  # LISTEN
+        assert f"0100007F:{port:04X}" in local  # 127.0.0.1:port
+        assert f"00000000:{port:04X}" not in local  # not 0.0.0.0:port
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            names = {t.name for t in (await client.list_tools()).tools}
+            assert names == {"search", "get", "status"}
+            status = await client.call_tool("status", {})
+            assert status.structured_content and status.structured_content["records"] == GSM8K_LINES
+    finally:
+        server.terminate()
+        _, err = await server.communicate()
+    assert "Traceback" not in err.decode()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec
@@ -144,6 +145,7 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
     server: MCPServer = MCPServer(
         "memtrails",
         instructions=INSTRUCTIONS,
+        version=_version(),
         log_level="WARNING",
     )
 
@@ -223,6 +225,13 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
         return json.dumps(record_json(found), ensure_ascii=False)
 
     return server
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("memtrails")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
+        return ""
 
 
 async def serve(
