@@ -189,7 +189,9 @@ async def test_an_import_from_another_process_runs_beside_the_server(
         hits = await _search(client, question, k=5)
         assert hits[0]["id"] == "later.jsonl:1"
         status = await client.call_tool("status", {})
-        assert status.structured_content and status.structured_content["records"] == GSM8K_LINES + 30
+        assert (
+            status.structured_content and status.structured_content["records"] == GSM8K_LINES + 30
+        )
     print(f"searches answered 'busy' while the import ran: {busy}")
 
 
