@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from mcp import Client, StdioServerParameters
@@ -224,6 +225,8 @@ async def test_writes_and_no_secret_leaves_the_server(home: Path, tmp_path: Path
         assert "[secret:github-token]" in got.structured_content["text"]  # type: ignore[index]
         resource = await client.read_resource(mine[0]["uri"])
         outputs.append(resource.contents[0].text)  # type: ignore[union-attr]
+        by_id = await client.read_resource("memtrails://record/" + quote(mine[0]["id"], safe=""))
+        assert by_id.contents[0].text == resource.contents[0].text  # type: ignore[union-attr]
         outputs.append(_text(await client.call_tool("status", {})))
         # An argument carrying a token is not echoed back in the error either.
         echoed = await client.call_tool("get", {"id": GITHUB})
@@ -295,3 +298,12 @@ async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
         server.terminate()
         _, err = await server.communicate()
     assert "Traceback" not in err.decode()
+
+
+async def test_a_folder_that_does_not_exist_yet(tmp_path: Path) -> None:
+    home = tmp_path / "memory"
+    async with serving(home) as client:
+        for name, args in [("search", {"query": "eggs"}), ("status", {}), ("get", {"id": "x"})]:
+            result = await client.call_tool(name, args)
+            assert result.is_error and f"no memory folder at {home}" in _text(result), name
+    assert not home.exists()  # a reader creates nothing

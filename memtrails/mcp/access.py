@@ -80,6 +80,8 @@ class FolderAccess:
             FolderBusyError: another process kept the folder for longer than ``wait``.
             FolderFormatError: there is no memory folder at ``home`` (and this is a read).
         """
+        if not create and not (self.home / "manifest.json").is_file():
+            model = False  # open_folder says there is no folder; no model needed for that
         embedder: Embedder | None = await self.embedder() if model else None
         async with self._serial:
             try:
