@@ -27,6 +27,7 @@ from memtrails._exceptions import MemoryLockedError
 from memtrails.add import add_path
 from memtrails.folder.lock import READER, FolderLock, acquire_lock
 from memtrails.keys import record_uid
+from memtrails.mcp.access import FolderAccess, FolderBusyError
 
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")  # the console script, as cron runs it
 GSM8K_LINES = 40
@@ -307,3 +308,16 @@ async def test_a_folder_that_does_not_exist_yet(tmp_path: Path) -> None:
             result = await client.call_tool(name, args)
             assert result.is_error and f"no memory folder at {home}" in _text(result), name
     assert not home.exists()  # a reader creates nothing
+
+
+async def test_a_request_waits_a_bounded_time_behind_the_servers_own_import(
+    home: Path, embedder: Any
+) -> None:
+    access = FolderAccess(home, embedder=embedder, wait=0.2)
+    async with access.open(write="mcp add"):
+        with pytest.raises(FolderBusyError, match="this server is busy with `mcp add`"):
+            async with access.open():
+                pass
+    async with access.open() as memory:  # free again
+        assert (await memory.status()).records == GSM8K_LINES
+    await access.aclose()

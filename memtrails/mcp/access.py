@@ -55,6 +55,7 @@ class FolderAccess:
         self._owned = embedder is None
         self._model_lock = asyncio.Lock()
         self._serial = asyncio.Lock()
+        self._doing = "another request"  # what holds _serial, for the busy message
 
     async def embedder(self) -> Embedder:
         """Return the folder's model, loading it on first use (the manifest names it)."""
@@ -83,7 +84,16 @@ class FolderAccess:
         if not create and not (self.home / "manifest.json").is_file():
             model = False  # open_folder says there is no folder; no model needed for that
         embedder: Embedder | None = await self.embedder() if model else None
-        async with self._serial:
+        try:
+            async with asyncio.timeout(self.wait):
+                await self._serial.acquire()
+        except TimeoutError:
+            raise FolderBusyError(
+                f"this server is busy with {self._doing} in memory folder {self.home}; "
+                f"waited {self.wait:g} s for it: try again in a minute."
+            ) from None
+        try:
+            self._doing = f"`{write}`" if write else "another request"
             try:
                 folder = await open_folder(
                     self.home,
@@ -104,6 +114,8 @@ class FolderAccess:
                 yield memory
             finally:
                 await memory.aclose()
+        finally:
+            self._serial.release()
 
     async def aclose(self) -> None:
         """Close the model."""
