@@ -233,6 +233,9 @@ async def test_writes_and_no_secret_leaves_the_server(home: Path, tmp_path: Path
         echoed = await client.call_tool("get", {"id": GITHUB})
         assert echoed.is_error
         outputs.append(_text(echoed))
+        with pytest.raises(MCPError) as unknown:
+            await client.read_resource(f"memtrails://record/{GITHUB}")
+        outputs.append(unknown.value.error.message)
         for text in outputs:
             assert GITHUB not in text and GITHUB[4:] not in text
 

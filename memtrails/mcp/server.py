@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec
@@ -43,7 +44,8 @@ Search the memory by meaning and by exact words; returns the best records first.
 Each result: id, uid, uri (memtrails://record/<uid>, readable as a resource), title, kind,
 author, at (ISO 8601 date or null), source, score (higher is better; only for ranking),
 snippet (the best matching passage, up to 300 characters). Pass a result's uid or id to
-`get` for the whole text. Filters are exact matches and combine with AND."""
+`get` for the whole text. kind, author and source match exactly; all filters
+combine with AND."""
 
 GET = """\
 Return one record by its id or uid (from `search` results): id, uid, uri, source, kind,
@@ -213,15 +215,13 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
         security=ResourceSecurity(exempt_params={"id"}),
     )
     async def record(id: str) -> str:
-        import json
-
         try:
             async with access.open() as memory:
                 found = await memory.get(id)
         except MemtrailsError as exc:
             raise ResourceError(scrubbed(str(exc))) from exc
         if found is None:
-            raise ResourceNotFoundError(f"no record with id {id!r}")
+            raise ResourceNotFoundError(scrubbed(f"no record with id {id!r}"))
         return json.dumps(record_json(found), ensure_ascii=False)
 
     return server
