@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import httpx
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -293,6 +294,14 @@ async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
         local = {line.split()[1] for line in listening if line.split()[3] == "0A"}  # LISTEN
         assert f"0100007F:{port:04X}" in local  # 127.0.0.1:port
         assert f"00000000:{port:04X}" not in local  # not 0.0.0.0:port
+        # A page elsewhere cannot reach it through DNS rebinding: a foreign Host is refused.
+        async with httpx.AsyncClient() as http:
+            foreign = await http.post(
+                f"http://127.0.0.1:{port}/mcp",
+                headers={"Host": "evil.example", "Content-Type": "application/json"},
+                content=b"{}",
+            )
+        assert foreign.status_code == 421
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             names = {t.name for t in (await client.list_tools()).tools}
             assert names == {"search", "get", "status"}
