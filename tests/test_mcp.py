@@ -333,3 +333,25 @@ async def test_a_request_waits_a_bounded_time_behind_the_servers_own_import(
     async with access.open() as memory:  # free again
         assert (await memory.status()).records == GSM8K_LINES
     await access.aclose()
+
+
+async def test_back_to_back_requests_leave_room_for_an_import(home: Path, embedder: Any) -> None:
+    access = FolderAccess(home, embedder=embedder, wait=10)
+    stop = asyncio.Event()
+
+    async def requests() -> int:
+        served = 0
+        while not stop.is_set():
+            async with access.open():
+                served += 1
+        return served
+
+    async with asyncio.TaskGroup() as tg:
+        serving_task = tg.create_task(requests())
+        while not (home / "memory.lock").read_text():  # the first request holds the folder
+            await asyncio.sleep(0.01)
+        importer = await acquire_lock(home, wait=10)  # what `memtrails add` does on open
+        stop.set()
+        importer.release()
+    assert serving_task.result() >= 1
+    await access.aclose()

@@ -75,8 +75,9 @@ async def acquire_lock(
         except MemoryLockedError as exc:
             patience = wait if exc.role == READER else wait_writer
             if exc.pid is None:
-                # The holder has the flock but has not written its name yet: a moment.
-                patience = max(patience, 1.0)
+                # An empty lock file: its holder is taking or releasing the lock this very
+                # moment; the next try sees who it is (or finds the folder free).
+                patience = max(wait, wait_writer)
             if time.monotonic() - start + _POLL > patience:
                 raise
         await asyncio.sleep(_POLL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,7 +16,11 @@ from ..folder.model import manifest_model
 from ..folder.opening import open_folder
 from ..memory import Memory
 
-__all__ = ["FolderAccess", "FolderBusyError", "holder_name"]
+__all__ = ["GAP", "FolderAccess", "FolderBusyError", "holder_name"]
+
+GAP = 0.2
+"""Seconds the server leaves the folder free between two requests: a waiting writer polls
+every 50 ms, so back-to-back requests cannot keep an import out."""
 
 
 class FolderBusyError(MemtrailsError):
@@ -56,6 +61,7 @@ class FolderAccess:
         self._model_lock = asyncio.Lock()
         self._serial = asyncio.Lock()
         self._doing = "another request"  # what holds _serial, for the busy message
+        self._released_at = -GAP
 
     async def embedder(self) -> Embedder:
         """Return the folder's model, loading it on first use (the manifest names it)."""
@@ -94,6 +100,9 @@ class FolderAccess:
             ) from None
         try:
             self._doing = f"`{write}`" if write else "another request"
+            pause = self._released_at + GAP - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
             try:
                 folder = await open_folder(
                     self.home,
@@ -113,7 +122,10 @@ class FolderAccess:
             try:
                 yield memory
             finally:
-                await memory.aclose()
+                try:
+                    await memory.aclose()
+                finally:
+                    self._released_at = time.monotonic()
         finally:
             self._serial.release()
 
