@@ -355,3 +355,18 @@ async def test_back_to_back_requests_leave_room_for_an_import(home: Path, embedd
         importer.release()
     assert serving_task.result() >= 1
     await access.aclose()
+
+
+async def test_a_cancelled_lock_attempt_leaves_the_folder_free(tmp_path: Path) -> None:
+    cancelled = 0
+    for _ in range(20):
+        attempt = asyncio.ensure_future(acquire_lock(tmp_path, role=READER))
+        await asyncio.sleep(0)  # the attempt's thread is started, not finished
+        attempt.cancel()
+        try:
+            (await attempt).release()  # it won the race: nothing was cancelled
+        except asyncio.CancelledError:
+            cancelled += 1
+        await asyncio.sleep(0.05)  # the thread has finished by now
+        FolderLock(tmp_path).release()  # free again (raises MemoryLockedError if leaked)
+    assert cancelled > 0

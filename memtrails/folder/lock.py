@@ -70,8 +70,14 @@ async def acquire_lock(
     """
     start = time.monotonic()
     while True:
+        attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))
         try:
-            return await asyncio.to_thread(FolderLock, folder, role)
+            return await asyncio.shield(attempt)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped: release what it takes, or this process would
+            # hold the folder until it exits (a cancelled MCP request, a timeout).
+            attempt.add_done_callback(_release_orphan)
+            raise
         except MemoryLockedError as exc:
             patience = wait if exc.role == READER else wait_writer
             if exc.pid is None:
@@ -81,6 +87,11 @@ async def acquire_lock(
             if time.monotonic() - start + _POLL > patience:
                 raise
         await asyncio.sleep(_POLL)
+
+
+def _release_orphan(attempt: asyncio.Future[FolderLock]) -> None:
+    if not attempt.cancelled() and attempt.exception() is None:
+        attempt.result().release()
 
 
 def _read_holder(fd: int) -> tuple[int | None, str | None]:
