@@ -35,10 +35,13 @@ class MemtrailsError(Exception):
 class MemoryLockedError(MemtrailsError):
     """Another process has the memory folder open."""
 
-    def __init__(self, folder: Path, pid: int | None) -> None:
+    def __init__(self, folder: Path, pid: int | None, role: str | None = None) -> None:
         self.folder = folder
         self.pid = pid
+        self.role = role  # what the holder said it does ("reader" for a short request)
         holder = f"process {pid}" if pid else "another process"
+        if role:
+            holder += f" ({role})"
         super().__init__(
             f"memory folder {folder} is in use by {holder}; "
             "wait for it to finish or stop it, then try again"

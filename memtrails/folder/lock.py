@@ -1,39 +1,46 @@
-"""One process at a time per memory folder: an flock on ``memory.lock`` holding the pid."""
+"""One process at a time per memory folder: an flock on ``memory.lock`` naming its holder."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import os
+import time
 from pathlib import Path
 
 from .._exceptions import MemoryLockedError
 
-__all__ = ["FolderLock"]
+__all__ = ["READER", "FolderLock", "acquire_lock"]
+
+READER = "reader"
+"""The role of a short holder (one request of ``memtrails mcp``): others wait for it."""
+
+_POLL = 0.05
 
 
 class FolderLock:
     """An exclusive, non-blocking lock on ``folder/memory.lock``, released on close or exit.
 
     The kernel drops an flock when its holder dies, so a crashed import never leaves a
-    folder locked; the pid written inside is only there to name the holder in the error.
+    folder locked; the pid and role written inside are only there to name the holder.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, role: str = "") -> None:
         self.path = folder / "memory.lock"
         self._fd: int | None = None
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _read_pid(fd)
+            pid, held_as = _read_holder(fd)
             os.close(fd)
-            raise MemoryLockedError(folder, holder) from None
+            raise MemoryLockedError(folder, pid, held_as) from None
         except BaseException:
             os.close(fd)
             raise
         os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        os.pwrite(fd, f"{os.getpid()} {' '.join(role.split())}".rstrip().encode() + b"\n", 0)
         self._fd = fd
 
     def release(self) -> None:
@@ -47,9 +54,53 @@ class FolderLock:
         os.close(fd)
 
 
-def _read_pid(fd: int) -> int | None:
+async def acquire_lock(
+    folder: Path, *, role: str = "", wait: float = 30.0, wait_writer: float = 0.0
+) -> FolderLock:
+    """Take the folder's lock, waiting a bounded time for the holder to let go.
+
+    Args:
+        folder: the memory folder.
+        role: what this holder does, written beside its pid (:data:`READER` for a short one).
+        wait: seconds to keep trying while the holder is a :data:`READER`.
+        wait_writer: seconds to keep trying while the holder is anything else (an import).
+
+    Raises:
+        MemoryLockedError: the folder was still held when the wait ran out.
+    """
+    start = time.monotonic()
+    while True:
+        attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))
+        try:
+            return await asyncio.shield(attempt)
+        except asyncio.CancelledError:
+            # The thread cannot be stopped: release what it takes, or this process would
+            # hold the folder until it exits (a cancelled MCP request, a timeout).
+            attempt.add_done_callback(_release_orphan)
+            raise
+        except MemoryLockedError as exc:
+            patience = wait if exc.role == READER else wait_writer
+            if exc.pid is None:
+                # An empty lock file: its holder is taking or releasing the lock this very
+                # moment; the next try sees who it is (or finds the folder free).
+                patience = max(wait, wait_writer)
+            if time.monotonic() - start + _POLL > patience:
+                raise
+        await asyncio.sleep(_POLL)
+
+
+def _release_orphan(attempt: asyncio.Future[FolderLock]) -> None:
+    if not attempt.cancelled() and attempt.exception() is None:
+        attempt.result().release()
+
+
+def _read_holder(fd: int) -> tuple[int | None, str | None]:
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-        return int(text) if text else None
-    except (OSError, ValueError):
-        return None
+        text = os.pread(fd, 256, 0).decode("utf-8", "replace").strip()
+    except OSError:
+        return None, None
+    pid, _, role = text.partition(" ")
+    try:
+        return (int(pid) if pid else None), (role or None)
+    except ValueError:
+        return None, None

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 from .._exceptions import FolderFormatError
 from ..embedding._base import Embedder
 from .index._base import IndexBackend
-from .lock import FolderLock
+from .lock import FolderLock, acquire_lock
 from .log import RecordLog
 from .manifest import check_model, read_checkpoint, read_manifest, write_manifest
 from .model import EmbedderFactory, FolderModel, manifest_model
@@ -77,12 +77,20 @@ async def open_folder(
     index: IndexBackend | None = None,
     threads: int | None = None,
     create: bool = True,
+    role: str = "",
+    wait: float = 30.0,
+    wait_writer: float = 0.0,
 ) -> Folder:
-    """Open (creating if allowed) the folder at ``path``; see :meth:`memtrails.Memory.open`."""
+    """Open (creating if allowed) the folder at ``path``; see :meth:`memtrails.Memory.open`.
+
+    ``role``, ``wait`` and ``wait_writer`` go to :func:`.lock.acquire_lock`: by default an
+    opener waits up to 30 s for a short reader (a ``memtrails mcp`` request) to let go, and
+    fails at once when an import holds the folder.
+    """
     if not create and not (path / "manifest.json").is_file():
         raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
     await asyncio.to_thread(_make_folder, path)
-    lock = await asyncio.to_thread(FolderLock, path)
+    lock = await acquire_lock(path, role=role, wait=wait, wait_writer=wait_writer)
     log: RecordLog | None = None
     table: Table | None = None
     backend: IndexBackend | None = None

@@ -32,6 +32,7 @@ T = TypeVar("T")
 
 _SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
 _CONFIG_FILE = "edge_config.json"
+_WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 
 
 class EdgeIndex:
@@ -57,6 +58,9 @@ class EdgeIndex:
         self._dims = dims
         self._lock = threading.Lock()
         self._closed = False
+        # Closing flushes only after writes: a reader (one `memtrails mcp` request) that
+        # opens, searches and closes should not pay a flush (~100 ms) for nothing.
+        self._unflushed = False
 
     @classmethod
     async def open(cls, folder: Path, dims: int) -> EdgeIndex:
@@ -80,8 +84,10 @@ class EdgeIndex:
         if dims < 1:
             raise ValueError(f"`dims` must be positive, got {dims}")
         folder = Path(folder)
+        created = False
 
         def open_shard() -> qe.EdgeShard:
+            nonlocal created
             config = qe.EdgeConfig(
                 # Vectors and payloads on disk (memory-mapped): the process holds what it
                 # touches, not every point, so memory stays bounded as the folder grows.
@@ -106,6 +112,7 @@ class EdgeIndex:
                 for field, kind in PAYLOAD_INDEXES.items():
                     if field not in present:
                         shard.update(qe.UpdateOperation.create_field_index(field, _SCHEMA[kind]))
+                        created = True
             except Exception as exc:
                 shard.close()
                 raise IndexBackendError(
@@ -121,7 +128,9 @@ class EdgeIndex:
             # would stay held by this process until it exits.
             opening.add_done_callback(_close_orphan)
             raise
-        return cls(shard, folder, dims)
+        index = cls(shard, folder, dims)
+        index._unflushed = created
+        return index
 
     # ----------------------------------------------------------------- the IndexBackend protocol
 
@@ -259,13 +268,15 @@ class EdgeIndex:
         return {"kind": "qdrant-edge", "path": str(self._folder)}
 
     async def aclose(self) -> None:
-        """Flush and close the shard, releasing its lock. Idempotent."""
+        """Flush (if anything was written since the last flush) and close the shard, releasing
+        its lock. Idempotent."""
         if self._closed:
             return
 
         def close(shard: qe.EdgeShard) -> None:
             try:
-                shard.flush()
+                if self._unflushed:  # read under the lock _call holds
+                    shard.flush()
             finally:
                 shard.close()
 
@@ -292,9 +303,16 @@ class EdgeIndex:
                         f"index {self._folder} was closed; open the memory folder again"
                     )
                 try:
-                    return fn(self._shard)
+                    result = fn(self._shard)
                 except Exception as exc:  # qdrant-edge raises plain Exception
+                    if what in _WRITES:
+                        self._unflushed = True  # a failed write may have reached the WAL
                     raise IndexBackendError(f"index {self._folder}: {what} failed: {exc}") from exc
+                if what in _WRITES:
+                    self._unflushed = True
+                elif what == "flush":
+                    self._unflushed = False
+                return result
 
         return await asyncio.to_thread(run)
 

@@ -1,0 +1,171 @@
+"""The server's way into the memory folder: open it for one request, answer, close it."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from .._exceptions import MemoryLockedError, MemtrailsError
+from ..embedding._base import Embedder
+from ..folder.lock import READER
+from ..folder.manifest import read_manifest
+from ..folder.model import manifest_model
+from ..folder.opening import open_folder
+from ..memory import Memory
+
+__all__ = ["GAP", "FolderAccess", "FolderBusyError", "holder_name"]
+
+GAP = 0.2
+"""Seconds the server leaves the folder free between two requests: a waiting writer polls
+every 50 ms, so back-to-back requests cannot keep an import out."""
+
+
+class FolderBusyError(MemtrailsError):
+    """The folder stayed held by another process (an import) for longer than the server waits."""
+
+
+class FolderAccess:
+    """Opens the memory folder per request and keeps only the model between requests.
+
+    Holding the folder for the server's lifetime would lock out every ``memtrails add``
+    (the folder lock and Qdrant Edge's own WAL lock both admit one process). Opening per
+    request costs a log scan and a shard load, and each request sees what imports added
+    since the last one. Requests of one server run one at a time.
+
+    Args:
+        home: the memory folder.
+        threads: model threads (default: all cores).
+        wait: seconds a request waits for another process's import to let go of the folder.
+        embedder: the model to use (yours to close); default: the one the folder's manifest
+            names, loaded on the first request that needs it and closed by :meth:`aclose`.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        *,
+        threads: int | None = None,
+        wait: float = 10.0,
+        embedder: Embedder | None = None,
+    ) -> None:
+        if wait < 0:
+            raise ValueError(f"`wait` must be non-negative, got {wait}")
+        self.home = home
+        self.wait = wait
+        self._threads = threads
+        self._embedder = embedder
+        self._owned = embedder is None
+        self._model_lock = asyncio.Lock()
+        self._serial = asyncio.Lock()
+        self._doing = "another request"  # what holds _serial, for the busy message
+        self._released_at = -GAP
+
+    async def embedder(self) -> Embedder:
+        """Return the folder's model, loading it on first use (the manifest names it)."""
+        async with self._model_lock:
+            if self._embedder is None:
+                manifest = await asyncio.to_thread(read_manifest, self.home)
+                spec = manifest["embedding"] if manifest else None
+                self._embedder = await manifest_model(spec, self._threads)()
+            return self._embedder
+
+    @asynccontextmanager
+    async def open(
+        self, *, model: bool = False, write: str | None = None, create: bool = False
+    ) -> AsyncIterator[Memory]:
+        """Open the folder for one request and close it afterwards.
+
+        Args:
+            model: the request embeds text (a search, an import): open with the loaded model.
+            write: the request writes; what it does (``"mcp add"``), written in the lock file.
+            create: create the folder when there is none (an import).
+
+        Raises:
+            FolderBusyError: another process kept the folder for longer than ``wait``.
+            FolderFormatError: there is no memory folder at ``home`` (and this is a read).
+        """
+        if not create and not (self.home / "manifest.json").is_file():
+            model = False  # open_folder says there is no folder; no model needed for that
+        embedder: Embedder | None = await self.embedder() if model else None
+        try:
+            async with asyncio.timeout(self.wait):
+                await self._serial.acquire()
+        except TimeoutError:
+            raise FolderBusyError(
+                f"this server is busy with {self._doing} in memory folder {self.home}; "
+                f"waited {self.wait:g} s for it: try again in a minute."
+            ) from None
+        try:
+            self._doing = f"`{write}`" if write else "another request"
+            pause = self._released_at + GAP - time.monotonic()
+            if pause > 0:
+                await asyncio.sleep(pause)
+            try:
+                folder = await open_folder(
+                    self.home,
+                    embedder=_no_model if embedder is None else embedder,
+                    create=create,
+                    role=write or READER,
+                    wait=self.wait,
+                    wait_writer=self.wait,
+                )
+            except MemoryLockedError as exc:
+                raise FolderBusyError(
+                    f"memory folder {self.home} is in use by {holder_name(exc)}; "
+                    f"waited {self.wait:g} s for it. Imports hold the folder until they finish: "
+                    "try again in a minute."
+                ) from exc
+            memory = Memory(folder)
+            try:
+                yield memory
+            finally:
+                try:
+                    await memory.aclose()
+                finally:
+                    self._released_at = time.monotonic()
+        finally:
+            self._serial.release()
+
+    async def aclose(self) -> None:
+        """Close the model."""
+        async with self._model_lock:
+            if self._embedder is not None and self._owned:
+                embedder, self._embedder = self._embedder, None
+                await embedder.aclose()
+
+
+async def _no_model() -> Embedder:
+    raise MemtrailsError("this request does not use the model")  # pragma: no cover
+
+
+def holder_name(exc: MemoryLockedError) -> str:
+    """Name the process that holds a folder: its pid, role and command line where readable."""
+    if exc.pid is None:
+        return "another process"
+    name = f"process {exc.pid}"
+    command = _command_line(exc.pid)
+    if command:
+        name += f" ({command})"
+    elif exc.role:
+        name += f" ({exc.role})"
+    return name
+
+
+def _command_line(pid: int) -> str:
+    """Return ``memtrails add ...`` for a pid (Linux), shortened; empty when unknown."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return ""
+    args = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+    # Drop the interpreter and the script's directory: `python .../bin/memtrails add x`.
+    while args and ("python" in Path(args[0]).name or args[0] == "-m"):
+        args = args[1:]
+    if not args:
+        return ""
+    args[0] = Path(args[0]).name
+    text = " ".join(args)
+    return text if len(text) <= 160 else text[:157] + "..."

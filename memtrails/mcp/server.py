@@ -1,0 +1,264 @@
+"""The MCP server: tool and resource definitions over a memory folder, served on stdio or HTTP."""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Annotated, Any, ParamSpec
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.resources.templates import ResourceSecurity
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from .._exceptions import MemtrailsError
+from .access import FolderAccess
+from .tools import (
+    RECORD_URI,
+    add_tool,
+    forget_tool,
+    get_tool,
+    record_json,
+    scrubbed,
+    search_tool,
+    status_tool,
+)
+
+__all__ = ["build_server", "serve"]
+
+P = ParamSpec("P")
+
+INSTRUCTIONS = """\
+A personal memory: mail, chat, Git commits, notes and documents imported by memtrails.
+Use `search` to find records by meaning and exact words, then `get` (or read the record's
+`uri` resource) for the full text. Imports may run beside this server; a record added by
+one shows up in the next search."""
+
+SEARCH = """\
+Search the memory by meaning and by exact words; returns the best records first.
+
+Each result: id, uid, uri (memtrails://record/<uid>, readable as a resource), title, kind,
+author, at (ISO 8601 date or null), source, score (higher is better; only for ranking),
+snippet (the best matching passage, up to 300 characters). Pass a result's uid or id to
+`get` for the whole text. kind, author and source match exactly; all filters
+combine with AND."""
+
+GET = """\
+Return one record by its id or uid (from `search` results): id, uid, uri, source, kind,
+title, author, at, thread, text, meta, text_chars; `truncated: true` when text was cut
+at max_chars."""
+
+STATUS = """\
+Describe the memory: records, indexed records, index points, records per source, the
+embedding model, the index, disk use, and whether this server accepts writes
+(writes_allowed)."""
+
+ADD = """\
+Import a file or folder on this machine into the memory: JSON Lines (.jsonl), mbox, .eml
+files, a Slack export (folder or .zip), a folder of notes and documents, or a Git
+repository's commit history (git: true). Re-running reads only what is new. Secrets are
+scrubbed before anything is stored. Returns counts: added, updated, unchanged, skipped
+(with reasons), removed, secrets scrubbed per kind, seconds."""
+
+FORGET = """\
+Forget a record by id or uid: it leaves search results at once; the log keeps a tombstone.
+Returns how many records were forgotten (several when sources share the id and no
+source is given)."""
+
+Query = Annotated[str, Field(description="Words or a question, in plain language.")]
+K = Annotated[int, Field(ge=1, le=50, description="How many records to return (1-50).")]
+Kind = Annotated[
+    str | None,
+    Field(description="Only this kind: mail, chat, commit, file or note (as in results)."),
+]
+Author = Annotated[
+    str | None,
+    Field(description="Only records by this author, exactly as results show it."),
+]
+Source = Annotated[
+    str | None,
+    Field(description="Only records from this source, exactly as results show it."),
+]
+Since = Annotated[
+    str | None,
+    Field(description="Only records written on or after this date: ISO 8601, e.g. 2024-03-01."),
+]
+Until = Annotated[
+    str | None,
+    Field(description="Only records written up to this date: ISO 8601, e.g. 2024-03-31T23:59:59Z."),
+]
+RecordId = Annotated[
+    str,
+    Field(min_length=1, description="A record's uid (32 hex digits) or id, from search results."),
+]
+GetSource = Annotated[
+    str | None,
+    Field(description="The record's source, when several sources hold the same id."),
+]
+MaxChars = Annotated[
+    int,
+    Field(ge=100, le=1_000_000, description="Return at most this many characters of text."),
+]
+AddPath = Annotated[
+    str,
+    Field(min_length=1, description="Absolute path of a file or folder on this machine."),
+]
+Git = Annotated[bool, Field(description="The path is a Git repository: import its commits.")]
+Full = Annotated[
+    bool, Field(description="Read everything again, not only what is new since the last run.")
+]
+
+_READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
+
+
+def _errors_as_tool_errors(
+    fn: Callable[P, Awaitable[dict[str, Any]]],
+) -> Callable[P, Awaitable[dict[str, Any]]]:
+    """Turn memtrails errors into MCP tool errors the model can read (scrubbed)."""
+
+    @functools.wraps(fn)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
+        try:
+            return await fn(*args, **kwargs)
+        except (MemtrailsError, ValueError) as exc:
+            raise ToolError(scrubbed(str(exc))) from exc
+        except OSError as exc:
+            raise ToolError(
+                scrubbed(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+            ) from exc
+
+    return call
+
+
+def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServer:
+    """Return an MCP server answering over the memory folder ``access`` opens.
+
+    Args:
+        access: opens the folder per request and holds the model.
+        allow_writes: also offer the ``add`` and ``forget`` tools.
+
+    Returns:
+        The server, not yet running (see :func:`serve`).
+    """
+    server: MCPServer = MCPServer(
+        "memtrails",
+        instructions=INSTRUCTIONS,
+        version=_version(),
+        log_level="WARNING",
+    )
+
+    @_errors_as_tool_errors
+    async def search(
+        query: Query,
+        k: K = 10,
+        kind: Kind = None,
+        author: Author = None,
+        source: Source = None,
+        since: Since = None,
+        until: Until = None,
+    ) -> dict[str, Any]:
+        return await search_tool(
+            access, query, k, kind=kind, author=author, source=source, since=since, until=until
+        )
+
+    @_errors_as_tool_errors
+    async def get(
+        id: RecordId, source: GetSource = None, max_chars: MaxChars = 20000
+    ) -> dict[str, Any]:
+        return await get_tool(access, id, source, max_chars)
+
+    @_errors_as_tool_errors
+    async def status() -> dict[str, Any]:
+        return await status_tool(access, writes=allow_writes)
+
+    server.add_tool(search, name="search", description=SEARCH, annotations=_READ_ONLY)
+    server.add_tool(get, name="get", description=GET, annotations=_READ_ONLY)
+    server.add_tool(status, name="status", description=STATUS, annotations=_READ_ONLY)
+
+    if allow_writes:
+
+        @_errors_as_tool_errors
+        async def add(path: AddPath, git: Git = False, full: Full = False) -> dict[str, Any]:
+            return await add_tool(access, path, git=git, full=full)
+
+        @_errors_as_tool_errors
+        async def forget(id: RecordId, source: GetSource = None) -> dict[str, Any]:
+            return await forget_tool(access, id, source)
+
+        server.add_tool(
+            add,
+            name="add",
+            description=ADD,
+            annotations=ToolAnnotations(
+                destructive_hint=False, idempotent_hint=True, open_world_hint=False
+            ),
+        )
+        server.add_tool(
+            forget,
+            name="forget",
+            description=FORGET,
+            annotations=ToolAnnotations(
+                destructive_hint=True, idempotent_hint=True, open_world_hint=False
+            ),
+        )
+
+    # Ids are Message-IDs, paths and shas: nothing here touches the file system with them.
+    @server.resource(
+        RECORD_URI,
+        name="record",
+        description="One record as JSON (the get tool's fields), by uid or id.",
+        mime_type="application/json",
+        security=ResourceSecurity(exempt_params={"id"}),
+    )
+    async def record(id: str) -> str:
+        try:
+            async with access.open() as memory:
+                found = await memory.get(id)
+        except MemtrailsError as exc:
+            raise ResourceError(scrubbed(str(exc))) from exc
+        if found is None:
+            raise ResourceNotFoundError(scrubbed(f"no record with id {id!r}"))
+        return json.dumps(record_json(found), ensure_ascii=False)
+
+    return server
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("memtrails")
+    except importlib.metadata.PackageNotFoundError:  # pragma: no cover - a source checkout
+        return ""
+
+
+async def serve(
+    home: Path,
+    *,
+    allow_writes: bool = False,
+    http_port: int | None = None,
+    threads: int | None = None,
+    wait: float = 10.0,
+) -> None:
+    """Serve the memory folder ``home`` over MCP until the client goes away.
+
+    Args:
+        home: the memory folder.
+        allow_writes: also offer ``add`` and ``forget``.
+        http_port: serve Streamable HTTP on ``127.0.0.1:http_port`` (path ``/mcp``) instead
+            of stdio.
+        threads: model threads.
+        wait: seconds a request waits for an import holding the folder.
+    """
+    access = FolderAccess(home, threads=threads, wait=wait)
+    server = build_server(access, allow_writes=allow_writes)
+    try:
+        if http_port is None:
+            await server.run_stdio_async()
+        else:
+            # Loopback only: the memory is personal and the server has no authentication.
+            await server.run_streamable_http_async(host="127.0.0.1", port=http_port)
+    finally:
+        await access.aclose()
