@@ -21,6 +21,7 @@ from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
+from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
 from .records import AtLike, ImportReport, MemoryRecord
@@ -223,6 +224,9 @@ class Memory:
 
     def _uids_for(self, id: str, source: str | None) -> list[str]:
         table = self._open_folder().table
+        # Records are stored under well-formed names (lone surrogates as U+FFFD).
+        id = js_well_formed(id)
+        source = js_well_formed(source) if source is not None else None
         if source is not None:
             return [record_uid(source, id)]
         found = [record_uid(s, id) for s in table.sources()]

@@ -71,6 +71,8 @@ async def test_lone_surrogates_import_are_searchable_and_a_rerun_is_unchanged(
         assert stored.author == "Ana \ufffd"
         second = await memory.get("m2\ufffd")
         assert second is not None and second.meta == {"room\ufffd": {"k": ["v\ufffd"]}}
+        # The id as the source spelled it finds the record too.
+        assert await memory.get("m2\udfff") == second
         again = await memory.ingest(from_jsonl(path))
         assert (again.added, again.updated, again.unchanged, again.skipped) == (0, 0, 3, 0)
     # Every line the folder wrote is valid UTF-8 with no surrogate left in it.
