@@ -14,7 +14,16 @@ __all__ = ["IDENTITY_KEYS", "Embedder", "Passage", "Vector", "same_model"]
 Vector = npt.NDArray[np.float32]
 
 # Keys of describe() that identify the vectors; the rest say where the model came from.
-IDENTITY_KEYS = ("kind", "model_id", "dims", "sha256", "tokenizer_sha256", "max_tokens")
+IDENTITY_KEYS = (
+    "kind",
+    "model_id",
+    "dims",
+    "sha256",
+    "tokenizer_sha256",
+    "max_tokens",
+    "query_prefix",
+    "passage_prefix",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from typing import Any
 from .._exceptions import EmbeddingError
 from ._base import Embedder, same_model
 from .download import PinnedFile, pinned_onnx_embedder
+from .multilingual import E5_PACKAGE, multilingual_embedder
 from .onnx import DEFAULT_PACKAGE, OnnxEmbedder
 from .server import OpenAIEmbedder
 
@@ -48,7 +49,7 @@ async def load_embedder(
             ``url``, or ``kind`` ``"openai"``.
         threads: onnxruntime intra-op threads for ONNX models.
         api_key: the embedding server's key (default ``$MEMTRAILS_EMBEDDING_API_KEY``).
-        cache_dir: the download cache for models fetched by URL.
+        cache_dir: the cache for models fetched by URL or built (multilingual-e5-small).
 
     Returns:
         An embedder whose ``describe()`` has the same identity as ``spec``.
@@ -67,12 +68,16 @@ async def load_embedder(
             "threads": threads,
         }
         if "package" in spec:
-            if spec["package"] != DEFAULT_PACKAGE:
+            if spec["package"] == E5_PACKAGE:
+                embedder = await multilingual_embedder(cache_dir=cache_dir, **common)
+            elif spec["package"] != DEFAULT_PACKAGE:
                 raise EmbeddingError(
                     f"the folder's model comes from {spec['package']}, this memtrails packages "
-                    f"{DEFAULT_PACKAGE}; install the matching memtrails or reindex"
+                    f"{DEFAULT_PACKAGE} and builds from {E5_PACKAGE}; install the matching "
+                    "memtrails or reindex"
                 )
-            embedder = await OnnxEmbedder.packaged(**common)
+            else:
+                embedder = await OnnxEmbedder.packaged(**common)
         else:
             options = {
                 "model_id": spec["model_id"],
@@ -97,6 +102,8 @@ async def load_embedder(
                     spec["tokenizer_path"],
                     sha256=spec.get("sha256"),
                     tokenizer_sha256=spec.get("tokenizer_sha256"),
+                    query_prefix=str(spec.get("query_prefix") or ""),
+                    passage_prefix=str(spec.get("passage_prefix") or ""),
                     **options,
                 )
             else:

@@ -109,6 +109,8 @@ class OnnxEmbedder:
         batch_size: int = 32,
         batch_tokens: int = 512,
         threads: int | None = None,
+        query_prefix: str = "",
+        passage_prefix: str = "",
     ) -> None:
         """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
 
@@ -126,6 +128,11 @@ class OnnxEmbedder:
             batch_tokens: padded word pieces per ``session.run`` at most (a longer window
                 still runs, alone).
             threads: the session's intra-op thread count (only reported back).
+            query_prefix: text the model expects before a query (e5: ``"query: "``).
+            passage_prefix: text the model expects before a passage (e5: ``"passage: "``).
+                A prefix is tokenised on its own (trailing spaces dropped) and its word
+                pieces go after the start token of every window, so offsets stay those of
+                the record's text; it must end at a word boundary.
 
         Raises:
             ValueError: an argument is out of range.
@@ -141,8 +148,16 @@ class OnnxEmbedder:
         self._source = dict(source)
         self._threads = threads
         self._prefix, self._suffix = _special_tokens(tokenizer)
+        self._query_prefix, self._passage_prefix = query_prefix, passage_prefix
+        self._query_ids = _prompt_ids(tokenizer, query_prefix)
+        self._passage_ids = _prompt_ids(tokenizer, passage_prefix)
         self._max_tokens = max_tokens
-        self._window = max_tokens - len(self._prefix) - len(self._suffix)
+        self._window = (
+            max_tokens
+            - len(self._prefix)
+            - len(self._suffix)
+            - max(len(self._query_ids), len(self._passage_ids))
+        )
         if self._window < 2:
             raise ValueError(f"`max_tokens` must leave room for text, got {max_tokens}")
         if not 0 <= overlap < self._window:
@@ -231,6 +246,8 @@ class OnnxEmbedder:
         batch_size: int = 32,
         batch_tokens: int = 512,
         source: Mapping[str, Any] | None = None,
+        query_prefix: str = "",
+        passage_prefix: str = "",
     ) -> OnnxEmbedder:
         """Load any ONNX text encoder and its ``tokenizer.json``.
 
@@ -251,6 +268,8 @@ class OnnxEmbedder:
             batch_tokens: padded word pieces per inference run at most.
             source: where the files came from, as :meth:`describe` reports it (default:
                 ``{"path": ..., "tokenizer_path": ...}``, absolute).
+            query_prefix: text the model expects before a query (e5: ``"query: "``).
+            passage_prefix: text the model expects before a passage (e5: ``"passage: "``).
 
         Returns:
             A ready embedder.
@@ -281,6 +300,8 @@ class OnnxEmbedder:
             threads=threads,
             batch_size=batch_size,
             batch_tokens=batch_tokens,
+            query_prefix=query_prefix,
+            passage_prefix=passage_prefix,
         )
 
     @classmethod
@@ -298,6 +319,8 @@ class OnnxEmbedder:
         batch_size: int,
         batch_tokens: int,
         overlap: int = 32,
+        query_prefix: str = "",
+        passage_prefix: str = "",
     ) -> OnnxEmbedder:
         if threads is not None and threads < 1:
             raise ValueError(f"`threads` must be at least 1, got {threads}")
@@ -345,6 +368,8 @@ class OnnxEmbedder:
                 batch_size=batch_size,
                 batch_tokens=batch_tokens,
                 threads=options.intra_op_num_threads,
+                query_prefix=query_prefix,
+                passage_prefix=passage_prefix,
             )
 
         return await asyncio.to_thread(load)
@@ -371,9 +396,18 @@ class OnnxEmbedder:
 
         Returns:
             ``{"kind": "onnx", "model_id", "dims", "sha256", "tokenizer_sha256",
-            "max_tokens", "overlap"}`` plus ``"package"`` or ``"path"``/``"tokenizer_path"``
-            (or ``"url"``/``"tokenizer_url"`` for a fetched model).
+            "max_tokens", "overlap"}``, ``"query_prefix"``/``"passage_prefix"`` when the
+            model has them, plus ``"package"`` or ``"path"``/``"tokenizer_path"`` (or
+            ``"url"``/``"tokenizer_url"`` for a fetched model).
         """
+        prompts = {
+            k: v
+            for k, v in (
+                ("query_prefix", self._query_prefix),
+                ("passage_prefix", self._passage_prefix),
+            )
+            if v
+        }
         return {
             "kind": "onnx",
             "model_id": self._model_id,
@@ -382,6 +416,7 @@ class OnnxEmbedder:
             "tokenizer_sha256": self._tokenizer_sha256,
             "max_tokens": self._max_tokens,
             "overlap": self._overlap,
+            **prompts,
             **self._source,
         }
 
@@ -427,7 +462,7 @@ class OnnxEmbedder:
         """
         self._check_open()
         windows = await asyncio.to_thread(self._windows, [text], first_only=True)
-        [passage] = await self._run_windows(windows, keep_tokens=False)
+        [passage] = await self._run_windows(windows, keep_tokens=False, lead=self._query_ids)
         return passage.vector
 
     async def aclose(self) -> None:
@@ -462,7 +497,7 @@ class OnnxEmbedder:
             return []
         # Tokenising is blocking too (tokenizers releases the GIL): keep it off the loop.
         windows = await asyncio.to_thread(self._windows, list(texts), first_only=False)
-        passages = await self._run_windows(windows, keep_tokens=keep_tokens)
+        passages = await self._run_windows(windows, keep_tokens=keep_tokens, lead=self._passage_ids)
         out: list[list[TokenPassage]] = [[] for _ in texts]
         for window, passage in zip(windows, passages, strict=True):
             out[window.text_index].append(passage)
@@ -497,7 +532,7 @@ class OnnxEmbedder:
         return windows
 
     async def _run_windows(
-        self, windows: list[_Window], *, keep_tokens: bool
+        self, windows: list[_Window], *, keep_tokens: bool, lead: list[int]
     ) -> list[TokenPassage]:
         """Embed windows in batches of similar length; results in the windows' order.
 
@@ -507,7 +542,7 @@ class OnnxEmbedder:
         """
         order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
         results: list[TokenPassage | None] = [None] * len(windows)
-        extra = len(self._prefix) + len(self._suffix)
+        extra = len(self._prefix) + len(lead) + len(self._suffix)
         b = 0
         while b < len(order):
             # Sorted ascending, so the last window taken is the widest: it sets the padding.
@@ -521,15 +556,20 @@ class OnnxEmbedder:
             chunk = order[b:e]
             batch = [windows[k] for k in chunk]
             for k, passage in zip(
-                chunk, await asyncio.to_thread(self._run_batch, batch, keep_tokens), strict=True
+                chunk,
+                await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead),
+                strict=True,
             ):
                 results[k] = passage
             b = e
         return [r for r in results if r is not None]
 
-    def _run_batch(self, batch: list[_Window], keep_tokens: bool) -> list[TokenPassage]:
+    def _run_batch(
+        self, batch: list[_Window], keep_tokens: bool, lead: list[int] | None = None
+    ) -> list[TokenPassage]:
         """Run one padded batch through the model (in a worker thread)."""
-        rows = [[*self._prefix, *w.ids, *self._suffix] for w in batch]
+        lead = lead or []
+        rows = [[*self._prefix, *lead, *w.ids, *self._suffix] for w in batch]
         width = max(len(r) for r in rows)
         ids: _IntArray = np.full((len(rows), width), self._pad_id, dtype=np.int64)
         mask: _IntArray = np.zeros((len(rows), width), dtype=np.int64)
@@ -555,7 +595,7 @@ class OnnxEmbedder:
             pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
-        first = len(self._prefix)
+        first = len(self._prefix) + len(lead)
         passages = []
         for r, w in enumerate(batch):
             tokens: _FloatArray | None = None
@@ -573,6 +613,13 @@ def _special_tokens(tokenizer: Tokenizer) -> tuple[list[int], list[int]]:
     if not content:
         return [], []
     return list(enc.ids[: content[0]]), list(enc.ids[content[-1] + 1 :])
+
+
+def _prompt_ids(tokenizer: Tokenizer, prompt: str) -> list[int]:
+    """Return a prompt's word pieces; its trailing space is the text's word boundary."""
+    if not prompt.strip():
+        return []
+    return list(tokenizer.encode(prompt.rstrip(), add_special_tokens=False).ids)
 
 
 def _pad_id(tokenizer: Tokenizer) -> int:
