@@ -44,7 +44,11 @@ class Embedder(Protocol):
     """Turns texts into passages with vectors; identified by a stable model id.
 
     Implementations run blocking work off the event loop and are safe to call from several
-    tasks of one loop.
+    tasks of one loop. :meth:`embed` is for what is stored and :meth:`embed_query` for what
+    is searched: a model trained with instructions applies its own there (e5 prepends
+    ``passage: `` and ``query: ``; ``OnnxEmbedder`` takes them as ``passage_prefix`` and
+    ``query_prefix``), and ``describe()`` records them, so a folder is searched as it was
+    built.
     """
 
     @property
