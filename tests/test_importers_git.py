@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from contextlib import aclosing
@@ -10,9 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
+from memtrails.cli import main
 from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git, git_source
 from memtrails.importers.git import _history as git_history
 from memtrails.records import At, MemoryRecord, SourceState
@@ -588,3 +591,35 @@ async def test_this_projects_own_repository_incrementally() -> None:
     assert end.skipped == int(git(ROOT, "rev-list", "--count", older))
     again = await collect(from_git(ROOT, branch=tip, state=end.state))
     assert again == [replace(end, skipped=int(git(ROOT, "rev-list", "--count", tip)))]
+
+
+# -- memtrails add --git ------------------------------------------------------------------
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_add_git_not_a_repository_creates_no_memory_folder(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    home = tmp_path / "home"
+    code, _, err = cli("add", "--git", str(tmp_path / "plain"), "--home", str(home))
+    assert code == 1
+    assert err.strip() == f"Error: git:{(tmp_path / 'plain').resolve()}: not a git repository"
+    assert not home.exists()
+
+
+def test_add_git_by_its_git_folder_is_the_same_source(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 3)
+    home = str(tmp_path / "home")
+    code, out, err = cli("add", "--git", str(repo.path), "--home", home, "--json")
+    assert code == 0, err
+    assert json.loads(out)["added"] == 3
+    code, out, err = cli("add", "--git", str(repo.path / ".git"), "--home", home, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["added"], report["unchanged"], report["embedded"]) == (0, 3, 0)
+    assert [(s["source"], s["mode"]) for s in report["sources"]] == [
+        (repo_source(repo), "incremental")
+    ]
