@@ -14,7 +14,7 @@ import pytest
 from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
-from memtrails.importers import slack as slack_module
+from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
 from memtrails.records import At, MemoryRecord, SourceState
 
@@ -458,13 +458,13 @@ def growing(tmp_path: Path) -> Path:
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every member of the export the importer reads."""
     reads: list[str] = []
-    real = slack_module._Export.read
+    real = slack_export.Export.read
 
     def read(self: Any, member: str) -> bytes:
         reads.append(member)
         return real(self, member)
 
-    monkeypatch.setattr(slack_module._Export, "read", read)
+    monkeypatch.setattr(slack_export.Export, "read", read)
     return reads
 
 
