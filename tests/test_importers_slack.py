@@ -366,6 +366,81 @@ async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
     assert dm.title == "DM: Ada Lovelace, Bobby"
 
 
+def group_dm_export(root: Path, with_mpims: bool) -> Path:
+    write(
+        root / "users.json",
+        [
+            {"id": "U1", "name": "ada", "real_name": "Ada Lovelace"},
+            {"id": "U2", "name": "smith", "real_name": "John Smith"},
+            {"id": "U3", "name": "seymore.a", "profile": {"display_name": "Alice Seymore"}},
+            {"id": "U4", "name": "jane.d", "real_name": "Jane Doe"},
+        ],
+    )
+    group = "mpdm-smith--seymore.a--jane.d-1"
+    if with_mpims:
+        write(root / "mpims.json", [{"id": "G1", "name": group, "members": ["U4", "U2", "U3"]}])
+    write(root / group / "2024-01-01.json", [message("1704067200.000001", "lunch?", user="U2")])
+    # Not in mpims.json either way: named from the folder; an unknown user name stays as is.
+    write(root / "mpdm-ada--ghost-1" / "2024-01-01.json", [message("1704067200.000002", "hi")])
+    return root
+
+
+@pytest.mark.parametrize("with_mpims", [True, False])
+async def test_group_dms_are_titled_by_their_members(tmp_path: Path, with_mpims: bool) -> None:
+    export = group_dm_export(tmp_path / "export", with_mpims)
+    recs = {r.meta["channel"]: r for r in records(await collect(from_slack_export(export)))}
+    # mpims.json lists the members in its own order; the folder name in the name's order.
+    expected = (
+        ["Jane Doe", "John Smith", "Alice Seymore"]
+        if with_mpims
+        else [
+            "John Smith",
+            "Alice Seymore",
+            "Jane Doe",
+        ]
+    )
+    assert recs["mpdm-smith--seymore.a--jane.d-1"].title == "Group DM: " + ", ".join(expected)
+    assert recs["mpdm-ada--ghost-1"].title == "Group DM: Ada Lovelace, ghost"
+    assert recs["mpdm-smith--seymore.a--jane.d-1"].author == "John Smith"
+
+
+async def test_bots_are_named_by_what_the_export_knows(tmp_path: Path) -> None:
+    export = tmp_path / "export"
+    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(
+        export / "ops" / "2024-01-01.json",
+        [
+            # A bot user missing from users.json, named by its bot_profile.
+            message(
+                "1704067200.000001",
+                "PR merged",
+                user="UBOT",
+                bot_id="B1",
+                bot_profile={"name": "GitHub", "id": "B1"},
+            ),
+            # A bot_message with no name anywhere: its bot id, not just "bot".
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B9",
+                "ts": "1704067200.000002",
+                "text": "ping",
+            },
+            # A person posting through an app is still the person.
+            message("1704067200.000003", "via app", bot_id="B2", bot_profile={"name": "Zap"}),
+            # Nothing at all to go by.
+            {"type": "message", "subtype": "bot_message", "ts": "1704067200.000004", "text": "?"},
+        ],
+    )
+    recs = records(await collect(from_slack_export(export)))
+    assert [(r.author, r.meta.get("bot", False)) for r in recs] == [
+        ("GitHub", True),
+        ("B9", True),
+        ("Ada Lovelace", False),
+        ("bot", True),
+    ]
+
+
 async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
     items = await collect(from_slack_export(synthetic, source="slack:test"))
     errs = errors(items)

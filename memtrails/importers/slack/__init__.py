@@ -40,7 +40,10 @@ async def from_slack_export(
     notices and tombstones are skipped silently.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
-    ``title="#<channel>"`` (``"DM: names"`` for direct messages),
+    ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
+    group DMs, their members from ``mpims.json`` or else from the ``mpdm-a--b-1`` folder
+    name), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    the name a ``bot_add`` notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
     ``reactions``.

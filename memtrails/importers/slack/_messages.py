@@ -174,10 +174,12 @@ def message_record(
     if user is None and isinstance(comment, Mapping) and isinstance(comment.get("user"), str):
         user = comment["user"]  # legacy file_comment messages name the commenter here
     bot_id = message.get("bot_id") if isinstance(message.get("bot_id"), str) else None
-    is_bot = subtype == "bot_message" or (bot_id is not None and user is None)
+    # A bot's own user id is often missing from users.json: then it is known as a bot.
+    is_bot = subtype == "bot_message" or (bot_id is not None and user not in reader.users)
     author: str | None
     if is_bot:
         profile = message.get("bot_profile")
+        user_profile = message.get("user_profile")
         author = next(
             (
                 n
@@ -186,6 +188,10 @@ def message_record(
                     profile.get("name") if isinstance(profile, Mapping) else None,
                     reader.bots.get(bot_id or ""),
                     reader.users.get(user or ""),
+                    name_of(user_profile) if isinstance(user_profile, Mapping) else None,
+                    # Nameless: its id still tells one bot from another.
+                    bot_id,
+                    user,
                 )
                 if isinstance(n, str) and n
             ),

@@ -14,6 +14,8 @@ from ._export import READ_ERRORS, Export
 __all__ = ["Names", "name_of", "unescape"]
 
 _MARKUP = re.compile(r"<([^<>\n]*)>")
+# A group DM's folder: "mpdm-" + the members' user names joined by "--" + "-1".
+_GROUP_DM = re.compile(r"^mpdm-(.+)-\d+$")
 
 
 def name_of(user: Mapping[str, Any]) -> str | None:
@@ -38,9 +40,10 @@ class Names:
         self.export = export
         self.source = export.source
         self.users: dict[str, str] = {}
+        self.handles: dict[str, str] = {}  # user name (the @handle) -> real name
         self.channel_names: dict[str, str] = {}
         self.channel_types: dict[str, str] = {}
-        self.dm_members: dict[str, list[str]] = {}
+        self.members: dict[str, list[str]] = {}  # DM and group DM folder -> user ids
         self.bots: dict[str, str] = {}
         self.learned: dict[str, str] = {}  # bot names learned from the current day file
         self.errors: list[RecordError] = []
@@ -69,6 +72,8 @@ class Names:
                 name = name_of(user)
                 if name:
                     self.users[user["id"]] = name
+                    if isinstance(user.get("name"), str) and user["name"]:
+                        self.handles[user["name"]] = name
         kinds = {
             "channels.json": "channel",
             "groups.json": "group",
@@ -88,8 +93,8 @@ class Names:
                     self.channel_names[cid] = folder
                 self.channel_types[folder] = kind
                 members = channel.get("members")
-                if kind == "dm" and isinstance(members, list):
-                    self.dm_members[folder] = [m for m in members if isinstance(m, str)]
+                if kind in ("dm", "mpim") and isinstance(members, list):
+                    self.members[folder] = [m for m in members if isinstance(m, str)]
 
     def user_name(self, uid: str, label: str | None = None) -> str:
         return self.users.get(uid) or label or uid
@@ -117,8 +122,18 @@ class Names:
         return f"{label} ({target})"
 
     def title_of(self, channel: str) -> str:
-        if self.channel_types.get(channel) == "dm" and self.dm_members.get(channel):
-            return "DM: " + ", ".join(self.user_name(u) for u in self.dm_members[channel])
+        """Return a conversation's title: ``#name``, ``DM: names`` or ``Group DM: names``."""
+        members = self.members.get(channel)
+        if self.channel_types.get(channel) == "dm" and members:
+            return "DM: " + ", ".join(self.user_name(u) for u in members)
+        group = _GROUP_DM.match(channel)
+        if self.channel_types.get(channel) == "mpim" or group:
+            if members:
+                return "Group DM: " + ", ".join(self.user_name(u) for u in members)
+            if group:
+                # No mpims.json: the folder name lists the members' user names.
+                names = [n for n in group.group(1).split("--") if n]
+                return "Group DM: " + ", ".join(self.handles.get(n, n) for n in names)
         return "#" + channel
 
 
