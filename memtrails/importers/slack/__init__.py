@@ -12,10 +12,10 @@ from typing import Any, cast
 
 from ..._threads import iterate_in_thread
 from ...records import Item
-from ._export import Export
+from ._export import DEFAULT_MAX_MEMBER_BYTES, DEFAULT_MAX_RATIO, Export
 from ._walk import items as export_items
 
-__all__ = ["from_slack_export"]
+__all__ = ["DEFAULT_MAX_MEMBER_BYTES", "DEFAULT_MAX_RATIO", "from_slack_export"]
 
 
 def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
@@ -28,6 +28,8 @@ async def from_slack_export(
     *,
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
+    max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
+    max_ratio: float = DEFAULT_MAX_RATIO,
 ) -> AsyncGenerator[Item, None]:
     """Yield one chat record per message of a Slack export, channel by channel, day by day.
 
@@ -68,13 +70,26 @@ async def from_slack_export(
     full, the others still incrementally; if no day file at all could be skipped, the run
     counts as full. A full run is ``complete`` unless a day file could not be read.
 
+    Hostile or damaged archives: each member is read whole (one JSON document), so a member
+    over ``max_member_bytes`` (128 MiB by default) is not read, nor is a zip member of more
+    than 1 MiB that inflates more than ``max_ratio`` times (250 by default; real exports
+    inflate 3-40 times, zip bombs about 1,000): each becomes a :class:`RecordError` naming
+    the member and the limit, decided from the zip's directory before anything is
+    inflated, and the import goes on. Memory stays within about one member's size. A zip
+    member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
+    read and is reported the same way. A damaged or truncated zip (its directory of members
+    is at the end of the file) raises a :class:`SourceError` saying so.
+
     Args:
         path: the export folder or .zip file.
         source: the source name on every record; defaults to the resolved path.
         state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
+        max_member_bytes: the largest member read, in bytes (inflated).
+        max_ratio: the most a zip member over 1 MiB may inflate (inflated / compressed).
 
     Raises:
-        SourceError: the path is missing or is not a Slack export.
+        SourceError: the path is missing, is not a Slack export, or is a damaged .zip file.
+        ValueError: ``max_member_bytes`` or ``max_ratio`` is not positive.
 
     Returns:
         An async iterator of records and source states; a broken day file or message
@@ -86,7 +101,11 @@ async def from_slack_export(
             async for item in items:
                 print(item)
     """
-    export = await asyncio.to_thread(Export.open, Path(path), source)
+    if max_member_bytes < 1:
+        raise ValueError(f"`max_member_bytes` must be at least 1, got {max_member_bytes}")
+    if not max_ratio > 0:
+        raise ValueError(f"`max_ratio` must be positive, got {max_ratio}")
+    export = await asyncio.to_thread(Export.open, Path(path), source, max_member_bytes, max_ratio)
     try:
         # Close the thread-side reader as soon as the consumer stops, not when GC runs.
         read = functools.partial(export_items, export, state)

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ...records import At, MemoryRecord, RecordError
-from ._export import READ_ERRORS
+from ._export import READ_ERRORS, MemberRefused
 from ._names import Names, name_of, unescape
 
 __all__ = ["as_ts", "day_messages", "message_items", "message_record"]
@@ -246,8 +246,14 @@ def message_record(
 def day_messages(reader: Names, member: str) -> list[Any] | RecordError:
     """Return the messages of a day file, or the error that stops it being read."""
     try:
-        messages = json.loads(reader.export.read(member))
-    except READ_ERRORS as exc:
+        raw = reader.export.read(member)
+    except MemberRefused as exc:
+        return RecordError(reader.source, member, f"day file {exc}")
+    except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+        return RecordError(reader.source, member, f"cannot read the day file ({exc})")
+    try:
+        messages = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
         return RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
     if not isinstance(messages, list):
         return RecordError(reader.source, member, "day file is not a JSON array")

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records import RecordError
-from ._export import READ_ERRORS, Export
+from ._export import READ_ERRORS, Export, MemberRefused
 
 __all__ = ["Names", "name_of", "unescape"]
 
@@ -56,9 +56,16 @@ class Names:
             return []
         try:
             raw = self.export.read(member)
-            self.metadata[member] = hashlib.sha256(raw).hexdigest()
+        except MemberRefused as exc:
+            self.errors.append(RecordError(self.source, member, str(exc)))
+            return []
+        except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+            self.errors.append(RecordError(self.source, member, f"cannot read ({exc})"))
+            return []
+        self.metadata[member] = hashlib.sha256(raw).hexdigest()
+        try:
             data = json.loads(raw)
-        except READ_ERRORS as exc:
+        except (ValueError, RecursionError) as exc:
             self.errors.append(RecordError(self.source, member, f"not valid JSON ({exc})"))
             return []
         if not isinstance(data, list):

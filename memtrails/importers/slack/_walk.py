@@ -57,6 +57,11 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     reader = Names(export)
     reader.load_metadata()
     yield from reader.errors
+    for name in export.unsafe:
+        # Never read: such a name would be written outside the folder if the zip were unpacked.
+        yield RecordError(
+            reader.source, name, "member name leads outside the export (absolute or ..): not read"
+        )
     saved, why = _saved_channels(state, reader.metadata)
     done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
     skipped = False  # whether any day file was left unread
