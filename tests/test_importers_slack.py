@@ -201,6 +201,24 @@ async def test_zip_bomb_member_is_an_error_and_is_never_inflated(tmp_path: Path)
     assert errors(items) == [] and [r.text for r in records(items)] == ["hello"]
 
 
+async def test_many_small_bombs_stop_at_max_ratio_times_the_archive(tmp_path: Path) -> None:
+    # Each day file is just under 1 MiB (below the per-member ratio check) and inflates
+    # about 1,000 times: together they may inflate no more than 250 times the archive.
+    archive = tmp_path / "many.zip"
+    day = b"[" + b" " * ((1 << 20) - 2) + b"]"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("users.json", json.dumps(USERS))
+        for k in range(1, 29):
+            z.writestr(f"general/2024-02-{k:02d}.json", day)
+    budget = 250 * archive.stat().st_size + (1 << 20)
+    items = await collect(from_slack_export(archive))
+    refused = [e for e in errors(items) if "past 250 times its size" in e.reason]
+    read = 28 - len(refused)
+    assert errors(items) == refused and 0 < read < 28
+    assert read * len(day) <= budget < (read + 1) * len(day)
+    assert refused[0].where == f"general/2024-02-{read + 1:02d}.json"
+
+
 async def test_member_over_max_member_bytes_is_an_error(zulip: Path, tmp_path: Path) -> None:
     # users.json has 8,577 bytes, the day files 326 and 4,854: the same in a folder and a zip.
     archive = tmp_path / "zulip.zip"
@@ -214,7 +232,7 @@ async def test_member_over_max_member_bytes_is_an_error(zulip: Path, tmp_path: P
             (
                 "random/2018-01-20.json",
                 "day file 4854 bytes, over the limit of 4000 (max_member_bytes): not read",
-            )
+            ),
         ]
         assert [r.text for r in records(items)] == ["edfadfa"]
     with pytest.raises(ValueError, match="max_member_bytes"):

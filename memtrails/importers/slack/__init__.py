@@ -73,8 +73,9 @@ async def from_slack_export(
     Hostile or damaged archives: each member is read whole (one JSON document), so a member
     over ``max_member_bytes`` (128 MiB by default) is not read, nor is a zip member of more
     than 1 MiB that inflates more than ``max_ratio`` times (250 by default; real exports
-    inflate 3-40 times, zip bombs about 1,000): each becomes a :class:`RecordError` naming
-    the member and the limit, decided from the zip's directory before anything is
+    inflate 3-40 times, zip bombs about 1,000), nor any member once the whole archive has
+    inflated ``max_ratio`` times its size (plus 1 MiB): each becomes a :class:`RecordError`
+    naming the member and the limit, decided from the zip's directory before anything is
     inflated, and the import goes on. Memory stays within about one member's size. A zip
     member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
     read and is reported the same way. A damaged or truncated zip (its directory of members
@@ -85,7 +86,8 @@ async def from_slack_export(
         source: the source name on every record; defaults to the resolved path.
         state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
         max_member_bytes: the largest member read, in bytes (inflated).
-        max_ratio: the most a zip member over 1 MiB may inflate (inflated / compressed).
+        max_ratio: the most a zip member over 1 MiB, and the whole zip, may inflate
+            (inflated / compressed).
 
     Raises:
         SourceError: the path is missing, is not a Slack export, or is a damaged .zip file.

@@ -24,7 +24,8 @@ __all__ = [
 # takes; Slack's day files are kilobytes, a big workspace's users.json tens of megabytes.
 DEFAULT_MAX_MEMBER_BYTES = 128 * 1024 * 1024
 # Slack's JSON deflates 3-40 times (hundreds of identical bot posts about 220 times); a
-# zip bomb about 1,000 times per layer. Members under _RATIO_GRACE are never refused for it.
+# zip bomb about 1,000 times per layer. Members under _RATIO_GRACE are never refused for it,
+# but the whole archive may inflate no more than max_ratio times its size (plus the grace).
 DEFAULT_MAX_RATIO = 250
 _RATIO_GRACE = 1024 * 1024
 _ZIP_MAGIC = b"PK\x03\x04"
@@ -65,6 +66,8 @@ class Export:
         self.source = source
         self.max_member_bytes = max_member_bytes
         self.max_ratio = max_ratio
+        self._inflated = 0  # bytes inflated out of the zip so far
+        self._budget = 0.0  # the most the zip may inflate to in all
         self.unsafe: list[str] = []  # zip members whose names lead outside the export
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
@@ -77,6 +80,7 @@ class Export:
         elif path.is_file():
             self._root = None
             self._zip = self._open_zip(path, source)
+            self._budget = max_ratio * path.stat().st_size + _RATIO_GRACE
             try:
                 self._channels = self._scan_zip(self._zip)
             except BaseException:
@@ -193,7 +197,8 @@ class Export:
 
         Raises:
             MemberRefused: it is larger than ``max_member_bytes`` inflated, or (in a zip)
-                inflates more than ``max_ratio`` times; nothing of it is inflated.
+                inflates more than ``max_ratio`` times, or would take the whole archive
+                past ``max_ratio`` times its size; nothing of it is inflated.
         """
         limit = self.max_member_bytes
         if self._zip is not None:
@@ -204,12 +209,19 @@ class Export:
                 raise MemberRefused(
                     f"inflates {ratio:.0f} times ({info.compress_size} bytes to "
                     f"{info.file_size}), over the limit of {self.max_ratio:g} (max_ratio): "
-                    "not read, as a zip bomb would not be"
+                    "not read (a zip bomb looks like this)"
+                )
+            if self._inflated + info.file_size > self._budget:
+                raise MemberRefused(
+                    f"{info.file_size} bytes more would take the archive past "
+                    f"{self.max_ratio:g} times its size inflated (max_ratio): not read "
+                    "(a zip bomb of many small members looks like this)"
                 )
             with self._zip.open(info) as f:
                 # Never more than the directory says: inflating stops there (and the CRC
                 # check then fails) however much the member would really inflate to.
                 data = f.read(info.file_size + 1)
+            self._inflated += len(data)
         else:
             assert self._root is not None
             with (self._root / member).open("rb") as f:
