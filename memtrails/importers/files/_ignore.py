@@ -11,7 +11,7 @@ from pathspec import GitIgnoreSpec
 __all__ = ["IgnoreFile", "ignored", "read_ignore"]
 
 # pathspec reads "X/**/" as if it matched X itself; git matches only folders under X.
-_UNDER_ANY = re.compile(r"/\*\*/$")
+_UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
 
 
 @dataclass(frozen=True, slots=True)
