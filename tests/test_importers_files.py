@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -282,6 +283,36 @@ async def test_gitignore_folder_rules_match_git(tmp_path: Path) -> None:
     ours = records(await collect(from_files(root)))
     assert sorted(ours) == expected
     assert "logs/x.txt" in ours and "build/x.txt" not in ours and "abc/x.txt" in ours
+
+
+def random_rule(rng: random.Random) -> str:
+    pieces = ["a", "b", "c", "d", "e", "*", "?", "**", "[ab]", "[!a]*", "*e", "f?", "*.txt"]
+    rule = "/".join(rng.choice(pieces) for _ in range(rng.randint(1, 3)))
+    if rng.random() < 0.3:
+        rule = "/" + rule
+    if rng.random() < 0.3:
+        rule += "/"
+    return "!" + rule if rng.random() < 0.3 else rule
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_random_rule_sets_match_git(tmp_path: Path, seed: int) -> None:
+    """Random rules over a tree of folders named like the rules' pieces, as git lists it."""
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    files: dict[str, str | bytes] = {
+        ".gitignore": "\n".join(random_rule(rng) for _ in range(rng.randint(1, 5))) + "\n"
+    }
+    folders = ["", "a", "b", "c", "d", *(f"{x}/{y}" for x in "abcd" for y in "abcd")]
+    for folder in folders:
+        for name in ("e", "fe", "x.txt", "y.txt", "ce"):
+            files[f"{folder}/{name}".lstrip("/")] = "x"
+    inner = [random_rule(rng) for _ in range(rng.randint(0, 3))]
+    if inner:
+        files["a/.gitignore"] = "\n".join(inner) + "\n"
+    make(root, files)
+    expected = git_lists(root)
+    assert sorted(records(await collect(from_files(root)))) == expected
 
 
 async def test_git_info_exclude(tmp_path: Path) -> None:

@@ -16,9 +16,19 @@ _UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
-    regex: re.Pattern[str]
+    regex: re.Pattern[str]  # pathspec's expression, searched as pathspec searches it
     ignores: bool  # False for a "!" rule, which takes a path back in
-    marks: bool  # whether its expression marks where a matching folder ends (``ps_d``)
+    # The same expression made to end where the path ends: pathspec's expressions also
+    # match whatever lies under a matching folder (their ``ps_d`` group marks the end of
+    # the folder), but git asks a rule about the path alone. None for an expression open
+    # at its end ("X/**" is "^X/"): it matches what is under X, at any depth.
+    whole: re.Pattern[str] | None
+
+
+def _rule(regex: re.Pattern[str], ignores: bool) -> _Rule:
+    marked = "ps_d" in regex.groupindex
+    whole = re.compile(f"(?:{regex.pattern})\\Z", regex.flags) if marked else None
+    return _Rule(regex, ignores, whole)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,28 +49,18 @@ def read_ignore(path: Path, base: str) -> IgnoreFile | None:
     # pathspec reads each line (comments, escapes, classes, "**", anchoring, "!").
     spec = GitIgnoreSpec.from_lines(_UNDER_ANY.sub("/*/**/", line) for line in lines)
     rules = tuple(
-        _Rule(p.regex, bool(p.include), "ps_d" in p.regex.groupindex)
+        _rule(p.regex, bool(p.include))
         for p in reversed(spec.patterns)
         if p.include is not None and p.regex is not None
     )
     return IgnoreFile(base, rules) if rules else None
 
 
-def _itself(rule: _Rule, m: re.Match[str], path: str, is_dir: bool) -> bool:
-    """Whether a rule whose expression matched matches ``path`` itself, as git matches it.
-
-    pathspec's expressions also match whatever lies under a matching folder (their
-    ``ps_d`` group marks where the folder ends), so ``build/`` matches ``build/x.c`` and
-    ``X/**`` matches the folder ``X``; git matches a rule against the path alone. The
-    walk never enters an ignored folder, so the path alone is what must be asked.
-    """
-    end = m.start("ps_d") if rule.marks else -1
-    if not is_dir:
-        return end == -1  # a match through a folder mark matched a folder the file is in
-    if end != -1:
-        return end == len(path)  # this folder, not one of its parents
-    # A rule open at its end ("X/**") matches what is under X: the folder's own path must.
-    return rule.regex.match(path) is not None
+def _matches(rule: _Rule, path: str, is_dir: bool) -> bool:
+    """Whether a rule matches ``path`` itself (a folder's without a trailing ``/``)."""
+    if rule.whole is None:
+        return rule.regex.search(path) is not None
+    return rule.whole.search(path + "/" if is_dir else path) is not None
 
 
 def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
@@ -71,9 +71,7 @@ def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
     """
     for ignore in reversed(stack):
         sub = rel[len(ignore.base) + 1 :] if ignore.base else rel
-        probe = sub + "/" if is_dir else sub  # pathspec's form: a folder ends with "/"
         for rule in ignore.rules:
-            m = rule.regex.match(probe)
-            if m is not None and _itself(rule, m, sub, is_dir):
+            if _matches(rule, sub, is_dir):
                 return rule.ignores
     return False
