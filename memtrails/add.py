@@ -93,10 +93,10 @@ async def add_git(
         on_progress: called with the running report after every batch.
         limits: how large and deep a record may be (default: ``Limits()``).
     """
-    from .importers.git import from_git
+    from .importers.git import from_git, git_source
 
     repo = Path(repo).expanduser()
-    state = None if (full or prune) else memory.source_state("git:" + source_name(repo))
+    state = None if (full or prune) else memory.source_state(git_source(repo))
     importer = from_git(repo, branch=branch, all_branches=all_branches, state=state)
     return await memory.ingest(
         importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits

@@ -197,9 +197,11 @@ async def add(
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
     kinds = [(path, detect_kind(path)) for path in paths]  # fail before opening anything
-    for repo in git_repos:
-        if not repo.is_dir():
-            raise click.ClickException(f"{repo}: no such Git repository")
+    if git_repos:
+        from .importers.git import git_source
+
+        for repo in git_repos:
+            git_source(repo)  # not a repository: fail before the memory folder is created
     total = ImportReport()
     async with _open(home, threads, qdrant_url, model) as memory:
         for path, kind in kinds:

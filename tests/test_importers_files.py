@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from helpers import collect
 
 from memtrails._exceptions import SourceError
-from memtrails.importers import files as files_module
+from memtrails.importers.files import _walk as files_walk
 from memtrails.importers.files import from_files
 from memtrails.records import At, MemoryRecord, RecordError, Seen, SourceState
 
@@ -235,6 +236,85 @@ async def test_gitignore_matches_git(tmp_path: Path) -> None:
     assert "important.o" in ours and "x.o" not in ours
 
 
+def git_lists(root: Path) -> list[str]:
+    """The files git itself would add: untracked and not ignored, hidden ones left out."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+    listed = subprocess.run(
+        ["git", "-C", str(root), "ls-files", "-z", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout.decode()
+    return sorted(
+        p for p in listed.split("\0") if p and not any(s.startswith(".") for s in p.split("/"))
+    )
+
+
+async def test_gitignore_folder_rules_match_git(tmp_path: Path) -> None:
+    """Rules on folders, "**" at the end, and re-inclusion, over every folder/file mix."""
+    root = tmp_path / "repo"
+    rules = [
+        "logs/**",  # what is under logs, not logs itself: so a file in it can come back
+        "!logs/x.txt",
+        "only/*",
+        "!only/*/",
+        "only/**/*.tmp",
+        "abc/**/",  # folders under abc, not abc itself
+        "x/**/y",
+        "*.bak",
+        "!/keep/*.bak",
+        "build/",
+        "!build/x.txt",  # cannot come back: its folder is ignored
+        "docs/*",  # a file directly in docs, and a folder, but nothing deeper by itself
+        "!docs/sub/",
+        "\\!bang.txt",
+        "cache",
+        "!*/cache/x.txt",
+    ]
+    folders = ["logs", "only", "abc", "x", "y", "keep", "build", "docs", "sub", "cache"]
+    names = ["x.txt", "y.txt", "a.bak", "h.tmp", "!bang.txt", "bang.txt"]
+    files: dict[str, str | bytes] = {".gitignore": "\n".join(rules) + "\n"}
+    for a in ["", *folders]:
+        for b in ["", *folders]:
+            for name in names:
+                files["/".join(p for p in (a, b, name) if p)] = "x"
+    files["sub/.gitignore"] = "!*.bak\ny.txt\n"
+    make(root, files)
+    expected = git_lists(root)
+    ours = records(await collect(from_files(root)))
+    assert sorted(ours) == expected
+    assert "logs/x.txt" in ours and "build/x.txt" not in ours and "abc/x.txt" in ours
+
+
+def random_rule(rng: random.Random) -> str:
+    pieces = ["a", "b", "c", "d", "e", "*", "?", "**", "[ab]", "[!a]*", "*e", "f?", "*.txt"]
+    rule = "/".join(rng.choice(pieces) for _ in range(rng.randint(1, 3)))
+    if rng.random() < 0.3:
+        rule = "/" + rule
+    if rng.random() < 0.3:
+        rule += "/"
+    return "!" + rule if rng.random() < 0.3 else rule
+
+
+@pytest.mark.parametrize("seed", range(40))
+async def test_random_rule_sets_match_git(tmp_path: Path, seed: int) -> None:
+    """Random rules over a tree of folders named like the rules' pieces, as git lists it."""
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    files: dict[str, str | bytes] = {
+        ".gitignore": "\n".join(random_rule(rng) for _ in range(rng.randint(1, 5))) + "\n"
+    }
+    folders = ["", "a", "b", "c", "d", *(f"{x}/{y}" for x in "abcd" for y in "abcd")]
+    for folder in folders:
+        for name in ("e", "fe", "x.txt", "y.txt", "ce"):
+            files[f"{folder}/{name}".lstrip("/")] = "x"
+    inner = [random_rule(rng) for _ in range(rng.randint(0, 3))]
+    if inner:
+        files["a/.gitignore"] = "\n".join(inner) + "\n"
+    make(root, files)
+    expected = git_lists(root)
+    assert sorted(records(await collect(from_files(root)))) == expected
+
+
 async def test_git_info_exclude(tmp_path: Path) -> None:
     make(tmp_path, {"a.md": "a", "b.md": "b", ".git/info/exclude": "b.md\n"})
     assert list(records(await collect(from_files(tmp_path)))) == ["a.md"]
@@ -296,13 +376,13 @@ def age(root: Path) -> None:
 def spy_reads(monkeypatch: pytest.MonkeyPatch, root: Path) -> list[str]:
     """Record the relative path of every file whose bytes the walk reads."""
     reads: list[str] = []
-    real = files_module._read_bytes
+    real = files_walk._read_bytes
 
     def reading(path: Path, limit: int) -> bytes:
         reads.append(path.relative_to(root.resolve()).as_posix())
         return real(path, limit)
 
-    monkeypatch.setattr(files_module, "_read_bytes", reading)
+    monkeypatch.setattr(files_walk, "_read_bytes", reading)
     return reads
 
 
@@ -463,7 +543,7 @@ async def test_a_folder_it_cannot_list_makes_the_run_incomplete(
             raise PermissionError(13, "Permission denied", str(path))
         return real(path)
 
-    monkeypatch.setattr(files_module.os, "scandir", scandir)
+    monkeypatch.setattr(files_walk.os, "scandir", scandir)
     items = await collect(from_files(tree))
     assert errors(items)["sub"].startswith("cannot read the folder")
     assert not final(items).complete

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from contextlib import aclosing
@@ -10,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
-from memtrails.importers import git as git_module
-from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git
+from memtrails.cli import main
+from memtrails.importers.git import MAX_FILES_IN_META, MAX_FILES_IN_TEXT, from_git, git_source
+from memtrails.importers.git import _history as git_history
 from memtrails.records import At, MemoryRecord, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -302,6 +305,11 @@ async def test_cannot_open(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     with pytest.raises(SourceError, match="not a git repository"):
         await collect(from_git(tmp_path / "plain"))
+    (tmp_path / "a-file").write_text("x")
+    with pytest.raises(SourceError, match="not a git repository"):
+        await collect(from_git(tmp_path / "a-file"))
+    with pytest.raises(SourceError, match="not a git repository"):
+        git_source(tmp_path / "plain")
     repo = linear(tmp_path / "r", 1)
     with pytest.raises(SourceError, match="`branch` 'nope'"):
         await collect(from_git(repo.path, branch="nope"))
@@ -357,6 +365,52 @@ async def test_bare_mirror(tmp_path: Path) -> None:
     assert [r.id for r in recs] == repo.rev_list("HEAD")
 
 
+async def test_bare_repository_without_a_config_file(tmp_path: Path) -> None:
+    # git reads a bare repository from HEAD, objects/ and refs/ alone; so must the importer.
+    repo = linear(tmp_path / "r", 3)
+    bare = tmp_path / "bare.git"
+    subprocess.run(
+        ["git", "clone", "-q", "--bare", str(repo.path), str(bare)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    (bare / "config").unlink()
+    items = await collect(from_git(bare))
+    assert errors(items) == []
+    assert [r.id for r in records(items)] == repo.rev_list("HEAD")
+    assert {r.source for r in records(items)} == {"git:" + str(bare.resolve())}
+    assert git_source(bare) == "git:" + str(bare.resolve())
+
+
+async def test_one_source_however_the_repository_is_named(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 3)
+    (repo.path / "docs").mkdir()
+    (tmp_path / "link").symlink_to(repo.path)
+    names = [repo.path, repo.path / ".git", repo.path / "docs", tmp_path / "link" / ".git"]
+    assert {git_source(name) for name in names} == {repo_source(repo)}
+    first = await collect(from_git(repo.path))
+    for name in names[1:]:
+        items = await collect(from_git(name))
+        assert items == first, name
+    # The position saved under one name serves a re-run under another.
+    again = await collect(from_git(repo.path / ".git", state=position(first).state))
+    assert records(again) == []
+    assert position(again).mode == "incremental"
+
+
+async def test_a_linked_work_tree_is_its_own_source(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 2)
+    git(repo.path, "worktree", "add", "-q", "-b", "side", str(tmp_path / "side"))
+    side = Repo.__new__(Repo)
+    side.path, side.clock = tmp_path / "side", 10
+    tip = side.commit("only on side", {"s.txt": "s\n"})
+    items = await collect(from_git(tmp_path / "side"))
+    assert [r.id for r in records(items)] == [tip, *repo.rev_list("main")]
+    assert {r.source for r in records(items)} == {"git:" + str((tmp_path / "side").resolve())}
+    assert [r.id for r in records(await collect(from_git(repo.path)))] == repo.rev_list("main")
+
+
 async def test_this_projects_own_repository() -> None:
     # Pin the tip: other people may commit while this test runs.
     tip = git(ROOT, "rev-parse", "HEAD")
@@ -381,14 +435,14 @@ def position(items: list[Any]) -> SourceState:
 def count_logs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     """Record the arguments of every `git log` the importer starts."""
     started: list[list[str]] = []
-    real = git_module._Log
+    real = git_history.Log
 
     class Counted(real):  # type: ignore[misc, valid-type]
         def __init__(self, git_exe: str, git_dir: str, args: list[str]) -> None:
             started.append(args)
             super().__init__(git_exe, git_dir, args)
 
-    monkeypatch.setattr(git_module, "_Log", Counted)
+    monkeypatch.setattr(git_history, "Log", Counted)
     return started
 
 
@@ -537,3 +591,35 @@ async def test_this_projects_own_repository_incrementally() -> None:
     assert end.skipped == int(git(ROOT, "rev-list", "--count", older))
     again = await collect(from_git(ROOT, branch=tip, state=end.state))
     assert again == [replace(end, skipped=int(git(ROOT, "rev-list", "--count", tip)))]
+
+
+# -- memtrails add --git ------------------------------------------------------------------
+
+
+def cli(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_add_git_not_a_repository_creates_no_memory_folder(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    home = tmp_path / "home"
+    code, _, err = cli("add", "--git", str(tmp_path / "plain"), "--home", str(home))
+    assert code == 1
+    assert err.strip() == f"Error: git:{(tmp_path / 'plain').resolve()}: not a git repository"
+    assert not home.exists()
+
+
+def test_add_git_by_its_git_folder_is_the_same_source(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 3)
+    home = str(tmp_path / "home")
+    code, out, err = cli("add", "--git", str(repo.path), "--home", home, "--json")
+    assert code == 0, err
+    assert json.loads(out)["added"] == 3
+    code, out, err = cli("add", "--git", str(repo.path / ".git"), "--home", home, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert (report["added"], report["unchanged"], report["embedded"]) == (0, 3, 0)
+    assert [(s["source"], s["mode"]) for s in report["sources"]] == [
+        (repo_source(repo), "incremental")
+    ]

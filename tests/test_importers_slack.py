@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import tracemalloc
 import zipfile
 from collections import Counter
 from contextlib import aclosing
@@ -14,7 +15,7 @@ import pytest
 from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
-from memtrails.importers import slack as slack_module
+from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
 from memtrails.records import At, MemoryRecord, SourceState
 
@@ -160,6 +161,141 @@ async def test_damaged_zip_member_is_an_error(zulip: Path, tmp_path: Path) -> No
         ("random/2018-01-20.json", True)
     ]
     assert [r.text for r in records(items)] == ["edfadfa"]
+
+
+# -- hostile and damaged zips -------------------------------------------------------------
+
+USERS = [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}]
+ONE_DAY = [{"type": "message", "user": "U1", "ts": "1704067200.000001", "text": "hello"}]
+
+
+def bomb_zip(path: Path, inflated: int) -> Path:
+    """An export whose second day file is ``inflated`` bytes of JSON whitespace, deflated."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("users.json", json.dumps(USERS))
+        z.writestr("general/2024-01-01.json", json.dumps(ONE_DAY))
+        with z.open("general/2024-01-02.json", "w") as f:
+            f.write(b"[")
+            chunk = b" " * (1 << 20)
+            for _ in range(inflated // len(chunk)):
+                f.write(chunk)
+            f.write(b"]")
+    return path
+
+
+async def test_zip_bomb_member_is_an_error_and_is_never_inflated(tmp_path: Path) -> None:
+    archive = bomb_zip(tmp_path / "bomb.zip", 64 << 20)
+    tracemalloc.start()
+    try:
+        items = await collect(from_slack_export(archive))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    ((error,),) = [errors(items)]
+    assert error.where == "general/2024-01-02.json"
+    assert "max_ratio" in error.reason and "over the limit of 250" in error.reason
+    assert [r.text for r in records(items)] == ["hello"]
+    assert peak < 8 << 20  # the 64 MiB member was never inflated
+    # The limit is the user's to set: raised, the same member is read (and holds nothing).
+    items = await collect(from_slack_export(archive, max_ratio=5000))
+    assert errors(items) == [] and [r.text for r in records(items)] == ["hello"]
+
+
+async def test_many_small_bombs_stop_at_max_ratio_times_the_archive(tmp_path: Path) -> None:
+    # Each day file is just under 1 MiB (below the per-member ratio check) and inflates
+    # about 1,000 times: together they may inflate no more than 250 times the archive.
+    archive = tmp_path / "many.zip"
+    day = b"[" + b" " * ((1 << 20) - 2) + b"]"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("users.json", json.dumps(USERS))
+        for k in range(1, 29):
+            z.writestr(f"general/2024-02-{k:02d}.json", day)
+    budget = 250 * archive.stat().st_size + (1 << 20)
+    items = await collect(from_slack_export(archive))
+    refused = [e for e in errors(items) if "past 250 times its size" in e.reason]
+    read = 28 - len(refused)
+    assert errors(items) == refused and 0 < read < 28
+    assert read * len(day) <= budget < (read + 1) * len(day)
+    assert refused[0].where == f"general/2024-02-{read + 1:02d}.json"
+
+
+async def test_member_over_max_member_bytes_is_an_error(zulip: Path, tmp_path: Path) -> None:
+    # users.json has 8,577 bytes, the day files 326 and 4,854: the same in a folder and a zip.
+    archive = tmp_path / "zulip.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for file in sorted(zulip.rglob("*.json")):
+            z.write(file, file.relative_to(zulip).as_posix())
+    for export in (zulip, archive):
+        items = await collect(from_slack_export(export, max_member_bytes=4000))
+        assert [(e.where, e.reason) for e in errors(items)] == [
+            ("users.json", "8577 bytes, over the limit of 4000 (max_member_bytes): not read"),
+            (
+                "random/2018-01-20.json",
+                "day file 4854 bytes, over the limit of 4000 (max_member_bytes): not read",
+            ),
+        ]
+        assert [r.text for r in records(items)] == ["edfadfa"]
+    with pytest.raises(ValueError, match="max_member_bytes"):
+        await collect(from_slack_export(zulip, max_member_bytes=0))
+
+
+async def test_a_member_lying_about_its_size_inflates_no_further(tmp_path: Path) -> None:
+    archive = bomb_zip(tmp_path / "liar.zip", 32 << 20)
+    data = bytearray(archive.read_bytes())
+    # Claim 100 bytes in the member's local header and in the zip's directory.
+    name = b"general/2024-01-02.json"
+    for signature, name_at, size_at in ((b"PK\x03\x04", 30, 22), (b"PK\x01\x02", 46, 24)):
+        at = data.index(signature)
+        while data[at + name_at : at + name_at + len(name)] != name:
+            at = data.index(signature, at + 1)
+        data[at + size_at : at + size_at + 4] = (100).to_bytes(4, "little")
+    archive.write_bytes(bytes(data))
+    tracemalloc.start()
+    try:
+        items = await collect(from_slack_export(archive))
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    ((error,),) = [errors(items)]
+    assert error.where == "general/2024-01-02.json"
+    assert error.reason.startswith("cannot read the day file")
+    assert peak < 8 << 20
+
+
+async def test_truncated_zip_is_a_clear_error(zulip: Path, tmp_path: Path) -> None:
+    archive = tmp_path / "cut.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for file in sorted(zulip.rglob("*.json")):
+            z.write(file, file.relative_to(zulip).as_posix())
+    whole = archive.read_bytes()
+    archive.write_bytes(whole[: len(whole) * 2 // 3])  # a download cut short
+    with pytest.raises(SourceError) as raised:
+        await collect(from_slack_export(archive))
+    assert raised.value.source == str(archive.resolve())
+    assert raised.value.reason.startswith("damaged or incomplete .zip file")
+
+
+async def test_members_leading_outside_the_export_are_errors(tmp_path: Path) -> None:
+    archive = tmp_path / "traversal.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("users.json", json.dumps(USERS))
+        z.writestr("general/2024-01-01.json", json.dumps(ONE_DAY))
+        for name in ("../general/2024-01-02.json", "/etc/2024-01-03.json", "a/../../x.json"):
+            z.writestr(zipfile.ZipInfo(name), json.dumps(ONE_DAY))
+        z.writestr(zipfile.ZipInfo("C:\\evil\\2024-01-04.json"), "[]")
+    items = await collect(from_slack_export(archive))
+    assert sorted(e.where for e in errors(items)) == sorted(
+        [
+            "../general/2024-01-02.json",
+            "/etc/2024-01-03.json",
+            "a/../../x.json",
+            "C:\\evil\\2024-01-04.json",
+        ]
+    )
+    assert {e.reason for e in errors(items)} == {
+        "member name leads outside the export (absolute or ..): not read"
+    }
+    assert [r.id for r in records(items)] == ["general/1704067200.000001"]
 
 
 async def test_stops_when_the_consumer_stops(hfaran: Path) -> None:
@@ -366,6 +502,81 @@ async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
     assert dm.title == "DM: Ada Lovelace, Bobby"
 
 
+def group_dm_export(root: Path, with_mpims: bool) -> Path:
+    write(
+        root / "users.json",
+        [
+            {"id": "U1", "name": "ada", "real_name": "Ada Lovelace"},
+            {"id": "U2", "name": "smith", "real_name": "John Smith"},
+            {"id": "U3", "name": "seymore.a", "profile": {"display_name": "Alice Seymore"}},
+            {"id": "U4", "name": "jane.d", "real_name": "Jane Doe"},
+        ],
+    )
+    group = "mpdm-smith--seymore.a--jane.d-1"
+    if with_mpims:
+        write(root / "mpims.json", [{"id": "G1", "name": group, "members": ["U4", "U2", "U3"]}])
+    write(root / group / "2024-01-01.json", [message("1704067200.000001", "lunch?", user="U2")])
+    # Not in mpims.json either way: named from the folder; an unknown user name stays as is.
+    write(root / "mpdm-ada--ghost-1" / "2024-01-01.json", [message("1704067200.000002", "hi")])
+    return root
+
+
+@pytest.mark.parametrize("with_mpims", [True, False])
+async def test_group_dms_are_titled_by_their_members(tmp_path: Path, with_mpims: bool) -> None:
+    export = group_dm_export(tmp_path / "export", with_mpims)
+    recs = {r.meta["channel"]: r for r in records(await collect(from_slack_export(export)))}
+    # mpims.json lists the members in its own order; the folder name in the name's order.
+    expected = (
+        ["Jane Doe", "John Smith", "Alice Seymore"]
+        if with_mpims
+        else [
+            "John Smith",
+            "Alice Seymore",
+            "Jane Doe",
+        ]
+    )
+    assert recs["mpdm-smith--seymore.a--jane.d-1"].title == "Group DM: " + ", ".join(expected)
+    assert recs["mpdm-ada--ghost-1"].title == "Group DM: Ada Lovelace, ghost"
+    assert recs["mpdm-smith--seymore.a--jane.d-1"].author == "John Smith"
+
+
+async def test_bots_are_named_by_what_the_export_knows(tmp_path: Path) -> None:
+    export = tmp_path / "export"
+    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(
+        export / "ops" / "2024-01-01.json",
+        [
+            # A bot user missing from users.json, named by its bot_profile.
+            message(
+                "1704067200.000001",
+                "PR merged",
+                user="UBOT",
+                bot_id="B1",
+                bot_profile={"name": "GitHub", "id": "B1"},
+            ),
+            # A bot_message with no name anywhere: its bot id, not just "bot".
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B9",
+                "ts": "1704067200.000002",
+                "text": "ping",
+            },
+            # A person posting through an app is still the person.
+            message("1704067200.000003", "via app", bot_id="B2", bot_profile={"name": "Zap"}),
+            # Nothing at all to go by.
+            {"type": "message", "subtype": "bot_message", "ts": "1704067200.000004", "text": "?"},
+        ],
+    )
+    recs = records(await collect(from_slack_export(export)))
+    assert [(r.author, r.meta.get("bot", False)) for r in recs] == [
+        ("GitHub", True),
+        ("B9", True),
+        ("Ada Lovelace", False),
+        ("bot", True),
+    ]
+
+
 async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
     items = await collect(from_slack_export(synthetic, source="slack:test"))
     errs = errors(items)
@@ -458,13 +669,13 @@ def growing(tmp_path: Path) -> Path:
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Record every member of the export the importer reads."""
     reads: list[str] = []
-    real = slack_module._Export.read
+    real = slack_export.Export.read
 
     def read(self: Any, member: str) -> bytes:
         reads.append(member)
         return real(self, member)
 
-    monkeypatch.setattr(slack_module._Export, "read", read)
+    monkeypatch.setattr(slack_export.Export, "read", read)
     return reads
 
 

@@ -12,9 +12,9 @@ from test_importers_git import Repo, git, linear
 
 from memtrails import Memory
 from memtrails.add import add_git, add_path, source_name
-from memtrails.importers import files as files_module
-from memtrails.importers import slack as slack_module
+from memtrails.importers.files import _walk as files_walk
 from memtrails.importers.files import from_files
+from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
 from memtrails.records import ImportReport
 
@@ -33,13 +33,13 @@ def notes(root: Path, n: int) -> Path:
 
 def spy_file_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     reads: list[str] = []
-    real = files_module._read_bytes
+    real = files_walk._read_bytes
 
     def reading(path: Path, limit: int) -> bytes:
         reads.append(path.name)
         return real(path, limit)
 
-    monkeypatch.setattr(files_module, "_read_bytes", reading)
+    monkeypatch.setattr(files_walk, "_read_bytes", reading)
     return reads
 
 
@@ -113,14 +113,14 @@ async def test_incremental_notes_run_may_prune(
         (folder / "note-0.md").unlink()
         # A file that cannot be read keeps its record: its error names it.
         os.utime(folder / "note-4.md", ns=(OLD_NS - 1, OLD_NS - 1))
-        real = files_module._read_bytes
+        real = files_walk._read_bytes
 
         def refuse(path: Path, limit: int) -> bytes:
             if path.name == "note-4.md":
                 raise PermissionError(13, "Permission denied", str(path))
             return real(path, limit)
 
-        monkeypatch.setattr(files_module, "_read_bytes", refuse)
+        monkeypatch.setattr(files_walk, "_read_bytes", refuse)
         report = await import_notes(memory, folder, prune=True)
         assert report.removed == 1 and report.embedded == 0
         assert [e.where for e in report.errors] == ["note-4.md"]
@@ -242,9 +242,9 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
 
         write(export / "ops" / "2024-03-03.json", day(1709424000, ["valve stuck", "valve freed"]))
         reads: list[str] = []
-        real = slack_module._Export.read
+        real = slack_export.Export.read
         monkeypatch.setattr(
-            slack_module._Export, "read", lambda self, m: reads.append(m) or real(self, m)
+            slack_export.Export, "read", lambda self, m: reads.append(m) or real(self, m)
         )
         second = await import_slack(memory, export)
         assert [m for m in reads if "/" in m] == ["ops/2024-03-02.json", "ops/2024-03-03.json"]
@@ -302,9 +302,9 @@ async def test_killed_slack_import_resumes_after_the_last_finished_channel(
         written = (await memory.status()).records  # alpha's 3, and maybe some of beta's
         assert 4 <= written < 6
         reads: list[str] = []
-        real = slack_module._Export.read
+        real = slack_export.Export.read
         monkeypatch.setattr(
-            slack_module._Export, "read", lambda self, m: reads.append(m) or real(self, m)
+            slack_export.Export, "read", lambda self, m: reads.append(m) or real(self, m)
         )
         resumed = await import_slack(memory, export)
         # alpha's finished days are not read again; beta is read from its start.

@@ -1,0 +1,201 @@
+"""Walk a folder in sorted order, leaving out what is ignored, and read what changed."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from ..._exceptions import SourceError
+from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
+from ._ignore import IgnoreFile, ignored, read_ignore
+from ._text import NOTE_SUFFIXES, decode, title_of
+
+__all__ = ["Walk", "open_walk"]
+
+# A file modified this recently may change again within the same mtime tick after it is read,
+# leaving size and mtime as saved but the content not (git's "racily clean" entries): its
+# stat is not trusted next run, so it is hashed again (its content still decides).
+_RACY_NS = 2_000_000_000
+_UNTRUSTED = -1  # the size saved for such a file: no stat matches it
+_BAD_STATE = "the saved position is not one this version reads"
+
+
+def _saved_files(state: Mapping[str, Any] | None) -> tuple[dict[str, list[Any]], str | None]:
+    """Return the per-file stamps of the last run, and why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    files = state.get("files")
+    if not isinstance(files, Mapping):
+        return {}, _BAD_STATE
+    saved: dict[str, list[Any]] = {}
+    for rel, stamp in files.items():
+        if not (
+            isinstance(rel, str)
+            and isinstance(stamp, list | tuple)
+            and len(stamp) in (3, 4)
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in stamp[:2])
+            and all(isinstance(s, str) for s in stamp[2:])
+        ):
+            return {}, _BAD_STATE
+        saved[rel] = list(stamp)
+    return saved, None
+
+
+def _read_bytes(path: Path, limit: int) -> bytes:
+    """Read at most ``limit`` bytes of a file: the one place the walk reads file contents."""
+    with path.open("rb") as f:
+        return f.read(limit)
+
+
+class Walk:
+    def __init__(
+        self,
+        root: Path,
+        source: str,
+        max_bytes: int,
+        state: Mapping[str, Any] | None,
+        checkpoint_every: int,
+    ) -> None:
+        self.root = root
+        self.source = source
+        self.max_bytes = max_bytes
+        self.checkpoint_every = checkpoint_every
+        self.saved, self.why = _saved_files(state)
+        self.mode = "incremental" if state is not None and self.why is None else "full"
+        # rel path -> [size, mtime_ns, sha256] (+ the reason for a file that is not text)
+        self.stamps: dict[str, list[Any]] = {}
+        self.complete = True  # until part of the tree cannot be listed
+        self.unsaved = 0  # files read since the last position
+
+    def items(self) -> Iterator[Item]:
+        stack: list[IgnoreFile] = []
+        exclude = read_ignore(self.root / ".git" / "info" / "exclude", "")
+        if exclude is not None:
+            stack.append(exclude)
+        yield from self._folder(self.root, "", stack)
+        yield self._position(final=True)
+
+    def _position(self, final: bool) -> SourceState:
+        if final:
+            return SourceState(
+                self.source, {"files": self.stamps}, self.mode, self.complete, self.why
+            )
+        # Files not reached yet keep last run's stamps: they are still true of the folder,
+        # so a run killed after this point re-reads only what changed.
+        merged = {**self.saved, **self.stamps}
+        return SourceState(self.source, {"files": merged}, self.mode, False, self.why)
+
+    def _folder(self, folder: Path, rel: str, stack: list[IgnoreFile]) -> Iterator[Item]:
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            # Its files are unknown: records from them must not be pruned as gone.
+            self.complete = False
+            yield RecordError(self.source, rel or ".", f"cannot read the folder ({exc})")
+            return
+        if any(e.name == ".gitignore" for e in entries):
+            ignore = read_ignore(folder / ".gitignore", rel)
+            if ignore is not None:
+                stack = [*stack, ignore]
+        for entry in entries:
+            # Hidden entries (.git, .venv, .env, editor state) are never part of the notes.
+            if entry.name.startswith("."):
+                continue
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                # Symlinks are left out: they can loop or lead outside the folder.
+                if entry.is_symlink():
+                    continue
+                is_dir = entry.is_dir(follow_symlinks=False)
+                is_file = entry.is_file(follow_symlinks=False)
+            except OSError as exc:
+                self.complete = False  # a file or a whole folder: unknown, so prune nothing
+                yield RecordError(self.source, child, f"cannot read ({exc})")
+                continue
+            if not (is_dir or is_file) or ignored(child, is_dir, stack):
+                continue
+            if is_dir:
+                yield from self._folder(Path(entry.path), child, stack)
+                continue
+            yield self._file(Path(entry.path), child)
+            # Only reads are worth saving: a file skipped by its stat costs nothing to skip
+            # again, and an unchanged tree then writes its (large) position once, at the end.
+            if self.unsaved >= self.checkpoint_every:
+                self.unsaved = 0
+                yield self._position(final=False)  # after the file's item, never before
+
+    def _error(self, rel: str, reason: str) -> RecordError:
+        # The id lets a prune keep the record the folder already has for this file.
+        return RecordError(self.source, rel, reason, id=rel)
+
+    def _file(self, path: Path, rel: str) -> Item:
+        try:
+            st = path.stat()
+        except OSError as exc:
+            return self._error(rel, f"cannot read the file ({exc})")
+        saved = self.saved.get(rel)
+        if saved is not None and saved[0] == st.st_size and saved[1] == st.st_mtime_ns:
+            # Same size and mtime as when it was read: unchanged, and not read again.
+            self.stamps[rel] = saved
+            return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
+        if st.st_size > self.max_bytes:
+            return self._error(rel, f"larger than max_bytes ({st.st_size} bytes)")
+        self.unsaved += 1
+        try:
+            data = _read_bytes(path, self.max_bytes + 1)
+        except OSError as exc:
+            return self._error(rel, f"cannot read the file ({exc})")
+        if len(data) > self.max_bytes:  # it grew after stat()
+            return self._error(rel, f"larger than max_bytes ({len(data)} bytes)")
+        sha = hashlib.sha256(data).hexdigest()
+        # Trust this stat next run only if it surely describes the bytes just read.
+        racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
+        stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
+        decoded = decode(data)
+        if decoded is None:
+            self.stamps[rel] = [*stamp, "binary file"]
+            return self._error(rel, "binary file")
+        self.stamps[rel] = stamp
+        if saved is not None and len(saved) == 3 and saved[2] == sha:
+            # Touched or copied over, same bytes: the record the folder has is still right
+            # (rebuilding it would change its mtime, hence its fingerprint, and re-embed it).
+            return Seen(self.source, rel)
+        text, encoding = decoded
+        suffix = PurePosixPath(rel).suffix.lower()
+        name = PurePosixPath(rel).name
+        return MemoryRecord(
+            id=rel,
+            text=text,
+            kind="note" if suffix in NOTE_SUFFIXES else "file",
+            title=title_of(text, name, suffix),
+            at=At(st.st_mtime_ns // 1_000_000),
+            source=self.source,
+            meta={
+                "path": str(path),
+                "size": len(data),
+                "mtime_ns": st.st_mtime_ns,
+                "encoding": encoding,
+                "sha256": sha,
+            },
+        )
+
+
+def open_walk(
+    folder: Path,
+    source: str | None,
+    max_bytes: int,
+    state: Mapping[str, Any] | None,
+    checkpoint_every: int,
+) -> Walk:
+    root = folder.expanduser().resolve()
+    src = source if source is not None else str(root)
+    if not root.exists():
+        raise SourceError(src, "no such folder")
+    if not root.is_dir():
+        raise SourceError(src, "not a folder")
+    return Walk(root, src, max_bytes, state, checkpoint_every)

@@ -1,0 +1,107 @@
+"""Read a Git repository's history as commit records, one per commit, newest first."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any, cast
+
+from ..._threads import iterate_in_thread
+from ...records import Item
+from ._history import History
+from ._log import MAX_FILES_IN_META, MAX_FILES_IN_TEXT
+from ._repo import git_source
+
+__all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "from_git", "git_source"]
+
+
+def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
+    # iterate_in_thread is an async generator, annotated as a plain iterator.
+    return cast("AsyncGenerator[Item, None]", items)
+
+
+async def from_git(
+    repo: str | os.PathLike[str],
+    *,
+    branch: str = "HEAD",
+    all_branches: bool = False,
+    since_commit: str | None = None,
+    source: str | None = None,
+    state: Mapping[str, Any] | None = None,
+) -> AsyncGenerator[Item, None]:
+    """Yield one record per commit of a Git repository, newest first.
+
+    Streams a single ``git log --numstat`` in worker threads (reading its output as it comes,
+    never the whole history at once), in git's default order: newest first by commit date,
+    a commit always before its parents. Stops where ``since_commit`` starts, so a re-run with
+    the newest sha of the last run reads only what is new.
+
+    Each record has ``kind="commit"``, ``id`` = the full sha, ``text`` = the full message
+    plus a "Files changed" list (at most 50 names), ``title`` = the summary line,
+    ``author="Name <email>"``, ``at`` = the author date, and ``meta`` with ``sha``,
+    ``parents``, ``merge``, ``committer``, ``committed_at`` and ``files`` (path, insertions,
+    deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
+    ``files_truncated``). Merges list their changes against the first parent.
+
+    A missing object gives a :class:`RecordError` and the import goes on: a commit whose
+    changed files cannot be diffed is still yielded (without ``files``) beside an error; a
+    missing commit object ends the walk with an error. The boundary commits of a shallow
+    clone are yielded with ``meta["shallow"]`` and an error saying the history is cut.
+
+    The walk ends with a :class:`~memtrails.records.SourceState` whose state is
+    ``{"heads": {ref: sha}}``: the commit each walked ref was at when the walk started
+    (``branch`` as given, or with ``all_branches`` every ref's full name and ``HEAD``).
+    Given back as ``state``, it makes the walk incremental: commits reachable from any
+    saved head are left out (``git log <heads> ^<saved>...``), so only new commits are read
+    and a re-run with nothing new starts no ``git log`` at all (``mode="incremental"``,
+    ``complete=False``). It falls back to a full walk (``mode="full"``, ``why`` set) when:
+
+    - the state is not one this version reads;
+    - no walked ref has a saved head (another ``branch``, or ``all_branches`` switched);
+    - a walked ref moved and its saved commit is no longer in the repository, or is no
+      longer an ancestor of where the ref is now (amended, rebased, force-pushed, reset,
+      or for ``branch="HEAD"`` another branch checked out): commits dropped from the
+      history may then have been imported, and only a full walk (with prune) can tell;
+    - git cannot tell whether it is an ancestor (an object between the two is missing).
+      With ``all_branches``, ``HEAD`` moving is not a rewrite (its commits stay under
+      their branch), and a deleted ref is not either (its saved commit is still left out
+      while git keeps it).
+
+    A full walk is ``complete`` (a prune may forget commits no longer reachable) unless
+    ``since_commit`` was given, the clone is shallow, or a missing commit ended the walk.
+    After such a break the old position (or none) is kept, so commits past it are read
+    once the repository is repaired.
+
+    Args:
+        repo: anything ``git -C repo`` reads: a work tree, a folder in it, its ``.git``
+            folder, a linked work tree, or a bare repository (with or without ``config``).
+        branch: the branch, tag or commit to walk from.
+        all_branches: walk every branch, tag and remote ref (not stashes or notes) instead.
+        since_commit: leave out this commit and everything reachable from it.
+        source: the source name on every record; defaults to :func:`git_source`: ``"git:"``
+            and the resolved top folder of the work tree (of the git dir for a bare
+            repository), the same whichever way the repository is named.
+        state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
+
+    Raises:
+        SourceError: the path is missing, git cannot read a repository there, or ``branch`` or
+            ``since_commit`` is not a commit in it.
+
+    Returns:
+        An async iterator of records, per-commit errors and, last, the source state.
+
+    Example::
+
+        state = memory.source_state(git_source("~/code/repo"))
+        await memory.ingest(from_git("~/code/repo", state=state))
+    """
+    history = await asyncio.to_thread(
+        History, Path(repo), source, branch, all_branches, since_commit, state
+    )
+    # Close the reader (and stop git) as soon as the consumer stops, not when GC runs.
+    async with aclosing(_generator(iterate_in_thread(history.items))) as items:
+        async for item in items:
+            yield item

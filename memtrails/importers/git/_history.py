@@ -1,0 +1,261 @@
+"""Plan and run the walk of a repository's history: full, incremental, or around damage."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from ..._exceptions import SourceError
+from ...records import Item, MemoryRecord, RecordError, SourceState
+from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, parse_header
+from ._repo import locate
+
+__all__ = ["History"]
+
+_STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
+_BAD_STATE = "the saved position is not one this version reads"
+
+
+def _saved_heads(state: Mapping[str, Any] | None) -> tuple[dict[str, str], str | None]:
+    """Return the heads the last run walked, and why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    heads = state.get("heads")
+    if not isinstance(heads, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) and _SHA.fullmatch(v) for k, v in heads.items()
+    ):
+        return {}, _BAD_STATE
+    return dict(heads), None
+
+
+class History:
+    """What to walk in which repository, and how to walk it in worker threads."""
+
+    def __init__(
+        self,
+        repo_path: Path,
+        source: str | None,
+        branch: str,
+        all_branches: bool,
+        since_commit: str | None,
+        state: Mapping[str, Any] | None,
+    ) -> None:
+        self.repo = locate(repo_path.expanduser(), source)
+        self.source = source if source is not None else "git:" + self.repo.name
+        self.all_branches = all_branches
+        # A fresh `git init` has no commits: nothing to import, and nothing wrong.
+        code, refs, _ = self._run("for-each-ref", "--count=1", "--format=%(refname)")
+        self.empty = self._commits(["HEAD^{commit}"]) == [None] and not (code == 0 and refs)
+        # The refs walked, by name, and the commit each was at before the walk started:
+        # the position saved at the end (never newer than what the walk read).
+        self.heads: dict[str, str] = {}
+        self.revs: list[str] = []
+        if all_branches:
+            self.heads = self._all_heads()
+            # Stashes and notes are refs but not history anyone wrote as commits.
+            self.revs += ["--exclude=refs/stash", "--exclude=refs/notes/*", "--all"]
+        elif not (self.empty and branch == "HEAD"):
+            self.heads[branch] = self._verify(branch, "branch")
+            self.revs.append(self.heads[branch])
+        self.saved, self.why = _saved_heads(state)
+        known = self._plan() if self.saved else None
+        self.mode = "full" if known is None else "incremental"
+        self.revs += ["^" + sha for sha in sorted(known or ())]
+        self.known = sorted(known or ())
+        # Nothing new anywhere: no need to start git log at all.
+        self.nothing_new = known is not None and set(self.heads.values()) <= known
+        self.partial = since_commit is not None
+        if since_commit is not None:
+            self.revs.append("^" + self._verify(since_commit, "since_commit"))
+        shallow_file = Path(self.repo.common_dir) / "shallow"
+        self.shallow: frozenset[str] = frozenset(
+            shallow_file.read_text().split() if shallow_file.is_file() else ()
+        )
+        self.broken = False  # set when a missing commit object ends the walk early
+
+    def _all_heads(self) -> dict[str, str]:
+        """Return every ref ``--all`` walks (stashes and notes left out) -> its commit."""
+        code, out, err = self._run("for-each-ref", "--format=%(refname)")
+        if code != 0:
+            raise SourceError(self.source, f"cannot list the refs ({err})")
+        names = [
+            name
+            for name in out.splitlines()
+            if name and name != "refs/stash" and not name.startswith("refs/notes/")
+        ]
+        names.insert(0, "HEAD")
+        shas = self._commits([name + "^{commit}" for name in names])
+        # A ref to a tree or a blob (rare tags) has no history; a dangling one none either.
+        return {name: sha for name, sha in zip(names, shas, strict=True) if sha is not None}
+
+    def _commits(self, revs: list[str]) -> list[str | None]:
+        """Resolve each rev to a commit sha, or None when it is not one, in one git call."""
+        if not revs:
+            return []
+        code, out, err = self._run(
+            "cat-file", "--batch-check=%(objectname) %(objecttype)", stdin="\n".join(revs) + "\n"
+        )
+        if code != 0:
+            raise SourceError(self.source, f"cannot read the refs ({err})")
+        shas: list[str | None] = []
+        for line in out.splitlines():
+            sha, _, kind = line.partition(" ")
+            shas.append(sha if kind == "commit" else None)
+        return shas
+
+    def _plan(self) -> set[str] | None:
+        """Return the commits the last run covered (to leave out of the walk), or None when
+        the walk must be full; ``self.why`` then says why."""
+        walked = [name for name in self.heads if name in self.saved]
+        if self.heads and not walked:
+            self.why = "no position saved for " + ", ".join(sorted(self.heads))
+            return None
+        shas = sorted(set(self.saved.values()))
+        present = {sha for sha, found in zip(shas, self._commits(shas), strict=True) if found}
+        for name in walked:
+            old, new = self.saved[name], self.heads[name]
+            if old == new or (self.all_branches and name == "HEAD"):
+                # With every ref walked, HEAD moving (a checkout) drops nothing from the
+                # history: what it pointed at is still under its branch, or, if detached,
+                # gone as a deleted branch would be.
+                continue
+            if old not in present:
+                self.why = (
+                    f"{name}: commit {old[:12]} of the last run is no longer in the repository"
+                )
+                return None
+            code, _, err = self._run("merge-base", "--is-ancestor", old, new)
+            if code == 1 and not err:  # git says 1 also when an object on the way is missing
+                self.why = (
+                    f"{name}: {old[:12]} is no longer in its history (rewritten, force-pushed,"
+                    " reset or another branch checked out)"
+                )
+                return None
+            if code != 0:
+                self.why = f"{name}: cannot compare {old[:12]} with {new[:12]} ({err})"
+                return None
+        # Every commit reachable from a saved head was read by the last run, including the
+        # heads of refs deleted since (while git still has them).
+        return present
+
+    def _verify(self, rev: str, name: str) -> str:
+        code, out, _ = self._run(
+            "rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"
+        )
+        if code != 0 or not _SHA.fullmatch(out.strip()):
+            raise SourceError(self.source, f"`{name}` {rev!r} is not a commit in this repository")
+        return out.strip()
+
+    def _run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        return self.repo.run(*args, stdin=stdin)
+
+    def _emit(self, commit: Commit, files_known: bool) -> Iterator[MemoryRecord | RecordError]:
+        shallow = commit.sha in self.shallow
+        try:
+            record = commit_record(commit, self.source, shallow, files_known)
+        except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
+            yield RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
+            return
+        yield record
+        if shallow:
+            yield RecordError(
+                self.source,
+                commit.sha,
+                "shallow clone: the history before this commit is not in the repository "
+                "(run `git fetch --unshallow` to import it)",
+            )
+
+    def items(self) -> Iterator[Item]:
+        if not (self.empty or self.nothing_new):
+            yield from self._walk()
+        # Only at the end: git yields newest first, so no earlier point covers everything
+        # older than itself.
+        yield self._position()
+
+    def _position(self) -> SourceState:
+        # After a break, commits past it were never read: keep the old position (or none),
+        # so the next run reads them once the repository is repaired.
+        heads = self.saved if self.broken else self.heads
+        complete = self.mode == "full" and not self.partial and not self.broken and not self.shallow
+        return SourceState(
+            self.source, {"heads": dict(heads)}, self.mode, complete, self.why, self._skipped()
+        )
+
+    def _skipped(self) -> int:
+        """Count the commits an incremental walk left out: the import counts them unchanged."""
+        if self.mode != "incremental" or not self.known:
+            return 0
+        code, out, _ = self._run("rev-list", "--count", *self.known)
+        return int(out.strip()) if code == 0 and out.strip().isdigit() else 0
+
+    def _walk(self) -> Iterator[Item]:
+        position = 0  # commits of the walk handled so far, in git's order
+        last: str | None = None
+        # Each pass streams `git log` from `position`; when git stops on a broken object,
+        # the commit it stopped at is handled alone and the walk resumes after it.
+        while True:
+            log = Log(
+                self.repo.exe, self.repo.git_dir, [*LOG_OPTIONS, f"--skip={position}", *self.revs]
+            )
+            try:
+                for commit in log.commits():
+                    position += 1
+                    last = commit.sha
+                    yield from self._emit(commit, files_known=True)
+                if log.returncode == 0:
+                    return
+                reason = log.error()
+            finally:
+                log.close()
+            code, out, err = self._run(
+                "rev-list", "--max-count=1", f"--skip={position}", *self.revs
+            )
+            sha = out.strip()
+            if code == 0 and sha:
+                yield from self._alone(sha)
+                position += 1
+                last = sha
+                continue
+            # The walk itself is broken: a commit object is missing, so git cannot tell
+            # which commits come next. Keep the commit whose parent is missing, then stop.
+            reason = err or reason
+            stuck = _STUCK_AT.search(reason)
+            if stuck and stuck.group(1) != last:
+                yield from self._alone(stuck.group(1))
+                last = stuck.group(1)
+            where = f"after {last}" if last else "start of history"
+            self.broken = True
+            yield RecordError(
+                self.source,
+                where,
+                f"the history cannot be read further; a commit object is missing ({reason})",
+            )
+            return
+
+    def _alone(self, sha: str) -> Iterator[Item]:
+        """Read one commit on its own: in full, else without its files, else as an error."""
+        # git may have stopped while walking past this commit, not while diffing it.
+        log = Log(self.repo.exe, self.repo.git_dir, [*LOG_OPTIONS, "--no-walk", sha])
+        try:
+            commits = list(log.commits())
+            reason = log.error()
+        finally:
+            log.close()
+        if log.returncode == 0 and commits:
+            yield from self._emit(commits[0], files_known=True)
+            return
+        code, out, err = self._run("log", "-z", "--no-walk", f"--format={FORMAT}", sha)
+        tokens = out.split("\0")
+        if code != 0 or not tokens[0].startswith(MARK) or len(tokens) < HEADER_FIELDS:
+            yield RecordError(self.source, sha, f"unreadable commit ({err or reason})", id=sha)
+            return
+        commit = parse_header([tokens[0][len(MARK) :], *tokens[1:HEADER_FIELDS]])
+        yield from self._emit(commit, files_known=False)
+        yield RecordError(
+            self.source,
+            sha,
+            f"the files this commit changed could not be read; an object is missing ({reason})",
+        )

@@ -1,0 +1,197 @@
+"""Run ``git log`` and parse its output, token by token as it streams, into commit records."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from ...records import At, MemoryRecord
+from ._repo import git_env
+
+__all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT"]
+
+MAX_FILES_IN_META = 200
+MAX_FILES_IN_TEXT = 50
+
+# A header token starts with this marker; numstat tokens start with a digit or "-", so the
+# two can never be confused (paths only ever follow a numstat token, at known positions).
+MARK = "\x01memtrails-commit "
+FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00"
+HEADER_FIELDS = 9
+_NUMSTAT = re.compile(r"\n?(\d+|-)\t(\d+|-)\t(.*)", re.DOTALL)
+_READ_SIZE = 1 << 16
+# Fixed options so a user's git config (renames off, signatures on, external diff drivers)
+# never changes what is read or how fast.
+LOG_OPTIONS = (
+    "-z",
+    "--numstat",
+    "-M",
+    "--root",
+    "--diff-merges=first-parent",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-show-signature",
+    "--no-color",
+    f"--format={FORMAT}",
+)
+
+
+@dataclass
+class Commit:
+    """One commit as ``git log`` printed it."""
+
+    sha: str
+    parents: list[str]
+    author: str
+    author_email: str
+    authored: int
+    committer: str
+    committer_email: str
+    committed: int
+    message: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+    file_count: int = 0
+
+
+def commit_record(commit: Commit, source: str, shallow: bool, files_known: bool) -> MemoryRecord:
+    """Build the record of a commit."""
+    message = commit.message.rstrip("\n")
+    summary = message.split("\n", 1)[0].strip()
+    text = message
+    if commit.files:
+        names = [f["path"] for f in commit.files[:MAX_FILES_IN_TEXT]]
+        more = commit.file_count - len(names)
+        listing = "\n".join(names) + (f"\n... and {more} more" if more > 0 else "")
+        text = f"{message}\n\nFiles changed:\n{listing}"
+    meta: dict[str, Any] = {
+        "sha": commit.sha,
+        "parents": commit.parents,
+        "merge": len(commit.parents) > 1,
+        "committer": f"{commit.committer} <{commit.committer_email}>",
+        "committed_at": At(commit.committed * 1000).iso(),
+    }
+    if files_known:
+        meta["files"] = commit.files
+        if commit.file_count > len(commit.files):
+            meta["files_truncated"] = commit.file_count - len(commit.files)
+    if shallow:
+        meta["shallow"] = True
+    return MemoryRecord(
+        id=commit.sha,
+        text=text,
+        kind="commit",
+        author=f"{commit.author} <{commit.author_email}>",
+        title=summary or None,
+        at=At(commit.authored * 1000),
+        source=source,
+        thread=None,
+        meta=meta,
+    )
+
+
+def parse_header(fields: list[str]) -> Commit:
+    """Read the header fields of one commit (see ``FORMAT``)."""
+    sha, parents, an, ae, at, cn, ce, ct, body = fields
+    return Commit(
+        sha=sha,
+        parents=parents.split(),
+        author=an,
+        author_email=ae,
+        authored=int(at or 0),
+        committer=cn,
+        committer_email=ce,
+        committed=int(ct or 0),
+        message=body,
+    )
+
+
+class Log:
+    """A running ``git log``, parsed token by token as its output streams in."""
+
+    def __init__(self, git_exe: str, git_dir: str, args: list[str]) -> None:
+        # A file, not a pipe: git's stderr can never fill up and stall the log. Closed in close().
+        self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self._proc = subprocess.Popen(
+            [git_exe, "--git-dir", git_dir, "--no-pager", "log", *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            env=git_env(),
+        )
+        self.returncode: int | None = None
+
+    def tokens(self) -> Iterator[str]:
+        assert self._proc.stdout is not None
+        tail = b""
+        while True:
+            chunk = os.read(self._proc.stdout.fileno(), _READ_SIZE)
+            if not chunk:
+                break
+            parts = (tail + chunk).split(b"\0")
+            tail = parts.pop()
+            for part in parts:
+                yield part.decode("utf-8", "replace")
+        if tail:
+            yield tail.decode("utf-8", "replace")
+        self.returncode = self._proc.wait()
+
+    def commits(self) -> Iterator[Commit]:
+        """Yield each complete commit; one cut short by a failing git is not yielded."""
+        tokens = self.tokens()
+        current: Commit | None = None
+        for token in tokens:
+            if token.startswith(MARK):
+                if current is not None:
+                    yield current
+                fields = [token[len(MARK) :]]
+                for extra in tokens:
+                    fields.append(extra)
+                    if len(fields) == HEADER_FIELDS:
+                        break
+                if len(fields) < HEADER_FIELDS:
+                    current = None
+                    break
+                current = parse_header(fields)
+                continue
+            match = _NUMSTAT.fullmatch(token)
+            if current is None or match is None:
+                continue
+            insertions, deletions, path = match.groups()
+            old_path = None
+            if not path:  # a rename or copy: the old and new paths follow as two tokens
+                old_path = next(tokens, "")
+                path = next(tokens, "")
+            current.file_count += 1
+            if len(current.files) < MAX_FILES_IN_META:
+                entry: dict[str, Any] = {
+                    "path": path,
+                    "insertions": None if insertions == "-" else int(insertions),
+                    "deletions": None if deletions == "-" else int(deletions),
+                }
+                if insertions == "-":
+                    entry["binary"] = True
+                if old_path is not None:
+                    entry["from"] = old_path
+                current.files.append(entry)
+        if self.returncode is None:
+            self.returncode = self._proc.wait()
+        if current is not None and self.returncode == 0:
+            yield current
+
+    def error(self) -> str:
+        self._stderr.seek(0)
+        lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        return "; ".join(lines[-3:]) or f"git log exited with status {self.returncode}"
+
+    def close(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
+        self._stderr.close()

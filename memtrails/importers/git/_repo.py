@@ -1,0 +1,121 @@
+"""Find the repository a path names, the way git does, and the one source name it gets."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..._exceptions import SourceError
+
+__all__ = ["Repository", "git_env", "locate"]
+
+# Variables that would point git at another repository than the one named by the path.
+_LOCATING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
+
+
+def git_env() -> dict[str, str]:
+    """Return the environment every git command runs in: no prompt, C messages, no GIT_DIR."""
+    env = {k: v for k, v in os.environ.items() if k not in _LOCATING}
+    return {**env, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+
+
+def run_git(exe: str, args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    """Run one git command; return its exit code, output and the last lines of its errors."""
+    proc = subprocess.run(
+        [exe, "--no-pager", *args],
+        input=stdin.encode() if stdin is not None else None,
+        stdin=subprocess.DEVNULL if stdin is None else None,
+        capture_output=True,
+        env=git_env(),
+        check=False,
+    )
+    out = proc.stdout.decode("utf-8", "replace")
+    err = "; ".join(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-3:])
+    return proc.returncode, out, err
+
+
+@dataclass(frozen=True, slots=True)
+class Repository:
+    """A repository git can read: where its objects are, and what it is called."""
+
+    exe: str
+    git_dir: str  # absolute: the folder git calls the repository (``.git``, or a bare one)
+    common_dir: str  # absolute: shared by every work tree of the repository (refs, shallow)
+    name: str  # the work tree's top folder, or the git dir when there is no work tree
+
+    def run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+        """Run a git command on this repository."""
+        return run_git(self.exe, ["--git-dir", self.git_dir, *args], stdin)
+
+
+def locate(path: Path, source: str | None = None) -> Repository:
+    """Find the repository at ``path`` as ``git -C path`` would.
+
+    A work tree, a folder inside one, its ``.git`` folder, a bare repository (with or
+    without a ``config`` file) and a linked work tree all work. The name is the resolved
+    top folder of the work tree, so ``repo`` and ``repo/.git`` are one source; a bare
+    repository is named by its resolved git dir.
+
+    Raises:
+        SourceError: the path is missing, git is not installed, or git cannot read a
+            repository there (the reason git gives).
+    """
+    label = source if source is not None else "git:" + str(path.resolve())
+    if not path.exists():
+        raise SourceError(label, "no such folder")
+    if not path.is_dir():
+        raise SourceError(label, "not a git repository (not a folder)")
+    exe = shutil.which("git")
+    if exe is None:
+        raise SourceError(label, "the git command is not installed (it is what reads a repository)")
+    code, out, err = run_git(
+        exe,
+        [
+            "-C",
+            str(path),
+            "rev-parse",
+            "--absolute-git-dir",
+            "--git-common-dir",
+            "--is-bare-repository",
+            "--is-inside-work-tree",
+        ],
+    )
+    lines = out.splitlines()
+    if code != 0 or len(lines) != 4:
+        if "not a git repository" in err:
+            raise SourceError(label, "not a git repository")
+        raise SourceError(label, f"git cannot read a repository here ({err or out.strip()})")
+    # The common dir may be printed relative to the folder git ran in.
+    git_dir, common_dir = str(Path(lines[0]).resolve()), str((path / lines[1]).resolve())
+    bare, in_work_tree = lines[2] == "true", lines[3] == "true"
+    name = git_dir
+    if in_work_tree:
+        code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"])
+        if code == 0 and top.strip():
+            name = str(Path(top.strip()).resolve())
+    elif not bare and Path(git_dir).name == ".git":
+        # Named by its .git folder: the work tree around it is the repository's usual name.
+        name = str(Path(git_dir).parent)
+    return Repository(exe, git_dir, common_dir, name)
+
+
+def git_source(repo: str | os.PathLike[str]) -> str:
+    """Return the source name :func:`~memtrails.importers.git.from_git` gives a repository.
+
+    ``"git:"`` and the work tree's resolved top folder (the resolved git dir of a bare
+    repository), however the repository is named: ``repo``, ``repo/.git`` or a folder
+    inside the work tree all give the same name, so a re-run finds its saved position.
+
+    Args:
+        repo: the work tree, a folder in it, its ``.git`` folder, or a bare repository.
+
+    Raises:
+        SourceError: git cannot read a repository there.
+
+    Returns:
+        The source name.
+    """
+    return "git:" + locate(Path(repo).expanduser()).name

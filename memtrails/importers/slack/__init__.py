@@ -1,0 +1,118 @@
+"""Read a Slack export (a folder or a .zip) as chat records, one per message."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any, cast
+
+from ..._threads import iterate_in_thread
+from ...records import Item
+from ._export import DEFAULT_MAX_MEMBER_BYTES, DEFAULT_MAX_RATIO, Export
+from ._walk import items as export_items
+
+__all__ = ["DEFAULT_MAX_MEMBER_BYTES", "DEFAULT_MAX_RATIO", "from_slack_export"]
+
+
+def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
+    # iterate_in_thread is an async generator, annotated as a plain iterator.
+    return cast("AsyncGenerator[Item, None]", items)
+
+
+async def from_slack_export(
+    path: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    state: Mapping[str, Any] | None = None,
+    max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
+    max_ratio: float = DEFAULT_MAX_RATIO,
+) -> AsyncGenerator[Item, None]:
+    """Yield one chat record per message of a Slack export, channel by channel, day by day.
+
+    Reads the export a day file at a time in worker threads, from a folder or straight out of
+    the .zip Slack sends (member by member). User names come from ``users.json``; channel
+    names from ``channels.json`` (and ``groups.json``, ``mpims.json``, ``dms.json``) or the
+    channel folder names. Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``,
+    ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
+    appended, and shared files are noted as ``[file: name]``. Joins, leaves, integration
+    notices and tombstones are skipped silently.
+
+    Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
+    ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
+    group DMs, their members from ``mpims.json`` or else from the ``mpdm-a--b-1`` folder
+    name), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    the name a ``bot_add`` notice gave it, else its bot id),
+    ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
+    and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
+    ``reactions``.
+
+    After each channel, and at the end, comes a :class:`~memtrails.records.SourceState`:
+    ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
+    file, "before": digest of the names and stamps of the day files before it, "bots":
+    bot names learned from those}}}``. Given back as ``state``, it makes the run
+    incremental: in each channel whose day files before its last one are as they were
+    (same names, and same size and CRC-32 in a zip, same size and mtime in a folder),
+    those are not read; the last day file and any newer ones are (a day file grows during
+    its day; its unchanged messages cost no embedding). A new channel is read in full.
+    The run is then ``mode="incremental"``, ``complete=False``. It reads everything
+    (``mode="full"``, ``why`` set) when:
+
+    - the state is not one this version reads;
+    - ``users.json``, ``channels.json``, ``groups.json``, ``mpims.json`` or ``dms.json``
+      changed, appeared or disappeared: the names written into every record may differ.
+
+    A channel whose earlier day files changed (a day added before the last one, a file
+    edited or, in a folder, rewritten with a new mtime, as a fresh unzip does) is read in
+    full, the others still incrementally; if no day file at all could be skipped, the run
+    counts as full. A full run is ``complete`` unless a day file could not be read.
+
+    Hostile or damaged archives: each member is read whole (one JSON document), so a member
+    over ``max_member_bytes`` (128 MiB by default) is not read, nor is a zip member of more
+    than 1 MiB that inflates more than ``max_ratio`` times (250 by default; real exports
+    inflate 3-40 times, zip bombs about 1,000), nor any member once the whole archive has
+    inflated ``max_ratio`` times its size (plus 1 MiB): each becomes a :class:`RecordError`
+    naming the member and the limit, decided from the zip's directory before anything is
+    inflated, and the import goes on. Memory stays within about one member's size. A zip
+    member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
+    read and is reported the same way. A damaged or truncated zip (its directory of members
+    is at the end of the file) raises a :class:`SourceError` saying so.
+
+    Args:
+        path: the export folder or .zip file.
+        source: the source name on every record; defaults to the resolved path.
+        state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
+        max_member_bytes: the largest member read, in bytes (inflated).
+        max_ratio: the most a zip member over 1 MiB, and the whole zip, may inflate
+            (inflated / compressed).
+
+    Raises:
+        SourceError: the path is missing, is not a Slack export, or is a damaged .zip file.
+        ValueError: ``max_member_bytes`` or ``max_ratio`` is not positive.
+
+    Returns:
+        An async iterator of records and source states; a broken day file or message
+        becomes a :class:`RecordError` in its place and the rest still imports.
+
+    Example::
+
+        async with aclosing(from_slack_export("slack-export.zip")) as items:
+            async for item in items:
+                print(item)
+    """
+    if max_member_bytes < 1:
+        raise ValueError(f"`max_member_bytes` must be at least 1, got {max_member_bytes}")
+    if not max_ratio > 0:
+        raise ValueError(f"`max_ratio` must be positive, got {max_ratio}")
+    export = await asyncio.to_thread(Export.open, Path(path), source, max_member_bytes, max_ratio)
+    try:
+        # Close the thread-side reader as soon as the consumer stops, not when GC runs.
+        read = functools.partial(export_items, export, state)
+        async with aclosing(_generator(iterate_in_thread(read))) as items:
+            async for item in items:
+                yield item
+    finally:
+        await asyncio.to_thread(export.close)

@@ -1,0 +1,243 @@
+"""The members of a Slack export, read from a folder or straight out of its .zip file."""
+
+from __future__ import annotations
+
+import os
+import re
+import zipfile
+import zlib
+from pathlib import Path
+
+from ..._exceptions import SourceError
+
+__all__ = [
+    "DAY_FILE",
+    "DEFAULT_MAX_MEMBER_BYTES",
+    "DEFAULT_MAX_RATIO",
+    "METADATA_FILES",
+    "READ_ERRORS",
+    "Export",
+    "MemberRefused",
+]
+
+# A member is read whole (it is one JSON document), so its size bounds the memory an import
+# takes; Slack's day files are kilobytes, a big workspace's users.json tens of megabytes.
+DEFAULT_MAX_MEMBER_BYTES = 128 * 1024 * 1024
+# Slack's JSON deflates 3-40 times (hundreds of identical bot posts about 220 times); a
+# zip bomb about 1,000 times per layer. Members under _RATIO_GRACE are never refused for it,
+# but the whole archive may inflate no more than max_ratio times its size (plus the grace).
+DEFAULT_MAX_RATIO = 250
+_RATIO_GRACE = 1024 * 1024
+_ZIP_MAGIC = b"PK\x03\x04"
+
+DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
+METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
+# What reading one member can raise: bad JSON or UTF-8 (ValueError), a damaged zip member
+# (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
+READ_ERRORS = (
+    ValueError,
+    OSError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+)
+
+
+class MemberRefused(Exception):
+    """A member is over a limit (inflated size, compression ratio) and is not read."""
+
+
+def _unsafe(name: str) -> bool:
+    """Whether a member name leads outside the export: absolute, a drive, or ``..``."""
+    posix = name.replace("\\", "/")
+    return (
+        posix.startswith("/")
+        or re.match(r"[A-Za-z]:", posix) is not None
+        or (".." in posix.split("/"))
+    )
+
+
+class Export:
+    """The members of an export, read from a folder or a zip archive."""
+
+    def __init__(self, path: Path, source: str, max_member_bytes: int, max_ratio: float) -> None:
+        self.source = source
+        self.max_member_bytes = max_member_bytes
+        self.max_ratio = max_ratio
+        self._inflated = 0  # bytes inflated out of the zip so far
+        self._budget = 0.0  # the most the zip may inflate to in all
+        self.unsafe: list[str] = []  # zip members whose names lead outside the export
+        self._zip: zipfile.ZipFile | None = None
+        self._prefix = ""
+        if path.is_dir():
+            self._root: Path | None = path
+            try:
+                self._channels = self._scan_folder(path)
+            except OSError as exc:
+                raise SourceError(source, f"cannot read the folder ({exc})") from exc
+        elif path.is_file():
+            self._root = None
+            self._zip = self._open_zip(path, source)
+            self._budget = max_ratio * path.stat().st_size + _RATIO_GRACE
+            try:
+                self._channels = self._scan_zip(self._zip)
+            except BaseException:
+                self._zip.close()
+                raise
+        elif path.exists():
+            raise SourceError(source, "not a folder or a .zip file")
+        else:
+            raise SourceError(source, "no such file or folder")
+        has_metadata = any(self.has(name) for name in ("users.json", *METADATA_FILES))
+        if not self._channels and not has_metadata:
+            self.close()
+            raise SourceError(
+                source,
+                "not a Slack export: no users.json, no channels.json and no channel folders "
+                "of YYYY-MM-DD.json day files",
+            )
+
+    @classmethod
+    def open(
+        cls, path: Path, source: str | None, max_member_bytes: int, max_ratio: float
+    ) -> Export:
+        path = path.expanduser()
+        name = source if source is not None else str(path.resolve())
+        return cls(path, name, max_member_bytes, max_ratio)
+
+    @staticmethod
+    def _open_zip(path: Path, source: str) -> zipfile.ZipFile:
+        try:
+            return zipfile.ZipFile(path)
+        except OSError as exc:
+            raise SourceError(source, f"cannot read the file ({exc})") from exc
+        except (zipfile.BadZipFile, ValueError, EOFError) as exc:
+            try:
+                with path.open("rb") as f:
+                    is_zip = f.read(len(_ZIP_MAGIC)) == _ZIP_MAGIC
+            except OSError:
+                is_zip = False
+            if not is_zip:
+                raise SourceError(source, f"not a folder or a readable .zip file ({exc})") from exc
+            # The zip's directory of members is at its end: a download cut short loses it.
+            raise SourceError(
+                source,
+                f"damaged or incomplete .zip file: its list of members cannot be read ({exc}); "
+                "download the export again, or unzip what can be recovered and import the folder",
+            ) from exc
+
+    @staticmethod
+    def _scan_folder(root: Path) -> dict[str, list[str]]:
+        channels: dict[str, list[str]] = {}
+        with os.scandir(root) as entries:
+            folders = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
+        for name in folders:
+            with os.scandir(root / name) as entries:
+                days = sorted(e.name for e in entries if DAY_FILE.match(e.name) and e.is_file())
+            if days:
+                channels[name] = days
+        return channels
+
+    def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
+        names: list[str] = []
+        for info in archive.infolist():
+            if info.is_dir() or info.filename.startswith("__MACOSX/"):  # Finder's extras
+                continue
+            if _unsafe(info.filename):
+                self.unsafe.append(info.filename)
+                continue
+            names.append(info.filename)
+        # Exports zipped from their parent folder put everything under one top-level folder
+        # (unless that folder is a channel: its members are day files).
+        tops = {name.split("/", 1)[0] for name in names}
+        if len(tops) == 1 and all("/" in name for name in names):
+            top = tops.pop()
+            if not any(DAY_FILE.match(name[len(top) + 1 :]) for name in names):
+                self._prefix = top + "/"
+        channels: dict[str, list[str]] = {}
+        for name in names:
+            if not name.startswith(self._prefix):
+                continue
+            parts = name[len(self._prefix) :].split("/")
+            if len(parts) == 2 and DAY_FILE.match(parts[1]) and not parts[0].startswith("."):
+                channels.setdefault(parts[0], []).append(parts[1])
+        return {name: sorted(channels[name]) for name in sorted(channels)}
+
+    @property
+    def channels(self) -> dict[str, list[str]]:
+        return self._channels
+
+    def has(self, member: str) -> bool:
+        if self._zip is not None:
+            try:
+                self._zip.getinfo(self._prefix + member)
+            except KeyError:
+                return False
+            return True
+        assert self._root is not None
+        return (self._root / member).is_file()
+
+    def stamp(self, member: str) -> str:
+        """Return what changes when a member's content does, without reading it.
+
+        In a zip, its size and CRC-32 (from the archive's directory); in a folder, its size
+        and mtime.
+        """
+        if self._zip is not None:
+            info = self._zip.getinfo(self._prefix + member)
+            return f"{info.file_size}:{info.CRC:08x}"
+        assert self._root is not None
+        st = (self._root / member).stat()
+        return f"{st.st_size}:{st.st_mtime_ns}"
+
+    def read(self, member: str) -> bytes:
+        """Return a member's bytes.
+
+        Raises:
+            MemberRefused: it is larger than ``max_member_bytes`` inflated, or (in a zip)
+                inflates more than ``max_ratio`` times, or would take the whole archive
+                past ``max_ratio`` times its size; nothing of it is inflated.
+        """
+        limit = self.max_member_bytes
+        if self._zip is not None:
+            info = self._zip.getinfo(self._prefix + member)
+            self._check(info.file_size)
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > _RATIO_GRACE and ratio > self.max_ratio:
+                raise MemberRefused(
+                    f"inflates {ratio:.0f} times ({info.compress_size} bytes to "
+                    f"{info.file_size}), over the limit of {self.max_ratio:g} (max_ratio): "
+                    "not read (a zip bomb looks like this)"
+                )
+            if self._inflated + info.file_size > self._budget:
+                raise MemberRefused(
+                    f"{info.file_size} bytes more would take the archive past "
+                    f"{self.max_ratio:g} times its size inflated (max_ratio): not read "
+                    "(a zip bomb of many small members looks like this)"
+                )
+            with self._zip.open(info) as f:
+                # Never more than the directory says: inflating stops there (and the CRC
+                # check then fails) however much the member would really inflate to.
+                data = f.read(info.file_size + 1)
+            self._inflated += len(data)
+        else:
+            assert self._root is not None
+            with (self._root / member).open("rb") as f:
+                self._check(os.fstat(f.fileno()).st_size)
+                data = f.read(limit + 1)
+        if len(data) > limit:  # bigger than its directory entry or stat said
+            raise MemberRefused(f"more than {limit} bytes, the limit (max_member_bytes): not read")
+        return data
+
+    def _check(self, size: int) -> None:
+        if size > self.max_member_bytes:
+            raise MemberRefused(
+                f"{size} bytes, over the limit of {self.max_member_bytes} "
+                "(max_member_bytes): not read"
+            )
+
+    def close(self) -> None:
+        if self._zip is not None:
+            self._zip.close()

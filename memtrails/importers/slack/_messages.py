@@ -1,0 +1,273 @@
+"""Turn the messages of a Slack day file into chat records."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from ...records import At, MemoryRecord, RecordError
+from ._export import READ_ERRORS, MemberRefused
+from ._names import Names, name_of, unescape
+
+__all__ = ["as_ts", "day_messages", "message_items", "message_record"]
+
+# Membership and integration notices carry no conversation; they are dropped silently.
+# Tombstones stand in for deleted thread parents; their replies keep the thread id anyway.
+_NOISE_SUBTYPES = frozenset(
+    {
+        "channel_join",
+        "channel_leave",
+        "group_join",
+        "group_leave",
+        "bot_add",
+        "bot_remove",
+        "bot_enable",
+        "bot_disable",
+        "tombstone",
+        "message_deleted",
+    }
+)
+_BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
+_MAX_BLOCK_TEXT = 100_000
+_MAIN_KEYS = ("pretext", "title", "text")
+
+
+def as_ts(value: Any) -> str | None:
+    """Return a Slack timestamp as the string an export writes, or None if it is not one."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        # Slack writes ts as a string with six decimals; a numeric ts gets the same id.
+        try:
+            return f"{Decimal(str(value)):.6f}"
+        except InvalidOperation:
+            return None
+    if isinstance(value, str):
+        try:
+            number = Decimal(value.strip())
+        except InvalidOperation:
+            return None
+        return value.strip() if number.is_finite() else None
+    return None
+
+
+def ms_of(ts: str) -> int:
+    return int(Decimal(ts) * 1000)
+
+
+def _attachment_text(reader: Names, attachment: Mapping[str, Any], context: str) -> str:
+    """Return an attachment's readable text; ``context`` is the message text so far."""
+    lines: list[str] = []
+    for key in ("pretext", "author_name", "title", "text"):
+        value = attachment.get(key)
+        if isinstance(value, str) and value.strip():
+            lines.append(reader.readable(value.strip()))
+    if not any(isinstance(attachment.get(k), str) and attachment[k].strip() for k in _MAIN_KEYS):
+        # `fallback` is the plain-text summary; used when the attachment has no text of its own.
+        fallback = attachment.get("fallback")
+        if isinstance(fallback, str) and fallback.strip():
+            lines.insert(0, reader.readable(fallback.strip()))
+    title_link = attachment.get("title_link")
+    if isinstance(title_link, str) and title_link and lines and title_link not in context:
+        lines.append(title_link)
+    fields = attachment.get("fields")
+    if isinstance(fields, list):
+        for field in fields:
+            if isinstance(field, Mapping):
+                title, value = field.get("title"), field.get("value")
+                parts = [reader.readable(str(v)) for v in (title, value) if v]
+                if parts:
+                    lines.append(": ".join(parts))
+    return "\n".join(lines)
+
+
+def _block_text(node: Any, out: list[str], budget: list[int]) -> None:
+    """Collect the text of rich-text blocks, for messages that carry no ``text``."""
+    if budget[0] <= 0:
+        return
+    if isinstance(node, Mapping):
+        kind = node.get("type")
+        if kind == "text" and isinstance(node.get("text"), str):
+            out.append(node["text"])
+            budget[0] -= len(node["text"])
+        elif kind == "link" and isinstance(node.get("url"), str):
+            out.append(node.get("text") or node["url"])
+        for key in ("elements", "text", "fields"):
+            child = node.get(key)
+            if isinstance(child, list | Mapping):
+                _block_text(child, out, budget)
+    elif isinstance(node, list):
+        for child in node:
+            _block_text(child, out, budget)
+
+
+def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+    found: list[Any] = []
+    if isinstance(message.get("files"), list):
+        found.extend(message["files"])
+    if isinstance(message.get("file"), Mapping):  # exports before 2018 hold one `file`
+        found.append(message["file"])
+    files: list[dict[str, Any]] = []
+    for f in found:
+        if not isinstance(f, Mapping):
+            continue
+        files.append(
+            {
+                "name": f.get("name") or f.get("title") or f.get("id") or "file",
+                "title": f.get("title"),
+                "mimetype": f.get("mimetype"),
+            }
+        )
+    return files
+
+
+def message_record(
+    reader: Names, channel: str, where: str, message: Mapping[str, Any]
+) -> MemoryRecord | RecordError | None:
+    subtype = message.get("subtype")
+    if subtype == "message_changed" and isinstance(message.get("message"), Mapping):
+        # An edit event carries the new version; it replaces the original (same id).
+        message = {**message["message"], "channel": channel}
+        subtype = message.get("subtype")
+    if subtype in _NOISE_SUBTYPES:
+        if subtype == "bot_add":
+            text = message.get("text")
+            if isinstance(text, str):
+                for bot_id, name in _BOT_SERVICE.findall(text):
+                    reader.bots[bot_id] = name
+                    reader.learned[bot_id] = name
+        return None
+    ts = as_ts(message.get("ts"))
+    if ts is None:
+        reason = "message has no ts" if "ts" not in message else "message ts is not a number"
+        return RecordError(reader.source, where, reason)
+
+    raw_text = message.get("text")
+    text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
+    if not text.strip() and isinstance(message.get("blocks"), list):
+        out: list[str] = []
+        _block_text(message["blocks"], out, [_MAX_BLOCK_TEXT])
+        text = unescape("".join(out))
+    parts = [text] if text.strip() else []
+    attachments = message.get("attachments")
+    if isinstance(attachments, list):
+        for attachment in attachments:
+            if isinstance(attachment, Mapping):
+                extra = _attachment_text(reader, attachment, "\n".join(parts))
+                if extra:
+                    parts.append(extra)
+    files = _files_of(message)
+    for f in files:
+        title = f["title"]
+        note = (
+            f"[file: {f['name']}]"
+            if not title or title == f["name"]
+            else (f"[file: {f['name']} ({title})]")
+        )
+        parts.append(note)
+
+    user = message.get("user") if isinstance(message.get("user"), str) else None
+    comment = message.get("comment")
+    if user is None and isinstance(comment, Mapping) and isinstance(comment.get("user"), str):
+        user = comment["user"]  # legacy file_comment messages name the commenter here
+    bot_id = message.get("bot_id") if isinstance(message.get("bot_id"), str) else None
+    # A bot's own user id is often missing from users.json: then it is known as a bot.
+    is_bot = subtype == "bot_message" or (bot_id is not None and user not in reader.users)
+    author: str | None
+    if is_bot:
+        profile = message.get("bot_profile")
+        user_profile = message.get("user_profile")
+        author = next(
+            (
+                n
+                for n in (
+                    message.get("username"),
+                    profile.get("name") if isinstance(profile, Mapping) else None,
+                    reader.bots.get(bot_id or ""),
+                    reader.users.get(user or ""),
+                    name_of(user_profile) if isinstance(user_profile, Mapping) else None,
+                    # Nameless: its id still tells one bot from another.
+                    bot_id,
+                    user,
+                )
+                if isinstance(n, str) and n
+            ),
+            "bot",
+        )
+    elif user is not None:
+        profile = message.get("user_profile")
+        label = name_of(profile) if isinstance(profile, Mapping) else None
+        author = reader.user_name(user, label)
+    else:
+        username = message.get("username")
+        author = username if isinstance(username, str) and username else None
+
+    meta: dict[str, Any] = {"channel": channel, "ts": ts}
+    if user is not None:
+        meta["user"] = user
+    thread_ts = as_ts(message.get("thread_ts"))
+    if isinstance(subtype, str):
+        meta["subtype"] = subtype
+    edited = message.get("edited")
+    if isinstance(edited, Mapping) and as_ts(edited.get("ts")):
+        meta["edited"] = as_ts(edited.get("ts"))
+    if is_bot:
+        meta["bot"] = True
+    if files:
+        meta["files"] = files
+    if isinstance(message.get("reply_count"), int):
+        meta["reply_count"] = message["reply_count"]
+    reactions = message.get("reactions")
+    if isinstance(reactions, list):
+        meta["reactions"] = [
+            {"name": r.get("name"), "count": r.get("count")}
+            for r in reactions
+            if isinstance(r, Mapping)
+        ]
+    try:
+        return MemoryRecord(
+            id=f"{channel}/{ts}",
+            text="\n".join(parts),
+            kind="chat",
+            author=author,
+            title=reader.title_of(channel),
+            at=At(ms_of(ts)),
+            source=reader.source,
+            thread=f"{channel}/{thread_ts or ts}",
+            meta=meta,
+        )
+    except (ValueError, TypeError) as exc:
+        return RecordError(reader.source, where, str(exc))
+
+
+def day_messages(reader: Names, member: str) -> list[Any] | RecordError:
+    """Return the messages of a day file, or the error that stops it being read."""
+    try:
+        raw = reader.export.read(member)
+    except MemberRefused as exc:
+        return RecordError(reader.source, member, f"day file {exc}")
+    except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+        return RecordError(reader.source, member, f"cannot read the day file ({exc})")
+    try:
+        messages = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        return RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
+    if not isinstance(messages, list):
+        return RecordError(reader.source, member, "day file is not a JSON array")
+    return messages
+
+
+def message_items(
+    reader: Names, channel: str, member: str, messages: list[Any]
+) -> Iterator[MemoryRecord | RecordError]:
+    for index, message in enumerate(messages):
+        where = f"{member}, message {index}"
+        if not isinstance(message, Mapping):
+            yield RecordError(reader.source, where, "message is not a JSON object")
+            continue
+        item = message_record(reader, channel, where, message)
+        if item is not None:
+            yield item

@@ -1,0 +1,120 @@
+"""Walk a Slack export channel by channel, day by day, skipping what the last run read."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ...records import Item, MemoryRecord, RecordError, SourceState
+from ._export import METADATA_FILES, Export
+from ._messages import day_messages, message_items
+from ._names import Names
+
+__all__ = ["items"]
+
+# The files whose content goes into every record (author names, channel names, DM titles).
+_NAME_FILES = ("users.json", *METADATA_FILES)
+_BAD_STATE = "the saved position is not one this version reads"
+
+
+def _days_digest(export: Export, channel: str, days: list[str]) -> str:
+    """Return a digest of the names and stamps of a channel's day files, none of them read."""
+    h = hashlib.sha256()
+    for day in days:
+        h.update(f"{day}\0{export.stamp(f'{channel}/{day}')}\n".encode())
+    return h.hexdigest()
+
+
+def _saved_channels(
+    state: Mapping[str, Any] | None, metadata: Mapping[str, str | None]
+) -> tuple[dict[str, dict[str, Any]], str | None]:
+    """Return last run's per-channel positions, or why they cannot be used (or None)."""
+    if state is None:
+        return {}, None
+    saved_meta, channels = state.get("metadata"), state.get("channels")
+    if not isinstance(saved_meta, Mapping) or not isinstance(channels, Mapping):
+        return {}, _BAD_STATE
+    for name, entry in channels.items():
+        if not (
+            isinstance(name, str)
+            and isinstance(entry, Mapping)
+            and isinstance(entry.get("last"), str)
+            and isinstance(entry.get("before"), str)
+            and isinstance(entry.get("bots"), Mapping)
+        ):
+            return {}, _BAD_STATE
+    changed = [m for m in _NAME_FILES if saved_meta.get(m) != metadata.get(m)]
+    if changed:
+        return {}, (
+            f"{', '.join(changed)} changed since the last run "
+            "(the names in every record may differ)"
+        )
+    return {name: dict(entry) for name, entry in channels.items()}, None
+
+
+def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
+    reader = Names(export)
+    reader.load_metadata()
+    yield from reader.errors
+    for name in export.unsafe:
+        # Never read: such a name would be written outside the folder if the zip were unpacked.
+        yield RecordError(
+            reader.source, name, "member name leads outside the export (absolute or ..): not read"
+        )
+    saved, why = _saved_channels(state, reader.metadata)
+    done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
+    skipped = False  # whether any day file was left unread
+    vouched = 0  # records in the day files left unread: counted unchanged
+    broken = False  # whether a day file could not be read: its messages are unknown
+
+    def position(final: bool) -> SourceState:
+        channels = {
+            name: done.get(name) or saved[name]
+            for name in export.channels
+            if name in done or (not final and name in saved)
+        }
+        # Channels not reached yet keep last run's position: still true of the export.
+        mode = "incremental" if skipped else "full"
+        complete = final and not skipped and not broken
+        body = {"metadata": dict(reader.metadata), "channels": channels}
+        return SourceState(
+            reader.source, body, mode, complete, why if mode == "full" else None, vouched
+        )
+
+    for channel, days in export.channels.items():
+        # Stamped before reading, so a day file written meanwhile is read again next run.
+        before = _days_digest(export, channel, days[:-1])
+        start, bots, kept = 0, {}, 0  # kept: records in the day files before the last one
+        entry = saved.get(channel)
+        if entry is not None:
+            # Day files before the last one read are skipped if none was added, removed or
+            # changed since; the last one is read again, as it grows during its day.
+            earlier = [day for day in days if day < entry["last"]]
+            if _days_digest(export, channel, earlier) == entry["before"]:
+                start, bots = len(earlier), dict(entry["bots"])
+                kept = int(entry.get("records", 0))
+                vouched += kept
+                # Bot names the skipped days taught a full pass, for the messages after.
+                reader.bots.update(bots)
+                skipped = skipped or start > 0
+        for n in range(start, len(days)):
+            reader.learned = {}
+            member = f"{channel}/{days[n]}"
+            messages = day_messages(reader, member)
+            if isinstance(messages, RecordError):
+                broken = True
+                yield messages
+                continue
+            for item in message_items(reader, channel, member, messages):
+                kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
+                yield item
+            if n < len(days) - 1:
+                bots.update(reader.learned)
+        if entry is not None and start == len(days):
+            # Nothing read (the last day file read before is gone): the old position holds.
+            done[channel] = entry
+        else:
+            done[channel] = {"last": days[-1], "before": before, "bots": bots, "records": kept}
+        yield position(final=False)  # after the channel's records, never before
+    yield position(final=True)
