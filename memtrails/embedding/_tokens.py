@@ -1,0 +1,167 @@
+"""Word pieces and windows: what the ONNX embedder feeds its model, and what it gives back."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from tokenizers import Tokenizer
+
+from ..js import js_well_formed
+from ._base import Vector
+
+__all__ = [
+    "TokenPassage",
+    "Window",
+    "cut_windows",
+    "length_batches",
+    "pad_id",
+    "padded_feeds",
+    "pooled_vectors",
+    "prompt_ids",
+    "sha256_file",
+    "special_tokens",
+]
+
+_FloatArray = npt.NDArray[np.float32]
+_IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class TokenPassage:
+    """A passage with its per-token vectors as well as its pooled sentence vector.
+
+    ``tokens`` has one row per content word piece (special tokens and padding excluded), as
+    the model's last hidden state gives them (not normalised); ``offsets`` holds each word
+    piece's ``(start, end)`` in the text (Python str indices). ``tokens`` is ``None`` for a
+    model whose only output is already pooled.
+    """
+
+    start: int
+    end: int
+    vector: Vector
+    tokens: _FloatArray | None
+    offsets: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    text_index: int
+    start: int
+    end: int
+    ids: list[int]
+    offsets: tuple[tuple[int, int], ...]
+
+
+def sha256_file(path: Path) -> str:
+    """Return the SHA-256 hex digest of a file, read in 1 MiB chunks (blocking)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def cut_windows(
+    tokenizer: Tokenizer, texts: list[str], size: int, overlap: int, *, first_only: bool
+) -> list[Window]:
+    """Cut every text into windows of ``size`` content word pieces overlapping by ``overlap``."""
+    # The tokenizer takes UTF-8 only: lone surrogates (a query typed with one) become
+    # U+FFFD, as TextEncoder hands them to the reference's tokenizer.
+    encodings = tokenizer.encode_batch([js_well_formed(t) for t in texts], add_special_tokens=False)
+    step = size - overlap
+    windows: list[Window] = []
+    for i, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
+        ids: list[int] = enc.ids
+        offsets: list[tuple[int, int]] = enc.offsets
+        n = len(ids)
+        start = 0
+        while True:
+            end = min(start + size, n)
+            # The first window starts at 0 and the last ends at len(text), so the passages
+            # cover the whole text (keyword vectors then see every word).
+            char_start = 0 if start == 0 else offsets[start][0]
+            char_end = len(text) if end == n else offsets[end - 1][1]
+            windows.append(Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end])))
+            if end == n or first_only:
+                break
+            start += step
+    return windows
+
+
+def pooled_vectors(hidden: _FloatArray, mask: _IntArray, *, already_pooled: bool) -> _FloatArray:
+    """Return L2-normalised sentence vectors: the mean of the unmasked token vectors."""
+    if already_pooled:
+        pooled = hidden
+    else:
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    normalised: _FloatArray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
+    return normalised
+
+
+def special_tokens(tokenizer: Tokenizer) -> tuple[list[int], list[int]]:
+    """Return the ids the post-processor puts before and after a single text."""
+    enc = tokenizer.encode("a", add_special_tokens=True)
+    special = enc.special_tokens_mask
+    content = [i for i, s in enumerate(special) if not s]
+    if not content:
+        return [], []
+    return list(enc.ids[: content[0]]), list(enc.ids[content[-1] + 1 :])
+
+
+def prompt_ids(tokenizer: Tokenizer, prompt: str) -> list[int]:
+    """Return a prompt's word pieces; its trailing space is the text's word boundary."""
+    if not prompt.strip():
+        return []
+    return list(tokenizer.encode(prompt.rstrip(), add_special_tokens=False).ids)
+
+
+def pad_id(tokenizer: Tokenizer) -> int:
+    for name in ("[PAD]", "<pad>"):
+        found = tokenizer.token_to_id(name)
+        if found is not None:
+            return int(found)
+    return 0
+
+
+def length_batches(lengths: list[int], batch_size: int, batch_tokens: int) -> list[list[int]]:
+    """Group item indices by similar length: at most ``batch_size`` items and ``batch_tokens``
+    padded pieces per group (a longer item still goes, alone).
+
+    On CPU a run over a few hundred pieces keeps its activations in cache: measured on the
+    packaged model, 4 windows of ~60 pieces per run cost about half the CPU of 64 per run.
+    """
+    order = sorted(range(len(lengths)), key=lambda k: lengths[k])
+    groups: list[list[int]] = []
+    b = 0
+    while b < len(order):
+        # Ascending, so the last item taken is the widest: it sets the padding.
+        e = b + 1
+        while (
+            e < len(order)
+            and e - b < batch_size
+            and (e - b + 1) * lengths[order[e]] <= batch_tokens
+        ):
+            e += 1
+        groups.append(order[b:e])
+        b = e
+    return groups
+
+
+def padded_feeds(rows: list[list[int]], pad: int, *, token_types: bool) -> dict[str, _IntArray]:
+    """Return a model's inputs for rows of word-piece ids, padded to the longest row."""
+    width = max(len(r) for r in rows)
+    ids: _IntArray = np.full((len(rows), width), pad, dtype=np.int64)
+    mask: _IntArray = np.zeros((len(rows), width), dtype=np.int64)
+    for r, row in enumerate(rows):
+        ids[r, : len(row)] = row
+        mask[r, : len(row)] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask}
+    if token_types:
+        feeds["token_type_ids"] = np.zeros_like(ids)
+    return feeds
