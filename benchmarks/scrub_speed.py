@@ -10,7 +10,6 @@ the same input at twice the size and prints the time ratio: linear time shows as
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -20,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-scrub = importlib.import_module("memtrails.scrub")
+from memtrails.secrets import engine, rules
 
 MB = 1 << 20
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,8 +127,8 @@ def main() -> None:
     results: dict[str, object] = {"normal_bytes": nbytes}
 
     # The real thing: scrub_text, both passes and the merge.
-    sec = _time(lambda: scrub.scrub_text(text), repeat)
-    _, found = scrub.scrub_text(text)
+    sec = _time(lambda: engine.scrub_text(text), repeat)
+    _, found = engine.scrub_text(text)
     results["normal_scrub_text_mb_s"] = round(nbytes / MB / sec, 1)
     results["normal_found"] = dict(sorted(found.items()))
     print(
@@ -140,9 +139,9 @@ def main() -> None:
     # Each rule alone (what separate passes would cost): MB/s per rule family.
     per_rule: dict[str, float] = {}
     total = 0.0
-    for rule in scrub.RULES:
-        compiled = scrub._compile((rule,))
-        sec = _time(lambda c=compiled: list(scrub._matches(c, buf, 0, len(buf))), repeat)
+    for rule in rules.RULES:
+        compiled = engine._compile((rule,))
+        sec = _time(lambda c=compiled: list(engine._matches(c, buf, 0, len(buf))), repeat)
         per_rule[rule.name] = round(nbytes / MB / sec, 1)
         total += sec
         print(f"  rule {rule.name:<16} alone: {nbytes / MB / sec:8.1f} MB/s")
@@ -155,9 +154,9 @@ def main() -> None:
     print("hostile inputs (1 MB each):")
     for name, build in HOSTILE.items():
         one, two = build(MB), build(2 * MB)
-        s1 = _time(lambda t=one: scrub.scrub_text(t), repeat)
-        s2 = _time(lambda t=two: scrub.scrub_text(t), repeat)
-        _, found = scrub.scrub_text(one)
+        s1 = _time(lambda t=one: engine.scrub_text(t), repeat)
+        s2 = _time(lambda t=two: engine.scrub_text(t), repeat)
+        _, found = engine.scrub_text(one)
         hostile[name] = {
             "seconds_1mb": round(s1, 4),
             "mb_s": round(1 / s1, 1),

@@ -9,7 +9,7 @@ from aiostream import pipable_operator, streamcontext
 
 from ..items import Staged
 from ..records import MemoryRecord, RecordError, Seen, SourceState
-from ..scrub import scrub_record
+from ..secrets import scrub_record
 
 __all__ = ["scrub"]
 
