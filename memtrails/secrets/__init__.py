@@ -63,7 +63,18 @@ not listed in :data:`KINDS`.
 from __future__ import annotations
 
 from .engine import scrub_text
-from .fields import scrub_record
-from .rules import KINDS, RULES, marker
+from .fields import scrub_error, scrub_record, scrub_state
+from .rule import Rule, marker
+from .rules import KINDS, RULES, RULES_VERSION
 
-__all__ = ["KINDS", "RULES", "marker", "scrub_record", "scrub_text"]
+__all__ = [
+    "KINDS",
+    "RULES",
+    "RULES_VERSION",
+    "Rule",
+    "marker",
+    "scrub_error",
+    "scrub_record",
+    "scrub_state",
+    "scrub_text",
+]

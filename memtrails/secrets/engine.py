@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import re2
 
-from .rules import KEY, RULES, Rule, marker
+from .rule import Rule, marker
+from .rules import KEY, RULES
 from .values import accept_value, is_placeholder
 
 __all__ = ["KEY_NAME", "inner_spans", "replace_spans", "scrub_text"]
@@ -82,6 +85,8 @@ _TOKENS = _compile(tuple(r for r in RULES if r.token))
 _ASSIGNMENTS = _compile(tuple(r for r in RULES if not r.token))
 KEY_NAME = re2.compile(KEY, _OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
+_DIGITS: Final = frozenset(b"0123456789")
+_LETTERS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
@@ -124,6 +129,22 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     return [(start, end, kind)]
 
 
+def _value(sp: _Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
+    """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
+    for name in names:
+        i = g.get(name)
+        if i is not None and sp[i][0] >= 0:
+            return sp[i][0], sp[i][1], name
+    return -1, -1, ""
+
+
+def _shaped(value: bytes, check: str) -> bool:
+    """Tell whether a token's value has the randomness its rule's check asks for."""
+    if check == "alnum":
+        return any(c in _DIGITS for c in value) and any(c in _LETTERS for c in value)
+    return value.lower() != value and value.upper() != value  # "mixed", "aws"
+
+
 def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[_Span]:
     """Yield the replacements in ``buf[start:end]``, in order and without overlaps."""
     pos = start
@@ -136,10 +157,10 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
                 break
         ms, me = sp[outer]
         resume = me
-        name = rule.name
+        check = rule.check
         if not rule.kind:  # a span to keep as it is
             yield (ms, me, "")
-        elif name == "private_key":
+        elif check == "pem":
             body_s, body_e = sp[g["body"]]
             end_s, end_e = sp[g["end"]]
             if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
@@ -148,35 +169,85 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
                 resume = stop
             else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
                 resume = sp[g["hdr"]][1]
-        elif name == "assignment":
+        elif check == "assignment":
             yield from _assignment(buf, sp, g, rule.kind)
-        elif name == "bearer":
+        elif check == "command":
+            yield from _command(buf, sp, g, rule.kind)
+        elif check == "keyed":
+            vs, ve = sp[g["v"]]
+            key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
+            if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+                yield from inner_spans(buf, vs, ve, rule.kind)
+        elif check == "bearer":
             vs, ve = sp[g["v"]]
             value = _decode(buf, vs, ve)
             shaped = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
             if shaped and not is_placeholder(value):
                 yield from inner_spans(buf, vs, ve, rule.kind)
             resume = ve
-        elif name == "url_password":
+        elif check == "basic":
+            vs, ve = sp[g["v"]]
+            if _is_basic_credential(buf[vs:ve]):
+                yield (vs, ve, rule.kind)
+            resume = ve
+        elif check == "url":
             vs, ve = sp[g["v"]]
             if not is_placeholder(_decode(buf, vs, ve)):
                 yield from inner_spans(buf, vs, ve, rule.kind)
             resume = ve
-        elif name == "aws_secret_key":
-            vs, ve = sp[g["v"]]
-            key40 = buf[vs:ve]
-            if key40.lower() != key40 and key40.upper() != key40:  # mixed case, as AWS's are
+        else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
+            vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
+            if not check or _shaped(buf[vs:ve], check):
                 yield (vs, ve, rule.kind)
                 resume = ve
-            else:  # a short match: look again one byte on (the assignment rule may apply)
+            elif check == "aws":  # a short match: look again one byte on
                 resume = ms + 1
-        else:  # a provider token: its value group ("v", or "v2" for a second shape)
-            vs, ve = sp[g["v"]]
-            if vs < 0:
-                vs, ve = sp[g["v2"]]
-            yield (vs, ve, rule.kind)
-            resume = ve
+            else:
+                resume = ve
         pos = max(resume, pos + 1)
+
+
+def _is_basic_credential(value: bytes) -> bool:
+    """Tell whether base64 ``value`` decodes to printable ``user:password``."""
+    try:
+        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True)
+        text = plain.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    _user, colon, password = text.partition(":")
+    return bool(colon and password) and text.isprintable() and len(text) >= 3
+
+
+# Commands whose flag carries a password (groups: 1 mysql, 2 sshpass, 3 redis-cli, 4 HTTP
+# clients); the flag's spelling and spacing tell which.
+_COMMANDS: Final = re2.compile(
+    rb"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
+    rb"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
+    rb"|\b(curl|wget|http|https|httpie)\b"
+)
+
+
+def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
+    """Yield the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one."""
+    vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
+    flag = buf[sp[g["flag"]][0] : sp[g["flag"]][1]]
+    glued = sp[g["gap"]][0] == sp[g["gap"]][1]
+    fs = sp[g["flag"]][0]
+    # The command is on the same line, at most a few hundred bytes before the flag.
+    line = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+    m = _COMMANDS.search(buf[line:fs])
+    if m is None:
+        return
+    if flag == b"-p":
+        ok = m.group(1) is not None if glued else m.group(2) is not None
+    elif flag == b"-a":
+        ok = m.group(3) is not None and not glued
+    else:  # -u / --user user:password
+        colon = buf.find(b":", vs, ve)
+        ok = m.group(4) is not None and colon >= 0
+        vs = colon + 1 if colon >= 0 else vs
+    if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
+        yield from inner_spans(buf, vs, ve, kind)
 
 
 def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
@@ -210,13 +281,18 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
             return  # "password=lambda: ...", "password: password:": code or a key, not a value
         if key == b"pwd" and value.startswith("/"):
             return  # PWD=/home/ann: the shell's working directory
+        scheme = buf[sp[g["scheme"]][0] : sp[g["scheme"]][1]].lower()
     else:
         # A quoted value may carry its own auth scheme: "Bearer abc".
         head, _, rest = value.partition(" ")
+        scheme = b""
         if rest and head.lower() in ("bearer", "basic", "token", "bot"):
             vs += len(head) + 1
             value = rest
-    if accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
+            scheme = head.lower().encode()
+    if scheme == b"basic" and _is_basic_credential(value.encode()):
+        yield (vs, ve, "basic-auth")
+    elif accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
         yield from inner_spans(buf, vs, ve, kind)
     else:
         # Not a secret, but it may still hold a provider token: scan it (once).
