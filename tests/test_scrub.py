@@ -12,9 +12,14 @@ from typing import Any
 
 import pytest
 import re2
+from aiostream import stream
 
 from memtrails import secrets
-from memtrails.records import MemoryRecord
+from memtrails.keys import record_uid
+from memtrails.pipeline._staged import Staged
+from memtrails.pipeline.normalise import normalise
+from memtrails.pipeline.scrub import scrub
+from memtrails.records import MemoryRecord, SourceState
 from memtrails.secrets import engine, fields, scrub_record, scrub_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -287,8 +292,30 @@ def test_hostile_inputs_cover_every_rule() -> None:
 def test_scrub_names_one_thing() -> None:
     """``memtrails.scrub`` is the pipeline stage; the engine lives in ``memtrails.secrets``."""
     import memtrails
-    from memtrails.pipeline.scrub import scrub as stage
 
-    assert memtrails.scrub is stage
+    assert memtrails.scrub is scrub
     assert importlib.util.find_spec("memtrails.scrub") is None
     assert secrets.scrub_text is engine.scrub_text
+
+
+# --- The pipeline stage ------------------------------------------------------------------------
+
+
+async def test_stage_scrubs_errors_positions_and_ids() -> None:
+    """What the stage passes on holds no secret: a bad date's echo, a file name in a
+    position, a record id; the uid still comes from the raw id."""
+    items: list[Any] = [
+        {"id": "bad", "text": "x", "at": GHP},
+        {"id": f"note-{AKIA}.md", "text": "plain", "author": f"Ann <{GHP}>"},
+        SourceState("notes", {"files": {f"notes/{AKIA}.md": [1, 2, "abc"]}}, why=f"was {GHP}"),
+    ]
+    async with scrub(normalise(stream.iterate(items), "notes")).stream() as it:
+        out = [item async for item in it]
+    error, staged, state = out
+    assert GHP not in str(error) and "[secret:github-token]" in error.reason
+    assert isinstance(staged, Staged)
+    assert staged.record.id == "note-[secret:aws-access-key].md"
+    assert staged.record.author == "Ann <[secret:github-token]>"
+    assert staged.uid == record_uid("notes", f"note-{AKIA}.md")
+    assert state.state == {"files": {"notes/[secret:aws-access-key].md": [1, 2, "abc"]}}
+    assert state.why == "was [secret:github-token]"

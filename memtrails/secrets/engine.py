@@ -15,7 +15,7 @@ from .rule import Rule, marker
 from .rules import KEY, RULES
 from .values import accept_value, is_placeholder
 
-__all__ = ["KEY_NAME", "inner_spans", "replace_spans", "scrub_text"]
+__all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
 
 _OPTIONS = re2.Options()
 # Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
@@ -76,13 +76,15 @@ def _compile(rules: tuple[Rule, ...]) -> _Compiled:
     return _Compiled(regex, _searcher(regex), tuple(table))
 
 
-# Two passes, not one: RE2's DFA builds a state per combination of live partial matches, and
-# the assignment rules (a key of any identifier) combined with the URL rule (a scheme of any
-# word) multiply into so many states that one combined pass ran at ~20 MB/s, two at ~100.
-# The token pass also runs inside assignment and URL-password values, so that
-# "token: ghp_..." is counted as a github-token, not a password.
-_TOKENS = _compile(tuple(r for r in RULES if r.token))
-_ASSIGNMENTS = _compile(tuple(r for r in RULES if not r.token))
+# Three passes, not one: RE2's DFA builds a state per combination of live partial matches,
+# and the assignment rules (a key of any identifier) combined with the URL rule (a scheme of
+# any word) multiply into so many states that one combined pass ran at ~20 MB/s; the key
+# names of XML elements and the flags of command lines did the same to the assignment pass
+# (360 -> 95 MB/s), so they scan on their own. The token pass also runs inside assignment and
+# URL-password values, so that "token: ghp_..." is counted as a github-token, not a password.
+_TOKENS = _compile(tuple(r for r in RULES if r.scan == "tokens"))
+_ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
+_HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
 KEY_NAME = re2.compile(KEY, _OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 _DIGITS: Final = frozenset(b"0123456789")
@@ -300,7 +302,7 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
 
 
 def _merge(first: list[_Span], second: list[_Span]) -> list[_Span]:
-    """Merge the two passes' replacements into one ordered list without overlaps.
+    """Merge the passes' replacements into one ordered list without overlaps.
 
     The earlier span wins (the longer at the same start); a span that starts inside a kept
     one but runs past it keeps its tail, so every byte some rule flagged is replaced.
@@ -332,6 +334,18 @@ def replace_spans(buf: bytes, spans: Iterator[_Span], counts: Counter[str]) -> b
     return b"".join(out)
 
 
+def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
+    """Return what :func:`scrub_text` replaces in UTF-8 ``buf``: (start, end, kind), in order.
+
+    A kind of ``""`` marks a span kept as it is (a base64 data URI).
+    """
+    return _merge(
+        list(_matches(_TOKENS, buf, 0, len(buf))),
+        list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
+        + list(_matches(_HEADERS, buf, 0, len(buf))),
+    )
+
+
 def scrub_text(text: str) -> tuple[str, Counter[str]]:
     """Replace the secrets in ``text`` with typed markers.
 
@@ -352,11 +366,7 @@ def scrub_text(text: str) -> tuple[str, Counter[str]]:
     # Work on UTF-8 bytes: the scan can restart at any offset without re-encoding the text
     # (re2's str API re-encodes on every call). surrogatepass keeps lone surrogates intact.
     buf = text.encode("utf-8", "surrogatepass")
-    spans = _merge(
-        list(_matches(_TOKENS, buf, 0, len(buf))),
-        list(_matches(_ASSIGNMENTS, buf, 0, len(buf))),
-    )
-    out = replace_spans(buf, iter(spans), counts)
+    out = replace_spans(buf, iter(find_spans(buf)), counts)
     if out is None:
         return text, counts
     return out.decode("utf-8", "surrogatepass"), counts

@@ -21,7 +21,7 @@ _END = r"(?:[^A-Za-z0-9_-]|\z)"
 
 
 def _tok(name: str, kind: str, pattern: str, check: str = "") -> Rule:
-    return Rule(name, kind, pattern, token=True, check=check)
+    return Rule(name, kind, pattern, "tokens", check)
 
 
 #: Provider tokens, grouped by family, in priority order.

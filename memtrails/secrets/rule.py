@@ -16,6 +16,10 @@ def marker(kind: str) -> str:
 class Rule:
     """One rule: an RE2 pattern, the kind of marker it writes, the pass it runs in.
 
+    Rules run in three passes, each one RE2 expression scanned once: RE2's DFA keeps one
+    state per combination of live partial matches, and rules that start alike (key names,
+    auth scheme words) multiply each other's states, so they are kept in separate passes.
+
     The pattern's named group ``v`` (or the first set of ``v2``, ``v3``) is what gets
     replaced; the rest is context that stays. ``check`` names the test the engine applies
     to a match before replacing it:
@@ -30,5 +34,5 @@ class Rule:
     name: str  # unique; the group name in the combined expression
     kind: str  # the marker's kind; "" for a span to keep as it is (data: URIs)
     pattern: str
-    token: bool  # in the token pass (also run inside values); else in the assignment pass
+    scan: str  # the pass it runs in: "tokens" (also run inside values), "assignments", "headers"
     check: str = ""

@@ -51,7 +51,7 @@ _KEYS: Final[tuple[Rule, ...]] = (
         "data_uri",
         "",
         r"data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.+-]+)*;base64,[A-Za-z0-9+/=]+",
-        True,
+        "tokens",
     ),
     # A PEM block (PKCS#1/#8, EC, DSA, OpenSSH, PGP): header, then lines of base64 or
     # "Name: value" headers, then the END line, or, when there is none, up to the last such
@@ -63,7 +63,7 @@ _KEYS: Final[tuple[Rule, ...]] = (
         rf"(?P<body>(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?"
         r"[ \t]*)*)"
         rf"(?:{_SEP}{_QUOTED}(?P<end>{_PEM_LABEL})|{_SEP}|\z)",
-        True,
+        "tokens",
         "pem",
     ),
     # A PuTTY key file's private lines, an age secret key, a kubeconfig's client key (a
@@ -74,7 +74,7 @@ _KEYS: Final[tuple[Rule, ...]] = (
         rf"Private-Lines:[ \t]*[0-9]+(?P<v>(?:{_SEP}{_QUOTED}[A-Za-z0-9+/=]{{4,}})+)"
         r"|\b(?P<v2>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})\b"
         r"|client-key-data\\?\"?[ \t]*:[ \t]*\\?\"?(?P<v3>[A-Za-z0-9+/]{20,}={0,2})",
-        True,
+        "tokens",
     ),
     # 40 base64 characters are only an AWS secret key next to a name that says so.
     Rule(
@@ -83,7 +83,7 @@ _KEYS: Final[tuple[Rule, ...]] = (
         r"(?i:aws[_. -]?secret[_. -]?(?:access[_. -]?)?key|secret[_. -]?access[_. -]?key)"
         r"\\?[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*\\?[\"']?"
         r"(?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)",
-        True,
+        "tokens",
         "aws",
     ),
 )
@@ -97,7 +97,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "jwt",
         "jwt",
         r"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)",
-        True,
+        "tokens",
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
     # host) but not '/', so a port or path never reads as a password.
@@ -106,7 +106,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
         r"(?P<v>[^\s/?#\"'<>]+)@[A-Za-z0-9_\[]",
-        True,
+        "tokens",
         "url",
     ),
     # key = value, key: value, "key": "value", key => value, KEY=value (env), prose; and
@@ -116,7 +116,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
         rf"|{KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*){_VALUE}",
-        False,
+        "assignments",
         "assignment",
     ),
     # An XML element named like a secret (Maven's settings.xml, .NET configs).
@@ -125,7 +125,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "password",
         r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
         r"|passphrase))>(?P<v>[^<\s]{6,})</",
-        False,
+        "headers",
         "keyed",
     ),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
@@ -133,11 +133,17 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "bearer",
         "password",
         r"\b(?i:bearer)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
-        False,
+        "assignments",
         "bearer",
     ),
     # HTTP basic credentials on their own: base64 that decodes to "user:password".
-    Rule("basic_auth", "basic-auth", r"\b(?i:basic)[ \t]+(?P<v>[A-Za-z0-9+/]{6,}={0,2})", False, "basic"),
+    Rule(
+        "basic_auth",
+        "basic-auth",
+        r"\b(?i:basic)[ \t]+(?P<v>[A-Za-z0-9+/]{6,}={0,2})",
+        "headers",
+        "basic",
+    ),
     # Passwords on command lines: mysql -pSECRET, sshpass -p SECRET, redis-cli -a SECRET,
     # curl -u user:SECRET. The command is checked on the same line (in Python, a bounded look
     # back), so "-p" elsewhere ("ssh -p 2222", "mkdir -p x") is left alone.
@@ -146,7 +152,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "password",
         r"(?:^|[ \t])(?P<flag>-p|-a|-u|--user)(?P<gap>=|[ \t]*)(?:'(?P<vsq>[^'\r\n]{3,})'"
         r"|\"(?P<vdq>[^\"\r\n]{3,})\"|(?P<vbare>[^\s'\"-][^\s'\"]{2,}))",
-        False,
+        "headers",
         "command",
     ),
 )
