@@ -107,6 +107,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "basic-auth: Basic + base64 without colon": lambda n: _fill("Basic QUJDREVGR0g= ", n),
     "password: mysql -p on a long line": lambda n: "mysql" + _fill(" -pX", n - 5),
     "password: -p without a command": lambda n: _fill(" -pXYZ", n),
+    "password: mysql, then curl flags": lambda n: "mysql" + _fill(" -u a:bcd", n - 5),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,
@@ -199,19 +200,26 @@ def main() -> None:
     print(f"slowest hostile input: {worst[0]} ({worst[1]['seconds_1mb']} s per MB)")
 
     # The headline: 1 MB of near-misses of every family (an equal share each) against 1 MB of
-    # prose, both warm. Linear time with per-match work kept small shows as a ratio under 3.
+    # prose, both warm. Near-misses are the inputs that hold (almost) no secret; the others
+    # (a secret every few bytes) measure the cost of replacing, not of scanning.
+    near = [name for name, h in hostile.items() if h["found"] <= 1]
     prose = text[:MB]
-    mixed = "".join(build(MB // len(HOSTILE)) for build in HOSTILE.values())
+    mixed = "".join(HOSTILE[name](MB // len(near)) for name in near)
     s_prose = _time(lambda: engine.scrub_text(prose), max(repeat, 2))
     s_mixed = _time(lambda: engine.scrub_text(mixed), max(repeat, 2))
     ratio = s_mixed / s_prose
     results["prose_1mb_seconds"] = round(s_prose, 4)
     results["mixed_near_misses_1mb_seconds"] = round(s_mixed, 4)
     results["mixed_vs_prose_ratio"] = round(ratio, 2)
-    results["worst_family_vs_prose_ratio"] = round(worst[1]["seconds_1mb"] / s_prose, 1)
+    worst_near = max(near, key=lambda name: hostile[name]["seconds_1mb"])
+    results["worst_near_miss"] = worst_near
+    results["worst_near_miss_vs_prose_ratio"] = round(
+        hostile[worst_near]["seconds_1mb"] / s_prose, 1
+    )
     print(
-        f"1 MB of mixed near-misses: {s_mixed:.4f} s, 1 MB of prose: {s_prose:.4f} s,"
-        f" ratio {ratio:.2f}x (slowest single family: {worst[1]['seconds_1mb'] / s_prose:.1f}x)"
+        f"1 MB of near-misses ({len(near)} families): {s_mixed:.4f} s, 1 MB of prose:"
+        f" {s_prose:.4f} s, ratio {ratio:.2f}x; slowest single family: {worst_near}"
+        f" ({hostile[worst_near]['seconds_1mb'] / s_prose:.1f}x)"
     )
     print(json.dumps(results, sort_keys=True))
 

@@ -174,7 +174,8 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
         elif check == "assignment":
             yield from _assignment(buf, sp, g, rule.kind)
         elif check == "command":
-            yield from _command(buf, sp, g, rule.kind)
+            found, resume = _command(buf, sp, g, rule.kind)
+            yield from found
         elif check == "keyed":
             vs, ve = sp[g["v"]]
             key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
@@ -229,17 +230,22 @@ _COMMANDS: Final = re2.compile(
 )
 
 
-def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
-    """Yield the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one."""
+def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
+    """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
+    and where to resume: past the rest of the line when no command is on it, so that a line
+    of flags without a command costs one search, not one per flag."""
     vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
-    flag = buf[sp[g["flag"]][0] : sp[g["flag"]][1]]
+    fs, fe = sp[g["flag"]]
+    flag = buf[fs:fe]
     glued = sp[g["gap"]][0] == sp[g["gap"]][1]
-    fs = sp[g["flag"]][0]
     # The command is on the same line, at most a few hundred bytes before the flag.
-    line = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
-    m = _COMMANDS.search(buf[line:fs])
+    start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+    m = _COMMANDS.search(buf, start, fs)
     if m is None:
-        return
+        line_end = buf.find(b"\n", fs)
+        line_end = len(buf) if line_end < 0 else line_end
+        later = _COMMANDS.search(buf, fs, line_end)
+        return [], line_end if later is None else max(later.start(), ve)
     if flag == b"-p":
         ok = m.group(1) is not None if glued else m.group(2) is not None
     elif flag == b"-a":
@@ -249,7 +255,8 @@ def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_
         ok = m.group(4) is not None and colon >= 0
         vs = colon + 1 if colon >= 0 else vs
     if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
-        yield from inner_spans(buf, vs, ve, kind)
+        return inner_spans(buf, vs, ve, kind), ve
+    return [], ve
 
 
 def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
