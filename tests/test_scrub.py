@@ -15,8 +15,8 @@ import re2
 from aiostream import stream
 
 from memtrails import secrets
+from memtrails.items import Staged
 from memtrails.keys import record_uid
-from memtrails.pipeline._staged import Staged
 from memtrails.pipeline.normalise import normalise
 from memtrails.pipeline.scrub import scrub
 from memtrails.records import MemoryRecord, SourceState
@@ -349,3 +349,25 @@ def test_everything_detect_secrets_finds_is_scrubbed(tmp_path: Path) -> None:
         checked[kind] += 1
     # It found secrets of many kinds, not just one: the cross-check has teeth.
     assert len(checked) >= 15, checked
+
+
+# --- The rule set a folder was scrubbed with ---------------------------------------------------
+
+
+async def test_status_names_the_rule_sets_a_folder_was_scrubbed_with(tmp_path: Path) -> None:
+    """A new folder records this rule set; a folder from before records were kept says rule
+    set 1, and adds this one once it writes records scrubbed with it."""
+    from memtrails import Memory
+    from memtrails.testing import HashingEmbedder
+
+    folder = tmp_path / "m"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert (await memory.status()).to_json()["secrets"] == {"rules": [secrets.RULES_VERSION]}
+    manifest = json.loads((folder / "manifest.json").read_text())
+    del manifest["secrets"]  # as a folder written before the manifest kept it
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert (await memory.status()).secrets == {"rules": [1]}
+        await memory.ingest([{"id": "1", "text": "hello"}])
+        assert (await memory.status()).secrets == {"rules": [1, secrets.RULES_VERSION]}
+    assert json.loads((folder / "manifest.json").read_text())["secrets"]["rules"] == [1, 2]

@@ -23,7 +23,7 @@ from memtrails.importers.jsonl import from_jsonl
 from memtrails.importers.mbox import from_mbox
 from memtrails.importers.slack import from_slack_export
 from memtrails.keys import record_uid
-from memtrails.secrets import KINDS, marker
+from memtrails.secrets import KINDS, RULES_VERSION, marker
 
 LABELLED = [
     json.loads(line)
@@ -173,6 +173,7 @@ async def test_no_secret_reaches_the_folder_or_an_output(tmp_path: Path, embedde
                 if found is not None:
                     outputs.append(json.dumps(found.to_json()))
         status = await memory.status()
+        assert status.secrets == {"rules": [RULES_VERSION]}
         outputs.append(json.dumps(status.to_json()))
 
     assert record_uid(source, f"incident-{GHP}") != record_uid(source, record.id)
