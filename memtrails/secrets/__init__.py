@@ -1,6 +1,6 @@
 """Secret scrubbing: replace credentials in text with typed markers, in linear time.
 
-The API is two pure, synchronous, deterministic functions::
+The API is pure, synchronous, deterministic functions::
 
     from memtrails.secrets import scrub_record, scrub_text
 
@@ -11,11 +11,17 @@ The API is two pure, synchronous, deterministic functions::
     record2, found = scrub_record(record)
     # record2 is record (the same object) when nothing was found, so callers can skip work.
 
-``scrub_record`` scrubs ``title``, ``text`` and every string anywhere inside ``meta``
-(recursively through mappings, lists and tuples; keys are kept as they are, but a key named
-like ``password`` or ``api_key`` marks its string value as a secret). ``author``, ``id``,
-``source`` and ``thread`` are left alone. Same input, same output: the fingerprint is
-computed after scrubbing. Scrubbing an already scrubbed text finds nothing.
+``scrub_record`` scrubs every string a record carries: ``id``, ``title``, ``text``,
+``author``, ``thread`` and every string anywhere inside ``meta`` (keys too, recursively
+through mappings, lists and tuples; a key named like ``password`` or ``api_key`` marks its
+string value as a secret). ``source`` and ``kind`` are the caller's and stay. The uid is
+the caller's to take from the raw id (``conformance/README.md``). ``scrub_error`` and
+``scrub_state`` do the same for what memtrails writes or prints from input: an error's place
+and reason, an importer's position. Same input, same output: the fingerprint is computed
+after scrubbing. Scrubbing an already scrubbed text finds nothing. :data:`RULES_VERSION`
+names the rule set; a folder's manifest lists the ones its records were scrubbed with.
+
+The rules (``rules.py``, ``providers.py``) are data; ``engine.py`` scans them.
 
 Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` only the
 password is replaced (``https://bob:[secret:url-password]@host``) and for ``password``
@@ -44,7 +50,7 @@ replaced, and not when it is:
 ``Bearer <value>`` on its own needs 16+ characters with a letter and a digit. The same
 value check applies to a string in ``meta`` under a key named like that.
 
-Linear time: the rules are alternatives of two RE2 expressions (google-re2, no
+Linear time: the rules are alternatives of three RE2 expressions (google-re2, no
 backtracking), each scanned once over the UTF-8 bytes of the text. RE2 makes each search
 linear; finding *all* matches stays linear because no rule can keep a partial match alive
 far past a place where another match may start (key prefixes and URL schemes are at most
@@ -53,12 +59,11 @@ them), and a match rejected by the checks above never sends the scan back more t
 own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
 
 Known gaps: passwords in prose without a separator ("the password is hunter2"), YAML
-block scalars, XML elements (``<password>x</password>``), camelCase short keys
-(``dbPass``), Stripe publishable keys (``pk_``: public by design), Google OAuth client
-secrets and access tokens other than as assignment values, and tokens of services
-not listed in :data:`KINDS`.
+block scalars, camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
+design), unprefixed keys (Cohere, Mistral, Datadog) other than as assignment values, a
+command's password more than 300 bytes after the command, and tokens of services not
+listed in :data:`KINDS`.
 """
-
 
 from __future__ import annotations
 
