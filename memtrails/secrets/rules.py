@@ -119,12 +119,30 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignments",
         "assignment",
     ),
+    # A quoted pair: PHP's define('DB_PASSWORD', '...'), a tuple ("api_key", "..."). The value
+    # must be quoted: unquoted, it is code (T.input(type='password', name=key)).
+    Rule(
+        "quoted_pair",
+        "password",
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>[^\"'\r\n]{{6,}})[\"']",
+        "assignments",
+        "keyed",
+    ),
     # An XML element named like a secret (Maven's settings.xml, .NET configs).
     Rule(
         "xml_element",
         "password",
         r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
         r"|passphrase))>(?P<v>[^<\s]{6,})</",
+        "headers",
+        "keyed",
+    ),
+    # A .netrc entry: machine HOST login USER password SECRET (on one line or several).
+    Rule(
+        "netrc",
+        "password",
+        r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
+        r"[ \t]+(?P<v>[^\s]+)",
         "headers",
         "keyed",
     ),
