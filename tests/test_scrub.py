@@ -371,3 +371,10 @@ async def test_status_names_the_rule_sets_a_folder_was_scrubbed_with(tmp_path: P
         await memory.ingest([{"id": "1", "text": "hello"}])
         assert (await memory.status()).secrets == {"rules": [1, secrets.RULES_VERSION]}
     assert json.loads((folder / "manifest.json").read_text())["secrets"]["rules"] == [1, 2]
+
+
+def test_position_with_a_file_name_that_is_not_utf8() -> None:
+    """A position keyed by a file name holding a lone surrogate is scrubbed, not refused."""
+    state = SourceState("notes", {"files": {"caf\udce9.md": [1], f"{GHP}\udce9.md": [2]}})
+    out = secrets.scrub_state(state)
+    assert out.state == {"files": {"caf\udce9.md": [1], "[secret:github-token]\udce9.md": [2]}}

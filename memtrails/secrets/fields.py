@@ -34,6 +34,14 @@ def _scrub_into(text: str, counts: Counter[str]) -> str:
     return clean
 
 
+def _secret_name(key: str) -> bool:
+    """Tell whether a mapping key names a secret (``password``, ``api_key``, ...)."""
+    try:
+        return KEY_NAME.fullmatch(key) is not None
+    except UnicodeEncodeError:  # a lone surrogate (a file name that is not UTF-8): no key word
+        return False
+
+
 def _scrub_meta(value: Any, counts: Counter[str], secret_key: str | None = None) -> Any:
     """Scrub every string inside ``value``, keys too; return ``value`` itself when unchanged."""
     if isinstance(value, str):
@@ -44,7 +52,7 @@ def _scrub_meta(value: Any, counts: Counter[str], secret_key: str | None = None)
         changed = False
         out: dict[Any, Any] = {}
         for k, v in value.items():
-            named = k if isinstance(k, str) and KEY_NAME.fullmatch(k) is not None else None
+            named = k if isinstance(k, str) and _secret_name(k) else None
             new = _scrub_meta(v, counts, named)
             key = _scrub_into(k, counts) if isinstance(k, str) and k else k
             changed = changed or new is not v or key is not k
