@@ -27,7 +27,7 @@ from memtrails.items import embed_text
 from memtrails.keys import fingerprint, record_uid
 from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import MemoryRecord
-from memtrails.scrub import scrub_record
+from memtrails.secrets import scrub_record
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_MBOX = HERE.parent.parent / "shared" / "corpora" / "mbox" / "twisted-python-2003-April.mbox"

@@ -281,6 +281,7 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
         f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip()
     )
     click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
+    click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st.secrets['rules']))}")
     for source, n in st.sources.items():
         click.echo(f"  {n:>8}  {source}")
     for source, mark in st.watermarks.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from contextlib import aclosing
@@ -10,6 +11,7 @@ from typing import Any, cast
 from aiostream import Stream, stream, streamcontext
 
 from ._exceptions import SourceError
+from .folder.manifest import scrub_rules, write_scrub_rules
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
@@ -22,6 +24,7 @@ from .pipeline.embed import embed
 from .pipeline.normalise import normalise
 from .pipeline.scrub import scrub
 from .records import ImportReport, RecordError, SourceReport, SourceState
+from .secrets import RULES_VERSION
 
 __all__ = ["IN_FLIGHT_BATCHES", "ProgressCallback", "in_flight_bound", "index_log", "run_import"]
 
@@ -102,6 +105,8 @@ async def _write(
             todo.append(item)
             run.saw(item.record.source, item.uid)
     if todo:
+        if RULES_VERSION not in scrub_rules(folder.manifest):  # the manifest says which rules
+            await asyncio.to_thread(write_scrub_rules, folder.path, folder.manifest)
         await folder.writer.write(todo)
         for staged in todo:
             if staged.update:

@@ -24,7 +24,7 @@ from memtrails.limits import CUT_KEY, Limits
 from memtrails.memory import Memory
 from memtrails.pipeline.normalise import normalise, normalise_item
 from memtrails.records import ImportReport, MemoryRecord, RecordError, Seen, SourceState
-from memtrails.scrub import scrub_record
+from memtrails.secrets import scrub_record
 from memtrails.testing import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,82 +1,104 @@
-"""Secrets pasted into a mail, a Slack message and a commit never reach the memory folder."""
+"""Every kind of secret, through every importer, never reaches the memory folder or an output.
+
+One folder, six importers (JSON Lines, mbox, eml, Slack, a notes folder, Git commit messages),
+the real model and the real index. Each source carries the same body: labelled secrets of every
+kind the scrubber knows (tests/data/secrets_labelled.jsonl), plus secrets in the fields and
+names each importer reads (authors, subjects, threads, meta, ids, file names, a bad date).
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import random
-import string
 import subprocess
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from memtrails import Memory
 from memtrails.importers.eml import from_eml
+from memtrails.importers.files import from_files
 from memtrails.importers.git import from_git
+from memtrails.importers.jsonl import from_jsonl
+from memtrails.importers.mbox import from_mbox
 from memtrails.importers.slack import from_slack_export
+from memtrails.keys import record_uid
+from memtrails.secrets import KINDS, RULES_VERSION, marker
 
-_rng = random.Random(20261130)
-
-
-def _chars(n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
-    return "".join(_rng.choice(alphabet) for _ in range(n))
-
-
-# Made-up credentials of the real shapes (none of them was ever valid anywhere).
-AWS_KEY = "AKIA" + _chars(16, string.ascii_uppercase + "234567")
-AWS_SECRET = _chars(40, string.ascii_letters + string.digits + "/+")
-GITHUB = "ghp_" + _chars(36)
-SLACK = "xoxb-" + _chars(11, string.digits) + "-" + _chars(12, string.digits) + "-" + _chars(24)
-STRIPE = "sk_live_" + _chars(24)
-OPENAI = "sk-proj-" + _chars(48)
-URL_PASSWORD = "Tr0ub4dor" + _chars(6)
-PASSWORD = "hunter2-" + _chars(10)
-PEM_BODY = "\n".join(_chars(64, string.ascii_letters + string.digits + "+/") for _ in range(6))
-PEM = f"-----BEGIN RSA PRIVATE KEY-----\n{PEM_BODY}\n-----END RSA PRIVATE KEY-----"
-
-SECRETS = {
-    "aws-access-key": AWS_KEY,
-    "aws-secret-key": AWS_SECRET,
-    "github-token": GITHUB,
-    "slack-token": SLACK,
-    "stripe-key": STRIPE,
-    "openai-key": OPENAI,
-    "url-password": URL_PASSWORD,
-    "password": PASSWORD,
-    "private-key": PEM_BODY.splitlines()[2],
-}
+LABELLED = [
+    json.loads(line)
+    for line in (Path(__file__).parent / "data" / "secrets_labelled.jsonl").read_text().splitlines()
+    if line.strip()
+]
 
 
-def _mail(folder: Path) -> None:
-    folder.mkdir()
-    body = (
-        "Hi team,\n\nthe staging box is back. Credentials for the deploy job:\n\n"
-        f"aws_access_key_id = {AWS_KEY}\naws_secret_access_key = {AWS_SECRET}\n\n"
-        f"and the database is at postgres://deploy:{URL_PASSWORD}@db.internal:5432/app\n\n"
-        f"{PEM}\n\nCheers, Ann\n"
-    )
-    (folder / "deploy.eml").write_text(
-        "From: Ann Example <ann@example.com>\nTo: team@example.com\n"
-        f"Subject: staging credentials {GITHUB}\nDate: Tue, 1 Apr 2025 10:00:00 +0000\n"
-        "Message-ID: <deploy-1@example.com>\nContent-Type: text/plain; charset=utf-8\n\n" + body
+def _planted() -> tuple[str, list[str]]:
+    """Return a body with two labelled secret rows of every kind, and the secrets it holds."""
+    rows: list[dict[str, Any]] = []
+    per_kind: Counter[str] = Counter()
+    for row in LABELLED:
+        if row["expect"] and per_kind[row["rule"]] < 2:
+            per_kind[row["rule"]] += 1
+            rows.append(row)
+    assert set(per_kind) == set(KINDS)
+    body = "Notes from the incident review.\n\n" + "\n\n".join(r["text"] for r in rows) + "\n"
+    return body, [s for r in rows for s in r["secrets"]]
+
+
+BODY, BODY_SECRETS = _planted()
+# Secrets that ride in fields and names rather than in the body.
+GHP = "ghp_" + "Q8dLmW2xR5tY7uI9oP3aS6fG1hJ4kZ0cV2bN"
+AKIA = "AKIA" + "J7QW2ZRT5XKP9LMB"
+SLACK = "xoxb-" + "48213377125" + "-" + "902771236640" + "-" + "bT4qWd9ZrLm2XcVn7YsKp3Hf"
+GLPAT = "glpat-" + "Vx7Rq2Lm9TzW4bNc8KpD"
+FIELD_SECRETS = [GHP, AKIA, SLACK, GLPAT]
+SECRETS = BODY_SECRETS + FIELD_SECRETS
+
+
+def _jsonl(path: Path) -> None:
+    records = [
+        {
+            "id": f"incident-{GHP}",
+            "text": BODY,
+            "title": f"review {AKIA}",
+            "author": f"Ann ({SLACK})",
+            "thread": f"ops {GLPAT}",
+            "meta": {"labels": ["ops", {"note": f"token {GHP}"}], GLPAT: "as a key"},
+        },
+        {"id": "bad-date", "text": "a record with a token for a date", "at": GHP},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+def _message(message_id: str) -> str:
+    return (
+        f'From: "Ann {AKIA}" <ann@example.com>\nTo: team@example.com\n'
+        f"Subject: incident review {GHP}\nDate: Tue, 1 Apr 2025 10:00:00 +0000\n"
+        f"Message-ID: <{message_id}@example.com>\nContent-Type: text/plain; charset=utf-8\n"
+        "Content-Transfer-Encoding: 8bit\n\n" + BODY
     )
 
 
 def _slack(folder: Path) -> None:
-    (folder / "general").mkdir(parents=True)
-    (folder / "users.json").write_text(json.dumps([{"id": "U1", "name": "bob", "real_name": "Bob Builder"}]))
-    (folder / "channels.json").write_text(json.dumps([{"id": "C1", "name": "general"}]))
-    messages = [
-        {"type": "message", "user": "U1", "ts": "1711965600.000100", "text": f"bot token is {SLACK} and stripe {STRIPE}"},
-        {"type": "message", "user": "U1", "ts": "1711965700.000200", "text": f"OPENAI_API_KEY={OPENAI}\npassword: {PASSWORD}"},
-    ]
-    (folder / "general" / "2024-04-01.json").write_text(json.dumps(messages))
+    (folder / "ops").mkdir(parents=True)
+    users = [{"id": "U1", "name": "bob", "real_name": f"Bob {SLACK}"}]
+    (folder / "users.json").write_text(json.dumps(users))
+    (folder / "channels.json").write_text(json.dumps([{"id": "C1", "name": "ops"}]))
+    messages = [{"type": "message", "user": "U1", "ts": "1711965600.000100", "text": BODY}]
+    (folder / "ops" / "2024-04-01.json").write_text(json.dumps(messages))
+
+
+def _notes(folder: Path) -> None:
+    folder.mkdir()
+    (folder / "review.md").write_text("# Incident review\n\n" + BODY)
+    (folder / f"deploy-{GHP}.md").write_text("deploy notes, nothing secret inside\n")
+    (folder / f"dump-{AKIA}.bin").write_bytes(b"\x00\x01\x02binary\x00" * 64)
 
 
 def _git(folder: Path) -> None:
     env = {
         **os.environ,
-        "GIT_AUTHOR_NAME": "Cy",
+        "GIT_AUTHOR_NAME": f"Cy {AKIA}",
         "GIT_AUTHOR_EMAIL": "cy@example.com",
         "GIT_COMMITTER_NAME": "Cy",
         "GIT_COMMITTER_EMAIL": "cy@example.com",
@@ -86,45 +108,81 @@ def _git(folder: Path) -> None:
     subprocess.run(["git", "init", "-q", str(folder)], check=True, env=env)
     (folder / "ci.yml").write_text("deploy: true\n")
     subprocess.run(["git", "-C", str(folder), "add", "."], check=True, env=env)
-    message = f"Add CI deploy\n\nUses GITHUB_TOKEN={GITHUB} and aws key {AWS_KEY}.\npassword = '{PASSWORD}'\n"
-    subprocess.run(["git", "-C", str(folder), "commit", "-q", "-m", message], check=True, env=env)
+    (folder.parent / "message.txt").write_text(f"Add CI deploy {GHP}\n\n{BODY}")
+    subprocess.run(
+        ["git", "-C", str(folder), "commit", "-q", "-F", str(folder.parent / "message.txt")],
+        check=True,
+        env=env,
+    )
 
 
-def _all_bytes(folder: Path) -> list[tuple[Path, bytes]]:
-    return [(p, p.read_bytes()) for p in folder.rglob("*") if p.is_file()]
+def _leaks(text: str) -> list[str]:
+    return [s for s in SECRETS if s in text]
 
 
-async def test_no_secret_reaches_the_folder_or_search(tmp_path: Path, embedder: Any) -> None:
-    _mail(tmp_path / "mail")
+async def test_no_secret_reaches_the_folder_or_an_output(tmp_path: Path, embedder: Any) -> None:
+    _jsonl(tmp_path / "records.jsonl")
+    (tmp_path / "archive.mbox").write_text(
+        "From ann@example.com Tue Apr  1 10:00:00 2025\n" + _message("mbox-1") + "\n"
+    )
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "review.eml").write_text(_message("eml-1"))
     _slack(tmp_path / "slack")
+    _notes(tmp_path / "notes")
     _git(tmp_path / "repo")
+    importers = {
+        "jsonl": lambda: from_jsonl(tmp_path / "records.jsonl"),
+        "mbox": lambda: from_mbox(tmp_path / "archive.mbox"),
+        "eml": lambda: from_eml(tmp_path / "mail"),
+        "slack": lambda: from_slack_export(tmp_path / "slack"),
+        "notes": lambda: from_files(tmp_path / "notes"),
+        "git": lambda: from_git(tmp_path / "repo"),
+    }
     folder = tmp_path / "memory"
+    outputs: list[str] = []
     async with Memory.open(folder, embedder=embedder) as memory:
-        reports = [
-            await memory.ingest(from_eml(tmp_path / "mail")),
-            await memory.ingest(from_slack_export(tmp_path / "slack")),
-            await memory.ingest(from_git(tmp_path / "repo")),
-        ]
-        assert [r.added for r in reports] == [1, 2, 1]
-        found: dict[str, int] = {}
-        for report in reports:
-            for kind, n in report.secrets.items():
-                found[kind] = found.get(kind, 0) + n
-        # Every kind planted was counted, in the report's own words.
-        assert set(SECRETS) <= set(found), (found, [e for r in reports for e in r.errors])
-        mail = await memory.get("deploy-1@example.com")
-        assert mail is not None
-        assert "[secret:aws-access-key]" in mail.text and "[secret:github-token]" in (mail.title or "")
-        assert "postgres://deploy:[secret:url-password]@db.internal" in mail.text
-        for kind, secret in SECRETS.items():
-            for hit in await memory.search(secret, k=5):
-                record = await memory.get(hit.id, source=hit.source)
-                assert record is not None
-                assert secret not in record.text and secret not in hit.snippet, kind
+        for name, importer in importers.items():
+            report = await memory.ingest(importer())
+            outputs.append(json.dumps(report.to_json()))
+            outputs.extend(str(e) for e in report.errors)
+            assert report.added >= 1, (name, report.errors)
+            # Every kind was found in every source, and counted in the report's own words.
+            missing = set(KINDS) - set(report.secrets)
+            assert not missing, (name, missing)
+            if name == "jsonl":
+                # The bad date's error names the date without the token in it.
+                assert any("[secret:github-token]" in e.reason for e in report.errors)
+            if name == "notes":
+                # The binary file's error names it by its scrubbed name.
+                assert any(marker("aws-access-key") in e.where for e in report.errors)
 
-    files = _all_bytes(folder)
-    assert any(p.parent.name == "index" or "index" in p.parts for p, _ in files)
-    for kind, secret in SECRETS.items():
-        needle = secret.encode()
-        leaked = [str(p.relative_to(folder)) for p, data in files if needle in data]
-        assert not leaked, f"{kind} found in {leaked}"
+        # A record whose id holds a secret: stored scrubbed, still found by its raw id, and a
+        # re-import finds it unchanged instead of adding a second copy.
+        source = str(tmp_path / "records.jsonl")
+        record = await memory.get(f"incident-{GHP}", source=source)
+        assert record is not None and record.id == "incident-[secret:github-token]"
+        assert record.author == "Ann ([secret:slack-token])"
+        again = await memory.ingest(from_jsonl(tmp_path / "records.jsonl"))
+        assert (again.added, again.updated, again.unchanged) == (0, 0, 1)
+        outputs.append(json.dumps(again.to_json()))
+
+        for query in [*FIELD_SECRETS, *BODY_SECRETS[:6], "incident review"]:
+            for hit in await memory.search(query, k=10):
+                outputs.append(json.dumps(hit.to_json()))
+                found = await memory.get(hit.id, source=hit.source)
+                if found is not None:
+                    outputs.append(json.dumps(found.to_json()))
+        status = await memory.status()
+        assert status.secrets == {"rules": [RULES_VERSION]}
+        outputs.append(json.dumps(status.to_json()))
+
+    assert record_uid(source, f"incident-{GHP}") != record_uid(source, record.id)
+    for text in outputs:
+        assert not _leaks(text), (_leaks(text), text[:300])
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    assert any("index" in p.relative_to(folder).parts for p in files)
+    assert (folder / "sources.json").is_file()
+    for path in files:
+        data = path.read_bytes()
+        leaked = [s for s in SECRETS if s.encode() in data]
+        assert not leaked, f"{path.relative_to(folder)} holds {leaked}"

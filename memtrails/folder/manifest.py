@@ -10,6 +10,7 @@ from typing import Any
 
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..embedding._base import same_model
+from ..secrets import RULES_VERSION
 
 __all__ = [
     "FORMAT",
@@ -18,9 +19,11 @@ __all__ = [
     "read_checkpoint",
     "read_manifest",
     "read_states",
+    "scrub_rules",
     "write_checkpoint",
     "write_json_atomic",
     "write_manifest",
+    "write_scrub_rules",
 ]
 
 FORMAT = 1
@@ -88,9 +91,28 @@ def write_manifest(
         "embedding": embedding,
         "keywords": KEYWORD_SCHEME,
         "index": index,
+        "secrets": {"rules": [RULES_VERSION]},
     }
     write_json_atomic(folder / "manifest.json", manifest)
     return manifest
+
+
+def scrub_rules(manifest: dict[str, Any]) -> list[int]:
+    """Return the secret rule-set versions the folder's records were scrubbed with.
+
+    A folder written before the manifest recorded them was scrubbed with rule set 1.
+    """
+    section = manifest.get("secrets")
+    rules = section.get("rules") if isinstance(section, dict) else None
+    return [int(v) for v in rules] if isinstance(rules, list) else [1]
+
+
+def write_scrub_rules(folder: Path, manifest: dict[str, Any]) -> None:
+    """Add this version's rule set to the manifest (in place and on disk) before it writes."""
+    rules = scrub_rules(manifest)
+    if RULES_VERSION not in rules:
+        manifest["secrets"] = {"rules": [*rules, RULES_VERSION]}
+        write_json_atomic(folder / "manifest.json", manifest)
 
 
 def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> None:

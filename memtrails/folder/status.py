@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from .manifest import read_checkpoint
+from .manifest import read_checkpoint, scrub_rules
 from .opening import Folder
 
 __all__ = ["MemoryStatus", "disk_bytes", "folder_status"]
@@ -30,6 +30,7 @@ class MemoryStatus:
     pending_bytes: int
     disk_bytes: int
     watermarks: dict[str, dict[str, Any]]
+    secrets: dict[str, Any]  # {"rules": [...]}: the secret rule sets its records were scrubbed with
 
     def to_json(self) -> dict[str, Any]:
         """Return the status as plain JSON values."""
@@ -72,4 +73,5 @@ async def folder_status(folder: Folder) -> MemoryStatus:
             for source, entry in folder.positions.entries().items()
             if isinstance(entry.get("state"), dict) and "cursor" in entry["state"]
         },
+        secrets={"rules": scrub_rules(folder.manifest)},
     )

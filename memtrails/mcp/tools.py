@@ -8,7 +8,7 @@ from typing import Any, TypeVar, cast
 from .._exceptions import MemtrailsError
 from ..keys import record_uid
 from ..records import At, MemoryRecord
-from ..scrub import scrub_text
+from ..secrets import scrub_text
 from .access import FolderAccess
 
 __all__ = [

@@ -10,6 +10,7 @@ from aiostream import pipable_operator, streamcontext
 from ..items import Staged, StageItem, Unchanged
 from ..keys import fingerprint, record_uid
 from ..records import RecordError, Seen, SourceState
+from ..secrets import scrub_text
 
 __all__ = ["Claims", "dedup"]
 
@@ -56,12 +57,13 @@ async def dedup(
                 else:
                     yield RecordError(
                         item.source,
-                        item.id,
+                        scrub_text(item.id)[0],  # a place that is printed: never a raw id
                         "unchanged in the source but missing from the memory; re-import with --full",
                         id=item.id,
                     )
             else:
-                item.uid = record_uid(item.record.source, item.record.id)
+                # The scrub stage sets the uid from the raw id (the stored id may be scrubbed).
+                item.uid = item.uid or record_uid(item.record.source, item.record.id)
                 item.fp = fingerprint(item.record)
                 verdict = claims.claim(item.uid, item.fp, item.record.source)
                 if verdict == "unchanged":

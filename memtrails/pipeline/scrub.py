@@ -8,8 +8,9 @@ from collections.abc import AsyncIterable, AsyncIterator
 from aiostream import pipable_operator, streamcontext
 
 from ..items import Staged
+from ..keys import record_uid
 from ..records import MemoryRecord, RecordError, Seen, SourceState
-from ..scrub import scrub_record
+from ..secrets import scrub_error, scrub_record, scrub_state
 
 __all__ = ["scrub"]
 
@@ -22,17 +23,26 @@ _INLINE_CHARS = 64 * 1024
 async def scrub(
     source: AsyncIterable[MemoryRecord | RecordError | Seen | SourceState],
 ) -> AsyncIterator[Staged | RecordError | Seen | SourceState]:
-    """Yield each record scrubbed of secrets (title, text, every string in meta), with counts.
+    """Yield every item scrubbed of secrets: records with counts, errors, positions.
 
-    Other items pass through untouched.
+    A record's every string is scrubbed (id, title, text, author, thread, meta); its uid is
+    computed from the raw id first, so that a record whose id holds a secret keeps one
+    identity from run to run while only the scrubbed id is stored. An error's place and
+    reason and a position's strings are scrubbed too: they are written and printed.
+    ``Seen`` passes through untouched (its id is only hashed into a uid).
     """
     async with streamcontext(source) as items:
         async for item in items:
-            if not isinstance(item, MemoryRecord):
+            if isinstance(item, RecordError):
+                yield scrub_error(item)
+            elif isinstance(item, SourceState):
+                yield scrub_state(item)
+            elif not isinstance(item, MemoryRecord):
                 yield item
-                continue
-            if len(item.text) < _INLINE_CHARS:
-                clean, found = scrub_record(item)
             else:
-                clean, found = await asyncio.to_thread(scrub_record, item)
-            yield Staged(clean, secrets=found or None)
+                uid = record_uid(item.source, item.id)
+                if len(item.text) < _INLINE_CHARS:
+                    clean, found = scrub_record(item)
+                else:
+                    clean, found = await asyncio.to_thread(scrub_record, item)
+                yield Staged(clean, secrets=found or None, uid=uid)

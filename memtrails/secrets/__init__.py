@@ -1,0 +1,85 @@
+"""Secret scrubbing: replace credentials in text with typed markers, in linear time.
+
+The API is pure, synchronous, deterministic functions::
+
+    from memtrails.secrets import scrub_record, scrub_text
+
+    clean, found = scrub_text("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")
+    # clean == "aws_access_key_id = [secret:aws-access-key]"
+    # found == Counter({"aws-access-key": 1})
+
+    record2, found = scrub_record(record)
+    # record2 is record (the same object) when nothing was found, so callers can skip work.
+
+``scrub_record`` scrubs every string a record carries: ``id``, ``title``, ``text``,
+``author``, ``thread`` and every string anywhere inside ``meta`` (keys too, recursively
+through mappings, lists and tuples; a key named like ``password`` or ``api_key`` marks its
+string value as a secret). ``source`` and ``kind`` are the caller's and stay. The uid is
+the caller's to take from the raw id (``conformance/README.md``). ``scrub_error`` and
+``scrub_state`` do the same for what memtrails writes or prints from input: an error's place
+and reason, an importer's position. Same input, same output: the fingerprint is computed
+after scrubbing. Scrubbing an already scrubbed text finds nothing. :data:`RULES_VERSION`
+names the rule set; a folder's manifest lists the ones its records were scrubbed with.
+
+The rules (``rules.py``, ``providers.py``) are data; ``engine.py`` scans them.
+
+Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` only the
+password is replaced (``https://bob:[secret:url-password]@host``) and for ``password``
+assignments only the value (``password: [secret:password]``). A value that is itself a
+provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``).
+
+Assignments (kind ``password``): a key ending in password, passwd, pwd, pw, pass, secret,
+token, api_key/apikey/api-key, access_key, private_key, secret_key or authorization (with
+an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
+``:``, ``=>``, ``:=``, ``==`` or a space after ``--key``, then a value. Only the value is
+replaced, and not when it is:
+
+- shorter than 6 characters;
+- a placeholder, reference or mask: ``${VAR}``, ``$VAR``, ``%s``, ``{{var}}``,
+  ``<redacted>``, ``[REDACTED]``, ``****``, ``hf_***``;
+- a literal or a type name: None, null, true, string, required, object, ...;
+- a word holding a key word but no digit: ``your_password_here``;
+- code, when unquoted: ``getpass()``, ``os.environ[...]``, ``settings.DB_PASSWORD``,
+  ``user_password``, a bare word followed by more words or by ``=``, ``(`` or ``:``
+  (prose and annotations: ``offset_token: Opaque token from ...``), or ending in ``:``;
+- a quoted phrase with spaces;
+- under a key that is not a password (token, secret, key): digits only
+  (``max_tokens: 100000``), or without any digit unless 20+ mixed-case characters
+  (``token = Operator``, ``"send_message"``).
+
+``Bearer <value>`` on its own needs 16+ characters with a letter and a digit. The same
+value check applies to a string in ``meta`` under a key named like that.
+
+Linear time: the rules are alternatives of three RE2 expressions (google-re2, no
+backtracking), each scanned once over the UTF-8 bytes of the text. RE2 makes each search
+linear; finding *all* matches stays linear because no rule can keep a partial match alive
+far past a place where another match may start (key prefixes and URL schemes are at most
+three words, the other open-ended parts start with a literal that cannot recur inside
+them), and a match rejected by the checks above never sends the scan back more than its
+own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
+
+Known gaps: passwords in prose without a separator ("the password is hunter2"), YAML
+block scalars, camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
+design), unprefixed keys (Cohere, Mistral, Datadog) other than as assignment values, a
+command's password more than 300 bytes after the command, and tokens of services not
+listed in :data:`KINDS`.
+"""
+
+from __future__ import annotations
+
+from .engine import scrub_text
+from .fields import scrub_error, scrub_record, scrub_state
+from .rule import Rule, marker
+from .rules import KINDS, RULES, RULES_VERSION
+
+__all__ = [
+    "KINDS",
+    "RULES",
+    "RULES_VERSION",
+    "Rule",
+    "marker",
+    "scrub_error",
+    "scrub_record",
+    "scrub_state",
+    "scrub_text",
+]

@@ -1,0 +1,379 @@
+"""The scanner: two RE2 passes over a text's UTF-8 bytes, and the replacement of what they find."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Final
+
+import re2
+
+from .rule import Rule, marker
+from .rules import KEY, RULES
+from .values import accept_value, is_placeholder
+
+__all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
+
+_OPTIONS = re2.Options()
+# Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
+# slower) NFA on long inputs.
+_OPTIONS.max_mem = 64 << 20
+
+
+_Spans = list[tuple[int, int]]  # (start, end) of group 0, 1, 2, ...; (-1, -1) if unset
+
+
+def _searcher(regex: Any) -> Callable[[bytes, int, int], _Spans | None]:
+    """Return a function that finds the leftmost match in ``buf[pos:end]``, as group spans.
+
+    re2's public ``search`` wraps every match in a ``_Match`` whose ``span(i)`` costs a few
+    calls each; with 40 groups that dominated the scan. Its underlying ``Match`` returns all
+    spans in one call, so use it when present and fall back to the public API otherwise.
+    """
+    raw = getattr(regex, "_regexp", None)
+    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
+    if raw is not None and anchor is not None and hasattr(raw, "Match"):
+
+        def fast(buf: bytes, pos: int, end: int) -> _Spans | None:
+            spans: _Spans = raw.Match(anchor, buf, pos, end)
+            return None if spans[0][0] < 0 else spans
+
+        return fast
+    groups = range(regex.groups + 1)
+
+    def portable(buf: bytes, pos: int, end: int) -> _Spans | None:
+        m = regex.search(buf, pos, end)
+        return None if m is None else [m.span(i) for i in groups]
+
+    return portable
+
+
+@dataclass(frozen=True, slots=True)
+class _Compiled:
+    """One combined expression and, per rule, the indexes of its groups."""
+
+    regex: Any  # re2._Regexp (no stubs)
+    search: Callable[[bytes, int, int], _Spans | None]
+    rules: tuple[tuple[Rule, int, dict[str, int]], ...]  # rule, outer group, inner groups
+
+
+def _compile(rules: tuple[Rule, ...]) -> _Compiled:
+    parts = []
+    for rule in rules:
+        # Group names must be unique across the alternation: prefix them with the rule's.
+        inner = rule.pattern.replace("(?P<", f"(?P<{rule.name}__")
+        parts.append(f"(?P<{rule.name}>{inner})")
+    regex = re2.compile("|".join(parts), _OPTIONS)
+    index: dict[str, int] = regex.groupindex
+    table = []
+    for rule in rules:
+        prefix = f"{rule.name}__"
+        groups = {n[len(prefix) :]: i for n, i in index.items() if n.startswith(prefix)}
+        table.append((rule, index[rule.name], groups))
+    return _Compiled(regex, _searcher(regex), tuple(table))
+
+
+# Three passes, not one: RE2's DFA builds a state per combination of live partial matches,
+# and the assignment rules (a key of any identifier) combined with the URL rule (a scheme of
+# any word) multiply into so many states that one combined pass ran at ~20 MB/s; the key
+# names of XML elements and the flags of command lines did the same to the assignment pass
+# (360 -> 95 MB/s), so they scan on their own. The token pass also runs inside assignment and
+# URL-password values, so that "token: ghp_..." is counted as a github-token, not a password.
+_TOKENS = _compile(tuple(r for r in RULES if r.scan == "tokens"))
+_ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
+_HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
+KEY_NAME = re2.compile(KEY, _OPTIONS)
+_KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
+_DIGITS: Final = frozenset(b"0123456789")
+_LETTERS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+_Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
+
+
+def _decode(buf: bytes, start: int, end: int) -> str:
+    return buf[start:end].decode("utf-8", "surrogatepass")
+
+
+def _rstrip_separators(buf: bytes, start: int, end: int) -> int:
+    """Return ``end`` moved back over trailing blank lines, so they stay in the text."""
+    while end > start:
+        if buf[end - 1] in b" \t\r\n":
+            end -= 1
+        elif buf[end - 2 : end] == b"\\n" and end - 2 >= start:
+            end -= 2
+        else:
+            break
+    return end
+
+
+def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
+    """Run the token pass over a value, unless it is too short to hold any token."""
+    # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://".
+    if end - start >= 15 or b"://" in buf[start:end]:
+        # From one byte before: the jwt rule reads the character before a token.
+        for s, e, kind in _matches(_TOKENS, buf, max(start - 1, 0), end):
+            yield (max(s, start), e, kind)
+
+
+def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
+    """Return the replacements inside an accepted value [start, end).
+
+    Provider tokens inside it keep their own kinds when they cover the value (all but a few
+    characters of quoting or escapes); otherwise the whole value becomes one ``kind``.
+    """
+    spans = list(_tokens_in(buf, start, end))
+    covered = sum(e - s for s, e, _ in spans)
+    if spans and (end - start) - covered <= 3:
+        return spans
+    return [(start, end, kind)]
+
+
+def _value(sp: _Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
+    """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
+    for name in names:
+        i = g.get(name)
+        if i is not None and sp[i][0] >= 0:
+            return sp[i][0], sp[i][1], name
+    return -1, -1, ""
+
+
+def _shaped(value: bytes, check: str) -> bool:
+    """Tell whether a token's value has the randomness its rule's check asks for."""
+    if check == "alnum":
+        return any(c in _DIGITS for c in value) and any(c in _LETTERS for c in value)
+    return value.lower() != value and value.upper() != value  # "mixed", "aws"
+
+
+def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[_Span]:
+    """Yield the replacements in ``buf[start:end]``, in order and without overlaps."""
+    pos = start
+    while pos < end:
+        sp = compiled.search(buf, pos, end)
+        if sp is None:
+            return
+        for rule, outer, g in compiled.rules:  # noqa: B007 (the loop finds the rule)
+            if sp[outer][0] >= 0:
+                break
+        ms, me = sp[outer]
+        resume = me
+        check = rule.check
+        if not rule.kind:  # a span to keep as it is
+            yield (ms, me, "")
+        elif check == "pem":
+            body_s, body_e = sp[g["body"]]
+            end_s, end_e = sp[g["end"]]
+            if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
+                stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
+                yield (ms, stop, rule.kind)
+                resume = stop
+            else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
+                resume = sp[g["hdr"]][1]
+        elif check == "assignment":
+            yield from _assignment(buf, sp, g, rule.kind)
+        elif check == "command":
+            found, resume = _command(buf, sp, g, rule.kind)
+            yield from found
+        elif check == "keyed":
+            vs, ve = sp[g["v"]]
+            key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
+            if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+                yield from inner_spans(buf, vs, ve, rule.kind)
+        elif check == "bearer":
+            vs, ve = sp[g["v"]]
+            value = _decode(buf, vs, ve)
+            shaped = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+            if shaped and not is_placeholder(value):
+                yield from inner_spans(buf, vs, ve, rule.kind)
+            resume = ve
+        elif check == "basic":
+            vs, ve = sp[g["v"]]
+            if _is_basic_credential(buf[vs:ve]):
+                yield (vs, ve, rule.kind)
+            resume = ve
+        elif check == "url":
+            vs, ve = sp[g["v"]]
+            if not is_placeholder(_decode(buf, vs, ve)):
+                yield from inner_spans(buf, vs, ve, rule.kind)
+            resume = ve
+        else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
+            vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
+            if not check or _shaped(buf[vs:ve], check):
+                yield (vs, ve, rule.kind)
+                resume = ve
+            elif check == "aws":  # a short match: look again one byte on
+                resume = ms + 1
+            else:
+                resume = ve
+        pos = max(resume, pos + 1)
+
+
+def _is_basic_credential(value: bytes) -> bool:
+    """Tell whether base64 ``value`` decodes to printable ``user:password``."""
+    try:
+        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True)
+        text = plain.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    _user, colon, password = text.partition(":")
+    return bool(colon and password) and text.isprintable() and len(text) >= 3
+
+
+# Commands whose flag carries a password (groups: 1 mysql, 2 sshpass, 3 redis-cli, 4 HTTP
+# clients); the flag's spelling and spacing tell which.
+_COMMANDS: Final = re2.compile(
+    rb"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
+    rb"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
+    rb"|\b(curl|wget|http|https|httpie)\b"
+)
+
+
+def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
+    """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
+    and where to resume: past the rest of the line when no command is on it, so that a line
+    of flags without a command costs one search, not one per flag."""
+    vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
+    fs, fe = sp[g["flag"]]
+    flag = buf[fs:fe]
+    glued = sp[g["gap"]][0] == sp[g["gap"]][1]
+    # The command is on the same line, at most a few hundred bytes before the flag.
+    start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+    m = _COMMANDS.search(buf, start, fs)
+    if m is None:
+        line_end = buf.find(b"\n", fs)
+        line_end = len(buf) if line_end < 0 else line_end
+        later = _COMMANDS.search(buf, fs, line_end)
+        return [], line_end if later is None else max(later.start(), ve)
+    if flag == b"-p":
+        ok = m.group(1) is not None if glued else m.group(2) is not None
+    elif flag == b"-a":
+        ok = m.group(3) is not None and not glued
+    else:  # -u / --user user:password
+        colon = buf.find(b":", vs, ve)
+        ok = m.group(4) is not None and colon >= 0
+        vs = colon + 1 if colon >= 0 else vs
+    if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
+        return inner_spans(buf, vs, ve, kind), ve
+    return [], ve
+
+
+def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
+    """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
+    for group in ("vdq", "vsq", "vesc", "vbare"):
+        vs, ve = sp[g[group]]
+        if vs >= 0:
+            break
+    ks, ke = sp[g["key"]]
+    if ks < 0:
+        ks, ke = sp[g["fkey"]]
+    if buf[max(ks - 3, 0) : ks] == b"://":
+        return  # the user of scheme://user:pass@host: the url-password rule's business
+    if buf[ks - 1 : ke + 1] == b"[secret:":
+        return  # one of our own markers: scrubbing scrubbed text must find nothing
+    key = buf[ks:ke].lower()
+    value = _decode(buf, vs, ve)
+    if group == "vbare":
+        # Prose punctuation after a bare value is not part of it.
+        stripped = value.rstrip(".)")
+        ve -= len(value) - len(stripped)  # ASCII characters: one byte each
+        value = stripped
+        after = buf[ve : ve + 24].lstrip(b" \t")[:1]
+        if (
+            value.isidentifier()
+            and not any(map(str.isdigit, value))
+            and (after.isalpha() or after in (b"=", b"(", b":"))
+        ):
+            return  # "offset_token: Opaque token from ...", "token: object = None": prose, code
+        if value.endswith(":"):
+            return  # "password=lambda: ...", "password: password:": code or a key, not a value
+        if key == b"pwd" and value.startswith("/"):
+            return  # PWD=/home/ann: the shell's working directory
+        scheme = buf[sp[g["scheme"]][0] : sp[g["scheme"]][1]].lower()
+    else:
+        # A quoted value may carry its own auth scheme: "Bearer abc".
+        head, _, rest = value.partition(" ")
+        scheme = b""
+        if rest and head.lower() in ("bearer", "basic", "token", "bot"):
+            vs += len(head) + 1
+            value = rest
+            scheme = head.lower().encode()
+    if scheme == b"basic" and _is_basic_credential(value.encode()):
+        yield (vs, ve, "basic-auth")
+    elif accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
+        yield from inner_spans(buf, vs, ve, kind)
+    else:
+        # Not a secret, but it may still hold a provider token: scan it (once).
+        yield from _tokens_in(buf, vs, ve)
+
+
+def _merge(first: list[_Span], second: list[_Span]) -> list[_Span]:
+    """Merge the passes' replacements into one ordered list without overlaps.
+
+    The earlier span wins (the longer at the same start); a span that starts inside a kept
+    one but runs past it keeps its tail, so every byte some rule flagged is replaced.
+    """
+    if not second:
+        return first
+    out: list[_Span] = []
+    last = 0
+    for s, e, kind in sorted(first + second, key=lambda span: (span[0], -span[1])):
+        if e <= last:
+            continue
+        out.append((max(s, last), e, kind))
+        last = e
+    return out
+
+
+def replace_spans(buf: bytes, spans: Iterator[_Span], counts: Counter[str]) -> bytes | None:
+    out: list[bytes] = []
+    last = 0
+    for s, e, kind in spans:
+        if kind:
+            out.append(buf[last:s])
+            out.append(marker(kind).encode("ascii"))
+            counts[kind] += 1
+            last = e
+    if not out:
+        return None
+    out.append(buf[last:])
+    return b"".join(out)
+
+
+def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
+    """Return what :func:`scrub_text` replaces in UTF-8 ``buf``: (start, end, kind), in order.
+
+    A kind of ``""`` marks a span kept as it is (a base64 data URI).
+    """
+    return _merge(
+        list(_matches(_TOKENS, buf, 0, len(buf))),
+        list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
+        + list(_matches(_HEADERS, buf, 0, len(buf))),
+    )
+
+
+def scrub_text(text: str) -> tuple[str, Counter[str]]:
+    """Replace the secrets in ``text`` with typed markers.
+
+    Args:
+        text: any text: a mail body, a chat message, a config file, a diff.
+
+    Returns:
+        The scrubbed text (``text`` itself when nothing was found) and the number of
+        replacements per kind.
+
+    Example:
+        >>> scrub_text("export GITHUB_TOKEN=ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8")
+        ('export GITHUB_TOKEN=[secret:github-token]', Counter({'github-token': 1}))
+    """
+    counts: Counter[str] = Counter()
+    if not text:
+        return text, counts
+    # Work on UTF-8 bytes: the scan can restart at any offset without re-encoding the text
+    # (re2's str API re-encodes on every call). surrogatepass keeps lone surrogates intact.
+    buf = text.encode("utf-8", "surrogatepass")
+    out = replace_spans(buf, iter(find_spans(buf)), counts)
+    if out is None:
+        return text, counts
+    return out.decode("utf-8", "surrogatepass"), counts

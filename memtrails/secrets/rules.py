@@ -1,0 +1,182 @@
+"""The rules: what each kind of secret looks like, as RE2 patterns, in priority order."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .providers import PROVIDER_RULES
+from .rule import Rule
+
+__all__ = ["KEY", "KINDS", "RULES", "RULES_VERSION"]
+
+#: The version of the rule set. It changes whenever a rule changes what gets scrubbed, so a
+#: folder can say which rules its records were scrubbed with (1: the first fourteen kinds).
+RULES_VERSION: Final = 2
+
+# Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
+# pasted from JSON (Google service-account files, Kubernetes secrets), each optionally
+# followed by the "> " of a quoted mail reply (nested: "> > ").
+_SEP = r"(?:\r?\n|\\r\\n|\\n)"
+_QUOTED = r"[ \t]*(?:>[ \t]*)*"
+_PEM_LABEL = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+
+# Key names for assignments. Short names (pw, pwd, pass) only as a whole name or after a
+# separator, so "compass: northwest" and "bypass = ..." are not read as passwords. Long names
+# may end an identifier ("DB_PASSWORD", "clientSecret", "x-api-key"); the key must end there
+# or in a suffix that names an encoding of the same thing ("SECRET_KEY_BASE", "token_b64"),
+# so "max_tokens" or "password_file" are not keys.
+KEY = (
+    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass)"
+    r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
+    r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
+    r"|encryption|app|db|database|priv|sas|storage)[_-]?key|authorization)"
+    r"(?:[_.-](?i:base|value|b64|base64))?)"
+)
+# A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
+# (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
+# semicolon, not starting like a reference, a placeholder or a flag ($VAR, %s, {{x}}, <x>,
+# [x], #, @, -), so that those near-misses are not even matches. A bare value may follow an
+# HTTP auth scheme word, which stays.
+_VALUE = (
+    r"(?:\"(?P<vdq>(?:[^\"\\\r\n]|\\.)*)\""
+    r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
+    r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
+    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
+    r"(?P<vbare>[^\s\"'`,;$%{<\[#@-][^\s\"'`,;]{5,}))"
+)
+
+_KEYS: Final[tuple[Rule, ...]] = (
+    # Base64 images and attachments: skipped whole, so nothing inside them is read as a key.
+    Rule(
+        "data_uri",
+        "",
+        r"data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.+-]+)*;base64,[A-Za-z0-9+/=]+",
+        "tokens",
+    ),
+    # A PEM block (PKCS#1/#8, EC, DSA, OpenSSH, PGP): header, then lines of base64 or
+    # "Name: value" headers, then the END line, or, when there is none, up to the last such
+    # line (the tail separator is kept). Lines may be quoted ("> ") as in a mail reply.
+    Rule(
+        "private_key",
+        "private-key",
+        r"(?P<hdr>-----BEGIN[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----)"
+        rf"(?P<body>(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?"
+        r"[ \t]*)*)"
+        rf"(?:{_SEP}{_QUOTED}(?P<end>{_PEM_LABEL})|{_SEP}|\z)",
+        "tokens",
+        "pem",
+    ),
+    # A PuTTY key file's private lines, an age secret key, a kubeconfig's client key (a
+    # base64 PEM block).
+    Rule(
+        "private_key_other",
+        "private-key",
+        rf"Private-Lines:[ \t]*[0-9]+(?P<v>(?:{_SEP}{_QUOTED}[A-Za-z0-9+/=]{{4,}})+)"
+        r"|\b(?P<v2>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})\b"
+        r"|client-key-data\\?\"?[ \t]*:[ \t]*\\?\"?(?P<v3>[A-Za-z0-9+/]{20,}={0,2})",
+        "tokens",
+    ),
+    # 40 base64 characters are only an AWS secret key next to a name that says so.
+    Rule(
+        "aws_secret_key",
+        "aws-secret-key",
+        r"(?i:aws[_. -]?secret[_. -]?(?:access[_. -]?)?key|secret[_. -]?access[_. -]?key)"
+        r"\\?[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*\\?[\"']?"
+        r"(?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)",
+        "tokens",
+        "aws",
+    ),
+)
+
+_STRUCTURE: Final[tuple[Rule, ...]] = (
+    # Header and payload both start with '{"' in base64 ("eyJ"); the signature may be empty.
+    # It starts after a character that cannot be inside a segment (one consumed character,
+    # not \b): with \b, every "-eyJ" inside a long segment would start a new partial match
+    # that lives to the segment's end, and tokens between them made the scan quadratic.
+    Rule(
+        "jwt",
+        "jwt",
+        r"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)",
+        "tokens",
+    ),
+    # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
+    # host) but not '/', so a port or path never reads as a password.
+    Rule(
+        "url_password",
+        "url-password",
+        r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
+        r"(?P<v>[^\s/?#\"'<>]+)@[A-Za-z0-9_\[]",
+        "tokens",
+        "url",
+    ),
+    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose; and
+    # command-line flags: --password hunter2, --api-key=... (one rule: a smaller program).
+    Rule(
+        "assignment",
+        "password",
+        rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
+        rf"|{KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*){_VALUE}",
+        "assignments",
+        "assignment",
+    ),
+    # A quoted pair: PHP's define('DB_PASSWORD', '...'), a tuple ("api_key", "..."). The value
+    # must be quoted: unquoted, it is code (T.input(type='password', name=key)).
+    Rule(
+        "quoted_pair",
+        "password",
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>[^\"'\r\n]{{6,}})[\"']",
+        "assignments",
+        "keyed",
+    ),
+    # An XML element named like a secret (Maven's settings.xml, .NET configs).
+    Rule(
+        "xml_element",
+        "password",
+        r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
+        r"|passphrase))>(?P<v>[^<\s]{6,})</",
+        "headers",
+        "keyed",
+    ),
+    # A .netrc entry: machine HOST login USER password SECRET (on one line or several).
+    Rule(
+        "netrc",
+        "password",
+        r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
+        r"[ \t]+(?P<v>[^\s]+)",
+        "headers",
+        "keyed",
+    ),
+    # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
+    Rule(
+        "bearer",
+        "password",
+        r"\b(?i:bearer)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
+        "assignments",
+        "bearer",
+    ),
+    # HTTP basic credentials on their own: base64 that decodes to "user:password".
+    Rule(
+        "basic_auth",
+        "basic-auth",
+        r"\b(?i:basic)[ \t]+(?P<v>[A-Za-z0-9+/]{6,}={0,2})",
+        "headers",
+        "basic",
+    ),
+    # Passwords on command lines: mysql -pSECRET, sshpass -p SECRET, redis-cli -a SECRET,
+    # curl -u user:SECRET. The command is checked on the same line (in Python, a bounded look
+    # back), so "-p" elsewhere ("ssh -p 2222", "mkdir -p x") is left alone.
+    Rule(
+        "command_line",
+        "password",
+        r"(?:^|[ \t])(?P<flag>-p|-a|-u|--user)(?P<gap>=|[ \t]*)(?:'(?P<vsq>[^'\r\n]{3,})'"
+        r"|\"(?P<vdq>[^\"\r\n]{3,})\"|(?P<vbare>[^\s'\"-][^\s'\"]{2,}))",
+        "headers",
+        "command",
+    ),
+)
+
+#: The rules, in priority order: at one position the first rule that matches wins.
+RULES: Final[tuple[Rule, ...]] = _KEYS + PROVIDER_RULES + _STRUCTURE
+
+#: Every kind of marker the scrubber can write, in a stable order.
+KINDS: Final[tuple[str, ...]] = tuple(dict.fromkeys(r.kind for r in RULES if r.kind))
