@@ -157,7 +157,7 @@ def build_queries(
             break
         if parent in used_parents:
             continue
-        blocks = [b for b in _quoted_blocks(mail[ids[mid]].text) if 8 <= len(b.split())]
+        blocks = [b for b in _quoted_blocks(mail[ids[mid]].text) if len(b.split()) >= 8]
         blocks = [b for b in blocks if _squash(b) in squashed[ids[parent]]]
         if not blocks:
             continue

@@ -42,6 +42,8 @@ from _devset import MBOXES, Query, Record, build_queries, notes_folder
 
 if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main checkout
     CORPORA = Path("/work/shared/corpora")
+# Importers name a record's source by the resolved path: the dev set compares with those.
+CORPORA = CORPORA.resolve()
 
 CATEGORIES = ["quoted", "dated", "notes", "chat"]
 
@@ -85,11 +87,14 @@ def ranks(query: Query, hits: Sequence[Any], k: int) -> int | None:
 
 
 def signal(hits: Sequence[Any]) -> float:
-    """Return the top hit's confidence signal: its raw dense cosine if it has one."""
+    """Return a search's confidence signal: the best raw dense cosine among its hits.
+
+    Hits without raw scores (before they were exposed) give the top fused score instead.
+    """
     if not hits:
         return float("-inf")
-    top = hits[0]
-    return float(getattr(top, "dense", None) if getattr(top, "dense", None) is not None else top.score)
+    dense = [h.dense for h in hits if getattr(h, "dense", None) is not None]
+    return float(max(dense)) if dense else float(hits[0].score)
 
 
 def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
@@ -175,7 +180,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     "category": q.category,
                     "query": q.text,
                     "rank": ranks(q, hits, args.k) if q.answers else None,
-                    "signal": signal(kept),
+                    "signal": signal(hits),
                     "confident": getattr(kept[0], "confident", None) if kept else None,
                     "n_hits": len(kept),
                 }
