@@ -48,7 +48,7 @@ def test_normalise_keeps_order_within_zero_and_one() -> None:
     out = normalise(scores)
     assert out == sorted(out, reverse=True)
     assert all(0.0 <= s <= 1.0 for s in out)
-    assert normalise([3.0, 3.0]) == [0.5, 0.5] and normalise([7.0]) == [0.5]
+    assert normalise([3.0, 3.0]) == [1.0, 1.0] and normalise([7.0]) == [1.0]
     assert normalise([]) == []
 
 
@@ -61,6 +61,13 @@ def test_strong_keyword_only_match_is_not_buried() -> None:
     assert [r.uid for r in ranked[:1]] == ["rare"]
     top = ranked[0]
     assert (top.dense, top.keyword) == (None, 25.0)
+
+
+def test_the_one_record_holding_a_rare_word_ranks_first() -> None:
+    # A query that is only a rare number: one keyword match, which the dense side ranks low.
+    dense = [hit(f"d{i:02}", 0.5 - i * 0.005) for i in range(40)] + [hit("rare", 0.2)]
+    ranked = rank_records(dense, [hit("rare", 9.1)])
+    assert ranked[0].uid == "rare"
 
 
 def test_record_appears_once_with_its_best_passage_and_raw_scores() -> None:

@@ -116,17 +116,18 @@ def normalise(scores: Sequence[float]) -> list[float]:
     """Return best-first scores mapped to 0..1 by the mean +- 3 standard deviations of the
     first ``STATS_OVER`` of them, clipped.
 
-    One score, or all equal, maps to 0.5: there is nothing to tell them apart by.
+    One score, or all equal, maps to 1.0: each is as good as that side's best (the one
+    record holding a rare number must not rank under the other side's best guess).
     """
     if not scores:
         return []
     if len(scores) == 1:
-        return [0.5]
+        return [1.0]
     head = scores[:STATS_OVER]
     mean = statistics.fmean(head)
     sd = statistics.pstdev(head)
     if sd == 0:
-        return [0.5] * len(scores)
+        return [1.0] * len(scores)
     low, span = mean - _SPREAD * sd, 2 * _SPREAD * sd
     return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
 
