@@ -109,3 +109,11 @@ def test_passage_keywords_saturate_repeated_words() -> None:
     # three different query words now outweigh one word said three times
     spread = passage_keywords("reactor deferred callback")
     assert sum(spread.values()) > sum(passage_keywords("reactor reactor reactor").values())
+
+
+def test_a_flat_dense_side_does_not_outvote_the_record_holding_a_number() -> None:
+    # A bare number means little to the model: cosines all within a few hundredths, one a bit
+    # ahead. The one record holding the number (keyword side) still comes first.
+    dense = [hit("guess", 0.27)] + [hit(f"d{i:02}", 0.21 - i * 0.0005) for i in range(39)]
+    ranked = rank_records(dense, [hit("holder", 6.0)])
+    assert ranked[0].uid == "holder"

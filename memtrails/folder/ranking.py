@@ -29,6 +29,10 @@ _SPREAD = 3.0
 # The mean and deviation come from each side's best 40 candidates whatever k is, so asking
 # for more results does not reorder the first ones (more candidates flatten the spread).
 STATS_OVER = 40
+# Cosines closer than this are noise for the model: on a query with no meaning to match (a
+# bare number) the dense side's spread is tiny, and rescaling it would blow noise up to the
+# full 0..1 and outvote the one record that holds the number.
+DENSE_MIN_SD = 0.05
 # A record written inside a window the query names ("in April 2003") gains this much, about
 # a tenth of the fused range (0..2): enough to order near-equals, not to lift the unrelated.
 DATE_BOOST = 0.2
@@ -112,7 +116,7 @@ def date_window(query: str) -> tuple[int, int] | None:
     return None
 
 
-def normalise(scores: Sequence[float]) -> list[float]:
+def normalise(scores: Sequence[float], min_sd: float = 0.0) -> list[float]:
     """Return best-first scores mapped to 0..1 by the mean +- 3 standard deviations of the
     first ``STATS_OVER`` of them, clipped.
 
@@ -126,8 +130,9 @@ def normalise(scores: Sequence[float]) -> list[float]:
     head = scores[:STATS_OVER]
     mean = statistics.fmean(head)
     sd = statistics.pstdev(head)
-    if sd == 0:
+    if sd == 0 and min_sd == 0:
         return [1.0] * len(scores)
+    sd = max(sd, min_sd)
     low, span = mean - _SPREAD * sd, 2 * _SPREAD * sd
     return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
 
@@ -156,8 +161,8 @@ def rank_records(
     # A record's raw scores are those of its best passage on each side: a user reading
     # "dense" wants the closest meaning the record has, whichever passage won the fusion.
     raw: tuple[dict[str, float], dict[str, float]] = ({}, {})
-    for hits, side in ((dense, raw[0]), (keyword, raw[1])):
-        for hit, norm in zip(hits, normalise([h.score for h in hits]), strict=True):
+    for hits, side, min_sd in ((dense, raw[0], DENSE_MIN_SD), (keyword, raw[1], 0.0)):
+        for hit, norm in zip(hits, normalise([h.score for h in hits], min_sd), strict=True):
             point = f"{hit.uid}:{hit.payload.get('passage', 0)}"
             fused[point] = fused.get(point, 0.0) + norm
             payloads.setdefault(point, hit)
