@@ -23,8 +23,18 @@ MBOXES = [
     "mbox/twisted-web-2005-December.mbox",
 ]
 _MONTHS = [
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ]
 _ATTRIBUTION = re.compile(r"(wrote|writes|said|says)\s*:\s*$", re.IGNORECASE)
 _WORD = re.compile(r"\w+")
@@ -175,7 +185,8 @@ def build_queries(
     # 2. A short snippet of a message's own words with the month it was written in.
     from_file = {
         str(corpora / rel): {
-            (msg.get("Message-ID") or "").strip().strip("<>"): msg.get("Date") for msg in mailbox.mbox(str(corpora / rel))
+            (msg.get("Message-ID") or "").strip().strip("<>"): msg.get("Date")
+            for msg in mailbox.mbox(str(corpora / rel))
         }
         for rel in MBOXES
     }

@@ -53,7 +53,10 @@ def _sources(notes: Path) -> list[tuple[str, Any]]:
 
     out: list[tuple[str, Any]] = [(rel, lambda rel=rel: from_mbox(CORPORA / rel)) for rel in MBOXES]
     out += [
-        ("divunal", lambda: from_mbox(CORPORA / "mbox/quirks/twisted-divunal-list-2006-December.mbox")),
+        (
+            "divunal",
+            lambda: from_mbox(CORPORA / "mbox/quirks/twisted-divunal-list-2006-December.mbox"),
+        ),
         ("slack-hfaran", lambda: from_slack_export(CORPORA / "slack/hfaran-testarchive")),
         ("slack-zulip", lambda: from_slack_export(CORPORA / "slack/zulip-test_slack_importer")),
         ("notes", lambda: from_files(notes)),
@@ -101,7 +104,10 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
     out: dict[str, Any] = {}
     answered = [r for r in rows if r["category"] != "none"]
-    for name, group in [*((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES), ("all", answered)]:
+    for name, group in [
+        *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
+        ("all", answered),
+    ]:
         if not group:
             continue
         n = len(group)
@@ -150,7 +156,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Import the dev corpora (unless reused), run the dev set, return the figures."""
     from memtrails import Memory
 
-    work = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="memtrails-retrieval-"))
+    work = (
+        Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="memtrails-retrieval-"))
+    )
     work.mkdir(parents=True, exist_ok=True)
     notes = work / "notes"
     if not notes.is_dir():
@@ -165,7 +173,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             records += [r async for r in _records(make)]
         import_s = time.perf_counter() - t0
         notes_source = next(r.source for r in records if r.id == "INVENTORY.md")
-        queries = build_queries(CORPORA, records, notes_source, quotes=args.quotes, dated=args.dated)
+        queries = build_queries(
+            CORPORA, records, notes_source, quotes=args.quotes, dated=args.dated
+        )
         rows, times = [], []
         # Enough extra hits that the ignored ones (verbatim copies) cannot push the answer out.
         extra = max(len(q.ignore) for q in queries)
@@ -204,7 +214,9 @@ def report(result: dict[str, Any]) -> None:
     print(f"retrieval dev set: {result['queries']} queries over {result['records']} records")
     print(f"{'category':<8} {'n':>4} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'MRR':>6}")
     for name, q in result["quality"].items():
-        print(f"{name:<8} {q['n']:>4} {q['hit@1']:>6.3f} {q['hit@5']:>6.3f} {q['hit@10']:>6.3f} {q['mrr']:>6.3f}")
+        print(
+            f"{name:<8} {q['n']:>4} {q['hit@1']:>6.3f} {q['hit@5']:>6.3f} {q['hit@10']:>6.3f} {q['mrr']:>6.3f}"
+        )
     a = result["abstention"]
     best = a["best_lossless"]
     print(
@@ -217,7 +229,9 @@ def report(result: dict[str, Any]) -> None:
             f"{best['none_abstained']}/{a['none']} no-answer queries abstained"
         )
     for row in a["table"][:: max(1, len(a["table"]) // 12)]:
-        print(f"  below {row['threshold']:>8}: no-answer abstained {row['none_abstained']:>3}, answered lost {row['answered_lost']:>3}")
+        print(
+            f"  below {row['threshold']:>8}: no-answer abstained {row['none_abstained']:>3}, answered lost {row['answered_lost']:>3}"
+        )
     print(f"search median {result['search_ms_median']} ms")
     slim = {key: value for key, value in result.items() if key != "rows" or value}
     slim["abstention"] = {key: value for key, value in a.items() if key != "table"}
