@@ -6,7 +6,7 @@ Usage (from the repository root):
         [--embedder hashing|model] [--optimize]
 
 Each size builds a memory folder of N records (GSM8K questions with their answers) and then
-times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by RRF, then the hits
+times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by score, then the hits
 read back from the log), unfiltered and filtered by author. By default the folder is built
 with the cheap hashing embedder (``_common.HashingEmbedder``): the points have vectors of the
 right size and the real keyword vectors memtrails computes from the text, so the search

@@ -319,8 +319,19 @@ def _open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
     "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
 )
 @click.option("--author", default=None, help="Only records by this author (exact).")
+@click.option(
+    "--source",
+    default=None,
+    help="Only records of this source (as `memtrails status` lists them: a path, a name).",
+)
 @click.option("--since", default=None, help="Only records from this date on.")
 @click.option("--until", default=None, help="Only records up to this date.")
+@click.option(
+    "--min-confidence",
+    type=float,
+    default=None,
+    help="Print nothing when no record comes this close to QUERY in meaning (cosine; 0.22 is calibrated).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @_model_option
 @_index_options
@@ -331,8 +342,10 @@ async def search(
     k: int,
     kind: str | None,
     author: str | None,
+    source: str | None,
     since: str | None,
     until: str | None,
+    min_confidence: float | None,
     as_json: bool,
     model: str | None,
     threads: int | None,
@@ -347,7 +360,16 @@ async def search(
     """
     async with _open(home, threads, qdrant_url, model) as memory:
         try:
-            hits = await memory.search(query, k, kind=kind, author=author, since=since, until=until)
+            hits = await memory.search(
+                query,
+                k,
+                kind=kind,
+                author=author,
+                source=source,
+                since=since,
+                until=until,
+                min_confidence=min_confidence,
+            )
         except ValueError as exc:
             raise click.BadParameter(str(exc)) from exc
     if as_json:
@@ -355,6 +377,8 @@ async def search(
         return
     if not hits:
         click.echo("no match")
+    elif not hits[0].confident:
+        click.echo("(nothing close in meaning: these only share words with the query)")
     for hit in hits:
         when = hit.at.iso()[:10] if hit.at else "          "
         click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")

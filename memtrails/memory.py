@@ -281,17 +281,25 @@ class Memory:
         source: str | None = None,
         since: AtLike | None = None,
         until: AtLike | None = None,
+        min_confidence: float | None = None,
     ) -> list[SearchHit]:
         """Return the ``k`` records that best match ``query``, best first.
 
-        Dense (meaning) and keyword candidates are fused by reciprocal rank; each record
-        appears once, with its best passage as the snippet.
+        Dense (meaning) and keyword candidates are fused by their scores; a date the query
+        names ("in April 2003") favours records written then; each record appears once, with
+        its best passage as the snippet, its raw scores and a ``confident`` flag.
 
         Args:
             query: words or a question.
             k: how many records at most.
             kind, author, source: exact matches on those fields.
             since, until: only records written in this time range (anything ``At.of`` reads).
+            min_confidence: return nothing when no record's passage comes this close to the
+                query by meaning (raw cosine; ``memtrails.folder.ranking.CONFIDENT_COSINE``
+                is the calibrated value): no results rather than noise.
+
+        Returns:
+            The hits, best first (ties in a fixed order).
         """
         folder = self._open_folder()
         return await search(
@@ -306,6 +314,7 @@ class Memory:
             source=source,
             since=since,
             until=until,
+            min_confidence=min_confidence,
         )
 
     async def status(self) -> MemoryStatus:

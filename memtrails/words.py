@@ -11,7 +11,15 @@ import icu
 
 from .js import fnv1a32, utf16_len
 
-__all__ = ["ICU_WORD_RULES", "keyword_vector", "words"]
+__all__ = [
+    "ICU_WORD_RULES",
+    "KEYWORD_AVG_WORDS",
+    "KEYWORD_B",
+    "KEYWORD_K1",
+    "keyword_vector",
+    "passage_keywords",
+    "words",
+]
 
 _MIN_UNITS, _MAX_UNITS = 2, 60
 
@@ -120,3 +128,30 @@ def keyword_vector(text: str) -> dict[int, float]:
     """Return term id (32-bit FNV-1a of the word) -> weight (occurrences in ``text``), ids ascending."""
     counts: Counter[int] = Counter(map(_term_id, words(text)))
     return {term: float(n) for term, n in sorted(counts.items())}
+
+
+# A passage's stored keyword weights saturate (BM25's k1) with little length normalisation
+# (b), the index applying IDF at query time. Chosen on the dev set (benchmarks/README.md):
+# plain counts let one word repeated ten times outweigh three different query words, and
+# textbook length normalisation (b=0.75) penalised long, on-topic passages. Passages are cut
+# to the model's window, so their length varies little: a fixed average stands in for the
+# index's own, which keeps a point's weights independent of what else is stored.
+KEYWORD_K1 = 1.2
+KEYWORD_B = 0.1
+KEYWORD_AVG_WORDS = 76.0
+
+
+def passage_keywords(text: str) -> dict[int, float]:
+    """Return a passage's stored keyword vector: term id -> saturated count, ids ascending.
+
+    Each count ``tf`` becomes ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * n / avg))`` where
+    ``n`` is the passage's number of words; the query side stays :func:`keyword_vector`.
+
+    Example:
+        >>> round(next(iter(passage_keywords("tea tea tea").values())), 3)
+        1.616
+    """
+    terms = keyword_vector(text)
+    n = sum(terms.values())
+    norm = KEYWORD_K1 * (1 - KEYWORD_B + KEYWORD_B * n / KEYWORD_AVG_WORDS)
+    return {term: tf * (KEYWORD_K1 + 1) / (tf + norm) for term, tf in terms.items()}

@@ -141,6 +141,21 @@ async def test_dense_side_finds_a_paraphrase(index: IndexBackend, corpus: Corpus
     assert hits[0].payload["source"] == "mt-bench"
 
 
+async def test_candidates_keep_each_sides_raw_scores(index: IndexBackend, corpus: Corpus) -> None:
+    dense, words = await corpus.query("suresh")
+    by_meaning, by_words = await index.candidates(dense, words, 5, SearchFilter())
+    assert len(by_meaning) == 5
+    # Raw cosines, best first, not fused ranks.
+    assert [h.score for h in by_meaning] == sorted((h.score for h in by_meaning), reverse=True)
+    assert all(-1.0 <= h.score <= 1.0 for h in by_meaning)
+    # The one prompt holding the name is the only keyword match.
+    assert [h.uid for h in by_words] == ["mt109"] and by_words[0].score > 0
+    only_dense = await index.candidates(dense, SparseVector([], []), 5, SearchFilter())
+    assert only_dense[1] == [] and [h.uid for h in only_dense[0]] == [h.uid for h in by_meaning]
+    scoped = await index.candidates(dense, words, 50, SearchFilter(source="gsm8k"))
+    assert {h.uid for h in scoped[0]} == {LONG_UID} and scoped[1] == []
+
+
 async def test_filters(index: IndexBackend, corpus: Corpus) -> None:
     dense, words = await corpus.query("write a program in Python")
     coding = await index.search(dense, words, 50, SearchFilter(author="coding"))

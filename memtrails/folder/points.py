@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from ..items import Staged, embed_text
 from ..keys import point_id
-from ..words import keyword_vector
+from ..words import passage_keywords
 from .index._base import IndexPoint, SparseVector
 
 __all__ = ["points_for"]
@@ -29,7 +29,7 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
         }
         for n, passage in enumerate(staged.passages):
             span = text[passage.start : passage.end] if passage.end > passage.start else text
-            terms = keyword_vector(span)
+            terms = passage_keywords(span)
             points.append(
                 IndexPoint(
                     id=point_id(staged.uid, n),

@@ -1,4 +1,4 @@
-"""Search a folder: fused dense and keyword candidates, one result per record."""
+"""Search a folder: dense and keyword candidates fused by score, one result per record."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
+from .ranking import CONFIDENT_COSINE, Ranked, date_window, rank_records
 from .table import Table
 
 __all__ = ["SNIPPET_CHARS", "SearchHit", "search", "search_hit"]
@@ -21,7 +22,15 @@ SNIPPET_CHARS = 300
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
-    """One record found by :meth:`Memory.search`, best passage first."""
+    """One record found by :meth:`Memory.search`, best passage first.
+
+    ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
+    window the query names); ``dense`` is the record's best raw cosine with the query and
+    ``keyword`` its best raw keyword score (``None`` when that side did not find it);
+    ``confident`` is False, for every hit of a search, when nothing in the searched records
+    came within the calibrated cosine of the query: the hits share words with it, but as far
+    as the model can tell no meaning, and the question probably has no answer here.
+    """
 
     score: float
     id: str
@@ -32,10 +41,17 @@ class SearchHit:
     at: At | None
     source: str
     snippet: str
+    dense: float | None = None
+    keyword: float | None = None
+    confident: bool = True
 
     def to_json(self) -> dict[str, Any]:
+        """Return the hit as the JSON object ``memtrails search --json`` prints."""
         return {
             "score": round(self.score, 6),
+            "dense": None if self.dense is None else round(self.dense, 6),
+            "keyword": None if self.keyword is None else round(self.keyword, 6),
+            "confident": self.confident,
             "id": self.id,
             "uid": self.uid,
             "title": self.title,
@@ -47,14 +63,16 @@ class SearchHit:
         }
 
 
-def search_hit(hit: Hit, record: MemoryRecord) -> SearchHit:
+def search_hit(
+    hit: Hit, record: MemoryRecord, ranked: Ranked | None = None, confident: bool = True
+) -> SearchHit:
     """Return the result for a record found by its best passage ``hit``."""
     text = embed_text(record)
     start = int(hit.payload.get("start", 0))
     end = int(hit.payload.get("end", len(text)))
     snippet = " ".join(text[start:end].split())[:SNIPPET_CHARS]
     return SearchHit(
-        score=hit.score,
+        score=ranked.score if ranked else hit.score,
         id=record.id,
         uid=hit.uid,
         title=record.title,
@@ -63,6 +81,9 @@ def search_hit(hit: Hit, record: MemoryRecord) -> SearchHit:
         at=record.at,
         source=record.source,
         snippet=snippet,
+        dense=ranked.dense if ranked else None,
+        keyword=ranked.keyword if ranked else None,
+        confident=confident,
     )
 
 
@@ -79,6 +100,7 @@ async def search(
     source: str | None = None,
     since: AtLike | None = None,
     until: AtLike | None = None,
+    min_confidence: float | None = None,
 ) -> list[SearchHit]:
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
@@ -93,20 +115,23 @@ async def search(
         until_ms=At.of(until).ms if until is not None else None,
     )
     sparse = SparseVector(list(terms), list(terms.values()))
-    hits = await index.search(dense, sparse, limit=k * 4, where=where)
-    best: dict[str, Hit] = {}
-    for hit in hits:
-        if hit.uid not in best and hit.uid in table:
-            best[hit.uid] = hit
-        if len(best) >= k:
-            break
+    # Each side offers a few times k passages: a record may own several.
+    by_meaning, by_words = await index.candidates(dense, sparse, max(4 * k, 40), where)
+    # How close the folder comes to the query in meaning at all: words alone are shared by
+    # unrelated text ("how", "the", a common name), a close cosine is not.
+    closest = max((h.score for h in by_meaning), default=-1.0)
+    if min_confidence is not None and closest < min_confidence:
+        return []
+    confident = closest >= CONFIDENT_COSINE
+    ranked = rank_records(by_meaning, by_words, window=date_window(query), live=table)[:k]
 
     def read() -> list[SearchHit]:
         out = []
-        for hit in best.values():
-            row = table.get(hit.uid)
+        for r in ranked:
+            row = table.get(r.uid)
             if row is not None:
-                out.append(search_hit(hit, MemoryRecord.from_json(log.read_line(row[1]))))
+                record = MemoryRecord.from_json(log.read_line(row[1]))
+                out.append(search_hit(r.hit, record, r, confident))
         return out
 
     return await asyncio.to_thread(read)

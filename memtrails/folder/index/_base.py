@@ -114,6 +114,16 @@ class IndexBackend(Protocol):
         """Return up to ``limit`` passages, dense and keyword candidates fused by RRF."""
         ...
 
+    async def candidates(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> tuple[list[Hit], list[Hit]]:
+        """Return up to ``limit`` passages nearest by meaning and up to ``limit`` by words.
+
+        Each list is best first with the side's raw score: the dense cosine, the keyword
+        score (saturated counts x IDF). The keyword list is empty when ``sparse`` is.
+        """
+        ...
+
     async def count_records(self) -> int:
         """Return how many distinct records the index can find (points with passage 0)."""
         ...

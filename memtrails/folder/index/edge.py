@@ -33,6 +33,9 @@ T = TypeVar("T")
 _SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
 _CONFIG_FILE = "edge_config.json"
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
+# What ranking reads of a candidate: reading less of each point's payload from disk is
+# most of what a search costs beyond the vector scan.
+_CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end"]
 
 
 class EdgeIndex:
@@ -232,6 +235,48 @@ class EdgeIndex:
             Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
             for sp in found
         ]
+
+    async def candidates(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> tuple[list[Hit], list[Hit]]:
+        """Return up to ``limit`` passages by meaning and by words, each with its raw score.
+
+        Both queries go to the shard in one batch (one worker-thread hop).
+
+        Raises:
+            IndexBackendError: the shard failed or the index is closed.
+        """
+        if limit < 1:
+            return [], []
+        flt = edge_filter(where)
+        requests = [
+            qe.QueryRequest(
+                limit,
+                query=qe.Query.Nearest(dense.tolist(), using=DENSE),
+                filter=flt,
+                with_payload=_CANDIDATE_FIELDS,
+            )
+        ]
+        if len(sparse.indices):
+            words = qe.SparseVector(list(sparse.indices), list(sparse.values))
+            requests.append(
+                qe.QueryRequest(
+                    limit,
+                    query=qe.Query.Nearest(words, using=WORDS),
+                    filter=flt,
+                    with_payload=_CANDIDATE_FIELDS,
+                )
+            )
+        batch = qe.QueryBatchRequest(requests)
+        found = await self._call("search", lambda shard: shard.query_batch(batch))
+        sides = [
+            [
+                Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+                for sp in side
+            ]
+            for side in found
+        ]
+        return sides[0], sides[1] if len(sides) > 1 else []
 
     async def count_records(self) -> int:
         """Return how many records the index holds (points with ``passage == 0``, exact)."""

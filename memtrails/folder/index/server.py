@@ -248,6 +248,47 @@ class ServerIndex:
             for sp in response.points
         ]
 
+    async def candidates(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> tuple[list[Hit], list[Hit]]:
+        """Return up to ``limit`` passages by meaning and by words, each with its raw score.
+
+        Both queries go to the server in one batch request.
+
+        Raises:
+            IndexBackendError: the server failed or the index is closed.
+        """
+        if limit < 1:
+            return [], []
+        flt = server_filter(where)
+        requests = [
+            models.QueryRequest(
+                query=dense.tolist(), using=DENSE, limit=limit, filter=flt, with_payload=True
+            )
+        ]
+        if len(sparse.indices):
+            requests.append(
+                models.QueryRequest(
+                    query=models.SparseVector(
+                        indices=list(sparse.indices), values=list(sparse.values)
+                    ),
+                    using=WORDS,
+                    limit=limit,
+                    filter=flt,
+                    with_payload=True,
+                )
+            )
+        async with self._errors("search"):
+            responses = await self._client.query_batch_points(self._collection, requests)
+        sides = [
+            [
+                Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+                for sp in response.points
+            ]
+            for response in responses
+        ]
+        return sides[0], sides[1] if len(sides) > 1 else []
+
     async def count_records(self) -> int:
         """Return how many records the collection holds (points with ``passage == 0``)."""
         flt = models.Filter(

@@ -1,0 +1,252 @@
+"""Retrieval quality of Memory.search on a dev set built from the shared corpora.
+
+Usage (from the repository root):
+
+    .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
+
+Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
+corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
+corpora's Markdown notes, the MT-Bench prompts and the mail-gem .eml fixtures as distractors),
+then runs the dev set through the public ``Memory.search`` and reports, per category and
+overall, hit@1/5/10 and MRR@10 for the queries with an answer, and the abstention trade-off
+for those without: at each threshold of the top hit's confidence signal (the raw dense cosine
+when hits carry one, else the fused score), how many no-answer queries come back empty and how
+many answered queries (answer in the top 10) would be lost. ``--folder`` keeps the imported
+folder and reuses it on the next run (the import takes a few minutes). Prints a table, then
+one JSON line.
+
+The dev set (see ``_devset.py``): a reply's quoted question -> the message it quotes;
+"in <Month> <Year>" + a few of a message's own words -> that message; hand-written questions
+about the notes folder and a Slack channel (``data/retrieval_questions.json``); no-answer
+queries. Records that hold the query's words verbatim without being the answer (the reply the
+quote was taken from, other replies quoting it) are left out of the ranking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import CORPORA, machine  # the benchmarks folder is not a package: sys.path above
+from _devset import MBOXES, Query, Record, build_queries, notes_folder
+
+if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main checkout
+    CORPORA = Path("/work/shared/corpora")
+# Importers name a record's source by the resolved path: the dev set compares with those.
+CORPORA = CORPORA.resolve()
+
+CATEGORIES = ["quoted", "dated", "notes", "chat"]
+
+
+def _sources(notes: Path) -> list[tuple[str, Any]]:
+    from memtrails import from_eml, from_files, from_jsonl, from_mbox, from_slack_export
+
+    out: list[tuple[str, Any]] = [(rel, lambda rel=rel: from_mbox(CORPORA / rel)) for rel in MBOXES]
+    out += [
+        (
+            "divunal",
+            lambda: from_mbox(CORPORA / "mbox/quirks/twisted-divunal-list-2006-December.mbox"),
+        ),
+        ("slack-hfaran", lambda: from_slack_export(CORPORA / "slack/hfaran-testarchive")),
+        ("slack-zulip", lambda: from_slack_export(CORPORA / "slack/zulip-test_slack_importer")),
+        ("notes", lambda: from_files(notes)),
+        ("mt-bench", lambda: from_jsonl(CORPORA / "jsonl/fastchat-mt_bench-question.jsonl")),
+        ("eml-mail", lambda: from_eml(CORPORA / "eml/mikel-mail")),
+    ]
+    return out
+
+
+async def _records(make: Any) -> AsyncIterator[Record]:
+    from memtrails.records import MemoryRecord
+
+    async for item in make():
+        if isinstance(item, MemoryRecord):
+            yield Record(item.source, item.id, item.text)
+
+
+def ranks(query: Query, hits: Sequence[Any], k: int) -> int | None:
+    """Return the 1-based rank of the first answer among ``hits`` (ignored records skipped)."""
+    rank = 0
+    for hit in hits:
+        key = (hit.source, hit.id)
+        if key in query.ignore:
+            continue
+        rank += 1
+        if rank > k:
+            return None
+        if key in query.answers:
+            return rank
+    return None
+
+
+def signal(hits: Sequence[Any]) -> float:
+    """Return a search's confidence signal: the best raw dense cosine among its hits.
+
+    Hits without raw scores (before they were exposed) give the top fused score instead.
+    """
+    if not hits:
+        return float("-inf")
+    dense = [h.dense for h in hits if getattr(h, "dense", None) is not None]
+    return float(max(dense)) if dense else float(hits[0].score)
+
+
+def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
+    """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
+    out: dict[str, Any] = {}
+    answered = [r for r in rows if r["category"] != "none"]
+    for name, group in [
+        *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
+        ("all", answered),
+    ]:
+        if not group:
+            continue
+        n = len(group)
+        out[name] = {
+            "n": n,
+            "hit@1": round(sum(1 for r in group if r["rank"] == 1) / n, 3),
+            "hit@5": round(sum(1 for r in group if r["rank"] and r["rank"] <= 5) / n, 3),
+            "hit@10": round(sum(1 for r in group if r["rank"] and r["rank"] <= 10) / n, 3),
+            "mrr": round(sum(1 / r["rank"] for r in group if r["rank"]) / n, 3),
+        }
+    return out
+
+
+def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return the no-answer / answered trade-off over thresholds of the confidence signal."""
+    none = [r for r in rows if r["category"] == "none"]
+    found = [r for r in rows if r["category"] != "none" and r["rank"]]
+    levels = sorted({r["signal"] for r in none + found if r["signal"] > float("-inf")})
+    table = []
+    for t in levels:
+        table.append(
+            {
+                "threshold": round(t, 4),
+                "none_abstained": sum(1 for r in none if r["signal"] < t),
+                "answered_lost": sum(1 for r in found if r["signal"] < t),
+            }
+        )
+    safe = [row for row in table if row["answered_lost"] == 0]
+    best = max(safe, key=lambda row: row["none_abstained"]) if safe else None
+    flagged = {
+        "none_empty": sum(1 for r in none if r["n_hits"] == 0),
+        "none_unconfident": sum(1 for r in none if r["confident"] is False),
+        "answered_empty": sum(1 for r in found if r["n_hits"] == 0),
+        "answered_unconfident": sum(1 for r in found if r["confident"] is False),
+    }
+    return {
+        "none": len(none),
+        "answered_found": len(found),
+        "best_lossless": best,
+        "flags": flagged,
+        "table": table,
+    }
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Import the dev corpora (unless reused), run the dev set, return the figures."""
+    from memtrails import Memory
+
+    work = (
+        Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="memtrails-retrieval-"))
+    )
+    work.mkdir(parents=True, exist_ok=True)
+    notes = work / "notes"
+    if not notes.is_dir():
+        notes_folder(CORPORA, notes)
+    fresh = not (work / "memory").exists()
+    records: list[Record] = []
+    async with Memory.open(work / "memory") as memory:
+        t0 = time.perf_counter()
+        for name, make in _sources(notes):
+            if fresh:
+                await memory.ingest(make(), name=name)
+            records += [r async for r in _records(make)]
+        import_s = time.perf_counter() - t0
+        notes_source = next(r.source for r in records if r.id == "INVENTORY.md")
+        queries = build_queries(
+            CORPORA, records, notes_source, quotes=args.quotes, dated=args.dated
+        )
+        rows, times = [], []
+        # Enough extra hits that the ignored ones (verbatim copies) cannot push the answer out.
+        extra = max(len(q.ignore) for q in queries)
+        for q in queries:
+            t = time.perf_counter()
+            kwargs: dict[str, Any] = {"source": q.source} if q.source else {}
+            hits = await memory.search(q.text, k=args.k + extra, **kwargs)
+            times.append(time.perf_counter() - t)
+            kept = [h for h in hits if (h.source, h.id) not in q.ignore]
+            rows.append(
+                {
+                    "category": q.category,
+                    "query": q.text,
+                    "rank": ranks(q, hits, args.k) if q.answers else None,
+                    "signal": signal(hits),
+                    "confident": getattr(kept[0], "confident", None) if kept else None,
+                    "n_hits": len(kept),
+                }
+            )
+    return {
+        "benchmark": "retrieval",
+        "records": len(records),
+        "queries": len(queries),
+        "import_s": round(import_s, 1) if fresh else None,
+        "search_ms_median": round(statistics.median(times) * 1000, 1),
+        "quality": summarise(rows, args.k),
+        "abstention": abstention(rows),
+        "misses": [r["query"][:80] for r in rows if r["category"] != "none" and not r["rank"]][:20],
+        "machine": machine(),
+        "rows": rows if args.rows else None,
+    }
+
+
+def report(result: dict[str, Any]) -> None:
+    """Print the figures as text, then one JSON line."""
+    print(f"retrieval dev set: {result['queries']} queries over {result['records']} records")
+    print(f"{'category':<8} {'n':>4} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'MRR':>6}")
+    for name, q in result["quality"].items():
+        print(
+            f"{name:<8} {q['n']:>4} {q['hit@1']:>6.3f} {q['hit@5']:>6.3f} {q['hit@10']:>6.3f} {q['mrr']:>6.3f}"
+        )
+    a = result["abstention"]
+    best = a["best_lossless"]
+    print(
+        f"abstention: {a['none']} no-answer queries, {a['answered_found']} answered (answer in top 10); "
+        f"flags {a['flags']}"
+    )
+    if best:
+        print(
+            f"  best threshold losing no answered query: {best['threshold']} -> "
+            f"{best['none_abstained']}/{a['none']} no-answer queries abstained"
+        )
+    for row in a["table"][:: max(1, len(a["table"]) // 12)]:
+        print(
+            f"  below {row['threshold']:>8}: no-answer abstained {row['none_abstained']:>3}, answered lost {row['answered_lost']:>3}"
+        )
+    print(f"search median {result['search_ms_median']} ms")
+    slim = {key: value for key, value in result.items() if key != "rows" or value}
+    slim["abstention"] = {key: value for key, value in a.items() if key != "table"}
+    print(json.dumps(slim))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", help="keep the dev memory here and reuse it on later runs")
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--quotes", type=int, default=150)
+    parser.add_argument("--dated", type=int, default=60)
+    parser.add_argument("--rows", action="store_true", help="include every query's row in the JSON")
+    report(asyncio.run(run(parser.parse_args())))
+
+
+if __name__ == "__main__":
+    main()

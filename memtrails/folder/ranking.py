@@ -1,0 +1,182 @@
+"""Ranking of search candidates: score-aware fusion, date windows named in the query, ties."""
+
+from __future__ import annotations
+
+import calendar
+import re
+import statistics
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from .index._base import Hit
+
+__all__ = [
+    "CONFIDENT_COSINE",
+    "DATE_BOOST",
+    "STATS_OVER",
+    "Ranked",
+    "date_window",
+    "normalise",
+    "rank_records",
+]
+
+# Each side's raw scores become 0..1 over that side's own candidates (mean +- 3 standard
+# deviations, clipped, as Qdrant's distribution-based fusion does) and are added: a record
+# found strongly by one side is no longer buried under ones found weakly by both, as it
+# was with rank-only fusion. Measured on the dev set (benchmarks/README.md).
+_SPREAD = 3.0
+# The mean and deviation come from each side's best 40 candidates whatever k is, so asking
+# for more results does not reorder the first ones (more candidates flatten the spread).
+STATS_OVER = 40
+# Cosines closer than this are noise for the model: on a query with no meaning to match (a
+# bare number) the dense side's spread is tiny, and rescaling it would blow noise up to the
+# full 0..1 and outvote the one record that holds the number.
+DENSE_MIN_SD = 0.05
+# A record written inside a window the query names ("in April 2003") gains this much, about
+# a tenth of the fused range (0..2): enough to order near-equals, not to lift the unrelated.
+DATE_BOOST = 0.2
+# The closest raw dense cosine of a search below which its hits are not "confident": the
+# highest threshold under which no dev-set query with a found answer falls
+# (benchmarks/README.md); it flags about a quarter of the no-answer queries.
+CONFIDENT_COSINE = 0.22
+
+_MONTHS = {
+    name.lower(): n
+    for n in range(1, 13)
+    for name in (calendar.month_name[n], calendar.month_abbr[n])
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_YEAR = r"(1[89]\d\d|2[01]\d\d)"
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR}\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
+_ISO = re.compile(rf"\b{_YEAR}-(\d\d)(?:-(\d\d))?\b")
+_YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{_YEAR}\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A record's place in the results: its best passage and the scores behind it."""
+
+    uid: str
+    score: float
+    dense: float | None
+    keyword: float | None
+    hit: Hit
+
+
+def _ms(year: int, month: int, day: int = 1) -> int:
+    return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
+
+
+def _window(year: int, month: int | None = None, day: int | None = None) -> tuple[int, int] | None:
+    try:
+        if month is None:
+            return _ms(year, 1), _ms(year + 1, 1)
+        if day is None:
+            return _ms(year, month), _ms(year + (month == 12), month % 12 + 1)
+        start = _ms(year, month, day)
+    except ValueError:  # "31 February", month 13
+        return None
+    return start, start + 86_400_000
+
+
+def date_window(query: str) -> tuple[int, int] | None:
+    """Return the UTC window [start, end) in epoch ms of the first date the query names.
+
+    A day ("3 April 2003", "April 3, 2003", "2003-04-03"), a month ("April 2003", "Apr
+    2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
+    A bare number such as 2003 is not taken for a year: it is as often a port or an amount.
+
+    Example:
+        >>> date_window("what did Glyph say in April 2003?") == (1049155200000, 1051747200000)
+        True
+    """
+    for pattern, order in (
+        (_DAY_MONTH_YEAR, "dmy"),
+        (_MONTH_DAY_YEAR, "mdy"),
+        (_ISO, "iso"),
+        (_MONTH_YEAR, "my"),
+        (_YEAR_ONLY, "y"),
+    ):
+        m = pattern.search(query)
+        if m is None:
+            continue
+        g = m.groups()
+        if order == "dmy":
+            return _window(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
+        if order == "mdy":
+            return _window(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
+        if order == "iso":
+            return _window(int(g[0]), int(g[1]), int(g[2]) if g[2] else None)
+        if order == "my":
+            return _window(int(g[1]), _MONTHS[g[0].lower()])
+        return _window(int(g[0]))
+    return None
+
+
+def normalise(scores: Sequence[float], min_sd: float = 0.0) -> list[float]:
+    """Return best-first scores mapped to 0..1 by the mean +- 3 standard deviations of the
+    first ``STATS_OVER`` of them, clipped.
+
+    One score, or all equal, maps to 1.0: each is as good as that side's best (the one
+    record holding a rare number must not rank under the other side's best guess).
+    """
+    if not scores:
+        return []
+    if len(scores) == 1:
+        return [1.0]
+    head = scores[:STATS_OVER]
+    mean = statistics.fmean(head)
+    sd = statistics.pstdev(head)
+    if sd == 0 and min_sd == 0:
+        return [1.0] * len(scores)
+    sd = max(sd, min_sd)
+    low, span = mean - _SPREAD * sd, 2 * _SPREAD * sd
+    return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
+
+
+def rank_records(
+    dense: Sequence[Hit],
+    keyword: Sequence[Hit],
+    *,
+    window: tuple[int, int] | None = None,
+    live: Container[str] | None = None,
+) -> list[Ranked]:
+    """Fuse the dense and keyword candidate passages into records, best first.
+
+    Args:
+        dense: passages found by meaning, with their raw cosine as ``score``.
+        keyword: passages found by words, with their raw keyword score as ``score``.
+        window: a date window the query names; records written inside it gain DATE_BOOST.
+        live: when given, only records whose uid is in it (the others were forgotten).
+
+    Returns:
+        One entry per record (its best passage), by fused score, then by uid so that equal
+        scores come out in the same order on every run.
+    """
+    fused: dict[str, float] = {}
+    payloads: dict[str, Hit] = {}
+    # A record's raw scores are those of its best passage on each side: a user reading
+    # "dense" wants the closest meaning the record has, whichever passage won the fusion.
+    raw: tuple[dict[str, float], dict[str, float]] = ({}, {})
+    for hits, side, min_sd in ((dense, raw[0], DENSE_MIN_SD), (keyword, raw[1], 0.0)):
+        for hit, norm in zip(hits, normalise([h.score for h in hits], min_sd), strict=True):
+            point = f"{hit.uid}:{hit.payload.get('passage', 0)}"
+            fused[point] = fused.get(point, 0.0) + norm
+            payloads.setdefault(point, hit)
+            side[hit.uid] = max(side.get(hit.uid, float("-inf")), hit.score)
+    best: dict[str, Ranked] = {}
+    for point, score in fused.items():
+        hit = payloads[point]
+        if live is not None and hit.uid not in live:
+            continue
+        if window is not None:
+            at = hit.payload.get("at")
+            if isinstance(at, int | float) and window[0] <= at < window[1]:
+                score += DATE_BOOST
+        current = best.get(hit.uid)
+        if current is None or score > current.score:
+            best[hit.uid] = Ranked(hit.uid, score, raw[0].get(hit.uid), raw[1].get(hit.uid), hit)
+    return sorted(best.values(), key=lambda r: (-r.score, r.uid))

@@ -1,0 +1,119 @@
+"""Ranking of search candidates: fusion by score, dates named in a query, ties, saturation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memtrails.folder.index._base import Hit
+from memtrails.folder.ranking import DATE_BOOST, date_window, normalise, rank_records
+from memtrails.words import keyword_vector, passage_keywords
+
+
+def ms(text: str) -> int:
+    return int(datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp() * 1000)
+
+
+def hit(uid: str, score: float, passage: int = 0, at: int | None = None) -> Hit:
+    return Hit(uid, score, {"uid": uid, "passage": passage, "at": at})
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did Glyph say in April 2003?", "2003-04-01", "2003-05-01"),
+        ("the Dec 2005 release notes", "2005-12-01", "2006-01-01"),
+        ("meeting on 3 April 2003", "2003-04-03", "2003-04-04"),
+        ("meeting on April 3rd, 2003", "2003-04-03", "2003-04-04"),
+        ("log of 2004-02-29", "2004-02-29", "2004-03-01"),
+        ("changes in 2004-02", "2004-02-01", "2004-03-01"),
+        ("what happened during 2016", "2016-01-01", "2017-01-01"),
+    ],
+)
+def test_date_window_reads_days_months_and_years(query: str, start: str, end: str) -> None:
+    assert date_window(query) == (ms(start), ms(end))
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["listen on port 2003", "31 February 2003 deadline", "how much is 2003 dollars", "no date"],
+)
+def test_date_window_ignores_numbers_that_are_not_dates(query: str) -> None:
+    assert date_window(query) is None
+
+
+def test_normalise_keeps_order_within_zero_and_one() -> None:
+    scores = [9.0, 5.0, 4.5, 1.0, 0.2]
+    out = normalise(scores)
+    assert out == sorted(out, reverse=True)
+    assert all(0.0 <= s <= 1.0 for s in out)
+    assert normalise([3.0, 3.0]) == [1.0, 1.0] and normalise([7.0]) == [1.0]
+    assert normalise([]) == []
+
+
+def test_strong_keyword_only_match_is_not_buried() -> None:
+    # 40 passages close in meaning with flat cosines; the keyword side finds one record far
+    # ahead of the rest (a rare id), which the dense side never offered.
+    dense = [hit(f"d{i:02}", 0.60 - i * 0.002) for i in range(40)]
+    keyword = [hit("rare", 25.0)] + [hit(f"d{i:02}", 3.0 - i * 0.05) for i in range(39, 20, -1)]
+    ranked = rank_records(dense, keyword)
+    assert [r.uid for r in ranked[:1]] == ["rare"]
+    top = ranked[0]
+    assert (top.dense, top.keyword) == (None, 25.0)
+
+
+def test_the_one_record_holding_a_rare_word_ranks_first() -> None:
+    # A query that is only a rare number: one keyword match, which the dense side ranks low.
+    dense = [hit(f"d{i:02}", 0.5 - i * 0.005) for i in range(40)] + [hit("rare", 0.2)]
+    ranked = rank_records(dense, [hit("rare", 9.1)])
+    assert ranked[0].uid == "rare"
+
+
+def test_record_appears_once_with_its_best_passage_and_raw_scores() -> None:
+    dense = [hit("a", 0.9, passage=1), hit("b", 0.5), hit("a", 0.4, passage=0)]
+    keyword = [hit("a", 2.0, passage=0), hit("b", 8.0)]
+    ranked = rank_records(dense, keyword)
+    assert sorted(r.uid for r in ranked) == ["a", "b"]
+    a = next(r for r in ranked if r.uid == "a")
+    assert (a.dense, a.keyword) == (0.9, 2.0)
+
+
+def test_ties_come_out_in_the_same_order_whatever_the_input_order() -> None:
+    hits = [hit(uid, 0.5) for uid in ("c", "a", "b")]
+    first = [r.uid for r in rank_records(hits, [])]
+    second = [r.uid for r in rank_records(list(reversed(hits)), [])]
+    assert first == second == ["a", "b", "c"]
+
+
+def test_a_date_in_the_query_lifts_records_written_then() -> None:
+    april, june = ms("2003-04-10"), ms("2003-06-10")
+    dense = [hit("june", 0.70, at=june), hit("april", 0.69, at=april), hit("x", 0.2)]
+    assert rank_records(dense, [])[0].uid == "june"
+    boosted = rank_records(dense, [], window=date_window("in April 2003"))
+    assert boosted[0].uid == "april"
+    assert boosted[0].score - DATE_BOOST == pytest.approx(rank_records(dense, [])[1].score)
+
+
+def test_forgotten_records_are_left_out() -> None:
+    ranked = rank_records([hit("a", 0.9), hit("b", 0.8)], [], live={"b"})
+    assert [r.uid for r in ranked] == ["b"]
+
+
+def test_passage_keywords_saturate_repeated_words() -> None:
+    once = passage_keywords("deferred")
+    many = passage_keywords("deferred " * 10)
+    (term,) = once
+    assert keyword_vector("deferred " * 10)[term] == 10.0
+    assert once[term] < many[term] < 2.2  # k1 + 1 bounds a saturated weight
+    # three different query words now outweigh one word said three times
+    spread = passage_keywords("reactor deferred callback")
+    assert sum(spread.values()) > sum(passage_keywords("reactor reactor reactor").values())
+
+
+def test_a_flat_dense_side_does_not_outvote_the_record_holding_a_number() -> None:
+    # A bare number means little to the model: cosines all within a few hundredths, one a bit
+    # ahead. The one record holding the number (keyword side) still comes first.
+    dense = [hit("guess", 0.27)] + [hit(f"d{i:02}", 0.21 - i * 0.0005) for i in range(39)]
+    ranked = rank_records(dense, [hit("holder", 6.0)])
+    assert ranked[0].uid == "holder"
