@@ -99,10 +99,10 @@ async def measure(folder: Path, n: int, queries: int) -> dict[str, object]:
     filtered: list[float] = []
     for p in make_points(np.random.default_rng(11), 0, queries):
         t0 = time.perf_counter()
-        await index.search(p.dense, p.sparse, 10, SearchFilter())
+        await index.candidates(p.dense, p.sparse, 10, SearchFilter())
         latencies.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        await index.search(p.dense, p.sparse, 10, SearchFilter(kind="mail", source="source1"))
+        await index.candidates(p.dense, p.sparse, 10, SearchFilter(kind="mail", source="source1"))
         filtered.append(time.perf_counter() - t0)
     await index.aclose()
     return {

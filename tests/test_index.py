@@ -6,7 +6,7 @@ import asyncio
 import json
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from memtrails._exceptions import IndexBackendError
 from memtrails.embedding import OnnxEmbedder, Vector
 from memtrails.folder.index import (
     EdgeIndex,
+    Hit,
     IndexBackend,
     IndexPoint,
     SearchFilter,
@@ -25,6 +26,7 @@ from memtrails.folder.index import (
     SparseVector,
 )
 from memtrails.folder.points import points_for
+from memtrails.folder.ranking import Ranked, rank_records
 from memtrails.items import Staged
 from memtrails.keys import point_id
 from memtrails.records import At, MemoryRecord
@@ -117,28 +119,38 @@ async def test_counts(index: IndexBackend, corpus: Corpus) -> None:
     assert await index.count_points() == 50 + corpus.long_passages
 
 
+def _uids(hits: Sequence[Hit]) -> set[str]:
+    return {h.uid for h in hits}
+
+
+async def fused(
+    index: IndexBackend, dense: Vector, words: SparseVector, limit: int, where: SearchFilter
+) -> list[Ranked]:
+    """The records a search would rank from this backend's candidates, best first."""
+    by_meaning, by_words = await index.candidates(dense, words, limit, where)
+    return rank_records(by_meaning, by_words)
+
+
 async def test_keyword_side_finds_a_rare_word(index: IndexBackend, corpus: Corpus) -> None:
     dense, words = await corpus.query("suresh")
     # The model alone ranks another prompt first for this name...
-    dense_only = await index.search(dense, SparseVector([], []), 3, SearchFilter())
-    assert dense_only[0].uid != "mt109"
+    dense_only, none = await index.candidates(dense, SparseVector([], []), 3, SearchFilter())
+    assert dense_only[0].uid != "mt109" and none == []
     # ...the keyword side puts the one prompt that contains it on top.
-    hits = await index.search(dense, words, 3, SearchFilter())
-    assert hits[0].uid == "mt109"
-    assert "Suresh" in corpus.texts[hits[0].uid]
+    ranked = await fused(index, dense, words, 3, SearchFilter())
+    assert ranked[0].uid == "mt109"
+    assert "Suresh" in corpus.texts[ranked[0].uid]
 
 
 async def test_dense_side_finds_a_paraphrase(index: IndexBackend, corpus: Corpus) -> None:
     query = "recursive code that returns the n-th element of the Fibonacci sequence"
     dense, words = await corpus.query(query)
-    hits = await index.search(dense, words, 5, SearchFilter())
-    assert hits[0].uid == "mt122"
+    ranked = await fused(index, dense, words, 5, SearchFilter())
+    assert ranked[0].uid == "mt122"
     assert "Fibonacci" in corpus.texts["mt122"]
-    dense_only = await index.search(dense, SparseVector([], []), 5, SearchFilter())
-    assert dense_only[0].uid == "mt122"
-    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-    assert hits[0].payload["passage"] == 0
-    assert hits[0].payload["source"] == "mt-bench"
+    by_meaning, _ = await index.candidates(dense, words, 5, SearchFilter())
+    assert by_meaning[0].uid == "mt122" and by_meaning[0].payload["passage"] == 0
+    assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
 
 
 async def test_candidates_keep_each_sides_raw_scores(index: IndexBackend, corpus: Corpus) -> None:
@@ -158,28 +170,36 @@ async def test_candidates_keep_each_sides_raw_scores(index: IndexBackend, corpus
 
 async def test_filters(index: IndexBackend, corpus: Corpus) -> None:
     dense, words = await corpus.query("write a program in Python")
-    coding = await index.search(dense, words, 50, SearchFilter(author="coding"))
-    assert coding and {h.payload["author"] for h in coding} == {"coding"}
-    assert len({h.uid for h in coding}) == 10
+    by: dict[str, dict[str, set[str]]] = {key: {} for key in ("author", "kind", "source")}
+    for point in corpus.points:
+        for key in by:
+            by[key].setdefault(point.payload[key], set()).add(point.payload["uid"])
 
-    answers = await index.search(dense, words, 50, SearchFilter(kind="answer"))
-    assert {h.uid for h in answers} == {LONG_UID}
-    assert len(answers) == corpus.long_passages
+    async def found(where: SearchFilter, limit: int = 60) -> tuple[list[Hit], list[Hit]]:
+        # Every passage that meets the filter is a dense candidate (the limit is above them).
+        return await index.candidates(dense, words, limit, where)
 
-    gsm = await index.search(dense, words, 50, SearchFilter(source="gsm8k"))
-    assert {h.uid for h in gsm} == {LONG_UID}
+    coding, coding_words = await found(SearchFilter(author="coding"))
+    assert _uids(coding) == by["author"]["coding"] and len(by["author"]["coding"]) == 10
+    assert _uids(coding_words) <= by["author"]["coding"]
+
+    answers, _ = await found(SearchFilter(kind="answer"))
+    assert _uids(answers) == {LONG_UID} and len(answers) == corpus.long_passages
+
+    gsm, gsm_words = await found(SearchFilter(source="gsm8k"))
+    assert _uids(gsm) == {LONG_UID} and _uids(gsm_words) <= {LONG_UID}
 
     window = SearchFilter(since_ms=T0 + 10 * DAY_MS, until_ms=T0 + 12 * DAY_MS)
-    dated = await index.search(dense, words, 50, window)
+    dated, _ = await found(window)
     assert sorted(h.payload["at"] for h in dated) == [T0 + d * DAY_MS for d in (10, 11, 12)]
 
-    picked = await index.search(dense, words, 50, SearchFilter(uids=["mt81", "mt130"]))
-    assert {h.uid for h in picked} == {"mt81", "mt130"}
-    assert await index.search(dense, words, 50, SearchFilter(uids=[])) == []
+    picked, _ = await found(SearchFilter(uids=["mt81", "mt130"]))
+    assert _uids(picked) == {"mt81", "mt130"}
+    assert await found(SearchFilter(uids=[])) == ([], [])
 
-    both = await index.search(dense, words, 50, SearchFilter(author="coding", since_ms=T0))
-    assert {h.uid for h in both} == {h.uid for h in coding}
-    assert await index.search(dense, words, 5, SearchFilter(author="nobody")) == []
+    both, _ = await found(SearchFilter(author="coding", since_ms=T0))
+    assert _uids(both) == _uids(coding)
+    assert await found(SearchFilter(author="nobody"), 5) == ([], [])
 
 
 async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
@@ -188,8 +208,9 @@ async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Co
     assert await index.count_records() == 49
     assert await index.count_points() == 49
     dense, words = await corpus.query(corpus.texts[LONG_UID][:200])
-    hits = await index.search(dense, words, 60, SearchFilter())
-    assert not {h.uid for h in hits} & {LONG_UID, "mt81"}
+    by_meaning, by_words = await index.candidates(dense, words, 60, SearchFilter())
+    assert len(by_meaning) == 49
+    assert not _uids([*by_meaning, *by_words]) & {LONG_UID, "mt81"}
 
 
 async def test_clear_removes_everything(index: IndexBackend, corpus: Corpus) -> None:
@@ -198,25 +219,19 @@ async def test_clear_removes_everything(index: IndexBackend, corpus: Corpus) -> 
     await index.upsert(corpus.points[:5])
     assert await index.count_records() == 5
     dense, words = await corpus.query(corpus.texts["mt81"])
-    assert (await index.search(dense, words, 1, SearchFilter(author="writing")))[0].uid == "mt81"
+    assert (await fused(index, dense, words, 1, SearchFilter(author="writing")))[0].uid == "mt81"
 
 
 async def test_upsert_same_ids_twice_does_not_duplicate(
     index: IndexBackend, corpus: Corpus
 ) -> None:
     await index.upsert(corpus.points[:20])
-    changed = IndexPoint(
-        corpus.points[0].id,
-        corpus.points[0].dense,
-        corpus.points[0].sparse,
-        {**corpus.points[0].payload, "title": "changed"},
-    )
-    await index.upsert([changed])
+    first = corpus.points[0]
+    moved = IndexPoint(first.id, first.dense, first.sparse, {**first.payload, "at": T0 - DAY_MS})
+    await index.upsert([moved])
     assert await index.count_points() == 50 + corpus.long_passages
-    hits = await index.search(
-        corpus.points[0].dense, corpus.points[0].sparse, 1, SearchFilter(uids=["mt81"])
-    )
-    assert hits[0].payload["title"] == "changed"
+    hits, _ = await index.candidates(first.dense, first.sparse, 5, SearchFilter(uids=["mt81"]))
+    assert [h.payload["at"] for h in hits] == [T0 - DAY_MS]  # replaced, not added
 
 
 async def test_reopen_keeps_points(opener: Opener, corpus: Corpus) -> None:
@@ -232,7 +247,7 @@ async def test_reopen_keeps_points(opener: Opener, corpus: Corpus) -> None:
         assert await idx.count_points() == 50 + corpus.long_passages
         assert await idx.count_records() == 51
         dense, words = await corpus.query("suresh")
-        assert (await idx.search(dense, words, 1, SearchFilter()))[0].uid == "mt109"
+        assert (await fused(idx, dense, words, 1, SearchFilter()))[0].uid == "mt109"
     finally:
         await idx.aclose()
 
@@ -241,14 +256,14 @@ async def test_empty_index_and_limits(opener: Opener, corpus: Corpus) -> None:
     idx = await opener()
     try:
         dense, words = await corpus.query("anything")
-        assert await idx.search(dense, words, 5, SearchFilter()) == []
+        assert await idx.candidates(dense, words, 5, SearchFilter()) == ([], [])
         assert await idx.count_records() == 0
         await idx.upsert([])
         await idx.optimize()
         assert isinstance(idx.describe()["kind"], str)
         await idx.upsert(corpus.points[:3])
-        assert await idx.search(dense, words, 0, SearchFilter()) == []
-        assert len(await idx.search(dense, words, 2, SearchFilter())) == 2
+        assert await idx.candidates(dense, words, 0, SearchFilter()) == ([], [])
+        assert len((await idx.candidates(dense, words, 2, SearchFilter()))[0]) == 2
     finally:
         await idx.aclose()
 

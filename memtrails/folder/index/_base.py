@@ -10,26 +10,14 @@ from ...embedding._base import Vector
 
 __all__ = [
     "DENSE",
-    "DENSE_WEIGHT",
-    "KEYWORD_WEIGHT",
     "PAYLOAD_INDEXES",
-    "RRF_K",
     "WORDS",
     "Hit",
     "IndexBackend",
     "IndexPoint",
     "SearchFilter",
     "SparseVector",
-    "candidates",
 ]
-
-# Reciprocal rank fusion of the dense and keyword candidates, alike in every backend. The
-# keyword side weighs a little more so that, all else equal, a record holding the query's
-# exact rare word or number (a ticket id, an amount) ranks above one that only means
-# something close; a record found by both sides still beats one found by either alone.
-RRF_K = 60
-DENSE_WEIGHT = 1.0
-KEYWORD_WEIGHT = 1.25
 
 # The schema every backend creates: named vectors and payload indexes.
 DENSE = "dense"
@@ -45,11 +33,6 @@ PAYLOAD_INDEXES: dict[str, str] = {
     "at": "integer",
     "passage": "integer",
 }
-
-
-def candidates(limit: int) -> int:
-    """Return how many candidates each side (dense, keyword) offers to the fusion."""
-    return max(limit * 4, 40)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,12 +89,6 @@ class IndexBackend(Protocol):
 
     async def flush(self) -> None:
         """Make everything upserted so far durable."""
-        ...
-
-    async def search(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
-    ) -> list[Hit]:
-        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF."""
         ...
 
     async def candidates(

@@ -6,7 +6,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import qdrant_edge as qe
 
@@ -14,16 +14,12 @@ from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
 from ._base import (
     DENSE,
-    DENSE_WEIGHT,
-    KEYWORD_WEIGHT,
     PAYLOAD_INDEXES,
-    RRF_K,
     WORDS,
     Hit,
     IndexPoint,
     SearchFilter,
     SparseVector,
-    candidates,
 )
 
 __all__ = ["EdgeIndex", "edge_filter"]
@@ -50,7 +46,7 @@ class EdgeIndex:
         index = await EdgeIndex.open(memory_folder / "index", dims=384)
         await index.upsert(points)
         await index.flush()
-        hits = await index.search(query_vector, keyword_vector, 10, SearchFilter())
+        by_meaning, by_words = await index.candidates(query_vector, keyword_vector, 10, SearchFilter())
         await index.aclose()
     """
 
@@ -190,52 +186,6 @@ class EdgeIndex:
         """
         await self._call("flush", lambda shard: shard.flush())
 
-    async def search(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
-    ) -> list[Hit]:
-        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF.
-
-        Args:
-            dense: the query's normalised vector.
-            sparse: the query's keyword vector (may be empty: then dense only).
-            limit: how many passages to return.
-            where: conditions every hit meets.
-
-        Returns:
-            Hits, best first.
-
-        Raises:
-            IndexBackendError: the shard failed or the index is closed.
-        """
-        if limit < 1:
-            return []
-        flt = edge_filter(where)
-        prefetches = [
-            qe.Prefetch(
-                candidates(limit), query=qe.Query.Nearest(dense.tolist(), using=DENSE), filter=flt
-            )
-        ]
-        if len(sparse.indices):
-            words = qe.SparseVector(list(sparse.indices), list(sparse.values))
-            prefetches.append(
-                qe.Prefetch(
-                    candidates(limit), query=qe.Query.Nearest(words, using=WORDS), filter=flt
-                )
-            )
-        request = qe.QueryRequest(
-            limit,
-            prefetches=prefetches,
-            # The stub types Fusion.Rrf apart from Fusion, though the engine takes it here.
-            query=cast("qe.Fusion", qe.Fusion.Rrf(k=RRF_K, weights=_weights(len(prefetches)))),
-            filter=flt,
-            with_payload=True,
-        )
-        found = await self._call("search", lambda shard: shard.query(request))
-        return [
-            Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
-            for sp in found
-        ]
-
     async def candidates(
         self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
@@ -360,10 +310,6 @@ class EdgeIndex:
                 return result
 
         return await asyncio.to_thread(run)
-
-
-def _weights(prefetches: int) -> list[float] | None:
-    return [DENSE_WEIGHT, KEYWORD_WEIGHT] if prefetches == 2 else None
 
 
 def edge_filter(where: SearchFilter) -> qe.Filter | None:

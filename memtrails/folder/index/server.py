@@ -13,16 +13,12 @@ from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
 from ._base import (
     DENSE,
-    DENSE_WEIGHT,
-    KEYWORD_WEIGHT,
     PAYLOAD_INDEXES,
-    RRF_K,
     WORDS,
     Hit,
     IndexPoint,
     SearchFilter,
     SparseVector,
-    candidates,
 )
 
 __all__ = ["ServerIndex"]
@@ -46,7 +42,7 @@ class ServerIndex:
 
         index = await ServerIndex.open("http://qdrant:6333", collection="mail", dims=384)
         await index.upsert(points)
-        hits = await index.search(query_vector, keyword_vector, 10, SearchFilter())
+        by_meaning, by_words = await index.candidates(query_vector, keyword_vector, 10, SearchFilter())
         await index.aclose()
     """
 
@@ -194,59 +190,6 @@ class ServerIndex:
     async def flush(self) -> None:
         """Nothing to do: every write already waited for the server to apply it."""
         self._check_open()
-
-    async def search(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
-    ) -> list[Hit]:
-        """Return up to ``limit`` passages, dense and keyword candidates fused by RRF.
-
-        Args:
-            dense: the query's normalised vector.
-            sparse: the query's keyword vector (may be empty: then dense only).
-            limit: how many passages to return.
-            where: conditions every hit meets.
-
-        Returns:
-            Hits, best first.
-
-        Raises:
-            IndexBackendError: the server failed or the index is closed.
-        """
-        if limit < 1:
-            return []
-        flt = server_filter(where)
-        prefetch = [
-            models.Prefetch(query=dense.tolist(), using=DENSE, limit=candidates(limit), filter=flt)
-        ]
-        if len(sparse.indices):
-            prefetch.append(
-                models.Prefetch(
-                    query=models.SparseVector(
-                        indices=list(sparse.indices), values=list(sparse.values)
-                    ),
-                    using=WORDS,
-                    limit=candidates(limit),
-                    filter=flt,
-                )
-            )
-        async with self._errors("search"):
-            response = await self._client.query_points(
-                self._collection,
-                prefetch=prefetch,
-                query=models.RrfQuery(
-                    rrf=models.Rrf(
-                        k=RRF_K,
-                        weights=[DENSE_WEIGHT, KEYWORD_WEIGHT] if len(prefetch) == 2 else None,
-                    )
-                ),
-                query_filter=flt,
-                limit=limit,
-                with_payload=True,
-            )
-        return [
-            Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
-            for sp in response.points
-        ]
 
     async def candidates(
         self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
