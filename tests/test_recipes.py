@@ -173,6 +173,7 @@ def api() -> Iterator[Api]:
     server = Api(2500)
     yield server
     server.server.shutdown()
+    server.server.server_close()
 
 
 CHILD = """
