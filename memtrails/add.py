@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .importers._shared import default_source
 from .importers.detect import detect_kind, open_path
 from .ingest import ProgressCallback
 from .limits import Limits
@@ -16,7 +17,7 @@ __all__ = ["add_git", "add_path", "source_name"]
 
 def source_name(path: str | os.PathLike[str]) -> str:
     """Return the source name importers give a path: its absolute, resolved form."""
-    return str(Path(path).resolve())
+    return default_source(path)
 
 
 async def add_path(

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memtrails._exceptions import SourceError
-from memtrails.importers._mail import decode_bytes, decode_header, html_to_text
 from memtrails.importers.eml import from_eml
+from memtrails.importers.mail import decode_bytes, decode_header, html_to_text
 from memtrails.records import MemoryRecord, RecordError
 
 

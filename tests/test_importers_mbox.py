@@ -348,8 +348,8 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
 ) -> None:
     # 292 hard messages (binary parts, NULs, "From " body lines, mixed line endings) written
     # the way an mboxrd writer does: every "^>*From " line escaped, a blank line after each.
-    from memtrails.importers._mail import strip_unixfrom
     from memtrails.importers.eml import from_eml
+    from memtrails.importers.mail import strip_unixfrom
 
     root = corpora / "eml"
     path = tmp_path / "corpus.mbox"

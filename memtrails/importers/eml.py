@@ -10,7 +10,8 @@ from pathlib import Path
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError
-from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item, strip_unixfrom
+from ._shared import Closing, as_generator, default_source
+from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
 
@@ -43,14 +44,14 @@ async def from_eml(
         ...     print(item)
     """
     root = Path(path).expanduser()
-    name = source if source is not None else str(root.resolve())
+    name = source if source is not None else default_source(root)
 
     def make() -> Iterator[MemoryRecord | RecordError]:
         return Closing(_read_eml(name, _list(root, name)), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
-    async with aclosing(iterate_in_thread(make, chunk=_CHUNK)) as items:
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:
             yield item
 

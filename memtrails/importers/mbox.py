@@ -12,8 +12,9 @@ from typing import IO, Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
-from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item
 from ._resume import prefix_marks, why_not_resumable
+from ._shared import Closing, as_generator, default_source
+from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["from_mbox"]
 
@@ -113,7 +114,7 @@ async def from_mbox(
     """
     if start < 0:
         raise ValueError(f"`start` must be a byte offset of at least 0, got {start}")
-    name = source if source is not None else str(Path(path).resolve())
+    name = source if source is not None else default_source(path)
     file_path = Path(path)
 
     if checkpoint_every < 1:
@@ -126,7 +127,7 @@ async def from_mbox(
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
-    async with aclosing(iterate_in_thread(make, chunk=_CHUNK)) as items:
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:
             yield item
 
