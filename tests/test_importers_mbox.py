@@ -47,8 +47,10 @@ def records(items: list[Item]) -> list[MemoryRecord]:
 async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Path) -> None:
     path = corpora / "mbox" / "twisted-python-2003-April.mbox"
     recs = records(await collect(path))
-    assert len(recs) == 1006
-    # the pipermail export holds 501 messages twice (same Message-ID): they dedup by id
+    # the pipermail export holds 501 of its 1006 messages twice (same Message-ID): the 366
+    # exact copies are read once; 135 copies differ (the archive rewrote them) and are kept
+    # for the memory's dedup to report
+    assert len(recs) == 640
     assert len({r.id for r in recs}) == 505
     first = recs[0]
     assert first.id == "64E9FA92-6466-11D7-AB83-00039398AC98@supplysolution.com"
@@ -71,7 +73,7 @@ async def test_unescaped_from_in_body_does_not_split(corpora: Path) -> None:
     # takes for separators, making 2 headerless messages. Their shape is not a separator's.
     path = corpora / "mbox" / "twisted-python-2004-February.mbox"
     recs = records(await collect(path))
-    assert len(recs) == 400
+    assert len(recs) == 255  # 400 messages; 145 are exact second copies, read once
     # The bare line stays inside Brian Warner's message (archived twice); the reply that
     # quotes it had it ">From"-escaped twice, unescaped here.
     line = "\nFrom the Protocol object, the .transport offers a pair of methods called\n"
@@ -362,8 +364,19 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
     from_mbox_items = await collect(path)
     async with aclosing(from_eml(root)) as items:
         eml_items = [item async for item in items]
-    assert len(from_mbox_items) == len(eml_items) == 292
-    for a, b in zip(from_mbox_items, eml_items, strict=True):
+    # the corpus holds 17 exact second copies of a message (same Message-ID, same content
+    # as its first copy): an mbox pass reads each once
+    expected, first = [], {}
+    for b in eml_items:
+        if isinstance(b, MemoryRecord):
+            meta = {k: v for k, v in b.meta.items() if k != "path"}
+            same = (b.text, b.title, b.author, b.at, b.thread, meta)
+            if first.setdefault(b.id, same) == same and first[b.id] is not same:
+                continue
+        expected.append(b)
+    assert len(eml_items) == 292
+    assert len(from_mbox_items) == len(expected) == 275
+    for a, b in zip(from_mbox_items, expected, strict=True):
         assert type(a) is type(b)
         if isinstance(a, MemoryRecord) and isinstance(b, MemoryRecord):
             assert (a.title, a.author, a.at) == (b.title, b.author, b.at)
