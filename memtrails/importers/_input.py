@@ -11,7 +11,7 @@ import stat
 import sys
 import threading
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, BinaryIO, cast
 
 from .._exceptions import SourceError
 
@@ -127,7 +127,7 @@ class Input:
     def __init__(
         self,
         given: str,
-        file: IO[bytes],
+        file: BinaryIO,
         *,
         fd: int | None,
         regular: bool,
@@ -270,7 +270,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
             replay = _Replay(_decompressor(compression, raw))
             return Input(
                 given,
-                io.BufferedReader(replay, buffer_size=_HEAD),
+                cast(BinaryIO, io.BufferedReader(replay, buffer_size=_HEAD)),
                 fd=raw.fileno(),
                 regular=True,
                 size=st.st_size,
@@ -285,7 +285,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
             outer = _Replay(_decompressor(compression, io.BufferedReader(outer)))
         return Input(
             given,
-            io.BufferedReader(outer, buffer_size=_HEAD),
+            cast(BinaryIO, io.BufferedReader(outer, buffer_size=_HEAD)),
             fd=None,
             regular=False,
             size=None,

@@ -6,7 +6,7 @@ import os
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from pathlib import Path
-from typing import IO, TypeVar, cast
+from typing import Protocol, TypeVar, cast
 
 __all__ = ["Closing", "as_generator", "default_source"]
 
@@ -37,6 +37,10 @@ def as_generator(items: AsyncIterator[T]) -> AsyncGenerator[T, None]:
     return cast("AsyncGenerator[T, None]", items)
 
 
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
 class Closing(Iterator[T]):
     """An iterator over a generator that also closes a file when closed or exhausted.
 
@@ -47,7 +51,7 @@ class Closing(Iterator[T]):
     instead of failing with "generator already executing".
     """
 
-    def __init__(self, gen: Iterator[T], file: IO[bytes] | None) -> None:
+    def __init__(self, gen: Iterator[T], file: _Closable | None) -> None:
         self._gen = gen
         self._file = file
         self._lock = threading.Lock()

@@ -10,6 +10,7 @@ from pathlib import Path
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError
+from ._input import Input
 from ._shared import Closing, as_generator, default_source
 from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
@@ -19,7 +20,7 @@ _CHUNK = 16
 
 
 async def from_eml(
-    path: str | os.PathLike[str], *, source: str | None = None
+    path: str | os.PathLike[str] | Input, *, source: str | None = None
 ) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
@@ -30,7 +31,8 @@ async def from_eml(
     ignored.
 
     Args:
-        path: one .eml file or a folder of them.
+        path: one .eml file or a folder of them, or an opened ``Input`` holding one message
+            (standard input).
         source: the records' source; defaults to the resolved path given.
 
     Raises:
@@ -43,11 +45,19 @@ async def from_eml(
         >>> async for item in from_eml("~/Mail/saved"):  # doctest: +SKIP
         ...     print(item)
     """
-    root = Path(path).expanduser()
-    name = source if source is not None else default_source(root)
+    if isinstance(path, Input):
+        stream = path
+        name = source if source is not None else default_source(stream.given)
 
-    def make() -> Iterator[MemoryRecord | RecordError]:
-        return Closing(_read_eml(name, _list(root, name)), None)
+        def make() -> Iterator[MemoryRecord | RecordError]:
+            return Closing(_read_stream(name, stream), stream)
+
+    else:
+        root = Path(path).expanduser()
+        name = source if source is not None else default_source(root)
+
+        def make() -> Iterator[MemoryRecord | RecordError]:
+            return Closing(_read_eml(name, _list(root, name)), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -97,3 +107,16 @@ def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryReco
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
         yield message_to_item(strip_unixfrom(raw), source=source, where=rel, meta={"path": rel})
+
+
+def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:
+    where = Path(stream.given).name if stream.given != "-" else "stdin"
+    try:
+        raw = stream.file.read(MAX_MESSAGE_BYTES + 1)
+    except (OSError, EOFError) as exc:
+        yield RecordError(source, where, f"cannot read: {exc}")
+        return
+    if len(raw) > MAX_MESSAGE_BYTES:
+        yield RecordError(source, where, f"message is larger than {MAX_MESSAGE_BYTES} bytes")
+        return
+    yield message_to_item(strip_unixfrom(raw), source=source, where=where, meta={})
