@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import codecs
 
-import icu
-
 __all__ = ["DECODE_ERRORS", "decode_bytes", "python_codec", "to_bytes"]
 
 _DETECT_SAMPLE = 64 * 1024
@@ -73,30 +71,67 @@ def python_codec(label: str | None) -> str | None:
     return info.name
 
 
+_ASCII = bytes(range(128))
+_MIN_EIGHT_BIT = 8
+
+
 def _detect(data: bytes) -> str | None:
-    """Guess the charset of undeclared or mislabelled 8-bit text with ICU's detector."""
+    """Guess the charset of undeclared or mislabelled 8-bit text with charset-normalizer."""
     sample = data[:_DETECT_SAMPLE]
-    if sample.isascii() and b"\x1b" not in sample:
-        return None
+    if len(sample.translate(None, _ASCII)) < _MIN_EIGHT_BIT and b"\x1b" not in sample:
+        return None  # too few 8-bit bytes to tell charsets apart: cp1252 is the better bet
+    from charset_normalizer import from_bytes  # imported on first use: most mail is UTF-8
+
     try:
-        match = icu.CharsetDetector(sample).detect()
-        name, confidence = str(match.getName()), int(match.getConfidence())
-    except Exception:  # why: ICU errors must not cost the message, guessing is optional
+        matches = from_bytes(sample)
+        best = matches.best()
+        # A tie between Western and Central European code pages ("è" or "č") goes to
+        # cp1252, the browsers' default for undeclared Western text.
+        western = next((m for m in matches if m.encoding in ("cp1252", "latin_1")), None)
+        if (
+            best is not None
+            and western is not None
+            and western.chaos <= best.chaos
+            and western.coherence >= best.coherence
+        ):
+            best = western
+    except Exception:  # why: a detector error must not cost the message, guessing is optional
         return None
-    if confidence < 30 or name.upper().startswith(("UTF-16", "UTF-32")):
+    if best is None or best.encoding.lower().startswith(("utf_16", "utf_32")):
         return None
-    return python_codec(name)
+    return python_codec(best.encoding)
+
+
+def _mostly(data: bytes, codec: str) -> bool:
+    """Tell whether ``data`` is text in ``codec`` with a few bad bytes (not another charset).
+
+    A UTF-8 mail with one broken sequence keeps its text with one U+FFFD; a Latin-1 mail
+    labelled UTF-8 (every accented letter invalid) is not "mostly" UTF-8 and is detected.
+    """
+    try:
+        text = data.decode(codec, "replace")
+    except DECODE_ERRORS:
+        return False
+    bad = text.count("\ufffd") - data.decode(codec, "ignore").count("\ufffd")
+    eight_bit = len(data.translate(None, _ASCII))
+    return bad * 10 <= eight_bit
 
 
 def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> str:
     """Decode text whose declared charset may be missing, unknown or wrong; never raise.
 
-    Tries the declared charset (UTF-8 first when a Latin label covers valid UTF-8, a common
-    lie), then UTF-8, then ICU's detector (when ``guess``), then cp1252, then Latin-1.
+    The declared charset is read strictly (UTF-8 first when a Latin label covers valid
+    UTF-8, a common lie), then UTF-8. Text that is the declared charset but for a few bad
+    bytes keeps it, with U+FFFD for each bad byte, so one bad byte never garbles a whole
+    body. Otherwise (no charset, ``us-ascii`` on 8-bit text, or text in another charset
+    than declared) charset-normalizer guesses (when ``guess``); UTF-8 with replacement
+    characters and then cp1252 are the last resorts.
     """
     if not data:
         return ""
     codec = python_codec(declared)
+    if codec == "ascii" and not data.isascii():
+        codec = None  # "us-ascii" on 8-bit text is a mailer default, not a statement
     order: list[str] = []
     if codec is not None:
         if codec in _SINGLE_BYTE_LATIN and not data.isascii():
@@ -108,6 +143,8 @@ def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> st
             return data.decode(name)
         except DECODE_ERRORS:
             continue
+    if codec is not None and _mostly(data, codec):
+        return data.decode(codec, "replace")
     if guess:
         detected = _detect(data)
         if detected is not None:
@@ -115,6 +152,8 @@ def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> st
                 return data.decode(detected)
             except DECODE_ERRORS:
                 pass
+    if _mostly(data, "utf-8"):
+        return data.decode("utf-8", "replace")
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError:
