@@ -55,7 +55,7 @@ async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Pat
     first = recs[0]
     assert first.id == "64E9FA92-6466-11D7-AB83-00039398AC98@supplysolution.com"
     assert first.title == "[Twisted-Python] PB+SSH"
-    assert first.author == "Joshua Kifer <jk at supplysolution.com>"  # "x at y (Name)" form
+    assert first.author == "Joshua Kifer <jk@supplysolution.com>"  # Mailman's "x at y (Name)"
     assert first.at is not None and first.at.iso() == "2003-04-01T17:21:37.000Z"
     assert first.text.startswith("Can anyone indicate an example or doc on combining")
     assert first.source == str(path.resolve())

@@ -143,19 +143,24 @@ def raw_headers(msg: Message, name: str) -> list[str]:
 
 
 _COMMENT_FORM = re.compile(r"^(\S+@\S+|\S+ at \S+)\s+\((.+)\)$")  # "jk at x.com (Jo)"
+# Mailman's archives write "jk at example.com" to hide addresses from harvesters.
+_OBFUSCATED = re.compile(r"(?<![\w.+-])([\w.+-]+) at ((?:[\w-]+\.)+[A-Za-z]{2,})(?![\w-])")
 
 
 def addresses(values: list[str], hint: str | None) -> list[str]:
     """Format address headers as ``Name <addr>`` items, keeping whatever is readable.
 
-    ``getaddresses`` loses text it cannot parse (``jk at example.com (Jo)`` becomes ``jk``),
-    so a value whose parse looks lossy is kept as decoded text instead.
+    Mailman's obfuscated ``jk at example.com (Jo)`` is read as ``Jo <jk@example.com>``.
+    ``getaddresses`` loses text it cannot parse, so a value whose parse looks lossy is kept
+    as decoded text instead.
     """
     out: list[str] = []
     for value in values:
         unfolded = FOLD.sub("", value)
         raw = to_bytes(unfolded)
         text = decode_raw_header(raw, hint) if not raw.isascii() else unfolded
+        if "@" not in text:
+            text = _OBFUSCATED.sub(r"\1@\2", text)
         try:
             pairs = email.utils.getaddresses([text])
         except Exception:  # why: the stdlib address parser has crashed on hostile input

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
 import re
 from collections.abc import Mapping
@@ -61,6 +62,21 @@ def _fix_obsolete_names(data: bytes) -> bytes:
     return _OBS_NAME.sub(rb"\1:", head) + sep + body
 
 
+def _gmail_thread(value: str | None) -> str:
+    """Return Gmail's thread id (``X-GM-THRID``, in Takeout mbox files), or empty."""
+    value = (value or "").strip()
+    return f"gmail:{value}" if value.isdigit() else ""
+
+
+def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
+    """Return Gmail's labels (``X-GM-LABELS: Inbox,"Work, old",Opened``) as a list."""
+    text = decode_header(value, hint)
+    if not text:
+        return []
+    labels = next(csv.reader([text], skipinitialspace=True), [])
+    return [label.strip() for label in labels if label.strip()]
+
+
 def _convert(
     raw: bytes, source: str, where: str, extra: Mapping[str, Any]
 ) -> MemoryRecord | RecordError:
@@ -85,7 +101,8 @@ def _convert(
         own_id = "sha256:" + hashlib.sha256(data).hexdigest()
         meta["message_id_missing"] = True
     thread = (
-        first_ref(raw_header(msg, "references"))
+        _gmail_thread(raw_header(msg, "x-gm-thrid"))
+        or first_ref(raw_header(msg, "references"))
         or first_ref(raw_header(msg, "in-reply-to"))
         or own_id
     )
@@ -107,6 +124,13 @@ def _convert(
             meta[name] = values
     if body.attachments:
         meta["attachments"] = body.attachments
+        if not text:  # an attachment-only mail: a record that names what it carried
+            text = "Attachments: " + ", ".join(
+                a.get("name") or a.get("type") or "unnamed" for a in body.attachments
+            )
+    labels = _gmail_labels(raw_header(msg, "x-gm-labels"), hint)
+    if labels:
+        meta["tags"] = labels
     if body.defects:
         meta["defects"] = sorted(body.defects)
     return MemoryRecord(

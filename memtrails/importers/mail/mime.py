@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
+from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
 from .html import html_to_text, tidy
@@ -129,8 +130,12 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     text = decode_bytes(data, charset(part))
     if subtype == "html":
         out.add_text(html_to_text(text), is_plain=False)
-    else:
-        out.add_text(tidy(text), is_plain=subtype == "plain")
+        return
+    text, lifted = lift_blobs(text.replace("\r\n", "\n"))
+    if lifted:  # uuencoded files, or base64 that a broken boundary left in the text
+        out.attachments.extend(lifted)
+        out.defects.add("EncodedAttachmentInText")
+    out.add_text(tidy(text), is_plain=subtype == "plain")
 
 
 _BOUNDARY_PARAM = re.compile(r"""boundary\s*=\s*(?:"([^"]+)"|([^\s;"]+))""", re.IGNORECASE)
