@@ -135,6 +135,7 @@ class Input:
         compression: str | None,
         counted: _Counting | None,
         replay: _Replay | None,
+        raw: IO[bytes] | None = None,
     ) -> None:
         self.given = given
         self.file = file
@@ -144,6 +145,7 @@ class Input:
         self._fd = fd
         self._counted = counted
         self._replay = replay
+        self._raw = raw  # a decompressor does not close the file it reads
         self._lock = threading.Lock()
         self._closed = False
 
@@ -192,7 +194,11 @@ class Input:
             if self._closed:
                 return
             self._closed = True
-        self.file.close()
+        try:
+            self.file.close()
+        finally:
+            if self._raw is not None:
+                self._raw.close()
 
     def __enter__(self) -> Input:
         return self
@@ -277,6 +283,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
                 compression=compression,
                 counted=None,
                 replay=replay,
+                raw=raw,
             )
         counted = _Counting(raw)
         outer = _Replay(io.BufferedReader(counted))
@@ -292,6 +299,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
             compression=compression,
             counted=counted,
             replay=outer,
+            raw=raw,
         )
     except OSError as exc:
         raw.close()
