@@ -215,11 +215,11 @@ def _raw_open(given: str, source: str) -> tuple[IO[bytes], os.stat_result]:
         else:
             raw = open(Path(given).expanduser(), "rb", buffering=0)  # noqa: SIM115 (owned by Input)
     except FileNotFoundError as exc:
-        raise SourceError(source, "no such file") from exc
+        raise SourceError(source, "cannot open: no such file") from exc
     except IsADirectoryError as exc:
         raise SourceError(source, "is a folder, not a file") from exc
     except PermissionError as exc:
-        raise SourceError(source, "permission denied") from exc
+        raise SourceError(source, "cannot open: permission denied") from exc
     except (OSError, ValueError, io.UnsupportedOperation) as exc:
         raise SourceError(source, f"cannot open: {getattr(exc, 'strerror', None) or exc}") from exc
     try:
