@@ -385,3 +385,21 @@ async def test_eml_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
         (item,) = await collect(stream)  # type: ignore[arg-type]
     assert isinstance(item, MemoryRecord) and item.source == "stdin"
     assert item.id == "ru-bad-byte@example.ru"
+
+
+async def test_base64_text_part_that_is_not_text_is_an_attachment(tmp_path: Path) -> None:
+    import base64
+
+    blob = base64.encodebytes(bytes(range(256)) * 4)
+    path = tmp_path / "mislabelled.eml"
+    path.write_bytes(
+        b"From: a@example.com\nSubject: data\nMessage-ID: <m1@example.com>\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/plain\n\n'
+        b'See the data.\n--B\nContent-Type: text/plain; name="dump.bin"\n'
+        b"Content-Disposition: inline\nContent-Transfer-Encoding: base64\n\n" + blob + b"--B--\n"
+    )
+    (rec,) = await collect(path)
+    assert isinstance(rec, MemoryRecord)
+    assert rec.text == "See the data."
+    assert rec.meta["attachments"] == [{"name": "dump.bin", "type": "text/plain", "size": 1024}]
+    assert "UndecodableBase64" in rec.meta["defects"]

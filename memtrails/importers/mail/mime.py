@@ -12,7 +12,16 @@ from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
 from .html import html_to_text, tidy
-from .parts import charset, content_type, disposition, filename, payload, payload_size, raw_payload
+from .parts import (
+    charset,
+    content_type,
+    cte,
+    disposition,
+    filename,
+    payload,
+    payload_size,
+    raw_payload,
+)
 
 __all__ = ["Collected", "parse", "walk"]
 
@@ -101,6 +110,20 @@ _DATA_TEXT = {
 }
 
 
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
+def _binary(data: bytes) -> bool:
+    """Tell whether decoded bytes are not text: a NUL, or many control bytes, near the start."""
+    head = data[:4096]
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    control = len(head) - len(head.translate(None, _CONTROL))
+    return control * 10 > len(head)
+
+
 def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     maintype, subtype = ctype.split("/", 1)
     if maintype == "multipart":
@@ -126,6 +149,11 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
             _nested(parse(data.replace(b"\r\n", b"\n")), out, depth)
         else:
             out.add_text(decode_bytes(data, charset(part)), is_plain=False)
+        return
+    if cte(part) == "base64" and _binary(data):
+        # Base64 that does not decode to text (a mislabelled file, or damage): name it.
+        out.attachments.append({"name": name, "type": ctype, "size": len(data)})
+        out.defects.add("UndecodableBase64")
         return
     text = decode_bytes(data, charset(part))
     if subtype == "html":
