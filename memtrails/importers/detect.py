@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import zipfile
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,9 +12,9 @@ from typing import Any
 
 from .._exceptions import SourceError
 from ..limits import Limits
-from ..records import Item, RecordError, Seen
+from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
-from ._shared import default_source
+from ._shared import as_generator, default_source
 
 __all__ = ["KINDS", "Part", "detect_kind", "open_path", "plan"]
 
@@ -287,7 +287,7 @@ def open_path(
     state: Mapping[str, Any] | None = None,
     source: str | None = None,
     limits: Limits | None = None,
-) -> AsyncIterator[Item]:
+) -> AsyncGenerator[Item, None]:
     """Return the importer for ``path`` (its kind detected unless given).
 
     ``state`` is the position the importer reported at the end of the last run; importers
@@ -298,29 +298,29 @@ def open_path(
     if kind == "jsonl":
         from .jsonl import from_jsonl
 
-        return from_jsonl(path, state=state, source=source, limits=limits)
+        return as_generator(from_jsonl(path, state=state, source=source, limits=limits))
     if kind == "mbox":
         from .mbox import from_mbox
 
-        return from_mbox(path, state=state, source=source)
+        return as_generator(from_mbox(path, state=state, source=source))
     if kind == "eml":
         from .eml import from_eml
 
-        return from_eml(path, source=source)  # read in full: dedup keeps it cheap
+        return as_generator(from_eml(path, source=source))  # read in full: dedup keeps it cheap
     if isinstance(path, Input):
         raise SourceError(path.given, f"a pipe cannot hold a {kind}")
     if kind == "maildir":
         from .maildir import from_maildir
 
-        return from_maildir(path, state=state, source=source)
+        return as_generator(from_maildir(path, state=state, source=source))
     if kind == "slack":
         from .slack import from_slack_export
 
-        return from_slack_export(path, state=state, source=source)
+        return as_generator(from_slack_export(path, state=state, source=source))
     if kind == "files":
         from .files import from_files
 
-        return from_files(path, state=state, source=source)
+        return as_generator(from_files(path, state=state, source=source))
     raise ValueError(f"unknown source kind {kind!r}")
 
 
@@ -344,7 +344,7 @@ async def open_part(
     items = open_path(
         target or part.target, part.kind, state=state, source=part.source, limits=limits
     )
-    async with aclosing(items) as it:  # type: ignore[type-var]
+    async with aclosing(items) as it:
         async for item in it:
             if part.claimed and _is_claimed(item, part.claimed):
                 continue
@@ -352,9 +352,10 @@ async def open_part(
 
 
 def _is_claimed(item: Item, claimed: frozenset[str]) -> bool:
+    """Tell whether a notes folder's item is a file another part of the folder reads."""
     if isinstance(item, RecordError):
         key = item.id or item.where
-    elif isinstance(item, Seen) or hasattr(item, "id"):
+    elif isinstance(item, Seen | MemoryRecord):
         key = item.id
     else:
         return False
