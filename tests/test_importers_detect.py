@@ -166,3 +166,22 @@ def test_cli_reads_standard_input_under_a_stable_name(tmp_path: Path) -> None:
     bare = [sys.executable, "-m", "memtrails.cli", "add", "-", "--prune", "--home", str(home)]
     done = subprocess.run(bare, input=data, capture_output=True, cwd=ROOT, timeout=300)
     assert done.returncode == 1 and b"--name" in done.stderr
+
+
+async def test_messages_saved_without_an_ending_are_mail_not_notes(tmp_path: Path) -> None:
+    # as notmuch's corpus: "01:2," files, some in subfolders without cur/ or new/
+    folder = tmp_path / "corpus"
+    (folder / "bar").mkdir(parents=True)
+    for rel, n in (("01:2,", 1), ("02:2,", 2), ("bar/17:2,", 17)):
+        (folder / rel).write_bytes(
+            f"From: S{n} <s{n}@example.com>\nTo: t@example.com\nSubject: note {n}\n"
+            f"Message-ID: <{n}@example.com>\n\nbody {n}\n".encode()
+        )
+    (folder / "TODO").write_text("Subject: not mail, only one header-like line\n\nbuy milk\n")
+    parts = plan(folder)
+    assert [p.kind for p in parts] == ["files", "eml"]
+    notes = records(await collect(open_part(parts[0])))
+    assert [r.id for r in notes] == ["TODO"]
+    mail = records(await collect(open_part(parts[1])))
+    assert sorted(r.title for r in mail) == ["note 1", "note 17", "note 2"]
+    assert all(r.author and r.kind == "mail" for r in mail)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import zipfile
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +134,7 @@ class Part:
     claimed: frozenset[str] = frozenset()
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
     opened: Input | None = None  # the file being read, once its import started
+    names: tuple[str, ...] | None = None  # the mail files of a folder, when not all *.eml
 
     def position(self) -> int:
         """Return the bytes of this part's file read so far (0 before its import starts)."""
@@ -189,7 +191,7 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
     """Split a folder by kind: its notes, its .eml mail, each archive and Maildir in it."""
     parts: list[Part] = []
     claimed: set[str] = set()
-    emls = 0
+    mails: list[str] = []
     skipped: list[tuple[str, str]] = []
     for folder, dirs, files in os.walk(root):
         here = Path(folder)
@@ -219,20 +221,21 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
                 continue
             claimed.add(rel)
             if what == "eml":
-                emls += 1
+                mails.append(rel)
             elif what.startswith("skip:"):
                 skipped.append((rel, what[len("skip:") :]))
             else:
                 parts.append(Part(f"{given}/{rel}", what, file, default_source(file), _size(file)))
     notes = _has_notes(root, claimed)
-    if not parts and not emls and not skipped:
+    if not parts and not mails and not skipped:
         return [Part(given, "files", root, source)]
     out: list[Part] = []
     if notes or skipped:
         out.append(Part(given, "files", root, source, claimed=frozenset(claimed), skipped=skipped))
-    if emls:
+    if mails:
         mail_source = source if not notes else source + "/*.eml"
-        out.append(Part(f"{given} (.eml)", "eml", root, mail_source))
+        names = None if all(m.lower().endswith(".eml") for m in mails) else tuple(mails)
+        out.append(Part(f"{given} (.eml)", "eml", root, mail_source, names=names))
     return out + parts
 
 
@@ -253,15 +256,31 @@ def _file_kind(file: Path) -> str | None:
         return "files"
     try:
         with open_input(file) as stream:
-            kind = sniff(stream.head(4096), strip_compression(name)) if stream.regular else None
+            head = stream.head(4096) if stream.regular else b""
+            kind = sniff(head, strip_compression(name)) if head else None
             actually_compressed = stream.compression is not None
     except (SourceError, OSError, EOFError, ValueError) as exc:
         return f"skip:cannot read it: {exc}" if compressed else "files"
     if kind in ("mbox", "jsonl"):
         return kind
+    if kind is None and not compressed and suffix == "" and _looks_like_message(head):
+        return "eml"  # a message saved without an ending (``01:2,``, MH's ``1234``)
     if compressed or actually_compressed:
         return "skip:compressed, and what it holds is neither an mbox nor JSON Lines"
     return "files"
+
+
+_HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*):[ \t]", re.MULTILINE)
+_MAIL_HEADERS = {b"from", b"date", b"subject", b"message-id", b"to", b"received", b"return-path"}
+
+
+def _looks_like_message(head: bytes) -> bool:
+    """Tell whether a file starts with a mail header block (three or more known headers)."""
+    block = head.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
+    if not _HEADER.match(block):
+        return False
+    names = {m.group(1).lower() for m in _HEADER.finditer(block)}
+    return len(names & _MAIL_HEADERS) >= 3
 
 
 def _has_notes(root: Path, claimed: set[str]) -> bool:
@@ -287,6 +306,7 @@ def open_path(
     state: Mapping[str, Any] | None = None,
     source: str | None = None,
     limits: Limits | None = None,
+    names: Sequence[str] | None = None,
 ) -> AsyncGenerator[Item, None]:
     """Return the importer for ``path`` (its kind detected unless given).
 
@@ -306,7 +326,9 @@ def open_path(
     if kind == "eml":
         from .eml import from_eml
 
-        return as_generator(from_eml(path, source=source))  # read in full: dedup keeps it cheap
+        return as_generator(
+            from_eml(path, source=source, names=names)
+        )  # read in full: dedup keeps it cheap
     if isinstance(path, Input):
         raise SourceError(path.given, f"a pipe cannot hold a {kind}")
     if kind == "maildir":
@@ -342,7 +364,12 @@ async def open_part(
     for where, why in part.skipped:
         yield RecordError(part.source, where, f"skipped: {why}", id=where)
     items = open_path(
-        target or part.target, part.kind, state=state, source=part.source, limits=limits
+        target or part.target,
+        part.kind,
+        state=state,
+        source=part.source,
+        limits=limits,
+        names=part.names,
     )
     async with aclosing(items) as it:
         async for item in it:

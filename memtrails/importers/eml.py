@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from contextlib import aclosing
 from pathlib import Path
 
@@ -20,7 +20,10 @@ _CHUNK = 16
 
 
 async def from_eml(
-    path: str | os.PathLike[str] | Input, *, source: str | None = None
+    path: str | os.PathLike[str] | Input,
+    *,
+    source: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
@@ -34,6 +37,8 @@ async def from_eml(
         path: one .eml file or a folder of them, or an opened ``Input`` holding one message
             (standard input).
         source: the records' source; defaults to the resolved path given.
+        names: for a folder, the files to read (paths relative to it) instead of every
+            ``*.eml``: messages saved without the ending (``01:2,``, ``1234``).
 
     Raises:
         SourceError: the path is missing, or the file or folder cannot be read.
@@ -57,7 +62,10 @@ async def from_eml(
         name = source if source is not None else default_source(root)
 
         def make() -> Iterator[MemoryRecord | RecordError]:
-            return Closing(_read_eml(name, _list(root, name)), None)
+            listed = _list(root, name)
+            if names is not None:
+                listed = sorted((rel, root / rel) for rel in names)
+            return Closing(_read_eml(name, listed), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
