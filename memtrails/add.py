@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from pathlib import Path
 
-from .importers.detect import detect_kind, open_path
+from ._exceptions import SourceError
+from .importers._input import Input, open_input
+from .importers._shared import default_source
+from .importers.detect import Part, open_part, plan
 from .ingest import ProgressCallback
 from .limits import Limits
 from .memory import Memory
 from .records import ImportReport
 
-__all__ = ["add_git", "add_path", "source_name"]
+__all__ = ["add_git", "add_part", "add_path", "source_name"]
 
 
 def source_name(path: str | os.PathLike[str]) -> str:
     """Return the source name importers give a path: its absolute, resolved form."""
-    return str(Path(path).resolve())
+    return default_source(path)
 
 
 async def add_path(
@@ -24,6 +28,7 @@ async def add_path(
     path: str | os.PathLike[str],
     *,
     kind: str | None = None,
+    name: str | None = None,
     full: bool = False,
     prune: bool = False,
     batch: int = 64,
@@ -33,14 +38,19 @@ async def add_path(
     """Import a file or folder of any kind memtrails reads, reading only what is new.
 
     The importer gets back the position it reported at the end of the last run, so an
-    appended mbox or JSON Lines file is read from where it stopped and a notes folder only
-    re-reads files whose size or mtime changed; an importer that cannot prove the rest
-    unchanged reads everything (and still embeds nothing that is unchanged).
+    appended mbox or JSON Lines file is read from where it stopped, a Maildir or notes folder
+    only reads new or changed files, and a compressed archive unchanged since the last run is
+    not read; an importer that cannot prove the rest unchanged reads everything (and still
+    embeds nothing that is unchanged). A folder holding several kinds is imported part by
+    part (see :func:`memtrails.importers.detect.plan`).
 
     Args:
         memory: an open memory.
-        path: the input.
-        kind: ``"jsonl"``, ``"mbox"``, ``"eml"``, ``"slack"`` or ``"files"``; detected when None.
+        path: the input; ``-`` is standard input.
+        kind: one of ``jsonl``, ``mbox``, ``eml``, ``maildir``, ``slack``, ``files``;
+            detected when None.
+        name: the source name (default: the resolved path); give one to a pipe so that
+            re-runs of the same archive dedup against each other.
         full: ignore the saved position and read everything.
         prune: read everything, then forget this source's records that are no longer in it
             (never records of another source; nothing when the source yielded nothing).
@@ -49,23 +59,73 @@ async def add_path(
         limits: how large and deep a record may be (default: ``Limits()``).
 
     Raises:
-        SourceError: the path is missing or of no kind memtrails reads.
+        SourceError: the path is missing or of no kind memtrails reads, or ``prune`` was
+            asked for a pipe without a ``name``.
 
     Example::
 
         async with Memory.open("~/.memtrails") as memory:
             report = await add_path(memory, "~/mail/archive.mbox")
     """
-    path = Path(path).expanduser()
-    kind = kind or detect_kind(path)
-    # A notes folder is walked whole even when incremental (a stat per file), so it can
-    # prune without reading unchanged files; other kinds prune after a full read.
-    use_state = not full and (not prune or kind == "files")
-    state = memory.source_state(source_name(path)) if use_state else None
-    importer = open_path(path, kind, state=state, limits=limits)
-    return await memory.ingest(
-        importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
-    )
+    parts = await asyncio.to_thread(plan, os.fspath(path), kind=kind, name=name)
+    total = ImportReport()
+    try:
+        for part in parts:
+            report = await add_part(
+                memory,
+                part,
+                full=full,
+                prune=prune,
+                batch=batch,
+                on_progress=on_progress,
+                limits=limits,
+            )
+            total.merge(report)
+    finally:
+        for part in parts:
+            if isinstance(part.target, Input):
+                part.target.close()
+    return total
+
+
+async def add_part(
+    memory: Memory,
+    part: Part,
+    *,
+    full: bool = False,
+    prune: bool = False,
+    batch: int = 64,
+    on_progress: ProgressCallback | None = None,
+    limits: Limits | None = None,
+) -> ImportReport:
+    """Run one planned import (:func:`memtrails.importers.detect.plan`); see :func:`add_path`.
+
+    Raises:
+        SourceError: ``prune`` was asked for a pipe that has no name of its own.
+    """
+    piped = isinstance(part.target, Input) and not part.target.regular
+    try:
+        if part.kind in ("mbox", "jsonl") and isinstance(part.target, Path):
+            # opened here so that progress can tell how far into the file reading is
+            part.opened = await asyncio.to_thread(open_input, part.target, part.source)
+        elif isinstance(part.target, Input):
+            part.opened = part.target
+        if prune and piped and part.source in ("stdin", part.label):
+            raise SourceError(
+                part.source,
+                "--prune on a pipe needs --name NAME, so that only that archive's records are pruned",
+            )
+        # A notes folder or a Maildir is walked whole even when incremental (a stat per
+        # file), so it can prune without reading unchanged files; others prune after a full read.
+        use_state = not full and not piped and (not prune or part.kind in ("files", "maildir"))
+        state = memory.source_state(part.source) if use_state else None
+        importer = open_part(part, state=state, target=part.opened, limits=limits)
+        return await memory.ingest(
+            importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
+        )
+    finally:
+        if part.opened is not None:
+            part.opened.close()
 
 
 async def add_git(

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Coroutine
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -18,6 +18,9 @@ from .limits import MAX_DEPTH_CEILING, Limits
 from .memory import Memory
 from .pipeline.progress import progress_bar
 from .records import ImportReport
+
+if TYPE_CHECKING:
+    from .importers.detect import Part
 
 __all__ = ["main"]
 
@@ -141,6 +144,18 @@ def main() -> None:
 )
 @click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
 @click.option(
+    "--kind",
+    type=click.Choice(["jsonl", "mbox", "eml", "maildir", "slack", "files"]),
+    default=None,
+    help="Read PATHS as this kind instead of recognising it.",
+)
+@click.option(
+    "--name",
+    default=None,
+    help="Source name for the one PATH (default: its resolved path); give one to a pipe or - "
+    "so that re-runs dedup.",
+)
+@click.option(
     "--full",
     is_flag=True,
     help="Read every input in full, not only what is new since the last run.",
@@ -167,6 +182,8 @@ async def add(
     paths: tuple[Path, ...],
     git_repos: tuple[Path, ...],
     all_branches: bool,
+    kind: str | None,
+    name: str | None,
     full: bool,
     prune: bool,
     batch: int,
@@ -177,63 +194,97 @@ async def add(
     home: Path | None,
     limits: Limits,
 ) -> None:
-    """Import PATHS (JSON Lines, mbox, .eml, Slack exports, notes folders) and --git repositories.
+    """Import PATHS (JSON Lines, mbox, .eml, Maildir, Slack exports, notes) and --git repositories.
 
     Records already in the memory with the same content cost nothing; changed ones are
     updated; records that cannot be read are skipped, listed, and counted. A re-run reads
     only what is new since the last run where the input allows it (an appended mbox or
-    JSON Lines file, new commits, changed files). Records over the --max-* limits are cut
-    (said in the report and the record's meta "_cut") or skipped with the limit named.
+    JSON Lines file, new Maildir messages, new commits, changed files). Compressed mbox and
+    JSON Lines (.gz, .bz2, .xz) are read as streams; - reads standard input. A folder
+    holding several kinds imports each file by its own kind. Records over the --max-*
+    limits are cut (said in the report and the record's meta "_cut") or skipped with the
+    limit named.
 
     Example:
 
-        memtrails add ~/mail/archive.mbox ./slack-export ~/notes --git ~/code/app
+        memtrails add ~/mail/archive.mbox ~/Maildir ./list-archives ./slack-export --git ~/code/app
+
+        zcat list.mbox.gz | memtrails add - --name list-archive
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from .add import add_git, add_path
-    from .importers.detect import detect_kind
+    from .add import add_git, add_part
+    from .importers.detect import plan
 
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
-    kinds = [(path, detect_kind(path)) for path in paths]  # fail before opening anything
+    if name is not None and len(paths) != 1:
+        raise click.UsageError("--name names one PATH; give exactly one")
+    if sum(str(p) == "-" for p in paths) > 1:
+        raise click.UsageError("standard input (-) can be read once")
+    parts: list[Part] = []
+    try:
+        for path in paths:  # fail before opening the memory
+            parts.extend(plan(str(path), kind=kind, name=name))
+    except BaseException:
+        _close_parts(parts)
+        raise
     if git_repos:
         from .importers.git import git_source
 
-        for repo in git_repos:
-            git_source(repo)  # not a repository: fail before the memory folder is created
+        try:
+            for repo in git_repos:
+                git_source(repo)  # not a repository: fail before the memory folder is created
+        except BaseException:
+            _close_parts(parts)
+            raise
     total = ImportReport()
-    async with _open(home, threads, qdrant_url, model) as memory:
-        for path, kind in kinds:
-            with progress_bar(str(path), enabled=not as_json) as on_progress:
-                report = await add_path(
-                    memory,
-                    path,
-                    kind=kind,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    on_progress=on_progress,
-                    limits=limits,
-                )
-            total.merge(report)
-        for repo in git_repos:
-            with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
-                report = await add_git(
-                    memory,
-                    repo,
-                    all_branches=all_branches,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    on_progress=on_progress,
-                    limits=limits,
-                )
-            total.merge(report)
+    try:
+        async with _open(home, threads, qdrant_url, model) as memory:
+            for part in parts:
+                by_bytes = part.kind in ("mbox", "jsonl")
+                with progress_bar(
+                    part.label,
+                    enabled=not as_json,
+                    total_bytes=part.size,
+                    position=part.position if by_bytes else None,
+                ) as on_progress:
+                    report = await add_part(
+                        memory,
+                        part,
+                        full=full,
+                        prune=prune,
+                        batch=batch,
+                        on_progress=on_progress,
+                        limits=limits,
+                    )
+                total.merge(report)
+            for repo in git_repos:
+                with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
+                    report = await add_git(
+                        memory,
+                        repo,
+                        all_branches=all_branches,
+                        full=full,
+                        prune=prune,
+                        batch=batch,
+                        on_progress=on_progress,
+                        limits=limits,
+                    )
+                total.merge(report)
+    finally:
+        _close_parts(parts)
     if as_json:
         click.echo(json.dumps(total.to_json(), ensure_ascii=False))
     else:
         _print_report(total)
+
+
+def _close_parts(parts: list[Part]) -> None:
+    """Close the pipes that planning opened (a run that stops before reading them)."""
+    for part in parts:
+        if not isinstance(part.target, Path):
+            part.target.close()
 
 
 def _print_report(report: ImportReport) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from memtrails._exceptions import SourceError
-from memtrails.importers._mail import decode_bytes, decode_header, html_to_text
 from memtrails.importers.eml import from_eml
+from memtrails.importers.mail import decode_bytes, decode_header, html_to_text
 from memtrails.records import MemoryRecord, RecordError
 
 
@@ -319,3 +319,87 @@ async def test_unreadable_input_raises_source_error(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     assert await collect(empty) == []
+
+
+# --------------------------------------------------------------- cases found on real archives
+
+FIXTURES = Path(__file__).parent / "data" / "mail"
+
+
+async def fixture(name: str) -> MemoryRecord:
+    (item,) = await collect(FIXTURES / name)
+    assert isinstance(item, MemoryRecord), item
+    return item
+
+
+async def test_one_bad_byte_costs_one_character_not_the_body() -> None:
+    rec = await fixture("utf8-one-bad-byte.eml")
+    assert rec.text.count("\ufffd") == 1
+    assert rec.text.startswith("Привет всем! Отчёт за февраль готов, \ufffd смотрите вложение.")
+    assert rec.title == "Отчёт" and rec.author == "Иван <ivan@example.ru>"
+
+
+def test_declared_charset_keeps_its_text_around_a_bad_byte() -> None:
+    body = "Ещё один отчёт, ".encode() + b"\xd0" + " всё готово".encode()
+    assert decode_bytes(body, "utf-8") == "Ещё один отчёт, \ufffd всё готово"
+    # Latin-1 text labelled UTF-8 is not "UTF-8 with bad bytes": every accent is invalid
+    latin = "Déjà vu, café crème, à bientôt, élève".encode("latin-1")
+    assert decode_bytes(latin, "utf-8") == "Déjà vu, café crème, à bientôt, élève"
+
+
+async def test_uuencoded_file_is_an_attachment_not_text() -> None:
+    rec = await fixture("uuencoded-in-text.eml")
+    assert rec.text == "Here is the report, uuencoded.\n\nCheers"
+    assert rec.meta["attachments"] == [
+        {"name": "report.pdf", "type": "application/pdf", "size": 3000}
+    ]
+
+
+async def test_base64_left_by_a_broken_boundary_is_an_attachment() -> None:
+    rec = await fixture("broken-boundary-base64.eml")
+    assert "The photo is attached." in rec.text
+    assert len(rec.text) < 200  # no base64 in the text
+    (att,) = rec.meta["attachments"]
+    assert (att["name"], att["type"]) == ("beach.jpg", "image/jpeg")
+    assert abs(att["size"] - 3000) <= 3
+
+
+async def test_attachment_only_mail_without_subject_is_a_record_naming_it() -> None:
+    rec = await fixture("attachment-only-no-subject.eml")
+    assert rec.title is None
+    assert rec.text == "Attachments: scan-0001.pdf"
+    assert rec.meta["attachments"][0]["name"] == "scan-0001.pdf"
+
+
+async def test_eml_from_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memtrails.importers._input import open_input
+    from memtrails.importers.detect import detect_kind
+
+    read_fd, write_fd = os.pipe()
+    os.write(write_fd, (FIXTURES / "utf8-one-bad-byte.eml").read_bytes())
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        stream = open_input("-")
+        assert detect_kind(stream) == "eml"
+        (item,) = await collect(stream)  # type: ignore[arg-type]
+    assert isinstance(item, MemoryRecord) and item.source == "stdin"
+    assert item.id == "ru-bad-byte@example.ru"
+
+
+async def test_base64_text_part_that_is_not_text_is_an_attachment(tmp_path: Path) -> None:
+    import base64
+
+    blob = base64.encodebytes(bytes(range(256)) * 4)
+    path = tmp_path / "mislabelled.eml"
+    path.write_bytes(
+        b"From: a@example.com\nSubject: data\nMessage-ID: <m1@example.com>\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/plain\n\n'
+        b'See the data.\n--B\nContent-Type: text/plain; name="dump.bin"\n'
+        b"Content-Disposition: inline\nContent-Transfer-Encoding: base64\n\n" + blob + b"--B--\n"
+    )
+    (rec,) = await collect(path)
+    assert isinstance(rec, MemoryRecord)
+    assert rec.text == "See the data."
+    assert rec.meta["attachments"] == [{"name": "dump.bin", "type": "text/plain", "size": 1024}]
+    assert "UndecodableBase64" in rec.meta["defects"]

@@ -88,7 +88,9 @@ async def from_cursor(
         if older:
             notes.append(f"{older} rows had {cursor} before the watermark asked for ({since!r})")
         if not ordered:
-            notes.append(f"rows did not come in {cursor} order: the position was saved at the end only")
+            notes.append(
+                f"rows did not come in {cursor} order: the position was saved at the end only"
+            )
         saved = {"cursor": cursor, **_encode(best)} if best is not None else {"cursor": cursor}
         return SourceState(
             name,
@@ -113,7 +115,9 @@ async def from_cursor(
                 best = value
         except TypeError:
             yield RecordError(
-                name, f"row {count}", f"`{cursor}` is a {type(value).__name__}, not comparable with {type(best).__name__}"
+                name,
+                f"row {count}",
+                f"`{cursor}` is a {type(value).__name__}, not comparable with {type(best).__name__}",
             )
             continue
         last = value
@@ -146,7 +150,9 @@ def _value(row: Any, cursor: str) -> CursorValue | None:
     return value if isinstance(value, datetime | date | int | float | str) else None
 
 
-_RECORD_FIELDS = frozenset(("id", "text", "kind", "author", "title", "at", "source", "thread", "meta"))
+_RECORD_FIELDS = frozenset(
+    ("id", "text", "kind", "author", "title", "at", "source", "thread", "meta")
+)
 
 
 def _without_cursor(row: Any, cursor: str) -> Any:
@@ -172,7 +178,9 @@ def _minus(value: CursorValue, lag: timedelta | float | None) -> CursorValue:
             return (datetime.fromisoformat(value) - lag).isoformat()
         except ValueError:
             pass
-    raise ValueError(f"`lag` {lag!r} does not apply to a cursor value of type {type(value).__name__}")
+    raise ValueError(
+        f"`lag` {lag!r} does not apply to a cursor value of type {type(value).__name__}"
+    )
 
 
 def _encode(value: CursorValue) -> dict[str, Any]:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncGenerator, Iterator
+from collections.abc import AsyncGenerator, Iterator, Sequence
 from contextlib import aclosing
 from pathlib import Path
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError
-from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item, strip_unixfrom
+from ._input import Input
+from ._shared import Closing, as_generator, default_source
+from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
 
@@ -18,7 +20,10 @@ _CHUNK = 16
 
 
 async def from_eml(
-    path: str | os.PathLike[str], *, source: str | None = None
+    path: str | os.PathLike[str] | Input,
+    *,
+    source: str | None = None,
+    names: Sequence[str] | None = None,
 ) -> AsyncGenerator[MemoryRecord | RecordError, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
@@ -29,8 +34,11 @@ async def from_eml(
     ignored.
 
     Args:
-        path: one .eml file or a folder of them.
+        path: one .eml file or a folder of them, or an opened ``Input`` holding one message
+            (standard input).
         source: the records' source; defaults to the resolved path given.
+        names: for a folder, the files to read (paths relative to it) instead of every
+            ``*.eml``: messages saved without the ending (``01:2,``, ``1234``).
 
     Raises:
         SourceError: the path is missing, or the file or folder cannot be read.
@@ -42,15 +50,26 @@ async def from_eml(
         >>> async for item in from_eml("~/Mail/saved"):  # doctest: +SKIP
         ...     print(item)
     """
-    root = Path(path).expanduser()
-    name = source if source is not None else str(root.resolve())
+    if isinstance(path, Input):
+        stream = path
+        name = source if source is not None else default_source(stream.given)
 
-    def make() -> Iterator[MemoryRecord | RecordError]:
-        return Closing(_read_eml(name, _list(root, name)), None)
+        def make() -> Iterator[MemoryRecord | RecordError]:
+            return Closing(_read_stream(name, stream), stream)
+
+    else:
+        root = Path(path).expanduser()
+        name = source if source is not None else default_source(root)
+
+        def make() -> Iterator[MemoryRecord | RecordError]:
+            listed = _list(root, name)
+            if names is not None:
+                listed = sorted((rel, root / rel) for rel in names)
+            return Closing(_read_eml(name, listed), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
-    async with aclosing(iterate_in_thread(make, chunk=_CHUNK)) as items:
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:
             yield item
 
@@ -96,3 +115,16 @@ def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryReco
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
         yield message_to_item(strip_unixfrom(raw), source=source, where=rel, meta={"path": rel})
+
+
+def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:
+    where = Path(stream.given).name if stream.given != "-" else "stdin"
+    try:
+        raw = stream.file.read(MAX_MESSAGE_BYTES + 1)
+    except (OSError, EOFError) as exc:
+        yield RecordError(source, where, f"cannot read: {exc}")
+        return
+    if len(raw) > MAX_MESSAGE_BYTES:
+        yield RecordError(source, where, f"message is larger than {MAX_MESSAGE_BYTES} bytes")
+        return
+    yield message_to_item(strip_unixfrom(raw), source=source, where=where, meta={})

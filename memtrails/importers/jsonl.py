@@ -15,7 +15,9 @@ from .._measure import measure
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
+from ._input import Input, open_input, strip_compression
 from ._resume import prefix_marks, why_not_resumable
+from ._shared import default_source
 
 __all__ = ["from_jsonl"]
 
@@ -180,7 +182,7 @@ def _pass_line(f: BinaryIO) -> tuple[int, bool]:
 
 
 def _read(
-    path: Path,
+    path: Path | Input,
     source: str,
     mapping: Mapping[str, str],
     kind: str,
@@ -188,12 +190,11 @@ def _read(
     checkpoint_every: int,
     limits: Limits,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
-    try:
-        f = path.open("rb")
-    except OSError as exc:
-        raise SourceError(source, f"cannot open: {exc.strerror or exc}") from exc
-    with f:
-        why = why_not_resumable(f, state)
+    stream = open_input(path, source)  # a compressed file or a pipe reads in full
+    f = stream.file
+    name = Path(strip_compression(stream.given))
+    with stream:
+        why = why_not_resumable(f, state) if stream.seekable else "not a plain file"
         if why is None and state is not None:
             mode, offset, line_no = "incremental", int(state["offset"]), int(state["lines"])
             skipped = int(state.get("records", 0))
@@ -208,7 +209,8 @@ def _read(
                 source, marks, mode=mode, complete=complete, why=why, skipped=skipped
             )
 
-        f.seek(offset)
+        if stream.seekable:
+            f.seek(offset)
         for raw, size in _lines(f, limits.max_line_bytes):
             finished = raw.endswith(b"\n")
             if size > limits.max_line_bytes:
@@ -222,7 +224,7 @@ def _read(
                 item = _item(
                     raw[len(_BOM) :] if line_no == 0 and raw.startswith(_BOM) else raw,
                     line_no + 1,
-                    path,
+                    name,
                     source,
                     mapping,
                     kind,
@@ -237,13 +239,14 @@ def _read(
             offset += size
             # After the line's record, never before: a saved position covers only records
             # that reach the folder ahead of it.
-            if line_no % checkpoint_every == 0:
+            if line_no % checkpoint_every == 0 and stream.seekable:
                 yield position()
-        yield position(complete=mode == "full")
+        if stream.seekable:
+            yield position(complete=mode == "full")
 
 
 async def from_jsonl(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Input,
     *,
     fields: Mapping[str, str] | None = None,
     kind: str = "note",
@@ -265,7 +268,8 @@ async def from_jsonl(
     naming the line, and the import goes on.
 
     Args:
-        path: the ``.jsonl`` file.
+        path: the ``.jsonl`` file (``.gz``, ``.bz2`` or ``.xz`` compressed, a pipe, or an
+            opened ``Input``: read in full, without positions).
         fields: record field -> JSON key, for keys that differ from the defaults.
         kind: the records' kind when the line has no ``kind``.
         source: the source name (default: the file's absolute path).
@@ -287,14 +291,14 @@ async def from_jsonl(
 
         await memory.ingest(from_jsonl("tickets.jsonl", fields={"id": "key", "text": "summary"}))
     """
-    file = Path(path)
-    name = source or str(file.resolve())
+    file = path if isinstance(path, Input) else Path(path)
+    name = source or default_source(file.given if isinstance(file, Input) else file)
     unknown = set(fields or {}) - set(_DEFAULTS)
     if unknown:
         raise ValueError(
             f"`fields` has unknown record fields {sorted(unknown)}; use {sorted(_DEFAULTS)}"
         )
-    if file.is_dir():
+    if isinstance(file, Path) and file.is_dir():
         raise SourceError(name, "is a folder, not a JSON Lines file")
     if checkpoint_every < 1:
         raise ValueError("`checkpoint_every` must be at least 1")

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import lzma
 import os
 import re
+import zlib
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
@@ -12,8 +15,10 @@ from typing import IO, Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
-from ._mail import MAX_MESSAGE_BYTES, Closing, message_to_item
+from ._input import Input, open_input
 from ._resume import prefix_marks, why_not_resumable
+from ._shared import Closing, as_generator, default_source
+from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["from_mbox"]
 
@@ -37,6 +42,18 @@ _SEPARATOR = re.compile(
     rb")\r?\n?",
 )
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+# A file with no separator at all whose body holds another header block: several messages
+# run together (saved without From_ lines). Read as one, they would merge into one record.
+_RUN_TOGETHER = re.compile(
+    rb"^\n(?:[\w-]+:[^\n]*\n(?:[ \t][^\n]*\n)*){0,40}?(?:Return-Path|Received|Message-ID|Delivered-To):",
+    re.IGNORECASE | re.MULTILINE,
+)
+_RUN_TOGETHER_REASON = (
+    "no 'From ' separator lines, and the text holds more than one message's headers: "
+    "several messages run together, not an mbox; not imported as one merged record "
+    "(give each message its own .eml file, or separate them with 'From ' lines)"
+)
+_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
 
 
 def is_separator(line: bytes) -> bool:
@@ -45,7 +62,7 @@ def is_separator(line: bytes) -> bool:
 
 
 async def from_mbox(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Input,
     *,
     source: str | None = None,
     start: int = 0,
@@ -113,8 +130,8 @@ async def from_mbox(
     """
     if start < 0:
         raise ValueError(f"`start` must be a byte offset of at least 0, got {start}")
-    name = source if source is not None else str(Path(path).resolve())
-    file_path = Path(path)
+    given = path.given if isinstance(path, Input) else path
+    name = source if source is not None else default_source(given)
 
     if checkpoint_every < 1:
         raise ValueError("`checkpoint_every` must be at least 1")
@@ -122,32 +139,17 @@ async def from_mbox(
     def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
         # The file is opened by the generator on its first step, inside its own ``with``:
         # if the consumer is cancelled before that step, nothing is left open.
-        return Closing(_read_mbox(file_path, name, start, state, checkpoint_every), None)
+        return Closing(_read_mbox(path, name, start, state, checkpoint_every), None)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
-    async with aclosing(iterate_in_thread(make, chunk=_CHUNK)) as items:
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:
             yield item
 
 
-def _open(path: Path, source: str) -> IO[bytes]:
-    if path.is_dir():
-        raise SourceError(
-            source, "is a folder, not an mbox file (use from_eml for a folder of .eml)"
-        )
-    try:
-        return open(path, "rb")
-    except FileNotFoundError as exc:
-        raise SourceError(source, "no such file") from exc
-    except PermissionError as exc:
-        raise SourceError(source, "permission denied") from exc
-    except OSError as exc:
-        raise SourceError(source, f"cannot open: {exc.strerror or exc}") from exc
-
-
 def _read_mbox(
-    path: Path,
+    path: str | os.PathLike[str] | Input,
     source: str,
     start: int,
     state: Mapping[str, Any] | None,
@@ -155,9 +157,19 @@ def _read_mbox(
     max_message: int | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
-    with _open(path, source) as handle:
-        if not handle.seekable():  # a pipe: no position to save or resume
-            yield from _split(handle, source, start=start, max_message=max_message)
+    if not isinstance(path, Input) and Path(path).is_dir():
+        raise SourceError(
+            source, "is a folder, not an mbox file (use from_eml for a folder of .eml)"
+        )
+    with open_input(path, source) as stream:
+        handle = stream.file
+        if stream.compression is not None and stream.regular and stream.path is not None:
+            yield from _read_compressed(stream, source, state, max_message)
+            return
+        if not stream.seekable:  # a pipe: no position to save or resume
+            for item in _split(handle, source, start=start, max_message=max_message):
+                if not isinstance(item, SourceState):
+                    yield item
             return
         why = why_not_resumable(handle, state) if state is not None else None
         mode = "incremental" if state is not None and why is None else "full"
@@ -177,6 +189,41 @@ def _read_mbox(
         )
 
 
+def _read_compressed(
+    stream: Input, source: str, state: Mapping[str, Any] | None, max_message: int | None
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
+    """Read a compressed mbox whole, or not at all when its bytes are those of the last run.
+
+    A compressed file cannot be resumed in the middle, but list archives (Mailman's monthly
+    ``.txt.gz``) stop changing once their month is over: those are skipped unread.
+    """
+    assert stream.path is not None
+    stamp = _stamp(stream.path)
+    saved = (state or {}).get("compressed")
+    if state is not None and saved == stamp:
+        records = int(state.get("records", 0))
+        yield SourceState(source, dict(state), mode="incremental", skipped=records)
+        return
+    why = None if state is None else "the compressed file has changed"
+    records = 0
+    for item in _split(stream.file, source, max_message=max_message):
+        if isinstance(item, SourceState):  # the count of distinct records at the end
+            records = int(item.state["records"])
+            continue
+        yield item
+    end = {"compressed": stamp, "records": records}
+    yield SourceState(source, end, mode="full", complete=True, why=why)
+
+
+def _stamp(path: Path) -> dict[str, Any]:
+    """Return the size and SHA-256 of a file's bytes (a compressed archive is small)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
+
+
 def _split(
     handle: IO[bytes],
     source: str,
@@ -190,13 +237,16 @@ def _split(
 
     With ``checkpoint``, a position is yielded every ``every`` messages, always after the
     message before it, and one at the end (where the last message starts), each with the
-    number of records before it.
+    number of distinct records before it; without, one ``{"records": N}`` state at the end.
+    A message that repeats an earlier one (same Message-ID, same content: list archives
+    hold many) is not yielded again and not counted.
     """
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
         handle.seek(start)  # only when asked: a pipe (``<(zcat a.mbox.gz)``) cannot seek
     pos = start
     count = 0
+    separators = 0
     offset: int | None = None  # where the current message's separator (or text) starts
     lines: list[bytes] = []
     size = 0
@@ -204,11 +254,13 @@ def _split(
     at_line_start = True
     first = True
     skipping = start > 0  # resumed mid-file: ignore text until the first separator
+    kept: dict[int, int] = {}  # hash of a record id -> hash of its content, this pass
+    records = 0  # distinct records yielded, for the positions
+    last_counted = False  # the last message gave a record (read again on resume)
 
-    records = 0  # records yielded, for the positions
-
-    def finish(end: int) -> MemoryRecord | RecordError | None:
-        nonlocal count
+    def finish() -> MemoryRecord | RecordError | None:
+        nonlocal count, records, last_counted
+        last_counted = False
         if offset is None:
             return None
         count += 1
@@ -228,53 +280,94 @@ def _split(
             raw = raw[:-2]
         if b">From " in raw:  # the regex is costly on big messages; most have no escape
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
-        return message_to_item(raw, source=source, where=where, meta={})
+        if separators == 0 and _runs_together(raw):
+            return RecordError(source, where, _RUN_TOGETHER_REASON)
+        item = message_to_item(raw, source=source, where=where, meta={})
+        if isinstance(item, MemoryRecord):
+            key, content = hash(item.id), _content_hash(item)
+            last_counted = True
+            seen = kept.get(key)
+            if seen is None:
+                kept[key] = content
+                records += 1
+            elif seen == content:
+                return None  # the same message archived twice
+        return item
 
-    while True:
-        line = handle.readline(_LINE_LIMIT)
-        if not line:
-            break
-        line_at = pos
-        pos += len(line)
-        if first:
-            first = False
-            if start == 0 and line.startswith(_BOM):
-                line = line[len(_BOM) :]
-            if line.startswith(b"From "):
-                skipping = False
-                offset, lines, size, oversize = line_at, [], 0, False
-                at_line_start = line.endswith(b"\n")
-                continue
-        starts_line, at_line_start = at_line_start, line.endswith(b"\n")
-        if starts_line and line.startswith(b"From ") and is_separator(line):
-            item = finish(line_at)
-            if item is not None:
-                yield item
-                records += isinstance(item, MemoryRecord)
-                if checkpoint is not None and count % every == 0:
+    try:
+        while True:
+            line = handle.readline(_LINE_LIMIT)
+            if not line:
+                break
+            line_at = pos
+            pos += len(line)
+            if first:
+                first = False
+                if start == 0 and line.startswith(_BOM):
+                    line = line[len(_BOM) :]
+                if line.startswith(b"From "):
+                    skipping = False
+                    separators += 1
+                    offset, lines, size, oversize = line_at, [], 0, False
+                    at_line_start = line.endswith(b"\n")
+                    continue
+            starts_line, at_line_start = at_line_start, line.endswith(b"\n")
+            if starts_line and line.startswith(b"From ") and is_separator(line):
+                done = count
+                item = finish()
+                if item is not None:
+                    yield item
+                if checkpoint is not None and count > done and count % every == 0:
                     yield checkpoint(line_at, records)
-            skipping = False
-            offset, lines, size, oversize = line_at, [], 0, False
-            continue
-        if skipping:
-            continue
-        if offset is None:
-            if not line.strip():
-                continue  # blank lines before the first message
-            offset = line_at  # an mbox that does not start with a separator
-        size += len(line)
-        if oversize:
-            continue
-        if size > limit:
-            oversize = True
-            lines = []  # drop what was kept; count the rest without holding it
-            continue
-        lines.append(line)
+                skipping = False
+                separators += 1
+                offset, lines, size, oversize = line_at, [], 0, False
+                continue
+            if skipping:
+                continue
+            if offset is None:
+                if not line.strip():
+                    continue  # blank lines before the first message
+                offset = line_at  # an mbox that does not start with a separator
+            size += len(line)
+            if oversize:
+                continue
+            if size > limit:
+                oversize = True
+                lines = []  # drop what was kept; count the rest without holding it
+                continue
+            lines.append(line)
+    except _READ_ERRORS as exc:
+        # damaged compressed data: what came before it is kept, the rest cannot be read
+        yield RecordError(source, f"byte {pos}", f"cannot read further: {exc}")
+        offset = None
     last_start = offset
-    item = finish(pos)
+    item = finish()
     if item is not None:
         yield item
-    if checkpoint is not None:
-        # The next run starts at the last message again: `records` does not count it yet.
-        at = last_start if last_start is not None else start
-        yield checkpoint(at, records, complete=start == 0)
+    if checkpoint is None:
+        yield SourceState(source, {"records": records})
+        return
+    # The next run starts at the last message again: it is not counted before that point.
+    at = last_start if last_start is not None else start
+    yield checkpoint(at, records - last_counted, complete=start == 0)
+
+
+def _runs_together(raw: bytes) -> bool:
+    """Tell whether a message without a separator holds another message's header block.
+
+    A forward inside a MIME multipart has headers too, so only a non-multipart message is
+    looked at; an inline forward (``From:``, ``Sent:``, ``To:``) lacks the transport
+    headers looked for here.
+    """
+    data = raw.replace(b"\r\n", b"\n")
+    end = data.find(b"\n\n")
+    if end < 0 or b"multipart/" in data[:end].lower():
+        return False
+    return _RUN_TOGETHER.search(data, end + 2) is not None
+
+
+def _content_hash(record: MemoryRecord) -> int:
+    return hash(
+        (record.text, record.title, record.author, record.at, record.thread, repr(record.meta))
+    )

@@ -1,0 +1,306 @@
+"""Open an input as one byte stream: a file, a .gz/.bz2/.xz file, a pipe or standard input."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import os
+import stat
+import sys
+import threading
+from pathlib import Path
+from typing import IO, Any, BinaryIO, cast
+
+from .._exceptions import SourceError
+
+__all__ = ["COMPRESSED_SUFFIXES", "Input", "compression_of", "open_input", "strip_compression"]
+
+#: File name endings of the compressed forms read as streams, and their formats.
+COMPRESSED_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
+_MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+_HEAD = 64 * 1024
+
+
+def compression_of(head: bytes) -> str | None:
+    """Return ``"gzip"``, ``"bzip2"`` or ``"xz"`` when ``head`` starts like one, else None."""
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            return name
+    return None
+
+
+def strip_compression(name: str) -> str:
+    """Return a file name without its compression ending (``list.mbox.gz`` -> ``list.mbox``)."""
+    for suffix in COMPRESSED_SUFFIXES:
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+class _Counting(io.RawIOBase):
+    """A raw reader that counts the bytes it hands out (how far into a pipe reading is)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self.count = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.count += n
+        return n
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            super().close()
+
+
+class _Replay(io.RawIOBase):
+    """A raw reader that can look at the first bytes of a stream and then hand them out again.
+
+    Kind detection reads the start of a pipe; the importer must still get those bytes.
+    """
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self._stream = stream
+        self._kept = b""
+        self._at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def head(self, n: int) -> bytes:
+        """Return up to ``n`` first bytes, reading (and keeping) as many as needed."""
+        if self._at != 0:
+            raise ValueError("head() after reading started")
+        while len(self._kept) < n:
+            more = self._stream.read(n - len(self._kept))
+            if not more:
+                break
+            self._kept += more
+        return self._kept[:n]
+
+    def readinto(self, buffer: Any) -> int:
+        if 0 <= self._at < len(self._kept):
+            data = self._kept[self._at : self._at + len(buffer)]
+            self._at += len(data)
+            if self._at >= len(self._kept):
+                self._kept, self._at = b"", -1  # replayed: free it, never keep again
+        else:
+            self._at = -1
+            data = self._stream.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+    def close(self) -> None:
+        try:
+            self._stream.close()
+        finally:
+            super().close()
+
+
+def _decompressor(name: str, fileobj: IO[bytes]) -> IO[bytes]:
+    if name == "gzip":
+        return cast("IO[bytes]", gzip.GzipFile(fileobj=fileobj, mode="rb"))
+    if name == "bzip2":
+        return bz2.BZ2File(fileobj, mode="rb")
+    return lzma.LZMAFile(fileobj, mode="rb")
+
+
+class Input:
+    """An opened input: its (decompressed) bytes, their first bytes, and how far reading is.
+
+    Build one with :func:`open_input`. ``file`` is what importers read: the plain file
+    itself (seekable) for an uncompressed regular file, else a forward-only stream.
+    ``position()`` may be called from another thread while a worker reads ``file``.
+    """
+
+    def __init__(
+        self,
+        given: str,
+        file: BinaryIO,
+        *,
+        fd: int | None,
+        regular: bool,
+        size: int | None,
+        compression: str | None,
+        counted: _Counting | None,
+        replay: _Replay | None,
+        raw: IO[bytes] | None = None,
+    ) -> None:
+        self.given = given
+        self.file = file
+        self.regular = regular
+        self.size = size
+        self.compression = compression
+        self._fd = fd
+        self._counted = counted
+        self._replay = replay
+        self._raw = raw  # a decompressor does not close the file it reads
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @property
+    def seekable(self) -> bool:
+        """Whether positions can be saved and resumed (an uncompressed regular file)."""
+        return self.regular and self.compression is None
+
+    @property
+    def path(self) -> Path | None:
+        """The file's path, or None for standard input."""
+        return None if self.given == "-" else Path(self.given)
+
+    def head(self, n: int = _HEAD) -> bytes:
+        """Return the first ``n`` bytes of the (decompressed) stream without consuming them.
+
+        Raises:
+            ValueError: reading has already started.
+        """
+        if self._replay is not None:
+            return self._replay.head(n)
+        here = self.file.tell()
+        try:
+            self.file.seek(0)
+            return self.file.read(n)
+        finally:
+            self.file.seek(here)
+
+    def position(self) -> int:
+        """Return the bytes of the underlying file or pipe read so far (compressed bytes)."""
+        with self._lock:
+            if self._closed:
+                return self.size or 0
+            if self._counted is not None:
+                return self._counted.count
+            if self._fd is not None:
+                try:
+                    return os.lseek(self._fd, 0, os.SEEK_CUR)
+                except OSError:
+                    return 0
+            return 0
+
+    def close(self) -> None:
+        """Close the stream and the file under it (idempotent)."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        try:
+            self.file.close()
+        finally:
+            if self._raw is not None:
+                self._raw.close()
+
+    def __enter__(self) -> Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _raw_open(given: str, source: str) -> tuple[IO[bytes], os.stat_result]:
+    try:
+        if given == "-":
+            fd = os.dup(sys.stdin.fileno())
+            raw: IO[bytes] = open(fd, "rb", buffering=0)  # noqa: SIM115 (closing it leaves stdin open)
+        else:
+            raw = open(Path(given).expanduser(), "rb", buffering=0)  # noqa: SIM115 (owned by Input)
+    except FileNotFoundError as exc:
+        raise SourceError(source, "cannot open: no such file") from exc
+    except IsADirectoryError as exc:
+        raise SourceError(source, "is a folder, not a file") from exc
+    except PermissionError as exc:
+        raise SourceError(source, "cannot open: permission denied") from exc
+    except (OSError, ValueError, io.UnsupportedOperation) as exc:
+        raise SourceError(source, f"cannot open: {getattr(exc, 'strerror', None) or exc}") from exc
+    try:
+        st = os.fstat(raw.fileno())
+    except OSError as exc:
+        raw.close()
+        raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
+    if stat.S_ISDIR(st.st_mode):
+        raw.close()
+        raise SourceError(source, "is a folder, not a file")
+    return raw, st
+
+
+def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) -> Input:
+    """Open a file, a compressed file, a pipe or ``-`` (standard input) as one byte stream.
+
+    Compression (gzip, bzip2, xz) is recognised by the first bytes, whatever the name.
+    A pipe is read once: its first bytes are kept so that looking at them (``head``) does
+    not take them from the importer. Blocking: call it from a worker thread in async code.
+
+    Args:
+        path: the input, or an already opened ``Input`` (returned as it is).
+        source: the name used in errors (default: the path as given).
+
+    Raises:
+        SourceError: the input is missing, a folder, or cannot be read.
+
+    Returns:
+        The opened input; close it (or use ``with``) when done.
+    """
+    if isinstance(path, Input):
+        return path
+    given = os.fspath(path)
+    name = source or given
+    raw, st = _raw_open(given, name)
+    regular = stat.S_ISREG(st.st_mode)
+    try:
+        if regular:
+            magic = os.pread(raw.fileno(), 8, 0)
+            compression = compression_of(magic)
+            if compression is None:
+                raw.close()
+                file = open(Path(given).expanduser(), "rb")  # noqa: SIM115 (owned by Input)
+                return Input(
+                    given,
+                    file,
+                    fd=file.fileno(),
+                    regular=True,
+                    size=st.st_size,
+                    compression=None,
+                    counted=None,
+                    replay=None,
+                )
+            replay = _Replay(_decompressor(compression, raw))
+            return Input(
+                given,
+                cast(BinaryIO, io.BufferedReader(replay, buffer_size=_HEAD)),
+                fd=raw.fileno(),
+                regular=True,
+                size=st.st_size,
+                compression=compression,
+                counted=None,
+                replay=replay,
+                raw=raw,
+            )
+        counted = _Counting(raw)
+        outer = _Replay(io.BufferedReader(counted))
+        compression = compression_of(outer.head(8))
+        if compression is not None:
+            outer = _Replay(_decompressor(compression, io.BufferedReader(outer)))
+        return Input(
+            given,
+            cast(BinaryIO, io.BufferedReader(outer, buffer_size=_HEAD)),
+            fd=None,
+            regular=False,
+            size=None,
+            compression=compression,
+            counted=counted,
+            replay=outer,
+            raw=raw,
+        )
+    except OSError as exc:
+        raw.close()
+        raise SourceError(name, f"cannot read: {exc.strerror or exc}") from exc

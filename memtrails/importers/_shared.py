@@ -1,0 +1,103 @@
+"""What importers share: the default source name, the generator cast, a file-owning iterator."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from pathlib import Path
+from typing import Protocol, TypeVar, cast
+
+__all__ = ["Closing", "as_generator", "default_source"]
+
+T = TypeVar("T")
+
+
+def default_source(path: str | os.PathLike[str]) -> str:
+    """Return the source name an importer gives a path when none is chosen: its resolved form.
+
+    A path that resolves into ``/proc`` (``/dev/fd/63`` from a shell's ``<(...)``, whose
+    target ``pipe:[12345]`` changes every run) keeps the form it was given, so the same
+    command line names the same source; ``-`` (standard input) is ``stdin``.
+    """
+    given = Path(path).expanduser()
+    if str(given) == "-":
+        return "stdin"
+    resolved = given.resolve()
+    if resolved.parts[:2] == ("/", "proc") or ":[" in resolved.name:
+        return str(given.absolute())
+    return str(resolved)
+
+
+def as_generator(items: AsyncIterator[T]) -> AsyncGenerator[T, None]:
+    """Return ``items`` typed as the async generator it is (for ``contextlib.aclosing``).
+
+    A cast, not a wrapper: closing the result closes the thread-side reader at once.
+    """
+    return cast("AsyncGenerator[T, None]", items)
+
+
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+class Closing(Iterator[T]):
+    """An iterator over a generator that also closes a file when closed or exhausted.
+
+    ``iterate_in_thread`` closes what ``make()`` returns; a generator that was never started
+    would not run its ``finally``, so the file is owned here instead. ``close()`` may be called
+    from another thread while a worker is inside ``next()`` (a cancelled consumer): then the
+    close is deferred to that worker, which closes the file as soon as its item is done,
+    instead of failing with "generator already executing".
+    """
+
+    def __init__(self, gen: Iterator[T], file: _Closable | None) -> None:
+        self._gen = gen
+        self._file = file
+        self._lock = threading.Lock()
+        self._running = False
+        self._close_requested = False
+        self._closed = False
+
+    def __iter__(self) -> Closing[T]:
+        return self
+
+    def __next__(self) -> T:
+        with self._lock:
+            if self._closed or self._close_requested:
+                raise StopIteration
+            self._running = True
+        try:
+            item = next(self._gen)
+        except BaseException:
+            with self._lock:
+                self._running = False
+            self._finish()
+            raise
+        with self._lock:
+            self._running = False
+            deferred = self._close_requested
+        if deferred:
+            self._finish()
+        return item
+
+    def close(self) -> None:
+        with self._lock:
+            if self._running:
+                self._close_requested = True
+                return
+        self._finish()
+
+    def _finish(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+        close = getattr(self._gen, "close", None)
+        try:
+            if close is not None:
+                close()
+        finally:
+            if self._file is not None:
+                self._file.close()
+                self._file = None

@@ -1,0 +1,17 @@
+"""Read RFC 5322 mail: charsets, headers, HTML bodies, MIME trees, and the record they make."""
+
+from __future__ import annotations
+
+from .charsets import decode_bytes
+from .headers import decode_header
+from .html import html_to_text
+from .message import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "decode_bytes",
+    "decode_header",
+    "html_to_text",
+    "message_to_item",
+    "strip_unixfrom",
+]

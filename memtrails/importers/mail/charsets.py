@@ -1,0 +1,166 @@
+"""Decode mail text whose charset is declared, missing, unknown or wrong."""
+
+from __future__ import annotations
+
+import codecs
+
+__all__ = ["DECODE_ERRORS", "decode_bytes", "python_codec", "to_bytes"]
+
+_DETECT_SAMPLE = 64 * 1024
+
+# Labels mail software writes, mapped to the Python codec that reads what they really send:
+# supersets (cp1252 for latin-1, cp932 for Shift_JIS, ...) as browsers do (WHATWG Encoding).
+_CHARSET_ALIASES = {
+    "us-ascii": "ascii",
+    "ascii": "ascii",
+    "ansi_x3.4-1968": "ascii",
+    "iso-8859-1": "cp1252",
+    "iso8859-1": "cp1252",
+    "iso_8859-1": "cp1252",
+    "latin1": "cp1252",
+    "latin-1": "cp1252",
+    "l1": "cp1252",
+    "windows-1252": "cp1252",
+    "shift_jis": "cp932",
+    "shift-jis": "cp932",
+    "sjis": "cp932",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "iso-2022-jp": "iso2022_jp_2",
+    "big5": "cp950",
+    "x-big5": "cp950",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "euc-cn": "gb18030",
+    "euc-kr": "cp949",
+    "ks_c_5601-1987": "cp949",
+    "ks_c_5601": "cp949",
+    "x-windows-949": "cp949",
+    "utf8": "utf-8",
+    "unicode-1-1-utf-7": "utf-7",
+    "tis-620": "cp874",
+}
+# Codecs Python has that are not text encodings a mailer could mean.
+_NOT_MAIL_CODECS = {
+    "undefined",
+    "unicode-escape",
+    "raw-unicode-escape",
+    "idna",
+    "punycode",
+    "palmos",
+}
+_SINGLE_BYTE_LATIN = {"ascii", "cp1252", "iso8859-1", "iso8859-15"}  # codecs.lookup() names
+DECODE_ERRORS = (UnicodeError, LookupError, ValueError, TypeError)
+
+
+def python_codec(label: str | None) -> str | None:
+    """Return the Python codec for a declared charset label, or None if it is unknown."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").strip().lower()
+    if name.startswith("charset="):  # seen in the wild: charset="charset=us-ascii"
+        name = name[len("charset=") :].strip("\"'")
+    name = _CHARSET_ALIASES.get(name, name)
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError, TypeError):
+        return None
+    if info.name in _NOT_MAIL_CODECS or not getattr(info, "_is_text_encoding", True):
+        return None
+    return info.name
+
+
+_ASCII = bytes(range(128))
+_MIN_EIGHT_BIT = 8
+
+
+def _detect(data: bytes) -> str | None:
+    """Guess the charset of undeclared or mislabelled 8-bit text with charset-normalizer."""
+    sample = data[:_DETECT_SAMPLE]
+    if len(sample.translate(None, _ASCII)) < _MIN_EIGHT_BIT and b"\x1b" not in sample:
+        return None  # too few 8-bit bytes to tell charsets apart: cp1252 is the better bet
+    from charset_normalizer import from_bytes  # imported on first use: most mail is UTF-8
+
+    try:
+        matches = from_bytes(sample)
+        best = matches.best()
+        # A tie between Western and Central European code pages ("è" or "č") goes to
+        # cp1252, the browsers' default for undeclared Western text.
+        western = next((m for m in matches if m.encoding in ("cp1252", "latin_1")), None)
+        if (
+            best is not None
+            and western is not None
+            and western.chaos <= best.chaos
+            and western.coherence >= best.coherence
+        ):
+            best = western
+    except Exception:  # why: a detector error must not cost the message, guessing is optional
+        return None
+    if best is None or best.encoding.lower().startswith(("utf_16", "utf_32")):
+        return None
+    return python_codec(best.encoding)
+
+
+def _mostly(data: bytes, codec: str) -> bool:
+    """Tell whether ``data`` is text in ``codec`` with a few bad bytes (not another charset).
+
+    A UTF-8 mail with one broken sequence keeps its text with one U+FFFD; a Latin-1 mail
+    labelled UTF-8 (every accented letter invalid) is not "mostly" UTF-8 and is detected.
+    """
+    try:
+        text = data.decode(codec, "replace")
+    except DECODE_ERRORS:
+        return False
+    bad = text.count("\ufffd") - data.decode(codec, "ignore").count("\ufffd")
+    eight_bit = len(data.translate(None, _ASCII))
+    return bad * 10 <= eight_bit
+
+
+def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> str:
+    """Decode text whose declared charset may be missing, unknown or wrong; never raise.
+
+    The declared charset is read strictly (UTF-8 first when a Latin label covers valid
+    UTF-8, a common lie), then UTF-8. Text that is the declared charset but for a few bad
+    bytes keeps it, with U+FFFD for each bad byte, so one bad byte never garbles a whole
+    body. Otherwise (no charset, ``us-ascii`` on 8-bit text, or text in another charset
+    than declared) charset-normalizer guesses (when ``guess``); UTF-8 with replacement
+    characters and then cp1252 are the last resorts.
+    """
+    if not data:
+        return ""
+    codec = python_codec(declared)
+    if codec == "ascii" and not data.isascii():
+        codec = None  # "us-ascii" on 8-bit text is a mailer default, not a statement
+    order: list[str] = []
+    if codec is not None:
+        if codec in _SINGLE_BYTE_LATIN and not data.isascii():
+            order.append("utf-8")
+        order.append(codec)
+    order.append("utf-8")
+    for name in order:
+        try:
+            return data.decode(name)
+        except DECODE_ERRORS:
+            continue
+    if codec is not None and _mostly(data, codec):
+        return data.decode(codec, "replace")
+    if guess:
+        detected = _detect(data)
+        if detected is not None:
+            try:
+                return data.decode(detected)
+            except DECODE_ERRORS:
+                pass
+    if _mostly(data, "utf-8"):
+        return data.decode("utf-8", "replace")
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def to_bytes(value: str) -> bytes:
+    """Return the wire bytes of a parsed value (the parser keeps 8-bit bytes as lone surrogates)."""
+    # The parser keeps undecodable bytes as lone surrogates; this gives back the wire bytes.
+    return value.encode("utf-8", "surrogateescape")

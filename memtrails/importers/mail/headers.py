@@ -1,0 +1,209 @@
+"""Read header values: RFC 2047 words, raw 8-bit bytes, addresses, message ids."""
+
+from __future__ import annotations
+
+import binascii
+import email.utils
+import re
+from email.message import Message
+
+from .charsets import DECODE_ERRORS, decode_bytes, python_codec, to_bytes
+
+__all__ = [
+    "FOLD",
+    "WS",
+    "addresses",
+    "b64",
+    "decode_header",
+    "decode_raw_header",
+    "first_ref",
+    "msg_id",
+    "raw_header",
+    "raw_headers",
+]
+
+_ENCODED_WORD = re.compile(r"=\?([^?\s]*)\?([QqBb])\?([^?]*)\?=")
+FOLD = re.compile(r"\r?\n(?=[ \t])")
+WS = re.compile(r"\s+")
+_B64_JUNK = re.compile(rb"[^A-Za-z0-9+/=]")
+_QP_HEX = re.compile(rb"=([0-9A-Fa-f]{2})")
+
+
+def b64(data: bytes) -> bytes:
+    """Decode base64 leniently: junk skipped, padding repaired, concatenated blocks kept."""
+    pad = data.find(b"=")
+    if pad < 0 or not data[pad:].strip(b"= \t\r\n"):
+        # Fast path: binascii skips line breaks and junk itself, but stops at the first
+        # padding, so it is only used when nothing follows the padding.
+        try:
+            return binascii.a2b_base64(data)
+        except binascii.Error:
+            pass
+    out = []
+    for block in re.split(rb"=+", _B64_JUNK.sub(b"", data)):
+        if len(block) % 4 == 1:
+            block = block[:-1]  # a lone trailing sextet carries no whole byte
+        if block:
+            try:
+                out.append(binascii.a2b_base64(block + b"=" * (-len(block) % 4)))
+            except binascii.Error:
+                continue
+    return b"".join(out)
+
+
+def _q(data: bytes) -> bytes:
+    return _QP_HEX.sub(lambda m: bytes([int(m.group(1), 16)]), data.replace(b"_", b" "))
+
+
+def _decode_words(text: str) -> str:
+    """Decode RFC 2047 encoded-words, joining adjacent ones before decoding their charset.
+
+    Joining first matters: mailers split multi-byte characters across words.
+    """
+    if "=?" not in text:
+        return text
+    pieces: list[str] = []
+    pending: list[bytes] = []
+    pending_charset: str | None = None
+    pos = 0
+
+    def flush() -> None:
+        nonlocal pending_charset
+        if pending:
+            pieces.append(decode_bytes(b"".join(pending), pending_charset))
+            pending.clear()
+        pending_charset = None
+
+    after_word = False
+    for m in _ENCODED_WORD.finditer(text):
+        gap = text[pos : m.start()]
+        # RFC 2047 6.2: whitespace between two encoded-words is not part of the text.
+        if gap and not (after_word and gap.isspace()):
+            flush()
+            pieces.append(gap)
+        charset = m.group(1).split("*", 1)[0]  # RFC 2231 language suffix: utf-8*en
+        raw = to_bytes(m.group(3))
+        data = b64(raw) if m.group(2) in "Bb" else _q(raw)
+        if pending and charset.lower() != (pending_charset or "").lower():
+            flush()
+        pending_charset = charset
+        pending.append(data)
+        pos = m.end()
+        after_word = True
+    flush()
+    pieces.append(text[pos:])
+    return "".join(pieces)
+
+
+def decode_header(value: str | None, hint: str | None = None) -> str:
+    """Return a header value as readable text: unfolded, 8-bit bytes and RFC 2047 decoded.
+
+    Args:
+        value: the raw value as the parser stored it (lone surrogates stand for 8-bit bytes).
+        hint: a charset to try for raw 8-bit bytes after UTF-8 (the message's body charset).
+    """
+    if not value:
+        return ""
+    text = FOLD.sub("", str(value))
+    raw = to_bytes(text)
+    if not raw.isascii():
+        text = decode_raw_header(raw, hint)
+    text = _decode_words(text)
+    return WS.sub(" ", text.replace("\x00", "")).strip()
+
+
+def decode_raw_header(raw: bytes, hint: str | None) -> str:
+    """Decode a header's raw 8-bit bytes: UTF-8, else the message's charset, else a guess."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    codec = python_codec(hint)
+    if codec is not None and codec not in ("ascii", "utf-8"):
+        try:
+            return raw.decode(codec)
+        except DECODE_ERRORS:
+            pass
+    return decode_bytes(raw, None, guess=len(raw) >= 16)
+
+
+def raw_header(msg: Message, name: str) -> str | None:
+    """Return the first raw value of a header, without the compat32 Header wrapping."""
+    lname = name.lower()
+    for key, value in msg.raw_items():
+        if key.lower() == lname:
+            return str(value)
+    return None
+
+
+def raw_headers(msg: Message, name: str) -> list[str]:
+    """Return every raw value of a header, in order."""
+    lname = name.lower()
+    return [str(v) for k, v in msg.raw_items() if k.lower() == lname]
+
+
+_COMMENT_FORM = re.compile(r"^(\S+@\S+|\S+ at \S+)\s+\((.+)\)$")  # "jk at x.com (Jo)"
+# Mailman's archives write "jk at example.com" to hide addresses from harvesters.
+_OBFUSCATED = re.compile(r"(?<![\w.+-])([\w.+-]+) at ((?:[\w-]+\.)+[A-Za-z]{2,})(?![\w-])")
+
+
+def addresses(values: list[str], hint: str | None) -> list[str]:
+    """Format address headers as ``Name <addr>`` items, keeping whatever is readable.
+
+    Mailman's obfuscated ``jk at example.com (Jo)`` is read as ``Jo <jk@example.com>``.
+    ``getaddresses`` loses text it cannot parse, so a value whose parse looks lossy is kept
+    as decoded text instead.
+    """
+    out: list[str] = []
+    for value in values:
+        unfolded = FOLD.sub("", value)
+        raw = to_bytes(unfolded)
+        text = decode_raw_header(raw, hint) if not raw.isascii() else unfolded
+        if "@" not in text:
+            text = _OBFUSCATED.sub(r"\1@\2", text)
+        try:
+            pairs = email.utils.getaddresses([text])
+        except Exception:  # why: the stdlib address parser has crashed on hostile input
+            pairs = []
+        good = [(n, a) for n, a in pairs if (a and "@" in a.strip("@")) or (n and not a)]
+        lossy = not good or any(a and "@" not in a for _, a in pairs)
+        if lossy:
+            readable = decode_header(text)
+            m = _COMMENT_FORM.match(readable)
+            if m:
+                readable = f"{m.group(2).strip()} <{m.group(1)}>"
+            if readable:
+                out.append(readable)
+            continue
+        for name, addr in good:
+            name = decode_header(name).strip().strip('"').strip()
+            addr = WS.sub("", decode_header(addr))
+            out.append(f"{name} <{addr}>" if name and addr else name or addr)
+    return out
+
+
+_ANGLE_ID = re.compile(r"<([^<>]*)>")
+
+
+def msg_id(value: str | None) -> str:
+    """Return a Message-ID without its angle brackets (empty when there is none)."""
+    if not value:
+        return ""
+    value = FOLD.sub("", value)
+    m = _ANGLE_ID.search(value)
+    found = (m.group(1) if m else value).strip()
+    if not found:
+        found = value.strip().strip("<>").strip()
+    return decode_bytes(to_bytes(found), None, guess=False).replace("\x00", "")
+
+
+def first_ref(value: str | None) -> str:
+    """Return the first message id of a References or In-Reply-To value (the thread root)."""
+    if not value:
+        return ""
+    value = FOLD.sub("", value)
+    for m in _ANGLE_ID.finditer(value):
+        if m.group(1).strip():
+            return msg_id(m.group(0))
+    words = value.split()
+    return msg_id(words[0]) if words else ""

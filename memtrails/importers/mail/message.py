@@ -1,0 +1,146 @@
+"""Turn one raw RFC 5322 message into a mail MemoryRecord, or a RecordError saying why not."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ...dates import parse_date
+from ...records import At, MemoryRecord, RecordError
+from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers
+from .html import tidy
+from .mime import Collected, parse, walk
+from .parts import charset
+
+__all__ = ["MAX_MESSAGE_BYTES", "message_to_item", "strip_unixfrom"]
+
+#: Messages larger than this (64 MiB) are reported as a RecordError instead of parsed,
+#: so one pathological message cannot blow the memory budget of a whole import.
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+_UNIXFROM = re.compile(rb"\A(?:\xef\xbb\xbf)?From (?![ \t]*:)[^\n]*\n")
+
+
+def strip_unixfrom(raw: bytes) -> bytes:
+    """Drop a leading mbox ``From `` line (and a UTF-8 BOM before it) from a saved message.
+
+    ``From  : x`` (obsolete header syntax, whitespace before the colon) is a header, kept.
+    """
+    return _UNIXFROM.sub(b"", raw, count=1)
+
+
+def message_to_item(
+    raw: bytes, *, source: str, where: str, meta: Mapping[str, Any] | None = None
+) -> MemoryRecord | RecordError:
+    """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
+
+    The id is the Message-ID without brackets, or ``sha256:`` + the SHA-256 of the message's
+    bytes with CRLF turned into LF (so the same message saved by different tools hashes alike).
+    """
+    try:
+        return _convert(raw, source, where, meta or {})
+    except RecursionError:
+        return RecordError(source, where, "message is nested too deeply to read")
+    except Exception as exc:  # why: one bad message must never stop an import
+        return RecordError(source, where, f"cannot read message: {type(exc).__name__}: {exc}")
+
+
+_OBS_NAME = re.compile(rb"^([!-9;-~]+)[ \t]+:", re.MULTILINE)
+
+
+def _fix_obsolete_names(data: bytes) -> bytes:
+    """Remove RFC 2822 obsolete whitespace before a header's colon (``Subject  : hi``).
+
+    The stdlib parser takes such a line for the start of the body and loses every header.
+    """
+    head, sep, body = data.partition(b"\n\n")
+    if not _OBS_NAME.search(head):
+        return data
+    return _OBS_NAME.sub(rb"\1:", head) + sep + body
+
+
+def _gmail_thread(value: str | None) -> str:
+    """Return Gmail's thread id (``X-GM-THRID``, in Takeout mbox files), or empty."""
+    value = (value or "").strip()
+    return f"gmail:{value}" if value.isdigit() else ""
+
+
+def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
+    """Return Gmail's labels (``X-GM-LABELS: Inbox,"Work, old",Opened``) as a list."""
+    text = decode_header(value, hint)
+    if not text:
+        return []
+    labels = next(csv.reader([text], skipinitialspace=True), [])
+    return [label.strip() for label in labels if label.strip()]
+
+
+def _convert(
+    raw: bytes, source: str, where: str, extra: Mapping[str, Any]
+) -> MemoryRecord | RecordError:
+    data = raw.replace(b"\r\n", b"\n")
+    if not data.strip():
+        return RecordError(source, where, "empty message")
+    msg = parse(_fix_obsolete_names(data))
+    if len(msg) == 0:
+        return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
+    hint = charset(msg)
+    subject = decode_header(raw_header(msg, "subject"), hint) or None
+    authors = addresses(raw_headers(msg, "from") or raw_headers(msg, "sender"), hint)
+    body = Collected()
+    walk(msg, body, 0)
+    text = tidy("\n\n".join(body.texts))
+    if not text and not subject and not body.attachments:
+        return RecordError(source, where, "message has no subject, text or attachments")
+
+    meta: dict[str, Any] = dict(extra)
+    own_id = msg_id(raw_header(msg, "message-id"))
+    if not own_id:
+        own_id = "sha256:" + hashlib.sha256(data).hexdigest()
+        meta["message_id_missing"] = True
+    thread = (
+        _gmail_thread(raw_header(msg, "x-gm-thrid"))
+        or first_ref(raw_header(msg, "references"))
+        or first_ref(raw_header(msg, "in-reply-to"))
+        or own_id
+    )
+
+    at: At | None = None
+    date_raw = decode_header(raw_header(msg, "date"), hint)
+    if date_raw:
+        ms = parse_date(date_raw)
+        if ms is not None:
+            try:
+                at = At(ms)
+            except ValueError:
+                at = None
+        if at is None:
+            meta["date_raw"] = date_raw
+    for name in ("to", "cc"):
+        values = addresses(raw_headers(msg, name), hint)
+        if values:
+            meta[name] = values
+    if body.attachments:
+        meta["attachments"] = body.attachments
+        if not text:  # an attachment-only mail: a record that names what it carried
+            text = "Attachments: " + ", ".join(
+                a.get("name") or a.get("type") or "unnamed" for a in body.attachments
+            )
+    labels = _gmail_labels(raw_header(msg, "x-gm-labels"), hint)
+    if labels:
+        meta["tags"] = labels
+    if body.defects:
+        meta["defects"] = sorted(body.defects)
+    return MemoryRecord(
+        id=own_id,
+        text=text,
+        kind="mail",
+        author=", ".join(authors) or None,
+        title=subject,
+        at=at,
+        source=source,
+        thread=thread,
+        meta=meta,
+    )

@@ -1,0 +1,242 @@
+"""Walk a parsed message's MIME tree, collecting its text, attachments and defects."""
+
+from __future__ import annotations
+
+import email.feedparser
+import re
+from dataclasses import dataclass, field
+from email.message import Message
+from typing import Any
+
+from .blobs import lift_blobs
+from .charsets import decode_bytes, to_bytes
+from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
+from .html import html_to_text, tidy
+from .parts import (
+    charset,
+    content_type,
+    cte,
+    disposition,
+    filename,
+    payload,
+    payload_size,
+    raw_payload,
+)
+
+__all__ = ["Collected", "parse", "walk"]
+
+_MAX_DEPTH = 32  # MIME nesting deeper than this is hostile or broken; stop descending
+
+
+@dataclass
+class Collected:
+    """What a walk of a MIME tree found: text pieces (plain ones apart), attachments, defects."""
+
+    plain: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # every text piece, in order
+    attachments: list[dict[str, Any]] = field(default_factory=list)
+    defects: set[str] = field(default_factory=set)
+
+    def add_text(self, text: str, *, is_plain: bool) -> None:
+        if text.strip():
+            self.texts.append(text)
+            if is_plain:
+                self.plain.append(text)
+
+    def merge(self, other: Collected, *, text: bool = True) -> None:
+        if text:
+            self.plain.extend(other.plain)
+            self.texts.extend(other.texts)
+        self.attachments.extend(other.attachments)
+        self.defects |= other.defects
+
+
+def walk(part: Message, out: Collected, depth: int) -> None:
+    """Collect the text, attachments and defects of a part and its children into ``out``."""
+    if depth > _MAX_DEPTH:
+        out.defects.add("TooDeeplyNestedDefect")
+        return
+    out.defects.update(type(d).__name__ for d in getattr(part, "defects", ()))
+    ctype = content_type(part)
+    maintype, subtype = ctype.split("/", 1)
+    if part.is_multipart():
+        children = [c for c in part.get_payload() if isinstance(c, Message)]
+        if ctype == "message/rfc822" or (maintype == "message" and subtype in ("global", "news")):
+            for inner in children[:1]:
+                _nested(inner, out, depth)
+            return
+        if maintype == "message":  # delivery-status, disposition-notification: header blocks
+            blocks = [
+                "\n".join(f"{k}: {decode_header(v)}" for k, v in c.raw_items()) for c in children
+            ]
+            out.add_text("\n\n".join(b for b in blocks if b), is_plain=False)
+            return
+        if subtype == "alternative":
+            _alternative(children, out, depth)
+            return
+        for child in children:
+            walk(child, out, depth + 1)
+        return
+    _leaf(part, ctype, out, depth)
+
+
+def _alternative(children: list[Message], out: Collected, depth: int) -> None:
+    """Keep the text/plain alternative if there is one, else the richest one that has text."""
+    subs = []
+    for child in children:
+        sub = Collected()
+        walk(child, sub, depth + 1)
+        subs.append(sub)
+    chosen = next((s for s in subs if s.plain), None)
+    if chosen is None:
+        chosen = next((s for s in reversed(subs) if s.texts), None)
+    for sub in subs:
+        out.merge(sub, text=sub is chosen)
+
+
+# text/* that are data files mail clients show as attachments; other text/* subtypes, even
+# unknown ones, are read as plain text (RFC 2046 4.1.4).
+_DATA_TEXT = {
+    "calendar",
+    "x-vcalendar",
+    "vcard",
+    "x-vcard",
+    "directory",
+    "rtf",
+    "csv",
+    "x-csv",
+    "comma-separated-values",
+    "tab-separated-values",
+}
+
+
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13))
+
+
+def _binary(data: bytes) -> bool:
+    """Tell whether decoded bytes are not text: a NUL, or many control bytes, near the start."""
+    head = data[:4096]
+    if not head:
+        return False
+    if b"\x00" in head:
+        return True
+    control = len(head) - len(head.translate(None, _CONTROL))
+    return control * 10 > len(head)
+
+
+def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
+    maintype, subtype = ctype.split("/", 1)
+    if maintype == "multipart":
+        # Declared multipart, but the parser found no usable boundary.
+        out.defects.add("MissingBoundaryDefect")
+        if _recover_multipart(part, out, depth):
+            return
+        maintype, subtype, ctype = "text", "plain", "text/plain"
+    name = filename(part)
+    how = disposition(part)
+    is_attachment = (
+        how == "attachment"
+        or (maintype == "text" and name is not None and how != "inline")
+        or maintype not in ("text", "message")
+        or (maintype == "text" and subtype in _DATA_TEXT)
+    )
+    if is_attachment:
+        out.attachments.append({"name": name, "type": ctype, "size": payload_size(part)})
+        return
+    data = payload(part)
+    if maintype == "message":
+        if subtype in ("rfc822", "global", "news") and data.strip():
+            _nested(parse(data.replace(b"\r\n", b"\n")), out, depth)
+        else:
+            out.add_text(decode_bytes(data, charset(part)), is_plain=False)
+        return
+    if cte(part) == "base64" and _binary(data):
+        # Base64 that does not decode to text (a mislabelled file, or damage): name it.
+        out.attachments.append({"name": name, "type": ctype, "size": len(data)})
+        out.defects.add("UndecodableBase64")
+        return
+    text = decode_bytes(data, charset(part))
+    if subtype == "html":
+        out.add_text(html_to_text(text), is_plain=False)
+        return
+    text, lifted = lift_blobs(text.replace("\r\n", "\n"))
+    if lifted:  # uuencoded files, or base64 that a broken boundary left in the text
+        out.attachments.extend(lifted)
+        out.defects.add("EncodedAttachmentInText")
+    out.add_text(tidy(text), is_plain=subtype == "plain")
+
+
+_BOUNDARY_PARAM = re.compile(r"""boundary\s*=\s*(?:"([^"]+)"|([^\s;"]+))""", re.IGNORECASE)
+_DASH_LINE = re.compile(rb"^--([^\s]{1,200}?)(--)?[ \t]*$", re.MULTILINE)
+
+
+def _recover_multipart(part: Message, out: Collected, depth: int) -> bool:
+    """Split a multipart whose boundary the parser could not use, if one can be found.
+
+    The boundary is taken from the raw Content-Type header if present, else from the first
+    ``--token`` line in the body that occurs at least twice.
+    """
+    body = raw_payload(part)
+    if body is None:
+        return False
+    boundary: bytes | None = None
+    m = _BOUNDARY_PARAM.search(FOLD.sub("", raw_header(part, "content-type") or ""))
+    if m:
+        boundary = to_bytes(m.group(1) or m.group(2))
+    if boundary is None or body.count(b"--" + boundary) == 0:
+        lines = [d.group(1) for d in _DASH_LINE.finditer(body)]
+        boundary = next((b for b in lines if lines.count(b) >= 2), None)
+    if not boundary:
+        return False
+    delimiter = re.compile(rb"^--" + re.escape(boundary) + rb"(--)?[ \t]*\r?$", re.MULTILINE)
+    marks = list(delimiter.finditer(body))
+    if not marks:
+        return False
+    out.defects.add("BoundaryRecovered")
+    for start, end in zip(marks, [*marks[1:], None], strict=True):
+        if start.group(1):  # the closing delimiter: what follows is the epilogue
+            break
+        chunk = body[start.end() : end.start() if end else len(body)]
+        chunk = chunk[1:] if chunk.startswith(b"\n") else chunk
+        if chunk.strip():
+            walk(parse(chunk), out, depth + 1)
+    return True
+
+
+_FORWARD_HEADERS = ("From", "Date", "Subject", "To", "Cc")
+
+
+def _nested(inner: Message, out: Collected, depth: int) -> None:
+    """Append an enclosed message: its main headers, then its text, like a forward."""
+    sub = Collected()
+    walk(inner, sub, depth + 1)
+    hint = charset(inner)
+    lines = ["---------- Forwarded message ----------"]
+    for name in _FORWARD_HEADERS:
+        values = raw_headers(inner, name)
+        if not values:
+            continue
+        if name in ("From", "To", "Cc"):
+            shown = ", ".join(addresses(values, hint))
+        else:
+            shown = decode_header(values[0], hint)
+        if shown:
+            lines.append(f"{name}: {shown}")
+    body = "\n\n".join(sub.texts)
+    text = "\n".join(lines) + ("\n\n" + body if body else "")
+    out.texts.append(text)
+    out.plain.append(text)
+    out.merge(sub, text=False)
+
+
+def parse(data: bytes) -> Message:
+    """Parse a message like ``email.message_from_bytes`` (compat32), in 64 KiB pieces.
+
+    message_from_bytes wraps the whole text in a StringIO, whose buffer takes 4 bytes per
+    character: 4x the message's size, on top of the parse itself.
+    """
+    parser = email.feedparser.BytesFeedParser()
+    view = memoryview(data)
+    for at in range(0, len(data), 1 << 16):
+        parser.feed(bytes(view[at : at + (1 << 16)]))
+    return parser.close()

@@ -1,0 +1,203 @@
+"""Read a Maildir (cur/ and new/, Maildir++ and nested folders) as mail records, new files only."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncGenerator, Iterator, Mapping
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import SourceError
+from .._threads import iterate_in_thread
+from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
+from ._shared import Closing, as_generator, default_source
+from .mail import MAX_MESSAGE_BYTES, message_to_item
+
+__all__ = ["FLAG_TAGS", "from_maildir", "is_maildir"]
+
+#: Maildir info flags (after ``:2,`` in a file name) and the tags records get for them.
+FLAG_TAGS = {
+    "D": "draft",
+    "F": "flagged",
+    "P": "passed",
+    "R": "replied",
+    "S": "seen",
+    "T": "trashed",
+}
+_INFO_SEPARATORS = (":", "!", ";")  # ":" by the spec; "!" or ";" where ":" is not allowed
+_CHUNK = 16
+
+
+def is_maildir(path: Path) -> bool:
+    """Tell whether a folder is a Maildir: it has a ``cur`` or ``new`` folder."""
+    return (path / "cur").is_dir() or (path / "new").is_dir()
+
+
+def _split_name(name: str) -> tuple[str, str]:
+    """Return a file name's unique part and its flags (``1.M2.host:2,RS`` -> ``1.M2.host``, ``RS``)."""
+    for sep in _INFO_SEPARATORS:
+        unique, found, info = name.partition(sep + "2,")
+        if found:
+            return unique, info
+    for sep in _INFO_SEPARATORS:
+        unique, found, _ = name.partition(sep)
+        if found:
+            return unique, ""
+    return name, ""
+
+
+def _folder_label(rel: str) -> str:
+    """Return a folder's label: ``INBOX`` for the root, Maildir++ ``.Lists.python`` as ``Lists/python``."""
+    if not rel or rel == ".":
+        return "INBOX"
+    parts: list[str] = []
+    for part in rel.split("/"):
+        if part.startswith("."):  # Maildir++: dots separate the levels of one folder name
+            parts.extend(p for p in part.split(".") if p)
+        else:
+            parts.append(part)
+    return "/".join(parts) or "INBOX"
+
+
+def _messages(root: Path, source: str) -> list[tuple[str, str, str, Path]]:
+    """Return (folder label, sub folder, file name, path) of every message, sorted; raise if unreadable."""
+    found: list[tuple[str, str, str, Path]] = []
+    try:
+        with os.scandir(root):  # the root must be readable; deeper failures skip a folder
+            pass
+    except OSError as exc:
+        raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
+    for folder, dirs, _files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in ("cur", "new", "tmp"))
+        here = Path(folder)
+        rel = here.relative_to(root).as_posix()
+        label = _folder_label(rel)
+        for sub in ("new", "cur"):
+            box = here / sub
+            if not box.is_dir():
+                continue
+            try:
+                names = sorted(e.name for e in os.scandir(box) if e.is_file() and e.name[0] != ".")
+            except OSError:
+                continue
+            found.extend((label, sub, name, box / name) for name in names)
+    return found
+
+
+def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) -> Iterator[Item]:
+    known: Mapping[str, Any] = (state or {}).get("messages") or {}
+    if not isinstance(known, Mapping):
+        known = {}
+    mode = "incremental" if known else "full"
+    why = "the saved position is not one this version reads" if state and not known else None
+    done: dict[str, list[Any]] = {}
+    ids: set[str] = set()  # a message kept in two folders counts once, as in the memory
+    read = 0
+    for label, sub, name, path in _messages(root, source):
+        unique, flags = _split_name(name)
+        tags = sorted(
+            {FLAG_TAGS[f] for f in flags if f in FLAG_TAGS} | ({"new"} if sub == "new" else set())
+        )
+        key = f"{label}\x00{unique}"
+        stamp = ",".join(tags)
+        rel = path.relative_to(root).as_posix()
+        before = known.get(key)
+        if isinstance(before, list) and len(before) == 3 and before[1] == stamp:
+            done[key] = list(before)
+            record_id, reason = before[0], before[2]
+            if record_id and record_id not in ids:
+                ids.add(record_id)
+                yield Seen(source, record_id)
+            elif reason:
+                yield RecordError(source, rel, reason)
+            continue
+        item = _read_one(path, rel, source, {"path": rel, "folder": label, "tags": tags})
+        if isinstance(item, MemoryRecord):
+            done[key] = [item.id, stamp, None]
+            ids.add(item.id)
+        else:
+            done[key] = [None, stamp, item.reason]
+        yield item
+        read += 1
+        if read % every == 0:
+            # Files not reached yet keep last run's entries, so a killed run resumes here.
+            merged = {**known, **done}
+            yield SourceState(source, {"messages": merged}, mode=mode, why=why)
+    yield SourceState(source, {"messages": done}, mode=mode, complete=True, why=why)
+
+
+def _read_one(
+    path: Path, rel: str, source: str, meta: dict[str, Any]
+) -> MemoryRecord | RecordError:
+    try:
+        size = path.stat().st_size
+        if size > MAX_MESSAGE_BYTES:
+            return RecordError(
+                source, rel, f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
+            )
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return RecordError(
+            source, rel, "the file went away while reading (moved by a mail client?)"
+        )
+    except OSError as exc:
+        return RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
+    return message_to_item(raw, source=source, where=rel, meta=meta)
+
+
+async def from_maildir(
+    path: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    state: Mapping[str, Any] | None = None,
+    checkpoint_every: int = 500,
+) -> AsyncGenerator[Item, None]:
+    """Yield one mail record per message of a Maildir, reading only files new since last run.
+
+    Every folder under ``path`` that holds ``cur/`` or ``new/`` is read (``tmp/``, where
+    messages are still being delivered, is not): the root is the folder ``INBOX``, a
+    Maildir++ subfolder ``.Lists.python`` is ``Lists/python``, a nested Maildir ``work/cur``
+    is ``work``. Records carry ``meta["folder"]``, ``meta["tags"]`` (the flags after ``:2,``
+    as words: ``seen``, ``replied``, ``flagged``, ``passed``, ``draft``, ``trashed``, and
+    ``new`` for a message in ``new/``) and ``meta["path"]``.
+
+    Re-runs (``state``): a message is known by its folder and the unique part of its file
+    name (before ``:2,``), which stays the same when a mail client moves it from ``new/`` to
+    ``cur/`` or changes its flags. A known message whose tags are unchanged is not read: it is
+    yielded as :class:`~memtrails.records.Seen`; one whose tags changed is read again (its
+    record is updated). The whole tree is listed every run, so the run is complete and a
+    prune forgets messages that were deleted.
+
+    Args:
+        path: the Maildir (or a folder of Maildirs).
+        source: the records' source; defaults to the resolved path.
+        state: the position the last run reported (``Memory.source_state``).
+        checkpoint_every: messages read between two intermediate positions.
+
+    Raises:
+        SourceError: the folder is missing or cannot be read.
+        ValueError: ``checkpoint_every`` is not positive.
+
+    Returns:
+        An async generator; close it (``contextlib.aclosing``) to stop early.
+
+    Example::
+
+        async with aclosing(from_maildir("~/Maildir")) as items:
+            async for item in items:
+                print(item)
+    """
+    if checkpoint_every < 1:
+        raise ValueError(f"`checkpoint_every` must be at least 1, got {checkpoint_every}")
+    root = Path(path).expanduser()
+    name = source if source is not None else default_source(root)
+    if not root.is_dir():
+        raise SourceError(name, "no such folder" if not root.exists() else "not a folder")
+
+    def make() -> Iterator[Item]:
+        return Closing(_read(root, name, state, checkpoint_every), None)
+
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
+        async for item in items:
+            yield item

@@ -1,0 +1,187 @@
+"""What `memtrails add` makes of a path: pipes, standard input, compressed files, mixed folders."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import lzma
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import collect, errors, records
+
+from memtrails._exceptions import SourceError
+from memtrails.add import add_path
+from memtrails.importers._input import open_input
+from memtrails.importers._shared import default_source
+from memtrails.importers.detect import detect_kind, open_part, plan
+from memtrails.memory import Memory
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _message(n: int) -> bytes:
+    return (
+        f"From s{n}@example.com Tue Apr  1 12:21:37 2003\nFrom: Sender {n} <s{n}@example.com>\n"
+        f"Subject: message {n}\nMessage-ID: <{n}@example.com>\n\nbody {n}\n\n"
+    ).encode()
+
+
+def _feed(data: bytes) -> tuple[int, threading.Thread]:
+    """Return a pipe's read end, with a thread writing ``data`` into it (as ``zcat`` would)."""
+    read_fd, write_fd = os.pipe()
+
+    def write() -> None:
+        with os.fdopen(write_fd, "wb") as w:
+            for at in range(0, len(data), 4096):  # small writes: a reader sees partial data
+                w.write(data[at : at + 4096])
+                w.flush()
+
+    thread = threading.Thread(target=write)
+    thread.start()
+    return read_fd, thread
+
+
+async def test_kind_detection_on_a_pipe_takes_nothing_from_the_importer() -> None:
+    # 45 messages through <(zcat ...): detection used to eat the start (41 of 45 arrived)
+    data = b"".join(_message(n) for n in range(45))
+    read_fd, thread = _feed(gzip.compress(data))
+    try:
+        (part,) = plan(f"/dev/fd/{read_fd}")
+        assert part.kind == "mbox"
+        assert part.source == f"/dev/fd/{read_fd}"  # not /proc/<pid>/fd/pipe:[...]
+        items = await collect(open_part(part))
+    finally:
+        thread.join()
+        os.close(read_fd)
+    assert [r.title for r in records(items)] == [f"message {n}" for n in range(45)]
+
+
+def test_default_source_of_a_pipe_is_the_path_given() -> None:
+    read_fd, write_fd = os.pipe()
+    try:
+        assert default_source(f"/dev/fd/{read_fd}") == f"/dev/fd/{read_fd}"
+        assert default_source("-") == "stdin"
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)
+
+
+async def test_compressed_json_lines_reads_like_the_plain_file(
+    gsm8k_subset: Any, tmp_path: Path
+) -> None:
+    from memtrails.importers.jsonl import from_jsonl
+
+    plain = gsm8k_subset(40)
+    packed = tmp_path / "gsm8k.jsonl.xz"
+    packed.write_bytes(lzma.compress(plain.read_bytes()))
+    assert detect_kind(packed) == "jsonl"
+    a = records(await collect(from_jsonl(plain)))
+    b = records(await collect(from_jsonl(packed)))
+    assert len(a) == 40 and [r.text for r in a] == [r.text for r in b]
+    assert b[0].id == "gsm8k.jsonl:1"  # named without the compression ending
+
+
+def test_progress_counts_compressed_bytes_up_to_the_file_size(tmp_path: Path) -> None:
+    path = tmp_path / "a.mbox.gz"
+    path.write_bytes(gzip.compress(b"".join(_message(n) for n in range(2000))))
+    with open_input(path) as stream:
+        assert stream.size == path.stat().st_size and stream.compression == "gzip"
+        assert stream.head(5) == b"From "
+        stream.file.read(1000)
+        assert 0 < stream.position() < stream.size
+        while stream.file.read(1 << 16):
+            pass
+        assert stream.position() == stream.size
+
+
+def test_kind_overrides_detection(tmp_path: Path) -> None:
+    path = tmp_path / "archive.txt"
+    path.write_bytes(b"\n" + _message(1))  # a blank first line: not recognised
+    with pytest.raises(SourceError, match="--kind"):
+        plan(path)
+    (part,) = plan(path, kind="mbox")
+    assert part.kind == "mbox"
+
+
+async def test_mixed_folder_imports_each_file_by_its_kind(corpora: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "inbox-and-notes"
+    folder.mkdir()
+    for name in ("msg_01.eml", "msg_02.eml"):
+        (folder / name).write_bytes((corpora / "eml" / "cpython" / name).read_bytes())
+    (folder / "README.md").write_text("# Notes\n\nWhat this folder holds.\n")
+    (folder / "2003-April.txt.gz").write_bytes(gzip.compress(_message(7) + _message(8)))
+    (folder / "photos.tar.gz").write_bytes(gzip.compress(b"\x00" * 100))
+    parts = plan(folder)
+    assert [(p.kind, Path(p.label).name) for p in parts] == [
+        ("files", "inbox-and-notes"),
+        ("eml", "inbox-and-notes (.eml)"),
+        ("mbox", "2003-April.txt.gz"),
+    ]
+    notes = await collect(open_part(parts[0]))
+    assert [r.id for r in records(notes)] == ["README.md"]  # no mail as raw "file" records
+    (skip,) = errors(notes)
+    assert skip.where == "photos.tar.gz" and "neither an mbox nor JSON Lines" in skip.reason
+    mail = records(await collect(open_part(parts[1])))
+    assert {r.kind for r in mail} == {"mail"} and len(mail) == 2
+
+
+async def test_folder_of_list_archives_imports_in_one_command_and_reruns_read_nothing(
+    corpora: Path, tmp_path: Path, embedder: Any
+) -> None:
+    # Mailman's monthly .txt.gz archives (real pipermail months, compressed here)
+    folder = tmp_path / "twisted-web"
+    folder.mkdir()
+    real = corpora / "mbox" / "twisted-web-2005-December.mbox"
+    (folder / "2005-December.txt.gz").write_bytes(gzip.compress(real.read_bytes()))
+    (folder / "2006-December.txt.gz").write_bytes(gzip.compress(_message(1) + _message(2)))
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        first = await add_path(memory, folder)
+        assert (first.added, first.skipped) == (94, 0)
+        second = await add_path(memory, folder)
+        assert (second.added, second.unchanged, second.embedded) == (0, 94, 0)
+        assert [(s.mode, s.read) for s in second.sources] == [("incremental", 0)] * 2
+        assert (await memory.status()).records == 94
+
+
+@pytest.mark.slow
+def test_cli_reads_standard_input_under_a_stable_name(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    data = gzip.compress(b"".join(_message(n) for n in range(3)))
+    cmd = [sys.executable, "-m", "memtrails.cli", "add", "-", "--name", "list", "--json"]
+    cmd += ["--home", str(home), "--threads", "1"]
+    outs = []
+    for _ in range(2):
+        done = subprocess.run(cmd, input=data, capture_output=True, cwd=ROOT, timeout=300)
+        assert done.returncode == 0, done.stderr.decode()
+        outs.append(json.loads(done.stdout))
+    assert (outs[0]["added"], outs[1]["added"], outs[1]["unchanged"]) == (3, 0, 3)
+    assert outs[1]["sources"][0]["source"] == "list"
+    # a pipe without a name cannot be pruned: its records are not told apart from another's
+    bare = [sys.executable, "-m", "memtrails.cli", "add", "-", "--prune", "--home", str(home)]
+    done = subprocess.run(bare, input=data, capture_output=True, cwd=ROOT, timeout=300)
+    assert done.returncode == 1 and b"--name" in done.stderr
+
+
+async def test_messages_saved_without_an_ending_are_mail_not_notes(tmp_path: Path) -> None:
+    # as notmuch's corpus: "01:2," files, some in subfolders without cur/ or new/
+    folder = tmp_path / "corpus"
+    (folder / "bar").mkdir(parents=True)
+    for rel, n in (("01:2,", 1), ("02:2,", 2), ("bar/17:2,", 17)):
+        (folder / rel).write_bytes(
+            f"From: S{n} <s{n}@example.com>\nTo: t@example.com\nSubject: note {n}\n"
+            f"Message-ID: <{n}@example.com>\n\nbody {n}\n".encode()
+        )
+    (folder / "TODO").write_text("Subject: not mail, only one header-like line\n\nbuy milk\n")
+    parts = plan(folder)
+    assert [p.kind for p in parts] == ["files", "eml"]
+    notes = records(await collect(open_part(parts[0])))
+    assert [r.id for r in notes] == ["TODO"]
+    mail = records(await collect(open_part(parts[1])))
+    assert sorted(r.title for r in mail) == ["note 1", "note 17", "note 2"]
+    assert all(r.author and r.kind == "mail" for r in mail)
