@@ -6,7 +6,8 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -121,7 +122,18 @@ def _open(
     qdrant_url: str | None = None,
     model: str | None = None,
 ) -> Any:
-    return Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+    return _told(
+        Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+    )
+
+
+@asynccontextmanager
+async def _told(opening: Any) -> AsyncIterator[Memory]:
+    """Open a memory and say on stderr, once, what opening repaired."""
+    async with opening as memory:
+        for repair in memory.repairs:
+            click.echo(f"repaired: {repair}", err=True)
+        yield memory
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -295,12 +307,14 @@ async def _no_model() -> Any:
 
 def _open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
     """Open an existing folder without the model: for commands that only read or delete."""
-    return Memory.open(
-        home or _default_home(),
-        embedder=_no_model,
-        qdrant_url=qdrant_url,
-        create=False,
-        catch_up=False,
+    return _told(
+        Memory.open(
+            home or _default_home(),
+            embedder=_no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
     )
 
 

@@ -59,6 +59,11 @@ class Memory:
         """The memory folder."""
         return self._folder.path
 
+    @property
+    def repairs(self) -> list[str]:
+        """What opening found out of agreement and repaired, one line each (empty when sound)."""
+        return list(self._folder.repairs)
+
     # -- opening and closing -------------------------------------------------------------
 
     @staticmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -13,7 +14,9 @@ from typing import Any
 from .._exceptions import FolderFormatError
 from ..js import js_stringify
 
-__all__ = ["LogEntry", "RecordLog", "record_line", "tombstone_line"]
+__all__ = ["TAIL_BYTES", "LogEntry", "RecordLog", "record_line", "tombstone_line"]
+
+TAIL_BYTES = 4096  # how much of the log before an offset its tail digest covers
 
 # Every line starts with uid then fp (or the tombstone flag), so that opening a large log
 # needs no full JSON parse: these fixed prefixes are sliced, not decoded.
@@ -132,6 +135,21 @@ class RecordLog:
                 break
             out += chunk
         return bytes(out)
+
+    def tail(self, offset: int) -> str:
+        """Return a digest of the ``TAIL_BYTES`` before ``offset``: a mark that the log up to
+        there is still the log that was read (saved with the checkpoint and positions)."""
+        if offset <= 0:
+            return ""
+        start = max(0, offset - TAIL_BYTES)
+        data = os.pread(self._fd, offset - start, start)
+        if len(data) != offset - start:
+            return ""  # the log is shorter than offset: no mark can match
+        return hashlib.sha256(data).hexdigest()[:32]
+
+    def ends_line_at(self, offset: int) -> bool:
+        """Tell whether ``offset`` is the start of a line (0, or just after a newline)."""
+        return offset == 0 or (0 < offset <= self.size and os.pread(self._fd, 1, offset - 1) == b"\n")
 
     def read_line(self, offset: int) -> dict[str, Any]:
         """Return the parsed line that starts at ``offset``."""

@@ -17,6 +17,7 @@ __all__ = [
     "KEYWORD_SCHEME",
     "check_model",
     "read_checkpoint",
+    "read_checkpoint_mark",
     "read_manifest",
     "read_states",
     "scrub_rules",
@@ -141,13 +142,29 @@ def read_states(folder: Path) -> dict[str, Any]:
 
 def read_checkpoint(folder: Path) -> int:
     """Return the log offset up to which the index is known complete (0 when unknown)."""
+    return read_checkpoint_mark(folder)[0]
+
+
+def read_checkpoint_mark(folder: Path) -> tuple[int, str | None, str | None]:
+    """Return ``(log offset, tail digest or None, problem or None)`` from ``index.json``.
+
+    A missing file is offset 0 and no problem; an unreadable one is offset 0 and says why.
+    """
+    path = folder / "index.json"
     try:
-        data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-        return int(data["log_offset"])
-    except (FileNotFoundError, ValueError, KeyError, TypeError):
-        return 0
+        data = json.loads(path.read_text(encoding="utf-8"))
+        offset = int(data["log_offset"])
+        if offset < 0:
+            raise ValueError(f"negative offset {offset}")
+    except FileNotFoundError:
+        return 0, None, None
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        return 0, None, f"index.json is unreadable ({exc!r})"
+    tail = data.get("log_tail")
+    return offset, tail if isinstance(tail, str) else None, None
 
 
-def write_checkpoint(folder: Path, offset: int) -> None:
-    """Record that every log line before ``offset`` is in the index."""
-    write_json_atomic(folder / "index.json", {"log_offset": offset})
+def write_checkpoint(folder: Path, offset: int, tail: str = "") -> None:
+    """Record that every log line before ``offset`` is in the index (``tail``: the log's
+    digest there, see :meth:`RecordLog.tail`)."""
+    write_json_atomic(folder / "index.json", {"log_offset": offset, "log_tail": tail})

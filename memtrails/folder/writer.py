@@ -182,8 +182,11 @@ class Writer:
         # Only a contiguous advance: lines before `start` that the index missed (a folder
         # opened without catch-up) must stay past the checkpoint until they are indexed.
         if self._checkpoint == start:
-            await asyncio.to_thread(write_checkpoint, self._folder, end)
+            await asyncio.to_thread(self._write_checkpoint, end)
             self._checkpoint = end
+
+    def _write_checkpoint(self, end: int) -> None:
+        write_checkpoint(self._folder, end, self._log.tail(end))
 
     async def _index_clear(self) -> None:
         await self._index.clear()

@@ -102,7 +102,7 @@ class EdgeIndex:
                 if (folder / _CONFIG_FILE).is_file():
                     shard = qe.EdgeShard.load(str(folder), config)
                 else:
-                    folder.mkdir(parents=True, exist_ok=True)
+                    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                     shard = qe.EdgeShard.create(str(folder), config)
             except Exception as exc:  # qdrant-edge raises plain Exception
                 raise _open_error(folder, dims, exc) from exc
