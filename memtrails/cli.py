@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import sys
@@ -15,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from ._exceptions import MemtrailsError
+from .folder.space import disk_full
 from .limits import MAX_DEPTH_CEILING, Limits
 from .memory import Memory
 from .pipeline.progress import progress_bar
@@ -109,6 +111,10 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
         except MemtrailsError as exc:
             raise click.ClickException(str(exc)) from exc
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                where = Path(exc.filename) if exc.filename else Path.cwd()
+                message = str(disk_full(where, f"writing {where.name or where}"))
+                raise click.ClickException(message) from exc
             raise click.ClickException(
                 f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
             ) from exc

@@ -47,7 +47,7 @@ def _user_folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
 
 async def test_a_folder_that_is_not_a_memory_folder_is_refused_untouched(tmp_path: Path) -> None:
     folder, files = _user_folder(tmp_path)
-    with pytest.raises(FolderFormatError, match="not a memory folder.*choose another --home"):
+    with pytest.raises(FolderFormatError, match=r"not a memory folder.*choose another --home"):
         await Memory.open(folder, embedder=SlowHashEmbedder())
     assert sorted(p.name for p in folder.iterdir()) == sorted(files)
     for name, data in files.items():

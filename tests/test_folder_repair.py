@@ -59,8 +59,10 @@ async def test_a_deleted_index_is_rebuilt_from_the_log(
         said = memory.repairs
         hits = await memory.search("how many eggs does the duck lay", k=3)
         status = await memory.status()
-    assert said == ["the index holds 0 records where records.jsonl has 20: the index was "
-                    "emptied and is rebuilt from records.jsonl"]
+    assert said == [
+        "the index holds 0 records where records.jsonl has 20: the index was "
+        "emptied and is rebuilt from records.jsonl"
+    ]
     assert status.indexed == 20 and hits
     assert await _import(folder, source, embedder) == (0, 20)
 

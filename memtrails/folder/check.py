@@ -17,7 +17,12 @@ __all__ = ["verify_on_open"]
 
 
 async def verify_on_open(
-    path: Path, log: RecordLog, table: Table, index: IndexBackend, positions: Positions, writer: Writer
+    path: Path,
+    log: RecordLog,
+    table: Table,
+    index: IndexBackend,
+    positions: Positions,
+    writer: Writer,
 ) -> list[str]:
     """Compare the log with the checkpoint, the index and the saved positions; repair from the log.
 
@@ -85,8 +90,9 @@ def _mark_problem(log: RecordLog, mark: dict[str, Any]) -> str | None:
     if not isinstance(size, int):
         return None
     if log.size < size:
-        return f"records.jsonl is shorter ({log.size} bytes) than when positions were saved ({size})"
+        return (
+            f"records.jsonl is shorter ({log.size} bytes) than when positions were saved ({size})"
+        )
     if mark.get("tail") and mark["tail"] != log.tail(size):
         return f"records.jsonl before byte {size} changed since positions were saved"
     return None
-

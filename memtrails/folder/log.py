@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -72,6 +73,13 @@ def _parse_entry(line: bytes, offset: int) -> LogEntry:
     return LogEntry(offset, obj["uid"], str(obj["fp"]), str(obj.get("source") or ""))
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
 class RecordLog:
     """Append-only JSON Lines file; every append is fsynced before it returns.
 
@@ -118,11 +126,15 @@ class RecordLog:
             offsets.append(pos)
             pos += len(line)
         data = b"".join(lines)
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        os.fsync(self._fd)
+        try:
+            _write_all(self._fd, data)
+            os.fsync(self._fd)
+        except BaseException:
+            # A part of the lines may be in the file (a full disk, a failed fsync): cut it,
+            # or the next append would land after a torn line. Nothing here was reported.
+            with contextlib.suppress(OSError):  # else repair() cuts it on the next open
+                os.ftruncate(self._fd, self.size)
+            raise
         self.size = pos
         return pos, offsets
 

@@ -20,6 +20,7 @@ from .log import RecordLog, record_line, tombstone_line
 from .manifest import write_checkpoint
 from .points import points_for
 from .replay import LogBatch
+from .space import LOG_RESERVE, disk_full, is_disk_full, require_free
 from .table import Table
 
 __all__ = ["FLUSH_EVERY", "Writer"]
@@ -158,7 +159,14 @@ class Writer:
 
     async def _append(self, lines: Sequence[bytes]) -> tuple[int, int, list[int]]:
         start = self._log.size
-        end, offsets = await asyncio.to_thread(self._log.append, lines)
+        need = sum(len(line) for line in lines) + LOG_RESERVE
+        try:
+            await asyncio.to_thread(require_free, self._folder, need, "writing the log")
+            end, offsets = await asyncio.to_thread(self._log.append, lines)
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise disk_full(self._folder, "writing the log") from exc
+            raise
         return start, end, offsets
 
     async def _apply(
@@ -186,7 +194,12 @@ class Writer:
             self._checkpoint = end
 
     def _write_checkpoint(self, end: int) -> None:
-        write_checkpoint(self._folder, end, self._log.tail(end))
+        try:
+            write_checkpoint(self._folder, end, self._log.tail(end))
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise disk_full(self._folder, "saving the index checkpoint") from exc
+            raise
 
     async def _index_clear(self) -> None:
         await self._index.clear()
