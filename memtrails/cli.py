@@ -456,6 +456,68 @@ async def reindex(
 
 
 @main.command()
+@click.option("--repair", is_flag=True, help="Fix what can be fixed from the record log.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_index_options
+@_home_option
+@_run
+async def check(
+    repair: bool, as_json: bool, threads: int | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Check that the memory folder is whole: every log line, the index, checkpoint, positions.
+
+    Exit 0 when nothing is wrong, 1 when something is (still) wrong. With --repair, fixes
+    what the record log can: points of records the log lacks, records without points, lines
+    not yet indexed. A damaged log line cannot be fixed from the log: restore it from a backup.
+
+    Example:
+
+        memtrails check --repair
+    """
+    # The report lists what opening repaired: no separate "repaired:" lines on stderr here.
+    if repair:
+        opening = Memory.open(
+            home or _default_home(),
+            threads=threads,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    else:
+        opening = Memory.open(
+            home or _default_home(),
+            embedder=_no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    async with opening as memory:
+        report = await memory.check(repair=repair)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        click.echo(
+            f"records.jsonl: {report.lines} lines, {report.records} live records, "
+            f"{report.tombstones} tombstones"
+        )
+        indexed = "?" if report.indexed is None else report.indexed
+        click.echo(
+            f"index: {indexed} records with points, {report.pending} bytes of the log not yet indexed"
+        )
+        for line in report.repaired:
+            click.echo(f"repaired: {line}")
+        for line in report.problems:
+            click.echo(f"problem: {line}")
+        if report.ok:
+            click.echo("ok")
+        else:
+            hint = "" if repair else " (memtrails check --repair fixes what the log can)"
+            click.echo(f"{len(report.problems)} problems{hint}")
+    if not report.ok:
+        raise click.exceptions.Exit(1)
+
+
+@main.command()
 @_qdrant_option
 @_home_option
 @_run

@@ -14,6 +14,7 @@ from typing import Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
+from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
@@ -375,6 +376,43 @@ class Memory:
                     await new.aclose()
                 raise
         return await index_log(folder, 0, batch)
+
+    async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
+        """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
+
+        Like ``git fsck``: reads every line of the log and lists every point of the index.
+        What opening already repaired is in the report's ``repaired`` list.
+
+        Args:
+            repair: also fix what the log can fix: remove points of records the log lacks,
+                rebuild the index when records lack points, index lines past the checkpoint.
+                Everything is written through the folder's one write path.
+            batch: records per model call when re-indexing.
+
+        Returns:
+            The report; ``report.ok`` is True when nothing is (still) wrong.
+        """
+        folder = self._open_folder()
+        parts = (folder.path, folder.log, folder.table, folder.index, folder.positions)
+        report = await check_folder(*parts)
+        opened = [f"on open: {repair}" for repair in folder.repairs]
+        if not repair or (not report.orphans and not report.missing and not report.pending):
+            report.repaired = opened
+            return report
+        fixed: list[str] = []
+        if report.orphans:
+            await folder.writer.remove_points(report.orphans)
+            fixed.append(f"removed the points of {len(report.orphans)} records not in records.jsonl")
+        if report.missing:
+            await folder.writer.reset()
+            n = await index_log(folder, 0, batch)
+            fixed.append(f"rebuilt the index from records.jsonl ({n} records)")
+        elif report.pending:
+            n = await index_log(folder, folder.writer.checkpoint, batch)
+            fixed.append(f"indexed the {n} records past the index checkpoint")
+        report = await check_folder(*parts)
+        report.repaired = opened + fixed
+        return report
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""

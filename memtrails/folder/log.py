@@ -195,6 +195,11 @@ class RecordLog:
         ):
             yield offset, offset + length + 1, obj
 
+    def raw_lines(self, start: int = 0, end: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """Yield ``(offset, line without its newline)`` from ``start``, unparsed (for checks)."""
+        for line, offset in self._lines(start, end, parse=lambda line, _off: line):
+            yield offset, line
+
     def _lines(self, start: int, end: int | None, parse: Any) -> Iterator[tuple[Any, int]]:
         end = self.size if end is None else end
         pos = start

@@ -3,7 +3,8 @@
 Every change to a folder goes through :class:`Writer`: new versions of records (an import),
 tombstones (forget, prune) and re-indexing lines already in the log (catch-up after a crash,
 ``reindex``). ``Writer._append`` is the only code that appends to the log and
-``Writer._apply`` the only code that changes the index; both run under the writer's lock.
+``Writer._apply`` the only code that changes the index (besides clearing it and removing
+orphan points, a check's repair); all run under the writer's lock.
 """
 
 from __future__ import annotations
@@ -130,6 +131,15 @@ class Writer:
         async with self._lock:
             self._check_open()
             await self._index_clear()
+
+    async def remove_points(self, uids: Sequence[str]) -> None:
+        """Delete the points of records the log does not hold (a check's repair), and flush."""
+        if not uids:
+            return
+        async with self._lock:
+            self._check_open()
+            await self._index.delete_uids(uids)
+            await self._index.flush()
 
     async def flush(self) -> None:
         """Flush the index and advance the checkpoint over everything indexed so far."""

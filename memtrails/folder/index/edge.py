@@ -252,6 +252,31 @@ class EdgeIndex:
         request = qe.CountRequest(exact=True)
         return await self._call("count", lambda shard: shard.count(request))
 
+    async def point_uids(self) -> dict[str, set[int]]:
+        """Return the passages the index holds per record uid (scrolls every point)."""
+        found: dict[str, set[int]] = {}
+
+        def scroll(shard: qe.EdgeShard) -> None:
+            offset: Any = None
+            while True:
+                request = qe.ScrollRequest(
+                    offset=offset,
+                    limit=1024,
+                    with_payload=qe.PayloadSelector.Include(["uid", "passage"]),
+                )
+                points, offset = shard.scroll(request)
+                for point in points:
+                    payload = point.payload or {}
+                    passage = payload.get("passage")
+                    found.setdefault(str(payload.get("uid")), set()).add(
+                        passage if isinstance(passage, int) else -1
+                    )
+                if offset is None:
+                    return
+
+        await self._call("scroll", scroll)
+        return found
+
     async def clear(self) -> None:
         """Delete every point, keeping the schema (``memtrails reindex`` rebuilds them).
 
