@@ -112,8 +112,12 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
             raise click.ClickException(str(exc)) from exc
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                where = Path(exc.filename) if exc.filename else Path.cwd()
-                message = str(disk_full(where, f"writing {where.name or where}"))
+                # A write that memtrails did not name itself: say which file, when known.
+                if exc.filename:
+                    where = Path(exc.filename)
+                    message = str(disk_full(where, f"writing {where.name}"))
+                else:
+                    message = "no space left on the device while writing; free some space"
                 raise click.ClickException(message) from exc
             raise click.ClickException(
                 f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")

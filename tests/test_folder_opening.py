@@ -54,6 +54,17 @@ async def test_a_folder_that_is_not_a_memory_folder_is_refused_untouched(tmp_pat
         assert (folder / name).read_bytes() == data
 
 
+async def test_someone_elses_manifest_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "package"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('{"name": "my-extension", "version": "1.0"}')
+    with pytest.raises(FolderFormatError, match=r"manifest\.json has format None"):
+        await Memory.open(folder, embedder=SlowHashEmbedder())
+    assert [p.name for p in folder.iterdir()] == ["manifest.json"]
+
+
 def test_cli_refuses_a_foreign_home_in_one_line(tmp_path: Path) -> None:
     folder, files = _user_folder(tmp_path)
     notes = tmp_path / "notes.jsonl"

@@ -11,6 +11,7 @@ from typing import Any
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..embedding._base import same_model
 from ..secrets import RULES_VERSION
+from .space import disk_full, is_disk_full
 
 __all__ = [
     "FORMAT",
@@ -36,8 +37,17 @@ KEYWORD_SCHEME = {
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
-    """Write JSON to a temp file beside ``path``, fsync it, then rename over ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write JSON to a temp file beside ``path``, fsync it, then rename over ``path``.
+
+    Raises:
+        DiskFullError: no space was left for it (``path`` is then as it was).
+    """
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(path.parent, f"saving {path.name}") from exc
+        raise
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2, sort_keys=True)
@@ -45,8 +55,10 @@ def write_json_atomic(path: Path, obj: Any) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and is_disk_full(exc):
+            raise disk_full(path.parent, f"saving {path.name}") from exc
         raise
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:

@@ -178,6 +178,7 @@ def _refuse_foreign(path: Path) -> None:
     The lock file and a manifest's temp file are what an interrupted first open leaves.
     """
     if (path / "manifest.json").is_file():
+        read_manifest(path)  # someone else's manifest.json is refused before the lock file
         return
     foreign = sorted(
         entry.name

@@ -10,7 +10,6 @@ from typing import Any
 
 from ..records import SourceState
 from .manifest import read_states, write_json_atomic
-from .space import disk_full, is_disk_full
 
 __all__ = ["LOG_MARK", "SAVE_EVERY", "Positions"]
 
@@ -96,9 +95,4 @@ class Positions:
         saved: dict[str, Any] = dict(self._saved)
         if self._mark is not None:
             saved[LOG_MARK] = self.log_mark = self._mark()
-        try:
-            write_json_atomic(self._path, saved)
-        except OSError as exc:
-            if is_disk_full(exc):
-                raise disk_full(self._path.parent, "saving sources.json") from exc
-            raise
+        write_json_atomic(self._path, saved)

@@ -204,12 +204,7 @@ class Writer:
             self._checkpoint = end
 
     def _write_checkpoint(self, end: int) -> None:
-        try:
-            write_checkpoint(self._folder, end, self._log.tail(end))
-        except OSError as exc:
-            if is_disk_full(exc):
-                raise disk_full(self._folder, "saving the index checkpoint") from exc
-            raise
+        write_checkpoint(self._folder, end, self._log.tail(end))
 
     async def _index_clear(self) -> None:
         await self._index.clear()
