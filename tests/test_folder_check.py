@@ -8,28 +8,30 @@ from pathlib import Path
 
 import numpy as np
 from click.testing import CliRunner
-from fakes import SlowHashEmbedder
 
 from memtrails import Memory
 from memtrails.cli import main
 from memtrails.folder.index._base import IndexPoint, SparseVector
 from memtrails.keys import point_id, record_uid
+from memtrails.testing import HashingEmbedder
 
 
 def _notes(n: int) -> list[dict[str, str]]:
-    return [{"id": str(i), "text": f"note {i} on the orchard and its apples, tree{i}"} for i in range(n)]
+    return [
+        {"id": str(i), "text": f"note {i} on the orchard and its apples, tree{i}"} for i in range(n)
+    ]
 
 
 async def _folder(tmp_path: Path, n: int = 10) -> Path:
     folder = tmp_path / "mem"
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         await memory.ingest(_notes(n), name="notes")
     return folder
 
 
 async def test_a_sound_folder_checks_clean(tmp_path: Path) -> None:
     folder = await _folder(tmp_path)
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         await memory.forget("3", source="notes")
         report = await memory.check()
     assert report.ok, report.problems
@@ -41,7 +43,7 @@ async def test_orphan_and_missing_points_are_found_and_repaired(tmp_path: Path) 
     folder = await _folder(tmp_path)
     gone = record_uid("notes", "4")
     stranger = "f" * 32
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         # Damage the index behind the folder's back, keeping its record count: one record
         # loses its points, one that the log never held gains some.
         index = memory._folder.index
@@ -52,7 +54,7 @@ async def test_orphan_and_missing_points_are_found_and_repaired(tmp_path: Path) 
             [IndexPoint(point_id(stranger, 0), vector, SparseVector([], []), payload)]
         )
         await index.flush()
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         assert memory.repairs == []  # the cheap check on open counts only: 10 and 10
         found = await memory.check()
         assert (found.orphans, found.missing) == ([stranger], [gone])
@@ -82,7 +84,7 @@ def _damage_line(folder: Path, n: int) -> int:
 async def test_a_damaged_log_line_is_named_and_not_repairable(tmp_path: Path) -> None:
     folder = await _folder(tmp_path)
     offset = _damage_line(folder, 4)
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         report = await memory.check(repair=True)
     assert not report.ok
     assert report.problems == [
@@ -112,15 +114,26 @@ def test_the_cli_check(tmp_path: Path, gsm8k_subset: Callable[[int], Path]) -> N
         "repaired": [],
     }
     log = home / "records.jsonl"
-    log.write_bytes(log.read_bytes().replace(b'"fp":"', b'"fp":"zz', 1))
+    lines = log.read_bytes().splitlines(keepends=True)
+    first = json.loads(lines[0])
+    lines[0] = lines[0].replace(f'"id":"{first["id"]}"'.encode(), b'"id":"changed"')
+    log.write_bytes(b"".join(lines))
     damaged = runner.invoke(main, ["check", "--home", str(home)])
     assert damaged.exit_code == 1
-    assert (
-        "problem: records.jsonl: line at byte 0 is not a valid memtrails log line" in damaged.output
+    assert "problem: records.jsonl: line at byte 0 is not a valid memtrails log line" in (
+        damaged.output
     )
     assert damaged.output.strip().endswith(
         "1 problems (memtrails check --repair fixes what the log can)"
     )
+    # A line whose uid or fingerprint opening itself cannot read: one line naming the file.
+    log.write_bytes(log.read_bytes().replace(b'"fp":"', b'"fp":"zz', 1))
+    unreadable = runner.invoke(main, ["check", "--home", str(home)])
+    assert unreadable.exit_code == 1
+    assert unreadable.output.strip().splitlines() == [
+        f"Error: {log}: line at byte 0 is not a memtrails log line (uid or fingerprint of the "
+        "wrong length)"
+    ]
     missing = runner.invoke(main, ["check", "--home", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "no memory folder at" in missing.output
     assert not (tmp_path / "nothing").exists()

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from fakes import SlowHashEmbedder
 
 from memtrails import Memory
 from memtrails._exceptions import DiskFullError
 from memtrails.cli import main
 from memtrails.folder import log as log_module
+from memtrails.testing import HashingEmbedder
 
 
 def _notes(n: int) -> list[dict[str, str]]:
@@ -54,7 +54,7 @@ async def test_enospc_on_the_log_keeps_every_record_reported_added(
 ) -> None:
     folder = tmp_path / "mem"
     reported: list[int] = []
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         with pytest.raises(DiskFullError, match=r"^no space left on /\S* while writing the log"):
             await memory.ingest(
                 _notes(40), batch=8, idle=None, on_progress=lambda r: reported.append(r.added)
@@ -64,7 +64,7 @@ async def test_enospc_on_the_log_keeps_every_record_reported_added(
     assert all(line.endswith(b"\n") and json.loads(line) for line in lines)  # no torn line
     assert len(lines) == 16
     disk_fills_at_third_write()
-    async with Memory.open(folder, embedder=SlowHashEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         assert memory.repairs == []
         status = await memory.status()
         assert (status.records, status.indexed) == (16, 16)

@@ -54,6 +54,15 @@ class LogEntry:
 
 
 def _parse_entry(line: bytes, offset: int) -> LogEntry:
+    entry = _entry(line, offset)
+    # uid and fingerprint are stored as bytes: a damaged one is this line's fault, said here.
+    if len(entry.uid) != 32 or (entry.fp is not None and len(entry.fp) != 64):
+        raise ValueError("uid or fingerprint of the wrong length")
+    bytes.fromhex(entry.uid + (entry.fp or ""))
+    return entry
+
+
+def _entry(line: bytes, offset: int) -> LogEntry:
     if (
         line.startswith(_UID_PREFIX)
         and line[_UID_END : _UID_END + len(_FP_PREFIX)] == _FP_PREFIX

@@ -25,6 +25,7 @@ from .writer import Writer
 __all__ = ["Folder", "open_folder", "public_url"]
 
 EDGE = "qdrant-edge"
+_EDGE_FILES = {"edge_config.json", "segments", "wal"}
 SERVER = "qdrant-server"
 
 
@@ -183,7 +184,9 @@ def _refuse_foreign(path: Path) -> None:
     foreign = sorted(
         entry.name
         for entry in os.scandir(path)
-        if entry.name != "memory.lock" and not entry.name.startswith(".manifest.json.")
+        if entry.name != "memory.lock"
+        and not entry.name.startswith(".manifest.json.")
+        and not (entry.name == "index" and _edge_leftover(path / "index"))
     )
     if foreign:
         raise FolderFormatError(
@@ -191,6 +194,12 @@ def _refuse_foreign(path: Path) -> None:
             f"{foreign[0]!r}{' and more' if len(foreign) > 1 else ''}); memtrails creates "
             "its folder only in a new or empty one: choose another --home"
         )
+
+
+def _edge_leftover(index: Path) -> bool:
+    # A new folder's index is made before its manifest: what an open stopped in between
+    # (a full disk, a kill) leaves is an index folder holding only Qdrant Edge's own files.
+    return index.is_dir() and {e.name for e in os.scandir(index)} <= _EDGE_FILES
 
 
 def _load_positions(path: Path, log: RecordLog, repairs: list[str]) -> Positions:
