@@ -24,7 +24,7 @@ __all__ = [
 LOG_RESERVE = 8 << 20
 INDEX_RESERVE = 4 << 20
 # A new Qdrant Edge shard with memtrails' seven payload indexes takes 0.6 MB of ext4 but
-# 14.6 MB of a tmpfs before its first point (its files are written out in full there).
+# 14.6 MB of a tmpfs before its first point (and 52 MB there once reopened).
 INDEX_CREATE = 16 << 20
 
 
