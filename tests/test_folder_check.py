@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -137,3 +138,31 @@ def test_the_cli_check(tmp_path: Path, gsm8k_subset: Callable[[int], Path]) -> N
     missing = runner.invoke(main, ["check", "--home", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "no memory folder at" in missing.output
     assert not (tmp_path / "nothing").exists()
+
+
+async def test_points_of_a_record_forgotten_past_the_checkpoint_are_pending_not_orphans(
+    tmp_path: Path,
+) -> None:
+    folder = await _folder(tmp_path)
+    log = folder / "records.jsonl"
+    before = log.stat().st_size
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert await memory.forget("5", source="notes") == 1
+    # As after a crash: the tombstone is in the log, the checkpoint still before it, and the
+    # index still holds the record's points.
+    tail = hashlib.sha256(log.read_bytes()[max(0, before - 4096) : before]).hexdigest()[:32]
+    (folder / "index.json").write_text(json.dumps({"log_offset": before, "log_tail": tail}))
+    forgotten = record_uid("notes", "5")
+    async with Memory.open(folder, embedder=HashingEmbedder(), catch_up=False) as memory:
+        assert memory.repairs == []
+        vector = np.full(384, 1 / np.sqrt(384), dtype=np.float32)
+        payload = {"uid": forgotten, "passage": 0, "kind": "note", "source": "notes"}
+        await memory._folder.index.upsert(
+            [IndexPoint(point_id(forgotten, 0), vector, SparseVector([], []), payload)]
+        )
+        report = await memory.check()
+        assert report.ok, report.problems
+        assert report.orphans == [] and report.pending == log.stat().st_size - before
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:  # catches up
+        report = await memory.check()
+        assert report.ok and report.pending == 0 and report.indexed == 9
