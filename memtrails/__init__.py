@@ -12,6 +12,7 @@ import typing as _typing
 from importlib import import_module as _import_module
 
 from ._exceptions import (
+    DiskFullError,
     EmbeddingError,
     FolderFormatError,
     IndexBackendError,
@@ -44,6 +45,7 @@ if _typing.TYPE_CHECKING:
 
 __all__ = [
     "At",
+    "DiskFullError",
     "EdgeIndex",
     "EmbeddingError",
     "FolderFormatError",

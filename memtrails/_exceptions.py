@@ -9,6 +9,7 @@ The tree::
     ├── ModelMismatchError     the folder was built with another embedding model
     ├── SourceError            an importer cannot open its input at all
     ├── EmbeddingError         the model or embedding server failed
+    ├── DiskFullError          no space left where the memory folder is
     └── IndexError_            the index backend failed (exported as ``IndexBackendError``)
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 __all__ = [
+    "DiskFullError",
     "EmbeddingError",
     "FolderFormatError",
     "IndexBackendError",
@@ -79,3 +81,19 @@ class EmbeddingError(MemtrailsError):
 
 class IndexBackendError(MemtrailsError):
     """The index backend (Qdrant Edge or a Qdrant server) failed."""
+
+
+class DiskFullError(MemtrailsError):
+    """No space is left on the file system of the memory folder (or its index).
+
+    Raised before a write that would not fit, or when a write fails with ENOSPC; what was
+    reported added before it is in the folder.
+    """
+
+    def __init__(self, where: Path, doing: str) -> None:
+        self.where = where
+        self.doing = doing
+        super().__init__(
+            f"no space left on {where} while {doing}; free some space (or choose another "
+            "--home) and run the command again"
+        )

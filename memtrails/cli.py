@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import os
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from functools import wraps
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from ._exceptions import MemtrailsError
+from .folder.space import disk_full
 from .limits import MAX_DEPTH_CEILING, Limits
 from .memory import Memory
 from .pipeline.progress import progress_bar
@@ -111,6 +114,14 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
         except MemtrailsError as exc:
             raise click.ClickException(str(exc)) from exc
         except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                # A write that memtrails did not name itself: say which file, when known.
+                if exc.filename:
+                    where = Path(exc.filename)
+                    message = str(disk_full(where, f"writing {where.name}"))
+                else:
+                    message = "no space left on the device while writing; free some space"
+                raise click.ClickException(message) from exc
             raise click.ClickException(
                 f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
             ) from exc
@@ -124,7 +135,18 @@ def _open(
     qdrant_url: str | None = None,
     model: str | None = None,
 ) -> Any:
-    return Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+    return _told(
+        Memory.open(home or _default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+    )
+
+
+@asynccontextmanager
+async def _told(opening: Any) -> AsyncIterator[Memory]:
+    """Open a memory and say on stderr, once, what opening repaired."""
+    async with opening as memory:
+        for repair in memory.repairs:
+            click.echo(f"repaired: {repair}", err=True)
+        yield memory
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -346,12 +368,14 @@ async def _no_model() -> Any:
 
 def _open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
     """Open an existing folder without the model: for commands that only read or delete."""
-    return Memory.open(
-        home or _default_home(),
-        embedder=_no_model,
-        qdrant_url=qdrant_url,
-        create=False,
-        catch_up=False,
+    return _told(
+        Memory.open(
+            home or _default_home(),
+            embedder=_no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
     )
 
 
@@ -484,6 +508,68 @@ async def reindex(
     async with _open(home, threads, qdrant_url) as memory:
         n = await memory.reindex(model=model, threads=threads)
     click.echo(f"indexed {n} records" + (f" with {model}" if model else ""))
+
+
+@main.command()
+@click.option("--repair", is_flag=True, help="Fix what can be fixed from the record log.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@_index_options
+@_home_option
+@_run
+async def check(
+    repair: bool, as_json: bool, threads: int | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Check that the memory folder is whole: every log line, the index, checkpoint, positions.
+
+    Exit 0 when nothing is wrong, 1 when something is (still) wrong. With --repair, fixes
+    what the record log can: points of records the log lacks, records without points, lines
+    not yet indexed. A damaged log line cannot be fixed from the log: restore it from a backup.
+
+    Example:
+
+        memtrails check --repair
+    """
+    # The report lists what opening repaired: no separate "repaired:" lines on stderr here.
+    if repair:
+        opening = Memory.open(
+            home or _default_home(),
+            threads=threads,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    else:
+        opening = Memory.open(
+            home or _default_home(),
+            embedder=_no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    async with opening as memory:
+        report = await memory.check(repair=repair)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        click.echo(
+            f"records.jsonl: {report.lines} lines, {report.records} live records, "
+            f"{report.tombstones} tombstones"
+        )
+        indexed = "?" if report.indexed is None else report.indexed
+        click.echo(
+            f"index: {indexed} records with points, {report.pending} bytes of the log not yet indexed"
+        )
+        for line in report.repaired:
+            click.echo(f"repaired: {line}")
+        for line in report.problems:
+            click.echo(f"problem: {line}")
+        if report.ok:
+            click.echo("ok")
+        else:
+            hint = "" if repair else " (memtrails check --repair fixes what the log can)"
+            click.echo(f"{len(report.problems)} problems{hint}")
+    if not report.ok:
+        raise click.exceptions.Exit(1)
 
 
 @main.command()

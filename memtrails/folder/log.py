@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -13,7 +15,9 @@ from typing import Any
 from .._exceptions import FolderFormatError
 from ..js import js_stringify
 
-__all__ = ["LogEntry", "RecordLog", "record_line", "tombstone_line"]
+__all__ = ["TAIL_BYTES", "LogEntry", "RecordLog", "record_line", "tombstone_line"]
+
+TAIL_BYTES = 4096  # how much of the log before an offset its tail digest covers
 
 # Every line starts with uid then fp (or the tombstone flag), so that opening a large log
 # needs no full JSON parse: these fixed prefixes are sliced, not decoded.
@@ -50,6 +54,15 @@ class LogEntry:
 
 
 def _parse_entry(line: bytes, offset: int) -> LogEntry:
+    entry = _entry(line, offset)
+    # uid and fingerprint are stored as bytes: a damaged one is this line's fault, said here.
+    if len(entry.uid) != 32 or (entry.fp is not None and len(entry.fp) != 64):
+        raise ValueError("uid or fingerprint of the wrong length")
+    bytes.fromhex(entry.uid + (entry.fp or ""))
+    return entry
+
+
+def _entry(line: bytes, offset: int) -> LogEntry:
     if (
         line.startswith(_UID_PREFIX)
         and line[_UID_END : _UID_END + len(_FP_PREFIX)] == _FP_PREFIX
@@ -67,6 +80,13 @@ def _parse_entry(line: bytes, offset: int) -> LogEntry:
     if obj.get("deleted") is True:
         return LogEntry(offset, obj["uid"], None, str(obj.get("source") or ""))
     return LogEntry(offset, obj["uid"], str(obj["fp"]), str(obj.get("source") or ""))
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
 
 
 class RecordLog:
@@ -115,11 +135,15 @@ class RecordLog:
             offsets.append(pos)
             pos += len(line)
         data = b"".join(lines)
-        view = memoryview(data)
-        while view:
-            written = os.write(self._fd, view)
-            view = view[written:]
-        os.fsync(self._fd)
+        try:
+            _write_all(self._fd, data)
+            os.fsync(self._fd)
+        except BaseException:
+            # A part of the lines may be in the file (a full disk, a failed fsync): cut it,
+            # or the next append would land after a torn line. Nothing here was reported.
+            with contextlib.suppress(OSError):  # else repair() cuts it on the next open
+                os.ftruncate(self._fd, self.size)
+            raise
         self.size = pos
         return pos, offsets
 
@@ -132,6 +156,21 @@ class RecordLog:
                 break
             out += chunk
         return bytes(out)
+
+    def tail(self, offset: int) -> str:
+        """Return a digest of the ``TAIL_BYTES`` before ``offset``: a mark that the log up to
+        there is still the log that was read (saved with the checkpoint and positions)."""
+        if offset <= 0:
+            return ""
+        start = max(0, offset - TAIL_BYTES)
+        data = os.pread(self._fd, offset - start, start)
+        if len(data) != offset - start:
+            return ""  # the log is shorter than offset: no mark can match
+        return hashlib.sha256(data).hexdigest()[:32]
+
+    def ends_line_at(self, offset: int) -> bool:
+        """Tell whether ``offset`` is the start of a line (0, or just after a newline)."""
+        return offset == 0 or (0 < offset <= self.size and os.pread(self._fd, 1, offset - 1) == b"\n")
 
     def read_line(self, offset: int) -> dict[str, Any]:
         """Return the parsed line that starts at ``offset``."""
@@ -164,6 +203,11 @@ class RecordLog:
             start, end, parse=lambda line, _off: (json.loads(line), len(line))
         ):
             yield offset, offset + length + 1, obj
+
+    def raw_lines(self, start: int = 0, end: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """Yield ``(offset, line without its newline)`` from ``start``, unparsed (for checks)."""
+        for line, offset in self._lines(start, end, parse=lambda line, _off: line):
+            yield offset, line
 
     def _lines(self, start: int, end: int | None, parse: Any) -> Iterator[tuple[Any, int]]:
         end = self.size if end is None else end

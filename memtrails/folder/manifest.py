@@ -11,12 +11,14 @@ from typing import Any
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..embedding._base import same_model
 from ..secrets import RULES_VERSION
+from .space import disk_full, is_disk_full
 
 __all__ = [
     "FORMAT",
     "KEYWORD_SCHEME",
     "check_model",
     "read_checkpoint",
+    "read_checkpoint_mark",
     "read_manifest",
     "read_states",
     "scrub_rules",
@@ -35,8 +37,17 @@ KEYWORD_SCHEME = {
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
-    """Write JSON to a temp file beside ``path``, fsync it, then rename over ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write JSON to a temp file beside ``path``, fsync it, then rename over ``path``.
+
+    Raises:
+        DiskFullError: no space was left for it (``path`` is then as it was).
+    """
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise disk_full(path.parent, f"saving {path.name}") from exc
+        raise
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(obj, f, indent=2, sort_keys=True)
@@ -44,8 +55,10 @@ def write_json_atomic(path: Path, obj: Any) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and is_disk_full(exc):
+            raise disk_full(path.parent, f"saving {path.name}") from exc
         raise
     dir_fd = os.open(path.parent, os.O_RDONLY)
     try:
@@ -141,13 +154,29 @@ def read_states(folder: Path) -> dict[str, Any]:
 
 def read_checkpoint(folder: Path) -> int:
     """Return the log offset up to which the index is known complete (0 when unknown)."""
+    return read_checkpoint_mark(folder)[0]
+
+
+def read_checkpoint_mark(folder: Path) -> tuple[int, str | None, str | None]:
+    """Return ``(log offset, tail digest or None, problem or None)`` from ``index.json``.
+
+    A missing file is offset 0 and no problem; an unreadable one is offset 0 and says why.
+    """
+    path = folder / "index.json"
     try:
-        data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
-        return int(data["log_offset"])
-    except (FileNotFoundError, ValueError, KeyError, TypeError):
-        return 0
+        data = json.loads(path.read_text(encoding="utf-8"))
+        offset = int(data["log_offset"])
+        if offset < 0:
+            raise ValueError(f"negative offset {offset}")
+    except FileNotFoundError:
+        return 0, None, None
+    except (ValueError, KeyError, TypeError, OSError) as exc:
+        return 0, None, f"index.json is unreadable ({exc!r})"
+    tail = data.get("log_tail")
+    return offset, tail if isinstance(tail, str) else None, None
 
 
-def write_checkpoint(folder: Path, offset: int) -> None:
-    """Record that every log line before ``offset`` is in the index."""
-    write_json_atomic(folder / "index.json", {"log_offset": offset})
+def write_checkpoint(folder: Path, offset: int, tail: str = "") -> None:
+    """Record that every log line before ``offset`` is in the index (``tail``: the log's
+    digest there, see :meth:`RecordLog.tail`)."""
+    write_json_atomic(folder / "index.json", {"log_offset": offset, "log_tail": tail})

@@ -11,11 +11,13 @@ from urllib.parse import urlsplit, urlunsplit
 
 from .._exceptions import FolderFormatError
 from ..embedding._base import Embedder
+from .check import verify_on_open
 from .index._base import IndexBackend
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog
 from .manifest import check_model, read_checkpoint, read_manifest, write_manifest
 from .model import EmbedderFactory, FolderModel, manifest_model
+from .modes import tighten
 from .positions import Positions
 from .table import Table
 from .writer import Writer
@@ -23,6 +25,7 @@ from .writer import Writer
 __all__ = ["Folder", "open_folder", "public_url"]
 
 EDGE = "qdrant-edge"
+_EDGE_FILES = {"edge_config.json", "segments", "wal"}
 SERVER = "qdrant-server"
 
 
@@ -55,6 +58,8 @@ class Folder:
         finally:
             await asyncio.to_thread(self.table.close)
             await asyncio.to_thread(self.log.close)
+            # The index library creates its files with the umask: back to owner-only.
+            await asyncio.to_thread(tighten, self.path)
             self.lock.release()
 
 
@@ -90,12 +95,21 @@ async def open_folder(
     if not create and not (path / "manifest.json").is_file():
         raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
     await asyncio.to_thread(_make_folder, path)
+    # Before the lock file: a folder that is not ours gets nothing written into it.
+    await asyncio.to_thread(_refuse_foreign, path)
     lock = await acquire_lock(path, role=role, wait=wait, wait_writer=wait_writer)
     log: RecordLog | None = None
     table: Table | None = None
     backend: IndexBackend | None = None
     repairs: list[str] = []
     try:
+        widened = await asyncio.to_thread(tighten, path)
+        if widened:
+            repairs.append(
+                "permissions tightened to owner-only (0700 folders, 0600 files): "
+                + ", ".join(widened[:5])
+                + (f" and {len(widened) - 5} more" if len(widened) > 5 else "")
+            )
         instance = embedder if isinstance(embedder, Embedder) else None
         manifest = await asyncio.to_thread(read_manifest, path)
         if embedder is None:
@@ -125,14 +139,20 @@ async def open_folder(
             owned=not isinstance(embedder, Embedder),
         )
         log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
-        await asyncio.to_thread(log.repair)
+        dropped = await asyncio.to_thread(log.repair)
+        if dropped:
+            repairs.append(
+                f"records.jsonl: cut an unfinished last line ({dropped} bytes; a write "
+                "interrupted before it was reported added)"
+            )
         opened, rebuilt = await asyncio.to_thread(Table.open, path, log)
         table = opened
         if rebuilt:
             repairs.append(rebuilt)
-        positions = await asyncio.to_thread(Positions.load, path)
+        positions = await asyncio.to_thread(_load_positions, path, log, repairs)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
         writer = Writer(path, log, opened, backend, checkpoint)
+        repairs += await verify_on_open(path, log, opened, backend, positions, writer)
     except BaseException:
         if backend is not None:
             await backend.aclose()
@@ -151,6 +171,49 @@ def _make_folder(path: Path) -> None:
     if path.exists() and not path.is_dir():
         raise FolderFormatError(f"{path} exists and is not a folder; choose another --home")
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+def _refuse_foreign(path: Path) -> None:
+    """Refuse a folder that holds files but no manifest: it is someone's, not a memory folder.
+
+    The lock file and a manifest's temp file are what an interrupted first open leaves.
+    """
+    if (path / "manifest.json").is_file():
+        read_manifest(path)  # someone else's manifest.json is refused before the lock file
+        return
+    foreign = sorted(
+        entry.name
+        for entry in os.scandir(path)
+        if entry.name != "memory.lock"
+        and not entry.name.startswith(".manifest.json.")
+        and not (entry.name == "index" and _edge_leftover(path / "index"))
+    )
+    if foreign:
+        raise FolderFormatError(
+            f"{path} is not a memory folder (no manifest.json) and is not empty (it holds "
+            f"{foreign[0]!r}{' and more' if len(foreign) > 1 else ''}); memtrails creates "
+            "its folder only in a new or empty one: choose another --home"
+        )
+
+
+def _edge_leftover(index: Path) -> bool:
+    # A new folder's index is made before its manifest: what an open stopped in between
+    # (a full disk, a kill) leaves is an index folder holding only Qdrant Edge's own files.
+    return index.is_dir() and {e.name for e in os.scandir(index)} <= _EDGE_FILES
+
+
+def _load_positions(path: Path, log: RecordLog, repairs: list[str]) -> Positions:
+    def mark() -> dict[str, Any]:
+        return {"size": log.size, "tail": log.tail(log.size)}
+
+    try:
+        return Positions.load(path, mark=mark)
+    except FolderFormatError:
+        repairs.append(
+            "sources.json is not readable JSON: its saved positions were dropped, so the next "
+            "add reads every source in full"
+        )
+        return Positions(path, {}, mark=mark)
 
 
 def _fixed(embedder: Embedder) -> EmbedderFactory:

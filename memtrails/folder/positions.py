@@ -11,9 +11,12 @@ from typing import Any
 from ..records import SourceState
 from .manifest import read_states, write_json_atomic
 
-__all__ = ["SAVE_EVERY", "Positions"]
+__all__ = ["LOG_MARK", "SAVE_EVERY", "Positions"]
 
 SAVE_EVERY = 5.0  # seconds between two writes of sources.json during an import
+# The key under which sources.json keeps the log's size and tail digest at the time it was
+# written: positions vouch for records in the log, so a log cut below that size voids them.
+LOG_MARK = "~log"
 
 
 class Positions:
@@ -30,9 +33,13 @@ class Positions:
         *,
         every: float = SAVE_EVERY,
         clock: Callable[[], float] = time.monotonic,
+        mark: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self._path = folder / "sources.json"
-        self._saved = saved
+        self._saved = dict(saved)
+        found = self._saved.pop(LOG_MARK, None)
+        self.log_mark: dict[str, Any] | None = found if isinstance(found, dict) else None
+        self._mark = mark
         self._every = every
         self._clock = clock
         self._dirty = False
@@ -63,6 +70,12 @@ class Positions:
         if self._clock() - self._written >= self._every:
             await self.flush()
 
+    async def forget_all(self) -> None:
+        """Drop every saved position and write: the next run reads every source in full."""
+        self._saved.clear()
+        self._dirty = True
+        await self.flush()
+
     async def forget(self, sources: set[str]) -> None:
         """Drop the positions of ``sources`` (the next run reads them in full) and write."""
         if sources & self._saved.keys():
@@ -74,6 +87,12 @@ class Positions:
     async def flush(self) -> None:
         """Write ``sources.json`` if anything changed since the last write."""
         if self._dirty:
-            await asyncio.to_thread(write_json_atomic, self._path, self._saved)
+            await asyncio.to_thread(self._write)
             self._dirty = False
             self._written = self._clock()
+
+    def _write(self) -> None:
+        saved: dict[str, Any] = dict(self._saved)
+        if self._mark is not None:
+            saved[LOG_MARK] = self.log_mark = self._mark()
+        write_json_atomic(self._path, saved)

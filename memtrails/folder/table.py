@@ -13,6 +13,7 @@ import hashlib
 import os
 import sqlite3
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
@@ -115,6 +116,16 @@ class Table:
             return []
         rows = self._db.execute("SELECT uid FROM records WHERE source = ?", (sid,))
         return [uid.hex() for (uid,) in rows if uid.hex() not in self._flight]
+
+    def offsets(self) -> Iterator[tuple[str, int]]:
+        """Yield ``(uid, log offset)`` of every stored record (for consistency checks)."""
+        for uid, offset in self._db.execute("SELECT uid, offset FROM records"):
+            yield uid.hex(), int(offset)
+
+    def count_before(self, offset: int) -> int:
+        """Return how many stored records have their current line before ``offset``."""
+        (n,) = self._db.execute("SELECT count(*) FROM records WHERE offset < ?", (offset,)).fetchone()
+        return int(n)
 
     def sources(self) -> list[str]:
         """Return every source name the folder has held."""

@@ -3,7 +3,8 @@
 Every change to a folder goes through :class:`Writer`: new versions of records (an import),
 tombstones (forget, prune) and re-indexing lines already in the log (catch-up after a crash,
 ``reindex``). ``Writer._append`` is the only code that appends to the log and
-``Writer._apply`` the only code that changes the index; both run under the writer's lock.
+``Writer._apply`` the only code that changes the index (besides clearing it and removing
+orphan points, a check's repair); all run under the writer's lock.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .log import RecordLog, record_line, tombstone_line
 from .manifest import write_checkpoint
 from .points import points_for
 from .replay import LogBatch
+from .space import LOG_RESERVE, disk_full, is_disk_full, require_free
 from .table import Table
 
 __all__ = ["FLUSH_EVERY", "Writer"]
@@ -130,6 +132,15 @@ class Writer:
             self._check_open()
             await self._index_clear()
 
+    async def remove_points(self, uids: Sequence[str]) -> None:
+        """Delete the points of records the log does not hold (a check's repair), and flush."""
+        if not uids:
+            return
+        async with self._lock:
+            self._check_open()
+            await self._index.delete_uids(uids)
+            await self._index.flush()
+
     async def flush(self) -> None:
         """Flush the index and advance the checkpoint over everything indexed so far."""
         async with self._lock:
@@ -158,7 +169,14 @@ class Writer:
 
     async def _append(self, lines: Sequence[bytes]) -> tuple[int, int, list[int]]:
         start = self._log.size
-        end, offsets = await asyncio.to_thread(self._log.append, lines)
+        need = sum(len(line) for line in lines) + LOG_RESERVE
+        try:
+            await asyncio.to_thread(require_free, self._folder, need, "writing the log")
+            end, offsets = await asyncio.to_thread(self._log.append, lines)
+        except OSError as exc:
+            if is_disk_full(exc):
+                raise disk_full(self._folder, "writing the log") from exc
+            raise
         return start, end, offsets
 
     async def _apply(
@@ -182,8 +200,11 @@ class Writer:
         # Only a contiguous advance: lines before `start` that the index missed (a folder
         # opened without catch-up) must stay past the checkpoint until they are indexed.
         if self._checkpoint == start:
-            await asyncio.to_thread(write_checkpoint, self._folder, end)
+            await asyncio.to_thread(self._write_checkpoint, end)
             self._checkpoint = end
+
+    def _write_checkpoint(self, end: int) -> None:
+        write_checkpoint(self._folder, end, self._log.tail(end))
 
     async def _index_clear(self) -> None:
         await self._index.clear()

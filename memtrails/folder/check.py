@@ -1,0 +1,262 @@
+"""Do the parts of a memory folder agree? A cheap check on open, a full one for ``memtrails check``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, cast
+
+from ..keys import record_uid
+from ..records import MemoryRecord
+from .index._base import IndexBackend
+from .log import RecordLog
+from .manifest import read_checkpoint_mark
+from .positions import Positions
+from .table import Table
+from .writer import Writer
+
+__all__ = ["CheckReport", "check_folder", "verify_on_open"]
+
+
+async def verify_on_open(
+    path: Path,
+    log: RecordLog,
+    table: Table,
+    index: IndexBackend,
+    positions: Positions,
+    writer: Writer,
+) -> list[str]:
+    """Compare the log with the checkpoint, the index and the saved positions; repair from the log.
+
+    Cheap: a few reads at the log's offsets and one exact count of the index. What is
+    repaired: an index that does not match the log is emptied with the checkpoint at 0 (the
+    catch-up on open, or the next writer, rebuilds it from the log); positions saved when the
+    log was longer are dropped (the next ``add`` reads every source in full).
+
+    Returns:
+        One line per repair made, naming the file and what was done.
+    """
+    repairs: list[str] = []
+    checkpoint, tail, problem = await asyncio.to_thread(read_checkpoint_mark, path)
+    if problem is None and checkpoint:
+        problem = await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail)
+    if problem is None:
+        problem = await _count_problem(log, table, index, checkpoint)
+    if problem is not None:
+        await writer.reset()
+        repairs.append(f"{problem}: the index was emptied and is rebuilt from records.jsonl")
+    mark = positions.log_mark
+    if mark is not None and positions.entries():
+        cut = await asyncio.to_thread(_mark_problem, log, mark)
+        if cut is not None:
+            await positions.forget_all()
+            repairs.append(
+                f"sources.json: {cut}; its saved positions were dropped, so the next add "
+                "reads every source in full"
+            )
+    return repairs
+
+
+def _checkpoint_problem(log: RecordLog, checkpoint: int, tail: str | None) -> str | None:
+    if checkpoint > log.size:
+        return (
+            f"index.json points past the end of records.jsonl (byte {checkpoint} of "
+            f"{log.size}): the log was cut"
+        )
+    if not log.ends_line_at(checkpoint):
+        return f"index.json points into the middle of a line of records.jsonl (byte {checkpoint})"
+    if tail is not None and tail != log.tail(checkpoint):
+        return f"records.jsonl before byte {checkpoint} changed since it was indexed"
+    return None
+
+
+async def _count_problem(
+    log: RecordLog, table: Table, index: IndexBackend, checkpoint: int
+) -> str | None:
+    # Every live record whose line is before the checkpoint must be in the index; with the
+    # checkpoint at the log's end, the index holds exactly the live records.
+    covered = table.count_before(checkpoint)
+    if covered == 0 and checkpoint < log.size:
+        return None
+    indexed = await index.count_records()
+    live = len(table)
+    if checkpoint >= log.size and indexed != live:
+        return f"the index holds {indexed} records where records.jsonl has {live}"
+    if indexed < covered:
+        return f"the index holds {indexed} records where records.jsonl has at least {covered}"
+    return None
+
+
+def _mark_problem(log: RecordLog, mark: dict[str, Any]) -> str | None:
+    size = mark.get("size")
+    if not isinstance(size, int):
+        return None
+    if log.size < size:
+        return (
+            f"records.jsonl is shorter ({log.size} bytes) than when positions were saved ({size})"
+        )
+    if mark.get("tail") and mark["tail"] != log.tail(size):
+        return f"records.jsonl before byte {size} changed since positions were saved"
+    return None
+
+
+# -- the full check (``memtrails check``) -----------------------------------------------------
+
+_HEX = frozenset("0123456789abcdef")
+_SHOWN = 20  # problems of one kind listed by name; the rest are counted
+
+
+class _Lister(Protocol):
+    async def point_uids(self) -> dict[str, set[int]]: ...
+
+
+@dataclass(slots=True)
+class CheckReport:
+    """What ``memtrails check`` found: counts, problems, and what was repaired.
+
+    ``problems`` lists what is still wrong; a check is clean when it is empty. ``pending``
+    counts log bytes past the index checkpoint: not a fault (the next writer indexes them).
+    """
+
+    lines: int = 0
+    records: int = 0
+    tombstones: int = 0
+    indexed: int | None = None  # records with points, None when the index cannot be listed
+    orphans: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    pending: int = 0
+    problems: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong (after the repairs, if any)."""
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the report as one JSON object."""
+        return {
+            "ok": self.ok,
+            "lines": self.lines,
+            "records": self.records,
+            "tombstones": self.tombstones,
+            "indexed": self.indexed,
+            "orphans": len(self.orphans),
+            "missing": len(self.missing),
+            "pending_bytes": self.pending,
+            "problems": list(self.problems),
+            "repaired": list(self.repaired),
+        }
+
+
+async def check_folder(
+    path: Path, log: RecordLog, table: Table, index: IndexBackend, positions: Positions
+) -> CheckReport:
+    """Check every part of an open folder against the log; change nothing.
+
+    Every log line parses and is a memtrails line (uid derived from source and id, record
+    fields readable); the live records read now are the table's; every live record the
+    checkpoint covers has its points, and no point belongs to a record the log lacks; the
+    checkpoint and the saved positions match the log.
+    """
+    report = CheckReport()
+    checkpoint, tail, unreadable = await asyncio.to_thread(read_checkpoint_mark, path)
+    live, pending, bad = await asyncio.to_thread(_scan_log, log, report, checkpoint)
+    if not bad and live != dict(table.offsets()):
+        report.problems.append(
+            "records.jsonl changed while the folder was open, or its table is wrong: open it again"
+        )
+    problem = unreadable or (
+        await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail) if checkpoint else None
+    )
+    if problem:
+        report.problems.append(problem)
+    report.pending = max(0, log.size - checkpoint)
+    if positions.log_mark is not None and positions.entries():
+        cut = await asyncio.to_thread(_mark_problem, log, positions.log_mark)
+        if cut:
+            report.problems.append(f"sources.json: {cut}")
+    if hasattr(index, "point_uids"):
+        points = await cast(_Lister, index).point_uids()
+        report.indexed = sum(1 for passages in points.values() if 0 in passages)
+        # A record forgotten past the checkpoint may keep its points until the catch-up.
+        report.orphans = sorted(uid for uid in points if uid not in live and uid not in pending)
+        report.missing = sorted(
+            uid
+            for uid, offset in live.items()
+            if offset < checkpoint and 0 not in points.get(uid, ())
+        )
+    else:
+        report.indexed = await index.count_records()
+        if checkpoint >= log.size and report.indexed != len(live):
+            report.missing = ["?"]  # which ones cannot be told without listing the index
+    if report.orphans:
+        report.problems.append(
+            f"index: {len(report.orphans)} records have points but are not in records.jsonl "
+            f"({_names(report.orphans)})"
+        )
+    if report.missing:
+        report.problems.append(
+            f"index: {len(report.missing)} records of records.jsonl have no points "
+            f"({_names(report.missing)})"
+        )
+    return report
+
+
+def _names(uids: list[str]) -> str:
+    shown = ", ".join(uids[:3])
+    return shown + (f" and {len(uids) - 3} more" if len(uids) > 3 else "")
+
+
+def _scan_log(
+    log: RecordLog, report: CheckReport, checkpoint: int
+) -> tuple[dict[str, int], set[str], int]:
+    live: dict[str, int] = {}
+    pending: set[str] = set()  # uids of the lines the index has not caught up with
+    bad = 0
+    for offset, line in log.raw_lines():
+        report.lines += 1
+        try:
+            uid, deleted = _check_line(line)
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            bad += 1
+            if bad <= _SHOWN:
+                report.problems.append(
+                    f"records.jsonl: line at byte {offset} is not a valid memtrails log line "
+                    f"({exc}); the log is the source of truth and cannot be repaired from "
+                    "itself: restore records.jsonl from a backup"
+                )
+            continue
+        if offset >= checkpoint:
+            pending.add(uid)
+        if deleted:
+            live.pop(uid, None)
+            report.tombstones += 1
+        else:
+            live[uid] = offset
+    if bad > _SHOWN:
+        report.problems.append(f"records.jsonl: {bad - _SHOWN} more lines are not valid")
+    report.records = len(live)
+    return live, pending, bad
+
+
+def _check_line(line: bytes) -> tuple[str, bool]:
+    obj = json.loads(line)
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    uid, source, id = obj["uid"], obj["source"], obj["id"]
+    if not (isinstance(uid, str) and len(uid) == 32 and set(uid) <= _HEX):
+        raise ValueError(f"uid {uid!r} is not 32 hex digits")
+    if not isinstance(source, str) or not isinstance(id, str):
+        raise ValueError("source and id must be strings")
+    if record_uid(source, id) != uid:
+        raise ValueError(f"uid {uid} is not the uid of source {source!r} and id {id!r}")
+    if obj.get("deleted") is True:
+        return uid, True
+    fp = obj["fp"]
+    if not (isinstance(fp, str) and len(fp) == 64 and set(fp) <= _HEX):
+        raise ValueError(f"fingerprint {fp!r} is not 64 hex digits")
+    MemoryRecord.from_json(obj)
+    return uid, False

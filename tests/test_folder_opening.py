@@ -1,0 +1,146 @@
+"""Opening a folder: only ours or an empty one is written to, and everything is owner-only."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memtrails import Memory
+from memtrails._exceptions import FolderFormatError
+from memtrails.cli import main
+from memtrails.testing import HashingEmbedder
+
+
+@pytest.fixture
+def umask_000() -> Iterator[None]:
+    """Run with the most permissive umask, so that every mode comes from memtrails."""
+    old = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def _modes(folder: Path) -> dict[str, int]:
+    found = {".": stat.S_IMODE(folder.stat().st_mode)}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = Path(root) / name
+            found[path.relative_to(folder).as_posix()] = stat.S_IMODE(path.lstat().st_mode)
+    return found
+
+
+def _user_folder(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    files = {"records.jsonl": b'{"my": "own data"}\n', "index.json": b'{"mine": true}\n'}
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder, files
+
+
+async def test_a_folder_that_is_not_a_memory_folder_is_refused_untouched(tmp_path: Path) -> None:
+    folder, files = _user_folder(tmp_path)
+    with pytest.raises(FolderFormatError, match=r"not a memory folder.*choose another --home"):
+        await Memory.open(folder, embedder=HashingEmbedder())
+    assert sorted(p.name for p in folder.iterdir()) == sorted(files)
+    for name, data in files.items():
+        assert (folder / name).read_bytes() == data
+
+
+async def test_someone_elses_manifest_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "package"
+    folder.mkdir()
+    (folder / "manifest.json").write_text('{"name": "my-extension", "version": "1.0"}')
+    with pytest.raises(FolderFormatError, match=r"manifest\.json has format None"):
+        await Memory.open(folder, embedder=HashingEmbedder())
+    assert [p.name for p in folder.iterdir()] == ["manifest.json"]
+
+
+def test_cli_refuses_a_foreign_home_in_one_line(tmp_path: Path) -> None:
+    folder, files = _user_folder(tmp_path)
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"id": "1", "text": "a note"}\n')
+    result = CliRunner().invoke(main, ["add", str(notes), "--home", str(folder)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "is not a memory folder" in lines[0], result.output
+    assert (folder / "records.jsonl").read_bytes() == files["records.jsonl"]
+
+
+async def test_an_empty_existing_folder_becomes_a_memory_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest([{"id": "a", "text": "first"}])
+    assert report.added == 1
+    assert (folder / "manifest.json").is_file()
+
+
+async def test_everything_created_is_owner_only_whatever_the_umask(
+    tmp_path: Path, umask_000: None
+) -> None:
+    folder = tmp_path / "a" / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": str(i), "text": f"note number {i}"} for i in range(50)])
+        assert memory.repairs == []
+    modes = _modes(folder)
+    assert any(name.startswith("index/") for name in modes)  # the index's own files too
+    wide = {
+        name: oct(mode)
+        for name, mode in modes.items()
+        if mode != (0o700 if (folder / name).is_dir() else 0o600)
+    }
+    assert wide == {}
+
+
+async def test_a_wider_memory_folder_is_tightened_and_said_so(tmp_path: Path) -> None:
+    folder = tmp_path / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": "a", "text": "first"}])
+    folder.chmod(0o755)
+    (folder / "records.jsonl").chmod(0o644)
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        said = memory.repairs
+        assert await memory.get("a") is not None
+    assert len(said) == 1 and "permissions tightened" in said[0]
+    assert ". (was 0755)" in said[0] and "records.jsonl (was 0644)" in said[0]
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "records.jsonl").stat().st_mode) == 0o600
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert memory.repairs == []
+
+
+async def test_a_manifest_without_its_model_is_a_named_error(tmp_path: Path) -> None:
+    folder = tmp_path / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": "a", "text": "first"}])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    del manifest["embedding"]
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(FolderFormatError, match=r"manifest\.json has no 'embedding' section"):
+        await Memory.open(folder)
+
+
+async def test_an_index_left_by_an_interrupted_first_open_is_not_foreign(tmp_path: Path) -> None:
+    from memtrails.folder.index.edge import EdgeIndex
+
+    folder = tmp_path / "mem"
+    # A new folder's index is made before its manifest is written: a full disk or a kill in
+    # between leaves this, which the next open completes.
+    await (await EdgeIndex.open(folder / "index", dims=384)).aclose()
+    (folder / "memory.lock").touch()
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert (await memory.ingest([{"id": "a", "text": "first"}])).added == 1
+    (folder / "manifest.json").unlink()
+    (folder / "notes.txt").write_text("mine")
+    with pytest.raises(FolderFormatError, match="not a memory folder"):
+        await Memory.open(folder, embedder=HashingEmbedder())
