@@ -63,3 +63,19 @@ def readme_recipe(name: str) -> str:
         if code.startswith(f"# recipe: {name}\n"):
             return code
     raise LookupError(f"README has no recipe {name!r}")
+
+
+async def mbox_positions(path: Any, **kwargs: Any) -> list[Any]:
+    """The positions ``from_mbox`` yields while reading ``path``."""
+    from memtrails.importers.mbox import from_mbox
+    from memtrails.records import SourceState
+
+    async with aclosing(from_mbox(path, **kwargs)) as items:
+        return [item async for item in items if isinstance(item, SourceState)]
+
+
+async def message_starts(path: Any) -> list[int]:
+    """Byte offsets where messages start, from the positions yielded after each message."""
+    states = await mbox_positions(path, checkpoint_every=1)
+    # After message k: where message k+1 starts; the last state: where the last one starts.
+    return [0, *(s.state["offset"] for s in states[:-1])]

@@ -185,3 +185,22 @@ async def test_messages_saved_without_an_ending_are_mail_not_notes(tmp_path: Pat
     mail = records(await collect(open_part(parts[1])))
     assert sorted(r.title for r in mail) == ["note 1", "note 17", "note 2"]
     assert all(r.author and r.kind == "mail" for r in mail)
+
+
+def test_a_damaged_zip_is_named_as_damaged_not_as_an_unknown_kind(tmp_path: Path) -> None:
+    import zipfile
+
+    whole = tmp_path / "export.zip"
+    with zipfile.ZipFile(whole, "w") as z:
+        z.writestr("users.json", "[]")
+        z.writestr("general/2024-01-01.json", "[]")
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(whole.read_bytes()[:40])
+    assert detect_kind(cut) == "slack"
+    done = subprocess.run(
+        [sys.executable, "-m", "memtrails.cli", "add", str(cut), "--home", str(tmp_path / "m")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 1
+    assert "damaged or incomplete .zip" in done.stderr and "not a kind" not in done.stderr

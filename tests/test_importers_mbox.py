@@ -11,6 +11,7 @@ from contextlib import aclosing
 from pathlib import Path
 
 import pytest
+from helpers import mbox_positions, message_starts
 
 from memtrails._exceptions import SourceError
 from memtrails.importers import mbox
@@ -23,18 +24,6 @@ Item = MemoryRecord | RecordError
 async def collect(path: Path, **kwargs: object) -> list[Item]:
     async with aclosing(from_mbox(path, **kwargs)) as items:  # type: ignore[arg-type]
         return [item async for item in items if not isinstance(item, SourceState)]
-
-
-async def positions(path: Path, **kwargs: object) -> list[SourceState]:
-    async with aclosing(from_mbox(path, **kwargs)) as items:  # type: ignore[arg-type]
-        return [item async for item in items if isinstance(item, SourceState)]
-
-
-async def message_starts(path: Path) -> list[int]:
-    """Byte offsets where messages start, from the positions yielded after each message."""
-    states = await positions(path, checkpoint_every=1)
-    # After message k: where message k+1 starts; the last state: where the last one starts.
-    return [0, *(s.state["offset"] for s in states[:-1])]
 
 
 def records(items: list[Item]) -> list[MemoryRecord]:
@@ -389,7 +378,7 @@ async def test_state_resumes_after_appended_messages_and_falls_back_when_rewritt
 ) -> None:
     path = tmp_path / "grows.mbox"
     path.write_bytes(b"".join(_message(i) for i in range(1, 6)))
-    (end,) = await positions(path)
+    (end,) = await mbox_positions(path)
     assert (end.mode, end.complete) == ("full", True)
     with path.open("ab") as f:
         f.write(b"".join(_message(i) for i in range(6, 9)))

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_importers_git import Repo, git, linear
+from gitrepos import Repo, git, linear
 
 from memtrails import Memory
 from memtrails.add import add_git, add_path, source_name

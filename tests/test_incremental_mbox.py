@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_importers_mbox import message_starts
+from helpers import message_starts
 
 from memtrails import Memory
 from memtrails.add import add_path

@@ -25,7 +25,7 @@ PACKAGE = Path(memtrails.__file__).parent
 LAYERS: list[list[set[str]]] = [
     [{"_exceptions", "_threads", "js", "dates", "words", "keys", "records", "limits", "_measure"}],
     [{"embedding"}],
-    [{"secrets", "scrub"}],
+    [{"secrets"}],
     [{"items"}],
     [{"importers"}, {"pipeline"}, {"folder"}],
     [{"ingest", "memory", "add", "mcp", "cli", "testing", "__init__", "__main__"}],

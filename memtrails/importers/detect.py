@@ -40,7 +40,9 @@ def _is_slack_zip(path: Path) -> bool:
         with zipfile.ZipFile(path) as z:
             return any(Path(n).name in ("users.json", "channels.json") for n in z.namelist())
     except (zipfile.BadZipFile, OSError):
-        return False
+        # A damaged or truncated .zip: the Slack importer says what is wrong with it, which
+        # "not a kind memtrails reads" would not.
+        return True
 
 
 def _is_maildir(path: Path) -> bool:

@@ -145,12 +145,14 @@ async def add_tool(
         raise ToolInputError(f"`path` must be absolute, got {path!r}")
     if git and not target.is_dir():
         raise ToolInputError(f"{path}: no such Git repository")
-    kind = None if git else detect_kind(target)  # a SourceError before the folder is touched
+    if not git:
+        detect_kind(target)  # a SourceError before the folder is touched
     async with access.open(model=True, write="mcp add", create=True) as memory:
         if git:
             report = await add_git(memory, target, full=full)
         else:
-            report = await add_path(memory, target, kind=kind, full=full)
+            # Detected again inside: a mixed folder is split by kind, as `memtrails add` does.
+            report = await add_path(memory, target, full=full)
     out = report.to_json()
     errors = out.get("errors") or []
     if len(errors) > _SHOWN_ERRORS:
