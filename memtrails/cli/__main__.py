@@ -1,0 +1,5 @@
+"""``python -m memtrails.cli``: the ``memtrails`` command."""
+
+from . import main
+
+main()

@@ -1,0 +1,204 @@
+"""`memtrails add`: import paths and Git repositories."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..limits import Limits
+from ..pipeline.progress import progress_bar
+from ..records import ImportReport
+
+if TYPE_CHECKING:
+    from ..importers.detect import Part
+
+from ._group import main
+from ._options import (
+    SHOWN_ERRORS,
+    as_command,
+    home_option,
+    index_options,
+    limit_options,
+    model_option,
+    open_memory,
+)
+
+__all__: list[str] = []
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "--git",
+    "git_repos",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="Import a Git repository's history (repeatable).",
+)
+@click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
+@click.option(
+    "--kind",
+    type=click.Choice(["jsonl", "mbox", "eml", "maildir", "slack", "files"]),
+    default=None,
+    help="Read PATHS as this kind instead of recognising it.",
+)
+@click.option(
+    "--name",
+    default=None,
+    help="Source name for the one PATH (default: its resolved path); give one to a pipe or - "
+    "so that re-runs dedup.",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Read every input in full, not only what is new since the last run.",
+)
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Read every input in full, then forget its records that are no longer in it (only that input's).",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=64,
+    show_default=True,
+    help="Records per model call and index write.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@model_option
+@index_options
+@home_option
+@limit_options
+@as_command
+async def add(
+    paths: tuple[Path, ...],
+    git_repos: tuple[Path, ...],
+    all_branches: bool,
+    kind: str | None,
+    name: str | None,
+    full: bool,
+    prune: bool,
+    batch: int,
+    as_json: bool,
+    model: str | None,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
+    limits: Limits,
+) -> None:
+    """Import PATHS (JSON Lines, mbox, .eml, Maildir, Slack exports, notes) and --git repositories.
+
+    Records already in the memory with the same content cost nothing; changed ones are
+    updated; records that cannot be read are skipped, listed, and counted. A re-run reads
+    only what is new since the last run where the input allows it (an appended mbox or
+    JSON Lines file, new Maildir messages, new commits, changed files). Compressed mbox and
+    JSON Lines (.gz, .bz2, .xz) are read as streams; - reads standard input. A folder
+    holding several kinds imports each file by its own kind. Records over the --max-*
+    limits are cut (said in the report and the record's meta "_cut") or skipped with the
+    limit named.
+
+    Example:
+
+        memtrails add ~/mail/archive.mbox ~/Maildir ./list-archives ./slack-export --git ~/code/app
+
+        zcat list.mbox.gz | memtrails add - --name list-archive
+
+        memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
+    """
+    from ..add import add_git, add_part
+    from ..importers.detect import plan
+
+    if not paths and not git_repos:
+        raise click.UsageError("give at least one PATH or --git REPO")
+    if name is not None and len(paths) != 1:
+        raise click.UsageError("--name names one PATH; give exactly one")
+    if sum(str(p) == "-" for p in paths) > 1:
+        raise click.UsageError("standard input (-) can be read once")
+    parts: list[Part] = []
+    try:
+        for path in paths:  # fail before opening the memory
+            parts.extend(plan(str(path), kind=kind, name=name))
+    except BaseException:
+        _close_parts(parts)
+        raise
+    if git_repos:
+        from ..importers.git import git_source
+
+        try:
+            for repo in git_repos:
+                git_source(repo)  # not a repository: fail before the memory folder is created
+        except BaseException:
+            _close_parts(parts)
+            raise
+    total = ImportReport()
+    try:
+        async with open_memory(home, threads, qdrant_url, model) as memory:
+            for part in parts:
+                by_bytes = part.kind in ("mbox", "jsonl")
+                with progress_bar(
+                    part.label,
+                    enabled=not as_json,
+                    total_bytes=part.size,
+                    position=part.position if by_bytes else None,
+                ) as on_progress:
+                    report = await add_part(
+                        memory,
+                        part,
+                        full=full,
+                        prune=prune,
+                        batch=batch,
+                        on_progress=on_progress,
+                        limits=limits,
+                    )
+                total.merge(report)
+            for repo in git_repos:
+                with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
+                    report = await add_git(
+                        memory,
+                        repo,
+                        all_branches=all_branches,
+                        full=full,
+                        prune=prune,
+                        batch=batch,
+                        on_progress=on_progress,
+                        limits=limits,
+                    )
+                total.merge(report)
+    finally:
+        _close_parts(parts)
+    if as_json:
+        click.echo(json.dumps(total.to_json(), ensure_ascii=False))
+    else:
+        _print_report(total)
+
+
+def _close_parts(parts: list[Part]) -> None:
+    """Close the pipes that planning opened (a run that stops before reading them)."""
+    for part in parts:
+        if not isinstance(part.target, Path):
+            part.target.close()
+
+
+def _print_report(report: ImportReport) -> None:
+    click.echo(
+        f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+        f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
+    )
+    if report.cut:
+        click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
+    if report.secrets:
+        kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.secrets.items()))
+        click.echo(f"secrets scrubbed: {kinds}")
+    for src in report.sources:
+        how = "read in full" if src.mode == "full" else "read incrementally"
+        click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
+    for error in report.errors[:SHOWN_ERRORS]:
+        click.echo(f"skipped: {error}", err=True)
+    if report.skipped > SHOWN_ERRORS:
+        click.echo(
+            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists them all)", err=True
+        )

@@ -1,0 +1,150 @@
+"""`memtrails forget`, `reindex`, `check` and `optimize`: keeping a folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..memory import Memory
+from ._group import main
+from ._options import (
+    as_command,
+    default_home,
+    home_option,
+    index_options,
+    no_model,
+    open_light,
+    open_memory,
+    qdrant_option,
+)
+
+__all__: list[str] = []
+
+
+@main.command()
+@click.argument("record_id")
+@click.option("--source", default=None, help="The record's source, where several hold the same id.")
+@qdrant_option
+@home_option
+@as_command
+async def forget(
+    record_id: str, source: str | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Forget the record RECORD_ID: removed from search, a tombstone kept in the log.
+
+    Example:
+
+        memtrails forget "<1234@example.com>"
+    """
+    async with open_light(home, qdrant_url) as memory:
+        n = await memory.forget(record_id, source=source)
+    if n == 0:
+        raise click.ClickException(f"no record with id {record_id!r}; `memtrails search` shows ids")
+    click.echo(f"forgot {n} record{'s' if n > 1 else ''}")
+
+
+@main.command()
+@click.option(
+    "--model",
+    default=None,
+    metavar="NAME",
+    help="Re-embed every record with this model (minilm, multilingual-e5-small, or a folder "
+    "with model.onnx and tokenizer.json); the folder uses it from then on.",
+)
+@index_options
+@home_option
+@as_command
+async def reindex(
+    model: str | None, threads: int | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Rebuild the index from the record log alone, with the folder's model or another.
+
+    Example:
+
+        memtrails reindex
+
+        memtrails reindex --model multilingual-e5-small
+    """
+    async with open_memory(home, threads, qdrant_url) as memory:
+        n = await memory.reindex(model=model, threads=threads)
+    click.echo(f"indexed {n} records" + (f" with {model}" if model else ""))
+
+
+@main.command()
+@click.option("--repair", is_flag=True, help="Fix what can be fixed from the record log.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@index_options
+@home_option
+@as_command
+async def check(
+    repair: bool, as_json: bool, threads: int | None, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Check that the memory folder is whole: every log line, the index, checkpoint, positions.
+
+    Exit 0 when nothing is wrong, 1 when something is (still) wrong. With --repair, fixes
+    what the record log can: points of records the log lacks, records without points, lines
+    not yet indexed. A damaged log line cannot be fixed from the log: restore it from a backup.
+
+    Example:
+
+        memtrails check --repair
+    """
+    # The report lists what opening repaired: no separate "repaired:" lines on stderr here.
+    if repair:
+        opening = Memory.open(
+            home or default_home(),
+            threads=threads,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    else:
+        opening = Memory.open(
+            home or default_home(),
+            embedder=no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    async with opening as memory:
+        report = await memory.check(repair=repair)
+    if as_json:
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        click.echo(
+            f"records.jsonl: {report.lines} lines, {report.records} live records, "
+            f"{report.tombstones} tombstones"
+        )
+        indexed = "?" if report.indexed is None else report.indexed
+        click.echo(
+            f"index: {indexed} records with points, {report.pending} bytes of the log not yet indexed"
+        )
+        for line in report.repaired:
+            click.echo(f"repaired: {line}")
+        for line in report.problems:
+            click.echo(f"problem: {line}")
+        if report.ok:
+            click.echo("ok")
+        else:
+            hint = "" if repair else " (memtrails check --repair fixes what the log can)"
+            click.echo(f"{len(report.problems)} problems{hint}")
+    if not report.ok:
+        raise click.exceptions.Exit(1)
+
+
+@main.command()
+@qdrant_option
+@home_option
+@as_command
+async def optimize(qdrant_url: str | None, home: Path | None) -> None:
+    """Build the index's search graph (HNSW): run after large imports for faster search.
+
+    Example:
+
+        memtrails optimize
+    """
+    async with open_light(home, qdrant_url) as memory:
+        await memory.optimize()
+    click.echo("index optimized")

@@ -1,0 +1,72 @@
+"""`memtrails mcp`: the folder served to an agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._group import main
+from ._options import as_command, default_home, home_option
+
+__all__: list[str] = []
+
+
+@main.command()
+@click.option(
+    "--allow-writes",
+    is_flag=True,
+    help="Also offer the add (import a path) and forget tools.",
+)
+@click.option(
+    "--http",
+    "http_port",
+    type=click.IntRange(1, 65535),
+    default=None,
+    help="Serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.",
+)
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    default=10.0,
+    show_default=True,
+    help="Seconds a request waits for an import holding the folder before it answers with an error.",
+)
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Model threads (default: all cores).",
+)
+@home_option
+@as_command
+async def mcp(
+    allow_writes: bool,
+    http_port: int | None,
+    wait: float,
+    threads: int | None,
+    home: Path | None,
+) -> None:
+    """Serve the memory folder to AI agents over the Model Context Protocol (stdio).
+
+    Tools: search, get, status; with --allow-writes also add and forget. The folder is
+    opened per request, so `memtrails add` runs beside the server and its records show
+    up in the next search.
+
+    Example:
+
+        memtrails mcp --home ~/.memtrails
+    """
+    try:
+        from ..mcp import serve
+    except ImportError as exc:  # the SDK is an extra
+        raise click.ClickException(
+            f"the MCP SDK is not installed ({exc}); pip install 'memtrails[mcp]'"
+        ) from exc
+    await serve(
+        home or default_home(),
+        allow_writes=allow_writes,
+        http_port=http_port,
+        threads=threads,
+        wait=wait,
+    )

