@@ -16,6 +16,7 @@ from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
+from .folder.lock import READER
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
@@ -79,6 +80,7 @@ class Memory:
         threads: int | None = None,
         create: bool = True,
         catch_up: bool = True,
+        brief: bool = False,
     ) -> _Opener:
         """Open (creating if needed) the memory folder at ``path``.
 
@@ -103,6 +105,8 @@ class Memory:
             create: create the folder when it holds no memory yet; else raise.
             catch_up: index log lines the index missed (after a crash) before returning;
                 without it, reading commands open fast and the next writer catches up.
+            brief: this opener holds the folder only for a moment (a search, a status):
+                an import that finds it open waits for it instead of failing.
 
         Raises:
             MemoryLockedError: another process has the folder open.
@@ -130,6 +134,7 @@ class Memory:
             index=index,
             threads=threads,
             create=create,
+            role=READER if brief else "",
         )
         return _Opener(partial(_open, opening, catch_up))
 

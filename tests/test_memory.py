@@ -333,3 +333,24 @@ async def test_same_id_twice_in_one_source_keeps_the_first_and_reruns_stay_put(
         )
         record = await memory.get("m1")
         assert record is not None and record.text == "first copy of the message"
+
+
+async def test_an_import_waits_for_a_brief_reader_but_not_for_another_writer(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": "a", "text": "alpha"}])
+
+    reader = await Memory.open(folder, embedder=HashingEmbedder(), brief=True)  # a search
+
+    async def finish_reading() -> None:
+        await asyncio.sleep(0.5)
+        await reader.aclose()
+
+    async with asyncio.TaskGroup() as tasks:
+        tasks.create_task(finish_reading())
+        async with Memory.open(folder, embedder=HashingEmbedder()) as writer:  # waits
+            assert (await writer.ingest([{"id": "b", "text": "beta"}])).added == 1
+
+    async with Memory.open(folder, embedder=HashingEmbedder()):
+        with pytest.raises(MemoryLockedError):
+            await Memory.open(folder, embedder=HashingEmbedder())

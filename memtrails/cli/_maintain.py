@@ -38,7 +38,7 @@ async def forget(
 
         memtrails forget "<1234@example.com>"
     """
-    async with open_light(home, qdrant_url) as memory:
+    async with open_light(home, qdrant_url, brief=True) as memory:
         n = await memory.forget(record_id, source=source)
     if n == 0:
         raise click.ClickException(f"no record with id {record_id!r}; `memtrails search` shows ids")

@@ -127,9 +127,18 @@ def open_memory(
     threads: int | None = None,
     qdrant_url: str | None = None,
     model: str | None = None,
+    *,
+    brief: bool = False,
 ) -> Any:
+    """Open the folder for a command (``brief``: a short read an import may wait for)."""
     return told(
-        Memory.open(home or default_home(), threads=threads, qdrant_url=qdrant_url, model=model)
+        Memory.open(
+            home or default_home(),
+            threads=threads,
+            qdrant_url=qdrant_url,
+            model=model,
+            brief=brief,
+        )
     )
 
 
@@ -146,7 +155,7 @@ async def no_model() -> Any:
     raise click.ClickException("this command does not load the model")  # pragma: no cover
 
 
-def open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
+def open_light(home: Path | None, qdrant_url: str | None = None, *, brief: bool = False) -> Any:
     """Open an existing folder without the model: for commands that only read or delete."""
     return told(
         Memory.open(
@@ -155,5 +164,6 @@ def open_light(home: Path | None, qdrant_url: str | None = None) -> Any:
             qdrant_url=qdrant_url,
             create=False,
             catch_up=False,
+            brief=brief,
         )
     )

@@ -33,7 +33,7 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
 
         memtrails status --json
     """
-    async with open_light(home, qdrant_url) as memory:
+    async with open_light(home, qdrant_url, brief=True) as memory:
         st = await memory.status()
     if as_json:
         click.echo(json.dumps(st.to_json(), ensure_ascii=False))
@@ -109,7 +109,7 @@ async def search(
 
         memtrails search "who moved the release date?" --k 5
     """
-    async with open_memory(home, threads, qdrant_url, model) as memory:
+    async with open_memory(home, threads, qdrant_url, model, brief=True) as memory:
         try:
             hits = await memory.search(
                 query,
