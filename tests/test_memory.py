@@ -354,3 +354,18 @@ async def test_an_import_waits_for_a_brief_reader_but_not_for_another_writer(tmp
     async with Memory.open(folder, embedder=HashingEmbedder()):
         with pytest.raises(MemoryLockedError):
             await Memory.open(folder, embedder=HashingEmbedder())
+
+
+async def test_a_folder_indexed_with_older_keyword_weights_says_to_reindex(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": "a", "text": "alpha beta"}])
+        assert not [r for r in memory.repairs if "reindex" in r]
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["keywords"]["weight"] = "count"  # what the first release wrote
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert [r for r in memory.repairs if "memtrails reindex" in r]
+        assert await memory.reindex() == 1
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert not [r for r in memory.repairs if "reindex" in r]

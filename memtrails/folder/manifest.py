@@ -11,6 +11,7 @@ from typing import Any
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..embedding._base import same_model
 from ..secrets import RULES_VERSION
+from ..words import KEYWORD_AVG_WORDS, KEYWORD_B, KEYWORD_K1
 from .space import disk_full, is_disk_full
 
 __all__ = [
@@ -22,8 +23,10 @@ __all__ = [
     "read_manifest",
     "read_states",
     "scrub_rules",
+    "stale_keywords",
     "write_checkpoint",
     "write_json_atomic",
+    "write_keywords",
     "write_manifest",
     "write_scrub_rules",
 ]
@@ -32,7 +35,7 @@ FORMAT = 1
 KEYWORD_SCHEME = {
     "words": "icu-word-break, nfkc, lower, 2..60 utf-16 units",
     "term": "fnv1a32-utf16",
-    "weight": "count",
+    "weight": f"saturated count: k1 {KEYWORD_K1}, b {KEYWORD_B}, {KEYWORD_AVG_WORDS} words",
 }
 
 
@@ -125,6 +128,24 @@ def write_scrub_rules(folder: Path, manifest: dict[str, Any]) -> None:
     rules = scrub_rules(manifest)
     if RULES_VERSION not in rules:
         manifest["secrets"] = {"rules": [*rules, RULES_VERSION]}
+        write_json_atomic(folder / "manifest.json", manifest)
+
+
+def stale_keywords(manifest: dict[str, Any]) -> str | None:
+    """Say why the index's keyword weights are not this version's, or None when they are."""
+    if manifest.get("keywords") == KEYWORD_SCHEME:
+        return None
+    return (
+        "the index's keyword weights were written by an earlier memtrails "
+        f"({(manifest.get('keywords') or {}).get('weight', '?')}); run `memtrails reindex` "
+        "for the current search ranking"
+    )
+
+
+def write_keywords(folder: Path, manifest: dict[str, Any]) -> None:
+    """Record in the manifest (in place and on disk) that the index uses this keyword scheme."""
+    if manifest.get("keywords") != KEYWORD_SCHEME:
+        manifest["keywords"] = dict(KEYWORD_SCHEME)
         write_json_atomic(folder / "manifest.json", manifest)
 
 

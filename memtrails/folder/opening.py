@@ -15,7 +15,7 @@ from .check import verify_on_open
 from .index._base import IndexBackend
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog
-from .manifest import check_model, read_checkpoint, read_manifest, write_manifest
+from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, write_manifest
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten
 from .positions import Positions
@@ -153,6 +153,8 @@ async def open_folder(
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
         writer = Writer(path, log, opened, backend, checkpoint)
         repairs += await verify_on_open(path, log, opened, backend, positions, writer)
+        if (stale := stale_keywords(manifest)) is not None:
+            repairs.append(stale)
     except BaseException:
         if backend is not None:
             await backend.aclose()
