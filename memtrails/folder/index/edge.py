@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -27,12 +28,22 @@ __all__ = ["EdgeIndex", "edge_filter"]
 
 T = TypeVar("T")
 
-_SCHEMA = {"keyword": qe.PayloadSchemaType.Keyword, "integer": qe.PayloadSchemaType.Integer}
 _CONFIG_FILE = "edge_config.json"
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
 _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end"]
+
+# Points written before the shard's open (appendable) segment is sealed. The open segment
+# keeps its id tracker, keyword (sparse) index and payload indexes as growing in-memory
+# maps, ~2.6 KiB a point; `optimize()` rewrites it as a sealed segment that reads all of
+# them from memory-mapped files. Sealing 10k points costs about a second of CPU.
+SEAL_EVERY = 10_000
+# Sealed segments are merged up to about two seals' worth of vectors: a merge's transient
+# memory grows with the segments it merges, so this bounds it.
+_SEGMENT_POINTS = 2 * SEAL_EVERY
+# HNSW graph parameters `optimize()` builds with (Qdrant's defaults).
+_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB = 16, 100, 10_000
 
 
 class EdgeIndex:
@@ -51,11 +62,16 @@ class EdgeIndex:
         await index.aclose()
     """
 
-    def __init__(self, shard: qe.EdgeShard, folder: Path, dims: int) -> None:
+    def __init__(self, shard: qe.EdgeShard, folder: Path, dims: int, *, seal: bool = True) -> None:
         """Wrap an open shard; use :meth:`open`."""
         self._shard = shard
         self._folder = folder
         self._dims = dims
+        # Seal the open segment every SEAL_EVERY points: only in a shard without an HNSW
+        # graph (m = 0), where sealing builds none. A shard given a graph by `optimize()`,
+        # or made before sealing existed, keeps growing its open segment as it always did.
+        self._seal = seal
+        self._unsealed = 0
         self._lock = threading.Lock()
         self._closed = False
         # Closing flushes only after writes: a reader (one `memtrails mcp` request) that
@@ -88,24 +104,15 @@ class EdgeIndex:
 
         def open_shard() -> qe.EdgeShard:
             nonlocal created
-            config = qe.EdgeConfig(
-                # Vectors and payloads on disk (memory-mapped): the process holds what it
-                # touches, not every point, so memory stays bounded as the folder grows.
-                vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine, on_disk=True)},
-                # IDF is applied at query time from the shard's own statistics, so stored
-                # weights stay plain term counts (words.keyword_vector).
-                sparse_vectors={
-                    WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True)
-                },
-                on_disk_payload=True,
-            )
             try:
                 if (folder / _CONFIG_FILE).is_file():
-                    shard = qe.EdgeShard.load(str(folder), config)
+                    # The shard keeps the graph and segment settings it was made or last
+                    # optimized with: only the stored data's shape is checked.
+                    shard = qe.EdgeShard.load(str(folder), _config(dims))
                 else:
                     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                     require_free(folder, INDEX_CREATE, "creating the index")
-                    shard = qe.EdgeShard.create(str(folder), config)
+                    shard = qe.EdgeShard.create(str(folder), _config(dims, sealing=True))
             except DiskFullError:
                 raise
             except Exception as exc:  # qdrant-edge raises plain Exception
@@ -116,7 +123,7 @@ class EdgeIndex:
                 present = set(shard.info().payload_schema)
                 for field, kind in PAYLOAD_INDEXES.items():
                     if field not in present:
-                        shard.update(qe.UpdateOperation.create_field_index(field, _SCHEMA[kind]))
+                        shard.update(qe.UpdateOperation.create_field_index(field, _index(kind)))
                         created = True
             except Exception as exc:
                 shard.close()
@@ -133,7 +140,7 @@ class EdgeIndex:
             # would stay held by this process until it exits.
             opening.add_done_callback(_close_orphan)
             raise
-        index = cls(shard, folder, dims)
+        index = cls(shard, folder, dims, seal=_graph_m(folder) == 0)
         index._unflushed = created
         return index
 
@@ -173,6 +180,10 @@ class EdgeIndex:
                 for p in points
             ]
             shard.update(qe.UpdateOperation.upsert_points(edge_points))
+            self._unsealed += len(edge_points)  # under the lock _call holds
+            if self._seal and self._unsealed >= SEAL_EVERY:
+                shard.optimize()
+                self._unsealed = 0
 
         await self._call("upsert", upsert)
 
@@ -291,8 +302,30 @@ class EdgeIndex:
         """Merge segments and build the HNSW graph (blocking for minutes at 100k points).
 
         Maintenance only: search is exact (brute force) until this runs, ~13 ms at 100k.
+        The shard keeps the graph from then on: later imports build it for their points too
+        and no longer seal segments as they go (memory grows with the import, as it did
+        before sealing existed).
+
+        Raises:
+            IndexBackendError: the shard failed or the index is closed.
         """
-        await self._call("optimize", lambda shard: shard.optimize())
+
+        def build(shard: qe.EdgeShard) -> None:
+            if self._seal:
+                # The graph's parameters are the shard's own: reload it with them.
+                shard.flush()
+                shard.close()
+                try:
+                    self._shard = qe.EdgeShard.load(
+                        str(self._folder), _config(self._dims, graph=True)
+                    )
+                except Exception:
+                    self._closed = True
+                    raise
+                self._seal = False
+            self._shard.optimize()
+
+        await self._call("optimize", build)
 
     def describe(self) -> dict[str, Any]:
         """Return ``{"kind": "qdrant-edge", "path": ...}`` for ``memtrails status``."""
@@ -356,6 +389,47 @@ def _point_bytes(point: IndexPoint) -> int:
     vector = 4 * len(point.dense) + 8 * len(point.sparse.indices)
     payload = sum(len(str(v)) + len(k) + 8 for k, v in point.payload.items())
     return 4 * (vector + payload)
+
+
+def _config(dims: int, *, sealing: bool = False, graph: bool = False) -> qe.EdgeConfig:
+    """The shard's settings: what it stores, and how a new one (``sealing``) or one given an
+    HNSW graph (``graph``) builds its segments; neither keeps what the shard holds."""
+    extra: dict[str, Any] = {}
+    if sealing:
+        # m = 0: a sealed segment gets no graph (search stays exact, as before `optimize`).
+        extra["hnsw_config"] = qe.HnswIndexConfig(0, _EF_CONSTRUCT, _FULL_SCAN_KB)
+        # Edge counts a segment's size in KiB of float32 vectors.
+        extra["optimizers"] = qe.EdgeOptimizersConfig(
+            max_segment_size=_SEGMENT_POINTS * dims * 4 // 1024
+        )
+    elif graph:
+        extra["hnsw_config"] = qe.HnswIndexConfig(_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB)
+    return qe.EdgeConfig(
+        # Vectors and payloads on disk (memory-mapped): the process holds what it touches,
+        # not every point, and the kernel may take those pages back.
+        vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine, on_disk=True)},
+        # IDF is applied at query time from the shard's own statistics, so stored weights
+        # stay plain term counts (words.keyword_vector).
+        sparse_vectors={WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True)},
+        on_disk_payload=True,
+        **extra,
+    )
+
+
+def _index(kind: str) -> qe.KeywordIndexParams | qe.IntegerIndexParams:
+    """A payload index kept in memory-mapped files once its segment is sealed."""
+    if kind == "keyword":
+        return qe.KeywordIndexParams(on_disk=True)
+    return qe.IntegerIndexParams(lookup=True, range=True, on_disk=True)
+
+
+def _graph_m(folder: Path) -> int | None:
+    """Return the HNSW ``m`` the shard in ``folder`` builds with (None: Qdrant's default)."""
+    try:
+        saved = json.loads((folder / _CONFIG_FILE).read_text(encoding="utf-8"))
+        return int(saved["hnsw_config"]["m"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def edge_filter(where: SearchFilter) -> qe.Filter | None:
