@@ -39,11 +39,8 @@ _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end"]
 # maps, ~2.6 KiB a point; `optimize()` rewrites it as a sealed segment that reads all of
 # them from memory-mapped files. Sealing 10k points costs about a second of CPU.
 SEAL_EVERY = 10_000
-# Sealed segments are merged up to about two seals' worth of vectors: a merge's transient
-# memory grows with the segments it merges, so this bounds it.
-_SEGMENT_POINTS = 2 * SEAL_EVERY
 # HNSW graph parameters `optimize()` builds with (Qdrant's defaults).
-_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB = 16, 100, 10_000
+_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB, _GRAPH_FROM_KB = 16, 100, 10_000, 10_000
 
 
 class EdgeIndex:
@@ -398,12 +395,17 @@ def _config(dims: int, *, sealing: bool = False, graph: bool = False) -> qe.Edge
     if sealing:
         # m = 0: a sealed segment gets no graph (search stays exact, as before `optimize`).
         extra["hnsw_config"] = qe.HnswIndexConfig(0, _EF_CONSTRUCT, _FULL_SCAN_KB)
-        # Edge counts a segment's size in KiB of float32 vectors.
+        # Edge counts a segment's size in KiB of float32 vectors. `optimize()` rewrites an
+        # open segment past half a seal's worth (so a seal always takes it), and merges
+        # sealed ones up to two seals' worth: a merge's transient memory grows with what
+        # it merges.
+        seal_kb = SEAL_EVERY * dims * 4 // 1024
         extra["optimizers"] = qe.EdgeOptimizersConfig(
-            max_segment_size=_SEGMENT_POINTS * dims * 4 // 1024
+            indexing_threshold=max(1, seal_kb // 2), max_segment_size=max(1, 2 * seal_kb)
         )
     elif graph:
         extra["hnsw_config"] = qe.HnswIndexConfig(_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB)
+        extra["optimizers"] = qe.EdgeOptimizersConfig(indexing_threshold=_GRAPH_FROM_KB)
     return qe.EdgeConfig(
         # Vectors and payloads on disk (memory-mapped): the process holds what it touches,
         # not every point, and the kernel may take those pages back.

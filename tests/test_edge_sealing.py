@@ -1,0 +1,185 @@
+"""The Edge shard seals its open segment as points arrive, and finds exactly what it found before."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+import qdrant_edge as qe
+
+from memtrails.embedding import OnnxEmbedder
+from memtrails.folder.index import EdgeIndex, IndexPoint, SearchFilter, SparseVector
+from memtrails.folder.index import edge as edge_module
+from memtrails.folder.points import points_for
+from memtrails.items import Staged
+from memtrails.records import At, MemoryRecord
+from memtrails.words import keyword_vector
+
+T0 = 1_700_000_000_000
+SEAL = 16  # points per seal in these tests (a real shard seals every 10,000)
+
+
+def sparse(text: str) -> SparseVector:
+    kv = keyword_vector(text)
+    return SparseVector(list(kv), list(kv.values()))
+
+
+@pytest.fixture(scope="module")
+def corpus(corpora: Path, embedder: OnnxEmbedder) -> Iterator[tuple[list[IndexPoint], list[str]]]:
+    """80 MT-Bench first turns as points (real model), and their second turns as queries."""
+    lines = (corpora / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    texts = [row["turns"][0] for row in rows]
+
+    async def build() -> list[IndexPoint]:
+        staged = [
+            Staged(
+                MemoryRecord(
+                    id=f"q{i}",
+                    text=text,
+                    kind="prompt",
+                    author=rows[i]["category"],
+                    at=At(T0 + i * 60_000),
+                    source="mt-bench",
+                ),
+                uid=f"q{i}",
+                fp="",
+                passages=passages,
+            )
+            for i, (text, passages) in enumerate(
+                zip(texts, await embedder.embed(texts), strict=True)
+            )
+        ]
+        return points_for(staged)
+
+    queries = [row["turns"][1] for row in rows[::4] if len(row["turns"]) > 1]
+    yield asyncio.run(build()), queries
+
+
+def segments(folder: Path) -> int:
+    return sum(1 for p in (folder / "segments").iterdir() if p.is_dir())
+
+
+async def fill(folder: Path, points: Sequence[IndexPoint], batch: int) -> EdgeIndex:
+    index = await EdgeIndex.open(folder, dims=384)
+    for i in range(0, len(points), batch):
+        await index.upsert(points[i : i + batch])
+    await index.flush()
+    return index
+
+
+Found = list[tuple[list[tuple[str, int]], list[float], dict[tuple[str, int], float]]]
+
+
+async def results(index: EdgeIndex, embedder: OnnxEmbedder, queries: Sequence[str]) -> Found:
+    """Each query's candidates by meaning (top 10: ranked passages and their scores) and by
+    words (every match with its score: hits of equal score come in the shard's own order),
+    unfiltered and filtered by author and by time."""
+    found: Found = []
+    for n, query in enumerate(queries):
+        dense = await embedder.embed_query(query)
+        where = [
+            SearchFilter(),
+            SearchFilter(author="writing" if n % 2 else "math"),
+            SearchFilter(since_ms=T0 + 20 * 60_000, until_ms=T0 + 60 * 60_000),
+        ]
+        for w in where:
+            meaning, _ = await index.candidates(dense, sparse(query), 10, w)
+            _, words = await index.candidates(dense, sparse(query), 1000, w)
+            found.append(
+                (
+                    [(h.uid, int(h.payload["passage"])) for h in meaning],
+                    [h.score for h in meaning],
+                    {(h.uid, int(h.payload["passage"])): h.score for h in words},
+                )
+            )
+    return found
+
+
+def assert_same(found: Found, expected: Found) -> None:
+    # Scores summed over other segment layouts may differ in the last float bits.
+    assert len(found) == len(expected)
+    for (ids, scores, words), (ids0, scores0, words0) in zip(found, expected, strict=True):
+        assert ids == ids0
+        assert scores == pytest.approx(scores0, rel=1e-5)
+        assert words.keys() == words0.keys()
+        assert [words[k] for k in words0] == pytest.approx(list(words0.values()), rel=1e-5)
+
+
+async def test_sealed_shard_finds_the_same_top_10_and_reopens(
+    tmp_path: Path,
+    corpus: tuple[list[IndexPoint], list[str]],
+    embedder: OnnxEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    points, queries = corpus
+    # One shard that never seals: the open segment holds every point, as before sealing.
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", 10**9)
+    whole = await fill(tmp_path / "whole", points, len(points))
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    sealed = await fill(tmp_path / "sealed", points, 8)
+    try:
+        assert segments(tmp_path / "whole") == 1
+        assert segments(tmp_path / "sealed") >= len(points) // (2 * SEAL)
+        expected = await results(whole, embedder, queries)
+        # The queries do find things, by meaning and by words.
+        assert all(len(meaning) == 10 for meaning, _, _ in expected[::3])
+        assert sum(len(words) for _, _, words in expected) > 5 * len(queries)
+        assert_same(await results(sealed, embedder, queries), expected)
+        assert await sealed.count_points() == len(points)
+    finally:
+        await whole.aclose()
+        await sealed.aclose()
+    reopened = await EdgeIndex.open(tmp_path / "sealed", dims=384)
+    try:
+        assert await reopened.count_points() == len(points)
+        assert await reopened.count_records() == len({p.payload["uid"] for p in points})
+        assert_same(await results(reopened, embedder, queries), expected)
+    finally:
+        await reopened.aclose()
+
+
+async def test_a_shard_given_a_graph_keeps_its_points_and_stops_sealing(
+    tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points, _ = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    index = await fill(tmp_path, points[:40], 8)
+    await index.optimize()
+    after_optimize = segments(tmp_path)
+    for i in range(40, len(points), 8):
+        await index.upsert(points[i : i + 8])
+    await index.aclose()
+    saved = json.loads((tmp_path / "edge_config.json").read_text())
+    assert saved["hnsw_config"]["m"] > 0  # the graph is the shard's from now on
+    assert segments(tmp_path) <= after_optimize + 1  # later points went to one open segment
+    reopened = await EdgeIndex.open(tmp_path, dims=384)
+    try:
+        assert await reopened.count_points() == len(points)
+    finally:
+        await reopened.aclose()
+
+
+async def test_a_shard_made_before_sealing_opens_and_grows_as_it_did(
+    tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points, _ = corpus
+    old = qe.EdgeShard.create(
+        str(tmp_path),
+        qe.EdgeConfig(
+            vectors={"dense": qe.EdgeVectorParams(384, qe.Distance.Cosine, on_disk=True)},
+            sparse_vectors={"words": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            on_disk_payload=True,
+        ),
+    )
+    old.close()
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    index = await fill(tmp_path, points, 8)
+    try:
+        assert segments(tmp_path) == 1  # a seal there would build an HNSW graph each time
+        assert await index.count_points() == len(points)
+    finally:
+        await index.aclose()
