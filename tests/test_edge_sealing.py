@@ -183,3 +183,20 @@ async def test_a_shard_made_before_sealing_opens_and_grows_as_it_did(
         assert await index.count_points() == len(points)
     finally:
         await index.aclose()
+
+
+async def test_small_imports_add_up_to_a_seal(
+    tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points, _ = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    # Each process writes fewer points than a seal takes: the count carries over.
+    for start in range(0, 5 * (SEAL // 2), SEAL // 2):
+        index = await fill(tmp_path, points[start : start + SEAL // 2], SEAL // 2)
+        await index.aclose()
+    assert segments(tmp_path) >= 3
+    reopened = await EdgeIndex.open(tmp_path, dims=384)
+    try:
+        assert await reopened.count_points() == 5 * (SEAL // 2)
+    finally:
+        await reopened.aclose()

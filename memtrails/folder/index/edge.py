@@ -29,6 +29,9 @@ __all__ = ["EdgeIndex", "edge_filter"]
 T = TypeVar("T")
 
 _CONFIG_FILE = "edge_config.json"
+# Points in the open segment, kept across processes: a folder fed by many small imports
+# (a cron job) would otherwise never reach a seal in any one of them.
+_UNSEALED_FILE = "unsealed.json"
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
@@ -138,6 +141,7 @@ class EdgeIndex:
             opening.add_done_callback(_close_orphan)
             raise
         index = cls(shard, folder, dims, seal=_graph_m(folder) == 0)
+        index._unsealed = _read_unsealed(folder)
         index._unflushed = created
         return index
 
@@ -203,7 +207,7 @@ class EdgeIndex:
         Points are already durable in the write-ahead log before this; flushing bounds how
         much of the log a later open has to replay.
         """
-        await self._call("flush", lambda shard: shard.flush())
+        await self._call("flush", self._flush)
 
     async def candidates(
         self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
@@ -337,7 +341,7 @@ class EdgeIndex:
         def close(shard: qe.EdgeShard) -> None:
             try:
                 if self._unflushed:  # read under the lock _call holds
-                    shard.flush()
+                    self._flush(shard)
             finally:
                 shard.close()
 
@@ -353,6 +357,11 @@ class EdgeIndex:
         await self.aclose()
 
     # ----------------------------------------------------------------- internals
+
+    def _flush(self, shard: qe.EdgeShard) -> None:
+        shard.flush()
+        if self._seal:
+            _write_unsealed(self._folder, self._unsealed)
 
     async def _call(self, what: str, fn: Callable[[qe.EdgeShard], T]) -> T:
         """Run ``fn(shard)`` in a worker thread under the lock; translate Edge's errors."""
@@ -423,6 +432,20 @@ def _index(kind: str) -> qe.KeywordIndexParams | qe.IntegerIndexParams:
     if kind == "keyword":
         return qe.KeywordIndexParams(on_disk=True)
     return qe.IntegerIndexParams(lookup=True, range=True, on_disk=True)
+
+
+def _read_unsealed(folder: Path) -> int:
+    try:
+        return int(json.loads((folder / _UNSEALED_FILE).read_text(encoding="utf-8"))["points"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0  # a guess only: the next seal comes up to one seal's worth later
+
+
+def _write_unsealed(folder: Path, points: int) -> None:
+    path = folder / _UNSEALED_FILE
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps({"points": points}), encoding="utf-8")
+    temporary.replace(path)
 
 
 def _graph_m(folder: Path) -> int | None:
