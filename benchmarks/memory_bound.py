@@ -12,7 +12,9 @@ million records with the real model would take hours here, and the model's memor
 fixed cost that does not grow with the archive; what this measures is the pipeline's own
 memory (importer, stages, dedup table, log, index). ``--model-sizes`` imports with the real
 model too, to show that fixed cost. Target: peak RSS grows by less than 1.5x from 10k to 1M
-records. Prints a table, then one JSON line.
+records. Besides the ``wait4`` peak, the child samples its anonymous and file-backed RSS
+(the index's memory-mapped files, which the kernel can take back) and both peaks are
+printed. Prints a table, then one JSON line.
 """
 
 from __future__ import annotations
