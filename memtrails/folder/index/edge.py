@@ -444,8 +444,11 @@ def _read_unsealed(folder: Path) -> int:
 def _write_unsealed(folder: Path, points: int) -> None:
     path = folder / _UNSEALED_FILE
     temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps({"points": points}), encoding="utf-8")
-    temporary.replace(path)
+    try:
+        temporary.write_text(json.dumps({"points": points}), encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        pass  # a count that lags only delays the next seal: never fail a flush for it
 
 
 def _graph_m(folder: Path) -> int | None:
