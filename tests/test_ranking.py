@@ -1,13 +1,26 @@
-"""Ranking of search candidates: fusion by score, dates named in a query, ties, saturation."""
+"""Ranking of search candidates: fusion by score, dates in a query, ties, saturation, confidence."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 
+from memtrails import Memory
 from memtrails.folder.index._base import Hit
-from memtrails.folder.ranking import DATE_BOOST, date_window, normalise, rank_records
+from memtrails.folder.ranking import (
+    CONFIDENT_COSINE,
+    CONFIDENT_KEYWORD,
+    DATE_BOOST,
+    confidence,
+    date_window,
+    keyword_share,
+    normalise,
+    rank_records,
+)
+from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 from memtrails.words import keyword_vector, passage_keywords
 
 
@@ -117,3 +130,32 @@ def test_a_flat_dense_side_does_not_outvote_the_record_holding_a_number() -> Non
     dense = [hit("guess", 0.27)] + [hit(f"d{i:02}", 0.21 - i * 0.0005) for i in range(39)]
     ranked = rank_records(dense, [hit("holder", 6.0)])
     assert ranked[0].uid == "holder"
+
+
+def test_confidence_takes_the_closer_of_meaning_and_words() -> None:
+    assert confidence(0.5, 0.0) == 0.5
+    assert confidence(0.1, CONFIDENT_KEYWORD) == pytest.approx(CONFIDENT_COSINE)
+    assert confidence(0.1, 0.01) < CONFIDENT_COSINE
+    assert keyword_share(0.0, 3, 1000) == 0.0 and keyword_share(5.0, 0, 1000) == 0.0
+
+
+async def test_keyword_share_does_not_grow_with_the_folder(tmp_path: Path) -> None:
+    # The same rare words, held by one record, in a folder of 40 and of 800 records: the raw
+    # keyword score grows with the folder (IDF), the share of the ideal match should not.
+    query = "zanzibar quartz flywheel"
+    shares, raws = [], []
+    for n in (40, 800):
+        filler = [
+            MemoryRecord(id=f"f{i}", text=f"note {i} about the weekly team meeting and lunch")
+            for i in range(n)
+        ]
+        target = MemoryRecord(id="t", text="The zanzibar quartz flywheel arrived on Monday.")
+        async with Memory.open(tmp_path / str(n), embedder=HashingEmbedder()) as memory:
+            await memory.ingest([*filler, target])
+            (hit,) = await memory.search(query, k=1)
+        assert hit.id == "t" and hit.keyword is not None
+        raws.append(hit.keyword)
+        shares.append(keyword_share(hit.keyword, 3, n + 1))
+    assert raws[1] > raws[0] * 1.5
+    assert shares[1] == pytest.approx(shares[0], rel=0.1)
+    assert 0.3 < shares[0] <= 1.0
