@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memtrails import Memory
@@ -13,8 +14,10 @@ from memtrails.folder.ranking import (
     CONFIDENT_COSINE,
     CONFIDENT_KEYWORD,
     DATE_BOOST,
+    Ranked,
     confidence,
     date_window,
+    diversify,
     keyword_share,
     normalise,
     rank_records,
@@ -159,3 +162,38 @@ async def test_keyword_share_does_not_grow_with_the_folder(tmp_path: Path) -> No
     assert raws[1] > raws[0] * 1.5
     assert shares[1] == pytest.approx(shares[0], rel=0.1)
     assert 0.3 < shares[0] <= 1.0
+
+
+def ranked_with(uid: str, score: float, direction: list[float]) -> Ranked:
+    vector = np.array(direction, dtype=np.float32)
+    return Ranked(uid, score, None, None, Hit(uid, score, {"uid": uid, "passage": 0}, vector))
+
+
+def test_near_duplicates_do_not_fill_the_top() -> None:
+    # Three copies of one quoted text (cosine ~1 to each other) just above two distinct
+    # records: the copies after the first move below them, and they keep their order.
+    ranked = [
+        ranked_with("copy1", 1.60, [1, 0, 0]),
+        ranked_with("copy2", 1.58, [1, 0.01, 0]),
+        ranked_with("copy3", 1.57, [1, 0, 0.01]),
+        ranked_with("other1", 1.52, [0.6, 0.8, 0]),
+        ranked_with("other2", 1.50, [0.6, 0, 0.8]),
+        ranked_with("far", 0.40, [0, 1, 0]),
+    ]
+    spread = [r.uid for r in diversify(ranked, 5)]
+    assert spread[:3] == ["copy1", "other1", "other2"]
+    assert spread[3:] == ["copy2", "copy3"]
+    # A record far below is not lifted over a copy: redundancy costs a tenth of the score.
+    assert [r.uid for r in diversify(ranked, 6)][5] == "far"
+    assert [r.uid for r in diversify(ranked, 6, lam=1.0)] == [r.uid for r in ranked]
+    assert len(diversify(ranked, 2)) == 2
+
+
+def test_similar_but_distinct_records_keep_their_order() -> None:
+    # Cosine 0.8 between them: the same topic, not a copy; nothing moves.
+    ranked = [ranked_with("a", 1.5, [1, 0]), ranked_with("b", 1.49, [0.8, 0.6])]
+    ranked.append(ranked_with("c", 1.48, [0, 1]))
+    assert [r.uid for r in diversify(ranked, 3)] == ["a", "b", "c"]
+    # Hits without a vector (a backend that gives none) are never penalised.
+    plain = [Ranked(r.uid, r.score, None, None, Hit(r.uid, r.score, {})) for r in ranked]
+    assert [r.uid for r in diversify(plain, 3)] == ["a", "b", "c"]

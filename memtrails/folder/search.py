@@ -17,6 +17,7 @@ from .ranking import (
     Ranked,
     confidence,
     date_window,
+    diversify,
     keyword_share,
     rank_records,
 )
@@ -146,7 +147,7 @@ async def search(
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
-    ranked = rank_records(by_meaning, by_words, window=date_window(query), live=table)[:k]
+    ranked = diversify(rank_records(by_meaning, by_words, window=date_window(query), live=table), k)
 
     def read() -> list[SearchHit]:
         out = []
