@@ -9,8 +9,8 @@ corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack e
 corpora's Markdown notes, the MT-Bench prompts and the mail-gem .eml fixtures as distractors),
 then runs the dev set through the public ``Memory.search`` and reports, per category and
 overall, hit@1/5/10 and MRR@10 for the queries with an answer, and the abstention trade-off
-for those without: at each threshold of the top hit's confidence signal (the raw dense cosine
-when hits carry one, else the fused score), how many no-answer queries come back empty and how
+for those without: at each threshold of the search's confidence signal (``SearchHit.confidence``;
+for older code the raw dense cosine, else the fused score), how many no-answer queries come back empty and how
 many answered queries (answer in the top 10) would be lost. ``--folder`` keeps the imported
 folder and reuses it on the next run (the import takes a few minutes). Prints a table, then
 one JSON line.
@@ -90,12 +90,15 @@ def ranks(query: Query, hits: Sequence[Any], k: int) -> int | None:
 
 
 def signal(hits: Sequence[Any]) -> float:
-    """Return a search's confidence signal: the best raw dense cosine among its hits.
+    """Return a search's confidence signal: the hits' ``confidence`` when they carry one.
 
-    Hits without raw scores (before they were exposed) give the top fused score instead.
+    Older hits give their best raw dense cosine, or without raw scores the top fused score.
     """
     if not hits:
         return float("-inf")
+    sure = getattr(hits[0], "confidence", None)
+    if sure is not None:
+        return float(sure)
     dense = [h.dense for h in hits if getattr(h, "dense", None) is not None]
     return float(max(dense)) if dense else float(hits[0].score)
 

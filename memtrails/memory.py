@@ -312,9 +312,10 @@ class Memory:
             k: how many records at most.
             kind, author, source: exact matches on those fields.
             since, until: only records written in this time range (anything ``At.of`` reads).
-            min_confidence: return nothing when no record's passage comes this close to the
-                query by meaning (raw cosine; ``memtrails.folder.ranking.CONFIDENT_COSINE``
-                is the calibrated value): no results rather than noise.
+            min_confidence: return nothing when the search's ``confidence`` is below this
+                (the best raw cosine, or the keyword match on that scale;
+                ``memtrails.folder.ranking.CONFIDENT_COSINE`` is the calibrated value): no
+                results rather than noise.
 
         Returns:
             The hits, best first (ties in a fixed order).

@@ -162,6 +162,12 @@ async def test_candidates_keep_each_sides_raw_scores(index: IndexBackend, corpus
     assert all(-1.0 <= h.score <= 1.0 for h in by_meaning)
     # The one prompt holding the name is the only keyword match.
     assert [h.uid for h in by_words] == ["mt109"] and by_words[0].score > 0
+    # Each candidate carries the dense vector it was stored with (search spreads copies).
+    stored = {p.payload["uid"]: p.dense for p in corpus.points if p.payload["passage"] == 0}
+    for h in (*by_meaning, *by_words):
+        if h.payload["passage"] == 0:
+            assert h.vector is not None
+            assert np.allclose(h.vector, stored[h.uid], atol=1e-5)
     only_dense = await index.candidates(dense, SparseVector([], []), 5, SearchFilter())
     assert only_dense[1] == [] and [h.uid for h in only_dense[0]] == [h.uid for h in by_meaning]
     scoped = await index.candidates(dense, words, 50, SearchFilter(source="gsm8k"))

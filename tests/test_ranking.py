@@ -1,13 +1,29 @@
-"""Ranking of search candidates: fusion by score, dates named in a query, ties, saturation."""
+"""Ranking of search candidates: fusion by score, dates in a query, ties, saturation, confidence."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
+import numpy as np
 import pytest
 
+from memtrails import Memory
 from memtrails.folder.index._base import Hit
-from memtrails.folder.ranking import DATE_BOOST, date_window, normalise, rank_records
+from memtrails.folder.ranking import (
+    CONFIDENT_COSINE,
+    CONFIDENT_KEYWORD,
+    DATE_BOOST,
+    Ranked,
+    confidence,
+    date_window,
+    diversify,
+    keyword_share,
+    normalise,
+    rank_records,
+)
+from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 from memtrails.words import keyword_vector, passage_keywords
 
 
@@ -117,3 +133,67 @@ def test_a_flat_dense_side_does_not_outvote_the_record_holding_a_number() -> Non
     dense = [hit("guess", 0.27)] + [hit(f"d{i:02}", 0.21 - i * 0.0005) for i in range(39)]
     ranked = rank_records(dense, [hit("holder", 6.0)])
     assert ranked[0].uid == "holder"
+
+
+def test_confidence_takes_the_closer_of_meaning_and_words() -> None:
+    assert confidence(0.5, 0.0) == 0.5
+    assert confidence(0.1, CONFIDENT_KEYWORD) == pytest.approx(CONFIDENT_COSINE)
+    assert confidence(0.1, 0.01) < CONFIDENT_COSINE
+    assert keyword_share(0.0, 3, 1000) == 0.0 and keyword_share(5.0, 0, 1000) == 0.0
+
+
+async def test_keyword_share_does_not_grow_with_the_folder(tmp_path: Path) -> None:
+    # The same rare words, held by one record, in a folder of 40 and of 800 records: the raw
+    # keyword score grows with the folder (IDF), the share of the ideal match should not.
+    query = "zanzibar quartz flywheel"
+    shares, raws = [], []
+    for n in (40, 800):
+        filler = [
+            MemoryRecord(id=f"f{i}", text=f"note {i} about the weekly team meeting and lunch")
+            for i in range(n)
+        ]
+        target = MemoryRecord(id="t", text="The zanzibar quartz flywheel arrived on Monday.")
+        async with Memory.open(tmp_path / str(n), embedder=HashingEmbedder()) as memory:
+            await memory.ingest([*filler, target])
+            (hit,) = await memory.search(query, k=1)
+        assert hit.id == "t" and hit.keyword is not None
+        raws.append(hit.keyword)
+        shares.append(keyword_share(hit.keyword, 3, n + 1))
+    assert raws[1] > raws[0] * 1.5
+    assert shares[1] == pytest.approx(shares[0], rel=0.1)
+    assert 0.3 < shares[0] <= 1.0
+
+
+def ranked_with(uid: str, score: float, direction: list[float]) -> Ranked:
+    vector = np.array(direction, dtype=np.float32)
+    return Ranked(uid, score, None, None, Hit(uid, score, {"uid": uid, "passage": 0}, vector))
+
+
+def test_near_duplicates_do_not_fill_the_top() -> None:
+    # Three copies of one quoted text (cosine ~1 to each other) just above two distinct
+    # records: the copies after the first move below them, and they keep their order.
+    ranked = [
+        ranked_with("copy1", 1.60, [1, 0, 0]),
+        ranked_with("copy2", 1.58, [1, 0.01, 0]),
+        ranked_with("copy3", 1.57, [1, 0, 0.01]),
+        ranked_with("other1", 1.52, [0.6, 0.8, 0]),
+        ranked_with("other2", 1.50, [0.6, 0, 0.8]),
+        ranked_with("far", 0.40, [0, 1, 0]),
+    ]
+    spread = [r.uid for r in diversify(ranked, 5)]
+    assert spread[:3] == ["copy1", "other1", "other2"]
+    assert spread[3:] == ["copy2", "copy3"]
+    # A record far below is not lifted over a copy: redundancy costs a tenth of the score.
+    assert [r.uid for r in diversify(ranked, 6)][5] == "far"
+    assert [r.uid for r in diversify(ranked, 6, lam=1.0)] == [r.uid for r in ranked]
+    assert len(diversify(ranked, 2)) == 2
+
+
+def test_similar_but_distinct_records_keep_their_order() -> None:
+    # Cosine 0.8 between them: the same topic, not a copy; nothing moves.
+    ranked = [ranked_with("a", 1.5, [1, 0]), ranked_with("b", 1.49, [0.8, 0.6])]
+    ranked.append(ranked_with("c", 1.48, [0, 1]))
+    assert [r.uid for r in diversify(ranked, 3)] == ["a", "b", "c"]
+    # Hits without a vector (a backend that gives none) are never penalised.
+    plain = [Ranked(r.uid, r.score, None, None, Hit(r.uid, r.score, {})) for r in ranked]
+    assert [r.uid for r in diversify(plain, 3)] == ["a", "b", "c"]

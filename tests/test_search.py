@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from memtrails import Memory
 from memtrails.cli import main
+from memtrails.folder.ranking import CONFIDENT_COSINE
 from memtrails.records import MemoryRecord
 
 # MT-Bench's 80 first-turn prompts: varied requests, none about gardening or car repair.
@@ -44,13 +45,20 @@ async def test_hits_carry_raw_scores_and_abstain_when_nothing_is_close(
         )
 
         # A question these prompts cannot answer: flagged, and nothing at all when asked so.
-        nothing = "how do I bleed the brakes on a car"
+        nothing = "symptoms of vitamin D deficiency"
         flagged = await memory.search(nothing, k=3)
         assert flagged and not any(h.confident for h in flagged)
-        assert await memory.search(nothing, k=3, min_confidence=0.22) == []
-        assert (await memory.search("travel blog about Hawaii", min_confidence=0.22))[0] == (
-            await memory.search("travel blog about Hawaii")
-        )[0]
+        assert all(h.confidence is not None and h.confidence < CONFIDENT_COSINE for h in flagged)
+        assert await memory.search(nothing, k=3, min_confidence=CONFIDENT_COSINE) == []
+        sure = await memory.search("travel blog about Hawaii", min_confidence=CONFIDENT_COSINE)
+        assert sure[0] == (await memory.search("travel blog about Hawaii"))[0]
+
+        # A rare name the model cannot place: the keyword match alone makes the search sure.
+        await memory.ingest(
+            [MemoryRecord(id="x", text="Ticket QX-7731 Zorblatt firmware rollback", source="ops")]
+        )
+        (named,) = await memory.search("Zorblatt QX-7731", k=1)
+        assert named.id == "x" and named.confident
 
         # The same query twice ranks the same way.
         again = await memory.search("write a poem", k=10)

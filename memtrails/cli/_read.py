@@ -81,7 +81,7 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
     "--min-confidence",
     type=float,
     default=None,
-    help="Print nothing when no record comes this close to QUERY in meaning (cosine; 0.22 is calibrated).",
+    help="Print nothing when the search's confidence (best cosine, or word match on that scale) is below this (0.35 is calibrated).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @model_option
@@ -129,7 +129,7 @@ async def search(
     if not hits:
         click.echo("no match")
     elif not hits[0].confident:
-        click.echo("(nothing close in meaning: these only share words with the query)")
+        click.echo("(nothing close in meaning or in words: the question probably has no answer here)")
     for hit in hits:
         when = hit.at.iso()[:10] if hit.at else "          "
         click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")

@@ -12,7 +12,15 @@ from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
-from .ranking import CONFIDENT_COSINE, Ranked, date_window, rank_records
+from .ranking import (
+    CONFIDENT_COSINE,
+    Ranked,
+    confidence,
+    date_window,
+    diversify,
+    keyword_share,
+    rank_records,
+)
 from .table import Table
 
 __all__ = ["SNIPPET_CHARS", "SearchHit", "search", "search_hit"]
@@ -27,9 +35,12 @@ class SearchHit:
     ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
     window the query names); ``dense`` is the record's best raw cosine with the query and
     ``keyword`` its best raw keyword score (``None`` when that side did not find it);
-    ``confident`` is False, for every hit of a search, when nothing in the searched records
-    came within the calibrated cosine of the query: the hits share words with it, but as far
-    as the model can tell no meaning, and the question probably has no answer here.
+    ``confidence`` is the search's (the same on every hit, see
+    :func:`memtrails.folder.ranking.confidence`): on the cosine scale, the best raw cosine of
+    any candidate or the keyword evidence mapped onto that scale, whichever is higher;
+    ``confident`` is ``confidence >= CONFIDENT_COSINE`` (0.35): when False, nothing came close
+    in meaning and no passage matched the query's words well, and the question probably has
+    no answer here.
     """
 
     score: float
@@ -44,6 +55,7 @@ class SearchHit:
     dense: float | None = None
     keyword: float | None = None
     confident: bool = True
+    confidence: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the hit as the JSON object ``memtrails search --json`` prints."""
@@ -52,6 +64,7 @@ class SearchHit:
             "dense": None if self.dense is None else round(self.dense, 6),
             "keyword": None if self.keyword is None else round(self.keyword, 6),
             "confident": self.confident,
+            "confidence": None if self.confidence is None else round(self.confidence, 6),
             "id": self.id,
             "uid": self.uid,
             "title": self.title,
@@ -64,7 +77,11 @@ class SearchHit:
 
 
 def search_hit(
-    hit: Hit, record: MemoryRecord, ranked: Ranked | None = None, confident: bool = True
+    hit: Hit,
+    record: MemoryRecord,
+    ranked: Ranked | None = None,
+    confident: bool = True,
+    sure: float | None = None,
 ) -> SearchHit:
     """Return the result for a record found by its best passage ``hit``."""
     text = embed_text(record)
@@ -84,6 +101,7 @@ def search_hit(
         dense=ranked.dense if ranked else None,
         keyword=ranked.keyword if ranked else None,
         confident=confident,
+        confidence=sure,
     )
 
 
@@ -117,13 +135,19 @@ async def search(
     sparse = SparseVector(list(terms), list(terms.values()))
     # Each side offers a few times k passages: a record may own several.
     by_meaning, by_words = await index.candidates(dense, sparse, max(4 * k, 40), where)
-    # How close the folder comes to the query in meaning at all: words alone are shared by
-    # unrelated text ("how", "the", a common name), a close cosine is not.
+    # How close the folder comes to the query at all: in meaning (a few shared words are
+    # common to unrelated text, a close cosine is not), or by matching most of its words,
+    # rare ones, well (an exact name or number the model does not understand).
     closest = max((h.score for h in by_meaning), default=-1.0)
-    if min_confidence is not None and closest < min_confidence:
+    best_words = max((h.score for h in by_words), default=0.0)
+    share = await asyncio.to_thread(
+        lambda: keyword_share(best_words, sum(terms.values()), len(table))
+    )
+    sure = confidence(closest, share)
+    if min_confidence is not None and sure < min_confidence:
         return []
-    confident = closest >= CONFIDENT_COSINE
-    ranked = rank_records(by_meaning, by_words, window=date_window(query), live=table)[:k]
+    confident = sure >= CONFIDENT_COSINE
+    ranked = diversify(rank_records(by_meaning, by_words, window=date_window(query), live=table), k)
 
     def read() -> list[SearchHit]:
         out = []
@@ -131,7 +155,7 @@ async def search(
             row = table.get(r.uid)
             if row is not None:
                 record = MemoryRecord.from_json(log.read_line(row[1]))
-                out.append(search_hit(r.hit, record, r, confident))
+                out.append(search_hit(r.hit, record, r, confident, sure))
         return out
 
     return await asyncio.to_thread(read)

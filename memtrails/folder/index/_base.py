@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import numpy as np
+
 from ...embedding._base import Vector
 
 __all__ = [
@@ -17,6 +19,7 @@ __all__ = [
     "IndexPoint",
     "SearchFilter",
     "SparseVector",
+    "dense_of",
 ]
 
 # The schema every backend creates: named vectors and payload indexes.
@@ -71,11 +74,14 @@ class SearchFilter:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """A matching passage: its record's uid, the fused score and the point's payload."""
+    """A matching passage: its record's uid, its score, the point's payload and, from
+    :meth:`IndexBackend.candidates`, its dense vector (search spreads near-duplicates with it).
+    """
 
     uid: str
     score: float
     payload: Mapping[str, Any]
+    vector: Vector | None = None
 
 
 class IndexBackend(Protocol):
@@ -97,7 +103,8 @@ class IndexBackend(Protocol):
         """Return up to ``limit`` passages nearest by meaning and up to ``limit`` by words.
 
         Each list is best first with the side's raw score: the dense cosine, the keyword
-        score (saturated counts x IDF). The keyword list is empty when ``sparse`` is.
+        score (saturated counts x IDF), each hit with its dense vector. The keyword list is
+        empty when ``sparse`` is.
         """
         ...
 
@@ -120,3 +127,10 @@ class IndexBackend(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+def dense_of(vector: Any) -> Vector | None:
+    """Return a scored point's dense vector (asked for by name, so a dict of named vectors)."""
+    if isinstance(vector, dict):
+        vector = vector.get(DENSE)
+    return None if vector is None else np.asarray(vector, dtype=np.float32)

@@ -22,6 +22,7 @@ from ._base import (
     IndexPoint,
     SearchFilter,
     SparseVector,
+    dense_of,
 )
 
 __all__ = ["EdgeIndex", "edge_filter"]
@@ -228,6 +229,7 @@ class EdgeIndex:
                 query=qe.Query.Nearest(dense.tolist(), using=DENSE),
                 filter=flt,
                 with_payload=_CANDIDATE_FIELDS,
+                with_vector=[DENSE],
             )
         ]
         if len(sparse.indices):
@@ -238,13 +240,19 @@ class EdgeIndex:
                     query=qe.Query.Nearest(words, using=WORDS),
                     filter=flt,
                     with_payload=_CANDIDATE_FIELDS,
+                    with_vector=[DENSE],
                 )
             )
         batch = qe.QueryBatchRequest(requests)
         found = await self._call("search", lambda shard: shard.query_batch(batch))
         sides = [
             [
-                Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+                Hit(
+                    str((sp.payload or {}).get("uid", "")),
+                    float(sp.score),
+                    sp.payload or {},
+                    dense_of(sp.vector),
+                )
                 for sp in side
             ]
             for side in found
@@ -500,3 +508,4 @@ def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
             "reindex the memory folder with its own model or into a new folder"
         )
     return IndexBackendError(f"cannot open index {folder}: {text}")
+

@@ -19,6 +19,7 @@ from ._base import (
     IndexPoint,
     SearchFilter,
     SparseVector,
+    dense_of,
 )
 
 __all__ = ["ServerIndex"]
@@ -206,7 +207,12 @@ class ServerIndex:
         flt = server_filter(where)
         requests = [
             models.QueryRequest(
-                query=dense.tolist(), using=DENSE, limit=limit, filter=flt, with_payload=True
+                query=dense.tolist(),
+                using=DENSE,
+                limit=limit,
+                filter=flt,
+                with_payload=True,
+                with_vector=[DENSE],
             )
         ]
         if len(sparse.indices):
@@ -219,13 +225,19 @@ class ServerIndex:
                     limit=limit,
                     filter=flt,
                     with_payload=True,
+                    with_vector=[DENSE],
                 )
             )
         async with self._errors("search"):
             responses = await self._client.query_batch_points(self._collection, requests)
         sides = [
             [
-                Hit(str((sp.payload or {}).get("uid", "")), float(sp.score), sp.payload or {})
+                Hit(
+                    str((sp.payload or {}).get("uid", "")),
+                    float(sp.score),
+                    sp.payload or {},
+                    dense_of(sp.vector),
+                )
                 for sp in response.points
             ]
             for response in responses
