@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,27 +23,26 @@ from ._base import (
     SparseVector,
     dense_of,
 )
+from ._edge_settings import (
+    CONFIG_FILE,
+    SEAL_EVERY,
+    graph_m,
+    payload_index,
+    point_bytes,
+    read_unsealed,
+    shard_config,
+    write_unsealed,
+)
 
 __all__ = ["EdgeIndex", "edge_filter"]
 
 T = TypeVar("T")
 
-_CONFIG_FILE = "edge_config.json"
-# Points in the open segment, kept across processes: a folder fed by many small imports
-# (a cron job) would otherwise never reach a seal in any one of them.
-_UNSEALED_FILE = "unsealed.json"
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
 _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end"]
 
-# Points written before the shard's open (appendable) segment is sealed. The open segment
-# keeps its id tracker, keyword (sparse) index and payload indexes as growing in-memory
-# maps, ~2.6 KiB a point; `optimize()` rewrites it as a sealed segment that reads all of
-# them from memory-mapped files. Sealing 10k points costs about a second of CPU.
-SEAL_EVERY = 10_000
-# HNSW graph parameters `optimize()` builds with (Qdrant's defaults).
-_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB, _GRAPH_FROM_KB = 16, 100, 10_000, 10_000
 
 
 class EdgeIndex:
@@ -106,14 +104,14 @@ class EdgeIndex:
         def open_shard() -> qe.EdgeShard:
             nonlocal created
             try:
-                if (folder / _CONFIG_FILE).is_file():
+                if (folder / CONFIG_FILE).is_file():
                     # The shard keeps the graph and segment settings it was made or last
                     # optimized with: only the stored data's shape is checked.
-                    shard = qe.EdgeShard.load(str(folder), _config(dims))
+                    shard = qe.EdgeShard.load(str(folder), shard_config(dims))
                 else:
                     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                     require_free(folder, INDEX_CREATE, "creating the index")
-                    shard = qe.EdgeShard.create(str(folder), _config(dims, sealing=True))
+                    shard = qe.EdgeShard.create(str(folder), shard_config(dims, sealing=True, seal_every=SEAL_EVERY))
             except DiskFullError:
                 raise
             except Exception as exc:  # qdrant-edge raises plain Exception
@@ -124,7 +122,7 @@ class EdgeIndex:
                 present = set(shard.info().payload_schema)
                 for field, kind in PAYLOAD_INDEXES.items():
                     if field not in present:
-                        shard.update(qe.UpdateOperation.create_field_index(field, _index(kind)))
+                        shard.update(qe.UpdateOperation.create_field_index(field, payload_index(kind)))
                         created = True
             except Exception as exc:
                 shard.close()
@@ -141,8 +139,8 @@ class EdgeIndex:
             # would stay held by this process until it exits.
             opening.add_done_callback(_close_orphan)
             raise
-        index = cls(shard, folder, dims, seal=_graph_m(folder) == 0)
-        index._unsealed = _read_unsealed(folder)
+        index = cls(shard, folder, dims, seal=graph_m(folder) == 0)
+        index._unsealed = read_unsealed(folder)
         index._unflushed = created
         return index
 
@@ -165,7 +163,7 @@ class EdgeIndex:
 
         # Edge writes points through memory-mapped files, where a full disk is a SIGBUS,
         # not an error: refuse a batch that might not fit, with room to spare for a flush.
-        need = INDEX_RESERVE + sum(_point_bytes(p) for p in points)
+        need = INDEX_RESERVE + sum(point_bytes(p) for p in points)
         await asyncio.to_thread(require_free, self._folder, need, "indexing")
 
         def upsert(shard: qe.EdgeShard) -> None:
@@ -326,7 +324,7 @@ class EdgeIndex:
                 shard.close()
                 try:
                     self._shard = qe.EdgeShard.load(
-                        str(self._folder), _config(self._dims, graph=True)
+                        str(self._folder), shard_config(self._dims, graph=True)
                     )
                 except Exception:
                     self._closed = True
@@ -369,7 +367,7 @@ class EdgeIndex:
     def _flush(self, shard: qe.EdgeShard) -> None:
         shard.flush()
         if self._seal:
-            _write_unsealed(self._folder, self._unsealed)
+            write_unsealed(self._folder, self._unsealed)
 
     async def _call(self, what: str, fn: Callable[[qe.EdgeShard], T]) -> T:
         """Run ``fn(shard)`` in a worker thread under the lock; translate Edge's errors."""
@@ -395,77 +393,6 @@ class EdgeIndex:
                 return result
 
         return await asyncio.to_thread(run)
-
-
-def _point_bytes(point: IndexPoint) -> int:
-    # Measured: ~4.3 KB on disk per 384-dim point with a short payload (write-ahead log and
-    # segment each hold the vector); counted twice over for the segment's own growth steps.
-    vector = 4 * len(point.dense) + 8 * len(point.sparse.indices)
-    payload = sum(len(str(v)) + len(k) + 8 for k, v in point.payload.items())
-    return 4 * (vector + payload)
-
-
-def _config(dims: int, *, sealing: bool = False, graph: bool = False) -> qe.EdgeConfig:
-    """The shard's settings: what it stores, and how a new one (``sealing``) or one given an
-    HNSW graph (``graph``) builds its segments; neither keeps what the shard holds."""
-    extra: dict[str, Any] = {}
-    if sealing:
-        # m = 0: a sealed segment gets no graph (search stays exact, as before `optimize`).
-        extra["hnsw_config"] = qe.HnswIndexConfig(0, _EF_CONSTRUCT, _FULL_SCAN_KB)
-        # Edge counts a segment's size in KiB of float32 vectors. `optimize()` rewrites an
-        # open segment past half a seal's worth (so a seal always takes it), and merges
-        # sealed ones up to two seals' worth: a merge's transient memory grows with what
-        # it merges.
-        seal_kb = SEAL_EVERY * dims * 4 // 1024
-        extra["optimizers"] = qe.EdgeOptimizersConfig(
-            indexing_threshold=max(1, seal_kb // 2), max_segment_size=max(1, 2 * seal_kb)
-        )
-    elif graph:
-        extra["hnsw_config"] = qe.HnswIndexConfig(_GRAPH_M, _EF_CONSTRUCT, _FULL_SCAN_KB)
-        extra["optimizers"] = qe.EdgeOptimizersConfig(indexing_threshold=_GRAPH_FROM_KB)
-    return qe.EdgeConfig(
-        # Vectors and payloads on disk (memory-mapped): the process holds what it touches,
-        # not every point, and the kernel may take those pages back.
-        vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine, on_disk=True)},
-        # IDF is applied at query time from the shard's own statistics, so stored weights
-        # stay plain term counts (words.keyword_vector).
-        sparse_vectors={WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True)},
-        on_disk_payload=True,
-        **extra,
-    )
-
-
-def _index(kind: str) -> qe.KeywordIndexParams | qe.IntegerIndexParams:
-    """A payload index kept in memory-mapped files once its segment is sealed."""
-    if kind == "keyword":
-        return qe.KeywordIndexParams(on_disk=True)
-    return qe.IntegerIndexParams(lookup=True, range=True, on_disk=True)
-
-
-def _read_unsealed(folder: Path) -> int:
-    try:
-        return int(json.loads((folder / _UNSEALED_FILE).read_text(encoding="utf-8"))["points"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0  # a guess only: the next seal comes up to one seal's worth later
-
-
-def _write_unsealed(folder: Path, points: int) -> None:
-    path = folder / _UNSEALED_FILE
-    temporary = path.with_suffix(".tmp")
-    try:
-        temporary.write_text(json.dumps({"points": points}), encoding="utf-8")
-        temporary.replace(path)
-    except OSError:
-        pass  # a count that lags only delays the next seal: never fail a flush for it
-
-
-def _graph_m(folder: Path) -> int | None:
-    """Return the HNSW ``m`` the shard in ``folder`` builds with (None: Qdrant's default)."""
-    try:
-        saved = json.loads((folder / _CONFIG_FILE).read_text(encoding="utf-8"))
-        return int(saved["hnsw_config"]["m"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
 
 
 def edge_filter(where: SearchFilter) -> qe.Filter | None:
