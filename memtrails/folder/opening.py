@@ -25,7 +25,8 @@ from .writer import Writer
 __all__ = ["Folder", "open_folder", "public_url"]
 
 EDGE = "qdrant-edge"
-_EDGE_FILES = {"edge_config.json", "segments", "wal"}
+# What a Qdrant Edge shard (and the sealing count beside it) writes into index/.
+_EDGE_FILES = {"edge_config.json", "segments", "wal", "unsealed.json"}
 SERVER = "qdrant-server"
 
 
