@@ -203,3 +203,40 @@ async def test_a_full_index_disk_stops_the_import_cleanly(
     (index / "filler").unlink()
     kept = await _intact(home, tmp_path / "copy", embedder)
     assert 10 < kept < 300
+
+
+@pytest.fixture
+def tmpfs(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
+    """Mount small tmpfs file systems (root only), unmounted at the end."""
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        pytest.skip("mounting a tmpfs needs root and mount")
+    mounted: list[Path] = []
+
+    def mount(size: str) -> Path:
+        at = tmp_path / f"tmpfs-{size}"
+        at.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(at)], check=True)
+        mounted.append(at)
+        return at
+
+    yield mount
+    for at in reversed(mounted):
+        subprocess.run(["umount", str(at)], check=False)
+
+
+def test_a_memory_held_file_system_too_small_for_a_reopened_index_is_refused_not_killed(
+    tmpfs: Callable[[str], Path], gsm8k_subset: Callable[[int], Path]
+) -> None:
+    """On tmpfs a shard's write-ahead log takes real pages once reopened (15 -> 52 MB): a
+    40 MB tmpfs took a first import and then died by SIGBUS on every later open."""
+    records = gsm8k_subset(30)
+    small = tmpfs("40m")
+    done = _cli("add", str(records), "--home", str(small / "m"))
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"Error: no space left on {small}")
+    assert "while creating the index" in done.stderr
+    roomy = tmpfs("96m")
+    for run in range(3):  # created, then reopened twice
+        done = _cli("add", str(records), "--home", str(roomy / "m"), "--json")
+        assert done.returncode == 0, (run, done.returncode, done.stderr[-500:])
+    assert json.loads(done.stdout)["unchanged"] == 30

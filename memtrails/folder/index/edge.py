@@ -12,7 +12,7 @@ import qdrant_edge as qe
 
 from ..._exceptions import DiskFullError, IndexBackendError
 from ...embedding._base import Vector
-from ..space import INDEX_CREATE, INDEX_RESERVE, disk_full, is_disk_full, require_free
+from ..space import INDEX_RESERVE, disk_full, index_room, is_disk_full, require_free
 from ._base import (
     DENSE,
     PAYLOAD_INDEXES,
@@ -105,12 +105,13 @@ class EdgeIndex:
             nonlocal created
             try:
                 if (folder / CONFIG_FILE).is_file():
+                    require_free(folder, index_room(folder, new=False), "opening the index")
                     # The shard keeps the graph and segment settings it was made or last
                     # optimized with: only the stored data's shape is checked.
                     shard = qe.EdgeShard.load(str(folder), shard_config(dims))
                 else:
                     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-                    require_free(folder, INDEX_CREATE, "creating the index")
+                    require_free(folder, index_room(folder, new=True), "creating the index")
                     shard = qe.EdgeShard.create(str(folder), shard_config(dims, sealing=True, seal_every=SEAL_EVERY))
             except DiskFullError:
                 raise
