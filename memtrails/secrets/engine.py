@@ -12,7 +12,7 @@ from typing import Any, Final
 import re2
 
 from .rule import Rule, marker
-from .rules import KEY, RULES
+from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, is_placeholder
 
 __all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
@@ -25,30 +25,125 @@ _OPTIONS.max_mem = 64 << 20
 
 _Spans = list[tuple[int, int]]  # (start, end) of group 0, 1, 2, ...; (-1, -1) if unset
 
+# Matches up to this many bytes get their groups from the combined expression; longer ones
+# (a PEM block, a data: URI, a run of near-misses) from their own rule's expression, whose
+# smaller program makes RE2's group extraction (its NFA, linear in the match's length times
+# the program's size) many times cheaper.
+_LONG: Final = 512
+_GROUP = re2.compile(r"\(\?P<\w+>")
 
-def _searcher(regex: Any) -> Callable[[bytes, int, int], _Spans | None]:
-    """Return a function that finds the leftmost match in ``buf[pos:end]``, as group spans.
 
-    re2's public ``search`` wraps every match in a ``_Match`` whose ``span(i)`` costs a few
-    calls each; with 40 groups that dominated the scan. Its underlying ``Match`` returns all
-    spans in one call, so use it when present and fall back to the public API otherwise.
-    """
-    raw = getattr(regex, "_regexp", None)
-    anchor = getattr(getattr(re2, "_Anchor", None), "UNANCHORED", None)
-    if raw is not None and anchor is not None and hasattr(raw, "Match"):
+def _groupless(pattern: str) -> str:
+    """Return ``pattern`` with its named groups made non-capturing."""
+    return str(_GROUP.sub("(?:", pattern))
 
-        def fast(buf: bytes, pos: int, end: int) -> _Spans | None:
-            spans: _Spans = raw.Match(anchor, buf, pos, end)
-            return None if spans[0][0] < 0 else spans
 
-        return fast
+def _portable(regex: Any) -> Callable[[bytes, int, int], _Spans | None]:
     groups = range(regex.groups + 1)
 
-    def portable(buf: bytes, pos: int, end: int) -> _Spans | None:
+    def search(buf: bytes, pos: int, end: int) -> _Spans | None:
         m = regex.search(buf, pos, end)
         return None if m is None else [m.span(i) for i in groups]
 
-    return portable
+    return search
+
+
+def _searcher(
+    regex: Any,
+    rules: tuple[tuple[Rule, int, dict[str, int]], ...] = (),
+    table: tuple[tuple[int, ...], ...] = (),
+) -> Callable[[bytes, int, int], _Spans | None]:
+    """Return a function that finds the leftmost match in ``buf[pos:end]``, as group spans.
+
+    The match is found first without groups: RE2 then runs only its DFA, the fast engine,
+    and extracting groups (which needs its slower engines) over the whole scanned text is
+    what made near-misses cost. Groups are then extracted inside the match alone, anchored
+    at both its ends, which yields the same groups: the match is the first alternative's
+    that matches there, and with both ends fixed no other parse ranks above it.
+
+    re2's public ``search`` wraps every match in a ``_Match`` whose ``span(i)`` costs a few
+    calls each; its underlying ``Match`` returns all spans in one call, so use it when
+    present and fall back to the public API otherwise (and when ``rules``, the combined
+    expression's rules with their group indexes, and ``table``, where each rule's own groups
+    go, are not given).
+    """
+    raw = getattr(regex, "_regexp", None)
+    anchors = getattr(re2, "_Anchor", None)
+    if not rules or raw is None or anchors is None or not hasattr(raw, "Match"):
+        return _portable(regex)
+    unanchored, both = anchors.UNANCHORED, anchors.ANCHOR_BOTH
+    find = re2.compile("|".join(f"(?:{_groupless(r.pattern)})" for r, _, _ in rules), _OPTIONS)
+    find_raw = find._regexp
+    # Per rule: its groupless and grouped expressions, and where its groups go in the
+    # combined expression's list of spans.
+    own = [
+        (
+            entry,
+            re2.compile(_groupless(entry[0].pattern), _OPTIONS)._regexp,
+            re2.compile(entry[0].pattern, _OPTIONS)._regexp,
+            slots,
+        )
+        for entry, slots in zip(rules, table, strict=True)
+    ]
+    width = regex.groups + 1
+
+    def long_match(buf: bytes, ms: int, me: int) -> _Spans:
+        for (rule, _, groups), alone, grouped, slots in own:
+            # The first rule that matches there is the match's.
+            if alone.Match(both, buf, ms, me)[0][0] < 0:
+                continue
+            spans: _Spans = [(-1, -1)] * width
+            if rule.check == "pem":
+                _pem_groups(buf, ms, me, spans, groups)
+            else:
+                for slot, span in zip(slots, grouped.Match(both, buf, ms, me), strict=True):
+                    spans[slot] = span
+            spans[0] = spans[slots[0]] = (ms, me)
+            return spans
+        full: _Spans = raw.Match(both, buf, ms, me)
+        return full
+
+    def fast(buf: bytes, pos: int, end: int) -> _Spans | None:
+        ((ms, me),) = find_raw.Match(unanchored, buf, pos, end)
+        if ms < 0:
+            return None
+        if me - ms > _LONG:
+            return long_match(buf, ms, me)
+        spans: _Spans = raw.Match(both, buf, ms, me)
+        return spans
+
+    return fast
+
+
+_PEM_BEGIN = re2.compile(PEM_BEGIN, _OPTIONS)
+_PEM_END = re2.compile(PEM_END, _OPTIONS)
+_SEPARATORS: Final = (b"\r\n", b"\n", b"\\r\\n", b"\\n")  # longest first
+
+
+def _pem_groups(buf: bytes, ms: int, me: int, spans: _Spans, groups: dict[str, int]) -> None:
+    """Set the private-key rule's groups (hdr, body, end) of its match ``buf[ms:me]``.
+
+    RE2 would extract them with its NFA, whose cost over a long match (a key, or a header
+    line that runs on for a megabyte) is many times the scan's; the rule's shape fixes them:
+    the header line starts the match; an END line (after a line break and the quoting
+    characters of a mail reply, which no body line can end in) ends it when there is one;
+    else the body runs to the end of the text or up to the final line break.
+    """
+    header = _PEM_BEGIN.match(buf, ms, me)
+    hdr_e = me if header is None else header.end()  # never None: the rule starts so
+    body_e = me
+    es = buf.rfind(b"-----END", hdr_e, me)
+    if es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None:
+        lead = buf[hdr_e:es].rstrip(b" \t>")
+        for sep in _SEPARATORS:
+            if lead.endswith(sep):
+                body_e = hdr_e + len(lead) - len(sep)
+                spans[groups["end"]] = (es, me)
+                break
+    if spans[groups["end"]][0] < 0 and me < len(buf):
+        body_e = me - next((len(s) for s in _SEPARATORS if buf.endswith(s, hdr_e, me)), 0)
+    spans[groups["hdr"]] = (ms, hdr_e)
+    spans[groups["body"]] = (hdr_e, body_e)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +164,15 @@ def _compile(rules: tuple[Rule, ...]) -> _Compiled:
     regex = re2.compile("|".join(parts), _OPTIONS)
     index: dict[str, int] = regex.groupindex
     table = []
+    slots = []  # per rule: the combined indexes of its own groups 0, 1, 2, ...
     for rule in rules:
         prefix = f"{rule.name}__"
         groups = {n[len(prefix) :]: i for n, i in index.items() if n.startswith(prefix)}
         table.append((rule, index[rule.name], groups))
-    return _Compiled(regex, _searcher(regex), tuple(table))
+        alone = re2.compile(rule.pattern, _OPTIONS)
+        by_number = {i: groups[n] for n, i in alone.groupindex.items()}
+        slots.append((index[rule.name], *(by_number[i] for i in range(1, alone.groups + 1))))
+    return _Compiled(regex, _searcher(regex, tuple(table), tuple(slots)), tuple(table))
 
 
 # Three passes, not one: RE2's DFA builds a state per combination of live partial matches,

@@ -7,7 +7,7 @@ from typing import Final
 from .providers import PROVIDER_RULES
 from .rule import Rule
 
-__all__ = ["KEY", "KINDS", "RULES", "RULES_VERSION"]
+__all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 
 #: The version of the rule set. It changes whenever a rule changes what gets scrubbed, so a
 #: folder can say which rules its records were scrubbed with (1: the first fourteen kinds).
@@ -18,7 +18,9 @@ RULES_VERSION: Final = 2
 # followed by the "> " of a quoted mail reply (nested: "> > ").
 _SEP = r"(?:\r?\n|\\r\\n|\\n)"
 _QUOTED = r"[ \t]*(?:>[ \t]*)*"
-_PEM_LABEL = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+#: The first and last lines of a PEM block of a private key.
+PEM_BEGIN: Final = r"-----BEGIN[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+PEM_END: Final = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
 
 # Key names for assignments. Short names (pw, pwd, pass) only as a whole name or after a
 # separator, so "compass: northwest" and "bypass = ..." are not read as passwords. Long names
@@ -59,10 +61,10 @@ _KEYS: Final[tuple[Rule, ...]] = (
     Rule(
         "private_key",
         "private-key",
-        r"(?P<hdr>-----BEGIN[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----)"
+        rf"(?P<hdr>{PEM_BEGIN})"
         rf"(?P<body>(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?"
         r"[ \t]*)*)"
-        rf"(?:{_SEP}{_QUOTED}(?P<end>{_PEM_LABEL})|{_SEP}|\z)",
+        rf"(?:{_SEP}{_QUOTED}(?P<end>{PEM_END})|{_SEP}|\z)",
         "tokens",
         "pem",
     ),
