@@ -147,16 +147,6 @@ class RecordLog:
         self.size = pos
         return pos, offsets
 
-    def read_bytes(self, start: int, end: int) -> bytes:
-        """Return the log's bytes from ``start`` to ``end``."""
-        out = bytearray()
-        while start + len(out) < end:
-            chunk = os.pread(self._fd, end - start - len(out), start + len(out))
-            if not chunk:
-                break
-            out += chunk
-        return bytes(out)
-
     def tail(self, offset: int) -> str:
         """Return a digest of the ``TAIL_BYTES`` before ``offset``: a mark that the log up to
         there is still the log that was read (saved with the checkpoint and positions)."""

@@ -9,7 +9,6 @@ unreadable, from a longer or different log) is rebuilt from the log.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 from collections import Counter
@@ -24,7 +23,6 @@ __all__ = ["IN_FLIGHT", "TABLE_FILE", "Row", "Table"]
 IN_FLIGHT = -1  # claimed by a running import, not yet in the log
 TABLE_FILE = "table.sqlite"
 _SCHEMA_VERSION = 1
-_TAIL = 4096  # log bytes before the covered offset whose hash must still match on open
 _CACHE_KIB = 16384  # SQLite page cache: what the table may hold in memory
 
 Row = tuple[str, int, int]
@@ -177,7 +175,7 @@ class Table:
         self._begin()
         self._db.executemany(
             "INSERT OR REPLACE INTO meta VALUES (?, ?)",
-            [("version", _SCHEMA_VERSION), ("log_offset", log.size), ("tail", _tail(log, log.size))],
+            [("version", _SCHEMA_VERSION), ("log_offset", log.size), ("tail", log.tail(log.size))],
         )
         self._db.execute("COMMIT")
         self._open_tx = False
@@ -249,14 +247,10 @@ class Table:
         offset = int(self._meta("log_offset") or 0)
         if offset > log.size:
             return f"it covers {offset} bytes of records.jsonl, which has {log.size}"
-        if self._meta("tail") != _tail(log, offset):
+        if self._meta("tail") != log.tail(offset):
             return "records.jsonl changed before the offset the table covers"
         return None
 
     def _any(self) -> bool:
         return self._db.execute("SELECT 1 FROM records LIMIT 1").fetchone() is not None
 
-
-def _tail(log: RecordLog, offset: int) -> str:
-    start = max(0, offset - _TAIL)
-    return hashlib.sha256(log.read_bytes(start, offset)).hexdigest()
