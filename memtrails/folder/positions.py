@@ -76,14 +76,6 @@ class Positions:
         self._dirty = True
         await self.flush()
 
-    async def forget(self, sources: set[str]) -> None:
-        """Drop the positions of ``sources`` (the next run reads them in full) and write."""
-        if sources & self._saved.keys():
-            for source in sources:
-                self._saved.pop(source, None)
-            self._dirty = True
-            await self.flush()
-
     async def flush(self) -> None:
         """Write ``sources.json`` if anything changed since the last write."""
         if self._dirty:

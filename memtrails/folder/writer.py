@@ -130,7 +130,10 @@ class Writer:
         """Empty the index and move the checkpoint to the log's start (``reindex`` follows)."""
         async with self._lock:
             self._check_open()
-            await self._index_clear()
+            await self._index.clear()
+            self._unflushed = None
+            await asyncio.to_thread(write_checkpoint, self._folder, 0)
+            self._checkpoint = 0
 
     async def remove_points(self, uids: Sequence[str]) -> None:
         """Delete the points of records the log does not hold (a check's repair), and flush."""
@@ -151,7 +154,7 @@ class Writer:
         """Build the index's search graph (HNSW); blocking maintenance."""
         async with self._lock:
             self._check_open()
-            await self._index_optimize()
+            await self._index.optimize()
 
     async def aclose(self) -> None:
         """Flush, then stop accepting writes; safe to call twice."""
@@ -205,15 +208,6 @@ class Writer:
 
     def _write_checkpoint(self, end: int) -> None:
         write_checkpoint(self._folder, end, self._log.tail(end))
-
-    async def _index_clear(self) -> None:
-        await self._index.clear()
-        self._unflushed = None
-        await asyncio.to_thread(write_checkpoint, self._folder, 0)
-        self._checkpoint = 0
-
-    async def _index_optimize(self) -> None:
-        await self._index.optimize()
 
     def _check_open(self) -> None:
         if self._closed:
