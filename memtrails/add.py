@@ -9,7 +9,7 @@ from pathlib import Path
 from ._exceptions import SourceError
 from .importers._input import Input, open_input
 from .importers._shared import default_source
-from .importers.detect import Part, open_part, plan
+from .importers.detect import Part, close_parts, open_part, plan
 from .ingest import ProgressCallback
 from .limits import Limits
 from .memory import Memory
@@ -82,9 +82,7 @@ async def add_path(
             )
             total.merge(report)
     finally:
-        for part in parts:
-            if isinstance(part.target, Input):
-                part.target.close()
+        close_parts(parts)
     return total
 
 

@@ -110,7 +110,7 @@ async def add(
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
     from ..add import add_git, add_part
-    from ..importers.detect import plan
+    from ..importers.detect import close_parts, plan
 
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
@@ -118,22 +118,17 @@ async def add(
         raise click.UsageError("--name names one PATH; give exactly one")
     if sum(str(p) == "-" for p in paths) > 1:
         raise click.UsageError("standard input (-) can be read once")
+    from ..importers.git import git_source
+
     parts: list[Part] = []
     try:
         for path in paths:  # fail before opening the memory
             parts.extend(plan(str(path), kind=kind, name=name))
+        for repo in git_repos:
+            git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
-        _close_parts(parts)
+        close_parts(parts)
         raise
-    if git_repos:
-        from ..importers.git import git_source
-
-        try:
-            for repo in git_repos:
-                git_source(repo)  # not a repository: fail before the memory folder is created
-        except BaseException:
-            _close_parts(parts)
-            raise
     total = ImportReport()
     try:
         async with open_memory(home, threads, qdrant_url, model) as memory:
@@ -169,18 +164,11 @@ async def add(
                     )
                 total.merge(report)
     finally:
-        _close_parts(parts)
+        close_parts(parts)
     if as_json:
         click.echo(json.dumps(total.to_json(), ensure_ascii=False))
     else:
         _print_report(total)
-
-
-def _close_parts(parts: list[Part]) -> None:
-    """Close the pipes that planning opened (a run that stops before reading them)."""
-    for part in parts:
-        if not isinstance(part.target, Path):
-            part.target.close()
 
 
 def _print_report(report: ImportReport) -> None:

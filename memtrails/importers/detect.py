@@ -17,7 +17,7 @@ from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
 
-__all__ = ["KINDS", "Part", "detect_kind", "open_path", "plan"]
+__all__ = ["KINDS", "Part", "close_parts", "detect_kind", "open_path", "plan"]
 
 #: The kinds ``memtrails add --kind`` accepts.
 KINDS = ("jsonl", "mbox", "eml", "maildir", "slack", "files")
@@ -148,6 +148,13 @@ def _size(path: Path) -> int | None:
         return path.stat().st_size
     except OSError:
         return None
+
+
+def close_parts(parts: list[Part]) -> None:
+    """Close the inputs that planning opened (a pipe, standard input), read or not."""
+    for part in parts:
+        if isinstance(part.target, Input):
+            part.target.close()
 
 
 def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) -> list[Part]:
