@@ -92,22 +92,15 @@ async def check(
         memtrails check --repair
     """
     # The report lists what opening repaired: no separate "repaired:" lines on stderr here.
-    if repair:
-        opening = Memory.open(
-            home or default_home(),
-            threads=threads,
-            qdrant_url=qdrant_url,
-            create=False,
-            catch_up=False,
-        )
-    else:
-        opening = Memory.open(
-            home or default_home(),
-            embedder=no_model,
-            qdrant_url=qdrant_url,
-            create=False,
-            catch_up=False,
-        )
+    # A repair may re-embed (the folder's own model); a check alone never loads it.
+    opening = Memory.open(
+        home or default_home(),
+        embedder=None if repair else no_model,
+        threads=threads,
+        qdrant_url=qdrant_url,
+        create=False,
+        catch_up=False,
+    )
     async with opening as memory:
         report = await memory.check(repair=repair)
     if as_json:
