@@ -5,13 +5,14 @@ from __future__ import annotations
 import calendar
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
 __all__ = [
+    "RECORD_FIELDS",
     "At",
     "AtLike",
     "ImportReport",
@@ -142,6 +143,10 @@ class MemoryRecord:
             meta=obj.get("meta") or {},
         )
 
+
+
+RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MemoryRecord))
+"""The fields a record has, in order: what a mapping may carry to become one."""
 
 @dataclass(frozen=True, slots=True)
 class RecordError:

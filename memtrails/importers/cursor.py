@@ -7,7 +7,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, I
 from datetime import date, datetime, timedelta
 from typing import Any, TypeAlias
 
-from ..records import MemoryRecord, RecordError, SourceState
+from ..records import RECORD_FIELDS, MemoryRecord, RecordError, SourceState
 
 __all__ = ["CursorValue", "Fetch", "from_cursor", "read_watermark"]
 
@@ -150,15 +150,10 @@ def _value(row: Any, cursor: str) -> CursorValue | None:
     return value if isinstance(value, datetime | date | int | float | str) else None
 
 
-_RECORD_FIELDS = frozenset(
-    ("id", "text", "kind", "author", "title", "at", "source", "thread", "meta")
-)
-
-
 def _without_cursor(row: Any, cursor: str) -> Any:
     # The cursor column says when a row changed, not what it says: it stays out of the
     # record (and of its fingerprint), unless it is a record field itself (``at``).
-    if isinstance(row, MemoryRecord) or cursor in _RECORD_FIELDS:
+    if isinstance(row, MemoryRecord) or cursor in RECORD_FIELDS:
         return row
     fields = {k: row[k] for k in row.keys()}  # noqa: SIM118  mappings, sqlite3.Row, asyncpg
     fields.pop(cursor, None)

@@ -12,14 +12,13 @@ from aiostream import pipable_operator, streamcontext
 from .._measure import json_bytes, measure, str_bounds, well_formed_value
 from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
-from ..records import MemoryRecord, RecordError, Seen, SourceState
+from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 
 __all__ = ["MAX_TEXT_UNITS", "MAX_TITLE_UNITS", "normalise", "normalise_item"]
 
 _DEFAULT_LIMITS = Limits()
 MAX_TEXT_UNITS = _DEFAULT_LIMITS.max_text_units
 MAX_TITLE_UNITS = _DEFAULT_LIMITS.max_title_units
-_FIELDS = ("id", "text", "kind", "author", "title", "at", "source", "thread", "meta")
 _NAME_FIELDS = ("id", "source", "kind", "author", "thread")
 # Keys, quotes, colons, commas and a timestamp of a stored record: well under this many bytes.
 _RECORD_OVERHEAD = 200
@@ -28,10 +27,10 @@ _NOTE_BYTES = 200  # one entry of meta["_cut"], at most
 
 
 def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
-    unknown = [k for k in obj if k not in _FIELDS]
+    unknown = [k for k in obj if k not in RECORD_FIELDS]
     if unknown:
         raise ValueError(
-            f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; records take {', '.join(_FIELDS)}"
+            f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; records take {', '.join(RECORD_FIELDS)}"
         )
     if "id" not in obj:
         raise ValueError("missing `id`")
