@@ -44,8 +44,29 @@ async def test_mt_bench_maps_fields(corpora: Path) -> None:
     assert isinstance(first, MemoryRecord)
     assert first.id == str(raw[0]["question_id"])
     assert first.title == raw[0]["category"]
-    # `turns` is a list, not a string: it stays in meta, not in the text.
-    assert first.meta["turns"] == raw[0]["turns"]
+    # No text field: `turns` is a list of strings, so each turn is a line of the text.
+    assert first.text.startswith("turns: " + raw[0]["turns"][0] + "\n" + raw[0]["turns"][1])
+    assert "turns" not in first.meta
+    with_reference = next(
+        i for i, r in zip(items, raw, strict=True) if "reference" in r and isinstance(i, MemoryRecord)
+    )
+    assert isinstance(with_reference, MemoryRecord)
+    assert "\nreference: " in with_reference.text
+
+
+async def test_chat_turn_fields_and_a_text_given_as_a_list(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    lines = [
+        {"speaker": "Ana", "session_id": "s1", "text": ["Hi.", "I moved to Porto in May."]},
+        {"role": "user", "conversation_id": "c9", "content": "where did Ana move?"},
+        {"speaker": "Ana", "text": ["ok", 3]},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    first, second, third = await _read(path)
+    assert isinstance(first, MemoryRecord) and isinstance(second, MemoryRecord)
+    assert (first.author, first.thread, first.text) == ("Ana", "s1", "Hi.\n\nI moved to Porto in May.")
+    assert (second.author, second.thread) == ("user", "c9")
+    assert isinstance(third, RecordError) and "must be a string, got list" in third.reason
 
 
 async def test_broken_lines_are_errors_naming_the_line(tmp_path: Path) -> None:

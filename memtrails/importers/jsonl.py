@@ -25,9 +25,9 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
     "id": ("id",),
     "text": ("text", "content", "body", "message"),
     "title": ("title", "subject"),
-    "author": ("author", "user", "from"),
+    "author": ("author", "user", "from", "speaker", "sender", "role"),
     "at": ("at", "timestamp", "date", "created_at", "time"),
-    "thread": ("thread", "thread_id"),
+    "thread": ("thread", "thread_id", "session_id", "conversation_id"),
     "kind": ("kind",),
 }
 _BOM = b"\xef\xbb\xbf"
@@ -42,6 +42,11 @@ def _pick(obj: Mapping[str, Any], field: str, mapping: Mapping[str, str]) -> tup
         if key in obj:
             return key, obj[key]
     return None, None
+
+
+def _strings(value: Any) -> bool:
+    """Whether ``value`` is a non-empty list of strings (chat turns, paragraphs)."""
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
 
 
 def _string(field: str, key: str | None, value: Any) -> str | None:
@@ -92,15 +97,22 @@ def _record(
         used.add(at_key or "")
     text_key, text_value = _pick(obj, "text", mapping)
     if text_key is not None and text_value is not None:
-        text = _string("text", text_key, text_value) or ""
+        # A text given as a list of strings (paragraphs, turns) is one text, a blank line apart.
+        joined = "\n\n".join(text_value) if _strings(text_value) else text_value
+        text = _string("text", text_key, joined) or ""
         used.add(text_key)
     elif "text" in mapping:
         raise ValueError(f"missing text field {mapping['text']!r}")
     else:
-        # No text field: the object's string fields, one "key: value" line each.
-        parts = [f"{k}: {v}" for k, v in obj.items() if isinstance(v, str) and k not in used]
-        used.update(k for k, v in obj.items() if isinstance(v, str))
-        text = "\n".join(parts)
+        # No text field: the object's string fields, one "key: value" line each, and its lists
+        # of strings (a prompt's turns) one line per item, so none of its words are unsearchable.
+        texts = {
+            k: v if isinstance(v, str) else "\n".join(v)
+            for k, v in obj.items()
+            if k not in used and (isinstance(v, str) or _strings(v))
+        }
+        used.update(texts)
+        text = "\n".join(f"{k}: {v}" for k, v in texts.items())
     meta = {k: v for k, v in obj.items() if k not in used}
     return MemoryRecord(
         id=record_id,
