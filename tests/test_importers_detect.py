@@ -149,6 +149,34 @@ async def test_folder_of_list_archives_imports_in_one_command_and_reruns_read_no
         assert (await memory.status()).records == 94
 
 
+async def test_a_mixed_folder_leaves_out_what_its_gitignore_ignores(
+    corpora: Path, tmp_path: Path
+) -> None:
+    folder = tmp_path / "project"
+    (folder / "build" / "archive").mkdir(parents=True)
+    (folder / "mail").mkdir()
+    (folder / ".gitignore").write_text("build/\n*.private.eml\nexports/*.jsonl\n")
+    eml = (corpora / "eml" / "cpython" / "msg_01.eml").read_bytes()
+    (folder / "mail" / "kept.eml").write_bytes(eml)
+    (folder / "mail" / "boss.private.eml").write_bytes(eml)
+    (folder / "build" / "archive" / "old.mbox").write_bytes(_message(1))
+    (folder / "exports").mkdir()
+    (folder / "exports" / "dump.jsonl").write_text('{"text": "ignored"}\n')
+    (folder / "exports" / ".gitignore").write_text("!keep.jsonl\n")
+    (folder / "exports" / "keep.jsonl").write_text('{"text": "kept"}\n')
+    (folder / "notes.md").write_text("# kept\n")
+    parts = plan(folder)
+    assert [(p.kind, Path(p.label).name) for p in parts] == [
+        ("files", "project"),
+        ("eml", "project (.eml)"),
+        ("jsonl", "keep.jsonl"),
+    ]
+    mail = records(await collect(open_part(parts[1])))
+    assert [r.title for r in mail] == ["This is a test message"]
+    notes = records(await collect(open_part(parts[0])))
+    assert [r.id for r in notes] == ["notes.md"]
+
+
 @pytest.mark.slow
 def test_cli_reads_standard_input_under_a_stable_name(tmp_path: Path) -> None:
     home = tmp_path / "home"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import zipfile
 from collections.abc import AsyncGenerator, Mapping, Sequence
@@ -16,6 +15,7 @@ from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
+from .files._ignore import kept_tree
 
 __all__ = ["KINDS", "Part", "close_parts", "detect_kind", "open_path", "plan"]
 
@@ -202,15 +202,11 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
     claimed: set[str] = set()
     mails: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        rel_dir = here.relative_to(root).as_posix()
+    for here, rel_dir, dirs, files in kept_tree(root):
         keep = []
-        for d in sorted(dirs):
-            if d.startswith("."):
-                continue
+        for d in dirs:
             sub = here / d
-            rel = (Path(rel_dir) / d).as_posix() if rel_dir != "." else d
+            rel = f"{rel_dir}/{d}" if rel_dir else d
             if _is_maildir(sub):
                 parts.append(Part(f"{given}/{rel}", "maildir", sub, default_source(sub)))
                 claimed.add(rel + "/")
@@ -220,11 +216,9 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
             else:
                 keep.append(d)
         dirs[:] = keep
-        for f in sorted(files):
-            if f.startswith("."):
-                continue
+        for f in files:
             file = here / f
-            rel = (Path(rel_dir) / f).as_posix() if rel_dir != "." else f
+            rel = f"{rel_dir}/{f}" if rel_dir else f
             what = _file_kind(file)
             if what in ("files", None):
                 continue
@@ -243,8 +237,8 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
         out.append(Part(given, "files", root, source, claimed=frozenset(claimed), skipped=skipped))
     if mails:
         mail_source = source if not notes else source + "/*.eml"
-        names = None if all(m.lower().endswith(".eml") for m in mails) else tuple(mails)
-        out.append(Part(f"{given} (.eml)", "eml", root, mail_source, names=names))
+        # The messages found, not every *.eml below: hidden and ignored ones are left out.
+        out.append(Part(f"{given} (.eml)", "eml", root, mail_source, names=tuple(mails)))
     return out + parts
 
 
@@ -293,18 +287,11 @@ def _looks_like_message(head: bytes) -> bool:
 
 
 def _has_notes(root: Path, claimed: set[str]) -> bool:
-    for folder, dirs, files in os.walk(root):
-        rel_dir = Path(folder).relative_to(root).as_posix()
-        dirs[:] = [
-            d
-            for d in dirs
-            if not d.startswith(".")
-            and f"{'' if rel_dir == '.' else rel_dir + '/'}{d}/" not in claimed
-        ]
-        for f in files:
-            rel = f if rel_dir == "." else f"{rel_dir}/{f}"
-            if not f.startswith(".") and rel not in claimed:
-                return True
+    for _, rel_dir, dirs, files in kept_tree(root):
+        prefix = f"{rel_dir}/" if rel_dir else ""
+        dirs[:] = [d for d in dirs if f"{prefix}{d}/" not in claimed]
+        if any(prefix + f not in claimed for f in files):
+            return True
     return False
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from pathspec import GitIgnoreSpec
 
-__all__ = ["IgnoreFile", "ignored", "read_ignore"]
+__all__ = ["IgnoreFile", "ignored", "kept_tree", "read_ignore"]
 
 # pathspec reads "X/**/" as if it matched X itself; git matches only folders under X.
 _UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
@@ -75,3 +77,35 @@ def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
             if _matches(rule, sub, is_dir):
                 return rule.ignores
     return False
+
+
+def kept_tree(root: Path) -> Iterator[tuple[Path, str, list[str], list[str]]]:
+    """Walk ``root`` as ``os.walk`` does, leaving out hidden and ignored folders and files.
+
+    Yields ``(folder, rel, dirs, files)`` with ``rel`` relative to ``root`` (``""`` for the
+    root) and both lists sorted; as with ``os.walk``, removing names from ``dirs`` prunes them.
+    The notes walk applies the same rules, so a folder's plan and its notes agree.
+    """
+    stacks: dict[str, list[IgnoreFile]] = {}
+    exclude = read_ignore(root / ".git" / "info" / "exclude", "")
+    for folder, dirs, files in os.walk(root):
+        here = Path(folder)
+        rel = here.relative_to(root).as_posix()
+        rel = "" if rel == "." else rel
+        stack = stacks.pop(rel, None)
+        if stack is None:  # the root
+            stack = [exclude] if exclude is not None else []
+        if ".gitignore" in files:
+            ignore = read_ignore(here / ".gitignore", rel)
+            if ignore is not None:
+                stack = [*stack, ignore]
+        prefix = f"{rel}/" if rel else ""
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith(".") and not ignored(prefix + d, True, stack)
+        )
+        for d in dirs:
+            stacks[prefix + d] = stack
+        kept = sorted(
+            f for f in files if not f.startswith(".") and not ignored(prefix + f, False, stack)
+        )
+        yield here, rel, dirs, kept
