@@ -12,10 +12,21 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-__all__ = ["MBOXES", "Query", "Record", "build_queries", "notes_folder"]
+__all__ = [
+    "MBOXES",
+    "Conversation",
+    "Query",
+    "Record",
+    "Turn",
+    "build_queries",
+    "conversation_queries",
+    "conversations",
+    "notes_folder",
+]
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = HERE / "data" / "retrieval_questions.json"
+CONVERSATIONS = HERE / "data" / "conversations.txt"
 # The Twisted list months: real questions and answers, quoted by their replies.
 MBOXES = [
     "mbox/twisted-python-2003-April.mbox",
@@ -60,6 +71,9 @@ class Query:
     # quoted question was taken from, other replies quoting it): left out of the ranking.
     ignore: set[tuple[str, str]] = field(default_factory=set)
     source: str | None = None
+    # What kind of question it is, for the per-kind figures (conversations: words, next,
+    # date, person, meaning).
+    kind: str = ""
 
 
 def _squash(text: str) -> str:
@@ -236,4 +250,87 @@ def build_queries(
         out.append(Query(item["q"], "chat", answers))
     for text in written["none"]:
         out.append(Query(text, "none"))
+    for text in written["none_near"]:
+        out.append(Query(text, "none-near"))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of a written conversation: one record."""
+
+    id: str
+    session: int
+    speaker: str
+    at: str
+    text: str
+
+
+@dataclass(slots=True)
+class Conversation:
+    """A written multi-session conversation between two people, with its questions."""
+
+    name: str
+    turns: list[Turn] = field(default_factory=list)
+    # (kind, question, evidence substrings); kind "none" for a question with no answer.
+    questions: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+    @property
+    def source(self) -> str:
+        """The source name its records are imported under."""
+        return f"conversation/{self.name}"
+
+
+_TURN = re.compile(r"^([A-Z][\w.-]*): (.+)$")
+_ASK = re.compile(r"^\? \[(\w+)\] (.+)$")
+
+
+def conversations(path: Path = CONVERSATIONS) -> list[Conversation]:
+    """Parse the written conversations (``data/conversations.txt``, format in its header)."""
+    out: list[Conversation] = []
+    session, at = 0, ""
+    for n, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if line.startswith("# conversation "):
+            out.append(Conversation(line.removeprefix("# conversation ").strip()))
+            session = 0
+        elif not line or line.startswith("#") and not line.startswith("## "):
+            continue
+        elif line.startswith("## "):
+            session += 1
+            day, time = line[3:].split()
+            at = f"{day}T{time}:00Z"
+        elif line.startswith("! "):
+            out[-1].questions.append(("none", line[2:].strip(), []))
+        elif m := _ASK.match(line):
+            question, *evidence = (part.strip() for part in m.group(2).split(" | "))
+            out[-1].questions.append((m.group(1), question, evidence))
+        elif m := _TURN.match(line):
+            conv = out[-1]
+            turn_id = f"{conv.name}:s{session}:t{sum(t.session == session for t in conv.turns) + 1}"
+            conv.turns.append(Turn(turn_id, session, m.group(1), at, m.group(2)))
+        else:
+            raise ValueError(f"{path}:{n}: cannot read {line!r}")
+    return out
+
+
+def conversation_queries(convs: Iterable[Conversation]) -> list[Query]:
+    """Return each conversation's questions, scoped to it (``source=``), evidence as answers.
+
+    Raises:
+        ValueError: an evidence substring matches no turn, or more than one.
+    """
+    out: list[Query] = []
+    for conv in convs:
+        for kind, text, evidence in conv.questions:
+            if kind == "none":
+                out.append(Query(text, "conv-none", source=conv.source, kind="none"))
+                continue
+            answers: set[tuple[str, str]] = set()
+            for piece in evidence:
+                found = [t for t in conv.turns if piece in t.text]
+                if len(found) != 1:
+                    raise ValueError(f"{conv.name}: {piece!r} matches {len(found)} turns")
+                answers.add((conv.source, found[0].id))
+            out.append(Query(text, "conv", answers, source=conv.source, kind=kind))
     return out

@@ -38,14 +38,28 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import CORPORA, machine  # the benchmarks folder is not a package: sys.path above
-from _devset import MBOXES, Query, Record, build_queries, notes_folder
+from _devset import (
+    MBOXES,
+    Conversation,
+    Query,
+    Record,
+    build_queries,
+    conversation_queries,
+    conversations,
+    notes_folder,
+)
 
 if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main checkout
     CORPORA = Path("/work/shared/corpora")
 # Importers name a record's source by the resolved path: the dev set compares with those.
 CORPORA = CORPORA.resolve()
 
-CATEGORIES = ["quoted", "dated", "notes", "chat"]
+CATEGORIES = ["quoted", "dated", "notes", "chat", "conv"]
+# The conversational part's questions by kind (see data/conversations.txt).
+CONV_KINDS = ["words", "next", "date", "person", "meaning"]
+# A conversation's turns are also imported a second time under this prefix, each text
+# starting with its speaker's name ("Maya: ..."), to measure the speaker in the text.
+SPEAKER_PREFIX = "speaker-in-text/"
 
 
 def _sources(notes: Path) -> list[tuple[str, Any]]:
@@ -64,6 +78,26 @@ def _sources(notes: Path) -> list[tuple[str, Any]]:
         ("eml-mail", lambda: from_eml(CORPORA / "eml/mikel-mail")),
     ]
     return out
+
+
+async def _turns(conv: Conversation, speaker_in_text: bool = False) -> AsyncIterator[Any]:
+    """Yield a conversation's turns as records: one a turn, dated by its session.
+
+    Each turn carries its speaker as ``author``, its session as ``thread`` and its session's
+    date as ``at`` (a multi-session chat log dates its sessions, not its turns).
+    """
+    from memtrails.records import MemoryRecord
+
+    for turn in conv.turns:
+        yield MemoryRecord(
+            id=turn.id,
+            text=f"{turn.speaker}: {turn.text}" if speaker_in_text else turn.text,
+            kind="chat",
+            author=turn.speaker,
+            at=turn.at,
+            source=(SPEAKER_PREFIX if speaker_in_text else "") + conv.source,
+            thread=f"{conv.name}:s{turn.session}",
+        )
 
 
 async def _records(make: Any) -> AsyncIterator[Record]:
@@ -106,9 +140,12 @@ def signal(hits: Sequence[Any]) -> float:
 def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
     out: dict[str, Any] = {}
-    answered = [r for r in rows if r["category"] != "none"]
+    answered = [r for r in rows if not _no_answer(r)]
+    others = [r for r in answered if r["category"] != "conv"]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
+        *((f"conv:{k}", [r for r in answered if r["category"] == "conv" and r["kind"] == k]) for k in CONV_KINDS),
+        ("non-conv", others),
         ("all", answered),
     ]:
         if not group:
@@ -124,10 +161,14 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     return out
 
 
+def _no_answer(row: dict[str, Any]) -> bool:
+    return str(row["category"]).startswith("none") or row["category"] == "conv-none"
+
+
 def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the no-answer / answered trade-off over thresholds of the confidence signal."""
-    none = [r for r in rows if r["category"] == "none"]
-    found = [r for r in rows if r["category"] != "none" and r["rank"]]
+    none = [r for r in rows if _no_answer(r)]
+    found = [r for r in rows if not _no_answer(r) and r["rank"]]
     levels = sorted({r["signal"] for r in none + found if r["signal"] > float("-inf")})
     table = []
     for t in levels:
@@ -140,7 +181,13 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
         )
     safe = [row for row in table if row["answered_lost"] == 0]
     best = max(safe, key=lambda row: row["none_abstained"]) if safe else None
+    by_part = {
+        part: f"{sum(1 for r in none if r['category'] == part and (r['n_hits'] == 0 or r['confident'] is False))}"
+        f" of {sum(1 for r in none if r['category'] == part)}"
+        for part in ("none", "none-near", "conv-none")
+    }
     flagged = {
+        "by_part": by_part,
         "none_empty": sum(1 for r in none if r["n_hits"] == 0),
         "none_unconfident": sum(1 for r in none if r["confident"] is False),
         "answered_empty": sum(1 for r in found if r["n_hits"] == 0),
@@ -175,10 +222,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await memory.ingest(make(), name=name)
             records += [r async for r in _records(make)]
         import_s = time.perf_counter() - t0
+        convs = conversations()
+        for conv in convs:
+            # Always offered: a re-run finds them unchanged, a new conversation is added.
+            for speaker_in_text in (False, True):
+                await memory.ingest(
+                    _turns(conv, speaker_in_text),
+                    name=(SPEAKER_PREFIX if speaker_in_text else "") + conv.source,
+                )
         notes_source = next(r.source for r in records if r.id == "INVENTORY.md")
         queries = build_queries(
             CORPORA, records, notes_source, quotes=args.quotes, dated=args.dated
         )
+        conv_queries = conversation_queries(convs)
+        if args.speaker_in_text:
+            for q in conv_queries:
+                q.source = SPEAKER_PREFIX + str(q.source)
+                q.answers = {(SPEAKER_PREFIX + s, i) for s, i in q.answers}
+        queries += conv_queries
         rows, times = [], []
         # Enough extra hits that the ignored ones (verbatim copies) cannot push the answer out.
         extra = max(len(q.ignore) for q in queries)
@@ -191,6 +252,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             rows.append(
                 {
                     "category": q.category,
+                    "kind": q.kind,
                     "query": q.text,
                     "rank": ranks(q, hits, args.k) if q.answers else None,
                     "signal": signal(hits),
@@ -206,7 +268,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "search_ms_median": round(statistics.median(times) * 1000, 1),
         "quality": summarise(rows, args.k),
         "abstention": abstention(rows),
-        "misses": [r["query"][:80] for r in rows if r["category"] != "none" and not r["rank"]][:20],
+        "misses": [r["query"][:80] for r in rows if not _no_answer(r) and not r["rank"]][:40],
         "machine": machine(),
         "rows": rows if args.rows else None,
     }
@@ -215,10 +277,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 def report(result: dict[str, Any]) -> None:
     """Print the figures as text, then one JSON line."""
     print(f"retrieval dev set: {result['queries']} queries over {result['records']} records")
-    print(f"{'category':<8} {'n':>4} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'MRR':>6}")
+    print(f"{'category':<12} {'n':>4} {'hit@1':>6} {'hit@5':>6} {'hit@10':>6} {'MRR':>6}")
     for name, q in result["quality"].items():
         print(
-            f"{name:<8} {q['n']:>4} {q['hit@1']:>6.3f} {q['hit@5']:>6.3f} {q['hit@10']:>6.3f} {q['mrr']:>6.3f}"
+            f"{name:<12} {q['n']:>4} {q['hit@1']:>6.3f} {q['hit@5']:>6.3f} {q['hit@10']:>6.3f} {q['mrr']:>6.3f}"
         )
     a = result["abstention"]
     best = a["best_lossless"]
@@ -248,6 +310,11 @@ def main() -> None:
     parser.add_argument("--quotes", type=int, default=150)
     parser.add_argument("--dated", type=int, default=60)
     parser.add_argument("--rows", action="store_true", help="include every query's row in the JSON")
+    parser.add_argument(
+        "--speaker-in-text",
+        action="store_true",
+        help="search the conversations' second copy, whose turns start with the speaker's name",
+    )
     report(asyncio.run(run(parser.parse_args())))
 
 

@@ -181,6 +181,26 @@ class RecordLog:
             raise FolderFormatError(f"{self.path}: line at byte {offset} is not an object")
         return obj
 
+    def around(self, offset: int, reach: int = 1 << 14) -> tuple[int | None, int | None]:
+        """Return the offsets of the lines just before and just after the line at ``offset``.
+
+        Read-only, for search's neighbour context: each side reads at most ``reach`` bytes, and
+        a neighbour farther than that (a long line between) is None, as is a missing one.
+        """
+        before = None
+        if offset > 0:
+            start = max(0, offset - 1 - reach)
+            data = os.pread(self._fd, offset - 1 - start, start)
+            nl = data.rfind(b"\n")
+            if nl >= 0:
+                before = start + nl + 1
+            elif start == 0:
+                before = 0
+        data = os.pread(self._fd, reach, offset)
+        nl = data.find(b"\n")
+        after = offset + nl + 1 if nl >= 0 and offset + nl + 1 < self.size else None
+        return before, after
+
     def scan(self, start: int = 0, end: int | None = None) -> Iterator[LogEntry]:
         """Yield the entry of every line from ``start`` up to ``end`` (default: the end)."""
         yield from (entry for entry, _ in self._lines(start, end, parse=_parse_entry))

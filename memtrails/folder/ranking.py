@@ -6,8 +6,8 @@ import calendar
 import math
 import re
 import statistics
-from collections.abc import Container, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Container, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -16,13 +16,18 @@ from ..words import KEYWORD_K1
 from .index._base import Hit
 
 __all__ = [
+    "AUTHOR_BOOST",
     "CONFIDENT_COSINE",
     "CONFIDENT_KEYWORD",
     "DATE_BOOST",
     "MMR_LAMBDA",
     "NEAR_DUPLICATE",
+    "NEIGHBOUR_POOL",
+    "NEIGHBOUR_WEIGHT",
+    "SHORT_TURN_CHARS",
     "STATS_OVER",
     "Ranked",
+    "author_named",
     "confidence",
     "date_window",
     "diversify",
@@ -46,6 +51,9 @@ DENSE_MIN_SD = 0.05
 # A record written inside a window the query names ("in April 2003") gains this much, about
 # a tenth of the fused range (0..2): enough to order near-equals, not to lift the unrelated.
 DATE_BOOST = 0.2
+# A record whose author the query names ("what did Maya buy?") gains this much: the name
+# is often only in the record's author field, which neither side of the search reads.
+AUTHOR_BOOST = 0.2
 # A search is "confident" when its confidence (see `confidence`) reaches this value, on the
 # cosine scale: some passage comes this close to the query in meaning, or matches its words
 # about as well as CONFIDENT_KEYWORD says. Calibrated together on the dev set
@@ -67,6 +75,18 @@ MMR_LAMBDA = 0.9
 NEAR_DUPLICATE = 0.95
 # MMR re-orders only the best candidates: past them nothing a reader looks at changes.
 _MMR_POOL = 40
+
+# Neighbour context: in a conversation the answer often sits in the turn next to the one
+# holding the question's words ("What did you get her?" / "A teapot"). The best
+# NEIGHBOUR_POOL records bring in the records just before and after them in the same
+# conversation, and every record so linked gains NEIGHBOUR_WEIGHT times its best
+# neighbour's score. Measured on the dev set's conversations (benchmarks/README.md).
+NEIGHBOUR_POOL = 10
+NEIGHBOUR_WEIGHT = 0.3
+# Only short turns take part: a chat turn says little without the turns around it, while a
+# mail or a note stands alone, and lifting a thread's neighbouring mails cost first places
+# on the dev set's mail queries.
+SHORT_TURN_CHARS = 400
 
 _MONTHS = {
     name.lower(): n
@@ -143,6 +163,42 @@ def date_window(query: str) -> tuple[int, int] | None:
     return None
 
 
+def _scale(scores: Sequence[float], min_sd: float) -> tuple[float, float] | None:
+    """Return ``(low, span)`` mapping a side's scores to 0..1, None when all map to 1.0."""
+    if len(scores) <= 1:
+        return None
+    head = scores[:STATS_OVER]
+    mean = statistics.fmean(head)
+    sd = statistics.pstdev(head)
+    if sd == 0 and min_sd == 0:
+        return None
+    sd = max(sd, min_sd)
+    return mean - _SPREAD * sd, 2 * _SPREAD * sd
+
+
+def _mapped(scores: Sequence[float], scale: tuple[float, float] | None) -> list[float]:
+    if scale is None:
+        return [1.0] * len(scores)
+    low, span = scale
+    return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
+
+
+def author_named(author: object, query_words: Container[str]) -> bool:
+    """Tell whether the query names the author: a word of the author's name (before any
+    address), of three letters or more, is among ``query_words`` (lower case).
+
+    Example:
+        >>> author_named("Maya Lind <maya@example.com>", {"what", "did", "maya", "buy"})
+        True
+    """
+    if not isinstance(author, str):
+        return False
+    name = re.split(r"[<(@\[]", author, maxsplit=1)[0]
+    return any(
+        len(w) >= 3 and w.isalpha() and w.lower() in query_words for w in re.split(r"[\s,.'\"]+", name)
+    )
+
+
 def normalise(scores: Sequence[float], min_sd: float = 0.0) -> list[float]:
     """Return best-first scores mapped to 0..1 by the mean +- 3 standard deviations of the
     first ``STATS_OVER`` of them, clipped.
@@ -150,18 +206,7 @@ def normalise(scores: Sequence[float], min_sd: float = 0.0) -> list[float]:
     One score, or all equal, maps to 1.0: each is as good as that side's best (the one
     record holding a rare number must not rank under the other side's best guess).
     """
-    if not scores:
-        return []
-    if len(scores) == 1:
-        return [1.0]
-    head = scores[:STATS_OVER]
-    mean = statistics.fmean(head)
-    sd = statistics.pstdev(head)
-    if sd == 0 and min_sd == 0:
-        return [1.0] * len(scores)
-    sd = max(sd, min_sd)
-    low, span = mean - _SPREAD * sd, 2 * _SPREAD * sd
-    return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
+    return _mapped(scores, _scale(scores, min_sd))
 
 
 def rank_records(
@@ -170,6 +215,9 @@ def rank_records(
     *,
     window: tuple[int, int] | None = None,
     live: Container[str] | None = None,
+    extra: tuple[Sequence[Hit], Sequence[Hit]] = ((), ()),
+    neighbours: Mapping[str, Collection[str]] | None = None,
+    query_words: Container[str] | None = None,
 ) -> list[Ranked]:
     """Fuse the dense and keyword candidate passages into records, best first.
 
@@ -178,6 +226,12 @@ def rank_records(
         keyword: passages found by words, with their raw keyword score as ``score``.
         window: a date window the query names; records written inside it gain DATE_BOOST.
         live: when given, only records whose uid is in it (the others were forgotten).
+        extra: more dense and keyword passages (the neighbours of the best records, scored
+            apart), rescaled as their side's candidates are, without moving that scale.
+        neighbours: uid -> the uids next to it in its conversation; a record gains
+            NEIGHBOUR_WEIGHT times its best neighbour's score.
+        query_words: the query's words, lower case; a record whose author they name gains
+            AUTHOR_BOOST.
 
     Returns:
         One entry per record (its best passage), by fused score, then by uid so that equal
@@ -188,8 +242,13 @@ def rank_records(
     # A record's raw scores are those of its best passage on each side: a user reading
     # "dense" wants the closest meaning the record has, whichever passage won the fusion.
     raw: tuple[dict[str, float], dict[str, float]] = ({}, {})
-    for hits, side, min_sd in ((dense, raw[0], DENSE_MIN_SD), (keyword, raw[1], 0.0)):
-        for hit, norm in zip(hits, normalise([h.score for h in hits], min_sd), strict=True):
+    for hits, more, side, min_sd in (
+        (dense, extra[0], raw[0], DENSE_MIN_SD),
+        (keyword, extra[1], raw[1], 0.0),
+    ):
+        scale = _scale([h.score for h in hits], min_sd)
+        every = [*hits, *more]
+        for hit, norm in zip(every, _mapped([h.score for h in every], scale), strict=True):
             point = f"{hit.uid}:{hit.payload.get('passage', 0)}"
             fused[point] = fused.get(point, 0.0) + norm
             payloads.setdefault(point, hit)
@@ -203,9 +262,17 @@ def rank_records(
             at = hit.payload.get("at")
             if isinstance(at, int | float) and window[0] <= at < window[1]:
                 score += DATE_BOOST
+        if query_words is not None and author_named(hit.payload.get("author"), query_words):
+            score += AUTHOR_BOOST
         current = best.get(hit.uid)
         if current is None or score > current.score:
             best[hit.uid] = Ranked(hit.uid, score, raw[0].get(hit.uid), raw[1].get(hit.uid), hit)
+    if neighbours:
+        own = {uid: r.score for uid, r in best.items()}
+        for uid, near in neighbours.items():
+            lift = max((own[n] for n in near if n in own), default=0.0)
+            if uid in best and lift > 0:
+                best[uid] = replace(best[uid], score=own[uid] + NEIGHBOUR_WEIGHT * lift)
     return sorted(best.values(), key=lambda r: (-r.score, r.uid))
 
 

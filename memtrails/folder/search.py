@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..embedding._base import Embedder
 from ..items import embed_text
 from ..records import At, AtLike, MemoryRecord
-from ..words import keyword_vector
+from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
     CONFIDENT_COSINE,
+    NEIGHBOUR_POOL,
+    SHORT_TURN_CHARS,
     Ranked,
     confidence,
     date_window,
@@ -23,7 +26,7 @@ from .ranking import (
 )
 from .table import Table
 
-__all__ = ["SNIPPET_CHARS", "SearchHit", "search", "search_hit"]
+__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit"]
 
 SNIPPET_CHARS = 300
 
@@ -74,6 +77,61 @@ class SearchHit:
             "source": self.source,
             "snippet": self.snippet,
         }
+
+
+def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """Return what a record shares with its neighbours in one conversation, None if nothing.
+
+    A thread (a session, a mail thread), or a chat's channel; records without either are
+    turns of one conversation when they name who spoke. Notes and files have neither. Only
+    turns count, short (under SHORT_TURN_CHARS) and untitled: a mail or a long message stands
+    on its own.
+    """
+    if line.get("deleted"):
+        return None
+    text = line.get("text")
+    if not isinstance(text, str) or len(text) > SHORT_TURN_CHARS or line.get("title"):
+        return None
+    meta = line.get("meta") or {}
+    channel = meta.get("channel") if isinstance(meta, Mapping) else None
+    if line.get("kind") == "chat" and channel:
+        return (line.get("source"), "chat", channel)
+    if line.get("thread"):
+        return (line.get("source"), line.get("kind"), line.get("thread"))
+    if line.get("author"):
+        return (line.get("source"), line.get("kind"), None)
+    return None
+
+
+def neighbours(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, set[str]]:
+    """Return uid -> the live records just before and after it in its conversation.
+
+    Neighbours are the log lines next to the record's own (a conversation is imported in
+    order), kept when they are the current version of a record of the same conversation
+    (see ``_conversation``). Blocking: a few reads of the log.
+    """
+    links: dict[str, set[str]] = {}
+    for uid in uids:
+        row = table.get(uid)
+        if row is None:
+            continue
+        line = log.read_line(row[1])
+        group = _conversation(line)
+        if group is None:
+            continue
+        for offset in log.around(row[1]):
+            if offset is None:
+                continue
+            other = log.read_line(offset)
+            other_uid = other.get("uid")
+            if not isinstance(other_uid, str) or _conversation(other) != group:
+                continue
+            current = table.get(other_uid)
+            if current is None or current[1] != offset:
+                continue
+            links.setdefault(uid, set()).add(other_uid)
+            links.setdefault(other_uid, set()).add(uid)
+    return links
 
 
 def search_hit(
@@ -147,7 +205,27 @@ async def search(
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
-    ranked = diversify(rank_records(by_meaning, by_words, window=date_window(query), live=table), k)
+    window = date_window(query)
+    # "Maya's" names Maya.
+    named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
+    ranked = rank_records(by_meaning, by_words, window=window, live=table, query_words=named)
+    links = await asyncio.to_thread(neighbours, [r.uid for r in ranked[:NEIGHBOUR_POOL]], table, log)
+    if links:
+        found = {h.uid for h in (*by_meaning, *by_words)}
+        new = sorted({n for near in links.values() for n in near} - found)
+        extra: tuple[list[Hit], list[Hit]] = ([], [])
+        if new:
+            extra = await index.candidates(dense, sparse, 4 * len(new), replace(where, uids=new))
+        ranked = rank_records(
+            by_meaning,
+            by_words,
+            window=window,
+            live=table,
+            extra=extra,
+            neighbours=links,
+            query_words=named,
+        )
+    ranked = diversify(ranked, k)
 
     def read() -> list[SearchHit]:
         out = []

@@ -41,7 +41,7 @@ T = TypeVar("T")
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
-_CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end"]
+_CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author"]
 
 
 
