@@ -16,6 +16,7 @@ from ..words import KEYWORD_K1
 from .index._base import Hit
 
 __all__ = [
+    "ASKING_PENALTY",
     "AUTHOR_BOOST",
     "CONFIDENT_COSINE",
     "CONFIDENT_KEYWORD",
@@ -87,6 +88,9 @@ NEIGHBOUR_WEIGHT = 0.3
 # mail or a note stands alone, and lifting a thread's neighbouring mails cost first places
 # on the dev set's mail queries.
 SHORT_TURN_CHARS = 400
+# A turn that asks ("What did you get her?") shares the question's words but is seldom its
+# answer: among linked turns it loses this much.
+ASKING_PENALTY = 0.2
 
 _MONTHS = {
     name.lower(): n
@@ -217,6 +221,7 @@ def rank_records(
     live: Container[str] | None = None,
     extra: tuple[Sequence[Hit], Sequence[Hit]] = ((), ()),
     neighbours: Mapping[str, Collection[str]] | None = None,
+    asking: Container[str] = (),
     query_words: Container[str] | None = None,
 ) -> list[Ranked]:
     """Fuse the dense and keyword candidate passages into records, best first.
@@ -230,6 +235,7 @@ def rank_records(
             apart), rescaled as their side's candidates are, without moving that scale.
         neighbours: uid -> the uids next to it in its conversation; a record gains
             NEIGHBOUR_WEIGHT times its best neighbour's score.
+        asking: turns that ask a question; they lose ASKING_PENALTY (after the lift).
         query_words: the query's words, lower case; a record whose author they name gains
             AUTHOR_BOOST.
 
@@ -273,6 +279,9 @@ def rank_records(
             lift = max((own[n] for n in near if n in own), default=0.0)
             if uid in best and lift > 0:
                 best[uid] = replace(best[uid], score=own[uid] + NEIGHBOUR_WEIGHT * lift)
+        for uid in neighbours:
+            if uid in asking and uid in best:
+                best[uid] = replace(best[uid], score=best[uid].score - ASKING_PENALTY)
     return sorted(best.values(), key=lambda r: (-r.score, r.uid))
 
 

@@ -103,14 +103,18 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
     return None
 
 
-def neighbours(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, set[str]]:
-    """Return uid -> the live records just before and after it in its conversation.
+def neighbours(
+    uids: Sequence[str], table: Table, log: RecordLog
+) -> tuple[dict[str, set[str]], set[str]]:
+    """Return uid -> the live records just before and after it in its conversation, and the
+    turns among all of them that ask a question (end with "?").
 
     Neighbours are the log lines next to the record's own (a conversation is imported in
     order), kept when they are the current version of a record of the same conversation
     (see ``_conversation``). Blocking: a few reads of the log.
     """
     links: dict[str, set[str]] = {}
+    asking: set[str] = set()
     for uid in uids:
         row = table.get(uid)
         if row is None:
@@ -119,6 +123,8 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, s
         group = _conversation(line)
         if group is None:
             continue
+        if _asks(line):
+            asking.add(uid)
         for offset in log.around(row[1]):
             if offset is None:
                 continue
@@ -131,7 +137,13 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, s
                 continue
             links.setdefault(uid, set()).add(other_uid)
             links.setdefault(other_uid, set()).add(uid)
-    return links
+            if _asks(other):
+                asking.add(other_uid)
+    return links, asking
+
+
+def _asks(line: Mapping[str, Any]) -> bool:
+    return str(line.get("text", "")).rstrip().endswith("?")
 
 
 def search_hit(
@@ -209,7 +221,8 @@ async def search(
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     ranked = rank_records(by_meaning, by_words, window=window, live=table, query_words=named)
-    links = await asyncio.to_thread(neighbours, [r.uid for r in ranked[:NEIGHBOUR_POOL]], table, log)
+    pool = [r.uid for r in ranked[:NEIGHBOUR_POOL]]
+    links, asking = await asyncio.to_thread(neighbours, pool, table, log)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
@@ -223,6 +236,7 @@ async def search(
             live=table,
             extra=extra,
             neighbours=links,
+            asking=asking,
             query_words=named,
         )
     ranked = diversify(ranked, k)
