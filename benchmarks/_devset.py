@@ -294,7 +294,7 @@ def conversations(path: Path = CONVERSATIONS) -> list[Conversation]:
         if line.startswith("# conversation "):
             out.append(Conversation(line.removeprefix("# conversation ").strip()))
             session = 0
-        elif not line or line.startswith("#") and not line.startswith("## "):
+        elif not line or (line.startswith("#") and not line.startswith("## ")):
             continue
         elif line.startswith("## "):
             session += 1

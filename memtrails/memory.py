@@ -304,8 +304,10 @@ class Memory:
         """Return the ``k`` records that best match ``query``, best first.
 
         Dense (meaning) and keyword candidates are fused by their scores; a date the query
-        names ("in April 2003") favours records written then; each record appears once, with
-        its best passage as the snippet, its raw scores and a ``confident`` flag.
+        names ("in April 2003") favours records written then, an author it names records by
+        them; a short chat turn is scored partly by the turns around it in its thread (README
+        "Search"); each record appears once, with its best passage as the snippet, its raw
+        scores and a ``confident`` flag.
 
         Args:
             query: words or a question.

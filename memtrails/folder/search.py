@@ -36,7 +36,8 @@ class SearchHit:
     """One record found by :meth:`Memory.search`, best passage first.
 
     ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
-    window the query names); ``dense`` is the record's best raw cosine with the query and
+    window the query names, 0.2 when the query names the author, and for a conversation's
+    turns 0.3 x the best neighbour's score, less 0.2 for a turn that asks); ``dense`` is the record's best raw cosine with the query and
     ``keyword`` its best raw keyword score (``None`` when that side did not find it);
     ``confidence`` is the search's (the same on every hit, see
     :func:`memtrails.folder.ranking.confidence`): on the cosine scale, the best raw cosine of
@@ -82,8 +83,8 @@ class SearchHit:
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """Return what a record shares with its neighbours in one conversation, None if nothing.
 
-    A thread (a session, a mail thread), or a chat's channel; records without either are
-    turns of one conversation when they name who spoke. Notes and files have neither. Only
+    A thread (a session, a mail thread), or a chat's channel: rows without either (notes,
+    files, a table's rows) are not turns of a conversation, whoever wrote them. Only
     turns count, short (under SHORT_TURN_CHARS) and untitled: a mail or a long message stands
     on its own.
     """
@@ -98,8 +99,6 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
         return (line.get("source"), "chat", channel)
     if line.get("thread"):
         return (line.get("source"), line.get("kind"), line.get("thread"))
-    if line.get("author"):
-        return (line.get("source"), line.get("kind"), None)
     return None
 
 
