@@ -18,7 +18,11 @@ one JSON line.
 The dev set (see ``_devset.py``): a reply's quoted question -> the message it quotes;
 "in <Month> <Year>" + a few of a message's own words -> that message; hand-written questions
 about the notes folder and a Slack channel (``data/retrieval_questions.json``); no-answer
-queries. Records that hold the query's words verbatim without being the answer (the reply the
+queries, unrelated or sharing words with the folder; and the conversational part: three
+written multi-session chats (``data/conversations.txt``), one record a turn, each question
+searched within its own conversation, reported per kind of question (``conv:<kind>``), with
+questions each conversation does not answer. ``--speaker-in-text`` searches a second copy of
+the chats whose turns start with the speaker's name. Records that hold the query's words verbatim without being the answer (the reply the
 quote was taken from, other replies quoting it) are left out of the ranking.
 """
 

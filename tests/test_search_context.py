@@ -150,7 +150,20 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         links, _ = neighbours([uid["s2:t5"]], folder.table, folder.log)
         assert links[uid["s2:t5"]] == {uid["s2:t4"]}
 
-        # A forgotten turn is no one's neighbour; a changed one is found at its new line.
+        # Rows without a thread: chat turns are one conversation, other rows stand alone.
+        for kind in ("chat", "note"):
+            rows = [
+                MemoryRecord(id=f"{kind}{i}", text=f"row {i}", kind=kind, author="Ann",
+                             source=f"rows/{kind}")
+                for i in range(3)
+            ]
+            await memory.ingest(rows)
+            middle = record_uid(f"rows/{kind}", f"{kind}1")
+            links, _ = neighbours([middle], folder.table, folder.log)
+            expected = {record_uid(f"rows/{kind}", f"{kind}{i}") for i in (0, 2)}
+            assert links.get(middle, set()) == (expected if kind == "chat" else set())
+
+        # A forgotten turn is no one's neighbour.
         await memory.forget("s1:t6", source=SOURCE)
         links, _ = neighbours([uid["s1:t5"]], folder.table, folder.log)
         assert links[uid["s1:t5"]] == {uid["s1:t4"]}

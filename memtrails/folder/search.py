@@ -83,8 +83,9 @@ class SearchHit:
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
     """Return what a record shares with its neighbours in one conversation, None if nothing.
 
-    A thread (a session, a mail thread), or a chat's channel: rows without either (notes,
-    files, a table's rows) are not turns of a conversation, whoever wrote them. Only
+    A thread (a session, a mail thread), a chat's channel, or for chat records with neither
+    their source: other rows without a thread (notes, files, a table's rows) are not turns of
+    a conversation, whoever wrote them. Only
     turns count, short (under SHORT_TURN_CHARS) and untitled: a mail or a long message stands
     on its own.
     """
@@ -99,6 +100,8 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
         return (line.get("source"), "chat", channel)
     if line.get("thread"):
         return (line.get("source"), line.get("kind"), line.get("thread"))
+    if line.get("kind") == "chat":
+        return (line.get("source"), "chat", None)
     return None
 
 
