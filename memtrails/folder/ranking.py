@@ -6,7 +6,7 @@ import calendar
 import math
 import re
 import statistics
-from collections.abc import Collection, Container, Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -23,7 +23,9 @@ __all__ = [
     "DATE_BOOST",
     "MMR_LAMBDA",
     "NEAR_DUPLICATE",
+    "NEIGHBOUR_DECAY",
     "NEIGHBOUR_POOL",
+    "NEIGHBOUR_REACH",
     "NEIGHBOUR_WEIGHT",
     "SHORT_TURN_CHARS",
     "STATS_OVER",
@@ -84,6 +86,10 @@ _MMR_POOL = 40
 # neighbour's score. Measured on the dev set's conversations (benchmarks/README.md).
 NEIGHBOUR_POOL = 10
 NEIGHBOUR_WEIGHT = 0.3
+# How many turns away a neighbour may be, and what each turn farther keeps of the lift: an
+# answer often comes after an interjection ("Why?", "Oh no!").
+NEIGHBOUR_REACH = 1
+NEIGHBOUR_DECAY = 0.5
 # Only short turns take part: a chat turn says little without the turns around it, while a
 # mail or a note stands alone, and lifting a thread's neighbouring mails cost first places
 # on the dev set's mail queries.
@@ -220,7 +226,7 @@ def rank_records(
     window: tuple[int, int] | None = None,
     live: Container[str] | None = None,
     extra: tuple[Sequence[Hit], Sequence[Hit]] = ((), ()),
-    neighbours: Mapping[str, Collection[str]] | None = None,
+    neighbours: Mapping[str, Mapping[str, int]] | None = None,
     asking: Container[str] = (),
     query_words: Container[str] | None = None,
 ) -> list[Ranked]:
@@ -233,8 +239,9 @@ def rank_records(
         live: when given, only records whose uid is in it (the others were forgotten).
         extra: more dense and keyword passages (the neighbours of the best records, scored
             apart), rescaled as their side's candidates are, without moving that scale.
-        neighbours: uid -> the uids next to it in its conversation; a record gains
-            NEIGHBOUR_WEIGHT times its best neighbour's score.
+        neighbours: uid -> {the uids around it in its conversation: how many turns away}; a
+            record gains NEIGHBOUR_WEIGHT times its best neighbour's score, times
+            NEIGHBOUR_DECAY for each turn past the first.
         asking: turns that ask a question; they lose ASKING_PENALTY (after the lift).
         query_words: the query's words, lower case; a record whose author they name gains
             AUTHOR_BOOST.
@@ -276,7 +283,10 @@ def rank_records(
     if neighbours:
         own = {uid: r.score for uid, r in best.items()}
         for uid, near in neighbours.items():
-            lift = max((own[n] for n in near if n in own), default=0.0)
+            lift = max(
+                (own[n] * NEIGHBOUR_DECAY ** (d - 1) for n, d in near.items() if n in own),
+                default=0.0,
+            )
             if uid in best and lift > 0:
                 best[uid] = replace(best[uid], score=own[uid] + NEIGHBOUR_WEIGHT * lift)
         for uid in neighbours:

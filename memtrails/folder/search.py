@@ -16,6 +16,7 @@ from .log import RecordLog
 from .ranking import (
     CONFIDENT_COSINE,
     NEIGHBOUR_POOL,
+    NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
     Ranked,
     confidence,
@@ -106,16 +107,18 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
 
 
 def neighbours(
-    uids: Sequence[str], table: Table, log: RecordLog
-) -> tuple[dict[str, set[str]], set[str]]:
-    """Return uid -> the live records just before and after it in its conversation, and the
-    turns among all of them that ask a question (end with "?").
+    uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
+) -> tuple[dict[str, dict[str, int]], set[str]]:
+    """Return uid -> {the live records around it in its conversation: how many turns away}
+    (up to ``reach`` each way), and the turns among all of them that ask a question (end
+    with "?").
 
-    Neighbours are the log lines next to the record's own (a conversation is imported in
-    order), kept when they are the current version of a record of the same conversation
-    (see ``_conversation``). Blocking: a few reads of the log.
+    Neighbours are the log lines around the record's own (a conversation is imported in
+    order), kept while they are the current version of a record of the same conversation
+    (see ``_conversation``); the walk stops at the first line that is not. Blocking: a few
+    reads of the log.
     """
-    links: dict[str, set[str]] = {}
+    links: dict[str, dict[str, int]] = {}
     asking: set[str] = set()
     for uid in uids:
         row = table.get(uid)
@@ -127,20 +130,25 @@ def neighbours(
             continue
         if _asks(line):
             asking.add(uid)
-        for offset in log.around(row[1]):
-            if offset is None:
-                continue
-            other = log.read_line(offset)
-            other_uid = other.get("uid")
-            if not isinstance(other_uid, str) or _conversation(other) != group:
-                continue
-            current = table.get(other_uid)
-            if current is None or current[1] != offset:
-                continue
-            links.setdefault(uid, set()).add(other_uid)
-            links.setdefault(other_uid, set()).add(uid)
-            if _asks(other):
-                asking.add(other_uid)
+        for side in (0, 1):
+            offset: int | None = row[1]
+            for steps in range(1, reach + 1):
+                offset = log.around(offset)[side] if offset is not None else None
+                if offset is None:
+                    break
+                other = log.read_line(offset)
+                other_uid = other.get("uid")
+                if not isinstance(other_uid, str) or _conversation(other) != group:
+                    break
+                current = table.get(other_uid)
+                if current is None or current[1] != offset:
+                    break
+                near = links.setdefault(uid, {})
+                near[other_uid] = min(near.get(other_uid, steps), steps)
+                back = links.setdefault(other_uid, {})
+                back[uid] = min(back.get(uid, steps), steps)
+                if _asks(other):
+                    asking.add(other_uid)
     return links, asking
 
 
@@ -224,7 +232,7 @@ async def search(
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     ranked = rank_records(by_meaning, by_words, window=window, live=table, query_words=named)
     pool = [r.uid for r in ranked[:NEIGHBOUR_POOL]]
-    links, asking = await asyncio.to_thread(neighbours, pool, table, log)
+    links, asking = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
