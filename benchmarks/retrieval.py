@@ -3,6 +3,7 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
+        [--speaker-in-text | --jsonl] [--rows]
 
 Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
 corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
@@ -22,7 +23,10 @@ queries, unrelated or sharing words with the folder; and the conversational part
 written multi-session chats (``data/conversations.txt``), one record a turn, each question
 searched within its own conversation, reported per kind of question (``conv:<kind>``), with
 questions each conversation does not answer. ``--speaker-in-text`` searches a second copy of
-the chats whose turns start with the speaker's name. Records that hold the query's words verbatim without being the answer (the reply the
+the chats whose turns start with the speaker's name; ``--jsonl`` searches them imported through
+``from_jsonl`` (``speaker``, ``session_id``) into a folder of their own. Each search's CPU time
+(``process_time``: every thread, the query's embedding included) is reported beside its wall
+time. Records that hold the query's words verbatim without being the answer (the reply the
 quote was taken from, other replies quoting it) are left out of the ranking.
 """
 
@@ -90,7 +94,7 @@ async def _turns(conv: Conversation, speaker_in_text: bool = False) -> AsyncIter
     Each turn carries its speaker as ``author``, its session as ``thread`` and its session's
     date as ``at`` (a multi-session chat log dates its sessions, not its turns).
     """
-    from memtrails.records import MemoryRecord
+    from memtrails.records import At, MemoryRecord
 
     for turn in conv.turns:
         yield MemoryRecord(
@@ -98,10 +102,31 @@ async def _turns(conv: Conversation, speaker_in_text: bool = False) -> AsyncIter
             text=f"{turn.speaker}: {turn.text}" if speaker_in_text else turn.text,
             kind="chat",
             author=turn.speaker,
-            at=turn.at,
+            at=At.of(turn.at),
             source=(SPEAKER_PREFIX if speaker_in_text else "") + conv.source,
             thread=f"{conv.name}:s{turn.session}",
         )
+
+
+def _jsonl(conv: Conversation, into: Path) -> Path:
+    """Write a conversation as a chat export in JSON Lines would hold it: one turn a line,
+    with ``speaker`` and ``session_id`` (``from_jsonl`` reads them as author and thread)."""
+    path = into / f"{conv.name}.jsonl"
+    into.mkdir(parents=True, exist_ok=True)
+    lines = [
+        json.dumps(
+            {
+                "id": t.id,
+                "speaker": t.speaker,
+                "session_id": f"{conv.name}:s{t.session}",
+                "at": t.at,
+                "text": t.text,
+            }
+        )
+        for t in conv.turns
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path.resolve()
 
 
 async def _records(make: Any) -> AsyncIterator[Record]:
@@ -208,7 +233,7 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Import the dev corpora (unless reused), run the dev set, return the figures."""
-    from memtrails import Memory
+    from memtrails import Memory, from_jsonl
 
     work = (
         Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="memtrails-retrieval-"))
@@ -244,38 +269,67 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 q.source = SPEAKER_PREFIX + str(q.source)
                 q.answers = {(SPEAKER_PREFIX + s, i) for s, i in q.answers}
         queries += conv_queries
-        rows, times = [], []
-        # Enough extra hits that the ignored ones (verbatim copies) cannot push the answer out.
-        extra = max(len(q.ignore) for q in queries)
-        for q in queries:
-            t = time.perf_counter()
-            kwargs: dict[str, Any] = {"source": q.source} if q.source else {}
-            hits = await memory.search(q.text, k=args.k + extra, **kwargs)
-            times.append(time.perf_counter() - t)
-            kept = [h for h in hits if (h.source, h.id) not in q.ignore]
-            rows.append(
-                {
-                    "category": q.category,
-                    "kind": q.kind,
-                    "query": q.text,
-                    "rank": ranks(q, hits, args.k) if q.answers else None,
-                    "signal": signal(hits),
-                    "confident": getattr(kept[0], "confident", None) if kept else None,
-                    "n_hits": len(kept),
-                }
-            )
+        if args.jsonl:
+            queries = [q for q in queries if q not in conv_queries]
+        rows, times, cpus = await _run_queries(memory, queries, args.k)
+    if args.jsonl:
+        # The chats alone, through from_jsonl, in a folder of their own (adding them to the
+        # dev folder would change its IDF and so every other figure).
+        async with Memory.open(work / "conversations-jsonl") as chats:
+            for conv in convs:
+                path = _jsonl(conv, work / "conversations")
+                await chats.ingest(from_jsonl(path))
+                for q in conv_queries:
+                    if q.source == conv.source:
+                        q.source = str(path)
+                        q.answers = {(str(path), i) for _, i in q.answers}
+            more = await _run_queries(chats, conv_queries, args.k)
+        rows, times, cpus = rows + more[0], times + more[1], cpus + more[2]
+        queries += conv_queries
+    conv_cpu = [c for c, r in zip(cpus, rows, strict=True) if r["category"].startswith("conv")]
     return {
         "benchmark": "retrieval",
         "records": len(records),
         "queries": len(queries),
         "import_s": round(import_s, 1) if fresh else None,
         "search_ms_median": round(statistics.median(times) * 1000, 1),
+        # Process CPU (every thread: the model's, the index's) per search, query embedding in.
+        "search_cpu_ms_mean": round(statistics.fmean(cpus) * 1000, 2),
+        "conv_search_cpu_ms_mean": round(statistics.fmean(conv_cpu) * 1000, 2) if conv_cpu else None,
         "quality": summarise(rows, args.k),
         "abstention": abstention(rows),
         "misses": [r["query"][:80] for r in rows if not _no_answer(r) and not r["rank"]][:40],
         "machine": machine(),
         "rows": rows if args.rows else None,
     }
+
+
+async def _run_queries(
+    memory: Any, queries: list[Query], k: int
+) -> tuple[list[dict[str, Any]], list[float], list[float]]:
+    """Search every query; return its row, and each search's wall and CPU seconds."""
+    rows, times, cpus = [], [], []
+    # Enough extra hits that the ignored ones (verbatim copies) cannot push the answer out.
+    extra = max((len(q.ignore) for q in queries), default=0)
+    for q in queries:
+        t, c = time.perf_counter(), time.process_time()
+        kwargs: dict[str, Any] = {"source": q.source} if q.source else {}
+        hits = await memory.search(q.text, k=k + extra, **kwargs)
+        times.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+        kept = [h for h in hits if (h.source, h.id) not in q.ignore]
+        rows.append(
+            {
+                "category": q.category,
+                "kind": q.kind,
+                "query": q.text,
+                "rank": ranks(q, hits, k) if q.answers else None,
+                "signal": signal(hits),
+                "confident": getattr(kept[0], "confident", None) if kept else None,
+                "n_hits": len(kept),
+            }
+        )
+    return rows, times, cpus
 
 
 def report(result: dict[str, Any]) -> None:
@@ -301,7 +355,10 @@ def report(result: dict[str, Any]) -> None:
         print(
             f"  below {row['threshold']:>8}: no-answer abstained {row['none_abstained']:>3}, answered lost {row['answered_lost']:>3}"
         )
-    print(f"search median {result['search_ms_median']} ms")
+    print(
+        f"search median {result['search_ms_median']} ms; CPU per search {result['search_cpu_ms_mean']} ms"
+        f" (conversational: {result['conv_search_cpu_ms_mean']} ms)"
+    )
     slim = {key: value for key, value in result.items() if key != "rows" or value}
     slim["abstention"] = {key: value for key, value in a.items() if key != "table"}
     print(json.dumps(slim))
@@ -318,6 +375,11 @@ def main() -> None:
         "--speaker-in-text",
         action="store_true",
         help="search the conversations' second copy, whose turns start with the speaker's name",
+    )
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help="search the conversations imported through from_jsonl, in a folder of their own",
     )
     report(asyncio.run(run(parser.parse_args())))
 

@@ -231,7 +231,12 @@ async def search(
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     ranked = rank_records(by_meaning, by_words, window=window, live=table, query_words=named)
-    pool = [r.uid for r in ranked[:NEIGHBOUR_POOL]]
+    # Only a short passage can be a turn: mails and notes are not read from the log for this.
+    pool = [
+        r.uid
+        for r in ranked[:NEIGHBOUR_POOL]
+        if int(r.hit.payload.get("end", 0)) - int(r.hit.payload.get("start", 0)) <= SHORT_TURN_CHARS
+    ]
     links, asking = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
