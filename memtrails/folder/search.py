@@ -38,8 +38,8 @@ class SearchHit:
 
     ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
     window the query names, 0.2 when the query names the author, and for a conversation's
-    turns 0.3 x the best neighbour's score, less 0.2 for a turn that asks); ``dense`` is the record's best raw cosine with the query and
-    ``keyword`` its best raw keyword score (``None`` when that side did not find it);
+    turns 0.3 x the best neighbour's score, less 0.2 for a turn that asks); ``dense`` is
+    the record's best raw cosine with the query and ``keyword`` its best raw keyword score (``None`` when that side did not find it);
     ``confidence`` is the search's (the same on every hit, see
     :func:`memtrails.folder.ranking.confidence`): on the cosine scale, the best raw cosine of
     any candidate or the keyword evidence mapped onto that scale, whichever is higher;
@@ -86,9 +86,8 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
 
     A thread (a session, a mail thread), a chat's channel, or for chat records with neither
     their source: other rows without a thread (notes, files, a table's rows) are not turns of
-    a conversation, whoever wrote them. Only
-    turns count, short (under SHORT_TURN_CHARS) and untitled: a mail or a long message stands
-    on its own.
+    a conversation, whoever wrote them. Only turns count, short (at most SHORT_TURN_CHARS)
+    and untitled: a mail or a long message stands on its own.
     """
     if line.get("deleted"):
         return None
