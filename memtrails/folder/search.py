@@ -39,8 +39,9 @@ class SearchHit:
     ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
     window the query names, 0.2 when the query names the author, and for a conversation's
     turns 0.3 x the best neighbour's score, less 0.2 for a turn that asks); ``dense`` is
-    the record's best raw cosine with the query and ``keyword`` its best raw keyword score (``None`` when that side did not find it);
-    ``confidence`` is the search's (the same on every hit, see
+    the record's best raw cosine with the query and ``keyword`` its best raw keyword score
+    (``None`` when that side did not find it); ``confidence`` is the search's (the same on
+    every hit, see
     :func:`memtrails.folder.ranking.confidence`): on the cosine scale, the best raw cosine of
     any candidate or the keyword evidence mapped onto that scale, whichever is higher;
     ``confident`` is ``confidence >= CONFIDENT_COSINE`` (0.35): when False, nothing came close
