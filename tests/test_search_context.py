@@ -131,8 +131,15 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         # A mail and a note beside the chat: they stand alone, never neighbours.
         await memory.ingest(
             [
-                MemoryRecord(id="m1", text="Re: birthday", title="Re: birthday", kind="mail",
-                             author="Tom", source=SOURCE, thread="s2"),
+                MemoryRecord(
+                    id="m1",
+                    text="Re: birthday",
+                    title="Re: birthday",
+                    kind="mail",
+                    author="Tom",
+                    source=SOURCE,
+                    thread="s2",
+                ),
             ]
         )
         folder = memory._open_folder()
@@ -153,8 +160,9 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         # Rows without a thread: chat turns are one conversation, other rows stand alone.
         for kind in ("chat", "note"):
             rows = [
-                MemoryRecord(id=f"{kind}{i}", text=f"row {i}", kind=kind, author="Ann",
-                             source=f"rows/{kind}")
+                MemoryRecord(
+                    id=f"{kind}{i}", text=f"row {i}", kind=kind, author="Ann", source=f"rows/{kind}"
+                )
                 for i in range(3)
             ]
             await memory.ingest(rows)
