@@ -198,7 +198,7 @@ FAMILIES: list[tuple[str, str, str, Value, bool]] = [
     ("sendbird", "Sendbird token", "SENDBIRD_API_TOKEN", lambda g: g.s(HEX, 40), False),
     ("intercom", "Intercom token", "INTERCOM_ACCESS_TOKEN", lambda g: "dG9rOj" + g.s(ALNUM, 54) + "=", False),
     ("zendesk", "Zendesk token", "ZENDESK_API_TOKEN", lambda g: g.s(ALNUM, 40), False),
-    ("twitter-bearer", "Twitter bearer token", "TWITTER_BEARER_TOKEN", lambda g: "A" * 22 + g.s(ALNUM + "%", 90), False),
+    ("twitter-bearer", "Twitter bearer token", "TWITTER_BEARER_TOKEN", lambda g: "A" * 22 + g.s(ALNUM, 18) + "%2B" + g.s(ALNUM, 20) + "%3D" + g.s(ALNUM, 50), False),
     ("twitter-secret", "Twitter API secret", "TWITTER_API_SECRET", lambda g: g.s(ALNUM, 50), False),
     ("facebook-token", "Facebook page token", "FB_PAGE_TOKEN", lambda g: "EAAC" + g.s(ALNUM, 160), True),
     ("facebook-secret", "Facebook app secret", "FACEBOOK_APP_SECRET", lambda g: g.s(HEX, 32), False),
@@ -245,7 +245,7 @@ FAMILIES: list[tuple[str, str, str, Value, bool]] = [
     ("newrelic", "New Relic key", "NEW_RELIC_API_KEY", lambda g: g.pick(["NRAK-" + g.s(UP + DIG, 27), "NRII-" + g.s(URLSAFE, 32), "NRJS-" + g.s(HEX, 19)]), True),
     ("newrelic-license", "New Relic license key", "NEW_RELIC_LICENSE_KEY", lambda g: g.s(HEX, 36) + "NRAL", True),
     ("sentry", "Sentry token", "SENTRY_AUTH_TOKEN", lambda g: "sntryu_" + g.s(HEX, 64), True),
-    ("sentry-dsn", "Sentry DSN", "SENTRY_DSN", lambda g: f"https://{g.s(HEX, 32)}@o{g.digits(6)}.ingest.sentry.io/{g.digits(7)}", False),
+    # (A Sentry DSN's key is public by Sentry's own docs: not a secret, not generated.)
     ("grafana", "Grafana token", "GRAFANA_TOKEN", lambda g: g.pick(["glsa_" + g.s(ALNUM, 32) + "_" + g.s(HEX, 8), "glc_" + g.s(B64, 80), "eyJrIjoi" + g.s(ALNUM, 80)]), True),
     ("dynatrace", "Dynatrace token", "DT_API_TOKEN", lambda g: f"dt0c01.{g.s(UP + DIG, 24)}.{g.s(UP + DIG, 64)}", True),
     ("sumologic", "Sumo Logic key", "SUMO_ACCESS_KEY", lambda g: g.s(ALNUM, 64), False),
@@ -410,11 +410,14 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         contexts = dict(KEYED)
         if prefixed:
             contexts.update({f"bare-{k}": c for k, c in BARE.items()})
-        if family == "k8s-secret-data":
+        if family == "k8s-secret-data":  # a Secret's data: base64 of the value, under its name
             for _ in range(per_family):
                 v = make(g)
                 text = f"apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\ntype: Opaque\ndata:\n  password: {v}\n  username: YWRtaW4=\n"
                 out.append(Case(family, "k8s-secret", text, v))
+                text = f"kind: Secret\ndata:\n  api-key: {make(g)}\n  db-password: |\n    {v}\n"
+                out.append(Case(family, "k8s-secret-block", text, v))
+            continue
         if family == "gcp-service-account":
             for _ in range(per_family):
                 v = make(g)
@@ -464,7 +467,26 @@ def near_misses(seed: int = 13) -> list[str]:
         "Released 2.4.1 (sha256 checksum below)",
         "Content-Transfer-Encoding: base64",
         "If the token is missing, the request fails with 401.",
-        "the password is hunter2 in the xkcd comic? no, that's bash.org",
+        "The password is at least 8 characters long.",
+        "token refresh handler rewritten in v2",
+        "Fix token refresh\n\ncommit 3f786850e387550fdab836ed7e6dc881de23001b",
+        "secret key: see 1Password",
+        "password reset link: https://example.com/reset?id=42",
+        "I sent the password to ann2@example.com yesterday.",
+        "signed with key 0x1A2B3C4D5E6F7A8B",
+        "ssh key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq2dP7nG5k9Z2yqzF8Jr0cMvQ7m8i ann@laptop",
+        "the license key is in the drawer",
+        "the primary key is user_id",
+        "max tokens: 128000",
+        "The API key is 32 characters long.",
+        "Token count was 4096 for that prompt.",
+        "Passwords were rotated on 2024-05-01.",
+        "use the token from step 2 of the guide",
+        "secrets are stored in vault_path_v2 now",
+        "password: ${{ secrets.DB_PASSWORD }}",
+        "pw = getpass.getpass()",
+        "my password manager is 1Password",
+        "the key is to rotate them often",
         "mysql -u root -p app   # prompts for the password",
         "ssh -p 2222 deploy@host",
         "mkdir -p build/output",

@@ -13,7 +13,13 @@ import re2
 
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
-from .values import accept_value, is_placeholder
+from .values import (
+    accept_prose,
+    accept_value,
+    is_placeholder,
+    prose_about_the_secret,
+    prose_value_end,
+)
 
 __all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
 
@@ -280,6 +286,21 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
             key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
             if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
                 yield from inner_spans(buf, vs, ve, rule.kind)
+        elif check == "prose":
+            vs, ve, group = _value(sp, g, ("vq", "v"))
+            value = _decode(buf, vs, ve)
+            if group == "v":  # sentence punctuation after a bare value is not part of it
+                value = prose_value_end(value)
+                ve = vs + len(value.encode("utf-8", "surrogatepass"))
+            pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
+            gap = _decode(buf, max(pkey[1], tkey[1]), vs)
+            if prose_about_the_secret(gap) and accept_prose(value, pkey[0] >= 0, group == "vq"):
+                yield from inner_spans(buf, vs, ve, rule.kind)
+                resume = ve
+            elif me - ms <= 256:  # a rejected phrase may hold the next one: look again after its word
+                resume = max(pkey[1], tkey[1])
+            else:
+                resume = ve
         elif check == "bearer":
             vs, ve = sp[g["v"]]
             value = _decode(buf, vs, ve)
@@ -292,8 +313,8 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
             if _is_basic_credential(buf[vs:ve]):
                 yield (vs, ve, rule.kind)
             resume = ve
-        elif check == "url":
-            vs, ve = sp[g["v"]]
+        elif check == "url":  # a URL's password, a command's: any value but a placeholder
+            vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
             if not is_placeholder(_decode(buf, vs, ve)):
                 yield from inner_spans(buf, vs, ve, rule.kind)
             resume = ve

@@ -222,7 +222,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"|[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"
         r"|pul-[a-f0-9]{40}|LTAI[A-Za-z0-9]{20}|lin_(?:api|oauth)_[A-Za-z0-9]{40}"
         r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2}"
-        r"|NRAK-[A-Z0-9]{27}|sntr[ysu]_[A-Za-z0-9+/=_]{40,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
+        r"|NRAK-[A-Z0-9]{27}|sntry[su]_[A-Za-z0-9+/=_]{40,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
         r"|(?:secret|ntn)_[A-Za-z0-9]{43,46}|pat[A-Za-z0-9]{14}\.[a-f0-9]{64}"
         r"|CFPAT-[A-Za-z0-9_-]{43}|ops_eyJ[A-Za-z0-9+/=_-]{100,}|dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"
         r"|sgp_[a-f0-9]{16}_[a-f0-9]{40}|sgp_[a-f0-9]{40}|pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,}"
@@ -232,4 +232,31 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"|tfp_[A-Za-z0-9_.=-]{59})",
         "alnum",
     ),
+    # More services whose tokens carry a prefix: 1Password secret keys, Adobe client secrets,
+    # ClickHouse Cloud key secrets, Cloudflare origin CA keys, Dropbox short-lived tokens,
+    # Duffel, EasyPost, Facebook page tokens, Fly.io macaroons, Frame.io, GoCardless, Harness,
+    # Infracost, 42 (Intra), LaunchDarkly (sdk-/api-/mob- + UUID), MaxMind license keys, New
+    # Relic insert, query, browser and license keys, Octopus Deploy, OpenShift, Scalingo,
+    # SettleMint, Shippo, SonarQube, Yandex Cloud, Grafana API keys, Twitter app bearer tokens (22
+    # A's, then URL-encoded base64: the '%' tells them from runs of zero bytes in base64).
+    _tok(
+        "service_token_more",
+        "service-token",
+        r"\b(?P<v>A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}"
+        r"-[A-Z0-9]{5}|p8e-[A-Za-z0-9]{32}|4b1d[A-Za-z0-9]{38}|v1\.0-[a-f0-9]{24}-[a-f0-9]{146}"
+        r"|sl\.[A-Za-z0-9_.-]{130,}|duffel_(?:test|live)_[A-Za-z0-9_=-]{43}|EZ[AT]K[A-Za-z0-9]{54}"
+        r"|EAA[A-Z][A-Za-z0-9]{100,}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|fio-u-[A-Za-z0-9_=-]{64}"
+        r"|live_[A-Za-z0-9_=-]{40}|[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"
+        r"|ico-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64}"
+        r"|(?:sdk|api|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+        r"|[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk|NRI[IQ]-[A-Za-z0-9_-]{32}|NRJS-[a-f0-9]{19}"
+        r"|[a-f0-9]{36}NRAL|API-[A-Z0-9]{26}|sha256~[A-Za-z0-9_-]{43}|tk-us-[A-Za-z0-9_-]{48}"
+        r"|sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}|shippo_(?:live|test)_[a-fA-F0-9]{40}"
+        r"|sq[pua]_[a-f0-9]{40}|AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"
+        r"|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|A{22}[A-Za-z0-9]{4,40}%[A-Za-z0-9%]{40,96})"
+        rf"{_END}",
+        "alnum",
+    ),
+    # The session cookie of a GitLab instance.
+    _tok("gitlab_session", "gitlab-token", r"_gitlab_session=(?P<v>[0-9a-z]{32})\b", "alnum"),
 )

@@ -31,20 +31,49 @@ KEY = (
     r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass)"
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
     r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
-    r"|encryption|app|db|database|priv|sas|storage)[_-]?key|authorization)"
+    r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
+    r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription|primary"
+    r"|secondary|integration|ingest|write|management|personal|org|project)[_-]?key"
+    r"|authorization)"
     r"(?:[_.-](?i:base|value|b64|base64))?)"
 )
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
-# semicolon, not starting like a reference, a placeholder or a flag ($VAR, %s, {{x}}, <x>,
-# [x], #, @, -), so that those near-misses are not even matches. A bare value may follow an
+# semicolon, not starting like a reference or a placeholder ($VAR, %s, {{x}}, <x>, [x], @),
+# so that those near-misses are not even matches. One starting with "-" or "#" (a random
+# token, a password) is judged by its value check (a flag, a comment are not values). A bare value may follow an
 # HTTP auth scheme word, which stays.
 _VALUE = (
     r"(?:\"(?P<vdq>(?:[^\"\\\r\n]|\\.)*)\""
     r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
     r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
     r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
-    r"(?P<vbare>[^\s\"'`,;$%{<\[#@-][^\s\"'`,;]{5,}))"
+    r"(?P<vbare>[^\s\"'`,;$%{<\[@][^\s\"'`,;]{5,}))"
+)
+
+# A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
+# value indented on the next line).
+_BLOCK = r"(?:[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+
+# Prose: a word that names a password or a key, then the value, with no separator of an
+# assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
+# "Datadog API key: ...", "use this token for staging:" and the value on the next (quoted)
+# line, "credentials: ann / X". Up to four words may stand between the word and "is", "was",
+# "to", ":", "->"; the value may be quoted or in backticks. Its check (values.accept_prose)
+# asks much more of it than an assignment's: a password needs a digit or a symbol, a key 16+
+# random characters.
+_PW_WORDS = r"(?P<pkey>(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login))"
+_KEY_WORDS = (
+    r"(?P<tkey>(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
+    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|bearer))"
+)
+_PROSE = (
+    rf"\b(?:{_PW_WORDS}|{_KEY_WORDS})"
+    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|to|as)"
+    r"|:|=|->|=>)[ \t]*(?:\r?\n[ \t>]*){0,2}"
+    r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
+    r"|[ \t]+)"
+    r"(?:[`'\"](?P<vq>[^\s`'\"]{4,})[`'\"]|(?P<v>[^\s`'\"<>]{6,}))"
 )
 
 _KEYS: Final[tuple[Rule, ...]] = (
@@ -102,12 +131,13 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "tokens",
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
-    # host) but not '/', so a port or path never reads as a password.
+    # host) and '#' (pasted unencoded), but not '/' or '?', so a port, a path or a query
+    # never reads as a password.
     Rule(
         "url_password",
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
-        r"(?P<v>[^\s/?#\"'<>]+)@[A-Za-z0-9_\[]",
+        r"(?P<v>[^\s/?\"'<>]+)@[A-Za-z0-9_\[]",
         "tokens",
         "url",
     ),
@@ -117,7 +147,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignment",
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
-        rf"|{KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*){_VALUE}",
+        rf"|{KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*{_BLOCK}){_VALUE}",
+        "assignments",
+        "assignment",
+    ),
+    # A container's environment in Kubernetes and Compose YAML: "- name: DB_PASSWORD" and, on
+    # the next line, "value: ...".
+    Rule(
+        "name_value",
+        "password",
+        rf"\bname:[ \t]*[\"']?{KEY}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]*)?value:[ \t]*{_BLOCK}{_VALUE}",
         "assignments",
         "assignment",
     ),
@@ -139,6 +178,14 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "headers",
         "keyed",
     ),
+    # A NuGet.Config credential: <add key="ClearTextPassword" value="..." />.
+    Rule(
+        "nuget_config",
+        "password",
+        r"<add[ \t]+key=\"(?P<key>(?i:(?:ClearText)?Password))\"[ \t]+value=\"(?P<v>[^\"\r\n]{4,})\"",
+        "headers",
+        "keyed",
+    ),
     # A .netrc entry: machine HOST login USER password SECRET (on one line or several).
     Rule(
         "netrc",
@@ -148,6 +195,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "headers",
         "keyed",
     ),
+    # Passwords and keys in prose, after the word that names them (see _PROSE).
+    Rule("prose", "password", _PROSE, "headers", "prose"),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     Rule(
         "bearer",
@@ -174,6 +223,21 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"|\"(?P<vdq>[^\"\r\n]{3,})\"|(?P<vbare>[^\s'\"-][^\s'\"]{2,}))",
         "headers",
         "command",
+    ),
+    # Commands whose password sits anywhere on their line (the command rule looks a few
+    # hundred bytes back): a MySQL client's glued -p, docker login -p, htpasswd -b FILE USER
+    # PASSWORD, smbclient -U user%password, net user NAME PASSWORD.
+    Rule(
+        "command_password",
+        "password",
+        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]*?[ \t]-p"
+        r"(?P<v>[^\s'\"-][^\s'\"]{2,})"
+        r"|\bdocker[ \t]+login\b[^\r\n]*?[ \t]-p[ \t]+(?P<v2>[^\s'\"-][^\s'\"]{2,})"
+        r"|\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v3>[^\s-][^\s]{2,})"
+        r"|\bsmbclient\b[^\r\n]*?[ \t]-U[ \t]*[^\s%]+%(?P<v4>[^\s]{3,})"
+        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*][^\s]{2,})",
+        "headers",
+        "url",
     ),
 )
 

@@ -6,7 +6,7 @@ import functools
 from itertools import pairwise
 from typing import Final
 
-__all__ = ["accept_value", "is_placeholder"]
+__all__ = ["accept_prose", "accept_value", "is_placeholder", "prose_about_the_secret", "prose_value_end"]
 
 # Values that are words of a template, a type or a status, never a secret.
 _NOT_SECRETS: Final = frozenset(
@@ -26,12 +26,19 @@ _KEY_WORDS: Final = ("password", "passwd", "secret", "token", "apikey", "api_key
 _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
 
 
-
 def is_placeholder(value: str) -> bool:
     """Tell whether a value is a placeholder, a variable reference or a mask, not a secret."""
     low = value.lower()
-    if low in _NOT_SECRETS or value.startswith(_PLACEHOLDER_START) or "redacted" in low:
+    if low in _NOT_SECRETS or "redacted" in low:
         return True
+    if value.startswith(_PLACEHOLDER_START):
+        # "#{var}", "#REDACTED", "@VAR@" are placeholders; "#0*QBbPX0m" is a password.
+        digits = any(map(str.isdigit, value))
+        return not (value[0] == "#" and value[1:2] != "{" and digits and len(value) >= 8)
+    if value.startswith("-") and not (
+        len(value) >= 8 and value[1:2] != "-" and any(map(str.isdigit, value))
+    ):
+        return True  # a flag or a list item ("--verbose", "-"), not a token such as "-30_RLJr"
     if len(set(value)) == 1 or not value.strip("*xX•.-_ ") or "***" in value:
         return True  # "******", "xxxx-xxxx", "hf_***": masked for display
     return not any(map(str.isdigit, value)) and any(w in low for w in _KEY_WORDS)
@@ -77,3 +84,74 @@ def accept_value(value: str, password_key: bool, quoted: bool) -> bool:
         return True
     return len(value) >= 20 and "_" not in value and value.lower() != value
 
+
+
+# The base64 of an SSH public key starts with its type's length and name.
+_SSH_BLOBS: Final = ("AAAAB3NzaC1", "AAAAC3NzaC1", "AAAAE2VjZHNh")
+# Words that, right after "password" or "key", make the phrase about something else: "my
+# password manager is 1Password", "the key length is 2048".
+_NOT_THE_SECRET: Final = frozenset(
+    {
+        *("manager", "managers", "policy", "policies", "length", "reset", "hint", "field"),
+        *("file", "files", "prompt", "strength", "rotation", "expiry", "expiration", "rule"),
+        *("rules", "requirement", "requirements", "change", "changes", "store", "vault"),
+        *("hash", "hashes", "salt", "format", "id", "ids", "name", "names", "size", "type"),
+        *("count", "limit", "limits", "server", "endpoint", "url", "path", "version"),
+    }
+)
+
+# Trailing punctuation of a sentence, not of a value, in prose.
+_PROSE_TAIL: Final = ".,;:)]}>"
+
+
+def prose_value_end(value: str) -> str:
+    """Return a prose value without the sentence punctuation after it ("is hunter2." -> "hunter2")."""
+    return value.rstrip(_PROSE_TAIL)
+
+
+@functools.lru_cache(maxsize=4096)
+def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
+    """Decide whether a value named in prose ("the password is X", "token X") is a secret.
+
+    Prose names far more things than it hands out secrets, so this asks more than
+    :func:`accept_value`: never a placeholder, code, a URL, a path or an address; after a word
+    for a password, 6+ characters with a digit or a symbol (quoted: 4+ of anything), so "the
+    password is stored in the vault" stays; after a word for a key or a token, 16+ characters
+    of a random string: letters and digits, no run of words ("token_refresh_handler"), not an
+    SSH public key's blob.
+
+    Args:
+        value: the value, without quotes and trailing sentence punctuation.
+        password_word: the word before it names a password (password, pwd, passphrase, ...).
+        quoted: the value was quoted or in backticks.
+    """
+    if is_placeholder(value) or "://" in value:
+        return False
+    if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
+        return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
+    if "@" in value and "." in value.partition("@")[2]:
+        return False  # an address: "sent the password to ann@example.com"
+    if _is_code(value) and not quoted:
+        return False
+    has_digit = any(map(str.isdigit, value))
+    if password_word:
+        if quoted:
+            return len(value) >= 4 and not value.isalpha() or len(value) >= 8
+        return len(value) >= 6 and (has_digit or not value.replace("-", "").isalnum())
+    if len(value) < 16 or not has_digit or not any(map(str.isalpha, value)):
+        return False
+    if value.startswith(_SSH_BLOBS) or value.lower().startswith("0x"):
+        return False  # an SSH public key, a number or a key id in hex
+    # A name made of words ("refresh_token_v2_handler") has long letter runs between
+    # separators; a random token has digits scattered through it.
+    parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]
+    return not all(p.isalpha() or p.isdigit() for p in parts)
+
+
+def prose_about_the_secret(gap: str) -> bool:
+    """Tell whether the words between a key word and its value still name the secret itself.
+
+    "password for the VPN is" does; "password manager is", "key length is" do not.
+    """
+    first = gap.strip(" \t:=->").split(None, 1)
+    return not first or first[0].lower().strip(".,:") not in _NOT_THE_SECRET
