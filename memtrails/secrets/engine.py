@@ -293,8 +293,12 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
                 value = prose_value_end(value)
                 ve = vs + len(value.encode("utf-8", "surrogatepass"))
             pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
-            gap = _decode(buf, max(pkey[1], tkey[1]), vs)
-            if prose_about_the_secret(gap) and accept_prose(value, pkey[0] >= 0, group == "vq"):
+            ks, ke = pkey if pkey[0] >= 0 else tkey
+            # "key=..." glued is an assignment or a URL's query (the assignment and token
+            # rules' business), "[secret:" one of our own markers.
+            ours = buf[ke : ke + 1] == b"=" or buf[ks - 1 : ke + 1] == b"[secret:"
+            about = prose_about_the_secret(_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
+            if not ours and about and accept_prose(value, pkey[0] >= 0, group == "vq"):
                 yield from inner_spans(buf, vs, ve, rule.kind)
                 resume = ve
             elif me - ms <= 256:  # a rejected phrase may hold the next one: look again after its word

@@ -100,6 +100,9 @@ _NOT_THE_SECRET: Final = frozenset(
     }
 )
 
+# Words before "key" that make it a key meant to be seen.
+_PUBLIC: Final = frozenset({"public", "publishable", "pub", "host", "primary", "foreign", "sort"})
+
 # Trailing punctuation of a sentence, not of a value, in prose.
 _PROSE_TAIL: Final = ".,;:)]}>"
 
@@ -148,10 +151,18 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     return not all(p.isalpha() or p.isdigit() for p in parts)
 
 
-def prose_about_the_secret(gap: str) -> bool:
-    """Tell whether the words between a key word and its value still name the secret itself.
+def prose_about_the_secret(before: str, gap: str) -> bool:
+    """Tell whether the words around a key word still name the secret itself.
 
-    "password for the VPN is" does; "password manager is", "key length is" do not.
+    "password for the VPN is" does; "password manager is", "key length is" and "publishable
+    key" do not.
+
+    Args:
+        before: the text just before the key word (a few bytes: its last word counts).
+        gap: the text between the key word and the value.
     """
+    last = before.split()[-1:] if before[-1:].isspace() else []
+    if last and last[0].lower().strip("(\"'`") in _PUBLIC:
+        return False
     first = gap.strip(" \t:=->").split(None, 1)
     return not first or first[0].lower().strip(".,:") not in _NOT_THE_SECRET
