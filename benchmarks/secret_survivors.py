@@ -310,35 +310,35 @@ Ctx = Callable[[Gen, str, str, str], str]  # (gen, label, NAME, value) -> text
 
 # Contexts for any value: a name or a word next to it says it is a secret.
 KEYED: dict[str, Ctx] = {
-    "env": lambda g, l, n, v: f"# prod\n{n}={v}\nLOG_LEVEL=info",
-    "env-export": lambda g, l, n, v: f"export {n}=\"{v}\"",
-    "ini": lambda g, l, n, v: f"[default]\nregion = eu-west-1\n{_low(n)} = {v}\n",
-    "yaml": lambda g, l, n, v: f"env:\n  - name: {n}\n    value: {v}\n",
-    "yaml-key": lambda g, l, n, v: f"settings:\n  {_low(n)}: {v}\n  timeout: 30\n",
-    "yaml-block": lambda g, l, n, v: f"settings:\n  {_low(n)}: |\n    {v}\n  timeout: 30\n",
-    "yaml-folded": lambda g, l, n, v: f"{_low(n)}: >-\n  {v}\nnext: 1\n",
-    "json": lambda g, l, n, v: json.dumps({"name": "prod", _camel(n): v}, indent=2),
-    "toml": lambda g, l, n, v: f"[auth]\n{_low(n)} = \"{v}\"\n",
-    "prose-is": lambda g, l, n, v: f"Hi Ann, the new {l} is {v} (rotated this morning).",
-    "prose-colon": lambda g, l, n, v: f"Here is the {l}: {v}\nThanks!",
-    "prose-bare": lambda g, l, n, v: f"can you try with {l} {v} and tell me if it works",
-    "mail-quote": lambda g, l, n, v: f"On Tue, Bob wrote:\n> use this {l} for staging:\n>\n> {v}\n>\n> cheers\n\nworks, thanks",
-    "chat": lambda g, l, n, v: f"@channel {l} for the demo -> `{v}` (don't share)",
-    "shell": lambda g, l, n, v: f"$ {n}={v} ./deploy.sh --env prod",
-    "header": lambda g, l, n, v: f"GET /v1/items HTTP/1.1\nHost: api.example.com\nX-Api-Key: {v}\nAccept: */*",
-    "curl-bearer": lambda g, l, n, v: f"curl -s -H \"Authorization: Bearer {v}\" https://api.example.com/v2/me",
-    "url-query": lambda g, l, n, v: f"GET https://api.example.com/v1/data?format=json&api_key={v}&page=2",
-    "cli-flag": lambda g, l, n, v: f"terraform apply -var 'region=eu' --token {v}",
+    "env": lambda g, lab, n, v: f"# prod\n{n}={v}\nLOG_LEVEL=info",
+    "env-export": lambda g, lab, n, v: f"export {n}=\"{v}\"",
+    "ini": lambda g, lab, n, v: f"[default]\nregion = eu-west-1\n{_low(n)} = {v}\n",
+    "yaml": lambda g, lab, n, v: f"env:\n  - name: {n}\n    value: {v}\n",
+    "yaml-key": lambda g, lab, n, v: f"settings:\n  {_low(n)}: {v}\n  timeout: 30\n",
+    "yaml-block": lambda g, lab, n, v: f"settings:\n  {_low(n)}: |\n    {v}\n  timeout: 30\n",
+    "yaml-folded": lambda g, lab, n, v: f"{_low(n)}: >-\n  {v}\nnext: 1\n",
+    "json": lambda g, lab, n, v: json.dumps({"name": "prod", _camel(n): v}, indent=2),
+    "toml": lambda g, lab, n, v: f"[auth]\n{_low(n)} = \"{v}\"\n",
+    "prose-is": lambda g, lab, n, v: f"Hi Ann, the new {lab} is {v} (rotated this morning).",
+    "prose-colon": lambda g, lab, n, v: f"Here is the {lab}: {v}\nThanks!",
+    "prose-bare": lambda g, lab, n, v: f"can you try with {lab} {v} and tell me if it works",
+    "mail-quote": lambda g, lab, n, v: f"On Tue, Bob wrote:\n> use this {lab} for staging:\n>\n> {v}\n>\n> cheers\n\nworks, thanks",
+    "chat": lambda g, lab, n, v: f"@channel {lab} for the demo -> `{v}` (don't share)",
+    "shell": lambda g, lab, n, v: f"$ {n}={v} ./deploy.sh --env prod",
+    "header": lambda g, lab, n, v: f"GET /v1/items HTTP/1.1\nHost: api.example.com\nX-Api-Key: {v}\nAccept: */*",
+    "curl-bearer": lambda g, lab, n, v: f"curl -s -H \"Authorization: Bearer {v}\" https://api.example.com/v2/me",
+    "url-query": lambda g, lab, n, v: f"GET https://api.example.com/v1/data?format=json&api_key={v}&page=2",
+    "cli-flag": lambda g, lab, n, v: f"terraform apply -var 'region=eu' --token {v}",
 }
 
 # Contexts for values whose own shape says what they are: no name needed.
 BARE: dict[str, Ctx] = {
-    "prose": lambda g, l, n, v: f"I pasted {v} into the ticket by mistake, please revoke it.",
-    "mail-quote": lambda g, l, n, v: f"> > It failed with {v}\n> did you rotate it?\nyes",
-    "chat": lambda g, l, n, v: f"oops {v} lol",
-    "author": lambda g, l, n, v: f"deploy-bot ({v}) <bot@example.com>",
-    "file-name": lambda g, l, n, v: f"notes/backup-{v}.txt",
-    "json-list": lambda g, l, n, v: json.dumps({"items": ["a", v, "b"]}),
+    "prose": lambda g, lab, n, v: f"I pasted {v} into the ticket by mistake, please revoke it.",
+    "mail-quote": lambda g, lab, n, v: f"> > It failed with {v}\n> did you rotate it?\nyes",
+    "chat": lambda g, lab, n, v: f"oops {v} lol",
+    "author": lambda g, lab, n, v: f"deploy-bot ({v}) <bot@example.com>",
+    "file-name": lambda g, lab, n, v: f"notes/backup-{v}.txt",
+    "json-list": lambda g, lab, n, v: json.dumps({"items": ["a", v, "b"]}),
 }
 
 # Passwords: prose without a separator, YAML block scalars, DSNs, commands, config files.
@@ -547,7 +547,7 @@ def main() -> None:
     marked = [(t, scrub_text(t)) for t in misses]
     bad = [(t, out, found) for t, (out, found) in marked if found]
     print(f"near-misses marked: {len(bad)} of {len(misses)}")
-    for text, out, found in bad:
+    for _text, out, found in bad:
         print(f"  {dict(found)} {out[:160]!r}")
     print(json.dumps({
         "rules_version": RULES_VERSION,

@@ -48,7 +48,19 @@ replaced, and not when it is:
   (``token = Operator``, ``"send_message"``).
 
 ``Bearer <value>`` on its own needs 16+ characters with a letter and a digit. The same
-value check applies to a string in ``meta`` under a key named like that.
+value check applies to a string in ``meta`` under a key named like that. A YAML block scalar
+(``password: |``, ``token: >-``) takes the indented lines after it as the value, and a
+Kubernetes/Compose ``- name: DB_PASSWORD`` names the ``value:`` on the next line.
+
+Prose (kind ``password``): a word for a password (password, passwd, pwd, pw, passphrase,
+passcode, credentials, login) or a key (token, secret, key, api key, access key, license key,
+...), then up to four words and ``is``/``was``/``to``/``as``/``:``/``->`` (or nothing), then
+the value, perhaps quoted or on the next (``> `` quoted) line after a colon: "the password is
+hunter2!", "my password for the VPN is X", "pwd X", "Datadog API key: X", "credentials: ann /
+X". A password there needs 6+ characters with a digit or a symbol; a key 16+ characters with
+letters and digits that are not a run of words; never a URL, a path, an address, code or a
+placeholder, and not when the words say it is something else ("password manager is",
+"publishable key", "key length is").
 
 Linear time: the rules are alternatives of three RE2 expressions (google-re2, no
 backtracking), each scanned once over the UTF-8 bytes of the text. RE2 makes each search
@@ -58,11 +70,14 @@ three words, the other open-ended parts start with a literal that cannot recur i
 them), and a match rejected by the checks above never sends the scan back more than its
 own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
 
-Known gaps: passwords in prose without a separator ("the password is hunter2"), YAML
-block scalars, camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
-design), unprefixed keys (Cohere, Mistral, Datadog) other than as assignment values, a
-command's password more than 300 bytes after the command, and tokens of services not
-listed in :data:`KINDS`.
+Commands: ``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``, ``curl -u user:X`` within
+300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b
+FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line.
+
+Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
+design), a password in prose made of letters only ("the password is sunshine"), unprefixed
+keys with no word before them, a token glued to a word by ``-`` (``backup-eyJ...``), an
+unencoded ``?`` in a URL's password, and tokens of services not listed in :data:`KINDS`.
 """
 
 from __future__ import annotations

@@ -277,7 +277,10 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
             else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
                 resume = sp[g["hdr"]][1]
         elif check == "assignment":
-            yield from _assignment(buf, sp, g, rule.kind)
+            spans = list(_assignment(buf, sp, g, rule.kind))
+            yield from spans
+            if spans:  # a block scalar's value may run past the match: resume after it
+                resume = max(resume, spans[-1][1])
         elif check == "command":
             found, resume = _command(buf, sp, g, rule.kind)
             yield from found
@@ -287,9 +290,9 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
             if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
                 yield from inner_spans(buf, vs, ve, rule.kind)
         elif check == "prose":
-            vs, ve, group = _value(sp, g, ("vq", "v"))
+            vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
             value = _decode(buf, vs, ve)
-            if group == "v":  # sentence punctuation after a bare value is not part of it
+            if group in ("v", "v2"):  # sentence punctuation after a bare value is not part of it
                 value = prose_value_end(value)
                 ve = vs + len(value.encode("utf-8", "surrogatepass"))
             pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
@@ -298,7 +301,7 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
             # rules' business), "[secret:" one of our own markers.
             ours = buf[ke : ke + 1] == b"=" or buf[ks - 1 : ke + 1] == b"[secret:"
             about = prose_about_the_secret(_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
-            if not ours and about and accept_prose(value, pkey[0] >= 0, group == "vq"):
+            if not ours and about and accept_prose(value, pkey[0] >= 0, group in ("vq", "vq2")):
                 yield from inner_spans(buf, vs, ve, rule.kind)
                 resume = ve
             elif me - ms <= 256:  # a rejected phrase may hold the next one: look again after its word
@@ -383,6 +386,21 @@ def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list
     return [], ve
 
 
+def _block_end(buf: bytes, vs: int, ve: int) -> int:
+    """Return the end of a YAML block scalar's value that starts at ``vs`` and whose first line
+    ends at ``ve``: the lines after it indented at least as far belong to it."""
+    indent = vs - (buf.rfind(b"\n", 0, vs) + 1)
+    while buf[ve : ve + 1] == b"\n" or buf[ve : ve + 2] == b"\r\n":
+        start = ve + (2 if buf[ve : ve + 1] == b"\r" else 1)
+        end = buf.find(b"\n", start)
+        end = len(buf) if end < 0 else end
+        line = buf[start:end].rstrip(b"\r")
+        if not line.strip() or len(line) - len(line.lstrip(b" \t")) < indent:
+            break
+        ve = start + len(line)
+    return ve
+
+
 def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
     for group in ("vdq", "vsq", "vesc", "vbare"):
@@ -426,6 +444,8 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
     if scheme == b"basic" and _is_basic_credential(value.encode()):
         yield (vs, ve, "basic-auth")
     elif accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
+        if group == "vbare" and sp[g["block"]][0] >= 0:
+            ve = _block_end(buf, vs, ve)
         yield from inner_spans(buf, vs, ve, kind)
     else:
         # Not a secret, but it may still hold a provider token: scan it (once).

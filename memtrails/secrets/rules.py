@@ -10,8 +10,10 @@ from .rule import Rule
 __all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 
 #: The version of the rule set. It changes whenever a rule changes what gets scrubbed, so a
-#: folder can say which rules its records were scrubbed with (1: the first fourteen kinds).
-RULES_VERSION: Final = 2
+#: folder can say which rules its records were scrubbed with (1: the first fourteen kinds;
+#: 2: the families of the common scanners; 3: passwords and keys in prose, YAML block
+#: scalars, commands' passwords anywhere on their line, 30 more prefixed tokens).
+RULES_VERSION: Final = 3
 
 # Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), each optionally
@@ -40,20 +42,20 @@ KEY = (
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
 # semicolon, not starting like a reference or a placeholder ($VAR, %s, {{x}}, <x>, [x], @),
-# so that those near-misses are not even matches. One starting with "-" or "#" (a random
-# token, a password) is judged by its value check (a flag, a comment are not values). A bare value may follow an
+# so that those near-misses are not even matches, nor "--flag". One starting with "-x" or "#"
+# (a random token, a password) is judged by its value check. A bare value may follow an
 # HTTP auth scheme word, which stays.
 _VALUE = (
     r"(?:\"(?P<vdq>(?:[^\"\\\r\n]|\\.)*)\""
     r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
     r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
     r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
-    r"(?P<vbare>[^\s\"'`,;$%{<\[@][^\s\"'`,;]{5,}))"
+    r"(?P<vbare>(?:[^\s\"'`,;$%{<\[@-]|-[A-Za-z0-9_])[^\s\"'`,;]{5,}))"
 )
 
 # A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
-# value indented on the next line).
-_BLOCK = r"(?:[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+# value indented on the next line; the engine takes the lines indented as far after it too).
+_BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
@@ -65,15 +67,21 @@ _BLOCK = r"(?:[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 _PW_WORDS = r"(?P<pkey>(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login))"
 _KEY_WORDS = (
     r"(?P<tkey>(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
-    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|bearer))"
+    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?))"
 )
-_PROSE = (
-    rf"\b(?:{_PW_WORDS}|{_KEY_WORDS})"
+_GAP = (
     r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|to|as)"
     r"|:|=|->|=>)[ \t]*(?:\r?\n[ \t>]*){0,2}"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
     r"|[ \t]+)"
-    r"(?:[`'\"](?P<vq>[^\s`'\"]{4,})[`'\"]|(?P<v>[^\s`'\"<>]{6,}))"
+)
+# A bare password holds a digit or a symbol, a bare key 16+ characters: a phrase whose next
+# word is neither ("the password is stored", "token count") is not even a match.
+_PW_VALUE = r"[^\s`'\"<>]*[0-9!#$%&*+=?@^~_|\\][^\s`'\"<>]*"
+_KEY_VALUE = r"[^\s`'\"<>]{16,}"
+_PROSE = (
+    rf"\b{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"]{{4,}})[`'\"]|(?P<v>{_PW_VALUE}))"
+    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>[^\s`'\"]{{16,}})[`'\"]|(?P<v2>{_KEY_VALUE}))"
 )
 
 _KEYS: Final[tuple[Rule, ...]] = (
@@ -235,7 +243,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"|\bdocker[ \t]+login\b[^\r\n]*?[ \t]-p[ \t]+(?P<v2>[^\s'\"-][^\s'\"]{2,})"
         r"|\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v3>[^\s-][^\s]{2,})"
         r"|\bsmbclient\b[^\r\n]*?[ \t]-U[ \t]*[^\s%]+%(?P<v4>[^\s]{3,})"
-        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*][^\s]{2,})",
+        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*][^\s]{5,})",
         "headers",
         "url",
     ),

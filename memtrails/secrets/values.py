@@ -139,7 +139,7 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     has_digit = any(map(str.isdigit, value))
     if password_word:
         if quoted:
-            return len(value) >= 4 and not value.isalpha() or len(value) >= 8
+            return (len(value) >= 4 and not value.isalpha()) or len(value) >= 8
         return len(value) >= 6 and (has_digit or not value.replace("-", "").isalnum())
     if len(value) < 16 or not has_digit or not any(map(str.isalpha, value)):
         return False
