@@ -70,8 +70,8 @@ _KEY_WORDS = (
     r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?))"
 )
 _GAP = (
-    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|to|as)"
-    r"|:|=|->|=>)[ \t]*(?:\r?\n[ \t>]*){0,2}"
+    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as)"
+    r"|:|=|->|=>|[ \t]-)[ \t]*(?:\r?\n[ \t>]*){0,2}"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
     r"|[ \t]+)"
 )
@@ -239,11 +239,11 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "command_password",
         "password",
         r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]*?[ \t]-p"
-        r"(?P<v>[^\s'\"-][^\s'\"]{2,})"
-        r"|\bdocker[ \t]+login\b[^\r\n]*?[ \t]-p[ \t]+(?P<v2>[^\s'\"-][^\s'\"]{2,})"
-        r"|\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v3>[^\s-][^\s]{2,})"
-        r"|\bsmbclient\b[^\r\n]*?[ \t]-U[ \t]*[^\s%]+%(?P<v4>[^\s]{3,})"
-        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*][^\s]{5,})",
+        r"(?P<v>[^\s'\"`-][^\s'\"`]{2,})"
+        r"|\bdocker[ \t]+login\b[^\r\n]*?[ \t]-p[ \t]+(?P<v2>[^\s'\"`-][^\s'\"`]{2,})"
+        r"|\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v3>[^\s`-][^\s`]{2,})"
+        r"|\bsmbclient\b[^\r\n]*?[ \t]-U[ \t]*[^\s%]+%(?P<v4>[^\s`]{3,})"
+        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*`][^\s`]{5,})",
         "headers",
         "url",
     ),
