@@ -44,7 +44,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "azure_client_secret",
         "azure-key",
-        r"(?:^|[^A-Za-z0-9_~.-])(?P<v>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})"
+        r"(?:^|[^A-Za-z0-9_~.])(?P<v>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})"
         r"(?:[^A-Za-z0-9_~.-]|\z)",
     ),
     # Google Cloud: API keys, OAuth client secrets, access and refresh tokens; the key id of a
@@ -114,7 +114,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "telegram_token",
         "telegram-token",
-        r"(?:^|[^0-9A-Za-z_:-]|bot)(?P<v>[0-9]{8,10}:[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|\z)",
+        r"(?:^|[^0-9A-Za-z_:]|bot)(?P<v>[0-9]{8,10}:[0-9A-Za-z_-]{35})(?:[^0-9A-Za-z_-]|\z)",
         "alnum",
     ),
     # Twilio API keys ("SK") and account SIDs ("AC"): 32 hex digits.
