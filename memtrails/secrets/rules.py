@@ -34,8 +34,8 @@ KEY = (
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
     r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
     r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
-    r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription|primary"
-    r"|secondary|integration|ingest|write|management|personal|org|project)[_-]?key"
+    r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription"
+    r"|integration|ingest|write)[_-]?key"
     r"|authorization)"
     r"(?:[_.-](?i:base|value|b64|base64))?)"
 )
