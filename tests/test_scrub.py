@@ -131,10 +131,10 @@ def test_unterminated_private_key_stops_after_its_base64_lines() -> None:
 
 def test_non_ascii_text_around_secrets() -> None:
     parol = "\u043f\u0430\u0440\u043e\u043b\u044c123\u00fc"  # Cyrillic "parol" + "123ü"
-    text = f"Grüße 👋 — 密码: {parol} and {GHP} ✓"
+    text = f"Grüße 👋 — 密码: {parol} and {GHP} ✓"  # 密码: "password"
     out, found = scrub_text(text)
-    assert out == f"Grüße 👋 — 密码: {parol} and [secret:github-token] ✓"
-    assert found == Counter({"github-token": 1})
+    assert out == "Grüße 👋 — 密码: [secret:password] and [secret:github-token] ✓"
+    assert found == Counter({"github-token": 1, "password": 1})
     out, found = scrub_text(f"password: {parol} ok")
     assert out == "password: [secret:password] ok"
 

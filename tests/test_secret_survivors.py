@@ -69,6 +69,9 @@ def test_near_misses_stay() -> None:
         ("private_key: |\n  q8Zr2LkV7wNx4TbP\n  a1B2c3D4e5F6g7H8\nnext: 1", "a1B2c3D4e5F6g7H8"),
         ("password: >-\n  monkey!4723\nport: 1", "monkey!4723"),
         ("mysql " + "--opt=1 " * 60 + "-pS3cr3t!x db", "S3cr3t!x"),
+        ("das Passwort ist Geheim123!", "Geheim123!"),
+        ("пароль: Qwerty!234", "Qwerty!234"),
+        ("the token → Zq81LmN0pWx7Rt5Vb3Yc", "Zq81LmN0pWx7Rt5Vb3Yc"),
     ],
 )
 def test_the_known_gaps_are_closed(text: str, secret: str) -> None:
@@ -89,6 +92,9 @@ def test_the_known_gaps_are_closed(text: str, secret: str) -> None:
         "commit 3f786850e387550fdab836ed7e6dc881de23001b fixes the token refresh",
         "request 550e8400-e29b-41d4-a716-446655440000 failed",
         "mysql -u root -p app",
+        "forgot my password, can you reset it please?",
+        "Passwort vergessen?",
+        "my password manager is 1Password",
     ],
 )
 def test_prose_about_secrets_stays(text: str) -> None:

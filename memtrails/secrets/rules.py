@@ -64,14 +64,18 @@ _BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 # "to", ":", "->"; the value may be quoted or in backticks. Its check (values.accept_prose)
 # asks much more of it than an assignment's: a password needs a digit or a symbol, a key 16+
 # random characters.
-_PW_WORDS = r"(?P<pkey>(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login))"
+# (\b is ASCII's word boundary: the words in other scripts go without it.)
+_PW_WORDS = (
+    r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
+    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp)|(?i:пароль)|密码)"
+)
 _KEY_WORDS = (
     r"(?P<tkey>(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
     r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?))"
 )
 _GAP = (
-    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as)"
-    r"|:|=|->|=>|[ \t]-)[ \t]*(?:\r?\n[ \t>]*){0,2}"
+    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
+    r"|ist|est|es|é)|:|=|->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*(?:\r?\n[ \t>]*){0,2}"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
     r"|[ \t]+)"
 )
@@ -80,7 +84,7 @@ _GAP = (
 _PW_VALUE = r"[^\s`'\"<>]*[0-9!#$%&*+=?@^~_|\\][^\s`'\"<>]*"
 _KEY_VALUE = r"[^\s`'\"<>]{16,}"
 _PROSE = (
-    rf"\b{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"]{{4,}})[`'\"]|(?P<v>{_PW_VALUE}))"
+    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"]{{4,}})[`'\"]|(?P<v>{_PW_VALUE}))"
     rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>[^\s`'\"]{{16,}})[`'\"]|(?P<v2>{_KEY_VALUE}))"
 )
 

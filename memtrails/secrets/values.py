@@ -138,6 +138,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False
     has_digit = any(map(str.isdigit, value))
     if password_word:
+        if not quoted and not has_digit:
+            value = value.rstrip("?!")  # a question or an exclamation: "password please?"
         if quoted:
             return (len(value) >= 4 and not value.isalpha()) or len(value) >= 8
         return len(value) >= 6 and (has_digit or not value.replace("-", "").isalnum())
