@@ -132,8 +132,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False
     if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
-    if "@" in value and "." in value.partition("@")[2]:
-        return False  # an address: "sent the password to ann@example.com"
+    if "@" in value and ("." in value.partition("@")[2] or value.endswith("@")):
+        return False  # an address: "sent the password to ann@example.com", "anonymous@"
     if _is_code(value) and not quoted:
         return False
     has_digit = any(map(str.isdigit, value))
