@@ -198,6 +198,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "headers",
         "keyed",
     ),
+    # SQL's CREATE/ALTER USER ... IDENTIFIED BY 'x' (MySQL, Oracle), PowerShell's
+    # ConvertTo-SecureString "x" -AsPlainText.
+    Rule(
+        "sql_powershell",
+        "password",
+        r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"](?P<v>[^'\"\r\n]{3,})['\"]"
+        r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"](?P<v2>[^'\"\r\n]{3,})['\"]",
+        "headers",
+        "url",
+    ),
     # A .netrc entry: machine HOST login USER password SECRET (on one line or several).
     Rule(
         "netrc",
