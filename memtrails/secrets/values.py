@@ -132,7 +132,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False
     if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
-    if "@" in value and ("." in value.partition("@")[2] or value.endswith("@")):
+    at_end = value.endswith("@") and not any(map(str.isdigit, value))
+    if "@" in value and ("." in value.partition("@")[2] or at_end):
         return False  # an address: "sent the password to ann@example.com", "anonymous@"
     if _is_code(value) and not quoted:
         return False
