@@ -27,8 +27,10 @@ class Rule:
     - ``""``: none, the shape is proof enough;
     - ``"alnum"``: the value holds a letter and a digit (random, not a word or a number);
     - ``"mixed"``: the value holds upper and lower case letters;
-    - ``"pem"``, ``"assignment"``, ``"bearer"``, ``"url"``, ``"basic"``, ``"command"``:
-      the structural rules' own checks (see :mod:`memtrails.secrets.engine`).
+    - ``"pem"``, ``"assignment"``, ``"bearer"``, ``"basic"``, ``"command"``, ``"prose"``:
+      the structural rules' own checks (see :mod:`memtrails.secrets.engine`);
+    - ``"url"``: any value that is not a placeholder (a URL's password, and the password of
+      a command or a statement whose shape already says it is one: ``IDENTIFIED BY '...'``).
     """
 
     name: str  # unique; the group name in the combined expression
