@@ -13,13 +13,7 @@ import re2
 
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
-from .values import (
-    accept_prose,
-    accept_value,
-    is_placeholder,
-    prose_about_the_secret,
-    prose_value_end,
-)
+from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
 
 __all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
 
@@ -291,21 +285,19 @@ def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[
                 yield from inner_spans(buf, vs, ve, rule.kind)
         elif check == "prose":
             vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
-            value = _decode(buf, vs, ve)
-            if group in ("v", "v2"):  # sentence punctuation after a bare value is not part of it
-                value = prose_value_end(value)
-                ve = vs + len(value.encode("utf-8", "surrogatepass"))
             pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
             ks, ke = pkey if pkey[0] >= 0 else tkey
-            # "key=..." glued is an assignment or a URL's query (the assignment and token
-            # rules' business), "[secret:" one of our own markers.
-            ours = buf[ke : ke + 1] == b"=" or buf[ks - 1 : ke + 1] == b"[secret:"
-            about = prose_about_the_secret(_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
-            if not ours and about and accept_prose(value, pkey[0] >= 0, group in ("vq", "vq2")):
+            words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
+            found_value = None
+            if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
+                quoted = group in ("vq", "vq2")
+                found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
+            if found_value is not None:
+                ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
                 yield from inner_spans(buf, vs, ve, rule.kind)
                 resume = ve
-            elif me - ms <= 256:  # a rejected phrase may hold the next one: look again after its word
-                resume = max(pkey[1], tkey[1])
+            elif me - ms <= 256:  # a rejected phrase may hold the next one: look after its word
+                resume = ke
             else:
                 resume = ve
         elif check == "bearer":
@@ -386,21 +378,6 @@ def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list
     return [], ve
 
 
-def _block_end(buf: bytes, vs: int, ve: int) -> int:
-    """Return the end of a YAML block scalar's value that starts at ``vs`` and whose first line
-    ends at ``ve``: the lines after it indented at least as far belong to it."""
-    indent = vs - (buf.rfind(b"\n", 0, vs) + 1)
-    while buf[ve : ve + 1] == b"\n" or buf[ve : ve + 2] == b"\r\n":
-        start = ve + (2 if buf[ve : ve + 1] == b"\r" else 1)
-        end = buf.find(b"\n", start)
-        end = len(buf) if end < 0 else end
-        line = buf[start:end].rstrip(b"\r")
-        if not line.strip() or len(line) - len(line.lstrip(b" \t")) < indent:
-            break
-        ve = start + len(line)
-    return ve
-
-
 def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
     for group in ("vdq", "vsq", "vesc", "vbare"):
@@ -445,7 +422,7 @@ def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterato
         yield (vs, ve, "basic-auth")
     elif accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
         if group == "vbare" and sp[g["block"]][0] >= 0:
-            ve = _block_end(buf, vs, ve)
+            ve = block_scalar_end(buf, vs, ve)
         yield from inner_spans(buf, vs, ve, kind)
     else:
         # Not a secret, but it may still hold a provider token: scan it (once).

@@ -6,7 +6,7 @@ import functools
 from itertools import pairwise
 from typing import Final
 
-__all__ = ["accept_prose", "accept_value", "is_placeholder", "prose_about_the_secret", "prose_value_end"]
+__all__ = ["accept_prose", "accept_value", "block_scalar_end", "is_placeholder", "prose_secret"]
 
 # Values that are words of a template, a type or a status, never a secret.
 _NOT_SECRETS: Final = frozenset(
@@ -169,3 +169,40 @@ def prose_about_the_secret(before: str, gap: str) -> bool:
         return False
     first = gap.strip(" \t:=->").split(None, 1)
     return not first or first[0].lower().strip(".,:") not in _NOT_THE_SECRET
+
+
+def prose_secret(
+    before: str, gap: str, value: str, password_word: bool, quoted: bool
+) -> str | None:
+    """Return the secret a prose phrase hands out, or None when it names none.
+
+    Args:
+        before: the few characters before the key word.
+        gap: the text between the key word and the value.
+        value: the value as matched (a bare one may end in sentence punctuation).
+        password_word: the key word names a password.
+        quoted: the value was quoted or in backticks.
+
+    Returns:
+        The value without trailing sentence punctuation, when it is a secret.
+    """
+    if not quoted:
+        value = prose_value_end(value)
+    if prose_about_the_secret(before, gap) and accept_prose(value, password_word, quoted):
+        return value
+    return None
+
+
+def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:
+    """Return the end of a YAML block scalar's value that starts at ``vs`` in UTF-8 ``buf`` and
+    whose first line ends at ``ve``: the lines after it indented at least as far belong to it."""
+    indent = vs - (buf.rfind(b"\n", 0, vs) + 1)
+    while buf[ve : ve + 1] == b"\n" or buf[ve : ve + 2] == b"\r\n":
+        start = ve + (2 if buf[ve : ve + 1] == b"\r" else 1)
+        end = buf.find(b"\n", start)
+        end = len(buf) if end < 0 else end
+        line = buf[start:end].rstrip(b"\r")
+        if not line.strip() or len(line) - len(line.lstrip(b" \t")) < indent:
+            break
+        ve = start + len(line)
+    return ve
