@@ -72,6 +72,8 @@ def test_near_misses_stay() -> None:
         ("das Passwort ist Geheim123!", "Geheim123!"),
         ("пароль: Qwerty!234", "Qwerty!234"),
         ("the token → Zq81LmN0pWx7Rt5Vb3Yc", "Zq81LmN0pWx7Rt5Vb3Yc"),
+        ("| host | db1 |\n| password | S3cret!9 |", "S3cret!9"),
+        ("CREATE USER 'app'@'%' IDENTIFIED BY 'S3cret!pw';", "S3cret!pw"),
     ],
 )
 def test_the_known_gaps_are_closed(text: str, secret: str) -> None:
@@ -95,6 +97,7 @@ def test_the_known_gaps_are_closed(text: str, secret: str) -> None:
         "forgot my password, can you reset it please?",
         "Passwort vergessen?",
         "my password manager is 1Password",
+        "| password | see the vault |",
     ],
 )
 def test_prose_about_secrets_stays(text: str) -> None:
