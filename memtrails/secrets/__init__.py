@@ -53,11 +53,12 @@ value check applies to a string in ``meta`` under a key named like that. A YAML 
 Kubernetes/Compose ``- name: DB_PASSWORD`` names the ``value:`` on the next line.
 
 Prose (kind ``password``): a word for a password (password, passwd, pwd, pw, passphrase,
-passcode, credentials, login) or a key (token, secret, key, api key, access key, license key,
-...), then up to four words and ``is``/``was``/``to``/``as``/``:``/``->`` (or nothing), then
-the value, perhaps quoted or on the next (``> `` quoted) line after a colon: "the password is
-hunter2!", "my password for the VPN is X", "pwd X", "Datadog API key: X", "credentials: ann /
-X". A password there needs 6+ characters with a digit or a symbol; a key 16+ characters with
+passcode, credentials, login; Passwort, mot de passe, contraseña, senha, пароль, 密码, ...)
+or a key (token, secret, key, api key, access key, license key, ...), then up to four words
+and ``is``/``was``/``will be``/``to``/``as``/``:``/`` = ``/``->``/`` - ``/a table cell's
+``|`` (or nothing), then the value, perhaps quoted or on the next (``> `` quoted) line after
+a colon: "the password is hunter2!", "my password for the VPN is X", "pwd X", "Datadog API
+key: X", "credentials: ann / X", "| password | X |". A password there needs 6+ characters with a digit or a symbol; a key 16+ characters with
 letters and digits that are not a run of words; never a URL, a path, an address, code or a
 placeholder, and not when the words say it is something else ("password manager is",
 "publishable key", "key length is").
@@ -72,7 +73,8 @@ own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile in
 
 Commands: ``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``, ``curl -u user:X`` within
 300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b
-FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line.
+FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line;
+SQL's ``IDENTIFIED BY 'X'`` and PowerShell's ``ConvertTo-SecureString 'X'``.
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), unprefixed
