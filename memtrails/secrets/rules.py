@@ -74,7 +74,7 @@ _KEY_WORDS = (
     r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?))"
 )
 _GAP = (
-    r"(?:(?:[ \t]+[A-Za-z][A-Za-z0-9'.-]{0,15}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
+    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
     r"|ist|est|es|é)|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*(?:\r?\n[ \t>]*){0,2}"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
     r"|[ \t]+)"
