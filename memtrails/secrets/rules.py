@@ -60,10 +60,11 @@ _BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
 # "Datadog API key: ...", "use this token for staging:" and the value on the next (quoted)
-# line, "credentials: ann / X". Up to four words may stand between the word and "is", "was",
-# "to", ":", "->"; the value may be quoted or in backticks. Its check (values.accept_prose)
-# asks much more of it than an assignment's: a password needs a digit or a symbol, a key 16+
-# random characters.
+# line, "credentials: ann / X", "| password | X |". Up to four words (digits, paths,
+# addresses too) may stand between the word and its link: "is", "was", "be", "to", "as" (and
+# "ist", "est", "es"), ":", " =", "->", an arrow, a dash, a table's "|". The value may be
+# quoted or in backticks. Its check (values.prose_secret) asks much more of it than an
+# assignment's: a password needs a digit or a symbol, a key 16+ random characters.
 # (\b is ASCII's word boundary: the words in other scripts go without it.)
 _PW_WORDS = (
     r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
