@@ -74,7 +74,8 @@ own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile in
 Commands: ``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``, ``curl -u user:X`` within
 300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b
 FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line;
-SQL's ``IDENTIFIED BY 'X'`` and PowerShell's ``ConvertTo-SecureString 'X'``.
+SQL's ``IDENTIFIED BY 'X'``, PowerShell's ``ConvertTo-SecureString 'X'``, redis.conf's
+``requirepass X``/``masterauth X``.
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), unprefixed

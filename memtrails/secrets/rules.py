@@ -30,7 +30,7 @@ PEM_END: Final = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
 # or in a suffix that names an encoding of the same thing ("SECRET_KEY_BASE", "token_b64"),
 # so "max_tokens" or "password_file" are not keys.
 KEY = (
-    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass)"
+    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk)"
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
     r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
     r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
@@ -200,12 +200,13 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "keyed",
     ),
     # SQL's CREATE/ALTER USER ... IDENTIFIED BY 'x' (MySQL, Oracle), PowerShell's
-    # ConvertTo-SecureString "x" -AsPlainText.
+    # ConvertTo-SecureString "x" -AsPlainText, redis.conf's requirepass/masterauth x.
     Rule(
-        "sql_powershell",
+        "statements",
         "password",
         r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"](?P<v>[^'\"\r\n]{3,})['\"]"
-        r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"](?P<v2>[^'\"\r\n]{3,})['\"]",
+        r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"](?P<v2>[^'\"\r\n]{3,})['\"]"
+        r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+(?P<v3>[^\s#\"']{4,})",
         "headers",
         "url",
     ),
