@@ -3,26 +3,30 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import importlib.metadata
+import json
+import os
 import time
 from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from contextlib import aclosing
+from dataclasses import astuple
+from pathlib import Path
 from typing import Any, cast
 
-from aiostream import Stream, stream, streamcontext
+from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
 from .folder.manifest import scrub_rules, write_scrub_rules
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
-from .items import Staged, StageItem, Unchanged
+from .items import RawReadable, Staged, StageItem, Unchanged, UnchangedMany
 from .keys import record_uid
 from .limits import CUT_KEY, Limits
-from .pipeline.batch import batched, read_ahead
-from .pipeline.dedup import dedup
+from .pipeline.batch import read_ahead
 from .pipeline.embed import embed
-from .pipeline.normalise import normalise
-from .pipeline.scrub import scrub
+from .pipeline.prepare import prepared
 from .records import ImportReport, RecordError, SourceReport, SourceState
 from .secrets import RULES_VERSION
 
@@ -57,10 +61,18 @@ async def run_import(
     started = time.perf_counter()
     report = ImportReport()
     run = ImportRun(folder.table, prune=prune)
-    # source | normalise | scrub | dedup | batch | prefetch | embed | prefetch, spelled as
-    # calls so that the item types are checked from stage to stage.
-    staged: Stream[StageItem] = dedup(scrub(normalise(stream.iterate(source), name, limits)), run)
-    batches_in = read_ahead(batched(staged, batch, idle), 1)
+    # source | normalise | scrub | dedup | batch (one stage) | prefetch | embed | prefetch,
+    # spelled as calls so that the item types are checked from stage to stage.
+    raw_lines = getattr(source, "raw_lines", None)
+    if callable(raw_lines):
+        # The importer hands over its lines unparsed: unchanged ones are found by digest.
+        readable = cast(RawReadable, source)
+        items_in: AsyncIterable[Any] = readable.raw_lines(raw_salt(limits, name))
+        settle = readable.settle
+    else:
+        items_in, settle = stream.iterate(source), None
+    ready = prepared(items_in, run, size=batch, idle=idle, name=name, limits=limits, settle=settle)
+    batches_in = read_ahead(ready, 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)
     try:
         async with aclosing(items) as batches:
@@ -91,7 +103,11 @@ async def _write(
     todo: list[Staged] = []
     states: list[SourceState] = []
     for item in items:
-        if isinstance(item, Unchanged):
+        if isinstance(item, UnchangedMany):
+            report.unchanged += len(item.uids)
+            for uid in item.uids:
+                run.saw(item.source, uid)
+        elif isinstance(item, Unchanged):
             report.unchanged += 1
             run.saw(item.source, item.uid)
         elif isinstance(item, RecordError):
@@ -122,6 +138,45 @@ async def _write(
     for state in states:
         run.states[state.source] = state
         await folder.positions.save(state)
+
+
+def raw_salt(limits: Limits | None, name: str) -> bytes:
+    """Return what, besides an input's bytes and its importer's settings, decides its record.
+
+    That is this library's code (every module: normalising, scrubbing, the rule set, dates
+    and keys all live in it, so any change makes every digest new and the next full pass
+    parses everything once), the rule set's version, the record limits, the default source
+    name and the local time zone (a date without a zone is read as local time).
+    """
+    zone = os.environ.get("TZ")
+    localtime = Path("/etc/localtime")
+    zone_file = hashlib.sha256(localtime.read_bytes()).hexdigest() if localtime.is_file() else ""
+    parts = [
+        _code_digest(),
+        RULES_VERSION,
+        list(astuple(limits or Limits())),
+        name,
+        zone,
+        zone_file,
+        list(time.tzname),
+        time.timezone,
+        time.altzone,
+    ]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=True).encode("ascii")).digest()
+
+
+def _code_digest() -> str:
+    """Return a digest of memtrails' own source files (its version when they cannot be read).
+
+    About 10 ms, once per import.
+    """
+    root = Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    files = sorted(root.rglob("*.py"))
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode("utf-8", "surrogateescape") + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest() if files else f"version {importlib.metadata.version('memtrails')}"
 
 
 async def index_log(folder: Folder, start: int, batch: int) -> int:

@@ -3,18 +3,33 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .embedding._base import Passage
 from .js import js_well_formed
 from .records import MemoryRecord, RecordError, SourceState
 
-__all__ = ["StageItem", "Staged", "Unchanged", "embed_text"]
+__all__ = [
+    "RawItem",
+    "RawLine",
+    "RawReadable",
+    "StageItem",
+    "Staged",
+    "Unchanged",
+    "UnchangedMany",
+    "embed_text",
+]
 
 
 @dataclass(slots=True)
 class Staged:
-    """A record on its way to the sink, with the keys and work attached by each stage."""
+    """A record on its way to the sink, with the keys and work attached by each stage.
+
+    ``raw`` is the digest of the input the record was made from (see :class:`RawLine`),
+    when that input alone decides the record; the table keeps it beside the fingerprint.
+    """
 
     record: MemoryRecord
     secrets: Counter[str] | None = None
@@ -22,6 +37,7 @@ class Staged:
     fp: str = ""
     update: bool = False
     passages: list[Passage] = field(default_factory=list)
+    raw: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +48,54 @@ class Unchanged:
     source: str
 
 
-StageItem = Staged | Unchanged | RecordError | SourceState
+@dataclass(frozen=True, slots=True)
+class UnchangedMany:
+    """Records of one source found unchanged by their raw input's digest: no further work."""
+
+    source: str
+    uids: list[str]
+
+
+StageItem = Staged | Unchanged | UnchangedMany | RecordError | SourceState
+
+
+@dataclass(frozen=True, slots=True)
+class RawLine:
+    """A line an importer has read but not parsed, with a digest of everything that makes it.
+
+    ``key`` is a keyed BLAKE2b digest of the line's bytes, the importer's settings (source
+    name, field mapping, default kind, limits) and the salt the import passed in (the
+    library's code, the rule set, the record limits, the time zone): equal keys make equal
+    records. ``parse(raw, where)`` makes the item, and says whether the record depends on
+    the line's bytes alone (a record whose id is its line number does not: its key is
+    never kept).
+    """
+
+    key: bytes
+    source: str
+    raw: bytes
+    where: int
+    parse: Callable[[bytes, int], tuple[MemoryRecord | RecordError | None, bool]]
+
+
+RawItem = RawLine | MemoryRecord | RecordError | SourceState
+
+
+class RawReadable(Protocol):
+    """An importer that can hand over its lines unparsed, each with its digest."""
+
+    def raw_lines(self, salt: bytes) -> AsyncIterator[RawItem]:
+        """Yield a :class:`RawLine` per record line (errors and positions as usual).
+
+        Args:
+            salt: mixed into every key: what else decides the records (code, rules, limits).
+        """
+        ...
+
+    def settle(self, state: SourceState, not_records: int) -> SourceState:
+        """Return a position of :meth:`raw_lines` that counted ``not_records`` lines as records
+        that turned out not to be, counting only the records."""
+        ...
 
 
 def embed_text(record: MemoryRecord) -> str:

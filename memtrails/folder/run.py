@@ -36,19 +36,30 @@ class ImportRun:
     _sweep_at: int = _SWEEP_FROM
 
     def claim(
-        self, uid: str, fp: str, source: str
+        self, uid: str, fp: str, source: str, raw: bytes | None = None
     ) -> Literal["new", "changed", "unchanged", "duplicate"]:
-        """Say how this version relates to the folder's, and mark a new one as on its way."""
+        """Say how this version relates to the folder's, and mark a new one as on its way.
+
+        ``raw``: the digest of the input the version was made from, kept beside it.
+        """
         # The first record with a uid in a run is the one kept.
         if not self.passed.add(uid):
             row = self.table.raw(uid)
             return "unchanged" if row is not None and row[0] == fp else "duplicate"
-        verdict, previous = self.table.claim(uid, fp, source)
+        verdict, previous = self.table.claim(uid, fp, source, raw)
         if verdict != "unchanged" and uid not in self.claimed:
             self.claimed[uid] = previous
             if len(self.claimed) >= self._sweep_at:
                 self._sweep()
         return verdict
+
+    def known(self, digests: list[bytes]) -> dict[bytes, str]:
+        """Return the uids of stored records made from inputs with these digests."""
+        return self.table.known(digests)
+
+    def first(self, uid: str) -> bool:
+        """Tell whether ``uid`` is new to this run, and count it as passed."""
+        return self.passed.add(uid)
 
     def holds(self, uid: str) -> bool:
         """Tell whether the folder holds a live record with this uid."""

@@ -5,6 +5,13 @@ log offset it covers, so opening a folder reads only the log lines written since
 a clean close) instead of the whole log, and memory does not grow with the folder: rows live
 in SQLite's pages, with a bounded cache. A table that does not match its log (missing,
 unreadable, from a longer or different log) is rebuilt from the log.
+
+A row may also hold the digest of the raw input its record was made from (``raw``, see
+``items.RawLine``): a full pass over a changed file finds an unchanged line by that digest
+without parsing, normalising or scrubbing it. The digest is set only together with the
+fingerprint it produced, and any other write of the row clears it, so a row's digest
+always names an input that makes exactly the row's record. It is not in the log: a table
+rebuilt from the log has none, and the next full pass sets them again.
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ __all__ = ["IN_FLIGHT", "TABLE_FILE", "Row", "Table"]
 
 IN_FLIGHT = -1  # claimed by a running import, not yet in the log
 TABLE_FILE = "table.sqlite"
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2  # 2: the raw input's digest (a version-1 table gains it in place)
 _CACHE_KIB = 16384  # SQLite page cache: what the table may hold in memory
 
 Row = tuple[str, int, int]
@@ -32,10 +39,13 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS sources (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS records (
-    uid BLOB PRIMARY KEY, fp BLOB NOT NULL, offset INTEGER NOT NULL, source INTEGER NOT NULL
+    uid BLOB PRIMARY KEY, fp BLOB NOT NULL, offset INTEGER NOT NULL, source INTEGER NOT NULL,
+    raw BLOB
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS records_source ON records (source);
 """
+_RAW_INDEX = "CREATE INDEX IF NOT EXISTS records_raw ON records (raw) WHERE raw IS NOT NULL"
+_KNOWN_CHUNK = 500  # digests per query (SQLite takes up to 32,766 parameters)
 
 
 class Table:
@@ -59,7 +69,15 @@ class Table:
             f"PRAGMA journal_mode=WAL; PRAGMA synchronous=OFF; PRAGMA cache_size=-{_CACHE_KIB};"
             + _SCHEMA
         )
+        columns = [row[1] for row in self._db.execute("PRAGMA table_info(records)")]
+        if "raw" not in columns:  # a version-1 table: the column is added, nothing rewritten
+            self._db.executescript(
+                "BEGIN; ALTER TABLE records ADD COLUMN raw BLOB;"
+                f" UPDATE meta SET value = {_SCHEMA_VERSION} WHERE key = 'version'; COMMIT;"
+            )
+        self._db.execute(_RAW_INDEX)
         self._flight: dict[str, Row] = {}
+        self._flight_raw: dict[str, bytes] = {}  # the raw digests of claims, until written
         self._sources = [name for (name,) in self._db.execute("SELECT name FROM sources ORDER BY id")]
         self._source_ids = {name: i for i, name in enumerate(self._sources)}
         self._open_tx = False
@@ -107,6 +125,20 @@ class Table:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
         return self._flight.get(uid) or self._stored(uid)
 
+    def known(self, digests: list[bytes]) -> dict[bytes, str]:
+        """Return the uids of the live, unclaimed records made from inputs with these digests."""
+        found: dict[bytes, str] = {}
+        for i in range(0, len(digests), _KNOWN_CHUNK):
+            part = digests[i : i + _KNOWN_CHUNK]
+            rows = self._db.execute(
+                f"SELECT raw, uid FROM records WHERE raw IN ({','.join('?' * len(part))})", part
+            )
+            for raw, uid in rows:
+                hexed = uid.hex()
+                if hexed not in self._flight:  # a version on its way is not the stored one
+                    found[raw] = hexed
+        return found
+
     def uids_of(self, source: str) -> list[str]:
         """Return the uids of the live records of one source."""
         sid = self._source_ids.get(source)
@@ -141,32 +173,54 @@ class Table:
 
     # -- claims (in memory) ----------------------------------------------------------------------
 
-    def claim(self, uid: str, fp: str, source: str) -> tuple[Literal["new", "changed", "unchanged"], Row | None]:
-        """Mark a version as on its way; return how it relates to the stored one and the old row."""
+    def claim(
+        self, uid: str, fp: str, source: str, raw: bytes | None = None
+    ) -> tuple[Literal["new", "changed", "unchanged"], Row | None]:
+        """Mark a version as on its way; return how it relates to the stored one and the old row.
+
+        ``raw``: the digest of the input this version was made from, kept with the row (at
+        once for a stored row with this fingerprint, when written for a new version).
+        """
         row = self.raw(uid)
         if row is not None and row[0] == fp:
+            if raw is not None and row[1] != IN_FLIGHT:
+                self._begin()
+                self._db.execute("UPDATE records SET raw = ? WHERE uid = ?", (raw, bytes.fromhex(uid)))
             return "unchanged", row
         self._flight[uid] = (fp, IN_FLIGHT, self._source_id(source))
+        if raw is not None:
+            self._flight_raw[uid] = raw
+        else:
+            self._flight_raw.pop(uid, None)
         return ("new" if row is None else "changed"), row
 
     def restore(self, uid: str, row: Row | None) -> None:
         """Undo a claim whose version never reached the log (``row``: the row before it)."""
         self._flight.pop(uid, None)
+        self._flight_raw.pop(uid, None)
 
     # -- writing (the folder's writer only) ------------------------------------------------------
 
     def set(self, uid: str, fp: str, offset: int, source: str) -> None:
-        """Record that the current version of ``uid`` is the log line at ``offset``."""
-        self._flight.pop(uid, None)
+        """Record that the current version of ``uid`` is the log line at ``offset``.
+
+        The raw digest its claim carried is kept when this is the claimed version;
+        otherwise the row has none.
+        """
+        claimed = self._flight.pop(uid, None)
+        raw = self._flight_raw.pop(uid, None)
+        if claimed is None or claimed[0] != fp:
+            raw = None
         self._begin()
         self._db.execute(
-            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)",
-            (bytes.fromhex(uid), bytes.fromhex(fp), offset, self._source_id(source)),
+            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)",
+            (bytes.fromhex(uid), bytes.fromhex(fp), offset, self._source_id(source), raw),
         )
 
     def remove(self, uid: str) -> None:
         """Forget ``uid`` (its tombstone is in the log)."""
         self._flight.pop(uid, None)
+        self._flight_raw.pop(uid, None)
         self._begin()
         self._db.execute("DELETE FROM records WHERE uid = ?", (bytes.fromhex(uid),))
 
@@ -242,7 +296,7 @@ class Table:
         version = self._meta("version")
         if version is None:
             return None if self._meta("log_offset") is None and not self._any() else "it had no version"
-        if version != _SCHEMA_VERSION:
+        if version not in (1, _SCHEMA_VERSION):  # version 1 gained its column when opened
             return f"it has version {version}, this memtrails writes {_SCHEMA_VERSION}"
         offset = int(self._meta("log_offset") or 0)
         if offset > log.size:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -13,13 +14,14 @@ from typing import Any, BinaryIO
 from .._exceptions import SourceError
 from .._measure import measure
 from .._threads import iterate_in_thread
+from ..items import RawItem, RawLine
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input, strip_compression
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import default_source
 
-__all__ = ["from_jsonl"]
+__all__ = ["JsonlSource", "from_jsonl"]
 
 _DEFAULTS: dict[str, tuple[str, ...]] = {
     "id": ("id",),
@@ -201,7 +203,9 @@ def _read(
     state: Mapping[str, Any] | None,
     checkpoint_every: int,
     limits: Limits,
-) -> Iterator[MemoryRecord | RecordError | SourceState]:
+    salt: bytes | None = None,
+) -> Iterator[RawItem]:
+    """Yield the file's records (with ``salt``: its record lines unparsed, as ``RawLine``)."""
     stream = open_input(path, source)  # a compressed file or a pipe reads in full
     f = stream.file
     name = Path(strip_compression(stream.given))
@@ -221,32 +225,42 @@ def _read(
                 source, marks, mode=mode, complete=complete, why=why, skipped=skipped
             )
 
+        if salt is not None:
+            digest = _keyed(salt, source, name, mapping, kind, limits)
+
+            def parse(raw: bytes, where: int) -> tuple[MemoryRecord | RecordError | None, bool]:
+                item = _item(raw, where, name, source, mapping, kind, limits)
+                # A record named by its line number is not made by the line's bytes alone.
+                return item, isinstance(item, MemoryRecord) and item.id != f"{name.name}:{where}"
+
         if stream.seekable:
             f.seek(offset)
         for raw, size in _lines(f, limits.max_line_bytes):
             finished = raw.endswith(b"\n")
+            item: RawItem | None
             if size > limits.max_line_bytes:
-                item: MemoryRecord | RecordError | None = RecordError(
+                item = RecordError(
                     source,
                     f"line {line_no + 1}",
                     f"line of {size:,} bytes is over {limits.max_line_bytes:,} "
                     "(Limits.max_line_bytes); not read",
                 )
             else:
-                item = _item(
-                    raw[len(_BOM) :] if line_no == 0 and raw.startswith(_BOM) else raw,
-                    line_no + 1,
-                    name,
-                    source,
-                    mapping,
-                    kind,
-                    limits,
-                )
+                if line_no == 0 and raw.startswith(_BOM):
+                    raw = raw[len(_BOM) :]
+                if salt is None:
+                    item = _item(raw, line_no + 1, name, source, mapping, kind, limits)
+                elif raw.strip():
+                    # Parsed later, and only when the digest is not one the folder knows;
+                    # the position below counts it as a record until then (``settle``).
+                    item = RawLine(digest(raw), source, raw, line_no + 1, parse)
+                else:
+                    item = None
             if item is not None:
                 yield item
             if not finished:
                 break  # a last line still being written: read again next time
-            records += isinstance(item, MemoryRecord)
+            records += isinstance(item, MemoryRecord | RawLine)
             line_no += 1
             offset += size
             # After the line's record, never before: a saved position covers only records
@@ -257,7 +271,24 @@ def _read(
             yield position(complete=mode == "full")
 
 
-async def from_jsonl(
+def _keyed(
+    salt: bytes, source: str, name: Path, mapping: Mapping[str, str], kind: str, limits: Limits
+) -> Callable[[bytes], bytes]:
+    """Return the digest function of this reader's lines: BLAKE2b keyed by what else makes a record."""
+    settings = json.dumps(
+        [salt.hex(), source, str(name), sorted(mapping.items()), kind, limits.max_depth,
+         limits.max_line_bytes],
+        ensure_ascii=True,
+    ).encode("ascii")
+    key = hashlib.blake2b(settings, digest_size=32).digest()
+
+    def digest(raw: bytes) -> bytes:
+        return hashlib.blake2b(raw, digest_size=16, key=key).digest()
+
+    return digest
+
+
+def from_jsonl(
     path: str | os.PathLike[str] | Input,
     *,
     fields: Mapping[str, str] | None = None,
@@ -266,7 +297,7 @@ async def from_jsonl(
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 1000,
     limits: Limits | None = None,
-) -> AsyncIterator[MemoryRecord | RecordError | SourceState]:
+) -> JsonlSource:
     """Yield one record per line of a JSON Lines file.
 
     Each line is a JSON object. Record fields come from the object's keys, through
@@ -297,12 +328,94 @@ async def from_jsonl(
             ``Memory.ingest`` for the others.
 
     Raises:
-        SourceError: the file cannot be opened.
+        SourceError: the file cannot be opened (when iteration starts).
+
+    Returns:
+        An async iterator of records, errors and positions (a :class:`JsonlSource`).
 
     Example::
 
         await memory.ingest(from_jsonl("tickets.jsonl", fields={"id": "key", "text": "summary"}))
     """
+    settings = (path, fields, kind, source, state, checkpoint_every, limits)
+    return JsonlSource(lambda salt: _from_jsonl(*settings, salt=salt))
+
+
+class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):
+    """What :func:`from_jsonl` returns: its records one by one, or its lines unparsed.
+
+    Iterated, it is the importer as documented. ``Memory.ingest`` asks for
+    :meth:`raw_lines` instead, so that a line whose digest the folder already holds is
+    never parsed, normalised or scrubbed. Either way is taken once.
+    """
+
+    def __init__(self, make: Callable[[bytes | None], AsyncGenerator[Any, None]]) -> None:
+        self._make = make
+        self._gen: AsyncGenerator[Any, None] | None = None
+
+    def _started(self, salt: bytes | None) -> AsyncGenerator[Any, None]:
+        if self._gen is None:
+            self._gen = self._make(salt)
+        return self._gen
+
+    def __aiter__(self) -> JsonlSource:
+        return self
+
+    async def __anext__(self) -> MemoryRecord | RecordError | SourceState:
+        item: MemoryRecord | RecordError | SourceState = await self._started(None).__anext__()
+        return item
+
+    async def asend(self, value: None) -> MemoryRecord | RecordError | SourceState:
+        """Resume the reader (as an async generator's ``asend``)."""
+        item: MemoryRecord | RecordError | SourceState = await self._started(None).asend(value)
+        return item
+
+    async def athrow(self, *args: Any) -> MemoryRecord | RecordError | SourceState:
+        """Raise inside the reader (as an async generator's ``athrow``)."""
+        item: MemoryRecord | RecordError | SourceState = await self._started(None).athrow(*args)
+        return item
+
+    async def aclose(self) -> None:
+        """Stop reading and close the file."""
+        if self._gen is not None:
+            await self._gen.aclose()
+
+    def raw_lines(self, salt: bytes) -> AsyncIterator[RawItem]:
+        """Yield each record line unparsed, as a :class:`~memtrails.items.RawLine` keyed with ``salt``.
+
+        Errors the reader finds without parsing (an over-long line) and positions come as
+        usual; a position counts every ``RawLine`` before it as a record: :meth:`settle`
+        corrects it once the lines that were not records are known.
+
+        Raises:
+            RuntimeError: iteration has already started.
+        """
+        if self._gen is not None:
+            raise RuntimeError("this JSON Lines source is already being read")
+        return self._started(salt)
+
+    @staticmethod
+    def settle(state: SourceState, not_records: int) -> SourceState:
+        """Return a position of :meth:`raw_lines` counting only the lines that were records."""
+        if not not_records or "records" not in state.state:
+            return state
+        marks = {**state.state, "records": int(state.state["records"]) - not_records}
+        return SourceState(
+            state.source, marks, mode=state.mode, complete=state.complete, why=state.why,
+            skipped=state.skipped,
+        )
+
+
+async def _from_jsonl(
+    path: str | os.PathLike[str] | Input,
+    fields: Mapping[str, str] | None,
+    kind: str,
+    source: str | None,
+    state: Mapping[str, Any] | None,
+    checkpoint_every: int,
+    limits: Limits | None,
+    salt: bytes | None,
+) -> AsyncGenerator[Any, None]:
     file = path if isinstance(path, Input) else Path(path)
     name = source or default_source(file.given if isinstance(file, Input) else file)
     unknown = set(fields or {}) - set(_DEFAULTS)
@@ -315,8 +428,10 @@ async def from_jsonl(
     if checkpoint_every < 1:
         raise ValueError("`checkpoint_every` must be at least 1")
 
-    def read() -> Iterator[MemoryRecord | RecordError | SourceState]:
-        return _read(file, name, fields or {}, kind, state, checkpoint_every, limits or Limits())
+    def read() -> Iterator[RawItem]:
+        return _read(
+            file, name, fields or {}, kind, state, checkpoint_every, limits or Limits(), salt
+        )
 
     async with aclosing(iterate_in_thread(read, chunk=256)) as items:
         async for item in items:

@@ -12,20 +12,29 @@ from ..keys import fingerprint, record_uid
 from ..records import RecordError, Seen, SourceState
 from ..secrets import scrub_text
 
-__all__ = ["Claims", "dedup"]
+__all__ = ["Claims", "dedup", "dedup_item"]
 
 
 class Claims(Protocol):
     """What dedup asks the folder: is this version new, changed or already there?"""
 
     def claim(
-        self, uid: str, fp: str, source: str
+        self, uid: str, fp: str, source: str, raw: bytes | None = None
     ) -> Literal["new", "changed", "unchanged", "duplicate"]:
         """Record that this version is on its way and say how it relates to what is stored.
 
         ``"duplicate"``: a record with this uid but other content already passed in this
         run; the first one is kept, so that re-running over the same input is stable.
+        ``raw``: the digest of the input the version was made from, kept beside it.
         """
+        ...
+
+    def known(self, digests: list[bytes]) -> dict[bytes, str]:
+        """Return the uids of stored records made from inputs with these digests."""
+        ...
+
+    def first(self, uid: str) -> bool:
+        """Tell whether ``uid`` is new to this run, and count it as passed."""
         ...
 
     def holds(self, uid: str) -> bool:
@@ -48,34 +57,36 @@ async def dedup(
     """
     async with streamcontext(source) as items:
         async for item in items:
-            if isinstance(item, RecordError | SourceState):
-                yield item
-            elif isinstance(item, Seen):
-                uid = record_uid(item.source, item.id)
-                if claims.holds(uid):
-                    yield Unchanged(uid, item.source)
-                else:
-                    yield RecordError(
-                        item.source,
-                        scrub_text(item.id)[0],  # a place that is printed: never a raw id
-                        "unchanged in the source but missing from the memory; re-import with --full",
-                        id=item.id,
-                    )
-            else:
-                # The scrub stage sets the uid from the raw id (the stored id may be scrubbed).
-                item.uid = item.uid or record_uid(item.record.source, item.record.id)
-                item.fp = fingerprint(item.record)
-                verdict = claims.claim(item.uid, item.fp, item.record.source)
-                if verdict == "unchanged":
-                    yield Unchanged(item.uid, item.record.source)
-                elif verdict == "duplicate":
-                    yield RecordError(
-                        item.record.source,
-                        item.record.id,
-                        "another record of this source has the same id and other content; "
-                        "the first one was kept",
-                        id=item.record.id,
-                    )
-                else:
-                    item.update = verdict == "changed"
-                    yield item
+            yield dedup_item(item, claims)
+
+
+def dedup_item(item: Staged | RecordError | Seen | SourceState, claims: Claims) -> StageItem:
+    """Return ``item`` as the dedup stage passes it on (see :func:`dedup`)."""
+    if isinstance(item, RecordError | SourceState):
+        return item
+    if isinstance(item, Seen):
+        uid = record_uid(item.source, item.id)
+        if claims.holds(uid):
+            return Unchanged(uid, item.source)
+        return RecordError(
+            item.source,
+            scrub_text(item.id)[0],  # a place that is printed: never a raw id
+            "unchanged in the source but missing from the memory; re-import with --full",
+            id=item.id,
+        )
+    # The scrub stage sets the uid from the raw id (the stored id may be scrubbed).
+    item.uid = item.uid or record_uid(item.record.source, item.record.id)
+    item.fp = fingerprint(item.record)
+    verdict = claims.claim(item.uid, item.fp, item.record.source, item.raw)
+    if verdict == "unchanged":
+        return Unchanged(item.uid, item.record.source)
+    if verdict == "duplicate":
+        return RecordError(
+            item.record.source,
+            item.record.id,
+            "another record of this source has the same id and other content; "
+            "the first one was kept",
+            id=item.record.id,
+        )
+    item.update = verdict == "changed"
+    return item

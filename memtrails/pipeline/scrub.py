@@ -12,11 +12,29 @@ from ..keys import record_uid
 from ..records import MemoryRecord, RecordError, Seen, SourceState
 from ..secrets import scrub_error, scrub_record, scrub_state
 
-__all__ = ["scrub"]
+__all__ = ["INLINE_CHARS", "scrub", "scrub_item", "staged"]
 
 # Scrubbing runs at tens of MB/s: a record this large would hold the event loop for a few
 # milliseconds, so it goes to a worker thread; small ones are cheaper scrubbed in place.
-_INLINE_CHARS = 64 * 1024
+INLINE_CHARS = 64 * 1024
+
+
+def staged(record: MemoryRecord) -> Staged:
+    """Return ``record`` scrubbed, with its uid from the raw id (blocking: see INLINE_CHARS)."""
+    uid = record_uid(record.source, record.id)
+    clean, found = scrub_record(record)
+    return Staged(clean, secrets=found or None, uid=uid)
+
+
+def scrub_item(
+    item: RecordError | Seen | SourceState,
+) -> RecordError | Seen | SourceState:
+    """Return an item that is not a record with the secrets in its written strings replaced."""
+    if isinstance(item, RecordError):
+        return scrub_error(item)
+    if isinstance(item, SourceState):
+        return scrub_state(item)
+    return item
 
 
 @pipable_operator
@@ -33,16 +51,9 @@ async def scrub(
     """
     async with streamcontext(source) as items:
         async for item in items:
-            if isinstance(item, RecordError):
-                yield scrub_error(item)
-            elif isinstance(item, SourceState):
-                yield scrub_state(item)
-            elif not isinstance(item, MemoryRecord):
-                yield item
+            if not isinstance(item, MemoryRecord):
+                yield scrub_item(item)
+            elif len(item.text) < INLINE_CHARS:
+                yield staged(item)
             else:
-                uid = record_uid(item.source, item.id)
-                if len(item.text) < _INLINE_CHARS:
-                    clean, found = scrub_record(item)
-                else:
-                    clean, found = await asyncio.to_thread(scrub_record, item)
-                yield Staged(clean, secrets=found or None, uid=uid)
+                yield await asyncio.to_thread(staged, item)
