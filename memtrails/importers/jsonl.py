@@ -227,11 +227,17 @@ def _read(
 
         if salt is not None:
             digest = _keyed(salt, source, name, mapping, kind, limits)
+            # A line without its id key may be named by its line number: its digest then
+            # covers the number too (a longer key is never wrong, only less often found).
+            needle = json.dumps(mapping.get("id", "id"), ensure_ascii=False).encode()
 
             def parse(raw: bytes, where: int) -> tuple[MemoryRecord | RecordError | None, bool]:
                 item = _item(raw, where, name, source, mapping, kind, limits)
-                # A record named by its line number is not made by the line's bytes alone.
-                return item, isinstance(item, MemoryRecord) and item.id != f"{name.name}:{where}"
+                # Kept only when the digest makes the record: it covers the line number, or
+                # the record is not named by it.
+                return item, isinstance(item, MemoryRecord) and (
+                    needle not in raw or item.id != f"{name.name}:{where}"
+                )
 
         if stream.seekable:
             f.seek(offset)
@@ -253,7 +259,9 @@ def _read(
                 elif raw.strip():
                     # Parsed later, and only when the digest is not one the folder knows;
                     # the position below counts it as a record until then (``settle``).
-                    item = RawLine(digest(raw), source, raw, line_no + 1, parse)
+                    where = line_no + 1
+                    key = digest(raw, 0 if needle in raw else where)
+                    item = RawLine(key, source, raw, where, parse)
                 else:
                     item = None
             if item is not None:
@@ -273,8 +281,9 @@ def _read(
 
 def _keyed(
     salt: bytes, source: str, name: Path, mapping: Mapping[str, str], kind: str, limits: Limits
-) -> Callable[[bytes], bytes]:
-    """Return the digest function of this reader's lines: BLAKE2b keyed by what else makes a record."""
+) -> Callable[[bytes, int], bytes]:
+    """Return the digest function of this reader's lines: BLAKE2b keyed by what else makes a
+    record, over the line's bytes and, when not 0, its number."""
     settings = json.dumps(
         [salt.hex(), source, str(name), sorted(mapping.items()), kind, limits.max_depth,
          limits.max_line_bytes],
@@ -282,8 +291,12 @@ def _keyed(
     ).encode("ascii")
     key = hashlib.blake2b(settings, digest_size=32).digest()
 
-    def digest(raw: bytes) -> bytes:
-        return hashlib.blake2b(raw, digest_size=16, key=key).digest()
+    def digest(raw: bytes, number: int) -> bytes:
+        if not number:
+            return hashlib.blake2b(raw, digest_size=16, key=key).digest()
+        h = hashlib.blake2b(raw, digest_size=16, key=key, person=b"line number")
+        h.update(b"\n%d" % number)
+        return h.digest()
 
     return digest
 

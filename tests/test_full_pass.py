@@ -1,0 +1,180 @@
+"""A full pass over a JSON Lines file: unchanged lines found by their digest store exactly what parsing would."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import in_tz
+
+import memtrails.importers.jsonl as jsonl
+from memtrails import Limits, Memory
+from memtrails.importers.jsonl import from_jsonl
+from memtrails.records import ImportReport
+from memtrails.testing import HashingEmbedder
+
+
+async def _parsed(path: Path, **kw: Any) -> AsyncIterator[Any]:
+    """The same importer read record by record: Memory.ingest cannot ask it for raw lines."""
+    async for item in from_jsonl(path, **kw):
+        yield item
+
+
+async def _ingest(folder: Path, source: Any, **kw: Any) -> ImportReport:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        return await memory.ingest(source, **kw)
+
+
+def _summary(report: ImportReport) -> tuple[Any, ...]:
+    return (
+        report.added,
+        report.updated,
+        report.unchanged,
+        sorted(str(e) for e in report.errors),
+        dict(report.secrets),
+        report.cut,
+    )
+
+
+def _stored(folder: Path) -> tuple[bytes, Any]:
+    """The folder's log and the positions it saved (but when): what a full pass must not change."""
+    positions = json.loads((folder / "sources.json").read_text())
+    for entry in positions.values():
+        entry.pop("saved", None)
+    return (folder / "records.jsonl").read_bytes(), positions
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the JSON Lines lines parsed into records (every line the digest did not settle)."""
+    calls: list[int] = []
+    parse = jsonl._item
+
+    def counting(*args: Any) -> Any:
+        calls.append(args[1])
+        return parse(*args)
+
+    monkeypatch.setattr(jsonl, "_item", counting)
+    return calls
+
+
+def _to_version_1(folder: Path) -> None:
+    """Make the folder's table what memtrails wrote before raw digests (schema version 1)."""
+    db = sqlite3.connect(folder / "table.sqlite")
+    db.executescript(
+        "DROP INDEX records_raw; ALTER TABLE records DROP COLUMN raw;"
+        " UPDATE meta SET value = 1 WHERE key = 'version';"
+    )
+    db.commit()
+    db.close()
+
+
+async def test_a_folder_built_before_finds_every_record_unchanged_then_reads_no_line(
+    gsm8k_subset: Any, tmp_path: Path, counted: list[int]
+) -> None:
+    path = gsm8k_subset(300)  # the real corpus: no id field, records named by line number
+    folder = tmp_path / "m"
+    first = await _ingest(folder, _parsed(path))
+    assert first.added == 300
+    _to_version_1(folder)
+    before = _stored(folder)
+    counted.clear()
+
+    again = await _ingest(folder, from_jsonl(path))
+    assert (again.added, again.updated, again.unchanged) == (0, 0, 300)
+    assert len(counted) == 300  # no digest yet: every line parsed, and its digest kept
+    assert _stored(folder) == before
+    counted.clear()
+
+    third = await _ingest(folder, from_jsonl(path))
+    assert (third.added, third.updated, third.unchanged, third.embedded) == (0, 0, 300, 0)
+    assert counted == []
+    assert _stored(folder) == before
+    db = sqlite3.connect(folder / "table.sqlite")
+    assert db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone() == (2,)
+    assert db.execute("SELECT count(*) FROM records WHERE raw IS NOT NULL").fetchone() == (300,)
+    db.close()
+
+
+def _lines(rows: list[Any]) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows)
+
+
+ROWS: list[Any] = [
+    {"id": "a", "text": "first", "at": "2024-03-01T12:00:00"},  # no zone: local time
+    {"text": "no id: named by its line"},
+    {"id": "b", "text": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB in it"},
+    "",
+    {"id": "a", "text": "same id, other content: the first is kept"},
+    {"id": "c", "text": "x" * 300},
+    "{not json",
+    {"id": "b", "text": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB in it"},
+    {"id": "d", "title": "a title", "text": "  padded\u00a0 ", "tags": ["x", {"password": "hunter22"}]},
+    {"question": "id-less again", "answer": "42"},
+]
+
+
+async def test_digests_store_what_parsing_stores_through_edits(
+    tmp_path: Path, counted: list[int]
+) -> None:
+    path = tmp_path / "rows.jsonl"
+    limits = Limits(max_text_units=100)
+    edits = [
+        ROWS,
+        ROWS,  # unchanged: the digests answer
+        [{"id": "new", "text": "a line on top moves the numbered ones"}, *ROWS],
+        [*ROWS[:5], {"id": "c", "text": "c edited"}, *ROWS[6:]],
+        [*ROWS[:5], {"id": "c", "text": "c edited"}, *ROWS[6:]],
+    ]
+    raw_parsed = []
+    for step, rows in enumerate(edits):
+        path.write_text(_lines(rows))
+        before = len(counted)
+        by_digest = await _ingest(tmp_path / "raw", from_jsonl(path), limits=limits, prune=True)
+        raw_parsed.append(len(counted) - before)
+        by_record = await _ingest(tmp_path / "parsed", _parsed(path), limits=limits, prune=True)
+        assert _summary(by_digest) == _summary(by_record), step
+        assert _stored(tmp_path / "raw") == _stored(tmp_path / "parsed"), step
+    assert by_digest.unchanged == 7
+    # Of the 9 lines of the unchanged pass, the digests left to parse only what they cannot
+    # settle: the second "a" (a duplicate, never stored), the broken line, and the second
+    # copy of "b" (the first one of the run is the one kept; this one is found unchanged).
+    assert raw_parsed[1] == 3
+    # Once more unchanged after the edits: again only those three.
+    assert raw_parsed[4] == 3
+
+
+async def test_a_new_rule_set_other_limits_or_another_time_zone_read_every_line_again(
+    tmp_path: Path, counted: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text(_lines([{"id": f"r{i}", "text": f"record {i} " * 5, "at": "2024-03-01T12:00:00"} for i in range(20)]))
+    folder = tmp_path / "m"
+    with in_tz("UTC"):
+        assert (await _ingest(folder, from_jsonl(path))).added == 20
+        counted.clear()
+        assert (await _ingest(folder, from_jsonl(path))).unchanged == 20
+        assert counted == []
+
+        # Another rule set must scrub every record again: every line is read, and found
+        # unchanged by its fingerprint (these hold no secret).
+        monkeypatch.setattr("memtrails.ingest.RULES_VERSION", "another rule set")
+        report = await _ingest(folder, from_jsonl(path))
+        assert (report.unchanged, len(counted)) == (20, 20)
+        counted.clear()
+
+        # Other limits make other records: as reading them would.
+        report = await _ingest(folder, from_jsonl(path), limits=Limits(max_text_units=10))
+        assert (report.updated, report.cut, len(counted)) == (20, 20, 20)
+        counted.clear()
+        report = await _ingest(folder, from_jsonl(path), limits=Limits(max_text_units=10))
+        assert (report.unchanged, counted) == (20, [])
+
+    # A date without a zone is local time: in another zone it is another instant.
+    with in_tz("Asia/Tokyo"):
+        report = await _ingest(folder, from_jsonl(path), limits=Limits(max_text_units=10))
+    assert (report.updated, len(counted)) == (20, 20)
