@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncGenerator, Callable, Iterator
+from contextlib import aclosing
 from typing import TypeVar
 
-__all__ = ["iterate_in_thread"]
+__all__ = ["chunks_in_thread", "iterate_in_thread"]
 
 T = TypeVar("T")
 
@@ -33,6 +34,19 @@ async def iterate_in_thread(
     cancelled consumer does not stop a thread mid-step, and a generator cannot be closed
     while it runs).
     """
+    async with aclosing(chunks_in_thread(make, chunk)) as chunks:
+        async for items in chunks:
+            for item in items:
+                yield item
+
+
+async def chunks_in_thread(
+    make: Callable[[], Iterator[T]], chunk: int = 64
+) -> AsyncGenerator[list[T], None]:
+    """Yield the items of ``make()`` in lists of at most ``chunk``, one worker call each.
+
+    As :func:`iterate_in_thread`, for a consumer that takes a list at a time.
+    """
     if chunk < 1:
         raise ValueError("`chunk` must be at least 1")
     lock = threading.Lock()
@@ -53,8 +67,8 @@ async def iterate_in_thread(
     try:
         while True:
             items = await asyncio.to_thread(step)
-            for item in items:
-                yield item
+            if items:
+                yield items
             if len(items) < chunk:
                 return
     finally:

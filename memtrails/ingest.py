@@ -71,7 +71,10 @@ async def run_import(
         settle = readable.settle
     else:
         items_in, settle = stream.iterate(source), None
-    ready = prepared(items_in, run, size=batch, idle=idle, name=name, limits=limits, settle=settle)
+    ready = prepared(
+        items_in, run, size=batch, idle=idle, name=name, limits=limits, settle=settle,
+        chunked=settle is not None,
+    )
     batches_in = read_ahead(ready, 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)
     try:

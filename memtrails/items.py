@@ -84,8 +84,8 @@ RawItem = RawLine | MemoryRecord | RecordError | SourceState
 class RawReadable(Protocol):
     """An importer that can hand over its lines unparsed, each with its digest."""
 
-    def raw_lines(self, salt: bytes) -> AsyncIterator[RawItem]:
-        """Yield a :class:`RawLine` per record line (errors and positions as usual).
+    def raw_lines(self, salt: bytes) -> AsyncIterator[list[RawItem]]:
+        """Yield lists of a :class:`RawLine` per record line (errors and positions as usual).
 
         Args:
             salt: mixed into every key: what else decides the records (code, rules, limits).

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 
 from .._exceptions import SourceError
 from .._measure import measure
-from .._threads import iterate_in_thread
+from .._threads import chunks_in_thread, iterate_in_thread
 from ..items import RawItem, RawLine
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
@@ -393,8 +393,9 @@ class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):
         if self._gen is not None:
             await self._gen.aclose()
 
-    def raw_lines(self, salt: bytes) -> AsyncIterator[RawItem]:
-        """Yield each record line unparsed, as a :class:`~memtrails.items.RawLine` keyed with ``salt``.
+    def raw_lines(self, salt: bytes) -> AsyncIterator[list[RawItem]]:
+        """Yield the record lines unparsed, as :class:`~memtrails.items.RawLine` keyed with
+        ``salt``, in lists of up to 256 (one hop from the reading thread each).
 
         Errors the reader finds without parsing (an over-long line) and positions come as
         usual; a position counts every ``RawLine`` before it as a record: :meth:`settle`
@@ -446,6 +447,11 @@ async def _from_jsonl(
             file, name, fields or {}, kind, state, checkpoint_every, limits or Limits(), salt
         )
 
-    async with aclosing(iterate_in_thread(read, chunk=256)) as items:
-        async for item in items:
-            yield item
+    if salt is None:
+        async with aclosing(iterate_in_thread(read, chunk=256)) as items:
+            async for item in items:
+                yield item
+    else:
+        async with aclosing(chunks_in_thread(read, chunk=256)) as chunks:
+            async for chunk in chunks:
+                yield chunk

@@ -29,6 +29,7 @@ async def prepared(
     name: str = "custom",
     limits: Limits | None = None,
     settle: Settle | None = None,
+    chunked: bool = False,
 ) -> AsyncGenerator[list[StageItem], None]:
     """Yield lists of at most ``size`` stage items: ``source | normalise | scrub | dedup | batch``.
 
@@ -51,12 +52,14 @@ async def prepared(
         name: the source name for records that carry none.
         limits: the size and nesting limits records are held to.
         settle: how to correct a raw source's positions.
+        chunked: ``source`` yields lists of items (``RawReadable.raw_lines``): one list is
+            read ahead instead of ``size`` items.
     """
     if size < 1:
         raise ValueError("`size` must be at least 1")
     if idle is not None and idle <= 0:
         raise ValueError("`idle` must be positive or None")
-    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=size)
+    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1 if chunked else size)
     task = asyncio.ensure_future(_pump(source, queue))
     work = _Work(claims, name, limits, settle)
     try:
@@ -83,7 +86,10 @@ async def prepared(
                     break
                 if isinstance(item, _Failure):
                     raise item.exc
-                chunk.append(item)
+                if chunked:
+                    chunk.extend(item)
+                else:
+                    chunk.append(item)
                 if len(chunk) >= size:
                     break
                 try:
