@@ -63,17 +63,18 @@ async def run_import(
     run = ImportRun(folder.table, prune=prune)
     # source | normalise | scrub | dedup | batch (one stage) | prefetch | embed | prefetch,
     # spelled as calls so that the item types are checked from stage to stage.
+    salt = raw_salt(limits, name)
     raw_lines = getattr(source, "raw_lines", None)
     if callable(raw_lines):
         # The importer hands over its lines unparsed: unchanged ones are found by digest.
         readable = cast(RawReadable, source)
-        items_in: AsyncIterable[Any] = readable.raw_lines(raw_salt(limits, name))
+        items_in: AsyncIterable[Any] = readable.raw_lines(salt)
         settle = readable.settle
     else:
         items_in, settle = stream.iterate(source), None
     ready = prepared(
         items_in, run, size=batch, idle=idle, name=name, limits=limits, settle=settle,
-        chunked=settle is not None,
+        chunked=settle is not None, salt=salt,
     )
     batches_in = read_ahead(ready, 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)

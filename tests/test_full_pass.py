@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,10 @@ import pytest
 from helpers import in_tz
 
 import memtrails.importers.jsonl as jsonl
+import memtrails.pipeline.prepare as prepare
 from memtrails import Limits, Memory
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.records import ImportReport
+from memtrails.records import ImportReport, MemoryRecord, SourceState
 from memtrails.testing import HashingEmbedder
 
 
@@ -178,3 +180,62 @@ async def test_a_new_rule_set_other_limits_or_another_time_zone_read_every_line_
     with in_tz("Asia/Tokyo"):
         report = await _ingest(folder, from_jsonl(path), limits=Limits(max_text_units=10))
     assert (report.updated, len(counted)) == (20, 20)
+
+
+class _Opaque(str):
+    """A string whose repr does not tell two apart: never digested."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<opaque>"
+
+
+def _rows(edit: str) -> list[Any]:
+    zone = timezone(timedelta(hours=2))
+    return [
+        {"id": "1", "text": "plain row", "at": datetime(2024, 3, 1, 12, 0)},  # naive: local
+        {"id": "2", "text": f"aware {edit}", "at": datetime(2024, 3, 1, 12, 0, tzinfo=zone)},
+        {"id": 3, "text": "int id", "meta": {"tags": ("a", "b"), "n": 1.5, "ok": True}},
+        {"id": "4", "text": "nested", "meta": {"deep": [[{"x": None}]], "day": "2024-01-02"}},
+        MemoryRecord(id="5", text="a record", meta={"password": "hunter2hunter2"}),
+        {"id": "6", "text": "a str subclass", "meta": {"o": _Opaque(edit)}},
+        {"id": "7", "text": "no text field"} if edit == "v1" else {"id": "7", "title": "t only", "text": ""},
+    ]
+
+
+async def test_rows_and_records_are_digested_when_their_values_are_plain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[Any] = []
+    normalise = prepare.normalise_item
+
+    def counting(item: Any, *args: Any) -> Any:
+        seen.append(item)
+        return normalise(item, *args)
+
+    monkeypatch.setattr(prepare, "normalise_item", counting)
+    for step, edit in enumerate(["v1", "v1", "v2", "v2"]):
+        seen.clear()
+        by_digest = await _ingest(tmp_path / "digest", _rows(edit), prune=True)
+        records_read = sum(1 for item in seen if not isinstance(item, SourceState))
+        with monkeypatch.context() as m:
+            m.setattr(prepare._Work, "_digest", lambda self, item: None)
+            by_record = await _ingest(tmp_path / "read", _rows(edit), prune=True)
+        assert _summary(by_digest) == _summary(by_record), step
+        assert (tmp_path / "digest" / "records.jsonl").read_bytes() == (
+            tmp_path / "read" / "records.jsonl"
+        ).read_bytes(), step
+        if step in (1, 3):  # nothing changed since the step before: only the row holding a
+            # str subclass (whose repr proves nothing) is read again
+            assert (by_digest.unchanged, records_read) == (7, 1), step
+    assert (by_digest.added, by_digest.updated, by_digest.unchanged) == (0, 0, 7)
+
+
+async def test_an_object_whose_repr_hides_its_value_is_never_digested(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    first = await _ingest(folder, [{"id": "o", "text": _Opaque("one")}])
+    assert first.added == 1
+    # Same repr, other value: a digest would call it unchanged; it is read and updated.
+    report = await _ingest(folder, [{"id": "o", "text": _Opaque("two")}])
+    assert report.updated == 1

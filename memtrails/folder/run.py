@@ -53,8 +53,8 @@ class ImportRun:
                 self._sweep()
         return verdict
 
-    def known(self, digests: list[bytes]) -> dict[bytes, str]:
-        """Return the uids of stored records made from inputs with these digests."""
+    def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
+        """Return ``(uid, source)`` of stored records made from inputs with these digests."""
         return self.table.known(digests)
 
     def first(self, uid: str) -> bool:

@@ -125,18 +125,19 @@ class Table:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
         return self._flight.get(uid) or self._stored(uid)
 
-    def known(self, digests: list[bytes]) -> dict[bytes, str]:
-        """Return the uids of the live, unclaimed records made from inputs with these digests."""
-        found: dict[bytes, str] = {}
+    def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
+        """Return ``(uid, source)`` of the live, unclaimed records made from inputs with these digests."""
+        found: dict[bytes, tuple[str, str]] = {}
         for i in range(0, len(digests), _KNOWN_CHUNK):
             part = digests[i : i + _KNOWN_CHUNK]
             rows = self._db.execute(
-                f"SELECT raw, uid FROM records WHERE raw IN ({','.join('?' * len(part))})", part
+                f"SELECT raw, uid, source FROM records WHERE raw IN ({','.join('?' * len(part))})",
+                part,
             )
-            for raw, uid in rows:
+            for raw, uid, sid in rows:
                 hexed = uid.hex()
                 if hexed not in self._flight:  # a version on its way is not the stored one
-                    found[raw] = hexed
+                    found[raw] = (hexed, self._sources[sid])
         return found
 
     def uids_of(self, source: str) -> list[str]:

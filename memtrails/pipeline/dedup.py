@@ -29,8 +29,8 @@ class Claims(Protocol):
         """
         ...
 
-    def known(self, digests: list[bytes]) -> dict[bytes, str]:
-        """Return the uids of stored records made from inputs with these digests."""
+    def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
+        """Return ``(uid, source)`` of stored records made from inputs with these digests."""
         ...
 
     def first(self, uid: str) -> bool:

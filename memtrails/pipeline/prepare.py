@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterable, Callable
+from datetime import date, datetime, time, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from ..items import RawLine, StageItem, UnchangedMany
 from ..limits import Limits
-from ..records import MemoryRecord, SourceState
+from ..records import At, MemoryRecord, SourceState
 from .batch import _END, _cancel, _Failure, _pump
 from .dedup import Claims, dedup_item
 from .normalise import normalise_item
@@ -18,6 +21,11 @@ from .scrub import INLINE_CHARS, scrub_item, staged
 __all__ = ["prepared"]
 
 Settle = Callable[[SourceState, int], SourceState]
+
+# Values whose repr() tells any two apart (equal reprs: equal values, and so equal records).
+_PLAIN = frozenset({str, int, float, bool, type(None), At})
+_ZONES = frozenset({type(None), timezone, ZoneInfo})
+_RECORD_FIELDS = ("id", "text", "kind", "author", "title", "source", "thread")
 
 
 async def prepared(
@@ -30,6 +38,7 @@ async def prepared(
     limits: Limits | None = None,
     settle: Settle | None = None,
     chunked: bool = False,
+    salt: bytes | None = None,
 ) -> AsyncGenerator[list[StageItem], None]:
     """Yield lists of at most ``size`` stage items: ``source | normalise | scrub | dedup | batch``.
 
@@ -42,7 +51,9 @@ async def prepared(
     as one :class:`~memtrails.items.UnchangedMany` per source and list. Any other line is
     parsed and goes the usual way, its digest kept with its record when the line alone
     makes it. ``settle`` corrects the positions of such a source, which count every line
-    as a record until parsed (``RawReadable.settle``).
+    as a record until parsed (``RawReadable.settle``). With ``salt``, a record or a dict
+    (a row of a cursor) made only of plain values (strings, numbers, None, dates, lists
+    and dicts of them) is digested the same way, from its ``repr`` and the salt.
 
     Args:
         source: records, mappings, errors, positions, ``Seen`` and ``RawLine`` items.
@@ -54,6 +65,8 @@ async def prepared(
         settle: how to correct a raw source's positions.
         chunked: ``source`` yields lists of items (``RawReadable.raw_lines``): one list is
             read ahead instead of ``size`` items.
+        salt: what else decides a record (code, rules, limits, zone): digests records and
+            rows too.
     """
     if size < 1:
         raise ValueError("`size` must be at least 1")
@@ -61,7 +74,7 @@ async def prepared(
         raise ValueError("`idle` must be positive or None")
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1 if chunked else size)
     task = asyncio.ensure_future(_pump(source, queue))
-    work = _Work(claims, name, limits, settle)
+    work = _Work(claims, name, limits, settle, salt)
     try:
         buf: list[StageItem] = []
         ended = False
@@ -109,41 +122,52 @@ async def prepared(
 class _Work:
     """The per-item work of normalise, scrub and dedup, with the counts they keep."""
 
-    __slots__ = ("claims", "limits", "name", "not_records", "position", "settle")
+    __slots__ = (
+        "claims", "key", "limits", "max_depth", "name", "not_records", "position", "settle",
+    )
 
     def __init__(
-        self, claims: Claims, name: str, limits: Limits | None, settle: Settle | None
+        self,
+        claims: Claims,
+        name: str,
+        limits: Limits | None,
+        settle: Settle | None,
+        salt: bytes | None,
     ) -> None:
         self.claims = claims
         self.name = name
         self.limits = limits
         self.settle = settle
+        self.key = None if salt is None else hashlib.blake2b(salt, digest_size=32).digest()
+        self.max_depth = (limits or Limits()).max_depth
         self.position = 0
         self.not_records: Counter[str] = Counter()  # raw lines that were no record, per source
 
     async def run(self, chunk: list[Any], out: list[StageItem]) -> None:
         """Append the stage items for ``chunk`` to ``out``, in order (unchanged raw lines first)."""
         claims = self.claims
-        digests = [item.key for item in chunk if type(item) is RawLine]
-        known = claims.known(digests) if digests else {}
+        digests: list[bytes | None] = [
+            item.key if type(item) is RawLine else self._digest(item) for item in chunk
+        ]
+        wanted = [d for d in digests if d is not None]
+        known = claims.known(wanted) if wanted else {}
         unchanged: dict[str, list[str]] = {}
         rest: list[StageItem] = []
-        for item in chunk:
+        for item, digest in zip(chunk, digests, strict=True):
             self.position += 1
-            raw: bytes | None = None
+            found = known.get(digest) if digest is not None else None
+            # The first record with a uid in a run is the one kept: a later one with the same
+            # digest goes the usual way, to be found unchanged or a duplicate.
+            if found is not None and claims.first(found[0]):
+                unchanged.setdefault(found[1], []).append(found[0])
+                continue
             if type(item) is RawLine:
-                uid = known.get(item.key)
-                # The first record with a uid in a run is the one kept: a later one with the
-                # same digest goes the usual way, to be found unchanged or a duplicate.
-                if uid is not None and claims.first(uid):
-                    unchanged.setdefault(item.source, []).append(uid)
-                    continue
                 parsed, keyed = item.parse(item.raw, item.where)
                 if not isinstance(parsed, MemoryRecord):
                     self.not_records[item.source] += 1
                     if parsed is None:
                         continue
-                raw = item.key if keyed else None
+                digest = digest if keyed else None
                 item = parsed
             elif type(item) is SourceState and self.settle is not None:
                 item = self.settle(item, self.not_records[item.source])
@@ -155,7 +179,51 @@ class _Work:
                 clean = staged(record)
             else:
                 clean = await asyncio.to_thread(staged, record)
-            clean.raw = raw
+            clean.raw = digest
             rest.append(dedup_item(clean, claims))
         out.extend(UnchangedMany(source, uids) for source, uids in unchanged.items())
         out.extend(rest)
+
+    def _digest(self, item: Any) -> bytes | None:
+        """Return the digest of a record or a dict made of plain values only, else None."""
+        if self.key is None:
+            return None
+        if type(item) is MemoryRecord:
+            values: list[Any] = [getattr(item, f) for f in _RECORD_FIELDS]
+            values.append(item.at)
+            values.append(item.meta)
+        elif type(item) is dict:
+            values = [item]
+        else:
+            return None
+        if not _plain(values, self.max_depth + 1):
+            return None
+        return hashlib.blake2b(
+            repr(values).encode("utf-8", "surrogatepass"), digest_size=16, key=self.key,
+            person=b"record",
+        ).digest()
+
+
+def _plain(values: list[Any], max_depth: int) -> bool:
+    """Tell whether every value, at any depth up to ``max_depth``, is one whose repr is exact."""
+    stack = [(v, 0) for v in values]
+    while stack:
+        v, depth = stack.pop()
+        t = type(v)
+        if t in _PLAIN:
+            continue
+        if depth >= max_depth:
+            return False
+        if t is dict:
+            for k, x in v.items():
+                if type(k) is not str:
+                    return False
+                stack.append((x, depth + 1))
+        elif t is list or t is tuple:
+            stack.extend((x, depth + 1) for x in v)
+        elif t is datetime or t is time:
+            if type(v.tzinfo) not in _ZONES:
+                return False
+        elif t is not date:
+            return False
+    return True
