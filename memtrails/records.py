@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import calendar
+import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
@@ -25,6 +26,24 @@ __all__ = [
 ]
 
 _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
+# The form toISOString writes (and most exports): read directly, as Date.parse reads it.
+_UTC_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))?Z")
+_EPOCH_DAY = date(1970, 1, 1).toordinal()
+
+
+def _utc_iso_ms(value: str) -> int | None:
+    """Return the instant of a valid ``YYYY-MM-DDTHH:MM:SS[.sss]Z`` string, else None."""
+    m = _UTC_ISO.fullmatch(value)
+    if m is None:
+        return None
+    y, mo, d, h, mi, s, frac = m.groups()
+    if int(h) > 23 or int(mi) > 59 or int(s) > 59:
+        return None  # 24:00 and leap seconds are left to parse_date
+    try:
+        day = date(int(y), int(mo), int(d)).toordinal() - _EPOCH_DAY
+    except ValueError:
+        return None  # year 0, month 13, 30 February: left to parse_date
+    return ((day * 24 + int(h)) * 60 + int(mi)) * 60_000 + int(s) * 1000 + int(frac or 0)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -63,7 +82,9 @@ class At:
             offset = value.utcoffset()
             return cls(wall - (int(offset.total_seconds() * 1000) if offset else 0))
         if isinstance(value, str):
-            ms = parse_date(value)
+            ms = _utc_iso_ms(value)
+            if ms is None:
+                ms = parse_date(value)
             if ms is None:
                 raise ValueError(f"not a date: {value!r}")
             return cls(ms)

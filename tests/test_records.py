@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memtrails.records import At, ImportReport, MemoryRecord, RecordError
+from memtrails.dates import parse_date
+from memtrails.records import At, ImportReport, MemoryRecord, RecordError, _utc_iso_ms
 
 
 def test_at_reads_what_users_pass() -> None:
@@ -65,3 +67,27 @@ def test_report_json_is_what_add_prints() -> None:
     assert out["errors"] == [{"source": "a.jsonl", "where": "line 3", "reason": "not JSON"}]
     assert out["secrets"] == {"jwt": 1}
     assert str(report.errors[0]) == "a.jsonl (line 3): not JSON"
+
+
+def test_the_utc_iso_form_is_read_as_date_parse_reads_it() -> None:
+    """At.of reads ``YYYY-MM-DDTHH:MM:SS[.sss]Z`` directly; it must agree with parse_date."""
+    rng = random.Random(18)
+    read = 0
+    for _ in range(20_000):
+        year = rng.choice([rng.randint(0, 9999), rng.randint(1900, 2100)])
+        frac = rng.choice(["", f".{rng.randint(0, 999):03d}"])
+        text = (
+            f"{year:04d}-{rng.randint(0, 13):02d}-{rng.randint(0, 32):02d}"
+            f"T{rng.randint(0, 25):02d}:{rng.randint(0, 60):02d}:{rng.randint(0, 60):02d}{frac}Z"
+        )
+        expected = parse_date(text)
+        fast = _utc_iso_ms(text)
+        if fast is not None:
+            read += 1
+            assert fast == expected, text
+        if expected is not None:
+            assert At.of(text).ms == expected, text
+    assert read > 5_000  # most are valid dates, read without parse_date
+    assert _utc_iso_ms("2024-02-30T00:00:00Z") is None
+    assert _utc_iso_ms("2024-01-01T24:00:00Z") is None
+    assert At.of("1969-12-31T23:59:59.999Z").ms == -1
