@@ -26,6 +26,9 @@ Settle = Callable[[SourceState, int], SourceState]
 _PLAIN = frozenset({str, int, float, bool, type(None), At})
 _ZONES = frozenset({type(None), timezone, ZoneInfo})
 _RECORD_FIELDS = ("id", "text", "kind", "author", "title", "source", "thread")
+# Larger records are not digested: their repr would be a copy as large (a 200 MB field), and
+# their own scrubbing costs far more than reading them again.
+_DIGEST_CHARS = 1 << 20
 
 
 async def prepared(
@@ -205,11 +208,18 @@ class _Work:
 
 
 def _plain(values: list[Any], max_depth: int) -> bool:
-    """Tell whether every value, at any depth up to ``max_depth``, is one whose repr is exact."""
+    """Tell whether every value, at any depth up to ``max_depth``, is one whose repr is exact,
+    and all of them small enough to be digested."""
     stack = [(v, 0) for v in values]
+    chars = 0
     while stack:
         v, depth = stack.pop()
         t = type(v)
+        if t is str:
+            chars += len(v)
+            if chars > _DIGEST_CHARS:
+                return False
+            continue
         if t in _PLAIN:
             continue
         if depth >= max_depth:
@@ -218,6 +228,7 @@ def _plain(values: list[Any], max_depth: int) -> bool:
             for k, x in v.items():
                 if type(k) is not str:
                     return False
+                chars += len(k)
                 stack.append((x, depth + 1))
         elif t is list or t is tuple:
             stack.extend((x, depth + 1) for x in v)
