@@ -7,6 +7,7 @@ import hashlib
 import importlib.metadata
 import json
 import os
+import sys
 import time
 from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from contextlib import aclosing
@@ -149,14 +150,17 @@ def raw_salt(limits: Limits | None, name: str) -> bytes:
 
     That is this library's code (every module: normalising, scrubbing, the rule set, dates
     and keys all live in it, so any change makes every digest new and the next full pass
-    parses everything once), the rule set's version, the record limits, the default source
-    name and the local time zone (a date without a zone is read as local time).
+    parses everything once), the Python and RE2 versions that run it, the rule set's
+    version, the record limits, the default source name and the local time zone (a date
+    without a zone is read as local time).
     """
     zone = os.environ.get("TZ")
     localtime = Path("/etc/localtime")
     zone_file = hashlib.sha256(localtime.read_bytes()).hexdigest() if localtime.is_file() else ""
     parts = [
         _code_digest(),
+        sys.version,
+        _version("google-re2"),
         RULES_VERSION,
         list(astuple(limits or Limits())),
         name,
@@ -167,6 +171,13 @@ def raw_salt(limits: Limits | None, name: str) -> bytes:
         time.altzone,
     ]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=True).encode("ascii")).digest()
+
+
+def _version(package: str) -> str:
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _code_digest() -> str:
