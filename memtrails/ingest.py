@@ -110,8 +110,7 @@ async def _write(
     for item in items:
         if isinstance(item, UnchangedMany):
             report.unchanged += len(item.uids)
-            for uid in item.uids:
-                run.saw(item.source, uid)
+            run.saw_all(item.source, item.uids)
         elif isinstance(item, Unchanged):
             report.unchanged += 1
             run.saw(item.source, item.uid)

@@ -71,6 +71,13 @@ class ImportRun:
         if self.prune and uid is not None:
             self.seen.add(uid)
 
+    def saw_all(self, source: str, uids: list[str]) -> None:
+        """Count items read from ``source`` with these uids (as :meth:`saw` does one by one)."""
+        self.read[source] += len(uids)
+        if self.prune:
+            for uid in uids:
+                self.seen.add(uid)
+
     def gone(self) -> list[str]:
         """Return the uids to prune: records of each source read completely that it lacked.
 
