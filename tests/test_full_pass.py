@@ -68,7 +68,7 @@ def _to_version_1(folder: Path) -> None:
     """Make the folder's table what memtrails wrote before raw digests (schema version 1)."""
     db = sqlite3.connect(folder / "table.sqlite")
     db.executescript(
-        "DROP INDEX records_raw; ALTER TABLE records DROP COLUMN raw;"
+        "DROP INDEX records_by_raw; ALTER TABLE records DROP COLUMN raw;"
         " UPDATE meta SET value = 1 WHERE key = 'version';"
     )
     db.commit()
