@@ -34,6 +34,7 @@ class ImportRun:
     passed: UidSet = field(default_factory=UidSet)
     states: dict[str, SourceState] = field(default_factory=dict)
     _sweep_at: int = _SWEEP_FROM
+    _digests: bool | None = None  # whether the table held any input digest when first asked
 
     def claim(
         self, uid: str, fp: str, source: str, raw: bytes | None = None
@@ -55,7 +56,11 @@ class ImportRun:
 
     def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
         """Return ``(uid, source)`` of stored records made from inputs with these digests."""
-        return self.table.known(digests)
+        if self._digests is None:
+            # Asked once: a folder without any (a first import) is not asked per chunk. A
+            # digest written during this run could only match a uid already passed.
+            self._digests = self.table.has_digests()
+        return self.table.known(digests) if self._digests else {}
 
     def first(self, uid: str) -> bool:
         """Tell whether ``uid`` is new to this run, and count it as passed."""

@@ -129,6 +129,10 @@ class Table:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
         return self._flight.get(uid) or self._stored(uid)
 
+    def has_digests(self) -> bool:
+        """Tell whether any stored record holds the digest of its input (a first import: no)."""
+        return self._db.execute("SELECT 1 FROM records WHERE raw IS NOT NULL LIMIT 1").fetchone() is not None
+
     def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
         """Return ``(uid, source)`` of the live, unclaimed records made from inputs with these digests."""
         found: dict[bytes, tuple[str, str]] = {}
