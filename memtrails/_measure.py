@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,14 @@ def str_bounds(s: str) -> tuple[int, int]:
     if s.isascii() and _ESCAPED.search(s) is None:
         return n + 2, n + 2
     return n + 2, 6 * n + 2  # an escape (\u001f) is six bytes, any other character at most four
+
+
+class NotJSON(TypeError):
+    """A value JSON cannot hold (a date, a Decimal, bytes, an object)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__(f"a {type(value).__name__} is not a JSON value")
+        self.kind = type(value).__name__
 
 
 def _is_container(v: Any) -> bool:
@@ -84,10 +93,12 @@ def measure(value: Any, max_depth: int, max_low: int, depth: int = 0) -> Measure
             high += 1 + max(len(v), 1)
             stack.extend((x, d) for x in v)
             continue
-        else:  # numbers of other types; JSON serialisation refuses anything else later
+        elif isinstance(v, numbers.Real):  # numpy's and databases' numbers
             low += _MIN_SCALAR
             high += _MAX_SCALAR
             continue
+        else:
+            raise NotJSON(v)
         for s in strings:
             # Loose bounds (one to six bytes a character) are enough to settle almost every
             # case; the caller serialises only values whose bounds straddle its limit.

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
+import decimal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -125,6 +127,25 @@ async def test_normalise_turns_bad_items_into_errors_and_keeps_going() -> None:
     assert "`text` must be a string" in out[2].reason
     assert out[4].source == "mine"
     assert out[6].reason == "record has no text and no title"
+
+
+async def test_a_meta_value_json_cannot_hold_is_that_records_error_not_the_imports(
+    tmp_path: Path,
+) -> None:
+    # A database row's date or Decimal, put in meta as it came.
+    records = [
+        MemoryRecord(id="a", text="first", meta={"n": 1, "due": datetime.date(2024, 1, 2)}),
+        MemoryRecord(id="b", text="second", meta={"price": {"net": decimal.Decimal("1.50")}}),
+        MemoryRecord(id="c", text="third", meta={"n": 3}),
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(records, name="rows")
+        assert (report.added, len(report.errors)) == (1, 2)
+        due, price = report.errors
+        assert due.where == "record 'a'" and "meta 'due' holds a date" in due.reason
+        assert "isoformat()" in due.reason
+        assert price.where == "record 'b'" and "meta 'price' holds a Decimal" in price.reason
+        assert await memory.get("c") is not None
 
 
 async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: Path) -> None:

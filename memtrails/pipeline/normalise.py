@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from aiostream import pipable_operator, streamcontext
 
-from .._measure import json_bytes, measure, str_bounds, well_formed_value
+from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
@@ -128,7 +129,10 @@ def _fit_meta(
     Raises:
         _TooDeep: an entry nests deeper than ``max_depth``; nothing recursive has seen it yet.
     """
-    whole = measure(meta, limits.max_depth, limits.max_field_bytes)
+    try:
+        whole = measure(meta, limits.max_depth, limits.max_field_bytes)
+    except NotJSON as exc:
+        raise ValueError(_not_json(meta, exc)) from None
     if not (whole.too_deep or whole.too_big or whole.surrogates) and (
         whole.high <= limits.max_field_bytes
     ):
@@ -164,6 +168,21 @@ def _fit_meta(
         low += m.low + k_low + 1
         high += m.high + k_high + 1
     return (dict(kept) if changed else None), low, high
+
+
+def _not_json(meta: Mapping[str, Any], exc: NotJSON) -> str:
+    """Name the meta entry holding a value JSON cannot hold, and say what to do."""
+    key = "?"
+    for name, value in meta.items():
+        try:
+            measure(value, sys.maxsize, sys.maxsize)
+        except NotJSON:
+            key = js_well_formed(str(name))
+            break
+    return (
+        f"meta {key!r} holds a {exc.kind}, which JSON cannot hold: store it as a string or a number "
+        "(date.isoformat(), str(decimal), bytes.decode())"
+    )
 
 
 def _well_formed_item(item: RecordError | Seen | SourceState) -> RecordError | Seen | SourceState:
