@@ -13,7 +13,7 @@ from tokenizers import Tokenizer
 from .._exceptions import EmbeddingError
 from ._tokens import sha256_file
 
-__all__ = ["open_session", "output_dims", "pick_output"]
+__all__ = ["open_session", "output_dims", "pick_output", "takes_token_types"]
 
 
 def open_session(
@@ -86,3 +86,18 @@ def output_dims(session: ort.InferenceSession, output: str, probe: Callable[[], 
         if o.name == output and isinstance(o.shape[-1], int):
             return int(o.shape[-1])
     return int(probe().shape[0])
+
+
+def takes_token_types(session: ort.InferenceSession, model_id: str) -> bool:
+    """Return whether a text encoder's session takes ``token_type_ids`` too.
+
+    Raises:
+        EmbeddingError: the session lacks ``input_ids`` or ``attention_mask``.
+    """
+    inputs = {i.name for i in session.get_inputs()}
+    if not {"input_ids", "attention_mask"} <= inputs:
+        raise EmbeddingError(
+            f"model {model_id} has inputs {sorted(inputs)}; "
+            "a text encoder needs input_ids and attention_mask"
+        )
+    return "token_type_ids" in inputs

@@ -16,6 +16,8 @@ from ._base import Vector
 __all__ = [
     "TokenPassage",
     "Window",
+    "batch_passages",
+    "content_window",
     "cut_windows",
     "length_batches",
     "pad_id",
@@ -65,6 +67,25 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+def content_window(
+    max_tokens: int, reserved: int, overlap: int, batch_size: int, batch_tokens: int
+) -> int:
+    """Return the text's word pieces per window: ``max_tokens`` less the ``reserved`` ones.
+
+    Raises:
+        ValueError: an argument is out of range.
+    """
+    window = max_tokens - reserved
+    if window < 2:
+        raise ValueError(f"`max_tokens` must leave room for text, got {max_tokens}")
+    if not 0 <= overlap < window:
+        raise ValueError(f"`overlap` must be in [0, {window}), got {overlap}")
+    for name, value in (("batch_size", batch_size), ("batch_tokens", batch_tokens)):
+        if value < 1:
+            raise ValueError(f"`{name}` must be at least 1, got {value}")
+    return window
+
+
 def cut_windows(
     tokenizer: Tokenizer, texts: list[str], size: int, overlap: int, *, first_only: bool
 ) -> list[Window]:
@@ -102,6 +123,27 @@ def pooled_vectors(hidden: _FloatArray, mask: _IntArray, *, already_pooled: bool
     norms = np.linalg.norm(pooled, axis=1, keepdims=True)
     normalised: _FloatArray = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
     return normalised
+
+
+def batch_passages(
+    batch: list[Window],
+    hidden: _FloatArray,
+    mask: _IntArray,
+    first: int,
+    pooled: bool,
+    *,
+    keep_tokens: bool,
+) -> list[TokenPassage]:
+    """Return one passage per window of a run: its sentence vector, and its token vectors
+    (the rows from ``first`` on, one per content word piece) when ``keep_tokens``."""
+    vectors = pooled_vectors(hidden, mask, already_pooled=pooled)
+    passages = []
+    for r, w in enumerate(batch):
+        tokens: _FloatArray | None = None
+        if keep_tokens and not pooled:
+            tokens = hidden[r, first : first + len(w.ids)].copy()
+        passages.append(TokenPassage(w.start, w.end, vectors[r].copy(), tokens, w.offsets))
+    return passages
 
 
 def special_tokens(tokenizer: Tokenizer) -> tuple[list[int], list[int]]:

@@ -16,11 +16,19 @@ from .server import OpenAIEmbedder
 __all__ = ["default_embedder", "load_embedder"]
 
 
-async def default_embedder(threads: int | None = None) -> OnnxEmbedder:
+async def default_embedder(
+    threads: int | None = None,
+    *,
+    optimize: bool = True,
+    cache_dir: str | os.PathLike[str] | None = None,
+) -> OnnxEmbedder:
     """Load the default model (all-MiniLM-L6-v2 int8, packaged; SHA-256 checked).
 
     Args:
         threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+        optimize: run the fused graph built once from the package's file (the default; see
+            :meth:`OnnxEmbedder.packaged`), or the package's own graph.
+        cache_dir: where the fused graph is kept (see :func:`cache_root`).
 
     Returns:
         The loaded embedder.
@@ -32,7 +40,7 @@ async def default_embedder(threads: int | None = None) -> OnnxEmbedder:
 
         embedder = await default_embedder(threads=2)
     """
-    return await OnnxEmbedder.packaged(threads=threads)
+    return await OnnxEmbedder.packaged(threads=threads, optimize=optimize, cache_dir=cache_dir)
 
 
 async def load_embedder(
@@ -77,7 +85,7 @@ async def load_embedder(
                     "memtrails or reindex"
                 )
             else:
-                embedder = await OnnxEmbedder.packaged(**common)
+                embedder = await OnnxEmbedder.packaged(cache_dir=cache_dir, **common)
         else:
             options = {
                 "model_id": spec["model_id"],
