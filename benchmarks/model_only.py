@@ -43,19 +43,25 @@ def load_texts(corpora: Path, n: int) -> list[str]:
     return [pool[i % len(pool)] for i in range(n)]
 
 
-def count_pieces(texts: list[str]) -> int:
-    """Return the word pieces the model sees: windows of <= 254 pieces plus [CLS]/[SEP] each."""
+def pieces_per_text(texts: list[str]) -> list[int]:
+    """Return the word pieces the model sees per text: windows of <= 254 pieces plus
+    [CLS]/[SEP] each (the query path takes the first window only: min(n, 256))."""
     tok = Tokenizer.from_file(
         str(ROOT / "memtrails" / "embedding" / "data" / DEFAULT_TOKENIZER_FILE)
     )
     tok.no_padding()
     tok.no_truncation()
-    total = 0
+    out = []
     for enc in tok.encode_batch(texts, add_special_tokens=False):
         n = len(enc.ids)
         windows = 1 if n <= 254 else 1 + -(-(n - 254) // (254 - 32))
-        total += n + 2 * windows
-    return total
+        out.append(n + 2 * windows)
+    return out
+
+
+def count_pieces(texts: list[str]) -> int:
+    """Return the word pieces the model sees for all the texts."""
+    return sum(pieces_per_text(texts))
 
 
 async def run_graph(texts: list[str], batch: int, threads: int | None, graph: str) -> dict[str, float]:

@@ -3,7 +3,8 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/search_latency.py [--sizes 10000,100000] [--queries 100]
-        [--embedder hashing|model] [--optimize] [--keep DIR]
+        [--embedder hashing|model] [--optimize] [--keep DIR] [--graph fused|packaged]
+        [--embedding-runs 3]
 
 Each size builds a memory folder of N records (GSM8K questions with their answers) and then
 times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by score, then the hits
@@ -36,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import numpy as np
 from _common import (  # the benchmarks folder is not a package: sys.path above
     CORPORA,
     HashingEmbedder,
@@ -68,13 +70,14 @@ def queries(n: int) -> list[str]:
 
 
 async def measure(n: int, qs: list[str], embedder_kind: str, optimize: bool, threads: int | None,
-                  query_model: Any, keep: Path | None = None) -> dict[str, Any]:
+                  query_model: Any, keep: Path | None = None,
+                  optimize_graph: bool = True) -> dict[str, Any]:
     from memtrails import Memory, from_jsonl
     from memtrails.embedding import default_embedder
 
     work = keep / f"{embedder_kind}-{n}" if keep else Path(tempfile.mkdtemp(prefix="memtrails-search-"))
     try:
-        embedder: Any = HashingEmbedder() if embedder_kind == "hashing" else await default_embedder(threads=threads)
+        embedder: Any = HashingEmbedder() if embedder_kind == "hashing" else await default_embedder(threads=threads, optimize=optimize_graph)
         build_s = None
         if not (work / "memory").exists():
             work.mkdir(parents=True, exist_ok=True)
@@ -143,30 +146,69 @@ async def measure(n: int, qs: list[str], embedder_kind: str, optimize: bool, thr
     return result
 
 
-async def query_embedding(qs: list[str], model: Any) -> dict[str, Any]:
-    """Time the real model's embed_query over the queries (warmed first)."""
+async def query_embedding(qs: list[str], model: Any, runs: int = 1) -> dict[str, Any]:
+    """Time the real model's embed_query over the queries (warmed first), ``runs`` times.
+
+    Queries differ in length (MT-Bench prompts run to 256 word pieces, the short asks to 10),
+    and a query's cost grows with its word pieces: the figures are also given for short
+    queries (at most 32 word pieces with [CLS]/[SEP]) and long ones apart, with the CPU time
+    per query, so a tail from long queries is told apart from a tail from waiting.
+    """
+    from model_only import pieces_per_text
+
+    lengths = [min(n, 256) for n in pieces_per_text(qs)]
     await model.embed_query(qs[0])
-    times = []
-    for q in qs:
-        t0 = time.perf_counter()
-        await model.embed_query(q)
-        times.append(time.perf_counter() - t0)
-    return {"p50_ms": percentile_ms(times, 50), "p95_ms": percentile_ms(times, 95)}
+    times, cpu, sizes, per_run = [], [], [], []
+    for _ in range(runs):
+        run_times = []
+        for q, n in zip(qs, lengths, strict=True):
+            c0, t0 = time.process_time(), time.perf_counter()
+            await model.embed_query(q)
+            run_times.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
+            sizes.append(n)
+        times += run_times
+        per_run.append([percentile_ms(run_times, 50), percentile_ms(run_times, 95)])
+    short = [t for t, n in zip(times, sizes, strict=True) if n <= 32]
+    long = [t for t, n in zip(times, sizes, strict=True) if n > 32]
+    return {
+        "p50_ms": percentile_ms(times, 50),
+        "p95_ms": percentile_ms(times, 95),
+        "p99_ms": percentile_ms(times, 99),
+        "cpu_p50_ms": percentile_ms(cpu, 50),
+        "cpu_p95_ms": percentile_ms(cpu, 95),
+        "runs_p50_p95_ms": per_run,
+        "pieces_p50_p95": [float(np.percentile(lengths, 50)), float(np.percentile(lengths, 95))],
+        "short_queries": len(short) // runs,
+        "short_p50_ms": percentile_ms(short, 50),
+        "short_p95_ms": percentile_ms(short, 95),
+        "long_queries": len(long) // runs,
+        "long_p50_ms": percentile_ms(long, 50),
+        "long_p95_ms": percentile_ms(long, 95),
+    }
 
 
 async def run(args: argparse.Namespace) -> None:
     from memtrails.embedding import default_embedder
 
     qs = queries(args.queries)
-    embedder = await default_embedder(threads=args.threads)
-    model = await query_embedding(qs, embedder)
-    print(f"query embedding with the real model: p50 {model['p50_ms']} ms, p95 {model['p95_ms']} ms",
-          flush=True)
+    optimize = args.graph == "fused"
+    embedder = await default_embedder(threads=args.threads, optimize=optimize)
+    model = await query_embedding(qs, embedder, args.embedding_runs)
+    model["graph"] = "fused" if embedder.optimized else "packaged"
+    print(f"query embedding with the real model ({model['graph']} graph, {len(qs)} queries x "
+          f"{args.embedding_runs}; word pieces p50 {model['pieces_p50_p95'][0]:.0f}, p95 "
+          f"{model['pieces_p50_p95'][1]:.0f}): p50 {model['p50_ms']} ms, p95 {model['p95_ms']} ms, "
+          f"p99 {model['p99_ms']} ms (per run p50/p95: {model['runs_p50_p95_ms']}); CPU per query "
+          f"p50 {model['cpu_p50_ms']} ms, p95 {model['cpu_p95_ms']} ms; {model['short_queries']} "
+          f"short queries (<= 32 pieces) p50 {model['short_p50_ms']} ms, p95 "
+          f"{model['short_p95_ms']} ms; {model['long_queries']} long p50 {model['long_p50_ms']} "
+          f"ms, p95 {model['long_p95_ms']} ms", flush=True)
     rows = []
     for n in (int(s) for s in args.sizes.split(",") if s.strip()):
         r = await measure(n, qs, args.embedder, args.optimize, args.threads,
                           embedder if args.embedder == "hashing" else None,
-                          Path(args.keep) if args.keep else None)
+                          Path(args.keep) if args.keep else None, optimize)
         if "end_to_end_p50_ms" in r:
             r["with_model_p50_ms"] = round(r["search_p50_ms"] + model["p50_ms"], 2)
             r["with_model_p95_ms"] = round(r["search_p95_ms"] + model["p95_ms"], 2)
@@ -198,6 +240,10 @@ def main() -> None:
     parser.add_argument("--optimize", action="store_true", help="build HNSW before searching")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--keep", help="build the folders under this directory once and reuse them")
+    parser.add_argument("--graph", choices=("fused", "packaged"), default="fused",
+                        help="the default model's graph: fused (memtrails' default) or the package's")
+    parser.add_argument("--embedding-runs", type=int, default=3,
+                        help="passes over the queries timing the query embedding alone (3)")
     asyncio.run(run(parser.parse_args()))
 
 
