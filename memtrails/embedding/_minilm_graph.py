@@ -35,7 +35,9 @@ def read_weights(model_path: Path) -> dict[str, _Array | tuple[_Array, _Array]]:
     """
     graph = onnx.load(str(model_path)).graph
     raw = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
-    casts = {n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast" and n.input[0] in raw}
+    casts = {
+        n.output[0]: n.input[0] for n in graph.node if n.op_type == "Cast" and n.input[0] in raw
+    }
     scaled: dict[str, tuple[_Array, _Array]] = {}
     for n in graph.node:
         if n.op_type == "Mul" and n.input[0] in casts and n.input[1] in raw:
@@ -102,15 +104,28 @@ def build_fused_graph(weights: dict[str, _Array | tuple[_Array, _Array]]) -> onn
     # Look up int8 rows and their scales, then scale: 12 MB in the file instead of 47 MB.
     rows = g.op("Cast", [g.op("Gather", [g.const("words.q", words_q), ids], axis=0)], to=1)
     words = g.op("Mul", [rows, g.op("Gather", [g.const("words.scale", words_scale), ids], axis=0)])
-    types = g.op("Gather", [g.const("types", w(e + "token_type_embeddings.weight")), "token_type_ids"], axis=0)
+    types = g.op(
+        "Gather",
+        [g.const("types", w(e + "token_type_embeddings.weight")), "token_type_ids"],
+        axis=0,
+    )
     shape = g.op("Shape", [ids])
-    tokens = g.op("Slice", [shape, g.const("c.1", np.array([1], np.int64)), g.const("c.2", np.array([2], np.int64))])
+    tokens = g.op(
+        "Slice",
+        [shape, g.const("c.1", np.array([1], np.int64)), g.const("c.2", np.array([2], np.int64))],
+    )
     zero = g.const("c.0", np.array([0], np.int64))
-    positions = g.op("Slice", [g.const("positions", w(e + "position_embeddings.weight")), zero, tokens, zero])
+    positions = g.op(
+        "Slice", [g.const("positions", w(e + "position_embeddings.weight")), zero, tokens, zero]
+    )
     x = g.op("Add", [g.op("Add", [words, types]), positions])
     x = g.op(
         "LayerNormalization",
-        [x, g.const("emb.ln.w", w(e + "LayerNorm.weight")), g.const("emb.ln.b", w(e + "LayerNorm.bias"))],
+        [
+            x,
+            g.const("emb.ln.w", w(e + "LayerNorm.weight")),
+            g.const("emb.ln.b", w(e + "LayerNorm.bias")),
+        ],
         axis=-1,
         epsilon=_EPS,
     )
@@ -125,12 +140,29 @@ def build_fused_graph(weights: dict[str, _Array | tuple[_Array, _Array]]) -> onn
             [x, g.const(f"l{n}.qkv.w", qkv_w), g.const(f"l{n}.qkv.b", qkv_b), mask],
             num_heads=_HEADS,
         )
-        x = g.skip_norm(g.matmul(context, f"l{n}.ao.w", w(a + "output.dense.weight")), x, f"l{n}.aln", w(a + "output.LayerNorm.weight"), w(a + "output.LayerNorm.bias"), w(a + "output.dense.bias"))
+        x = g.skip_norm(
+            g.matmul(context, f"l{n}.ao.w", w(a + "output.dense.weight")),
+            x,
+            f"l{n}.aln",
+            w(a + "output.LayerNorm.weight"),
+            w(a + "output.LayerNorm.bias"),
+            w(a + "output.dense.bias"),
+        )
         mid = g.ms(
             "BiasGelu",
-            [g.matmul(x, f"l{n}.fi.w", w(p + "intermediate.dense.weight")), g.const(f"l{n}.fi.b", w(p + "intermediate.dense.bias"))],
+            [
+                g.matmul(x, f"l{n}.fi.w", w(p + "intermediate.dense.weight")),
+                g.const(f"l{n}.fi.b", w(p + "intermediate.dense.bias")),
+            ],
         )
-        x = g.skip_norm(g.matmul(mid, f"l{n}.fo.w", w(p + "output.dense.weight")), x, f"l{n}.oln", w(p + "output.LayerNorm.weight"), w(p + "output.LayerNorm.bias"), w(p + "output.dense.bias"))
+        x = g.skip_norm(
+            g.matmul(mid, f"l{n}.fo.w", w(p + "output.dense.weight")),
+            x,
+            f"l{n}.oln",
+            w(p + "output.LayerNorm.weight"),
+            w(p + "output.LayerNorm.bias"),
+            w(p + "output.dense.bias"),
+        )
     g.nodes.append(helper.make_node("Identity", [x], ["last_hidden_state"], name="output"))
     inputs = [
         helper.make_tensor_value_info(name, TensorProto.INT64, ["batch", "tokens"])
@@ -139,7 +171,9 @@ def build_fused_graph(weights: dict[str, _Array | tuple[_Array, _Array]]) -> onn
     output = helper.make_tensor_value_info(
         "last_hidden_state", TensorProto.FLOAT, ["batch", "tokens", _HIDDEN]
     )
-    graph = helper.make_graph(g.nodes, "all-MiniLM-L6-v2-fused", inputs, [output], initializer=g.inits)
+    graph = helper.make_graph(
+        g.nodes, "all-MiniLM-L6-v2-fused", inputs, [output], initializer=g.inits
+    )
     # Fixed producer and versions: the same weights give the same bytes on every machine.
     model = helper.make_model(
         graph,
@@ -177,7 +211,11 @@ class _Graph:
     def matmul(self, x: str, name: str, weight: _Array) -> str:
         return self.op("MatMul", [x, self.const(name, weight)])
 
-    def skip_norm(self, x: str, skip: str, name: str, gamma: _Array, beta: _Array, bias: _Array) -> str:
+    def skip_norm(
+        self, x: str, skip: str, name: str, gamma: _Array, beta: _Array, bias: _Array
+    ) -> str:
         """``LayerNorm(x + bias + skip)``: a linear layer's bias, the residual and the norm."""
         inputs = [x, skip, self.const(f"{name}.w", gamma), self.const(f"{name}.b", beta)]
-        return self.ms("SkipLayerNormalization", [*inputs, self.const(f"{name}.bias", bias)], epsilon=_EPS)
+        return self.ms(
+            "SkipLayerNormalization", [*inputs, self.const(f"{name}.bias", bias)], epsilon=_EPS
+        )
