@@ -102,7 +102,9 @@ def build_fused_graph(weights: dict[str, _Array | tuple[_Array, _Array]]) -> onn
     words_q, words_scale = weights[_WORDS]
     ids = "input_ids"
     # Look up int8 rows and their scales, then scale: 12 MB in the file instead of 47 MB.
-    rows = g.op("Cast", [g.op("Gather", [g.const("words.q", words_q), ids], axis=0)], to=1)
+    rows = g.op(
+        "Cast", [g.op("Gather", [g.const("words.q", words_q), ids], axis=0)], to=TensorProto.FLOAT
+    )
     words = g.op("Mul", [rows, g.op("Gather", [g.const("words.scale", words_scale), ids], axis=0)])
     types = g.op(
         "Gather",
@@ -129,6 +131,8 @@ def build_fused_graph(weights: dict[str, _Array | tuple[_Array, _Array]]) -> onn
         axis=-1,
         epsilon=_EPS,
     )
+    # A 2-D 0/1 mask: padding gets -10000 before the softmax, whose exp() is exactly 0 in fp32,
+    # as the packaged graph's -3.4e38 gives: a padded row adds nothing to a text's vector.
     mask = g.op("Cast", ["attention_mask"], to=TensorProto.INT32)
     for n in range(_LAYERS):
         p, a = f"encoder.layer.{n}.", f"encoder.layer.{n}.attention."
