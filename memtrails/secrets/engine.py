@@ -5,122 +5,24 @@ from __future__ import annotations
 import base64
 import binascii
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any, Final
 
 import re2
 
+from .passes import OPTIONS, Pass, Spans, compile_pass, search
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
 
 __all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
 
-_OPTIONS = re2.Options()
-# Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
-# slower) NFA on long inputs.
-_OPTIONS.max_mem = 64 << 20
-
-
-_Spans = list[tuple[int, int]]  # (start, end) of group 0, 1, 2, ...; (-1, -1) if unset
-
-# Matches up to this many bytes get their groups from the combined expression; longer ones
-# (a PEM block, a data: URI, a run of near-misses) from their own rule's expression, whose
-# smaller program makes RE2's group extraction (its NFA, linear in the match's length times
-# the program's size) many times cheaper.
-_LONG: Final = 512
-_GROUP = re2.compile(r"\(\?P<\w+>")
-
-
-def _groupless(pattern: str) -> str:
-    """Return ``pattern`` with its named groups made non-capturing."""
-    return str(_GROUP.sub("(?:", pattern))
-
-
-def _portable(regex: Any) -> Callable[[bytes, int, int], _Spans | None]:
-    groups = range(regex.groups + 1)
-
-    def search(buf: bytes, pos: int, end: int) -> _Spans | None:
-        m = regex.search(buf, pos, end)
-        return None if m is None else [m.span(i) for i in groups]
-
-    return search
-
-
-def _searcher(
-    regex: Any,
-    rules: tuple[tuple[Rule, int, dict[str, int]], ...] = (),
-    table: tuple[tuple[int, ...], ...] = (),
-) -> Callable[[bytes, int, int], _Spans | None]:
-    """Return a function that finds the leftmost match in ``buf[pos:end]``, as group spans.
-
-    The match is found first without groups: RE2 then runs only its DFA, the fast engine,
-    and extracting groups (which needs its slower engines) over the whole scanned text is
-    what made near-misses cost. Groups are then extracted inside the match alone, anchored
-    at both its ends, which yields the same groups: the match is the first alternative's
-    that matches there, and with both ends fixed no other parse ranks above it.
-
-    re2's public ``search`` wraps every match in a ``_Match`` whose ``span(i)`` costs a few
-    calls each; its underlying ``Match`` returns all spans in one call, so use it when
-    present and fall back to the public API otherwise (and when ``rules``, the combined
-    expression's rules with their group indexes, and ``table``, where each rule's own groups
-    go, are not given).
-    """
-    raw = getattr(regex, "_regexp", None)
-    anchors = getattr(re2, "_Anchor", None)
-    if not rules or raw is None or anchors is None or not hasattr(raw, "Match"):
-        return _portable(regex)
-    unanchored, both = anchors.UNANCHORED, anchors.ANCHOR_BOTH
-    find = re2.compile("|".join(f"(?:{_groupless(r.pattern)})" for r, _, _ in rules), _OPTIONS)
-    find_raw = find._regexp
-    # Per rule: its groupless and grouped expressions, and where its groups go in the
-    # combined expression's list of spans.
-    own = [
-        (
-            entry,
-            re2.compile(_groupless(entry[0].pattern), _OPTIONS)._regexp,
-            re2.compile(entry[0].pattern, _OPTIONS)._regexp,
-            slots,
-        )
-        for entry, slots in zip(rules, table, strict=True)
-    ]
-    width = regex.groups + 1
-
-    def long_match(buf: bytes, ms: int, me: int) -> _Spans:
-        for (rule, _, groups), alone, grouped, slots in own:
-            # The first rule that matches there is the match's.
-            if alone.Match(both, buf, ms, me)[0][0] < 0:
-                continue
-            spans: _Spans = [(-1, -1)] * width
-            if rule.check == "pem":
-                _pem_groups(buf, ms, me, spans, groups)
-            else:
-                for slot, span in zip(slots, grouped.Match(both, buf, ms, me), strict=True):
-                    spans[slot] = span
-            spans[0] = spans[slots[0]] = (ms, me)
-            return spans
-        full: _Spans = raw.Match(both, buf, ms, me)
-        return full
-
-    def fast(buf: bytes, pos: int, end: int) -> _Spans | None:
-        ((ms, me),) = find_raw.Match(unanchored, buf, pos, end)
-        if ms < 0:
-            return None
-        if me - ms > _LONG:
-            return long_match(buf, ms, me)
-        spans: _Spans = raw.Match(both, buf, ms, me)
-        return spans
-
-    return fast
-
-
-_PEM_BEGIN = re2.compile(PEM_BEGIN, _OPTIONS)
-_PEM_END = re2.compile(PEM_END, _OPTIONS)
+_PEM_BEGIN = re2.compile(PEM_BEGIN, OPTIONS)
+_PEM_END = re2.compile(PEM_END, OPTIONS)
 _SEPARATORS: Final = (b"\r\n", b"\n", b"\\r\\n", b"\\n")  # longest first
 
 
-def _pem_groups(buf: bytes, ms: int, me: int, spans: _Spans, groups: dict[str, int]) -> None:
+def _pem_groups(buf: bytes, ms: int, me: int, spans: Spans, groups: dict[str, int]) -> None:
     """Set the private-key rule's groups (hdr, body, end) of its match ``buf[ms:me]``.
 
     RE2 would extract them with its NFA, whose cost over a long match (a key, or a header
@@ -146,33 +48,9 @@ def _pem_groups(buf: bytes, ms: int, me: int, spans: _Spans, groups: dict[str, i
     spans[groups["body"]] = (hdr_e, body_e)
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """One combined expression and, per rule, the indexes of its groups."""
-
-    regex: Any  # re2._Regexp (no stubs)
-    search: Callable[[bytes, int, int], _Spans | None]
-    rules: tuple[tuple[Rule, int, dict[str, int]], ...]  # rule, outer group, inner groups
-
-
-def _compile(rules: tuple[Rule, ...]) -> _Compiled:
-    parts = []
-    for rule in rules:
-        # Group names must be unique across the alternation: prefix them with the rule's.
-        inner = rule.pattern.replace("(?P<", f"(?P<{rule.name}__")
-        parts.append(f"(?P<{rule.name}>{inner})")
-    regex = re2.compile("|".join(parts), _OPTIONS)
-    index: dict[str, int] = regex.groupindex
-    table = []
-    slots = []  # per rule: the combined indexes of its own groups 0, 1, 2, ...
-    for rule in rules:
-        prefix = f"{rule.name}__"
-        groups = {n[len(prefix) :]: i for n, i in index.items() if n.startswith(prefix)}
-        table.append((rule, index[rule.name], groups))
-        alone = re2.compile(rule.pattern, _OPTIONS)
-        by_number = {i: groups[n] for n, i in alone.groupindex.items()}
-        slots.append((index[rule.name], *(by_number[i] for i in range(1, alone.groups + 1))))
-    return _Compiled(regex, _searcher(regex, tuple(table), tuple(slots)), tuple(table))
+def _compile(rules: tuple[Rule, ...], public: bool = False) -> Pass:
+    """Compile ``rules`` into one pass (``public``: with re2's public API only)."""
+    return compile_pass(rules, {"pem": _pem_groups}, public)
 
 
 # Three passes, not one: RE2's DFA builds a state per combination of live partial matches,
@@ -184,7 +62,7 @@ def _compile(rules: tuple[Rule, ...]) -> _Compiled:
 _TOKENS = _compile(tuple(r for r in RULES if r.scan == "tokens"))
 _ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
 _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
-KEY_NAME = re2.compile(KEY, _OPTIONS)
+KEY_NAME = re2.compile(KEY, OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 _DIGITS: Final = frozenset(b"0123456789")
 _LETTERS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -230,7 +108,7 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     return [(start, end, kind)]
 
 
-def _value(sp: _Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
+def _value(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
     """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
     for name in names:
         i = g.get(name)
@@ -246,17 +124,17 @@ def _shaped(value: bytes, check: str) -> bool:
     return value.lower() != value and value.upper() != value  # "mixed", "aws"
 
 
-def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[_Span]:
+def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span]:
     """Yield the replacements in ``buf[start:end]``, in order and without overlaps."""
     pos = start
+    memo: dict[Any, Any] = {}
     while pos < end:
-        sp = compiled.search(buf, pos, end)
-        if sp is None:
+        found = search(compiled, buf, pos, end, memo)
+        if found is None:
             return
-        for rule, outer, g in compiled.rules:  # noqa: B007 (the loop finds the rule)
-            if sp[outer][0] >= 0:
-                break
-        ms, me = sp[outer]
+        entry, sp = found
+        rule, g = entry.rule, entry.groups
+        ms, me = sp[0]
         resume = me
         check = rule.check
         if not rule.kind:  # a span to keep as it is
@@ -349,7 +227,7 @@ _COMMANDS: Final = re2.compile(
 )
 
 
-def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
+def _command(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
     """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
     and where to resume: past the rest of the line when no command is on it, so that a line
     of flags without a command costs one search, not one per flag."""
@@ -378,7 +256,7 @@ def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list
     return [], ve
 
 
-def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
+def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
     for group in ("vdq", "vsq", "vesc", "vbare"):
         vs, ve = sp[g[group]]
