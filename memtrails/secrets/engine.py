@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import re2
 
-from .passes import OPTIONS, Pass, Spans, compile_pass, search
+from .passes import OPTIONS, Pass, Spans, compile_pass, find, parse
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
@@ -64,8 +64,10 @@ _ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
 _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
 KEY_NAME = re2.compile(KEY, OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
-_DIGITS: Final = frozenset(b"0123456789")
-_LETTERS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS: Final = b"0123456789"
+_LETTERS: Final = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NOT_DIGITS: Final = bytes(c for c in range(256) if c not in _DIGITS)
+_NOT_LETTERS: Final = bytes(c for c in range(256) if c not in _LETTERS)
 
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
@@ -119,92 +121,154 @@ def _value(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, i
 
 def _shaped(value: bytes, check: str) -> bool:
     """Tell whether a token's value has the randomness its rule's check asks for."""
-    if check == "alnum":
-        return any(c in _DIGITS for c in value) and any(c in _LETTERS for c in value)
+    if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
+        return bool(value.translate(None, _NOT_DIGITS)) and bool(value.translate(None, _NOT_LETTERS))
     return value.lower() != value and value.upper() != value  # "mixed", "aws"
 
 
+def _has_digit_and_letter(value: str) -> bool:
+    """Tell whether ``value`` holds a digit and a letter (``str.isdigit``, ``str.isalpha``)."""
+    if value.isascii():
+        raw = value.encode("ascii")
+        return bool(raw.translate(None, _NOT_DIGITS)) and bool(raw.translate(None, _NOT_LETTERS))
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+# How far each check reads around its match (bytes before, after), on top of the byte on
+# either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
+# not listed here (the command rule's reads up to its line's end) is never remembered; a
+# check that starts reading further must say so here.
+_READS: Final = {
+    "": (0, 0),  # the value group, or the span kept as it is
+    "alnum": (0, 0),
+    "mixed": (0, 0),
+    "aws": (0, 0),
+    "pem": (0, 0),
+    "basic": (0, 0),
+    "keyed": (2, 1),  # inner_spans: the token pass from one byte before the value
+    "bearer": (2, 1),
+    "url": (2, 1),
+    "assignment": (3, 24),  # "://" before the key, the word after a bare value
+}
+_MEMO_LONGEST: Final = 256  # longer matches are not remembered
+_MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
+
+
+def _reach(compiled: Pass) -> tuple[int, int]:
+    """Return how many bytes before and after a match the pass's remembered checks read."""
+    reads = [_READS[e.rule.check] for e in compiled.entries if e.rule.check in _READS]
+    return max([1, *(b for b, _ in reads)]), max([1, *(a for _, a in reads)])
+
+
 def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span]:
-    """Yield the replacements in ``buf[start:end]``, in order and without overlaps."""
+    """Yield the replacements in ``buf[start:end]``, in order and without overlaps.
+
+    A match whose bytes and surroundings (as far as its rule's check reads, see _READS)
+    were seen before in this text gets the same replacements and resumes the same distance
+    on, without parsing or checking it again: near-misses repeated a thousand times cost
+    one check, not a thousand.
+    """
     pos = start
-    memo: dict[Any, Any] = {}
+    parsed: dict[Any, Any] = {}
+    outcomes: dict[Any, tuple[list[_Span], int]] = {}
+    before, after = _reach(compiled)
+    size = len(buf)
     while pos < end:
-        found = search(compiled, buf, pos, end, memo)
-        if found is None:
+        match = find(compiled, buf, pos, end)
+        if match is None:
             return
-        entry, sp = found
-        rule, g = entry.rule, entry.groups
-        ms, me = sp[0]
-        resume = me
-        check = rule.check
-        if not rule.kind:  # a span to keep as it is
-            yield (ms, me, "")
-        elif check == "pem":
-            body_s, body_e = sp[g["body"]]
-            end_s, end_e = sp[g["end"]]
-            if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
-                stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
-                yield (ms, stop, rule.kind)
-                resume = stop
-            else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
-                resume = sp[g["hdr"]][1]
-        elif check == "assignment":
-            spans = list(_assignment(buf, sp, g, rule.kind))
-            yield from spans
-            if spans:  # a block scalar's value may run past the match: resume after it
-                resume = max(resume, spans[-1][1])
-        elif check == "command":
-            found, resume = _command(buf, sp, g, rule.kind)
-            yield from found
-        elif check == "keyed":
-            vs, ve = sp[g["v"]]
-            key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
-            if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-        elif check == "prose":
-            vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
-            pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
-            ks, ke = pkey if pkey[0] >= 0 else tkey
-            words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
-            found_value = None
-            if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
-                quoted = group in ("vq", "vq2")
-                found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
-            if found_value is not None:
-                ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
-                yield from inner_spans(buf, vs, ve, rule.kind)
-                resume = ve
-            elif me - ms <= 256:  # a rejected phrase may hold the next one: look after its word
-                resume = ke
-            else:
-                resume = ve
-        elif check == "bearer":
-            vs, ve = sp[g["v"]]
-            value = _decode(buf, vs, ve)
-            shaped = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-            if shaped and not is_placeholder(value):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-            resume = ve
-        elif check == "basic":
-            vs, ve = sp[g["v"]]
-            if _is_basic_credential(buf[vs:ve]):
-                yield (vs, ve, rule.kind)
-            resume = ve
-        elif check == "url":  # a URL's password, a command's: any value but a placeholder
-            vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
-            if not is_placeholder(_decode(buf, vs, ve)):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-            resume = ve
-        else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
-            vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
-            if not check or _shaped(buf[vs:ve], check):
-                yield (vs, ve, rule.kind)
-                resume = ve
-            elif check == "aws":  # a short match: look again one byte on
-                resume = ms + 1
-            else:
-                resume = ve
+        ms, me = match
+        lo = ms - before if ms > before else 0
+        key = (buf[lo : me + after], ms - lo, me - ms, me + after >= size)
+        hit = outcomes.get(key)
+        if hit is not None:
+            relative, resume = hit
+            for s, e, kind in relative:
+                yield (s + ms, e + ms, kind)
+            pos = max(ms + resume, pos + 1)
+            continue
+        entry, sp = parse(compiled, buf, ms, me, parsed)
+        out, resume = _check(buf, entry.rule, sp, entry.groups)
+        yield from out
+        if entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
+            if len(outcomes) >= _MEMO_SIZE:
+                outcomes.clear()
+            outcomes[key] = [(s - ms, e - ms, kind) for s, e, kind in out], resume - ms
         pos = max(resume, pos + 1)
+
+
+def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_Span], int]:
+    """Return the replacements for one match of ``rule`` (its groups' spans ``sp``) and
+    where the scan resumes."""
+    ms, me = sp[0]
+    resume = me
+    check = rule.check
+    out: list[_Span] = []
+    if not rule.kind:  # a span to keep as it is
+        out.append((ms, me, ""))
+    elif check == "pem":
+        body_s, body_e = sp[g["body"]]
+        end_s, end_e = sp[g["end"]]
+        if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
+            stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
+            out.append((ms, stop, rule.kind))
+            resume = stop
+        else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
+            resume = sp[g["hdr"]][1]
+    elif check == "assignment":
+        out.extend(_assignment(buf, sp, g, rule.kind))
+        if out:  # a block scalar's value may run past the match: resume after it
+            resume = max(resume, out[-1][1])
+    elif check == "command":
+        out, resume = _command(buf, sp, g, rule.kind)
+    elif check == "keyed":
+        vs, ve = sp[g["v"]]
+        key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
+        if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+            out = inner_spans(buf, vs, ve, rule.kind)
+    elif check == "prose":
+        vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
+        pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
+        ks, ke = pkey if pkey[0] >= 0 else tkey
+        words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
+        found_value = None
+        if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
+            quoted = group in ("vq", "vq2")
+            found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
+        if found_value is not None:
+            ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
+            out = inner_spans(buf, vs, ve, rule.kind)
+            resume = ve
+        elif me - ms <= 256:  # a rejected phrase may hold the next one: look after its word
+            resume = ke
+        else:
+            resume = ve
+    elif check == "bearer":
+        vs, ve = sp[g["v"]]
+        value = _decode(buf, vs, ve)
+        if _has_digit_and_letter(value) and not is_placeholder(value):
+            out = inner_spans(buf, vs, ve, rule.kind)
+        resume = ve
+    elif check == "basic":
+        vs, ve = sp[g["v"]]
+        if _is_basic_credential(buf[vs:ve]):
+            out.append((vs, ve, rule.kind))
+        resume = ve
+    elif check == "url":  # a URL's password, a command's: any value but a placeholder
+        vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
+        if not is_placeholder(_decode(buf, vs, ve)):
+            out = inner_spans(buf, vs, ve, rule.kind)
+        resume = ve
+    else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
+        vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
+        if not check or _shaped(buf[vs:ve], check):
+            out.append((vs, ve, rule.kind))
+            resume = ve
+        elif check == "aws":  # a short match: look again one byte on
+            resume = ms + 1
+        else:
+            resume = ve
+    return out, resume
 
 
 def _is_basic_credential(value: bytes) -> bool:

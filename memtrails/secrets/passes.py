@@ -10,7 +10,7 @@ import re2
 
 from .rule import Rule
 
-__all__ = ["OPTIONS", "Entry", "Pass", "Spans", "compile_pass", "groupless", "search"]
+__all__ = ["OPTIONS", "Entry", "Pass", "Spans", "compile_pass", "find", "groupless", "parse", "search"]
 
 OPTIONS = re2.Options()
 # Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
@@ -194,12 +194,17 @@ def _fits(rules: tuple[Rule, ...]) -> Any:
     return fits if fits.Compile() else None
 
 
-def search(
-    scan: Pass, buf: bytes, pos: int, end: int, memo: dict[Any, Any] | None = None
-) -> tuple[Entry, Spans] | None:
-    """Return the leftmost match in ``buf[pos:end]``: its rule, and its rule's group spans.
+def find(scan: Pass, buf: bytes, pos: int, end: int) -> tuple[int, int] | None:
+    """Return the span of the leftmost match in ``buf[pos:end]`` (RE2's DFA alone)."""
+    ((ms, me),) = scan.find.Match(_UNANCHORED, buf, pos, end)
+    return None if ms < 0 else (ms, me)
 
-    The match is found first without groups (RE2 then runs only its DFA, the fast engine).
+
+def parse(
+    scan: Pass, buf: bytes, ms: int, me: int, memo: dict[Any, Any] | None = None
+) -> tuple[Entry, Spans]:
+    """Return the rule the pass's match ``buf[ms:me]`` belongs to, and its group spans.
+
     Its rule is the first, in priority order, whose own expression matches exactly there,
     anchored at both ends (the alternation takes the first alternative that matches at a
     position, and with both ends fixed no other parse of it ranks above the one found);
@@ -208,13 +213,10 @@ def search(
     which makes RE2's group extraction that much cheaper.
 
     ``memo``, kept by the caller for one text, remembers the rule and groups of short
-    matches. They depend only on the match's bytes and, through RE2's assertions (``\b``,
+    matches. They depend only on the match's bytes and, through RE2's assertions (``\\b``,
     ``^``, ``$``...), on the byte on either side of it or the text's ends, so a match with
     the same bytes in the same surroundings is not parsed again.
     """
-    ((ms, me),) = scan.find.Match(_UNANCHORED, buf, pos, end)
-    if ms < 0:
-        return None
     if memo is None or me - ms > _MEMO_LONGEST:
         return _parse(scan, buf, ms, me)
     key = (buf[ms - 1 if ms else 0 : me + 1], ms == 0, me == len(buf))
@@ -227,6 +229,18 @@ def search(
         memo.clear()
     memo[key] = entry, [(s - ms, e - ms) if s >= 0 else (s, e) for s, e in spans]
     return entry, spans
+
+
+def search(
+    scan: Pass, buf: bytes, pos: int, end: int, memo: dict[Any, Any] | None = None
+) -> tuple[Entry, Spans] | None:
+    """Return the leftmost match in ``buf[pos:end]``: its rule, and its rule's group spans.
+
+    The match is found first without groups (RE2 then runs only its DFA, the fast engine),
+    then parsed (see :func:`parse`).
+    """
+    span = find(scan, buf, pos, end)
+    return None if span is None else parse(scan, buf, span[0], span[1], memo)
 
 
 def _parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
