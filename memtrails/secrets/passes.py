@@ -8,9 +8,20 @@ from typing import Any, Final
 
 import re2
 
+from .groups import Plan, plan
 from .rule import Rule
 
-__all__ = ["OPTIONS", "Entry", "Pass", "Spans", "compile_pass", "find", "groupless", "parse", "search"]
+__all__ = [
+    "OPTIONS",
+    "Entry",
+    "Pass",
+    "Spans",
+    "compile_pass",
+    "find",
+    "groupless",
+    "parse",
+    "search",
+]
 
 OPTIONS = re2.Options()
 # Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
@@ -124,6 +135,7 @@ class Entry:
     lo: bytes  # every match m of the rule has lo <= m[:_HEAD] <= hi
     hi: bytes
     shaper: Shaper | None  # fills the groups of a long match instead of RE2
+    plan: Plan | None  # finds the groups of a long match with RE2's DFA, part by part
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +171,7 @@ def _entry(rule: Rule, index: int, shapers: dict[str, Shaper], public: bool) -> 
         lo[:_HEAD],
         hi,
         shapers.get(rule.check),
+        None if public else plan(rule.pattern, OPTIONS),
     )
 
 
@@ -263,10 +276,14 @@ def _parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
             # The DFA says whether it matches; groups are extracted once, for the one that does.
             if several and entry.alone.Match(_BOTH, buf, ms, me)[0][0] < 0:
                 continue
-            if entry.shaper is not None:
+            if entry.shaper is not None or entry.plan is not None:
                 spans: Spans = [(-1, -1)] * entry.width
                 spans[0] = (ms, me)
-                entry.shaper(buf, ms, me, spans, entry.groups)
+                if entry.shaper is not None:
+                    entry.shaper(buf, ms, me, spans, entry.groups)
+                else:
+                    assert entry.plan is not None
+                    entry.plan.fill(buf, ms, me, spans)
                 return entry, spans
         spans = entry.grouped.Match(_BOTH, buf, ms, me)
         if spans[0][0] >= 0:
