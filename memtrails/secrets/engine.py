@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import re2
 
-from .passes import OPTIONS, Pass, Spans, compile_pass, find, parse
+from .passes import OPTIONS, Pass, Spans, compile_pass, find, leftmost, parse
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
@@ -136,7 +136,8 @@ def _has_digit_and_letter(value: str) -> bool:
 
 # How far each check reads around its match (bytes before, after), on top of the byte on
 # either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
-# not listed here (the command rule's reads up to its line's end) is never remembered; a
+# not listed here is never remembered, nor is an outcome for which _check says it read
+# further (the command rule's, when no command is before the flag: up to the line's end). A
 # check that starts reading further must say so here.
 _READS: Final = {
     "": (0, 0),  # the value group, or the span kept as it is
@@ -149,6 +150,7 @@ _READS: Final = {
     "bearer": (2, 1),
     "url": (2, 1),
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
+    "command": (301, 1),  # the command, up to 300 bytes before the flag, and RE2's \b
 }
 _MEMO_LONGEST: Final = 256  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
@@ -188,20 +190,23 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
             pos = max(ms + resume, pos + 1)
             continue
         entry, sp = parse(compiled, buf, ms, me, parsed)
-        out, resume = _check(buf, entry.rule, sp, entry.groups)
+        out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)
         yield from out
-        if entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
+        if bounded and entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
             if len(outcomes) >= _MEMO_SIZE:
                 outcomes.clear()
             outcomes[key] = [(s - ms, e - ms, kind) for s, e, kind in out], resume - ms
         pos = max(resume, pos + 1)
 
 
-def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_Span], int]:
-    """Return the replacements for one match of ``rule`` (its groups' spans ``sp``) and
-    where the scan resumes."""
+def _check(
+    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]
+) -> tuple[list[_Span], int, bool]:
+    """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
+    the scan resumes, and whether the check read no further than its _READS say."""
     ms, me = sp[0]
     resume = me
+    bounded = True
     check = rule.check
     out: list[_Span] = []
     if not rule.kind:  # a span to keep as it is
@@ -220,7 +225,7 @@ def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_
         if out:  # a block scalar's value may run past the match: resume after it
             resume = max(resume, out[-1][1])
     elif check == "command":
-        out, resume = _command(buf, sp, g, rule.kind)
+        out, resume, bounded = _command(buf, sp, g, rule.kind)
     elif check == "keyed":
         vs, ve = sp[g["v"]]
         key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
@@ -268,7 +273,7 @@ def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_
             resume = ms + 1
         else:
             resume = ve
-    return out, resume
+    return out, resume, bounded
 
 
 def _is_basic_credential(value: bytes) -> bool:
@@ -284,40 +289,43 @@ def _is_basic_credential(value: bytes) -> bool:
 
 # Commands whose flag carries a password (groups: 1 mysql, 2 sshpass, 3 redis-cli, 4 HTTP
 # clients); the flag's spelling and spacing tell which.
-_COMMANDS: Final = re2.compile(
-    rb"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    rb"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
-    rb"|\b(curl|wget|http|https|httpie)\b"
+_COMMANDS: Final = leftmost(
+    r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
+    r"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
+    r"|\b(curl|wget|http|https|httpie)\b"
 )
 
 
-def _command(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
+def _command(
+    buf: bytes, sp: Spans, g: dict[str, int], kind: str
+) -> tuple[list[_Span], int, bool]:
     """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
     and where to resume: past the rest of the line when no command is on it, so that a line
-    of flags without a command costs one search, not one per flag."""
+    of flags without a command costs one search, not one per flag. The last value tells
+    whether the check read only the 300 bytes before the flag (not the rest of the line)."""
     vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
     fs, fe = sp[g["flag"]]
     flag = buf[fs:fe]
     glued = sp[g["gap"]][0] == sp[g["gap"]][1]
     # The command is on the same line, at most a few hundred bytes before the flag.
     start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
-    m = _COMMANDS.search(buf, start, fs)
+    m = _COMMANDS(buf, start, fs)
     if m is None:
         line_end = buf.find(b"\n", fs)
         line_end = len(buf) if line_end < 0 else line_end
-        later = _COMMANDS.search(buf, fs, line_end)
-        return [], line_end if later is None else max(later.start(), ve)
-    if flag == b"-p":
-        ok = m.group(1) is not None if glued else m.group(2) is not None
+        later = _COMMANDS(buf, fs, line_end)
+        return [], line_end if later is None else max(later[0][0], ve), False
+    if flag == b"-p":  # m[n]: the span of group n, (-1, -1) when it did not take part
+        ok = m[1][0] >= 0 if glued else m[2][0] >= 0
     elif flag == b"-a":
-        ok = m.group(3) is not None and not glued
+        ok = m[3][0] >= 0 and not glued
     else:  # -u / --user user:password
         colon = buf.find(b":", vs, ve)
-        ok = m.group(4) is not None and colon >= 0
+        ok = m[4][0] >= 0 and colon >= 0
         vs = colon + 1 if colon >= 0 else vs
     if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
-        return inner_spans(buf, vs, ve, kind), ve
-    return [], ve
+        return inner_spans(buf, vs, ve, kind), ve, True
+    return [], ve, True
 
 
 def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:

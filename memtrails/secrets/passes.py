@@ -19,6 +19,7 @@ __all__ = [
     "compile_pass",
     "find",
     "groupless",
+    "leftmost",
     "parse",
     "search",
 ]
@@ -205,6 +206,19 @@ def _fits(rules: tuple[Rule, ...]) -> Any:
         if loose is None or fits.Add(loose.encode()) < 0:
             return None
     return fits if fits.Compile() else None
+
+
+def leftmost(pattern: str) -> Callable[[bytes, int, int], Spans | None]:
+    """Return a function giving the spans of every group of ``pattern``'s leftmost match in
+    ``buf[pos:end]`` (None if none) in one call to RE2, without re2's match object."""
+    regex = _raw(pattern, False)
+    width = re2.compile(pattern, OPTIONS).groups + 1
+
+    def search(buf: bytes, pos: int, end: int) -> Spans | None:
+        spans: Spans = regex.Match(_UNANCHORED, buf, pos, end)
+        return None if spans[0][0] < 0 else spans[:width]
+
+    return search
 
 
 def find(scan: Pass, buf: bytes, pos: int, end: int) -> tuple[int, int] | None:
