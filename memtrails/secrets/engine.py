@@ -10,7 +10,7 @@ from typing import Any, Final
 
 import re2
 
-from .passes import OPTIONS, Pass, Spans, compile_pass, find, leftmost, parse
+from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, leftmost, parse
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
@@ -175,19 +175,25 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     outcomes: dict[Any, tuple[list[_Span], int]] = {}
     before, after = _reach(compiled)
     size = len(buf)
+    match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
-        match = find(compiled, buf, pos, end)
-        if match is None:
+        ((ms, me),) = match(UNANCHORED, buf, pos, end)
+        if ms < 0:
             return
-        ms, me = match
-        lo = ms - before if ms > before else 0
-        key = (buf[lo : me + after], ms - lo, me - ms, me + after >= size)
+        hi = me + after
+        key: Any
+        if ms > before and hi < size:  # the whole window: its length tells the match's
+            key = buf[ms - before : hi]
+        else:
+            lo = ms - before if ms > before else 0
+            key = (buf[lo:hi], ms - lo, me - ms, hi >= size)
         hit = outcomes.get(key)
         if hit is not None:
             relative, resume = hit
             for s, e, kind in relative:
                 yield (s + ms, e + ms, kind)
-            pos = max(ms + resume, pos + 1)
+            resume += ms
+            pos = resume if resume > pos else pos + 1
             continue
         entry, sp = parse(compiled, buf, ms, me, parsed)
         out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)

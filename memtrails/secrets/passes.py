@@ -115,6 +115,8 @@ class _Public:
 _ANCHORS = getattr(re2, "_Anchor", None)
 _RAW = _ANCHORS is not None and hasattr(re2.compile("a")._regexp, "Match")
 _UNANCHORED: Final[Any] = _ANCHORS.UNANCHORED if _RAW and _ANCHORS else _Public.UNANCHORED
+#: The anchor to pass a pass's ``find.Match`` for a search (RE2's, or the public API's).
+UNANCHORED: Final = _UNANCHORED
 _BOTH: Final[Any] = _ANCHORS.ANCHOR_BOTH if _RAW and _ANCHORS else _Public.ANCHOR_BOTH
 
 
