@@ -7,7 +7,8 @@ the same input at twice the size and prints the time ratio: linear time shows as
 (anything above ~3 means a rule looks too far past its matches and should be rewritten).
 Last, in CPU seconds, 1 MB of near-misses against 1 MB of prose: per rule family (the kind
 a hostile input's name starts with), then every family's near-misses mixed in equal shares,
-the ratio to keep under 3. ``--headline`` prints only those. Kinds of rules without a
+the ratio to keep under 3. ``--headline`` prints only those; ``--no-memo`` measures as if
+no two near-misses were alike (the scan remembers the outcome of a match seen before). Kinds of rules without a
 near-miss input are named (a new rule needs one).
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memtrails.secrets import engine, rules
+from memtrails.secrets import engine, passes, rules
 
 MB = 1 << 20
 ROOT = Path(__file__).resolve().parents[1]
@@ -204,7 +205,15 @@ def main() -> None:
     parser.add_argument(
         "--headline", action="store_true", help="only the families and the mix against prose"
     )
+    parser.add_argument(
+        "--no-memo",
+        action="store_true",
+        help="forget every match's outcome: as if no two near-misses were alike",
+    )
     args = parser.parse_args()
+    if args.no_memo:  # matches longer than -1 bytes are not remembered: none is
+        engine._MEMO_LONGEST = -1  # type: ignore[misc]
+        passes._MEMO_LONGEST = -1  # type: ignore[misc]
     repeat = 1 if args.quick else 3
     cpu = time.process_time  # steadier than wall time on a shared, loaded machine
 
