@@ -1,4 +1,4 @@
-"""The scanner: two RE2 passes over a text's UTF-8 bytes, and the replacement of what they find."""
+"""The scanner: three RE2 passes over a text's UTF-8 bytes, the checks of what they find, its replacement."""
 
 from __future__ import annotations
 
