@@ -171,8 +171,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     one check, not a thousand.
     """
     pos = start
-    parsed: dict[Any, Any] = {}
-    outcomes: dict[Any, tuple[list[_Span], int]] = {}
+    outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
     before, after = _reach(compiled)
     size = len(buf)
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
@@ -195,13 +194,14 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
             resume += ms
             pos = resume if resume > pos else pos + 1
             continue
-        entry, sp = parse(compiled, buf, ms, me, parsed)
+        entry, sp = parse(compiled, buf, ms, me)
         out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)
         yield from out
         if bounded and entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
             if len(outcomes) >= _MEMO_SIZE:
                 outcomes.clear()
-            outcomes[key] = [(s - ms, e - ms, kind) for s, e, kind in out], resume - ms
+            # Tuples of numbers and strings: the garbage collector stops tracking them.
+            outcomes[key] = tuple([(s - ms, e - ms, kind) for s, e, kind in out]), resume - ms
         pos = max(resume, pos + 1)
 
 
