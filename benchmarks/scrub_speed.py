@@ -132,6 +132,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "password: Bearer without a digit": lambda n: _fill("Bearer abcdefghijklmnopqrst ", n),
     "password: quoted name under token": lambda n: _fill('token: "send_message" ', n),
     "password: code values": lambda n: _fill("password = getpass() ", n),
+    "password: 600-byte quoted phrases": lambda n: _fill('password: "' + "x1 " * 200 + '" ', n),
     "password: mysql -p placeholder": lambda n: _fill("mysql -p${PASS} ", n),
     "url-password: placeholder password": lambda n: _fill("https://u:${PASS}@host ", n),
     "private-key: Private-Lines, short lines": lambda n: _fill("Private-Lines: 2\nAb\n", n),

@@ -152,7 +152,7 @@ _READS: Final = {
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
     "command": (301, 1),  # the command, up to 300 bytes before the flag, and RE2's \b
 }
-_MEMO_LONGEST: Final = 256  # longer matches are not remembered
+_MEMO_LONGEST: Final = 1024  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
 
 

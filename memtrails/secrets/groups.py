@@ -155,36 +155,164 @@ def _groupless(pattern: str) -> str:
     return str(_GROUP.sub("(?:", pattern))
 
 
-class _Step:
-    """How to find the groups of one part of the pattern, with the regexes it needs."""
+def _wrap(openers: tuple[str, ...], text: str) -> str:
+    return "".join(openers) + text + ")" * len(openers)
 
-    def __init__(self, options: Any, anchors: Any) -> None:
+
+class _Compiler:
+    """Compiles each part of a pattern once (a part may recur: the rest of a concatenation)."""
+
+    def __init__(self, options: Any) -> None:
         self.options = options
-        self.anchors = anchors
         self.cache: dict[str, Any] = {}
 
-    def regex(self, pattern: str) -> Any:
-        """Return RE2's raw matcher for ``pattern`` (compiled once per plan)."""
+    def __call__(self, openers: tuple[str, ...], text: str, groups: bool = False) -> Any:
+        pattern = _wrap(openers, text if groups else _groupless(text))
         found = self.cache.get(pattern)
         if found is None:
             found = self.cache[pattern] = re2.compile(pattern, self.options)._regexp
         return found
 
 
-def _wrap(openers: tuple[str, ...], text: str) -> str:
-    return "".join(openers) + text + ")" * len(openers)
+@dataclass(frozen=True, slots=True)
+class _Nfa:
+    """A part whose groups RE2's NFA sets: its expression, and its first capture index."""
+
+    regex: Any
+    first: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Alt:
+    """An alternation: per alternative, its expression without groups and its parts."""
+
+    alternatives: tuple[tuple[Any, _Cat], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """One item of a concatenation, up to the last that holds a group."""
+
+    alone: Any  # the item without groups, to find where its first parse ends; None if last
+    rest: Any  # the items after it, without groups, to check they match what is left
+    nfa: _Nfa  # the item and the rest, for when its first parse is not the one
+    group: _Grp | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Cat:
+    parts: tuple[_Part, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Grp:
+    """A group that holds captures: its index (0: not capturing), how it repeats, its body."""
+
+    index: int
+    optional: str  # "?" or "??" for an optional group, "" otherwise
+    whole: Any  # the group without groups and quantifier (for an optional group)
+    nfa: _Nfa | None  # set for other repetitions: the NFA does the group
+    body: _Alt | None
+
+
+def _compile_alt(body: list[list[_Item]], openers: tuple[str, ...], c: _Compiler) -> _Alt:
+    return _Alt(
+        tuple(
+            (
+                c(openers, "".join(i.text for i in alt)) if len(body) > 1 else None,
+                _compile_cat(alt, openers, c),
+            )
+            for alt in body
+        )
+    )
+
+
+def _compile_cat(items: list[_Item], openers: tuple[str, ...], c: _Compiler) -> _Cat:
+    last = max((k for k, item in enumerate(items) if item.group is not None), default=-1)
+    parts = []
+    for k, item in enumerate(items[: last + 1]):
+        final = k == len(items) - 1
+        rest = "".join(i.text for i in items[k + 1 :])
+        holders = [i.group for i in items[k:] if i.group is not None]
+        parts.append(
+            _Part(
+                None if final else c(openers, item.text),
+                None if final else c(openers, rest),
+                _Nfa(c(openers, item.text + rest, True), holders[0].first),
+                None if item.group is None else _compile_grp(item, openers, c),
+            )
+        )
+    return _Cat(tuple(parts))
+
+
+def _compile_grp(item: _Item, openers: tuple[str, ...], c: _Compiler) -> _Grp:
+    group = item.group
+    assert group is not None
+    inner = (*openers, group.opener) if group.opener else openers
+    bare = item.text[: len(item.text) - len(group.quantifier)]
+    if group.quantifier and group.quantifier not in ("?", "??"):
+        return _Grp(group.index, "", None, _Nfa(c(openers, item.text, True), group.first), None)
+    return _Grp(
+        group.index,
+        group.quantifier,
+        c(openers, bare) if group.quantifier else None,
+        None,
+        _compile_alt(group.body, inner, c),
+    )
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
     """The groups of a rule, found part by part (see the module's docs)."""
 
-    body: list[list[_Item]]
-    regexes: _Step
+    body: _Alt
+    start: Any  # RE2's anchors
+    both: Any
 
     def fill(self, buf: bytes, s: int, e: int, spans: Spans) -> None:
         """Set ``spans`` (the rule's groups) for its match ``buf[s:e]``."""
-        _alternation(self.body, (), buf, s, e, spans, self.regexes)
+        self._alt(self.body, buf, s, e, spans)
+
+    def _alt(self, alt: _Alt, buf: bytes, s: int, e: int, spans: Spans) -> None:
+        for alone, cat in alt.alternatives:
+            if alone is None or alone.Match(self.both, buf, s, e)[0][0] >= 0:
+                self._cat(cat, buf, s, e, spans)
+                return
+
+    def _cat(self, cat: _Cat, buf: bytes, s: int, e: int, spans: Spans) -> None:
+        cur = s
+        for part in cat.parts:
+            p = e
+            if part.alone is not None:
+                p = part.alone.Match(self.start, buf, cur, e)[0][1]
+                if p < 0 or part.rest.Match(self.both, buf, p, e)[0][0] < 0:
+                    # A later parse of this part is the one: the NFA finds it, for the rest too.
+                    self._nfa(part.nfa, buf, cur, e, spans)
+                    return
+            if part.group is not None:
+                self._grp(part.group, buf, cur, p, spans)
+            cur = p
+
+    def _grp(self, grp: _Grp, buf: bytes, s: int, e: int, spans: Spans) -> None:
+        if grp.nfa is not None:
+            self._nfa(grp.nfa, buf, s, e, spans)
+            return
+        if grp.optional:
+            # Greedy: the group if it matches the span, else nothing; lazy: nothing if it can.
+            if grp.optional == "??" and s == e:
+                return
+            if grp.whole.Match(self.both, buf, s, e)[0][0] < 0:
+                return
+        if grp.index:
+            spans[grp.index] = (s, e)
+        assert grp.body is not None
+        self._alt(grp.body, buf, s, e, spans)
+
+    def _nfa(self, nfa: _Nfa, buf: bytes, s: int, e: int, spans: Spans) -> None:
+        """Let RE2's NFA set the groups of a part."""
+        found = nfa.regex.Match(self.both, buf, s, e)
+        for k, span in enumerate(found[1:]):
+            spans[nfa.first + k] = span
 
 
 def plan(pattern: str, options: Any) -> Plan | None:
@@ -197,102 +325,7 @@ def plan(pattern: str, options: Any) -> Plan | None:
         body = reader.alternation()
         if reader.i != len(pattern):
             return None
-        for alternative in body:  # every part must compile on its own
-            for item in alternative:
-                re2.compile(_groupless(item.text), options)
+        compiled = _compile_alt(body, (), _Compiler(options))
     except (_Unsupported, re2.error, ValueError):
         return None
-    return Plan(body, _Step(options, anchors))
-
-
-def _nfa(
-    text: str,
-    first: int,
-    openers: tuple[str, ...],
-    buf: bytes,
-    s: int,
-    e: int,
-    spans: Spans,
-    step: _Step,
-) -> None:
-    """Let RE2's NFA set the groups of a part (its first capture index ``first``)."""
-    found = step.regex(_wrap(openers, text)).Match(step.anchors.ANCHOR_BOTH, buf, s, e)
-    for k, span in enumerate(found[1:]):
-        spans[first + k] = span
-
-
-def _alternation(
-    body: list[list[_Item]],
-    openers: tuple[str, ...],
-    buf: bytes,
-    s: int,
-    e: int,
-    spans: Spans,
-    step: _Step,
-) -> None:
-    both = step.anchors.ANCHOR_BOTH
-    for alternative in body:
-        if len(body) > 1:
-            text = _groupless("".join(item.text for item in alternative))
-            if step.regex(_wrap(openers, text)).Match(both, buf, s, e)[0][0] < 0:
-                continue
-        _concatenation(alternative, openers, buf, s, e, spans, step)
-        return
-
-
-def _concatenation(
-    items: list[_Item],
-    openers: tuple[str, ...],
-    buf: bytes,
-    s: int,
-    e: int,
-    spans: Spans,
-    step: _Step,
-) -> None:
-    start = step.anchors.ANCHOR_START
-    both = step.anchors.ANCHOR_BOTH
-    cur = s
-    last = max((k for k, item in enumerate(items) if item.group is not None), default=-1)
-    for k, item in enumerate(items[: last + 1]):
-        if k < len(items) - 1:
-            part = step.regex(_wrap(openers, _groupless(item.text)))
-            p = part.Match(start, buf, cur, e)[0][1]
-            rest = _groupless("".join(i.text for i in items[k + 1 :]))
-            if p < 0 or step.regex(_wrap(openers, rest)).Match(both, buf, p, e)[0][0] < 0:
-                # A later parse of this part is the one: the NFA finds it, for the rest too.
-                text = "".join(i.text for i in items[k:])
-                first = next(i.group.first for i in items[k:] if i.group is not None)
-                _nfa(text, first, openers, buf, cur, e, spans, step)
-                return
-        else:
-            p = e
-        if item.group is not None:
-            _group(item, openers, buf, cur, p, spans, step)
-        cur = p
-
-
-def _group(
-    item: _Item,
-    openers: tuple[str, ...],
-    buf: bytes,
-    s: int,
-    e: int,
-    spans: Spans,
-    step: _Step,
-) -> None:
-    group = item.group
-    assert group is not None
-    inner = (*openers, group.opener) if group.opener else openers
-    if group.quantifier in ("?", "??"):
-        # Greedy: the group if it matches the span, else nothing; lazy: nothing if it can.
-        if group.quantifier == "??" and s == e:
-            return
-        whole = _groupless(item.text[: len(item.text) - len(group.quantifier)])
-        if step.regex(_wrap(openers, whole)).Match(step.anchors.ANCHOR_BOTH, buf, s, e)[0][0] < 0:
-            return
-    elif group.quantifier:
-        _nfa(item.text, group.first, openers, buf, s, e, spans, step)
-        return
-    if group.index:
-        spans[group.index] = (s, e)
-    _alternation(group.body, inner, buf, s, e, spans, step)
+    return Plan(compiled, anchors.ANCHOR_START, anchors.ANCHOR_BOTH)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -21,6 +22,7 @@ __all__ = [
     "groupless",
     "leftmost",
     "parse",
+    "plan_of",
     "search",
 ]
 
@@ -138,7 +140,7 @@ class Entry:
     lo: bytes  # every match m of the rule has lo <= m[:_HEAD] <= hi
     hi: bytes
     shaper: Shaper | None  # fills the groups of a long match instead of RE2
-    plan: Plan | None  # finds the groups of a long match with RE2's DFA, part by part
+    public: bool  # compiled for re2's public API only (no plans: they need the raw matcher)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +176,17 @@ def _entry(rule: Rule, index: int, shapers: dict[str, Shaper], public: bool) -> 
         lo[:_HEAD],
         hi,
         shapers.get(rule.check),
-        None if public else plan(rule.pattern, OPTIONS),
+        public,
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def plan_of(pattern: str) -> Plan | None:
+    """Return the plan that finds the groups of ``pattern``'s long matches with RE2's DFA.
+
+    Made at a rule's first long match, not at import: a plan compiles a dozen expressions.
+    """
+    return plan(pattern, OPTIONS)
 
 
 def compile_pass(
@@ -292,14 +303,15 @@ def _parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
             # The DFA says whether it matches; groups are extracted once, for the one that does.
             if several and entry.alone.Match(_BOTH, buf, ms, me)[0][0] < 0:
                 continue
-            if entry.shaper is not None or entry.plan is not None:
+            found = None if entry.public else plan_of(entry.rule.pattern)
+            if entry.shaper is not None or found is not None:
                 spans: Spans = [(-1, -1)] * entry.width
                 spans[0] = (ms, me)
                 if entry.shaper is not None:
                     entry.shaper(buf, ms, me, spans, entry.groups)
                 else:
-                    assert entry.plan is not None
-                    entry.plan.fill(buf, ms, me, spans)
+                    assert found is not None
+                    found.fill(buf, ms, me, spans)
                 return entry, spans
         spans = entry.grouped.Match(_BOTH, buf, ms, me)
         if spans[0][0] >= 0:
