@@ -230,8 +230,9 @@ def _check(
         out.extend(_assignment(buf, sp, g, rule.kind))
         if out:  # a block scalar's value may run past the match: resume after it
             resume = max(resume, out[-1][1])
-        # A YAML block scalar's value runs over the lines after it, as far as they go.
-        bounded = sp[g["block"]][0] < 0 if "block" in g else True
+        # An accepted YAML block scalar's value runs over the lines after it, as far as they
+        # go: that outcome read past the memo's window.
+        bounded = not out or "block" not in g or sp[g["block"]][0] < 0
     elif check == "command":
         out, resume, bounded = _command(buf, sp, g, rule.kind)
     elif check == "keyed":
