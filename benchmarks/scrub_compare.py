@@ -80,7 +80,11 @@ def _inputs(corpora: Path, fuzz: int) -> list[tuple[str, bytes]]:
         inputs.append((f"hostile {name}", _utf8(build(64 * KB))))
     inputs.append(("hostile mix, 1 MB", _utf8(speed.mixed_near_misses(1 << 20))))
     for path in sorted(corpora.rglob("*")):
-        if path.is_file() and path.suffix not in (".md", ".tsv") and "_nonpermissive" not in path.parts:
+        if (
+            path.is_file()
+            and path.suffix not in (".md", ".tsv")
+            and "_nonpermissive" not in path.parts
+        ):
             raw = path.read_bytes().decode("utf-8", "replace")
             inputs.append((f"raw {path.relative_to(corpora)}", _utf8(raw)))
     fp = _load("scrub_false_positives", ROOT / "benchmarks" / "scrub_false_positives.py")
@@ -156,9 +160,7 @@ def main() -> None:
         new, new_cpu = _run(ROOT, inputs_file)
         wall = time.perf_counter() - t
     differ = [
-        (name, o[1], n[1])
-        for (name, _), o, n in zip(inputs, old, new, strict=True)
-        if o[0] != n[0]
+        (name, o[1], n[1]) for (name, _), o, n in zip(inputs, old, new, strict=True) if o[0] != n[0]
     ]
     replaced = sum(1 for _, spans in new for s in spans if s[2])
     holding = sum(1 for _, spans in new if spans)

@@ -71,35 +71,31 @@ TEXTS = _texts()
 
 def _combined(rules: tuple[Rule, ...]) -> Any:
     """The pass as one RE2 expression with every rule's groups (what the engine used to run)."""
-    parts = [
-        f"(?P<{r.name}>{r.pattern.replace('(?P<', f'(?P<{r.name}__')})" for r in rules
-    ]
+    parts = [f"(?P<{r.name}>{r.pattern.replace('(?P<', f'(?P<{r.name}__')})" for r in rules]
     return re2.compile("|".join(parts), passes.OPTIONS)
 
 
 @pytest.mark.parametrize("name", sorted(PASSES))
 def test_each_match_gets_the_rule_and_groups_of_the_combined_expression(name: str) -> None:
     """The rule a match belongs to and its groups are the ones RE2 gives when every rule of
-    the pass is one alternation with all their groups, with and without the parse memo."""
+    the pass is one alternation with all their groups."""
     scan = PASSES[name]
     rules = tuple(e.rule for e in scan.entries)
     combined = _combined(rules)
     for text in TEXTS:
-        memo: dict[Any, Any] = {}
         pos = 0
         while (m := combined.search(text, pos)) is not None:
             rule = next(r for r in rules if m.group(r.name) is not None)
-            for kept in (None, memo):
-                found = passes.search(scan, text, pos, len(text), kept)
-                assert found is not None
-                entry, spans = found
-                assert entry.rule is rule, text[m.start() : m.start() + 60]
-                assert spans[0] == m.span()
-                for group, index in entry.groups.items():
-                    outer = combined.groupindex[f"{rule.name}__{group}"]
-                    assert spans[index] == m.span(outer), (rule.name, group)
+            found = passes.search(scan, text, pos, len(text))
+            assert found is not None
+            entry, spans = found
+            assert entry.rule is rule, text[m.start() : m.start() + 60]
+            assert spans[0] == m.span()
+            for group, index in entry.groups.items():
+                outer = combined.groupindex[f"{rule.name}__{group}"]
+                assert spans[index] == m.span(outer), (rule.name, group)
             pos = max(m.end(), pos + 1)
-        assert passes.search(scan, text, pos, len(text), memo) is None
+        assert passes.search(scan, text, pos, len(text)) is None
 
 
 def test_groups_from_the_dfa_equal_re2s() -> None:
@@ -194,5 +190,4 @@ def test_remembered_outcomes_equal_fresh_ones(monkeypatch: pytest.MonkeyPatch) -
         texts.append(b"".join(rng.choice(around) + rng.choice(picked) for _ in range(300)))
     remembered = [engine.find_spans(t) for t in texts]
     monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
-    monkeypatch.setattr(passes, "_MEMO_LONGEST", -1)
     assert [engine.find_spans(t) for t in texts] == remembered

@@ -14,6 +14,7 @@ from .rule import Rule
 
 __all__ = [
     "OPTIONS",
+    "UNANCHORED",
     "Entry",
     "Pass",
     "Spans",
@@ -40,10 +41,6 @@ Shaper = Callable[[bytes, int, int, Spans, dict[str, int]], None]
 _LONG: Final = 512
 # How many leading bytes of a match the rule's possible range is compared with.
 _HEAD: Final = 4
-# Matches up to this long have their rule and groups remembered for the rest of the text, up
-# to this many different ones (then forgotten, to bound the memory a text can take).
-_MEMO_LONGEST: Final = 256
-_MEMO_SIZE: Final = 4096
 _GROUP = re2.compile(r"\(\?P<\w+>")
 
 
@@ -240,9 +237,17 @@ def find(scan: Pass, buf: bytes, pos: int, end: int) -> tuple[int, int] | None:
     return None if ms < 0 else (ms, me)
 
 
-def parse(
-    scan: Pass, buf: bytes, ms: int, me: int, memo: dict[Any, Any] | None = None
-) -> tuple[Entry, Spans]:
+def search(scan: Pass, buf: bytes, pos: int, end: int) -> tuple[Entry, Spans] | None:
+    """Return the leftmost match in ``buf[pos:end]``: its rule, and its rule's group spans.
+
+    The match is found first without groups (RE2 then runs only its DFA, the fast engine),
+    then parsed (see :func:`parse`).
+    """
+    span = find(scan, buf, pos, end)
+    return None if span is None else parse(scan, buf, span[0], span[1])
+
+
+def parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
     """Return the rule the pass's match ``buf[ms:me]`` belongs to, and its group spans.
 
     Its rule is the first, in priority order, whose own expression matches exactly there,
@@ -251,40 +256,7 @@ def parse(
     only rules whose possible range holds the match's first bytes are tried. The rule's own
     expression then gives the groups: a program many times smaller than the alternation's,
     which makes RE2's group extraction that much cheaper.
-
-    ``memo``, kept by the caller for one text, remembers the rule and groups of short
-    matches. They depend only on the match's bytes and, through RE2's assertions (``\\b``,
-    ``^``, ``$``...), on the byte on either side of it or the text's ends, so a match with
-    the same bytes in the same surroundings is not parsed again.
     """
-    if memo is None or me - ms > _MEMO_LONGEST:
-        return _parse(scan, buf, ms, me)
-    key = (buf[ms - 1 if ms else 0 : me + 1], ms == 0, me == len(buf))
-    hit = memo.get(key)
-    if hit is not None:
-        entry, relative = hit
-        return entry, [(s + ms, e + ms) if s >= 0 else (s, e) for s, e in relative]
-    entry, spans = _parse(scan, buf, ms, me)
-    if len(memo) >= _MEMO_SIZE:
-        memo.clear()
-    memo[key] = entry, [(s - ms, e - ms) if s >= 0 else (s, e) for s, e in spans]
-    return entry, spans
-
-
-def search(
-    scan: Pass, buf: bytes, pos: int, end: int, memo: dict[Any, Any] | None = None
-) -> tuple[Entry, Spans] | None:
-    """Return the leftmost match in ``buf[pos:end]``: its rule, and its rule's group spans.
-
-    The match is found first without groups (RE2 then runs only its DFA, the fast engine),
-    then parsed (see :func:`parse`).
-    """
-    span = find(scan, buf, pos, end)
-    return None if span is None else parse(scan, buf, span[0], span[1], memo)
-
-
-def _parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
-    """Return the rule the pass's match ``buf[ms:me]`` belongs to, and its group spans."""
     entries = scan.by_byte[buf[ms]]
     several = len(entries) > 1
     if several:
