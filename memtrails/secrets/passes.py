@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -257,17 +257,17 @@ def parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
     expression then gives the groups: a program many times smaller than the alternation's,
     which makes RE2's group extraction that much cheaper.
     """
-    entries = scan.by_byte[buf[ms]]
+    entries: Sequence[Entry] = scan.by_byte[buf[ms]]
     several = len(entries) > 1
     if several:
         head = buf[ms : min(ms + _HEAD, me)]
-        entries = tuple(e for e in entries if e.lo <= head <= e.hi)
+        entries = [e for e in entries if e.lo <= head <= e.hi]
         several = len(entries) > 1
         if several and scan.fits is not None:
             # Rules whose bytes fit the match, whatever the context: a superset of the rules
             # that match there, in one DFA run instead of one per rule.
             fit = scan.fits.Match(buf[ms:me])
-            entries = tuple(e for e in entries if e.index in fit)
+            entries = [e for e in entries if e.index in fit]
             several = len(entries) > 1
     long = me - ms > _LONG
     for entry in entries:
