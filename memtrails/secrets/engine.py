@@ -151,6 +151,7 @@ _READS: Final = {
     "url": (2, 1),
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
     "command": (301, 1),  # the command, up to 300 bytes before the flag, and RE2's \b
+    "prose": (16, 1),  # the words before the key word
 }
 _MEMO_LONGEST: Final = 1024  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
