@@ -255,47 +255,6 @@ def test_every_rule_compiles_under_re2_and_fires() -> None:
         assert rule.kind in kinds, rule.name
 
 
-def test_portable_search_agrees_with_fast_search() -> None:
-    class Public:  # what re2 exposes publicly: no `_regexp`
-        def __init__(self, regex: Any) -> None:
-            self.groups = regex.groups
-            self.search = regex.search
-
-    regex = engine._TOKENS.regex
-    portable = engine._searcher(Public(regex))
-    fast = engine._TOKENS.search
-    buf = "\n".join(r["text"] for r in LABELLED).encode()
-    pos = 0
-    while (spans := fast(buf, pos, len(buf))) is not None:
-        assert portable(buf, pos, len(buf)) == spans
-        pos = spans[0][1]
-    assert portable(buf, pos, len(buf)) is None
-
-
-def test_long_matches_get_the_groups_of_the_combined_expression() -> None:
-    """Matches longer than a few hundred bytes take their groups from their own rule (PEM
-    blocks from the block's shape): they must be the combined expression's groups."""
-    key = "\n".join(["MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB"] * 12)
-    texts = [
-        f"-----BEGIN RSA PRIVATE KEY-----\n{key}\n-----END RSA PRIVATE KEY-----\nbye",
-        f"-----BEGIN RSA PRIVATE KEY-----\n{key}\n\nbye",
-        f"> -----BEGIN RSA PRIVATE KEY-----\r\n> {key}\r\n>  -----END RSA PRIVATE KEY-----",
-        f"x -----BEGIN RSA PRIVATE KEY-----\nComment: {'c' * 900}\n{key}",
-        "-----BEGIN EC PRIVATE KEY-----\nAb\nhttps://a:" + "b" * 2000 + "\nnext",
-        "-----BEGIN EC PRIVATE KEY-----\\n" + key.replace("\n", "\\n") + '\\n"',
-        "data:image/png;base64," + "QUJD" * 500 + " AKCp" + "x" * 900 + " ",
-        'password: "' + "x1" * 800 + '" and https://u:' + "p" * 700 + "@host",
-    ]
-    for compiled in (engine._TOKENS, engine._ASSIGNMENTS):
-        public = engine._searcher(compiled.regex)  # the public API: groups from RE2
-        for text in texts:
-            buf = text.encode()
-            pos = 0
-            while (spans := compiled.search(buf, pos, len(buf))) is not None:
-                assert public(buf, pos, len(buf)) == spans, text[:40]
-                pos = max(spans[0][1], pos + 1)
-
-
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_megabyte_completes(name: str) -> None:

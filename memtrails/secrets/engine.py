@@ -1,126 +1,28 @@
-"""The scanner: two RE2 passes over a text's UTF-8 bytes, and the replacement of what they find."""
+"""The scanner: three RE2 passes over a text's UTF-8 bytes, the checks of what they find, its replacement."""
 
 from __future__ import annotations
 
 import base64
 import binascii
 from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any, Final
 
 import re2
 
+from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, leftmost, parse
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
 
 __all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
 
-_OPTIONS = re2.Options()
-# Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
-# slower) NFA on long inputs.
-_OPTIONS.max_mem = 64 << 20
-
-
-_Spans = list[tuple[int, int]]  # (start, end) of group 0, 1, 2, ...; (-1, -1) if unset
-
-# Matches up to this many bytes get their groups from the combined expression; longer ones
-# (a PEM block, a data: URI, a run of near-misses) from their own rule's expression, whose
-# smaller program makes RE2's group extraction (its NFA, linear in the match's length times
-# the program's size) many times cheaper.
-_LONG: Final = 512
-_GROUP = re2.compile(r"\(\?P<\w+>")
-
-
-def _groupless(pattern: str) -> str:
-    """Return ``pattern`` with its named groups made non-capturing."""
-    return str(_GROUP.sub("(?:", pattern))
-
-
-def _portable(regex: Any) -> Callable[[bytes, int, int], _Spans | None]:
-    groups = range(regex.groups + 1)
-
-    def search(buf: bytes, pos: int, end: int) -> _Spans | None:
-        m = regex.search(buf, pos, end)
-        return None if m is None else [m.span(i) for i in groups]
-
-    return search
-
-
-def _searcher(
-    regex: Any,
-    rules: tuple[tuple[Rule, int, dict[str, int]], ...] = (),
-    table: tuple[tuple[int, ...], ...] = (),
-) -> Callable[[bytes, int, int], _Spans | None]:
-    """Return a function that finds the leftmost match in ``buf[pos:end]``, as group spans.
-
-    The match is found first without groups: RE2 then runs only its DFA, the fast engine,
-    and extracting groups (which needs its slower engines) over the whole scanned text is
-    what made near-misses cost. Groups are then extracted inside the match alone, anchored
-    at both its ends, which yields the same groups: the match is the first alternative's
-    that matches there, and with both ends fixed no other parse ranks above it.
-
-    re2's public ``search`` wraps every match in a ``_Match`` whose ``span(i)`` costs a few
-    calls each; its underlying ``Match`` returns all spans in one call, so use it when
-    present and fall back to the public API otherwise (and when ``rules``, the combined
-    expression's rules with their group indexes, and ``table``, where each rule's own groups
-    go, are not given).
-    """
-    raw = getattr(regex, "_regexp", None)
-    anchors = getattr(re2, "_Anchor", None)
-    if not rules or raw is None or anchors is None or not hasattr(raw, "Match"):
-        return _portable(regex)
-    unanchored, both = anchors.UNANCHORED, anchors.ANCHOR_BOTH
-    find = re2.compile("|".join(f"(?:{_groupless(r.pattern)})" for r, _, _ in rules), _OPTIONS)
-    find_raw = find._regexp
-    # Per rule: its groupless and grouped expressions, and where its groups go in the
-    # combined expression's list of spans.
-    own = [
-        (
-            entry,
-            re2.compile(_groupless(entry[0].pattern), _OPTIONS)._regexp,
-            re2.compile(entry[0].pattern, _OPTIONS)._regexp,
-            slots,
-        )
-        for entry, slots in zip(rules, table, strict=True)
-    ]
-    width = regex.groups + 1
-
-    def long_match(buf: bytes, ms: int, me: int) -> _Spans:
-        for (rule, _, groups), alone, grouped, slots in own:
-            # The first rule that matches there is the match's.
-            if alone.Match(both, buf, ms, me)[0][0] < 0:
-                continue
-            spans: _Spans = [(-1, -1)] * width
-            if rule.check == "pem":
-                _pem_groups(buf, ms, me, spans, groups)
-            else:
-                for slot, span in zip(slots, grouped.Match(both, buf, ms, me), strict=True):
-                    spans[slot] = span
-            spans[0] = spans[slots[0]] = (ms, me)
-            return spans
-        full: _Spans = raw.Match(both, buf, ms, me)
-        return full
-
-    def fast(buf: bytes, pos: int, end: int) -> _Spans | None:
-        ((ms, me),) = find_raw.Match(unanchored, buf, pos, end)
-        if ms < 0:
-            return None
-        if me - ms > _LONG:
-            return long_match(buf, ms, me)
-        spans: _Spans = raw.Match(both, buf, ms, me)
-        return spans
-
-    return fast
-
-
-_PEM_BEGIN = re2.compile(PEM_BEGIN, _OPTIONS)
-_PEM_END = re2.compile(PEM_END, _OPTIONS)
+_PEM_BEGIN = re2.compile(PEM_BEGIN, OPTIONS)
+_PEM_END = re2.compile(PEM_END, OPTIONS)
 _SEPARATORS: Final = (b"\r\n", b"\n", b"\\r\\n", b"\\n")  # longest first
 
 
-def _pem_groups(buf: bytes, ms: int, me: int, spans: _Spans, groups: dict[str, int]) -> None:
+def _pem_groups(buf: bytes, ms: int, me: int, spans: Spans, groups: dict[str, int]) -> None:
     """Set the private-key rule's groups (hdr, body, end) of its match ``buf[ms:me]``.
 
     RE2 would extract them with its NFA, whose cost over a long match (a key, or a header
@@ -146,33 +48,9 @@ def _pem_groups(buf: bytes, ms: int, me: int, spans: _Spans, groups: dict[str, i
     spans[groups["body"]] = (hdr_e, body_e)
 
 
-@dataclass(frozen=True, slots=True)
-class _Compiled:
-    """One combined expression and, per rule, the indexes of its groups."""
-
-    regex: Any  # re2._Regexp (no stubs)
-    search: Callable[[bytes, int, int], _Spans | None]
-    rules: tuple[tuple[Rule, int, dict[str, int]], ...]  # rule, outer group, inner groups
-
-
-def _compile(rules: tuple[Rule, ...]) -> _Compiled:
-    parts = []
-    for rule in rules:
-        # Group names must be unique across the alternation: prefix them with the rule's.
-        inner = rule.pattern.replace("(?P<", f"(?P<{rule.name}__")
-        parts.append(f"(?P<{rule.name}>{inner})")
-    regex = re2.compile("|".join(parts), _OPTIONS)
-    index: dict[str, int] = regex.groupindex
-    table = []
-    slots = []  # per rule: the combined indexes of its own groups 0, 1, 2, ...
-    for rule in rules:
-        prefix = f"{rule.name}__"
-        groups = {n[len(prefix) :]: i for n, i in index.items() if n.startswith(prefix)}
-        table.append((rule, index[rule.name], groups))
-        alone = re2.compile(rule.pattern, _OPTIONS)
-        by_number = {i: groups[n] for n, i in alone.groupindex.items()}
-        slots.append((index[rule.name], *(by_number[i] for i in range(1, alone.groups + 1))))
-    return _Compiled(regex, _searcher(regex, tuple(table), tuple(slots)), tuple(table))
+def _compile(rules: tuple[Rule, ...], public: bool = False) -> Pass:
+    """Compile ``rules`` into one pass (``public``: with re2's public API only)."""
+    return compile_pass(rules, {"pem": _pem_groups}, public)
 
 
 # Three passes, not one: RE2's DFA builds a state per combination of live partial matches,
@@ -184,10 +62,12 @@ def _compile(rules: tuple[Rule, ...]) -> _Compiled:
 _TOKENS = _compile(tuple(r for r in RULES if r.scan == "tokens"))
 _ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
 _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
-KEY_NAME = re2.compile(KEY, _OPTIONS)
+KEY_NAME = re2.compile(KEY, OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
-_DIGITS: Final = frozenset(b"0123456789")
-_LETTERS: Final = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_DIGITS: Final = b"0123456789"
+_LETTERS: Final = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NOT_DIGITS: Final = bytes(c for c in range(256) if c not in _DIGITS)
+_NOT_LETTERS: Final = bytes(c for c in range(256) if c not in _LETTERS)
 
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
@@ -230,7 +110,7 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     return [(start, end, kind)]
 
 
-def _value(sp: _Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
+def _value(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
     """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
     for name in names:
         i = g.get(name)
@@ -241,92 +121,169 @@ def _value(sp: _Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, 
 
 def _shaped(value: bytes, check: str) -> bool:
     """Tell whether a token's value has the randomness its rule's check asks for."""
-    if check == "alnum":
-        return any(c in _DIGITS for c in value) and any(c in _LETTERS for c in value)
+    if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
+        return bool(value.translate(None, _NOT_DIGITS)) and bool(value.translate(None, _NOT_LETTERS))
     return value.lower() != value and value.upper() != value  # "mixed", "aws"
 
 
-def _matches(compiled: _Compiled, buf: bytes, start: int, end: int) -> Iterator[_Span]:
-    """Yield the replacements in ``buf[start:end]``, in order and without overlaps."""
+def _has_digit_and_letter(value: str) -> bool:
+    """Tell whether ``value`` holds a digit and a letter (``str.isdigit``, ``str.isalpha``)."""
+    if value.isascii():
+        raw = value.encode("ascii")
+        return bool(raw.translate(None, _NOT_DIGITS)) and bool(raw.translate(None, _NOT_LETTERS))
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+# How far each check reads around its match (bytes before, after), on top of the byte on
+# either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
+# not listed here is never remembered, nor is an outcome for which _check says it read
+# further (the command rule's, when no command is before the flag: up to the line's end). A
+# check that starts reading further must say so here.
+_READS: Final = {
+    "": (0, 0),  # the value group, or the span kept as it is
+    "alnum": (0, 0),
+    "mixed": (0, 0),
+    "aws": (0, 0),
+    "pem": (0, 0),
+    "basic": (0, 0),
+    "keyed": (2, 1),  # inner_spans: the token pass from one byte before the value
+    "bearer": (2, 1),
+    "url": (2, 1),
+    "assignment": (3, 24),  # "://" before the key, the word after a bare value
+    "command": (301, 1),  # the command, up to 300 bytes before the flag, and RE2's \b
+    "prose": (16, 1),  # the words before the key word
+}
+_MEMO_LONGEST: Final = 1024  # longer matches are not remembered
+_MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
+
+
+def _reach(compiled: Pass) -> tuple[int, int]:
+    """Return how many bytes before and after a match the pass's remembered checks read."""
+    reads = [_READS[e.rule.check] for e in compiled.entries if e.rule.check in _READS]
+    return max([1, *(b for b, _ in reads)]), max([1, *(a for _, a in reads)])
+
+
+def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span]:
+    """Yield the replacements in ``buf[start:end]``, in order and without overlaps.
+
+    A match whose bytes and surroundings (as far as its rule's check reads, see _READS)
+    were seen before in this text gets the same replacements and resumes the same distance
+    on, without parsing or checking it again: near-misses repeated a thousand times cost
+    one check, not a thousand.
+    """
     pos = start
+    outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
+    before, after = _reach(compiled)
+    size = len(buf)
+    match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
-        sp = compiled.search(buf, pos, end)
-        if sp is None:
+        ((ms, me),) = match(UNANCHORED, buf, pos, end)
+        if ms < 0:
             return
-        for rule, outer, g in compiled.rules:  # noqa: B007 (the loop finds the rule)
-            if sp[outer][0] >= 0:
-                break
-        ms, me = sp[outer]
-        resume = me
-        check = rule.check
-        if not rule.kind:  # a span to keep as it is
-            yield (ms, me, "")
-        elif check == "pem":
-            body_s, body_e = sp[g["body"]]
-            end_s, end_e = sp[g["end"]]
-            if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
-                stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
-                yield (ms, stop, rule.kind)
-                resume = stop
-            else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
-                resume = sp[g["hdr"]][1]
-        elif check == "assignment":
-            spans = list(_assignment(buf, sp, g, rule.kind))
-            yield from spans
-            if spans:  # a block scalar's value may run past the match: resume after it
-                resume = max(resume, spans[-1][1])
-        elif check == "command":
-            found, resume = _command(buf, sp, g, rule.kind)
-            yield from found
-        elif check == "keyed":
-            vs, ve = sp[g["v"]]
-            key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
-            if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-        elif check == "prose":
-            vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
-            pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
-            ks, ke = pkey if pkey[0] >= 0 else tkey
-            words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
-            found_value = None
-            if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
-                quoted = group in ("vq", "vq2")
-                found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
-            if found_value is not None:
-                ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
-                yield from inner_spans(buf, vs, ve, rule.kind)
-                resume = ve
-            elif me - ms <= 256:  # a rejected phrase may hold the next one: look after its word
-                resume = ke
-            else:
-                resume = ve
-        elif check == "bearer":
-            vs, ve = sp[g["v"]]
-            value = _decode(buf, vs, ve)
-            shaped = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-            if shaped and not is_placeholder(value):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-            resume = ve
-        elif check == "basic":
-            vs, ve = sp[g["v"]]
-            if _is_basic_credential(buf[vs:ve]):
-                yield (vs, ve, rule.kind)
-            resume = ve
-        elif check == "url":  # a URL's password, a command's: any value but a placeholder
-            vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
-            if not is_placeholder(_decode(buf, vs, ve)):
-                yield from inner_spans(buf, vs, ve, rule.kind)
-            resume = ve
-        else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
-            vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
-            if not check or _shaped(buf[vs:ve], check):
-                yield (vs, ve, rule.kind)
-                resume = ve
-            elif check == "aws":  # a short match: look again one byte on
-                resume = ms + 1
-            else:
-                resume = ve
+        hi = me + after
+        key: Any
+        if ms > before and hi < size:  # the whole window: its length tells the match's
+            key = buf[ms - before : hi]
+        else:
+            lo = ms - before if ms > before else 0
+            key = (buf[lo:hi], ms - lo, me - ms, hi >= size)
+        hit = outcomes.get(key)
+        if hit is not None:
+            relative, resume = hit
+            for s, e, kind in relative:
+                yield (s + ms, e + ms, kind)
+            resume += ms
+            pos = resume if resume > pos else pos + 1
+            continue
+        entry, sp = parse(compiled, buf, ms, me)
+        out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)
+        yield from out
+        if bounded and entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
+            if len(outcomes) >= _MEMO_SIZE:
+                outcomes.clear()
+            # Tuples of numbers and strings: the garbage collector stops tracking them.
+            outcomes[key] = tuple([(s - ms, e - ms, kind) for s, e, kind in out]), resume - ms
         pos = max(resume, pos + 1)
+
+
+def _check(
+    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]
+) -> tuple[list[_Span], int, bool]:
+    """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
+    the scan resumes, and whether the check read no further than its _READS say."""
+    ms, me = sp[0]
+    resume = me
+    bounded = True
+    check = rule.check
+    out: list[_Span] = []
+    if not rule.kind:  # a span to keep as it is
+        out.append((ms, me, ""))
+    elif check == "pem":
+        body_s, body_e = sp[g["body"]]
+        end_s, end_e = sp[g["end"]]
+        if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
+            stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
+            out.append((ms, stop, rule.kind))
+            resume = stop
+        else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
+            resume = sp[g["hdr"]][1]
+    elif check == "assignment":
+        out.extend(_assignment(buf, sp, g, rule.kind))
+        if out:  # a block scalar's value may run past the match: resume after it
+            resume = max(resume, out[-1][1])
+        # An accepted YAML block scalar's value runs over the lines after it, as far as they
+        # go: that outcome read past the memo's window.
+        bounded = not out or "block" not in g or sp[g["block"]][0] < 0
+    elif check == "command":
+        out, resume, bounded = _command(buf, sp, g, rule.kind)
+    elif check == "keyed":
+        vs, ve = sp[g["v"]]
+        key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
+        if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+            out = inner_spans(buf, vs, ve, rule.kind)
+    elif check == "prose":
+        vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
+        pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
+        ks, ke = pkey if pkey[0] >= 0 else tkey
+        words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
+        found_value = None
+        if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
+            quoted = group in ("vq", "vq2")
+            found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
+        if found_value is not None:
+            ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
+            out = inner_spans(buf, vs, ve, rule.kind)
+            resume = ve
+        elif me - ms <= 256:  # a rejected phrase may hold the next one: look after its word
+            resume = ke
+        else:
+            resume = ve
+    elif check == "bearer":
+        vs, ve = sp[g["v"]]
+        value = _decode(buf, vs, ve)
+        if _has_digit_and_letter(value) and not is_placeholder(value):
+            out = inner_spans(buf, vs, ve, rule.kind)
+        resume = ve
+    elif check == "basic":
+        vs, ve = sp[g["v"]]
+        if _is_basic_credential(buf[vs:ve]):
+            out.append((vs, ve, rule.kind))
+        resume = ve
+    elif check == "url":  # a URL's password, a command's: any value but a placeholder
+        vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
+        if not is_placeholder(_decode(buf, vs, ve)):
+            out = inner_spans(buf, vs, ve, rule.kind)
+        resume = ve
+    else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
+        vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
+        if not check or _shaped(buf[vs:ve], check):
+            out.append((vs, ve, rule.kind))
+            resume = ve
+        elif check == "aws":  # a short match: look again one byte on
+            resume = ms + 1
+        else:
+            resume = ve
+    return out, resume, bounded
 
 
 def _is_basic_credential(value: bytes) -> bool:
@@ -342,43 +299,46 @@ def _is_basic_credential(value: bytes) -> bool:
 
 # Commands whose flag carries a password (groups: 1 mysql, 2 sshpass, 3 redis-cli, 4 HTTP
 # clients); the flag's spelling and spacing tell which.
-_COMMANDS: Final = re2.compile(
-    rb"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    rb"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
-    rb"|\b(curl|wget|http|https|httpie)\b"
+_COMMANDS: Final = leftmost(
+    r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
+    r"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
+    r"|\b(curl|wget|http|https|httpie)\b"
 )
 
 
-def _command(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> tuple[list[_Span], int]:
+def _command(
+    buf: bytes, sp: Spans, g: dict[str, int], kind: str
+) -> tuple[list[_Span], int, bool]:
     """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
     and where to resume: past the rest of the line when no command is on it, so that a line
-    of flags without a command costs one search, not one per flag."""
+    of flags without a command costs one search, not one per flag. The last value tells
+    whether the check read only the 300 bytes before the flag (not the rest of the line)."""
     vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
     fs, fe = sp[g["flag"]]
     flag = buf[fs:fe]
     glued = sp[g["gap"]][0] == sp[g["gap"]][1]
     # The command is on the same line, at most a few hundred bytes before the flag.
     start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
-    m = _COMMANDS.search(buf, start, fs)
+    m = _COMMANDS(buf, start, fs)
     if m is None:
         line_end = buf.find(b"\n", fs)
         line_end = len(buf) if line_end < 0 else line_end
-        later = _COMMANDS.search(buf, fs, line_end)
-        return [], line_end if later is None else max(later.start(), ve)
-    if flag == b"-p":
-        ok = m.group(1) is not None if glued else m.group(2) is not None
+        later = _COMMANDS(buf, fs, line_end)
+        return [], line_end if later is None else max(later[0][0], ve), False
+    if flag == b"-p":  # m[n]: the span of group n, (-1, -1) when it did not take part
+        ok = m[1][0] >= 0 if glued else m[2][0] >= 0
     elif flag == b"-a":
-        ok = m.group(3) is not None and not glued
+        ok = m[3][0] >= 0 and not glued
     else:  # -u / --user user:password
         colon = buf.find(b":", vs, ve)
-        ok = m.group(4) is not None and colon >= 0
+        ok = m[4][0] >= 0 and colon >= 0
         vs = colon + 1 if colon >= 0 else vs
     if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
-        return inner_spans(buf, vs, ve, kind), ve
-    return [], ve
+        return inner_spans(buf, vs, ve, kind), ve, True
+    return [], ve, True
 
 
-def _assignment(buf: bytes, sp: _Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
+def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
     for group in ("vdq", "vsq", "vesc", "vbare"):
         vs, ve = sp[g[group]]
