@@ -12,6 +12,7 @@ import pytest
 from aiostream import stream
 
 from memtrails import Memory, in_flight_bound
+from memtrails.folder.log import RecordLog
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
 from memtrails.records import MemoryRecord, RecordError
@@ -175,3 +176,32 @@ async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: 
     assert 0 < worst <= 8 * size + 2
     # and it really is the sink that sets the pace: the source was ahead by more than a batch
     assert worst > size
+
+
+async def test_a_few_edits_spread_through_a_source_are_written_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Records the folder already holds do not fill batches: 10 edits among 1,000 records
+    are one log write (one fsync, one index update), not one per 64 records read."""
+    rows = [{"id": str(i), "text": f"record number {i}"} for i in range(1000)]
+    edited = [{**r, "text": f"{r['text']} edited"} if i % 100 == 50 else r for i, r in enumerate(rows)]
+    appends: list[int] = []
+    append = RecordLog.append
+
+    def counted(log: RecordLog, lines: list[bytes]) -> tuple[int, list[int]]:
+        appends.append(len(lines))
+        return append(log, lines)
+
+    progress: list[int] = []
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(rows, batch=64)
+        monkeypatch.setattr(RecordLog, "append", counted)
+        report = await memory.ingest(
+            edited, batch=64, idle=None, on_progress=lambda r: progress.append(r.seen)
+        )
+        got = await memory.get("150")
+    assert (report.updated, report.unchanged, report.added) == (10, 990, 0)
+    assert appends == [10]
+    assert got is not None and got.text == "record number 150 edited"
+    # Progress still moves while only unchanged records pass, every 64 of them.
+    assert len(progress) >= 990 // 64 and progress == sorted(progress)

@@ -22,21 +22,41 @@ def tighten(folder: Path) -> list[str]:
         ``"<relative path> (was 0755)"`` for each entry whose mode was wider.
     """
     widened: list[str] = []
-    _tighten_one(folder, folder, widened)
-    for root, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            _tighten_one(folder, Path(root) / name, widened)
+    uid = os.geteuid()
+    top = os.fspath(folder)
+    try:
+        st = os.lstat(top)
+    except FileNotFoundError:
+        return widened
+    _tighten_one(top, ".", st, uid, widened)
+    # A folder of a million records holds thousands of index files, walked on every open
+    # and close: scandir's entries and plain strings, one lstat each and nothing more.
+    pending = [(top, "")]
+    while pending:
+        path, rel = pending.pop()
+        try:
+            entries = list(os.scandir(path))
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # removed by the index while we walked
+        for entry in entries:
+            name = f"{rel}{entry.name}"
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
+            _tighten_one(entry.path, name, st, uid, widened)
+            if stat.S_ISDIR(st.st_mode) and st.st_uid == uid:
+                pending.append((entry.path, f"{name}/"))
     return widened
 
 
-def _tighten_one(top: Path, path: Path, widened: list[str]) -> None:
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return  # removed by the index while we walked
-    if stat.S_ISLNK(st.st_mode) or st.st_uid != os.geteuid():
+def _tighten_one(path: str, name: str, st: os.stat_result, uid: int, widened: list[str]) -> None:
+    if stat.S_ISLNK(st.st_mode) or st.st_uid != uid:
         return
     mode = stat.S_IMODE(st.st_mode)
     if mode & 0o077:
-        os.chmod(path, mode & 0o700)
-        widened.append(f"{path.relative_to(top).as_posix() or '.'} (was {mode:04o})")
+        try:
+            os.chmod(path, mode & 0o700)
+        except FileNotFoundError:
+            return
+        widened.append(f"{name} (was {mode:04o})")
