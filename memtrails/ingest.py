@@ -121,7 +121,7 @@ async def _write(
             run.saw(item.source, record_uid(item.source, item.id) if item.id is not None else None)
         elif isinstance(item, SourceState):
             states.append(item)
-        else:
+        elif isinstance(item, Staged):  # unchanged ones were counted before batching
             todo.append(item)
             run.saw(item.record.source, item.uid)
     if todo:
