@@ -24,8 +24,16 @@ each peer does three runs, each in a process of its own (so its peak RSS is its 
 2. unchanged: the same file again;
 3. edited: the file with 1% of the records edited and another 1% deleted.
 
+memtrails runs each import as a scheduled ``memtrails add records.jsonl --prune`` would
+(``add_path(memory, path, prune=True)``): the file is read in full and the records that left
+it are forgotten by the import itself.
+
 A run's time is the import call (opening the stores included; the Python process start, the
-imports, the check and closing excluded: memtrails' close flushes the index, ~0.1-0.2 s); "embedded" counts texts passed to the embedding function; "points" is the
+imports and the check excluded); "+ close" adds closing the stores (memtrails' close
+flushes the index and writes its checkpoint; the peers close their Qdrant client).
+``--strace`` counts each run's fsync/fdatasync/msync calls (the durability each tool pays
+for; strace slows the runs, so its times are not the figures). "embedded" counts texts
+passed to the embedding function; "points" is the
 final point count in the peer's Qdrant collection. A count is "right" when the collection holds
 exactly the live records' passages (no duplicates, the deleted records gone, the edited ones
 carrying their new text): memtrails cuts a record into passages by word pieces, so its
@@ -129,8 +137,10 @@ def check_points(points: list[tuple[str, str]], rows: list[dict[str, Any]]) -> d
 
 
 async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | None) -> dict[str, Any]:
-    """Import with memtrails; forget the ids that left the file (memtrails cannot do it itself)."""
-    from memtrails import Memory, from_jsonl
+    """Import with memtrails as ``memtrails add FILE --prune`` does (``add_path``, ``prune=True``):
+    the records that left the file are forgotten by the import itself."""
+    from memtrails import Memory
+    from memtrails.add import add_path
     from memtrails.embedding import default_embedder
 
     counting: CountingEmbedder | None = None
@@ -141,44 +151,35 @@ async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | N
         counting = CountingEmbedder(inner)
         return counting
 
-    ids_file = state / "ids.txt"
     started = time.perf_counter()
-    async with Memory.open(state / "memory", embedder=factory) as memory:
+    memory = await Memory.open(state / "memory", embedder=factory)
+    try:
         open_seconds = time.perf_counter() - started
-        # The position the last run saved, as `memtrails add` hands it over: an unchanged
-        # file is not read again; a changed one is read in full.
-        position = memory.source_state(SOURCE)
-        report = await memory.ingest(
-            from_jsonl(data, source=SOURCE, state=position), batch=BATCH, name=SOURCE
-        )
-        # ImportReport.removed exists but ingest() never removes records that disappeared
-        # from a source, so the caller keeps the ids it imported and forgets the missing ones
-        # (counted in memtrails' time: any user would have to do the same).
-        current = [r["id"] for r in read_rows(data)]
-        removed = 0
-        forget_seconds = 0.0
-        if ids_file.exists():
-            gone = set(ids_file.read_text().split()) - set(current)
-            forget_started = time.perf_counter()
-            for rid in sorted(gone):
-                removed += await memory.forget(rid, source=SOURCE)
-            forget_seconds = time.perf_counter() - forget_started
-        ids_file.write_text("\n".join(current))
+        # What a scheduled `memtrails add records.jsonl --prune` does: with --prune a JSON
+        # Lines file is read in full (its saved position is not used), and the records of
+        # that source it no longer holds are forgotten at the end of the import.
+        report = await add_path(memory, data, prune=True, batch=BATCH)
         seconds = time.perf_counter() - started
         status = await memory.status()
         # The check (outside the timing): get() shows edited records carry their new text
         # and deleted ones are gone; the parent compares the point count with the passages
         # the model cuts the live records into (so this process never loads the model just
         # to count, which would inflate its peak RSS).
+        source = report.sources[0].source if report.sources else str(data)
         rows = read_rows(data)
         stale = 0
         for row in rows:
             if row["text"].endswith("checked again."):
-                got = await memory.get(row["id"], source=SOURCE)
+                got = await memory.get(row["id"], source=source)
                 stale += got is None or got.text != row["text"]
         deleted_left = 0
         for rid in _all_ids(state) - {r["id"] for r in rows}:
-            deleted_left += await memory.get(rid, source=SOURCE) is not None
+            deleted_left += await memory.get(rid, source=source) is not None
+    finally:
+        # Closing flushes the index and writes the checkpoint: timed on its own.
+        closing = time.perf_counter()
+        await memory.aclose()
+        close_seconds = time.perf_counter() - closing
     right = (
         status.records == len(rows)
         and status.indexed == len(rows)
@@ -187,6 +188,7 @@ async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | N
     )
     return {
         "seconds": seconds,
+        "close_seconds": close_seconds,
         "embedded": counting.texts if counting else 0,
         "points": status.points,
         "records": status.records,
@@ -194,9 +196,8 @@ async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | N
         "deleted_left": deleted_left,
         "right": right,
         "open_seconds": open_seconds,
-        "forget_seconds": forget_seconds,
         "report": {"added": report.added, "updated": report.updated,
-                   "unchanged": report.unchanged, "removed": removed},
+                   "unchanged": report.unchanged, "removed": report.removed},
     }
 
 
@@ -262,9 +263,11 @@ def run_langchain(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
         _qdrant_points(client, lambda p: p["metadata"]["rid"], lambda p: p["page_content"]),
         read_rows(data),
     )
+    closing = time.perf_counter()
     client.close()
-    return {"seconds": seconds, "embedded": embed.texts, "points": points, **check,
-            "report": dict(result)}
+    close_seconds = time.perf_counter() - closing
+    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
+            "points": points, **check, "report": dict(result)}
 
 
 def run_llamaindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, Any]:
@@ -331,9 +334,11 @@ def run_llamaindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, A
         client, lambda p: p["rid"], lambda p: json.loads(p["_node_content"])["text"]
     ) if points else []
     check = check_points(pts, read_rows(data))
+    closing = time.perf_counter()
     client.close()
-    return {"seconds": seconds, "embedded": embed.texts, "points": points, **check,
-            "report": {"nodes_written": len(nodes)}}
+    close_seconds = time.perf_counter() - closing
+    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
+            "points": points, **check, "report": {"nodes_written": len(nodes)}}
 
 
 def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, Any]:
@@ -384,7 +389,11 @@ def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
     seconds = time.perf_counter() - started
     points = client.count(COLLECTION, exact=True).count
     check = check_points(_qdrant_points(client, lambda p: p["rid"], lambda p: p["text"]), read_rows(data))
-    return {"seconds": seconds, "embedded": embed.texts, "embed_calls": embed.calls, "points": points, **check}
+    closing = time.perf_counter()
+    client.close()
+    close_seconds = time.perf_counter() - closing
+    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
+            "embed_calls": embed.calls, "points": points, **check}
 
 
 def _lc_key(doc: Any) -> str:
@@ -400,6 +409,19 @@ def _uuid_for(rid: str) -> str:
     import uuid
 
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"memtrails-bench:{rid}"))
+
+
+SYNC_CALLS = ("fsync", "fdatasync", "msync", "sync_file_range")
+
+
+def sync_counts(path: Path) -> dict[str, int]:
+    """Read the calls per syscall from an ``strace -c`` summary."""
+    counts: dict[str, int] = {}
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if parts and parts[-1] in SYNC_CALLS:
+            counts[parts[-1]] = int(parts[3])  # % time, seconds, usecs/call, calls
+    return counts
 
 
 def child(peer: str, state: Path, data: Path, hashing: bool, threads: int | None) -> None:
@@ -432,6 +454,9 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--hashing", action="store_true",
                         help="replace the model by the cheap hashing embedder (pipeline cost only)")
+    parser.add_argument("--strace", action="store_true",
+                        help="count each run's fsync/fdatasync/msync calls under strace (slows the "
+                             "runs: for the durability comparison, not for timing)")
     parser.add_argument("--child", nargs=3, metavar=("PEER", "STATE", "DATA"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -475,6 +500,10 @@ def main() -> None:
                     argv = [str(python), __file__, "--child", p, str(work / p), str(data)]
                     argv += ["--hashing"] if args.hashing else []
                     argv += ["--threads", str(args.threads)] if args.threads else []
+                    syncs_file = work / f"{p}.{run}.strace"
+                    if args.strace:
+                        argv = ["strace", "-f", "-c", "-o", str(syncs_file), "-e",
+                                f"trace={','.join(SYNC_CALLS)}", *argv]
                     try:
                         m = run_measured(argv)
                     except RuntimeError as exc:
@@ -485,6 +514,8 @@ def main() -> None:
                     # cpu_s: the whole child process (imports and checks too), all threads.
                     figures = {**m.result, "peak_rss_mib": round(m.peak_rss_mib, 1),
                                "cpu_s": round(m.cpu_seconds, 2)}
+                    if args.strace:
+                        figures["syncs"] = sync_counts(syncs_file)
                     if p == "memtrails":
                         figures["expected_points"] = passages["edited" if run == "edited" else "rows"]
                         figures["right"] = figures["right"] and figures["points"] == figures["expected_points"]
@@ -505,8 +536,8 @@ def main() -> None:
     summary: dict[str, dict[str, Any]] = {}
     print(f"\n{args.records} records ({'hashing embedder' if args.hashing else 'all-MiniLM-L6-v2 int8'}), "
           f"median of {args.rounds} rounds ({args.fresh_rounds} fresh); load average {min(load or [0]):.1f}-{max(load or [0]):.1f}")
-    print(f"{'run':10} {'peer':11} {'seconds':>9} {'proc CPU s':>11} {'peak RSS MiB':>13} {'embedded':>9} "
-          f"{'points':>7}  right")
+    print(f"{'run':10} {'peer':11} {'seconds':>9} {'+ close':>8} {'proc CPU s':>11} {'peak RSS MiB':>13} "
+          f"{'embedded':>9} {'points':>7}  right")
     for run in RUNS:
         for p in peers:
             got = results[p][run]
@@ -515,6 +546,9 @@ def main() -> None:
                 continue
             s = {
                 "seconds": round(median([g["seconds"] for g in got]), 3),
+                "seconds_with_close": round(
+                    median([g["seconds"] + g.get("close_seconds", 0.0) for g in got]), 3
+                ),
                 "peak_rss_mib": round(median([g["peak_rss_mib"] for g in got]), 1),
                 "process_cpu_s": round(median([g.get("cpu_s", 0.0) for g in got]), 2),
                 "embedded": int(median([g["embedded"] for g in got])),
@@ -523,10 +557,13 @@ def main() -> None:
                 "right": all(g["right"] for g in got),
                 "runs": len(got),
             }
+            if args.strace:
+                s["syncs"] = got[-1].get("syncs", {})
             summary.setdefault(p, {})[run] = s
-            print(f"{run:10} {p:11} {s['seconds']:9.2f} {s['process_cpu_s']:11.2f} {s['peak_rss_mib']:13.1f} "
-                  f"{s['embedded']:9} "
-                  f"{s['points']:7}  {'yes' if s['right'] else 'NO'} (expected {s['expected_points']})")
+            print(f"{run:10} {p:11} {s['seconds']:9.2f} {s['seconds_with_close']:8.2f} "
+                  f"{s['process_cpu_s']:11.2f} {s['peak_rss_mib']:13.1f} {s['embedded']:9} "
+                  f"{s['points']:7}  {'yes' if s['right'] else 'NO'} (expected {s['expected_points']})"
+                  + (f"  syncs {s['syncs']}" if args.strace else ""))
     fastest = {}
     for run in RUNS:
         times = {p: summary[p][run]["seconds"] for p in summary if run in summary[p]}
