@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -11,6 +12,7 @@ from typing import Any, Protocol, cast
 from ..keys import record_uid
 from ..records import MemoryRecord
 from .index._base import IndexBackend
+from .index.deferred import DeferredIndex
 from .log import RecordLog
 from .manifest import read_checkpoint_mark
 from .positions import Positions
@@ -27,6 +29,9 @@ async def verify_on_open(
     index: IndexBackend,
     positions: Positions,
     writer: Writer,
+    *,
+    deferred: DeferredIndex | None = None,
+    repairs: list[str] | None = None,
 ) -> list[str]:
     """Compare the log with the checkpoint, the index and the saved positions; repair from the log.
 
@@ -35,28 +40,54 @@ async def verify_on_open(
     catch-up on open, or the next writer, rebuilds it from the log); positions saved when the
     log was longer are dropped (the next ``add`` reads every source in full).
 
+    With ``deferred`` (an index not loaded yet), the count of the index is compared when its
+    first use loads it, before that use, and a repair then is added to ``repairs`` (the
+    folder's list): a folder that never uses its index never pays for loading it.
+
     Returns:
-        One line per repair made, naming the file and what was done.
+        One line per repair made now, naming the file and what was done.
     """
-    repairs: list[str] = []
+    made: list[str] = []
     checkpoint, tail, problem = await asyncio.to_thread(read_checkpoint_mark, path)
     if problem is None and checkpoint:
         problem = await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail)
-    if problem is None:
+    if problem is None and deferred is not None:
+        deferred.first_use = _count_on_first_use(
+            log, table, writer, made if repairs is None else repairs
+        )
+    elif problem is None:
         problem = await _count_problem(log, table, index, checkpoint)
     if problem is not None:
         await writer.reset()
-        repairs.append(f"{problem}: the index was emptied and is rebuilt from records.jsonl")
+        made.append(f"{problem}: the index was emptied and is rebuilt from records.jsonl")
     mark = positions.log_mark
     if mark is not None and positions.entries():
         cut = await asyncio.to_thread(_mark_problem, log, mark)
         if cut is not None:
             await positions.forget_all()
-            repairs.append(
+            made.append(
                 f"sources.json: {cut}; its saved positions were dropped, so the next add "
                 "reads every source in full"
             )
-    return repairs
+    return made
+
+
+def _count_on_first_use(
+    log: RecordLog, table: Table, writer: Writer, repairs: list[str]
+) -> Callable[[IndexBackend], Awaitable[None]]:
+    async def check(index: IndexBackend) -> None:
+        # The first use may be a call of the writer's own, under its lock: the index is
+        # emptied here directly and the writer only told to restart from the log's start.
+        problem = await _count_problem(log, table, index, writer.checkpoint)
+        if problem is not None:
+            await index.clear()
+            await writer.index_emptied()
+            repairs.append(
+                f"{problem}: the index was emptied (on its first use) and is rebuilt from "
+                "records.jsonl by the next open"
+            )
+
+    return check
 
 
 def _checkpoint_problem(log: RecordLog, checkpoint: int, tail: str | None) -> str | None:

@@ -13,6 +13,7 @@ from .._exceptions import FolderFormatError
 from ..embedding._base import Embedder
 from .check import verify_on_open
 from .index._base import IndexBackend
+from .index.deferred import DeferredIndex
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog
 from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, write_manifest
@@ -26,7 +27,8 @@ __all__ = ["Folder", "open_folder", "public_url"]
 
 EDGE = "qdrant-edge"
 # What a Qdrant Edge shard (and the sealing count beside it) writes into index/.
-_EDGE_FILES = {"edge_config.json", "segments", "wal", "unsealed.json"}
+_EDGE_CONFIG = "edge_config.json"
+_EDGE_FILES = {_EDGE_CONFIG, "segments", "wal", "unsealed.json"}
 SERVER = "qdrant-server"
 
 
@@ -131,7 +133,8 @@ async def open_folder(
         else:
             if instance is not None:
                 check_model(path, manifest["embedding"], instance.describe())
-            backend = index or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
+            backend = index or _deferred_edge(path, manifest, qdrant_url)
+            backend = backend or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
         model = FolderModel(
             path,
             manifest["embedding"],
@@ -153,7 +156,10 @@ async def open_folder(
         positions = await asyncio.to_thread(_load_positions, path, log, repairs)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
         writer = Writer(path, log, opened, backend, checkpoint)
-        repairs += await verify_on_open(path, log, opened, backend, positions, writer)
+        deferred = backend if isinstance(backend, DeferredIndex) else None
+        repairs += await verify_on_open(
+            path, log, opened, backend, positions, writer, deferred=deferred, repairs=repairs
+        )
         if (stale := stale_keywords(manifest)) is not None:
             repairs.append(stale)
     except BaseException:
@@ -217,6 +223,28 @@ def _load_positions(path: Path, log: RecordLog, repairs: list[str]) -> Positions
             "add reads every source in full"
         )
         return Positions(path, {}, mark=mark)
+
+
+def _deferred_edge(
+    path: Path, manifest: dict[str, Any], qdrant_url: str | None
+) -> DeferredIndex | None:
+    """Return the folder's Qdrant Edge shard, to be loaded by its first use, or None.
+
+    Loading a shard reads all its segments (seconds at a million points): a folder opened
+    for what does not search or write (an import that finds nothing new) never loads it.
+    A folder without its shard, or of another kind, opens its index now (the missing shard
+    is created and found empty at once).
+    """
+    if manifest["index"].get("kind") == SERVER or qdrant_url:
+        return None
+    folder = path / "index"
+    if not (folder / _EDGE_CONFIG).is_file():
+        return None
+
+    async def load() -> IndexBackend:
+        return await _open_index(path, manifest, None, None)
+
+    return DeferredIndex(load, {"kind": EDGE, "path": str(folder)})
 
 
 def _fixed(embedder: Embedder) -> EmbedderFactory:

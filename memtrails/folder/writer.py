@@ -135,6 +135,16 @@ class Writer:
             await asyncio.to_thread(write_checkpoint, self._folder, 0)
             self._checkpoint = 0
 
+    async def index_emptied(self) -> None:
+        """Move the checkpoint to the log's start: the index was found out of step with the
+        log and emptied when its first use loaded it (the next open re-indexes the log).
+
+        Takes no lock: that first use may be one of this writer's own calls, holding it.
+        """
+        self._unflushed = None
+        await asyncio.to_thread(write_checkpoint, self._folder, 0)
+        self._checkpoint = 0
+
     async def remove_points(self, uids: Sequence[str]) -> None:
         """Delete the points of records the log does not hold (a check's repair), and flush."""
         if not uids:

@@ -1,0 +1,131 @@
+"""An index backend opened on its first use: opening a folder does not load its index."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol, cast
+
+from ..._exceptions import IndexBackendError
+from ...embedding._base import Vector
+from ._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
+
+__all__ = ["DeferredIndex"]
+
+
+class _Lister(Protocol):
+    async def point_uids(self) -> dict[str, set[int]]: ...
+
+
+class DeferredIndex:
+    """Stands for an index that is opened by the first call that needs it.
+
+    Loading a Qdrant Edge shard reads every one of its segments: seconds at a million
+    points, where the rest of opening a folder takes milliseconds. An import that finds
+    nothing new, a ``get``, or a re-run that only reads the log never needs the index, and
+    never pays for it. ``first_use`` runs once, on the opened backend, before any call
+    reaches it: the folder's check that the index agrees with the log.
+
+    Args:
+        opener: opens the backend.
+        described: what :meth:`describe` returns (known without opening).
+        first_use: awaited with the opened backend before its first call (settable until
+            then); if it raises, the backend is closed and the call fails (the next call
+            tries again).
+    """
+
+    def __init__(
+        self,
+        opener: Callable[[], Awaitable[IndexBackend]],
+        described: dict[str, Any],
+        first_use: Callable[[IndexBackend], Awaitable[None]] | None = None,
+    ) -> None:
+        self._opener = opener
+        self._described = dict(described)
+        self.first_use = first_use
+        self._backend: IndexBackend | None = None
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @property
+    def opened(self) -> bool:
+        """Whether the backend has been opened (by a call that needed it)."""
+        return self._backend is not None
+
+    async def backend(self) -> IndexBackend:
+        """Return the opened backend, opening and checking it on the first call.
+
+        Raises:
+            IndexBackendError: the index was closed, or could not be opened.
+        """
+        if self._backend is not None:
+            return self._backend
+        async with self._lock:
+            if self._closed:
+                raise IndexBackendError(
+                    f"index {self._described.get('path', '')} was closed; open the memory "
+                    "folder again"
+                )
+            if self._backend is None:
+                opened = await self._opener()
+                try:
+                    if self.first_use is not None:
+                        await self.first_use(opened)
+                except BaseException:
+                    await opened.aclose()
+                    raise
+                self._backend = opened
+        return self._backend
+
+    # ----------------------------------------------------------------- the IndexBackend protocol
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        """Insert or replace points (opens the index)."""
+        await (await self.backend()).upsert(points)
+
+    async def delete_uids(self, uids: Sequence[str]) -> None:
+        """Delete every point of these records (opens the index)."""
+        await (await self.backend()).delete_uids(uids)
+
+    async def flush(self) -> None:
+        """Make what was written durable; nothing to do when the index was never opened."""
+        if self._backend is not None:
+            await self._backend.flush()
+
+    async def candidates(
+        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+    ) -> tuple[list[Hit], list[Hit]]:
+        """Return the passages nearest by meaning and by words (opens the index)."""
+        return await (await self.backend()).candidates(dense, sparse, limit, where)
+
+    async def count_records(self) -> int:
+        """Return how many records the index holds (opens the index)."""
+        return await (await self.backend()).count_records()
+
+    async def count_points(self) -> int:
+        """Return how many points the index holds (opens the index)."""
+        return await (await self.backend()).count_points()
+
+    async def point_uids(self) -> dict[str, set[int]]:
+        """Return the passages the index holds per record uid (opens the index)."""
+        return await cast(_Lister, await self.backend()).point_uids()
+
+    async def clear(self) -> None:
+        """Delete every point (opens the index)."""
+        await (await self.backend()).clear()
+
+    async def optimize(self) -> None:
+        """Build the search graph (opens the index)."""
+        await (await self.backend()).optimize()
+
+    def describe(self) -> dict[str, Any]:
+        """Return the backend's kind and location (without opening it)."""
+        return dict(self._described)
+
+    async def aclose(self) -> None:
+        """Close the backend if it was opened; later calls fail. Idempotent."""
+        async with self._lock:
+            self._closed = True
+            backend, self._backend = self._backend, None
+        if backend is not None:
+            await backend.aclose()
