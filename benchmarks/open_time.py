@@ -16,7 +16,10 @@ qdrant_edge, which every Edge open loads), so that what is timed is the open its
   seconds (getrusage, all threads) of each;
 - ``status``: the ``memtrails status --json`` command as a user runs it, the whole process
   (interpreter start and imports included), wall and CPU seconds; and the same command's
-  work in process (open, status, close) without the interpreter start.
+  work in process (open, status, close) without the interpreter start;
+- ``--rerun``: the import that built the folder run again as ``memtrails add`` does (open,
+  resume from the saved position, nothing new, close), its JSON Lines file written again
+  (the same records).
 
 ``--profile N`` runs the open of the N-record folder under cProfile (CPU seconds) and prints
 where the time goes. Prints a table, then one JSON line.
@@ -105,6 +108,24 @@ def child_status(folder: Path) -> dict[str, Any]:
     return asyncio.run(once())
 
 
+def child_rerun(folder: Path, source: Path) -> dict[str, Any]:
+    """Re-run the import that built ``folder`` as ``memtrails add`` does: open, resume from the
+    saved position (nothing new), close."""
+    import qdrant_edge  # noqa: F401
+
+    from memtrails import Memory, from_jsonl
+
+    async def once() -> dict[str, Any]:
+        cpu, wall = _cpu(), time.perf_counter()
+        async with Memory.open(folder, create=False) as memory:
+            state = memory.source_state("bench")
+            report = await memory.ingest(from_jsonl(source, source="bench", state=state), name="bench")
+        return {"rerun_s": time.perf_counter() - wall, "rerun_cpu_s": _cpu() - cpu,
+                "unchanged": report.unchanged, "added": report.added}
+
+    return asyncio.run(once())
+
+
 def child_profile(folder: Path, top: int) -> dict[str, Any]:
     """Open and close ``folder`` under cProfile; print the top functions by cumulative time."""
     import cProfile
@@ -183,6 +204,10 @@ def main() -> None:
     parser.add_argument("--child-open", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--child-status", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--child-profile", metavar="FOLDER", help=argparse.SUPPRESS)
+    parser.add_argument("--child-rerun", nargs=2, metavar=("FOLDER", "SOURCE"), help=argparse.SUPPRESS)
+    parser.add_argument("--rerun", action="store_true",
+                        help="also time an incremental re-run of the import that built each folder "
+                             "(writes its JSON Lines file again, deterministic)")
     args = parser.parse_args()
     if args.child_build:
         print(json.dumps(child_build(Path(args.child_build[0]), int(args.child_build[1]), args.batch)))
@@ -192,6 +217,9 @@ def main() -> None:
         return
     if args.child_status:
         print(json.dumps(child_status(Path(args.child_status))))
+        return
+    if args.child_rerun:
+        print(json.dumps(child_rerun(Path(args.child_rerun[0]), Path(args.child_rerun[1]))))
         return
     if args.child_profile:
         print(json.dumps(child_profile(Path(args.child_profile), args.top)))
@@ -214,12 +242,20 @@ def main() -> None:
         opens: list[dict[str, Any]] = []
         statuses: list[dict[str, Any]] = []
         processes: list[tuple[float, float]] = []
+        reruns: list[dict[str, Any]] = []
+        source = args.dir / f"{n}.jsonl"
+        if args.rerun:
+            write_jsonl(source, records(n, small=True))  # the same records the build read
         # One of each in turn, so the machine's load falls on all alike.
         for _ in range(args.repeats):
             load.append(os.getloadavg()[0])
             opens.append(run_measured([sys.executable, __file__, "--child-open", str(folder)]).result)
             statuses.append(run_measured([sys.executable, __file__, "--child-status", str(folder)]).result)
             processes.append(status_process(folder))
+            if args.rerun:
+                reruns.append(run_measured([sys.executable, __file__, "--child-rerun", str(folder),
+                                            str(source)]).result)
+        source.unlink(missing_ok=True)
         row = {
             "records": n,
             "open_s": round(median([o["open_s"] for o in opens]), 4),
@@ -231,6 +267,9 @@ def main() -> None:
             "status_in_process_cpu_s": round(median([s["status_cpu_s"] for s in statuses]), 4),
             "status_command_s": round(median([p[0] for p in processes]), 3),
             "status_command_cpu_s": round(median([p[1] for p in processes]), 3),
+            "rerun_s": round(median([r["rerun_s"] for r in reruns]), 4) if reruns else None,
+            "rerun_cpu_s": round(median([r["rerun_cpu_s"] for r in reruns]), 4) if reruns else None,
+            "rerun_added": reruns[0]["added"] if reruns else None,
             "model_loaded": any(o["model_loaded"] for o in opens),
             "repairs": sorted({r for o in opens for r in o["repairs"]}),
             "build": built[n],
@@ -248,6 +287,9 @@ def main() -> None:
               f"{r['status_in_process_s']:10.3f} ({r['status_in_process_cpu_s']:.3f}) "
               f"{r['status_command_s']:8.2f} ({r['status_command_cpu_s']:.2f}) "
               f"{b['build_wall_s']:8.0f} s ({b['build_cpu_s']:.0f})")
+        if r["rerun_s"] is not None:
+            print(f"          incremental re-run (open, nothing new, close): {r['rerun_s']:.3f} s "
+                  f"({r['rerun_cpu_s']:.3f} CPU s), {r['rerun_added']} records added")
         if r["model_loaded"] or r["repairs"]:
             print(f"          model loaded: {r['model_loaded']}; repairs: {r['repairs']}")
     print(json.dumps({"benchmark": "open_time", "machine": machine(),
