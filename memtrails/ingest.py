@@ -13,7 +13,7 @@ from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from contextlib import aclosing
 from dataclasses import astuple
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from aiostream import stream, streamcontext
 
@@ -73,9 +73,10 @@ async def run_import(
         settle = readable.settle
     else:
         items_in, settle = stream.iterate(source), None
+    warm = _Warmup(folder)
     ready = prepared(
-        items_in, run, size=batch, idle=idle, name=name, limits=limits, settle=settle,
-        chunked=settle is not None, salt=salt,
+        items_in, _WarmingClaims(run, warm.start), size=batch, idle=idle, name=name,
+        limits=limits, settle=settle, chunked=settle is not None, salt=salt,
     )
     batches_in = read_ahead(ready, 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)
@@ -92,6 +93,7 @@ async def run_import(
         run.rollback()
         raise
     finally:
+        await warm.settle()
         # One flush for the whole import's tail, the pruning included; positions already
         # held cover written records only.
         await folder.writer.flush()
@@ -100,6 +102,62 @@ async def run_import(
     report.sources.extend(_source_reports(run))
     report.elapsed = time.perf_counter() - started
     return report
+
+
+class _Warmup:
+    """Loads the model and the index while the rest of the source is read, once there is work.
+
+    Both are loaded on first use: an import that finds nothing new never pays for them. When
+    the first record to write is claimed, waiting for its batch to fill (the end of the
+    source, when 1% of it changed) would load them only after the whole source was read.
+    """
+
+    def __init__(self, folder: Folder) -> None:
+        self._folder = folder
+        self._task: asyncio.Future[Any] | None = None
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._load())
+
+    async def _load(self) -> None:
+        await self._folder.model.get()
+        opener = getattr(self._folder.index, "backend", None)  # a DeferredIndex
+        if opener is not None:
+            await opener()
+
+    async def settle(self) -> None:
+        """Wait for the loading to end; its failure is the stage's that needs it to say."""
+        if self._task is None:
+            return
+        await asyncio.wait([self._task])
+        if not self._task.cancelled():
+            self._task.exception()  # retrieved: the embed stage or the writer raised it
+
+
+class _WarmingClaims:
+    """The run's answers to dedup, starting the warm-up at the first new or changed record."""
+
+    def __init__(self, run: ImportRun, on_work: Callable[[], None]) -> None:
+        self._run = run
+        self._on_work = on_work
+
+    def claim(
+        self, uid: str, fp: str, source: str, raw: bytes | None = None
+    ) -> Literal["new", "changed", "unchanged", "duplicate"]:
+        verdict = self._run.claim(uid, fp, source, raw)
+        if verdict in ("new", "changed"):
+            self._on_work()
+        return verdict
+
+    def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
+        return self._run.known(digests)
+
+    def first(self, uid: str) -> bool:
+        return self._run.first(uid)
+
+    def holds(self, uid: str) -> bool:
+        return self._run.holds(uid)
 
 
 async def _write(
@@ -121,7 +179,7 @@ async def _write(
             run.saw(item.source, record_uid(item.source, item.id) if item.id is not None else None)
         elif isinstance(item, SourceState):
             states.append(item)
-        elif isinstance(item, Staged):  # unchanged ones were counted before batching
+        elif isinstance(item, Staged):
             todo.append(item)
             run.saw(item.record.source, item.uid)
     if todo:
