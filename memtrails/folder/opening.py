@@ -18,7 +18,7 @@ from .lock import FolderLock, acquire_lock
 from .log import RecordLog
 from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, write_manifest
 from .model import EmbedderFactory, FolderModel, manifest_model
-from .modes import tighten
+from .modes import tighten, tighten_on_open
 from .positions import Positions
 from .table import Table
 from .writer import Writer
@@ -61,8 +61,10 @@ class Folder:
         finally:
             await asyncio.to_thread(self.table.close)
             await asyncio.to_thread(self.log.close)
-            # The index library creates its files with the umask: back to owner-only.
-            await asyncio.to_thread(tighten, self.path)
+            # The index library creates its files with the umask: back to owner-only (an
+            # index never loaded created none).
+            if not isinstance(self.index, DeferredIndex) or self.index.opened:
+                await asyncio.to_thread(tighten, self.path)
             self.lock.release()
 
 
@@ -106,7 +108,7 @@ async def open_folder(
     backend: IndexBackend | None = None
     repairs: list[str] = []
     try:
-        widened = await asyncio.to_thread(tighten, path)
+        widened = await asyncio.to_thread(tighten_on_open, path)
         if widened:
             repairs.append(
                 "permissions tightened to owner-only (0700 folders, 0600 files): "

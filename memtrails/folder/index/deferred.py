@@ -44,13 +44,14 @@ class DeferredIndex:
         self._described = dict(described)
         self.first_use = first_use
         self._backend: IndexBackend | None = None
+        self._was_opened = False
         self._lock = asyncio.Lock()
         self._closed = False
 
     @property
     def opened(self) -> bool:
-        """Whether the backend has been opened (by a call that needed it)."""
-        return self._backend is not None
+        """Whether the backend was opened (by a call that needed it), closed since or not."""
+        return self._was_opened
 
     async def backend(self) -> IndexBackend:
         """Return the opened backend, opening and checking it on the first call.
@@ -68,6 +69,7 @@ class DeferredIndex:
                 )
             if self._backend is None:
                 opened = await self._opener()
+                self._was_opened = True
                 try:
                     if self.first_use is not None:
                         await self.first_use(opened)
