@@ -119,8 +119,10 @@ class Memory:
             ValueError: both ``model`` and ``embedder`` were given.
             DiskFullError: no room to create the folder's index.
 
-        Opening checks that the log, the index checkpoint, the index and the saved source
-        positions agree, and repairs what it can from the log; :attr:`repairs` says what.
+        Opening checks that the log, the index checkpoint and the saved source positions
+        agree, and repairs what it can from the log; :attr:`repairs` says what. The index is
+        not loaded by the open: the first call that needs it loads it and checks it against
+        the log first (a repair then is added to :attr:`repairs`).
         """
         if model is not None:
             if embedder is not None:
