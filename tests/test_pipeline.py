@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import datetime
 import decimal
 from collections.abc import AsyncIterator
@@ -181,10 +182,14 @@ async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: 
 async def test_a_few_edits_spread_through_a_source_are_written_together(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Records the folder already holds do not fill batches: 10 edits among 1,000 records
-    are one log write (one fsync, one index update), not one per 64 records read."""
+    """Records the folder already holds do not fill batches: 10 edits spread through a JSON
+    Lines file of 1,000 records are a log write or two (one fsync, one index update each),
+    not one per 64 records read."""
+    from memtrails.add import add_path
+
     rows = [{"id": str(i), "text": f"record number {i}"} for i in range(1000)]
-    edited = [{**r, "text": f"{r['text']} edited"} if i % 100 == 50 else r for i, r in enumerate(rows)]
+    source = tmp_path / "records.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in rows))
     appends: list[int] = []
     append = RecordLog.append
 
@@ -192,16 +197,13 @@ async def test_a_few_edits_spread_through_a_source_are_written_together(
         appends.append(len(lines))
         return append(log, lines)
 
-    progress: list[int] = []
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
-        await memory.ingest(rows, batch=64)
+        await add_path(memory, source)
+        edited = [{**r, "text": f"{r['text']} edited"} if i % 100 == 50 else r for i, r in enumerate(rows)]
+        source.write_text("".join(json.dumps(r) + "\n" for r in edited))
         monkeypatch.setattr(RecordLog, "append", counted)
-        report = await memory.ingest(
-            edited, batch=64, idle=None, on_progress=lambda r: progress.append(r.seen)
-        )
-        got = await memory.get("150")
+        report = await add_path(memory, source)
+        got = await memory.get("150", source=report.sources[0].source)
     assert (report.updated, report.unchanged, report.added) == (10, 990, 0)
-    assert appends == [10]
+    assert sum(appends) == 10 and len(appends) <= 2
     assert got is not None and got.text == "record number 150 edited"
-    # Progress still moves while only unchanged records pass, every 64 of them.
-    assert len(progress) >= 990 // 64 and progress == sorted(progress)
