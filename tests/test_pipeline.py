@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import datetime
 import decimal
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
