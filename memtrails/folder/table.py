@@ -30,7 +30,10 @@ __all__ = ["IN_FLIGHT", "TABLE_FILE", "Row", "Table"]
 IN_FLIGHT = -1  # claimed by a running import, not yet in the log
 TABLE_FILE = "table.sqlite"
 _SCHEMA_VERSION = 2  # 2: the raw input's digest (a version-1 table gains it in place)
-_CACHE_KIB = 16384  # SQLite page cache: what the table may hold in memory
+# SQLite page cache: what the table may hold in memory. Lookups by uid land on random leaf
+# pages, so a bigger cache hardly ever hits: 2 MiB looked up and wrote a 1M-row table at the
+# same CPU cost per record as 16 MiB (8.8 vs 8.7 µs a lookup), 14 MiB less at 1M records.
+_CACHE_KIB = 2048
 
 Row = tuple[str, int, int]
 """``(fingerprint, log offset or IN_FLIGHT, source number)``."""

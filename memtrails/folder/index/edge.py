@@ -30,6 +30,7 @@ from ._edge_settings import (
     payload_index,
     point_bytes,
     read_unsealed,
+    release_freed_heap,
     shard_config,
     write_unsealed,
 )
@@ -185,6 +186,7 @@ class EdgeIndex:
             if self._seal and self._unsealed >= SEAL_EVERY:
                 shard.optimize()
                 self._unsealed = 0
+                release_freed_heap()
 
         await self._call("upsert", upsert)
 
