@@ -164,11 +164,15 @@ async def test_a_shard_given_a_graph_keeps_its_points_and_stops_sealing(
 
 
 async def test_a_shard_made_before_sealing_opens_and_grows_as_it_did(
-    tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
+    corpus: tuple[list[IndexPoint], list[str]],
+    embedder: OnnxEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    points, _ = corpus
+    points, queries = corpus
+    (tmp_path / "old").mkdir()
     old = qe.EdgeShard.create(
-        str(tmp_path),
+        str(tmp_path / "old"),
         qe.EdgeConfig(
             vectors={"dense": qe.EdgeVectorParams(384, qe.Distance.Cosine, on_disk=True)},
             sparse_vectors={"words": qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
@@ -177,12 +181,17 @@ async def test_a_shard_made_before_sealing_opens_and_grows_as_it_did(
     )
     old.close()
     monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
-    index = await fill(tmp_path, points, 8)
+    index = await fill(tmp_path / "old", points, 8)
+    new = await fill(tmp_path / "new", points, 8)
     try:
-        assert segments(tmp_path) == 1  # a seal there would build an HNSW graph each time
+        assert segments(tmp_path / "old") == 1  # a seal there would build an HNSW graph each time
+        assert segments(tmp_path / "new") > 1
         assert await index.count_points() == len(points)
+        # It searches as a shard with today's settings does: same candidates, same scores.
+        assert_same(await results(index, embedder, queries), await results(new, embedder, queries))
     finally:
         await index.aclose()
+        await new.aclose()
 
 
 async def test_small_imports_add_up_to_a_seal(
@@ -200,3 +209,24 @@ async def test_small_imports_add_up_to_a_seal(
         assert await reopened.count_points() == 5 * (SEAL // 2)
     finally:
         await reopened.aclose()
+
+
+async def test_each_seal_hands_the_freed_heap_back(
+    tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points, _ = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    released: list[int] = []
+    real_release = edge_module.release_freed_heap
+
+    def release() -> None:
+        released.append(len(released))
+        real_release()
+
+    monkeypatch.setattr(edge_module, "release_freed_heap", release)
+    index = await fill(tmp_path, points[: 4 * SEAL], SEAL)
+    try:
+        assert len(released) == 4  # one per seal, and none between
+        assert await index.count_points() == 4 * SEAL
+    finally:
+        await index.aclose()
