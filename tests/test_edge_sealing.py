@@ -211,7 +211,7 @@ async def test_small_imports_add_up_to_a_seal(
         await reopened.aclose()
 
 
-async def test_each_seal_hands_the_freed_heap_back(
+async def test_each_seal_and_each_flush_hand_the_freed_heap_back(
     tmp_path: Path, corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     points, _ = corpus
@@ -224,9 +224,13 @@ async def test_each_seal_hands_the_freed_heap_back(
         real_release()
 
     monkeypatch.setattr(edge_module, "release_freed_heap", release)
-    index = await fill(tmp_path, points[: 4 * SEAL], SEAL)
+    index = await fill(tmp_path, points[: 4 * SEAL], SEAL)  # 4 seals, then a flush
     try:
-        assert len(released) == 4  # one per seal, and none between
-        assert await index.count_points() == 4 * SEAL
+        assert len(released) == 5
+        await index.upsert(points[4 * SEAL : 4 * SEAL + 2])  # no seal: nothing released
+        assert len(released) == 5
+        await index.flush()
+        assert len(released) == 6
+        assert await index.count_points() == 4 * SEAL + 2
     finally:
         await index.aclose()
