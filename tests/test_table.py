@@ -95,3 +95,35 @@ def test_a_table_from_another_log_is_rebuilt_and_says_why(tmp_path: Path) -> Non
     assert rebuilt is not None and "unreadable" in rebuilt and len(table) == 2
     table.close()
     log.close()
+
+
+def test_the_row_count_is_kept_across_reopens_and_a_stale_one_is_not_trusted(
+    tmp_path: Path,
+) -> None:
+    log, _ = _log(tmp_path)
+    table, _ = Table.open(tmp_path, log)
+    table.set(U3, FP1, 0, "t")  # a new row
+    table.set(U3, FP2, 0, "t")  # the same row again
+    table.remove(U9)  # a row that is not there
+    table.commit(log)
+    assert len(table) == 2
+    table.close()
+    reopened, _ = Table.open(tmp_path, log)
+    counted = []
+    reopened._db.set_trace_callback(counted.append)
+    assert len(reopened) == 2
+    assert not [q for q in counted if "count(*)" in q]  # the saved count, not a recount
+    reopened._db.set_trace_callback(None)
+    reopened.remove(U3)
+    assert len(reopened) == 1
+    reopened.close()  # closes with the removal pending: the count goes with it
+    again, _ = Table.open(tmp_path, log)
+    assert len(again) == 1
+    # A count saved at another log offset than the table's (a version that did not keep
+    # it moved the offset) is recounted.
+    again._db.execute("UPDATE meta SET value = '99@1' WHERE key = 'rows'")
+    again._db.close()
+    stale, _ = Table.open(tmp_path, log)
+    assert len(stale) == 1
+    stale.close()
+    log.close()

@@ -90,6 +90,14 @@ class Table:
         self._sources = [name for (name,) in self._db.execute("SELECT name FROM sources ORDER BY id")]
         self._source_ids = {name: i for i, name in enumerate(self._sources)}
         self._open_tx = False
+        # How many rows are stored, kept as rows come and go and saved with each commit, so
+        # that a search (which needs the count for its keyword confidence) does not count
+        # a million rows each time. None until known: counted once then. Saved with the log
+        # offset the table covered then: a version that does not keep the count moves the
+        # offset and leaves the count behind, which is then not trusted.
+        saved = str(self._meta("rows") or "").partition("@")
+        covered = str(self._meta("log_offset"))
+        self._rows: int | None = int(saved[0]) if saved[1] and saved[2] == covered else None
 
     @classmethod
     def open(cls, folder: Path, log: RecordLog) -> tuple[Table, str | None]:
@@ -117,8 +125,9 @@ class Table:
     # -- reading -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
-        (n,) = self._db.execute("SELECT count(*) FROM records").fetchone()
-        return int(n) - sum(1 for uid in self._flight if self._stored(uid) is not None)
+        # A copy: a search counts from a worker thread while the event loop claims.
+        claimed = sum(1 for uid in tuple(self._flight) if self._stored(uid) is not None)
+        return self._stored_rows() - claimed
 
     def __contains__(self, uid: object) -> bool:
         return isinstance(uid, str) and self.get(uid) is not None
@@ -226,17 +235,27 @@ class Table:
         if claimed is None or claimed[0] != fp:
             raw = None
         self._begin()
-        self._db.execute(
-            "INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?, ?)",
-            (bytes.fromhex(uid), bytes.fromhex(fp), offset, self._source_id(source), raw),
-        )
+        key, sid = bytes.fromhex(uid), self._source_id(source)
+        updated = self._db.execute(
+            "UPDATE records SET fp = ?, offset = ?, source = ?, raw = ? WHERE uid = ?",
+            (bytes.fromhex(fp), offset, sid, raw, key),
+        ).rowcount
+        if not updated:
+            self._db.execute(
+                "INSERT INTO records VALUES (?, ?, ?, ?, ?)",
+                (key, bytes.fromhex(fp), offset, sid, raw),
+            )
+            if self._rows is not None:
+                self._rows += 1
 
     def remove(self, uid: str) -> None:
         """Forget ``uid`` (its tombstone is in the log)."""
         self._flight.pop(uid, None)
         self._flight_raw.pop(uid, None)
         self._begin()
-        self._db.execute("DELETE FROM records WHERE uid = ?", (bytes.fromhex(uid),))
+        gone = self._db.execute("DELETE FROM records WHERE uid = ?", (bytes.fromhex(uid),)).rowcount
+        if gone and self._rows is not None:
+            self._rows -= 1
 
     def commit(self, log: RecordLog) -> None:
         """Make the changes so far durable as covering the log up to its current end."""
@@ -245,8 +264,7 @@ class Table:
             "INSERT OR REPLACE INTO meta VALUES (?, ?)",
             [("version", _SCHEMA_VERSION), ("log_offset", log.size), ("tail", log.tail(log.size))],
         )
-        self._db.execute("COMMIT")
-        self._open_tx = False
+        self._commit()
 
     def sync(self, log: RecordLog) -> int:
         """Apply the log lines past the offset the table covers; return how many (blocking)."""
@@ -266,8 +284,7 @@ class Table:
     def close(self) -> None:
         """Commit what is pending and close the database."""
         if self._open_tx:
-            self._db.execute("COMMIT")
-            self._open_tx = False
+            self._commit()
         self._db.close()
 
     # -- internals -------------------------------------------------------------------------------
@@ -295,6 +312,20 @@ class Table:
             self._sources.append(source)
             self._source_ids[source] = sid
         return sid
+
+    def _stored_rows(self) -> int:
+        if self._rows is None:
+            (n,) = self._db.execute("SELECT count(*) FROM records").fetchone()
+            self._rows = int(n)
+        return self._rows
+
+    def _commit(self) -> None:
+        # The saved count goes with the rows it counts, in the same transaction (counted
+        # once if not known yet: then kept as rows come and go).
+        saved = f"{self._stored_rows()}@{self._meta('log_offset')}"
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('rows', ?)", (saved,))
+        self._db.execute("COMMIT")
+        self._open_tx = False
 
     def _begin(self) -> None:
         if not self._open_tx:
