@@ -23,6 +23,37 @@ async def _cancel(task: asyncio.Future[Any] | None) -> None:
         await task
 
 
+IDLE = object()
+"""What :func:`next_queued` returns when ``idle`` seconds passed with nothing queued."""
+
+
+def check_batching(size: int, idle: float | None) -> None:
+    """Refuse a batch size under 1 or an idle time that is not positive (None waits)."""
+    if size < 1:
+        raise ValueError("`size` must be at least 1")
+    if idle is not None and idle <= 0:
+        raise ValueError("`idle` must be positive or None")
+
+
+async def next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | None) -> Any:
+    """Return the next item of ``queue``: at once if one is queued, else when one comes.
+
+    While the caller holds a partial list (``holding``), waiting stops after ``idle`` seconds and
+    :data:`IDLE` is returned, so the list is flushed: a fast source costs no timer per item,
+    and a trickling one (a cursor, a tail) does not hold records back.
+    """
+    try:
+        return queue.get_nowait()
+    except asyncio.QueueEmpty:
+        pass
+    if holding and idle is not None:
+        try:
+            return await asyncio.wait_for(queue.get(), idle)
+        except TimeoutError:
+            return IDLE
+    return await queue.get()
+
+
 async def batched(
     source: AsyncIterable[T], size: int = 64, idle: float | None = 1.0
 ) -> AsyncGenerator[list[T], None]:
@@ -38,27 +69,17 @@ async def batched(
         size: items per list, at least 1.
         idle: seconds to wait for the next item before flushing a partial list; None waits.
     """
-    if size < 1:
-        raise ValueError("`size` must be at least 1")
-    if idle is not None and idle <= 0:
-        raise ValueError("`idle` must be positive or None")
+    check_batching(size, idle)
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=size)
     task = asyncio.ensure_future(_pump(source, queue))
     try:
         buf: list[T] = []
         while True:
-            try:
-                item = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                if buf and idle is not None:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), idle)
-                    except TimeoutError:
-                        out, buf = buf, []
-                        yield out
-                        continue
-                else:
-                    item = await queue.get()
+            item = await next_queued(queue, bool(buf), idle)
+            if item is IDLE:
+                out, buf = buf, []
+                yield out
+                continue
             if item is _END:
                 break
             if isinstance(item, _Failure):

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from ..items import RawLine, StageItem, UnchangedMany
 from ..limits import Limits
 from ..records import At, MemoryRecord, SourceState
-from .batch import _END, _cancel, _Failure, _pump
+from .batch import _END, IDLE, _cancel, _Failure, _pump, check_batching, next_queued
 from .dedup import Claims, dedup_item
 from .normalise import normalise_item
 from .scrub import INLINE_CHARS, scrub_item, staged
@@ -71,10 +71,7 @@ async def prepared(
         salt: what else decides a record (code, rules, limits, zone): digests records and
             rows too.
     """
-    if size < 1:
-        raise ValueError("`size` must be at least 1")
-    if idle is not None and idle <= 0:
-        raise ValueError("`idle` must be positive or None")
+    check_batching(size, idle)
     queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1 if chunked else size)
     task = asyncio.ensure_future(_pump(source, queue))
     work = _Work(claims, name, limits, settle, salt)
@@ -82,18 +79,11 @@ async def prepared(
         buf: list[StageItem] = []
         ended = False
         while not ended:
-            try:
-                item = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                if buf and idle is not None:
-                    try:
-                        item = await asyncio.wait_for(queue.get(), idle)
-                    except TimeoutError:
-                        out, buf = buf, []
-                        yield out
-                        continue
-                else:
-                    item = await queue.get()
+            item = await next_queued(queue, bool(buf), idle)
+            if item is IDLE:
+                out, buf = buf, []
+                yield out
+                continue
             chunk: list[Any] = []
             # Take what is already queued, without waiting: the pump refills behind it.
             while True:
