@@ -166,13 +166,27 @@ def main() -> None:
     holding = sum(1 for _, spans in new if spans)
     print(f"  {args.ref}: {old_cpu:.1f} CPU s; this tree: {new_cpu:.1f} CPU s ({wall:.0f} s wall)")
     print(f"  replacements found by this tree: {replaced}, in {holding} inputs")
-    print(f"  inputs that differ: {len(differ)}")
-    for name, o, n in differ[:5]:
+    # A kept span (a data URI, kind "") protects what is inside it; what is replaced is
+    # what a user sees change.
+    replaced_differ = [
+        (name, o, n) for name, o, n in differ if [s for s in o if s[2]] != [s for s in n if s[2]]
+    ]
+    print(f"  inputs that differ: {len(differ)}, in what is replaced: {len(replaced_differ)}")
+    for name, o, n in (replaced_differ + differ)[:5]:
         print(f"    {name}: {args.ref} {o[:4]}... this tree {n[:4]}...")
         print(f"      only {args.ref}: {sorted(set(o) - set(n))[:3]}")
         print(f"      only this tree: {sorted(set(n) - set(o))[:3]}")
     digest = hashlib.sha256(repr([n[0] for n in new]).encode()).hexdigest()[:16]
-    print(json.dumps({"inputs": len(inputs), "differ": len(differ), "digest": digest}))
+    print(
+        json.dumps(
+            {
+                "inputs": len(inputs),
+                "differ": len(differ),
+                "differ_in_replacements": len(replaced_differ),
+                "digest": digest,
+            }
+        )
+    )
     sys.exit(1 if differ else 0)
 
 

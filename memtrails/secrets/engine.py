@@ -266,7 +266,8 @@ def _check(
         resume = ve
     elif check == "basic":
         vs, ve = sp[g["v"]]
-        if _is_basic_credential(buf[vs:ve]):
+        value = buf[vs:ve]
+        if len(value.rstrip(b"=")) >= 6 and _is_basic_credential(value):
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder

@@ -31,6 +31,14 @@ OPTIONS = re2.Options()
 # Room for the DFA's state cache: with too little, RE2 falls back to its (still linear but
 # slower) NFA on long inputs.
 OPTIONS.max_mem = 64 << 20
+# A pass's expression holds every rule of the pass, and its DFA a state per combination of
+# partial matches alive at once: text that mixes many near-misses (prefixes, runs of key
+# characters) in no fixed order visits far more of them than prose does. With 64 MB the
+# cache of the token pass filled and was rebuilt over and over on 1 MB of such text (0.45 s
+# a pass, every time); with 256 MB it is built once (0.009 s the next time). It is a cap,
+# not an allocation: prose builds a few hundred kilobytes of states.
+SCAN_OPTIONS = re2.Options()
+SCAN_OPTIONS.max_mem = 256 << 20
 
 Spans = list[tuple[int, int]]  # (start, end) of group 0, 1, 2, ...; (-1, -1) if unset
 # Fills a match's groups itself instead of RE2 (the private-key rule's, from the block's shape).
@@ -119,8 +127,8 @@ UNANCHORED: Final = _UNANCHORED
 _BOTH: Final[Any] = _ANCHORS.ANCHOR_BOTH if _RAW and _ANCHORS else _Public.ANCHOR_BOTH
 
 
-def _raw(pattern: str, public: bool) -> Any:
-    regex = re2.compile(pattern, OPTIONS)
+def _raw(pattern: str, public: bool, options: Any = OPTIONS) -> Any:
+    regex = re2.compile(pattern, options)
     return _Public(regex) if public or not _RAW else regex._regexp
 
 
@@ -201,7 +209,7 @@ def compile_pass(
         The pass, for :func:`search`.
     """
     entries = tuple(_entry(r, i, shapers or {}, public) for i, r in enumerate(rules))
-    find = _raw("|".join(f"(?:{groupless(r.pattern)})" for r in rules), public)
+    find = _raw("|".join(f"(?:{groupless(r.pattern)})" for r in rules), public, SCAN_OPTIONS)
     by_byte = tuple(
         tuple(e for e in entries if e.lo[:1] <= bytes((b,)) <= e.hi[:1]) for b in range(256)
     )

@@ -39,6 +39,11 @@ KEY = (
     r"|authorization)"
     r"(?:[_.-](?i:base|value|b64|base64))?)"
 )
+# The characters a placeholder or a variable reference starts with ($VAR, %s, {{x}}, <x>,
+# [x], @VAR@): a value starting so is never a secret (values.is_placeholder), so the rules
+# below do not even match it.
+_NOT_FIRST = r"$%{<\[@"
+
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
 # semicolon, not starting like a reference or a placeholder ($VAR, %s, {{x}}, <x>, [x], @),
@@ -46,9 +51,9 @@ KEY = (
 # (a random token, a password) is judged by its value check. A bare value may follow an
 # HTTP auth scheme word, which stays.
 _VALUE = (
-    r"(?:\"(?P<vdq>(?:[^\"\\\r\n]|\\.)*)\""
-    r"|'(?P<vsq>(?:[^'\\\r\n]|\\.)*)'"
-    r"|\\\"(?P<vesc>[^\"\\\r\n]*)\\\""
+    rf"(?:\"(?P<vdq>(?:[^\"\\\r\n{_NOT_FIRST}]|\\.)(?:[^\"\\\r\n]|\\.){{5,}})\""
+    rf"|'(?P<vsq>(?:[^'\\\r\n{_NOT_FIRST}]|\\.)(?:[^'\\\r\n]|\\.){{5,}})'"
+    rf"|\\\"(?P<vesc>[^\"\\\r\n{_NOT_FIRST}][^\"\\\r\n]{{5,}})\\\""
     r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
     r"(?P<vbare>(?:[^\s\"'`,;$%{<\[@-]|-[A-Za-z0-9_])[^\s\"'`,;]{5,}))"
 )
@@ -82,19 +87,35 @@ _GAP = (
 )
 # A bare password holds a digit or a symbol, a bare key 16+ characters: a phrase whose next
 # word is neither ("the password is stored", "token count") is not even a match.
-_PW_VALUE = r"[^\s`'\"<>]*[0-9!#$%&*+=?@^~_|\\][^\s`'\"<>]*"
-_KEY_VALUE = r"[^\s`'\"<>]{16,}"
+_PW_VALUE = (
+    r"(?:[0-9!#&*+=?^~_|\\]|[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\][^\s`'\"<>]*[0-9!#$%&*+=?@^~_|\\])"
+    r"[^\s`'\"<>]*"
+)
+_KEY_VALUE = rf"[^\s`'\"<>{_NOT_FIRST}][^\s`'\"<>]{{15,}}"
 _PROSE = (
-    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"]{{4,}})[`'\"]|(?P<v>{_PW_VALUE}))"
-    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>[^\s`'\"]{{16,}})[`'\"]|(?P<v2>{_KEY_VALUE}))"
+    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"{_NOT_FIRST}][^\s`'\"]{{3,}})[`'\"]"
+    rf"|(?P<v>{_PW_VALUE}))"
+    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>[^\s`'\"{_NOT_FIRST}][^\s`'\"]{{15,}})[`'\"]"
+    rf"|(?P<v2>{_KEY_VALUE}))"
+)
+
+# Base64 that decodes to bytes holding a colon (user:password): whole groups of four
+# characters, then a group that encodes ":" (0x3a) as its first, second or third byte, then
+# the rest. "Basic" before any other word ("Basic configuration", a token without a colon) is
+# then no match at all, instead of a match the engine decodes and rejects.
+_B64 = "[A-Za-z0-9+/]"
+_B64_WITH_COLON = (
+    rf"(?:{_B64}{{4}})*(?:O[g-v]|{_B64}[DTjz][o-r]|{_B64}{{2}}[AEIMQUYcgkosw048]6){_B64}*={{0,2}}"
 )
 
 _KEYS: Final[tuple[Rule, ...]] = (
     # Base64 images and attachments: skipped whole, so nothing inside them is read as a key.
+    # A payload of fewer than 16 characters holds no key to mistake, so it is not a match
+    # (each match costs the engine a step of its own).
     Rule(
         "data_uri",
         "",
-        r"data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.+-]+)*;base64,[A-Za-z0-9+/=]+",
+        r"data:[A-Za-z0-9.+-]+/[A-Za-z0-9.+-]+(?:;[A-Za-z0-9=.+-]+)*;base64,[A-Za-z0-9+/=]{16,}",
         "tokens",
     ),
     # A PEM block (PKCS#1/#8, EC, DSA, OpenSSH, PGP): header, then lines of base64 or
@@ -150,7 +171,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "url_password",
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
-        r"(?P<v>[^\s/?\"'<>]+)@[A-Za-z0-9_\[]",
+        rf"(?P<v>[^\s/?\"'<>{_NOT_FIRST}][^\s/?\"'<>]*)@[A-Za-z0-9_\[]",
         "tokens",
         "url",
     ),
@@ -178,7 +199,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "quoted_pair",
         "password",
-        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>[^\"'\r\n]{{6,}})[\"']",
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>[^\"'\r\n{_NOT_FIRST}][^\"'\r\n]{{5,}})[\"']",
         "assignments",
         "keyed",
     ),
@@ -187,7 +208,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "xml_element",
         "password",
         r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
-        r"|passphrase))>(?P<v>[^<\s]{6,})</",
+        rf"|passphrase))>(?P<v>[^<\s{_NOT_FIRST}][^<\s]{{5,}})</",
         "headers",
         "keyed",
     ),
@@ -195,7 +216,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "nuget_config",
         "password",
-        r"<add[ \t]+key=\"(?P<key>(?i:(?:ClearText)?Password))\"[ \t]+value=\"(?P<v>[^\"\r\n]{4,})\"",
+        r"<add[ \t]+key=\"(?P<key>(?i:(?:ClearText)?Password))\"[ \t]+value=\""
+        rf"(?P<v>[^\"\r\n{_NOT_FIRST}][^\"\r\n]{{5,}})\"",
         "headers",
         "keyed",
     ),
@@ -204,9 +226,12 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "statements",
         "password",
-        r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"](?P<v>[^'\"\r\n]{3,})['\"]"
-        r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"](?P<v2>[^'\"\r\n]{3,})['\"]"
-        r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+(?P<v3>[^\s#\"']{4,})",
+        r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"]"
+        rf"(?P<v>[^'\"\r\n{_NOT_FIRST}][^'\"\r\n]{{2,}})['\"]"
+        r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"]"
+        rf"(?P<v2>[^'\"\r\n{_NOT_FIRST}][^'\"\r\n]{{2,}})['\"]"
+        r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+"
+        rf"(?P<v3>[^\s#\"'{_NOT_FIRST}][^\s#\"']{{3,}})",
         "headers",
         "url",
     ),
@@ -215,7 +240,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "netrc",
         "password",
         r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
-        r"[ \t]+(?P<v>[^\s]+)",
+        rf"[ \t]+(?P<v>[^\s{_NOT_FIRST}][^\s]{{5,}})",
         "headers",
         "keyed",
     ),
@@ -233,7 +258,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "basic_auth",
         "basic-auth",
-        r"\b(?i:basic)[ \t]+(?P<v>[A-Za-z0-9+/]{6,}={0,2})",
+        rf"\b(?i:basic)[ \t]+(?P<v>{_B64_WITH_COLON})",
         "headers",
         "basic",
     ),
