@@ -266,8 +266,8 @@ def _check(
         resume = ve
     elif check == "basic":
         vs, ve = sp[g["v"]]
-        value = buf[vs:ve]
-        if len(value.rstrip(b"=")) >= 6 and _is_basic_credential(value):
+        raw = buf[vs:ve]
+        if len(raw.rstrip(b"=")) >= 6 and _is_basic_credential(raw):
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
