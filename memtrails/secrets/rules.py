@@ -87,9 +87,15 @@ _GAP = (
 )
 # A bare password holds a digit or a symbol, a bare key 16+ characters: a phrase whose next
 # word is neither ("the password is stored", "token count") is not even a match.
+# The value's characters (A), those that make a password out of a word (S), and the first
+# character when it is not one of those, nor a placeholder's (N): six or more characters,
+# one of them an S, not starting like a placeholder.
+_PW_A = r"[^\s`'\"<>]"
+_PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
+_PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\]"
 _PW_VALUE = (
-    r"(?:[0-9!#&*+=?^~_|\\]|[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\][^\s`'\"<>]*[0-9!#$%&*+=?@^~_|\\])"
-    r"[^\s`'\"<>]*"
+    rf"(?:[0-9!#&*+=?^~_|\\]{_PW_A}{{5,}}|{_PW_N}(?:{_PW_S}{_PW_A}{{4,}}|{_PW_A}{_PW_S}{_PW_A}{{3,}}"
+    rf"|{_PW_A}{{2}}{_PW_S}{_PW_A}{{2,}}|{_PW_A}{{3}}{_PW_S}{_PW_A}+|{_PW_A}{{4,}}{_PW_S}{_PW_A}*))"
 )
 _KEY_VALUE = rf"[^\s`'\"<>{_NOT_FIRST}][^\s`'\"<>]{{15,}}"
 _PROSE = (
