@@ -137,6 +137,7 @@ def main() -> None:
     parser.add_argument("--ref", default="main", help="the git ref to compare against")
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     parser.add_argument("--fuzz", type=int, default=3000, help="generated texts")
+    parser.add_argument("--show", type=int, default=5, help="differing inputs to print")
     args = parser.parse_args()
 
     inputs = _inputs(args.corpora, args.fuzz)
@@ -172,10 +173,16 @@ def main() -> None:
         (name, o, n) for name, o, n in differ if [s for s in o if s[2]] != [s for s in n if s[2]]
     ]
     print(f"  inputs that differ: {len(differ)}, in what is replaced: {len(replaced_differ)}")
-    for name, o, n in (replaced_differ + differ)[:5]:
+    text = dict(inputs)
+    for name, o, n in (replaced_differ + differ)[: args.show]:
         print(f"    {name}: {args.ref} {o[:4]}... this tree {n[:4]}...")
-        print(f"      only {args.ref}: {sorted(set(o) - set(n))[:3]}")
-        print(f"      only this tree: {sorted(set(n) - set(o))[:3]}")
+        for side, spans in (
+            (args.ref, sorted(set(o) - set(n))),
+            ("this tree", sorted(set(n) - set(o))),
+        ):
+            for start, end, kind in spans[:3]:
+                around = text[name][max(start - 40, 0) : end + 10]
+                print(f"      only {side}: {(start, end, kind)} in {around!r}")
     digest = hashlib.sha256(repr([n[0] for n in new]).encode()).hexdigest()[:16]
     print(
         json.dumps(

@@ -122,7 +122,9 @@ def _value(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, i
 def _shaped(value: bytes, check: str) -> bool:
     """Tell whether a token's value has the randomness its rule's check asks for."""
     if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
-        return bool(value.translate(None, _NOT_DIGITS)) and bool(value.translate(None, _NOT_LETTERS))
+        return bool(value.translate(None, _NOT_DIGITS)) and bool(
+            value.translate(None, _NOT_LETTERS)
+        )
     return value.lower() != value and value.upper() != value  # "mixed", "aws"
 
 
@@ -137,8 +139,9 @@ def _has_digit_and_letter(value: str) -> bool:
 # How far each check reads around its match (bytes before, after), on top of the byte on
 # either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
 # not listed here is never remembered, nor is an outcome for which _check says it read
-# further (the command rule's, when no command is before the flag: up to the line's end). A
-# check that starts reading further must say so here.
+# further. A check that starts reading further must say so here. The command rule's check
+# reads up to 300 bytes back, for the command on the flag's line: its outcome is remembered
+# with the command found there instead (see _matches).
 _READS: Final = {
     "": (0, 0),  # the value group, or the span kept as it is
     "alnum": (0, 0),
@@ -146,69 +149,117 @@ _READS: Final = {
     "aws": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
-    "keyed": (2, 1),  # inner_spans: the token pass from one byte before the value
-    "bearer": (2, 1),
-    "url": (2, 1),
+    # inner_spans runs the token pass from one byte before the value, and RE2 reads one more
+    # before that: inside the match, or its shape, since these rules' values never start
+    # the match (a key, a scheme word or a URL's user comes first).
+    "keyed": (0, 0),
+    "bearer": (0, 0),
+    "url": (0, 0),
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
-    "command": (301, 1),  # the command, up to 300 bytes before the flag, and RE2's \b
     "prose": (16, 1),  # the words before the key word
 }
+# Per check, the bytes around a match its outcome is remembered by: what it reads, and at
+# least the byte on either side that RE2's assertions read (the match's shape, below).
+_WINDOWS: Final = {check: (max(1, b), max(1, a)) for check, (b, a) in _READS.items()}
 _MEMO_LONGEST: Final = 1024  # longer matches are not remembered
-_MEMO_SIZE: Final = 4096  # different matches remembered per text (then forgotten)
+_MEMO_SIZE: Final = 4096  # different matches remembered per text and memo (then forgotten)
 
 
-def _reach(compiled: Pass) -> tuple[int, int]:
-    """Return how many bytes before and after a match the pass's remembered checks read."""
-    reads = [_READS[e.rule.check] for e in compiled.entries if e.rule.check in _READS]
-    return max([1, *(b for b, _ in reads)]), max([1, *(a for _, a in reads)])
+def _around(buf: bytes, ms: int, me: int, before: int, after: int) -> Any:
+    """Return ``buf[ms:me]`` with up to ``before`` and ``after`` bytes around it, as a memo key
+    that also tells where the match sits in it when the text's start or end cuts it short."""
+    hi = me + after
+    if ms >= before and hi <= len(buf):  # the whole window: its length tells the match's
+        return buf[ms - before : hi]
+    lo = ms - before if ms > before else 0
+    return (buf[lo:hi], ms - lo, me - ms, hi > len(buf))
 
 
 def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span]:
     """Yield the replacements in ``buf[start:end]``, in order and without overlaps.
 
-    A match whose bytes and surroundings (as far as its rule's check reads, see _READS)
-    were seen before in this text gets the same replacements and resumes the same distance
-    on, without parsing or checking it again: near-misses repeated a thousand times cost
-    one check, not a thousand.
+    Memos, per text, spare the work on a match seen before. Its rule and groups depend on its
+    bytes and the byte on either side (all that RE2's assertions read): its *shape*. Its
+    check's outcome depends on the bytes around it as far as the check reads (see _READS):
+    for most token rules no further than the shape, so the shape's memo holds it too; for the
+    others, a second memo keyed by the rule and its window; for the command rule, by the
+    shape and the command found on the flag's line. Near-misses repeated a thousand times
+    cost one parse and one check, not a thousand, whatever stands between them.
     """
     pos = start
-    outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
-    before, after = _reach(compiled)
     size = len(buf)
+    # shape -> [rule, its groups' spans relative to the match start, the check's outcome
+    # when the check reads no further than the shape (else None)]
+    shapes: dict[Any, list[Any]] = {}
+    outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
         if ms < 0:
             return
-        hi = me + after
-        key: Any
-        if ms > before and hi < size:  # the whole window: its length tells the match's
-            key = buf[ms - before : hi]
-        else:
-            lo = ms - before if ms > before else 0
-            key = (buf[lo:hi], ms - lo, me - ms, hi >= size)
-        hit = outcomes.get(key)
-        if hit is not None:
-            relative, resume = hit
+        if me - ms > _MEMO_LONGEST:
+            entry, long = parse(compiled, buf, ms, me)
+            out, resume, _ = _check(buf, entry.rule, long, entry.groups)
+            yield from out
+            pos = max(resume, pos + 1)
+            continue
+        shape = buf[ms - 1 : me + 1] if ms and me < size else _around(buf, ms, me, 1, 1)
+        known = shapes.get(shape)
+        sp: Spans | None = None
+        if known is None:
+            entry, parsed = parse(compiled, buf, ms, me)
+            sp = parsed
+            if len(shapes) >= _MEMO_SIZE:
+                shapes.clear()
+            known = [entry, tuple([(s - ms, e - ms) for s, e in parsed]), None]
+            shapes[shape] = known
+        elif known[2] is not None:
+            relative, resume = known[2]
             for s, e, kind in relative:
                 yield (s + ms, e + ms, kind)
             resume += ms
             pos = resume if resume > pos else pos + 1
             continue
-        entry, sp = parse(compiled, buf, ms, me)
-        out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)
+        else:
+            entry = known[0]
+        check = entry.rule.check
+        key: Any = None
+        command = None
+        if check == "command":
+            command = _command_before(buf, ms + known[1][entry.groups["flag"]][0])
+            if command is not None:  # else the check reads to the line's end: not remembered
+                key = (entry.index, shape, tuple([s >= 0 for s, _ in command[1:5]]))
+        elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
+            key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
+        if key is not None:
+            hit = outcomes.get(key)
+            if hit is not None:
+                relative, resume = hit
+                for s, e, kind in relative:
+                    yield (s + ms, e + ms, kind)
+                resume += ms
+                pos = resume if resume > pos else pos + 1
+                continue
+        if sp is None:
+            sp = [(s + ms, e + ms) if s >= 0 else (-1, -1) for s, e in known[1]]
+        if check == "command":
+            out, resume, bounded = _command(buf, sp, entry.groups, entry.rule.kind, command)
+        else:
+            out, resume, bounded = _check(buf, entry.rule, sp, entry.groups)
         yield from out
-        if bounded and entry.rule.check in _READS and me - ms <= _MEMO_LONGEST:
-            if len(outcomes) >= _MEMO_SIZE:
-                outcomes.clear()
+        if bounded and (key is not None or check in _WINDOWS):
             # Tuples of numbers and strings: the garbage collector stops tracking them.
-            outcomes[key] = tuple([(s - ms, e - ms, kind) for s, e, kind in out]), resume - ms
+            outcome = tuple([(s - ms, e - ms, kind) for s, e, kind in out]), resume - ms
+            if key is None:
+                known[2] = outcome
+            else:
+                if len(outcomes) >= _MEMO_SIZE:
+                    outcomes.clear()
+                outcomes[key] = outcome
         pos = max(resume, pos + 1)
 
 
-def _check(
-    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]
-) -> tuple[list[_Span], int, bool]:
+def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_Span], int, bool]:
     """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
     the scan resumes, and whether the check read no further than its _READS say."""
     ms, me = sp[0]
@@ -235,7 +286,8 @@ def _check(
         # go: that outcome read past the memo's window.
         bounded = not out or "block" not in g or sp[g["block"]][0] < 0
     elif check == "command":
-        out, resume, bounded = _command(buf, sp, g, rule.kind)
+        fs = sp[g["flag"]][0]
+        out, resume, bounded = _command(buf, sp, g, rule.kind, _command_before(buf, fs))
     elif check == "keyed":
         vs, ve = sp[g["v"]]
         key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
@@ -307,20 +359,25 @@ _COMMANDS: Final = leftmost(
 )
 
 
+def _command_before(buf: bytes, fs: int) -> Spans | None:
+    """Return the spans of the first command word (see _COMMANDS) on the line of the flag at
+    ``fs``, at most 300 bytes before it; None when there is none."""
+    start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+    return _COMMANDS(buf, start, fs)
+
+
 def _command(
-    buf: bytes, sp: Spans, g: dict[str, int], kind: str
+    buf: bytes, sp: Spans, g: dict[str, int], kind: str, m: Spans | None
 ) -> tuple[list[_Span], int, bool]:
-    """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command takes one,
-    and where to resume: past the rest of the line when no command is on it, so that a line
-    of flags without a command costs one search, not one per flag. The last value tells
-    whether the check read only the 300 bytes before the flag (not the rest of the line)."""
+    """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command (``m``,
+    from :func:`_command_before`) takes one, and where to resume: past the rest of the line
+    when no command is on it, so that a line of flags without a command costs one search,
+    not one per flag. The last value tells whether the check read no more than the flag's
+    match and which command is before it (not the rest of the line)."""
     vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
     fs, fe = sp[g["flag"]]
     flag = buf[fs:fe]
     glued = sp[g["gap"]][0] == sp[g["gap"]][1]
-    # The command is on the same line, at most a few hundred bytes before the flag.
-    start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
-    m = _COMMANDS(buf, start, fs)
     if m is None:
         line_end = buf.find(b"\n", fs)
         line_end = len(buf) if line_end < 0 else line_end
@@ -430,8 +487,7 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     """
     return _merge(
         list(_matches(_TOKENS, buf, 0, len(buf))),
-        list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
-        + list(_matches(_HEADERS, buf, 0, len(buf))),
+        list(_matches(_ASSIGNMENTS, buf, 0, len(buf))) + list(_matches(_HEADERS, buf, 0, len(buf))),
     )
 
 

@@ -47,7 +47,9 @@ _NOT_FIRST = r"$%{<\[@"
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
 # semicolon, not starting like a reference or a placeholder ($VAR, %s, {{x}}, <x>, [x], @),
-# so that those near-misses are not even matches, nor "--flag". One starting with "-x" or "#"
+# so that those near-misses are not even matches, nor "--flag", nor one ending in ":" (a key
+# or code: "password: password:", "lambda:"), which the check rejected. A quoted value has
+# 6+ characters and does not start like a placeholder either. One starting with "-x" or "#"
 # (a random token, a password) is judged by its value check. A bare value may follow an
 # HTTP auth scheme word, which stays.
 _VALUE = (
@@ -55,7 +57,8 @@ _VALUE = (
     rf"|'(?P<vsq>(?:[^'\\\r\n{_NOT_FIRST}]|\\.)(?:[^'\\\r\n]|\\.){{5,}})'"
     rf"|\\\"(?P<vesc>[^\"\\\r\n{_NOT_FIRST}][^\"\\\r\n]{{5,}})\\\""
     r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
-    r"(?P<vbare>(?:[^\s\"'`,;$%{<\[@-]|-[A-Za-z0-9_])[^\s\"'`,;]{5,}))"
+    r"(?P<vbare>(?:[^\s\"'`,;$%{<\[@-]|-[A-Za-z0-9_])[^\s\"'`,;]{4,}[^\s\"'`,;:])"
+    r"(?:[\s\"'`,;]|\z))"
 )
 
 # A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
