@@ -228,7 +228,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         if check == "command":
             command = _command_before(buf, ms + known[1][entry.groups["flag"]][0])
             if command is not None:  # else the check reads to the line's end: not remembered
-                key = (entry.index, shape, tuple([s >= 0 for s, _ in command[1:5]]))
+                key = (entry.index, shape, next(n for n in range(1, 5) if command[n][0] >= 0))
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
             key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
         if key is not None:
@@ -359,11 +359,16 @@ _COMMANDS: Final = leftmost(
 )
 
 
+def _line_back(buf: bytes, fs: int) -> int:
+    """Return where the look back for a flag's command starts: its line's start, at most 300
+    bytes before it."""
+    return max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+
+
 def _command_before(buf: bytes, fs: int) -> Spans | None:
     """Return the spans of the first command word (see _COMMANDS) on the line of the flag at
     ``fs``, at most 300 bytes before it; None when there is none."""
-    start = max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
-    return _COMMANDS(buf, start, fs)
+    return _COMMANDS(buf, _line_back(buf, fs), fs)
 
 
 def _command(
