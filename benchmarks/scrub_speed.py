@@ -143,6 +143,12 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "private-key: client-key-data, short": lambda n: _fill("client-key-data: QUJDRA==\n", n),
     "google-oauth: GOCSPX- + 27": lambda n: _fill("GOCSPX-" + "a" * 27 + " ", n),
     "docker-auth: dckr_pat_ + 19": lambda n: _fill("dckr_pat_" + "b" * 19 + " ", n),
+    # Rule set 4: values that start like a placeholder, presigned URLs, FCM keys, SSWS.
+    "password: $VAR values": lambda n: _fill("DB_PASSWORD=$DB_PASSWORD\n", n),
+    "password: %(name)s values": lambda n: _fill('password = "%(db_password)s"\n', n),
+    "url-password: short signature": lambda n: _fill("https://h/f?X-Amz-Signature=abc123&x=1 ", n),
+    "google-api-key: FCM key, short": lambda n: _fill("AAAAb0ANApR:APA91b" + "x" * 40 + " ", n),
+    "password: SSWS placeholder": lambda n: _fill("Authorization: SSWS ${OKTA_TOKEN}\n", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

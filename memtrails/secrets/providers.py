@@ -41,6 +41,14 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"(?i:AccountKey|SharedAccessKey|SharedSecretValue)=(?P<v>[A-Za-z0-9+/]{40,86}={0,2})",
     ),
     _tok("azure_sas", "azure-key", r"[?&]sig=(?P<v>[A-Za-z0-9%+/]{30,}(?:=|%3[Dd]){0,2})"),
+    # The signature of a presigned URL (S3, Google Cloud Storage, CloudFront): whoever has the
+    # URL has the object until it expires.
+    _tok(
+        "url_signature",
+        "url-password",
+        r"[?&](?i:x-amz-signature|x-goog-signature|signature)=(?P<v>[A-Za-z0-9%+/_~-]{32,}"
+        r"(?:=|%3[Dd]){0,2})",
+    ),
     _tok(
         "azure_client_secret",
         "azure-key",
@@ -50,6 +58,12 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     # Google Cloud: API keys, OAuth client secrets, access and refresh tokens; the key id of a
     # service-account file (its "private_key" is a PEM block, see the private-key rule).
     _tok("google_api_key", "google-api-key", rf"\b(?P<v>AIza[0-9A-Za-z_-]{{35}}){_END}"),
+    # A Firebase Cloud Messaging server key: an id, a colon, 140 characters.
+    _tok(
+        "firebase_server_key",
+        "google-api-key",
+        rf"\b(?P<v>AAAA[A-Za-z0-9_-]{{7}}:[A-Za-z0-9_-]{{140}}){_END}",
+    ),
     _tok(
         "google_oauth",
         "google-oauth",
@@ -219,7 +233,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "service-token",
         r"\b(?P<v>do[opr]_v1_[a-f0-9]{64}|HRKU-AA[A-Za-z0-9_-]{58}|fo1_[A-Za-z0-9_-]{43}"
         r"|dapi[a-f0-9]{32}(?:-[0-9])?|sbp_[a-f0-9]{40}|hv[sb]\.[A-Za-z0-9_-]{24,}"
-        r"|[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"
+        r"|[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}"
         r"|pul-[a-f0-9]{40}|LTAI[A-Za-z0-9]{20}|lin_(?:api|oauth)_[A-Za-z0-9]{40}"
         r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2}"
         r"|NRAK-[A-Z0-9]{27}|sntry[su]_[A-Za-z0-9+/=_]{40,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"
@@ -237,8 +251,10 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     # Duffel, EasyPost, Facebook page tokens, Fly.io macaroons, Frame.io, GoCardless, Harness,
     # Infracost, 42 (Intra), LaunchDarkly (sdk-/api-/mob- + UUID), MaxMind license keys, New
     # Relic insert, query, browser and license keys, Octopus Deploy, OpenShift, Scalingo,
-    # SettleMint, Shippo, SonarQube, Yandex Cloud, Grafana API keys, Twitter app bearer tokens (22
-    # A's, then URL-encoded base64: the '%' tells them from runs of zero bytes in base64).
+    # SettleMint, Shippo, SonarQube, Yandex Cloud, Grafana API keys, Twitter app bearer tokens (a
+    # run of A's, then URL-encoded base64: the '%' tells them from runs of zero bytes in base64),
+    # Render, CircleCI, Buildkite, ClickUp and Figma personal tokens, Tencent Cloud SecretIds,
+    # Plaid access tokens.
     _tok(
         "service_token_more",
         "service-token",
@@ -253,7 +269,11 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"|[a-f0-9]{36}NRAL|API-[A-Z0-9]{26}|sha256~[A-Za-z0-9_-]{43}|tk-us-[A-Za-z0-9_-]{48}"
         r"|sm_(?:pat|aat|sat)_[A-Za-z0-9]{16}|shippo_(?:live|test)_[a-fA-F0-9]{40}"
         r"|sq[pua]_[a-f0-9]{40}|AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}"
-        r"|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|A{22}[A-Za-z0-9]{4,40}%[A-Za-z0-9%]{40,96})"
+        r"|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}|A{18}[A-Za-z0-9]{4,44}%[A-Za-z0-9%]{40,96}"
+        r"|rnd_[A-Za-z0-9]{32}|CCIP(?:AT|RJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}|bkua_[a-f0-9]{40}"
+        r"|pk_[0-9]{6,12}_[A-Za-z0-9]{32}|figd_[A-Za-z0-9_-]{38,43}|AKID[A-Za-z0-9]{32}"
+        r"|access-(?:production|development|sandbox)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
+        r"-[0-9a-f]{4}-[0-9a-f]{12})"
         rf"{_END}",
         "alnum",
     ),

@@ -12,8 +12,10 @@ __all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 #: The version of the rule set. It changes whenever a rule changes what gets scrubbed, so a
 #: folder can say which rules its records were scrubbed with (1: the first fourteen kinds;
 #: 2: the families of the common scanners; 3: passwords and keys in prose, YAML block
-#: scalars, commands' passwords anywhere on their line, 30 more prefixed tokens).
-RULES_VERSION: Final = 3
+#: scalars, commands' passwords anywhere on their line, 30 more prefixed tokens; 4: session
+#: ids, "PAT" keys, Okta's SSWS scheme, signatures of presigned URLs, Firebase server keys,
+#: eight more prefixed tokens; values that start like a placeholder are no match).
+RULES_VERSION: Final = 4
 
 # Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), each optionally
@@ -30,8 +32,9 @@ PEM_END: Final = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
 # or in a suffix that names an encoding of the same thing ("SECRET_KEY_BASE", "token_b64"),
 # so "max_tokens" or "password_file" are not keys.
 KEY = (
-    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk)"
+    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk|pat)|\b[A-Za-z0-9]*[a-z]Pat"
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
+    r"|sess(?:ion)?[_-]?id"
     r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
     r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
     r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription"
@@ -39,25 +42,65 @@ KEY = (
     r"|authorization)"
     r"(?:[_.-](?i:base|value|b64|base64))?)"
 )
-# The characters a placeholder or a variable reference starts with ($VAR, %s, {{x}}, <x>,
-# [x], @VAR@): a value starting so is never a secret (values.is_placeholder), so the rules
-# below do not even match it.
-_NOT_FIRST = r"$%{<\[@"
+
+
+def _value(no: str, least: int, not_first: str = "", rest: str = "", escape: str = "") -> str:
+    """Return a pattern for a value of ``least`` or more characters of the class ``[^no]``
+    (or ``rest``, when its characters are not one class), that does not start like a
+    placeholder.
+
+    A value that starts like a template's slot or a variable (``${``, ``$(``, ``$NAME``,
+    ``%(``, ``%s``, ``{{``, ``<name``, ``[name``) is never a secret (values.is_placeholder),
+    so the rules do not even match it: a file of such placeholders costs the scan nothing. A
+    password that merely starts with one of those characters ("$3cr3t!", "%=hYg...",
+    "<3Kitten", "{9x...") still matches, and its check tells it from a placeholder
+    ("{password}", "@VAR@"). ``not_first``: characters that may not start it either;
+    ``escape``: an escape sequence that may start it ("\\.").
+    """
+    rest = rest or f"[^{no}]"
+    one = rf"[^{no}{not_first}$%{{<\[]"
+    if escape:
+        one = f"(?:{one}|{escape})"
+    two = [rf"[$%][^{no}{{(A-Za-z_]", rf"\{{[^{no}{{]", rf"\[[^{no}A-Za-z]"]
+    if "<" not in no:
+        two.append(rf"<[^{no}A-Za-z/]")
+    return (
+        f"(?:{one}{rest}{{{max(least - 1, 0)},}}|(?:{'|'.join(two)}){rest}{{{max(least - 2, 0)},}})"
+    )
+
+
+# The characters values stop at, by kind of value (f-strings cannot hold them in 3.11).
+_DQ = r"\"\\\r\n"
+_SQ = r"'\\\r\n"
+_BARE = r"\s\"'`,;"
+_PROSE_QUOTED = r"\s`'\""
+_URL = r"\s/?\"'<>"
+_PAIRED = r"\"'\r\n"
+_ATTR = r"\"\r\n"
+_CONF = r"\s#\"'"
+_DQ_VALUE = _value(_DQ, 6, rest=rf"(?:[^{_DQ}]|\\.)", escape=r"\\.")
+_SQ_VALUE = _value(_SQ, 6, rest=rf"(?:[^{_SQ}]|\\.)", escape=r"\\.")
+_ESC_VALUE = _value(_DQ, 6)
+# 6+ characters (a "-" first only before a letter, a digit or "_": "-x" is a flag), the last
+# not a ":".
+_BARE_FIRST = _value(_BARE, 5, not_first=r"\-")
+_BARE_VALUE = rf"(?:{_BARE_FIRST}|-[A-Za-z0-9_][^{_BARE}]{{3,}})[^{_BARE}:]"
+_XML_VALUE = _value(r"<\s", 6)
+_WORD_VALUE = _value(r"\s", 6)
 
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
-# semicolon, not starting like a reference or a placeholder ($VAR, %s, {{x}}, <x>, [x], @),
-# so that those near-misses are not even matches, nor "--flag", nor one ending in ":" (a key
-# or code: "password: password:", "lambda:"), which the check rejected. A quoted value has
-# 6+ characters and does not start like a placeholder either. One starting with "-x" or "#"
-# (a random token, a password) is judged by its value check. A bare value may follow an
-# HTTP auth scheme word, which stays.
+# semicolon. None starts like a reference or a placeholder (see _lead), so those near-misses
+# are not even matches; nor is "--flag", nor a bare value ending in ":" (a key or code:
+# "password: password:", "lambda:"), which the check rejected. One starting with "-x", "#"
+# or "@" (a random token, a password, an "@VAR@") is judged by its value check. A bare value
+# may follow an HTTP auth scheme word, which stays.
 _VALUE = (
-    rf"(?:\"(?P<vdq>(?:[^\"\\\r\n{_NOT_FIRST}]|\\.)(?:[^\"\\\r\n]|\\.){{5,}})\""
-    rf"|'(?P<vsq>(?:[^'\\\r\n{_NOT_FIRST}]|\\.)(?:[^'\\\r\n]|\\.){{5,}})'"
-    rf"|\\\"(?P<vesc>[^\"\\\r\n{_NOT_FIRST}][^\"\\\r\n]{{5,}})\\\""
-    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate))[ \t]+)?"
-    r"(?P<vbare>(?:[^\s\"'`,;$%{<\[@-]|-[A-Za-z0-9_])[^\s\"'`,;]{4,}[^\s\"'`,;:])"
+    rf"(?:\"(?P<vdq>{_DQ_VALUE})\""
+    rf"|'(?P<vsq>{_SQ_VALUE})'"
+    rf"|\\\"(?P<vesc>{_ESC_VALUE})\\\""
+    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate|ssws))[ \t]+)?"
+    rf"(?P<vbare>{_BARE_VALUE})"
     r"(?:[\s\"'`,;]|\z))"
 )
 
@@ -80,7 +123,7 @@ _PW_WORDS = (
 )
 _KEY_WORDS = (
     r"(?P<tkey>(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
-    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?))"
+    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?))"
 )
 _GAP = (
     r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
@@ -97,14 +140,16 @@ _PW_A = r"[^\s`'\"<>]"
 _PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
 _PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\]"
 _PW_VALUE = (
-    rf"(?:[0-9!#&*+=?^~_|\\]{_PW_A}{{5,}}|{_PW_N}(?:{_PW_S}{_PW_A}{{4,}}|{_PW_A}{_PW_S}{_PW_A}{{3,}}"
+    rf"(?:[0-9!#&*+=?@^~_|\\]{_PW_A}{{5,}}|[$%][^\s`'\"<>{{(A-Za-z_]{_PW_A}{{4,}}"
+    rf"|\{{[^\s`'\"<>{{]{_PW_A}{{4,}}|\[[^\s`'\"<>A-Za-z]{_PW_A}{{4,}}"
+    rf"|{_PW_N}(?:{_PW_S}{_PW_A}{{4,}}|{_PW_A}{_PW_S}{_PW_A}{{3,}}"
     rf"|{_PW_A}{{2}}{_PW_S}{_PW_A}{{2,}}|{_PW_A}{{3}}{_PW_S}{_PW_A}+|{_PW_A}{{4,}}{_PW_S}{_PW_A}*))"
 )
-_KEY_VALUE = rf"[^\s`'\"<>{_NOT_FIRST}][^\s`'\"<>]{{15,}}"
+_KEY_VALUE = _value(r"\s`'\"<>", 16)
 _PROSE = (
-    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>[^\s`'\"{_NOT_FIRST}][^\s`'\"]{{3,}})[`'\"]"
+    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>{_value(_PROSE_QUOTED, 4)})[`'\"]"
     rf"|(?P<v>{_PW_VALUE}))"
-    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>[^\s`'\"{_NOT_FIRST}][^\s`'\"]{{15,}})[`'\"]"
+    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>{_value(_PROSE_QUOTED, 16)})[`'\"]"
     rf"|(?P<v2>{_KEY_VALUE}))"
 )
 
@@ -180,7 +225,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "url_password",
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
-        rf"(?P<v>[^\s/?\"'<>{_NOT_FIRST}][^\s/?\"'<>]*)@[A-Za-z0-9_\[]",
+        rf"(?P<v>{_value(_URL, 1)})@[A-Za-z0-9_\[]",
         "tokens",
         "url",
     ),
@@ -208,7 +253,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "quoted_pair",
         "password",
-        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>[^\"'\r\n{_NOT_FIRST}][^\"'\r\n]{{5,}})[\"']",
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>{_value(_PAIRED, 6)})[\"']",
         "assignments",
         "keyed",
     ),
@@ -217,7 +262,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "xml_element",
         "password",
         r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
-        rf"|passphrase))>(?P<v>[^<\s{_NOT_FIRST}][^<\s]{{5,}})</",
+        rf"|passphrase))>(?P<v>{_XML_VALUE})</",
         "headers",
         "keyed",
     ),
@@ -226,7 +271,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "nuget_config",
         "password",
         r"<add[ \t]+key=\"(?P<key>(?i:(?:ClearText)?Password))\"[ \t]+value=\""
-        rf"(?P<v>[^\"\r\n{_NOT_FIRST}][^\"\r\n]{{5,}})\"",
+        rf"(?P<v>{_value(_ATTR, 6)})\"",
         "headers",
         "keyed",
     ),
@@ -236,11 +281,11 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "statements",
         "password",
         r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"]"
-        rf"(?P<v>[^'\"\r\n{_NOT_FIRST}][^'\"\r\n]{{2,}})['\"]"
+        rf"(?P<v>{_value(_PAIRED, 3)})['\"]"
         r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"]"
-        rf"(?P<v2>[^'\"\r\n{_NOT_FIRST}][^'\"\r\n]{{2,}})['\"]"
+        rf"(?P<v2>{_value(_PAIRED, 3)})['\"]"
         r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+"
-        rf"(?P<v3>[^\s#\"'{_NOT_FIRST}][^\s#\"']{{3,}})",
+        rf"(?P<v3>{_value(_CONF, 4)})",
         "headers",
         "url",
     ),
@@ -249,7 +294,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "netrc",
         "password",
         r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
-        rf"[ \t]+(?P<v>[^\s{_NOT_FIRST}][^\s]{{5,}})",
+        rf"[ \t]+(?P<v>{_WORD_VALUE})",
         "headers",
         "keyed",
     ),
@@ -259,7 +304,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "bearer",
         "password",
-        r"\b(?i:bearer)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
+        r"\b(?i:bearer|ssws)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
         "assignments",
         "bearer",
     ),

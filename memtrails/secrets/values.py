@@ -6,6 +6,8 @@ import functools
 from itertools import pairwise
 from typing import Final
 
+import re2
+
 __all__ = ["accept_prose", "accept_value", "block_scalar_end", "is_placeholder", "prose_secret"]
 
 # Values that are words of a template, a type or a status, never a secret.
@@ -24,6 +26,16 @@ _NOT_SECRETS: Final = frozenset(
 # value has no digit.
 _KEY_WORDS: Final = ("password", "passwd", "secret", "token", "apikey", "api_key", "api-key")
 _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
+# What a value starting with one of those is when it is a template's slot or a variable, not
+# a password that happens to start with a symbol ("$3cr3t!", "%=hYg...", "@A&ySB..."):
+# "${VAR}...", "$(cmd)", "$DB_PASSWORD...", "%(pw)s", "%PASSWORD%...", "%5d", "{{x}}",
+# "{password}...", "<password...", "[REDACTED...", "@VAR@...", "@password". (The rules do
+# not even match a value starting "${", "$(", "%(", "%{", "{{", or "$", "%", "<", "[" and a
+# letter.)
+_SLOT: Final = re2.compile(
+    r"\$[{(A-Za-z_]|%[({A-Za-z_]|%[-+ #0-9.]*[A-Za-z]\z|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
+    r"|@[A-Za-z_][A-Za-z0-9_.]*@|@[A-Za-z_.]+\z"
+)
 
 
 def is_placeholder(value: str) -> bool:
@@ -31,10 +43,12 @@ def is_placeholder(value: str) -> bool:
     low = value.lower()
     if low in _NOT_SECRETS or "redacted" in low:
         return True
-    if value.startswith(_PLACEHOLDER_START):
-        # "#{var}", "#REDACTED", "@VAR@" are placeholders; "#0*QBbPX0m" is a password.
+    if value.startswith("#"):
+        # "#{var}", "#REDACTED" are placeholders; "#0*QBbPX0m" is a password.
         digits = any(map(str.isdigit, value))
-        return not (value[0] == "#" and value[1:2] != "{" and digits and len(value) >= 8)
+        return not (value[1:2] != "{" and digits and len(value) >= 8)
+    if value.startswith(_PLACEHOLDER_START) and _SLOT.match(value) is not None:
+        return True
     if value.startswith("-") and not (
         len(value) >= 8 and value[1:2] != "-" and any(map(str.isdigit, value))
     ):
@@ -83,7 +97,6 @@ def accept_value(value: str, password_key: bool, quoted: bool) -> bool:
     if any(map(str.isdigit, value)):
         return True
     return len(value) >= 20 and "_" not in value and value.lower() != value
-
 
 
 # The base64 of an SSH public key starts with its type's length and name.
