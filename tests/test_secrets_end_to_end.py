@@ -1,6 +1,7 @@
 """Every kind of secret, through every importer, never reaches the memory folder or an output.
 
-One folder, six importers (JSON Lines, mbox, eml, Slack, a notes folder, Git commit messages),
+One folder, every importer (JSON Lines, mbox, eml, Maildir, Slack, a notes folder, Git commit
+messages, and a compressed mbox and JSON Lines file),
 the real model and the real index. Each source carries the same body: labelled secrets of every
 kind the scrubber knows (tests/data/secrets_labelled.jsonl), plus secrets in the fields and
 names each importer reads (authors, subjects, threads, meta, ids, file names, a bad date).
@@ -8,7 +9,9 @@ names each importer reads (authors, subjects, threads, meta, ids, file names, a 
 
 from __future__ import annotations
 
+import gzip
 import json
+import lzma
 import os
 import subprocess
 from collections import Counter
@@ -20,6 +23,7 @@ from memtrails.importers.eml import from_eml
 from memtrails.importers.files import from_files
 from memtrails.importers.git import from_git
 from memtrails.importers.jsonl import from_jsonl
+from memtrails.importers.maildir import from_maildir
 from memtrails.importers.mbox import from_mbox
 from memtrails.importers.slack import from_slack_export
 from memtrails.keys import record_uid
@@ -79,6 +83,20 @@ def _message(message_id: str) -> str:
     )
 
 
+def _maildir(folder: Path) -> None:
+    for sub in ("cur", "new", "tmp"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "cur" / "1743501600.M1P1.host:2,S").write_text(_message("maildir-1"))
+
+
+def _compressed(tmp_path: Path) -> None:
+    """The mbox again as .mbox.gz, the JSON Lines as .jsonl.xz (other ids, so they are added)."""
+    mbox = (tmp_path / "archive.mbox").read_bytes().replace(b"mbox-1@", b"mbox-gz-1@")
+    (tmp_path / "archive.mbox.gz").write_bytes(gzip.compress(mbox))
+    jsonl = (tmp_path / "records.jsonl").read_bytes().replace(b"incident-", b"xz-incident-")
+    (tmp_path / "records.jsonl.xz").write_bytes(lzma.compress(jsonl))
+
+
 def _slack(folder: Path) -> None:
     (folder / "ops").mkdir(parents=True)
     users = [{"id": "U1", "name": "bob", "real_name": f"Bob {SLACK}"}]
@@ -130,6 +148,8 @@ async def test_no_secret_reaches_the_folder_or_an_output(tmp_path: Path, embedde
     _slack(tmp_path / "slack")
     _notes(tmp_path / "notes")
     _git(tmp_path / "repo")
+    _maildir(tmp_path / "maildir")
+    _compressed(tmp_path)
     importers = {
         "jsonl": lambda: from_jsonl(tmp_path / "records.jsonl"),
         "mbox": lambda: from_mbox(tmp_path / "archive.mbox"),
@@ -137,6 +157,9 @@ async def test_no_secret_reaches_the_folder_or_an_output(tmp_path: Path, embedde
         "slack": lambda: from_slack_export(tmp_path / "slack"),
         "notes": lambda: from_files(tmp_path / "notes"),
         "git": lambda: from_git(tmp_path / "repo"),
+        "maildir": lambda: from_maildir(tmp_path / "maildir"),
+        "mbox.gz": lambda: from_mbox(tmp_path / "archive.mbox.gz"),
+        "jsonl.xz": lambda: from_jsonl(tmp_path / "records.jsonl.xz"),
     }
     folder = tmp_path / "memory"
     outputs: list[str] = []
