@@ -149,6 +149,7 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "url-password: short signature": lambda n: _fill("https://h/f?X-Amz-Signature=abc123&x=1 ", n),
     "google-api-key: FCM key, short": lambda n: _fill("AAAAb0ANApR:APA91b" + "x" * 40 + " ", n),
     "password: SSWS placeholder": lambda n: _fill("Authorization: SSWS ${OKTA_TOKEN}\n", n),
+    "password: Wi-Fi QR, placeholder": lambda n: _fill("WIFI:T:WPA;S:x;P:${PASS};;", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

@@ -34,7 +34,7 @@ def _pem_groups(buf: bytes, ms: int, me: int, spans: Spans, groups: dict[str, in
     header = _PEM_BEGIN.match(buf, ms, me)
     hdr_e = me if header is None else header.end()  # never None: the rule starts so
     body_e = me
-    es = buf.rfind(b"-----END", hdr_e, me)
+    es = max(buf.rfind(b"-----END", hdr_e, me), buf.rfind(b"---- END", hdr_e, me))
     if es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None:
         lead = buf[hdr_e:es].rstrip(b" \t>")
         for sep in _SEPARATORS:

@@ -14,7 +14,8 @@ __all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 #: 2: the families of the common scanners; 3: passwords and keys in prose, YAML block
 #: scalars, commands' passwords anywhere on their line, 30 more prefixed tokens; 4: session
 #: ids, "PAT" keys, Okta's SSWS scheme, signatures of presigned URLs, Firebase server keys,
-#: eight more prefixed tokens; values that start like a placeholder are no match).
+#: eight more prefixed tokens, SSH2 and OpenVPN static keys, Wi-Fi QR codes; values that
+#: start like a placeholder are no match).
 RULES_VERSION: Final = 4
 
 # Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
@@ -22,9 +23,16 @@ RULES_VERSION: Final = 4
 # followed by the "> " of a quoted mail reply (nested: "> > ").
 _SEP = r"(?:\r?\n|\\r\\n|\\n)"
 _QUOTED = r"[ \t]*(?:>[ \t]*)*"
-#: The first and last lines of a PEM block of a private key.
-PEM_BEGIN: Final = r"-----BEGIN[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
-PEM_END: Final = r"-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+#: The first and last lines of a PEM block of a private key (an SSH2 key file's, RFC 4716,
+#: and an OpenVPN static key's have the same shape).
+PEM_BEGIN: Final = (
+    r"(?:-----BEGIN[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+    r"|---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----|-----BEGIN OpenVPN Static key V1-----)"
+)
+PEM_END: Final = (
+    r"(?:-----END[ A-Z0-9]*(?:PRIVATE|SECRET) KEY(?: BLOCK)?-----"
+    r"|---- END SSH2 ENCRYPTED PRIVATE KEY ----|-----END OpenVPN Static key V1-----)"
+)
 
 # Key names for assignments. Short names (pw, pwd, pass) only as a whole name or after a
 # separator, so "compass: northwest" and "bypass = ..." are not read as passwords. Long names
@@ -286,6 +294,14 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         rf"(?P<v2>{_value(_PAIRED, 3)})['\"]"
         r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+"
         rf"(?P<v3>{_value(_CONF, 4)})",
+        "headers",
+        "url",
+    ),
+    # The password of a Wi-Fi QR code: WIFI:T:WPA;S:home;P:secret;;
+    Rule(
+        "wifi_qr",
+        "password",
+        r"\bWIFI:(?:[A-Z]:(?:[^;\\\r\n]|\\.)*;){0,4}P:(?P<v>(?:[^;\\\r\n]|\\.){3,});",
         "headers",
         "url",
     ),

@@ -64,7 +64,9 @@ def _is_code(value: str) -> bool:
         return True  # getpass(), os.environ["X"], ENV['X']
     parts = value.split(".")
     if len(parts) > 1 and all(p.isidentifier() for p in parts):
-        return True  # settings.DB_PASSWORD, self._token, process.env.TOKEN
+        # settings.DB_PASSWORD, self._token, process.env.TOKEN; not a token that has a dot
+        # ("s.Q2b6YbJYcK8fW3dE9nR1tZxM": a long part with digits in it).
+        return not any(len(p) >= 16 and any(map(str.isdigit, p)) for p in parts)
     if value.isidentifier() and not any(map(str.isdigit, value)):
         # user_password, hashedPassword, API_TOKEN: variables; "hunter" is left a secret.
         camel = any(a.islower() and b.isupper() for a, b in pairwise(value))
