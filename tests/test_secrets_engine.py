@@ -191,3 +191,25 @@ def test_remembered_outcomes_equal_fresh_ones(monkeypatch: pytest.MonkeyPatch) -
     remembered = [engine.find_spans(t) for t in texts]
     monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
     assert [engine.find_spans(t) for t in texts] == remembered
+
+
+def test_flags_after_commands_get_the_same_outcome_remembered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Lines of command words and password flags in random order: the command found for one
+    flag, reused for the next ones on the line, and the remembered outcomes change nothing."""
+    rng = random.Random(23)
+    words = [b"mysql", b"curl", b"sshpass", b"redis-cli", b"wget", b"https://h/x", b"echo"]
+    flags = [b"-pS3cr3t!x", b"-p S3cr3t!x", b"-u ann:S3cr3t!x", b"-a S3cr3t!x", b"-p${PASS}"]
+    fillers = [b" ", b" --opt=1 ", b" " + b"x" * 120 + b" ", b"\n", b" -v "]
+    texts = []
+    for _ in range(80):
+        parts = []
+        for _ in range(rng.randint(5, 60)):
+            parts.append(rng.choice(words + flags + flags))
+            parts.append(rng.choice(fillers))
+        texts.append(b"".join(parts))
+    remembered = [engine.find_spans(t) for t in texts]
+    assert any(kind == "password" for spans in remembered for _, _, kind in spans)
+    monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
+    assert [engine.find_spans(t) for t in texts] == remembered

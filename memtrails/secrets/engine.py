@@ -192,6 +192,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     # when the check reads no further than the shape (else None)]
     shapes: dict[Any, list[Any]] = {}
     outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
+    found: Spans | None = None  # the last command word found before a flag, and from where
+    found_from = 0
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
@@ -226,7 +228,17 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         key: Any = None
         command = None
         if check == "command":
-            command = _command_before(buf, ms + known[1][entry.groups["flag"]][0])
+            fs = ms + known[1][entry.groups["flag"]][0]
+            start = _line_back(buf, fs)
+            # The command found for the flag before, when it is still the first one in this
+            # flag's look-back (nothing starts between the two look-backs' starts and it):
+            # a line of flags after one command costs one search, not one per flag.
+            if found is not None and found_from <= start <= found[0][0] and found[0][1] <= fs:
+                command = found
+            else:
+                command = _COMMANDS(buf, start, fs)
+                if command is not None:
+                    found, found_from = command, start
             if command is not None:  # else the check reads to the line's end: not remembered
                 key = (entry.index, shape, next(n for n in range(1, 5) if command[n][0] >= 0))
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
