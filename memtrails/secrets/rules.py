@@ -95,6 +95,7 @@ _BARE_FIRST = _value(_BARE, 5, not_first=r"\-")
 _BARE_VALUE = rf"(?:{_BARE_FIRST}|-[A-Za-z0-9_][^{_BARE}]{{3,}})[^{_BARE}:]"
 _XML_VALUE = _value(r"<\s", 6)
 _WORD_VALUE = _value(r"\s", 6)
+_WIFI_VALUE = _value(r";\\\r\n", 3, rest=r"(?:[^;\\\r\n]|\\.)", escape=r"\\.")
 
 # A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
 # (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
@@ -301,7 +302,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "wifi_qr",
         "password",
-        r"\bWIFI:(?:[A-Z]:(?:[^;\\\r\n]|\\.)*;){0,4}P:(?P<v>(?:[^;\\\r\n]|\\.){3,});",
+        rf"\bWIFI:(?:[A-Z]:(?:[^;\\\r\n]|\\.)*;){{0,4}}P:(?P<v>{_WIFI_VALUE});",
         "headers",
         "url",
     ),
