@@ -171,11 +171,12 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     ),
     # --- Package registries --------------------------------------------------------------
     _tok("npm_token", "npm-token", r"\b(?P<v>npm_[A-Za-z0-9]{36})\b"),
-    # .npmrc: //registry/:_authToken=..., _auth= (base64 user:pass), _password=.
+    # .npmrc: //registry/:_authToken=..., _auth= (base64 user:pass), _password=. (A value
+    # never starts with ":": ":_authToken=:_authToken=..." is no match.)
     _tok(
         "npmrc_auth",
         "npm-token",
-        r":_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[][^\s\"]{7,})",
+        r":_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[:][^\s\"]{7,})",
     ),
     _tok("pypi_token", "pypi-token", r"\b(?P<v>pypi-AgE[A-Za-z0-9_-]{50,})"),
     _tok("rubygems_key", "rubygems-key", r"\b(?P<v>rubygems_[0-9a-f]{48})\b"),
