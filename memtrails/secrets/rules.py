@@ -23,16 +23,6 @@ RULES_VERSION: Final = 4
 # followed by the "> " of a quoted mail reply (nested: "> > ").
 _SEP = r"(?:\r?\n|\\r\\n|\\n)"
 _QUOTED = r"[ \t]*(?:>[ \t]*)*"
-# A line of a PEM block's body (base64, or a "Name: value" header), and one that holds key
-# material: 16 base64 characters in a row. A header with no such line ("-----BEGIN ... KEY-----"
-# in prose, a template) is no match.
-_PEM_LINE = rf"(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?[ \t]*)"
-_PEM_MATERIAL = (
-    rf"(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]*[A-Za-z0-9+/]{{16}}[A-Za-z0-9+/=]*"
-    r"|(?:[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9]{16}|[A-Za-z][A-Za-z0-9]{15})[A-Za-z0-9-]*:[^\r\n\\]*"
-    r"|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*[A-Za-z0-9+/]{16}[^\r\n\\]*)[ \t]*)"
-)
-
 #: The first and last lines of a PEM block of a private key (an SSH2 key file's, RFC 4716,
 #: and an OpenVPN static key's have the same shape).
 PEM_BEGIN: Final = (
@@ -197,7 +187,9 @@ _KEYS: Final[tuple[Rule, ...]] = (
     Rule(
         "private_key",
         "private-key",
-        rf"(?P<hdr>{PEM_BEGIN})(?P<body>{_PEM_LINE}*{_PEM_MATERIAL}{_PEM_LINE}*)"
+        rf"(?P<hdr>{PEM_BEGIN})"
+        rf"(?P<body>(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?"
+        r"[ \t]*)*)"
         rf"(?:{_SEP}{_QUOTED}(?P<end>{PEM_END})|{_SEP}|\z)",
         "tokens",
         "pem",
