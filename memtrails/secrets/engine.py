@@ -192,8 +192,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     # when the check reads no further than the shape (else None)]
     shapes: dict[Any, list[Any]] = {}
     outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
-    found: Spans | None = None  # the last command word found before a flag, and from where
-    found_from = 0
+    found: Spans | None = None  # the last command word found before a flag, from where, which
+    found_from = found_word = 0
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
@@ -229,7 +229,9 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         command = None
         if check == "command":
             fs = ms + known[1][entry.groups["flag"]][0]
-            start = _line_back(buf, fs)
+            back = fs - 300 if fs > 300 else 0  # _line_back, inline: this runs per flag
+            line = buf.rfind(b"\n", back, fs) + 1
+            start = line if line > back else back
             # The command found for the flag before, when it is still the first one in this
             # flag's look-back (nothing starts between the two look-backs' starts and it):
             # a line of flags after one command costs one search, not one per flag.
@@ -239,8 +241,9 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
                 command = _COMMANDS(buf, start, fs)
                 if command is not None:
                     found, found_from = command, start
+                    found_word = next(n for n in range(1, 5) if command[n][0] >= 0)
             if command is not None:  # else the check reads to the line's end: not remembered
-                key = (entry.index, shape, next(n for n in range(1, 5) if command[n][0] >= 0))
+                key = (entry.index, shape, found_word)
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
             key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
         if key is not None:
