@@ -95,7 +95,40 @@ def write_jsonl(path: Path, rows: Iterator[dict[str, Any]] | Sequence[dict[str, 
 
 # -- mbox files (moved from mbox_memory.py, which imports them from here) ---------------------
 
-_WORDS = ["memory", "archive", "thread", "reply", "meeting", "budget", "release", "server", "deploy", "patch", "review", "schedule", "question", "answer", "protocol", "transport", "twisted", "python", "reactor", "deferred", "callback", "agenda", "notes", "draft", "invoice", "travel", "weekend", "coffee", "lunch", "project", "report", "figures"]
+_WORDS = [
+    "memory",
+    "archive",
+    "thread",
+    "reply",
+    "meeting",
+    "budget",
+    "release",
+    "server",
+    "deploy",
+    "patch",
+    "review",
+    "schedule",
+    "question",
+    "answer",
+    "protocol",
+    "transport",
+    "twisted",
+    "python",
+    "reactor",
+    "deferred",
+    "callback",
+    "agenda",
+    "notes",
+    "draft",
+    "invoice",
+    "travel",
+    "weekend",
+    "coffee",
+    "lunch",
+    "project",
+    "report",
+    "figures",
+]
 
 
 def _paragraphs(rng: random.Random, n: int) -> str:
@@ -426,7 +459,9 @@ async def import_once(
 
     async def factory() -> Any:
         nonlocal counting
-        inner = HashingEmbedder() if embedder == "hashing" else await default_embedder(threads=threads)
+        inner = (
+            HashingEmbedder() if embedder == "hashing" else await default_embedder(threads=threads)
+        )
         counting = CountingEmbedder(inner)
         return counting
 
@@ -472,7 +507,9 @@ def model_passages(texts: Sequence[str], *, max_tokens: int = 256, overlap: int 
 
     from memtrails.embedding.onnx import DEFAULT_TOKENIZER_FILE
 
-    tok = Tokenizer.from_file(str(ROOT / "memtrails" / "embedding" / "data" / DEFAULT_TOKENIZER_FILE))
+    tok = Tokenizer.from_file(
+        str(ROOT / "memtrails" / "embedding" / "data" / DEFAULT_TOKENIZER_FILE)
+    )
     tok.no_padding()
     tok.no_truncation()
     size, step = max_tokens - 2, max_tokens - 2 - overlap

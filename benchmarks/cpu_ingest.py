@@ -84,18 +84,27 @@ async def once(n: int) -> dict[str, Any]:
         cpu, wall = _cpu(), time.perf_counter()
         async with Memory.open(Path(tmp) / "m", embedder=_Hashing()):
             pass
-        out["open"] = {"cpu_s": round(_cpu() - cpu, 3), "wall_s": round(time.perf_counter() - wall, 3)}
+        out["open"] = {
+            "cpu_s": round(_cpu() - cpu, 3),
+            "wall_s": round(time.perf_counter() - wall, 3),
+        }
     return out
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--records", type=int, default=20_000)
     parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
     for _ in range(args.runs):
         result = asyncio.run(once(args.records))
-        print(json.dumps({"benchmark": "cpu_ingest", "records": args.records, **result, "machine": machine()}))
+        print(
+            json.dumps(
+                {"benchmark": "cpu_ingest", "records": args.records, **result, "machine": machine()}
+            )
+        )
 
 
 if __name__ == "__main__":

@@ -129,9 +129,7 @@ async def run(folder: Path) -> dict[str, Any]:
                     vectors[(payload.get("uid"), payload.get("passage", 0))] = vector
                     hits.append(Hit(str(payload.get("uid")), float(sp.score), payload))
                 sides.append(hits)
-            ranked = rank_records(
-                sides[0], sides[1], window=date_window(q.text), live=opened.table
-            )
+            ranked = rank_records(sides[0], sides[1], window=date_window(q.text), live=opened.table)
             row: dict[str, Any] = {"copies": len(q.ignore), "by": {}}
             for lam, cut in SETTINGS:
                 order = mmr(ranked, vectors, lam, cut)

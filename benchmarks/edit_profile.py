@@ -49,20 +49,37 @@ from peers import edited_rows
 PARTS: list[tuple[str, tuple[str, ...]]] = [
     ("reading the file (importer, JSON)", ("memtrails/importers/", "json/")),
     ("date parsing", ("memtrails/dates.py",)),
-    ("normalise", ("memtrails/pipeline/normalise.py", "memtrails/js.py", "memtrails/limits.py",
-                   "memtrails/records.py")),
+    (
+        "normalise",
+        (
+            "memtrails/pipeline/normalise.py",
+            "memtrails/js.py",
+            "memtrails/limits.py",
+            "memtrails/records.py",
+        ),
+    ),
     ("scrub", ("memtrails/secrets/", "memtrails/pipeline/scrub.py")),
-    ("dedup (uid, fingerprint, table)", ("memtrails/keys.py", "memtrails/pipeline/dedup.py",
-                                         "memtrails/folder/table.py", "memtrails/folder/run.py",
-                                         "memtrails/folder/uids.py", "hashlib")),
+    (
+        "dedup (uid, fingerprint, table)",
+        (
+            "memtrails/keys.py",
+            "memtrails/pipeline/dedup.py",
+            "memtrails/folder/table.py",
+            "memtrails/folder/run.py",
+            "memtrails/folder/uids.py",
+            "hashlib",
+        ),
+    ),
     ("embedding", ("memtrails/testing.py", "memtrails/embedding/", "memtrails/folder/model.py")),
     ("points (keyword vectors)", ("memtrails/folder/points.py", "memtrails/words.py")),
     ("index (open, writes, flush, close)", ("memtrails/folder/index/",)),
     ("log + writer", ("memtrails/folder/log.py", "memtrails/folder/writer.py")),
     ("checkpoint + positions", ("memtrails/folder/manifest.py", "memtrails/folder/positions.py")),
     ("open + close checks (modes, lock, check)", ("memtrails/folder/",)),
-    ("stages + event loop", ("memtrails/", "aiostream", "asyncio", "concurrent", "threading",
-                             "selectors", "queue")),
+    (
+        "stages + event loop",
+        ("memtrails/", "aiostream", "asyncio", "concurrent", "threading", "selectors", "queue"),
+    ),
 ]
 FSYNC = "fsync"
 
@@ -100,9 +117,14 @@ def child_run(work: Path, model: bool) -> dict[str, Any]:
     shutil.copytree(work / "memory.first", folder)
     cpu, wall = _cpu(), time.perf_counter()
     report = asyncio.run(_job(folder, work / "records.jsonl", model))
-    return {"wall_s": time.perf_counter() - wall, "cpu_s": _cpu() - cpu,
-            "updated": report.updated, "removed": report.removed,
-            "unchanged": report.unchanged, "embedded": report.embedded}
+    return {
+        "wall_s": time.perf_counter() - wall,
+        "cpu_s": _cpu() - cpu,
+        "updated": report.updated,
+        "removed": report.removed,
+        "unchanged": report.unchanged,
+        "embedded": report.embedded,
+    }
 
 
 def child_profile(work: Path, model: bool) -> dict[str, Any]:
@@ -174,20 +196,36 @@ def main() -> None:
     wall = median([r["wall_s"] for r in runs])
     cpu = median([r["cpu_s"] for r in runs])
     first = runs[0]
-    print(f"{args.records} records, {first['updated']} edited, {first['removed']} deleted "
-          f"({'model' if args.model else 'hashing embedder'}); load {min(load):.1f}-{max(load):.1f}")
+    print(
+        f"{args.records} records, {first['updated']} edited, {first['removed']} deleted "
+        f"({'model' if args.model else 'hashing embedder'}); load {min(load):.1f}-{max(load):.1f}"
+    )
     walls = ", ".join(f"{r['wall_s']:.2f}" for r in runs)
-    print(f"edit run (open, add --prune, close): wall {wall:.3f} s, CPU {cpu:.3f} s "
-          f"(medians of {args.runs}; wall per run {walls})")
-    print(f"under cProfile: {profiled['profiled_cpu_s']:.3f} CPU s, by part (own time of each part's code):")
+    print(
+        f"edit run (open, add --prune, close): wall {wall:.3f} s, CPU {cpu:.3f} s "
+        f"(medians of {args.runs}; wall per run {walls})"
+    )
+    print(
+        f"under cProfile: {profiled['profiled_cpu_s']:.3f} CPU s, by part (own time of each part's code):"
+    )
     for label, seconds in profiled["parts"].items():
         share = seconds / profiled["profiled_cpu_s"] if profiled["profiled_cpu_s"] else 0.0
         print(f"  {label:38} {seconds:7.3f}  {share:6.1%}")
-    print(json.dumps({"benchmark": "edit_profile", "records": args.records,
-                      "embedder": "model" if args.model else "hashing", "machine": machine(),
-                      "load_avg_during": [round(min(load), 2), round(max(load), 2)],
-                      "wall_s": round(wall, 3), "cpu_s": round(cpu, 3), "runs": runs,
-                      "profile": profiled}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "edit_profile",
+                "records": args.records,
+                "embedder": "model" if args.model else "hashing",
+                "machine": machine(),
+                "load_avg_during": [round(min(load), 2), round(max(load), 2)],
+                "wall_s": round(wall, 3),
+                "cpu_s": round(cpu, 3),
+                "runs": runs,
+                "profile": profiled,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -87,8 +87,17 @@ def measure(
     """Import ``path`` into a fresh folder in a child process; return its figures."""
     folder = work / "memory"
     shutil.rmtree(folder, ignore_errors=True)
-    argv = [sys.executable, __file__, "--child", kind, str(path), str(folder), embedder,
-            "--batch", str(batch)]
+    argv = [
+        sys.executable,
+        __file__,
+        "--child",
+        kind,
+        str(path),
+        str(folder),
+        embedder,
+        "--batch",
+        str(batch),
+    ]
     argv += ["--threads", str(threads)] if threads else []
     m = run_measured(argv)
     disk = sum(f.stat().st_size for f in folder.rglob("*") if f.is_file())
@@ -105,22 +114,36 @@ def measure(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="10000,100000,1000000",
-                        help="small-record counts, hashing embedder (comma-separated)")
+    parser.add_argument(
+        "--sizes",
+        default="10000,100000,1000000",
+        help="small-record counts, hashing embedder (comma-separated)",
+    )
     parser.add_argument("--mbox-mib", type=int, default=1024, help="generated mbox size; 0 skips")
-    parser.add_argument("--model-sizes", default="10000",
-                        help="record counts imported with the real model ('' skips)")
+    parser.add_argument(
+        "--model-sizes",
+        default="10000",
+        help="record counts imported with the real model ('' skips)",
+    )
     parser.add_argument("--batch", type=int, default=64, help="records per batch (64)")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
-    parser.add_argument("--child", nargs=4, metavar=("KIND", "PATH", "FOLDER", "EMBEDDER"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", nargs=4, metavar=("KIND", "PATH", "FOLDER", "EMBEDDER"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.child:
         kind, path, folder, embedder = args.child
         with RssSampler() as sampler:
-            result = asyncio.run(import_once(Path(folder), Path(path), kind=kind,
-                                             embedder=embedder, threads=args.threads,
-                                             batch=args.batch))
+            result = asyncio.run(
+                import_once(
+                    Path(folder),
+                    Path(path),
+                    kind=kind,
+                    embedder=embedder,
+                    threads=args.threads,
+                    batch=args.batch,
+                )
+            )
         result["peak_anon_mib"] = round(sampler.peaks["RssAnon"], 1)
         result["peak_file_mib"] = round(sampler.peaks["RssFile"], 1)
         print(json.dumps(result))
@@ -130,17 +153,25 @@ def main() -> None:
     model_sizes = [int(s) for s in args.model_sizes.split(",") if s.strip()]
     work = Path(tempfile.mkdtemp(prefix="memtrails-memory-"))
     rows: list[dict[str, Any]] = []
-    print("embedder 'hashing' = the model replaced by a hash, to measure the pipeline's own memory",
-          flush=True)
-    print(f"{'input':>22} {'embedder':>8} {'records':>9} {'seconds':>8} {'CPU s':>8} "
-          f"{'rec/s':>8} {'baseline':>9} {'peak RSS':>9} {'anon':>7} {'file':>7} {'folder':>8}"
-          "  (MiB)", flush=True)
+    print(
+        "embedder 'hashing' = the model replaced by a hash, to measure the pipeline's own memory",
+        flush=True,
+    )
+    print(
+        f"{'input':>22} {'embedder':>8} {'records':>9} {'seconds':>8} {'CPU s':>8} "
+        f"{'rec/s':>8} {'baseline':>9} {'peak RSS':>9} {'anon':>7} {'file':>7} {'folder':>8}"
+        "  (MiB)",
+        flush=True,
+    )
 
     def show(label: str, r: dict[str, Any]) -> None:
-        print(f"{label:>22} {r['embedder']:>8} {r['records']:9} {r['ingest_seconds']:8.1f} "
-              f"{r['cpu_seconds']:8.1f} {r['records_per_s']:8.0f} {r['baseline_rss_mib']:9.1f} "
-              f"{r['peak_rss_mib']:9.1f} {r['peak_anon_mib']:7.1f} {r['peak_file_mib']:7.1f} "
-              f"{r['folder_mib']:8.1f}", flush=True)
+        print(
+            f"{label:>22} {r['embedder']:>8} {r['records']:9} {r['ingest_seconds']:8.1f} "
+            f"{r['cpu_seconds']:8.1f} {r['records_per_s']:8.0f} {r['baseline_rss_mib']:9.1f} "
+            f"{r['peak_rss_mib']:9.1f} {r['peak_anon_mib']:7.1f} {r['peak_file_mib']:7.1f} "
+            f"{r['folder_mib']:8.1f}",
+            flush=True,
+        )
 
     try:
         jobs = [(n, "hashing") for n in sizes] + [(n, "model") for n in model_sizes]
@@ -148,8 +179,11 @@ def main() -> None:
             path = work / f"small-{n}.jsonl"
             if not path.exists():
                 write_jsonl(path, records(n, small=True))
-            r = {"input": f"{n} small records", "embedder": embedder,
-                 **measure(work, "jsonl", path, embedder, args.batch, args.threads)}
+            r = {
+                "input": f"{n} small records",
+                "embedder": embedder,
+                **measure(work, "jsonl", path, embedder, args.batch, args.threads),
+            }
             rows.append(r)
             show(r["input"], r)
         for p in work.glob("small-*.jsonl"):
@@ -159,9 +193,13 @@ def main() -> None:
             t0 = time.perf_counter()
             messages = generate_mbox(path, args.mbox_mib)
             gen_s = time.perf_counter() - t0
-            r = {"input": f"{args.mbox_mib} MiB mbox", "embedder": "hashing", "messages": messages,
-                 "generate_seconds": round(gen_s, 1),
-                 **measure(work, "mbox", path, "hashing", args.batch, args.threads)}
+            r = {
+                "input": f"{args.mbox_mib} MiB mbox",
+                "embedder": "hashing",
+                "messages": messages,
+                "generate_seconds": round(gen_s, 1),
+                **measure(work, "mbox", path, "hashing", args.batch, args.threads),
+            }
             rows.append(r)
             show(r["input"], r)
     finally:
@@ -174,12 +212,23 @@ def main() -> None:
         first, last = hashed[0], hashed[-1]
         growth = round(last["peak_rss_mib"] / first["peak_rss_mib"], 3)
         anon_growth = round(last["peak_anon_mib"] / first["peak_anon_mib"], 3)
-        print(f"peak RSS from {first['records']} to {last['records']} records: "
-              f"{first['peak_rss_mib']} -> {last['peak_rss_mib']} MiB = {growth}x (target < 1.5x); "
-              f"anonymous {first['peak_anon_mib']} -> {last['peak_anon_mib']} MiB = {anon_growth}x")
-    print(json.dumps({"benchmark": "memory_bound", "batch": args.batch, "machine": machine(),
-                      "results": rows, "peak_growth_first_to_last": growth,
-                      "anon_growth_first_to_last": anon_growth}))
+        print(
+            f"peak RSS from {first['records']} to {last['records']} records: "
+            f"{first['peak_rss_mib']} -> {last['peak_rss_mib']} MiB = {growth}x (target < 1.5x); "
+            f"anonymous {first['peak_anon_mib']} -> {last['peak_anon_mib']} MiB = {anon_growth}x"
+        )
+    print(
+        json.dumps(
+            {
+                "benchmark": "memory_bound",
+                "batch": args.batch,
+                "machine": machine(),
+                "results": rows,
+                "peak_growth_first_to_last": growth,
+                "anon_growth_first_to_last": anon_growth,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,9 @@ def count_pieces(texts: list[str]) -> int:
     return sum(pieces_per_text(texts))
 
 
-async def run_graph(texts: list[str], batch: int, threads: int | None, graph: str) -> dict[str, float]:
+async def run_graph(
+    texts: list[str], batch: int, threads: int | None, graph: str
+) -> dict[str, float]:
     """Load the model with one graph, warm it, embed the texts; seconds, CPU seconds, passages."""
     t0 = time.perf_counter()
     embedder = await OnnxEmbedder.packaged(threads=threads, optimize=graph == "fused")
@@ -82,12 +84,18 @@ async def run_graph(texts: list[str], batch: int, threads: int | None, graph: st
         cpu = time.process_time() - c0
     finally:
         await embedder.aclose()
-    return {"load_s": load_s, "seconds": elapsed, "cpu_s": cpu, "passages": passages,
-            "threads": float(embedder.threads or 0)}
+    return {
+        "load_s": load_s,
+        "seconds": elapsed,
+        "cpu_s": cpu,
+        "passages": passages,
+        "threads": float(embedder.threads or 0),
+    }
 
 
-async def run(n: int, batch: int, threads: int | None, corpora: Path, graphs: list[str],
-              rounds: int) -> dict[str, object]:
+async def run(
+    n: int, batch: int, threads: int | None, corpora: Path, graphs: list[str], rounds: int
+) -> dict[str, object]:
     texts = load_texts(corpora, n)
     pieces = count_pieces(texts)
     runs: dict[str, list[dict[str, float]]] = {g: [] for g in graphs}
@@ -154,7 +162,9 @@ def main() -> None:
         )
     if len(r["graphs"]) == 2:  # type: ignore[arg-type]
         f, p = r["graphs"]["fused"], r["graphs"]["packaged"]  # type: ignore[index]
-        print(f"  fused / packaged: CPU {f['cpu_s'] / p['cpu_s']:.3f}, wall {f['seconds'] / p['seconds']:.3f}")
+        print(
+            f"  fused / packaged: CPU {f['cpu_s'] / p['cpu_s']:.3f}, wall {f['seconds'] / p['seconds']:.3f}"
+        )
     print(json.dumps(r))
 
 

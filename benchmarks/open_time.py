@@ -102,8 +102,11 @@ def child_status(folder: Path) -> dict[str, Any]:
         cpu, wall = _cpu(), time.perf_counter()
         async with Memory.open(folder, create=False, catch_up=False, brief=True) as memory:
             st = await memory.status()
-        return {"status_s": time.perf_counter() - wall, "status_cpu_s": _cpu() - cpu,
-                "records": st.records}
+        return {
+            "status_s": time.perf_counter() - wall,
+            "status_cpu_s": _cpu() - cpu,
+            "records": st.records,
+        }
 
     return asyncio.run(once())
 
@@ -119,9 +122,15 @@ def child_rerun(folder: Path, source: Path) -> dict[str, Any]:
         cpu, wall = _cpu(), time.perf_counter()
         async with Memory.open(folder, create=False) as memory:
             state = memory.source_state("bench")
-            report = await memory.ingest(from_jsonl(source, source="bench", state=state), name="bench")
-        return {"rerun_s": time.perf_counter() - wall, "rerun_cpu_s": _cpu() - cpu,
-                "unchanged": report.unchanged, "added": report.added}
+            report = await memory.ingest(
+                from_jsonl(source, source="bench", state=state), name="bench"
+            )
+        return {
+            "rerun_s": time.perf_counter() - wall,
+            "rerun_cpu_s": _cpu() - cpu,
+            "unchanged": report.unchanged,
+            "added": report.added,
+        }
 
     return asyncio.run(once())
 
@@ -167,11 +176,15 @@ def build(folder: Path, n: int, batch: int) -> dict[str, Any]:
     import shutil
 
     shutil.rmtree(folder, ignore_errors=True)
-    print(f"building {folder} ({n} small records, hashing embedder, batch {batch}) ...",
-          file=sys.stderr, flush=True)
+    print(
+        f"building {folder} ({n} small records, hashing embedder, batch {batch}) ...",
+        file=sys.stderr,
+        flush=True,
+    )
     load = os.getloadavg()[0]
-    m = run_measured([sys.executable, __file__, "--child-build", str(folder), str(n),
-                      "--batch", str(batch)])
+    m = run_measured(
+        [sys.executable, __file__, "--child-build", str(folder), str(n), "--batch", str(batch)]
+    )
     figures = {
         "records": m.result["records"],
         "build_wall_s": round(m.seconds, 1),
@@ -186,15 +199,20 @@ def build(folder: Path, n: int, batch: int) -> dict[str, Any]:
 
 def status_process(folder: Path) -> tuple[float, float]:
     """Run ``memtrails status --json`` as a user would; return its wall and CPU seconds."""
-    m = run_measured([str(Path(sys.executable).parent / "memtrails"), "status", "--json", "--home",
-                      str(folder)])
+    m = run_measured(
+        [str(Path(sys.executable).parent / "memtrails"), "status", "--json", "--home", str(folder)]
+    )
     return m.seconds, m.cpu_seconds
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=Path("/tmp/memtrails-open"),
-                        help="where the folders are built and kept (/tmp/memtrails-open)")
+    parser.add_argument(
+        "--dir",
+        type=Path,
+        default=Path("/tmp/memtrails-open"),
+        help="where the folders are built and kept (/tmp/memtrails-open)",
+    )
     parser.add_argument("--sizes", default="10000,100000,1000000", help="record counts")
     parser.add_argument("--repeats", type=int, default=5, help="measurements per size; medians (5)")
     parser.add_argument("--batch", type=int, default=256, help="records per batch when building")
@@ -204,13 +222,20 @@ def main() -> None:
     parser.add_argument("--child-open", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--child-status", metavar="FOLDER", help=argparse.SUPPRESS)
     parser.add_argument("--child-profile", metavar="FOLDER", help=argparse.SUPPRESS)
-    parser.add_argument("--child-rerun", nargs=2, metavar=("FOLDER", "SOURCE"), help=argparse.SUPPRESS)
-    parser.add_argument("--rerun", action="store_true",
-                        help="also time an incremental re-run of the import that built each folder "
-                             "(writes its JSON Lines file again, deterministic)")
+    parser.add_argument(
+        "--child-rerun", nargs=2, metavar=("FOLDER", "SOURCE"), help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--rerun",
+        action="store_true",
+        help="also time an incremental re-run of the import that built each folder "
+        "(writes its JSON Lines file again, deterministic)",
+    )
     args = parser.parse_args()
     if args.child_build:
-        print(json.dumps(child_build(Path(args.child_build[0]), int(args.child_build[1]), args.batch)))
+        print(
+            json.dumps(child_build(Path(args.child_build[0]), int(args.child_build[1]), args.batch))
+        )
         return
     if args.child_open:
         print(json.dumps(child_open(Path(args.child_open))))
@@ -231,8 +256,12 @@ def main() -> None:
     if args.profile:
         folder = args.dir / str(args.profile)
         built.setdefault(args.profile, build(folder, args.profile, args.batch))
-        proc = subprocess.run([sys.executable, __file__, "--child-profile", str(folder),
-                               "--top", str(args.top)], capture_output=True, text=True, check=True)
+        proc = subprocess.run(
+            [sys.executable, __file__, "--child-profile", str(folder), "--top", str(args.top)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         print(proc.stderr)
 
     rows: list[dict[str, Any]] = []
@@ -249,12 +278,19 @@ def main() -> None:
         # One of each in turn, so the machine's load falls on all alike.
         for _ in range(args.repeats):
             load.append(os.getloadavg()[0])
-            opens.append(run_measured([sys.executable, __file__, "--child-open", str(folder)]).result)
-            statuses.append(run_measured([sys.executable, __file__, "--child-status", str(folder)]).result)
+            opens.append(
+                run_measured([sys.executable, __file__, "--child-open", str(folder)]).result
+            )
+            statuses.append(
+                run_measured([sys.executable, __file__, "--child-status", str(folder)]).result
+            )
             processes.append(status_process(folder))
             if args.rerun:
-                reruns.append(run_measured([sys.executable, __file__, "--child-rerun", str(folder),
-                                            str(source)]).result)
+                reruns.append(
+                    run_measured(
+                        [sys.executable, __file__, "--child-rerun", str(folder), str(source)]
+                    ).result
+                )
         source.unlink(missing_ok=True)
         row = {
             "records": n,
@@ -276,25 +312,41 @@ def main() -> None:
         }
         rows.append(row)
 
-    print(f"\nload average {min(load):.1f}-{max(load):.1f}; medians of {args.repeats}; seconds "
-          "(CPU seconds in brackets)")
-    print(f"{'records':>9} {'open':>16} {'close':>16} {'status (in process)':>21} "
-          f"{'memtrails status':>18} {'built in':>16}")
+    print(
+        f"\nload average {min(load):.1f}-{max(load):.1f}; medians of {args.repeats}; seconds "
+        "(CPU seconds in brackets)"
+    )
+    print(
+        f"{'records':>9} {'open':>16} {'close':>16} {'status (in process)':>21} "
+        f"{'memtrails status':>18} {'built in':>16}"
+    )
     for r in rows:
         b = r["build"]
-        print(f"{r['records']:9} {r['open_s']:7.3f} ({r['open_cpu_s']:.3f}) "
-              f"{r['close_s']:7.3f} ({r['close_cpu_s']:.3f}) "
-              f"{r['status_in_process_s']:10.3f} ({r['status_in_process_cpu_s']:.3f}) "
-              f"{r['status_command_s']:8.2f} ({r['status_command_cpu_s']:.2f}) "
-              f"{b['build_wall_s']:8.0f} s ({b['build_cpu_s']:.0f})")
+        print(
+            f"{r['records']:9} {r['open_s']:7.3f} ({r['open_cpu_s']:.3f}) "
+            f"{r['close_s']:7.3f} ({r['close_cpu_s']:.3f}) "
+            f"{r['status_in_process_s']:10.3f} ({r['status_in_process_cpu_s']:.3f}) "
+            f"{r['status_command_s']:8.2f} ({r['status_command_cpu_s']:.2f}) "
+            f"{b['build_wall_s']:8.0f} s ({b['build_cpu_s']:.0f})"
+        )
         if r["rerun_s"] is not None:
-            print(f"          incremental re-run (open, nothing new, close): {r['rerun_s']:.3f} s "
-                  f"({r['rerun_cpu_s']:.3f} CPU s), {r['rerun_added']} records added")
+            print(
+                f"          incremental re-run (open, nothing new, close): {r['rerun_s']:.3f} s "
+                f"({r['rerun_cpu_s']:.3f} CPU s), {r['rerun_added']} records added"
+            )
         if r["model_loaded"] or r["repairs"]:
             print(f"          model loaded: {r['model_loaded']}; repairs: {r['repairs']}")
-    print(json.dumps({"benchmark": "open_time", "machine": machine(),
-                      "load_avg_during": [round(min(load), 2), round(max(load), 2)],
-                      "repeats": args.repeats, "results": rows}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "open_time",
+                "machine": machine(),
+                "load_avg_during": [round(min(load), 2), round(max(load), 2)],
+                "repeats": args.repeats,
+                "results": rows,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -132,11 +132,14 @@ def check_points(points: list[tuple[str, str]], rows: list[dict[str, Any]]) -> d
         "missing": missing,
         "deleted_left": deleted_left,
         "stale": stale,
-        "right": len(points) == len(expected) and not (duplicates or missing or deleted_left or stale),
+        "right": len(points) == len(expected)
+        and not (duplicates or missing or deleted_left or stale),
     }
 
 
-async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | None) -> dict[str, Any]:
+async def run_memtrails(
+    state: Path, data: Path, hashing: bool, threads: int | None
+) -> dict[str, Any]:
     """Import with memtrails as ``memtrails add FILE --prune`` does (``add_path``, ``prune=True``):
     the records that left the file are forgotten by the import itself."""
     from memtrails import Memory
@@ -196,8 +199,12 @@ async def run_memtrails(state: Path, data: Path, hashing: bool, threads: int | N
         "deleted_left": deleted_left,
         "right": right,
         "open_seconds": open_seconds,
-        "report": {"added": report.added, "updated": report.updated,
-                   "unchanged": report.unchanged, "removed": report.removed},
+        "report": {
+            "added": report.added,
+            "updated": report.updated,
+            "unchanged": report.unchanged,
+            "removed": report.removed,
+        },
     }
 
 
@@ -240,22 +247,35 @@ def run_langchain(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
                 row = json.loads(line)
                 yield Document(
                     page_content=embed_string(row),
-                    metadata={"rid": row["id"], "source": SOURCE, "author": row["author"], "at": row["at"]},
+                    metadata={
+                        "rid": row["id"],
+                        "source": SOURCE,
+                        "author": row["author"],
+                        "at": row["at"],
+                    },
                 )
 
     started = time.perf_counter()
     client = QdrantClient(path=str(state / "qdrant"))
     if not client.collection_exists(COLLECTION):
         client.create_collection(
-            COLLECTION, vectors_config=models.VectorParams(size=384, distance=models.Distance.COSINE)
+            COLLECTION,
+            vectors_config=models.VectorParams(size=384, distance=models.Distance.COSINE),
         )
     store = QdrantVectorStore(client=client, collection_name=COLLECTION, embedding=Injected())
-    manager = SQLRecordManager(f"qdrant/{COLLECTION}", db_url=f"sqlite:///{state / 'records.sqlite'}")
+    manager = SQLRecordManager(
+        f"qdrant/{COLLECTION}", db_url=f"sqlite:///{state / 'records.sqlite'}"
+    )
     manager.create_schema()
     result = index(
-        docs(), manager, store, cleanup="full", source_id_key="source",
+        docs(),
+        manager,
+        store,
+        cleanup="full",
+        source_id_key="source",
         # Qdrant takes UUID point ids: LangChain's "sha256" encoder gives a bare hex digest.
-        batch_size=BATCH, key_encoder=_lc_key,
+        batch_size=BATCH,
+        key_encoder=_lc_key,
     )
     seconds = time.perf_counter() - started
     points = client.count(COLLECTION, exact=True).count
@@ -266,8 +286,14 @@ def run_langchain(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
     closing = time.perf_counter()
     client.close()
     close_seconds = time.perf_counter() - closing
-    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
-            "points": points, **check, "report": dict(result)}
+    return {
+        "seconds": seconds,
+        "close_seconds": close_seconds,
+        "embedded": embed.texts,
+        "points": points,
+        **check,
+        "report": dict(result),
+    }
 
 
 def run_llamaindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, Any]:
@@ -308,8 +334,11 @@ def run_llamaindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, A
         # Metadata kept out of the embedded text, so the vector is the same as everyone's.
         documents.append(
             Document(
-                text=embed_string(row), id_=_uuid_for(row["id"]), metadata=meta,
-                excluded_embed_metadata_keys=list(meta), excluded_llm_metadata_keys=list(meta),
+                text=embed_string(row),
+                id_=_uuid_for(row["id"]),
+                metadata=meta,
+                excluded_embed_metadata_keys=list(meta),
+                excluded_llm_metadata_keys=list(meta),
             )
         )
     pipeline = IngestionPipeline(
@@ -329,16 +358,26 @@ def run_llamaindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, A
     nodes = pipeline.run(documents=documents)
     docstore.persist(str(docstore_path))
     seconds = time.perf_counter() - started
-    points = client.count(COLLECTION, exact=True).count if client.collection_exists(COLLECTION) else 0
-    pts = _qdrant_points(
-        client, lambda p: p["rid"], lambda p: json.loads(p["_node_content"])["text"]
-    ) if points else []
+    points = (
+        client.count(COLLECTION, exact=True).count if client.collection_exists(COLLECTION) else 0
+    )
+    pts = (
+        _qdrant_points(client, lambda p: p["rid"], lambda p: json.loads(p["_node_content"])["text"])
+        if points
+        else []
+    )
     check = check_points(pts, read_rows(data))
     closing = time.perf_counter()
     client.close()
     close_seconds = time.perf_counter() - closing
-    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
-            "points": points, **check, "report": {"nodes_written": len(nodes)}}
+    return {
+        "seconds": seconds,
+        "close_seconds": close_seconds,
+        "embedded": embed.texts,
+        "points": points,
+        **check,
+        "report": {"nodes_written": len(nodes)},
+    }
 
 
 def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, Any]:
@@ -368,7 +407,8 @@ def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
         vector = await embed_batch(text)
         target.declare_point(
             qdrant.PointStruct(
-                id=_uuid_for(row["id"]), vector=vector,
+                id=_uuid_for(row["id"]),
+                vector=vector,
                 payload={"rid": row["id"], "text": text, "author": row["author"], "at": row["at"]},
             )
         )
@@ -376,9 +416,12 @@ def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
     @coco.fn
     async def app_main(path: Path) -> None:
         target = await qdrant.mount_collection_target(
-            db, COLLECTION,
+            db,
+            COLLECTION,
             await qdrant.CollectionSchema.create(
-                vectors=qdrant.QdrantVectorDef(schema=VectorSchema(dtype=np.dtype("float32"), size=384))
+                vectors=qdrant.QdrantVectorDef(
+                    schema=VectorSchema(dtype=np.dtype("float32"), size=384)
+                )
             ),
         )
         await coco.mount_each(process_record, ((r["id"], r) for r in read_rows(path)), target)
@@ -388,12 +431,20 @@ def run_cocoindex(state: Path, data: Path, embed: SyncEmbedding) -> dict[str, An
     app.update_blocking()
     seconds = time.perf_counter() - started
     points = client.count(COLLECTION, exact=True).count
-    check = check_points(_qdrant_points(client, lambda p: p["rid"], lambda p: p["text"]), read_rows(data))
+    check = check_points(
+        _qdrant_points(client, lambda p: p["rid"], lambda p: p["text"]), read_rows(data)
+    )
     closing = time.perf_counter()
     client.close()
     close_seconds = time.perf_counter() - closing
-    return {"seconds": seconds, "close_seconds": close_seconds, "embedded": embed.texts,
-            "embed_calls": embed.calls, "points": points, **check}
+    return {
+        "seconds": seconds,
+        "close_seconds": close_seconds,
+        "embedded": embed.texts,
+        "embed_calls": embed.calls,
+        "points": points,
+        **check,
+    }
 
 
 def _lc_key(doc: Any) -> str:
@@ -430,7 +481,11 @@ def child(peer: str, state: Path, data: Path, hashing: bool, threads: int | None
         result = asyncio.run(run_memtrails(state, data, hashing, threads))
     else:
         embed = SyncEmbedding(threads=threads, hashing=hashing)
-        runner = {"langchain": run_langchain, "llamaindex": run_llamaindex, "cocoindex": run_cocoindex}[peer]
+        runner = {
+            "langchain": run_langchain,
+            "llamaindex": run_llamaindex,
+            "cocoindex": run_cocoindex,
+        }[peer]
         try:
             result = runner(state, data, embed)
         finally:
@@ -444,20 +499,37 @@ def child(peer: str, state: Path, data: Path, hashing: bool, threads: int | None
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=2000, help="records per import (2000)")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="rounds of unchanged + edited runs; medians (3)")
-    parser.add_argument("--fresh-rounds", type=int, default=1,
-                        help="rounds that start with a fresh import (1); the others restore its state")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of unchanged + edited runs; medians (3)"
+    )
+    parser.add_argument(
+        "--fresh-rounds",
+        type=int,
+        default=1,
+        help="rounds that start with a fresh import (1); the others restore its state",
+    )
     parser.add_argument("--peers", default=",".join(PEERS), help="comma-separated subset")
-    parser.add_argument("--python", type=Path, default=None,
-                        help="interpreter for the runs (default: benchmarks/.venv-peers, else this one)")
+    parser.add_argument(
+        "--python",
+        type=Path,
+        default=None,
+        help="interpreter for the runs (default: benchmarks/.venv-peers, else this one)",
+    )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
-    parser.add_argument("--hashing", action="store_true",
-                        help="replace the model by the cheap hashing embedder (pipeline cost only)")
-    parser.add_argument("--strace", action="store_true",
-                        help="count each run's fsync/fdatasync/msync calls under strace (slows the "
-                             "runs: for the durability comparison, not for timing)")
-    parser.add_argument("--child", nargs=3, metavar=("PEER", "STATE", "DATA"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--hashing",
+        action="store_true",
+        help="replace the model by the cheap hashing embedder (pipeline cost only)",
+    )
+    parser.add_argument(
+        "--strace",
+        action="store_true",
+        help="count each run's fsync/fdatasync/msync calls under strace (slows the "
+        "runs: for the durability comparison, not for timing)",
+    )
+    parser.add_argument(
+        "--child", nargs=3, metavar=("PEER", "STATE", "DATA"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.child:
         peer, state, data = args.child
@@ -471,7 +543,9 @@ def main() -> None:
     # memtrails' expected point count: the passages the model cuts the live records into.
     passages = {
         "rows": len(rows) if args.hashing else model_passages([embed_string(r) for r in rows]),
-        "edited": len(edited) if args.hashing else model_passages([embed_string(r) for r in edited]),
+        "edited": len(edited)
+        if args.hashing
+        else model_passages([embed_string(r) for r in edited]),
     }
     work = Path(tempfile.mkdtemp(prefix="memtrails-peers-"))
     data = work / "records.jsonl"  # one path for every run: memtrails' source is the same
@@ -502,23 +576,42 @@ def main() -> None:
                     argv += ["--threads", str(args.threads)] if args.threads else []
                     syncs_file = work / f"{p}.{run}.strace"
                     if args.strace:
-                        argv = ["strace", "-f", "-c", "-o", str(syncs_file), "-e",
-                                f"trace={','.join(SYNC_CALLS)}", *argv]
+                        argv = [
+                            "strace",
+                            "-f",
+                            "-c",
+                            "-o",
+                            str(syncs_file),
+                            "-e",
+                            f"trace={','.join(SYNC_CALLS)}",
+                            *argv,
+                        ]
                     try:
                         m = run_measured(argv)
                     except RuntimeError as exc:
-                        lines = [ln for ln in str(exc).splitlines() if ln.strip() and "telemetry" not in ln]
+                        lines = [
+                            ln
+                            for ln in str(exc).splitlines()
+                            if ln.strip() and "telemetry" not in ln
+                        ]
                         errors[p] = (lines or ["no output"])[-1][:500]
                         print(f"{p}: failed: {errors[p]}", file=sys.stderr)
                         continue
                     # cpu_s: the whole child process (imports and checks too), all threads.
-                    figures = {**m.result, "peak_rss_mib": round(m.peak_rss_mib, 1),
-                               "cpu_s": round(m.cpu_seconds, 2)}
+                    figures = {
+                        **m.result,
+                        "peak_rss_mib": round(m.peak_rss_mib, 1),
+                        "cpu_s": round(m.cpu_seconds, 2),
+                    }
                     if args.strace:
                         figures["syncs"] = sync_counts(syncs_file)
                     if p == "memtrails":
-                        figures["expected_points"] = passages["edited" if run == "edited" else "rows"]
-                        figures["right"] = figures["right"] and figures["points"] == figures["expected_points"]
+                        figures["expected_points"] = passages[
+                            "edited" if run == "edited" else "rows"
+                        ]
+                        figures["right"] = (
+                            figures["right"] and figures["points"] == figures["expected_points"]
+                        )
                     results[p][run].append(figures)
                     if run == "fresh":
                         shutil.rmtree(work / f"{p}.after-fresh", ignore_errors=True)
@@ -528,16 +621,21 @@ def main() -> None:
                         f"round {rnd + 1} {run:9} {p:10} {figures['seconds']:8.2f} s "
                         f"RSS {figures['peak_rss_mib']:7.1f} MiB embedded {figures['embedded']:6} "
                         f"points {figures['points']:6} right {figures['right']}",
-                        file=sys.stderr, flush=True,
+                        file=sys.stderr,
+                        flush=True,
                     )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
     summary: dict[str, dict[str, Any]] = {}
-    print(f"\n{args.records} records ({'hashing embedder' if args.hashing else 'all-MiniLM-L6-v2 int8'}), "
-          f"median of {args.rounds} rounds ({args.fresh_rounds} fresh); load average {min(load or [0]):.1f}-{max(load or [0]):.1f}")
-    print(f"{'run':10} {'peer':11} {'seconds':>9} {'+ close':>8} {'proc CPU s':>11} {'peak RSS MiB':>13} "
-          f"{'embedded':>9} {'points':>7}  right")
+    print(
+        f"\n{args.records} records ({'hashing embedder' if args.hashing else 'all-MiniLM-L6-v2 int8'}), "
+        f"median of {args.rounds} rounds ({args.fresh_rounds} fresh); load average {min(load or [0]):.1f}-{max(load or [0]):.1f}"
+    )
+    print(
+        f"{'run':10} {'peer':11} {'seconds':>9} {'+ close':>8} {'proc CPU s':>11} {'peak RSS MiB':>13} "
+        f"{'embedded':>9} {'points':>7}  right"
+    )
     for run in RUNS:
         for p in peers:
             got = results[p][run]
@@ -560,10 +658,12 @@ def main() -> None:
             if args.strace:
                 s["syncs"] = got[-1].get("syncs", {})
             summary.setdefault(p, {})[run] = s
-            print(f"{run:10} {p:11} {s['seconds']:9.2f} {s['seconds_with_close']:8.2f} "
-                  f"{s['process_cpu_s']:11.2f} {s['peak_rss_mib']:13.1f} {s['embedded']:9} "
-                  f"{s['points']:7}  {'yes' if s['right'] else 'NO'} (expected {s['expected_points']})"
-                  + (f"  syncs {s['syncs']}" if args.strace else ""))
+            print(
+                f"{run:10} {p:11} {s['seconds']:9.2f} {s['seconds_with_close']:8.2f} "
+                f"{s['process_cpu_s']:11.2f} {s['peak_rss_mib']:13.1f} {s['embedded']:9} "
+                f"{s['points']:7}  {'yes' if s['right'] else 'NO'} (expected {s['expected_points']})"
+                + (f"  syncs {s['syncs']}" if args.strace else "")
+            )
     fastest = {}
     for run in RUNS:
         times = {p: summary[p][run]["seconds"] for p in summary if run in summary[p]}
@@ -571,15 +671,26 @@ def main() -> None:
             best = min(times, key=lambda p: times[p])
             fastest[run] = best
             if "memtrails" in times:
-                ratios = ", ".join(f"{p} {times[p] / times['memtrails']:.1f}x" for p in times if p != "memtrails")
+                ratios = ", ".join(
+                    f"{p} {times[p] / times['memtrails']:.1f}x" for p in times if p != "memtrails"
+                )
                 print(f"{run}: fastest {best}; peers' time over memtrails': {ratios}")
-    print(json.dumps({
-        "benchmark": "peers", "records": args.records, "rounds": args.rounds,
-        "fresh_rounds": args.fresh_rounds,
-        "embedder": "hashing" if args.hashing else "all-MiniLM-L6-v2-int8",
-        "machine": machine(), "load_avg_during": [round(min(load or [0]), 2), round(max(load or [0]), 2)],
-        "results": summary, "fastest": fastest, "errors": errors,
-    }))
+    print(
+        json.dumps(
+            {
+                "benchmark": "peers",
+                "records": args.records,
+                "rounds": args.rounds,
+                "fresh_rounds": args.fresh_rounds,
+                "embedder": "hashing" if args.hashing else "all-MiniLM-L6-v2-int8",
+                "machine": machine(),
+                "load_avg_during": [round(min(load or [0]), 2), round(max(load or [0]), 2)],
+                "results": summary,
+                "fastest": fastest,
+                "errors": errors,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -66,8 +66,11 @@ async def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--batch", type=int, default=64)
     parser.add_argument("--threads", type=int, default=os.cpu_count())
-    parser.add_argument("--packaged-graph", action="store_true",
-                        help="run the package's own graph instead of the fused one")
+    parser.add_argument(
+        "--packaged-graph",
+        action="store_true",
+        help="run the package's own graph instead of the fused one",
+    )
     args = parser.parse_args()
 
     texts = await _texts(args.mbox)
@@ -142,14 +145,22 @@ async def main() -> None:
         "machine": machine(),
     }
     print(f"records embedded:   {n} from {args.mbox.name} (new versions; repeats skipped)")
-    print(f"model only:         {model_rate:.1f} records/s, {result['model_only_pieces_per_s']} word pieces/s "
-          f"(median of {args.runs}; {result['graph']} graph; {pieces} word pieces in all)")
-    print(f"pipeline:           {pipe_rate:.1f} records/s, {result['pipeline_pieces_per_s']} word pieces/s = "
-          f"{100 * pipe_rate / model_rate:.0f}% of the model-only rate (target >= 90%)")
-    print(f"CPU time:           model {result['model_only_cpu_s']} s ({result['model_only_records_per_cpu_s']} records "
-          f"per CPU-second), pipeline {result['pipeline_cpu_s']} s ({result['pipeline_records_per_cpu_s']}) "
-          f"(load average {result['load_avg_during'][0]}-{result['load_avg_during'][1]})")
-    print(f"unchanged re-run:   {result['unchanged_rerun_s']} s, {result['unchanged_records_per_s']} records/s, {result['first_over_rerun']}x faster than the first import")
+    print(
+        f"model only:         {model_rate:.1f} records/s, {result['model_only_pieces_per_s']} word pieces/s "
+        f"(median of {args.runs}; {result['graph']} graph; {pieces} word pieces in all)"
+    )
+    print(
+        f"pipeline:           {pipe_rate:.1f} records/s, {result['pipeline_pieces_per_s']} word pieces/s = "
+        f"{100 * pipe_rate / model_rate:.0f}% of the model-only rate (target >= 90%)"
+    )
+    print(
+        f"CPU time:           model {result['model_only_cpu_s']} s ({result['model_only_records_per_cpu_s']} records "
+        f"per CPU-second), pipeline {result['pipeline_cpu_s']} s ({result['pipeline_records_per_cpu_s']}) "
+        f"(load average {result['load_avg_during'][0]}-{result['load_avg_during'][1]})"
+    )
+    print(
+        f"unchanged re-run:   {result['unchanged_rerun_s']} s, {result['unchanged_records_per_s']} records/s, {result['first_over_rerun']}x faster than the first import"
+    )
     print(json.dumps(result))
 
 

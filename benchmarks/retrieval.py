@@ -173,7 +173,10 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     others = [r for r in answered if r["category"] != "conv"]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
-        *((f"conv:{k}", [r for r in answered if r["category"] == "conv" and r["kind"] == k]) for k in CONV_KINDS),
+        *(
+            (f"conv:{k}", [r for r in answered if r["category"] == "conv" and r["kind"] == k])
+            for k in CONV_KINDS
+        ),
         ("non-conv", others),
         ("all", answered),
     ]:
@@ -295,7 +298,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "search_ms_median": round(statistics.median(times) * 1000, 1),
         # Process CPU (every thread: the model's, the index's) per search, query embedding in.
         "search_cpu_ms_mean": round(statistics.fmean(cpus) * 1000, 2),
-        "conv_search_cpu_ms_mean": round(statistics.fmean(conv_cpu) * 1000, 2) if conv_cpu else None,
+        "conv_search_cpu_ms_mean": round(statistics.fmean(conv_cpu) * 1000, 2)
+        if conv_cpu
+        else None,
         "quality": summarise(rows, args.k),
         "abstention": abstention(rows),
         "misses": [r["query"][:80] for r in rows if not _no_answer(r) and not r["rank"]][:40],

@@ -139,7 +139,9 @@ def main() -> None:
             "by_kind": dict(fig["markers"]),
         }
     n = sum(raw["markers"].values())
-    print(f"  raw files          {raw['mb']:6.2f} MB: {n} markers ({n / raw['mb']:.2f}/MB) {dict(raw['markers'])}")
+    print(
+        f"  raw files          {raw['mb']:6.2f} MB: {n} markers ({n / raw['mb']:.2f}/MB) {dict(raw['markers'])}"
+    )
     results["raw"] = {"mb": round(raw["mb"], 2), "markers": n, "by_kind": dict(raw["markers"])}
     hits = record_hits + raw_hits
     sample = random.Random(0).sample(hits, min(args.sample, len(hits)))

@@ -150,6 +150,10 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "google-api-key: FCM key, short": lambda n: _fill("AAAAb0ANApR:APA91b" + "x" * 40 + " ", n),
     "password: SSWS placeholder": lambda n: _fill("Authorization: SSWS ${OKTA_TOKEN}\n", n),
     "password: Wi-Fi QR, placeholder": lambda n: _fill("WIFI:T:WPA;S:x;P:${PASS};;", n),
+    # A command word then a flag it does not take, over and over on one line: a pattern that
+    # read from the command to its flag made this quadratic.
+    "password: mysql -u a:bcd repeated": lambda n: _fill("mysql -u a:bcd ", n),
+    "password: docker run -p repeated": lambda n: _fill("docker run -p 8080:80 ", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

@@ -52,7 +52,9 @@ def queries(n: int) -> list[str]:
     """Return n queries: MT-Bench prompts (unrelated to the records) and GSM8K-like questions."""
     prompts = [
         json.loads(line)["turns"][0]
-        for line in (CORPORA / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
+        for line in (CORPORA / "jsonl" / "fastchat-mt_bench-question.jsonl")
+        .read_text()
+        .splitlines()
         if line.strip()
     ]
     asks = [
@@ -69,15 +71,30 @@ def queries(n: int) -> list[str]:
     return [pool[i % len(pool)] for i in range(n)]
 
 
-async def measure(n: int, qs: list[str], embedder_kind: str, optimize: bool, threads: int | None,
-                  query_model: Any, keep: Path | None = None,
-                  optimize_graph: bool = True) -> dict[str, Any]:
+async def measure(
+    n: int,
+    qs: list[str],
+    embedder_kind: str,
+    optimize: bool,
+    threads: int | None,
+    query_model: Any,
+    keep: Path | None = None,
+    optimize_graph: bool = True,
+) -> dict[str, Any]:
     from memtrails import Memory, from_jsonl
     from memtrails.embedding import default_embedder
 
-    work = keep / f"{embedder_kind}-{n}" if keep else Path(tempfile.mkdtemp(prefix="memtrails-search-"))
+    work = (
+        keep / f"{embedder_kind}-{n}"
+        if keep
+        else Path(tempfile.mkdtemp(prefix="memtrails-search-"))
+    )
     try:
-        embedder: Any = HashingEmbedder() if embedder_kind == "hashing" else await default_embedder(threads=threads, optimize=optimize_graph)
+        embedder: Any = (
+            HashingEmbedder()
+            if embedder_kind == "hashing"
+            else await default_embedder(threads=threads, optimize=optimize_graph)
+        )
         build_s = None
         if not (work / "memory").exists():
             work.mkdir(parents=True, exist_ok=True)
@@ -86,7 +103,9 @@ async def measure(n: int, qs: list[str], embedder_kind: str, optimize: bool, thr
             build_batch = 1024 if embedder_kind == "hashing" else 64  # the build is not measured
             async with Memory.open(work / "memory", embedder=embedder) as memory:
                 t0 = time.perf_counter()
-                await memory.ingest(from_jsonl(path, source="bench"), batch=build_batch, name="bench")
+                await memory.ingest(
+                    from_jsonl(path, source="bench"), batch=build_batch, name="bench"
+                )
                 build_s = round(time.perf_counter() - t0, 1)
         optimize_s = None
         # Reopen, as a reader would: the searches run on a folder opened from disk.
@@ -196,54 +215,96 @@ async def run(args: argparse.Namespace) -> None:
     embedder = await default_embedder(threads=args.threads, optimize=optimize)
     model = await query_embedding(qs, embedder, args.embedding_runs)
     model["graph"] = "fused" if embedder.optimized else "packaged"
-    print(f"query embedding with the real model ({model['graph']} graph, {len(qs)} queries x "
-          f"{args.embedding_runs}; word pieces p50 {model['pieces_p50_p95'][0]:.0f}, p95 "
-          f"{model['pieces_p50_p95'][1]:.0f}): p50 {model['p50_ms']} ms, p95 {model['p95_ms']} ms, "
-          f"p99 {model['p99_ms']} ms (per run p50/p95: {model['runs_p50_p95_ms']}); CPU per query "
-          f"p50 {model['cpu_p50_ms']} ms, p95 {model['cpu_p95_ms']} ms; {model['short_queries']} "
-          f"short queries (<= 32 pieces) p50 {model['short_p50_ms']} ms, p95 "
-          f"{model['short_p95_ms']} ms; {model['long_queries']} long p50 {model['long_p50_ms']} "
-          f"ms, p95 {model['long_p95_ms']} ms", flush=True)
+    print(
+        f"query embedding with the real model ({model['graph']} graph, {len(qs)} queries x "
+        f"{args.embedding_runs}; word pieces p50 {model['pieces_p50_p95'][0]:.0f}, p95 "
+        f"{model['pieces_p50_p95'][1]:.0f}): p50 {model['p50_ms']} ms, p95 {model['p95_ms']} ms, "
+        f"p99 {model['p99_ms']} ms (per run p50/p95: {model['runs_p50_p95_ms']}); CPU per query "
+        f"p50 {model['cpu_p50_ms']} ms, p95 {model['cpu_p95_ms']} ms; {model['short_queries']} "
+        f"short queries (<= 32 pieces) p50 {model['short_p50_ms']} ms, p95 "
+        f"{model['short_p95_ms']} ms; {model['long_queries']} long p50 {model['long_p50_ms']} "
+        f"ms, p95 {model['long_p95_ms']} ms",
+        flush=True,
+    )
     rows = []
     for n in (int(s) for s in args.sizes.split(",") if s.strip()):
-        r = await measure(n, qs, args.embedder, args.optimize, args.threads,
-                          embedder if args.embedder == "hashing" else None,
-                          Path(args.keep) if args.keep else None, optimize)
+        r = await measure(
+            n,
+            qs,
+            args.embedder,
+            args.optimize,
+            args.threads,
+            embedder if args.embedder == "hashing" else None,
+            Path(args.keep) if args.keep else None,
+            optimize,
+        )
         if "end_to_end_p50_ms" in r:
             r["with_model_p50_ms"] = round(r["search_p50_ms"] + model["p50_ms"], 2)
             r["with_model_p95_ms"] = round(r["search_p95_ms"] + model["p95_ms"], 2)
         rows.append(r)
-        print(f"{n} records ({r['points']} points, {'HNSW' if r['hnsw'] else 'exact'}, built with "
-              f"{r['embedder']} in {r['build_s']} s): search p50 {r['search_p50_ms']} ms, p95 "
-              f"{r['search_p95_ms']} ms (CPU mean {r['search_cpu_ms_mean']} ms); filtered by author p50 {r['filtered_p50_ms']} ms, p95 "
-              f"{r['filtered_p95_ms']} ms"
-              + (f"; plus the model's query embedding: p50 {r['with_model_p50_ms']} ms, "
-                 f"p95 {r['with_model_p95_ms']} ms" if "with_model_p50_ms" in r else "")
-              + (f"; end to end (model + search, one query after the other): p50 "
-                 f"{r['end_to_end_p50_ms']} ms, p95 {r['end_to_end_p95_ms']} ms, CPU per query "
-                 f"mean {r['end_to_end_cpu_ms_mean']} ms, p95 {r['end_to_end_cpu_ms_p95']} ms"
-                 if "end_to_end_p50_ms" in r else ""), flush=True)
+        print(
+            f"{n} records ({r['points']} points, {'HNSW' if r['hnsw'] else 'exact'}, built with "
+            f"{r['embedder']} in {r['build_s']} s): search p50 {r['search_p50_ms']} ms, p95 "
+            f"{r['search_p95_ms']} ms (CPU mean {r['search_cpu_ms_mean']} ms); filtered by author p50 {r['filtered_p50_ms']} ms, p95 "
+            f"{r['filtered_p95_ms']} ms"
+            + (
+                f"; plus the model's query embedding: p50 {r['with_model_p50_ms']} ms, "
+                f"p95 {r['with_model_p95_ms']} ms"
+                if "with_model_p50_ms" in r
+                else ""
+            )
+            + (
+                f"; end to end (model + search, one query after the other): p50 "
+                f"{r['end_to_end_p50_ms']} ms, p95 {r['end_to_end_p95_ms']} ms, CPU per query "
+                f"mean {r['end_to_end_cpu_ms_mean']} ms, p95 {r['end_to_end_cpu_ms_p95']} ms"
+                if "end_to_end_p50_ms" in r
+                else ""
+            ),
+            flush=True,
+        )
     await embedder.aclose()
     if args.embedder == "hashing":
-        print("(folders built with the hashing embedder: the latency is the index's and the log's; "
-              "the model's query embedding is measured apart and added)")
-    print(json.dumps({"benchmark": "search_latency", "machine": machine(),
-                      "query_embedding": model, "results": rows}))
+        print(
+            "(folders built with the hashing embedder: the latency is the index's and the log's; "
+            "the model's query embedding is measured apart and added)"
+        )
+    print(
+        json.dumps(
+            {
+                "benchmark": "search_latency",
+                "machine": machine(),
+                "query_embedding": model,
+                "results": rows,
+            }
+        )
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000", help="record counts (comma-separated)")
     parser.add_argument("--queries", type=int, default=100, help="queries timed per size (100)")
-    parser.add_argument("--embedder", choices=("hashing", "model"), default="hashing",
-                        help="embedder the folders are built with (default hashing; see above)")
+    parser.add_argument(
+        "--embedder",
+        choices=("hashing", "model"),
+        default="hashing",
+        help="embedder the folders are built with (default hashing; see above)",
+    )
     parser.add_argument("--optimize", action="store_true", help="build HNSW before searching")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--keep", help="build the folders under this directory once and reuse them")
-    parser.add_argument("--graph", choices=("fused", "packaged"), default="fused",
-                        help="the default model's graph: fused (memtrails' default) or the package's")
-    parser.add_argument("--embedding-runs", type=int, default=3,
-                        help="passes over the queries timing the query embedding alone (3)")
+    parser.add_argument(
+        "--graph",
+        choices=("fused", "packaged"),
+        default="fused",
+        help="the default model's graph: fused (memtrails' default) or the package's",
+    )
+    parser.add_argument(
+        "--embedding-runs",
+        type=int,
+        default=3,
+        help="passes over the queries timing the query embedding alone (3)",
+    )
     asyncio.run(run(parser.parse_args()))
 
 

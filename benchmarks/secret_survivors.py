@@ -53,8 +53,8 @@ class Case:
     secret: str
 
 
-
 # --- Contexts ---------------------------------------------------------------------------------
+
 
 def _low(name: str) -> str:
     return name.lower()
@@ -70,23 +70,31 @@ Ctx = Callable[[Gen, str, str, str], str]  # (gen, label, NAME, value) -> text
 # Contexts for any value: a name or a word next to it says it is a secret.
 KEYED: dict[str, Ctx] = {
     "env": lambda g, lab, n, v: f"# prod\n{n}={v}\nLOG_LEVEL=info",
-    "env-export": lambda g, lab, n, v: f"export {n}=\"{v}\"",
+    "env-export": lambda g, lab, n, v: f'export {n}="{v}"',
     "ini": lambda g, lab, n, v: f"[default]\nregion = eu-west-1\n{_low(n)} = {v}\n",
     "yaml": lambda g, lab, n, v: f"env:\n  - name: {n}\n    value: {v}\n",
     "yaml-key": lambda g, lab, n, v: f"settings:\n  {_low(n)}: {v}\n  timeout: 30\n",
     "yaml-block": lambda g, lab, n, v: f"settings:\n  {_low(n)}: |\n    {v}\n  timeout: 30\n",
     "yaml-folded": lambda g, lab, n, v: f"{_low(n)}: >-\n  {v}\nnext: 1\n",
     "json": lambda g, lab, n, v: json.dumps({"name": "prod", _camel(n): v}, indent=2),
-    "toml": lambda g, lab, n, v: f"[auth]\n{_low(n)} = \"{v}\"\n",
+    "toml": lambda g, lab, n, v: f'[auth]\n{_low(n)} = "{v}"\n',
     "prose-is": lambda g, lab, n, v: f"Hi Ann, the new {lab} is {v} (rotated this morning).",
     "prose-colon": lambda g, lab, n, v: f"Here is the {lab}: {v}\nThanks!",
     "prose-bare": lambda g, lab, n, v: f"can you try with {lab} {v} and tell me if it works",
-    "mail-quote": lambda g, lab, n, v: f"On Tue, Bob wrote:\n> use this {lab} for staging:\n>\n> {v}\n>\n> cheers\n\nworks, thanks",
+    "mail-quote": lambda g, lab, n, v: (
+        f"On Tue, Bob wrote:\n> use this {lab} for staging:\n>\n> {v}\n>\n> cheers\n\nworks, thanks"
+    ),
     "chat": lambda g, lab, n, v: f"@channel {lab} for the demo -> `{v}` (don't share)",
     "shell": lambda g, lab, n, v: f"$ {n}={v} ./deploy.sh --env prod",
-    "header": lambda g, lab, n, v: f"GET /v1/items HTTP/1.1\nHost: api.example.com\nX-Api-Key: {v}\nAccept: */*",
-    "curl-bearer": lambda g, lab, n, v: f"curl -s -H \"Authorization: Bearer {v}\" https://api.example.com/v2/me",
-    "url-query": lambda g, lab, n, v: f"GET https://api.example.com/v1/data?format=json&api_key={v}&page=2",
+    "header": lambda g, lab, n, v: (
+        f"GET /v1/items HTTP/1.1\nHost: api.example.com\nX-Api-Key: {v}\nAccept: */*"
+    ),
+    "curl-bearer": lambda g, lab, n, v: (
+        f'curl -s -H "Authorization: Bearer {v}" https://api.example.com/v2/me'
+    ),
+    "url-query": lambda g, lab, n, v: (
+        f"GET https://api.example.com/v1/data?format=json&api_key={v}&page=2"
+    ),
     "cli-flag": lambda g, lab, n, v: f"terraform apply -var 'region=eu' --token {v}",
 }
 
@@ -119,16 +127,25 @@ PASSWORD_CONTEXTS: dict[str, Callable[[Gen, str], str]] = {
     "ini": lambda g, p: f"[client]\nuser = root\npassword = {p}\n",
     "env": lambda g, p: f"DB_USER=app\nDB_PASS={p}\n",
     "json": lambda g, p: json.dumps({"user": "app", "passwd": p}),
-    "xml": lambda g, p: f"<server><id>repo</id><username>ci</username><password>{p}</password></server>",
+    "xml": lambda g, p: (
+        f"<server><id>repo</id><username>ci</username><password>{p}</password></server>"
+    ),
     "nuget": lambda g, p: f'<add key="ClearTextPassword" value="{p}" />',
     "dsn-postgres": lambda g, p: f"DATABASE_URL=postgresql://app:{p}@db.internal:5432/app",
-    "dsn-mongo": lambda g, p: f"mongodb+srv://admin:{p}@cluster0.abcde.mongodb.net/?retryWrites=true",
-    "dsn-ado": lambda g, p: f"Server=tcp:sql.database.windows.net,1433;Database=app;User ID=app;Password={p};Encrypt=True;",
+    "dsn-mongo": lambda g, p: (
+        f"mongodb+srv://admin:{p}@cluster0.abcde.mongodb.net/?retryWrites=true"
+    ),
+    "dsn-ado": lambda g, p: (
+        f"Server=tcp:sql.database.windows.net,1433;Database=app;User ID=app;Password={p};Encrypt=True;"
+    ),
     "dsn-odbc": lambda g, p: f"DRIVER={{ODBC Driver 18}};SERVER=db;UID=sa;PWD={p};",
     "dsn-jdbc": lambda g, p: f"jdbc:mysql://db:3306/app?user=app&password={p}&useSSL=true",
     "cmd-mysql": lambda g, p: f"mysql -h db -u root -p{p} app < dump.sql",
-    "cmd-mysql-far": lambda g, p: "mysql --host=db.internal.example.com --port=3306 --user=app "
-    + " ".join(f"--init-command=\"SET SESSION option_{i} = {i}\"" for i in range(9)) + f" -p{p} app",
+    "cmd-mysql-far": lambda g, p: (
+        "mysql --host=db.internal.example.com --port=3306 --user=app "
+        + " ".join(f'--init-command="SET SESSION option_{i} = {i}"' for i in range(9))
+        + f" -p{p} app"
+    ),
     "cmd-sshpass": lambda g, p: f"sshpass -p '{p}' ssh deploy@web1",
     "cmd-pgpassword": lambda g, p: f"PGPASSWORD={p} psql -h db -U app",
     "cmd-docker-login": lambda g, p: f"docker login -u ci -p {p} registry.example.com",
@@ -140,9 +157,15 @@ PASSWORD_CONTEXTS: dict[str, Callable[[Gen, str], str]] = {
     "cmd-wget": lambda g, p: f"wget --user=ci --password={p} https://files.local/a.tgz",
     "url-git": lambda g, p: f"git clone https://ann:{p}@git.example.com/team/repo.git",
     "netrc": lambda g, p: f"machine api.example.com\n  login ann\n  password {p}\n",
-    "kubeconfig-pw": lambda g, p: f"users:\n- name: admin\n  user:\n    username: admin\n    password: {p}\n",
-    "docker-config": lambda g, p: json.dumps({"auths": {"registry.example.com": {"auth": base64.b64encode(f"ci:{p}".encode()).decode()}}}),
-    "htaccess-basic": lambda g, p: "Authorization: Basic " + base64.b64encode(f"ann:{p}".encode()).decode(),
+    "kubeconfig-pw": lambda g, p: (
+        f"users:\n- name: admin\n  user:\n    username: admin\n    password: {p}\n"
+    ),
+    "docker-config": lambda g, p: json.dumps(
+        {"auths": {"registry.example.com": {"auth": base64.b64encode(f"ci:{p}".encode()).decode()}}}
+    ),
+    "htaccess-basic": lambda g, p: (
+        "Authorization: Basic " + base64.b64encode(f"ann:{p}".encode()).decode()
+    ),
 }
 
 # Multi-line secrets: PEM blocks in places they are pasted.
@@ -151,7 +174,11 @@ PEM_CONTEXTS: dict[str, Callable[[str], str]] = {
     "mail-quote": lambda v: "> " + v.replace("\n", "\n> ") + "\n\nthanks",
     "yaml-block": lambda v: "tls:\n  key: |\n    " + v.replace("\n", "\n    ") + "\n  cert: x\n",
     "json-escaped": lambda v: json.dumps({"type": "service_account", "private_key": v + "\n"}),
-    "kubeconfig": lambda v: "users:\n- name: a\n  user:\n    client-key-data: " + base64.b64encode(v.encode()).decode() + "\n",
+    "kubeconfig": lambda v: (
+        "users:\n- name: a\n  user:\n    client-key-data: "
+        + base64.b64encode(v.encode()).decode()
+        + "\n"
+    ),
     "chat-code": lambda v: f"```\n{v}\n```",
 }
 
@@ -180,7 +207,9 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         if family == "gcp-service-account":
             for _ in range(per_family):
                 v = make(g)
-                text = json.dumps({"type": "service_account", "project_id": "p", "private_key_id": v})
+                text = json.dumps(
+                    {"type": "service_account", "project_id": "p", "private_key_id": v}
+                )
                 out.append(Case(family, "service-account-json", text, v))
             continue
         for ctx, write in contexts.items():
@@ -293,7 +322,9 @@ def main() -> None:
     total = Counter(c.family for c in all_cases)
     by_family = Counter(c.family for c in left)
     by_context = Counter(c.context for c in left)
-    print(f"rule set {RULES_VERSION}; seed {args.seed}; {len(all_cases)} cases in {len(total)} families")
+    print(
+        f"rule set {RULES_VERSION}; seed {args.seed}; {len(all_cases)} cases in {len(total)} families"
+    )
     print(f"survivors: {len(left)} of {len(all_cases)}")
     for family in sorted(total):
         if by_family[family]:
@@ -308,15 +339,20 @@ def main() -> None:
     print(f"near-misses marked: {len(bad)} of {len(misses)}")
     for _text, out, found in bad:
         print(f"  {dict(found)} {out[:160]!r}")
-    print(json.dumps({
-        "rules_version": RULES_VERSION,
-        "seed": args.seed,
-        "cases": len(all_cases),
-        "survivors": len(left),
-        "by_family": dict(sorted(by_family.items())),
-        "near_misses": len(misses),
-        "near_misses_marked": len(bad),
-    }, sort_keys=True))
+    print(
+        json.dumps(
+            {
+                "rules_version": RULES_VERSION,
+                "seed": args.seed,
+                "cases": len(all_cases),
+                "survivors": len(left),
+                "by_family": dict(sorted(by_family.items())),
+                "near_misses": len(misses),
+                "near_misses_marked": len(bad),
+            },
+            sort_keys=True,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -45,11 +45,24 @@ from _common import (  # the benchmarks folder is not a package: sys.path above
 
 
 def run_child(
-    path: Path, folder: Path, embedder: str, batch: int, threads: int | None, incremental: bool = False
+    path: Path,
+    folder: Path,
+    embedder: str,
+    batch: int,
+    threads: int | None,
+    incremental: bool = False,
 ) -> dict[str, Any]:
     """Import ``path`` into ``folder`` in a process of its own; return its figures with its peak RSS."""
-    argv = [sys.executable, __file__, "--child", str(path), str(folder), embedder,
-            "--batch", str(batch)]
+    argv = [
+        sys.executable,
+        __file__,
+        "--child",
+        str(path),
+        str(folder),
+        embedder,
+        "--batch",
+        str(batch),
+    ]
     argv += ["--incremental"] if incremental else []
     argv += ["--threads", str(threads)] if threads else []
     m = run_measured(argv)
@@ -59,23 +72,45 @@ def run_child(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000", help="record counts (comma-separated)")
-    parser.add_argument("--short-from", type=int, default=100_000,
-                        help="sizes from this one on use short records (question only)")
+    parser.add_argument(
+        "--short-from",
+        type=int,
+        default=100_000,
+        help="sizes from this one on use short records (question only)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="unchanged re-runs per size (median)")
-    parser.add_argument("--first-runs", type=int, default=1,
-                        help="first imports per size (median; each embeds everything)")
-    parser.add_argument("--embedder", choices=("model", "hashing"), default="model",
-                        help="the real model (default) or the hashing stand-in for the first import")
+    parser.add_argument(
+        "--first-runs",
+        type=int,
+        default=1,
+        help="first imports per size (median; each embeds everything)",
+    )
+    parser.add_argument(
+        "--embedder",
+        choices=("model", "hashing"),
+        default="model",
+        help="the real model (default) or the hashing stand-in for the first import",
+    )
     parser.add_argument("--batch", type=int, default=64, help="records per batch (64)")
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--incremental", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--child", nargs=3, metavar=("PATH", "FOLDER", "EMBEDDER"), help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--child", nargs=3, metavar=("PATH", "FOLDER", "EMBEDDER"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
     if args.child:
         path, folder, embedder = args.child
-        result = asyncio.run(import_once(Path(folder), Path(path), kind="jsonl", embedder=embedder,
-                                         threads=args.threads, batch=args.batch,
-                                         incremental=args.incremental))
+        result = asyncio.run(
+            import_once(
+                Path(folder),
+                Path(path),
+                kind="jsonl",
+                embedder=embedder,
+                threads=args.threads,
+                batch=args.batch,
+                incremental=args.incremental,
+            )
+        )
         print(json.dumps(result))
         return
 
@@ -93,23 +128,37 @@ def main() -> None:
                 shutil.rmtree(folder, ignore_errors=True)
                 firsts.append(run_child(path, folder, args.embedder, args.batch, args.threads))
                 f = firsts[-1]
-                print(f"{label}: first import {f['seconds']:.1f} s ({f['added']} added, "
-                      f"{f['embedded']} embedded, {f['points']} points), peak RSS {f['peak_rss_mib']} MiB",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"{label}: first import {f['seconds']:.1f} s ({f['added']} added, "
+                    f"{f['embedded']} embedded, {f['points']} points), peak RSS {f['peak_rss_mib']} MiB",
+                    file=sys.stderr,
+                    flush=True,
+                )
             # Two kinds of re-run: "full" reads, scrubs and fingerprints every record (a file
             # that changed, a cursor); "incremental" hands the importer the position saved by
             # the last run, as `memtrails add` does, so an unchanged file is barely read.
             reruns: dict[str, list[dict[str, Any]]] = {"full": [], "incremental": []}
             for _ in range(args.runs):
                 for mode in reruns:
-                    reruns[mode].append(run_child(path, folder, args.embedder, args.batch,
-                                                  args.threads, incremental=mode == "incremental"))
+                    reruns[mode].append(
+                        run_child(
+                            path,
+                            folder,
+                            args.embedder,
+                            args.batch,
+                            args.threads,
+                            incremental=mode == "incremental",
+                        )
+                    )
                     r = reruns[mode][-1]
-                    print(f"{label}: {mode} re-run {r['seconds']:.2f} s (open {r['open_seconds']:.2f} s, "
-                          f"ingest {r['ingest_seconds']:.2f} s; process CPU {r['cpu_s']:.2f} s; "
-                          f"{r['unchanged']} unchanged, "
-                          f"{r['embedded']} embedded), peak RSS {r['peak_rss_mib']} MiB",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"{label}: {mode} re-run {r['seconds']:.2f} s (open {r['open_seconds']:.2f} s, "
+                        f"ingest {r['ingest_seconds']:.2f} s; process CPU {r['cpu_s']:.2f} s; "
+                        f"{r['unchanged']} unchanged, "
+                        f"{r['embedded']} embedded), peak RSS {r['peak_rss_mib']} MiB",
+                        file=sys.stderr,
+                        flush=True,
+                    )
             shutil.rmtree(folder, ignore_errors=True)
             path.unlink()
             first_s = median([f["seconds"] for f in firsts])
@@ -130,7 +179,9 @@ def main() -> None:
                     "rerun_s": round(rerun_s, 3),
                     "open_s": round(median([r["open_seconds"] for r in got]), 3),
                     "ingest_s": round(median([r["ingest_seconds"] for r in got]), 3),
-                    "ingest_records_per_s": round(n / median([r["ingest_seconds"] for r in got]), 1),
+                    "ingest_records_per_s": round(
+                        n / median([r["ingest_seconds"] for r in got]), 1
+                    ),
                     "process_cpu_s": median([r["cpu_s"] for r in got]),
                     "records_per_s": round(n / rerun_s, 1),
                     "first_over_rerun": round(first_s / rerun_s, 1),
@@ -142,19 +193,33 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
-    print(f"{'records':>18} {'first s':>9} {'re-run':>12} {'s':>8} {'(open)':>7} {'ratio':>7} "
-          f"{'unchanged/s':>12} {'ingest/s':>9} {'CPU s':>6}")
+    print(
+        f"{'records':>18} {'first s':>9} {'re-run':>12} {'s':>8} {'(open)':>7} {'ratio':>7} "
+        f"{'unchanged/s':>12} {'ingest/s':>9} {'CPU s':>6}"
+    )
     for row in results:
         label = f"{row['records']} {'short' if row['short_records'] else 'full'}"
         for mode in ("full", "incremental"):
             m = row[mode]
-            print(f"{label:>18} {row['first_import_s']:9.1f} {mode:>12} {m['rerun_s']:8.2f} "
-                  f"{m['open_s']:7.2f} {m['first_over_rerun']:6.1f}x {m['records_per_s']:12.0f} "
-                  f"{m['ingest_records_per_s']:9.0f} {m['process_cpu_s']:6.2f}")
-    print("targets: re-run >= 50x faster than the first import; >= 20,000 unchanged records/s"
-          f" (embedder for the first import: {args.embedder})")
-    print(json.dumps({"benchmark": "unchanged_rerun", "batch": args.batch, "machine": machine(),
-                      "results": results}))
+            print(
+                f"{label:>18} {row['first_import_s']:9.1f} {mode:>12} {m['rerun_s']:8.2f} "
+                f"{m['open_s']:7.2f} {m['first_over_rerun']:6.1f}x {m['records_per_s']:12.0f} "
+                f"{m['ingest_records_per_s']:9.0f} {m['process_cpu_s']:6.2f}"
+            )
+    print(
+        "targets: re-run >= 50x faster than the first import; >= 20,000 unchanged records/s"
+        f" (embedder for the first import: {args.embedder})"
+    )
+    print(
+        json.dumps(
+            {
+                "benchmark": "unchanged_rerun",
+                "batch": args.batch,
+                "machine": machine(),
+                "results": results,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -102,7 +102,9 @@ async def run(folder: Path, job: Job, watermark: bool) -> dict[str, Any]:
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--changed", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
@@ -114,7 +116,9 @@ async def main() -> None:
         base = work / "base"
         started = time.perf_counter()
         async with Memory.open(base, embedder=HashingEmbedder()) as memory:
-            first = await memory.ingest(Job(table).fetch, name="tickets", cursor="updated_at", batch=256)
+            first = await memory.ingest(
+                Job(table).fetch, name="tickets", cursor="updated_at", batch=256
+            )
         first_s = time.perf_counter() - started
         change(table, args.rows, args.changed)
         results: dict[str, list[dict[str, Any]]] = {"full": [], "watermark": []}
@@ -133,12 +137,24 @@ async def main() -> None:
         }
         for mode, runs in results.items()
     }
-    print(f"table of {args.rows} rows, {args.changed} changed; first import {first.added} in {first_s:.1f} s")
+    print(
+        f"table of {args.rows} rows, {args.changed} changed; first import {first.added} in {first_s:.1f} s"
+    )
     print(f"{'job':>10} {'rows read':>10} {'embedded':>9} {'seconds':>8}")
     for mode, s in summary.items():
         print(f"{mode:>10} {s['rows_read']:>10} {s['embedded']:>9} {s['seconds']:>8.2f}")
-    print(json.dumps({"benchmark": "watermark_rerun", "rows": args.rows, "changed": args.changed,
-                      "runs": args.runs, "machine": machine(), "results": summary}))
+    print(
+        json.dumps(
+            {
+                "benchmark": "watermark_rerun",
+                "rows": args.rows,
+                "changed": args.changed,
+                "runs": args.runs,
+                "machine": machine(),
+                "results": summary,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

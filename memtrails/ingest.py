@@ -75,8 +75,15 @@ async def run_import(
         items_in, settle = stream.iterate(source), None
     warm = _Warmup(folder)
     ready = prepared(
-        items_in, _WarmingClaims(run, warm.start), size=batch, idle=idle, name=name,
-        limits=limits, settle=settle, chunked=settle is not None, salt=salt,
+        items_in,
+        _WarmingClaims(run, warm.start),
+        size=batch,
+        idle=idle,
+        name=name,
+        limits=limits,
+        settle=settle,
+        chunked=settle is not None,
+        salt=salt,
     )
     batches_in = read_ahead(ready, 1)
     items = read_ahead(embed(batches_in, folder.model.get), 1)

@@ -273,7 +273,9 @@ class Memory:
         accepted as well; where several sources hold the id, the latest written wins.
         """
         folder = self._open_folder()
-        rows = [(row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))]
+        rows = [
+            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+        ]
         if not rows:
             return None
         line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])
@@ -422,7 +424,9 @@ class Memory:
         fixed: list[str] = []
         if report.orphans:
             await folder.writer.remove_points(report.orphans)
-            fixed.append(f"removed the points of {len(report.orphans)} records not in records.jsonl")
+            fixed.append(
+                f"removed the points of {len(report.orphans)} records not in records.jsonl"
+            )
         if report.missing:
             await folder.writer.reset()
             n = await index_log(folder, 0, batch)

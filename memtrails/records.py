@@ -165,9 +165,9 @@ class MemoryRecord:
         )
 
 
-
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(MemoryRecord))
 """The fields a record has, in order: what a mapping may carry to become one."""
+
 
 @dataclass(frozen=True, slots=True)
 class RecordError:

@@ -53,8 +53,6 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
         click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")
 
 
-
-
 @main.command()
 @click.argument("query")
 @click.option(
@@ -129,7 +127,9 @@ async def search(
     if not hits:
         click.echo("no match")
     elif not hits[0].confident:
-        click.echo("(nothing close in meaning or in words: the question probably has no answer here)")
+        click.echo(
+            "(nothing close in meaning or in words: the question probably has no answer here)"
+        )
     for hit in hits:
         when = hit.at.iso()[:10] if hit.at else "          "
         click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")

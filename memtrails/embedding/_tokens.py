@@ -106,7 +106,9 @@ def cut_windows(
             # cover the whole text (keyword vectors then see every word).
             char_start = 0 if start == 0 else offsets[start][0]
             char_end = len(text) if end == n else offsets[end - 1][1]
-            windows.append(Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end])))
+            windows.append(
+                Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end]))
+            )
             if end == n or first_only:
                 break
             start += step

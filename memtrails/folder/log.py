@@ -160,7 +160,9 @@ class RecordLog:
 
     def ends_line_at(self, offset: int) -> bool:
         """Tell whether ``offset`` is the start of a line (0, or just after a newline)."""
-        return offset == 0 or (0 < offset <= self.size and os.pread(self._fd, 1, offset - 1) == b"\n")
+        return offset == 0 or (
+            0 < offset <= self.size and os.pread(self._fd, 1, offset - 1) == b"\n"
+        )
 
     def read_line(self, offset: int) -> dict[str, Any]:
         """Return the parsed line that starts at ``offset``."""

@@ -205,7 +205,8 @@ def author_named(author: object, query_words: Container[str]) -> bool:
         return False
     name = re.split(r"[<(@\[]", author, maxsplit=1)[0]
     return any(
-        len(w) >= 3 and w.isalpha() and w.lower() in query_words for w in re.split(r"[\s,.'\"]+", name)
+        len(w) >= 3 and w.isalpha() and w.lower() in query_words
+        for w in re.split(r"[\s,.'\"]+", name)
     )
 
 

@@ -51,7 +51,9 @@ def in_memory(path: Path) -> bool:
         if len(fields) < 3:
             continue
         point = fields[1].replace("\\040", " ")
-        if (target == point or target.startswith(point.rstrip("/") + "/")) and len(point) > len(best):
+        if (target == point or target.startswith(point.rstrip("/") + "/")) and len(point) > len(
+            best
+        ):
             best, kind = point, fields[2]
     return kind in _IN_MEMORY
 

@@ -50,7 +50,6 @@ def disk_bytes(folder: Path) -> int:
     return total
 
 
-
 async def folder_status(folder: Folder) -> MemoryStatus:
     """Return counts, sources, model, index and disk use of an open folder."""
     indexed = await folder.index.count_records()

@@ -87,7 +87,9 @@ class Table:
         self._db.execute(_RAW_INDEX)
         self._flight: dict[str, Row] = {}
         self._flight_raw: dict[str, bytes] = {}  # the raw digests of claims, until written
-        self._sources = [name for (name,) in self._db.execute("SELECT name FROM sources ORDER BY id")]
+        self._sources = [
+            name for (name,) in self._db.execute("SELECT name FROM sources ORDER BY id")
+        ]
         self._source_ids = {name: i for i, name in enumerate(self._sources)}
         self._open_tx = False
         # How many rows are stored, kept as rows come and go and saved with each commit, so
@@ -145,7 +147,10 @@ class Table:
 
     def has_digests(self) -> bool:
         """Tell whether any stored record holds the digest of its input (a first import: no)."""
-        return self._db.execute("SELECT 1 FROM records WHERE raw IS NOT NULL LIMIT 1").fetchone() is not None
+        return (
+            self._db.execute("SELECT 1 FROM records WHERE raw IS NOT NULL LIMIT 1").fetchone()
+            is not None
+        )
 
     def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
         """Return ``(uid, source)`` of the live, unclaimed records made from inputs with these digests."""
@@ -177,7 +182,9 @@ class Table:
 
     def count_before(self, offset: int) -> int:
         """Return how many stored records have their current line before ``offset``."""
-        (n,) = self._db.execute("SELECT count(*) FROM records WHERE offset < ?", (offset,)).fetchone()
+        (n,) = self._db.execute(
+            "SELECT count(*) FROM records WHERE offset < ?", (offset,)
+        ).fetchone()
         return int(n)
 
     def sources(self) -> list[str]:
@@ -208,7 +215,9 @@ class Table:
         if row is not None and row[0] == fp:
             if raw is not None and row[1] != IN_FLIGHT:
                 self._begin()
-                self._db.execute("UPDATE records SET raw = ? WHERE uid = ?", (raw, bytes.fromhex(uid)))
+                self._db.execute(
+                    "UPDATE records SET raw = ? WHERE uid = ?", (raw, bytes.fromhex(uid))
+                )
             return "unchanged", row
         self._flight[uid] = (fp, IN_FLIGHT, self._source_id(source))
         if raw is not None:
@@ -294,7 +303,9 @@ class Table:
             key = bytes.fromhex(uid)
         except ValueError:
             return None
-        row = self._db.execute("SELECT fp, offset, source FROM records WHERE uid = ?", (key,)).fetchone()
+        row = self._db.execute(
+            "SELECT fp, offset, source FROM records WHERE uid = ?", (key,)
+        ).fetchone()
         return None if row is None else (row[0].hex(), row[1], row[2])
 
     def _apply(self, entry: LogEntry) -> None:
@@ -340,7 +351,11 @@ class Table:
         """Say why this table cannot be brought up to date by reading on, or None."""
         version = self._meta("version")
         if version is None:
-            return None if self._meta("log_offset") is None and not self._any() else "it had no version"
+            return (
+                None
+                if self._meta("log_offset") is None and not self._any()
+                else "it had no version"
+            )
         if version not in (1, _SCHEMA_VERSION):  # version 1 gained its column when opened
             return f"it has version {version}, this memtrails writes {_SCHEMA_VERSION}"
         offset = int(self._meta("log_offset") or 0)
@@ -352,4 +367,3 @@ class Table:
 
     def _any(self) -> bool:
         return self._db.execute("SELECT 1 FROM records LIMIT 1").fetchone() is not None
-

@@ -285,8 +285,15 @@ def _keyed(
     """Return the digest function of this reader's lines: BLAKE2b keyed by what else makes a
     record, over the line's bytes and, when not 0, its number."""
     settings = json.dumps(
-        [salt.hex(), source, str(name), sorted(mapping.items()), kind, limits.max_depth,
-         limits.max_line_bytes],
+        [
+            salt.hex(),
+            source,
+            str(name),
+            sorted(mapping.items()),
+            kind,
+            limits.max_depth,
+            limits.max_line_bytes,
+        ],
         ensure_ascii=True,
     ).encode("ascii")
     key = hashlib.blake2b(settings, digest_size=32).digest()
@@ -415,7 +422,11 @@ class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):
             return state
         marks = {**state.state, "records": int(state.state["records"]) - not_records}
         return SourceState(
-            state.source, marks, mode=state.mode, complete=state.complete, why=state.why,
+            state.source,
+            marks,
+            mode=state.mode,
+            complete=state.complete,
+            why=state.why,
             skipped=state.skipped,
         )
 

@@ -116,7 +116,14 @@ class _Work:
     """The per-item work of normalise, scrub and dedup, with the counts they keep."""
 
     __slots__ = (
-        "claims", "key", "limits", "max_depth", "name", "not_records", "position", "settle",
+        "claims",
+        "key",
+        "limits",
+        "max_depth",
+        "name",
+        "not_records",
+        "position",
+        "settle",
     )
 
     def __init__(
@@ -192,7 +199,9 @@ class _Work:
         if not _plain(values, self.max_depth + 1):
             return None
         return hashlib.blake2b(
-            repr(values).encode("utf-8", "surrogatepass"), digest_size=16, key=self.key,
+            repr(values).encode("utf-8", "surrogatepass"),
+            digest_size=16,
+            key=self.key,
             person=b"record",
         ).digest()
 

@@ -140,8 +140,8 @@ def _has_digit_and_letter(value: str) -> bool:
 # either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
 # not listed here is never remembered, nor is an outcome for which _check says it read
 # further. A check that starts reading further must say so here. The command rule's check
-# reads up to 300 bytes back, for the command on the flag's line: its outcome is remembered
-# with the command found there instead (see _matches).
+# reads the nearest command word before the flag on its line (_Commands): its outcome is
+# remembered with that command instead (see _matches).
 _READS: Final = {
     "": (0, 0),  # the value group, or the span kept as it is
     "alnum": (0, 0),
@@ -192,8 +192,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     # when the check reads no further than the shape (else None)]
     shapes: dict[Any, list[Any]] = {}
     outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
-    found: Spans | None = None  # the last command word found before a flag, from where, which
-    found_from = found_word = 0
+    commands = _Commands(buf)  # the command words of the text's lines, as flags need them
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
@@ -201,7 +200,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
             return
         if me - ms > _MEMO_LONGEST:
             entry, long = parse(compiled, buf, ms, me)
-            out, resume, _ = _check(buf, entry.rule, long, entry.groups)
+            out, resume, _ = _check(buf, entry.rule, long, entry.groups, commands)
             yield from out
             pos = max(resume, pos + 1)
             continue
@@ -226,24 +225,10 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
             entry = known[0]
         check = entry.rule.check
         key: Any = None
-        command = None
+        command = 0
         if check == "command":
-            fs = ms + known[1][entry.groups["flag"]][0]
-            back = fs - 300 if fs > 300 else 0  # _line_back, inline: this runs per flag
-            line = buf.rfind(b"\n", back, fs) + 1
-            start = line if line > back else back
-            # The command found for the flag before, when it is still the first one in this
-            # flag's look-back (nothing starts between the two look-backs' starts and it):
-            # a line of flags after one command costs one search, not one per flag.
-            if found is not None and found_from <= start <= found[0][0] and found[0][1] <= fs:
-                command = found
-            else:
-                command = _COMMANDS(buf, start, fs)
-                if command is not None:
-                    found, found_from = command, start
-                    found_word = next(n for n in range(1, 5) if command[n][0] >= 0)
-            if command is not None:  # else the check reads to the line's end: not remembered
-                key = (entry.index, shape, found_word)
+            command = commands.before(ms + _flag(known[1], entry.groups)[0])
+            key = (entry.index, shape, command)
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
             key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
         if key is not None:
@@ -274,7 +259,9 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         pos = max(resume, pos + 1)
 
 
-def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_Span], int, bool]:
+def _check(
+    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int], commands: _Commands | None = None
+) -> tuple[list[_Span], int, bool]:
     """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
     the scan resumes, and whether the check read no further than its _READS say."""
     ms, me = sp[0]
@@ -301,8 +288,8 @@ def _check(buf: bytes, rule: Rule, sp: Spans, g: dict[str, int]) -> tuple[list[_
         # go: that outcome read past the memo's window.
         bounded = not out or "block" not in g or sp[g["block"]][0] < 0
     elif check == "command":
-        fs = sp[g["flag"]][0]
-        out, resume, bounded = _command(buf, sp, g, rule.kind, _command_before(buf, fs))
+        commands = commands or _Commands(buf)
+        out, resume, bounded = _command(buf, sp, g, rule.kind, commands.before(_flag(sp, g)[0]))
     elif check == "keyed":
         vs, ve = sp[g["v"]]
         key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
@@ -365,51 +352,95 @@ def _is_basic_credential(value: bytes) -> bool:
     return bool(colon and password) and text.isprintable() and len(text) >= 3
 
 
-# Commands whose flag carries a password (groups: 1 mysql, 2 sshpass, 3 redis-cli, 4 HTTP
-# clients); the flag's spelling and spacing tell which.
+# Commands whose flag carries a password (groups: 1 a MySQL client's glued -pX, 2 a spaced
+# -p X: sshpass, Azure's az, docker login; 3 redis-cli's -a X; 4 HTTP clients' -u user:X; 5
+# smbclient's -U user%X); the flag's spelling and spacing tell which. HTTPie's "http" and
+# "https" count only before a space: in "http://host" they are an argument's scheme.
 _COMMANDS: Final = leftmost(
     r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    r"|mariadb-dump)\b|\b(sshpass)\b|\b(redis-cli)\b"
-    r"|\b(curl|wget|http|https|httpie)\b"
+    r"|mariadb-dump)\b|\b(sshpass|az|docker[ \t]login)\b|\b(redis-cli)\b"
+    r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
 )
+_LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
 
 
-def _line_back(buf: bytes, fs: int) -> int:
-    """Return where the look back for a flag's command starts: its line's start, at most 300
-    bytes before it."""
-    return max(buf.rfind(b"\n", max(fs - 300, 0), fs) + 1, max(fs - 300, 0))
+class _Commands:
+    """The command words of one text's lines (see _COMMANDS), for its command-line flags.
+
+    A flag belongs to the nearest command before it on its line. Flags come in order, so each
+    stretch of a line is searched once, whatever the number of flags on it: looking back from
+    each flag made a long line of flags after one command quadratic. A stretch seen before
+    (the same bytes between two flags) is not searched again.
+    """
+
+    __slots__ = ("buf", "known", "line", "seen", "word")
+
+    def __init__(self, buf: bytes) -> None:
+        self.buf = buf
+        self.line = 0  # the start of the line being read
+        self.seen = 0  # how far that line has been searched
+        self.word = 0  # the group of _COMMANDS of the last command in [line, seen); 0: none
+        self.known: dict[bytes, int] = {}  # a stretch (and a byte each side) -> its last word
+
+    def before(self, fs: int) -> int:
+        """Return which command (a group of _COMMANDS) is the nearest before ``fs`` on its
+        line; 0 when none is."""
+        buf = self.buf
+        if fs < self.seen:  # a flag before the last one (not in one scan): start the line over
+            self.line = self.seen = buf.rfind(b"\n", 0, fs) + 1
+            self.word = 0
+        newline = buf.rfind(b"\n", self.seen, fs)
+        if newline >= 0:
+            self.line = self.seen = newline + 1
+            self.word = 0
+        # A word that ends past what was searched starts at most its length before it.
+        pos = max(self.seen - _LONGEST_COMMAND, self.line)
+        self.seen = fs
+        stretch = buf[pos - 1 if pos else 0 : fs + 1] if fs - pos <= 256 else None
+        word = self.known.get(stretch, -1) if stretch is not None else -1
+        if word < 0:
+            word = 0
+            while (m := _COMMANDS(buf, pos, fs)) is not None:
+                word = next(n for n in range(1, len(m)) if m[n][0] >= 0)
+                pos = m[0][1]
+            if stretch is not None and len(self.known) < _MEMO_SIZE:
+                self.known[stretch] = word
+        if word:
+            self.word = word
+        return self.word
 
 
-def _command_before(buf: bytes, fs: int) -> Spans | None:
-    """Return the spans of the first command word (see _COMMANDS) on the line of the flag at
-    ``fs``, at most 300 bytes before it; None when there is none."""
-    return _COMMANDS(buf, _line_back(buf, fs), fs)
+def _flag(sp: Spans | tuple[tuple[int, int], ...], g: dict[str, int]) -> tuple[int, int]:
+    """Return the span of a command-line match's flag (``-p``/``-a``, or ``-u``/``-U``)."""
+    flag = sp[g["flag"]]
+    return flag if flag[0] >= 0 else sp[g["uflag"]]
 
 
 def _command(
-    buf: bytes, sp: Spans, g: dict[str, int], kind: str, m: Spans | None
+    buf: bytes, sp: Spans, g: dict[str, int], kind: str, word: int
 ) -> tuple[list[_Span], int, bool]:
-    """Return the password of one ``-p``/``-a``/``-u`` flag when its line's command (``m``,
-    from :func:`_command_before`) takes one, and where to resume: past the rest of the line
-    when no command is on it, so that a line of flags without a command costs one search,
-    not one per flag. The last value tells whether the check read no more than the flag's
-    match and which command is before it (not the rest of the line)."""
-    vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare"))
-    fs, fe = sp[g["flag"]]
+    """Return the password of one ``-p``/``-a``/``-u``/``-U`` flag when its command (``word``,
+    the nearest before it on its line: :meth:`_Commands.before`; 0 for none) takes one, where
+    to resume (after the flag's value: what follows on the line may hold other secrets), and
+    True: the outcome depends on the match and the command only."""
+    vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare", "usq", "udq", "ubare"))
+    fs, fe = _flag(sp, g)
     flag = buf[fs:fe]
-    glued = sp[g["gap"]][0] == sp[g["gap"]][1]
-    if m is None:
-        line_end = buf.find(b"\n", fs)
-        line_end = len(buf) if line_end < 0 else line_end
-        later = _COMMANDS(buf, fs, line_end)
-        return [], line_end if later is None else max(later[0][0], ve), False
+    gap = sp[g["gap"]] if sp[g["gap"]][0] >= 0 else sp[g["ugap"]]
+    glued = gap[0] == gap[1]
+    if not word:  # "ls -a", "tar -p x": no command that takes a password
+        return [], ve, True
     if flag == b"-p":  # m[n]: the span of group n, (-1, -1) when it did not take part
-        ok = m[1][0] >= 0 if glued else m[2][0] >= 0
+        ok = word == (1 if glued else 2)
     elif flag == b"-a":
-        ok = m[3][0] >= 0 and not glued
+        ok = word == 3 and not glued
+    elif flag == b"-U":  # smbclient -U user%password
+        cut = buf.find(b"%", vs, ve)
+        ok = word == 5 and cut >= 0
+        vs = cut + 1 if cut >= 0 else vs
     else:  # -u / --user user:password
         colon = buf.find(b":", vs, ve)
-        ok = m[4][0] >= 0 and colon >= 0
+        ok = word == 4 and colon >= 0
         vs = colon + 1 if colon >= 0 else vs
     if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
         return inner_spans(buf, vs, ve, kind), ve, True

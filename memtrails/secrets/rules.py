@@ -147,14 +147,14 @@ _GAP = (
 # one of them an S, not starting like a placeholder.
 _PW_A = r"[^\s`'\"<>]"
 _PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
-_PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\]"
+_PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\-]"
 _PW_VALUE = (
     rf"(?:[0-9!#&*+=?@^~_|\\]{_PW_A}{{5,}}|[$%][^\s`'\"<>{{(A-Za-z_]{_PW_A}{{4,}}"
     rf"|\{{[^\s`'\"<>{{]{_PW_A}{{4,}}|\[[^\s`'\"<>A-Za-z]{_PW_A}{{4,}}"
     rf"|{_PW_N}(?:{_PW_S}{_PW_A}{{4,}}|{_PW_A}{_PW_S}{_PW_A}{{3,}}"
     rf"|{_PW_A}{{2}}{_PW_S}{_PW_A}{{2,}}|{_PW_A}{{3}}{_PW_S}{_PW_A}+|{_PW_A}{{4,}}{_PW_S}{_PW_A}*))"
 )
-_KEY_VALUE = _value(r"\s`'\"<>", 16)
+_KEY_VALUE = _value(r"\s`'\"<>", 16, not_first=r"\-")
 _PROSE = (
     rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>{_value(_PROSE_QUOTED, 4)})[`'\"]"
     rf"|(?P<v>{_PW_VALUE}))"
@@ -333,29 +333,36 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "headers",
         "basic",
     ),
-    # Passwords on command lines: mysql -pSECRET, sshpass -p SECRET, redis-cli -a SECRET,
-    # curl -u user:SECRET. The command is checked on the same line (in Python, a bounded look
-    # back), so "-p" elsewhere ("ssh -p 2222", "mkdir -p x") is left alone.
+    # Passwords on command lines: mysql -pSECRET, sshpass -p SECRET, az login -p SECRET,
+    # docker login -p SECRET, redis-cli -a SECRET, curl -u user:SECRET, smbclient -U
+    # user%SECRET. The flag's command, the nearest before it on its line, is found in Python
+    # (each line searched once, engine._Commands), so "-p" elsewhere ("ssh -p 2222", "mkdir
+    # -p x", "docker run -p 80:80") is left alone. (A pattern that reads from the command to
+    # the flag, "mysql[^\n]*?-p", keeps a partial match alive to the end of a line without
+    # one: a line of "mysql -u a:b" repeated made every search run to its end, quadratic.)
     Rule(
         "command_line",
         "password",
-        r"(?:^|[ \t])(?P<flag>-p|-a|-u|--user)(?P<gap>=|[ \t]*)(?:'(?P<vsq>[^'\r\n]{3,})'"
-        r"|\"(?P<vdq>[^\"\r\n]{3,})\"|(?P<vbare>[^\s'\"-][^\s'\"]{2,}))",
+        # -p and -a carry the password itself, which cannot start like a placeholder; -u and
+        # -U carry "user:password" or "user%password", checked after the separator.
+        r"(?:^|[ \t])(?:(?P<flag>-p|-a)(?P<gap>=|[ \t]*)(?:'(?P<vsq>"
+        + _value(r"'\r\n", 3)
+        + r")'|\"(?P<vdq>"
+        + _value(r"\"\r\n", 3)
+        + r")\"|(?P<vbare>"
+        + _value(r"\s'\"", 3, not_first=r"\-")
+        + r"))|(?P<uflag>-u|-U|--user)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
+        r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-][^\s'\"]{2,})))",
         "headers",
         "command",
     ),
-    # Commands whose password sits anywhere on their line (the command rule looks a few
-    # hundred bytes back): a MySQL client's glued -p, docker login -p, htpasswd -b FILE USER
-    # PASSWORD, smbclient -U user%password, net user NAME PASSWORD.
+    # Commands whose password is a word in a fixed place after them: htpasswd -b FILE USER
+    # PASSWORD, net user NAME PASSWORD.
     Rule(
         "command_password",
         "password",
-        r"\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\r\n]*?[ \t]-p"
-        r"(?P<v>[^\s'\"`-][^\s'\"`]{2,})"
-        r"|\bdocker[ \t]+login\b[^\r\n]*?[ \t]-p[ \t]+(?P<v2>[^\s'\"`-][^\s'\"`]{2,})"
-        r"|\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v3>[^\s`-][^\s`]{2,})"
-        r"|\bsmbclient\b[^\r\n]*?[ \t]-U[ \t]*[^\s%]+%(?P<v4>[^\s`]{3,})"
-        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v5>[^\s/*`][^\s`]{5,})",
+        r"\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v>[^\s`-][^\s`]{2,})"
+        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v2>[^\s/*`][^\s`]{5,})",
         "headers",
         "url",
     ),

@@ -45,7 +45,6 @@ _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author"]
 
 
-
 class EdgeIndex:
     """Dense + keyword points in a Qdrant Edge shard (``qdrant-edge-py``, in-process).
 
@@ -113,7 +112,9 @@ class EdgeIndex:
                 else:
                     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                     require_free(folder, index_room(folder, new=True), "creating the index")
-                    shard = qe.EdgeShard.create(str(folder), shard_config(dims, sealing=True, seal_every=SEAL_EVERY))
+                    shard = qe.EdgeShard.create(
+                        str(folder), shard_config(dims, sealing=True, seal_every=SEAL_EVERY)
+                    )
             except DiskFullError:
                 raise
             except Exception as exc:  # qdrant-edge raises plain Exception
@@ -124,7 +125,9 @@ class EdgeIndex:
                 present = set(shard.info().payload_schema)
                 for field, kind in PAYLOAD_INDEXES.items():
                     if field not in present:
-                        shard.update(qe.UpdateOperation.create_field_index(field, payload_index(kind)))
+                        shard.update(
+                            qe.UpdateOperation.create_field_index(field, payload_index(kind))
+                        )
                         created = True
             except Exception as exc:
                 shard.close()
@@ -441,4 +444,3 @@ def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
             "reindex the memory folder with its own model or into a new folder"
         )
     return IndexBackendError(f"cannot open index {folder}: {text}")
-
