@@ -53,7 +53,7 @@ def _compile(rules: tuple[Rule, ...], public: bool = False) -> Pass:
     return compile_pass(rules, {"pem": _pem_groups}, public)
 
 
-# Three passes, not one: RE2's DFA builds a state per combination of live partial matches,
+# Several passes, not one: RE2's DFA builds a state per combination of live partial matches,
 # and the assignment rules (a key of any identifier) combined with the URL rule (a scheme of
 # any word) multiply into so many states that one combined pass ran at ~20 MB/s; the key
 # names of XML elements and the flags of command lines did the same to the assignment pass
@@ -62,6 +62,9 @@ def _compile(rules: tuple[Rule, ...], public: bool = False) -> Pass:
 _TOKENS = _compile(tuple(r for r in RULES if r.scan == "tokens"))
 _ASSIGNMENTS = _compile(tuple(r for r in RULES if r.scan == "assignments"))
 _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
+# Command-line flags on their own: a flag with no command before it skips the rest of its
+# line up to the next command word, which is safe only where no other rule can match there.
+_COMMAND_FLAGS = _compile(tuple(r for r in RULES if r.scan == "commands"))
 KEY_NAME = re2.compile(KEY, OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 _DIGITS: Final = b"0123456789"
@@ -228,7 +231,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         command = 0
         if check == "command":
             command = commands.before(ms + _flag(known[1], entry.groups)[0])
-            key = (entry.index, shape, command)
+            if command:  # else the check reads on to the next command: not remembered
+                key = (entry.index, shape, command)
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
             key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
         if key is not None:
@@ -420,16 +424,23 @@ def _command(
     buf: bytes, sp: Spans, g: dict[str, int], kind: str, word: int
 ) -> tuple[list[_Span], int, bool]:
     """Return the password of one ``-p``/``-a``/``-u``/``-U`` flag when its command (``word``,
-    the nearest before it on its line: :meth:`_Commands.before`; 0 for none) takes one, where
-    to resume (after the flag's value: what follows on the line may hold other secrets), and
-    True: the outcome depends on the match and the command only."""
+    the nearest before it on its line: :meth:`_Commands.before`; 0 for none) takes one, and
+    where to resume: up to the next command on the line when there is none before the flag,
+    so that a line of flags without a command costs one search, not one per flag. The last
+    value tells whether the check read no more than the flag's match and its command (not
+    the rest of the line)."""
     vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare", "usq", "udq", "ubare"))
     fs, fe = _flag(sp, g)
     flag = buf[fs:fe]
     gap = sp[g["gap"]] if sp[g["gap"]][0] >= 0 else sp[g["ugap"]]
     glued = gap[0] == gap[1]
-    if not word:  # "ls -a", "tar -p x": no command that takes a password
-        return [], ve, True
+    if not word:
+        # "ls -a", "tar -p x": no command before it on its line, nor before the next flags up
+        # to the next command word; this rule's pass holds no other rule to skip.
+        line_end = buf.find(b"\n", fs)
+        line_end = len(buf) if line_end < 0 else line_end
+        later = _COMMANDS(buf, fs, line_end)
+        return [], line_end if later is None else max(later[0][0], ve), False
     if flag == b"-p":  # m[n]: the span of group n, (-1, -1) when it did not take part
         ok = word == (1 if glued else 2)
     elif flag == b"-a":
@@ -538,7 +549,9 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     """
     return _merge(
         list(_matches(_TOKENS, buf, 0, len(buf))),
-        list(_matches(_ASSIGNMENTS, buf, 0, len(buf))) + list(_matches(_HEADERS, buf, 0, len(buf))),
+        list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
+        + list(_matches(_HEADERS, buf, 0, len(buf)))
+        + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf))),
     )
 
 

@@ -36,5 +36,5 @@ class Rule:
     name: str  # unique; the group name in the combined expression
     kind: str  # the marker's kind; "" for a span to keep as it is (data: URIs)
     pattern: str
-    scan: str  # the pass it runs in: "tokens" (also run inside values), "assignments", "headers"
+    scan: str  # its pass: "tokens" (also run inside values), "assignments", "headers", "commands"
     check: str = ""

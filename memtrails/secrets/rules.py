@@ -353,7 +353,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         + _value(r"\s'\"", 3, not_first=r"\-")
         + r"))|(?P<uflag>-u|-U|--user)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
         r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-][^\s'\"]{2,})))",
-        "headers",
+        "commands",
         "command",
     ),
     # Commands whose password is a word in a fixed place after them: htpasswd -b FILE USER
