@@ -213,3 +213,23 @@ def test_flags_after_commands_get_the_same_outcome_remembered(
     assert any(kind == "password" for spans in remembered for _, _, kind in spans)
     monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
     assert [engine.find_spans(t) for t in texts] == remembered
+
+
+def test_flags_a_command_does_not_take_are_skipped_safely(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After two flags its command does not take, the scan jumps to the next flag it takes or
+    the next command: on long lines of such flags, what is found equals a flag-by-flag scan."""
+    rng = random.Random(31)
+    commands = [b"mysql", b"curl", b"sshpass", b"redis-cli", b"smbclient", b"az", b"docker login"]
+    flags = [b"-u a:b", b"-U ann%S3cr3t!x", b"-a R3d1s!pw", b"-p Ss7h!pass", b"-pMy5ql!pw"]
+    flags += [b"-u ann:Cu7l!Pass", b"--user bob:Pw0rd!xx", b"-x 1", b"--p=1"]
+    texts = []
+    for _ in range(60):
+        line = []
+        for _ in range(rng.randint(1, 8)):
+            line.append(rng.choice(commands))
+            line += [rng.choice(flags) for _ in range(rng.randint(0, 40))]
+        texts.append(b" ".join(line) + rng.choice([b"", b"\n", b"\nls -a x -p y\n"]))
+    skipped = [engine.find_spans(t) for t in texts]
+    assert sum(kind == "password" for spans in skipped for _, _, kind in spans) > 100
+    monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)  # no memo, no skip: every flag checked
+    assert [engine.find_spans(t) for t in texts] == skipped

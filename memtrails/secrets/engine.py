@@ -242,6 +242,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
                 for s, e, kind in relative:
                     yield (s + ms, e + ms, kind)
                 resume += ms
+                if command and not relative:
+                    resume = commands.skip(resume)
                 pos = resume if resume > pos else pos + 1
                 continue
         if sp is None:
@@ -260,6 +262,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
                 if len(outcomes) >= _MEMO_SIZE:
                     outcomes.clear()
                 outcomes[key] = outcome
+        if command and not out:
+            resume = commands.skip(resume)
         pos = max(resume, pos + 1)
 
 
@@ -366,6 +370,8 @@ _COMMANDS: Final = leftmost(
     r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
 )
 _LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
+# The flags each group of _COMMANDS takes a password with.
+_TAKES: Final = {1: (b"-p",), 2: (b"-p",), 3: (b"-a",), 4: (b"-u", b"--user"), 5: (b"-U",)}
 
 
 class _Commands:
@@ -377,14 +383,18 @@ class _Commands:
     (the same bytes between two flags) is not searched again.
     """
 
-    __slots__ = ("buf", "known", "line", "seen", "word")
+    __slots__ = ("at", "buf", "known", "line", "next_at", "next_from", "rejected", "seen", "word")
 
     def __init__(self, buf: bytes) -> None:
         self.buf = buf
         self.line = 0  # the start of the line being read
         self.seen = 0  # how far that line has been searched
         self.word = 0  # the group of _COMMANDS of the last command in [line, seen); 0: none
-        self.known: dict[bytes, int] = {}  # a stretch (and a byte each side) -> its last word
+        # a stretch (and a byte each side) -> its last word and where that starts in it
+        self.known: dict[bytes, tuple[int, int]] = {}
+        self.at = -1  # where the current command starts
+        self.rejected = -2  # the command (its start) under which a flag was last rejected
+        self.next_from = self.next_at = 0  # after next_from, the next command or line break
 
     def before(self, fs: int) -> int:
         """Return which command (a group of _COMMANDS) is the nearest before ``fs`` on its
@@ -392,26 +402,51 @@ class _Commands:
         buf = self.buf
         if fs < self.seen:  # a flag before the last one (not in one scan): start the line over
             self.line = self.seen = buf.rfind(b"\n", 0, fs) + 1
-            self.word = 0
+            self.word, self.at = 0, -1
         newline = buf.rfind(b"\n", self.seen, fs)
         if newline >= 0:
             self.line = self.seen = newline + 1
-            self.word = 0
+            self.word, self.at = 0, -1
         # A word that ends past what was searched starts at most its length before it.
         pos = max(self.seen - _LONGEST_COMMAND, self.line)
         self.seen = fs
         stretch = buf[pos - 1 if pos else 0 : fs + 1] if fs - pos <= 256 else None
-        word = self.known.get(stretch, -1) if stretch is not None else -1
-        if word < 0:
-            word = 0
-            while (m := _COMMANDS(buf, pos, fs)) is not None:
+        found = self.known.get(stretch) if stretch is not None else None
+        if found is None:
+            word, at, start = 0, -1, pos
+            while (m := _COMMANDS(buf, start, fs)) is not None:
                 word = next(n for n in range(1, len(m)) if m[n][0] >= 0)
-                pos = m[0][1]
+                at, start = m[0][0] - pos, m[0][1]
+            found = word, at
             if stretch is not None and len(self.known) < _MEMO_SIZE:
-                self.known[stretch] = word
-        if word:
-            self.word = word
+                self.known[stretch] = found
+        if found[0]:
+            self.word, self.at = found[0], pos + found[1]
         return self.word
+
+    def skip(self, pos: int) -> int:
+        """Return how far the scan for flags can jump from ``pos``, after a second flag the
+        current command did not take: up to the next flag that command takes, the next
+        command word or the line's end. (Only flags scan in their pass, so nothing else is
+        jumped over.) The first rejection under a command returns ``pos``: a line of commands
+        each with one flag is not worth the search."""
+        if self.rejected != self.at:
+            self.rejected = self.at
+            return pos
+        buf = self.buf
+        if not self.next_from <= pos < self.next_at:
+            m = _COMMANDS(buf, pos, len(buf))
+            upto = len(buf) if m is None else m[0][0]
+            newline = buf.find(b"\n", pos, upto)
+            self.next_from, self.next_at = pos, upto if newline < 0 else newline
+        target = self.next_at
+        for flag in _TAKES[self.word]:
+            i = buf.find(flag, pos, target)
+            if i >= 0:
+                while i > pos and buf[i - 1] == 45:  # "-u" inside "--user": back to its start
+                    i -= 1
+                target = i - 1  # the flag's match starts at the blank before it
+        return max(target, pos)
 
 
 def _flag(sp: Spans | tuple[tuple[int, int], ...], g: dict[str, int]) -> tuple[int, int]:
