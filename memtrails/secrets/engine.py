@@ -1,4 +1,4 @@
-"""The scanner: three RE2 passes over a text's UTF-8 bytes, the checks of what they find, its replacement."""
+"""The scanner: four RE2 passes over a text's UTF-8 bytes, the checks of what they find, its replacement."""
 
 from __future__ import annotations
 

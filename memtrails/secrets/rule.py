@@ -16,7 +16,7 @@ def marker(kind: str) -> str:
 class Rule:
     """One rule: an RE2 pattern, the kind of marker it writes, the pass it runs in.
 
-    Rules run in three passes, each one RE2 expression scanned once: RE2's DFA keeps one
+    Rules run in four passes, each one RE2 expression scanned once: RE2's DFA keeps one
     state per combination of live partial matches, and rules that start alike (key names,
     auth scheme words) multiply each other's states, so they are kept in separate passes.
 
