@@ -35,7 +35,12 @@ LONG = [  # matches longer than the 512 bytes above which groups come from the D
     "https://user:" + "p@ss" * 300 + "@host/x https://a:" + "b" * 900 + "@",
     "sk-proj-" * 200 + " AKCp" + "Q" * 700 + " pypi-AgE" + "x_" * 400,
 ]
-PASSES = {"tokens": engine._TOKENS, "assignments": engine._ASSIGNMENTS, "headers": engine._HEADERS}
+PASSES = {
+    "tokens": engine._TOKENS,
+    "assignments": engine._ASSIGNMENTS,
+    "headers": engine._HEADERS,
+    "commands": engine._COMMAND_FLAGS,
+}
 
 
 def _benchmark() -> ModuleType:
