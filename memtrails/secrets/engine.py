@@ -10,7 +10,8 @@ from typing import Any, Final
 
 import re2
 
-from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, leftmost, parse
+from .commands import Commands, flag_of, password_of
+from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
@@ -75,10 +76,6 @@ _NOT_LETTERS: Final = bytes(c for c in range(256) if c not in _LETTERS)
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
 
-def _decode(buf: bytes, start: int, end: int) -> str:
-    return buf[start:end].decode("utf-8", "surrogatepass")
-
-
 def _rstrip_separators(buf: bytes, start: int, end: int) -> int:
     """Return ``end`` moved back over trailing blank lines, so they stay in the text."""
     while end > start:
@@ -113,15 +110,6 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     return [(start, end, kind)]
 
 
-def _value(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
-    """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
-    for name in names:
-        i = g.get(name)
-        if i is not None and sp[i][0] >= 0:
-            return sp[i][0], sp[i][1], name
-    return -1, -1, ""
-
-
 def _shaped(value: bytes, check: str) -> bool:
     """Tell whether a token's value has the randomness its rule's check asks for."""
     if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
@@ -143,7 +131,7 @@ def _has_digit_and_letter(value: str) -> bool:
 # either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
 # not listed here is never remembered, nor is an outcome for which _check says it read
 # further. A check that starts reading further must say so here. The command rule's check
-# reads the nearest command word before the flag on its line (_Commands): its outcome is
+# reads the nearest command word before the flag on its line (commands.Commands): its outcome is
 # remembered with that command instead (see _matches).
 _READS: Final = {
     "": (0, 0),  # the value group, or the span kept as it is
@@ -195,7 +183,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     # when the check reads no further than the shape (else None)]
     shapes: dict[Any, list[Any]] = {}
     outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
-    commands = _Commands(buf)  # the command words of the text's lines, as flags need them
+    commands = Commands(buf)  # the command words of the text's lines, as flags need them
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
@@ -230,7 +218,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
         key: Any = None
         command = 0
         if check == "command":
-            command = commands.before(ms + _flag(known[1], entry.groups)[0])
+            command = commands.before(ms + flag_of(known[1], entry.groups)[0])
             if command:  # else the check reads on to the next command: not remembered
                 key = (entry.index, shape, command)
         elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
@@ -268,7 +256,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
 
 
 def _check(
-    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int], commands: _Commands | None = None
+    buf: bytes, rule: Rule, sp: Spans, g: dict[str, int], commands: Commands | None = None
 ) -> tuple[list[_Span], int, bool]:
     """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
     the scan resumes, and whether the check read no further than its _READS say."""
@@ -296,22 +284,22 @@ def _check(
         # go: that outcome read past the memo's window.
         bounded = not out or "block" not in g or sp[g["block"]][0] < 0
     elif check == "command":
-        commands = commands or _Commands(buf)
-        out, resume, bounded = _command(buf, sp, g, rule.kind, commands.before(_flag(sp, g)[0]))
+        commands = commands or Commands(buf)
+        out, resume, bounded = _command(buf, sp, g, rule.kind, commands.before(flag_of(sp, g)[0]))
     elif check == "keyed":
         vs, ve = sp[g["v"]]
         key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
-        if accept_value(_decode(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+        if accept_value(text_of(buf, vs, ve), b"pass" in key or b"pw" in key, True):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":
-        vs, ve, group = _value(sp, g, ("vq", "v", "vq2", "v2"))
+        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2"))
         pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
         ks, ke = pkey if pkey[0] >= 0 else tkey
-        words = (_decode(buf, max(ks - 16, 0), ks), _decode(buf, ke, vs))
+        words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
         found_value = None
         if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
             quoted = group in ("vq", "vq2")
-            found_value = prose_secret(*words, _decode(buf, vs, ve), pkey[0] >= 0, quoted)
+            found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind)
@@ -322,7 +310,7 @@ def _check(
             resume = ve
     elif check == "bearer":
         vs, ve = sp[g["v"]]
-        value = _decode(buf, vs, ve)
+        value = text_of(buf, vs, ve)
         if _has_digit_and_letter(value) and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
         resume = ve
@@ -333,12 +321,12 @@ def _check(
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
-        vs, ve, _ = _value(sp, g, ("v", "v2", "v3", "v4", "v5"))
-        if not is_placeholder(_decode(buf, vs, ve)):
+        vs, ve, _ = first_set(sp, g, ("v", "v2", "v3", "v4", "v5"))
+        if not is_placeholder(text_of(buf, vs, ve)):
             out = inner_spans(buf, vs, ve, rule.kind)
         resume = ve
     else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
-        vs, ve, _ = _value(sp, g, ("v", "v2", "v3"))
+        vs, ve, _ = first_set(sp, g, ("v", "v2", "v3"))
         if not check or _shaped(buf[vs:ve], check):
             out.append((vs, ve, rule.kind))
             resume = ve
@@ -360,137 +348,13 @@ def _is_basic_credential(value: bytes) -> bool:
     return bool(colon and password) and text.isprintable() and len(text) >= 3
 
 
-# Commands whose flag carries a password (groups: 1 a MySQL client's glued -pX, 2 a spaced
-# -p X: sshpass, Azure's az, docker login; 3 redis-cli's -a X; 4 HTTP clients' -u user:X; 5
-# smbclient's -U user%X); the flag's spelling and spacing tell which. HTTPie's "http" and
-# "https" count only before a space: in "http://host" they are an argument's scheme.
-_COMMANDS: Final = leftmost(
-    r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    r"|mariadb-dump)\b|\b(sshpass|az|docker[ \t]login)\b|\b(redis-cli)\b"
-    r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
-)
-_LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
-# The flags each group of _COMMANDS takes a password with.
-_TAKES: Final = {1: (b"-p",), 2: (b"-p",), 3: (b"-a",), 4: (b"-u", b"--user"), 5: (b"-U",)}
-
-
-class _Commands:
-    """The command words of one text's lines (see _COMMANDS), for its command-line flags.
-
-    A flag belongs to the nearest command before it on its line. Flags come in order, so each
-    stretch of a line is searched once, whatever the number of flags on it: looking back from
-    each flag made a long line of flags after one command quadratic. A stretch seen before
-    (the same bytes between two flags) is not searched again.
-    """
-
-    __slots__ = ("at", "buf", "known", "line", "next_at", "next_from", "rejected", "seen", "word")
-
-    def __init__(self, buf: bytes) -> None:
-        self.buf = buf
-        self.line = 0  # the start of the line being read
-        self.seen = 0  # how far that line has been searched
-        self.word = 0  # the group of _COMMANDS of the last command in [line, seen); 0: none
-        # a stretch (and a byte each side) -> its last word and where that starts in it
-        self.known: dict[bytes, tuple[int, int]] = {}
-        self.at = -1  # where the current command starts
-        self.rejected = -2  # the command (its start) under which a flag was last rejected
-        self.next_from = self.next_at = 0  # after next_from, the next command or line break
-
-    def before(self, fs: int) -> int:
-        """Return which command (a group of _COMMANDS) is the nearest before ``fs`` on its
-        line; 0 when none is."""
-        buf = self.buf
-        if fs < self.seen:  # a flag before the last one (not in one scan): start the line over
-            self.line = self.seen = buf.rfind(b"\n", 0, fs) + 1
-            self.word, self.at = 0, -1
-        newline = buf.rfind(b"\n", self.seen, fs)
-        if newline >= 0:
-            self.line = self.seen = newline + 1
-            self.word, self.at = 0, -1
-        # A word that ends past what was searched starts at most its length before it.
-        pos = max(self.seen - _LONGEST_COMMAND, self.line)
-        self.seen = fs
-        stretch = buf[pos - 1 if pos else 0 : fs + 1] if fs - pos <= 256 else None
-        found = self.known.get(stretch) if stretch is not None else None
-        if found is None:
-            word, at, start = 0, -1, pos
-            while (m := _COMMANDS(buf, start, fs)) is not None:
-                word = next(n for n in range(1, len(m)) if m[n][0] >= 0)
-                at, start = m[0][0] - pos, m[0][1]
-            found = word, at
-            if stretch is not None and len(self.known) < _MEMO_SIZE:
-                self.known[stretch] = found
-        if found[0]:
-            self.word, self.at = found[0], pos + found[1]
-        return self.word
-
-    def skip(self, pos: int) -> int:
-        """Return how far the scan for flags can jump from ``pos``, after a second flag the
-        current command did not take: up to the next flag that command takes, the next
-        command word or the line's end. (Only flags scan in their pass, so nothing else is
-        jumped over.) The first rejection under a command returns ``pos``: a line of commands
-        each with one flag is not worth the search."""
-        if self.rejected != self.at:
-            self.rejected = self.at
-            return pos
-        buf = self.buf
-        if not self.next_from <= pos < self.next_at:
-            m = _COMMANDS(buf, pos, len(buf))
-            upto = len(buf) if m is None else m[0][0]
-            newline = buf.find(b"\n", pos, upto)
-            self.next_from, self.next_at = pos, upto if newline < 0 else newline
-        target = self.next_at
-        for flag in _TAKES[self.word]:
-            i = buf.find(flag, pos, target)
-            if i >= 0:
-                while i > pos and buf[i - 1] == 45:  # "-u" inside "--user": back to its start
-                    i -= 1
-                target = i - 1  # the flag's match starts at the blank before it
-        return max(target, pos)
-
-
-def _flag(sp: Spans | tuple[tuple[int, int], ...], g: dict[str, int]) -> tuple[int, int]:
-    """Return the span of a command-line match's flag (``-p``/``-a``, or ``-u``/``-U``)."""
-    flag = sp[g["flag"]]
-    return flag if flag[0] >= 0 else sp[g["uflag"]]
-
-
 def _command(
     buf: bytes, sp: Spans, g: dict[str, int], kind: str, word: int
 ) -> tuple[list[_Span], int, bool]:
-    """Return the password of one ``-p``/``-a``/``-u``/``-U`` flag when its command (``word``,
-    the nearest before it on its line: :meth:`_Commands.before`; 0 for none) takes one, and
-    where to resume: up to the next command on the line when there is none before the flag,
-    so that a line of flags without a command costs one search, not one per flag. The last
-    value tells whether the check read no more than the flag's match and its command (not
-    the rest of the line)."""
-    vs, ve, _ = _value(sp, g, ("vsq", "vdq", "vbare", "usq", "udq", "ubare"))
-    fs, fe = _flag(sp, g)
-    flag = buf[fs:fe]
-    gap = sp[g["gap"]] if sp[g["gap"]][0] >= 0 else sp[g["ugap"]]
-    glued = gap[0] == gap[1]
-    if not word:
-        # "ls -a", "tar -p x": no command before it on its line, nor before the next flags up
-        # to the next command word; this rule's pass holds no other rule to skip.
-        line_end = buf.find(b"\n", fs)
-        line_end = len(buf) if line_end < 0 else line_end
-        later = _COMMANDS(buf, fs, line_end)
-        return [], line_end if later is None else max(later[0][0], ve), False
-    if flag == b"-p":  # m[n]: the span of group n, (-1, -1) when it did not take part
-        ok = word == (1 if glued else 2)
-    elif flag == b"-a":
-        ok = word == 3 and not glued
-    elif flag == b"-U":  # smbclient -U user%password
-        cut = buf.find(b"%", vs, ve)
-        ok = word == 5 and cut >= 0
-        vs = cut + 1 if cut >= 0 else vs
-    else:  # -u / --user user:password
-        colon = buf.find(b":", vs, ve)
-        ok = word == 4 and colon >= 0
-        vs = colon + 1 if colon >= 0 else vs
-    if ok and ve - vs >= 3 and not is_placeholder(_decode(buf, vs, ve)):
-        return inner_spans(buf, vs, ve, kind), ve, True
-    return [], ve, True
+    """Return the replacements for a command-line flag's match (see
+    :func:`commands.password_of`), where to resume, and whether the outcome is bounded."""
+    password, resume, bounded = password_of(buf, sp, g, word)
+    return ([] if password is None else inner_spans(buf, *password, kind)), resume, bounded
 
 
 def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
@@ -507,7 +371,7 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
     if buf[ks - 1 : ke + 1] == b"[secret:":
         return  # one of our own markers: scrubbing scrubbed text must find nothing
     key = buf[ks:ke].lower()
-    value = _decode(buf, vs, ve)
+    value = text_of(buf, vs, ve)
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.
         stripped = value.rstrip(".)")

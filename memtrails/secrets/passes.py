@@ -20,11 +20,13 @@ __all__ = [
     "Spans",
     "compile_pass",
     "find",
+    "first_set",
     "groupless",
     "leftmost",
     "parse",
     "plan_of",
     "search",
+    "text_of",
 ]
 
 OPTIONS = re2.Options()
@@ -224,6 +226,20 @@ def _fits(rules: tuple[Rule, ...]) -> Any:
         if loose is None or fits.Add(loose.encode()) < 0:
             return None
     return fits if fits.Compile() else None
+
+
+def first_set(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int, int, str]:
+    """Return the span of the first set group of ``names`` (``-1, -1`` if none) and its name."""
+    for name in names:
+        i = g.get(name)
+        if i is not None and sp[i][0] >= 0:
+            return sp[i][0], sp[i][1], name
+    return -1, -1, ""
+
+
+def text_of(buf: bytes, start: int, end: int) -> str:
+    """Return the text of ``buf[start:end]`` (UTF-8; lone surrogates kept as they are)."""
+    return buf[start:end].decode("utf-8", "surrogatepass")
 
 
 def leftmost(pattern: str) -> Callable[[bytes, int, int], Spans | None]:

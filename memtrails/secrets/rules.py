@@ -336,7 +336,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     # Passwords on command lines: mysql -pSECRET, sshpass -p SECRET, az login -p SECRET,
     # docker login -p SECRET, redis-cli -a SECRET, curl -u user:SECRET, smbclient -U
     # user%SECRET. The flag's command, the nearest before it on its line, is found in Python
-    # (each line searched once, engine._Commands), so "-p" elsewhere ("ssh -p 2222", "mkdir
+    # (each line searched once, commands.Commands), so "-p" elsewhere ("ssh -p 2222", "mkdir
     # -p x", "docker run -p 80:80") is left alone. (A pattern that reads from the command to
     # the flag, "mysql[^\n]*?-p", keeps a partial match alive to the end of a line without
     # one: a line of "mysql -u a:b" repeated made every search run to its end, quadratic.)
