@@ -1,11 +1,16 @@
-"""Small helpers several test modules share: draining importers, picking items, a time zone."""
+"""Small helpers several test modules share: draining importers, picking items, a time zone,
+loading a benchmark script."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 import time
 from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing, contextmanager
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from memtrails.records import MemoryRecord, RecordError
@@ -79,3 +84,16 @@ async def message_starts(path: Any) -> list[int]:
     states = await mbox_positions(path, checkpoint_every=1)
     # After message k: where message k+1 starts; the last state: where the last one starts.
     return [0, *(s.state["offset"] for s in states[:-1])]
+
+
+def benchmark(name: str) -> ModuleType:
+    """Load ``benchmarks/NAME.py`` as the module ``name`` (once; the tests use its inputs)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass in it looks its module up there
+    spec.loader.exec_module(module)
+    return module

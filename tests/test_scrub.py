@@ -7,12 +7,13 @@ import importlib.util
 import json
 from collections import Counter
 from pathlib import Path
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 import re2
 from aiostream import stream
+from helpers import benchmark
 
 from memtrails import secrets
 from memtrails.items import Staged
@@ -22,7 +23,6 @@ from memtrails.pipeline.scrub import scrub
 from memtrails.records import MemoryRecord, SourceState
 from memtrails.secrets import engine, fields, scrub_record, scrub_text
 
-ROOT = Path(__file__).resolve().parents[1]
 LABELLED = [
     json.loads(line)
     for line in (Path(__file__).parent / "data" / "secrets_labelled.jsonl").read_text().splitlines()
@@ -32,16 +32,7 @@ GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"  # invented, of the right shape
 AKIA = "AKIA" + "QX7RT2ZK9PLM4WNB"
 
 
-def _benchmark() -> ModuleType:
-    """Load benchmarks/scrub_speed.py: its HOSTILE inputs are the ones tested here."""
-    spec = importlib.util.spec_from_file_location("scrub_speed", ROOT / "benchmarks/scrub_speed.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HOSTILE: dict[str, Any] = _benchmark().HOSTILE
+HOSTILE: dict[str, Any] = benchmark("scrub_speed").HOSTILE
 
 
 # --- The labelled set --------------------------------------------------------------------------

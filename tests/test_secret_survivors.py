@@ -7,30 +7,12 @@ block scalars, JSON, shell history, URLs, DSNs, chat, authors and file names).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+from helpers import benchmark
 
 from memtrails.secrets import scrub_text
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "secret_survivors", ROOT / "benchmarks/secret_survivors.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _benchmark()
+BENCH = benchmark("secret_survivors")
 
 
 def test_generated_secrets_do_not_survive() -> None:
@@ -103,4 +85,3 @@ def test_the_known_gaps_are_closed(text: str, secret: str) -> None:
 def test_prose_about_secrets_stays(text: str) -> None:
     out, found = scrub_text(text)
     assert out is text and not found
-

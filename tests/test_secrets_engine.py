@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import re2
+from helpers import benchmark
 
 from memtrails.secrets import engine, groups, passes
 from memtrails.secrets.rule import Rule
@@ -43,15 +42,7 @@ PASSES = {
 }
 
 
-def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("scrub_speed", ROOT / "benchmarks/scrub_speed.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-HOSTILE = _benchmark().HOSTILE
+HOSTILE = benchmark("scrub_speed").HOSTILE
 
 
 def _texts() -> list[bytes]:
