@@ -1,9 +1,10 @@
 """Small helpers several test modules share: draining importers, picking items, a time zone,
-loading a benchmark script."""
+loading a benchmark script, the labelled secrets."""
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 import time
@@ -97,3 +98,10 @@ def benchmark(name: str) -> ModuleType:
     sys.modules[name] = module  # a dataclass in it looks its module up there
     spec.loader.exec_module(module)
     return module
+
+
+def labelled_secrets() -> list[dict[str, Any]]:
+    """Return the rows of tests/data/secrets_labelled.jsonl: a text, the kinds expected in it,
+    the secrets that must go and the parts that must stay."""
+    path = Path(__file__).parent / "data" / "secrets_labelled.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import re2
 from aiostream import stream
-from helpers import benchmark
+from helpers import benchmark, labelled_secrets
 
 from memtrails import secrets
 from memtrails.items import Staged
@@ -23,11 +23,7 @@ from memtrails.pipeline.scrub import scrub
 from memtrails.records import MemoryRecord, SourceState
 from memtrails.secrets import engine, fields, scrub_record, scrub_text
 
-LABELLED = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "secrets_labelled.jsonl").read_text().splitlines()
-    if line.strip()
-]
+LABELLED = labelled_secrets()
 GHP = "ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8"  # invented, of the right shape
 AKIA = "AKIA" + "QX7RT2ZK9PLM4WNB"
 

@@ -18,6 +18,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from helpers import labelled_secrets
+
 from memtrails import Memory
 from memtrails.importers.eml import from_eml
 from memtrails.importers.files import from_files
@@ -29,11 +31,7 @@ from memtrails.importers.slack import from_slack_export
 from memtrails.keys import record_uid
 from memtrails.secrets import KINDS, RULES_VERSION, marker
 
-LABELLED = [
-    json.loads(line)
-    for line in (Path(__file__).parent / "data" / "secrets_labelled.jsonl").read_text().splitlines()
-    if line.strip()
-]
+LABELLED = labelled_secrets()
 
 
 def _planted() -> tuple[str, list[str]]:

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 import re2
-from helpers import benchmark
+from helpers import benchmark, labelled_secrets
 
 from memtrails.secrets import engine, groups, passes
 from memtrails.secrets.rule import Rule
 
-ROOT = Path(__file__).resolve().parents[1]
-LABELLED = [
-    json.loads(line)["text"]
-    for line in (ROOT / "tests" / "data" / "secrets_labelled.jsonl").read_text().splitlines()
-    if line.strip()
-]
+LABELLED = [row["text"] for row in labelled_secrets()]
 KEY = "\n".join(["MIIEowIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB"] * 12)
 LONG = [  # matches longer than the 512 bytes above which groups come from the DFA
     f"-----BEGIN RSA PRIVATE KEY-----\n{KEY}\n-----END RSA PRIVATE KEY-----\nbye",
