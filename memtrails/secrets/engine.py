@@ -152,6 +152,8 @@ _READS: Final = {
 # Per check, the bytes around a match its outcome is remembered by: what it reads, and at
 # least the byte on either side that RE2's assertions read (the match's shape, below).
 _WINDOWS: Final = {check: (max(1, b), max(1, a)) for check, (b, a) in _READS.items()}
+# Those that read past the shape: their outcomes go to the second memo.
+_WIDE: Final = {check: window for check, window in _WINDOWS.items() if window != (1, 1)}
 _MEMO_LONGEST: Final = 1024  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text and memo (then forgotten)
 
@@ -221,8 +223,8 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
             command = commands.before(ms + flag_of(known[1], entry.groups)[0])
             if command:  # else the check reads on to the next command: not remembered
                 key = (entry.index, shape, command)
-        elif check in _WINDOWS and _WINDOWS[check] != (1, 1):
-            key = (entry.index, _around(buf, ms, me, *_WINDOWS[check]))
+        elif (wide := _WIDE.get(check)) is not None:
+            key = (entry.index, _around(buf, ms, me, *wide))
         if key is not None:
             hit = outcomes.get(key)
             if hit is not None:
