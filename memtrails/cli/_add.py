@@ -176,6 +176,8 @@ def _print_report(report: ImportReport) -> None:
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
     )
+    if report.duplicates:
+        click.echo(f"copies folded into a record read before: {report.duplicates}")
     if report.cut:
         click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
     if report.secrets:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
 from ._shared import Closing, as_generator, default_source
-from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
 
@@ -24,7 +24,7 @@ async def from_eml(
     *,
     source: str | None = None,
     names: Sequence[str] | None = None,
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
     A folder is walked recursively for ``*.eml`` (any case), in sorted order of the paths
@@ -32,6 +32,11 @@ async def from_eml(
     RecordError whose ``where`` is its path relative to the folder (its name for a single
     file); records carry that path in ``meta["path"]``. A leading mbox ``From `` line is
     ignored.
+
+    Two files holding one mail (the same Message-ID, and the same words give or take a list
+    footer) give one record: the first in that order; when there were such copies, a last
+    ``SourceState`` counts them (``duplicates``). A mail that reuses another's Message-ID
+    for other words is kept under ``<Message-ID>#<12 hex>`` (see ``conformance/README.md``).
 
     Args:
         path: one .eml file or a folder of them, or an opened ``Input`` holding one message
@@ -54,14 +59,14 @@ async def from_eml(
         stream = path
         name = source if source is not None else default_source(stream.given)
 
-        def make() -> Iterator[MemoryRecord | RecordError]:
+        def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
             return Closing(_read_stream(name, stream), stream)
 
     else:
         root = Path(path).expanduser()
         name = source if source is not None else default_source(root)
 
-        def make() -> Iterator[MemoryRecord | RecordError]:
+        def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
             listed = _list(root, name)
             if names is not None:
                 listed = sorted((rel, root / rel) for rel in names)
@@ -99,7 +104,10 @@ def _list(root: Path, source: str) -> list[tuple[str, Path]]:
     return sorted(found)
 
 
-def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryRecord | RecordError]:
+def _read_eml(
+    source: str, files: list[tuple[str, Path]]
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
+    book = MailBook()
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -114,7 +122,14 @@ def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryReco
         except OSError as exc:
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
-        yield message_to_item(strip_unixfrom(raw), source=source, where=rel, meta={"path": rel})
+        item = message_to_item(
+            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, book=book
+        )
+        placed = book.place(item) if isinstance(item, MemoryRecord) else item
+        if placed is not None:
+            yield placed
+    if book.duplicates:
+        yield SourceState(source, {}, complete=True, duplicates=book.duplicates)
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:

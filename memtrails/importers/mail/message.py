@@ -10,7 +10,8 @@ from typing import Any
 
 from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
-from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers
+from .book import MailBook
+from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .html import tidy
 from .mime import Collected, parse, walk
 from .parts import charset
@@ -33,15 +34,22 @@ def strip_unixfrom(raw: bytes) -> bytes:
 
 
 def message_to_item(
-    raw: bytes, *, source: str, where: str, meta: Mapping[str, Any] | None = None
+    raw: bytes,
+    *,
+    source: str,
+    where: str,
+    meta: Mapping[str, Any] | None = None,
+    book: MailBook | None = None,
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
 
     The id is the Message-ID without brackets, or ``sha256:`` + the SHA-256 of the message's
     bytes with CRLF turned into LF (so the same message saved by different tools hashes alike).
+    With ``book`` (one per pass over a source), the thread is found over every message the
+    pass has met (see :class:`MailBook`); ids are made distinct by ``book.place``.
     """
     try:
-        return _convert(raw, source, where, meta or {})
+        return _convert(raw, source, where, meta or {}, book)
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -78,7 +86,7 @@ def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
 
 
 def _convert(
-    raw: bytes, source: str, where: str, extra: Mapping[str, Any]
+    raw: bytes, source: str, where: str, extra: Mapping[str, Any], book: MailBook | None
 ) -> MemoryRecord | RecordError:
     data = raw.replace(b"\r\n", b"\n")
     if not data.strip():
@@ -100,12 +108,17 @@ def _convert(
     if not own_id:
         own_id = "sha256:" + hashlib.sha256(data).hexdigest()
         meta["message_id_missing"] = True
+    gmail = _gmail_thread(raw_header(msg, "x-gm-thrid"))
     thread = (
-        _gmail_thread(raw_header(msg, "x-gm-thrid"))
+        gmail
         or first_ref(raw_header(msg, "references"))
         or first_ref(raw_header(msg, "in-reply-to"))
         or own_id
     )
+    if book is not None and not gmail:
+        named = refs(raw_header(msg, "references"))
+        named += [r for r in refs(raw_header(msg, "in-reply-to")) if r not in named]
+        thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
     at: At | None = None
     date_raw = decode_header(raw_header(msg, "date"), hint)
