@@ -483,3 +483,35 @@ async def test_damaged_compressed_mbox_keeps_what_came_before(tmp_path: Path) ->
     items = await collect(path)
     assert isinstance(items[-1], RecordError) and "cannot read further" in items[-1].reason
     assert len(records(items[:-1])) >= 1
+
+
+async def test_copies_fold_reused_ids_stay_and_threads_join(tmp_path: Path) -> None:
+    items = [i async for i in from_mbox(FIXTURES / "copies-and-reused-ids.mbox")]
+    recs = records([i for i in items if not isinstance(i, SourceState)])
+    ids = [r.id for r in recs]
+    # the list's second delivery of reply1 (tag, footer, display name) is a copy, counted
+    assert ids[:4] == ["root@example.org", *(f"reply{n}@example.org" for n in (1, 2, 3))]
+    (end,) = [i for i in items if isinstance(i, SourceState)]
+    assert end.duplicates == 1
+    # another mail that reused root's Message-ID is kept, under an id of its own
+    assert len(recs) == 5 and recs[4].title == "Lost umbrella"
+    assert recs[4].id.startswith("root@example.org#") and len(recs[4].id.split("#")[1]) == 12
+    # a lone In-Reply-To and a shortened References still land in the root's thread
+    assert {r.thread for r in recs[:4]} == {"root@example.org"}
+    # ids hold across runs, and when the file is moved
+    moved = tmp_path / "elsewhere.mbox"
+    moved.write_bytes((FIXTURES / "copies-and-reused-ids.mbox").read_bytes())
+    assert [r.id for r in records(await collect(moved))] == ids
+
+
+async def test_report_counts_copies_apart_from_errors(tmp_path: Path) -> None:
+    from memtrails import Memory
+    from memtrails.add import add_path
+    from memtrails.testing import HashingEmbedder  # the test is about counting, not vectors
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, FIXTURES / "copies-and-reused-ids.mbox")
+        assert (report.added, report.skipped, report.duplicates) == (5, 0, 1)
+        assert report.to_json()["duplicates"] == 1
+        again = await add_path(memory, FIXTURES / "copies-and-reused-ids.mbox", full=True)
+        assert (again.added, again.updated, again.unchanged, again.duplicates) == (0, 0, 5, 1)
