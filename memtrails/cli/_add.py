@@ -10,7 +10,7 @@ import click
 
 from ..limits import Limits
 from ..pipeline.progress import progress_bar
-from ..records import ImportReport
+from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -188,5 +188,7 @@ def _print_report(report: ImportReport) -> None:
         click.echo(f"skipped: {error}", err=True)
     if report.skipped > SHOWN_ERRORS:
         click.echo(
-            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists them all)", err=True
+            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists the first "
+            f"{KEPT_ERRORS:,} and counts the rest by reason)",
+            err=True,
         )

@@ -15,6 +15,7 @@ from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
+from .files._entries import file_id
 from .files._ignore import kept_tree
 
 __all__ = ["KINDS", "Part", "close_parts", "detect_kind", "open_path", "plan"]
@@ -32,7 +33,10 @@ _EXPECTED = (
 
 
 def _is_slack_folder(path: Path) -> bool:
-    return (path / "users.json").is_file() or (path / "channels.json").is_file()
+    try:
+        return (path / "users.json").is_file() or (path / "channels.json").is_file()
+    except OSError:  # a folder it may list but not enter: the notes walk names the error
+        return False
 
 
 def _is_slack_zip(path: Path) -> bool:
@@ -46,7 +50,10 @@ def _is_slack_zip(path: Path) -> bool:
 
 
 def _is_maildir(path: Path) -> bool:
-    return (path / "cur").is_dir() or (path / "new").is_dir()
+    try:
+        return (path / "cur").is_dir() or (path / "new").is_dir()
+    except OSError:
+        return False
 
 
 def sniff(head: bytes, name: str) -> str | None:
@@ -202,7 +209,8 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
     claimed: set[str] = set()
     mails: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for here, rel_dir, dirs, files in kept_tree(root):
+    left_out: list[tuple[str, str]] = []  # links, FIFOs, memory folders, unreadable folders
+    for here, rel_dir, dirs, files in kept_tree(root, left_out):
         keep = []
         for d in dirs:
             sub = here / d
@@ -222,7 +230,7 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
             what = _file_kind(file)
             if what in ("files", None):
                 continue
-            claimed.add(rel)
+            claimed.add(file_id(rel))
             if what == "eml":
                 mails.append(rel)
             elif what.startswith("skip:"):
@@ -230,8 +238,11 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
             else:
                 parts.append(Part(f"{given}/{rel}", what, file, default_source(file), _size(file)))
     notes = _has_notes(root, claimed)
-    if not parts and not mails and not skipped:
+    if not parts and not mails and not skipped:  # one kind: the notes walk says what it left out
         return [Part(given, "files", root, source)]
+    # Said once, by the notes part (its walk's own word on them is left out as claimed).
+    skipped += [(file_id(where), why) for where, why in left_out]
+    claimed.update(file_id(where) for where, _ in left_out)
     out: list[Part] = []
     if notes or skipped:
         out.append(Part(given, "files", root, source, claimed=frozenset(claimed), skipped=skipped))
