@@ -24,9 +24,9 @@ from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
+from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
