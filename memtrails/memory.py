@@ -274,7 +274,9 @@ class Memory:
         """
         folder = self._open_folder()
         rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+            (row.offset, uid)
+            for uid in self._uids_for(id, source)
+            if (row := folder.table.get(uid))
         ]
         if not rows:
             return None
