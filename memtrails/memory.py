@@ -25,9 +25,9 @@ from .folder.status import MemoryStatus, folder_status
 from .importers.contract import Resumable
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
+from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
@@ -295,7 +295,9 @@ class Memory:
         """
         folder = self._open_folder()
         rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+            (row.offset, uid)
+            for uid in self._uids_for(id, source)
+            if (row := folder.table.get(uid))
         ]
         if not rows:
             return None

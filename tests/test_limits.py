@@ -18,11 +18,11 @@ from helpers import errors, records
 from memtrails.add import add_path
 from memtrails.cli import main
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.js import js_stringify
 from memtrails.keys import fingerprint
 from memtrails.limits import CUT_KEY, Limits
 from memtrails.memory import Memory
 from memtrails.pipeline.normalise import normalise, normalise_item
+from memtrails.portable import js_stringify
 from memtrails.records import ImportReport, MemoryRecord, RecordError, Seen, SourceState
 from memtrails.secrets import scrub_record
 from memtrails.testing import HashingEmbedder

@@ -11,8 +11,8 @@ from typing import Any
 from aiostream import pipable_operator
 
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
-from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
+from ..portable import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
