@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 from aiostream import streamcontext
 
 from ..items import Staged
-from ..js import js_well_formed, utf16_cut
 from ..limits import Limits
+from ..portable import js_well_formed, utf16_cut
 from ..records import RecordError
 from ..secrets import scrub_text
 

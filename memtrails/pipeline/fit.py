@@ -8,8 +8,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..items import Staged
-from ..js import utf16_cut, utf16_len
 from ..limits import CUT_KEY
+from ..portable import utf16_cut, utf16_len
 from ..records import MemoryRecord
 from ._stage import Stage, StageContext
 
