@@ -1,7 +1,7 @@
 """memtrails: stream mail, chat, Git history, notes and any cursor into a searchable memory folder.
 
 The layers, lowest first (``tests/test_layers.py`` holds every module to them): the base
-(records, keys, js, dates, words), models and rules (embedding, secrets, items), the three
+(records, keys, portable, dates, words), models and rules (embedding, secrets, items), the three
 stages of the data flow, which never import one another (importers -> pipeline -> folder),
 and the modules that compose them (ingest, memory, add, cli). Public names live in those
 modules and are re-exported here; their ``__module__`` says ``memtrails``.

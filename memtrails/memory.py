@@ -22,11 +22,12 @@ from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
+from .importers.contract import Resumable
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
+from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
@@ -202,6 +203,10 @@ class Memory:
         through normalise, scrub, dedup, batch and embed stages into the folder; at most
         ``in_flight_bound(batch)`` records are held at once, whatever the source's size.
 
+        An importer (``from_mbox(path)``, ``from_files(folder)``, ...) is resumed from the
+        position the last run of its source saved, so only what is new is read; give it a
+        ``state=`` of your own, or ``full=True``, to choose otherwise.
+
         With ``cursor``, ``source`` is a function of the watermark instead: it receives the
         largest ``cursor`` value the last run of ``name`` saw (None the first time, or with
         ``full``) and returns the rows whose value is at least that; the new watermark is
@@ -222,8 +227,9 @@ class Memory:
                 import incremental by watermark, kept per ``name``.
             lag: with ``cursor``: re-read this much before the watermark (a ``timedelta``
                 or a number), for rows that arrive late.
-            full: with ``cursor``: ignore the watermark and read everything (with
-                ``prune``, rows gone from the source are forgotten).
+            full: ignore the saved position (an importer's, or the ``cursor`` watermark)
+                and read everything (with ``prune``, records gone from the source are
+                forgotten).
             limits: how large and deep a record may be (default: ``Limits()``); over a
                 limit a record is cut (``report.cut``, its ``meta["_cut"]``) or refused.
 
@@ -242,8 +248,23 @@ class Memory:
                 )
             state = None if full else folder.positions.get(name)
             source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
-        elif lag is not None or full:
-            raise ValueError("`lag` and `full` apply to a `cursor` import only")
+        elif lag is not None:
+            raise ValueError("`lag` applies to a `cursor` import only")
+        elif full and not isinstance(source, Resumable):
+            raise ValueError(
+                "`full` applies to a `cursor` import or an importer that resumes "
+                "(from_mbox, from_files, ...); this source is read whole anyway"
+            )
+        elif isinstance(source, Resumable):
+            # An importer resumes from where its source's last run ended, unless the caller
+            # gave a position, wants everything, or prunes a source that must be read whole.
+            if source.explicit:
+                at = source.state
+            elif full or (prune and not source.prunes_incrementally):
+                at = None
+            else:
+                at = folder.positions.get(source.source)
+            source = source.resume(at)
         return await run_import(
             folder,
             source,
@@ -285,7 +306,9 @@ class Memory:
         """
         folder = self._open_folder()
         rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+            (row.offset, uid)
+            for uid in self._uids_for(id, source)
+            if (row := folder.table.get(uid))
         ]
         if not rows:
             return None

@@ -2,7 +2,7 @@
 
 The rule (also in the README's "Architecture" section), lowest layer first:
 
-1. base: ``_exceptions``, ``_threads``, ``js``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
+1. base: ``_exceptions``, ``_threads``, ``portable``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
@@ -22,8 +22,10 @@ import memtrails
 
 PACKAGE = Path(memtrails.__file__).parent
 
+BASE = {"_exceptions", "_threads", "portable", "dates", "words", "keys", "records", "limits"}
+
 LAYERS: list[list[set[str]]] = [
-    [{"_exceptions", "_threads", "js", "dates", "words", "keys", "records", "limits", "_measure"}],
+    [BASE | {"_measure"}],
     [{"embedding"}],
     [{"secrets"}],
     [{"items"}],
