@@ -53,6 +53,7 @@ async def plan_import(
         ValueError: the request is inconsistent (``name`` for several paths, a pipe).
     """
     from ..importers.git import git_source
+    from ..importers.registry import importer
 
     if not request.paths and not request.git:
         raise ValueError("give at least one path or git repository")
@@ -81,7 +82,10 @@ async def plan_import(
         total = ImportReport()
         try:
             for part in parts:
-                tell = _Teller(job, total, part.label, part.size, part.position)
+                by_bytes = importer(part.kind).by_bytes  # else progress counts records
+                tell = _Teller(
+                    job, total, part.label, part.size, part.position if by_bytes else None
+                )
                 report = await add_part(
                     memory,
                     part,
