@@ -311,8 +311,8 @@ class Memory:
 
         Dense (meaning) and keyword candidates are fused by their scores; a date the query
         names ("in April 2003") favours records written then, an author it names records by
-        them; a short chat turn is scored partly by the turns around it in its thread (README
-        "Search"); each record appears once, with its best passage as the snippet, its raw
+        them; a short chat turn is scored partly by the turns around it in its thread
+        (docs/search.md); each record appears once, with its best passage as the snippet, its raw
         scores and a ``confident`` flag.
 
         Args:

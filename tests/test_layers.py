@@ -1,6 +1,6 @@
 """The package's layering rule, enforced: no module imports from a layer above its own.
 
-The rule (also in the README's "Architecture" section), lowest layer first:
+The rule (also in docs/architecture.md), lowest layer first:
 
 1. base: ``_exceptions``, ``_threads``, ``portable``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
@@ -41,7 +41,7 @@ def _place(top: str) -> tuple[int, int]:
                 return level, group
     raise AssertionError(
         f"memtrails.{top} has no layer: add it to LAYERS in tests/test_layers.py and to the "
-        "README's Architecture section"
+        "docs/architecture.md"
     )
 
 
