@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from aiostream import stream
 
-from memtrails import Memory, in_flight_bound
+from memtrails import Memory
+from memtrails.extend import in_flight_bound
 from memtrails.folder.log import RecordLog
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
