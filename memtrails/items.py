@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .embedding._base import Passage
-from .js import js_well_formed
+from .portable import js_well_formed
 from .records import MemoryRecord, RecordError, SourceState
 
 __all__ = [

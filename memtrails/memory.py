@@ -22,11 +22,12 @@ from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
+from .importers.contract import Resumable
 from .importers.cursor import from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
+from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
@@ -191,6 +192,10 @@ class Memory:
         through normalise, scrub, dedup, batch and embed stages into the folder; at most
         ``in_flight_bound(batch)`` records are held at once, whatever the source's size.
 
+        An importer (``from_mbox(path)``, ``from_files(folder)``, ...) is resumed from the
+        position the last run of its source saved, so only what is new is read; give it a
+        ``state=`` of your own, or ``full=True``, to choose otherwise.
+
         With ``cursor``, ``source`` is a function of the watermark instead: it receives the
         largest ``cursor`` value the last run of ``name`` saw (None the first time, or with
         ``full``) and returns the rows whose value is at least that; the new watermark is
@@ -211,8 +216,9 @@ class Memory:
                 import incremental by watermark, kept per ``name``.
             lag: with ``cursor``: re-read this much before the watermark (a ``timedelta``
                 or a number), for rows that arrive late.
-            full: with ``cursor``: ignore the watermark and read everything (with
-                ``prune``, rows gone from the source are forgotten).
+            full: ignore the saved position (an importer's, or the ``cursor`` watermark)
+                and read everything (with ``prune``, records gone from the source are
+                forgotten).
             limits: how large and deep a record may be (default: ``Limits()``); over a
                 limit a record is cut (``report.cut``, its ``meta["_cut"]``) or refused.
 
@@ -231,8 +237,23 @@ class Memory:
                 )
             state = None if full else folder.positions.get(name)
             source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
-        elif lag is not None or full:
-            raise ValueError("`lag` and `full` apply to a `cursor` import only")
+        elif lag is not None:
+            raise ValueError("`lag` applies to a `cursor` import only")
+        elif full and not isinstance(source, Resumable):
+            raise ValueError(
+                "`full` applies to a `cursor` import or an importer that resumes "
+                "(from_mbox, from_files, ...); this source is read whole anyway"
+            )
+        elif isinstance(source, Resumable):
+            # An importer resumes from where its source's last run ended, unless the caller
+            # gave a position, wants everything, or prunes a source that must be read whole.
+            if source.explicit:
+                at = source.state
+            elif full or (prune and not source.prunes_incrementally):
+                at = None
+            else:
+                at = folder.positions.get(source.source)
+            source = source.resume(at)
         return await run_import(
             folder,
             source,
@@ -248,7 +269,7 @@ class Memory:
     def source_state(self, source: str) -> dict[str, Any] | None:
         """Return the position the importer of ``source`` reported at the end of the last run.
 
-        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
+        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add_path``).
         """
         return self._open_folder().positions.get(source)
 
@@ -274,7 +295,9 @@ class Memory:
         """
         folder = self._open_folder()
         rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+            (row.offset, uid)
+            for uid in self._uids_for(id, source)
+            if (row := folder.table.get(uid))
         ]
         if not rows:
             return None
@@ -309,8 +332,8 @@ class Memory:
 
         Dense (meaning) and keyword candidates are fused by their scores; a date the query
         names ("in April 2003") favours records written then, an author it names records by
-        them; a short chat turn is scored partly by the turns around it in its thread (README
-        "Search"); each record appears once, with its best passage as the snippet, its raw
+        them; a short chat turn is scored partly by the turns around it in its thread
+        (docs/search.md); each record appears once, with its best passage as the snippet, its raw
         scores and a ``confident`` flag.
 
         Args:
@@ -320,7 +343,7 @@ class Memory:
             since, until: only records written in this time range (anything ``At.of`` reads).
             min_confidence: return nothing when the search's ``confidence`` is below this
                 (the best raw cosine, or the keyword match on that scale;
-                ``memtrails.folder.ranking.CONFIDENT_COSINE`` is the calibrated value): no
+                ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
 
         Returns:

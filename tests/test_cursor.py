@@ -155,6 +155,8 @@ async def test_misuse_says_what_to_do(tmp_path: Path) -> None:
         with pytest.raises(TypeError, match="function of the watermark"):
             await memory.ingest([{"id": 1, "text": "x"}], name="n", cursor="updated_at")
         with pytest.raises(ValueError, match="`cursor` import only"):
+            await memory.ingest([{"id": 1, "text": "x"}], lag=5)
+        with pytest.raises(ValueError, match="`full` applies to a `cursor` import or an importer"):
             await memory.ingest([{"id": 1, "text": "x"}], full=True)
         report = await memory.ingest(lambda since: [{"id": 1, "text": "no stamp"}], name="n", cursor="updated_at")
         assert [e.reason for e in report.errors] == ["no `updated_at` value (the cursor column)"]

@@ -24,6 +24,25 @@ T = TypeVar("T")
 SHOWN_ERRORS = 20
 
 
+class KindChoice(click.Choice[str]):
+    """The kinds the importer registry knows, read when the command runs (a plugin's too)."""
+
+    name = "kind"
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ..importers.registry import kinds
+
+        return kinds()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # click sets it in __init__; the registry is the list
+
+
 def default_home() -> Path:
     return Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails")
 

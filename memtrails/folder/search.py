@@ -124,14 +124,14 @@ def neighbours(
         row = table.get(uid)
         if row is None:
             continue
-        line = log.read_line(row[1])
+        line = log.read_line(row.offset)
         group = _conversation(line)
         if group is None:
             continue
         if _asks(line):
             asking.add(uid)
         for side in (0, 1):
-            offset: int | None = row[1]
+            offset: int | None = row.offset
             for steps in range(1, reach + 1):
                 offset = log.around(offset)[side] if offset is not None else None
                 if offset is None:
@@ -141,7 +141,7 @@ def neighbours(
                 if not isinstance(other_uid, str) or _conversation(other) != group:
                     break
                 current = table.get(other_uid)
-                if current is None or current[1] != offset:
+                if current is None or current.offset != offset:
                     break
                 near = links.setdefault(uid, {})
                 near[other_uid] = min(near.get(other_uid, steps), steps)
@@ -261,7 +261,7 @@ async def search(
         for r in ranked:
             row = table.get(r.uid)
             if row is not None:
-                record = MemoryRecord.from_json(log.read_line(row[1]))
+                record = MemoryRecord.from_json(log.read_line(row.offset))
                 out.append(search_hit(r.hit, record, r, confident, sure))
         return out
 

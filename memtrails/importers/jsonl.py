@@ -20,6 +20,7 @@ from ..records import At, MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input, strip_compression
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import default_source
+from .contract import resumable_importer
 
 __all__ = ["JsonlSource", "from_jsonl"]
 
@@ -308,6 +309,7 @@ def _keyed(
     return digest
 
 
+@resumable_importer()
 def from_jsonl(
     path: str | os.PathLike[str] | Input,
     *,

@@ -12,6 +12,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._shared import Closing, as_generator, default_source
+from .contract import resumable_importer
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["FLAG_TAGS", "from_maildir", "is_maildir"]
@@ -146,6 +147,7 @@ def _read_one(
     return message_to_item(raw, source=source, where=rel, meta=meta)
 
 
+@resumable_importer(prunes_incrementally=True)
 async def from_maildir(
     path: str | os.PathLike[str],
     *,

@@ -18,6 +18,7 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import Closing, as_generator, default_source
+from .contract import resumable_importer
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["from_mbox"]
@@ -61,6 +62,7 @@ def is_separator(line: bytes) -> bool:
     return _SEPARATOR.fullmatch(line) is not None
 
 
+@resumable_importer()
 async def from_mbox(
     path: str | os.PathLike[str] | Input,
     *,

@@ -11,12 +11,20 @@ from typing import Any, Final
 import re2
 
 from .commands import Commands, flag_of, password_of
+from .copies import Values, copy_spans, values_of
 from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule, marker
 from .rules import KEY, PEM_BEGIN, PEM_END, RULES
 from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
 
-__all__ = ["KEY_NAME", "find_spans", "inner_spans", "replace_spans", "scrub_text"]
+__all__ = [
+    "KEY_NAME",
+    "find_spans",
+    "inner_spans",
+    "replace_spans",
+    "scrub_found",
+    "scrub_text",
+]
 
 _PEM_BEGIN = re2.compile(PEM_BEGIN, OPTIONS)
 _PEM_END = re2.compile(PEM_END, OPTIONS)
@@ -456,8 +464,36 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     )
 
 
+def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[str], Values]:
+    """Scrub ``text`` as :func:`scrub_text` does, and also replace every copy of ``known``.
+
+    Returns:
+        The scrubbed text (``text`` itself when nothing was replaced), the replacements per
+        kind, and the secrets found in ``text`` itself (bytes -> kind), for the caller to
+        look for in the other strings of the same record.
+    """
+    counts: Counter[str] = Counter()
+    if not text:
+        return text, counts, {}
+    # Work on UTF-8 bytes: the scan can restart at any offset without re-encoding the text
+    # (re2's str API re-encodes on every call). surrogatepass keeps lone surrogates intact.
+    buf = text.encode("utf-8", "surrogatepass")
+    spans = find_spans(buf)
+    found = values_of(buf, spans)
+    wanted = {**known, **found} if known else found
+    if wanted:
+        # Every copy of a secret goes, not only the one whose context gave it away.
+        spans = _merge(spans, copy_spans(buf, wanted, spans))
+    out = replace_spans(buf, iter(spans), counts)
+    if out is None:
+        return text, counts, found
+    return out.decode("utf-8", "surrogatepass"), counts, found
+
+
 def scrub_text(text: str) -> tuple[str, Counter[str]]:
     """Replace the secrets in ``text`` with typed markers.
+
+    Every copy of a value found as a secret is replaced, wherever it stands in the text.
 
     Args:
         text: any text: a mail body, a chat message, a config file, a diff.
@@ -470,13 +506,5 @@ def scrub_text(text: str) -> tuple[str, Counter[str]]:
         >>> scrub_text("export GITHUB_TOKEN=ghp_" + "a1B2c3D4e5" * 3 + "f6G7h8")
         ('export GITHUB_TOKEN=[secret:github-token]', Counter({'github-token': 1}))
     """
-    counts: Counter[str] = Counter()
-    if not text:
-        return text, counts
-    # Work on UTF-8 bytes: the scan can restart at any offset without re-encoding the text
-    # (re2's str API re-encodes on every call). surrogatepass keeps lone surrogates intact.
-    buf = text.encode("utf-8", "surrogatepass")
-    out = replace_spans(buf, iter(find_spans(buf)), counts)
-    if out is None:
-        return text, counts
-    return out.decode("utf-8", "surrogatepass"), counts
+    clean, counts, _ = scrub_found(text)
+    return clean, counts

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ..._threads import iterate_in_thread
 from ...records import Item
+from ..contract import resumable_importer
 from ._text import NOTE_SUFFIXES
 from ._walk import open_walk
 
@@ -22,6 +23,7 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
+@resumable_importer(prunes_incrementally=True)
 async def from_files(
     folder: str | os.PathLike[str],
     *,

@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from ..._threads import iterate_in_thread
 from ...records import Item
+from ..contract import resumable_importer
 from ._export import DEFAULT_MAX_MEMBER_BYTES, DEFAULT_MAX_RATIO, Export
 from ._walk import items as export_items
 
@@ -23,6 +24,7 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
+@resumable_importer()
 async def from_slack_export(
     path: str | os.PathLike[str],
     *,
