@@ -9,8 +9,13 @@ The tree::
     ├── ModelMismatchError     the folder was built with another embedding model
     ├── SourceError            an importer cannot open its input at all
     ├── EmbeddingError         the model or embedding server failed
+    ├── IndexBackendError      the index backend (Qdrant Edge or a server) failed
     ├── DiskFullError          no space left where the memory folder is
-    └── IndexError_            the index backend failed (exported as ``IndexBackendError``)
+    ├── FolderBusyError        the MCP server waited too long for the folder
+    └── ToolInputError         an MCP tool was called with arguments it cannot use
+
+Every error memtrails raises on purpose is one of these, defined here and exported from
+``memtrails`` (``tests/test_exceptions.py`` holds this drawing to the classes).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from pathlib import Path
 __all__ = [
     "DiskFullError",
     "EmbeddingError",
+    "FolderBusyError",
     "FolderFormatError",
     "IndexBackendError",
     "MemoryClosedError",
@@ -27,6 +33,7 @@ __all__ = [
     "MemtrailsError",
     "ModelMismatchError",
     "SourceError",
+    "ToolInputError",
 ]
 
 
@@ -97,3 +104,11 @@ class DiskFullError(MemtrailsError):
             f"no space left on {where} while {doing}; free some space (or choose another "
             "--home) and run the command again"
         )
+
+
+class FolderBusyError(MemtrailsError):
+    """The folder stayed held by another process (an import) for longer than the server waits."""
+
+
+class ToolInputError(MemtrailsError):
+    """An MCP tool was called with arguments that name nothing it can use."""

@@ -269,7 +269,7 @@ class Memory:
     def source_state(self, source: str) -> dict[str, Any] | None:
         """Return the position the importer of ``source`` reported at the end of the last run.
 
-        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
+        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add_path``).
         """
         return self._open_folder().positions.get(source)
 
@@ -332,8 +332,8 @@ class Memory:
 
         Dense (meaning) and keyword candidates are fused by their scores; a date the query
         names ("in April 2003") favours records written then, an author it names records by
-        them; a short chat turn is scored partly by the turns around it in its thread (README
-        "Search"); each record appears once, with its best passage as the snippet, its raw
+        them; a short chat turn is scored partly by the turns around it in its thread
+        (docs/search.md); each record appears once, with its best passage as the snippet, its raw
         scores and a ``confident`` flag.
 
         Args:
@@ -343,7 +343,7 @@ class Memory:
             since, until: only records written in this time range (anything ``At.of`` reads).
             min_confidence: return nothing when the search's ``confidence`` is below this
                 (the best raw cosine, or the keyword match on that scale;
-                ``memtrails.folder.ranking.CONFIDENT_COSINE`` is the calibrated value): no
+                ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
 
         Returns:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from .._exceptions import MemtrailsError
+from .._exceptions import ToolInputError
 from ..keys import record_uid
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
@@ -13,7 +13,6 @@ from .access import FolderAccess
 
 __all__ = [
     "RECORD_URI",
-    "ToolInputError",
     "add_tool",
     "forget_tool",
     "get_tool",
@@ -28,10 +27,6 @@ T = TypeVar("T")
 
 RECORD_URI = "memtrails://record/{id}"
 _SHOWN_ERRORS = 20
-
-
-class ToolInputError(MemtrailsError):
-    """A tool was called with arguments that name nothing it can use."""
 
 
 def record_uri(uid: str) -> str:
