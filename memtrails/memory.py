@@ -43,7 +43,8 @@ class Memory:
 
     Open one with ``await Memory.open(path)`` or ``async with Memory.open(path) as memory``.
     A Memory is safe to share between tasks of one event loop; one process at a time may
-    hold a folder open.
+    hold a folder open. When a ``memtrails serve`` service holds the folder, ``open`` returns
+    a client of that service instead (:attr:`remote` is True; see ``memtrails.service``).
 
     Example::
 
@@ -52,6 +53,9 @@ class Memory:
             for hit in await memory.search("when is the launch?"):
                 print(hit.score, hit.title)
     """
+
+    remote: bool = False
+    """True for a client of the service that holds the folder (``memtrails serve``)."""
 
     def __init__(self, folder: Folder) -> None:
         """Wrap an open folder; use :meth:`open`."""
@@ -83,6 +87,7 @@ class Memory:
         create: bool = True,
         catch_up: bool = True,
         brief: bool = False,
+        service: bool = True,
     ) -> _Opener:
         """Open (creating if needed) the memory folder at ``path``.
 
@@ -109,6 +114,10 @@ class Memory:
                 without it, reading commands open fast and the next writer catches up.
             brief: this opener holds the folder only for a moment (a search, a status):
                 an import that finds it open waits for it instead of failing.
+            service: when a ``memtrails serve`` service holds the folder, return its client
+                (``memory.remote`` is True; ``model``, ``threads``, ``create`` and
+                ``catch_up`` are then the service's business). Not with ``embedder`` (an
+                Embedder object) or ``index``, which cannot travel to it.
 
         Raises:
             MemoryLockedError: another process has the folder open.
@@ -140,7 +149,9 @@ class Memory:
             create=create,
             role=READER if brief else "",
         )
-        return _Opener(partial(_open, opening, catch_up))
+        home = Path(path).expanduser()
+        routed = service and index is None and not isinstance(embedder, Embedder)
+        return _Opener(partial(_open, opening, catch_up, home if routed else None))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -316,6 +327,13 @@ class Memory:
         await folder.writer.flush()
         return forgotten
 
+    async def forget_source(self, source: str) -> int:
+        """Forget every record of ``source`` (tombstones in the log); return how many."""
+        folder = self._open_folder()
+        forgotten = await folder.writer.forget(folder.table.uids_of(js_well_formed(source)))
+        await folder.writer.flush()
+        return forgotten
+
     async def search(
         self,
         query: str,
@@ -478,7 +496,15 @@ def _named_model(name: str | os.PathLike[str], threads: int | None) -> EmbedderF
     return make
 
 
-async def _open(opening: Callable[[], Awaitable[Folder]], catch_up: bool) -> Memory:
+async def _open(
+    opening: Callable[[], Awaitable[Folder]], catch_up: bool, home: Path | None = None
+) -> Memory:
+    if home is not None:
+        from .service.client import connect
+
+        remote = await connect(home)
+        if remote is not None:
+            return remote
     memory = Memory(await opening())
     if catch_up:
         try:

@@ -7,8 +7,8 @@ The rule (also in docs/architecture.md), lowest layer first:
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
    ``pipeline``, ``folder`` (the memory folder: the sink)
-4. composition: ``ingest``, ``memory``, ``add``, ``mcp``, ``cli``, ``testing``, ``extend`` and the
-   package's ``__init__``
+4. composition: ``ingest``, ``memory``, ``add``, ``mcp``, ``service``, ``cli``, ``testing``,
+   ``extend`` and the package's ``__init__``
 
 A module may import from lower layers and from its own group only.
 """
@@ -30,7 +30,10 @@ LAYERS: list[list[set[str]]] = [
     [{"secrets"}],
     [{"items"}],
     [{"importers"}, {"pipeline"}, {"folder"}],
-    [{"ingest", "memory", "add", "mcp", "cli", "testing", "extend", "__init__", "__main__"}],
+    [
+        {"ingest", "memory", "add", "mcp", "service", "cli", "testing", "extend"}
+        | {"__init__", "__main__"}
+    ],
 ]
 
 

@@ -22,6 +22,7 @@ from ._options import (
     SHOWN_ERRORS,
     KindChoice,
     as_command,
+    default_home,
     home_option,
     index_options,
     limit_options,
@@ -123,7 +124,14 @@ async def add(
     if sum(str(p) == "-" for p in paths) > 1:
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
+    from ._remote import add_remotely
 
+    asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
+    routed = await add_remotely(
+        home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
+    )
+    if routed is not None:  # a service holds the folder: it ran the import
+        return _show(routed, as_json)
     plans: list[list[Part]] = []
     try:
         for path in paths:  # fail before opening the memory
@@ -174,10 +182,14 @@ async def add(
     finally:
         for planned in plans:
             close_parts(planned)
+    _show(total, as_json)
+
+
+def _show(report: ImportReport, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(total.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        _print_report(total)
+        _print_report(report)
 
 
 def _print_report(report: ImportReport) -> None:

@@ -83,6 +83,11 @@ LIMIT_OPTIONS = (
     ("--max-field-bytes", "max_field_bytes", "Larger meta entries are left out [1 MiB]."),
     ("--max-record-bytes", "max_record_bytes", "Larger records are skipped [16 MiB]."),
     ("--max-line-bytes", "max_line_bytes", "Longer JSON Lines lines are skipped [64 MiB]."),
+    (
+        "--max-file-bytes",
+        "max_file_bytes",
+        "Larger notes or Slack export members are skipped [1 MB notes, 128 MiB Slack].",
+    ),
 )
 
 
