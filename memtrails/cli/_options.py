@@ -153,8 +153,13 @@ def open_memory(
     model: str | None = None,
     *,
     brief: bool = False,
+    create: bool = False,
 ) -> Any:
-    """Open the folder for a command (``brief``: a short read an import may wait for)."""
+    """Open the folder for a command (``brief``: a short read an import may wait for).
+
+    Only a command that writes new records (``add``) passes ``create=True``: a read command
+    given a typo'd ``--home`` says there is no memory folder there and leaves the path alone.
+    """
     return told(
         Memory.open(
             home or default_home(),
@@ -162,6 +167,7 @@ def open_memory(
             qdrant_url=qdrant_url,
             model=model,
             brief=brief,
+            create=create,
         )
     )
 
