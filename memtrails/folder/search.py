@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..embedding._base import Embedder
-from ..items import embed_text
+from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
@@ -62,6 +62,8 @@ class SearchHit:
     keyword: float | None = None
     confident: bool = True
     confidence: float | None = None
+    #: the attached document the best passage lies in (a mail found by its PDF), or None
+    attachment: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the hit as the JSON object ``memtrails search --json`` prints."""
@@ -79,7 +81,7 @@ class SearchHit:
             "at": self.at.iso() if self.at else None,
             "source": self.source,
             "snippet": self.snippet,
-        }
+        } | ({"attachment": self.attachment} if self.attachment else {})
 
 
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -182,6 +184,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
+        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
     )
 
 
@@ -203,6 +206,8 @@ async def search(
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
         raise ValueError("`k` must be at least 1")
+    if not query.strip():  # no words: every record would score alike, an arbitrary k
+        raise ValueError("`query` is empty; give words or a question")
     dense = await embedder.embed_query(query)
     terms = keyword_vector(query)
     where = SearchFilter(
