@@ -20,6 +20,7 @@ Every error memtrails raises on purpose is one of these, defined here and export
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = [
@@ -51,6 +52,13 @@ class MemoryLockedError(MemtrailsError):
         holder = f"process {pid}" if pid else "another process"
         if role:
             holder += f" ({role})"
+        if pid == os.getpid():
+            super().__init__(
+                f"memory folder {folder} is in use by {holder}, this very process: it is "
+                "already open here; share that one Memory (it is safe across the tasks of one "
+                "event loop) or close it before opening the folder again"
+            )
+            return
         super().__init__(
             f"memory folder {folder} is in use by {holder}; "
             "wait for it to finish or stop it, then try again"

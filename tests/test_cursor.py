@@ -91,7 +91,7 @@ async def test_rows_out_of_order_save_the_watermark_only_at_the_end_and_say_so(t
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         states = [
             item
-            async for item in from_cursor(lambda since: rows, name="n", cursor="updated_at", every=2)
+            async for item in from_cursor(lambda since: rows, name="n", cursor="updated_at", checkpoint_every=2)
             if not isinstance(item, dict)
         ]
         # One mid-run position after rows 1 and 5 (in order), none after the order broke.

@@ -154,7 +154,7 @@ async def add(
         )
 
     try:
-        async with open_memory(home, threads, qdrant_url, model) as memory:
+        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
             for planned in plans:
                 report = await add_path(
                     memory,

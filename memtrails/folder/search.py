@@ -206,6 +206,8 @@ async def search(
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
         raise ValueError("`k` must be at least 1")
+    if not query.strip():  # no words: every record would score alike, an arbitrary k
+        raise ValueError("`query` is empty; give words or a question")
     dense = await embedder.embed_query(query)
     terms = keyword_vector(query)
     where = SearchFilter(

@@ -68,7 +68,6 @@ async def from_mbox(
     path: str | os.PathLike[str] | Input,
     *,
     source: str | None = None,
-    start: int = 0,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 256,
 ) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
@@ -113,14 +112,11 @@ async def from_mbox(
     Args:
         path: the mbox file.
         source: the records' source; defaults to the file's resolved path.
-        start: byte offset to begin at, e.g. a ``SourceState``'s ``offset``. If it is not
-            at a separator, reading skips to the next one.
         state: the position the last run reported (``Memory.source_state``).
         checkpoint_every: messages between two ``SourceState`` items.
 
     Raises:
         SourceError: the file is missing, is a folder, or cannot be read.
-        ValueError: ``start`` is negative.
 
     Returns:
         An async generator; close it (``contextlib.aclosing``) to stop early and free the file.
@@ -131,8 +127,6 @@ async def from_mbox(
         ...     async for item in items:
         ...         print(item.id if isinstance(item, MemoryRecord) else item)
     """
-    if start < 0:
-        raise ValueError(f"`start` must be a byte offset of at least 0, got {start}")
     given = path.given if isinstance(path, Input) else path
     name = source if source is not None else default_source(given)
 
@@ -144,7 +138,7 @@ async def from_mbox(
         # if the consumer is cancelled before that step, nothing is left open.
         # One document reader (a worker process, started on the first attachment) per import.
         documents = DocumentReader()
-        return Closing(_read_mbox(path, name, start, state, checkpoint_every, documents), documents)
+        return Closing(_read_mbox(path, name, state, checkpoint_every, documents), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -156,13 +150,13 @@ async def from_mbox(
 def _read_mbox(
     path: str | os.PathLike[str] | Input,
     source: str,
-    start: int,
     state: Mapping[str, Any] | None,
     every: int,
     documents: DocumentReader | None = None,
     max_message: int | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
+    start = 0
     if not isinstance(path, Input) and Path(path).is_dir():
         raise SourceError(
             source, "is a folder, not an mbox file (use from_eml for a folder of .eml)"

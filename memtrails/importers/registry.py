@@ -94,7 +94,9 @@ def _is_maildir(path: Path) -> bool:
 def _open_slack(o: Opening) -> AsyncIterator[Item]:
     from .slack import from_slack_export
 
-    return as_generator(from_slack_export(o.target, state=o.state, source=o.source))
+    return as_generator(
+        from_slack_export(o.target, state=o.state, source=o.source, limits=o.limits)
+    )
 
 
 def _is_slack_folder(path: Path) -> bool:
@@ -116,7 +118,7 @@ def _is_slack_zip(path: Path) -> bool:
 def _open_files(o: Opening) -> AsyncIterator[Item]:
     from .files import from_files
 
-    return as_generator(from_files(o.target, state=o.state, source=o.source))
+    return as_generator(from_files(o.target, state=o.state, source=o.source, limits=o.limits))
 
 
 BUILTIN: tuple[Importer, ...] = (

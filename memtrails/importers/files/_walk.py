@@ -150,14 +150,14 @@ class Walk:
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
         limit = document_limit(rel, self.max_bytes)
         if st.st_size > limit:
-            return self._error(rel, f"larger than max_bytes ({st.st_size} bytes)")
+            return self._error(rel, f"larger than Limits.max_file_bytes ({st.st_size} bytes)")
         self.unsaved += 1
         try:
             data = _read_bytes(path, limit + 1)
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
         if len(data) > limit:  # it grew after stat()
-            return self._error(rel, f"larger than max_bytes ({len(data)} bytes)")
+            return self._error(rel, f"larger than Limits.max_file_bytes ({len(data)} bytes)")
         sha = hashlib.sha256(data).hexdigest()
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
