@@ -38,6 +38,7 @@ from .importers.git import from_git
 from .importers.iterables import from_iterable
 from .importers.jsonl import from_jsonl
 from .importers.maildir import from_maildir
+from .importers.transcripts import from_agent_transcripts
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
 from .limits import Limits
@@ -85,6 +86,7 @@ __all__ = [
     "dedup",
     "default_embedder",
     "embed",
+    "from_agent_transcripts",
     "from_cursor",
     "from_eml",
     "from_files",
