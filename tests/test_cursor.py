@@ -158,5 +158,7 @@ async def test_misuse_says_what_to_do(tmp_path: Path) -> None:
             await memory.ingest([{"id": 1, "text": "x"}], lag=5)
         with pytest.raises(ValueError, match="`full` applies to a `cursor` import or an importer"):
             await memory.ingest([{"id": 1, "text": "x"}], full=True)
+        with pytest.raises(TypeError, match="give `cursor=` the field that grows"):
+            await memory.ingest(lambda since: [{"id": 1, "text": "x"}], name="n")
         report = await memory.ingest(lambda since: [{"id": 1, "text": "no stamp"}], name="n", cursor="updated_at")
         assert [e.reason for e in report.errors] == ["no `updated_at` value (the cursor column)"]
