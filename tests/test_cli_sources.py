@@ -40,7 +40,12 @@ def folder(tmp_path: Path) -> tuple[str, Path]:
         [
             {"id": "n1", "text": "the boiler was serviced", "at": "2005-12-20T18:30:00Z"},
             {"id": "n2", "text": "the boiler broke again", "at": 1135123200},  # 2005-12-21
-            {"id": "n3", "text": "boiler replaced", "at": "2006-01-05", "author": "Ann Lee <ann@x.org>"},
+            {
+                "id": "n3",
+                "text": "boiler replaced",
+                "at": "2006-01-05",
+                "author": "Ann Lee <ann@x.org>",
+            },
         ],
     )
     assert run("add", str(notes), "--home", home)[0] == 0
@@ -63,10 +68,18 @@ def test_show_prints_the_record_whole(folder: tuple[str, Path]) -> None:
     home, notes = folder
     code, out, _ = run("show", "n3", "--home", home, "--json")
     record = json.loads(out)
-    assert code == 0 and record["text"] == "boiler replaced" and record["author"] == "Ann Lee <ann@x.org>"
+    assert (
+        code == 0
+        and record["text"] == "boiler replaced"
+        and record["author"] == "Ann Lee <ann@x.org>"
+    )
     assert record["source"] == str(notes.resolve()) and len(record["uid"]) == 32
     code, out, _ = run("show", "n3", "--home", home, "--source", "notes.jsonl")
-    assert code == 0 and "author: Ann Lee <ann@x.org>" in out and out.rstrip().endswith("boiler replaced")
+    assert (
+        code == 0
+        and "author: Ann Lee <ann@x.org>" in out
+        and out.rstrip().endswith("boiler replaced")
+    )
     code, _, err = run("show", "nope", "--home", home)
     assert code == 1 and "no record with id 'nope'" in err
 
@@ -122,7 +135,9 @@ def test_prune_of_a_vanished_path_forgets_what_it_brought(folder: tuple[str, Pat
 
 
 def test_json_reports_a_failure_as_json(tmp_path: Path) -> None:
-    code, out, _ = run("add", str(tmp_path / "missing.mbox"), "--home", str(tmp_path / "h"), "--json")
+    code, out, _ = run(
+        "add", str(tmp_path / "missing.mbox"), "--home", str(tmp_path / "h"), "--json"
+    )
     report = json.loads(out)
     assert code == 1 and "missing.mbox" in report["error"] and report["added"] == 0
     code, out, _ = run("status", "--home", str(tmp_path / "h"), "--json")
@@ -143,9 +158,14 @@ def test_ctrl_c_in_add_says_what_was_kept_and_a_rerun_continues(tmp_path: Path) 
     home = str(tmp_path / "home")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "memtrails", "add", str(source), "--home", home, "--threads", "1"]
-    child = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 120
-    while not (Path(home) / "records.jsonl").exists() or (Path(home) / "records.jsonl").stat().st_size == 0:
+    while (
+        not (Path(home) / "records.jsonl").exists()
+        or (Path(home) / "records.jsonl").stat().st_size == 0
+    ):
         assert time.monotonic() < deadline and child.poll() is None
         time.sleep(0.2)
     child.send_signal(signal.SIGINT)
