@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
@@ -151,6 +151,22 @@ class MemoryRecord:
     source: str = ""
     thread: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+
+    if TYPE_CHECKING:
+        # What the generated __init__ takes: ``at`` as anything At.of reads (converted in
+        # __post_init__), which the field's own type (At, as it is read back) cannot say.
+        def __init__(
+            self,
+            id: str,
+            text: str,
+            kind: str = "note",
+            author: str | None = None,
+            title: str | None = None,
+            at: AtLike | None = None,
+            source: str = "",
+            thread: str | None = None,
+            meta: Mapping[str, Any] = ...,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:

@@ -4,6 +4,7 @@ that matched. The PDF and DOCX are written at test time (benchmarks/documents_sa
 from __future__ import annotations
 
 import json
+from contextlib import aclosing
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -77,3 +78,29 @@ def test_the_command_line_names_the_attachment(tmp_path: Path) -> None:
     assert "in attachment: quote.pdf" in result.output
     result = CliRunner().invoke(main, ["search", "regatta crane", "--json", "--home", home])
     assert json.loads(result.output)[0]["attachment"] == "quote.pdf"
+
+
+async def test_one_worker_reads_the_attachments_of_a_whole_mbox(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from memtrails.importers.documents import _worker
+    from memtrails.importers.mbox import from_mbox
+
+    raw = _mail(tmp_path)
+    mbox = tmp_path / "a.mbox"
+    with mbox.open("wb") as f:
+        for i in range(3):
+            f.write(b"From x@example.com Tue Apr  1 10:00:00 2025\n")
+            f.write(raw.replace(b"<quote-1@", f"<quote-{i}@".encode()) + b"\n")
+    started = []
+    real = _worker.subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> Any:
+        started.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_worker.subprocess, "Popen", popen)
+    async with aclosing(from_mbox(mbox)) as items:
+        records = [i async for i in items if isinstance(i, MemoryRecord)]
+    assert len(records) == 3 and all(PDF_SENTENCE[:40] in r.text for r in records)
+    assert len(started) == 1

@@ -19,6 +19,7 @@ from ._input import Input, open_input
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
+from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["from_mbox"]
@@ -135,7 +136,9 @@ async def from_mbox(
     def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
         # The file is opened by the generator on its first step, inside its own ``with``:
         # if the consumer is cancelled before that step, nothing is left open.
-        return Closing(_read_mbox(path, name, state, checkpoint_every), None)
+        # One document reader (a worker process, started on the first attachment) per import.
+        documents = DocumentReader()
+        return Closing(_read_mbox(path, name, state, checkpoint_every, documents), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -149,6 +152,7 @@ def _read_mbox(
     source: str,
     state: Mapping[str, Any] | None,
     every: int,
+    documents: DocumentReader | None = None,
     max_message: int | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
@@ -160,10 +164,12 @@ def _read_mbox(
     with open_input(path, source) as stream:
         handle = stream.file
         if stream.compression is not None and stream.regular and stream.path is not None:
-            yield from _read_compressed(stream, source, state, max_message)
+            yield from _read_compressed(stream, source, state, max_message, documents)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
-            for item in _split(handle, source, start=start, max_message=max_message):
+            for item in _split(
+                handle, source, start=start, max_message=max_message, documents=documents
+            ):
                 if not isinstance(item, SourceState):
                     yield item
             return
@@ -181,12 +187,22 @@ def _read_mbox(
             )
 
         yield from _split(
-            handle, source, start=start, max_message=max_message, checkpoint=position, every=every
+            handle,
+            source,
+            start=start,
+            max_message=max_message,
+            checkpoint=position,
+            every=every,
+            documents=documents,
         )
 
 
 def _read_compressed(
-    stream: Input, source: str, state: Mapping[str, Any] | None, max_message: int | None
+    stream: Input,
+    source: str,
+    state: Mapping[str, Any] | None,
+    max_message: int | None,
+    documents: DocumentReader | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Read a compressed mbox whole, or not at all when its bytes are those of the last run.
 
@@ -202,7 +218,7 @@ def _read_compressed(
         return
     why = None if state is None else "the compressed file has changed"
     records = 0
-    for item in _split(stream.file, source, max_message=max_message):
+    for item in _split(stream.file, source, max_message=max_message, documents=documents):
         if isinstance(item, SourceState):  # the count of distinct records at the end
             records = int(item.state["records"])
             continue
@@ -228,6 +244,7 @@ def _split(
     max_message: int | None = None,
     checkpoint: Callable[..., SourceState] | None = None,
     every: int = 256,
+    documents: DocumentReader | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Yield an item per message, holding at most one message (up to ``max_message``).
 
@@ -278,7 +295,7 @@ def _split(
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
         if separators == 0 and _runs_together(raw):
             return RecordError(source, where, _RUN_TOGETHER_REASON)
-        item = message_to_item(raw, source=source, where=where, meta={})
+        item = message_to_item(raw, source=source, where=where, meta={}, documents=documents)
         if isinstance(item, MemoryRecord):
             key, content = hash(item.id), _content_hash(item)
             last_counted = True
