@@ -41,9 +41,9 @@ from .importers.git import from_git
 from .importers.iterables import from_iterable
 from .importers.jsonl import from_jsonl
 from .importers.maildir import from_maildir
-from .importers.transcripts import from_agent_transcripts
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
+from .importers.transcripts import from_agent_transcripts
 from .limits import Limits
 from .memory import Memory, MemoryStatus, SearchHit
 from .pipeline.dedup import dedup
