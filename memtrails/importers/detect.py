@@ -232,11 +232,11 @@ def _file_kind(file: Path) -> str | None:
     suffix = file.suffix.lower()
     name = file.name.lower()
     specs = importers()
-    for spec in specs:
-        if suffix in spec.suffixes:
+    for spec in specs:  # a look at the file itself first: a transcript is JSON Lines too
+        if spec.file is not None and spec.file(file):
             return spec.kind
     for spec in specs:
-        if spec.file is not None and spec.file(file):
+        if suffix in spec.suffixes:
             return spec.kind
     compressed = strip_compression(name) != name
     if not compressed and suffix not in ("", ".txt"):
