@@ -22,7 +22,9 @@ import pytest
 from helpers import in_tz
 
 from memtrails.dates import iso_from_ms, parse_date, utc_from_local_ms
-from memtrails.js import (
+from memtrails.keys import fingerprint, fingerprint_of, point_id, record_uid
+from memtrails.pipeline.normalise import normalise_item
+from memtrails.portable import (
     JS_WHITESPACE,
     fnv1a32,
     js_number,
@@ -35,8 +37,6 @@ from memtrails.js import (
     utf16_len,
     utf16_slice,
 )
-from memtrails.keys import fingerprint, fingerprint_of, point_id, record_uid
-from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import At, MemoryRecord
 from memtrails.words import _WORD_LIKE, _breaker, keyword_vector, words
 
@@ -273,6 +273,7 @@ def test_dates_forms() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_fixtures_are_current() -> None:
     """The committed fixtures are what Node computes now (the check .ci/run also runs)."""
@@ -312,6 +313,7 @@ def _signature(ch: str) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 def test_word_classes() -> None:
     skipped = 0
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import progress_bar
-from ..records import ImportReport
+from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -18,7 +20,9 @@ if TYPE_CHECKING:
 from ._group import main
 from ._options import (
     SHOWN_ERRORS,
+    KindChoice,
     as_command,
+    default_home,
     home_option,
     index_options,
     limit_options,
@@ -41,7 +45,7 @@ __all__: list[str] = []
 @click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
 @click.option(
     "--kind",
-    type=click.Choice(["jsonl", "mbox", "eml", "maildir", "slack", "files"]),
+    type=KindChoice(),
     default=None,
     help="Read PATHS as this kind instead of recognising it.",
 )
@@ -69,6 +73,9 @@ __all__: list[str] = []
     help="Records per model call and index write.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="No progress and no summary: only what was skipped."
+)
 @model_option
 @index_options
 @home_option
@@ -84,6 +91,7 @@ async def add(
     prune: bool,
     batch: int,
     as_json: bool,
+    quiet: bool,
     model: str | None,
     threads: int | None,
     qdrant_url: str | None,
@@ -109,8 +117,9 @@ async def add(
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from ..add import add_git, add_part
+    from ..add import add_git, add_path
     from ..importers.detect import close_parts, plan
+    from ..importers.registry import importer
 
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
@@ -119,39 +128,55 @@ async def add(
     if sum(str(p) == "-" for p in paths) > 1:
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
+    from ._remote import add_remotely
+    from ._vanished import forget_vanished, split_vanished, stdin_hint
 
-    parts: list[Part] = []
+    stdin_hint(paths)
+    paths, git_repos, gone = split_vanished(paths, git_repos, prune)
+
+    asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
+    routed = await add_remotely(
+        home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
+    )
+    if routed is not None:  # a service holds the folder: it ran the import
+        return _show(routed, as_json, quiet)
+    plans: list[list[Part]] = []
     try:
         for path in paths:  # fail before opening the memory
-            parts.extend(plan(str(path), kind=kind, name=name))
+            plans.append(plan(str(path), kind=kind, name=name))
         for repo in git_repos:
             git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
-        close_parts(parts)
+        for planned in plans:
+            close_parts(planned)
         raise
     total = ImportReport()
+
+    def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
+        by_bytes = importer(part.kind).by_bytes
+        return progress_bar(
+            part.label,
+            enabled=not (as_json or quiet),
+            total_bytes=part.size,
+            position=part.position if by_bytes else None,
+        )
+
     try:
-        async with open_memory(home, threads, qdrant_url, model) as memory:
-            for part in parts:
-                by_bytes = part.kind in ("mbox", "jsonl")
-                with progress_bar(
-                    part.label,
-                    enabled=not as_json,
-                    total_bytes=part.size,
-                    position=part.position if by_bytes else None,
-                ) as on_progress:
-                    report = await add_part(
-                        memory,
-                        part,
-                        full=full,
-                        prune=prune,
-                        batch=batch,
-                        on_progress=on_progress,
-                        limits=limits,
-                    )
+        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+            total.removed += await forget_vanished(memory, gone, name)
+            for planned in plans:
+                report = await add_path(
+                    memory,
+                    planned,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    progress=bar,
+                    limits=limits,
+                )
                 total.merge(report)
             for repo in git_repos:
-                with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
+                with progress_bar(f"git {repo}", enabled=not (as_json or quiet)) as on_progress:
                     report = await add_git(
                         memory,
                         repo,
@@ -164,20 +189,35 @@ async def add(
                     )
                 total.merge(report)
     finally:
-        close_parts(parts)
+        for planned in plans:
+            close_parts(planned)
+    _show(total, as_json, quiet)
+
+
+def _show(report: ImportReport, as_json: bool, quiet: bool = False) -> None:
     if as_json:
-        click.echo(json.dumps(total.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        _print_report(total)
+        _print_report(report, quiet)
 
 
-def _print_report(report: ImportReport) -> None:
+def _print_report(report: ImportReport, quiet: bool = False) -> None:
+    if quiet:
+        for error in report.errors[:SHOWN_ERRORS]:
+            click.echo(f"skipped: {error}", err=True)
+        return
     click.echo(
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
     )
+<<<<<<< HEAD
     if report.duplicates:
         click.echo(f"copies folded into a record read before: {report.duplicates}")
+=======
+    # Repeated mail (list archives hold many copies) is folded into one record, not an error.
+    if duplicates := getattr(report, "duplicates", 0):
+        click.echo(f"duplicates folded: {duplicates} (the same message again, kept once)")
+>>>>>>> main
     if report.cut:
         click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
     if report.secrets:
@@ -190,5 +230,7 @@ def _print_report(report: ImportReport) -> None:
         click.echo(f"skipped: {error}", err=True)
     if report.skipped > SHOWN_ERRORS:
         click.echo(
-            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists them all)", err=True
+            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists the first "
+            f"{KEPT_ERRORS:,} and counts the rest by reason)",
+            err=True,
         )

@@ -12,7 +12,12 @@ from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
 from ._shared import Closing, as_generator, default_source
+<<<<<<< HEAD
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
+=======
+from .documents import DocumentReader
+from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
+>>>>>>> main
 
 __all__ = ["from_eml"]
 
@@ -70,7 +75,8 @@ async def from_eml(
             listed = _list(root, name)
             if names is not None:
                 listed = sorted((rel, root / rel) for rel in names)
-            return Closing(_read_eml(name, listed), None)
+            documents = DocumentReader()  # a worker process, started on the first attachment
+            return Closing(_read_eml(name, listed, documents), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -105,9 +111,14 @@ def _list(root: Path, source: str) -> list[tuple[str, Path]]:
 
 
 def _read_eml(
+<<<<<<< HEAD
     source: str, files: list[tuple[str, Path]]
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     book = MailBook()
+=======
+    source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
+) -> Iterator[MemoryRecord | RecordError]:
+>>>>>>> main
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -122,6 +133,7 @@ def _read_eml(
         except OSError as exc:
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
+<<<<<<< HEAD
         item = message_to_item(
             strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, book=book
         )
@@ -130,6 +142,11 @@ def _read_eml(
             yield placed
     if book.duplicates:
         yield SourceState(source, {}, complete=True, duplicates=book.duplicates)
+=======
+        yield message_to_item(
+            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, documents=documents
+        )
+>>>>>>> main
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:
