@@ -210,14 +210,9 @@ def _print_report(report: ImportReport, quiet: bool = False) -> None:
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
     )
-<<<<<<< HEAD
-    if report.duplicates:
-        click.echo(f"copies folded into a record read before: {report.duplicates}")
-=======
     # Repeated mail (list archives hold many copies) is folded into one record, not an error.
     if duplicates := getattr(report, "duplicates", 0):
         click.echo(f"duplicates folded: {duplicates} (the same message again, kept once)")
->>>>>>> main
     if report.cut:
         click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
     if report.secrets:

@@ -12,12 +12,8 @@ from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
 from ._shared import Closing, as_generator, default_source
-<<<<<<< HEAD
-from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
-=======
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
->>>>>>> main
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
 
@@ -111,14 +107,9 @@ def _list(root: Path, source: str) -> list[tuple[str, Path]]:
 
 
 def _read_eml(
-<<<<<<< HEAD
-    source: str, files: list[tuple[str, Path]]
+    source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     book = MailBook()
-=======
-    source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
-) -> Iterator[MemoryRecord | RecordError]:
->>>>>>> main
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -133,20 +124,19 @@ def _read_eml(
         except OSError as exc:
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
-<<<<<<< HEAD
         item = message_to_item(
-            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, book=book
+            strip_unixfrom(raw),
+            source=source,
+            where=rel,
+            meta={"path": rel},
+            book=book,
+            documents=documents,
         )
         placed = book.place(item) if isinstance(item, MemoryRecord) else item
         if placed is not None:
             yield placed
     if book.duplicates:
         yield SourceState(source, {}, complete=True, duplicates=book.duplicates)
-=======
-        yield message_to_item(
-            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, documents=documents
-        )
->>>>>>> main
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:

@@ -18,13 +18,9 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import Closing, as_generator, default_source
-<<<<<<< HEAD
-from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
-=======
 from .contract import resumable_importer
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, message_to_item
->>>>>>> main
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
 
 __all__ = ["from_mbox"]
 
@@ -213,11 +209,8 @@ def _read_mbox(
             max_message=max_message,
             checkpoint=position,
             every=every,
-<<<<<<< HEAD
             book=book,
-=======
             documents=documents,
->>>>>>> main
         )
 
 
@@ -241,13 +234,8 @@ def _read_compressed(
         yield SourceState(source, dict(state), mode="incremental", skipped=records)
         return
     why = None if state is None else "the compressed file has changed"
-<<<<<<< HEAD
     records = duplicates = 0
-    for item in _split(stream.file, source, max_message=max_message):
-=======
-    records = 0
     for item in _split(stream.file, source, max_message=max_message, documents=documents):
->>>>>>> main
         if isinstance(item, SourceState):  # the count of distinct records at the end
             records, duplicates = int(item.state["records"]), item.duplicates
             continue
@@ -273,11 +261,8 @@ def _split(
     max_message: int | None = None,
     checkpoint: Callable[..., SourceState] | None = None,
     every: int = 256,
-<<<<<<< HEAD
     book: MailBook | None = None,
-=======
     documents: DocumentReader | None = None,
->>>>>>> main
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Yield an item per message, holding at most one message (up to ``max_message``).
 
@@ -331,11 +316,9 @@ def _split(
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
         if separators == 0 and _runs_together(raw):
             return RecordError(source, where, _RUN_TOGETHER_REASON)
-<<<<<<< HEAD
-        item = message_to_item(raw, source=source, where=where, meta={}, book=book)
-=======
-        item = message_to_item(raw, source=source, where=where, meta={}, documents=documents)
->>>>>>> main
+        item = message_to_item(
+            raw, source=source, where=where, meta={}, book=book, documents=documents
+        )
         if isinstance(item, MemoryRecord):
             placed = book.place(item)
             if placed is None:

@@ -10,14 +10,10 @@ from typing import Any
 
 from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
-<<<<<<< HEAD
-from .book import MailBook
-from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
-=======
 from ..documents import DocumentReader
 from .attachments import read_attachments
-from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers
->>>>>>> main
+from .book import MailBook
+from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .html import tidy
 from .mime import Collected, parse, walk
 from .parts import charset
@@ -45,11 +41,8 @@ def message_to_item(
     source: str,
     where: str,
     meta: Mapping[str, Any] | None = None,
-<<<<<<< HEAD
     book: MailBook | None = None,
-=======
     documents: DocumentReader | None = None,
->>>>>>> main
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
 
@@ -63,11 +56,7 @@ def message_to_item(
     pass has met (see :class:`MailBook`); ids are made distinct by ``book.place``.
     """
     try:
-<<<<<<< HEAD
-        return _convert(raw, source, where, meta or {}, book)
-=======
-        return _convert(raw, source, where, meta or {}, documents)
->>>>>>> main
+        return _convert(raw, source, where, meta or {}, book, documents)
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -104,15 +93,12 @@ def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
 
 
 def _convert(
-<<<<<<< HEAD
-    raw: bytes, source: str, where: str, extra: Mapping[str, Any], book: MailBook | None
-=======
     raw: bytes,
     source: str,
     where: str,
     extra: Mapping[str, Any],
+    book: MailBook | None,
     documents: DocumentReader | None = None,
->>>>>>> main
 ) -> MemoryRecord | RecordError:
     data = raw.replace(b"\r\n", b"\n")
     if not data.strip():
