@@ -12,7 +12,7 @@ import click
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import overall_bar, progress_bar
-from ..records import ImportReport
+from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -239,5 +239,7 @@ def _print_report(report: ImportReport, quiet: bool = False) -> None:
         click.echo(f"skipped: {error}", err=True)
     if report.skipped > SHOWN_ERRORS:
         click.echo(
-            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists them all)", err=True
+            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists the first "
+            f"{KEPT_ERRORS:,} and counts the rest by reason)",
+            err=True,
         )
