@@ -34,7 +34,9 @@ def _mbox(path: Path, n: int) -> Path:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)")
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)"
+)
 def test_the_bar_shows_total_phase_and_a_moving_eta(tmp_path: Path) -> None:
     mbox = _mbox(tmp_path / "list.mbox", 300)
     done = tmp_path / "done"
