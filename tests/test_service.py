@@ -346,9 +346,22 @@ async def test_a_killed_service_loses_nothing_it_reported_and_reopens(home: Path
     again = start(home)
     try:
         assert (await again.json("GET", "/v1/status"))["records"] == status.records
+        # SIGINT in the middle of an import: a clean stop, and nothing reported is lost.
+        job = await again.json(
+            "POST", "/v1/imports", json={"paths": [str(home.parent / "more.jsonl")], "batch": 16}
+        )
+        while (progress := await again.json("GET", f"/v1/imports/{job['id']}"))["report"][
+            "added"
+        ] == 0:
+            await asyncio.sleep(0.1)
     finally:
         await again.http.aclose()
         assert stop(again, signal.SIGINT) == 0
+    assert not (home / SERVICE_FILE).exists()
+    async with Memory.open(home) as memory:
+        after = await memory.status()
+        assert after.records >= status.records + progress["report"]["added"]
+        assert after.pending_bytes == 0 and after.indexed == after.records
 
 
 def test_serve_prints_a_systemd_unit_and_refuses_other_addresses(tmp_path: Path) -> None:
