@@ -289,10 +289,11 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
         MEMTRAILS, "add", str(home.parent / "more.jsonl"), "--batch", "16", env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    job: dict[str, Any] = {}
-    while not job or job["report"]["added"] == 0:
+    listed = jobs
+    while len(listed) == len(jobs) or listed[-1]["report"]["added"] == 0:
         await asyncio.sleep(0.2)
-        job = (await service.json("GET", "/v1/imports"))["imports"][-1]
+        listed = (await service.json("GET", "/v1/imports"))["imports"]
+    job = listed[-1]
     adding.send_signal(signal.SIGINT)
     _, err = await adding.communicate()
     assert adding.returncode != 0 and f"import {job['id']} cancelled" in err.decode()
