@@ -22,10 +22,13 @@ from ._exceptions import (
     FolderBusyError,
     FolderFormatError,
     IndexBackendError,
+    JobConflictError,
     MemoryClosedError,
     MemoryLockedError,
     MemtrailsError,
     ModelMismatchError,
+    ServiceError,
+    ServiceFileError,
     SourceError,
     ToolInputError,
 )
@@ -40,6 +43,7 @@ from .importers.jsonl import from_jsonl
 from .importers.maildir import from_maildir
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
+from .importers.transcripts import from_agent_transcripts
 from .limits import Limits
 from .memory import Memory, MemoryStatus, SearchHit
 from .pipeline.dedup import dedup
@@ -62,6 +66,7 @@ __all__ = [
     "FolderFormatError",
     "ImportReport",
     "IndexBackendError",
+    "JobConflictError",
     "Limits",
     "Memory",
     "MemoryClosedError",
@@ -76,6 +81,8 @@ __all__ = [
     "SearchHit",
     "Seen",
     "ServerIndex",
+    "ServiceError",
+    "ServiceFileError",
     "SourceError",
     "SourceReport",
     "SourceState",
@@ -85,6 +92,7 @@ __all__ = [
     "dedup",
     "default_embedder",
     "embed",
+    "from_agent_transcripts",
     "from_cursor",
     "from_eml",
     "from_files",

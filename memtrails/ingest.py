@@ -22,6 +22,7 @@ from .folder.manifest import scrub_rules, write_scrub_rules
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
+from .importers.iterables import named_rows
 from .items import RawReadable, Staged, StageItem, Unchanged, UnchangedMany
 from .keys import record_uid
 from .limits import CUT_KEY, Limits
@@ -72,7 +73,8 @@ async def run_import(
         items_in: AsyncIterable[Any] = readable.raw_lines(salt)
         settle = readable.settle
     else:
-        items_in, settle = stream.iterate(source), None
+        rows = source if isinstance(source, AsyncIterable) else named_rows(source)
+        items_in, settle = stream.iterate(rows), None
     warm = _Warmup(folder)
     ready = prepared(
         items_in,
@@ -182,7 +184,7 @@ async def _write(
         elif isinstance(item, RecordError):
             if strict:
                 raise SourceError(item.source, f"{item.where}: {item.reason}")
-            report.errors.append(item)
+            report.add_error(item)
             run.saw(item.source, record_uid(item.source, item.id) if item.id is not None else None)
         elif isinstance(item, SourceState):
             states.append(item)

@@ -23,7 +23,7 @@ from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
 from .importers.contract import Resumable
-from .importers.cursor import from_cursor
+from .importers.cursor import Fetch, from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
 from .keys import record_uid
 from .limits import Limits
@@ -182,7 +182,7 @@ class Memory:
 
     async def ingest(
         self,
-        source: AsyncIterable[Any] | Iterable[Any],
+        source: AsyncIterable[Any] | Iterable[Any] | Fetch,
         *,
         batch: int = 64,
         idle: float | None = 1.0,
@@ -248,6 +248,11 @@ class Memory:
                 )
             state = None if full else folder.positions.get(name)
             source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
+        elif callable(source) and not isinstance(source, AsyncIterable | Iterable):
+            raise TypeError(
+                "a function as `source` is read by watermark: give `cursor=` the field that "
+                "grows when a row changes, e.g. `ingest(rows, name=..., cursor='updated_at')`"
+            )
         elif lag is not None:
             raise ValueError("`lag` applies to a `cursor` import only")
         elif full and not isinstance(source, Resumable):
@@ -328,10 +333,12 @@ class Memory:
         return forgotten
 
     async def forget_source(self, source: str) -> int:
-        """Forget every record of ``source`` (tombstones in the log); return how many."""
+        """Forget every record of ``source`` (tombstones in the log) and its saved position
+        (a later import reads it again in full); return how many records were forgotten."""
         folder = self._open_folder()
         forgotten = await folder.writer.forget(folder.table.uids_of(js_well_formed(source)))
         await folder.writer.flush()
+        await folder.positions.forget(js_well_formed(source))
         return forgotten
 
     async def search(

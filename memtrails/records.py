@@ -8,11 +8,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
 __all__ = [
+    "KEPT_ERRORS",
     "RECORD_FIELDS",
     "At",
     "AtLike",
@@ -29,6 +30,14 @@ _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
 # The form toISOString writes (and most exports): read directly, as Date.parse reads it.
 _UTC_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))?Z")
 _EPOCH_DAY = date(1970, 1, 1).toordinal()
+#: How many errors a report keeps whole; the rest are counted, by reason.
+KEPT_ERRORS = 1000
+# How many reasons the summary of the errors not kept names; the rest count as one.
+_SUMMARY_REASONS = 100
+_OTHER_REASONS = "(other reasons)"
+# Reasons differ by the numbers in them (a line's length, a column): one summary entry each.
+_NUMBER = re.compile(r"\d+")
+_REASON_UNITS = 200
 
 
 def _utc_iso_ms(value: str) -> int | None:
@@ -51,8 +60,8 @@ class At:
     """A point in time, kept as JavaScript does: whole milliseconds since the Unix epoch, UTC.
 
     Build one with :meth:`At.of` from what a user would pass: an ISO 8601 or RFC 2822 string
-    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or epoch
-    milliseconds as an ``int`` or ``float``.
+    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or a number
+    of seconds or milliseconds since the epoch (:data:`SECONDS_BELOW`).
     """
 
     ms: int
@@ -74,7 +83,7 @@ class At:
         if isinstance(value, bool):
             raise TypeError("a timestamp cannot be a bool")
         if isinstance(value, int | float):
-            return cls(int(value))
+            return cls(epoch_ms(value))
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
             if value.tzinfo is None:
@@ -99,6 +108,31 @@ class At:
 
 
 AtLike: TypeAlias = "At | datetime | str | int | float"
+
+SECONDS_BELOW = 100_000_000_000
+"""A number of magnitude below this (1e11) is Unix seconds, at or above it milliseconds.
+
+Exports write either (a Unix ``date +%s``, Slack's ``ts``, Python's ``time.time()`` are
+seconds; JavaScript's ``Date.now()`` is milliseconds), and 1e11 tells them apart: as seconds
+it is the year 5138, as milliseconds 1973-03-03. So seconds from 1968 to 5138 and
+milliseconds after March 1973 (or before 1966) read as meant; a millisecond stamp of
+1966-11 to 1973-03 would be read as seconds (give it as an ISO string instead). JavaScript's
+``new Date(n)`` reads every number as milliseconds: ``conformance/README.md`` states the
+difference.
+"""
+
+
+def epoch_ms(value: int | float) -> int:
+    """Return the epoch milliseconds a number stands for, by the rule of :data:`SECONDS_BELOW`.
+
+    Raises:
+        ValueError: the number is not finite.
+    """
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"not a date: {value!r}")
+    if abs(value) < SECONDS_BELOW:
+        return round(value * 1000) if isinstance(value, float) else value * 1000
+    return int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +160,22 @@ class MemoryRecord:
     source: str = ""
     thread: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+
+    if TYPE_CHECKING:
+        # What the generated __init__ takes: ``at`` as anything At.of reads (converted in
+        # __post_init__), which the field's own type (At, as it is read back) cannot say.
+        def __init__(
+            self,
+            id: str,
+            text: str,
+            kind: str = "note",
+            author: str | None = None,
+            title: str | None = None,
+            at: AtLike | None = None,
+            source: str = "",
+            thread: str | None = None,
+            meta: Mapping[str, Any] = ...,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
@@ -247,6 +297,11 @@ class ImportReport:
 
     ``cut`` counts the records added or updated that were cut to fit the import's limits
     (text or title shortened, meta entries left out); each one's ``meta["_cut"]`` says what.
+
+    Errors are counted all, but only the first :data:`KEPT_ERRORS` are kept whole (in
+    ``errors``, through :meth:`add_error`); the others are summed up by reason (numbers in
+    a reason read as ``N``, at most 100 reasons) in ``errors_left_out``, so a source of
+    millions of bad lines costs bounded memory and a bounded ``--json`` report.
     """
 
     added: int = 0
@@ -259,11 +314,24 @@ class ImportReport:
     elapsed: float = 0.0
     sources: list[SourceReport] = field(default_factory=list)
     cut: int = 0
+    errors_left_out: Counter[str] = field(default_factory=Counter)
 
     @property
     def skipped(self) -> int:
         """How many records were skipped because they could not be read."""
-        return len(self.errors)
+        return len(self.errors) + self.errors_left_out.total()
+
+    def add_error(self, error: RecordError) -> None:
+        """Count a record that could not be read, keeping it whole if fewer are kept yet."""
+        if len(self.errors) < KEPT_ERRORS:
+            self.errors.append(error)
+            return
+        self._left_out(_NUMBER.sub("N", error.reason[:_REASON_UNITS]), 1)
+
+    def _left_out(self, reason: str, n: int) -> None:
+        if reason not in self.errors_left_out and len(self.errors_left_out) >= _SUMMARY_REASONS:
+            reason = _OTHER_REASONS
+        self.errors_left_out[reason] += n
 
     @property
     def seen(self) -> int:
@@ -276,7 +344,10 @@ class ImportReport:
         self.updated += other.updated
         self.unchanged += other.unchanged
         self.removed += other.removed
-        self.errors.extend(other.errors)
+        for error in other.errors:
+            self.add_error(error)
+        for reason, n in other.errors_left_out.items():
+            self._left_out(reason, n)
         self.secrets.update(other.secrets)
         self.embedded += other.embedded
         self.elapsed += other.elapsed
@@ -293,6 +364,7 @@ class ImportReport:
             "removed": self.removed,
             "cut": self.cut,
             "errors": [e.to_json() for e in self.errors],
+            "errors_left_out": dict(self.errors_left_out.most_common()),
             "secrets": dict(sorted(self.secrets.items())),
             "embedded": self.embedded,
             "sources": [s.to_json() for s in self.sources],

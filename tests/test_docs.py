@@ -20,7 +20,7 @@ def _commands(text: str) -> list[list[str]]:
     found = []
     for block in text.split("```sh\n")[1:]:
         for line in block.split("```", 1)[0].splitlines():
-            line = line.split("  #", 1)[0].strip()
+            line = line.split("  #", 1)[0].strip().removesuffix("&").strip()  # & runs it behind
             if line.startswith("memtrails "):
                 found.append(shlex.split(line)[1:])
     return found

@@ -12,7 +12,7 @@ import click
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import progress_bar
-from ..records import ImportReport
+from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -73,6 +73,9 @@ __all__: list[str] = []
     help="Records per model call and index write.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@click.option(
+    "-q", "--quiet", is_flag=True, help="No progress and no summary: only what was skipped."
+)
 @model_option
 @index_options
 @home_option
@@ -88,6 +91,7 @@ async def add(
     prune: bool,
     batch: int,
     as_json: bool,
+    quiet: bool,
     model: str | None,
     threads: int | None,
     qdrant_url: str | None,
@@ -125,13 +129,17 @@ async def add(
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
     from ._remote import add_remotely
+    from ._vanished import forget_vanished, split_vanished, stdin_hint
+
+    stdin_hint(paths)
+    paths, git_repos, gone = split_vanished(paths, git_repos, prune)
 
     asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
     routed = await add_remotely(
         home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
     )
     if routed is not None:  # a service holds the folder: it ran the import
-        return _show(routed, as_json)
+        return _show(routed, as_json, quiet)
     plans: list[list[Part]] = []
     try:
         for path in paths:  # fail before opening the memory
@@ -148,13 +156,14 @@ async def add(
         by_bytes = importer(part.kind).by_bytes
         return progress_bar(
             part.label,
-            enabled=not as_json,
+            enabled=not (as_json or quiet),
             total_bytes=part.size,
             position=part.position if by_bytes else None,
         )
 
     try:
-        async with open_memory(home, threads, qdrant_url, model) as memory:
+        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+            total.removed += await forget_vanished(memory, gone, name)
             for planned in plans:
                 report = await add_path(
                     memory,
@@ -167,7 +176,7 @@ async def add(
                 )
                 total.merge(report)
             for repo in git_repos:
-                with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
+                with progress_bar(f"git {repo}", enabled=not (as_json or quiet)) as on_progress:
                     report = await add_git(
                         memory,
                         repo,
@@ -182,21 +191,28 @@ async def add(
     finally:
         for planned in plans:
             close_parts(planned)
-    _show(total, as_json)
+    _show(total, as_json, quiet)
 
 
-def _show(report: ImportReport, as_json: bool) -> None:
+def _show(report: ImportReport, as_json: bool, quiet: bool = False) -> None:
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        _print_report(report)
+        _print_report(report, quiet)
 
 
-def _print_report(report: ImportReport) -> None:
+def _print_report(report: ImportReport, quiet: bool = False) -> None:
+    if quiet:
+        for error in report.errors[:SHOWN_ERRORS]:
+            click.echo(f"skipped: {error}", err=True)
+        return
     click.echo(
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, removed {report.removed} in {report.elapsed:.1f} s"
     )
+    # Repeated mail (list archives hold many copies) is folded into one record, not an error.
+    if duplicates := getattr(report, "duplicates", 0):
+        click.echo(f"duplicates folded: {duplicates} (the same message again, kept once)")
     if report.cut:
         click.echo(f'cut to fit the limits: {report.cut} (each record\'s meta "_cut" says what)')
     if report.secrets:
@@ -209,5 +225,7 @@ def _print_report(report: ImportReport) -> None:
         click.echo(f"skipped: {error}", err=True)
     if report.skipped > SHOWN_ERRORS:
         click.echo(
-            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists them all)", err=True
+            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists the first "
+            f"{KEPT_ERRORS:,} and counts the rest by reason)",
+            err=True,
         )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..embedding._base import Embedder
-from ..items import embed_text
+from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
@@ -27,7 +27,7 @@ from .ranking import (
 )
 from .table import Table
 
-__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit"]
+__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit", "snippet_of"]
 
 SNIPPET_CHARS = 300
 
@@ -62,6 +62,8 @@ class SearchHit:
     keyword: float | None = None
     confident: bool = True
     confidence: float | None = None
+    #: the attached document the best passage lies in (a mail found by its PDF), or None
+    attachment: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the hit as the JSON object ``memtrails search --json`` prints."""
@@ -79,7 +81,7 @@ class SearchHit:
             "at": self.at.iso() if self.at else None,
             "source": self.source,
             "snippet": self.snippet,
-        }
+        } | ({"attachment": self.attachment} if self.attachment else {})
 
 
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -156,6 +158,27 @@ def _asks(line: Mapping[str, Any]) -> bool:
     return str(line.get("text", "")).rstrip().endswith("?")
 
 
+def snippet_of(passage: str, title: str | None, limit: int) -> str:
+    """Return a passage as one line of at most ``limit`` characters, for a result.
+
+    The title, which results show beside it, is not repeated at its start (the model sees
+    title and text together, so a first passage begins with it), and a cut falls between
+    words, marked with an ellipsis.
+    """
+    flat = " ".join(passage.split())
+    if title:
+        head = " ".join(title.split())
+        if flat.startswith(head) and len(flat) > len(head):
+            flat = flat[len(head) :].lstrip(" :-")
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "\u2026"
+
+
 def search_hit(
     hit: Hit,
     record: MemoryRecord,
@@ -167,7 +190,7 @@ def search_hit(
     text = embed_text(record)
     start = int(hit.payload.get("start", 0))
     end = int(hit.payload.get("end", len(text)))
-    snippet = " ".join(text[start:end].split())[:SNIPPET_CHARS]
+    snippet = snippet_of(text[start:end], record.title, SNIPPET_CHARS)
     return SearchHit(
         score=ranked.score if ranked else hit.score,
         id=record.id,
@@ -182,6 +205,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
+        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
     )
 
 
@@ -203,6 +227,8 @@ async def search(
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
         raise ValueError("`k` must be at least 1")
+    if not query.strip():  # no words: every record would score alike, an arbitrary k
+        raise ValueError("`query` is empty; give words or a question")
     dense = await embedder.embed_query(query)
     terms = keyword_vector(query)
     where = SearchFilter(

@@ -91,7 +91,7 @@ def _record(
     if at_value is not None:
         if isinstance(at_value, bool) or not isinstance(at_value, str | int | float):
             raise ValueError(
-                f"field {at_key!r} (mapped to at) must be a date string or epoch milliseconds"
+                f"field {at_key!r} (mapped to at) must be a date string or a number of epoch seconds or milliseconds"
             )
         try:
             at = At.of(at_value)

@@ -39,11 +39,17 @@ more than any secret (a PEM block of a 4096-bit key is about 3,300)."""
 
 
 def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
-    unknown = [k for k in obj if k not in RECORD_FIELDS]
-    if unknown:
-        raise ValueError(
-            f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; records take {', '.join(RECORD_FIELDS)}"
-        )
+    # Keys that are not record fields go into meta, as a JSON Lines line's do (a row's
+    # extra column is a fact about the record, not a mistake); an explicit meta wins.
+    extra = {k: obj[k] for k in obj if k not in RECORD_FIELDS}
+    if any(not isinstance(k, str) for k in extra):
+        raise ValueError(f"field names must be strings, got {sorted(map(repr, extra))[0]}")
+    if extra:
+        meta = obj.get("meta")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise ValueError(f"`meta` must be an object, got {type(meta).__name__}")
+        obj = {k: obj[k] for k in obj if k in RECORD_FIELDS}
+        obj["meta"] = {**extra, **(meta or {})}
     if "id" not in obj:
         raise ValueError("missing `id`")
     if "text" not in obj:
@@ -250,7 +256,15 @@ def normalise_item(
         elif hasattr(item, "keys") and hasattr(item, "__getitem__"):  # sqlite3.Row, asyncpg Record
             record = _from_mapping({k: item[k] for k in item.keys()}, source)  # noqa: SIM118  rows iterate values
         else:
-            raise ValueError(f"expected a MemoryRecord or a mapping, got {type(item).__name__}")
+            hint = (
+                ": a tuple row needs its column names; pass the DB-API cursor itself (its "
+                "description names them) or set a row factory (sqlite3.Row)"
+                if isinstance(item, tuple)
+                else ""
+            )
+            raise ValueError(
+                f"expected a MemoryRecord or a mapping, got {type(item).__name__}{hint}"
+            )
     except (ValueError, TypeError) as exc:
         return RecordError(js_well_formed(source), f"item {position}", js_well_formed(str(exc)))
     try:

@@ -12,9 +12,10 @@ from typing import Any, NoReturn
 
 import httpx
 
-from .._exceptions import MemtrailsError
+from .._exceptions import ServiceError
 from ..folder.search import SearchHit
 from ..folder.status import MemoryStatus
+from ..importers.cursor import Fetch
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
@@ -25,14 +26,6 @@ from .imports import ERROR_KEY
 __all__ = ["RemoteMemory", "ServiceError", "connect", "report_from_json"]
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
-
-
-class ServiceError(MemtrailsError):
-    """The service refused a request or could not be reached; the message says why."""
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 async def connect(home: Path) -> RemoteMemory | None:
@@ -170,7 +163,7 @@ class RemoteMemory(Memory):
 
     async def ingest(
         self,
-        source: AsyncIterable[Any] | Iterable[Any],
+        source: AsyncIterable[Any] | Iterable[Any] | Fetch,
         *,
         batch: int = 64,
         idle: float | None = 1.0,
@@ -188,7 +181,7 @@ class RemoteMemory(Memory):
         Raises:
             ServiceError: the service refused the import, or ``cursor``/``strict`` was asked.
         """
-        if cursor is not None or strict:
+        if cursor is not None or strict or not isinstance(source, AsyncIterable | Iterable):
             raise ServiceError(
                 "`cursor` and `strict` are not available through the service: run that import "
                 "in the service's process, or stop the service"
@@ -260,6 +253,8 @@ def report_from_json(data: Mapping[str, Any]) -> ImportReport:
         for e in data.get("errors", [])
     ]
     report.secrets.update({str(k): int(v) for k, v in (data.get("secrets") or {}).items()})
+    left_out = data.get("errors_left_out") or {}
+    report.errors_left_out.update({str(k): int(v) for k, v in left_out.items()})
     report.sources = [
         SourceReport(str(s["source"]), mode=str(s["mode"]), read=int(s["read"]), why=s.get("why"))
         for s in data.get("sources", [])

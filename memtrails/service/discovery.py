@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._exceptions import MemtrailsError
+from .._exceptions import ServiceFileError
 
 __all__ = [
     "SERVICE_FILE",
@@ -29,10 +29,6 @@ SERVICE_FILE = "service.json"
 TOKEN_FILE = "service.token"
 SERVICE_ROLE = "memtrails serve"
 """The role the service writes into ``memory.lock`` beside its pid."""
-
-
-class ServiceFileError(MemtrailsError):
-    """The service's token or address file could not be written or read."""
 
 
 @dataclass(frozen=True, slots=True)

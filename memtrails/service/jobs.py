@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from .._exceptions import MemtrailsError
+from .._exceptions import JobConflictError, MemtrailsError
 from ..memory import Memory
 from ..records import ImportReport
 
@@ -22,10 +22,6 @@ Runner = Callable[["Job"], Awaitable[ImportReport]]
 
 _KEEP_FINISHED = 100  # finished jobs listed before the oldest are dropped
 _SHOWN_ERRORS = 20  # skipped records listed in a running job's progress
-
-
-class JobConflictError(MemtrailsError):
-    """A job would import a source that a running job imports already."""
 
 
 class LiveSource(Protocol):

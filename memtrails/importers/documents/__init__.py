@@ -11,6 +11,7 @@ from ._worker import DocumentReader, Extracted
 __all__ = [
     "DOCUMENT_MAX_BYTES",
     "DOCUMENT_SUFFIXES",
+    "MIME_TYPES",
     "DocumentReader",
     "Extracted",
     "document_at",
