@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..ingest import ProgressCallback
 from ..limits import Limits
-from ..pipeline.progress import progress_bar
+from ..pipeline.progress import overall_bar, progress_bar
 from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ from ._options import (
     model_option,
     open_memory,
 )
+from ._totals import commit_total, record_total
 
 __all__: list[str] = []
 
@@ -152,42 +153,55 @@ async def add(
         raise
     total = ImportReport()
 
+    show = not (as_json or quiet)
+    opened: list[Any] = []  # the memory, once open: its saved positions size the counts
+
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
         by_bytes = importer(part.kind).by_bytes
+        state = None if full or prune or not opened else opened[0].source_state(part.source)
         return progress_bar(
             part.label,
-            enabled=not (as_json or quiet),
+            enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
+            total_records=record_total(part.kind, part.target, state) if show else None,
         )
 
     try:
-        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
-            total.removed += await forget_vanished(memory, gone, name)
-            for planned in plans:
-                report = await add_path(
-                    memory,
-                    planned,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    progress=bar,
-                    limits=limits,
-                )
-                total.merge(report)
-            for repo in git_repos:
-                with progress_bar(f"git {repo}", enabled=not (as_json or quiet)) as on_progress:
-                    report = await add_git(
+        with overall_bar(len(plans) + len(git_repos), show) as finished:
+            async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+                opened.append(memory)
+                total.removed += await forget_vanished(memory, gone, name)
+                for planned in plans:
+                    report = await add_path(
                         memory,
-                        repo,
-                        all_branches=all_branches,
+                        planned,
                         full=full,
                         prune=prune,
                         batch=batch,
-                        on_progress=on_progress,
+                        progress=bar,
                         limits=limits,
                     )
-                total.merge(report)
+                    total.merge(report)
+                    finished(report)
+                for repo in git_repos:
+                    commits = commit_total(repo, all_branches) if show else None
+                    fresh = full or prune or memory.source_state(git_source(repo)) is None
+                    with progress_bar(
+                        f"git {repo}", enabled=show, total_records=commits if fresh else None
+                    ) as on_progress:
+                        report = await add_git(
+                            memory,
+                            repo,
+                            all_branches=all_branches,
+                            full=full,
+                            prune=prune,
+                            batch=batch,
+                            on_progress=on_progress,
+                            limits=limits,
+                        )
+                    total.merge(report)
+                    finished(report)
     finally:
         for planned in plans:
             close_parts(planned)
