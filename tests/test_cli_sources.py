@@ -199,3 +199,13 @@ def test_one_note_file_is_added_and_a_work_tree_suggests_git(tmp_path: Path) -> 
     (tree / "README.md").write_text("# Repo\n\nWhat it does.\n", encoding="utf-8")
     code, _, err = run("add", str(tree), "--home", home)
     assert code == 0 and f"memtrails add --git {tree}" in err
+
+
+def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    for author in ("ann@x.org", "Ann", "lee", "Ann Lee <ann@x.org>"):
+        code, out, err = run("search", "boiler", "--home", home, "--json", "--author", author)
+        assert code == 0, err
+        assert [hit["id"] for hit in json.loads(out)] == ["n3"], author
+    code, out, _ = run("search", "boiler", "--home", home, "--author", "Bob")
+    assert code == 0 and "no match (among records with --author Bob)" in out
