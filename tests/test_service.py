@@ -447,3 +447,21 @@ async def test_a_live_source_runs_as_a_job_with_its_progress_and_failure(tmp_pat
         assert job.error is not None and "went away" in job.error
         assert follow[-1]["report"]["added"] == 1 and follow[-1]["state"] == "failed"
         assert (await memory.status()).records == 1
+
+
+async def test_the_body_is_read_only_as_records_are_taken() -> None:
+    from memtrails.service.imports import body_records
+
+    pulled = 0
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal pulled
+        for n in range(1000):
+            pulled += 1
+            yield json.dumps({"id": str(n), "text": "x"}).encode() + b"\n"
+
+    records = body_records(chunks(), "s")
+    taken = [await anext(records) for _ in range(3)]
+    assert [r["id"] for r in taken if isinstance(r, dict)] == ["0", "1", "2"]
+    assert pulled == 3  # nothing read ahead of the pipeline: the socket waits instead
+    await records.aclose()
