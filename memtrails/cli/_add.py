@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._exceptions import SourceError
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import overall_bar, progress_bar
-from ..records import KEPT_ERRORS, ImportReport
+from ..records import KEPT_ERRORS, ImportReport, MemoryRecord
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -29,6 +30,7 @@ from ._options import (
     model_option,
     open_memory,
 )
+from ._single import git_hint, note_of, single_note
 from ._totals import commit_total, record_total
 
 __all__: list[str] = []
@@ -142,9 +144,17 @@ async def add(
     if routed is not None:  # a service holds the folder: it ran the import
         return _show(routed, as_json, quiet)
     plans: list[list[Part]] = []
+    notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
+    git_hint(paths, git_repos)
     try:
         for path in paths:  # fail before opening the memory
-            plans.append(plan(str(path), kind=kind, name=name))
+            try:
+                plans.append(plan(str(path), kind=kind, name=name))
+            except SourceError:
+                note = note_of(path) if kind is None else None
+                if note is None:
+                    raise
+                notes.append(note)
         for repo in git_repos:
             git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
@@ -168,10 +178,12 @@ async def add(
         )
 
     try:
-        with overall_bar(len(plans) + len(git_repos), show) as finished:
+        with overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished:
             async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
                 opened.append(memory)
                 total.removed += await forget_vanished(memory, gone, name)
+                for note in notes:
+                    total.merge(await single_note(memory, note, name, batch=batch, limits=limits))
                 for planned in plans:
                     report = await add_path(
                         memory,
