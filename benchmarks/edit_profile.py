@@ -53,7 +53,7 @@ PARTS: list[tuple[str, tuple[str, ...]]] = [
         "normalise",
         (
             "memtrails/pipeline/normalise.py",
-            "memtrails/js.py",
+            "memtrails/portable.py",
             "memtrails/limits.py",
             "memtrails/records.py",
         ),

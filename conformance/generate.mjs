@@ -31,7 +31,7 @@ if (zone !== TZ || Date.parse('2024-07-01T12:00') !== Date.UTC(2024, 6, 1, 16)) 
 }
 
 // ---------------------------------------------------------------------------------------------
-// The rules (the specification of memtrails/js.py, words.py and keys.py)
+// The rules (the specification of memtrails/portable.py, words.py and keys.py)
 
 const isHigh = (c) => c >= 0xd800 && c <= 0xdbff;
 const isLow = (c) => c >= 0xdc00 && c <= 0xdfff;

@@ -1,10 +1,15 @@
 """memtrails: stream mail, chat, Git history, notes and any cursor into a searchable memory folder.
 
+What a user imports is here. Beside it, a few named namespaces: ``memtrails.extend`` (the
+protocols an embedder or index backend implements, and the plumbing a pipeline of your own
+composes), ``memtrails.testing`` (test doubles) and ``memtrails.secrets`` (the secret rule
+set). Every other module is internal.
+
 The layers, lowest first (``tests/test_layers.py`` holds every module to them): the base
-(records, keys, js, dates, words), models and rules (embedding, secrets, items), the three
-stages of the data flow, which never import one another (importers -> pipeline -> folder),
-and the modules that compose them (ingest, memory, add, cli). Public names live in those
-modules and are re-exported here; their ``__module__`` says ``memtrails``.
+(records, keys, portable, dates, words), models and rules (embedding, secrets, items), the
+three stages of the data flow, which never import one another (importers -> pipeline ->
+folder), and the modules that compose them (ingest, memory, add, cli). Public names live in
+those modules and are re-exported here; their ``__module__`` says ``memtrails``.
 """
 
 import contextlib as _contextlib
@@ -14,25 +19,32 @@ from importlib import import_module as _import_module
 from ._exceptions import (
     DiskFullError,
     EmbeddingError,
+    FolderBusyError,
     FolderFormatError,
     IndexBackendError,
+    JobConflictError,
     MemoryClosedError,
     MemoryLockedError,
     MemtrailsError,
     ModelMismatchError,
+    ServiceError,
+    ServiceFileError,
     SourceError,
+    ToolInputError,
 )
+from .add import add_git, add_path
+from .folder.ranking import CONFIDENT_COSINE
 from .importers.cursor import from_cursor
 from .importers.eml import from_eml
 from .importers.files import from_files
 from .importers.git import from_git
 from .importers.iterables import from_iterable
 from .importers.jsonl import from_jsonl
+from .importers.maildir import from_maildir
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
 from .limits import Limits
-from .memory import Memory, MemoryStatus, SearchHit, in_flight_bound
-from .pipeline.batch import batch, prefetch
+from .memory import Memory, MemoryStatus, SearchHit
 from .pipeline.dedup import dedup
 from .pipeline.embed import embed
 from .pipeline.normalise import normalise
@@ -44,13 +56,16 @@ if _typing.TYPE_CHECKING:
     from .folder.index import EdgeIndex, ServerIndex
 
 __all__ = [
+    "CONFIDENT_COSINE",
     "At",
     "DiskFullError",
     "EdgeIndex",
     "EmbeddingError",
+    "FolderBusyError",
     "FolderFormatError",
     "ImportReport",
     "IndexBackendError",
+    "JobConflictError",
     "Limits",
     "Memory",
     "MemoryClosedError",
@@ -65,10 +80,14 @@ __all__ = [
     "SearchHit",
     "Seen",
     "ServerIndex",
+    "ServiceError",
+    "ServiceFileError",
     "SourceError",
     "SourceReport",
     "SourceState",
-    "batch",
+    "ToolInputError",
+    "add_git",
+    "add_path",
     "dedup",
     "default_embedder",
     "embed",
@@ -78,11 +97,10 @@ __all__ = [
     "from_git",
     "from_iterable",
     "from_jsonl",
+    "from_maildir",
     "from_mbox",
     "from_slack_export",
-    "in_flight_bound",
     "normalise",
-    "prefetch",
     "scrub",
 ]
 

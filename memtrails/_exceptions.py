@@ -9,24 +9,38 @@ The tree::
     ├── ModelMismatchError     the folder was built with another embedding model
     ├── SourceError            an importer cannot open its input at all
     ├── EmbeddingError         the model or embedding server failed
+    ├── IndexBackendError      the index backend (Qdrant Edge or a server) failed
     ├── DiskFullError          no space left where the memory folder is
-    └── IndexError_            the index backend failed (exported as ``IndexBackendError``)
+    ├── FolderBusyError        the MCP server waited too long for the folder
+    ├── ToolInputError         an MCP tool was called with arguments it cannot use
+    ├── ServiceError           the service refused a request or could not be reached
+    ├── ServiceFileError       the service's token or address file cannot be written or read
+    └── JobConflictError       a service job would import a source a running job imports
+
+Every error memtrails raises on purpose is one of these, defined here and exported from
+``memtrails`` (``tests/test_exceptions.py`` holds this drawing to the classes).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = [
     "DiskFullError",
     "EmbeddingError",
+    "FolderBusyError",
     "FolderFormatError",
     "IndexBackendError",
+    "JobConflictError",
     "MemoryClosedError",
     "MemoryLockedError",
     "MemtrailsError",
     "ModelMismatchError",
+    "ServiceError",
+    "ServiceFileError",
     "SourceError",
+    "ToolInputError",
 ]
 
 
@@ -44,6 +58,13 @@ class MemoryLockedError(MemtrailsError):
         holder = f"process {pid}" if pid else "another process"
         if role:
             holder += f" ({role})"
+        if pid == os.getpid():
+            super().__init__(
+                f"memory folder {folder} is in use by {holder}, this very process: it is "
+                "already open here; share that one Memory (it is safe across the tasks of one "
+                "event loop) or close it before opening the folder again"
+            )
+            return
         super().__init__(
             f"memory folder {folder} is in use by {holder}; "
             "wait for it to finish or stop it, then try again"
@@ -97,3 +118,27 @@ class DiskFullError(MemtrailsError):
             f"no space left on {where} while {doing}; free some space (or choose another "
             "--home) and run the command again"
         )
+
+
+class FolderBusyError(MemtrailsError):
+    """The folder stayed held by another process (an import) for longer than the server waits."""
+
+
+class ToolInputError(MemtrailsError):
+    """An MCP tool was called with arguments that name nothing it can use."""
+
+
+class ServiceError(MemtrailsError):
+    """The service refused a request or could not be reached; the message says why."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status  # the HTTP status the service answered with, if it answered
+
+
+class ServiceFileError(MemtrailsError):
+    """The service's token or address file could not be written or read."""
+
+
+class JobConflictError(MemtrailsError):
+    """A job would import a source that a running job imports already."""

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .js import js_stringify, js_utf8, js_well_formed
+from .portable import js_stringify, js_utf8, js_well_formed
 
 __all__ = ["Measure", "json_bytes", "measure", "str_bounds", "well_formed_value"]
 

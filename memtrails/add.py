@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from ._exceptions import SourceError
 from .importers._input import Input, open_input
 from .importers._shared import default_source
 from .importers.detect import Part, close_parts, open_part, plan
+from .importers.registry import importer
 from .ingest import ProgressCallback
 from .limits import Limits
 from .memory import Memory
 from .records import ImportReport
 
-__all__ = ["add_git", "add_part", "add_path", "source_name"]
+__all__ = ["PartProgress", "add_git", "add_part", "add_path", "source_name"]
 
 
 def source_name(path: str | os.PathLike[str]) -> str:
@@ -23,9 +26,13 @@ def source_name(path: str | os.PathLike[str]) -> str:
     return default_source(path)
 
 
+PartProgress = Callable[[Part], AbstractContextManager[ProgressCallback | None]]
+"""Makes the progress display of one part of an import (``memtrails add`` draws a bar)."""
+
+
 async def add_path(
     memory: Memory,
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Sequence[Part],
     *,
     kind: str | None = None,
     name: str | None = None,
@@ -33,6 +40,7 @@ async def add_path(
     prune: bool = False,
     batch: int = 64,
     on_progress: ProgressCallback | None = None,
+    progress: PartProgress | None = None,
     limits: Limits | None = None,
 ) -> ImportReport:
     """Import a file or folder of any kind memtrails reads, reading only what is new.
@@ -46,8 +54,10 @@ async def add_path(
 
     Args:
         memory: an open memory.
-        path: the input; ``-`` is standard input.
-        kind: one of ``jsonl``, ``mbox``, ``eml``, ``maildir``, ``slack``, ``files``;
+        path: the input (``-`` is standard input), or the parts ``plan(path)`` returned
+            (to fail before a memory is opened, as ``memtrails add`` does).
+        kind: a kind the importer registry knows (``memtrails.importers.registry.kinds()``:
+            ``jsonl``, ``mbox``, ``eml``, ``maildir``, ``slack``, ``files``, ...);
             detected when None.
         name: the source name (default: the resolved path); give one to a pipe so that
             re-runs of the same archive dedup against each other.
@@ -56,6 +66,8 @@ async def add_path(
             (never records of another source; nothing when the source yielded nothing).
         batch: records per model call and index write.
         on_progress: called with the running report after every batch.
+        progress: instead of ``on_progress``, makes each part's progress callback (a
+            context manager around that part's import).
         limits: how large and deep a record may be (default: ``Limits()``).
 
     Raises:
@@ -67,19 +79,25 @@ async def add_path(
         async with Memory.open("~/.memtrails") as memory:
             report = await add_path(memory, "~/mail/archive.mbox")
     """
-    parts = await asyncio.to_thread(plan, os.fspath(path), kind=kind, name=name)
+    if isinstance(path, str | os.PathLike):
+        parts = await asyncio.to_thread(plan, os.fspath(path), kind=kind, name=name)
+    else:
+        parts = list(path)
     total = ImportReport()
     try:
         for part in parts:
-            report = await add_part(
-                memory,
-                part,
-                full=full,
-                prune=prune,
-                batch=batch,
-                on_progress=on_progress,
-                limits=limits,
-            )
+            with (
+                progress(part) if progress is not None else nullcontext(on_progress)
+            ) as callback:
+                report = await add_part(
+                    memory,
+                    part,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    on_progress=callback,
+                    limits=limits,
+                )
             total.merge(report)
     finally:
         close_parts(parts)
@@ -103,7 +121,7 @@ async def add_part(
     """
     piped = isinstance(part.target, Input) and not part.target.regular
     try:
-        if part.kind in ("mbox", "jsonl") and isinstance(part.target, Path):
+        if importer(part.kind).by_bytes and isinstance(part.target, Path):
             # opened here so that progress can tell how far into the file reading is
             part.opened = await asyncio.to_thread(open_input, part.target, part.source)
         elif isinstance(part.target, Input):
@@ -113,13 +131,11 @@ async def add_part(
                 part.source,
                 "--prune on a pipe needs --name NAME, so that only that archive's records are pruned",
             )
-        # A notes folder or a Maildir is walked whole even when incremental (a stat per
-        # file), so it can prune without reading unchanged files; others prune after a full read.
-        use_state = not full and not piped and (not prune or part.kind in ("files", "maildir"))
-        state = memory.source_state(part.source) if use_state else None
-        importer = open_part(part, state=state, target=part.opened, limits=limits)
+        # Memory.ingest resumes the part from its saved position (not for a pipe, nor for
+        # --full, nor for a --prune of a kind that must be read whole to be pruned).
+        items = open_part(part, target=part.opened, limits=limits)
         return await memory.ingest(
-            importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
+            items, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
         )
     finally:
         if part.opened is not None:
@@ -151,11 +167,10 @@ async def add_git(
         on_progress: called with the running report after every batch.
         limits: how large and deep a record may be (default: ``Limits()``).
     """
-    from .importers.git import from_git, git_source
+    from .importers.git import from_git
 
-    repo = Path(repo).expanduser()
-    state = None if (full or prune) else memory.source_state(git_source(repo))
-    importer = from_git(repo, branch=branch, all_branches=all_branches, state=state)
+    # Memory.ingest resumes it from the heads the last run saved (not with full or prune).
+    commits = from_git(Path(repo).expanduser(), branch=branch, all_branches=all_branches)
     return await memory.ingest(
-        importer, batch=batch, on_progress=on_progress, prune=prune, limits=limits
+        commits, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
     )

@@ -21,6 +21,7 @@ from ._exceptions import SourceError
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
+from .importers.iterables import named_rows
 from .items import RawReadable, Staged, StageItem, Unchanged, UnchangedMany
 from .keys import record_uid
 from .limits import CUT_KEY, Limits
@@ -71,7 +72,8 @@ async def run_import(
         items_in: AsyncIterable[Any] = readable.raw_lines(salt)
         settle = readable.settle
     else:
-        items_in, settle = stream.iterate(source), None
+        rows = source if isinstance(source, AsyncIterable) else named_rows(source)
+        items_in, settle = stream.iterate(rows), None
     warm = _Warmup(folder)
     ready = prepared(
         items_in,

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .embedding._base import Passage
-from .js import js_well_formed
+from .portable import js_well_formed
 from .records import MemoryRecord, RecordError, SourceState
 
 __all__ = [
+    "ATTACHMENT_HEADING",
     "RawItem",
     "RawLine",
     "RawReadable",
@@ -19,6 +20,7 @@ __all__ = [
     "Staged",
     "Unchanged",
     "UnchangedMany",
+    "attachment_of",
     "embed_text",
 ]
 
@@ -96,6 +98,23 @@ class RawReadable(Protocol):
         """Return a position of :meth:`raw_lines` that counted ``not_records`` lines as records
         that turned out not to be, counting only the records."""
         ...
+
+
+#: The line that opens an attachment's text inside a mail's record: ``[attachment: NAME]``.
+ATTACHMENT_HEADING = "\n[attachment: "
+
+
+def attachment_of(text: str, start: int, end: int) -> str | None:
+    """Return the name of the attachment a passage ``text[start:end]`` lies in, or None.
+
+    A mail's record holds its attachments' text after its own, each under a heading line
+    (:data:`ATTACHMENT_HEADING`); the passage lies in the last one that opens before its end.
+    """
+    at = text.rfind(ATTACHMENT_HEADING, 0, max(end, start + 1))
+    if at < 0:
+        return None
+    close = text.find("]\n", at)
+    return text[at + len(ATTACHMENT_HEADING) : close] if close > at else None
 
 
 def embed_text(record: MemoryRecord) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .js import js_stringify, sha256_hex
+from .portable import js_stringify, sha256_hex
 from .records import MemoryRecord
 
 __all__ = ["fingerprint", "fingerprint_of", "point_id", "record_uid"]

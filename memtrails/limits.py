@@ -33,6 +33,9 @@ class Limits:
         max_record_bytes: the largest record, as stored JSON, after any cut. Larger: refused.
         max_line_bytes: the longest JSON Lines line read (it is parsed whole). Longer: refused
             without being read into memory, and reading goes on at the next line.
+        max_file_bytes: the largest file an importer reads whole (a note, a Slack export's
+            member, inflated). Larger: a named error, never read. None: each importer's own
+            default (1 MB for a note, 128 MiB for a Slack member).
 
     Raises:
         ValueError: a limit is not a positive integer, or ``max_depth`` is over 200.
@@ -48,6 +51,7 @@ class Limits:
     max_field_bytes: int = 1024 * 1024
     max_record_bytes: int = 16 * 1024 * 1024
     max_line_bytes: int = 64 * 1024 * 1024
+    max_file_bytes: int | None = None
 
     def __post_init__(self) -> None:
         for name in (
@@ -57,8 +61,11 @@ class Limits:
             "max_field_bytes",
             "max_record_bytes",
             "max_line_bytes",
+            "max_file_bytes",
         ):
             value = getattr(self, name)
+            if value is None and name == "max_file_bytes":
+                continue
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
         if self.max_depth > MAX_DEPTH_CEILING:

@@ -21,11 +21,12 @@ from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
-from .importers.cursor import from_cursor
+from .importers.contract import Resumable
+from .importers.cursor import Fetch, from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .js import js_well_formed
 from .keys import record_uid
 from .limits import Limits
+from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
 __all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
@@ -41,7 +42,8 @@ class Memory:
 
     Open one with ``await Memory.open(path)`` or ``async with Memory.open(path) as memory``.
     A Memory is safe to share between tasks of one event loop; one process at a time may
-    hold a folder open.
+    hold a folder open. When a ``memtrails serve`` service holds the folder, ``open`` returns
+    a client of that service instead (:attr:`remote` is True; see ``memtrails.service``).
 
     Example::
 
@@ -50,6 +52,9 @@ class Memory:
             for hit in await memory.search("when is the launch?"):
                 print(hit.score, hit.title)
     """
+
+    remote: bool = False
+    """True for a client of the service that holds the folder (``memtrails serve``)."""
 
     def __init__(self, folder: Folder) -> None:
         """Wrap an open folder; use :meth:`open`."""
@@ -81,6 +86,7 @@ class Memory:
         create: bool = True,
         catch_up: bool = True,
         brief: bool = False,
+        service: bool = True,
     ) -> _Opener:
         """Open (creating if needed) the memory folder at ``path``.
 
@@ -107,6 +113,10 @@ class Memory:
                 without it, reading commands open fast and the next writer catches up.
             brief: this opener holds the folder only for a moment (a search, a status):
                 an import that finds it open waits for it instead of failing.
+            service: when a ``memtrails serve`` service holds the folder, return its client
+                (``memory.remote`` is True; ``model``, ``threads``, ``create`` and
+                ``catch_up`` are then the service's business). Not with ``embedder`` (an
+                Embedder object) or ``index``, which cannot travel to it.
 
         Raises:
             MemoryLockedError: another process has the folder open.
@@ -138,7 +148,9 @@ class Memory:
             create=create,
             role=READER if brief else "",
         )
-        return _Opener(partial(_open, opening, catch_up))
+        home = Path(path).expanduser()
+        routed = service and index is None and not isinstance(embedder, Embedder)
+        return _Opener(partial(_open, opening, catch_up, home if routed else None))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -169,7 +181,7 @@ class Memory:
 
     async def ingest(
         self,
-        source: AsyncIterable[Any] | Iterable[Any],
+        source: AsyncIterable[Any] | Iterable[Any] | Fetch,
         *,
         batch: int = 64,
         idle: float | None = 1.0,
@@ -189,6 +201,10 @@ class Memory:
         (``id`` and ``text`` at least): a database cursor, a paginated API. Records pass
         through normalise, scrub, dedup, batch and embed stages into the folder; at most
         ``in_flight_bound(batch)`` records are held at once, whatever the source's size.
+
+        An importer (``from_mbox(path)``, ``from_files(folder)``, ...) is resumed from the
+        position the last run of its source saved, so only what is new is read; give it a
+        ``state=`` of your own, or ``full=True``, to choose otherwise.
 
         With ``cursor``, ``source`` is a function of the watermark instead: it receives the
         largest ``cursor`` value the last run of ``name`` saw (None the first time, or with
@@ -210,8 +226,9 @@ class Memory:
                 import incremental by watermark, kept per ``name``.
             lag: with ``cursor``: re-read this much before the watermark (a ``timedelta``
                 or a number), for rows that arrive late.
-            full: with ``cursor``: ignore the watermark and read everything (with
-                ``prune``, rows gone from the source are forgotten).
+            full: ignore the saved position (an importer's, or the ``cursor`` watermark)
+                and read everything (with ``prune``, records gone from the source are
+                forgotten).
             limits: how large and deep a record may be (default: ``Limits()``); over a
                 limit a record is cut (``report.cut``, its ``meta["_cut"]``) or refused.
 
@@ -230,8 +247,28 @@ class Memory:
                 )
             state = None if full else folder.positions.get(name)
             source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
-        elif lag is not None or full:
-            raise ValueError("`lag` and `full` apply to a `cursor` import only")
+        elif callable(source) and not isinstance(source, AsyncIterable | Iterable):
+            raise TypeError(
+                "a function as `source` is read by watermark: give `cursor=` the field that "
+                "grows when a row changes, e.g. `ingest(rows, name=..., cursor='updated_at')`"
+            )
+        elif lag is not None:
+            raise ValueError("`lag` applies to a `cursor` import only")
+        elif full and not isinstance(source, Resumable):
+            raise ValueError(
+                "`full` applies to a `cursor` import or an importer that resumes "
+                "(from_mbox, from_files, ...); this source is read whole anyway"
+            )
+        elif isinstance(source, Resumable):
+            # An importer resumes from where its source's last run ended, unless the caller
+            # gave a position, wants everything, or prunes a source that must be read whole.
+            if source.explicit:
+                at = source.state
+            elif full or (prune and not source.prunes_incrementally):
+                at = None
+            else:
+                at = folder.positions.get(source.source)
+            source = source.resume(at)
         return await run_import(
             folder,
             source,
@@ -247,7 +284,7 @@ class Memory:
     def source_state(self, source: str) -> dict[str, Any] | None:
         """Return the position the importer of ``source`` reported at the end of the last run.
 
-        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add``).
+        Importers take it back as ``state=`` to read only what is new (see ``memtrails.add_path``).
         """
         return self._open_folder().positions.get(source)
 
@@ -273,7 +310,9 @@ class Memory:
         """
         folder = self._open_folder()
         rows = [
-            (row[1], uid) for uid in self._uids_for(id, source) if (row := folder.table.get(uid))
+            (row.offset, uid)
+            for uid in self._uids_for(id, source)
+            if (row := folder.table.get(uid))
         ]
         if not rows:
             return None
@@ -289,6 +328,13 @@ class Memory:
         """
         folder = self._open_folder()
         forgotten = await folder.writer.forget(self._uids_for(id, source))
+        await folder.writer.flush()
+        return forgotten
+
+    async def forget_source(self, source: str) -> int:
+        """Forget every record of ``source`` (tombstones in the log); return how many."""
+        folder = self._open_folder()
+        forgotten = await folder.writer.forget(folder.table.uids_of(js_well_formed(source)))
         await folder.writer.flush()
         return forgotten
 
@@ -308,8 +354,8 @@ class Memory:
 
         Dense (meaning) and keyword candidates are fused by their scores; a date the query
         names ("in April 2003") favours records written then, an author it names records by
-        them; a short chat turn is scored partly by the turns around it in its thread (README
-        "Search"); each record appears once, with its best passage as the snippet, its raw
+        them; a short chat turn is scored partly by the turns around it in its thread
+        (docs/search.md); each record appears once, with its best passage as the snippet, its raw
         scores and a ``confident`` flag.
 
         Args:
@@ -319,7 +365,7 @@ class Memory:
             since, until: only records written in this time range (anything ``At.of`` reads).
             min_confidence: return nothing when the search's ``confidence`` is below this
                 (the best raw cosine, or the keyword match on that scale;
-                ``memtrails.folder.ranking.CONFIDENT_COSINE`` is the calibrated value): no
+                ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
 
         Returns:
@@ -454,7 +500,15 @@ def _named_model(name: str | os.PathLike[str], threads: int | None) -> EmbedderF
     return make
 
 
-async def _open(opening: Callable[[], Awaitable[Folder]], catch_up: bool) -> Memory:
+async def _open(
+    opening: Callable[[], Awaitable[Folder]], catch_up: bool, home: Path | None = None
+) -> Memory:
+    if home is not None:
+        from .service.client import connect
+
+        remote = await connect(home)
+        if remote is not None:
+            return remote
     memory = Memory(await opening())
     if catch_up:
         try:

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
@@ -51,8 +51,8 @@ class At:
     """A point in time, kept as JavaScript does: whole milliseconds since the Unix epoch, UTC.
 
     Build one with :meth:`At.of` from what a user would pass: an ISO 8601 or RFC 2822 string
-    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or epoch
-    milliseconds as an ``int`` or ``float``.
+    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or a number
+    of seconds or milliseconds since the epoch (:data:`SECONDS_BELOW`).
     """
 
     ms: int
@@ -74,7 +74,7 @@ class At:
         if isinstance(value, bool):
             raise TypeError("a timestamp cannot be a bool")
         if isinstance(value, int | float):
-            return cls(int(value))
+            return cls(epoch_ms(value))
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
             if value.tzinfo is None:
@@ -99,6 +99,31 @@ class At:
 
 
 AtLike: TypeAlias = "At | datetime | str | int | float"
+
+SECONDS_BELOW = 100_000_000_000
+"""A number of magnitude below this (1e11) is Unix seconds, at or above it milliseconds.
+
+Exports write either (a Unix ``date +%s``, Slack's ``ts``, Python's ``time.time()`` are
+seconds; JavaScript's ``Date.now()`` is milliseconds), and 1e11 tells them apart: as seconds
+it is the year 5138, as milliseconds 1973-03-03. So seconds from 1968 to 5138 and
+milliseconds after March 1973 (or before 1966) read as meant; a millisecond stamp of
+1966-11 to 1973-03 would be read as seconds (give it as an ISO string instead). JavaScript's
+``new Date(n)`` reads every number as milliseconds: ``conformance/README.md`` states the
+difference.
+"""
+
+
+def epoch_ms(value: int | float) -> int:
+    """Return the epoch milliseconds a number stands for, by the rule of :data:`SECONDS_BELOW`.
+
+    Raises:
+        ValueError: the number is not finite.
+    """
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"not a date: {value!r}")
+    if abs(value) < SECONDS_BELOW:
+        return round(value * 1000) if isinstance(value, float) else value * 1000
+    return int(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +151,22 @@ class MemoryRecord:
     source: str = ""
     thread: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
+
+    if TYPE_CHECKING:
+        # What the generated __init__ takes: ``at`` as anything At.of reads (converted in
+        # __post_init__), which the field's own type (At, as it is read back) cannot say.
+        def __init__(
+            self,
+            id: str,
+            text: str,
+            kind: str = "note",
+            author: str | None = None,
+            title: str | None = None,
+            at: AtLike | None = None,
+            source: str = "",
+            thread: str | None = None,
+            meta: Mapping[str, Any] = ...,
+        ) -> None: ...
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:

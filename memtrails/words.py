@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import icu
 
-from .js import fnv1a32, utf16_len
+from .portable import fnv1a32, utf16_len
 
 __all__ = [
     "ICU_WORD_RULES",

@@ -60,15 +60,15 @@ def pg_dsn() -> str:
 
 
 def readme_recipe(name: str) -> str:
-    """Return the README's Python block that starts ``# recipe: <name>``, as written there."""
+    """Return the Python block of docs/sources.md that starts ``# recipe: <name>``, as written there."""
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[1] / "docs" / "sources.md").read_text(encoding="utf-8")
     for block in text.split("```python\n")[1:]:
         code = block.split("```", 1)[0]
         if code.startswith(f"# recipe: {name}\n"):
             return code
-    raise LookupError(f"README has no recipe {name!r}")
+    raise LookupError(f"docs/sources.md has no recipe {name!r}")
 
 
 async def mbox_positions(path: Any, **kwargs: Any) -> list[Any]:

@@ -22,7 +22,9 @@ import pytest
 from helpers import in_tz
 
 from memtrails.dates import iso_from_ms, parse_date, utc_from_local_ms
-from memtrails.js import (
+from memtrails.keys import fingerprint, fingerprint_of, point_id, record_uid
+from memtrails.pipeline.normalise import normalise_item
+from memtrails.portable import (
     JS_WHITESPACE,
     fnv1a32,
     js_number,
@@ -35,8 +37,6 @@ from memtrails.js import (
     utf16_len,
     utf16_slice,
 )
-from memtrails.keys import fingerprint, fingerprint_of, point_id, record_uid
-from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import At, MemoryRecord
 from memtrails.words import _WORD_LIKE, _breaker, keyword_vector, words
 

@@ -91,7 +91,7 @@ async def test_rows_out_of_order_save_the_watermark_only_at_the_end_and_say_so(t
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         states = [
             item
-            async for item in from_cursor(lambda since: rows, name="n", cursor="updated_at", every=2)
+            async for item in from_cursor(lambda since: rows, name="n", cursor="updated_at", checkpoint_every=2)
             if not isinstance(item, dict)
         ]
         # One mid-run position after rows 1 and 5 (in order), none after the order broke.
@@ -155,6 +155,10 @@ async def test_misuse_says_what_to_do(tmp_path: Path) -> None:
         with pytest.raises(TypeError, match="function of the watermark"):
             await memory.ingest([{"id": 1, "text": "x"}], name="n", cursor="updated_at")
         with pytest.raises(ValueError, match="`cursor` import only"):
+            await memory.ingest([{"id": 1, "text": "x"}], lag=5)
+        with pytest.raises(ValueError, match="`full` applies to a `cursor` import or an importer"):
             await memory.ingest([{"id": 1, "text": "x"}], full=True)
+        with pytest.raises(TypeError, match="give `cursor=` the field that grows"):
+            await memory.ingest(lambda since: [{"id": 1, "text": "x"}], name="n")
         report = await memory.ingest(lambda since: [{"id": 1, "text": "no stamp"}], name="n", cursor="updated_at")
         assert [e.reason for e in report.errors] == ["no `updated_at` value (the cursor column)"]

@@ -1,4 +1,5 @@
-"""The public API: ``memtrails.__all__`` and the package agree, names are documented, imports are light."""
+"""The public API: each public namespace's ``__all__`` and its names agree, names are documented,
+imports are light."""
 
 from __future__ import annotations
 
@@ -6,14 +7,28 @@ import subprocess
 import sys
 import types
 
+import pytest
+
 import memtrails
+import memtrails.extend
+import memtrails.testing
+
+# Constants and type aliases carry no docstring of their own.
+_UNDOCUMENTED = {"CONFIDENT_COSINE", "ENTRY_POINTS", "Vector"}
 
 
-def test_all_is_sorted_and_documented() -> None:
-    assert memtrails.__all__ == sorted(memtrails.__all__)
-    for name in memtrails.__all__:
-        value = getattr(memtrails, name)
-        assert value.__doc__, f"{name} has no docstring"
+def _isort_style(name: str) -> tuple[int, str]:
+    # ruff's RUF022 order: CONSTANTS, then Classes, then functions, each alphabetical.
+    return (0 if name.isupper() else 1 if name[0].isupper() else 2), name
+
+
+@pytest.mark.parametrize("module", [memtrails, memtrails.extend, memtrails.testing])
+def test_all_is_sorted_and_documented(module: types.ModuleType) -> None:
+    assert module.__all__ == sorted(module.__all__, key=_isort_style)
+    for name in module.__all__:
+        value = getattr(module, name)
+        if name not in _UNDOCUMENTED:
+            assert value.__doc__, f"{name} has no docstring"
 
 
 def test_all_and_the_package_agree_in_both_directions() -> None:
@@ -26,6 +41,39 @@ def test_all_and_the_package_agree_in_both_directions() -> None:
         if not name.startswith("_") and not isinstance(value, types.ModuleType)
     }
     assert public == set(memtrails.__all__)
+
+
+def test_extend_all_and_the_namespace_agree_in_both_directions() -> None:
+    public = {
+        name
+        for name, value in vars(memtrails.extend).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+    assert public == set(memtrails.extend.__all__)
+
+
+def test_testing_exports_what_it_defines() -> None:
+    # Its helpers import freely; what it defines itself is what it exports, and no more.
+    defined = {
+        name
+        for name, value in vars(memtrails.testing).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == "memtrails.testing"
+    }
+    assert defined == set(memtrails.testing.__all__)
+
+
+def test_plumbing_is_not_at_the_top() -> None:
+    # A pipeline of your own finds them in memtrails.extend; users of Memory never need them.
+    for name in ("batch", "prefetch", "in_flight_bound"):
+        assert not hasattr(memtrails, name), name
+        assert name in memtrails.extend.__all__
+
+
+def test_what_the_readme_names_is_importable_from_memtrails() -> None:
+    from memtrails import CONFIDENT_COSINE, add_git, add_path, from_maildir
+
+    assert callable(from_maildir) and callable(add_path) and callable(add_git)
+    assert 0 < CONFIDENT_COSINE < 1
 
 
 def test_public_names_say_memtrails() -> None:

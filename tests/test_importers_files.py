@@ -15,6 +15,7 @@ from helpers import collect
 from memtrails._exceptions import SourceError
 from memtrails.importers.files import _walk as files_walk
 from memtrails.importers.files import from_files
+from memtrails.limits import Limits
 from memtrails.records import At, MemoryRecord, RecordError, Seen, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,7 +82,7 @@ def tree(tmp_path: Path) -> Path:
 
 
 async def test_walk_order_kinds_and_skips(tree: Path) -> None:
-    items = await collect(from_files(tree, max_bytes=4096))
+    items = await collect(from_files(tree, limits=Limits(max_file_bytes=4096)))
     recs, errs = records(items), errors(items)
     assert list(recs) == [
         "README.md",
@@ -102,7 +103,7 @@ async def test_walk_order_kinds_and_skips(tree: Path) -> None:
         "utf16.txt",
     ]
     assert errs == {
-        "big.md": "larger than max_bytes (5006 bytes)",
+        "big.md": "larger than Limits.max_file_bytes (5006 bytes)",
         "control.dat": "binary file",
         "image.png": "binary file",
     }
@@ -336,8 +337,8 @@ async def test_cannot_open(tmp_path: Path) -> None:
     (tmp_path / "file.txt").write_text("x", encoding="utf-8")
     with pytest.raises(SourceError, match="not a folder"):
         await collect(from_files(tmp_path / "file.txt"))
-    with pytest.raises(ValueError, match="max_bytes"):
-        await collect(from_files(tmp_path, max_bytes=0))
+    with pytest.raises(ValueError, match="max_file_bytes"):
+        await collect(from_files(tmp_path, limits=Limits(max_file_bytes=0)))
 
 
 async def test_symlinks_are_left_out(tmp_path: Path) -> None:
@@ -398,7 +399,7 @@ def seen(items: list[Any]) -> list[str]:
 
 async def test_first_run_ends_with_a_complete_full_state(tree: Path) -> None:
     age(tree)
-    items = await collect(from_files(tree, max_bytes=4096))
+    items = await collect(from_files(tree, limits=Limits(max_file_bytes=4096)))
     state = final(items)
     assert (state.mode, state.complete, state.why) == ("full", True, None)
     assert state.source == str(tree.resolve())
@@ -422,9 +423,9 @@ async def test_first_run_ends_with_a_complete_full_state(tree: Path) -> None:
 
 async def test_unchanged_tree_reads_no_file(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     age(tree)
-    first = await collect(from_files(tree, max_bytes=4096))
+    first = await collect(from_files(tree, limits=Limits(max_file_bytes=4096)))
     reads = spy_reads(monkeypatch, tree)
-    again = await collect(from_files(tree, max_bytes=4096, state=final(first).state))
+    again = await collect(from_files(tree, limits=Limits(max_file_bytes=4096), state=final(first).state))
     assert reads == []
     assert records(again) == {}
     assert sorted(seen(again)) == sorted(records(first))
@@ -504,7 +505,7 @@ async def test_a_state_it_cannot_read_means_a_full_read(tree: Path) -> None:
 
 async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
     age(tree)
-    items = await collect(from_files(tree, max_bytes=4096, checkpoint_every=4))
+    items = await collect(from_files(tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4))
     positions = [n for n, i in enumerate(items) if isinstance(i, SourceState)]
     assert len(positions) == 1 + 17 // 4  # 17 files read (big.md is too big by its stat)
     for n in positions[:-1]:
@@ -515,7 +516,7 @@ async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
     saved = items[-1].state["files"]
     # Nothing read, nothing worth saving before the end.
     unchanged = await collect(
-        from_files(tree, max_bytes=4096, checkpoint_every=4, state=items[-1].state)
+        from_files(tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state)
     )
     assert [i for i in unchanged if isinstance(i, SourceState)] == [unchanged[-1]]
     # With a state, positions also keep last run's stamps of the files not reached yet.
@@ -524,7 +525,7 @@ async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
         (tree / name).write_text(f"edited {n}\n", encoding="utf-8")
         os.utime(tree / name, ns=(OLD_NS - n - 1, OLD_NS - n - 1))
     again = await collect(
-        from_files(tree, max_bytes=4096, checkpoint_every=4, state=items[-1].state)
+        from_files(tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state)
     )
     assert list(records(again)) == edited
     middle = next(i for i in again if isinstance(i, SourceState))

@@ -17,6 +17,7 @@ from helpers import collect, errors, records
 from memtrails._exceptions import SourceError
 from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
+from memtrails.limits import Limits
 from memtrails.records import At, MemoryRecord, SourceState
 
 SKIPPED = {"channel_join", "channel_leave", "group_join", "group_leave", "bot_add"}
@@ -219,24 +220,24 @@ async def test_many_small_bombs_stop_at_max_ratio_times_the_archive(tmp_path: Pa
     assert refused[0].where == f"general/2024-02-{read + 1:02d}.json"
 
 
-async def test_member_over_max_member_bytes_is_an_error(zulip: Path, tmp_path: Path) -> None:
+async def test_member_over_max_file_bytes_is_an_error(zulip: Path, tmp_path: Path) -> None:
     # users.json has 8,577 bytes, the day files 326 and 4,854: the same in a folder and a zip.
     archive = tmp_path / "zulip.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         for file in sorted(zulip.rglob("*.json")):
             z.write(file, file.relative_to(zulip).as_posix())
     for export in (zulip, archive):
-        items = await collect(from_slack_export(export, max_member_bytes=4000))
+        items = await collect(from_slack_export(export, limits=Limits(max_file_bytes=4000)))
         assert [(e.where, e.reason) for e in errors(items)] == [
-            ("users.json", "8577 bytes, over the limit of 4000 (max_member_bytes): not read"),
+            ("users.json", "8577 bytes, over the limit of 4000 (Limits.max_file_bytes): not read"),
             (
                 "random/2018-01-20.json",
-                "day file 4854 bytes, over the limit of 4000 (max_member_bytes): not read",
+                "day file 4854 bytes, over the limit of 4000 (Limits.max_file_bytes): not read",
             ),
         ]
         assert [r.text for r in records(items)] == ["edfadfa"]
-    with pytest.raises(ValueError, match="max_member_bytes"):
-        await collect(from_slack_export(zulip, max_member_bytes=0))
+    with pytest.raises(ValueError, match="max_file_bytes"):
+        await collect(from_slack_export(zulip, limits=Limits(max_file_bytes=0)))
 
 
 async def test_a_member_lying_about_its_size_inflates_no_further(tmp_path: Path) -> None:

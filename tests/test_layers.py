@@ -1,14 +1,14 @@
 """The package's layering rule, enforced: no module imports from a layer above its own.
 
-The rule (also in the README's "Architecture" section), lowest layer first:
+The rule (also in docs/architecture.md), lowest layer first:
 
-1. base: ``_exceptions``, ``_threads``, ``js``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
+1. base: ``_exceptions``, ``_threads``, ``portable``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
    ``pipeline``, ``folder`` (the memory folder: the sink)
-4. composition: ``ingest``, ``memory``, ``add``, ``mcp``, ``cli``, ``testing`` and the
-   package's ``__init__``
+4. composition: ``ingest``, ``memory``, ``add``, ``mcp``, ``service``, ``cli``, ``testing``,
+   ``extend`` and the package's ``__init__``
 
 A module may import from lower layers and from its own group only.
 """
@@ -22,13 +22,18 @@ import memtrails
 
 PACKAGE = Path(memtrails.__file__).parent
 
+BASE = {"_exceptions", "_threads", "portable", "dates", "words", "keys", "records", "limits"}
+
 LAYERS: list[list[set[str]]] = [
-    [{"_exceptions", "_threads", "js", "dates", "words", "keys", "records", "limits", "_measure"}],
+    [BASE | {"_measure"}],
     [{"embedding"}],
     [{"secrets"}],
     [{"items"}],
     [{"importers"}, {"pipeline"}, {"folder"}],
-    [{"ingest", "memory", "add", "mcp", "cli", "testing", "__init__", "__main__"}],
+    [
+        {"ingest", "memory", "add", "mcp", "service", "cli", "testing", "extend"}
+        | {"__init__", "__main__"}
+    ],
 ]
 
 
@@ -39,7 +44,7 @@ def _place(top: str) -> tuple[int, int]:
                 return level, group
     raise AssertionError(
         f"memtrails.{top} has no layer: add it to LAYERS in tests/test_layers.py and to the "
-        "README's Architecture section"
+        "docs/architecture.md"
     )
 
 

@@ -18,11 +18,11 @@ from helpers import errors, records
 from memtrails.add import add_path
 from memtrails.cli import main
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.js import js_stringify
 from memtrails.keys import fingerprint
 from memtrails.limits import CUT_KEY, Limits
 from memtrails.memory import Memory
 from memtrails.pipeline.normalise import normalise, normalise_item
+from memtrails.portable import js_stringify
 from memtrails.records import ImportReport, MemoryRecord, RecordError, Seen, SourceState
 from memtrails.secrets import scrub_record
 from memtrails.testing import HashingEmbedder
@@ -30,8 +30,8 @@ from memtrails.testing import HashingEmbedder
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _nested(depth: int) -> Any:
-    value: Any = "bottom"
+def _nested(depth: int, leaf: str = "bottom") -> Any:
+    value: Any = leaf
     for _ in range(depth):
         value = [value]
     return value
@@ -148,7 +148,8 @@ async def test_deep_meta_from_a_custom_source_is_refused_before_the_scrubber_see
 
 def test_the_deepest_allowed_meta_goes_through_every_recursive_step() -> None:
     """At the ceiling (200), scrubbing and JSON still have recursion to spare."""
-    meta = {"a": _nested(199), "password": _nested(150)}
+    # (another leaf under "password": every copy of a value found as a secret is replaced)
+    meta = {"a": _nested(199), "password": _nested(150, "Kq7-bottom-Zx2")}
     item = normalise_item({"id": "x", "text": "t", "meta": meta}, "s", 1, Limits(max_depth=200))
     assert isinstance(item, MemoryRecord)
     scrubbed, _ = scrub_record(item)

@@ -23,12 +23,12 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
-from memtrails import Memory
+from memtrails import FolderBusyError, Memory
 from memtrails._exceptions import MemoryLockedError
 from memtrails.add import add_path
 from memtrails.folder.lock import READER, FolderLock, acquire_lock
 from memtrails.keys import record_uid
-from memtrails.mcp.access import FolderAccess, FolderBusyError
+from memtrails.mcp.access import FolderAccess
 
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")  # the console script, as cron runs it
 GSM8K_LINES = 40

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from aiostream import stream
 
-from memtrails import Memory, in_flight_bound
+from memtrails import Memory
+from memtrails.extend import in_flight_bound
 from memtrails.folder.log import RecordLog
 from memtrails.pipeline.batch import batch, prefetch
 from memtrails.pipeline.normalise import normalise
@@ -172,7 +173,7 @@ async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: 
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         report = await memory.ingest(fast_source(), batch=size, on_progress=on_progress)
     assert report.added == 2000
-    # The README's promise: at most 8 x batch + 2 records held at once.
+    # docs/pipeline.md's promise: at most 8 x batch + 2 records held at once.
     assert in_flight_bound(size) == 8 * size + 2
     assert 0 < worst <= 8 * size + 2
     # and it really is the sink that sets the pace: the source was ahead by more than a batch

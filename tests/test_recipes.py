@@ -1,4 +1,4 @@
-"""The README's watermark recipes, run exactly as written: PostgreSQL, SQLite, a paginated HTTP API."""
+"""The watermark recipes of docs/sources.md, run exactly as written: PostgreSQL, SQLite, a paginated HTTP API."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ T0 = datetime(2026, 1, 5, 8, 0, tzinfo=UTC)
 
 def _recipe(name: str) -> dict[str, Any]:
     namespace: dict[str, Any] = {}
-    exec(compile(readme_recipe(name), f"README.md recipe {name}", "exec"), namespace)
+    exec(compile(readme_recipe(name), f"docs/sources.md recipe {name}", "exec"), namespace)
     return namespace
 
 

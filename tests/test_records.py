@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
 import random
 import time
 from collections import Counter
@@ -9,6 +12,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
+import memtrails.records
 from memtrails.dates import parse_date
 from memtrails.records import At, ImportReport, MemoryRecord, RecordError, _utc_iso_ms
 
@@ -91,3 +95,22 @@ def test_the_utc_iso_form_is_read_as_date_parse_reads_it() -> None:
     assert _utc_iso_ms("2024-02-30T00:00:00Z") is None
     assert _utc_iso_ms("2024-01-01T24:00:00Z") is None
     assert At.of("1969-12-31T23:59:59.999Z").ms == -1
+
+
+def test_the_typed_constructor_matches_the_fields() -> None:
+    # MemoryRecord's __init__ is spelled out for type checkers (``at`` takes what At.of
+    # reads); it must name the dataclass's fields, in order, with the same defaults
+    # (``...`` for a default made by a factory).
+    tree = ast.parse(inspect.getsource(memtrails.records))
+    cls = next(
+        n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == "MemoryRecord"
+    )
+    init = next(n for n in ast.walk(cls) if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    fields = dataclasses.fields(MemoryRecord)
+    assert [a.arg for a in init.args.args[1:]] == [f.name for f in fields]
+    assert [ast.literal_eval(d) for d in init.args.defaults] == [
+        f.default if f.default_factory is dataclasses.MISSING else ...
+        for f in fields
+        if (f.default, f.default_factory) != (dataclasses.MISSING, dataclasses.MISSING)
+    ]
+    assert MemoryRecord(id="a", text="t", at="2024-05-02").at == At.of("2024-05-02")

@@ -209,7 +209,7 @@ def test_meta_value_under_a_secret_key_name() -> None:
             "password": "hunter22",
             "api_key": GHP,
             "token": "${TOKEN}",
-            "tokens": "hunter22",
+            "tokens": "hunter33",  # "tokens" names no secret
             "event_token": "send_message",  # a name, not a token: no digit
             "nested": [{"client_secret": "x9Yz81Qw"}],
         },
@@ -219,11 +219,55 @@ def test_meta_value_under_a_secret_key_name() -> None:
         "password": "[secret:password]",
         "api_key": "[secret:github-token]",
         "token": "${TOKEN}",
-        "tokens": "hunter22",
+        "tokens": "hunter33",
         "event_token": "send_message",
         "nested": [{"client_secret": "[secret:password]"}],
     }
     assert found == Counter({"password": 2, "github-token": 1})
+
+
+def test_every_copy_of_a_secret_in_a_text_goes() -> None:
+    value = "Zx9Qw8Er7Ty6Ui5Op4As3"
+    out, found = scrub_text(f"token = '{value}' | '{value}'")
+    assert out == "token = '[secret:password]' | '[secret:password]'"
+    assert found == Counter({"password": 2})
+    # A key pasted into a message and quoted in the reply, the quote without its name.
+    mail = f"> here it is:\n> {value}\n\nOn Mon, Ann wrote:\n> api_key = {value}"
+    out, _ = scrub_text(mail)
+    assert value not in out
+    # A short password is replaced where it stands alone, not inside a longer word.
+    out, _ = scrub_text("password: hunter2! then hunter2! and xhunter2!y")
+    assert out == "password: [secret:password] then [secret:password] and xhunter2!y"
+
+
+def test_every_copy_in_every_field_of_a_record_goes() -> None:
+    value = "Q9w8E7r6T5y4U3i2"
+    record = MemoryRecord(
+        id=f"note-{value}",
+        text=f"password = {value} and {GHP}",
+        title=f"re: {GHP}",
+        author=f"bot {value}",
+        thread="t",
+        meta={"quoted": [f"> {value}"], value: "as a key", "n": 1},
+    )
+    out, found = scrub_record(record)
+    for text in (out.id, out.text, out.title, out.author, *out.meta, *out.meta["quoted"]):
+        assert value not in text and GHP not in text
+    assert out.id == "note-[secret:password]"
+    assert out.title == "re: [secret:github-token]"
+    assert out.meta["n"] == 1
+    assert found == Counter({"password": 5, "github-token": 2})
+    assert scrub_record(out) == (out, Counter())
+
+
+def test_many_secrets_copied_are_found_in_one_scan() -> None:
+    """More distinct secrets than are looked for one by one: one RE2 alternation finds them."""
+    values = [f"Zq{i:02d}Xw8Er7Ty6Ui5Op4As" for i in range(20)]
+    text = "\n".join(f"svc{i}_token = {v}" for i, v in enumerate(values))
+    text += "\nrepeated: " + " ".join(reversed(values))
+    out, found = scrub_text(text)
+    assert not any(v in out for v in values)
+    assert found == Counter({"password": 40})
 
 
 # --- Linear time -------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memtrails.folder.log import RecordLog, record_line, tombstone_line
-from memtrails.folder.table import TABLE_FILE, Table
+from memtrails.folder.table import IN_FLIGHT, TABLE_FILE, Table
 
 U1, U2, U3, U9 = ("1" * 32, "2" * 32, "3" * 32, "9" * 32)
 FP1, FP2 = ("a" * 64, "b" * 64)
@@ -24,6 +24,18 @@ def test_claim_says_new_changed_unchanged_and_hides_in_flight_rows() -> None:
     assert U1 not in table and len(table) == 0  # the new version is on its way
     table.restore(U1, previous)  # the import failed before writing it
     assert table.get(U1) == (FP1, 0, "s") and len(table) == 1
+
+
+def test_rows_are_read_by_name() -> None:
+    table = Table()
+    table.set(U1, FP1, 7, "s")
+    live = table.get(U1)
+    assert live is not None and (live.fp, live.offset, live.source) == (FP1, 7, "s")
+    verdict, previous = table.claim(U1, FP2, "s")
+    claimed = table.raw(U1)
+    assert verdict == "changed" and previous is not None and previous.offset == 7
+    assert claimed is not None and (claimed.fp, claimed.offset) == (FP2, IN_FLIGHT)
+    assert claimed.source_id == previous.source_id
 
 
 def test_per_source_views() -> None:

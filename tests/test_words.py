@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from memtrails.js import fnv1a32
+from memtrails.portable import fnv1a32
 from memtrails.words import keyword_vector, words
 
 

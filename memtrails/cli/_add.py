@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import progress_bar
 from ..records import ImportReport
@@ -18,7 +20,9 @@ if TYPE_CHECKING:
 from ._group import main
 from ._options import (
     SHOWN_ERRORS,
+    KindChoice,
     as_command,
+    default_home,
     home_option,
     index_options,
     limit_options,
@@ -41,7 +45,7 @@ __all__: list[str] = []
 @click.option("--all-branches", is_flag=True, help="With --git: every branch, not only HEAD.")
 @click.option(
     "--kind",
-    type=click.Choice(["jsonl", "mbox", "eml", "maildir", "slack", "files"]),
+    type=KindChoice(),
     default=None,
     help="Read PATHS as this kind instead of recognising it.",
 )
@@ -109,8 +113,9 @@ async def add(
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from ..add import add_git, add_part
+    from ..add import add_git, add_path
     from ..importers.detect import close_parts, plan
+    from ..importers.registry import importer
 
     if not paths and not git_repos:
         raise click.UsageError("give at least one PATH or --git REPO")
@@ -119,36 +124,47 @@ async def add(
     if sum(str(p) == "-" for p in paths) > 1:
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
+    from ._remote import add_remotely
 
-    parts: list[Part] = []
+    asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
+    routed = await add_remotely(
+        home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
+    )
+    if routed is not None:  # a service holds the folder: it ran the import
+        return _show(routed, as_json)
+    plans: list[list[Part]] = []
     try:
         for path in paths:  # fail before opening the memory
-            parts.extend(plan(str(path), kind=kind, name=name))
+            plans.append(plan(str(path), kind=kind, name=name))
         for repo in git_repos:
             git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
-        close_parts(parts)
+        for planned in plans:
+            close_parts(planned)
         raise
     total = ImportReport()
+
+    def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
+        by_bytes = importer(part.kind).by_bytes
+        return progress_bar(
+            part.label,
+            enabled=not as_json,
+            total_bytes=part.size,
+            position=part.position if by_bytes else None,
+        )
+
     try:
-        async with open_memory(home, threads, qdrant_url, model) as memory:
-            for part in parts:
-                by_bytes = part.kind in ("mbox", "jsonl")
-                with progress_bar(
-                    part.label,
-                    enabled=not as_json,
-                    total_bytes=part.size,
-                    position=part.position if by_bytes else None,
-                ) as on_progress:
-                    report = await add_part(
-                        memory,
-                        part,
-                        full=full,
-                        prune=prune,
-                        batch=batch,
-                        on_progress=on_progress,
-                        limits=limits,
-                    )
+        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+            for planned in plans:
+                report = await add_path(
+                    memory,
+                    planned,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    progress=bar,
+                    limits=limits,
+                )
                 total.merge(report)
             for repo in git_repos:
                 with progress_bar(f"git {repo}", enabled=not as_json) as on_progress:
@@ -164,11 +180,16 @@ async def add(
                     )
                 total.merge(report)
     finally:
-        close_parts(parts)
+        for planned in plans:
+            close_parts(planned)
+    _show(total, as_json)
+
+
+def _show(report: ImportReport, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(total.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        _print_report(total)
+        _print_report(report)
 
 
 def _print_report(report: ImportReport) -> None:

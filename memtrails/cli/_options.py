@@ -24,6 +24,25 @@ T = TypeVar("T")
 SHOWN_ERRORS = 20
 
 
+class KindChoice(click.Choice[str]):
+    """The kinds the importer registry knows, read when the command runs (a plugin's too)."""
+
+    name = "kind"
+
+    def __init__(self) -> None:
+        super().__init__([])
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ..importers.registry import kinds
+
+        return kinds()
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        pass  # click sets it in __init__; the registry is the list
+
+
 def default_home() -> Path:
     return Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails")
 
@@ -64,6 +83,11 @@ LIMIT_OPTIONS = (
     ("--max-field-bytes", "max_field_bytes", "Larger meta entries are left out [1 MiB]."),
     ("--max-record-bytes", "max_record_bytes", "Larger records are skipped [16 MiB]."),
     ("--max-line-bytes", "max_line_bytes", "Longer JSON Lines lines are skipped [64 MiB]."),
+    (
+        "--max-file-bytes",
+        "max_file_bytes",
+        "Larger notes or Slack export members are skipped [1 MB notes, 128 MiB Slack].",
+    ),
 )
 
 
@@ -129,8 +153,13 @@ def open_memory(
     model: str | None = None,
     *,
     brief: bool = False,
+    create: bool = False,
 ) -> Any:
-    """Open the folder for a command (``brief``: a short read an import may wait for)."""
+    """Open the folder for a command (``brief``: a short read an import may wait for).
+
+    Only a command that writes new records (``add``) passes ``create=True``: a read command
+    given a typo'd ``--home`` says there is no memory folder there and leaves the path alone.
+    """
     return told(
         Memory.open(
             home or default_home(),
@@ -138,6 +167,7 @@ def open_memory(
             qdrant_url=qdrant_url,
             model=model,
             brief=brief,
+            create=create,
         )
     )
 

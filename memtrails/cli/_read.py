@@ -134,4 +134,6 @@ async def search(
         when = hit.at.iso()[:10] if hit.at else "          "
         click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")
         click.echo(f"       {hit.snippet[:160]}")
+        if hit.attachment:
+            click.echo(f"       in attachment: {hit.attachment}")
         click.echo(f"       id: {hit.id}  ({hit.source})")

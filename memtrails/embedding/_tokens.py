@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 from tokenizers import Tokenizer
 
-from ..js import js_well_formed
+from ..portable import js_well_formed
 from ._base import Vector
 
 __all__ = [

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import FolderFormatError
-from ..js import js_stringify
+from ..portable import js_stringify
 
 __all__ = ["TAIL_BYTES", "LogEntry", "RecordLog", "record_line", "tombstone_line"]
 

@@ -41,7 +41,7 @@ async def log_batches(
             uid = obj["uid"]
             uids.append(uid)
             row = table.get(uid)
-            if obj.get("deleted") is not True and row is not None and row[1] == offset:
+            if obj.get("deleted") is not True and row is not None and row.offset == offset:
                 live.append(Staged(MemoryRecord.from_json(obj), uid=uid, fp=obj["fp"]))
             if len(uids) >= size:
                 yield LogBatch(first, after, uids, live)

@@ -7,13 +7,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..records import SourceState
-from .table import IN_FLIGHT, Table
+from .table import IN_FLIGHT, Row, Table
 from .uids import UidSet
 from .writer import Writer
 
 __all__ = ["ImportRun"]
-
-Row = tuple[str, int, int]
 
 _SWEEP_FROM = 4096  # claims held before those already written are dropped
 
@@ -53,7 +51,7 @@ class ImportRun:
         # The first record with a uid in a run is the one kept.
         if not self.passed.add(uid):
             row = self.table.raw(uid)
-            return "unchanged" if row is not None and row[0] == fp else "duplicate"
+            return "unchanged" if row is not None and row.fp == fp else "duplicate"
         verdict, previous = self.writer.claim(uid, fp, source, raw)
         if verdict != "unchanged" and uid not in self.claimed:
             self.claimed[uid] = previous
@@ -113,7 +111,7 @@ class ImportRun:
         self.claimed = {
             uid: previous
             for uid, previous in self.claimed.items()
-            if (row := self.table.raw(uid)) is not None and row[1] == IN_FLIGHT
+            if (row := self.table.raw(uid)) is not None and row.offset == IN_FLIGHT
         }
         self._sweep_at = max(_SWEEP_FROM, 2 * len(self.claimed))
 
@@ -121,6 +119,6 @@ class ImportRun:
         """Undo the claims of records that never reached the log."""
         for uid, previous in self.claimed.items():
             row = self.table.raw(uid)
-            if row is not None and row[1] == IN_FLIGHT:
+            if row is not None and row.offset == IN_FLIGHT:
                 self.writer.restore(uid, previous)
         self.claimed.clear()

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..embedding._base import Embedder
-from ..items import embed_text
+from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
@@ -62,6 +62,8 @@ class SearchHit:
     keyword: float | None = None
     confident: bool = True
     confidence: float | None = None
+    #: the attached document the best passage lies in (a mail found by its PDF), or None
+    attachment: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the hit as the JSON object ``memtrails search --json`` prints."""
@@ -79,7 +81,7 @@ class SearchHit:
             "at": self.at.iso() if self.at else None,
             "source": self.source,
             "snippet": self.snippet,
-        }
+        } | ({"attachment": self.attachment} if self.attachment else {})
 
 
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
@@ -124,14 +126,14 @@ def neighbours(
         row = table.get(uid)
         if row is None:
             continue
-        line = log.read_line(row[1])
+        line = log.read_line(row.offset)
         group = _conversation(line)
         if group is None:
             continue
         if _asks(line):
             asking.add(uid)
         for side in (0, 1):
-            offset: int | None = row[1]
+            offset: int | None = row.offset
             for steps in range(1, reach + 1):
                 offset = log.around(offset)[side] if offset is not None else None
                 if offset is None:
@@ -141,7 +143,7 @@ def neighbours(
                 if not isinstance(other_uid, str) or _conversation(other) != group:
                     break
                 current = table.get(other_uid)
-                if current is None or current[1] != offset:
+                if current is None or current.offset != offset:
                     break
                 near = links.setdefault(uid, {})
                 near[other_uid] = min(near.get(other_uid, steps), steps)
@@ -182,6 +184,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
+        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
     )
 
 
@@ -203,6 +206,8 @@ async def search(
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
         raise ValueError("`k` must be at least 1")
+    if not query.strip():  # no words: every record would score alike, an arbitrary k
+        raise ValueError("`query` is empty; give words or a question")
     dense = await embedder.embed_query(query)
     terms = keyword_vector(query)
     where = SearchFilter(
@@ -261,7 +266,7 @@ async def search(
         for r in ranked:
             row = table.get(r.uid)
             if row is not None:
-                record = MemoryRecord.from_json(log.read_line(row[1]))
+                record = MemoryRecord.from_json(log.read_line(row.offset))
                 out.append(search_hit(r.hit, record, r, confident, sure))
         return out
 

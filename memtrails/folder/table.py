@@ -21,11 +21,11 @@ import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from .log import LogEntry, RecordLog
 
-__all__ = ["IN_FLIGHT", "TABLE_FILE", "Row", "Table"]
+__all__ = ["IN_FLIGHT", "TABLE_FILE", "Live", "Row", "Table"]
 
 IN_FLIGHT = -1  # claimed by a running import, not yet in the log
 TABLE_FILE = "table.sqlite"
@@ -37,8 +37,22 @@ _SCHEMA_VERSION = 2  # 2: the raw input's digest (a version-1 table gains it in 
 # 2 MiB); 12 MiB less than before at 1M.
 _CACHE_KIB = 4096
 
-Row = tuple[str, int, int]
-"""``(fingerprint, log offset or IN_FLIGHT, source number)``."""
+
+class Row(NamedTuple):
+    """A row as the table keeps it, claimed or stored."""
+
+    fp: str
+    offset: int  # of the record's line in the log, or IN_FLIGHT for a claim
+    source_id: int  # the source's number in the table's ``sources``
+
+
+class Live(NamedTuple):
+    """A live record's row: its fingerprint, where its line is and the source it came from."""
+
+    fp: str
+    offset: int
+    source: str
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -134,12 +148,12 @@ class Table:
     def __contains__(self, uid: object) -> bool:
         return isinstance(uid, str) and self.get(uid) is not None
 
-    def get(self, uid: str) -> tuple[str, int, str] | None:
-        """Return ``(fingerprint, offset, source)`` of a live record, or None."""
+    def get(self, uid: str) -> Live | None:
+        """Return the row of a live record (not claimed by a running import), or None."""
         if uid in self._flight:
             return None
         row = self._stored(uid)
-        return None if row is None else (row[0], row[1], self._sources[row[2]])
+        return None if row is None else Live(row.fp, row.offset, self._sources[row.source_id])
 
     def raw(self, uid: str) -> Row | None:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
@@ -198,7 +212,7 @@ class Table:
         for uid in self._flight:
             stored = self._stored(uid)
             if stored is not None:
-                counts[self._sources[stored[2]]] -= 1
+                counts[self._sources[stored.source_id]] -= 1
         return +counts
 
     # -- claims (in memory) ----------------------------------------------------------------------
@@ -212,14 +226,14 @@ class Table:
         once for a stored row with this fingerprint, when written for a new version).
         """
         row = self.raw(uid)
-        if row is not None and row[0] == fp:
-            if raw is not None and row[1] != IN_FLIGHT:
+        if row is not None and row.fp == fp:
+            if raw is not None and row.offset != IN_FLIGHT:
                 self._begin()
                 self._db.execute(
                     "UPDATE records SET raw = ? WHERE uid = ?", (raw, bytes.fromhex(uid))
                 )
             return "unchanged", row
-        self._flight[uid] = (fp, IN_FLIGHT, self._source_id(source))
+        self._flight[uid] = Row(fp, IN_FLIGHT, self._source_id(source))
         if raw is not None:
             self._flight_raw[uid] = raw
         else:
@@ -241,7 +255,7 @@ class Table:
         """
         claimed = self._flight.pop(uid, None)
         raw = self._flight_raw.pop(uid, None)
-        if claimed is None or claimed[0] != fp:
+        if claimed is None or claimed.fp != fp:
             raw = None
         self._begin()
         key, sid = bytes.fromhex(uid), self._source_id(source)
@@ -306,7 +320,7 @@ class Table:
         row = self._db.execute(
             "SELECT fp, offset, source FROM records WHERE uid = ?", (key,)
         ).fetchone()
-        return None if row is None else (row[0].hex(), row[1], row[2])
+        return None if row is None else Row(row[0].hex(), row[1], row[2])
 
     def _apply(self, entry: LogEntry) -> None:
         if entry.fp is None:

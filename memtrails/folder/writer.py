@@ -154,9 +154,9 @@ class Writer:
                 rows = [(uid, row) for uid in uids[i : i + chunk] if (row := self._table.get(uid))]
                 if not rows:
                     continue
-                ids = await asyncio.to_thread(self._ids_at, [row[1] for _, row in rows])
+                ids = await asyncio.to_thread(self._ids_at, [row.offset for _, row in rows])
                 lines = [
-                    tombstone_line(uid, row[2], rid)
+                    tombstone_line(uid, row.source, rid)
                     for (uid, row), rid in zip(rows, ids, strict=True)
                 ]
                 start, end, _ = await self._append(lines)

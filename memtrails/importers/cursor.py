@@ -36,7 +36,7 @@ async def from_cursor(
     cursor: str,
     state: Mapping[str, Any] | None = None,
     lag: timedelta | float | None = None,
-    every: int = _SAVE_EVERY,
+    checkpoint_every: int = _SAVE_EVERY,
 ) -> AsyncIterator[Any]:
     """Yield the rows ``fetch(since)`` returns, and the watermark to resume from next time.
 
@@ -50,7 +50,7 @@ async def from_cursor(
 
     The position goes to the memory as a ``SourceState``, saved only once every row before it
     is in the folder. While rows come in cursor order, a position is handed over every
-    ``every`` rows, so a killed run resumes near where it stopped; once a row comes out of
+    ``checkpoint_every`` rows, so a killed run resumes near where it stopped; once a row comes out of
     order, only the end of the run saves one (a mid-run maximum could skip rows not yet
     read), and the report says so.
 
@@ -64,13 +64,13 @@ async def from_cursor(
             reads everything.
         lag: re-read this much before the watermark (a ``timedelta`` for timestamps and
             ISO 8601 text, a number for numbers), for rows whose transaction committed late.
-        every: rows between two mid-run positions.
+        checkpoint_every: rows between two mid-run positions.
 
     Raises:
         SourceError: never for a row; a row without the cursor field becomes a RecordError.
     """
-    if every < 1:
-        raise ValueError("`every` must be at least 1")
+    if checkpoint_every < 1:
+        raise ValueError("`checkpoint_every` must be at least 1")
     watermark = read_watermark(state, cursor)
     since = _minus(watermark, lag) if watermark is not None else None
     rows = fetch(since)
@@ -122,7 +122,7 @@ async def from_cursor(
             continue
         last = value
         yield _without_cursor(row, cursor)
-        if ordered and count % every == 0:
+        if ordered and count % checkpoint_every == 0:
             yield position(final=False)
     yield position(final=True)
 

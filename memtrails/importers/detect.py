@@ -1,10 +1,8 @@
-"""Recognise what a path holds (mbox, mail, Maildir, Slack export, JSON Lines, notes) and open it."""
+"""Recognise what a path holds and open it, from the importers the registry declares."""
 
 from __future__ import annotations
 
-import re
-import zipfile
-from collections.abc import AsyncGenerator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,62 +13,47 @@ from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
+from .contract import Opening, resumable
 from .files._ignore import kept_tree
+from .registry import importer, importers, kinds
 
-__all__ = ["KINDS", "Part", "close_parts", "detect_kind", "open_path", "plan"]
-
-#: The kinds ``memtrails add --kind`` accepts.
-KINDS = ("jsonl", "mbox", "eml", "maildir", "slack", "files")
-
-_JSONL = {".jsonl", ".ndjson", ".jsonlines"}
-_MBOX = {".mbox", ".mbx"}
-_BOM = b"\xef\xbb\xbf"
-_EXPECTED = (
-    "expected .jsonl, an mbox file, .eml, a Maildir, a Slack export (folder or .zip), or a "
-    "folder of notes (compressed .gz/.bz2/.xz mbox and JSON Lines too); --kind says which"
-)
+__all__ = ["Part", "close_parts", "detect_kind", "open_path", "plan", "sniff"]
 
 
-def _is_slack_folder(path: Path) -> bool:
-    return (path / "users.json").is_file() or (path / "channels.json").is_file()
+def _expected() -> str:
+    return (
+        "expected one of: "
+        + "; ".join(f"{spec.kind} ({spec.summary})" for spec in importers())
+        + "; --kind says which"
+    )
 
 
-def _is_slack_zip(path: Path) -> bool:
-    try:
-        with zipfile.ZipFile(path) as z:
-            return any(Path(n).name in ("users.json", "channels.json") for n in z.namelist())
-    except (zipfile.BadZipFile, OSError):
-        # A damaged or truncated .zip: the Slack importer says what is wrong with it, which
-        # "not a kind memtrails reads" would not.
-        return True
-
-
-def _is_maildir(path: Path) -> bool:
-    return (path / "cur").is_dir() or (path / "new").is_dir()
+def _folder_kind(path: Path) -> str | None:
+    """Return the kind of a folder whose shape names one (a Maildir, a Slack export), or None."""
+    for spec in importers():
+        if spec.folder is not None and spec.folder(path):
+            return spec.kind
+    return None
 
 
 def sniff(head: bytes, name: str) -> str | None:
     """Return the kind of a file's content from its name and first bytes, or None.
 
+    The name's ending decides first (``.jsonl``, ``.mbox``, ``.eml``, ...), then each
+    importer's look at the first bytes, in the registry's order.
+
     Args:
         head: the first bytes of the (decompressed) content.
         name: the file name, without a compression ending.
     """
-    from .mbox import is_separator
-
     suffix = Path(name).suffix.lower()
-    if suffix in _JSONL:
-        return "jsonl"
-    if suffix in _MBOX:
-        return "mbox"
-    if suffix == ".eml":
-        return "eml"
-    text = head.removeprefix(_BOM)
-    first = text.split(b"\n", 1)[0] + b"\n"
-    if first.startswith(b"From ") and is_separator(first):
-        return "mbox"
-    if text.lstrip().startswith(b"{"):
-        return "jsonl"
+    specs = importers()
+    for spec in specs:
+        if suffix in spec.suffixes:
+            return spec.kind
+    for spec in specs:
+        if spec.sniff is not None and head and spec.sniff(head):
+            return spec.kind
     return None
 
 
@@ -88,7 +71,7 @@ def _sniff_input(stream: Input) -> str | None:
 
 
 def detect_kind(path: Path | Input) -> str:
-    """Return the kind of a path (one of :data:`KINDS`), looking at its first bytes if needed.
+    """Return the kind of a path (one the registry knows), looking at its first bytes if needed.
 
     An opened :class:`~memtrails.importers._input.Input` (a pipe) is looked at without
     taking any byte from the importer that reads it next.
@@ -99,24 +82,19 @@ def detect_kind(path: Path | Input) -> str:
     if isinstance(path, Input):
         kind = _sniff_input(path)
         if kind is None:
-            raise SourceError(path.given, f"not a kind memtrails reads: {_EXPECTED}")
+            raise SourceError(path.given, f"not a kind memtrails reads: {_expected()}")
         return kind
     if not path.exists():
         raise SourceError(str(path), "no such file or folder")
     if path.is_dir():
-        if _is_slack_folder(path):
-            return "slack"
-        if _is_maildir(path):
-            return "maildir"
-        return "files"
-    if path.suffix.lower() == ".zip" and _is_slack_zip(path):
-        return "slack"
-    if path.suffix.lower() == ".eml":
-        return "eml"
+        return _folder_kind(path) or "files"
+    for spec in importers():
+        if spec.file is not None and spec.file(path):
+            return spec.kind
     with open_input(path) as stream:
         kind = _sniff_input(stream)
     if kind is None:
-        raise SourceError(str(path), f"not a kind memtrails reads: {_EXPECTED}")
+        raise SourceError(str(path), f"not a kind memtrails reads: {_expected()}")
     return kind
 
 
@@ -165,22 +143,23 @@ def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) 
 
     Args:
         path: the input.
-        kind: one of :data:`KINDS` to use instead of detection.
+        kind: a kind the registry knows (``memtrails.importers.registry.kinds()``), used
+            instead of detection.
         name: the source name (default: the resolved path; ``stdin`` for ``-``).
 
     Raises:
         SourceError: the path is missing or of no kind memtrails reads.
-        ValueError: ``kind`` is not one of :data:`KINDS`.
+        ValueError: ``kind`` is not a kind the registry knows.
     """
-    if kind is not None and kind not in KINDS:
-        raise ValueError(f"`kind` must be one of {', '.join(KINDS)}, got {kind!r}")
+    if kind is not None and kind not in kinds():
+        raise ValueError(f"`kind` must be one of {', '.join(kinds())}, got {kind!r}")
     given = str(path)
     p = Path(given).expanduser()
     if given == "-" or (p.exists() and not p.is_dir() and not p.is_file()):
         stream = open_input(given)  # a pipe or standard input: opened once, here
         try:
             found = kind or detect_kind(stream)
-            if found not in ("mbox", "jsonl", "eml"):
+            if not importer(found).piped:
                 raise SourceError(
                     given, f"a pipe can hold an mbox, JSON Lines or one message, not {found}"
                 )
@@ -207,11 +186,9 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
         for d in dirs:
             sub = here / d
             rel = f"{rel_dir}/{d}" if rel_dir else d
-            if _is_maildir(sub):
-                parts.append(Part(f"{given}/{rel}", "maildir", sub, default_source(sub)))
-                claimed.add(rel + "/")
-            elif _is_slack_folder(sub):
-                parts.append(Part(f"{given}/{rel}", "slack", sub, default_source(sub)))
+            sub_kind = _folder_kind(sub)
+            if sub_kind is not None:
+                parts.append(Part(f"{given}/{rel}", sub_kind, sub, default_source(sub)))
                 claimed.add(rel + "/")
             else:
                 keep.append(d)
@@ -246,14 +223,13 @@ def _file_kind(file: Path) -> str | None:
     """Return the kind of one file in a folder: ``files`` for a note, ``skip:why``, or None."""
     suffix = file.suffix.lower()
     name = file.name.lower()
-    if suffix == ".eml":
-        return "eml"
-    if suffix in _JSONL:
-        return "jsonl"
-    if suffix in _MBOX:
-        return "mbox"
-    if suffix == ".zip" and _is_slack_zip(file):
-        return "slack"
+    specs = importers()
+    for spec in specs:
+        if suffix in spec.suffixes:
+            return spec.kind
+    for spec in specs:
+        if spec.file is not None and spec.file(file):
+            return spec.kind
     compressed = strip_compression(name) != name
     if not compressed and suffix not in ("", ".txt"):
         return "files"
@@ -264,26 +240,13 @@ def _file_kind(file: Path) -> str | None:
             actually_compressed = stream.compression is not None
     except (SourceError, OSError, EOFError, ValueError) as exc:
         return f"skip:cannot read it: {exc}" if compressed else "files"
-    if kind in ("mbox", "jsonl"):
+    if kind is not None and kind != "eml":
         return kind
-    if kind is None and not compressed and suffix == "" and _looks_like_message(head):
+    if kind == "eml" and not compressed and suffix == "":
         return "eml"  # a message saved without an ending (``01:2,``, MH's ``1234``)
     if compressed or actually_compressed:
         return "skip:compressed, and what it holds is neither an mbox nor JSON Lines"
     return "files"
-
-
-_HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*):[ \t]", re.MULTILINE)
-_MAIL_HEADERS = {b"from", b"date", b"subject", b"message-id", b"to", b"received", b"return-path"}
-
-
-def _looks_like_message(head: bytes) -> bool:
-    """Tell whether a file starts with a mail header block (three or more known headers)."""
-    block = head.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
-    if not _HEADER.match(block):
-        return False
-    names = {m.group(1).lower() for m in _HEADER.finditer(block)}
-    return len(names & _MAIL_HEADERS) >= 3
 
 
 def _has_notes(root: Path, claimed: set[str]) -> bool:
@@ -299,74 +262,72 @@ def open_path(
     path: Path | Input,
     kind: str | None = None,
     *,
-    state: Mapping[str, Any] | None = None,
+    state: Any = None,
     source: str | None = None,
     limits: Limits | None = None,
     names: Sequence[str] | None = None,
 ) -> AsyncGenerator[Item, None]:
-    """Return the importer for ``path`` (its kind detected unless given).
+    """Return the importer for ``path`` (its kind detected unless given), opened.
 
     ``state`` is the position the importer reported at the end of the last run; importers
-    that can resume use it to read only what is new. ``limits`` bounds what the JSON Lines
-    reader holds (``max_line_bytes``, ``max_depth``).
+    that can resume use it to read only what is new. ``limits`` bounds what importers hold
+    while reading (``max_line_bytes``, ``max_depth``, ``max_file_bytes``).
+
+    Raises:
+        SourceError: no importer of ``kind``, or a pipe given to one that cannot read pipes.
     """
     kind = kind or detect_kind(path)
-    if kind == "jsonl":
-        from .jsonl import from_jsonl
-
-        return as_generator(from_jsonl(path, state=state, source=source, limits=limits))
-    if kind == "mbox":
-        from .mbox import from_mbox
-
-        return as_generator(from_mbox(path, state=state, source=source))
-    if kind == "eml":
-        from .eml import from_eml
-
-        return as_generator(
-            from_eml(path, source=source, names=names)
-        )  # read in full: dedup keeps it cheap
-    if isinstance(path, Input):
+    spec = importer(kind)
+    if isinstance(path, Input) and not spec.piped:
         raise SourceError(path.given, f"a pipe cannot hold a {kind}")
-    if kind == "maildir":
-        from .maildir import from_maildir
-
-        return as_generator(from_maildir(path, state=state, source=source))
-    if kind == "slack":
-        from .slack import from_slack_export
-
-        return as_generator(from_slack_export(path, state=state, source=source))
-    if kind == "files":
-        from .files import from_files
-
-        return as_generator(from_files(path, state=state, source=source))
-    raise ValueError(f"unknown source kind {kind!r}")
+    given = str(path.given) if isinstance(path, Input) else str(path)
+    opening = Opening(
+        path, source or default_source(given), state, limits or Limits(), names
+    )
+    return as_generator(spec.open(opening))
 
 
-async def open_part(
+def open_part(
     part: Part,
     *,
     state: Mapping[str, Any] | None = None,
     target: Input | None = None,
     limits: Limits | None = None,
-) -> AsyncGenerator[Item, None]:
-    """Yield the items of one planned import: its importer's, less what another part reads.
+) -> AsyncIterator[Item]:
+    """Return the items of one planned import: its importer's, less what another part reads.
+
+    The result is resumable (``Memory.ingest`` gives it the position its source saved)
+    unless the part is a pipe, which is always read whole.
 
     Args:
         part: the planned import.
-        state: the position its source reported at the end of the last run.
+        state: the position to resume from (None: the one ``Memory.ingest`` finds).
         target: the part's file, already opened (to follow its progress).
-        limits: how large and deep a record may be (the JSON Lines reader applies them).
+        limits: how large and deep a record may be (importers apply what they can).
     """
+
+    def read(at: Mapping[str, Any] | None) -> AsyncIterator[Item]:
+        items = open_path(
+            target or part.target,
+            part.kind,
+            state=at,
+            source=part.source,
+            limits=limits,
+            names=part.names,
+        )
+        if not part.skipped and not part.claimed:
+            return items  # the importer itself, with its extras (``raw_lines``)
+        return _less_claimed(part, items)
+
+    if isinstance(part.target, Input) and not part.target.regular:
+        return read(None)
+    spec = importer(part.kind)
+    return resumable(part.source, read, state, prunes_incrementally=spec.prunes_incrementally)
+
+
+async def _less_claimed(part: Part, items: AsyncGenerator[Item, None]) -> AsyncIterator[Item]:
     for where, why in part.skipped:
         yield RecordError(part.source, where, f"skipped: {why}", id=where)
-    items = open_path(
-        target or part.target,
-        part.kind,
-        state=state,
-        source=part.source,
-        limits=limits,
-        names=part.names,
-    )
     async with aclosing(items) as it:
         async for item in it:
             if part.claimed and _is_claimed(item, part.claimed):

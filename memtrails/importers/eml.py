@@ -12,6 +12,7 @@ from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError
 from ._input import Input
 from ._shared import Closing, as_generator, default_source
+from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
@@ -65,7 +66,8 @@ async def from_eml(
             listed = _list(root, name)
             if names is not None:
                 listed = sorted((rel, root / rel) for rel in names)
-            return Closing(_read_eml(name, listed), None)
+            documents = DocumentReader()  # a worker process, started on the first attachment
+            return Closing(_read_eml(name, listed, documents), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -99,7 +101,9 @@ def _list(root: Path, source: str) -> list[tuple[str, Path]]:
     return sorted(found)
 
 
-def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryRecord | RecordError]:
+def _read_eml(
+    source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
+) -> Iterator[MemoryRecord | RecordError]:
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -114,7 +118,9 @@ def _read_eml(source: str, files: list[tuple[str, Path]]) -> Iterator[MemoryReco
         except OSError as exc:
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
-        yield message_to_item(strip_unixfrom(raw), source=source, where=rel, meta={"path": rel})
+        yield message_to_item(
+            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, documents=documents
+        )
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:

@@ -7,7 +7,42 @@ from typing import Any
 
 from .._threads import iterate_in_thread
 
-__all__ = ["from_iterable"]
+__all__ = ["from_iterable", "named_rows"]
+
+
+def _columns(items: object) -> list[str] | None:
+    """The column names of a DB-API cursor (``description``), or None for anything else."""
+    description = getattr(items, "description", None)
+    if not description:
+        return None
+    try:
+        return [str(column[0]) for column in description]
+    except (TypeError, IndexError):
+        return None
+
+
+def named_rows(items: Iterable[Any]) -> Iterable[Any]:
+    """Return ``items``, with a DB-API cursor's plain tuple rows as dicts of its column names.
+
+    ``sqlite3``, psycopg and most drivers yield tuples unless told otherwise; the cursor's
+    ``description`` (read once the query ran) names their columns, so ``SELECT id, body AS
+    text`` rows become records without a row factory. Anything else passes through.
+    """
+    if _columns(items) is None:
+        return items
+    return _named(items)
+
+
+def _named(cursor: Iterable[Any]) -> Iterable[Any]:
+    names: list[str] | None = None
+    for row in cursor:
+        if type(row) is tuple:
+            # Read when the first row comes: a cursor iterated before its query ran has none.
+            names = names or _columns(cursor)
+            if names is not None and len(names) == len(row):
+                yield dict(zip(names, row, strict=True))
+                continue
+        yield row
 
 
 async def from_iterable(
@@ -19,8 +54,10 @@ async def from_iterable(
     DB-API cursor, a large generator) in worker threads so the event loop stays free.
 
     Args:
-        items: records, ``RecordError``s, mappings with record fields, or rows with
-            ``keys()`` (``sqlite3.Row``, asyncpg records).
+        items: records, ``RecordError``s, mappings with record fields, rows with
+            ``keys()`` (``sqlite3.Row``, asyncpg records), or a DB-API cursor of plain
+            tuples (read by the column names of its ``description``). A key that is not a
+            record field goes into ``meta``.
         in_thread: advance a plain iterable in worker threads, ``chunk`` items per hop.
             A ``sqlite3`` connection must then be opened with ``check_same_thread=False``.
         chunk: items per hop when ``in_thread`` is set.
@@ -36,9 +73,9 @@ async def from_iterable(
         async for item in items:
             yield item
     elif in_thread:
-        iterator = iter(items)
+        iterator = iter(named_rows(items))
         async for item in iterate_in_thread(lambda: iterator, chunk=chunk):
             yield item
     else:
-        for item in items:
+        for item in named_rows(items):
             yield item

@@ -20,6 +20,7 @@ from ..records import At, MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input, strip_compression
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import default_source
+from .contract import resumable_importer
 
 __all__ = ["JsonlSource", "from_jsonl"]
 
@@ -90,7 +91,7 @@ def _record(
     if at_value is not None:
         if isinstance(at_value, bool) or not isinstance(at_value, str | int | float):
             raise ValueError(
-                f"field {at_key!r} (mapped to at) must be a date string or epoch milliseconds"
+                f"field {at_key!r} (mapped to at) must be a date string or a number of epoch seconds or milliseconds"
             )
         try:
             at = At.of(at_value)
@@ -308,6 +309,7 @@ def _keyed(
     return digest
 
 
+@resumable_importer()
 def from_jsonl(
     path: str | os.PathLike[str] | Input,
     *,

@@ -12,6 +12,8 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._shared import Closing, as_generator, default_source
+from .contract import resumable_importer
+from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["FLAG_TAGS", "from_maildir", "is_maildir"]
@@ -85,7 +87,13 @@ def _messages(root: Path, source: str) -> list[tuple[str, str, str, Path]]:
     return found
 
 
-def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) -> Iterator[Item]:
+def _read(
+    root: Path,
+    source: str,
+    state: Mapping[str, Any] | None,
+    every: int,
+    documents: DocumentReader | None = None,
+) -> Iterator[Item]:
     known: Mapping[str, Any] = (state or {}).get("messages") or {}
     if not isinstance(known, Mapping):
         known = {}
@@ -112,7 +120,7 @@ def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) 
             elif reason:
                 yield RecordError(source, rel, reason)
             continue
-        item = _read_one(path, rel, source, {"path": rel, "folder": label, "tags": tags})
+        item = _read_one(path, rel, source, {"path": rel, "folder": label, "tags": tags}, documents)
         if isinstance(item, MemoryRecord):
             done[key] = [item.id, stamp, None]
             ids.add(item.id)
@@ -128,7 +136,11 @@ def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) 
 
 
 def _read_one(
-    path: Path, rel: str, source: str, meta: dict[str, Any]
+    path: Path,
+    rel: str,
+    source: str,
+    meta: dict[str, Any],
+    documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
     try:
         size = path.stat().st_size
@@ -143,9 +155,10 @@ def _read_one(
         )
     except OSError as exc:
         return RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
-    return message_to_item(raw, source=source, where=rel, meta=meta)
+    return message_to_item(raw, source=source, where=rel, meta=meta, documents=documents)
 
 
+@resumable_importer(prunes_incrementally=True)
 async def from_maildir(
     path: str | os.PathLike[str],
     *,
@@ -196,7 +209,8 @@ async def from_maildir(
         raise SourceError(name, "no such folder" if not root.exists() else "not a folder")
 
     def make() -> Iterator[Item]:
-        return Closing(_read(root, name, state, checkpoint_every), None)
+        documents = DocumentReader()  # a worker process, started on the first attachment
+        return Closing(_read(root, name, state, checkpoint_every, documents), documents)
 
     async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:

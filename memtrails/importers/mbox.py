@@ -18,6 +18,8 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import Closing, as_generator, default_source
+from .contract import resumable_importer
+from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
 __all__ = ["from_mbox"]
@@ -61,11 +63,11 @@ def is_separator(line: bytes) -> bool:
     return _SEPARATOR.fullmatch(line) is not None
 
 
+@resumable_importer()
 async def from_mbox(
     path: str | os.PathLike[str] | Input,
     *,
     source: str | None = None,
-    start: int = 0,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 256,
 ) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
@@ -110,14 +112,11 @@ async def from_mbox(
     Args:
         path: the mbox file.
         source: the records' source; defaults to the file's resolved path.
-        start: byte offset to begin at, e.g. a ``SourceState``'s ``offset``. If it is not
-            at a separator, reading skips to the next one.
         state: the position the last run reported (``Memory.source_state``).
         checkpoint_every: messages between two ``SourceState`` items.
 
     Raises:
         SourceError: the file is missing, is a folder, or cannot be read.
-        ValueError: ``start`` is negative.
 
     Returns:
         An async generator; close it (``contextlib.aclosing``) to stop early and free the file.
@@ -128,8 +127,6 @@ async def from_mbox(
         ...     async for item in items:
         ...         print(item.id if isinstance(item, MemoryRecord) else item)
     """
-    if start < 0:
-        raise ValueError(f"`start` must be a byte offset of at least 0, got {start}")
     given = path.given if isinstance(path, Input) else path
     name = source if source is not None else default_source(given)
 
@@ -139,7 +136,9 @@ async def from_mbox(
     def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
         # The file is opened by the generator on its first step, inside its own ``with``:
         # if the consumer is cancelled before that step, nothing is left open.
-        return Closing(_read_mbox(path, name, start, state, checkpoint_every), None)
+        # One document reader (a worker process, started on the first attachment) per import.
+        documents = DocumentReader()
+        return Closing(_read_mbox(path, name, state, checkpoint_every, documents), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -151,12 +150,13 @@ async def from_mbox(
 def _read_mbox(
     path: str | os.PathLike[str] | Input,
     source: str,
-    start: int,
     state: Mapping[str, Any] | None,
     every: int,
+    documents: DocumentReader | None = None,
     max_message: int | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
+    start = 0
     if not isinstance(path, Input) and Path(path).is_dir():
         raise SourceError(
             source, "is a folder, not an mbox file (use from_eml for a folder of .eml)"
@@ -164,10 +164,12 @@ def _read_mbox(
     with open_input(path, source) as stream:
         handle = stream.file
         if stream.compression is not None and stream.regular and stream.path is not None:
-            yield from _read_compressed(stream, source, state, max_message)
+            yield from _read_compressed(stream, source, state, max_message, documents)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
-            for item in _split(handle, source, start=start, max_message=max_message):
+            for item in _split(
+                handle, source, start=start, max_message=max_message, documents=documents
+            ):
                 if not isinstance(item, SourceState):
                     yield item
             return
@@ -185,12 +187,22 @@ def _read_mbox(
             )
 
         yield from _split(
-            handle, source, start=start, max_message=max_message, checkpoint=position, every=every
+            handle,
+            source,
+            start=start,
+            max_message=max_message,
+            checkpoint=position,
+            every=every,
+            documents=documents,
         )
 
 
 def _read_compressed(
-    stream: Input, source: str, state: Mapping[str, Any] | None, max_message: int | None
+    stream: Input,
+    source: str,
+    state: Mapping[str, Any] | None,
+    max_message: int | None,
+    documents: DocumentReader | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Read a compressed mbox whole, or not at all when its bytes are those of the last run.
 
@@ -206,7 +218,7 @@ def _read_compressed(
         return
     why = None if state is None else "the compressed file has changed"
     records = 0
-    for item in _split(stream.file, source, max_message=max_message):
+    for item in _split(stream.file, source, max_message=max_message, documents=documents):
         if isinstance(item, SourceState):  # the count of distinct records at the end
             records = int(item.state["records"])
             continue
@@ -232,6 +244,7 @@ def _split(
     max_message: int | None = None,
     checkpoint: Callable[..., SourceState] | None = None,
     every: int = 256,
+    documents: DocumentReader | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Yield an item per message, holding at most one message (up to ``max_message``).
 
@@ -282,7 +295,7 @@ def _split(
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
         if separators == 0 and _runs_together(raw):
             return RecordError(source, where, _RUN_TOGETHER_REASON)
-        item = message_to_item(raw, source=source, where=where, meta={})
+        item = message_to_item(raw, source=source, where=where, meta={}, documents=documents)
         if isinstance(item, MemoryRecord):
             key, content = hash(item.id), _content_hash(item)
             last_counted = True

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from .._exceptions import MemoryLockedError, MemtrailsError
+from .._exceptions import FolderBusyError, MemoryLockedError, MemtrailsError
 from ..embedding._base import Embedder
 from ..folder.lock import READER
 from ..folder.manifest import read_manifest
@@ -16,15 +16,11 @@ from ..folder.model import manifest_model
 from ..folder.opening import open_folder
 from ..memory import Memory
 
-__all__ = ["GAP", "FolderAccess", "FolderBusyError", "holder_name"]
+__all__ = ["GAP", "FolderAccess", "holder_name"]
 
 GAP = 0.2
 """Seconds the server leaves the folder free between two requests: a waiting writer polls
 every 50 ms, so back-to-back requests cannot keep an import out."""
-
-
-class FolderBusyError(MemtrailsError):
-    """The folder stayed held by another process (an import) for longer than the server waits."""
 
 
 class FolderAccess:

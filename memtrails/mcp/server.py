@@ -7,7 +7,7 @@ import importlib.metadata
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, ParamSpec
+from typing import Annotated, Any, Literal, ParamSpec
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
@@ -182,8 +182,13 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
     if allow_writes:
 
         @_errors_as_tool_errors
-        async def add(path: AddPath, git: Git = False, full: Full = False) -> dict[str, Any]:
-            return await add_tool(access, path, git=git, full=full)
+        async def add(
+            path: AddPath, git: Git = False, full: Full = False, kind: str | None = None
+        ) -> dict[str, Any]:
+            return await add_tool(access, path, git=git, full=full, kind=kind)
+
+        # The schema's enum is the importer registry's kinds, read as the server is built.
+        add.__annotations__["kind"] = _import_kind()
 
         @_errors_as_tool_errors
         async def forget(id: RecordId, source: GetSource = None) -> dict[str, Any]:
@@ -225,6 +230,19 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
         return json.dumps(record_json(found), ensure_ascii=False)
 
     return server
+
+
+def _import_kind() -> Any:
+    """The add tool's ``kind``: an enum of the kinds the importer registry knows now."""
+    from ..importers.registry import importers
+
+    specs = importers()
+    names: Any = Literal.__getitem__(tuple(spec.kind for spec in specs))
+    kinds = "; ".join(f"{spec.kind}: {spec.summary}" for spec in specs)
+    return Annotated[
+        names | None,
+        Field(description=f"Read the path as this kind instead of recognising it ({kinds})."),
+    ]
 
 
 def _version() -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from .._exceptions import MemtrailsError
+from .._exceptions import ToolInputError
 from ..keys import record_uid
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
@@ -13,7 +13,6 @@ from .access import FolderAccess
 
 __all__ = [
     "RECORD_URI",
-    "ToolInputError",
     "add_tool",
     "forget_tool",
     "get_tool",
@@ -28,10 +27,6 @@ T = TypeVar("T")
 
 RECORD_URI = "memtrails://record/{id}"
 _SHOWN_ERRORS = 20
-
-
-class ToolInputError(MemtrailsError):
-    """A tool was called with arguments that name nothing it can use."""
 
 
 def record_uri(uid: str) -> str:
@@ -134,7 +129,12 @@ async def status_tool(access: FolderAccess, *, writes: bool) -> dict[str, Any]:
 
 
 async def add_tool(
-    access: FolderAccess, path: str, *, git: bool = False, full: bool = False
+    access: FolderAccess,
+    path: str,
+    *,
+    git: bool = False,
+    full: bool = False,
+    kind: str | None = None,
 ) -> dict[str, Any]:
     """Import a path on this machine into the folder: the add tool's result."""
     from ..add import add_git, add_path
@@ -145,14 +145,16 @@ async def add_tool(
         raise ToolInputError(f"`path` must be absolute, got {path!r}")
     if git and not target.is_dir():
         raise ToolInputError(f"{path}: no such Git repository")
-    if not git:
+    if git and kind is not None:
+        raise ToolInputError("`kind` reads a path as a kind of file; a Git repository has none")
+    if not git and kind is None:
         detect_kind(target)  # a SourceError before the folder is touched
     async with access.open(model=True, write="mcp add", create=True) as memory:
         if git:
             report = await add_git(memory, target, full=full)
         else:
             # Detected again inside: a mixed folder is split by kind, as `memtrails add` does.
-            report = await add_path(memory, target, full=full)
+            report = await add_path(memory, target, kind=kind, full=full)
     out = report.to_json()
     errors = out.get("errors") or []
     if len(errors) > _SHOWN_ERRORS:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
-from aiostream import pipable_operator, streamcontext
+from aiostream import pipable_operator
 
 from ..items import Staged, StageItem, Unchanged
 from ..keys import fingerprint, record_uid
 from ..records import RecordError, Seen, SourceState
 from ..secrets import scrub_text
+from ._stage import Stage, StageContext, each
 
-__all__ = ["Claims", "dedup", "dedup_item"]
+__all__ = ["DEDUP", "Claims", "dedup", "dedup_item"]
 
 
 class Claims(Protocol):
@@ -40,24 +41,6 @@ class Claims(Protocol):
     def holds(self, uid: str) -> bool:
         """Tell whether the folder holds a live record with this uid."""
         ...
-
-
-@pipable_operator
-async def dedup(
-    source: AsyncIterable[Staged | RecordError | Seen | SourceState], claims: Claims
-) -> AsyncIterator[StageItem]:
-    """Attach uid and fingerprint; turn records the folder already has into ``Unchanged``.
-
-    A record seen twice in one run counts as unchanged the second time when its content is
-    the same, and is skipped with an error when it differs (the first one is kept, so a
-    re-run over the same input changes nothing): the claim is made when the record passes,
-    before it is written. A ``Seen`` record (the importer proved it
-    unchanged without reading it) is unchanged when the folder holds it, and an error when
-    it does not.
-    """
-    async with streamcontext(source) as items:
-        async for item in items:
-            yield dedup_item(item, claims)
 
 
 def dedup_item(item: Staged | RecordError | Seen | SourceState, claims: Claims) -> StageItem:
@@ -90,3 +73,30 @@ def dedup_item(item: Staged | RecordError | Seen | SourceState, claims: Claims) 
         )
     item.update = verdict == "changed"
     return item
+
+
+def _dedup(item: Any, ctx: StageContext) -> Any:
+    if ctx.claims is None:
+        raise RuntimeError("the dedup stage needs the folder's claims")
+    return dedup_item(item, ctx.claims)
+
+
+DEDUP = Stage("dedup", _dedup)
+"""Uid and fingerprint attached; what the folder already holds becomes ``Unchanged``."""
+
+
+@pipable_operator
+async def dedup(
+    source: AsyncIterable[Staged | RecordError | Seen | SourceState], claims: Claims
+) -> AsyncIterator[StageItem]:
+    """Attach uid and fingerprint; turn records the folder already has into ``Unchanged``.
+
+    A record seen twice in one run counts as unchanged the second time when its content is
+    the same, and is skipped with an error when it differs (the first one is kept, so a
+    re-run over the same input changes nothing): the claim is made when the record passes,
+    before it is written. A ``Seen`` record (the importer proved it
+    unchanged without reading it) is unchanged when the folder holds it, and an error when
+    it does not.
+    """
+    async for item in each(source, DEDUP, StageContext(claims=claims)):
+        yield item

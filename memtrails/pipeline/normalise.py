@@ -8,14 +8,22 @@ from collections.abc import AsyncIterable, AsyncIterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from aiostream import pipable_operator, streamcontext
+from aiostream import pipable_operator
 
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
-from ..js import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..limits import CUT_KEY, Limits
+from ..portable import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
+from ._stage import Stage, StageContext, each
 
-__all__ = ["MAX_TEXT_UNITS", "MAX_TITLE_UNITS", "normalise", "normalise_item"]
+__all__ = [
+    "CUT_MARGIN",
+    "MAX_TEXT_UNITS",
+    "MAX_TITLE_UNITS",
+    "NORMALISE",
+    "normalise",
+    "normalise_item",
+]
 
 _DEFAULT_LIMITS = Limits()
 MAX_TEXT_UNITS = _DEFAULT_LIMITS.max_text_units
@@ -25,14 +33,23 @@ _NAME_FIELDS = ("id", "source", "kind", "author", "thread")
 _RECORD_OVERHEAD = 200
 _NOT_SPACE = re.compile("[^" + re.escape(JS_WHITESPACE) + "]")
 _NOTE_BYTES = 200  # one entry of meta["_cut"], at most
+CUT_MARGIN = 64 * 1024
+"""UTF-16 units an import keeps past a text or title limit until secrets are scrubbed: far
+more than any secret (a PEM block of a 4096-bit key is about 3,300)."""
 
 
 def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
-    unknown = [k for k in obj if k not in RECORD_FIELDS]
-    if unknown:
-        raise ValueError(
-            f"unknown field(s) {', '.join(sorted(map(str, unknown)))}; records take {', '.join(RECORD_FIELDS)}"
-        )
+    # Keys that are not record fields go into meta, as a JSON Lines line's do (a row's
+    # extra column is a fact about the record, not a mistake); an explicit meta wins.
+    extra = {k: obj[k] for k in obj if k not in RECORD_FIELDS}
+    if any(not isinstance(k, str) for k in extra):
+        raise ValueError(f"field names must be strings, got {sorted(map(repr, extra))[0]}")
+    if extra:
+        meta = obj.get("meta")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise ValueError(f"`meta` must be an object, got {type(meta).__name__}")
+        obj = {k: obj[k] for k in obj if k in RECORD_FIELDS}
+        obj["meta"] = {**extra, **(meta or {})}
     if "id" not in obj:
         raise ValueError("missing `id`")
     if "text" not in obj:
@@ -59,11 +76,18 @@ def _as_id(value: Any) -> str:
     return str(value)
 
 
-def _clean_cut(text: str | None, field: str, limit: int, cuts: list[dict[str, Any]]) -> str | None:
-    """Return ``text`` without NULs, trimmed, cut to ``limit`` UTF-16 units (noted), well-formed."""
+def _clean_cut(
+    text: str | None, field: str, limit: int, cuts: list[dict[str, Any]], margin: int = 0
+) -> str | None:
+    """Return ``text`` without NULs, trimmed, cut to ``limit`` UTF-16 units (noted), well-formed.
+
+    With a ``margin``, ``margin`` units past the limit are kept: the scrubber then sees a
+    secret that straddles the limit whole, and the fit stage makes the cut the note names.
+    """
     if text is None:
         return None
-    if len(text) > 2 * limit and "\x00" not in text:
+    keep = limit + margin
+    if len(text) > 2 * keep and "\x00" not in text:
         # Far too long: trim and cut without copying the whole text (the copy alone would
         # double a 200 MB text's memory). Same result as trimming first, then cutting.
         lead = _NOT_SPACE.search(text)
@@ -76,15 +100,15 @@ def _clean_cut(text: str | None, field: str, limit: int, cuts: list[dict[str, An
         units = utf16_len(text) - start - (len(text) - end)  # whitespace is one unit each
         if units <= limit:
             return js_well_formed(text[start:end])
-        kept = utf16_cut(text[start : start + limit], limit)
-        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": utf16_len(kept)})
+        kept = utf16_cut(text[start : start + keep], keep)
+        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": min(limit, units)})
         return js_well_formed(kept)
     # str.replace and strip return the string itself when they change nothing.
     text = js_trim(text.replace("\x00", ""))
     units = utf16_len(text)
     if units > limit:
-        text = utf16_cut(text, limit)
-        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": utf16_len(text)})
+        text = utf16_cut(text, keep) if units > keep else text
+        cuts.append({"field": field, "unit": "UTF-16", "was": units, "kept": limit})
     return js_well_formed(text) or None
 
 
@@ -201,7 +225,7 @@ def _well_formed_item(item: RecordError | Seen | SourceState) -> RecordError | S
 
 
 def normalise_item(
-    item: Any, source: str, position: int, limits: Limits | None = None
+    item: Any, source: str, position: int, limits: Limits | None = None, margin: int = 0
 ) -> MemoryRecord | RecordError | Seen | SourceState:
     """Return ``item`` as a clean record (trimmed, within ``limits``, source filled) or an error.
 
@@ -217,6 +241,9 @@ def normalise_item(
         source: the source name given to records that name none.
         position: the item's number in its source, for error messages.
         limits: the limits records are held to (default: ``Limits()``).
+        margin: keep this many UTF-16 units past the text and title limits, for the scrub
+            stage to see a secret there whole; the fit stage then cuts (an import uses
+            :data:`CUT_MARGIN`; 0 cuts here).
     """
     if isinstance(item, RecordError | Seen | SourceState):
         return _well_formed_item(item)
@@ -229,16 +256,24 @@ def normalise_item(
         elif hasattr(item, "keys") and hasattr(item, "__getitem__"):  # sqlite3.Row, asyncpg Record
             record = _from_mapping({k: item[k] for k in item.keys()}, source)  # noqa: SIM118  rows iterate values
         else:
-            raise ValueError(f"expected a MemoryRecord or a mapping, got {type(item).__name__}")
+            hint = (
+                ": a tuple row needs its column names; pass the DB-API cursor itself (its "
+                "description names them) or set a row factory (sqlite3.Row)"
+                if isinstance(item, tuple)
+                else ""
+            )
+            raise ValueError(
+                f"expected a MemoryRecord or a mapping, got {type(item).__name__}{hint}"
+            )
     except (ValueError, TypeError) as exc:
         return RecordError(js_well_formed(source), f"item {position}", js_well_formed(str(exc)))
     try:
-        return _fit(record, limits)
+        return _fit(record, limits, margin)
     except (ValueError, TypeError) as exc:  # a meta value JSON cannot hold, say
         return _refuse(record, js_well_formed(str(exc)))
 
 
-def _fit(record: MemoryRecord, limits: Limits) -> MemoryRecord | RecordError:
+def _fit(record: MemoryRecord, limits: Limits, margin: int) -> MemoryRecord | RecordError:
     if not isinstance(record.meta, Mapping):
         raise TypeError(f"`meta` must be a mapping, got {type(record.meta).__name__}")
     checked = _small_str(record, limits)
@@ -250,8 +285,8 @@ def _fit(record: MemoryRecord, limits: Limits) -> MemoryRecord | RecordError:
         meta, meta_low, meta_high = _fit_meta(record.meta, limits, cuts)
     except _TooDeep as exc:
         return _refuse(record, str(exc))
-    text = _clean_cut(record.text, "text", limits.max_text_units, cuts) or ""
-    title = _clean_cut(record.title, "title", limits.max_title_units, cuts)
+    text = _clean_cut(record.text, "text", limits.max_text_units, cuts, margin) or ""
+    title = _clean_cut(record.title, "title", limits.max_title_units, cuts, margin)
     if not text and not title:
         return RecordError(
             record.source, f"record {record.id!r}", "record has no text and no title"
@@ -284,6 +319,14 @@ def _within_record_bytes(
     return record
 
 
+def _normalise(item: Any, ctx: StageContext) -> Any:
+    return normalise_item(item, ctx.name, ctx.position, ctx.limits, ctx.margin)
+
+
+NORMALISE = Stage("normalise", _normalise)
+"""Fields checked, names well-formed, limits applied (cuts keep a margin for the scrubber)."""
+
+
 @pipable_operator
 async def normalise(
     source: AsyncIterable[Any], name: str = "custom", limits: Limits | None = None
@@ -295,8 +338,5 @@ async def normalise(
         name: the source name for records that carry none.
         limits: the size and nesting limits (default: ``Limits()``); see :func:`normalise_item`.
     """
-    position = 0
-    async with streamcontext(source) as items:
-        async for item in items:
-            position += 1
-            yield normalise_item(item, name, position, limits)
+    async for item in each(source, NORMALISE, StageContext(name, limits or _DEFAULT_LIMITS)):
+        yield item

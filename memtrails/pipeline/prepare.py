@@ -1,4 +1,4 @@
-"""Normalise, scrub and dedup in one stage, a queue's worth of items at a time, into batches."""
+"""The per-record stages in one loop, a queue's worth of items at a time, into batches."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from zoneinfo import ZoneInfo
 from ..items import RawLine, StageItem, UnchangedMany
 from ..limits import Limits
 from ..records import At, MemoryRecord, SourceState
-from .batch import _END, IDLE, _cancel, _Failure, _pump, check_batching, next_queued
-from .dedup import Claims, dedup_item
-from .normalise import normalise_item
-from .scrub import INLINE_CHARS, scrub_item, staged
+from ._pump import END, IDLE, Failure, check_batching, next_queued, pumping
+from ._stage import StageContext, run_stage
+from .dedup import Claims
+from .normalise import CUT_MARGIN
+from .stages import STAGES
 
 __all__ = ["prepared"]
 
@@ -43,10 +44,10 @@ async def prepared(
     chunked: bool = False,
     salt: bytes | None = None,
 ) -> AsyncGenerator[list[StageItem], None]:
-    """Yield lists of at most ``size`` stage items: ``source | normalise | scrub | dedup | batch``.
+    """Yield lists of at most ``size`` stage items: every item through :data:`STAGES`, batched.
 
-    The same work as those stages (the same functions), done in a plain loop over the items
-    already queued instead of one await per item per stage; a partial list is flushed after
+    The stages' own functions (``normalise | scrub | fit | dedup``), walked in a plain loop
+    over the items already queued instead of one await per item per stage; a partial list is flushed after
     ``idle`` seconds without input, as :func:`~memtrails.pipeline.batch.batched` does.
 
     A :class:`~memtrails.items.RawLine` whose digest the folder holds for a record not yet
@@ -72,10 +73,8 @@ async def prepared(
             rows too.
     """
     check_batching(size, idle)
-    queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=1 if chunked else size)
-    task = asyncio.ensure_future(_pump(source, queue))
     work = _Work(claims, name, limits, settle, salt)
-    try:
+    async with pumping(source, 1 if chunked else size) as queue:
         buf: list[StageItem] = []
         ended = False
         while not ended:
@@ -87,10 +86,10 @@ async def prepared(
             chunk: list[Any] = []
             # Take what is already queued, without waiting: the pump refills behind it.
             while True:
-                if item is _END:
+                if item is END:
                     ended = True
                     break
-                if isinstance(item, _Failure):
+                if isinstance(item, Failure):
                     raise item.exc
                 if chunked:
                     chunk.extend(item)
@@ -108,23 +107,13 @@ async def prepared(
                 yield out
         if buf:
             yield buf
-    finally:
-        await _cancel(task)
 
 
 class _Work:
-    """The per-item work of normalise, scrub and dedup, with the counts they keep."""
+    """The stages (:data:`~memtrails.pipeline.stages.STAGES`) over a chunk of items, with
+    the counts they keep."""
 
-    __slots__ = (
-        "claims",
-        "key",
-        "limits",
-        "max_depth",
-        "name",
-        "not_records",
-        "position",
-        "settle",
-    )
+    __slots__ = ("claims", "ctx", "key", "max_depth", "not_records", "settle")
 
     def __init__(
         self,
@@ -135,17 +124,15 @@ class _Work:
         salt: bytes | None,
     ) -> None:
         self.claims = claims
-        self.name = name
-        self.limits = limits
+        self.ctx = StageContext(name, limits or Limits(), claims, margin=CUT_MARGIN)
         self.settle = settle
         self.key = None if salt is None else hashlib.blake2b(salt, digest_size=32).digest()
-        self.max_depth = (limits or Limits()).max_depth
-        self.position = 0
+        self.max_depth = self.ctx.limits.max_depth
         self.not_records: Counter[str] = Counter()  # raw lines that were no record, per source
 
     async def run(self, chunk: list[Any], out: list[StageItem]) -> None:
         """Append the stage items for ``chunk`` to ``out``, in order (unchanged raw lines first)."""
-        claims = self.claims
+        claims, ctx = self.claims, self.ctx
         digests: list[bytes | None] = [
             item.key if type(item) is RawLine else self._digest(item) for item in chunk
         ]
@@ -154,7 +141,7 @@ class _Work:
         unchanged: dict[str, list[str]] = {}
         rest: list[StageItem] = []
         for item, digest in zip(chunk, digests, strict=True):
-            self.position += 1
+            ctx.position += 1
             found = known.get(digest) if digest is not None else None
             # The first record with a uid in a run is the one kept: a later one with the same
             # digest goes the usual way, to be found unchanged or a duplicate.
@@ -171,16 +158,13 @@ class _Work:
                 item = parsed
             elif type(item) is SourceState and self.settle is not None:
                 item = self.settle(item, self.not_records[item.source])
-            record = normalise_item(item, self.name, self.position, self.limits)
-            if not isinstance(record, MemoryRecord):
-                rest.append(dedup_item(scrub_item(record), claims))
-                continue
-            if len(record.text) < INLINE_CHARS:
-                clean = staged(record)
-            else:
-                clean = await asyncio.to_thread(staged, record)
-            clean.raw = digest
-            rest.append(dedup_item(clean, claims))
+            ctx.raw = digest
+            for stage in STAGES:
+                if stage.heavy(item):
+                    item = await asyncio.to_thread(run_stage, stage, item, ctx)
+                else:
+                    item = run_stage(stage, item, ctx)
+            rest.append(item)
         out.extend(UnchangedMany(source, uids) for source, uids in unchanged.items())
         out.extend(rest)
 

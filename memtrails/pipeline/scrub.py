@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any
 
-from aiostream import pipable_operator, streamcontext
+from aiostream import pipable_operator
 
 from ..items import Staged
 from ..keys import record_uid
 from ..records import MemoryRecord, RecordError, Seen, SourceState
 from ..secrets import scrub_error, scrub_record, scrub_state
+from ._stage import Stage, StageContext, each, run_stage
+from .fit import FIT
 
-__all__ = ["INLINE_CHARS", "scrub", "scrub_item", "staged"]
+__all__ = ["INLINE_CHARS", "SCRUB", "scrub", "scrub_item", "staged"]
 
 # Scrubbing runs at tens of MB/s: a record this large would hold the event loop for a few
 # milliseconds, so it goes to a worker thread; small ones are cheaper scrubbed in place.
@@ -37,6 +39,24 @@ def scrub_item(
     return item
 
 
+def _scrub(item: Any, ctx: StageContext) -> Any:
+    if isinstance(item, MemoryRecord):
+        clean = staged(item)
+        clean.raw = ctx.raw
+        return clean
+    if isinstance(item, RecordError | Seen | SourceState):
+        return scrub_item(item)
+    return item
+
+
+def _big(item: Any) -> bool:
+    return isinstance(item, MemoryRecord) and len(item.text) >= INLINE_CHARS
+
+
+SCRUB = Stage("scrub", _scrub, heavy=_big)
+"""Secrets replaced by markers in every string of a record, an error or a position."""
+
+
 @pipable_operator
 async def scrub(
     source: AsyncIterable[MemoryRecord | RecordError | Seen | SourceState],
@@ -47,13 +67,10 @@ async def scrub(
     computed from the raw id first, so that a record whose id holds a secret keeps one
     identity from run to run while only the scrubbed id is stored. An error's place and
     reason and a position's strings are scrubbed too: they are written and printed.
-    ``Seen`` passes through untouched (its id is only hashed into a uid).
+    ``Seen`` passes through untouched (its id is only hashed into a uid). A record that
+    normalisation marked as over a limit is then cut (the fit stage), so that a secret
+    across the limit was scrubbed whole.
     """
-    async with streamcontext(source) as items:
-        async for item in items:
-            if not isinstance(item, MemoryRecord):
-                yield scrub_item(item)
-            elif len(item.text) < INLINE_CHARS:
-                yield staged(item)
-            else:
-                yield await asyncio.to_thread(staged, item)
+    ctx = StageContext()
+    async for item in each(source, SCRUB, ctx):
+        yield run_stage(FIT, item, ctx)

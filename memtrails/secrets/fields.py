@@ -8,30 +8,68 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..records import MemoryRecord, RecordError, SourceState
-from .engine import KEY_NAME, inner_spans, replace_spans, scrub_text
-from .values import accept_value
+from .copies import Values, values_of
+from .engine import KEY_NAME, inner_spans, replace_spans, scrub_found, scrub_text
+from .keys import accept_keyed
 
 __all__ = ["scrub_error", "scrub_record", "scrub_state"]
 
 
-def _scrub_secret_value(text: str, key: str, counts: Counter[str]) -> str:
-    """Scrub a string stored under a key named like a secret (``{"password": "..."}``)."""
-    buf = text.encode("utf-8", "surrogatepass")
-    low = key.lower()
-    if not accept_value(text, "pass" in low or "pw" in low, True):
-        return _scrub_into(text, counts)
-    stripped = text.strip()
-    start = len(text[: len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
-    end = start + len(stripped.encode("utf-8", "surrogatepass"))
-    out = replace_spans(buf, iter(inner_spans(buf, start, end, "password")), counts)
-    return text if out is None else out.decode("utf-8", "surrogatepass")
+class _Scrub:
+    """One record's scrub: the replacements per kind and the secrets found so far."""
 
+    __slots__ = ("counts", "known", "values")
 
-def _scrub_into(text: str, counts: Counter[str]) -> str:
-    """Scrub ``text`` and add what was found to ``counts``; return the scrubbed text."""
-    clean, found = scrub_text(text)
-    counts.update(found)
-    return clean
+    def __init__(self, known: Values | None = None) -> None:
+        self.counts: Counter[str] = Counter()
+        self.values: Values = {}  # found in this record's strings
+        self.known = known  # found before (the first pass): every copy of them goes too
+
+    def text(self, text: str) -> str:
+        """Scrub ``text``; return the scrubbed text."""
+        clean, found, values = scrub_found(text, self.known)
+        self.counts.update(found)
+        self.values.update(values)
+        return clean
+
+    def optional(self, text: str | None) -> str | None:
+        return self.text(text) if text else text
+
+    def secret_value(self, text: str, key: str) -> str:
+        """Scrub a string stored under a key named like a secret (``{"password": "..."}``)."""
+        if not accept_keyed(key, text, True):
+            return self.text(text)
+        buf = text.encode("utf-8", "surrogatepass")
+        stripped = text.strip()
+        start = len(text[: len(text) - len(text.lstrip())].encode("utf-8", "surrogatepass"))
+        end = start + len(stripped.encode("utf-8", "surrogatepass"))
+        spans = inner_spans(buf, start, end, "password")
+        self.values.update(values_of(buf, spans))
+        out = replace_spans(buf, iter(spans), self.counts)
+        return text if out is None else out.decode("utf-8", "surrogatepass")
+
+    def meta(self, value: Any, secret_key: str | None = None) -> Any:
+        """Scrub every string inside ``value``, keys too; return ``value`` itself when unchanged."""
+        if isinstance(value, str):
+            if secret_key:
+                return self.secret_value(value, secret_key)
+            return self.text(value) if value else value
+        if isinstance(value, Mapping):
+            changed = False
+            out: dict[Any, Any] = {}
+            for k, v in value.items():
+                named = k if isinstance(k, str) and _secret_name(k) else None
+                new = self.meta(v, named)
+                key = self.text(k) if isinstance(k, str) and k else k
+                changed = changed or new is not v or key is not k
+                out[key] = new
+            return out if changed else value
+        if isinstance(value, list | tuple):
+            items = [self.meta(v, secret_key) for v in value]
+            if all(a is b for a, b in zip(items, value, strict=True)):
+                return value
+            return type(value)(items) if isinstance(value, tuple) else items
+        return value
 
 
 def _secret_name(key: str) -> bool:
@@ -42,32 +80,17 @@ def _secret_name(key: str) -> bool:
         return False
 
 
-def _scrub_meta(value: Any, counts: Counter[str], secret_key: str | None = None) -> Any:
-    """Scrub every string inside ``value``, keys too; return ``value`` itself when unchanged."""
-    if isinstance(value, str):
-        if secret_key:
-            return _scrub_secret_value(value, secret_key, counts)
-        return _scrub_into(value, counts) if value else value
-    if isinstance(value, Mapping):
-        changed = False
-        out: dict[Any, Any] = {}
-        for k, v in value.items():
-            named = k if isinstance(k, str) and _secret_name(k) else None
-            new = _scrub_meta(v, counts, named)
-            key = _scrub_into(k, counts) if isinstance(k, str) and k else k
-            changed = changed or new is not v or key is not k
-            out[key] = new
-        return out if changed else value
-    if isinstance(value, list | tuple):
-        items = [_scrub_meta(v, counts, secret_key) for v in value]
-        if all(a is b for a, b in zip(items, value, strict=True)):
-            return value
-        return type(value)(items) if isinstance(value, tuple) else items
-    return value
-
-
-def _scrub_optional(text: str | None, counts: Counter[str]) -> str | None:
-    return _scrub_into(text, counts) if text else text
+def _fields(record: MemoryRecord, scrub: _Scrub) -> MemoryRecord:
+    """Return ``record`` with every string it carries scrubbed by ``scrub``."""
+    return dataclasses.replace(
+        record,
+        id=scrub.text(record.id),
+        title=scrub.optional(record.title),
+        text=scrub.text(record.text),
+        author=scrub.optional(record.author),
+        thread=scrub.optional(record.thread),
+        meta=scrub.meta(record.meta),
+    )
 
 
 def scrub_record(record: MemoryRecord) -> tuple[MemoryRecord, Counter[str]]:
@@ -76,7 +99,9 @@ def scrub_record(record: MemoryRecord) -> tuple[MemoryRecord, Counter[str]]:
     That is ``id``, ``title``, ``text``, ``author``, ``thread`` and every string inside
     ``meta`` (keys too). ``source`` and ``kind`` are left alone: the caller names them. The
     record's uid is the caller's to compute from the raw id before scrubbing (see
-    ``conformance/README.md``), so that a re-import finds the record again.
+    ``conformance/README.md``), so that a re-import finds the record again. A value found as
+    a secret in one string is replaced wherever else it stands in the record (a token in the
+    text and again in the title, the id or a meta field).
 
     Args:
         record: the record to scrub.
@@ -90,18 +115,16 @@ def scrub_record(record: MemoryRecord) -> tuple[MemoryRecord, Counter[str]]:
         >>> scrub_record(r)[0].text
         'db: postgres://app:[secret:url-password]@db.local/app'
     """
-    counts: Counter[str] = Counter()
-    id = _scrub_into(record.id, counts)
-    title = _scrub_optional(record.title, counts)
-    text = _scrub_into(record.text, counts)
-    author = _scrub_optional(record.author, counts)
-    thread = _scrub_optional(record.thread, counts)
-    meta = _scrub_meta(record.meta, counts)
-    if not counts:
-        return record, counts
-    return dataclasses.replace(
-        record, id=id, title=title, text=text, author=author, thread=thread, meta=meta
-    ), counts
+    first = _Scrub()
+    scrubbed = _fields(record, first)
+    if not first.counts:
+        return record, first.counts
+    if not first.values:
+        return scrubbed, first.counts
+    # A second pass over the first's output: the copies of what any string gave away.
+    second = _Scrub(first.values)
+    again = _fields(scrubbed, second)
+    return again, first.counts + second.counts
 
 
 def scrub_error(error: RecordError) -> RecordError:
@@ -125,9 +148,9 @@ def scrub_state(state: SourceState) -> SourceState:
     scrubbed name back as unknown, so that one file is read again on the next run and found
     unchanged by its fingerprint: nothing is lost but a little work.
     """
-    counts: Counter[str] = Counter()
-    position = _scrub_meta(state.state, counts)
-    why = _scrub_optional(state.why, counts)
-    if not counts:
+    scrub = _Scrub()
+    position = scrub.meta(state.state)
+    why = scrub.optional(state.why)
+    if not scrub.counts:
         return state
     return dataclasses.replace(state, state=position, why=why)

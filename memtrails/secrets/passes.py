@@ -237,9 +237,35 @@ def first_set(sp: Spans, g: dict[str, int], names: tuple[str, ...]) -> tuple[int
     return -1, -1, ""
 
 
+def _char_start(buf: bytes, at: int) -> int:
+    """Return ``at`` moved back to the start of the UTF-8 character it falls inside."""
+    # Continuation bytes are 0b10xxxxxx; a character has at most three of them.
+    low = max(at - 3, 0)
+    while at > low and at < len(buf) and buf[at] & 0xC0 == 0x80:
+        at -= 1
+    return at
+
+
 def text_of(buf: bytes, start: int, end: int) -> str:
-    """Return the text of ``buf[start:end]`` (UTF-8; lone surrogates kept as they are)."""
-    return buf[start:end].decode("utf-8", "surrogatepass")
+    """Return the text of ``buf[start:end]`` (UTF-8; lone surrogates kept as they are).
+
+    A bound that falls inside a multi-byte character (a look-back of a fixed number of
+    bytes) is moved forward to the next character: the part of a character is no text.
+    """
+    try:
+        return buf[start:end].decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        pass
+    # Past the continuation bytes at the start; before a character that the end cuts.
+    while start < end and buf[start] & 0xC0 == 0x80:
+        start += 1
+    if end < len(buf):
+        end = max(_char_start(buf, end), start)
+    raw = buf[start:end]
+    try:
+        return raw.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:  # not UTF-8 inside (no text this package encodes has any)
+        return raw.decode("utf-8", "replace")
 
 
 def leftmost(pattern: str) -> Callable[[bytes, int, int], Spans | None]:

@@ -10,11 +10,16 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..._threads import iterate_in_thread
+from ...limits import Limits
 from ...records import Item
+from ..contract import resumable_importer
 from ._text import NOTE_SUFFIXES
 from ._walk import open_walk
 
-__all__ = ["NOTE_SUFFIXES", "from_files"]
+DEFAULT_MAX_FILE_BYTES = 1_000_000
+"""The largest note read when ``Limits.max_file_bytes`` is not set."""
+
+__all__ = ["DEFAULT_MAX_FILE_BYTES", "NOTE_SUFFIXES", "from_files"]
 
 
 def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
@@ -22,13 +27,14 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
+@resumable_importer(prunes_incrementally=True)
 async def from_files(
     folder: str | os.PathLike[str],
     *,
-    max_bytes: int = 1_000_000,
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 1000,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
     """Yield one record per text file under a folder, in sorted path order.
 
@@ -40,8 +46,9 @@ async def from_files(
     a shallower one, and nothing inside an ignored folder comes back.
     The encoding is read from a BOM, else tried as UTF-8, else cp1252 (latin-1 for the few
     bytes cp1252 lacks). Binary files (a NUL byte or many control bytes in the first 8 KiB)
-    and files over ``max_bytes`` become a :class:`RecordError` ("binary file",
-    "larger than max_bytes (N bytes)") so the import report counts them.
+    and files over ``limits.max_file_bytes`` (1 MB by default) become a :class:`RecordError`
+    ("binary file", "larger than Limits.max_file_bytes (N bytes)") so the import report
+    counts them.
 
     Each record has ``id`` = the path relative to ``folder`` with ``/`` separators,
     ``kind="note"`` for prose (``.md``, ``.txt``, ``.rst``, ... see :data:`NOTE_SUFFIXES`)
@@ -75,14 +82,14 @@ async def from_files(
 
     Args:
         folder: the folder to read.
-        max_bytes: files larger than this are skipped with an error.
         source: the source name on every record; defaults to the resolved folder path.
         state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
         checkpoint_every: files read between two intermediate positions.
+        limits: ``max_file_bytes`` applies here (default 1 MB): a larger file is an error.
 
     Raises:
         SourceError: the folder does not exist or is not a folder.
-        ValueError: ``max_bytes`` or ``checkpoint_every`` is not positive.
+        ValueError: ``checkpoint_every`` is not positive.
 
     Returns:
         An async iterator of records, ``Seen`` records, per-file errors (each with
@@ -94,8 +101,7 @@ async def from_files(
             async for item in items:
                 print(item)
     """
-    if max_bytes < 1:
-        raise ValueError(f"`max_bytes` must be at least 1, got {max_bytes}")
+    max_bytes = (limits or Limits()).max_file_bytes or DEFAULT_MAX_FILE_BYTES
     if checkpoint_every < 1:
         raise ValueError(f"`checkpoint_every` must be at least 1, got {checkpoint_every}")
     walk = await asyncio.to_thread(

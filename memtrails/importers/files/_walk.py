@@ -11,6 +11,7 @@ from typing import Any
 
 from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
+from ..documents import DocumentReader, document_limit, is_document, read_document
 from ._ignore import IgnoreFile, ignored, read_ignore
 from ._text import NOTE_SUFFIXES, decode, title_of
 
@@ -70,14 +71,18 @@ class Walk:
         self.stamps: dict[str, list[Any]] = {}
         self.complete = True  # until part of the tree cannot be listed
         self.unsaved = 0  # files read since the last position
+        self.documents = DocumentReader()  # its worker starts on the first document
 
     def items(self) -> Iterator[Item]:
         stack: list[IgnoreFile] = []
         exclude = read_ignore(self.root / ".git" / "info" / "exclude", "")
         if exclude is not None:
             stack.append(exclude)
-        yield from self._folder(self.root, "", stack)
-        yield self._position(final=True)
+        try:
+            yield from self._folder(self.root, "", stack)
+            yield self._position(final=True)
+        finally:
+            self.documents.close()
 
     def _position(self, final: bool) -> SourceState:
         if final:
@@ -143,19 +148,32 @@ class Walk:
             # Same size and mtime as when it was read: unchanged, and not read again.
             self.stamps[rel] = saved
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
-        if st.st_size > self.max_bytes:
-            return self._error(rel, f"larger than max_bytes ({st.st_size} bytes)")
+        limit = document_limit(rel, self.max_bytes)
+        if st.st_size > limit:
+            return self._error(rel, f"larger than Limits.max_file_bytes ({st.st_size} bytes)")
         self.unsaved += 1
         try:
-            data = _read_bytes(path, self.max_bytes + 1)
+            data = _read_bytes(path, limit + 1)
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
-        if len(data) > self.max_bytes:  # it grew after stat()
-            return self._error(rel, f"larger than max_bytes ({len(data)} bytes)")
+        if len(data) > limit:  # it grew after stat()
+            return self._error(rel, f"larger than Limits.max_file_bytes ({len(data)} bytes)")
         sha = hashlib.sha256(data).hexdigest()
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
         stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
+        if is_document(rel):  # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker
+            fields = {
+                "path": str(path),
+                "size": len(data),
+                "mtime_ns": st.st_mtime_ns,
+                "sha256": sha,
+            }
+            item, reason = read_document(
+                self.documents, data, rel=rel, meta=fields, saved=saved, source=self.source
+            )
+            self.stamps[rel] = [*stamp, reason] if reason else stamp
+            return item
         decoded = decode(data)
         if decoded is None:
             self.stamps[rel] = [*stamp, "binary file"]

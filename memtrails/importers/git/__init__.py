@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ..._threads import iterate_in_thread
 from ...records import Item
+from ..contract import resumable_importer
 from ._history import History
 from ._log import MAX_FILES_IN_META, MAX_FILES_IN_TEXT
 from ._repo import git_source
@@ -23,6 +24,13 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
+
+def _git_source_of(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str:
+    given = kwargs.get("source")
+    return str(given) if given is not None else git_source(args[0] if args else kwargs["repo"])
+
+
+@resumable_importer(_git_source_of)
 async def from_git(
     repo: str | os.PathLike[str],
     *,

@@ -10,6 +10,8 @@ from typing import Any
 
 from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
+from ..documents import DocumentReader
+from .attachments import read_attachments
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers
 from .html import tidy
 from .mime import Collected, parse, walk
@@ -33,15 +35,24 @@ def strip_unixfrom(raw: bytes) -> bytes:
 
 
 def message_to_item(
-    raw: bytes, *, source: str, where: str, meta: Mapping[str, Any] | None = None
+    raw: bytes,
+    *,
+    source: str,
+    where: str,
+    meta: Mapping[str, Any] | None = None,
+    documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
+
+    The text of attached documents (PDF, Office, ...) follows the mail's own, each under an
+    ``[attachment: NAME]`` line; ``documents`` reads them (else a reader is started for a
+    message that has one).
 
     The id is the Message-ID without brackets, or ``sha256:`` + the SHA-256 of the message's
     bytes with CRLF turned into LF (so the same message saved by different tools hashes alike).
     """
     try:
-        return _convert(raw, source, where, meta or {})
+        return _convert(raw, source, where, meta or {}, documents)
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -78,7 +89,11 @@ def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
 
 
 def _convert(
-    raw: bytes, source: str, where: str, extra: Mapping[str, Any]
+    raw: bytes,
+    source: str,
+    where: str,
+    extra: Mapping[str, Any],
+    documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
     data = raw.replace(b"\r\n", b"\n")
     if not data.strip():
@@ -124,6 +139,9 @@ def _convert(
             meta[name] = values
     if body.attachments:
         meta["attachments"] = body.attachments
+        attached = read_attachments(msg, body.attachments, documents)
+        if attached:  # one record per mail: a sentence in its PDF finds the mail itself
+            text = f"{text}\n\n{attached}" if text else attached.lstrip()
         if not text:  # an attachment-only mail: a record that names what it carried
             text = "Attachments: " + ", ".join(
                 a.get("name") or a.get("type") or "unnamed" for a in body.attachments

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..._threads import iterate_in_thread
+from ...limits import Limits
 from ...records import Item
+from ..contract import resumable_importer
 from ._export import DEFAULT_MAX_MEMBER_BYTES, DEFAULT_MAX_RATIO, Export
 from ._walk import items as export_items
 
@@ -23,13 +25,14 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
+@resumable_importer()
 async def from_slack_export(
     path: str | os.PathLike[str],
     *,
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
-    max_member_bytes: int = DEFAULT_MAX_MEMBER_BYTES,
     max_ratio: float = DEFAULT_MAX_RATIO,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
     """Yield one chat record per message of a Slack export, channel by channel, day by day.
 
@@ -71,7 +74,7 @@ async def from_slack_export(
     counts as full. A full run is ``complete`` unless a day file could not be read.
 
     Hostile or damaged archives: each member is read whole (one JSON document), so a member
-    over ``max_member_bytes`` (128 MiB by default) is not read, nor is a zip member of more
+    over ``limits.max_file_bytes`` (128 MiB by default) is not read, nor is a zip member of more
     than 1 MiB that inflates more than ``max_ratio`` times (250 by default; real exports
     inflate 3-40 times, zip bombs about 1,000), nor any member once the whole archive has
     inflated ``max_ratio`` times its size (plus 1 MiB): each becomes a :class:`RecordError`
@@ -85,13 +88,14 @@ async def from_slack_export(
         path: the export folder or .zip file.
         source: the source name on every record; defaults to the resolved path.
         state: the ``SourceState.state`` the last run ended with (``Memory.source_state``).
-        max_member_bytes: the largest member read, in bytes (inflated).
+        limits: ``max_file_bytes`` is the largest member read, in bytes, inflated (default
+            128 MiB).
         max_ratio: the most a zip member over 1 MiB, and the whole zip, may inflate
             (inflated / compressed).
 
     Raises:
         SourceError: the path is missing, is not a Slack export, or is a damaged .zip file.
-        ValueError: ``max_member_bytes`` or ``max_ratio`` is not positive.
+        ValueError: ``max_ratio`` is not positive.
 
     Returns:
         An async iterator of records and source states; a broken day file or message
@@ -103,8 +107,7 @@ async def from_slack_export(
             async for item in items:
                 print(item)
     """
-    if max_member_bytes < 1:
-        raise ValueError(f"`max_member_bytes` must be at least 1, got {max_member_bytes}")
+    max_member_bytes = (limits or Limits()).max_file_bytes or DEFAULT_MAX_MEMBER_BYTES
     if not max_ratio > 0:
         raise ValueError(f"`max_ratio` must be positive, got {max_ratio}")
     export = await asyncio.to_thread(Export.open, Path(path), source, max_member_bytes, max_ratio)

@@ -228,14 +228,14 @@ class Export:
                 self._check(os.fstat(f.fileno()).st_size)
                 data = f.read(limit + 1)
         if len(data) > limit:  # bigger than its directory entry or stat said
-            raise MemberRefused(f"more than {limit} bytes, the limit (max_member_bytes): not read")
+            raise MemberRefused(f"more than {limit} bytes, the limit (Limits.max_file_bytes): not read")
         return data
 
     def _check(self, size: int) -> None:
         if size > self.max_member_bytes:
             raise MemberRefused(
                 f"{size} bytes, over the limit of {self.max_member_bytes} "
-                "(max_member_bytes): not read"
+                "(Limits.max_file_bytes): not read"
             )
 
     def close(self) -> None:

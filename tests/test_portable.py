@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from memtrails import js
-from memtrails.js import (
+from memtrails import portable
+from memtrails.portable import (
     fnv1a32,
     js_number,
     js_split_ws,
@@ -137,7 +137,7 @@ def test_fast_path_agrees_with_the_slow_path() -> None:
     rng = random.Random(6)
     for _ in range(3000):
         value = _random_value(rng)
-        assert js_stringify(value) == js._stringify(value), value
+        assert js_stringify(value) == portable._stringify(value), value
 
 
 def test_stringify_output_is_json() -> None:

@@ -1,4 +1,8 @@
-"""What JavaScript does to text that memtrails keys rely on (see conformance/README.md)."""
+"""Portable text rules for keys: UTF-16 lengths and cuts, FNV-1a term ids, JSON.stringify, whitespace.
+
+Every implementation of the folder format (this one and the TypeScript reference) computes
+keys by JavaScript's view of text, so these follow it (see conformance/README.md).
+"""
 
 from __future__ import annotations
 

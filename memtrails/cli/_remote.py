@@ -1,0 +1,113 @@
+"""Commands sent to a running service: ``memtrails add`` as one of its imports, followed here.
+
+``search``, ``status`` and ``forget`` need nothing of their own: ``Memory.open`` returns the
+service's client when one holds the folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from contextlib import ExitStack, suppress
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+import httpx
+
+from ..limits import Limits
+from ..pipeline.progress import progress_bar
+from ..records import ImportReport
+from ..service.client import RemoteMemory, ServiceError, answer, connect, report_from_json
+
+__all__ = ["add_remotely"]
+
+
+async def add_remotely(
+    home: Path,
+    paths: tuple[Path, ...],
+    git_repos: tuple[Path, ...],
+    options: dict[str, Any],
+    limits: Limits,
+    show: bool,
+) -> ImportReport | None:
+    """Run ``memtrails add`` as an import of the service that holds ``home``; return its
+    report, or None when no service holds it (or the input is standard input, which is
+    streamed to the service by the ordinary path instead).
+
+    Progress comes back as the service reports it; Ctrl-C cancels this import, not the
+    service.
+    """
+    if any(str(path) == "-" for path in paths):
+        return None
+    remote = await connect(home.expanduser())
+    if remote is None:
+        return None
+    async with remote:
+        default = Limits()
+        given = {k: v for k, v in asdict(limits).items() if v != getattr(default, k)}
+        body = {
+            "paths": [os.path.abspath(p) for p in paths],
+            "git": [os.path.abspath(r) for r in git_repos],
+            "limits": given,
+            **options,
+        }
+        job = await remote.call("POST", "/v1/imports", json=body)
+        try:
+            return await _follow(remote, str(job["id"]), show)
+        except asyncio.CancelledError:
+            # Ctrl-C: this import stops; the service and its other imports go on.
+            await asyncio.shield(_cancel(remote, str(job["id"])))
+            click.echo(f"import {job['id']} cancelled in the service", err=True)
+            raise
+
+
+async def _follow(remote: RemoteMemory, job_id: str, show: bool) -> ImportReport:
+    latest: dict[str, Any] = {}
+    with ExitStack() as bars:
+        bar: Any = None
+        part = None
+        url = f"/v1/imports/{job_id}/events"
+        timeout = httpx.Timeout(None, connect=5.0)
+        async with remote.http.stream("GET", url, timeout=timeout) as response:
+            if response.is_error:
+                await response.aread()
+                answer(response)
+            async for line in response.aiter_lines():
+                if not line.strip():
+                    continue
+                latest.clear()
+                latest.update(json.loads(line))  # in place: the bar's position reads it
+                detail = latest.get("detail") or {}
+                if detail.get("part") != part:
+                    part = detail.get("part")
+                    bars.close()
+                    bar = bars.enter_context(
+                        progress_bar(
+                            str(part),
+                            enabled=show,
+                            total_bytes=detail.get("size"),
+                            position=_position(latest)
+                            if detail.get("position") is not None
+                            else None,
+                        )
+                    )
+                if bar is not None:
+                    bar(report_from_json(latest["report"]))
+    state = latest.get("state")
+    if state == "done":
+        return report_from_json(latest["report"])
+    raise ServiceError(f"import {job_id} {state or 'ended'}: {latest.get('error') or 'no report'}")
+
+
+def _position(latest: dict[str, Any]) -> Callable[[], int]:
+    # Reads the latest event: the bar asks for the position when it draws.
+    return lambda: int((latest.get("detail") or {}).get("position") or 0)
+
+
+async def _cancel(remote: RemoteMemory, job_id: str) -> None:
+    with suppress(ServiceError):  # the service already ended it, or stopped
+        await remote.call("DELETE", f"/v1/imports/{job_id}")

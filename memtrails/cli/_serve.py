@@ -1,0 +1,96 @@
+"""`memtrails serve`: one process that owns the folder and serves the API and MCP."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ._group import main
+from ._options import as_command, default_home, home_option
+
+__all__: list[str] = []
+
+
+@main.command()
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8765,
+    show_default=True,
+    help="Port to listen on (0: any free one; service.json in the folder says which).",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on. Anything but loopback needs --allow-remote.",
+)
+@click.option(
+    "--allow-remote",
+    is_flag=True,
+    help="Allow --host beyond loopback: the bearer token is then the only guard.",
+)
+@click.option("--mcp-writes", is_flag=True, help="Also offer the MCP add and forget tools at /mcp.")
+@click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Model threads (default: all cores).",
+)
+@click.option(
+    "--print-systemd-unit",
+    is_flag=True,
+    help="Print a user systemd unit that runs this service, and exit.",
+)
+@home_option
+@as_command
+async def serve(
+    port: int,
+    host: str,
+    allow_remote: bool,
+    mcp_writes: bool,
+    threads: int | None,
+    print_systemd_unit: bool,
+    home: Path | None,
+) -> None:
+    """Own the memory folder and serve it: the HTTP API (/v1) and MCP (/mcp) on one address.
+
+    While it runs, `memtrails add/search/status/forget` and `Memory.open` on this folder go
+    through it, so searches answer while imports run. Every request needs the bearer token
+    in the folder's service.token. SIGTERM or Ctrl-C stops it cleanly.
+
+    Example:
+
+        memtrails serve --home ~/.memtrails
+
+        memtrails serve --print-systemd-unit > ~/.config/systemd/user/memtrails.service
+    """
+    try:
+        from ..service.auth import LOOPBACK
+        from ..service.owner import serve as run
+        from ..service.owner import systemd_unit
+    except ImportError as exc:  # Starlette and uvicorn come with the mcp extra
+        raise click.ClickException(
+            f"the service needs the mcp extra ({exc}); pip install 'memtrails[mcp]'"
+        ) from exc
+    folder = (home or default_home()).expanduser().resolve()
+    if host not in LOOPBACK and not allow_remote:
+        raise click.UsageError(
+            f"--host {host} serves beyond this machine; add --allow-remote to do so (the bearer "
+            "token is then the only guard)"
+        )
+    if print_systemd_unit:
+        extra = [*(["--host", host, "--allow-remote"] if host not in LOOPBACK else [])]
+        extra += ["--mcp-writes"] if mcp_writes else []
+        extra += ["--threads", str(threads)] if threads else []
+        click.echo(systemd_unit(folder, port, extra), nl=False)
+        return
+    await run(
+        folder,
+        host=host,
+        port=port,
+        threads=threads,
+        mcp_writes=mcp_writes,
+        say=lambda line: click.echo(line, err=line.startswith("warning")),
+    )

@@ -1,0 +1,134 @@
+"""Extract one document's text and metadata (runs inside the worker process).
+
+Imports only the standard library, kreuzberg and its own siblings, so that the worker
+starts without loading memtrails (the model runtime, the index).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from typing import Any
+
+from ._odf import read_odf
+from ._zipguard import ZIP_SUFFIXES, check_zip
+
+__all__ = ["MIME_TYPES", "Failed", "extract"]
+
+#: The file name endings read as documents, and the media type each is read as.
+MIME_TYPES = {
+    ".pdf": "application/pdf",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".docm": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".pptm": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".xlsm": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".odt": "application/vnd.oasis.opendocument.text",
+    ".ods": "application/vnd.oasis.opendocument.spreadsheet",
+    ".odp": "application/vnd.oasis.opendocument.presentation",
+    ".rtf": "application/rtf",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".xhtml": "text/html",
+    ".epub": "application/epub+zip",
+}
+# kreuzberg has no reader for presentations in OpenDocument form: the stdlib one reads them.
+_OWN_READER = frozenset({".odp"})
+_NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
+
+
+class Failed(Exception):
+    """The document cannot be read; the message says why, for the import report."""
+
+
+def _clean(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    return None if value.lower() in _NO_NAME else value
+
+
+def _authors(meta: dict[str, Any]) -> list[str]:
+    found = meta.get("authors") or meta.get("author") or meta.get("initial_creator") or []
+    names = [found] if isinstance(found, str) else list(found)
+    return [n for n in (_clean(x) for x in names) if n]
+
+
+def _summary(suffix: str, text: str, meta: dict[str, Any]) -> dict[str, Any]:
+    """The few metadata fields memtrails keeps, under one set of names for every format."""
+    out: dict[str, Any] = {"format": suffix.lstrip(".")}
+    title = _clean(meta.get("title"))
+    if title:
+        out["title"] = title
+    authors = _authors(meta)
+    if authors:
+        out["authors"] = authors
+    for key, names in (
+        ("created", ("created_at", "created")),
+        ("modified", ("modified_at", "modified")),
+    ):
+        value = next((_clean(meta.get(n)) for n in names if _clean(meta.get(n))), None)
+        if value:
+            out[key] = value
+    pages = meta.get("page_count") or meta.get("slide_count") or meta.get("sheet_count")
+    if isinstance(pages, int) and pages > 0:
+        out["pages"] = pages
+    return {"text": text, "meta": out}
+
+
+def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
+    try:
+        import kreuzberg
+    except ImportError as exc:
+        if importlib.util.find_spec("kreuzberg") is None:
+            raise Failed(
+                "reading documents needs the documents extra: pip install 'memtrails[documents]'"
+            ) from None
+        raise Failed(
+            f"the document reader cannot load kreuzberg within its memory limit ({exc})"
+        ) from None
+    # No cache folder, no OCR engine (none is packaged), no post-processing guesses.
+    # (disable_ocr is accepted by 4.10 but missing from its type stub.)
+    config = kreuzberg.ExtractionConfig(  # type: ignore[call-arg]
+        use_cache=False, disable_ocr=True, enable_quality_processing=False
+    )
+    try:
+        result = kreuzberg.extract_bytes_sync(data, MIME_TYPES[suffix], config)
+    except kreuzberg.KreuzbergError as exc:
+        message = str(exc).split(": ", 1)[-1] or type(exc).__name__
+        if "password" in message.lower() or "encrypt" in message.lower():
+            raise Failed(
+                "encrypted document: it opens only with its password (save a copy without one)"
+            ) from None
+        raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
+    meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
+    return str(result.content or ""), meta
+
+
+def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
+    """Return ``{"text": ..., "meta": {format, title, authors, created, modified, pages}}``.
+
+    Raises:
+        Failed: the document is encrypted, corrupt, a zip bomb, or (a PDF) has no text layer.
+    """
+    if suffix in ZIP_SUFFIXES:
+        why = check_zip(data, max_unpacked)
+        if why:
+            raise Failed(why)
+    elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
+        raise Failed("corrupt file: not a PDF (no %PDF- header)")
+    if suffix in _OWN_READER:
+        try:
+            text, meta = read_odf(data)
+        except Exception as exc:  # why: any damage in the zip or its XML is one bad file
+            raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
+    else:
+        text, meta = _kreuzberg(data, suffix)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text and suffix == ".pdf":
+        pages = meta.get("page_count")
+        raise Failed(
+            f"scanned PDF: no text layer on its {pages or 'any'} page(s), and no OCR engine is "
+            "installed (run OCR on it first, e.g. ocrmypdf, then import the result)"
+        )
+    return _summary(suffix, text, meta)

@@ -1,0 +1,71 @@
+"""Read an OpenDocument file (ODT, ODS, ODP) with the standard library: text and metadata."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+from xml.etree import ElementTree
+
+__all__ = ["read_odf"]
+
+_TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+_TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+_BLOCKS = {f"{{{_TEXT}}}p", f"{{{_TEXT}}}h"}
+_BREAKS = {f"{{{_TABLE}}}table-row", f"{{{_TEXT}}}list-item"}
+_SPACE = f"{{{_TEXT}}}s"
+_TAB = f"{{{_TEXT}}}tab"
+_META = {
+    "{http://purl.org/dc/elements/1.1/}title": "title",
+    "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}initial-creator": "author",
+    "{http://purl.org/dc/elements/1.1/}creator": "modified_by",
+    "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}creation-date": "created",
+    "{http://purl.org/dc/elements/1.1/}date": "modified",
+}
+
+
+def _text_of(element: ElementTree.Element) -> str:
+    parts = [element.text or ""]
+    for child in element:
+        if child.tag == _SPACE:
+            parts.append(" " * int(child.get(f"{{{_TEXT}}}c", "1") or 1))
+        elif child.tag == _TAB:
+            parts.append("\t")
+        else:
+            parts.append(_text_of(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def _paragraphs(xml: bytes) -> str:
+    lines: list[str] = []
+    row: list[str] = []
+    # iterparse keeps one element at a time; expat refuses entity expansion bombs.
+    for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("end",)):
+        del event
+        if element.tag in _BLOCKS:
+            text = _text_of(element).strip()
+            if text:
+                row.append(text)
+            element.clear()
+        elif (element.tag in _BREAKS or element.tag.endswith("}page")) and row:
+            lines.append(" ".join(row))
+            row = []
+    if row:
+        lines.append(" ".join(row))
+    return "\n".join(lines)
+
+
+def read_odf(data: bytes) -> tuple[str, dict[str, Any]]:
+    """Return the text of an OpenDocument file's body (one line per paragraph or table row)
+    and what its ``meta.xml`` says (title, author, created, modified)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        names = set(z.namelist())
+        text = _paragraphs(z.read("content.xml")) if "content.xml" in names else ""
+        meta: dict[str, Any] = {}
+        if "meta.xml" in names:
+            for _, element in ElementTree.iterparse(io.BytesIO(z.read("meta.xml"))):
+                key = _META.get(element.tag)
+                if key and element.text and element.text.strip():
+                    meta[key] = element.text.strip()
+    return text, meta

@@ -1,0 +1,105 @@
+"""The service's ASGI application: the ``/v1`` API and the MCP endpoint behind one guard."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute
+from starlette.types import ASGIApp
+
+from .._exceptions import MemoryClosedError, MemtrailsError
+from ..memory import Memory
+from .auth import Guard
+from .jobs import JobConflictError, Jobs
+from .routes import Api
+
+__all__ = ["build_app"]
+
+log = logging.getLogger("memtrails.service")
+
+
+def build_app(
+    memory: Memory,
+    jobs: Jobs,
+    stopping: asyncio.Event,
+    *,
+    token: str,
+    host: str,
+    port: int,
+    mcp_writes: bool = False,
+) -> ASGIApp:
+    """Return the service's application: ``/v1/...`` and ``/mcp``, behind :class:`Guard`.
+
+    Its lifespan runs the jobs' task group and the MCP session manager: leaving it (the
+    service stopping) cancels running imports and waits for them.
+    """
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    from ..mcp.server import build_server
+    from .mcp_access import ServiceAccess
+
+    api = Api(memory, jobs, stopping)
+    mcp_server = build_server(ServiceAccess(memory), allow_writes=mcp_writes)
+    # Host and Origin are checked by the guard in front of every route, /mcp included.
+    mcp_app = mcp_server.streamable_http_app(
+        streamable_http_path="/mcp",
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
+    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes]
+
+    @asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            await stack.enter_async_context(jobs)
+            await stack.enter_async_context(mcp_server.session_manager.run())
+            yield
+
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            HTTPException: _http_error,
+            MemtrailsError: _memtrails_error,
+            ValueError: _bad_value,
+            Exception: _internal_error,
+        },
+    )
+    return Guard(app, token=token, host=host, port=port)
+
+
+def _error(status: int, message: str) -> Response:
+    return JSONResponse({"error": message, "status": status}, status_code=status)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 405:
+        return _error(405, f"{request.method} is not allowed on {request.url.path}")
+    if exc.status_code == 404 and exc.detail == "Not Found":
+        return _error(404, f"no such endpoint {request.url.path}; the API is under /v1")
+    return _error(exc.status_code, str(exc.detail))
+
+
+async def _memtrails_error(request: Request, exc: Exception) -> Response:
+    if isinstance(exc, JobConflictError):
+        return _error(409, str(exc))
+    if isinstance(exc, MemoryClosedError):
+        return _error(503, "the service is stopping")
+    return _error(400, str(exc))
+
+
+async def _bad_value(request: Request, exc: Exception) -> Response:
+    return _error(400, str(exc))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    # The traceback goes to the service's log, never to the client.
+    log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+    return _error(500, f"internal error ({type(exc).__name__}); the service's log has the details")

@@ -1,0 +1,321 @@
+"""A client of a running service with :class:`memtrails.Memory`'s API (``Memory.open`` returns
+one when a service holds the folder)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from dataclasses import asdict, fields, is_dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any, NoReturn
+
+import httpx
+
+from .._exceptions import ServiceError
+from ..folder.search import SearchHit
+from ..folder.status import MemoryStatus
+from ..importers.cursor import Fetch
+from ..ingest import ProgressCallback
+from ..limits import Limits
+from ..memory import Memory
+from ..records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport
+from .discovery import ServiceInfo, find_service
+from .imports import ERROR_KEY
+
+__all__ = ["RemoteMemory", "ServiceError", "connect", "report_from_json"]
+
+_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+
+
+async def connect(home: Path) -> RemoteMemory | None:
+    """Return a client of the service that holds ``home``, or None when none answers."""
+    info = find_service(home)
+    if info is None:
+        return None
+    remote = RemoteMemory(info)
+    try:
+        await remote.call("GET", "/v1/health", timeout=httpx.Timeout(5.0))
+    except ServiceError as exc:
+        await remote.aclose()
+        if exc.status is None:
+            return None  # not listening (yet, or any more): open the folder as before
+        raise
+    return remote
+
+
+class RemoteMemory(Memory):
+    """The memory of a running ``memtrails serve``, through its HTTP API.
+
+    Search, get, status, forget, forget_source, source_state and ingest (records are sent
+    as JSON Lines, read by the service as fast as it embeds them) work as on a local
+    Memory. Not available remotely: ``reindex``, ``check``, ``optimize`` and ``catch_up``
+    (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
+    process instead), and ``on_progress`` during an ingest (it is called once, at the end).
+    ``remote`` is True on this class.
+    """
+
+    remote = True
+
+    def __init__(self, info: ServiceInfo) -> None:
+        self.info = info
+        self.http = httpx.AsyncClient(
+            base_url=info.url,
+            headers={"Authorization": f"Bearer {info.token}"},
+            timeout=_TIMEOUT,
+        )
+        self._closed = False
+
+    @property
+    def path(self) -> Path:
+        """The memory folder."""
+        return self.info.home
+
+    @property
+    def repairs(self) -> list[str]:
+        """Always empty: the service repaired the folder when it opened it."""
+        return []
+
+    async def aclose(self) -> None:
+        """Close the connection (the service keeps running); safe to call twice."""
+        self._closed = True
+        await self.http.aclose()
+
+    close = aclose
+
+    async def call(self, method: str, url: str, **kwargs: Any) -> Any:
+        """Send one request; return its JSON answer.
+
+        Raises:
+            ServiceError: the service answered with an error, or could not be reached.
+        """
+        if self._closed:
+            raise ServiceError(f"the client of the service for {self.path} was closed")
+        try:
+            response = await self.http.request(method, url, **kwargs)
+        except httpx.HTTPError as exc:
+            raise ServiceError(
+                f"the service of {self.path} at {self.info.url} did not answer: {exc}"
+            ) from exc
+        return answer(response)
+
+    # ----------------------------------------------------------------- Memory's API
+
+    async def search(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        kind: str | None = None,
+        author: str | None = None,
+        source: str | None = None,
+        since: AtLike | None = None,
+        until: AtLike | None = None,
+        min_confidence: float | None = None,
+    ) -> list[SearchHit]:
+        """Search through the service; see :meth:`Memory.search`."""
+        body = {
+            "query": query,
+            "k": k,
+            "kind": kind,
+            "author": author,
+            "source": source,
+            "since": None if since is None else At.of(since).iso(),
+            "until": None if until is None else At.of(until).iso(),
+            "min_confidence": min_confidence,
+        }
+        found = await self.call("POST", "/v1/search", json=body)
+        return [_hit(row) for row in found["results"]]
+
+    async def get(self, id: str, *, source: str | None = None) -> MemoryRecord | None:
+        """Return a record through the service; see :meth:`Memory.get`."""
+        params = {"id": id, **({"source": source} if source is not None else {})}
+        try:
+            found = await self.call("GET", "/v1/get", params=params)
+        except ServiceError as exc:
+            if exc.status == 404:
+                return None
+            raise
+        return MemoryRecord.from_json(found)
+
+    async def status(self) -> MemoryStatus:
+        """Return the folder's status through the service; see :meth:`Memory.status`."""
+        found = await self.call("GET", "/v1/status")
+        names = {f.name for f in fields(MemoryStatus)}
+        values = {k: v for k, v in found.items() if k in names}
+        values["path"] = Path(values["path"])
+        return MemoryStatus(**values)
+
+    async def forget(self, id: str, *, source: str | None = None) -> int:
+        """Forget a record through the service; see :meth:`Memory.forget`."""
+        found = await self.call("POST", "/v1/forget", json={"id": id, "source": source})
+        return int(found["forgotten"])
+
+    async def forget_source(self, source: str) -> int:
+        """Forget every record of ``source`` through the service."""
+        found = await self.call("POST", "/v1/forget", json={"source": source, "all": True})
+        return int(found["forgotten"])
+
+    def source_state(self, source: str) -> dict[str, Any] | None:
+        """Not known to a client without asking: incremental reads need the service's
+        positions, so this returns None (the client's import reads its source in full)."""
+        return None
+
+    async def ingest(
+        self,
+        source: AsyncIterable[Any] | Iterable[Any] | Fetch,
+        *,
+        batch: int = 64,
+        idle: float | None = 1.0,
+        name: str = "custom",
+        on_progress: ProgressCallback | None = None,
+        strict: bool = False,
+        prune: bool = False,
+        cursor: str | None = None,
+        lag: timedelta | float | None = None,
+        full: bool = False,
+        limits: Limits | None = None,
+    ) -> ImportReport:
+        """Send ``source``'s records to the service as JSON Lines; see :meth:`Memory.ingest`.
+
+        Raises:
+            ServiceError: the service refused the import, or ``cursor``/``strict`` was asked.
+        """
+        if cursor is not None or strict or not isinstance(source, AsyncIterable | Iterable):
+            raise ServiceError(
+                "`cursor` and `strict` are not available through the service: run that import "
+                "in the service's process, or stop the service"
+            )
+        params = {"name": name, "batch": str(batch), "prune": "1" if prune else "0"}
+        default = Limits()
+        for key, value in asdict(limits or default).items():
+            if value != getattr(default, key):
+                params[key] = str(value)
+        found = await self.call(
+            "POST",
+            "/v1/ingest",
+            params=params,
+            content=_lines(source),
+            headers={"Content-Type": "application/x-ndjson"},
+            timeout=httpx.Timeout(None, connect=5.0),
+        )
+        report = report_from_json(found["report"])
+        if on_progress is not None:
+            on_progress(report)
+        return report
+
+    async def catch_up(self, batch: int = 64) -> int:
+        """Not available remotely: the service catches up when it opens the folder."""
+        _not_remote("catch_up")
+
+    async def reindex(self, batch: int = 64, **_: Any) -> int:
+        """Not available remotely."""
+        _not_remote("reindex")
+
+    async def check(self, **_: Any) -> Any:
+        """Not available remotely."""
+        _not_remote("check")
+
+    async def optimize(self) -> None:
+        """Not available remotely."""
+        _not_remote("optimize")
+
+
+def answer(response: httpx.Response) -> Any:
+    """Return a response's JSON, or raise :class:`ServiceError` with the service's message."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.is_error:
+        message = body.get("error") if isinstance(body, dict) else None
+        raise ServiceError(
+            f"the service refused the request ({response.status_code}): "
+            f"{message or response.text[:200]}",
+            response.status_code,
+        )
+    return body
+
+
+def report_from_json(data: Mapping[str, Any]) -> ImportReport:
+    """Rebuild an :class:`ImportReport` from its JSON form."""
+    report = ImportReport(
+        added=int(data.get("added", 0)),
+        updated=int(data.get("updated", 0)),
+        unchanged=int(data.get("unchanged", 0)),
+        removed=int(data.get("removed", 0)),
+        embedded=int(data.get("embedded", 0)),
+        elapsed=float(data.get("seconds", 0.0)),
+        cut=int(data.get("cut", 0)),
+    )
+    report.errors = [
+        RecordError(str(e.get("source")), str(e.get("where")), str(e.get("reason")))
+        for e in data.get("errors", [])
+    ]
+    report.secrets.update({str(k): int(v) for k, v in (data.get("secrets") or {}).items()})
+    report.sources = [
+        SourceReport(str(s["source"]), mode=str(s["mode"]), read=int(s["read"]), why=s.get("why"))
+        for s in data.get("sources", [])
+    ]
+    return report
+
+
+def _hit(row: Mapping[str, Any]) -> SearchHit:
+    return SearchHit(
+        score=float(row["score"]),
+        id=row["id"],
+        uid=row["uid"],
+        title=row.get("title"),
+        kind=row["kind"],
+        author=row.get("author"),
+        at=At.of(row["at"]) if row.get("at") else None,
+        source=row["source"],
+        snippet=row["snippet"],
+        dense=row.get("dense"),
+        keyword=row.get("keyword"),
+        confident=bool(row.get("confident", True)),
+        confidence=row.get("confidence"),
+    )
+
+
+async def _lines(source: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[bytes]:
+    """Yield the items of ``source`` as JSON Lines, as fast as the request body is sent."""
+    if isinstance(source, AsyncIterable):
+        async for item in source:
+            line = _line(item)
+            if line is not None:
+                yield line
+    else:
+        for item in source:
+            line = _line(item)
+            if line is not None:
+                yield line
+
+
+def _line(item: Any) -> bytes | None:
+    if isinstance(item, MemoryRecord):
+        obj: Any = item.to_json()
+    elif isinstance(item, RecordError):
+        obj = {ERROR_KEY: {"source": item.source, "where": item.where, "reason": item.reason}}
+    elif isinstance(item, Mapping):
+        obj = dict(item)
+    elif is_dataclass(item):
+        return None  # an importer's position or a proof of an unchanged record: local only
+    else:
+        raise TypeError(f"cannot send {type(item).__name__} as a record; give mappings or records")
+    return json.dumps(obj, ensure_ascii=False, default=_jsonable).encode() + b"\n"
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, At):
+        return value.iso()
+    raise TypeError(f"cannot send {type(value).__name__} as JSON")
+
+
+def _not_remote(what: str) -> NoReturn:
+    raise ServiceError(
+        f"`{what}` is not available through the running service; stop the service "
+        "(SIGTERM, or `systemctl --user stop memtrails`) and run it on the folder"
+    )

@@ -1,0 +1,208 @@
+"""What an import job runs: paths and Git repositories as ``memtrails add`` reads them, and
+records streamed in a request body as JSON Lines."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterable, AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..add import add_git, add_part
+from ..importers.detect import Part, close_parts, plan
+from ..limits import Limits
+from ..memory import Memory
+from ..records import ImportReport, RecordError
+from .jobs import Job, Runner
+
+__all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
+
+MAX_LINE = 16 << 20
+"""Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
+
+ERROR_KEY = "__record_error__"
+"""A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
+the client's own importer yielded: it is counted and listed like any other."""
+
+
+@dataclass(slots=True)
+class ImportRequest:
+    """What ``POST /v1/imports`` asks for (the options of ``memtrails add``)."""
+
+    paths: list[str] = field(default_factory=list)
+    git: list[str] = field(default_factory=list)
+    kind: str | None = None
+    name: str | None = None
+    all_branches: bool = False
+    full: bool = False
+    prune: bool = False
+    batch: int = 64
+    limits: Limits = field(default_factory=Limits)
+
+
+async def plan_import(
+    memory: Memory, request: ImportRequest
+) -> tuple[str, tuple[str, ...], Runner]:
+    """Check and plan an import into ``memory``; return what it reads, its sources and its
+    runner.
+
+    Raises:
+        SourceError: a path is missing, of no kind memtrails reads, or not a repository.
+        ValueError: the request is inconsistent (``name`` for several paths, a pipe).
+    """
+    from ..importers.git import git_source
+    from ..importers.registry import importer
+
+    if not request.paths and not request.git:
+        raise ValueError("give at least one path or git repository")
+    if request.name is not None and len(request.paths) != 1:
+        raise ValueError("`name` names one path; give exactly one")
+    for path in [*request.paths, *request.git]:
+        if path == "-" or not Path(path).is_absolute():
+            raise ValueError(
+                f"path {path!r}: give an absolute path on the service's machine (standard "
+                "input goes through the ingest endpoint)"
+            )
+    parts: list[Part] = []
+    try:
+        for path in request.paths:
+            parts.extend(await asyncio.to_thread(plan, path, kind=request.kind, name=request.name))
+        repos = [Path(repo) for repo in request.git]
+        git_sources = [await asyncio.to_thread(git_source, repo) for repo in repos]
+    except BaseException:
+        close_parts(parts)
+        raise
+    sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
+    what = ", ".join([*request.paths, *(f"git {r}" for r in request.git)])
+    full, prune, batch = request.full, request.prune, request.batch
+
+    async def run(job: Job) -> ImportReport:
+        total = ImportReport()
+        try:
+            for part in parts:
+                by_bytes = importer(part.kind).by_bytes  # else progress counts records
+                tell = _Teller(
+                    job, total, part.label, part.size, part.position if by_bytes else None
+                )
+                report = await add_part(
+                    memory,
+                    part,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                    on_progress=tell,
+                    limits=request.limits,
+                )
+                tell.merged(report)
+            for repo in repos:
+                tell = _Teller(job, total, f"git {repo}", None, None)
+                report = await add_git(
+                    memory,
+                    repo,
+                    all_branches=request.all_branches,
+                    on_progress=tell,
+                    limits=request.limits,
+                    full=full,
+                    prune=prune,
+                    batch=batch,
+                )
+                tell.merged(report)
+        finally:
+            close_parts(parts)
+        return total
+
+    return what, sources, run
+
+
+class _Teller:
+    """Publishes one part's running report, added to the parts before it, on the job."""
+
+    def __init__(
+        self,
+        job: Job,
+        total: ImportReport,
+        label: str,
+        size: int | None,
+        position: Callable[[], int] | None,
+    ) -> None:
+        self._job, self._total, self._label, self._position = job, total, label, position
+        job.progress(total, part=label, size=size, position=0 if position else None)
+
+    def __call__(self, report: ImportReport) -> None:
+        running = ImportReport()
+        running.merge(self._total)
+        running.merge(report)
+        self._job.progress(running, part=self._label, position=self._where())
+
+    def merged(self, report: ImportReport) -> None:
+        self._total.merge(report)
+        self._job.progress(self._total, part=self._label, position=self._where())
+
+    def _where(self) -> int | None:
+        return self._position() if self._position is not None else None
+
+
+async def body_records(
+    chunks: AsyncIterable[bytes], source: str, max_line: int = MAX_LINE
+) -> AsyncIterator[dict[str, Any] | RecordError]:
+    """Yield one mapping per JSON Lines line of a request body, as the pipeline asks.
+
+    The body is read only when the next record is wanted, so a client that sends faster
+    than records are embedded waits on its socket (back-pressure). A line that is not a JSON
+    object, or longer than ``max_line`` bytes, becomes a ``RecordError`` naming the line.
+    """
+    buffer = bytearray()
+    number = 0
+    skipping = False  # inside a line over the limit: drop bytes up to its end
+
+    def parsed(line: bytes) -> dict[str, Any] | RecordError | None:
+        nonlocal number
+        number += 1
+        line = line.strip()
+        if not line:
+            return None
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            return RecordError(source, f"line {number}", f"not JSON: {exc}")
+        if not isinstance(obj, dict):
+            return RecordError(source, f"line {number}", "not a JSON object")
+        error = obj.get(ERROR_KEY)
+        if isinstance(error, dict):
+            return RecordError(
+                str(error.get("source") or source),
+                str(error.get("where") or f"line {number}"),
+                str(error.get("reason") or "unreadable"),
+            )
+        return obj
+
+    async for chunk in chunks:
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                if not skipping:
+                    buffer += chunk[start:]
+                    if len(buffer) > max_line:
+                        skipping, buffer = True, bytearray()
+                break
+            if skipping:
+                number += 1
+                skipping = False
+                yield RecordError(source, f"line {number}", f"longer than {max_line} bytes")
+            else:
+                buffer += chunk[start:end]
+                item = parsed(bytes(buffer))
+                buffer.clear()
+                if item is not None:
+                    yield item
+            start = end + 1
+    if skipping:
+        number += 1
+        yield RecordError(source, f"line {number}", f"longer than {max_line} bytes")
+    elif buffer:
+        item = parsed(bytes(buffer))
+        if item is not None:
+            yield item

@@ -1,0 +1,198 @@
+"""``memtrails serve``: one process that owns a memory folder and serves it on one address."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+import sys
+from collections.abc import Callable, Generator
+from pathlib import Path
+from types import FrameType
+
+import uvicorn
+
+from ..folder.opening import open_folder
+from ..memory import Memory
+from .app import build_app
+from .auth import LOOPBACK
+from .discovery import SERVICE_ROLE, ensure_token, remove_service_file, write_service_file
+from .jobs import Jobs
+
+__all__ = ["DEFAULT_PORT", "serve", "systemd_unit"]
+
+DEFAULT_PORT = 8765
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, telling the service when a signal asks it to stop.
+
+    SIGTERM and SIGINT set ``should_exit`` (uvicorn's own handling); the service then
+    cancels its running imports at once, so that streams following them end and the stop
+    does not wait for an import to finish. Unlike uvicorn, the signal is not raised again
+    after the clean stop: the process exits 0.
+    """
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_exit = on_exit
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        handled = (signal.SIGINT, signal.SIGTERM)
+        previous = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._on_exit)
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise OSError(
+            exc.errno, f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
+        ) from None
+    return sock
+
+
+async def serve(
+    home: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = DEFAULT_PORT,
+    threads: int | None = None,
+    mcp_writes: bool = False,
+    say: Callable[[str], None] = print,
+    log_level: str = "warning",
+) -> None:
+    """Own the memory folder ``home`` and serve it until SIGTERM or SIGINT.
+
+    Opens the folder (creating it when new, catching the index up after a crash), writes
+    the bearer token (``service.token``, 0600) at the first start and ``service.json``
+    (pid, host, port; removed on a clean stop), and serves ``/v1/...`` and ``/mcp``.
+
+    Args:
+        home: the memory folder.
+        host: the address to listen on (loopback unless the caller chose otherwise).
+        port: the port (0: any free one).
+        threads: model threads.
+        mcp_writes: also offer the MCP ``add`` and ``forget`` tools.
+        say: where the one line saying where the service listens goes.
+        log_level: uvicorn's log level.
+
+    Raises:
+        MemoryLockedError: another process (an import, another service) holds the folder.
+        OSError: the address cannot be listened on.
+    """
+    folder = await open_folder(home, threads=threads, role=SERVICE_ROLE)
+    memory = Memory(folder)
+    try:
+        for repair in memory.repairs:
+            say(f"repaired: {repair}")
+        await memory.catch_up()
+        token = await asyncio.to_thread(ensure_token, home)
+        sock = _bind(host, port)
+        port = sock.getsockname()[1]
+        stopping = asyncio.Event()
+        jobs = Jobs(memory)
+
+        def stop() -> None:
+            stopping.set()
+            jobs.cancel_all()
+
+        app = build_app(
+            memory, jobs, stopping, token=token, host=host, port=port, mcp_writes=mcp_writes
+        )
+        config = uvicorn.Config(
+            app,
+            log_level=log_level,
+            lifespan="on",
+            timeout_graceful_shutdown=30,
+            access_log=False,
+        )
+        server = _Server(config, stop)
+        try:
+            await asyncio.to_thread(write_service_file, home, host, port)
+            shown = f"[{host}]" if ":" in host else host
+            say(
+                f"memtrails serve: {home} on http://{shown}:{port} (API /v1, MCP /mcp); "
+                f"bearer token in {home / 'service.token'}"
+            )
+            if host not in LOOPBACK:
+                say(
+                    f"warning: listening on {host}, beyond this machine: the bearer token is "
+                    "then the only guard, and the traffic is not encrypted"
+                )
+            await server.serve(sockets=[sock])
+        finally:
+            sock.close()
+            await asyncio.to_thread(remove_service_file, home)
+    finally:
+        await memory.aclose()
+
+
+def systemd_unit(home: Path, port: int, extra: list[str] | None = None) -> str:
+    """Return a user systemd unit that runs ``memtrails serve`` for ``home``.
+
+    Install it as ``~/.config/systemd/user/memtrails.service``, then
+    ``systemctl --user enable --now memtrails``.
+    """
+    args = [
+        sys.executable,
+        "-m",
+        "memtrails.cli",
+        "serve",
+        "--home",
+        str(home),
+        "--port",
+        str(port),
+    ]
+    args += extra or []
+    command = " ".join(_quoted(a) for a in args)
+    return (
+        "[Unit]\n"
+        f"Description=memtrails memory service for {home}\n"
+        "\n"
+        "[Service]\n"
+        f"ExecStart={command}\n"
+        "Restart=on-failure\n"
+        "# SIGTERM stops it cleanly: running imports are cancelled, what they wrote is kept.\n"
+        "KillSignal=SIGTERM\n"
+        "TimeoutStopSec=60\n"
+        "\n"
+        "[Install]\n"
+        "WantedBy=default.target\n"
+    )
+
+
+def _quoted(arg: str) -> str:
+    # systemd's own quoting: double quotes, with backslash escapes.
+    arg = arg.replace("%", "%%")  # systemd expands %-specifiers
+    if arg and all(c.isalnum() or c in "/._-=:+,%" for c in arg):
+        return arg
+    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,106 @@
+"""A mail's attached documents: their text joins the mail's record, and search names the one
+that matched. The PDF and DOCX are written at test time (benchmarks/documents_samples.py)."""
+
+from __future__ import annotations
+
+import json
+from contextlib import aclosing
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+from helpers import benchmark
+
+from memtrails import Memory
+from memtrails.cli import main
+from memtrails.importers.eml import from_eml
+from memtrails.importers.mail import message_to_item
+from memtrails.records import MemoryRecord
+
+samples = benchmark("documents_samples")
+PDF_SENTENCE = "The harbour crane rental for the regatta costs four thousand euros per week."
+
+
+def _mail(tmp_path: Path) -> bytes:
+    samples.write_pdf(tmp_path / "quote.pdf", PDF_SENTENCE)
+    samples.write_encrypted_pdf(tmp_path / "locked.pdf")
+    msg = EmailMessage()
+    msg["From"] = "Port Office <office@example.com>"
+    msg["To"] = "ann@example.com"
+    msg["Subject"] = "Quote attached"
+    msg["Date"] = "Tue, 01 Apr 2025 10:00:00 +0000"
+    msg["Message-ID"] = "<quote-1@example.com>"
+    msg.set_content("Hello Ann, please find our quote attached.\n")
+    for name in ("quote.pdf", "locked.pdf"):
+        data = (tmp_path / name).read_bytes()
+        msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
+    return msg.as_bytes()
+
+
+def test_attachment_text_and_errors_go_into_the_mail_record(tmp_path: Path) -> None:
+    item = message_to_item(_mail(tmp_path), source="mail", where="1")
+    assert isinstance(item, MemoryRecord)
+    assert item.text.startswith("Hello Ann")
+    assert "[attachment: quote.pdf]" in item.text
+    assert PDF_SENTENCE in " ".join(item.text.split())
+    by_name = {a["name"]: a for a in item.meta["attachments"]}
+    assert by_name["quote.pdf"]["chars"] > 100
+    assert by_name["locked.pdf"]["error"].startswith("encrypted document")
+
+
+async def test_a_mail_is_found_by_a_sentence_in_its_pdf(tmp_path: Path, embedder: Any) -> None:
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "quote.eml").write_bytes(_mail(tmp_path))
+    # Another mail about cranes, without the attachment, must not win.
+    other = EmailMessage()
+    other["From"], other["Subject"] = "bob@example.com", "Cranes"
+    other["Message-ID"] = "<other@example.com>"
+    other.set_content("The crane at the boatyard was painted blue last spring.\n")
+    (tmp_path / "mail" / "other.eml").write_bytes(other.as_bytes())
+    async with Memory.open(tmp_path / "memory", embedder=embedder) as memory:
+        report = await memory.ingest(from_eml(tmp_path / "mail"))
+        assert report.added == 2
+        hits = await memory.search("how much does the regatta crane rental cost per week", k=2)
+    assert hits[0].id == "quote-1@example.com" and hits[0].kind == "mail"
+    assert hits[0].attachment == "quote.pdf"
+    assert hits[0].to_json()["attachment"] == "quote.pdf"
+
+
+def test_the_command_line_names_the_attachment(tmp_path: Path) -> None:
+    (tmp_path / "mail").mkdir()
+    (tmp_path / "mail" / "quote.eml").write_bytes(_mail(tmp_path))
+    home = str(tmp_path / "memory")
+    result = CliRunner().invoke(main, ["add", str(tmp_path / "mail"), "--home", home])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["search", "regatta crane rental per week", "--home", home])
+    assert result.exit_code == 0, result.output
+    assert "in attachment: quote.pdf" in result.output
+    result = CliRunner().invoke(main, ["search", "regatta crane", "--json", "--home", home])
+    assert json.loads(result.output)[0]["attachment"] == "quote.pdf"
+
+
+async def test_one_worker_reads_the_attachments_of_a_whole_mbox(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    from memtrails.importers.documents import _worker
+    from memtrails.importers.mbox import from_mbox
+
+    raw = _mail(tmp_path)
+    mbox = tmp_path / "a.mbox"
+    with mbox.open("wb") as f:
+        for i in range(3):
+            f.write(b"From x@example.com Tue Apr  1 10:00:00 2025\n")
+            f.write(raw.replace(b"<quote-1@", f"<quote-{i}@".encode()) + b"\n")
+    started = []
+    real = _worker.subprocess.Popen
+
+    def popen(*args: Any, **kwargs: Any) -> Any:
+        started.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_worker.subprocess, "Popen", popen)
+    async with aclosing(from_mbox(mbox)) as items:
+        records = [i async for i in items if isinstance(i, MemoryRecord)]
+    assert len(records) == 3 and all(PDF_SENTENCE[:40] in r.text for r in records)
+    assert len(started) == 1
