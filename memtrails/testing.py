@@ -19,6 +19,9 @@ from .folder.index.memory import MemoryIndex
 
 __all__ = ["HashingEmbedder", "MemoryIndex", "VirtualClockLoop"]
 
+# Defined beside the other backends (folder/index/memory.py); its public name is here.
+MemoryIndex.__module__ = __name__
+
 
 class HashingEmbedder:
     """A cheap, deterministic stand-in for the model: one passage per text.

@@ -82,7 +82,7 @@ def test_cli_refuses_a_foreign_home_in_one_line(tmp_path: Path) -> None:
 async def test_an_empty_existing_folder_becomes_a_memory_folder(tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
-    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
         report = await memory.ingest([{"id": "a", "text": "first"}])
     assert report.added == 1
     assert (folder / "manifest.json").is_file()
@@ -124,7 +124,7 @@ async def test_a_wider_memory_folder_is_tightened_and_said_so(tmp_path: Path) ->
 
 async def test_a_manifest_without_its_model_is_a_named_error(tmp_path: Path) -> None:
     folder = tmp_path / "mem"
-    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
         await memory.ingest([{"id": "a", "text": "first"}])
     manifest = json.loads((folder / "manifest.json").read_text())
     del manifest["embedding"]
@@ -203,7 +203,7 @@ async def test_a_manifest_section_of_the_wrong_type_is_one_line_naming_the_file(
     tmp_path: Path, section: str, value: Any, named: str
 ) -> None:
     folder = tmp_path / "mem"
-    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
         await memory.ingest([{"id": "a", "text": "first"}])
     manifest = json.loads((folder / "manifest.json").read_text())
     manifest[section] = value
