@@ -329,6 +329,7 @@ async def test_the_memory_index_scores_as_qdrant_edge_does(tmp_path: Path, corpu
 # ---------------------------------------------------------------- Edge only
 
 
+@pytest.mark.slow
 async def test_edge_second_open_is_a_clear_error(tmp_path: Path) -> None:
     idx = await EdgeIndex.open(tmp_path / "index", dims=8)
     try:
@@ -387,6 +388,7 @@ async def test_edge_open_cancelled_releases_the_shard(tmp_path: Path) -> None:
     await idx.aclose()
 
 
+@pytest.mark.slow
 def test_edge_unflushed_points_survive_a_killed_process(tmp_path: Path) -> None:
     """Points upserted but never flushed come back from Edge's write-ahead log."""
     code = (

@@ -75,6 +75,7 @@ def test_pruning_past_the_spill_size_removes_exactly_the_unseen(tmp_path: Path) 
     assert sorted(run.gone()) == sorted(set(uids) - set(kept))
 
 
+@pytest.mark.slow
 def test_claims_of_written_records_are_dropped_and_rollback_still_undoes_the_rest(
     tmp_path: Path,
 ) -> None:
