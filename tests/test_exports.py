@@ -80,6 +80,7 @@ def test_public_names_say_memtrails() -> None:
         assert getattr(memtrails, name).__module__ == "memtrails", name
 
 
+@pytest.mark.slow
 def test_import_memtrails_loads_no_model_runtime_or_index_client() -> None:
     code = (
         "import sys, memtrails\n"
