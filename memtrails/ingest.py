@@ -184,7 +184,7 @@ async def _write(
         elif isinstance(item, RecordError):
             if strict:
                 raise SourceError(item.source, f"{item.where}: {item.reason}")
-            report.errors.append(item)
+            report.add_error(item)
             run.saw(item.source, record_uid(item.source, item.id) if item.id is not None else None)
         elif isinstance(item, SourceState):
             states.append(item)

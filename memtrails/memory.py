@@ -333,10 +333,12 @@ class Memory:
         return forgotten
 
     async def forget_source(self, source: str) -> int:
-        """Forget every record of ``source`` (tombstones in the log); return how many."""
+        """Forget every record of ``source`` (tombstones in the log) and its saved position
+        (a later import reads it again in full); return how many records were forgotten."""
         folder = self._open_folder()
         forgotten = await folder.writer.forget(folder.table.uids_of(js_well_formed(source)))
         await folder.writer.flush()
+        await folder.positions.forget(js_well_formed(source))
         return forgotten
 
     async def search(

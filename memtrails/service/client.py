@@ -253,6 +253,8 @@ def report_from_json(data: Mapping[str, Any]) -> ImportReport:
         for e in data.get("errors", [])
     ]
     report.secrets.update({str(k): int(v) for k, v in (data.get("secrets") or {}).items()})
+    left_out = data.get("errors_left_out") or {}
+    report.errors_left_out.update({str(k): int(v) for k, v in left_out.items()})
     report.sources = [
         SourceReport(str(s["source"]), mode=str(s["mode"]), read=int(s["read"]), why=s.get("why"))
         for s in data.get("sources", [])
