@@ -27,6 +27,9 @@ from memtrails.add import add_path
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.discovery import SERVICE_FILE, ServiceInfo
 
+# Each test starts the service (a real model, a real index, an HTTP server).
+pytestmark = pytest.mark.slow
+
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")
 BUILT = 40
 
