@@ -27,6 +27,9 @@ from memtrails.add import add_path
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.discovery import SERVICE_FILE, ServiceInfo
 
+# Each test starts the service (a real model, a real index, an HTTP server).
+pytestmark = pytest.mark.slow
+
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")
 BUILT = 40
 
@@ -277,13 +280,17 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     piped = b'{"id": "p1", "text": "A piped note about sourdough starters."}\n'
     report = json.loads(await cli("add", "-", "--name", "pipe", "--json", stdin=piped))
     assert report["added"] == 1
+    note = home.parent / "note.md"
+    note.write_text("# Bees\n\nThe hive swarmed in May.\n")
+    report = json.loads(await cli("add", str(note), "--json"))  # a lone note, sent as a record
+    assert report["added"] == 1
     hits = json.loads(await cli("search", "sourdough", "--json", "--k", "1"))
     assert hits[0]["id"] == "p1"
     status = json.loads(await cli("status", "--json"))
-    assert status["records"] == BUILT + 61
+    assert status["records"] == BUILT + 62
     assert "forgot 1 record" in await cli("forget", "p1")
     jobs = (await service.json("GET", "/v1/imports"))["imports"]
-    assert [j["kind"] for j in jobs] == ["import", "ingest"]  # both ran in the service
+    assert [j["kind"] for j in jobs] == ["import", "ingest", "ingest"]  # all in the service
     # Ctrl-C on `memtrails add` cancels its import in the service, not the service.
     adding = await asyncio.create_subprocess_exec(
         MEMTRAILS, "add", str(home.parent / "more.jsonl"), "--batch", "16", env=env,
@@ -299,7 +306,7 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     assert adding.returncode != 0 and f"import {job['id']} cancelled" in err.decode()
     job = await service.json("GET", f"/v1/imports/{job['id']}")
     assert job["state"] == "cancelled"
-    assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 60 + 16
+    assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 61 + 16
 
 
 async def test_the_mcp_sdk_client_over_streamable_http(service: Service) -> None:
@@ -422,3 +429,46 @@ def test_a_stale_service_file_is_ignored(tmp_path: Path) -> None:
     assert find_service(tmp_path) is None
     (tmp_path / "memory.lock").write_text(f"{alive} memtrails serve\n")
     assert find_service(tmp_path) is not None
+
+
+async def test_a_live_source_runs_as_a_job_with_its_progress_and_failure(tmp_path: Path) -> None:
+    from memtrails.records import ImportReport
+    from memtrails.service.jobs import Job, Jobs
+    from memtrails.testing import HashingEmbedder
+
+    class Feed:
+        name = "feed"
+        sources = ("feed",)
+
+        async def run(self, memory: Memory, job: Job) -> ImportReport:
+            rows = [{"id": "a", "text": "the first item of the feed"}]
+            await memory.ingest(rows, name="feed", on_progress=job.progress)
+            raise RuntimeError("the feed went away")
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        async with Jobs(memory) as jobs:
+            job = jobs.start_live(Feed())
+            await jobs.wait(job)
+            follow = [event async for event in job.follow(asyncio.Event())]
+        assert job.kind == "live" and job.state == "failed"
+        assert job.error is not None and "went away" in job.error
+        assert follow[-1]["report"]["added"] == 1 and follow[-1]["state"] == "failed"
+        assert (await memory.status()).records == 1
+
+
+async def test_the_body_is_read_only_as_records_are_taken() -> None:
+    from memtrails.service.imports import body_records
+
+    pulled = 0
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal pulled
+        for n in range(1000):
+            pulled += 1
+            yield json.dumps({"id": str(n), "text": "x"}).encode() + b"\n"
+
+    records = body_records(chunks(), "s")
+    taken = [await anext(records) for _ in range(3)]
+    assert [r["id"] for r in taken if isinstance(r, dict)] == ["0", "1", "2"]
+    assert pulled == 3  # nothing read ahead of the pipeline: the socket waits instead
+    await records.aclose()

@@ -18,16 +18,13 @@ from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
 from ..records import ImportReport, RecordError
+from .client import ERROR_KEY
 from .jobs import Job, Runner
 
 __all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
 
 MAX_LINE = 16 << 20
 """Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
-
-ERROR_KEY = "__record_error__"
-"""A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
-the client's own importer yielded: it is counted and listed like any other."""
 
 
 @dataclass(slots=True)
