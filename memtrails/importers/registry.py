@@ -115,6 +115,12 @@ def _is_slack_zip(path: Path) -> bool:
         return True
 
 
+def _is_document(path: Path) -> bool:
+    from .documents import is_document
+
+    return is_document(path.name)
+
+
 def _open_files(o: Opening) -> AsyncIterator[Item]:
     from .files import from_files
 
@@ -170,8 +176,9 @@ BUILTIN: tuple[Importer, ...] = (
     ),
     Importer(
         "files",
-        "a folder of notes: text, Markdown and source files",
+        "a folder of notes: text, Markdown and source files, documents; or one document",
         _open_files,
+        file=_is_document,
         reads_folders=True,
         prunes_incrementally=True,
         state=FilesState,
