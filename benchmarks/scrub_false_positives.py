@@ -7,8 +7,12 @@ sets) hold no live credentials, so every marker the scrubber writes into them is
 false positive unless the sample shows a real secret-shaped string (test keys in a mail
 library's fixtures, say). Two views: the records the importers make (what a memory folder
 would store: bodies decoded, attachments reduced to their names) and the raw bytes of every
-file (base64 attachments, headers, signatures included). Prints counts by kind, markers per
-MB, a sample of what was replaced with its context, then one JSON line with every figure.
+file (base64 attachments, headers, signatures included). A third view is code: the project's
+own package (``memtrails/``) and every Python source of the virtual environment's
+site-packages (its dependencies: code that talks about passwords, tokens and keys all the
+time and holds none, bar the test fixtures some packages ship). Prints counts by kind,
+markers per MB, a sample of what was replaced with its context, then one JSON line with
+every figure.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import asyncio
 import json
 import os
 import random
+import site
 import sys
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -115,10 +120,37 @@ def _raw(corpora: Path) -> tuple[dict[str, Any], list[str]]:
     return {"mb": size / MB, "markers": markers}, hits
 
 
+def _code(roots: list[Path]) -> tuple[dict[str, Any], list[str]]:
+    """Scrub every Python source under ``roots``: markers per kind, and each with its context."""
+    markers: Counter[str] = Counter()
+    size = files = 0
+    hits: list[str] = []
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            if not path.is_file():
+                continue
+            buf = path.read_bytes()
+            files += 1
+            size += len(buf)
+            text = buf.decode("utf-8", "replace").encode("utf-8", "surrogatepass")
+            for s, e, kind in find_spans(text):
+                if kind:
+                    markers[kind] += 1
+                    hits.append(
+                        f"[code {path.relative_to(root.parent)}, {kind}] {_context(text, s, e)}"
+                    )
+    return {"files": files, "mb": size / MB, "markers": markers}, hits
+
+
+def _site_packages() -> list[Path]:
+    return [Path(p) for p in site.getsitepackages() if Path(p).is_dir()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
     parser.add_argument("--sample", type=int, default=20, help="replacements to print")
+    parser.add_argument("--no-code", action="store_true", help="skip the code view")
     args = parser.parse_args()
 
     figures, record_hits = asyncio.run(_records(args.corpora))
@@ -144,6 +176,22 @@ def main() -> None:
     )
     results["raw"] = {"mb": round(raw["mb"], 2), "markers": n, "by_kind": dict(raw["markers"])}
     hits = record_hits + raw_hits
+    if not args.no_code:
+        for name, roots in (("project", [ROOT / "memtrails"]), ("site-packages", _site_packages())):
+            code, code_hits = _code(roots)
+            n = sum(code["markers"].values())
+            per_mb = n / code["mb"] if code["mb"] else 0.0
+            print(
+                f"  code/{name:<13} {code['files']:6d} files, {code['mb']:6.2f} MB: {n} markers"
+                f" ({per_mb:.2f}/MB) {dict(code['markers'])}"
+            )
+            results[f"code_{name}"] = {
+                "files": code["files"],
+                "mb": round(code["mb"], 2),
+                "markers": n,
+                "by_kind": dict(code["markers"]),
+            }
+            hits += code_hits
     sample = random.Random(0).sample(hits, min(args.sample, len(hits)))
     print(f"sample of {len(sample)} of {len(hits)} replacements (<<replaced>>):")
     for line in sample:

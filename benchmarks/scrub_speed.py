@@ -154,6 +154,16 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     # read from the command to its flag made this quadratic.
     "password: mysql -u a:bcd repeated": lambda n: _fill("mysql -u a:bcd ", n),
     "password: docker run -p repeated": lambda n: _fill("docker run -p 8080:80 ", n),
+    # Rule set 5: password hashes cut short, base64 that starts like a wrapped token but holds
+    # none, prefixed identifiers made of words, names of any key with values of words.
+    "password-hash: $6$ + short hash": lambda n: _fill("$6$saltsalt$" + "aB3." * 5 + " ", n),
+    "password-hash: $krb5asrep$ short": lambda n: _fill("$krb5asrep$23$" + "ab" * 19 + " ", n),
+    "jwt: base64 of eyJ, no token": lambda n: _fill("ZXlK" + "QUJD" * 8 + " ", n),
+    "token: prefix_ + words": lambda n: _fill("acme_getUserAccountSettings2 ", n),
+    "token: prefix_ + 19": lambda n: _fill("acme_" + "aB3" * 6 + "c ", n),
+    "password: any key, word values": lambda n: _fill("cacheKey = 'users_page_2'\n", n),
+    "password: query key= values": lambda n: _fill("?key=value&apikey=abc&", n),
+    "password: xml key on its own line": lambda n: _fill("<apiKey>\n  ${API_KEY}\n</apiKey>\n", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

@@ -6,8 +6,11 @@
 - A pipeline of your own composes the stages in ``memtrails`` (``normalise``, ``scrub``,
   ``dedup``, ``embed``) with :data:`batch` and :data:`prefetch`, and holds at most
   :func:`in_flight_bound` records at once.
-- The importer contract (what an importer declares to be found by ``memtrails add``) joins
-  this namespace from ``memtrails.importers`` when it is declared there.
+- A new kind of input is an :class:`Importer` (how it is recognised and opened, with an
+  :class:`Opening`), declared in the ``memtrails.importers`` entry point group; its
+  ``from_<kind>`` function is decorated with :func:`resumable_importer` so that
+  ``Memory.ingest`` hands it its saved position, one of the ``*State`` dicts for the
+  built-in kinds.
 
 What is not here, in ``memtrails``, ``memtrails.testing`` or ``memtrails.secrets`` is internal:
 it may change in any release.
@@ -15,19 +18,41 @@ it may change in any release.
 
 from .embedding._base import Embedder, Passage, Vector
 from .folder.index._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
+from .importers.contract import (
+    FilesState,
+    GitState,
+    Importer,
+    JsonlState,
+    MaildirState,
+    MboxState,
+    Opening,
+    SlackState,
+    resumable_importer,
+)
+from .importers.registry import ENTRY_POINTS
 from .ingest import in_flight_bound
 from .pipeline.batch import batch, prefetch
 
 __all__ = [
+    "ENTRY_POINTS",
     "Embedder",
+    "FilesState",
+    "GitState",
     "Hit",
+    "Importer",
     "IndexBackend",
     "IndexPoint",
+    "JsonlState",
+    "MaildirState",
+    "MboxState",
+    "Opening",
     "Passage",
     "SearchFilter",
+    "SlackState",
     "SparseVector",
     "Vector",
     "batch",
     "in_flight_bound",
     "prefetch",
+    "resumable_importer",
 ]

@@ -94,6 +94,7 @@ def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
     assert report["errors"][2]["reason"] == "truncated last line (no newline at end of file)"
 
 
+@pytest.mark.slow
 def test_human_output_forget_and_home_from_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -273,6 +273,7 @@ def test_dates_forms() -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_fixtures_are_current() -> None:
     """The committed fixtures are what Node computes now (the check .ci/run also runs)."""
@@ -312,6 +313,7 @@ def _signature(ch: str) -> str:
     return "".join(out)
 
 
+@pytest.mark.slow
 def test_word_classes() -> None:
     skipped = 0
 

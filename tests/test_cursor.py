@@ -111,6 +111,7 @@ async def test_a_source_that_ignores_since_is_reported(tmp_path: Path) -> None:
         assert "9 rows had updated_at before the watermark" in (again.sources[0].why or "")
 
 
+@pytest.mark.slow
 async def test_a_run_that_fails_half_way_resumes_without_losing_or_duplicating(tmp_path: Path) -> None:
     table = Table(tmp_path / "app.db", 2500)
 

@@ -18,6 +18,9 @@ from memtrails.items import Staged
 from memtrails.records import At, MemoryRecord
 from memtrails.words import keyword_vector
 
+# Each test grows a real shard past a seal (10,000 points and more).
+pytestmark = pytest.mark.slow
+
 T0 = 1_700_000_000_000
 SEAL = 16  # points per seal in these tests (a real shard seals every 10,000)
 

@@ -118,6 +118,7 @@ async def test_same_vector_alone_or_in_a_batch(embedder: OnnxEmbedder, prompts: 
         assert cos(await embedder.embed_query(batch[i]), alone.vector) > 0.9999
 
 
+@pytest.mark.slow
 async def test_concurrent_callers_get_their_own_results(
     embedder: OnnxEmbedder, prompts: list[str]
 ) -> None:
@@ -141,6 +142,7 @@ async def test_empty_text_is_one_valid_passage(embedder: OnnxEmbedder) -> None:
         await embedder.embed("hello")
 
 
+@pytest.mark.slow
 async def test_long_texts_are_cut_into_token_windows(embedder: OnnxEmbedder, corpora: Path) -> None:
     lines = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:15]
     text = "\n\n".join(json.loads(line)["answer"] for line in lines)
@@ -193,6 +195,7 @@ async def test_closed_embedder_raises() -> None:
         await e.embed(["x"])
 
 
+@pytest.mark.slow
 async def test_from_paths_loads_any_model(embedder: OnnxEmbedder, tmp_path: Path) -> None:
     e = await OnnxEmbedder.from_paths(
         MODEL, TOKENIZER, model_id="all-MiniLM-L6-v2-int8", sha256=DEFAULT_MODEL_SHA256
@@ -368,6 +371,7 @@ async def test_concurrent_fetches_download_once(files: FileServer, tmp_path: Pat
     assert files.gets == {"/m/model.onnx": 1}
 
 
+@pytest.mark.slow
 async def test_pinned_embedder_and_reload_from_cache(
     files: FileServer, embedder: OnnxEmbedder, tmp_path: Path
 ) -> None:

@@ -16,6 +16,9 @@ from memtrails.embedding import OnnxEmbedder, Passage, default_embedder
 from memtrails.embedding._fused import FUSED_SHA256
 from memtrails.embedding.onnx import sha256_file
 
+# The fused graph is built for the module first (~45 s).
+pytestmark = pytest.mark.slow
+
 
 def mail_texts(path: Path, n: int) -> list[str]:
     """Subject and plain body (up to 3,000 characters: two windows or three) of the first n

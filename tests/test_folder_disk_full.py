@@ -49,6 +49,7 @@ def disk_fills_at_third_write(monkeypatch: pytest.MonkeyPatch) -> Callable[[], N
     return free_space
 
 
+@pytest.mark.slow
 async def test_enospc_on_the_log_keeps_every_record_reported_added(
     tmp_path: Path, disk_fills_at_third_write: Callable[[], None]
 ) -> None:
@@ -224,6 +225,7 @@ def tmpfs(tmp_path: Path) -> Iterator[Callable[[str], Path]]:
         subprocess.run(["umount", str(at)], check=False)
 
 
+@pytest.mark.slow
 def test_a_memory_held_file_system_too_small_for_a_reopened_index_is_refused_not_killed(
     tmpfs: Callable[[str], Path], gsm8k_subset: Callable[[int], Path]
 ) -> None:

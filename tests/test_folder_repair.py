@@ -32,6 +32,7 @@ def _cut_log_at_line(folder: Path, keep_lines: int) -> int:
     return len(lines) - keep_lines
 
 
+@pytest.mark.slow
 async def test_a_truncated_log_is_re_read_not_reported_unchanged(
     tmp_path: Path, gsm8k_subset: Callable[[int], Path], embedder: Any
 ) -> None:
@@ -52,6 +53,7 @@ async def test_a_truncated_log_is_re_read_not_reported_unchanged(
     assert "sources.json: records.jsonl is shorter" in said
 
 
+@pytest.mark.slow
 async def test_a_deleted_index_is_rebuilt_from_the_log(
     tmp_path: Path, gsm8k_subset: Callable[[int], Path], embedder: Any
 ) -> None:
@@ -88,6 +90,7 @@ async def test_a_checkpoint_into_the_middle_of_a_line_is_reset(
     assert offset == (folder / "records.jsonl").stat().st_size
 
 
+@pytest.mark.slow
 def test_the_cli_prints_what_opening_repaired(
     tmp_path: Path, gsm8k_subset: Callable[[int], Path]
 ) -> None:
@@ -104,6 +107,7 @@ def test_the_cli_prints_what_opening_repaired(
     assert "added 0, updated 0, unchanged 5" in again.output
 
 
+@pytest.mark.slow
 def test_an_import_that_finds_nothing_new_never_loads_the_index(tmp_path: Path) -> None:
     """Opening a folder closed cleanly leaves its index unloaded until something needs it."""
     folder, source = tmp_path / "mem", tmp_path / "notes.jsonl"

@@ -120,6 +120,7 @@ ROWS: list[Any] = [
 ]
 
 
+@pytest.mark.slow
 async def test_digests_store_what_parsing_stores_through_edits(
     tmp_path: Path, counted: list[int]
 ) -> None:

@@ -131,6 +131,7 @@ async def test_mixed_folder_imports_each_file_by_its_kind(corpora: Path, tmp_pat
     assert {r.kind for r in mail} == {"mail"} and len(mail) == 2
 
 
+@pytest.mark.slow
 async def test_folder_of_list_archives_imports_in_one_command_and_reruns_read_nothing(
     corpora: Path, tmp_path: Path, embedder: Any
 ) -> None:

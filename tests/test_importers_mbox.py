@@ -337,6 +337,7 @@ async def test_unopenable_input_raises_source_error(tmp_path: Path) -> None:
         await collect(tmp_path)
 
 
+@pytest.mark.slow
 async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
     corpora: Path, tmp_path: Path
 ) -> None:

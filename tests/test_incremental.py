@@ -261,6 +261,7 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
         ]
 
 
+@pytest.mark.slow
 async def test_real_slack_export_second_run_embeds_nothing(
     corpora: Path, tmp_path: Path, embedder: Any
 ) -> None:

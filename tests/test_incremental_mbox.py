@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import message_starts
 
 from memtrails import Memory
 from memtrails.add import add_path
 
 
+@pytest.mark.slow
 async def test_appending_ten_messages_embeds_exactly_ten(
     corpora: Path, tmp_path: Path, embedder: Any
 ) -> None:

@@ -277,6 +277,7 @@ async def test_empty_index_and_limits(opener: Opener, corpus: Corpus) -> None:
 # ---------------------------------------------------------------- Edge only
 
 
+@pytest.mark.slow
 async def test_edge_second_open_is_a_clear_error(tmp_path: Path) -> None:
     idx = await EdgeIndex.open(tmp_path / "index", dims=8)
     try:
@@ -335,6 +336,7 @@ async def test_edge_open_cancelled_releases_the_shard(tmp_path: Path) -> None:
     await idx.aclose()
 
 
+@pytest.mark.slow
 def test_edge_unflushed_points_survive_a_killed_process(tmp_path: Path) -> None:
     """Points upserted but never flushed come back from Edge's write-ahead log."""
     code = (

@@ -342,6 +342,7 @@ def _peak_rss_mb(code: str, tmp_path: Path) -> tuple[float, str]:
     return float(out[-1].split()[1]), "\n".join(out[:-1])
 
 
+@pytest.mark.slow
 def test_a_half_gigabyte_line_without_newline_is_never_held_whole(tmp_path: Path) -> None:
     path = tmp_path / "huge.jsonl"
     with path.open("wb") as f:
@@ -369,6 +370,7 @@ def test_a_half_gigabyte_line_without_newline_is_never_held_whole(tmp_path: Path
     assert peak < 400, f"peak RSS {peak:.0f} MB while passing over a 512 MB line"
 
 
+@pytest.mark.slow
 def test_a_200_mb_meta_field_is_left_out_in_bounded_memory(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     peak, out = _peak_rss_mb(

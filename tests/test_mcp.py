@@ -98,6 +98,7 @@ async def _search(client: Client, query: str, **kw: Any) -> list[dict[str, Any]]
     return hits
 
 
+@pytest.mark.slow
 async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path) -> None:
     with (corpora / "jsonl" / "gsm8k-test.jsonl").open() as f:
         first = json.loads(f.readline())
@@ -163,6 +164,7 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
         assert (await memory.status()).records == GSM8K_LINES  # nothing was written
 
 
+@pytest.mark.slow
 async def test_an_import_from_another_process_runs_beside_the_server(
     home: Path, corpora: Path, tmp_path: Path
 ) -> None:
@@ -198,6 +200,7 @@ async def test_an_import_from_another_process_runs_beside_the_server(
     print(f"searches answered 'busy' while the import ran: {busy}")
 
 
+@pytest.mark.slow
 async def test_writes_and_no_secret_leaves_the_server(home: Path, tmp_path: Path) -> None:
     mail = tmp_path / "mail"
     mail.mkdir()
@@ -276,6 +279,7 @@ async def test_a_writer_waits_for_a_short_reader_but_not_for_an_import(tmp_path:
         importer.release()
 
 
+@pytest.mark.slow
 async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
     with socket.socket() as probe:  # a free port; the server binds it right after
         probe.bind(("127.0.0.1", 0))
@@ -313,6 +317,7 @@ async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
     assert "Traceback" not in err.decode()
 
 
+@pytest.mark.slow
 async def test_a_folder_that_does_not_exist_yet(tmp_path: Path) -> None:
     home = tmp_path / "memory"
     async with serving(home) as client:

@@ -80,6 +80,7 @@ async def test_second_open_in_the_same_process_is_refused(tmp_path: Path, embedd
             await Memory.open(tmp_path / "m", embedder=embedder)
 
 
+@pytest.mark.slow
 async def test_rerun_over_unchanged_input_does_no_model_or_index_work(
     tmp_path: Path, embedder: Any, gsm8k_subset: Callable[[int], Path]
 ) -> None:
@@ -335,6 +336,7 @@ async def test_same_id_twice_in_one_source_keeps_the_first_and_reruns_stay_put(
         assert record is not None and record.text == "first copy of the message"
 
 
+@pytest.mark.slow
 async def test_an_import_waits_for_a_brief_reader_but_not_for_another_writer(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:

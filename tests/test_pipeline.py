@@ -151,6 +151,7 @@ async def test_a_meta_value_json_cannot_hold_is_that_records_error_not_the_impor
         assert await memory.get("c") is not None
 
 
+@pytest.mark.slow
 async def test_fast_source_slow_sink_keeps_a_bounded_number_in_flight(tmp_path: Path) -> None:
     """Back-pressure: a source that could produce 2,000 records at once is held back."""
     produced = 0

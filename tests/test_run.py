@@ -66,6 +66,7 @@ def test_pruning_past_the_spill_size_removes_exactly_the_unseen() -> None:
     assert sorted(run.gone()) == sorted(set(uids) - set(kept))
 
 
+@pytest.mark.slow
 def test_claims_of_written_records_are_dropped_and_rollback_still_undoes_the_rest() -> None:
     table = Table()
     old = [record_uid("s", f"old{i}") for i in range(10)]

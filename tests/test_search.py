@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from memtrails import Memory
@@ -26,6 +27,7 @@ def prompts(corpora: Path) -> list[MemoryRecord]:
     ]
 
 
+@pytest.mark.slow
 async def test_hits_carry_raw_scores_and_abstain_when_nothing_is_close(
     corpora: Path, tmp_path: Path, embedder: Any
 ) -> None:
@@ -78,6 +80,7 @@ async def test_a_month_named_in_the_query_favours_records_written_then(
         assert (await memory.search("billing deployed in June 2024", k=1))[0].id == "r6"
 
 
+@pytest.mark.slow
 def test_cli_search_by_source(corpora: Path, tmp_path: Path, embedder: Any) -> None:
     home = tmp_path / "home"
 

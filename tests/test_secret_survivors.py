@@ -15,6 +15,7 @@ from memtrails.secrets import scrub_text
 BENCH = benchmark("secret_survivors")
 
 
+@pytest.mark.slow
 def test_generated_secrets_do_not_survive() -> None:
     """Every generated secret is gone, but for the two known gaps: a token glued to a file
     name by '-' (the token rules need a boundary a '-' does not give) and an unencoded '?'

@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import labelled_secrets
 
 from memtrails import Memory
@@ -136,6 +137,7 @@ def _leaks(text: str) -> list[str]:
     return [s for s in SECRETS if s in text]
 
 
+@pytest.mark.slow
 async def test_no_secret_reaches_the_folder_or_an_output(tmp_path: Path, embedder: Any) -> None:
     _jsonl(tmp_path / "records.jsonl")
     (tmp_path / "archive.mbox").write_text(

@@ -64,6 +64,7 @@ def _combined(rules: tuple[Rule, ...]) -> Any:
     return re2.compile("|".join(parts), passes.OPTIONS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(PASSES))
 def test_each_match_gets_the_rule_and_groups_of_the_combined_expression(name: str) -> None:
     """The rule a match belongs to and its groups are the ones RE2 gives when every rule of
@@ -158,6 +159,7 @@ def test_assertions_are_removed_outside_classes_only() -> None:
     assert strip(r"\Qa\E") is None
 
 
+@pytest.mark.slow
 def test_public_api_finds_the_same() -> None:
     """Without re2's raw matcher (its public API only), every pass finds the same."""
     for scan in PASSES.values():
@@ -167,6 +169,7 @@ def test_public_api_finds_the_same() -> None:
             assert list(engine._matches(public, text, 0, len(text))) == fast
 
 
+@pytest.mark.slow
 def test_remembered_outcomes_equal_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     """Near-misses and secrets repeated with different bytes around them: remembering the
     outcome of a match changes nothing (the memo's window holds what each check reads)."""

@@ -31,6 +31,7 @@ def _sqlite_db(path: Path, rows: list[tuple[int, str, str]]) -> Path:
     return db
 
 
+@pytest.mark.slow
 async def test_sqlite_cursor_in_worker_threads(
     tmp_path: Path, embedder: Any, gsm8k_subset: Callable[[int], Path]
 ) -> None:

@@ -4,7 +4,7 @@ The API is pure, synchronous, deterministic functions::
 
     from memtrails.secrets import scrub_record, scrub_text
 
-    clean, found = scrub_text("aws_access_key_id = AKIAIOSFODNN7EXAMPLE")
+    clean, found = scrub_text("aws_access_key_id = AKIAQX7RT2ZK9PLM4WNB")
     # clean == "aws_access_key_id = [secret:aws-access-key]"
     # found == Counter({"aws-access-key": 1})
 

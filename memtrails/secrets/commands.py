@@ -15,12 +15,14 @@ from .values import is_placeholder
 __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 
 # Commands whose flag carries a password (groups: 1 a MySQL client's glued -pX, 2 a spaced
-# -p X: sshpass, Azure's az, docker login; 3 redis-cli's -a X; 4 HTTP clients' -u user:X; 5
+# -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec, CrackMapExec and
+# NetExec, evil-winrm, smbmap, rdesktop; 3 redis-cli's -a X; 4 HTTP clients' -u user:X; 5
 # smbclient's -U user%X); the flag's spelling and spacing tell which. HTTPie's "http" and
 # "https" count only before a space: in "http://host" they are an argument's scheme.
 COMMANDS: Final = leftmost(
     r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    r"|mariadb-dump)\b|\b(sshpass|az|docker[ \t]login)\b|\b(redis-cli)\b"
+    r"|mariadb-dump)\b|\b(sshpass|az|docker[ \t]login|(?i:ps|pa)(?i:exec)(?:64)?(?:\.exe|\.py)?"
+    r"|crackmapexec|netexec|nxc|evil-winrm|smbmap|rdesktop)\b|\b(redis-cli)\b"
     r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
 )
 _LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
@@ -79,21 +81,22 @@ class Commands:
             self.word, self.at = found[0], pos + found[1]
         return self.word
 
-    def skip(self, pos: int) -> int:
+    def skip(self, pos: int, since: int) -> int:
         """Return how far the scan for flags can jump from ``pos``, after a second flag the
-        current command did not take: up to the next flag that command takes, the next
-        command word or the line's end. (Only flags scan in their pass, so nothing else is
-        jumped over.) The first rejection under a command returns ``pos``: a line of commands
-        each with one flag is not worth the search."""
+        current command did not take (its match starting at ``since``): up to the next flag
+        that command takes, the next command word (one inside the rejected flag's value
+        counts: "curl -u mysql -pX") or the line's end. (Only flags scan in their pass, so
+        nothing else is jumped over.) The first rejection under a command returns ``pos``: a
+        line of commands each with one flag is not worth the search."""
         if self.rejected != self.at:
             self.rejected = self.at
             return pos
         buf = self.buf
-        if not self.next_from <= pos < self.next_at:
-            m = COMMANDS(buf, pos, len(buf))
+        if not self.next_from <= since < self.next_at:
+            m = COMMANDS(buf, since, len(buf))
             upto = len(buf) if m is None else m[0][0]
-            newline = buf.find(b"\n", pos, upto)
-            self.next_from, self.next_at = pos, upto if newline < 0 else newline
+            newline = buf.find(b"\n", since, upto)
+            self.next_from, self.next_at = since, upto if newline < 0 else newline
         target = self.next_at
         for flag in _TAKES[self.word]:
             i = buf.find(flag, pos, target)

@@ -12,10 +12,18 @@ import re2
 
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
-from .passes import OPTIONS, UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
+from .keys import KEY_NAME, accept_keyed
+from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule, marker
-from .rules import KEY, PEM_BEGIN, PEM_END, RULES
-from .values import accept_value, block_scalar_end, is_placeholder, prose_secret
+from .rules import RULES
+from .shapes import (
+    has_digit_and_letter,
+    is_basic_credential,
+    pem_groups,
+    rstrip_separators,
+    shaped,
+)
+from .values import block_scalar_end, is_mask, is_placeholder, prose_secret
 
 __all__ = [
     "KEY_NAME",
@@ -26,40 +34,10 @@ __all__ = [
     "scrub_text",
 ]
 
-_PEM_BEGIN = re2.compile(PEM_BEGIN, OPTIONS)
-_PEM_END = re2.compile(PEM_END, OPTIONS)
-_SEPARATORS: Final = (b"\r\n", b"\n", b"\\r\\n", b"\\n")  # longest first
-
-
-def _pem_groups(buf: bytes, ms: int, me: int, spans: Spans, groups: dict[str, int]) -> None:
-    """Set the private-key rule's groups (hdr, body, end) of its match ``buf[ms:me]``.
-
-    RE2 would extract them with its NFA, whose cost over a long match (a key, or a header
-    line that runs on for a megabyte) is many times the scan's; the rule's shape fixes them:
-    the header line starts the match; an END line (after a line break and the quoting
-    characters of a mail reply, which no body line can end in) ends it when there is one;
-    else the body runs to the end of the text or up to the final line break.
-    """
-    header = _PEM_BEGIN.match(buf, ms, me)
-    hdr_e = me if header is None else header.end()  # never None: the rule starts so
-    body_e = me
-    es = max(buf.rfind(b"-----END", hdr_e, me), buf.rfind(b"---- END", hdr_e, me))
-    if es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None:
-        lead = buf[hdr_e:es].rstrip(b" \t>")
-        for sep in _SEPARATORS:
-            if lead.endswith(sep):
-                body_e = hdr_e + len(lead) - len(sep)
-                spans[groups["end"]] = (es, me)
-                break
-    if spans[groups["end"]][0] < 0 and me < len(buf):
-        body_e = me - next((len(s) for s in _SEPARATORS if buf.endswith(s, hdr_e, me)), 0)
-    spans[groups["hdr"]] = (ms, hdr_e)
-    spans[groups["body"]] = (hdr_e, body_e)
-
 
 def _compile(rules: tuple[Rule, ...], public: bool = False) -> Pass:
     """Compile ``rules`` into one pass (``public``: with re2's public API only)."""
-    return compile_pass(rules, {"pem": _pem_groups}, public)
+    return compile_pass(rules, {"pem": pem_groups}, public)
 
 
 # Several passes, not one: RE2's DFA builds a state per combination of live partial matches,
@@ -74,26 +52,11 @@ _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
 # Command-line flags on their own: a flag with no command before it skips the rest of its
 # line up to the next command word, which is safe only where no other rule can match there.
 _COMMAND_FLAGS = _compile(tuple(r for r in RULES if r.scan == "commands"))
-KEY_NAME = re2.compile(KEY, OPTIONS)
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
-_DIGITS: Final = b"0123456789"
-_LETTERS: Final = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_NOT_DIGITS: Final = bytes(c for c in range(256) if c not in _DIGITS)
-_NOT_LETTERS: Final = bytes(c for c in range(256) if c not in _LETTERS)
-
+# Where a query parameter's value ends: the next "&name=" or the fragment ("#"); a lone "&"
+# may be part of an unencoded password.
+_NEXT_PARAMETER = re2.compile(rb"&[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
-
-
-def _rstrip_separators(buf: bytes, start: int, end: int) -> int:
-    """Return ``end`` moved back over trailing blank lines, so they stay in the text."""
-    while end > start:
-        if buf[end - 1] in b" \t\r\n":
-            end -= 1
-        elif buf[end - 2 : end] == b"\\n" and end - 2 >= start:
-            end -= 2
-        else:
-            break
-    return end
 
 
 def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
@@ -118,23 +81,6 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     return [(start, end, kind)]
 
 
-def _shaped(value: bytes, check: str) -> bool:
-    """Tell whether a token's value has the randomness its rule's check asks for."""
-    if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
-        return bool(value.translate(None, _NOT_DIGITS)) and bool(
-            value.translate(None, _NOT_LETTERS)
-        )
-    return value.lower() != value and value.upper() != value  # "mixed", "aws"
-
-
-def _has_digit_and_letter(value: str) -> bool:
-    """Tell whether ``value`` holds a digit and a letter (``str.isdigit``, ``str.isalpha``)."""
-    if value.isascii():
-        raw = value.encode("ascii")
-        return bool(raw.translate(None, _NOT_DIGITS)) and bool(raw.translate(None, _NOT_LETTERS))
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
-
-
 # How far each check reads around its match (bytes before, after), on top of the byte on
 # either side that RE2's assertions read: what the outcome memo of _matches keys on. A check
 # not listed here is never remembered, nor is an outcome for which _check says it read
@@ -146,6 +92,8 @@ _READS: Final = {
     "alnum": (0, 0),
     "mixed": (0, 0),
     "aws": (0, 0),
+    "random": (0, 0),
+    "b64": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
     # inner_spans runs the token pass from one byte before the value, and RE2 reads one more
@@ -241,7 +189,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
                     yield (s + ms, e + ms, kind)
                 resume += ms
                 if command and not relative:
-                    resume = commands.skip(resume)
+                    resume = commands.skip(resume, ms)
                 pos = resume if resume > pos else pos + 1
                 continue
         if sp is None:
@@ -261,7 +209,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
                     outcomes.clear()
                 outcomes[key] = outcome
         if command and not out:
-            resume = commands.skip(resume)
+            resume = commands.skip(resume, ms)
         pos = max(resume, pos + 1)
 
 
@@ -281,7 +229,7 @@ def _check(
         body_s, body_e = sp[g["body"]]
         end_s, end_e = sp[g["end"]]
         if _KEY_MATERIAL.search(buf, body_s, body_e) is not None:
-            stop = end_e if end_s >= 0 else _rstrip_separators(buf, body_s, body_e)
+            stop = end_e if end_s >= 0 else rstrip_separators(buf, body_s, body_e)
             out.append((ms, stop, rule.kind))
             resume = stop
         else:  # a header without key material ("-----BEGIN ... KEY-----\n...")
@@ -297,9 +245,14 @@ def _check(
         commands = commands or Commands(buf)
         out, resume, bounded = _command(buf, sp, g, rule.kind, commands.before(flag_of(sp, g)[0]))
     elif check == "keyed":
-        vs, ve = sp[g["v"]]
-        key = buf[sp[g["key"]][0] : sp[g["key"]][1]].lower()
-        if accept_value(text_of(buf, vs, ve), b"pass" in key or b"pw" in key, True):
+        vs, ve, _ = first_set(sp, g, ("v", "v2"))
+        key_name = text_of(buf, *first_set(sp, g, ("key", "key2"))[:2])
+        value = text_of(buf, vs, ve)
+        listed = "more" in g and sp[g["more"]][0] >= 0 and value.isidentifier()
+        # 'pass', 'return', 'match': a list of words, not a name and its password.
+        if not (listed and not any(map(str.isdigit, value))) and accept_keyed(
+            key_name, value, True
+        ):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":
         vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2"))
@@ -307,8 +260,12 @@ def _check(
         ks, ke = pkey if pkey[0] >= 0 else tkey
         words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
         found_value = None
-        if buf[ks - 1 : ke + 1] != b"[secret:":  # not one of our own markers
-            quoted = group in ("vq", "vq2")
+        quoted = group in ("vq", "vq2")
+        # Not one of our own markers, nor a key word inside a string that the value's quote
+        # closes ('"Password:","Remember me"': a UI label and the next one).
+        if buf[ks - 1 : ke + 1] != b"[secret:" and not (
+            quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs]
+        ):
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
@@ -321,13 +278,13 @@ def _check(
     elif check == "bearer":
         vs, ve = sp[g["v"]]
         value = text_of(buf, vs, ve)
-        if _has_digit_and_letter(value) and not is_placeholder(value):
+        if has_digit_and_letter(value) and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
         resume = ve
     elif check == "basic":
         vs, ve = sp[g["v"]]
         raw = buf[vs:ve]
-        if len(raw.rstrip(b"=")) >= 6 and _is_basic_credential(raw):
+        if len(raw.rstrip(b"=")) >= 6 and is_basic_credential(raw):
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
@@ -335,9 +292,16 @@ def _check(
         if not is_placeholder(text_of(buf, vs, ve)):
             out = inner_spans(buf, vs, ve, rule.kind)
         resume = ve
+    elif check == "b64":
+        vs, ve = sp[g["v"]]
+        kind = _wrapped_kind(buf[vs:ve])
+        if kind:
+            out.append((vs, ve, kind))
+        resume = ve
     else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
         vs, ve, _ = first_set(sp, g, ("v", "v2", "v3"))
-        if not check or _shaped(buf[vs:ve], check):
+        token = buf[vs:ve]
+        if (not check or shaped(token, check)) and not is_mask(token.decode("utf-8", "replace")):
             out.append((vs, ve, rule.kind))
             resume = ve
         elif check == "aws":  # a short match: look again one byte on
@@ -347,15 +311,15 @@ def _check(
     return out, resume, bounded
 
 
-def _is_basic_credential(value: bytes) -> bool:
-    """Tell whether base64 ``value`` decodes to printable ``user:password``."""
+def _wrapped_kind(value: bytes) -> str:
+    """Return the kind of the token that base64 ``value`` decodes to ("" if none)."""
     try:
-        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True)
-        text = plain.decode("utf-8")
+        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True).strip()
     except (binascii.Error, ValueError):
-        return False
-    _user, colon, password = text.partition(":")
-    return bool(colon and password) and text.isprintable() and len(text) >= 3
+        return ""
+    spans = list(_matches(_TOKENS, plain, 0, len(plain)))
+    covered = sum(e - s for s, e, kind in spans if kind)
+    return spans[0][2] if spans and covered >= len(plain) - 3 else ""
 
 
 def _command(
@@ -368,19 +332,24 @@ def _command(
 
 
 def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
-    """Yield the replacements for one ``key = value`` match (see :func:`accept_value`)."""
-    for group in ("vdq", "vsq", "vesc", "vbare"):
-        vs, ve = sp[g[group]]
-        if vs >= 0:
-            break
-    ks, ke = sp[g["key"]]
-    if ks < 0:
-        ks, ke = sp[g["fkey"]]
+    """Yield the replacements for one ``key = value`` match (see :func:`keys.accept_keyed`)."""
+    vs, ve, group = first_set(sp, g, ("vdq", "vsq", "vbt", "vesc", "vbare"))
+    ks, ke, _ = first_set(sp, g, ("key", "fkey"))
     if buf[max(ks - 3, 0) : ks] == b"://":
         return  # the user of scheme://user:pass@host: the url-password rule's business
     if buf[ks - 1 : ke + 1] == b"[secret:":
         return  # one of our own markers: scrubbing scrubbed text must find nothing
     key = buf[ks:ke].lower()
+    if (
+        group in ("vdq", "vsq")
+        and buf[ks - 1 : ks] == buf[vs - 1 : vs]
+        and buf[ke : ke + 1] != buf[vs - 1 : vs]
+    ):
+        return  # "Password:","...": the value's quote closes the string the key is in
+    if buf[ks - 1 : ks] in (b"?", b"&") and group == "vbare":
+        # A URL's query: the value ends at the next parameter.
+        nxt = _NEXT_PARAMETER.search(buf, vs, ve)
+        ve = ve if nxt is None else nxt.start()
     value = text_of(buf, vs, ve)
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.
@@ -407,9 +376,9 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
             vs += len(head) + 1
             value = rest
             scheme = head.lower().encode()
-    if scheme == b"basic" and _is_basic_credential(value.encode()):
+    if scheme == b"basic" and is_basic_credential(value.encode()):
         yield (vs, ve, "basic-auth")
-    elif accept_value(value, b"pass" in key or b"pw" in key, group != "vbare"):
+    elif accept_keyed(text_of(buf, ks, ke), value, group != "vbare"):
         if group == "vbare" and sp[g["block"]][0] >= 0:
             ve = block_scalar_end(buf, vs, ve)
         yield from inner_spans(buf, vs, ve, kind)

@@ -10,7 +10,7 @@ from typing import Any
 from ..records import MemoryRecord, RecordError, SourceState
 from .copies import Values, values_of
 from .engine import KEY_NAME, inner_spans, replace_spans, scrub_found, scrub_text
-from .values import accept_value
+from .keys import accept_keyed
 
 __all__ = ["scrub_error", "scrub_record", "scrub_state"]
 
@@ -37,8 +37,7 @@ class _Scrub:
 
     def secret_value(self, text: str, key: str) -> str:
         """Scrub a string stored under a key named like a secret (``{"password": "..."}``)."""
-        low = key.lower()
-        if not accept_value(text, "pass" in low or "pw" in low, True):
+        if not accept_keyed(key, text, True):
             return self.text(text)
         buf = text.encode("utf-8", "surrogatepass")
         stripped = text.strip()

@@ -100,10 +100,12 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"(?P<v>https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/"
         r"[A-Za-z0-9_/+-]{10,})",
     ),
+    # Slack tokens: the prefix, then the team's or app's number ("xoxb-1234-...", "xoxe.xoxp-1-"):
+    # a file name's "-xoxo-indieweb-1.jpg" is no token.
     _tok(
         "slack_token",
         "slack-token",
-        r"\b(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[A-Za-z0-9-]{10,})",
+        r"(?:^|[^A-Za-z0-9_-])(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9]+-[A-Za-z0-9-]{8,})",
     ),
     # Discord, Microsoft Teams (Office 365 connectors and Power Automate), Zapier, Google Chat.
     _tok(
@@ -264,7 +266,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"|sl\.[A-Za-z0-9_.-]{130,}|duffel_(?:test|live)_[A-Za-z0-9_=-]{43}|EZ[AT]K[A-Za-z0-9]{54}"
         r"|EAA[A-Z][A-Za-z0-9]{100,}|fm[12][ar]?_[A-Za-z0-9+/]{100,}={0,3}|fio-u-[A-Za-z0-9_=-]{64}"
         r"|live_[A-Za-z0-9_=-]{40}|[ps]at\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"
-        r"|ico-[A-Za-z0-9]{32}|s-s4t2(?:ud|af)-[a-f0-9]{64}"
+        r"|s-s4t2(?:ud|af)-[a-f0-9]{64}"
         r"|(?:sdk|api|mob)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
         r"|[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk|NRI[IQ]-[A-Za-z0-9_-]{32}|NRJS-[a-f0-9]{19}"
         r"|[a-f0-9]{36}NRAL|API-[A-Z0-9]{26}|sha256~[A-Za-z0-9_-]{43}|tk-us-[A-Za-z0-9_-]{48}"
@@ -275,6 +277,26 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"|pk_[0-9]{6,12}_[A-Za-z0-9]{32}|figd_[A-Za-z0-9_-]{38,43}|AKID[A-Za-z0-9]{32}"
         r"|access-(?:production|development|sandbox)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}"
         r"-[0-9a-f]{4}-[0-9a-f]{12})"
+        rf"{_END}",
+        "alnum",
+    ),
+    # Infracost API keys: "ico-" + 32 of mixed case; not a hashed asset name's ".ico-7a38...".
+    _tok(
+        "infracost_key",
+        "service-token",
+        r"(?:^|[^A-Za-z0-9_.-])(?P<v>ico-[A-Za-z0-9]{32})(?:[^A-Za-z0-9_-]|\z)",
+        "mixed",
+    ),
+    # Tailscale auth, API, OAuth client and webhook keys ("tskey-auth-" + key id + "-" +
+    # secret), Vercel tokens (vcp_ personal, vci_ integration, vca_/vcr_ app access and
+    # refresh, vck_ AI Gateway keys), Dependency-Track API keys (odt_), Tavily (tvly-, with
+    # tvly-dev-/tvly-prod- for project keys), Jina AI (jina_).
+    _tok(
+        "service_token_prefixed",
+        "service-token",
+        r"(?:^|[^A-Za-z0-9_-])(?P<v>tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"
+        r"|vc[pciark]_[A-Za-z0-9]{24,}|odt_[A-Za-z0-9_]{32,}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}"
+        r"|jina_[A-Za-z0-9_]{40,})"
         rf"{_END}",
         "alnum",
     ),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Final
 
+from .formats import FORMAT_RULES
 from .providers import PROVIDER_RULES
 from .rule import Rule
 
-__all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
+__all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 
 #: The version of the rule set. It changes whenever a rule changes what gets scrubbed, so a
 #: folder can say which rules its records were scrubbed with (1: the first fourteen kinds;
@@ -15,8 +16,13 @@ __all__ = ["KEY", "KINDS", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 #: scalars, commands' passwords anywhere on their line, 30 more prefixed tokens; 4: session
 #: ids, "PAT" keys, Okta's SSWS scheme, signatures of presigned URLs, Firebase server keys,
 #: eight more prefixed tokens, SSH2 and OpenVPN static keys, Wi-Fi QR codes; values that
-#: start like a placeholder are no match).
-RULES_VERSION: Final = 4
+#: start like a placeholder are no match; 5: every copy of a secret in a record, any name
+#: ending in "key" (with a random value), typed declarations, backticks, make's and PHP's
+#: operators, XML values on their own lines, .NET settings, Terraform defaults, query
+#: parameters, password hashes, base64-wrapped tokens, prefixed tokens of unknown services,
+#: PsExec and its kin; masks, documented examples, package versions, UI labels, string
+#: escapes and hashed asset names kept).
+RULES_VERSION: Final = 5
 
 # Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), each optionally
@@ -39,17 +45,27 @@ PEM_END: Final = (
 # may end an identifier ("DB_PASSWORD", "clientSecret", "x-api-key"); the key must end there
 # or in a suffix that names an encoding of the same thing ("SECRET_KEY_BASE", "token_b64"),
 # so "max_tokens" or "password_file" are not keys.
-KEY = (
-    r"(?P<key>\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk|pat)|\b[A-Za-z0-9]*[a-z]Pat"
+_NAMED = (
+    r"\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk|pat)|\b[A-Za-z0-9]*[a-z]Pat"
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
     r"|sess(?:ion)?[_-]?id"
-    r"|api[_-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
+    r"|api[_.-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
     r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
     r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription"
-    r"|integration|ingest|write)[_-]?key"
+    r"|integration|ingest|write)[_.-]?key"
     r"|authorization)"
-    r"(?:[_.-](?i:base|value|b64|base64))?)"
 )
+# Any other name of a key: "STRIPE_KEY", "app.api.key", "foo_key", "apiMaticKey", "Key" in a
+# log line. The engine asks more of their values (values.is_random): such names also
+# name cache keys, sort keys and dictionary keys.
+_ANY_KEY = (
+    r"\b(?:[A-Za-z0-9]+[_.-]){1,3}(?i:key)|\b[a-z][A-Za-z0-9]*[a-z0-9]Key|\b[A-Z][A-Z0-9]*KEY"
+    r"|\b(?i:key)"
+)
+_KEY_SUFFIX = r"(?:[_.-](?i:base|value|b64|base64))?"
+#: A name of a secret that any value with a digit fills (see values.accept_value).
+NAMED_KEY: Final = rf"(?:{_NAMED}){_KEY_SUFFIX}"
+KEY = rf"(?P<key>{NAMED_KEY}|(?:{_ANY_KEY}){_KEY_SUFFIX})"
 
 
 def _value(no: str, least: int, not_first: str = "", rest: str = "", escape: str = "") -> str:
@@ -84,6 +100,7 @@ _BARE = r"\s\"'`,;"
 _PROSE_QUOTED = r"\s`'\""
 _URL = r"\s/?\"'<>"
 _PAIRED = r"\"'\r\n"
+_BACKSLASH = r"\\"
 _ATTR = r"\"\r\n"
 _CONF = r"\s#\"'"
 _DQ_VALUE = _value(_DQ, 6, rest=rf"(?:[^{_DQ}]|\\.)", escape=r"\\.")
@@ -104,14 +121,19 @@ _WIFI_VALUE = _value(r";\\\r\n", 3, rest=r"(?:[^;\\\r\n]|\\.)", escape=r"\\.")
 # "password: password:", "lambda:"), which the check rejected. One starting with "-x", "#"
 # or "@" (a random token, a password, an "@VAR@") is judged by its value check. A bare value
 # may follow an HTTP auth scheme word, which stays.
+_BT_VALUE = _value(r"`\r\n", 6)
+# The quoted forms: "double", 'single', `backticks` (Go's raw strings, JavaScript's templates).
+_QUOTED_VALUE = rf"\"(?P<vdq>{_DQ_VALUE})\"|'(?P<vsq>{_SQ_VALUE})'|`(?P<vbt>{_BT_VALUE})`"
 _VALUE = (
-    rf"(?:\"(?P<vdq>{_DQ_VALUE})\""
-    rf"|'(?P<vsq>{_SQ_VALUE})'"
+    rf"(?:{_QUOTED_VALUE}"
     rf"|\\\"(?P<vesc>{_ESC_VALUE})\\\""
     r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate|ssws))[ \t]+)?"
     rf"(?P<vbare>{_BARE_VALUE})"
     r"(?:[\s\"'`,;]|\z))"
 )
+
+# What sets a value: = : => := and make's ::= :::= ?= +=, PHP's .=, Ruby's ||=.
+_OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 
 # A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
 # value indented on the next line; the engine takes the lines indented as far after it too).
@@ -238,13 +260,24 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "tokens",
         "url",
     ),
+    # A declaration with a type between the name and its quoted value: Go's var xToken
+    # string = "...", Kotlin's val apiKey: String = "...", TypeScript's const apiKey: string,
+    # Rust's let api_key: &str = "...".
+    Rule(
+        "typed_assignment",
+        "password",
+        rf"{KEY}(?:[ \t]+|[ \t]*:[ \t]*)&?(?:'[a-z]+[ \t]+)?[A-Za-z][A-Za-z0-9_.]*(?:<[A-Za-z0-9_, ]*>)?"
+        rf"\??[ \t]*=[ \t]*(?:{_QUOTED_VALUE})",
+        "assignments",
+        "assignment",
+    ),
     # key = value, key: value, "key": "value", key => value, KEY=value (env), prose; and
     # command-line flags: --password hunter2, --api-key=... (one rule: a smaller program).
     Rule(
         "assignment",
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
-        rf"|{KEY}\\?[\"']?[ \t]*(?:===|==|=>|:=|=|:)[ \t]*{_BLOCK}){_VALUE}",
+        rf"|{KEY}\\?[\"']?[ \t]*{_OPERATOR}[ \t]*{_BLOCK}){_VALUE}",
         "assignments",
         "assignment",
     ),
@@ -262,25 +295,40 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "quoted_pair",
         "password",
-        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?P<v>{_value(_PAIRED, 6)})[\"']",
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?:\\[\"'])?(?P<v>{_value(_PAIRED + _BACKSLASH, 6)})[\"'\\]"
+        r"(?P<more>[ \t]*,[ \t]*[\"'])?",
         "assignments",
         "keyed",
     ),
-    # An XML element named like a secret (Maven's settings.xml, .NET configs).
+    # An XML element named like a secret (Maven's settings.xml, .NET configs, Android's
+    # strings), its value perhaps on a line of its own; .NET's settings (<setting
+    # name="AuthToken"><value>...</value>) and appSettings (<add key="StripeApiKey"
+    # value="..." />, NuGet.Config's ClearTextPassword).
     Rule(
         "xml_element",
         "password",
-        r"<(?P<key>(?i:password|passwd|pwd|secret|token|api[_-]?key|apikey|client[_-]?secret"
-        rf"|passphrase))>(?P<v>{_XML_VALUE})</",
+        r"<(?P<key>(?:[A-Za-z][A-Za-z0-9_.:-]{0,40})?(?i:passw(?:or)?d|pwd|secret|token|key|passphrase))"
+        r"(?:[ \t][^<>\r\n]{0,200})?>[ \t]*(?:\r?\n[ \t]*)?"
+        rf"(?P<v>{_XML_VALUE})[ \t]*(?:\r?\n[ \t]*)?</"
+        r"|<setting[ \t]+name=\"(?P<key2>[A-Za-z0-9_.:-]{1,60})\"[^<>\r\n]{0,100}>[ \t\r\n]*<value>"
+        rf"[ \t]*(?P<v2>{_XML_VALUE})[ \t]*</value>",
         "headers",
         "keyed",
     ),
-    # A NuGet.Config credential: <add key="ClearTextPassword" value="..." />.
     Rule(
-        "nuget_config",
+        "xml_add_key",
         "password",
-        r"<add[ \t]+key=\"(?P<key>(?i:(?:ClearText)?Password))\"[ \t]+value=\""
+        r"<add[ \t]+key=\"(?P<key>[A-Za-z0-9_.:-]{1,60})\"[ \t]+value=\""
         rf"(?P<v>{_value(_ATTR, 6)})\"",
+        "headers",
+        "keyed",
+    ),
+    # A Terraform variable's default: variable "api_token" { default = "..." }.
+    Rule(
+        "hcl_variable",
+        "password",
+        r"\bvariable[ \t]+\"(?P<key>[A-Za-z0-9_-]{1,60})\"[ \t]*\{[^{}]{0,200}?\bdefault[ \t]*=[ \t]*\""
+        rf"(?P<v>{_DQ_VALUE})\"",
         "headers",
         "keyed",
     ),
@@ -369,7 +417,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
 )
 
 #: The rules, in priority order: at one position the first rule that matches wins.
-RULES: Final[tuple[Rule, ...]] = _KEYS + PROVIDER_RULES + _STRUCTURE
+RULES: Final[tuple[Rule, ...]] = _KEYS + PROVIDER_RULES + FORMAT_RULES + _STRUCTURE
 
 #: Every kind of marker the scrubber can write, in a stable order.
 KINDS: Final[tuple[str, ...]] = tuple(dict.fromkeys(r.kind for r in RULES if r.kind))

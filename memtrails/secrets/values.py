@@ -8,7 +8,16 @@ from typing import Final
 
 import re2
 
-__all__ = ["accept_prose", "accept_value", "block_scalar_end", "is_placeholder", "prose_secret"]
+from .formats import wordy
+
+__all__ = [
+    "accept_prose",
+    "accept_value",
+    "block_scalar_end",
+    "is_mask",
+    "is_placeholder",
+    "prose_secret",
+]
 
 # Values that are words of a template, a type or a status, never a secret.
 _NOT_SECRETS: Final = frozenset(
@@ -20,6 +29,9 @@ _NOT_SECRETS: Final = frozenset(
         *("secret", "secrets", "password", "passwords", "passwd", "pass", "token", "tokens"),
         *("object", "dict", "list", "tuple", "any", "array", "float", "double", "mapping"),
         *("sequence", "callable", "function", "buffer", "opaque"),
+        # Encodings: Buffer.from("accountKey", "base64"), key.encode("utf-8").
+        *("base64", "base64url", "base32", "base16", "hex", "utf8", "utf-8", "utf16le", "ucs2"),
+        *("ascii", "latin1", "binary"),
     }
 )
 # Words in a value that mark an example or a placeholder ("your_api_key_here") when the
@@ -38,6 +50,42 @@ _SLOT: Final = re2.compile(
 )
 
 
+# A documented example or a mask standing for a token: AWS's published example keys
+# (AKIAIOSFODNN7EXAMPLE), "ghp_xxxx...", "sk-****", "AKIAXXXXXXXXXXXXXXXX".
+_EXAMPLES: Final = ("example", "sample", "dummy", "placeholder")
+_YOURS: Final = ("key", "token", "secret", "password")
+_MASK_CHARS: Final = frozenset("xX*#.•0-_")
+
+
+def is_mask(value: str) -> bool:
+    """Tell whether a token-shaped value is a documented example or a mask, not a secret.
+
+    A run of six of one mask character (``x``, ``X``, ``*``, ``0``, ...), which a random
+    token holds with odds below one in a billion, or a word that says it is an example.
+    """
+    run, last = 0, ""
+    for c in value:
+        run = run + 1 if c == last else 1
+        last = c
+        if run >= 6 and c in _MASK_CHARS:
+            return True
+    low = value.lower()
+    if any(w in low for w in _EXAMPLES):
+        return True
+    return "your" in low and any(w in low for w in _YOURS)
+
+
+def _matches_text(pattern: re2._Regexp, value: str, full: bool) -> bool:
+    """Match ``pattern`` at the start of ``value`` (or all of it); a lone surrogate, which
+    RE2 cannot read, reads as "?"."""
+    try:
+        found = pattern.fullmatch(value) if full else pattern.match(value)
+    except UnicodeEncodeError:
+        value = value.encode("utf-8", "replace").decode("utf-8")
+        found = pattern.fullmatch(value) if full else pattern.match(value)
+    return found is not None
+
+
 def is_placeholder(value: str) -> bool:
     """Tell whether a value is a placeholder, a variable reference or a mask, not a secret."""
     low = value.lower()
@@ -47,7 +95,7 @@ def is_placeholder(value: str) -> bool:
         # "#{var}", "#REDACTED" are placeholders; "#0*QBbPX0m" is a password.
         digits = any(map(str.isdigit, value))
         return not (value[1:2] != "{" and digits and len(value) >= 8)
-    if value.startswith(_PLACEHOLDER_START) and _SLOT.match(value) is not None:
+    if value.startswith(_PLACEHOLDER_START) and _matches_text(_SLOT, value, full=False):
         return True
     if value.startswith("-") and not (
         len(value) >= 8 and value[1:2] != "-" and any(map(str.isdigit, value))
@@ -74,6 +122,12 @@ def _is_code(value: str) -> bool:
     return False
 
 
+# A name of words and a version number after it: a package, not a token.
+_ARTIFACT: Final = re2.compile(
+    r"[A-Za-z][a-z]+(?:[-_.][A-Za-z][a-z]+)*[-_:@]v?[0-9]+(?:\.[0-9]+)+(?:[-.+][A-Za-z0-9]+)*"
+)
+
+
 @functools.lru_cache(maxsize=4096)  # hostile inputs repeat one value; normal ones cost nothing
 def accept_value(value: str, password_key: bool, quoted: bool) -> bool:
     """Decide whether an assignment's value is a secret (the rule is in the module docs).
@@ -90,8 +144,14 @@ def accept_value(value: str, password_key: bool, quoted: bool) -> bool:
         return False  # a sentence or a message (" * [would prune] "), not a credential
     if not quoted and _is_code(value):
         return False
+    if is_mask(value):
+        return False
     if password_key:
         return True
+    if not quoted and value.replace(".", "_").isidentifier() and wordy(value.rsplit(".", 1)[-1]):
+        return False  # a type or a name: "private_key: Ed25519PrivateKey", "a.b.MLKEM768Key"
+    if value.isascii() and _ARTIFACT.fullmatch(value) is not None:
+        return False  # a package and its version: io.jsonwebtoken:jjwt-jackson-0.11.2
     # Tokens, secrets and keys are random: a digit, or a long mixed-case run. Names of
     # things ("send_message", "Operator") and counts ("max_tokens: 100000") are neither.
     if value.isdigit():
@@ -202,6 +262,9 @@ def prose_secret(
         The value without trailing sentence punctuation, when it is a secret.
     """
     if not quoted:
+        # A string literal's escapes after the last word: "... will be forced.\\n".
+        while value[-2:] in ("\\n", "\\r", "\\t"):
+            value = value[:-2]
         value = prose_value_end(value)
     if prose_about_the_secret(before, gap) and accept_prose(value, password_word, quoted):
         return value
