@@ -835,6 +835,71 @@ FAMILIES: list[tuple[str, str, str, Value, bool]] = [
         True,
     ),
     ("basic-auth", "credentials", "Authorization", _basic, False),
+    # Rule set 5: tokens whose prefixes the providers document (Tailscale, Vercel,
+    # Dependency-Track, Tavily, Jina AI), a JWT wrapped in base64, tokens of a service no rule
+    # names, password hashes (crypt(3), bcrypt, Argon2, Kerberos roasting, pwdump).
+    (
+        "tailscale",
+        "Tailscale key",
+        "TS_AUTHKEY",
+        lambda g: (
+            f"tskey-{g.pick(['auth', 'api', 'client'])}-k{g.s(ALNUM, 10)}CNTRL-{g.s(ALNUM, 33)}"
+        ),
+        True,
+    ),
+    (
+        "vercel",
+        "Vercel token",
+        "VERCEL_TOKEN",
+        lambda g: g.pick(["vcp_", "vci_"]) + g.s(ALNUM, 56),
+        True,
+    ),
+    (
+        "dependency-track",
+        "Dependency-Track key",
+        "DT_API_KEY",
+        lambda g: "odt_" + g.s(ALNUM, 32),
+        True,
+    ),
+    (
+        "tavily",
+        "Tavily key",
+        "TAVILY_API_KEY",
+        lambda g: g.pick(["tvly-", "tvly-dev-"]) + g.s(ALNUM, 32),
+        True,
+    ),
+    ("jina", "Jina key", "JINA_API_KEY", lambda g: "jina_" + g.s(ALNUM, 60), True),
+    (
+        "jwt-base64",
+        "token",
+        "ID_TOKEN_B64",
+        lambda g: base64.b64encode(_jwt(g).encode()).decode(),
+        True,
+    ),
+    (
+        "unknown-prefixed",
+        "token",
+        "SERVICE_TOKEN",
+        lambda g: (
+            g.pick(["acme_", "zl_live_", "qx_", "wrk_sk_"]) + g.s(ALNUM, g.rng.randint(24, 48))
+        ),
+        True,
+    ),
+    (
+        "password-hash",
+        "password hash",
+        "PASSWORD_HASH",
+        lambda g: g.pick(
+            [
+                f"$1${g.s(ALNUM, 8)}${g.s(ALNUM + './', 22)}",
+                f"$6$rounds=5000${g.s(ALNUM, 16)}${g.s(ALNUM + './', 86)}",
+                f"$2b$12${g.s(ALNUM + './', 53)}",
+                f"$argon2id$v=19$m=65536,t=3,p=4${g.s(B64, 22)}${g.s(B64, 43)}",
+                f"$krb5asrep$23$svc@CORP.LOCAL:{g.s(HEX, 32)}${g.s(HEX, 220)}",
+            ]
+        ),
+        True,
+    ),
     ("high-entropy-base64", "secret", "SECRET", lambda g: g.s(B64, 44) + "=", False),
     ("high-entropy-hex", "secret", "SECRET", lambda g: g.s(HEX, 64), False),
     ("generic-token", "token", "TOKEN", lambda g: g.s(ALNUM, 32), False),

@@ -96,6 +96,24 @@ KEYED: dict[str, Ctx] = {
         f"GET https://api.example.com/v1/data?format=json&api_key={v}&page=2"
     ),
     "cli-flag": lambda g, lab, n, v: f"terraform apply -var 'region=eu' --token {v}",
+    # Rule set 5: the syntaxes of more languages and formats, logs, query parameters.
+    "xml-own-line": lambda g, lab, n, v: (
+        f"<config>\n  <{_camel(n)}>\n    {v}\n  </{_camel(n)}>\n</config>"
+    ),
+    "xml-add-key": lambda g, lab, n, v: f'<appSettings>\n  <add key="{_camel(n)}" value="{v}" />',
+    "go-var": lambda g, lab, n, v: f'var {_camel(n)} string = "{v}"',
+    "go-backtick": lambda g, lab, n, v: f"{_camel(n)} := `{v}`",
+    "kotlin-val": lambda g, lab, n, v: f'val {_camel(n)}: String = "{v}"',
+    "php-append": lambda g, lab, n, v: f'${_camel(n)} .= "{v}";',
+    "make": lambda g, lab, n, v: f"{n} {g.pick(['?=', '::=', ':::=', '+='])} {v}\nall:\n\t./build",
+    "systemd": lambda g, lab, n, v: f'[Service]\nEnvironment="{n}={v}"\nExecStart=/usr/bin/app',
+    "compose-env": lambda g, lab, n, v: f"services:\n  app:\n    environment:\n      - {n}={v}\n",
+    "hcl-default": lambda g, lab, n, v: f'variable "{_low(n)}" {{\n  default = "{v}"\n}}',
+    "log-key": lambda g, lab, n, v: f"2024-05-01 12:00:01 [DEBUG] Using Key={v} for the upload",
+    "camel-key": lambda g, lab, n, v: f'const {_camel(n.rsplit("_", 1)[0])}Key = "{v}";',
+    "snake-key": lambda g, lab, n, v: f'{{"{_low(n.rsplit("_", 1)[0])}_key": "{v}"}}',
+    "query-key": lambda g, lab, n, v: f"GET https://api.example.com/v1/items?key={v}&page=2",
+    "copy-twice": lambda g, lab, n, v: f"{n}='{v}'\n> quoted reply:\n> '{v}'",
 }
 
 # Contexts for values whose own shape says what they are: no name needed.

@@ -43,6 +43,7 @@ from .importers.jsonl import from_jsonl
 from .importers.maildir import from_maildir
 from .importers.mbox import from_mbox
 from .importers.slack import from_slack_export
+from .importers.transcripts import from_agent_transcripts
 from .limits import Limits
 from .memory import Memory, MemoryStatus, SearchHit
 from .pipeline.dedup import dedup
@@ -91,6 +92,7 @@ __all__ = [
     "dedup",
     "default_embedder",
     "embed",
+    "from_agent_transcripts",
     "from_cursor",
     "from_eml",
     "from_files",

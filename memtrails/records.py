@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from .dates import iso_from_ms, parse_date, utc_from_local_ms
 
 __all__ = [
+    "KEPT_ERRORS",
     "RECORD_FIELDS",
     "At",
     "AtLike",
@@ -29,6 +30,14 @@ _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
 # The form toISOString writes (and most exports): read directly, as Date.parse reads it.
 _UTC_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))?Z")
 _EPOCH_DAY = date(1970, 1, 1).toordinal()
+#: How many errors a report keeps whole; the rest are counted, by reason.
+KEPT_ERRORS = 1000
+# How many reasons the summary of the errors not kept names; the rest count as one.
+_SUMMARY_REASONS = 100
+_OTHER_REASONS = "(other reasons)"
+# Reasons differ by the numbers in them (a line's length, a column): one summary entry each.
+_NUMBER = re.compile(r"\d+")
+_REASON_UNITS = 200
 
 
 def _utc_iso_ms(value: str) -> int | None:
@@ -288,6 +297,11 @@ class ImportReport:
 
     ``cut`` counts the records added or updated that were cut to fit the import's limits
     (text or title shortened, meta entries left out); each one's ``meta["_cut"]`` says what.
+
+    Errors are counted all, but only the first :data:`KEPT_ERRORS` are kept whole (in
+    ``errors``, through :meth:`add_error`); the others are summed up by reason (numbers in
+    a reason read as ``N``, at most 100 reasons) in ``errors_left_out``, so a source of
+    millions of bad lines costs bounded memory and a bounded ``--json`` report.
     """
 
     added: int = 0
@@ -300,11 +314,24 @@ class ImportReport:
     elapsed: float = 0.0
     sources: list[SourceReport] = field(default_factory=list)
     cut: int = 0
+    errors_left_out: Counter[str] = field(default_factory=Counter)
 
     @property
     def skipped(self) -> int:
         """How many records were skipped because they could not be read."""
-        return len(self.errors)
+        return len(self.errors) + self.errors_left_out.total()
+
+    def add_error(self, error: RecordError) -> None:
+        """Count a record that could not be read, keeping it whole if fewer are kept yet."""
+        if len(self.errors) < KEPT_ERRORS:
+            self.errors.append(error)
+            return
+        self._left_out(_NUMBER.sub("N", error.reason[:_REASON_UNITS]), 1)
+
+    def _left_out(self, reason: str, n: int) -> None:
+        if reason not in self.errors_left_out and len(self.errors_left_out) >= _SUMMARY_REASONS:
+            reason = _OTHER_REASONS
+        self.errors_left_out[reason] += n
 
     @property
     def seen(self) -> int:
@@ -317,7 +344,10 @@ class ImportReport:
         self.updated += other.updated
         self.unchanged += other.unchanged
         self.removed += other.removed
-        self.errors.extend(other.errors)
+        for error in other.errors:
+            self.add_error(error)
+        for reason, n in other.errors_left_out.items():
+            self._left_out(reason, n)
         self.secrets.update(other.secrets)
         self.embedded += other.embedded
         self.elapsed += other.elapsed
@@ -334,6 +364,7 @@ class ImportReport:
             "removed": self.removed,
             "cut": self.cut,
             "errors": [e.to_json() for e in self.errors],
+            "errors_left_out": dict(self.errors_left_out.most_common()),
             "secrets": dict(sorted(self.secrets.items())),
             "embedded": self.embedded,
             "sources": [s.to_json() for s in self.sources],

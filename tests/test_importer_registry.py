@@ -73,7 +73,7 @@ def _toy_file(folder: Path, name: str, lines: list[str]) -> Path:
 
 
 def test_builtin_kinds_and_the_docs_table() -> None:
-    assert kinds() == ("jsonl", "mbox", "eml", "maildir", "slack", "files")
+    assert kinds() == ("jsonl", "mbox", "eml", "maildir", "slack", "transcripts", "files")
     table = markdown_table()
     for spec in BUILTIN:
         assert f"| `{spec.kind}` | {spec.summary} |" in table
@@ -113,6 +113,7 @@ def test_a_registered_importer_is_a_choice_of_add(toy: Path, tmp_path: Path) -> 
     assert refused.exit_code == 2 and "toy" in refused.output
 
 
+@pytest.mark.slow
 def test_memtrails_add_reads_it_and_resumes(toy: Path, tmp_path: Path, embedder: Any) -> None:
     path = _toy_file(tmp_path, "notes.data", ["alpha", "beta"])
     home = tmp_path / "home"

@@ -14,7 +14,14 @@ import pytest
 
 import memtrails.records
 from memtrails.dates import parse_date
-from memtrails.records import At, ImportReport, MemoryRecord, RecordError, _utc_iso_ms
+from memtrails.records import (
+    KEPT_ERRORS,
+    At,
+    ImportReport,
+    MemoryRecord,
+    RecordError,
+    _utc_iso_ms,
+)
 
 
 def test_at_reads_what_users_pass() -> None:
@@ -95,6 +102,29 @@ def test_the_utc_iso_form_is_read_as_date_parse_reads_it() -> None:
     assert _utc_iso_ms("2024-02-30T00:00:00Z") is None
     assert _utc_iso_ms("2024-01-01T24:00:00Z") is None
     assert At.of("1969-12-31T23:59:59.999Z").ms == -1
+
+
+def test_a_report_keeps_the_first_errors_and_counts_the_rest_by_reason() -> None:
+    """Two million bad lines cost a bounded report: all counted, the first kept whole."""
+    report = ImportReport()
+    for n in range(KEPT_ERRORS + 5_000):
+        report.add_error(RecordError("a.jsonl", f"line {n}", f"not JSON: column {n % 7}"))
+    for n in range(300):  # more distinct reasons than a summary names
+        report.add_error(RecordError("a.jsonl", "x", f"{'ab'[n % 2]}{'q' * n}"))
+    assert report.skipped == KEPT_ERRORS + 5_300
+    assert len(report.errors) == KEPT_ERRORS
+    assert report.errors[0].where == "line 0"
+    out = report.to_json()
+    assert out["skipped"] == KEPT_ERRORS + 5_300
+    assert out["errors_left_out"]["not JSON: column N"] == 5_000
+    assert sum(out["errors_left_out"].values()) == 5_300
+    assert len(out["errors_left_out"]) <= 101
+    total = ImportReport()
+    total.merge(report)
+    total.merge(report)
+    assert total.skipped == 2 * report.skipped
+    assert len(total.errors) == KEPT_ERRORS
+    assert len(total.errors_left_out) <= 101
 
 
 def test_the_typed_constructor_matches_the_fields() -> None:

@@ -19,26 +19,46 @@ from ._options import (
     open_memory,
     qdrant_option,
 )
+from ._sources import resolve_source
 
 __all__: list[str] = []
 
 
 @main.command()
-@click.argument("record_id")
-@click.option("--source", default=None, help="The record's source, where several hold the same id.")
+@click.argument("record_id", required=False)
+@click.option(
+    "--source",
+    default=None,
+    help="With RECORD_ID: the record's source, where several hold the id. Alone: forget every "
+    "record of this source (a path, a basename, as `memtrails sources` lists them).",
+)
 @qdrant_option
 @home_option
 @as_command
 async def forget(
-    record_id: str, source: str | None, qdrant_url: str | None, home: Path | None
+    record_id: str | None, source: str | None, qdrant_url: str | None, home: Path | None
 ) -> None:
-    """Forget the record RECORD_ID: removed from search, a tombstone kept in the log.
+    """Forget the record RECORD_ID, or with --source alone a whole source.
+
+    A forgotten record leaves search at once; the log keeps a tombstone. A forgotten source
+    loses its saved position too, so a later `memtrails add` of it reads it in full.
 
     Example:
 
-        memtrails forget "<1234@example.com>"
+        memtrails forget 1234@example.com
+
+        memtrails forget --source old-archive.mbox
     """
+    if record_id is None and source is None:
+        raise click.UsageError("give a RECORD_ID, or --source SOURCE to forget a whole source")
     async with open_light(home, qdrant_url, brief=True) as memory:
+        if source is not None:
+            source = resolve_source(source, (await memory.status()).sources)
+        if record_id is None:
+            assert source is not None
+            n = await memory.forget_source(source)
+            click.echo(f"forgot {n} record{'' if n == 1 else 's'} of {source}")
+            return
         n = await memory.forget(record_id, source=source)
     if n == 0:
         raise click.ClickException(f"no record with id {record_id!r}; `memtrails search` shows ids")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import os
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -121,29 +122,71 @@ def model_option(f: Callable[..., Any]) -> Callable[..., Any]:
     )(f)
 
 
+# What Ctrl-C leaves, per command; a command not named here only read.
+INTERRUPTED = {
+    "add": "every record reported added is kept, and where each source got to; run the same "
+    "command again to continue from there",
+    "reindex": "the index is partly rebuilt; run `memtrails reindex` again to finish it",
+    "check": "nothing was changed that the log cannot redo; run `memtrails check` again",
+    "mcp": "the server stopped; the memory folder is as the last request left it",
+    "serve": "the service stopped; imports it ran resume on the next `memtrails add`",
+}
+
+
 def as_command(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
-    """Run an async command; turn memtrails errors into a one-line message and exit code 1."""
+    """Run an async command; turn memtrails errors into a one-line message and exit code 1.
+
+    Ctrl-C ends it with exit code 130 (as a shell reports SIGINT) after the folder is closed,
+    and a line on what was kept, instead of click's bare "Aborted!". With ``--json`` a
+    failure is still one JSON object on stdout, ``{"error": ...}``, so a script reading the
+    report always gets one.
+    """
+    name = coro_fn.__name__.rstrip("_")
 
     @wraps(coro_fn)
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
-            return asyncio.run(coro_fn(*args, **kwargs))
-        except MemtrailsError as exc:
-            raise click.ClickException(str(exc)) from exc
-        except OSError as exc:
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                # A write that memtrails did not name itself: say which file, when known.
-                if exc.filename:
-                    where = Path(exc.filename)
-                    message = str(disk_full(where, f"writing {where.name}"))
-                else:
-                    message = "no space left on the device while writing; free some space"
-                raise click.ClickException(message) from exc
-            raise click.ClickException(
-                f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
-            ) from exc
+            return _run(coro_fn, args, kwargs)
+        except KeyboardInterrupt:
+            kept = INTERRUPTED.get(name, "nothing was changed")
+            click.echo(f"\ninterrupted: {kept}", err=True)
+            raise click.exceptions.Exit(130) from None
+        except click.ClickException as exc:
+            if kwargs.get("as_json"):
+                click.echo(
+                    json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False)
+                )
+            raise
 
     return wrapper
+
+
+def failed_report(command: str, message: str) -> dict[str, Any]:
+    """The JSON a command prints under ``--json`` when it cannot run: its report, empty, and why."""
+    if command == "add":
+        from ..records import ImportReport
+
+        return {**ImportReport().to_json(), "error": message}
+    return {"error": message}
+
+
+def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]], args: Any, kwargs: Any) -> T:
+    try:
+        return asyncio.run(coro_fn(*args, **kwargs))
+    except MemtrailsError as exc:
+        raise click.ClickException(str(exc)) from exc
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            # A write that memtrails did not name itself: say which file, when known.
+            if exc.filename:
+                where = Path(exc.filename)
+                message = str(disk_full(where, f"writing {where.name}"))
+            else:
+                message = "no space left on the device while writing; free some space"
+            raise click.ClickException(message) from exc
+        raise click.ClickException(
+            f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+        ) from exc
 
 
 def open_memory(

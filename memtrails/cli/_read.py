@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..folder.search import snippet_of
 from ._group import main
 from ._options import (
     as_command,
@@ -17,6 +18,8 @@ from ._options import (
     open_memory,
     qdrant_option,
 )
+from ._sources import resolve_source
+from ._when import bounds
 
 __all__: list[str] = []
 
@@ -71,10 +74,19 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
 @click.option(
     "--source",
     default=None,
-    help="Only records of this source (as `memtrails status` lists them: a path, a name).",
+    help="Only records of this source: its name as `memtrails sources` lists it, a path, or "
+    "a basename (archive.mbox).",
 )
-@click.option("--since", default=None, help="Only records from this date on.")
-@click.option("--until", default=None, help="Only records up to this date.")
+@click.option(
+    "--since",
+    default=None,
+    help="Only records from this date on: 2024-05-03, 2024-05, 2024, yesterday, '2 weeks ago'.",
+)
+@click.option(
+    "--until",
+    default=None,
+    help="Only records up to this date, the whole day (or month, year) included.",
+)
 @click.option(
     "--min-confidence",
     type=float,
@@ -106,8 +118,18 @@ async def search(
     Example:
 
         memtrails search "who moved the release date?" --k 5
+
+        memtrails search "budget" --source archive.mbox --since 2024-05 --until 2024-06
     """
+    if not query.strip():
+        raise click.BadParameter("`query` is empty; give words or a question", param_hint="QUERY")
+    try:
+        first, last = bounds(since, until)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from exc
     async with open_memory(home, threads, qdrant_url, model, brief=True) as memory:
+        if source is not None:
+            source = resolve_source(source, (await memory.status()).sources)
         try:
             hits = await memory.search(
                 query,
@@ -115,8 +137,8 @@ async def search(
                 kind=kind,
                 author=author,
                 source=source,
-                since=since,
-                until=until,
+                since=first,
+                until=last,
                 min_confidence=min_confidence,
             )
         except ValueError as exc:
@@ -125,15 +147,19 @@ async def search(
         click.echo(json.dumps([h.to_json() for h in hits], ensure_ascii=False))
         return
     if not hits:
-        click.echo("no match")
+        named = [f"--{n} {v}" for n, v in (("kind", kind), ("author", author)) if v]
+        # A filter that names nothing the folder holds is the likely cause: say which.
+        click.echo("no match" + (f" (among records with {', '.join(named)})" if named else ""))
     elif not hits[0].confident:
         click.echo(
             "(nothing close in meaning or in words: the question probably has no answer here)"
         )
     for hit in hits:
         when = hit.at.iso()[:10] if hit.at else "          "
-        click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {hit.title or hit.id}")
-        click.echo(f"       {hit.snippet[:160]}")
+        who = snippet_of(hit.author or "", None, 24)
+        click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {who:<24}  {hit.title or hit.id}")
+        if hit.snippet:
+            click.echo(f"       {snippet_of(hit.snippet, None, 160)}")
         if hit.attachment:
             click.echo(f"       in attachment: {hit.attachment}")
         click.echo(f"       id: {hit.id}  ({hit.source})")

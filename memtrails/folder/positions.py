@@ -70,6 +70,12 @@ class Positions:
         if self._clock() - self._written >= self._every:
             await self.flush()
 
+    async def forget(self, source: str) -> None:
+        """Drop ``source``'s position and write: its records are gone, the next run reads it whole."""
+        if self._saved.pop(source, None) is not None:
+            self._dirty = True
+            await self.flush()
+
     async def forget_all(self) -> None:
         """Drop every saved position and write: the next run reads every source in full."""
         self._saved.clear()

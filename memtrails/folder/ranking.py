@@ -327,11 +327,12 @@ def confidence(closest: float, share: float) -> float:
         share: the best keyword score as :func:`keyword_share`.
 
     Returns:
-        ``max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD)``: reaching
+        ``max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD)``, at most 1 (a cosine's
+        top; a keyword match far past CONFIDENT_KEYWORD reads as 1): reaching
         CONFIDENT_COSINE means either a close meaning or a keyword match as good as
         CONFIDENT_KEYWORD.
     """
-    return max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD)
+    return min(1.0, max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD))
 
 
 def diversify(

@@ -27,7 +27,7 @@ from .ranking import (
 )
 from .table import Table
 
-__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit"]
+__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit", "snippet_of"]
 
 SNIPPET_CHARS = 300
 
@@ -158,6 +158,27 @@ def _asks(line: Mapping[str, Any]) -> bool:
     return str(line.get("text", "")).rstrip().endswith("?")
 
 
+def snippet_of(passage: str, title: str | None, limit: int) -> str:
+    """Return a passage as one line of at most ``limit`` characters, for a result.
+
+    The title, which results show beside it, is not repeated at its start (the model sees
+    title and text together, so a first passage begins with it), and a cut falls between
+    words, marked with an ellipsis.
+    """
+    flat = " ".join(passage.split())
+    if title:
+        head = " ".join(title.split())
+        if flat.startswith(head) and len(flat) > len(head):
+            flat = flat[len(head) :].lstrip(" :-")
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:.-") + "\u2026"
+
+
 def search_hit(
     hit: Hit,
     record: MemoryRecord,
@@ -169,7 +190,7 @@ def search_hit(
     text = embed_text(record)
     start = int(hit.payload.get("start", 0))
     end = int(hit.payload.get("end", len(text)))
-    snippet = " ".join(text[start:end].split())[:SNIPPET_CHARS]
+    snippet = snippet_of(text[start:end], record.title, SNIPPET_CHARS)
     return SearchHit(
         score=ranked.score if ranked else hit.score,
         id=record.id,

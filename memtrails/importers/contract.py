@@ -25,6 +25,7 @@ __all__ = [
     "Opening",
     "Resumable",
     "SlackState",
+    "TranscriptsState",
     "resumable",
     "resumable_importer",
     "source_of_path",
@@ -66,6 +67,13 @@ class SlackState(TypedDict, total=False):
 
     metadata: dict[str, Any]
     channels: dict[str, Any]
+
+
+class TranscriptsState(TypedDict):
+    """How far each session file was read: path -> [digest of its first bytes, offset, lines,
+    the session's id, agent, project, branch and model, turns]."""
+
+    files: dict[str, list[Any]]
 
 
 class GitState(TypedDict):

@@ -14,6 +14,7 @@ from ..records import Item, MemoryRecord, RecordError, Seen
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
 from .contract import Opening, resumable
+from .files._entries import file_id
 from .files._ignore import kept_tree
 from .registry import importer, importers, kinds
 
@@ -31,8 +32,11 @@ def _expected() -> str:
 def _folder_kind(path: Path) -> str | None:
     """Return the kind of a folder whose shape names one (a Maildir, a Slack export), or None."""
     for spec in importers():
-        if spec.folder is not None and spec.folder(path):
-            return spec.kind
+        try:
+            if spec.folder is not None and spec.folder(path):
+                return spec.kind
+        except OSError:  # a folder it may list but not enter: the notes walk names the error
+            return None
     return None
 
 
@@ -181,7 +185,8 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
     claimed: set[str] = set()
     mails: list[str] = []
     skipped: list[tuple[str, str]] = []
-    for here, rel_dir, dirs, files in kept_tree(root):
+    left_out: list[tuple[str, str]] = []  # links, FIFOs, memory folders, unreadable folders
+    for here, rel_dir, dirs, files in kept_tree(root, left_out):
         keep = []
         for d in dirs:
             sub = here / d
@@ -199,7 +204,7 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
             what = _file_kind(file)
             if what in ("files", None):
                 continue
-            claimed.add(rel)
+            claimed.add(file_id(rel))
             if what == "eml":
                 mails.append(rel)
             elif what.startswith("skip:"):
@@ -207,8 +212,11 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
             else:
                 parts.append(Part(f"{given}/{rel}", what, file, default_source(file), _size(file)))
     notes = _has_notes(root, claimed)
-    if not parts and not mails and not skipped:
+    if not parts and not mails and not skipped:  # one kind: the notes walk says what it left out
         return [Part(given, "files", root, source)]
+    # Said once, by the notes part (its walk's own word on them is left out as claimed).
+    skipped += [(file_id(where), why) for where, why in left_out]
+    claimed.update(file_id(where) for where, _ in left_out)
     out: list[Part] = []
     if notes or skipped:
         out.append(Part(given, "files", root, source, claimed=frozenset(claimed), skipped=skipped))
@@ -224,11 +232,11 @@ def _file_kind(file: Path) -> str | None:
     suffix = file.suffix.lower()
     name = file.name.lower()
     specs = importers()
-    for spec in specs:
-        if suffix in spec.suffixes:
+    for spec in specs:  # a look at the file itself first: a transcript is JSON Lines too
+        if spec.file is not None and spec.file(file):
             return spec.kind
     for spec in specs:
-        if spec.file is not None and spec.file(file):
+        if suffix in spec.suffixes:
             return spec.kind
     compressed = strip_compression(name) != name
     if not compressed and suffix not in ("", ".txt"):

@@ -27,6 +27,7 @@ from .contract import (
     MboxState,
     Opening,
     SlackState,
+    TranscriptsState,
 )
 
 __all__ = ["BUILTIN", "ENTRY_POINTS", "importer", "importers", "kinds", "markdown_table"]
@@ -121,6 +122,24 @@ def _is_document(path: Path) -> bool:
     return is_document(path.name)
 
 
+def _open_transcripts(o: Opening) -> AsyncIterator[Item]:
+    from .transcripts import from_agent_transcripts
+
+    return as_generator(from_agent_transcripts(o.target, state=o.state, source=o.source))
+
+
+def _is_transcripts_folder(path: Path) -> bool:
+    from .transcripts import is_transcripts_folder
+
+    return is_transcripts_folder(path)
+
+
+def _is_transcript_file(path: Path) -> bool:
+    from .transcripts import is_transcript_file
+
+    return is_transcript_file(path)
+
+
 def _open_files(o: Opening) -> AsyncIterator[Item]:
     from .files import from_files
 
@@ -173,6 +192,15 @@ BUILTIN: tuple[Importer, ...] = (
         file=_is_slack_zip,
         reads_folders=True,
         state=SlackState,
+    ),
+    Importer(
+        "transcripts",
+        "coding-agent sessions (Claude Code, Codex): one chat record per turn",
+        _open_transcripts,
+        folder=_is_transcripts_folder,
+        file=_is_transcript_file,
+        reads_folders=True,
+        state=TranscriptsState,
     ),
     Importer(
         "files",

@@ -159,7 +159,7 @@ async def add_tool(
     errors = out.get("errors") or []
     if len(errors) > _SHOWN_ERRORS:
         out["errors"] = errors[:_SHOWN_ERRORS]
-        out["errors_not_shown"] = len(errors) - _SHOWN_ERRORS
+        out["errors_not_shown"] = report.skipped - _SHOWN_ERRORS
     return scrubbed(out)
 
 

@@ -105,7 +105,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "slack_token",
         "slack-token",
-        r"(?:^|[^A-Za-z0-9_-])(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9]+-[A-Za-z0-9-]{8,})",
+        r"\b(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9]+-[A-Za-z0-9-]{8,})",
     ),
     # Discord, Microsoft Teams (Office 365 connectors and Power Automate), Zapier, Google Chat.
     _tok(

@@ -307,7 +307,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "xml_element",
         "password",
-        r"<(?P<key>(?:[A-Za-z][A-Za-z0-9_.:-]{0,40})?(?i:passw(?:or)?d|pwd|secret|token|key|passphrase))"
+        r"<(?P<key>(?:[A-Za-z][A-Za-z0-9_.:-]{0,40})?(?i:passw(?:or)?d|pwd|pass|secret|token|key|passphrase"
+        r"|pat|authorization|credentials?))"
         r"(?:[ \t][^<>\r\n]{0,200})?>[ \t]*(?:\r?\n[ \t]*)?"
         rf"(?P<v>{_XML_VALUE})[ \t]*(?:\r?\n[ \t]*)?</"
         r"|<setting[ \t]+name=\"(?P<key2>[A-Za-z0-9_.:-]{1,60})\"[^<>\r\n]{0,100}>[ \t\r\n]*<value>"

@@ -21,11 +21,14 @@ from ..limits import Limits
 from ..memory import Memory
 from ..records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport
 from .discovery import ServiceInfo, find_service
-from .imports import ERROR_KEY
 
-__all__ = ["RemoteMemory", "ServiceError", "connect", "report_from_json"]
+__all__ = ["ERROR_KEY", "RemoteMemory", "ServiceError", "connect", "report_from_json"]
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+
+ERROR_KEY = "__record_error__"
+"""A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
+the client's own importer yielded: it is counted and listed like any other."""
 
 
 async def connect(home: Path) -> RemoteMemory | None:
@@ -253,6 +256,8 @@ def report_from_json(data: Mapping[str, Any]) -> ImportReport:
         for e in data.get("errors", [])
     ]
     report.secrets.update({str(k): int(v) for k, v in (data.get("secrets") or {}).items()})
+    left_out = data.get("errors_left_out") or {}
+    report.errors_left_out.update({str(k): int(v) for k, v in left_out.items()})
     report.sources = [
         SourceReport(str(s["source"]), mode=str(s["mode"]), read=int(s["read"]), why=s.get("why"))
         for s in data.get("sources", [])

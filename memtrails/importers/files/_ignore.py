@@ -2,35 +2,58 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import re2
 from pathspec import GitIgnoreSpec
+
+from ._entries import MEMORY_FOLDER, NotRegularFile, is_memory_folder, list_folder, read_regular
 
 __all__ = ["IgnoreFile", "ignored", "kept_tree", "read_ignore"]
 
 # pathspec reads "X/**/" as if it matched X itself; git matches only folders under X.
 _UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
+# An ignore file is read up to this size; what lies past it is not a rule.
+_MAX_IGNORE_BYTES = 8 << 20
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+def _options() -> Any:
+    options = re2.Options()
+    options.log_errors = False  # a rule RE2 refuses is left out, not printed with its text
+    options.dot_nl = True  # git's "**" crosses any character but "/", a newline too
+    return options
+
+
+_OPTIONS = _options()
 
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
-    regex: re.Pattern[str]  # pathspec's expression, searched as pathspec searches it
+    # pathspec's expression, run by RE2: linear in the path's length whatever the rule
+    # (pathspec's own ``re`` backtracks: "a*a*a*a*a*a*a*a*b" took seconds per name)
+    regex: Any
     ignores: bool  # False for a "!" rule, which takes a path back in
     # The same expression made to end where the path ends: pathspec's expressions also
     # match whatever lies under a matching folder (their ``ps_d`` group marks the end of
     # the folder), but git asks a rule about the path alone. None for an expression open
     # at its end ("X/**" is "^X/"): it matches what is under X, at any depth.
-    whole: re.Pattern[str] | None
+    whole: Any
 
 
-def _rule(regex: re.Pattern[str], ignores: bool) -> _Rule:
-    marked = "ps_d" in regex.groupindex
-    whole = re.compile(f"(?:{regex.pattern})\\Z", regex.flags) if marked else None
-    return _Rule(regex, ignores, whole)
+def _rule(regex: re.Pattern[str], ignores: bool) -> _Rule | None:
+    """Compile one of pathspec's expressions with RE2; None when RE2 refuses it (too large)."""
+    try:
+        linear = re2.compile(regex.pattern, _OPTIONS)
+        marked = "ps_d" in regex.groupindex
+        whole = re2.compile(f"(?:{regex.pattern})\\z", _OPTIONS) if marked else None
+    except re2.error:
+        return None
+    return _Rule(linear, ignores, whole)
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,19 +65,24 @@ class IgnoreFile:
 
 
 def read_ignore(path: Path, base: str) -> IgnoreFile | None:
-    """Read an ignore file; None when it is missing, unreadable or has no rules."""
+    """Read an ignore file; None when it is missing, unreadable or has no rules.
+
+    Only a regular file is read (a link or a FIFO named ``.gitignore`` is not), and at most
+    8 MiB of it.
+    """
     try:
-        data = path.read_bytes()
-    except OSError:
+        data, _ = read_regular(path, _MAX_IGNORE_BYTES)
+    except (NotRegularFile, OSError):
         return None
     lines = [line.rstrip("\r") for line in data.decode("utf-8", "replace").splitlines()]
     # pathspec reads each line (comments, escapes, classes, "**", anchoring, "!").
     spec = GitIgnoreSpec.from_lines(_UNDER_ANY.sub("/*/**/", line) for line in lines)
-    rules = tuple(
+    compiled = (
         _rule(p.regex, bool(p.include))
         for p in reversed(spec.patterns)
         if p.include is not None and p.regex is not None
     )
+    rules = tuple(rule for rule in compiled if rule is not None)
     return IgnoreFile(base, rules) if rules else None
 
 
@@ -69,8 +97,13 @@ def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
     """Whether ``rel`` is ignored.
 
     As git decides: within a file the last matching rule wins, and a deeper ``.gitignore``
-    overrides a shallower one (``.git/info/exclude``, first in ``stack``, comes last).
+    overrides a shallower one (``.git/info/exclude``, first in ``stack``, comes last). A
+    byte of the name that is not UTF-8 (listed as a lone surrogate) is one character.
     """
+    if not stack:
+        return False
+    if _SURROGATE.search(rel):
+        rel = _SURROGATE.sub("\ufffd", rel)  # RE2 reads UTF-8: one character for the byte
     for ignore in reversed(stack):
         sub = rel[len(ignore.base) + 1 :] if ignore.base else rel
         for rule in ignore.rules:
@@ -79,33 +112,44 @@ def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
     return False
 
 
-def kept_tree(root: Path) -> Iterator[tuple[Path, str, list[str], list[str]]]:
+def kept_tree(
+    root: Path, left_out: list[tuple[str, str]] | None = None
+) -> Iterator[tuple[Path, str, list[str], list[str]]]:
     """Walk ``root`` as ``os.walk`` does, leaving out hidden and ignored folders and files.
 
     Yields ``(folder, rel, dirs, files)`` with ``rel`` relative to ``root`` (``""`` for the
     root) and both lists sorted; as with ``os.walk``, removing names from ``dirs`` prunes them.
-    The notes walk applies the same rules, so a folder's plan and its notes agree.
+    The notes walk applies the same rules, so a folder's plan and its notes agree: links
+    are not followed, only regular files are listed, and a memory folder (the root too) and
+    a folder that cannot be listed are not walked. What is left out for those reasons is
+    appended to ``left_out`` as ``(rel, why)``.
     """
-    stacks: dict[str, list[IgnoreFile]] = {}
     exclude = read_ignore(root / ".git" / "info" / "exclude", "")
-    for folder, dirs, files in os.walk(root):
-        here = Path(folder)
-        rel = here.relative_to(root).as_posix()
-        rel = "" if rel == "." else rel
-        stack = stacks.pop(rel, None)
-        if stack is None:  # the root
-            stack = [exclude] if exclude is not None else []
-        if ".gitignore" in files:
+    todo: list[tuple[Path, str, list[IgnoreFile]]] = [(root, "", [exclude] if exclude else [])]
+    while todo:
+        here, rel, stack = todo.pop()
+        if is_memory_folder(here):
+            _note(left_out, rel or ".", MEMORY_FOLDER)
+            continue
+        try:
+            listing = list_folder(here)
+        except OSError as exc:
+            _note(left_out, rel or ".", f"cannot read the folder ({exc})")
+            continue
+        if listing.has_gitignore:
             ignore = read_ignore(here / ".gitignore", rel)
             if ignore is not None:
                 stack = [*stack, ignore]
         prefix = f"{rel}/" if rel else ""
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith(".") and not ignored(prefix + d, True, stack)
-        )
-        for d in dirs:
-            stacks[prefix + d] = stack
-        kept = sorted(
-            f for f in files if not f.startswith(".") and not ignored(prefix + f, False, stack)
-        )
-        yield here, rel, dirs, kept
+        for name, why in listing.special:
+            if not ignored(prefix + name, False, stack):
+                _note(left_out, prefix + name, why)
+        dirs = [d for d in listing.dirs if not ignored(prefix + d, True, stack)]
+        files = [f for f in listing.files if not ignored(prefix + f, False, stack)]
+        yield here, rel, dirs, files
+        todo.extend((here / d, prefix + d, stack) for d in reversed(dirs))
+
+
+def _note(left_out: list[tuple[str, str]] | None, rel: str, why: str) -> None:
+    if left_out is not None:
+        left_out.append((rel, why))

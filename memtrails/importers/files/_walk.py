@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
@@ -12,6 +13,14 @@ from typing import Any
 from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
 from ..documents import DocumentReader, document_limit, is_document, read_document
+from ._entries import (
+    MEMORY_FOLDER,
+    NotRegularFile,
+    file_id,
+    is_memory_folder,
+    list_folder,
+    read_regular,
+)
 from ._ignore import IgnoreFile, ignored, read_ignore
 from ._text import NOTE_SUFFIXES, decode, title_of
 
@@ -47,9 +56,17 @@ def _saved_files(state: Mapping[str, Any] | None) -> tuple[dict[str, list[Any]],
 
 
 def _read_bytes(path: Path, limit: int) -> bytes:
-    """Read at most ``limit`` bytes of a file: the one place the walk reads file contents."""
-    with path.open("rb") as f:
-        return f.read(limit)
+    """Read at most ``limit`` bytes of a file: the one place the walk reads file contents.
+
+    Raises:
+        NotRegularFile: it is no longer a regular file (never opened in a way that blocks).
+    """
+    return read_regular(path, limit)[0]
+
+
+# One entry of a folder being walked: its path, its path relative to the root, and "dir",
+# "file" or why it is left out.
+_Entry = tuple[Path, str, str]
 
 
 class Walk:
@@ -71,6 +88,7 @@ class Walk:
         self.stamps: dict[str, list[Any]] = {}
         self.complete = True  # until part of the tree cannot be listed
         self.unsaved = 0  # files read since the last position
+        self._stacks: dict[str, list[IgnoreFile]] = {}  # the ignore rules of folders listed
         self.documents = DocumentReader()  # its worker starts on the first document
         self.only: str | None = None  # the one document to read, given instead of a folder
 
@@ -83,7 +101,7 @@ class Walk:
             if self.only is not None:
                 yield self._file(self.root / self.only, self.only)
             else:
-                yield from self._folder(self.root, "", stack)
+                yield from self._folder(self.root, stack)
             yield self._position(final=True)
         finally:
             self.documents.close()
@@ -98,40 +116,53 @@ class Walk:
         merged = {**self.saved, **self.stamps}
         return SourceState(self.source, {"files": merged}, self.mode, False, self.why)
 
-    def _folder(self, folder: Path, rel: str, stack: list[IgnoreFile]) -> Iterator[Item]:
+    def _entries(self, folder: Path, rel: str, stack: list[IgnoreFile]) -> Iterator[Item | _Entry]:
+        """Yield a folder's entries in name order (its errors as items), with its ignore stack."""
         try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
+            listing = list_folder(folder)
         except OSError as exc:
             # Its files are unknown: records from them must not be pruned as gone.
             self.complete = False
-            yield RecordError(self.source, rel or ".", f"cannot read the folder ({exc})")
+            yield RecordError(self.source, file_id(rel or "."), f"cannot read the folder ({exc})")
             return
-        if any(e.name == ".gitignore" for e in entries):
+        if listing.has_gitignore:
             ignore = read_ignore(folder / ".gitignore", rel)
             if ignore is not None:
                 stack = [*stack, ignore]
-        for entry in entries:
-            # Hidden entries (.git, .venv, .env, editor state) are never part of the notes.
-            if entry.name.startswith("."):
+        kinds = [(d, "dir") for d in listing.dirs] + [(f, "file") for f in listing.files]
+        for name, kind in sorted(kinds + listing.special):
+            child = f"{rel}/{name}" if rel else name
+            if ignored(child, kind == "dir", stack):
                 continue
-            child = f"{rel}/{entry.name}" if rel else entry.name
-            try:
-                # Symlinks are left out: they can loop or lead outside the folder.
-                if entry.is_symlink():
-                    continue
-                is_dir = entry.is_dir(follow_symlinks=False)
-                is_file = entry.is_file(follow_symlinks=False)
-            except OSError as exc:
-                self.complete = False  # a file or a whole folder: unknown, so prune nothing
-                yield RecordError(self.source, child, f"cannot read ({exc})")
+            if kind == "dir":
+                self._stacks[child] = stack
+            yield folder / name, child, kind
+
+    def _folder(self, root: Path, stack: list[IgnoreFile]) -> Iterator[Item]:
+        """Walk the tree depth first in name order, without recursion (any depth is fine)."""
+        frames = [self._entries(root, "", stack)]
+        while frames:
+            entry = next(frames[-1], None)
+            if entry is None:
+                frames.pop()
                 continue
-            if not (is_dir or is_file) or ignored(child, is_dir, stack):
+            if not isinstance(entry, tuple):
+                yield entry
                 continue
-            if is_dir:
-                yield from self._folder(Path(entry.path), child, stack)
+            path, child, kind = entry
+            if kind == "dir":
+                stack = self._stacks.pop(child)
+                if is_memory_folder(path):
+                    yield RecordError(self.source, file_id(child), MEMORY_FOLDER)
+                else:
+                    frames.append(self._entries(path, child, stack))
                 continue
-            yield self._file(Path(entry.path), child)
+            if kind != "file":
+                if kind.startswith("cannot read"):
+                    self.complete = False  # a file or a whole folder: unknown, so prune nothing
+                yield RecordError(self.source, file_id(child), kind)
+                continue
+            yield self._file(path, child)
             # Only reads are worth saving: a file skipped by its stat costs nothing to skip
             # again, and an unchanged tree then writes its (large) position once, at the end.
             if self.unsaved >= self.checkpoint_every:
@@ -142,11 +173,14 @@ class Walk:
         # The id lets a prune keep the record the folder already has for this file.
         return RecordError(self.source, rel, reason, id=rel)
 
-    def _file(self, path: Path, rel: str) -> Item:
+    def _file(self, path: Path, listed: str) -> Item:
+        rel = file_id(listed)
         try:
-            st = path.stat()
+            st = os.stat(path, follow_symlinks=False)
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
+        if not stat.S_ISREG(st.st_mode):
+            return RecordError(self.source, rel, "no longer a regular file: not read")
         saved = self.saved.get(rel)
         if saved is not None and saved[0] == st.st_size and saved[1] == st.st_mtime_ns:
             # Same size and mtime as when it was read: unchanged, and not read again.
@@ -158,6 +192,8 @@ class Walk:
         self.unsaved += 1
         try:
             data = _read_bytes(path, limit + 1)
+        except NotRegularFile as exc:
+            return RecordError(self.source, rel, f"no longer a regular file: {exc}")
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
         if len(data) > limit:  # it grew after stat()
@@ -224,4 +260,10 @@ def open_walk(
         return walk
     if not root.is_dir():
         raise SourceError(src, "not a folder")
+    if is_memory_folder(root):
+        raise SourceError(
+            src,
+            "is a memtrails memory folder; a memory is never imported as notes (import the "
+            "folders its records came from, or open it with --home)",
+        )
     return Walk(root, src, max_bytes, state, checkpoint_every)

@@ -1,0 +1,169 @@
+"""`memtrails sources` and `memtrails show`; naming a source the way a person does."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..folder.manifest import read_states
+from ..folder.positions import LOG_MARK
+from ..keys import record_uid
+from ._group import main
+from ._options import as_command, home_option, open_light, qdrant_option
+
+__all__ = ["matching_sources", "resolve_source"]
+
+
+def matching_sources(given: str, known: Iterable[str]) -> list[str]:
+    """Return the sources ``given`` names: itself, else by path, basename or a tail of it.
+
+    ``name.jsonl``, ``./name.jsonl`` and ``~/mail/name.jsonl`` name ``/home/me/mail/name.jsonl``;
+    a repository's path names its ``git:`` source. The first rule that finds any wins.
+    """
+    known = list(known)
+    if given in known:
+        return [given]
+    resolved = os.path.abspath(os.path.expanduser(given))
+    for candidate in (resolved, f"git:{resolved}"):
+        if candidate in known:
+            return [candidate]
+    tail = given.strip("/").lstrip("./")
+    plain = [(s, s.removeprefix("git:").rstrip("/")) for s in known]
+    by_name = [s for s, path in plain if os.path.basename(path) == tail]
+    if by_name:
+        return by_name
+    return [s for s, path in plain if tail and path.endswith("/" + tail)]
+
+
+def resolve_source(given: str, known: Iterable[str]) -> str:
+    """Return the one source ``given`` names, or raise a one-line error that lists the choices."""
+    known = list(known)
+    found = matching_sources(given, known)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise click.ClickException(
+            f"no source matches {given!r}: the folder holds {len(known)} source"
+            f"{'' if len(known) == 1 else 's'}; `memtrails sources` lists them"
+        )
+    raise click.ClickException(
+        f"{given!r} matches {len(found)} sources ({', '.join(found[:5])}); give the whole name"
+    )
+
+
+def position(state: dict[str, Any] | None) -> str:
+    """A few words on where an importer got to (the whole position is in ``--json``)."""
+    if not state:
+        return "-"
+    if "cursor" in state:
+        return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
+    if isinstance(state.get("files"), dict):
+        return f"{len(state['files'])} files"
+    if isinstance(state.get("refs"), dict):
+        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(state["refs"].items())[:2])
+    if "offset" in state:
+        return f"byte {state['offset']:,}"
+    if isinstance(state.get("channels"), dict):
+        return f"{len(state['channels'])} channels"
+    return ", ".join(sorted(state)[:4])
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@qdrant_option
+@home_option
+@as_command
+async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
+    """List the folder's sources: records, last run and where each import got to.
+
+    A source is what one `memtrails add PATH` (or `ingest(..., name=)`) brings: its name is
+    the resolved path, `git:<repo>`, or the name given. `forget --source` drops one.
+
+    Example:
+
+        memtrails sources --json
+    """
+    async with open_light(home, qdrant_url, brief=True) as memory:
+        counts = (await memory.status()).sources
+        saved = read_states(memory.path)
+    saved.pop(LOG_MARK, None)
+    names = sorted(set(counts) | set(saved))
+    listed = []
+    for name in names:
+        found = saved.get(name)
+        entry: dict[str, Any] = found if isinstance(found, dict) else {}
+        state = entry.get("state") if isinstance(entry.get("state"), dict) else None
+        when = entry.get("saved")
+        listed.append(
+            {
+                "source": name,
+                "records": counts.get(name, 0),
+                "last_run": _iso(when) if isinstance(when, int | float) else None,
+                "mode": entry.get("mode"),
+                "position": state,
+            }
+        )
+    if as_json:
+        click.echo(json.dumps({"sources": listed}, ensure_ascii=False))
+        return
+    if not listed:
+        click.echo("no sources yet; `memtrails add PATH` brings one")
+        return
+    click.echo(f"{'records':>8}  {'last run':<20}  {'position':<24}  source")
+    for item in listed:
+        when = item["last_run"][:19].replace("T", " ") if item["last_run"] else "-"
+        click.echo(
+            f"{item['records']:>8}  {when:<20}  {position(item['position']):<24}  {item['source']}"
+        )
+
+
+def _iso(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
+
+
+@main.command()
+@click.argument("record_id")
+@click.option("--source", default=None, help="The record's source, where several hold the id.")
+@click.option("--json", "as_json", is_flag=True, help="Print the record as one JSON object.")
+@qdrant_option
+@home_option
+@as_command
+async def show(
+    record_id: str, source: str | None, as_json: bool, qdrant_url: str | None, home: Path | None
+) -> None:
+    """Show the record RECORD_ID whole: its fields, meta and full text.
+
+    RECORD_ID is an id as `memtrails search` prints it (or a uid); --source picks one where
+    several sources hold the same id (a path, a basename, as `memtrails sources` lists them).
+
+    Example:
+
+        memtrails show 3f2a9c1d4e5b6a7980a1b2c3d4e5f60718293a4b --json
+    """
+    async with open_light(home, qdrant_url, brief=True) as memory:
+        if source is not None:
+            source = resolve_source(source, (await memory.status()).sources)
+        record = await memory.get(record_id, source=source)
+    if record is None:
+        raise click.ClickException(
+            f"no record with id {record_id!r}; `memtrails search` prints the ids"
+        )
+    out = record.to_json()
+    out["uid"] = record_uid(record.source, record.id)
+    if as_json:
+        click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    for key in ("id", "uid", "source", "kind", "title", "author", "at", "thread"):
+        if out.get(key) is not None:
+            click.echo(f"{key + ':':<8}{out[key]}")
+    for key, value in out["meta"].items():
+        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        click.echo(f"meta.{key}: {shown}")
+    click.echo("")
+    click.echo(record.text)

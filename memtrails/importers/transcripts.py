@@ -1,0 +1,383 @@
+"""Coding-agent transcripts (Claude Code, Codex): one record per conversation turn.
+
+Formats read (both are JSON Lines that the tools append to as a session goes on; neither
+is documented by its vendor, so these are the shapes their files have had):
+
+- **Claude Code** (``~/.claude/projects/<project path, / as ->/<session id>.jsonl``, seen
+  from 1.0 to 2.1): lines ``{"type": "user" | "assistant", "uuid", "parentUuid",
+  "sessionId", "timestamp", "cwd", "gitBranch", "isSidechain", "message": {"role",
+  "content": str | [{"type": "text", "text"} | {"type": "tool_use", "name", "input"} |
+  {"type": "tool_result", "content", "is_error"} | {"type": "thinking", ...}]}}``; other
+  line types (``summary``, ``queue-operation``, ``file-history-snapshot``) are not turns.
+- **Codex CLI** (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``, from 0.4x on):
+  lines ``{"timestamp", "type": "session_meta" | "response_item" | "event_msg" |
+  "turn_context", "payload": {...}}``; a ``response_item`` whose payload is ``{"type":
+  "message", "role", "content": [{"type": "input_text" | "output_text", "text"}]}`` is a
+  turn, ``{"type": "function_call", "name", "arguments"}`` a tool call. The older layout
+  (a first line ``{"id", "timestamp", "instructions"}``, then the payloads themselves) is
+  read too.
+
+The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
+characters of its input]``; a tool's result is left out, unless it is an error, which
+becomes ``[tool error: first 160 characters]``; the model's reasoning (``thinking``,
+``reasoning``) is left out, and so are the context blocks Codex repeats in every session
+(``<environment_context>``, ``<user_instructions>``). Secrets are scrubbed by the pipeline
+like everything else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import AsyncGenerator, Iterator, Mapping
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+from .._exceptions import SourceError
+from .._threads import iterate_in_thread
+from ..records import At, Item, MemoryRecord, RecordError, SourceState
+from ._shared import Closing, as_generator, default_source
+from .contract import resumable_importer
+
+__all__ = [
+    "TOOL_CHARS",
+    "from_agent_transcripts",
+    "is_transcript",
+    "is_transcript_file",
+    "is_transcripts_folder",
+]
+
+TOOL_CHARS = 160
+"""How much of a tool call's input (or a tool error) a turn keeps."""
+
+_SAMPLE = 4096  # bytes hashed at the start of a file, to tell an appended file from a new one
+_CONTEXT_TAGS = ("<environment_context>", "<user_instructions>", "<permissions instructions>")
+
+
+def _first_object(head: bytes) -> Any:
+    line = head.split(b"\n", 1)[0]
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def is_transcript(head: bytes) -> bool:
+    """Tell whether a file's first bytes are a Claude Code or Codex session's first line."""
+    first = _first_object(head)
+    if not isinstance(first, dict):
+        return False
+    if "sessionId" in first or ("leafUuid" in first and first.get("type") == "summary"):
+        return True  # Claude Code
+    if first.get("type") == "session_meta" and isinstance(first.get("payload"), dict):
+        return True  # Codex
+    return {"id", "timestamp", "instructions"} <= first.keys()  # older Codex
+
+
+def _jsonl_files(root: Path, depth: int = 4) -> Iterator[Path]:
+    """Yield the ``.jsonl`` files under ``root`` (at most ``depth`` folders down), sorted."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        if entry.is_file(follow_symlinks=False) and entry.name.endswith(".jsonl"):
+            yield Path(entry.path)
+        elif depth > 0 and entry.is_dir(follow_symlinks=False):
+            yield from _jsonl_files(Path(entry.path), depth - 1)
+
+
+def is_transcript_file(path: Path) -> bool:
+    """Tell whether a file is one session's transcript (a ``.jsonl`` whose first line is)."""
+    if path.suffix.lower() != ".jsonl" or not path.is_file():
+        return False
+    try:
+        with path.open("rb") as f:
+            return is_transcript(f.read(_SAMPLE))
+    except OSError:
+        return False
+
+
+def is_transcripts_folder(path: Path) -> bool:
+    """Tell whether a folder holds only agent sessions: its first ``.jsonl`` file is a
+    transcript, and it holds no files but JSON Lines and JSON (an index) as far as a look
+    at its first entries goes; a notes folder with a transcript in it stays a notes folder."""
+    first: Path | None = None
+    for n, (here, dirs, files) in enumerate(os.walk(path)):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            if name.startswith("."):
+                continue
+            if not name.endswith((".jsonl", ".json")):
+                return False
+            if first is None and name.endswith(".jsonl"):
+                first = Path(here) / name
+        if n >= 8:
+            break
+    return first is not None and is_transcript_file(first)
+
+
+# -- turns ---------------------------------------------------------------------------------
+
+
+def _short(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= TOOL_CHARS else text[: TOOL_CHARS - 1] + "…"
+
+
+def _claude_text(content: Any) -> tuple[str, list[str]]:
+    """Return a Claude Code message's text (tool calls as short lines) and its tools' names."""
+    if isinstance(content, str):
+        return content, []
+    lines: list[str] = []
+    tools: list[str] = []
+    for part in content if isinstance(content, list) else []:
+        if not isinstance(part, dict):
+            continue
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("text"), str):
+            lines.append(part["text"])
+        elif kind == "tool_use":
+            name = str(part.get("name") or "?")
+            tools.append(name)
+            lines.append(f"[tool {name}: {_short(part.get('input', ''))}]")
+        elif kind == "tool_result" and part.get("is_error"):
+            lines.append(f"[tool error: {_short(part.get('content', ''))}]")
+    return "\n".join(lines), tools
+
+
+def _codex_text(content: Any) -> str:
+    parts = [
+        p["text"]
+        for p in (content if isinstance(content, list) else [])
+        if isinstance(p, dict) and isinstance(p.get("text"), str)
+    ]
+    text = "\n".join(parts)
+    return "" if text.lstrip().startswith(_CONTEXT_TAGS) else text
+
+
+class _Session:
+    """What one transcript file says about its session: agent, id, project, branch, model."""
+
+    def __init__(self, file: Path, root: Path) -> None:
+        self.file = file
+        self.agent = ""
+        self.id = file.stem
+        self.project: str | None = None
+        self.branch: str | None = None
+        self.model: str | None = None
+        self.rel = file.relative_to(root).as_posix() if file != root else file.name
+
+    def saved(self) -> list[Any]:
+        """Return what a later run needs to go on reading this file where this one stopped."""
+        return [self.id, self.agent, self.project, self.branch, self.model]
+
+    def restore(self, saved: Any) -> None:
+        """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
+        if isinstance(saved, list) and len(saved) == 5:
+            self.id, self.agent = str(saved[0]), str(saved[1])
+            self.project, self.branch, self.model = saved[2], saved[3], saved[4]
+
+    def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
+        """Return the record of line ``n`` when it is a conversation turn, else None."""
+        if not isinstance(obj, dict):
+            raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+        if "sessionId" in obj or obj.get("type") in ("summary", "queue-operation"):
+            self.agent = self.agent or "claude-code"
+            return self._claude(obj, n, source)
+        self.agent = self.agent or "codex"
+        return self._codex(obj, n, source)
+
+    def _record(
+        self, n: int, key: Any, role: str, text: str, at: Any, source: str, **meta: Any
+    ) -> MemoryRecord | None:
+        if not text.strip():
+            return None
+        author = "user" if role == "user" else self.agent
+        shown = {k: v for k, v in meta.items() if v}
+        shown.update(agent=self.agent, file=self.rel, line=n)
+        if self.project:
+            shown["project"] = self.project
+        if self.branch:
+            shown["branch"] = self.branch
+        if self.model:
+            shown["model"] = self.model
+        project = Path(self.project).name if self.project else self.rel
+        return MemoryRecord(
+            id=f"{self.id}:{key}",
+            text=text,
+            source=source,
+            kind="chat",
+            author=author,
+            title=f"{self.agent} session in {project}",
+            thread=self.id,
+            at=At.of(at) if isinstance(at, str) and at else None,
+            meta=shown,
+        )
+
+    def _claude(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
+        self.id = str(obj.get("sessionId") or self.id)
+        self.project = obj.get("cwd") or self.project
+        self.branch = obj.get("gitBranch") or self.branch
+        message = obj.get("message")
+        if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
+            return None
+        self.model = message.get("model") or self.model
+        text, tools = _claude_text(message.get("content"))
+        role = str(message.get("role") or obj["type"])
+        key = obj.get("uuid") or f"line-{n}"
+        return self._record(
+            n, key, role, text, obj.get("timestamp"), source,
+            tools=tools, sidechain=bool(obj.get("isSidechain")),
+        )  # fmt: skip
+
+    def _codex(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
+        kind = obj.get("type")
+        payload = obj.get("payload") if "payload" in obj else obj
+        if not isinstance(payload, dict):
+            return None
+        if kind == "session_meta" or (n == 1 and "instructions" in obj and "payload" not in obj):
+            self.id = str(payload.get("id") or self.id)
+            self.project = payload.get("cwd") or self.project
+            git = payload.get("git")
+            self.branch = (git.get("branch") if isinstance(git, dict) else None) or self.branch
+            return None
+        if kind == "turn_context":
+            self.model = payload.get("model") or self.model
+            self.project = payload.get("cwd") or self.project
+            return None
+        if kind not in ("response_item", None):  # event_msg repeats the response items
+            return None
+        at = obj.get("timestamp")
+        if payload.get("type") == "message":
+            role = str(payload.get("role") or "")
+            if role not in ("user", "assistant"):
+                return None
+            return self._record(
+                n, f"line-{n}", role, _codex_text(payload.get("content")), at, source
+            )
+        if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
+            name = str(payload.get("name") or payload.get("type"))
+            call = payload.get("arguments", payload.get("input", payload.get("action", "")))
+            line = f"[tool {name}: {_short(call)}]"
+            return self._record(n, f"line-{n}", "assistant", line, at, source, tools=[name])
+        return None
+
+
+# -- reading, resumably ----------------------------------------------------------------------
+
+
+def _head_digest(f: Any, upto: int) -> str:
+    """Return a digest of the file's first bytes, at most ``upto`` of them (what was read)."""
+    f.seek(0)
+    return hashlib.sha256(f.read(min(_SAMPLE, upto))).hexdigest()
+
+
+def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) -> Iterator[Item]:
+    saved = (state or {}).get("files")
+    saved = saved if isinstance(saved, dict) else {}
+    files = [root] if root.is_file() else list(_jsonl_files(root))
+    done: dict[str, list[Any]] = {}
+    resumed = False
+    skipped = 0  # turns before the resume points: unchanged, not read again
+    count = 0
+    for file in files:
+        session = _Session(file, root if root.is_dir() else file)
+        rel = session.rel
+        try:
+            with file.open("rb") as f:
+                mark = saved.get(rel)
+                start, line_no, turns = 0, 0, 0
+                size = os.fstat(f.fileno()).st_size
+                if (
+                    isinstance(mark, list)
+                    and len(mark) == 5
+                    and isinstance(mark[1], int)
+                    and 0 < mark[1] <= size
+                    and mark[0] == _head_digest(f, mark[1])
+                ):
+                    start, line_no, turns = mark[1], int(mark[2]), int(mark[4])
+                    session.restore(mark[3])
+                    resumed = True
+                    skipped += turns
+                f.seek(start)
+                offset = start
+                while True:
+                    raw = f.readline()
+                    if not raw or not raw.endswith(b"\n"):
+                        break  # a torn last line: read next run, once it is whole
+                    offset += len(raw)
+                    line_no += 1
+                    if not raw.strip():
+                        continue
+                    where = f"{rel}: line {line_no}"
+                    try:
+                        record = session.turn(json.loads(raw), line_no, source)
+                    except ValueError as exc:
+                        yield RecordError(source, where, f"not a transcript line: {exc}")
+                        continue
+                    if record is not None:
+                        count += 1
+                        turns += 1
+                        yield record
+                head = _head_digest(f, offset)
+                done[rel] = [head, offset, line_no, session.saved(), turns]
+        except OSError as exc:
+            yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
+            continue
+        if count >= every:
+            count = 0
+            yield SourceState(source, {"files": {**saved, **done}}, mode=_mode(resumed))
+    yield SourceState(
+        source, {"files": done}, mode=_mode(resumed), complete=not resumed, skipped=skipped
+    )
+
+
+def _mode(resumed: bool) -> str:
+    return "incremental" if resumed else "full"
+
+
+@resumable_importer()
+async def from_agent_transcripts(
+    path: str | os.PathLike[str],
+    *,
+    source: str | None = None,
+    state: Mapping[str, Any] | None = None,
+    checkpoint_every: int = 256,
+) -> AsyncGenerator[Item, None]:
+    """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex).
+
+    ``path`` is one session file or a folder of them at any depth (``~/.claude/projects``,
+    ``~/.codex/sessions``). Each turn's record: ``id`` = ``<session id>:<line's uuid or
+    line-N>``, ``kind="chat"``, ``author`` = ``user`` or the agent (``claude-code``,
+    ``codex``), ``thread`` = the session id, ``at`` = the line's timestamp, ``title`` = the
+    agent and the project folder, ``meta`` = agent, project (the session's working
+    folder), branch, model, the tools it called, file and line. Tool calls and results
+    follow the rule in this module's docstring.
+
+    Re-runs (``state``): the files are append-only, so a file whose first 4 KiB are
+    unchanged is read from where the last run stopped; a torn last line (a session being
+    written) is left for the next run. Such a run is incremental (no pruning).
+
+    Raises:
+        SourceError: the path does not exist.
+        ValueError: ``checkpoint_every`` is not positive.
+    """
+    if checkpoint_every < 1:
+        raise ValueError(f"`checkpoint_every` must be at least 1, got {checkpoint_every}")
+    root = Path(path).expanduser()
+    name = source if source is not None else default_source(root)
+    if not root.exists():
+        raise SourceError(name, "no such file or folder")
+
+    def make() -> Iterator[Item]:
+        return Closing(_read(root, name, state, checkpoint_every), None)
+
+    async with aclosing(as_generator(iterate_in_thread(make, chunk=64))) as items:
+        async for item in items:
+            yield item

@@ -1,0 +1,201 @@
+"""Sources as first-class: list, show, forget --source, prune a vanished path; filters as
+a person writes them; --json on failure; Ctrl-C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memtrails.cli import main
+from memtrails.cli._when import bounds
+from memtrails.folder.search import snippet_of
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _rows(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> tuple[str, Path]:
+    home = str(tmp_path / "home")
+    notes = _rows(
+        tmp_path / "notes.jsonl",
+        [
+            {"id": "n1", "text": "the boiler was serviced", "at": "2005-12-20T18:30:00Z"},
+            {"id": "n2", "text": "the boiler broke again", "at": 1135123200},  # 2005-12-21
+            {
+                "id": "n3",
+                "text": "boiler replaced",
+                "at": "2006-01-05",
+                "author": "Ann Lee <ann@x.org>",
+            },
+        ],
+    )
+    assert run("add", str(notes), "--home", home)[0] == 0
+    return home, notes
+
+
+def test_sources_lists_counts_last_run_and_position(folder: tuple[str, Path]) -> None:
+    home, notes = folder
+    code, out, _ = run("sources", "--home", home, "--json")
+    assert code == 0
+    [listed] = json.loads(out)["sources"]
+    assert listed["source"] == str(notes.resolve()) and listed["records"] == 3
+    assert listed["last_run"].startswith(str(datetime.now(UTC).year))
+    assert listed["position"]["offset"] == notes.stat().st_size
+    code, out, _ = run("sources", "--home", home)
+    assert code == 0 and "byte" in out and str(notes.resolve()) in out
+
+
+def test_show_prints_the_record_whole(folder: tuple[str, Path]) -> None:
+    home, notes = folder
+    code, out, _ = run("show", "n3", "--home", home, "--json")
+    record = json.loads(out)
+    assert (
+        code == 0
+        and record["text"] == "boiler replaced"
+        and record["author"] == "Ann Lee <ann@x.org>"
+    )
+    assert record["source"] == str(notes.resolve()) and len(record["uid"]) == 32
+    code, out, _ = run("show", "n3", "--home", home, "--source", "notes.jsonl")
+    assert (
+        code == 0
+        and "author: Ann Lee <ann@x.org>" in out
+        and out.rstrip().endswith("boiler replaced")
+    )
+    code, _, err = run("show", "nope", "--home", home)
+    assert code == 1 and "no record with id 'nope'" in err
+
+
+def test_since_until_take_whole_days_and_a_basename_names_the_source(
+    folder: tuple[str, Path],
+) -> None:
+    home, _ = folder
+
+    def ids(*args: str) -> set[str]:
+        code, out, err = run("search", "boiler", "--home", home, "--json", *args)
+        assert code == 0, err
+        return {hit["id"] for hit in json.loads(out)}
+
+    assert ids("--since", "2005-12-20", "--until", "2005-12-20") == {"n1"}
+    assert ids("--since", "2005-12", "--until", "2005-12") == {"n1", "n2"}  # seconds, not 1970
+    assert ids("--since", "2006", "--source", "notes.jsonl") == {"n3"}
+    code, _, err = run("search", "boiler", "--home", home, "--source", "other.jsonl")
+    assert code == 1 and "no source matches 'other.jsonl'" in err
+    code, _, err = run("search", "boiler", "--home", home, "--since", "the other day-ish")
+    assert code == 2 and "yesterday" in err and "2 weeks ago" in err
+
+
+def test_relative_dates_name_periods() -> None:
+    now = datetime(2026, 12, 1, 15, 0, tzinfo=UTC)
+    since, until = bounds("yesterday", "yesterday", now)
+    assert since is not None and until is not None
+    assert (since.iso(), until.iso()) == ("2026-11-30T00:00:00.000Z", "2026-11-30T23:59:59.999Z")
+    since, _ = bounds("2 weeks ago", None, now)
+    assert since is not None and since.iso() == "2026-11-17T00:00:00.000Z"
+    _, until = bounds(None, "2024-05", now)
+    assert until is not None and until.iso() == "2024-05-31T23:59:59.999Z"
+
+
+def test_forget_a_source_then_add_reads_it_again(folder: tuple[str, Path]) -> None:
+    home, notes = folder
+    code, out, _ = run("forget", "--source", "notes.jsonl", "--home", home)
+    assert code == 0 and f"forgot 3 records of {notes.resolve()}" in out
+    assert json.loads(run("sources", "--home", home, "--json")[1])["sources"] == []
+    code, out, _ = run("add", str(notes), "--home", home, "--json")
+    assert json.loads(out)["added"] == 3  # its position went with it: read in full again
+
+
+def test_prune_of_a_vanished_path_forgets_what_it_brought(folder: tuple[str, Path]) -> None:
+    home, notes = folder
+    notes.unlink()
+    code, out, err = run("add", str(notes), "--prune", "--home", home, "--json")
+    assert code == 0, err
+    assert f"{notes} is gone: forgetting the 3 records it brought" in err
+    assert json.loads(out)["removed"] == 3
+    code, _, err = run("add", str(notes), "--prune", "--home", home)
+    assert code == 1 and "no source of the memory came from it" in err
+
+
+def test_json_reports_a_failure_as_json(tmp_path: Path) -> None:
+    code, out, _ = run(
+        "add", str(tmp_path / "missing.mbox"), "--home", str(tmp_path / "h"), "--json"
+    )
+    report = json.loads(out)
+    assert code == 1 and "missing.mbox" in report["error"] and report["added"] == 0
+    code, out, _ = run("status", "--home", str(tmp_path / "h"), "--json")
+    assert code == 1 and "no memory folder" in json.loads(out)["error"]
+
+
+def test_snippets_skip_the_title_and_end_between_words() -> None:
+    passage = "Release plan\n\nWe move the release to Friday because the installer " + "x" * 3
+    assert snippet_of(passage, "Release plan", 300).startswith("We move the release")
+    cut = snippet_of("word " * 100, None, 42)
+    assert len(cut) <= 42 and cut.endswith("word\u2026")
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_add_says_what_was_kept_and_a_rerun_continues(tmp_path: Path) -> None:
+    rows = [{"id": f"r{i}", "text": f"note number {i} about topic {i % 37}"} for i in range(1500)]
+    source = _rows(tmp_path / "many.jsonl", rows)
+    home = str(tmp_path / "home")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "memtrails", "add", str(source), "--home", home, "--threads", "1"]
+    child = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120
+    while (
+        not (Path(home) / "records.jsonl").exists()
+        or (Path(home) / "records.jsonl").stat().st_size == 0
+    ):
+        assert time.monotonic() < deadline and child.poll() is None
+        time.sleep(0.2)
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    assert "interrupted: every record reported added is kept" in err and "Aborted!" not in err
+    done = subprocess.run([*cmd, "--json"], env=env, capture_output=True, text=True, timeout=600)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["added"] + report["unchanged"] == 1500
+    assert report["unchanged"] > 0  # what the first run kept is not embedded again
+
+
+def test_one_note_file_is_added_and_a_work_tree_suggests_git(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    note = tmp_path / "notes.md"
+    note.write_text("# Tea\n\nGreen tea at four, never after six.\n", encoding="utf-8")
+    code, out, err = run("add", str(note), "--home", home, "--json")
+    assert code == 0, err
+    assert json.loads(out)["added"] == 1
+    code, out, _ = run("show", "notes.md", "--home", home, "--json")
+    shown = json.loads(out)
+    assert (shown["kind"], shown["title"]) == ("note", "Tea")
+    assert json.loads(run("add", str(note), "--home", home, "--json")[1])["unchanged"] == 1
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    code, _, err = run("add", str(binary), "--home", home)
+    assert code == 1 and "not a kind memtrails reads" in err
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    (tree / "README.md").write_text("# Repo\n\nWhat it does.\n", encoding="utf-8")
+    code, _, err = run("add", str(tree), "--home", home)
+    assert code == 0 and f"memtrails add --git {tree}" in err

@@ -1,0 +1,106 @@
+"""Coding-agent transcripts (Claude Code, Codex) as conversation turns with sessions."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from helpers import collect, records
+
+from memtrails import Memory
+from memtrails.importers.detect import detect_kind, plan
+from memtrails.importers.transcripts import TOOL_CHARS, from_agent_transcripts
+
+DATA = Path(__file__).parent / "data" / "transcripts"
+CLAUDE = DATA / "claude"
+CODEX = DATA / "codex"
+SESSION = "5b1f2c3d-0a4e-4c8b-9d21-7e6f5a4b3c2d"
+
+
+async def test_a_claude_code_session_is_its_turns() -> None:
+    turns = records(await collect(from_agent_transcripts(CLAUDE)))
+    assert [t.author for t in turns] == ["user", "claude-code", "claude-code", "user", "user"]
+    assert {t.thread for t in turns} == {SESSION}
+    assert {t.kind for t in turns} == {"chat"}
+    first = turns[0]
+    assert first.id == f"{SESSION}:u1" and first.text.startswith("The checkout total is off")
+    assert first.at is not None and first.at.iso() == "2025-11-03T09:14:02.511Z"
+    assert first.meta["project"] == "/home/ann/code/shop" and first.meta["branch"] == "main"
+    assert first.title == "claude-code session in shop"
+    # a tool call is one short line; thinking and a successful tool result are left out
+    look = turns[1]
+    assert "[tool Grep:" in look.text and "Probably float rounding" not in look.text
+    assert look.meta["tools"] == ["Grep"] and look.meta["model"] == "claude-sonnet-4-5"
+    assert not any("tax = round(subtotal" in t.text for t in turns)
+    # a tool's error is kept, short
+    (error,) = [t for t in turns if "[tool error:" in t.text]
+    assert "cannot import name 'ROUND_HALF_UP'" in error.text
+    for t in turns:
+        for line in t.text.splitlines():
+            if line.startswith("[tool"):
+                assert len(line) <= TOOL_CHARS + len("[tool error: ]") + 20
+
+
+async def test_a_codex_rollout_is_its_turns() -> None:
+    turns = records(await collect(from_agent_transcripts(CODEX)))
+    texts = [t.text for t in turns]
+    # the repeated context block, the reasoning, the tool output and the event copies: out
+    assert texts[0] == "Why do the nightly backups stop after the retention step?"
+    assert texts[1].startswith("[tool shell:") and "grep -n prune" in texts[1]
+    assert texts[2].startswith("The retention step runs")
+    assert len(turns) == 3 and not any("environment_context" in t for t in texts)
+    assert [t.author for t in turns] == ["user", "codex", "codex"]
+    assert {t.thread for t in turns} == {"019a2d7a-41c4-78b1-b7cc-a45d62a89cd5"}
+    assert turns[2].meta["model"] == "gpt-5-codex"
+    assert turns[2].meta["branch"] == "restic-migration"
+    assert turns[0].title == "codex session in backup-tool"
+
+
+def test_detection_of_sessions_whatever_they_are_named(tmp_path: Path) -> None:
+    assert detect_kind(CLAUDE) == "transcripts"
+    assert detect_kind(CODEX) == "transcripts"
+    (one,) = CLAUDE.glob("*/*.jsonl")
+    assert detect_kind(one) == "transcripts"
+    # plain JSON Lines stays JSON Lines, and a notes folder with a session in it stays notes
+    plain = tmp_path / "rows.jsonl"
+    plain.write_text('{"id": "1", "text": "a row"}\n')
+    assert detect_kind(plain) == "jsonl"
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "todo.md").write_text("# todo\n")
+    shutil.copy(one, notes / "session.jsonl")
+    assert detect_kind(notes) == "files"
+    assert sorted(p.kind for p in plan(notes)) == ["files", "transcripts"]
+
+
+async def test_imported_turns_are_found_and_their_secrets_scrubbed(
+    tmp_path: Path, embedder: Any
+) -> None:
+    sessions = tmp_path / "projects"
+    shutil.copytree(CLAUDE, sessions)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        report = await memory.ingest(from_agent_transcripts(sessions))
+        assert report.added == 5 and report.secrets.get("stripe-key", 0) >= 1, report
+        hits = await memory.search("why is the checkout total wrong by a cent", k=3)
+        assert hits and hits[0].id == f"{SESSION}:u1"
+        stored = await memory.get(f"{SESSION}:u4")
+        assert stored is not None and "sk_live_" not in stored.text
+
+        # the session goes on: appended turns are read from where the last run stopped,
+        # and a torn last line waits for the next run
+        (file,) = sessions.glob("*/*.jsonl")
+        more = {
+            "type": "assistant",
+            "uuid": "u7",
+            "sessionId": SESSION,
+            "timestamp": "2025-11-03T09:17:00.000Z",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+        }
+        with file.open("a") as f:
+            f.write(json.dumps(more) + "\n" + '{"type": "user", "uuid": "u8"')
+        again = await memory.ingest(from_agent_transcripts(sessions))
+        assert (again.added, again.unchanged) == (1, 5)  # the 5 earlier turns were not read
+        assert again.sources[0].mode == "incremental"
+        assert (await memory.get(f"{SESSION}:u7")) is not None
