@@ -84,6 +84,7 @@ def test_show_prints_the_record_whole(folder: tuple[str, Path]) -> None:
     assert code == 1 and "no record with id 'nope'" in err
 
 
+@pytest.mark.slow
 def test_since_until_take_whole_days_and_a_basename_names_the_source(
     folder: tuple[str, Path],
 ) -> None:
