@@ -17,7 +17,6 @@ from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
 from .folder.lock import READER
-from .folder.manifest import write_keywords
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
@@ -444,7 +443,7 @@ class Memory:
                 raise
         indexed = await index_log(folder, 0, batch)
         # Every point now carries this version's keyword weights.
-        await asyncio.to_thread(write_keywords, folder.path, folder.manifest)
+        await folder.writer.record_keywords()
         return indexed
 
     async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:

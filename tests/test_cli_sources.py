@@ -176,3 +176,26 @@ def test_ctrl_c_in_add_says_what_was_kept_and_a_rerun_continues(tmp_path: Path) 
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["added"] + report["unchanged"] == 1500
     assert report["unchanged"] > 0  # what the first run kept is not embedded again
+
+
+def test_one_note_file_is_added_and_a_work_tree_suggests_git(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    note = tmp_path / "notes.md"
+    note.write_text("# Tea\n\nGreen tea at four, never after six.\n", encoding="utf-8")
+    code, out, err = run("add", str(note), "--home", home, "--json")
+    assert code == 0, err
+    assert json.loads(out)["added"] == 1
+    code, out, _ = run("show", "notes.md", "--home", home, "--json")
+    shown = json.loads(out)
+    assert (shown["kind"], shown["title"]) == ("note", "Tea")
+    assert json.loads(run("add", str(note), "--home", home, "--json")[1])["unchanged"] == 1
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    code, _, err = run("add", str(binary), "--home", home)
+    assert code == 1 and "not a kind memtrails reads" in err
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    (tree / "README.md").write_text("# Repo\n\nWhat it does.\n", encoding="utf-8")
+    code, _, err = run("add", str(tree), "--home", home)
+    assert code == 0 and f"memtrails add --git {tree}" in err

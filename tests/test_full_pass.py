@@ -75,6 +75,7 @@ def _to_version_1(folder: Path) -> None:
     db.close()
 
 
+@pytest.mark.slow
 async def test_a_folder_built_before_finds_every_record_unchanged_then_reads_no_line(
     gsm8k_subset: Any, tmp_path: Path, counted: list[int]
 ) -> None:
@@ -233,6 +234,7 @@ async def test_rows_and_records_are_digested_when_their_values_are_plain(
     assert (by_digest.added, by_digest.updated, by_digest.unchanged) == (0, 0, 7)
 
 
+@pytest.mark.slow
 async def test_an_object_whose_repr_hides_its_value_is_never_digested(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     first = await _ingest(folder, [{"id": "o", "text": _Opaque("one")}])

@@ -29,6 +29,7 @@ async def _items(folder: Path, state: Any = None) -> list[Any]:
         return [item async for item in items]
 
 
+@pytest.mark.slow
 async def test_every_format_is_imported_as_searchable_text(tmp_path: Path, embedder: Any) -> None:
     files = samples.write_all(tmp_path / "notes")
     async with Memory.open(tmp_path / "memory", embedder=embedder) as memory:
@@ -83,6 +84,7 @@ def _bomb(path: Path) -> None:
                 f.write(block)
 
 
+@pytest.mark.slow
 async def test_zip_bomb_and_corrupt_zip_are_named_errors(tmp_path: Path) -> None:
     _bomb(tmp_path / "bomb.docx")
     (tmp_path / "cut.epub").write_bytes(b"PK\x03\x04" + os.urandom(300))
@@ -91,6 +93,7 @@ async def test_zip_bomb_and_corrupt_zip_are_named_errors(tmp_path: Path) -> None
     assert errors["cut.epub"].startswith("corrupt file: not a readable zip container")
 
 
+@pytest.mark.slow
 def test_the_worker_is_stopped_past_its_time_and_memory() -> None:
     """A document that hangs, balloons or kills the worker costs the worker, never the caller."""
     with DocumentReader(timeout_s=0.01) as reader:
@@ -132,6 +135,7 @@ async def test_unchanged_documents_are_not_read_again(tmp_path: Path) -> None:
     assert sum(isinstance(i, Seen) for i in second) == len(samples.SENTENCES) - 1
 
 
+@pytest.mark.slow
 async def test_secrets_in_documents_are_scrubbed(tmp_path: Path, embedder: Any) -> None:
     token = "ghp_" + "Q8dLmW2xR5tY7uI9oP3aS6fG1hJ4kZ0cV2bN"
     (tmp_path / "notes").mkdir()

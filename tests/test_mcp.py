@@ -30,6 +30,9 @@ from memtrails.folder.lock import READER, FolderLock, acquire_lock
 from memtrails.keys import record_uid
 from memtrails.mcp.access import FolderAccess
 
+# Each test runs `memtrails mcp` in a process of its own against a real folder.
+pytestmark = pytest.mark.slow
+
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")  # the console script, as cron runs it
 GSM8K_LINES = 40
 

@@ -34,6 +34,7 @@ from ._edge_settings import (
     shard_config,
     write_unsealed,
 )
+from .edge_kind import EDGE, EdgeOwner
 
 __all__ = ["EdgeIndex", "edge_filter"]
 
@@ -301,6 +302,14 @@ class EdgeIndex:
         await self._call("scroll", scroll)
         return found
 
+    async def owner(self) -> str | None:
+        """Return the id of the memory folder this shard was made for (``owner.json``), or None."""
+        return await asyncio.to_thread(EdgeOwner(self._folder).read)
+
+    async def set_owner(self, folder_id: str) -> None:
+        """Mark the shard as the memory folder ``folder_id``'s."""
+        await asyncio.to_thread(EdgeOwner(self._folder).write, folder_id)
+
     async def clear(self) -> None:
         """Delete every point, keeping the schema (``memtrails reindex`` rebuilds them).
 
@@ -342,7 +351,7 @@ class EdgeIndex:
 
     def describe(self) -> dict[str, Any]:
         """Return ``{"kind": "qdrant-edge", "path": ...}`` for ``memtrails status``."""
-        return {"kind": "qdrant-edge", "path": str(self._folder)}
+        return {"kind": EDGE, "path": str(self._folder)}
 
     async def aclose(self) -> None:
         """Flush (if anything was written since the last flush) and close the shard, releasing
