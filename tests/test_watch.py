@@ -207,6 +207,10 @@ def test_serve_watch_follows_a_file_across_a_restart(tmp_path: Path) -> None:
         )
         listed = json.loads(_cli("watch", "list", "--json", "--home", str(home)).stdout)
         assert [(w["path"], w["state"]) for w in listed] == [(str(log.resolve()), "running")]
+        sources = json.loads(_cli("sources", "--json", "--home", str(home)).stdout)["sources"]
+        (entry,) = [s for s in sources if s["source"] == str(log.resolve())]
+        assert entry["records"] == 2 and entry["watched"]["state"] == "running"
+        assert entry["watched"]["last_import"] is not None
     finally:
         proc.terminate()
         assert proc.wait(60) == 0
