@@ -147,3 +147,22 @@ async def test_secrets_in_documents_are_scrubbed(tmp_path: Path, embedder: Any) 
         record = await memory.get(hit.id, source=hit.source)
     assert record is not None and "[secret:github-token]" in record.text
     assert token not in (tmp_path / "memory" / "records.jsonl").read_text()
+
+
+def test_one_document_is_added_by_itself(tmp_path: Path) -> None:
+    """``memtrails add report.pdf``: one document, its own source, incremental like a folder."""
+    from click.testing import CliRunner
+
+    from memtrails.cli import main
+
+    samples.write_pdf(tmp_path / "report.pdf")
+    (tmp_path / "other.txt").write_text("not part of this import")
+    home = str(tmp_path / "memory")
+    result = CliRunner().invoke(main, ["add", str(tmp_path / "report.pdf"), "--home", home])
+    assert result.exit_code == 0, result.output
+    assert "added 1," in result.output, result.output
+    result = CliRunner().invoke(main, ["search", "herons on the breakwater", "--home", home])
+    assert "report.pdf" in result.output and "other.txt" not in result.output
+    again = CliRunner().invoke(main, ["add", str(tmp_path / "report.pdf"), "--home", home])
+    assert again.exit_code == 0 and "unchanged 1" in again.output, again.output
+    assert "read incrementally" in again.output

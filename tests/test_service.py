@@ -280,13 +280,17 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     piped = b'{"id": "p1", "text": "A piped note about sourdough starters."}\n'
     report = json.loads(await cli("add", "-", "--name", "pipe", "--json", stdin=piped))
     assert report["added"] == 1
+    note = home.parent / "note.md"
+    note.write_text("# Bees\n\nThe hive swarmed in May.\n")
+    report = json.loads(await cli("add", str(note), "--json"))  # a lone note, sent as a record
+    assert report["added"] == 1
     hits = json.loads(await cli("search", "sourdough", "--json", "--k", "1"))
     assert hits[0]["id"] == "p1"
     status = json.loads(await cli("status", "--json"))
-    assert status["records"] == BUILT + 61
+    assert status["records"] == BUILT + 62
     assert "forgot 1 record" in await cli("forget", "p1")
     jobs = (await service.json("GET", "/v1/imports"))["imports"]
-    assert [j["kind"] for j in jobs] == ["import", "ingest"]  # both ran in the service
+    assert [j["kind"] for j in jobs] == ["import", "ingest", "ingest"]  # all in the service
     # Ctrl-C on `memtrails add` cancels its import in the service, not the service.
     adding = await asyncio.create_subprocess_exec(
         MEMTRAILS, "add", str(home.parent / "more.jsonl"), "--batch", "16", env=env,
@@ -302,7 +306,7 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     assert adding.returncode != 0 and f"import {job['id']} cancelled" in err.decode()
     job = await service.json("GET", f"/v1/imports/{job['id']}")
     assert job["state"] == "cancelled"
-    assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 60 + 16
+    assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 61 + 16
 
 
 async def test_the_mcp_sdk_client_over_streamable_http(service: Service) -> None:

@@ -138,9 +138,12 @@ async def add(
     paths, git_repos, gone = split_vanished(paths, git_repos, prune)
 
     asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
-    routed = await add_remotely(
-        home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
-    )
+    routed: ImportReport | None = None
+    if not gone:  # vanished inputs (--prune): the ordinary path forgets them, remotely too
+        options = {**asked, "batch": batch}
+        routed = await add_remotely(
+            home or default_home(), paths, git_repos, options, limits, not as_json
+        )
     if routed is not None:  # a service holds the folder: it ran the import
         return _show(routed, as_json, quiet)
     plans: list[list[Part]] = []

@@ -70,7 +70,11 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
 @click.option(
     "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
 )
-@click.option("--author", default=None, help="Only records by this author (exact).")
+@click.option(
+    "--author",
+    default=None,
+    help="Only records by this author: an address, a name or part of one (any case).",
+)
 @click.option(
     "--source",
     default=None,

@@ -56,6 +56,7 @@ _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 # Where a query parameter's value ends: the next "&name=" or the fragment ("#"); a lone "&"
 # may be part of an unencoded password.
 _NEXT_PARAMETER = re2.compile(rb"&[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
+_UNKNOWN: Final = "token"  # the kind of tokens of services no rule names
 _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
 
@@ -74,7 +75,8 @@ def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
     Provider tokens inside it keep their own kinds when they cover the value (all but a few
     characters of quoting or escapes); otherwise the whole value becomes one ``kind``.
     """
-    spans = list(_tokens_in(buf, start, end))
+    # The kind of a token of no known service says less than the value's own kind.
+    spans = [span for span in _tokens_in(buf, start, end) if span[2] != _UNKNOWN]
     covered = sum(e - s for s, e, _ in spans)
     if spans and (end - start) - covered <= 3:
         return spans
@@ -93,6 +95,7 @@ _READS: Final = {
     "mixed": (0, 0),
     "aws": (0, 0),
     "random": (0, 0),
+    "random_string": (0, 0),
     "b64": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
@@ -298,6 +301,17 @@ def _check(
         if kind:
             out.append((vs, ve, kind))
         resume = ve
+    elif check == "random_string":  # a quoted random string: a provider's kind if it is one
+        vs, ve = sp[g["v"]]
+        if shaped(buf[vs:ve], check):
+            # Up to the closing quote: the token rules read the byte after a token.
+            found = _matches(_TOKENS, buf, vs, min(ve + 1, len(buf)))
+            inner = [span for span in found if span[2] != rule.kind and span[1] <= ve]
+            covered = sum(e - s for s, e, _ in inner)
+            out = inner if inner and covered >= ve - vs - 3 else [(vs, ve, rule.kind)]
+            resume = ve
+        else:  # the provider rules may still match inside the quotes (from the quote on)
+            resume = vs - 1
     else:  # a provider token: its value group ("v", or "v2", "v3" for other shapes)
         vs, ve, _ = first_set(sp, g, ("v", "v2", "v3"))
         token = buf[vs:ve]
@@ -397,7 +411,10 @@ def _merge(first: list[_Span], second: list[_Span]) -> list[_Span]:
         return first
     out: list[_Span] = []
     last = 0
-    for s, e, kind in sorted(first + second, key=lambda span: (span[0], -span[1])):
+    # At one place, a token of no known service yields to any other kind.
+    for s, e, kind in sorted(
+        first + second, key=lambda span: (span[0], -span[1], span[2] == _UNKNOWN)
+    ):
         if e <= last:
             continue
         out.append((max(s, last), e, kind))

@@ -416,7 +416,10 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
     for key in ("kind", "author", "source"):
         value = getattr(where, key)
         if value is not None:
-            must.append(qe.FieldCondition(key, match=qe.MatchValue(value)))
+            # An author is matched by its words (an address, a first or last name, any
+            # case), as a person names someone; kind and source exactly.
+            match = qe.MatchText(value) if key == "author" else qe.MatchValue(value)
+            must.append(qe.FieldCondition(key, match=match))
     if where.since_ms is not None or where.until_ms is not None:
         must.append(
             qe.FieldCondition(
