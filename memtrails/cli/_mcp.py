@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ._group import main
-from ._options import INTERRUPTED, as_command, default_home, home_option
+from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
 
 __all__: list[str] = []
 
@@ -44,7 +44,7 @@ def _stop_now() -> None:
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_THREADS),
     default=None,
     help="Model threads (default: all cores).",
 )
