@@ -95,7 +95,7 @@ FORMAT_RULES: Final[tuple[Rule, ...]] = (
         "token",
         r"\b(?P<v>[a-z][a-z0-9]{1,9}(?:_[a-z0-9]{1,10})?_[A-Za-z0-9]{20,80})"
         r"(?:[^A-Za-z0-9_+/=-]|\z)",
-        "tokens",
+        "unknown",
         "random",
     ),
     # A quoted string of 20 to 64 random characters on its own: a key handed to a constructor
@@ -105,7 +105,7 @@ FORMAT_RULES: Final[tuple[Rule, ...]] = (
         "quoted_random",
         "token",
         r"(?:^|[^A-Za-z0-9_\\])[\"'`](?P<v>[A-Za-z0-9][A-Za-z0-9_-]{18,62}[A-Za-z0-9])[\"'`]",
-        "tokens",
+        "unknown",
         "random_string",
     ),
 )
