@@ -197,6 +197,11 @@ async def test_a_folder_of_an_unknown_index_kind_is_refused_and_left_as_it_was(
         ("secrets", {"rules": ["four"]}, "secrets.rules"),
         ("id", 7, "'id' is a number"),
         ("keywords", {"weight": 1.5}, "keywords.weight is a number"),
+        (
+            "embedding",
+            {"kind": "hashing", "model_id": "x", "dims": 384, "max_tokens": "256"},
+            "embedding.max_tokens is a string",
+        ),
     ],
 )
 async def test_a_manifest_section_of_the_wrong_type_is_one_line_naming_the_file(

@@ -69,9 +69,27 @@ async def test_bad_pdfs_are_named_errors(tmp_path: Path) -> None:
     (tmp_path / "fake.pdf").write_bytes(b"this is not a PDF at all\n" * 20)
     errors = {e.id: e.reason for e in await _items(tmp_path) if isinstance(e, RecordError)}
     assert errors["locked.pdf"].startswith("encrypted document")
-    assert errors["scan.pdf"].startswith("scanned PDF: no text layer")
+    assert errors["scan.pdf"].startswith("no text layer")
     assert errors["broken.pdf"].startswith("corrupt or unreadable document")
     assert errors["fake.pdf"].startswith("corrupt file: not a PDF")
+
+
+def test_pathological_pdfs_are_errors_not_hangs() -> None:
+    """Deeply nested objects, a page tree that loops, a page kilometres wide: each a reason."""
+    pages = b"2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
+    page = b"3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n"
+    tail = b"trailer << /Root 1 0 R >>\n%%EOF\n"
+    catalog = b"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+    deep = b"1 0 obj << /Type /Catalog /Pages 2 0 R /X " + b"[" * 200_000 + b"]" * 200_000
+    cases = {
+        "deep": b"%PDF-1.4\n" + deep + b" >> endobj\n" + pages + page % (612, 792) + tail,
+        "huge": b"%PDF-1.4\n" + catalog + pages + page % (14_400_000, 14_400_000) + tail,
+        "loop": b"%PDF-1.4\n" + catalog + pages.replace(b"[3 0 R]", b"[2 0 R]") + tail,
+    }
+    with DocumentReader(timeout_s=30) as reader:
+        for name, data in cases.items():
+            got = reader.read(data, ".pdf")
+            assert isinstance(got, str), (name, got)
 
 
 def _bomb(path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ._group import main
-from ._options import as_command, default_home, home_option
+from ._options import MAX_THREADS, as_command, default_home, home_option
 
 __all__: list[str] = []
 
@@ -34,7 +34,7 @@ __all__: list[str] = []
 @click.option("--mcp-writes", is_flag=True, help="Also offer the MCP add and forget tools at /mcp.")
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_THREADS),
     default=None,
     help="Model threads (default: all cores).",
 )

@@ -176,6 +176,7 @@ class CheckReport:
     orphans: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     pending: int = 0
+    table_wrong: bool = False  # table.sqlite's rows are not the log's live records
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
 
@@ -214,8 +215,11 @@ async def check_folder(
     checkpoint, tail, unreadable = await asyncio.to_thread(read_checkpoint_mark, path)
     live, pending, bad = await asyncio.to_thread(_scan_log, log, report, checkpoint)
     if not bad and live != dict(table.offsets()):
+        report.table_wrong = True
         report.problems.append(
-            "records.jsonl changed while the folder was open, or its table is wrong: open it again"
+            "table.sqlite does not hold the live records of records.jsonl (a row lost or "
+            "left over, or the log changed while the folder was open): memtrails check "
+            "--repair rebuilds it from the log"
         )
     problem = unreadable or (
         await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail) if checkpoint else None

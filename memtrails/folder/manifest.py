@@ -102,7 +102,22 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
 
 # What each section of a manifest holds: its type, and the type of each entry that is read.
 _SECTIONS: dict[str, tuple[type, dict[str, type | tuple[type, ...]]]] = {
-    "embedding": (dict, {"model_id": str, "dims": int}),
+    "embedding": (
+        dict,
+        {
+            "kind": str,
+            "model_id": str,
+            "dims": int,
+            "sha256": str,
+            "tokenizer_sha256": str,
+            "max_tokens": int,
+            "query_prefix": str,
+            "passage_prefix": str,
+            "path": str,
+            "package": str,
+            "url": str,
+        },
+    ),
     "index": (dict, {"kind": str, "url": str, "collection": str}),
     "keywords": (dict, {"words": str, "term": str, "weight": str}),
     "secrets": (dict, {"rules": list}),

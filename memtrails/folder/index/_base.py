@@ -23,6 +23,7 @@ __all__ = [
     "SearchFilter",
     "SparseVector",
     "dense_of",
+    "note_passage",
 ]
 
 # The schema every backend creates: named vectors and payload indexes.
@@ -189,3 +190,12 @@ def dense_of(vector: Any) -> Vector | None:
     if isinstance(vector, dict):
         vector = vector.get(DENSE)
     return None if vector is None else np.asarray(vector, dtype=np.float32)
+
+
+def note_passage(found: dict[str, set[int]], payload: Mapping[str, Any] | None) -> None:
+    """Add a listed point's passage to ``found`` under its record's uid (-1: no passage number)."""
+    payload = payload or {}
+    passage = payload.get("passage")
+    found.setdefault(str(payload.get("uid")), set()).add(
+        passage if isinstance(passage, int) else -1
+    )

@@ -22,6 +22,7 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    note_passage,
 )
 from ._edge_settings import (
     CONFIG_FILE,
@@ -291,11 +292,7 @@ class EdgeIndex:
                 )
                 points, offset = shard.scroll(request)
                 for point in points:
-                    payload = point.payload or {}
-                    passage = payload.get("passage")
-                    found.setdefault(str(payload.get("uid")), set()).add(
-                        passage if isinstance(passage, int) else -1
-                    )
+                    note_passage(found, point.payload)
                 if offset is None:
                     return
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
-from ._base import Hit, IndexPoint, SearchFilter, SparseVector
+from ._base import Hit, IndexPoint, SearchFilter, SparseVector, note_passage
 
 __all__ = ["MEMORY", "MemoryIndex"]
 
@@ -119,10 +119,7 @@ class MemoryIndex:
         self._check_open()
         found: dict[str, set[int]] = {}
         for point in self._points.values():
-            passage = point.payload.get("passage")
-            found.setdefault(str(point.payload.get("uid")), set()).add(
-                passage if isinstance(passage, int) else -1
-            )
+            note_passage(found, point.payload)
         return found
 
     async def owner(self) -> str | None:

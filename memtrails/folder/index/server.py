@@ -20,6 +20,7 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    note_passage,
 )
 from .registry import SERVER
 
@@ -274,11 +275,7 @@ class ServerIndex:
                     with_vectors=False,
                 )
             for point in points:
-                payload = point.payload or {}
-                passage = payload.get("passage")
-                found.setdefault(str(payload.get("uid")), set()).add(
-                    passage if isinstance(passage, int) else -1
-                )
+                note_passage(found, point.payload)
             if offset is None:
                 return found
 
