@@ -18,7 +18,6 @@ from typing import Any, Literal, cast
 from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
-from .folder.manifest import scrub_rules, write_scrub_rules
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
@@ -62,7 +61,7 @@ async def run_import(
     """Import ``source`` into ``folder``; see :meth:`memtrails.Memory.ingest`."""
     started = time.perf_counter()
     report = ImportReport()
-    run = ImportRun(folder.table, prune=prune)
+    run = ImportRun(folder.writer, prune=prune)
     # source | normalise | scrub | dedup | batch (one stage) | prefetch | embed | prefetch,
     # spelled as calls so that the item types are checked from stage to stage.
     salt = raw_salt(limits, name)
@@ -193,8 +192,7 @@ async def _write(
             todo.append(item)
             run.saw(item.record.source, item.uid)
     if todo:
-        if RULES_VERSION not in scrub_rules(folder.manifest):  # the manifest says which rules
-            await asyncio.to_thread(write_scrub_rules, folder.path, folder.manifest)
+        await folder.writer.record_scrub_rules()  # the manifest says which rules
         await folder.writer.write(todo)
         for staged in todo:
             if staged.update:

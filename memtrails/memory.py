@@ -17,7 +17,6 @@ from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
 from .folder.lock import READER
-from .folder.manifest import write_keywords
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
 from .folder.search import SearchHit, search
@@ -411,7 +410,7 @@ class Memory:
         model: str | os.PathLike[str] | Embedder | None = None,
         threads: int | None = None,
     ) -> int:
-        """Rebuild the index from the log alone; return how many records were indexed.
+        """Rebuild the table and the index from the log alone; return how many records were indexed.
 
         Args:
             batch: records per model call and per index write.
@@ -424,6 +423,8 @@ class Memory:
             ModelMismatchError: the model's vectors have another length than the index's.
         """
         folder = self._open_folder()
+        # The table too: index_log reads the records it lists, so a lost row stays lost.
+        await asyncio.to_thread(folder.table.rebuild, folder.log)
         if model is None:
             await folder.writer.reset()
         else:
@@ -444,7 +445,7 @@ class Memory:
                 raise
         indexed = await index_log(folder, 0, batch)
         # Every point now carries this version's keyword weights.
-        await asyncio.to_thread(write_keywords, folder.path, folder.manifest)
+        await folder.writer.record_keywords()
         return indexed
 
     async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
@@ -466,10 +467,15 @@ class Memory:
         parts = (folder.path, folder.log, folder.table, folder.index, folder.positions)
         report = await check_folder(*parts)
         opened = [f"on open: {repair}" for repair in folder.repairs]
-        if not repair or (not report.orphans and not report.missing and not report.pending):
+        if not repair or not (
+            report.orphans or report.missing or report.pending or report.table_wrong
+        ):
             report.repaired = opened
             return report
         fixed: list[str] = []
+        if report.table_wrong:
+            rows = await asyncio.to_thread(folder.table.rebuild, folder.log)
+            fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
         if report.orphans:
             await folder.writer.remove_points(report.orphans)
             fixed.append(

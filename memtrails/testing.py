@@ -1,4 +1,4 @@
-"""Test doubles shipped with memtrails: a hashing embedder and an event loop with a virtual clock.
+"""Test doubles shipped with memtrails: a hashing embedder, an in-memory index, a virtual clock.
 
 For tests and benchmarks that are about something other than the model (plumbing, memory,
 back-pressure, timers). Nothing in memtrails uses them by default.
@@ -15,8 +15,12 @@ from typing import Any
 import numpy as np
 
 from .embedding._base import Passage, Vector
+from .folder.index.memory import MemoryIndex
 
-__all__ = ["HashingEmbedder", "VirtualClockLoop"]
+__all__ = ["HashingEmbedder", "MemoryIndex", "VirtualClockLoop"]
+
+# Defined beside the other backends (folder/index/memory.py); its public name is here.
+MemoryIndex.__module__ = __name__
 
 
 class HashingEmbedder:

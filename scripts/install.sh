@@ -12,6 +12,7 @@ need=()
 command -v pkg-config >/dev/null || need+=(pkg-config)
 pkg-config --exists icu-uc 2>/dev/null || need+=(libicu-dev)
 command -v g++ >/dev/null || need+=(g++)
+command -v tmux >/dev/null || need+=(tmux)  # the progress bar's test drives a real terminal
 "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing Debian packages: ${need[*]}" >&2

@@ -105,3 +105,10 @@ def labelled_secrets() -> list[dict[str, Any]]:
     the secrets that must go and the parts that must stay."""
     path = Path(__file__).parent / "data" / "secrets_labelled.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def gsm8k_lines(corpora: Path, start: int, stop: int, out: Path) -> Path:
+    """Write lines ``start`` to ``stop`` of the real GSM8K test set to ``out``; return it."""
+    with (corpora / "jsonl" / "gsm8k-test.jsonl").open("rb") as src:
+        out.write_bytes(b"".join(line for i, line in enumerate(src) if start <= i < stop))
+    return out

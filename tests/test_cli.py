@@ -77,6 +77,7 @@ def test_add_gsm8k_then_rerun_is_unchanged(corpora: Path, tmp_path: Path) -> Non
         assert json.loads(out)[0]["id"] == f"gsm8k-test.jsonl:{line_no}", number
 
 
+@pytest.mark.slow
 def test_add_reports_each_broken_line_and_adds_the_rest(tmp_path: Path) -> None:
     src = tmp_path / "broken.jsonl"
     src.write_text(

@@ -57,6 +57,7 @@ def test_the_default_home_is_not_created_by_a_search(tmp_path: Path) -> None:
     assert not (tmp_path / ".memtrails").exists()
 
 
+@pytest.mark.slow
 def test_an_empty_query_is_refused(tmp_path: Path) -> None:
     notes = tmp_path / "notes"
     notes.mkdir()
@@ -68,6 +69,7 @@ def test_an_empty_query_is_refused(tmp_path: Path) -> None:
         assert code == 2 and out == "" and "query" in err and "empty" in err
 
 
+@pytest.mark.slow
 def test_python_dash_m_memtrails_runs_the_command() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(

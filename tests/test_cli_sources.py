@@ -84,6 +84,7 @@ def test_show_prints_the_record_whole(folder: tuple[str, Path]) -> None:
     assert code == 1 and "no record with id 'nope'" in err
 
 
+@pytest.mark.slow
 def test_since_until_take_whole_days_and_a_basename_names_the_source(
     folder: tuple[str, Path],
 ) -> None:
@@ -147,6 +148,7 @@ def test_json_reports_a_failure_as_json(tmp_path: Path) -> None:
 def test_snippets_skip_the_title_and_end_between_words() -> None:
     passage = "Release plan\n\nWe move the release to Friday because the installer " + "x" * 3
     assert snippet_of(passage, "Release plan", 300).startswith("We move the release")
+    assert snippet_of("# Tea\n\nGreen tea at four.", "Tea", 300) == "Green tea at four."
     cut = snippet_of("word " * 100, None, 42)
     assert len(cut) <= 42 and cut.endswith("word\u2026")
 
@@ -176,3 +178,44 @@ def test_ctrl_c_in_add_says_what_was_kept_and_a_rerun_continues(tmp_path: Path) 
     report = json.loads(done.stdout)
     assert done.returncode == 0 and report["added"] + report["unchanged"] == 1500
     assert report["unchanged"] > 0  # what the first run kept is not embedded again
+
+
+def test_one_note_file_is_added_and_a_work_tree_suggests_git(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    note = tmp_path / "notes.md"
+    note.write_text("# Tea\n\nGreen tea at four, never after six.\n", encoding="utf-8")
+    code, out, err = run("add", str(note), "--home", home, "--json")
+    assert code == 0, err
+    assert json.loads(out)["added"] == 1
+    code, out, _ = run("show", "notes.md", "--home", home, "--json")
+    shown = json.loads(out)
+    assert (shown["kind"], shown["title"]) == ("note", "Tea")
+    assert json.loads(run("add", str(note), "--home", home, "--json")[1])["unchanged"] == 1
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    code, _, err = run("add", str(binary), "--home", home)
+    assert code == 1 and "not a kind memtrails reads" in err
+    tree = tmp_path / "repo"
+    tree.mkdir()
+    subprocess.run(["git", "init", "-q", str(tree)], check=True)
+    (tree / "README.md").write_text("# Repo\n\nWhat it does.\n", encoding="utf-8")
+    code, _, err = run("add", str(tree), "--home", home)
+    assert code == 0 and f"memtrails add --git {tree}" in err
+
+
+def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    for author in ("ann@x.org", "Ann", "lee", "Ann Lee <ann@x.org>"):
+        code, out, err = run("search", "boiler", "--home", home, "--json", "--author", author)
+        assert code == 0, err
+        assert [hit["id"] for hit in json.loads(out)] == ["n3"], author
+    code, out, _ = run("search", "boiler", "--home", home, "--author", "Bob")
+    assert code == 0 and "no match (among records with --author Bob)" in out
+
+
+def test_reindex_and_repair_say_they_are_working(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    code, out, err = run("reindex", "--home", home)
+    assert code == 0 and "reindexing 3 records ..." in err and "indexed 3 records" in out
+    code, _, err = run("check", "--repair", "--home", home)
+    assert code == 0 and "checking and repairing ..." in err

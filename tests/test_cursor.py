@@ -136,6 +136,7 @@ async def test_a_run_that_fails_half_way_resumes_without_losing_or_duplicating(t
         assert again.unchanged == 501 - again.added
 
 
+@pytest.mark.slow
 async def test_a_full_pass_with_prune_forgets_deleted_rows_of_that_source_only(tmp_path: Path) -> None:
     table = Table(tmp_path / "app.db", 30)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:

@@ -27,6 +27,7 @@ async def test_a_dict_rows_extra_keys_go_to_meta(tmp_path: Path) -> None:
     assert second.meta == {"priority": "low"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("in_thread", [False, True])
 async def test_a_plain_tuple_cursor_is_read_by_column_name(tmp_path: Path, in_thread: bool) -> None:
     conn = sqlite3.connect(tmp_path / "app.db", check_same_thread=False)

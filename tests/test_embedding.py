@@ -303,6 +303,7 @@ def leftovers(cache: Path) -> list[Path]:
     return [p for p in cache.iterdir() if p.name.startswith(".fetch-")]
 
 
+@pytest.mark.slow
 async def test_fetch_downloads_checks_and_caches(files: FileServer, tmp_path: Path) -> None:
     url = files.url + "/m/model.onnx"
     path = await fetch_model(

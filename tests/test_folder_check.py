@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from memtrails import Memory
@@ -30,6 +31,7 @@ async def _folder(tmp_path: Path, n: int = 10) -> Path:
     return folder
 
 
+@pytest.mark.slow
 async def test_a_sound_folder_checks_clean(tmp_path: Path) -> None:
     folder = await _folder(tmp_path)
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
@@ -40,6 +42,7 @@ async def test_a_sound_folder_checks_clean(tmp_path: Path) -> None:
     assert report.pending == 0 and report.repaired == []
 
 
+@pytest.mark.slow
 async def test_orphan_and_missing_points_are_found_and_repaired(tmp_path: Path) -> None:
     folder = await _folder(tmp_path)
     gone = record_uid("notes", "4")
@@ -82,6 +85,7 @@ def _damage_line(folder: Path, n: int) -> int:
     return offset
 
 
+@pytest.mark.slow
 async def test_a_damaged_log_line_is_named_and_not_repairable(tmp_path: Path) -> None:
     folder = await _folder(tmp_path)
     offset = _damage_line(folder, 4)
@@ -96,6 +100,7 @@ async def test_a_damaged_log_line_is_named_and_not_repairable(tmp_path: Path) ->
     ]
 
 
+@pytest.mark.slow
 def test_the_cli_check(tmp_path: Path, gsm8k_subset: Callable[[int], Path]) -> None:
     home = tmp_path / "mem"
     runner = CliRunner()
@@ -140,6 +145,7 @@ def test_the_cli_check(tmp_path: Path, gsm8k_subset: Callable[[int], Path]) -> N
     assert not (tmp_path / "nothing").exists()
 
 
+@pytest.mark.slow
 async def test_points_of_a_record_forgotten_past_the_checkpoint_are_pending_not_orphans(
     tmp_path: Path,
 ) -> None:

@@ -72,6 +72,7 @@ async def test_enospc_on_the_log_keeps_every_record_reported_added(
         assert (await memory.ingest(_notes(40), batch=8)).added == 24
 
 
+@pytest.mark.slow
 def test_the_cli_says_disk_full_in_one_line_and_exits_1(
     tmp_path: Path, disk_fills_at_third_write: Callable[[], None]
 ) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+import shutil
 import stat
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,7 +17,7 @@ from click.testing import CliRunner
 from memtrails import Memory
 from memtrails._exceptions import FolderFormatError
 from memtrails.cli import main
-from memtrails.testing import HashingEmbedder
+from memtrails.testing import HashingEmbedder, MemoryIndex
 
 
 @pytest.fixture
@@ -79,7 +82,7 @@ def test_cli_refuses_a_foreign_home_in_one_line(tmp_path: Path) -> None:
 async def test_an_empty_existing_folder_becomes_a_memory_folder(tmp_path: Path) -> None:
     folder = tmp_path / "empty"
     folder.mkdir()
-    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
         report = await memory.ingest([{"id": "a", "text": "first"}])
     assert report.added == 1
     assert (folder / "manifest.json").is_file()
@@ -121,7 +124,7 @@ async def test_a_wider_memory_folder_is_tightened_and_said_so(tmp_path: Path) ->
 
 async def test_a_manifest_without_its_model_is_a_named_error(tmp_path: Path) -> None:
     folder = tmp_path / "mem"
-    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
         await memory.ingest([{"id": "a", "text": "first"}])
     manifest = json.loads((folder / "manifest.json").read_text())
     del manifest["embedding"]
@@ -144,3 +147,99 @@ async def test_an_index_left_by_an_interrupted_first_open_is_not_foreign(tmp_pat
     (folder / "notes.txt").write_text("mine")
     with pytest.raises(FolderFormatError, match="not a memory folder"):
         await Memory.open(folder, embedder=HashingEmbedder())
+
+
+class _OtherKindIndex(MemoryIndex):
+    """A custom backend whose kind this memtrails does not know."""
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "my-vector-db"}
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+async def test_a_folder_of_an_unknown_index_kind_is_refused_and_left_as_it_was(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=_OtherKindIndex()) as memory:
+        assert (await memory.ingest([{"id": "a", "text": "first"}])).added == 1
+    assert json.loads((folder / "manifest.json").read_text())["index"] == {"kind": "my-vector-db"}
+    before = _snapshot(folder)
+    with pytest.raises(FolderFormatError) as raised:
+        await Memory.open(folder, embedder=HashingEmbedder())
+    message = str(raised.value)
+    assert "\n" not in message and "'my-vector-db'" in message and "qdrant-edge" in message
+    # Not re-created as a Qdrant Edge index, nothing re-embedded, no lock file left.
+    assert _snapshot(folder) == before and not (folder / "index").exists()
+    result = await asyncio.to_thread(
+        CliRunner().invoke, main, ["search", "first", "--home", str(folder)]
+    )
+    assert result.exit_code != 0 and "'my-vector-db'" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "Traceback" not in result.output
+    # With the index it was made with, it opens.
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=_OtherKindIndex()) as memory:
+        assert await memory.get("a") is not None
+
+
+@pytest.mark.parametrize(
+    ("section", "value", "named"),
+    [
+        ("keywords", ["icu-word-break"], "'keywords' is a list"),
+        ("index", "qdrant-edge", "'index' is a string"),
+        ("embedding", {"model_id": "x", "dims": "384"}, "embedding.dims is a string"),
+        ("secrets", {"rules": ["four"]}, "secrets.rules"),
+        ("id", 7, "'id' is a number"),
+        ("keywords", {"weight": 1.5}, "keywords.weight is a number"),
+        (
+            "embedding",
+            {"kind": "hashing", "model_id": "x", "dims": 384, "max_tokens": "256"},
+            "embedding.max_tokens is a string",
+        ),
+    ],
+)
+async def test_a_manifest_section_of_the_wrong_type_is_one_line_naming_the_file(
+    tmp_path: Path, section: str, value: Any, named: str
+) -> None:
+    folder = tmp_path / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
+        await memory.ingest([{"id": "a", "text": "first"}])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest[section] = value
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(FolderFormatError) as raised:
+        await Memory.open(folder, embedder=HashingEmbedder())
+    message = str(raised.value)
+    assert "\n" not in message and "manifest.json" in message and named in message
+    result = await asyncio.to_thread(CliRunner().invoke, main, ["status", "--home", str(folder)])
+    assert result.exit_code != 0 and "manifest.json" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+async def test_an_index_copied_from_another_folder_is_noticed_and_rebuilt(
+    tmp_path: Path, embedder: Any
+) -> None:
+    """Two folders with as many records: the count agrees, the owner mark does not."""
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    for folder, text in ((ours, "apples and pears"), (theirs, "boats and harbours")):
+        async with Memory.open(folder, embedder=embedder) as memory:
+            await memory.ingest([{"id": "a", "text": text}])
+    assert (ours / "index" / "owner.json").is_file()
+    shutil.rmtree(ours / "index")
+    shutil.copytree(theirs / "index", ours / "index")
+    async with Memory.open(ours, embedder=embedder) as memory:
+        assert any("belongs to another memory folder" in line for line in memory.repairs)
+        # Rebuilt from our log: the other folder's record is not found here any more.
+        assert all("apples" in hit.snippet for hit in await memory.search("boats harbours"))
+        assert ["apples" in hit.snippet for hit in await memory.search("apples")] == [True]
+    async with Memory.open(ours, embedder=embedder) as memory:
+        assert memory.repairs == []  # marked as ours now: the next open finds nothing
+    async with Memory.open(theirs, embedder=embedder) as memory:
+        assert memory.repairs == []
+        assert ["boats" in hit.snippet for hit in await memory.search("boats")] == [True]

@@ -73,6 +73,7 @@ async def test_a_deleted_index_is_rebuilt_from_the_log(
     assert await _import(folder, source, embedder) == (0, 20)
 
 
+@pytest.mark.slow
 async def test_a_checkpoint_into_the_middle_of_a_line_is_reset(
     tmp_path: Path, gsm8k_subset: Callable[[int], Path], embedder: Any
 ) -> None:
@@ -139,6 +140,7 @@ asyncio.run(main())
     assert runs[1] == [0, 30, False, 30, []]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first_use", ["search", "write"])
 async def test_an_index_emptied_behind_the_folders_back_is_found_on_its_first_use(
     tmp_path: Path, first_use: str

@@ -113,6 +113,7 @@ def test_a_registered_importer_is_a_choice_of_add(toy: Path, tmp_path: Path) -> 
     assert refused.exit_code == 2 and "toy" in refused.output
 
 
+@pytest.mark.slow
 def test_memtrails_add_reads_it_and_resumes(toy: Path, tmp_path: Path, embedder: Any) -> None:
     path = _toy_file(tmp_path, "notes.data", ["alpha", "beta"])
     home = tmp_path / "home"

@@ -216,6 +216,7 @@ async def test_messages_saved_without_an_ending_are_mail_not_notes(tmp_path: Pat
     assert all(r.author and r.kind == "mail" for r in mail)
 
 
+@pytest.mark.slow
 def test_a_damaged_zip_is_named_as_damaged_not_as_an_unknown_kind(tmp_path: Path) -> None:
     import zipfile
 

@@ -29,6 +29,7 @@ async def _items(folder: Path, state: Any = None) -> list[Any]:
         return [item async for item in items]
 
 
+@pytest.mark.slow
 async def test_every_format_is_imported_as_searchable_text(tmp_path: Path, embedder: Any) -> None:
     files = samples.write_all(tmp_path / "notes")
     async with Memory.open(tmp_path / "memory", embedder=embedder) as memory:
@@ -68,9 +69,27 @@ async def test_bad_pdfs_are_named_errors(tmp_path: Path) -> None:
     (tmp_path / "fake.pdf").write_bytes(b"this is not a PDF at all\n" * 20)
     errors = {e.id: e.reason for e in await _items(tmp_path) if isinstance(e, RecordError)}
     assert errors["locked.pdf"].startswith("encrypted document")
-    assert errors["scan.pdf"].startswith("scanned PDF: no text layer")
+    assert errors["scan.pdf"].startswith("no text layer")
     assert errors["broken.pdf"].startswith("corrupt or unreadable document")
     assert errors["fake.pdf"].startswith("corrupt file: not a PDF")
+
+
+def test_pathological_pdfs_are_errors_not_hangs() -> None:
+    """Deeply nested objects, a page tree that loops, a page kilometres wide: each a reason."""
+    pages = b"2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n"
+    page = b"3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] >> endobj\n"
+    tail = b"trailer << /Root 1 0 R >>\n%%EOF\n"
+    catalog = b"1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n"
+    deep = b"1 0 obj << /Type /Catalog /Pages 2 0 R /X " + b"[" * 200_000 + b"]" * 200_000
+    cases = {
+        "deep": b"%PDF-1.4\n" + deep + b" >> endobj\n" + pages + page % (612, 792) + tail,
+        "huge": b"%PDF-1.4\n" + catalog + pages + page % (14_400_000, 14_400_000) + tail,
+        "loop": b"%PDF-1.4\n" + catalog + pages.replace(b"[3 0 R]", b"[2 0 R]") + tail,
+    }
+    with DocumentReader(timeout_s=30) as reader:
+        for name, data in cases.items():
+            got = reader.read(data, ".pdf")
+            assert isinstance(got, str), (name, got)
 
 
 def _bomb(path: Path) -> None:
@@ -83,6 +102,7 @@ def _bomb(path: Path) -> None:
                 f.write(block)
 
 
+@pytest.mark.slow
 async def test_zip_bomb_and_corrupt_zip_are_named_errors(tmp_path: Path) -> None:
     _bomb(tmp_path / "bomb.docx")
     (tmp_path / "cut.epub").write_bytes(b"PK\x03\x04" + os.urandom(300))
@@ -91,6 +111,7 @@ async def test_zip_bomb_and_corrupt_zip_are_named_errors(tmp_path: Path) -> None
     assert errors["cut.epub"].startswith("corrupt file: not a readable zip container")
 
 
+@pytest.mark.slow
 def test_the_worker_is_stopped_past_its_time_and_memory() -> None:
     """A document that hangs, balloons or kills the worker costs the worker, never the caller."""
     with DocumentReader(timeout_s=0.01) as reader:
@@ -132,6 +153,7 @@ async def test_unchanged_documents_are_not_read_again(tmp_path: Path) -> None:
     assert sum(isinstance(i, Seen) for i in second) == len(samples.SENTENCES) - 1
 
 
+@pytest.mark.slow
 async def test_secrets_in_documents_are_scrubbed(tmp_path: Path, embedder: Any) -> None:
     token = "ghp_" + "Q8dLmW2xR5tY7uI9oP3aS6fG1hJ4kZ0cV2bN"
     (tmp_path / "notes").mkdir()
@@ -143,3 +165,22 @@ async def test_secrets_in_documents_are_scrubbed(tmp_path: Path, embedder: Any) 
         record = await memory.get(hit.id, source=hit.source)
     assert record is not None and "[secret:github-token]" in record.text
     assert token not in (tmp_path / "memory" / "records.jsonl").read_text()
+
+
+def test_one_document_is_added_by_itself(tmp_path: Path) -> None:
+    """``memtrails add report.pdf``: one document, its own source, incremental like a folder."""
+    from click.testing import CliRunner
+
+    from memtrails.cli import main
+
+    samples.write_pdf(tmp_path / "report.pdf")
+    (tmp_path / "other.txt").write_text("not part of this import")
+    home = str(tmp_path / "memory")
+    result = CliRunner().invoke(main, ["add", str(tmp_path / "report.pdf"), "--home", home])
+    assert result.exit_code == 0, result.output
+    assert "added 1," in result.output, result.output
+    result = CliRunner().invoke(main, ["search", "herons on the breakwater", "--home", home])
+    assert "report.pdf" in result.output and "other.txt" not in result.output
+    again = CliRunner().invoke(main, ["add", str(tmp_path / "report.pdf"), "--home", home])
+    assert again.exit_code == 0 and "unchanged 1" in again.output, again.output
+    assert "read incrementally" in again.output

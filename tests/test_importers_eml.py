@@ -41,6 +41,7 @@ EXPECTED_ERRORS = {
 }
 
 
+@pytest.mark.slow
 async def test_every_eml_in_the_corpus_gives_exactly_one_item(corpora: Path) -> None:
     root = corpora / "eml"
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.eml"))
@@ -66,6 +67,7 @@ async def test_every_eml_in_the_corpus_gives_exactly_one_item(corpora: Path) -> 
     assert all("\r" not in r.text for r in records)
 
 
+@pytest.mark.slow
 async def test_ids_are_stable_across_runs(corpora: Path) -> None:
     root = corpora / "eml" / "enmime"
     first = [getattr(i, "id", None) for i in await collect(root)]

@@ -296,6 +296,7 @@ def random_rule(rng: random.Random) -> str:
     return "!" + rule if rng.random() < 0.3 else rule
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(40))
 async def test_random_rule_sets_match_git(tmp_path: Path, seed: int) -> None:
     """Random rules over a tree of folders named like the rules' pieces, as git lists it."""

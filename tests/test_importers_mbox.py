@@ -34,6 +34,7 @@ def records(items: list[Item]) -> list[MemoryRecord]:
     return [i for i in items if isinstance(i, MemoryRecord)]
 
 
+@pytest.mark.slow
 async def test_twisted_python_2003_april_gives_one_item_per_message(corpora: Path) -> None:
     path = corpora / "mbox" / "twisted-python-2003-April.mbox"
     recs = records(await collect(path))

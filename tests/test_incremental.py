@@ -85,6 +85,7 @@ async def test_notes_rerun_reads_and_embeds_only_what_changed(
         assert record is not None and "east pier" in record.text
 
 
+@pytest.mark.slow
 async def test_deleted_note_and_prune_remove_exactly_its_record(
     tmp_path: Path, embedder: Any
 ) -> None:
@@ -128,6 +129,7 @@ async def test_incremental_notes_run_may_prune(
         assert (await memory.status()).sources == {source_name(folder): 4}
 
 
+@pytest.mark.slow
 async def test_killed_notes_import_resumes_where_it_stopped(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -227,6 +229,7 @@ async def import_slack(memory: Memory, export: Path) -> ImportReport:
     return await memory.ingest(from_slack_export(export, state=state))
 
 
+@pytest.mark.slow
 async def test_slack_rerun_reads_new_days_and_reports_how(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -278,6 +281,7 @@ async def test_real_slack_export_second_run_embeds_nothing(
         assert modes(second) == [("incremental", None)]
 
 
+@pytest.mark.slow
 async def test_killed_slack_import_resumes_after_the_last_finished_channel(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

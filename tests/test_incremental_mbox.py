@@ -49,6 +49,7 @@ async def test_appending_ten_messages_embeds_exactly_ten(
         assert (await memory.status()).records == len(starts)
 
 
+@pytest.mark.slow
 async def test_prune_removes_only_what_left_this_source(
     corpora: Path, tmp_path: Path, embedder: Any
 ) -> None:

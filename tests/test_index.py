@@ -1,4 +1,4 @@
-"""One behaviour suite for both index backends: Qdrant Edge and qdrant-client's local mode."""
+"""One behaviour suite for the index backends: Qdrant Edge, qdrant-client's local mode, in memory."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from memtrails.folder.ranking import Ranked, rank_records
 from memtrails.items import Staged
 from memtrails.keys import point_id
 from memtrails.records import At, MemoryRecord
+from memtrails.testing import MemoryIndex
 from memtrails.words import keyword_vector
 
 DAY_MS = 86_400_000
@@ -88,7 +89,7 @@ def corpus(corpora: Path, embedder: OnnxEmbedder) -> Iterator[Corpus]:
 Opener = Callable[[], Awaitable[IndexBackend]]
 
 
-@pytest.fixture(params=["edge", "server-local"])
+@pytest.fixture(params=["edge", "server-local", "memory"])
 def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
     """Return a function that opens (or reopens) the backend under test in tmp_path."""
     if request.param == "edge":
@@ -97,6 +98,12 @@ def opener(request: pytest.FixtureRequest, tmp_path: Path) -> Opener:
             return await EdgeIndex.open(tmp_path / "index", dims=384)
 
         return open_edge
+    if request.param == "memory":
+
+        async def open_memory() -> IndexBackend:
+            return MemoryIndex()
+
+        return open_memory
 
     async def open_local() -> IndexBackend:
         client = AsyncQdrantClient(path=str(tmp_path / "qdrant"))
@@ -242,6 +249,8 @@ async def test_upsert_same_ids_twice_does_not_duplicate(
 
 async def test_reopen_keeps_points(opener: Opener, corpus: Corpus) -> None:
     idx = await opener()
+    if isinstance(idx, MemoryIndex):
+        pytest.skip("the in-memory index keeps nothing once closed")
     await idx.upsert(corpus.points)
     await idx.flush()
     await idx.aclose()
@@ -272,6 +281,49 @@ async def test_empty_index_and_limits(opener: Opener, corpus: Corpus) -> None:
         assert len((await idx.candidates(dense, words, 2, SearchFilter()))[0]) == 2
     finally:
         await idx.aclose()
+
+
+async def test_point_uids_lists_every_passage_of_every_record(
+    index: IndexBackend, corpus: Corpus
+) -> None:
+    listed = await index.point_uids()
+    assert listed is not None and len(listed) == 51
+    assert listed[LONG_UID] == set(range(corpus.long_passages))
+    assert all(listed[uid] == {0} for uid in corpus.texts if uid != LONG_UID)
+
+
+async def test_the_owner_mark_is_kept_where_the_backend_can(opener: Opener) -> None:
+    idx = await opener()
+    try:
+        assert await idx.owner() is None
+        await idx.set_owner("f" * 32)
+        # A server collection records none (several folders may share a server).
+        expected = None if isinstance(idx, ServerIndex) else "f" * 32
+        assert await idx.owner() == expected
+    finally:
+        await idx.aclose()
+
+
+async def test_the_memory_index_scores_as_qdrant_edge_does(tmp_path: Path, corpus: Corpus) -> None:
+    """Same candidates, same order, same raw scores: cosine, and keyword weights x Qdrant's IDF."""
+    edge = await EdgeIndex.open(tmp_path / "index", dims=384)
+    memory = MemoryIndex()
+    try:
+        for idx in (edge, memory):
+            await idx.upsert(corpus.points)
+        for text in ("suresh", "write a program in Python", corpus.texts[LONG_UID][:300]):
+            dense, words = await corpus.query(text)
+            for where in (SearchFilter(), SearchFilter(author="coding")):
+                got = await memory.candidates(dense, words, 8, where)
+                want = await edge.candidates(dense, words, 8, where)
+                for mine, theirs in zip(got, want, strict=True):
+                    assert [h.uid for h in mine] == [h.uid for h in theirs]
+                    assert [h.score for h in mine] == pytest.approx(
+                        [h.score for h in theirs], rel=1e-4, abs=1e-5
+                    )
+    finally:
+        await edge.aclose()
+        await memory.aclose()
 
 
 # ---------------------------------------------------------------- Edge only

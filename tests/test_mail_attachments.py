@@ -9,6 +9,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from helpers import benchmark
 
@@ -49,6 +50,7 @@ def test_attachment_text_and_errors_go_into_the_mail_record(tmp_path: Path) -> N
     assert by_name["locked.pdf"]["error"].startswith("encrypted document")
 
 
+@pytest.mark.slow
 async def test_a_mail_is_found_by_a_sentence_in_its_pdf(tmp_path: Path, embedder: Any) -> None:
     (tmp_path / "mail").mkdir()
     (tmp_path / "mail" / "quote.eml").write_bytes(_mail(tmp_path))
@@ -67,6 +69,7 @@ async def test_a_mail_is_found_by_a_sentence_in_its_pdf(tmp_path: Path, embedder
     assert hits[0].to_json()["attachment"] == "quote.pdf"
 
 
+@pytest.mark.slow
 def test_the_command_line_names_the_attachment(tmp_path: Path) -> None:
     (tmp_path / "mail").mkdir()
     (tmp_path / "mail" / "quote.eml").write_bytes(_mail(tmp_path))

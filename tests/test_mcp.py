@@ -30,6 +30,9 @@ from memtrails.folder.lock import READER, FolderLock, acquire_lock
 from memtrails.keys import record_uid
 from memtrails.mcp.access import FolderAccess
 
+# Each test runs `memtrails mcp` in a process of its own against a real folder.
+pytestmark = pytest.mark.slow
+
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")  # the console script, as cron runs it
 GSM8K_LINES = 40
 
@@ -113,8 +116,16 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
             "source",
             "since",
             "until",
+            "min_confidence",
         }
         assert tools["search"].annotations and tools["search"].annotations.read_only_hint
+        # Real output schemas, and kind as an enum (a free "email" used to find nothing).
+        kind = json.dumps(tools["search"].input_schema["properties"]["kind"])
+        assert '"enum"' in kind and '"mail"' in kind and '"email"' not in kind
+        out = tools["search"].output_schema or {}
+        assert {"count", "results"} <= set(out.get("properties", {}))
+        assert "text" in json.dumps(tools["get"].output_schema)
+        assert "records" in json.dumps(tools["status"].output_schema)
 
         hits = await _search(client, "Janet's ducks lay eggs and she sells them at the market", k=3)
         assert len(hits) == 3
@@ -123,6 +134,14 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
         assert best["uri"] == f"memtrails://record/{best['uid']}"
         assert set(best) >= {"id", "uid", "title", "author", "at", "kind", "source", "score"}
         assert hits[0]["score"] >= hits[1]["score"] >= hits[2]["score"]
+
+        found = await client.call_tool("search", {"query": "Janet's ducks", "k": 3})
+        # Compact lines for the model, not the structured content again as indented JSON.
+        text = "\n".join(getattr(c, "text", "") for c in found.content)
+        assert not text.lstrip().startswith("{") and "Janet" in text
+        assert len(text) < len(json.dumps(found.structured_content, indent=2)) / 2
+        sure = await client.call_tool("search", {"query": "sourdough starter", "min_confidence": 1})
+        assert not sure.is_error and (sure.structured_content or {})["count"] == 0
 
         got = await client.call_tool("get", {"id": best["uid"]})
         assert not got.is_error and got.structured_content is not None

@@ -44,6 +44,7 @@ async def test_new_folder_layout(tmp_path: Path, embedder: Any) -> None:
     assert len(line["uid"]) == 32 and len(line["fp"]) == 64
 
 
+@pytest.mark.slow
 async def test_second_opener_in_another_process_gets_a_clear_error(
     tmp_path: Path, embedder: Any
 ) -> None:

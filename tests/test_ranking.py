@@ -142,6 +142,7 @@ def test_confidence_takes_the_closer_of_meaning_and_words() -> None:
     assert keyword_share(0.0, 3, 1000) == 0.0 and keyword_share(5.0, 0, 1000) == 0.0
 
 
+@pytest.mark.slow
 async def test_keyword_share_does_not_grow_with_the_folder(tmp_path: Path) -> None:
     # The same rare words, held by one record, in a folder of 40 and of 800 records: the raw
     # keyword score grows with the folder (IDF), the share of the ideal match should not.

@@ -33,6 +33,7 @@ def _recipe(name: str) -> dict[str, Any]:
     return namespace
 
 
+@pytest.mark.slow
 async def test_sqlite_recipe_reads_only_new_and_changed_notes(tmp_path: Path, embedder: Any) -> None:
     db = tmp_path / "app.db"
     conn = sqlite3.connect(db)
@@ -191,6 +192,7 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.slow
 async def test_http_recipe_survives_a_429_a_failing_page_and_a_kill(tmp_path: Path, api: Api) -> None:
     issues_since = _recipe("http")["issues_since"]
     folder = tmp_path / "m"

@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from memtrails.folder.log import RecordLog
 from memtrails.folder.run import ImportRun
 from memtrails.folder.table import Table
 from memtrails.folder.uids import UidSet
+from memtrails.folder.writer import Writer
 from memtrails.keys import record_uid
+from memtrails.testing import MemoryIndex
 
 FP1, FP2 = ("a" * 64, "b" * 64)
+
+
+def _writer(folder: Path, table: Table) -> Writer:
+    """A writer over an empty log and an in-memory index: the run's claims go through it."""
+    return Writer(folder, RecordLog(folder / "records.jsonl"), table, MemoryIndex(), 0)
 
 
 def test_uid_set_is_exact_past_the_spill_size() -> None:
@@ -45,21 +54,21 @@ def test_uid_set_keeps_uids_of_other_shapes_as_written() -> None:
         UidSet(spill=0)
 
 
-def test_a_run_keeps_the_first_of_each_uid_past_the_spill_size() -> None:
+def test_a_run_keeps_the_first_of_each_uid_past_the_spill_size(tmp_path: Path) -> None:
     table = Table()
-    run = ImportRun(table, passed=UidSet(spill=16))
+    run = ImportRun(_writer(tmp_path, table), passed=UidSet(spill=16))
     uids = [record_uid("s", str(i)) for i in range(300)]
     assert [run.claim(u, FP1, "s") for u in uids] == ["new"] * 300
     # Each again in the same run, with another fingerprint: a later copy, not a change.
     assert {run.claim(u, FP2, "s") for u in uids} == {"duplicate"}
 
 
-def test_pruning_past_the_spill_size_removes_exactly_the_unseen() -> None:
+def test_pruning_past_the_spill_size_removes_exactly_the_unseen(tmp_path: Path) -> None:
     table = Table()
     uids = [record_uid("s", str(i)) for i in range(500)]
     for i, uid in enumerate(uids):
         table.set(uid, FP1, i, "s")
-    run = ImportRun(table, prune=True, seen=UidSet(spill=16))
+    run = ImportRun(_writer(tmp_path, table), prune=True, seen=UidSet(spill=16))
     kept = uids[::3]
     for uid in kept:
         run.saw("s", uid)
@@ -67,12 +76,14 @@ def test_pruning_past_the_spill_size_removes_exactly_the_unseen() -> None:
 
 
 @pytest.mark.slow
-def test_claims_of_written_records_are_dropped_and_rollback_still_undoes_the_rest() -> None:
+def test_claims_of_written_records_are_dropped_and_rollback_still_undoes_the_rest(
+    tmp_path: Path,
+) -> None:
     table = Table()
     old = [record_uid("s", f"old{i}") for i in range(10)]
     for i, uid in enumerate(old):
         table.set(uid, FP1, i, "s")
-    run = ImportRun(table)
+    run = ImportRun(_writer(tmp_path, table))
     new = [record_uid("s", str(i)) for i in range(20_000)]
     for i, uid in enumerate(new):
         assert run.claim(uid, FP1, "s") == "new"

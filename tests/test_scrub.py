@@ -286,6 +286,7 @@ def test_every_rule_compiles_under_re2_and_fires() -> None:
         assert rule.kind in kinds, rule.name
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(30)
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_hostile_megabyte_completes(name: str) -> None:

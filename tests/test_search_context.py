@@ -121,6 +121,7 @@ def test_author_named(author: str | None, named: bool) -> None:
     assert author_named(author, {"what", "did", "maya", "al", "example"}) is named
 
 
+@pytest.mark.slow
 async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
     tmp_path: Path,
 ) -> None:

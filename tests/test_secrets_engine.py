@@ -32,6 +32,7 @@ PASSES = {
     "assignments": engine._ASSIGNMENTS,
     "headers": engine._HEADERS,
     "commands": engine._COMMAND_FLAGS,
+    "unknown": engine._UNKNOWN_TOKENS,
 }
 
 

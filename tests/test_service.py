@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 import httpx2
 import pytest
+from helpers import gsm8k_lines
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -26,23 +27,20 @@ from memtrails.add import add_path
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.discovery import SERVICE_FILE, ServiceInfo
 
+# Each test starts the service (a real model, a real index, an HTTP server).
+pytestmark = pytest.mark.slow
+
 MEMTRAILS = str(Path(sys.executable).parent / "memtrails")
 BUILT = 40
-
-
-def _lines(corpora: Path, start: int, stop: int, out: Path) -> Path:
-    with (corpora / "jsonl" / "gsm8k-test.jsonl").open("rb") as src:
-        out.write_bytes(b"".join(line for i, line in enumerate(src) if start <= i < stop))
-    return out
 
 
 @pytest.fixture(scope="module")
 def built(corpora: Path, embedder: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder of the first 40 GSM8K problems, and two more slices to import beside it."""
     root = tmp_path_factory.mktemp("served")
-    source = _lines(corpora, 0, BUILT, root / "first.jsonl")
-    _lines(corpora, 100, 400, root / "more.jsonl")
-    _lines(corpora, 400, 460, root / "other.jsonl")
+    source = gsm8k_lines(corpora, 0, BUILT, root / "first.jsonl")
+    gsm8k_lines(corpora, 100, 400, root / "more.jsonl")
+    gsm8k_lines(corpora, 400, 460, root / "other.jsonl")
 
     async def build() -> None:
         async with Memory.open(root / "memory", embedder=embedder) as memory:
@@ -282,13 +280,33 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     piped = b'{"id": "p1", "text": "A piped note about sourdough starters."}\n'
     report = json.loads(await cli("add", "-", "--name", "pipe", "--json", stdin=piped))
     assert report["added"] == 1
+    note = home.parent / "note.md"
+    note.write_text("# Bees\n\nThe hive swarmed in May.\n")
+    report = json.loads(await cli("add", str(note), "--json"))  # a lone note, sent as a record
+    assert report["added"] == 1
     hits = json.loads(await cli("search", "sourdough", "--json", "--k", "1"))
     assert hits[0]["id"] == "p1"
     status = json.loads(await cli("status", "--json"))
-    assert status["records"] == BUILT + 61
+    assert status["records"] == BUILT + 62
     assert "forgot 1 record" in await cli("forget", "p1")
     jobs = (await service.json("GET", "/v1/imports"))["imports"]
-    assert [j["kind"] for j in jobs] == ["import", "ingest"]  # both ran in the service
+    assert [j["kind"] for j in jobs] == ["import", "ingest", "ingest"]  # all in the service
+    # Ctrl-C on `memtrails add` cancels its import in the service, not the service.
+    adding = await asyncio.create_subprocess_exec(
+        MEMTRAILS, "add", str(home.parent / "more.jsonl"), "--batch", "16", env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    listed = jobs
+    while len(listed) == len(jobs) or listed[-1]["report"]["added"] == 0:
+        await asyncio.sleep(0.2)
+        listed = (await service.json("GET", "/v1/imports"))["imports"]
+    job = listed[-1]
+    adding.send_signal(signal.SIGINT)
+    _, err = await adding.communicate()
+    assert adding.returncode != 0 and f"import {job['id']} cancelled" in err.decode()
+    job = await service.json("GET", f"/v1/imports/{job['id']}")
+    assert job["state"] == "cancelled"
+    assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 61 + 16
 
 
 async def test_the_mcp_sdk_client_over_streamable_http(service: Service) -> None:
@@ -336,9 +354,22 @@ async def test_a_killed_service_loses_nothing_it_reported_and_reopens(home: Path
     again = start(home)
     try:
         assert (await again.json("GET", "/v1/status"))["records"] == status.records
+        # SIGINT in the middle of an import: a clean stop, and nothing reported is lost.
+        job = await again.json(
+            "POST", "/v1/imports", json={"paths": [str(home.parent / "more.jsonl")], "batch": 16}
+        )
+        while (progress := await again.json("GET", f"/v1/imports/{job['id']}"))["report"][
+            "added"
+        ] == 0:
+            await asyncio.sleep(0.1)
     finally:
         await again.http.aclose()
         assert stop(again, signal.SIGINT) == 0
+    assert not (home / SERVICE_FILE).exists()
+    async with Memory.open(home) as memory:
+        after = await memory.status()
+        assert after.records >= status.records + progress["report"]["added"]
+        assert after.pending_bytes == 0 and after.indexed == after.records
 
 
 def test_serve_prints_a_systemd_unit_and_refuses_other_addresses(tmp_path: Path) -> None:
@@ -357,3 +388,87 @@ def test_serve_prints_a_systemd_unit_and_refuses_other_addresses(tmp_path: Path)
     )  # fmt: skip
     assert refused.returncode == 2 and "--allow-remote" in refused.stderr
     assert not (tmp_path / "manifest.json").exists()
+
+
+async def test_body_records_split_lines_across_chunks_and_skip_long_ones() -> None:
+    from memtrails.records import RecordError
+    from memtrails.service.imports import body_records
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for piece in (
+            b'{"id": "a", "te',
+            b'xt": "x"}\n\n',
+            b"[1]\n",
+            b"x" * 40,
+            b"yy\n",
+            b'{"id": "b"}',
+        ):
+            yield piece
+
+    items = [item async for item in body_records(chunks(), "s", max_line=32)]
+    assert items[0] == {"id": "a", "text": "x"}
+    assert isinstance(items[1], RecordError) and items[1].where == "line 3"
+    assert isinstance(items[2], RecordError) and "longer than 32" in items[2].reason
+    assert items[2].where == "line 4" and items[3] == {"id": "b"}
+
+
+def test_a_stale_service_file_is_ignored(tmp_path: Path) -> None:
+    from memtrails.service.discovery import ensure_token
+
+    ensure_token(tmp_path)
+    assert (tmp_path / "service.token").stat().st_mode & 0o777 == 0o600
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (tmp_path / SERVICE_FILE).write_text(
+        json.dumps({"pid": dead.pid, "host": "127.0.0.1", "port": 1})
+    )
+    (tmp_path / "memory.lock").write_text(f"{dead.pid} memtrails serve\n")
+    assert find_service(tmp_path) is None  # its process is gone
+    alive = os.getppid()  # a live process that does not hold the folder's lock
+    (tmp_path / SERVICE_FILE).write_text(json.dumps({"pid": alive, "host": "127.0.0.1", "port": 1}))
+    assert find_service(tmp_path) is None
+    (tmp_path / "memory.lock").write_text(f"{alive} memtrails serve\n")
+    assert find_service(tmp_path) is not None
+
+
+async def test_a_live_source_runs_as_a_job_with_its_progress_and_failure(tmp_path: Path) -> None:
+    from memtrails.records import ImportReport
+    from memtrails.service.jobs import Job, Jobs
+    from memtrails.testing import HashingEmbedder
+
+    class Feed:
+        name = "feed"
+        sources = ("feed",)
+
+        async def run(self, memory: Memory, job: Job) -> ImportReport:
+            rows = [{"id": "a", "text": "the first item of the feed"}]
+            await memory.ingest(rows, name="feed", on_progress=job.progress)
+            raise RuntimeError("the feed went away")
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        async with Jobs(memory) as jobs:
+            job = jobs.start_live(Feed())
+            await jobs.wait(job)
+            follow = [event async for event in job.follow(asyncio.Event())]
+        assert job.kind == "live" and job.state == "failed"
+        assert job.error is not None and "went away" in job.error
+        assert follow[-1]["report"]["added"] == 1 and follow[-1]["state"] == "failed"
+        assert (await memory.status()).records == 1
+
+
+async def test_the_body_is_read_only_as_records_are_taken() -> None:
+    from memtrails.service.imports import body_records
+
+    pulled = 0
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal pulled
+        for n in range(1000):
+            pulled += 1
+            yield json.dumps({"id": str(n), "text": "x"}).encode() + b"\n"
+
+    records = body_records(chunks(), "s")
+    taken = [await anext(records) for _ in range(3)]
+    assert [r["id"] for r in taken if isinstance(r, dict)] == ["0", "1", "2"]
+    assert pulled == 3  # nothing read ahead of the pipeline: the socket waits instead
+    await records.aclose()

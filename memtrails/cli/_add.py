@@ -5,14 +5,15 @@ from __future__ import annotations
 import json
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from .._exceptions import SourceError
 from ..ingest import ProgressCallback
 from ..limits import Limits
-from ..pipeline.progress import progress_bar
-from ..records import KEPT_ERRORS, ImportReport
+from ..pipeline.progress import overall_bar, progress_bar
+from ..records import KEPT_ERRORS, ImportReport, MemoryRecord
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -29,6 +30,8 @@ from ._options import (
     model_option,
     open_memory,
 )
+from ._single import git_hint, note_of, single_note
+from ._totals import commit_total, record_total
 
 __all__: list[str] = []
 
@@ -135,15 +138,26 @@ async def add(
     paths, git_repos, gone = split_vanished(paths, git_repos, prune)
 
     asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
-    routed = await add_remotely(
-        home or default_home(), paths, git_repos, {**asked, "batch": batch}, limits, not as_json
-    )
+    routed: ImportReport | None = None
+    if not gone:  # vanished inputs (--prune): the ordinary path forgets them, remotely too
+        options = {**asked, "batch": batch}
+        routed = await add_remotely(
+            home or default_home(), paths, git_repos, options, limits, not as_json
+        )
     if routed is not None:  # a service holds the folder: it ran the import
         return _show(routed, as_json, quiet)
     plans: list[list[Part]] = []
+    notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
+    git_hint(paths, git_repos)
     try:
         for path in paths:  # fail before opening the memory
-            plans.append(plan(str(path), kind=kind, name=name))
+            try:
+                plans.append(plan(str(path), kind=kind, name=name))
+            except SourceError:
+                note = note_of(path) if kind is None else None
+                if note is None:
+                    raise
+                notes.append(note)
         for repo in git_repos:
             git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
@@ -152,42 +166,57 @@ async def add(
         raise
     total = ImportReport()
 
+    show = not (as_json or quiet)
+    opened: list[Any] = []  # the memory, once open: its saved positions size the counts
+
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
         by_bytes = importer(part.kind).by_bytes
+        state = None if full or prune or not opened else opened[0].source_state(part.source)
         return progress_bar(
             part.label,
-            enabled=not (as_json or quiet),
+            enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
+            total_records=record_total(part.kind, part.target, state) if show else None,
         )
 
     try:
-        async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
-            total.removed += await forget_vanished(memory, gone, name)
-            for planned in plans:
-                report = await add_path(
-                    memory,
-                    planned,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    progress=bar,
-                    limits=limits,
-                )
-                total.merge(report)
-            for repo in git_repos:
-                with progress_bar(f"git {repo}", enabled=not (as_json or quiet)) as on_progress:
-                    report = await add_git(
+        with overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished:
+            async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+                opened.append(memory)
+                total.removed += await forget_vanished(memory, gone, name)
+                for note in notes:
+                    total.merge(await single_note(memory, note, name, batch=batch, limits=limits))
+                for planned in plans:
+                    report = await add_path(
                         memory,
-                        repo,
-                        all_branches=all_branches,
+                        planned,
                         full=full,
                         prune=prune,
                         batch=batch,
-                        on_progress=on_progress,
+                        progress=bar,
                         limits=limits,
                     )
-                total.merge(report)
+                    total.merge(report)
+                    finished(report)
+                for repo in git_repos:
+                    commits = commit_total(repo, all_branches) if show else None
+                    fresh = full or prune or memory.source_state(git_source(repo)) is None
+                    with progress_bar(
+                        f"git {repo}", enabled=show, total_records=commits if fresh else None
+                    ) as on_progress:
+                        report = await add_git(
+                            memory,
+                            repo,
+                            all_branches=all_branches,
+                            full=full,
+                            prune=prune,
+                            batch=batch,
+                            on_progress=on_progress,
+                            limits=limits,
+                        )
+                    total.merge(report)
+                    finished(report)
     finally:
         for planned in plans:
             close_parts(planned)

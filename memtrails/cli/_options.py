@@ -23,6 +23,9 @@ __all__ = []
 
 T = TypeVar("T")
 SHOWN_ERRORS = 20
+# Model threads past this are refused in one line: onnxruntime would try to start them all
+# (--threads 100000 never answered).
+MAX_THREADS = 256
 
 
 class KindChoice(click.Choice[str]):
@@ -71,7 +74,7 @@ def index_options(f: Callable[..., Any]) -> Callable[..., Any]:
     f = qdrant_option(f)
     f = click.option(
         "--threads",
-        type=click.IntRange(min=1),
+        type=click.IntRange(min=1, max=MAX_THREADS),
         default=None,
         help="Model threads (default: all cores).",
     )(f)

@@ -23,6 +23,10 @@ from ._when import bounds
 
 __all__: list[str] = []
 
+# The most hits a search returns: a larger --k is refused in one line (past 64 bits it
+# reached the index as an OverflowError traceback).
+MAX_K = 100_000
+
 
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
@@ -62,15 +66,19 @@ async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> No
     "-k",
     "--k",
     "k",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_K),
     default=10,
     show_default=True,
-    help="How many records.",
+    help=f"How many records (at most {MAX_K:,}).",
 )
 @click.option(
     "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
 )
-@click.option("--author", default=None, help="Only records by this author (exact).")
+@click.option(
+    "--author",
+    default=None,
+    help="Only records by this author: an address, a name or part of one (any case).",
+)
 @click.option(
     "--source",
     default=None,

@@ -35,13 +35,13 @@ async def add_remotely(
     show: bool,
 ) -> ImportReport | None:
     """Run ``memtrails add`` as an import of the service that holds ``home``; return its
-    report, or None when no service holds it (or the input is standard input, which is
-    streamed to the service by the ordinary path instead).
+    report, or None when no service holds it (or an input is standard input or a lone note,
+    which the ordinary path reads here and streams to the service).
 
     Progress comes back as the service reports it; Ctrl-C cancels this import, not the
     service.
     """
-    if any(str(path) == "-" for path in paths):
+    if any(str(path) == "-" or _lone_note(path, options.get("kind")) for path in paths):
         return None
     remote = await connect(home.expanduser())
     if remote is None:
@@ -63,6 +63,20 @@ async def add_remotely(
             await asyncio.shield(_cancel(remote, str(job["id"])))
             click.echo(f"import {job['id']} cancelled in the service", err=True)
             raise
+
+
+def _lone_note(path: Path, kind: str | None) -> bool:
+    """Tell whether ``path`` is a file of no archive kind (``add`` makes one note of it)."""
+    from .._exceptions import SourceError
+    from ..importers.detect import detect_kind
+
+    if kind is not None or not path.is_file():
+        return False
+    try:
+        detect_kind(path)
+    except SourceError:
+        return True
+    return False
 
 
 async def _follow(remote: RemoteMemory, job_id: str, show: bool) -> ImportReport:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ._group import main
-from ._options import as_command, default_home, home_option
+from ._options import MAX_THREADS, as_command, default_home, home_option
 
 __all__: list[str] = []
 
@@ -34,9 +34,29 @@ __all__: list[str] = []
 @click.option("--mcp-writes", is_flag=True, help="Also offer the MCP add and forget tools at /mcp.")
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_THREADS),
     default=None,
     help="Model threads (default: all cores).",
+)
+@click.option(
+    "--watch",
+    "watch_paths",
+    multiple=True,
+    type=click.Path(exists=True, path_type=Path),
+    help="Follow PATH as it grows (a Maildir, a growing mbox or JSON Lines file, a notes "
+    "folder, agent transcripts) and import what changes; kept in the folder (repeatable).",
+)
+@click.option(
+    "--watch-git",
+    "watch_repos",
+    multiple=True,
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Follow a Git repository's branches and import new commits (repeatable).",
+)
+@click.option(
+    "--poll",
+    is_flag=True,
+    help="Watch the --watch paths by polling (file systems without change events).",
 )
 @click.option(
     "--print-systemd-unit",
@@ -51,6 +71,9 @@ async def serve(
     allow_remote: bool,
     mcp_writes: bool,
     threads: int | None,
+    watch_paths: tuple[Path, ...],
+    watch_repos: tuple[Path, ...],
+    poll: bool,
     print_systemd_unit: bool,
     home: Path | None,
 ) -> None:
@@ -63,6 +86,8 @@ async def serve(
     Example:
 
         memtrails serve --home ~/.memtrails
+
+        memtrails serve --watch ~/Maildir --watch ~/notes --watch-git ~/code/app
 
         memtrails serve --print-systemd-unit > ~/.config/systemd/user/memtrails.service
     """
@@ -86,11 +111,16 @@ async def serve(
         extra += ["--threads", str(threads)] if threads else []
         click.echo(systemd_unit(folder, port, extra), nl=False)
         return
+    from ..service.watch import WatchedPath
+
+    watch = [WatchedPath(str(p.resolve()), poll=poll or None) for p in watch_paths]
+    watch += [WatchedPath(str(p.resolve()), git=True, poll=poll or None) for p in watch_repos]
     await run(
         folder,
         host=host,
         port=port,
         threads=threads,
         mcp_writes=mcp_writes,
+        watch=watch,
         say=lambda line: click.echo(line, err=line.startswith("warning")),
     )

@@ -65,8 +65,9 @@ def position(state: dict[str, Any] | None) -> str:
         return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
     if isinstance(state.get("files"), dict):
         return f"{len(state['files'])} files"
-    if isinstance(state.get("refs"), dict):
-        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(state["refs"].items())[:2])
+    refs = state.get("heads", state.get("refs"))
+    if isinstance(refs, dict):
+        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(refs.items())[:2])
     if "offset" in state:
         return f"byte {state['offset']:,}"
     if isinstance(state.get("channels"), dict):
@@ -83,7 +84,9 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     """List the folder's sources: records, last run and where each import got to.
 
     A source is what one `memtrails add PATH` (or `ingest(..., name=)`) brings: its name is
-    the resolved path, `git:<repo>`, or the name given. `forget --source` drops one.
+    the resolved path, `git:<repo>`, or the name given. `forget --source` drops one. A
+    source the service watches (`memtrails watch add`) says so, with its state and last
+    error when the service runs.
 
     Example:
 
@@ -93,7 +96,8 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
         counts = (await memory.status()).sources
         saved = read_states(memory.path)
     saved.pop(LOG_MARK, None)
-    names = sorted(set(counts) | set(saved))
+    watching = await _watched(memory.path)
+    names = sorted(set(counts) | set(saved) | set(watching))
     listed = []
     for name in names:
         found = saved.get(name)
@@ -107,6 +111,7 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
                 "last_run": _iso(when) if isinstance(when, int | float) else None,
                 "mode": entry.get("mode"),
                 "position": state,
+                **({"watched": watching[name]} if name in watching else {}),
             }
         )
     if as_json:
@@ -121,6 +126,44 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
         click.echo(
             f"{item['records']:>8}  {when:<20}  {position(item['position']):<24}  {item['source']}"
         )
+        watch = item.get("watched")
+        if watch is not None:
+            state = watch.get("state") or "not running (no service)"
+            gone = "" if watch.get("exists", True) else ", GONE"
+            click.echo(f"{'':>8}  watched: {state}{gone}")
+            if watch.get("last_error"):
+                click.echo(f"{'':>8}  last error: {watch['last_error']}")
+
+
+async def _watched(home: Path) -> dict[str, dict[str, Any]]:
+    """Return the folder's watched paths by source name, with the live state a running
+    service reports (last event, last import, last error) when one holds the folder."""
+    from ..importers._shared import default_source
+    from ..service.watch import load_watched
+
+    watched = {w.path: w for w in load_watched(home)}
+    if not watched:
+        return {}
+    rows: dict[str, dict[str, Any]] = {
+        w.path: {"path": w.path, "git": w.git} for w in watched.values()
+    }
+    try:
+        from ..service.client import connect
+
+        remote = await connect(home)
+    except ImportError:  # the service's extra is not installed
+        remote = None
+    if remote is not None:
+        async with remote:
+            for row in (await remote.call("GET", "/v1/watch"))["watched"]:
+                rows[row["path"]] = row
+    out = {}
+    for path, row in rows.items():
+        if watched.get(path) is not None and watched[path].git:
+            out["git:" + path] = row
+        else:
+            out[default_source(path)] = row
+    return out
 
 
 def _iso(seconds: float) -> str:

@@ -131,9 +131,9 @@ class OnnxEmbedder:
         self._batch_tokens = batch_tokens
         self._pad_id = pad_id(tokenizer)
         self._token_types = takes_token_types(session, model_id)
-        # A threading lock, taken inside the worker thread: serialises session.run without
-        # tying the embedder to one event loop (tests and services may use several).
-        self._run_lock = threading.Lock()
+        # Locks taken in the worker thread (no tie to one event loop): batches run one at a time;
+        # a one-window run (a query) has its own, so a search never waits for an import's batch.
+        self._run_lock, self._query_lock = threading.Lock(), threading.Lock()
         self._closed = self._optimized = False
         self._output, self._pooled = pick_output(session, model_id)
         self._dims = output_dims(
@@ -486,7 +486,7 @@ class OnnxEmbedder:
         rows = [[*self._prefix, *lead, *w.ids, *self._suffix] for w in batch]
         feeds = padded_feeds(rows, self._pad_id, token_types=self._token_types)
         mask = feeds["attention_mask"]
-        with self._run_lock:
+        with self._query_lock if len(batch) == 1 else self._run_lock:  # ORT runs both at once
             session = self._session
             if session is None:
                 raise self._closed_error()

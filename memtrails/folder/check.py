@@ -7,7 +7,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any
 
 from ..keys import record_uid
 from ..records import MemoryRecord
@@ -48,6 +48,9 @@ async def verify_on_open(
         One line per repair made now, naming the file and what was done.
     """
     made: list[str] = []
+    stranger = await _owner_problem(writer, index)
+    if stranger is not None:
+        made.append(f"{stranger}: the index was emptied and is rebuilt from records.jsonl")
     checkpoint, tail, problem = await asyncio.to_thread(read_checkpoint_mark, path)
     if problem is None and checkpoint:
         problem = await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail)
@@ -72,16 +75,34 @@ async def verify_on_open(
     return made
 
 
+async def _owner_problem(writer: Writer, index: IndexBackend) -> str | None:
+    """Mark an unmarked index as the folder's; empty one made for another folder (a copy).
+
+    Returns what was found wrong, or None.
+    """
+    owner = await index.owner()
+    mine = writer.folder_id
+    if owner is not None and owner == mine:
+        return None
+    await writer.adopt_index(rebuild=owner is not None)
+    if owner is None:
+        return None  # a new index, or one made before folders had an id: marked now
+    return (
+        f"the index belongs to another memory folder (it is marked {owner[:12]}, this folder "
+        f"is {str(mine)[:12]}): it was copied in from there"
+    )
+
+
 def _count_on_first_use(
     log: RecordLog, table: Table, writer: Writer, repairs: list[str]
 ) -> Callable[[IndexBackend], Awaitable[None]]:
+    async def count(index: IndexBackend, checkpoint: int) -> str | None:
+        return await _count_problem(log, table, index, checkpoint)
+
     async def check(index: IndexBackend) -> None:
-        # The first use may be a call of the writer's own, under its lock: the index is
-        # emptied here directly and the writer only told to restart from the log's start.
-        problem = await _count_problem(log, table, index, writer.checkpoint)
+        # Under the writer's lock: no write reaches the index between count and clearing.
+        problem = await writer.verify_index(index, count)
         if problem is not None:
-            await index.clear()
-            await writer.index_emptied()
             repairs.append(
                 f"{problem}: the index was emptied (on its first use) and is rebuilt from "
                 "records.jsonl by the next open"
@@ -140,10 +161,6 @@ _HEX = frozenset("0123456789abcdef")
 _SHOWN = 20  # problems of one kind listed by name; the rest are counted
 
 
-class _Lister(Protocol):
-    async def point_uids(self) -> dict[str, set[int]]: ...
-
-
 @dataclass(slots=True)
 class CheckReport:
     """What ``memtrails check`` found: counts, problems, and what was repaired.
@@ -159,6 +176,7 @@ class CheckReport:
     orphans: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     pending: int = 0
+    table_wrong: bool = False  # table.sqlite's rows are not the log's live records
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
 
@@ -197,8 +215,11 @@ async def check_folder(
     checkpoint, tail, unreadable = await asyncio.to_thread(read_checkpoint_mark, path)
     live, pending, bad = await asyncio.to_thread(_scan_log, log, report, checkpoint)
     if not bad and live != dict(table.offsets()):
+        report.table_wrong = True
         report.problems.append(
-            "records.jsonl changed while the folder was open, or its table is wrong: open it again"
+            "table.sqlite does not hold the live records of records.jsonl (a row lost or "
+            "left over, or the log changed while the folder was open): memtrails check "
+            "--repair rebuilds it from the log"
         )
     problem = unreadable or (
         await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail) if checkpoint else None
@@ -210,8 +231,8 @@ async def check_folder(
         cut = await asyncio.to_thread(_mark_problem, log, positions.log_mark)
         if cut:
             report.problems.append(f"sources.json: {cut}")
-    if hasattr(index, "point_uids"):
-        points = await cast(_Lister, index).point_uids()
+    points = await index.point_uids()
+    if points is not None:
         report.indexed = sum(1 for passages in points.values() if 0 in passages)
         # A record forgotten past the checkpoint may keep its points until the catch-up.
         report.orphans = sorted(uid for uid in points if uid not in live and uid not in pending)

@@ -26,9 +26,8 @@ __all__ = [
     "stale_keywords",
     "write_checkpoint",
     "write_json_atomic",
-    "write_keywords",
     "write_manifest",
-    "write_scrub_rules",
+    "write_manifest_file",
 ]
 
 FORMAT = 1
@@ -86,31 +85,103 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
             f"{path} has format {manifest.get('format') if isinstance(manifest, dict) else '?'}; "
             f"this memtrails reads format {FORMAT}"
         )
-    for key, kind in (("embedding", dict), ("index", dict)):
-        if not isinstance(manifest.get(key), kind):
+    for key in ("embedding", "index"):
+        if key not in manifest:
             raise FolderFormatError(
                 f"{path} has no {key!r} section; it was not written by memtrails or was damaged "
                 "(restore it from a backup, or import into a new folder)"
             )
+    problem = _shape_problem(manifest)
+    if problem is not None:
+        raise FolderFormatError(
+            f"{path}: {problem}; it was damaged or not written by memtrails (restore it from a "
+            "backup, or import into a new folder)"
+        )
+    return manifest
+
+
+# What each section of a manifest holds: its type, and the type of each entry that is read.
+_SECTIONS: dict[str, tuple[type, dict[str, type | tuple[type, ...]]]] = {
+    "embedding": (
+        dict,
+        {
+            "kind": str,
+            "model_id": str,
+            "dims": int,
+            "sha256": str,
+            "tokenizer_sha256": str,
+            "max_tokens": int,
+            "query_prefix": str,
+            "passage_prefix": str,
+            "path": str,
+            "package": str,
+            "url": str,
+        },
+    ),
+    "index": (dict, {"kind": str, "url": str, "collection": str}),
+    "keywords": (dict, {"words": str, "term": str, "weight": str}),
+    "secrets": (dict, {"rules": list}),
+    "id": (str, {}),
+}
+
+
+def _shape_problem(manifest: dict[str, Any]) -> str | None:
+    """Say what in ``manifest`` has the wrong type, or None (absent optional parts are fine)."""
+    for key, (kind, entries) in _SECTIONS.items():
+        if key not in manifest:
+            continue
+        section = manifest[key]
+        if not isinstance(section, kind):
+            return f"{key!r} is {_json_type(section)}, where memtrails writes {_json_type(kind())}"
+        for entry, entry_kind in entries.items():
+            value = section.get(entry) if isinstance(section, dict) else None
+            if value is not None and (not isinstance(value, entry_kind) or isinstance(value, bool)):
+                return f"{key}.{entry} is {_json_type(value)} ({value!r:.40})"
     embedding = manifest["embedding"]
     if not isinstance(embedding.get("dims"), int) or not embedding.get("model_id"):
-        raise FolderFormatError(f"{path}: the 'embedding' section lacks model_id or dims")
-    return manifest
+        return "the 'embedding' section lacks model_id or dims"
+    if embedding["dims"] < 1:
+        return f"embedding.dims is {embedding['dims']}"
+    rules = manifest.get("secrets", {}).get("rules", [])
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in rules):
+        return "secrets.rules holds something other than rule-set numbers"
+    return None
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int | float):
+        return "a number"
+    return "null" if value is None else type(value).__name__
 
 
 def write_manifest(
-    folder: Path, embedding: dict[str, Any], index: dict[str, Any]
+    folder: Path, embedding: dict[str, Any], index: dict[str, Any], *, folder_id: str
 ) -> dict[str, Any]:
-    """Write a new folder's manifest and return it."""
+    """Write a new folder's manifest and return it (``folder_id``: the folder's identity,
+    also marked in its index, so that an index copied from another folder is told apart)."""
     manifest = {
         "format": FORMAT,
+        "id": folder_id,
         "embedding": embedding,
-        "keywords": KEYWORD_SCHEME,
+        "keywords": dict(KEYWORD_SCHEME),
         "index": index,
         "secrets": {"rules": [RULES_VERSION]},
     }
-    write_json_atomic(folder / "manifest.json", manifest)
+    write_manifest_file(folder, manifest)
     return manifest
+
+
+def write_manifest_file(folder: Path, manifest: dict[str, Any]) -> None:
+    """Write ``manifest`` as the folder's ``manifest.json`` (atomically)."""
+    write_json_atomic(folder / "manifest.json", manifest)
 
 
 def scrub_rules(manifest: dict[str, Any]) -> list[int]:
@@ -123,14 +194,6 @@ def scrub_rules(manifest: dict[str, Any]) -> list[int]:
     return [int(v) for v in rules] if isinstance(rules, list) else [1]
 
 
-def write_scrub_rules(folder: Path, manifest: dict[str, Any]) -> None:
-    """Add this version's rule set to the manifest (in place and on disk) before it writes."""
-    rules = scrub_rules(manifest)
-    if RULES_VERSION not in rules:
-        manifest["secrets"] = {"rules": [*rules, RULES_VERSION]}
-        write_json_atomic(folder / "manifest.json", manifest)
-
-
 def stale_keywords(manifest: dict[str, Any]) -> str | None:
     """Say why the index's keyword weights are not this version's, or None when they are."""
     if manifest.get("keywords") == KEYWORD_SCHEME:
@@ -140,13 +203,6 @@ def stale_keywords(manifest: dict[str, Any]) -> str | None:
         f"({(manifest.get('keywords') or {}).get('weight', '?')}); run `memtrails reindex` "
         "for the current search ranking"
     )
-
-
-def write_keywords(folder: Path, manifest: dict[str, Any]) -> None:
-    """Record in the manifest (in place and on disk) that the index uses this keyword scheme."""
-    if manifest.get("keywords") != KEYWORD_SCHEME:
-        manifest["keywords"] = dict(KEYWORD_SCHEME)
-        write_json_atomic(folder / "manifest.json", manifest)
 
 
 def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> None:

@@ -7,29 +7,23 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from .._exceptions import FolderFormatError
 from ..embedding._base import Embedder
 from .check import verify_on_open
-from .index._base import IndexBackend
+from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
+from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog
-from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, write_manifest
+from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten, tighten_on_open
 from .positions import Positions
 from .table import Table
-from .writer import Writer
+from .writer import Writer, create_manifest, cut_torn_line, open_table
 
 __all__ = ["Folder", "open_folder", "public_url"]
-
-EDGE = "qdrant-edge"
-# What a Qdrant Edge shard (and the sealing count beside it) writes into index/.
-_EDGE_CONFIG = "edge_config.json"
-_EDGE_FILES = {_EDGE_CONFIG, "segments", "wal", "unsealed.json"}
-SERVER = "qdrant-server"
 
 
 @dataclass(slots=True)
@@ -68,16 +62,6 @@ class Folder:
             self.lock.release()
 
 
-def public_url(url: str) -> str:
-    """Return ``url`` without user, password or query (what may be written to disk)."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
 async def open_folder(
     path: Path,
     *,
@@ -100,8 +84,11 @@ async def open_folder(
     if not create and not (path / "manifest.json").is_file():
         raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
     await asyncio.to_thread(_make_folder, path)
-    # Before the lock file: a folder that is not ours gets nothing written into it.
-    await asyncio.to_thread(_refuse_foreign, path)
+    # Before the lock file: a folder that is not ours gets nothing written into it, nor does
+    # one whose index is of a kind this memtrails cannot open.
+    existing = await asyncio.to_thread(_refuse_foreign, path)
+    if existing is not None and index is None:
+        index_kind(existing, path)
     lock = await acquire_lock(path, role=role, wait=wait, wait_writer=wait_writer)
     log: RecordLog | None = None
     table: Table | None = None
@@ -127,16 +114,16 @@ async def open_folder(
             if instance is None:
                 instance = await factory()
             # The index first: a folder whose server cannot be reached is not created.
-            fresh = {"embedding": instance.describe(), "index": _index_spec(qdrant_url, index)}
-            backend = index or await _open_index(path, fresh, qdrant_url, qdrant_api_key)
-            manifest = await asyncio.to_thread(
-                write_manifest, path, fresh["embedding"], fresh["index"]
-            )
+            embedding, spec = instance.describe(), new_index_spec(qdrant_url, index)
+            place = IndexPlace(path, spec, int(embedding["dims"]), qdrant_url, qdrant_api_key)
+            backend = index or await INDEX_KINDS[spec["kind"]].open(place)
+            manifest = await asyncio.to_thread(create_manifest, path, embedding, spec)
         else:
             if instance is not None:
                 check_model(path, manifest["embedding"], instance.describe())
-            backend = index or _deferred_edge(path, manifest, qdrant_url)
-            backend = backend or await _open_index(path, manifest, qdrant_url, qdrant_api_key)
+            dims = int(manifest["embedding"]["dims"])
+            place = IndexPlace(path, manifest["index"], dims, qdrant_url, qdrant_api_key)
+            backend = index or await index_kind(manifest, path).open(place)
         model = FolderModel(
             path,
             manifest["embedding"],
@@ -145,19 +132,19 @@ async def open_folder(
             owned=not isinstance(embedder, Embedder),
         )
         log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
-        dropped = await asyncio.to_thread(log.repair)
+        dropped = await asyncio.to_thread(cut_torn_line, log)
         if dropped:
             repairs.append(
                 f"records.jsonl: cut an unfinished last line ({dropped} bytes; a write "
                 "interrupted before it was reported added)"
             )
-        opened, rebuilt = await asyncio.to_thread(Table.open, path, log)
+        opened, rebuilt = await asyncio.to_thread(open_table, path, log)
         table = opened
         if rebuilt:
             repairs.append(rebuilt)
         positions = await asyncio.to_thread(_load_positions, path, log, repairs)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
-        writer = Writer(path, log, opened, backend, checkpoint)
+        writer = Writer(path, log, opened, backend, checkpoint, manifest=manifest)
         deferred = backend if isinstance(backend, DeferredIndex) else None
         repairs += await verify_on_open(
             path, log, opened, backend, positions, writer, deferred=deferred, repairs=repairs
@@ -184,20 +171,20 @@ def _make_folder(path: Path) -> None:
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
 
 
-def _refuse_foreign(path: Path) -> None:
+def _refuse_foreign(path: Path) -> dict[str, Any] | None:
     """Refuse a folder that holds files but no manifest: it is someone's, not a memory folder.
 
     The lock file and a manifest's temp file are what an interrupted first open leaves.
+    Returns the folder's manifest, None when it has none yet.
     """
     if (path / "manifest.json").is_file():
-        read_manifest(path)  # someone else's manifest.json is refused before the lock file
-        return
+        return read_manifest(path)  # someone else's manifest.json is refused before the lock
     foreign = sorted(
         entry.name
         for entry in os.scandir(path)
         if entry.name != "memory.lock"
         and not entry.name.startswith(".manifest.json.")
-        and not (entry.name == "index" and _edge_leftover(path / "index"))
+        and not (entry.name == "index" and index_leftover(path / "index"))
     )
     if foreign:
         raise FolderFormatError(
@@ -205,12 +192,7 @@ def _refuse_foreign(path: Path) -> None:
             f"{foreign[0]!r}{' and more' if len(foreign) > 1 else ''}); memtrails creates "
             "its folder only in a new or empty one: choose another --home"
         )
-
-
-def _edge_leftover(index: Path) -> bool:
-    # A new folder's index is made before its manifest: what an open stopped in between
-    # (a full disk, a kill) leaves is an index folder holding only Qdrant Edge's own files.
-    return index.is_dir() and {e.name for e in os.scandir(index)} <= _EDGE_FILES
+    return None
 
 
 def _load_positions(path: Path, log: RecordLog, repairs: list[str]) -> Positions:
@@ -227,70 +209,8 @@ def _load_positions(path: Path, log: RecordLog, repairs: list[str]) -> Positions
         return Positions(path, {}, mark=mark)
 
 
-def _deferred_edge(
-    path: Path, manifest: dict[str, Any], qdrant_url: str | None
-) -> DeferredIndex | None:
-    """Return the folder's Qdrant Edge shard, to be loaded by its first use, or None.
-
-    Loading a shard reads all its segments (seconds at a million points): a folder opened
-    for what does not search or write (an import that finds nothing new) never loads it.
-    A folder without its shard, or of another kind, opens its index now (the missing shard
-    is created and found empty at once).
-    """
-    if manifest["index"].get("kind") == SERVER or qdrant_url:
-        return None
-    folder = path / "index"
-    if not (folder / _EDGE_CONFIG).is_file():
-        return None
-
-    async def load() -> IndexBackend:
-        return await _open_index(path, manifest, None, None)
-
-    return DeferredIndex(load, {"kind": EDGE, "path": str(folder)})
-
-
 def _fixed(embedder: Embedder) -> EmbedderFactory:
     async def make() -> Embedder:
         return embedder
 
     return make
-
-
-def _index_spec(qdrant_url: str | None, index: IndexBackend | None) -> dict[str, Any]:
-    if index is not None:
-        return {"kind": str(index.describe().get("kind", SERVER))}
-    if qdrant_url:
-        # Credentials stay out of the folder: an API key comes from the caller or
-        # $QDRANT_API_KEY each time.
-        return {"kind": SERVER, "url": public_url(qdrant_url), "collection": "memtrails"}
-    return {"kind": EDGE}
-
-
-async def _open_index(
-    path: Path, manifest: dict[str, Any], qdrant_url: str | None, api_key: str | None
-) -> IndexBackend:
-    spec = manifest["index"]
-    dims = int(manifest["embedding"]["dims"])
-    if spec.get("kind") == SERVER:
-        url = spec.get("url") if qdrant_url is None else qdrant_url
-        if not url:
-            raise FolderFormatError(
-                f"the index of memory folder {path} is on a Qdrant server whose URL it does not "
-                "record; give it with --qdrant-url"
-            )
-        from .index.server import ServerIndex
-
-        return await ServerIndex.open(
-            url,
-            collection=str(spec.get("collection") or "memtrails"),
-            dims=dims,
-            api_key=api_key or os.environ.get("QDRANT_API_KEY"),
-        )
-    if qdrant_url:
-        raise FolderFormatError(
-            f"memory folder {path} keeps its index in {path / 'index'} (Qdrant Edge), not on a "
-            "server; drop --qdrant-url, or import into a new folder to use a server"
-        )
-    from .index.edge import EdgeIndex
-
-    return await EdgeIndex.open(path / "index", dims=dims)

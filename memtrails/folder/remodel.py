@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from .._exceptions import ModelMismatchError
 from ..embedding._base import Embedder
-from .manifest import write_manifest
 from .model import FolderModel
 from .opening import Folder, _fixed
 
@@ -37,9 +34,7 @@ async def change_model(folder: Folder, embedder: Embedder, *, owned: bool) -> No
             "for that model"
         )
     await folder.writer.reset()
-    folder.manifest = await asyncio.to_thread(
-        write_manifest, folder.path, new, folder.manifest["index"]
-    )
+    await folder.writer.bind_model(new)  # folder.manifest is the writer's: changed in place
     previous = folder.model
     folder.model = FolderModel(
         folder.path, folder.manifest["embedding"], _fixed(embedder), embedder, owned=owned

@@ -9,6 +9,7 @@ from typing import Literal
 from ..records import SourceState
 from .table import IN_FLIGHT, Row, Table
 from .uids import UidSet
+from .writer import Writer
 
 __all__ = ["ImportRun"]
 
@@ -20,10 +21,11 @@ class ImportRun:
     """One import: its claims (undone if it fails before writing them), what it read per
     source, the uids it saw (for pruning) and the last position each importer reported.
 
-    It answers the dedup stage's questions (``claim``, ``holds``: the ``Claims`` protocol).
+    It answers the dedup stage's questions (``claim``, ``holds``: the ``Claims`` protocol);
+    its claims are the folder writer's (``writer``), its reads the writer's table.
     """
 
-    table: Table
+    writer: Writer
     prune: bool = False
     claimed: dict[str, Row | None] = field(default_factory=dict)
     read: Counter[str] = field(default_factory=Counter)
@@ -33,6 +35,11 @@ class ImportRun:
     states: dict[str, SourceState] = field(default_factory=dict)
     _sweep_at: int = _SWEEP_FROM
     _digests: bool | None = None  # whether the table held any input digest when first asked
+
+    @property
+    def table(self) -> Table:
+        """The folder's table (to read)."""
+        return self.writer.table
 
     def claim(
         self, uid: str, fp: str, source: str, raw: bytes | None = None
@@ -45,7 +52,7 @@ class ImportRun:
         if not self.passed.add(uid):
             row = self.table.raw(uid)
             return "unchanged" if row is not None and row.fp == fp else "duplicate"
-        verdict, previous = self.table.claim(uid, fp, source, raw)
+        verdict, previous = self.writer.claim(uid, fp, source, raw)
         if verdict != "unchanged" and uid not in self.claimed:
             self.claimed[uid] = previous
             if len(self.claimed) >= self._sweep_at:
@@ -113,5 +120,5 @@ class ImportRun:
         for uid, previous in self.claimed.items():
             row = self.table.raw(uid)
             if row is not None and row.offset == IN_FLIGHT:
-                self.table.restore(uid, previous)
+                self.writer.restore(uid, previous)
         self.claimed.clear()

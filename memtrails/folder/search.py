@@ -168,8 +168,9 @@ def snippet_of(passage: str, title: str | None, limit: int) -> str:
     flat = " ".join(passage.split())
     if title:
         head = " ".join(title.split())
-        if flat.startswith(head) and len(flat) > len(head):
-            flat = flat[len(head) :].lstrip(" :-")
+        bare = flat.lstrip("#= ")  # a Markdown heading's marks before the title
+        if bare.startswith(head) and len(bare) > len(head):
+            flat = bare[len(head) :].lstrip(" :-#=")
     if len(flat) <= limit:
         return flat
     cut = flat[: limit - 1]

@@ -1,30 +1,45 @@
 """The one write path of a memory folder: log, then table, then index, then checkpoint.
 
 Every change to a folder goes through :class:`Writer`: new versions of records (an import),
-tombstones (forget, prune) and re-indexing lines already in the log (catch-up after a crash,
-``reindex``). ``Writer._append`` is the only code that appends to the log and
-``Writer._apply`` the only code that changes the index (besides clearing it and removing
-orphan points, a check's repair); all run under the writer's lock.
+tombstones (forget, prune), re-indexing lines already in the log (catch-up after a crash,
+``reindex``), the dedup stage's claims and input digests, the index's repairs and the
+manifest's changes. ``Writer._append`` is the only code that appends to the log and
+``Writer._apply`` the only code that adds or deletes points; all run under the writer's
+lock. What opening writes before there is a writer (a new folder's manifest, a torn last
+line cut, the table brought up to date) is the functions at the end of this module.
+``tests/test_writer.py`` fails on any of these writes made anywhere else.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
+from typing import Any, Literal
 
 from .._exceptions import MemoryClosedError
 from ..items import Staged
+from ..secrets import RULES_VERSION
 from .index._base import IndexBackend, IndexPoint
+from .index.deferred import DeferredIndex
 from .log import RecordLog, record_line, tombstone_line
-from .manifest import write_checkpoint
+from .manifest import (
+    KEYWORD_SCHEME,
+    scrub_rules,
+    write_checkpoint,
+    write_manifest,
+    write_manifest_file,
+)
 from .points import points_for
 from .replay import LogBatch
 from .space import LOG_RESERVE, disk_full, is_disk_full, require_free
-from .table import Table
+from .table import Row, Table
 
-__all__ = ["FLUSH_EVERY", "Writer"]
+__all__ = ["FLUSH_EVERY", "Writer", "create_manifest", "cut_torn_line", "open_table"]
+
+IndexCheck = Callable[[IndexBackend, int], Awaitable[str | None]]
 
 FLUSH_EVERY = 2.0  # seconds between two index flushes (and checkpoint writes) while writing
 
@@ -48,10 +63,13 @@ class Writer:
         index: IndexBackend,
         checkpoint: int,
         *,
+        manifest: dict[str, Any] | None = None,
         flush_every: float = FLUSH_EVERY,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._folder = folder
+        # The folder's manifest: read by everyone, changed (in place) only here.
+        self._manifest = manifest if manifest is not None else {}
         self._log = log
         self._table = table
         self._index = index
@@ -68,6 +86,36 @@ class Writer:
         """Return the log offset up to which the index is known complete and durable."""
         return self._checkpoint
 
+    @property
+    def folder_id(self) -> str | None:
+        """The folder's id (its manifest's; None for a folder made before folders had one)."""
+        folder_id = self._manifest.get("id")
+        return folder_id if isinstance(folder_id, str) else None
+
+    @property
+    def table(self) -> Table:
+        """The folder's table, to read (its changes are this writer's)."""
+        return self._table
+
+    # -- the dedup stage's claims (in memory, beside the table) -------------------------------------
+
+    def claim(
+        self, uid: str, fp: str, source: str, raw: bytes | None = None
+    ) -> tuple[Literal["new", "changed", "unchanged"], Row | None]:
+        """Mark a version as on its way; say how it relates to the stored one (see
+        :meth:`Table.claim`); an unchanged row gains the digest ``raw`` of its input.
+
+        Synchronous, called by the dedup stage on the event loop's thread: it runs between
+        two awaits of any write in progress, whose table changes run on that thread too
+        without an await among them, so the two never interleave.
+        """
+        self._check_open()
+        return self._table.claim(uid, fp, source, raw)
+
+    def restore(self, uid: str, row: Row | None) -> None:
+        """Undo a claim whose version never reached the log (an import that failed)."""
+        self._table.restore(uid, row)
+
     # -- the three kinds of change ------------------------------------------------------------
 
     async def write(self, staged: Sequence[Staged]) -> None:
@@ -82,6 +130,7 @@ class Writer:
             return
         lines = [record_line(s.uid, s.fp, s.record.to_json()) for s in staged]
         points = await asyncio.to_thread(points_for, staged)
+        await self._ready()
         async with self._lock:
             self._check_open()
             start, end, offsets = await self._append(lines)
@@ -97,6 +146,8 @@ class Writer:
         Large sets are written ``chunk`` records at a time, so other writers interleave.
         """
         forgotten = 0
+        if uids:
+            await self._ready()
         for i in range(0, len(uids), chunk):
             async with self._lock:
                 self._check_open()
@@ -119,6 +170,7 @@ class Writer:
     async def replay(self, batch: LogBatch) -> int:
         """Index log lines already written (catch-up, reindex); return how many records."""
         points = await asyncio.to_thread(points_for, batch)
+        await self._ready()
         async with self._lock:
             self._check_open()
             await self._apply(batch.start, batch.end, batch.uids, points)
@@ -128,27 +180,49 @@ class Writer:
 
     async def reset(self) -> None:
         """Empty the index and move the checkpoint to the log's start (``reindex`` follows)."""
+        await self._ready()
         async with self._lock:
             self._check_open()
             await self._index.clear()
-            self._unflushed = None
-            await asyncio.to_thread(write_checkpoint, self._folder, 0)
-            self._checkpoint = 0
+            await self._restart()
 
-    async def index_emptied(self) -> None:
-        """Move the checkpoint to the log's start: the index was found out of step with the
-        log and emptied when its first use loaded it (the next open re-indexes the log).
+    async def verify_index(self, index: IndexBackend, check: IndexCheck) -> str | None:
+        """Empty ``index`` when ``check(index, checkpoint)`` finds it out of step with the log;
+        return the problem (None when there is none).
 
-        Takes no lock: that first use may be one of this writer's own calls, holding it.
+        For an index loaded by its first use (``index`` is the loaded backend, not yet
+        reachable through the stand-in this writer holds): under the writer's lock, so no
+        write reaches the index between the count and the clearing. Every writer call that
+        may load the index loads it before taking the lock, so this never waits on itself.
         """
-        self._unflushed = None
-        await asyncio.to_thread(write_checkpoint, self._folder, 0)
-        self._checkpoint = 0
+        async with self._lock:
+            self._check_open()
+            problem = await check(index, self._checkpoint)
+            if problem is not None:
+                await index.clear()
+                await self._restart()
+            return problem
+
+    async def adopt_index(self, *, rebuild: bool) -> None:
+        """Mark the index as this folder's (its manifest's id), emptying it first with
+        ``rebuild`` (an index made for another folder: the log rebuilds it)."""
+        if rebuild:
+            await self.reset()
+        folder_id = self.folder_id
+        if folder_id is None:
+            folder_id = uuid.uuid4().hex
+            await self._change_manifest({"id": folder_id})
+        if isinstance(self._index, DeferredIndex) and not self._index.keeps_owner:
+            await self._ready()  # its set_owner would load it: not under the lock
+        async with self._lock:
+            self._check_open()
+            await self._index.set_owner(folder_id)
 
     async def remove_points(self, uids: Sequence[str]) -> None:
         """Delete the points of records the log does not hold (a check's repair), and flush."""
         if not uids:
             return
+        await self._ready()
         async with self._lock:
             self._check_open()
             await self._index.delete_uids(uids)
@@ -162,6 +236,7 @@ class Writer:
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW); blocking maintenance."""
+        await self._ready()
         async with self._lock:
             self._check_open()
             await self._index.optimize()
@@ -174,6 +249,42 @@ class Writer:
                     await self._flush()
                 finally:
                     self._closed = True
+
+    # -- the manifest ------------------------------------------------------------------------------
+
+    async def bind_model(self, embedding: dict[str, Any]) -> None:
+        """Record ``embedding`` as the folder's model (``reindex --model``, after :meth:`reset`)."""
+        await self._change_manifest({"embedding": embedding})
+
+    async def record_keywords(self) -> None:
+        """Record that every point carries this version's keyword weights (after a reindex)."""
+        if self._manifest.get("keywords") != KEYWORD_SCHEME:
+            await self._change_manifest({"keywords": dict(KEYWORD_SCHEME)})
+
+    async def record_scrub_rules(self) -> None:
+        """Add this version's secret rule set to the manifest, before records scrubbed with it
+        are written."""
+        rules = scrub_rules(self._manifest)
+        if RULES_VERSION not in rules:
+            await self._change_manifest({"secrets": {"rules": [*rules, RULES_VERSION]}})
+
+    async def _change_manifest(self, changes: dict[str, Any]) -> None:
+        async with self._lock:
+            self._check_open()
+            changed = {**self._manifest, **changes}
+            await asyncio.to_thread(write_manifest_file, self._folder, changed)
+            self._manifest.update(changes)  # in place: the folder's readers hold this dict
+
+    async def _ready(self) -> None:
+        # An index loaded by its first use is loaded before the lock is taken: that first use
+        # checks the index under this lock (verify_index).
+        if isinstance(self._index, DeferredIndex):
+            await self._index.backend()
+
+    async def _restart(self) -> None:
+        self._unflushed = None
+        await asyncio.to_thread(write_checkpoint, self._folder, 0)
+        self._checkpoint = 0
 
     def _ids_at(self, offsets: Sequence[int]) -> list[str]:
         return [str(self._log.read_line(offset)["id"]) for offset in offsets]
@@ -222,3 +333,23 @@ class Writer:
     def _check_open(self) -> None:
         if self._closed:
             raise MemoryClosedError(self._folder)
+
+
+# -- what opening writes, before the folder has a writer ----------------------------------------
+
+
+def create_manifest(
+    folder: Path, embedding: dict[str, Any], index: dict[str, Any]
+) -> dict[str, Any]:
+    """Write a new folder's manifest, with a new folder id, and return it (blocking)."""
+    return write_manifest(folder, embedding, index, folder_id=uuid.uuid4().hex)
+
+
+def cut_torn_line(log: RecordLog) -> int:
+    """Cut the log's unfinished last line (a crash mid-write); return the bytes cut (blocking)."""
+    return log.repair()
+
+
+def open_table(folder: Path, log: RecordLog) -> tuple[Table, str | None]:
+    """Open the folder's table, rebuilt or brought up to date from the log (blocking)."""
+    return Table.open(folder, log)

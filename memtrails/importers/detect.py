@@ -174,7 +174,7 @@ def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) 
         return [Part(given, found, stream, source)]
     found = kind or detect_kind(p)
     source = name or default_source(p)
-    if found != "files" or kind == "files":
+    if found != "files" or kind == "files" or p.is_file():
         return [Part(given, found, p, source, size=_size(p) if p.is_file() else None)]
     return _plan_folder(p, given, source)
 

@@ -35,6 +35,11 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
 }
 _BOM = b"\xef\xbb\xbf"
 _SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
+#: The most JSON values (objects, arrays, numbers, strings...) one line may hold. Parsed,
+#: each costs Python 30-90 bytes, so a 64 MB line of ``{},{},...`` would take 1.5 GB: such a
+#: line is refused before it is parsed. No record holds this many (one is refused past
+#: ``Limits.max_record_bytes`` anyway).
+MAX_LINE_VALUES = 2_000_000
 
 
 def _pick(obj: Mapping[str, Any], field: str, mapping: Mapping[str, str]) -> tuple[str | None, Any]:
@@ -142,6 +147,13 @@ def _item(
     if not raw.strip():
         return None
     where = f"line {line_no}"
+    if _values(raw) > MAX_LINE_VALUES:
+        return RecordError(
+            source,
+            where,
+            f"holds more JSON values than one record may ({MAX_LINE_VALUES:,}, "
+            "importers.jsonl.MAX_LINE_VALUES); not read",
+        )
     try:
         obj = json.loads(raw)
     except RecursionError:
@@ -160,6 +172,30 @@ def _item(
         return _record(obj, line_no, path.name, source, mapping, kind)
     except (ValueError, TypeError) as exc:
         return RecordError(source, where, str(exc))
+
+
+def _values(raw: bytes) -> int:
+    """Count (from above) the JSON values a line holds, without parsing it.
+
+    Every value but the first follows a ``,`` or opens with ``[``/``{``. Only when that quick
+    count is over the limit are those inside strings (text, not values) taken out, one
+    string at a time: at most :data:`MAX_LINE_VALUES` strings, since each is a value too.
+    """
+    quick = raw.count(b",") + raw.count(b"[") + raw.count(b"{")
+    if quick <= MAX_LINE_VALUES:
+        return quick
+    if b"\\" in raw:  # an escaped quote or backslash is not where a string ends
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    if raw.count(b'"') // 2 > MAX_LINE_VALUES:
+        return raw.count(b'"') // 2
+    inside = 0
+    end = -1
+    while (start := raw.find(b'"', end + 1)) >= 0:
+        end = raw.find(b'"', start + 1)
+        if end < 0:
+            break
+        inside += sum(raw.count(c, start, end) for c in (b",", b"[", b"{"))
+    return quick - inside
 
 
 def _too_deep(limits: Limits) -> str:

@@ -116,6 +116,12 @@ def _is_slack_zip(path: Path) -> bool:
         return True
 
 
+def _is_document(path: Path) -> bool:
+    from .documents import is_document
+
+    return is_document(path.name)
+
+
 def _open_transcripts(o: Opening) -> AsyncIterator[Item]:
     from .transcripts import from_agent_transcripts
 
@@ -198,8 +204,9 @@ BUILTIN: tuple[Importer, ...] = (
     ),
     Importer(
         "files",
-        "a folder of notes: text, Markdown and source files",
+        "a folder of notes: text, Markdown and source files, documents; or one document",
         _open_files,
+        file=_is_document,
         reads_folders=True,
         prunes_incrementally=True,
         state=FilesState,

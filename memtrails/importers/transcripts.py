@@ -79,7 +79,8 @@ def is_transcript(head: bytes) -> bool:
 def _jsonl_files(root: Path, depth: int = 4) -> Iterator[Path]:
     """Yield the ``.jsonl`` files under ``root`` (at most ``depth`` folders down), sorted."""
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
+        with os.scandir(root) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
     except OSError:
         return
     for entry in entries:

@@ -7,16 +7,28 @@ import importlib.metadata
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, ParamSpec
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
 from .._exceptions import MemtrailsError
 from .access import FolderAccess
+from .schemas import (
+    AddResult,
+    ForgetResult,
+    RecordResult,
+    SearchResult,
+    StatusResult,
+    add_result,
+    forget_result,
+    record_result,
+    search_result,
+    status_result,
+)
 from .tools import (
     RECORD_URI,
     add_tool,
@@ -31,6 +43,7 @@ from .tools import (
 __all__ = ["build_server", "serve"]
 
 P = ParamSpec("P")
+R = TypeVar("R")
 
 INSTRUCTIONS = """\
 A personal memory: mail, chat, Git commits, notes and documents imported by memtrails.
@@ -44,8 +57,9 @@ Search the memory by meaning and by exact words; returns the best records first.
 Each result: id, uid, uri (memtrails://record/<uid>, readable as a resource), title, kind,
 author, at (ISO 8601 date or null), source, score (higher is better; only for ranking),
 snippet (the best matching passage, up to 300 characters). Pass a result's uid or id to
-`get` for the whole text. kind, author and source match exactly; all filters
-combine with AND."""
+`get` for the whole text. confidence (0..1) says how close the best match came;
+confident false means nothing here is likely relevant. kind and source match exactly,
+author by its words (an address or a name); all filters combine with AND."""
 
 GET = """\
 Return one record by its id or uid (from `search` results): id, uid, uri, source, kind,
@@ -72,8 +86,17 @@ source is given)."""
 Query = Annotated[str, Field(description="Words or a question, in plain language.")]
 K = Annotated[int, Field(ge=1, le=50, description="How many records to return (1-50).")]
 Kind = Annotated[
-    str | None,
-    Field(description="Only this kind: mail, chat, commit, file or note (as in results)."),
+    Literal["mail", "chat", "commit", "note", "file", "document"] | None,
+    Field(description="Only records of this kind (as in results)."),
+]
+MinConfidence = Annotated[
+    float | None,
+    Field(
+        ge=0,
+        le=1,
+        description="Return nothing when the search's confidence (0..1) is below this: "
+        "0.35 is calibrated (below it, nothing came close in meaning or in words).",
+    ),
 ]
 Author = Annotated[
     str | None,
@@ -116,12 +139,12 @@ _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_w
 
 
 def _errors_as_tool_errors(
-    fn: Callable[P, Awaitable[dict[str, Any]]],
-) -> Callable[P, Awaitable[dict[str, Any]]]:
+    fn: Callable[P, Awaitable[R]],
+) -> Callable[P, Awaitable[R]]:
     """Turn memtrails errors into MCP tool errors the model can read (scrubbed)."""
 
     @functools.wraps(fn)
-    async def call(*args: P.args, **kwargs: P.kwargs) -> dict[str, Any]:
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await fn(*args, **kwargs)
         except (MemtrailsError, ValueError) as exc:
@@ -160,20 +183,31 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
         source: Source = None,
         since: Since = None,
         until: Until = None,
-    ) -> dict[str, Any]:
-        return await search_tool(
-            access, query, k, kind=kind, author=author, source=source, since=since, until=until
+        min_confidence: MinConfidence = None,
+    ) -> Annotated[CallToolResult, SearchResult]:
+        return search_result(
+            await search_tool(
+                access,
+                query,
+                k,
+                kind=kind,
+                author=author,
+                source=source,
+                since=since,
+                until=until,
+                min_confidence=min_confidence,
+            )
         )
 
     @_errors_as_tool_errors
     async def get(
         id: RecordId, source: GetSource = None, max_chars: MaxChars = 20000
-    ) -> dict[str, Any]:
-        return await get_tool(access, id, source, max_chars)
+    ) -> Annotated[CallToolResult, RecordResult]:
+        return record_result(await get_tool(access, id, source, max_chars))
 
     @_errors_as_tool_errors
-    async def status() -> dict[str, Any]:
-        return await status_tool(access, writes=allow_writes)
+    async def status() -> Annotated[CallToolResult, StatusResult]:
+        return status_result(await status_tool(access, writes=allow_writes))
 
     server.add_tool(search, name="search", description=SEARCH, annotations=_READ_ONLY)
     server.add_tool(get, name="get", description=GET, annotations=_READ_ONLY)
@@ -184,15 +218,17 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
         @_errors_as_tool_errors
         async def add(
             path: AddPath, git: Git = False, full: Full = False, kind: str | None = None
-        ) -> dict[str, Any]:
-            return await add_tool(access, path, git=git, full=full, kind=kind)
+        ) -> Annotated[CallToolResult, AddResult]:
+            return add_result(await add_tool(access, path, git=git, full=full, kind=kind))
 
         # The schema's enum is the importer registry's kinds, read as the server is built.
         add.__annotations__["kind"] = _import_kind()
 
         @_errors_as_tool_errors
-        async def forget(id: RecordId, source: GetSource = None) -> dict[str, Any]:
-            return await forget_tool(access, id, source)
+        async def forget(
+            id: RecordId, source: GetSource = None
+        ) -> Annotated[CallToolResult, ForgetResult]:
+            return forget_result(await forget_tool(access, id, source))
 
         server.add_tool(
             add,

@@ -74,6 +74,7 @@ async def search_tool(
     source: str | None = None,
     since: str | None = None,
     until: str | None = None,
+    min_confidence: float | None = None,
 ) -> dict[str, Any]:
     """Return the ``k`` best records for ``query`` as JSON: the search tool's result."""
     if not query.strip():
@@ -81,7 +82,14 @@ async def search_tool(
     since, until = _date("since", since), _date("until", until)
     async with access.open(model=True) as memory:
         hits = await memory.search(
-            query, k, kind=kind, author=author, source=source, since=since, until=until
+            query,
+            k,
+            kind=kind,
+            author=author,
+            source=source,
+            since=since,
+            until=until,
+            min_confidence=min_confidence,
         )
     results = []
     for hit in hits:

@@ -1,16 +1,145 @@
-"""A progress bar for long imports on a terminal, and nothing anywhere else."""
+"""Progress of long imports: a tqdm bar on a terminal, plain lines elsewhere, nothing when quiet.
+
+The bar counts records written against the records the input holds when that is known
+(a quick count before the import: messages of an mbox, lines of JSON Lines, commits), so
+its rate and time left follow the embedding, which is the slow part, not the reading,
+which runs ahead. Without a count it estimates one from the bytes read, or just counts.
+A clock thread redraws it twice a second, so the elapsed time ticks while the model loads
+and between batches, and it names the phase: starting (the model loads), reading,
+embedding (reading done, batches still in the model).
+"""
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TextIO
 
 from tqdm import tqdm
 
 from ..records import ImportReport
 
-__all__ = ["progress_bar"]
+__all__ = ["PLAIN_EVERY", "overall_bar", "progress_bar", "working"]
+
+PLAIN_EVERY = 10.0
+"""Seconds between two plain progress lines when stderr is not a terminal (a log, cron)."""
+_TICK = 0.5
+_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
+_COUNT_FORMAT = "{desc}: {n_fmt} records [{elapsed}, {rate_fmt}{postfix}]"
+
+
+class _Progress:
+    """One source's display: the numbers of the last report, drawn by the clock or a report."""
+
+    def __init__(
+        self,
+        label: str,
+        stream: TextIO,
+        terminal: bool,
+        total_records: int | None,
+        total_bytes: int | None,
+        position: Callable[[], int] | None,
+    ) -> None:
+        self.label = label
+        self.stream = stream
+        self.terminal = terminal
+        self.total_records = total_records
+        self.total_bytes = total_bytes
+        self.position = position
+        self.report: ImportReport | None = None
+        self.started = time.monotonic()
+        self.printed = self.started
+        self.lock = threading.Lock()
+        guess = total_records is not None or (total_bytes is not None and position is not None)
+        self.bar: Any = None
+        if terminal:
+            self.bar = tqdm(
+                desc=label,
+                total=total_records if total_records is not None else (1 if guess else None),
+                unit=" rec",
+                file=stream,
+                dynamic_ncols=True,
+                leave=False,
+                bar_format=_FORMAT if guess else _COUNT_FORMAT,
+                mininterval=0,
+            )
+
+    def phase(self) -> str:
+        if self.report is None:
+            return "starting"
+        if self.position is not None and self.total_bytes:
+            if self.position() < self.total_bytes:
+                return "reading"
+            return "embedding"
+        if self.total_records is not None and self.report.seen < self.total_records:
+            return "reading"
+        return "embedding"
+
+    def total(self) -> int | None:
+        seen = self.report.seen if self.report else 0
+        if self.total_records is not None:
+            return max(self.total_records, seen)
+        if self.total_bytes and self.position is not None:
+            read = self.position()
+            if read <= 0 or seen == 0:
+                return None
+            # Records per byte so far, over the whole input: an estimate until reading ends.
+            return max(seen, round(seen * self.total_bytes / min(read, self.total_bytes)))
+        return None
+
+    def draw(self) -> None:
+        with self.lock:
+            report = self.report
+            seen = report.seen if report else 0
+            total = self.total()
+            tail = f"{self.phase()}, embedded {report.embedded if report else 0}"
+            if report and report.skipped:
+                tail += f", skipped {report.skipped}"
+            if self.bar is not None:
+                if total is not None and self.bar.total != total:
+                    self.bar.total = total
+                self.bar.n = seen
+                self.bar.set_postfix_str(tail, refresh=False)
+                self.bar.refresh()
+                return
+            now = time.monotonic()
+            if now - self.printed >= PLAIN_EVERY:
+                self.printed = now
+                of = f"/{total}" if total is not None else ""
+                print(
+                    f"{self.label}: {seen}{of} records, {tail}, {now - self.started:.0f} s",
+                    file=self.stream,
+                    flush=True,
+                )
+
+    def update(self, report: ImportReport) -> None:
+        self.report = report
+        self.draw()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextmanager
+def _ticking(progress: _Progress) -> Iterator[None]:
+    """Redraw ``progress`` every half second from a thread this block owns and joins."""
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(_TICK):
+            progress.draw()
+
+    clock = threading.Thread(target=tick, name=f"progress {progress.label}", daemon=True)
+    clock.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        clock.join()
 
 
 @contextmanager
@@ -20,49 +149,95 @@ def progress_bar(
     *,
     total_bytes: int | None = None,
     position: Callable[[], int] | None = None,
+    total_records: int | None = None,
 ) -> Iterator[Callable[[ImportReport], None]]:
-    """Yield an ``on_progress`` callback that draws a bar on stderr when it is a terminal.
+    """Yield an ``on_progress`` callback that shows one source's import on stderr.
 
-    With ``position`` (bytes of the input read so far: compressed bytes for a compressed
-    file), the bar counts bytes, and with ``total_bytes`` it shows a percentage and the time
-    left, so a user can plan by it; without, it counts records.
+    On a terminal, a bar; elsewhere a plain line every :data:`PLAIN_EVERY` seconds.
 
     Args:
         label: what is being imported (one bar per source).
-        enabled: False for no bar at all (``--json``).
+        enabled: False for no display at all (``--json``, ``--quiet``).
         total_bytes: the input's size on disk, when known.
-        position: returns the bytes read so far.
+        position: returns the bytes read so far (compressed bytes for a compressed file).
+        total_records: how many records the import will read, when counted beforehand.
     """
-    show = enabled and sys.stderr.isatty()
-    if not show:
+    if not enabled:
         yield lambda _report: None
         return
-    by_bytes = position is not None
+    stream = sys.stderr
+    progress = _Progress(label, stream, stream.isatty(), total_records, total_bytes, position)
+    try:
+        with _ticking(progress):
+            yield progress.update
+    finally:
+        progress.close()
+
+
+@contextmanager
+def overall_bar(count: int, enabled: bool = True) -> Iterator[Callable[[ImportReport], None]]:
+    """Yield a callback that counts finished sources of a multi-source import on one line.
+
+    Nothing is shown for a single source, off a terminal, or when not ``enabled``.
+    """
+    if not enabled or count < 2 or not sys.stderr.isatty():
+        yield lambda _report: None
+        return
     bar = tqdm(
-        desc=label,
-        total=total_bytes if by_bytes else None,
-        unit="B" if by_bytes else " rec",
-        unit_scale=by_bytes,
-        unit_divisor=1024 if by_bytes else 1000,
+        desc="all sources",
+        total=count,
+        unit=" source",
         file=sys.stderr,
         dynamic_ncols=True,
         leave=False,
+        position=1,
+        bar_format="{desc}: {n_fmt}/{total_fmt} sources [{elapsed}{postfix}]",
     )
+    done = ImportReport()
 
-    def update(report: ImportReport) -> None:
-        done = position() if position is not None else report.seen
-        if bar.total is not None:
-            done = min(done, int(bar.total))
-        bar.update(done - bar.n)
-        bar.set_postfix(
-            records=report.seen,
-            added=report.added,
-            unchanged=report.unchanged,
-            skipped=report.skipped,
-            refresh=False,
-        )
+    def finished(report: ImportReport) -> None:
+        done.merge(report)
+        bar.set_postfix_str(f"{done.seen} records, added {done.added}", refresh=False)
+        bar.update(1)
 
     try:
-        yield update
+        yield finished
     finally:
+        bar.close()
+
+
+@contextmanager
+def working(label: str, enabled: bool = True) -> Iterator[None]:
+    """Show that a long step without counts of its own runs: ``label [elapsed]``, ticking.
+
+    For ``reindex`` and ``check --repair``, which re-embed the whole log: on a terminal a
+    line whose clock ticks until the step ends; elsewhere one line when it starts.
+    """
+    if not enabled:
+        yield
+        return
+    if not sys.stderr.isatty():
+        print(f"{label} ...", file=sys.stderr, flush=True)
+        yield
+        return
+    bar = tqdm(
+        desc=label,
+        total=None,
+        file=sys.stderr,
+        leave=False,
+        bar_format="{desc} [{elapsed}]",
+    )
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(_TICK):
+            bar.refresh()
+
+    clock = threading.Thread(target=tick, name=f"working {label}", daemon=True)
+    clock.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        clock.join()
         bar.close()

@@ -28,10 +28,23 @@ password is replaced (``https://bob:[secret:url-password]@host``) and for ``pass
 assignments only the value (``password: [secret:password]``). A value that is itself a
 provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``).
 
+Every copy of a value found as a secret goes too, wherever it stands in the record: a key
+pasted into a message and again in the quoted reply, a token in the title and the text,
+the id (see ``copies.py``).
+
 Assignments (kind ``password``): a key ending in password, passwd, pwd, pw, pass, secret,
 token, api_key/apikey/api-key, access_key, private_key, secret_key or authorization (with
 an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
-``:``, ``=>``, ``:=``, ``==`` or a space after ``--key``, then a value. Only the value is
+``:``, ``=>``, ``:=``, ``==``, make's ``::=``/``:::=``/``?=``/``+=``, PHP's ``.=`` or a
+space after ``--key``, then a value, quoted (backticks too) or bare; a type may stand
+between the name and ``=`` when the value is quoted (``var xToken string = "..."``,
+``val apiKey: String = "..."``). Any other name ending in "key" (``STRIPE_KEY``,
+``app.api.key``, ``apiMaticKey``, ``Key`` in a log line) needs a random value (16+
+characters with letters and digits, no words), and never a table's, a cache's or a public
+key (``primary_key``, ``cacheKey``, ``publicKeyToken``). The same holds for XML elements
+(the value perhaps on its own line), .NET ``<setting name=...><value>`` and ``<add key=...
+value=...>``, Terraform's ``variable "x" { default = "..." }`` and URL query parameters
+(``?key=``, ``&apikey=``; the value ends at the next ``&name=``). Only the value is
 replaced, and not when it is:
 
 - shorter than 6 characters;
@@ -71,16 +84,28 @@ three words, the other open-ended parts start with a literal that cannot recur i
 them), and a match rejected by the checks above never sends the scan back more than its
 own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
 
-Commands: ``mysql -pX``, ``sshpass -p X``, ``redis-cli -a X``, ``curl -u user:X`` within
+Commands: ``mysql -pX``, ``sshpass -p X``, ``psexec -p X`` (and PAExec, CrackMapExec,
+NetExec, evil-winrm, smbmap, rdesktop), ``redis-cli -a X``, ``curl -u user:X`` within
 300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b
 FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line;
 SQL's ``IDENTIFIED BY 'X'``, PowerShell's ``ConvertTo-SecureString 'X'``, redis.conf's
 ``requirepass X``/``masterauth X``.
 
+Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
+yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
+and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
+of a known format (a JWT, a GitHub token, a PEM block), with that token's kind; and, kind
+``token``, a token of a service no rule names: a lower-case prefix of one or two words
+joined by ``_`` and 20+ random characters (``acme_a1B2...``), or a quoted string of 20-64
+random characters on its own (``mite 'V' 'host'``). Random: digits and both cases, not a
+name made of words (``PydanticDeprecatedSince20``), not an alphabet written out, not base64
+of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
+``AKIAXXXXXXXXXXXXXXXX``, AWS's ``AKIAIOSFODNN7EXAMPLE``.
+
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
-design), a password in prose made of letters only ("the password is sunshine"), unprefixed
-keys with no word before them, a token glued to a word by ``-`` (``backup-eyJ...``), an
-unencoded ``?`` in a URL's password, and tokens of services not listed in :data:`KINDS`.
+design), a password in prose made of letters only ("the password is sunshine"), a token
+glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``?`` in a URL's password, and
+unprefixed tokens of unknown services with no word before them and no quotes around them.
 """
 
 from __future__ import annotations

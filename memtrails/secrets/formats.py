@@ -4,13 +4,14 @@ base64, and prefixed tokens of services no rule names (``<prefix>_<random>``).""
 from __future__ import annotations
 
 import base64
+import binascii
 from typing import Final
 
 import re2
 
 from .rule import Rule
 
-__all__ = ["B64_PREFIXES", "FORMAT_RULES", "is_random_tail", "wordy"]
+__all__ = ["B64_PREFIXES", "FORMAT_RULES", "is_random_string", "is_random_tail", "wordy"]
 
 # Prefixes of tokens whose base64 (a Kubernetes secret's data, a config value encoded once
 # more, an Authorization header built by hand) gives them away: a JWT's '{"' ("eyJ"), a PEM
@@ -94,8 +95,18 @@ FORMAT_RULES: Final[tuple[Rule, ...]] = (
         "token",
         r"\b(?P<v>[a-z][a-z0-9]{1,9}(?:_[a-z0-9]{1,10})?_[A-Za-z0-9]{20,80})"
         r"(?:[^A-Za-z0-9_+/=-]|\z)",
-        "tokens",
+        "unknown",
         "random",
+    ),
+    # A quoted string of 20 to 64 random characters on its own: a key handed to a constructor
+    # or a command without a name before it ("mite 'V' 'host'", new Client("V", "eu")). Its check
+    # (is_random_string) asks for digits and both cases, and no words.
+    Rule(
+        "quoted_random",
+        "token",
+        r"(?:^|[^A-Za-z0-9_\\])[\"'`](?P<v>[A-Za-z0-9][A-Za-z0-9_-]{18,62}[A-Za-z0-9])[\"'`]",
+        "unknown",
+        "random_string",
     ),
 )
 
@@ -114,6 +125,37 @@ _OWNED: Final = frozenset(
 )
 
 
+_RUNS: Final = (b"0123", b"1234", b"abcd", b"ABCD", b"6789", b"wxyz", b"WXYZ")
+
+
+def is_random_string(value: bytes) -> bool:
+    """Tell whether a string with no name before it is random: two or more digits, upper-
+    and lower-case letters, not :func:`wordy`, no part between ``_``/``-`` that is a word."""
+    digits = sum(48 <= c <= 57 for c in value)
+    upper = sum(65 <= c <= 90 for c in value)
+    lower = sum(97 <= c <= 122 for c in value)
+    if digits < 2 or upper < 2 or lower < 2:
+        return False
+    parts = [p for p in value.replace(b"-", b"_").split(b"_") if p]
+    if len(parts) > 1 and all(p.isalpha() or p.isdigit() for p in parts):
+        return False  # snake_case words: "send_message_v2"
+    if len(parts) >= 4 and sum(p.isalpha() and len(p) >= 3 for p in parts) * 2 >= len(parts):
+        return False  # "test_nllloss_NCd1d2_with_weight", "Cryptography_HAS_TLSv1_3_FUNCTIONS"
+    if any(run in value for run in _RUNS):
+        return False  # an alphabet written out: "0123456789ABCDEFabcdef"
+    if _decodes_to_prose(value):
+        return False  # base64 of a sentence
+    return not wordy(value.decode("ascii"), common=False)
+
+
+def _decodes_to_prose(value: bytes) -> bool:
+    try:
+        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return b" " in plain and plain.isascii() and plain.decode("ascii").isprintable()
+
+
 def is_random_tail(value: bytes) -> bool:
     """Tell whether the part after a token's last ``_`` is random, not words.
 
@@ -128,11 +170,11 @@ def is_random_tail(value: bytes) -> bool:
         tail.upper() != tail and tail.lower() != tail and any(c in b"0123456789" for c in tail)
     ):
         return False
-    return not wordy(tail.decode("ascii", "replace"))
+    return not wordy(tail.decode("ascii", "replace"), common=False)
 
 
-_HUMP: Final = re2.compile(r"[A-Z][a-z]{2,}|^[a-z]{3,}")
-_NO_VOWEL_RUN: Final = re2.compile(r"[^aeiouy]{4}")
+_HUMP: Final = re2.compile(r"[A-Z][a-z]{2,}|(?:^|[_-])[a-z]{3,}")
+_NO_VOWEL_RUN: Final = re2.compile(r"[^aeiouy]{5}")
 
 
 # Words that names of types, functions and variables are made of: a hump that is one of them
@@ -155,16 +197,17 @@ _NAME_WORDS: Final = frozenset(
 )
 
 
-def wordy(text: str) -> bool:
+def wordy(text: str, common: bool = True) -> bool:
     """Tell whether ``text`` is a name made of words ("Ed25519PrivateKey",
-    "getUserAccountSettings2"): two or more humps (a capital and two or more lower-case
-    letters, or a lower-case word at the start) that read like words (a vowel, no four
-    consonants in a row), holding 60% of its letters or more, one of them a common word of
-    names. A random string rarely has such humps, and almost never a word among them."""
+    "PydanticDeprecatedSince20", "all-MiniLM-L6-v2-fused"): two or more humps (a capital and
+    two or more lower-case letters, or a lower-case word at the start or after ``_``/``-``)
+    that read like words (a vowel, no five consonants in a row), holding 60% of its letters
+    or more; with ``common``, one of them a common word of names too. Of random strings of
+    62 characters, under one in a hundred has such humps, and almost none a common word."""
     if not text.isascii():
         return False
     humps = [
-        h.lower()
+        h.lower().lstrip("_-")
         for h in _HUMP.findall(text)
         if any(c in "aeiouy" for c in h.lower()) and _NO_VOWEL_RUN.search(h.lower()) is None
     ]
@@ -172,5 +215,5 @@ def wordy(text: str) -> bool:
     return (
         len(humps) >= 2
         and sum(map(len, humps)) * 10 >= letters * 6
-        and any(h in _NAME_WORDS for h in humps)
+        and (not common or any(h in _NAME_WORDS for h in humps))
     )

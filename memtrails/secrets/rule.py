@@ -36,5 +36,7 @@ class Rule:
     name: str  # unique; the group name in the combined expression
     kind: str  # the marker's kind; "" for a span to keep as it is (data: URIs)
     pattern: str
-    scan: str  # its pass: "tokens" (also run inside values), "assignments", "headers", "commands"
+    # its pass: "tokens" (also run inside values), "assignments", "headers", "commands",
+    # "unknown" (tokens of services no rule names)
+    scan: str
     check: str = ""

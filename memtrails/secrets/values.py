@@ -223,6 +223,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False
     if value.startswith(_SSH_BLOBS) or value.lower().startswith("0x"):
         return False  # an SSH public key, a number or a key id in hex
+    if not quoted and wordy(value.rsplit(".", 1)[-1]):
+        return False  # a type or a name: "private_key: Ed25519PrivateKey"
     # A name made of words ("refresh_token_v2_handler") has long letter runs between
     # separators; a random token has digits scattered through it.
     parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]

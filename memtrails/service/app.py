@@ -19,6 +19,7 @@ from ..memory import Memory
 from .auth import Guard
 from .jobs import JobConflictError, Jobs
 from .routes import Api
+from .watch import Watched
 
 __all__ = ["build_app"]
 
@@ -34,6 +35,7 @@ def build_app(
     host: str,
     port: int,
     mcp_writes: bool = False,
+    watched: Watched | None = None,
 ) -> ASGIApp:
     """Return the service's application: ``/v1/...`` and ``/mcp``, behind :class:`Guard`.
 
@@ -53,12 +55,18 @@ def build_app(
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
     routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes]
+    if watched is not None:
+        from .watch_routes import watch_routes
+
+        routes += watch_routes(watched)
 
     @asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
             await stack.enter_async_context(jobs)
             await stack.enter_async_context(mcp_server.session_manager.run())
+            if watched is not None:
+                watched.start_all()  # the watched set, kept in the folder, followed again
             yield
 
     app = Starlette(

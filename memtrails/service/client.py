@@ -21,11 +21,14 @@ from ..limits import Limits
 from ..memory import Memory
 from ..records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport
 from .discovery import ServiceInfo, find_service
-from .imports import ERROR_KEY
 
-__all__ = ["RemoteMemory", "ServiceError", "connect", "report_from_json"]
+__all__ = ["ERROR_KEY", "RemoteMemory", "ServiceError", "connect", "report_from_json"]
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+
+ERROR_KEY = "__record_error__"
+"""A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
+the client's own importer yielded: it is counted and listed like any other."""
 
 
 async def connect(home: Path) -> RemoteMemory | None:

@@ -5,26 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Callable
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..add import add_git, add_part
+from ..add import add_git, add_path
 from ..importers.detect import Part, close_parts, plan
+from ..importers.registry import importer
+from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
 from ..records import ImportReport, RecordError
+from .client import ERROR_KEY
 from .jobs import Job, Runner
 
 __all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
 
 MAX_LINE = 16 << 20
 """Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
-
-ERROR_KEY = "__record_error__"
-"""A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
-the client's own importer yielded: it is counted and listed like any other."""
 
 
 @dataclass(slots=True)
@@ -53,7 +53,6 @@ async def plan_import(
         ValueError: the request is inconsistent (``name`` for several paths, a pipe).
     """
     from ..importers.git import git_source
-    from ..importers.registry import importer
 
     if not request.paths and not request.git:
         raise ValueError("give at least one path or git repository")
@@ -74,74 +73,75 @@ async def plan_import(
     except BaseException:
         close_parts(parts)
         raise
+    # add_path closes the parts when it has read them.
     sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
     what = ", ".join([*request.paths, *(f"git {r}" for r in request.git)])
     full, prune, batch = request.full, request.prune, request.batch
 
     async def run(job: Job) -> ImportReport:
-        total = ImportReport()
-        try:
-            for part in parts:
-                by_bytes = importer(part.kind).by_bytes  # else progress counts records
-                tell = _Teller(
-                    job, total, part.label, part.size, part.position if by_bytes else None
-                )
-                report = await add_part(
-                    memory,
-                    part,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    on_progress=tell,
-                    limits=request.limits,
-                )
-                tell.merged(report)
-            for repo in repos:
-                tell = _Teller(job, total, f"git {repo}", None, None)
+        teller = _Teller(job)
+        total = await add_path(
+            memory,
+            parts,
+            full=full,
+            prune=prune,
+            batch=batch,
+            progress=teller.part,
+            limits=request.limits,
+        )
+        for repo in repos:
+            with teller.reading(f"git {repo}", None, None) as on_progress:
                 report = await add_git(
                     memory,
                     repo,
                     all_branches=request.all_branches,
-                    on_progress=tell,
+                    on_progress=on_progress,
                     limits=request.limits,
                     full=full,
                     prune=prune,
                     batch=batch,
                 )
-                tell.merged(report)
-        finally:
-            close_parts(parts)
+            total.merge(report)
         return total
 
     return what, sources, run
 
 
 class _Teller:
-    """Publishes one part's running report, added to the parts before it, on the job."""
+    """Publishes the running report of an import of several parts on its job."""
 
-    def __init__(
-        self,
-        job: Job,
-        total: ImportReport,
-        label: str,
-        size: int | None,
-        position: Callable[[], int] | None,
-    ) -> None:
-        self._job, self._total, self._label, self._position = job, total, label, position
-        job.progress(total, part=label, size=size, position=0 if position else None)
+    def __init__(self, job: Job) -> None:
+        self._job = job
+        self._before = ImportReport()  # the parts read so far, as their last progress said
 
-    def __call__(self, report: ImportReport) -> None:
-        running = ImportReport()
-        running.merge(self._total)
-        running.merge(report)
-        self._job.progress(running, part=self._label, position=self._where())
+    def part(self, part: Part) -> AbstractContextManager[ProgressCallback]:
+        """Report one planned part (by bytes read where its kind is read by bytes)."""
+        by_bytes = importer(part.kind).by_bytes
+        return self.reading(part.label, part.size, part.position if by_bytes else None)
 
-    def merged(self, report: ImportReport) -> None:
-        self._total.merge(report)
-        self._job.progress(self._total, part=self._label, position=self._where())
+    @contextmanager
+    def reading(
+        self, label: str, size: int | None, position: Callable[[], int] | None
+    ) -> Iterator[ProgressCallback]:
+        """Yield the ``on_progress`` of one part of the import, named ``label``."""
+        last: list[ImportReport] = []
 
-    def _where(self) -> int | None:
-        return self._position() if self._position is not None else None
+        def where() -> int | None:
+            return position() if position is not None else None
+
+        def on_progress(report: ImportReport) -> None:
+            last[:] = [report]
+            running = ImportReport()
+            running.merge(self._before)
+            running.merge(report)
+            self._job.progress(running, part=label, position=where())
+
+        self._job.progress(self._before, part=label, size=size, position=where())
+        try:
+            yield on_progress
+        finally:
+            if last:
+                self._before.merge(last[0])
 
 
 async def body_records(

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import socket
 import sys
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from types import FrameType
 
@@ -18,6 +18,7 @@ from .app import build_app
 from .auth import LOOPBACK
 from .discovery import SERVICE_ROLE, ensure_token, remove_service_file, write_service_file
 from .jobs import Jobs
+from .watch import Watched, WatchedPath, save_watched
 
 __all__ = ["DEFAULT_PORT", "serve", "systemd_unit"]
 
@@ -89,6 +90,7 @@ async def serve(
     mcp_writes: bool = False,
     say: Callable[[str], None] = print,
     log_level: str = "warning",
+    watch: Sequence[WatchedPath] = (),
 ) -> None:
     """Own the memory folder ``home`` and serve it until SIGTERM or SIGINT.
 
@@ -104,6 +106,8 @@ async def serve(
         mcp_writes: also offer the MCP ``add`` and ``forget`` tools.
         say: where the one line saying where the service listens goes.
         log_level: uvicorn's log level.
+        watch: paths to add to the watched set (kept in the folder): each is imported now
+            and again whenever it changes, until the service stops.
 
     Raises:
         MemoryLockedError: another process (an import, another service) holds the folder.
@@ -120,13 +124,25 @@ async def serve(
         port = sock.getsockname()[1]
         stopping = asyncio.Event()
         jobs = Jobs(memory)
+        watched = Watched(home, jobs)
+        for path in watch:
+            watched.paths[path.path] = path
+        if watch:
+            await asyncio.to_thread(save_watched, home, list(watched.paths.values()))
 
         def stop() -> None:
             stopping.set()
             jobs.cancel_all()
 
         app = build_app(
-            memory, jobs, stopping, token=token, host=host, port=port, mcp_writes=mcp_writes
+            memory,
+            jobs,
+            stopping,
+            token=token,
+            host=host,
+            port=port,
+            mcp_writes=mcp_writes,
+            watched=watched,
         )
         config = uvicorn.Config(
             app,

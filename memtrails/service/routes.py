@@ -17,6 +17,7 @@ from starlette.routing import Route
 from ..keys import record_uid
 from ..limits import MAX_DEPTH_CEILING, Limits
 from ..memory import Memory
+from ..records import ImportReport
 from .auth import MAX_BODY
 from .imports import ImportRequest, body_records, plan_import
 from .jobs import Job, Jobs
@@ -162,7 +163,7 @@ class Api:
         prune = flag(query, "prune")
         limits = limits_of({k: v for k, v in query.items() if k.startswith("max_")})
 
-        async def run(job: Job) -> Any:
+        async def run(job: Job) -> ImportReport:
             records = body_records(request.stream(), name)
             return await self.memory.ingest(
                 records,

@@ -197,6 +197,7 @@ def test_a_folder_deeper_than_the_recursion_limit_is_walked(tmp_path: Path) -> N
     assert walked == ["/".join(["d"] * 1100)]
 
 
+@pytest.mark.slow
 async def test_a_deep_folder_imports(tmp_path: Path) -> None:
     root = tmp_path / "deep"
     deep_tree(root)

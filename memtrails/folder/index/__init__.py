@@ -1,4 +1,4 @@
-"""Index backends: Qdrant Edge (embedded default) and a Qdrant server (scale-out).
+"""Index backends: Qdrant Edge (embedded default), a Qdrant server (scale-out), in memory (tests).
 
 The backends import their Qdrant libraries, which are heavy: they load on first use.
 """
@@ -9,6 +9,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
+from .memory import MemoryIndex
 
 if TYPE_CHECKING:
     from .edge import EdgeIndex
@@ -19,6 +20,7 @@ __all__ = [
     "Hit",
     "IndexBackend",
     "IndexPoint",
+    "MemoryIndex",
     "SearchFilter",
     "ServerIndex",
     "SparseVector",

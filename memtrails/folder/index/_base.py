@@ -1,9 +1,10 @@
-"""The small interface both index backends (Qdrant Edge, a Qdrant server) implement."""
+"""The small interface every index backend (Qdrant Edge, a Qdrant server, in memory) implements."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -16,10 +17,13 @@ __all__ = [
     "WORDS",
     "Hit",
     "IndexBackend",
+    "IndexKind",
+    "IndexPlace",
     "IndexPoint",
     "SearchFilter",
     "SparseVector",
     "dense_of",
+    "note_passage",
 ]
 
 # The schema every backend creates: named vectors and payload indexes.
@@ -114,6 +118,26 @@ class IndexBackend(Protocol):
 
     async def count_points(self) -> int: ...
 
+    async def point_uids(self) -> dict[str, set[int]] | None:
+        """Return the passages the index holds per record uid, or None when it cannot list them.
+
+        Optional: ``memtrails check`` names the records without points and the orphan points
+        with it; a backend that returns None is checked by count alone.
+        """
+        ...
+
+    async def owner(self) -> str | None:
+        """Return the id of the memory folder this index was made for, or None if unrecorded.
+
+        Optional: a backend that records none (returns None, and :meth:`set_owner` does
+        nothing) cannot tell an index copied from another folder.
+        """
+        ...
+
+    async def set_owner(self, folder_id: str) -> None:
+        """Record that this index belongs to the memory folder ``folder_id`` (see :meth:`owner`)."""
+        ...
+
     async def clear(self) -> None:
         """Delete every point (``memtrails reindex`` then rebuilds from the log)."""
         ...
@@ -129,8 +153,49 @@ class IndexBackend(Protocol):
     async def aclose(self) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class IndexPlace:
+    """Where a folder's index is, as its backend's opener is told.
+
+    ``spec`` is the manifest's ``index`` section (its ``kind`` and what the backend wrote
+    there), ``dims`` the folder's vector length, ``url`` and ``api_key`` what the caller gave
+    now (``--qdrant-url``, ``$QDRANT_API_KEY``).
+    """
+
+    folder: Path
+    spec: Mapping[str, Any]
+    dims: int
+    url: str | None = None
+    api_key: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class IndexKind:
+    """One kind of index backend: the name a manifest records and how to open one.
+
+    ``open`` opens (creating if missing) the index of a folder; it may return a stand-in
+    that loads the index on first use (:class:`~.deferred.DeferredIndex`). ``files`` are
+    the names the kind writes in the folder's ``index/``: a new folder's index is made
+    before its manifest, so a folder holding only those is what an interrupted first open
+    left, not someone else's files.
+    """
+
+    name: str
+    open: Callable[[IndexPlace], Awaitable[IndexBackend]]
+    files: frozenset[str] = frozenset()
+
+
 def dense_of(vector: Any) -> Vector | None:
     """Return a scored point's dense vector (asked for by name, so a dict of named vectors)."""
     if isinstance(vector, dict):
         vector = vector.get(DENSE)
     return None if vector is None else np.asarray(vector, dtype=np.float32)
+
+
+def note_passage(found: dict[str, set[int]], payload: Mapping[str, Any] | None) -> None:
+    """Add a listed point's passage to ``found`` under its record's uid (-1: no passage number)."""
+    payload = payload or {}
+    passage = payload.get("passage")
+    found.setdefault(str(payload.get("uid")), set()).add(
+        passage if isinstance(passage, int) else -1
+    )

@@ -12,6 +12,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from ._base import DENSE, WORDS, IndexPoint
+from .edge_kind import CONFIG_FILE, UNSEALED_FILE
 
 __all__ = [
     "CONFIG_FILE",
@@ -27,10 +28,8 @@ __all__ = [
     "write_unsealed",
 ]
 
-CONFIG_FILE = "edge_config.json"
-# Points in the open segment, kept across processes: a folder fed by many small imports
-# (a cron job) would otherwise never reach a seal in any one of them.
-UNSEALED_FILE = "unsealed.json"
+# UNSEALED_FILE keeps the points in the open segment across processes: a folder fed by many
+# small imports (a cron job) would otherwise never reach a seal in any one of them.
 # Points written before the shard's open (appendable) segment is sealed. The open segment
 # keeps its id tracker, keyword (sparse) index and payload indexes as growing in-memory
 # maps, ~2.6 KiB a point; `optimize()` rewrites it as a sealed segment that reads all of

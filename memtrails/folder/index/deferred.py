@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
 from ._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
 
-__all__ = ["DeferredIndex"]
+__all__ = ["DeferredIndex", "Ownership"]
 
 
-class _Lister(Protocol):
-    async def point_uids(self) -> dict[str, set[int]]: ...
+class Ownership(Protocol):
+    """Reads and writes an index's owner mark without opening the index."""
+
+    def read(self) -> str | None: ...
+
+    def write(self, folder_id: str) -> None: ...
 
 
 class DeferredIndex:
@@ -32,6 +36,8 @@ class DeferredIndex:
         first_use: awaited with the opened backend before its first call (settable until
             then); if it raises, the backend is closed and the call fails (the next call
             tries again).
+        ownership: the index's owner mark, read and written without opening it (else
+            :meth:`owner` and :meth:`set_owner` open the index).
     """
 
     def __init__(
@@ -39,8 +45,11 @@ class DeferredIndex:
         opener: Callable[[], Awaitable[IndexBackend]],
         described: dict[str, Any],
         first_use: Callable[[IndexBackend], Awaitable[None]] | None = None,
+        *,
+        ownership: Ownership | None = None,
     ) -> None:
         self._opener = opener
+        self._ownership = ownership
         self._described = dict(described)
         self.first_use = first_use
         self._backend: IndexBackend | None = None
@@ -52,6 +61,11 @@ class DeferredIndex:
     def opened(self) -> bool:
         """Whether the backend was opened (by a call that needed it), closed since or not."""
         return self._was_opened
+
+    @property
+    def keeps_owner(self) -> bool:
+        """Whether :meth:`owner` and :meth:`set_owner` work without opening the index."""
+        return self._ownership is not None
 
     async def backend(self) -> IndexBackend:
         """Return the opened backend, opening and checking it on the first call.
@@ -108,9 +122,22 @@ class DeferredIndex:
         """Return how many points the index holds (opens the index)."""
         return await (await self.backend()).count_points()
 
-    async def point_uids(self) -> dict[str, set[int]]:
+    async def point_uids(self) -> dict[str, set[int]] | None:
         """Return the passages the index holds per record uid (opens the index)."""
-        return await cast(_Lister, await self.backend()).point_uids()
+        return await (await self.backend()).point_uids()
+
+    async def owner(self) -> str | None:
+        """Return the id of the folder the index was made for (without opening it if it can)."""
+        if self._ownership is not None:
+            return await asyncio.to_thread(self._ownership.read)
+        return await (await self.backend()).owner()
+
+    async def set_owner(self, folder_id: str) -> None:
+        """Mark the index as the folder ``folder_id``'s (without opening it if it can)."""
+        if self._ownership is not None:
+            await asyncio.to_thread(self._ownership.write, folder_id)
+        else:
+            await (await self.backend()).set_owner(folder_id)
 
     async def clear(self) -> None:
         """Delete every point (opens the index)."""

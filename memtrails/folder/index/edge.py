@@ -22,6 +22,7 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    note_passage,
 )
 from ._edge_settings import (
     CONFIG_FILE,
@@ -34,6 +35,7 @@ from ._edge_settings import (
     shard_config,
     write_unsealed,
 )
+from .edge_kind import EDGE, EdgeOwner
 
 __all__ = ["EdgeIndex", "edge_filter"]
 
@@ -290,16 +292,20 @@ class EdgeIndex:
                 )
                 points, offset = shard.scroll(request)
                 for point in points:
-                    payload = point.payload or {}
-                    passage = payload.get("passage")
-                    found.setdefault(str(payload.get("uid")), set()).add(
-                        passage if isinstance(passage, int) else -1
-                    )
+                    note_passage(found, point.payload)
                 if offset is None:
                     return
 
         await self._call("scroll", scroll)
         return found
+
+    async def owner(self) -> str | None:
+        """Return the id of the memory folder this shard was made for (``owner.json``), or None."""
+        return await asyncio.to_thread(EdgeOwner(self._folder).read)
+
+    async def set_owner(self, folder_id: str) -> None:
+        """Mark the shard as the memory folder ``folder_id``'s."""
+        await asyncio.to_thread(EdgeOwner(self._folder).write, folder_id)
 
     async def clear(self) -> None:
         """Delete every point, keeping the schema (``memtrails reindex`` rebuilds them).
@@ -342,7 +348,7 @@ class EdgeIndex:
 
     def describe(self) -> dict[str, Any]:
         """Return ``{"kind": "qdrant-edge", "path": ...}`` for ``memtrails status``."""
-        return {"kind": "qdrant-edge", "path": str(self._folder)}
+        return {"kind": EDGE, "path": str(self._folder)}
 
     async def aclose(self) -> None:
         """Flush (if anything was written since the last flush) and close the shard, releasing
@@ -410,7 +416,10 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
     for key in ("kind", "author", "source"):
         value = getattr(where, key)
         if value is not None:
-            must.append(qe.FieldCondition(key, match=qe.MatchValue(value)))
+            # An author is matched by its words (an address, a first or last name, any
+            # case), as a person names someone; kind and source exactly.
+            match = qe.MatchText(value) if key == "author" else qe.MatchValue(value)
+            must.append(qe.FieldCondition(key, match=match))
     if where.since_ms is not None or where.until_ms is not None:
         must.append(
             qe.FieldCondition(

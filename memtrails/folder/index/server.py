@@ -20,7 +20,9 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    note_passage,
 )
+from .registry import SERVER
 
 __all__ = ["ServerIndex"]
 
@@ -259,6 +261,31 @@ class ServerIndex:
             result = await self._client.count(self._collection, exact=True)
         return int(result.count)
 
+    async def point_uids(self) -> dict[str, set[int]]:
+        """Return the passages the collection holds per record uid (scrolls every point)."""
+        found: dict[str, set[int]] = {}
+        offset: Any = None
+        while True:
+            async with self._errors("scroll"):
+                points, offset = await self._client.scroll(
+                    self._collection,
+                    limit=1024,
+                    offset=offset,
+                    with_payload=["uid", "passage"],
+                    with_vectors=False,
+                )
+            for point in points:
+                note_passage(found, point.payload)
+            if offset is None:
+                return found
+
+    async def owner(self) -> str | None:
+        """Return None: a collection records no owner (two folders may share a server)."""
+        return None
+
+    async def set_owner(self, folder_id: str) -> None:
+        """Do nothing: see :meth:`owner`."""
+
     async def clear(self) -> None:
         """Delete every point of the collection, keeping its schema.
 
@@ -276,7 +303,7 @@ class ServerIndex:
 
     def describe(self) -> dict[str, Any]:
         """Return ``{"kind": "qdrant-server", "collection": ...}`` (plus the URL if known)."""
-        out: dict[str, Any] = {"kind": "qdrant-server", "collection": self._collection}
+        out: dict[str, Any] = {"kind": SERVER, "collection": self._collection}
         rest = getattr(self._client._client, "rest_uri", None)
         if isinstance(rest, str):
             out["url"] = rest

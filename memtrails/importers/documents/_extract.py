@@ -128,7 +128,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
     if not text and suffix == ".pdf":
         pages = meta.get("page_count")
         raise Failed(
-            f"scanned PDF: no text layer on its {pages or 'any'} page(s), and no OCR engine is "
-            "installed (run OCR on it first, e.g. ocrmypdf, then import the result)"
+            f"no text layer: its {pages or 'any'} page(s) hold no text (a scan, or pictures), "
+            "and no OCR engine is installed (run OCR on it first, e.g. ocrmypdf, then import it)"
         )
     return _summary(suffix, text, meta)

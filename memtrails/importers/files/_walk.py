@@ -90,6 +90,7 @@ class Walk:
         self.unsaved = 0  # files read since the last position
         self._stacks: dict[str, list[IgnoreFile]] = {}  # the ignore rules of folders listed
         self.documents = DocumentReader()  # its worker starts on the first document
+        self.only: str | None = None  # the one document to read, given instead of a folder
 
     def items(self) -> Iterator[Item]:
         stack: list[IgnoreFile] = []
@@ -97,7 +98,10 @@ class Walk:
         if exclude is not None:
             stack.append(exclude)
         try:
-            yield from self._folder(self.root, stack)
+            if self.only is not None:
+                yield self._file(self.root / self.only, self.only)
+            else:
+                yield from self._folder(self.root, stack)
             yield self._position(final=True)
         finally:
             self.documents.close()
@@ -250,6 +254,10 @@ def open_walk(
     src = source if source is not None else str(root)
     if not root.exists():
         raise SourceError(src, "no such folder")
+    if root.is_file() and is_document(root.name):  # ``memtrails add report.pdf``
+        walk = Walk(root.parent, src, max_bytes, state, checkpoint_every)
+        walk.only = root.name
+        return walk
     if not root.is_dir():
         raise SourceError(src, "not a folder")
     if is_memory_folder(root):

@@ -1,0 +1,322 @@
+"""Watched sources: the service follows a path as it grows and imports what changed.
+
+A watched path is imported as ``memtrails add`` imports it (incremental, the same
+importers), once when watching starts (what arrived while the service was down) and again
+after each burst of file events, debounced. Events come from the OS through ``watchfiles``
+(inotify, FSEvents, ...); on file systems without them (NFS, SMB, sshfs and other FUSE
+mounts, 9p) and when the OS's watcher cannot start, the same code polls. The watched set is
+kept in the folder (``watched.json``, 0600) so a restarted service watches again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncGenerator, Callable
+from contextlib import aclosing
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from ..memory import Memory
+from ..records import ImportReport
+from .jobs import Job, Jobs
+
+__all__ = ["WATCHED_FILE", "Watch", "Watched", "WatchedPath", "load_watched", "save_watched"]
+
+WATCHED_FILE = "watched.json"
+_log = logging.getLogger("memtrails.service")
+_SETTLE = 0.2  # seconds for the watcher to start before the first look
+_NO_EVENTS = ("nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "fuse.sshfs", "fuse.rclone", "afs")
+
+
+@dataclass(frozen=True, slots=True)
+class WatchedPath:
+    """One watched path and how to follow it.
+
+    Args:
+        path: the file or folder (resolved), or a Git repository with ``git``.
+        git: import the repository's history (new commits, rewritten branches).
+        poll: poll instead of waiting for the OS's events (None: poll only where the file
+            system sends none).
+        prune: forget what vanished from the path (a deleted note, a deleted mail).
+    """
+
+    path: str
+    git: bool = False
+    poll: bool | None = None
+    prune: bool = False
+
+
+def load_watched(home: Path) -> list[WatchedPath]:
+    """Return the watched set kept in the folder (empty when there is none or it is unreadable)."""
+    try:
+        data = json.loads((home / WATCHED_FILE).read_text(encoding="utf-8"))
+        return [WatchedPath(**row) for row in data["watched"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+
+
+def save_watched(home: Path, watched: list[WatchedPath]) -> None:
+    """Write the watched set into the folder (owner-only, replaced whole)."""
+    path = home / WATCHED_FILE
+    tmp = path.with_name(f".{WATCHED_FILE}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump({"watched": [asdict(w) for w in watched]}, f, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def _fs_type(path: Path) -> str | None:
+    """Return the file system type of the mount holding ``path`` (Linux), or None."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return None
+    best, kind = "", None
+    target = str(path)
+    for line in mounts:
+        parts = line.split()
+        if len(parts) < 3 or len(parts[1]) < len(best):
+            continue
+        if target == parts[1] or target.startswith(parts[1].rstrip("/") + "/"):
+            best, kind = parts[1], parts[2]
+    return kind
+
+
+def needs_polling(path: Path) -> bool:
+    """Tell whether ``path`` is on a file system that sends no change events."""
+    kind = _fs_type(path)
+    return kind is not None and (kind in _NO_EVENTS or kind.startswith("fuse."))
+
+
+class Watch:
+    """A :class:`~memtrails.service.jobs.LiveSource`: imports a path now, then on every change.
+
+    Args:
+        watched: what to watch.
+        debounce: seconds of quiet after an event before importing (a mail client writes
+            a message in several steps; a line is appended in pieces).
+        poll_every: seconds between two looks when polling.
+        home: the memory folder, never watched as a source of itself.
+    """
+
+    def __init__(
+        self,
+        watched: WatchedPath,
+        *,
+        debounce: float = 1.0,
+        poll_every: float = 1.0,
+        home: Path | None = None,
+    ) -> None:
+        self.watched = watched
+        self.path = Path(watched.path)
+        self.name = ("git " if watched.git else "watch ") + watched.path
+        self.sources: tuple[str, ...] = (self._source(),)
+        self.debounce = debounce
+        self.poll_every = poll_every
+        self.home = home
+        self.total = ImportReport()
+
+    def _source(self) -> str:
+        if self.watched.git:
+            from ..importers.git import git_source
+
+            return git_source(self.path)
+        from ..importers._shared import default_source
+
+        return default_source(self.path)
+
+    async def run(self, memory: Memory, job: Job) -> ImportReport:
+        """Import what is there, then what changes, until cancelled (the service stopping).
+
+        The watcher starts before the first look, so nothing written in between is missed;
+        a path that goes away is reported in the job and watched for until it is back.
+        """
+        while True:
+            if not self.path.exists():
+                job.progress(self.total, last_error=f"{self.path} is gone; waiting for it")
+                while not self.path.exists():
+                    await asyncio.sleep(self.poll_every)
+            changed = asyncio.Event()
+            async with asyncio.TaskGroup() as group:
+                listener = group.create_task(self._listen(changed))
+                await asyncio.sleep(_SETTLE)
+                await self._import(memory, job, "started")
+                while self.path.exists():
+                    await changed.wait()
+                    changed.clear()
+                    await self._import(memory, job, "changed")
+                listener.cancel()
+
+    async def _listen(self, changed: asyncio.Event) -> None:
+        async with aclosing(self._changes()) as changes:
+            async for _ in changes:
+                changed.set()
+
+    async def _import(self, memory: Memory, job: Job, why: str) -> None:
+        from ..add import add_git, add_path
+
+        job.detail["last_event"] = time.time()
+        try:
+            if self.watched.git:
+                report = await add_git(memory, self.path, prune=self.watched.prune)
+            else:
+                report = await add_path(memory, self.path, prune=self.watched.prune)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the watch goes on: the next change may be readable
+            _log.debug("watched %s: import failed", self.path, exc_info=True)
+            job.progress(self.total, last_error=f"{why}: {exc}", last_import=time.time())
+            return
+        self.total.merge(report)
+        job.progress(
+            self.total,
+            last_import=time.time(),
+            last_error=(str(report.errors[-1]) if report.errors else None),
+            last_added=report.added + report.updated,
+        )
+
+    def _changes(self) -> AsyncGenerator[set[str], None]:
+        poll = self.watched.poll
+        if poll is None:
+            poll = needs_polling(self.path)
+        return _watch(self._roots(), self._wanted(), self.debounce, self.poll_every, poll)
+
+    def _roots(self) -> list[Path]:
+        if self.watched.git:
+            from ..importers.git._repo import locate
+
+            repo = locate(self.path)
+            return [Path(repo.common_dir)]
+        return [self.path.parent if self.path.is_file() else self.path]
+
+    def _wanted(self) -> Callable[[str], bool]:
+        home = str(self.home.resolve()) + os.sep if self.home is not None else None
+        if self.watched.git:
+            return lambda p: "/refs/" in p or p.endswith(("HEAD", "packed-refs"))
+        if self.path.is_file():
+            target = str(self.path)
+            return lambda p: p == target
+        root = str(self.path)
+
+        def wanted(p: str) -> bool:
+            if home is not None and (p + os.sep).startswith(home):
+                return False
+            rel = p[len(root) :].lstrip(os.sep)
+            return not any(part.startswith(".") for part in rel.split(os.sep))
+
+        return wanted
+
+
+async def _watch(
+    roots: list[Path],
+    wanted: Callable[[str], bool],
+    debounce: float,
+    poll_every: float,
+    poll: bool,
+) -> AsyncGenerator[set[str], None]:
+    """Yield the changed paths (those ``wanted``) after each debounced burst of events."""
+    import watchfiles
+
+    stop = asyncio.Event()
+
+    def keep(change: Any, path: str) -> bool:
+        return wanted(path)
+
+    try:
+        try:
+            async for changes in watchfiles.awatch(
+                *roots,
+                watch_filter=keep,
+                debounce=int(debounce * 1000),
+                step=50,
+                stop_event=stop,
+                rust_timeout=500,  # how soon a cancellation is seen
+                force_polling=poll,
+                poll_delay_ms=int(poll_every * 1000),
+                recursive=True,
+            ):
+                yield {path for _, path in changes}
+        except (OSError, RuntimeError) as exc:
+            if poll:
+                raise
+            # The OS's watcher could not start (a limit on inotify watches, say): poll.
+            _log.warning("watching %s: %s; polling instead", roots[0], exc)
+            async for changes in watchfiles.awatch(
+                *roots,
+                watch_filter=keep,
+                debounce=int(debounce * 1000),
+                stop_event=stop,
+                rust_timeout=500,
+                force_polling=True,
+                poll_delay_ms=int(poll_every * 1000),
+            ):
+                yield {path for _, path in changes}
+    finally:
+        stop.set()
+
+
+class Watched:
+    """The service's watched set: kept in the folder, each path followed by a live job."""
+
+    def __init__(self, home: Path, jobs: Jobs, *, debounce: float = 1.0) -> None:
+        self.home = home
+        self.jobs = jobs
+        self.debounce = debounce
+        self.paths: dict[str, WatchedPath] = {w.path: w for w in load_watched(home)}
+        self.running: dict[str, Job] = {}
+
+    def add(self, watched: WatchedPath) -> Job:
+        """Watch a path (kept in the folder) and start following it; return its job."""
+        self.paths[watched.path] = watched
+        save_watched(self.home, list(self.paths.values()))
+        return self._start(watched)
+
+    def remove(self, path: str) -> bool:
+        """Stop watching ``path`` and forget it from the watched set; return whether it was."""
+        watched = self.paths.pop(path, None)
+        if watched is None:
+            return False
+        save_watched(self.home, list(self.paths.values()))
+        job = self.running.pop(path, None)
+        if job is not None:
+            self.jobs.cancel(job)
+        return True
+
+    def start_all(self) -> None:
+        """Follow every path of the watched set (the service starting)."""
+        for watched in self.paths.values():
+            self._start(watched)
+
+    def _start(self, watched: WatchedPath) -> Job:
+        old = self.running.get(watched.path)
+        if old is not None and old.state == "running":
+            return old
+        job = self.jobs.start_live(Watch(watched, debounce=self.debounce, home=self.home))
+        self.running[watched.path] = job
+        return job
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """Return each watched path with its job's state, last event, last import, last error."""
+        out = []
+        for path, watched in self.paths.items():
+            job = self.running.get(path)
+            row: dict[str, Any] = asdict(watched)
+            if job is not None:
+                row.update(
+                    job=job.id,
+                    state=job.state,
+                    added=job.report.added + job.report.updated,
+                    last_event=job.detail.get("last_event"),
+                    last_import=job.detail.get("last_import"),
+                    last_error=job.detail.get("last_error") or job.error,
+                    exists=Path(path).exists(),
+                )
+            out.append(row)
+        return out

@@ -1,0 +1,54 @@
+"""Progress off a terminal, and the counts that give the bar its total."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from memtrails.cli._totals import commit_total, record_total
+from memtrails.pipeline import progress
+from memtrails.records import ImportReport
+
+
+def test_messages_and_lines_are_counted_from_where_the_last_run_stopped(tmp_path: Path) -> None:
+    mbox = tmp_path / "a.mbox"
+    one = "From x Mon Apr  1 10:00:00 2024\nSubject: s\n\n>From the start, a body line.\n\n"
+    mbox.write_text(one * 5)
+    assert record_total("mbox", mbox, None) == 5
+    assert record_total("mbox", mbox, {"offset": len(one) * 3}) == 2
+    lines = tmp_path / "a.jsonl"
+    lines.write_text('{"id": 1, "text": "a"}\n{"id": 2, "text": "b"}\n{"id": 3, "text": "c"}')
+    assert record_total("jsonl", lines, None) == 3  # the last line has no newline
+    packed = tmp_path / "a.mbox.gz"
+    packed.write_bytes(gzip.compress(mbox.read_bytes()))
+    assert record_total("mbox", packed, None) is None  # not unpacked to be counted
+    assert record_total("files", tmp_path, None) is None
+
+
+def test_commits_are_counted_by_git(tmp_path: Path) -> None:
+    run = ["git", "-C", str(tmp_path), "-c", "user.name=A", "-c", "user.email=a@x"]
+    subprocess.run([*run[:3], "init", "-q"], check=True)
+    for i in range(3):
+        subprocess.run([*run, "commit", "-q", "--allow-empty", "-m", f"c{i}"], check=True)
+    assert commit_total(tmp_path, all_branches=False) == 3
+    assert commit_total(tmp_path / "nope", all_branches=False) is None
+
+
+def test_off_a_terminal_progress_is_plain_lines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(progress, "PLAIN_EVERY", 0.0)
+    report = ImportReport(added=40, embedded=40)
+    with progress.progress_bar("list.mbox", total_records=100) as update:
+        update(report)
+        time.sleep(0.7)  # the clock draws too, not only a report
+    err = capsys.readouterr().err
+    assert "list.mbox: 40/100 records, reading, embedded 40" in err
+    assert "\r" not in err and "|" not in err  # no bar drawn into a log
+    with progress.progress_bar("quiet", enabled=False) as update:
+        update(report)
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,106 @@
+"""`memtrails add` on an mbox in a real terminal (tmux): a total, a phase, a ticking clock
+and a moving time left, from the first second to the last."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BAR = re.compile(
+    r"(?P<pct>\d+)%\|.*\| (?P<n>\d+)/(?P<total>\d+) \[(?P<elapsed>[\d:]+)<(?P<left>[\d:?]+), "
+    r"(?P<phase>starting|reading|embedding), embedded \d+"
+)
+
+
+def _mbox(path: Path, n: int) -> Path:
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(n):
+            body = " ".join(f"word{(i * 7 + j) % 97}" for j in range(50))
+            f.write(
+                f"From u{i}@example.com Mon Apr  1 10:00:00 2024\nFrom: U {i} <u{i}@example.com>\n"
+                f"Subject: note {i}\nMessage-ID: <m{i}@example.com>\n"
+                f"Date: Mon, 1 Apr 2024 10:00:00 +0000\n\n{body}\n\n"
+            )
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)"
+)
+def test_the_bar_shows_total_phase_and_a_moving_eta(tmp_path: Path) -> None:
+    mbox = _mbox(tmp_path / "list.mbox", 300)
+    done = tmp_path / "done"
+    session = f"memtrails-test-{os.getpid()}"
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && PYTHONPATH={shlex.quote(str(ROOT))} "
+        f"{shlex.quote(sys.executable)} -m memtrails add {shlex.quote(str(mbox))} "
+        f"--home {shlex.quote(str(tmp_path / 'home'))} --threads 1 --batch 32; "
+        f"echo $? > {shlex.quote(str(done))}; sleep 60"
+    )
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+    )
+    seen: list[re.Match[str]] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not done.exists():
+            assert time.monotonic() < deadline, "the import did not finish"
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+            ).stdout
+            seen.extend(m for line in screen.splitlines() if (m := BAR.search(line)))
+            time.sleep(0.4)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert done.read_text().strip() == "0"
+    assert len(seen) >= 5, "no progress bar was drawn"
+    assert {m["total"] for m in seen} == {"300"}  # the messages, counted before reading
+    assert len({m["elapsed"] for m in seen}) >= 4  # the clock ticks, between batches too
+    assert {"reading", "embedding"} & {m["phase"] for m in seen}
+    left = [m["left"] for m in seen if m["left"] != "?"]
+    assert len(set(left)) >= 3  # the time left moves with the work
+    assert max(int(m["n"]) for m in seen) > min(int(m["n"]) for m in seen)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)"
+)
+def test_ctrl_c_stops_mcp_on_a_terminal(tmp_path: Path) -> None:
+    done = tmp_path / "done"
+    session = f"memtrails-mcp-{os.getpid()}"
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && PYTHONPATH={shlex.quote(str(ROOT))} "
+        f"{shlex.quote(sys.executable)} -m memtrails mcp --home {shlex.quote(str(tmp_path / 'h'))}; "
+        f"echo $? > {shlex.quote(str(done))}; sleep 60"
+    )
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+    )
+    try:
+        screen = ""
+        deadline = time.monotonic() + 60
+        while "an MCP client starts it" not in screen:  # the hint a terminal gets
+            assert time.monotonic() < deadline, screen
+            time.sleep(0.3)
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-J", "-t", session], capture_output=True, text=True
+            ).stdout
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        deadline = time.monotonic() + 20
+        while not done.exists():
+            assert time.monotonic() < deadline, "Ctrl-C did not stop memtrails mcp"
+            time.sleep(0.2)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert done.read_text().strip() == "130"

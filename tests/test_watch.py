@@ -1,0 +1,234 @@
+"""Watched sources: a mail delivered, a line appended, a note edited, a commit made, found."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from gitrepos import linear
+
+from memtrails import Memory
+from memtrails.service.discovery import find_service
+from memtrails.service.jobs import Jobs
+from memtrails.service.watch import Watch, Watched, WatchedPath, load_watched
+
+pytestmark = pytest.mark.slow
+
+
+async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 30.0) -> float:
+    """Wait until ``check`` holds; return how long it took (fail past ``seconds``)."""
+    start = time.monotonic()
+    while not await check():
+        if time.monotonic() - start > seconds:
+            raise AssertionError(f"not found within {seconds} s")
+        await asyncio.sleep(0.1)
+    return time.monotonic() - start
+
+
+async def _found(memory: Memory, query: str, id: str) -> bool:
+    return any(hit.id == id for hit in await memory.search(query, k=5))
+
+
+def _mail(n: int, subject: str, body: str) -> bytes:
+    return (
+        f"From: Ann <ann@example.org>\nTo: team@example.org\nSubject: {subject}\n"
+        f"Message-ID: <m{n}@example.org>\nDate: Mon, 3 Nov 2025 09:0{n}:00 +0000\n\n{body}\n"
+    ).encode()
+
+
+@pytest.fixture(params=[False, True], ids=["events", "polling"])
+def poll(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
+async def test_a_mail_delivered_into_new_is_found(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "cur" / "1.M1.host:2,S").write_bytes(_mail(1, "Lunch", "Pizza on Friday."))
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        # delivered as a mail server does: written into tmp/, then renamed into new/
+        (box / "tmp" / "2.M2.host").write_bytes(
+            _mail(2, "Backup failed", "The nightly restic backup stopped at the prune step.")
+        )
+        (box / "tmp" / "2.M2.host").rename(box / "new" / "2.M2.host")
+        await _until(lambda: _found(memory, "why did the backup stop", "m2@example.org"))
+        assert job.state == "running" and job.detail["last_import"] is not None
+
+
+async def test_a_line_appended_to_a_growing_file_is_found(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    log = tmp_path / "notes.jsonl"
+    log.write_text(json.dumps({"id": "a", "text": "The office moves to Leith in March."}) + "\n")
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(Watch(WatchedPath(str(log), poll=poll), debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "where does the office move", "a"))
+        with log.open("a") as f:
+            f.write(json.dumps({"id": "b", "text": "The quarterly report is due on the 14th."}))
+            f.write("\n")
+        await _until(lambda: _found(memory, "when is the quarterly report due", "b"))
+        assert job.report.errors == []
+
+
+async def test_a_note_edited_and_one_deleted(tmp_path: Path, embedder: Any, poll: bool) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "garden.md").write_text("# Garden\n\nPlant the tulips in October.\n")
+    (notes / "old.md").write_text("# Old\n\nThe wifi password is on the fridge door.\n")
+    watched = WatchedPath(str(notes), poll=poll, prune=True)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "when to plant tulips", "garden.md"))
+        (notes / "garden.md").write_text("# Garden\n\nPrune the apple tree in February.\n")
+        (notes / "old.md").unlink()
+
+        async def edited() -> bool:
+            record = await memory.get("garden.md")
+            return record is not None and "apple tree" in record.text
+
+        await _until(edited)
+        await _until(lambda: _none(memory, "old.md"))
+
+
+async def _none(memory: Memory, id: str) -> bool:
+    return await memory.get(id) is None
+
+
+async def test_a_commit_made_is_found(tmp_path: Path, embedder: Any, poll: bool) -> None:
+    repo = linear(tmp_path / "repo", 2)
+    watched = WatchedPath(str(repo.path), git=True, poll=poll)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
+        await _until(lambda: _count(job, 2))
+        sha = repo.commit("Retry the upload when the bucket times out", {"up.py": "retry()\n"})
+        await _until(lambda: _found(memory, "retry the upload on timeout", sha))
+
+
+async def _count(job: Any, n: int) -> bool:
+    return bool(job.report.added >= n)
+
+
+async def test_the_watched_set_survives_a_restart_without_rereading(
+    tmp_path: Path, embedder: Any
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text(
+        "".join(json.dumps({"id": str(n), "text": f"message {n}"}) + "\n" for n in range(20))
+    )
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=embedder) as memory, Jobs(memory) as jobs:
+        watched = Watched(home, jobs, debounce=0.2)
+        job = watched.add(WatchedPath(str(log)))
+        await _until(lambda: _count(job, 20))
+    assert [w.path for w in load_watched(home)] == [str(log)]
+    with log.open("a") as f:
+        f.write(json.dumps({"id": "new", "text": "the new message"}) + "\n")
+    async with Memory.open(home, embedder=embedder) as memory, Jobs(memory) as jobs:
+        watched = Watched(home, jobs, debounce=0.2)
+        watched.start_all()
+        (job,) = jobs.all()
+        await _until(lambda: _count(job, 1))
+        # it went on from where the last run stopped: the 20 earlier lines were not read
+        assert job.report.added == 1 and job.report.sources[0].mode == "incremental"
+        assert watched.to_json()[0]["state"] == "running"
+        assert watched.remove(str(log)) and load_watched(home) == []
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memtrails.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def _serve(home: Path, *args: str) -> subprocess.Popen[bytes]:
+    log = (home.parent / f"serve-{time.monotonic_ns()}.log").open("wb")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "memtrails.cli",
+            "serve",
+            "--home",
+            str(home),
+            "--port",
+            "0",
+            "--threads",
+            "2",
+            *args,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    log.close()
+    deadline = time.monotonic() + 120
+    while find_service(home) is None:
+        assert proc.poll() is None and time.monotonic() < deadline, "the service did not start"
+        time.sleep(0.1)
+    return proc
+
+
+def _eventually(check: Callable[[], bool], seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.3)
+
+
+def test_serve_watch_follows_a_file_across_a_restart(tmp_path: Path) -> None:
+    log = tmp_path / "journal.jsonl"
+    log.write_text(json.dumps({"id": "j1", "text": "Booked the ferry to Orkney."}) + "\n")
+    home = tmp_path / "memory"
+    proc = _serve(home, "--watch", str(log))
+    try:
+        _eventually(
+            lambda: (
+                '"j1"' in _cli("search", "ferry to Orkney", "--home", str(home), "--json").stdout
+            )
+        )
+        with log.open("a") as f:
+            f.write(json.dumps({"id": "j2", "text": "The dentist moved to Thursday."}) + "\n")
+        _eventually(
+            lambda: (
+                '"j2"'
+                in _cli("search", "when is the dentist", "--home", str(home), "--json").stdout
+            )
+        )
+        listed = json.loads(_cli("watch", "list", "--json", "--home", str(home)).stdout)
+        assert [(w["path"], w["state"]) for w in listed] == [(str(log.resolve()), "running")]
+        sources = json.loads(_cli("sources", "--json", "--home", str(home)).stdout)["sources"]
+        (entry,) = [s for s in sources if s["source"] == str(log.resolve())]
+        assert entry["records"] == 2 and entry["watched"]["state"] == "running"
+        assert entry["watched"]["last_import"] is not None
+    finally:
+        proc.terminate()
+        assert proc.wait(60) == 0
+    # restarted without --watch: the watched set is the folder's, and nothing is read twice
+    with log.open("a") as f:
+        f.write(json.dumps({"id": "j3", "text": "Return the library books by Monday."}) + "\n")
+    proc = _serve(home)
+    try:
+        _eventually(
+            lambda: '"j3"' in _cli("search", "library books", "--home", str(home), "--json").stdout
+        )
+        (row,) = json.loads(_cli("watch", "list", "--json", "--home", str(home)).stdout)
+        assert row["added"] == 1
+        removed = _cli("watch", "remove", str(log), "--home", str(home))
+        assert removed.returncode == 0, removed.stderr
+        assert json.loads(_cli("watch", "list", "--json", "--home", str(home)).stdout) == []
+    finally:
+        proc.terminate()
+        assert proc.wait(60) == 0
+    refused = _cli("watch", "list", "--home", str(home))
+    assert refused.returncode == 1 and "no service holds" in refused.stderr
