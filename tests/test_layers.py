@@ -31,7 +31,7 @@ LAYERS: list[list[set[str]]] = [
     [{"items"}],
     [{"importers"}, {"pipeline"}, {"folder"}],
     [
-        {"ingest", "memory", "add", "mcp", "service", "cli", "testing", "extend"}
+        {"ingest", "memory", "add", "mcp", "service", "cli", "testing", "extend", "adapters"}
         | {"__init__", "__main__"}
     ],
 ]
