@@ -211,3 +211,11 @@ def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> N
         assert [hit["id"] for hit in json.loads(out)] == ["n3"], author
     code, out, _ = run("search", "boiler", "--home", home, "--author", "Bob")
     assert code == 0 and "no match (among records with --author Bob)" in out
+
+
+def test_reindex_and_repair_say_they_are_working(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    code, out, err = run("reindex", "--home", home)
+    assert code == 0 and "reindexing 3 records ..." in err and "indexed 3 records" in out
+    code, _, err = run("check", "--repair", "--home", home)
+    assert code == 0 and "checking and repairing ..." in err
