@@ -149,6 +149,7 @@ def test_snippets_skip_the_title_and_end_between_words() -> None:
     passage = "Release plan\n\nWe move the release to Friday because the installer " + "x" * 3
     assert snippet_of(passage, "Release plan", 300).startswith("We move the release")
     assert snippet_of("# Tea\n\nGreen tea at four.", "Tea", 300) == "Green tea at four."
+    assert snippet_of("Tea\n\n# Tea\n\nGreen tea at four.", "Tea", 300) == "Green tea at four."
     cut = snippet_of("word " * 100, None, 42)
     assert len(cut) <= 42 and cut.endswith("word\u2026")
 
