@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -191,18 +192,42 @@ def deep_tree(root: Path, depth: int = 1100) -> None:
         f.write("# bottom\n")
 
 
-def test_a_folder_deeper_than_the_recursion_limit_is_walked(tmp_path: Path) -> None:
-    deep_tree(tmp_path / "deep")
-    walked = [rel for _, rel, _, files in kept_tree(tmp_path / "deep") if files]
+@pytest.fixture
+def deep(tmp_path: Path) -> Iterator[Path]:
+    """A tree deeper than the recursion limit, removed bottom up after the test (pytest's
+    own cleanup, shutil.rmtree, recurses a frame per level and would fail on it)."""
+    root = tmp_path / "deep"
+    deep_tree(root)
+    yield root
+    for top, _, files in _bottom_up(root):
+        for name in files:
+            os.unlink(os.path.join(top, name))
+        os.rmdir(top)
+
+
+def _bottom_up(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
+    levels = []
+    here = str(root)
+    while True:
+        entries = list(os.scandir(here))
+        dirs = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
+        files = [e.name for e in entries if not e.is_dir(follow_symlinks=False)]
+        levels.append((here, dirs, files))
+        if not dirs:
+            break
+        here = os.path.join(here, dirs[0])
+    return iter(reversed(levels))
+
+
+def test_a_folder_deeper_than_the_recursion_limit_is_walked(deep: Path) -> None:
+    walked = [rel for _, rel, _, files in kept_tree(deep) if files]
     assert walked == ["/".join(["d"] * 1100)]
 
 
 @pytest.mark.slow
-async def test_a_deep_folder_imports(tmp_path: Path) -> None:
-    root = tmp_path / "deep"
-    deep_tree(root)
+async def test_a_deep_folder_imports(tmp_path: Path, deep: Path) -> None:
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
-        report = await add_path(memory, root)
+        report = await add_path(memory, deep)
     assert report.added == 1, report.errors
 
 
