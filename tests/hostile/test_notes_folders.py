@@ -240,3 +240,8 @@ def _rules(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "one.gitignore"
     path.write_text(text + "\n", encoding="utf-8")
     return path
+
+
+def test_a_gitignore_line_pathspec_refuses_leaves_the_other_rules(tmp_path: Path) -> None:
+    rules = read_ignore(_rules(tmp_path, "!\n*.log\n"), "")
+    assert rules is not None and ignored("a.log", False, [rules])

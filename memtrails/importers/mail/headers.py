@@ -20,6 +20,7 @@ __all__ = [
     "msg_id",
     "raw_header",
     "raw_headers",
+    "refs",
 ]
 
 _ENCODED_WORD = re.compile(r"=\?([^?\s]*)\?([QqBb])\?([^?]*)\?=")
@@ -207,3 +208,14 @@ def first_ref(value: str | None) -> str:
             return msg_id(m.group(0))
     words = value.split()
     return msg_id(words[0]) if words else ""
+
+
+def refs(value: str | None) -> list[str]:
+    """Return every message id of a References or In-Reply-To value, in order."""
+    if not value:
+        return []
+    value = FOLD.sub("", value)
+    found = [msg_id(m.group(0)) for m in _ANGLE_ID.finditer(value) if m.group(1).strip()]
+    if not found and value.split():
+        found = [msg_id(value.split()[0])]
+    return [f for f in found if f]
