@@ -438,7 +438,7 @@ class Memory:
         """
         folder = self._open_folder()
         # The table too: index_log reads the records it lists, so a lost row stays lost.
-        await asyncio.to_thread(folder.table.rebuild, folder.log)
+        await folder.writer.rebuild_table()
         if model is None:
             await folder.writer.reset()
         else:
@@ -488,7 +488,7 @@ class Memory:
             return report
         fixed: list[str] = []
         if report.table_wrong:
-            rows = await asyncio.to_thread(folder.table.rebuild, folder.log)
+            rows = await folder.writer.rebuild_table()
             fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
         if report.orphans:
             await folder.writer.remove_points(report.orphans)
