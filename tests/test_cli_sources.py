@@ -220,3 +220,21 @@ def test_reindex_and_repair_say_they_are_working(folder: tuple[str, Path]) -> No
     assert code == 0 and "reindexing 3 records ..." in err and "indexed 3 records" in out
     code, _, err = run("check", "--repair", "--home", home)
     assert code == 0 and "checking and repairing ..." in err
+
+
+def test_an_unchanged_rerun_does_not_repeat_its_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTRAILS_CACHE", str(tmp_path / "cache"))
+    home = str(tmp_path / "home")
+    rows = _rows(tmp_path / "rows.jsonl", [{"id": "a", "text": "fine"}, {"id": "b"}])
+    code, _, err = run("add", str(rows), "--home", home)
+    assert code == 0 and err.count("skipped: ") == 1 and "text" in err
+    code, out, err = run("add", str(rows), "--home", home, "--full")
+    assert code == 0 and "skipped: " not in err
+    assert "skipped 1 as on the last run, for the same reasons" in err
+    _rows(rows, [{"id": "a", "text": "fine"}, {"id": "b"}, {"id": "c", "at": "never"}])
+    code, _, err = run("add", str(rows), "--home", home, "--full")
+    assert err.count("skipped: ") == 1 and "never" in err  # the new one is shown
+    code, out, _ = run("add", str(rows), "--home", home, "--full", "--json")
+    assert len(json.loads(out)["errors"]) == 2  # --json always lists them all

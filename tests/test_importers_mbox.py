@@ -520,3 +520,32 @@ async def test_report_counts_copies_apart_from_errors(tmp_path: Path) -> None:
         assert report.to_json()["duplicates"] == 1
         again = await add_path(memory, FIXTURES / "copies-and-reused-ids.mbox", full=True)
         assert (again.added, again.updated, again.unchanged, again.duplicates) == (0, 0, 5, 1)
+
+
+async def test_localised_mailman_months_split_and_authors_read() -> None:
+    from memtrails.importers.detect import plan
+
+    path = FIXTURES / "mailman-localised-2003-April.txt"
+    (part,) = plan(path)  # a .txt month is found to be an mbox by its separators
+    assert part.kind == "mbox"
+    recs = records(await collect(path))
+    assert [r.id for r in recs] == [
+        f"a{n}@{h}"
+        for n, h in enumerate(
+            ["exemplo.com.br", "exemple.fr", "ejemplo.es", "beispiel.de", "exemple.be"], 1
+        )
+    ]
+    assert [r.author for r in recs] == [
+        "João Silva <joao@exemplo.com.br>",
+        "Marie Curie <marie@exemple.fr>",
+        "José Pérez <jose@ejemplo.es>",
+        "Anna Schmidt <anna@beispiel.de>",
+        "Luc Dupont <luc@exemple.be>",
+    ]
+    assert recs[0].text.endswith("From here on I quote nobody.")  # a body line, kept
+
+
+async def test_bare_from_lines_separate_messages() -> None:
+    recs = records(await collect(FIXTURES / "bare-from-separators.mbox"))
+    assert [r.title for r in recs] == ["one", "two"]
+    assert recs[1].text == "second\n> From the quoted line\nFrom the start of a body line"

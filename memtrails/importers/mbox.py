@@ -38,8 +38,10 @@ _ASCTIME = (
 _RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
 _SEPARATOR = re.compile(
     rb"From (?:"
-    rb"\S*(?: at \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
-    rb"|-[ \t]*"
+    # pipermail hides the sender as "user WORD host", WORD in the archive's language
+    # (" at ", " em ", " en ", " bei ", " chez ", " à " in its charset): any one word
+    rb"\S*(?: [^\s@]{1,24} \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
+    rb"|-?[ \t]*"
     rb"|[^\s@]*@\S+[ \t]*"
     rb")\r?\n?",
 )
@@ -87,8 +89,9 @@ async def from_mbox(
     2. it carries a date the way separators do: ``From <sender> <date>`` where the date is
        asctime-like (``Tue Apr  1 12:21:37 2003``, optionally a zone before the year, trailing
        extra text allowed) or RFC 2822-like (``1 Apr 2003 12:21``); the sender is one word or a
-       pipermail ``x at y`` pair, or
-    3. it is Mozilla's ``From -`` (nothing after the dash but blanks), or
+       pipermail ``x at y`` pair in any of its languages
+       (``x em y``, ``x chez y``: one word between the two), or
+    3. it is Mozilla's ``From -`` or a bare ``From `` (nothing after but blanks), or
     4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout).
 
     A blank line before the separator is *not* required (``twisted-divunal-list`` has 385 of

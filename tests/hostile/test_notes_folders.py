@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -194,40 +195,31 @@ def deep_tree(root: Path, depth: int = 1100) -> None:
 
 @pytest.fixture
 def deep(tmp_path: Path) -> Iterator[Path]:
-    """A tree deeper than the recursion limit, removed bottom up after the test (pytest's
-    own cleanup, shutil.rmtree, recurses a frame per level and would fail on it)."""
+    """A deep tree's root, removed level by level afterwards: pytest's own clean-up of old
+    temporary folders (shutil.rmtree, recursive) fails on a tree this deep."""
     root = tmp_path / "deep"
-    deep_tree(root)
     yield root
-    for top, _, files in _bottom_up(root):
-        for name in files:
-            os.unlink(os.path.join(top, name))
-        os.rmdir(top)
-
-
-def _bottom_up(root: Path) -> Iterator[tuple[str, list[str], list[str]]]:
-    levels = []
-    here = str(root)
-    while True:
-        entries = list(os.scandir(here))
-        dirs = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
-        files = [e.name for e in entries if not e.is_dir(follow_symlinks=False)]
-        levels.append((here, dirs, files))
-        if not dirs:
-            break
-        here = os.path.join(here, dirs[0])
-    return iter(reversed(levels))
+    here = str(root) + "/d" * 1100
+    if os.path.exists(here + "/bottom.md"):
+        os.unlink(here + "/bottom.md")
+    while len(here) >= len(str(root)):
+        with contextlib.suppress(FileNotFoundError):
+            os.rmdir(here)
+        here = here[: -len("/d")] if here != str(root) else ""
 
 
 def test_a_folder_deeper_than_the_recursion_limit_is_walked(deep: Path) -> None:
+    deep_tree(deep)
     walked = [rel for _, rel, _, files in kept_tree(deep) if files]
     assert walked == ["/".join(["d"] * 1100)]
 
 
 @pytest.mark.slow
 async def test_a_deep_folder_imports(tmp_path: Path, deep: Path) -> None:
+    root = deep
+    deep_tree(root)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
-        report = await add_path(memory, deep)
+        report = await add_path(memory, root)
     assert report.added == 1, report.errors
 
 
