@@ -107,6 +107,7 @@ async def run_import(
         await folder.writer.flush()
         await folder.positions.flush()
     report.unchanged += sum(state.skipped for state in run.states.values())
+    report.duplicates += sum(state.duplicates for state in run.states.values())
     report.sources.extend(_source_reports(run))
     report.elapsed = time.perf_counter() - started
     return report

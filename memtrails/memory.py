@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
-from collections.abc import AsyncIterable, Awaitable, Callable, Generator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -16,6 +16,7 @@ from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.index._base import IndexBackend
+from .folder.listing import live_lines
 from .folder.lock import READER
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
@@ -319,6 +320,19 @@ class Memory:
         line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])
         return MemoryRecord.from_json(line)
 
+    async def records(self, *, source: str | None = None) -> AsyncIterator[MemoryRecord]:
+        """Yield the latest version of every live record (of ``source``, if given), oldest
+        first: the records as they are when the iteration starts (forgotten ones excluded).
+
+        Example::
+
+            async for record in memory.records(source="notes"):
+                print(record.id, record.title)
+        """
+        folder = self._open_folder()
+        async for line in live_lines(folder.table, folder.log, source=source):
+            yield MemoryRecord.from_json(line)
+
     async def forget(self, id: str, *, source: str | None = None) -> int:
         """Forget the record ``id``: a tombstone in the log, its points out of the index.
 
@@ -424,7 +438,7 @@ class Memory:
         """
         folder = self._open_folder()
         # The table too: index_log reads the records it lists, so a lost row stays lost.
-        await asyncio.to_thread(folder.table.rebuild, folder.log)
+        await folder.writer.rebuild_table()
         if model is None:
             await folder.writer.reset()
         else:
@@ -474,7 +488,7 @@ class Memory:
             return report
         fixed: list[str] = []
         if report.table_wrong:
-            rows = await asyncio.to_thread(folder.table.rebuild, folder.log)
+            rows = await folder.writer.rebuild_table()
             fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
         if report.orphans:
             await folder.writer.remove_points(report.orphans)

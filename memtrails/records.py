@@ -265,6 +265,8 @@ class SourceState:
         why: why a full pass was needed, when the importer had a state but could not use it.
         skipped: records before the resume position, proven unchanged without being read
             (the import counts them as unchanged).
+        duplicates: copies this pass folded into a record it had already yielded (a mail
+            archived twice), so far; the import counts them apart from errors.
     """
 
     source: str
@@ -273,6 +275,7 @@ class SourceState:
     complete: bool = False
     why: str | None = None
     skipped: int = 0
+    duplicates: int = 0
 
 
 Item: TypeAlias = "MemoryRecord | RecordError | Seen | SourceState"
@@ -297,6 +300,8 @@ class ImportReport:
 
     ``cut`` counts the records added or updated that were cut to fit the import's limits
     (text or title shortened, meta entries left out); each one's ``meta["_cut"]`` says what.
+    ``duplicates`` counts copies of a record read again in the same source (a mail archived
+    twice, byte for byte or but for a list footer) that were folded into it, not errors.
 
     Errors are counted all, but only the first :data:`KEPT_ERRORS` are kept whole (in
     ``errors``, through :meth:`add_error`); the others are summed up by reason (numbers in
@@ -314,6 +319,7 @@ class ImportReport:
     elapsed: float = 0.0
     sources: list[SourceReport] = field(default_factory=list)
     cut: int = 0
+    duplicates: int = 0
     errors_left_out: Counter[str] = field(default_factory=Counter)
 
     @property
@@ -353,6 +359,7 @@ class ImportReport:
         self.elapsed += other.elapsed
         self.sources.extend(other.sources)
         self.cut += other.cut
+        self.duplicates += other.duplicates
 
     def to_json(self) -> dict[str, Any]:
         """Return the report as ``memtrails add --json`` prints it."""
@@ -363,6 +370,7 @@ class ImportReport:
             "skipped": self.skipped,
             "removed": self.removed,
             "cut": self.cut,
+            "duplicates": self.duplicates,
             "errors": [e.to_json() for e in self.errors],
             "errors_left_out": dict(self.errors_left_out.most_common()),
             "secrets": dict(sorted(self.secrets.items())),

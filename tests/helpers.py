@@ -1,11 +1,13 @@
 """Small helpers several test modules share: draining importers, picking items, a time zone,
-loading a benchmark script, the labelled secrets."""
+loading a benchmark script, the labelled secrets, a running service and
+the records the framework adapters are tested on."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
 import os
+import subprocess
 import sys
 import time
 from collections.abc import AsyncGenerator, Iterator
@@ -112,3 +114,54 @@ def gsm8k_lines(corpora: Path, start: int, stop: int, out: Path) -> Path:
     with (corpora / "jsonl" / "gsm8k-test.jsonl").open("rb") as src:
         out.write_bytes(b"".join(line for i, line in enumerate(src) if start <= i < stop))
     return out
+
+
+@contextmanager
+def serving(home: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """Run ``memtrails serve`` on ``home`` until the block ends (it must then stop cleanly)."""
+    from memtrails.service.discovery import find_service
+
+    argv = ["serve", "--home", str(home), "--port", "0", "--threads", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtrails.cli", *argv],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while find_service(home) is None:
+            assert proc.poll() is None and time.monotonic() < deadline, "no service started"
+            time.sleep(0.1)
+        yield proc
+    finally:
+        proc.terminate()
+        assert proc.wait(60) == 0
+
+
+#: three records the adapters search and read (a note with a title and meta, a mail in a thread)
+ERRANDS = [
+    MemoryRecord(
+        id="ferry",
+        text="The ferry to Orkney leaves Scrabster at 08:45.",
+        kind="note",
+        author="ann",
+        at="2025-06-01",
+        title="Ferry",
+        meta={"port": "Scrabster"},
+    ),
+    MemoryRecord(
+        id="boiler",
+        text="The boiler service is booked for the 14th.",
+        kind="note",
+        author="bob",
+        at="2025-07-02",
+    ),
+    MemoryRecord(
+        id="visa",
+        text="Renew the visa before the trip in September.",
+        kind="mail",
+        author="ann",
+        at="2025-08-03",
+        thread="travel",
+    ),
+]

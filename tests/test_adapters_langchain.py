@@ -3,43 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import ERRANDS as NOTES
+from helpers import serving
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
-from memtrails import Memory, MemoryRecord
+from memtrails import Memory
 from memtrails.adapters.langchain import MemtrailsRetriever
-from memtrails.service.discovery import find_service
-
-NOTES = [
-    MemoryRecord(
-        id="ferry",
-        text="The ferry to Orkney leaves Scrabster at 08:45.",
-        kind="note",
-        author="ann",
-        at="2025-06-01",
-    ),
-    MemoryRecord(
-        id="boiler",
-        text="The boiler service is booked for the 14th.",
-        kind="note",
-        author="bob",
-        at="2025-07-02",
-    ),
-    MemoryRecord(
-        id="visa",
-        text="Renew the visa before the trip in September.",
-        kind="mail",
-        author="ann",
-        at="2025-08-03",
-    ),
-]
 
 
 @pytest.fixture
@@ -79,30 +53,7 @@ def test_a_missing_folder_is_an_error_not_a_new_folder(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_the_retriever_goes_through_a_running_service(home: Path) -> None:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "memtrails.cli",
-            "serve",
-            "--home",
-            str(home),
-            "--port",
-            "0",
-            "--threads",
-            "2",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while find_service(home) is None:
-            assert proc.poll() is None and time.monotonic() < deadline
-            time.sleep(0.1)
+    with serving(home):
         # the service holds the folder (its lock): the retriever asks it
         docs = MemtrailsRetriever(home=str(home), k=1).invoke("renew the visa")
         assert [d.metadata["id"] for d in docs] == ["visa"]
-    finally:
-        proc.terminate()
-        assert proc.wait(60) == 0

@@ -149,6 +149,7 @@ def test_snippets_skip_the_title_and_end_between_words() -> None:
     passage = "Release plan\n\nWe move the release to Friday because the installer " + "x" * 3
     assert snippet_of(passage, "Release plan", 300).startswith("We move the release")
     assert snippet_of("# Tea\n\nGreen tea at four.", "Tea", 300) == "Green tea at four."
+    assert snippet_of("Tea\n\n# Tea\n\nGreen tea at four.", "Tea", 300) == "Green tea at four."
     cut = snippet_of("word " * 100, None, 42)
     assert len(cut) <= 42 and cut.endswith("word\u2026")
 
@@ -211,3 +212,29 @@ def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> N
         assert [hit["id"] for hit in json.loads(out)] == ["n3"], author
     code, out, _ = run("search", "boiler", "--home", home, "--author", "Bob")
     assert code == 0 and "no match (among records with --author Bob)" in out
+
+
+def test_reindex_and_repair_say_they_are_working(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    code, out, err = run("reindex", "--home", home)
+    assert code == 0 and "reindexing 3 records ..." in err and "indexed 3 records" in out
+    code, _, err = run("check", "--repair", "--home", home)
+    assert code == 0 and "checking and repairing ..." in err
+
+
+def test_an_unchanged_rerun_does_not_repeat_its_warnings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMTRAILS_CACHE", str(tmp_path / "cache"))
+    home = str(tmp_path / "home")
+    rows = _rows(tmp_path / "rows.jsonl", [{"id": "a", "text": "fine"}, {"id": "b"}])
+    code, _, err = run("add", str(rows), "--home", home)
+    assert code == 0 and err.count("skipped: ") == 1 and "text" in err
+    code, out, err = run("add", str(rows), "--home", home, "--full")
+    assert code == 0 and "skipped: " not in err
+    assert "skipped 1 as on the last run, for the same reasons" in err
+    _rows(rows, [{"id": "a", "text": "fine"}, {"id": "b"}, {"id": "c", "at": "never"}])
+    code, _, err = run("add", str(rows), "--home", home, "--full")
+    assert err.count("skipped: ") == 1 and "never" in err  # the new one is shown
+    code, out, _ = run("add", str(rows), "--home", home, "--full", "--json")
+    assert len(json.loads(out)["errors"]) == 2  # --json always lists them all

@@ -70,3 +70,37 @@ def test_the_bar_shows_total_phase_and_a_moving_eta(tmp_path: Path) -> None:
     left = [m["left"] for m in seen if m["left"] != "?"]
     assert len(set(left)) >= 3  # the time left moves with the work
     assert max(int(m["n"]) for m in seen) > min(int(m["n"]) for m in seen)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)"
+)
+def test_ctrl_c_stops_mcp_on_a_terminal(tmp_path: Path) -> None:
+    done = tmp_path / "done"
+    session = f"memtrails-mcp-{os.getpid()}"
+    command = (
+        f"cd {shlex.quote(str(ROOT))} && PYTHONPATH={shlex.quote(str(ROOT))} "
+        f"{shlex.quote(sys.executable)} -m memtrails mcp --home {shlex.quote(str(tmp_path / 'h'))}; "
+        f"echo $? > {shlex.quote(str(done))}; sleep 60"
+    )
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+    )
+    try:
+        screen = ""
+        deadline = time.monotonic() + 60
+        while "an MCP client starts it" not in screen:  # the hint a terminal gets
+            assert time.monotonic() < deadline, screen
+            time.sleep(0.3)
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-J", "-t", session], capture_output=True, text=True
+            ).stdout
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        deadline = time.monotonic() + 20
+        while not done.exists():
+            assert time.monotonic() < deadline, "Ctrl-C did not stop memtrails mcp"
+            time.sleep(0.2)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert done.read_text().strip() == "130"

@@ -175,7 +175,7 @@ async def test_an_index_repaired_on_its_first_use_is_emptied_under_the_writers_l
 
 WRITER_MODULES = {"folder/writer.py"}
 LOG_WRITES = {"append", "repair"}  # on a RecordLog
-TABLE_WRITES = {"claim", "restore", "set", "remove", "commit", "sync", "load", "open"}
+TABLE_WRITES = {"claim", "restore", "set", "remove", "commit", "sync", "load", "open", "rebuild"}
 INDEX_WRITES = {"upsert", "delete_uids", "set_owner"}  # plus an awaited clear(), optimize()
 SQL_CALLS = {"execute", "executemany", "executescript"}
 # The backends implement and delegate the index's writes; table.py and log.py run their own

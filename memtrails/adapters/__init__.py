@@ -1,1 +1,2 @@
-"""Adapters for agent frameworks (each behind its own extra): ``memtrails.adapters.langchain``."""
+"""Adapters for agent frameworks (each behind its own extra): ``memtrails.adapters.langchain``,
+``memtrails.adapters.llamaindex``."""

@@ -9,9 +9,6 @@ itself, briefly, read-only.
 from __future__ import annotations
 
 import asyncio
-import os
-from pathlib import Path
-from typing import Any
 
 try:
     from langchain_core.callbacks import (
@@ -26,7 +23,7 @@ except ImportError as exc:  # pragma: no cover - the message is the point
     ) from exc
 
 from ..folder.search import SearchHit
-from ..memory import Memory
+from ._shared import hit_metadata, search_home
 
 __all__ = ["MemtrailsRetriever", "hit_document"]
 
@@ -34,20 +31,7 @@ __all__ = ["MemtrailsRetriever", "hit_document"]
 def hit_document(hit: SearchHit) -> Document:
     """Return a search hit as a LangChain ``Document``: the best passage as its content, the
     record's fields (id, uid, title, kind, author, at, source, score, confident) as metadata."""
-    metadata: dict[str, Any] = {
-        "id": hit.id,
-        "uid": hit.uid,
-        "title": hit.title,
-        "kind": hit.kind,
-        "author": hit.author,
-        "at": hit.at.iso() if hit.at is not None else None,
-        "source": hit.source,
-        "score": hit.score,
-        "confident": hit.confident,
-    }
-    if hit.attachment is not None:
-        metadata["attachment"] = hit.attachment
-    return Document(page_content=hit.snippet, metadata=metadata, id=hit.uid)
+    return Document(page_content=hit.snippet, metadata=hit_metadata(hit), id=hit.uid)
 
 
 class MemtrailsRetriever(BaseRetriever):
@@ -76,18 +60,17 @@ class MemtrailsRetriever(BaseRetriever):
     min_confidence: float | None = None
 
     async def _search(self, query: str) -> list[Document]:
-        folder = Path(os.path.expanduser(self.home))
-        async with Memory.open(folder, create=False, brief=True) as memory:
-            hits = await memory.search(
-                query,
-                self.k,
-                kind=self.kind,
-                author=self.author,
-                source=self.source,
-                since=self.since,
-                until=self.until,
-                min_confidence=self.min_confidence,
-            )
+        hits = await search_home(
+            self.home,
+            query,
+            self.k,
+            kind=self.kind,
+            author=self.author,
+            source=self.source,
+            since=self.since,
+            until=self.until,
+            min_confidence=self.min_confidence,
+        )
         return [hit_document(hit) for hit in hits]
 
     def _get_relevant_documents(

@@ -30,6 +30,7 @@ from ._options import (
     model_option,
     open_memory,
 )
+from ._repeats import new_errors
 from ._single import git_hint, note_of, single_note
 from ._totals import commit_total, record_total
 
@@ -145,7 +146,7 @@ async def add(
             home or default_home(), paths, git_repos, options, limits, not as_json
         )
     if routed is not None:  # a service holds the folder: it ran the import
-        return _show(routed, as_json, quiet)
+        return _show(routed, as_json, quiet, home or default_home())
     plans: list[list[Part]] = []
     notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
     git_hint(paths, git_repos)
@@ -220,19 +221,20 @@ async def add(
     finally:
         for planned in plans:
             close_parts(planned)
-    _show(total, as_json, quiet)
+    _show(total, as_json, quiet, home or default_home())
 
 
-def _show(report: ImportReport, as_json: bool, quiet: bool = False) -> None:
+def _show(report: ImportReport, as_json: bool, quiet: bool, home: Path) -> None:
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        _print_report(report, quiet)
+        _print_report(report, quiet, home)
 
 
-def _print_report(report: ImportReport, quiet: bool = False) -> None:
+def _print_report(report: ImportReport, quiet: bool, home: Path) -> None:
+    fresh, repeated = new_errors(home, report.errors)
     if quiet:
-        for error in report.errors[:SHOWN_ERRORS]:
+        for error in fresh[:SHOWN_ERRORS]:
             click.echo(f"skipped: {error}", err=True)
         return
     click.echo(
@@ -250,11 +252,17 @@ def _print_report(report: ImportReport, quiet: bool = False) -> None:
     for src in report.sources:
         how = "read in full" if src.mode == "full" else "read incrementally"
         click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
-    for error in report.errors[:SHOWN_ERRORS]:
+    for error in fresh[:SHOWN_ERRORS]:
         click.echo(f"skipped: {error}", err=True)
-    if report.skipped > SHOWN_ERRORS:
+    if repeated:
         click.echo(
-            f"... and {report.skipped - SHOWN_ERRORS} more (--json lists the first "
+            f"skipped {repeated} as on the last run, for the same reasons (not shown again; "
+            "--json lists them)",
+            err=True,
+        )
+    if (more := report.skipped - repeated - min(len(fresh), SHOWN_ERRORS)) > 0:
+        click.echo(
+            f"... and {more} more (--json lists the first "
             f"{KEPT_ERRORS:,} and counts the rest by reason)",
             err=True,
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..memory import Memory
+from ..pipeline.progress import working
 from ._group import main
 from ._options import (
     as_command,
@@ -88,7 +89,9 @@ async def reindex(
         memtrails reindex --model multilingual-e5-small
     """
     async with open_memory(home, threads, qdrant_url) as memory:
-        n = await memory.reindex(model=model, threads=threads)
+        records = (await memory.status()).records
+        with working(f"reindexing {records} records" + (f" into {model}" if model else "")):
+            n = await memory.reindex(model=model, threads=threads)
     click.echo(f"indexed {n} records" + (f" with {model}" if model else ""))
 
 
@@ -122,7 +125,8 @@ async def check(
         catch_up=False,
     )
     async with opening as memory:
-        report = await memory.check(repair=repair)
+        with working("checking and repairing" if repair else "checking", enabled=repair):
+            report = await memory.check(repair=repair)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:

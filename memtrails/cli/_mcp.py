@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import sys
 from pathlib import Path
 
 import click
 
 from ._group import main
-from ._options import MAX_THREADS, as_command, default_home, home_option
+from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
 
 __all__: list[str] = []
+
+
+def _stop_now() -> None:
+    click.echo(f"\ninterrupted: {INTERRUPTED['mcp']}", err=True)
+    sys.stderr.flush()
+    os._exit(130)
 
 
 @main.command()
@@ -63,6 +73,20 @@ async def mcp(
         raise click.ClickException(
             f"the MCP SDK is not installed ({exc}); pip install 'memtrails[mcp]'"
         ) from exc
+    if http_port is not None:
+        click.echo(f"serving MCP on http://127.0.0.1:{http_port}/mcp (Ctrl-C stops)", err=True)
+    else:
+        if sys.stdin.isatty():
+            click.echo(
+                "memtrails mcp speaks MCP on stdin and stdout: an MCP client starts it (see "
+                "docs/mcp.md for the config). Ctrl-C stops it.",
+                err=True,
+            )
+        # The stdio transport reads stdin in a thread that no cancellation reaches, so the
+        # usual Ctrl-C (cancel, then wait for every thread) would wait for a line that never
+        # comes. Each request closes the folder when it answers (a write cut short is a
+        # crash the log recovers from), so the process may end at once.
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, _stop_now)
     await serve(
         home or default_home(),
         allow_writes=allow_writes,

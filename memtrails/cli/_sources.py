@@ -65,8 +65,9 @@ def position(state: dict[str, Any] | None) -> str:
         return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
     if isinstance(state.get("files"), dict):
         return f"{len(state['files'])} files"
-    if isinstance(state.get("refs"), dict):
-        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(state["refs"].items())[:2])
+    refs = state.get("heads", state.get("refs"))
+    if isinstance(refs, dict):
+        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(refs.items())[:2])
     if "offset" in state:
         return f"byte {state['offset']:,}"
     if isinstance(state.get("channels"), dict):

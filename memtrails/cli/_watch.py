@@ -16,12 +16,14 @@ __all__: list[str] = []
 
 
 @main.group()
-def watch() -> None:
+@home_option
+def watch(home: Path | None) -> None:
     """Follow sources as they grow, through the service that holds the folder.
 
     A watched path is imported now and again whenever it changes (debounced, incremental as
     `memtrails add`); the watched set is kept in the folder, so a restarted service follows
-    it again. Start the service with `memtrails serve` (or `serve --watch PATH`).
+    it again. Start the service with `memtrails serve` (or `serve --watch PATH`). --home
+    may come before the subcommand or after it.
 
     Example:
 
@@ -36,7 +38,9 @@ def watch() -> None:
 async def _call(home: Path | None, method: str, url: str, **kwargs: Any) -> Any:
     from ..service.client import connect
 
-    folder = (home or default_home()).expanduser()
+    context = click.get_current_context()
+    given = context.parent.params.get("home") if context.parent is not None else None
+    folder = (home or given or default_home()).expanduser()
     remote = await connect(folder)
     if remote is None:
         raise click.ClickException(

@@ -168,9 +168,11 @@ def snippet_of(passage: str, title: str | None, limit: int) -> str:
     flat = " ".join(passage.split())
     if title:
         head = " ".join(title.split())
-        bare = flat.lstrip("#= ")  # a Markdown heading's marks before the title
-        if bare.startswith(head) and len(bare) > len(head):
-            flat = bare[len(head) :].lstrip(" :-#=")
+        # Twice: the title the model is given, then the text's own heading (a note's "# T").
+        for _ in range(2):
+            bare = flat.lstrip("#= ")  # a Markdown heading's marks before the title
+            if bare.startswith(head) and len(bare) > len(head):
+                flat = bare[len(head) :].lstrip(" :-#=")
     if len(flat) <= limit:
         return flat
     cut = flat[: limit - 1]

@@ -221,6 +221,13 @@ class Writer:
             self._check_open()
             await self._index.set_owner(folder_id)
 
+    async def rebuild_table(self) -> int:
+        """Rebuild ``table.sqlite`` from the log (a check's repair, ``reindex``); return the
+        live records it then lists."""
+        async with self._lock:
+            self._check_open()
+            return await asyncio.to_thread(self._table.rebuild, self._log)
+
     async def remove_points(self, uids: Sequence[str]) -> None:
         """Delete the points of records the log does not hold (a check's repair), and flush."""
         if not uids:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
-from ..records import MemoryRecord, RecordError
+from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
 from ._shared import Closing, as_generator, default_source
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
 
 __all__ = ["from_eml"]
 
@@ -25,7 +25,7 @@ async def from_eml(
     *,
     source: str | None = None,
     names: Sequence[str] | None = None,
-) -> AsyncGenerator[MemoryRecord | RecordError, None]:
+) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
     A folder is walked recursively for ``*.eml`` (any case), in sorted order of the paths
@@ -33,6 +33,11 @@ async def from_eml(
     RecordError whose ``where`` is its path relative to the folder (its name for a single
     file); records carry that path in ``meta["path"]``. A leading mbox ``From `` line is
     ignored.
+
+    Two files holding one mail (the same Message-ID, and the same words give or take a list
+    footer) give one record: the first in that order; when there were such copies, a last
+    ``SourceState`` counts them (``duplicates``). A mail that reuses another's Message-ID
+    for other words is kept under ``<Message-ID>#<12 hex>`` (see ``conformance/README.md``).
 
     Args:
         path: one .eml file or a folder of them, or an opened ``Input`` holding one message
@@ -55,14 +60,14 @@ async def from_eml(
         stream = path
         name = source if source is not None else default_source(stream.given)
 
-        def make() -> Iterator[MemoryRecord | RecordError]:
+        def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
             return Closing(_read_stream(name, stream), stream)
 
     else:
         root = Path(path).expanduser()
         name = source if source is not None else default_source(root)
 
-        def make() -> Iterator[MemoryRecord | RecordError]:
+        def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
             listed = _list(root, name)
             if names is not None:
                 listed = sorted((rel, root / rel) for rel in names)
@@ -103,7 +108,8 @@ def _list(root: Path, source: str) -> list[tuple[str, Path]]:
 
 def _read_eml(
     source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
-) -> Iterator[MemoryRecord | RecordError]:
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
+    book = MailBook()
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -118,9 +124,19 @@ def _read_eml(
         except OSError as exc:
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
-        yield message_to_item(
-            strip_unixfrom(raw), source=source, where=rel, meta={"path": rel}, documents=documents
+        item = message_to_item(
+            strip_unixfrom(raw),
+            source=source,
+            where=rel,
+            meta={"path": rel},
+            book=book,
+            documents=documents,
         )
+        placed = book.place(item) if isinstance(item, MemoryRecord) else item
+        if placed is not None:
+            yield placed
+    if book.duplicates:
+        yield SourceState(source, {}, complete=True, duplicates=book.duplicates)
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:

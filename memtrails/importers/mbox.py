@@ -20,7 +20,7 @@ from ._resume import prefix_marks, why_not_resumable
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, message_to_item
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
 
 __all__ = ["from_mbox"]
 
@@ -38,8 +38,10 @@ _ASCTIME = (
 _RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
 _SEPARATOR = re.compile(
     rb"From (?:"
-    rb"\S*(?: at \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
-    rb"|-[ \t]*"
+    # pipermail hides the sender as "user WORD host", WORD in the archive's language
+    # (" at ", " em ", " en ", " bei ", " chez ", " à " in its charset): any one word
+    rb"\S*(?: [^\s@]{1,24} \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
+    rb"|-?[ \t]*"
     rb"|[^\s@]*@\S+[ \t]*"
     rb")\r?\n?",
 )
@@ -87,8 +89,9 @@ async def from_mbox(
     2. it carries a date the way separators do: ``From <sender> <date>`` where the date is
        asctime-like (``Tue Apr  1 12:21:37 2003``, optionally a zone before the year, trailing
        extra text allowed) or RFC 2822-like (``1 Apr 2003 12:21``); the sender is one word or a
-       pipermail ``x at y`` pair, or
-    3. it is Mozilla's ``From -`` (nothing after the dash but blanks), or
+       pipermail ``x at y`` pair in any of its languages
+       (``x em y``, ``x chez y``: one word between the two), or
+    3. it is Mozilla's ``From -`` or a bare ``From `` (nothing after but blanks), or
     4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout).
 
     A blank line before the separator is *not* required (``twisted-divunal-list`` has 385 of
@@ -176,14 +179,30 @@ def _read_mbox(
         why = why_not_resumable(handle, state) if state is not None else None
         mode = "incremental" if state is not None and why is None else "full"
         skipped = 0
+        book = MailBook()
         if state is not None and mode == "incremental":
             start = int(state["offset"])
             skipped = int(state.get("records", 0))
+            book.pin(state.get("last"))  # the message read again becomes what it was
 
-        def position(offset: int, records: int, complete: bool = False) -> SourceState:
-            marks = {**prefix_marks(handle, offset), "records": skipped + records}
+        def position(
+            offset: int,
+            records: int,
+            complete: bool = False,
+            duplicates: int = 0,
+            last: list[str | None] | None = None,
+        ) -> SourceState:
+            marks: dict[str, Any] = {**prefix_marks(handle, offset), "records": skipped + records}
+            if last is not None:  # the message there is read again next time
+                marks["last"] = last
             return SourceState(
-                source, marks, mode=mode, complete=complete, why=why, skipped=skipped
+                source,
+                marks,
+                mode=mode,
+                complete=complete,
+                why=why,
+                skipped=skipped,
+                duplicates=duplicates,
             )
 
         yield from _split(
@@ -193,6 +212,7 @@ def _read_mbox(
             max_message=max_message,
             checkpoint=position,
             every=every,
+            book=book,
             documents=documents,
         )
 
@@ -217,14 +237,14 @@ def _read_compressed(
         yield SourceState(source, dict(state), mode="incremental", skipped=records)
         return
     why = None if state is None else "the compressed file has changed"
-    records = 0
+    records = duplicates = 0
     for item in _split(stream.file, source, max_message=max_message, documents=documents):
         if isinstance(item, SourceState):  # the count of distinct records at the end
-            records = int(item.state["records"])
+            records, duplicates = int(item.state["records"]), item.duplicates
             continue
         yield item
     end = {"compressed": stamp, "records": records}
-    yield SourceState(source, end, mode="full", complete=True, why=why)
+    yield SourceState(source, end, mode="full", complete=True, why=why, duplicates=duplicates)
 
 
 def _stamp(path: Path) -> dict[str, Any]:
@@ -244,6 +264,7 @@ def _split(
     max_message: int | None = None,
     checkpoint: Callable[..., SourceState] | None = None,
     every: int = 256,
+    book: MailBook | None = None,
     documents: DocumentReader | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Yield an item per message, holding at most one message (up to ``max_message``).
@@ -251,8 +272,10 @@ def _split(
     With ``checkpoint``, a position is yielded every ``every`` messages, always after the
     message before it, and one at the end (where the last message starts), each with the
     number of distinct records before it; without, one ``{"records": N}`` state at the end.
-    A message that repeats an earlier one (same Message-ID, same content: list archives
-    hold many) is not yielded again and not counted.
+    A message that repeats an earlier one (same Message-ID, same content give or take what
+    lists and archives change: list archives hold many) is not yielded again and is counted
+    in the states' ``duplicates``; one that reuses a Message-ID for other content gets an id
+    of its own (see :class:`~memtrails.importers.mail.book.MailBook`).
     """
     limit = MAX_MESSAGE_BYTES if max_message is None else max_message
     if start:
@@ -267,13 +290,14 @@ def _split(
     at_line_start = True
     first = True
     skipping = start > 0  # resumed mid-file: ignore text until the first separator
-    kept: dict[int, int] = {}  # hash of a record id -> hash of its content, this pass
+    book = book if book is not None else MailBook()  # ids, contents, threads met this pass
     records = 0  # distinct records yielded, for the positions
     last_counted = False  # the last message gave a record (read again on resume)
 
     def finish() -> MemoryRecord | RecordError | None:
         nonlocal count, records, last_counted
         last_counted = False
+        book.last = None
         if offset is None:
             return None
         count += 1
@@ -295,16 +319,16 @@ def _split(
             raw = _ESCAPED_FROM.sub(rb"\1", raw)
         if separators == 0 and _runs_together(raw):
             return RecordError(source, where, _RUN_TOGETHER_REASON)
-        item = message_to_item(raw, source=source, where=where, meta={}, documents=documents)
+        item = message_to_item(
+            raw, source=source, where=where, meta={}, book=book, documents=documents
+        )
         if isinstance(item, MemoryRecord):
-            key, content = hash(item.id), _content_hash(item)
-            last_counted = True
-            seen = kept.get(key)
-            if seen is None:
-                kept[key] = content
-                records += 1
-            elif seen == content:
+            placed = book.place(item)
+            if placed is None:
                 return None  # the same message archived twice
+            item = placed
+            last_counted = True
+            records += 1
         return item
 
     try:
@@ -331,7 +355,7 @@ def _split(
                 if item is not None:
                     yield item
                 if checkpoint is not None and count > done and count % every == 0:
-                    yield checkpoint(line_at, records)
+                    yield checkpoint(line_at, records, duplicates=book.duplicates)
                 skipping = False
                 separators += 1
                 offset, lines, size, oversize = line_at, [], 0, False
@@ -359,11 +383,14 @@ def _split(
     if item is not None:
         yield item
     if checkpoint is None:
-        yield SourceState(source, {"records": records})
+        yield SourceState(source, {"records": records}, duplicates=book.duplicates)
         return
     # The next run starts at the last message again: it is not counted before that point.
     at = last_start if last_start is not None else start
-    yield checkpoint(at, records - last_counted, complete=start == 0)
+    last = book.last if last_start is not None else None
+    yield checkpoint(
+        at, records - last_counted, complete=start == 0, duplicates=book.duplicates, last=last
+    )
 
 
 def _runs_together(raw: bytes) -> bool:
@@ -378,9 +405,3 @@ def _runs_together(raw: bytes) -> bool:
     if end < 0 or b"multipart/" in data[:end].lower():
         return False
     return _RUN_TOGETHER.search(data, end + 2) is not None
-
-
-def _content_hash(record: MemoryRecord) -> int:
-    return hash(
-        (record.text, record.title, record.author, record.at, record.thread, repr(record.meta))
-    )

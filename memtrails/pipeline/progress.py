@@ -22,7 +22,7 @@ from tqdm import tqdm
 
 from ..records import ImportReport
 
-__all__ = ["PLAIN_EVERY", "overall_bar", "progress_bar"]
+__all__ = ["PLAIN_EVERY", "overall_bar", "progress_bar", "working"]
 
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines when stderr is not a terminal (a log, cron)."""
@@ -203,4 +203,41 @@ def overall_bar(count: int, enabled: bool = True) -> Iterator[Callable[[ImportRe
     try:
         yield finished
     finally:
+        bar.close()
+
+
+@contextmanager
+def working(label: str, enabled: bool = True) -> Iterator[None]:
+    """Show that a long step without counts of its own runs: ``label [elapsed]``, ticking.
+
+    For ``reindex`` and ``check --repair``, which re-embed the whole log: on a terminal a
+    line whose clock ticks until the step ends; elsewhere one line when it starts.
+    """
+    if not enabled:
+        yield
+        return
+    if not sys.stderr.isatty():
+        print(f"{label} ...", file=sys.stderr, flush=True)
+        yield
+        return
+    bar = tqdm(
+        desc=label,
+        total=None,
+        file=sys.stderr,
+        leave=False,
+        bar_format="{desc} [{elapsed}]",
+    )
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(_TICK):
+            bar.refresh()
+
+    clock = threading.Thread(target=tick, name=f"working {label}", daemon=True)
+    clock.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        clock.join()
         bar.close()

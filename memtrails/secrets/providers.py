@@ -100,12 +100,13 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"(?P<v>https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/"
         r"[A-Za-z0-9_/+-]{10,})",
     ),
-    # Slack tokens: the prefix, then the team's or app's number ("xoxb-1234-...", "xoxe.xoxp-1-"):
-    # a file name's "-xoxo-indieweb-1.jpg" is no token.
+    # Slack tokens: the prefix, the team's or app's number ("xoxb-1234-...", "xoxe.xoxp-1-"),
+    # and a last part of 10+ characters: a file name's "-xoxo-indieweb-1.jpg" or
+    # "xoxo-2019-05-indieweb.jpg" is no token.
     _tok(
         "slack_token",
         "slack-token",
-        r"\b(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9]+-[A-Za-z0-9-]{8,})",
+        r"\b(?P<v>(?:xox[abposre]|xoxe\.xox[bp]|xapp)-[0-9]+-(?:[A-Za-z0-9]+-)*[A-Za-z0-9]{10,})",
     ),
     # Discord, Microsoft Teams (Office 365 connectors and Power Automate), Zapier, Google Chat.
     _tok(

@@ -52,8 +52,8 @@ class RemoteMemory(Memory):
 
     Search, get, status, forget, forget_source, source_state and ingest (records are sent
     as JSON Lines, read by the service as fast as it embeds them) work as on a local
-    Memory. Not available remotely: ``reindex``, ``check``, ``optimize`` and ``catch_up``
-    (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
+    Memory. Not available remotely: ``records``, ``reindex``, ``check``, ``optimize`` and
+    ``catch_up`` (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
     process instead), and ``on_progress`` during an ingest (it is called once, at the end).
     ``remote`` is True on this class.
     """
@@ -148,6 +148,11 @@ class RemoteMemory(Memory):
         values = {k: v for k, v in found.items() if k in names}
         values["path"] = Path(values["path"])
         return MemoryStatus(**values)
+
+    async def records(self, *, source: str | None = None) -> AsyncIterator[MemoryRecord]:
+        """Not available remotely: the service has no route that lists records."""
+        _not_remote("records")
+        yield  # an async generator, like Memory.records: the error comes on first use
 
     async def forget(self, id: str, *, source: str | None = None) -> int:
         """Forget a record through the service; see :meth:`Memory.forget`."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -191,15 +193,30 @@ def deep_tree(root: Path, depth: int = 1100) -> None:
         f.write("# bottom\n")
 
 
-def test_a_folder_deeper_than_the_recursion_limit_is_walked(tmp_path: Path) -> None:
-    deep_tree(tmp_path / "deep")
-    walked = [rel for _, rel, _, files in kept_tree(tmp_path / "deep") if files]
+@pytest.fixture
+def deep(tmp_path: Path) -> Iterator[Path]:
+    """A deep tree's root, removed level by level afterwards: pytest's own clean-up of old
+    temporary folders (shutil.rmtree, recursive) fails on a tree this deep."""
+    root = tmp_path / "deep"
+    yield root
+    here = str(root) + "/d" * 1100
+    if os.path.exists(here + "/bottom.md"):
+        os.unlink(here + "/bottom.md")
+    while len(here) >= len(str(root)):
+        with contextlib.suppress(FileNotFoundError):
+            os.rmdir(here)
+        here = here[: -len("/d")] if here != str(root) else ""
+
+
+def test_a_folder_deeper_than_the_recursion_limit_is_walked(deep: Path) -> None:
+    deep_tree(deep)
+    walked = [rel for _, rel, _, files in kept_tree(deep) if files]
     assert walked == ["/".join(["d"] * 1100)]
 
 
 @pytest.mark.slow
-async def test_a_deep_folder_imports(tmp_path: Path) -> None:
-    root = tmp_path / "deep"
+async def test_a_deep_folder_imports(tmp_path: Path, deep: Path) -> None:
+    root = deep
     deep_tree(root)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await add_path(memory, root)
@@ -240,3 +257,8 @@ def _rules(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "one.gitignore"
     path.write_text(text + "\n", encoding="utf-8")
     return path
+
+
+def test_a_gitignore_line_pathspec_refuses_leaves_the_other_rules(tmp_path: Path) -> None:
+    rules = read_ignore(_rules(tmp_path, "!\n*.log\n"), "")
+    assert rules is not None and ignored("a.log", False, [rules])

@@ -75,15 +75,27 @@ def read_ignore(path: Path, base: str) -> IgnoreFile | None:
     except (NotRegularFile, OSError):
         return None
     lines = [line.rstrip("\r") for line in data.decode("utf-8", "replace").splitlines()]
-    # pathspec reads each line (comments, escapes, classes, "**", anchoring, "!").
-    spec = GitIgnoreSpec.from_lines(_UNDER_ANY.sub("/*/**/", line) for line in lines)
     compiled = (
         _rule(p.regex, bool(p.include))
-        for p in reversed(spec.patterns)
+        for p in reversed(_patterns([_UNDER_ANY.sub("/*/**/", line) for line in lines]))
         if p.include is not None and p.regex is not None
     )
     rules = tuple(rule for rule in compiled if rule is not None)
     return IgnoreFile(base, rules) if rules else None
+
+
+def _patterns(lines: list[str]) -> list[Any]:
+    """Read the lines as pathspec does (comments, escapes, classes, "**", anchoring, "!")."""
+    try:
+        return list(GitIgnoreSpec.from_lines(lines).patterns)
+    except ValueError:  # pathspec refuses a line ("!" alone): git reads the others
+        kept: list[Any] = []
+        for line in lines:
+            try:
+                kept.extend(GitIgnoreSpec.from_lines([line]).patterns)
+            except ValueError:
+                continue
+        return kept
 
 
 def _matches(rule: _Rule, path: str, is_dir: bool) -> bool:

@@ -94,6 +94,12 @@ def commit_record(commit: Commit, source: str, shallow: bool, files_known: bool)
     )
 
 
+def _seconds(field: str) -> int:
+    # git prints a number here; anything else (a damaged object, or not git's output at
+    # all) reads as 0, the epoch, rather than ending the whole import.
+    return int(field) if field.isascii() and field.isdigit() else 0
+
+
 def parse_header(fields: list[str]) -> Commit:
     """Read the header fields of one commit (see ``FORMAT``)."""
     sha, parents, an, ae, at, cn, ce, ct, body = fields
@@ -102,10 +108,10 @@ def parse_header(fields: list[str]) -> Commit:
         parents=parents.split(),
         author=an,
         author_email=ae,
-        authored=int(at or 0),
+        authored=_seconds(at),
         committer=cn,
         committer_email=ce,
-        committed=int(ct or 0),
+        committed=_seconds(ct),
         message=body,
     )
 

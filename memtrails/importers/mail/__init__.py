@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .book import MailBook
 from .charsets import decode_bytes
 from .headers import decode_header
 from .html import html_to_text
@@ -9,6 +10,7 @@ from .message import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "MailBook",
     "decode_bytes",
     "decode_header",
     "html_to_text",

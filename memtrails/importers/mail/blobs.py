@@ -9,7 +9,8 @@ from typing import Any
 
 __all__ = ["lift_blobs"]
 
-_UU = re.compile(r"^begin [0-7]{3,4} ([^\n]+)\n(.*?)^end[ \t]*$\n?", re.MULTILINE | re.DOTALL)
+_UU_BEGIN = re.compile(r"^begin [0-7]{3,4} ([^\n]+)\n", re.MULTILINE)
+_UU_END = re.compile(r"^end[ \t]*$\n?", re.MULTILINE)
 _B64_LINE = r"[A-Za-z0-9+/]{40,}={0,2}[ \t]*\n"
 # At least 4 full lines of base64 (a few hundred bytes), optionally after the part headers
 # a broken boundary left in the text (Content-Type, Content-Disposition, ...).
@@ -38,6 +39,32 @@ def _guess_type(name: str | None) -> str:
     return (mimetypes.guess_type(name)[0] if name else None) or "application/octet-stream"
 
 
+def _lift_uu(text: str, found: list[dict[str, Any]]) -> str:
+    """Cut every ``begin ... end`` block out of ``text``, in one pass over it.
+
+    Each ``begin`` line is paired with the first ``end`` line after it, found by one forward
+    scan: a text of ``begin`` lines and no ``end`` (hostile, or cut short) costs linear time,
+    where a lazy ``begin(.*?)end`` pattern would rescan the rest of the text for each one.
+    """
+    kept: list[str] = []
+    pos = 0
+    end: re.Match[str] | None = None
+    for begin in _UU_BEGIN.finditer(text):
+        if begin.start() < pos:
+            continue  # inside the block just lifted
+        if end is None or end.start() < begin.end():
+            end = _UU_END.search(text, begin.end())
+            if end is None:
+                break  # no end line after this: no later begin has one either
+        name = begin.group(1).strip()
+        size = _uu_size(text[begin.end() : end.start()])
+        found.append({"name": name, "type": _guess_type(name), "size": size})
+        kept.append(text[pos : begin.start()])
+        pos = end.end()
+    kept.append(text[pos:])
+    return "".join(kept)
+
+
 def lift_blobs(text: str) -> tuple[str, list[dict[str, Any]]]:
     """Return ``text`` without its uuencoded blocks and base64 runs, and those as attachments.
 
@@ -48,13 +75,7 @@ def lift_blobs(text: str) -> tuple[str, list[dict[str, Any]]]:
     """
     found: list[dict[str, Any]] = []
     if "begin " in text:
-
-        def uu(m: re.Match[str]) -> str:
-            name = m.group(1).strip()
-            found.append({"name": name, "type": _guess_type(name), "size": _uu_size(m.group(2))})
-            return ""
-
-        text = _UU.sub(uu, text)
+        text = _lift_uu(text, found)
 
     def b64(m: re.Match[str]) -> str:
         head = m.group("head")

@@ -20,6 +20,7 @@ __all__ = [
     "msg_id",
     "raw_header",
     "raw_headers",
+    "refs",
 ]
 
 _ENCODED_WORD = re.compile(r"=\?([^?\s]*)\?([QqBb])\?([^?]*)\?=")
@@ -142,15 +143,20 @@ def raw_headers(msg: Message, name: str) -> list[str]:
     return [str(v) for k, v in msg.raw_items() if k.lower() == lname]
 
 
-_COMMENT_FORM = re.compile(r"^(\S+@\S+|\S+ at \S+)\s+\((.+)\)$")  # "jk at x.com (Jo)"
-# Mailman's archives write "jk at example.com" to hide addresses from harvesters.
-_OBFUSCATED = re.compile(r"(?<![\w.+-])([\w.+-]+) at ((?:[\w-]+\.)+[A-Za-z]{2,})(?![\w-])")
+_COMMENT_FORM = re.compile(r"^(\S+@\S+)\s+\((.+)\)$")  # "jk@x.com (Jo)"
+# Mailman's archives write "jk at example.com" to hide addresses from harvesters, the word
+# in the archive's language ("jk em example.com", "jk chez example.fr", "jk à ..."): any
+# one word of letters between a local part and a dotted host name.
+_OBFUSCATED = re.compile(
+    r"(?<![\w.+-])([\w.+-]+) [^\W\d_]{1,12} ((?:[\w-]+\.)+[A-Za-z]{2,})(?![\w.-])"
+)
 
 
 def addresses(values: list[str], hint: str | None) -> list[str]:
     """Format address headers as ``Name <addr>`` items, keeping whatever is readable.
 
-    Mailman's obfuscated ``jk at example.com (Jo)`` is read as ``Jo <jk@example.com>``.
+    Mailman's obfuscated ``jk at example.com (Jo)`` is read as ``Jo <jk@example.com>``, in
+    any of its languages (``jk em example.com``, ``jk chez example.fr``).
     ``getaddresses`` loses text it cannot parse, so a value whose parse looks lossy is kept
     as decoded text instead.
     """
@@ -207,3 +213,14 @@ def first_ref(value: str | None) -> str:
             return msg_id(m.group(0))
     words = value.split()
     return msg_id(words[0]) if words else ""
+
+
+def refs(value: str | None) -> list[str]:
+    """Return every message id of a References or In-Reply-To value, in order."""
+    if not value:
+        return []
+    value = FOLD.sub("", value)
+    found = [msg_id(m.group(0)) for m in _ANGLE_ID.finditer(value) if m.group(1).strip()]
+    if not found and value.split():
+        found = [msg_id(value.split()[0])]
+    return [f for f in found if f]

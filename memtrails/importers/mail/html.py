@@ -6,7 +6,7 @@ import html
 import re
 from html.parser import HTMLParser
 
-__all__ = ["html_to_text", "tidy"]
+__all__ = ["enriched_to_text", "html_to_text", "tidy"]
 
 _BLOCK = {
     "address",
@@ -141,9 +141,44 @@ def html_to_text(markup: str) -> str:
     return tidy(text)
 
 
+_PARAM = re.compile(r"<param>.*?</param>", re.IGNORECASE | re.DOTALL)
+_ENRICHED_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]{0,60})>")
+_LATIN = "A-Za-z\u00c0-\u024f"
+# Invisible marks that break a word for search but not for the eye: soft hyphens, and
+# zero-width (non-)joiners or spaces between Latin letters (where they carry no meaning;
+# in Persian or Indic text a ZWNJ is part of the spelling and stays).
+_INVISIBLE = re.compile(f"\u00ad|(?<=[{_LATIN}])[\u200b\u200c\u200d\u2060](?=[{_LATIN}])")
+
+
+def enriched_to_text(text: str, *, rich: bool = False) -> str:
+    """Return the text of a text/enriched (RFC 1896) or text/richtext (RFC 1341) body.
+
+    Formatting commands (``<bold>``, ``</italic>``) go, ``<param>`` values with them;
+    ``<<`` is ``<``. In text/enriched a lone line break is a space and n breaks are n-1;
+    text/richtext ignores line breaks and writes ``<nl>`` (``<np>`` a new page).
+    """
+    text = _PARAM.sub("", text.replace("\r\n", "\n"))
+    if rich:
+        text = text.replace("\n", " ")
+    else:
+        text = re.sub(
+            r"\n+", lambda m: " " if len(m.group()) == 1 else "\n" * (len(m.group()) - 1), text
+        )
+
+    def tag(m: re.Match[str]) -> str:
+        name = m.group(2).lower()
+        if rich and not m.group(1) and name in ("nl", "np"):
+            return "\n"
+        return ""
+
+    pieces = text.split("<<")
+    return "<".join(_ENRICHED_TAG.sub(tag, piece) for piece in pieces)
+
+
 def tidy(text: str) -> str:
-    """Normalise newlines, drop NULs, trim line ends and runs of blank lines."""
+    """Normalise newlines, drop NULs and invisible in-word marks, trim lines and blank runs."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _INVISIBLE.sub("", text)
     lines = [line.rstrip() for line in text.split("\n")]
     text = "\n".join(lines)
     text = re.sub(r"\n{3,}", "\n\n", text)

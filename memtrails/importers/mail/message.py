@@ -12,7 +12,8 @@ from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
 from ..documents import DocumentReader
 from .attachments import read_attachments
-from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers
+from .book import MailBook
+from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .html import tidy
 from .mime import Collected, parse, walk
 from .parts import charset
@@ -40,6 +41,7 @@ def message_to_item(
     source: str,
     where: str,
     meta: Mapping[str, Any] | None = None,
+    book: MailBook | None = None,
     documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
@@ -50,9 +52,11 @@ def message_to_item(
 
     The id is the Message-ID without brackets, or ``sha256:`` + the SHA-256 of the message's
     bytes with CRLF turned into LF (so the same message saved by different tools hashes alike).
+    With ``book`` (one per pass over a source), the thread is found over every message the
+    pass has met (see :class:`MailBook`); ids are made distinct by ``book.place``.
     """
     try:
-        return _convert(raw, source, where, meta or {}, documents)
+        return _convert(raw, source, where, meta or {}, book, documents)
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -93,6 +97,7 @@ def _convert(
     source: str,
     where: str,
     extra: Mapping[str, Any],
+    book: MailBook | None,
     documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
     data = raw.replace(b"\r\n", b"\n")
@@ -115,12 +120,17 @@ def _convert(
     if not own_id:
         own_id = "sha256:" + hashlib.sha256(data).hexdigest()
         meta["message_id_missing"] = True
+    gmail = _gmail_thread(raw_header(msg, "x-gm-thrid"))
     thread = (
-        _gmail_thread(raw_header(msg, "x-gm-thrid"))
+        gmail
         or first_ref(raw_header(msg, "references"))
         or first_ref(raw_header(msg, "in-reply-to"))
         or own_id
     )
+    if book is not None and not gmail:
+        named = refs(raw_header(msg, "references"))
+        named += [r for r in refs(raw_header(msg, "in-reply-to")) if r not in named]
+        thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
     at: At | None = None
     date_raw = decode_header(raw_header(msg, "date"), hint)

@@ -11,7 +11,7 @@ from typing import Any
 from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
-from .html import html_to_text, tidy
+from .html import enriched_to_text, html_to_text, tidy
 from .parts import (
     charset,
     content_type,
@@ -136,7 +136,14 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     how = disposition(part)
     is_attachment = (
         how == "attachment"
-        or (maintype == "text" and name is not None and how != "inline")
+        # a named text part is a file, unless it is the whole message (a mailer that names
+        # the body, with no Content-Disposition): then it is the text
+        or (
+            maintype == "text"
+            and name is not None
+            and how != "inline"
+            and (how, depth) != (None, 0)
+        )
         or maintype not in ("text", "message")
         or (maintype == "text" and subtype in _DATA_TEXT)
     )
@@ -158,6 +165,9 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     text = decode_bytes(data, charset(part))
     if subtype == "html":
         out.add_text(html_to_text(text), is_plain=False)
+        return
+    if subtype in ("enriched", "richtext"):  # RFC 1896 / RFC 1341 markup: <bold>, <nl>
+        out.add_text(tidy(enriched_to_text(text, rich=subtype == "richtext")), is_plain=True)
         return
     text, lifted = lift_blobs(text.replace("\r\n", "\n"))
     if lifted:  # uuencoded files, or base64 that a broken boundary left in the text

@@ -1,0 +1,175 @@
+"""What one pass over a mail source has seen: Message-IDs, what each mail said, its thread."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import replace
+
+from ...records import MemoryRecord
+
+__all__ = ["MailBook", "core_digest"]
+
+# Pipermail replaces each attachment by a note whose wording changed between versions
+# ("Url : http://..." then "URL: </pipermail/...>", "Name: not available" then the name):
+# two archivings of one mail differ only there.
+_SCRUBBED = re.compile(
+    r"^(?:-{5,} ?next part ?-{5,}\n)?"
+    r"(?:An? [\w -]{1,40} was scrubbed\.\.\.\n(?:[A-Za-z][\w -]{0,20}: [^\n]*\n?)*)?",
+    re.MULTILINE,
+)
+# A footer a list appends: a rule line, then a few lines that name the list or a link.
+_RULE = re.compile(r"^(?:[_=*~-]{8,}|-- ?)$")
+_FOOTER_WORDS = re.compile(r"(?i)https?://|mailto:|@|\blist|subscri|\bgroups?\b")
+_FOOTER_LINES = 15
+_FOOTER_CHARS = 1500
+_TAG = re.compile(r"^(?:\s*\[[^\]\n]{1,40}\])+\s*")  # "[Twisted-Python] " added by the list
+_ADDRESS = re.compile(r"[\w.+-]+@[\w.-]+")
+_BLANKS = re.compile(r"\s+")
+# An archive that lost a charset wrote "Mu?oz" or "Mu\ufffdoz" for "Muñoz": any letter
+# outside ASCII, a "?" and U+FFFD read alike.
+_LOST = re.compile(r"[^\x00-\x7f]|\?")
+
+
+def _strip_footers(text: str) -> str:
+    """Drop up to three list footers from the end of a text (nested lists add one each)."""
+    lines = text.rstrip().split("\n")
+    for _ in range(3):
+        tail = lines[-_FOOTER_LINES:]
+        cut = None
+        for i in range(len(tail) - 1, -1, -1):
+            if _RULE.match(tail[i].strip()):
+                block = "\n".join(tail[i + 1 :])
+                if block.strip() and len(block) <= _FOOTER_CHARS and _FOOTER_WORDS.search(block):
+                    cut = len(lines) - len(tail) + i
+                break
+        if cut is None or cut == 0:
+            break
+        lines = lines[:cut]
+        while lines and not lines[-1].strip():
+            lines.pop()
+    return "\n".join(lines)
+
+
+def core_digest(record: MemoryRecord) -> str:
+    """Return the SHA-256 hex of what a mail says, without what archives and lists change.
+
+    Kept: subject, sender and recipient addresses, date, text, attachments' names and types.
+    Left out: list footers at the end of the text, pipermail's notes for scrubbed
+    attachments, ``[list]`` tags before the subject, display names (addresses are kept),
+    all differences of white space, and which letter outside ASCII stands where (an archive
+    that lost the charset wrote ``?`` or U+FFFD for it). Two copies of one mail delivered through a list and
+    archived twice share it; two mails that reuse a Message-ID for other words do not.
+    """
+    text = _SCRUBBED.sub("", record.text.replace("\r\n", "\n"))
+    text = _LOST.sub("?", _BLANKS.sub(" ", _strip_footers(text)).strip())
+    title = _LOST.sub("?", _BLANKS.sub(" ", _TAG.sub("", record.title or "")).strip())
+    authors = sorted({a.lower() for a in _ADDRESS.findall(record.author or "")})
+    if not authors and record.author:
+        authors = [_BLANKS.sub(" ", record.author).strip().lower()]
+    at = record.at.ms if record.at is not None else None
+    to = sorted(
+        {
+            a.lower()
+            for key in ("to", "cc")
+            for v in record.meta.get(key) or ()
+            for a in _ADDRESS.findall(str(v))
+        }
+    )
+    files = sorted(
+        (str(a.get("name") or ""), str(a.get("type") or ""))
+        for a in record.meta.get("attachments") or ()
+        if isinstance(a, dict)
+    )
+    core = json.dumps([title, authors, to, at, text, files], ensure_ascii=False)
+    return hashlib.sha256(core.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _key(value: str) -> bytes:
+    return hashlib.blake2b(value.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+
+
+class MailBook:
+    """The Message-IDs and threads one pass over a mail source has met, in reading order.
+
+    ``place`` keeps the ids of a source distinct: the first mail with a Message-ID keeps it;
+    a later one that says the same (a copy: see :func:`core_digest`) is a duplicate, folded
+    into the first; a later one that says something else gets ``<Message-ID>#<12 hex>`` (the
+    start of its own ``core_digest``), so it depends on the mail, not on where it is.
+    ``thread`` joins a mail to the thread of any message it refers to that the pass has met
+    (JWZ threading over References and In-Reply-To, as far as the pass has read).
+    Memory: about 60 bytes per mail, plus each thread's name once.
+
+    A pass that resumes where the last one stopped reads its last mail again without what
+    came before it: ``pin`` hands over what that mail became (``last``), so it becomes the
+    same again.
+    """
+
+    def __init__(self) -> None:
+        self._digests: dict[bytes, list[bytes]] = {}  # id key -> core digests met under it
+        self._threads: dict[bytes, str] = {}  # message id key -> its thread
+        self._pins: dict[str, str | None] = {}  # Message-ID -> the id it had (None: a copy)
+        self.duplicates = 0
+        #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
+        self.last: list[str | None] | None = None
+
+    def pin(self, last: object) -> None:
+        """Make the next mail with this Message-ID what it was last time (``last`` as saved)."""
+        if not (isinstance(last, list) and len(last) == 3 and isinstance(last[0], str)):
+            return  # a position saved by another version: nothing to hand over
+        plain, placed, thread = last
+        self._pins[plain] = placed if isinstance(placed, str) else None
+        if isinstance(thread, str) and thread:
+            self._threads.setdefault(_key(plain), thread)
+
+    def thread(self, own: str, refs: list[str], fallback: str) -> str:
+        """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.
+
+        The thread is that of the oldest referred message the pass has met or that an
+        earlier mail referred to; else ``fallback`` (the oldest reference, or its own id).
+        Every id named is then noted as being in that thread, so a later reply that names
+        only one of them (a shortened References, a lone In-Reply-To) joins it.
+        """
+        found = None
+        for ref in refs:
+            found = self._threads.get(_key(ref))
+            if found is not None:
+                break
+        if found is None and own:
+            found = self._threads.get(_key(own))
+        thread = found if found is not None else fallback
+        for ref in (*refs, own):
+            if ref:
+                self._threads.setdefault(_key(ref), thread)
+        return thread
+
+    def place(self, record: MemoryRecord) -> MemoryRecord | None:
+        """Return the record under a distinct id, or None when it repeats a mail already placed."""
+        digest = core_digest(record)
+        key = _key(record.id)
+        short = bytes.fromhex(digest[:16])
+        met = self._digests.get(key)
+        if met is None:
+            self._digests[key] = [short]
+            if record.id not in self._pins:
+                return self._placed(record, record)
+            pinned = self._pins.pop(record.id)
+            if pinned is None:
+                return self._placed(record, None)
+            own = pinned
+        elif short in met:
+            return self._placed(record, None)
+        else:
+            met.append(short)
+            own = f"{record.id}#{digest[:12]}"
+        if own == record.id:
+            return self._placed(record, record)
+        meta = {**record.meta, "message_id": record.id}
+        return self._placed(record, replace(record, id=own, meta=meta))
+
+    def _placed(self, record: MemoryRecord, placed: MemoryRecord | None) -> MemoryRecord | None:
+        self.last = [record.id, placed.id if placed is not None else None, record.thread]
+        if placed is None:
+            self.duplicates += 1
+        return placed
