@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,99 @@ from tokenizers import Tokenizer
 from .._exceptions import EmbeddingError
 from ._tokens import sha256_file
 
-__all__ = ["open_session", "output_dims", "pick_output", "takes_token_types"]
+__all__ = [
+    "DEVICES",
+    "DEVICE_ENV",
+    "choose_providers",
+    "chosen_device",
+    "open_session",
+    "output_dims",
+    "path_source",
+    "pick_output",
+    "takes_token_types",
+]
+
+_log = logging.getLogger("memtrails.embedding")
+
+DEVICE_ENV = "MEMTRAILS_DEVICE"  # auto | cpu | cuda; a device= argument wins over it
+DEVICES = ("auto", "cpu", "cuda")
+_CPU, _CUDA = "CPUExecutionProvider", "CUDAExecutionProvider"
+_GPU_HINT = (
+    "install the GPU build: pip install 'memtrails[gpu]', then pip uninstall -y onnxruntime "
+    "onnxruntime-gpu and pip install 'onnxruntime-gpu>=1.17,<2' (the two share one module)"
+)
+
+
+def choose_providers(
+    device: str | None, available: Sequence[str], environ: Mapping[str, str] | None = None
+) -> tuple[list[str], str | None]:
+    """Return the execution providers to try, best first, and why CUDA is not among them.
+
+    ``device`` (else ``$MEMTRAILS_DEVICE``, else ``"auto"``): ``"auto"`` takes CUDA when
+    onnxruntime lists it, ``"cpu"`` never does, ``"cuda"`` requires it.
+
+    Raises:
+        EmbeddingError: an unknown device, or ``"cuda"`` where onnxruntime lists no CUDA.
+    """
+    chosen = chosen_device(device, environ)
+    if chosen == "cpu":
+        return [_CPU], None
+    if _CUDA in available:
+        return [_CUDA, _CPU], None
+    why = f"onnxruntime {ort.__version__} has no {_CUDA} (providers: {', '.join(available)})"
+    if chosen == "cuda":
+        raise EmbeddingError(f"device cuda asked for, but {why}; {_GPU_HINT}")
+    return [_CPU], why
+
+
+def chosen_device(device: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """Return ``device``, else ``$MEMTRAILS_DEVICE``, else ``"auto"``, checked.
+
+    Raises:
+        EmbeddingError: it is not one of :data:`DEVICES`.
+    """
+    env = os.environ if environ is None else environ
+    chosen = (device or env.get(DEVICE_ENV) or "auto").strip().lower()
+    if chosen not in DEVICES:
+        where = "device" if device else f"${DEVICE_ENV}"
+        raise EmbeddingError(f"{where} is {chosen!r}; use one of {', '.join(DEVICES)}")
+    return chosen
+
+
+def path_source(model: Path, tokenizer: Path) -> dict[str, str]:
+    """Return where a model by path came from, as its embedder's describe() reports it."""
+    return {"path": str(model.resolve()), "tokenizer_path": str(tokenizer.resolve())}
+
+
+def _create(
+    model_path: Path, options: ort.SessionOptions, device: str | None
+) -> ort.InferenceSession:
+    providers, why = choose_providers(device, ort.get_available_providers())
+    forced = chosen_device(device) == "cuda"
+    if providers[0] == _CUDA:
+        try:
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=providers
+            )
+        except Exception as exc:  # onnxruntime raises bare runtime errors
+            if forced:
+                raise EmbeddingError(f"cannot open {model_path} on CUDA: {exc}") from exc
+            why = f"the session failed to open on CUDA ({exc})"
+        else:
+            if _CUDA in session.get_providers():
+                return session
+            # onnxruntime drops a provider that does not load (no CUDA or cuDNN libraries)
+            # with a warning only: say it plainly, once.
+            why = f"{_CUDA} did not load (are the CUDA 12 and cuDNN 9 libraries installed?)"
+            if forced:
+                raise EmbeddingError(f"device cuda asked for, but {why}")
+            _log.warning("memtrails: the model runs on the CPU: %s", why)
+            return session
+        _log.warning("memtrails: the model runs on the CPU: %s", why)
+    elif why is not None:
+        # The common case (no GPU build installed): said at info level, not on every run.
+        _log.info("memtrails: the model runs on the CPU: %s", why)
+    return ort.InferenceSession(str(model_path), sess_options=options, providers=[_CPU])
 
 
 def open_session(
@@ -22,8 +115,10 @@ def open_session(
     sha256: str | None,
     tokenizer_sha256: str | None,
     threads: int | None,
+    device: str | None = None,
 ) -> tuple[ort.InferenceSession, Tokenizer, str, str, int]:
-    """Check and load a model and tokenizer (blocking).
+    """Check and load a model and tokenizer (blocking), on CUDA when there (see
+    :func:`choose_providers`; a fall back to the CPU is logged once, with why).
 
     Returns:
         The session, the tokenizer, both files' SHA-256 and the session's thread count.
@@ -54,10 +149,10 @@ def open_session(
     # event loop need while the model waits for its next batch.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     try:
-        session = ort.InferenceSession(
-            str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
-        )
+        session = _create(model_path, options, device)
         tokenizer = Tokenizer.from_file(str(tokenizer_path))
+    except EmbeddingError:
+        raise
     except Exception as exc:  # onnxruntime/tokenizers raise bare runtime errors
         raise EmbeddingError(f"cannot load model {model_path}: {exc}") from exc
     return session, tokenizer, actual, tok_actual, options.intra_op_num_threads

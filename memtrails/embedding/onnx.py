@@ -16,7 +16,7 @@ from tokenizers import Tokenizer
 
 from .._exceptions import EmbeddingError
 from ._base import Passage, Vector
-from ._session import open_session, output_dims, pick_output, takes_token_types
+from ._session import open_session, output_dims, path_source, pick_output, takes_token_types
 from ._tokens import (
     TokenPassage,
     Window,
@@ -147,6 +147,7 @@ class OnnxEmbedder:
         cls,
         *,
         threads: int | None = None,
+        device: str | None = None,
         batch_size: int = 32,
         batch_tokens: int = 512,
         optimize: bool = True,
@@ -162,6 +163,7 @@ class OnnxEmbedder:
 
         Args:
             threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+            device: ``auto`` (CUDA when it loads), ``cpu`` or ``cuda``; see docs/models.md.
             batch_size: windows per inference run at most.
             batch_tokens: padded word pieces per inference run at most.
             optimize: run the fused graph (see above); ``False`` runs the package's own.
@@ -198,6 +200,7 @@ class OnnxEmbedder:
                     source={"package": DEFAULT_PACKAGE},
                     max_tokens=256,
                     threads=threads,
+                    device=device,
                     batch_size=batch_size,
                     batch_tokens=batch_tokens,
                     graph=graph,
@@ -220,6 +223,7 @@ class OnnxEmbedder:
         max_tokens: int = 256,
         overlap: int = 32,
         threads: int | None = None,
+        device: str | None = None,
         batch_size: int = 32,
         batch_tokens: int = 512,
         source: Mapping[str, Any] | None = None,
@@ -240,7 +244,7 @@ class OnnxEmbedder:
             tokenizer_sha256: expected SHA-256 of the tokenizer file; checked when given.
             max_tokens: the model's window in word pieces, special tokens included.
             overlap: word pieces shared by consecutive windows.
-            threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+            threads, device: onnxruntime intra-op threads and device, as for :meth:`packaged`.
             batch_size: windows per inference run at most.
             batch_tokens: padded word pieces per inference run at most.
             source: where the files came from, as :meth:`describe` reports it (default:
@@ -266,15 +270,11 @@ class OnnxEmbedder:
             model_id=model_id or model.stem,
             sha256=sha256,
             tokenizer_sha256=tokenizer_sha256,
-            source=source
-            if source is not None
-            else {
-                "path": str(model.resolve()),
-                "tokenizer_path": str(Path(tokenizer_path).resolve()),
-            },
+            source=source if source is not None else path_source(model, Path(tokenizer_path)),
             max_tokens=max_tokens,
             overlap=overlap,
             threads=threads,
+            device=device,
             batch_size=batch_size,
             batch_tokens=batch_tokens,
             query_prefix=query_prefix,
@@ -299,6 +299,7 @@ class OnnxEmbedder:
         query_prefix: str = "",
         passage_prefix: str = "",
         graph: tuple[Path, str] | None = None,
+        device: str | None = None,
     ) -> OnnxEmbedder:
         """Load ``model_path``, or ``graph`` (a file and its pin) in its stead, as that model."""
         if threads is not None and threads < 1:
@@ -307,7 +308,7 @@ class OnnxEmbedder:
 
         def load() -> OnnxEmbedder:
             session, tokenizer, actual, tok_actual, used = open_session(
-                path, tokenizer_path, pin, tokenizer_sha256, threads
+                path, tokenizer_path, pin, tokenizer_sha256, threads, device
             )
             embedder = cls(
                 session,
@@ -393,8 +394,7 @@ class OnnxEmbedder:
     async def embed_tokens(self, texts: Sequence[str]) -> list[list[TokenPassage]]:
         """Like :meth:`embed`, but also keep each window's per-token vectors and offsets.
 
-        The same single model run gives both the tokens' last hidden state and the pooled
-        sentence vector.
+        One model run gives both the tokens' last hidden state and the pooled sentence vector.
 
         Args:
             texts: the texts to embed.

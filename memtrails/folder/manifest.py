@@ -19,6 +19,7 @@ __all__ = [
     "KEYWORD_SCHEME",
     "check_model",
     "read_checkpoint",
+    "read_checkpoint_counts",
     "read_checkpoint_mark",
     "read_manifest",
     "read_states",
@@ -253,7 +254,25 @@ def read_checkpoint_mark(folder: Path) -> tuple[int, str | None, str | None]:
     return offset, tail if isinstance(tail, str) else None, None
 
 
-def write_checkpoint(folder: Path, offset: int, tail: str = "") -> None:
+def write_checkpoint(
+    folder: Path, offset: int, tail: str = "", counts: tuple[int, int] | None = None
+) -> None:
     """Record that every log line before ``offset`` is in the index (``tail``: the log's
-    digest there, see :meth:`RecordLog.tail`)."""
-    write_json_atomic(folder / "index.json", {"log_offset": offset, "log_tail": tail})
+    digest there, see :meth:`RecordLog.tail`); ``counts``: the index's (records, points)
+    then, when they were counted (``memtrails status`` reads them instead of loading it)."""
+    data: dict[str, Any] = {"log_offset": offset, "log_tail": tail}
+    if counts is not None:
+        data["records"], data["points"] = counts
+    write_json_atomic(folder / "index.json", data)
+
+
+def read_checkpoint_counts(folder: Path) -> tuple[int, int, int] | None:
+    """Return ``(log offset, records, points)`` from ``index.json`` when it holds the index's
+    counts at that offset; None when it does not (a folder of an older version, or counts
+    dropped by a change to the index not yet counted), or the file is unreadable."""
+    try:
+        data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
+        found = (int(data["log_offset"]), int(data["records"]), int(data["points"]))
+    except (ValueError, KeyError, TypeError, OSError):
+        return None
+    return found if min(found) >= 0 else None

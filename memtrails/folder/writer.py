@@ -78,6 +78,9 @@ class Writer:
         self._clock = clock
         self._flushed_at = clock()
         self._unflushed: tuple[int, int] | None = None  # log span indexed, not yet flushed
+        # Whether this writer changed the index since index.json last held its counts: the
+        # close counts it once then, so that `status` need not load the index.
+        self._recount = False
         self._lock = asyncio.Lock()
         self._closed = False
 
@@ -232,6 +235,10 @@ class Writer:
         await self._ready()
         async with self._lock:
             self._check_open()
+            # The log does not move here: drop the counts first, or a crash before the close
+            # would leave index.json's counts standing for an index that changed.
+            await asyncio.to_thread(self._write_checkpoint, self._checkpoint)
+            self._recount = True
             await self._index.delete_uids(uids)
             await self._index.flush()
 
@@ -254,6 +261,7 @@ class Writer:
             if not self._closed:
                 try:
                     await self._flush()
+                    await self._record_counts()
                 finally:
                     self._closed = True
 
@@ -290,6 +298,7 @@ class Writer:
 
     async def _restart(self) -> None:
         self._unflushed = None
+        self._recount = True
         await asyncio.to_thread(write_checkpoint, self._folder, 0)
         self._checkpoint = 0
 
@@ -313,6 +322,7 @@ class Writer:
     async def _apply(
         self, start: int, end: int, deletes: Sequence[str], points: Sequence[IndexPoint]
     ) -> None:
+        self._recount = True
         if deletes:
             await self._index.delete_uids(deletes)
         if points:
@@ -334,8 +344,17 @@ class Writer:
             await asyncio.to_thread(self._write_checkpoint, end)
             self._checkpoint = end
 
-    def _write_checkpoint(self, end: int) -> None:
-        write_checkpoint(self._folder, end, self._log.tail(end))
+    def _write_checkpoint(self, end: int, counts: tuple[int, int] | None = None) -> None:
+        write_checkpoint(self._folder, end, self._log.tail(end), counts)
+
+    async def _record_counts(self) -> None:
+        # Only for an index complete up to the log's end: counts beside a checkpoint behind
+        # the log would not be the index's (the lines past it may be in it or not).
+        if not self._recount or self._checkpoint != self._log.size:
+            return
+        counts = (await self._index.count_records(), await self._index.count_points())
+        await asyncio.to_thread(self._write_checkpoint, self._checkpoint, counts)
+        self._recount = False
 
     def _check_open(self) -> None:
         if self._closed:

@@ -1,0 +1,82 @@
+"""The model's device: CUDA when onnxruntime has it, else the CPU with one line saying why."""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from memtrails import EmbeddingError
+from memtrails.embedding import _session
+from memtrails.embedding._session import choose_providers
+from memtrails.embedding.onnx import OnnxEmbedder
+
+CPU, CUDA = "CPUExecutionProvider", "CUDAExecutionProvider"
+TEXTS = ["The cat sat on the mat.", "Quarterly revenue grew by 12 percent.", ""]
+
+
+def test_auto_takes_cuda_when_listed_and_says_why_not_when_not() -> None:
+    assert choose_providers(None, [CUDA, CPU], {}) == ([CUDA, CPU], None)
+    providers, why = choose_providers("auto", [CPU], {})
+    assert providers == [CPU]
+    assert why is not None and CUDA in why and CPU in why
+
+
+def test_cpu_is_chosen_by_argument_or_environment_and_the_argument_wins() -> None:
+    assert choose_providers("cpu", [CUDA, CPU], {}) == ([CPU], None)
+    assert choose_providers(None, [CUDA, CPU], {"MEMTRAILS_DEVICE": "CPU"}) == ([CPU], None)
+    assert choose_providers("auto", [CUDA, CPU], {"MEMTRAILS_DEVICE": "cpu"})[0] == [CUDA, CPU]
+
+
+def test_cuda_asked_for_without_it_and_an_unknown_device_are_errors() -> None:
+    with pytest.raises(EmbeddingError, match="onnxruntime-gpu"):
+        choose_providers("cuda", [CPU], {})
+    with pytest.raises(EmbeddingError, match=r"\$MEMTRAILS_DEVICE is 'gpu'; use one of auto"):
+        choose_providers(None, [CPU], {"MEMTRAILS_DEVICE": "gpu"})
+
+
+async def test_the_packaged_model_on_this_cpu_build_runs_on_the_cpu_and_says_why(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEMTRAILS_DEVICE", raising=False)
+    assert CUDA not in ort.get_available_providers()  # the CPU build, as the tests install
+    with caplog.at_level(logging.INFO, logger="memtrails.embedding"):
+        auto = await OnnxEmbedder.packaged(threads=1)
+    lines = [r.getMessage() for r in caplog.records if "runs on the CPU" in r.getMessage()]
+    assert len(lines) == 1 and CUDA in lines[0]
+    cpu = await OnnxEmbedder.packaged(threads=1, device="cpu")
+    try:
+        assert auto._session.get_providers() == [CPU]  # type: ignore[union-attr]
+        assert auto.describe() == cpu.describe()  # the device is not the model's identity
+        got, want = await auto.embed(TEXTS), await cpu.embed(TEXTS)
+        for a, b in zip(got, want, strict=True):
+            assert np.allclose(a[0].vector, b[0].vector, atol=1e-6)
+        monkeypatch.setenv("MEMTRAILS_DEVICE", "cuda")
+        with pytest.raises(EmbeddingError, match="device cuda asked for"):
+            await OnnxEmbedder.packaged(threads=1)
+    finally:
+        await auto.aclose()
+        await cpu.aclose()
+
+
+@pytest.mark.filterwarnings("ignore:Specified provider:UserWarning")
+async def test_a_cuda_provider_that_does_not_load_falls_back_to_the_cpu_with_one_warning(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What a GPU build without the CUDA libraries does: lists CUDA, then loads without it.
+    monkeypatch.delenv("MEMTRAILS_DEVICE", raising=False)
+    monkeypatch.setattr(_session.ort, "get_available_providers", lambda: [CUDA, CPU])
+    with caplog.at_level(logging.WARNING, logger="memtrails.embedding"):
+        embedder = await OnnxEmbedder.packaged(threads=1)
+    try:
+        [line] = [r.getMessage() for r in caplog.records]
+        assert "runs on the CPU" in line and "did not load" in line
+        assert embedder._session.get_providers() == [CPU]  # type: ignore[union-attr]
+        [[passage]] = await embedder.embed(["still embeds"])
+        assert abs(float(np.linalg.norm(passage.vector)) - 1.0) < 1e-5
+    finally:
+        await embedder.aclose()
+    with pytest.raises(EmbeddingError, match="did not load"):
+        await OnnxEmbedder.packaged(threads=1, device="cuda")

@@ -1,0 +1,94 @@
+"""`status` reads the index's counts kept with the checkpoint, and never trusts stale ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from memtrails import Memory, from_jsonl
+from memtrails.folder.manifest import read_checkpoint_counts
+from memtrails.testing import HashingEmbedder
+
+
+def _source(path: Path, n: int, long_every: int = 5) -> Path:
+    with path.open("w", encoding="utf-8") as f:
+        for i in range(n):
+            # Some long texts: several passages a record, so points and records differ.
+            words = " ".join(f"w{i}x{j}" for j in range(400 if i % long_every == 0 else 8))
+            f.write(json.dumps({"id": str(i), "text": f"record {i} {words}"}) + "\n")
+    return path
+
+
+async def _import(folder: Path, source: Path) -> None:
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(from_jsonl(source), batch=16)
+
+
+async def _status(folder: Path) -> tuple[int, int, str, bool]:
+    """Status as the CLI takes it; with whether the index was loaded for it."""
+    async with Memory.open(folder, create=False, catch_up=False, brief=True) as memory:
+        st = await memory.status()
+        loaded = memory._open_folder().index.opened  # type: ignore[attr-defined]
+    return st.indexed, st.points, st.counted, loaded
+
+
+async def _counted_from_index(folder: Path) -> tuple[int, int]:
+    async with Memory.open(folder, create=False, embedder=HashingEmbedder()) as memory:
+        await memory.search("record 3")  # loads the index: status counts it
+        st = await memory.status()
+    assert st.counted == "index"
+    return st.indexed, st.points
+
+
+async def test_status_after_a_closed_import_reads_the_counts_without_loading_the_index(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 40))
+    indexed, points, counted, loaded = await _status(folder)
+    assert (counted, loaded) == ("checkpoint", False)
+    assert (indexed, points) == await _counted_from_index(folder)
+    assert indexed == 40
+
+    # A second import that replaces and forgets records: the counts follow.
+    await _import(folder, _source(tmp_path / "a.jsonl", 30, long_every=3))
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert await memory.forget("7") == 1
+    indexed, points, counted, loaded = await _status(folder)
+    assert (counted, loaded) == ("checkpoint", False)
+    assert (indexed, points) == await _counted_from_index(folder)
+
+
+async def test_counts_are_dropped_while_the_index_changes_so_a_crash_leaves_none_standing(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "mem"
+    source = _source(tmp_path / "a.jsonl", 20)
+    await _import(folder, source)
+    assert read_checkpoint_counts(folder) is not None
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert await memory.forget("3") == 1
+        await memory._open_folder().writer.flush()  # type: ignore[attr-defined]
+        # What a crash now would leave: the checkpoint at the log's end, and no counts.
+        size = (folder / "records.jsonl").stat().st_size
+        kept = read_checkpoint_counts(folder)
+        assert kept is None or kept[0] != size
+        # A check's repair deletes points without moving the log: counts dropped first.
+        await memory._open_folder().writer.remove_points(["4"])  # type: ignore[attr-defined]
+        assert read_checkpoint_counts(folder) is None
+
+
+async def test_a_checkpoint_without_counts_is_counted_from_the_index(tmp_path: Path) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 25))
+    checkpoint = folder / "index.json"
+    data = json.loads(checkpoint.read_text(encoding="utf-8"))
+    # A folder of an older version; then one whose log has lines past the checkpoint.
+    del data["records"], data["points"]
+    checkpoint.write_text(json.dumps(data), encoding="utf-8")
+    assert await _status(folder) == (*(await _counted_from_index(folder)), "index", True)
+    data = json.loads(checkpoint.read_text(encoding="utf-8"))
+    data["log_offset"] = 0
+    checkpoint.write_text(json.dumps({**data, "records": 999, "points": 999}), encoding="utf-8")
+    indexed, points, counted, _ = await _status(folder)
+    assert (indexed, counted) == (25, "index") and points != 999
