@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from helpers import ERRANDS as NOTES
 from helpers import serving
@@ -17,6 +18,7 @@ from llama_index.core.schema import Document, MetadataMode, NodeWithScore, TextN
 from memtrails import Memory
 from memtrails.adapters.llamaindex import MemtrailsReader, MemtrailsRetriever
 from memtrails.keys import record_uid
+from memtrails.service.discovery import find_service
 
 
 @pytest.fixture
@@ -84,11 +86,24 @@ def test_a_missing_folder_is_an_error_not_a_new_folder(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_the_retriever_goes_through_a_running_service(home: Path) -> None:
+def test_the_retriever_and_reader_go_through_a_running_service(home: Path) -> None:
     with serving(home):
         # the service holds the folder (its lock): the retriever asks it
         found = MemtrailsRetriever(home=str(home), k=1).retrieve("renew the visa")
         assert [n.node.metadata["id"] for n in found] == ["visa"]
-        # the service lists no records: the reader says so and what to do
-        with pytest.raises(Exception, match="`records` is not available through the running"):
-            MemtrailsReader(home=str(home)).load_data()
+        # the reader reads the records through it (streamed as JSON Lines)
+        documents = MemtrailsReader(home=str(home)).load_data()
+        assert [d.metadata["id"] for d in documents] == ["ferry", "boiler", "visa"]
+        assert documents[0].text == NOTES[0].text
+        assert documents[0].metadata["meta"] == {"port": "Scrabster"}
+        lazy = MemtrailsReader(home=str(home), source="mail").lazy_load_data()
+        assert [d.metadata["id"] for d in lazy] == ["visa"]
+
+        async def remote_records() -> tuple[bool, list[str]]:
+            async with Memory.open(home, create=False) as memory:
+                return memory.remote, [r.id async for r in memory.records(source="notes")]
+
+        assert asyncio.run(remote_records()) == (True, ["ferry", "boiler"])
+        info = find_service(home)
+        assert info is not None  # the records are the token holder's only
+        assert httpx.get(f"{info.url}/v1/records", timeout=30).status_code == 401

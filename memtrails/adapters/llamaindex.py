@@ -4,8 +4,7 @@
 ``Memory.open`` for each search, so when ``memtrails serve`` holds the folder it is a thin
 client of the service (no model loaded in the agent's process); otherwise it opens the
 folder itself, briefly, read-only. The reader reads every live record of a folder as a
-``Document``; it needs the folder itself (the service lists no records: while it runs, the
-reader says so and names what to do).
+``Document`` the same way (through the service, or from the folder).
 """
 
 from __future__ import annotations
@@ -127,7 +126,7 @@ class MemtrailsReader(BaseReader):
     ``load_data()`` returns a list, ``lazy_load_data()`` yields one document at a time
     (the folder stays open until the iteration ends), ``aload_data()`` and
     ``alazy_load_data()`` are their async forms. While ``memtrails serve`` holds the folder
-    they raise ``ServiceError``: the service lists no records.
+    the records come from the service.
 
     Example::
 

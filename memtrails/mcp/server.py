@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import importlib.metadata
 import json
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
@@ -12,6 +13,7 @@ from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
+from mcp.server.stdio import stdio_server
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
@@ -39,6 +41,7 @@ from .tools import (
     search_tool,
     status_tool,
 )
+from .wire import RequestLines
 
 __all__ = ["build_server", "serve"]
 
@@ -281,6 +284,14 @@ def _import_kind() -> Any:
     ]
 
 
+async def _run_stdio(server: MCPServer) -> None:
+    """Serve on stdio as the SDK does, reading requests through :class:`RequestLines`: a line
+    over 1 MiB or holding a lone surrogate escape is answered, not dropped."""
+    async with stdio_server(stdin=RequestLines(sys.stdin.buffer)) as (read, write):  # type: ignore[arg-type]
+        low = server._lowlevel_server  # what run_stdio_async runs, given our input
+        await low.run(read, write, low.create_initialization_options())
+
+
 def _version() -> str:
     try:
         return importlib.metadata.version("memtrails")
@@ -310,7 +321,7 @@ async def serve(
     server = build_server(access, allow_writes=allow_writes)
     try:
         if http_port is None:
-            await server.run_stdio_async()
+            await _run_stdio(server)
         else:
             # Loopback only: the memory is personal and the server has no authentication.
             await server.run_streamable_http_async(host="127.0.0.1", port=http_port)

@@ -50,10 +50,10 @@ async def connect(home: Path) -> RemoteMemory | None:
 class RemoteMemory(Memory):
     """The memory of a running ``memtrails serve``, through its HTTP API.
 
-    Search, get, status, forget, forget_source, source_state and ingest (records are sent
+    Search, get, records, status, forget, forget_source, source_state and ingest (records are sent
     as JSON Lines, read by the service as fast as it embeds them) work as on a local
-    Memory. Not available remotely: ``records``, ``reindex``, ``check``, ``optimize`` and
-    ``catch_up`` (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
+    Memory. Not available remotely: ``reindex``, ``check``, ``optimize`` and ``catch_up``
+    (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
     process instead), and ``on_progress`` during an ingest (it is called once, at the end).
     ``remote`` is True on this class.
     """
@@ -150,9 +150,22 @@ class RemoteMemory(Memory):
         return MemoryStatus(**values)
 
     async def records(self, *, source: str | None = None) -> AsyncIterator[MemoryRecord]:
-        """Not available remotely: the service has no route that lists records."""
-        _not_remote("records")
-        yield  # an async generator, like Memory.records: the error comes on first use
+        """Yield the folder's live records through the service; see :meth:`Memory.records`."""
+        if self._closed:
+            raise ServiceError(f"the client of the service for {self.path} was closed")
+        params = {} if source is None else {"source": source}
+        try:
+            async with self.http.stream("GET", "/v1/records", params=params) as response:
+                if response.is_error:
+                    await response.aread()
+                    answer(response)
+                async for line in response.aiter_lines():
+                    if line:
+                        yield MemoryRecord.from_json(json.loads(line))
+        except httpx.HTTPError as exc:
+            raise ServiceError(
+                f"the service of {self.path} at {self.info.url} stopped answering: {exc}"
+            ) from exc
 
     async def forget(self, id: str, *, source: str | None = None) -> int:
         """Forget a record through the service; see :meth:`Memory.forget`."""

@@ -1,4 +1,5 @@
-"""The JSON API under ``/v1``: search, get, status, sources, forget, imports and ingest."""
+"""The JSON API under ``/v1``: search, get, records, status, sources, forget, imports and
+ingest."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class Api:
             Route("/v1/status", self.status, methods=["GET"]),
             Route("/v1/search", self.search, methods=["POST"]),
             Route("/v1/get", self.get, methods=["GET"]),
+            Route("/v1/records", self.records, methods=["GET"]),
             Route("/v1/sources", self.sources, methods=["GET"]),
             Route("/v1/forget", self.forget, methods=["POST"]),
             Route("/v1/imports", self.start_import, methods=["POST"]),
@@ -104,6 +106,16 @@ class Api:
         out = record.to_json()
         out["uid"] = record_uid(record.source, record.id)
         return JSONResponse(out)
+
+    async def records(self, request: Request) -> Response:
+        """Every live record (of ``source``, if given), oldest first, as JSON Lines."""
+        source = text(dict(request.query_params), "source")
+
+        async def lines() -> AsyncIterator[bytes]:
+            async for record in self.memory.records(source=source):
+                yield json.dumps(record.to_json(), ensure_ascii=False).encode() + b"\n"
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
 
     async def sources(self, request: Request) -> Response:
         status = await self.memory.status()
