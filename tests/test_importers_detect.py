@@ -234,3 +234,22 @@ def test_a_damaged_zip_is_named_as_damaged_not_as_an_unknown_kind(tmp_path: Path
     )
     assert done.returncode == 1
     assert "damaged or incomplete .zip" in done.stderr and "not a kind" not in done.stderr
+
+
+async def test_saved_messages_are_mail_whatever_their_name() -> None:
+    folder = Path(__file__).parent / "data" / "mail" / "saved"
+    parts = plan(folder)
+    (mail,) = [p for p in parts if p.kind == "eml"]
+    assert sorted(mail.names or ()) == ["1234", "few-headers", "meeting.msg", "reply.txt"]
+    (notes,) = [p for p in parts if p.kind == "files"]
+    assert "notes.txt" not in notes.claimed
+    recs = records(await collect(open_part(mail)))
+    assert {r.title for r in recs} == {
+        "Saved as a .msg",
+        "Saved as a .txt",
+        "First line blank",
+        "Only two headers",
+    }
+    assert all(r.text in ("Café at noon?", "Short note kept as mail.") for r in recs)
+    for name in ("meeting.msg", "1234"):  # one saved file given alone
+        assert detect_kind(folder / name) == "eml"

@@ -16,6 +16,7 @@ from ._shared import as_generator, default_source
 from .contract import Opening, resumable
 from .files._entries import file_id
 from .files._ignore import kept_tree
+from .mail.sniff import may_be_saved_message
 from .registry import importer, importers, kinds
 
 __all__ = ["Part", "close_parts", "detect_kind", "open_path", "plan", "sniff"]
@@ -239,7 +240,7 @@ def _file_kind(file: Path) -> str | None:
         if suffix in spec.suffixes:
             return spec.kind
     compressed = strip_compression(name) != name
-    if not compressed and suffix not in ("", ".txt"):
+    if not compressed and not may_be_saved_message(name):
         return "files"
     try:
         with open_input(file) as stream:
@@ -250,8 +251,8 @@ def _file_kind(file: Path) -> str | None:
         return f"skip:cannot read it: {exc}" if compressed else "files"
     if kind is not None and kind != "eml":
         return kind
-    if kind == "eml" and not compressed and suffix == "":
-        return "eml"  # a message saved without an ending (``01:2,``, MH's ``1234``)
+    if kind == "eml" and not compressed:
+        return "eml"  # a message saved under any name (``01:2,``, MH's ``1234``, ``a.msg``)
     if compressed or actually_compressed:
         return "skip:compressed, and what it holds is neither an mbox nor JSON Lines"
     return "files"
@@ -289,9 +290,7 @@ def open_path(
     if isinstance(path, Input) and not spec.piped:
         raise SourceError(path.given, f"a pipe cannot hold a {kind}")
     given = str(path.given) if isinstance(path, Input) else str(path)
-    opening = Opening(
-        path, source or default_source(given), state, limits or Limits(), names
-    )
+    opening = Opening(path, source or default_source(given), state, limits or Limits(), names)
     return as_generator(spec.open(opening))
 
 

@@ -100,7 +100,9 @@ def _convert(
     book: MailBook | None,
     documents: DocumentReader | None = None,
 ) -> MemoryRecord | RecordError:
-    data = raw.replace(b"\r\n", b"\n")
+    # Blank lines before the headers (a saved message whose first line is empty) would
+    # read as an empty header block and the headers as body.
+    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n")
     if not data.strip():
         return RecordError(source, where, "empty message")
     msg = parse(_fix_obsolete_names(data))

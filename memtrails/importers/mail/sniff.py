@@ -4,16 +4,73 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["looks_like_message"]
+__all__ = ["looks_like_message", "may_be_saved_message"]
 
-_HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*):[ \t]", re.MULTILINE)
-_MAIL_HEADERS = {b"from", b"date", b"subject", b"message-id", b"to", b"received", b"return-path"}
+_HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*)[ \t]*:", re.MULTILINE)
+_HEADER_LINE = re.compile(rb"[!-9;-~]+[ \t]*:.*|[ \t].*")  # a field, or a folded line
+_MAIL_HEADERS = {
+    b"from",
+    b"sender",
+    b"reply-to",
+    b"date",
+    b"subject",
+    b"message-id",
+    b"in-reply-to",
+    b"references",
+    b"to",
+    b"cc",
+    b"received",
+    b"return-path",
+    b"delivered-to",
+    b"mime-version",
+    b"content-type",
+    b"content-transfer-encoding",
+    b"x-mailer",
+    b"user-agent",
+}
+# Headers only mail has (a note or a CSV may well have a "Date:" or "Subject:" line).
+_TELLING = {b"from", b"sender", b"message-id", b"received", b"return-path", b"mime-version"}
+# Endings under which mail clients and people save one message: none (Maildir, MH),
+# .txt, .msg (a text .msg; Outlook's binary .msg has no header block and is not taken),
+# .mail, .email, .message, .out; and Maildir names with flags (``1234.host:2,S``).
+_SAVED_SUFFIXES = {"", ".txt", ".msg", ".mail", ".email", ".message", ".out", ".mime"}
+
+
+def may_be_saved_message(name: str) -> bool:
+    """Tell whether a file of this name is worth a look for a saved message."""
+    lower = name.lower()
+    if ":2," in lower or lower.rsplit(".", 1)[-1].isdigit():
+        return True
+    dot = lower.rfind(".")
+    return (lower[dot:] if dot > 0 else "") in _SAVED_SUFFIXES
 
 
 def looks_like_message(head: bytes) -> bool:
-    """Tell whether bytes start with a mail header block (three or more known headers)."""
-    block = head.replace(b"\r\n", b"\n").split(b"\n\n", 1)[0]
+    """Tell whether bytes start with a mail header block, whatever the file is named.
+
+    Blank lines and a UTF-8 BOM before the headers are allowed; an mbox ``From `` line is
+    not (an mbox may hold many messages).
+    It is a message when the block holds three known mail headers, or when every line of
+    it is a header field (or a folded continuation) and two of them are known mail headers,
+    one of which only mail has (``From``, ``Message-ID``, ``Received``, ...).
+    """
+    data = head.replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf").lstrip(b"\n \t")
+    if data.startswith(b"From ") and not _HEADER.match(data):
+        # an mbox separator: the file may hold many messages, which one message's reader
+        # would merge; the mbox importer's own look decides
+        return False
+    block = data.split(b"\n\n", 1)[0]
     if not _HEADER.match(block):
         return False
     names = {m.group(1).lower() for m in _HEADER.finditer(block)}
-    return len(names & _MAIL_HEADERS) >= 3
+    known = names & _MAIL_HEADERS
+    if len(known) >= 3:
+        return True
+    lines = block.split(b"\n")[:200]
+    if len(block) == len(data) and len(lines) > 1:
+        lines.pop()  # no blank line in the head: its last line may be cut short
+    return (
+        len(known) >= 2
+        and bool(known & _TELLING)
+        and all(_HEADER_LINE.fullmatch(line) for line in lines if line)
+    )
