@@ -14,6 +14,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import Field
 
@@ -160,6 +161,19 @@ def _errors_as_tool_errors(
     return call
 
 
+class _Server(MCPServer):
+    """The SDK's server, whose resource errors carry no secret of the URI they name."""
+
+    async def _handle_read_resource(self, ctx: Any, params: Any) -> Any:
+        # The SDK answers a failed read with the URI, whole, in its error (its data, and its
+        # message for an unexpected failure): a token pasted into a URI came back unscrubbed.
+        try:
+            return await super()._handle_read_resource(ctx, params)
+        except MCPError as err:
+            uri = scrubbed(str(params.uri))
+            raise MCPError(err.code, scrubbed(err.message), {"uri": uri}) from None
+
+
 def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServer:
     """Return an MCP server answering over the memory folder ``access`` opens.
 
@@ -170,7 +184,7 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
     Returns:
         The server, not yet running (see :func:`serve`).
     """
-    server: MCPServer = MCPServer(
+    server: MCPServer = _Server(
         "memtrails",
         instructions=INSTRUCTIONS,
         version=_version(),

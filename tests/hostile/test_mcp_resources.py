@@ -1,0 +1,40 @@
+"""An MCP resource error names the URI it could not read, without the secret inside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+from mcp.shared.exceptions import MCPError
+
+from memtrails import Memory, MemoryRecord
+from memtrails.mcp.access import FolderAccess
+from memtrails.mcp.server import build_server
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.timeout(120)
+
+TOKEN = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+
+
+@pytest.mark.parametrize(
+    "uri",
+    [
+        f"memtrails://record/{TOKEN}",  # the template matches: no such record
+        f"memtrails://record/a/{TOKEN}",  # no template matches
+        f"memtrails://other/{TOKEN}",
+    ],
+)
+async def test_a_resource_error_never_echoes_a_token(tmp_path: Path, uri: str) -> None:
+    embedder = HashingEmbedder()
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest([MemoryRecord(id="a", text="apples")])
+    access = FolderAccess(tmp_path / "m", embedder=embedder)
+    server = build_server(access)
+    async with Client(server) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource(uri)
+    said = f"{caught.value.message} {caught.value.data}"
+    assert TOKEN not in said and TOKEN[:20] not in said, said
+    assert "[secret:github-token]" in said, said
