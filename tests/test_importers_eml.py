@@ -457,3 +457,34 @@ async def test_body_quirks_read_as_text(name: str, text: str) -> None:
     assert isinstance(rec, MemoryRecord)
     assert rec.text == text
     assert "attachments" not in rec.meta or name == "folded-boundary.eml"
+
+
+def test_a_mail_of_very_many_parts_is_cut_and_named() -> None:
+    import time
+
+    from memtrails.importers.mail import message_to_item
+    from memtrails.importers.mail.message import MAX_PARTS
+
+    def mail(parts: int) -> bytes:
+        head = b"From: a@example.org\nSubject: many\nContent-Type: multipart/mixed; boundary=b\n\n"
+        return head + b"--b\nContent-Type: text/plain\n\nx\n" * parts + b"--b--\n"
+
+    def seconds(parts: int) -> float:
+        started = time.perf_counter()
+        rec = message_to_item(mail(parts), source="s", where="m")
+        assert isinstance(rec, MemoryRecord)
+        assert "TooManyPartsDefect" in rec.meta["defects"]  # named, the first parts kept
+        assert rec.text.startswith("x")
+        return time.perf_counter() - started
+
+    # past the limit the cost stays that of MAX_PARTS parts, whatever the size
+    small, big = seconds(MAX_PARTS * 2), seconds(MAX_PARTS * 40)
+    assert big < 6 * max(small, 1e-3)
+    rec = message_to_item(mail(10), source="s", where="m")
+    assert isinstance(rec, MemoryRecord) and "defects" not in rec.meta
+
+
+async def test_whatwg_only_charset_labels_are_read() -> None:
+    (rec,) = await collect(Path(__file__).parent / "data" / "mail" / "hebrew-iso-8859-8-i.eml")
+    assert isinstance(rec, MemoryRecord)
+    assert (rec.title, rec.text) == ("שלום", "שלום עולם")

@@ -63,12 +63,32 @@ def python_codec(label: str | None) -> str | None:
         name = name[len("charset=") :].strip("\"'")
     name = _CHARSET_ALIASES.get(name, name)
     try:
-        info = codecs.lookup(name)
+        info: codecs.CodecInfo | None = codecs.lookup(name)
     except (LookupError, ValueError, TypeError):
+        info = _whatwg(name)
+    if info is None:
         return None
     if info.name in _NOT_MAIL_CODECS or not getattr(info, "_is_text_encoding", True):
         return None
     return info.name
+
+
+def _whatwg(label: str) -> codecs.CodecInfo | None:
+    """Return the codec the WHATWG Encoding Standard gives a label Python does not know.
+
+    Its table (kept by ``webencodings``) holds what browsers and mailers write:
+    ``iso-8859-8-i`` (Hebrew, logical order), ``x-mac-cyrillic``, ``csisolatin2``, ...
+    """
+    import webencodings  # type: ignore[import-untyped]  # why: the package ships no types
+
+    try:
+        encoding = webencodings.lookup(label)
+    except Exception:  # why: a label the table cannot read is simply unknown
+        return None
+    if encoding is None or encoding.name == "replacement":
+        return None
+    info = encoding.codec_info
+    return info if isinstance(info, codecs.CodecInfo) else None
 
 
 _ASCII = bytes(range(128))
