@@ -42,9 +42,12 @@ from .tools import (
     search_tool,
     status_tool,
 )
-from .wire import RequestLines
+from .wire import MAX_REQUEST_BYTES, RequestLines
 
 __all__ = ["build_server", "serve"]
+
+_SESSION_IDLE_S = 300.0
+_MAX_SESSIONS = 1000
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -338,6 +341,15 @@ async def serve(
             await _run_stdio(server)
         else:
             # Loopback only: the memory is personal and the server has no authentication.
-            await server.run_streamable_http_async(host="127.0.0.1", port=http_port)
+            await server.run_streamable_http_async(
+                host="127.0.0.1",
+                port=http_port,
+                # Bounded memory, whatever clients do: a body over 1 MiB is refused (413)
+                # before it is parsed, and each session (~40 KiB) ends after 5 idle minutes,
+                # 1,000 at most at once (the SDK's defaults: 4 MiB, 30 minutes, 10,000).
+                max_request_body_size=MAX_REQUEST_BYTES,
+                session_idle_timeout=_SESSION_IDLE_S,
+                max_sessions=_MAX_SESSIONS,
+            )
     finally:
         await access.aclose()
