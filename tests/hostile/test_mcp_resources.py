@@ -38,3 +38,25 @@ async def test_a_resource_error_never_echoes_a_token(tmp_path: Path, uri: str) -
     said = f"{caught.value.message} {caught.value.data}"
     assert TOKEN not in said and TOKEN[:20] not in said, said
     assert "[secret:github-token]" in said, said
+
+
+async def test_an_add_of_a_folder_holding_a_fifo_answers_and_frees_the_folder(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    embedder = HashingEmbedder()
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "a.md").write_text("# apples\n", encoding="utf-8")
+    os.mkfifo(notes / "pipe")
+    os.mkfifo(notes / "pipe.txt")
+    access = FolderAccess(tmp_path / "m", embedder=embedder)
+    server = build_server(access, allow_writes=True)
+    async with Client(server) as client:
+        result = await client.call_tool("add", {"path": str(notes)})
+    assert not result.is_error, result
+    out = result.structured_content or {}
+    assert out.get("added") == 1, out
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:  # the folder is free
+        assert await memory.get("a.md") is not None

@@ -452,4 +452,8 @@ def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
             f"index {folder} was built for other vectors than {dims} dims: {text}; "
             "reindex the memory folder with its own model or into a new folder"
         )
-    return IndexBackendError(f"cannot open index {folder}: {text}")
+    # The index is derived from records.jsonl alone: a damaged one costs a rebuild, no data.
+    return IndexBackendError(
+        f"cannot open index {folder}: {text}; it is rebuilt from records.jsonl: remove that "
+        "folder (rm -r it) and open the memory again"
+    )
