@@ -549,3 +549,21 @@ async def test_bare_from_lines_separate_messages() -> None:
     recs = records(await collect(FIXTURES / "bare-from-separators.mbox"))
     assert [r.title for r in recs] == ["one", "two"]
     assert recs[1].text == "second\n> From the quoted line\nFrom the start of a body line"
+
+
+def test_cli_shows_the_duplicates_in_its_summary_and_json(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from memtrails.cli import main
+
+    path = str(FIXTURES / "copies-and-reused-ids.mbox")
+    home = str(tmp_path / "h")
+    result = CliRunner().invoke(main, ["add", path, "--home", home, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["added"], report["skipped"], report["duplicates"]) == (5, 0, 1)
+    result = CliRunner().invoke(main, ["add", path, "--home", home, "--full"])
+    assert result.exit_code == 0, result.output
+    assert "duplicates folded: 1" in result.stdout

@@ -874,3 +874,24 @@ async def test_a_deleted_last_day_keeps_the_old_position(
     items = await collect(from_slack_export(growing, state=state))
     assert [r for r in reads if r not in NAME_FILES] == ["random/2024-01-02.json"]
     assert states(items)[-1].state["channels"]["general"] == state["channels"]["general"]
+
+
+async def test_attachment_links_lose_slacks_escapes(tmp_path: Path) -> None:
+    root = tmp_path / "export"
+    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(root / "channels.json", [{"id": "C1", "name": "general"}])
+    link = "https://example.org/search?q=heron&amp;page=2"
+    write(
+        root / "general" / "2024-01-01.json",
+        [
+            {
+                "type": "message",
+                "user": "U1",
+                "ts": "1704067200.000100",
+                "text": "look",
+                "attachments": [{"title": "Herons", "title_link": link}],
+            }
+        ],
+    )
+    (rec,) = records(await collect(from_slack_export(root)))
+    assert rec.text.endswith("https://example.org/search?q=heron&page=2")

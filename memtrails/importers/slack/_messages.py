@@ -71,8 +71,10 @@ def _attachment_text(reader: Names, attachment: Mapping[str, Any], context: str)
         if isinstance(fallback, str) and fallback.strip():
             lines.insert(0, reader.readable(fallback.strip()))
     title_link = attachment.get("title_link")
-    if isinstance(title_link, str) and title_link and lines and title_link not in context:
-        lines.append(title_link)
+    # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
+    link = unescape(title_link) if isinstance(title_link, str) else ""
+    if link and lines and link not in context:
+        lines.append(link)
     fields = attachment.get("fields")
     if isinstance(fields, list):
         for field in fields:
