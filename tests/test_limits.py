@@ -421,4 +421,6 @@ async def test_a_file_name_that_is_not_utf8_imports_and_prunes_nothing(tmp_path:
         again = await add_path(memory, notes, prune=True)
         assert (again.added, again.unchanged, again.removed, again.skipped) == (0, 2, 0, 0)
         hits = await memory.search("cafe", k=1)
-        assert hits and hits[0].id.endswith("caf\ufffd.md")
+        # the conformance rule for such names: U+FFFD for the bad byte, then the path's
+        # bytes in hex, so that names differing only in that byte stay apart
+        assert hits and hits[0].id == "caf\ufffd.md//" + b"caf\xe9.md".hex()

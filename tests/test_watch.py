@@ -22,7 +22,7 @@ from memtrails.service.watch import Watch, Watched, WatchedPath, load_watched
 pytestmark = pytest.mark.slow
 
 
-async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 30.0) -> float:
+async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 60.0) -> float:
     """Wait until ``check`` holds; return how long it took (fail past ``seconds``)."""
     start = time.monotonic()
     while not await check():
