@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -30,9 +31,12 @@ async def test_a_request_cancelled_while_opening_releases_the_folder(tmp_path: P
         task = asyncio.create_task(request())
         await asyncio.sleep(delay)
         task.cancel()
-        with pytest.raises(asyncio.CancelledError):
+        # Cancelled on its way, or finished first at the longer delays on a fast machine:
+        # either way the folder must be free now.
+        with contextlib.suppress(asyncio.CancelledError):
             await task
-        # Another process (here: another opener) gets the folder at once.
-        async with asyncio.timeout(3):
+        # Another process (here: another opener) gets the folder, without waiting for a
+        # holder (a loaded machine still takes a while to open the index).
+        async with asyncio.timeout(10):
             async with Memory.open(home, embedder=embedder) as again:
                 assert len(await again.search("apples", k=3)) == 3, delay
