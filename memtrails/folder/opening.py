@@ -93,6 +93,9 @@ async def open_folder(
     log: RecordLog | None = None
     table: Table | None = None
     backend: IndexBackend | None = None
+    # Set before anything can be cancelled: the clean-up below reads it, and a cancellation
+    # in the first await must still release the lock.
+    instance: Embedder | None = None
     repairs: list[str] = []
     try:
         widened = await asyncio.to_thread(tighten_on_open, path)

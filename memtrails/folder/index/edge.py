@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,6 +46,9 @@ _WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
 _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author"]
+
+
+_WAL_WAIT = 10.0  # seconds a load waits for a cancelled load of the same shard to let go
 
 
 class EdgeIndex:
@@ -110,7 +114,7 @@ class EdgeIndex:
                     require_free(folder, index_room(folder, new=False), "opening the index")
                     # The shard keeps the graph and segment settings it was made or last
                     # optimized with: only the stored data's shape is checked.
-                    shard = qe.EdgeShard.load(str(folder), shard_config(dims))
+                    shard = _load_waiting(folder, dims)
                 else:
                     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
                     require_free(folder, index_room(folder, new=True), "creating the index")
@@ -433,6 +437,22 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
     if where.uids is not None:
         must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
     return qe.Filter(must=must) if must else None
+
+
+def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
+    """Load the shard, waiting a little while its write-ahead log is still held.
+
+    Under the folder's lock only this process can hold it: a cancelled request's load that
+    is still finishing in its worker thread, closed as soon as it ends (``_close_orphan``).
+    """
+    deadline = time.monotonic() + _WAL_WAIT
+    while True:
+        try:
+            return qe.EdgeShard.load(str(folder), shard_config(dims))
+        except Exception as exc:  # qdrant-edge raises plain Exception
+            if "WouldBlock" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
 
 
 def _close_orphan(opening: asyncio.Future[qe.EdgeShard]) -> None:
