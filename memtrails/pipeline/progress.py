@@ -125,15 +125,15 @@ class _Progress:
 
 
 @contextmanager
-def _ticking(progress: _Progress) -> Iterator[None]:
-    """Redraw ``progress`` every half second from a thread this block owns and joins."""
+def _ticking(draw: Callable[[], object], name: str) -> Iterator[None]:
+    """Call ``draw`` every half second from a thread this block owns and joins."""
     stop = threading.Event()
 
     def tick() -> None:
         while not stop.wait(_TICK):
-            progress.draw()
+            draw()
 
-    clock = threading.Thread(target=tick, name=f"progress {progress.label}", daemon=True)
+    clock = threading.Thread(target=tick, name=name, daemon=True)
     clock.start()
     try:
         yield
@@ -168,7 +168,7 @@ def progress_bar(
     stream = sys.stderr
     progress = _Progress(label, stream, stream.isatty(), total_records, total_bytes, position)
     try:
-        with _ticking(progress):
+        with _ticking(progress.draw, f"progress {progress.label}"):
             yield progress.update
     finally:
         progress.close()
@@ -227,17 +227,8 @@ def working(label: str, enabled: bool = True) -> Iterator[None]:
         leave=False,
         bar_format="{desc} [{elapsed}]",
     )
-    stop = threading.Event()
-
-    def tick() -> None:
-        while not stop.wait(_TICK):
-            bar.refresh()
-
-    clock = threading.Thread(target=tick, name=f"working {label}", daemon=True)
-    clock.start()
     try:
-        yield
+        with _ticking(bar.refresh, f"working {label}"):
+            yield
     finally:
-        stop.set()
-        clock.join()
         bar.close()
