@@ -14,9 +14,9 @@ from typing import Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
-from .folder.check import CheckReport, check_folder
+from .folder.check import CheckReport
 from .folder.index._base import IndexBackend
-from .folder.listing import live_lines
+from .folder.listing import live_lines, uids_for
 from .folder.lock import READER
 from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
@@ -25,8 +25,8 @@ from .folder.status import MemoryStatus, folder_status
 from .importers.contract import Resumable
 from .importers.cursor import Fetch, from_cursor
 from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .keys import record_uid
 from .limits import Limits
+from .maintenance import check_folder_and_repair, reindex_folder
 from .portable import js_well_formed
 from .records import AtLike, ImportReport, MemoryRecord
 
@@ -137,7 +137,9 @@ class Memory:
         if model is not None:
             if embedder is not None:
                 raise ValueError("give `model` or `embedder`, not both")
-            embedder = _named_model(model, threads)
+            from .embedding.registry import embedder_factory
+
+            embedder = embedder_factory(model, threads=threads)
         opening = partial(
             open_folder,
             Path(path).expanduser(),
@@ -291,18 +293,6 @@ class Memory:
 
     # -- reading -------------------------------------------------------------------------
 
-    def _uids_for(self, id: str, source: str | None) -> list[str]:
-        table = self._open_folder().table
-        # Records are stored under well-formed names (lone surrogates as U+FFFD).
-        id = js_well_formed(id)
-        source = js_well_formed(source) if source is not None else None
-        if source is not None:
-            return [record_uid(source, id)]
-        found = [record_uid(s, id) for s in table.sources()]
-        if len(id) == 32 and id not in found:
-            found.append(id)  # a uid given as the id
-        return [uid for uid in found if uid in table]
-
     async def get(self, id: str, *, source: str | None = None) -> MemoryRecord | None:
         """Return the latest version of the record ``id`` (from ``source``, if given), or None.
 
@@ -312,7 +302,7 @@ class Memory:
         folder = self._open_folder()
         rows = [
             (row.offset, uid)
-            for uid in self._uids_for(id, source)
+            for uid in uids_for(folder.table, id, source)
             if (row := folder.table.get(uid))
         ]
         if not rows:
@@ -341,7 +331,7 @@ class Memory:
             exists in several sources and ``source`` is not given).
         """
         folder = self._open_folder()
-        forgotten = await folder.writer.forget(self._uids_for(id, source))
+        forgotten = await folder.writer.forget(uids_for(folder.table, id, source))
         await folder.writer.flush()
         return forgotten
 
@@ -436,31 +426,7 @@ class Memory:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
             ModelMismatchError: the model's vectors have another length than the index's.
         """
-        folder = self._open_folder()
-        # The table too: index_log reads the records it lists, so a lost row stays lost.
-        await folder.writer.rebuild_table()
-        if model is None:
-            await folder.writer.reset()
-        else:
-            from .embedding.registry import embedder_by_name
-            from .folder.remodel import change_model
-
-            given = isinstance(model, Embedder)
-            new = (
-                model
-                if isinstance(model, Embedder)
-                else await embedder_by_name(model, threads=threads)
-            )
-            try:
-                await change_model(folder, new, owned=not given)
-            except BaseException:
-                if not given:
-                    await new.aclose()
-                raise
-        indexed = await index_log(folder, 0, batch)
-        # Every point now carries this version's keyword weights.
-        await folder.writer.record_keywords()
-        return indexed
+        return await reindex_folder(self._open_folder(), batch, model, threads)
 
     async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
         """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
@@ -477,50 +443,11 @@ class Memory:
         Returns:
             The report; ``report.ok`` is True when nothing is (still) wrong.
         """
-        folder = self._open_folder()
-        parts = (folder.path, folder.log, folder.table, folder.index, folder.positions)
-        report = await check_folder(*parts)
-        opened = [f"on open: {repair}" for repair in folder.repairs]
-        if not repair or not (
-            report.orphans or report.missing or report.pending or report.table_wrong
-        ):
-            report.repaired = opened
-            return report
-        fixed: list[str] = []
-        if report.table_wrong:
-            rows = await folder.writer.rebuild_table()
-            fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
-        if report.orphans:
-            await folder.writer.remove_points(report.orphans)
-            fixed.append(
-                f"removed the points of {len(report.orphans)} records not in records.jsonl"
-            )
-        if report.missing:
-            await folder.writer.reset()
-            n = await index_log(folder, 0, batch)
-            fixed.append(f"rebuilt the index from records.jsonl ({n} records)")
-        elif report.pending:
-            n = await index_log(folder, folder.writer.checkpoint, batch)
-            fixed.append(f"indexed the {n} records past the index checkpoint")
-        report = await check_folder(*parts)
-        report.repaired = opened + fixed
-        return report
+        return await check_folder_and_repair(self._open_folder(), repair, batch)
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""
         await self._open_folder().writer.optimize()
-
-
-def _named_model(name: str | os.PathLike[str], threads: int | None) -> EmbedderFactory:
-    from .embedding.registry import embedder_by_name, model_name
-
-    if not isinstance(name, os.PathLike) and os.sep not in name and not Path(name).is_dir():
-        model_name(name)  # an unknown name fails now, not at the first record to embed
-
-    async def make() -> Embedder:
-        return await embedder_by_name(name, threads=threads)
-
-    return make
 
 
 async def _open(

@@ -31,7 +31,18 @@ LAYERS: list[list[set[str]]] = [
     [{"items"}],
     [{"importers"}, {"pipeline"}, {"folder"}],
     [
-        {"ingest", "memory", "add", "mcp", "service", "cli", "testing", "extend", "adapters"}
+        {
+            "ingest",
+            "memory",
+            "add",
+            "mcp",
+            "service",
+            "cli",
+            "testing",
+            "extend",
+            "adapters",
+            "maintenance",
+        }
         | {"__init__", "__main__"}
     ],
 ]
@@ -81,7 +92,9 @@ def _violations(me: list[str], is_package: bool, source: str) -> list[str]:
     wrong = []
     for line, target in _imported(me, is_package, source):
         if target and _place(target[0]) != mine and _place(target[0])[0] >= mine[0]:
-            wrong.append(f"{'/'.join(me) or '__init__'}:{line} imports memtrails.{'.'.join(target)}")
+            wrong.append(
+                f"{'/'.join(me) or '__init__'}:{line} imports memtrails.{'.'.join(target)}"
+            )
     return wrong
 
 

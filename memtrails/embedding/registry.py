@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from .._exceptions import EmbeddingError
 from .multilingual import E5_MODEL_ID, multilingual_embedder
 from .onnx import DEFAULT_MODEL_ID, OnnxEmbedder
 
-__all__ = ["DEFAULT_MODEL", "MODEL_NAMES", "embedder_by_name", "model_name"]
+__all__ = ["DEFAULT_MODEL", "MODEL_NAMES", "embedder_by_name", "embedder_factory", "model_name"]
 
 DEFAULT_MODEL = "minilm"
 # Accepted name -> canonical name. The manifest's model_id is what the model reports.
@@ -73,3 +74,17 @@ async def embedder_by_name(
     if model_name(str(name)) == E5_MODEL_ID:
         return await multilingual_embedder(threads=threads, cache_dir=cache_dir)
     return await OnnxEmbedder.packaged(threads=threads)
+
+
+def embedder_factory(
+    name: str | os.PathLike[str], *, threads: int | None = None
+) -> Callable[[], Awaitable[OnnxEmbedder]]:
+    """Return a function that loads the model ``name`` when first called (``Memory.open``'s
+    ``model=``); an unknown name fails now, not at the first record to embed."""
+    if not isinstance(name, os.PathLike) and os.sep not in name and not Path(name).is_dir():
+        model_name(name)
+
+    async def make() -> OnnxEmbedder:
+        return await embedder_by_name(name, threads=threads)
+
+    return make

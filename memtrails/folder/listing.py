@@ -1,4 +1,4 @@
-"""Every live record of a folder, in the order they were written (for readers and exports)."""
+"""Finding a folder's records: an id's uids, and every live record in the order written."""
 
 from __future__ import annotations
 
@@ -6,10 +6,12 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+from ..keys import record_uid
+from ..portable import js_well_formed
 from .log import RecordLog
 from .table import Table
 
-__all__ = ["live_lines"]
+__all__ = ["live_lines", "uids_for"]
 
 _BATCH = 256  # lines read per thread hop
 
@@ -36,3 +38,16 @@ async def live_lines(
 
 def _read(log: RecordLog, offsets: list[int]) -> list[dict[str, Any]]:
     return [log.read_line(offset) for offset in offsets]
+
+
+def uids_for(table: Table, id: str, source: str | None) -> list[str]:
+    """Return the uids of the live records with this id (of ``source``, if given; else of
+    every source, a record's uid accepted as the id too)."""
+    # Records are stored under well-formed names (lone surrogates as U+FFFD).
+    id = js_well_formed(id)
+    if source is not None:
+        return [record_uid(js_well_formed(source), id)]
+    found = [record_uid(s, id) for s in table.sources()]
+    if len(id) == 32 and id not in found:
+        found.append(id)  # a uid given as the id
+    return [uid for uid in found if uid in table]
