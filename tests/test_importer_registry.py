@@ -17,7 +17,7 @@ from memtrails import Memory
 from memtrails.cli import main
 from memtrails.importers.contract import Importer
 from memtrails.importers.detect import detect_kind, plan
-from memtrails.importers.registry import BUILTIN, importer, kinds, markdown_table
+from memtrails.importers.registry import BUILTIN, importer, kinds, markdown_table, refresh
 from memtrails.mcp.access import FolderAccess
 from memtrails.mcp.server import build_server
 
@@ -62,8 +62,11 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (info / "entry_points.txt").write_text("[memtrails.importers]\ntoy = memtrails_toy:IMPORTER\n")
     monkeypatch.syspath_prepend(str(site))
     importlib.invalidate_caches()
+    refresh()  # installed into this running process: read the entry points again
     yield site
     sys.modules.pop("memtrails_toy", None)
+    monkeypatch.undo()
+    refresh()
 
 
 def _toy_file(folder: Path, name: str, lines: list[str]) -> Path:

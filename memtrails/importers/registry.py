@@ -10,6 +10,7 @@ point group instead (the entry point names an :class:`Importer` object)::
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import logging
 import zipfile
@@ -30,7 +31,15 @@ from .contract import (
     TranscriptsState,
 )
 
-__all__ = ["BUILTIN", "ENTRY_POINTS", "importer", "importers", "kinds", "markdown_table"]
+__all__ = [
+    "BUILTIN",
+    "ENTRY_POINTS",
+    "importer",
+    "importers",
+    "kinds",
+    "markdown_table",
+    "refresh",
+]
 
 ENTRY_POINTS = "memtrails.importers"
 """The entry point group where other packages declare their importers."""
@@ -219,8 +228,20 @@ def importers() -> tuple[Importer, ...]:
     """Return every importer: those other packages declare (entry points) first, then the built-in ones.
 
     An entry point that fails to load, or that is not an :class:`Importer`, is left out and
-    logged; one whose kind a built-in has is left out too (the built-in wins).
+    logged; one whose kind a built-in has is left out too (the built-in wins). The entry
+    points are read once per process (detection asks for every file of a folder): call
+    :func:`refresh` after installing a package into a running process.
     """
+    return (*_declared(), *BUILTIN)
+
+
+def refresh() -> None:
+    """Read the entry points again on the next :func:`importers` call."""
+    _declared.cache_clear()
+
+
+@functools.cache
+def _declared() -> tuple[Importer, ...]:
     builtin = {spec.kind for spec in BUILTIN}
     found: list[Importer] = []
     for point in importlib.metadata.entry_points(group=ENTRY_POINTS):
@@ -235,7 +256,7 @@ def importers() -> tuple[Importer, ...]:
             _log.warning("importer %r: kind %r is taken; left out", point.value, spec.kind)
         else:
             found.append(spec)
-    return (*found, *BUILTIN)
+    return tuple(found)
 
 
 def kinds() -> tuple[str, ...]:
