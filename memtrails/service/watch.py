@@ -23,6 +23,7 @@ from typing import Any
 
 from ..memory import Memory
 from ..records import ImportReport
+from ._poll import poll_changes
 from .jobs import Job, Jobs
 
 __all__ = ["WATCHED_FILE", "Watch", "Watched", "WatchedPath", "load_watched", "save_watched"]
@@ -143,10 +144,10 @@ class Watch:
                 job.progress(self.total, last_error=f"{self.path} is gone; waiting for it")
                 while not self.path.exists():
                     await asyncio.sleep(self.poll_every)
-            changed = asyncio.Event()
+            changed, ready = asyncio.Event(), asyncio.Event()
             async with asyncio.TaskGroup() as group:
-                listener = group.create_task(self._listen(changed))
-                await asyncio.sleep(_SETTLE)
+                listener = group.create_task(self._listen(changed, ready))
+                await ready.wait()
                 await self._import(memory, job, "started")
                 while self.path.exists():
                     await changed.wait()
@@ -154,8 +155,8 @@ class Watch:
                     await self._import(memory, job, "changed")
                 listener.cancel()
 
-    async def _listen(self, changed: asyncio.Event) -> None:
-        async with aclosing(self._changes()) as changes:
+    async def _listen(self, changed: asyncio.Event, ready: asyncio.Event) -> None:
+        async with aclosing(self._changes(ready)) as changes:
             async for _ in changes:
                 changed.set()
 
@@ -182,19 +183,42 @@ class Watch:
             last_added=report.added + report.updated,
         )
 
-    def _changes(self) -> AsyncGenerator[set[str], None]:
+    def _changes(self, ready: asyncio.Event) -> AsyncGenerator[set[str], None]:
         poll = self.watched.poll
         if poll is None:
             poll = needs_polling(self.path)
-        return _watch(self._roots(), self._wanted(), self.debounce, self.poll_every, poll)
+        wanted = self._wanted()
+
+        def polled() -> AsyncGenerator[set[str], None]:
+            return poll_changes(
+                self._poll_targets(),
+                wanted,
+                every=self.poll_every,
+                debounce=self.debounce,
+                ready=ready,
+            )
+
+        if poll:
+            return polled()
+        return _events(self._roots(), wanted, self.debounce, ready, polled)
 
     def _roots(self) -> list[Path]:
+        """Return what the OS's watcher watches (a file's folder: editors replace files)."""
         if self.watched.git:
-            from ..importers.git._repo import locate
-
-            repo = locate(self.path)
-            return [Path(repo.common_dir)]
+            return [self._git_dir()]
         return [self.path.parent if self.path.is_file() else self.path]
+
+    def _git_dir(self) -> Path:
+        from ..importers.git._repo import locate
+
+        return Path(locate(self.path).common_dir)
+
+    def _poll_targets(self) -> list[str]:
+        """Return what a poll looks at: the file itself, the folder, or a repository's refs."""
+        if self.watched.git:
+            common = self._git_dir()
+            return [str(common / name) for name in ("HEAD", "packed-refs", "refs")]
+        return [str(self.path)]
 
     def _wanted(self) -> Callable[[str], bool]:
         home = str(self.home.resolve()) + os.sep if self.home is not None else None
@@ -214,14 +238,18 @@ class Watch:
         return wanted
 
 
-async def _watch(
+async def _events(
     roots: list[Path],
     wanted: Callable[[str], bool],
     debounce: float,
-    poll_every: float,
-    poll: bool,
+    ready: asyncio.Event,
+    fallback: Callable[[], AsyncGenerator[set[str], None]],
 ) -> AsyncGenerator[set[str], None]:
-    """Yield the changed paths (those ``wanted``) after each debounced burst of events."""
+    """Yield the changed paths (those ``wanted``) after each debounced burst of OS events.
+
+    When the OS's watcher cannot start (a limit on inotify watches, say), the paths from
+    ``fallback`` (a poll) are yielded instead.
+    """
     import watchfiles
 
     stop = asyncio.Event()
@@ -229,36 +257,27 @@ async def _watch(
     def keep(change: Any, path: str) -> bool:
         return wanted(path)
 
+    # watchfiles starts its watcher on the first iteration and does not say when it is up.
+    settle = asyncio.get_running_loop().call_later(_SETTLE, ready.set)
     try:
-        try:
-            async for changes in watchfiles.awatch(
-                *roots,
-                watch_filter=keep,
-                debounce=int(debounce * 1000),
-                step=50,
-                stop_event=stop,
-                rust_timeout=500,  # how soon a cancellation is seen
-                force_polling=poll,
-                poll_delay_ms=int(poll_every * 1000),
-                recursive=True,
-            ):
-                yield {path for _, path in changes}
-        except (OSError, RuntimeError) as exc:
-            if poll:
-                raise
-            # The OS's watcher could not start (a limit on inotify watches, say): poll.
-            _log.warning("watching %s: %s; polling instead", roots[0], exc)
-            async for changes in watchfiles.awatch(
-                *roots,
-                watch_filter=keep,
-                debounce=int(debounce * 1000),
-                stop_event=stop,
-                rust_timeout=500,
-                force_polling=True,
-                poll_delay_ms=int(poll_every * 1000),
-            ):
-                yield {path for _, path in changes}
+        async for changes in watchfiles.awatch(
+            *roots,
+            watch_filter=keep,
+            debounce=int(debounce * 1000),
+            step=50,
+            stop_event=stop,
+            rust_timeout=500,  # how soon a cancellation is seen
+            recursive=True,
+        ):
+            yield {path for _, path in changes}
+    except (OSError, RuntimeError) as exc:
+        _log.warning("watching %s: %s; polling instead", roots[0], exc)
+        settle.cancel()
+        async with aclosing(fallback()) as polled:
+            async for changed in polled:
+                yield changed
     finally:
+        settle.cancel()
         stop.set()
 
 
