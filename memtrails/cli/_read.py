@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..folder.search import snippet_of
+from ..periods import bounds
 from ._group import main
 from ._options import (
     as_command,
@@ -19,7 +20,6 @@ from ._options import (
     qdrant_option,
 )
 from ._sources import resolve_source
-from ._when import bounds
 
 __all__: list[str] = []
 
