@@ -19,7 +19,7 @@ from ._options import (
     open_memory,
     qdrant_option,
 )
-from ._sources import resolve_source
+from ._sources import source_named
 
 __all__: list[str] = []
 
@@ -137,7 +137,7 @@ async def search(
         raise click.BadParameter(str(exc)) from exc
     async with open_memory(home, threads, qdrant_url, model, brief=True) as memory:
         if source is not None:
-            source = resolve_source(source, (await memory.status()).sources)
+            source = await source_named(memory, source)
         try:
             hits = await memory.search(
                 query,
