@@ -24,7 +24,7 @@ from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
 from .importers.contract import Resumable
 from .importers.cursor import Fetch, from_cursor
-from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
+from .ingest import ProgressCallback, StepProgress, in_flight_bound, index_log, run_import
 from .limits import Limits
 from .maintenance import check_folder_and_repair, reindex_folder
 from .portable import js_well_formed
@@ -399,13 +399,14 @@ class Memory:
 
     # -- maintenance ---------------------------------------------------------------------
 
-    async def catch_up(self, batch: int = 64) -> int:
+    async def catch_up(self, batch: int = 64, *, on_progress: StepProgress | None = None) -> int:
         """Index the log lines past the index checkpoint; return how many records were indexed.
 
         Runs on open, so a crash between the log write and the index flush loses nothing.
+        ``on_progress`` hears ``(phase, records done, records to do)`` as it goes.
         """
         folder = self._open_folder()
-        return await index_log(folder, folder.writer.checkpoint, batch)
+        return await index_log(folder, folder.writer.checkpoint, batch, on_progress)
 
     async def reindex(
         self,
@@ -413,6 +414,7 @@ class Memory:
         *,
         model: str | os.PathLike[str] | Embedder | None = None,
         threads: int | None = None,
+        on_progress: StepProgress | None = None,
     ) -> int:
         """Rebuild the table and the index from the log alone; return how many records were indexed.
 
@@ -421,14 +423,17 @@ class Memory:
             model: re-embed every record with this model (a name as for :meth:`open`, or an
                 embedder, yours to close); the folder uses it from then on.
             threads: onnxruntime threads for a model given by name.
+            on_progress: hears ``(phase, records done, records to do or None)`` as it goes.
 
         Raises:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
             ModelMismatchError: the model's vectors have another length than the index's.
         """
-        return await reindex_folder(self._open_folder(), batch, model, threads)
+        return await reindex_folder(self._open_folder(), batch, model, threads, on_progress)
 
-    async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
+    async def check(
+        self, *, repair: bool = False, batch: int = 64, on_progress: StepProgress | None = None
+    ) -> CheckReport:
         """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
 
         Like ``git fsck``: reads every line of the log and lists every point of the index.
@@ -439,11 +444,12 @@ class Memory:
                 rebuild the index when records lack points, index lines past the checkpoint.
                 Everything is written through the folder's one write path.
             batch: records per model call when re-indexing.
+            on_progress: hears ``(phase, records done, records to do or None)`` as it goes.
 
         Returns:
             The report; ``report.ok`` is True when nothing is (still) wrong.
         """
-        return await check_folder_and_repair(self._open_folder(), repair, batch)
+        return await check_folder_and_repair(self._open_folder(), repair, batch, on_progress)
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""
