@@ -22,6 +22,7 @@ __all__ = [
     "COSINE_FLOOR",
     "CROSS_SCRIPT_WORDS",
     "DATE_BOOST",
+    "LANGUAGE_PULL",
     "MMR_LAMBDA",
     "NEAR_DUPLICATE",
     "NEIGHBOUR_DECAY",
@@ -72,6 +73,13 @@ CROSS_SCRIPT_WORDS = 1.0
 # set on MiniLM's scale; a model's cosines are mapped onto it as (cos - floor) / (1 - floor).
 # Measured on the dev set (benchmarks/README.md); a model not listed keeps its cosines.
 COSINE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.7}
+# How much closer, in a multilingual model's raw cosine, two texts about different things are
+# when written in one script than in two: multilingual-e5-small's unrelated pairs meet 0.785
+# within a script and 0.746 across (the dev set's multilingual notes and their questions), so
+# a note in the query's own language about something else outranks the answer in another
+# language. A candidate in none of the query's scripts gains it back. Models not listed
+# (MiniLM: it cannot match across languages at all) gain nothing.
+LANGUAGE_PULL: dict[str, float] = {"multilingual-e5-small": 0.04}
 # A search is "confident" when its confidence (see `confidence`) reaches this value, on the
 # cosine scale: some passage comes this close to the query in meaning, or matches its words
 # about as well as CONFIDENT_KEYWORD says. Calibrated together on the dev set
@@ -195,6 +203,7 @@ def rank_records(
     query_words: Container[str] | None = None,
     cross_script: Container[str] = (),
     floor: float = 0.0,
+    pull: float = 0.0,
 ) -> list[Ranked]:
     """Fuse the dense and keyword candidate passages into records, best first.
 
@@ -216,6 +225,8 @@ def rank_records(
         cross_script: records written in none of the query's scripts: their keyword part
             counts as at least CROSS_SCRIPT_WORDS times their meaning part.
         floor: the model's COSINE_FLOOR (DENSE_MIN_SD is on MiniLM's scale).
+        pull: the model's LANGUAGE_PULL, added to the cosine of the ``cross_script`` records
+            (on their side's scale, which it does not move).
 
     Returns:
         One entry per record (its best passage), by fused score, then by uid so that equal
@@ -232,7 +243,9 @@ def rank_records(
     ):
         scale = _scale([h.score for h in hits], min_sd)
         every = [*hits, *more]
-        for hit, norm in zip(every, _mapped([h.score for h in every], scale), strict=True):
+        lift = pull if part is parts[0] else 0.0
+        scores = [h.score + lift * (h.uid in cross_script) for h in every]
+        for hit, norm in zip(every, _mapped(scores, scale), strict=True):
             point = f"{hit.uid}:{hit.payload.get('passage', 0)}"
             part[point] = max(part.get(point, 0.0), norm)
             payloads.setdefault(point, hit)

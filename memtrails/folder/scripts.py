@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import bisect
 
-__all__ = ["MAIN_SHARE", "main_scripts", "share_a_script"]
+__all__ = ["MAIN_SHARE", "MIN_LETTERS", "main_scripts", "share_a_script"]
 
 # A script counts as one a text is written in when it holds at least this share of the
 # text's letters: a Korean note that names "restic" and "NAS" is written in Hangul, not in
 # Latin, while a Korean question about "Qdrant 백업" is written in both.
 MAIN_SHARE = 0.25
+
+# A text of fewer letters is written in no script in particular: too short to tell ("すみません。",
+# "OK"), and a multilingual model finds such short texts close to every query anyway.
+MIN_LETTERS = 24
 
 # (first code point, last code point, script), sorted; letters outside these ranges are
 # "other" (a script of its own, so two texts in it still share it).
@@ -74,9 +78,10 @@ def _script(char: str) -> str | None:
     return "other"
 
 
-def main_scripts(text: str, limit: int = 2000) -> frozenset[str]:
+def main_scripts(text: str, limit: int = 2000, least: int = MIN_LETTERS) -> frozenset[str]:
     """Return the scripts holding at least MAIN_SHARE of the letters of ``text`` (its first
-    ``limit`` characters); empty when it has no letters (a number, an address).
+    ``limit`` characters); empty when it has fewer than ``least`` letters (a number, an
+    address, a greeting; a query passes 1: a short question is still written in a script).
 
     Example:
         >>> sorted(main_scripts("서버 백업은 매일 새벽 세 시에 restic으로 NAS에 저장되고 삼십 일 동안 보관된다"))
@@ -88,13 +93,12 @@ def main_scripts(text: str, limit: int = 2000) -> frozenset[str]:
         if script is not None:
             counts[script] = counts.get(script, 0) + 1
     letters = sum(counts.values())
-    return (
-        frozenset(s for s, n in counts.items() if n >= MAIN_SHARE * letters)
-        if letters
-        else frozenset()
-    )
+    if letters < max(1, least):
+        return frozenset()
+    return frozenset(s for s, n in counts.items() if n >= MAIN_SHARE * letters)
 
 
 def share_a_script(a: frozenset[str], b: frozenset[str]) -> bool:
-    """Tell whether two texts' main scripts meet; a text without letters meets every text."""
+    """Tell whether two texts' main scripts meet; a text without enough letters to tell meets
+    every text."""
     return not a or not b or not a.isdisjoint(b)

@@ -17,6 +17,7 @@ from .log import RecordLog
 from .ranking import (
     CONFIDENT_COSINE,
     COSINE_FLOOR,
+    LANGUAGE_PULL,
     NEAR_DUPLICATE,
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
@@ -286,6 +287,7 @@ async def search(
     # common to unrelated text, a close cosine is not), or by matching most of its words,
     # rare ones, well (an exact name or number the model does not understand).
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
+    pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     closest = calibrated(max((h.score for h in by_meaning), default=-1.0), floor)
     best_words = max((h.score for h in by_words), default=0.0)
     share = await asyncio.to_thread(
@@ -306,7 +308,7 @@ async def search(
     worded = {h.uid for h in by_words}
     alone = list(dict.fromkeys(h.uid for h in by_meaning if h.uid not in worded))
     foreign = await asyncio.to_thread(
-        cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query)
+        cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query, least=1)
     )
     ranked = rank_records(
         by_meaning,
@@ -316,6 +318,7 @@ async def search(
         query_words=named,
         cross_script=foreign,
         floor=floor,
+        pull=pull,
     )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
     pool = [
@@ -341,6 +344,7 @@ async def search(
             query_words=named,
             cross_script=foreign,
             floor=floor,
+            pull=pull,
         )
     ranked = diversify(ranked, k, near=floor + NEAR_DUPLICATE * (1.0 - floor))
 
