@@ -1,4 +1,5 @@
-"""The service's ASGI application: the ``/v1`` API and the MCP endpoint behind one guard."""
+"""The service's ASGI application: the ``/v1`` API, the MCP endpoint and the web pages behind
+one guard."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def build_app(
     mcp_writes: bool = False,
     watched: Watched | None = None,
 ) -> ASGIApp:
-    """Return the service's application: ``/v1/...`` and ``/mcp``, behind :class:`Guard`.
+    """Return the service's application: ``/v1/...``, ``/mcp`` and the web pages (``/``),
+    behind :class:`Guard`.
 
     Its lifespan runs the jobs' task group and the MCP session manager: leaving it (the
     service stopping) cancels running imports and waits for them.
@@ -46,6 +48,7 @@ def build_app(
 
     from ..mcp.server import build_server
     from .mcp_access import ServiceAccess
+    from .web import Pages
 
     api = Api(memory, jobs, stopping)
     mcp_server = build_server(ServiceAccess(memory), allow_writes=mcp_writes)
@@ -54,7 +57,8 @@ def build_app(
         streamable_http_path="/mcp",
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes]
+    pages = Pages(memory, jobs, watched)
+    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes, *pages.routes()]
     if watched is not None:
         from .watch_routes import watch_routes
 

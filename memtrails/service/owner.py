@@ -159,6 +159,7 @@ async def serve(
                 f"memtrails serve: {home} on http://{shown}:{port} (API /v1, MCP /mcp); "
                 f"bearer token in {home / 'service.token'}"
             )
+            say(f"web page: http://{shown}:{port}/login?token={token}")
             if host not in LOOPBACK:
                 say(
                     f"warning: listening on {host}, beyond this machine: the bearer token is "
