@@ -15,7 +15,7 @@ import pytest
 from memtrails import Memory
 from memtrails.service.app import build_app
 from memtrails.service.auth import cookie_name, session_value
-from memtrails.service.jobs import Jobs
+from memtrails.service.jobs import Job, Jobs
 from memtrails.testing import HashingEmbedder
 
 TOKEN = "t0ken-" + "a" * 40
@@ -213,3 +213,40 @@ async def test_sources_and_timeline_count_what_the_folder_holds(served: Served) 
     await served.memory.ingest([{"id": "n2", "text": "more", "at": "2024-05-09"}], name="wiki")
     again = await http.get("/timeline")
     assert "5 records" in again.text and "2024-05, wiki: 1" in again.text
+
+
+async def test_an_import_in_progress_shows_its_bar_then_its_errors(served: Served) -> None:
+    from memtrails.records import ImportReport, RecordError
+
+    release = asyncio.Event()
+
+    async def run(job: Job) -> ImportReport:
+        report = ImportReport(added=7)
+        report.add_error(RecordError("big.mbox", "message 3", f"unreadable {PAYLOAD}"))
+        job.progress(report, part="big.mbox", size=1000, position=400)
+        await release.wait()
+        return report
+
+    job = served.jobs.start("import", "big.mbox", ("big.mbox",), run)
+    http = await logged_in(served)
+    await asyncio.sleep(0)  # the job reports its progress
+    running = await http.get("/sources")
+    assert '<progress max="100" value="40">' in running.text and "40%" in running.text
+    assert "added 7" in running.text and "reading big.mbox" in running.text
+    assert '<meta http-equiv="refresh" content="2">' in running.text  # it follows the import
+    release.set()
+    await served.jobs.wait(job)
+    done = await http.get("/sources")
+    assert "<progress" not in done.text and 'http-equiv="refresh"' not in done.text
+    assert "state-done" in done.text and "message 3" in done.text
+    assert f"unreadable {ESCAPED}" in done.text
+    assert_no_payload_markup(done.text)
+
+
+async def test_unknown_pages_answer_html_and_the_api_json(served: Served) -> None:
+    http = await logged_in(served)
+    page = await http.get("/nothing/here")
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "no such endpoint /nothing/here" in page.text
+    api = await http.get("/v1/nothing", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert api.status_code == 404 and "the API is under /v1" in api.json()["error"]

@@ -86,32 +86,41 @@ def build_app(
     return Guard(app, token=token, host=host, port=port)
 
 
-def _error(status: int, message: str) -> Response:
+def _error(request: Request, status: int, message: str) -> Response:
+    if not request.url.path.startswith(("/v1", "/mcp")):  # a web page: an HTML answer
+        from .web.render import page
+
+        return page("error.html", status, title=f"error {status}", nav="", message=message)
     return JSONResponse({"error": message, "status": status}, status_code=status)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error(405, f"{request.method} is not allowed on {request.url.path}")
+        return _error(request, 405, f"{request.method} is not allowed on {request.url.path}")
     if exc.status_code == 404 and exc.detail == "Not Found":
-        return _error(404, f"no such endpoint {request.url.path}; the API is under /v1")
-    return _error(exc.status_code, str(exc.detail))
+        where = (
+            "the API is under /v1" if request.url.path.startswith("/v1") else "see / for the pages"
+        )
+        return _error(request, 404, f"no such endpoint {request.url.path}; {where}")
+    return _error(request, exc.status_code, str(exc.detail))
 
 
 async def _memtrails_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, JobConflictError):
-        return _error(409, str(exc))
+        return _error(request, 409, str(exc))
     if isinstance(exc, MemoryClosedError):
-        return _error(503, "the service is stopping")
-    return _error(400, str(exc))
+        return _error(request, 503, "the service is stopping")
+    return _error(request, 400, str(exc))
 
 
 async def _bad_value(request: Request, exc: Exception) -> Response:
-    return _error(400, str(exc))
+    return _error(request, 400, str(exc))
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     # The traceback goes to the service's log, never to the client.
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return _error(500, f"internal error ({type(exc).__name__}); the service's log has the details")
+    return _error(
+        request, 500, f"internal error ({type(exc).__name__}); the service's log has the details"
+    )

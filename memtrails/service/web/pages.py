@@ -130,7 +130,9 @@ class Pages:
         saved = folder.positions.entries()
         watched = self._watched()
         jobs = self.jobs.all()
-        names = sorted(set(counts) | {s for s in saved if s != LOG_MARK} | set(watched))
+        # A source whose import failed before writing anything is listed too, with its errors.
+        ran = {source for job in jobs for source in job.sources}
+        names = sorted(set(counts) | {s for s in saved if s != LOG_MARK} | set(watched) | ran)
         rows = []
         for name in names:
             entry = saved.get(name) or {}
