@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._base import IDENTITY_KEYS, Embedder, Passage, Vector, same_model
+from ._base import IDENTITY_KEYS, MAX_WINDOWS, Embedder, Passage, Vector, same_model
 
 if TYPE_CHECKING:
     from .download import PinnedFile, cache_root, fetch_model, pinned_onnx_embedder
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODEL",
     "IDENTITY_KEYS",
+    "MAX_WINDOWS",
     "MODEL_NAMES",
     "Embedder",
     "OnnxEmbedder",
