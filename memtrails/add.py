@@ -9,6 +9,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from ._exceptions import SourceError
+from .folder.moves import moved_name, read_moves
 from .importers._input import Input, open_input
 from .importers._shared import default_source
 from .importers.detect import Part, close_parts, open_part, plan
@@ -83,12 +84,14 @@ async def add_path(
         parts = await asyncio.to_thread(plan, os.fspath(path), kind=kind, name=name)
     else:
         parts = list(path)
+    # A path `memtrails move` was told about continues the source it moved from.
+    moves = await asyncio.to_thread(read_moves, memory.path)
+    for part in parts:
+        part.source = moved_name(part.source, moves)
     total = ImportReport()
     try:
         for part in parts:
-            with (
-                progress(part) if progress is not None else nullcontext(on_progress)
-            ) as callback:
+            with progress(part) if progress is not None else nullcontext(on_progress) as callback:
                 report = await add_part(
                     memory,
                     part,
@@ -170,7 +173,14 @@ async def add_git(
     from .importers.git import from_git
 
     # Memory.ingest resumes it from the heads the last run saved (not with full or prune).
-    commits = from_git(Path(repo).expanduser(), branch=branch, all_branches=all_branches)
+    name = "git:" + default_source(repo)
+    moved = moved_name(name, await asyncio.to_thread(read_moves, memory.path))
+    commits = from_git(
+        Path(repo).expanduser(),
+        branch=branch,
+        all_branches=all_branches,
+        source=None if moved == name else moved,
+    )
     return await memory.ingest(
         commits, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
     )

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from memtrails.cli import main
-from memtrails.cli._when import bounds
 from memtrails.folder.search import snippet_of
+from memtrails.periods import bounds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _rows(path: Path, rows: list[dict[str, object]]) -> Path:
+def _rows(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     return path
 

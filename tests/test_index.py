@@ -215,6 +215,39 @@ async def test_filters(index: IndexBackend, corpus: Corpus) -> None:
     assert await found(SearchFilter(author="nobody"), 5) == ([], [])
 
 
+async def test_an_author_matches_by_its_words_on_every_backend(
+    opener: Opener, corpus: Corpus
+) -> None:
+    # The same question of every backend: an address, a name part in any case, or the whole.
+    authors = {"mt81": "Ann Lee <ann@x.org>", "mt82": "Bob Stone <bob@y.com>", "mt83": None}
+    points = [
+        IndexPoint(p.id, p.dense, p.sparse, {**p.payload, "author": authors[p.payload["uid"]]})
+        for p in corpus.points
+        if p.payload["uid"] in authors
+    ]
+    index = await opener()
+    try:
+        await index.upsert(points)
+        await index.flush()
+        dense, words = await corpus.query("a trip to Hawaii")
+        for author, expected in [
+            ("ann@x.org", {"mt81"}),
+            ("Ann", {"mt81"}),
+            ("lee", {"mt81"}),
+            ("LEE ann", {"mt81"}),
+            ("Ann Lee <ann@x.org>", {"mt81"}),
+            ("bob", {"mt82"}),
+            ("Le", set()),  # whole words, not parts of one
+            ("Ann Stone", set()),  # every word, not any
+            ("nobody", set()),
+            ("<>", set()),  # no words: nothing, not everything
+        ]:
+            hits, _ = await index.candidates(dense, words, 10, SearchFilter(author=author))
+            assert _uids(hits) == expected, author
+    finally:
+        await index.aclose()
+
+
 async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
     await index.delete_uids([LONG_UID, "mt81"])
     await index.delete_uids([])

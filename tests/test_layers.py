@@ -2,7 +2,7 @@
 
 The rule (also in docs/architecture.md), lowest layer first:
 
-1. base: ``_exceptions``, ``_threads``, ``portable``, ``dates``, ``words``, ``keys``, ``records``, ``limits``
+1. base: ``_exceptions``, ``_threads``, ``portable``, ``dates``, ``periods``, ``words``, ``keys``, ``records``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
@@ -22,7 +22,17 @@ import memtrails
 
 PACKAGE = Path(memtrails.__file__).parent
 
-BASE = {"_exceptions", "_threads", "portable", "dates", "words", "keys", "records", "limits"}
+BASE = {
+    "_exceptions",
+    "_threads",
+    "portable",
+    "dates",
+    "periods",
+    "words",
+    "keys",
+    "records",
+    "limits",
+}
 
 LAYERS: list[list[set[str]]] = [
     [BASE | {"_measure"}],
@@ -67,7 +77,7 @@ def _module_name(path: Path) -> list[str]:
 def _imported(me: list[str], is_package: bool, source: str) -> list[tuple[int, list[str]]]:
     """Return (line, memtrails-relative module parts) of every memtrails import in a module."""
     package = me if is_package else me[:-1]
-    found = []
+    found: list[tuple[int, list[str]]] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             if node.level:

@@ -12,6 +12,7 @@ import string
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -156,12 +157,16 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
         assert [t.uri_template for t in templates.resource_templates] == ["memtrails://record/{id}"]
 
         # Bad requests get MCP errors that say what is wrong; the server keeps serving.
-        for args, says in [
+        cases: list[tuple[dict[str, Any], str]] = [
             ({"query": "eggs", "k": 0}, "greater than or equal to 1"),
-            ({"query": "eggs", "since": "the day before"}, "`since` is not a date"),
+            (
+                {"query": "eggs", "since": "the day before"},
+                "`since` 'the day before' is not a date",
+            ),
             ({"query": "   "}, "`query` is empty"),
             ({"k": 3}, "query"),
-        ]:
+        ]
+        for args, says in cases:
             bad = await client.call_tool("search", args)
             assert bad.is_error and says in _text(bad), (args, _text(bad))
         missing = await client.call_tool("get", {"id": "no-such-record"})
@@ -181,6 +186,39 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
         assert status.structured_content["writes_allowed"] is False
     async with Memory.open(home, create=False, catch_up=False) as memory:
         assert (await memory.status()).records == GSM8K_LINES  # nothing was written
+
+
+@pytest.mark.slow
+async def test_search_dates_read_as_the_cli_reads_them(tmp_path: Path, embedder: Any) -> None:
+    now = datetime.now(UTC)
+    dated = {
+        "yesterday": (now - timedelta(days=1)).replace(hour=12, minute=0),
+        "ten-days": now - timedelta(days=10),
+        "may-first": datetime(2024, 5, 1, 0, 30, tzinfo=UTC),
+        "may-last": datetime(2024, 5, 31, 23, 0, tzinfo=UTC),
+        "june": datetime(2024, 6, 1, 0, 30, tzinfo=UTC),
+    }
+    source = tmp_path / "dated.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps({"id": k, "text": f"garden notes {k}", "at": at.isoformat()}) + "\n"
+            for k, at in dated.items()
+        )
+    )
+    async with Memory.open(tmp_path / "memory", embedder=embedder) as memory:
+        assert (await add_path(memory, source)).added == len(dated)
+
+    async def ids(client: Client, **dates: str) -> set[str]:
+        return {h["id"] for h in await _search(client, "garden notes", k=20, **dates)}
+
+    async with serving(tmp_path / "memory") as client:
+        assert await ids(client, since="yesterday") == {"yesterday"}
+        assert await ids(client, since="2 weeks ago") == {"yesterday", "ten-days"}
+        # A month is the whole month, and a day as until is that whole day.
+        assert await ids(client, since="2024-05", until="2024-05") == {"may-first", "may-last"}
+        assert await ids(client, until="2024-05-31") == {"may-first", "may-last"}
+        assert await ids(client, since="2024-05-31", until="2024-05-31") == {"may-last"}
+        assert await ids(client, since="2024-06-01T00:00:00Z", until="2024") == {"june"}
 
 
 @pytest.mark.slow
@@ -246,7 +284,7 @@ async def test_writes_and_no_secret_leaves_the_server(home: Path, tmp_path: Path
         assert mine[0]["title"] == "staging deploy token [secret:github-token]"
         got = await client.call_tool("get", {"id": mine[0]["id"]})
         outputs.append(_text(got))
-        assert "[secret:github-token]" in got.structured_content["text"]  # type: ignore[index]
+        assert "[secret:github-token]" in got.structured_content["text"]
         resource = await client.read_resource(mine[0]["uri"])
         outputs.append(resource.contents[0].text)  # type: ignore[union-attr]
         by_id = await client.read_resource("memtrails://record/" + quote(mine[0]["id"], safe=""))

@@ -16,6 +16,7 @@ COMMANDS = {
     "check": "_maintain",
     "forget": "_maintain",
     "mcp": "_mcp",
+    "move": "_move",
     "optimize": "_maintain",
     "reindex": "_maintain",
     "search": "_read",

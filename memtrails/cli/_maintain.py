@@ -20,7 +20,7 @@ from ._options import (
     open_memory,
     qdrant_option,
 )
-from ._sources import resolve_source
+from ._sources import source_named
 
 __all__: list[str] = []
 
@@ -54,7 +54,7 @@ async def forget(
         raise click.UsageError("give a RECORD_ID, or --source SOURCE to forget a whole source")
     async with open_light(home, qdrant_url, brief=True) as memory:
         if source is not None:
-            source = resolve_source(source, (await memory.status()).sources)
+            source = await source_named(memory, source)
         if record_id is None:
             assert source is not None
             n = await memory.forget_source(source)

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from ..folder.search import snippet_of
+from ..periods import bounds
 from ._group import main
 from ._options import (
     as_command,
@@ -16,8 +17,7 @@ from ._options import (
     model_option,
     open_memory,
 )
-from ._sources import resolve_source
-from ._when import bounds
+from ._sources import source_named
 
 __all__: list[str] = []
 
@@ -103,7 +103,7 @@ async def search(
         raise click.BadParameter(str(exc)) from exc
     async with open_memory(home, threads, qdrant_url, model, brief=True) as memory:
         if source is not None:
-            source = resolve_source(source, (await memory.status()).sources)
+            source = await source_named(memory, source)
         try:
             hits = await memory.search(
                 query,

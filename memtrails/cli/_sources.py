@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import click
 
 from ..folder.manifest import read_states
+from ..folder.moves import moved_name, moved_paths, read_moves
 from ..folder.positions import LOG_MARK
 from ..keys import record_uid
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
 
-__all__ = ["matching_sources", "resolve_source"]
+__all__ = ["matching_sources", "resolve_source", "source_named"]
 
 
 def matching_sources(given: str, known: Iterable[str]) -> list[str]:
@@ -41,9 +43,17 @@ def matching_sources(given: str, known: Iterable[str]) -> list[str]:
     return [s for s, path in plain if tail and path.endswith("/" + tail)]
 
 
-def resolve_source(given: str, known: Iterable[str]) -> str:
-    """Return the one source ``given`` names, or raise a one-line error that lists the choices."""
+def resolve_source(given: str, known: Iterable[str], moves: Mapping[str, str] | None = None) -> str:
+    """Return the one source ``given`` names, or raise a one-line error that lists the choices.
+
+    ``moves`` (``moved.json``): a path a source moved to names that source.
+    """
     known = list(known)
+    if moves:
+        resolved = os.path.abspath(os.path.expanduser(given))
+        for name in (resolved, f"git:{resolved}"):
+            if (kept := moved_name(name, moves)) != name and kept in known:
+                return kept
     found = matching_sources(given, known)
     if len(found) == 1:
         return found[0]
@@ -55,6 +65,12 @@ def resolve_source(given: str, known: Iterable[str]) -> str:
     raise click.ClickException(
         f"{given!r} matches {len(found)} sources ({', '.join(found[:5])}); give the whole name"
     )
+
+
+async def source_named(memory: Any, given: str) -> str:
+    """Return the one source of an open memory that ``given`` names (see :func:`resolve_source`)."""
+    known = (await memory.status()).sources
+    return resolve_source(given, known, await asyncio.to_thread(read_moves, memory.path))
 
 
 def position(state: dict[str, Any] | None) -> str:
@@ -95,6 +111,7 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     async with open_light(home, qdrant_url, brief=True) as memory:
         counts = (await memory.status()).sources
         saved = read_states(memory.path)
+        now_at = moved_paths(read_moves(memory.path))
     saved.pop(LOG_MARK, None)
     watching = await _watched(memory.path)
     names = sorted(set(counts) | set(saved) | set(watching))
@@ -111,6 +128,7 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
                 "last_run": _iso(when) if isinstance(when, int | float) else None,
                 "mode": entry.get("mode"),
                 "position": state,
+                **({"path": _now_at(name, now_at)} if _now_at(name, now_at) else {}),
                 **({"watched": watching[name]} if name in watching else {}),
             }
         )
@@ -124,8 +142,11 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     for item in listed:
         when = item["last_run"][:19].replace("T", " ") if item["last_run"] else "-"
         click.echo(
-            f"{item['records']:>8}  {when:<20}  {position(item['position']):<24}  {item['source']}"
+            f"{item['records']:>8}  {when:<20}  {position(item['position']):<24}  "
+            f"{item.get('path', item['source'])}"
         )
+        if "path" in item:
+            click.echo(f"{'':>8}  moved from {item['source']} (the name its records keep)")
         watch = item.get("watched")
         if watch is not None:
             state = watch.get("state") or "not running (no service)"
@@ -166,6 +187,16 @@ async def _watched(home: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _now_at(name: str, now_at: Mapping[str, str]) -> str | None:
+    """Where a moved source is read from now (``now_at``: kept name prefix -> new path)."""
+    kept = max(
+        (k for k in now_at if name == k or name.startswith(k.rstrip("/") + "/")),
+        key=len,
+        default=None,
+    )
+    return None if kept is None else now_at[kept] + name[len(kept) :]
+
+
 def _iso(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds))
 
@@ -191,7 +222,7 @@ async def show(
     """
     async with open_light(home, qdrant_url, brief=True) as memory:
         if source is not None:
-            source = resolve_source(source, (await memory.status()).sources)
+            source = await source_named(memory, source)
         record = await memory.get(record_id, source=source)
     if record is None:
         raise click.ClickException(

@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 
+from ..folder.moves import read_moves
 from ._sources import matching_sources
 
 __all__ = ["forget_vanished", "split_vanished", "stdin_hint"]
@@ -44,6 +45,7 @@ async def forget_vanished(memory: Any, gone: list[Path], name: str | None) -> in
     if not gone:
         return 0
     known = (await memory.status()).sources
+    kept = set(read_moves(memory.path).values())
     removed = 0
     for path in gone:
         wanted = name if name is not None else os.path.abspath(os.path.expanduser(path))
@@ -54,6 +56,11 @@ async def forget_vanished(memory: Any, gone: list[Path], name: str | None) -> in
                 "(`memtrails sources` lists them)"
             )
         for source in found:
+            if source in kept:  # `memtrails move` sent it elsewhere: its records live on there
+                click.echo(
+                    f"{path} is gone, but its source moved (`memtrails sources`): kept", err=True
+                )
+                continue
             click.echo(
                 f"{path} is gone: forgetting the {known[source]} records it brought ({source})",
                 err=True,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._base import IDENTITY_KEYS, Embedder, Passage, same_model
+from ._base import IDENTITY_KEYS, MAX_WINDOWS, Embedder, Passage, same_model
 
 if TYPE_CHECKING:
     from ._base import Vector
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODEL",
     "IDENTITY_KEYS",
+    "MAX_WINDOWS",
     "MODEL_NAMES",
     "Embedder",
     "OnnxEmbedder",

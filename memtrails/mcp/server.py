@@ -107,7 +107,7 @@ MinConfidence = Annotated[
 ]
 Author = Annotated[
     str | None,
-    Field(description="Only records by this author, exactly as results show it."),
+    Field(description="Only records by this author: an address, a name or part of one (any case)."),
 ]
 Source = Annotated[
     str | None,
@@ -115,11 +115,17 @@ Source = Annotated[
 ]
 Since = Annotated[
     str | None,
-    Field(description="Only records written on or after this date: ISO 8601, e.g. 2024-03-01."),
+    Field(
+        description="Only records written on or after this date: 2024-03-01, 2024-03, 2024, "
+        "yesterday, '2 weeks ago' (a date is its whole day, a month the whole month).",
+    ),
 ]
 Until = Annotated[
     str | None,
-    Field(description="Only records written up to this date: ISO 8601, e.g. 2024-03-31T23:59:59Z."),
+    Field(
+        description="Only records written up to this date, its whole day included: 2024-03-31, "
+        "2024-03 (to the month's end), yesterday, or an instant like 2024-03-31T12:00:00Z.",
+    ),
 ]
 RecordId = Annotated[
     str,

@@ -7,6 +7,7 @@ from typing import Any, TypeVar, cast
 
 from .._exceptions import ToolInputError
 from ..keys import record_uid
+from ..periods import bounds
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
 from .access import FolderAccess
@@ -51,17 +52,12 @@ def scrubbed(value: T) -> T:
     return cast(T, out)
 
 
-def _date(name: str, value: str | None) -> str | None:
-    if value is None:
-        return None
+def _dates(since: str | None, until: str | None) -> tuple[At | None, At | None]:
+    # The CLI's reading: whole days, months and years inclusive, and relative forms.
     try:
-        At.of(value)
-    except (TypeError, ValueError):
-        raise ToolInputError(
-            f"`{name}` is not a date: {value!r}; use ISO 8601 like 2024-03-01 or "
-            "2024-03-01T09:30:00Z"
-        ) from None
-    return value
+        return bounds(since, until, names=("`since`", "`until`"))
+    except ValueError as exc:
+        raise ToolInputError(str(exc)) from None
 
 
 async def search_tool(
@@ -79,7 +75,7 @@ async def search_tool(
     """Return the ``k`` best records for ``query`` as JSON: the search tool's result."""
     if not query.strip():
         raise ToolInputError("`query` is empty; give words or a question")
-    since, until = _date("since", since), _date("until", until)
+    first, last = _dates(since, until)
     async with access.open(model=True) as memory:
         hits = await memory.search(
             query,
@@ -87,8 +83,8 @@ async def search_tool(
             kind=kind,
             author=author,
             source=source,
-            since=since,
-            until=until,
+            since=first,
+            until=last,
             min_confidence=min_confidence,
         )
     results = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -184,10 +185,12 @@ def _best(hits: list[Hit], limit: int) -> list[Hit]:
 
 
 def _matches(payload: Mapping[str, Any], where: SearchFilter, uids: set[str] | None) -> bool:
-    for key in ("kind", "author", "source"):
+    for key in ("kind", "source"):
         wanted = getattr(where, key)
         if wanted is not None and payload.get(key) != wanted:
             return False
+    if where.author is not None and not _words_in(where.author, payload.get("author")):
+        return False
     if where.since_ms is not None or where.until_ms is not None:
         at = payload.get("at")
         if not isinstance(at, int | float):
@@ -197,3 +200,16 @@ def _matches(payload: Mapping[str, Any], where: SearchFilter, uids: set[str] | N
         if where.until_ms is not None and at > where.until_ms:
             return False
     return uids is None or payload.get("uid") in uids
+
+
+def _words(text: str) -> list[str]:
+    # Qdrant's word tokenizer, which its text match uses on a field without a text index.
+    return [token.lower() for token in re.findall(r"[^\W_]+", text)]
+
+
+def _words_in(wanted: str, author: object) -> bool:
+    """True when every word of ``wanted`` is a word of ``author`` (as the Qdrant backends match)."""
+    if not isinstance(author, str):
+        return False
+    words = _words(wanted)
+    return bool(words) and set(words) <= set(_words(author))

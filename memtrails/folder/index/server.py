@@ -354,7 +354,13 @@ def server_filter(where: SearchFilter) -> models.Filter | None:
     for key in ("kind", "author", "source"):
         value = getattr(where, key)
         if value is not None:
-            must.append(models.FieldCondition(key=key, match=models.MatchValue(value=value)))
+            # An author by its words, as the Edge index matches it: every word of the value a
+            # whole word of the author, in any case (Qdrant's word tokenizer on a field
+            # without a text index, the server and local mode alike); kind and source exactly.
+            match: models.Match = (
+                models.MatchText(text=value) if key == "author" else models.MatchValue(value=value)
+            )
+            must.append(models.FieldCondition(key=key, match=match))
     if where.since_ms is not None or where.until_ms is not None:
         must.append(
             models.FieldCondition(

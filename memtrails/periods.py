@@ -1,4 +1,5 @@
-"""`--since` / `--until` as a person writes them: whole days, months, years, relative forms.
+"""Dates as a person writes them (`--since`, `--until`, the MCP search tool's since/until): whole
+days, months, years, relative forms.
 
 A date names a period, and both ends include it: ``--since 2005-12-20 --until 2005-12-20``
 is that whole day (UTC, as ``Date.parse`` reads a date without a time), ``--until 2024-05``
@@ -15,7 +16,7 @@ import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
-from ..records import At
+from .records import At
 
 __all__ = ["HINT", "bounds"]
 
@@ -92,16 +93,24 @@ def _span(start: datetime, end: datetime) -> tuple[int, int]:
 
 
 def bounds(
-    since: str | None, until: str | None, now: datetime | None = None
+    since: str | None,
+    until: str | None,
+    now: datetime | None = None,
+    names: tuple[str, str] = ("--since", "--until"),
 ) -> tuple[At | None, At | None]:
     """Return the first instant of ``since``'s period and the last of ``until``'s.
+
+    Args:
+        since, until: the dates as given (None: no bound).
+        now: the instant relative forms count from (default: now).
+        names: how the caller names the two values, for the error message.
 
     Raises:
         ValueError: a value is not a date; the message names the option and the forms.
     """
     now = now or datetime.now(UTC)
     out: list[At | None] = []
-    for option, value, end in (("--since", since, 0), ("--until", until, 1)):
+    for option, value, end in ((names[0], since, 0), (names[1], until, 1)):
         if value is None:
             out.append(None)
             continue
