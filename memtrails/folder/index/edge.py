@@ -179,13 +179,13 @@ class EdgeIndex:
 
         def upsert(shard: qe.EdgeShard) -> None:
             # Converting thousands of vectors to Edge's types is CPU work: do it off the loop.
-            # The array as it is: Edge reads it with the same float32 values as from a list,
-            # without the 384 Python floats a point of `tolist()` (25 us a point here).
+            # The array as it is (its stubs say a list): Edge reads the same float32 values
+            # from it, without the 384 Python floats a point of `tolist()` (25 us a point).
             edge_points = [
                 qe.Point(
                     p.id,
                     {
-                        DENSE: p.dense,
+                        DENSE: p.dense,  # type: ignore[dict-item]
                         WORDS: qe.SparseVector(list(p.sparse.indices), list(p.sparse.values)),
                     },
                     dict(p.payload),
