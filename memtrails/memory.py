@@ -329,6 +329,7 @@ class Memory:
         since: AtLike | None = None,
         until: AtLike | None = None,
         min_confidence: float | None = None,
+        now: AtLike | None = None,
     ) -> list[SearchHit]:
         """Return the ``k`` records that best match ``query``, best first.
 
@@ -347,6 +348,8 @@ class Memory:
                 (the best raw cosine, or the keyword match on that scale;
                 ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
+            now: when the question is asked: "last week", "yesterday" count from it
+                (default: the current time).
 
         Returns:
             The hits, best first (ties in a fixed order).
@@ -367,6 +370,7 @@ class Memory:
             since=since,
             until=until,
             min_confidence=min_confidence,
+            now=now,
         )
 
     async def status(self) -> MemoryStatus:
