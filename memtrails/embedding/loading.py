@@ -25,7 +25,7 @@ async def default_embedder(
     """Load the default model (all-MiniLM-L6-v2 int8, packaged; SHA-256 checked).
 
     Args:
-        threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+        threads: onnxruntime intra-op threads (default: the cores it may use).
         optimize: run the fused graph built once from the package's file (the default; see
             :meth:`OnnxEmbedder.packaged`), or the package's own graph.
         cache_dir: where the fused graph is kept (see :func:`cache_root`).
