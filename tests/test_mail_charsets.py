@@ -83,3 +83,21 @@ def test_every_python_and_whatwg_charset_label_is_known() -> None:
             assert python_codec(label) is not None, label
     assert python_codec("csiso2022kr") == "iso2022_kr"
     assert python_codec("csHPRoman8") == "hp-roman8"  # a mixed-case key of Python's table
+
+
+def test_pipermail_disguises_are_undone_on_each_side_of_a_comment() -> None:
+    from memtrails.importers.mail.headers import addresses
+
+    # A real address in the comment, the sender's own disguised (seen in three shared months).
+    assert addresses(["shrogers em ionet.net (steve@shrogers.com)"], None) == [
+        "steve@shrogers.com <shrogers@ionet.net>"
+    ]
+    # Both disguised, the same address twice: said once.
+    assert addresses(["ralf chez brainbot.com (ralf chez brainbot.com)"], None) == [
+        "ralf@brainbot.com"
+    ]
+    assert addresses(["joao em exemplo.com.br (João Silva)"], None) == [
+        "João Silva <joao@exemplo.com.br>"
+    ]
+    # Words in a display name are not a disguise when no host follows.
+    assert addresses(["we meet at noon (ann@x.org)"], None) == ["we meet at noon (ann@x.org)"]
