@@ -10,27 +10,29 @@ from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
-from .folder.check import CheckReport
-from .folder.index._base import IndexBackend
 from .folder.listing import live_lines, uids_for
 from .folder.lock import READER
-from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
-from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
-from .importers.contract import Resumable
-from .importers.cursor import Fetch, from_cursor
-from .ingest import ProgressCallback, in_flight_bound, index_log, run_import
-from .limits import Limits
-from .maintenance import check_folder_and_repair, reindex_folder
 from .portable import js_well_formed
-from .records import AtLike, ImportReport, MemoryRecord
+from .records import MemoryRecord
+from .service.discovery import find_service
 
-__all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
+if TYPE_CHECKING:
+    from .folder.check import CheckReport
+    from .folder.index._base import IndexBackend
+    from .folder.model import EmbedderFactory
+    from .folder.search import SearchHit
+    from .importers.cursor import Fetch
+    from .ingest import ProgressCallback
+    from .limits import Limits
+    from .records import AtLike, ImportReport
+
+__all__ = ["Memory", "MemoryStatus"]
 
 
 class _State(enum.Enum):
@@ -239,41 +241,10 @@ class Memory:
             SourceError: in strict mode, the first unreadable record.
             MemoryClosedError: the memory was closed.
         """
-        folder = self._open_folder()
-        if batch < 1:
-            raise ValueError("`batch` must be at least 1")
-        if cursor is not None:
-            if not callable(source):
-                raise TypeError(
-                    "with `cursor`, `source` must be a function of the watermark that returns "
-                    "the rows from it on, e.g. `async def rows(since): ...`"
-                )
-            state = None if full else folder.positions.get(name)
-            source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
-        elif callable(source) and not isinstance(source, AsyncIterable | Iterable):
-            raise TypeError(
-                "a function as `source` is read by watermark: give `cursor=` the field that "
-                "grows when a row changes, e.g. `ingest(rows, name=..., cursor='updated_at')`"
-            )
-        elif lag is not None:
-            raise ValueError("`lag` applies to a `cursor` import only")
-        elif full and not isinstance(source, Resumable):
-            raise ValueError(
-                "`full` applies to a `cursor` import or an importer that resumes "
-                "(from_mbox, from_files, ...); this source is read whole anyway"
-            )
-        elif isinstance(source, Resumable):
-            # An importer resumes from where its source's last run ended, unless the caller
-            # gave a position, wants everything, or prunes a source that must be read whole.
-            if source.explicit:
-                at = source.state
-            elif full or (prune and not source.prunes_incrementally):
-                at = None
-            else:
-                at = folder.positions.get(source.source)
-            source = source.resume(at)
-        return await run_import(
-            folder,
+        from .ingest import ingest_source
+
+        return await ingest_source(
+            self._open_folder(),
             source,
             batch=batch,
             idle=idle,
@@ -281,6 +252,9 @@ class Memory:
             on_progress=on_progress,
             strict=strict,
             prune=prune,
+            cursor=cursor,
+            lag=lag,
+            full=full,
             limits=limits,
         )
 
@@ -380,6 +354,8 @@ class Memory:
         Returns:
             The hits, best first (ties in a fixed order).
         """
+        from .folder.search import search
+
         folder = self._open_folder()
         return await search(
             folder.index,
@@ -408,6 +384,8 @@ class Memory:
 
         Runs on open, so a crash between the log write and the index flush loses nothing.
         """
+        from .ingest import index_log
+
         folder = self._open_folder()
         return await index_log(folder, folder.writer.checkpoint, batch)
 
@@ -430,6 +408,8 @@ class Memory:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
             ModelMismatchError: the model's vectors have another length than the index's.
         """
+        from .maintenance import reindex_folder
+
         return await reindex_folder(self._open_folder(), batch, model, threads)
 
     async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
@@ -447,6 +427,8 @@ class Memory:
         Returns:
             The report; ``report.ok`` is True when nothing is (still) wrong.
         """
+        from .maintenance import check_folder_and_repair
+
         return await check_folder_and_repair(self._open_folder(), repair, batch)
 
     async def optimize(self) -> None:
@@ -457,8 +439,8 @@ class Memory:
 async def _open(
     opening: Callable[[], Awaitable[Folder]], catch_up: bool, home: Path | None = None
 ) -> Memory:
-    if home is not None:
-        from .service.client import connect
+    if home is not None and find_service(home) is not None:
+        from .service.client import connect  # httpx: only when a service may hold it
 
         remote = await connect(home)
         if remote is not None:

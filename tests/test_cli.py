@@ -8,6 +8,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -158,7 +159,7 @@ def test_cannot_run_gives_one_line_and_non_zero(tmp_path: Path) -> None:
 
 
 def test_every_command_has_help_with_an_example() -> None:
-    for command in main.commands:
+    for command in main.list_commands(click.Context(main)):
         code, out, _ = run(command, "--help")
         assert code == 0 and "Example:" in out and "--home" in out, command
 
@@ -189,3 +190,14 @@ def test_add_this_repositorys_history_and_a_docs_folder(tmp_path: Path) -> None:
     again = json.loads(out)
     assert (again["added"], again["embedded"]) == (0, 0)
     assert {s["mode"] for s in again["sources"]} == {"incremental"}
+
+
+def test_the_command_table_names_every_command_its_modules_define() -> None:
+    # Commands load by name (`_group.COMMANDS`): one defined but not listed would not run.
+    import importlib
+
+    from memtrails.cli._group import COMMANDS
+
+    for module in set(COMMANDS.values()):
+        importlib.import_module(f"memtrails.cli.{module}")
+    assert sorted(main.commands) == sorted(COMMANDS)

@@ -213,6 +213,9 @@ async def test_sources_and_timeline_count_what_the_folder_holds(served: Served) 
     await served.memory.ingest([{"id": "n2", "text": "more", "at": "2024-05-09"}], name="wiki")
     again = await http.get("/timeline")
     assert "5 records" in again.text and "2024-05, wiki: 1" in again.text
+    assert await served.memory.forget("note", source="inbox") == 1
+    after = await http.get("/timeline")
+    assert "4 records" in after.text and "2024-05, inbox" not in after.text
 
 
 async def test_an_import_in_progress_shows_its_bar_then_its_errors(served: Served) -> None:

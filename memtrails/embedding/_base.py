@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["IDENTITY_KEYS", "MAX_WINDOWS", "Embedder", "Passage", "Vector", "same_model"]
 
-Vector = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    Vector = npt.NDArray[np.float32]
 
 # The most model windows one text is given: the bound on what one record costs to embed. A
 # text past it (a merged month of a list, a book-length attachment) has its first
@@ -90,3 +92,16 @@ class Embedder(Protocol):
 def same_model(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Return whether two ``describe()`` dicts give the same vectors (origins may differ)."""
     return all(a.get(k) == b.get(k) for k in IDENTITY_KEYS)
+
+
+def __getattr__(name: str) -> Any:
+    # numpy is 0.1 s of a command's start: a command that reads a folder's files and no
+    # vectors (`memtrails status`) does not load it; the first use of Vector does.
+    if name == "Vector":
+        import numpy as np
+        import numpy.typing as npt
+
+        value = npt.NDArray[np.float32]
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -45,7 +45,7 @@ async def default_embedder(
     cache), MiniLM serves and one log line (logger ``memtrails.embedding``) says why.
 
     Args:
-        threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+        threads: onnxruntime intra-op threads (default: the cores it may use).
         optimize: for MiniLM, run the fused graph built once from the package's file (the
             default; see :meth:`OnnxEmbedder.packaged`), or the package's own graph.
         cache_dir: where the built models are kept (see :func:`cache_root`).
