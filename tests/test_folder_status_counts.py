@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from memtrails import Memory, from_jsonl
@@ -68,13 +70,13 @@ async def test_counts_are_dropped_while_the_index_changes_so_a_crash_leaves_none
     assert read_checkpoint_counts(folder) is not None
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         assert await memory.forget("3") == 1
-        await memory._open_folder().writer.flush()  # type: ignore[attr-defined]
+        await memory._open_folder().writer.flush()
         # What a crash now would leave: the checkpoint at the log's end, and no counts.
         size = (folder / "records.jsonl").stat().st_size
         kept = read_checkpoint_counts(folder)
         assert kept is None or kept[0] != size
         # A check's repair deletes points without moving the log: counts dropped first.
-        await memory._open_folder().writer.remove_points(["4"])  # type: ignore[attr-defined]
+        await memory._open_folder().writer.remove_points(["4"])
         assert read_checkpoint_counts(folder) is None
 
 
@@ -92,3 +94,37 @@ async def test_a_checkpoint_without_counts_is_counted_from_the_index(tmp_path: P
     checkpoint.write_text(json.dumps({**data, "records": 999, "points": 999}), encoding="utf-8")
     indexed, points, counted, _ = await _status(folder)
     assert (indexed, counted) == (25, "index") and points != 999
+
+
+# What `memtrails status` must not load: the model runtime, the Qdrant clients, numpy, the
+# HTTP client, the stream library, the date parser (seconds of a command's start together).
+HEAVY = {"onnxruntime", "tokenizers", "qdrant_edge", "qdrant_client", "numpy", "httpx"}
+HEAVY |= {"aiostream", "dateparser"}
+
+_STATUS_THEN_MODULES = """
+import json, runpy, sys
+sys.argv = ["memtrails", "status", "--json", "--home", sys.argv[1]]
+try:
+    runpy.run_module("memtrails", run_name="__main__", alter_sys=True)
+except SystemExit as exit:
+    assert not exit.code, exit.code
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+async def test_the_status_command_loads_neither_the_model_runtime_nor_the_index(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 12))
+    proc = subprocess.run(
+        [sys.executable, "-c", _STATUS_THEN_MODULES, str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    status = json.loads(proc.stdout)
+    assert (status["records"], status["indexed"], status["counted"]) == (12, 12, "checkpoint")
+    loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
+    assert "memtrails.folder.status" in loaded  # the modules of the process that ran it
+    assert sorted(m for m in loaded if m.split(".")[0] in HEAVY) == []

@@ -707,6 +707,9 @@ async def test_first_run_positions(growing: Path) -> None:
         "groups.json",
         "mpims.json",
         "dms.json",
+        "integration_logs.json",
+        "canvases.json",
+        "file_conversations.json",
     }
     assert end.state["metadata"]["groups.json"] is None
 
@@ -895,3 +898,46 @@ async def test_attachment_links_lose_slacks_escapes(tmp_path: Path) -> None:
     )
     (rec,) = records(await collect(from_slack_export(root)))
     assert rec.text.endswith("https://example.org/search?q=heron&page=2")
+
+
+APPS_AND_CANVASES = Path(__file__).parent / "data" / "slack" / "apps-and-canvases.json"
+
+
+@pytest.fixture(params=["folder", "zip"])
+def apps_and_canvases(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    members: dict[str, Any] = json.loads(APPS_AND_CANVASES.read_text(encoding="utf-8"))
+    if request.param == "zip":
+        archive = tmp_path / "export.zip"
+        with zipfile.ZipFile(archive, "w") as z:
+            for name, data in members.items():
+                z.writestr(name, json.dumps(data))
+        return archive
+    root = tmp_path / "export"
+    for name, data in members.items():
+        write(root / name, data)
+    return root
+
+
+async def test_bots_without_a_username_are_named_by_their_app(apps_and_canvases: Path) -> None:
+    recs = records(await collect(from_slack_export(apps_and_canvases)))
+    authors = {r.text: (r.author, r.meta.get("bot", False)) for r in recs}
+    # By its app id in integration_logs.json.
+    assert authors["Daily standup: what did you ship yesterday?"] == ("Standup Bot", True)
+    # By the one integration ever added to its channel.
+    assert authors["Build #512 of memtrails passed"] == ("Jenkins CI", True)
+    # Its channel had two: which one posted is unknown, so its own id names it.
+    assert authors["New post on the team blog"] == ("B07WHOKNOWS", True)
+    assert authors["Shipped the parser."] == ("Ada Lovelace", False)
+
+
+async def test_canvas_comments_are_titled_by_the_canvas(apps_and_canvases: Path) -> None:
+    recs = records(await collect(from_slack_export(apps_and_canvases)))
+    titles = {r.text: (r.title, r.author) for r in recs}
+    # The folder says only the canvas's file id; canvases.json has its title.
+    assert titles["Should the launch wait for the new importer?"] == (
+        "Canvas: Q3 launch plan",
+        "Grace Hopper",
+    )
+    # Not in canvases.json: the title the folder name carries.
+    assert titles["Fewer meetings on Fridays."] == ("Canvas: Retro notes", "Grace Hopper")
+    assert titles["Shipped the parser."][0] == "#general"

@@ -198,3 +198,24 @@ def test_similar_but_distinct_records_keep_their_order() -> None:
     # Hits without a vector (a backend that gives none) are never penalised.
     plain = [Ranked(r.uid, r.score, None, None, Hit(r.uid, r.score, {})) for r in ranked]
     assert [r.uid for r in diversify(plain, 3)] == ["a", "b", "c"]
+
+
+def test_a_passage_in_another_script_is_not_held_to_the_words_it_cannot_share() -> None:
+    """A Korean question: a Korean note about something else matches a few of its words;
+    the English note that answers it is closer in meaning but can match none. Marked as
+    written in none of the query's scripts, it ranks first."""
+    dense = [hit("en-answer", 0.60), hit("ko-other", 0.55), *(hit(f"n{i}", 0.3) for i in range(8))]
+    keyword = [hit("ko-other", 3.0), hit("n0", 1.0)]
+    assert rank_records(dense, keyword)[0].uid == "ko-other"
+    ranked = rank_records(dense, keyword, cross_script={"en-answer"})
+    assert ranked[0].uid == "en-answer"
+    # Its raw scores are still its own: no keyword score was found.
+    assert (ranked[0].dense, ranked[0].keyword) == (0.60, None)
+
+
+def test_a_models_cosines_are_mapped_onto_one_scale() -> None:
+    from memtrails.folder.ranking import COSINE_FLOOR, calibrated
+
+    assert calibrated(0.5, 0.0) == 0.5
+    floor = COSINE_FLOOR["multilingual-e5-small"]
+    assert calibrated(floor, floor) == 0.0 and calibrated(1.0, floor) == 1.0

@@ -2,12 +2,46 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import click
 
 __all__ = ["main"]
 
+# Which module defines each command. A command's module is imported when the command runs
+# (or when the help lists them all): `memtrails status` then loads what status needs, not
+# what `add` does (the importers, the model runtime, the secret rules).
+COMMANDS = {
+    "add": "_add",
+    "check": "_maintain",
+    "forget": "_maintain",
+    "mcp": "_mcp",
+    "move": "_move",
+    "optimize": "_maintain",
+    "reindex": "_maintain",
+    "search": "_read",
+    "serve": "_serve",
+    "show": "_sources",
+    "sources": "_sources",
+    "status": "_status",
+    "watch": "_watch",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group whose commands register themselves when their module is imported."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*COMMANDS, *self.commands})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if cmd_name not in self.commands and module is not None:
+            import_module(f"{__package__}.{module}")
+        return self.commands.get(cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="memtrails")
 def main() -> None:
     """Stream mail, chat, Git history, notes and JSON Lines into a searchable memory folder."""

@@ -1,4 +1,4 @@
-"""`memtrails search` and `memtrails status`: reading a folder."""
+"""`memtrails search`: reading a folder."""
 
 from __future__ import annotations
 
@@ -15,9 +15,7 @@ from ._options import (
     home_option,
     index_options,
     model_option,
-    open_light,
     open_memory,
-    qdrant_option,
     quiet_option,
 )
 from ._sources import source_named
@@ -27,38 +25,6 @@ __all__: list[str] = []
 # The most hits a search returns: a larger --k is refused in one line (past 64 bits it
 # reached the index as an OverflowError traceback).
 MAX_K = 100_000
-
-
-@main.command()
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@qdrant_option
-@home_option
-@as_command
-async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
-    """Show records, sources, model, index size and disk use of the memory folder.
-
-    Example:
-
-        memtrails status --json
-    """
-    async with open_light(home, qdrant_url, brief=True) as memory:
-        st = await memory.status()
-    if as_json:
-        click.echo(json.dumps(st.to_json(), ensure_ascii=False))
-        return
-    click.echo(f"memory:   {st.path}")
-    click.echo(f"records:  {st.records} ({st.indexed} indexed, {st.points} index points)")
-    click.echo(f"model:    {st.model.get('model_id')} ({st.model.get('dims')} dims)")
-    click.echo(
-        f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip()
-    )
-    click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
-    click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st.secrets['rules']))}")
-    for source, n in st.sources.items():
-        click.echo(f"  {n:>8}  {source}")
-    for source, mark in st.watermarks.items():
-        value = mark.get("value", "(none yet)")
-        click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")
 
 
 @main.command()

@@ -9,9 +9,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._base import IDENTITY_KEYS, Embedder, Passage, Vector, same_model
+from ._base import IDENTITY_KEYS, MAX_WINDOWS, Embedder, Passage, same_model
 
 if TYPE_CHECKING:
+    from ._base import Vector
     from .download import PinnedFile, cache_root, fetch_model, pinned_onnx_embedder
     from .loading import default_embedder, load_embedder
     from .multilingual import build_multilingual_model, multilingual_embedder
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MODEL",
     "IDENTITY_KEYS",
+    "MAX_WINDOWS",
     "MODEL_NAMES",
     "Embedder",
     "OnnxEmbedder",
@@ -43,6 +45,7 @@ __all__ = [
 ]
 
 _LAZY = {
+    "Vector": "._base",  # numpy
     "OnnxEmbedder": ".onnx",
     "TokenPassage": ".onnx",
     "OpenAIEmbedder": ".server",

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
-__all__ = ["IDENTITY_KEYS", "Embedder", "Passage", "Vector", "same_model"]
+__all__ = ["IDENTITY_KEYS", "MAX_WINDOWS", "Embedder", "Passage", "Vector", "same_model"]
 
-Vector = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    Vector = npt.NDArray[np.float32]
+
+# The most model windows one text is given: the bound on what one record costs to embed. A
+# text past it (a merged month of a list, a book-length attachment) has its first
+# MAX_WINDOWS windows embedded, and the last passage's span runs on to the end of the text:
+# its words stay searchable by keyword (the keyword vector is taken over the span), its
+# meaning past the bound is not embedded. 64 windows of the default model are about 14,000
+# word pieces (some 60 KB of English, 40 pages): more than nearly every mail, note or chat
+# turn holds; a 606 KB list month cost 857 windows before (benchmarks/README.md, long_record.py).
+MAX_WINDOWS = 64
 
 # Keys of describe() that identify the vectors; the rest say where the model came from.
 IDENTITY_KEYS = (
@@ -31,7 +42,9 @@ class Passage:
     """One window of a record's text with its normalised sentence vector.
 
     ``start``/``end`` are offsets in the record's text (Python str indices) so the keyword
-    vector and the snippet can be taken from the same span.
+    vector and the snippet can be taken from the same span. The passages of a text cover it
+    whole: the last one of a text past ``MAX_WINDOWS`` windows ends at the text's end,
+    beyond the window its vector was computed from.
     """
 
     start: int
@@ -62,7 +75,11 @@ class Embedder(Protocol):
         ...
 
     async def embed(self, texts: Sequence[str]) -> list[list[Passage]]:
-        """Return, per text, one or more passages (long texts are cut into windows)."""
+        """Return, per text, one or more passages (long texts are cut into windows).
+
+        At most ``MAX_WINDOWS`` windows of a text are embedded; the last passage of a longer
+        text spans the rest of it (see :data:`MAX_WINDOWS`).
+        """
         ...
 
     async def embed_query(self, text: str) -> Vector:
@@ -75,3 +92,16 @@ class Embedder(Protocol):
 def same_model(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Return whether two ``describe()`` dicts give the same vectors (origins may differ)."""
     return all(a.get(k) == b.get(k) for k in IDENTITY_KEYS)
+
+
+def __getattr__(name: str) -> Any:
+    # numpy is 0.1 s of a command's start: a command that reads a folder's files and no
+    # vectors (`memtrails status`) does not load it; the first use of Vector does.
+    if name == "Vector":
+        import numpy as np
+        import numpy.typing as npt
+
+        value = npt.NDArray[np.float32]
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

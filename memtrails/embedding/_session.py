@@ -19,6 +19,7 @@ __all__ = [
     "DEVICE_ENV",
     "choose_providers",
     "chosen_device",
+    "default_threads",
     "open_session",
     "output_dims",
     "path_source",
@@ -71,6 +72,27 @@ def chosen_device(device: str | None, environ: Mapping[str, str] | None = None) 
         where = "device" if device else f"${DEVICE_ENV}"
         raise EmbeddingError(f"{where} is {chosen!r}; use one of {', '.join(DEVICES)}")
     return chosen
+
+
+def default_threads(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
+    """Return the cores this process may run on: the model's default thread count.
+
+    The CPU affinity set (``taskset``, a container's cpuset) where the system has one, not
+    every core of the host (``os.cpu_count()``); fewer where a cgroup v2 quota
+    (``cpu.max``: a container's ``--cpus``) allows less time than that, rounded up. More
+    threads than cores only queue behind each other: each run waits for its slowest thread.
+    """
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        cores = os.cpu_count() or 1
+    try:
+        quota, period = (cgroup / "cpu.max").read_text(encoding="ascii").split()[:2]
+        if quota != "max":
+            cores = min(cores, max(1, -(-int(quota) // int(period))))
+    except (OSError, ValueError):
+        pass  # no cgroup v2 quota here (or unreadable): the affinity set is the bound
+    return max(1, cores)
 
 
 def path_source(model: Path, tokenizer: Path) -> dict[str, str]:
@@ -141,7 +163,7 @@ def open_session(
             f"tokenizer {tokenizer_path} has SHA-256 {tok_actual}, expected {tokenizer_sha256}"
         )
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or os.cpu_count() or 1
+    options.intra_op_num_threads = threads or default_threads()
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3  # errors only: ORT's warnings are not actionable

@@ -11,7 +11,7 @@ import numpy.typing as npt
 from tokenizers import Tokenizer
 
 from ..portable import js_well_formed
-from ._base import Vector
+from ._base import MAX_WINDOWS, Vector
 
 __all__ = [
     "TokenPassage",
@@ -87,9 +87,20 @@ def content_window(
 
 
 def cut_windows(
-    tokenizer: Tokenizer, texts: list[str], size: int, overlap: int, *, first_only: bool
+    tokenizer: Tokenizer,
+    texts: list[str],
+    size: int,
+    overlap: int,
+    *,
+    first_only: bool,
+    max_windows: int = MAX_WINDOWS,
 ) -> list[Window]:
-    """Cut every text into windows of ``size`` content word pieces overlapping by ``overlap``."""
+    """Cut every text into windows of ``size`` content word pieces overlapping by ``overlap``.
+
+    A text gets ``max_windows`` windows at most; the span of its last one then runs on to
+    the text's end (its word pieces stay those of the window), so the passages still cover
+    the whole text for the keyword vectors.
+    """
     # The tokenizer takes UTF-8 only: lone surrogates (a query typed with one) become
     # U+FFFD, as TextEncoder hands them to the reference's tokenizer.
     encodings = tokenizer.encode_batch([js_well_formed(t) for t in texts], add_special_tokens=False)
@@ -99,17 +110,18 @@ def cut_windows(
         ids: list[int] = enc.ids
         offsets: list[tuple[int, int]] = enc.offsets
         n = len(ids)
-        start = 0
+        start, first = 0, len(windows)
         while True:
             end = min(start + size, n)
             # The first window starts at 0 and the last ends at len(text), so the passages
             # cover the whole text (keyword vectors then see every word).
             char_start = 0 if start == 0 else offsets[start][0]
-            char_end = len(text) if end == n else offsets[end - 1][1]
+            last = end == n or first_only or len(windows) - first + 1 >= max_windows
+            char_end = len(text) if end == n or (last and not first_only) else offsets[end - 1][1]
             windows.append(
                 Window(i, char_start, char_end, ids[start:end], tuple(offsets[start:end]))
             )
-            if end == n or first_only:
+            if last:
                 break
             start += step
     return windows

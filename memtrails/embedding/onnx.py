@@ -162,7 +162,7 @@ class OnnxEmbedder:
         cache) the packaged graph serves. Either file's SHA-256 is checked at every load.
 
         Args:
-            threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+            threads: onnxruntime intra-op threads (default: the cores it may use).
             device: ``auto`` (CUDA when it loads), ``cpu`` or ``cuda``; see docs/models.md.
             batch_size: windows per inference run at most.
             batch_tokens: padded word pieces per inference run at most.

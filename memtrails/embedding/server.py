@@ -12,19 +12,21 @@ import httpx
 import numpy as np
 
 from .._exceptions import EmbeddingError
-from ._base import Passage, Vector
+from ._base import MAX_WINDOWS, Passage, Vector
 
 __all__ = ["OpenAIEmbedder", "char_windows"]
 
 _RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
 
 
-def char_windows(text: str, max_chars: int, overlap: int) -> list[tuple[int, int]]:
+def char_windows(
+    text: str, max_chars: int, overlap: int, max_windows: int = MAX_WINDOWS
+) -> list[tuple[int, int]]:
     """Cut ``text`` into ``(start, end)`` windows of at most ``max_chars`` characters.
 
     Consecutive windows share about ``overlap`` characters. A window ends at a whitespace
     when one falls in its last fifth, so words are rarely cut. An empty text gives
-    ``[(0, 0)]``.
+    ``[(0, 0)]``. At most ``max_windows`` windows: the text past the last is not cut further.
     """
     n = len(text)
     if n <= max_chars:
@@ -38,7 +40,7 @@ def char_windows(text: str, max_chars: int, overlap: int) -> list[tuple[int, int
             if cut > start + overlap:
                 end = cut
         out.append((start, end))
-        if end >= n:
+        if end >= n or len(out) >= max_windows:
             return out
         start = max(end - overlap, start + 1)
 
@@ -210,6 +212,11 @@ class OpenAIEmbedder:
         out: list[list[Passage]] = [[] for _ in texts]
         for (i, s, e), v in zip(flat, vectors, strict=True):
             out[i].append(Passage(s, e, v))
+        for text, passages in zip(texts, out, strict=True):
+            # Past MAX_WINDOWS the last passage spans the rest: keyword-searchable, not embedded.
+            last = passages[-1]
+            if last.end < len(text):
+                passages[-1] = Passage(last.start, len(text), last.vector)
         return out
 
     async def embed_query(self, text: str) -> Vector:

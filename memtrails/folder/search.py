@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from ..embedding._base import Embedder
@@ -14,20 +15,34 @@ from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
+    CONFIDENCE_FLOOR,
     CONFIDENT_COSINE,
+    COSINE_FLOOR,
+    LANGUAGE_PULL,
+    NEAR_DUPLICATE,
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
     Ranked,
+    calibrated,
     confidence,
-    date_window,
     diversify,
     keyword_share,
     rank_records,
 )
+from .scripts import main_scripts, share_a_script
 from .table import Table
+from .when import query_windows
 
-__all__ = ["SNIPPET_CHARS", "SearchHit", "neighbours", "search", "search_hit", "snippet_of"]
+__all__ = [
+    "SNIPPET_CHARS",
+    "SearchHit",
+    "cross_script",
+    "neighbours",
+    "search",
+    "search_hit",
+    "snippet_of",
+]
 
 SNIPPET_CHARS = 300
 
@@ -154,6 +169,30 @@ def neighbours(
     return links, asking
 
 
+# Only the best dense candidates are checked for their script (a log read each): one found by
+# meaning alone and far down that side's list cannot climb far whatever its keyword part.
+CROSS_SCRIPT_POOL = 20
+
+
+def cross_script(
+    uids: Sequence[str], table: Table, log: RecordLog, query: frozenset[str]
+) -> set[str]:
+    """Return the records among ``uids`` written in none of the scripts ``query`` is in
+    (see :func:`memtrails.folder.scripts.main_scripts`). Blocking: one log read a record."""
+    out: set[str] = set()
+    if not query:
+        return out
+    for uid in uids:
+        row = table.get(uid)
+        if row is None:
+            continue
+        line = log.read_line(row.offset)
+        text = f"{line.get('title') or ''}\n{line.get('text') or ''}"
+        if not share_a_script(query, main_scripts(text)):
+            out.add(uid)
+    return out
+
+
 def _asks(line: Mapping[str, Any]) -> bool:
     return str(line.get("text", "")).rstrip().endswith("?")
 
@@ -226,6 +265,7 @@ async def search(
     since: AtLike | None = None,
     until: AtLike | None = None,
     min_confidence: float | None = None,
+    now: AtLike | None = None,
 ) -> list[SearchHit]:
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
     if k < 1:
@@ -247,7 +287,12 @@ async def search(
     # How close the folder comes to the query at all: in meaning (a few shared words are
     # common to unrelated text, a close cosine is not), or by matching most of its words,
     # rare ones, well (an exact name or number the model does not understand).
-    closest = max((h.score for h in by_meaning), default=-1.0)
+    floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
+    pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
+    closest = calibrated(
+        max((h.score for h in by_meaning), default=-1.0),
+        CONFIDENCE_FLOOR.get(embedder.model_id, floor),
+    )
     best_words = max((h.score for h in by_words), default=0.0)
     share = await asyncio.to_thread(
         lambda: keyword_share(best_words, sum(terms.values()), len(table))
@@ -256,10 +301,33 @@ async def search(
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
-    window = date_window(query)
+    when = At.of(now).ms if now is not None else None
+    windows = query_windows(
+        query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
+    )
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
-    ranked = rank_records(by_meaning, by_words, window=window, live=table, query_words=named)
+    # Records found by meaning alone, in no script of the query's: the keyword side could not
+    # have found them (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across
+    # languages (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and
+    # its folders pay no log reads for this.
+    foreign: set[str] = set()
+    if pull > 0:
+        worded = {h.uid for h in by_words}
+        alone = list(dict.fromkeys(h.uid for h in by_meaning if h.uid not in worded))
+        foreign = await asyncio.to_thread(
+            cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query, least=1)
+        )
+    ranked = rank_records(
+        by_meaning,
+        by_words,
+        windows=windows,
+        live=table,
+        query_words=named,
+        cross_script=foreign,
+        floor=floor,
+        pull=pull,
+    )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
     pool = [
         r.uid
@@ -276,14 +344,17 @@ async def search(
         ranked = rank_records(
             by_meaning,
             by_words,
-            window=window,
+            windows=windows,
             live=table,
             extra=extra,
             neighbours=links,
             asking=asking,
             query_words=named,
+            cross_script=foreign,
+            floor=floor,
+            pull=pull,
         )
-    ranked = diversify(ranked, k)
+    ranked = diversify(ranked, k, near=floor + NEAR_DUPLICATE * (1.0 - floor))
 
     def read() -> list[SearchHit]:
         out = []

@@ -110,10 +110,16 @@ unprefixed tokens of unknown services with no word before them and no quotes aro
 
 from __future__ import annotations
 
-from .engine import scrub_text
-from .fields import scrub_error, scrub_record, scrub_state
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
 from .rule import Rule, marker
 from .rules import KINDS, RULES, RULES_VERSION
+
+if _TYPE_CHECKING:
+    from .engine import scrub_text
+    from .fields import scrub_error, scrub_record, scrub_state
 
 __all__ = [
     "KINDS",
@@ -126,3 +132,21 @@ __all__ = [
     "scrub_state",
     "scrub_text",
 ]
+
+# The scanner compiles its patterns when imported (0.2-0.3 s): a folder that only needs
+# RULES_VERSION (opening one, `memtrails status`) does not load it.
+_LAZY = {
+    "scrub_error": ".fields",
+    "scrub_record": ".fields",
+    "scrub_state": ".fields",
+    "scrub_text": ".engine",
+}
+
+
+def __getattr__(name: str) -> _Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memtrails.secrets' has no attribute {name!r}")
+    value = getattr(_import_module(module, __name__), name)
+    globals()[name] = value
+    return value

@@ -10,7 +10,23 @@ folder (``service.json``, ``service.token``) and ``client.RemoteMemory`` speaks 
 
 from __future__ import annotations
 
-from .client import RemoteMemory, ServiceError, connect
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
+
+from .._exceptions import ServiceError
 from .discovery import ServiceInfo, find_service
 
+if _TYPE_CHECKING:
+    from .client import RemoteMemory, connect
+
 __all__ = ["RemoteMemory", "ServiceError", "ServiceInfo", "connect", "find_service"]
+
+
+def __getattr__(name: str) -> _Any:
+    # The client loads httpx and the whole Memory API: only when a service is there to call.
+    if name not in ("RemoteMemory", "connect"):
+        raise AttributeError(f"module 'memtrails.service' has no attribute {name!r}")
+    value = getattr(_import_module(".client", __name__), name)
+    globals()[name] = value
+    return value

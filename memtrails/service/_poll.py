@@ -72,7 +72,8 @@ async def poll_changes(
     debounce: float,
     ready: asyncio.Event | None = None,
 ) -> AsyncGenerator[set[str], None]:
-    """Yield the changed paths after each burst of changes followed by ``debounce`` s of quiet.
+    """Yield the changed paths after each burst of changes: once a look finds nothing new,
+    or every ``debounce`` seconds while they go on changing.
 
     The first walk is the baseline (``ready`` is set once it is taken): what changes after
     it is reported. Walks run in a worker thread so a large folder never stalls the event
@@ -82,16 +83,19 @@ async def poll_changes(
     if ready is not None:
         ready.set()
     pending: set[str] = set()
-    quiet_since = 0.0
+    burst_since = 0.0
     while True:
-        # While a burst is open look as often as the debounce allows, so it ends on time.
-        await asyncio.sleep(min(every, debounce) if pending else every)
+        # While a burst is open, look again soon: one quiet look ends it (as watchfiles'
+        # step does for events), so a change waits a poll interval plus a quarter of it.
+        await asyncio.sleep(min(every, debounce) / 4 if pending else every)
         now = await asyncio.to_thread(snapshot, targets, wanted)
         changed = _changed(last, now)
         last = now
-        if changed:
-            pending |= changed
-            quiet_since = time.monotonic()
-        elif pending and time.monotonic() - quiet_since >= debounce:
+        if changed and not pending:
+            burst_since = time.monotonic()
+        pending |= changed
+        # A path that keeps changing (a log written all the time) is still reported every
+        # ``debounce`` seconds.
+        if pending and (not changed or time.monotonic() - burst_since >= debounce):
             yield pending
             pending = set()

@@ -1,4 +1,5 @@
-"""The service's ASGI application: the ``/v1`` API and the MCP endpoint behind one guard."""
+"""The service's ASGI application: the ``/v1`` API, the MCP endpoint and the web pages behind
+one guard."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def build_app(
     mcp_writes: bool = False,
     watched: Watched | None = None,
 ) -> ASGIApp:
-    """Return the service's application: ``/v1/...`` and ``/mcp``, behind :class:`Guard`.
+    """Return the service's application: ``/v1/...``, ``/mcp`` and the web pages (``/``),
+    behind :class:`Guard`.
 
     Its lifespan runs the jobs' task group and the MCP session manager: leaving it (the
     service stopping) cancels running imports and waits for them.
@@ -46,6 +48,7 @@ def build_app(
 
     from ..mcp.server import build_server
     from .mcp_access import ServiceAccess
+    from .web import Pages
 
     api = Api(memory, jobs, stopping)
     mcp_server = build_server(ServiceAccess(memory), allow_writes=mcp_writes)
@@ -54,7 +57,8 @@ def build_app(
         streamable_http_path="/mcp",
         transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
     )
-    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes]
+    pages = Pages(memory, jobs, watched)
+    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes, *pages.routes()]
     if watched is not None:
         from .watch_routes import watch_routes
 
@@ -82,32 +86,41 @@ def build_app(
     return Guard(app, token=token, host=host, port=port)
 
 
-def _error(status: int, message: str) -> Response:
+def _error(request: Request, status: int, message: str) -> Response:
+    if not request.url.path.startswith(("/v1", "/mcp")):  # a web page: an HTML answer
+        from .web.render import page
+
+        return page("error.html", status, title=f"error {status}", nav="", message=message)
     return JSONResponse({"error": message, "status": status}, status_code=status)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     if exc.status_code == 405:
-        return _error(405, f"{request.method} is not allowed on {request.url.path}")
+        return _error(request, 405, f"{request.method} is not allowed on {request.url.path}")
     if exc.status_code == 404 and exc.detail == "Not Found":
-        return _error(404, f"no such endpoint {request.url.path}; the API is under /v1")
-    return _error(exc.status_code, str(exc.detail))
+        where = (
+            "the API is under /v1" if request.url.path.startswith("/v1") else "see / for the pages"
+        )
+        return _error(request, 404, f"no such endpoint {request.url.path}; {where}")
+    return _error(request, exc.status_code, str(exc.detail))
 
 
 async def _memtrails_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, JobConflictError):
-        return _error(409, str(exc))
+        return _error(request, 409, str(exc))
     if isinstance(exc, MemoryClosedError):
-        return _error(503, "the service is stopping")
-    return _error(400, str(exc))
+        return _error(request, 503, "the service is stopping")
+    return _error(request, 400, str(exc))
 
 
 async def _bad_value(request: Request, exc: Exception) -> Response:
-    return _error(400, str(exc))
+    return _error(request, 400, str(exc))
 
 
 async def _internal_error(request: Request, exc: Exception) -> Response:
     # The traceback goes to the service's log, never to the client.
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-    return _error(500, f"internal error ({type(exc).__name__}); the service's log has the details")
+    return _error(
+        request, 500, f"internal error ({type(exc).__name__}); the service's log has the details"
+    )

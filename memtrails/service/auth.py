@@ -1,15 +1,28 @@
-"""The service's door: Host and Origin checks (DNS rebinding), the bearer token, body sizes."""
+"""The service's door: Host and Origin checks (DNS rebinding), the bearer token (or, on the
+web pages only, their session cookie), body sizes, and the security headers."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import json
 from collections.abc import Iterable
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qs
 
 from starlette.datastructures import Headers
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["LOOPBACK", "MAX_BODY", "Guard", "error_body", "send_error"]
+__all__ = [
+    "LOOPBACK",
+    "MAX_BODY",
+    "SECURITY_HEADERS",
+    "Guard",
+    "cookie_name",
+    "error_body",
+    "send_error",
+    "session_value",
+]
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 MAX_BODY = 1 << 20
@@ -18,6 +31,29 @@ MAX_BODY = 1 << 20
 # Bodies of any length: the ingest endpoint reads its own, line by line, and /mcp has the
 # SDK's limit.
 _STREAMED = ("/v1/ingest", "/mcp")
+# The API and MCP take the bearer token only: the web pages' cookie never opens them.
+_API = ("/v1", "/mcp")
+
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    # No inline script or style, nothing from elsewhere, never framed.
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+"""Sent with every answer, the API's included."""
+
+_LOGIN_PAGE = (
+    b"<!doctype html><html lang=en><meta charset=utf-8><title>memtrails: log in</title>"
+    b"<h1>memtrails: log in</h1><p>Open the login link that <code>memtrails serve</code> "
+    b"printed when it started: <code>http://HOST:PORT/login?token=TOKEN</code>, the token "
+    b"being the memory folder's <code>service.token</code>. It keeps a cookie for this "
+    b"address, and these pages open.</p></html>"
+)
 
 
 def error_body(status: int, message: str) -> bytes:
@@ -44,6 +80,33 @@ async def send_error(
     await send({"type": "http.response.body", "body": body})
 
 
+def session_value(token: str) -> str:
+    """Return the web pages' session cookie for ``token``: derived from it, so that the
+    cookie is not itself the API's bearer token."""
+    return hmac.new(token.encode(), b"memtrails web session", hashlib.sha256).hexdigest()
+
+
+def cookie_name(port: int) -> str:
+    """Return the session cookie's name: browsers keep cookies per host, not per port, so
+    each service (one per folder, each on its own port) needs its own."""
+    return f"memtrails-{port}"
+
+
+async def _send_page(send: Send, status: int, body: bytes) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 class Guard:
     """Lets a request through only with an allowed Host, no foreign Origin and the token.
 
@@ -53,7 +116,11 @@ class Guard:
     - An Origin header, which browsers send on cross-site requests, must be the service's
       own (403 otherwise); the service sends no CORS headers, so no page may read answers.
     - ``Authorization: Bearer <token>`` must carry the folder's token (401 otherwise).
+      The web pages (every path outside ``/v1`` and ``/mcp``) also take the session cookie
+      that ``GET /login?token=...`` sets (``HttpOnly; SameSite=Strict``); without either
+      they answer a short HTML page saying how to log in (401).
     - A declared body over :data:`MAX_BODY` is refused (413) before it is read.
+    - Every answer carries :data:`SECURITY_HEADERS`.
 
     Args:
         app: the application behind the guard.
@@ -65,6 +132,8 @@ class Guard:
     def __init__(self, app: ASGIApp, *, token: str, host: str, port: int) -> None:
         self.app = app
         self._token = token.encode()
+        self._session = session_value(token).encode()
+        self._cookie = cookie_name(port)
         names = {host, *LOOPBACK} if host in LOOPBACK else {host}
         bracketed = {f"[{n}]" if ":" in n else n for n in names}
         self._hosts = {f"{n}:{port}" for n in bracketed} | (bracketed if port == 80 else set())
@@ -74,16 +143,62 @@ class Guard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)  # lifespan
             return
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", ()), *SECURITY_HEADERS]}
+            await send(message)
+
         headers = Headers(scope=scope)
-        refusal = self._refusal(headers, str(scope.get("path", "")))
+        path = str(scope.get("path", ""))
+        page = not path.startswith(_API)
+        refusal = self._refusal(headers, path, page)
+        if refusal is None and page and path == "/login":
+            await self._login(scope, secured)
+            return
         if refusal is not None:
             status, message = refusal
+            if status == 401 and page:
+                await _send_page(secured, 401, _LOGIN_PAGE)
+                return
             extra = [(b"www-authenticate", b"Bearer")] if status == 401 else []
-            await send_error(send, status, message, extra)
+            await send_error(secured, status, message, extra)
             return
-        await self.app(scope, receive, send)
+        await self.app(scope, receive, secured)
 
-    def _refusal(self, headers: Headers, path: str) -> tuple[int, str] | None:
+    async def _login(self, scope: Scope, send: Send) -> None:
+        """``GET /login?token=T``: keep the session in a cookie and go to ``/``, the token
+        gone from the address bar (a wrong or missing token gets the login page)."""
+        query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
+        given = (query.get("token") or [""])[0].strip().encode()
+        if scope.get("method") != "GET" or not hmac.compare_digest(given, self._token):
+            await _send_page(send, 401, _LOGIN_PAGE)
+            return
+        cookie = f"{self._cookie}={self._session.decode()}; HttpOnly; SameSite=Strict; Path=/"
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 303,
+                "headers": [
+                    (b"location", b"/"),
+                    (b"set-cookie", cookie.encode()),
+                    (b"cache-control", b"no-store"),
+                    (b"content-length", b"0"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": b""})
+
+    def _has_session(self, headers: Headers) -> bool:
+        cookies: SimpleCookie = SimpleCookie()
+        try:
+            cookies.load(headers.get("cookie", ""))
+        except CookieError:  # a malformed Cookie header is no session
+            return False
+        morsel = cookies.get(self._cookie)
+        return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session)
+
+    def _refusal(self, headers: Headers, path: str, page: bool) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host.lower() not in self._hosts:
             return 421, (
@@ -93,11 +208,14 @@ class Guard:
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in self._origins:
             return 403, "requests from web pages of other origins are refused"
+        if page and path == "/login":
+            return None  # it checks its own token
         given = headers.get("authorization", "")
         scheme, _, credential = given.partition(" ")
-        if scheme.lower() != "bearer" or not hmac.compare_digest(
+        bearer = scheme.lower() == "bearer" and hmac.compare_digest(
             credential.strip().encode(), self._token
-        ):
+        )
+        if not bearer and not (page and self._has_session(headers)):
             return 401, (
                 "missing or wrong bearer token: send `Authorization: Bearer <token>` with the "
                 "token in the memory folder's service.token"

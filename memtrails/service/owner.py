@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from types import FrameType
+from urllib.parse import quote
 
 import uvicorn
 
@@ -159,6 +160,7 @@ async def serve(
                 f"memtrails serve: {home} on http://{shown}:{port} (API /v1, MCP /mcp); "
                 f"bearer token in {home / 'service.token'}"
             )
+            say(f"web page: http://{shown}:{port}/login?token={quote(token, safe='')}")
             if host not in LOOPBACK:
                 say(
                     f"warning: listening on {host}, beyond this machine: the bearer token is "

@@ -101,8 +101,9 @@ class Watch:
 
     Args:
         watched: what to watch.
-        debounce: seconds of quiet after an event before importing (a mail client writes
-            a message in several steps; a line is appended in pieces).
+        debounce: the longest a burst of changes is grouped before importing (a burst
+            ends at the first quiet moment: 50 ms without an event, or a poll that finds
+            nothing new; a mail client writes a message in several steps).
         poll_every: seconds between two looks when polling.
         home: the memory folder, never watched as a source of itself.
     """

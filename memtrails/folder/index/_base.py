@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
-
-from ...embedding._base import Vector
+if TYPE_CHECKING:
+    from ...embedding._base import Vector
 
 __all__ = [
     "DENSE",
@@ -187,6 +186,8 @@ class IndexKind:
 
 def dense_of(vector: Any) -> Vector | None:
     """Return a scored point's dense vector (asked for by name, so a dict of named vectors)."""
+    import numpy as np  # here: a folder opened only to read its files never loads numpy
+
     if isinstance(vector, dict):
         vector = vector.get(DENSE)
     return None if vector is None else np.asarray(vector, dtype=np.float32)

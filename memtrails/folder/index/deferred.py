@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..._exceptions import IndexBackendError
-from ...embedding._base import Vector
 from ._base import Hit, IndexBackend, IndexPoint, SearchFilter, SparseVector
+
+if TYPE_CHECKING:
+    from ...embedding._base import Vector
 
 __all__ = ["DeferredIndex", "Ownership"]
 

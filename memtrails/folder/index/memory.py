@@ -6,13 +6,13 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..._exceptions import IndexBackendError
-from ...embedding._base import Vector
 from ._base import Hit, IndexPoint, SearchFilter, SparseVector, note_passage
+
+if TYPE_CHECKING:
+    from ...embedding._base import Vector
 
 __all__ = ["MEMORY", "MemoryIndex"]
 
@@ -55,6 +55,8 @@ class MemoryIndex:
         Raises:
             IndexBackendError: the index is closed.
         """
+        import numpy as np  # here, not at the top: opening a folder does not need it
+
         self._check_open()
         for point in points:
             self._drop(point.id)
@@ -79,6 +81,8 @@ class MemoryIndex:
         self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
         """Return up to ``limit`` passages by meaning and by words, each with its raw score."""
+        import numpy as np
+
         self._check_open()
         if limit < 1:
             return [], []

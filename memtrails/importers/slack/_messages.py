@@ -191,6 +191,7 @@ def message_record(
                     reader.bots.get(bot_id or ""),
                     reader.users.get(user or ""),
                     name_of(user_profile) if isinstance(user_profile, Mapping) else None,
+                    reader.bot_app(channel, _app_id(message), bot_id),
                     # Nameless: its id still tells one bot from another.
                     bot_id,
                     user,
@@ -243,6 +244,17 @@ def message_record(
         )
     except (ValueError, TypeError) as exc:
         return RecordError(reader.source, where, str(exc))
+
+
+def _app_id(message: Mapping[str, Any]) -> str | None:
+    profile = message.get("bot_profile")
+    for value in (
+        message.get("app_id"),
+        profile.get("app_id") if isinstance(profile, Mapping) else None,
+    ):
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def day_messages(reader: Names, member: str) -> list[Any] | RecordError:

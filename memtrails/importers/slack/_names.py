@@ -11,7 +11,13 @@ from typing import Any
 from ...records import RecordError
 from ._export import READ_ERRORS, Export, MemberRefused
 
-__all__ = ["Names", "name_of", "unescape"]
+__all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
+
+# Name files beside the conversation lists: the apps of integration_logs.json name bots
+# that carry only an id; canvases.json and file_conversations.json title the folders of a
+# canvas's comments (named "FC:<canvas file id>[:<title>]" by the export).
+EXTRA_NAME_FILES = ("integration_logs.json", "canvases.json", "file_conversations.json")
+_CANVAS_FOLDER = re.compile(r"^FC:(F[A-Z0-9]+)(?::(.*))?$", re.DOTALL)
 
 _MARKUP = re.compile(r"<([^<>\n]*)>")
 # A group DM's folder: "mpdm-" + the members' user names joined by "--" + "-1".
@@ -45,6 +51,11 @@ class Names:
         self.channel_types: dict[str, str] = {}
         self.members: dict[str, list[str]] = {}  # DM and group DM folder -> user ids
         self.bots: dict[str, str] = {}
+        self.apps: dict[str, str] = {}  # app id (or bot id) -> its name in integration_logs
+        self.channel_ids: dict[str, str] = {}  # folder -> conversation id
+        self.channel_services: dict[str, set[str]] = {}  # conversation id -> integrations
+        self.canvases: dict[str, str] = {}  # canvas file id -> its title
+        self.canvas_of: dict[str, str] = {}  # conversation id -> the canvas it comments
         self.learned: dict[str, str] = {}  # bot names learned from the current day file
         self.errors: list[RecordError] = []
         # SHA-256 of each name file as read (None when absent): a change means a full pass.
@@ -98,10 +109,56 @@ class Names:
                     continue
                 if isinstance(cid, str):
                     self.channel_names[cid] = folder
+                    self.channel_ids[folder] = cid
                 self.channel_types[folder] = kind
                 members = channel.get("members")
                 if kind in ("dm", "mpim") and isinstance(members, list):
                     self.members[folder] = [m for m in members if isinstance(m, str)]
+
+        self._load_integrations()
+        self._load_canvases()
+
+    def _load_integrations(self) -> None:
+        for entry in self._load_list("integration_logs.json"):
+            if not isinstance(entry, Mapping):
+                continue
+            app = _text(entry.get("app_type")) or _text(entry.get("service_type"))
+            if app is None:
+                continue
+            for key in ("app_id", "bot_id"):
+                if _text(entry.get(key)):
+                    self.apps[entry[key]] = app
+            channel = _text(entry.get("channel"))
+            if channel and _text(entry.get("service_type")):
+                self.channel_services.setdefault(channel, set()).add(app)
+
+    def _load_canvases(self) -> None:
+        for canvas in self._load_list("canvases.json"):
+            if not isinstance(canvas, Mapping) or not _text(canvas.get("id")):
+                continue
+            title = _text(canvas.get("title")) or _text(canvas.get("name"))
+            if title:
+                self.canvases[canvas["id"]] = title
+            for share in canvas.get("shares") or ():
+                if isinstance(share, Mapping) and _text(share.get("channel")):
+                    self.canvas_of[share["channel"]] = canvas["id"]
+        for conversation in self._load_list("file_conversations.json"):
+            if not isinstance(conversation, Mapping):
+                continue
+            cid, name = _text(conversation.get("id")), _text(conversation.get("name"))
+            if cid and name:
+                self.channel_names[cid] = name
+                self.channel_ids[name] = cid
+                self.channel_types[name] = "canvas"
+
+    def bot_app(self, channel: str, app_id: str | None, bot_id: str | None) -> str | None:
+        """Return the app integration_logs.json names for a bot: by its app or bot id, else
+        the only integration ever added to its channel (a webhook posts where it was added)."""
+        for key in (app_id, bot_id):
+            if key and key in self.apps:
+                return self.apps[key]
+        services = self.channel_services.get(self.channel_ids.get(channel, ""), set())
+        return next(iter(services)) if len(services) == 1 else None
 
     def user_name(self, uid: str, label: str | None = None) -> str:
         return self.users.get(uid) or label or uid
@@ -129,7 +186,11 @@ class Names:
         return f"{label} ({target})"
 
     def title_of(self, channel: str) -> str:
-        """Return a conversation's title: ``#name``, ``DM: names`` or ``Group DM: names``."""
+        """Return a conversation's title: ``#name``, ``DM: names``, ``Group DM: names`` or
+        ``Canvas: title`` (a canvas's comments)."""
+        canvas = self._canvas_title(channel)
+        if canvas is not None:
+            return "Canvas: " + canvas
         members = self.members.get(channel)
         if self.channel_types.get(channel) == "dm" and members:
             return "DM: " + ", ".join(self.user_name(u) for u in members)
@@ -142,6 +203,22 @@ class Names:
                 names = [n for n in group.group(1).split("--") if n]
                 return "Group DM: " + ", ".join(self.handles.get(n, n) for n in names)
         return "#" + channel
+
+    def _canvas_title(self, channel: str) -> str | None:
+        folder = _CANVAS_FOLDER.match(channel)
+        cid = self.channel_ids.get(channel, "")
+        if folder is None and self.channel_types.get(channel) != "canvas":
+            return None
+        file_id = folder.group(1) if folder else self.canvas_of.get(cid)
+        if file_id and file_id in self.canvases:
+            return self.canvases[file_id]
+        if folder and folder.group(2) and folder.group(2).strip():
+            return folder.group(2).strip()
+        return file_id or channel
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def unescape(text: str) -> str:

@@ -9,12 +9,12 @@ from typing import Any
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from ._export import METADATA_FILES, Export
 from ._messages import day_messages, message_items
-from ._names import Names
+from ._names import EXTRA_NAME_FILES, Names
 
 __all__ = ["items"]
 
 # The files whose content goes into every record (author names, channel names, DM titles).
-_NAME_FILES = ("users.json", *METADATA_FILES)
+_NAME_FILES = ("users.json", *METADATA_FILES, *EXTRA_NAME_FILES)
 _BAD_STATE = "the saved position is not one this version reads"
 
 

@@ -1,0 +1,178 @@
+"""The times a query names: dates, months without a year, bare years, relative times."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime, timedelta
+
+__all__ = ["Windows", "date_window", "query_windows"]
+
+#: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
+Windows = tuple[tuple[int, int], ...]
+
+_MONTHS = {
+    name.lower(): n
+    for n in range(1, 13)
+    for name in (calendar.month_name[n], calendar.month_abbr[n])
+}
+_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_YEAR = r"(1[89]\d\d|2[01]\d\d)"
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR}\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
+_ISO = re.compile(rf"\b{_YEAR}-(\d\d)(?:-(\d\d))?\b")
+_YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{_YEAR}\b", re.I)
+# "in May", "during March", "last June": a month named without a year, any year. Only after
+# one of these words: "may" alone is a verb, "march" one too.
+_MONTH_ONLY = re.compile(
+    rf"\b(?:in|during|of|last|this|early|late|mid)\s+({_MONTH})\b(?!\s*\d)", re.I
+)
+# A bare year: four digits standing alone, not a part of a version, an amount, a time, a
+# port ("port 2003") or an identifier.
+_BARE_YEAR = re.compile(rf"(?<![\w$£€#:./-]){_YEAR}(?![\w%.:/-]|\s*(?:ms|kb|mb|gb|px)\b)", re.I)
+_NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
+_RELATIVE = re.compile(
+    r"\b(?:(yesterday|today|recently|lately)"
+    r"|(last|this|past|previous)\s+(week|month|year|weekend)"
+    r"|(a|one|two|three|four|five|six|\d{1,2})\s+(day|week|month|year)s?\s+ago)\b",
+    re.I,
+)
+_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DAY_MS = 86_400_000
+
+
+def _ms(year: int, month: int, day: int = 1) -> int:
+    return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
+
+
+def _window(year: int, month: int | None = None, day: int | None = None) -> tuple[int, int] | None:
+    try:
+        if month is None:
+            return _ms(year, 1), _ms(year + 1, 1)
+        if day is None:
+            return _ms(year, month), _ms(year + (month == 12), month % 12 + 1)
+        start = _ms(year, month, day)
+    except ValueError:  # "31 February", month 13
+        return None
+    return start, start + _DAY_MS
+
+
+def date_window(query: str) -> tuple[int, int] | None:
+    """Return the UTC window [start, end) in epoch ms of the first full date the query names.
+
+    A day ("3 April 2003", "April 3, 2003", "2003-04-03"), a month ("April 2003", "Apr
+    2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
+
+    Example:
+        >>> date_window("what did Glyph say in April 2003?") == (1049155200000, 1051747200000)
+        True
+    """
+    for pattern, order in (
+        (_DAY_MONTH_YEAR, "dmy"),
+        (_MONTH_DAY_YEAR, "mdy"),
+        (_ISO, "iso"),
+        (_MONTH_YEAR, "my"),
+        (_YEAR_ONLY, "y"),
+    ):
+        m = pattern.search(query)
+        if m is None:
+            continue
+        g = m.groups()
+        if order == "dmy":
+            return _window(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
+        if order == "mdy":
+            return _window(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
+        if order == "iso":
+            return _window(int(g[0]), int(g[1]), int(g[2]) if g[2] else None)
+        if order == "my":
+            return _window(int(g[1]), _MONTHS[g[0].lower()])
+        return _window(int(g[0]))
+    return None
+
+
+def _day_start(now: datetime) -> datetime:
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
+    """Return the window a relative time names, counted back from ``now``."""
+    today = _day_start(now)
+
+    def ms(t: datetime) -> int:
+        return int(t.timestamp() * 1000)
+
+    word, which, unit, count, ago_unit = (g.lower() if g else None for g in m.groups())
+    if word == "today":
+        return ms(today), ms(today) + _DAY_MS
+    if word == "yesterday":
+        return ms(today) - _DAY_MS, ms(today)
+    if word in ("recently", "lately"):
+        return ms(today) - 30 * _DAY_MS, ms(today) + _DAY_MS
+    if unit is not None:
+        back = which in ("last", "previous")
+        if unit in ("week", "weekend"):
+            monday = today - timedelta(days=today.weekday())
+            start = monday - timedelta(weeks=1) if back else monday
+            if which == "past":
+                return ms(today) - 7 * _DAY_MS, ms(today) + _DAY_MS
+            if unit == "weekend":
+                start += timedelta(days=5)
+                return ms(start), ms(start) + 2 * _DAY_MS
+            return ms(start), ms(start) + 7 * _DAY_MS
+        if unit == "month":
+            if which == "past":
+                return ms(today) - 31 * _DAY_MS, ms(today) + _DAY_MS
+            year, month = today.year, today.month
+            if back:
+                year, month = (year - 1, 12) if month == 1 else (year, month - 1)
+            window = _window(year, month)
+            assert window is not None
+            return window
+        year = today.year - back
+        if which == "past":
+            return ms(today) - 366 * _DAY_MS, ms(today) + _DAY_MS
+        return _ms(year, 1), _ms(year + 1, 1)
+    # "N days/weeks/months/years ago": that stretch, widened by half a unit each way.
+    n = int(count) if count and count.isdigit() else _COUNTS.get(count or "", 1)
+    days = {"day": 1, "week": 7, "month": 30, "year": 365}[ago_unit or "day"]
+    centre = ms(today) - n * days * _DAY_MS
+    half = max(1, days // 2) * _DAY_MS
+    return centre - half, centre + half + _DAY_MS
+
+
+def query_windows(query: str, now: datetime | None = None) -> Windows:
+    """Return the windows of every time the query names, empty when it names none.
+
+    A full date (see :func:`date_window`); else a relative time counted from ``now`` (default
+    the current time): "yesterday", "today", "last/this week", "last weekend", "last/this
+    month", "last/this year", "the past week/month/year", "three weeks ago", "recently" (the
+    last 30 days); else a month without a year after "in", "during", "last", ... ("in May":
+    May of every year from 1970 to next year); else a bare year that is not a version, an
+    amount, a time or a port ("what did we decide in 2019", "2019 budget").
+
+    Example:
+        >>> now = datetime(2024, 5, 3, tzinfo=UTC)
+        >>> [datetime.fromtimestamp(s / 1000, UTC).date().isoformat()
+        ...  for s, _ in query_windows("what broke last week?", now)]
+        ['2024-04-22']
+    """
+    full = date_window(query)
+    if full is not None:
+        return (full,)
+    now = now or datetime.now(UTC)
+    if (m := _RELATIVE.search(query)) is not None:
+        return (_relative(m, now),)
+    if (m := _MONTH_ONLY.search(query)) is not None:
+        month = _MONTHS[m.group(1).lower()]
+        windows = (_window(year, month) for year in range(1970, now.year + 2))
+        return tuple(w for w in windows if w is not None)
+    words = query.split()
+    if len(words) > 1:
+        for m in _BARE_YEAR.finditer(query):
+            year = int(m.group(1))
+            if 1970 <= year <= now.year + 1 and not _NOT_A_YEAR.search(query[: m.start()]):
+                window = _window(year)
+                assert window is not None
+                return (window,)
+    return ()

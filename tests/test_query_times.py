@@ -1,0 +1,96 @@
+"""Times a query names: relative ("last week"), partial ("in May", "2019"), and the boost."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from memtrails import Memory
+from memtrails.folder.index._base import Hit
+from memtrails.folder.ranking import DATE_BOOST, rank_records
+from memtrails.folder.when import query_windows
+from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
+
+# A Friday.
+NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
+
+
+def day(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).date().isoformat()
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what broke last week?", "2024-04-22", "2024-04-29"),
+        ("what did I note this week", "2024-04-29", "2024-05-06"),
+        ("notes from yesterday", "2024-05-02", "2024-05-03"),
+        ("what did we do last weekend", "2024-04-27", "2024-04-29"),
+        ("the plan we made last month", "2024-04-01", "2024-05-01"),
+        ("what changed last year", "2023-01-01", "2024-01-01"),
+        ("the outage three weeks ago", "2024-04-09", "2024-04-16"),
+        ("what did we decide in 2019", "2019-01-01", "2020-01-01"),
+        ("2019 budget review", "2019-01-01", "2020-01-01"),
+        ("what happened in April 2003", "2003-04-01", "2003-05-01"),
+    ],
+)
+def test_a_query_names_one_window(query: str, start: str, end: str) -> None:
+    [(a, b)] = query_windows(query, NOW)
+    assert (day(a), day(b)) == (start, end)
+
+
+def test_a_month_without_a_year_is_that_month_of_every_year() -> None:
+    windows = query_windows("what did Maya make in June?", NOW)
+    starts = {day(a) for a, _ in windows}
+    assert {"2023-06-01", "2019-06-01", "2025-06-01"} <= starts
+    assert all(day(a)[5:7] == "06" and day(b)[5:7] == "07" for a, b in windows)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "2019",  # a bare number alone is a lookup, not a year
+        "listen on port 2003",
+        "Python 2.7 vs 3.11",
+        "issue 2019 is still open",
+        "it costs $2019",
+        "the meeting at 20:19",
+        "may I ask about the march of the penguins",
+        "the 1850 census",  # before 1970: no record of a folder is dated then
+    ],
+)
+def test_numbers_and_words_that_are_no_time_name_none(query: str) -> None:
+    assert query_windows(query, NOW) == ()
+
+
+def test_any_window_lifts_a_record_once() -> None:
+    june_2023 = int(datetime(2023, 6, 10, tzinfo=UTC).timestamp() * 1000)
+    march_2023 = int(datetime(2023, 3, 10, tzinfo=UTC).timestamp() * 1000)
+    dense = [
+        Hit("march", 0.70, {"uid": "march", "at": march_2023}),
+        Hit("june", 0.69, {"uid": "june", "at": june_2023}),
+        Hit("x", 0.2, {"uid": "x"}),
+    ]
+    plain = rank_records(dense, [])
+    lifted = rank_records(dense, [], windows=query_windows("in June", NOW))
+    assert plain[0].uid == "march" and lifted[0].uid == "june"
+    assert lifted[0].score == pytest.approx(plain[1].score + DATE_BOOST)
+
+
+async def test_last_week_counts_from_the_time_asked(tmp_path: Path) -> None:
+    """Two turns alike but for their dates: "last week" picks the one of the week before
+    ``now``, and a ``now`` a month later picks the other."""
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(
+            [
+                MemoryRecord(id="april", text="The gull took the drone", at="2024-04-24T10:00:00Z"),
+                MemoryRecord(id="may", text="The gull took the drone", at="2024-05-22T10:00:00Z"),
+            ]
+        )
+        first = await memory.search("what did the gull take last week?", now=NOW)
+        assert first[0].id == "april"
+        later = await memory.search("what did the gull take last week?", now="2024-05-29")
+        assert later[0].id == "may"
