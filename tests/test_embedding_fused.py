@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memtrails.embedding import OnnxEmbedder, Passage, default_embedder
+from memtrails.embedding import OnnxEmbedder, Passage
 from memtrails.embedding._fused import FUSED_SHA256
 from memtrails.embedding.onnx import sha256_file
 
@@ -105,16 +105,16 @@ async def test_fused_vectors_do_not_depend_on_the_batch(
 
 async def test_the_fused_graph_is_built_once_checked_and_rebuilt(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    first = await default_embedder(threads=1, cache_dir=cache)
+    first = await OnnxEmbedder.packaged(threads=1, cache_dir=cache)
     [built] = cache.glob("models/*/model.onnx")
     assert first.optimized and sha256_file(built) == FUSED_SHA256
     stamp = built.stat().st_mtime_ns
     await first.aclose()
-    second = await default_embedder(threads=1, cache_dir=cache)
+    second = await OnnxEmbedder.packaged(threads=1, cache_dir=cache)
     assert second.optimized and built.stat().st_mtime_ns == stamp  # reused, not rebuilt
     await second.aclose()
     built.write_bytes(built.read_bytes()[:-10] + b"0123456789")  # damaged in the cache
-    third = await default_embedder(threads=1, cache_dir=cache)
+    third = await OnnxEmbedder.packaged(threads=1, cache_dir=cache)
     assert third.optimized and sha256_file(built) == FUSED_SHA256
     await third.aclose()
 
@@ -122,7 +122,7 @@ async def test_the_fused_graph_is_built_once_checked_and_rebuilt(tmp_path: Path)
 async def test_without_a_usable_cache_the_packaged_graph_serves(tmp_path: Path) -> None:
     not_a_folder = tmp_path / "file"
     not_a_folder.write_text("")
-    e = await default_embedder(threads=1, cache_dir=not_a_folder)
+    e = await OnnxEmbedder.packaged(threads=1, cache_dir=not_a_folder)
     try:
         assert not e.optimized
         [[p]] = await e.embed(["A kitten naps on the couch."])

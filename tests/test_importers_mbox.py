@@ -567,3 +567,45 @@ def test_cli_shows_the_duplicates_in_its_summary_and_json(tmp_path: Path) -> Non
     result = CliRunner().invoke(main, ["add", path, "--home", home, "--full"])
     assert result.exit_code == 0, result.output
     assert "duplicates folded: 1" in result.stdout
+
+
+async def test_a_true_content_length_keeps_a_separator_line_in_its_body() -> None:
+    path = FIXTURES / "content-length.mbox"
+    recs = records(await collect(path))
+    assert [r.title for r in recs] == ["the cron log", "a wrong length", "no length"]
+    assert "From daemon@example.org Mon Jan  1 00:00:00 2024\nSubject: nothing to report" in (
+        recs[0].text
+    )
+    assert recs[0].text.endswith("Ann")
+    assert recs[1].text == "A length that lies: the next separator is real."
+    # Positions still fall on separators: a run resumed from the last reads it alone.
+    async with aclosing(from_mbox(path)) as items:
+        states = [i async for i in items if isinstance(i, SourceState)]
+    again = records(await collect(path, state=states[-1].state))
+    assert [r.title for r in again] == ["no length"]
+    # Through a pipe, which cannot seek back: the same split.
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(write_fd, "wb") as writer:
+        writer.write(path.read_bytes())
+    try:
+        piped = records(await collect(Path(f"/dev/fd/{read_fd}"), source="pipe"))
+    finally:
+        os.close(read_fd)
+    assert [r.text for r in piped] == [r.text for r in recs]
+
+
+async def test_crlf_and_a_leading_blank_line_read_as_the_same_messages(
+    corpora: Path, tmp_path: Path
+) -> None:
+    original = (corpora / "mbox" / "quirks" / "mimekit-issue1189.mbox").read_bytes()
+    expected = [
+        r.title
+        for r in records(await collect(corpora / "mbox" / "quirks" / "mimekit-issue1189.mbox"))
+    ]
+    crlf = tmp_path / "crlf.mbox"
+    crlf.write_bytes(original.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    blank = tmp_path / "blank.mbox"
+    blank.write_bytes(b"\n\n" + original)
+    assert len(expected) == 4
+    for path in (crlf, blank):
+        assert [r.title for r in records(await collect(path))] == expected

@@ -213,6 +213,9 @@ async def test_sources_and_timeline_count_what_the_folder_holds(served: Served) 
     await served.memory.ingest([{"id": "n2", "text": "more", "at": "2024-05-09"}], name="wiki")
     again = await http.get("/timeline")
     assert "5 records" in again.text and "2024-05, wiki: 1" in again.text
+    assert await served.memory.forget("note", source="inbox") == 1
+    after = await http.get("/timeline")
+    assert "4 records" in after.text and "2024-05, inbox" not in after.text
 
 
 async def test_an_import_in_progress_shows_its_bar_then_its_errors(served: Served) -> None:
@@ -250,3 +253,23 @@ async def test_unknown_pages_answer_html_and_the_api_json(served: Served) -> Non
     assert "no such endpoint /nothing/here" in page.text
     api = await http.get("/v1/nothing", headers={"Authorization": f"Bearer {TOKEN}"})
     assert api.status_code == 404 and "the API is under /v1" in api.json()["error"]
+
+
+async def test_neighbours_are_found_past_long_mails(served: Served) -> None:
+    long = [
+        {
+            "id": f"long{n}",
+            "kind": "mail",
+            "title": f"long mail {n}",
+            "thread": "long",
+            "at": f"2024-06-0{n + 1}",
+            "text": f"part {n} " + "word " * 12_000,  # 60 KB: past the log's 16 KiB look
+        }
+        for n in range(3)
+    ]
+    await served.memory.ingest(long, name="long")
+    http = await logged_in(served)
+    middle = await http.get("/record", params={"uid": "long1", "source": "long"})
+    assert "its thread (3 records nearby)" in middle.text
+    before = middle.text.split("<h3>before</h3>")[1].split("<h3>after</h3>")
+    assert "long mail 0" in before[0] and "long mail 2" in before[1]

@@ -79,7 +79,8 @@ async def serve(
 ) -> None:
     """Own the memory folder and serve it: the HTTP API (/v1) and MCP (/mcp) on one address.
 
-    While it runs, `memtrails add/search/status/forget` and `Memory.open` on this folder go
+    It prints a login link (http://127.0.0.1:PORT/login?token=...) to the memory's web
+    page: search, records, sources and imports, a timeline. While it runs, `memtrails add/search/status/forget` and `Memory.open` on this folder go
     through it, so searches answer while imports run. Every request needs the bearer token
     in the folder's service.token. SIGTERM or Ctrl-C stops it cleanly.
 

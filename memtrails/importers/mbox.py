@@ -7,6 +7,7 @@ import lzma
 import os
 import re
 import zlib
+from collections import deque
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
@@ -98,7 +99,8 @@ async def from_mbox(
     399 separators directly after text, ``mimekit-simple`` uses ``From -`` after text). Body
     lines such as ``From the Protocol object, ...`` or ``From Russia with love`` do not match
     and stay in the message. Lines matching ``^>+From `` lose one ``>`` (mboxrd unescaping).
-    ``Content-Length`` headers (mboxcl) are ignored. The ``From_`` line itself is never decoded
+    A ``Content-Length`` header (mboxcl2) is believed where it ends at a separator or the
+    end of the file: a separator-like line inside that body stays body text. The ``From_`` line itself is never decoded
     (it may hold 8-bit bytes in any charset) and is not part of the message.
 
     Positions:
@@ -293,6 +295,47 @@ def _split(
     book = book if book is not None else MailBook()  # ids, contents, threads met this pass
     records = 0  # distinct records yielded, for the positions
     last_counted = False  # the last message gave a record (read again on resume)
+    pending: deque[tuple[int, bytes]] = deque()  # lines read ahead and given back
+    in_headers = False  # reading the current message's header block
+    declared: int | None = None  # its Content-Length
+    body_end: int | None = None  # where that says its body ends
+
+    def read() -> tuple[int, bytes]:
+        nonlocal pos
+        if pending:
+            at, line = pending.popleft()
+        else:
+            at, line = pos, handle.readline(_LINE_LIMIT)
+        pos = at + len(line)
+        return at, line
+
+    def held_as_body(at: int, line: bytes) -> int | None:
+        """Read a Content-Length body on from a separator-like line inside it (mboxcl2).
+
+        The length is believed only when it ends at a line end followed by the end of the
+        file or by a separator (after one blank line at most): then the lines read are the
+        message's, and their size is returned. Otherwise every line read ahead is given
+        back, to be split as usual, and None is returned.
+        """
+        assert body_end is not None
+        ahead = [(at, line)]
+        while pos < body_end:
+            nxt = read()
+            if not nxt[1]:
+                break  # the file ends before the length does
+            ahead.append(nxt)
+        ends_at_line = pos == body_end
+        peek = [read()]
+        if peek[0][1] in (b"\n", b"\r\n"):
+            peek.append(read())
+        following = peek[-1][1]
+        believed = ends_at_line and (not following or is_separator(following))
+        back = peek if believed else [*ahead, *peek]
+        pending.extendleft(reversed([(a, chunk) for a, chunk in back if chunk]))
+        if not believed:
+            return None
+        lines.extend(chunk for _, chunk in ahead)
+        return sum(len(chunk) for _, chunk in ahead)
 
     def finish() -> MemoryRecord | RecordError | None:
         nonlocal count, records, last_counted
@@ -333,11 +376,9 @@ def _split(
 
     try:
         while True:
-            line = handle.readline(_LINE_LIMIT)
+            line_at, line = read()
             if not line:
                 break
-            line_at = pos
-            pos += len(line)
             if first:
                 first = False
                 if start == 0 and line.startswith(_BOM):
@@ -346,9 +387,26 @@ def _split(
                     skipping = False
                     separators += 1
                     offset, lines, size, oversize = line_at, [], 0, False
+                    in_headers, declared, body_end = True, None, None
                     at_line_start = line.endswith(b"\n")
                     continue
             starts_line, at_line_start = at_line_start, line.endswith(b"\n")
+            if (
+                starts_line
+                and body_end is not None
+                and line_at < body_end
+                and line.startswith(b"From ")
+                and is_separator(line)
+            ):
+                held = held_as_body(line_at, line)
+                body_end = None
+                if held is not None:
+                    size += held
+                    if size > limit:
+                        oversize, lines = True, []
+                    at_line_start = True
+                    continue
+                line_at, line = read()  # the same line, given back: split as usual
             if starts_line and line.startswith(b"From ") and is_separator(line):
                 done = count
                 item = finish()
@@ -359,6 +417,7 @@ def _split(
                 skipping = False
                 separators += 1
                 offset, lines, size, oversize = line_at, [], 0, False
+                in_headers, declared, body_end = True, None, None
                 continue
             if skipping:
                 continue
@@ -374,6 +433,14 @@ def _split(
                 lines = []  # drop what was kept; count the rest without holding it
                 continue
             lines.append(line)
+            if in_headers:
+                if not line.strip():
+                    in_headers = False
+                    if declared is not None and declared <= limit:
+                        body_end = pos + declared
+                elif line[:15].lower() == b"content-length:":
+                    value = line[15:].strip()
+                    declared = int(value) if value.isdigit() else None
     except _READ_ERRORS as exc:
         # damaged compressed data: what came before it is kept, the rest cannot be read
         yield RecordError(source, f"byte {pos}", f"cannot read further: {exc}")

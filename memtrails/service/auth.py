@@ -38,7 +38,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     # No inline script or style, nothing from elsewhere, never framed.
     (
         b"content-security-policy",
-        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
         b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
     ),
     (b"x-content-type-options", b"nosniff"),

@@ -115,6 +115,7 @@ class RemoteMemory(Memory):
         since: AtLike | None = None,
         until: AtLike | None = None,
         min_confidence: float | None = None,
+        now: AtLike | None = None,
     ) -> list[SearchHit]:
         """Search through the service; see :meth:`Memory.search`."""
         body = {
@@ -126,6 +127,7 @@ class RemoteMemory(Memory):
             "since": None if since is None else At.of(since).iso(),
             "until": None if until is None else At.of(until).iso(),
             "min_confidence": min_confidence,
+            "now": None if now is None else At.of(now).iso(),
         }
         found = await self.call("POST", "/v1/search", json=body)
         return [_hit(row) for row in found["results"]]

@@ -92,6 +92,7 @@ class Api:
             since=text(body, "since"),
             until=text(body, "until"),
             min_confidence=None if confidence is None else float(confidence),
+            now=text(body, "now"),
         )
         return JSONResponse({"count": len(hits), "results": [h.to_json() for h in hits]})
 

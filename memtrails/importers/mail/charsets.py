@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import encodings.aliases
 
-__all__ = ["DECODE_ERRORS", "decode_bytes", "python_codec", "to_bytes"]
+__all__ = ["DECODE_ERRORS", "decode_bytes", "guess_charset", "python_codec", "to_bytes"]
 
 _DETECT_SAMPLE = 64 * 1024
 
@@ -62,15 +63,26 @@ def python_codec(label: str | None) -> str | None:
     if name.startswith("charset="):  # seen in the wild: charset="charset=us-ascii"
         name = name[len("charset=") :].strip("\"'")
     name = _CHARSET_ALIASES.get(name, name)
-    try:
-        info: codecs.CodecInfo | None = codecs.lookup(name)
-    except (LookupError, ValueError, TypeError):
-        info = _whatwg(name)
+    info = _lookup(name) or _lookup(_PYTHON_ALIASES.get(name, "")) or _whatwg(name)
     if info is None:
         return None
     if info.name in _NOT_MAIL_CODECS or not getattr(info, "_is_text_encoding", True):
         return None
     return info.name
+
+
+# Python's own alias table, whatever the case of its keys ("csHPRoman8" is not found by
+# codecs.lookup, which looks for the lower-cased label).
+_PYTHON_ALIASES = {key.lower(): value for key, value in encodings.aliases.aliases.items()}
+
+
+def _lookup(name: str) -> codecs.CodecInfo | None:
+    if not name:
+        return None
+    try:
+        return codecs.lookup(name)
+    except (LookupError, ValueError, TypeError):
+        return None
 
 
 def _whatwg(label: str) -> codecs.CodecInfo | None:
@@ -102,24 +114,36 @@ def _detect(data: bytes) -> str | None:
         return None  # too few 8-bit bytes to tell charsets apart: cp1252 is the better bet
     from charset_normalizer import from_bytes  # imported on first use: most mail is UTF-8
 
+    from .languages import by_language
+
     try:
         matches = from_bytes(sample)
         best = matches.best()
-        # A tie between Western and Central European code pages ("è" or "č") goes to
-        # cp1252, the browsers' default for undeclared Western text.
-        western = next((m for m in matches if m.encoding in ("cp1252", "latin_1")), None)
-        if (
-            best is not None
-            and western is not None
-            and western.chaos <= best.chaos
-            and western.coherence >= best.coherence
-        ):
-            best = western
+        if best is not None and best.multi_byte_usage == 0:
+            # Single-byte code pages that all read as text: the one a language using it
+            # writes every letter of (Portuguese in cp1252, not cp1250's "ă" for "ã").
+            best = by_language(list(matches)) or best
     except Exception:  # why: a detector error must not cost the message, guessing is optional
         return None
     if best is None or best.encoding.lower().startswith(("utf_16", "utf_32")):
         return None
     return python_codec(best.encoding)
+
+
+def guess_charset(data: bytes) -> str | None:
+    """Return the charset undeclared 8-bit bytes are most likely in, or None.
+
+    None for ASCII and valid UTF-8 (nothing to guess), and where too few 8-bit bytes tell
+    charsets apart. A message with no declared charset reads its raw 8-bit headers in the
+    charset guessed from the whole message, as its body is (a subject alone is too short).
+    """
+    if data.isascii():
+        return None
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        return _detect(data)
 
 
 def _mostly(data: bytes, codec: str) -> bool:

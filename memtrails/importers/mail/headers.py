@@ -165,8 +165,13 @@ def addresses(values: list[str], hint: str | None) -> list[str]:
         unfolded = FOLD.sub("", value)
         raw = to_bytes(unfolded)
         text = decode_raw_header(raw, hint) if not raw.isascii() else unfolded
-        if "@" not in text:
-            text = _OBFUSCATED.sub(r"\1@\2", text)
+        # Each side undone alone: the comment may hold a real address ("jk at x (jk@y)").
+        head, paren, comment = text.partition("(")
+        if "@" not in head:
+            head = _OBFUSCATED.sub(r"\1@\2", head)
+        if "@" not in comment:
+            comment = _OBFUSCATED.sub(r"\1@\2", comment)
+        text = head + paren + comment
         try:
             pairs = email.utils.getaddresses([text])
         except Exception:  # why: the stdlib address parser has crashed on hostile input
@@ -184,6 +189,8 @@ def addresses(values: list[str], hint: str | None) -> list[str]:
         for name, addr in good:
             name = decode_header(name).strip().strip('"').strip()
             addr = WS.sub("", decode_header(addr))
+            if name.lower() == addr.lower():
+                name = ""  # "jo@x.org <jo@x.org>" says it once
             out.append(f"{name} <{addr}>" if name and addr else name or addr)
     return out
 

@@ -13,6 +13,7 @@ from ...records import At, MemoryRecord, RecordError
 from ..documents import DocumentReader
 from .attachments import read_attachments
 from .book import MailBook
+from .charsets import guess_charset, python_codec
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .html import tidy
 from .mime import Collected, parse, walk
@@ -127,6 +128,8 @@ def _convert(
     if len(msg) == 0:
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
     hint = charset(msg)
+    if python_codec(hint) in (None, "ascii"):  # none declared, or us-ascii on 8-bit text
+        hint = guess_charset(data) or hint
     subject = decode_header(raw_header(msg, "subject"), hint) or None
     authors = addresses(raw_headers(msg, "from") or raw_headers(msg, "sender"), hint)
     body = Collected()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +16,8 @@ __all__ = ["Around", "Neighbour", "around"]
 NEAR = 3  # records of the same source shown on each side
 WALK = 200  # log lines looked at on each side for the record's thread and neighbours
 _PREVIEW = 160
-_LONG_LINE = 1 << 22  # bytes looked through for a line's end, past a long line
+_LONG_LINE = 1 << 20  # bytes looked back through for a line's start, past a long line
+_LONG_READS = 8  # such reads at most, walking back
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,12 +47,27 @@ def _neighbour(line: dict[str, Any]) -> Neighbour:
     return Neighbour(str(line["uid"]), record, preview)
 
 
-def _step(log: RecordLog, offset: int, side: int) -> int | None:
-    """Return the offset of the line before (0) or after (1) the one at ``offset``."""
-    found = log.around(offset)[side]
-    if found is None and (offset > 0 if side == 0 else offset < log.size):
-        found = log.around(offset, reach=_LONG_LINE)[side]  # a long line (a mail) between
-    return found
+def _before(log: RecordLog, offset: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield the lines before ``offset``, nearest first (long lines cost a bounded read)."""
+    wide = _LONG_READS
+    at: int | None = offset
+    while at is not None and at > 0:
+        found = log.around(at)[0]
+        if found is None and wide > 0:  # a line over 16 KiB (a long mail) between
+            wide -= 1
+            found = log.around(at, reach=_LONG_LINE)[0]
+        if found is None:
+            return
+        at = found
+        yield at, log.read_line(at)
+
+
+def _after(log: RecordLog, offset: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield the lines after the one at ``offset``, nearest first (read in order, in chunks)."""
+    lines = log.lines(offset)
+    next(lines, None)  # the record's own
+    for at, _end, line in lines:
+        yield at, line
 
 
 def around(table: Table, log: RecordLog, uid: str) -> Around | None:
@@ -67,13 +85,8 @@ def around(table: Table, log: RecordLog, uid: str) -> Around | None:
     source, thread = line.get("source"), line.get("thread")
     out = Around(row.offset)
     in_thread: list[Neighbour] = [_neighbour(line)] if thread else []
-    for side, near in ((0, out.before), (1, out.after)):
-        offset: int | None = row.offset
-        for _ in range(WALK):
-            offset = _step(log, offset, side) if offset is not None else None
-            if offset is None:
-                break
-            other = log.read_line(offset)
+    for walk, near in ((_before, out.before), (_after, out.after)):
+        for offset, other in itertools.islice(walk(log, row.offset), WALK):
             other_uid = other.get("uid")
             current = table.get(other_uid) if isinstance(other_uid, str) else None
             if other.get("deleted") or current is None or current.offset != offset:

@@ -4,7 +4,8 @@ Cheap by construction: a record's source and date sit at the start of its log li
 ``fp``, ``source``, ``id``, ``kind``, ``title``, ``author``, ``at``, then ``thread``, ``text``
 and ``meta``), so each live record costs one read of the first 1 KiB of its line (the whole
 line only when a long title or author pushes ``at`` past that), never its text; and what was
-read is kept by log offset, so a later view reads only the lines written since.
+read is kept by log offset, so a later view reads only the lines written since (and none
+while the log has not grown).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ def _head(prefix: bytes) -> tuple[str, str] | None:
 
 def _read_heads(log: RecordLog, offsets: list[int]) -> dict[int, tuple[str, str]]:
     out: dict[int, tuple[str, str]] = {}
+    same: dict[tuple[str, str], tuple[str, str]] = {}  # one tuple per (source, month) kept
     fd = os.open(log.path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         for offset in offsets:
@@ -61,7 +63,7 @@ def _read_heads(log: RecordLog, offsets: list[int]) -> dict[int, tuple[str, str]
                 at = line.get("at")
                 found = _MONTH.match(at) if isinstance(at, str) else None
                 head = (str(line.get("source", "")), found.group() if found else _UNDATED)
-            out[offset] = head
+            out[offset] = same.setdefault(head, head)
     finally:
         os.close(fd)
     return out
@@ -73,10 +75,16 @@ class MonthCounts:
     def __init__(self) -> None:
         self._heads: dict[int, tuple[str, str]] = {}
         self._lock = asyncio.Lock()
+        self._counted: tuple[int, Counter[tuple[str, str]]] | None = None
 
     async def count(self, table: Table, log: RecordLog) -> Counter[tuple[str, str]]:
         """Return how many live records each (source, month "YYYY-MM") holds ("" undated)."""
         async with self._lock:
+            # Every change to the live records appends to the log (a version, a tombstone):
+            # while its size stands, so do the counts.
+            size = log.size
+            if self._counted is not None and self._counted[0] == size:
+                return Counter(self._counted[1])
             # The table's rows are read on the loop's thread, as every reader of it does: a
             # SQLite scan of (uid, offset), microseconds a row.
             live = [offset for _, offset in table.offsets() if offset >= 0]
@@ -85,7 +93,9 @@ class MonthCounts:
             if new:
                 known.update(await asyncio.to_thread(_read_heads, log, new))
             self._heads = {offset: known[offset] for offset in live}
-            return Counter(self._heads.values())
+            counts = Counter(self._heads.values())
+            self._counted = (size, counts)
+            return Counter(counts)
 
 
 @dataclass(frozen=True, slots=True)
