@@ -118,8 +118,10 @@ def small_mount(tmp_path: Path) -> Iterator[Callable[[Path, str], Path]]:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    # A new folder gets MiniLM by name: the checks reopen it with the suite's MiniLM fixture.
+    model = ("--model", "minilm") if args[:1] == ("add",) else ()
     return subprocess.run(
-        [sys.executable, "-m", "memtrails.cli", *args],
+        [sys.executable, "-m", "memtrails.cli", *args, *model],
         capture_output=True,
         text=True,
         timeout=600,

@@ -121,7 +121,11 @@ def test_memtrails_add_reads_it_and_resumes(toy: Path, tmp_path: Path, embedder:
     path = _toy_file(tmp_path, "notes.data", ["alpha", "beta"])
     home = tmp_path / "home"
     runner = CliRunner()
-    first = runner.invoke(main, ["add", str(path), "--kind", "toy", "--json", "--home", str(home)])
+    # MiniLM by name: the folder is reopened below with the suite's MiniLM fixture.
+    first = runner.invoke(
+        main,
+        ["add", str(path), "--kind", "toy", "--json", "--home", str(home), "--model", "minilm"],
+    )
     assert first.exit_code == 0, first.output
     assert json.loads(first.output)["added"] == 2
     _toy_file(tmp_path, "notes.data", ["alpha", "beta", "gamma"])

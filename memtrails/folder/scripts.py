@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 
 __all__ = ["MAIN_SHARE", "MIN_LETTERS", "main_scripts", "share_a_script"]
 
@@ -65,6 +66,8 @@ _RANGES: list[tuple[int, int, str]] = sorted(
     ]
 )
 _STARTS = [r[0] for r in _RANGES]
+_NOT_ASCII_LETTERS = bytes(b for b in range(128) if not chr(b).isalpha())
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _script(char: str) -> str | None:
@@ -78,7 +81,7 @@ def _script(char: str) -> str | None:
     return "other"
 
 
-def main_scripts(text: str, limit: int = 2000, least: int = MIN_LETTERS) -> frozenset[str]:
+def main_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> frozenset[str]:
     """Return the scripts holding at least MAIN_SHARE of the letters of ``text`` (its first
     ``limit`` characters); empty when it has fewer than ``least`` letters (a number, an
     address, a greeting; a query passes 1: a short question is still written in a script).
@@ -87,11 +90,17 @@ def main_scripts(text: str, limit: int = 2000, least: int = MIN_LETTERS) -> froz
         >>> sorted(main_scripts("서버 백업은 매일 새벽 세 시에 restic으로 NAS에 저장되고 삼십 일 동안 보관된다"))
         ['hangul']
     """
+    chunk = text[:limit]
+    # ASCII letters are Latin: counted by a regex, and only the rest one by one.
     counts: dict[str, int] = {}
-    for char in text[:limit]:
-        script = _script(char)
-        if script is not None:
-            counts[script] = counts.get(script, 0) + 1
+    latin = len(chunk.encode("ascii", "ignore").translate(None, _NOT_ASCII_LETTERS))
+    if latin:
+        counts["latin"] = latin
+    if not chunk.isascii():
+        for char in _NOT_ASCII.findall(chunk):
+            script = _script(char)
+            if script is not None:
+                counts[script] = counts.get(script, 0) + 1
     letters = sum(counts.values())
     if letters < max(1, least):
         return frozenset()

@@ -187,7 +187,7 @@ def cross_script(
         if row is None:
             continue
         line = log.read_line(row.offset)
-        text = f"{line.get('title') or ''}\n{line.get('text') or ''}"
+        text = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
         if not share_a_script(query, main_scripts(text)):
             out.add(uid)
     return out
