@@ -19,6 +19,7 @@ from typing import Any, Literal, cast
 from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
+from .embedding._base import Embedder
 from .folder.opening import Folder
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
@@ -37,6 +38,7 @@ from .secrets import RULES_VERSION
 __all__ = [
     "IN_FLIGHT_BATCHES",
     "ProgressCallback",
+    "StepProgress",
     "in_flight_bound",
     "index_log",
     "ingest_source",
@@ -49,6 +51,9 @@ __all__ = [
 IN_FLIGHT_BATCHES = 8
 
 ProgressCallback = Callable[[ImportReport], None]
+StepProgress = Callable[[str, int, int | None], None]
+"""Hears a maintenance step (reindex, check --repair, the catch-up): ``(phase, records done,
+records in the phase or None)``."""
 
 
 def in_flight_bound(batch: int) -> int:
@@ -330,18 +335,37 @@ def _code_digest() -> str:
     return digest.hexdigest() if files else f"version {importlib.metadata.version('memtrails')}"
 
 
-async def index_log(folder: Folder, start: int, batch: int) -> int:
+async def index_log(
+    folder: Folder, start: int, batch: int, on_progress: StepProgress | None = None
+) -> int:
     """Index the folder's log from ``start`` to its end through the embed stage; return how
-    many records were indexed."""
+    many records were indexed. ``on_progress`` hears ``("embedding", done, total)`` after
+    each batch, ``total`` being the records whose current version lies past ``start``."""
     end = folder.log.size
     if start >= end:
         return 0
+    report = on_progress or (lambda _phase, _done, _total: None)
+    total = len(folder.table) - await asyncio.to_thread(folder.table.count_before, start)
     indexed = 0
-    batches = embed(log_batches(folder.log, folder.table, start, end, batch), folder.model.get)
+    loaded = False
+
+    async def model() -> Embedder:
+        nonlocal loaded
+        if not loaded:  # the first batch waits for the model to load: say so
+            report("starting", 0, total)
+            got = await folder.model.get()
+            loaded = True
+            report("embedding", indexed, total)
+            return got
+        return await folder.model.get()
+
+    batches = embed(log_batches(folder.log, folder.table, start, end, batch), model)
     async with streamcontext(batches) as embedded:
         async for chunk in embedded:
             # embed yields the batch objects it was given: these are LogBatches.
             indexed += await folder.writer.replay(cast(LogBatch, chunk))
+            report("embedding", indexed, max(total, indexed))
+    report("indexing", indexed, max(total, indexed))
     await folder.writer.flush()
     return indexed
 

@@ -7,7 +7,7 @@ import os
 from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.opening import Folder
-from .ingest import index_log
+from .ingest import StepProgress, index_log
 
 __all__ = ["check_folder_and_repair", "reindex_folder"]
 
@@ -17,10 +17,14 @@ async def reindex_folder(
     batch: int,
     model: str | os.PathLike[str] | Embedder | None,
     threads: int | None,
+    on_progress: StepProgress | None = None,
 ) -> int:
     """Rebuild the table and the index from the log; see :meth:`memtrails.Memory.reindex`."""
+    report = on_progress or _silent
     # The table too: index_log reads the records it lists, so a lost row stays lost.
+    report("rebuilding the table", 0, None)
     await folder.writer.rebuild_table()
+    report("clearing the index" if model is None else "loading the model", 0, None)
     if model is None:
         await folder.writer.reset()
     else:
@@ -37,15 +41,19 @@ async def reindex_folder(
             if not given:
                 await new.aclose()
             raise
-    indexed = await index_log(folder, 0, batch)
+    indexed = await index_log(folder, 0, batch, report)
     # Every point now carries this version's keyword weights.
     await folder.writer.record_keywords()
     return indexed
 
 
-async def check_folder_and_repair(folder: Folder, repair: bool, batch: int) -> CheckReport:
+async def check_folder_and_repair(
+    folder: Folder, repair: bool, batch: int, on_progress: StepProgress | None = None
+) -> CheckReport:
     """Check the folder whole, repairing what the log can; see :meth:`memtrails.Memory.check`."""
+    say = on_progress or _silent
     parts = (folder.path, folder.log, folder.table, folder.index, folder.positions)
+    say("checking", 0, None)
     report = await check_folder(*parts)
     opened = [f"on open: {repair}" for repair in folder.repairs]
     if not repair or not (report.orphans or report.missing or report.pending or report.table_wrong):
@@ -53,18 +61,26 @@ async def check_folder_and_repair(folder: Folder, repair: bool, batch: int) -> C
         return report
     fixed: list[str] = []
     if report.table_wrong:
+        say("rebuilding the table", 0, None)
         rows = await folder.writer.rebuild_table()
         fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
     if report.orphans:
+        say("removing points", 0, None)
         await folder.writer.remove_points(report.orphans)
         fixed.append(f"removed the points of {len(report.orphans)} records not in records.jsonl")
     if report.missing:
+        say("clearing the index", 0, None)
         await folder.writer.reset()
-        n = await index_log(folder, 0, batch)
+        n = await index_log(folder, 0, batch, say)
         fixed.append(f"rebuilt the index from records.jsonl ({n} records)")
     elif report.pending:
-        n = await index_log(folder, folder.writer.checkpoint, batch)
+        n = await index_log(folder, folder.writer.checkpoint, batch, say)
         fixed.append(f"indexed the {n} records past the index checkpoint")
+    say("checking again", 0, None)
     report = await check_folder(*parts)
     report.repaired = opened + fixed
     return report
+
+
+def _silent(_phase: str, _done: int, _total: int | None) -> None:
+    return None

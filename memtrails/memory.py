@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .folder.model import EmbedderFactory
     from .folder.search import SearchHit
     from .importers.cursor import Fetch
-    from .ingest import ProgressCallback
+    from .ingest import ProgressCallback, StepProgress
     from .limits import Limits
     from .records import AtLike, ImportReport
 
@@ -379,15 +379,16 @@ class Memory:
 
     # -- maintenance ---------------------------------------------------------------------
 
-    async def catch_up(self, batch: int = 64) -> int:
+    async def catch_up(self, batch: int = 64, *, on_progress: StepProgress | None = None) -> int:
         """Index the log lines past the index checkpoint; return how many records were indexed.
 
         Runs on open, so a crash between the log write and the index flush loses nothing.
+        ``on_progress`` hears ``(phase, records done, records to do)`` as it goes.
         """
         from .ingest import index_log
 
         folder = self._open_folder()
-        return await index_log(folder, folder.writer.checkpoint, batch)
+        return await index_log(folder, folder.writer.checkpoint, batch, on_progress)
 
     async def reindex(
         self,
@@ -395,6 +396,7 @@ class Memory:
         *,
         model: str | os.PathLike[str] | Embedder | None = None,
         threads: int | None = None,
+        on_progress: StepProgress | None = None,
     ) -> int:
         """Rebuild the table and the index from the log alone; return how many records were indexed.
 
@@ -403,6 +405,7 @@ class Memory:
             model: re-embed every record with this model (a name as for :meth:`open`, or an
                 embedder, yours to close); the folder uses it from then on.
             threads: onnxruntime threads for a model given by name.
+            on_progress: hears ``(phase, records done, records to do or None)`` as it goes.
 
         Raises:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
@@ -410,9 +413,11 @@ class Memory:
         """
         from .maintenance import reindex_folder
 
-        return await reindex_folder(self._open_folder(), batch, model, threads)
+        return await reindex_folder(self._open_folder(), batch, model, threads, on_progress)
 
-    async def check(self, *, repair: bool = False, batch: int = 64) -> CheckReport:
+    async def check(
+        self, *, repair: bool = False, batch: int = 64, on_progress: StepProgress | None = None
+    ) -> CheckReport:
         """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
 
         Like ``git fsck``: reads every line of the log and lists every point of the index.
@@ -423,13 +428,14 @@ class Memory:
                 rebuild the index when records lack points, index lines past the checkpoint.
                 Everything is written through the folder's one write path.
             batch: records per model call when re-indexing.
+            on_progress: hears ``(phase, records done, records to do or None)`` as it goes.
 
         Returns:
             The report; ``report.ok`` is True when nothing is (still) wrong.
         """
         from .maintenance import check_folder_and_repair
 
-        return await check_folder_and_repair(self._open_folder(), repair, batch)
+        return await check_folder_and_repair(self._open_folder(), repair, batch, on_progress)
 
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""

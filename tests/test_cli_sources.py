@@ -215,12 +215,32 @@ def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> N
     assert code == 0 and "no match (among records with --author Bob)" in out
 
 
-def test_reindex_and_repair_say_they_are_working(folder: tuple[str, Path]) -> None:
+def test_reindex_repair_and_catch_up_show_their_counts(folder: tuple[str, Path]) -> None:
     home, _ = folder
     code, out, err = run("reindex", "--home", home)
-    assert code == 0 and "reindexing 3 records ..." in err and "indexed 3 records" in out
-    code, _, err = run("check", "--repair", "--home", home)
-    assert code == 0 and "checking and repairing ..." in err
+    assert code == 0 and "indexed 3 records" in out
+    lines = err.splitlines()  # off a terminal: a line per phase and one at the end
+    assert lines[0].startswith("reindexing: rebuilding the table, ")
+    assert "reindexing: embedding, 0/3 records, " in err
+    assert lines[-1].startswith("reindexing: indexing, 3/3 records, ")
+    code, out, err = run("reindex", "--home", home, "--quiet")
+    assert code == 0 and err == "" and "indexed 3 records" in out
+
+    # As after a crash: the index checkpoint behind the log.
+    checkpoint = Path(home) / "index.json"
+    checkpoint.write_text(json.dumps({"log_offset": 0}))
+    code, out, err = run("check", "--repair", "--home", home)
+    assert code == 0 and "check --repair: checking, " in err
+    assert "check --repair: indexing, 3/3 records, " in err and "repaired: indexed the 3" in out
+    checkpoint.write_text(json.dumps({"log_offset": 0}))
+    code, out, err = run("search", "boiler", "--home", home)
+    assert code == 0 and "catching up the index: indexing, 3/3 records, " in err
+    assert "boiler" in out
+    code, _, err = run("search", "boiler", "--home", home)
+    assert code == 0 and "catching up" not in err  # nothing to catch up: nothing said
+    checkpoint.write_text(json.dumps({"log_offset": 0}))
+    code, out, err = run("search", "boiler", "--home", home, "--quiet")
+    assert code == 0 and err == "" and "boiler" in out
 
 
 def test_an_unchanged_rerun_does_not_repeat_its_warnings(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import subprocess
 import time
 from pathlib import Path
@@ -51,4 +52,27 @@ def test_off_a_terminal_progress_is_plain_lines(
     assert "\r" not in err and "|" not in err  # no bar drawn into a log
     with progress.progress_bar("quiet", enabled=False) as update:
         update(report)
+    assert capsys.readouterr().err == ""
+
+
+def test_steps_off_a_terminal_say_each_phase_its_counts_and_the_end(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = itertools.count(0.0, 1.0)  # a second per look: the time left is worked out
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    with progress.steps("reindexing") as say:
+        say("rebuilding the table", 0, None)
+        say("embedding", 0, 300)
+        say("embedding", 100, 300)  # within PLAIN_EVERY of the last line: not printed now
+        say("embedding", 200, 300)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("reindexing: rebuilding the table, ")
+    assert lines[1].startswith("reindexing: embedding, 0/300 records, ")
+    # The end is said, with the time left at the rate of this phase.
+    assert lines[-1].startswith("reindexing: embedding, 200/300 records, about ")
+    assert "s left" in lines[-1] and "\r" not in "".join(lines)
+    with progress.steps("quiet", enabled=False) as say:
+        say("embedding", 1, 2)
+    with progress.steps("nothing to do"):
+        pass
     assert capsys.readouterr().err == ""

@@ -1,5 +1,5 @@
-"""`memtrails add` on an mbox in a real terminal (tmux): a total, a phase, a ticking clock
-and a moving time left, from the first second to the last."""
+"""`memtrails add`, `reindex` and the catch-up in `search` in a real terminal (tmux): a
+total, a phase, a ticking clock and a moving time left, from the first second to the last."""
 
 from __future__ import annotations
 
@@ -70,6 +70,63 @@ def test_the_bar_shows_total_phase_and_a_moving_eta(tmp_path: Path) -> None:
     left = [m["left"] for m in seen if m["left"] != "?"]
     assert len(set(left)) >= 3  # the time left moves with the work
     assert max(int(m["n"]) for m in seen) > min(int(m["n"]) for m in seen)
+
+
+STEP = re.compile(
+    r"(?P<label>reindexing|catching up the index): +(?P<pct>\d+)%\|.*\| (?P<n>\d+)/(?P<total>\d+) "
+    r"\[(?P<elapsed>[\d:]+)<(?P<left>[\d:?]+), (?P<phase>starting|embedding|indexing)\]"
+)
+
+
+def _screens(session: str, command: str, done: Path) -> list[re.Match[str]]:
+    """Run ``command`` in a tmux terminal until it writes ``done``; the step bars it drew."""
+    subprocess.run(
+        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+    )
+    seen: list[re.Match[str]] = []
+    try:
+        deadline = time.monotonic() + 300
+        while not done.exists():
+            assert time.monotonic() < deadline, "the command did not finish"
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+            ).stdout
+            seen.extend(m for line in screen.splitlines() if (m := STEP.search(line)))
+            time.sleep(0.4)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    assert done.read_text().strip() == "0"
+    return seen
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (scripts/install.sh)"
+)
+def test_reindex_and_the_catch_up_show_counts_phase_and_time_left(tmp_path: Path) -> None:
+    mbox = _mbox(tmp_path / "list.mbox", 300)
+    home = tmp_path / "home"
+    run = (
+        f"cd {shlex.quote(str(ROOT))} && PYTHONPATH={shlex.quote(str(ROOT))} "
+        f"{shlex.quote(sys.executable)} -m memtrails"
+    )
+    where = f"--home {shlex.quote(str(home))} --threads 1"
+    subprocess.run(f"{run} add {shlex.quote(str(mbox))} {where} --quiet", shell=True, check=True)
+    for label, args in [
+        ("reindexing", "reindex"),
+        ("catching up the index", "search 'note 7' --k 1"),  # after a crash, as it were
+    ]:
+        (home / "index.json").write_text('{"log_offset": 0}')
+        done = tmp_path / f"done-{args.split()[0]}"
+        command = f"{run} {args} {where}; echo $? > {shlex.quote(str(done))}; sleep 60"
+        seen = _screens(f"memtrails-{os.getpid()}", command, done)
+        assert len(seen) >= 5 and {m["label"] for m in seen} == {label}
+        assert {m["total"] for m in seen} == {"300"}  # the records to index, known at once
+        assert "embedding" in {m["phase"] for m in seen}
+        assert len({m["elapsed"] for m in seen}) >= 3  # the clock ticks between batches
+        left = [m["left"] for m in seen if m["left"] != "?"]
+        assert len(set(left)) >= 2, left  # the time left follows the work
+        assert max(int(m["n"]) for m in seen) > min(int(m["n"]) for m in seen)
 
 
 @pytest.mark.slow

@@ -183,7 +183,8 @@ async def add(
 
     try:
         with overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished:
-            async with open_memory(home, threads, qdrant_url, model, create=True) as memory:
+            opening = open_memory(home, threads, qdrant_url, model, create=True, progress=show)
+            async with opening as memory:
                 opened.append(memory)
                 total.removed += await forget_vanished(memory, gone, name)
                 for note in notes:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..memory import Memory
-from ..pipeline.progress import working
+from ..pipeline.progress import steps
 from ._group import main
 from ._options import (
     as_command,
@@ -19,6 +19,7 @@ from ._options import (
     open_light,
     open_memory,
     qdrant_option,
+    quiet_option,
 )
 from ._sources import source_named
 
@@ -74,11 +75,16 @@ async def forget(
     help="Re-embed every record with this model (minilm, multilingual-e5-small, or a folder "
     "with model.onnx and tokenizer.json); the folder uses it from then on.",
 )
+@quiet_option
 @index_options
 @home_option
 @as_command
 async def reindex(
-    model: str | None, threads: int | None, qdrant_url: str | None, home: Path | None
+    model: str | None,
+    quiet: bool,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
 ) -> None:
     """Rebuild the index from the record log alone, with the folder's model or another.
 
@@ -88,21 +94,27 @@ async def reindex(
 
         memtrails reindex --model multilingual-e5-small
     """
-    async with open_memory(home, threads, qdrant_url) as memory:
-        records = (await memory.status()).records
-        with working(f"reindexing {records} records" + (f" into {model}" if model else "")):
-            n = await memory.reindex(model=model, threads=threads)
+    # No catch-up first: the whole log is indexed again anyway.
+    async with open_memory(home, threads, qdrant_url, catch_up=False) as memory:
+        with steps("reindexing" + (f" into {model}" if model else ""), not quiet) as shown:
+            n = await memory.reindex(model=model, threads=threads, on_progress=shown)
     click.echo(f"indexed {n} records" + (f" with {model}" if model else ""))
 
 
 @main.command()
 @click.option("--repair", is_flag=True, help="Fix what can be fixed from the record log.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@quiet_option
 @index_options
 @home_option
 @as_command
 async def check(
-    repair: bool, as_json: bool, threads: int | None, qdrant_url: str | None, home: Path | None
+    repair: bool,
+    as_json: bool,
+    quiet: bool,
+    threads: int | None,
+    qdrant_url: str | None,
+    home: Path | None,
 ) -> None:
     """Check that the memory folder is whole: every log line, the index, checkpoint, positions.
 
@@ -125,8 +137,8 @@ async def check(
         catch_up=False,
     )
     async with opening as memory:
-        with working("checking and repairing" if repair else "checking", enabled=repair):
-            report = await memory.check(repair=repair)
+        with steps("check --repair", enabled=repair and not quiet) as shown:
+            report = await memory.check(repair=repair, on_progress=shown)
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:

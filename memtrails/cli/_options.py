@@ -18,6 +18,7 @@ from .._exceptions import MemtrailsError
 from ..folder.space import disk_full
 from ..limits import MAX_DEPTH_CEILING, Limits
 from ..memory import Memory
+from ..pipeline.progress import steps
 
 __all__ = []
 
@@ -57,6 +58,12 @@ def home_option(f: Callable[..., Any]) -> Callable[..., Any]:
         type=click.Path(file_okay=False, path_type=Path),
         default=None,
         help="Memory folder (default: $MEMTRAILS_HOME, else ~/.memtrails).",
+    )(f)
+
+
+def quiet_option(f: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "-q", "--quiet", is_flag=True, help="No progress on stderr: only the result and errors."
     )(f)
 
 
@@ -201,30 +208,40 @@ def open_memory(
     *,
     brief: bool = False,
     create: bool = False,
+    catch_up: bool = True,
+    progress: bool = True,
 ) -> Any:
     """Open the folder for a command (``brief``: a short read an import may wait for).
 
     Only a command that writes new records (``add``) passes ``create=True``: a read command
     given a typo'd ``--home`` says there is no memory folder there and leaves the path alone.
+    Log lines the index missed (a crash) are indexed first, with progress unless
+    ``progress`` is False (``--quiet``, ``--json``); ``catch_up=False`` leaves them to the
+    command (``reindex`` rebuilds everything anyway).
     """
-    return told(
-        Memory.open(
-            home or default_home(),
-            threads=threads,
-            qdrant_url=qdrant_url,
-            model=model,
-            brief=brief,
-            create=create,
-        )
+    opening = Memory.open(
+        home or default_home(),
+        threads=threads,
+        qdrant_url=qdrant_url,
+        model=model,
+        brief=brief,
+        create=create,
+        catch_up=False,
     )
+    return told(opening, catch_up=catch_up, progress=progress)
 
 
 @asynccontextmanager
-async def told(opening: Any) -> AsyncIterator[Memory]:
-    """Open a memory and say on stderr, once, what opening repaired."""
+async def told(
+    opening: Any, *, catch_up: bool = False, progress: bool = True
+) -> AsyncIterator[Memory]:
+    """Open a memory, say on stderr, once, what opening repaired, and catch up its index."""
     async with opening as memory:
         for repair in memory.repairs:
             click.echo(f"repaired: {repair}", err=True)
+        if catch_up and not memory.remote:  # a service catches up its own folder
+            with steps("catching up the index", enabled=progress) as shown:
+                await memory.catch_up(on_progress=shown)
         yield memory
 
 

@@ -16,6 +16,7 @@ from ._options import (
     index_options,
     model_option,
     open_memory,
+    quiet_option,
 )
 from ._sources import source_named
 
@@ -68,6 +69,7 @@ MAX_K = 100_000
     help="Print nothing when the search's confidence (best cosine, or word match on that scale) is below this (0.35 is calibrated).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
+@quiet_option
 @model_option
 @index_options
 @home_option
@@ -82,6 +84,7 @@ async def search(
     until: str | None,
     min_confidence: float | None,
     as_json: bool,
+    quiet: bool,
     model: str | None,
     threads: int | None,
     qdrant_url: str | None,
@@ -101,7 +104,10 @@ async def search(
         first, last = bounds(since, until)
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from exc
-    async with open_memory(home, threads, qdrant_url, model, brief=True) as memory:
+    opening = open_memory(
+        home, threads, qdrant_url, model, brief=True, progress=not (quiet or as_json)
+    )
+    async with opening as memory:
         if source is not None:
             source = await source_named(memory, source)
         try:

@@ -207,6 +207,10 @@ class Table:
 
     def per_source(self) -> Counter[str]:
         """Return how many live records each source holds."""
+        if len(self._sources) == 1:
+            # One source ever: its count is the table's, kept as rows come and go (grouping
+            # a million rows took 80-125 ms of `memtrails status`).
+            return +Counter({self._sources[0]: len(self)})
         rows = self._db.execute("SELECT source, count(*) FROM records GROUP BY source")
         counts = Counter({self._sources[sid]: n for sid, n in rows})
         for uid in self._flight:

@@ -6,7 +6,9 @@ its rate and time left follow the embedding, which is the slow part, not the rea
 which runs ahead. Without a count it estimates one from the bytes read, or just counts.
 A clock thread redraws it twice a second, so the elapsed time ticks while the model loads
 and between batches, and it names the phase: starting (the model loads), reading,
-embedding (reading done, batches still in the model).
+embedding (reading done, batches still in the model). :func:`steps` shows the maintenance
+steps (reindex, check --repair, the catch-up after a crash) through the same clock: records
+done against the records to do, the phase and the time left.
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from tqdm import tqdm
 
 from ..records import ImportReport
 
-__all__ = ["PLAIN_EVERY", "overall_bar", "progress_bar", "working"]
+__all__ = ["PLAIN_EVERY", "overall_bar", "progress_bar", "steps"]
 
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines when stderr is not a terminal (a log, cron)."""
 _TICK = 0.5
 _FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}{postfix}]"
 _COUNT_FORMAT = "{desc}: {n_fmt} records [{elapsed}, {rate_fmt}{postfix}]"
+_PHASE_FORMAT = "{desc}: [{elapsed}{postfix}]"
 
 
 class _Progress:
@@ -206,29 +209,105 @@ def overall_bar(count: int, enabled: bool = True) -> Iterator[Callable[[ImportRe
         bar.close()
 
 
-@contextmanager
-def working(label: str, enabled: bool = True) -> Iterator[None]:
-    """Show that a long step without counts of its own runs: ``label [elapsed]``, ticking.
+_StepReport = Callable[[str, int, int | None], None]  # memtrails.ingest.StepProgress
 
-    For ``reindex`` and ``check --repair``, which re-embed the whole log: on a terminal a
-    line whose clock ticks until the step ends; elsewhere one line when it starts.
+
+class _Steps:
+    """The display of a step in phases (reindex, check --repair, the catch-up on open).
+
+    A phase with a total is a bar whose rate and time left are this phase's own; one
+    without is its name and a ticking clock.
+    """
+
+    def __init__(self, label: str, stream: TextIO, terminal: bool) -> None:
+        self.label = label
+        self.stream = stream
+        self.terminal = terminal
+        self.phase = ""  # nothing shown until the step reports (a catch-up with nothing to do)
+        self.done = 0
+        self.total: int | None = None
+        self.started = self.since = self.printed = time.monotonic()
+        self.lock = threading.Lock()
+        self.bar: Any = None
+        self.unsaid = False  # off a terminal: reported since the last line printed
+
+    def update(self, phase: str, done: int, total: int | None) -> None:
+        with self.lock:
+            changed = phase != self.phase or total != self.total
+            counted = total != self.total
+            self.phase, self.done, self.total = phase, done, total
+            if self.terminal and self.bar is None:
+                self.bar = tqdm(
+                    desc=self.label,
+                    total=total,
+                    unit=" rec",
+                    file=self.stream,
+                    dynamic_ncols=True,
+                    leave=False,
+                    bar_format=_PHASE_FORMAT,
+                    mininterval=0,
+                )
+            if self.bar is not None:
+                if counted:
+                    # A phase's own clock: the rate and time left of the table rebuild
+                    # before it say nothing about the embedding.
+                    self.bar.reset(total=total)
+                    self.bar.bar_format = _FORMAT if total is not None else _PHASE_FORMAT
+                self.bar.n = done
+                self.bar.set_postfix_str(phase, refresh=False)
+                self.bar.refresh()
+                return
+            self.unsaid = True
+            if changed:
+                self.since = time.monotonic()
+                self._line()
+
+    def draw(self) -> None:
+        with self.lock:
+            if self.bar is not None:
+                self.bar.refresh()
+            elif (
+                self.phase and not self.terminal and time.monotonic() - self.printed >= PLAIN_EVERY
+            ):
+                self._line()
+
+    def _line(self) -> None:
+        now = time.monotonic()
+        self.printed, self.unsaid = now, False
+        count = ""
+        if self.total is not None:
+            count = f", {self.done}/{self.total} records"
+            spent = now - self.since
+            if self.done and self.done < self.total and spent > 0:
+                count += f", about {(self.total - self.done) * spent / self.done:.0f} s left"
+        print(
+            f"{self.label}: {self.phase}{count}, {now - self.started:.0f} s",
+            file=self.stream,
+            flush=True,
+        )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+        elif self.unsaid:
+            self._line()  # where it ended, for a log
+
+
+@contextmanager
+def steps(label: str, enabled: bool = True) -> Iterator[_StepReport]:
+    """Yield a ``StepProgress`` callback (``memtrails.ingest``) that shows a maintenance step on stderr.
+
+    On a terminal a bar (records done against the phase's records, its phase, elapsed and
+    time left), redrawn twice a second; elsewhere a line at each new phase, every
+    :data:`PLAIN_EVERY` seconds, and at the end. Nothing when not ``enabled`` (``--quiet``).
     """
     if not enabled:
-        yield
+        yield lambda _phase, _done, _total: None
         return
-    if not sys.stderr.isatty():
-        print(f"{label} ...", file=sys.stderr, flush=True)
-        yield
-        return
-    bar = tqdm(
-        desc=label,
-        total=None,
-        file=sys.stderr,
-        leave=False,
-        bar_format="{desc} [{elapsed}]",
-    )
+    stream = sys.stderr
+    shown = _Steps(label, stream, stream.isatty())
     try:
-        with _ticking(bar.refresh, f"working {label}"):
-            yield
+        with _ticking(shown.draw, f"steps {label}"):
+            yield shown.update
     finally:
-        bar.close()
+        shown.close()

@@ -227,7 +227,7 @@ class RemoteMemory(Memory):
             on_progress(report)
         return report
 
-    async def catch_up(self, batch: int = 64) -> int:
+    async def catch_up(self, batch: int = 64, **_: Any) -> int:
         """Not available remotely: the service catches up when it opens the folder."""
         _not_remote("catch_up")
 
