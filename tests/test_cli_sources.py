@@ -259,3 +259,22 @@ def test_an_unchanged_rerun_does_not_repeat_its_warnings(
     assert err.count("skipped: ") == 1 and "never" in err  # the new one is shown
     code, out, _ = run("add", str(rows), "--home", home, "--full", "--json")
     assert len(json.loads(out)["errors"]) == 2  # --json always lists them all
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for extra in ([], ["--json"]):
+        # `memtrails search boiler | head -0`: the pipe is closed before anything is written.
+        with subprocess.Popen(
+            [sys.executable, "-m", "memtrails", "search", "boiler", "--home", home, *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=str(Path(home).parent),
+        ) as shown:
+            assert shown.stdout is not None and shown.stderr is not None
+            shown.stdout.close()
+            err = shown.stderr.read().decode()
+            code = shown.wait()
+        assert code == 141 and err == "", err  # the shell's code for SIGPIPE, no noise

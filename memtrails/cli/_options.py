@@ -6,6 +6,7 @@ import asyncio
 import errno
 import json
 import os
+import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from functools import wraps
@@ -172,6 +173,18 @@ def as_command(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., 
     return wrapper
 
 
+def _stdout_gone() -> bool:
+    """True when standard output is a pipe whose reader has closed it."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # no poll (Windows), no file descriptor
+        return False
+
+
 def failed_report(command: str, message: str) -> dict[str, Any]:
     """The JSON a command prints under ``--json`` when it cannot run: its report, empty, and why."""
     if command == "add":
@@ -186,6 +199,13 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]], args: Any, kwargs: Any)
         return asyncio.run(coro_fn(*args, **kwargs))
     except MemtrailsError as exc:
         raise click.ClickException(str(exc)) from exc
+    except BrokenPipeError as exc:
+        if not _stdout_gone():
+            raise click.ClickException(str(exc)) from exc
+        # The reader went away (`memtrails search x | head -1`): end quietly, as git and
+        # grep do, with the shell's code for SIGPIPE; nothing more goes to the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise click.exceptions.Exit(141) from None
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             # A write that memtrails did not name itself: say which file, when known.
