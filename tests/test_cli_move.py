@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -100,3 +101,28 @@ def test_a_moved_folder_carries_its_sources_and_a_copy_is_refused(tmp_path: Path
     assert code == 1 and "is already a source of its own" in err
     code, _, err = run("move", str(tmp_path / "nothing.mbox"), str(copy), "--home", home)
     assert code == 1 and "no source matches" in err
+
+
+def test_a_moved_repository_continues_its_git_source(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    repo = tmp_path / "repo"
+    git = ["git", "-C", str(repo), "-c", "user.name=A", "-c", "user.email=a@x"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    for i in range(3):
+        subprocess.run(
+            [*git, "commit", "-q", "--allow-empty", "-m", f"boiler serviced {i}"], check=True
+        )
+    code, out, _ = run("add", "--git", str(repo), "--home", home, "--json")
+    assert code == 0 and json.loads(out)["added"] == 3
+    moved = tmp_path / "projects" / "repo"
+    moved.parent.mkdir()
+    repo.rename(moved)
+    code, out, err = run("move", str(repo), str(moved), "--home", home)
+    assert code == 0 and f"git:{repo.resolve()} -> git:{moved.resolve()}" in out, err
+    git[2] = str(moved)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "boiler serviced 3"], check=True)
+    code, out, _ = run("add", "--git", str(moved), "--home", home, "--json")
+    report = json.loads(out)
+    assert code == 0 and report["added"] == 1  # only the new commit
+    assert [s["mode"] for s in report["sources"]] == ["incremental"]
+    assert len(_hits(home)) == 4
