@@ -86,12 +86,16 @@ async def test_lag_picks_up_a_row_that_arrived_late_and_without_it_the_row_is_mi
         assert table.asked[-1] == (T0 + timedelta(minutes=19) - timedelta(minutes=5)).isoformat()
 
 
-async def test_rows_out_of_order_save_the_watermark_only_at_the_end_and_say_so(tmp_path: Path) -> None:
+async def test_rows_out_of_order_save_the_watermark_only_at_the_end_and_say_so(
+    tmp_path: Path,
+) -> None:
     rows = [{"id": i, "text": f"row {i}", "updated_at": v} for i, v in enumerate([1, 5, 3, 7, 2])]
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         states = [
             item
-            async for item in from_cursor(lambda since: rows, name="n", cursor="updated_at", checkpoint_every=2)
+            async for item in from_cursor(
+                lambda since: rows, name="n", cursor="updated_at", checkpoint_every=2
+            )
             if not isinstance(item, dict)
         ]
         # One mid-run position after rows 1 and 5 (in order), none after the order broke.
@@ -112,7 +116,9 @@ async def test_a_source_that_ignores_since_is_reported(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-async def test_a_run_that_fails_half_way_resumes_without_losing_or_duplicating(tmp_path: Path) -> None:
+async def test_a_run_that_fails_half_way_resumes_without_losing_or_duplicating(
+    tmp_path: Path,
+) -> None:
     table = Table(tmp_path / "app.db", 2500)
 
     def failing(since: Any) -> Iterator[dict[str, Any]]:
@@ -137,7 +143,9 @@ async def test_a_run_that_fails_half_way_resumes_without_losing_or_duplicating(t
 
 
 @pytest.mark.slow
-async def test_a_full_pass_with_prune_forgets_deleted_rows_of_that_source_only(tmp_path: Path) -> None:
+async def test_a_full_pass_with_prune_forgets_deleted_rows_of_that_source_only(
+    tmp_path: Path,
+) -> None:
     table = Table(tmp_path / "app.db", 30)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         await memory.ingest([{"id": "keep", "text": "another source"}], name="other")
@@ -162,5 +170,7 @@ async def test_misuse_says_what_to_do(tmp_path: Path) -> None:
             await memory.ingest([{"id": 1, "text": "x"}], full=True)
         with pytest.raises(TypeError, match="give `cursor=` the field that grows"):
             await memory.ingest(lambda since: [{"id": 1, "text": "x"}], name="n")
-        report = await memory.ingest(lambda since: [{"id": 1, "text": "no stamp"}], name="n", cursor="updated_at")
+        report = await memory.ingest(
+            lambda since: [{"id": 1, "text": "no stamp"}], name="n", cursor="updated_at"
+        )
         assert [e.reason for e in report.errors] == ["no `updated_at` value (the cursor column)"]

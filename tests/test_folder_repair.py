@@ -112,7 +112,9 @@ def test_the_cli_prints_what_opening_repaired(
 def test_an_import_that_finds_nothing_new_never_loads_the_index(tmp_path: Path) -> None:
     """Opening a folder closed cleanly leaves its index unloaded until something needs it."""
     folder, source = tmp_path / "mem", tmp_path / "notes.jsonl"
-    source.write_text("".join(json.dumps({"id": str(i), "text": f"note {i}"}) + "\n" for i in range(30)))
+    source.write_text(
+        "".join(json.dumps({"id": str(i), "text": f"note {i}"}) + "\n" for i in range(30))
+    )
     script = f"""
 import asyncio, json, sys
 from memtrails import Memory

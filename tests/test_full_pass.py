@@ -122,7 +122,12 @@ ROWS: list[Any] = [
     {"id": "c", "text": "x" * 300},
     "{not json",
     {"id": "b", "text": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB in it"},
-    {"id": "d", "title": "a title", "text": "  padded\u00a0 ", "tags": ["x", {"password": "hunter22"}]},
+    {
+        "id": "d",
+        "title": "a title",
+        "text": "  padded\u00a0 ",
+        "tags": ["x", {"password": "hunter22"}],
+    },
     {"question": "id-less again", "answer": "42"},
 ]
 
@@ -162,7 +167,14 @@ async def test_a_new_rule_set_other_limits_or_another_time_zone_read_every_line_
     tmp_path: Path, counted: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "rows.jsonl"
-    path.write_text(_lines([{"id": f"r{i}", "text": f"record {i} " * 5, "at": "2024-03-01T12:00:00"} for i in range(20)]))
+    path.write_text(
+        _lines(
+            [
+                {"id": f"r{i}", "text": f"record {i} " * 5, "at": "2024-03-01T12:00:00"}
+                for i in range(20)
+            ]
+        )
+    )
     folder = tmp_path / "m"
     with in_tz("UTC"):
         assert (await _ingest(folder, from_jsonl(path))).added == 20
@@ -208,7 +220,9 @@ def _rows(edit: str) -> list[Any]:
         {"id": "4", "text": "nested", "meta": {"deep": [[{"x": None}]], "day": "2024-01-02"}},
         MemoryRecord(id="5", text="a record", meta={"password": "hunter2hunter2"}),
         {"id": "6", "text": "a str subclass", "meta": {"o": _Opaque(edit)}},
-        {"id": "7", "text": "no text field"} if edit == "v1" else {"id": "7", "title": "t only", "text": ""},
+        {"id": "7", "text": "no text field"}
+        if edit == "v1"
+        else {"id": "7", "title": "t only", "text": ""},
     ]
 
 

@@ -31,7 +31,9 @@ def test_freed_heap_pages_leave_the_process() -> None:
     chunks = [libc.malloc(CHUNK) for _ in range(CHUNKS)]
     for chunk in chunks:
         ctypes.memset(chunk, 1, CHUNK)  # touch every page: resident
-    kept = set(chunks[::64])  # live chunks scattered through the heap keep it from shrinking by itself
+    kept = set(
+        chunks[::64]
+    )  # live chunks scattered through the heap keep it from shrinking by itself
     for chunk in chunks:
         if chunk not in kept:
             libc.free(chunk)

@@ -430,7 +430,9 @@ async def test_unchanged_tree_reads_no_file(tree: Path, monkeypatch: pytest.Monk
     age(tree)
     first = await collect(from_files(tree, limits=Limits(max_file_bytes=4096)))
     reads = spy_reads(monkeypatch, tree)
-    again = await collect(from_files(tree, limits=Limits(max_file_bytes=4096), state=final(first).state))
+    again = await collect(
+        from_files(tree, limits=Limits(max_file_bytes=4096), state=final(first).state)
+    )
     assert reads == []
     assert records(again) == {}
     assert sorted(seen(again)) == sorted(records(first))
@@ -521,7 +523,9 @@ async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
     saved = items[-1].state["files"]
     # Nothing read, nothing worth saving before the end.
     unchanged = await collect(
-        from_files(tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state)
+        from_files(
+            tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state
+        )
     )
     assert [i for i in unchanged if isinstance(i, SourceState)] == [unchanged[-1]]
     # With a state, positions also keep last run's stamps of the files not reached yet.
@@ -530,7 +534,9 @@ async def test_positions_follow_the_files_they_cover(tree: Path) -> None:
         (tree / name).write_text(f"edited {n}\n", encoding="utf-8")
         os.utime(tree / name, ns=(OLD_NS - n - 1, OLD_NS - n - 1))
     again = await collect(
-        from_files(tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state)
+        from_files(
+            tree, limits=Limits(max_file_bytes=4096), checkpoint_every=4, state=items[-1].state
+        )
     )
     assert list(records(again)) == edited
     middle = next(i for i in again if isinstance(i, SourceState))

@@ -21,6 +21,8 @@ from memtrails.importers.git import _history as git_history
 from memtrails.records import At, MemoryRecord, SourceState
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
 def bulk(path: Path, n: int) -> Path:
     """A repository of ``n`` commits made in one `git fast-import` run (fast)."""
     Repo(path)

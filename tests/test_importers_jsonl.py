@@ -48,7 +48,9 @@ async def test_mt_bench_maps_fields(corpora: Path) -> None:
     assert first.text.startswith("turns: " + raw[0]["turns"][0] + "\n" + raw[0]["turns"][1])
     assert "turns" not in first.meta
     with_reference = next(
-        i for i, r in zip(items, raw, strict=True) if "reference" in r and isinstance(i, MemoryRecord)
+        i
+        for i, r in zip(items, raw, strict=True)
+        if "reference" in r and isinstance(i, MemoryRecord)
     )
     assert isinstance(with_reference, MemoryRecord)
     assert "\nreference: " in with_reference.text
@@ -64,7 +66,11 @@ async def test_chat_turn_fields_and_a_text_given_as_a_list(tmp_path: Path) -> No
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     first, second, third = await _read(path)
     assert isinstance(first, MemoryRecord) and isinstance(second, MemoryRecord)
-    assert (first.author, first.thread, first.text) == ("Ana", "s1", "Hi.\n\nI moved to Porto in May.")
+    assert (first.author, first.thread, first.text) == (
+        "Ana",
+        "s1",
+        "Hi.\n\nI moved to Porto in May.",
+    )
     assert (second.author, second.thread) == ("user", "c9")
     assert isinstance(third, RecordError) and "must be a string, got list" in third.reason
 
@@ -98,7 +104,11 @@ async def test_broken_lines_are_errors_naming_the_line(tmp_path: Path) -> None:
     assert "mapped to id" in errors["line 7"]
     assert "not a date" in errors["line 9"]
     assert errors["line 10"] == "truncated last line (no newline at end of file)"
-    assert all(isinstance(i, RecordError) and i.source == str(path.resolve()) for i in items if isinstance(i, RecordError))
+    assert all(
+        isinstance(i, RecordError) and i.source == str(path.resolve())
+        for i in items
+        if isinstance(i, RecordError)
+    )
 
 
 async def test_last_line_without_newline_that_is_complete_is_kept(tmp_path: Path) -> None:
@@ -157,7 +167,11 @@ async def test_falls_back_to_a_full_pass_when_the_read_part_changed(tmp_path: Pa
     assert (end.mode, end.complete, end.why) == ("full", True, "the part read before has changed")
     path.write_text('{"text": "one"}\n')
     end = [i async for i in from_jsonl(path, state=end.state)][-1]
-    assert isinstance(end, SourceState) and end.why is not None and end.why.startswith("the file shrank")
+    assert (
+        isinstance(end, SourceState)
+        and end.why is not None
+        and end.why.startswith("the file shrank")
+    )
 
 
 async def test_an_unfinished_last_line_is_read_again_once_it_is_complete(tmp_path: Path) -> None:

@@ -314,7 +314,9 @@ async def test_killed_slack_import_resumes_after_the_last_finished_channel(
         resumed = await import_slack(memory, export)
         # alpha's finished days are not read again; beta is read from its start.
         assert [m for m in reads if "/" in m] == [
-            "alpha/2024-03-02.json", "beta/2024-03-01.json", "beta/2024-03-02.json"
+            "alpha/2024-03-02.json",
+            "beta/2024-03-01.json",
+            "beta/2024-03-02.json",
         ]
         # Only what the killed run had not written is embedded.
         assert (resumed.added, resumed.embedded) == (6 - written, 6 - written)

@@ -21,7 +21,7 @@ def _line(id: str, text: str, source: str = "notes") -> tuple[str, bytes]:
 
 def test_append_returns_offsets_that_read_back(tmp_path: Path) -> None:
     log = RecordLog(tmp_path / "records.jsonl")
-    lines = [_line("a", "first"), _line("b", "second, with ünïcode and \"quotes\"")]
+    lines = [_line("a", "first"), _line("b", 'second, with ünïcode and "quotes"')]
     end, offsets = log.append([line for _, line in lines])
     assert end == log.size == (tmp_path / "records.jsonl").stat().st_size
     assert [log.read_line(o)["id"] for o in offsets] == ["a", "b"]

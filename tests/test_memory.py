@@ -338,7 +338,9 @@ async def test_same_id_twice_in_one_source_keeps_the_first_and_reruns_stay_put(
 
 
 @pytest.mark.slow
-async def test_an_import_waits_for_a_brief_reader_but_not_for_another_writer(tmp_path: Path) -> None:
+async def test_an_import_waits_for_a_brief_reader_but_not_for_another_writer(
+    tmp_path: Path,
+) -> None:
     folder = tmp_path / "m"
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         await memory.ingest([{"id": "a", "text": "alpha"}])

@@ -201,7 +201,9 @@ async def test_a_few_edits_spread_through_a_source_are_written_together(
 
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         await add_path(memory, source)
-        edited = [{**r, "text": f"{r['text']} edited"} if i % 100 == 50 else r for i, r in enumerate(rows)]
+        edited = [
+            {**r, "text": f"{r['text']} edited"} if i % 100 == 50 else r for i, r in enumerate(rows)
+        ]
         source.write_text("".join(json.dumps(r) + "\n" for r in edited))
         monkeypatch.setattr(RecordLog, "append", counted)
         report = await add_path(memory, source)

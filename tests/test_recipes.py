@@ -34,10 +34,14 @@ def _recipe(name: str) -> dict[str, Any]:
 
 
 @pytest.mark.slow
-async def test_sqlite_recipe_reads_only_new_and_changed_notes(tmp_path: Path, embedder: Any) -> None:
+async def test_sqlite_recipe_reads_only_new_and_changed_notes(
+    tmp_path: Path, embedder: Any
+) -> None:
     db = tmp_path / "app.db"
     conn = sqlite3.connect(db)
-    conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT, updated_at TEXT)")
+    conn.execute(
+        "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT, updated_at TEXT)"
+    )
     notes = [
         ("Boiler service", "The boiler was serviced; next check in October."),
         ("Car insurance", "Renewed with the same company, premium up 4%."),
@@ -74,7 +78,10 @@ async def test_postgres_recipe_resumes_from_the_watermark(tmp_path: Path) -> Non
         )
         await conn.executemany(
             "INSERT INTO tickets VALUES ($1, $2, $3, $4)",
-            [(i, f"ticket {i}", f"body of ticket {i}", T0 + timedelta(minutes=i)) for i in range(300)],
+            [
+                (i, f"ticket {i}", f"body of ticket {i}", T0 + timedelta(minutes=i))
+                for i in range(300)
+            ],
         )
         tickets_since = _recipe("postgres")["tickets_since"]
         async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
@@ -193,7 +200,9 @@ asyncio.run(main())
 
 
 @pytest.mark.slow
-async def test_http_recipe_survives_a_429_a_failing_page_and_a_kill(tmp_path: Path, api: Api) -> None:
+async def test_http_recipe_survives_a_429_a_failing_page_and_a_kill(
+    tmp_path: Path, api: Api
+) -> None:
     issues_since = _recipe("http")["issues_since"]
     folder = tmp_path / "m"
 
@@ -234,7 +243,11 @@ async def test_http_recipe_survives_a_429_a_failing_page_and_a_kill(tmp_path: Pa
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         final = await memory.ingest(issues_since(api.url), name="issues", cursor="updated_at")
         status = await memory.status()
-        ids = {record.id for record in [await memory.get(str(i), source="issues") for i in range(2500)] if record}
+        ids = {
+            record.id
+            for record in [await memory.get(str(i), source="issues") for i in range(2500)]
+            if record
+        }
     assert status.records == 2500 and len(ids) == 2500
     assert api.rows_served < 2500  # resumed: not the whole API again
     assert final.added + final.unchanged == api.rows_served

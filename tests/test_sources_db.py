@@ -40,16 +40,22 @@ async def test_sqlite_cursor_in_worker_threads(
     conn = sqlite3.connect(db, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     try:
-        cursor = conn.execute("SELECT id, question AS title, answer AS text FROM questions ORDER BY id")
+        cursor = conn.execute(
+            "SELECT id, question AS title, answer AS text FROM questions ORDER BY id"
+        )
         async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
-            report = await memory.ingest(from_iterable(cursor, in_thread=True, chunk=4), name="app.db:questions")
+            report = await memory.ingest(
+                from_iterable(cursor, in_thread=True, chunk=4), name="app.db:questions"
+            )
             assert report.added == 25
             record = await memory.get("7", source="app.db:questions")
             assert record is not None and record.title == rows[6][1]
             hit = (await memory.search(rows[3][1], k=1))[0]
             assert hit.id == "4"
             # The same query again: nothing new.
-            again = conn.execute("SELECT id, question AS title, answer AS text FROM questions ORDER BY id")
+            again = conn.execute(
+                "SELECT id, question AS title, answer AS text FROM questions ORDER BY id"
+            )
             assert (await memory.ingest(again, name="app.db:questions")).unchanged == 25
     finally:
         conn.close()
@@ -59,7 +65,10 @@ async def test_sqlite_bad_rows_are_skipped_and_reported(tmp_path: Path, embedder
     conn = sqlite3.connect(":memory:")
     conn.row_factory = sqlite3.Row
     conn.execute("CREATE TABLE notes (id TEXT, text TEXT, colour TEXT)")
-    conn.executemany("INSERT INTO notes VALUES (?, ?, ?)", [("a", "fine", None), (None, "no id", None), ("c", None, None)])
+    conn.executemany(
+        "INSERT INTO notes VALUES (?, ?, ?)",
+        [("a", "fine", None), (None, "no id", None), ("c", None, None)],
+    )
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         report = await memory.ingest(conn.execute("SELECT id, text FROM notes"), name="notes")
     assert report.added == 1
@@ -70,20 +79,25 @@ async def test_sqlite_bad_rows_are_skipped_and_reported(tmp_path: Path, embedder
 
 
 @pytest.mark.postgres
-async def test_postgres_server_side_cursor(tmp_path: Path, embedder: Any, gsm8k_subset: Callable[[int], Path]) -> None:
+async def test_postgres_server_side_cursor(
+    tmp_path: Path, embedder: Any, gsm8k_subset: Callable[[int], Path]
+) -> None:
     asyncpg = pytest.importorskip("asyncpg")
     rows = _questions(gsm8k_subset(30))
     conn = await asyncpg.connect(pg_dsn())
     cursors_seen: list[int] = []
     try:
         await conn.execute("DROP TABLE IF EXISTS memtrails_questions")
-        await conn.execute("CREATE TABLE memtrails_questions (id int PRIMARY KEY, question text, answer text)")
+        await conn.execute(
+            "CREATE TABLE memtrails_questions (id int PRIMARY KEY, question text, answer text)"
+        )
         await conn.executemany("INSERT INTO memtrails_questions VALUES ($1, $2, $3)", rows)
 
         async def questions() -> AsyncIterator[Any]:
             async with conn.transaction():
                 cursor = conn.cursor(
-                    "SELECT id, question AS title, answer AS text FROM memtrails_questions ORDER BY id", prefetch=5
+                    "SELECT id, question AS title, answer AS text FROM memtrails_questions ORDER BY id",
+                    prefetch=5,
                 )
                 async for row in cursor:
                     if row["id"] % 10 == 0:

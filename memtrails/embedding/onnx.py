@@ -51,6 +51,7 @@ DEFAULT_MODEL_SIZE = 22_928_619
 DEFAULT_TOKENIZER_FILE = "minilm-l6-v2-tokenizer.json"
 DEFAULT_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
+
 class OnnxEmbedder:
     """Embeds texts with an ONNX transformer: token windows, mean pooling, L2 normalisation.
 
@@ -137,7 +138,9 @@ class OnnxEmbedder:
         self._closed = self._optimized = False
         self._output, self._pooled = pick_output(session, model_id)
         self._dims = output_dims(
-            session, self._output, lambda: self._run_batch([Window(0, 0, 0, [], ())], False)[0].vector
+            session,
+            self._output,
+            lambda: self._run_batch([Window(0, 0, 0, [], ())], False)[0].vector,
         )
 
     # ----------------------------------------------------------------- construction
@@ -462,7 +465,9 @@ class OnnxEmbedder:
 
     def _windows(self, texts: list[str], *, first_only: bool) -> list[Window]:
         """Cut every text into windows of content word pieces, in text order."""
-        return cut_windows(self._tokenizer, texts, self._window, self._overlap, first_only=first_only)
+        return cut_windows(
+            self._tokenizer, texts, self._window, self._overlap, first_only=first_only
+        )
 
     async def _run_windows(
         self, windows: list[Window], *, keep_tokens: bool, lead: list[int]

@@ -24,7 +24,6 @@ def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
     return cast("AsyncGenerator[Item, None]", items)
 
 
-
 def _git_source_of(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> str:
     given = kwargs.get("source")
     return str(given) if given is not None else git_source(args[0] if args else kwargs["repo"])

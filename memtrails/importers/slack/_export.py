@@ -228,7 +228,9 @@ class Export:
                 self._check(os.fstat(f.fileno()).st_size)
                 data = f.read(limit + 1)
         if len(data) > limit:  # bigger than its directory entry or stat said
-            raise MemberRefused(f"more than {limit} bytes, the limit (Limits.max_file_bytes): not read")
+            raise MemberRefused(
+                f"more than {limit} bytes, the limit (Limits.max_file_bytes): not read"
+            )
         return data
 
     def _check(self, size: int) -> None:
