@@ -563,3 +563,16 @@ def test_add_git_by_its_git_folder_is_the_same_source(tmp_path: Path) -> None:
     assert [(s["source"], s["mode"]) for s in report["sources"]] == [
         (repo_source(repo), "incremental")
     ]
+
+
+@pytest.mark.parametrize("stamp", ["not-a-time", "179618714696187146", "99999999999999"])
+def test_a_commit_time_no_date_can_hold_reads_as_the_epoch(stamp: str) -> None:
+    """A damaged commit's time (not a number, or past what a date holds) costs the import
+    nothing: the commit is read, dated at the epoch."""
+    from memtrails.importers.git._log import commit_record, parse_header
+
+    fields = ["a" * 40, "", "Ann", "ann@example.org", stamp, "Ann", "ann@example.org"]
+    commit = parse_header([*fields, stamp, "Fix the flaky poller\n"])
+    record = commit_record(commit, "git:x", False, True)
+    assert record.at is not None and record.at.ms == 0
+    assert "flaky poller" in record.text

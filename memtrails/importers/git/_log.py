@@ -94,10 +94,17 @@ def commit_record(commit: Commit, source: str, shallow: bool, files_known: bool)
     )
 
 
+_MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
+
+
 def _seconds(field: str) -> int:
     # git prints a number here; anything else (a damaged object, or not git's output at
-    # all) reads as 0, the epoch, rather than ending the whole import.
-    return int(field) if field.isascii() and field.isdigit() else 0
+    # all), or a time no date can hold, reads as 0, the epoch, rather than ending the
+    # whole import.
+    if not (field.isascii() and field.isdigit()):
+        return 0
+    value = int(field)
+    return value if value <= _MAX_SECONDS else 0
 
 
 def parse_header(fields: list[str]) -> Commit:
