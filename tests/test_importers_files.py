@@ -559,3 +559,14 @@ async def test_a_folder_it_cannot_list_makes_the_run_incomplete(
     items = await collect(from_files(tree))
     assert errors(items)["sub"].startswith("cannot read the folder")
     assert not final(items).complete
+
+
+async def test_a_gitignore_line_python_warns_about_is_read_quietly(tmp_path: Path) -> None:
+    """A class such as ``[[a]`` makes ``re`` warn ("Possible nested set"); the walk reads
+    the rule as git does and the user sees no Python warning (warnings are errors here)."""
+    (tmp_path / ".gitignore").write_text("[[a]b\n*.log\n")
+    (tmp_path / "keep.md").write_text("# Keep\n\nThe ferry leaves at nine.\n")
+    (tmp_path / "debug.log").write_text("noise\n")
+    items = await collect(from_files(tmp_path))
+    records = [i for i in items if isinstance(i, MemoryRecord)]
+    assert [r.id for r in records] == ["keep.md"]

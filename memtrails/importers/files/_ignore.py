@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,16 +87,20 @@ def read_ignore(path: Path, base: str) -> IgnoreFile | None:
 
 def _patterns(lines: list[str]) -> list[Any]:
     """Read the lines as pathspec does (comments, escapes, classes, "**", anchoring, "!")."""
-    try:
-        return list(GitIgnoreSpec.from_lines(lines).patterns)
-    except ValueError:  # pathspec refuses a line ("!" alone): git reads the others
-        kept: list[Any] = []
-        for line in lines:
-            try:
-                kept.extend(GitIgnoreSpec.from_lines([line]).patterns)
-            except ValueError:
-                continue
-        return kept
+    # pathspec compiles each line with ``re``, which warns about some odd classes ("Possible
+    # nested set"): a user's .gitignore line is read, not reported as a Python warning.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        try:
+            return list(GitIgnoreSpec.from_lines(lines).patterns)
+        except ValueError:  # pathspec refuses a line ("!" alone): git reads the others
+            kept: list[Any] = []
+            for line in lines:
+                try:
+                    kept.extend(GitIgnoreSpec.from_lines([line]).patterns)
+                except ValueError:
+                    continue
+            return kept
 
 
 def _matches(rule: _Rule, path: str, is_dir: bool) -> bool:
