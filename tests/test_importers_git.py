@@ -576,3 +576,30 @@ def test_a_commit_time_no_date_can_hold_reads_as_the_epoch(stamp: str) -> None:
     record = commit_record(commit, "git:x", False, True)
     assert record.at is not None and record.at.ms == 0
     assert "flaky poller" in record.text
+
+
+def test_a_log_entry_with_no_object_name_is_not_a_commit(tmp_path: Path) -> None:
+    """What git never prints (a header whose object name is empty or not hex, from a damaged
+    pipe or another program) is left out, and the commits around it are read."""
+    import stat as stat_module
+
+    from memtrails.importers.git._log import MARK, Log
+
+    def entry(sha: str, subject: str) -> str:
+        fields = [sha, "", "Ann", "ann@example.org", "1700000000"]
+        fields += ["Ann", "ann@example.org", "1700000000", subject + "\n"]
+        return MARK + "\x00".join(fields) + "\x00" + "\n1\t0\tREADME.md\x00"
+
+    text = entry("a" * 40, "First") + entry("", "Damaged") + entry("zz" * 20, "Not hex")
+    text += entry("b" * 40, "Last")
+    (tmp_path / "log.bin").write_text(text)
+    fake = tmp_path / "git"
+    fake.write_text(f"#!/bin/sh\nexec cat '{tmp_path / 'log.bin'}'\n")
+    fake.chmod(fake.stat().st_mode | stat_module.S_IXUSR)
+    log = Log(str(fake), str(tmp_path), [])
+    try:
+        commits = list(log.commits())
+    finally:
+        log.close()
+    assert [c.message.strip() for c in commits] == ["First", "Last"]
+    assert [c.file_count for c in commits] == [1, 1]

@@ -24,6 +24,7 @@ MARK = "\x01memtrails-commit "
 FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00"
 HEADER_FIELDS = 9
 _NUMSTAT = re.compile(r"\n?(\d+|-)\t(\d+|-)\t(.*)", re.DOTALL)
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _READ_SIZE = 1 << 16
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
 # never changes what is read or how fast.
@@ -170,6 +171,8 @@ class Log:
                     current = None
                     break
                 current = parse_header(fields)
+                if not _SHA.fullmatch(current.sha):
+                    current = None  # not git's output (damaged): no commit, nor its files
                 continue
             match = _NUMSTAT.fullmatch(token)
             if current is None or match is None:
