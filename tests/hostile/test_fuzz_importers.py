@@ -217,15 +217,26 @@ async def test_fuzz_notes_folder(tmp_path: Path, corpus: dict[str, list[bytes]])
     assert READ["files"] >= CASES, READ
 
 
+_GIT_LOG_FROM = "54d5a7e272c2cccb58465bc90be416e5b85e7b46"
+
+
 @pytest.fixture(scope="module")
 def git_log_text(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """Real ``git log`` output (this repository's last commits) in the importer's format."""
+    """Real ``git log`` output (40 commits of this repository) in the importer's format.
+
+    The 40 commits end at a fixed commit, so the mutated inputs, like every other fuzzer's,
+    are the same on every run (this branch's head would make each new commit a new input);
+    a clone without that commit (a shallow one) falls back to the head.
+    """
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        ["git", "-C", str(root), "log", "-n", "40", *LOG_OPTIONS],
-        capture_output=True,
-        check=False,
-    )
+    for start in (_GIT_LOG_FROM, "HEAD"):
+        done = subprocess.run(
+            ["git", "-C", str(root), "log", "-n", "40", *LOG_OPTIONS, start, "--"],
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode == 0 and done.stdout:
+            break
     if done.returncode != 0 or not done.stdout:
         pytest.skip("no Git history to seed the log fuzzer with")
     return done.stdout

@@ -23,7 +23,9 @@ MAX_FILES_IN_TEXT = 50
 MARK = "\x01memtrails-commit "
 FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00"
 HEADER_FIELDS = 9
-_NUMSTAT = re.compile(r"\n?(\d+|-)\t(\d+|-)\t(.*)", re.DOTALL)
+# A count of more digits than any file has lines is not git's output (and int() of 4,300+
+# digits raises): such a token is no file line.
+_NUMSTAT = re.compile(r"\n?(\d{1,18}|-)\t(\d{1,18}|-)\t(.*)", re.DOTALL)
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _READ_SIZE = 1 << 16
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
@@ -102,7 +104,7 @@ def _seconds(field: str) -> int:
     # git prints a number here; anything else (a damaged object, or not git's output at
     # all), or a time no date can hold, reads as 0, the epoch, rather than ending the
     # whole import.
-    if not (field.isascii() and field.isdigit()):
+    if not (field.isascii() and field.isdigit()) or len(field) > 18:
         return 0
     value = int(field)
     return value if value <= _MAX_SECONDS else 0
