@@ -14,7 +14,7 @@ import click
 
 from ..folder.manifest import read_states
 from ..folder.moves import moved_name, moved_paths, read_moves
-from ..folder.positions import LOG_MARK
+from ..folder.positions import LOG_MARK, describe_position
 from ..keys import record_uid
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
@@ -73,24 +73,6 @@ async def source_named(memory: Any, given: str) -> str:
     return resolve_source(given, known, await asyncio.to_thread(read_moves, memory.path))
 
 
-def position(state: dict[str, Any] | None) -> str:
-    """A few words on where an importer got to (the whole position is in ``--json``)."""
-    if not state:
-        return "-"
-    if "cursor" in state:
-        return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
-    if isinstance(state.get("files"), dict):
-        return f"{len(state['files'])} files"
-    refs = state.get("heads", state.get("refs"))
-    if isinstance(refs, dict):
-        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(refs.items())[:2])
-    if "offset" in state:
-        return f"byte {state['offset']:,}"
-    if isinstance(state.get("channels"), dict):
-        return f"{len(state['channels'])} channels"
-    return ", ".join(sorted(state)[:4])
-
-
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @qdrant_option
@@ -142,7 +124,7 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     for item in listed:
         when = item["last_run"][:19].replace("T", " ") if item["last_run"] else "-"
         click.echo(
-            f"{item['records']:>8}  {when:<20}  {position(item['position']):<24}  "
+            f"{item['records']:>8}  {when:<20}  {describe_position(item['position']):<24}  "
             f"{item.get('path', item['source'])}"
         )
         if "path" in item:

@@ -11,7 +11,7 @@ from typing import Any
 from ..records import SourceState
 from .manifest import read_states, write_json_atomic
 
-__all__ = ["LOG_MARK", "SAVE_EVERY", "Positions"]
+__all__ = ["LOG_MARK", "SAVE_EVERY", "Positions", "describe_position"]
 
 SAVE_EVERY = 5.0  # seconds between two writes of sources.json during an import
 # The key under which sources.json keeps the log's size and tail digest at the time it was
@@ -94,3 +94,21 @@ class Positions:
         if self._mark is not None:
             saved[LOG_MARK] = self.log_mark = self._mark()
         write_json_atomic(self._path, saved)
+
+
+def describe_position(state: Any) -> str:
+    """A few words on where a source's importer got to (the whole position is in its JSON)."""
+    if not isinstance(state, dict) or not state:
+        return "-"
+    if "cursor" in state:
+        return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
+    if isinstance(state.get("files"), dict):
+        return f"{len(state['files'])} files"
+    refs = state.get("heads", state.get("refs"))
+    if isinstance(refs, dict):
+        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(refs.items())[:2])
+    if isinstance(state.get("offset"), int):
+        return f"byte {state['offset']:,}"
+    if isinstance(state.get("channels"), dict):
+        return f"{len(state['channels'])} channels"
+    return ", ".join(sorted(str(k) for k in state)[:4])

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ..._exceptions import MemtrailsError
 from ...folder.opening import Folder
-from ...folder.positions import LOG_MARK
+from ...folder.positions import LOG_MARK, describe_position
 from ...importers._shared import default_source
 from ...keys import record_uid
 from ...memory import Memory
@@ -143,7 +143,7 @@ class Pages:
                     "records": counts.get(name, 0),
                     "last_run": when if isinstance(when, int | float) else None,
                     "mode": entry.get("mode"),
-                    "position": _position(entry.get("state")),
+                    "position": describe_position(entry.get("state")),
                     "watched": watched.get(name),
                     "last_job": _last_job(jobs, name),
                 }
@@ -186,24 +186,6 @@ def _shown(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False, default=str)
-
-
-def _position(state: Any) -> str:
-    """A few words on where the importer of a source got to."""
-    if not isinstance(state, dict) or not state:
-        return "-"
-    if "cursor" in state:
-        return f"{state['cursor']} >= {state.get('value', '(none yet)')}"
-    if isinstance(state.get("files"), dict):
-        return f"{len(state['files'])} files"
-    refs = state.get("heads", state.get("refs"))
-    if isinstance(refs, dict):
-        return ", ".join(f"{ref} {str(sha)[:10]}" for ref, sha in list(refs.items())[:2])
-    if isinstance(state.get("offset"), int):
-        return f"byte {state['offset']:,}"
-    if isinstance(state.get("channels"), dict):
-        return f"{len(state['channels'])} channels"
-    return ", ".join(sorted(str(k) for k in state)[:4])
 
 
 def _job_view(job: Job) -> dict[str, Any]:
