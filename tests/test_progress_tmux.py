@@ -47,22 +47,7 @@ def test_the_bar_shows_total_phase_and_a_moving_eta(tmp_path: Path) -> None:
         f"--home {shlex.quote(str(tmp_path / 'home'))} --threads 1 --batch 32; "
         f"echo $? > {shlex.quote(str(done))}; sleep 60"
     )
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
-    )
-    seen: list[re.Match[str]] = []
-    try:
-        deadline = time.monotonic() + 300
-        while not done.exists():
-            assert time.monotonic() < deadline, "the import did not finish"
-            screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
-            ).stdout
-            seen.extend(m for line in screen.splitlines() if (m := BAR.search(line)))
-            time.sleep(0.4)
-    finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
-    assert done.read_text().strip() == "0"
+    seen = _screens(session, command, done, BAR)
     assert len(seen) >= 5, "no progress bar was drawn"
     assert {m["total"] for m in seen} == {"300"}  # the messages, counted before reading
     assert len({m["elapsed"] for m in seen}) >= 4  # the clock ticks, between batches too
@@ -78,8 +63,8 @@ STEP = re.compile(
 )
 
 
-def _screens(session: str, command: str, done: Path) -> list[re.Match[str]]:
-    """Run ``command`` in a tmux terminal until it writes ``done``; the step bars it drew."""
+def _screens(session: str, command: str, done: Path, bar: re.Pattern[str]) -> list[re.Match[str]]:
+    """Run ``command`` in a tmux terminal until it writes ``done``; the ``bar`` lines it drew."""
     subprocess.run(
         ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
     )
@@ -91,7 +76,7 @@ def _screens(session: str, command: str, done: Path) -> list[re.Match[str]]:
             screen = subprocess.run(
                 ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
             ).stdout
-            seen.extend(m for line in screen.splitlines() if (m := STEP.search(line)))
+            seen.extend(m for line in screen.splitlines() if (m := bar.search(line)))
             time.sleep(0.4)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
@@ -119,7 +104,7 @@ def test_reindex_and_the_catch_up_show_counts_phase_and_time_left(tmp_path: Path
         (home / "index.json").write_text('{"log_offset": 0}')
         done = tmp_path / f"done-{args.split()[0]}"
         command = f"{run} {args} {where}; echo $? > {shlex.quote(str(done))}; sleep 60"
-        seen = _screens(f"memtrails-{os.getpid()}", command, done)
+        seen = _screens(f"memtrails-{os.getpid()}", command, done, STEP)
         assert len(seen) >= 5 and {m["label"] for m in seen} == {label}
         assert {m["total"] for m in seen} == {"300"}  # the records to index, known at once
         assert "embedding" in {m["phase"] for m in seen}
