@@ -65,13 +65,22 @@ async def send_error(
     send: Send, status: int, message: str, headers: Iterable[tuple[bytes, bytes]] = ()
 ) -> None:
     """Answer an ASGI request with a JSON error."""
-    body = error_body(status, message)
+    await _send(send, status, error_body(status, message), b"application/json", headers)
+
+
+async def _send(
+    send: Send,
+    status: int,
+    body: bytes,
+    content_type: bytes,
+    headers: Iterable[tuple[bytes, bytes]] = (),
+) -> None:
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", content_type),
                 (b"content-length", str(len(body)).encode()),
                 *headers,
             ],
@@ -93,18 +102,7 @@ def cookie_name(port: int) -> str:
 
 
 async def _send_page(send: Send, status: int, body: bytes) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/html; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await _send(send, status, body, b"text/html; charset=utf-8", [(b"cache-control", b"no-store")])
 
 
 class Guard:
