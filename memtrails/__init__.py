@@ -14,7 +14,6 @@ those modules and are re-exported here; their ``__module__`` says ``memtrails``.
 
 import contextlib as _contextlib
 import typing as _typing
-from importlib import import_module as _import_module
 
 from ._exceptions import (
     DiskFullError,
@@ -32,6 +31,7 @@ from ._exceptions import (
     SourceError,
     ToolInputError,
 )
+from ._lazy import lazy_names as _lazy_names
 
 if _typing.TYPE_CHECKING:
     from .add import add_git, add_path
@@ -164,13 +164,7 @@ def _public(value: _typing.Any) -> _typing.Any:
     return value
 
 
-def __getattr__(name: str) -> _typing.Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memtrails' has no attribute {name!r}")
-    value = _public(getattr(_import_module(module, __name__), name))
-    globals()[name] = value
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY, globals(), _public)
 
 
 def __dir__() -> list[str]:

@@ -24,6 +24,7 @@ PACKAGE = Path(memtrails.__file__).parent
 
 BASE = {
     "_exceptions",
+    "_lazy",
     "_threads",
     "portable",
     "dates",

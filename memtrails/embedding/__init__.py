@@ -6,9 +6,9 @@ interface in ``_base`` loads on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import lazy_names as _lazy_names
 from ._base import IDENTITY_KEYS, MAX_WINDOWS, Embedder, Passage, same_model
 
 if TYPE_CHECKING:
@@ -64,8 +64,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module, __name__), name)
+__getattr__ = _lazy_names(__name__, _LAZY, globals())

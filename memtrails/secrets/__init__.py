@@ -110,10 +110,9 @@ unprefixed tokens of unknown services with no word before them and no quotes aro
 
 from __future__ import annotations
 
-from importlib import import_module as _import_module
 from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
 
+from .._lazy import lazy_names as _lazy_names
 from .rule import Rule, marker
 from .rules import KINDS, RULES, RULES_VERSION
 
@@ -143,10 +142,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memtrails.secrets' has no attribute {name!r}")
-    value = getattr(_import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _lazy_names(__name__, _LAZY, globals())
