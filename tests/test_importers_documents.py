@@ -124,6 +124,13 @@ def test_the_worker_is_stopped_past_its_time_and_memory() -> None:
         got = reader.read(b"<p>fine</p>", ".html")
         assert isinstance(got, str) and "died (SIGKILL)" in got
         assert isinstance(reader.read(b"<p>fine</p>", ".html"), Extracted)
+        for size in (10, 1_000_000):  # dead before the request: it stays in the pipe's buffer
+            assert reader._proc is not None
+            os.kill(reader._proc.pid, signal.SIGKILL)
+            reader._proc.wait()
+            got = reader.read(b"<p>" + b"x" * size + b"</p>", ".html")
+            assert isinstance(got, str) and "died (SIGKILL)" in got
+            assert isinstance(reader.read(b"<p>fine</p>", ".html"), Extracted)
     with DocumentReader(memory_bytes=64 << 20) as reader:  # too small to load the reader
         got = reader.read(b"%PDF-1.4\n", ".pdf")
         assert isinstance(got, str) and "memory" in got

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import select
@@ -12,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import IO, Any
 
 __all__ = ["DocumentReader", "Extracted"]
 
@@ -82,15 +83,13 @@ class DocumentReader:
         proc, self._proc = self._proc, None
         if proc is None:
             return
-        if proc.stdin:
-            proc.stdin.close()
+        _close(proc.stdin)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        if proc.stdout:
-            proc.stdout.close()
+        _close(proc.stdout)
 
     def _start(self) -> subprocess.Popen[bytes]:
         if self._closed:
@@ -107,9 +106,8 @@ class DocumentReader:
     def _kill(self, proc: subprocess.Popen[bytes]) -> int | None:
         proc.kill()
         code = proc.wait()
-        for pipe in (proc.stdin, proc.stdout):
-            if pipe:
-                pipe.close()
+        _close(proc.stdin)
+        _close(proc.stdout)
         self._proc = None
         return code
 
@@ -169,3 +167,15 @@ class DocumentReader:
                 f"{self.memory_bytes >> 20} MiB or is hostile"
             )
         return f"the document reader exited ({code}) on this file: it needs more than {self.memory_bytes >> 20} MiB or is hostile"
+
+
+def _close(pipe: IO[bytes] | None) -> None:
+    """Close one end of the worker's pipes, even when the worker is gone.
+
+    A request cut short by the worker's death leaves bytes in the input's buffer;
+    closing flushes them into a pipe nobody reads, and that BrokenPipeError says
+    nothing the caller does not already know (the descriptor is closed all the same).
+    """
+    if pipe is not None:
+        with contextlib.suppress(OSError):
+            pipe.close()
