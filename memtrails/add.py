@@ -43,6 +43,7 @@ async def add_path(
     on_progress: ProgressCallback | None = None,
     progress: PartProgress | None = None,
     limits: Limits | None = None,
+    following: bool = False,
 ) -> ImportReport:
     """Import a file or folder of any kind memtrails reads, reading only what is new.
 
@@ -70,6 +71,8 @@ async def add_path(
         progress: instead of ``on_progress``, makes each part's progress callback (a
             context manager around that part's import).
         limits: how large and deep a record may be (default: ``Limits()``).
+        following: the input is being written (as a watched source is): a JSON Lines line
+            not yet ended is left for the next run instead of reported as truncated.
 
     Raises:
         SourceError: the path is missing or of no kind memtrails reads, or ``prune`` was
@@ -100,6 +103,7 @@ async def add_path(
                     batch=batch,
                     on_progress=callback,
                     limits=limits,
+                    following=following,
                 )
             total.merge(report)
     finally:
@@ -116,6 +120,7 @@ async def add_part(
     batch: int = 64,
     on_progress: ProgressCallback | None = None,
     limits: Limits | None = None,
+    following: bool = False,
 ) -> ImportReport:
     """Run one planned import (:func:`memtrails.importers.detect.plan`); see :func:`add_path`.
 
@@ -136,7 +141,7 @@ async def add_part(
             )
         # Memory.ingest resumes the part from its saved position (not for a pipe, nor for
         # --full, nor for a --prune of a kind that must be read whole to be pruned).
-        items = open_part(part, target=part.opened, limits=limits)
+        items = open_part(part, target=part.opened, limits=limits, following=following)
         return await memory.ingest(
             items, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
         )

@@ -117,6 +117,27 @@ async def test_last_line_without_newline_that_is_complete_is_kept(tmp_path: Path
     assert [i.id for i in await _read(path) if isinstance(i, MemoryRecord)] == ["1", "2"]
 
 
+async def test_a_followed_file_waits_for_a_line_part_way_written(tmp_path: Path) -> None:
+    """A watched file's last line, still being written, is read whole next time, never reported."""
+    path = tmp_path / "x.jsonl"
+    path.write_bytes(b'{"id": "a", "text": "one"}\n{"id": "b", "te')
+    assert [i.id for i in await _read(path, following=True)] == ["a"]  # no error for b
+    (state,) = await _states(path, following=True)
+    assert state.state["lines"] == 1  # the position stays before the torn line
+    with path.open("ab") as f:
+        f.write(b'xt": "two"}\n{"id": "c", "text": "three"}')  # c is whole JSON: kept
+    items = await _read(path, following=True, state=state.state)
+    assert [(i.id, i.text) for i in items if isinstance(i, MemoryRecord)] == [
+        ("b", "two"),
+        ("c", "three"),
+    ]
+    assert not [i for i in items if isinstance(i, RecordError)]
+    # Not followed (a file cut short): the same torn line is that record's error.
+    path.write_bytes(b'{"id": "a", "text": "one"}\n{"id": "b", "te')
+    (error,) = [i for i in await _read(path) if isinstance(i, RecordError)]
+    assert error.where == "line 2" and error.reason.startswith("truncated last line")
+
+
 async def test_explicit_mapping_to_a_missing_field_is_an_error(tmp_path: Path) -> None:
     path = tmp_path / "x.jsonl"
     path.write_text('{"key": "k1", "body": "b"}\n{"body": "no key"}\n')

@@ -32,6 +32,15 @@ async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 60.0) ->
     return time.monotonic() - start
 
 
+def _imported_after(job: Any, when: float) -> Callable[[], Awaitable[bool]]:
+    """A check that holds once the watch has finished an import later than ``when``."""
+
+    async def check() -> bool:
+        return float(job.detail.get("last_import") or 0) > when
+
+    return check
+
+
 async def _found(memory: Memory, query: str, id: str) -> bool:
     return any(hit.id == id for hit in await memory.search(query, k=5))
 
@@ -75,11 +84,15 @@ async def test_a_line_appended_to_a_growing_file_is_found(
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(WatchedPath(str(log), poll=poll), debounce=0.2, poll_every=0.2))
         await _until(lambda: _found(memory, "where does the office move", "a"))
+        line = json.dumps({"id": "b", "text": "The quarterly report is due on the 14th."})
+        await _until(_imported_after(job, 0))  # the first import has ended
+        with log.open("a") as f:  # a writer part-way through its line: waited for, not reported
+            f.write(line[:20])
+        await _until(_imported_after(job, time.time()))
         with log.open("a") as f:
-            f.write(json.dumps({"id": "b", "text": "The quarterly report is due on the 14th."}))
-            f.write("\n")
+            f.write(line[20:] + "\n")
         await _until(lambda: _found(memory, "when is the quarterly report due", "b"))
-        assert job.report.errors == []
+        assert job.report.errors == [] and job.detail["last_error"] is None
 
 
 async def test_a_note_edited_and_one_deleted(tmp_path: Path, embedder: Any, poll: bool) -> None:

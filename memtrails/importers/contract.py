@@ -97,6 +97,8 @@ class Opening:
         limits: how large and deep a record may be; importers apply what they can while
             reading (line, member and file sizes), the normalise stage the rest.
         names: the files of a folder to read, when a plan chose them (mail among notes).
+        following: the input is being written as it is read (a watched source): what is
+            part-way written at its end is left for the next run instead of reported.
     """
 
     target: Any
@@ -104,6 +106,7 @@ class Opening:
     state: Mapping[str, Any] | None = None
     limits: Limits = field(default_factory=Limits)
     names: Sequence[str] | None = None
+    following: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -275,12 +275,14 @@ def open_path(
     source: str | None = None,
     limits: Limits | None = None,
     names: Sequence[str] | None = None,
+    following: bool = False,
 ) -> AsyncGenerator[Item, None]:
     """Return the importer for ``path`` (its kind detected unless given), opened.
 
     ``state`` is the position the importer reported at the end of the last run; importers
     that can resume use it to read only what is new. ``limits`` bounds what importers hold
-    while reading (``max_line_bytes``, ``max_depth``, ``max_file_bytes``).
+    while reading (``max_line_bytes``, ``max_depth``, ``max_file_bytes``). ``following``
+    says the input is being written (a watched source; see :class:`Opening`).
 
     Raises:
         SourceError: no importer of ``kind``, or a pipe given to one that cannot read pipes.
@@ -290,7 +292,9 @@ def open_path(
     if isinstance(path, Input) and not spec.piped:
         raise SourceError(path.given, f"a pipe cannot hold a {kind}")
     given = str(path.given) if isinstance(path, Input) else str(path)
-    opening = Opening(path, source or default_source(given), state, limits or Limits(), names)
+    opening = Opening(
+        path, source or default_source(given), state, limits or Limits(), names, following
+    )
     return as_generator(spec.open(opening))
 
 
@@ -300,6 +304,7 @@ def open_part(
     state: Mapping[str, Any] | None = None,
     target: Input | None = None,
     limits: Limits | None = None,
+    following: bool = False,
 ) -> AsyncIterator[Item]:
     """Return the items of one planned import: its importer's, less what another part reads.
 
@@ -311,6 +316,7 @@ def open_part(
         state: the position to resume from (None: the one ``Memory.ingest`` finds).
         target: the part's file, already opened (to follow its progress).
         limits: how large and deep a record may be (importers apply what they can).
+        following: the part is being written as it is read (see :class:`Opening`).
     """
 
     def read(at: Mapping[str, Any] | None) -> AsyncIterator[Item]:
@@ -321,6 +327,7 @@ def open_part(
             source=part.source,
             limits=limits,
             names=part.names,
+            following=following,
         )
         if not part.skipped and not part.claimed:
             return items  # the importer itself, with its extras (``raw_lines``)

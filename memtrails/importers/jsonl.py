@@ -199,6 +199,17 @@ def _values(raw: bytes) -> int:
     return quick - inside
 
 
+def _torn(raw: bytes) -> bool:
+    """Whether a last line without its newline is not yet JSON (a writer is part-way)."""
+    try:
+        json.loads(raw)
+    except RecursionError:
+        return False  # whole, and too deep: reported as such
+    except ValueError:
+        return bool(raw.strip())
+    return False
+
+
 def _too_deep(limits: Limits) -> str:
     return f"nests deeper than {limits.max_depth} levels (Limits.max_depth)"
 
@@ -242,6 +253,7 @@ def _read(
     checkpoint_every: int,
     limits: Limits,
     salt: bytes | None = None,
+    following: bool = False,
 ) -> Iterator[RawItem]:
     """Yield the file's records (with ``salt``: its record lines unparsed, as ``RawLine``)."""
     stream = open_input(path, source)  # a compressed file or a pipe reads in full
@@ -281,6 +293,8 @@ def _read(
             f.seek(offset)
         for raw, size in _lines(f, limits.max_line_bytes):
             finished = raw.endswith(b"\n")
+            if following and not finished and size <= limits.max_line_bytes and _torn(raw):
+                break  # still being written: it is read whole after the next change
             item: RawItem | None
             if size > limits.max_line_bytes:
                 item = RecordError(
@@ -356,6 +370,7 @@ def from_jsonl(
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 1000,
     limits: Limits | None = None,
+    following: bool = False,
 ) -> JsonlSource:
     """Yield one record per line of a JSON Lines file.
 
@@ -385,6 +400,10 @@ def from_jsonl(
             longer line is a ``RecordError`` and is never read into memory whole; a line
             nesting deeper is a ``RecordError`` too. Pass the same ``Limits`` to
             ``Memory.ingest`` for the others.
+        following: the file is being written (a watched source): a last line that has no
+            newline yet and is not yet JSON is left for the next run, without an error. Else
+            it is the ``RecordError`` "truncated last line" (a file cut short); either way the
+            saved position stays before it, so it is read again once it is whole.
 
     Raises:
         SourceError: the file cannot be opened (when iteration starts).
@@ -397,7 +416,7 @@ def from_jsonl(
         await memory.ingest(from_jsonl("tickets.jsonl", fields={"id": "key", "text": "summary"}))
     """
     settings = (path, fields, kind, source, state, checkpoint_every, limits)
-    return JsonlSource(lambda salt: _from_jsonl(*settings, salt=salt))
+    return JsonlSource(lambda salt: _from_jsonl(*settings, salt=salt, following=following))
 
 
 async def _from_jsonl(
@@ -409,6 +428,7 @@ async def _from_jsonl(
     checkpoint_every: int,
     limits: Limits | None,
     salt: bytes | None,
+    following: bool = False,
 ) -> AsyncGenerator[Any, None]:
     file = path if isinstance(path, Input) else Path(path)
     name = source or default_source(file.given if isinstance(file, Input) else file)
@@ -424,7 +444,15 @@ async def _from_jsonl(
 
     def read() -> Iterator[RawItem]:
         return _read(
-            file, name, fields or {}, kind, state, checkpoint_every, limits or Limits(), salt
+            file,
+            name,
+            fields or {},
+            kind,
+            state,
+            checkpoint_every,
+            limits or Limits(),
+            salt,
+            following,
         )
 
     if salt is None:

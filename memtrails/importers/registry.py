@@ -58,7 +58,9 @@ def _first_line(head: bytes) -> bytes:
 def _open_jsonl(o: Opening) -> AsyncIterator[Item]:
     from .jsonl import from_jsonl
 
-    return from_jsonl(o.target, state=o.state, source=o.source, limits=o.limits)
+    return from_jsonl(
+        o.target, state=o.state, source=o.source, limits=o.limits, following=o.following
+    )
 
 
 def _sniff_jsonl(head: bytes) -> bool:

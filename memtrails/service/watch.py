@@ -169,7 +169,9 @@ class Watch:
             if self.watched.git:
                 report = await add_git(memory, self.path, prune=self.watched.prune)
             else:
-                report = await add_path(memory, self.path, prune=self.watched.prune)
+                # following: a line part-way written when the change was seen is read
+                # whole after the next one, not reported as truncated.
+                report = await add_path(memory, self.path, prune=self.watched.prune, following=True)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the watch goes on: the next change may be readable
