@@ -110,7 +110,8 @@ class Memory:
                 server moved.
             qdrant_api_key: the server's API key (default ``$QDRANT_API_KEY``); never stored.
             index: an index backend object (overrides ``qdrant_url``).
-            threads: onnxruntime threads for the model (default: all cores).
+            threads: onnxruntime threads for the model (default: the cores this process may
+                use, from its CPU affinity and any container CPU quota).
             create: create the folder when it holds no memory yet; else raise.
             catch_up: index log lines the index missed (after a crash) before returning;
                 without it, reading commands open fast and the next writer catches up.

@@ -46,7 +46,7 @@ def _stop_now() -> None:
     "--threads",
     type=click.IntRange(min=1, max=MAX_THREADS),
     default=None,
-    help="Model threads (default: all cores).",
+    help="Model threads (default: the cores this process may use, within any CPU quota).",
 )
 @home_option
 @as_command

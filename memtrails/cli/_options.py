@@ -84,7 +84,7 @@ def index_options(f: Callable[..., Any]) -> Callable[..., Any]:
         "--threads",
         type=click.IntRange(min=1, max=MAX_THREADS),
         default=None,
-        help="Model threads (default: all cores).",
+        help="Model threads (default: the cores this process may use, within any CPU quota).",
     )(f)
     return f
 

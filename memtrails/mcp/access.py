@@ -33,7 +33,7 @@ class FolderAccess:
 
     Args:
         home: the memory folder.
-        threads: model threads (default: all cores).
+        threads: model threads (default: the cores this process may use).
         wait: seconds a request waits for another process's import to let go of the folder.
         embedder: the model to use (yours to close); default: the one the folder's manifest
             names, loaded on the first request that needs it and closed by :meth:`aclose`.
