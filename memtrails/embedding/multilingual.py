@@ -111,6 +111,7 @@ async def multilingual_embedder(
     batch_size: int = 32,
     batch_tokens: int = 512,
     cache_dir: str | os.PathLike[str] | None = None,
+    device: str | None = None,
 ) -> OnnxEmbedder:
     """Load multilingual-e5-small (384 dims, ~100 languages), building it on first use.
 
@@ -124,6 +125,8 @@ async def multilingual_embedder(
         batch_size: windows per inference run at most.
         batch_tokens: padded word pieces per inference run at most.
         cache_dir: where the built model is kept (see :func:`build_multilingual_model`).
+        device: ``auto`` (CUDA when it loads), ``cpu`` or ``cuda``, as for
+            :meth:`OnnxEmbedder.from_paths` (default ``$MEMTRAILS_DEVICE``, else ``auto``).
 
     Returns:
         The loaded embedder.
@@ -139,17 +142,17 @@ async def multilingual_embedder(
     """
     folder = await build_multilingual_model(cache_dir)
     try:
-        return await _load(folder, threads, batch_size, batch_tokens)
+        return await _load(folder, threads, batch_size, batch_tokens, device)
     except EmbeddingError as exc:
         if "SHA-256" not in str(exc):
             raise
     # The cached files changed since they were built (disk error, a hand edit): build again.
     folder = await build_multilingual_model(cache_dir, force=True)
-    return await _load(folder, threads, batch_size, batch_tokens)
+    return await _load(folder, threads, batch_size, batch_tokens, device)
 
 
 async def _load(
-    folder: Path, threads: int | None, batch_size: int, batch_tokens: int
+    folder: Path, threads: int | None, batch_size: int, batch_tokens: int, device: str | None
 ) -> OnnxEmbedder:
     return await OnnxEmbedder.from_paths(
         folder / "model.onnx",
@@ -161,6 +164,7 @@ async def _load(
         threads=threads,
         batch_size=batch_size,
         batch_tokens=batch_tokens,
+        device=device,
         query_prefix=E5_QUERY_PREFIX,
         passage_prefix=E5_PASSAGE_PREFIX,
         source={"package": E5_PACKAGE},
