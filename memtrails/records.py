@@ -341,8 +341,8 @@ class ImportReport:
 
     @property
     def seen(self) -> int:
-        """How many items the sources yielded."""
-        return self.added + self.updated + self.unchanged + self.skipped
+        """How many items the sources yielded (copies folded into an earlier one too)."""
+        return self.added + self.updated + self.unchanged + self.skipped + self.duplicates
 
     def merge(self, other: ImportReport) -> None:
         """Add another report's counts to this one."""

@@ -32,7 +32,7 @@ from ._options import (
 )
 from ._repeats import new_errors
 from ._single import git_hint, note_of, single_note
-from ._totals import commit_total, record_total
+from ._totals import commit_total, part_total
 
 __all__: list[str] = []
 
@@ -178,7 +178,7 @@ async def add(
             enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
-            total_records=record_total(part.kind, part.target, state) if show else None,
+            total_records=part_total(part, state) if show else None,
         )
 
     try:

@@ -2,8 +2,10 @@
 
 An mbox's messages (lines starting ``From ``) and a JSON Lines file's lines are counted in
 1 MiB chunks from where the last run stopped (about a second per GB); a Git history by
-``git rev-list --count``. Compressed files, pipes and other kinds are not counted: their
-bar estimates from the bytes read, or counts.
+``git rev-list --count``; a folder of ``.eml``, a Maildir and a notes folder by their files
+(each yields one item a run, read or not: an unchanged file is seen, not read). Compressed
+files, pipes and Slack exports (a count would parse every member) are not counted: their bar
+estimates from the bytes read, or counts.
 """
 
 from __future__ import annotations
@@ -13,11 +15,55 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-__all__ = ["commit_total", "record_total"]
+from .._exceptions import SourceError
+from ..importers.detect import Part
+
+__all__ = ["commit_total", "part_total", "record_total"]
 
 _CHUNK = 1 << 20
 _MAX_SCAN = 8 << 30  # bytes: past this, a count costs more than it is worth
 _COMPRESSED = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ")
+_MAX_FILES = 500_000  # past this many files a notes folder is not counted
+
+
+def part_total(part: Part, state: dict[str, Any] | None) -> int | None:
+    """Return how many items one planned import will yield, where that is cheap to know."""
+    target = part.target
+    if not isinstance(target, Path) or part.kind not in ("eml", "maildir", "files"):
+        return record_total(part.kind, target, state)
+    from ..importers.eml import eml_count
+    from ..importers.maildir import message_count
+
+    found: int | None
+    try:
+        if part.kind == "eml":
+            found = len(part.names) if part.names is not None else eml_count(target)
+        elif part.kind == "maildir":
+            found = message_count(target)
+        else:
+            found = _files(target, part.claimed)
+    except (OSError, SourceError):  # the import itself says what is wrong with it
+        return None
+    return None if found is None else found + len(part.skipped)
+
+
+def _files(root: Path, claimed: frozenset[str]) -> int | None:
+    """Count the files a notes walk reads, less those another part of the folder claims."""
+    from ..importers.files._ignore import kept_tree
+
+    if root.is_file():
+        return 1
+    found = 0
+    for _, rel, _dirs, files in kept_tree(root):
+        prefix = f"{rel}/" if rel else ""
+        found += sum(not _claimed(prefix + name, claimed) for name in files)
+        if found > _MAX_FILES:
+            return None
+    return found
+
+
+def _claimed(rel: str, claimed: frozenset[str]) -> bool:
+    return rel in claimed or any(c.endswith("/") and rel.startswith(c) for c in claimed)
 
 
 def record_total(kind: str, target: object, state: dict[str, Any] | None) -> int | None:

@@ -15,7 +15,7 @@ from ._shared import Closing, as_generator, default_source
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
 
-__all__ = ["from_eml"]
+__all__ = ["eml_count", "from_eml"]
 
 _CHUNK = 16
 
@@ -79,6 +79,15 @@ async def from_eml(
     async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:
             yield item
+
+
+def eml_count(root: Path) -> int:
+    """Return how many ``.eml`` files :func:`from_eml` reads from a folder (1 for a file).
+
+    Raises:
+        SourceError: the folder cannot be read.
+    """
+    return len(_list(root, str(root)))
 
 
 def _list(root: Path, source: str) -> list[tuple[str, Path]]:

@@ -16,7 +16,7 @@ from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item
 
-__all__ = ["FLAG_TAGS", "from_maildir", "is_maildir"]
+__all__ = ["FLAG_TAGS", "from_maildir", "is_maildir", "message_count"]
 
 #: Maildir info flags (after ``:2,`` in a file name) and the tags records get for them.
 FLAG_TAGS = {
@@ -60,6 +60,15 @@ def _folder_label(rel: str) -> str:
         else:
             parts.append(part)
     return "/".join(parts) or "INBOX"
+
+
+def message_count(root: Path) -> int:
+    """Return how many messages a full read of the Maildir yields (one item each).
+
+    Raises:
+        SourceError: the folder cannot be read.
+    """
+    return len(_messages(root, str(root)))
 
 
 def _messages(root: Path, source: str) -> list[tuple[str, str, str, Path]]:
