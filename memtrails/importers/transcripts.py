@@ -38,6 +38,7 @@ from typing import Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import At, Item, MemoryRecord, RecordError, SourceState
+from ._guard import RecordStep
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 
@@ -53,6 +54,7 @@ TOOL_CHARS = 160
 """How much of a tool call's input (or a tool error) a turn keeps."""
 
 _SAMPLE = 4096  # bytes hashed at the start of a file, to tell an appended file from a new one
+_TURN = RecordStep("agent transcripts", "line")
 _CONTEXT_TAGS = ("<environment_context>", "<user_instructions>", "<permissions instructions>")
 
 
@@ -273,6 +275,19 @@ class _Session:
 # -- reading, resumably ----------------------------------------------------------------------
 
 
+def _line_item(
+    session: _Session, raw: bytes, n: int, source: str
+) -> MemoryRecord | RecordError | None:
+    """Return line ``n``'s turn, None when it is no turn, or the error saying why it is no line."""
+    where = f"{session.rel}: line {n}"
+    try:
+        return session.turn(json.loads(raw), n, source)
+    except RecursionError:
+        return RecordError(source, where, "not a transcript line: nested too deeply to read")
+    except ValueError as exc:
+        return RecordError(source, where, f"not a transcript line: {exc}")
+
+
 def _head_digest(f: Any, upto: int) -> str:
     """Return a digest of the file's first bytes, at most ``upto`` of them (what was read)."""
     f.seek(0)
@@ -317,15 +332,12 @@ def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) 
                     if not raw.strip():
                         continue
                     where = f"{rel}: line {line_no}"
-                    try:
-                        record = session.turn(json.loads(raw), line_no, source)
-                    except ValueError as exc:
-                        yield RecordError(source, where, f"not a transcript line: {exc}")
-                        continue
-                    if record is not None:
+                    item = _TURN.run(source, where, _line_item, session, raw, line_no, source)
+                    if isinstance(item, MemoryRecord):
                         count += 1
                         turns += 1
-                        yield record
+                    if item is not None:
+                        yield item
                 head = _head_digest(f, offset)
                 done[rel] = [head, offset, line_no, session.saved(), turns]
         except OSError as exc:
