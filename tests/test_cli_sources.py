@@ -9,9 +9,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -278,3 +279,73 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(folder: tuple[str, Pat
             err = shown.stderr.read().decode()
             code = shown.wait()
         assert code == 141 and err == "", err  # the shell's code for SIGPIPE, no noise
+
+
+def test_results_show_the_author_and_confidence_stays_on_a_0_to_1_scale(
+    folder: tuple[str, Path],
+) -> None:
+    home, _ = folder
+    code, out, _ = run("search", "boiler replaced", "--home", home, "--k", "3")
+    assert code == 0
+    [line] = [row for row in out.splitlines() if row.startswith(tuple("0123456789"))][:1]
+    assert "Ann Lee <ann@x.org>" in line  # the author column of the hit's line
+    # Words that match exactly push the keyword side far past its confident level.
+    code, out, _ = run("search", "boiler replaced", "--home", home, "--json")
+    hits = json.loads(out)
+    assert code == 0 and hits and all(0 <= hit["confidence"] <= 1 for hit in hits)
+
+
+def _interrupted(cmd: list[str], err: Path, started: Callable[[str], bool], **popen: Any) -> str:
+    """Run ``cmd``, send it SIGINT once ``started(its stderr so far)``; return its stderr.
+
+    The command must end with exit 130 and its own line, not click's ``Aborted!``.
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with err.open("w") as stderr:
+        child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=stderr, **popen)
+        deadline = time.monotonic() + 120
+        while not started(err.read_text()):
+            assert time.monotonic() < deadline and child.poll() is None, err.read_text()
+            time.sleep(0.1)
+        child.send_signal(signal.SIGINT)
+        child.wait(timeout=120)
+    said = err.read_text()
+    assert child.returncode == 130, said
+    assert "Aborted!" not in said and "Traceback" not in said
+    return said
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_reindex_and_in_add_from_stdin_say_what_was_kept(tmp_path: Path) -> None:
+    rows = [{"id": f"r{i}", "text": f"note number {i} about topic {i % 37}"} for i in range(1500)]
+    source = _rows(tmp_path / "many.jsonl", rows)
+    home = tmp_path / "home"
+    memtrails = [sys.executable, "-m", "memtrails"]
+    where = ["--home", str(home), "--threads", "1"]
+    assert run("add", str(source), *where, "--quiet")[0] == 0
+    said = _interrupted(
+        [*memtrails, "reindex", *where], tmp_path / "reindex.err", lambda err: "embedding" in err
+    )
+    assert "interrupted: the index is partly rebuilt; run `memtrails reindex` again" in said
+    assert run("reindex", *where, "--quiet")[0] == 0
+
+    # The records come on standard input; the import is cut once the first ones are written.
+    log = tmp_path / "stdin-home" / "records.jsonl"
+    with subprocess.Popen(["cat", str(source)], stdout=subprocess.PIPE) as cat:  # a pipe
+        said = _interrupted(
+            [
+                *memtrails,
+                "add",
+                "-",
+                "--name",
+                "piped",
+                "--home",
+                str(log.parent),
+                "--threads",
+                "1",
+            ],
+            tmp_path / "add.err",
+            lambda _: log.exists() and log.stat().st_size > 0,
+            stdin=cat.stdout,
+        )
+    assert "interrupted: every record reported added is kept" in said

@@ -7,9 +7,12 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import string
+import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -432,3 +435,29 @@ async def test_a_cancelled_lock_attempt_leaves_the_folder_free(tmp_path: Path) -
         await asyncio.sleep(0.05)  # the thread has finished by now
         FolderLock(tmp_path).release()  # free again (raises MemoryLockedError if leaked)
     assert cancelled > 0
+
+
+def test_http_says_its_address_in_one_line_and_ctrl_c_stops_it(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a free port; the server binds it right after
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [MEMTRAILS, "mcp", "--home", str(tmp_path / "h"), "--http", str(port)]
+    said = tmp_path / "stderr"
+    with said.open("w") as stderr:
+        server = subprocess.Popen(argv, stderr=stderr)
+    try:
+        for _ in range(300):  # until something listens
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, said.read_text()
+            time.sleep(0.1)
+        address = f"serving MCP on http://127.0.0.1:{port}/mcp (Ctrl-C stops)\n"
+        assert said.read_text() == address  # said at start, one line
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=60)
+    assert server.returncode == 130
+    assert said.read_text().removeprefix(address).strip() == (
+        "interrupted: the server stopped; the memory folder is as the last request left it"
+    )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import io
 import itertools
 import subprocess
+import sys
 import time
 from email.parser import BytesParser
 from pathlib import Path
@@ -124,3 +126,27 @@ async def test_folder_totals_are_what_each_run_yields(tmp_path: Path, corpora: P
                     assert expected is not None and expected > 0
     kinds = {p.kind for t in (eml, box, notes) for p in plan(t)}
     assert {"eml", "maildir", "files", "mbox"} <= kinds
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, so the overall line is drawn into it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_several_sources_get_one_overall_line_of_sources_and_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    screen = _Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    with progress.overall_bar(3) as finished:
+        finished(ImportReport(added=20, unchanged=5))
+        finished(ImportReport(added=7))
+    drawn = screen.getvalue()
+    assert "all sources: 2/3 sources" in drawn and "32 records, added 27" in drawn
+    for one in (progress.overall_bar(1), progress.overall_bar(3, enabled=False)):
+        screen.truncate(0)
+        with one as finished:
+            finished(ImportReport(added=1))
+        assert screen.getvalue() == ""  # one source, or --json/--quiet: no overall line

@@ -195,6 +195,7 @@ def overall_bar(count: int, enabled: bool = True) -> Iterator[Callable[[ImportRe
         leave=False,
         position=1,
         bar_format="{desc}: {n_fmt}/{total_fmt} sources [{elapsed}{postfix}]",
+        mininterval=0,  # one update per finished source: each is worth drawing
     )
     done = ImportReport()
 
