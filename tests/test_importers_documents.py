@@ -191,3 +191,19 @@ def test_one_document_is_added_by_itself(tmp_path: Path) -> None:
     again = CliRunner().invoke(main, ["add", str(tmp_path / "report.pdf"), "--home", home])
     assert again.exit_code == 0 and "unchanged 1" in again.output, again.output
     assert "read incrementally" in again.output
+
+
+def test_without_the_documents_extra_a_document_says_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """kreuzberg absent (memtrails installed without [documents]): the file's error names the extra."""
+    import importlib.util
+    import sys
+
+    from memtrails.importers.documents import _extract
+
+    samples.write_pdf(tmp_path / "a.pdf")
+    monkeypatch.setitem(sys.modules, "kreuzberg", None)  # `import kreuzberg` raises ImportError
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(_extract.Failed, match=r"pip install 'memtrails\[documents\]'"):
+        _extract.extract((tmp_path / "a.pdf").read_bytes(), ".pdf", 1 << 30)

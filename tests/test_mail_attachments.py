@@ -17,7 +17,9 @@ from memtrails import Memory
 from memtrails.cli import main
 from memtrails.importers.eml import from_eml
 from memtrails.importers.mail import message_to_item
+from memtrails.importers.maildir import from_maildir
 from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 
 samples = benchmark("documents_samples")
 PDF_SENTENCE = "The harbour crane rental for the regatta costs four thousand euros per week."
@@ -107,3 +109,37 @@ async def test_one_worker_reads_the_attachments_of_a_whole_mbox(
         records = [i async for i in items if isinstance(i, MemoryRecord)]
     assert len(records) == 3 and all(PDF_SENTENCE[:40] in r.text for r in records)
     assert len(started) == 1
+
+
+async def test_a_secret_in_a_maildir_mails_pdf_is_scrubbed_from_the_folder(tmp_path: Path) -> None:
+    """A Maildir message's attachment is read into its record, and a token in it is scrubbed
+    there as in any text: no byte of it reaches the folder."""
+    token = "ghp_" + "Zq7" * 12
+    samples.write_pdf(
+        tmp_path / "keys.pdf", f"The deploy token for the regatta site is {token} today."
+    )
+    msg = EmailMessage()
+    msg["From"], msg["Subject"] = "ops@example.com", "Deploy notes"
+    msg["Message-ID"] = "<keys-1@example.com>"
+    msg.set_content("Notes attached.\n")
+    msg.add_attachment(
+        (tmp_path / "keys.pdf").read_bytes(),
+        maintype="application",
+        subtype="pdf",
+        filename="keys.pdf",
+    )
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "cur" / "1.M1.host:2,S").write_bytes(msg.as_bytes())
+    async with Memory.open(tmp_path / "memory", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(from_maildir(box))
+    assert report.added == 1 and sum(report.secrets.values()) == 1
+    (line,) = (tmp_path / "memory" / "records.jsonl").read_text().splitlines()
+    text = json.loads(line)["text"]
+    assert "[attachment: keys.pdf]" in text and "deploy token for the regatta" in " ".join(
+        text.split()
+    )
+    for path in (tmp_path / "memory").rglob("*"):
+        if path.is_file():
+            assert token.encode() not in path.read_bytes(), path

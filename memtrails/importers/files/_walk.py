@@ -12,6 +12,7 @@ from typing import Any
 
 from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
+from .._guard import RecordStep
 from ..documents import DocumentReader, document_limit, is_document, read_document
 from ._entries import (
     MEMORY_FOLDER,
@@ -32,6 +33,7 @@ __all__ = ["Walk", "open_walk"]
 _RACY_NS = 2_000_000_000
 _UNTRUSTED = -1  # the size saved for such a file: no stat matches it
 _BAD_STATE = "the saved position is not one this version reads"
+_FILE = RecordStep("notes", "file")
 
 
 def _saved_files(state: Mapping[str, Any] | None) -> tuple[dict[str, list[Any]], str | None]:
@@ -99,7 +101,7 @@ class Walk:
             stack.append(exclude)
         try:
             if self.only is not None:
-                yield self._file(self.root / self.only, self.only)
+                yield self._guarded(self.root / self.only, self.only)
             else:
                 yield from self._folder(self.root, stack)
             yield self._position(final=True)
@@ -162,7 +164,7 @@ class Walk:
                     self.complete = False  # a file or a whole folder: unknown, so prune nothing
                 yield RecordError(self.source, file_id(child), kind)
                 continue
-            yield self._file(path, child)
+            yield self._guarded(path, child)
             # Only reads are worth saving: a file skipped by its stat costs nothing to skip
             # again, and an unchanged tree then writes its (large) position once, at the end.
             if self.unsaved >= self.checkpoint_every:
@@ -172,6 +174,20 @@ class Walk:
     def _error(self, rel: str, reason: str) -> RecordError:
         # The id lets a prune keep the record the folder already has for this file.
         return RecordError(self.source, rel, reason, id=rel)
+
+    def _guarded(self, path: Path, listed: str) -> Item:
+        """Return :meth:`_file`'s item; an unexpected exception is this file's error."""
+        rel = file_id(listed)
+        return _FILE.run(self.source, rel, self._unstamped_if_failed, path, listed, id=rel)
+
+    def _unstamped_if_failed(self, path: Path, listed: str) -> Item:
+        try:
+            return self._file(path, listed)
+        except BaseException:
+            # No stamp for a file whose record was never made: the next run reads it again
+            # instead of taking it for unchanged.
+            self.stamps.pop(file_id(listed), None)
+            raise
 
     def _file(self, path: Path, listed: str) -> Item:
         rel = file_id(listed)

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..._exceptions import SourceError
 from ...records import Item, MemoryRecord, RecordError, SourceState
+from .._guard import RecordStep
 from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, parse_header
 from ._repo import locate
 
@@ -17,6 +18,7 @@ __all__ = ["History"]
 _STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _BAD_STATE = "the saved position is not one this version reads"
+_COMMIT = RecordStep("git", "commit")
 
 
 def _saved_heads(state: Mapping[str, Any] | None) -> tuple[dict[str, str], str | None]:
@@ -154,19 +156,25 @@ class History:
 
     def _emit(self, commit: Commit, files_known: bool) -> Iterator[MemoryRecord | RecordError]:
         shallow = commit.sha in self.shallow
-        try:
-            record = commit_record(commit, self.source, shallow, files_known)
-        except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
-            yield RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
-            return
-        yield record
-        if shallow:
+        item = _COMMIT.run(
+            self.source, commit.sha, self._record, commit, shallow, files_known, id=commit.sha
+        )
+        yield item
+        if shallow and isinstance(item, MemoryRecord):
             yield RecordError(
                 self.source,
                 commit.sha,
                 "shallow clone: the history before this commit is not in the repository "
                 "(run `git fetch --unshallow` to import it)",
             )
+
+    def _record(
+        self, commit: Commit, shallow: bool, files_known: bool
+    ) -> MemoryRecord | RecordError:
+        try:
+            return commit_record(commit, self.source, shallow, files_known)
+        except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
+            return RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
 
     def items(self) -> Iterator[Item]:
         if not (self.empty or self.nothing_new):

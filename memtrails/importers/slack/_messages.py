@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ...records import At, MemoryRecord, RecordError
+from .._guard import RecordStep
 from ._export import READ_ERRORS, MemberRefused
 from ._names import Names, name_of, unescape
 
@@ -33,6 +34,7 @@ _NOISE_SUBTYPES = frozenset(
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _MAX_BLOCK_TEXT = 100_000
 _MAIN_KEYS = ("pretext", "title", "text")
+_MESSAGE = RecordStep("Slack", "message")
 
 
 def as_ts(value: Any) -> str | None:
@@ -126,14 +128,20 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     return files
 
 
+def _subtype(message: Mapping[str, Any]) -> str | None:
+    """Return a message's subtype; one that is no string (a damaged file) is none."""
+    subtype = message.get("subtype")
+    return subtype if isinstance(subtype, str) else None
+
+
 def message_record(
     reader: Names, channel: str, where: str, message: Mapping[str, Any]
 ) -> MemoryRecord | RecordError | None:
-    subtype = message.get("subtype")
+    subtype = _subtype(message)
     if subtype == "message_changed" and isinstance(message.get("message"), Mapping):
         # An edit event carries the new version; it replaces the original (same id).
         message = {**message["message"], "channel": channel}
-        subtype = message.get("subtype")
+        subtype = _subtype(message)
     if subtype in _NOISE_SUBTYPES:
         if subtype == "bot_add":
             text = message.get("text")
@@ -282,6 +290,6 @@ def message_items(
         if not isinstance(message, Mapping):
             yield RecordError(reader.source, where, "message is not a JSON object")
             continue
-        item = message_record(reader, channel, where, message)
+        item = _MESSAGE.run(reader.source, where, message_record, reader, channel, where, message)
         if item is not None:
             yield item
