@@ -143,12 +143,24 @@ def _put(value: Any, at: tuple[Any, ...], new: Any) -> Any:
     return value
 
 
+def _swap_values(obj: Any, rng: random.Random, edits: int) -> Any:
+    for _ in range(edits):
+        at = rng.choice(_paths(obj))
+        obj = _put(obj, at, copy.deepcopy(rng.choice(_ODD_VALUES)))
+    return obj
+
+
 def mutate_json(data: bytes, rng: random.Random) -> bytes:
-    """Return JSON Lines ``data`` with values of some lines swapped for values of other types.
+    """Return JSON ``data`` (one document, or JSON Lines) with some of its values swapped for
+    values of other types.
 
     Byte edits mostly make a line that is no JSON at all; this reaches the code that reads
     fields, with a number where a name was, an object where a list was, and so on.
     """
+    try:
+        return json.dumps(_swap_values(json.loads(data), rng, rng.randint(1, 4))).encode()
+    except ValueError:
+        pass  # not one document: JSON Lines, or damaged
     out = []
     for line in data.splitlines(keepends=True):
         try:
@@ -156,10 +168,7 @@ def mutate_json(data: bytes, rng: random.Random) -> bytes:
         except ValueError:
             out.append(line)
             continue
-        for _ in range(rng.choice((0, 0, 1, 2))):
-            at = rng.choice(_paths(obj))
-            obj = _put(obj, at, copy.deepcopy(rng.choice(_ODD_VALUES)))
-        out.append(json.dumps(obj).encode() + b"\n")
+        out.append(json.dumps(_swap_values(obj, rng, rng.choice((0, 0, 1, 2)))).encode() + b"\n")
     return b"".join(out)
 
 
@@ -257,7 +266,8 @@ async def test_fuzz_slack_export(
         shutil.copytree(base, root)
         files = sorted(p for p in root.rglob("*.json"))
         for path in rng.sample(files, k=min(3, len(files))):
-            path.write_bytes(mutate(path.read_bytes(), rng))
+            edit = mutate if rng.random() < 0.5 else mutate_json
+            path.write_bytes(edit(path.read_bytes(), rng))
         total = sum(p.stat().st_size for p in files)
         bounded(await drain(from_slack_export(root)), total, "slack")
         zipped = tmp_path / f"export{seed}.zip"
