@@ -609,3 +609,36 @@ async def test_crlf_and_a_leading_blank_line_read_as_the_same_messages(
     assert len(expected) == 4
     for path in (crlf, blank):
         assert [r.title for r in records(await collect(path))] == expected
+
+
+def _many_parts(parts: int, *, content_length: bool = False) -> bytes:
+    """A mail of ``parts`` tiny MIME parts (4 short lines each), as an mbox message."""
+    sep = b"From a@example.org Mon Jan  1 00:00:00 2024\n"
+    body = b"--b\nContent-Type: text/plain\n\nx\n" * parts + b"--b--\n"
+    head = b"From: a@example.org\nSubject: many\nContent-Type: multipart/mixed; boundary=b\n"
+    if content_length:  # mboxcl2: a separator-like first line, read ahead to the length's end
+        body = sep + body
+        head += b"Content-Length: %d\n" % len(body)
+    return sep + head + b"\n" + body + b"\n"
+
+
+@pytest.mark.parametrize("content_length", [False, True])
+async def test_a_message_of_many_short_lines_is_held_in_about_its_size(
+    tmp_path: Path, content_length: bool
+) -> None:
+    import tracemalloc
+
+    path = tmp_path / "many.mbox"
+    big = _many_parts(100_000, content_length=content_length)  # 3 MB, 400k lines
+    path.write_bytes(_message(1) + big + _message(2))
+    tracemalloc.start()
+    try:
+        items = await collect(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    recs = records(items)
+    assert [r.title for r in recs] == ["message 1", "many", "message 2"]
+    assert "TooManyPartsDefect" in recs[1].meta["defects"]
+    # held as bytes, not as a list of lines (~120 bytes a line more: 15x the message)
+    assert peak < 3 * len(big), (peak, len(big))

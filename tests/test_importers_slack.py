@@ -591,6 +591,27 @@ async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
     assert any(isinstance(i, MemoryRecord) and i.text == "later" for i in items)
 
 
+async def test_a_subtype_that_is_no_string_is_a_plain_message(tmp_path: Path) -> None:
+    """A damaged export with an object or a list for ``subtype``: the messages still import."""
+    root = tmp_path / "export"
+    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write(
+        root / "general" / "2024-01-01.json",
+        [
+            {"user": "U1", "ts": "1704067200.000100", "text": "one", "subtype": {"x": 1}},
+            {"user": "U1", "ts": "1704067260.000100", "text": "two", "subtype": ["bot_add"]},
+        ],
+    )
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    assert [(r.text, r.author) for r in records(items)] == [
+        ("one", "Ada Lovelace"),
+        ("two", "Ada Lovelace"),
+    ]
+    assert all("subtype" not in r.meta for r in records(items))
+
+
 async def test_ids_are_stable_across_runs(synthetic: Path) -> None:
     first = records(await collect(from_slack_export(synthetic)))
     second = records(await collect(from_slack_export(synthetic)))

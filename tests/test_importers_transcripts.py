@@ -12,6 +12,7 @@ from helpers import collect, records
 from memtrails import Memory
 from memtrails.importers.detect import detect_kind, plan
 from memtrails.importers.transcripts import TOOL_CHARS, from_agent_transcripts
+from memtrails.records import MemoryRecord, SourceState
 
 DATA = Path(__file__).parent / "data" / "transcripts"
 CLAUDE = DATA / "claude"
@@ -104,3 +105,22 @@ async def test_imported_turns_are_found_and_their_secrets_scrubbed(
         assert (again.added, again.unchanged) == (1, 5)  # the 5 earlier turns were not read
         assert again.sources[0].mode == "incremental"
         assert (await memory.get(f"{SESSION}:u7")) is not None
+
+
+async def test_a_field_of_another_type_keeps_what_the_session_knew(tmp_path: Path) -> None:
+    """A number or an object where the working folder, branch or model is (another version,
+    a damaged line) is no name: the turn is still read, under the session's known project."""
+    lines = [
+        {"type": "user", "sessionId": "s1", "uuid": "u1", "cwd": "/home/ann/shop",
+         "gitBranch": "main", "message": {"role": "user", "content": "first"}},
+        {"type": "assistant", "sessionId": "s1", "uuid": "u2", "cwd": 5, "gitBranch": ["x"],
+         "message": {"role": "assistant", "model": {"id": 1}, "content": "second"}},
+    ]  # fmt: skip
+    path = tmp_path / "s1.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    items = await collect(from_agent_transcripts(path))
+    assert [i for i in items if not isinstance(i, MemoryRecord | SourceState)] == []
+    second = records(items)[1]
+    assert second.text == "second" and second.title == "claude-code session in shop"
+    assert second.meta["project"] == "/home/ann/shop" and second.meta["branch"] == "main"
+    assert "model" not in second.meta

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepos import linear
+from gitrepos import git, linear
 
 from memtrails import Memory
 from memtrails.service.discovery import find_service
@@ -245,3 +247,112 @@ def test_serve_watch_follows_a_file_across_a_restart(tmp_path: Path) -> None:
         assert proc.wait(60) == 0
     refused = _cli("watch", "list", "--home", str(home))
     assert refused.returncode == 1 and "no service holds" in refused.stderr
+
+
+def _mbox_entry(n: int, subject: str, body: str) -> bytes:
+    return f"From ann@example.org Mon Nov  3 09:0{n}:00 2025\n".encode() + _mail(n, subject, body)
+
+
+async def test_a_message_appended_to_a_growing_mbox_is_found(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    box = tmp_path / "archive.mbox"
+    box.write_bytes(_mbox_entry(1, "Lunch", "Pizza on Friday.") + b"\n")
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        with box.open("ab") as f:  # appended as a mail client or a fetchmail does
+            f.write(_mbox_entry(2, "Boiler", "The boiler service is booked for Tuesday.") + b"\n")
+        await _until(lambda: _found(memory, "when is the boiler serviced", "m2@example.org"))
+        await _until(lambda: _count(job, 2))  # the report is published after the write
+        assert job.report.errors == []
+
+
+async def test_a_note_moved_is_found_under_its_new_path(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    notes = tmp_path / "notes"
+    (notes / "archive").mkdir(parents=True)
+    (notes / "visa.md").write_text("# Visa\n\nThe visa appointment is at the consulate at 10.\n")
+    watched = WatchedPath(str(notes), poll=poll, prune=True)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "visa appointment", "visa.md"))
+        (notes / "visa.md").rename(notes / "archive" / "visa-2025.md")
+        await _until(lambda: _found(memory, "visa appointment", "archive/visa-2025.md"))
+        await _until(lambda: _none(memory, "visa.md"))  # pruned: the old path is forgotten
+
+
+@pytest.mark.parametrize("prune", [False, True], ids=["kept", "pruned"])
+async def test_a_rewritten_branch_is_followed(
+    tmp_path: Path, embedder: Any, poll: bool, prune: bool
+) -> None:
+    repo = linear(tmp_path / "repo", 2)
+    dropped = repo.commit("Fix the typo in the README", {"README": "typo\n"})
+    watched = WatchedPath(str(repo.path), git=True, poll=poll, prune=prune)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "typo in the readme", dropped))
+        # the last commit amended away: the branch is rewritten, not moved forward
+        git(repo.path, "reset", "-q", "--hard", "HEAD~1")
+        sha = repo.commit("Rotate the signing key before the release", {"key.txt": "new\n"})
+        await _until(lambda: _found(memory, "rotate the signing key", sha))
+        # add_git with prune walks the whole history and forgets what is no longer reachable;
+        # without it a dropped commit stays remembered.
+        if prune:
+            await _until(lambda: _none(memory, dropped))
+        else:
+            assert await memory.get(dropped) is not None
+
+
+def _slack_export(root: Path, messages: list[tuple[str, str]]) -> None:
+    """Write a tiny Slack export: one user, one channel, one day file."""
+    (root / "general").mkdir(parents=True)
+    (root / "users.json").write_text(json.dumps([{"id": "U1", "name": "ada", "real_name": "Ada"}]))
+    (root / "channels.json").write_text(json.dumps([{"id": "C1", "name": "general"}]))
+    day = [{"type": "message", "user": "U1", "ts": ts, "text": text} for ts, text in messages]
+    (root / "general" / "2024-01-01.json").write_text(json.dumps(day))
+
+
+async def test_a_slack_export_replaced_wholesale_is_followed(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    export = tmp_path / "slack"
+    first = ("1704067200.000001", "The standup moves to 9:30.")
+    _slack_export(export, [first])
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        jobs.start_live(Watch(WatchedPath(str(export), poll=poll), debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "when is the standup", "general/1704067200.000001"))
+        for n, text in enumerate(["The offsite is in Porto.", "Expenses are due Friday."], 2):
+            # a newer export unzipped beside the old one, then swapped in for it
+            messages = [first, (f"1704067200.00000{n}", text)]
+            _slack_export(tmp_path / "slack.new", messages)
+            export.rename(tmp_path / "slack.old")
+            (tmp_path / "slack.new").rename(export)
+            shutil.rmtree(tmp_path / "slack.old")
+            await _until(partial(_found, memory, text, f"general/1704067200.00000{n}"))
+
+
+async def test_a_watched_path_that_disappears_is_reported_and_followed_again(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "ferry.md").write_text("# Ferry\n\nThe ferry to Orkney leaves at 7.\n")
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=embedder) as memory, Jobs(memory) as jobs:
+        watched = Watched(home, jobs, debounce=0.2)
+        job = watched.add(WatchedPath(str(notes), poll=poll))
+        await _until(lambda: _found(memory, "ferry to orkney", "ferry.md"))
+        shutil.rmtree(notes)
+
+        async def reported() -> bool:
+            return "is gone" in str(job.detail.get("last_error"))
+
+        await _until(reported)
+        (row,) = watched.to_json()
+        assert (row["state"], row["exists"]) == ("running", False)
+        notes.mkdir()  # back, with a new note: imported again
+        (notes / "boiler.md").write_text("# Boiler\n\nThe boiler is serviced on Tuesday.\n")
+        await _until(lambda: _found(memory, "when is the boiler serviced", "boiler.md"))
+        assert watched.to_json()[0]["exists"] is True

@@ -164,6 +164,15 @@ def _codex_text(content: Any) -> str:
     return "" if text.lstrip().startswith(_CONTEXT_TAGS) else text
 
 
+def _named(value: Any, known: str | None) -> str | None:
+    """Return ``value`` when it is a name (a non-empty string), else what was ``known``.
+
+    A line from another version (or a damaged one) may hold a number or an object where a
+    working folder, branch or model is: the session keeps what it knew.
+    """
+    return value if isinstance(value, str) and value else known
+
+
 class _Session:
     """What one transcript file says about its session: agent, id, project, branch, model."""
 
@@ -184,7 +193,7 @@ class _Session:
         """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
         if isinstance(saved, list) and len(saved) == 5:
             self.id, self.agent = str(saved[0]), str(saved[1])
-            self.project, self.branch, self.model = saved[2], saved[3], saved[4]
+            self.project, self.branch, self.model = (_named(v, None) for v in saved[2:])
 
     def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
         """Return the record of line ``n`` when it is a conversation turn, else None."""
@@ -225,12 +234,12 @@ class _Session:
 
     def _claude(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
         self.id = str(obj.get("sessionId") or self.id)
-        self.project = obj.get("cwd") or self.project
-        self.branch = obj.get("gitBranch") or self.branch
+        self.project = _named(obj.get("cwd"), self.project)
+        self.branch = _named(obj.get("gitBranch"), self.branch)
         message = obj.get("message")
         if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
             return None
-        self.model = message.get("model") or self.model
+        self.model = _named(message.get("model"), self.model)
         text, tools = _claude_text(message.get("content"))
         role = str(message.get("role") or obj["type"])
         key = obj.get("uuid") or f"line-{n}"
@@ -246,13 +255,13 @@ class _Session:
             return None
         if kind == "session_meta" or (n == 1 and "instructions" in obj and "payload" not in obj):
             self.id = str(payload.get("id") or self.id)
-            self.project = payload.get("cwd") or self.project
+            self.project = _named(payload.get("cwd"), self.project)
             git = payload.get("git")
-            self.branch = (git.get("branch") if isinstance(git, dict) else None) or self.branch
+            self.branch = _named(git.get("branch") if isinstance(git, dict) else None, self.branch)
             return None
         if kind == "turn_context":
-            self.model = payload.get("model") or self.model
-            self.project = payload.get("cwd") or self.project
+            self.model = _named(payload.get("model"), self.model)
+            self.project = _named(payload.get("cwd"), self.project)
             return None
         if kind not in ("response_item", None):  # event_msg repeats the response items
             return None

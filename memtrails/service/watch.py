@@ -73,6 +73,15 @@ def save_watched(home: Path, watched: list[WatchedPath]) -> None:
     os.replace(tmp, path)
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Return the device and inode at ``path`` (None when nothing is there)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def _fs_type(path: Path) -> str | None:
     """Return the file system type of the mount holding ``path`` (Linux), or None."""
     try:
@@ -138,20 +147,30 @@ class Watch:
         """Import what is there, then what changes, until cancelled (the service stopping).
 
         The watcher starts before the first look, so nothing written in between is missed;
-        a path that goes away is reported in the job and watched for until it is back.
+        a path that goes away is reported in the job and watched for until it is back. A
+        folder replaced by another of the same name (a Slack export unzipped beside the old
+        one and renamed over it) is a new folder to the OS: the watcher, which followed the
+        old one, starts again on the new one.
         """
         while True:
             if not self.path.exists():
                 job.progress(self.total, last_error=f"{self.path} is gone; waiting for it")
                 while not self.path.exists():
                     await asyncio.sleep(self.poll_every)
+            root = self._roots()[0]
+            followed = _identity(root)
             changed, ready = asyncio.Event(), asyncio.Event()
             async with asyncio.TaskGroup() as group:
                 listener = group.create_task(self._listen(changed, ready))
                 await ready.wait()
                 await self._import(memory, job, "started")
-                while self.path.exists():
-                    await changed.wait()
+                # Looked at every poll interval too: a folder removed or replaced may send
+                # no event the old watcher sees.
+                while self.path.exists() and _identity(root) == followed:
+                    try:
+                        await asyncio.wait_for(changed.wait(), self.poll_every)
+                    except TimeoutError:
+                        continue
                     changed.clear()
                     await self._import(memory, job, "changed")
                 listener.cancel()

@@ -3,13 +3,20 @@ hang or give more out than they hold.
 
 Each importer gets a fixed number of mutated inputs (seeded: a failure names its seed and
 replays), small enough that all of them run in about a minute. ``MEMTRAILS_FUZZ_CASES``
-multiplies the count for a longer run by hand.
+multiplies the count for a longer run by hand. An error from the importers' guard (a
+record whose conversion raised) fails the case too: the guard keeps an import going past a
+bug, and the fuzzer is here to find the bug.
 """
 
 from __future__ import annotations
 
+import copy
+import importlib.util
+import io
+import json
 import os
 import random
+import re
 import shutil
 import stat
 import subprocess
@@ -19,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect
+from helpers import benchmark, collect
 
 from memtrails._exceptions import SourceError
 from memtrails.importers.eml import from_eml
@@ -29,6 +36,7 @@ from memtrails.importers.jsonl import from_jsonl
 from memtrails.importers.maildir import from_maildir
 from memtrails.importers.mbox import from_mbox
 from memtrails.importers.slack import from_slack_export
+from memtrails.importers.transcripts import from_agent_transcripts
 from memtrails.records import MemoryRecord, RecordError, Seen, SourceState
 
 pytestmark = pytest.mark.timeout(120)
@@ -97,6 +105,73 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
     return bytes(out)
 
 
+#: Values of every JSON type (and strings no field expects) for :func:`mutate_json`.
+_ODD_VALUES: list[Any] = [
+    None,
+    True,
+    0,
+    -1.5,
+    10**30,
+    "",
+    "x",
+    "9" * 30,
+    "2025-13-45T99:99:99Z",
+    "ghp_" + "b" * 36,
+    [],
+    [1, "a", None],
+    {},
+    {"type": "text", "text": 5},
+]
+
+
+def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Return the path of every value inside ``value`` (itself included), depth first."""
+    found = [at]
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            found += _paths(inner, (*at, key))
+    elif isinstance(value, list):
+        for index, inner in enumerate(value):
+            found += _paths(inner, (*at, index))
+    return found
+
+
+def _put(value: Any, at: tuple[Any, ...], new: Any) -> Any:
+    if not at:
+        return new
+    value[at[0]] = _put(value[at[0]], at[1:], new)
+    return value
+
+
+def _swap_values(obj: Any, rng: random.Random, edits: int) -> Any:
+    for _ in range(edits):
+        at = rng.choice(_paths(obj))
+        obj = _put(obj, at, copy.deepcopy(rng.choice(_ODD_VALUES)))
+    return obj
+
+
+def mutate_json(data: bytes, rng: random.Random) -> bytes:
+    """Return JSON ``data`` (one document, or JSON Lines) with some of its values swapped for
+    values of other types.
+
+    Byte edits mostly make a line that is no JSON at all; this reaches the code that reads
+    fields, with a number where a name was, an object where a list was, and so on.
+    """
+    try:
+        return json.dumps(_swap_values(json.loads(data), rng, rng.randint(1, 4))).encode()
+    except ValueError:
+        pass  # not one document: JSON Lines, or damaged
+    out = []
+    for line in data.splitlines(keepends=True):
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            out.append(line)
+            continue
+        out.append(json.dumps(_swap_values(obj, rng, rng.choice((0, 0, 1, 2)))).encode() + b"\n")
+    return b"".join(out)
+
+
 def seeds(root: Path, pattern: str, limit: int = 40) -> list[bytes]:
     files = sorted(p for p in root.glob(pattern) if p.is_file())[:limit]
     assert files, f"no seed under {root} matching {pattern}"
@@ -106,12 +181,18 @@ def seeds(root: Path, pattern: str, limit: int = 40) -> list[bytes]:
 READ: dict[str, int] = {}  # records read per test: the fuzzer must reach the parsers
 
 
+#: What the importers' guard says of a record whose conversion raised (see
+#: ``memtrails.importers._guard``): a bug the fuzzer found, which the guard would hide.
+_GUARDED = "importer failed on this"
+
+
 def bounded(items: list[Any], given: int, kind: str = "") -> None:
     """No crash got here; what came out is no more than the input can hold."""
     READ[kind] = READ.get(kind, 0) + sum(isinstance(i, MemoryRecord) for i in items)
     text = 0
     for item in items:
         assert isinstance(item, MemoryRecord | RecordError | Seen | SourceState), item
+        assert not (isinstance(item, RecordError) and _GUARDED in item.reason), item
         if isinstance(item, MemoryRecord):
             text += len(item.text) + len(item.title or "")
     # decoding only shrinks text; attached documents may inflate, within their limits
@@ -185,7 +266,8 @@ async def test_fuzz_slack_export(
         shutil.copytree(base, root)
         files = sorted(p for p in root.rglob("*.json"))
         for path in rng.sample(files, k=min(3, len(files))):
-            path.write_bytes(mutate(path.read_bytes(), rng))
+            edit = mutate if rng.random() < 0.5 else mutate_json
+            path.write_bytes(edit(path.read_bytes(), rng))
         total = sum(p.stat().st_size for p in files)
         bounded(await drain(from_slack_export(root)), total, "slack")
         zipped = tmp_path / f"export{seed}.zip"
@@ -258,3 +340,103 @@ def test_fuzz_git_log_text(tmp_path: Path, git_log_text: bytes) -> None:
             log.close()
         bounded(records, text.stat().st_size, "git")
     assert READ["git"] >= CASES, READ
+
+
+TRANSCRIPTS = Path(__file__).resolve().parents[1] / "data" / "transcripts"
+
+
+async def test_fuzz_agent_transcripts(tmp_path: Path) -> None:
+    """Claude Code and Codex sessions, their bytes or their fields mutated, read and resumed."""
+    corpus = seeds(TRANSCRIPTS, "**/*.jsonl")
+    for seed in range(CASES * 2):
+        rng = random.Random(f"transcripts-{seed}")
+        edit = mutate if seed % 2 else mutate_json
+        path = tmp_path / "session.jsonl"
+        path.write_bytes(edit(rng.choice(corpus), rng))
+        items = await drain(from_agent_transcripts(path))
+        bounded(items, path.stat().st_size, "transcripts")
+        if seed % 4 == 0 and items and isinstance(items[-1], SourceState):
+            # The session goes on with more (damaged) lines: the next run resumes after it.
+            with path.open("ab") as f:
+                f.write(edit(rng.choice(corpus), rng))
+            again = await drain(from_agent_transcripts(path, state=items[-1].state))
+            bounded(again, path.stat().st_size, "transcripts")
+    assert READ["transcripts"] >= CASES, READ
+
+
+_ZIPPED = ("docx", "pptx", "xlsx", "odt", "ods", "odp", "epub")
+
+
+def _mutate_member(data: bytes, rng: random.Random) -> bytes:
+    """Return a zip container (DOCX, EPUB...) with one member's bytes mutated, zipped again,
+    so the document's own parser is reached (a mutated zip mostly fails its checksums)."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        members = [(info, z.read(info)) for info in z.infolist()]
+    chosen = rng.choice([i for i, (info, _) in enumerate(members) if not info.is_dir()])
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for i, (info, body) in enumerate(members):
+            z.writestr(info, mutate(body, rng) if i == chosen else body)
+    return out.getvalue()
+
+
+_STAMP = re.compile(rb"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z")
+
+
+def _steady(data: bytes) -> bytes:
+    """Return a zip container with the times its writer put in (member dates, the core
+    properties' created and modified) fixed, so its bytes, and so the mutations of a seed,
+    are the same on every run."""
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        members = [(info, z.read(info)) for info in z.infolist()]
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for info, body in members:
+            fixed = zipfile.ZipInfo(info.filename, date_time=(2020, 1, 1, 0, 0, 0))
+            fixed.compress_type = info.compress_type
+            if info.filename.endswith("core.xml"):
+                body = _STAMP.sub(b"2020-01-01T00:00:00Z", body)
+            z.writestr(fixed, body)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def documents(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    """One small document of each format (PDF, Office, OpenDocument, RTF, HTML, EPUB), the
+    same bytes on every run."""
+    for writer in ("reportlab", "docx", "pptx", "openpyxl"):
+        pytest.importorskip(writer)
+    if importlib.util.find_spec("kreuzberg") is None:
+        pytest.skip("kreuzberg (the documents extra) is not installed: no document is read")
+    from reportlab import rl_config
+
+    before, rl_config.invariant = rl_config.invariant, 1  # no date or random id in the PDF
+    try:
+        written = benchmark("documents_samples").write_all(tmp_path_factory.mktemp("documents"))
+    finally:
+        rl_config.invariant = before
+    return {
+        fmt: _steady(path.read_bytes()) if fmt in _ZIPPED else path.read_bytes()
+        for fmt, path in written.items()
+    }
+
+
+async def test_fuzz_documents(tmp_path: Path, documents: dict[str, bytes]) -> None:
+    """Mutated documents in a notes folder: each is its record or its named error."""
+    for seed in range(CASES // 2):
+        rng = random.Random(f"documents-{seed}")
+        root = tmp_path / f"docs{seed}"
+        root.mkdir()
+        total = 0
+        names = set()
+        for n, fmt in enumerate(rng.sample(sorted(documents), k=3)):
+            zipped = fmt in _ZIPPED and rng.random() < 0.5
+            data = (_mutate_member if zipped else mutate)(documents[fmt], rng)
+            (root / f"{n}.{fmt}").write_bytes(data)
+            names.add(f"{n}.{fmt}")
+            total += len(data)
+        items = await drain(from_files(root))
+        bounded(items, total, "documents")
+        told = {i.id for i in items if isinstance(i, MemoryRecord | RecordError)}
+        assert told == names, (seed, told)
+    assert READ["documents"] >= CASES // 4, READ

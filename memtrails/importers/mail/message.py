@@ -70,14 +70,19 @@ def message_to_item(
 #: its ``meta["defects"]`` names it (``TooManyPartsDefect``).
 MAX_PARTS = 2000
 
+# A line starts after LF or after a lone CR: the parser ends lines at either (CRLF is LF by
+# now), so a mail of CR-only lines has as many parts as one of LF lines.
+_DELIMITER = re.compile(rb"[\r\n]--")
+
 
 def _cut_parts(data: bytes) -> tuple[bytes, bool]:
     """Return the message cut before its ``MAX_PARTS``-th ``--`` line, and whether it was cut."""
-    if data.count(b"\n--") <= MAX_PARTS:
+    if data.count(b"\n--") + data.count(b"\r--") <= MAX_PARTS:
         return data, False
-    at = -1
+    found = _DELIMITER.finditer(data)
+    at = 0
     for _ in range(MAX_PARTS):
-        at = data.find(b"\n--", at + 1)
+        at = next(found).start()
     return data[: at + 1], True
 
 
@@ -121,7 +126,7 @@ def _convert(
     # Blank lines before the headers (a saved message whose first line is empty) would
     # read as an empty header block and the headers as body.
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n")
-    if not data.strip():
+    if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
     data, cut = _cut_parts(data)
     msg = parse(_fix_obsolete_names(data))

@@ -128,14 +128,20 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     return files
 
 
+def _subtype(message: Mapping[str, Any]) -> str | None:
+    """Return a message's subtype; one that is no string (a damaged file) is none."""
+    subtype = message.get("subtype")
+    return subtype if isinstance(subtype, str) else None
+
+
 def message_record(
     reader: Names, channel: str, where: str, message: Mapping[str, Any]
 ) -> MemoryRecord | RecordError | None:
-    subtype = message.get("subtype")
+    subtype = _subtype(message)
     if subtype == "message_changed" and isinstance(message.get("message"), Mapping):
         # An edit event carries the new version; it replaces the original (same id).
         message = {**message["message"], "channel": channel}
-        subtype = message.get("subtype")
+        subtype = _subtype(message)
     if subtype in _NOISE_SUBTYPES:
         if subtype == "bot_add":
             text = message.get("text")
