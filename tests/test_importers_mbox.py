@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import sys
@@ -642,3 +643,27 @@ async def test_a_message_of_many_short_lines_is_held_in_about_its_size(
     assert "TooManyPartsDefect" in recs[1].meta["defects"]
     # held as bytes, not as a list of lines (~120 bytes a line more: 15x the message)
     assert peak < 3 * len(big), (peak, len(big))
+
+
+async def test_a_folder_of_localised_mailman_months_imports_every_message(tmp_path: Path) -> None:
+    """Months saved as pipermail writes them (``2003-April.txt``, ...) in one folder: each is
+    planned as an mbox and every message of each arrives, with its real address."""
+    from memtrails import Memory
+    from memtrails.add import add_path
+    from memtrails.testing import HashingEmbedder
+
+    month = (FIXTURES / "mailman-localised-2003-April.txt").read_bytes()  # Latin-1, undeclared
+    archive = tmp_path / "pipermail"
+    archive.mkdir()
+    for n, name in enumerate(["2003-April.txt", "2003-May.txt", "2003-June.txt"]):
+        # the same five mails each month, under other ids, as another month's would be
+        (archive / name).write_bytes(month.replace(b"Message-ID: <a", b"Message-ID: <m%d-a" % n))
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, archive)
+        again = await add_path(memory, archive)
+    assert report.added == 15 and not report.errors
+    assert [s.mode for s in report.sources] == ["full"] * 3
+    assert again.added == again.updated == 0 and again.unchanged == 15
+    lines = (tmp_path / "m" / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    authors = {json.loads(line)["author"] for line in lines}
+    assert "João Silva <joao@exemplo.com.br>" in authors and len(authors) == 5
