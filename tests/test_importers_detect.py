@@ -197,6 +197,23 @@ def test_cli_reads_standard_input_under_a_stable_name(tmp_path: Path) -> None:
     assert done.returncode == 1 and b"--name" in done.stderr
 
 
+@pytest.mark.slow
+def test_cli_reads_standard_input_redirected_from_a_file(tmp_path: Path) -> None:
+    """``memtrails add - < archive``: stdin is a regular file with no name to reopen."""
+    home = tmp_path / "home"
+    archive = tmp_path / "list.mbox"
+    archive.write_bytes(b"".join(_message(n) for n in range(3)))
+    cmd = [sys.executable, "-m", "memtrails.cli", "add", "-", "--name", "list", "--json"]
+    cmd += ["--home", str(home), "--threads", "1"]
+    outs = []
+    for _ in range(2):
+        with archive.open("rb") as stdin:
+            done = subprocess.run(cmd, stdin=stdin, capture_output=True, cwd=ROOT, timeout=300)
+        assert done.returncode == 0, done.stderr.decode()
+        outs.append(json.loads(done.stdout))
+    assert (outs[0]["added"], outs[1]["added"], outs[1]["unchanged"]) == (3, 0, 3)
+
+
 async def test_messages_saved_without_an_ending_are_mail_not_notes(tmp_path: Path) -> None:
     # as notmuch's corpus: "01:2," files, some in subfolders without cur/ or new/
     folder = tmp_path / "corpus"

@@ -261,8 +261,12 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
             magic = os.pread(raw.fileno(), 8, 0)
             compression = compression_of(magic)
             if compression is None:
-                raw.close()
-                file = open(Path(given).expanduser(), "rb")  # noqa: SIM115 (owned by Input)
+                file: BinaryIO
+                if given == "-":  # stdin redirected from a file: it has no name to reopen
+                    file = cast(BinaryIO, io.BufferedReader(raw))  # closes the dup, not stdin
+                else:
+                    raw.close()
+                    file = open(Path(given).expanduser(), "rb")  # noqa: SIM115 (owned by Input)
                 return Input(
                     given,
                     file,
