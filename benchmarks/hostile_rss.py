@@ -235,6 +235,21 @@ async def _mcp_stdio(home: Path, query_mib: int) -> Figures:
         server.stdin.close()
         await asyncio.wait_for(server.wait(), 60)
     return {
+        **_query_figures(query_mib, started, before, after, seconds),
+        "answer": json.dumps(big.get("error") or big.get("result"))[:120],
+        "next_search_answered": "result" in last,
+    }
+
+
+def _query_figures(
+    query_mib: int,
+    started: dict[str, float],
+    before: dict[str, float],
+    after: dict[str, float],
+    seconds: float,
+) -> Figures:
+    """The server's memory around one oversized query, as both MCP transports report it."""
+    return {
         "query_mib": query_mib,
         "rss_at_start_mib": started["rss_mib"],
         "rss_before_mib": before["rss_mib"],
@@ -242,8 +257,6 @@ async def _mcp_stdio(home: Path, query_mib: int) -> Figures:
         "rss_after_mib": after["rss_mib"],
         "peak_rss_mib": after["peak_mib"],
         "seconds": round(seconds, 2),
-        "answer": json.dumps(big.get("error") or big.get("result"))[:120],
-        "next_search_answered": "result" in last,
     }
 
 
@@ -307,13 +320,7 @@ async def _mcp_http(home: Path, query_mib: int) -> Figures:
     finally:
         await _stopped(server)
     return {
-        "query_mib": query_mib,
-        "rss_at_start_mib": started["rss_mib"],
-        "rss_before_mib": before["rss_mib"],
-        "peak_before_mib": before["peak_mib"],
-        "rss_after_mib": after["rss_mib"],
-        "peak_rss_mib": after["peak_mib"],
-        "seconds": round(seconds, 2),
+        **_query_figures(query_mib, started, before, after, seconds),
         "status": big.status_code,
         "searches_answered": warm.status_code == 200 and last.status_code == 200,
     }
