@@ -6,7 +6,6 @@ import hashlib
 import io
 import lzma
 import os
-import re
 import zlib
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
@@ -23,6 +22,7 @@ from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
+from .mbox_lines import ESCAPED_FROM, RUN_TOGETHER_REASON, is_separator, runs_together
 
 __all__ = ["from_mbox"]
 
@@ -30,41 +30,7 @@ _BOM = b"\xef\xbb\xbf"
 _LINE_LIMIT = 1 << 20  # read at most 1 MiB per readline: a newline-free file stays bounded
 _CHUNK = 16  # items per worker-thread hop; each carries only decoded text, not attachments
 
-_DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
-_MON = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
-_ZONE = rb"(?:[A-Z]{1,5}|[+-]\d{4})"
-_ASCTIME = (
-    rb"(?:" + _DAY + rb",?\s+)?" + _MON + rb"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
-    rb"(?:\s+" + _ZONE + rb")?\s+\d{4}"
-)
-_RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
-_SEPARATOR = re.compile(
-    rb"From (?:"
-    # pipermail hides the sender as "user WORD host", WORD in the archive's language
-    # (" at ", " em ", " en ", " bei ", " chez ", " à " in its charset): any one word
-    rb"\S*(?: [^\s@]{1,24} \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
-    rb"|-?[ \t]*"
-    rb"|[^\s@]*@\S+[ \t]*"
-    rb")\r?\n?",
-)
-_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
-# A file with no separator at all whose body holds another header block: several messages
-# run together (saved without From_ lines). Read as one, they would merge into one record.
-_RUN_TOGETHER = re.compile(
-    rb"^\n(?:[\w-]+:[^\n]*\n(?:[ \t][^\n]*\n)*){0,40}?(?:Return-Path|Received|Message-ID|Delivered-To):",
-    re.IGNORECASE | re.MULTILINE,
-)
-_RUN_TOGETHER_REASON = (
-    "no 'From ' separator lines, and the text holds more than one message's headers: "
-    "several messages run together, not an mbox; not imported as one merged record "
-    "(give each message its own .eml file, or separate them with 'From ' lines)"
-)
 _READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
-
-
-def is_separator(line: bytes) -> bool:
-    """Tell whether an mbox line (with its line ending) is a message separator by shape."""
-    return _SEPARATOR.fullmatch(line) is not None
 
 
 @resumable_importer()
@@ -380,9 +346,9 @@ def _split(
         raw = _message_bytes(kept)
         kept = io.BytesIO()  # the buffer is now raw's: a big message is held once
         if b">From " in raw:  # the regex is costly on big messages; most have no escape
-            raw = _ESCAPED_FROM.sub(rb"\1", raw)
-        if separators == 0 and _runs_together(raw):
-            return RecordError(source, where, _RUN_TOGETHER_REASON)
+            raw = ESCAPED_FROM.sub(rb"\1", raw)
+        if separators == 0 and runs_together(raw):
+            return RecordError(source, where, RUN_TOGETHER_REASON)
         item = message_to_item(
             raw, source=source, where=where, meta={}, book=book, documents=documents
         )
@@ -492,17 +458,3 @@ def _message_bytes(held: io.BytesIO) -> bytes:
     elif tail.endswith(b"\r\n\r\n"):
         held.truncate(size - 2)
     return held.getvalue()
-
-
-def _runs_together(raw: bytes) -> bool:
-    """Tell whether a message without a separator holds another message's header block.
-
-    A forward inside a MIME multipart has headers too, so only a non-multipart message is
-    looked at; an inline forward (``From:``, ``Sent:``, ``To:``) lacks the transport
-    headers looked for here.
-    """
-    data = raw.replace(b"\r\n", b"\n")
-    end = data.find(b"\n\n")
-    if end < 0 or b"multipart/" in data[:end].lower():
-        return False
-    return _RUN_TOGETHER.search(data, end + 2) is not None

@@ -74,7 +74,7 @@ def _open_mbox(o: Opening) -> AsyncIterator[Item]:
 
 
 def _sniff_mbox(head: bytes) -> bool:
-    from .mbox import is_separator
+    from .mbox_lines import is_separator
 
     first = _first_line(head)
     return first.startswith(b"From ") and is_separator(first)

@@ -1,0 +1,57 @@
+"""What the lines of an mbox look like: its separators, its escaped body lines, and a file of
+messages run together without separators."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ESCAPED_FROM", "RUN_TOGETHER_REASON", "is_separator", "runs_together"]
+
+_DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+_MON = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+_ZONE = rb"(?:[A-Z]{1,5}|[+-]\d{4})"
+_ASCTIME = (
+    rb"(?:" + _DAY + rb",?\s+)?" + _MON + rb"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
+    rb"(?:\s+" + _ZONE + rb")?\s+\d{4}"
+)
+_RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
+_SEPARATOR = re.compile(
+    rb"From (?:"
+    # pipermail hides the sender as "user WORD host", WORD in the archive's language
+    # (" at ", " em ", " en ", " bei ", " chez ", " à " in its charset): any one word
+    rb"\S*(?: [^\s@]{1,24} \S+)?\s+(?:" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
+    rb"|-?[ \t]*"
+    rb"|[^\s@]*@\S+[ \t]*"
+    rb")\r?\n?",
+)
+ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)
+# A file with no separator at all whose body holds another header block: several messages
+# run together (saved without From_ lines). Read as one, they would merge into one record.
+_RUN_TOGETHER = re.compile(
+    rb"^\n(?:[\w-]+:[^\n]*\n(?:[ \t][^\n]*\n)*){0,40}?(?:Return-Path|Received|Message-ID|Delivered-To):",
+    re.IGNORECASE | re.MULTILINE,
+)
+RUN_TOGETHER_REASON = (
+    "no 'From ' separator lines, and the text holds more than one message's headers: "
+    "several messages run together, not an mbox; not imported as one merged record "
+    "(give each message its own .eml file, or separate them with 'From ' lines)"
+)
+
+
+def is_separator(line: bytes) -> bool:
+    """Tell whether an mbox line (with its line ending) is a message separator by shape."""
+    return _SEPARATOR.fullmatch(line) is not None
+
+
+def runs_together(raw: bytes) -> bool:
+    """Tell whether a message without a separator holds another message's header block.
+
+    A forward inside a MIME multipart has headers too, so only a non-multipart message is
+    looked at; an inline forward (``From:``, ``Sent:``, ``To:``) lacks the transport
+    headers looked for here.
+    """
+    data = raw.replace(b"\r\n", b"\n")
+    end = data.find(b"\n\n")
+    if end < 0 or b"multipart/" in data[:end].lower():
+        return False
+    return _RUN_TOGETHER.search(data, end + 2) is not None
