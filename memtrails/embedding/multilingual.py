@@ -154,7 +154,9 @@ async def multilingual_embedder(
 async def _load(
     folder: Path, threads: int | None, batch_size: int, batch_tokens: int, device: str | None
 ) -> OnnxEmbedder:
-    return await OnnxEmbedder.from_paths(
+    # The tokenizer is read compactly: tokenizers' own Unigram model would hold e5's 250k
+    # pieces in ~280 MiB (the same ids and offsets, tests/test_e5_tokenizer.py).
+    return await OnnxEmbedder._load(
         folder / "model.onnx",
         folder / "tokenizer.json",
         model_id=E5_MODEL_ID,
@@ -168,6 +170,7 @@ async def _load(
         query_prefix=E5_QUERY_PREFIX,
         passage_prefix=E5_PASSAGE_PREFIX,
         source={"package": E5_PACKAGE},
+        compact_tokenizer=True,
     )
 
 

@@ -303,15 +303,23 @@ class OnnxEmbedder:
         passage_prefix: str = "",
         graph: tuple[Path, str] | None = None,
         device: str | None = None,
+        compact_tokenizer: bool = False,
     ) -> OnnxEmbedder:
-        """Load ``model_path``, or ``graph`` (a file and its pin) in its stead, as that model."""
+        """Load ``model_path``, or ``graph`` (a file and its pin) in its stead, as that model
+        (``compact_tokenizer``: see :func:`open_session`)."""
         if threads is not None and threads < 1:
             raise ValueError(f"`threads` must be at least 1, got {threads}")
         path, pin = graph or (model_path, sha256)
 
         def load() -> OnnxEmbedder:
             session, tokenizer, actual, tok_actual, used = open_session(
-                path, tokenizer_path, pin, tokenizer_sha256, threads, device
+                path,
+                tokenizer_path,
+                pin,
+                tokenizer_sha256,
+                threads,
+                device,
+                compact_tokenizer=compact_tokenizer,
             )
             embedder = cls(
                 session,

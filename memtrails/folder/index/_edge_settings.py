@@ -3,14 +3,13 @@ count of points not yet sealed, kept across processes."""
 
 from __future__ import annotations
 
-import ctypes
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import qdrant_edge as qe
 
+from ..._heap import release_freed_heap
 from ._base import DENSE, PAYLOAD_INDEXES, WORDS, IndexPoint
 from .edge_kind import CONFIG_FILE, UNSEALED_FILE
 
@@ -93,31 +92,6 @@ def payload_index(kind: str) -> qe.KeywordIndexParams | qe.IntegerIndexParams:
     if kind == "keyword":
         return qe.KeywordIndexParams(on_disk=True)
     return qe.IntegerIndexParams(lookup=True, range=True, on_disk=True)
-
-
-def release_freed_heap() -> None:
-    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere
-    nothing).
-
-    A seal builds the new segment in heap memory it frees when done, in the arenas of the
-    shard's worker threads; glibc keeps those pages mapped, so without this the process
-    keeps each seal's high-water mark as resident memory: 52 of 145 MiB of anonymous memory
-    after importing 200k records (hashing embedder), growing with the number of seals. The
-    index calls it after each seal and each flush.
-    """
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
-
-
-def _find_malloc_trim() -> Callable[[int], int] | None:
-    try:
-        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError, TypeError):
-        return None  # not glibc (musl, macOS, Windows): their allocators return memory themselves
-    return trim
-
-
-_MALLOC_TRIM = _find_malloc_trim()
 
 
 def read_unsealed(folder: Path) -> int:
