@@ -346,7 +346,8 @@ class Memory:
             kind, author, source: exact matches on those fields.
             since, until: only records written in this time range (anything ``At.of`` reads).
             min_confidence: return nothing when the search's ``confidence`` is below this
-                (the best raw cosine, or the keyword match on that scale;
+                (the best raw cosine and the share of the query's rare words the best
+                records hold, half and half;
                 ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
                 results rather than noise.
             now: when the question is asked: "last week", "yesterday" count from it

@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memtrails import Memory
+from memtrails.folder.confidence import confidence, word_weights, words_matched
 from memtrails.folder.index._base import Hit
 from memtrails.folder.ranking import (
     CONFIDENT_COSINE,
-    CONFIDENT_KEYWORD,
     DATE_BOOST,
     Ranked,
-    confidence,
     date_window,
     diversify,
-    keyword_share,
     normalise,
     rank_records,
 )
-from memtrails.records import MemoryRecord
-from memtrails.testing import HashingEmbedder
 from memtrails.words import keyword_vector, passage_keywords
 
 
@@ -135,34 +129,16 @@ def test_a_flat_dense_side_does_not_outvote_the_record_holding_a_number() -> Non
     assert ranked[0].uid == "holder"
 
 
-def test_confidence_takes_the_closer_of_meaning_and_words() -> None:
-    assert confidence(0.5, 0.0) == 0.5
-    assert confidence(0.1, CONFIDENT_KEYWORD) == pytest.approx(CONFIDENT_COSINE)
-    assert confidence(0.1, 0.01) < CONFIDENT_COSINE
-    assert keyword_share(0.0, 3, 1000) == 0.0 and keyword_share(5.0, 0, 1000) == 0.0
-
-
-@pytest.mark.slow
-async def test_keyword_share_does_not_grow_with_the_folder(tmp_path: Path) -> None:
-    # The same rare words, held by one record, in a folder of 40 and of 800 records: the raw
-    # keyword score grows with the folder (IDF), the share of the ideal match should not.
-    query = "zanzibar quartz flywheel"
-    shares, raws = [], []
-    for n in (40, 800):
-        filler = [
-            MemoryRecord(id=f"f{i}", text=f"note {i} about the weekly team meeting and lunch")
-            for i in range(n)
-        ]
-        target = MemoryRecord(id="t", text="The zanzibar quartz flywheel arrived on Monday.")
-        async with Memory.open(tmp_path / str(n), embedder=HashingEmbedder()) as memory:
-            await memory.ingest([*filler, target])
-            (hit,) = await memory.search(query, k=1)
-        assert hit.id == "t" and hit.keyword is not None
-        raws.append(hit.keyword)
-        shares.append(keyword_share(hit.keyword, 3, n + 1))
-    assert raws[1] > raws[0] * 1.5
-    assert shares[1] == pytest.approx(shares[0], rel=0.1)
-    assert 0.3 < shares[0] <= 1.0
+def test_confidence_weighs_meaning_and_the_rare_words_held() -> None:
+    # Half the meaning, half the share of the query's word weight the best record holds.
+    weights = word_weights("zorblatt firmware rollback", {}, 100)
+    held = words_matched(weights, ["Ticket QX-7731 Zorblatt firmware rollback"])
+    assert held == pytest.approx(1.0)
+    assert confidence(0.1, held) >= CONFIDENT_COSINE
+    assert confidence(0.5, 0.0) < CONFIDENT_COSINE
+    # Words in no script of the best records cannot tell: the meaning alone counts.
+    assert words_matched(word_weights("보일러 점검", {}, 100), ["The boiler service"]) is None
+    assert confidence(0.4, None) == pytest.approx(0.4)
 
 
 def ranked_with(uid: str, score: float, direction: list[float]) -> Ranked:

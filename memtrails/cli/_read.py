@@ -66,7 +66,7 @@ MAX_K = 100_000
     "--min-confidence",
     type=float,
     default=None,
-    help="Print nothing when the search's confidence (best cosine, or word match on that scale) is below this (0.35 is calibrated).",
+    help="Print nothing when the search's confidence (half the best cosine, half the rare words held) is below this (0.35 is calibrated).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @quiet_option

@@ -1,8 +1,7 @@
-"""Ranking of search candidates: score fusion, dates in the query, ties, near-duplicates, confidence."""
+"""Ranking of search candidates: score fusion, dates in the query, ties, near-duplicates."""
 
 from __future__ import annotations
 
-import math
 import re
 import statistics
 from collections.abc import Container, Mapping, Sequence
@@ -10,7 +9,6 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..words import KEYWORD_K1
 from .index._base import Hit
 from .when import Windows, date_window
 
@@ -19,7 +17,6 @@ __all__ = [
     "AUTHOR_BOOST",
     "CONFIDENCE_FLOOR",
     "CONFIDENT_COSINE",
-    "CONFIDENT_KEYWORD",
     "COSINE_FLOOR",
     "CROSS_SCRIPT_WORDS",
     "DATE_BOOST",
@@ -35,10 +32,8 @@ __all__ = [
     "Ranked",
     "author_named",
     "calibrated",
-    "confidence",
     "date_window",
     "diversify",
-    "keyword_share",
     "normalise",
     "rank_records",
 ]
@@ -74,7 +69,7 @@ CROSS_SCRIPT_WORDS = 1.0
 # set on MiniLM's scale; a model's cosines are mapped onto it as (cos - floor) / (1 - floor).
 # Measured on the dev set (benchmarks/README.md); a model not listed keeps its cosines.
 COSINE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.7}
-# The floor the search's confidence maps a model's best cosine with (see `confidence`): e5's
+# The floor the search's confidence maps a model's best cosine with (see `confidence.py`): e5's
 # best cosines for answered and unanswered dev questions overlap (0.75-0.9), and at 0.7 the
 # default threshold flagged 15 answered questions for 4 unanswered ones; at 0.65 it flags 1
 # answered and no unanswered one (benchmarks/README.md, issue 32): a flag that rarely hides
@@ -87,16 +82,12 @@ CONFIDENCE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.65}
 # language. A candidate in none of the query's scripts gains it back. Models not listed
 # (MiniLM: it cannot match across languages at all) gain nothing.
 LANGUAGE_PULL: dict[str, float] = {"multilingual-e5-small": 0.04}
-# A search is "confident" when its confidence (see `confidence`) reaches this value, on the
-# cosine scale: some passage comes this close to the query in meaning, or matches its words
-# about as well as CONFIDENT_KEYWORD says. Calibrated together on the dev set
-# (benchmarks/README.md): the widest setting that keeps every answered dev query, with a
-# margin on both thresholds; it flags 13 of the 30 no-answer queries (the cosine alone, at
-# 0.22, flagged 6).
+# A search is "confident" when its confidence (see `confidence.confidence`) reaches this value:
+# the best cosine (on MiniLM's scale) and the share of the query's rare words the best records
+# hold, weighed half and half. Kept from the cosine-only rule it replaced; on the dev set it
+# flags 3 of 52 no-answer queries with multilingual-e5-small (0 before) and 26 with MiniLM (8
+# before), at 7 and 13 answered ones lost, nearly all short chat turns (benchmarks/README.md).
 CONFIDENT_COSINE = 0.35
-# The keyword share (see `keyword_share`) worth CONFIDENT_COSINE: below both, the hits share
-# some words with the query, as unrelated text does, and nothing comes close in meaning.
-CONFIDENT_KEYWORD = 0.095
 
 # Near-duplicates (the same text quoted in many replies) are spread by maximal marginal
 # relevance: a record's relevance (its score over the best one) weighs MMR_LAMBDA, its
@@ -291,45 +282,6 @@ def rank_records(
             if uid in asking and uid in best:
                 best[uid] = replace(best[uid], score=best[uid].score - ASKING_PENALTY)
     return sorted(best.values(), key=lambda r: (-r.score, r.uid))
-
-
-def keyword_share(score: float, query_weight: float, records: int) -> float:
-    """Return a raw keyword score as a share of the best one the query could reach here.
-
-    The ideal passage holds every query word at full saturation (``k1 + 1``) and is the only
-    one holding each (the highest IDF of a folder of ``records``): 1.0. The raw score grows
-    with the folder's size (IDF is the log of it); the share of the ideal does not for rare
-    words, and only as ``log(n / df) / log(n)`` for common ones, so one threshold serves small
-    and large folders alike.
-
-    Args:
-        score: the best raw keyword score of the search.
-        query_weight: the sum of the query's keyword weights (its word count).
-        records: how many records the folder holds.
-
-    Returns:
-        0.0 for no words, no records or no keyword match; about 0..1 otherwise.
-    """
-    if query_weight <= 0 or records < 1 or score <= 0:
-        return 0.0
-    rarest = math.log(1 + (records - 0.5) / 1.5)
-    return score / (query_weight * (KEYWORD_K1 + 1) * rarest)
-
-
-def confidence(closest: float, share: float) -> float:
-    """Return a search's confidence on the cosine scale: the closer of its two kinds of evidence.
-
-    Args:
-        closest: the best raw dense cosine of any candidate passage.
-        share: the best keyword score as :func:`keyword_share`.
-
-    Returns:
-        ``max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD)``, at most 1 (a cosine's
-        top; a keyword match far past CONFIDENT_KEYWORD reads as 1): reaching
-        CONFIDENT_COSINE means either a close meaning or a keyword match as good as
-        CONFIDENT_KEYWORD.
-    """
-    return min(1.0, max(closest, share * CONFIDENT_COSINE / CONFIDENT_KEYWORD))
 
 
 def diversify(

@@ -12,6 +12,7 @@ from ..embedding._base import Embedder
 from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
+from .confidence import WORDS_OVER, confidence, word_weights, words_matched
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
@@ -25,9 +26,7 @@ from .ranking import (
     SHORT_TURN_CHARS,
     Ranked,
     calibrated,
-    confidence,
     diversify,
-    keyword_share,
     rank_records,
 )
 from .scripts import main_scripts, share_a_script
@@ -39,6 +38,7 @@ __all__ = [
     "SearchHit",
     "cross_script",
     "neighbours",
+    "record_texts",
     "search",
     "search_hit",
     "snippet_of",
@@ -57,11 +57,11 @@ class SearchHit:
     the record's best raw cosine with the query and ``keyword`` its best raw keyword score
     (``None`` when that side did not find it); ``confidence`` is the search's (the same on
     every hit, see
-    :func:`memtrails.folder.ranking.confidence`): on the cosine scale, the best raw cosine of
-    any candidate or the keyword evidence mapped onto that scale, whichever is higher;
+    :func:`memtrails.folder.confidence.confidence`): half the best raw cosine (on MiniLM's
+    scale) and half the share of the query's rare-word weight the best records hold;
     ``confident`` is ``confidence >= CONFIDENT_COSINE`` (0.35): when False, nothing came close
-    in meaning and no passage matched the query's words well, and the question probably has
-    no answer here.
+    in meaning and the best records hold few of the query's rarer words, and the question
+    probably has no answer here.
     """
 
     score: float
@@ -193,6 +193,24 @@ def cross_script(
     return out
 
 
+# How much of a record's text the confidence reads for the query's words: enough for a note or
+# a mail's body, not a whole archive read into one record.
+WORDS_CHARS = 6000
+
+
+def record_texts(uids: Sequence[str], table: Table, log: RecordLog) -> list[str]:
+    """Return each record's author, title and text (its first WORDS_CHARS characters), for
+    the words the confidence looks for. Blocking: one log read a record."""
+    out = []
+    for uid in uids:
+        row = table.get(uid)
+        if row is not None:
+            line = log.read_line(row.offset)
+            text = str(line.get("text") or "")[:WORDS_CHARS]
+            out.append(f"{line.get('author') or ''}\n{line.get('title') or ''}\n{text}")
+    return out
+
+
 def _asks(line: Mapping[str, Any]) -> bool:
     return str(line.get("text", "")).rstrip().endswith("?")
 
@@ -284,23 +302,16 @@ async def search(
     sparse = SparseVector(list(terms), list(terms.values()))
     # Each side offers a few times k passages: a record may own several.
     by_meaning, by_words = await index.candidates(dense, sparse, max(4 * k, 40), where)
-    # How close the folder comes to the query at all: in meaning (a few shared words are
-    # common to unrelated text, a close cosine is not), or by matching most of its words,
-    # rare ones, well (an exact name or number the model does not understand).
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
+    # How close the folder comes to the query in meaning, and which of its words it holds
+    # (weighed by rarity: a rare word matched is evidence, a common one is not); see
+    # confidence.py. One more index call, for the words' IDF.
     closest = calibrated(
         max((h.score for h in by_meaning), default=-1.0),
         CONFIDENCE_FLOOR.get(embedder.model_id, floor),
     )
-    best_words = max((h.score for h in by_words), default=0.0)
-    share = await asyncio.to_thread(
-        lambda: keyword_share(best_words, sum(terms.values()), len(table))
-    )
-    sure = confidence(closest, share)
-    if min_confidence is not None and sure < min_confidence:
-        return []
-    confident = sure >= CONFIDENT_COSINE
+    idf = await index.term_idf(list(terms))
     when = At.of(now).ms if now is not None else None
     windows = query_windows(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
@@ -354,6 +365,15 @@ async def search(
             floor=floor,
             pull=pull,
         )
+    weights = word_weights(query, idf, len(table))
+    # The words the best records hold, weighed by rarity; only the words in those records'
+    # scripts count, so a question answered in another language is not held against it.
+    best = [r.uid for r in ranked[:WORDS_OVER]]
+    texts = await asyncio.to_thread(record_texts, best, table, log)
+    sure = confidence(closest, words_matched(weights, texts))
+    if min_confidence is not None and sure < min_confidence:
+        return []
+    confident = sure >= CONFIDENT_COSINE
     ranked = diversify(ranked, k, near=floor + NEAR_DUPLICATE * (1.0 - floor))
 
     def read() -> list[SearchHit]:

@@ -22,6 +22,7 @@ __all__ = [
     "SearchFilter",
     "SparseVector",
     "dense_of",
+    "idf_of",
     "note_passage",
 ]
 
@@ -111,6 +112,14 @@ class IndexBackend(Protocol):
         """
         ...
 
+    async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
+        """Return the IDF the keyword side gives each of ``terms`` that some passage holds.
+
+        Terms no passage holds are left out. The search's confidence weighs the query's words
+        by it (a rare word matched is evidence, a common one is not).
+        """
+        ...
+
     async def count_records(self) -> int:
         """Return how many distinct records the index can find (points with passage 0)."""
         ...
@@ -182,6 +191,16 @@ class IndexKind:
     name: str
     open: Callable[[IndexPlace], Awaitable[IndexBackend]]
     files: frozenset[str] = frozenset()
+
+
+def idf_of(term: int, score: float, vector: Any) -> float | None:
+    """Return a term's IDF from a one-term keyword query's best point: its score over the
+    weight the point stores for the term (None when the point's keyword vector lacks it)."""
+    words = vector.get(WORDS) if isinstance(vector, dict) else None
+    if words is None:
+        return None
+    weight = dict(zip(words.indices, words.values, strict=False)).get(term)
+    return score / weight if weight else None
 
 
 def dense_of(vector: Any) -> Vector | None:

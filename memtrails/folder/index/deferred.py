@@ -116,6 +116,10 @@ class DeferredIndex:
         """Return the passages nearest by meaning and by words (opens the index)."""
         return await (await self.backend()).candidates(dense, sparse, limit, where)
 
+    async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
+        """Return the keyword side's IDF of the terms some passage holds (opens the index)."""
+        return await (await self.backend()).term_idf(terms)
+
     async def count_records(self) -> int:
         """Return how many records the index holds (opens the index)."""
         return await (await self.backend()).count_records()

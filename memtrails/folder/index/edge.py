@@ -22,6 +22,7 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    idf_of,
     note_passage,
 )
 from ._edge_settings import (
@@ -270,6 +271,34 @@ class EdgeIndex:
             for side in found
         ]
         return sides[0], sides[1] if len(sides) > 1 else []
+
+    async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
+        """Return the IDF of each of ``terms`` some point holds.
+
+        The shard applies IDF inside its keyword query and does not expose it, so each term
+        is asked alone (one batch, best point only, with its keyword vector): that point's
+        score over its stored weight for the term is the term's IDF.
+        """
+        if not terms:
+            return {}
+        batch = qe.QueryBatchRequest(
+            [
+                qe.QueryRequest(
+                    1,
+                    query=qe.Query.Nearest(qe.SparseVector([term], [1.0]), using=WORDS),
+                    with_payload=False,
+                    with_vector=[WORDS],
+                )
+                for term in terms
+            ]
+        )
+        found = await self._call("search", lambda shard: shard.query_batch(batch))
+        out: dict[int, float] = {}
+        for term, side in zip(terms, found, strict=True):
+            idf = idf_of(term, float(side[0].score), side[0].vector) if side else None
+            if idf is not None:
+                out[term] = idf
+        return out
 
     async def count_records(self) -> int:
         """Return how many records the index holds (points with ``passage == 0``, exact)."""

@@ -109,6 +109,11 @@ class MemoryIndex:
                 by_words.append(self._hit(point, score))
         return _best(by_meaning, limit), _best(by_words, limit)
 
+    async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
+        """Return the IDF of each of ``terms`` some point holds."""
+        self._check_open()
+        return {t: self._idf(t) for t in terms if self._documents.get(t, 0) > 0}
+
     async def count_records(self) -> int:
         """Return how many records the index holds (points with ``passage == 0``)."""
         self._check_open()

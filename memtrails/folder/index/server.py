@@ -20,6 +20,7 @@ from ._base import (
     SearchFilter,
     SparseVector,
     dense_of,
+    idf_of,
     note_passage,
 )
 from .registry import SERVER
@@ -245,6 +246,31 @@ class ServerIndex:
             for response in responses
         ]
         return sides[0], sides[1] if len(sides) > 1 else []
+
+    async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
+        """Return the IDF of each of ``terms`` some point holds: each term asked alone (one
+        batch, best point only), its score over the weight that point stores for it."""
+        if not terms:
+            return {}
+        requests = [
+            models.QueryRequest(
+                query=models.SparseVector(indices=[term], values=[1.0]),
+                using=WORDS,
+                limit=1,
+                with_payload=False,
+                with_vector=[WORDS],
+            )
+            for term in terms
+        ]
+        async with self._errors("search"):
+            responses = await self._client.query_batch_points(self._collection, requests)
+        out: dict[int, float] = {}
+        for term, response in zip(terms, responses, strict=True):
+            best = response.points[0] if response.points else None
+            idf = idf_of(term, float(best.score), best.vector) if best else None
+            if idf is not None:
+                out[term] = idf
+        return out
 
     async def count_records(self) -> int:
         """Return how many records the collection holds (points with ``passage == 0``)."""

@@ -1,0 +1,113 @@
+"""A search's confidence: how close the folder comes to the query, in meaning and in words."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+from ..portable import fnv1a32
+from ..words import words
+from .scripts import main_scripts
+
+__all__ = [
+    "CONFIDENCE_MEANING",
+    "SCOPE_OVER",
+    "WORDS_OVER",
+    "confidence",
+    "word_weights",
+    "words_matched",
+]
+
+# The share of the confidence that comes from meaning (the best cosine, on MiniLM's scale);
+# the rest is the words the best records hold (`words_matched`). A multilingual model's
+# cosines say little here: multilingual-e5-small meets 0.83-0.88 for questions the folder
+# cannot answer and for those it answers alike, while the share of the query's rare words
+# that some record holds separates them whatever the model (benchmarks/README.md, issue 32).
+CONFIDENCE_MEANING = 0.5
+# How many of the best records (in the fused order) may hold the query's words: the answer is
+# not always first, and a record further down holding every rare word is evidence too.
+WORDS_OVER = 5
+# The scripts the best few records are written in decide which query words count: a Korean question answered by an English note shares no word with it, and its Korean
+# words say nothing about whether the note answers it. (The cost: an unrelated Korean question
+# whose best records are English notes is judged by its meaning alone, as before.)
+SCOPE_OVER = 3
+
+
+def word_weights(query: str, idf: Mapping[int, float], records: int) -> dict[str, float]:
+    """Return each word of ``query`` with its weight: occurrences x the keyword side's IDF.
+
+    A word no passage holds weighs as one held by a single record of ``records``: that the
+    folder never mentions it is the strongest sign it does not hold the answer.
+
+    Example:
+        >>> from memtrails.portable import fnv1a32
+        >>> w = word_weights("tea or tea", {fnv1a32("tea"): 2.0, fnv1a32("or"): 0.1}, 10)
+        >>> {k: round(v, 2) for k, v in w.items()}
+        {'tea': 4.0, 'or': 0.1}
+    """
+    rarest = math.log(1 + (max(records, 1) - 0.5) / 1.5)
+    counts = Counter(words(query))
+    return {w: n * idf.get(fnv1a32(w), rarest) for w, n in counts.items()}
+
+
+def words_matched(
+    weights: Mapping[str, float], texts: Sequence[str], scope: Sequence[str] = ()
+) -> float | None:
+    """Return the largest share of the query's word weight that one of ``texts`` holds.
+
+    Only the words written in a script of the first ``SCOPE_OVER`` of ``scope`` (the best
+    records' texts; ``texts`` when empty) count, and words without letters (numbers) only
+    beside them: a question in another script than its answer is not held against it.
+
+    Args:
+        weights: the query's words and their weights (:func:`word_weights`).
+        texts: the best records' texts, best first.
+        scope: the texts whose scripts decide which words count.
+
+    Returns:
+        0..1, or None when no word of the query is written in those scripts (the words
+        cannot tell; the confidence is then the meaning's alone).
+    """
+    scripts: set[str] = set()
+    for text in (scope or texts)[:SCOPE_OVER]:
+        scripts |= main_scripts(text, least=1)
+    counted: dict[str, float] = {}
+    lettered = False
+    for word, weight in weights.items():
+        own = main_scripts(word, least=1)
+        if own and scripts and not (own & scripts):
+            continue
+        lettered = lettered or bool(own)
+        counted[word] = weight
+    total = sum(counted.values())
+    if not lettered or total <= 0:
+        return None
+    best = 0.0
+    for text in texts:
+        held = set(words(text))
+        best = max(best, sum(v for w, v in counted.items() if w in held) / total)
+    return best
+
+
+def confidence(closest: float, matched: float | None) -> float:
+    """Return a search's confidence, 0..1: its meaning and word evidence, weighed.
+
+    Args:
+        closest: the best cosine of any candidate passage, on MiniLM's scale (see
+            ``ranking.CONFIDENCE_FLOOR``).
+        matched: :func:`words_matched`, None when the words cannot tell.
+
+    Returns:
+        ``CONFIDENCE_MEANING * closest + (1 - CONFIDENCE_MEANING) * matched`` (``closest``
+        alone when ``matched`` is None), clipped to 0..1.
+
+    Example:
+        >>> confidence(0.4, 1.0), confidence(0.4, None)
+        (0.7, 0.4)
+    """
+    if matched is None:
+        sure = closest
+    else:
+        sure = CONFIDENCE_MEANING * closest + (1.0 - CONFIDENCE_MEANING) * matched
+    return min(1.0, max(0.0, sure))
