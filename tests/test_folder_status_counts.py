@@ -7,8 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memtrails import Memory, from_jsonl
+from memtrails.folder import disk
 from memtrails.folder.manifest import read_checkpoint_counts
+from memtrails.folder.status import MemoryStatus
 from memtrails.testing import HashingEmbedder
 
 
@@ -128,3 +132,116 @@ async def test_the_status_command_loads_neither_the_model_runtime_nor_the_index(
     loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
     assert "memtrails.folder.status" in loaded  # the modules of the process that ran it
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY) == []
+
+
+# -- disk use: the index's part kept with the counts, not walked ---------------------------------
+
+
+def _du(folder: Path) -> int:
+    """What `du` says the folder takes (blocks, not sizes), counted here file by file."""
+    return sum(p.lstat().st_blocks * 512 for p in folder.rglob("*") if not p.is_dir())
+
+
+async def _status_and_du(folder: Path, walked: list[Path]) -> tuple[MemoryStatus, int]:
+    """Status as the CLI takes it, and the folder's disk use measured while it is open."""
+    async with Memory.open(folder, create=False, catch_up=False, brief=True) as memory:
+        walked.clear()
+        st = await memory.status()
+        return st, _du(folder)
+
+
+@pytest.fixture
+def walked(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The folders `status` walks file by file."""
+    seen: list[Path] = []
+    walk = disk.disk_bytes
+
+    def spy(path: Path) -> int:
+        seen.append(path)
+        return walk(path)
+
+    monkeypatch.setattr(disk, "disk_bytes", spy)
+    return seen
+
+
+async def test_status_takes_the_index_disk_use_kept_at_the_close_after_imports_and_forgets(
+    tmp_path: Path, walked: list[Path]
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 40))
+    st, du = await _status_and_du(folder, walked)
+    assert (st.disk_bytes, st.disk_counted, st.counted) == (du, "checkpoint", "checkpoint")
+    assert walked == []  # the index's files (hundreds; 13k at 1M records) were not read
+
+    await _import(folder, _source(tmp_path / "a.jsonl", 90, long_every=2))
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert await memory.forget("7") == 1
+    st, du = await _status_and_du(folder, walked)
+    assert (st.records, st.disk_bytes, st.disk_counted) == (89, du, "checkpoint")
+    assert walked == []
+
+
+async def test_status_walks_the_index_when_its_outline_changed_since_the_close(
+    tmp_path: Path, walked: list[Path]
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 20))
+    kept = read_checkpoint_counts(folder)
+    assert kept is not None and kept.index_disk is not None
+    # A segment made behind the folder's back (another program, a restored backup): its
+    # outline is not the one kept, so neither the counts nor the disk use are trusted.
+    (folder / "index" / "segments" / "restored").mkdir()
+    (folder / "index" / "segments" / "restored" / "page.dat").write_bytes(b"x" * 20_000)
+    st, du = await _status_and_du(folder, walked)
+    assert (st.counted, st.disk_counted, st.disk_bytes) == ("index", "walk", du)
+    assert folder / "index" in walked
+
+
+_KILLED_AFTER_APPEND = """
+import asyncio, os, sys
+from memtrails import Memory, from_jsonl
+from memtrails.testing import HashingEmbedder
+
+async def main(folder, path):
+    def killed(report):
+        if report.added >= 8:  # a batch in the log; the checkpoint waits (2 s)
+            os._exit(9)
+
+    memory = await Memory.open(folder, embedder=HashingEmbedder())
+    await memory.ingest(from_jsonl(path), batch=8, on_progress=killed)
+
+asyncio.run(main(sys.argv[1], sys.argv[2]))
+"""
+
+
+async def test_status_after_a_kill_between_log_append_and_checkpoint_counts_and_walks(
+    tmp_path: Path, walked: list[Path]
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 20))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _KILLED_AFTER_APPEND,
+            str(folder),
+            str(_source(tmp_path / "b.jsonl", 35)),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 9, proc.stderr
+    st, du = await _status_and_du(folder, walked)
+    assert st.records == 20 + 8 and st.pending_bytes > 0  # the log grew past the checkpoint
+    assert (st.counted, st.disk_counted, st.disk_bytes) == ("index", "walk", du)
+    # Reopened for writing, the catch-up indexes the lines past the checkpoint; its close
+    # keeps the counts and disk use again.
+    async with Memory.open(folder, embedder=HashingEmbedder()):
+        pass
+    st, du = await _status_and_du(folder, walked)
+    assert (st.indexed, st.counted, st.disk_counted, st.disk_bytes) == (
+        28,
+        "checkpoint",
+        "checkpoint",
+        du,
+    )

@@ -6,7 +6,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..embedding._base import same_model
@@ -17,6 +17,7 @@ from .space import disk_full, is_disk_full
 __all__ = [
     "FORMAT",
     "KEYWORD_SCHEME",
+    "KeptCounts",
     "check_model",
     "read_checkpoint",
     "read_checkpoint_counts",
@@ -255,24 +256,45 @@ def read_checkpoint_mark(folder: Path) -> tuple[int, str | None, str | None]:
 
 
 def write_checkpoint(
-    folder: Path, offset: int, tail: str = "", counts: tuple[int, int] | None = None
+    folder: Path,
+    offset: int,
+    tail: str = "",
+    counts: tuple[int, int] | None = None,
+    index_disk: tuple[int, str] | None = None,
 ) -> None:
     """Record that every log line before ``offset`` is in the index (``tail``: the log's
     digest there, see :meth:`RecordLog.tail`); ``counts``: the index's (records, points)
-    then, when they were counted (``memtrails status`` reads them instead of loading it)."""
+    then, when they were counted, and ``index_disk`` its disk use and mark (see
+    ``disk.index_disk_use``): ``memtrails status`` reads them instead of loading or
+    walking the index."""
     data: dict[str, Any] = {"log_offset": offset, "log_tail": tail}
     if counts is not None:
         data["records"], data["points"] = counts
+        if index_disk is not None:
+            data["index_bytes"], data["index_mark"] = index_disk
     write_json_atomic(folder / "index.json", data)
 
 
-def read_checkpoint_counts(folder: Path) -> tuple[int, int, int] | None:
-    """Return ``(log offset, records, points)`` from ``index.json`` when it holds the index's
-    counts at that offset; None when it does not (a folder of an older version, or counts
-    dropped by a change to the index not yet counted), or the file is unreadable."""
+class KeptCounts(NamedTuple):
+    """What ``index.json`` keeps for ``memtrails status`` (see :func:`write_checkpoint`)."""
+
+    offset: int  # the log offset they were taken at (the checkpoint then)
+    records: int
+    points: int
+    index_disk: tuple[int, str] | None  # the index's bytes on disk and its mark, when kept
+
+
+def read_checkpoint_counts(folder: Path) -> KeptCounts | None:
+    """Return the index's counts kept in ``index.json`` with the log offset they were taken at;
+    None when it holds none (a folder of an older version, or counts dropped by a change to
+    the index not yet counted), or the file is unreadable."""
     try:
         data = json.loads((folder / "index.json").read_text(encoding="utf-8"))
         found = (int(data["log_offset"]), int(data["records"]), int(data["points"]))
-    except (ValueError, KeyError, TypeError, OSError):
+    except (ValueError, KeyError, TypeError, OSError, AttributeError):
         return None
-    return found if min(found) >= 0 else None
+    if min(found) < 0:
+        return None
+    size, mark = data.get("index_bytes"), data.get("index_mark")
+    disk = (size, mark) if type(size) is int and size >= 0 and isinstance(mark, str) else None
+    return KeptCounts(*found, disk)
