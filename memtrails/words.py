@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import threading
 import unicodedata
 from collections import Counter
 from functools import lru_cache
-
-import icu
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .portable import fnv1a32, utf16_len
+
+if TYPE_CHECKING:
+    import icu
 
 __all__ = [
     "ICU_WORD_RULES",
@@ -65,13 +69,32 @@ def _word_rules() -> str:
     rules have the old definition, and on a newer ICU the edited sets mean the same thing, so
     the rules there are what ICU ships.
     """
+    icu = _icu()
     rules = str(icu.BreakIterator.createWordInstance(icu.Locale.getRoot()).getRules())
     for old, new in _RULE_EDITS:
         rules = rules.replace(old, new)
     return rules
 
 
-ICU_WORD_RULES = _word_rules()
+@lru_cache(maxsize=1)
+def _icu() -> ModuleType:
+    # On first use, not at import: the folder's small files (its manifest's keyword scheme)
+    # import this module, and `memtrails status`, which segments no text, should not pay
+    # for loading ICU and reading its rules (~6-10 ms of its start).
+    return importlib.import_module("icu")
+
+
+_word_rules_once = lru_cache(maxsize=1)(_word_rules)
+ICU_WORD_RULES: str  # the word-break rules in use: read on first use (module __getattr__)
+
+
+def __getattr__(name: str) -> str:
+    # ICU_WORD_RULES, read from ICU on first use (see _icu).
+    if name == "ICU_WORD_RULES":
+        return _word_rules_once()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _local = threading.local()
 
 
@@ -80,7 +103,7 @@ def _breaker() -> icu.RuleBasedBreakIterator:
     # clone one), so each thread compiles its own once and keeps it.
     breaker = getattr(_local, "breaker", None)
     if breaker is None:
-        breaker = _local.breaker = icu.RuleBasedBreakIterator(ICU_WORD_RULES)
+        breaker = _local.breaker = _icu().RuleBasedBreakIterator(_word_rules_once())
     return breaker
 
 
@@ -105,7 +128,7 @@ def words(text: str) -> list[str]:
     if not text:
         return []
     breaker = _breaker()
-    utext = icu.UnicodeString(text)
+    utext = _icu().UnicodeString(text)
     breaker.setText(utext)
     # ICU positions are UTF-16 units; without astral characters they index `text` directly.
     bmp = len(utext) == len(text)

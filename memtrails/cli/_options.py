@@ -19,7 +19,6 @@ from .._exceptions import MemtrailsError
 from ..folder.space import disk_full
 from ..limits import MAX_DEPTH_CEILING, Limits
 from ..memory import Memory
-from ..pipeline.progress import steps
 
 __all__ = []
 
@@ -260,6 +259,10 @@ async def told(
         for repair in memory.repairs:
             click.echo(f"repaired: {repair}", err=True)
         if catch_up and not memory.remote:  # a service catches up its own folder
+            # Here, not at the top: the progress bar's library (tqdm, which reads package
+            # metadata) is ~40 ms of the start of commands that never show one (`status`).
+            from ..pipeline.progress import steps
+
             with steps("catching up the index", enabled=progress) as shown:
                 await memory.catch_up(on_progress=shown)
         yield memory
