@@ -246,3 +246,47 @@ async def test_status_after_a_kill_between_log_append_and_checkpoint_counts_and_
         "checkpoint",
         du,
     )
+
+
+# -- per-source counts: kept by the table's close, not grouped by each status -------------------
+
+
+async def _sources_and_queries(folder: Path) -> tuple[list[int], list[str]]:
+    """Status's per-source counts (by name), and the table queries status ran for them."""
+    async with Memory.open(folder, create=False, catch_up=False, brief=True) as memory:
+        queries: list[str] = []
+        memory._open_folder().table._db.set_trace_callback(queries.append)  # type: ignore[attr-defined]
+        st = await memory.status()
+    return [n for _, n in sorted(st.sources.items())], queries
+
+
+async def test_status_of_several_sources_takes_the_counts_kept_at_the_last_close(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "mem"
+    await _import(folder, _source(tmp_path / "a.jsonl", 20))
+    await _import(folder, _source(tmp_path / "b.jsonl", 30))
+    counts, queries = await _sources_and_queries(folder)
+    assert counts == [20, 30]
+    assert not [q for q in queries if "GROUP BY" in q]  # 80-125 ms at a million records
+
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        assert await memory.forget("7", source=str((tmp_path / "b.jsonl").resolve())) == 1
+    counts, queries = await _sources_and_queries(folder)
+    assert counts == [20, 29] and not [q for q in queries if "GROUP BY" in q]
+
+    # Killed after a batch reached the log: the kept counts are not the table's, so it counts.
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _KILLED_AFTER_APPEND,
+            str(folder),
+            str(_source(tmp_path / "c.jsonl", 35)),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 9, proc.stderr
+    counts, queries = await _sources_and_queries(folder)
+    assert counts == [20, 29, 8] and [q for q in queries if "GROUP BY" in q]
