@@ -387,9 +387,13 @@ class Memory:
         Runs on open, so a crash between the log write and the index flush loses nothing.
         ``on_progress`` hears ``(phase, records done, records to do)`` as it goes.
         """
+        folder = self._open_folder()
+        if folder.writer.checkpoint >= folder.log.size:
+            # Nothing past the checkpoint: the import path (the pipeline and the secret
+            # scanner, ~0.25 s to load) is not needed for an open to find that out.
+            return 0
         from .ingest import index_log
 
-        folder = self._open_folder()
         return await index_log(folder, folder.writer.checkpoint, batch, on_progress)
 
     async def reindex(

@@ -243,3 +243,45 @@ async def test_an_index_copied_from_another_folder_is_noticed_and_rebuilt(
     async with Memory.open(theirs, embedder=embedder) as memory:
         assert memory.repairs == []
         assert ["boats" in hit.snippet for hit in await memory.search("boats")] == [True]
+
+
+_OPEN_THEN_MODULES = """
+import asyncio, json, sys
+from memtrails import Memory
+from memtrails.testing import HashingEmbedder
+
+async def main(folder):
+    async with Memory.open(folder, create=False, embedder=HashingEmbedder()) as memory:
+        assert memory.repairs == []
+
+asyncio.run(main(sys.argv[1]))
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+async def test_an_open_with_nothing_to_catch_up_loads_no_import_path(tmp_path: Path) -> None:
+    """Opening a folder whose index is complete costs milliseconds: the pipeline and the secret
+    scanner (~0.25 s to import) stay unloaded."""
+    import subprocess
+    import sys
+
+    from memtrails import from_jsonl
+
+    folder, source = tmp_path / "mem", tmp_path / "a.jsonl"
+    source.write_text(
+        "".join(json.dumps({"id": str(i), "text": f"t {i}"}) + "\n" for i in range(5))
+    )
+    async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(from_jsonl(source))
+    proc = subprocess.run(
+        [sys.executable, "-c", _OPEN_THEN_MODULES, str(folder)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    loaded = set(json.loads(proc.stdout.strip().splitlines()[-1]))
+    assert "memtrails.folder.opening" in loaded
+    assert (
+        sorted(loaded & {"memtrails.ingest", "memtrails.pipeline", "memtrails.secrets.engine"})
+        == []
+    )
