@@ -6,7 +6,6 @@ import contextlib
 import json
 import os
 import secrets
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +49,8 @@ class ServiceInfo:
 
 def _write_private(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` with mode 0600, atomically (a temp file renamed over it)."""
+    import tempfile  # here, not at the start of every command
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
