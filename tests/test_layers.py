@@ -36,7 +36,7 @@ BASE = {
 }
 
 LAYERS: list[list[set[str]]] = [
-    [BASE | {"_measure"}],
+    [BASE | {"_measure", "_heap"}],
     [{"embedding"}],
     [{"secrets"}],
     [{"items"}],
