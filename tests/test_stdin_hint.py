@@ -1,0 +1,57 @@
+"""`memtrails add -` says it reads standard input when that is a terminal, and only then."""
+
+from __future__ import annotations
+
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HINT = "reading standard input"
+
+
+def _add_stdin(home: Path, stdin: int, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memtrails", "add", "-", "--home", str(home), "--name", "typed"],
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known bug: on a terminal, `add -` does not end at Ctrl-D (nor at Ctrl-C): the read "
+    "of standard input blocks again in a worker thread after the end of input",
+)
+def test_add_dash_on_a_terminal_says_how_to_end_the_input(tmp_path: Path) -> None:
+    leader, follower = pty.openpty()
+    try:
+        os.write(leader, b'{"id": "t1", "text": "a typed note"}\n\x04')  # then Ctrl-D
+        done = _add_stdin(tmp_path / "home", follower, timeout=30)
+    finally:
+        os.close(follower)
+        os.close(leader)
+    assert done.returncode == 0, done.stderr
+    assert HINT in done.stderr and "Ctrl-D" in done.stderr
+    assert "added 1," in done.stdout
+
+
+def test_add_dash_from_a_pipe_gives_no_hint(tmp_path: Path) -> None:
+    read, write = os.pipe()
+    os.write(write, b'{"id": "n1", "text": "a note piped in"}\n')
+    os.close(write)
+    try:
+        done = _add_stdin(tmp_path / "home", read)
+    finally:
+        os.close(read)
+    assert done.returncode == 0, done.stderr
+    assert HINT not in done.stderr
+    assert "added 1," in done.stdout
