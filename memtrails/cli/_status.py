@@ -51,7 +51,8 @@ async def _opened(qdrant_url: str | None, home: Path | None) -> dict[str, Any]:
     from ._options import open_light
 
     async with open_light(home, qdrant_url, brief=True) as memory:
-        return (await memory.status()).to_json()
+        shown: dict[str, Any] = (await memory.status()).to_json()
+    return shown
 
 
 def _show(st: dict[str, Any], as_json: bool) -> None:
@@ -62,10 +63,10 @@ def _show(st: dict[str, Any], as_json: bool) -> None:
     click.echo(f"memory:   {st['path']}")
     click.echo(f"records:  {st['records']} ({st['indexed']} indexed, {st['points']} index points)")
     click.echo(f"model:    {model.get('model_id')} ({model.get('dims')} dims)")
-    click.echo(f"index:    {index.get('kind')} {index.get('path') or index.get('url') or ''}".rstrip())
     click.echo(
-        f"on disk:  {st['disk_bytes'] / 1e6:.1f} MB (log {st['log_bytes'] / 1e6:.1f} MB)"
+        f"index:    {index.get('kind')} {index.get('path') or index.get('url') or ''}".rstrip()
     )
+    click.echo(f"on disk:  {st['disk_bytes'] / 1e6:.1f} MB (log {st['log_bytes'] / 1e6:.1f} MB)")
     click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st['secrets']['rules']))}")
     for source, n in st["sources"].items():
         click.echo(f"  {n:>8}  {source}")

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..keys import record_uid
 from ..records import MemoryRecord
-from .index._base import IndexBackend
 from .glance import checkpoint_problem, mark_problem
+from .index._base import IndexBackend
 from .index.deferred import DeferredIndex
 from .log import RecordLog
 from .manifest import read_checkpoint_mark
