@@ -7,10 +7,14 @@ Usage (from the repository root):
 
 Each run is a process of its own (interpreter start, imports, the command, exit), timed
 from outside: wall seconds and CPU seconds (user + system, from the child's rusage). The
-checkouts take turns run after run, so that the machine's load falls on all alike. Two
+checkouts take turns run after run, so that the machine's load falls on all alike. Three
 ways of starting, also in turns:
 
 - ``cached``: bytecode cached (a ``PYTHONPYCACHEPREFIX`` warmed by a first, untimed run);
+- ``own uncached``: Python's own ``__pycache__`` folders, none written: the standard
+  library's and the installed packages' bytecode (compiled when they were installed) is
+  read, a checkout's own modules without bytecode are compiled at each start (machines that
+  set ``PYTHONDONTWRITEBYTECODE`` run every command so);
 - ``uncached``: no bytecode cached anywhere (a new, empty ``PYTHONPYCACHEPREFIX`` each run,
   and none written): the standard library, click and memtrails compiled from source, the
   worst a first run after an install without compiled files can be.
@@ -34,14 +38,18 @@ from typing import Any
 
 
 def one_run(
-    python: str, checkout: Path, home: Path, prefix: Path, text: bool
+    python: str, checkout: Path, home: Path, prefix: Path | None, text: bool, *, write: bool
 ) -> tuple[float, float]:
-    """Run the command once; return (wall s, CPU s)."""
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(checkout),
-        "PYTHONPYCACHEPREFIX": str(prefix),
-    }
+    """Run the command once (``write``: bytecode written to ``prefix``, None: Python's own
+    ``__pycache__`` folders); return (wall s, CPU s)."""
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    if prefix is not None:
+        env["PYTHONPYCACHEPREFIX"] = str(prefix)
+    # Set or not, whatever the caller's environment says (some machines set it for all).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if not write:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     argv = [python, "-m", "memtrails", "status", "--home", str(home)]
     argv += [] if text else ["--json"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -77,20 +85,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="status-time-") as scratch:
         warm = {name: Path(scratch) / f"warm-{name}" for name, _ in checkouts}
         for name, checkout in checkouts:  # fills the cached prefix; not timed
-            one_run(args.python, checkout, args.home, warm[name], args.text)
+            one_run(args.python, checkout, args.home, warm[name], args.text, write=True)
         for i in range(args.runs):
             for name, checkout in checkouts:
                 times.setdefault(f"{name} cached", []).append(
-                    one_run(args.python, checkout, args.home, warm[name], args.text)
+                    one_run(args.python, checkout, args.home, warm[name], args.text, write=True)
+                )
+                times.setdefault(f"{name} own uncached", []).append(
+                    one_run(args.python, checkout, args.home, None, args.text, write=False)
                 )
                 cold = Path(scratch) / f"cold-{name}-{i}"
-                os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
-                try:
-                    times.setdefault(f"{name} uncached", []).append(
-                        one_run(args.python, checkout, args.home, cold, args.text)
-                    )
-                finally:
-                    del os.environ["PYTHONDONTWRITEBYTECODE"]
+                times.setdefault(f"{name} uncached", []).append(
+                    one_run(args.python, checkout, args.home, cold, args.text, write=False)
+                )
     load_after = os.getloadavg()
     out: dict[str, Any] = {"home": str(args.home), "runs": args.runs}
     print(f"memtrails status{'' if args.text else ' --json'} --home {args.home}, {args.runs} runs")
