@@ -32,7 +32,7 @@ from ._options import (
 )
 from ._repeats import new_errors
 from ._single import git_hint, note_of, single_note
-from ._totals import commit_total, part_total
+from ._totals import commit_total, part_count
 
 __all__: list[str] = []
 
@@ -173,12 +173,14 @@ async def add(
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
         by_bytes = importer(part.kind).by_bytes
         state = None if full or prune or not opened else opened[0].source_state(part.source)
+        total, unread = (part_count(part, state) if show else None) or (None, 0)
         return progress_bar(
             part.label,
             enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
-            total_records=part_total(part, state) if show else None,
+            total_records=total,
+            unread=unread,
         )
 
     try:

@@ -45,6 +45,7 @@ class _Progress:
         total_records: int | None,
         total_bytes: int | None,
         position: Callable[[], int] | None,
+        unread: int = 0,
     ) -> None:
         self.label = label
         self.stream = stream
@@ -52,6 +53,7 @@ class _Progress:
         self.total_records = total_records
         self.total_bytes = total_bytes
         self.position = position
+        self.unread = unread
         self.report: ImportReport | None = None
         self.started = time.monotonic()
         self.printed = self.started
@@ -68,6 +70,7 @@ class _Progress:
                 leave=False,
                 bar_format=_FORMAT if guess else _COUNT_FORMAT,
                 mininterval=0,
+                initial=unread,  # counted as done from the start, not as this run's rate
             )
 
     def phase(self) -> str:
@@ -77,12 +80,16 @@ class _Progress:
             if self.position() < self.total_bytes:
                 return "reading"
             return "embedding"
-        if self.total_records is not None and self.report.seen < self.total_records:
+        if self.total_records is not None and self.seen() < self.total_records:
             return "reading"
         return "embedding"
 
+    def seen(self) -> int:
+        # The import adds the records it proved unchanged unread only to its final report.
+        return (self.report.seen if self.report else 0) + self.unread
+
     def total(self) -> int | None:
-        seen = self.report.seen if self.report else 0
+        seen = self.seen()
         if self.total_records is not None:
             return max(self.total_records, seen)
         if self.total_bytes and self.position is not None:
@@ -96,7 +103,7 @@ class _Progress:
     def draw(self) -> None:
         with self.lock:
             report = self.report
-            seen = report.seen if report else 0
+            seen = self.seen()
             total = self.total()
             tail = f"{self.phase()}, embedded {report.embedded if report else 0}"
             if report and report.skipped:
@@ -153,6 +160,7 @@ def progress_bar(
     total_bytes: int | None = None,
     position: Callable[[], int] | None = None,
     total_records: int | None = None,
+    unread: int = 0,
 ) -> Iterator[Callable[[ImportReport], None]]:
     """Yield an ``on_progress`` callback that shows one source's import on stderr.
 
@@ -164,12 +172,17 @@ def progress_bar(
         total_bytes: the input's size on disk, when known.
         position: returns the bytes read so far (compressed bytes for a compressed file).
         total_records: how many records the import will read, when counted beforehand.
+        unread: how many of those the import proves unchanged without reading them and
+            adds only to its final report (a Slack export's skipped day files): the bar
+            starts there.
     """
     if not enabled:
         yield lambda _report: None
         return
     stream = sys.stderr
-    progress = _Progress(label, stream, stream.isatty(), total_records, total_bytes, position)
+    progress = _Progress(
+        label, stream, stream.isatty(), total_records, total_bytes, position, unread
+    )
     try:
         with _ticking(progress.draw, f"progress {progress.label}"):
             yield progress.update
