@@ -33,6 +33,7 @@ from ._options import (
 from ._repeats import new_errors
 from ._single import git_hint, note_of, single_note
 from ._totals import commit_total, part_count
+from ._vanished import typed_stdin
 
 __all__: list[str] = []
 
@@ -84,6 +85,7 @@ __all__: list[str] = []
 @index_options
 @home_option
 @limit_options
+@typed_stdin
 @as_command
 async def add(
     paths: tuple[Path, ...],
@@ -133,9 +135,8 @@ async def add(
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
     from ._remote import add_remotely
-    from ._vanished import forget_vanished, split_vanished, stdin_hint
+    from ._vanished import forget_vanished, split_vanished
 
-    stdin_hint(paths)
     paths, git_repos, gone = split_vanished(paths, git_repos, prune)
 
     asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)

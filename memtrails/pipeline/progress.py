@@ -34,6 +34,27 @@ _COUNT_FORMAT = "{desc}: {n_fmt} records [{elapsed}, {rate_fmt}{postfix}]"
 _PHASE_FORMAT = "{desc}: [{elapsed}{postfix}]"
 
 
+_MIN_BAR = 10  # cells the bar keeps on a narrow terminal: a long file name gives way first
+_MIN_LABEL = 12  # then the skipped count (the summary repeats it), then the label's end only
+
+
+def _fixed_width(total: object, tail: str) -> int:
+    """The columns a bar line takes besides its label, keeping :data:`_MIN_BAR` for the bar."""
+    digits = len(str(total)) if total else 1
+    # ": 100%|" "| " n "/" total " [" elapsed (an hour-long "1:00:00") "<" left ", " tail "]"
+    return 7 + 2 + 2 * digits + 1 + 2 + 7 + 1 + 5 + 2 + len(tail) + 1 + _MIN_BAR
+
+
+def fit_label(label: str, room: int) -> str:
+    """Shorten ``label`` to ``room`` characters: by its middle, or keep its end when short
+    (the end of a path names the file)."""
+    if len(label) <= room:
+        return label
+    room = max(room, 2)
+    head = (room - 1) // 3 if room >= 24 else 0
+    return f"{label[:head]}\u2026{label[len(label) - (room - 1 - head) :]}"
+
+
 class _Progress:
     """One source's display: the numbers of the last report, drawn by the clock or a report."""
 
@@ -105,13 +126,18 @@ class _Progress:
             report = self.report
             seen = self.seen()
             total = self.total()
-            tail = f"{self.phase()}, embedded {report.embedded if report else 0}"
-            if report and report.skipped:
-                tail += f", skipped {report.skipped}"
+            short = f"{self.phase()}, embedded {report.embedded if report else 0}"
+            tail = f"{short}, skipped {report.skipped}" if report and report.skipped else short
             if self.bar is not None:
                 if total is not None and self.bar.total != total:
                     self.bar.total = total
                 self.bar.n = seen
+                if self.bar.ncols:  # known only on a terminal, and followed as it is resized
+                    room = self.bar.ncols - _fixed_width(self.bar.total, tail)
+                    if room < _MIN_LABEL:
+                        room += len(tail) - len(short)
+                        tail = short
+                    self.bar.set_description_str(fit_label(self.label, room), refresh=False)
                 self.bar.set_postfix_str(tail, refresh=False)
                 self.bar.refresh()
                 return
