@@ -180,8 +180,8 @@ class PieceCache:
         ids = ids[ids < len(self._row)]
         rows = self._row[ids]
         picked = self._means[rows[rows >= 0]].astype(np.float32)
-        norms = np.maximum(np.linalg.norm(picked, axis=1, keepdims=True), 1e-12)
-        unit: _FloatArray = (picked / norms).astype(np.float32)
+        norms = np.sqrt(np.einsum("ij,ij->i", picked, picked))
+        unit: _FloatArray = picked / np.maximum(norms, 1e-12)[:, None]
         return unit
 
 
@@ -189,7 +189,10 @@ def maxsim(query: _FloatArray, passage: _FloatArray) -> float:
     """Mean over the query's rows of their best cosine among the passage's rows (unit rows)."""
     if not len(query) or not len(passage):
         return 0.0
-    return float((query @ passage.T).max(axis=1).mean())
+    # Not `query @ passage.T`: a BLAS call starts its threads, and beside onnxruntime's on a
+    # busy machine a product this small took 20 ms instead of 0.1 (einsum: 0.2-0.4 ms).
+    cosines = np.einsum("ij,kj->ik", query, passage, optimize=False)
+    return float(cosines.max(axis=1).mean())
 
 
 def reorder(hits: list[SearchHit], scores: list[float], weight: float) -> list[SearchHit]:
