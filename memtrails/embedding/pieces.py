@@ -125,5 +125,10 @@ def piece_ids(embedder: Embedder, texts: Sequence[str]) -> list[_IntArray] | Non
     model = _tokens_of(embedder)
     if model is None:
         return None
-    encodings = model._tokenizer.encode_batch(list(texts), add_special_tokens=False)
-    return [np.unique(np.asarray(e.ids, dtype=np.int64)) for e in encodings]
+    # One at a time: encode_batch starts the tokenizer's thread pool, which on a busy
+    # machine costs more than it saves for ten short texts.
+    encode = model._tokenizer.encode
+    return [
+        np.unique(np.asarray(encode(t, add_special_tokens=False).ids, dtype=np.int64))
+        for t in texts
+    ]
