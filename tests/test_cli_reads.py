@@ -28,6 +28,10 @@ READS = [
     ["forget", "some-id"],
     ["reindex"],
     ["optimize"],
+    ["show", "some-id"],
+    ["sources"],
+    ["move", ".", "."],
+    ["watch", "list"],
 ]
 
 

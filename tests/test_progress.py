@@ -8,6 +8,7 @@ import itertools
 import subprocess
 import sys
 import time
+from collections import Counter
 from email.parser import BytesParser
 from pathlib import Path
 
@@ -150,3 +151,38 @@ def test_several_sources_get_one_overall_line_of_sources_and_records(
         with one as finished:
             finished(ImportReport(added=1))
         assert screen.getvalue() == ""  # one source, or --json/--quiet: no overall line
+
+
+def test_a_long_name_gives_way_to_the_bar_on_an_80_column_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    screen = open(follower, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+    monkeypatch.setattr(sys, "stderr", screen)
+    label = "/home/someone/mail/lists/python/twisted-web-2005-December.mbox"
+    try:
+        with progress.progress_bar(label, total_records=3000) as on_progress:
+            on_progress(ImportReport(added=1230, errors_left_out=Counter(bad=3), embedded=1100))
+        screen.flush()
+        drawn = os.read(leader, 1 << 16).decode()
+    finally:
+        screen.close()
+        os.close(follower)
+        os.close(leader)
+    lines = [line.strip() for line in drawn.replace("\r", "\n").split("\n") if "%|" in line]
+    assert lines, drawn
+    line = lines[-1]
+    assert len(line) <= 80
+    assert progress.fit_label(label, 30) == "/home/som\u2026b-2005-December.mbox"
+    assert "\u2026" in line and ".mbox: " in line  # the name, shortened, its end kept
+    assert len(line.split("|")[1]) >= 10  # the bar keeps its cells
+    # the phase and the embedded count stay whole; the skipped count gives way (the summary
+    # at the end says it) only where the name would shrink past 12 characters
+    assert line.endswith("reading, embedded 1100]")

@@ -32,7 +32,8 @@ from ._options import (
 )
 from ._repeats import new_errors
 from ._single import git_hint, note_of, single_note
-from ._totals import commit_total, part_total
+from ._totals import commit_total, part_count
+from ._vanished import typed_stdin
 
 __all__: list[str] = []
 
@@ -84,6 +85,7 @@ __all__: list[str] = []
 @index_options
 @home_option
 @limit_options
+@typed_stdin
 @as_command
 async def add(
     paths: tuple[Path, ...],
@@ -133,9 +135,8 @@ async def add(
         raise click.UsageError("standard input (-) can be read once")
     from ..importers.git import git_source
     from ._remote import add_remotely
-    from ._vanished import forget_vanished, split_vanished, stdin_hint
+    from ._vanished import forget_vanished, split_vanished
 
-    stdin_hint(paths)
     paths, git_repos, gone = split_vanished(paths, git_repos, prune)
 
     asked = dict(kind=kind, name=name, all_branches=all_branches, full=full, prune=prune)
@@ -173,12 +174,14 @@ async def add(
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
         by_bytes = importer(part.kind).by_bytes
         state = None if full or prune or not opened else opened[0].source_state(part.source)
+        total, unread = (part_count(part, state) if show else None) or (None, 0)
         return progress_bar(
             part.label,
             enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
-            total_records=part_total(part, state) if show else None,
+            total_records=total,
+            unread=unread,
         )
 
     try:

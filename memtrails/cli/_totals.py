@@ -3,9 +3,11 @@
 An mbox's messages (lines starting ``From ``) and a JSON Lines file's lines are counted in
 1 MiB chunks from where the last run stopped (about a second per GB); a Git history by
 ``git rev-list --count``; a folder of ``.eml``, a Maildir and a notes folder by their files
-(each yields one item a run, read or not: an unchanged file is seen, not read). Compressed
-files, pipes and Slack exports (a count would parse every member) are not counted: their bar
-estimates from the bytes read, or counts.
+(each yields one item a run, read or not: an unchanged file is seen, not read); a Slack
+export by a JSON parse of each day file the run will read (a few percent of an import's
+time with no model, well under 0.1% with the packaged one), plus the records of those it
+will skip, which the import counts unchanged without reading them. Compressed files and pipes are not counted: their
+bar estimates from the bytes read, or counts.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from .._exceptions import SourceError
 from ..importers.detect import Part
 
-__all__ = ["commit_total", "part_total", "record_total"]
+__all__ = ["commit_total", "part_count", "part_total", "record_total"]
 
 _CHUNK = 1 << 20
 _MAX_SCAN = 8 << 30  # bytes: past this, a count costs more than it is worth
@@ -28,6 +30,25 @@ _MAX_FILES = 500_000  # past this many files a notes folder is not counted
 
 def part_total(part: Part, state: dict[str, Any] | None) -> int | None:
     """Return how many items one planned import will yield, where that is cheap to know."""
+    counted = part_count(part, state)
+    return None if counted is None else counted[0]
+
+
+def part_count(part: Part, state: dict[str, Any] | None) -> tuple[int, int] | None:
+    """Return :func:`part_total` and how many of those items the import counts only at its
+    end, unread (the records of a Slack export's skipped day files), or None."""
+    if part.kind == "slack" and isinstance(part.target, Path):
+        from ..importers.slack import message_count
+
+        try:
+            return message_count(part.target, state)
+        except (OSError, SourceError):  # the import itself says what is wrong with it
+            return None
+    total = _total(part, state)
+    return None if total is None else (total, 0)
+
+
+def _total(part: Part, state: dict[str, Any] | None) -> int | None:
     target = part.target
     if not isinstance(target, Path) or part.kind not in ("eml", "maildir", "files"):
         return record_total(part.kind, target, state)

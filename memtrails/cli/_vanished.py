@@ -1,28 +1,63 @@
-"""`memtrails add` around its inputs: a pruned path that is gone, standard input on a terminal."""
+"""`memtrails add` around its inputs: a pruned path that is gone, standard input typed at a terminal."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from ..folder.moves import read_moves
 from ._sources import matching_sources
 
-__all__ = ["forget_vanished", "split_vanished", "stdin_hint"]
+T = TypeVar("T")
+
+__all__ = ["forget_vanished", "split_vanished", "typed_stdin"]
 
 
-def stdin_hint(paths: tuple[Path, ...]) -> None:
-    """Say how standard input is read when ``-`` is typed at a terminal (it would just wait)."""
-    if any(str(p) == "-" for p in paths) and sys.stdin.isatty():
+def typed_stdin(command: Callable[..., T]) -> Callable[..., T]:
+    """Read standard input typed at a terminal to its end before ``command`` runs.
+
+    A terminal's end of input (Ctrl-D) is not sticky: a later read waits again, and a read
+    blocked in a worker thread is out of Ctrl-C's reach. So what is typed is read here, in
+    the main thread where Ctrl-C lands, into a temporary file that then stands in for
+    standard input: the import reads it as standard input redirected from a file.
+    """
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        if any(str(p) == "-" for p in kwargs.get("paths", ())) and sys.stdin.isatty():
+            try:
+                _take_terminal(sys.stdin.fileno())
+            except KeyboardInterrupt:
+                click.echo(
+                    "\ninterrupted before the end of input (Ctrl-D): nothing was added", err=True
+                )
+                raise click.exceptions.Exit(130) from None
+        return command(*args, **kwargs)
+
+    return wrapper
+
+
+def _take_terminal(fd: int) -> None:
+    import tempfile
+
+    with tempfile.TemporaryFile() as typed:
         click.echo(
-            "reading standard input: paste or type the records, then Ctrl-D; or pipe a file "
-            "in (zcat list.mbox.gz | memtrails add - --name list)",
+            "reading standard input: paste or type the records, then Ctrl-D on a line of its "
+            "own (they are added after it); or pipe a file in "
+            "(zcat list.mbox.gz | memtrails add - --name list)",
             err=True,
         )
+        while chunk := os.read(fd, 1 << 16):
+            typed.write(chunk)
+        typed.flush()
+        os.dup2(typed.fileno(), fd)  # the copy outlives ``typed``, which is unlinked already
+    os.lseek(fd, 0, os.SEEK_SET)
 
 
 def split_vanished(

@@ -41,6 +41,8 @@ async def _call(home: Path | None, method: str, url: str, **kwargs: Any) -> Any:
     context = click.get_current_context()
     given = context.parent.params.get("home") if context.parent is not None else None
     folder = (home or given or default_home()).expanduser()
+    if not (folder / "manifest.json").is_file():  # a typo'd --home: say so, not "no service"
+        raise click.ClickException(f"no memory folder at {folder}; create one with `memtrails add`")
     remote = await connect(folder)
     if remote is None:
         raise click.ClickException(

@@ -34,6 +34,27 @@ _COUNT_FORMAT = "{desc}: {n_fmt} records [{elapsed}, {rate_fmt}{postfix}]"
 _PHASE_FORMAT = "{desc}: [{elapsed}{postfix}]"
 
 
+_MIN_BAR = 10  # cells the bar keeps on a narrow terminal: a long file name gives way first
+_MIN_LABEL = 12  # then the skipped count (the summary repeats it), then the label's end only
+
+
+def _fixed_width(total: object, tail: str) -> int:
+    """The columns a bar line takes besides its label, keeping :data:`_MIN_BAR` for the bar."""
+    digits = len(str(total)) if total else 1
+    # ": 100%|" "| " n "/" total " [" elapsed (an hour-long "1:00:00") "<" left ", " tail "]"
+    return 7 + 2 + 2 * digits + 1 + 2 + 7 + 1 + 5 + 2 + len(tail) + 1 + _MIN_BAR
+
+
+def fit_label(label: str, room: int) -> str:
+    """Shorten ``label`` to ``room`` characters: by its middle, or keep its end when short
+    (the end of a path names the file)."""
+    if len(label) <= room:
+        return label
+    room = max(room, 2)
+    head = (room - 1) // 3 if room >= 24 else 0
+    return f"{label[:head]}\u2026{label[len(label) - (room - 1 - head) :]}"
+
+
 class _Progress:
     """One source's display: the numbers of the last report, drawn by the clock or a report."""
 
@@ -45,6 +66,7 @@ class _Progress:
         total_records: int | None,
         total_bytes: int | None,
         position: Callable[[], int] | None,
+        unread: int = 0,
     ) -> None:
         self.label = label
         self.stream = stream
@@ -52,6 +74,7 @@ class _Progress:
         self.total_records = total_records
         self.total_bytes = total_bytes
         self.position = position
+        self.unread = unread
         self.report: ImportReport | None = None
         self.started = time.monotonic()
         self.printed = self.started
@@ -68,6 +91,7 @@ class _Progress:
                 leave=False,
                 bar_format=_FORMAT if guess else _COUNT_FORMAT,
                 mininterval=0,
+                initial=unread,  # counted as done from the start, not as this run's rate
             )
 
     def phase(self) -> str:
@@ -77,12 +101,16 @@ class _Progress:
             if self.position() < self.total_bytes:
                 return "reading"
             return "embedding"
-        if self.total_records is not None and self.report.seen < self.total_records:
+        if self.total_records is not None and self.seen() < self.total_records:
             return "reading"
         return "embedding"
 
+    def seen(self) -> int:
+        # The import adds the records it proved unchanged unread only to its final report.
+        return (self.report.seen if self.report else 0) + self.unread
+
     def total(self) -> int | None:
-        seen = self.report.seen if self.report else 0
+        seen = self.seen()
         if self.total_records is not None:
             return max(self.total_records, seen)
         if self.total_bytes and self.position is not None:
@@ -96,15 +124,20 @@ class _Progress:
     def draw(self) -> None:
         with self.lock:
             report = self.report
-            seen = report.seen if report else 0
+            seen = self.seen()
             total = self.total()
-            tail = f"{self.phase()}, embedded {report.embedded if report else 0}"
-            if report and report.skipped:
-                tail += f", skipped {report.skipped}"
+            short = f"{self.phase()}, embedded {report.embedded if report else 0}"
+            tail = f"{short}, skipped {report.skipped}" if report and report.skipped else short
             if self.bar is not None:
                 if total is not None and self.bar.total != total:
                     self.bar.total = total
                 self.bar.n = seen
+                if self.bar.ncols:  # known only on a terminal, and followed as it is resized
+                    room = self.bar.ncols - _fixed_width(self.bar.total, tail)
+                    if room < _MIN_LABEL:
+                        room += len(tail) - len(short)
+                        tail = short
+                    self.bar.set_description_str(fit_label(self.label, room), refresh=False)
                 self.bar.set_postfix_str(tail, refresh=False)
                 self.bar.refresh()
                 return
@@ -153,6 +186,7 @@ def progress_bar(
     total_bytes: int | None = None,
     position: Callable[[], int] | None = None,
     total_records: int | None = None,
+    unread: int = 0,
 ) -> Iterator[Callable[[ImportReport], None]]:
     """Yield an ``on_progress`` callback that shows one source's import on stderr.
 
@@ -164,12 +198,17 @@ def progress_bar(
         total_bytes: the input's size on disk, when known.
         position: returns the bytes read so far (compressed bytes for a compressed file).
         total_records: how many records the import will read, when counted beforehand.
+        unread: how many of those the import proves unchanged without reading them and
+            adds only to its final report (a Slack export's skipped day files): the bar
+            starts there.
     """
     if not enabled:
         yield lambda _report: None
         return
     stream = sys.stderr
-    progress = _Progress(label, stream, stream.isatty(), total_records, total_bytes, position)
+    progress = _Progress(
+        label, stream, stream.isatty(), total_records, total_bytes, position, unread
+    )
     try:
         with _ticking(progress.draw, f"progress {progress.label}"):
             yield progress.update

@@ -16,8 +16,9 @@ from ...records import Item
 from ..contract import resumable_importer
 from ._export import DEFAULT_MAX_MEMBER_BYTES, DEFAULT_MAX_RATIO, Export
 from ._walk import items as export_items
+from ._walk import record_count
 
-__all__ = ["DEFAULT_MAX_MEMBER_BYTES", "DEFAULT_MAX_RATIO", "from_slack_export"]
+__all__ = ["DEFAULT_MAX_MEMBER_BYTES", "DEFAULT_MAX_RATIO", "from_slack_export", "message_count"]
 
 
 def _generator(items: AsyncIterator[Item]) -> AsyncGenerator[Item, None]:
@@ -119,3 +120,29 @@ async def from_slack_export(
                 yield item
     finally:
         await asyncio.to_thread(export.close)
+
+
+def message_count(
+    path: str | os.PathLike[str],
+    state: Mapping[str, Any] | None = None,
+    *,
+    max_ratio: float = DEFAULT_MAX_RATIO,
+    limits: Limits | None = None,
+) -> tuple[int, int]:
+    """Return how many items :func:`from_slack_export` will count, and how many it skips.
+
+    The first number is what the import then reports it saw (``ImportReport.seen``), given
+    the same ``state``: each message of the day files it reads (less the notices it drops
+    silently), each file it cannot read, and the records of the day files it skips (counted
+    unchanged, unread); the second is those skipped records alone. Each day file read is
+    parsed as JSON, nothing more: a small part of what the import does with it.
+
+    Raises:
+        SourceError: as :func:`from_slack_export` does.
+    """
+    max_member_bytes = (limits or Limits()).max_file_bytes or DEFAULT_MAX_MEMBER_BYTES
+    export = Export.open(Path(path), None, max_member_bytes, max_ratio)
+    try:
+        return record_count(export, state)
+    finally:
+        export.close()

@@ -6,14 +6,14 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from ...records import At, MemoryRecord, RecordError
 from .._guard import RecordStep
 from ._export import READ_ERRORS, MemberRefused
 from ._names import Names, name_of, unescape
 
-__all__ = ["as_ts", "day_messages", "message_items", "message_record"]
+__all__ = ["as_ts", "counted", "day_messages", "message_items", "message_record"]
 
 # Membership and integration notices carry no conversation; they are dropped silently.
 # Tombstones stand in for deleted thread parents; their replies keep the thread id anyway.
@@ -134,14 +134,35 @@ def _subtype(message: Mapping[str, Any]) -> str | None:
     return subtype if isinstance(subtype, str) else None
 
 
+def _edited(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """Return the new version an edit event carries (it replaces the original: same id)."""
+    if _subtype(message) == "message_changed" and isinstance(message.get("message"), Mapping):
+        return cast("Mapping[str, Any]", message["message"])
+    return None
+
+
+def counted(messages: list[Any]) -> int:
+    """Return how many items :func:`message_items` yields for a day file's messages.
+
+    Every message but the notices dropped silently: a record, or an error in its place.
+    """
+    found = 0
+    for message in messages:
+        if isinstance(message, Mapping):
+            message = _edited(message) or message
+            found += _subtype(message) not in _NOISE_SUBTYPES
+        else:
+            found += 1
+    return found
+
+
 def message_record(
     reader: Names, channel: str, where: str, message: Mapping[str, Any]
 ) -> MemoryRecord | RecordError | None:
+    edited = _edited(message)
+    if edited is not None:
+        message = {**edited, "channel": channel}
     subtype = _subtype(message)
-    if subtype == "message_changed" and isinstance(message.get("message"), Mapping):
-        # An edit event carries the new version; it replaces the original (same id).
-        message = {**message["message"], "channel": channel}
-        subtype = _subtype(message)
     if subtype in _NOISE_SUBTYPES:
         if subtype == "bot_add":
             text = message.get("text")

@@ -8,10 +8,10 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from ._export import METADATA_FILES, Export
-from ._messages import day_messages, message_items
+from ._messages import counted, day_messages, message_items
 from ._names import EXTRA_NAME_FILES, Names
 
-__all__ = ["items"]
+__all__ = ["items", "record_count"]
 
 # The files whose content goes into every record (author names, channel names, DM titles).
 _NAME_FILES = ("users.json", *METADATA_FILES, *EXTRA_NAME_FILES)
@@ -53,6 +53,45 @@ def _saved_channels(
     return {name: dict(entry) for name, entry in channels.items()}, None
 
 
+def _resumed(
+    export: Export, channel: str, days: list[str], entry: Mapping[str, Any] | None
+) -> int | None:
+    """Return how many of a channel's day files last run's position lets a run skip, or None.
+
+    Day files before the last one read are skipped if none was added, removed or changed
+    since; the last one is read again, as it grows during its day.
+    """
+    if entry is None:
+        return None
+    earlier = [day for day in days if day < entry["last"]]
+    return len(earlier) if _days_digest(export, channel, earlier) == entry["before"] else None
+
+
+def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, int]:
+    """Return the items a run of :func:`items` will count, and how many of those it skips.
+
+    The first number is what the import reports it saw: the records and errors of the day
+    files it reads, the errors of the name files, and the records of the day files it
+    leaves unread (counted unchanged); the second is those unread ones alone. It reads what
+    the run reads (the name files, then each day file it does not skip) and parses it as
+    JSON, but makes no records.
+    """
+    reader = Names(export)
+    reader.load_metadata()
+    found = len(reader.errors) + len(export.unsafe)
+    saved, _ = _saved_channels(state, reader.metadata)
+    vouched = 0
+    for channel, days in export.channels.items():
+        entry = saved.get(channel)
+        start = _resumed(export, channel, days, entry)
+        if entry is not None and start is not None:
+            vouched += int(entry.get("records", 0))
+        for day in days[start or 0 :]:
+            messages = day_messages(reader, f"{channel}/{day}")
+            found += 1 if isinstance(messages, RecordError) else counted(messages)
+    return found + vouched, vouched
+
+
 def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     reader = Names(export)
     reader.load_metadata()
@@ -87,17 +126,13 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         before = _days_digest(export, channel, days[:-1])
         start, bots, kept = 0, {}, 0  # kept: records in the day files before the last one
         entry = saved.get(channel)
-        if entry is not None:
-            # Day files before the last one read are skipped if none was added, removed or
-            # changed since; the last one is read again, as it grows during its day.
-            earlier = [day for day in days if day < entry["last"]]
-            if _days_digest(export, channel, earlier) == entry["before"]:
-                start, bots = len(earlier), dict(entry["bots"])
-                kept = int(entry.get("records", 0))
-                vouched += kept
-                # Bot names the skipped days taught a full pass, for the messages after.
-                reader.bots.update(bots)
-                skipped = skipped or start > 0
+        resumed = _resumed(export, channel, days, entry)
+        if entry is not None and resumed is not None:
+            start, bots, kept = resumed, dict(entry["bots"]), int(entry.get("records", 0))
+            vouched += kept
+            # Bot names the skipped days taught a full pass, for the messages after.
+            reader.bots.update(bots)
+            skipped = skipped or start > 0
         for n in range(start, len(days)):
             reader.learned = {}
             member = f"{channel}/{days[n]}"
