@@ -310,6 +310,54 @@ async def test_the_cli_goes_through_the_service(service: Service, home: Path) ->
     assert (await service.json("GET", "/v1/status"))["records"] >= BUILT + 61 + 16
 
 
+async def test_an_add_through_the_service_shows_its_total_and_counts_copies(
+    service: Service, home: Path
+) -> None:
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    mixed = home.parent / "mixed"  # a folder of .eml files (no byte estimate) and an mbox
+    mixed.mkdir()
+    for n in (1, 2):
+        (mixed / f"m{n}.eml").write_text(
+            f"From: a@example.org\nSubject: note {n}\nMessage-ID: <eml{n}@example.org>\n"
+            f"Date: Mon, 1 Apr 2024 10:00:00 +0000\n\nThe {n}th note on beekeeping.\n"
+        )
+    mbox = Path(__file__).parent / "data" / "mail" / "copies-and-reused-ids.mbox"
+    shutil.copy(mbox, mixed / "list.mbox")
+    leader, follower = pty.openpty()  # stderr a terminal: the bar is drawn
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    drawn = b""
+
+    def read_screen() -> None:
+        nonlocal drawn
+        with contextlib.suppress(OSError):  # EIO once the terminal's last writer is gone
+            while chunk := os.read(leader, 1 << 16):
+                drawn += chunk
+
+    screen = asyncio.create_task(asyncio.to_thread(read_screen))
+    try:
+        adding = await asyncio.create_subprocess_exec(
+            MEMTRAILS, "add", str(mixed), env={**os.environ, "MEMTRAILS_HOME": str(home)},
+            stdout=asyncio.subprocess.PIPE, stderr=follower,
+        )  # fmt: skip
+        out, _ = await adding.communicate()
+        os.close(follower)
+        await screen
+    finally:
+        os.close(leader)
+    assert adding.returncode == 0, drawn.decode(errors="replace")[-2000:]
+    jobs = (await service.json("GET", "/v1/imports"))["imports"]
+    assert jobs and jobs[-1]["kind"] == "import"  # the service ran it
+    screen = drawn.decode(errors="replace")
+    # each part's bar counts against the records counted beforehand: 2 files; 5 mails and a
+    # copy of one (the copy is counted in the summary, not as an error)
+    assert "/2 [" in screen and "/6 [" in screen, screen[-2000:]
+    assert "added 7," in out.decode() and "duplicates folded: 1" in out.decode()
+
+
 async def test_the_mcp_sdk_client_over_streamable_http(service: Service) -> None:
     headers = {"Authorization": f"Bearer {service.info.token}"}
     async with httpx2.AsyncClient(headers=headers, timeout=120) as http:

@@ -55,9 +55,10 @@ async def add_remotely(
             "limits": given,
             **options,
         }
+        totals = await asyncio.to_thread(_totals, home.expanduser(), paths, options) if show else {}
         job = await remote.call("POST", "/v1/imports", json=body)
         try:
-            return await _follow(remote, str(job["id"]), show)
+            return await _follow(remote, str(job["id"]), show, totals)
         except asyncio.CancelledError:
             # Ctrl-C: this import stops; the service and its other imports go on.
             await asyncio.shield(_cancel(remote, str(job["id"])))
@@ -79,11 +80,60 @@ def _lone_note(path: Path, kind: str | None) -> bool:
     return False
 
 
-async def _follow(remote: RemoteMemory, job_id: str, show: bool) -> ImportReport:
+def _totals(
+    home: Path, paths: tuple[Path, ...], options: dict[str, Any]
+) -> dict[str, tuple[int, int]]:
+    """Count each part's records here, as a local ``add`` does, by the label the service
+    reports it under: the service reads the same files, from the positions the folder keeps."""
+    from .._exceptions import MemtrailsError
+    from ..folder.manifest import read_states
+    from ..importers.detect import close_parts, plan
+    from ._totals import part_count
+
+    try:
+        states = {} if options.get("full") or options.get("prune") else read_states(home)
+    except MemtrailsError:
+        states = {}
+    found: dict[str, tuple[int, int]] = {}
+    for path in paths:
+        try:
+            parts = plan(str(path), kind=options.get("kind"), name=options.get("name"))
+        except MemtrailsError:  # the service says what is wrong with it
+            continue
+        try:
+            for part in parts:
+                state = states.get(part.source)
+                counted = part_count(part, state if isinstance(state, dict) else None)
+                if counted is not None:
+                    found[part.label] = counted
+        finally:
+            close_parts(parts)
+    return found
+
+
+def _since(now: ImportReport, start: ImportReport) -> ImportReport:
+    """The part of a running report that came after ``start`` (the service's reports add up)."""
+    part = ImportReport(
+        added=now.added - start.added,
+        updated=now.updated - start.updated,
+        unchanged=now.unchanged - start.unchanged,
+        removed=now.removed - start.removed,
+        embedded=now.embedded - start.embedded,
+        duplicates=now.duplicates - start.duplicates,
+        errors=now.errors[len(start.errors) :],
+    )
+    part.errors_left_out = now.errors_left_out - start.errors_left_out
+    return part
+
+
+async def _follow(
+    remote: RemoteMemory, job_id: str, show: bool, totals: dict[str, tuple[int, int]]
+) -> ImportReport:
     latest: dict[str, Any] = {}
     with ExitStack() as bars:
         bar: Any = None
         part = None
+        start = ImportReport()
         url = f"/v1/imports/{job_id}/events"
         timeout = httpx.Timeout(None, connect=5.0)
         async with remote.http.stream("GET", url, timeout=timeout) as response:
@@ -96,8 +146,10 @@ async def _follow(remote: RemoteMemory, job_id: str, show: bool) -> ImportReport
                 latest.clear()
                 latest.update(json.loads(line))  # in place: the bar's position reads it
                 detail = latest.get("detail") or {}
+                report = report_from_json(latest["report"])
                 if detail.get("part") != part:
-                    part = detail.get("part")
+                    part, start = detail.get("part"), report
+                    total, unread = totals.get(str(part), (None, 0))
                     bars.close()
                     bar = bars.enter_context(
                         progress_bar(
@@ -107,10 +159,12 @@ async def _follow(remote: RemoteMemory, job_id: str, show: bool) -> ImportReport
                             position=_position(latest)
                             if detail.get("position") is not None
                             else None,
+                            total_records=total,
+                            unread=unread,
                         )
                     )
                 if bar is not None:
-                    bar(report_from_json(latest["report"]))
+                    bar(_since(report, start))
     state = latest.get("state")
     if state == "done":
         return report_from_json(latest["report"])

@@ -270,6 +270,7 @@ def report_from_json(data: Mapping[str, Any]) -> ImportReport:
         embedded=int(data.get("embedded", 0)),
         elapsed=float(data.get("seconds", 0.0)),
         cut=int(data.get("cut", 0)),
+        duplicates=int(data.get("duplicates", 0)),
     )
     report.errors = [
         RecordError(str(e.get("source")), str(e.get("where")), str(e.get("reason")))
