@@ -20,7 +20,7 @@ from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
 from .embedding._base import Embedder
-from .folder.opening import Folder
+from .folder.opening import Folder, save_pieces
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
 from .importers.contract import Resumable
@@ -163,7 +163,7 @@ async def run_import(
         salt=salt,
     )
     batches_in = read_ahead(ready, 1)
-    items = read_ahead(embed(batches_in, folder.model.get), 1)
+    items = read_ahead(embed(batches_in, folder.model.get, folder.pieces), 1)
     try:
         async with aclosing(items) as batches:
             async for chunk in batches:
@@ -182,6 +182,7 @@ async def run_import(
         # held cover written records only.
         await folder.writer.flush()
         await folder.positions.flush()
+        await save_pieces(folder)
     report.unchanged += sum(state.skipped for state in run.states.values())
     report.duplicates += sum(state.duplicates for state in run.states.values())
     report.sources.extend(_source_reports(run))
@@ -359,7 +360,7 @@ async def index_log(
             return got
         return await folder.model.get()
 
-    batches = embed(log_batches(folder.log, folder.table, start, end, batch), model)
+    batches = embed(log_batches(folder.log, folder.table, start, end, batch), model, folder.pieces)
     async with streamcontext(batches) as embedded:
         async for chunk in embedded:
             # embed yields the batch objects it was given: these are LogBatches.
@@ -367,6 +368,7 @@ async def index_log(
             report("embedding", indexed, max(total, indexed))
     report("indexing", indexed, max(total, indexed))
     await folder.writer.flush()
+    await save_pieces(folder)
     return indexed
 
 

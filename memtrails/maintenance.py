@@ -7,6 +7,7 @@ import os
 from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.opening import Folder
+from .folder.reorder import PieceCache
 from .ingest import StepProgress, index_log
 
 __all__ = ["check_folder_and_repair", "reindex_folder"]
@@ -41,6 +42,12 @@ async def reindex_folder(
             if not given:
                 await new.aclose()
             raise
+        described = new.describe()
+        folder.pieces = PieceCache(
+            folder.path, f"{described.get('model_id')}:{described.get('sha256')}"
+        )
+    if folder.pieces is not None:
+        folder.pieces.clear()  # derived from the log like the index: built again below
     indexed = await index_log(folder, 0, batch, report)
     # Every point now carries this version's keyword weights.
     await folder.writer.record_keywords()

@@ -373,6 +373,7 @@ class Memory:
             until=until,
             min_confidence=min_confidence,
             now=now,
+            pieces=folder.pieces,
         )
 
     async def status(self) -> MemoryStatus:

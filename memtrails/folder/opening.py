@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,10 +21,11 @@ from .manifest import check_model, read_checkpoint, read_manifest, stale_keyword
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten, tighten_on_open
 from .positions import Positions
+from .reorder import PieceCache
 from .table import Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
-__all__ = ["Folder", "open_folder", "public_url"]
+__all__ = ["Folder", "open_folder", "public_url", "save_pieces"]
 
 
 @dataclass(slots=True)
@@ -40,6 +42,8 @@ class Folder:
     writer: Writer
     model: FolderModel
     repairs: list[str]
+    # The word-piece cache of the reordering (reorder.py); None: not kept for this folder.
+    pieces: PieceCache | None = None
 
     async def aclose(self) -> None:
         """Flush the index and positions, close everything, release the lock."""
@@ -47,6 +51,7 @@ class Folder:
             try:
                 await self.writer.aclose()
                 await self.positions.flush()
+                await save_pieces(self)
             finally:
                 try:
                     await self.index.aclose()
@@ -165,7 +170,22 @@ async def open_folder(
             await instance.aclose()
         lock.release()
         raise
-    return Folder(path, manifest, lock, log, opened, backend, positions, writer, model, repairs)
+    embedding = manifest["embedding"]
+    pieces = PieceCache(path, f"{embedding.get('model_id')}:{embedding.get('sha256')}")
+    return Folder(
+        path, manifest, lock, log, opened, backend, positions, writer, model, repairs, pieces
+    )
+
+
+async def save_pieces(folder: Folder) -> None:
+    """Write the folder's word-piece cache if an import changed it; a failure is logged
+    (derived data: the next reindex builds it again), never raised."""
+    if folder.pieces is None:
+        return
+    try:
+        await asyncio.to_thread(folder.pieces.save)
+    except OSError as exc:
+        logging.getLogger(__name__).warning("word-piece cache not saved: %s", exc)
 
 
 def _make_folder(path: Path) -> None:

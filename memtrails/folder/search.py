@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..embedding._base import Embedder
+from ..embedding.pieces import piece_ids, query_pieces
 from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
@@ -29,6 +30,7 @@ from .ranking import (
     diversify,
     rank_records,
 )
+from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
 from .scripts import main_scripts, share_a_script
 from .table import Table
 from .when import query_windows
@@ -284,13 +286,21 @@ async def search(
     until: AtLike | None = None,
     min_confidence: float | None = None,
     now: AtLike | None = None,
+    pieces: PieceCache | None = None,
 ) -> list[SearchHit]:
-    """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`."""
+    """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`.
+
+    ``pieces``: the folder's word-piece cache; with it (and a model in
+    ``reorder.REORDER_WEIGHT``) the first results are reordered word by word (reorder.py).
+    """
     if k < 1:
         raise ValueError("`k` must be at least 1")
     if not query.strip():  # no words: every record would score alike, an arbitrary k
         raise ValueError("`query` is empty; give words or a question")
-    dense = await embedder.embed_query(query)
+    weight = REORDER_WEIGHT.get(embedder.model_id, 0.0) if pieces is not None else 0.0
+    # The query's word pieces come from the same model run as its vector.
+    asked = await query_pieces(embedder, query) if weight else None
+    dense = asked.vector if asked is not None else await embedder.embed_query(query)
     terms = keyword_vector(query)
     where = SearchFilter(
         kind=kind,
@@ -374,15 +384,29 @@ async def search(
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
-    ranked = diversify(ranked, k, near=floor + NEAR_DUPLICATE * (1.0 - floor))
+    # The reordering sorts the first TOP results again: that many are read, then k kept.
+    # The cache is read on first use (a whole file: off the loop).
+    ordered = (
+        asked is not None
+        and pieces is not None
+        and await asyncio.to_thread(lambda: pieces.pieces > 0)
+    )
+    ranked = diversify(
+        ranked, max(k, TOP) if ordered else k, near=floor + NEAR_DUPLICATE * (1.0 - floor)
+    )
 
     def read() -> list[SearchHit]:
-        out = []
+        out, texts = [], []
         for r in ranked:
             row = table.get(r.uid)
             if row is not None:
                 record = MemoryRecord.from_json(log.read_line(row.offset))
                 out.append(search_hit(r.hit, record, r, confident, sure))
-        return out
+                texts.append(embed_text(record)[:PASSAGE_CHARS])
+        if ordered and asked is not None and pieces is not None:
+            ids = piece_ids(embedder, texts[:TOP]) or []
+            scores = [maxsim(asked.tokens, pieces.vectors(p)) for p in ids]
+            out = reorder(out, scores, weight)
+        return out[:k]
 
     return await asyncio.to_thread(read)

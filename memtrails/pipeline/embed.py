@@ -7,6 +7,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, S
 from aiostream import pipable_operator, streamcontext
 
 from ..embedding._base import Embedder
+from ..embedding.pieces import PieceSink, embed_with_pieces
 from ..items import Staged, StageItem, embed_text
 
 __all__ = ["embed", "embed_text"]
@@ -16,6 +17,7 @@ __all__ = ["embed", "embed_text"]
 async def embed(
     source: AsyncIterable[Sequence[StageItem]],
     embedder: Embedder | Callable[[], Awaitable[Embedder]],
+    pieces: PieceSink | None = None,
 ) -> AsyncIterator[Sequence[StageItem]]:
     """Attach passages with vectors to every record of each batch; other items pass through.
 
@@ -23,6 +25,8 @@ async def embed(
         embedder: the model, or an async function returning it: then the model is loaded
             only when a batch first holds a record to embed, so a re-run over unchanged
             input never loads it.
+        pieces: where the word pieces' vectors go, summed per batch (the folder's
+            word-piece cache), when it wants the model's: the same model run gives them.
     """
     model = embedder if isinstance(embedder, Embedder) else None
     async with streamcontext(source) as batches:
@@ -31,7 +35,13 @@ async def embed(
             if todo:
                 if model is None:
                     model = await embedder()  # type: ignore[operator]
-                vectors = await model.embed([embed_text(s.record) for s in todo])
+                texts = [embed_text(s.record) for s in todo]
+                if pieces is not None and pieces.wants(model.model_id):
+                    vectors, sums = await embed_with_pieces(model, texts)
+                    if sums is not None:
+                        pieces.add(sums)
+                else:
+                    vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
             yield items
