@@ -263,6 +263,17 @@ class CountingEmbedder:
         await self.inner.aclose()
 
 
+async def load_model(name: str | None, threads: int | None) -> Any:
+    """The model ``name`` (``multilingual-e5-small``, ``minilm``), or memtrails' default one."""
+    if name is None:
+        from memtrails.embedding import default_embedder
+
+        return await default_embedder(threads=threads)
+    from memtrails.embedding.registry import embedder_by_name
+
+    return await embedder_by_name(name, threads=threads)
+
+
 class SyncEmbedding:
     """The injected embedding function for the peers: ``texts -> one vector each``, blocking.
 
@@ -274,8 +285,11 @@ class SyncEmbedding:
     does not pay for it.
     """
 
-    def __init__(self, threads: int | None = None, hashing: bool = False) -> None:
+    def __init__(
+        self, threads: int | None = None, hashing: bool = False, model: str | None = None
+    ) -> None:
         self.threads = threads
+        self.model = model
         self.hashing = hashing
         self.texts = 0
         self.calls = 0
@@ -295,9 +309,7 @@ class SyncEmbedding:
                 if self.hashing:
                     self._embedder = HashingEmbedder()
                 else:
-                    from memtrails.embedding import default_embedder
-
-                    self._embedder = self._run(default_embedder(threads=self.threads))
+                    self._embedder = self._run(load_model(self.model, self.threads))
             return self._embedder
 
     @property

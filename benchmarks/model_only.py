@@ -1,9 +1,10 @@
 """Measure the embedding model alone: texts/s and word pieces/s, the pipeline's physical limit.
 
 Usage: .venv/bin/python benchmarks/model_only.py [--n 1000] [--batch 64] [--threads N]
-           [--graph fused|packaged|both] [--rounds 3]
+           [--graph fused|packaged|both] [--rounds 3] [--records]
 
-Embeds N texts (GSM8K test questions, then their worked answers, from the shared corpora)
+Embeds N texts (GSM8K test questions, then their worked answers, from the shared corpora;
+with ``--records``, the N records ``peers.py`` imports, as memtrails embeds them)
 with the packaged all-MiniLM-L6-v2 int8 model through ``OnnxEmbedder.embed`` in batches of
 ``--batch`` texts, one batch after the other. ``--graph`` picks the graph that runs: the fused
 graph memtrails builds from the package (the default embedder), the package's own graph, or
@@ -41,6 +42,16 @@ def load_texts(corpora: Path, n: int) -> list[str]:
     ]
     pool = [r["question"] for r in rows] + [r["answer"] for r in rows]
     return [pool[i % len(pool)] for i in range(n)]
+
+
+def record_texts(n: int) -> list[str]:
+    """Return what memtrails embeds for peers.py's n records (question and worked answer,
+    title and text: ``peers.embed_string``), so the model alone does that run's work."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _common import records
+    from peers import embed_string
+
+    return [embed_string(r) for r in records(n)]
 
 
 def pieces_per_text(texts: list[str]) -> list[int]:
@@ -94,9 +105,15 @@ async def run_graph(
 
 
 async def run(
-    n: int, batch: int, threads: int | None, corpora: Path, graphs: list[str], rounds: int
+    n: int,
+    batch: int,
+    threads: int | None,
+    corpora: Path,
+    graphs: list[str],
+    rounds: int,
+    as_records: bool = False,
 ) -> dict[str, object]:
-    texts = load_texts(corpora, n)
+    texts = record_texts(n) if as_records else load_texts(corpora, n)
     pieces = count_pieces(texts)
     runs: dict[str, list[dict[str, float]]] = {g: [] for g in graphs}
     loads = []
@@ -145,9 +162,17 @@ def main() -> None:
     parser.add_argument("--graph", choices=("fused", "packaged", "both"), default="both")
     parser.add_argument("--rounds", type=int, default=1, help="runs per graph (median)")
     parser.add_argument("--corpora", type=Path, default=DEFAULT_CORPORA)
+    parser.add_argument(
+        "--records",
+        action="store_true",
+        help="embed peers.py's records (question and answer, ~160 word pieces) instead of "
+        "the questions, then the answers",
+    )
     args = parser.parse_args()
     graphs = ["fused", "packaged"] if args.graph == "both" else [args.graph]
-    r = asyncio.run(run(args.n, args.batch, args.threads, args.corpora, graphs, args.rounds))
+    r = asyncio.run(
+        run(args.n, args.batch, args.threads, args.corpora, graphs, args.rounds, args.records)
+    )
     print(
         f"{r['model']}: {r['texts']} texts ({r['avg_pieces_per_text']} word pieces each on "
         f"average), batches of {r['batch']}, median of {r['rounds']} (load average "

@@ -61,6 +61,7 @@ from _common import (  # the benchmarks folder is not a package: sys.path above
     CountingEmbedder,
     HashingEmbedder,
     SyncEmbedding,
+    load_model,
     machine,
     median,
     model_passages,
@@ -138,19 +139,18 @@ def check_points(points: list[tuple[str, str]], rows: list[dict[str, Any]]) -> d
 
 
 async def run_memtrails(
-    state: Path, data: Path, hashing: bool, threads: int | None
+    state: Path, data: Path, hashing: bool, threads: int | None, model: str | None = None
 ) -> dict[str, Any]:
     """Import with memtrails as ``memtrails add FILE --prune`` does (``add_path``, ``prune=True``):
     the records that left the file are forgotten by the import itself."""
     from memtrails import Memory
     from memtrails.add import add_path
-    from memtrails.embedding import default_embedder
 
     counting: CountingEmbedder | None = None
 
     async def factory() -> Any:
         nonlocal counting
-        inner = HashingEmbedder() if hashing else await default_embedder(threads=threads)
+        inner = HashingEmbedder() if hashing else await load_model(model, threads)
         counting = CountingEmbedder(inner)
         return counting
 
@@ -475,12 +475,14 @@ def sync_counts(path: Path) -> dict[str, int]:
     return counts
 
 
-def child(peer: str, state: Path, data: Path, hashing: bool, threads: int | None) -> None:
+def child(
+    peer: str, state: Path, data: Path, hashing: bool, threads: int | None, model: str | None
+) -> None:
     """Run one peer once and print its figures as one JSON line."""
     if peer == "memtrails":
-        result = asyncio.run(run_memtrails(state, data, hashing, threads))
+        result = asyncio.run(run_memtrails(state, data, hashing, threads, model))
     else:
-        embed = SyncEmbedding(threads=threads, hashing=hashing)
+        embed = SyncEmbedding(threads=threads, hashing=hashing, model=model)
         runner = {
             "langchain": run_langchain,
             "llamaindex": run_llamaindex,
@@ -517,6 +519,12 @@ def main() -> None:
     )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument(
+        "--model",
+        default=None,
+        help="the model every peer is given: minilm or multilingual-e5-small (default: "
+        "memtrails' default model)",
+    )
+    parser.add_argument(
         "--hashing",
         action="store_true",
         help="replace the model by the cheap hashing embedder (pipeline cost only)",
@@ -533,7 +541,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         peer, state, data = args.child
-        child(peer, Path(state), Path(data), args.hashing, args.threads)
+        child(peer, Path(state), Path(data), args.hashing, args.threads, args.model)
         return
 
     python = args.python or (PEERS_PYTHON if PEERS_PYTHON.exists() else Path(sys.executable))
@@ -574,6 +582,7 @@ def main() -> None:
                     argv = [str(python), __file__, "--child", p, str(work / p), str(data)]
                     argv += ["--hashing"] if args.hashing else []
                     argv += ["--threads", str(args.threads)] if args.threads else []
+                    argv += ["--model", args.model] if args.model else []
                     syncs_file = work / f"{p}.{run}.strace"
                     if args.strace:
                         argv = [

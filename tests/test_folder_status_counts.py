@@ -131,7 +131,7 @@ async def test_the_status_command_loads_neither_the_model_runtime_nor_the_index(
     status = json.loads(proc.stdout)
     assert (status["records"], status["indexed"], status["counted"]) == (12, 12, "checkpoint")
     loaded = set(json.loads(proc.stderr.strip().splitlines()[-1]))
-    assert "memtrails.folder.status" in loaded  # the modules of the process that ran it
+    assert "memtrails.folder.glance" in loaded  # the modules of the process that ran it
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY) == []
 
 

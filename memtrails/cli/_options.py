@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import json
 import os
@@ -11,14 +10,16 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .._exceptions import MemtrailsError
-from ..folder.space import disk_full
-from ..limits import MAX_DEPTH_CEILING, Limits
-from ..memory import Memory
+
+# The open, the event loop and the limits are imported where they are used: `memtrails
+# status` answers a sound folder without any of them (folder.glance), in half the time.
+if TYPE_CHECKING:
+    from ..memory import Memory
 
 __all__ = []
 
@@ -105,6 +106,8 @@ LIMIT_OPTIONS = (
 def limit_options(f: Callable[..., Any]) -> Callable[..., Any]:
     """Add the --max-* options; the command receives them as one ``limits=Limits(...)``."""
 
+    from ..limits import MAX_DEPTH_CEILING, Limits
+
     @wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         given = {name: kwargs.pop(name) for _, name, _ in LIMIT_OPTIONS}
@@ -156,20 +159,28 @@ def as_command(coro_fn: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., 
 
     @wraps(coro_fn)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        try:
-            return _run(coro_fn, args, kwargs)
-        except KeyboardInterrupt:
-            kept = INTERRUPTED.get(name, "nothing was changed")
-            click.echo(f"\ninterrupted: {kept}", err=True)
-            raise click.exceptions.Exit(130) from None
-        except click.ClickException as exc:
-            if kwargs.get("as_json"):
-                click.echo(
-                    json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False)
-                )
-            raise
+        import asyncio
+
+        return run_command(
+            name, bool(kwargs.get("as_json")), lambda: asyncio.run(coro_fn(*args, **kwargs))
+        )
 
     return wrapper
+
+
+def run_command(name: str, as_json: bool, call: Callable[[], T]) -> T:
+    """Run the command ``name`` (``call``) as :func:`as_command` runs an async one: its
+    errors one line (one JSON object with ``as_json``), Ctrl-C exit code 130."""
+    try:
+        return _run(call)
+    except KeyboardInterrupt:
+        kept = INTERRUPTED.get(name, "nothing was changed")
+        click.echo(f"\ninterrupted: {kept}", err=True)
+        raise click.exceptions.Exit(130) from None
+    except click.ClickException as exc:
+        if as_json:
+            click.echo(json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False))
+        raise
 
 
 def _stdout_gone() -> bool:
@@ -193,9 +204,9 @@ def failed_report(command: str, message: str) -> dict[str, Any]:
     return {"error": message}
 
 
-def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]], args: Any, kwargs: Any) -> T:
+def _run(call: Callable[[], T]) -> T:
     try:
-        return asyncio.run(coro_fn(*args, **kwargs))
+        return call()
     except MemtrailsError as exc:
         raise click.ClickException(str(exc)) from exc
     except BrokenPipeError as exc:
@@ -209,6 +220,8 @@ def _run(coro_fn: Callable[..., Coroutine[Any, Any, T]], args: Any, kwargs: Any)
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             # A write that memtrails did not name itself: say which file, when known.
             if exc.filename:
+                from ..folder.space import disk_full
+
                 where = Path(exc.filename)
                 message = str(disk_full(where, f"writing {where.name}"))
             else:
@@ -238,6 +251,8 @@ def open_memory(
     ``progress`` is False (``--quiet``, ``--json``); ``catch_up=False`` leaves them to the
     command (``reindex`` rebuilds everything anyway).
     """
+    from ..memory import Memory
+
     opening = Memory.open(
         home or default_home(),
         threads=threads,
@@ -274,6 +289,8 @@ async def no_model() -> Any:
 
 def open_light(home: Path | None, qdrant_url: str | None = None, *, brief: bool = False) -> Any:
     """Open an existing folder without the model: for commands that only read or delete."""
+    from ..memory import Memory
+
     return told(
         Memory.open(
             home or default_home(),

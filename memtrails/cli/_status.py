@@ -1,18 +1,21 @@
 """`memtrails status`: what a folder holds, read without the model or (mostly) the index.
 
 Kept apart from the other commands so that it imports little: the folder's files, not the
-model runtime, the importers or the Qdrant client (``tests/test_cli_reads.py`` checks).
+model runtime, the importers or the Qdrant client (``tests/test_cli_reads.py`` checks). A
+sound folder whose counts are kept is read without an event loop (``folder.glance``); any
+other is opened as every command opens it, with its repairs, waits and errors.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from ._group import main
-from ._options import as_command, home_option, open_light, qdrant_option
+from ._options import default_home, home_option, qdrant_option, run_command
 
 __all__: list[str] = []
 
@@ -21,29 +24,52 @@ __all__: list[str] = []
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @qdrant_option
 @home_option
-@as_command
-async def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
+def status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
     """Show records, sources, model, index size and disk use of the memory folder.
 
     Example:
 
         memtrails status --json
     """
+    run_command("status", as_json, lambda: _status(as_json, qdrant_url, home))
+
+
+def _status(as_json: bool, qdrant_url: str | None, home: Path | None) -> None:
+    shown = None
+    if qdrant_url is None:  # a server URL given: its folder is opened as it says
+        from ..folder.glance import glance
+
+        shown = glance(home or default_home())
+    if shown is None:
+        import asyncio
+
+        shown = asyncio.run(_opened(qdrant_url, home))
+    _show(shown, as_json)
+
+
+async def _opened(qdrant_url: str | None, home: Path | None) -> dict[str, Any]:
+    from ._options import open_light
+
     async with open_light(home, qdrant_url, brief=True) as memory:
-        st = await memory.status()
+        shown: dict[str, Any] = (await memory.status()).to_json()
+    return shown
+
+
+def _show(st: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(st.to_json(), ensure_ascii=False))
+        click.echo(json.dumps(st, ensure_ascii=False))
         return
-    click.echo(f"memory:   {st.path}")
-    click.echo(f"records:  {st.records} ({st.indexed} indexed, {st.points} index points)")
-    click.echo(f"model:    {st.model.get('model_id')} ({st.model.get('dims')} dims)")
+    model, index = st["model"], st["index"]
+    click.echo(f"memory:   {st['path']}")
+    click.echo(f"records:  {st['records']} ({st['indexed']} indexed, {st['points']} index points)")
+    click.echo(f"model:    {model.get('model_id')} ({model.get('dims')} dims)")
     click.echo(
-        f"index:    {st.index.get('kind')} {st.index.get('path') or st.index.get('url') or ''}".rstrip()
+        f"index:    {index.get('kind')} {index.get('path') or index.get('url') or ''}".rstrip()
     )
-    click.echo(f"on disk:  {st.disk_bytes / 1e6:.1f} MB (log {st.log_bytes / 1e6:.1f} MB)")
-    click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st.secrets['rules']))}")
-    for source, n in st.sources.items():
+    click.echo(f"on disk:  {st['disk_bytes'] / 1e6:.1f} MB (log {st['log_bytes'] / 1e6:.1f} MB)")
+    click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st['secrets']['rules']))}")
+    for source, n in st["sources"].items():
         click.echo(f"  {n:>8}  {source}")
-    for source, mark in st.watermarks.items():
+    for source, mark in st["watermarks"].items():
         value = mark.get("value", "(none yet)")
         click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")

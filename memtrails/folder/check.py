@@ -11,6 +11,7 @@ from typing import Any
 
 from ..keys import record_uid
 from ..records import MemoryRecord
+from .glance import checkpoint_problem, mark_problem
 from .index._base import IndexBackend
 from .index.deferred import DeferredIndex
 from .log import RecordLog
@@ -53,7 +54,7 @@ async def verify_on_open(
         made.append(f"{stranger}: the index was emptied and is rebuilt from records.jsonl")
     checkpoint, tail, problem = await asyncio.to_thread(read_checkpoint_mark, path)
     if problem is None and checkpoint:
-        problem = await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail)
+        problem = await asyncio.to_thread(checkpoint_problem, log, checkpoint, tail)
     if problem is None and deferred is not None:
         deferred.first_use = _count_on_first_use(
             log, table, writer, made if repairs is None else repairs
@@ -65,7 +66,7 @@ async def verify_on_open(
         made.append(f"{problem}: the index was emptied and is rebuilt from records.jsonl")
     mark = positions.log_mark
     if mark is not None and positions.entries():
-        cut = await asyncio.to_thread(_mark_problem, log, mark)
+        cut = await asyncio.to_thread(mark_problem, log, mark)
         if cut is not None:
             await positions.forget_all()
             made.append(
@@ -111,19 +112,6 @@ def _count_on_first_use(
     return check
 
 
-def _checkpoint_problem(log: RecordLog, checkpoint: int, tail: str | None) -> str | None:
-    if checkpoint > log.size:
-        return (
-            f"index.json points past the end of records.jsonl (byte {checkpoint} of "
-            f"{log.size}): the log was cut"
-        )
-    if not log.ends_line_at(checkpoint):
-        return f"index.json points into the middle of a line of records.jsonl (byte {checkpoint})"
-    if tail is not None and tail != log.tail(checkpoint):
-        return f"records.jsonl before byte {checkpoint} changed since it was indexed"
-    return None
-
-
 async def _count_problem(
     log: RecordLog, table: Table, index: IndexBackend, checkpoint: int
 ) -> str | None:
@@ -139,19 +127,6 @@ async def _count_problem(
         return f"the index holds {indexed} records where records.jsonl has {covered}"
     if indexed < covered:
         return f"the index holds {indexed} records where records.jsonl has at least {covered}"
-    return None
-
-
-def _mark_problem(log: RecordLog, mark: dict[str, Any]) -> str | None:
-    size = mark.get("size")
-    if not isinstance(size, int):
-        return None
-    if log.size < size:
-        return (
-            f"records.jsonl is shorter ({log.size} bytes) than when positions were saved ({size})"
-        )
-    if mark.get("tail") and mark["tail"] != log.tail(size):
-        return f"records.jsonl before byte {size} changed since positions were saved"
     return None
 
 
@@ -222,13 +197,13 @@ async def check_folder(
             "--repair rebuilds it from the log"
         )
     problem = unreadable or (
-        await asyncio.to_thread(_checkpoint_problem, log, checkpoint, tail) if checkpoint else None
+        await asyncio.to_thread(checkpoint_problem, log, checkpoint, tail) if checkpoint else None
     )
     if problem:
         report.problems.append(problem)
     report.pending = max(0, log.size - checkpoint)
     if positions.log_mark is not None and positions.entries():
-        cut = await asyncio.to_thread(_mark_problem, log, positions.log_mark)
+        cut = await asyncio.to_thread(mark_problem, log, positions.log_mark)
         if cut:
             report.problems.append(f"sources.json: {cut}")
     points = await index.point_uids()

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import fcntl
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._exceptions import MemoryLockedError
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["READER", "FolderLock", "acquire_lock"]
 
@@ -68,6 +71,8 @@ async def acquire_lock(
     Raises:
         MemoryLockedError: the folder was still held when the wait ran out.
     """
+    import asyncio  # here: `memtrails status` takes the lock without an event loop
+
     start = time.monotonic()
     while True:
         attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .._exceptions import FolderFormatError, ModelMismatchError
-from ..embedding._base import same_model
-from ..secrets import RULES_VERSION
 from ..words import KEYWORD_AVG_WORDS, KEYWORD_B, KEYWORD_K1
 from .space import disk_full, is_disk_full
 
@@ -170,6 +168,9 @@ def write_manifest(
 ) -> dict[str, Any]:
     """Write a new folder's manifest and return it (``folder_id``: the folder's identity,
     also marked in its index, so that an index copied from another folder is told apart)."""
+    # Here, not at the top: the secret rules (re2) are no part of reading a folder's files.
+    from ..secrets import RULES_VERSION
+
     manifest = {
         "format": FORMAT,
         "id": folder_id,
@@ -210,6 +211,8 @@ def stale_keywords(manifest: dict[str, Any]) -> str | None:
 
 def check_model(folder: Path, stored: dict[str, Any], model: dict[str, Any]) -> None:
     """Raise ``ModelMismatchError`` when ``model`` is not the model the folder was built with."""
+    from ..embedding._base import same_model
+
     if not same_model(stored, model):
         raise ModelMismatchError(
             f"memory folder {folder} was built with embedding model {stored.get('model_id')!r} "

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..records import SourceState
 from .manifest import read_states, write_json_atomic
+
+if TYPE_CHECKING:
+    from ..records import SourceState
 
 __all__ = ["LOG_MARK", "SAVE_EVERY", "Positions", "describe_position"]
 
@@ -85,6 +86,8 @@ class Positions:
     async def flush(self) -> None:
         """Write ``sources.json`` if anything changed since the last write."""
         if self._dirty:
+            import asyncio  # here: `memtrails status` reads positions without an event loop
+
             await asyncio.to_thread(self._write)
             self._dirty = False
             self._written = self._clock()

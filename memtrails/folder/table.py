@@ -140,6 +140,29 @@ class Table:
         table.sync(log)
         return table, (f"rebuilt {TABLE_FILE} from the log: {why}" if why else None)
 
+    @classmethod
+    def open_current(cls, folder: Path, log: RecordLog) -> Table | None:
+        """Open the folder's table as :meth:`open` does when it needs no rebuild; else None.
+
+        A missing, unreadable or mismatched table is left as it is (``memtrails status``'s
+        quick read then opens the folder, whose open rebuilds it and says so).
+        """
+        path = folder / TABLE_FILE
+        if not path.is_file():
+            return None
+        try:
+            table = cls(path)
+        except sqlite3.DatabaseError:
+            return None
+        try:
+            if table._mismatch(log) is None:
+                table.sync(log)
+                return table
+        except sqlite3.DatabaseError:
+            pass
+        table.close()
+        return None
+
     # -- reading -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
