@@ -183,3 +183,23 @@ def test_the_compact_tokenizer_takes_a_fifth_of_the_memory(tokenizer_file: Path)
         grown[how] = float(out.stdout.split()[-1])
     # Measured: 41 MiB against 281 MiB.
     assert grown["compact"] < 80 < 200 < grown["tokenizers"], grown
+
+
+def test_a_long_texts_windows_come_from_its_head_alone_as_from_all_of_it(
+    pair: tuple[Tokenizer, Tokenizer], corpora: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text far past the windows embedded is tokenised only as far as they reach (cut
+    before a space or line end); its windows are those the whole text's pieces give."""
+    from memtrails.embedding import _tokens
+
+    texts = list(corpus_texts(corpora))
+    joined = ["\r\n".join(texts), " ".join(t for t in texts if t.isascii()), "\n\n".join(texts)]
+    longs = [t[i : i + 600_000] for t in joined for i in (0, 77_777)]
+    assert all(len(t) > 300_000 for t in longs)
+    for tokenizer in pair:
+        for first_only in (False, True):
+            head = _tokens.cut_windows(tokenizer, longs, 254, 30, first_only=first_only)
+            with monkeypatch.context() as m:
+                m.setattr(_tokens, "_HEAD_CHARS_PER_PIECE", 10**9)  # every text whole
+                whole = _tokens.cut_windows(tokenizer, longs, 254, 30, first_only=first_only)
+            assert head == whole

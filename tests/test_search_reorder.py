@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -109,3 +110,32 @@ async def test_minilm_folders_keep_no_cache(tmp_path: Path, embedder: object) ->
         )
         assert (await memory.search("brake pads", k=1))[0].id == "bike"
     assert not (tmp_path / "m" / CACHE_FILE).exists()
+
+
+async def test_pieces_come_from_the_same_runs_and_a_long_text_holds_one_run_at_a_time(
+    embedder: Any,
+) -> None:
+    """The import's pieces cost no second model run and no memory that grows with the text:
+    each run's token vectors are summed and dropped before the next run."""
+    import tracemalloc
+
+    from memtrails.embedding.pieces import embed_with_pieces
+
+    text = " ".join(f"word{i % 997} note{i % 31}" for i in range(6000))  # ~16k pieces
+    plain = await embedder.embed([text])
+    got: list[PieceSums] = []
+    tracemalloc.start()
+    try:
+        with_pieces = await embed_with_pieces(embedder, [text], got.append)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert len(with_pieces[0]) == len(plain[0])
+    assert all(
+        np.array_equal(a.vector, b.vector) for a, b in zip(with_pieces[0], plain[0], strict=True)
+    )
+    assert len(got) > 10  # one sum per model run
+    pieces = sum(int(s.counts.sum()) for s in got)
+    assert pieces >= 10_000
+    # All the text's token vectors at once would be pieces x dims x 4 bytes (~24 MiB here).
+    assert peak < pieces * embedder.dims * 4 / 2

@@ -86,6 +86,27 @@ def content_window(
     return window
 
 
+# Characters a word piece may take, at the most, for a text's head to be read instead of
+# all of it (see `_enough`): prose takes 3-5; a head short of pieces is read again whole.
+_HEAD_CHARS_PER_PIECE = 6
+_MARGIN = 64  # pieces past the last window: the head's last word may be read otherwise
+
+
+def _enough(text: str, pieces: int) -> str:
+    """The head of a long ``text`` that holds the word pieces its windows take, cut before a
+    whitespace character (so its last word is whole and its pieces are the whole text's).
+
+    A text of up to a million characters is tokenised in full otherwise, though only its
+    first :data:`MAX_WINDOWS` windows are embedded: hundreds of megabytes of pieces and
+    offsets for one record. A text without whitespace near the cut is taken whole.
+    """
+    limit = pieces * _HEAD_CHARS_PER_PIECE
+    if len(text) <= limit:
+        return text
+    cut = max(text.rfind(" ", 0, limit), text.rfind("\n", 0, limit))
+    return text[:cut] if cut > limit // 2 else text
+
+
 def cut_windows(
     tokenizer: Tokenizer,
     texts: list[str],
@@ -101,10 +122,17 @@ def cut_windows(
     the text's end (its word pieces stay those of the window), so the passages still cover
     the whole text for the keyword vectors.
     """
+    step = size - overlap
+    needed = size if first_only else size + (max_windows - 1) * step
     # The tokenizer takes UTF-8 only: lone surrogates (a query typed with one) become
     # U+FFFD, as TextEncoder hands them to the reference's tokenizer.
-    encodings = tokenizer.encode_batch([js_well_formed(t) for t in texts], add_special_tokens=False)
-    step = size - overlap
+    encodings = tokenizer.encode_batch(
+        [js_well_formed(_enough(t, needed)) for t in texts], add_special_tokens=False
+    )
+    for k, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
+        if len(enc.ids) <= needed + _MARGIN and len(text) > len(_enough(text, needed)):
+            # The head held fewer pieces than the windows take: the whole text, then.
+            encodings[k] = tokenizer.encode(js_well_formed(text), add_special_tokens=False)
     windows: list[Window] = []
     for i, (text, enc) in enumerate(zip(texts, encodings, strict=True)):
         ids: list[int] = enc.ids

@@ -10,7 +10,7 @@ output, a server, the hashing embedder) get ``None`` back and are not reordered.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._base import Embedder, Passage, Vector
+from ._tokens import TokenPassage, Window, length_batches
 from .onnx import OnnxEmbedder
 
 __all__ = [
@@ -68,38 +69,55 @@ def _tokens_of(embedder: Embedder) -> OnnxEmbedder | None:
 
 
 async def embed_with_pieces(
-    embedder: Embedder, texts: Sequence[str]
-) -> tuple[list[list[Passage]], PieceSums | None]:
-    """Embed ``texts`` as :meth:`Embedder.embed` does, also summing the word pieces' vectors.
+    embedder: Embedder, texts: Sequence[str], sink: Callable[[PieceSums], None]
+) -> list[list[Passage]]:
+    """Embed ``texts`` as :meth:`Embedder.embed` does, handing ``sink`` each model run's word
+    pieces summed per id (a model without token vectors just embeds).
 
-    Returns:
-        The passages (the same vectors ``embed`` gives), and the batch's sums per piece id,
-        or ``None`` for a model without token vectors.
+    The token vectors of one run are summed and dropped before the next run starts, so a
+    record of many windows holds no more than ``embed`` would (a run's are 1.5 KiB a piece).
+    ``sink`` is called on the event loop's thread.
     """
     model = _tokens_of(embedder)
     if model is None:
-        return await embedder.embed(texts), None
+        return await embedder.embed(texts)
     model._check_open()
     if not texts:
-        return [], None
+        return []
     windows = await asyncio.to_thread(model._windows, list(texts), first_only=False)
-    runs = await model._run_windows(windows, keep_tokens=True, lead=model._passage_ids)
+    lead = model._passage_ids
+    extra = len(model._prefix) + len(lead) + len(model._suffix)
+    lengths = [len(w.ids) + extra for w in windows]
+    passages: list[Passage | None] = [None] * len(windows)
+
+    def run(batch: list[Window]) -> tuple[list[Passage], PieceSums | None]:
+        runs = model._run_batch(batch, True, lead)
+        return [Passage(r.start, r.end, r.vector) for r in runs], _summed(batch, runs)
+
+    for chunk in length_batches(lengths, model._batch_size, model._batch_tokens):
+        done, sums = await asyncio.to_thread(run, [windows[k] for k in chunk])
+        if sums is not None:
+            sink(sums)
+        for k, one in zip(chunk, done, strict=True):
+            passages[k] = one
     out: list[list[Passage]] = [[] for _ in texts]
-    for window, run in zip(windows, runs, strict=True):
-        out[window.text_index].append(Passage(run.start, run.end, run.vector))
+    for window, passage in zip(windows, passages, strict=True):
+        if passage is not None:
+            out[window.text_index].append(passage)
+    return out
 
-    def total() -> PieceSums | None:
-        kept = [(w.ids, r.tokens) for w, r in zip(windows, runs, strict=True) if w.ids]
-        if not kept:
-            return None
-        ids = np.concatenate([np.asarray(i, dtype=np.int64) for i, _ in kept])
-        vectors = np.concatenate([t for _, t in kept if t is not None])
-        unique, inverse, counts = np.unique(ids, return_inverse=True, return_counts=True)
-        sums = np.zeros((len(unique), vectors.shape[1]), dtype=np.float32)
-        np.add.at(sums, inverse, vectors)
-        return PieceSums(unique, sums, counts.astype(np.int64))
 
-    return out, await asyncio.to_thread(total)
+def _summed(batch: list[Window], runs: list[TokenPassage]) -> PieceSums | None:
+    kept = [(w.ids, r.tokens) for w, r in zip(batch, runs, strict=True) if w.ids]
+    kept = [(i, t) for i, t in kept if t is not None and len(t) == len(i)]
+    if not kept:
+        return None
+    ids = np.concatenate([np.asarray(i, dtype=np.int64) for i, _ in kept])
+    vectors = np.concatenate([t for _, t in kept])
+    unique, inverse, counts = np.unique(ids, return_inverse=True, return_counts=True)
+    sums = np.zeros((len(unique), vectors.shape[1]), dtype=np.float32)
+    np.add.at(sums, inverse, vectors)
+    return PieceSums(unique, sums, counts.astype(np.int64))
 
 
 async def query_pieces(embedder: Embedder, query: str) -> QueryPieces | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +72,9 @@ class PieceCache:
         self._counts = np.zeros(0, dtype=np.int64)
         self._means = np.zeros((0, 0), dtype=np.float16)
         self._size = 0
+        # An import adds on the event loop's thread while a search reads in a worker thread
+        # (a service does both at once): every public method holds this.
+        self._lock = threading.Lock()
 
     def wants(self, model_id: str) -> bool:
         """Whether an import with this model keeps its pieces (see :data:`REORDER_WEIGHT`)."""
@@ -78,9 +82,10 @@ class PieceCache:
 
     @property
     def pieces(self) -> int:
-        """Word pieces held."""
-        self._load()
-        return self._size
+        """Word pieces held (the file is read on first use: blocking)."""
+        with self._lock:
+            self._load()
+            return self._size
 
     def _load(self) -> None:
         if self._loaded:
@@ -113,6 +118,10 @@ class PieceCache:
 
     def clear(self) -> None:
         """Forget every piece (a reindex builds the cache from the log again)."""
+        with self._lock:
+            self._forget()
+
+    def _forget(self) -> None:
         self._loaded, self._dirty, self._size = True, True, 0
         self._row = np.full(0, -1, dtype=np.int64)
         self._ids = np.zeros(0, dtype=np.int64)
@@ -121,6 +130,10 @@ class PieceCache:
 
     def add(self, sums: PieceSums) -> None:
         """Fold one batch's sums into the running means."""
+        with self._lock:
+            self._add(sums)
+
+    def _add(self, sums: PieceSums) -> None:
         self._load()
         if not len(sums.ids):
             return
@@ -157,6 +170,10 @@ class PieceCache:
 
     def save(self) -> None:
         """Write the cache if it changed (blocking): a temporary file renamed into place."""
+        with self._lock:
+            self._save()
+
+    def _save(self) -> None:
         if not self._dirty:
             return
         n = self._size
@@ -176,10 +193,11 @@ class PieceCache:
 
     def vectors(self, ids: _IntArray) -> _FloatArray:
         """Return the unit vectors of the pieces among ``ids`` that the cache holds."""
-        self._load()
-        ids = ids[ids < len(self._row)]
-        rows = self._row[ids]
-        picked = self._means[rows[rows >= 0]].astype(np.float32)
+        with self._lock:
+            self._load()
+            ids = ids[ids < len(self._row)]
+            rows = self._row[ids]
+            picked = self._means[rows[rows >= 0]].astype(np.float32)
         norms = np.sqrt(np.einsum("ij,ij->i", picked, picked))
         unit: _FloatArray = picked / np.maximum(norms, 1e-12)[:, None]
         return unit

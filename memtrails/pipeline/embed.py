@@ -37,9 +37,7 @@ async def embed(
                     model = await embedder()  # type: ignore[operator]
                 texts = [embed_text(s.record) for s in todo]
                 if pieces is not None and pieces.wants(model.model_id):
-                    vectors, sums = await embed_with_pieces(model, texts)
-                    if sums is not None:
-                        pieces.add(sums)
+                    vectors = await embed_with_pieces(model, texts, pieces.add)
                 else:
                     vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
