@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,10 +26,12 @@ __all__ = [
     "padded_feeds",
     "pooled_vectors",
     "prompt_ids",
+    "run_length_batches",
     "sha256_file",
     "special_tokens",
 ]
 
+T = TypeVar("T")
 _FloatArray = npt.NDArray[np.float32]
 _IntArray = npt.NDArray[np.int64]
 
@@ -211,6 +215,24 @@ def pad_id(tokenizer: Tokenizer) -> int:
         if found is not None:
             return int(found)
     return 0
+
+
+async def run_length_batches(
+    windows: list[Window],
+    extra: int,
+    batch_size: int,
+    batch_tokens: int,
+    run: Callable[[list[Window]], Awaitable[list[T]]],
+) -> list[T]:
+    """Run ``windows`` through ``run`` in batches of similar length (``length_batches``, each
+    window ``extra`` pieces longer for its special and prompt pieces), one batch at a time;
+    return the results in window order."""
+    results: list[T | None] = [None] * len(windows)
+    lengths = [len(w.ids) + extra for w in windows]
+    for chunk in length_batches(lengths, batch_size, batch_tokens):
+        for k, result in zip(chunk, await run([windows[k] for k in chunk]), strict=True):
+            results[k] = result
+    return [r for r in results if r is not None]
 
 
 def length_batches(lengths: list[int], batch_size: int, batch_tokens: int) -> list[list[int]]:

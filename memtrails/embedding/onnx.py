@@ -23,10 +23,10 @@ from ._tokens import (
     batch_passages,
     content_window,
     cut_windows,
-    length_batches,
     pad_id,
     padded_feeds,
     prompt_ids,
+    run_length_batches,
     sha256_file,
     special_tokens,
 )
@@ -481,15 +481,12 @@ class OnnxEmbedder:
         self, windows: list[Window], *, keep_tokens: bool, lead: list[int]
     ) -> list[TokenPassage]:
         """Embed windows in batches of similar length (see ``length_batches``), in order."""
-        results: list[TokenPassage | None] = [None] * len(windows)
         extra = len(self._prefix) + len(lead) + len(self._suffix)
-        lengths = [len(w.ids) + extra for w in windows]
-        for chunk in length_batches(lengths, self._batch_size, self._batch_tokens):
-            batch = [windows[k] for k in chunk]
-            passages = await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead)
-            for k, passage in zip(chunk, passages, strict=True):
-                results[k] = passage
-        return [r for r in results if r is not None]
+
+        async def run(batch: list[Window]) -> list[TokenPassage]:
+            return await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead)
+
+        return await run_length_batches(windows, extra, self._batch_size, self._batch_tokens, run)
 
     def _run_batch(
         self, batch: list[Window], keep_tokens: bool, lead: list[int] | None = None

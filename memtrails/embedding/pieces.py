@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._base import Embedder, Passage, Vector
-from ._tokens import TokenPassage, Window, length_batches
+from ._tokens import TokenPassage, Window, run_length_batches
 from .onnx import OnnxEmbedder
 
 __all__ = [
@@ -87,23 +87,21 @@ async def embed_with_pieces(
     windows = await asyncio.to_thread(model._windows, list(texts), first_only=False)
     lead = model._passage_ids
     extra = len(model._prefix) + len(lead) + len(model._suffix)
-    lengths = [len(w.ids) + extra for w in windows]
-    passages: list[Passage | None] = [None] * len(windows)
 
-    def run(batch: list[Window]) -> tuple[list[Passage], PieceSums | None]:
+    def summed(batch: list[Window]) -> tuple[list[Passage], PieceSums | None]:
         runs = model._run_batch(batch, True, lead)
         return [Passage(r.start, r.end, r.vector) for r in runs], _summed(batch, runs)
 
-    for chunk in length_batches(lengths, model._batch_size, model._batch_tokens):
-        done, sums = await asyncio.to_thread(run, [windows[k] for k in chunk])
+    async def run(batch: list[Window]) -> list[Passage]:
+        done, sums = await asyncio.to_thread(summed, batch)
         if sums is not None:
             sink(sums)
-        for k, one in zip(chunk, done, strict=True):
-            passages[k] = one
+        return done
+
+    passages = await run_length_batches(windows, extra, model._batch_size, model._batch_tokens, run)
     out: list[list[Passage]] = [[] for _ in texts]
     for window, passage in zip(windows, passages, strict=True):
-        if passage is not None:
-            out[window.text_index].append(passage)
+        out[window.text_index].append(passage)
     return out
 
 
