@@ -66,6 +66,11 @@ def segments(folder: Path) -> int:
     return sum(1 for p in (folder / "segments").iterdir() if p.is_dir())
 
 
+def quantized(folder: Path) -> int:
+    """Segments whose dense vectors have an int8 copy (sealed ones: the scan reads it)."""
+    return sum(1 for _ in (folder / "segments").glob("*/vector_storage-dense/quantized.data"))
+
+
 async def fill(folder: Path, points: Sequence[IndexPoint], batch: int) -> EdgeIndex:
     index = await EdgeIndex.open(folder, dims=384)
     for i in range(0, len(points), batch):
@@ -127,6 +132,10 @@ async def test_sealed_shard_finds_the_same_top_10_and_reopens(
     try:
         assert segments(tmp_path / "whole") == 1
         assert segments(tmp_path / "sealed") >= len(points) // (2 * SEAL)
+        # The sealed segments are searched through their int8 copies, then scored again
+        # from the fp32 vectors: the same passages, order and scores as the exact scan.
+        assert quantized(tmp_path / "whole") == 0
+        assert quantized(tmp_path / "sealed") >= len(points) // (2 * SEAL)
         expected = await results(whole, embedder, queries)
         # The queries do find things, by meaning and by words.
         assert all(len(meaning) == 10 for meaning, _, _ in expected[::3])

@@ -15,6 +15,7 @@ from .edge_kind import CONFIG_FILE, UNSEALED_FILE
 
 __all__ = [
     "CONFIG_FILE",
+    "DENSE_SEARCH",
     "EDGE_PAYLOAD_INDEXES",
     "GRAPH_M",
     "SEAL_EVERY",
@@ -47,10 +48,26 @@ GRAPH_M, EF_CONSTRUCT, FULL_SCAN_KB, GRAPH_FROM_KB = 16, 100, 10_000, 10_000
 EDGE_PAYLOAD_INDEXES = {k: v for k, v in PAYLOAD_INDEXES.items() if k not in ("author", "thread")}
 
 
+# A sealed segment also keeps its dense vectors as int8 (one byte a dimension, memory-mapped
+# like the vectors), and a search scans those, then scores the best twice-the-limit passages
+# of each segment again from the fp32 vectors. At 100k points the scan of 150 MB of fp32
+# took 9-10 ms of wall and 16-19 ms of CPU a query; the int8 one 2.2-3 ms and 4.5-6 ms, with
+# the same passages in the same order and the same scores, to the last bit
+# (benchmarks/README.md, "search_latency.py"). The open segment is scanned in fp32 as before.
+DENSE_QUANTIZATION = qe.ScalarQuantizationConfig(
+    qe.ScalarType.Int8, quantile=0.99, memory=qe.Memory.Cold
+)
+# What a dense query asks of it: the returned scores are always the fp32 cosines.
+DENSE_SEARCH = qe.SearchParams(
+    quantization=qe.QuantizationSearchParams(rescore=True, oversampling=2.0)
+)
+
+
 def point_bytes(point: IndexPoint) -> int:
     # Measured: ~4.3 KB on disk per 384-dim point with a short payload (write-ahead log and
-    # segment each hold the vector); counted twice over for the segment's own growth steps.
-    vector = 4 * len(point.dense) + 8 * len(point.sparse.indices)
+    # segment each hold the vector, and a sealed segment its int8 copy); counted twice over
+    # for the segment's own growth steps.
+    vector = 5 * len(point.dense) + 8 * len(point.sparse.indices)
     payload = sum(len(str(v)) + len(k) + 8 for k, v in point.payload.items())
     return 4 * (vector + payload)
 
@@ -78,7 +95,11 @@ def shard_config(
     return qe.EdgeConfig(
         # Vectors and payloads on disk (memory-mapped): the process holds what it touches,
         # not every point, and the kernel may take those pages back.
-        vectors={DENSE: qe.EdgeVectorParams(dims, qe.Distance.Cosine, on_disk=True)},
+        vectors={
+            DENSE: qe.EdgeVectorParams(
+                dims, qe.Distance.Cosine, on_disk=True, quantization_config=DENSE_QUANTIZATION
+            )
+        },
         # IDF is applied at query time from the shard's own statistics, so stored weights
         # stay as written (words.passage_keywords: saturated counts).
         sparse_vectors={WORDS: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf, on_disk=True)},

@@ -27,6 +27,7 @@ from ._base import (
 )
 from ._edge_settings import (
     CONFIG_FILE,
+    DENSE_SEARCH,
     EDGE_PAYLOAD_INDEXES,
     SEAL_EVERY,
     graph_m,
@@ -240,6 +241,7 @@ class EdgeIndex:
             qe.QueryRequest(
                 limit,
                 query=qe.Query.Nearest(dense.tolist(), using=DENSE),
+                params=DENSE_SEARCH,
                 filter=flt,
                 with_payload=_CANDIDATE_FIELDS,
                 with_vector=[DENSE],
