@@ -246,3 +246,35 @@ async def test_each_seal_and_each_flush_hand_the_freed_heap_back(
         assert await index.count_points() == 4 * SEAL + 2
     finally:
         await index.aclose()
+
+
+async def test_an_author_index_of_another_kind_is_replaced_by_a_text_index_on_open(
+    tmp_path: Path,
+    corpus: tuple[list[IndexPoint], list[str]],
+    embedder: OnnxEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A folder made before: `author` had a keyword index, which its word filter cannot use.
+    points, queries = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    index = await fill(tmp_path / "old", points, 8)
+    shard = index._shard
+    shard.update(qe.UpdateOperation.delete_field_index("author"))
+    shard.update(qe.UpdateOperation.create_field_index("author", qe.KeywordIndexParams()))
+    assert str(shard.info().payload_schema["author"].data_type).endswith("Keyword")
+    unindexed = await fill(tmp_path / "plain", points, len(points))
+    unindexed._shard.update(qe.UpdateOperation.delete_field_index("author"))
+    try:
+        expected = await results(unindexed, embedder, queries)
+    finally:
+        await index.aclose()
+        await unindexed.aclose()
+    reopened = await EdgeIndex.open(tmp_path / "old", dims=384)
+    try:
+        schema = reopened._shard.info().payload_schema
+        assert str(schema["author"].data_type).endswith("Text")
+        assert schema["author"].points == len(points)
+        # The same passages for the author filters as a scan of every payload gives.
+        assert_same(await results(reopened, embedder, queries), expected)
+    finally:
+        await reopened.aclose()

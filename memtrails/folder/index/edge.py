@@ -130,13 +130,14 @@ class EdgeIndex:
                     raise disk_full(folder, "opening the index") from exc
                 raise _open_error(folder, dims, exc) from exc
             try:
-                present = set(shard.info().payload_schema)
+                present = shard.info().payload_schema
                 for field, kind in EDGE_PAYLOAD_INDEXES.items():
-                    if field not in present:
-                        shard.update(
-                            qe.UpdateOperation.create_field_index(field, payload_index(kind))
-                        )
-                        created = True
+                    if field in present and _kind_of(present[field]) != kind:
+                        shard.update(qe.UpdateOperation.delete_field_index(field))
+                    elif field in present:
+                        continue
+                    shard.update(qe.UpdateOperation.create_field_index(field, payload_index(kind)))
+                    created = True
             except Exception as exc:
                 shard.close()
                 raise IndexBackendError(
@@ -470,6 +471,11 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
     if where.uids is not None:
         must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
     return qe.Filter(must=must) if must else None
+
+
+def _kind_of(info: qe.PayloadIndexInfo) -> str:
+    """``keyword``, ``integer``, ``text``...: a payload index's kind, as payload_index names it."""
+    return str(info.data_type).rsplit(".", 1)[-1].lower()
 
 
 def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
