@@ -13,6 +13,7 @@ import qdrant_edge as qe
 from memtrails.embedding import OnnxEmbedder
 from memtrails.folder.index import EdgeIndex, IndexPoint, SearchFilter, SparseVector
 from memtrails.folder.index import edge as edge_module
+from memtrails.folder.index._edge_settings import shard_config
 from memtrails.folder.points import points_for
 from memtrails.items import Staged
 from memtrails.records import At, MemoryRecord
@@ -200,6 +201,35 @@ async def test_a_shard_made_before_sealing_opens_and_grows_as_it_did(
         assert segments(tmp_path / "new") > 1
         assert await index.count_points() == len(points)
         # It searches as a shard with today's settings does: same candidates, same scores.
+        assert_same(await results(index, embedder, queries), await results(new, embedder, queries))
+    finally:
+        await index.aclose()
+        await new.aclose()
+
+
+async def test_a_sealing_shard_made_before_int8_copies_seals_as_it_did(
+    tmp_path: Path,
+    corpus: tuple[list[IndexPoint], list[str]],
+    embedder: OnnxEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Giving an old shard the int8 copies would rewrite all its sealed segments at its next
+    # seal (1M points: 79 s, 2.7 GB): it keeps the settings it was made with.
+    points, queries = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    old = qe.EdgeShard.create(
+        str(tmp_path / "old"), shard_config(384, sealing=True, seal_every=SEAL, quantize=False)
+    )
+    old.close()
+    index = await fill(tmp_path / "old", points[: len(points) // 2], 8)
+    await index.aclose()
+    index = await fill(tmp_path / "old", points[len(points) // 2 :], 8)
+    new = await fill(tmp_path / "new", points, 8)
+    try:
+        assert segments(tmp_path / "old") > 2
+        assert quantized(tmp_path / "old") == 0
+        assert quantized(tmp_path / "new") > 2
+        assert await index.count_points() == len(points)
         assert_same(await results(index, embedder, queries), await results(new, embedder, queries))
     finally:
         await index.aclose()

@@ -23,6 +23,7 @@ __all__ = [
     "graph_m",
     "payload_index",
     "point_bytes",
+    "quantized",
     "read_unsealed",
     "release_freed_heap",
     "shard_config",
@@ -77,10 +78,17 @@ def point_bytes(point: IndexPoint) -> int:
 
 
 def shard_config(
-    dims: int, *, sealing: bool = False, graph: bool = False, seal_every: int = SEAL_EVERY
+    dims: int,
+    *,
+    sealing: bool = False,
+    graph: bool = False,
+    seal_every: int = SEAL_EVERY,
+    quantize: bool = True,
 ) -> qe.EdgeConfig:
     """The shard's settings: what it stores, and how a new one (``sealing``) or one given an
-    HNSW graph (``graph``) builds its segments; neither keeps what the shard holds."""
+    HNSW graph (``graph``) builds its segments; neither keeps what the shard holds.
+    ``quantize``: sealed segments keep int8 copies of the dense vectors (see
+    DENSE_QUANTIZATION); a shard made without them is loaded without them (see quantized)."""
     extra: dict[str, Any] = {}
     if sealing:
         # m = 0: a sealed segment gets no graph (search stays exact, as before `optimize`).
@@ -101,7 +109,10 @@ def shard_config(
         # not every point, and the kernel may take those pages back.
         vectors={
             DENSE: qe.EdgeVectorParams(
-                dims, qe.Distance.Cosine, on_disk=True, quantization_config=DENSE_QUANTIZATION
+                dims,
+                qe.Distance.Cosine,
+                on_disk=True,
+                quantization_config=DENSE_QUANTIZATION if quantize else None,
             )
         },
         # IDF is applied at query time from the shard's own statistics, so stored weights
@@ -110,6 +121,21 @@ def shard_config(
         on_disk_payload=True,
         **extra,
     )
+
+
+def quantized(folder: Path) -> bool:
+    """Tell whether the shard in ``folder`` was made with int8 copies of its dense vectors.
+
+    A shard made before them is loaded without them: given the setting, its next seal would
+    rewrite every sealed segment at once (1M points: 79 s and a peak RSS of 2.7 GB, against
+    the 425 MiB of the import that built it). ``memtrails reindex`` into a new folder, or a
+    folder made since, has them.
+    """
+    try:
+        saved = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        return bool(saved["vectors"][DENSE].get("quantization_config"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return False
 
 
 def payload_index(

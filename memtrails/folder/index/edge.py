@@ -33,6 +33,7 @@ from ._edge_settings import (
     graph_m,
     payload_index,
     point_bytes,
+    quantized,
     read_unsealed,
     release_freed_heap,
     shard_config,
@@ -374,7 +375,8 @@ class EdgeIndex:
                 shard.close()
                 try:
                     self._shard = qe.EdgeShard.load(
-                        str(self._folder), shard_config(self._dims, graph=True)
+                        str(self._folder),
+                        shard_config(self._dims, graph=True, quantize=quantized(self._folder)),
                     )
                 except Exception:
                     self._closed = True
@@ -487,7 +489,7 @@ def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
     deadline = time.monotonic() + _WAL_WAIT
     while True:
         try:
-            return qe.EdgeShard.load(str(folder), shard_config(dims))
+            return qe.EdgeShard.load(str(folder), shard_config(dims, quantize=quantized(folder)))
         except Exception as exc:  # qdrant-edge raises plain Exception
             if "WouldBlock" not in str(exc) or time.monotonic() > deadline:
                 raise
