@@ -128,12 +128,11 @@ def quantized(folder: Path) -> bool:
 
     A shard made before them is loaded without them: given the setting, its next seal would
     rewrite every sealed segment at once (1M points: 79 s and a peak RSS of 2.7 GB, against
-    the 425 MiB of the import that built it). ``memtrails reindex`` into a new folder, or a
-    folder made since, has them.
+    the 425 MiB of the import that built it). A folder made since has them; a reindex keeps
+    the shard's settings.
     """
     try:
-        saved = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
-        return bool(saved["vectors"][DENSE].get("quantization_config"))
+        return bool(_saved_config(folder)["vectors"][DENSE].get("quantization_config"))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
 
@@ -169,7 +168,11 @@ def write_unsealed(folder: Path, points: int) -> None:
 def graph_m(folder: Path) -> int | None:
     """Return the HNSW ``m`` the shard in ``folder`` builds with (None: Qdrant's default)."""
     try:
-        saved = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
-        return int(saved["hnsw_config"]["m"])
+        return int(_saved_config(folder)["hnsw_config"]["m"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def _saved_config(folder: Path) -> Any:
+    """The settings the shard in ``folder`` keeps (``CONFIG_FILE``, as Edge writes it)."""
+    return json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))

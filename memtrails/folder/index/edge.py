@@ -134,10 +134,10 @@ class EdgeIndex:
             try:
                 present = shard.info().payload_schema
                 for field, kind in EDGE_PAYLOAD_INDEXES.items():
-                    if field in present and _kind_of(present[field]) != kind:
+                    if field in present:
+                        if _kind_of(present[field]) == kind:
+                            continue
                         shard.update(qe.UpdateOperation.delete_field_index(field))
-                    elif field in present:
-                        continue
                     shard.update(qe.UpdateOperation.create_field_index(field, payload_index(kind)))
                     created = True
             except Exception as exc:
@@ -463,9 +463,10 @@ def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
     is still finishing in its worker thread, closed as soon as it ends (``_close_orphan``).
     """
     deadline = time.monotonic() + _WAL_WAIT
+    config = shard_config(dims, quantize=quantized(folder))
     while True:
         try:
-            return qe.EdgeShard.load(str(folder), shard_config(dims, quantize=quantized(folder)))
+            return qe.EdgeShard.load(str(folder), config)
         except Exception as exc:  # qdrant-edge raises plain Exception
             if "WouldBlock" not in str(exc) or time.monotonic() > deadline:
                 raise
