@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import onnxruntime as ort
@@ -38,6 +39,10 @@ from ._tokens import (
     sha256_file,
     special_tokens,
 )
+
+_T = TypeVar("_T")
+# embed_runs' two callbacks: what folds a run in the worker thread, what takes its result.
+_Fold = tuple[Callable[[list[Window], list[TokenPassage]], _T], Callable[[_T], None]]
 
 __all__ = [
     "DEFAULT_MODEL_ID",
@@ -411,6 +416,39 @@ class OnnxEmbedder:
 
         return await asyncio.to_thread(run)
 
+    @property
+    def token_vectors(self) -> bool:
+        """Whether the model gives a vector per word piece (its output is not pooled)."""
+        return not self._pooled
+
+    async def embed_query_tokens(self, text: str) -> TokenPassage:
+        """Return a query's vector and its word pieces' vectors, from one run of its first
+        window (as :meth:`embed_query` runs it)."""
+        self._check_open()
+
+        def run() -> TokenPassage:
+            [window] = self._windows([text], first_only=True)
+            return self._run_batch([window], True, self._query_ids)[0]
+
+        return await asyncio.to_thread(run)
+
+    async def embed_runs(
+        self,
+        texts: Sequence[str],
+        fold: Callable[[list[Window], list[TokenPassage]], _T],
+        take: Callable[[_T], None],
+    ) -> list[list[Passage]]:
+        """Embed ``texts`` as :meth:`embed` does, handing each model run's windows and token
+        passages to ``fold`` (in the worker thread) and what it returns to ``take`` (on the
+        event loop's thread). A run's token vectors are dropped after ``fold``: a long text
+        holds no more than :meth:`embed` would."""
+        full = await self._embed(texts, keep_tokens=True, fold=(fold, take))
+        return [[Passage(p.start, p.end, p.vector) for p in passages] for passages in full]
+
+    def token_ids(self, text: str) -> list[int]:
+        """Return the word-piece ids of ``text``, without special tokens (blocking)."""
+        return list(self._tokenizer.encode(text, add_special_tokens=False).ids)
+
     async def aclose(self) -> None:
         """Release the session; later calls raise :class:`EmbeddingError`. Idempotent."""
         if self._closed:
@@ -435,7 +473,9 @@ class OnnxEmbedder:
             f"embedder {self._model_id} was closed; load a new one to embed again"
         )
 
-    async def _embed(self, texts: Sequence[str], *, keep_tokens: bool) -> list[list[TokenPassage]]:
+    async def _embed(
+        self, texts: Sequence[str], *, keep_tokens: bool, fold: _Fold[Any] | None = None
+    ) -> list[list[TokenPassage]]:
         self._check_open()
         if isinstance(texts, str):
             raise TypeError("`texts` must be a sequence of strings, not one string")
@@ -443,7 +483,9 @@ class OnnxEmbedder:
             return []
         # Tokenising is blocking too (tokenizers releases the GIL): keep it off the loop.
         windows = await asyncio.to_thread(self._windows, list(texts), first_only=False)
-        passages = await self._run_windows(windows, keep_tokens=keep_tokens, lead=self._passage_ids)
+        passages = await self._run_windows(
+            windows, keep_tokens=keep_tokens, lead=self._passage_ids, fold=fold
+        )
         out: list[list[TokenPassage]] = [[] for _ in texts]
         for window, passage in zip(windows, passages, strict=True):
             out[window.text_index].append(passage)
@@ -456,13 +498,27 @@ class OnnxEmbedder:
         )
 
     async def _run_windows(
-        self, windows: list[Window], *, keep_tokens: bool, lead: list[int]
+        self,
+        windows: list[Window],
+        *,
+        keep_tokens: bool,
+        lead: list[int],
+        fold: _Fold[Any] | None = None,
     ) -> list[TokenPassage]:
-        """Embed windows in batches of similar length (see ``length_batches``), in order."""
+        """Embed windows in batches of similar length (see ``length_batches``), in order;
+        with ``fold``, see :meth:`embed_runs`."""
         extra = len(self._prefix) + len(lead) + len(self._suffix)
 
+        def folded(batch: list[Window], each: Callable[..., Any]) -> tuple[list[TokenPassage], Any]:
+            runs = self._run_batch(batch, True, lead)
+            return [replace(r, tokens=None) for r in runs], each(batch, runs)
+
         async def run(batch: list[Window]) -> list[TokenPassage]:
-            return await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead)
+            if fold is None:
+                return await asyncio.to_thread(self._run_batch, batch, keep_tokens, lead)
+            done, result = await asyncio.to_thread(folded, batch, fold[0])
+            fold[1](result)
+            return done
 
         return await run_length_batches(windows, extra, self._batch_size, self._batch_tokens, run)
 

@@ -9,7 +9,6 @@ output, a server, the hashing embedder) get ``None`` back and are not reordered.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -18,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._base import Embedder, Passage, Vector
-from ._tokens import TokenPassage, Window, run_length_batches
+from ._tokens import TokenPassage, Window
 from .onnx import OnnxEmbedder
 
 __all__ = [
@@ -65,7 +64,7 @@ class PieceSink(Protocol):
 
 
 def _tokens_of(embedder: Embedder) -> OnnxEmbedder | None:
-    return embedder if isinstance(embedder, OnnxEmbedder) and not embedder._pooled else None
+    return embedder if isinstance(embedder, OnnxEmbedder) and embedder.token_vectors else None
 
 
 async def embed_with_pieces(
@@ -81,28 +80,12 @@ async def embed_with_pieces(
     model = _tokens_of(embedder)
     if model is None:
         return await embedder.embed(texts)
-    model._check_open()
-    if not texts:
-        return []
-    windows = await asyncio.to_thread(model._windows, list(texts), first_only=False)
-    lead = model._passage_ids
-    extra = len(model._prefix) + len(lead) + len(model._suffix)
 
-    def summed(batch: list[Window]) -> tuple[list[Passage], PieceSums | None]:
-        runs = model._run_batch(batch, True, lead)
-        return [Passage(r.start, r.end, r.vector) for r in runs], _summed(batch, runs)
-
-    async def run(batch: list[Window]) -> list[Passage]:
-        done, sums = await asyncio.to_thread(summed, batch)
+    def take(sums: PieceSums | None) -> None:
         if sums is not None:
             sink(sums)
-        return done
 
-    passages = await run_length_batches(windows, extra, model._batch_size, model._batch_tokens, run)
-    out: list[list[Passage]] = [[] for _ in texts]
-    for window, passage in zip(windows, passages, strict=True):
-        out[window.text_index].append(passage)
-    return out
+    return await model.embed_runs(texts, _summed, take)
 
 
 def _summed(batch: list[Window], runs: list[TokenPassage]) -> PieceSums | None:
@@ -124,16 +107,10 @@ async def query_pieces(embedder: Embedder, query: str) -> QueryPieces | None:
     model = _tokens_of(embedder)
     if model is None:
         return None
-    model._check_open()
-
-    def run() -> QueryPieces:
-        [window] = model._windows([query], first_only=True)
-        [out] = model._run_batch([window], True, model._query_ids)
-        tokens = out.tokens if out.tokens is not None else np.zeros((0, model.dims), np.float32)
-        norms = np.maximum(np.linalg.norm(tokens, axis=1, keepdims=True), 1e-12)
-        return QueryPieces(out.vector, (tokens / norms).astype(np.float32))
-
-    return await asyncio.to_thread(run)
+    out = await model.embed_query_tokens(query)
+    tokens = out.tokens if out.tokens is not None else np.zeros((0, model.dims), np.float32)
+    norms = np.maximum(np.linalg.norm(tokens, axis=1, keepdims=True), 1e-12)
+    return QueryPieces(out.vector, (tokens / norms).astype(np.float32))
 
 
 def piece_ids(embedder: Embedder, texts: Sequence[str]) -> list[_IntArray] | None:
@@ -143,8 +120,4 @@ def piece_ids(embedder: Embedder, texts: Sequence[str]) -> list[_IntArray] | Non
         return None
     # One at a time: encode_batch starts the tokenizer's thread pool, which on a busy
     # machine costs more than it saves for ten short texts.
-    encode = model._tokenizer.encode
-    return [
-        np.unique(np.asarray(encode(t, add_special_tokens=False).ids, dtype=np.int64))
-        for t in texts
-    ]
+    return [np.unique(np.asarray(model.token_ids(t), dtype=np.int64)) for t in texts]
