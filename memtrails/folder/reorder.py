@@ -3,7 +3,7 @@
 The cache (``pieces.npz`` in the folder) holds one vector per word piece the folder's model
 has seen: the mean of that piece's contextual vectors over every passage embedded, as the
 import's model runs gave them (``embedding/pieces.py``). Nothing is stored per passage. At
-query time the first :data:`TOP` results' texts are tokenised again, each piece looked up in
+query time the first :data:`TOP` results' matched passages are tokenised again, each piece looked up in
 the cache, and each result scored by MaxSim: for every word piece of the query (its own
 vector, from the query's model run) the best cosine among the result's pieces, averaged. The
 score's z-score over those results, times :data:`REORDER_WEIGHT` of the model, is added to
@@ -43,8 +43,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 CACHE_FILE = "pieces.npz"
-# How many of the first results are reordered, and how much of each record's text (title
-# and text, as the model sees it) is read for its pieces: as measured.
+# How many of the first results are reordered, and how much of each one's matched passage
+# (of its text as the model sees it) is read for its pieces: as measured.
 TOP = 10
 PASSAGE_CHARS = 1500
 # Per model, the weight of the word-by-word score's z-score (times 0.1, on the fused

@@ -402,7 +402,10 @@ async def search(
             if row is not None:
                 record = MemoryRecord.from_json(log.read_line(row.offset))
                 out.append(search_hit(r.hit, record, r, confident, sure))
-                texts.append(embed_text(record)[:PASSAGE_CHARS])
+                # The words of the passage that matched, not of the record's head.
+                text, start = embed_text(record), int(r.hit.payload.get("start", 0))
+                end = int(r.hit.payload.get("end", 0))
+                texts.append((text[start:end] if end > start else text)[:PASSAGE_CHARS])
         if ordered and asked is not None and pieces is not None:
             ids = piece_ids(embedder, texts[:TOP]) or []
             scores = [maxsim(asked.tokens, pieces.vectors(p)) for p in ids]
