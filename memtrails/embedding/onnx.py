@@ -407,14 +407,7 @@ class OnnxEmbedder:
         Raises:
             EmbeddingError: inference failed or the embedder was closed.
         """
-        self._check_open()
-
-        def run() -> Vector:
-            # Tokenised and run in one worker-thread hop: a query is one short window.
-            [window] = self._windows([text], first_only=True)
-            return self._run_batch([window], False, self._query_ids)[0].vector
-
-        return await asyncio.to_thread(run)
+        return (await self._query_run(text, keep_tokens=False)).vector
 
     @property
     def token_vectors(self) -> bool:
@@ -424,13 +417,7 @@ class OnnxEmbedder:
     async def embed_query_tokens(self, text: str) -> TokenPassage:
         """Return a query's vector and its word pieces' vectors, from one run of its first
         window (as :meth:`embed_query` runs it)."""
-        self._check_open()
-
-        def run() -> TokenPassage:
-            [window] = self._windows([text], first_only=True)
-            return self._run_batch([window], True, self._query_ids)[0]
-
-        return await asyncio.to_thread(run)
+        return await self._query_run(text, keep_tokens=True)
 
     async def embed_runs(
         self,
@@ -490,6 +477,16 @@ class OnnxEmbedder:
         for window, passage in zip(windows, passages, strict=True):
             out[window.text_index].append(passage)
         return out
+
+    async def _query_run(self, text: str, *, keep_tokens: bool) -> TokenPassage:
+        self._check_open()
+
+        def run() -> TokenPassage:
+            # Tokenised and run in one worker-thread hop: a query is one short window.
+            [window] = self._windows([text], first_only=True)
+            return self._run_batch([window], keep_tokens, self._query_ids)[0]
+
+        return await asyncio.to_thread(run)
 
     def _windows(self, texts: list[str], *, first_only: bool) -> list[Window]:
         """Cut every text into windows of content word pieces, in text order."""
