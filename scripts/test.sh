@@ -10,4 +10,6 @@ trap 'scripts/postgres.sh stop' EXIT
 node conformance/generate.mjs --check
 .venv/bin/ruff check memtrails tests benchmarks
 .venv/bin/mypy
-.venv/bin/pytest -p no:cacheprovider "$@"
+# Two workers (pytest-xdist): much of the suite waits on subprocesses, terminals and servers,
+# so two share two cores well (22.8 -> 15.7 min here). Later arguments win: -n 0 runs in one.
+.venv/bin/pytest -p no:cacheprovider -n 2 "$@"

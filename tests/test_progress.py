@@ -7,6 +7,7 @@ import io
 import itertools
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from email.parser import BytesParser
@@ -186,3 +187,24 @@ def test_a_long_name_gives_way_to_the_bar_on_an_80_column_terminal(
     # the phase and the embedded count stay whole; the skipped count gives way (the summary
     # at the end says it) only where the name would shrink past 12 characters
     assert line.endswith("reading, embedded 1100]")
+
+
+def test_the_clock_redraws_while_nothing_is_reported_and_stops_with_its_block() -> None:
+    """A bar's elapsed time moves on while a long batch runs: its own thread redraws it."""
+    drawn = threading.Semaphore(0)
+    calls: list[float] = []
+
+    def draw() -> None:
+        calls.append(time.monotonic())
+        drawn.release()
+
+    before = {t.name for t in threading.enumerate()}
+    with progress._ticking(draw, "progress test"):
+        # three redraws with no update at all, however slow the machine
+        assert all(drawn.acquire(timeout=30) for _ in range(3))
+        assert "progress test" in {t.name for t in threading.enumerate()}
+    stopped = len(calls)
+    time.sleep(progress._TICK * 2)
+    assert len(calls) == stopped  # no redraw once the block is left
+    assert {t.name for t in threading.enumerate()} == before  # its thread was joined
+    assert all(b - a >= progress._TICK * 0.9 for a, b in itertools.pairwise(calls))

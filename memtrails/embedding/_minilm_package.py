@@ -39,7 +39,7 @@ async def load_minilm(
     cache_dir: str | os.PathLike[str] | None,
     **options: Any,
 ) -> T:
-    """Return ``load(model, tokenizer, ...)`` for the packaged model (``OnnxEmbedder._load``):
+    """Return ``load(model, tokenizer, ...)`` for the packaged model (``_onnx_load.load_embedder``):
     its fused graph where it can be had (``_fused.load_packaged``), with the pins above and
     ``options`` (threads, device, batch sizes).
 

@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .._exceptions import EmbeddingError
+from ._onnx_load import load_embedder
 from .download import _file_lock, _make_private_dir, cache_root
 from .onnx import OnnxEmbedder, sha256_file
 
@@ -156,7 +157,8 @@ async def _load(
 ) -> OnnxEmbedder:
     # The tokenizer is read compactly: tokenizers' own Unigram model would hold e5's 250k
     # pieces in ~280 MiB (the same ids and offsets, tests/test_e5_tokenizer.py).
-    return await OnnxEmbedder._load(
+    return await load_embedder(
+        OnnxEmbedder,
         folder / "model.onnx",
         folder / "tokenizer.json",
         model_id=E5_MODEL_ID,

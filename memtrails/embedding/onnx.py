@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -25,7 +26,8 @@ from ._minilm_package import (
     DEFAULT_TOKENIZER_SHA256,
     load_minilm,
 )
-from ._session import open_session, output_dims, path_source, pick_output, takes_token_types
+from ._onnx_load import load_embedder
+from ._session import output_dims, path_source, pick_output, takes_token_types
 from ._tokens import (
     TokenPassage,
     Window,
@@ -88,6 +90,7 @@ class OnnxEmbedder:
         threads: int | None = None,
         query_prefix: str = "",
         passage_prefix: str = "",
+        optimized: bool = False,
     ) -> None:
         """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
 
@@ -110,6 +113,8 @@ class OnnxEmbedder:
                 A prefix is tokenised on its own (trailing spaces dropped) and its word
                 pieces go after the start token of every window, so offsets stay those of
                 the record's text; it must end at a word boundary.
+            optimized: the session runs a graph rewritten from the model's own (the fused
+                one, see :meth:`packaged`); only reported back.
 
         Raises:
             ValueError: an argument is out of range.
@@ -140,7 +145,7 @@ class OnnxEmbedder:
         # Locks taken in the worker thread (no tie to one event loop): batches run one at a time;
         # a one-window run (a query) has its own, so a search never waits for an import's batch.
         self._run_lock, self._query_lock = threading.Lock(), threading.Lock()
-        self._closed = self._optimized = False
+        self._closed, self._optimized = False, optimized
         self._output, self._pooled = pick_output(session, model_id)
         self._dims = output_dims(
             session,
@@ -188,7 +193,7 @@ class OnnxEmbedder:
             embedder = await OnnxEmbedder.packaged()
         """
         return await load_minilm(
-            cls._load,
+            functools.partial(load_embedder, cls),
             optimize=optimize,
             cache_dir=cache_dir,
             threads=threads,
@@ -250,7 +255,8 @@ class OnnxEmbedder:
                                                      max_tokens=512)
         """
         model = Path(model_path)
-        return await cls._load(
+        return await load_embedder(
+            cls,
             model,
             Path(tokenizer_path),
             model_id=model_id or model.stem,
@@ -266,63 +272,6 @@ class OnnxEmbedder:
             query_prefix=query_prefix,
             passage_prefix=passage_prefix,
         )
-
-    @classmethod
-    async def _load(
-        cls,
-        model_path: Path,
-        tokenizer_path: Path,
-        *,
-        model_id: str,
-        sha256: str | None,
-        tokenizer_sha256: str | None,
-        source: Mapping[str, Any],
-        max_tokens: int,
-        threads: int | None,
-        batch_size: int,
-        batch_tokens: int,
-        overlap: int = 32,
-        query_prefix: str = "",
-        passage_prefix: str = "",
-        graph: tuple[Path, str] | None = None,
-        device: str | None = None,
-        compact_tokenizer: bool = False,
-    ) -> OnnxEmbedder:
-        """Load ``model_path``, or ``graph`` (a file and its pin) in its stead, as that model
-        (``compact_tokenizer``: see :func:`open_session`)."""
-        if threads is not None and threads < 1:
-            raise ValueError(f"`threads` must be at least 1, got {threads}")
-        path, pin = graph or (model_path, sha256)
-
-        def load() -> OnnxEmbedder:
-            session, tokenizer, actual, tok_actual, used = open_session(
-                path,
-                tokenizer_path,
-                pin,
-                tokenizer_sha256,
-                threads,
-                device,
-                compact_tokenizer=compact_tokenizer,
-            )
-            embedder = cls(
-                session,
-                tokenizer,
-                model_id=model_id,
-                sha256=actual if graph is None else str(sha256),
-                tokenizer_sha256=tok_actual,
-                source=source,
-                max_tokens=max_tokens,
-                overlap=overlap,
-                batch_size=batch_size,
-                batch_tokens=batch_tokens,
-                threads=used,
-                query_prefix=query_prefix,
-                passage_prefix=passage_prefix,
-            )
-            embedder._optimized = graph is not None
-            return embedder
-
-        return await asyncio.to_thread(load)
 
     # ----------------------------------------------------------------- the Embedder protocol
 

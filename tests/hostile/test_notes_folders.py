@@ -230,10 +230,10 @@ def _match_seconds(rule: str, name: str, tmp_path: Path) -> float:
     assert rules is not None
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.thread_time()  # this thread's CPU: the load moves the wall clock
         for _ in range(200):
             ignored(name, False, [rules])
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.thread_time() - start)
     return best
 
 
