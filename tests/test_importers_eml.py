@@ -473,7 +473,9 @@ def test_a_mail_of_very_many_parts_is_cut_and_named() -> None:
         return head + b"--b\nContent-Type: text/plain\n\nx\n" * parts + b"--b--\n"
 
     def seconds(parts: int) -> float:
-        started = time.thread_time()  # this thread's CPU seconds: the wall clock moves with the load
+        started = (
+            time.thread_time()
+        )  # this thread's CPU seconds: the wall clock moves with the load
         rec = message_to_item(mail(parts), source="s", where="m")
         assert isinstance(rec, MemoryRecord)
         assert "TooManyPartsDefect" in rec.meta["defects"]  # named, the first parts kept

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from memtrails import Memory
+from memtrails.folder import ranking, search
 from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 
 # A team's coding notes, in English and Korean, written for this test.
 NOTES = {
@@ -92,3 +94,84 @@ async def test_minilm_flags_the_english_questions_the_notes_cannot_answer(
         wrong, missed = await _flags(memory)
     english = [w for w in wrong if w.isascii()]
     assert not english and not [m for m in missed if m.isascii()], (english, missed)
+
+
+# Runbook pages, each longer than a chat turn (ranking.SHORT_TURN_CHARS), written for this test.
+RUNBOOK = {
+    "rotate-keys": "Rotating the signing keys. Every ninety days the JWT signing key is rotated. "
+    "Generate the new key pair with the keys script, add the public key to the JWKS endpoint "
+    "first and wait one hour so that every service has fetched it, then switch the signer to the "
+    "new private key. Keep the old public key published for another day: tokens signed before "
+    "the switch stay valid until they expire. Never delete a key that a live token still names.",
+    "restore-db": "Restoring the database from a backup. Stop the API workers so nothing writes, "
+    "download the latest pg_dump archive from the backups bucket, restore it into a fresh "
+    "database with pg_restore using four jobs, run the migrations to bring the schema up to "
+    "date, then point the connection string at the new database and start the workers again. "
+    "Check the row counts of the orders and users tables against the numbers in the backup log.",
+    "scale-queue": "When the job queue backs up. The queue depth alarm fires above ten thousand "
+    "pending jobs. Look at the worker dashboard: if the workers are busy, raise the autoscaling "
+    "maximum from twelve to twenty-four; if they are idle, a poisoned job is probably retrying "
+    "forever, so find it in the dead letter view, move it aside and restart the stuck worker. "
+    "Write down which job it was in the incident channel so that its owner can fix it.",
+    "tls-renew": "Renewing the TLS certificates. Certificates come from the ACME client on the "
+    "edge proxies and renew by themselves thirty days before they expire. When the expiry alert "
+    "fires anyway, the HTTP challenge usually failed because the firewall rule for port 80 was "
+    "removed; restore the rule, run the renewal by hand with the dry-run flag first, and then "
+    "reload the proxies one at a time so that the site never goes down during the change.",
+}
+
+
+@pytest.mark.slow
+async def test_a_folder_of_long_pages_flags_unrelated_questions_and_keeps_answers(
+    tmp_path: Path,
+) -> None:
+    """With the default model, the questions long pages answer find their page and stay
+    confident under the margin a stand-alone record takes (ranking.ALONE_MARGIN), and
+    questions about something else come out unconfident."""
+    async with Memory.open(tmp_path / "m") as memory:
+        await memory.ingest(
+            MemoryRecord(id=key, text=text, kind="note", source="runbook")
+            for key, text in RUNBOOK.items()
+        )
+        for question, page in [
+            ("How often is the JWT signing key rotated?", "rotate-keys"),
+            ("How do I restore the database from a backup?", "restore-db"),
+            ("What do I do when the job queue backs up?", "scale-queue"),
+            ("Why did the TLS certificate renewal fail?", "tls-renew"),
+        ]:
+            (hit,) = await memory.search(question, k=1)
+            assert hit.id == page and hit.confident, (question, hit.id, hit.confidence)
+        for question in [
+            # none of them in the dev set the margin was measured on (benchmarks/_devset.py)
+            "How long should I boil an egg for a runny yolk?",
+            "Which chess opening suits a beginner?",
+            "What is the best time of year to plant tulip bulbs?",
+            "How do I get rid of aphids on my roses?",
+        ]:
+            (hit,) = await memory.search(question, k=1)
+            assert not hit.confident, (question, hit.id, hit.confidence)
+
+
+async def test_a_stand_alone_record_takes_the_models_margin_and_a_chat_turn_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The margin applies when the best record is longer than a chat turn, and only then."""
+    embedder = HashingEmbedder()
+    page = RUNBOOK["restore-db"]
+    turn = "ok, I'll restore the database from last night's backup after lunch"
+    assert len(turn) <= ranking.SHORT_TURN_CHARS < len(page)
+
+    async def confidences() -> tuple[float, float]:
+        out = []
+        for text, where in [(page, "page"), (turn, "turn")]:
+            async with Memory.open(tmp_path / where, embedder=embedder) as memory:
+                await memory.ingest([MemoryRecord(id=where, text=text, source=where)])
+                (hit,) = await memory.search("restore the database from a backup", k=1)
+                assert hit.confidence is not None
+                out.append(hit.confidence)
+        return out[0], out[1]
+
+    plain = await confidences()
+    monkeypatch.setitem(search.ALONE_MARGIN, embedder.model_id, 0.05)
+    margined = await confidences()
+    assert margined[0] == pytest.approx(plain[0] - 0.05) and margined[1] == plain[1]

@@ -13,6 +13,7 @@ from .index._base import Hit
 from .when import Windows, date_window
 
 __all__ = [
+    "ALONE_MARGIN",
     "ASKING_PENALTY",
     "AUTHOR_BOOST",
     "CONFIDENCE_FLOOR",
@@ -85,9 +86,20 @@ LANGUAGE_PULL: dict[str, float] = {"multilingual-e5-small": 0.04}
 # A search is "confident" when its confidence (see `confidence.confidence`) reaches this value:
 # the best cosine (on MiniLM's scale) and the share of the query's rare words the best records
 # hold, weighed half and half. Kept from the cosine-only rule it replaced; on the dev set it
-# flags 3 of 52 no-answer queries with multilingual-e5-small (0 before) and 26 with MiniLM (8
-# before), at 7 and 13 answered ones lost, nearly all short chat turns (benchmarks/README.md).
+# flags 13 of 52 no-answer queries with multilingual-e5-small (with ALONE_MARGIN below; 3
+# without it, 0 before) and 26 with MiniLM (8 before), at 8 and 13 answered ones lost, nearly
+# all short chat turns (benchmarks/README.md).
 CONFIDENT_COSINE = 0.35
+# A model's confidence is taken down by this much when the best record stands alone (its
+# passage longer than a short turn: a mail, a note). A chat turn says little by itself: its
+# cosine and its words stay low even when it answers, while a mail or a note that answers
+# comes closer. With multilingual-e5-small, searches over whole folders that find a mail or a
+# note flagged 2 of 40 no-answer questions at 0.35, and 12 of 40 with this margin (the
+# threshold 0.40 for them; the chats keep 0.35) at one more answered question flagged of 350
+# (benchmarks/README.md, issue 32; both halves of a 2-fold split gain). MiniLM needs none: its
+# cosines for unrelated text are near 0. A short note is judged as a turn: length is what
+# tells them apart, since chat exports in JSON Lines arrive as notes.
+ALONE_MARGIN: dict[str, float] = {"multilingual-e5-small": 0.05}
 
 # Near-duplicates (the same text quoted in many replies) are spread by maximal marginal
 # relevance: a record's relevance (its score over the best one) weighs MMR_LAMBDA, its

@@ -17,6 +17,7 @@ from .confidence import WORDS_OVER, confidence, word_weights, words_matched
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
+    ALONE_MARGIN,
     CONFIDENCE_FLOOR,
     CONFIDENT_COSINE,
     COSINE_FLOOR,
@@ -350,11 +351,7 @@ async def search(
         pull=pull,
     )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
-    pool = [
-        r.uid
-        for r in ranked[:NEIGHBOUR_POOL]
-        if int(r.hit.payload.get("end", 0)) - int(r.hit.payload.get("start", 0)) <= SHORT_TURN_CHARS
-    ]
+    pool = [r.uid for r in ranked[:NEIGHBOUR_POOL] if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
     links, asking = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
@@ -381,6 +378,9 @@ async def search(
     best = [r.uid for r in ranked[:WORDS_OVER]]
     texts = await asyncio.to_thread(record_texts, best, table, log)
     sure = confidence(closest, words_matched(weights, texts))
+    # A best record that stands alone (a mail, a page) must come closer than a turn must.
+    if ranked and _passage_chars(ranked[0].hit) > SHORT_TURN_CHARS:
+        sure = max(0.0, sure - ALONE_MARGIN.get(embedder.model_id, 0.0))
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
@@ -413,3 +413,8 @@ async def search(
         return out[:k]
 
     return await asyncio.to_thread(read)
+
+
+def _passage_chars(hit: Hit) -> int:
+    """The length in characters of the passage a hit found."""
+    return int(hit.payload.get("end", 0)) - int(hit.payload.get("start", 0))
