@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import FolderFormatError
+from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
 from .index._base import IndexBackend, IndexPlace
@@ -46,7 +47,14 @@ class Folder:
     pieces: PieceCache | None = None
 
     async def aclose(self) -> None:
-        """Flush the index and positions, close everything, release the lock."""
+        """Flush the index and positions, close everything, release the lock.
+
+        A cancelled caller (an MCP request, a timeout) waits for the close to finish: one
+        stopped half-way would keep the lock, and the folder, from every other process.
+        """
+        await to_the_end(self._close())
+
+    async def _close(self) -> None:
         try:
             try:
                 await self.writer.aclose()
@@ -58,13 +66,15 @@ class Folder:
                 finally:
                     await self.model.aclose()
         finally:
-            await asyncio.to_thread(self.table.close)
-            await asyncio.to_thread(self.log.close)
-            # The index library creates its files with the umask: back to owner-only (an
-            # index never loaded created none).
-            if not isinstance(self.index, DeferredIndex) or self.index.opened:
-                await asyncio.to_thread(tighten, self.path)
-            self.lock.release()
+            try:
+                await asyncio.to_thread(self.table.close)
+                await asyncio.to_thread(self.log.close)
+                # The index library creates its files with the umask: back to owner-only
+                # (an index never loaded created none).
+                if not isinstance(self.index, DeferredIndex) or self.index.opened:
+                    await asyncio.to_thread(tighten, self.path)
+            finally:
+                self.lock.release()
 
 
 async def open_folder(
@@ -160,21 +170,38 @@ async def open_folder(
         if (stale := stale_keywords(manifest)) is not None:
             repairs.append(stale)
     except BaseException:
-        if backend is not None:
-            await backend.aclose()
-        if table is not None:
-            table.close()
-        if log is not None:
-            log.close()
-        if instance is not None and not isinstance(embedder, Embedder):
-            await instance.aclose()
-        lock.release()
+        owned = instance if not isinstance(embedder, Embedder) else None
+        # To its end even when cancelled again meanwhile: the lock must not stay behind.
+        await to_the_end(_undo_open(lock, backend, table, log, owned))
         raise
     embedding = manifest["embedding"]
     pieces = PieceCache(path, f"{embedding.get('model_id')}:{embedding.get('sha256')}")
     return Folder(
         path, manifest, lock, log, opened, backend, positions, writer, model, repairs, pieces
     )
+
+
+async def _undo_open(
+    lock: FolderLock,
+    backend: IndexBackend | None,
+    table: Table | None,
+    log: RecordLog | None,
+    model: Embedder | None,
+) -> None:
+    """Close what a failed open had opened, and release the lock whatever fails."""
+    try:
+        if backend is not None:
+            await backend.aclose()
+    finally:
+        try:
+            if table is not None:
+                table.close()
+            if log is not None:
+                log.close()
+            if model is not None:
+                await model.aclose()
+        finally:
+            lock.release()
 
 
 async def save_pieces(folder: Folder) -> None:
