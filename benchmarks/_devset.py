@@ -362,12 +362,16 @@ def multilingual_notes(path: Path = MULTILINGUAL) -> list[tuple[str, str, str, s
 def multilingual_queries(path: Path = MULTILINGUAL) -> list[Query]:
     """Return the cross-language questions: each asked in a language other than its note's,
     searched over the whole folder; ``kind`` is ``to-en`` (an English note), ``from-en`` (an
-    English question) or ``other`` (neither English)."""
+    English question) or ``other`` (neither English). Then the questions nothing answers, in
+    those languages (``none-xlang``, ``kind`` their language)."""
     out = []
-    for note in json.loads(path.read_text(encoding="utf-8"))["notes"]:
+    written = json.loads(path.read_text(encoding="utf-8"))
+    for note in written["notes"]:
         for lang, text in note["ask"].items():
             if lang == note["lang"]:
                 raise ValueError(f"{note['id']}: a {lang} question about a {lang} note")
             kind = "to-en" if note["lang"] == "en" else "from-en" if lang == "en" else "other"
             out.append(Query(text, "xlang", {(MULTILINGUAL_SOURCE, note["id"])}, kind=kind))
+    for lang, texts in written.get("none", {}).items():
+        out += [Query(text, "none-xlang", kind=lang) for text in texts]
     return out

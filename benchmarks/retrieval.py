@@ -235,7 +235,7 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     by_part = {
         part: f"{sum(1 for r in none if r['category'] == part and (r['n_hits'] == 0 or r['confident'] is False))}"
         f" of {sum(1 for r in none if r['category'] == part)}"
-        for part in ("none", "none-near", "conv-none")
+        for part in ("none", "none-near", "conv-none", "none-xlang")
     }
     flagged = {
         "by_part": by_part,
