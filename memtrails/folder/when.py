@@ -6,6 +6,8 @@ import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
+from .when_languages import times_in_english
+
 __all__ = ["Windows", "date_window", "query_windows"]
 
 #: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
@@ -149,7 +151,9 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     month", "last/this year", "the past week/month/year", "three weeks ago", "recently" (the
     last 30 days); else a month without a year after "in", "during", "last", ... ("in May":
     May of every year from 1970 to next year); else a bare year that is not a version, an
-    amount, a time or a port ("what did we decide in 2019", "2019 budget").
+    amount, a time or a port ("what did we decide in 2019", "2019 budget"). Times named in
+    Korean, Chinese, Japanese, Russian, Arabic and Hindi count as their English
+    (:func:`.when_languages.times_in_english`: "지난주" is last week, "2019年5月" May 2019).
 
     Example:
         >>> now = datetime(2024, 5, 3, tzinfo=UTC)
@@ -157,6 +161,9 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
         ...  for s, _ in query_windows("what broke last week?", now)]
         ['2024-04-22']
     """
+    # A time named in another language is read as the English it means (when_languages.py).
+    if named := times_in_english(query):
+        query = f"{query} ; {named}"
     full = date_window(query)
     if full is not None:
         return (full,)

@@ -1,0 +1,374 @@
+"""Times named in other languages than English, written out in the English that when.py reads.
+
+A question in Korean, Chinese, Japanese, Russian, Arabic or Hindi names its times its own way
+("지난주", "2019年5月", "в прошлом году", "पिछले महीने"). Rather than a second parser, each
+such phrase is rewritten as the English phrase it means ("last week", "May 2019", "last
+year", "last month"), and :func:`memtrails.folder.when.query_windows` reads those beside the
+query. Only unambiguous phrases are listed: Hindi "कल" is yesterday and tomorrow alike, and
+Chinese "最近的" is "the nearest", so neither is read as a time.
+"""
+
+# ruff: noqa: RUF001, RUF002 (Cyrillic, Arabic and CJK text, with its own punctuation, on purpose)
+from __future__ import annotations
+
+import re
+
+__all__ = ["times_in_english"]
+
+_MONTH_NAMES = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+# Arabic-Indic, Eastern Arabic-Indic and Devanagari digits as ASCII (NFKC leaves them).
+_DIGITS = str.maketrans(
+    {
+        **{chr(0x0660 + n): str(n) for n in range(10)},
+        **{chr(0x06F0 + n): str(n) for n in range(10)},
+        **{chr(0x0966 + n): str(n) for n in range(10)},
+    }
+)
+
+# Chinese and Japanese numerals up to twelve, for months and counts ("五月", "三天前").
+_HAN_NUMBERS = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+    "十一": 11,
+    "十二": 12,
+}
+_HAN_NUMBER = "十二|十一|十|[一二两三四五六七八九]"
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else _HAN_NUMBERS.get(text, _WORD_NUMBERS.get(text, 1))
+
+
+# Small counts written as words ("два дня назад", "한 달 전").
+_WORD_NUMBERS = {
+    "один": 1,
+    "одну": 1,
+    "два": 2,
+    "две": 2,
+    "три": 3,
+    "четыре": 4,
+    "пять": 5,
+    "шесть": 6,
+    "한": 1,
+    "두": 2,
+    "세": 3,
+    "네": 4,
+}
+
+
+def _month(n: int) -> str | None:
+    return _MONTH_NAMES[n - 1] if 1 <= n <= 12 else None
+
+
+# Month names by language, January first.
+_RU_MONTHS_IN = "январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре"
+_RU_MONTHS_OF = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
+_AR_MONTHS = [
+    ("يناير", "كانون الثاني"),
+    ("فبراير", "شباط"),
+    ("مارس", "آذار"),
+    ("أبريل|ابريل|إبريل", "نيسان"),
+    ("مايو", "أيار"),
+    ("يونيو", "حزيران"),
+    ("يوليو", "تموز"),
+    ("أغسطس|اغسطس", "آب"),
+    ("سبتمبر", "أيلول"),
+    ("أكتوبر|اكتوبر", "تشرين الأول"),
+    ("نوفمبر", "تشرين الثاني"),
+    ("ديسمبر", "كانون الأول"),
+]
+_HI_MONTHS = [
+    "जनवरी",
+    "फ़रवरी|फरवरी",
+    "मार्च",
+    "अप्रैल",
+    "मई",
+    "जून",
+    "जुलाई",
+    "अगस्त",
+    "सितंबर|सितम्बर",
+    "अक्टूबर",
+    "नवंबर|नवम्बर",
+    "दिसंबर|दिसम्बर",
+]
+
+
+def _alternatives(names: list[str]) -> str:
+    # Longest first, so that "تشرين الثاني" is not read as its first word.
+    return "|".join(sorted((n for name in names for n in name.split("|")), key=len, reverse=True))
+
+
+def _index_of(names: list[str]) -> dict[str, int]:
+    return {n: i + 1 for i, name in enumerate(names) for n in name.split("|")}
+
+
+_RU_IN = {name: n + 1 for n, name in enumerate(_RU_MONTHS_IN.split("|"))}
+_RU_OF = {name: n + 1 for n, name in enumerate(_RU_MONTHS_OF.split("|"))}
+_AR = {n: i + 1 for i, pair in enumerate(_AR_MONTHS) for name in pair for n in name.split("|")}
+_HI = _index_of(_HI_MONTHS)
+_AR_MONTH = _alternatives([name for pair in _AR_MONTHS for name in pair])
+_HI_MONTH = _alternatives(_HI_MONTHS)
+_RU_MONTH_IN = _alternatives(_RU_MONTHS_IN.split("|"))
+_RU_MONTH_OF = _alternatives(_RU_MONTHS_OF.split("|"))
+
+
+def _date(year: str | None, month: int | None, day: str | None = None) -> str | None:
+    name = _month(month) if month is not None else None
+    if name is None:
+        return f"in {year}" if year else None
+    if year and day:
+        return f"{int(day)} {name} {year}"
+    if year:
+        return f"{name} {year}"
+    return f"in {name}"
+
+
+# Dates with their parts in Korean, Chinese and Japanese order (year, month, day markers).
+_CJK_DATE = re.compile(
+    rf"(?:(\d{{4}})\s*[년年]\s*)?(?:(\d{{1,2}}|{_HAN_NUMBER})\s*[월月](?:\s*(\d{{1,2}})\s*[일日号號])?)"
+    r"|(\d{4})\s*[년年]"
+)
+
+
+def _cjk_date(m: re.Match[str]) -> str | None:
+    year, month, day, year_alone = m.groups()
+    if year_alone:
+        return f"in {year_alone}"
+    return _date(year, _number(month), day)
+
+
+# "3 мая 2019", "мае 2019", "в мае", "в 2019 году".
+_RU_DAY = re.compile(rf"(\d{{1,2}})\s+({_RU_MONTH_OF})\s+(\d{{4}})", re.I)
+_RU_MONTH_YEAR = re.compile(rf"\b({_RU_MONTH_IN}|{_RU_MONTH_OF})\s+(\d{{4}})", re.I)
+_RU_IN_MONTH = re.compile(rf"\bв\s+({_RU_MONTH_IN})\b", re.I)
+_AR_MONTH_YEAR = re.compile(rf"({_AR_MONTH})\s+(?:عام\s+|سنة\s+)?(\d{{4}})")
+_AR_IN_MONTH = re.compile(rf"في\s+(?:شهر\s+)?({_AR_MONTH})")
+_HI_DAY = re.compile(rf"(\d{{1,2}})\s+({_HI_MONTH})\s+(\d{{4}})")
+_HI_MONTH_YEAR = re.compile(rf"({_HI_MONTH})\s+(\d{{4}})")
+_HI_IN_MONTH = re.compile(rf"({_HI_MONTH})\s+(?:के\s+महीने\s+)?में")
+
+# "N units ago" in each language: (pattern with the count first, the unit's English name).
+_AGO: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(rf"(\d+|{_HAN_NUMBER})\s*(?:天|日)前"), "day"),
+    (re.compile(rf"(\d+|{_HAN_NUMBER})\s*(?:周|週間|個星期|个星期|星期)前"), "week"),
+    (re.compile(rf"(\d+|{_HAN_NUMBER})\s*(?:个月|個月|[かヶケカ]月)前"), "month"),
+    (re.compile(rf"(\d+|{_HAN_NUMBER})\s*年前"), "year"),
+    (re.compile(r"(\d+|[한두세네])\s*일\s*전"), "day"),
+    (re.compile(r"(\d+|[한두세네])\s*주\s*전"), "week"),
+    (re.compile(r"(\d+|[한두세네])\s*(?:달|개월)\s*전"), "month"),
+    (re.compile(r"(\d+|[한두세네])\s*년\s*전"), "year"),
+    (re.compile(r"(\d+|один|два|три|четыре|пять|шесть)\s+(?:день|дня|дней)\s+назад", re.I), "day"),
+    (re.compile(r"(\d+|одну|две|три|четыре|пять|шесть)\s+(?:недел[юиь])\s+назад", re.I), "week"),
+    (re.compile(r"(\d+|один|два|три|четыре|пять|шесть)\s+(?:месяц[аев]*)\s+назад", re.I), "month"),
+    (re.compile(r"(\d+|один|два|три|четыре|пять|шесть)\s+(?:год[а]?|лет)\s+назад", re.I), "year"),
+    (re.compile(r"(\d+)\s+(?:दिन)\s+पहले"), "day"),
+    (re.compile(r"(\d+)\s+(?:हफ़्ते|हफ्ते|सप्ताह)\s+पहले"), "week"),
+    (re.compile(r"(\d+)\s+(?:महीने|महीना)\s+पहले"), "month"),
+    (re.compile(r"(\d+)\s+(?:साल|वर्ष)\s+पहले"), "year"),
+]
+# A unit ago with no count: "неделю назад", "일주일 전", "한 달 전" (one), "이틀 전" (two).
+_ONE_AGO: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\bнеделю\s+назад", re.I), "1 week ago"),
+    (re.compile(r"\bмесяц\s+назад", re.I), "1 month ago"),
+    (re.compile(r"\bгод\s+назад", re.I), "1 year ago"),
+    (re.compile(r"일주일\s*전"), "1 week ago"),
+    (re.compile(r"이틀\s*전"), "2 days ago"),
+    (re.compile(r"사흘\s*전"), "3 days ago"),
+]
+
+# Relative times that are one fixed phrase, longest first within a language.
+_PHRASES: list[tuple[str, str]] = [
+    # Korean (particles attach: "지난주에" holds "지난주")
+    ("지난 주말", "last weekend"),
+    ("지난주말", "last weekend"),
+    ("지난주", "last week"),
+    ("지난 주", "last week"),
+    ("이번 주", "this week"),
+    ("이번주", "this week"),
+    ("지난달", "last month"),
+    ("지난 달", "last month"),
+    ("이번 달", "this month"),
+    ("이번달", "this month"),
+    ("작년", "last year"),
+    ("지난해", "last year"),
+    ("올해", "this year"),
+    ("어제", "yesterday"),
+    ("오늘", "today"),
+    ("최근", "recently"),
+    ("요즘", "recently"),
+    # Chinese and Japanese
+    ("上周末", "last weekend"),
+    ("先週末", "last weekend"),
+    ("上个星期", "last week"),
+    ("上個星期", "last week"),
+    ("上星期", "last week"),
+    ("上礼拜", "last week"),
+    ("上禮拜", "last week"),
+    ("上周", "last week"),
+    ("上週", "last week"),
+    ("先週", "last week"),
+    ("这个星期", "this week"),
+    ("這個星期", "this week"),
+    ("这周", "this week"),
+    ("這週", "this week"),
+    ("本周", "this week"),
+    ("今週", "this week"),
+    ("上个月", "last month"),
+    ("上個月", "last month"),
+    ("上月", "last month"),
+    ("先月", "last month"),
+    ("这个月", "this month"),
+    ("這個月", "this month"),
+    ("本月", "this month"),
+    ("今月", "this month"),
+    ("去年", "last year"),
+    ("昨年", "last year"),
+    ("今年", "this year"),
+    ("昨天", "yesterday"),
+    ("昨日", "yesterday"),
+    ("今天", "today"),
+    ("今日", "today"),
+    # Russian
+    ("на прошлых выходных", "last weekend"),
+    ("на прошлой неделе", "last week"),
+    ("на этой неделе", "this week"),
+    ("в прошлом месяце", "last month"),
+    ("в этом месяце", "this month"),
+    ("в прошлом году", "last year"),
+    ("в этом году", "this year"),
+    ("позавчера", "2 days ago"),
+    ("вчера", "yesterday"),
+    ("сегодня", "today"),
+    ("недавно", "recently"),
+    # Arabic
+    ("الأسبوع الماضي", "last week"),
+    ("الاسبوع الماضي", "last week"),
+    ("هذا الأسبوع", "this week"),
+    ("الشهر الماضي", "last month"),
+    ("هذا الشهر", "this month"),
+    ("العام الماضي", "last year"),
+    ("السنة الماضية", "last year"),
+    ("هذا العام", "this year"),
+    ("هذه السنة", "this year"),
+    ("البارحة", "yesterday"),
+    ("أمس", "yesterday"),
+    ("مؤخرا", "recently"),
+    ("مؤخراً", "recently"),
+    # Hindi
+    ("पिछले हफ़्ते", "last week"),
+    ("पिछले हफ्ते", "last week"),
+    ("पिछले सप्ताह", "last week"),
+    ("इस हफ़्ते", "this week"),
+    ("इस हफ्ते", "this week"),
+    ("इस सप्ताह", "this week"),
+    ("पिछले महीने", "last month"),
+    ("इस महीने", "this month"),
+    ("पिछले साल", "last year"),
+    ("पिछले वर्ष", "last year"),
+    ("इस साल", "this year"),
+    ("इस वर्ष", "this year"),
+    ("हाल ही में", "recently"),
+    ("आज", "today"),
+]
+_CYRILLIC, _ARABIC, _DEVANAGARI = "\u0400-\u04ff", "\u0600-\u06ff", "\u0900-\u097f"
+# Arabic letters and marks, not its punctuation ("؟", "،", "؛" come before U+0620).
+_ARABIC_LETTERS = "\u0620-\u065f\u066e-\u06ff"
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """Match a phrase as words of its script: Korean particles and Arabic prefixes attach
+    ("지난주에", "والأسبوع الماضي"), but "вчера" is not in "позавчера" nor "أمس" in "أمسية"."""
+    quoted = re.escape(phrase)
+    first = phrase[0]
+    if re.match(f"[{_CYRILLIC}]", first):
+        return re.compile(rf"(?<![{_CYRILLIC}]){quoted}(?![{_CYRILLIC}])", re.I)
+    if re.match(f"[{_ARABIC}]", first):
+        return re.compile(rf"{quoted}(?![{_ARABIC_LETTERS}])")
+    if re.match(f"[{_DEVANAGARI}]", first):
+        return re.compile(rf"(?<![{_DEVANAGARI}]){quoted}(?![{_DEVANAGARI}])")
+    return re.compile(quoted)
+
+
+_PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in _PHRASES]
+# "最近" is "recently", but "最近的" is "the nearest".
+_RECENT_CJK = re.compile(r"最近(?!的)")
+
+
+def times_in_english(query: str) -> str:
+    """Return the times ``query`` names in another language, as English phrases; "" if none.
+
+    Dates first (a day, a month of a year, a month, a year), then a count of units ago, then
+    the fixed relative phrases, each found once, in that order, joined by " ; ".
+
+    Example:
+        >>> times_in_english("지난주에 무엇을 배포했나요?")
+        'last week'
+        >>> times_in_english("2019年5月去了哪里？")
+        'May 2019'
+        >>> times_in_english("Что мы решили в прошлом году?")
+        'last year'
+    """
+    if query.isascii():
+        return ""
+    text = query.translate(_DIGITS)
+    found: list[str] = []
+
+    def add(phrase: str | None) -> None:
+        if phrase and phrase not in found:
+            found.append(phrase)
+
+    for m in _CJK_DATE.finditer(text):
+        add(_cjk_date(m))
+    for m in _RU_DAY.finditer(text):
+        add(_date(m.group(3), _RU_OF[m.group(2).lower()], m.group(1)))
+    for m in _RU_MONTH_YEAR.finditer(text):
+        name = m.group(1).lower()
+        add(_date(m.group(2), _RU_IN.get(name) or _RU_OF.get(name)))
+    for m in _RU_IN_MONTH.finditer(text):
+        add(_date(None, _RU_IN[m.group(1).lower()]))
+    for m in _AR_MONTH_YEAR.finditer(text):
+        add(_date(m.group(2), _AR[m.group(1)]))
+    for m in _AR_IN_MONTH.finditer(text):
+        add(_date(None, _AR[m.group(1)]))
+    for m in _HI_DAY.finditer(text):
+        add(_date(m.group(3), _HI[m.group(2)], m.group(1)))
+    for m in _HI_MONTH_YEAR.finditer(text):
+        add(_date(m.group(2), _HI[m.group(1)]))
+    for m in _HI_IN_MONTH.finditer(text):
+        add(_date(None, _HI[m.group(1)]))
+    for pattern, unit in _AGO:
+        for m in pattern.finditer(text):
+            n = _number(m.group(1).lower())
+            add(f"{n} {unit}{'s' if n != 1 else ''} ago")
+    for pattern, phrase in _ONE_AGO:
+        if pattern.search(text):
+            add(phrase)
+    for pattern, english in _PHRASE_PATTERNS:
+        if pattern.search(text):
+            add(english)
+    if _RECENT_CJK.search(text):
+        add("recently")
+    return " ; ".join(found)

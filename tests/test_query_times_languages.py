@@ -1,0 +1,97 @@
+"""Times named in other languages than English: each finds the window its English names."""
+
+# ruff: noqa: RUF001 (CJK text with its own punctuation, on purpose)
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memtrails.folder.when import query_windows
+from memtrails.folder.when_languages import times_in_english
+
+# A Friday.
+NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "english"),
+    [
+        # Korean: particles attach to the time ("지난주에"), dates run year, month, day
+        ("지난주에 무엇을 배포했나요?", "what did we deploy last week?"),
+        ("지난달 회의에서 뭐라고 했어?", "what was said at the meeting last month?"),
+        ("작년에 어디로 여행 갔어?", "where did we travel last year?"),
+        ("어제 서버가 왜 멈췄나요?", "why did the server stop yesterday?"),
+        ("2019년에 무엇을 결정했나요?", "what did we decide in 2019?"),
+        ("2023년 3월 회의록", "minutes of March 2023"),
+        ("2023년 3월 14일에 무슨 일이 있었나요?", "what happened on 14 March 2023?"),
+        ("세 달 전 장애", "the outage 3 months ago"),
+        ("일주일 전에 누가 왔어?", "who came a week ago?"),
+        # Chinese and Japanese
+        ("上周谁修好了这个错误？", "who fixed this bug last week?"),
+        ("去年的预算是多少？", "what was the budget last year?"),
+        ("2019年5月去了哪里？", "where did we go in May 2019?"),
+        ("2020年发生了什么？", "what happened in 2020?"),
+        ("三天前的会议", "the meeting 3 days ago"),
+        ("先週のリリースで何が壊れた？", "what broke in the release last week?"),
+        ("3ヶ月前に何があった？", "what happened 3 months ago?"),
+        ("先月の請求書", "the invoice from last month"),
+        # Russian: the month's case after "в", and with a day or a year
+        ("Что мы решили в прошлом году?", "what did we decide last year?"),
+        ("Что сломалось на прошлой неделе?", "what broke last week?"),
+        ("Кто звонил вчера?", "who called yesterday?"),
+        ("Что было 3 мая 2019?", "what happened on 3 May 2019?"),
+        ("Два дня назад упал сервер", "the server fell 2 days ago"),
+        # Arabic: its question mark right after the word, its digits
+        ("ماذا فعلنا أمس؟", "what did we do yesterday?"),
+        ("ماذا حدث الشهر الماضي؟", "what happened last month?"),
+        ("في أيار ٢٠٢٢ ماذا اشترينا؟", "what did we buy in May 2022?"),
+        # Hindi
+        ("पिछले हफ्ते क्या टूटा?", "what broke last week?"),
+        ("पिछले साल बजट कितना था?", "what was the budget last year?"),
+        ("5 मई 2019 को क्या हुआ?", "what happened on 5 May 2019?"),
+    ],
+)
+def test_a_time_in_another_language_names_the_window_its_english_does(
+    query: str, english: str
+) -> None:
+    expected = query_windows(english, NOW)
+    assert expected, english  # the English names one, so the comparison means something
+    assert query_windows(query, NOW) == expected
+
+
+@pytest.mark.parametrize(
+    ("query", "english"),
+    [
+        ("5월에 뭐 했어?", "what did we do in May?"),
+        ("十二月的会议", "the meeting in December"),
+        ("что было в мае?", "what was there in May?"),
+        ("ماذا حدث في مايو؟", "what happened in May?"),
+        ("मई में क्या हुआ?", "what happened in May?"),
+    ],
+)
+def test_a_month_in_another_language_is_that_month_of_every_year(query: str, english: str) -> None:
+    expected = query_windows(english, NOW)
+    assert len(expected) > 50  # May of every year since 1970
+    assert query_windows(query, NOW) == expected
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "最近的医院在哪里？",  # "the nearest hospital", not "recently"
+        "कल क्या होगा?",  # "कल" is yesterday and tomorrow alike
+        "أمسية جميلة في الحديقة",  # "an evening": it starts with "أمس" (yesterday)
+        "Позавчерашний отчёт",  # an adjective, not a time named
+        "월요일 회의는 몇 시인가요?",  # a weekday, no window
+        "我有2019个苹果",  # a count, not a year
+        "데이터베이스 백업은 얼마 동안 보관하나요?",
+    ],
+)
+def test_words_that_are_no_time_name_none(query: str) -> None:
+    assert query_windows(query, NOW) == (), times_in_english(query)
+
+
+def test_an_english_query_is_not_rewritten() -> None:
+    assert times_in_english("what broke last week?") == ""
