@@ -85,6 +85,7 @@ def test_a_month_in_another_language_is_that_month_of_every_year(query: str, eng
         "أمسية جميلة في الحديقة",  # "an evening": it starts with "أمس" (yesterday)
         "Позавчерашний отчёт",  # an adjective, not a time named
         "월요일 회의는 몇 시인가요?",  # a weekday, no window
+        "오늘날의 서버는 얼마나 빠른가요?",  # "nowadays", not "today"
         "我有2019个苹果",  # a count, not a year
         "데이터베이스 백업은 얼마 동안 보관하나요?",
     ],

@@ -251,6 +251,7 @@ _PHRASES: list[tuple[str, str]] = [
     ("昨日", "yesterday"),
     ("今天", "today"),
     ("今日", "today"),
+    ("最近", "recently"),
     # Russian
     ("на прошлых выходных", "last weekend"),
     ("на прошлой неделе", "last week"),
@@ -309,12 +310,15 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
         return re.compile(rf"{quoted}(?![{_ARABIC_LETTERS}])")
     if re.match(f"[{_DEVANAGARI}]", first):
         return re.compile(rf"(?<![{_DEVANAGARI}]){quoted}(?![{_DEVANAGARI}])")
+    if phrase in _NOT_BEFORE:
+        return re.compile(rf"{quoted}(?!{_NOT_BEFORE[phrase]})")
     return re.compile(quoted)
 
 
+# Phrases that mean something else before these: "最近的" is "the nearest", "오늘날" is
+# "nowadays".
+_NOT_BEFORE = {"最近": "的", "오늘": "날"}
 _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in _PHRASES]
-# "最近" is "recently", but "最近的" is "the nearest".
-_RECENT_CJK = re.compile(r"最近(?!的)")
 
 
 def times_in_english(query: str) -> str:
@@ -369,6 +373,4 @@ def times_in_english(query: str) -> str:
     for pattern, english in _PHRASE_PATTERNS:
         if pattern.search(text):
             add(english)
-    if _RECENT_CJK.search(text):
-        add("recently")
     return " ; ".join(found)
