@@ -67,7 +67,7 @@ CORPORA = CORPORA.resolve()
 
 CATEGORIES = ["quoted", "dated", "notes", "chat", "conv", "xlang"]
 # The conversational part's questions by kind (see data/conversations.txt).
-CONV_KINDS = ["words", "next", "date", "person", "meaning", "when", "xlang", "xwhen"]
+CONV_KINDS = ["words", "next", "date", "person", "meaning", "when", "xlang", "xwhen", "askwhen"]
 # The cross-language questions by direction (see data/multilingual_notes.json).
 XLANG_KINDS = ["to-en", "from-en", "other"]
 # A conversation's turns are also imported a second time under this prefix, each text

@@ -30,11 +30,14 @@ __all__ = [
     "NEIGHBOUR_WEIGHT",
     "SHORT_TURN_CHARS",
     "STATS_OVER",
+    "TIME_ANSWER_BOOST",
+    "TIME_POOL",
     "Ranked",
     "author_named",
     "calibrated",
     "date_window",
     "diversify",
+    "lift",
     "normalise",
     "rank_records",
 ]
@@ -130,6 +133,11 @@ SHORT_TURN_CHARS = 400
 # A turn that asks ("What did you get her?") shares the question's words but is seldom its
 # answer: among linked turns it loses this much.
 ASKING_PENALTY = 0.2
+# A question that asks when ("When do you leave?") is answered by a passage that names a
+# time ("June 9th."), while the turns around it that share its words often name none: of
+# the first TIME_POOL records, those whose matched passage names a time gain this much.
+TIME_ANSWER_BOOST = 0.2
+TIME_POOL = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,3 +351,10 @@ def diversify(
         left.remove(pick)
         closest = np.maximum(closest, unit @ unit[pick])
     return [pool[i] for i in chosen]
+
+
+def lift(ranked: Sequence[Ranked], uids: Container[str], by: float) -> list[Ranked]:
+    """Return ``ranked`` with ``by`` added to the score of each record in ``uids``, sorted
+    again as :func:`rank_records` sorts."""
+    out = [replace(r, score=r.score + by) if r.uid in uids else r for r in ranked]
+    return sorted(out, key=lambda r: (-r.score, r.uid))

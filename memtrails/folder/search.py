@@ -26,15 +26,18 @@ from .ranking import (
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
+    TIME_ANSWER_BOOST,
+    TIME_POOL,
     Ranked,
     calibrated,
     diversify,
+    lift,
     rank_records,
 )
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
 from .scripts import main_scripts, share_a_script
 from .table import Table
-from .when import query_windows
+from .when import asks_when, names_a_time, query_windows
 
 __all__ = [
     "SNIPPET_CHARS",
@@ -214,6 +217,23 @@ def record_texts(uids: Sequence[str], table: Table, log: RecordLog) -> list[str]
     return out
 
 
+def naming_a_time(hits: Sequence[Hit], table: Table, log: RecordLog) -> set[str]:
+    """Return the records among ``hits`` whose matched passage names a time
+    (:func:`.when.names_a_time`), for a question that asks when. Blocking: one log read a
+    record."""
+    out = set()
+    for hit in hits:
+        row = table.get(hit.uid)
+        if row is None:
+            continue
+        line = log.read_line(row.offset)
+        text = str(line.get("text") or "")
+        start, end = int(hit.payload.get("start", 0)), int(hit.payload.get("end", 0))
+        if names_a_time(text[start:end] if end > start else text):
+            out.add(hit.uid)
+    return out
+
+
 def _asks(line: Mapping[str, Any]) -> bool:
     return str(line.get("text", "")).rstrip().endswith("?")
 
@@ -372,6 +392,10 @@ async def search(
             floor=floor,
             pull=pull,
         )
+    if asks_when(query):
+        head = ranked[:TIME_POOL]
+        timed = await asyncio.to_thread(naming_a_time, [r.hit for r in head], table, log)
+        ranked = lift(head, timed, TIME_ANSWER_BOOST) + ranked[TIME_POOL:]
     weights = word_weights(query, idf, len(table))
     # The words the best records hold, weighed by rarity; only the words in those records'
     # scripts count, so a question answered in another language is not held against it.

@@ -6,9 +6,9 @@ import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
-from .when_languages import times_in_english
+from .when_languages import WHEN_WORDS, times_in_english
 
-__all__ = ["Windows", "date_window", "query_windows"]
+__all__ = ["Windows", "asks_when", "date_window", "names_a_time", "query_windows"]
 
 #: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
 Windows = tuple[tuple[int, int], ...]
@@ -183,3 +183,50 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
                 assert window is not None
                 return (window,)
     return ()
+
+
+# A question that asks for a time: its answer names one ("June 9th", "on Monday", "last
+# week"), while the turns around it that share its words often do not.
+_ASKS_WHEN = re.compile(
+    r"^\W*(?:when|what\s+time|what\s+day|what\s+date|which\s+day|which\s+month|which\s+year"
+    r"|what\s+year|what\s+month|how\s+long\s+ago|on\s+which\s+day|since\s+when)\b",
+    re.I,
+)
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+# Times a text can name beyond query_windows' (which reads dates, months after "in", years
+# and the past): weekdays, the future, days of a month, clock times, times of day.
+_NAMES_A_TIME = re.compile(
+    rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|spring|summer"
+    rf"|autumn|fall|winter|{_WEEKDAYS})|(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d"
+    r"|(?:this|last)\s+(?:morning|evening|night|afternoon))\b",
+    re.I,
+)
+
+
+def asks_when(query: str) -> bool:
+    """Return whether ``query`` asks when something happens ("When do you leave?", "언제").
+
+    Example:
+        >>> asks_when("When is Tom leaving for Portugal?"), asks_when("Who is going?")
+        (True, False)
+    """
+    return _ASKS_WHEN.search(query) is not None or WHEN_WORDS.search(query) is not None
+
+
+def names_a_time(text: str, now: datetime | None = None) -> bool:
+    """Return whether ``text`` names a time: a date, a month, a year, a weekday, a clock
+    time, a relative time in the past or the future ("last week", "tomorrow"), in English
+    or in the languages :func:`query_windows` reads.
+
+    Example:
+        >>> names_a_time("June 9th. My brother Sam is coming along."), names_a_time("Nice!")
+        (True, False)
+    """
+    if _NAMES_A_TIME.search(text):
+        return True
+    return bool(query_windows(text, now or _EPOCH_NOW))
+
+
+# Relative times only need a day to count from: whether a text names one does not depend on it.
+_EPOCH_NOW = datetime(2000, 1, 3, tzinfo=UTC)

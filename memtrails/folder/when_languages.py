@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["times_in_english"]
+__all__ = ["WHEN_WORDS", "times_in_english"]
 
 _MONTH_NAMES = [
     "January",
@@ -29,6 +29,16 @@ _MONTH_NAMES = [
     "November",
     "December",
 ]
+
+#: The word for "when" in Korean, Russian, Chinese, Japanese, Arabic and Hindi, anywhere in
+#: a question (their questions do not start with it).
+WHEN_WORDS = re.compile(
+    # not "언제나"/"언제든" (always, any time) nor "いつも"/"いつか" (always, some day)
+    r"언제(?!나|든)|(?<![\u0400-\u04ff])когда(?![\u0400-\u04ff])|什么时候|什麼時候|何时|何時|哪天"
+    r"|几月|いつ(?![もか])"
+    r"|متى|(?<![\u0900-\u097f])कब(?![\u0900-\u097f])",
+    re.I,
+)
 
 # Arabic-Indic, Eastern Arabic-Indic and Devanagari digits as ASCII (NFKC leaves them).
 _DIGITS = str.maketrans(

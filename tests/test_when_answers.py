@@ -1,0 +1,103 @@
+"""A question that asks when: the passages that name a time gain (ranking.TIME_ANSWER_BOOST)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtrails import Memory, MemoryRecord
+from memtrails.folder import search
+from memtrails.folder.when import asks_when, names_a_time
+from memtrails.testing import HashingEmbedder
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "When is Tom leaving for Portugal?",
+        "what time does the shop open",
+        "On which day does Marco bake the loaves?",
+        "How long ago did we move?",
+        "톰은 언제 떠나나요?",
+        "Когда Майя переезжает?",
+        "玛雅什么时候搬家？",  # noqa: RUF001 (its own question mark)
+        "マヤはいつ引っ越しますか",
+        "متى تنتقل مايا؟",
+        "माया कब जा रही है?",
+    ],
+)
+def test_questions_that_ask_when(query: str) -> None:
+    assert asks_when(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "Who is going to Portugal with Tom?",
+        "What did Maya buy?",
+        "whenever you like, where?",
+        "언제나 무엇을 먹나요?",  # "always"
+        "いつも何を食べますか",  # "always"
+    ],
+)
+def test_questions_that_do_not_ask_when(query: str) -> None:
+    assert not asks_when(query)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "June 9th. My brother Sam is coming along.",
+        "At the studio near the library, Thursday evenings.",
+        "We present to them in July, so we'll see.",
+        "We launched on Monday.",
+        "I'll be back at 7pm",
+        "the train leaves at 19:30",
+        "See you tomorrow!",
+        "next spring, probably",
+        "It was in 2019, I think",
+        "지난주에 끝났어요",
+    ],
+)
+def test_passages_that_name_a_time(text: str) -> None:
+    assert names_a_time(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Nice, Lena will love that.", "It cost 380 dollars", "we may go, march on", "OK!"],
+)
+def test_passages_that_name_no_time(text: str) -> None:
+    assert not names_a_time(text)
+
+
+async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = {
+        "t1": "Also, I signed up for a pottery class at the studio!",
+        "t2": "Oh nice, which studio?",
+        "t3": "The studio by the library, on Thursday evenings.",
+        "t4": "Send me pictures of your first bowl.",
+    }
+    records = [
+        MemoryRecord(id=i, text=text, author="Maya", kind="chat", source="chat", thread="s1")
+        for i, text in turns.items()
+    ]
+    boost = search.TIME_ANSWER_BOOST
+    assert boost > 0
+
+    async def scores(query: str, lift: float) -> dict[str, float]:
+        monkeypatch.setattr(search, "TIME_ANSWER_BOOST", lift)
+        async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+            await memory.ingest(records)
+            return {h.id: h.score for h in await memory.search(query, k=4)}
+
+    when = "When is Maya's pottery class at the studio?"
+    plain, lifted = await scores(when, 0.0), await scores(when, boost)
+    assert lifted["t3"] == pytest.approx(plain["t3"] + boost)
+    assert {i: lifted[i] for i in ("t1", "t2", "t4")} == {i: plain[i] for i in ("t1", "t2", "t4")}
+    # A question that does not ask when lifts nothing.
+    where = "Where is Maya's pottery class?"
+    assert await scores(where, boost) == await scores(where, 0.0)
