@@ -51,6 +51,17 @@ NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
         ("पिछले हफ्ते क्या टूटा?", "what broke last week?"),
         ("पिछले साल बजट कितना था?", "what was the budget last year?"),
         ("5 मई 2019 को क्या हुआ?", "what happened on 5 May 2019?"),
+        # German, French, Spanish, Portuguese, Italian
+        ("Was haben wir letzte Woche entschieden?", "what did we decide last week?"),
+        ("Was ist am 3. Mai 2019 passiert?", "what happened on 3 May 2019?"),
+        ("Wer hat vor drei Wochen angerufen?", "who called 3 weeks ago?"),
+        ("Qu'avons-nous décidé l’année dernière ?", "what did we decide last year?"),
+        ("Qui a appelé il y a deux jours ?", "who called 2 days ago?"),
+        ("¿Qué pasó la semana pasada?", "what happened last week?"),
+        ("¿Qué pasó el 3 de mayo de 2019?", "what happened on 3 May 2019?"),
+        ("O que aconteceu há duas semanas?", "what happened 2 weeks ago?"),
+        ("Cosa è successo l'anno scorso?", "what happened last year?"),
+        ("Chi ha chiamato tre giorni fa?", "who called 3 days ago?"),
     ],
 )
 def test_a_time_in_another_language_names_the_window_its_english_does(
@@ -69,6 +80,11 @@ def test_a_time_in_another_language_names_the_window_its_english_does(
         ("что было в мае?", "what was there in May?"),
         ("ماذا حدث في مايو؟", "what happened in May?"),
         ("मई में क्या हुआ?", "what happened in May?"),
+        ("Was war im Mai?", "what was there in May?"),
+        ("Qu'est-ce qu'on a fait en mai ?", "what did we do in May?"),
+        ("¿Qué hicimos en mayo?", "what did we do in May?"),
+        ("Cosa abbiamo fatto a maggio?", "what did we do in May?"),
+        ("Cosa abbiamo fatto ad aprile?", "what did we do in April?"),
     ],
 )
 def test_a_month_in_another_language_is_that_month_of_every_year(query: str, english: str) -> None:
@@ -88,6 +104,9 @@ def test_a_month_in_another_language_is_that_month_of_every_year(query: str, eng
         "오늘날의 서버는 얼마나 빠른가요?",  # "nowadays", not "today"
         "我有2019个苹果",  # a count, not a year
         "데이터베이스 백업은 얼마 동안 보관하나요?",
+        "Can I have a mars bar and a mai tai?",  # "mars", "mai" without "en" or "im"
+        "Extra mayo on the sandwich, please",
+        "the hierarchy of the teams",
     ],
 )
 def test_words_that_are_no_time_name_none(query: str) -> None:

@@ -25,6 +25,9 @@ from memtrails.testing import HashingEmbedder
         "マヤはいつ引っ越しますか",
         "متى تنتقل مايا؟",
         "माया कब जा रही है?",
+        "Wann zieht Maya um?",
+        "¿Cuándo se muda Maya?",
+        "Quand est-ce que Maya déménage ?",
     ],
 )
 def test_questions_that_ask_when(query: str) -> None:
@@ -39,6 +42,7 @@ def test_questions_that_ask_when(query: str) -> None:
         "whenever you like, where?",
         "언제나 무엇을 먹나요?",  # "always"
         "いつも何を食べますか",  # "always"
+        "¿Qué hiciste cuando llegaste?",  # "when" as a conjunction
     ],
 )
 def test_questions_that_do_not_ask_when(query: str) -> None:

@@ -152,7 +152,8 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     last 30 days); else a month without a year after "in", "during", "last", ... ("in May":
     May of every year from 1970 to next year); else a bare year that is not a version, an
     amount, a time or a port ("what did we decide in 2019", "2019 budget"). Times named in
-    Korean, Chinese, Japanese, Russian, Arabic and Hindi count as their English
+    Korean, Chinese, Japanese, Russian, Arabic, Hindi, German, French, Spanish, Portuguese
+    and Italian count as their English
     (:func:`.when_languages.times_in_english`: "지난주" is last week, "2019年5月" May 2019).
 
     Example:

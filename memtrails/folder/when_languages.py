@@ -1,7 +1,8 @@
 """Times named in other languages than English, written out in the English that when.py reads.
 
-A question in Korean, Chinese, Japanese, Russian, Arabic or Hindi names its times its own way
-("지난주", "2019年5月", "в прошлом году", "पिछले महीने"). Rather than a second parser, each
+A question in Korean, Chinese, Japanese, Russian, Arabic, Hindi, German, French, Spanish,
+Portuguese or Italian names its times its own way ("지난주", "2019年5月", "в прошлом году",
+"पिछले महीने", "letzte Woche", "il y a trois jours", "en mayo"). Rather than a second parser, each
 such phrase is rewritten as the English phrase it means ("last week", "May 2019", "last
 year", "last month"), and :func:`memtrails.folder.when.query_windows` reads those beside the
 query. Only unambiguous phrases are listed: Hindi "कल" is yesterday and tomorrow alike, and
@@ -30,13 +31,16 @@ _MONTH_NAMES = [
     "December",
 ]
 
-#: The word for "when" in Korean, Russian, Chinese, Japanese, Arabic and Hindi, anywhere in
-#: a question (their questions do not start with it).
+#: The word for "when" in Korean, Russian, Chinese, Japanese, Arabic, Hindi, German and
+#: Spanish, anywhere in a question (their questions do not always start with it).
 WHEN_WORDS = re.compile(
     # not "언제나"/"언제든" (always, any time) nor "いつも"/"いつか" (always, some day)
     r"언제(?!나|든)|(?<![\u0400-\u04ff])когда(?![\u0400-\u04ff])|什么时候|什麼時候|何时|何時|哪天"
     r"|几月|いつ(?![もか])"
-    r"|متى|(?<![\u0900-\u097f])कब(?![\u0900-\u097f])",
+    r"|متى|(?<![\u0900-\u097f])कब(?![\u0900-\u097f])"
+    # German, Spanish; French, Portuguese and Italian "quand(o)" only first ("when" as a
+    # conjunction comes later: "what did you do when ...")
+    r"|\bwann\b|\bcuándo\b|^\W*(?:quand|quando)\b",
     re.I,
 )
 
@@ -180,6 +184,101 @@ _HI_DAY = re.compile(rf"(\d{{1,2}})\s+({_HI_MONTH})\s+(\d{{4}})")
 _HI_MONTH_YEAR = re.compile(rf"({_HI_MONTH})\s+(\d{{4}})")
 _HI_IN_MONTH = re.compile(rf"({_HI_MONTH})\s+(?:के\s+महीने\s+)?में")
 
+# German, French, Spanish, Portuguese and Italian month names, January first.
+_EU_MONTHS = [
+    "januar|janvier|enero|janeiro|gennaio",
+    "februar|février|febrero|fevereiro|febbraio",
+    "märz|mars|marzo|março",
+    "april|avril|abril|aprile",
+    "mai|mayo|maio|maggio",
+    "juni|juin|junio|junho|giugno",
+    "juli|juillet|julio|julho|luglio",
+    "august|août|agosto",
+    "september|septembre|septiembre|setembro|settembre",
+    "oktober|octobre|octubre|outubro|ottobre",
+    "november|novembre|noviembre|novembro",
+    "dezember|décembre|diciembre|dezembro|dicembre",
+]
+_EU = _index_of(_EU_MONTHS)
+_EU_MONTH = _alternatives(_EU_MONTHS)
+# "im Mai", "en mai", "en mayo", "em maio"; Italian "a maggio", "in maggio" with its own
+# names only ("a mars bar" is no month)
+_IT_MONTH = (
+    "gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre"
+)
+_EU_IN_MONTH = re.compile(
+    rf"\b(?:(?:im|en|em)\s+({_EU_MONTH})|(?:a|ad|in|nel|di)\s+({_IT_MONTH}))\b", re.I
+)
+# "3. Mai 2019", "3 mai 2019", "3 de mayo de 2019", "3 maggio 2019"
+_EU_DAY = re.compile(rf"\b(\d{{1,2}})\.?\s+(?:de\s+)?({_EU_MONTH})\s+(?:de\s+)?(\d{{4}})\b", re.I)
+_EU_MONTH_YEAR = re.compile(rf"\b({_EU_MONTH})\s+(?:de\s+)?(\d{{4}})\b", re.I)
+
+# "vor drei Wochen", "il y a trois semaines", "hace tres semanas", "há três semanas",
+# "tre settimane fa": the count, then the unit, each language's words for them.
+_EU_COUNT = {
+    "ein": 1,
+    "einem": 1,
+    "einer": 1,
+    "un": 1,
+    "une": 1,
+    "una": 1,
+    "um": 1,
+    "uma": 1,
+    "zwei": 2,
+    "deux": 2,
+    "dos": 2,
+    "dois": 2,
+    "duas": 2,
+    "due": 2,
+    "drei": 3,
+    "trois": 3,
+    "tres": 3,
+    "três": 3,
+    "tre": 3,
+    "vier": 4,
+    "quatre": 4,
+    "cuatro": 4,
+    "quatro": 4,
+    "quattro": 4,
+    "fünf": 5,
+    "cinq": 5,
+    "cinco": 5,
+    "cinque": 5,
+}
+_EU_UNIT = {
+    **dict.fromkeys(
+        ["tag", "tagen", "jour", "jours", "día", "días", "dia", "dias", "giorno", "giorni"], "day"
+    ),
+    **dict.fromkeys(
+        ["woche", "wochen", "semaine", "semaines", "semana", "semanas", "settimana", "settimane"],
+        "week",
+    ),
+    **dict.fromkeys(["monat", "monaten", "mois", "mes", "meses", "mês", "mese", "mesi"], "month"),
+    **dict.fromkeys(
+        [
+            "jahr",
+            "jahren",
+            "an",
+            "ans",
+            "année",
+            "années",
+            "año",
+            "años",
+            "ano",
+            "anos",
+            "anno",
+            "anni",
+        ],
+        "year",
+    ),
+}
+_EU_COUNTS = "|".join(sorted(_EU_COUNT, key=len, reverse=True))
+_EU_UNITS = "|".join(sorted(_EU_UNIT, key=len, reverse=True))
+_EU_AGO = [
+    re.compile(rf"\b(?:vor|il\s+y\s+a|hace|há)\s+(\d+|{_EU_COUNTS})\s+({_EU_UNITS})\b", re.I),
+    re.compile(rf"\b(\d+|{_EU_COUNTS})\s+({_EU_UNITS})\s+fa\b", re.I),
+]
+
 # "N units ago" in each language: (pattern with the count first, the unit's English name).
 _AGO: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"(\d+|{_HAN_NUMBER})\s*(?:天|日)前"), "day"),
@@ -288,6 +387,81 @@ _PHRASES: list[tuple[str, str]] = [
     ("أمس", "yesterday"),
     ("مؤخرا", "recently"),
     ("مؤخراً", "recently"),
+    # German
+    ("letztes wochenende", "last weekend"),
+    ("letzten wochenende", "last weekend"),
+    ("letzte woche", "last week"),
+    ("letzten woche", "last week"),
+    ("vergangene woche", "last week"),
+    ("vergangenen woche", "last week"),
+    ("diese woche", "this week"),
+    ("letzten monat", "last month"),
+    ("letzter monat", "last month"),
+    ("vergangenen monat", "last month"),
+    ("diesen monat", "this month"),
+    ("letztes jahr", "last year"),
+    ("letzten jahr", "last year"),
+    ("vergangenes jahr", "last year"),
+    ("voriges jahr", "last year"),
+    ("dieses jahr", "this year"),
+    ("diesem jahr", "this year"),
+    ("vorgestern", "2 days ago"),
+    ("gestern", "yesterday"),
+    ("heute", "today"),
+    ("kürzlich", "recently"),
+    ("neulich", "recently"),
+    # French
+    ("le week-end dernier", "last weekend"),
+    ("la semaine dernière", "last week"),
+    ("la semaine passée", "last week"),
+    ("cette semaine", "this week"),
+    ("le mois dernier", "last month"),
+    ("le mois passé", "last month"),
+    ("ce mois-ci", "this month"),
+    ("l'année dernière", "last year"),
+    ("l'an dernier", "last year"),
+    ("l'année passée", "last year"),
+    ("cette année", "this year"),
+    ("avant-hier", "2 days ago"),
+    ("hier", "yesterday"),
+    ("aujourd'hui", "today"),
+    ("récemment", "recently"),
+    # Spanish and Portuguese
+    ("el fin de semana pasado", "last weekend"),
+    ("la semana pasada", "last week"),
+    ("semana passada", "last week"),
+    ("esta semana", "this week"),
+    ("el mes pasado", "last month"),
+    ("mês passado", "last month"),
+    ("este mes", "this month"),
+    ("este mês", "this month"),
+    ("el año pasado", "last year"),
+    ("ano passado", "last year"),
+    ("este año", "this year"),
+    ("este ano", "this year"),
+    ("anteayer", "2 days ago"),
+    ("anteontem", "2 days ago"),
+    ("ayer", "yesterday"),
+    ("ontem", "yesterday"),
+    ("hoy", "today"),
+    ("hoje", "today"),
+    ("recientemente", "recently"),
+    ("últimamente", "recently"),
+    ("recentemente", "recently"),
+    # Italian
+    ("la settimana scorsa", "last week"),
+    ("settimana scorsa", "last week"),
+    ("questa settimana", "this week"),
+    ("il mese scorso", "last month"),
+    ("mese scorso", "last month"),
+    ("questo mese", "this month"),
+    ("l'anno scorso", "last year"),
+    ("anno scorso", "last year"),
+    ("quest'anno", "this year"),
+    ("l'altro ieri", "2 days ago"),
+    ("ieri", "yesterday"),
+    ("oggi", "today"),
+    ("di recente", "recently"),
     # Hindi
     ("पिछले हफ़्ते", "last week"),
     ("पिछले हफ्ते", "last week"),
@@ -320,6 +494,10 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
         return re.compile(rf"{quoted}(?![{_ARABIC_LETTERS}])")
     if re.match(f"[{_DEVANAGARI}]", first):
         return re.compile(rf"(?<![{_DEVANAGARI}]){quoted}(?![{_DEVANAGARI}])")
+    if re.match(r"[a-zà-ÿ]", first):
+        # Latin script: whole words, and "l'année" with either apostrophe
+        quoted = quoted.replace("'", "['\u2019]")
+        return re.compile(rf"(?<![\w'\u2019-]){quoted}(?![\w-])", re.I)
     if phrase in _NOT_BEFORE:
         return re.compile(rf"{quoted}(?!{_NOT_BEFORE[phrase]})")
     return re.compile(quoted)
@@ -329,6 +507,14 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 # "nowadays".
 _NOT_BEFORE = {"最近": "的", "오늘": "날"}
 _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in _PHRASES]
+# An ASCII text is German, French, Spanish, Portuguese or Italian at most: most are English,
+# and one search for any of those languages' words spares them the rest (82 -> 20 us).
+_LATIN_WORDS = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(p).replace("'", "['\u2019]") for p, _ in _PHRASES if p.isascii())
+    + rf"|{_EU_MONTH}|vor|hace|fa|y\s+a|h[aá])\b",
+    re.I,
+)
 
 
 def times_in_english(query: str) -> str:
@@ -345,7 +531,7 @@ def times_in_english(query: str) -> str:
         >>> times_in_english("Что мы решили в прошлом году?")
         'last year'
     """
-    if query.isascii():
+    if query.isascii() and not _LATIN_WORDS.search(query):
         return ""
     text = query.translate(_DIGITS)
     found: list[str] = []
@@ -373,6 +559,17 @@ def times_in_english(query: str) -> str:
         add(_date(m.group(2), _HI[m.group(1)]))
     for m in _HI_IN_MONTH.finditer(text):
         add(_date(None, _HI[m.group(1)]))
+    for m in _EU_DAY.finditer(text):
+        add(_date(m.group(3), _EU[m.group(2).lower()], m.group(1)))
+    for m in _EU_MONTH_YEAR.finditer(text):
+        add(_date(m.group(2), _EU[m.group(1).lower()]))
+    for m in _EU_IN_MONTH.finditer(text):
+        add(_date(None, _EU[(m.group(1) or m.group(2)).lower()]))
+    for pattern in _EU_AGO:
+        for m in pattern.finditer(text):
+            count, unit = m.group(1).lower(), _EU_UNIT[m.group(2).lower()]
+            n = int(count) if count.isdigit() else _EU_COUNT[count]
+            add(f"{n} {unit}{'s' if n != 1 else ''} ago")
     for pattern, unit in _AGO:
         for m in pattern.finditer(text):
             n = _number(m.group(1).lower())
