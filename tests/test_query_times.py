@@ -32,6 +32,8 @@ def day(ms: int) -> str:
         ("the plan we made last month", "2024-04-01", "2024-05-01"),
         ("what changed last year", "2023-01-01", "2024-01-01"),
         ("the outage three weeks ago", "2024-04-09", "2024-04-16"),
+        ("what did we eat last Friday?", "2024-04-26", "2024-04-27"),  # a week ago: NOW is one
+        ("who called last Monday", "2024-04-29", "2024-04-30"),
         ("what did we decide in 2019", "2019-01-01", "2020-01-01"),
         ("2019 budget review", "2019-01-01", "2020-01-01"),
         ("what happened in April 2003", "2003-04-01", "2003-05-01"),

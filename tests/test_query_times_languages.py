@@ -62,6 +62,14 @@ NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
         ("O que aconteceu há duas semanas?", "what happened 2 weeks ago?"),
         ("Cosa è successo l'anno scorso?", "what happened last year?"),
         ("Chi ha chiamato tre giorni fa?", "who called 3 days ago?"),
+        # the latest such weekday before today
+        ("Was haben wir letzten Freitag gegessen?", "what did we eat last Friday?"),
+        ("Qui a appelé lundi dernier ?", "who called last Monday?"),
+        ("¿Qué pasó el sábado pasado?", "what happened last Saturday?"),
+        ("O que houve na sexta-feira passada?", "what happened last Friday?"),
+        ("Cosa è successo venerdì scorso?", "what happened last Friday?"),
+        ("Что было в прошлую пятницу?", "what happened last Friday?"),
+        ("지난 금요일에 뭐 먹었어?", "what did we eat last Friday?"),
     ],
 )
 def test_a_time_in_another_language_names_the_window_its_english_does(

@@ -40,6 +40,10 @@ _RELATIVE = re.compile(
     r"|(a|one|two|three|four|five|six|\d{1,2})\s+(day|week|month|year)s?\s+ago)\b",
     re.I,
 )
+_WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+_LAST_WEEKDAY = re.compile(
+    rf"\b(?:last|this\s+past|previous)\s+({'|'.join(_WEEKDAY_NUMBERS)})\b", re.I
+)
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _DAY_MS = 86_400_000
 
@@ -149,7 +153,7 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     A full date (see :func:`date_window`); else a relative time counted from ``now`` (default
     the current time): "yesterday", "today", "last/this week", "last weekend", "last/this
     month", "last/this year", "the past week/month/year", "three weeks ago", "recently" (the
-    last 30 days); else a month without a year after "in", "during", "last", ... ("in May":
+    last 30 days), "last Friday" (the latest Friday before today); else a month without a year after "in", "during", "last", ... ("in May":
     May of every year from 1970 to next year); else a bare year that is not a version, an
     amount, a time or a port ("what did we decide in 2019", "2019 budget"). Times named in
     Korean, Chinese, Japanese, Russian, Arabic, Hindi, German, French, Spanish, Portuguese
@@ -171,6 +175,12 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     now = now or datetime.now(UTC)
     if (m := _RELATIVE.search(query)) is not None:
         return (_relative(m, now),)
+    if (m := _LAST_WEEKDAY.search(query)) is not None:
+        # The latest such day before today: "last Friday" asked on a Friday is a week ago.
+        today = _day_start(now)
+        back = (today.weekday() - _WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
+        start = int((today - timedelta(days=back)).timestamp() * 1000)
+        return ((start, start + _DAY_MS),)
     if (m := _MONTH_ONLY.search(query)) is not None:
         month = _MONTHS[m.group(1).lower()]
         windows = (_window(year, month) for year in range(1970, now.year + 2))

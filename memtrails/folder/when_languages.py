@@ -279,6 +279,36 @@ _EU_AGO = [
     re.compile(rf"\b(\d+|{_EU_COUNTS})\s+({_EU_UNITS})\s+fa\b", re.I),
 ]
 
+# "last Friday": the weekday's English name from each language's, Monday first.
+_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_LAST_WEEKDAY: list[tuple[re.Pattern[str], list[str]]] = [
+    (
+        re.compile(r"\b(?:letzten|vergangenen|vorigen)\s+(\w+tag|mittwoch)\b", re.I),
+        ["montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag"],
+    ),
+    (
+        re.compile(r"\b(\w+di|dimanche)\s+dernier\b", re.I),
+        ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"],
+    ),
+    (
+        re.compile(r"\bel\s+(\w+)\s+pasado\b", re.I),
+        ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"],
+    ),
+    (
+        re.compile(r"\b(\w+)(?:-feira)?\s+passad[ao]\b", re.I),
+        ["segunda", "terça", "quarta", "quinta", "sexta", "sábado", "domingo"],
+    ),
+    (
+        re.compile(r"\b(\w+)\s+scors[oa]\b", re.I),
+        ["lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica"],
+    ),
+    (
+        re.compile(r"в\s+прошл(?:ый|ую|ое)\s+(\w+)", re.I),
+        ["понедельник", "вторник", "среду", "четверг", "пятницу", "субботу", "воскресенье"],
+    ),
+    (re.compile(r"지난\s*(\w)요일"), ["월", "화", "수", "목", "금", "토", "일"]),
+]
+
 # "N units ago" in each language: (pattern with the count first, the unit's English name).
 _AGO: list[tuple[re.Pattern[str], str]] = [
     (re.compile(rf"(\d+|{_HAN_NUMBER})\s*(?:天|日)前"), "day"),
@@ -512,7 +542,8 @@ _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in _P
 _LATIN_WORDS = re.compile(
     r"\b(?:"
     + "|".join(re.escape(p).replace("'", "['\u2019]") for p, _ in _PHRASES if p.isascii())
-    + rf"|{_EU_MONTH}|vor|hace|fa|y\s+a|h[aá])\b",
+    + rf"|{_EU_MONTH}|vor|hace|fa|y\s+a|h[aá]"
+    + r"|letzten|vergangenen|vorigen|dernier|pasado|passad[ao]|scors[oa])\b",
     re.I,
 )
 
@@ -570,6 +601,10 @@ def times_in_english(query: str) -> str:
             count, unit = m.group(1).lower(), _EU_UNIT[m.group(2).lower()]
             n = int(count) if count.isdigit() else _EU_COUNT[count]
             add(f"{n} {unit}{'s' if n != 1 else ''} ago")
+    for pattern, names in _LAST_WEEKDAY:
+        for m in pattern.finditer(text):
+            if (day := m.group(1).lower()) in names:
+                add(f"last {_WEEKDAYS[names.index(day)]}")
     for pattern, unit in _AGO:
         for m in pattern.finditer(text):
             n = _number(m.group(1).lower())
