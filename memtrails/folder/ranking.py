@@ -14,6 +14,8 @@ from .when import Windows, date_window
 
 __all__ = [
     "ALONE_MARGIN",
+    "ANSWER_BOOST",
+    "ANSWER_POOL",
     "ASKING_PENALTY",
     "AUTHOR_BOOST",
     "CONFIDENCE_FLOOR",
@@ -30,8 +32,6 @@ __all__ = [
     "NEIGHBOUR_WEIGHT",
     "SHORT_TURN_CHARS",
     "STATS_OVER",
-    "TIME_ANSWER_BOOST",
-    "TIME_POOL",
     "Ranked",
     "author_named",
     "calibrated",
@@ -134,10 +134,12 @@ SHORT_TURN_CHARS = 400
 # answer: among linked turns it loses this much.
 ASKING_PENALTY = 0.2
 # A question that asks when ("When do you leave?") is answered by a passage that names a
-# time ("June 9th."), while the turns around it that share its words often name none: of
-# the first TIME_POOL records, those whose matched passage names a time gain this much.
-TIME_ANSWER_BOOST = 0.2
-TIME_POOL = 20
+# time ("June 9th."), one that asks how many by a passage that holds a number ("Four
+# now"), while the turns around it that share its words often hold neither: of the first
+# ANSWER_POOL records, those whose matched passage is of the kind asked for gain this much
+# (answers.py).
+ANSWER_BOOST = 0.2
+ANSWER_POOL = 20
 
 
 @dataclass(frozen=True, slots=True)

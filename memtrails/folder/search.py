@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -13,11 +13,14 @@ from ..embedding.pieces import piece_ids, query_pieces
 from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
+from .answers import wanted_answer
 from .confidence import WORDS_OVER, confidence, word_weights, words_matched
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
     ALONE_MARGIN,
+    ANSWER_BOOST,
+    ANSWER_POOL,
     CONFIDENCE_FLOOR,
     CONFIDENT_COSINE,
     COSINE_FLOOR,
@@ -26,8 +29,6 @@ from .ranking import (
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
-    TIME_ANSWER_BOOST,
-    TIME_POOL,
     Ranked,
     calibrated,
     diversify,
@@ -37,7 +38,7 @@ from .ranking import (
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
 from .scripts import main_scripts, share_a_script
 from .table import Table
-from .when import asks_when, names_a_time, query_windows
+from .when import query_windows
 
 __all__ = [
     "SNIPPET_CHARS",
@@ -217,10 +218,12 @@ def record_texts(uids: Sequence[str], table: Table, log: RecordLog) -> list[str]
     return out
 
 
-def naming_a_time(hits: Sequence[Hit], table: Table, log: RecordLog) -> set[str]:
-    """Return the records among ``hits`` whose matched passage names a time
-    (:func:`.when.names_a_time`), for a question that asks when. Blocking: one log read a
-    record."""
+def of_the_kind(
+    wanted: Callable[[str], bool], hits: Sequence[Hit], table: Table, log: RecordLog
+) -> set[str]:
+    """Return the records among ``hits`` whose matched passage passes ``wanted``
+    (:func:`.answers.wanted_answer`: names a time, holds a number). Blocking: one log read
+    a record."""
     out = set()
     for hit in hits:
         row = table.get(hit.uid)
@@ -229,7 +232,7 @@ def naming_a_time(hits: Sequence[Hit], table: Table, log: RecordLog) -> set[str]
         line = log.read_line(row.offset)
         text = str(line.get("text") or "")
         start, end = int(hit.payload.get("start", 0)), int(hit.payload.get("end", 0))
-        if names_a_time(text[start:end] if end > start else text):
+        if wanted(text[start:end] if end > start else text):
             out.add(hit.uid)
     return out
 
@@ -392,10 +395,11 @@ async def search(
             floor=floor,
             pull=pull,
         )
-    if asks_when(query):
-        head = ranked[:TIME_POOL]
-        timed = await asyncio.to_thread(naming_a_time, [r.hit for r in head], table, log)
-        ranked = lift(head, timed, TIME_ANSWER_BOOST) + ranked[TIME_POOL:]
+    if (wanted := wanted_answer(query)) is not None:
+        # A question that asks when, or how many: the passages of that kind gain.
+        head = ranked[:ANSWER_POOL]
+        fit = await asyncio.to_thread(of_the_kind, wanted, [r.hit for r in head], table, log)
+        ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
     weights = word_weights(query, idf, len(table))
     # The words the best records hold, weighed by rarity; only the words in those records'
     # scripts count, so a question answered in another language is not held against it.

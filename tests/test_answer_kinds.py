@@ -1,4 +1,4 @@
-"""A question that asks when: the passages that name a time gain (ranking.TIME_ANSWER_BOOST)."""
+"""A question that asks when, or how many: the passages of that kind gain (ranking.ANSWER_BOOST)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from memtrails import Memory, MemoryRecord
 from memtrails.folder import search
+from memtrails.folder.answers import asks_how_many, holds_a_number, wanted_answer
 from memtrails.folder.when import asks_when, names_a_time
 from memtrails.testing import HashingEmbedder
 
@@ -76,6 +77,49 @@ def test_passages_that_name_no_time(text: str) -> None:
     assert not names_a_time(text)
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "How many kids are in Jonas's class?",
+        "how much did the vet cost",
+        "How long did the flight take?",
+        "톰은 몇 킬로미터를 탔나요?",
+        "Сколько стоил ремонт?",
+        "她卖了多少个羊角面包？",  # noqa: RUF001 (its own question mark)
+        "いくらでしたか",
+        "كم طفلا في الصف؟",
+        "कितने बच्चे हैं?",
+        "Wie viele Kinder sind es?",
+        "Combien d'enfants ?",
+        "¿Cuántos niños hay?",
+    ],
+)
+def test_questions_that_ask_how_many(query: str) -> None:
+    assert asks_how_many(query)
+    assert wanted_answer(query) is holds_a_number
+
+
+def test_a_question_that_asks_for_neither_wants_no_kind() -> None:
+    assert not asks_how_many("Who is going to Portugal with Tom?")
+    assert wanted_answer("Who is going to Portugal with Tom?") is None
+    assert wanted_answer("When is Tom leaving?") is names_a_time
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("She's fine now. 380 dollars though.", True),
+        ("Four now, for the summer.", True),
+        ("We mapped twelve hectares", True),
+        ("Second place in the wedding category!", True),
+        ("Nice, Lena will love that.", False),
+        ("Someone left the door open", False),  # "one" inside a word is no number
+    ],
+)
+def test_passages_that_hold_a_number(text: str, holds: bool) -> None:
+    assert holds_a_number(text) is holds
+
+
 async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,11 +133,11 @@ async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
         MemoryRecord(id=i, text=text, author="Maya", kind="chat", source="chat", thread="s1")
         for i, text in turns.items()
     ]
-    boost = search.TIME_ANSWER_BOOST
+    boost = search.ANSWER_BOOST
     assert boost > 0
 
     async def scores(query: str, lift: float) -> dict[str, float]:
-        monkeypatch.setattr(search, "TIME_ANSWER_BOOST", lift)
+        monkeypatch.setattr(search, "ANSWER_BOOST", lift)
         async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
             await memory.ingest(records)
             return {h.id: h.score for h in await memory.search(query, k=4)}
@@ -105,3 +149,30 @@ async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
     # A question that does not ask when lifts nothing.
     where = "Where is Maya's pottery class?"
     assert await scores(where, boost) == await scores(where, 0.0)
+
+
+async def test_a_how_many_question_lifts_the_turns_that_hold_a_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    turns = {
+        "t1": "Pepper ate half a sock and we went to the emergency vet.",
+        "t2": "Oh no! Is she okay? What did the vet say?",
+        "t3": "She's fine now, 380 dollars though.",
+    }
+    records = [
+        MemoryRecord(id=i, text=text, author="Maya", kind="chat", source="chat", thread="s2")
+        for i, text in turns.items()
+    ]
+    boost = search.ANSWER_BOOST
+
+    async def scores(lift: float) -> dict[str, float]:
+        monkeypatch.setattr(search, "ANSWER_BOOST", lift)
+        async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+            await memory.ingest(records)
+            return {h.id: h.score for h in await memory.search("How much was the vet?", k=3)}
+
+    plain, lifted = await scores(0.0), await scores(boost)
+    # "half a sock" holds a number word too: both lift, the turn without one does not
+    assert lifted["t3"] == pytest.approx(plain["t3"] + boost)
+    assert lifted["t1"] == pytest.approx(plain["t1"] + boost)
+    assert lifted["t2"] == plain["t2"]
