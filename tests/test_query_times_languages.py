@@ -123,3 +123,11 @@ def test_words_that_are_no_time_name_none(query: str) -> None:
 
 def test_an_english_query_is_not_rewritten() -> None:
     assert times_in_english("what broke last week?") == ""
+
+
+def test_only_the_head_of_a_long_question_is_read_for_its_times() -> None:
+    from memtrails.folder.when_languages import READ_CHARS
+
+    pasted = "로그 " * (READ_CHARS // 3 + 1)
+    assert times_in_english("지난주 " + pasted) == "last week"
+    assert times_in_english(pasted + "지난주") == ""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["WHEN_WORDS", "times_in_english"]
+__all__ = ["READ_CHARS", "WHEN_WORDS", "times_in_english"]
 
 _MONTH_NAMES = [
     "January",
@@ -30,6 +30,9 @@ _MONTH_NAMES = [
     "November",
     "December",
 ]
+
+#: How much of a question is read for its times (its head).
+READ_CHARS = 2000
 
 #: The word for "when" in Korean, Russian, Chinese, Japanese, Arabic, Hindi, German and
 #: Spanish, anywhere in a question (their questions do not always start with it).
@@ -552,7 +555,9 @@ def times_in_english(query: str) -> str:
     """Return the times ``query`` names in another language, as English phrases; "" if none.
 
     Dates first (a day, a month of a year, a month, a year), then a count of units ago, then
-    the fixed relative phrases, each found once, in that order, joined by " ; ".
+    the fixed relative phrases: the first of each form, in that order, joined by " ; ". Only
+    the first READ_CHARS characters are read: a question longer than that is pasted text,
+    and a hostile one must not cost seconds.
 
     Example:
         >>> times_in_english("지난주에 무엇을 배포했나요?")
@@ -562,6 +567,7 @@ def times_in_english(query: str) -> str:
         >>> times_in_english("Что мы решили в прошлом году?")
         'last year'
     """
+    query = query[:READ_CHARS]
     if query.isascii() and not _LATIN_WORDS.search(query):
         return ""
     text = query.translate(_DIGITS)
@@ -571,33 +577,33 @@ def times_in_english(query: str) -> str:
         if phrase and phrase not in found:
             found.append(phrase)
 
-    for m in _CJK_DATE.finditer(text):
+    if (m := _CJK_DATE.search(text)) is not None:
         add(_cjk_date(m))
-    for m in _RU_DAY.finditer(text):
+    if (m := _RU_DAY.search(text)) is not None:
         add(_date(m.group(3), _RU_OF[m.group(2).lower()], m.group(1)))
-    for m in _RU_MONTH_YEAR.finditer(text):
+    if (m := _RU_MONTH_YEAR.search(text)) is not None:
         name = m.group(1).lower()
         add(_date(m.group(2), _RU_IN.get(name) or _RU_OF.get(name)))
-    for m in _RU_IN_MONTH.finditer(text):
+    if (m := _RU_IN_MONTH.search(text)) is not None:
         add(_date(None, _RU_IN[m.group(1).lower()]))
-    for m in _AR_MONTH_YEAR.finditer(text):
+    if (m := _AR_MONTH_YEAR.search(text)) is not None:
         add(_date(m.group(2), _AR[m.group(1)]))
-    for m in _AR_IN_MONTH.finditer(text):
+    if (m := _AR_IN_MONTH.search(text)) is not None:
         add(_date(None, _AR[m.group(1)]))
-    for m in _HI_DAY.finditer(text):
+    if (m := _HI_DAY.search(text)) is not None:
         add(_date(m.group(3), _HI[m.group(2)], m.group(1)))
-    for m in _HI_MONTH_YEAR.finditer(text):
+    if (m := _HI_MONTH_YEAR.search(text)) is not None:
         add(_date(m.group(2), _HI[m.group(1)]))
-    for m in _HI_IN_MONTH.finditer(text):
+    if (m := _HI_IN_MONTH.search(text)) is not None:
         add(_date(None, _HI[m.group(1)]))
-    for m in _EU_DAY.finditer(text):
+    if (m := _EU_DAY.search(text)) is not None:
         add(_date(m.group(3), _EU[m.group(2).lower()], m.group(1)))
-    for m in _EU_MONTH_YEAR.finditer(text):
+    if (m := _EU_MONTH_YEAR.search(text)) is not None:
         add(_date(m.group(2), _EU[m.group(1).lower()]))
-    for m in _EU_IN_MONTH.finditer(text):
+    if (m := _EU_IN_MONTH.search(text)) is not None:
         add(_date(None, _EU[(m.group(1) or m.group(2)).lower()]))
     for pattern in _EU_AGO:
-        for m in pattern.finditer(text):
+        if (m := pattern.search(text)) is not None:
             count, unit = m.group(1).lower(), _EU_UNIT[m.group(2).lower()]
             n = int(count) if count.isdigit() else _EU_COUNT[count]
             add(f"{n} {unit}{'s' if n != 1 else ''} ago")
@@ -605,8 +611,9 @@ def times_in_english(query: str) -> str:
         for m in pattern.finditer(text):
             if (day := m.group(1).lower()) in names:
                 add(f"last {_WEEKDAYS[names.index(day)]}")
+                break
     for pattern, unit in _AGO:
-        for m in pattern.finditer(text):
+        if (m := pattern.search(text)) is not None:
             n = _number(m.group(1).lower())
             add(f"{n} {unit}{'s' if n != 1 else ''} ago")
     for pattern, phrase in _ONE_AGO:
