@@ -17,6 +17,7 @@ from memtrails.testing import HashingEmbedder
     "query",
     [
         "When is Tom leaving for Portugal?",
+        "And when does the exhibition open?",
         "what time does the shop open",
         "On which day does Marco bake the loaves?",
         "How long ago did we move?",
@@ -82,6 +83,7 @@ def test_passages_that_name_no_time(text: str) -> None:
     [
         "How many kids are in Jonas's class?",
         "how much did the vet cost",
+        "So how many kids are there?",
         "How long did the flight take?",
         "톰은 몇 킬로미터를 탔나요?",
         "Сколько стоил ремонт?",

@@ -16,7 +16,8 @@ from .when import asks_when, names_a_time
 __all__ = ["asks_how_many", "holds_a_number", "wanted_answer"]
 
 _HOW_MANY = re.compile(
-    r"^\W*(?:how\s+(?:much|many|long|far|old|often|big|tall|fast|heavy|deep|wide))\b"
+    r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?"
+    r"how\s+(?:much|many|long|far|old|often|big|tall|fast|heavy|deep|wide)\b"
     # Korean, Russian, Chinese, Japanese, Arabic, Hindi; German, French, Spanish,
     # Portuguese, Italian
     r"|얼마|몇|(?<![\u0400-\u04ff])сколько(?![\u0400-\u04ff])|多少|几[个次天年岁]|いくら|いくつ"

@@ -199,7 +199,8 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
 # A question that asks for a time: its answer names one ("June 9th", "on Monday", "last
 # week"), while the turns around it that share its words often do not.
 _ASKS_WHEN = re.compile(
-    r"^\W*(?:when|what\s+time|what\s+day|what\s+date|which\s+day|which\s+month|which\s+year"
+    # after a first "and", "so", "but", "then", "ok": "And when does it open?"
+    r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?(?:when|what\s+time|what\s+day|what\s+date|which\s+day|which\s+month|which\s+year"
     r"|what\s+year|what\s+month|how\s+long\s+ago|on\s+which\s+day|since\s+when)\b",
     re.I,
 )
