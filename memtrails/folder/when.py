@@ -153,11 +153,11 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     A full date (see :func:`date_window`); else a relative time counted from ``now`` (default
     the current time): "yesterday", "today", "last/this week", "last weekend", "last/this
     month", "last/this year", "the past week/month/year", "three weeks ago", "recently" (the
-    last 30 days), "last Friday" (the latest Friday before today); else a month without a year after "in", "during", "last", ... ("in May":
-    May of every year from 1970 to next year); else a bare year that is not a version, an
-    amount, a time or a port ("what did we decide in 2019", "2019 budget"). Times named in
-    Korean, Chinese, Japanese, Russian, Arabic, Hindi, German, French, Spanish, Portuguese
-    and Italian count as their English
+    last 30 days), "last Friday" (the latest Friday before today); else a month without a
+    year after "in", "during", "last", ... ("in May": May of every year from 1970 to next
+    year); else a bare year that is not a version, an amount, a time or a port ("what did we
+    decide in 2019", "2019 budget"). Times named in Korean, Chinese, Japanese, Russian,
+    Arabic, Hindi, German, French, Spanish, Portuguese and Italian count as their English
     (:func:`.when_languages.times_in_english`: "지난주" is last week, "2019年5月" May 2019).
 
     Example:
@@ -200,8 +200,9 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
 # week"), while the turns around it that share its words often do not.
 _ASKS_WHEN = re.compile(
     # after a first "and", "so", "but", "then", "ok": "And when does it open?"
-    r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?(?:when|what\s+time|what\s+day|what\s+date|which\s+day|which\s+month|which\s+year"
-    r"|what\s+year|what\s+month|how\s+long\s+ago|on\s+which\s+day|since\s+when)\b",
+    r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?"
+    r"(?:when|what\s+(?:time|day|date|year|month)|(?:on\s+)?which\s+(?:day|month|year)"
+    r"|how\s+long\s+ago|since\s+when)\b",
     re.I,
 )
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
