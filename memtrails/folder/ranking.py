@@ -303,7 +303,7 @@ def rank_records(
         for uid in neighbours:
             if uid in asking and uid in best:
                 best[uid] = replace(best[uid], score=best[uid].score - ASKING_PENALTY)
-    return sorted(best.values(), key=lambda r: (-r.score, r.uid))
+    return sorted(best.values(), key=_best_first)
 
 
 def diversify(
@@ -359,4 +359,9 @@ def lift(ranked: Sequence[Ranked], uids: Container[str], by: float) -> list[Rank
     """Return ``ranked`` with ``by`` added to the score of each record in ``uids``, sorted
     again as :func:`rank_records` sorts."""
     out = [replace(r, score=r.score + by) if r.uid in uids else r for r in ranked]
-    return sorted(out, key=lambda r: (-r.score, r.uid))
+    return sorted(out, key=_best_first)
+
+
+def _best_first(r: Ranked) -> tuple[float, str]:
+    # Highest score first, ties by uid: the same order for the same scores on every run.
+    return (-r.score, r.uid)

@@ -205,7 +205,7 @@ _ASKS_WHEN = re.compile(
     r"|how\s+long\s+ago|since\s+when)\b",
     re.I,
 )
-_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAYS = "|".join(_WEEKDAY_NUMBERS)
 # Times a text can name beyond query_windows' (which reads dates, months after "in", years
 # and the past): weekdays, the future, days of a month, clock times, times of day.
 _NAMES_A_TIME = re.compile(
@@ -227,6 +227,10 @@ def asks_when(query: str) -> bool:
     return _ASKS_WHEN.search(query) is not None or WHEN_WORDS.search(query) is not None
 
 
+# Relative times only need a day to count from: whether a text names one does not depend on it.
+_EPOCH_NOW = datetime(2000, 1, 3, tzinfo=UTC)
+
+
 def names_a_time(text: str, now: datetime | None = None) -> bool:
     """Return whether ``text`` names a time: a date, a month, a year, a weekday, a clock
     time, a relative time in the past or the future ("last week", "tomorrow"), in English
@@ -239,7 +243,3 @@ def names_a_time(text: str, now: datetime | None = None) -> bool:
     if _NAMES_A_TIME.search(text):
         return True
     return bool(query_windows(text, now or _EPOCH_NOW))
-
-
-# Relative times only need a day to count from: whether a text names one does not depend on it.
-_EPOCH_NOW = datetime(2000, 1, 3, tzinfo=UTC)

@@ -12,24 +12,12 @@ Chinese "最近的" is "the nearest", so neither is read as a time.
 # ruff: noqa: RUF001, RUF002 (Cyrillic, Arabic and CJK text, with its own punctuation, on purpose)
 from __future__ import annotations
 
+import calendar
 import re
 
-__all__ = ["READ_CHARS", "WHEN_WORDS", "times_in_english"]
+from .when_phrases import NOT_BEFORE, PHRASES
 
-_MONTH_NAMES = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
+__all__ = ["READ_CHARS", "WHEN_WORDS", "times_in_english"]
 
 #: How much of a question is read for its times (its head).
 READ_CHARS = 2000
@@ -76,7 +64,9 @@ _HAN_NUMBER = "十二|十一|十|[一二两三四五六七八九]"
 
 
 def _number(text: str) -> int:
-    return int(text) if text.isdigit() else _HAN_NUMBERS.get(text, _WORD_NUMBERS.get(text, 1))
+    if text.isdigit():
+        return int(text)
+    return _HAN_NUMBERS.get(text) or _WORD_NUMBERS.get(text) or _EU_COUNT.get(text, 1)
 
 
 # Small counts written as words ("два дня назад", "한 달 전").
@@ -97,12 +87,12 @@ _WORD_NUMBERS = {
 
 
 def _month(n: int) -> str | None:
-    return _MONTH_NAMES[n - 1] if 1 <= n <= 12 else None
+    return calendar.month_name[n] if 1 <= n <= 12 else None
 
 
 # Month names by language, January first.
-_RU_MONTHS_IN = "январе|феврале|марте|апреле|мае|июне|июле|августе|сентябре|октябре|ноябре|декабре"
-_RU_MONTHS_OF = "января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря"
+_RU_MONTHS_IN = "январе феврале марте апреле мае июне июле августе сентябре октябре ноябре декабре"
+_RU_MONTHS_OF = "января февраля марта апреля мая июня июля августа сентября октября ноября декабря"
 _AR_MONTHS = [
     ("يناير", "كانون الثاني"),
     ("فبراير", "شباط"),
@@ -142,14 +132,15 @@ def _index_of(names: list[str]) -> dict[str, int]:
     return {n: i + 1 for i, name in enumerate(names) for n in name.split("|")}
 
 
-_RU_IN = {name: n + 1 for n, name in enumerate(_RU_MONTHS_IN.split("|"))}
-_RU_OF = {name: n + 1 for n, name in enumerate(_RU_MONTHS_OF.split("|"))}
-_AR = {n: i + 1 for i, pair in enumerate(_AR_MONTHS) for name in pair for n in name.split("|")}
+# The Russian names by case, one word a month; the Arabic ones as both calendars name them.
+_RU_IN = _index_of(_RU_MONTHS_IN.split(" "))
+_RU_OF = _index_of(_RU_MONTHS_OF.split(" "))
+_AR = _index_of(["|".join(pair) for pair in _AR_MONTHS])
 _HI = _index_of(_HI_MONTHS)
-_AR_MONTH = _alternatives([name for pair in _AR_MONTHS for name in pair])
+_AR_MONTH = _alternatives(list(_AR))
 _HI_MONTH = _alternatives(_HI_MONTHS)
-_RU_MONTH_IN = _alternatives(_RU_MONTHS_IN.split("|"))
-_RU_MONTH_OF = _alternatives(_RU_MONTHS_OF.split("|"))
+_RU_MONTH_IN = _alternatives(list(_RU_IN))
+_RU_MONTH_OF = _alternatives(list(_RU_OF))
 
 
 def _date(year: str | None, month: int | None, day: str | None = None) -> str | None:
@@ -168,6 +159,10 @@ _CJK_DATE = re.compile(
     rf"(?:(\d{{4}})\s*[년年]\s*)?(?:(\d{{1,2}}|{_HAN_NUMBER})\s*[월月](?:\s*(\d{{1,2}})\s*[일日号號])?)"
     r"|(\d{4})\s*[년年]"
 )
+
+
+def _ago(n: int, unit: str) -> str:
+    return f"{n} {unit}{'s' if n != 1 else ''} ago"
 
 
 def _cjk_date(m: re.Match[str]) -> str | None:
@@ -282,8 +277,8 @@ _EU_AGO = [
     re.compile(rf"\b(\d+|{_EU_COUNTS})\s+({_EU_UNITS})\s+fa\b", re.I),
 ]
 
-# "last Friday": the weekday's English name from each language's, Monday first.
-_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+# "last Friday": the weekday's English name (calendar.day_name) from each language's, Monday
+# first.
 _LAST_WEEKDAY: list[tuple[re.Pattern[str], list[str]]] = [
     (
         re.compile(r"\b(?:letzten|vergangenen|vorigen)\s+(\w+tag|mittwoch)\b", re.I),
@@ -341,176 +336,6 @@ _ONE_AGO: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"사흘\s*전"), "3 days ago"),
 ]
 
-# Relative times that are one fixed phrase, longest first within a language.
-_PHRASES: list[tuple[str, str]] = [
-    # Korean (particles attach: "지난주에" holds "지난주")
-    ("지난 주말", "last weekend"),
-    ("지난주말", "last weekend"),
-    ("지난주", "last week"),
-    ("지난 주", "last week"),
-    ("이번 주", "this week"),
-    ("이번주", "this week"),
-    ("지난달", "last month"),
-    ("지난 달", "last month"),
-    ("이번 달", "this month"),
-    ("이번달", "this month"),
-    ("작년", "last year"),
-    ("지난해", "last year"),
-    ("올해", "this year"),
-    ("어제", "yesterday"),
-    ("오늘", "today"),
-    ("최근", "recently"),
-    ("요즘", "recently"),
-    # Chinese and Japanese
-    ("上周末", "last weekend"),
-    ("先週末", "last weekend"),
-    ("上个星期", "last week"),
-    ("上個星期", "last week"),
-    ("上星期", "last week"),
-    ("上礼拜", "last week"),
-    ("上禮拜", "last week"),
-    ("上周", "last week"),
-    ("上週", "last week"),
-    ("先週", "last week"),
-    ("这个星期", "this week"),
-    ("這個星期", "this week"),
-    ("这周", "this week"),
-    ("這週", "this week"),
-    ("本周", "this week"),
-    ("今週", "this week"),
-    ("上个月", "last month"),
-    ("上個月", "last month"),
-    ("上月", "last month"),
-    ("先月", "last month"),
-    ("这个月", "this month"),
-    ("這個月", "this month"),
-    ("本月", "this month"),
-    ("今月", "this month"),
-    ("去年", "last year"),
-    ("昨年", "last year"),
-    ("今年", "this year"),
-    ("昨天", "yesterday"),
-    ("昨日", "yesterday"),
-    ("今天", "today"),
-    ("今日", "today"),
-    ("最近", "recently"),
-    # Russian
-    ("на прошлых выходных", "last weekend"),
-    ("на прошлой неделе", "last week"),
-    ("на этой неделе", "this week"),
-    ("в прошлом месяце", "last month"),
-    ("в этом месяце", "this month"),
-    ("в прошлом году", "last year"),
-    ("в этом году", "this year"),
-    ("позавчера", "2 days ago"),
-    ("вчера", "yesterday"),
-    ("сегодня", "today"),
-    ("недавно", "recently"),
-    # Arabic
-    ("الأسبوع الماضي", "last week"),
-    ("الاسبوع الماضي", "last week"),
-    ("هذا الأسبوع", "this week"),
-    ("الشهر الماضي", "last month"),
-    ("هذا الشهر", "this month"),
-    ("العام الماضي", "last year"),
-    ("السنة الماضية", "last year"),
-    ("هذا العام", "this year"),
-    ("هذه السنة", "this year"),
-    ("البارحة", "yesterday"),
-    ("أمس", "yesterday"),
-    ("مؤخرا", "recently"),
-    ("مؤخراً", "recently"),
-    # German
-    ("letztes wochenende", "last weekend"),
-    ("letzten wochenende", "last weekend"),
-    ("letzte woche", "last week"),
-    ("letzten woche", "last week"),
-    ("vergangene woche", "last week"),
-    ("vergangenen woche", "last week"),
-    ("diese woche", "this week"),
-    ("letzten monat", "last month"),
-    ("letzter monat", "last month"),
-    ("vergangenen monat", "last month"),
-    ("diesen monat", "this month"),
-    ("letztes jahr", "last year"),
-    ("letzten jahr", "last year"),
-    ("vergangenes jahr", "last year"),
-    ("voriges jahr", "last year"),
-    ("dieses jahr", "this year"),
-    ("diesem jahr", "this year"),
-    ("vorgestern", "2 days ago"),
-    ("gestern", "yesterday"),
-    ("heute", "today"),
-    ("kürzlich", "recently"),
-    ("neulich", "recently"),
-    # French
-    ("le week-end dernier", "last weekend"),
-    ("la semaine dernière", "last week"),
-    ("la semaine passée", "last week"),
-    ("cette semaine", "this week"),
-    ("le mois dernier", "last month"),
-    ("le mois passé", "last month"),
-    ("ce mois-ci", "this month"),
-    ("l'année dernière", "last year"),
-    ("l'an dernier", "last year"),
-    ("l'année passée", "last year"),
-    ("cette année", "this year"),
-    ("avant-hier", "2 days ago"),
-    ("hier", "yesterday"),
-    ("aujourd'hui", "today"),
-    ("récemment", "recently"),
-    # Spanish and Portuguese
-    ("el fin de semana pasado", "last weekend"),
-    ("la semana pasada", "last week"),
-    ("semana passada", "last week"),
-    ("esta semana", "this week"),
-    ("el mes pasado", "last month"),
-    ("mês passado", "last month"),
-    ("este mes", "this month"),
-    ("este mês", "this month"),
-    ("el año pasado", "last year"),
-    ("ano passado", "last year"),
-    ("este año", "this year"),
-    ("este ano", "this year"),
-    ("anteayer", "2 days ago"),
-    ("anteontem", "2 days ago"),
-    ("ayer", "yesterday"),
-    ("ontem", "yesterday"),
-    ("hoy", "today"),
-    ("hoje", "today"),
-    ("recientemente", "recently"),
-    ("últimamente", "recently"),
-    ("recentemente", "recently"),
-    # Italian
-    ("la settimana scorsa", "last week"),
-    ("settimana scorsa", "last week"),
-    ("questa settimana", "this week"),
-    ("il mese scorso", "last month"),
-    ("mese scorso", "last month"),
-    ("questo mese", "this month"),
-    ("l'anno scorso", "last year"),
-    ("anno scorso", "last year"),
-    ("quest'anno", "this year"),
-    ("l'altro ieri", "2 days ago"),
-    ("ieri", "yesterday"),
-    ("oggi", "today"),
-    ("di recente", "recently"),
-    # Hindi
-    ("पिछले हफ़्ते", "last week"),
-    ("पिछले हफ्ते", "last week"),
-    ("पिछले सप्ताह", "last week"),
-    ("इस हफ़्ते", "this week"),
-    ("इस हफ्ते", "this week"),
-    ("इस सप्ताह", "this week"),
-    ("पिछले महीने", "last month"),
-    ("इस महीने", "this month"),
-    ("पिछले साल", "last year"),
-    ("पिछले वर्ष", "last year"),
-    ("इस साल", "this year"),
-    ("इस वर्ष", "this year"),
-    ("हाल ही में", "recently"),
-    ("आज", "today"),
-]
 _CYRILLIC, _ARABIC, _DEVANAGARI = "\u0400-\u04ff", "\u0600-\u06ff", "\u0900-\u097f"
 # Arabic letters and marks, not its punctuation ("؟", "،", "؛" come before U+0620).
 _ARABIC_LETTERS = "\u0620-\u065f\u066e-\u06ff"
@@ -531,20 +356,17 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
         # Latin script: whole words, and "l'année" with either apostrophe
         quoted = quoted.replace("'", "['\u2019]")
         return re.compile(rf"(?<![\w'\u2019-]){quoted}(?![\w-])", re.I)
-    if phrase in _NOT_BEFORE:
-        return re.compile(rf"{quoted}(?!{_NOT_BEFORE[phrase]})")
+    if phrase in NOT_BEFORE:
+        return re.compile(rf"{quoted}(?!{NOT_BEFORE[phrase]})")
     return re.compile(quoted)
 
 
-# Phrases that mean something else before these: "最近的" is "the nearest", "오늘날" is
-# "nowadays".
-_NOT_BEFORE = {"最近": "的", "오늘": "날"}
-_PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in _PHRASES]
+_PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in PHRASES]
 # An ASCII text is German, French, Spanish, Portuguese or Italian at most: most are English,
 # and one search for any of those languages' words spares them the rest (82 -> 20 us).
 _LATIN_WORDS = re.compile(
     r"\b(?:"
-    + "|".join(re.escape(p).replace("'", "['\u2019]") for p, _ in _PHRASES if p.isascii())
+    + "|".join(re.escape(p).replace("'", "['\u2019]") for p, _ in PHRASES if p.isascii())
     + rf"|{_EU_MONTH}|vor|hace|fa|y\s+a|h[aá]"
     + r"|letzten|vergangenen|vorigen|dernier|pasado|passad[ao]|scors[oa])\b",
     re.I,
@@ -583,7 +405,7 @@ def times_in_english(query: str) -> str:
         add(_date(m.group(3), _RU_OF[m.group(2).lower()], m.group(1)))
     if (m := _RU_MONTH_YEAR.search(text)) is not None:
         name = m.group(1).lower()
-        add(_date(m.group(2), _RU_IN.get(name) or _RU_OF.get(name)))
+        add(_date(m.group(2), _RU_IN.get(name) or _RU_OF[name]))
     if (m := _RU_IN_MONTH.search(text)) is not None:
         add(_date(None, _RU_IN[m.group(1).lower()]))
     if (m := _AR_MONTH_YEAR.search(text)) is not None:
@@ -604,18 +426,15 @@ def times_in_english(query: str) -> str:
         add(_date(None, _EU[(m.group(1) or m.group(2)).lower()]))
     for pattern in _EU_AGO:
         if (m := pattern.search(text)) is not None:
-            count, unit = m.group(1).lower(), _EU_UNIT[m.group(2).lower()]
-            n = int(count) if count.isdigit() else _EU_COUNT[count]
-            add(f"{n} {unit}{'s' if n != 1 else ''} ago")
+            add(_ago(_number(m.group(1).lower()), _EU_UNIT[m.group(2).lower()]))
     for pattern, names in _LAST_WEEKDAY:
         for m in pattern.finditer(text):
             if (day := m.group(1).lower()) in names:
-                add(f"last {_WEEKDAYS[names.index(day)]}")
+                add(f"last {calendar.day_name[names.index(day)]}")
                 break
     for pattern, unit in _AGO:
         if (m := pattern.search(text)) is not None:
-            n = _number(m.group(1).lower())
-            add(f"{n} {unit}{'s' if n != 1 else ''} ago")
+            add(_ago(_number(m.group(1).lower()), unit))
     for pattern, phrase in _ONE_AGO:
         if pattern.search(text):
             add(phrase)
