@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
@@ -122,27 +123,35 @@ def test_passages_that_hold_a_number(text: str, holds: bool) -> None:
     assert holds_a_number(text) is holds
 
 
+async def _scores(
+    home: Path, monkeypatch: pytest.MonkeyPatch, turns: list[str], query: str, lift: float
+) -> dict[str, float]:
+    """Each turn's score for ``query`` (turns t1, t2, ... of one chat), with the answer-kind
+    boost set to ``lift``."""
+    monkeypatch.setattr(search, "ANSWER_BOOST", lift)
+    records = [
+        MemoryRecord(id=f"t{n}", text=text, author="Maya", kind="chat", source="chat", thread="s")
+        for n, text in enumerate(turns, 1)
+    ]
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(records)
+        return {h.id: h.score for h in await memory.search(query, k=len(turns))}
+
+
 async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    turns = {
-        "t1": "Also, I signed up for a pottery class at the studio!",
-        "t2": "Oh nice, which studio?",
-        "t3": "The studio by the library, on Thursday evenings.",
-        "t4": "Send me pictures of your first bowl.",
-    }
-    records = [
-        MemoryRecord(id=i, text=text, author="Maya", kind="chat", source="chat", thread="s1")
-        for i, text in turns.items()
+    turns = [
+        "Also, I signed up for a pottery class at the studio!",
+        "Oh nice, which studio?",
+        "The studio by the library, on Thursday evenings.",
+        "Send me pictures of your first bowl.",
     ]
     boost = search.ANSWER_BOOST
     assert boost > 0
 
-    async def scores(query: str, lift: float) -> dict[str, float]:
-        monkeypatch.setattr(search, "ANSWER_BOOST", lift)
-        async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
-            await memory.ingest(records)
-            return {h.id: h.score for h in await memory.search(query, k=4)}
+    def scores(query: str, lift: float) -> Awaitable[dict[str, float]]:
+        return _scores(tmp_path / "m", monkeypatch, turns, query, lift)
 
     when = "When is Maya's pottery class at the studio?"
     plain, lifted = await scores(when, 0.0), await scores(when, boost)
@@ -156,24 +165,15 @@ async def test_a_when_question_lifts_the_turns_that_name_a_time_and_no_others(
 async def test_a_how_many_question_lifts_the_turns_that_hold_a_number(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    turns = {
-        "t1": "Pepper ate half a sock and we went to the emergency vet.",
-        "t2": "Oh no! Is she okay? What did the vet say?",
-        "t3": "She's fine now, 380 dollars though.",
-    }
-    records = [
-        MemoryRecord(id=i, text=text, author="Maya", kind="chat", source="chat", thread="s2")
-        for i, text in turns.items()
+    turns = [
+        "Pepper ate half a sock and we went to the emergency vet.",
+        "Oh no! Is she okay? What did the vet say?",
+        "She's fine now, 380 dollars though.",
     ]
     boost = search.ANSWER_BOOST
-
-    async def scores(lift: float) -> dict[str, float]:
-        monkeypatch.setattr(search, "ANSWER_BOOST", lift)
-        async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
-            await memory.ingest(records)
-            return {h.id: h.score for h in await memory.search("How much was the vet?", k=3)}
-
-    plain, lifted = await scores(0.0), await scores(boost)
+    query = "How much was the vet?"
+    plain = await _scores(tmp_path / "m", monkeypatch, turns, query, 0.0)
+    lifted = await _scores(tmp_path / "m", monkeypatch, turns, query, boost)
     # "half a sock" holds a number word too: both lift, the turn without one does not
     assert lifted["t3"] == pytest.approx(plain["t3"] + boost)
     assert lifted["t1"] == pytest.approx(plain["t1"] + boost)
