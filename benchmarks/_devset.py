@@ -21,6 +21,7 @@ __all__ = [
     "build_queries",
     "conversation_queries",
     "conversations",
+    "long_conversations",
     "multilingual_notes",
     "multilingual_queries",
     "notes_folder",
@@ -29,6 +30,8 @@ __all__ = [
 HERE = Path(__file__).resolve().parent
 QUESTIONS = HERE / "data" / "retrieval_questions.json"
 CONVERSATIONS = HERE / "data" / "conversations.txt"
+# Long multi-session chats (about 550 turns each), one file each: see long_conversations().
+LONG_CONVERSATIONS = HERE / "data" / "long"
 MULTILINGUAL = HERE / "data" / "multilingual_notes.json"
 # The source the multilingual notes are imported under.
 MULTILINGUAL_SOURCE = "multilingual-notes"
@@ -323,6 +326,15 @@ def conversations(path: Path = CONVERSATIONS) -> list[Conversation]:
         else:
             raise ValueError(f"{path}:{n}: cannot read {line!r}")
     return out
+
+
+def long_conversations(folder: Path = LONG_CONVERSATIONS) -> list[Conversation]:
+    """Parse the long chats (``data/long/*.txt``, each in the format of conversations.txt).
+
+    Each is a year or more of one pair's sessions, as a long-running chat holds them: the
+    same topics come back session after session, so many turns share a question's words.
+    """
+    return [c for path in sorted(folder.glob("*.txt")) for c in conversations(path)]
 
 
 def conversation_queries(convs: Iterable[Conversation]) -> list[Query]:

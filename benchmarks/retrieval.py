@@ -3,7 +3,7 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
-        [--speaker-in-text | --jsonl] [--rows]
+        [--speaker-in-text | --jsonl] [--long] [--rows]
 
 Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
 corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
@@ -24,8 +24,10 @@ written multi-session chats (``data/conversations.txt``), one record a turn, eac
 searched within its own conversation, reported per kind of question (``conv:<kind>``), with
 questions each conversation does not answer. ``--speaker-in-text`` searches a second copy of
 the chats whose turns start with the speaker's name; ``--jsonl`` searches them imported through
-``from_jsonl`` (``speaker``, ``session_id``) into a folder of their own. Each search's CPU time
-(``process_time``: every thread, the query's embedding included) is reported beside its wall
+``from_jsonl`` (``speaker``, ``session_id``) into a folder of their own; ``--long`` adds the
+long chats (``data/long/``: a year or more of one pair's sessions, about 550 turns each, the
+same topics coming back) in a folder of their own, reported as ``lconv``. Each search's CPU
+time (``process_time``: every thread, the query's embedding included) is reported beside its wall
 time. Records that hold the query's words verbatim without being the answer (the reply the
 quote was taken from, other replies quoting it) are left out of the ranking.
 """
@@ -55,6 +57,7 @@ from _devset import (
     build_queries,
     conversation_queries,
     conversations,
+    long_conversations,
     multilingual_notes,
     multilingual_queries,
     notes_folder,
@@ -65,9 +68,21 @@ if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main c
 # Importers name a record's source by the resolved path: the dev set compares with those.
 CORPORA = CORPORA.resolve()
 
-CATEGORIES = ["quoted", "dated", "notes", "chat", "conv", "xlang"]
-# The conversational part's questions by kind (see data/conversations.txt).
-CONV_KINDS = ["words", "next", "date", "person", "meaning", "when", "xlang", "xwhen", "askwhen"]
+CATEGORIES = ["quoted", "dated", "notes", "chat", "conv", "lconv", "xlang"]
+# The conversational part's questions by kind (see data/conversations.txt); "multi": the
+# answer needs two turns, either found counts (the long chats, data/long/).
+CONV_KINDS = [
+    "words",
+    "next",
+    "date",
+    "person",
+    "meaning",
+    "when",
+    "xlang",
+    "xwhen",
+    "askwhen",
+    "multi",
+]
 # The cross-language questions by direction (see data/multilingual_notes.json).
 XLANG_KINDS = ["to-en", "from-en", "other"]
 # A conversation's turns are also imported a second time under this prefix, each text
@@ -185,11 +200,12 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
     out: dict[str, Any] = {}
     answered = [r for r in rows if not _no_answer(r)]
-    others = [r for r in answered if r["category"] not in ("conv", "xlang")]
+    others = [r for r in answered if r["category"] not in ("conv", "lconv", "xlang")]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
         *(
-            (f"conv:{k}", [r for r in answered if r["category"] == "conv" and r["kind"] == k])
+            (f"{c}:{k}", [r for r in answered if r["category"] == c and r["kind"] == k])
+            for c in ("conv", "lconv")
             for k in CONV_KINDS
         ),
         *(
@@ -213,7 +229,7 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
 
 
 def _no_answer(row: dict[str, Any]) -> bool:
-    return str(row["category"]).startswith("none") or row["category"] == "conv-none"
+    return str(row["category"]).startswith("none") or str(row["category"]).endswith("conv-none")
 
 
 def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -235,7 +251,7 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     by_part = {
         part: f"{sum(1 for r in none if r['category'] == part and (r['n_hits'] == 0 or r['confident'] is False))}"
         f" of {sum(1 for r in none if r['category'] == part)}"
-        for part in ("none", "none-near", "conv-none", "none-xlang")
+        for part in ("none", "none-near", "conv-none", "lconv-none", "none-xlang")
     }
     flagged = {
         "by_part": by_part,
@@ -310,7 +326,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             more = await _run_queries(chats, conv_queries, args.k)
         rows, times, cpus = rows + more[0], times + more[1], cpus + more[2]
         queries += conv_queries
-    conv_cpu = [c for c, r in zip(cpus, rows, strict=True) if r["category"].startswith("conv")]
+    if args.long:
+        long_rows, long_queries = await _long(work, args)
+        rows += long_rows[0]
+        times += long_rows[1]
+        cpus += long_rows[2]
+        queries += long_queries
+    conv_cpu = [c for c, r in zip(cpus, rows, strict=True) if "conv" in r["category"]]
     return {
         "benchmark": "retrieval",
         "records": len(records),
@@ -328,6 +350,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "machine": machine(),
         "rows": rows if args.rows else None,
     }
+
+
+async def _long(
+    work: Path, args: argparse.Namespace
+) -> tuple[tuple[list[dict[str, Any]], list[float], list[float]], list[Query]]:
+    """Search the long chats (data/long/), imported into a folder of their own.
+
+    A folder of their own: their ~550 turns each would move the dev folder's IDF, and so
+    every other figure. Each question is searched within its own chat (``source=``), as the
+    short chats' are; categories ``lconv`` and ``lconv-none``.
+    """
+    from memtrails import Memory
+
+    convs = long_conversations()
+    queries = conversation_queries(convs)
+    for q in queries:
+        q.category = "l" + q.category
+    async with Memory.open(work / "long-conversations", model=args.model) as chats:
+        for conv in convs:
+            await chats.ingest(_turns(conv), name=conv.source)
+        return await _run_queries(chats, queries, args.k), queries
 
 
 async def _run_queries(
@@ -411,6 +454,11 @@ def main() -> None:
         "--jsonl",
         action="store_true",
         help="search the conversations imported through from_jsonl, in a folder of their own",
+    )
+    parser.add_argument(
+        "--long",
+        action="store_true",
+        help="also search the long chats (data/long/), imported into a folder of their own",
     )
     report(asyncio.run(run(parser.parse_args())))
 

@@ -10,7 +10,7 @@ import pytest
 import memtrails.folder.ranking as ranking
 from memtrails import Memory
 from memtrails.folder.index._base import Hit
-from memtrails.folder.ranking import AUTHOR_BOOST, author_named, rank_records
+from memtrails.folder.ranking import AUTHOR_BOOST, author_named, author_words, rank_records
 from memtrails.folder.search import neighbours
 from memtrails.keys import record_uid
 from memtrails.records import MemoryRecord
@@ -90,6 +90,28 @@ def test_a_linked_turn_that_asks_gives_way_to_its_answer() -> None:
     assert order(rank_records(dense, [], neighbours=linked, asking={"ask"}))[0] == "answer"
 
 
+def test_the_reply_to_a_matching_question_ranks_above_it() -> None:
+    # "What's bolo rei?" matches the question best; the turn after it is the answer.
+    dense = [hit("ask", 0.9), hit("mention", 0.7), hit("reply", 0.3), hit("far", 0.1)]
+    linked = {"ask": {"reply": 1, "mention": 1}, "reply": {"ask": 1}, "mention": {"ask": 1}}
+    plain = order(rank_records(dense, [], neighbours=linked, asking={"ask"}))
+    assert plain.index("reply") > plain.index("mention")
+    ranked = rank_records(dense, [], neighbours=linked, asking={"ask"}, replies={"reply": "ask"})
+    assert order(ranked)[0] == "reply"
+    own = {r.uid: r.score for r in rank_records(dense, [])}
+    assert ranked[0].score == pytest.approx(own["reply"] + ranking.REPLY_WEIGHT * own["ask"])
+    # The turn before a question does not reply to it: it keeps the neighbour lift only.
+    mention = next(r for r in ranked if r.uid == "mention")
+    assert mention.score == pytest.approx(own["mention"] + ranking.NEIGHBOUR_WEIGHT * own["ask"])
+
+
+def test_query_words_that_name_an_author_of_the_candidates() -> None:
+    hits = [hit("a", 0.5, "Kofi Mensah"), hit("b", 0.4, "Ines <ines@example.com>"), hit("c", 0.3)]
+    words = {"what", "did", "kofi", "say", "to", "hannah", "example"}
+    assert author_words(words, hits) == {"kofi"}
+    assert author_words({"hannah", "bees"}, hits) == set()
+
+
 def test_extra_neighbour_passages_do_not_move_the_scale_of_the_candidates() -> None:
     dense = [hit("a", 0.8), hit("b", 0.6), hit("c", 0.4)]
     alone = {r.uid: r.score for r in rank_records(dense, [])}
@@ -146,16 +168,24 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         folder = memory._open_folder()
         uid = {r.id: record_uid(SOURCE, r.id) for r in turns()}
 
-        links, asking = neighbours([uid["s1:t5"]], folder.table, folder.log)
+        links, asking, replies = neighbours([uid["s1:t5"]], folder.table, folder.log)
         assert links[uid["s1:t5"]] == {uid["s1:t4"]: 1, uid["s1:t6"]: 1}
         assert asking == {uid["s1:t5"]}  # "What did you get your sister in the end?"
+        # The turn after it replies to it; the one before asks nothing.
+        assert replies == {uid["s1:t6"]: uid["s1:t5"]}
+        # Found from the reply's side too.
+        assert neighbours([uid["s1:t6"]], folder.table, folder.log).replies == replies
+        # "Oh no! Is she okay?" / "She's fine now. 380 dollars at the emergency vet though."
+        assert neighbours([uid["s2:t3"]], folder.table, folder.log).replies == {
+            uid["s2:t4"]: uid["s2:t3"]
+        }
 
         # The first turn of a session is not linked to the last turn of the one before.
-        links, _ = neighbours([uid["s2:t1"]], folder.table, folder.log)
+        links, _, _ = neighbours([uid["s2:t1"]], folder.table, folder.log)
         assert links[uid["s2:t1"]] == {uid["s2:t2"]: 1}
 
         # The last turn is followed by the mail of the same thread: a mail is not a turn.
-        links, _ = neighbours([uid["s2:t5"]], folder.table, folder.log)
+        links, _, _ = neighbours([uid["s2:t5"]], folder.table, folder.log)
         assert links[uid["s2:t5"]] == {uid["s2:t4"]: 1}
 
         # Rows without a thread: chat turns are one conversation, other rows stand alone.
@@ -168,13 +198,13 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
             ]
             await memory.ingest(rows)
             middle = record_uid(f"rows/{kind}", f"{kind}1")
-            links, _ = neighbours([middle], folder.table, folder.log)
+            links, _, _ = neighbours([middle], folder.table, folder.log)
             expected = {record_uid(f"rows/{kind}", f"{kind}{i}") for i in (0, 2)}
             assert set(links.get(middle, {})) == (expected if kind == "chat" else set())
 
         # A forgotten turn is no one's neighbour.
         await memory.forget("s1:t6", source=SOURCE)
-        links, _ = neighbours([uid["s1:t5"]], folder.table, folder.log)
+        links, _, _ = neighbours([uid["s1:t5"]], folder.table, folder.log)
         assert links[uid["s1:t5"]] == {uid["s1:t4"]: 1}
 
 
@@ -199,7 +229,86 @@ async def test_the_answer_next_to_the_turn_holding_the_words_is_found(
         # The same search without neighbour context, turns that ask or named speakers: the
         # answer falls behind turns that share the question's words.
         monkeypatch.setattr(ranking, "NEIGHBOUR_WEIGHT", 0.0)
+        monkeypatch.setattr(ranking, "REPLY_WEIGHT", 0.0)
         monkeypatch.setattr(ranking, "ASKING_PENALTY", 0.0)
         monkeypatch.setattr(ranking, "AUTHOR_BOOST", 0.0)
         without = await answer_rank()
         assert with_context < 3 and with_context < without, (with_context, without)
+
+
+# Two speakers who address each other by name, as people do in long chats: "Hi Kofi!".
+FARM_CHAT = [
+    (
+        "2024-05-04T18:00:00Z",
+        [
+            ("Ines", "Hi Kofi! How was your Saturday? Did the band play at the wedding?"),
+            ("Kofi", "We did, three sets. My amp died in the last one, so I finished unplugged."),
+            ("Ines", "Ha, nobody noticed I bet."),
+            ("Kofi", "Ama noticed. Anyway, how was the race?"),
+            ("Ines", "I did my first parkrun this morning!"),
+            ("Kofi", "What's parkrun?"),
+            ("Ines", "A free 5K every Saturday morning in the park, timed by volunteers."),
+            ("Kofi", "Maybe once the farmhouse roof is done."),
+        ],
+    ),
+    (
+        "2024-05-12T09:30:00Z",
+        [
+            ("Ines", "Kofi, any news from the farm this week?"),
+            (
+                "Kofi",
+                "Loads. A swarm of bees landed in the neighbour's plum tree, I shook it into a box.",
+            ),
+            ("Ines", "Brave! Rui wants to see the hives."),
+            ("Kofi", "Bring him over. Ama is making honey cake."),
+        ],
+    ),
+]
+
+
+def farm_turns() -> list[MemoryRecord]:
+    return [
+        MemoryRecord(
+            id=f"s{n}:t{i}",
+            text=text,
+            kind="chat",
+            author=speaker,
+            at=at,
+            source="chat/farm",
+            thread=f"s{n}",
+        )
+        for n, (at, lines) in enumerate(FARM_CHAT, 1)
+        for i, (speaker, text) in enumerate(lines, 1)
+    ]
+
+
+async def test_the_reply_to_the_turn_that_asks_the_question_is_found_first(
+    tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest(farm_turns())
+        hits = await memory.search("What is parkrun?", k=3)
+        assert hits[0].id == "s1:t7", [(h.id, h.snippet) for h in hits]
+        assert "5K every Saturday" in hits[0].snippet
+        # Without the reply's lift the turn that asks, which holds the question's words,
+        # comes first, and the one that only mentions parkrun before the answer.
+        monkeypatch.setattr(ranking, "REPLY_WEIGHT", 0.0)
+        plain = [h.id for h in await memory.search("What is parkrun?", k=3)]
+        assert plain.index("s1:t7") > 1, plain
+
+
+async def test_a_speaker_named_in_the_question_is_not_a_keyword(
+    tmp_path: Path, embedder: Any
+) -> None:
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest(farm_turns())
+        named = await memory.search("What did Kofi catch in the plum tree?", k=12)
+        unnamed = await memory.search("What did he catch in the plum tree?", k=12)
+        assert named[0].id == "s2:t2" and named[0].author == "Kofi"
+        # "Hi Kofi!", "Kofi, any news...": Ines's turns that address him score by words as
+        # if the question did not name him; his own turns are found by the author lift.
+        words = {h.id: h.keyword for h in named}
+        without = {h.id: h.keyword for h in unnamed}
+        for greeting in ("s1:t1", "s2:t1"):
+            assert words[greeting] is not None  # found by its other words ("did", "the")
+            assert words[greeting] == pytest.approx(without[greeting]), greeting

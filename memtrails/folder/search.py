@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..embedding._base import Embedder
 from ..embedding.pieces import piece_ids, query_pieces
@@ -30,6 +30,7 @@ from .ranking import (
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
     Ranked,
+    author_words,
     calibrated,
     diversify,
     lift,
@@ -42,6 +43,7 @@ from .when import query_windows
 
 __all__ = [
     "SNIPPET_CHARS",
+    "Context",
     "SearchHit",
     "cross_script",
     "neighbours",
@@ -130,12 +132,20 @@ def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
     return None
 
 
-def neighbours(
-    uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
-) -> tuple[dict[str, dict[str, int]], set[str]]:
-    """Return uid -> {the live records around it in its conversation: how many turns away}
-    (up to ``reach`` each way), and the turns among all of them that ask a question (end
-    with "?").
+class Context(NamedTuple):
+    """The turns around some records in their conversations (see :func:`neighbours`)."""
+
+    #: uid -> {the live records around it in its conversation: how many turns away}
+    links: dict[str, dict[str, int]]
+    #: the turns among all of them that ask a question (end with "?")
+    asking: set[str]
+    #: uid -> the turn just before it, when that one asks: the question it replies to
+    replies: dict[str, str]
+
+
+def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1) -> Context:
+    """Return the records around ``uids`` in their conversations (up to ``reach`` turns
+    each way), the turns among them that ask, and which turn replies to which.
 
     Neighbours are the log lines around the record's own (a conversation is imported in
     order), kept while they are the current version of a record of the same conversation
@@ -144,6 +154,7 @@ def neighbours(
     """
     links: dict[str, dict[str, int]] = {}
     asking: set[str] = set()
+    replies: dict[str, str] = {}
     for uid in uids:
         row = table.get(uid)
         if row is None:
@@ -167,13 +178,18 @@ def neighbours(
                 current = table.get(other_uid)
                 if current is None or current.offset != offset:
                     break
+                # side 0 walks back, side 1 forward: the later of two turns replies to
+                # the earlier when that one asks.
+                earlier, later = (other, line) if side == 0 else (line, other)
+                if steps == 1 and _asks(earlier):
+                    replies[str(later.get("uid"))] = str(earlier.get("uid"))
                 near = links.setdefault(uid, {})
                 near[other_uid] = min(near.get(other_uid, steps), steps)
                 back = links.setdefault(other_uid, {})
                 back[uid] = min(back.get(uid, steps), steps)
                 if _asks(other):
                     asking.add(other_uid)
-    return links, asking
+    return Context(links, asking, replies)
 
 
 # Only the best dense candidates are checked for their script (a log read each): one found by
@@ -335,7 +351,20 @@ async def search(
     )
     sparse = SparseVector(list(terms), list(terms.values()))
     # Each side offers a few times k passages: a record may own several.
-    by_meaning, by_words = await index.candidates(dense, sparse, max(4 * k, 40), where)
+    limit = max(4 * k, 40)
+    by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
+    # "Maya's" names Maya.
+    named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
+    # A speaker the question names ("What did Kofi catch?") is found by the author lift in
+    # the turns they wrote; as a word, the name matches the other speaker's turns that
+    # address them ("Hi Kofi! How was the fete?"), where it is rare and so weighs most.
+    # When the candidates show a query word to be an author's name, the words side is asked
+    # again without it (one more index call, for such questions only).
+    if by_words and (authors := author_words(named, (*by_meaning, *by_words))):
+        ids = set(keyword_vector(" ".join(authors)))
+        if kept := {t: v for t, v in terms.items() if t not in ids}:
+            sparse = SparseVector(list(kept), list(kept.values()))
+            by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
@@ -350,8 +379,6 @@ async def search(
     windows = query_windows(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
     )
-    # "Maya's" names Maya.
-    named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # Records found by meaning alone, in no script of the query's: the keyword side could not
     # have found them (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across
     # languages (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and
@@ -375,7 +402,7 @@ async def search(
     )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
     pool = [r.uid for r in ranked[:NEIGHBOUR_POOL] if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
-    links, asking = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
+    links, asking, replies = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
@@ -390,6 +417,7 @@ async def search(
             extra=extra,
             neighbours=links,
             asking=asking,
+            replies=replies,
             query_words=named,
             cross_script=foreign,
             floor=floor,
