@@ -4,15 +4,18 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from memtrails import Memory
-from memtrails.folder.index._base import Hit
+from memtrails.folder.index._base import Hit, SearchFilter, SparseVector
 from memtrails.folder.ranking import DATE_BOOST, rank_records
+from memtrails.folder.search import _written_then
 from memtrails.folder.when import query_windows
-from memtrails.records import MemoryRecord
+from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
+from memtrails.words import keyword_vector
 
 # A Friday.
 NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
@@ -96,3 +99,61 @@ async def test_last_week_counts_from_the_time_asked(tmp_path: Path) -> None:
         assert first[0].id == "april"
         later = await memory.search("what did the gull take last week?", now="2024-05-29")
         assert later[0].id == "may"
+
+
+async def test_the_index_is_asked_for_what_was_written_in_the_one_time_named(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # A long chat says the same things month after month: the June turns hold the question's
+    # words, the April one that answers says "14 km on Saturday" and none of them. The
+    # date's lift reaches only candidates, so the index is asked for the best passages
+    # written then as well (search._written_then).
+    said = [
+        "My longest run so far was {} km, the river path again, legs are dead.",
+        "Long run on Sunday: {} km. Far too hilly, never again.",
+        "We ran {} km along the canal, the longest Rui has ever done with me.",
+    ]
+    later = [
+        MemoryRecord(
+            id=f"june{n}",
+            text=said[n % len(said)].format(n + 10),
+            kind="chat",
+            at=f"2023-06-{1 + n % 28:02d}T19:00:00Z",
+            source="chat",
+        )
+        for n in range(60)
+    ]
+    april = MemoryRecord(
+        id="april",
+        text="Rui says it's a midlife crisis. By the way, I did 14 km on Saturday, a record!",
+        kind="chat",
+        at="2023-04-16T10:00:00Z",
+        source="chat",
+    )
+    question = "How far was the longest run in April 2023?"
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest([april, *later])
+        folder = memory._open_folder()
+        dense = await embedder.embed_query(question)
+        terms = keyword_vector(question)
+        sparse = SparseVector(list(terms), list(terms.values()))
+        by_meaning, by_words = await folder.index.candidates(dense, sparse, 40, SearchFilter())
+        assert "april" not in {uid_id(folder, h.uid) for h in (*by_meaning, *by_words)}
+
+        windows = query_windows(question)
+        inside = await _written_then(folder.index, dense, sparse, SearchFilter(), windows)
+        assert {uid_id(folder, h.uid) for h in inside[0]} == {"april"}
+        # A filter that leaves nothing of the window asks nothing; nor does "in May" (a
+        # window each year) or a question that names no time.
+        june = SearchFilter(since_ms=At.of("2023-06-01").ms)
+        assert await _written_then(folder.index, dense, sparse, june, windows) == ([], [])
+        for none in (query_windows("the longest run in May"), ()):
+            assert await _written_then(folder.index, dense, sparse, SearchFilter(), none) == (
+                [],
+                [],
+            )
+
+
+def uid_id(folder: Any, uid: str) -> str:
+    row = folder.table.get(uid)
+    return str(folder.log.read_line(row.offset)["id"])

@@ -33,6 +33,7 @@ __all__ = [
     "REPLY_WEIGHT",
     "SHORT_TURN_CHARS",
     "STATS_OVER",
+    "WINDOW_CANDIDATES",
     "Ranked",
     "author_named",
     "author_words",
@@ -59,6 +60,14 @@ DENSE_MIN_SD = 0.05
 # A record written inside a window the query names ("in April 2003") gains this much, about
 # a tenth of the fused range (0..2): enough to order near-equals, not to lift the unrelated.
 DATE_BOOST = 0.2
+# The lift reaches only the candidates, and in a long chat the turn that answers "How far
+# was Ines's longest run in April 2023?" may share too little with it to be one (its words
+# are said again in other months). So a query that names one time ("in April 2023", "last
+# week"; not "in May", a window each year) asks the index once more for the best passages
+# on each side written then, this many. On the dev set's long chats the questions that name
+# a time went from .312 / .688 / .875 to .375 / .812 / .938 (hit@1/5/10), nothing else moved
+# (benchmarks/README.md, issue 32).
+WINDOW_CANDIDATES = 5
 # A record whose author the query names ("what did Maya buy?") gains this much: the name
 # is often only in the record's author field, which neither side of the search reads.
 AUTHOR_BOOST = 0.2

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from ..embedding._base import Embedder
+from ..embedding._base import Embedder, Vector
 from ..embedding.pieces import piece_ids, query_pieces
 from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
@@ -29,6 +29,7 @@ from .ranking import (
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
+    WINDOW_CANDIDATES,
     Ranked,
     author_words,
     calibrated,
@@ -39,7 +40,7 @@ from .ranking import (
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
 from .scripts import main_scripts, share_a_script
 from .table import Table
-from .when import query_windows
+from .when import Windows, query_windows
 
 __all__ = [
     "SNIPPET_CHARS",
@@ -379,6 +380,7 @@ async def search(
     windows = query_windows(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
     )
+    inside = await _written_then(index, dense, sparse, where, windows)
     # Records found by meaning alone, in no script of the query's: the keyword side could not
     # have found them (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across
     # languages (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and
@@ -395,6 +397,7 @@ async def search(
         by_words,
         windows=windows,
         live=table,
+        extra=inside,
         query_words=named,
         cross_script=foreign,
         floor=floor,
@@ -414,7 +417,7 @@ async def search(
             by_words,
             windows=windows,
             live=table,
-            extra=extra,
+            extra=(inside[0] + extra[0], inside[1] + extra[1]),
             neighbours=links,
             asking=asking,
             replies=replies,
@@ -469,6 +472,26 @@ async def search(
         return out[:k]
 
     return await asyncio.to_thread(read)
+
+
+async def _written_then(
+    index: IndexBackend,
+    dense: Vector,
+    sparse: SparseVector,
+    where: SearchFilter,
+    windows: Windows,
+) -> tuple[list[Hit], list[Hit]]:
+    """Return the best WINDOW_CANDIDATES passages on each side written inside the one time
+    the query names (none for no time, or a month without its year: a window each year)."""
+    if len(windows) != 1 or WINDOW_CANDIDATES < 1:
+        return [], []
+    start, end = windows[0]
+    since = start if where.since_ms is None else max(start, where.since_ms)
+    until = end - 1 if where.until_ms is None else min(end - 1, where.until_ms)
+    if since > until:
+        return [], []
+    inside = replace(where, since_ms=since, until_ms=until)
+    return await index.candidates(dense, sparse, WINDOW_CANDIDATES, inside)
 
 
 def _passage_chars(hit: Hit) -> int:
