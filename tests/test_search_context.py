@@ -105,6 +105,26 @@ def test_the_reply_to_a_matching_question_ranks_above_it() -> None:
     assert mention.score == pytest.approx(own["mention"] + ranking.NEIGHBOUR_WEIGHT * own["ask"])
 
 
+def test_the_reply_to_a_follow_up_question_gains_from_the_turn_it_follows_up() -> None:
+    # "Deborah asked me to be the volunteer coordinator." / "What does that involve?" /
+    # "Rotas, training new people...": the question matched the first turn only.
+    dense = [hit("news", 0.9), hit("other", 0.6), hit("ask", 0.4), hit("reply", 0.3)]
+    linked = {"news": {"ask": 1}, "ask": {"news": 1, "reply": 1}, "reply": {"ask": 1}}
+    ranked = rank_records(
+        dense,
+        [],
+        neighbours=linked,
+        asking={"ask"},
+        replies={"reply": "ask"},
+        followed={"reply": "news"},
+    )
+    own = {r.uid: r.score for r in rank_records(dense, [])}
+    score = {r.uid: r.score for r in ranked}
+    assert score["reply"] == pytest.approx(own["reply"] + ranking.FOLLOW_WEIGHT * own["news"])
+    # Above the other turns, under the turn that matched.
+    assert order(ranked)[:2] == ["news", "reply"]
+
+
 def test_query_words_that_name_an_author_of_the_candidates() -> None:
     hits = [hit("a", 0.5, "Kofi Mensah"), hit("b", 0.4, "Ines <ines@example.com>"), hit("c", 0.3)]
     words = {"what", "did", "kofi", "say", "to", "hannah", "example"}
@@ -168,11 +188,18 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         folder = memory._open_folder()
         uid = {r.id: record_uid(SOURCE, r.id) for r in turns()}
 
-        links, asking, replies = neighbours([uid["s1:t5"]], folder.table, folder.log)
+        links, asking, replies, followed = neighbours([uid["s1:t5"]], folder.table, folder.log)
         assert links[uid["s1:t5"]] == {uid["s1:t4"]: 1, uid["s1:t6"]: 1}
         assert asking == {uid["s1:t5"]}  # "What did you get your sister in the end?"
-        # The turn after it replies to it; the one before asks nothing.
+        # The turn after it replies to it; the one before asks nothing, and is what the
+        # question followed up ("My sister's birthday was on Friday").
         assert replies == {uid["s1:t6"]: uid["s1:t5"]}
+        assert followed == {uid["s1:t6"]: uid["s1:t4"]}
+        # From the turn the question follows up, the reply is linked through the question.
+        context = neighbours([uid["s1:t4"]], folder.table, folder.log)
+        assert context.links[uid["s1:t4"]] == {uid["s1:t3"]: 1, uid["s1:t5"]: 1}
+        assert context.links[uid["s1:t6"]] == {uid["s1:t5"]: 1}
+        assert (context.replies, context.followed) == (replies, followed)
         # Found from the reply's side too.
         assert neighbours([uid["s1:t6"]], folder.table, folder.log).replies == replies
         # "Oh no! Is she okay?" / "She's fine now. 380 dollars at the emergency vet though."
@@ -181,11 +208,11 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
         }
 
         # The first turn of a session is not linked to the last turn of the one before.
-        links, _, _ = neighbours([uid["s2:t1"]], folder.table, folder.log)
+        links = neighbours([uid["s2:t1"]], folder.table, folder.log).links
         assert links[uid["s2:t1"]] == {uid["s2:t2"]: 1}
 
         # The last turn is followed by the mail of the same thread: a mail is not a turn.
-        links, _, _ = neighbours([uid["s2:t5"]], folder.table, folder.log)
+        links = neighbours([uid["s2:t5"]], folder.table, folder.log).links
         assert links[uid["s2:t5"]] == {uid["s2:t4"]: 1}
 
         # Rows without a thread: chat turns are one conversation, other rows stand alone.
@@ -198,13 +225,13 @@ async def test_neighbours_are_the_turns_around_a_record_in_its_own_session(
             ]
             await memory.ingest(rows)
             middle = record_uid(f"rows/{kind}", f"{kind}1")
-            links, _, _ = neighbours([middle], folder.table, folder.log)
+            links = neighbours([middle], folder.table, folder.log).links
             expected = {record_uid(f"rows/{kind}", f"{kind}{i}") for i in (0, 2)}
             assert set(links.get(middle, {})) == (expected if kind == "chat" else set())
 
         # A forgotten turn is no one's neighbour.
         await memory.forget("s1:t6", source=SOURCE)
-        links, _, _ = neighbours([uid["s1:t5"]], folder.table, folder.log)
+        links = neighbours([uid["s1:t5"]], folder.table, folder.log).links
         assert links[uid["s1:t5"]] == {uid["s1:t4"]: 1}
 
 
@@ -261,6 +288,10 @@ FARM_CHAT = [
             ),
             ("Ines", "Brave! Rui wants to see the hives."),
             ("Kofi", "Bring him over. Ama is making honey cake."),
+            ("Ines", "Big news at the food bank: Deborah asked me to run the Saturday volunteers."),
+            ("Kofi", "Congratulations! What does that involve?"),
+            ("Ines", "Rotas, training the new people, and far too many phone calls."),
+            ("Kofi", "You'll be brilliant at it."),
         ],
     ),
 ]
@@ -302,8 +333,8 @@ async def test_a_speaker_named_in_the_question_is_not_a_keyword(
 ) -> None:
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest(farm_turns())
-        named = await memory.search("What did Kofi catch in the plum tree?", k=12)
-        unnamed = await memory.search("What did he catch in the plum tree?", k=12)
+        named = await memory.search("What did Kofi catch in the plum tree?", k=20)
+        unnamed = await memory.search("What did he catch in the plum tree?", k=20)
         assert named[0].id == "s2:t2" and named[0].author == "Kofi"
         # "Hi Kofi!", "Kofi, any news...": Ines's turns that address him score by words as
         # if the question did not name him; his own turns are found by the author lift.
@@ -312,3 +343,18 @@ async def test_a_speaker_named_in_the_question_is_not_a_keyword(
         for greeting in ("s1:t1", "s2:t1"):
             assert words[greeting] is not None  # found by its other words ("did", "the")
             assert words[greeting] == pytest.approx(without[greeting]), greeting
+
+
+async def test_the_reply_to_a_follow_up_question_is_found(
+    tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "What will Ines have to do for the food bank volunteers?"
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest(farm_turns())
+        # What it involves, asked and answered in the two turns after the news.
+        hits = await memory.search(question, k=5)
+        assert hits[0].id == "s2:t7" and "Rotas" in hits[0].snippet, [h.id for h in hits]
+        assert hits[1].id == "s2:t5"  # the news the question matched
+        monkeypatch.setattr(ranking, "FOLLOW_WEIGHT", 0.0)
+        plain = [h.id for h in await memory.search(question, k=5)]
+        assert plain[0] == "s2:t5", plain

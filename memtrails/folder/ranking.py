@@ -23,6 +23,7 @@ __all__ = [
     "COSINE_FLOOR",
     "CROSS_SCRIPT_WORDS",
     "DATE_BOOST",
+    "FOLLOW_WEIGHT",
     "LANGUAGE_PULL",
     "MMR_LAMBDA",
     "NEAR_DUPLICATE",
@@ -152,6 +153,15 @@ ASKING_PENALTY = 0.2
 # (benchmarks/README.md, issue 32) hit@1 .489 -> .525 on the short ones and .343 -> .443
 # on the long ones (0.7 and 0.9 gained less on the long ones, 1.2 lost some of it).
 REPLY_WEIGHT = 1.0
+# A turn that asks often follows up the turn before it ("Deborah asked me to be the
+# volunteer coordinator." / "Congratulations! What does that involve?" / "Rotas, training
+# new people..."): when a question matches the first turn, the reply to the follow-up
+# answers about it. So the reply gains this share of the first turn's score; under 1.0, so
+# that the first turn, which matched, stays above a reply that matches nothing itself. On
+# the dev set's chats (benchmarks/README.md, issue 32): 0 / 0.5 / 0.7 / 0.9 gave the long
+# ones hit@1 .464 / .479 / .486 / .479 and MRR .585 / .598 / .609 / .602, the short ones
+# hit@5 .885 / .899 / .921 / .906.
+FOLLOW_WEIGHT = 0.7
 # A question that asks when ("When do you leave?") is answered by a passage that names a
 # time ("June 9th."), one that asks how many by a passage that holds a number ("Four
 # now"), while the turns around it that share its words often hold neither: of the first
@@ -254,6 +264,7 @@ def rank_records(
     neighbours: Mapping[str, Mapping[str, int]] | None = None,
     asking: Container[str] = (),
     replies: Mapping[str, str] | None = None,
+    followed: Mapping[str, str] | None = None,
     query_words: Container[str] | None = None,
     cross_script: Container[str] = (),
     floor: float = 0.0,
@@ -276,6 +287,8 @@ def rank_records(
         asking: turns that ask a question; they lose ASKING_PENALTY (after the lift).
         replies: uid -> the turn that asks just before it; a reply gains REPLY_WEIGHT
             times that turn's score when more than its neighbour lift.
+        followed: a reply's uid -> the turn its question followed up; the reply gains
+            FOLLOW_WEIGHT times that turn's score when more than its other lifts.
         query_words: the query's words, lower case; a record whose author they name gains
             AUTHOR_BOOST.
         cross_script: records written in none of the query's scripts: their keyword part
@@ -337,6 +350,9 @@ def rank_records(
             asked = replies.get(uid) if replies else None
             if asked is not None and asked in own:
                 lift = max(lift, REPLY_WEIGHT * own[asked])
+            topic = followed.get(uid) if followed else None
+            if topic is not None and topic in own:
+                lift = max(lift, FOLLOW_WEIGHT * own[topic])
             if uid in best and lift > 0:
                 best[uid] = replace(best[uid], score=own[uid] + lift)
         for uid in neighbours:

@@ -143,55 +143,82 @@ class Context(NamedTuple):
     asking: set[str]
     #: uid -> the turn just before it, when that one asks: the question it replies to
     replies: dict[str, str]
+    #: a reply's uid -> the turn its question followed up ("Deborah asked me to be the
+    #: volunteer coordinator." / "What does that involve?" / the reply)
+    followed: dict[str, str]
 
 
 def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1) -> Context:
     """Return the records around ``uids`` in their conversations (up to ``reach`` turns
-    each way), the turns among them that ask, and which turn replies to which.
+    each way), the turns among them that ask, which turn replies to which, and what each
+    reply's question followed up.
 
     Neighbours are the log lines around the record's own (a conversation is imported in
     order), kept while they are the current version of a record of the same conversation
-    (see ``_conversation``); the walk stops at the first line that is not. Blocking: a few
-    reads of the log.
+    (see ``_conversation``); the walk stops at the first line that is not. A turn followed
+    by one that asks is linked to that question's reply as well. Blocking: a few reads of
+    the log.
     """
-    links: dict[str, dict[str, int]] = {}
-    asking: set[str] = set()
-    replies: dict[str, str] = {}
+    found = Context({}, set(), {}, {})
+
+    def step(offset: int, side: int, group: tuple[Any, ...]) -> tuple[int, str, bool] | None:
+        """The turn before (side 0) or after (side 1) the line at ``offset`` in its
+        conversation: its offset, uid and whether it asks; None past the conversation."""
+        at = log.around(offset)[side]
+        if at is None:
+            return None
+        line = log.read_line(at)
+        uid = line.get("uid")
+        if not isinstance(uid, str) or _conversation(line) != group:
+            return None
+        current = table.get(uid)
+        if current is None or current.offset != at:
+            return None
+        if _asks(line):
+            found.asking.add(uid)
+        return at, uid, _asks(line)
+
+    def link(one: str, other: str, steps: int) -> None:
+        for a, b in ((one, other), (other, one)):
+            near = found.links.setdefault(a, {})
+            near[b] = min(near.get(b, steps), steps)
+
     for uid in uids:
         row = table.get(uid)
         if row is None:
             continue
-        line = log.read_line(row.offset)
-        group = _conversation(line)
+        group = _conversation(log.read_line(row.offset))
         if group is None:
             continue
-        if _asks(line):
-            asking.add(uid)
+        asks = _asks(log.read_line(row.offset))
+        if asks:
+            found.asking.add(uid)
+        nearest: list[tuple[int, str, bool] | None] = []
         for side in (0, 1):
-            offset: int | None = row.offset
+            offset, first = row.offset, None
             for steps in range(1, reach + 1):
-                offset = log.around(offset)[side] if offset is not None else None
-                if offset is None:
+                got = step(offset, side, group)
+                if got is None:
                     break
-                other = log.read_line(offset)
-                other_uid = other.get("uid")
-                if not isinstance(other_uid, str) or _conversation(other) != group:
-                    break
-                current = table.get(other_uid)
-                if current is None or current.offset != offset:
-                    break
-                # side 0 walks back, side 1 forward: the later of two turns replies to
-                # the earlier when that one asks.
-                earlier, later = (other, line) if side == 0 else (line, other)
-                if steps == 1 and _asks(earlier):
-                    replies[str(later.get("uid"))] = str(earlier.get("uid"))
-                near = links.setdefault(uid, {})
-                near[other_uid] = min(near.get(other_uid, steps), steps)
-                back = links.setdefault(other_uid, {})
-                back[uid] = min(back.get(uid, steps), steps)
-                if _asks(other):
-                    asking.add(other_uid)
-    return Context(links, asking, replies)
+                offset, other, _ = got
+                first = first or got
+                link(uid, other, steps)
+            nearest.append(first)
+        before, after = nearest
+        if before is not None and before[2]:
+            found.replies[uid] = before[1]
+        if after is not None and asks:
+            found.replies[after[1]] = uid
+            if before is not None:
+                found.followed[after[1]] = before[1]
+        elif after is not None and after[2]:
+            # This turn, a question that follows it up, and the reply: the reply is about it.
+            reply = step(after[0], 1, group)
+            if reply is not None:
+                link(after[1], reply[1], 1)
+                found.replies[reply[1]] = after[1]
+                found.followed[reply[1]] = uid
+    return found
 
 
 # Only the best dense candidates are checked for their script (a log read each): one found by
@@ -406,7 +433,9 @@ async def search(
     )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
     pool = [r.uid for r in ranked[:NEIGHBOUR_POOL] if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
-    links, asking, replies = await asyncio.to_thread(neighbours, pool, table, log, NEIGHBOUR_REACH)
+    links, asking, replies, followed = await asyncio.to_thread(
+        neighbours, pool, table, log, NEIGHBOUR_REACH
+    )
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
@@ -422,6 +451,7 @@ async def search(
             neighbours=links,
             asking=asking,
             replies=replies,
+            followed=followed,
             query_words=named,
             cross_script=foreign,
             floor=floor,
