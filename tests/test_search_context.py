@@ -358,3 +358,33 @@ async def test_the_reply_to_a_follow_up_question_is_found(
         monkeypatch.setattr(ranking, "FOLLOW_WEIGHT", 0.0)
         plain = [h.id for h in await memory.search(question, k=5)]
         assert plain[0] == "s2:t5", plain
+
+
+@pytest.mark.slow
+async def test_a_turn_that_asks_anywhere_in_it_is_replied_to(tmp_path: Path) -> None:
+    from memtrails.testing import HashingEmbedder
+
+    lines = [
+        ("Felix", "So?? How did the first driving lesson go? I've been waiting all week."),
+        ("Noor", "I stalled six times. Six."),
+        ("Felix", "你们什么时候出发\uff1f"),
+        ("Noor", "六月九号。"),
+        ("Felix", "متى تبدأ الدروس؟"),
+        ("Noor", "يوم الاثنين."),
+    ]
+    rows = [
+        MemoryRecord(id=f"t{i}", text=text, kind="chat", author=who, source="chat/d", thread="s1")
+        for i, (who, text) in enumerate(lines, 1)
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(rows)
+        folder = memory._open_folder()
+        uid = {r.id: record_uid("chat/d", r.id) for r in rows}
+        first = neighbours([uid["t1"]], folder.table, folder.log)
+        assert first.replies == {uid["t2"]: uid["t1"]}
+        # It asks, but does not end asking: it keeps its score (no penalty).
+        assert uid["t1"] not in first.asking
+        for ask, reply in (("t3", "t4"), ("t5", "t6")):  # the full-width and Arabic marks
+            context = neighbours([uid[ask]], folder.table, folder.log)
+            assert context.replies[uid[reply]] == uid[ask]
+            assert uid[ask] in context.asking

@@ -139,9 +139,10 @@ class Context(NamedTuple):
 
     #: uid -> {the live records around it in its conversation: how many turns away}
     links: dict[str, dict[str, int]]
-    #: the turns among all of them that ask a question (end with "?")
+    #: the turns among all of them that end asking a question (see `_asks`)
     asking: set[str]
-    #: uid -> the turn just before it, when that one asks: the question it replies to
+    #: uid -> the turn just before it, when that one asks (anywhere in it): the question it
+    #: replies to
     replies: dict[str, str]
     #: a reply's uid -> the turn its question followed up ("Deborah asked me to be the
     #: volunteer coordinator." / "What does that involve?" / the reply)
@@ -176,7 +177,7 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
             return None
         if _asks(line):
             found.asking.add(uid)
-        return at, uid, _asks(line)
+        return at, uid, _has_question(line)
 
     def link(one: str, other: str, steps: int) -> None:
         for a, b in ((one, other), (other, one)):
@@ -187,11 +188,12 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
         row = table.get(uid)
         if row is None:
             continue
-        group = _conversation(log.read_line(row.offset))
+        line = log.read_line(row.offset)
+        group = _conversation(line)
         if group is None:
             continue
-        asks = _asks(log.read_line(row.offset))
-        if asks:
+        asks = _has_question(line)
+        if _asks(line):
             found.asking.add(uid)
         nearest: list[tuple[int, str, bool] | None] = []
         for side in (0, 1):
@@ -282,8 +284,20 @@ def of_the_kind(
     return out
 
 
+# "?" and the full-width and Arabic question marks (U+FF1F, U+061F).
+_QUESTION_MARKS = ("?", "\uff1f", "\u061f")
+
+
 def _asks(line: Mapping[str, Any]) -> bool:
-    return str(line.get("text", "")).rstrip().endswith("?")
+    """A turn that ends asking ("What did you get her?"): seldom itself an answer."""
+    return str(line.get("text", "")).rstrip().endswith(_QUESTION_MARKS)
+
+
+def _has_question(line: Mapping[str, Any]) -> bool:
+    """A turn that asks anywhere ("So?? How did the lesson go? I've been waiting all
+    week."): the turn after it replies."""
+    text = str(line.get("text", ""))
+    return any(mark in text for mark in _QUESTION_MARKS)
 
 
 def snippet_of(passage: str, title: str | None, limit: int) -> str:
