@@ -63,8 +63,9 @@ class SearchHit:
 
     ``score`` is the fused score the results are ordered by (0..2, plus 0.2 inside a date
     window the query names, 0.2 when the query names the author, and for a conversation's
-    turns 0.3 x the best neighbour's score, or a reply the whole score of the turn before it
-    that asks, less 0.2 for a turn that asks); ``dense`` is
+    turns 0.3 x the best neighbour's score, or for a reply the whole score of the turn that
+    asks before it, or 0.7 x the score of the turn that question followed up, less 0.2 for a
+    turn that ends asking); ``dense`` is
     the record's best raw cosine with the query and ``keyword`` its best raw keyword score
     (``None`` when that side did not find it); ``confidence`` is the search's (the same on
     every hit, see
