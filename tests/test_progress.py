@@ -160,6 +160,7 @@ def test_a_long_name_gives_way_to_the_bar_on_an_80_column_terminal(
     import fcntl
     import os
     import pty
+    import select
     import struct
     import termios
 
@@ -172,7 +173,12 @@ def test_a_long_name_gives_way_to_the_bar_on_an_80_column_terminal(
         with progress.progress_bar(label, total_records=3000) as on_progress:
             on_progress(ImportReport(added=1230, errors_left_out=Counter(bad=3), embedded=1100))
         screen.flush()
-        drawn = os.read(leader, 1 << 16).decode()
+        # A pty hands over what it holds in pieces: read until it has nothing more, or a
+        # busy machine shows only the first frame.
+        chunks = []
+        while select.select([leader], [], [], 0.5)[0]:
+            chunks.append(os.read(leader, 1 << 16))
+        drawn = b"".join(chunks).decode()
     finally:
         screen.close()
         os.close(follower)

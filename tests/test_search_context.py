@@ -46,9 +46,11 @@ SESSIONS = [
 SOURCE = "conversation/maya-tom"
 
 
-def turns(source: str = SOURCE) -> list[MemoryRecord]:
+def turns(
+    source: str = SOURCE, sessions: list[tuple[str, list[tuple[str, str]]]] = SESSIONS
+) -> list[MemoryRecord]:
     out = []
-    for n, (at, lines) in enumerate(SESSIONS, 1):
+    for n, (at, lines) in enumerate(sessions, 1):
         for i, (speaker, text) in enumerate(lines, 1):
             out.append(
                 MemoryRecord(
@@ -298,19 +300,7 @@ FARM_CHAT = [
 
 
 def farm_turns() -> list[MemoryRecord]:
-    return [
-        MemoryRecord(
-            id=f"s{n}:t{i}",
-            text=text,
-            kind="chat",
-            author=speaker,
-            at=at,
-            source="chat/farm",
-            thread=f"s{n}",
-        )
-        for n, (at, lines) in enumerate(FARM_CHAT, 1)
-        for i, (speaker, text) in enumerate(lines, 1)
-    ]
+    return turns("chat/farm", FARM_CHAT)
 
 
 async def test_the_reply_to_the_turn_that_asks_the_question_is_found_first(
