@@ -127,6 +127,31 @@ def test_the_reply_to_a_follow_up_question_gains_from_the_turn_it_follows_up() -
     assert order(ranked)[:2] == ["news", "reply"]
 
 
+def test_a_question_about_one_speaker_lifts_only_their_replies() -> None:
+    # Ines: "Did you go to the running shop?" / Kofi: "They sold me some trainers for £95."
+    dense = [
+        hit("ask", 0.9, "Ines"),
+        hit("hers", 0.6, "Ines"),
+        hit("his", 0.45, "Kofi"),
+        hit("far", 0.1, "Kofi"),
+    ]
+    linked = {"ask": {"his": 1}, "his": {"ask": 1}}
+    about_ines = {"how", "much", "did", "ines", "pay", "for", "trainers"}
+    ranked = rank_records(
+        dense, [], neighbours=linked, replies={"his": "ask"}, query_words=about_ines
+    )
+    assert order(ranked).index("hers") < order(ranked).index("his")
+    own = {r.uid: r.score for r in rank_records(dense, [], query_words=about_ines)}
+    score = {r.uid: r.score for r in ranked}
+    # Kofi's reply keeps the neighbour lift only; asked about Kofi, it is the answer.
+    assert score["his"] == pytest.approx(own["his"] + ranking.NEIGHBOUR_WEIGHT * own["ask"])
+    about_kofi = {"how", "much", "did", "kofi", "pay", "for", "trainers"}
+    ranked = rank_records(
+        dense, [], neighbours=linked, replies={"his": "ask"}, query_words=about_kofi
+    )
+    assert order(ranked)[0] == "his"
+
+
 def test_query_words_that_name_an_author_of_the_candidates() -> None:
     hits = [hit("a", 0.5, "Kofi Mensah"), hit("b", 0.4, "Ines <ines@example.com>"), hit("c", 0.3)]
     words = {"what", "did", "kofi", "say", "to", "hannah", "example"}
