@@ -347,8 +347,8 @@ def rank_records(
         # A question that names a speaker ("How much did Ines pay for her trainers?") asks
         # for that speaker's facts: the other speaker's replies tell their own ("They sold
         # me some for £95"), so only the named speaker's turns gain as replies. On the dev
-        # set's long chats: person questions hit@1 .438 -> .625, all .507 -> .543, the short
-        # ones and the rest unchanged or one place up (benchmarks/README.md, issue 32).
+        # set's long chats: person questions hit@1 .438 -> .625, all .507 -> .543; over the
+        # whole dev set 20 questions up, 3 down (benchmarks/README.md, issue 32).
         speakers = {
             uid
             for uid, r in best.items()
