@@ -403,3 +403,39 @@ async def test_a_turn_that_asks_anywhere_in_it_is_replied_to(tmp_path: Path) -> 
             context = neighbours([uid[ask]], folder.table, folder.log)
             assert context.replies[uid[reply]] == uid[ask]
             assert uid[ask] in context.asking
+
+
+@pytest.mark.slow
+async def test_in_mail_a_name_stays_a_word_even_when_it_names_an_author(tmp_path: Path) -> None:
+    from memtrails.testing import HashingEmbedder
+
+    body = "I went through the whole thing line by line and ran the suite twice on Linux. " * 6
+    mails = [
+        MemoryRecord(
+            id="tom",
+            title="Reactor patch",
+            text="Here is my patch for the reactor shutdown hang. " + body,
+            kind="mail",
+            author="Tom Baker <tom@example.org>",
+            source="list",
+            thread="t1",
+        ),
+        MemoryRecord(
+            id="ann",
+            title="Re: Reactor patch",
+            text="The patch from Tom fixes the shutdown hang for me. " + body,
+            kind="mail",
+            author="Ann Lee <ann@example.org>",
+            source="list",
+            thread="t1",
+        ),
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(mails)
+        hits = await memory.search("What did Ann think of the patch Tom sent?")
+        words = {h.id: h.keyword for h in hits}
+        # A mail is not a turn: "Tom", which names an author, still counts as a word, and
+        # Ann's reply about his patch holds it.
+        plain = {h.id: h.keyword for h in await memory.search("What did Ann think of the patch?")}
+        assert words["ann"] is not None and plain["ann"] is not None
+        assert words["ann"] > plain["ann"]

@@ -403,8 +403,10 @@ async def search(
     # the turns they wrote; as a word, the name matches the other speaker's turns that
     # address them ("Hi Kofi! How was the fete?"), where it is rare and so weighs most.
     # When the candidates show a query word to be an author's name, the words side is asked
-    # again without it (one more index call, for such questions only).
-    if by_words and (authors := author_words(named, (*by_meaning, *by_words))):
+    # again without it (one more index call, for such questions only). Only the authors of
+    # short passages count (turns): in mail a name is as often what a message is about.
+    turns = [h for h in (*by_meaning, *by_words) if _passage_chars(h) <= SHORT_TURN_CHARS]
+    if by_words and (authors := author_words(named, turns)):
         ids = set(keyword_vector(" ".join(authors)))
         if kept := {t: v for t, v in terms.items() if t not in ids}:
             sparse = SparseVector(list(kept), list(kept.values()))
