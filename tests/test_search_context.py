@@ -11,7 +11,7 @@ import memtrails.folder.ranking as ranking
 from memtrails import Memory
 from memtrails.folder.index._base import Hit
 from memtrails.folder.ranking import AUTHOR_BOOST, author_named, author_words, rank_records
-from memtrails.folder.search import neighbours
+from memtrails.folder.turns import neighbours
 from memtrails.keys import record_uid
 from memtrails.records import MemoryRecord
 
@@ -412,23 +412,18 @@ async def test_in_mail_a_name_stays_a_word_even_when_it_names_an_author(tmp_path
     body = "I went through the whole thing line by line and ran the suite twice on Linux. " * 6
     mails = [
         MemoryRecord(
-            id="tom",
-            title="Reactor patch",
-            text="Here is my patch for the reactor shutdown hang. " + body,
+            id=who.split()[0].lower(),
+            title=title,
+            text=first + body,
             kind="mail",
-            author="Tom Baker <tom@example.org>",
+            author=f"{who} <{who.split()[0].lower()}@example.org>",
             source="list",
             thread="t1",
-        ),
-        MemoryRecord(
-            id="ann",
-            title="Re: Reactor patch",
-            text="The patch from Tom fixes the shutdown hang for me. " + body,
-            kind="mail",
-            author="Ann Lee <ann@example.org>",
-            source="list",
-            thread="t1",
-        ),
+        )
+        for who, title, first in (
+            ("Tom Baker", "Reactor patch", "Here is my patch for the reactor shutdown hang. "),
+            ("Ann Lee", "Re: Reactor patch", "The patch from Tom fixes the shutdown hang for me. "),
+        )
     ]
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         await memory.ingest(mails)

@@ -1,0 +1,146 @@
+"""A conversation's turns around search results: neighbours, replies and follow-ups.
+
+Search reads these for the short turns among its best records (see ranking.rank_records):
+the turns just before and after each in its thread or channel, which of them ask, which
+reply to which, and what a question followed up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from .log import RecordLog
+from .ranking import SHORT_TURN_CHARS
+from .table import Table
+
+__all__ = ["Context", "neighbours"]
+
+
+def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """Return what a record shares with its neighbours in one conversation, None if nothing.
+
+    A thread (a session, a mail thread), a chat's channel, or for chat records with neither
+    their source: other rows without a thread (notes, files, a table's rows) are not turns of
+    a conversation, whoever wrote them. Only turns count, short (at most SHORT_TURN_CHARS)
+    and untitled: a mail or a long message stands on its own.
+    """
+    if line.get("deleted"):
+        return None
+    text = line.get("text")
+    if not isinstance(text, str) or len(text) > SHORT_TURN_CHARS or line.get("title"):
+        return None
+    meta = line.get("meta") or {}
+    channel = meta.get("channel") if isinstance(meta, Mapping) else None
+    if line.get("kind") == "chat" and channel:
+        return (line.get("source"), "chat", channel)
+    if line.get("thread"):
+        return (line.get("source"), line.get("kind"), line.get("thread"))
+    if line.get("kind") == "chat":
+        return (line.get("source"), "chat", None)
+    return None
+
+
+class Context(NamedTuple):
+    """The turns around some records in their conversations (see :func:`neighbours`)."""
+
+    #: uid -> {the live records around it in its conversation: how many turns away}
+    links: dict[str, dict[str, int]]
+    #: the turns among all of them that end asking a question (see `_asks`)
+    asking: set[str]
+    #: uid -> the turn just before it, when that one asks (anywhere in it): the question it
+    #: replies to
+    replies: dict[str, str]
+    #: a reply's uid -> the turn its question followed up ("Deborah asked me to be the
+    #: volunteer coordinator." / "What does that involve?" / the reply)
+    followed: dict[str, str]
+
+
+def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1) -> Context:
+    """Return the records around ``uids`` in their conversations (up to ``reach`` turns
+    each way), the turns among them that ask, which turn replies to which, and what each
+    reply's question followed up.
+
+    Neighbours are the log lines around the record's own (a conversation is imported in
+    order), kept while they are the current version of a record of the same conversation
+    (see ``_conversation``); the walk stops at the first line that is not. A turn followed
+    by one that asks is linked to that question's reply as well. Blocking: a few reads of
+    the log.
+    """
+    found = Context({}, set(), {}, {})
+
+    def step(offset: int, side: int, group: tuple[Any, ...]) -> tuple[int, str, bool] | None:
+        """The turn before (side 0) or after (side 1) the line at ``offset`` in its
+        conversation: its offset, uid and whether it asks; None past the conversation."""
+        at = log.around(offset)[side]
+        if at is None:
+            return None
+        line = log.read_line(at)
+        uid = line.get("uid")
+        if not isinstance(uid, str) or _conversation(line) != group:
+            return None
+        current = table.get(uid)
+        if current is None or current.offset != at:
+            return None
+        if _asks(line):
+            found.asking.add(uid)
+        return at, uid, _has_question(line)
+
+    def link(one: str, other: str, steps: int) -> None:
+        for a, b in ((one, other), (other, one)):
+            near = found.links.setdefault(a, {})
+            near[b] = min(near.get(b, steps), steps)
+
+    for uid in uids:
+        row = table.get(uid)
+        if row is None:
+            continue
+        line = log.read_line(row.offset)
+        group = _conversation(line)
+        if group is None:
+            continue
+        asks = _has_question(line)
+        if _asks(line):
+            found.asking.add(uid)
+        nearest: list[tuple[int, str, bool] | None] = []
+        for side in (0, 1):
+            offset, first = row.offset, None
+            for steps in range(1, reach + 1):
+                got = step(offset, side, group)
+                if got is None:
+                    break
+                offset, other, _ = got
+                first = first or got
+                link(uid, other, steps)
+            nearest.append(first)
+        before, after = nearest
+        if before is not None and before[2]:
+            found.replies[uid] = before[1]
+        if after is not None and asks:
+            found.replies[after[1]] = uid
+            if before is not None:
+                found.followed[after[1]] = before[1]
+        elif after is not None and after[2]:
+            # This turn, a question that follows it up, and the reply: the reply is about it.
+            reply = step(after[0], 1, group)
+            if reply is not None:
+                link(after[1], reply[1], 1)
+                found.replies[reply[1]] = after[1]
+                found.followed[reply[1]] = uid
+    return found
+
+
+# "?" and the full-width and Arabic question marks (U+FF1F, U+061F).
+_QUESTION_MARKS = ("?", "\uff1f", "\u061f")
+
+
+def _asks(line: Mapping[str, Any]) -> bool:
+    """A turn that ends asking ("What did you get her?"): seldom itself an answer."""
+    return str(line.get("text", "")).rstrip().endswith(_QUESTION_MARKS)
+
+
+def _has_question(line: Mapping[str, Any]) -> bool:
+    """A turn that asks anywhere ("So?? How did the lesson go? I've been waiting all
+    week."): the turn after it replies."""
+    text = str(line.get("text", ""))
+    return any(mark in text for mark in _QUESTION_MARKS)
