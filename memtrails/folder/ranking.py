@@ -326,6 +326,8 @@ def rank_records(
             side[hit.uid] = max(side.get(hit.uid, float("-inf")), hit.score)
     every_window = (*((window,) if window else ()), *windows)
     best: dict[str, Ranked] = {}
+    # The records by an author the query names (see `replies` below).
+    speakers: set[str] = set()
     for point, hit in payloads.items():
         if live is not None and hit.uid not in live:
             continue
@@ -339,6 +341,7 @@ def rank_records(
                 score += DATE_BOOST
         if query_words is not None and author_named(hit.payload.get("author"), query_words):
             score += AUTHOR_BOOST
+            speakers.add(hit.uid)
         current = best.get(hit.uid)
         if current is None or score > current.score:
             best[hit.uid] = Ranked(hit.uid, score, raw[0].get(hit.uid), raw[1].get(hit.uid), hit)
@@ -349,11 +352,6 @@ def rank_records(
         # me some for £95"), so only the named speaker's turns gain as replies. On the dev
         # set's long chats: person questions hit@1 .438 -> .625, all .507 -> .543; over the
         # whole dev set 20 questions up, 3 down (benchmarks/README.md, issue 32).
-        speakers = {
-            uid
-            for uid, r in best.items()
-            if query_words is not None and author_named(r.hit.payload.get("author"), query_words)
-        }
         for uid, near in neighbours.items():
             lift = NEIGHBOUR_WEIGHT * max(
                 (own[n] * NEIGHBOUR_DECAY ** (d - 1) for n, d in near.items() if n in own),
