@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import json
 import statistics
 import sys
@@ -260,13 +261,40 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "answered_empty": sum(1 for r in found if r["n_hits"] == 0),
         "answered_unconfident": sum(1 for r in found if r["confident"] is False),
     }
+    # How well the signal tells the two apart at any threshold, overall and by where the
+    # search ran: over a whole folder, or inside one conversation.
+    inside = ("conv", "lconv", "conv-none", "lconv-none")
+    auc = {
+        "all": _auc(found, none),
+        "folder": _auc(
+            [r for r in found if r["category"] not in inside],
+            [r for r in none if r["category"] not in inside],
+        ),
+        "conversation": _auc(
+            [r for r in found if r["category"] in inside],
+            [r for r in none if r["category"] in inside],
+        ),
+    }
     return {
         "none": len(none),
         "answered_found": len(found),
         "best_lossless": best,
         "flags": flagged,
+        "auc": auc,
         "table": table,
     }
+
+
+def _auc(found: list[dict[str, Any]], none: list[dict[str, Any]]) -> float | None:
+    """The chance that an answered query's signal beats a no-answer one's (ties count half)."""
+    if not found or not none:
+        return None
+    high = sorted(r["signal"] for r in found)
+    above = sum(len(high) - bisect.bisect_right(high, n["signal"]) for n in none)
+    ties = sum(
+        bisect.bisect_right(high, n["signal"]) - bisect.bisect_left(high, n["signal"]) for n in none
+    )
+    return round((above + 0.5 * ties) / (len(found) * len(none)), 3)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
@@ -415,7 +443,7 @@ def report(result: dict[str, Any]) -> None:
     best = a["best_lossless"]
     print(
         f"abstention: {a['none']} no-answer queries, {a['answered_found']} answered (answer in top 10); "
-        f"flags {a['flags']}"
+        f"flags {a['flags']}; AUC {a['auc']}"
     )
     if best:
         print(
