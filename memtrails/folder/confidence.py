@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 
 from ..portable import fnv1a32
 from ..words import words
@@ -14,6 +14,7 @@ __all__ = [
     "CONFIDENCE_MEANING",
     "SCOPE_OVER",
     "WORDS_OVER",
+    "across",
     "confidence",
     "word_weights",
     "words_matched",
@@ -88,6 +89,40 @@ def words_matched(
         held = set(words(text))
         best = max(best, sum(v for w, v in counted.items() if w in held) / total)
     return best
+
+
+def across(
+    cosines: Mapping[str, float], foreign: Container[str], kin: Container[str], pull: float
+) -> float | None:
+    """Return the best cosine of a record outside the query's script when such a record comes
+    as close as the best in it, once the model's pull to its own script is taken back.
+
+    A question answered in another language shares no word with its answer, so the words
+    cannot tell whether it is answered; the meaning must. But a multilingual model finds
+    every record in another language less close, and a question the folder cannot answer
+    meets records in the other language that come close only by the pull the search gives
+    them (``ranking.LANGUAGE_PULL``) and by standing in for their missing words: then the
+    records in the question's own script, words and all, are what the confidence weighs.
+
+    Args:
+        cosines: each candidate record's best raw cosine.
+        foreign: the records whose prose is in none of the query's scripts.
+        kin: the records whose prose shares one (the rest are too short to tell).
+        pull: the model's ``ranking.LANGUAGE_PULL``.
+
+    Returns:
+        The best cosine of the records outside ``kin``, or None when no record is
+        ``foreign`` or one in ``kin`` comes closer than every other by more than ``pull``.
+
+    Example:
+        >>> across({"ko": 0.80, "en": 0.82}, {"ko"}, {"en"}, 0.04), across({"ko": 0.77, "en": 0.82}, {"ko"}, {"en"}, 0.04)
+        (0.8, None)
+    """
+    if not any(uid in foreign for uid in cosines):
+        return None
+    near = max((c for uid, c in cosines.items() if uid in kin), default=-1.0)
+    far = max((c for uid, c in cosines.items() if uid not in kin), default=-1.0)
+    return far if far + pull >= near else None
 
 
 def confidence(closest: float, matched: float | None) -> float:

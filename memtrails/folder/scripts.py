@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["MAIN_SHARE", "MIN_LETTERS", "main_scripts", "share_a_script"]
+__all__ = ["MAIN_SHARE", "MIN_LETTERS", "main_scripts", "prose_scripts", "share_a_script"]
 
 # A script counts as one a text is written in when it holds at least this share of the
 # text's letters: a Korean note that names "restic" and "NAS" is written in Hangul, not in
@@ -100,6 +100,54 @@ def main_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> froze
         for char in _NOT_ASCII.findall(chunk):
             script = _script(char)
             if script is not None:
+                counts[script] = counts.get(script, 0) + 1
+    letters = sum(counts.values())
+    if letters < max(1, least):
+        return frozenset()
+    return frozenset(s for s, n in counts.items() if n >= MAIN_SHARE * letters)
+
+
+# A word of the text: a run of letters, digits, marks and the joiners of identifiers.
+_WORD = re.compile(r"[\w.'\u2019-]+")
+# A word of Latin prose: lower-case letters only, an apostrophe or a hyphen between them.
+_LATIN_PROSE = re.compile(
+    r"[a-z\u00df-\u00ff\u0100-\u024f]+(?:['\u2019-][a-z\u00df-\u00ff\u0100-\u024f]+)*\.?"
+)
+
+# The same in ASCII text, found in one pass: lower-case letters between what ends a word.
+_ASCII_PROSE = re.compile(r"(?<![\w.'-])[a-z]+(?:['-][a-z]+)*(?=\.?(?![\w.'-]))")
+
+
+def prose_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> frozenset[str]:
+    """Return the scripts the prose of ``text`` is written in: as :func:`main_scripts`, but
+    Latin letters count only in words of lower-case letters.
+
+    Developers writing Korean (or Russian, or Chinese) keep the names of their tools in
+    Latin letters ("Redis가", "cert-manager를", "TTL 300초"): by letters such a note is
+    half Latin, yet no English word of a question can be in it. A capitalised or
+    upper-case word, one with digits or underscores, or one joined to another script's
+    letters is a name here; the first word of an English sentence is lost to the count,
+    the rest of the sentence is not.
+
+    Example:
+        >>> sorted(prose_scripts("세션 저장용 Redis가 가득 차서 maxmemory-policy를 allkeys-lru로 바꾸고 TTL을 건다"))
+        ['hangul']
+        >>> sorted(prose_scripts("Sessions were lost when Redis filled up and evicted their keys"))
+        ['latin']
+    """
+    chunk = text[:limit]
+    if chunk.isascii():  # most passages: one regex pass instead of a word-by-word loop
+        latin = sum(len(w) for w in _ASCII_PROSE.findall(chunk))
+        return frozenset({"latin"}) if latin >= max(1, least) else frozenset()
+    counts: dict[str, int] = {}
+    for word in _WORD.findall(chunk):
+        if word.isascii() or _LATIN_PROSE.fullmatch(word):
+            if _LATIN_PROSE.fullmatch(word):
+                counts["latin"] = counts.get("latin", 0) + sum(c.isalpha() for c in word)
+            continue
+        for char in word:
+            script = _script(char)
+            if script is not None and script != "latin":
                 counts[script] = counts.get(script, 0) + 1
     letters = sum(counts.values())
     if letters < max(1, least):

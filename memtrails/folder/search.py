@@ -14,7 +14,7 @@ from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
 from .answers import wanted_answer
-from .confidence import WORDS_OVER, confidence, word_weights, words_matched
+from .confidence import WORDS_OVER, across, confidence, word_weights, words_matched
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
@@ -38,7 +38,7 @@ from .ranking import (
     rank_records,
 )
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
-from .scripts import main_scripts, share_a_script
+from .scripts import prose_scripts, share_a_script
 from .table import Table
 from .turns import neighbours
 from .when import Windows, query_windows
@@ -46,8 +46,8 @@ from .when import Windows, query_windows
 __all__ = [
     "SNIPPET_CHARS",
     "SearchHit",
-    "cross_script",
     "record_texts",
+    "script_groups",
     "search",
     "search_hit",
     "snippet_of",
@@ -110,28 +110,31 @@ class SearchHit:
         } | ({"attachment": self.attachment} if self.attachment else {})
 
 
-# Only the best dense candidates are checked for their script (a log read each): one found by
-# meaning alone and far down that side's list cannot climb far whatever its keyword part.
+# Only the best dense candidates are checked for their script (a log read each): one far
+# down that side's list cannot climb far whatever its keyword part.
 CROSS_SCRIPT_POOL = 20
 
 
-def cross_script(
+def script_groups(
     uids: Sequence[str], table: Table, log: RecordLog, query: frozenset[str]
-) -> set[str]:
-    """Return the records among ``uids`` written in none of the scripts ``query`` is in
-    (see :func:`memtrails.folder.scripts.main_scripts`). Blocking: one log read a record."""
-    out: set[str] = set()
+) -> tuple[set[str], set[str]]:
+    """Return the records among ``uids`` whose prose is in none of the scripts ``query`` is
+    in, and those whose prose shares one (see :func:`memtrails.folder.scripts.prose_scripts`:
+    a Korean note naming Latin tools is Korean prose); a record too short to tell is in
+    neither. Blocking: one log read a record."""
+    foreign: set[str] = set()
+    kin: set[str] = set()
     if not query:
-        return out
+        return foreign, kin
     for uid in uids:
         row = table.get(uid)
         if row is None:
             continue
         line = log.read_line(row.offset)
-        text = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
-        if not share_a_script(query, main_scripts(text)):
-            out.add(uid)
-    return out
+        scripts = prose_scripts(f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}")
+        if scripts:
+            (kin if share_a_script(query, scripts) else foreign).add(uid)
+    return foreign, kin
 
 
 # How much of a record's text the confidence reads for the query's words: enough for a note or
@@ -296,16 +299,21 @@ async def search(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
     )
     inside = await _written_then(index, dense, sparse, where, windows)
-    # Records found by meaning alone, in no script of the query's: the keyword side could not
-    # have found them (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across
-    # languages (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and
-    # its folders pay no log reads for this.
+    # Records whose prose is in no script of the query's: the keyword side can reach at most
+    # the names they share with it ("Redis", "pg_dump"), never the question's own words
+    # (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across languages
+    # (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and its folders
+    # pay no log reads for this.
     foreign: set[str] = set()
+    kin: set[str] = set()
     if pull > 0:
-        worded = {h.uid for h in by_words}
-        alone = list(dict.fromkeys(h.uid for h in by_meaning if h.uid not in worded))
-        foreign = await asyncio.to_thread(
-            cross_script, alone[:CROSS_SCRIPT_POOL], table, log, main_scripts(query, least=1)
+        closest_first = list(dict.fromkeys(h.uid for h in by_meaning))
+        foreign, kin = await asyncio.to_thread(
+            script_groups,
+            closest_first[:CROSS_SCRIPT_POOL],
+            table,
+            log,
+            prose_scripts(query, least=1),
         )
     ranked = rank_records(
         by_meaning,
@@ -350,11 +358,16 @@ async def search(
         fit = await asyncio.to_thread(of_the_kind, wanted, [r.hit for r in head], table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
     weights = word_weights(query, idf, len(table))
-    # The words the best records hold, weighed by rarity; only the words in those records'
-    # scripts count, so a question answered in another language is not held against it.
-    best = [r.uid for r in ranked[:WORDS_OVER]]
-    texts = await asyncio.to_thread(record_texts, best, table, log)
-    sure = confidence(closest, words_matched(weights, texts))
+    far = across(_cosines(by_meaning), foreign, kin, pull)
+    if far is not None:
+        # A record in another script comes closest: the words cannot tell, the meaning must.
+        sure = confidence(calibrated(far, CONFIDENCE_FLOOR.get(embedder.model_id, floor)), None)
+    else:
+        # The words the best records in the query's script hold, weighed by rarity (a record
+        # in another script can hold none of them, and comes no closer in meaning).
+        best = [r.uid for r in ranked if r.uid not in foreign][:WORDS_OVER]
+        texts = await asyncio.to_thread(record_texts, best, table, log)
+        sure = confidence(closest, words_matched(weights, texts))
     # A best record that stands alone (a mail, a page) must come closer than a turn must.
     if ranked and _passage_chars(ranked[0].hit) > SHORT_TURN_CHARS:
         sure = max(0.0, sure - ALONE_MARGIN.get(embedder.model_id, 0.0))
@@ -410,6 +423,14 @@ async def _written_then(
         return [], []
     inside = replace(where, since_ms=since, until_ms=until)
     return await index.candidates(dense, sparse, WINDOW_CANDIDATES, inside)
+
+
+def _cosines(hits: Sequence[Hit]) -> dict[str, float]:
+    """Each record's best cosine among the dense side's passages."""
+    out: dict[str, float] = {}
+    for h in hits:
+        out[h.uid] = max(out.get(h.uid, h.score), h.score)
+    return out
 
 
 def _passage_chars(hit: Hit) -> int:
