@@ -189,6 +189,26 @@ def test_a_passage_in_another_script_is_not_held_to_the_words_it_cannot_share() 
     assert (ranked[0].dense, ranked[0].keyword) == (0.60, None)
 
 
+
+def test_a_lone_common_word_does_not_outweigh_a_closer_meaning_in_another_script() -> None:
+    """The keyword side rescales over its own candidates: in a small folder a note sharing a
+    single common word with the question rescales to 1.0. With a note in another script in
+    play, its keyword part counts by how much of the question it holds (``held``)."""
+    dense = [
+        hit("ko-other", 0.62),
+        hit("en-answer", 0.60),
+        *(hit(f"n{i}", 0.3) for i in range(8)),
+    ]
+    keyword = [hit("ko-other", 3.0)]
+    foreign = {"en-answer"}
+    assert rank_records(dense, keyword, cross_script=foreign)[0].uid == "ko-other"
+    # It holds a tenth of the question's word weight: the answer's meaning wins.
+    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-other": 0.1})
+    assert ranked[0].uid == "en-answer"
+    # Holding every word of the question, it keeps its whole keyword part and its place.
+    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-other": 1.0})
+    assert ranked[0].uid == "ko-other"
+
 def test_a_models_cosines_are_mapped_onto_one_scale() -> None:
     from memtrails.folder.ranking import COSINE_FLOOR, calibrated
 

@@ -16,6 +16,7 @@ __all__ = [
     "WORDS_OVER",
     "across",
     "confidence",
+    "word_share",
     "word_weights",
     "words_matched",
 ]
@@ -52,6 +53,20 @@ def word_weights(query: str, idf: Mapping[int, float], records: int) -> dict[str
     return {w: n * idf.get(fnv1a32(w), rarest) for w, n in counts.items()}
 
 
+def word_share(weights: Mapping[str, float], text: str) -> float:
+    """Return the share of the query's word weight (:func:`word_weights`) that ``text`` holds.
+
+    Example:
+        >>> word_share({"backup": 3.0, "the": 1.0}, "The backups run nightly")
+        0.25
+    """
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    held = set(words(text))
+    return sum(v for w, v in weights.items() if w in held) / total
+
+
 def words_matched(
     weights: Mapping[str, float], texts: Sequence[str], scope: Sequence[str] = ()
 ) -> float | None:
@@ -84,11 +99,7 @@ def words_matched(
     total = sum(counted.values())
     if not lettered or total <= 0:
         return None
-    best = 0.0
-    for text in texts:
-        held = set(words(text))
-        best = max(best, sum(v for w, v in counted.items() if w in held) / total)
-    return best
+    return max((word_share(counted, text) for text in texts), default=0.0)
 
 
 def across(

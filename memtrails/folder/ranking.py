@@ -35,6 +35,7 @@ __all__ = [
     "SHORT_TURN_CHARS",
     "STATS_OVER",
     "WINDOW_CANDIDATES",
+    "WORDS_HELD",
     "Ranked",
     "author_named",
     "author_words",
@@ -79,6 +80,16 @@ AUTHOR_BOOST = 0.2
 # passage that answers in another language. Measured on the dev set's cross-language
 # questions (benchmarks/README.md).
 CROSS_SCRIPT_WORDS = 1.0
+# When records in another script compete, the keyword part of a record in the query's own
+# script is scaled by this plus the rest times the share of the question's word weight it
+# holds (confidence.word_share). The keyword side's scores are rescaled over its own
+# candidates, so in a small folder one record sharing a single common word with the
+# question ("같은", "the cause") rescales to the side's best, 1.0, and beats the note in
+# another language that answers, whose keyword part is its meaning (CROSS_SCRIPT_WORDS).
+# At 0.5 such a record keeps half; one holding every word keeps all. Measured on the coding
+# notes of benchmarks/coding_memory.py (benchmarks/README.md, issue 32); capping the part
+# at the share alone (0.0) cost same-language first places.
+WORDS_HELD = 0.5
 # The cosine a model gives text about something else, by model id: MiniLM's unrelated pairs
 # meet cosines near 0, multilingual-e5-small's near 0.7 (its whole range is squeezed into
 # 0.7..1). Every cosine threshold below (DENSE_MIN_SD, CONFIDENT_COSINE, NEAR_DUPLICATE) is
@@ -269,6 +280,7 @@ def rank_records(
     cross_script: Container[str] = (),
     floor: float = 0.0,
     pull: float = 0.0,
+    held: Mapping[str, float] | None = None,
 ) -> list[Ranked]:
     """Fuse the dense and keyword candidate passages into records, best first.
 
@@ -298,6 +310,9 @@ def rank_records(
         floor: the model's COSINE_FLOOR (DENSE_MIN_SD is on MiniLM's scale).
         pull: the model's LANGUAGE_PULL, added to the cosine of the ``cross_script`` records
             before their side is rescaled.
+        held: when records in another script compete, each record in the query's script
+            with the share of the query's word weight it holds: its keyword part is scaled
+            by ``WORDS_HELD + (1 - WORDS_HELD) * share``.
 
     Returns:
         One entry per record (its best passage), by fused score, then by uid so that equal
@@ -334,6 +349,8 @@ def rank_records(
         meaning, words_part = parts[0].get(point, 0.0), parts[1].get(point, 0.0)
         if hit.uid in cross_script:
             words_part = max(words_part, CROSS_SCRIPT_WORDS * meaning)
+        elif held and hit.uid in held:
+            words_part *= WORDS_HELD + (1.0 - WORDS_HELD) * held[hit.uid]
         score = meaning + words_part
         if every_window:
             at = hit.payload.get("at")

@@ -130,7 +130,7 @@ def prose_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> froz
     the rest of the sentence is not.
 
     Example:
-        >>> sorted(prose_scripts("세션 저장용 Redis가 가득 차서 maxmemory-policy를 allkeys-lru로 바꾸고 TTL을 건다"))
+        >>> sorted(prose_scripts("Redis가 가득 차서 maxmemory-policy를 바꾸고 TTL을 건다", least=1))
         ['hangul']
         >>> sorted(prose_scripts("Sessions were lost when Redis filled up and evicted their keys"))
         ['latin']

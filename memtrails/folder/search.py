@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -14,7 +14,14 @@ from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
 from .answers import wanted_answer
-from .confidence import WORDS_OVER, across, confidence, word_weights, words_matched
+from .confidence import (
+    WORDS_OVER,
+    across,
+    confidence,
+    word_share,
+    word_weights,
+    words_matched,
+)
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
@@ -48,6 +55,7 @@ __all__ = [
     "SearchHit",
     "record_texts",
     "script_groups",
+    "script_texts",
     "search",
     "search_hit",
     "snippet_of",
@@ -115,25 +123,29 @@ class SearchHit:
 CROSS_SCRIPT_POOL = 20
 
 
-def script_groups(
-    uids: Sequence[str], table: Table, log: RecordLog, query: frozenset[str]
-) -> tuple[set[str], set[str]]:
-    """Return the records among ``uids`` whose prose is in none of the scripts ``query`` is
-    in, and those whose prose shares one (see :func:`memtrails.folder.scripts.prose_scripts`:
-    a Korean note naming Latin tools is Korean prose); a record too short to tell is in
-    neither. Blocking: one log read a record."""
-    foreign: set[str] = set()
-    kin: set[str] = set()
-    if not query:
-        return foreign, kin
+def script_texts(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, str]:
+    """Return each record's title and text (its first 600 characters), for its script.
+    Blocking: one log read a record."""
+    out: dict[str, str] = {}
     for uid in uids:
         row = table.get(uid)
-        if row is None:
-            continue
-        line = log.read_line(row.offset)
-        scripts = prose_scripts(f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}")
-        if scripts:
-            (kin if share_a_script(query, scripts) else foreign).add(uid)
+        if row is not None:
+            line = log.read_line(row.offset)
+            out[uid] = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
+    return out
+
+
+def script_groups(texts: Mapping[str, str], query: frozenset[str]) -> tuple[set[str], set[str]]:
+    """Return the records of ``texts`` whose prose is in none of the scripts ``query`` is in,
+    and those whose prose shares one (see :func:`memtrails.folder.scripts.prose_scripts`: a
+    Korean note naming Latin tools is Korean prose); a record too short to tell is in
+    neither."""
+    foreign: set[str] = set()
+    kin: set[str] = set()
+    if query:
+        for uid, text in texts.items():
+            if scripts := prose_scripts(text):
+                (kin if share_a_script(query, scripts) else foreign).add(uid)
     return foreign, kin
 
 
@@ -306,15 +318,15 @@ async def search(
     # pay no log reads for this.
     foreign: set[str] = set()
     kin: set[str] = set()
+    weights = word_weights(query, idf, len(table))
+    held: dict[str, float] = {}
     if pull > 0:
-        closest_first = list(dict.fromkeys(h.uid for h in by_meaning))
-        foreign, kin = await asyncio.to_thread(
-            script_groups,
-            closest_first[:CROSS_SCRIPT_POOL],
-            table,
-            log,
-            prose_scripts(query, least=1),
-        )
+        closest_first = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
+        heads = await asyncio.to_thread(script_texts, closest_first, table, log)
+        foreign, kin = script_groups(heads, prose_scripts(query, least=1))
+        if foreign:
+            # How much of the question each record in its script holds (ranking.WORDS_HELD).
+            held = {uid: word_share(weights, heads[uid]) for uid in kin}
     ranked = rank_records(
         by_meaning,
         by_words,
@@ -323,6 +335,7 @@ async def search(
         extra=inside,
         query_words=named,
         cross_script=foreign,
+        held=held,
         floor=floor,
         pull=pull,
     )
@@ -349,6 +362,7 @@ async def search(
             followed=followed,
             query_words=named,
             cross_script=foreign,
+            held=held,
             floor=floor,
             pull=pull,
         )
@@ -357,7 +371,6 @@ async def search(
         head = ranked[:ANSWER_POOL]
         fit = await asyncio.to_thread(of_the_kind, wanted, [r.hit for r in head], table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
-    weights = word_weights(query, idf, len(table))
     far = across(_cosines(by_meaning), foreign, kin, pull)
     if far is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must.
