@@ -12,9 +12,7 @@ import memtrails
 
 PACKAGE = Path(memtrails.__file__).parent
 MODULES = sorted(
-    ".".join(("memtrails", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(
-        ".__init__"
-    )
+    ".".join(("memtrails", *p.relative_to(PACKAGE).with_suffix("").parts)).removesuffix(".__init__")
     for p in PACKAGE.rglob("*.py")
     if p.name != "__main__.py"  # runs the command line on import
 )

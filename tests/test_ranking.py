@@ -189,7 +189,6 @@ def test_a_passage_in_another_script_is_not_held_to_the_words_it_cannot_share() 
     assert (ranked[0].dense, ranked[0].keyword) == (0.60, None)
 
 
-
 def test_a_lone_common_word_does_not_outweigh_a_closer_meaning_in_another_script() -> None:
     """The keyword side rescales over its own candidates: in a small folder a note sharing a
     single common word with the question rescales to 1.0. With a note in another script in
@@ -208,6 +207,7 @@ def test_a_lone_common_word_does_not_outweigh_a_closer_meaning_in_another_script
     # Holding every word of the question, it keeps its whole keyword part and its place.
     ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-other": 1.0})
     assert ranked[0].uid == "ko-other"
+
 
 def test_a_models_cosines_are_mapped_onto_one_scale() -> None:
     from memtrails.folder.ranking import COSINE_FLOOR, calibrated
