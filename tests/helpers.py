@@ -29,6 +29,13 @@ def records(items: list[Any]) -> list[MemoryRecord]:
     return [i for i in items if isinstance(i, MemoryRecord)]
 
 
+def notes(texts: dict[str, str], source: str = "notes") -> list[MemoryRecord]:
+    """One note record per ``{id: text}`` entry, as a notes folder imports them."""
+    return [
+        MemoryRecord(id=key, text=text, kind="note", source=source) for key, text in texts.items()
+    ]
+
+
 def errors(items: list[Any]) -> list[RecordError]:
     return [i for i in items if isinstance(i, RecordError)]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import notes
 
 from memtrails import Memory
-from memtrails.records import MemoryRecord
 
 # Notes written for this test, two per script (Latin, Hangul, Cyrillic, Han, Arabic), each on
 # its own topic: a question in one script must not be drawn to the other note in its script.
@@ -59,10 +59,7 @@ async def test_the_default_model_finds_notes_in_another_language(tmp_path: Path)
     """Memory.open with no model: each question's note comes first, whatever its script,
     though the question's own script holds other notes."""
     async with Memory.open(tmp_path / "m") as memory:
-        await memory.ingest(
-            MemoryRecord(id=key, text=text, kind="note", source="notes")
-            for key, text in NOTES.items()
-        )
+        await memory.ingest(notes(NOTES))
         wrong = []
         for question, note in QUESTIONS:
             hits = await memory.search(question, k=3)

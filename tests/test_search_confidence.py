@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import notes
 
 from memtrails import Memory
 from memtrails.folder import ranking, search
@@ -59,9 +60,7 @@ UNRELATED = [
 
 async def _flags(memory: Memory) -> tuple[list[str], list[str]]:
     """Return the answered questions flagged (or answered wrongly) and the unrelated ones not."""
-    await memory.ingest(
-        MemoryRecord(id=key, text=text, kind="note", source="notes") for key, text in NOTES.items()
-    )
+    await memory.ingest(notes(NOTES))
     wrong = []
     for question, note in ANSWERED:
         (hit,) = await memory.search(question, k=1)
@@ -129,10 +128,7 @@ async def test_a_folder_of_long_pages_flags_unrelated_questions_and_keeps_answer
     confident under the margin a stand-alone record takes (ranking.ALONE_MARGIN), and
     questions about something else come out unconfident."""
     async with Memory.open(tmp_path / "m") as memory:
-        await memory.ingest(
-            MemoryRecord(id=key, text=text, kind="note", source="runbook")
-            for key, text in RUNBOOK.items()
-        )
+        await memory.ingest(notes(RUNBOOK, source="runbook"))
         for question, page in [
             ("How often is the JWT signing key rotated?", "rotate-keys"),
             ("How do I restore the database from a backup?", "restore-db"),

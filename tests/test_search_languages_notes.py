@@ -11,11 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import notes
 
 from memtrails import Memory
 from memtrails.folder.confidence import across
 from memtrails.folder.scripts import main_scripts, prose_scripts
-from memtrails.records import MemoryRecord
 
 # Written for this test: each Korean note names tools in Latin letters, as such notes do.
 NOTES = {
@@ -78,10 +78,7 @@ async def test_questions_across_languages_find_their_notes_and_stay_confident(
     tmp_path: Path,
 ) -> None:
     async with Memory.open(tmp_path / "m") as memory:
-        await memory.ingest(
-            MemoryRecord(id=key, text=text, kind="note", source="notes")
-            for key, text in NOTES.items()
-        )
+        await memory.ingest(notes(NOTES))
         wrong = []
         for question, note in ACROSS:
             (hit,) = await memory.search(question, k=1)

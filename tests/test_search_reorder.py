@@ -8,12 +8,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import notes
 
 from memtrails import Memory
 from memtrails.embedding.pieces import PieceSums
 from memtrails.folder.reorder import CACHE_FILE, PieceCache, maxsim, reorder
 from memtrails.folder.search import SearchHit
-from memtrails.records import MemoryRecord
 
 
 def _unit(rows: list[list[float]]) -> np.ndarray:
@@ -79,10 +79,7 @@ async def test_a_folder_with_a_damaged_or_missing_cache_still_searches(
     means results in the fused order and one log line, never an error."""
     folder = tmp_path / "m"
     async with Memory.open(folder) as memory:
-        await memory.ingest(
-            MemoryRecord(id=key, text=text, kind="note", source="notes")
-            for key, text in NOTES.items()
-        )
+        await memory.ingest(notes(NOTES))
         first = await memory.search("When does my passport expire?", k=2)
     assert (folder / CACHE_FILE).stat().st_size > 0
     assert first[0].id == "passport" and len(first) == 2
@@ -104,10 +101,7 @@ async def test_a_folder_with_a_damaged_or_missing_cache_still_searches(
 async def test_minilm_folders_keep_no_cache(tmp_path: Path, embedder: object) -> None:
     """MiniLM gained nothing from the reordering (benchmarks/README.md): no cache is kept."""
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:  # type: ignore[arg-type]
-        await memory.ingest(
-            MemoryRecord(id=key, text=text, kind="note", source="notes")
-            for key, text in NOTES.items()
-        )
+        await memory.ingest(notes(NOTES))
         assert (await memory.search("brake pads", k=1))[0].id == "bike"
     assert not (tmp_path / "m" / CACHE_FILE).exists()
 
