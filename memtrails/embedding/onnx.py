@@ -53,10 +53,20 @@ __all__ = [
     "DEFAULT_PACKAGE",
     "DEFAULT_TOKENIZER_FILE",
     "DEFAULT_TOKENIZER_SHA256",
+    "QUERY_PIECES",
     "OnnxEmbedder",
     "TokenPassage",
     "sha256_file",
 ]
+
+# A query's meaning is read from its first this many word pieces (about 35 English words);
+# its words, for the keyword side, from all of it. The model's time grows with the pieces it
+# reads: a question pasted with a page of text (the p95 of search_latency.py's queries is
+# 173 pieces) took 45-60 ms of the 2-core budget before any search, about 20 ms at 48. Of the
+# dev set's 629 questions, 82 run past 48 pieces (the longest 109): at 64 and at 48 none
+# changed rank; at 32 two long quoted snippets lost first place (benchmarks/README.md,
+# issue 32).
+QUERY_PIECES = 48
 
 
 class OnnxEmbedder:
@@ -91,6 +101,7 @@ class OnnxEmbedder:
         query_prefix: str = "",
         passage_prefix: str = "",
         optimized: bool = False,
+        query_pieces: int = QUERY_PIECES,
     ) -> None:
         """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
 
@@ -115,6 +126,8 @@ class OnnxEmbedder:
                 the record's text; it must end at a word boundary.
             optimized: the session runs a graph rewritten from the model's own (the fused
                 one, see :meth:`packaged`); only reported back.
+            query_pieces: the word pieces of a query the model reads, its first ones (see
+                ``QUERY_PIECES``); what is stored does not depend on it.
 
         Raises:
             ValueError: an argument is out of range.
@@ -138,6 +151,9 @@ class OnnxEmbedder:
         reserved += max(len(self._query_ids), len(self._passage_ids))
         self._window = content_window(max_tokens, reserved, overlap, batch_size, batch_tokens)
         self._overlap = overlap
+        if query_pieces < 1:
+            raise ValueError("`query_pieces` must be at least 1")
+        self._query_window = min(self._window, query_pieces)
         self._batch_size = batch_size
         self._batch_tokens = batch_tokens
         self._pad_id = pad_id(tokenizer)
@@ -351,7 +367,7 @@ class OnnxEmbedder:
         return await self._embed(texts, keep_tokens=True)
 
     async def embed_query(self, text: str) -> Vector:
-        """Return the vector of a query: its first window only (cut to ``max_tokens``).
+        """Return the vector of a query: its first ``query_pieces`` word pieces (48).
 
         Raises:
             EmbeddingError: inference failed or the embedder was closed.
@@ -432,7 +448,7 @@ class OnnxEmbedder:
 
         def run() -> TokenPassage:
             # Tokenised and run in one worker-thread hop: a query is one short window.
-            [window] = self._windows([text], first_only=True)
+            [window] = cut_windows(self._tokenizer, [text], self._query_window, 0, first_only=True)
             return self._run_batch([window], keep_tokens, self._query_ids)[0]
 
         return await asyncio.to_thread(run)
