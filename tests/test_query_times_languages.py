@@ -131,3 +131,16 @@ def test_only_the_head_of_a_long_question_is_read_for_its_times() -> None:
     pasted = "로그 " * (READ_CHARS // 3 + 1)
     assert times_in_english("지난주 " + pasted) == "last week"
     assert times_in_english(pasted + "지난주") == ""
+
+
+def test_each_phrase_of_a_latin_script_language_is_found_within_a_sentence() -> None:
+    """An ASCII text is looked up word by word before the phrases' search runs: every
+    phrase must get past the lookup, or its language's time would be lost."""
+    from memtrails.folder.when_languages import PHRASES
+
+    ascii_phrases = [(p, english) for p, english in PHRASES if p.isascii()]
+    assert ascii_phrases
+    missed = [
+        p for p, english in ascii_phrases if english not in times_in_english(f"Also, {p} war es.")
+    ]
+    assert not missed
