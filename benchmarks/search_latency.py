@@ -122,8 +122,19 @@ async def measure(
 
                 folder = memory._open_folder()
                 pieces, load_s = _full_cache(work / "memory", query_model)
+                from memtrails.folder.idf import IdfCache
+
+                # As Memory.search calls it, with an IDF cache (folder/idf.py) of its own: it
+                # holds the words of the queries timed before, never this query's own (the
+                # loop above searched it already, into the folder's cache), as a service
+                # answering a stream of different questions would.
+                cached = {
+                    "pieces": pieces,
+                    "idf_cache": IdfCache(),
+                    "index_state": lambda: folder.writer.index_version,
+                }
                 await search(
-                    folder.index, folder.table, folder.log, query_model, qs[0], 10, pieces=pieces
+                    folder.index, folder.table, folder.log, query_model, qs[0], 10, **cached
                 )
             plain: list[float] = []
             filtered: list[float] = []
@@ -143,7 +154,7 @@ async def measure(
                 if query_model is not None and reorder:
                     c0, t0 = time.process_time(), time.perf_counter()
                     await search(
-                        folder.index, folder.table, folder.log, query_model, q, 10, pieces=pieces
+                        folder.index, folder.table, folder.log, query_model, q, 10, **cached
                     )
                     e2e.append(time.perf_counter() - t0)
                     cpu.append(time.process_time() - c0)

@@ -374,6 +374,8 @@ class Memory:
             min_confidence=min_confidence,
             now=now,
             pieces=folder.pieces,
+            idf_cache=folder.idf,
+            index_state=lambda: folder.writer.index_version,
         )
 
     async def status(self) -> MemoryStatus:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from .._exceptions import FolderFormatError
 from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
+from .idf import IdfCache
 from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
 from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
@@ -45,6 +46,8 @@ class Folder:
     repairs: list[str]
     # The word-piece cache of the reordering (reorder.py); None: not kept for this folder.
     pieces: PieceCache | None = None
+    # The IDF of the words searches asked, until the index changes (idf.py).
+    idf: IdfCache = field(default_factory=IdfCache)
 
     async def aclose(self) -> None:
         """Flush the index and positions, close everything, release the lock.

@@ -22,6 +22,7 @@ from .confidence import (
     word_weights,
     words_matched,
 )
+from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
 from .ranking import (
@@ -256,11 +257,15 @@ async def search(
     min_confidence: float | None = None,
     now: AtLike | None = None,
     pieces: PieceCache | None = None,
+    idf_cache: IdfCache | None = None,
+    index_state: Callable[[], object] | None = None,
 ) -> list[SearchHit]:
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`.
 
     ``pieces``: the folder's word-piece cache; with it (and a model in
     ``reorder.REORDER_WEIGHT``) the first results are reordered word by word (reorder.py).
+    ``idf_cache``: the folder's IDF of words already asked, valid while ``index_state()`` stays
+    the same (idf.py).
     """
     if k < 1:
         raise ValueError("`k` must be at least 1")
@@ -300,12 +305,17 @@ async def search(
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
-    # confidence.py. One more index call, for the words' IDF.
+    # confidence.py. The words' IDF takes one more index call, for the words no search asked
+    # since the index last changed (idf.py).
     closest = calibrated(
         max((h.score for h in by_meaning), default=-1.0),
         CONFIDENCE_FLOOR.get(embedder.model_id, floor),
     )
-    idf = await index.term_idf(list(terms))
+    idf = (
+        await idf_cache.get(index, list(terms), index_state)
+        if idf_cache is not None and index_state is not None
+        else await index.term_idf(list(terms))
+    )
     when = At.of(now).ms if now is not None else None
     windows = query_windows(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
@@ -367,9 +377,12 @@ async def search(
             pull=pull,
         )
     if (wanted := wanted_answer(query)) is not None:
-        # A question that asks when, or how many: the passages of that kind gain.
+        # A question that asks when, or how many: the turns of that kind gain. Only short
+        # passages are read: a mail or a page nearly always names some time and holds some
+        # number, so the lift would sort none of them, at a log read and a scan each.
         head = ranked[:ANSWER_POOL]
-        fit = await asyncio.to_thread(of_the_kind, wanted, [r.hit for r in head], table, log)
+        turns = [r.hit for r in head if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
+        fit = await asyncio.to_thread(of_the_kind, wanted, turns, table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
     far = across(_cosines(by_meaning), foreign, kin, pull)
     if far is not None:

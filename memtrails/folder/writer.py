@@ -82,6 +82,8 @@ class Writer:
         # Whether this writer changed the index since index.json last held its counts: the
         # close counts it once then, so that `status` need not load the index.
         self._recount = False
+        # Bumped by every change this writer makes to the index (what searches may cache).
+        self._index_version = 0
         self._lock = asyncio.Lock()
         self._closed = False
 
@@ -89,6 +91,12 @@ class Writer:
     def checkpoint(self) -> int:
         """Return the log offset up to which the index is known complete and durable."""
         return self._checkpoint
+
+    @property
+    def index_version(self) -> int:
+        """Return a number that changes whenever this writer changes the index, flushed or
+        not: what a search keeps between calls (``idf.IdfCache``) holds while it is equal."""
+        return self._index_version
 
     @property
     def folder_id(self) -> str | None:
@@ -240,7 +248,11 @@ class Writer:
             # would leave index.json's counts standing for an index that changed.
             await asyncio.to_thread(self._write_checkpoint, self._checkpoint)
             self._recount = True
-            await self._index.delete_uids(uids)
+            self._index_version += 1
+            try:
+                await self._index.delete_uids(uids)
+            finally:
+                self._index_version += 1
             await self._index.flush()
 
     async def flush(self) -> None:
@@ -298,6 +310,7 @@ class Writer:
             await self._index.backend()
 
     async def _restart(self) -> None:
+        self._index_version += 1
         self._unflushed = None
         self._recount = True
         await asyncio.to_thread(write_checkpoint, self._folder, 0)
@@ -324,10 +337,15 @@ class Writer:
         self, start: int, end: int, deletes: Sequence[str], points: Sequence[IndexPoint]
     ) -> None:
         self._recount = True
-        if deletes:
-            await self._index.delete_uids(deletes)
-        if points:
-            await self._index.upsert(points)
+        # Before the change, and after it: a search between the two keeps nothing.
+        self._index_version += 1
+        try:
+            if deletes:
+                await self._index.delete_uids(deletes)
+            if points:
+                await self._index.upsert(points)
+        finally:
+            self._index_version += 1
         self._unflushed = (self._unflushed[0] if self._unflushed else start, end)
         if self._clock() - self._flushed_at >= self._flush_every:
             await self._flush()
