@@ -91,6 +91,16 @@ async def run(data: dict[str, Any], model: str | None, rows: bool) -> dict[str, 
                         + ("" if top is None else f"  [first: {top.id}]")
                     )
     report: dict[str, Any] = {"model": model or "default", "auc": _auc(*sure), "parts": {}}
+    # The trade-off at other thresholds than the default (0.35): no-answer questions that
+    # would be flagged, answered ones (answer in the first 10) that would be.
+    report["curve"] = [
+        {
+            "below": t,
+            "none_flagged": sum(c < t for c in sure[1]),
+            "answered_flagged": sum(c < t for c in sure[0]),
+        }
+        for t in (0.25, 0.30, 0.35, 0.40, 0.45, 0.50)
+    ]
     every = [r for part in parts.values() for r in part]
     for name, results in [*sorted(parts.items()), ("all", every)]:
         report["parts"][name] = {
@@ -133,6 +143,13 @@ def main() -> None:
             + f" {part['flagged']:>7}"
         )
     print(f"confidence AUC (answered in the first 10 against no-answer): {report['auc']}")
+    print(
+        "flagged below each threshold (no-answer / answered): "
+        + ", ".join(
+            f"{c['below']:.2f}: {c['none_flagged']} / {c['answered_flagged']}"
+            for c in report["curve"]
+        )
+    )
     print(json.dumps(report))
 
 
