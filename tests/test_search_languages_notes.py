@@ -90,3 +90,15 @@ async def test_questions_across_languages_find_their_notes_and_stay_confident(
             if hit.confident:
                 unflagged.append((question, hit.id, round(hit.confidence or 0, 3)))
     assert not wrong and not unflagged, (wrong, unflagged)
+
+
+def test_a_korean_word_is_held_by_its_stem_and_other_words_only_whole() -> None:
+    from memtrails.folder.confidence import word_share
+
+    note = NOTES["ko-terraform"]  # "Terraform state는 S3 버킷에 두고 DynamoDB 테이블로 잠근다 ..."
+    # "버킷은" (the bucket, with another particle) is held by "버킷에"; "테이블" by "테이블로".
+    assert word_share({"버킷은": 1.0, "테이블": 1.0}, note) == 1.0
+    # One syllable is no stem, and a word must keep all but its last syllable.
+    assert word_share({"두": 1.0, "버스": 1.0}, note) == 0.0
+    # Latin words are held whole only: "bucket" is not "buckets".
+    assert word_share({"bucket": 1.0}, "two buckets") == 0.0
