@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Container, Mapping, Sequence
 
@@ -74,15 +75,19 @@ def word_share(weights: Mapping[str, float], text: str) -> float:
     if total <= 0:
         return 0.0
     held = set(words(text))
-    return sum(v for w, v in weights.items() if w in held or _stem_held(w, held)) / total
+    # Every start of two syllables or more of the text's Hangul words: one lookup a word.
+    starts = {t[:k] for t in held if _HANGUL.fullmatch(t) for k in range(2, len(t) + 1)}
+    return sum(v for w, v in weights.items() if w in held or _stem(w) in starts) / total
 
 
-def _stem_held(word: str, held: set[str]) -> bool:
-    """Whether a word in Hangul is held by its stem (see :func:`word_share`)."""
-    if len(word) < 2 or not all("\uac00" <= c <= "\ud7a3" for c in word):
-        return False
-    stem = word[: max(2, len(word) - 1)]
-    return any(t.startswith(stem) for t in held)
+_HANGUL = re.compile("[\uac00-\ud7a3]+")
+
+
+def _stem(word: str) -> str | None:
+    """A Hangul word's syllables but the last, two at least (see :func:`word_share`)."""
+    if len(word) < 2 or not _HANGUL.fullmatch(word):
+        return None
+    return word[: max(2, len(word) - 1)]
 
 
 def words_matched(
