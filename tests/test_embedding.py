@@ -168,6 +168,14 @@ async def test_long_texts_are_cut_into_token_windows(embedder: OnnxEmbedder, cor
     assert cos(await embedder.embed_query(text), passages[0].vector) < 0.999
 
 
+def test_token_ids_are_the_tokenizers_own(embedder: OnnxEmbedder) -> None:
+    tok = Tokenizer.from_file(str(TOKENIZER))
+    tok.no_padding()
+    tok.no_truncation()
+    for text in ["The cat sat on the mat.", "😀🎉 naïve café — 東京 wörld " * 40, "", "a\n\tb"]:
+        assert embedder.token_ids(text) == tok.encode(text, add_special_tokens=False).ids
+
+
 async def test_offsets_are_python_string_indices(embedder: OnnxEmbedder) -> None:
     text = "😀🎉 naïve café — 東京 wörld " * 60  # astral emoji, accents, CJK; > 1 window
     [tokens_passages] = [await embedder.embed_tokens([text])][0]

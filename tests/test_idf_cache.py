@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
+import pytest
 from helpers import notes
 
 from memtrails import Memory
@@ -85,3 +87,22 @@ async def test_the_cache_starts_over_past_its_limit() -> None:
     await cache.get(backend, [3], lambda: 0)  # past the limit: only 3 is kept
     await cache.get(backend, [1, 3], lambda: 0)
     assert index.asked == [[1, 2], [3], [1]]
+
+
+async def test_a_model_failing_during_a_search_fails_it_with_its_own_error(
+    tmp_path: Path,
+) -> None:
+    """The words' IDF is asked while the model embeds the query: a model error still reaches
+    the caller as itself, not wrapped, and nothing is left running."""
+    from memtrails import EmbeddingError
+
+    class Failing(HashingEmbedder):
+        async def embed_query(self, text: str) -> Any:
+            raise EmbeddingError("the model is gone")
+
+    async with Memory.open(tmp_path / "m", embedder=Failing()) as memory:
+        await memory.ingest(notes({"a": "The backups run at three in the morning."}))
+        before = len(asyncio.all_tasks())
+        with pytest.raises(EmbeddingError, match="the model is gone"):
+            await memory.search("when do the backups run?")
+        assert len(asyncio.all_tasks()) == before

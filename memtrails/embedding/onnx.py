@@ -399,6 +399,12 @@ class OnnxEmbedder:
 
     def token_ids(self, text: str) -> list[int]:
         """Return the word-piece ids of ``text``, without special tokens (blocking)."""
+        # The ids alone: tokenizers' call without offsets (0.21 on) takes a fifth of the
+        # time of `encode` (0.1 against 0.5 ms for a 1,500-character passage; the reordering
+        # asks it for ten passages a search). A batch of one starts no thread pool.
+        fast = getattr(self._tokenizer, "encode_batch_fast", None)
+        if fast is not None:
+            return list(fast([text], add_special_tokens=False)[0].ids)
         return list(self._tokenizer.encode(text, add_special_tokens=False).ids)
 
     async def aclose(self) -> None:

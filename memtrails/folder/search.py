@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..embedding._base import Embedder, Vector
-from ..embedding.pieces import piece_ids, query_pieces
+from ..embedding.pieces import QueryPieces, piece_ids, query_pieces
 from ..items import attachment_of, embed_text
 from ..records import At, AtLike, MemoryRecord
 from ..words import keyword_vector, words
@@ -272,10 +272,28 @@ async def search(
     if not query.strip():  # no words: every record would score alike, an arbitrary k
         raise ValueError("`query` is empty; give words or a question")
     weight = REORDER_WEIGHT.get(embedder.model_id, 0.0) if pieces is not None else 0.0
-    # The query's word pieces come from the same model run as its vector.
-    asked = await query_pieces(embedder, query) if weight else None
-    dense = asked.vector if asked is not None else await embedder.embed_query(query)
     terms = keyword_vector(query)
+
+    async def meaning() -> tuple[QueryPieces | None, Vector]:
+        # The query's word pieces come from the same model run as its vector.
+        asked = await query_pieces(embedder, query) if weight else None
+        return asked, asked.vector if asked is not None else await embedder.embed_query(query)
+
+    async def rarity() -> dict[int, float]:
+        if idf_cache is not None and index_state is not None:
+            return await idf_cache.get(index, list(terms), index_state)
+        return await index.term_idf(list(terms))
+
+    # The words' IDF does not wait for the model: the two run side by side (a task group:
+    # one failing cancels the other, and neither outlives the search).
+    try:
+        async with asyncio.TaskGroup() as group:
+            embedded = group.create_task(meaning())
+            rare = group.create_task(rarity())
+    except ExceptionGroup as failed:
+        # Callers expect the error itself (the model's, the index's), as before.
+        raise failed.exceptions[0] from None
+    (asked, dense), idf = embedded.result(), rare.result()
     where = SearchFilter(
         kind=kind,
         author=author,
@@ -305,16 +323,11 @@ async def search(
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
-    # confidence.py. The words' IDF takes one more index call, for the words no search asked
-    # since the index last changed (idf.py).
+    # confidence.py. The words' IDF (`idf` above) took one more index call, for the words no
+    # search asked since the index last changed (idf.py).
     closest = calibrated(
         max((h.score for h in by_meaning), default=-1.0),
         CONFIDENCE_FLOOR.get(embedder.model_id, floor),
-    )
-    idf = (
-        await idf_cache.get(index, list(terms), index_state)
-        if idf_cache is not None and index_state is not None
-        else await index.term_idf(list(terms))
     )
     when = At.of(now).ms if now is not None else None
     windows = query_windows(
