@@ -177,6 +177,12 @@ async def test_candidates_keep_each_sides_raw_scores(index: IndexBackend, corpus
             assert np.allclose(h.vector, stored[h.uid], atol=1e-5)
     only_dense = await index.candidates(dense, SparseVector([], []), 5, SearchFilter())
     assert only_dense[1] == [] and [h.uid for h in only_dense[0]] == [h.uid for h in by_meaning]
+    # The words side alone (asked while the model still embeds the query): the same hits.
+    only_words = await index.candidates(None, words, 5, SearchFilter())
+    assert only_words[0] == [] and [(h.uid, h.score) for h in only_words[1]] == [
+        (h.uid, h.score) for h in by_words
+    ]
+    assert await index.candidates(None, SparseVector([], []), 5, SearchFilter()) == ([], [])
     scoped = await index.candidates(dense, words, 50, SearchFilter(source="gsm8k"))
     assert {h.uid for h in scoped[0]} == {LONG_UID} and scoped[1] == []
 

@@ -284,16 +284,6 @@ async def search(
             return await idf_cache.get(index, list(terms), index_state)
         return await index.term_idf(list(terms))
 
-    # The words' IDF does not wait for the model: the two run side by side (a task group:
-    # one failing cancels the other, and neither outlives the search).
-    try:
-        async with asyncio.TaskGroup() as group:
-            embedded = group.create_task(meaning())
-            rare = group.create_task(rarity())
-    except ExceptionGroup as failed:
-        # Callers expect the error itself (the model's, the index's), as before.
-        raise failed.exceptions[0] from None
-    (asked, dense), idf = embedded.result(), rare.result()
     where = SearchFilter(
         kind=kind,
         author=author,
@@ -304,21 +294,33 @@ async def search(
     sparse = SparseVector(list(terms), list(terms.values()))
     # Each side offers a few times k passages: a record may own several.
     limit = max(4 * k, 40)
-    by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
+    # The words side and the words' IDF do not wait for the model: the three run side by
+    # side, then the meaning side asks with the query's vector (a task group: one failing
+    # cancels the others, and none outlives the search).
+    try:
+        async with asyncio.TaskGroup() as group:
+            embedded = group.create_task(meaning())
+            rare = group.create_task(rarity())
+            worded = group.create_task(index.candidates(None, sparse, limit, where))
+    except ExceptionGroup as failed:
+        # Callers expect the error itself (the model's, the index's), as before.
+        raise failed.exceptions[0] from None
+    (asked, dense), idf, (_, by_words) = embedded.result(), rare.result(), worded.result()
+    by_meaning, _ = await index.candidates(dense, SparseVector([], []), limit, where)
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # A speaker the question names ("What did Kofi catch?") is found by the author lift in
     # the turns they wrote; as a word, the name matches the other speaker's turns that
     # address them ("Hi Kofi! How was the fete?"), where it is rare and so weighs most.
     # When the candidates show a query word to be an author's name, the words side is asked
-    # again without it (one more index call, for such questions only). Only the authors of
+    # again without it (one more index call, words only, for such questions). Only the authors of
     # short passages count (turns): in mail a name is as often what a message is about.
     turns = [h for h in (*by_meaning, *by_words) if _passage_chars(h) <= SHORT_TURN_CHARS]
     if by_words and (authors := author_words(named, turns)):
         ids = set(keyword_vector(" ".join(authors)))
         if kept := {t: v for t, v in terms.items() if t not in ids}:
             sparse = SparseVector(list(kept), list(kept.values()))
-            by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
+            _, by_words = await index.candidates(None, sparse, limit, where)
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds

@@ -102,13 +102,14 @@ class IndexBackend(Protocol):
         ...
 
     async def candidates(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+        self, dense: Vector | None, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
         """Return up to ``limit`` passages nearest by meaning and up to ``limit`` by words.
 
         Each list is best first with the side's raw score: the dense cosine, the keyword
-        score (saturated counts x IDF), each hit with its dense vector. The keyword list is
-        empty when ``sparse`` is.
+        score (saturated counts x IDF), each hit with its dense vector. The meaning list is
+        empty when ``dense`` is None (the words side asked alone, while the model still
+        embeds the query), the keyword list when ``sparse`` is.
         """
         ...
 

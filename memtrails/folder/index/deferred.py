@@ -111,7 +111,7 @@ class DeferredIndex:
             await self._backend.flush()
 
     async def candidates(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+        self, dense: Vector | None, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
         """Return the passages nearest by meaning and by words (opens the index)."""
         return await (await self.backend()).candidates(dense, sparse, limit, where)

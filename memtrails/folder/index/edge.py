@@ -228,11 +228,12 @@ class EdgeIndex:
         await self._call("flush", self._flush)
 
     async def candidates(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+        self, dense: Vector | None, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
         """Return up to ``limit`` passages by meaning and by words, each with its raw score.
 
-        Both queries go to the shard in one batch (one worker-thread hop).
+        Both queries go to the shard in one batch (one worker-thread hop); a side without
+        a query (``dense`` None, ``sparse`` empty) is not asked and comes back empty.
 
         Raises:
             IndexBackendError: the shard failed or the index is closed.
@@ -240,16 +241,18 @@ class EdgeIndex:
         if limit < 1:
             return [], []
         flt = edge_filter(where)
-        requests = [
-            qe.QueryRequest(
-                limit,
-                query=qe.Query.Nearest(dense.tolist(), using=DENSE),
-                params=DENSE_SEARCH,
-                filter=flt,
-                with_payload=_CANDIDATE_FIELDS,
-                with_vector=[DENSE],
+        requests = []
+        if dense is not None:
+            requests.append(
+                qe.QueryRequest(
+                    limit,
+                    query=qe.Query.Nearest(dense.tolist(), using=DENSE),
+                    params=DENSE_SEARCH,
+                    filter=flt,
+                    with_payload=_CANDIDATE_FIELDS,
+                    with_vector=[DENSE],
+                )
             )
-        ]
         if len(sparse.indices):
             words = qe.SparseVector(list(sparse.indices), list(sparse.values))
             requests.append(
@@ -261,6 +264,8 @@ class EdgeIndex:
                     with_vector=[DENSE],
                 )
             )
+        if not requests:
+            return [], []
         batch = qe.QueryBatchRequest(requests)
         found = await self._call("search", lambda shard: shard.query_batch(batch))
         sides = [
@@ -275,6 +280,8 @@ class EdgeIndex:
             ]
             for side in found
         ]
+        if dense is None:
+            return [], sides[0]
         return sides[0], sides[1] if len(sides) > 1 else []
 
     async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:

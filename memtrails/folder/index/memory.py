@@ -78,17 +78,20 @@ class MemoryIndex:
         self._check_open()
 
     async def candidates(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+        self, dense: Vector | None, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
-        """Return up to ``limit`` passages by meaning and by words, each with its raw score."""
+        """Return up to ``limit`` passages by meaning and by words, each with its raw score
+        (a side without a query comes back empty)."""
         import numpy as np
 
         self._check_open()
         if limit < 1:
             return [], []
-        query = np.asarray(dense, dtype=np.float32)
-        norm = float(np.linalg.norm(query))
-        query = query / norm if norm else query
+        query = None
+        if dense is not None:
+            query = np.asarray(dense, dtype=np.float32)
+            norm = float(np.linalg.norm(query))
+            query = query / norm if norm else query
         weights = dict(zip(sparse.indices, sparse.values, strict=True))
         idf = {term: self._idf(term) for term in weights}
         by_meaning: list[Hit] = []
@@ -97,8 +100,8 @@ class MemoryIndex:
         for pid, point in self._points.items():
             if not _matches(point.payload, where, uids):
                 continue
-            unit = self._units[pid]
-            by_meaning.append(self._hit(point, float(np.dot(query, unit))))
+            if query is not None:
+                by_meaning.append(self._hit(point, float(np.dot(query, self._units[pid]))))
             shared = [
                 (term, value)
                 for term, value in zip(point.sparse.indices, point.sparse.values, strict=True)

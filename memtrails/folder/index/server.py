@@ -196,11 +196,12 @@ class ServerIndex:
         self._check_open()
 
     async def candidates(
-        self, dense: Vector, sparse: SparseVector, limit: int, where: SearchFilter
+        self, dense: Vector | None, sparse: SparseVector, limit: int, where: SearchFilter
     ) -> tuple[list[Hit], list[Hit]]:
         """Return up to ``limit`` passages by meaning and by words, each with its raw score.
 
-        Both queries go to the server in one batch request.
+        Both queries go to the server in one batch request; a side without a query
+        (``dense`` None, ``sparse`` empty) is not asked and comes back empty.
 
         Raises:
             IndexBackendError: the server failed or the index is closed.
@@ -208,16 +209,18 @@ class ServerIndex:
         if limit < 1:
             return [], []
         flt = server_filter(where)
-        requests = [
-            models.QueryRequest(
-                query=dense.tolist(),
-                using=DENSE,
-                limit=limit,
-                filter=flt,
-                with_payload=True,
-                with_vector=[DENSE],
+        requests = []
+        if dense is not None:
+            requests.append(
+                models.QueryRequest(
+                    query=dense.tolist(),
+                    using=DENSE,
+                    limit=limit,
+                    filter=flt,
+                    with_payload=True,
+                    with_vector=[DENSE],
+                )
             )
-        ]
         if len(sparse.indices):
             requests.append(
                 models.QueryRequest(
@@ -231,6 +234,8 @@ class ServerIndex:
                     with_vector=[DENSE],
                 )
             )
+        if not requests:
+            return [], []
         async with self._errors("search"):
             responses = await self._client.query_batch_points(self._collection, requests)
         sides = [
@@ -245,6 +250,8 @@ class ServerIndex:
             ]
             for response in responses
         ]
+        if dense is None:
+            return [], sides[0]
         return sides[0], sides[1] if len(sides) > 1 else []
 
     async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
