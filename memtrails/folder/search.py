@@ -313,8 +313,9 @@ async def search(
     # the turns they wrote; as a word, the name matches the other speaker's turns that
     # address them ("Hi Kofi! How was the fete?"), where it is rare and so weighs most.
     # When the candidates show a query word to be an author's name, the words side is asked
-    # again without it (one more index call, words only, for such questions). Only the authors of
-    # short passages count (turns): in mail a name is as often what a message is about.
+    # again without it (one more index call, words only, for such questions). Only the
+    # authors of short passages count (turns): in mail a name is as often what a message is
+    # about.
     turns = [h for h in (*by_meaning, *by_words) if _passage_chars(h) <= SHORT_TURN_CHARS]
     if by_words and (authors := author_words(named, turns)):
         ids = set(keyword_vector(" ".join(authors)))
