@@ -149,8 +149,10 @@ def across(
         ``foreign`` or one in ``kin`` comes closer than every other by more than ``pull``.
 
     Example:
-        >>> across({"ko": 0.80, "en": 0.82}, {"ko"}, {"en"}, 0.04), across({"ko": 0.77, "en": 0.82}, {"ko"}, {"en"}, 0.04)
-        (0.8, None)
+        >>> across({"ko": 0.80, "en": 0.82}, {"ko"}, {"en"}, 0.04)
+        0.8
+        >>> across({"ko": 0.77, "en": 0.82}, {"ko"}, {"en"}, 0.04) is None
+        True
     """
     if not any(uid in foreign for uid in cosines):
         return None
