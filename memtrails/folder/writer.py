@@ -13,9 +13,10 @@ line cut, the table brought up to date) is the functions at the end of this modu
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -248,11 +249,8 @@ class Writer:
             # would leave index.json's counts standing for an index that changed.
             await asyncio.to_thread(self._write_checkpoint, self._checkpoint)
             self._recount = True
-            self._index_version += 1
-            try:
+            with self._changing_index():
                 await self._index.delete_uids(uids)
-            finally:
-                self._index_version += 1
             await self._index.flush()
 
     async def flush(self) -> None:
@@ -309,6 +307,16 @@ class Writer:
         if isinstance(self._index, DeferredIndex):
             await self._index.backend()
 
+    @contextlib.contextmanager
+    def _changing_index(self) -> Iterator[None]:
+        """Mark a change to the index: the version moves before it and after it, so that a
+        search overlapping it, which reads the version on both sides, keeps nothing."""
+        self._index_version += 1
+        try:
+            yield
+        finally:
+            self._index_version += 1
+
     async def _restart(self) -> None:
         self._index_version += 1
         self._unflushed = None
@@ -337,15 +345,11 @@ class Writer:
         self, start: int, end: int, deletes: Sequence[str], points: Sequence[IndexPoint]
     ) -> None:
         self._recount = True
-        # Before the change, and after it: a search between the two keeps nothing.
-        self._index_version += 1
-        try:
+        with self._changing_index():
             if deletes:
                 await self._index.delete_uids(deletes)
             if points:
                 await self._index.upsert(points)
-        finally:
-            self._index_version += 1
         self._unflushed = (self._unflushed[0] if self._unflushed else start, end)
         if self._clock() - self._flushed_at >= self._flush_every:
             await self._flush()
