@@ -101,6 +101,11 @@ def main_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> froze
             script = _script(char)
             if script is not None:
                 counts[script] = counts.get(script, 0) + 1
+    return _main(counts, least)
+
+
+def _main(counts: dict[str, int], least: int) -> frozenset[str]:
+    """The scripts holding MAIN_SHARE of the letters counted, none under ``least`` letters."""
     letters = sum(counts.values())
     if letters < max(1, least):
         return frozenset()
@@ -137,22 +142,17 @@ def prose_scripts(text: str, limit: int = 600, least: int = MIN_LETTERS) -> froz
     """
     chunk = text[:limit]
     if chunk.isascii():  # most passages: one regex pass instead of a word-by-word loop
-        latin = sum(len(w) for w in _ASCII_PROSE.findall(chunk))
-        return frozenset({"latin"}) if latin >= max(1, least) else frozenset()
+        return _main({"latin": sum(len(w) for w in _ASCII_PROSE.findall(chunk))}, least)
     counts: dict[str, int] = {}
     for word in _WORD.findall(chunk):
-        if word.isascii() or _LATIN_PROSE.fullmatch(word):
-            if _LATIN_PROSE.fullmatch(word):
-                counts["latin"] = counts.get("latin", 0) + sum(c.isalpha() for c in word)
-            continue
-        for char in word:
-            script = _script(char)
-            if script is not None and script != "latin":
-                counts[script] = counts.get(script, 0) + 1
-    letters = sum(counts.values())
-    if letters < max(1, least):
-        return frozenset()
-    return frozenset(s for s, n in counts.items() if n >= MAIN_SHARE * letters)
+        if _LATIN_PROSE.fullmatch(word):
+            counts["latin"] = counts.get("latin", 0) + sum(c.isalpha() for c in word)
+        elif not word.isascii():  # an ASCII word that is no prose is a name
+            for char in word:
+                script = _script(char)
+                if script is not None and script != "latin":
+                    counts[script] = counts.get(script, 0) + 1
+    return _main(counts, least)
 
 
 def share_a_script(a: frozenset[str], b: frozenset[str]) -> bool:
