@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -21,6 +21,7 @@ __all__ = [
     "IndexPoint",
     "SearchFilter",
     "SparseVector",
+    "candidate_sides",
     "dense_of",
     "idf_of",
     "note_passage",
@@ -211,6 +212,26 @@ def dense_of(vector: Any) -> Vector | None:
     if isinstance(vector, dict):
         vector = vector.get(DENSE)
     return None if vector is None else np.asarray(vector, dtype=np.float32)
+
+
+def candidate_sides(found: Sequence[Iterable[Any]], dense: bool) -> tuple[list[Hit], list[Hit]]:
+    """Return a candidates batch's scored points (one list a query asked, the meaning side's
+    first when ``dense`` was asked, then the words side's) as the two sides' hits."""
+    sides = [
+        [
+            Hit(
+                str((point.payload or {}).get("uid", "")),
+                float(point.score),
+                point.payload or {},
+                dense_of(point.vector),
+            )
+            for point in side
+        ]
+        for side in found
+    ]
+    if not dense:
+        return [], sides[0] if sides else []
+    return sides[0], sides[1] if len(sides) > 1 else []
 
 
 def note_passage(found: dict[str, set[int]], payload: Mapping[str, Any] | None) -> None:

@@ -21,7 +21,7 @@ from ._base import (
     IndexPoint,
     SearchFilter,
     SparseVector,
-    dense_of,
+    candidate_sides,
     idf_of,
     note_passage,
 )
@@ -268,21 +268,7 @@ class EdgeIndex:
             return [], []
         batch = qe.QueryBatchRequest(requests)
         found = await self._call("search", lambda shard: shard.query_batch(batch))
-        sides = [
-            [
-                Hit(
-                    str((sp.payload or {}).get("uid", "")),
-                    float(sp.score),
-                    sp.payload or {},
-                    dense_of(sp.vector),
-                )
-                for sp in side
-            ]
-            for side in found
-        ]
-        if dense is None:
-            return [], sides[0]
-        return sides[0], sides[1] if len(sides) > 1 else []
+        return candidate_sides(found, dense is not None)
 
     async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
         """Return the IDF of each of ``terms`` some point holds.

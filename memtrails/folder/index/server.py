@@ -19,7 +19,7 @@ from ._base import (
     IndexPoint,
     SearchFilter,
     SparseVector,
-    dense_of,
+    candidate_sides,
     idf_of,
     note_passage,
 )
@@ -238,21 +238,7 @@ class ServerIndex:
             return [], []
         async with self._errors("search"):
             responses = await self._client.query_batch_points(self._collection, requests)
-        sides = [
-            [
-                Hit(
-                    str((sp.payload or {}).get("uid", "")),
-                    float(sp.score),
-                    sp.payload or {},
-                    dense_of(sp.vector),
-                )
-                for sp in response.points
-            ]
-            for response in responses
-        ]
-        if dense is None:
-            return [], sides[0]
-        return sides[0], sides[1] if len(sides) > 1 else []
+        return candidate_sides([response.points for response in responses], dense is not None)
 
     async def term_idf(self, terms: Sequence[int]) -> dict[int, float]:
         """Return the IDF of each of ``terms`` some point holds: each term asked alone (one
