@@ -16,6 +16,7 @@ from ..portable import js_well_formed
 from ._base import MAX_WINDOWS, Vector
 
 __all__ = [
+    "QUERY_PIECES",
     "TokenPassage",
     "Window",
     "batch_passages",
@@ -29,11 +30,21 @@ __all__ = [
     "run_length_batches",
     "sha256_file",
     "special_tokens",
+    "token_ids",
 ]
 
 T = TypeVar("T")
 _FloatArray = npt.NDArray[np.float32]
 _IntArray = npt.NDArray[np.int64]
+
+# A query's meaning is read from its first this many word pieces (about 35 English words);
+# its words, for the keyword side, from all of it. The model's time grows with the pieces it
+# reads: a question pasted with a page of text (the p95 of search_latency.py's queries is
+# 173 pieces) took 45-60 ms of the 2-core budget before any search, about 20 ms at 48. Of the
+# dev set's 629 questions, 82 run past 48 pieces (the longest 109): at 64 and at 48 none
+# changed rank; at 32 two long quoted snippets lost first place (benchmarks/README.md,
+# issue 32).
+QUERY_PIECES = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +80,17 @@ def sha256_file(path: Path) -> str:
         while chunk := f.read(1 << 20):
             h.update(chunk)
     return h.hexdigest()
+
+
+def token_ids(tokenizer: Tokenizer, text: str) -> list[int]:
+    """Return the word-piece ids of ``text``, without special tokens (blocking)."""
+    # The ids alone: tokenizers' call without offsets (0.21 on) takes a fifth of the time of
+    # `encode` (0.1 against 0.5 ms for a 1,500-character passage; the reordering asks it for
+    # ten passages a search). A batch of one starts no thread pool.
+    fast = getattr(tokenizer, "encode_batch_fast", None)
+    if fast is not None:
+        return list(fast([text], add_special_tokens=False)[0].ids)
+    return list(tokenizer.encode(text, add_special_tokens=False).ids)
 
 
 def content_window(

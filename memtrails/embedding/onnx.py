@@ -29,6 +29,7 @@ from ._minilm_package import (
 from ._onnx_load import load_embedder
 from ._session import output_dims, path_source, pick_output, takes_token_types
 from ._tokens import (
+    QUERY_PIECES,
     TokenPassage,
     Window,
     batch_passages,
@@ -40,6 +41,7 @@ from ._tokens import (
     run_length_batches,
     sha256_file,
     special_tokens,
+    token_ids,
 )
 
 _T = TypeVar("_T")
@@ -58,15 +60,6 @@ __all__ = [
     "TokenPassage",
     "sha256_file",
 ]
-
-# A query's meaning is read from its first this many word pieces (about 35 English words);
-# its words, for the keyword side, from all of it. The model's time grows with the pieces it
-# reads: a question pasted with a page of text (the p95 of search_latency.py's queries is
-# 173 pieces) took 45-60 ms of the 2-core budget before any search, about 20 ms at 48. Of the
-# dev set's 629 questions, 82 run past 48 pieces (the longest 109): at 64 and at 48 none
-# changed rank; at 32 two long quoted snippets lost first place (benchmarks/README.md,
-# issue 32).
-QUERY_PIECES = 48
 
 
 class OnnxEmbedder:
@@ -399,13 +392,7 @@ class OnnxEmbedder:
 
     def token_ids(self, text: str) -> list[int]:
         """Return the word-piece ids of ``text``, without special tokens (blocking)."""
-        # The ids alone: tokenizers' call without offsets (0.21 on) takes a fifth of the
-        # time of `encode` (0.1 against 0.5 ms for a 1,500-character passage; the reordering
-        # asks it for ten passages a search). A batch of one starts no thread pool.
-        fast = getattr(self._tokenizer, "encode_batch_fast", None)
-        if fast is not None:
-            return list(fast([text], add_special_tokens=False)[0].ids)
-        return list(self._tokenizer.encode(text, add_special_tokens=False).ids)
+        return token_ids(self._tokenizer, text)
 
     async def aclose(self) -> None:
         """Release the session; later calls raise :class:`EmbeddingError`. Idempotent."""
