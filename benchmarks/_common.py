@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import bisect
 import json
 import os
 import platform
@@ -35,6 +36,7 @@ __all__ = [
     "HashingEmbedder",
     "Measured",
     "SyncEmbedding",
+    "auc",
     "generate_mbox",
     "machine",
     "median",
@@ -395,6 +397,17 @@ def run_measured(argv: Sequence[str], *, env: dict[str, str] | None = None) -> M
         stderr,
         usage.ru_utime + usage.ru_stime,
     )
+
+
+def auc(high: Sequence[float], low: Sequence[float]) -> float | None:
+    """Return the chance that a value of ``high`` beats one of ``low`` (ties count half): the
+    area under the ROC curve of a signal meant to be higher for ``high`` (3 decimals)."""
+    if not high or not low:
+        return None
+    ranked = sorted(high)
+    above = sum(len(ranked) - bisect.bisect_right(ranked, x) for x in low)
+    ties = sum(bisect.bisect_right(ranked, x) - bisect.bisect_left(ranked, x) for x in low)
+    return round((above + 0.5 * ties) / (len(high) * len(low)), 3)
 
 
 def median(xs: Sequence[float]) -> float:

@@ -32,7 +32,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import machine  # the benchmarks folder is not a package: sys.path above
+from _common import auc, machine  # the benchmarks folder is not a package: sys.path above
 
 from memtrails import Memory
 from memtrails.folder.scripts import main_scripts
@@ -90,7 +90,7 @@ async def run(data: dict[str, Any], model: str | None, rows: bool) -> dict[str, 
                         f"{top.confidence if top else 0:.3f} none {question}"
                         + ("" if top is None else f"  [first: {top.id}]")
                     )
-    report: dict[str, Any] = {"model": model or "default", "auc": _auc(*sure), "parts": {}}
+    report: dict[str, Any] = {"model": model or "default", "auc": auc(*sure), "parts": {}}
     # The trade-off at other thresholds than the default (0.35): no-answer questions that
     # would be flagged, answered ones (answer in the first 10) that would be.
     report["curve"] = [
@@ -114,14 +114,6 @@ async def run(data: dict[str, Any], model: str | None, rows: bool) -> dict[str, 
         mine = [f for lang, f in flags if language in (lang, "all")]
         report["parts"][f"none:{language}"] = {"questions": len(mine), "flagged": sum(mine)}
     return report
-
-
-def _auc(answered: list[float], none: list[float]) -> float | None:
-    """The chance that an answered question's confidence beats a no-answer one's (ties half)."""
-    if not answered or not none:
-        return None
-    wins = sum((a > n) + 0.5 * (a == n) for a in answered for n in none)
-    return round(wins / (len(answered) * len(none)), 3)
 
 
 def main() -> None:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import bisect
 import json
 import statistics
 import sys
@@ -48,7 +47,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import CORPORA, machine  # the benchmarks folder is not a package: sys.path above
+from _common import CORPORA, auc, machine  # the benchmarks folder is not a package: sys.path above
 from _devset import (
     MBOXES,
     MULTILINGUAL_SOURCE,
@@ -264,15 +263,15 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     # How well the signal tells the two apart at any threshold, overall and by where the
     # search ran: over a whole folder, or inside one conversation.
     inside = ("conv", "lconv", "conv-none", "lconv-none")
-    auc = {
-        "all": _auc(found, none),
-        "folder": _auc(
-            [r for r in found if r["category"] not in inside],
-            [r for r in none if r["category"] not in inside],
+    areas = {
+        "all": auc([r["signal"] for r in found], [r["signal"] for r in none]),
+        "folder": auc(
+            [r["signal"] for r in found if r["category"] not in inside],
+            [r["signal"] for r in none if r["category"] not in inside],
         ),
-        "conversation": _auc(
-            [r for r in found if r["category"] in inside],
-            [r for r in none if r["category"] in inside],
+        "conversation": auc(
+            [r["signal"] for r in found if r["category"] in inside],
+            [r["signal"] for r in none if r["category"] in inside],
         ),
     }
     return {
@@ -280,21 +279,9 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "answered_found": len(found),
         "best_lossless": best,
         "flags": flagged,
-        "auc": auc,
+        "auc": areas,
         "table": table,
     }
-
-
-def _auc(found: list[dict[str, Any]], none: list[dict[str, Any]]) -> float | None:
-    """The chance that an answered query's signal beats a no-answer one's (ties count half)."""
-    if not found or not none:
-        return None
-    high = sorted(r["signal"] for r in found)
-    above = sum(len(high) - bisect.bisect_right(high, n["signal"]) for n in none)
-    ties = sum(
-        bisect.bisect_right(high, n["signal"]) - bisect.bisect_left(high, n["signal"]) for n in none
-    )
-    return round((above + 0.5 * ties) / (len(found) * len(none)), 3)
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
