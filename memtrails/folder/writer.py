@@ -196,7 +196,8 @@ class Writer:
         await self._ready()
         async with self._lock:
             self._check_open()
-            await self._index.clear()
+            with self._changing_index():
+                await self._index.clear()
             await self._restart()
 
     async def verify_index(self, index: IndexBackend, check: IndexCheck) -> str | None:
@@ -212,7 +213,8 @@ class Writer:
             self._check_open()
             problem = await check(index, self._checkpoint)
             if problem is not None:
-                await index.clear()
+                with self._changing_index():
+                    await index.clear()
                 await self._restart()
             return problem
 
@@ -318,7 +320,6 @@ class Writer:
             self._index_version += 1
 
     async def _restart(self) -> None:
-        self._index_version += 1
         self._unflushed = None
         self._recount = True
         await asyncio.to_thread(write_checkpoint, self._folder, 0)
