@@ -362,13 +362,23 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in PHRASES]
+# The words of German, French, Spanish, Portuguese and Italian times that are no phrase of
+# their own ("vor 3 Tagen", "hace 2 días", "il y a", "há 2 dias"), written once for both
+# `_LATIN_WORDS` and the words `_latin_time_words` looks for first: the plain words, and the
+# patterns with their first word.
+_LATIN_TIME_WORDS = (
+    *("vor", "letzten", "vergangenen", "vorigen", "dernier", "hace", "pasado", "fa"),
+    *("passado", "passada", "scorso", "scorsa"),
+)
+_LATIN_TIME_PATTERNS = {r"y\s+a": "y", "h[aá]": "ha"}
 # An ASCII text is German, French, Spanish, Portuguese or Italian at most: most are English,
 # and one search for any of those languages' words spares them the rest (82 -> 20 us).
 _LATIN_WORDS = re.compile(
     r"\b(?:"
     + "|".join(re.escape(p).replace("'", "['\u2019]") for p, _ in PHRASES if p.isascii())
-    + rf"|{_EU_MONTH}|vor|hace|fa|y\s+a|h[aá]"
-    + r"|letzten|vergangenen|vorigen|dernier|pasado|passad[ao]|scors[oa])\b",
+    + f"|{_EU_MONTH}|"
+    + "|".join((*_LATIN_TIME_WORDS, *_LATIN_TIME_PATTERNS))
+    + r")\b",
     re.I,
 )
 
@@ -381,8 +391,7 @@ _LETTERS = re.compile(r"[^\W\d_]+")
 _LATIN_FIRST_WORDS = frozenset(
     [_LETTERS.findall(p.lower())[0] for p, _ in PHRASES if p.isascii() and _LETTERS.search(p)]
     + [n for name in _EU_MONTHS for n in name.split("|") if n.isascii()]
-    + ["vor", "hace", "fa", "y", "ha", "letzten", "vergangenen", "vorigen", "dernier", "pasado"]
-    + ["passado", "passada", "scorso", "scorsa"]
+    + [*_LATIN_TIME_WORDS, *_LATIN_TIME_PATTERNS.values()]
 )
 
 
