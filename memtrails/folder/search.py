@@ -328,10 +328,8 @@ async def search(
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
     # confidence.py. The words' IDF (`idf` above) took one more index call, for the words no
     # search asked since the index last changed (idf.py).
-    closest = calibrated(
-        max((h.score for h in by_meaning), default=-1.0),
-        CONFIDENCE_FLOOR.get(embedder.model_id, floor),
-    )
+    sure_floor = CONFIDENCE_FLOOR.get(embedder.model_id, floor)
+    closest = calibrated(max((h.score for h in by_meaning), default=-1.0), sure_floor)
     when = At.of(now).ms if now is not None else None
     windows = query_windows(
         query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
@@ -403,7 +401,7 @@ async def search(
     far = across(_cosines(by_meaning), foreign, kin, pull)
     if far is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must.
-        sure = confidence(calibrated(far, CONFIDENCE_FLOOR.get(embedder.model_id, floor)), None)
+        sure = confidence(calibrated(far, sure_floor), None)
     else:
         # The words the best records in the query's script hold, weighed by rarity (a record
         # in another script can hold none of them, and comes no closer in meaning).
