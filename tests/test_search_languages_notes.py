@@ -14,7 +14,7 @@ import pytest
 from helpers import notes
 
 from memtrails import Memory
-from memtrails.folder.confidence import across
+from memtrails.folder.confidence import across, names_of, spell_names_alike
 from memtrails.folder.scripts import main_scripts, prose_scripts
 
 # Written for this test: each Korean note names tools in Latin letters, as such notes do.
@@ -44,6 +44,13 @@ ACROSS = [
     ("How many web server workers do we run per machine?", "ko-gunicorn"),
     ("풀 리퀘스트를 올릴 때 무엇을 적어야 하나요?", "en-pr-template"),
     ("비밀번호 재설정 링크는 얼마 동안 유효한가요?", "en-password-reset"),
+]
+# Each names a tool no note names: the Korean notes would write it in Latin letters.
+UNKNOWN_NAMES = ["How do we configure Kubernetes ingress timeouts for uploads?"]
+# Each names a tool a Korean note names.
+KNOWN_NAMES = [
+    ("Where is the Terraform state stored?", "ko-terraform"),
+    ("What does Sentry drop before sending events?", "ko-sentry"),
 ]
 UNRELATED_KOREAN = [
     "주말에 가족과 가볼 만한 캠핑장은 어디인가요?",
@@ -90,6 +97,46 @@ async def test_questions_across_languages_find_their_notes_and_stay_confident(
             if hit.confident:
                 unflagged.append((question, hit.id, round(hit.confidence or 0, 3)))
     assert not wrong and not unflagged, (wrong, unflagged)
+
+
+def test_a_question_names_what_it_writes_as_a_name() -> None:
+    # Mixed case or a digit marks a name anywhere; a capital only past a sentence's start.
+    assert names_of("How do we rotate GitHub tokens and S3 keys?") == ["github", "s3"]
+    assert names_of("Which queue did Maya pick? Kafka was too slow.") == ["maya"]
+    assert names_of("What broke when we moved to Node 20?") == ["node"]
+    assert names_of("why is the staging database slow?") == []
+    # In a question in another script, a word in Latin letters is a name however written.
+    assert names_of("Kafka 컨슈머 lag이 쌓인 이유는?") == ["kafka", "lag"]
+    assert names_of("Какая версия Kubernetes стоит?") == ["kubernetes"]
+
+
+def test_names_count_only_where_the_other_script_writes_latin_words() -> None:
+    # Korean notes write their tools' names as they are: a name missing from them is missing.
+    assert spell_names_alike([NOTES["ko-nginx"], NOTES["ko-sentry"]])
+    # English notes, for a question in Russian: the same.
+    assert spell_names_alike([NOTES["en-staging"]])
+    # A Hindi note spells a place its own way ("जयपुर" for Jaipur): it says nothing.
+    assert not spell_names_alike(["जयपुर जाने वाली ट्रेन सुबह छह बजे निकलती है।"])
+    assert not spell_names_alike([])
+
+
+@pytest.mark.slow
+async def test_a_question_naming_what_no_note_names_is_flagged(tmp_path: Path) -> None:
+    # The closest notes are Korean, so the words cannot judge and the meaning alone would:
+    # a question about ingress timeouts comes as close to the nginx note as one it answers.
+    async with Memory.open(tmp_path / "m") as memory:
+        await memory.ingest(notes(NOTES))
+        unflagged = []
+        for question in UNKNOWN_NAMES:
+            (hit,) = await memory.search(question, k=1)
+            if hit.confident:
+                unflagged.append((question, hit.id, round(hit.confidence or 0, 3)))
+        wrong = []
+        for question, note in KNOWN_NAMES:
+            (hit,) = await memory.search(question, k=1)
+            if hit.id != note or not hit.confident:
+                wrong.append((question, hit.id, round(hit.confidence or 0, 3)))
+    assert not unflagged and not wrong, (unflagged, wrong)
 
 
 def test_a_korean_word_is_held_by_its_stem_and_other_words_only_whole() -> None:

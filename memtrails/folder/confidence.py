@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from ..portable import fnv1a32
 from ..words import words
@@ -17,6 +17,8 @@ __all__ = [
     "WORDS_OVER",
     "across",
     "confidence",
+    "names_of",
+    "spell_names_alike",
     "word_share",
     "word_weights",
     "words_matched",
@@ -159,6 +161,56 @@ def across(
     near = max((c for uid, c in cosines.items() if uid in kin), default=-1.0)
     far = max((c for uid, c in cosines.items() if uid not in kin), default=-1.0)
     return far if far + pull >= near else None
+
+
+_LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
+
+
+def names_of(query: str) -> list[str]:
+    """Return the words of ``query`` that name something (a tool, a product, a place).
+
+    A word written in Latin letters names something when it has a capital past its first
+    letter or a digit ("GraphQL", "S3"), or a capital when it does not start a sentence
+    ("Kubernetes"); in a question whose prose is in another script, every word in Latin
+    letters does ("MongoDB 샤딩 키는...": such a word is written as it is in any language).
+
+    Example:
+        >>> names_of("Why did Redis fill up before the S3 upload?")
+        ['redis', 's3']
+        >>> names_of("MongoDB 샤딩 키는 어떻게 정했어요?")
+        ['mongodb']
+    """
+    latin_prose = "latin" in main_scripts(query, least=1) and not (
+        main_scripts(query, least=1) - {"latin"}
+    )
+    out: list[str] = []
+    for found in _LATIN_TOKEN.finditer(query):
+        token = found.group(0).rstrip(".-+")
+        if not any(c.isalpha() for c in token):
+            continue
+        before = query[: found.start()].rstrip()
+        starts = not before or before[-1] in ".!?:;\n"
+        marked = any(c.isupper() or c.isdigit() for c in token[1:]) or (
+            token[0].isupper() and not starts
+        )
+        if marked or not latin_prose:
+            out.extend(w for w in words(token) if w not in out)
+    return out
+
+
+def spell_names_alike(texts: Iterable[str]) -> bool:
+    """Tell whether any of ``texts`` (records in another script than the question's) writes
+    words in Latin letters, as a Korean note naming its tools does ("Redis가"): such records
+    would hold the question's names as they are (:func:`names_of`). A text that holds none
+    may spell them its own way ("जयपुर" for Jaipur), so its missing them says nothing.
+
+    Example:
+        >>> spell_names_alike(["Redis 캐시가 가득 차서 세션이 지워졌다"])
+        True
+        >>> spell_names_alike(["जयपुर जाने वाली ट्रेन सुबह छह बजे निकलती है"])
+        False
+    """
+    return any("latin" in main_scripts(text, least=1) for text in texts)
 
 
 def confidence(closest: float, matched: float | None) -> float:

@@ -18,6 +18,8 @@ from .confidence import (
     WORDS_OVER,
     across,
     confidence,
+    names_of,
+    spell_names_alike,
     word_share,
     word_weights,
     words_matched,
@@ -342,6 +344,7 @@ async def search(
     # pay no log reads for this.
     foreign: set[str] = set()
     kin: set[str] = set()
+    heads: dict[str, str] = {}
     weights = word_weights(query, idf, len(table))
     held: dict[str, float] = {}
     if pull > 0:
@@ -400,8 +403,19 @@ async def search(
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
     far = across(_cosines(by_meaning), foreign, kin, pull)
     if far is not None:
-        # A record in another script comes closest: the words cannot tell, the meaning must.
-        sure = confidence(calibrated(far, sure_floor), None)
+        # A record in another script comes closest: the words cannot tell, the meaning must,
+        # save the names the question gives where the best records in the other script
+        # would write them as they are (confidence.spell_names_alike): when the best records
+        # hold none of them, the folder likely does not know what the question names.
+        sure = calibrated(far, sure_floor)
+        best = [r.uid for r in ranked][:WORDS_OVER]
+        alike = spell_names_alike(heads[u] for u in best if u in foreign)
+        names = {w: weights.get(w, 0.0) for w in names_of(query)} if alike else {}
+        if names:
+            texts = await asyncio.to_thread(record_texts, best, table, log)
+            share = max((word_share(names, t) for t in texts), default=0.0)
+            sure = min(sure, confidence(sure, share))
+        sure = confidence(sure, None)
     else:
         # The words the best records in the query's script hold, weighed by rarity (a record
         # in another script can hold none of them, and comes no closer in meaning).
