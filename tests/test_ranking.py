@@ -209,6 +209,29 @@ def test_a_lone_common_word_does_not_outweigh_a_closer_meaning_in_another_script
     assert ranked[0].uid == "ko-other"
 
 
+def test_a_note_holding_the_question_by_its_stems_keeps_that_share_of_the_words() -> None:
+    """A Korean question and the Korean note that answers it with other particles ("정산이",
+    "정산"): the keyword side, matching whole words, finds nothing of it; the share of the
+    question's words it holds by their stems (``held``) stands in for its keyword part."""
+    dense = [
+        hit("ko-answer", 0.66),
+        hit("en-other", 0.60),
+        *(hit(f"n{i}", 0.3) for i in range(8)),
+    ]
+    keyword = [hit("n0", 1.0)]
+    foreign = {"en-other"}
+    # With no keyword part, the answer loses to the note in another script, whose keyword
+    # part is its meaning.
+    assert rank_records(dense, keyword, cross_script=foreign)[0].uid == "en-other"
+    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-answer": 0.8})
+    assert ranked[0].uid == "ko-answer"
+    # Its raw keyword score stays what the index found: none.
+    assert ranked[0].keyword is None
+    # Holding nothing of the question, it gains nothing.
+    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-answer": 0.0})
+    assert ranked[0].uid == "en-other"
+
+
 def test_a_models_cosines_are_mapped_onto_one_scale() -> None:
     from memtrails.folder.ranking import COSINE_FLOOR, calibrated
 

@@ -88,7 +88,10 @@ CROSS_SCRIPT_WORDS = 1.0
 # another language that answers, whose keyword part is its meaning (CROSS_SCRIPT_WORDS).
 # At 0.5 such a record keeps half; one holding every word keeps all. Measured on the coding
 # notes of benchmarks/coding_memory.py (benchmarks/README.md, issue 32); capping the part
-# at the share alone (0.0) cost same-language first places.
+# at the share alone (0.0) cost same-language first places. The part is never less than the
+# share (which holds a Korean word by its stem, confidence.word_share): a Korean note that
+# answers a Korean question with other particles went from none to some keyword part there
+# (coding dev first 34 -> 35 of 40; check: first 31 of 36, first 5 35 -> 36).
 WORDS_HELD = 0.5
 # The cosine a model gives text about something else, by model id: MiniLM's unrelated pairs
 # meet cosines near 0, multilingual-e5-small's near 0.7 (its whole range is squeezed into
@@ -316,7 +319,7 @@ def rank_records(
             before their side is rescaled.
         held: when records in another script compete, each record in the query's script
             with the share of the query's word weight it holds: its keyword part is scaled
-            by ``WORDS_HELD + (1 - WORDS_HELD) * share``.
+            by ``WORDS_HELD + (1 - WORDS_HELD) * share``, and is at least ``share``.
 
     Returns:
         One entry per record (its best passage), by fused score, then by uid so that equal
@@ -354,7 +357,10 @@ def rank_records(
         if hit.uid in cross_script:
             words_part = max(words_part, CROSS_SCRIPT_WORDS * meaning)
         elif held and hit.uid in held:
-            words_part *= WORDS_HELD + (1.0 - WORDS_HELD) * held[hit.uid]
+            share = held[hit.uid]
+            # Never below the share itself: the keyword side matches whole words, and a
+            # Korean word with another particle ("정산이" for "정산") is missed there.
+            words_part = max(words_part * (WORDS_HELD + (1.0 - WORDS_HELD) * share), share)
         score = meaning + words_part
         if every_window:
             at = hit.payload.get("at")
