@@ -105,6 +105,9 @@ def test_a_question_names_what_it_writes_as_a_name() -> None:
     assert names_of("Which queue did Maya pick? Kafka was too slow.") == ["maya"]
     assert names_of("What broke when we moved to Node 20?") == ["node"]
     assert names_of("why is the staging database slow?") == []
+    # In capitals or in title case, a capital marks nothing; a digit still does.
+    assert names_of("WHY DID THE REDIS CACHE FAIL?") == []
+    assert names_of("How Do We Rotate The EC2 Keys?") == ["ec2"]
     # In a question in another script, a word in Latin letters is a name however written.
     assert names_of("Kafka 컨슈머 lag이 쌓인 이유는?") == ["kafka", "lag"]
     assert names_of("Какая версия Kubernetes стоит?") == ["kubernetes"]

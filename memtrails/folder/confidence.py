@@ -169,33 +169,41 @@ _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 def names_of(query: str) -> list[str]:
     """Return the words of ``query`` that name something (a tool, a product, a place).
 
-    A word written in Latin letters names something when it has a capital past its first
-    letter or a digit ("GraphQL", "S3"), or a capital when it does not start a sentence
-    ("Kubernetes"); in a question whose prose is in another script, every word in Latin
-    letters does ("MongoDB 샤딩 키는...": such a word is written as it is in any language).
+    A word written in Latin letters names something when it mixes letters and digits
+    ("S3"), has a capital past its first letter ("GraphQL"), or starts with a capital when
+    it does not start a sentence ("Kubernetes"); in a question written in capitals or in
+    title case, capitals mark nothing. In a question whose prose is in another script, every
+    word in Latin letters names something ("MongoDB 샤딩 키는...": such a word is written as
+    it is in any language).
 
     Example:
         >>> names_of("Why did Redis fill up before the S3 upload?")
         ['redis', 's3']
         >>> names_of("MongoDB 샤딩 키는 어떻게 정했어요?")
         ['mongodb']
+        >>> names_of("How Do We Rotate The EC2 Keys?")
+        ['ec2']
     """
-    latin_prose = "latin" in main_scripts(query, least=1) and not (
-        main_scripts(query, least=1) - {"latin"}
-    )
-    out: list[str] = []
-    for found in _LATIN_TOKEN.finditer(query):
-        token = found.group(0).rstrip(".-+")
-        if not any(c.isalpha() for c in token):
-            continue
-        before = query[: found.start()].rstrip()
-        starts = not before or before[-1] in ".!?:;\n"
-        marked = any(c.isupper() or c.isdigit() for c in token[1:]) or (
-            token[0].isupper() and not starts
-        )
-        if marked or not latin_prose:
-            out.extend(w for w in words(token) if w not in out)
-    return out
+    scripts = main_scripts(query, least=1)
+    latin_prose = scripts == {"latin"}
+    tokens = [(m.start(), m.group(0).rstrip(".-+")) for m in _LATIN_TOKEN.finditer(query)]
+    tokens = [(at, t) for at, t in tokens if any(c.isalpha() for c in t)]
+    shouted = all(not c.islower() for _, t in tokens for c in t)
+    titled = shouted or 2 * sum(t[0].isupper() for _, t in tokens) > len(tokens)
+    out: dict[str, None] = {}
+    for at, token in tokens:
+        marked = not latin_prose or any(c.isdigit() for c in token)
+        if not marked and not shouted:
+            marked = any(c.isupper() for c in token[1:])
+        if not marked and not titled and token[0].isupper():
+            # A capital that starts a sentence marks nothing: look back past the spaces.
+            i = at - 1
+            while i >= 0 and query[i].isspace():
+                i -= 1
+            marked = i >= 0 and query[i] not in ".!?:;"
+        if marked:
+            out.update(dict.fromkeys(words(token)))
+    return list(out)
 
 
 def spell_names_alike(texts: Iterable[str]) -> bool:
