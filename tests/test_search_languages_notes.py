@@ -104,6 +104,7 @@ def test_a_question_names_what_it_writes_as_a_name() -> None:
     assert names_of("How do we rotate GitHub tokens and S3 keys?") == ["github", "s3"]
     assert names_of("Which queue did Maya pick? Kafka was too slow.") == ["maya"]
     assert names_of("What broke when we moved to Node 20?") == ["node"]
+    assert names_of("Why did the Redis's cache fill up?") == ["redis"]
     assert names_of("why is the staging database slow?") == []
     # In capitals or in title case, a capital marks nothing; a digit still does.
     assert names_of("WHY DID THE REDIS CACHE FAIL?") == []

@@ -410,7 +410,8 @@ async def search(
         sure = calibrated(far, sure_floor)
         best = [r.uid for r in ranked][:WORDS_OVER]
         alike = spell_names_alike(heads[u] for u in best if u in foreign)
-        names = {w: weights.get(w, 0.0) for w in names_of(query)} if alike else {}
+        # Each name weighs alike: "Redis's" is the word the IDF knows, "redis" the name.
+        names = dict.fromkeys(names_of(query), 1.0) if alike else {}
         if names:
             texts = await asyncio.to_thread(record_texts, best, table, log)
             share = max((word_share(names, t) for t in texts), default=0.0)
