@@ -4,7 +4,7 @@ Usage (from the repository root):
 
     .venv/bin/python benchmarks/search_latency.py [--sizes 10000,100000] [--queries 100]
         [--embedder hashing|model] [--optimize] [--keep DIR] [--graph fused|packaged]
-        [--embedding-runs 3] [--reorder]
+        [--embedding-runs 3] [--reorder] [--distinct]
 
 Each size builds a memory folder of N records (GSM8K questions with their answers) and then
 times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by score, then the hits
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -69,6 +70,39 @@ def queries(n: int) -> list[str]:
     ]
     pool = [q for pair in zip(prompts, asks * 10, strict=False) for q in pair] + prompts
     return [pool[i % len(pool)] for i in range(n)]
+
+
+def distinct_queries(n: int) -> list[str]:
+    """Return n queries, none twice: MT-Bench prompts (first turns, then second turns) and the
+    asking sentence of GSM8K questions (the records' own questions), three prompts to two asks
+    as in ``queries``. Caches that keep what a query asked gain nothing from this set.
+
+    Raises:
+        ValueError: n is more than the distinct prompts allow at that mix (268).
+    """
+    bench = [
+        json.loads(line)["turns"]
+        for line in (CORPORA / "jsonl" / "fastchat-mt_bench-question.jsonl")
+        .read_text()
+        .splitlines()
+        if line.strip()
+    ]
+    prompts = list(dict.fromkeys([t[0] for t in bench] + [t[1] for t in bench if len(t) > 1]))
+    lines = (CORPORA / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()
+    # A question's last sentence: "How many of the animals are chickens?"
+    asks = list(
+        dict.fromkeys(
+            re.split(r"(?<=[.!?])\s+", json.loads(line)["question"].strip())[-1]
+            for line in lines
+            if line.strip()
+        )
+    )
+    out: list[str] = []
+    for i in range(0, len(prompts), 3):
+        out += prompts[i : i + 3] + asks[2 * i // 3 : 2 * i // 3 + 2]
+    if n > len(out):
+        raise ValueError(f"at most {len(out)} distinct queries, not {n}")
+    return out[:n]
 
 
 async def measure(
@@ -265,7 +299,7 @@ def _full_cache(folder: Path, model: Any) -> tuple[Any, float]:
 async def run(args: argparse.Namespace) -> None:
     from memtrails.embedding import default_embedder
 
-    qs = queries(args.queries)
+    qs = distinct_queries(args.queries) if args.distinct else queries(args.queries)
     optimize = args.graph == "fused"
     embedder = await default_embedder(threads=args.threads, optimize=optimize)
     model = await query_embedding(qs, embedder, args.embedding_runs)
@@ -353,6 +387,12 @@ def main() -> None:
         help="end to end with the word-by-word reordering: the model's query run keeps its "
         "token vectors and the first 10 results are reordered from a full-size word-piece "
         "cache written into the folder (hashing embedder only)",
+    )
+    parser.add_argument(
+        "--distinct",
+        action="store_true",
+        help="queries that never repeat (MT-Bench's two turns, GSM8K's asks): the default set "
+        "asks 8 short questions ten times each and some prompts twice",
     )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--keep", help="build the folders under this directory once and reuse them")
