@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import numpy as np
@@ -189,47 +190,42 @@ def test_a_passage_in_another_script_is_not_held_to_the_words_it_cannot_share() 
     assert (ranked[0].dense, ranked[0].keyword) == (0.60, None)
 
 
+def _first_of_two(
+    same: tuple[str, float], other: tuple[str, float], keyword: list[Hit]
+) -> Callable[[dict[str, float] | None], str]:
+    """The first record's uid, as ``held`` varies: a record in the query's script and one in
+    another (``other``, by meaning), among eight far ones."""
+    dense = [hit(*same), hit(*other), *(hit(f"n{i}", 0.3) for i in range(8))]
+    return lambda held: rank_records(dense, keyword, cross_script={other[0]}, held=held)[0].uid
+
+
 def test_a_lone_common_word_does_not_outweigh_a_closer_meaning_in_another_script() -> None:
     """The keyword side rescales over its own candidates: in a small folder a note sharing a
     single common word with the question rescales to 1.0. With a note in another script in
     play, its keyword part counts by how much of the question it holds (``held``)."""
-    dense = [
-        hit("ko-other", 0.62),
-        hit("en-answer", 0.60),
-        *(hit(f"n{i}", 0.3) for i in range(8)),
-    ]
-    keyword = [hit("ko-other", 3.0)]
-    foreign = {"en-answer"}
-    assert rank_records(dense, keyword, cross_script=foreign)[0].uid == "ko-other"
+    first = _first_of_two(("ko-other", 0.62), ("en-answer", 0.60), [hit("ko-other", 3.0)])
+    assert first(None) == "ko-other"
     # It holds a tenth of the question's word weight: the answer's meaning wins.
-    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-other": 0.1})
-    assert ranked[0].uid == "en-answer"
+    assert first({"ko-other": 0.1}) == "en-answer"
     # Holding every word of the question, it keeps its whole keyword part and its place.
-    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-other": 1.0})
-    assert ranked[0].uid == "ko-other"
+    assert first({"ko-other": 1.0}) == "ko-other"
 
 
 def test_a_note_holding_the_question_by_its_stems_keeps_that_share_of_the_words() -> None:
     """A Korean question and the Korean note that answers it with other particles ("정산이",
     "정산"): the keyword side, matching whole words, finds nothing of it; the share of the
     question's words it holds by their stems (``held``) stands in for its keyword part."""
-    dense = [
-        hit("ko-answer", 0.66),
-        hit("en-other", 0.60),
-        *(hit(f"n{i}", 0.3) for i in range(8)),
-    ]
-    keyword = [hit("n0", 1.0)]
-    foreign = {"en-other"}
+    first = _first_of_two(("ko-answer", 0.66), ("en-other", 0.60), [hit("n0", 1.0)])
     # With no keyword part, the answer loses to the note in another script, whose keyword
     # part is its meaning.
-    assert rank_records(dense, keyword, cross_script=foreign)[0].uid == "en-other"
-    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-answer": 0.8})
-    assert ranked[0].uid == "ko-answer"
-    # Its raw keyword score stays what the index found: none.
-    assert ranked[0].keyword is None
+    assert first(None) == "en-other"
+    assert first({"ko-answer": 0.8}) == "ko-answer"
     # Holding nothing of the question, it gains nothing.
-    ranked = rank_records(dense, keyword, cross_script=foreign, held={"ko-answer": 0.0})
-    assert ranked[0].uid == "en-other"
+    assert first({"ko-answer": 0.0}) == "en-other"
+    # Its raw keyword score stays what the index found: none.
+    dense = [hit("ko-answer", 0.66), hit("en-other", 0.60)]
+    ranked = rank_records(dense, [], cross_script={"en-other"}, held={"ko-answer": 0.8})
+    assert next(r for r in ranked if r.uid == "ko-answer").keyword is None
 
 
 def test_a_models_cosines_are_mapped_onto_one_scale() -> None:
