@@ -106,6 +106,8 @@ def test_a_question_names_what_it_writes_as_a_name() -> None:
     assert names_of("What broke when we moved to Node 20?") == ["node"]
     assert names_of("Why did the Redis's cache fill up?") == ["redis"]
     assert names_of("why is the staging database slow?") == []
+    # A short question is no title: "Is" starts it, "Redis" is all that is left.
+    assert names_of("Is Redis up?") == ["redis"]
     # In capitals or in title case, a capital marks nothing; a digit still does.
     assert names_of("WHY DID THE REDIS CACHE FAIL?") == []
     assert names_of("How Do We Rotate The EC2 Keys?") == ["ec2"]

@@ -186,24 +186,35 @@ def names_of(query: str) -> list[str]:
     """
     scripts = main_scripts(query, least=1)
     latin_prose = scripts == {"latin"}
-    tokens = [(m.start(), m.group(0).rstrip(".-+")) for m in _LATIN_TOKEN.finditer(query)]
-    tokens = [(at, t) for at, t in tokens if any(c.isalpha() for c in t)]
-    shouted = all(not c.islower() for _, t in tokens for c in t)
-    titled = shouted or 2 * sum(t[0].isupper() for _, t in tokens) > len(tokens)
+    tokens = [
+        (m.group(0).rstrip(".-+"), _starts_sentence(query, m.start()))
+        for m in _LATIN_TOKEN.finditer(query)
+    ]
+    tokens = [(t, start) for t, start in tokens if any(c.isalpha() for c in t)]
+    shouted = all(not c.islower() for t, _ in tokens for c in t)
+    # Title case capitalises the little words too: three in four past sentences' starts.
+    inner = [t for t, start in tokens if not start]
+    titled = shouted or (
+        len(inner) >= 3 and 4 * sum(t[0].isupper() for t in inner) >= 3 * len(inner)
+    )
     out: dict[str, None] = {}
-    for at, token in tokens:
+    for token, start in tokens:
         marked = not latin_prose or any(c.isdigit() for c in token)
         if not marked and not shouted:
             marked = any(c.isupper() for c in token[1:])
-        if not marked and not titled and token[0].isupper():
-            # A capital that starts a sentence marks nothing: look back past the spaces.
-            i = at - 1
-            while i >= 0 and query[i].isspace():
-                i -= 1
-            marked = i >= 0 and query[i] not in ".!?:;"
+        if not marked and not titled:
+            marked = token[0].isupper() and not start
         if marked:
             out.update(dict.fromkeys(words(token)))
     return list(out)
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether the word at ``at`` starts ``text`` or a sentence (past the spaces before it)."""
+    i = at - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return i < 0 or text[i] in ".!?:;"
 
 
 def spell_names_alike(texts: Iterable[str]) -> bool:
