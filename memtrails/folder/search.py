@@ -407,8 +407,8 @@ async def search(
         # save the names the question gives where the best records in the other script
         # would write them as they are (confidence.spell_names_alike): when the best records
         # hold none of them, the folder likely does not know what the question names.
-        sure = calibrated(far, sure_floor)
-        best = [r.uid for r in ranked][:WORDS_OVER]
+        sure = confidence(calibrated(far, sure_floor), None)
+        best = [r.uid for r in ranked[:WORDS_OVER]]
         alike = spell_names_alike(heads[u] for u in best if u in foreign)
         # Each name weighs alike: "Redis's" is the word the IDF knows, "redis" the name.
         names = dict.fromkeys(names_of(query), 1.0) if alike else {}
@@ -416,7 +416,6 @@ async def search(
             texts = await asyncio.to_thread(record_texts, best, table, log)
             share = max((word_share(names, t) for t in texts), default=0.0)
             sure = min(sure, confidence(sure, share))
-        sure = confidence(sure, None)
     else:
         # The words the best records in the query's script hold, weighed by rarity (a record
         # in another script can hold none of them, and comes no closer in meaning).
