@@ -84,15 +84,19 @@ def test_the_meaning_decides_only_when_another_script_comes_as_close() -> None:
 async def test_questions_across_languages_find_their_notes_and_stay_confident(
     tmp_path: Path,
 ) -> None:
+    # Unrelated Korean questions, and English ones naming a tool no note names, are flagged.
+    # For the second, the closest notes are Korean, so the words cannot judge and the meaning
+    # alone would: a question about ingress timeouts comes as close to the nginx note as one
+    # it answers. Questions naming a tool a Korean note names still find it.
     async with Memory.open(tmp_path / "m") as memory:
         await memory.ingest(notes(NOTES))
         wrong = []
-        for question, note in ACROSS:
+        for question, note in ACROSS + KNOWN_NAMES:
             (hit,) = await memory.search(question, k=1)
             if hit.id != note or not hit.confident:
                 wrong.append((question, hit.id, round(hit.confidence or 0, 3)))
         unflagged = []
-        for question in UNRELATED_KOREAN:
+        for question in UNRELATED_KOREAN + UNKNOWN_NAMES:
             (hit,) = await memory.search(question, k=1)
             if hit.confident:
                 unflagged.append((question, hit.id, round(hit.confidence or 0, 3)))
@@ -124,25 +128,6 @@ def test_names_count_only_where_the_other_script_writes_latin_words() -> None:
     # A Hindi note spells a place its own way ("जयपुर" for Jaipur): it says nothing.
     assert not spell_names_alike(["जयपुर जाने वाली ट्रेन सुबह छह बजे निकलती है।"])
     assert not spell_names_alike([])
-
-
-@pytest.mark.slow
-async def test_a_question_naming_what_no_note_names_is_flagged(tmp_path: Path) -> None:
-    # The closest notes are Korean, so the words cannot judge and the meaning alone would:
-    # a question about ingress timeouts comes as close to the nginx note as one it answers.
-    async with Memory.open(tmp_path / "m") as memory:
-        await memory.ingest(notes(NOTES))
-        unflagged = []
-        for question in UNKNOWN_NAMES:
-            (hit,) = await memory.search(question, k=1)
-            if hit.confident:
-                unflagged.append((question, hit.id, round(hit.confidence or 0, 3)))
-        wrong = []
-        for question, note in KNOWN_NAMES:
-            (hit,) = await memory.search(question, k=1)
-            if hit.id != note or not hit.confident:
-                wrong.append((question, hit.id, round(hit.confidence or 0, 3)))
-    assert not unflagged and not wrong, (unflagged, wrong)
 
 
 def test_a_korean_word_is_held_by_its_stem_and_other_words_only_whole() -> None:
