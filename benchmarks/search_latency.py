@@ -4,7 +4,7 @@ Usage (from the repository root):
 
     .venv/bin/python benchmarks/search_latency.py [--sizes 10000,100000] [--queries 100]
         [--embedder hashing|model] [--optimize] [--keep DIR] [--graph fused|packaged]
-        [--embedding-runs 3] [--reorder] [--distinct]
+        [--embedding-runs 3] [--reorder] [--distinct] [--foreign 0.3]
 
 Each size builds a memory folder of N records (GSM8K questions with their answers) and then
 times ``Memory.search(query, k=10)`` (dense + keyword candidates fused by score, then the hits
@@ -16,7 +16,10 @@ real model's query embedding time is measured separately, over the same queries,
 for an end-to-end estimate; and each query is also timed end to end, the real model embedding it
 right before the search (the p95 of those sums, not the sum of two p95s), with the process's
 CPU time per query (user + system, every thread: steadier than wall time on a loaded machine).
-``--keep DIR`` builds the folders under DIR once and reuses them. ``--embedder model`` builds with the real model instead (slow:
+``--keep DIR`` builds the folders under DIR once and reuses them. ``--foreign SHARE`` writes
+that share of the records in Cyrillic letters (each Latin letter of its text mapped to one):
+an English query's extra request for the passages in other scripts (folder/foreign.py) then
+has them to scan, as in a folder partly in another language. ``--embedder model`` builds with the real model instead (slow:
 about 60-100 records/s) and times the search end to end. The index is exact (no HNSW) as a
 folder is after an import, unless ``--optimize`` builds HNSW first (minutes at 100k).
 Prints a table, then one JSON line.
@@ -105,6 +108,20 @@ def distinct_queries(n: int) -> list[str]:
     return out[:n]
 
 
+_CYRILLIC = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "абцдефгхийклмнопярстуввхызАБЦДЕФГХИЙКЛМНОПЯРСТУВВХЫЗ",
+)
+
+
+def _in_cyrillic(rows: Any, share: float) -> Any:
+    """Yield rows, every ``1/share``-th of them (about) with its text in Cyrillic letters."""
+    for i, row in enumerate(rows):
+        if share and int((i + 1) * share) > int(i * share):
+            row = {**row, "text": row["text"].translate(_CYRILLIC)}
+        yield row
+
+
 async def measure(
     n: int,
     qs: list[str],
@@ -115,12 +132,13 @@ async def measure(
     keep: Path | None = None,
     optimize_graph: bool = True,
     reorder: bool = False,
+    foreign: float = 0.0,
 ) -> dict[str, Any]:
     from memtrails import Memory, from_jsonl
     from memtrails.embedding import default_embedder
 
     work = (
-        keep / f"{embedder_kind}-{n}"
+        keep / (f"{embedder_kind}-{n}" + (f"-foreign{foreign}" if foreign else ""))
         if keep
         else Path(tempfile.mkdtemp(prefix="memtrails-search-"))
     )
@@ -134,7 +152,7 @@ async def measure(
         if not (work / "memory").exists():
             work.mkdir(parents=True, exist_ok=True)
             path = work / "records.jsonl"
-            write_jsonl(path, records(n))
+            write_jsonl(path, _in_cyrillic(records(n), foreign))
             build_batch = 1024 if embedder_kind == "hashing" else 64  # the build is not measured
             async with Memory.open(work / "memory", embedder=embedder) as memory:
                 t0 = time.perf_counter()
@@ -168,6 +186,7 @@ async def measure(
                     "pieces": pieces,
                     "idf_cache": IdfCache(),
                     "index_state": lambda: folder.writer.index_version,
+                    "blank": await query_model.embed_query(" "),  # as the folder's model gives
                 }
                 await search(
                     folder.index, folder.table, folder.log, query_model, qs[0], 10, **cached
@@ -327,6 +346,7 @@ async def run(args: argparse.Namespace) -> None:
             Path(args.keep) if args.keep else None,
             optimize,
             args.reorder,
+            args.foreign,
         )
         if "end_to_end_p50_ms" in r:
             r["with_model_p50_ms"] = round(r["search_p50_ms"] + model["p50_ms"], 2)
@@ -393,6 +413,12 @@ def main() -> None:
         action="store_true",
         help="queries that never repeat (MT-Bench's two turns, GSM8K's asks): the default set "
         "asks 8 short questions ten times each and some prompts twice",
+    )
+    parser.add_argument(
+        "--foreign",
+        type=float,
+        default=0.0,
+        help="share of the records written in Cyrillic letters (0: none)",
     )
     parser.add_argument("--threads", type=int, default=None, help="onnxruntime threads")
     parser.add_argument("--keep", help="build the folders under this directory once and reuse them")

@@ -254,6 +254,51 @@ async def test_an_author_matches_by_its_words_on_every_backend(
         await index.aclose()
 
 
+async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_backend(
+    opener: Opener, corpus: Corpus
+) -> None:
+    # The folder writes each passage's scripts: the English prompts Latin, none for a sum
+    # ("x+y = 4z ...": too few letters of prose to tell). A Korean, a bilingual, a Russian
+    # and a too-short passage are set here as the folder would set them.
+    written = {tuple(p.payload.get("scripts", ())) for p in corpus.points}
+    assert written == {("latin",), ()}
+    scripts = {"mt81": ["hangul"], "mt82": ["hangul", "latin"], "mt83": ["cyrillic"], "mt84": None}
+    points = [
+        IndexPoint(
+            p.id,
+            p.dense,
+            p.sparse,
+            {k: v for k, v in p.payload.items() if k != "scripts"}
+            | ({"scripts": s} if (s := scripts.get(p.payload["uid"], ["latin"])) else {}),
+        )
+        for p in corpus.points
+        if p.payload["uid"] in (*scripts, "mt85")
+    ]
+    index = await opener()
+    try:
+        await index.upsert(points)
+        await index.flush()
+        dense, _ = await corpus.query("a trip to Hawaii")
+        for outside, expected in [
+            ({"latin"}, {"mt81", "mt83"}),  # in two scripts, one of them Latin: not outside
+            ({"hangul"}, {"mt83", "mt85"}),
+            ({"latin", "cyrillic"}, {"mt81"}),
+            ({"greek"}, {"mt81", "mt82", "mt83", "mt85"}),  # too short to tell: never
+        ]:
+            where = SearchFilter(outside=frozenset(outside))
+            hits, _ = await index.candidates(dense, SparseVector([], []), 10, where)
+            assert _uids(hits) == expected, outside
+        kept, _ = await index.candidates(
+            dense,
+            SparseVector([], []),
+            10,
+            SearchFilter(outside=frozenset({"latin"}), uids=["mt81"]),
+        )
+        assert _uids(kept) == {"mt81"}
+    finally:
+        await index.aclose()
+
+
 async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
     await index.delete_uids([LONG_UID, "mt81"])
     await index.delete_uids([])

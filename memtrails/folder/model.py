@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..embedding._base import Embedder
+from ..embedding._base import Embedder, Vector
 from .manifest import check_model
 
 __all__ = ["EmbedderFactory", "FolderModel", "manifest_model"]
@@ -49,6 +49,7 @@ class FolderModel:
         self._embedder = embedder
         self._owned = owned  # a model the caller passed in is the caller's to close
         self._lock = asyncio.Lock()
+        self._blank: Vector | None = None
 
     async def get(self) -> Embedder:
         """Return the embedder, making it on first use.
@@ -67,6 +68,13 @@ class FolderModel:
                         raise
                     self._embedder = made
         return self._embedder
+
+    async def blank(self) -> Vector:
+        """Return the model's vector for a question that says nothing (made on first use):
+        what every record is close to by the model's leaning alone (foreign.py)."""
+        if self._blank is None:
+            self._blank = await (await self.get()).embed_query(" ")
+        return self._blank
 
     async def aclose(self) -> None:
         """Close the embedder if this folder made it."""

@@ -8,6 +8,7 @@ from ..items import Staged, embed_text
 from ..keys import point_id
 from ..words import passage_keywords
 from .index._base import IndexPoint, SparseVector
+from .scripts import prose_scripts
 
 __all__ = ["points_for"]
 
@@ -30,6 +31,9 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
         for n, passage in enumerate(staged.passages):
             span = text[passage.start : passage.end] if passage.end > passage.start else text
             terms = passage_keywords(span)
+            # What the passage's prose is written in, for a search to ask for the passages
+            # in other scripts than its question's (search.py, foreign candidates).
+            scripts = sorted(prose_scripts(span))
             points.append(
                 IndexPoint(
                     id=point_id(staged.uid, n),
@@ -40,7 +44,8 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
                         "passage": n,
                         "start": passage.start,
                         "end": passage.end,
-                    },
+                    }
+                    | ({"scripts": scripts} if scripts else {}),
                 )
             )
     return points

@@ -5,7 +5,14 @@ from __future__ import annotations
 import bisect
 import re
 
-__all__ = ["MAIN_SHARE", "MIN_LETTERS", "main_scripts", "prose_scripts", "share_a_script"]
+__all__ = [
+    "MAIN_SHARE",
+    "MIN_LETTERS",
+    "SCRIPTS",
+    "main_scripts",
+    "prose_scripts",
+    "share_a_script",
+]
 
 # A script counts as one a text is written in when it holds at least this share of the
 # text's letters: a Korean note that names "restic" and "NAS" is written in Hangul, not in
@@ -66,6 +73,8 @@ _RANGES: list[tuple[int, int, str]] = sorted(
     ]
 )
 _STARTS = [r[0] for r in _RANGES]
+# Every script a text can be found written in.
+SCRIPTS = frozenset({r[2] for r in _RANGES} | {"other"})
 _NOT_ASCII_LETTERS = bytes(b for b in range(128) if not chr(b).isalpha())
 _NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 

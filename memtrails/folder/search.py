@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -24,6 +24,7 @@ from .confidence import (
     word_weights,
     words_matched,
 )
+from .foreign import foreign_candidates, script_groups, script_texts
 from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
@@ -48,7 +49,7 @@ from .ranking import (
     rank_records,
 )
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
-from .scripts import prose_scripts, share_a_script
+from .scripts import prose_scripts
 from .table import Table
 from .turns import neighbours
 from .when import Windows, query_windows
@@ -57,8 +58,6 @@ __all__ = [
     "SNIPPET_CHARS",
     "SearchHit",
     "record_texts",
-    "script_groups",
-    "script_texts",
     "search",
     "search_hit",
     "snippet_of",
@@ -124,32 +123,6 @@ class SearchHit:
 # Only the best dense candidates are checked for their script (a log read each): one far
 # down that side's list cannot climb far whatever its keyword part.
 CROSS_SCRIPT_POOL = 20
-
-
-def script_texts(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, str]:
-    """Return each record's title and text (its first 600 characters), for its script.
-    Blocking: one log read a record."""
-    out: dict[str, str] = {}
-    for uid in uids:
-        row = table.get(uid)
-        if row is not None:
-            line = log.read_line(row.offset)
-            out[uid] = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
-    return out
-
-
-def script_groups(texts: Mapping[str, str], query: frozenset[str]) -> tuple[set[str], set[str]]:
-    """Return the records of ``texts`` whose prose is in none of the scripts ``query`` is in,
-    and those whose prose shares one (see :func:`memtrails.folder.scripts.prose_scripts`: a
-    Korean note naming Latin tools is Korean prose); a record too short to tell is in
-    neither."""
-    foreign: set[str] = set()
-    kin: set[str] = set()
-    if query:
-        for uid, text in texts.items():
-            if scripts := prose_scripts(text):
-                (kin if share_a_script(query, scripts) else foreign).add(uid)
-    return foreign, kin
 
 
 # How much of a record's text the confidence reads for the query's words: enough for a note or
@@ -261,13 +234,16 @@ async def search(
     pieces: PieceCache | None = None,
     idf_cache: IdfCache | None = None,
     index_state: Callable[[], object] | None = None,
+    blank: Vector | None = None,
 ) -> list[SearchHit]:
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`.
 
     ``pieces``: the folder's word-piece cache; with it (and a model in
     ``reorder.REORDER_WEIGHT``) the first results are reordered word by word (reorder.py).
     ``idf_cache``: the folder's IDF of words already asked, valid while ``index_state()`` stays
-    the same (idf.py).
+    the same (idf.py). ``blank``: the model's vector for a question saying nothing; with it
+    (and a model in ``ranking.LANGUAGE_PULL``) the closest records in other scripts than the
+    query's are asked for too (foreign.py).
     """
     if k < 1:
         raise ValueError("`k` must be at least 1")
@@ -310,6 +286,13 @@ async def search(
         # Callers expect the error itself (the model's, the index's), as before.
         raise failed.exceptions[0] from None
     idf, (by_meaning, by_words) = rare.result(), both.result()
+    pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
+    scripts = prose_scripts(query, least=1)
+    # Passages in other scripts that the dense side's own few dozen left out (foreign.py);
+    # they join the ranking as extra candidates, on the scale of the side's own.
+    far: list[Hit] = []
+    if pull > 0 and blank is not None:
+        far = await foreign_candidates(index, dense, blank, scripts, where, by_meaning)
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # A speaker the question names ("What did Kofi catch?") is found by the author lift in
@@ -326,7 +309,6 @@ async def search(
             sparse = SparseVector(list(kept), list(kept.values()))
             _, by_words = await index.candidates(None, sparse, limit, where)
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
-    pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
     # confidence.py. The words' IDF (`idf` above) took one more index call, for the words no
@@ -349,18 +331,20 @@ async def search(
     weights = word_weights(query, idf, len(table))
     held: dict[str, float] = {}
     if pull > 0:
-        closest_first = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
-        heads = await asyncio.to_thread(script_texts, closest_first, table, log)
-        foreign, kin = script_groups(heads, prose_scripts(query, least=1))
-        if foreign:
-            # How much of the question each record in its script holds (ranking.WORDS_HELD).
+        checked = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
+        checked += dict.fromkeys(h.uid for h in far)
+        heads = await asyncio.to_thread(script_texts, checked, table, log)
+        foreign, kin = script_groups(heads, scripts)
+        if foreign - {h.uid for h in far}:
+            # How much of the question each record in its script holds (ranking.WORDS_HELD):
+            # only when the dense side's own candidates hold one in another script.
             held = {uid: word_share(weights, heads[uid]) for uid in kin}
     ranked = rank_records(
         by_meaning,
         by_words,
         windows=windows,
         live=table,
-        extra=inside,
+        extra=(inside[0] + far, inside[1]),
         query_words=named,
         cross_script=foreign,
         held=held,
@@ -383,7 +367,7 @@ async def search(
             by_words,
             windows=windows,
             live=table,
-            extra=(inside[0] + extra[0], inside[1] + extra[1]),
+            extra=(inside[0] + far + extra[0], inside[1] + extra[1]),
             neighbours=links,
             asking=asking,
             replies=replies,
@@ -402,13 +386,16 @@ async def search(
         turns = [r.hit for r in head if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
         fit = await asyncio.to_thread(of_the_kind, wanted, turns, table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
-    far = across(_cosines(by_meaning), foreign, kin, pull)
-    if far is not None:
+    # The meaning alone decides when a candidate of the dense side's own in another script
+    # comes as close as the best in the query's; the added ones change what can be found, not
+    # how sure the search is (a question nothing answers meets some note in another script).
+    farthest = across(_cosines(by_meaning), foreign, kin, pull)
+    if farthest is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must,
         # save the names the question gives where the best records in the other script
         # would write them as they are (confidence.spell_names_alike): when the best records
         # hold none of them, the folder likely does not know what the question names.
-        sure = confidence(calibrated(far, sure_floor), None)
+        sure = confidence(calibrated(farthest, sure_floor), None)
         best = [r.uid for r in ranked[:WORDS_OVER]]
         alike = spell_names_alike(heads[u] for u in best if u in foreign)
         # Each name weighs alike: "Redis's" is the word the IDF knows, "redis" the name.

@@ -40,6 +40,7 @@ PAYLOAD_INDEXES: dict[str, str] = {
     "thread": "keyword",
     "at": "integer",
     "passage": "integer",
+    "scripts": "keyword",
 }
 
 
@@ -56,7 +57,8 @@ class IndexPoint:
     """One passage of one record, as stored in the index.
 
     ``payload`` holds: uid, passage (int), kind, author, title, at (epoch ms or None),
-    source, thread.
+    source, thread, and scripts (the scripts the passage's prose is written in, sorted:
+    :func:`memtrails.folder.scripts.prose_scripts`; absent when too short to tell).
     """
 
     id: str
@@ -75,6 +77,8 @@ class SearchFilter:
     since_ms: int | None = None
     until_ms: int | None = None
     uids: Sequence[str] | None = field(default=None)
+    #: only passages written in some script and in none of these (payload ``scripts``)
+    outside: frozenset[str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from ..scripts import SCRIPTS
 from ._base import SearchFilter
 
 __all__ = ["edge_filter"]
@@ -33,4 +34,14 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
         )
     if where.uids is not None:
         must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
-    return qe.Filter(must=must) if must else None
+    must_not: list[Any] = []
+    if where.outside is not None:
+        # Written in another script (which a passage too short to tell is not), and in none
+        # of these: a passage in two scripts is written in both.
+        must.append(
+            qe.FieldCondition("scripts", match=qe.MatchAny(sorted(SCRIPTS - where.outside)))
+        )
+        must_not.append(qe.FieldCondition("scripts", match=qe.MatchAny(sorted(where.outside))))
+    if not must:
+        return None
+    return qe.Filter(must=must, must_not=must_not) if must_not else qe.Filter(must=must)

@@ -1,0 +1,92 @@
+"""Records in other scripts than the question's: which they are, and the ones a search adds.
+
+A multilingual model finds a record in another language less close than one in the
+question's own (``ranking.LANGUAGE_PULL`` gives that back), so in a folder mostly in one
+language a note in another falls out of the dense side's few dozen candidates before the
+pull can reach it: an English question about a Korean note on backups meets a hundred
+English mails about servers first. So the search also asks for the closest passages in no
+script of the question's (the index keeps each passage's scripts), and adds those that the
+question comes closer to than a question saying nothing does: a record close to every
+question (a test mail, a line of repeated kana) is close to the blank one too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..embedding._base import Vector
+from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .log import RecordLog
+from .scripts import SCRIPTS, prose_scripts, share_a_script
+from .table import Table
+
+__all__ = ["FOREIGN_CANDIDATES", "foreign_candidates", "script_groups", "script_texts"]
+
+# Passages in other scripts asked for, beside the dense side's own candidates. On the dev
+# set's notes in five languages among 1,500 English mails and chats, English questions about
+# them found 4 of 11 first and 4 in the first ten; with these, 6 and 7 (benchmarks/README.md).
+FOREIGN_CANDIDATES = 8
+
+
+async def foreign_candidates(
+    index: IndexBackend,
+    dense: Vector,
+    blank: Vector,
+    scripts: frozenset[str],
+    where: SearchFilter,
+    known: Sequence[Hit],
+) -> list[Hit]:
+    """Return the best passages written in none of ``scripts`` (the question's) that are not
+    among ``known`` and that ``dense`` comes closer to than ``blank`` (the model's vector
+    for a question saying nothing) does; none when the question is in no script.
+
+    Folders indexed before passages kept their scripts give none (``memtrails reindex``).
+    """
+    if not scripts or not SCRIPTS - scripts:
+        return []
+    outside = replace(where, outside=scripts)
+    found, _ = await index.candidates(dense, SparseVector([], []), FOREIGN_CANDIDATES, outside)
+    seen = {h.uid for h in known}
+    query, nothing = _unit(dense), _unit(blank)
+    out = []
+    for hit in found:
+        if hit.uid in seen or hit.vector is None:
+            continue
+        passage = _unit(hit.vector)
+        if float(query @ passage) > float(nothing @ passage):
+            out.append(hit)
+    return out
+
+
+def _unit(vector: Vector) -> np.ndarray:
+    v = np.asarray(vector, dtype=np.float64)
+    return v / max(float(np.linalg.norm(v)), 1e-12)
+
+
+def script_texts(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str, str]:
+    """Return each record's title and text (its first 600 characters), for its script.
+    Blocking: one log read a record."""
+    out: dict[str, str] = {}
+    for uid in uids:
+        row = table.get(uid)
+        if row is not None:
+            line = log.read_line(row.offset)
+            out[uid] = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
+    return out
+
+
+def script_groups(texts: Mapping[str, str], query: frozenset[str]) -> tuple[set[str], set[str]]:
+    """Return the records of ``texts`` whose prose is in none of the scripts ``query`` is in,
+    and those whose prose shares one (see :func:`memtrails.folder.scripts.prose_scripts`: a
+    Korean note naming Latin tools is Korean prose); a record too short to tell is in
+    neither."""
+    foreign: set[str] = set()
+    kin: set[str] = set()
+    if query:
+        for uid, text in texts.items():
+            if scripts := prose_scripts(text):
+                (kin if share_a_script(query, scripts) else foreign).add(uid)
+    return foreign, kin
