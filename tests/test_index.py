@@ -280,9 +280,10 @@ async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_bac
         await index.flush()
         dense, _ = await corpus.query("a trip to Hawaii")
         for outside, expected in [
-            ({"latin"}, {"mt81", "mt83"}),  # in two scripts, one of them Latin: not outside
-            ({"hangul"}, {"mt83", "mt85"}),
-            ({"latin", "cyrillic"}, {"mt81"}),
+            ({"latin"}, {"mt81", "mt82", "mt83"}),  # in two scripts: in another one too
+            ({"hangul"}, {"mt82", "mt83", "mt85"}),
+            ({"latin", "cyrillic"}, {"mt81", "mt82"}),
+            ({"hangul", "latin"}, {"mt83"}),
             ({"greek"}, {"mt81", "mt82", "mt83", "mt85"}),  # too short to tell: never
         ]:
             where = SearchFilter(outside=frozenset(outside))

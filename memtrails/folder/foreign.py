@@ -39,9 +39,11 @@ async def foreign_candidates(
     where: SearchFilter,
     known: Sequence[Hit],
 ) -> list[Hit]:
-    """Return the best passages written in none of ``scripts`` (the question's) that are not
-    among ``known`` and that ``dense`` comes closer to than ``blank`` (the model's vector
-    for a question saying nothing) does; none when the question is in no script.
+    """Return the best passages written in some script not among ``scripts`` (the
+    question's) that are not among ``known`` and that ``dense`` comes closer to than
+    ``blank`` (the model's vector for a question saying nothing) does; none when the
+    question is in no script. (One also in the question's script is sorted out by the
+    search, as a record in it.)
 
     Folders indexed before passages kept their scripts give none (``memtrails reindex``).
     """

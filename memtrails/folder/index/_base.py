@@ -77,7 +77,7 @@ class SearchFilter:
     since_ms: int | None = None
     until_ms: int | None = None
     uids: Sequence[str] | None = field(default=None)
-    #: only passages written in some script and in none of these (payload ``scripts``)
+    #: only passages written in some script not among these (payload ``scripts``)
     outside: frozenset[str] | None = None
 
 

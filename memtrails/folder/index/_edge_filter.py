@@ -34,14 +34,10 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
         )
     if where.uids is not None:
         must.append(qe.FieldCondition("uid", match=qe.MatchAny(list(where.uids))))
-    must_not: list[Any] = []
     if where.outside is not None:
-        # Written in another script (which a passage too short to tell is not), and in none
-        # of these: a passage in two scripts is written in both.
-        must.append(
-            qe.FieldCondition("scripts", match=qe.MatchAny(sorted(SCRIPTS - where.outside)))
-        )
-        must_not.append(qe.FieldCondition("scripts", match=qe.MatchAny(sorted(where.outside))))
-    if not must:
-        return None
-    return qe.Filter(must=must, must_not=must_not) if must_not else qe.Filter(must=must)
+        # Written in another script (a passage too short to tell is in none). Not also "in
+        # none of these": that second condition doubled the request's time (30% of 100k
+        # passages in another script: 1.7 -> 2.7 ms), and the search sorts by script anyway.
+        others = sorted(SCRIPTS - where.outside)
+        must.append(qe.FieldCondition("scripts", match=qe.MatchAny(others)))
+    return qe.Filter(must=must) if must else None

@@ -207,10 +207,8 @@ def _matches(payload: Mapping[str, Any], where: SearchFilter, uids: set[str] | N
             return False
         if where.until_ms is not None and at > where.until_ms:
             return False
-    if where.outside is not None:
-        scripts = set(payload.get("scripts") or ())
-        if not scripts or not scripts.isdisjoint(where.outside):
-            return False
+    if where.outside is not None and not set(payload.get("scripts") or ()) - where.outside:
+        return False
     return uids is None or payload.get("uid") in uids
 
 

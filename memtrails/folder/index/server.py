@@ -389,14 +389,8 @@ def server_filter(where: SearchFilter) -> models.Filter | None:
         )
     if where.uids is not None:
         must.append(models.FieldCondition(key="uid", match=models.MatchAny(any=list(where.uids))))
-    must_not: list[models.Condition] = []
     if where.outside is not None:
         # As the Edge index asks it (_edge_filter.py).
         others = sorted(SCRIPTS - where.outside)
         must.append(models.FieldCondition(key="scripts", match=models.MatchAny(any=others)))
-        must_not.append(
-            models.FieldCondition(key="scripts", match=models.MatchAny(any=sorted(where.outside)))
-        )
-    if not must:
-        return None
-    return models.Filter(must=must, must_not=must_not or None)
+    return models.Filter(must=must) if must else None
