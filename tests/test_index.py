@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -221,6 +222,18 @@ async def test_filters(index: IndexBackend, corpus: Corpus) -> None:
     assert await found(SearchFilter(author="nobody"), 5) == ([], [])
 
 
+@asynccontextmanager
+async def _holding(opener: Opener, points: list[IndexPoint]) -> AsyncIterator[IndexBackend]:
+    """A backend opened with ``points`` written and flushed, closed afterwards."""
+    index = await opener()
+    try:
+        await index.upsert(points)
+        await index.flush()
+        yield index
+    finally:
+        await index.aclose()
+
+
 async def test_an_author_matches_by_its_words_on_every_backend(
     opener: Opener, corpus: Corpus
 ) -> None:
@@ -231,10 +244,7 @@ async def test_an_author_matches_by_its_words_on_every_backend(
         for p in corpus.points
         if p.payload["uid"] in authors
     ]
-    index = await opener()
-    try:
-        await index.upsert(points)
-        await index.flush()
+    async with _holding(opener, points) as index:
         dense, words = await corpus.query("a trip to Hawaii")
         for author, expected in [
             ("ann@x.org", {"mt81"}),
@@ -250,8 +260,6 @@ async def test_an_author_matches_by_its_words_on_every_backend(
         ]:
             hits, _ = await index.candidates(dense, words, 10, SearchFilter(author=author))
             assert _uids(hits) == expected, author
-    finally:
-        await index.aclose()
 
 
 async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_backend(
@@ -274,10 +282,7 @@ async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_bac
         for p in corpus.points
         if p.payload["uid"] in (*scripts, "mt85")
     ]
-    index = await opener()
-    try:
-        await index.upsert(points)
-        await index.flush()
+    async with _holding(opener, points) as index:
         dense, _ = await corpus.query("a trip to Hawaii")
         for outside, expected in [
             ({"latin"}, {"mt81", "mt82", "mt83"}),  # in two scripts: in another one too
@@ -296,8 +301,6 @@ async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_bac
             SearchFilter(outside=frozenset({"latin"}), uids=["mt81"]),
         )
         assert _uids(kept) == {"mt81"}
-    finally:
-        await index.aclose()
 
 
 async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
