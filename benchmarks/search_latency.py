@@ -186,7 +186,7 @@ async def measure(
                     "pieces": pieces,
                     "idf_cache": IdfCache(),
                     "index_state": lambda: folder.writer.index_version,
-                    "blank": await query_model.embed_query(" "),  # as the folder's model gives
+                    "blank": lambda: query_model.embed_query(" "),  # as FolderModel.blank
                 }
                 await search(
                     folder.index, folder.table, folder.log, query_model, qs[0], 10, **cached

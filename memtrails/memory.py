@@ -376,7 +376,7 @@ class Memory:
             pieces=folder.pieces,
             idf_cache=folder.idf,
             index_state=lambda: folder.writer.index_version,
-            blank=await folder.model.blank(),
+            blank=folder.model.blank,
         )
 
     async def status(self) -> MemoryStatus:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -234,16 +234,16 @@ async def search(
     pieces: PieceCache | None = None,
     idf_cache: IdfCache | None = None,
     index_state: Callable[[], object] | None = None,
-    blank: Vector | None = None,
+    blank: Callable[[], Awaitable[Vector]] | None = None,
 ) -> list[SearchHit]:
     """Return the ``k`` live records that best match ``query``; see :meth:`Memory.search`.
 
     ``pieces``: the folder's word-piece cache; with it (and a model in
     ``reorder.REORDER_WEIGHT``) the first results are reordered word by word (reorder.py).
     ``idf_cache``: the folder's IDF of words already asked, valid while ``index_state()`` stays
-    the same (idf.py). ``blank``: the model's vector for a question saying nothing; with it
-    (and a model in ``ranking.LANGUAGE_PULL``) the closest records in other scripts than the
-    query's are asked for too (foreign.py).
+    the same (idf.py). ``blank``: gives the model's vector for a question saying nothing; with
+    it (and a model in ``ranking.LANGUAGE_PULL``) the closest records in other scripts than
+    the query's are asked for too (foreign.py).
     """
     if k < 1:
         raise ValueError("`k` must be at least 1")
@@ -292,7 +292,7 @@ async def search(
     # they join the ranking as extra candidates, on the scale of the side's own.
     far: list[Hit] = []
     if pull > 0 and blank is not None:
-        far = await foreign_candidates(index, dense, blank, scripts, where, by_meaning)
+        far = await foreign_candidates(index, dense, await blank(), scripts, where, by_meaning)
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # A speaker the question names ("What did Kofi catch?") is found by the author lift in
