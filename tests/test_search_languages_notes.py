@@ -118,6 +118,9 @@ def test_a_question_names_what_it_writes_as_a_name() -> None:
     # In a question in another script, a word in Latin letters is a name however written.
     assert names_of("Kafka 컨슈머 lag이 쌓인 이유는?") == ["kafka", "lag"]
     assert names_of("Какая версия Kubernetes стоит?") == ["kubernetes"]
+    # A month or a weekday is a time, not a name: a Korean note writes "4월", not "April".
+    assert names_of("What did I buy for the twins in April?") == []
+    assert names_of("Is the Redis upgrade on Tuesday or on Wed?") == ["redis"]
 
 
 def test_names_count_only_where_the_other_script_writes_latin_words() -> None:

@@ -10,6 +10,7 @@ from collections.abc import Container, Iterable, Mapping, Sequence
 from ..portable import fnv1a32
 from ..words import words
 from .scripts import main_scripts
+from .when import is_time_name
 
 __all__ = [
     "CONFIDENCE_MEANING",
@@ -174,7 +175,7 @@ def names_of(query: str) -> list[str]:
     it does not start a sentence ("Kubernetes"); in a question written in capitals or in
     title case, capitals mark nothing. In a question whose prose is in another script, every
     word in Latin letters names something ("MongoDB 샤딩 키는...": such a word is written as
-    it is in any language).
+    it is in any language). Months and weekdays name times, not things.
 
     Example:
         >>> names_of("Why did Redis fill up before the S3 upload?")
@@ -205,7 +206,9 @@ def names_of(query: str) -> list[str]:
         if not marked and not titled:
             marked = token[0].isupper() and not start
         if marked:
-            out.update(dict.fromkeys(words(token)))
+            # A month or a weekday is capitalised, yet a time (when.py weighs it), not a
+            # thing a record in another language would write as the question does.
+            out.update(dict.fromkeys(w for w in words(token) if not is_time_name(w)))
     return list(out)
 
 

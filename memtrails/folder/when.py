@@ -8,7 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 from .when_languages import WHEN_WORDS, times_in_english
 
-__all__ = ["Windows", "asks_when", "date_window", "names_a_time", "query_windows"]
+__all__ = [
+    "Windows",
+    "asks_when",
+    "date_window",
+    "is_time_name",
+    "names_a_time",
+    "query_windows",
+]
 
 #: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
 Windows = tuple[tuple[int, int], ...]
@@ -44,6 +51,22 @@ _WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
 _LAST_WEEKDAY = re.compile(
     rf"\b(?:last|this\s+past|previous)\s+({'|'.join(_WEEKDAY_NUMBERS)})\b", re.I
 )
+
+
+def is_time_name(word: str) -> bool:
+    """Whether ``word`` (in lower case) is the name of a month or a weekday in English
+    ("april", "sept", "monday"): capitalised, yet a time rather than the name of a thing.
+
+    Example:
+        >>> [is_time_name(w) for w in ("april", "monday", "wed", "redis")]
+        [True, True, True, False]
+    """
+    return word in _MONTHS or word in _WEEKDAY_NUMBERS or word in _WEEKDAY_ABBRS
+
+
+_WEEKDAY_ABBRS = {name.lower() for name in calendar.day_abbr}
+
+
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _DAY_MS = 86_400_000
 
