@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Sequence
+from typing import Any
 
 from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder
 from .folder.opening import Folder
+from .folder.points import passage_scripts
 from .folder.reorder import PieceCache
 from .ingest import StepProgress, index_log
+from .items import embed_text
+from .records import MemoryRecord
 
-__all__ = ["check_folder_and_repair", "reindex_folder"]
+__all__ = ["add_scripts", "check_folder_and_repair", "reindex_folder"]
 
 
 async def reindex_folder(
@@ -52,6 +58,45 @@ async def reindex_folder(
     # Every point now carries this version's keyword weights.
     await folder.writer.record_keywords()
     return indexed
+
+
+async def add_scripts(folder: Folder, on_progress: StepProgress | None = None) -> int:
+    """Give each point that lacks them its passage's scripts, read from the log; return how
+    many got some. Vectors and keywords stay as they are: no model runs (a folder indexed
+    before points kept their scripts, see :meth:`memtrails.Memory.reindex`)."""
+    report = on_progress or _silent
+    after: str | None = None
+    seen = given = 0
+    while True:
+        report("giving passages their scripts", seen, None)
+        page, after = await folder.index.points_missing("scripts", after, 1024)
+        groups = await asyncio.to_thread(_scripts_of, folder, page)
+        for scripts, ids in groups.items():
+            await folder.index.set_payload(ids, {"scripts": list(scripts)})
+            given += len(ids)
+        seen += len(page)
+        if after is None:
+            break
+    await folder.index.flush()
+    return given
+
+
+def _scripts_of(
+    folder: Folder, page: Sequence[tuple[str, dict[str, Any]]]
+) -> dict[tuple[str, ...], list[str]]:
+    """The points of ``page`` by the scripts their passages are written in (blocking: log
+    reads); a point too short to tell, or of a record the table lacks, is in none."""
+    texts: dict[str, str] = {}
+    out: dict[tuple[str, ...], list[str]] = {}
+    for point_id, payload in page:
+        uid = str(payload.get("uid"))
+        if uid not in texts and (row := folder.table.get(uid)) is not None:
+            texts[uid] = embed_text(MemoryRecord.from_json(folder.log.read_line(row.offset)))
+        if uid in texts:
+            start, end = int(payload.get("start") or 0), int(payload.get("end") or 0)
+            if scripts := passage_scripts(texts[uid], start, end):
+                out.setdefault(tuple(scripts), []).append(point_id)
+    return out
 
 
 async def check_folder_and_repair(

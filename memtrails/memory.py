@@ -407,6 +407,7 @@ class Memory:
         model: str | os.PathLike[str] | Embedder | None = None,
         threads: int | None = None,
         on_progress: StepProgress | None = None,
+        payloads: bool = False,
     ) -> int:
         """Rebuild the table and the index from the log alone; return how many records were indexed.
 
@@ -416,13 +417,17 @@ class Memory:
                 embedder, yours to close); the folder uses it from then on.
             threads: onnxruntime threads for a model given by name.
             on_progress: hears ``(phase, records done, records to do or None)`` as it goes.
+            payloads: keep the vectors, only give points what they keep now (their
+                passage's scripts) from the log; return how many points got them.
 
         Raises:
             EmbeddingError: the model cannot be loaded (the folder is left as it was).
             ModelMismatchError: the model's vectors have another length than the index's.
         """
-        from .maintenance import reindex_folder
+        from .maintenance import add_scripts, reindex_folder
 
+        if payloads:
+            return await add_scripts(self._open_folder(), on_progress)
         return await reindex_folder(self._open_folder(), batch, model, threads, on_progress)
 
     async def check(

@@ -216,6 +216,17 @@ def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> N
     assert code == 0 and "no match (among records with --author Bob)" in out
 
 
+def test_reindex_payloads_keeps_the_vectors_and_takes_no_model(folder: tuple[str, Path]) -> None:
+    home, _ = folder
+    # A folder this version wrote: every point already keeps its scripts.
+    code, out, err = run("reindex", "--payloads", "--home", home, "--quiet")
+    assert code == 0 and out == "gave 0 passages their scripts\n" and err == ""
+    result = CliRunner().invoke(
+        main, ["reindex", "--payloads", "--model", "minilm", "--home", home]
+    )
+    assert result.exit_code == 2 and "--payloads keeps the vectors" in result.stderr
+
+
 def test_reindex_repair_and_catch_up_show_their_counts(folder: tuple[str, Path]) -> None:
     home, _ = folder
     code, out, err = run("reindex", "--home", home)

@@ -303,6 +303,42 @@ async def test_a_search_asks_for_passages_outside_the_query_scripts_on_every_bac
         assert _uids(kept) == {"mt81"}
 
 
+async def test_points_without_a_field_are_paged_and_given_it_on_every_backend(
+    opener: Opener, corpus: Corpus
+) -> None:
+    # As a folder indexed before points kept their scripts: none of them has the field.
+    older = [
+        IndexPoint(p.id, p.dense, p.sparse, {k: v for k, v in p.payload.items() if k != "scripts"})
+        for p in corpus.points
+    ]
+    async with _holding(opener, older) as index:
+        seen: list[str] = []
+        after: str | None = None
+        while True:
+            page, after = await index.points_missing("scripts", after, 7)
+            assert len(page) <= 7
+            assert all({"uid", "start", "end"} <= set(payload) for _, payload in page)
+            seen += [point_id for point_id, _ in page]
+            if after is None:
+                break
+        assert sorted(seen) == sorted(p.id for p in older)  # each once
+        korean = [p.id for p in older if p.payload["uid"] in ("mt81", "mt82")]
+        await index.set_payload(korean, {"scripts": ["hangul"]})
+        left, _ = await index.points_missing("scripts", None, 1000)
+        assert {i for i, _ in left} == {p.id for p in older} - set(korean)
+        dense, _ = await corpus.query("a trip to Hawaii")
+        where = SearchFilter(outside=frozenset({"latin"}))
+        hits, _ = await index.candidates(dense, SparseVector([], []), 10, where)
+        assert _uids(hits) == {"mt81", "mt82"}
+        # The other keys are kept.
+        kept, _ = await index.candidates(
+            dense, SparseVector([], []), 10, SearchFilter(uids=["mt81"])
+        )
+        assert kept[0].payload["author"] == next(
+            p.payload["author"] for p in older if p.payload["uid"] == "mt81"
+        )
+
+
 async def test_delete_uids_removes_every_passage(index: IndexBackend, corpus: Corpus) -> None:
     await index.delete_uids([LONG_UID, "mt81"])
     await index.delete_uids([])

@@ -75,12 +75,19 @@ async def forget(
     help="Re-embed every record with this model (minilm, multilingual-e5-small, or a folder "
     "with model.onnx and tokenizer.json); the folder uses it from then on.",
 )
+@click.option(
+    "--payloads",
+    is_flag=True,
+    help="Keep the vectors: only give what this version keeps beside them (each passage's "
+    "scripts) to the points an earlier memtrails indexed, from the log, without the model.",
+)
 @quiet_option
 @index_options
 @home_option
 @as_command
 async def reindex(
     model: str | None,
+    payloads: bool,
     quiet: bool,
     threads: int | None,
     qdrant_url: str | None,
@@ -93,7 +100,17 @@ async def reindex(
         memtrails reindex
 
         memtrails reindex --model multilingual-e5-small
+
+        memtrails reindex --payloads
     """
+    if payloads and model:
+        raise click.UsageError("--payloads keeps the vectors: it takes no --model")
+    if payloads:
+        async with open_memory(home, threads, qdrant_url) as memory:
+            with steps("adding scripts", not quiet) as shown:
+                n = await memory.reindex(payloads=True, on_progress=shown)
+        click.echo(f"gave {n} passages their scripts")
+        return
     # No catch-up first: the whole log is indexed again anyway.
     async with open_memory(home, threads, qdrant_url, catch_up=False) as memory:
         with steps("reindexing" + (f" into {model}" if model else ""), not quiet) as shown:

@@ -10,7 +10,7 @@ from ..words import passage_keywords
 from .index._base import IndexPoint, SparseVector
 from .scripts import prose_scripts
 
-__all__ = ["points_for"]
+__all__ = ["passage_scripts", "points_for"]
 
 
 def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
@@ -31,9 +31,7 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
         for n, passage in enumerate(staged.passages):
             span = text[passage.start : passage.end] if passage.end > passage.start else text
             terms = passage_keywords(span)
-            # What the passage's prose is written in, for a search to ask for the passages
-            # in other scripts than its question's (search.py, foreign candidates).
-            scripts = sorted(prose_scripts(span))
+            scripts = passage_scripts(text, passage.start, passage.end)
             points.append(
                 IndexPoint(
                     id=point_id(staged.uid, n),
@@ -49,3 +47,10 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
                 )
             )
     return points
+
+
+def passage_scripts(text: str, start: int, end: int) -> list[str]:
+    """The scripts the prose of a record's passage ``text[start:end]`` (the whole text when
+    ``end`` is not past ``start``) is written in, sorted: what its point keeps, for a search
+    to ask for the passages in other scripts than its question's (foreign.py)."""
+    return sorted(prose_scripts(text[start:end] if end > start else text))

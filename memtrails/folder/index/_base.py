@@ -140,6 +140,18 @@ class IndexBackend(Protocol):
         """
         ...
 
+    async def points_missing(
+        self, field: str, after: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        """Return up to ``limit`` points whose payload lacks ``field`` (or holds it empty),
+        each as (point id, its uid, start and end), from the page token ``after`` on (None:
+        the first page), and the next page's token (None: that was the last)."""
+        ...
+
+    async def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set these payload keys on these points, their other keys kept."""
+        ...
+
     async def owner(self) -> str | None:
         """Return the id of the memory folder this index was made for, or None if unrecorded.
 

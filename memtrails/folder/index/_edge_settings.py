@@ -9,6 +9,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from ..._exceptions import IndexBackendError
 from ..._heap import release_freed_heap
 from ._base import DENSE, PAYLOAD_INDEXES, WORDS, IndexPoint
 from .edge_kind import CONFIG_FILE, UNSEALED_FILE
@@ -21,6 +22,8 @@ __all__ = [
     "SEAL_EVERY",
     "UNSEALED_FILE",
     "graph_m",
+    "kind_of",
+    "open_error",
     "payload_index",
     "point_bytes",
     "quantized",
@@ -176,3 +179,27 @@ def graph_m(folder: Path) -> int | None:
 def _saved_config(folder: Path) -> Any:
     """The settings the shard in ``folder`` keeps (``CONFIG_FILE``, as Edge writes it)."""
     return json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+
+
+def kind_of(info: qe.PayloadIndexInfo) -> str:
+    """``keyword``, ``integer``, ``text``...: a payload index's kind, as payload_index names it."""
+    return str(info.data_type).rsplit(".", 1)[-1].lower()
+
+
+def open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
+    text = str(exc)
+    if "WAL" in text and "WouldBlock" in text:
+        return IndexBackendError(
+            f"index {folder} is already open in this or another process (Qdrant Edge locks its "
+            "write-ahead log); close it there first"
+        )
+    if "ncompatible" in text:
+        return IndexBackendError(
+            f"index {folder} was built for other vectors than {dims} dims: {text}; "
+            "reindex the memory folder with its own model or into a new folder"
+        )
+    # The index is derived from records.jsonl alone: a damaged one costs a rebuild, no data.
+    return IndexBackendError(
+        f"cannot open index {folder}: {text}; it is rebuilt from records.jsonl: remove that "
+        "folder (rm -r it) and open the memory again"
+    )

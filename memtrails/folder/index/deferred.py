@@ -132,6 +132,16 @@ class DeferredIndex:
         """Return the passages the index holds per record uid (opens the index)."""
         return await (await self.backend()).point_uids()
 
+    async def points_missing(
+        self, field: str, after: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        """Return a page of the points without ``field`` (opens the index)."""
+        return await (await self.backend()).points_missing(field, after, limit)
+
+    async def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set these payload keys on these points (opens the index)."""
+        await (await self.backend()).set_payload(ids, payload)
+
     async def owner(self) -> str | None:
         """Return the id of the folder the index was made for (without opening it if it can)."""
         if self._ownership is not None:

@@ -32,6 +32,8 @@ from ._edge_settings import (
     EDGE_PAYLOAD_INDEXES,
     SEAL_EVERY,
     graph_m,
+    kind_of,
+    open_error,
     payload_index,
     point_bytes,
     quantized,
@@ -46,7 +48,7 @@ __all__ = ["EdgeIndex", "edge_filter"]
 
 T = TypeVar("T")
 
-_WRITES = frozenset({"upsert", "delete", "clear", "optimize"})
+_WRITES = frozenset({"upsert", "delete", "clear", "optimize", "set payload"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
 _CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author"]
@@ -130,12 +132,12 @@ class EdgeIndex:
             except Exception as exc:  # qdrant-edge raises plain Exception
                 if is_disk_full(exc):
                     raise disk_full(folder, "opening the index") from exc
-                raise _open_error(folder, dims, exc) from exc
+                raise open_error(folder, dims, exc) from exc
             try:
                 present = shard.info().payload_schema
                 for field, kind in EDGE_PAYLOAD_INDEXES.items():
                     if field in present:
-                        if _kind_of(present[field]) == kind:
+                        if kind_of(present[field]) == kind:
                             continue
                         shard.update(qe.UpdateOperation.delete_field_index(field))
                     shard.update(qe.UpdateOperation.create_field_index(field, payload_index(kind)))
@@ -332,6 +334,26 @@ class EdgeIndex:
         await self._call("scroll", scroll)
         return found
 
+    async def points_missing(
+        self, field: str, after: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        """Return a page of the points without ``field`` (see IndexBackend.points_missing)."""
+        request = qe.ScrollRequest(
+            offset=after,
+            limit=limit,
+            filter=qe.Filter(must=[qe.IsEmptyCondition(field)]),
+            with_payload=qe.PayloadSelector.Include(["uid", "start", "end"]),
+        )
+        points, offset = await self._call("scroll", lambda shard: shard.scroll(request))
+        page = [(str(p.id), dict(p.payload or {})) for p in points]
+        return page, None if offset is None else str(offset)
+
+    async def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set these payload keys on these points, their others kept."""
+        if ids:
+            update = qe.UpdateOperation.set_payload(list(ids), payload)
+            await self._call("set payload", lambda shard: shard.update(update))
+
     async def owner(self) -> str | None:
         """Return the id of the memory folder this shard was made for (``owner.json``), or None."""
         return await asyncio.to_thread(EdgeOwner(self._folder).read)
@@ -444,11 +466,6 @@ class EdgeIndex:
         return await asyncio.to_thread(run)
 
 
-def _kind_of(info: qe.PayloadIndexInfo) -> str:
-    """``keyword``, ``integer``, ``text``...: a payload index's kind, as payload_index names it."""
-    return str(info.data_type).rsplit(".", 1)[-1].lower()
-
-
 def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
     """Load the shard, waiting a little while its write-ahead log is still held.
 
@@ -469,22 +486,3 @@ def _load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
 def _close_orphan(opening: asyncio.Future[qe.EdgeShard]) -> None:
     if not opening.cancelled() and opening.exception() is None:
         opening.result().close()
-
-
-def _open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
-    text = str(exc)
-    if "WAL" in text and "WouldBlock" in text:
-        return IndexBackendError(
-            f"index {folder} is already open in this or another process (Qdrant Edge locks its "
-            "write-ahead log); close it there first"
-        )
-    if "ncompatible" in text:
-        return IndexBackendError(
-            f"index {folder} was built for other vectors than {dims} dims: {text}; "
-            "reindex the memory folder with its own model or into a new folder"
-        )
-    # The index is derived from records.jsonl alone: a damaged one costs a rebuild, no data.
-    return IndexBackendError(
-        f"cannot open index {folder}: {text}; it is rebuilt from records.jsonl: remove that "
-        "folder (rm -r it) and open the memory again"
-    )

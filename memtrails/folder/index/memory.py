@@ -6,6 +6,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from ..._exceptions import IndexBackendError
@@ -134,6 +135,23 @@ class MemoryIndex:
         for point in self._points.values():
             note_passage(found, point.payload)
         return found
+
+    async def points_missing(
+        self, field: str, after: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        """Return a page of the points without ``field``, in id order."""
+        self._check_open()
+        ids = sorted(i for i, p in self._points.items() if not p.payload.get(field))
+        ids = [i for i in ids if after is None or i >= after]
+        page = [(i, dict(self._points[i].payload)) for i in ids[:limit]]
+        return page, ids[limit] if len(ids) > limit else None
+
+    async def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set these payload keys on these points, their others kept."""
+        self._check_open()
+        for i in ids:
+            if (point := self._points.get(i)) is not None:
+                self._points[i] = replace(point, payload={**point.payload, **payload})
 
     async def owner(self) -> str | None:
         """Return the id of the memory folder this index was given to, or None."""

@@ -299,6 +299,32 @@ class ServerIndex:
             if offset is None:
                 return found
 
+    async def points_missing(
+        self, field: str, after: str | None, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any]]], str | None]:
+        """Return a page of the points without ``field`` (see IndexBackend.points_missing)."""
+        missing = models.IsEmptyCondition(is_empty=models.PayloadField(key=field))
+        async with self._errors("scroll"):
+            points, offset = await self._client.scroll(
+                self._collection,
+                scroll_filter=models.Filter(must=[missing]),
+                limit=limit,
+                offset=after,
+                with_payload=["uid", "start", "end"],
+                with_vectors=False,
+            )
+        return [(str(p.id), dict(p.payload or {})) for p in points], (
+            None if offset is None else str(offset)
+        )
+
+    async def set_payload(self, ids: Sequence[str], payload: dict[str, Any]) -> None:
+        """Set these payload keys on these points, their others kept."""
+        if ids:
+            async with self._errors("set payload"):
+                await self._client.set_payload(
+                    self._collection, payload=payload, points=list(ids), wait=True
+                )
+
     async def owner(self) -> str | None:
         """Return None: a collection records no owner (two folders may share a server)."""
         return None
