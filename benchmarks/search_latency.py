@@ -108,6 +108,18 @@ def distinct_queries(n: int) -> list[str]:
     return out[:n]
 
 
+def folder_model_blank(model: Any) -> Any:
+    """The blank query's vector, made on first use and kept, as ``FolderModel.blank`` does."""
+    kept: list[Any] = []
+
+    async def blank() -> Any:
+        if not kept:
+            kept.append(await model.embed_query(" "))
+        return kept[0]
+
+    return blank
+
+
 _CYRILLIC = str.maketrans(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "абцдефгхийклмнопярстуввхызАБЦДЕФГХИЙКЛМНОПЯРСТУВВХЫЗ",
@@ -186,7 +198,7 @@ async def measure(
                     "pieces": pieces,
                     "idf_cache": IdfCache(),
                     "index_state": lambda: folder.writer.index_version,
-                    "blank": lambda: query_model.embed_query(" "),  # as FolderModel.blank
+                    "blank": folder_model_blank(query_model),
                 }
                 await search(
                     folder.index, folder.table, folder.log, query_model, qs[0], 10, **cached
