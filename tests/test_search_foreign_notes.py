@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import notes
@@ -23,6 +24,7 @@ from memtrails.folder.foreign import foreign_candidates, script_texts
 from memtrails.folder.index._base import SearchFilter, SparseVector
 from memtrails.folder.search import search
 from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
 
 # Written for this test: everyday notes on what the word problems also speak of.
 NOTES = {
@@ -105,3 +107,21 @@ async def test_notes_in_other_scripts_are_found_among_many_english_records(
                 if asked == question and note in uid_of:
                     assert uid_of[note] in {h.uid for h in added}, question
         assert hubs_offered >= 5
+
+
+async def test_the_blank_question_is_embedded_once_per_open_folder(tmp_path: Path) -> None:
+    # Every search across languages compares with it: one model run for the folder, not one
+    # a search.
+    embedder = HashingEmbedder()
+    asked: list[str] = []
+    embed = embedder.embed_query
+
+    async def counting(text: str) -> Any:
+        asked.append(text)
+        return await embed(text)
+
+    embedder.embed_query = counting  # type: ignore[method-assign]
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        model = memory._open_folder().model
+        first, second = await model.blank(), await model.blank()
+    assert asked == [" "] and list(first) == list(second)
