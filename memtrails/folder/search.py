@@ -273,10 +273,10 @@ async def search(
     # Each side offers a few times k passages: a record may own several.
     limit = max(4 * k, 40)
     # The model runs first, alone: on two cores the index's calls taken beside it (the words
-    # side, the words' IDF) slowed its run more than they saved (search_latency.py: e2e p95
-    # 55.0 against 52.5 ms at 100k). Then one batch asks both sides while the words' IDF is
-    # asked beside it (a task group: one failing cancels the other, and none outlives the
-    # search).
+    # side, the words' IDF) slowed its run more than they saved (100k records, the words'
+    # IDF asked anew: e2e p95 55.0 against 52.5 ms; benchmarks/README.md). Then one batch
+    # asks both sides while the words' IDF is asked beside it (a task group: one failing
+    # cancels the other, and none outlives the search).
     asked, dense = await meaning()
     try:
         async with asyncio.TaskGroup() as group:
