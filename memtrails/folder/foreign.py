@@ -4,8 +4,9 @@ A multilingual model finds a record in another language less close than one in t
 question's own (``ranking.LANGUAGE_PULL`` gives that back), so in a folder mostly in one
 language a note in another falls out of the dense side's few dozen candidates before the
 pull can reach it: an English question about a Korean note on backups meets a hundred
-English mails about servers first. So the search also asks for the closest passages in no
-script of the question's (the index keeps each passage's scripts), and adds those that the
+English mails about servers first. So the search also asks for the closest passages written
+in some other script than the question's (the index keeps each passage's scripts), and adds
+those that the
 question comes closer to than a question saying nothing does: a record close to every
 question (a test mail, a line of repeated kana) is close to the blank one too.
 """
@@ -45,7 +46,8 @@ async def foreign_candidates(
     question is in no script. (One also in the question's script is sorted out by the
     search, as a record in it.)
 
-    Folders indexed before passages kept their scripts give none (``memtrails reindex``).
+    Folders indexed before passages kept their scripts give none until ``memtrails reindex
+    --payloads``.
     """
     if not scripts or not SCRIPTS - scripts:
         return []
