@@ -6,9 +6,8 @@ language a note in another falls out of the dense side's few dozen candidates be
 pull can reach it: an English question about a Korean note on backups meets a hundred
 English mails about servers first. So the search also asks for the closest passages written
 in some other script than the question's (the index keeps each passage's scripts), and adds
-those that the
-question comes closer to than a question saying nothing does: a record close to every
-question (a test mail, a line of repeated kana) is close to the blank one too.
+those that the question comes closer to than a question saying nothing does: a record close
+to every question (a test mail, a line of repeated kana) is close to the blank one too.
 """
 
 from __future__ import annotations
