@@ -287,7 +287,7 @@ async def search(
         raise failed.exceptions[0] from None
     idf, (by_meaning, by_words) = rare.result(), both.result()
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
-    scripts = prose_scripts(query, least=1)
+    scripts = prose_scripts(query, least=1) if pull > 0 else frozenset()
     # Passages in other scripts that the dense side's own few dozen left out (foreign.py);
     # they join the ranking as extra candidates, on the scale of the side's own.
     far: list[Hit] = []

@@ -61,10 +61,12 @@ def is_time_name(word: str) -> bool:
         >>> [is_time_name(w) for w in ("april", "monday", "wed", "redis")]
         [True, True, True, False]
     """
-    return word in _MONTHS or word in _WEEKDAY_NUMBERS or word in _WEEKDAY_ABBRS
+    return word in _TIME_NAMES
 
 
-_WEEKDAY_ABBRS = {name.lower() for name in calendar.day_abbr}
+_TIME_NAMES = frozenset(
+    {*_MONTHS, *_WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)}
+)
 
 
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
