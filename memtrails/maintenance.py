@@ -55,8 +55,9 @@ async def reindex_folder(
     if folder.pieces is not None:
         folder.pieces.clear()  # derived from the log like the index: built again below
     indexed = await index_log(folder, 0, batch, report)
-    # Every point now carries this version's keyword weights.
+    # Every point now carries this version's keyword weights, and keeps what points keep now.
     await folder.writer.record_keywords()
+    await folder.writer.record_point_fields()
     return indexed
 
 
@@ -78,6 +79,7 @@ async def add_scripts(folder: Folder, on_progress: StepProgress | None = None) -
         if after is None:
             break
     await folder.index.flush()
+    await folder.writer.record_point_fields()
     return given
 
 

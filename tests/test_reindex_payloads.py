@@ -1,8 +1,10 @@
 """`memtrails reindex --payloads`: a folder indexed before points kept their scripts gets them
-from the log, its vectors untouched (the test is about the payload: the hashing embedder)."""
+from the log, its vectors untouched (the test is about the payload: the hashing embedder), and
+opening such a folder says so while its model is one the search asks for them with."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from helpers import notes
 
 from memtrails import Memory
 from memtrails.folder import points
+from memtrails.folder.glance import glance
 from memtrails.folder.index._base import SearchFilter, SparseVector
 from memtrails.keys import record_uid
 from memtrails.testing import HashingEmbedder
@@ -47,3 +50,48 @@ async def test_an_older_folder_gets_its_passages_scripts_without_the_model(
         index = memory._open_folder().index
         found, _ = await index.candidates(query, SparseVector([], []), 10, outside_latin)
         assert len(found) == 1  # flushed: kept across opens
+
+
+def _as_older(folder: Path) -> None:
+    """Make the manifest an older memtrails's: it listed nothing its points keep."""
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    del manifest["points"]
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
+def _told_to_reindex(repairs: list[str]) -> bool:
+    return any("reindex --payloads" in r for r in repairs)
+
+
+async def test_an_older_folder_is_told_to_give_its_points_their_scripts_until_it_has(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "m"
+    async with Memory.open(folder) as memory:  # the default model reads across languages
+        await memory.ingest(notes(NOTES))
+        assert not _told_to_reindex(memory.repairs)
+    assert json.loads((folder / "manifest.json").read_text())["points"] == {"fields": ["scripts"]}
+    assert glance(folder) is not None
+    _as_older(folder)
+    assert glance(folder) is None  # `status` opens it, and so says it too
+    async with Memory.open(folder) as memory:
+        assert _told_to_reindex(memory.repairs)
+        await memory.reindex(payloads=True)
+    async with Memory.open(folder) as memory:
+        assert not _told_to_reindex(memory.repairs)
+    assert glance(folder) is not None
+
+
+async def test_a_folder_whose_model_reads_one_language_or_that_holds_nothing_is_not_told(
+    tmp_path: Path,
+) -> None:
+    one = tmp_path / "hashing"
+    async with Memory.open(one, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(notes(NOTES))
+    empty = tmp_path / "empty"
+    async with Memory.open(empty):
+        pass
+    for folder, embedder in ((one, HashingEmbedder()), (empty, None)):
+        _as_older(folder)
+        async with Memory.open(folder, embedder=embedder) as memory:
+            assert not _told_to_reindex(memory.repairs)

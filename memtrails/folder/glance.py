@@ -29,6 +29,7 @@ from .manifest import (
     read_manifest,
     scrub_rules,
     stale_keywords,
+    stale_points,
 )
 from .positions import Positions
 from .table import Table
@@ -109,6 +110,8 @@ def _read(path: Path, manifest: dict[str, Any]) -> dict[str, Any] | None:
         kept = read_checkpoint_counts(path)
         if kept is None or not kept.offset == log.size == checkpoint:
             return None  # lines not indexed, or counts not kept: opening loads the index
+        if kept.records and _stale_points(manifest):
+            return None  # opening says what the points lack
         index_bytes: int | None = None
         if kept.index_disk is not None:
             index_bytes, mark = kept.index_disk
@@ -177,3 +180,13 @@ def mark_problem(log: RecordLog, mark: dict[str, Any]) -> str | None:
     if mark.get("tail") and mark["tail"] != log.tail(size):
         return f"records.jsonl before byte {size} changed since positions were saved"
     return None
+
+
+def _stale_points(manifest: dict[str, Any]) -> bool:
+    """Whether opening would say the index's points lack what the search reads."""
+    if stale_points(manifest, True) is None:
+        return False
+    # Here, not at the top: ranking loads numpy, which a current folder's glance never needs.
+    from .ranking import reads_across
+
+    return reads_across(manifest["embedding"].get("model_id"))

@@ -14,6 +14,7 @@ from .space import disk_full, is_disk_full
 __all__ = [
     "FORMAT",
     "KEYWORD_SCHEME",
+    "POINT_FIELDS",
     "KeptCounts",
     "check_model",
     "read_checkpoint",
@@ -23,6 +24,7 @@ __all__ = [
     "read_states",
     "scrub_rules",
     "stale_keywords",
+    "stale_points",
     "write_checkpoint",
     "write_json_atomic",
     "write_manifest",
@@ -35,6 +37,13 @@ KEYWORD_SCHEME = {
     "term": "fnv1a32-utf16",
     "weight": f"saturated count: k1 {KEYWORD_K1}, b {KEYWORD_B}, {KEYWORD_AVG_WORDS} words",
 }
+
+# What every point of the index keeps beside its record's uid, its passage's span and its
+# vectors, past what the first memtrails kept: "scripts", the scripts its passage's prose is
+# written in (points.passage_scripts), which the search asks the index by (folder/foreign.py).
+# The manifest lists them under "points"; a folder indexed before lacks it until `memtrails
+# reindex --payloads` (or a full reindex) gives every point what it lacks.
+POINT_FIELDS = ("scripts",)
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
@@ -122,6 +131,7 @@ _SECTIONS: dict[str, tuple[type, dict[str, type | tuple[type, ...]]]] = {
     "index": (dict, {"kind": str, "url": str, "collection": str}),
     "keywords": (dict, {"words": str, "term": str, "weight": str}),
     "secrets": (dict, {"rules": list}),
+    "points": (dict, {"fields": list}),
     "id": (str, {}),
 }
 
@@ -178,6 +188,7 @@ def write_manifest(
         "keywords": dict(KEYWORD_SCHEME),
         "index": index,
         "secrets": {"rules": [RULES_VERSION]},
+        "points": {"fields": list(POINT_FIELDS)},
     }
     write_manifest_file(folder, manifest)
     return manifest
@@ -206,6 +217,24 @@ def stale_keywords(manifest: dict[str, Any]) -> str | None:
         "the index's keyword weights were written by an earlier memtrails "
         f"({(manifest.get('keywords') or {}).get('weight', '?')}); run `memtrails reindex` "
         "for the current search ranking"
+    )
+
+
+def stale_points(manifest: dict[str, Any], reads_across: bool) -> str | None:
+    """Say what the index's points lack that this version's search reads, or None.
+
+    Only their scripts for now, which only a model that reads across languages
+    (``reads_across``: one with a ``ranking.LANGUAGE_PULL``) has the search ask for.
+    """
+    section = manifest.get("points")
+    fields = section.get("fields") if isinstance(section, dict) else None
+    if not reads_across or (isinstance(fields, list) and "scripts" in fields):
+        return None
+    return (
+        "the index's points were written by an earlier memtrails and do not keep the scripts "
+        "their passages are written in, so a question does not look for records in other "
+        "languages past the closest few dozen in its own; run `memtrails reindex --payloads` "
+        "(it keeps the vectors: about 15 s per 100,000 points)"
     )
 
 

@@ -19,10 +19,11 @@ from .index.deferred import DeferredIndex
 from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog
-from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords
+from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, stale_points
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten, tighten_on_open
 from .positions import Positions
+from .ranking import reads_across
 from .reorder import PieceCache
 from .table import Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
@@ -172,6 +173,10 @@ async def open_folder(
         )
         if (stale := stale_keywords(manifest)) is not None:
             repairs.append(stale)
+        if len(opened) and (
+            lacking := stale_points(manifest, reads_across(manifest["embedding"].get("model_id")))
+        ):
+            repairs.append(lacking)
     except BaseException:
         owned = instance if not isinstance(embedder, Embedder) else None
         # To its end even when cancelled again meanwhile: the lock must not stay behind.

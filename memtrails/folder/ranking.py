@@ -45,6 +45,7 @@ __all__ = [
     "lift",
     "normalise",
     "rank_records",
+    "reads_across",
 ]
 
 # Each side's raw scores become 0..1 over that side's own candidates (mean +- 3 standard
@@ -112,6 +113,14 @@ CONFIDENCE_FLOOR: dict[str, float] = {"multilingual-e5-small": 0.65}
 # language. A candidate in none of the query's scripts gains it back. Models not listed
 # (MiniLM: it cannot match across languages at all) gain nothing.
 LANGUAGE_PULL: dict[str, float] = {"multilingual-e5-small": 0.04}
+
+
+def reads_across(model_id: object) -> bool:
+    """Whether the model reads across languages (it has a LANGUAGE_PULL), so that the search
+    weighs records in other scripts than the question's as such."""
+    return LANGUAGE_PULL.get(str(model_id), 0.0) > 0
+
+
 # A search is "confident" when its confidence (see `confidence.confidence`) reaches this value:
 # the best cosine (on MiniLM's scale) and the share of the query's rare words the best records
 # hold, weighed half and half. Kept from the cosine-only rule it replaced; on the dev set it

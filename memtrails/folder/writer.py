@@ -29,6 +29,7 @@ from .index.deferred import DeferredIndex
 from .log import RecordLog, record_line, tombstone_line
 from .manifest import (
     KEYWORD_SCHEME,
+    POINT_FIELDS,
     scrub_rules,
     write_checkpoint,
     write_manifest,
@@ -288,6 +289,13 @@ class Writer:
         """Record that every point carries this version's keyword weights (after a reindex)."""
         if self._manifest.get("keywords") != KEYWORD_SCHEME:
             await self._change_manifest({"keywords": dict(KEYWORD_SCHEME)})
+
+    async def record_point_fields(self) -> None:
+        """Record that every point keeps what this version's points keep (``POINT_FIELDS``:
+        after a reindex, or after ``reindex --payloads`` gave the older points theirs)."""
+        section = self._manifest.get("points")
+        if not isinstance(section, dict) or section.get("fields") != list(POINT_FIELDS):
+            await self._change_manifest({"points": {"fields": list(POINT_FIELDS)}})
 
     async def record_scrub_rules(self) -> None:
         """Add this version's secret rule set to the manifest, before records scrubbed with it
