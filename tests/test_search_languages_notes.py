@@ -115,6 +115,11 @@ def test_a_question_names_what_it_writes_as_a_name() -> None:
     # In capitals or in title case, a capital marks nothing; a digit still does.
     assert names_of("WHY DID THE REDIS CACHE FAIL?") == []
     assert names_of("How Do We Rotate The EC2 Keys?") == ["ec2"]
+    # German capitalises its nouns: only a digit or a capital past the first letter marks.
+    assert names_of("Wann läuft das Backup des Servers und wie lange bleiben Snapshots?") == []
+    assert names_of("Warum ist der Cache von GitHub und S3 voll?") == ["github", "s3"]
+    # An English question with one German-looking word is still read as English.
+    assert names_of("Who sent the den of Kafka fans our Redis logs?") == ["kafka", "redis"]
     # In a question in another script, a word in Latin letters is a name however written.
     assert names_of("Kafka 컨슈머 lag이 쌓인 이유는?") == ["kafka", "lag"]
     assert names_of("Какая версия Kubernetes стоит?") == ["kubernetes"]

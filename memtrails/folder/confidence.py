@@ -164,6 +164,16 @@ def across(
     return far if far + pull >= near else None
 
 
+# Words that are German and not English (no "die", "was", "also"), two of which tell a
+# question written in German, which capitalises its nouns.
+_GERMAN_WORDS = frozenset(
+    {
+        *("der", "das", "den", "dem", "des", "und", "ist", "sind", "nicht", "wie", "wann"),
+        *("warum", "wer", "welche", "welcher", "welches", "ich", "wir", "mit", "für", "auf"),
+        *("zum", "zur", "ein", "eine", "einen", "einem", "einer", "hat", "haben", "wird"),
+        *("werden", "wurde", "wurden", "bei", "nach", "aus", "oder", "auch", "noch", "unser"),
+    }
+)
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+#-]*")
 
 
@@ -172,8 +182,8 @@ def names_of(query: str) -> list[str]:
 
     A word written in Latin letters names something when it mixes letters and digits
     ("S3"), has a capital past its first letter ("GraphQL"), or starts with a capital when
-    it does not start a sentence ("Kubernetes"); in a question written in capitals or in
-    title case, capitals mark nothing. In a question whose prose is in another script, every
+    it does not start a sentence ("Kubernetes"); in a question written in capitals, in title
+    case or in German (which capitalises every noun), such a first capital marks nothing. In a question whose prose is in another script, every
     word in Latin letters names something ("MongoDB 샤딩 키는...": such a word is written as
     it is in any language). Months and weekdays name times, not things.
 
@@ -195,8 +205,11 @@ def names_of(query: str) -> list[str]:
     shouted = all(not c.islower() for t, _ in tokens for c in t)
     # Title case capitalises the little words too: three in four past sentences' starts.
     inner = [t for t, start in tokens if not start]
-    titled = shouted or (
-        len(inner) >= 3 and 4 * sum(t[0].isupper() for t in inner) >= 3 * len(inner)
+    # German capitalises every noun: there a capital marks no more than title case's does.
+    titled = (
+        shouted
+        or (len(inner) >= 3 and 4 * sum(t[0].isupper() for t in inner) >= 3 * len(inner))
+        or len(_GERMAN_WORDS.intersection(words(query))) >= 2
     )
     out: dict[str, None] = {}
     for token, start in tokens:
