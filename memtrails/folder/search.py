@@ -51,7 +51,7 @@ from .ranking import (
 from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reorder
 from .scripts import prose_scripts
 from .table import Table
-from .turns import neighbours
+from .turns import follow_ups_adding, neighbours
 from .when import Windows, query_windows
 
 __all__ = [
@@ -353,9 +353,10 @@ async def search(
     )
     # Only a short passage can be a turn: mails and notes are not read from the log for this.
     pool = [r.uid for r in ranked[:NEIGHBOUR_POOL] if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
-    links, asking, replies, followed = await asyncio.to_thread(
+    links, asking, replies, followed, said = await asyncio.to_thread(
         neighbours, pool, table, log, NEIGHBOUR_REACH
     )
+    adding = follow_ups_adding(weights, followed, replies, said)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
@@ -372,6 +373,7 @@ async def search(
             asking=asking,
             replies=replies,
             followed=followed,
+            adding=adding,
             query_words=named,
             cross_script=foreign,
             held=held,
