@@ -13,6 +13,7 @@ from memtrails import Memory
 from memtrails.add import add_part
 from memtrails.cli._totals import part_count, part_total
 from memtrails.importers.detect import plan
+from memtrails.limits import Limits
 from memtrails.pipeline import progress
 from memtrails.records import ImportReport
 from memtrails.testing import HashingEmbedder
@@ -113,3 +114,18 @@ def test_records_counted_unread_start_the_bar(
     with progress.progress_bar("export", total_records=10, unread=7) as update:
         update(ImportReport(unchanged=2, added=1, embedded=1))
     assert "export: 10/10 records, embedding, embedded 1" in capsys.readouterr().err
+
+
+async def test_a_slack_total_counts_what_the_imports_limits_let_it_read(
+    corpora: Path, tmp_path: Path
+) -> None:
+    # Day files over --max-file-bytes are one error each in the import, not their messages.
+    export = tmp_path / "slack"
+    shutil.copytree(corpora / "slack" / "hfaran-testarchive", export)
+    limits = Limits(max_file_bytes=13_000)
+    (part,) = plan(export)
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_part(memory, part, limits=limits)
+    assert report.skipped >= 3  # the three day files over 13,000 bytes, at least
+    assert part_total(part, None, limits) == report.seen
+    assert part_total(part, None) != report.seen  # what the count said before

@@ -174,7 +174,7 @@ async def add(
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
         by_bytes = importer(part.kind).by_bytes
         state = None if full or prune or not opened else opened[0].source_state(part.source)
-        total, unread = (part_count(part, state) if show else None) or (None, 0)
+        total, unread = (part_count(part, state, limits) if show else None) or (None, 0)
         return progress_bar(
             part.label,
             enabled=show,

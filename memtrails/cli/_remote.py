@@ -55,7 +55,11 @@ async def add_remotely(
             "limits": given,
             **options,
         }
-        totals = await asyncio.to_thread(_totals, home.expanduser(), paths, options) if show else {}
+        totals = (
+            await asyncio.to_thread(_totals, home.expanduser(), paths, options, limits)
+            if show
+            else {}
+        )
         job = await remote.call("POST", "/v1/imports", json=body)
         try:
             return await _follow(remote, str(job["id"]), show, totals)
@@ -81,7 +85,7 @@ def _lone_note(path: Path, kind: str | None) -> bool:
 
 
 def _totals(
-    home: Path, paths: tuple[Path, ...], options: dict[str, Any]
+    home: Path, paths: tuple[Path, ...], options: dict[str, Any], limits: Limits
 ) -> dict[str, tuple[int, int]]:
     """Count each part's records here, as a local ``add`` does, by the label the service
     reports it under: the service reads the same files, from the positions the folder keeps."""
@@ -103,7 +107,7 @@ def _totals(
         try:
             for part in parts:
                 state = states.get(part.source)
-                counted = part_count(part, state if isinstance(state, dict) else None)
+                counted = part_count(part, state if isinstance(state, dict) else None, limits)
                 if counted is not None:
                     found[part.label] = counted
         finally:

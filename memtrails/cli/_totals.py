@@ -19,6 +19,7 @@ from typing import Any
 
 from .._exceptions import SourceError
 from ..importers.detect import Part
+from ..limits import Limits
 
 __all__ = ["commit_total", "part_count", "part_total", "record_total"]
 
@@ -28,20 +29,27 @@ _COMPRESSED = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ")
 _MAX_FILES = 500_000  # past this many files a notes folder is not counted
 
 
-def part_total(part: Part, state: dict[str, Any] | None) -> int | None:
-    """Return how many items one planned import will yield, where that is cheap to know."""
-    counted = part_count(part, state)
+def part_total(
+    part: Part, state: dict[str, Any] | None, limits: Limits | None = None
+) -> int | None:
+    """Return how many items one planned import will yield, where that is cheap to know
+    (``limits``: the import's, which decide what a Slack export's count reads)."""
+    counted = part_count(part, state, limits)
     return None if counted is None else counted[0]
 
 
-def part_count(part: Part, state: dict[str, Any] | None) -> tuple[int, int] | None:
+def part_count(
+    part: Part, state: dict[str, Any] | None, limits: Limits | None = None
+) -> tuple[int, int] | None:
     """Return :func:`part_total` and how many of those items the import counts only at its
     end, unread (the records of a Slack export's skipped day files), or None."""
     if part.kind == "slack" and isinstance(part.target, Path):
         from ..importers.slack import message_count
 
         try:
-            return message_count(part.target, state)
+            # A day file over the import's --max-file-bytes is one error there, not its
+            # messages.
+            return message_count(part.target, state, limits=limits)
         except (OSError, SourceError):  # the import itself says what is wrong with it
             return None
     total = _total(part, state)
