@@ -65,6 +65,19 @@ def test_questions_that_do_not_ask_when(query: str) -> None:
         "next spring, probably",
         "It was in 2019, I think",
         "지난주에 끝났어요",
+        # What chats say of the past and the near future.
+        "We went camping two weekends ago!",
+        "I started pottery a few days ago",
+        "a while ago, actually",
+        "We painted it over the summer.",
+        "I haven't run since March",
+        "Back in mid-June",
+        "I saw her the other day",
+        "We did that over the weekend",
+        "the week before last",
+        "at noon, by the fountain",
+        "We met at Christmas",
+        "The results come in two weeks",
     ],
 )
 def test_passages_that_name_a_time(text: str) -> None:
@@ -73,7 +86,14 @@ def test_passages_that_name_a_time(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Nice, Lena will love that.", "It cost 380 dollars", "we may go, march on", "OK!"],
+    [
+        "Nice, Lena will love that.",
+        "It cost 380 dollars",
+        "we may go, march on",
+        "OK!",
+        "Fall in love with the summery colours",
+        "In a few words: great",
+    ],
 )
 def test_passages_that_name_no_time(text: str) -> None:
     assert not names_a_time(text)

@@ -233,11 +233,24 @@ _ASKS_WHEN = re.compile(
 _WEEKDAYS = "|".join(_WEEKDAY_NUMBERS)
 # Times a text can name beyond query_windows' (which reads dates, months after "in", years
 # and the past): weekdays, the future, days of a month, clock times, times of day.
+_SEASON = r"(?:spring|summer|autumn|fall|winter)"
+_SPAN = r"(?:minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NAMES_A_TIME = re.compile(
     rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|spring|summer"
     rf"|autumn|fall|winter|{_WEEKDAYS})|(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
     r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d"
-    r"|(?:this|last)\s+(?:morning|evening|night|afternoon))\b",
+    r"|(?:this|last)\s+(?:morning|evening|night|afternoon)"
+    # What chats say of the past and the near future: "a few days ago", "two weekends ago",
+    # "over the summer", "since March", "the other day", "at Christmas", "in two weeks".
+    rf"|{_SPAN}\s+(?:ago|later)|a\s+while\s+ago"
+    rf"|(?:this|last|past|in\s+the|over\s+the|during\s+the|early|late)\s+{_SEASON}"
+    rf"|(?:since|until|till|by|before|after|mid|early|late|end\s+of|beginning\s+of|start\s+of)"
+    rf"[\s-]+(?:{_MONTH})"
+    r"|the\s+other\s+(?:day|night|week)|over\s+the\s+weekend|the\s+week\s+before\s+last"
+    r"|at\s+(?:noon|midnight|lunchtime)"
+    r"|(?:at|over|for|on|during|before|after|since)\s+(?:christmas|easter|thanksgiving"
+    r"|new\s+year'?s?(?:\s+(?:eve|day))?|halloween)"
+    rf"|in\s+(?:a\s+(?:few|couple(?:\s+of)?)|\d+|a|an|two|three|four|five|six|ten)\s+{_SPAN})\b",
     re.I,
 )
 
