@@ -40,11 +40,42 @@ def day(ms: int) -> str:
         ("what did we decide in 2019", "2019-01-01", "2020-01-01"),
         ("2019 budget review", "2019-01-01", "2020-01-01"),
         ("what happened in April 2003", "2003-04-01", "2003-05-01"),
+        # Said loosely, or of a season, a quarter or a range of months.
+        ("what did I buy the day before yesterday", "2024-05-01", "2024-05-02"),
+        ("what did Tom do the week before last?", "2024-04-15", "2024-04-22"),
+        ("what did Caroline do two weekends ago?", "2024-04-20", "2024-04-22"),
+        ("what happened a few days ago", "2024-04-29", "2024-05-02"),
+        ("what she said a couple of weeks ago", "2024-04-12", "2024-04-27"),
+        ("what did Melanie paint last summer?", "2023-06-01", "2023-09-01"),
+        ("where did we ski last winter", "2023-12-01", "2024-03-01"),
+        ("what did Ana do in the spring of 2023?", "2023-03-01", "2023-06-01"),
+        ("the summer 2022 trip", "2022-06-01", "2022-09-01"),
+        ("what did we ship in Q2 2023?", "2023-04-01", "2023-07-01"),
+        ("what did we plan last quarter", "2024-01-01", "2024-04-01"),
+        ("what happened between March and May 2023?", "2023-03-01", "2023-06-01"),
+        ("from November to February 2024", "2023-11-01", "2024-03-01"),
     ],
 )
 def test_a_query_names_one_window(query: str, start: str, end: str) -> None:
     [(a, b)] = query_windows(query, NOW)
     assert (day(a), day(b)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    ("query", "first", "last"),
+    [
+        ("what did John do over the summer?", "06-01", "09-01"),
+        ("what did we decide in Q3?", "07-01", "10-01"),
+        ("what happened on May 3rd?", "05-03", "05-04"),
+        ("what happened on the 3rd of May?", "05-03", "05-04"),
+    ],
+)
+def test_a_season_quarter_or_day_without_a_year_is_that_of_every_year(
+    query: str, first: str, last: str
+) -> None:
+    windows = query_windows(query, NOW)
+    assert {day(a)[:4] for a, _ in windows} >= {"2019", "2023", "2025"}
+    assert all((day(a)[5:], day(b)[5:]) == (first, last) for a, b in windows)
 
 
 def test_a_month_without_a_year_is_that_month_of_every_year() -> None:
@@ -65,6 +96,8 @@ def test_a_month_without_a_year_is_that_month_of_every_year() -> None:
         "the meeting at 20:19",
         "may I ask about the march of the penguins",
         "the 1850 census",  # before 1970: no record of a folder is dated then
+        "what did we answer for Q3 of the survey?",
+        "fall in love with the summer of code",
     ],
 )
 def test_numbers_and_words_that_are_no_time_name_none(query: str) -> None:

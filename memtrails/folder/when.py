@@ -42,9 +42,35 @@ _MONTH_ONLY = re.compile(
 _BARE_YEAR = re.compile(rf"(?<![\w$£€#:./-]){_YEAR}(?![\w%.:/-]|\s*(?:ms|kb|mb|gb|px)\b)", re.I)
 _NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
 _RELATIVE = re.compile(
-    r"\b(?:(yesterday|today|recently|lately)"
-    r"|(last|this|past|previous)\s+(week|month|year|weekend)"
-    r"|(a|one|two|three|four|five|six|\d{1,2})\s+(day|week|month|year)s?\s+ago)\b",
+    r"\b(?:(the\s+day\s+before\s+yesterday|the\s+week\s+before\s+last|yesterday|today"
+    r"|recently|lately)"
+    r"|(last|this|past|previous)\s+(week|month|quarter|year|weekend)"
+    r"|(a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several|a|one|two|three|four|five|six"
+    r"|\d{1,2})\s+(day|weekend|week|month|year)s?\s+ago)\b",
+    re.I,
+)
+# Meteorological seasons of the northern hemisphere: the month each starts (winter runs
+# into the next year).
+_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+_SEASON = "spring|summer|autumn|fall|winter"
+# "summer 2023", "the spring of 2023", "autumn '23" is not read.
+_SEASON_YEAR = re.compile(rf"\b({_SEASON})\s+(?:of\s+)?{_YEAR}\b", re.I)
+# "last summer", "this winter"; "in the spring", "over the summer" (every year's).
+_THIS_SEASON = re.compile(rf"\b(last|this|previous)\s+({_SEASON})\b", re.I)
+_ANY_SEASON = re.compile(rf"\b(?:in|over|during|through)\s+the\s+({_SEASON})\b", re.I)
+# "Q3 2024", "the third quarter of 2024"; "in Q2" (every year's).
+_QUARTER = re.compile(rf"\bQ([1-4])\s+{_YEAR}\b")
+_ANY_QUARTER = re.compile(r"\b(?:in|during|by|since|until|before|after)\s+Q([1-4])\b")
+# "between March and May 2023", "from June to August 2022".
+_BETWEEN = re.compile(
+    rf"\b(?:between|from)\s+({_MONTH})\.?(?:\s+{_YEAR})?\s+(?:and|to|until|till|through)\s+"
+    rf"({_MONTH})\.?,?\s+{_YEAR}\b",
+    re.I,
+)
+# "on May 3rd", "on the 3rd of May", "on 3 May": that day of every year.
+_ON_DAY = re.compile(
+    rf"\bon\s+(?:(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})"
+    rf"|({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?)\b(?!,?\s*\d)",
     re.I,
 )
 _WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
@@ -70,6 +96,8 @@ _TIME_NAMES = frozenset(
 
 
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+# A count said loosely ("a few days ago"): that many, and the window as wide as the count.
+_ROUGHLY = {"a few": 3, "a couple": 2, "a couple of": 2, "couple of": 2, "several": 4}
 _DAY_MS = 86_400_000
 
 
@@ -133,7 +161,14 @@ def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
     def ms(t: datetime) -> int:
         return int(t.timestamp() * 1000)
 
-    word, which, unit, count, ago_unit = (g.lower() if g else None for g in m.groups())
+    word, which, unit, count, ago_unit = (
+        " ".join(g.lower().split()) if g else None for g in m.groups()
+    )
+    if word == "the day before yesterday":
+        return ms(today) - 2 * _DAY_MS, ms(today) - _DAY_MS
+    if word == "the week before last":
+        monday = today - timedelta(days=today.weekday(), weeks=2)
+        return ms(monday), ms(monday) + 7 * _DAY_MS
     if word == "today":
         return ms(today), ms(today) + _DAY_MS
     if word == "yesterday":
@@ -151,6 +186,11 @@ def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
                 start += timedelta(days=5)
                 return ms(start), ms(start) + 2 * _DAY_MS
             return ms(start), ms(start) + 7 * _DAY_MS
+        if unit == "quarter":
+            if which == "past":
+                return ms(today) - 92 * _DAY_MS, ms(today) + _DAY_MS
+            quarter = (today.month - 1) // 3 + 1 - back
+            return _quarter(today.year - (quarter == 0), quarter or 4)
         if unit == "month":
             if which == "past":
                 return ms(today) - 31 * _DAY_MS, ms(today) + _DAY_MS
@@ -164,23 +204,79 @@ def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
         if which == "past":
             return ms(today) - 366 * _DAY_MS, ms(today) + _DAY_MS
         return _ms(year, 1), _ms(year + 1, 1)
-    # "N days/weeks/months/years ago": that stretch, widened by half a unit each way.
-    n = int(count) if count and count.isdigit() else _COUNTS.get(count or "", 1)
+    # "N days/weeks/months/years ago": that stretch, widened by half a unit each way (by
+    # half the count, said loosely: "a few weeks ago" is two to four and a half weeks back).
+    rough = _ROUGHLY.get(count or "")
+    n = rough or (int(count) if count and count.isdigit() else _COUNTS.get(count or "", 1))
+    if ago_unit == "weekend":
+        saturday = today - timedelta(days=today.weekday(), weeks=n) + timedelta(days=5)
+        return ms(saturday), ms(saturday) + 2 * _DAY_MS
     days = {"day": 1, "week": 7, "month": 30, "year": 365}[ago_unit or "day"]
     centre = ms(today) - n * days * _DAY_MS
-    half = max(1, days // 2) * _DAY_MS
+    half = max(1, days * n // 2 if rough else days // 2) * _DAY_MS
     return centre - half, centre + half + _DAY_MS
+
+
+def _season(year: int, name: str) -> tuple[int, int]:
+    """The season ``name`` that starts in ``year`` (winter: in its December)."""
+    first = _SEASONS[name.lower()]
+    end_year, end_month = (year + 1, 3) if first == 12 else (year, first + 3)
+    return _ms(year, first), _ms(end_year, end_month)
+
+
+def _quarter(year: int, quarter: int) -> tuple[int, int]:
+    """The quarter ``quarter`` (1-4) of ``year``."""
+    start = 3 * quarter - 2
+    return _ms(year, start), _ms(year + (quarter == 4), start + 3 if quarter < 4 else 1)
+
+
+def _between(m: re.Match[str]) -> tuple[int, int]:
+    """The window from the first month a range names to the end of its last ("between
+    November and February 2024": the first in 2023)."""
+    first, first_year, last, year = m.groups()
+    start, end = _MONTHS[first.lower()], _MONTHS[last.lower()]
+    begin = int(first_year) if first_year else int(year) - (start > end)
+    return _ms(begin, start), _ms(int(year) + (end == 12), end % 12 + 1)
+
+
+def _spans(query: str) -> Windows | None:
+    """The window of a season or a quarter the query names with its year, or None."""
+    if (m := _SEASON_YEAR.search(query)) is not None:
+        return (_season(int(m.group(2)), m.group(1)),)
+    if (m := _QUARTER.search(query)) is not None:
+        return (_quarter(int(m.group(2)), int(m.group(1))),)
+    return None
+
+
+def _every_year(query: str, now: datetime) -> Windows | None:
+    """The windows, one a year, of a season, a quarter or a day named without its year."""
+    years = range(1970, now.year + 2)
+    if (m := _ANY_SEASON.search(query)) is not None:
+        return tuple(_season(year, m.group(1)) for year in years)
+    if (m := _ANY_QUARTER.search(query)) is not None:
+        return tuple(_quarter(year, int(m.group(1))) for year in years)
+    if (m := _ON_DAY.search(query)) is not None:
+        day_of, month_of, month, day = m.groups()
+        number, name = (int(day_of), month_of) if day_of else (int(day), month)
+        windows = (_window(year, _MONTHS[name.lower()], number) for year in years)
+        return tuple(w for w in windows if w is not None)
+    return None
 
 
 def query_windows(query: str, now: datetime | None = None) -> Windows:
     """Return the windows of every time the query names, empty when it names none.
 
-    A full date (see :func:`date_window`); else a relative time counted from ``now`` (default
-    the current time): "yesterday", "today", "last/this week", "last weekend", "last/this
-    month", "last/this year", "the past week/month/year", "three weeks ago", "recently" (the
-    last 30 days), "last Friday" (the latest Friday before today); else a month without a
-    year after "in", "during", "last", ... ("in May": May of every year from 1970 to next
-    year); else a bare year that is not a version, an amount, a time or a port ("what did we
+    A range of months ("between March and May 2023"); a season or a quarter with its year
+    ("the spring of 2023", "Q2 2024"; seasons are the northern hemisphere's, by whole
+    months); a full date (see :func:`date_window`); else a relative time counted from ``now``
+    (default the current time): "yesterday", "the day before yesterday", "today", "last/this
+    week", "the week before last", "last weekend", "two weekends ago", "last/this month",
+    "last/this quarter", "last/this year", "the past week/month/year", "three weeks ago", "a
+    few days ago" (as wide as its count), "recently" (the last 30 days), "last summer",
+    "last Friday" (the latest Friday before today); else a season, a quarter or a day
+    without a year ("over the summer", "in Q3", "on May 3rd": that of every year from 1970
+    to next year), or a month without a year after "in", "during", "last", ... ("in May");
+    else a bare year that is not a version, an amount, a time or a port ("what did we
     decide in 2019", "2019 budget"). Times named in Korean, Chinese, Japanese, Russian,
     Arabic, Hindi, German, French, Spanish, Portuguese and Italian count as their English
     (:func:`.when_languages.times_in_english`: "지난주" is last week, "2019年5月" May 2019).
@@ -194,18 +290,32 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     # A time named in another language is read as the English it means (when_languages.py).
     if named := times_in_english(query):
         query = f"{query} ; {named}"
+    now = now or datetime.now(UTC)
     full = date_window(query)
+    # A range of months ends in the month-and-year date_window reads; a season or a quarter
+    # with its year is narrower than the year alone.
+    if (m := _BETWEEN.search(query)) is not None:
+        return (_between(m),)
+    if (full is None or full[1] - full[0] > 62 * _DAY_MS) and (spans := _spans(query)) is not None:
+        return spans
     if full is not None:
         return (full,)
-    now = now or datetime.now(UTC)
     if (m := _RELATIVE.search(query)) is not None:
         return (_relative(m, now),)
+    if (m := _THIS_SEASON.search(query)) is not None:
+        today = _day_start(now)
+        # The season this year holds ("this winter" in January: the one that began in
+        # December); "last" is the one a year before.
+        year = today.year - (m.group(2).lower() == "winter" and today.month < 3)
+        return (_season(year - (m.group(1).lower() != "this"), m.group(2)),)
     if (m := _LAST_WEEKDAY.search(query)) is not None:
         # The latest such day before today: "last Friday" asked on a Friday is a week ago.
         today = _day_start(now)
         back = (today.weekday() - _WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
         start = int((today - timedelta(days=back)).timestamp() * 1000)
         return ((start, start + _DAY_MS),)
+    if (every := _every_year(query, now)) is not None:
+        return every
     if (m := _MONTH_ONLY.search(query)) is not None:
         month = _MONTHS[m.group(1).lower()]
         windows = (_window(year, month) for year in range(1970, now.year + 2))
