@@ -70,6 +70,11 @@ NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
         ("Cosa è successo venerdì scorso?", "what happened last Friday?"),
         ("Что было в прошлую пятницу?", "what happened last Friday?"),
         ("지난 금요일에 뭐 먹었어?", "what did we eat last Friday?"),
+        # the day before yesterday
+        ("그저께 뭐 샀어?", "what did I buy the day before yesterday?"),
+        ("我前天买了什么？", "what did I buy the day before yesterday?"),
+        ("一昨日何を買った？", "what did I buy the day before yesterday?"),
+        ("Was habe ich vorgestern gekauft?", "what did I buy the day before yesterday?"),
     ],
 )
 def test_a_time_in_another_language_names_the_window_its_english_does(
