@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .dates import iso_from_ms, parse_date, utc_from_local_ms
+from .dates import as_date_parse_reads, iso_from_ms, parse_date, utc_from_local_ms
 
 __all__ = [
     "KEPT_ERRORS",
@@ -75,7 +75,8 @@ class At:
         """Return the timestamp ``value`` stands for.
 
         Raises:
-            ValueError: the value is not a date JavaScript's ``Date.parse`` would read.
+            ValueError: the value is not a date JavaScript's ``Date.parse`` would read, nor
+                one an export writes otherwise (``dates.as_date_parse_reads``).
             TypeError: the value is of a type that cannot be a timestamp.
         """
         if isinstance(value, At):
@@ -94,6 +95,9 @@ class At:
             ms = _utc_iso_ms(value)
             if ms is None:
                 ms = parse_date(value)
+            if ms is None and (reworded := as_date_parse_reads(value)) is not None:
+                # "1:56 pm on 8 May, 2023", "May 8th, 2023": as exports write dates.
+                ms = parse_date(reworded)
             if ms is None:
                 raise ValueError(f"not a date: {value!r}")
             return cls(ms)

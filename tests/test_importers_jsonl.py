@@ -9,7 +9,7 @@ import pytest
 
 from memtrails._exceptions import SourceError
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.records import MemoryRecord, RecordError, SourceState
+from memtrails.records import At, MemoryRecord, RecordError, SourceState
 
 
 async def _read(path: Path, **kw: object) -> list[MemoryRecord | RecordError]:
@@ -206,3 +206,20 @@ async def test_an_unfinished_last_line_is_read_again_once_it_is_complete(tmp_pat
         f.write('o"}\n')
     again = await _read(path, state=state.state)
     assert [(r.id, r.text) for r in again if isinstance(r, MemoryRecord)] == [("b", "two")]
+
+
+async def test_dates_as_chat_exports_write_them_are_read(tmp_path: Path) -> None:
+    # A session's date written out, a day with its ordinal, "at" between date and time.
+    path = tmp_path / "chat.jsonl"
+    path.write_text(
+        '{"id": "1", "text": "support group yesterday", "date": "1:56 pm on 8 May, 2023"}\n'
+        '{"id": "2", "text": "ordinal", "timestamp": "May 8th, 2023 at 7 p.m."}\n'
+        '{"id": "3", "text": "no year", "date": "on 3rd"}\n',
+        encoding="utf-8",
+    )
+    items = await _read(path)
+    records = {i.id: i for i in items if isinstance(i, MemoryRecord)}
+    assert records["1"].at == At.of("8 May 2023 13:56")
+    assert records["2"].at == At.of("8 May 2023 19:00")
+    errors = [i.reason for i in items if isinstance(i, RecordError)]
+    assert errors == ["field 'date': not a date: 'on 3rd'"]

@@ -36,6 +36,19 @@ def test_at_reads_what_users_pass() -> None:
     assert At.of(At(5)) == At(5)
     with pytest.raises(ValueError, match="not a date"):
         At.of("next tuesday")
+    # As exports write dates Date.parse does not read: each as the form it does.
+    for written, meant in (
+        ("1:56 pm on 8 May, 2023", "8 May 2023 13:56"),
+        ("10:37 am on 27 June, 2023", "27 June 2023 10:37"),
+        ("Sunday 7th May 2023", "7 May 2023"),
+        ("the 1st of May 2023", "1 May 2023"),
+        ("2023-05-08 at 13:56", "2023-05-08T13:56"),
+        ("7pm, 8 May 2023", "8 May 2023 19:00"),
+    ):
+        assert At.of(written) == At.of(meant), written
+    for no_date in ("on 3rd", "May 8th", "at 7pm"):  # no year: Date.parse's guesses stay out
+        with pytest.raises(ValueError, match="not a date"):
+            At.of(no_date)
     with pytest.raises(TypeError):
         At.of(True)
     with pytest.raises(ValueError, match="range of a JavaScript Date"):
