@@ -71,7 +71,7 @@ class Memory:
 
     @property
     def repairs(self) -> list[str]:
-        """What opening found out of agreement and repaired, one line each (empty when sound)."""
+        """What opening repaired, one line each, and what it advises running (an ``Advice``)."""
         return list(self._folder.repairs)
 
     # -- opening and closing -------------------------------------------------------------

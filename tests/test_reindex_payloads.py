@@ -4,16 +4,20 @@ opening such a folder says so while its model is one the search asks for them wi
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import notes
 
 from memtrails import Memory
+from memtrails.cli import main
 from memtrails.folder import points
 from memtrails.folder.glance import glance
 from memtrails.folder.index._base import SearchFilter, SparseVector
+from memtrails.folder.manifest import Advice
 from memtrails.keys import record_uid
 from memtrails.testing import HashingEmbedder
 
@@ -74,8 +78,14 @@ async def test_an_older_folder_is_told_to_give_its_points_their_scripts_until_it
     assert glance(folder) is not None
     _as_older(folder)
     assert glance(folder) is None  # `status` opens it, and so says it too
+    # The CLI runs its own event loop: in a thread of its own, beside the test's.
+    shown = await asyncio.to_thread(CliRunner().invoke, main, ["status", "--home", str(folder)])
+    # A note, not a repair: nothing was changed.
+    assert shown.exit_code == 0 and "note: the index's points" in shown.stderr, shown.stderr
+    assert "repaired:" not in shown.stderr
     async with Memory.open(folder) as memory:
         assert _told_to_reindex(memory.repairs)
+        assert all(isinstance(r, Advice) for r in memory.repairs)
         await memory.reindex(payloads=True)
     async with Memory.open(folder) as memory:
         assert not _told_to_reindex(memory.repairs)

@@ -15,6 +15,7 @@ __all__ = [
     "FORMAT",
     "KEYWORD_SCHEME",
     "POINT_FIELDS",
+    "Advice",
     "KeptCounts",
     "check_model",
     "read_checkpoint",
@@ -209,18 +210,26 @@ def scrub_rules(manifest: dict[str, Any]) -> list[int]:
     return [int(v) for v in rules] if isinstance(rules, list) else [1]
 
 
-def stale_keywords(manifest: dict[str, Any]) -> str | None:
+class Advice(str):
+    """A line of what opening a folder found that repairs nothing: something the user may
+    run (``memtrails reindex``) for the current search. It stands in ``Memory.repairs``
+    beside the repairs, and the CLI prints it as a note."""
+
+    __slots__ = ()
+
+
+def stale_keywords(manifest: dict[str, Any]) -> Advice | None:
     """Say why the index's keyword weights are not this version's, or None when they are."""
     if manifest.get("keywords") == KEYWORD_SCHEME:
         return None
-    return (
+    return Advice(
         "the index's keyword weights were written by an earlier memtrails "
         f"({(manifest.get('keywords') or {}).get('weight', '?')}); run `memtrails reindex` "
         "for the current search ranking"
     )
 
 
-def stale_points(manifest: dict[str, Any], reads_across: bool) -> str | None:
+def stale_points(manifest: dict[str, Any], reads_across: bool) -> Advice | None:
     """Say what the index's points lack that this version's search reads, or None.
 
     Only their scripts for now, which only a model that reads across languages
@@ -230,7 +239,7 @@ def stale_points(manifest: dict[str, Any], reads_across: bool) -> str | None:
     fields = section.get("fields") if isinstance(section, dict) else None
     if not reads_across or (isinstance(fields, list) and "scripts" in fields):
         return None
-    return (
+    return Advice(
         "the index's points were written by an earlier memtrails and do not keep the scripts "
         "their passages are written in, so a question does not look for records in other "
         "languages past the closest few dozen in its own; run `memtrails reindex --payloads` "
