@@ -75,6 +75,23 @@ NOW = datetime(2024, 5, 3, 15, 0, tzinfo=UTC)
         ("我前天买了什么？", "what did I buy the day before yesterday?"),
         ("一昨日何を買った？", "what did I buy the day before yesterday?"),
         ("Was habe ich vorgestern gekauft?", "what did I buy the day before yesterday?"),
+        # the week before last, and a few days ago
+        ("지지난주에 뭐 했어?", "what did we do the week before last?"),
+        ("我们上上周做了什么？", "what did we do the week before last?"),
+        ("先々週は何をしましたか？", "what did we do the week before last?"),
+        ("Was haben wir vorletzte Woche gemacht?", "what did we do the week before last?"),
+        ("Что мы делали на позапрошлой неделе?", "what did we do the week before last?"),
+        ("며칠 전에 뭐 샀어?", "what did I buy a few days ago?"),
+        ("我几天前买了什么？", "what did I buy a few days ago?"),
+        ("数日前に何を買った？", "what did I buy a few days ago?"),
+        ("Что я купил несколько дней назад?", "what did I buy a few days ago?"),
+        ("Was habe ich vor ein paar Tagen gekauft?", "what did I buy a few days ago?"),
+        ("Qu'est-ce que j'ai acheté il y a quelques jours ?", "what did I buy a few days ago?"),
+        ("¿Qué compré hace unos días?", "what did I buy a few days ago?"),
+        ("O que comprei há alguns dias?", "what did I buy a few days ago?"),
+        ("Cosa ho comprato qualche giorno fa?", "what did I buy a few days ago?"),
+        ("ماذا اشتريت قبل بضعة أيام؟", "what did I buy a few days ago?"),
+        ("मैंने कुछ दिन पहले क्या खरीदा?", "what did I buy a few days ago?"),
     ],
 )
 def test_a_time_in_another_language_names_the_window_its_english_does(

@@ -14,6 +14,8 @@ __all__ = ["NOT_BEFORE", "PHRASES"]
 #: language.
 PHRASES: list[tuple[str, str]] = [
     # Korean (particles attach: "지난주에" holds "지난주")
+    ("지지난주", "the week before last"),
+    ("며칠 전", "a few days ago"),
     ("지난 주말", "last weekend"),
     ("지난주말", "last weekend"),
     ("지난주", "last week"),
@@ -33,6 +35,12 @@ PHRASES: list[tuple[str, str]] = [
     ("최근", "recently"),
     ("요즘", "recently"),
     # Chinese and Japanese
+    ("上上周", "the week before last"),
+    ("上上週", "the week before last"),
+    ("先々週", "the week before last"),
+    ("几天前", "a few days ago"),
+    ("幾天前", "a few days ago"),
+    ("数日前", "a few days ago"),
     ("上周末", "last weekend"),
     ("先週末", "last weekend"),
     ("上个星期", "last week"),
@@ -69,6 +77,8 @@ PHRASES: list[tuple[str, str]] = [
     ("今日", "today"),
     ("最近", "recently"),
     # Russian
+    ("на позапрошлой неделе", "the week before last"),
+    ("несколько дней назад", "a few days ago"),
     ("на прошлых выходных", "last weekend"),
     ("на прошлой неделе", "last week"),
     ("на этой неделе", "this week"),
@@ -81,6 +91,7 @@ PHRASES: list[tuple[str, str]] = [
     ("сегодня", "today"),
     ("недавно", "recently"),
     # Arabic
+    ("قبل بضعة أيام", "a few days ago"),
     ("الأسبوع الماضي", "last week"),
     ("الاسبوع الماضي", "last week"),
     ("هذا الأسبوع", "this week"),
@@ -95,6 +106,10 @@ PHRASES: list[tuple[str, str]] = [
     ("مؤخرا", "recently"),
     ("مؤخراً", "recently"),
     # German
+    ("vorletzte woche", "the week before last"),
+    ("vorletzten woche", "the week before last"),
+    ("vor ein paar tagen", "a few days ago"),
+    ("vor einigen tagen", "a few days ago"),
     ("letztes wochenende", "last weekend"),
     ("letzten wochenende", "last weekend"),
     ("letzte woche", "last week"),
@@ -118,6 +133,7 @@ PHRASES: list[tuple[str, str]] = [
     ("kürzlich", "recently"),
     ("neulich", "recently"),
     # French
+    ("il y a quelques jours", "a few days ago"),
     ("le week-end dernier", "last weekend"),
     ("la semaine dernière", "last week"),
     ("la semaine passée", "last week"),
@@ -134,6 +150,10 @@ PHRASES: list[tuple[str, str]] = [
     ("aujourd'hui", "today"),
     ("récemment", "recently"),
     # Spanish and Portuguese
+    ("hace unos días", "a few days ago"),
+    ("hace unos dias", "a few days ago"),
+    ("há alguns dias", "a few days ago"),
+    ("ha alguns dias", "a few days ago"),
     ("el fin de semana pasado", "last weekend"),
     ("la semana pasada", "last week"),
     ("semana passada", "last week"),
@@ -156,6 +176,7 @@ PHRASES: list[tuple[str, str]] = [
     ("últimamente", "recently"),
     ("recentemente", "recently"),
     # Italian
+    ("qualche giorno fa", "a few days ago"),
     ("la settimana scorsa", "last week"),
     ("settimana scorsa", "last week"),
     ("questa settimana", "this week"),
@@ -170,6 +191,7 @@ PHRASES: list[tuple[str, str]] = [
     ("oggi", "today"),
     ("di recente", "recently"),
     # Hindi
+    ("कुछ दिन पहले", "a few days ago"),
     ("पिछले हफ़्ते", "last week"),
     ("पिछले हफ्ते", "last week"),
     ("पिछले सप्ताह", "last week"),
