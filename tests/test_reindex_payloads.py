@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,20 @@ async def test_a_folder_whose_model_reads_one_language_or_that_holds_nothing_is_
         _as_older(folder)
         async with Memory.open(folder, embedder=embedder) as memory:
             assert not _told_to_reindex(memory.repairs)
+
+
+async def test_an_older_folder_whose_index_is_rebuilt_is_not_told_again(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    async with Memory.open(folder) as memory:
+        await memory.ingest(notes(NOTES))
+    _as_older(folder)
+    manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    manifest["keywords"] = {"weight": "an earlier one"}
+    (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    shutil.rmtree(folder / "index")  # rebuilt from the log: every point as points are now
+    async with Memory.open(folder) as memory:
+        assert any("emptied and is rebuilt" in r for r in memory.repairs), memory.repairs
+        assert not any(isinstance(r, Advice) for r in memory.repairs), memory.repairs
+        assert (await memory.status()).indexed == len(NOTES)
+    async with Memory.open(folder) as memory:
+        assert memory.repairs == []

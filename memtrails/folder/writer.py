@@ -307,9 +307,13 @@ class Writer:
     async def _change_manifest(self, changes: dict[str, Any]) -> None:
         async with self._lock:
             self._check_open()
-            changed = {**self._manifest, **changes}
-            await asyncio.to_thread(write_manifest_file, self._folder, changed)
-            self._manifest.update(changes)  # in place: the folder's readers hold this dict
+            await self._rewrite_manifest(changes)
+
+    async def _rewrite_manifest(self, changes: dict[str, Any]) -> None:
+        """Write ``changes`` into the manifest (the caller holds the lock)."""
+        changed = {**self._manifest, **changes}
+        await asyncio.to_thread(write_manifest_file, self._folder, changed)
+        self._manifest.update(changes)  # in place: the folder's readers hold this dict
 
     async def _ready(self) -> None:
         # An index loaded by its first use is loaded before the lock is taken: that first use
@@ -332,6 +336,11 @@ class Writer:
         self._recount = True
         await asyncio.to_thread(write_checkpoint, self._folder, 0)
         self._checkpoint = 0
+        # The index is empty: every point from now on carries this version's keyword weights
+        # and keeps what points keep now, so an older folder's notices are settled.
+        current = {"keywords": dict(KEYWORD_SCHEME), "points": {"fields": list(POINT_FIELDS)}}
+        if any(self._manifest.get(k) != v for k, v in current.items()):
+            await self._rewrite_manifest(current)
 
     def _ids_at(self, offsets: Sequence[int]) -> list[str]:
         return [str(self._log.read_line(offset)["id"]) for offset in offsets]
