@@ -52,7 +52,7 @@ _RELATIVE = re.compile(
 # Meteorological seasons of the northern hemisphere: the month each starts (winter runs
 # into the next year).
 _SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_SEASON = "spring|summer|autumn|fall|winter"
+_SEASON = "|".join(_SEASONS)
 # "summer 2023", "the spring of 2023", "autumn '23" is not read.
 _SEASON_YEAR = re.compile(rf"\b({_SEASON})\s+(?:of\s+)?{_YEAR}\b", re.I)
 # "last summer", "this winter"; "in the spring", "over the summer" (every year's).
@@ -249,7 +249,8 @@ def _spans(query: str) -> Windows | None:
 
 
 def _every_year(query: str, now: datetime) -> Windows | None:
-    """The windows, one a year, of a season, a quarter or a day named without its year."""
+    """The windows, one a year from 1970 to next year, of a season, a quarter, a day or a
+    month named without its year."""
     years = range(1970, now.year + 2)
     if (m := _ANY_SEASON.search(query)) is not None:
         return tuple(_season(year, m.group(1)) for year in years)
@@ -260,6 +261,9 @@ def _every_year(query: str, now: datetime) -> Windows | None:
         number, name = (int(day_of), month_of) if day_of else (int(day), month)
         windows = (_window(year, _MONTHS[name.lower()], number) for year in years)
         return tuple(w for w in windows if w is not None)
+    if (m := _MONTH_ONLY.search(query)) is not None:
+        month_only = (_window(year, _MONTHS[m.group(1).lower()]) for year in years)
+        return tuple(w for w in month_only if w is not None)
     return None
 
 
@@ -316,10 +320,6 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
         return ((start, start + _DAY_MS),)
     if (every := _every_year(query, now)) is not None:
         return every
-    if (m := _MONTH_ONLY.search(query)) is not None:
-        month = _MONTHS[m.group(1).lower()]
-        windows = (_window(year, month) for year in range(1970, now.year + 2))
-        return tuple(w for w in windows if w is not None)
     words = query.split()
     if len(words) > 1:
         for m in _BARE_YEAR.finditer(query):
@@ -343,17 +343,16 @@ _ASKS_WHEN = re.compile(
 _WEEKDAYS = "|".join(_WEEKDAY_NUMBERS)
 # Times a text can name beyond query_windows' (which reads dates, months after "in", years
 # and the past): weekdays, the future, days of a month, clock times, times of day.
-_SEASON = r"(?:spring|summer|autumn|fall|winter)"
 _SPAN = r"(?:minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NAMES_A_TIME = re.compile(
-    rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|spring|summer"
-    rf"|autumn|fall|winter|{_WEEKDAYS})|(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|{_SEASON}"
+    rf"|{_WEEKDAYS})|(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
     r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d"
     r"|(?:this|last)\s+(?:morning|evening|night|afternoon)"
     # What chats say of the past and the near future: "a few days ago", "two weekends ago",
     # "over the summer", "since March", "the other day", "at Christmas", "in two weeks".
     rf"|{_SPAN}\s+(?:ago|later)|a\s+while\s+ago"
-    rf"|(?:this|last|past|in\s+the|over\s+the|during\s+the|early|late)\s+{_SEASON}"
+    rf"|(?:this|last|past|in\s+the|over\s+the|during\s+the|early|late)\s+(?:{_SEASON})"
     rf"|(?:since|until|till|by|before|after|mid|early|late|end\s+of|beginning\s+of|start\s+of)"
     rf"[\s-]+(?:{_MONTH})"
     r"|the\s+other\s+(?:day|night|week)|over\s+the\s+weekend|the\s+week\s+before\s+last"
