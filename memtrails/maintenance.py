@@ -54,11 +54,9 @@ async def reindex_folder(
         )
     if folder.pieces is not None:
         folder.pieces.clear()  # derived from the log like the index: built again below
-    indexed = await index_log(folder, 0, batch, report)
-    # Every point now carries this version's keyword weights, and keeps what points keep now.
-    await folder.writer.record_keywords()
-    await folder.writer.record_point_fields()
-    return indexed
+    # The reset (or change_model's) recorded this version's keyword weights and point
+    # fields in the manifest: every point is written anew from here.
+    return await index_log(folder, 0, batch, report)
 
 
 async def add_scripts(folder: Folder, on_progress: StepProgress | None = None) -> int:

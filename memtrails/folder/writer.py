@@ -285,17 +285,12 @@ class Writer:
         """Record ``embedding`` as the folder's model (``reindex --model``, after :meth:`reset`)."""
         await self._change_manifest({"embedding": embedding})
 
-    async def record_keywords(self) -> None:
-        """Record that every point carries this version's keyword weights (after a reindex)."""
-        if self._manifest.get("keywords") != KEYWORD_SCHEME:
-            await self._change_manifest({"keywords": dict(KEYWORD_SCHEME)})
-
     async def record_point_fields(self) -> None:
-        """Record that every point keeps what this version's points keep (``POINT_FIELDS``:
-        after a reindex, or after ``reindex --payloads`` gave the older points theirs)."""
-        section = self._manifest.get("points")
-        if not isinstance(section, dict) or section.get("fields") != list(POINT_FIELDS):
-            await self._change_manifest({"points": {"fields": list(POINT_FIELDS)}})
+        """Record that every point keeps what this version's points keep (``POINT_FIELDS``),
+        after ``reindex --payloads`` gave the older points theirs."""
+        async with self._lock:
+            self._check_open()
+            await self._settle({"points": {"fields": list(POINT_FIELDS)}})
 
     async def record_scrub_rules(self) -> None:
         """Add this version's secret rule set to the manifest, before records scrubbed with it
@@ -337,10 +332,17 @@ class Writer:
         await asyncio.to_thread(write_checkpoint, self._folder, 0)
         self._checkpoint = 0
         # The index is empty: every point from now on carries this version's keyword weights
-        # and keeps what points keep now, so an older folder's notices are settled.
-        current = {"keywords": dict(KEYWORD_SCHEME), "points": {"fields": list(POINT_FIELDS)}}
-        if any(self._manifest.get(k) != v for k, v in current.items()):
-            await self._rewrite_manifest(current)
+        # and keeps what points keep now (a reindex, a rebuild from the log), so an older
+        # folder's notices are settled.
+        await self._settle(
+            {"keywords": dict(KEYWORD_SCHEME), "points": {"fields": list(POINT_FIELDS)}}
+        )
+
+    async def _settle(self, sections: dict[str, Any]) -> None:
+        """Write those of ``sections`` the manifest does not hold as they are (the caller
+        holds the lock): nothing when it holds them all."""
+        if changes := {k: v for k, v in sections.items() if self._manifest.get(k) != v}:
+            await self._rewrite_manifest(changes)
 
     def _ids_at(self, offsets: Sequence[int]) -> list[str]:
         return [str(self._log.read_line(offset)["id"]) for offset in offsets]
