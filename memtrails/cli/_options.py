@@ -270,14 +270,11 @@ async def told(
     opening: Any, *, catch_up: bool = False, progress: bool = True
 ) -> AsyncIterator[Memory]:
     """Open a memory, say on stderr, once, what opening repaired, and catch up its index."""
-    from ..folder.manifest import Advice  # loaded by the open already
+    from ..folder.manifest import opening_line  # loaded by the open already
 
     async with opening as memory:
         for repair in memory.repairs:
-            # Advice repairs nothing: what the user may run for the current search.
-            click.echo(
-                f"{'note' if isinstance(repair, Advice) else 'repaired'}: {repair}", err=True
-            )
+            click.echo(opening_line(repair), err=True)
         if catch_up and not memory.remote:  # a service catches up its own folder
             # Here, not at the top: the progress bar's library (tqdm, which reads package
             # metadata) is ~40 ms of the start of commands that never show one (`status`).

@@ -18,6 +18,7 @@ __all__ = [
     "Advice",
     "KeptCounts",
     "check_model",
+    "opening_line",
     "read_checkpoint",
     "read_checkpoint_counts",
     "read_checkpoint_mark",
@@ -216,6 +217,12 @@ class Advice(str):
     beside the repairs, and the CLI prints it as a note."""
 
     __slots__ = ()
+
+
+def opening_line(said: str) -> str:
+    """One line of what opening a folder found, as the CLI and the service print it: a
+    repair, or a note for an :class:`Advice`."""
+    return f"{'note' if isinstance(said, Advice) else 'repaired'}: {said}"
 
 
 def stale_keywords(manifest: dict[str, Any]) -> Advice | None:

@@ -356,7 +356,6 @@ async def search(
     links, asking, replies, followed, said = await asyncio.to_thread(
         neighbours, pool, table, log, NEIGHBOUR_REACH
     )
-    adding = follow_ups_adding(weights, followed, replies, said)
     if links:
         found = {h.uid for h in (*by_meaning, *by_words)}
         new = sorted({n for near in links.values() for n in near} - found)
@@ -373,7 +372,7 @@ async def search(
             asking=asking,
             replies=replies,
             followed=followed,
-            adding=adding,
+            adding=follow_ups_adding(weights, followed, replies, said),
             query_words=named,
             cross_script=foreign,
             held=held,

@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 import uvicorn
 
-from ..folder.manifest import Advice
+from ..folder.manifest import opening_line
 from ..folder.opening import open_folder
 from ..memory import Memory
 from .app import build_app
@@ -119,7 +119,7 @@ async def serve(
     memory = Memory(folder)
     try:
         for repair in memory.repairs:
-            say(f"{'note' if isinstance(repair, Advice) else 'repaired'}: {repair}")
+            say(opening_line(repair))
         await memory.catch_up()
         token = await asyncio.to_thread(ensure_token, home)
         sock = _bind(host, port)
