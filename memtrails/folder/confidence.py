@@ -183,9 +183,10 @@ def names_of(query: str) -> list[str]:
     A word written in Latin letters names something when it mixes letters and digits
     ("S3"), has a capital past its first letter ("GraphQL"), or starts with a capital when
     it does not start a sentence ("Kubernetes"); in a question written in capitals, in title
-    case or in German (which capitalises every noun), such a first capital marks nothing. In a question whose prose is in another script, every
-    word in Latin letters names something ("MongoDB 샤딩 키는...": such a word is written as
-    it is in any language). Months and weekdays name times, not things.
+    case or in German (which capitalises every noun), such a first capital marks nothing.
+    In a question whose prose is in another script, every word in Latin letters names
+    something ("MongoDB 샤딩 키는...": such a word is written as it is in any language).
+    Months and weekdays name times, not things.
 
     Example:
         >>> names_of("Why did Redis fill up before the S3 upload?")
