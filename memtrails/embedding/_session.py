@@ -175,9 +175,13 @@ def open_session(
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
-    # No busy-waiting between runs: the idle spin would take the core that parsing and the
-    # event loop need while the model waits for its next batch.
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # The pool's threads busy-wait between the parallel parts of a run, and stop the moment
+    # the run returns: a query's run of 48 pieces took p50 9.2 ms instead of 12.5 (the
+    # threads no longer sleep and wake between its few hundred small products), the same
+    # CPU; imports ran as fast. Left spinning after a run, they took the cores that the
+    # search's index calls and parsing need (benchmarks/README.md, issue 32, tenth pass).
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
     try:
         session = _create(model_path, options, device)
         tokenizer = _tokenizer(tokenizer_path, compact_tokenizer)
