@@ -274,18 +274,17 @@ async def search(
     limit = max(4 * k, 40)
     # The model runs first, alone: on two cores the index's calls taken beside it (the words
     # side, the words' IDF) slowed its run more than they saved (100k records, the words'
-    # IDF asked anew: e2e p95 55.0 against 52.5 ms; benchmarks/README.md). Then one batch
-    # asks both sides while the words' IDF is asked beside it (a task group: one failing
-    # cancels the other, and none outlives the search).
+    # IDF asked anew: e2e p95 55.0 against 52.5 ms; benchmarks/README.md).
     asked, dense = await meaning()
-    try:
-        async with asyncio.TaskGroup() as group:
-            rare = group.create_task(rarity())
-            both = group.create_task(index.candidates(dense, sparse, limit, where))
-    except ExceptionGroup as failed:
-        # Callers expect the error itself (the model's, the index's), as before.
-        raise failed.exceptions[0] from None
-    idf, (by_meaning, by_words) = rare.result(), both.result()
+    by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
+    # The words' weights (their IDF: one more index call, for the words no search asked
+    # since the index last changed, idf.py) are asked for only where a step needs them
+    # before the results are read; else while they are read (see below).
+    weights: dict[str, float] | None = None
+
+    async def weighed() -> dict[str, float]:
+        return word_weights(query, await rarity(), len(table))
+
     pull = LANGUAGE_PULL.get(embedder.model_id, 0.0)
     scripts = prose_scripts(query, least=1) if pull > 0 else frozenset()
     # Passages in other scripts that the dense side's own few dozen left out (foreign.py);
@@ -311,8 +310,7 @@ async def search(
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
-    # confidence.py. The words' IDF (`idf` above) took one more index call, for the words no
-    # search asked since the index last changed (idf.py).
+    # confidence.py.
     sure_floor = CONFIDENCE_FLOOR.get(embedder.model_id, floor)
     closest = calibrated(max((h.score for h in by_meaning), default=-1.0), sure_floor)
     when = At.of(now).ms if now is not None else None
@@ -328,7 +326,6 @@ async def search(
     foreign: set[str] = set()
     kin: set[str] = set()
     heads: dict[str, str] = {}
-    weights = word_weights(query, idf, len(table))
     held: dict[str, float] = {}
     if pull > 0:
         checked = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
@@ -338,6 +335,7 @@ async def search(
         if foreign - {h.uid for h in far}:
             # How much of the question each record in its script holds (ranking.WORDS_HELD):
             # only when the dense side's own candidates hold one in another script.
+            weights = await weighed()
             held = {uid: word_share(weights, heads[uid]) for uid in kin}
     ranked = rank_records(
         by_meaning,
@@ -362,6 +360,8 @@ async def search(
         extra: tuple[list[Hit], list[Hit]] = ([], [])
         if new:
             extra = await index.candidates(dense, sparse, 4 * len(new), replace(where, uids=new))
+        if followed and weights is None:
+            weights = await weighed()
         ranked = rank_records(
             by_meaning,
             by_words,
@@ -372,7 +372,7 @@ async def search(
             asking=asking,
             replies=replies,
             followed=followed,
-            adding=follow_ups_adding(weights, followed, replies, said),
+            adding=follow_ups_adding(weights or {}, followed, replies, said),
             query_words=named,
             cross_script=foreign,
             held=held,
@@ -387,10 +387,53 @@ async def search(
         turns = [r.hit for r in head if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
         fit = await asyncio.to_thread(of_the_kind, wanted, turns, table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
+    # The reordering sorts the first TOP results again: that many are read, then k kept.
+    # The cache is read on first use (a whole file: off the loop).
+    ordered = (
+        asked is not None
+        and pieces is not None
+        and await asyncio.to_thread(lambda: pieces.pieces > 0)
+    )
+    shown = diversify(
+        ranked, max(k, TOP) if ordered else k, near=floor + NEAR_DUPLICATE * (1.0 - floor)
+    )
+
+    def read() -> list[SearchHit]:
+        out, texts = [], []
+        for r in shown:
+            row = table.get(r.uid)
+            if row is not None:
+                record = MemoryRecord.from_json(log.read_line(row.offset))
+                out.append(search_hit(r.hit, record, r))
+                # The words of the passage that matched, not of the record's head.
+                text, start = embed_text(record), int(r.hit.payload.get("start", 0))
+                end = int(r.hit.payload.get("end", 0))
+                texts.append((text[start:end] if end > start else text)[:PASSAGE_CHARS])
+        if ordered and asked is not None and pieces is not None:
+            ids = piece_ids(embedder, texts[:TOP]) or []
+            scores = [maxsim(asked.tokens, pieces.vectors(p)) for p in ids]
+            out = reorder(out, scores, weight)
+        return out[:k]
+
     # The meaning alone decides when a candidate of the dense side's own in another script
     # comes as close as the best in the query's; the added ones change what can be found, not
     # how sure the search is (a question nothing answers meets some note in another script).
     farthest = across(_cosines(by_meaning), foreign, kin, pull)
+    if weights is None and farthest is None:
+        # The results are read (log lines, the reordering's word pieces: Python) while the
+        # index weighs the query's words in its own thread: the two overlap on two cores
+        # (benchmarks/README.md, issue 32, tenth pass). A task group: one failing cancels
+        # the other, and none outlives the search.
+        try:
+            async with asyncio.TaskGroup() as group:
+                rare = group.create_task(weighed())
+                reading = group.create_task(asyncio.to_thread(read))
+        except ExceptionGroup as failed:
+            # Callers expect the error itself (the index's, the log's), as before.
+            raise failed.exceptions[0] from None
+        weights, hits = rare.result(), reading.result()
+    else:
+        hits = await asyncio.to_thread(read)
     if farthest is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must,
         # save the names the question gives where the best records in the other script
@@ -410,42 +453,16 @@ async def search(
         # in another script can hold none of them, and comes no closer in meaning).
         best = [r.uid for r in ranked if r.uid not in foreign][:WORDS_OVER]
         texts = await asyncio.to_thread(record_texts, best, table, log)
-        sure = confidence(closest, words_matched(weights, texts))
+        sure = confidence(
+            closest, words_matched(weights if weights is not None else await weighed(), texts)
+        )
     # A best record that stands alone (a mail, a page) must come closer than a turn must.
     if ranked and _passage_chars(ranked[0].hit) > SHORT_TURN_CHARS:
         sure = max(0.0, sure - ALONE_MARGIN.get(embedder.model_id, 0.0))
     if min_confidence is not None and sure < min_confidence:
         return []
     confident = sure >= CONFIDENT_COSINE
-    # The reordering sorts the first TOP results again: that many are read, then k kept.
-    # The cache is read on first use (a whole file: off the loop).
-    ordered = (
-        asked is not None
-        and pieces is not None
-        and await asyncio.to_thread(lambda: pieces.pieces > 0)
-    )
-    ranked = diversify(
-        ranked, max(k, TOP) if ordered else k, near=floor + NEAR_DUPLICATE * (1.0 - floor)
-    )
-
-    def read() -> list[SearchHit]:
-        out, texts = [], []
-        for r in ranked:
-            row = table.get(r.uid)
-            if row is not None:
-                record = MemoryRecord.from_json(log.read_line(row.offset))
-                out.append(search_hit(r.hit, record, r, confident, sure))
-                # The words of the passage that matched, not of the record's head.
-                text, start = embed_text(record), int(r.hit.payload.get("start", 0))
-                end = int(r.hit.payload.get("end", 0))
-                texts.append((text[start:end] if end > start else text)[:PASSAGE_CHARS])
-        if ordered and asked is not None and pieces is not None:
-            ids = piece_ids(embedder, texts[:TOP]) or []
-            scores = [maxsim(asked.tokens, pieces.vectors(p)) for p in ids]
-            out = reorder(out, scores, weight)
-        return out[:k]
-
-    return await asyncio.to_thread(read)
+    return [replace(hit, confident=confident, confidence=sure) for hit in hits]
 
 
 async def _written_then(
