@@ -127,6 +127,28 @@ async def test_counts(index: IndexBackend, corpus: Corpus) -> None:
     assert await index.count_points() == 50 + corpus.long_passages
 
 
+async def test_term_idf_is_the_keyword_sides_own_on_every_backend(
+    index: IndexBackend, corpus: Corpus
+) -> None:
+    # What a search weighs the question's words by: the IDF the keyword side applies,
+    # ln(1 + (N - n + 0.5) / (n + 0.5)) over the N points, n of them holding the word.
+    held: dict[int, int] = {}
+    for point in corpus.points:
+        for term in set(point.sparse.indices):
+            held[term] = held.get(term, 0) + 1
+    n_points = len(corpus.points)
+    common = max(held, key=held.__getitem__)  # in nearly every point
+    once = sorted(t for t, n in held.items() if n == 1)[:40]  # many share their best point
+    never = 7  # no word hashes to this id in the corpus
+    assert never not in held
+    terms = [common, *once, never]
+    idf = await index.term_idf(terms)
+    assert set(idf) == {common, *once}
+    for term in (common, *once):
+        n = held[term]
+        assert idf[term] == pytest.approx(np.log(1 + (n_points - n + 0.5) / (n + 0.5)), rel=1e-4)
+
+
 def _uids(hits: Sequence[Hit]) -> set[str]:
     return {h.uid for h in hits}
 

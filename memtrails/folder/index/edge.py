@@ -276,8 +276,10 @@ class EdgeIndex:
         """Return the IDF of each of ``terms`` some point holds.
 
         The shard applies IDF inside its keyword query and does not expose it, so each term
-        is asked alone (one batch, best point only, with its keyword vector): that point's
-        score over its stored weight for the term is the term's IDF.
+        is asked alone (one batch, best point only): that point's score over its stored
+        weight for the term is the term's IDF. The best points' keyword vectors are read
+        after, once each: asked with every term's query, they took half the batch's time
+        (benchmarks/README.md, issue 32, tenth pass).
         """
         if not terms:
             return {}
@@ -287,15 +289,21 @@ class EdgeIndex:
                     1,
                     query=qe.Query.Nearest(qe.SparseVector([term], [1.0]), using=WORDS),
                     with_payload=False,
-                    with_vector=[WORDS],
+                    with_vector=False,
                 )
                 for term in terms
             ]
         )
-        found = await self._call("search", lambda shard: shard.query_batch(batch))
+
+        def ask(shard: qe.EdgeShard) -> tuple[list[Any], dict[Any, Any]]:
+            found = shard.query_batch(batch)
+            best = list({side[0].id: None for side in found if side})
+            return found, {p.id: p.vector for p in shard.retrieve(best, False, [WORDS])}
+
+        found, vectors = await self._call("search", ask)
         out: dict[int, float] = {}
         for term, side in zip(terms, found, strict=True):
-            idf = idf_of(term, float(side[0].score), side[0].vector) if side else None
+            idf = idf_of(term, float(side[0].score), vectors.get(side[0].id)) if side else None
             if idf is not None:
                 out[term] = idf
         return out
