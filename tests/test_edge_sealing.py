@@ -12,6 +12,7 @@ import qdrant_edge as qe
 
 from memtrails.embedding import OnnxEmbedder
 from memtrails.folder.index import EdgeIndex, IndexPoint, SearchFilter, SparseVector
+from memtrails.folder.index import _edge_settings as edge_settings
 from memtrails.folder.index import edge as edge_module
 from memtrails.folder.index._edge_settings import shard_config
 from memtrails.folder.points import points_for
@@ -234,6 +235,41 @@ async def test_a_sealing_shard_made_before_int8_copies_seals_as_it_did(
     finally:
         await index.aclose()
         await new.aclose()
+
+
+async def test_optimize_gives_a_shard_made_before_int8_copies_its_copies(
+    tmp_path: Path,
+    corpus: tuple[list[IndexPoint], list[str]],
+    embedder: OnnxEmbedder,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `memtrails optimize` rewrites the segments anyway: an older folder's way to the int8
+    # scan (a quarter of the fp32 one's time at 100k), kept across reopens.
+    points, queries = corpus
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    # The graph is built for segments past 10 MB of vectors (~6,800 points), as a real
+    # folder's sealed ones are; these are a few KB.
+    monkeypatch.setattr(edge_settings, "GRAPH_FROM_KB", 1)
+    old = qe.EdgeShard.create(
+        str(tmp_path / "old"), shard_config(384, sealing=True, seal_every=SEAL, quantize=False)
+    )
+    old.close()
+    index = await fill(tmp_path / "old", points, 8)
+    before = await results(index, embedder, queries)
+    assert quantized(tmp_path / "old") == 0
+    try:
+        await index.optimize()
+        assert quantized(tmp_path / "old") > 0
+        assert_same(await results(index, embedder, queries), before)
+    finally:
+        await index.aclose()
+    assert edge_module.quantized(tmp_path / "old")
+    reopened = await EdgeIndex.open(tmp_path / "old", dims=384)
+    try:
+        assert await reopened.count_points() == len(points)
+        assert_same(await results(reopened, embedder, queries), before)
+    finally:
+        await reopened.aclose()
 
 
 async def test_small_imports_add_up_to_a_seal(

@@ -187,6 +187,8 @@ async def check(
 async def optimize(qdrant_url: str | None, home: Path | None) -> None:
     """Build the index's search graph (HNSW): run after large imports for faster search.
 
+    A folder made before the index kept int8 copies of its vectors gets them too.
+
     Example:
 
         memtrails optimize

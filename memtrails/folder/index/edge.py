@@ -386,21 +386,24 @@ class EdgeIndex:
         Maintenance only: search is exact (brute force) until this runs, ~13 ms at 100k.
         The shard keeps the graph from then on: later imports build it for their points too
         and no longer seal segments as they go (memory grows with the import, as it did
-        before sealing existed).
+        before sealing existed). A shard made before sealed segments kept int8 copies of
+        the dense vectors gets them here, written with the graph for each segment it
+        builds one for (past 10 MB of vectors): its folder's only way to them short of a
+        new folder, since opening keeps a shard's settings (see ``quantized``).
 
         Raises:
             IndexBackendError: the shard failed or the index is closed.
         """
 
         def build(shard: qe.EdgeShard) -> None:
-            if self._seal:
-                # The graph's parameters are the shard's own: reload it with them.
+            if self._seal or not quantized(self._folder):
+                # The graph's parameters (and the int8 copies) are the shard's own: reload
+                # it with them.
                 shard.flush()
                 shard.close()
                 try:
                     self._shard = qe.EdgeShard.load(
-                        str(self._folder),
-                        shard_config(self._dims, graph=True, quantize=quantized(self._folder)),
+                        str(self._folder), shard_config(self._dims, graph=True, quantize=True)
                     )
                 except Exception:
                     self._closed = True
