@@ -81,6 +81,13 @@ async def fill(folder: Path, points: Sequence[IndexPoint], batch: int) -> EdgeIn
     return index
 
 
+def made_before_int8_copies(folder: Path) -> None:
+    """Create an empty shard as one was made before sealed segments kept int8 copies."""
+    qe.EdgeShard.create(
+        str(folder), shard_config(384, sealing=True, seal_every=SEAL, quantize=False)
+    ).close()
+
+
 Found = list[tuple[list[tuple[str, int]], list[float], dict[tuple[str, int], float]]]
 
 
@@ -218,10 +225,7 @@ async def test_a_sealing_shard_made_before_int8_copies_seals_as_it_did(
     # seal (1M points: 79 s, 2.7 GB): it keeps the settings it was made with.
     points, queries = corpus
     monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
-    old = qe.EdgeShard.create(
-        str(tmp_path / "old"), shard_config(384, sealing=True, seal_every=SEAL, quantize=False)
-    )
-    old.close()
+    made_before_int8_copies(tmp_path / "old")
     index = await fill(tmp_path / "old", points[: len(points) // 2], 8)
     await index.aclose()
     index = await fill(tmp_path / "old", points[len(points) // 2 :], 8)
@@ -250,10 +254,7 @@ async def test_optimize_gives_a_shard_made_before_int8_copies_its_copies(
     # The graph is built for segments past 10 MB of vectors (~6,800 points), as a real
     # folder's sealed ones are; these are a few KB.
     monkeypatch.setattr(edge_settings, "GRAPH_FROM_KB", 1)
-    old = qe.EdgeShard.create(
-        str(tmp_path / "old"), shard_config(384, sealing=True, seal_every=SEAL, quantize=False)
-    )
-    old.close()
+    made_before_int8_copies(tmp_path / "old")
     index = await fill(tmp_path / "old", points, 8)
     before = await results(index, embedder, queries)
     assert quantized(tmp_path / "old") == 0

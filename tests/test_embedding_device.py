@@ -95,6 +95,12 @@ def test_the_default_thread_count_is_the_cores_this_process_may_use(tmp_path: Pa
     assert _session.default_threads(tmp_path) == 1
 
 
+def python_says(code: str) -> list[str]:
+    """What ``code`` prints, run by a Python process of its own, split at white space."""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to pin to one")
 def test_a_process_pinned_to_one_core_runs_the_model_with_one_thread() -> None:
     code = (
@@ -107,8 +113,7 @@ def test_a_process_pinned_to_one_core_runs_the_model_with_one_thread() -> None:
         "    await e.aclose()\n"
         "asyncio.run(main())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["1"]
+    assert python_says(code) == ["1"]
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one thread has no pool to spin")
@@ -130,5 +135,4 @@ def test_the_model_threads_take_no_cpu_once_a_query_is_embedded() -> None:
         "    await e.aclose()\n"
         "asyncio.run(main())\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert min(float(cpu) for cpu in out.stdout.split()) < 0.01
+    assert min(float(cpu) for cpu in python_says(code)) < 0.01
