@@ -3,7 +3,7 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
-        [--speaker-in-text | --jsonl] [--long] [--rows]
+        [--speaker-in-text | --jsonl [--jsonl-without-sessions]] [--long] [--rows]
 
 Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
 corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
@@ -24,7 +24,8 @@ written multi-session chats (``data/conversations.txt``), one record a turn, eac
 searched within its own conversation, reported per kind of question (``conv:<kind>``), with
 questions each conversation does not answer. ``--speaker-in-text`` searches a second copy of
 the chats whose turns start with the speaker's name; ``--jsonl`` searches them imported through
-``from_jsonl`` (``speaker``, ``session_id``) into a folder of their own; ``--long`` adds the
+``from_jsonl`` (``speaker``, ``session_id``; without sessions with
+``--jsonl-without-sessions``) into a folder of their own; ``--long`` adds the
 long chats (``data/long/``: a year or more of one pair's sessions, about 550 turns each, the
 same topics coming back) in a folder of their own, reported as ``lconv``. Each search's CPU
 time (``process_time``: every thread, the query's embedding included) is reported beside its wall
@@ -128,9 +129,10 @@ async def _turns(conv: Conversation, speaker_in_text: bool = False) -> AsyncIter
         )
 
 
-def _jsonl(conv: Conversation, into: Path) -> Path:
+def _jsonl(conv: Conversation, into: Path, sessions: bool = True) -> Path:
     """Write a conversation as a chat export in JSON Lines would hold it: one turn a line,
-    with ``speaker`` and ``session_id`` (``from_jsonl`` reads them as author and thread)."""
+    with ``speaker`` and (``sessions``) ``session_id`` (``from_jsonl`` reads them as author
+    and thread)."""
     path = into / f"{conv.name}.jsonl"
     into.mkdir(parents=True, exist_ok=True)
     lines = [
@@ -138,7 +140,7 @@ def _jsonl(conv: Conversation, into: Path) -> Path:
             {
                 "id": t.id,
                 "speaker": t.speaker,
-                "session_id": f"{conv.name}:s{t.session}",
+                **({"session_id": f"{conv.name}:s{t.session}"} if sessions else {}),
                 "at": t.at,
                 "text": t.text,
             }
@@ -332,7 +334,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         # dev folder would change its IDF and so every other figure).
         async with Memory.open(work / "conversations-jsonl", model=args.model) as chats:
             for conv in convs:
-                path = _jsonl(conv, work / "conversations")
+                path = _jsonl(conv, work / "conversations", not args.jsonl_without_sessions)
                 await chats.ingest(from_jsonl(path))
                 for q in conv_queries:
                     if q.source == conv.source:
@@ -469,6 +471,12 @@ def main() -> None:
         "--jsonl",
         action="store_true",
         help="search the conversations imported through from_jsonl, in a folder of their own",
+    )
+    parser.add_argument(
+        "--jsonl-without-sessions",
+        action="store_true",
+        help="with --jsonl: the export's lines carry no session (a fresh --folder: the chats "
+        "are imported once)",
     )
     parser.add_argument(
         "--long",

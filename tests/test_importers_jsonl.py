@@ -72,7 +72,26 @@ async def test_chat_turn_fields_and_a_text_given_as_a_list(tmp_path: Path) -> No
         "Hi.\n\nI moved to Porto in May.",
     )
     assert (second.author, second.thread) == ("user", "c9")
+    assert (first.kind, second.kind) == ("chat", "chat")
     assert isinstance(third, RecordError) and "must be a string, got list" in third.reason
+
+
+async def test_a_line_whose_author_is_a_speaker_is_a_chat_turn(tmp_path: Path) -> None:
+    path = tmp_path / "lines.jsonl"
+    lines = [
+        {"sender": "Ana", "text": "on my way"},
+        {"author": "Ana", "text": "Minutes of the March meeting"},
+        {"user": "ann", "text": "a ticket"},
+        {"from": "ann@example.org", "text": "a message"},
+        {"speaker": "Ana", "kind": "quote", "text": "said on stage"},
+        {"role": "", "text": "no one said it"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    kinds = [r.kind for r in await _read(path) if isinstance(r, MemoryRecord)]
+    assert kinds == ["chat", "note", "note", "note", "quote", "note"]
+    # The caller's kind stands for every line that names none.
+    chosen = [r.kind for r in await _read(path, kind="note") if isinstance(r, MemoryRecord)]
+    assert chosen == ["note", "note", "note", "note", "quote", "note"]
 
 
 async def test_broken_lines_are_errors_naming_the_line(tmp_path: Path) -> None:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import memtrails.folder.ranking as ranking
-from memtrails import Memory
+from memtrails import Memory, from_jsonl
 from memtrails.folder.index._base import Hit
 from memtrails.folder.ranking import AUTHOR_BOOST, author_named, author_words, rank_records
 from memtrails.folder.turns import follow_ups_adding, neighbours
@@ -374,6 +375,30 @@ async def test_the_reply_to_the_turn_that_asks_the_question_is_found_first(
         monkeypatch.setattr(ranking, "FOLLOW_WEIGHT", 0.0)
         plain = [h.id for h in await memory.search("What is parkrun?", k=3)]
         assert "s1:t7" not in plain[:2], plain
+
+
+async def test_a_chat_exported_as_json_lines_without_sessions_is_searched_as_turns(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # A chat export of one turn a line, its speaker and no session: the lines are turns of
+    # one conversation, so the reply to the turn that asks is found as in a chat.
+    path = tmp_path / "farm.jsonl"
+    lines = [
+        {"speaker": speaker, "text": text, "at": at}
+        for at, session in FARM_CHAT
+        for speaker, text in session
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    answer = "A free 5K every Saturday morning in the park, timed by volunteers."
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest(from_jsonl(path))
+        hits = await memory.search("What is parkrun?", k=3)
+        assert (hits[0].kind, hits[0].snippet) == ("chat", answer), [h.snippet for h in hits]
+    # Read as notes, the same lines are records on their own: the turn that asks comes first.
+    async with Memory.open(tmp_path / "notes", embedder=embedder) as memory:
+        await memory.ingest(from_jsonl(path, kind="note"))
+        hits = await memory.search("What is parkrun?", k=3)
+        assert hits[0].snippet != answer, [h.snippet for h in hits]
 
 
 async def test_a_speaker_named_in_the_question_is_not_a_keyword(
