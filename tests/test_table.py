@@ -51,6 +51,20 @@ def test_per_source_views() -> None:
     assert len(table) == 2
 
 
+def test_live_among_tells_the_live_records_as_get_does() -> None:
+    table = Table()
+    for i, uid in enumerate((U1, U2, U3)):
+        table.set(uid, FP1, i, "s")
+    table.remove(U2)  # forgotten
+    table.claim(U3, FP2, "s")  # a new version on its way: not live until it is written
+    uids = [U1, U2, U3, U9, "not-hex", U1]
+    assert table.live_among(uids) == {U1} == {u for u in uids if table.get(u) is not None}
+    many = [f"{i:032x}" for i in range(1200)]  # past one query's worth
+    for uid in many[::3]:
+        table.set(uid, FP1, 0, "s")
+    assert table.live_among(many) == set(many[::3])
+
+
 def _log(folder: Path) -> tuple[RecordLog, list[int]]:
     log = RecordLog(folder / "records.jsonl")
     _, offsets = log.append(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import statistics
 from collections.abc import Container, Iterable, Mapping, Sequence
@@ -245,13 +246,19 @@ def _mapped(scores: Sequence[float], scale: tuple[float, float] | None) -> list[
     return [min(1.0, max(0.0, (s - low) / span)) for s in scores]
 
 
-def _name_words(author: object) -> set[str]:
+def _name_words(author: object) -> frozenset[str]:
     """Return the words of an author's name (before any address) that can name them: three
     letters or more, lower case."""
-    if not isinstance(author, str):
-        return set()
+    return _words_naming(author) if isinstance(author, str) else frozenset()
+
+
+# A search asks this of every candidate passage's author, and a folder has few authors.
+@functools.lru_cache(maxsize=4096)
+def _words_naming(author: str) -> frozenset[str]:
     name = re.split(r"[<(@\[]", author, maxsplit=1)[0]
-    return {w.lower() for w in re.split(r"[\s,.'\"]+", name) if len(w) >= 3 and w.isalpha()}
+    return frozenset(
+        w.lower() for w in re.split(r"[\s,.'\"]+", name) if len(w) >= 3 and w.isalpha()
+    )
 
 
 def author_named(author: object, query_words: Container[str]) -> bool:
@@ -369,9 +376,14 @@ def rank_records(
     best: dict[str, Ranked] = {}
     # The records by an author the query names (see `replies` below).
     speakers: set[str] = set()
+    # Whether a record is live, asked once a record (a table lookup each) for its passages.
+    alive: dict[str, bool] = {}
     for point, hit in payloads.items():
-        if live is not None and hit.uid not in live:
-            continue
+        if live is not None:
+            if hit.uid not in alive:
+                alive[hit.uid] = hit.uid in live
+            if not alive[hit.uid]:
+                continue
         meaning, words_part = parts[0].get(point, 0.0), parts[1].get(point, 0.0)
         if hit.uid in cross_script:
             words_part = max(words_part, CROSS_SCRIPT_WORDS * meaning)

@@ -337,11 +337,13 @@ async def search(
             # only when the dense side's own candidates hold one in another script.
             weights = await weighed()
             held = {uid: word_share(weights, heads[uid]) for uid in kin}
+    # The candidates that are live records, asked of the table at once.
+    live = table.live_among(h.uid for h in (*by_meaning, *by_words, *inside[0], *inside[1], *far))
     ranked = rank_records(
         by_meaning,
         by_words,
         windows=windows,
-        live=table,
+        live=live,
         extra=(inside[0] + far, inside[1]),
         query_words=named,
         cross_script=foreign,
@@ -362,11 +364,12 @@ async def search(
             extra = await index.candidates(dense, sparse, 4 * len(new), replace(where, uids=new))
         if followed and weights is None:
             weights = await weighed()
+        live |= table.live_among(h.uid for h in (*extra[0], *extra[1]))
         ranked = rank_records(
             by_meaning,
             by_words,
             windows=windows,
-            live=table,
+            live=live,
             extra=(inside[0] + far + extra[0], inside[1] + extra[1]),
             neighbours=links,
             asking=asking,
@@ -421,9 +424,8 @@ async def search(
     farthest = across(_cosines(by_meaning), foreign, kin, pull)
     if weights is None and farthest is None:
         # The results are read (log lines, the reordering's word pieces: Python) while the
-        # index weighs the query's words in its own thread: the two overlap on two cores
-        # (benchmarks/README.md, issue 32, tenth pass). A task group: one failing cancels
-        # the other, and none outlives the search.
+        # index weighs the query's words in its thread (benchmarks/README.md, issue 32, tenth
+        # pass). A task group: one failing cancels the other, none outlives the search.
         try:
             async with asyncio.TaskGroup() as group:
                 rare = group.create_task(weighed())

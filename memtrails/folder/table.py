@@ -20,7 +20,7 @@ import json
 import os
 import sqlite3
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
@@ -179,6 +179,26 @@ class Table:
             return None
         row = self._stored(uid)
         return None if row is None else Live(row.fp, row.offset, self._sources[row.source_id])
+
+    def live_among(self, uids: Iterable[str]) -> set[str]:
+        """Return those of ``uids`` that are live records (as :meth:`get` tells them), in a
+        query a few hundred at a time rather than one a uid: a search checks its 80-odd
+        candidates so (10 us a lookup)."""
+        keys: dict[bytes, str] = {}
+        for uid in uids:
+            try:
+                keys[bytes.fromhex(uid)] = uid
+            except ValueError:
+                continue
+        found: set[str] = set()
+        wanted = list(keys)
+        for i in range(0, len(wanted), _KNOWN_CHUNK):
+            part = wanted[i : i + _KNOWN_CHUNK]
+            rows = self._db.execute(
+                f"SELECT uid FROM records WHERE uid IN ({','.join('?' * len(part))})", part
+            )
+            found.update(keys[key] for (key,) in rows)
+        return {uid for uid in found if uid not in self._flight}
 
     def raw(self, uid: str) -> Row | None:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
