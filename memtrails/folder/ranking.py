@@ -320,7 +320,8 @@ def rank_records(
         window: a date window the query names; records written inside it gain DATE_BOOST.
         windows: more such windows (``when.query_windows``: "in May" is one a year); a
             record inside any of them gains DATE_BOOST once.
-        live: when given, only records whose uid is in it (the others were forgotten).
+        live: when given, only records whose uid is in it (the others were forgotten); a set
+            (`Table.live_among`) is asked once a passage, cheaply.
         extra: more dense and keyword passages (the neighbours of the best records, scored
             apart), rescaled as their side's candidates are, without moving that scale.
         neighbours: uid -> {the uids around it in its conversation: how many turns away}; a
@@ -376,14 +377,9 @@ def rank_records(
     best: dict[str, Ranked] = {}
     # The records by an author the query names (see `replies` below).
     speakers: set[str] = set()
-    # Whether a record is live, asked once a record (a table lookup each) for its passages.
-    alive: dict[str, bool] = {}
     for point, hit in payloads.items():
-        if live is not None:
-            if hit.uid not in alive:
-                alive[hit.uid] = hit.uid in live
-            if not alive[hit.uid]:
-                continue
+        if live is not None and hit.uid not in live:
+            continue
         meaning, words_part = parts[0].get(point, 0.0), parts[1].get(point, 0.0)
         if hit.uid in cross_script:
             words_part = max(words_part, CROSS_SCRIPT_WORDS * meaning)
