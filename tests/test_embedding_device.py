@@ -95,6 +95,18 @@ def test_the_default_thread_count_is_the_cores_this_process_may_use(tmp_path: Pa
     assert _session.default_threads(tmp_path) == 1
 
 
+def test_the_threads_wait_awake_only_with_a_whole_core_each(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0))
+    assert _session.may_spin(cores, tmp_path)  # no quota file: the affinity set
+    assert not _session.may_spin(cores + 1, tmp_path)  # more threads than cores
+    (tmp_path / "cpu.max").write_text("max 100000\n")
+    assert _session.may_spin(cores, tmp_path)
+    (tmp_path / "cpu.max").write_text("150000 100000\n")  # a core and a half
+    assert _session.default_threads(tmp_path) == min(cores, 2)
+    assert _session.may_spin(1, tmp_path)
+    assert not _session.may_spin(2, tmp_path)
+
+
 def python_says(code: str) -> list[str]:
     """What ``code`` prints, run by a Python process of its own, split at white space."""
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

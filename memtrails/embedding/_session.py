@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -22,6 +23,7 @@ __all__ = [
     "choose_providers",
     "chosen_device",
     "default_threads",
+    "may_spin",
     "open_session",
     "output_dims",
     "path_source",
@@ -84,17 +86,31 @@ def default_threads(cgroup: Path = Path("/sys/fs/cgroup")) -> int:
     (``cpu.max``: a container's ``--cpus``) allows less time than that, rounded up. More
     threads than cores only queue behind each other: each run waits for its slowest thread.
     """
+    return max(1, math.ceil(_cores(cgroup)))
+
+
+def may_spin(threads: int, cgroup: Path = Path("/sys/fs/cgroup")) -> bool:
+    """Tell whether ``threads`` model threads may busy-wait inside a run: each has a whole
+    core of its own. Not past a quota of part of a core (``--cpus 1.5``: the wait would
+    spend the time the quota allows) nor with more threads than cores (it would take the
+    core another thread waits for)."""
+    return threads <= int(_cores(cgroup))
+
+
+def _cores(cgroup: Path) -> float:
+    """The cores this process may run on: its affinity set, or the time a cgroup v2 quota
+    allows where that is less (in cores, a fraction kept)."""
     try:
-        cores = len(os.sched_getaffinity(0))
+        cores: float = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not Linux
         cores = os.cpu_count() or 1
     try:
         quota, period = (cgroup / "cpu.max").read_text(encoding="ascii").split()[:2]
         if quota != "max":
-            cores = min(cores, max(1, -(-int(quota) // int(period))))
-    except (OSError, ValueError):
+            cores = min(cores, int(quota) / int(period))
+    except (OSError, ValueError, ZeroDivisionError):
         pass  # no cgroup v2 quota here (or unreadable): the affinity set is the bound
-    return max(1, cores)
+    return cores
 
 
 def path_source(model: Path, tokenizer: Path) -> dict[str, str]:
@@ -180,7 +196,9 @@ def open_session(
     # threads no longer sleep and wake between its few hundred small products), the same
     # CPU; imports ran as fast. Left spinning after a run, they took the cores that the
     # search's index calls and parsing need (benchmarks/README.md, issue 32, tenth pass).
-    options.add_session_config_entry("session.intra_op.allow_spinning", "1")
+    # Only where each thread has a whole core (see may_spin).
+    spin = may_spin(options.intra_op_num_threads)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
     options.add_session_config_entry("session.force_spinning_stop", "1")
     try:
         session = _create(model_path, options, device)
