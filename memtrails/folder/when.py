@@ -105,12 +105,17 @@ def _ms(year: int, month: int, day: int = 1) -> int:
     return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
 
 
+def _month_after(year: int, month: int) -> int:
+    """The start of the month after ``month`` of ``year``, epoch ms."""
+    return _ms(year + (month == 12), month % 12 + 1)
+
+
 def _window(year: int, month: int | None = None, day: int | None = None) -> tuple[int, int] | None:
     try:
         if month is None:
             return _ms(year, 1), _ms(year + 1, 1)
         if day is None:
-            return _ms(year, month), _ms(year + (month == 12), month % 12 + 1)
+            return _ms(year, month), _month_after(year, month)
         start = _ms(year, month, day)
     except ValueError:  # "31 February", month 13
         return None
@@ -227,7 +232,7 @@ def _season(year: int, name: str) -> tuple[int, int]:
 def _quarter(year: int, quarter: int) -> tuple[int, int]:
     """The quarter ``quarter`` (1-4) of ``year``."""
     start = 3 * quarter - 2
-    return _ms(year, start), _ms(year + (quarter == 4), start + 3 if quarter < 4 else 1)
+    return _ms(year, start), _month_after(year, start + 2)
 
 
 def _between(m: re.Match[str]) -> tuple[int, int]:
@@ -236,7 +241,7 @@ def _between(m: re.Match[str]) -> tuple[int, int]:
     first, first_year, last, year = m.groups()
     start, end = _MONTHS[first.lower()], _MONTHS[last.lower()]
     begin = int(first_year) if first_year else int(year) - (start > end)
-    return _ms(begin, start), _ms(int(year) + (end == 12), end % 12 + 1)
+    return _ms(begin, start), _month_after(int(year), end)
 
 
 def _spans(query: str) -> Windows | None:
@@ -256,15 +261,16 @@ def _every_year(query: str, now: datetime) -> Windows | None:
         return tuple(_season(year, m.group(1)) for year in years)
     if (m := _ANY_QUARTER.search(query)) is not None:
         return tuple(_quarter(year, int(m.group(1))) for year in years)
+    number: int | None = None
     if (m := _ON_DAY.search(query)) is not None:
         day_of, month_of, month, day = m.groups()
         number, name = (int(day_of), month_of) if day_of else (int(day), month)
-        windows = (_window(year, _MONTHS[name.lower()], number) for year in years)
-        return tuple(w for w in windows if w is not None)
-    if (m := _MONTH_ONLY.search(query)) is not None:
-        month_only = (_window(year, _MONTHS[m.group(1).lower()]) for year in years)
-        return tuple(w for w in month_only if w is not None)
-    return None
+    elif (m := _MONTH_ONLY.search(query)) is not None:
+        name = m.group(1)
+    else:
+        return None
+    windows = (_window(year, _MONTHS[name.lower()], number) for year in years)
+    return tuple(w for w in windows if w is not None)
 
 
 def query_windows(query: str, now: datetime | None = None) -> Windows:
