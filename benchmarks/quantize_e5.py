@@ -133,12 +133,10 @@ def dynamic_graph(fp32: Path, out: Path, keep: tuple[str, ...]) -> None:
 
 async def load(path: Path, threads: int | None) -> OnnxEmbedder:
     folder = multilingual.model_folder()
-    return await OnnxEmbedder._load(
+    return await OnnxEmbedder.from_paths(
         path,
         folder / "tokenizer.json",
         model_id=path.stem,
-        sha256=None,
-        tokenizer_sha256=None,
         max_tokens=multilingual.E5_MAX_TOKENS,
         threads=threads,
         batch_size=32,
@@ -147,7 +145,6 @@ async def load(path: Path, threads: int | None) -> OnnxEmbedder:
         query_prefix=multilingual.E5_QUERY_PREFIX,
         passage_prefix=multilingual.E5_PASSAGE_PREFIX,
         source={},
-        compact_tokenizer=True,
     )
 
 
