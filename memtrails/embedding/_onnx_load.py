@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ._long_queries import LongQueries
 from ._session import open_session
 
 _E = TypeVar("_E")
@@ -37,13 +38,15 @@ async def load_embedder(
     graph: tuple[Path, str] | None = None,
     device: str | None = None,
     compact_tokenizer: bool = False,
+    long_queries: tuple[Path, str] | None = None,
 ) -> _E:
     """Open ``model_path`` (or ``graph``, a file and its pin, in its stead) in a worker
     thread and wrap it with ``make`` (``OnnxEmbedder``) as that model.
 
     ``sha256`` pins the model file; a ``graph`` built from it carries its own pin, and the
     embedder still reports the model's ``sha256``, since its vectors are the model's.
-    ``compact_tokenizer``: see :func:`open_session`.
+    ``compact_tokenizer``: see :func:`open_session`. ``long_queries``: a graph and its pin
+    that reads the long queries (``_int8_queries``), opened on first use.
 
     Raises:
         ValueError: ``threads`` is below 1.
@@ -78,6 +81,7 @@ async def load_embedder(
             query_prefix=query_prefix,
             passage_prefix=passage_prefix,
             optimized=graph is not None,
+            **({"long_queries": LongQueries(*long_queries, used)} if long_queries else {}),
         )
 
     return await asyncio.to_thread(load)

@@ -24,6 +24,7 @@ __all__ = [
     "chosen_device",
     "default_threads",
     "may_spin",
+    "open_graph",
     "open_session",
     "output_dims",
     "path_source",
@@ -149,6 +150,25 @@ def _create(
     return ort.InferenceSession(str(model_path), sess_options=options, providers=[_CPU])
 
 
+def _options(threads: int | None) -> ort.SessionOptions:
+    """The session settings every model of memtrails runs with."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or default_threads()
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
+    # The pool's threads busy-wait between the parallel parts of a run, and stop the moment
+    # the run returns: a query's run of 48 pieces took p50 9.2 ms instead of 12.5 (the
+    # threads no longer sleep and wake between its few hundred small products), the same
+    # CPU; imports ran as fast. Left spinning after a run, they took the cores that the
+    # search's index calls and parsing need (benchmarks/README.md, issue 32, tenth pass).
+    # Only where each thread has a whole core (see may_spin).
+    spin = may_spin(options.intra_op_num_threads)
+    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+    options.add_session_config_entry("session.force_spinning_stop", "1")
+    return options
+
+
 def open_session(
     model_path: Path,
     tokenizer_path: Path,
@@ -186,20 +206,7 @@ def open_session(
         raise EmbeddingError(
             f"tokenizer {tokenizer_path} has SHA-256 {tok_actual}, expected {tokenizer_sha256}"
         )
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or default_threads()
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.log_severity_level = 3  # errors only: ORT's warnings are not actionable
-    # The pool's threads busy-wait between the parallel parts of a run, and stop the moment
-    # the run returns: a query's run of 48 pieces took p50 9.2 ms instead of 12.5 (the
-    # threads no longer sleep and wake between its few hundred small products), the same
-    # CPU; imports ran as fast. Left spinning after a run, they took the cores that the
-    # search's index calls and parsing need (benchmarks/README.md, issue 32, tenth pass).
-    # Only where each thread has a whole core (see may_spin).
-    spin = may_spin(options.intra_op_num_threads)
-    options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
-    options.add_session_config_entry("session.force_spinning_stop", "1")
+    options = _options(threads)
     try:
         session = _create(model_path, options, device)
         tokenizer = _tokenizer(tokenizer_path, compact_tokenizer)
@@ -211,6 +218,23 @@ def open_session(
     # would otherwise keep (measured with multilingual-e5-small).
     release_freed_heap()
     return session, tokenizer, actual, tok_actual, options.intra_op_num_threads
+
+
+def open_graph(path: Path, sha256: str, threads: int | None) -> ort.InferenceSession:
+    """Check and open another graph of a loaded model on the CPU, with the same settings
+    (blocking): the int8 copy that reads long queries (``_int8_queries``).
+
+    Raises:
+        EmbeddingError: the file is missing, is not the pinned one, or does not load.
+    """
+    if not path.is_file():
+        raise EmbeddingError(f"model file not found: {path}")
+    if (actual := sha256_file(path)) != sha256:
+        raise EmbeddingError(f"model file {path} has SHA-256 {actual}, expected {sha256}")
+    try:
+        return ort.InferenceSession(str(path), sess_options=_options(threads), providers=[_CPU])
+    except Exception as exc:  # onnxruntime raises bare runtime errors
+        raise EmbeddingError(f"cannot load model {path}: {exc}") from exc
 
 
 def _tokenizer(path: Path, compact: bool) -> Tokenizer:

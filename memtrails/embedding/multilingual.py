@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .._exceptions import EmbeddingError
+from ._int8_queries import INT8_SHA256, int8_queries
 from ._onnx_load import load_embedder
 from .download import _file_lock, _make_private_dir, cache_root
 from .onnx import OnnxEmbedder, sha256_file
@@ -142,18 +143,26 @@ async def multilingual_embedder(
         vector = await embedder.embed_query("¿dónde está la factura?")
     """
     folder = await build_multilingual_model(cache_dir)
+    # Long queries are read by an int8 copy where it can be built (_int8_queries.py).
+    int8 = await int8_queries(folder / "model.onnx", E5_MODEL_SHA256, cache_dir)
+    long = (int8, INT8_SHA256) if int8 is not None else None
     try:
-        return await _load(folder, threads, batch_size, batch_tokens, device)
+        return await _load(folder, threads, batch_size, batch_tokens, device, long)
     except EmbeddingError as exc:
         if "SHA-256" not in str(exc):
             raise
     # The cached files changed since they were built (disk error, a hand edit): build again.
     folder = await build_multilingual_model(cache_dir, force=True)
-    return await _load(folder, threads, batch_size, batch_tokens, device)
+    return await _load(folder, threads, batch_size, batch_tokens, device, long)
 
 
 async def _load(
-    folder: Path, threads: int | None, batch_size: int, batch_tokens: int, device: str | None
+    folder: Path,
+    threads: int | None,
+    batch_size: int,
+    batch_tokens: int,
+    device: str | None,
+    long_queries: tuple[Path, str] | None,
 ) -> OnnxEmbedder:
     # The tokenizer is read compactly: tokenizers' own Unigram model would hold e5's 250k
     # pieces in ~280 MiB (the same ids and offsets, tests/test_e5_tokenizer.py).
@@ -173,6 +182,7 @@ async def _load(
         passage_prefix=E5_PASSAGE_PREFIX,
         source={"package": E5_PACKAGE},
         compact_tokenizer=True,
+        long_queries=long_queries,
     )
 
 

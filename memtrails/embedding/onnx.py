@@ -17,6 +17,7 @@ from tokenizers import Tokenizer
 
 from .._exceptions import EmbeddingError
 from ._base import Passage, Vector
+from ._long_queries import LongQueries
 from ._minilm_package import (
     DEFAULT_MODEL_ID,
     DEFAULT_MODEL_SHA256,
@@ -95,6 +96,7 @@ class OnnxEmbedder:
         passage_prefix: str = "",
         optimized: bool = False,
         query_pieces: int = QUERY_PIECES,
+        long_queries: LongQueries | None = None,
     ) -> None:
         """Wrap a loaded session and tokenizer; prefer :meth:`packaged` / :meth:`from_paths`.
 
@@ -121,6 +123,7 @@ class OnnxEmbedder:
                 one, see :meth:`packaged`); only reported back.
             query_pieces: the word pieces of a query the model reads, its first ones (see
                 ``QUERY_PIECES``); what is stored does not depend on it.
+            long_queries: what reads a long query, if anything (``_int8_queries``).
 
         Raises:
             ValueError: an argument is out of range.
@@ -155,6 +158,7 @@ class OnnxEmbedder:
         # a one-window run (a query) has its own, so a search never waits for an import's batch.
         self._run_lock, self._query_lock = threading.Lock(), threading.Lock()
         self._closed, self._optimized = False, optimized
+        self._long = long_queries if long_queries and long_queries.serves(session) else None
         self._output, self._pooled = pick_output(session, model_id)
         self._dims = output_dims(
             session,
@@ -344,15 +348,8 @@ class OnnxEmbedder:
         return [[Passage(p.start, p.end, p.vector) for p in passages] for passages in full]
 
     async def embed_tokens(self, texts: Sequence[str]) -> list[list[TokenPassage]]:
-        """Like :meth:`embed`, but also keep each window's per-token vectors and offsets.
-
-        One model run gives both the tokens' last hidden state and the pooled sentence vector.
-
-        Args:
-            texts: the texts to embed.
-
-        Returns:
-            One list of :class:`TokenPassage` per text.
+        """Like :meth:`embed`, but give each text's :class:`TokenPassage` list: one model
+        run gives the pooled vector and the word pieces' vectors and offsets.
 
         Raises:
             EmbeddingError: inference failed or the embedder was closed.
@@ -373,8 +370,7 @@ class OnnxEmbedder:
         return not self._pooled
 
     async def embed_query_tokens(self, text: str) -> TokenPassage:
-        """Return a query's vector and its word pieces' vectors, from one run of its first
-        window (as :meth:`embed_query` runs it)."""
+        """Return a query's vector and its pieces' vectors, from :meth:`embed_query`'s run."""
         return await self._query_run(text, keep_tokens=True)
 
     async def embed_runs(
@@ -400,10 +396,12 @@ class OnnxEmbedder:
             return
 
         def release() -> None:
-            # Under the run lock: a batch already running finishes first.
-            with self._run_lock:
+            # Under both locks: a run already going finishes first.
+            with self._run_lock, self._query_lock:
                 self._closed = True
                 self._session = None
+            if self._long is not None:
+                self._long.close()
 
         await asyncio.to_thread(release)
 
@@ -442,15 +440,15 @@ class OnnxEmbedder:
         def run() -> TokenPassage:
             # Tokenised and run in one worker-thread hop: a query is one short window.
             [window] = cut_windows(self._tokenizer, [text], self._query_window, 0, first_only=True)
-            return self._run_batch([window], keep_tokens, self._query_ids)[0]
+            graph = self._long.reading(len(window.ids)) if self._long is not None else None
+            return self._run_batch([window], keep_tokens, self._query_ids, graph)[0]
 
         return await asyncio.to_thread(run)
 
     def _windows(self, texts: list[str], *, first_only: bool) -> list[Window]:
         """Cut every text into windows of content word pieces, in text order."""
-        return cut_windows(
-            self._tokenizer, texts, self._window, self._overlap, first_only=first_only
-        )
+        window, overlap = self._window, self._overlap
+        return cut_windows(self._tokenizer, texts, window, overlap, first_only=first_only)
 
     async def _run_windows(
         self,
@@ -478,17 +476,21 @@ class OnnxEmbedder:
         return await run_length_batches(windows, extra, self._batch_size, self._batch_tokens, run)
 
     def _run_batch(
-        self, batch: list[Window], keep_tokens: bool, lead: list[int] | None = None
+        self,
+        batch: list[Window],
+        keep_tokens: bool,
+        lead: list[int] | None = None,
+        graph: ort.InferenceSession | None = None,
     ) -> list[TokenPassage]:
-        """Run one padded batch through the model (in a worker thread)."""
+        """Run one padded batch through the model (or ``graph``, a query's int8 copy)."""
         lead = lead or []
         rows = [[*self._prefix, *lead, *w.ids, *self._suffix] for w in batch]
         feeds = padded_feeds(rows, self._pad_id, token_types=self._token_types)
         mask = feeds["attention_mask"]
         with self._query_lock if len(batch) == 1 else self._run_lock:  # ORT runs both at once
-            session = self._session
-            if session is None:
+            if self._session is None:
                 raise self._closed_error()
+            session = graph or self._session
             try:
                 (out,) = session.run([self._output], feeds)
             except Exception as exc:  # onnxruntime raises its own untyped errors
