@@ -20,9 +20,11 @@ import pytest
 from helpers import notes
 
 from memtrails import Memory
+from memtrails.folder import foreign
 from memtrails.folder.foreign import foreign_candidates, script_texts
-from memtrails.folder.index._base import SearchFilter, SparseVector
+from memtrails.folder.index._base import Hit, SearchFilter, SparseVector
 from memtrails.folder.search import search
+from memtrails.keys import record_uid
 from memtrails.records import MemoryRecord
 from memtrails.testing import HashingEmbedder
 
@@ -125,3 +127,56 @@ async def test_the_blank_question_is_embedded_once_per_open_folder(tmp_path: Pat
         model = memory._open_folder().model
         first, second = await model.blank(), await model.blank()
     assert asked == [" "] and list(first) == list(second)
+
+
+class ReadsAcross(HashingEmbedder):
+    """The hashing vectors under the default model's name, whose searches weigh records in
+    other scripts (ranking.LANGUAGE_PULL): what this test watches is the log, not the model."""
+
+    @property
+    def model_id(self) -> str:
+        return "multilingual-e5-small"
+
+
+async def test_the_script_check_reads_records_only_where_one_is_in_another_script(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    read: list[str] = []
+
+    def counting(uids: Any, table: Any, log: Any) -> dict[str, str]:
+        read.extend(uids)
+        return script_texts(uids, table, log)
+
+    monkeypatch.setattr(foreign, "script_texts", counting)
+    english = {
+        f"en{i}": f"Note {i}: the rent is paid on the {i + 1}th of the month." for i in range(8)
+    }
+    async with Memory.open(tmp_path / "m", embedder=ReadsAcross()) as memory:
+        await memory.ingest(notes(english))
+        hits = await memory.search("When is the rent paid?", k=5)
+        assert hits and read == []  # every point keeps its passage's scripts: none read
+        await memory.ingest(notes({"ko-rent": NOTES["ko-rent"]}))
+        ids = [h.id for h in await memory.search("When is the rent paid?", k=10)]
+        assert "ko-rent" in ids
+        assert read  # a record in another script: the heads are read for the words it holds
+
+
+async def test_a_point_without_its_scripts_is_read_for_them(tmp_path: Path) -> None:
+    # A folder indexed before the points kept their scripts (until `reindex --payloads`).
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(notes({"en": "The rent is paid monthly.", **NOTES}))
+        folder = memory._open_folder()
+        uid = {k: record_uid("notes", k) for k in ("en", "ko-rent")}
+        kept = Hit(uid["en"], 0.9, {"uid": uid["en"], "scripts": ["latin"]})
+        bare = Hit(uid["ko-rent"], 0.8, {"uid": uid["ko-rent"]})
+        foreign_, kin, heads = await foreign.grouped_by_script(
+            [uid["en"], uid["ko-rent"]],
+            [kept, bare],
+            [],
+            frozenset({"latin"}),
+            folder.table,
+            folder.log,
+        )
+    assert kin == {uid["en"]} and foreign_ == {uid["ko-rent"]}
+    # The Korean note was read for its scripts; being in another script, the rest too.
+    assert set(heads) == {uid["en"], uid["ko-rent"]}

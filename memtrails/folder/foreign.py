@@ -12,6 +12,7 @@ to every question (a test mail, a line of repeated kana) is close to the blank o
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -23,7 +24,13 @@ from .log import RecordLog
 from .scripts import SCRIPTS, prose_scripts, share_a_script
 from .table import Table
 
-__all__ = ["FOREIGN_CANDIDATES", "foreign_candidates", "script_groups", "script_texts"]
+__all__ = [
+    "FOREIGN_CANDIDATES",
+    "foreign_candidates",
+    "grouped_by_script",
+    "script_groups",
+    "script_texts",
+]
 
 # Passages in other scripts asked for, beside the dense side's own candidates. On the dev
 # set's notes in five languages among 1,500 English mails and chats, English questions about
@@ -93,3 +100,40 @@ def script_groups(texts: Mapping[str, str], query: frozenset[str]) -> tuple[set[
             if scripts := prose_scripts(text):
                 (kin if share_a_script(query, scripts) else foreign).add(uid)
     return foreign, kin
+
+
+async def grouped_by_script(
+    checked: Sequence[str],
+    hits: Sequence[Hit],
+    added: Sequence[str],
+    query: frozenset[str],
+    table: Table,
+    log: RecordLog,
+) -> tuple[set[str], set[str], dict[str, str]]:
+    """Return :func:`script_groups` of the ``checked`` records and the heads read for it.
+
+    A point keeps its passage's prose scripts (``points.passage_scripts``), and a record's
+    scripts are those of its passages among ``hits``; only a record whose points keep none
+    (a folder indexed before they did) is read (:func:`script_texts`).
+    When one of the records not ``added`` (the dense side's own) is in another script, every
+    checked head is read: the words each record in the question's script holds and the names
+    the others write weigh then (ranking.WORDS_HELD, confidence.spell_names_alike). A folder
+    in one script reads none (benchmarks/README.md, issue 32, eleventh pass).
+    """
+    wanted = set(checked)
+    kept: dict[str, set[str]] = {}
+    for hit in hits:
+        scripts = hit.payload.get("scripts")
+        if hit.uid in wanted and isinstance(scripts, list):
+            kept.setdefault(hit.uid, set()).update(map(str, scripts))
+    unread = [uid for uid in checked if uid not in kept]
+    heads = await asyncio.to_thread(script_texts, unread, table, log) if unread else {}
+    foreign, kin = script_groups(heads, query)
+    if query:
+        for uid, scripts in kept.items():
+            if scripts:
+                (kin if share_a_script(query, frozenset(scripts)) else foreign).add(uid)
+    if foreign - set(added):
+        rest = [uid for uid in checked if uid not in heads]
+        heads |= await asyncio.to_thread(script_texts, rest, table, log)
+    return foreign, kin, heads

@@ -24,7 +24,7 @@ from .confidence import (
     word_weights,
     words_matched,
 )
-from .foreign import foreign_candidates, script_groups, script_texts
+from .foreign import foreign_candidates, grouped_by_script
 from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
@@ -321,17 +321,15 @@ async def search(
     # Records whose prose is in no script of the query's: the keyword side can reach at most
     # the names they share with it ("Redis", "pg_dump"), never the question's own words
     # (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across languages
-    # (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing, and its folders
-    # pay no log reads for this.
-    foreign: set[str] = set()
-    kin: set[str] = set()
-    heads: dict[str, str] = {}
-    held: dict[str, float] = {}
+    # (ranking.LANGUAGE_PULL): MiniLM's cosine across scripts means nothing. The points keep
+    # their scripts: a log read only where a record in another script is found (foreign.py).
+    foreign, kin, heads, held = set[str](), set[str](), dict[str, str](), dict[str, float]()
     if pull > 0:
         checked = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
         checked += dict.fromkeys(h.uid for h in far)
-        heads = await asyncio.to_thread(script_texts, checked, table, log)
-        foreign, kin = script_groups(heads, scripts)
+        foreign, kin, heads = await grouped_by_script(
+            checked, [*by_meaning, *far], [h.uid for h in far], scripts, table, log
+        )
         if foreign - {h.uid for h in far}:
             # How much of the question each record in its script holds (ranking.WORDS_HELD):
             # only when the dense side's own candidates hold one in another script.

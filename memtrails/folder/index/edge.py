@@ -51,7 +51,7 @@ T = TypeVar("T")
 _WRITES = frozenset({"upsert", "delete", "clear", "optimize", "set payload"})
 # What ranking reads of a candidate: reading less of each point's payload from disk is
 # most of what a search costs beyond the vector scan.
-_CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author"]
+_CANDIDATE_FIELDS = ["uid", "passage", "at", "start", "end", "author", "scripts"]
 
 
 _WAL_WAIT = 10.0  # seconds a load waits for a cancelled load of the same shard to let go
