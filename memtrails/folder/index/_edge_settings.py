@@ -3,7 +3,9 @@ count of points not yet sealed, kept across processes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,10 @@ __all__ = [
     "GRAPH_M",
     "SEAL_EVERY",
     "UNSEALED_FILE",
+    "close_orphan",
     "graph_m",
     "kind_of",
+    "load_waiting",
     "open_error",
     "payload_index",
     "point_bytes",
@@ -203,3 +207,29 @@ def open_error(folder: Path, dims: int, exc: Exception) -> IndexBackendError:
         f"cannot open index {folder}: {text}; it is rebuilt from records.jsonl: remove that "
         "folder (rm -r it) and open the memory again"
     )
+
+
+_WAL_WAIT = 10.0  # seconds a load waits for a cancelled load of the same shard to let go
+
+
+def load_waiting(folder: Path, dims: int) -> qe.EdgeShard:
+    """Load the shard, waiting a little while its write-ahead log is still held.
+
+    Under the folder's lock only this process can hold it: a cancelled request's load that
+    is still finishing in its worker thread, closed as soon as it ends (``close_orphan``).
+    """
+    deadline = time.monotonic() + _WAL_WAIT
+    config = shard_config(dims, quantize=quantized(folder))
+    while True:
+        try:
+            return qe.EdgeShard.load(str(folder), config)
+        except Exception as exc:  # qdrant-edge raises plain Exception
+            if "WouldBlock" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)
+
+
+def close_orphan(opening: asyncio.Future[qe.EdgeShard]) -> None:
+    """Close the shard a cancelled open loaded after all (its worker thread ran on)."""
+    if not opening.cancelled() and opening.exception() is None:
+        opening.result().close()
