@@ -290,16 +290,21 @@ async def test_small_imports_add_up_to_a_seal(
         await reopened.aclose()
 
 
+@pytest.fixture
+def sealing_small(
+    corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[IndexPoint], list[str]]:
+    """The corpus, with shards sealing every SEAL points."""
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    return corpus
+
+
 async def test_points_given_a_payload_are_sealed_as_upserted_ones_are(
-    tmp_path: Path,
-    corpus: tuple[list[IndexPoint], list[str]],
-    embedder: OnnxEmbedder,
-    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path, sealing_small: tuple[list[IndexPoint], list[str]], embedder: OnnxEmbedder
 ) -> None:
     # `reindex --payloads` gives every point of an older folder a field: a sealed segment's
     # point so changed is copied into the open segment, which must not end up holding them all.
-    points, queries = corpus
-    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    points, queries = sealing_small
     index = await fill(tmp_path, points, SEAL)
     try:
         before, sealed = await results(index, embedder, queries), quantized(tmp_path)

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import os
-import shutil
-import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
 from .._exceptions import EmbeddingError
 from ._tokens import sha256_file
-from .download import _file_lock, _make_private_dir, cache_root
+from .download import _built_once, _install_built
 
 __all__ = ["FUSED_SHA256", "fused_model", "load_packaged"]
 
@@ -49,16 +47,8 @@ async def fused_model(
         package is missing, the cache is not writable, or this machine's ``onnx`` writes
         other bytes): the packaged graph then serves, with the same vectors.
     """
-    folder = cache_root(cache_dir) / "models" / _FOLDER
-    path = folder / "model.onnx"
-    try:
-        await asyncio.to_thread(_make_private_dir, folder.parent)
-        async with _file_lock(folder.parent / f"{_FOLDER}.lock"):
-            if force or not await asyncio.to_thread(path.is_file):
-                await asyncio.to_thread(_build_into, package_model, package_sha256, folder)
-    except (OSError, ImportError, EmbeddingError):
-        return None
-    return path
+    build = functools.partial(_build_into, package_model, package_sha256)
+    return await _built_once(cache_dir, _FOLDER, build, force=force)
 
 
 async def load_packaged(
@@ -87,23 +77,11 @@ async def load_packaged(
 
 
 def _build_into(source: Path, source_sha256: str, folder: Path) -> None:
-    """Build the graph into a temporary folder beside ``folder``, then rename it there."""
+    """Build the graph from ``source`` and install it as ``folder``."""
     # Imported here: onnx is needed only to build, and importing it costs ~0.5 s.
     from ._minilm_graph import build_fused_graph, read_weights
 
     if sha256_file(source) != source_sha256:
         raise EmbeddingError(f"{source} is not the pinned model file")
-    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    try:
-        data = build_fused_graph(read_weights(source)).SerializeToString()
-        with open(tmp / "model.onnx", "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if sha256_file(tmp / "model.onnx") != FUSED_SHA256:
-            raise EmbeddingError("the fused graph built here is not the pinned one")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.rename(tmp, folder)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    data = build_fused_graph(read_weights(source)).SerializeToString()
+    _install_built(folder, data, FUSED_SHA256, "the fused graph")

@@ -10,10 +10,8 @@ come from the fp32 graph. Measured in benchmarks/README.md (issue 32, eleventh p
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,7 +19,7 @@ import numpy as np
 
 from .._exceptions import EmbeddingError
 from ._tokens import sha256_file
-from .download import _file_lock, _make_private_dir, cache_root
+from .download import _built_once, _install_built
 
 if TYPE_CHECKING:
     import onnx
@@ -97,35 +95,15 @@ async def int8_queries(
         cache that is not writable, other bytes than the pin's): the fp32 graph then reads
         every query.
     """
-    folder = cache_root(cache_dir) / "models" / _FOLDER
-    path = folder / "model.onnx"
-    try:
-        await asyncio.to_thread(_make_private_dir, folder.parent)
-        async with _file_lock(folder.parent / f"{_FOLDER}.lock"):
-            if force or not await asyncio.to_thread(path.is_file):
-                await asyncio.to_thread(_build_into, source, source_sha256, folder)
-    except (OSError, ImportError, EmbeddingError):
-        return None
-    return path
+    build = functools.partial(_build_into, source, source_sha256)
+    return await _built_once(cache_dir, _FOLDER, build, force=force)
 
 
 def _build_into(source: Path, source_sha256: str, folder: Path) -> None:
-    """Build the graph into a temporary folder beside ``folder``, then rename it there."""
+    """Build the graph from ``source`` and install it as ``folder``."""
     import onnx  # only to build: importing it costs ~0.5 s
 
     if sha256_file(source) != source_sha256:
         raise EmbeddingError(f"{source} is not the pinned model file")
-    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
-    try:
-        data = int8_graph(onnx.load(str(source))).SerializeToString()
-        with open(tmp / "model.onnx", "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if sha256_file(tmp / "model.onnx") != INT8_SHA256:
-            raise EmbeddingError("the int8 query graph built here is not the pinned one")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.rename(tmp, folder)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    data = int8_graph(onnx.load(str(source))).SerializeToString()
+    _install_built(folder, data, INT8_SHA256, "the int8 query graph")

@@ -9,7 +9,7 @@ import hashlib
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -187,6 +187,48 @@ async def pinned_onnx_embedder(
 
 def _make_private_dir(path: Path) -> None:
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+
+
+async def _built_once(
+    cache_dir: str | os.PathLike[str] | None,
+    name: str,
+    build: Callable[[Path], None],
+    *,
+    force: bool,
+) -> Path | None:
+    """Return ``models/<name>/model.onnx`` in the cache, ``build`` making the folder first
+    (in a worker thread, under a lock file) when it is not there or ``force``; None when it
+    cannot be had here (no ``onnx`` package, a cache that is not writable, other bytes than
+    the pin's)."""
+    folder = cache_root(cache_dir) / "models" / name
+    path = folder / "model.onnx"
+    try:
+        await asyncio.to_thread(_make_private_dir, folder.parent)
+        async with _file_lock(folder.parent / f"{name}.lock"):
+            if force or not await asyncio.to_thread(path.is_file):
+                await asyncio.to_thread(build, folder)
+    except (OSError, ImportError, EmbeddingError):
+        return None
+    return path
+
+
+def _install_built(folder: Path, data: bytes, sha256: str, what: str) -> None:
+    """Write a graph built here as ``folder/model.onnx``: into a temporary folder beside
+    ``folder``, synced, checked against ``sha256``, then renamed into place (a killed build
+    leaves only the temporary folder, which nothing reads)."""
+    tmp = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    try:
+        with open(tmp / "model.onnx", "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if sha256_file(tmp / "model.onnx") != sha256:
+            raise EmbeddingError(f"{what} built here is not the pinned one")
+        if folder.exists():
+            shutil.rmtree(folder)
+        os.rename(tmp, folder)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _is_valid(path: Path, sha256: str, size: int) -> bool:
