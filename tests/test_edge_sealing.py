@@ -241,16 +241,24 @@ async def test_a_sealing_shard_made_before_int8_copies_seals_as_it_did(
         await new.aclose()
 
 
+@pytest.fixture
+def sealing_small(
+    corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
+) -> tuple[list[IndexPoint], list[str]]:
+    """The corpus, with shards sealing every SEAL points."""
+    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    return corpus
+
+
 async def test_optimize_gives_a_shard_made_before_int8_copies_its_copies(
     tmp_path: Path,
-    corpus: tuple[list[IndexPoint], list[str]],
+    sealing_small: tuple[list[IndexPoint], list[str]],
     embedder: OnnxEmbedder,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # `memtrails optimize` rewrites the segments anyway: an older folder's way to the int8
     # scan (a quarter of the fp32 one's time at 100k), kept across reopens.
-    points, queries = corpus
-    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
+    points, queries = sealing_small
     # The graph is built for segments past 10 MB of vectors (~6,800 points), as a real
     # folder's sealed ones are; these are a few KB.
     monkeypatch.setattr(edge_settings, "GRAPH_FROM_KB", 1)
@@ -288,15 +296,6 @@ async def test_small_imports_add_up_to_a_seal(
         assert await reopened.count_points() == 5 * (SEAL // 2)
     finally:
         await reopened.aclose()
-
-
-@pytest.fixture
-def sealing_small(
-    corpus: tuple[list[IndexPoint], list[str]], monkeypatch: pytest.MonkeyPatch
-) -> tuple[list[IndexPoint], list[str]]:
-    """The corpus, with shards sealing every SEAL points."""
-    monkeypatch.setattr(edge_module, "SEAL_EVERY", SEAL)
-    return corpus
 
 
 async def test_points_given_a_payload_are_sealed_as_upserted_ones_are(

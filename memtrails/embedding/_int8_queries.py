@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["INT8_SHA256", "int8_graph", "int8_queries"]
 
 # What int8_graph makes of multilingual-e5-small's pinned fp32 graph. The build is
-# deterministic, so every machine writes these bytes; they are checked at every load.
+# deterministic, so every machine writes these bytes; they are checked when the copy is
+# opened (a search's first long query, _long_queries.py).
 INT8_SHA256 = "45bd21f5247513401603df264f95955a949b719e1cb41cea8cf6a14ee85fea62"
 _FOLDER = f"multilingual-e5-small-int8-queries-{INT8_SHA256[:12]}"
 _MICROSOFT = "com.microsoft"
@@ -87,7 +88,7 @@ async def int8_queries(
     force: bool = False,
 ) -> Path | None:
     """Return the int8 query graph built from ``source`` (the fp32 graph, checked against
-    ``source_sha256``), building it on first use (~5 s) into a private temporary folder in
+    ``source_sha256``), building it on first use (~1.5 s) into a private temporary folder in
     the cache, checked against its pin and renamed into place under a lock file.
 
     Returns:

@@ -69,7 +69,7 @@ CREATE INDEX IF NOT EXISTS records_source ON records (source);
 _RAW_INDEX = (
     "CREATE INDEX IF NOT EXISTS records_by_raw ON records (raw, source) WHERE raw IS NOT NULL"
 )
-_KNOWN_CHUNK = 500  # digests per query (SQLite takes up to 32,766 parameters)
+_KNOWN_CHUNK = 500  # keys per query (SQLite takes up to 32,766 parameters)
 
 
 class Table:
@@ -190,15 +190,8 @@ class Table:
                 keys[bytes.fromhex(uid)] = uid
             except ValueError:
                 continue
-        found: set[str] = set()
-        wanted = list(keys)
-        for i in range(0, len(wanted), _KNOWN_CHUNK):
-            part = wanted[i : i + _KNOWN_CHUNK]
-            rows = self._db.execute(
-                f"SELECT uid FROM records WHERE uid IN ({','.join('?' * len(part))})", part
-            )
-            found.update(keys[key] for (key,) in rows)
-        return {uid for uid in found if uid not in self._flight}
+        rows = self._rows_in("uid", "uid", list(keys))
+        return {uid for (key,) in rows if (uid := keys[key]) not in self._flight}
 
     def raw(self, uid: str) -> Row | None:
         """Return the row, claimed (offset ``IN_FLIGHT``) or stored, or None."""
@@ -214,17 +207,21 @@ class Table:
     def known(self, digests: list[bytes]) -> dict[bytes, tuple[str, str]]:
         """Return ``(uid, source)`` of the live, unclaimed records made from inputs with these digests."""
         found: dict[bytes, tuple[str, str]] = {}
-        for i in range(0, len(digests), _KNOWN_CHUNK):
-            part = digests[i : i + _KNOWN_CHUNK]
-            rows = self._db.execute(
-                f"SELECT raw, uid, source FROM records WHERE raw IN ({','.join('?' * len(part))})",
-                part,
-            )
-            for raw, uid, sid in rows:
-                hexed = uid.hex()
-                if hexed not in self._flight:  # a version on its way is not the stored one
-                    found[raw] = (hexed, self._sources[sid])
+        for raw, uid, sid in self._rows_in("raw, uid, source", "raw", digests):
+            hexed = uid.hex()
+            if hexed not in self._flight:  # a version on its way is not the stored one
+                found[raw] = (hexed, self._sources[sid])
         return found
+
+    def _rows_in(self, columns: str, key: str, values: list[bytes]) -> Iterator[Any]:
+        """Yield ``columns`` of the stored rows whose ``key`` is one of ``values``, asked
+        ``_KNOWN_CHUNK`` values a query."""
+        for i in range(0, len(values), _KNOWN_CHUNK):
+            part = values[i : i + _KNOWN_CHUNK]
+            marks = ",".join("?" * len(part))
+            yield from self._db.execute(
+                f"SELECT {columns} FROM records WHERE {key} IN ({marks})", part
+            )
 
     def uids_of(self, source: str) -> list[str]:
         """Return the uids of the live records of one source."""
