@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -64,7 +65,10 @@ async def _run_and_kill(folder: Path, path: Path, rng: random.Random, after_batc
                 reported = int(line.split()[1])
     finally:
         if proc.returncode is None:
-            os.kill(proc.pid, signal.SIGKILL)
+            # The child may have finished on its own a moment ago, reaped by the event
+            # loop's watcher before `returncode` shows it: then there is nothing to kill.
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGKILL)
         await proc.wait()
     return reported
 
