@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import onnxruntime
 import pytest
 from click.testing import CliRunner
 from tokenizers import Tokenizer
@@ -446,3 +447,30 @@ async def test_a_damaged_int8_copy_leaves_long_queries_to_the_model(
         assert not np.array_equal(await again.embed_query(LONG_QUERY), vector)
     finally:
         await again.aclose()
+
+
+async def test_no_int8_copy_is_built_where_the_model_may_run_on_a_gpu(
+    e5_cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # onnxruntime lists CUDA (a GPU build) but cannot load it here: the model falls back to
+    # the CPU, reading every query itself, and no copy was built for it.
+    shutil.copytree(ml.model_folder(e5_cache), ml.model_folder(tmp_path))
+    listed = ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    monkeypatch.setattr(onnxruntime, "get_available_providers", lambda: listed)
+    embedder = await multilingual_embedder(threads=1, cache_dir=tmp_path)
+    try:
+        assert not list((tmp_path / "models").glob("*int8-queries*"))
+        plain = await fp32_reader(tmp_path)
+        try:
+            vector = await embedder.embed_query(LONG_QUERY)
+            assert np.array_equal(vector, await plain.embed_query(LONG_QUERY))
+        finally:
+            await plain.aclose()
+    finally:
+        await embedder.aclose()
+    # Asked for the CPU, the same machine builds it.
+    cpu = await multilingual_embedder(threads=1, cache_dir=tmp_path, device="cpu")
+    try:
+        assert list((tmp_path / "models").glob("*int8-queries*/model.onnx"))
+    finally:
+        await cpu.aclose()

@@ -9,9 +9,9 @@ from pathlib import Path
 import onnxruntime as ort
 
 from .._exceptions import EmbeddingError
-from ._session import open_graph
+from ._session import choose_providers, open_graph
 
-__all__ = ["LONG_QUERY_PIECES", "LongQueries"]
+__all__ = ["LONG_QUERY_PIECES", "LongQueries", "may_serve"]
 
 _log = logging.getLogger("memtrails.embedding")
 
@@ -21,6 +21,18 @@ _log = logging.getLogger("memtrails.embedding")
 # lost 2 of 28 first places; with those past 32 pieces on it, no question moved but one
 # long quoted snippet that came first (benchmarks/README.md, issue 32, eleventh pass).
 LONG_QUERY_PIECES = 32
+
+
+def may_serve(device: str | None) -> bool:
+    """Whether a model loaded for ``device`` may run on the CPU, where the copy stands in: on
+    a GPU every query runs on the model's own graph, and the copy is not built.
+
+    Raises:
+        EmbeddingError: as :func:`choose_providers` (an unknown device, or ``"cuda"`` where
+            onnxruntime lists none).
+    """
+    providers, _ = choose_providers(device, ort.get_available_providers())
+    return providers[0] == "CPUExecutionProvider"
 
 
 class LongQueries:

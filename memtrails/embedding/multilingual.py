@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .._exceptions import EmbeddingError
 from ._int8_queries import INT8_SHA256, int8_queries
+from ._long_queries import may_serve
 from ._onnx_load import load_embedder
 from .download import _file_lock, _make_private_dir, cache_root
 from .onnx import OnnxEmbedder, sha256_file
@@ -143,8 +144,11 @@ async def multilingual_embedder(
         vector = await embedder.embed_query("¿dónde está la factura?")
     """
     folder = await build_multilingual_model(cache_dir)
-    # Long queries are read by an int8 copy where it can be built (_int8_queries.py).
-    int8 = await int8_queries(folder / "model.onnx", E5_MODEL_SHA256, cache_dir)
+    # Long queries are read by an int8 copy where it can be built (_int8_queries.py) and the
+    # model runs on the CPU.
+    int8 = None
+    if may_serve(device):
+        int8 = await int8_queries(folder / "model.onnx", E5_MODEL_SHA256, cache_dir)
     long = (int8, INT8_SHA256) if int8 is not None else None
     try:
         return await _load(folder, threads, batch_size, batch_tokens, device, long)
