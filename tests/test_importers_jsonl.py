@@ -242,3 +242,23 @@ async def test_dates_as_chat_exports_write_them_are_read(tmp_path: Path) -> None
     assert records["2"].at == At.of("8 May 2023 19:00")
     errors = [i.reason for i in items if isinstance(i, RecordError)]
     assert errors == ["field 'date': not a date: 'on 3rd'"]
+
+
+async def test_numbers_name_threads_and_authors_and_sessions_name_threads(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "log.jsonl"
+    lines = [
+        {"speaker": 7, "session": 17, "text": "I moved to Porto in May."},
+        {"user": "ana", "conversation": "c2", "text": "Porto it is."},
+        {"session": {"device": "phone"}, "text": "settings, not a thread"},
+        {"role": "user", "thread_id": True, "text": "a flag is not a thread"},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    first, second, third, fourth = await _read(path)
+    assert isinstance(first, MemoryRecord) and isinstance(second, MemoryRecord)
+    assert (first.author, first.thread, first.kind) == ("7", "17", "chat")
+    assert (second.author, second.thread) == ("ana", "c2")
+    assert isinstance(third, MemoryRecord)
+    assert third.thread is None and third.meta == {"session": {"device": "phone"}}
+    assert isinstance(fourth, RecordError) and "must be a string, got bool" in fourth.reason

@@ -32,7 +32,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
     "title": ("title", "subject"),
     "author": ("author", "user", "from", "speaker", "sender", "role"),
     "at": ("at", "timestamp", "date", "created_at", "time"),
-    "thread": ("thread", "thread_id", "session_id", "conversation_id"),
+    "thread": ("thread", "thread_id", "session_id", "conversation_id", "session", "conversation"),
     "kind": ("kind",),
 }
 # An author under one of these keys is a conversation's speaker: such a line is a chat turn
@@ -40,6 +40,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
 # (folder/turns.py). Measured on the dev set's chats written without sessions: read as
 # notes, hit@1/5/10 .446/.748/.863; as chat turns .633/.921/.950 (benchmarks/README.md).
 _CHAT_AUTHORS = frozenset({"speaker", "sender", "role"})
+_NAMING = frozenset({"title", "author", "thread"})  # fields an integer may give, as a string
 _BOM = b"\xef\xbb\xbf"
 _LINE = RecordStep("JSON Lines", "line")
 _SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
@@ -55,7 +56,9 @@ def _pick(obj: Mapping[str, Any], field: str, mapping: Mapping[str, str]) -> tup
         key = mapping[field]
         return key, obj.get(key)
     for key in _DEFAULTS[field]:
-        if key in obj:
+        # A "session" or "conversation" holding an object (its settings, its people) names no
+        # thread: it stays in meta, as it did before those keys named one.
+        if key in obj and not (field == "thread" and isinstance(obj[key], dict | list)):
             return key, obj[key]
     return None, None
 
@@ -68,6 +71,10 @@ def _strings(value: Any) -> bool:
 def _string(field: str, key: str | None, value: Any) -> str | None:
     if value is None:
         return None
+    # A number names a thread, an author or a title as well as a string does (a chat log's
+    # session 17, a user id): a record is not refused for it.
+    if isinstance(value, int) and not isinstance(value, bool) and field in _NAMING:
+        return str(value)
     if not isinstance(value, str):
         raise ValueError(
             f"field {key!r} (mapped to {field}) must be a string, got {type(value).__name__}"
@@ -409,7 +416,8 @@ def from_jsonl(
     ``body`` or ``message`` (else the object's other string fields as ``key: value`` lines);
     title from ``title``/``subject``; author from ``author``/``user``/``from``/``speaker``/
     ``sender``/``role``; at from ``at``/``timestamp``/``date``/``created_at``/``time``; thread
-    from ``thread``/``thread_id``/``session_id``/``conversation_id``; kind from ``kind``.
+    from ``thread``/``thread_id``/``session_id``/``conversation_id``/``session``/
+    ``conversation`` (a string or an integer); kind from ``kind``.
     Keys not used go into ``meta``. Blank lines and a UTF-8 BOM are skipped. A line that is
     not a JSON object, or whose mapped field has the wrong type, becomes a ``RecordError``
     naming the line, and the import goes on.
