@@ -150,11 +150,13 @@ async def test_the_script_check_reads_records_only_where_one_is_in_another_scrip
     monkeypatch.setattr(foreign, "script_texts", counting)
     english = {
         f"en{i}": f"Note {i}: the rent is paid on the {i + 1}th of the month." for i in range(8)
-    }
+    } | {"short": "rent: 9th"}  # too short to tell its script
     async with Memory.open(tmp_path / "m", embedder=ReadsAcross()) as memory:
         await memory.ingest(notes(english))
-        hits = await memory.search("When is the rent paid?", k=5)
-        assert hits and read == []  # every point keeps its passage's scripts: none read
+        hits = await memory.search("When is the rent paid?", k=10)
+        assert (
+            "short" in [h.id for h in hits] and read == []
+        )  # every point keeps its passage's scripts: none read
         await memory.ingest(notes({"ko-rent": NOTES["ko-rent"]}))
         ids = [h.id for h in await memory.search("When is the rent paid?", k=10)]
         assert "ko-rent" in ids

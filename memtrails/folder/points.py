@@ -42,8 +42,11 @@ def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
                         "passage": n,
                         "start": passage.start,
                         "end": passage.end,
-                    }
-                    | ({"scripts": scripts} if scripts else {}),
+                        # Kept empty too (as `reindex --payloads` writes it): a passage too
+                        # short to tell is in no script, and the search need not read its
+                        # record to learn so (foreign.grouped_by_script).
+                        "scripts": scripts,
+                    },
                 )
             )
     return points
