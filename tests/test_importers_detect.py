@@ -21,6 +21,7 @@ from memtrails.importers._input import open_input
 from memtrails.importers._shared import default_source
 from memtrails.importers.detect import detect_kind, open_part, plan
 from memtrails.memory import Memory
+from memtrails.testing import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -270,3 +271,23 @@ async def test_saved_messages_are_mail_whatever_their_name() -> None:
     assert all(r.text in ("Café at noon?", "Short note kept as mail.") for r in recs)
     for name in ("meeting.msg", "1234"):  # one saved file given alone
         assert detect_kind(folder / name) == "eml"
+
+
+async def test_files_whose_names_differ_in_a_bad_byte_are_two_sources(tmp_path: Path) -> None:
+    # os lists a name's bytes that are not UTF-8 as lone surrogates, which every key turns
+    # into U+FFFD: the two files were one source, and each run's lines replaced the other's.
+    folder = os.fsencode(tmp_path)
+    names = [folder + b"/notes\xff.jsonl", folder + b"/notes\xfe.jsonl"]
+    for name, word in zip(names, ("pelican", "flamingo"), strict=True):
+        with open(name, "wb") as f:
+            f.write(json.dumps({"text": f"a note on the {word}"}).encode() + b"\n")
+    sources = [default_source(os.fsdecode(n)) for n in names]
+    assert sources[0] != sources[1] and all(s.isprintable() for s in sources)
+    assert sources[0].endswith("//" + names[0].hex())
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await add_path(memory, os.fsdecode(names[0]))
+        second = await add_path(memory, os.fsdecode(names[1]))
+        assert (first.added, second.added, second.updated) == (1, 1, 0)
+        for word, source in zip(("pelican", "flamingo"), sources, strict=True):
+            (hit,) = await memory.search(f"the {word}", k=1)
+            assert word in hit.snippet and hit.source == source

@@ -8,13 +8,14 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
-__all__ = ["Closing", "as_generator", "default_source"]
+__all__ = ["Closing", "as_generator", "byte_exact", "default_source"]
 
 T = TypeVar("T")
 
 
 def default_source(path: str | os.PathLike[str]) -> str:
-    """Return the source name an importer gives a path when none is chosen: its resolved form.
+    """Return the source name an importer gives a path when none is chosen: its resolved form
+    (:func:`byte_exact`).
 
     A path that resolves into ``/proc`` (``/dev/fd/63`` from a shell's ``<(...)``, whose
     target ``pipe:[12345]`` changes every run) keeps the form it was given, so the same
@@ -25,8 +26,25 @@ def default_source(path: str | os.PathLike[str]) -> str:
         return "stdin"
     resolved = given.resolve()
     if resolved.parts[:2] == ("/", "proc") or ":[" in resolved.name:
-        return str(given.absolute())
-    return str(resolved)
+        return byte_exact(str(given.absolute()))
+    return byte_exact(str(resolved))
+
+
+def byte_exact(name: str) -> str:
+    """Return a path as a name that keeps it apart from every other path.
+
+    A path that is valid UTF-8 is its own name. One that is not (``os`` gives its bad bytes
+    as lone surrogates, which every key turns into U+FFFD) shows those bytes as U+FFFD and is
+    followed by ``//`` and its bytes in hex: a resolved or listed path holds no ``//``, so two
+    names that differ only in a bad byte stay two sources, or two notes (conformance/README,
+    "File ids").
+    """
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = name.encode("utf-8", "surrogateescape")
+        return f"{raw.decode('utf-8', 'replace')}//{raw.hex()}"
+    return name
 
 
 def as_generator(items: AsyncIterator[T]) -> AsyncGenerator[T, None]:

@@ -9,6 +9,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._shared import byte_exact
+
 __all__ = [
     "MEMORY_FOLDER",
     "Listing",
@@ -150,16 +152,7 @@ def is_memory_folder(folder: Path) -> bool:
 
 
 def file_id(rel: str) -> str:
-    """Return the id of the file at ``rel`` (a relative path, ``/``-separated, as listed).
-
-    A path that is valid UTF-8 is its own id. A path that is not (``os`` lists its bad bytes
-    as lone surrogates, which every key turns into U+FFFD) shows those bytes as U+FFFD and
-    is followed by ``//`` and the path's bytes in hex: no listed path holds ``//``, so two
-    names that differ only in a bad byte keep two ids (conformance/README, "File ids").
-    """
-    try:
-        rel.encode("utf-8")
-    except UnicodeEncodeError:
-        raw = rel.encode("utf-8", "surrogateescape")
-        return f"{raw.decode('utf-8', 'replace')}//{raw.hex()}"
-    return rel
+    """Return the id of the file at ``rel`` (a relative path, ``/``-separated, as listed):
+    itself where it is valid UTF-8, else its :func:`byte_exact` form, so that two names that
+    differ only in a bad byte keep two ids (conformance/README, "File ids")."""
+    return byte_exact(rel)
