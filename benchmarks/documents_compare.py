@@ -127,7 +127,7 @@ def _memtrails(path: Path) -> str:
         from _odf import read_odf  # type: ignore[import-not-found]
 
         return str(read_odf(path.read_bytes())[0])
-    from memtrails.importers.mail.html import html_to_text
+    from memtrails.importers.documents._html import html_to_text
 
     return html_to_text(path.read_text(encoding="utf-8"))
 

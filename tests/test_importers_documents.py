@@ -207,3 +207,23 @@ def test_without_the_documents_extra_a_document_says_what_to_install(
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     with pytest.raises(_extract.Failed, match=r"pip install 'memtrails\[documents\]'"):
         _extract.extract((tmp_path / "a.pdf").read_bytes(), ".pdf", 1 << 30)
+
+
+async def test_an_html_page_keeps_the_text_of_every_element(tmp_path: Path) -> None:
+    # A page with a heading used to keep only its headings, paragraphs, lists and cells: the
+    # text of its <div>, <span> and <section> elements, and bare text, was dropped unseen.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    page = (
+        "<html><head><meta charset='windows-1251'><title>Деплой &amp; откат</title>"
+        "<meta name='author' content='Анна'><style>p { color: red }</style></head><body>"
+        "<h1>Как выкатывать</h1><p>Из ветки main.</p><div>Откат: kubectl rollout undo</div>"
+        "<span>Ночью не выкатываем</span> только днём<section>Спросить Бориса</section>"
+        "<script>track('deploy')</script></body></html>"
+    )
+    (notes / "deploy.html").write_bytes(page.encode("cp1251"))
+    (record,) = [i for i in await _items(notes) if isinstance(i, MemoryRecord)]
+    for words in ("Из ветки main", "Откат: kubectl", "Ночью не", "только днём", "Бориса"):
+        assert words in record.text
+    assert "color" not in record.text and "track" not in record.text
+    assert (record.title, record.author) == ("Деплой & откат", "Анна")

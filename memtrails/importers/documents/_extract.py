@@ -7,8 +7,10 @@ starts without loading memtrails (the model runtime, the index).
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Callable
 from typing import Any
 
+from ._html import read_html
 from ._odf import read_odf
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
@@ -32,8 +34,15 @@ MIME_TYPES = {
     ".xhtml": "text/html",
     ".epub": "application/epub+zip",
 }
-# kreuzberg has no reader for presentations in OpenDocument form: the stdlib one reads them.
-_OWN_READER = frozenset({".odp"})
+# Read with the standard library, not kreuzberg: presentations in OpenDocument form (it has
+# no reader for them), and HTML (kreuzberg 4.10's text of a page with a heading or a <p> left
+# out every <div>, <span> and <section>, and it ignored a <meta> charset).
+_OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
+    ".odp": read_odf,
+    ".html": read_html,
+    ".htm": read_html,
+    ".xhtml": read_html,
+}
 _NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
 
 
@@ -117,9 +126,9 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
             raise Failed(why)
     elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
         raise Failed("corrupt file: not a PDF (no %PDF- header)")
-    if suffix in _OWN_READER:
+    if (own := _OWN_READERS.get(suffix)) is not None:
         try:
-            text, meta = read_odf(data)
+            text, meta = own(data)
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:

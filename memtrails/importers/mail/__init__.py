@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..documents._html import html_to_text
 from .book import MailBook
 from .charsets import decode_bytes
 from .headers import decode_header
-from .html import html_to_text
 from .message import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
 
 __all__ = [

@@ -11,11 +11,11 @@ from typing import Any
 from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
 from ..documents import DocumentReader
+from ..documents._html import tidy
 from .attachments import read_attachments
 from .book import MailBook
 from .charsets import guess_charset, python_codec
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
-from .html import tidy
 from .mime import Collected, parse, walk
 from .parts import charset
 

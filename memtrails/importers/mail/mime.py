@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
+from ..documents._html import html_to_text, tidy
 from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
-from .html import enriched_to_text, html_to_text, tidy
+from .html import enriched_to_text
 from .parts import (
     charset,
     content_type,

@@ -1,0 +1,221 @@
+"""Turn HTML into readable plain text: a mail's HTML body, an HTML page in a notes folder.
+
+Standard library only: the document worker loads it beside ``_extract`` (see ``_child``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import html
+import re
+from html.parser import HTMLParser
+from typing import Any
+
+__all__ = ["html_to_text", "read_html", "tidy"]
+
+_BLOCK = {
+    "address",
+    "article",
+    "aside",
+    "blockquote",
+    "center",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "fieldset",
+    "figure",
+    "footer",
+    "form",
+    "header",
+    "li",
+    "main",
+    "nav",
+    "section",
+    "table",
+    "tbody",
+    "thead",
+    "tfoot",
+    "tr",
+    "caption",
+}
+_PARAGRAPH = {
+    "p",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "pre",
+    "blockquote",
+    "table",
+    "ul",
+    "ol",
+    "hr",
+}
+_SKIP = {"script", "style", "head", "title", "template", "noscript", "xml"}
+
+
+class _HTMLText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.skip = 0
+        self.pre = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "body":
+            self.skip = 0  # an unclosed <head> or <title> must not hide the whole body
+        if tag in _SKIP:
+            self.skip += 1
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag in _PARAGRAPH:
+            self.out.append("\n\n")
+        elif tag in _BLOCK:
+            self.out.append("\n")
+        elif tag in ("td", "th"):
+            self.out.append(" ")
+        if tag == "li":
+            self.out.append("- ")
+        if tag == "pre":
+            self.pre += 1
+            self.out.append(_PRE_START)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in _SKIP:  # <br/> and <hr/>; a self-closed <script/> has no content
+            self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _SKIP:
+            self.skip = max(0, self.skip - 1)
+        elif tag in _PARAGRAPH:
+            self.out.append("\n\n")
+        elif tag in _BLOCK and tag != "li":  # the next <li> or </ul> breaks the line
+            self.out.append("\n")
+        if tag == "pre" and self.pre:
+            self.pre -= 1
+            self.out.append(_PRE_END)
+
+    def handle_data(self, data: str) -> None:
+        if self.skip:
+            return
+        if self.pre:
+            self.out.append(data.replace("\xa0", " "))
+        else:
+            self.out.append(re.sub(r"[ \t\r\n\f\v]+", " ", data).replace("\xa0", " "))
+
+
+_PRE_START, _PRE_END = "\x02", "\x03"  # marks preformatted text, whose spaces are kept
+_PRE = re.compile("\x02(.*?)(?:\x03|$)", re.DOTALL)
+
+
+def _strip_lines(text: str) -> str:
+    return "\n".join(line.strip(" ") for line in text.split("\n"))
+
+
+def _join_html(pieces: list[str]) -> str:
+    text = "".join(pieces)
+    out, pos = [], 0
+    for m in _PRE.finditer(text):
+        out.append(_strip_lines(text[pos : m.start()].replace(_PRE_END, "")))
+        out.append(m.group(1).replace(_PRE_START, ""))
+        pos = m.end()
+    out.append(_strip_lines(text[pos:].replace(_PRE_END, "")))
+    return "".join(out)
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def html_to_text(markup: str) -> str:
+    """Turn HTML into readable plain text: no script/style, paragraph breaks kept.
+
+    Example:
+        >>> html_to_text("<p>Hi <b>there</b></p><p>Bye</p>")
+        'Hi there\\n\\nBye'
+    """
+    parser = _HTMLText()
+    try:
+        parser.feed(markup)
+        parser.close()
+        text = _join_html(parser.out)
+    except Exception:  # why: html.parser can still assert on hostile markup; strip tags then
+        text = html.unescape(_TAG.sub(" ", markup))
+    return tidy(text)
+
+
+_LATIN = "A-Za-z\u00c0-\u024f"
+# Invisible marks that break a word for search but not for the eye: soft hyphens, and
+# zero-width (non-)joiners or spaces between Latin letters (where they carry no meaning;
+# in Persian or Indic text a ZWNJ is part of the spelling and stays).
+_INVISIBLE = re.compile(f"\u00ad|(?<=[{_LATIN}])[\u200b\u200c\u200d\u2060](?=[{_LATIN}])")
+
+
+def tidy(text: str) -> str:
+    """Normalise newlines, drop NULs and invisible in-word marks, trim lines and blank runs."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = _INVISIBLE.sub("", text)
+    lines = [line.rstrip() for line in text.split("\n")]
+    text = "\n".join(lines)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n").rstrip()
+
+
+_CHARSET = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE
+)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
+_AUTHOR = re.compile(
+    r"""<meta\s[^>]*name\s*=\s*["']?author["']?[^>]*content\s*=\s*["']([^"']{1,300})["']""",
+    re.IGNORECASE,
+)
+# Labels that browsers read as windows-1252 (the WHATWG Encoding Standard): a page that
+# says Latin-1 or ASCII and holds curly quotes means them.
+_AS_1252 = {"iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "iso8859-1", "l1"}
+
+
+def read_html(data: bytes) -> tuple[str, dict[str, Any]]:
+    """Return an HTML page's text (every element's, scripts and styles left out) and its
+    ``title`` and ``author`` where the page names them.
+
+    Decoded as a browser would: by its byte order mark, else the charset its ``<meta>``
+    names (in its first 4 KiB), else UTF-8 where the bytes are UTF-8, else windows-1252.
+    """
+    markup = _decode(data)
+    meta: dict[str, Any] = {}
+    head = markup[:65536]
+    if (title := _TITLE.search(head)) and (text := " ".join(html.unescape(title[1]).split())):
+        meta["title"] = text
+    if author := _AUTHOR.search(head):
+        meta["author"] = " ".join(html.unescape(author[1]).split())
+    return html_to_text(markup), meta
+
+
+def _decode(data: bytes) -> str:
+    for bom, codec in (
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
+        if data.startswith(bom):
+            return data[len(bom) :].decode(codec, "replace")
+    if found := _CHARSET.search(data[:4096]):
+        label = found[1].decode("ascii").lower()
+        label = "windows-1252" if label in _AS_1252 else label
+        try:
+            codec = codecs.lookup(label).name
+        except LookupError:
+            codec = None
+        # A page saved as UTF-8 by an editor keeps its old <meta> more often than not: bytes
+        # that are UTF-8 are read as such whatever it says, unless it names a UTF-16.
+        if codec is not None and not codec.startswith("utf-16"):
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                return data.decode(codec, "replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("windows-1252", "replace")
