@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import AsyncGenerator, Iterator, Mapping
 from contextlib import aclosing
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,37 +65,91 @@ def _folder_label(rel: str) -> str:
 
 
 def message_count(root: Path) -> int:
-    """Return how many messages a full read of the Maildir yields (one item each).
+    """Return how many items a full read of the Maildir yields (a message or an error each).
 
     Raises:
         SourceError: the folder cannot be read.
     """
-    return len(_messages(root, str(root)))
+    listing = _messages(root, str(root))
+    return len(listing.messages) + len(listing.unlisted)
 
 
-def _messages(root: Path, source: str) -> list[tuple[str, str, str, Path]]:
-    """Return (folder label, sub folder, file name, path) of every message, sorted; raise if unreadable."""
-    found: list[tuple[str, str, str, Path]] = []
+@dataclass(slots=True)
+class _Listing:
+    """What a walk of a Maildir found: its message files, and the folders it could not list."""
+
+    messages: list[tuple[str, str, str, Path]] = field(default_factory=list)
+    unlisted: list[tuple[str, str]] = field(default_factory=list)  # (relative path, why)
+
+
+def _is_box(box: Path) -> bool:
+    """Tell whether ``cur``/``new`` is a folder; raise OSError when that cannot be told."""
     try:
-        with os.scandir(root):  # the root must be readable; deeper failures skip a folder
+        return stat.S_ISDIR(os.stat(box).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+
+
+def _box_names(box: Path) -> list[str]:
+    """Return the names of a box's message files, sorted; raise OSError if it cannot be listed.
+
+    An entry that cannot be looked at (a symlink loop, a name too long, no permission) is
+    listed too: reading it gives its error, instead of the box losing it silently.
+    """
+    names: list[str] = []
+    with os.scandir(box) as entries:
+        for e in entries:
+            if e.name[0] == ".":
+                continue
+            try:
+                if not e.is_file():
+                    continue
+            except OSError:
+                pass
+            names.append(e.name)
+    return sorted(names)
+
+
+def _messages(root: Path, source: str) -> _Listing:
+    """List every message of the Maildir, sorted, and the folders that could not be listed.
+
+    Raises:
+        SourceError: the root itself cannot be read.
+    """
+    listing = _Listing()
+    try:
+        with os.scandir(root):  # the root must be readable; deeper failures are reported
             pass
     except OSError as exc:
         raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
-    for folder, dirs, _files in os.walk(root):
+
+    def unlisted(path: Path, exc: OSError) -> None:
+        rel = path.relative_to(root).as_posix()
+        listing.unlisted.append((rel, f"cannot list the folder: {exc.strerror or exc}"))
+
+    def walk_error(exc: OSError) -> None:
+        unlisted(Path(exc.filename), exc)
+
+    for folder, dirs, _files in os.walk(root, onerror=walk_error):
         dirs[:] = sorted(d for d in dirs if d not in ("cur", "new", "tmp"))
         here = Path(folder)
-        rel = here.relative_to(root).as_posix()
-        label = _folder_label(rel)
+        label = _folder_label(here.relative_to(root).as_posix())
         for sub in ("new", "cur"):
             box = here / sub
-            if not box.is_dir():
-                continue
             try:
-                names = sorted(e.name for e in os.scandir(box) if e.is_file() and e.name[0] != ".")
-            except OSError:
+                if not _is_box(box):
+                    continue
+                names = _box_names(box)
+            except OSError as exc:
+                unlisted(box, exc)
                 continue
-            found.extend((label, sub, name, box / name) for name in names)
-    return found
+            listing.messages.extend((label, sub, name, box / name) for name in names)
+    return listing
+
+
+def _known_entry(entry: Any) -> list[Any] | None:
+    """Return a saved message entry ``[record id, tags, reason]``, or None if it is not one."""
+    return list(entry) if isinstance(entry, list) and len(entry) == 3 else None
 
 
 def _read(
@@ -111,7 +167,13 @@ def _read(
     done: dict[str, list[Any]] = {}
     ids: set[str] = set()  # a message kept in two folders counts once, as in the memory
     read = 0
-    for label, sub, name, path in _messages(root, source):
+    listing = _messages(root, source)
+    for rel, reason in listing.unlisted:
+        yield RecordError(source, rel, f"{reason}; its messages were not read")
+    # Whether a message may be missing from this run without being gone: then nothing is
+    # pruned (a folder not listed, a file not read whose record is not known).
+    unsure = bool(listing.unlisted)
+    for label, sub, name, path in listing.messages:
         unique, flags = _split_name(name)
         tags = sorted(
             {FLAG_TAGS[f] for f in flags if f in FLAG_TAGS} | ({"new"} if sub == "new" else set())
@@ -119,9 +181,9 @@ def _read(
         key = f"{label}\x00{unique}"
         stamp = ",".join(tags)
         rel = path.relative_to(root).as_posix()
-        before = known.get(key)
-        if isinstance(before, list) and len(before) == 3 and before[1] == stamp:
-            done[key] = list(before)
+        before = _known_entry(known.get(key))
+        if before is not None and before[1] == stamp:
+            done[key] = before
             record_id, reason = before[0], before[2]
             if record_id and record_id not in ids:
                 ids.add(record_id)
@@ -129,7 +191,22 @@ def _read(
             elif reason:
                 yield RecordError(source, rel, reason)
             continue
-        item = _read_one(path, rel, source, {"path": rel, "folder": label, "tags": tags}, documents)
+        try:
+            raw = _load(path)
+        except OSError as exc:
+            # Not read this run: the next run tries again, and the record it made stays.
+            record_id = before[0] if before is not None and before[0] else None
+            if before is not None:
+                done[key] = before
+            unsure = unsure or record_id is None
+            yield RecordError(source, rel, _why_unread(exc), id=record_id)
+            continue
+        meta = {"path": rel, "folder": label, "tags": tags}
+        item = (
+            message_to_item(raw, source=source, where=rel, meta=meta, documents=documents)
+            if isinstance(raw, bytes)
+            else RecordError(source, rel, raw)
+        )
         if isinstance(item, MemoryRecord):
             done[key] = [item.id, stamp, None]
             ids.add(item.id)
@@ -141,30 +218,23 @@ def _read(
             # Files not reached yet keep last run's entries, so a killed run resumes here.
             merged = {**known, **done}
             yield SourceState(source, {"messages": merged}, mode=mode, why=why)
-    yield SourceState(source, {"messages": done}, mode=mode, complete=True, why=why)
+    # A run that missed messages keeps last run's entries for them, as a checkpoint does.
+    end = {**known, **done} if unsure else done
+    yield SourceState(source, {"messages": end}, mode=mode, complete=not unsure, why=why)
 
 
-def _read_one(
-    path: Path,
-    rel: str,
-    source: str,
-    meta: dict[str, Any],
-    documents: DocumentReader | None = None,
-) -> MemoryRecord | RecordError:
-    try:
-        size = path.stat().st_size
-        if size > MAX_MESSAGE_BYTES:
-            return RecordError(
-                source, rel, f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
-            )
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return RecordError(
-            source, rel, "the file went away while reading (moved by a mail client?)"
-        )
-    except OSError as exc:
-        return RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
-    return message_to_item(raw, source=source, where=rel, meta=meta, documents=documents)
+def _load(path: Path) -> bytes | str:
+    """Return a message file's bytes, or why it is refused (too large); raise OSError."""
+    size = path.stat().st_size
+    if size > MAX_MESSAGE_BYTES:
+        return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
+    return path.read_bytes()
+
+
+def _why_unread(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "the file went away while reading (moved by a mail client?)"
+    return f"cannot read the file: {exc.strerror or exc}"
 
 
 @resumable_importer(prunes_incrementally=True)
@@ -190,6 +260,12 @@ async def from_maildir(
     yielded as :class:`~memtrails.records.Seen`; one whose tags changed is read again (its
     record is updated). The whole tree is listed every run, so the run is complete and a
     prune forgets messages that were deleted.
+
+    A folder that cannot be listed, or a file that cannot be read (a symlink loop, no
+    permission), is a :class:`~memtrails.records.RecordError` naming it, and the rest is
+    read. A file not read keeps the record it made (the error carries its id) and is read
+    again next run; where a message may be missing without being gone (a folder not listed,
+    a file not read that made no known record) the run is not ``complete``: nothing is pruned.
 
     Args:
         path: the Maildir (or a folder of Maildirs).

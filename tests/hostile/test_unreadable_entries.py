@@ -1,0 +1,149 @@
+"""Folder walkers (Maildir, Slack export, .eml folder) meeting entries they cannot read: a
+symlink loop, a folder that refuses listing, a file that refuses reading. Each is a named
+error, the rest is imported, and a prune never forgets what could not be looked at."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails import Memory
+from memtrails.add import add_path
+from memtrails.records import ImportReport
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def reasons(report: ImportReport) -> dict[str, str]:
+    return {e.where: e.reason for e in report.errors}
+
+
+def loop(folder: Path, a: str, b: str) -> None:
+    """Make ``a`` and ``b`` symlinks to each other: looking at either fails with ELOOP."""
+    os.symlink(b, folder / a)
+    os.symlink(a, folder / b)
+
+
+def deny(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
+    """Refuse listing ``locked`` and opening what is inside it, as another user's folder
+    refuses (root cannot be refused by chmod, so the refusal is faked at the calls)."""
+    real_scandir, real_open, real_io_open = os.scandir, os.open, io.open
+    inside = str(locked) + os.sep
+
+    def refuse(path: Any) -> None:
+        text = os.fsdecode(path)
+        if text == str(locked) or text.startswith(inside):
+            raise PermissionError(13, "Permission denied", text)
+
+    def scandir(path: Any = ".") -> Any:
+        refuse(path)
+        return real_scandir(path)
+
+    def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
+        refuse(path)
+        return real_open(path, *args, **kwargs)
+
+    def io_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(path, int):
+            refuse(path)
+        return real_io_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(io, "open", io_open)  # Path.read_bytes opens with it
+
+
+async def ids(memory: Memory, *wanted: str) -> list[str]:
+    """The ids among ``wanted`` that the memory holds."""
+    return [i for i in wanted if await memory.get(i) is not None]
+
+
+# -- Maildir ------------------------------------------------------------------------------
+
+
+def _mail(n: int) -> bytes:
+    return f"From: a@x\nSubject: message {n}\nMessage-ID: <{n}@x>\n\nbody walrus {n}\n".encode()
+
+
+def _maildir(root: Path) -> Path:
+    """INBOX with three messages in cur/ and one in new/, and a Maildir++ folder with one."""
+    for box in ("cur", "new", "tmp", ".Lists/cur"):
+        (root / box).mkdir(parents=True)
+    for n in (1, 2, 3):
+        (root / "cur" / f"{n}.host:2,S").write_bytes(_mail(n))
+    (root / "new" / "4.host").write_bytes(_mail(4))
+    (root / ".Lists" / "cur" / "5.host:2,").write_bytes(_mail(5))
+    return root
+
+
+_ALL = ("1@x", "2@x", "3@x", "4@x", "5@x")
+
+
+async def test_a_symlink_loop_in_cur_is_one_error_and_prune_keeps_the_box(
+    tmp_path: Path,
+) -> None:
+    root = _maildir(tmp_path / "Maildir")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await add_path(memory, root)).added == 5
+        loop(root / "cur", "loop1", "loop2.host:2,S")
+        (root / "cur" / "6.host:2,S").write_bytes(_mail(6))
+        report = await add_path(memory, root, prune=True)
+        assert (report.added, report.unchanged, report.removed) == (1, 5, 0)
+        assert await ids(memory, *_ALL, "6@x") == [*_ALL, "6@x"]
+    got = reasons(report)
+    assert set(got) == {"cur/loop1", "cur/loop2.host:2,S"}
+    assert all("Too many levels of symbolic links" in r for r in got.values())
+
+
+async def test_a_first_import_beside_a_loop_reads_every_message(tmp_path: Path) -> None:
+    root = _maildir(tmp_path / "Maildir")
+    loop(root / "new", "x.host", "y.host")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, root)
+        assert await ids(memory, *_ALL) == list(_ALL)
+    assert (report.added, sorted(reasons(report))) == (5, ["new/x.host", "new/y.host"])
+
+
+@pytest.mark.parametrize("locked", ["cur", ".Lists", ".Lists/cur"])
+async def test_a_folder_that_cannot_be_listed_is_named_and_not_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, locked: str
+) -> None:
+    root = _maildir(tmp_path / "Maildir")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await add_path(memory, root)).added == 5
+        (root / "new" / "6.host").write_bytes(_mail(6))
+        deny(monkeypatch, root / locked)
+        report = await add_path(memory, root, prune=True)
+        monkeypatch.undo()
+        assert (report.added, report.removed) == (1, 0)
+        assert await ids(memory, *_ALL, "6@x") == [*_ALL, "6@x"]
+        # listed again, the folder needs no re-read and a prune works again
+        (root / "cur" / "1.host:2,S").unlink()
+        again = await add_path(memory, root, prune=True)
+        assert (again.added, again.removed, again.errors) == (0, 1, [])
+    assert "cannot list the folder: Permission denied" in reasons(report)[locked]
+
+
+async def test_a_known_message_that_cannot_be_read_keeps_its_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _maildir(tmp_path / "Maildir")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await add_path(memory, root)
+        # a mail client flags message 1 (it must be read again), which then refuses reading
+        os.rename(root / "cur" / "1.host:2,S", root / "cur" / "1.host:2,FS")
+        deny(monkeypatch, root / "cur" / "1.host:2,FS")
+        report = await add_path(memory, root, prune=True)
+        monkeypatch.undo()
+        assert report.removed == 0 and await ids(memory, "1@x") == ["1@x"]
+        assert "Permission denied" in reasons(report)["cur/1.host:2,FS"]
+        # readable again: it is read on the next run, not remembered as an error
+        again = await add_path(memory, root, prune=True)
+        assert (again.updated, again.errors) == (1, [])
+        one = await memory.get("1@x")
+        assert one is not None and one.meta["tags"] == ["flagged", "seen"]
