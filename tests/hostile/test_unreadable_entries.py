@@ -5,6 +5,7 @@ error, the rest is imported, and a prune never forgets what could not be looked 
 from __future__ import annotations
 
 import io
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -147,3 +148,71 @@ async def test_a_known_message_that_cannot_be_read_keeps_its_record(
         assert (again.updated, again.errors) == (1, [])
         one = await memory.get("1@x")
         assert one is not None and one.meta["tags"] == ["flagged", "seen"]
+
+
+# -- Slack export -------------------------------------------------------------------------
+
+
+def _say(text: str, ts: str) -> str:
+    return json.dumps([{"type": "message", "user": "U1", "text": text, "ts": ts}])
+
+
+def _slack(root: Path) -> Path:
+    """#general with days 1 and 4 (2 and 3 come later), #random with one day."""
+    for channel in ("general", "random"):
+        (root / channel).mkdir(parents=True)
+    (root / "users.json").write_text('[{"id": "U1", "name": "ann"}]')
+    (root / "channels.json").write_text('[{"id": "C1", "name": "general"}]')
+    (root / "general" / "2024-01-01.json").write_text(_say("hello narwhal", "1700000001.0001"))
+    (root / "general" / "2024-01-04.json").write_text(_say("bye narwhal", "1700000004.0001"))
+    (root / "random" / "2024-01-01.json").write_text(_say("a walrus", "1700000009.0001"))
+    return root
+
+
+_SAID = ("general/1700000001.0001", "general/1700000004.0001", "random/1700000009.0001")
+_LOOPED = ["general/2024-01-02.json", "general/2024-01-03.json"]
+
+
+async def test_a_symlink_loop_among_day_files_is_named_and_the_other_days_import(
+    tmp_path: Path,
+) -> None:
+    root = _slack(tmp_path / "export")
+    loop(root / "general", "2024-01-02.json", "2024-01-03.json")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await add_path(memory, root)
+        assert await ids(memory, *_SAID) == list(_SAID)
+        again = await add_path(memory, root)  # resumed: the loop is still named
+        pruned = await add_path(memory, root, prune=True)
+        assert await ids(memory, *_SAID) == list(_SAID)
+    assert (first.added, sorted(reasons(first))) == (3, _LOOPED)
+    assert "Too many levels of symbolic links" in reasons(first)[_LOOPED[0]]
+    assert sorted(reasons(again)) == _LOOPED
+    assert (pruned.removed, sorted(reasons(pruned))) == (0, _LOOPED)
+
+
+async def test_a_channel_folder_that_cannot_be_listed_is_named_and_not_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _slack(tmp_path / "export")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await add_path(memory, root)).added == 3
+        deny(monkeypatch, root / "random")
+        report = await add_path(memory, root, prune=True)
+        monkeypatch.undo()
+        assert (report.unchanged, report.removed) == (2, 0)
+        assert await ids(memory, *_SAID) == list(_SAID)
+    assert reasons(report) == {
+        "random": "cannot list the channel folder (Permission denied); its messages were not read"
+    }
+
+
+async def test_a_users_file_that_cannot_be_read_is_named_not_taken_for_missing(
+    tmp_path: Path,
+) -> None:
+    root = _slack(tmp_path / "export")
+    (root / "users.json").unlink()
+    loop(root, "users.json", "people.json")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, root)
+        assert await ids(memory, *_SAID) == list(_SAID)
+    assert "Too many levels of symbolic links" in reasons(report)["users.json"]

@@ -70,9 +70,11 @@ async def from_slack_export(
       changed, appeared or disappeared: the names written into every record may differ.
 
     A channel whose earlier day files changed (a day added before the last one, a file
-    edited or, in a folder, rewritten with a new mtime, as a fresh unzip does) is read in
-    full, the others still incrementally; if no day file at all could be skipped, the run
-    counts as full. A full run is ``complete`` unless a day file could not be read.
+    edited or, in a folder, rewritten with a new mtime, as a fresh unzip does), or one of
+    which could not be read last run, is read in full, the others still incrementally; if no
+    day file at all could be skipped, the run counts as full. A full run is ``complete``
+    unless a day file or a channel folder could not be read (a symlink loop, no permission:
+    each is a :class:`RecordError` naming it, and the rest is read); then nothing is pruned.
 
     Hostile or damaged archives: each member is read whole (one JSON document), so a member
     over ``limits.max_file_bytes`` (128 MiB by default) is not read, nor is a zip member of more

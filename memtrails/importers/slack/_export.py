@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import zipfile
 import zlib
 from pathlib import Path
@@ -69,6 +70,8 @@ class Export:
         self._inflated = 0  # bytes inflated out of the zip so far
         self._budget = 0.0  # the most the zip may inflate to in all
         self.unsafe: list[str] = []  # zip members whose names lead outside the export
+        # Folders (and entries) of an export folder that could not be listed: (name, why).
+        self.unlisted: list[tuple[str, str]] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
         if path.is_dir():
@@ -128,17 +131,46 @@ class Export:
                 "download the export again, or unzip what can be recovered and import the folder",
             ) from exc
 
-    @staticmethod
-    def _scan_folder(root: Path) -> dict[str, list[str]]:
+    def _scan_folder(self, root: Path) -> dict[str, list[str]]:
+        """List the channel folders and their day files; what cannot be listed goes to
+        ``unlisted``, a day file that cannot be looked at is listed (reading it says why)."""
         channels: dict[str, list[str]] = {}
+        folders: list[str] = []
         with os.scandir(root) as entries:
-            folders = sorted(e.name for e in entries if e.is_dir() and not e.name.startswith("."))
-        for name in folders:
-            with os.scandir(root / name) as entries:
-                days = sorted(e.name for e in entries if DAY_FILE.match(e.name) and e.is_file())
+            for e in entries:
+                if e.name.startswith("."):
+                    continue
+                try:
+                    if e.is_dir():
+                        folders.append(e.name)
+                except OSError as exc:
+                    if not e.name.endswith(".json"):  # a name file: reading it says why
+                        self.unlisted.append((e.name, f"cannot read ({exc.strerror or exc})"))
+        for name in sorted(folders):
+            try:
+                days = self._day_files(root / name)
+            except OSError as exc:
+                why = exc.strerror or exc
+                self.unlisted.append((name, f"cannot list the channel folder ({why})"))
+                continue
             if days:
                 channels[name] = days
         return channels
+
+    @staticmethod
+    def _day_files(folder: Path) -> list[str]:
+        days: list[str] = []
+        with os.scandir(folder) as entries:
+            for e in entries:
+                if not DAY_FILE.match(e.name):
+                    continue
+                try:
+                    if not e.is_file():
+                        continue
+                except OSError:
+                    pass  # a symlink loop, no permission: kept, so that its error is named
+                days.append(e.name)
+        return sorted(days)
 
     def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
         names: list[str] = []
@@ -177,7 +209,12 @@ class Export:
                 return False
             return True
         assert self._root is not None
-        return (self._root / member).is_file()
+        try:
+            return stat.S_ISREG(os.stat(self._root / member).st_mode)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except OSError:
+            return True  # there but it cannot be looked at: reading it says why
 
     def stamp(self, member: str) -> str:
         """Return what changes when a member's content does, without reading it.
@@ -189,7 +226,10 @@ class Export:
             info = self._zip.getinfo(self._prefix + member)
             return f"{info.file_size}:{info.CRC:08x}"
         assert self._root is not None
-        st = (self._root / member).stat()
+        try:
+            st = (self._root / member).stat()
+        except OSError as exc:  # it cannot be read either: reading it says why
+            return f"unreadable:{exc.errno}"
         return f"{st.st_size}:{st.st_mtime_ns}"
 
     def read(self, member: str) -> bytes:

@@ -78,7 +78,7 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
     """
     reader = Names(export)
     reader.load_metadata()
-    found = len(reader.errors) + len(export.unsafe)
+    found = len(reader.errors) + len(export.unsafe) + len(export.unlisted)
     saved, _ = _saved_channels(state, reader.metadata)
     vouched = 0
     for channel, days in export.channels.items():
@@ -101,11 +101,14 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         yield RecordError(
             reader.source, name, "member name leads outside the export (absolute or ..): not read"
         )
+    for name, reason in export.unlisted:
+        yield RecordError(reader.source, name, f"{reason}; its messages were not read")
     saved, why = _saved_channels(state, reader.metadata)
     done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
     skipped = False  # whether any day file was left unread
     vouched = 0  # records in the day files left unread: counted unchanged
-    broken = False  # whether a day file could not be read: its messages are unknown
+    # Whether a day file (or a channel folder) could not be read: its messages are unknown.
+    broken = bool(export.unlisted)
 
     def position(final: bool) -> SourceState:
         channels = {
@@ -133,12 +136,14 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             # Bot names the skipped days taught a full pass, for the messages after.
             reader.bots.update(bots)
             skipped = skipped or start > 0
+        failed = False  # a day file before the last one could not be read
         for n in range(start, len(days)):
             reader.learned = {}
             member = f"{channel}/{days[n]}"
             messages = day_messages(reader, member)
             if isinstance(messages, RecordError):
                 broken = True
+                failed = failed or n < len(days) - 1
                 yield messages
                 continue
             for item in message_items(reader, channel, member, messages):
@@ -150,6 +155,9 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             # Nothing read (the last day file read before is gone): the old position holds.
             done[channel] = entry
         else:
+            # A day file that failed is tried (and its error named) again next run: a
+            # digest that matches nothing makes the next run read the channel whole.
+            before = "" if failed else before
             done[channel] = {"last": days[-1], "before": before, "bots": bots, "records": kept}
         yield position(final=False)  # after the channel's records, never before
     yield position(final=True)
