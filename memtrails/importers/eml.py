@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import AsyncGenerator, Iterator, Sequence
 from contextlib import aclosing
 from pathlib import Path
@@ -31,8 +32,10 @@ async def from_eml(
     A folder is walked recursively for ``*.eml`` (any case), in sorted order of the paths
     relative to it, so runs are deterministic. A file that cannot be read or parsed gives a
     RecordError whose ``where`` is its path relative to the folder (its name for a single
-    file); records carry that path in ``meta["path"]``. A leading mbox ``From `` line is
-    ignored.
+    file), as does a folder below that cannot be listed; records carry that path in
+    ``meta["path"]``. When a folder or a file could not be read (a symlink loop, no
+    permission), a last ``SourceState`` says the run is not ``complete``: a prune forgets
+    nothing. A leading mbox ``From `` line is ignored.
 
     Two files holding one mail (the same Message-ID, and the same words give or take a list
     footer) give one record: the first in that order; when there were such copies, a last
@@ -68,11 +71,11 @@ async def from_eml(
         name = source if source is not None else default_source(root)
 
         def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
-            listed = _list(root, name)
+            listed, unlisted = _list(root, name)
             if names is not None:
-                listed = sorted((rel, root / rel) for rel in names)
+                listed, unlisted = sorted((rel, root / rel) for rel in names), []
             documents = DocumentReader()  # a worker process, started on the first attachment
-            return Closing(_read_eml(name, listed, documents), documents)
+            return Closing(_read_eml(name, listed, documents, unlisted), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -82,43 +85,72 @@ async def from_eml(
 
 
 def eml_count(root: Path) -> int:
-    """Return how many ``.eml`` files :func:`from_eml` reads from a folder (1 for a file).
+    """Return how many items :func:`from_eml` yields for a folder: a message or an error each
+    (1 for a file).
 
     Raises:
         SourceError: the folder cannot be read.
     """
-    return len(_list(root, str(root)))
+    listed, unlisted = _list(root, str(root))
+    return len(listed) + len(unlisted)
 
 
-def _list(root: Path, source: str) -> list[tuple[str, Path]]:
-    """Return (relative name, path) of the files to read, sorted; raise if root is unusable."""
+def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
+    """Return (relative name, path) of the files to read, sorted, and (relative name, why) of
+    the folders below that could not be listed; raise if root is unusable."""
     try:
         if root.is_file():
             with open(root, "rb"):  # one file that cannot be opened: the whole input fails
                 pass
-            return [(root.name, root)]
+            return [(root.name, root)], []
         if not root.exists():
             raise SourceError(source, "no such file or folder")
         if not root.is_dir():
             raise SourceError(source, "not a file or a folder")
-        with os.scandir(root):  # rglob skips unreadable folders silently; the root must not be
+        with os.scandir(root):  # a folder below that cannot be listed is named; the root fails
             pass
-        found = [
-            (p.relative_to(root).as_posix(), p)
-            for p in root.rglob("*")
-            if p.suffix.lower() == ".eml" and p.is_file()
-        ]
     except PermissionError as exc:
         raise SourceError(source, "permission denied") from exc
     except OSError as exc:
         raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
-    return sorted(found)
+    found: list[tuple[str, Path]] = []
+    unlisted: list[tuple[str, str]] = []
+
+    def not_listed(exc: OSError) -> None:
+        rel = Path(exc.filename or root).relative_to(root).as_posix()
+        unlisted.append((rel, f"cannot list the folder: {exc.strerror or exc}"))
+
+    for here, _dirs, files in os.walk(root, onerror=not_listed):
+        for name in files:
+            path = Path(here, name)
+            if path.suffix.lower() == ".eml" and _may_be_file(path):
+                found.append((path.relative_to(root).as_posix(), path))
+    return sorted(found), sorted(unlisted)
+
+
+def _may_be_file(path: Path) -> bool:
+    """Tell whether a path is a file, or something that cannot be looked at (a symlink loop,
+    no permission): reading it then names the error, instead of it being left out unsaid."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False  # gone, or a link to nothing
+    except OSError:
+        return True
 
 
 def _read_eml(
-    source: str, files: list[tuple[str, Path]], documents: DocumentReader | None = None
+    source: str,
+    files: list[tuple[str, Path]],
+    documents: DocumentReader | None = None,
+    unlisted: list[tuple[str, str]] | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     book = MailBook()
+    for rel, why in unlisted or []:
+        yield RecordError(source, rel, f"{why}; its messages were not read")
+    # A message not read may still be there (a folder not listed, a file that refused
+    # reading): then the run is not complete, and a prune forgets nothing.
+    unsure = bool(unlisted)
     for rel, file in files:
         try:
             size = file.stat().st_size
@@ -131,6 +163,7 @@ def _read_eml(
                 continue
             raw = file.read_bytes()
         except OSError as exc:
+            unsure = True
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
         item = message_to_item(
@@ -144,8 +177,8 @@ def _read_eml(
         placed = book.place(item) if isinstance(item, MemoryRecord) else item
         if placed is not None:
             yield placed
-    if book.duplicates:
-        yield SourceState(source, {}, complete=True, duplicates=book.duplicates)
+    if book.duplicates or unsure:
+        yield SourceState(source, {}, complete=not unsure, duplicates=book.duplicates)
 
 
 def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:

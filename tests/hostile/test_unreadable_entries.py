@@ -216,3 +216,40 @@ async def test_a_users_file_that_cannot_be_read_is_named_not_taken_for_missing(
         report = await add_path(memory, root)
         assert await ids(memory, *_SAID) == list(_SAID)
     assert "Too many levels of symbolic links" in reasons(report)["users.json"]
+
+
+# -- a folder of .eml files (read as one kind: ``--kind eml``) ----------------------------
+
+
+def _emls(root: Path) -> Path:
+    (root / "sub").mkdir(parents=True)
+    for rel, n in (("a.eml", 1), ("b.eml", 2), ("sub/c.eml", 3)):
+        (root / rel).write_bytes(_mail(n))
+    return root
+
+
+async def test_an_eml_symlink_loop_is_named_not_left_out_unsaid(tmp_path: Path) -> None:
+    root = _emls(tmp_path / "saved")
+    loop(root, "x.eml", "y.eml")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await add_path(memory, root, kind="eml")
+        pruned = await add_path(memory, root, kind="eml", prune=True)
+        assert await ids(memory, "1@x", "2@x", "3@x") == ["1@x", "2@x", "3@x"]
+    assert (pruned.unchanged, pruned.removed, sorted(reasons(pruned))) == (3, 0, ["x.eml", "y.eml"])
+    assert "Too many levels of symbolic links" in reasons(pruned)["x.eml"]
+
+
+async def test_an_eml_folder_that_cannot_be_listed_is_named_and_not_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _emls(tmp_path / "saved")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await add_path(memory, root, kind="eml")).added == 3
+        deny(monkeypatch, root / "sub")
+        report = await add_path(memory, root, kind="eml", prune=True)
+        monkeypatch.undo()
+        assert (report.unchanged, report.removed) == (2, 0)
+        assert await ids(memory, "1@x", "2@x", "3@x") == ["1@x", "2@x", "3@x"]
+    assert reasons(report) == {
+        "sub": "cannot list the folder: Permission denied; its messages were not read"
+    }
