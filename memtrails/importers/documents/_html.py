@@ -201,21 +201,15 @@ def _decode(data: bytes) -> str:
     ):
         if data.startswith(bom):
             return data[len(bom) :].decode(codec, "replace")
-    if found := _CHARSET.search(data[:4096]):
-        label = found[1].decode("ascii").lower()
-        label = "windows-1252" if label in _AS_1252 else label
-        try:
-            codec = codecs.lookup(label).name
-        except LookupError:
-            codec = None
-        # A page saved as UTF-8 by an editor keeps its old <meta> more often than not: bytes
-        # that are UTF-8 are read as such whatever it says, unless it names a UTF-16.
-        if codec is not None and not codec.startswith("utf-16"):
-            try:
-                return data.decode("utf-8")
-            except UnicodeDecodeError:
-                return data.decode(codec, "replace")
+    named = _CHARSET.search(data[:4096])
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        pass
+    # Bytes that are UTF-8 were read as such above, whatever the <meta> says: a page saved as
+    # UTF-8 by an editor keeps its old <meta> more often than not.
+    label = named[1].decode("ascii").lower() if named else "windows-1252"
+    try:
+        return data.decode("windows-1252" if label in _AS_1252 else label, "replace")
+    except LookupError:  # no such codec, or not a text one ("base64")
         return data.decode("windows-1252", "replace")
