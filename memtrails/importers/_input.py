@@ -10,17 +10,26 @@ import os
 import stat
 import sys
 import threading
+import zlib
 from pathlib import Path
 from typing import IO, Any, BinaryIO, cast
 
 from .._exceptions import SourceError
 
-__all__ = ["COMPRESSED_SUFFIXES", "Input", "compression_of", "open_input", "strip_compression"]
+__all__ = [
+    "COMPRESSED_SUFFIXES",
+    "DamagedInput",
+    "Input",
+    "compression_of",
+    "open_input",
+    "strip_compression",
+]
 
 #: File name endings of the compressed forms read as streams, and their formats.
 COMPRESSED_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz"}
 _MAGIC = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
 _HEAD = 64 * 1024
+_PIECE = 8 * 1024  # decompressed bytes read at a time
 
 
 def compression_of(head: bytes) -> str | None:
@@ -37,6 +46,32 @@ def strip_compression(name: str) -> str:
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name
+
+
+class DamagedInput(OSError):
+    """The compressed data of an input is damaged or cut short: nothing after it can be read.
+
+    Everything decompressed before the damage has been handed out. An ``OSError``, so that
+    code catching read errors catches it; importers report it as the input's one error
+    ("cannot read further") and keep the records read before it.
+    """
+
+
+# What decompressors raise on bad data: zlib and lzma their own errors, gzip ``BadGzipFile``
+# (an OSError: a bad CRC, garbage after the data), bz2 an OSError, all ``EOFError`` when the
+# data is cut short.
+_DAMAGE: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error, lzma.LZMAError)
+
+
+def _damage(name: str, exc: Exception) -> str:
+    """Say what is wrong with the ``name`` data, in words, with the decompressor's own."""
+    if isinstance(exc, OSError) and exc.errno is not None:  # the disk, not the data
+        return f"cannot read the {name} file ({exc.strerror or exc})"
+    if isinstance(exc, EOFError):
+        return f"the {name} data is cut short ({exc})"
+    if name == "gzip" and "Not a gzipped file" in str(exc):
+        return f"bytes after the end of the gzip data are not gzip ({exc})"
+    return f"the {name} data is damaged ({exc})"
 
 
 class _Counting(io.RawIOBase):
@@ -82,7 +117,10 @@ class _Replay(io.RawIOBase):
         if self._at != 0:
             raise ValueError("head() after reading started")
         while len(self._kept) < n:
-            more = self._stream.read(n - len(self._kept))
+            try:
+                more = self._stream.read(n - len(self._kept))
+            except DamagedInput:
+                break  # what came before the damage; reading the rest raises it again
             if not more:
                 break
             self._kept += more
@@ -108,12 +146,55 @@ class _Replay(io.RawIOBase):
             super().close()
 
 
-def _decompressor(name: str, fileobj: IO[bytes]) -> IO[bytes]:
+class _Guarded(io.RawIOBase):
+    """A decompressor's output, every way it can fail turned into one :class:`DamagedInput`.
+
+    The one place where decompression errors are caught: what reads an :class:`Input` (the
+    kind detection, every importer) sees one exception type. Once damaged, every later read
+    raises the same error again: a decompressor's state after a failure is undefined.
+    """
+
+    def __init__(
+        self, name: str, decompressor: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
+    ) -> None:
+        self._name = name
+        self._inner = decompressor
+        self.damage: str | None = None  # what is wrong, once a read met it
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.damage is not None:
+            raise DamagedInput(self.damage)
+        try:
+            # A little at a time (``read1``, 8 KiB at most): what one read decompressed
+            # before it met the damage is lost with it (measured on an xz file damaged
+            # 3/4 in: 64 KiB reads kept 151 of its 222 intact lines, 8 KiB reads 215).
+            data = self._inner.read1(min(len(buffer), _PIECE))
+        except _DAMAGE as exc:
+            self.damage = _damage(self._name, exc)
+            raise DamagedInput(self.damage) from exc
+        n = len(data)
+        buffer[:n] = data
+        return n
+
+    def close(self) -> None:
+        try:
+            self._inner.close()
+        finally:
+            super().close()
+
+
+def _decompressor(name: str, fileobj: IO[bytes]) -> _Guarded:
+    inner: gzip.GzipFile | bz2.BZ2File | lzma.LZMAFile
     if name == "gzip":
-        return cast("IO[bytes]", gzip.GzipFile(fileobj=fileobj, mode="rb"))
-    if name == "bzip2":
-        return bz2.BZ2File(fileobj, mode="rb")
-    return lzma.LZMAFile(fileobj, mode="rb")
+        inner = gzip.GzipFile(fileobj=fileobj, mode="rb")
+    elif name == "bzip2":
+        inner = bz2.BZ2File(fileobj, mode="rb")
+    else:
+        inner = lzma.LZMAFile(fileobj, mode="rb")  # noqa: SIM115 (closed by _Guarded)
+    return _Guarded(name, inner)
 
 
 class Input:
@@ -136,6 +217,7 @@ class Input:
         counted: _Counting | None,
         replay: _Replay | None,
         raw: IO[bytes] | None = None,
+        guard: _Guarded | None = None,
     ) -> None:
         self.given = given
         self.file = file
@@ -146,6 +228,7 @@ class Input:
         self._counted = counted
         self._replay = replay
         self._raw = raw  # a decompressor does not close the file it reads
+        self._guard = guard
         self._lock = threading.Lock()
         self._closed = False
 
@@ -155,12 +238,20 @@ class Input:
         return self.regular and self.compression is None
 
     @property
+    def damage(self) -> str | None:
+        """What is wrong with the compressed data, once reading (or ``head``) met it."""
+        return self._guard.damage if self._guard is not None else None
+
+    @property
     def path(self) -> Path | None:
         """The file's path, or None for standard input."""
         return None if self.given == "-" else Path(self.given)
 
     def head(self, n: int = _HEAD) -> bytes:
         """Return the first ``n`` bytes of the (decompressed) stream without consuming them.
+
+        Compressed data damaged within them gives those before the damage (maybe none):
+        the importer that reads the input next meets the damage and reports it.
 
         Raises:
             ValueError: reading has already started.
@@ -256,6 +347,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
     name = source or given
     raw, st = _raw_open(given, name)
     regular = stat.S_ISREG(st.st_mode)
+    guard: _Guarded | None = None
     try:
         if regular:
             magic = os.pread(raw.fileno(), 8, 0)
@@ -277,7 +369,8 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
                     counted=None,
                     replay=None,
                 )
-            replay = _Replay(_decompressor(compression, raw))
+            guard = _decompressor(compression, raw)
+            replay = _Replay(cast("IO[bytes]", guard))
             return Input(
                 given,
                 cast(BinaryIO, io.BufferedReader(replay, buffer_size=_HEAD)),
@@ -288,12 +381,15 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
                 counted=None,
                 replay=replay,
                 raw=raw,
+                guard=guard,
             )
         counted = _Counting(raw)
         outer = _Replay(io.BufferedReader(counted))
         compression = compression_of(outer.head(8))
+        guard = None
         if compression is not None:
-            outer = _Replay(_decompressor(compression, io.BufferedReader(outer)))
+            guard = _decompressor(compression, io.BufferedReader(outer))
+            outer = _Replay(cast("IO[bytes]", guard))
         return Input(
             given,
             cast(BinaryIO, io.BufferedReader(outer, buffer_size=_HEAD)),
@@ -304,6 +400,7 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
             counted=counted,
             replay=outer,
             raw=raw,
+            guard=guard,
         )
     except OSError as exc:
         raw.close()

@@ -1,14 +1,76 @@
-"""What ``from_jsonl`` opens: its records one by one, or its lines unparsed for the digests."""
+"""What ``from_jsonl`` opens: its records one by one, or its lines unparsed for the digests;
+and how it reads lines, bounded, from any stream."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from typing import Any
+import io
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+from typing import Any, BinaryIO, Protocol
 
 from ..items import RawItem
 from ..records import MemoryRecord, RecordError, SourceState
 
-__all__ = ["JsonlSource"]
+__all__ = ["UTF16_BOMS", "JsonlSource", "Lines", "bounded_lines", "utf16_lines"]
+
+#: The byte order marks a UTF-16 file starts with (little- and big-endian).
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
+
+
+class Lines(Protocol):
+    """What lines are read from: a binary file or stream, or :func:`utf16_lines`."""
+
+    def readline(self, size: int = -1, /) -> bytes: ...
+
+
+def bounded_lines(f: Lines, limit: int) -> Iterator[tuple[bytes, int]]:
+    """Yield each line (at most ``limit`` bytes of it) and its full length in bytes.
+
+    A longer line is never held whole: only its first ``limit + 1`` bytes are kept, the rest
+    is read past in pieces.
+    """
+    while True:
+        raw = f.readline(limit + 1)
+        if not raw:
+            return
+        size = len(raw)
+        if size > limit and not raw.endswith(b"\n"):
+            rest, ended = _pass_line(f)
+            size += rest
+            raw = b"\n" if ended else b""  # only whether it ended matters now
+        yield raw, size
+
+
+def _pass_line(f: Lines) -> tuple[int, bool]:
+    """Read past the rest of a line; return its length and whether it ended with a newline.
+
+    By ``readline`` pieces, never a seek back: a compressed file or a pipe cannot seek.
+    """
+    size = 0
+    while piece := f.readline(_SKIP_PIECE):
+        size += len(piece)
+        if piece.endswith(b"\n"):
+            return size, True
+    return size, False
+
+
+class _Utf8Lines:
+    """A UTF-16 file's lines, handed out encoded as UTF-8."""
+
+    def __init__(self, f: BinaryIO) -> None:
+        self._text = io.TextIOWrapper(f, encoding="utf-16", errors="replace", newline="\n")
+
+    def readline(self, size: int = -1, /) -> bytes:
+        return self._text.readline(size).encode("utf-8")
+
+
+def utf16_lines(f: BinaryIO) -> Lines:
+    """Return the lines of a UTF-16 file (with its byte order mark) as UTF-8 bytes.
+
+    ``readline``'s size counts characters here: a line's UTF-8 bytes stay bounded (four a
+    character at most). Bytes that are not UTF-16 (an odd byte at the end) become U+FFFD.
+    """
+    return _Utf8Lines(f)
 
 
 class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):

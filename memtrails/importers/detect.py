@@ -69,6 +69,8 @@ def _sniff_input(stream: Input) -> str | None:
         raise SourceError(stream.given, f"cannot read: {exc}") from exc
     name = strip_compression(Path(stream.given).name)
     kind = sniff(head, name)
+    if kind is None and stream.damage is not None:  # damaged before its kind shows
+        raise SourceError(stream.given, f"cannot read: {stream.damage}")
     first = head.split(b"\n", 1)[0]
     if kind is None and not stream.regular and b":" in first and not first.startswith(b"{"):
         return "eml"  # one message on a pipe: ``memtrails add - < message.eml``
@@ -247,8 +249,11 @@ def _file_kind(file: Path) -> str | None:
             head = stream.head(4096) if stream.regular else b""
             kind = sniff(head, strip_compression(name)) if head else None
             actually_compressed = stream.compression is not None
+            damage = stream.damage
     except (SourceError, OSError, EOFError, ValueError) as exc:
         return f"skip:cannot read it: {exc}" if compressed else "files"
+    if kind is None and damage is not None:
+        return f"skip:cannot read it: {damage}"
     if kind is not None and kind != "eml":
         return kind
     if kind == "eml" and not compressed:

@@ -9,7 +9,7 @@ import sys
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from .._exceptions import SourceError
 from .._measure import measure
@@ -18,8 +18,8 @@ from ..items import RawItem, RawLine
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
-from ._input import Input, open_input, strip_compression
-from ._jsonl_source import JsonlSource
+from ._input import DamagedInput, Input, open_input, strip_compression
+from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, utf16_lines
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import default_source
 from .contract import resumable_importer
@@ -43,7 +43,6 @@ _CHAT_AUTHORS = frozenset({"speaker", "sender", "role"})
 _NAMING = frozenset({"title", "author", "thread"})  # fields an integer may give, as a string
 _BOM = b"\xef\xbb\xbf"
 _LINE = RecordStep("JSON Lines", "line")
-_SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
 #: The most JSON values (objects, arrays, numbers, strings...) one line may hold. Parsed,
 #: each costs Python 30-90 bytes, so a 64 MB line of ``{},{},...`` would take 1.5 GB: such a
 #: line is refused before it is parsed. No record holds this many (one is refused past
@@ -245,36 +244,6 @@ def _too_deep(limits: Limits) -> str:
     return f"nests deeper than {limits.max_depth} levels (Limits.max_depth)"
 
 
-def _lines(f: BinaryIO, limit: int) -> Iterator[tuple[bytes, int]]:
-    """Yield each line (at most ``limit`` bytes of it) and its full length in bytes.
-
-    A longer line is never held whole: only its first ``limit + 1`` bytes are kept, the rest
-    is read past in pieces.
-    """
-    while True:
-        raw = f.readline(limit + 1)
-        if not raw:
-            return
-        size = len(raw)
-        if size > limit and not raw.endswith(b"\n"):
-            rest, ended = _pass_line(f)
-            size += rest
-            raw = b"\n" if ended else b""  # only whether it ended matters now
-        yield raw, size
-
-
-def _pass_line(f: BinaryIO) -> tuple[int, bool]:
-    """Read past the rest of a line; return its length and whether it ended with a newline."""
-    size = 0
-    while piece := f.read(_SKIP_PIECE):
-        end = piece.find(b"\n")
-        if end >= 0:
-            f.seek(end + 1 - len(piece), os.SEEK_CUR)  # back to the start of the next line
-            return size + end + 1, True
-        size += len(piece)
-    return size, False
-
-
 def _read(
     path: Path | Input,
     source: str,
@@ -291,7 +260,11 @@ def _read(
     f = stream.file
     name = Path(strip_compression(stream.given))
     with stream:
-        why = why_not_resumable(f, state) if stream.seekable else "not a plain file"
+        # A UTF-16 file is read as its text, re-encoded: its byte offsets are not the lines'.
+        utf16 = stream.head(2) in UTF16_BOMS
+        seekable = stream.seekable and not utf16
+        lines = utf16_lines(f) if utf16 else f
+        why = why_not_resumable(f, state) if seekable else "not a plain file"
         if why is None and state is not None:
             mode, offset, line_no = "incremental", int(state["offset"]), int(state["lines"])
             skipped = int(state.get("records", 0))
@@ -320,45 +293,50 @@ def _read(
                     needle not in raw or item.id != f"{name.name}:{where}"
                 )
 
-        if stream.seekable:
+        if seekable:
             f.seek(offset)
-        for raw, size in _lines(f, limits.max_line_bytes):
-            finished = raw.endswith(b"\n")
-            if following and not finished and size <= limits.max_line_bytes and _torn(raw):
-                break  # still being written: it is read whole after the next change
-            item: RawItem | None
-            if size > limits.max_line_bytes:
-                item = RecordError(
-                    source,
-                    f"line {line_no + 1}",
-                    f"line of {size:,} bytes is over {limits.max_line_bytes:,} "
-                    "(Limits.max_line_bytes); not read",
-                )
-            else:
-                if line_no == 0 and raw.startswith(_BOM):
-                    raw = raw[len(_BOM) :]
-                if salt is None:
-                    item = _guarded(raw, line_no + 1, name, source, mapping, kind, limits)
-                elif raw.strip():
-                    # Parsed later, and only when the digest is not one the folder knows;
-                    # the position below counts it as a record until then (``settle``).
-                    where = line_no + 1
-                    key = digest(raw, 0 if needle in raw else where)
-                    item = RawLine(key, source, raw, where, parse)
+        try:
+            for raw, size in bounded_lines(lines, limits.max_line_bytes):
+                finished = raw.endswith(b"\n")
+                if following and not finished and size <= limits.max_line_bytes and _torn(raw):
+                    break  # still being written: it is read whole after the next change
+                item: RawItem | None
+                if size > limits.max_line_bytes:
+                    item = RecordError(
+                        source,
+                        f"line {line_no + 1}",
+                        f"line of {size:,} bytes is over {limits.max_line_bytes:,} "
+                        "(Limits.max_line_bytes); not read",
+                    )
                 else:
-                    item = None
-            if item is not None:
-                yield item
-            if not finished:
-                break  # a last line still being written: read again next time
-            records += isinstance(item, MemoryRecord | RawLine)
-            line_no += 1
-            offset += size
-            # After the line's record, never before: a saved position covers only records
-            # that reach the folder ahead of it.
-            if line_no % checkpoint_every == 0 and stream.seekable:
-                yield position()
-        if stream.seekable:
+                    if line_no == 0 and raw.startswith(_BOM):
+                        raw = raw[len(_BOM) :]
+                    if salt is None:
+                        item = _guarded(raw, line_no + 1, name, source, mapping, kind, limits)
+                    elif raw.strip():
+                        # Parsed later, and only when the digest is not one the folder knows;
+                        # the position below counts it as a record until then (``settle``).
+                        where = line_no + 1
+                        key = digest(raw, 0 if needle in raw else where)
+                        item = RawLine(key, source, raw, where, parse)
+                    else:
+                        item = None
+                if item is not None:
+                    yield item
+                if not finished:
+                    break  # a last line still being written: read again next time
+                records += isinstance(item, MemoryRecord | RawLine)
+                line_no += 1
+                offset += size
+                # After the line's record, never before: a saved position covers only records
+                # that reach the folder ahead of it.
+                if line_no % checkpoint_every == 0 and seekable:
+                    yield position()
+        except DamagedInput as exc:
+            # Damaged compressed data: the lines before it are read, the rest cannot be.
+            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {exc}")
+            return
+        if seekable:
             yield position(complete=mode == "full")
 
 
@@ -418,9 +396,12 @@ def from_jsonl(
     ``sender``/``role``; at from ``at``/``timestamp``/``date``/``created_at``/``time``; thread
     from ``thread``/``thread_id``/``session_id``/``conversation_id``/``session``/
     ``conversation`` (a string or an integer); kind from ``kind``.
-    Keys not used go into ``meta``. Blank lines and a UTF-8 BOM are skipped. A line that is
-    not a JSON object, or whose mapped field has the wrong type, becomes a ``RecordError``
-    naming the line, and the import goes on.
+    Keys not used go into ``meta``. Blank lines and a UTF-8 BOM are skipped; a file that
+    starts with a UTF-16 byte order mark is read as UTF-16 (in full, without positions). A
+    line that is not a JSON object, or whose mapped field has the wrong type, becomes a
+    ``RecordError`` naming the line, and the import goes on. Damaged or cut-short compressed
+    data ends the file with one ``RecordError`` (``cannot read further: ...``) at the line
+    where it starts; the lines before it are read.
 
     Args:
         path: the ``.jsonl`` file (``.gz``, ``.bz2`` or ``.xz`` compressed, a pipe, or an

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import lzma
 import os
-import zlib
 from collections import deque
 from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
 from contextlib import aclosing
@@ -30,7 +28,8 @@ _BOM = b"\xef\xbb\xbf"
 _LINE_LIMIT = 1 << 20  # read at most 1 MiB per readline: a newline-free file stays bounded
 _CHUNK = 16  # items per worker-thread hop; each carries only decoded text, not attachments
 
-_READ_ERRORS = (OSError, EOFError, lzma.LZMAError, zlib.error)
+# Damaged compressed data comes as one OSError (``_input.DamagedInput``), whatever the format.
+_READ_ERRORS = OSError
 
 
 @resumable_importer()
