@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
 from ..limits import Limits
-from ..records import Item, MemoryRecord, RecordError, Seen
+from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
 from .contract import Opening, resumable
 from .files._entries import file_id
-from .files._ignore import kept_tree
+from .files._ignore import UNREADABLE_FOLDER, kept_tree
 from .mail.sniff import may_be_saved_message
 from .registry import importer, importers, kinds
 
@@ -122,6 +122,9 @@ class Part:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (where, why)
     opened: Input | None = None  # the file being read, once its import started
     names: tuple[str, ...] | None = None  # the mail files of a folder, when not all *.eml
+    # Part of the folder could not be listed, so ``names`` may miss some of its mail: the run
+    # is not complete, and a prune forgets none of the source's records.
+    unlisted: bool = False
 
     def position(self) -> int:
         """Return the bytes of this part's file read so far (0 before its import starts)."""
@@ -220,13 +223,27 @@ def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
     # Said once, by the notes part (its walk's own word on them is left out as claimed).
     skipped += [(file_id(where), why) for where, why in left_out]
     claimed.update(file_id(where) for where, _ in left_out)
+    unlisted = any(why.startswith(UNREADABLE_FOLDER) for _, why in left_out)
     out: list[Part] = []
-    if notes or skipped:
+    if notes or (skipped and not mails):
         out.append(Part(given, "files", root, source, claimed=frozenset(claimed), skipped=skipped))
     if mails:
-        mail_source = source if not notes else source + "/*.eml"
+        # A folder of mail alone is one source, its own name; what it left out is said by
+        # the mail part. (A notes part of the same source, there only to say so, pruned
+        # every message its walk did not list as a note: all of them.)
+        mail_source, said = (source, skipped) if not notes else (source + "/*.eml", [])
         # The messages found, not every *.eml below: hidden and ignored ones are left out.
-        out.append(Part(f"{given} (.eml)", "eml", root, mail_source, names=tuple(mails)))
+        out.append(
+            Part(
+                f"{given} (.eml)",
+                "eml",
+                root,
+                mail_source,
+                names=tuple(mails),
+                skipped=said,
+                unlisted=unlisted,
+            )
+        )
     return out + parts
 
 
@@ -334,7 +351,7 @@ def open_part(
             names=part.names,
             following=following,
         )
-        if not part.skipped and not part.claimed:
+        if not part.skipped and not part.claimed and not part.unlisted:
             return items  # the importer itself, with its extras (``raw_lines``)
         return _less_claimed(part, items)
 
@@ -345,13 +362,18 @@ def open_part(
 
 
 async def _less_claimed(part: Part, items: AsyncGenerator[Item, None]) -> AsyncIterator[Item]:
+    stated = False
     for where, why in part.skipped:
         yield RecordError(part.source, where, f"skipped: {why}", id=where)
     async with aclosing(items) as it:
         async for item in it:
             if part.claimed and _is_claimed(item, part.claimed):
                 continue
+            if part.unlisted and isinstance(item, SourceState):
+                stated, item = True, replace(item, complete=False)
             yield item
+    if part.unlisted and not stated:  # an importer that states nothing is taken as complete
+        yield SourceState(part.source, {}, complete=False)
 
 
 def _is_claimed(item: Item, claimed: frozenset[str]) -> bool:

@@ -253,3 +253,24 @@ async def test_an_eml_folder_that_cannot_be_listed_is_named_and_not_pruned(
     assert reasons(report) == {
         "sub": "cannot list the folder: Permission denied; its messages were not read"
     }
+
+
+async def test_a_mail_folder_without_kind_given_prunes_nothing_it_could_not_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without --kind the folder is planned by detect: a folder of mail alone had a notes
+    # part of the same source, there only to say what was left out, and its prune forgot
+    # every message (they were read again and re-embedded; the unlisted one was lost).
+    root = _emls(tmp_path / "saved")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await add_path(memory, root)).added == 3
+        loop(root, "x.eml", "y.eml")
+        looped = await add_path(memory, root, prune=True)
+        assert (looped.added, looped.removed, looped.unchanged) == (0, 0, 3)
+        assert {"x.eml", "y.eml"} <= set(reasons(looped))
+        deny(monkeypatch, root / "sub")
+        denied = await add_path(memory, root, prune=True)
+        monkeypatch.undo()
+        assert (denied.added, denied.removed) == (0, 0)
+        assert "sub" in reasons(denied)
+        assert await ids(memory, "1@x", "2@x", "3@x") == ["1@x", "2@x", "3@x"]

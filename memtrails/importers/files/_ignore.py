@@ -14,7 +14,10 @@ from pathspec import GitIgnoreSpec
 
 from ._entries import MEMORY_FOLDER, NotRegularFile, is_memory_folder, list_folder, read_regular
 
-__all__ = ["IgnoreFile", "ignored", "kept_tree", "read_ignore"]
+__all__ = ["UNREADABLE_FOLDER", "IgnoreFile", "ignored", "kept_tree", "read_ignore"]
+
+#: How a folder the walk could not list is said (``kept_tree``'s ``left_out``).
+UNREADABLE_FOLDER = "cannot read the folder"
 
 # pathspec reads "X/**/" as if it matched X itself; git matches only folders under X.
 _UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
@@ -151,7 +154,7 @@ def kept_tree(
         try:
             listing = list_folder(here)
         except OSError as exc:
-            _note(left_out, rel or ".", f"cannot read the folder ({exc})")
+            _note(left_out, rel or ".", f"{UNREADABLE_FOLDER} ({exc})")
             continue
         if listing.has_gitignore:
             ignore = read_ignore(here / ".gitignore", rel)
