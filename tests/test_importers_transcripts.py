@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import collect, records
 
 from memtrails import Memory
 from memtrails.importers.detect import detect_kind, plan
 from memtrails.importers.transcripts import TOOL_CHARS, from_agent_transcripts
 from memtrails.records import MemoryRecord, SourceState
+from memtrails.testing import HashingEmbedder
 
 DATA = Path(__file__).parent / "data" / "transcripts"
 CLAUDE = DATA / "claude"
@@ -124,3 +127,30 @@ async def test_a_field_of_another_type_keeps_what_the_session_knew(tmp_path: Pat
     assert second.text == "second" and second.title == "claude-code session in shop"
     assert second.meta["project"] == "/home/ann/shop" and second.meta["branch"] == "main"
     assert "model" not in second.meta
+
+
+async def test_a_folder_that_cannot_be_listed_is_named_and_its_sessions_not_pruned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sessions = tmp_path / "sessions"
+    shutil.copytree(CLAUDE, sessions / "claude")
+    shutil.copytree(CODEX, sessions / "codex")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await memory.ingest(from_agent_transcripts(sessions))
+        locked, real_scandir = str(sessions / "codex"), os.scandir
+
+        def scandir(path: Any = ".") -> Any:
+            if os.fsdecode(path) == locked:  # another user's folder (root ignores chmod)
+                raise PermissionError(13, "Permission denied", locked)
+            return real_scandir(path)
+
+        monkeypatch.setattr(os, "scandir", scandir)
+        again = await memory.ingest(from_agent_transcripts(sessions), full=True, prune=True)
+        monkeypatch.undo()
+        # Before, the folder was passed over unsaid and the full run pruned its sessions.
+        assert [(e.where, e.reason) for e in again.errors] == [
+            ("codex", "cannot list the folder: Permission denied; its sessions were not read")
+        ]
+        codex = records(await collect(from_agent_transcripts(CODEX)))
+        assert (again.removed, again.unchanged) == (0, first.added - len(codex))
+        assert all([await memory.get(t.id) for t in codex])

@@ -78,12 +78,17 @@ def is_transcript(head: bytes) -> bool:
     return {"id", "timestamp", "instructions"} <= first.keys()  # older Codex
 
 
-def _jsonl_files(root: Path, depth: int = 4) -> Iterator[Path]:
-    """Yield the ``.jsonl`` files under ``root`` (at most ``depth`` folders down), sorted."""
+def _jsonl_files(
+    root: Path, unlisted: list[tuple[Path, str]] | None = None, depth: int = 4
+) -> Iterator[Path]:
+    """Yield the ``.jsonl`` files under ``root`` (at most ``depth`` folders down), sorted; a
+    folder that cannot be listed goes into ``unlisted`` with why."""
     try:
         with os.scandir(root) as listing:
             entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
+    except OSError as exc:
+        if unlisted is not None:
+            unlisted.append((root, exc.strerror or str(exc)))
         return
     for entry in entries:
         if entry.name.startswith("."):
@@ -91,7 +96,7 @@ def _jsonl_files(root: Path, depth: int = 4) -> Iterator[Path]:
         if entry.is_file(follow_symlinks=False) and entry.name.endswith(".jsonl"):
             yield Path(entry.path)
         elif depth > 0 and entry.is_dir(follow_symlinks=False):
-            yield from _jsonl_files(Path(entry.path), depth - 1)
+            yield from _jsonl_files(Path(entry.path), unlisted, depth - 1)
 
 
 def is_transcript_file(path: Path) -> bool:
@@ -306,8 +311,17 @@ def _head_digest(f: Any, upto: int) -> str:
 def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) -> Iterator[Item]:
     saved = (state or {}).get("files")
     saved = saved if isinstance(saved, dict) else {}
-    files = [root] if root.is_file() else list(_jsonl_files(root))
+    unlisted: list[tuple[Path, str]] = []
+    files = [root] if root.is_file() else list(_jsonl_files(root, unlisted))
     done: dict[str, list[Any]] = {}
+    # A folder that could not be listed, or a file not read, may hold sessions the folder
+    # has: the run is then not complete, and a prune forgets none of them.
+    unsure = bool(unlisted)
+    for folder, why in unlisted:
+        where = folder.relative_to(root).as_posix() if folder != root else "."
+        yield RecordError(
+            source, where, f"cannot list the folder: {why}; its sessions were not read"
+        )
     resumed = False
     skipped = 0  # turns before the resume points: unchanged, not read again
     count = 0
@@ -350,13 +364,18 @@ def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) 
                 head = _head_digest(f, offset)
                 done[rel] = [head, offset, line_no, session.saved(), turns]
         except OSError as exc:
+            unsure = True
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
             continue
         if count >= every:
             count = 0
             yield SourceState(source, {"files": {**saved, **done}}, mode=_mode(resumed))
     yield SourceState(
-        source, {"files": done}, mode=_mode(resumed), complete=not resumed, skipped=skipped
+        source,
+        {"files": done},
+        mode=_mode(resumed),
+        complete=not resumed and not unsure,
+        skipped=skipped,
     )
 
 
