@@ -167,7 +167,8 @@ def build_queries(
         records: every record imported into the dev memory.
         notes_source: the ``source`` of the notes folder's records.
         quotes: how many reply -> quoted message queries to draw.
-        dated: how many "in <Month> <Year>" queries to draw.
+        dated: how many "in <Month> <Year>" queries to draw (each also asked as "before",
+            "after" or "since" a month beside its own: category ``dated-side``).
         seed: the draw's seed (the dev set is the same on every run).
     """
     rng = random.Random(seed)
@@ -242,6 +243,16 @@ def build_queries(
         query = Query(text, "dated", {key})
         query.ignore = _containing(snippet, squashed) - query.answers
         out.append(query)
+        # The same mail asked for by the time on one side of it: "before" the month after
+        # its own, "after" the month before, "since" its own month (by rule, in turn).
+        side = ("before", "after", "since")[n_dated % 3]
+        shift = {"before": 1, "after": -1, "since": 0}[side]
+        year, month = divmod(when.year * 12 + when.month - 1 + shift, 12)
+        directed = Query(
+            f"{side} {_MONTHS[month]} {year}: {snippet}", "dated-side", {key}, kind=side
+        )
+        directed.ignore = query.ignore
+        out.append(directed)
         n_dated += 1
 
     # 3. Hand-written questions: the notes folder, a Slack channel, and no answer at all.

@@ -69,7 +69,7 @@ if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main c
 # Importers name a record's source by the resolved path: the dev set compares with those.
 CORPORA = CORPORA.resolve()
 
-CATEGORIES = ["quoted", "dated", "notes", "chat", "conv", "lconv", "xlang"]
+CATEGORIES = ["quoted", "dated", "dated-side", "notes", "chat", "conv", "lconv", "xlang"]
 # The conversational part's questions by kind (see data/conversations.txt); "multi": the
 # answer needs two turns, either found counts (the long chats, data/long/).
 CONV_KINDS = [
@@ -202,9 +202,19 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     """Return hit@1/5/10 and MRR@k per category and overall (queries with an answer)."""
     out: dict[str, Any] = {}
     answered = [r for r in rows if not _no_answer(r)]
-    others = [r for r in answered if r["category"] not in ("conv", "lconv", "xlang")]
+    # "all" and "non-conv" stay the sets earlier passes measured: the dated mails asked for
+    # by the time on one side of them (issue 32, twelfth pass) are reported apart.
+    kept = [r for r in answered if r["category"] != "dated-side"]
+    others = [r for r in kept if r["category"] not in ("conv", "lconv", "xlang")]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
+        *(
+            (
+                f"dated-side:{k}",
+                [r for r in answered if r["category"] == "dated-side" and r["kind"] == k],
+            )
+            for k in ("before", "after", "since")
+        ),
         *(
             (f"{c}:{k}", [r for r in answered if r["category"] == c and r["kind"] == k])
             for c in ("conv", "lconv")
@@ -215,7 +225,7 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
             for k in XLANG_KINDS
         ),
         ("non-conv", others),
-        ("all", answered),
+        ("all", kept),
     ]:
         if not group:
             continue
@@ -236,6 +246,7 @@ def _no_answer(row: dict[str, Any]) -> bool:
 
 def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the no-answer / answered trade-off over thresholds of the confidence signal."""
+    rows = [r for r in rows if r["category"] != "dated-side"]  # as before they were added
     none = [r for r in rows if _no_answer(r)]
     found = [r for r in rows if not _no_answer(r) and r["rank"]]
     levels = sorted({r["signal"] for r in none + found if r["signal"] > float("-inf")})

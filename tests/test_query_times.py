@@ -134,6 +134,54 @@ async def test_last_week_counts_from_the_time_asked(tmp_path: Path) -> None:
         assert later[0].id == "may"
 
 
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("what did we use before 2020?", None, "2020-01-01"),
+        ("who led it prior to Q2 2023", None, "2023-04-01"),
+        ("what did we run until last month", None, "2024-05-01"),  # the month itself too
+        ("what changed after May 2023", "2023-06-01", None),
+        ("what broke after last week?", "2024-04-29", None),
+        ("anything new following 3 April 2024?", "2024-04-04", None),
+        ("what did we have before the summer of 2023", None, "2023-06-01"),
+    ],
+)
+def test_a_time_after_before_or_since_is_all_the_time_on_that_side(
+    query: str, start: str | None, end: str | None
+) -> None:
+    # "before 2020" lifted the records written in 2020: the one year it did not ask for.
+    [(a, b)] = query_windows(query, NOW)
+    assert (day(a) if start else None, day(b) if end else None) == (start, end)
+    assert (start is None) == (a < -(10**15)) and (end is None) == (b > 10**15)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "notes from 2019",
+        "written by Ana in 2019",
+        "what did Ana say before we moved in 2019",
+        "how has he been getting to work since 2019?",  # what began then, said then
+    ],
+)
+def test_a_word_that_does_not_govern_the_time_leaves_it_as_named(query: str) -> None:
+    [(a, b)] = query_windows(query, NOW)
+    assert (day(a), day(b)) == ("2019-01-01", "2020-01-01")
+
+
+async def test_before_and_after_pick_the_record_on_their_side(tmp_path: Path) -> None:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(
+            [
+                MemoryRecord(id=f"y{year}", text="We moved the build to a new CI runner", at=at)
+                for year, at in ((2019, "2019-03-02T10:00:00Z"), (2021, "2021-09-14T10:00:00Z"))
+            ]
+        )
+        before = await memory.search("which CI runner did we move to before 2020?", now=NOW)
+        after = await memory.search("which CI runner did we move to after 2020?", now=NOW)
+    assert (before[0].id, after[0].id) == ("y2019", "y2021")
+
+
 async def test_the_index_is_asked_for_what_was_written_in_the_one_time_named(
     tmp_path: Path, embedder: Any
 ) -> None:

@@ -301,6 +301,55 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     if named := times_in_english(query):
         query = f"{query} ; {named}"
     now = now or datetime.now(UTC)
+    return _directed(query, now, _named_windows(query, now))
+
+
+# Words that turn the one time named right after them into all the time before or after it:
+# "before 2020" asks for what was written before 2020, not in it (it lifted 2020's records).
+# "from" is not one ("notes from 2019" are in 2019); nor "by", which names authors; nor
+# "since": "How has he been getting to college since January 2024?" asks about what began
+# then, and the turn that says so was written then (opened to every later turn, it came
+# second on the dev set; benchmarks/README.md, issue 32, twelfth pass).
+_DIRECTION = re.compile(
+    r"\b(before|prior\s+to|earlier\s+than|until|till|up\s+to|after|later\s+than"
+    r"|following)\s+",
+    re.IGNORECASE,
+)
+_ENDS_BEFORE = {"before", "prior to", "earlier than"}  # up to the time's start
+_ENDS_WITH = {"until", "till", "up to"}  # up to its end, the time itself included
+# "after", "later than", "following": from its end on
+# The times JavaScript's Date can hold (epoch ms): the open end of such a window.
+_EARLIEST, _LATEST = -8_640_000_000_000_000, 8_640_000_000_000_000
+
+
+def _directed(query: str, now: datetime, windows: Windows) -> Windows:
+    """Return ``windows`` opened toward the past or the future where the one time they are
+    is named right after a word of :data:`_DIRECTION`; else as they are."""
+    if len(windows) != 1:
+        return windows  # "before May": May of every year has no one before
+    start, end = windows[0]
+    for m in _DIRECTION.finditer(query):
+        words = query[m.end() :].split()[:6]
+        if words and words[0].lower() == "the":  # "before the summer of 2023"
+            words = words[1:]
+        for n in range(1, len(words) + 1):
+            # The time must begin at the word after the direction: "before we moved in
+            # 2019" names 2019 three words later, and "before" does not govern it.
+            if _named_windows("in " + " ".join(words[:n]), now) != windows:
+                continue
+            if _named_windows("in " + " ".join(words[1:n]), now) == windows:
+                break
+            word = " ".join(m.group(1).lower().split())
+            if word in _ENDS_BEFORE:
+                return ((_EARLIEST, start),)
+            if word in _ENDS_WITH:
+                return ((_EARLIEST, end),)
+            return ((end, _LATEST),)
+    return windows
+
+
+def _named_windows(query: str, now: datetime) -> Windows:
+    """The windows of the times ``query`` names, as :func:`query_windows` says, not opened."""
     full = date_window(query)
     # A range of months ends in the month-and-year date_window reads; a season or a quarter
     # with its year is narrower than the year alone.
