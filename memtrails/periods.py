@@ -116,7 +116,7 @@ def bounds(
             continue
         try:
             out.append(At(_period(value, now)[end]))
-        except ValueError as exc:
+        except (ValueError, OverflowError) as exc:  # 9999-12-31's end is past datetime's
             raise ValueError(
                 f"{option} {value!r} is not a date I can read ({exc}); {HINT}"
             ) from None

@@ -167,6 +167,31 @@ async def test_the_guard_refuses_what_it_must_and_the_service_keeps_serving(
     assert status["records"] == BUILT and status["service"]["pid"] == service.info.pid
 
 
+async def test_pipes_devices_deep_bodies_and_odd_filters_are_answered(
+    service: Service, home: Path
+) -> None:
+    # A FIFO held the import request open until some writer came (and the service's stop
+    # behind it); /dev/zero never ended; a body nested 100,000 deep was a 500; a lone
+    # surrogate in a filter a 500 (TypeError in the index's filter).
+    fifo = home.parent / "a-pipe"
+    os.mkfifo(fifo)
+    deep = b'{"query": "eggs", "a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    refused = [
+        ("POST", "/v1/imports", {"json": {"paths": [str(fifo)], "kind": "jsonl"}}, "a pipe"),
+        ("POST", "/v1/imports", {"json": {"paths": ["/dev/zero"], "kind": "jsonl"}}, "a pipe"),
+        ("POST", "/v1/search", {"content": deep}, "too deep"),
+    ]
+    for method, path, kw, why in refused:
+        response = await service.http.request(method, path, timeout=30, **kw)
+        assert response.status_code == 400 and why in response.json()["error"], response.text
+    for key in ("kind", "source", "author"):
+        odd = b'{"query": "eggs", "%s": "\\udc80"}' % key.encode()
+        response = await service.http.post("/v1/search", content=odd, timeout=30)
+        assert response.status_code == 200 and response.json()["count"] == 0, response.text
+    assert (await service.json("GET", "/v1/imports"))["imports"] == []
+    assert (await service.json("GET", "/v1/status"))["records"] == BUILT
+
+
 async def test_search_get_sources_and_forget(service: Service) -> None:
     found = await service.json("POST", "/v1/search", json={"query": "ducks lay eggs", "k": 3})
     first = found["results"][0]

@@ -115,6 +115,8 @@ def find_service(home: Path) -> ServiceInfo | None:
         pid, host, port = int(info["pid"]), str(info["host"]), int(info["port"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    if not 0 < pid < 1 << 31:  # os.kill raises OverflowError past a pid_t: not a service's
+        return None
     if pid == os.getpid() or not _alive(pid) or not _holds_lock(home, pid):
         return None
     token = read_token(home)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import stat
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +44,27 @@ class ImportRequest:
     limits: Limits = field(default_factory=Limits)
 
 
+def _not_a_stream(path: str) -> None:
+    """Refuse a pipe or a device given as a path (blocking: one stat).
+
+    Opening a FIFO waits for a writer, and /dev/zero never ends: the request (and the
+    service's shutdown behind it) waited with them. A stream goes through the ingest
+    endpoint, or ``memtrails add`` reads it.
+
+    Raises:
+        ValueError: ``path`` is neither a file nor a folder.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return  # missing or unreadable: planning says which, as for any path
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ValueError(
+            f"path {path!r} is a pipe or a device, not a file or folder: send what it holds "
+            "through the ingest endpoint, or import it with `memtrails add`"
+        )
+
+
 async def plan_import(
     memory: Memory, request: ImportRequest
 ) -> tuple[str, tuple[str, ...], Runner]:
@@ -64,6 +87,8 @@ async def plan_import(
                 f"path {path!r}: give an absolute path on the service's machine (standard "
                 "input goes through the ingest endpoint)"
             )
+    for path in request.paths:
+        await asyncio.to_thread(_not_a_stream, path)
     parts: list[Part] = []
     try:
         for path in request.paths:
@@ -167,6 +192,8 @@ async def body_records(
             obj = json.loads(line)
         except ValueError as exc:
             return RecordError(source, f"line {number}", f"not JSON: {exc}")
+        except RecursionError:
+            return RecordError(source, f"line {number}", "not a record: JSON nested too deep")
         if not isinstance(obj, dict):
             return RecordError(source, f"line {number}", "not a JSON object")
         error = obj.get(ERROR_KEY)

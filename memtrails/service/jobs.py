@@ -187,10 +187,10 @@ class Jobs:
         for job in self._jobs.values():
             self.cancel(job)
 
-    async def wait(self, job: Job) -> None:
-        """Wait until ``job`` has ended."""
+    async def wait(self, job: Job, timeout: float | None = None) -> None:
+        """Wait until ``job`` has ended, or ``timeout`` seconds have passed."""
         if job._task is not None:
-            await asyncio.wait([job._task])
+            await asyncio.wait([job._task], timeout=timeout)
 
     async def _run(self, job: Job, runner: Runner) -> None:
         try:

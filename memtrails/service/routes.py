@@ -28,6 +28,7 @@ __all__ = ["MAX_K", "MAX_QUERY", "Api"]
 MAX_K = 100
 MAX_QUERY = 10_000  # characters of a query
 _MAX_BATCH = 1024
+CANCEL_WAIT_S = 5.0  # how long a DELETE of an import waits for it to stop
 
 
 class Api:
@@ -155,8 +156,10 @@ class Api:
     async def cancel_import(self, request: Request) -> Response:
         job = self._job(request)
         if self.jobs.cancel(job):
-            await self.jobs.wait(job)
-        return JSONResponse(job.to_json())
+            # A reader thread stops at its next record; one inside a record that never ends
+            # (a line of /dev/zero) stops later: the answer does not wait for it (202).
+            await self.jobs.wait(job, timeout=CANCEL_WAIT_S)
+        return JSONResponse(job.to_json(), status_code=202 if job.state == "running" else 200)
 
     async def import_events(self, request: Request) -> Response:
         """Stream the job's state as NDJSON: now, after each batch, and when it ends."""
@@ -218,6 +221,8 @@ async def json_body(request: Request) -> dict[str, Any]:
         body = json.loads(data or b"{}")
     except ValueError as exc:
         raise HTTPException(400, f"the body is not JSON: {exc}") from None
+    except RecursionError:  # [[[[...]]]] 100,000 deep: no request nests so
+        raise HTTPException(400, "the body nests JSON too deep") from None
     if not isinstance(body, dict):
         raise HTTPException(400, "the body must be a JSON object")
     return body

@@ -6,6 +6,7 @@ from typing import Any
 
 import qdrant_edge as qe
 
+from ...portable import js_well_formed
 from ..scripts import SCRIPTS
 from ._base import SearchFilter
 
@@ -20,6 +21,9 @@ def edge_filter(where: SearchFilter) -> qe.Filter | None:
         if value is not None:
             # An author is matched by its words (an address, a first or last name, any
             # case), as a person names someone; kind and source exactly.
+            # Stored fields are well formed (a lone surrogate read is U+FFFD): so is what
+            # they are matched against, which Edge could not take otherwise (TypeError).
+            value = js_well_formed(value)
             match = qe.MatchText(value) if key == "author" else qe.MatchValue(value)
             must.append(qe.FieldCondition(key, match=match))
     if where.since_ms is not None or where.until_ms is not None:

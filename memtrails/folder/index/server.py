@@ -11,6 +11,7 @@ from qdrant_client.local.async_qdrant_local import AsyncQdrantLocal
 
 from ..._exceptions import IndexBackendError
 from ...embedding._base import Vector
+from ...portable import js_well_formed
 from ..scripts import SCRIPTS
 from ._base import (
     DENSE,
@@ -400,6 +401,7 @@ def server_filter(where: SearchFilter) -> models.Filter | None:
     for key in ("kind", "author", "source"):
         value = getattr(where, key)
         if value is not None:
+            value = js_well_formed(value)  # as stored (see _edge_filter)
             # An author by its words, as the Edge index matches it: every word of the value a
             # whole word of the author, in any case (Qdrant's word tokenizer on a field
             # without a text index, the server and local mode alike); kind and source exactly.
