@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -138,8 +139,18 @@ def test_the_cli_check(tmp_path: Path, gsm8k_subset: Callable[[int], Path]) -> N
     assert unreadable.exit_code == 1
     assert unreadable.output.strip().splitlines() == [
         f"Error: {log}: line at byte 0 is not a memtrails log line (uid or fingerprint of the "
-        "wrong length)"
+        "wrong length); move that line out of the file by hand (keep a copy of the file first) "
+        "and run the command again, or restore the folder from a backup"
     ]
+    # A last line another program wrote: the message gives the command that cuts it off.
+    log.write_bytes(log.read_bytes().replace(b'"fp":"zz', b'"fp":"', 1))
+    size = log.stat().st_size
+    with log.open("ab") as f:
+        f.write(b"GARBAGE{{{\n")
+    appended = runner.invoke(main, ["status", "--home", str(home)])
+    assert appended.exit_code == 1 and f"`truncate -s {size} {log}`" in appended.output
+    os.truncate(log, size)
+    assert runner.invoke(main, ["status", "--home", str(home)]).exit_code == 0
     missing = runner.invoke(main, ["check", "--home", str(tmp_path / "nothing")])
     assert missing.exit_code == 1 and "no memory folder at" in missing.output
     assert not (tmp_path / "nothing").exists()

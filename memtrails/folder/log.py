@@ -243,10 +243,24 @@ class RecordLog:
                     yield parse(line, offset), offset
                 except (ValueError, KeyError, UnicodeDecodeError) as exc:
                     raise FolderFormatError(
-                        f"{self.path}: line at byte {offset} is not a memtrails log line ({exc})"
+                        f"{self.path}: line at byte {offset} is not a memtrails log line "
+                        f"({exc}); {_foreign_line_hint(self.path, offset, len(line), self.size)}"
                     ) from exc
                 cut = nl + 1
             rest = data[cut:]
 
     def close(self) -> None:
         os.close(self._fd)
+
+
+def _foreign_line_hint(path: Path, offset: int, length: int, size: int) -> str:
+    """What to do about a log line memtrails did not write (an edit, another program)."""
+    if offset + length + 1 >= size:
+        return (
+            f"it is the last line: cut it off with `truncate -s {offset} {path}` (keep a copy "
+            "of the file first) and run the command again"
+        )
+    return (
+        "move that line out of the file by hand (keep a copy of the file first) and run the "
+        "command again, or restore the folder from a backup"
+    )

@@ -137,7 +137,13 @@ class Table:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{path}{suffix}").unlink(missing_ok=True)
             table = cls(path)
-        table.sync(log)
+        try:
+            table.sync(log)
+        except BaseException:
+            # A log line it cannot read: the open fails, and its transaction must not hold
+            # the file locked for the next open in this process ("database is locked").
+            table.abandon()
+            raise
         return table, (f"rebuilt {TABLE_FILE} from the log: {why}" if why else None)
 
     @classmethod
@@ -375,6 +381,13 @@ class Table:
             self._commit()
         if self._changed and len(self._sources) > 1:
             self._keep_per_source()
+        self._db.close()
+
+    def abandon(self) -> None:
+        """Close without keeping what is pending (an open that failed part way)."""
+        if self._open_tx:
+            self._db.execute("ROLLBACK")
+            self._open_tx = False
         self._db.close()
 
     def _keep_per_source(self) -> None:
