@@ -10,12 +10,15 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
 from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
-from mcp.types import CallToolResult, ToolAnnotations
+from mcp.shared.message import SessionMessage
+from mcp.types import CallToolResult, JSONRPCError, ToolAnnotations
 from pydantic import Field
 
 from .._exceptions import MemtrailsError
@@ -309,10 +312,28 @@ def _import_kind() -> Any:
 
 async def _run_stdio(server: MCPServer) -> None:
     """Serve on stdio as the SDK does, reading requests through :class:`RequestLines`: a line
-    over 1 MiB or holding a lone surrogate escape is answered, not dropped."""
-    async with stdio_server(stdin=RequestLines(sys.stdin.buffer)) as (read, write):  # type: ignore[arg-type]
+    the SDK would drop unanswered (not JSON, no request, over 1 MiB) is answered with an error."""
+    lines = RequestLines(sys.stdin.buffer)
+    async with (
+        stdio_server(stdin=lines) as (read, write),  # type: ignore[arg-type]
+        anyio.create_task_group() as tasks,
+    ):
+        tasks.start_soon(_answer, lines.replies, write)
         low = server._lowlevel_server  # what run_stdio_async runs, given our input
         await low.run(read, write, low.create_initialization_options())
+        tasks.cancel_scope.cancel()
+
+
+async def _answer(
+    replies: MemoryObjectReceiveStream[JSONRPCError],
+    write: MemoryObjectSendStream[SessionMessage],
+) -> None:
+    """Write the reader's answers to refused lines, beside the SDK's own answers."""
+    try:
+        async for reply in replies:
+            await write.send(SessionMessage(reply))
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        pass  # the server has stopped: there is no one left to answer
 
 
 def _version() -> str:
