@@ -184,12 +184,26 @@ async def test_pipes_devices_deep_bodies_and_odd_filters_are_answered(
     for method, path, kw, why in refused:
         response = await service.http.request(method, path, timeout=30, **kw)
         assert response.status_code == 400 and why in response.json()["error"], response.text
-    for key in ("kind", "source", "author"):
+    for key, status, count in (("kind", 200, 0), ("author", 200, 0), ("source", 400, None)):
         odd = b'{"query": "eggs", "%s": "\\udc80"}' % key.encode()
         response = await service.http.post("/v1/search", content=odd, timeout=30)
-        assert response.status_code == 200 and response.json()["count"] == 0, response.text
+        assert response.status_code == status, response.text  # a source that names none: 400
+        assert response.json().get("count") == count
     assert (await service.json("GET", "/v1/imports"))["imports"] == []
     assert (await service.json("GET", "/v1/status"))["records"] == BUILT
+    # A source named as the CLI takes it, by its file's name; one that names none is a 400
+    # (both matched nothing, unsaid).
+    whole = (await service.json("GET", "/v1/sources"))["sources"][0]["source"]
+    by_name = {"query": "eggs", "source": os.path.basename(whole.rstrip("/"))}
+    found = await service.json("POST", "/v1/search", json=by_name)
+    assert found["count"] > 0 and {r["source"] for r in found["results"]} == {whole}
+    for method, path, kw in (
+        ("POST", "/v1/search", {"json": {"query": "eggs", "source": "no-such-source"}}),
+        ("GET", "/v1/records", {"params": {"source": "no-such-source"}}),
+        ("GET", "/v1/get", {"params": {"id": "x", "source": "no-such-source"}}),
+    ):
+        response = await service.http.request(method, path, **kw)
+        assert response.status_code == 400 and "no source matches" in response.json()["error"]
 
 
 async def test_search_get_sources_and_forget(service: Service) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -12,59 +11,24 @@ from typing import Any
 
 import click
 
+from ..folder import source_names
 from ..folder.manifest import read_states
-from ..folder.moves import moved_name, moved_paths, read_moves
+from ..folder.moves import moved_paths, read_moves
 from ..folder.positions import LOG_MARK, describe_position
 from ..keys import record_uid
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
 
-__all__ = ["matching_sources", "resolve_source", "source_named"]
-
-
-def matching_sources(given: str, known: Iterable[str]) -> list[str]:
-    """Return the sources ``given`` names: itself, else by path, basename or a tail of it.
-
-    ``name.jsonl``, ``./name.jsonl`` and ``~/mail/name.jsonl`` name ``/home/me/mail/name.jsonl``;
-    a repository's path names its ``git:`` source. The first rule that finds any wins.
-    """
-    known = list(known)
-    if given in known:
-        return [given]
-    resolved = os.path.abspath(os.path.expanduser(given))
-    for candidate in (resolved, f"git:{resolved}"):
-        if candidate in known:
-            return [candidate]
-    tail = given.strip("/").lstrip("./")
-    plain = [(s, s.removeprefix("git:").rstrip("/")) for s in known]
-    by_name = [s for s, path in plain if os.path.basename(path) == tail]
-    if by_name:
-        return by_name
-    return [s for s, path in plain if tail and path.endswith("/" + tail)]
+__all__ = ["resolve_source", "source_named"]
 
 
 def resolve_source(given: str, known: Iterable[str], moves: Mapping[str, str] | None = None) -> str:
-    """Return the one source ``given`` names, or raise a one-line error that lists the choices.
-
-    ``moves`` (``moved.json``): a path a source moved to names that source.
-    """
-    known = list(known)
-    if moves:
-        resolved = os.path.abspath(os.path.expanduser(given))
-        for name in (resolved, f"git:{resolved}"):
-            if (kept := moved_name(name, moves)) != name and kept in known:
-                return kept
-    found = matching_sources(given, known)
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise click.ClickException(
-            f"no source matches {given!r}: the folder holds {len(known)} source"
-            f"{'' if len(known) == 1 else 's'}; `memtrails sources` lists them"
-        )
-    raise click.ClickException(
-        f"{given!r} matches {len(found)} sources ({', '.join(found[:5])}); give the whole name"
-    )
+    """Return the one source ``given`` names (:func:`memtrails.folder.source_names.resolve_source`),
+    its error as the command's."""
+    try:
+        return source_names.resolve_source(given, known, moves)
+    except source_names.SourceNameError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 async def source_named(memory: Any, given: str) -> str:

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from ..folder.moves import read_moves
-from ._sources import matching_sources
+from ..folder.source_names import matching_sources
 
 T = TypeVar("T")
 

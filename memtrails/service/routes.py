@@ -15,6 +15,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from ..folder.moves import read_moves
+from ..folder.source_names import SourceNameError, resolve_source
 from ..keys import record_uid
 from ..limits import MAX_DEPTH_CEILING, Limits
 from ..memory import Memory
@@ -89,7 +91,7 @@ class Api:
             k,
             kind=text(body, "kind"),
             author=text(body, "author"),
-            source=text(body, "source"),
+            source=await self._source(text(body, "source")),
             since=text(body, "since"),
             until=text(body, "until"),
             min_confidence=None if confidence is None else float(confidence),
@@ -101,7 +103,7 @@ class Api:
         query = dict(request.query_params)
         record_id = text(query, "id", required=True)
         assert record_id is not None
-        source = text(query, "source")
+        source = await self._source(text(query, "source"))
         record = await self.memory.get(record_id, source=source)
         if record is None:
             raise HTTPException(404, f"no record with id {record_id!r}")
@@ -111,13 +113,25 @@ class Api:
 
     async def records(self, request: Request) -> Response:
         """Every live record (of ``source``, if given), oldest first, as JSON Lines."""
-        source = text(dict(request.query_params), "source")
+        source = await self._source(text(dict(request.query_params), "source"))
 
         async def lines() -> AsyncIterator[bytes]:
             async for record in self.memory.records(source=source):
                 yield json.dumps(record.to_json(), ensure_ascii=False).encode() + b"\n"
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    async def _source(self, given: str | None) -> str | None:
+        """The one source ``given`` names, as the CLI reads it (its whole name, its path or
+        its file's name); 400 when it names none or several (it matched nothing, unsaid)."""
+        if given is None:
+            return None
+        known = self.memory._open_folder().table.sources()
+        moves = await asyncio.to_thread(read_moves, self.memory.path)
+        try:
+            return resolve_source(given, known, moves)
+        except SourceNameError as exc:
+            raise HTTPException(400, str(exc)) from None
 
     async def sources(self, request: Request) -> Response:
         status = await self.memory.status()
@@ -131,7 +145,9 @@ class Api:
 
     async def forget(self, request: Request) -> Response:
         body = await json_body(request)
-        source = text(body, "source")
+        source = await self._source(text(body, "source"))
+        if "all" in body and not isinstance(body["all"], bool):
+            raise HTTPException(400, "`all` must be true or false")
         if body.get("all") is True:
             if source is None:
                 raise HTTPException(400, "`all` forgets a whole source: give `source`")
