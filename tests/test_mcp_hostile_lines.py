@@ -1,4 +1,8 @@
-"""Malformed stdio lines: each one with an id is answered (JSON-RPC 2.0), and the server lives on."""
+"""Hostile clients of ``memtrails mcp``: malformed stdio lines, and bursts of requests.
+
+Each malformed line with an id is answered (JSON-RPC 2.0) and the server lives on; a burst
+of requests from the one client waits in line, none refused as busy.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from memtrails import FolderBusyError, Memory, MemoryRecord
+from memtrails.mcp.access import FolderAccess
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -100,3 +107,54 @@ def test_a_notification_with_an_id_in_its_params_is_still_served() -> None:
 
     line = '{"jsonrpc":"2.0","method":"notifications/x","params":{"id":3}}'
     assert verdict(line) == line
+
+
+async def _folder(tmp_path: Path, embedder: object) -> Path:
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=embedder) as memory:  # type: ignore[arg-type]
+        await memory.ingest([MemoryRecord(id="a", text="apples and pears")])
+    return home
+
+
+async def test_a_burst_of_reads_waits_in_line_past_wait(tmp_path: Path, embedder: object) -> None:
+    # Each request holds the folder longer than `wait` (0.2 s apart at least): in a burst of
+    # 12 the last waits seconds, but for its own server's reads, not another process.
+    access = FolderAccess(await _folder(tmp_path, embedder), embedder=embedder, wait=0.05)  # type: ignore[arg-type]
+    order: list[int] = []
+
+    async def read(n: int) -> int:
+        async with access.open() as memory:
+            order.append(n)
+            return (await memory.status()).records
+
+    try:
+        assert await asyncio.gather(*(read(n) for n in range(12))) == [1] * 12
+    finally:
+        await access.aclose()
+    assert order == list(range(12))  # in the order they came
+
+
+async def test_a_read_that_gives_up_its_place_leaves_the_line_moving(
+    tmp_path: Path, embedder: object
+) -> None:
+    access = FolderAccess(await _folder(tmp_path, embedder), embedder=embedder, wait=0.05)  # type: ignore[arg-type]
+
+    async def read() -> None:
+        async with access.open():
+            await asyncio.sleep(0.3)
+
+    try:
+        first = asyncio.create_task(read())
+        await asyncio.sleep(0.05)
+        quitter = asyncio.create_task(read())
+        await asyncio.sleep(0.1)
+        quitter.cancel()  # a client's notifications/cancelled, while it waits its turn
+        await asyncio.wait_for(asyncio.gather(first, read()), 30)
+        assert quitter.cancelled()
+        # The server's own import still bounds a read's wait, as another process's does.
+        async with access.open(write="mcp add"):
+            with pytest.raises(FolderBusyError, match="busy with `mcp add`"):
+                async with access.open():
+                    pass
+    finally:
+        await access.aclose()

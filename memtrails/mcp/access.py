@@ -22,6 +22,8 @@ GAP = 0.2
 """Seconds the server leaves the folder free between two requests: a waiting writer polls
 every 50 ms, so back-to-back requests cannot keep an import out."""
 
+_LOOK_AGAIN = 0.5  # seconds between looks at what holds the turn, while reads hold it
+
 
 class FolderAccess:
     """Opens the memory folder per request and keeps only the model between requests.
@@ -29,12 +31,13 @@ class FolderAccess:
     Holding the folder for the server's lifetime would lock out every ``memtrails add``
     (the folder lock and Qdrant Edge's own WAL lock both admit one process). Opening per
     request costs a log scan and a shard load, and each request sees what imports added
-    since the last one. Requests of one server run one at a time.
+    since the last one. Requests of one server run one at a time, in the order they came.
 
     Args:
         home: the memory folder.
         threads: model threads (default: the cores this process may use).
-        wait: seconds a request waits for another process's import to let go of the folder.
+        wait: seconds a request waits for an import (another process's, or this server's
+            ``add``) to let go of the folder; this server's reads wait in line unbounded.
         embedder: the model to use (yours to close); default: the one the folder's manifest
             names, loaded on the first request that needs it and closed by :meth:`aclose`.
     """
@@ -58,6 +61,7 @@ class FolderAccess:
         self._serial = asyncio.Lock()
         self._doing = "another request"  # what holds _serial, for the busy message
         self._released_at = -GAP
+        self._write_since: float | None = None  # when a write of this server took the turn
 
     async def embedder(self) -> Embedder:
         """Return the folder's model, loading it on first use (the manifest names it)."""
@@ -86,16 +90,10 @@ class FolderAccess:
         if not create and not (self.home / "manifest.json").is_file():
             model = False  # open_folder says there is no folder; no model needed for that
         embedder: Embedder | None = await self.embedder() if model else None
-        try:
-            async with asyncio.timeout(self.wait):
-                await self._serial.acquire()
-        except TimeoutError:
-            raise FolderBusyError(
-                f"this server is busy with {self._doing} in memory folder {self.home}; "
-                f"waited {self.wait:g} s for it: try again in a minute."
-            ) from None
+        await self._take_turn()
         try:
             self._doing = f"`{write}`" if write else "another request"
+            self._write_since = time.monotonic() if write else None
             pause = self._released_at + GAP - time.monotonic()
             if pause > 0:
                 await asyncio.sleep(pause)
@@ -123,7 +121,40 @@ class FolderAccess:
                 finally:
                     self._released_at = time.monotonic()
         finally:
+            self._write_since = None
             self._serial.release()
+
+    async def _take_turn(self) -> None:
+        """Wait for this server's earlier requests, in order, and take the folder's turn.
+
+        Reads wait in line however long it is: each is short, and a client that sends many
+        at once wants them all answered (``wait`` bounded the whole line, and a burst of 200
+        searches failed). Only this server's own write (an import can take minutes) is
+        waited for at most ``wait`` seconds, as another process's is.
+
+        Raises:
+            FolderBusyError: a write of this server has held the folder for ``wait`` seconds.
+        """
+        turn = asyncio.ensure_future(self._serial.acquire())
+        try:
+            while not (await asyncio.wait({turn}, timeout=self._patience()))[0]:
+                if self._write_since is not None and self._patience() <= 0:
+                    raise FolderBusyError(
+                        f"this server is busy with {self._doing} in memory folder {self.home}; "
+                        f"waited {self.wait:g} s for it: try again in a minute."
+                    )
+        except BaseException:
+            if turn.done() and not turn.cancelled() and turn.exception() is None:
+                self._serial.release()  # granted as the wait ended: give the turn on
+            else:
+                turn.cancel()  # leave the line
+            raise
+
+    def _patience(self) -> float:
+        """Seconds to wait before looking again at what holds the turn."""
+        if self._write_since is None:
+            return _LOOK_AGAIN  # a read, or a write about to take its turn
+        return max(0.0, self._write_since + self.wait - time.monotonic())
 
     async def aclose(self) -> None:
         """Close the model."""
