@@ -172,3 +172,41 @@ ERRANDS = [
         thread="travel",
     ),
 ]
+
+
+def deny(monkeypatch: Any, locked: Path) -> None:
+    """Refuse listing ``locked``, looking inside it and opening what is in it, as a folder
+    of another user refuses (root cannot be refused by chmod, so the refusal is faked at the
+    calls the walks make). ``monkeypatch``: pytest's."""
+    import io
+
+    real_scandir, real_stat, real_open, real_io_open = os.scandir, os.stat, os.open, io.open
+    inside = str(locked) + os.sep
+
+    def refuse(path: Any) -> None:
+        text = os.fsdecode(path)
+        if text == str(locked) or text.startswith(inside):
+            raise PermissionError(13, "Permission denied", text)
+
+    def scandir(path: Any = ".") -> Any:
+        refuse(path)
+        return real_scandir(path)
+
+    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(path, int) and os.fsdecode(path).startswith(inside):
+            refuse(path)  # the folder itself is seen, as a locked folder is
+        return real_stat(path, *args, **kwargs)
+
+    def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
+        refuse(path)
+        return real_open(path, *args, **kwargs)
+
+    def io_open(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(path, int):
+            refuse(path)
+        return real_io_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat)
+    monkeypatch.setattr(os, "open", open_)
+    monkeypatch.setattr(io, "open", io_open)  # Path.read_bytes opens with it

@@ -142,7 +142,7 @@ class Table:
         except BaseException:
             # A log line it cannot read: the open fails, and its transaction must not hold
             # the file locked for the next open in this process ("database is locked").
-            table.abandon()
+            table._abandon()
             raise
         return table, (f"rebuilt {TABLE_FILE} from the log: {why}" if why else None)
 
@@ -383,7 +383,7 @@ class Table:
             self._keep_per_source()
         self._db.close()
 
-    def abandon(self) -> None:
+    def _abandon(self) -> None:
         """Close without keeping what is pending (an open that failed part way)."""
         if self._open_tx:
             self._db.execute("ROLLBACK")

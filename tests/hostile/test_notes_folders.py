@@ -8,9 +8,9 @@ import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import deny
 
 from memtrails import Memory
 from memtrails._exceptions import SourceError
@@ -122,35 +122,6 @@ async def test_a_socket_is_skipped(tmp_path: Path) -> None:
         async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
             report = await add_path(memory, root)
     assert "a socket" in reasons(report)["s.sock"]
-
-
-def deny(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
-    """Refuse every look inside ``locked``, as a folder of another user refuses (root cannot
-    be refused by chmod, so the refusal is faked at the calls the walk makes)."""
-    real_scandir, real_stat, real_open = os.scandir, os.stat, os.open
-    inside = str(locked) + os.sep
-
-    def refuse(path: Any) -> None:
-        text = os.fsdecode(path)
-        if text == str(locked) or text.startswith(inside):
-            raise PermissionError(13, "Permission denied", text)
-
-    def scandir(path: Any = ".") -> Any:
-        refuse(path)
-        return real_scandir(path)
-
-    def stat(path: Any, *args: Any, **kwargs: Any) -> Any:
-        if os.fsdecode(path).startswith(inside):
-            refuse(path)
-        return real_stat(path, *args, **kwargs)
-
-    def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
-        refuse(path)
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "stat", stat)
-    monkeypatch.setattr(os, "open", open_)
 
 
 async def test_an_unreadable_folder_is_named_and_the_rest_imported(

@@ -4,13 +4,12 @@ error, the rest is imported, and a prune never forgets what could not be looked 
 
 from __future__ import annotations
 
-import io
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
+from helpers import deny
 
 from memtrails import Memory
 from memtrails.add import add_path
@@ -28,35 +27,6 @@ def loop(folder: Path, a: str, b: str) -> None:
     """Make ``a`` and ``b`` symlinks to each other: looking at either fails with ELOOP."""
     os.symlink(b, folder / a)
     os.symlink(a, folder / b)
-
-
-def deny(monkeypatch: pytest.MonkeyPatch, locked: Path) -> None:
-    """Refuse listing ``locked`` and opening what is inside it, as another user's folder
-    refuses (root cannot be refused by chmod, so the refusal is faked at the calls)."""
-    real_scandir, real_open, real_io_open = os.scandir, os.open, io.open
-    inside = str(locked) + os.sep
-
-    def refuse(path: Any) -> None:
-        text = os.fsdecode(path)
-        if text == str(locked) or text.startswith(inside):
-            raise PermissionError(13, "Permission denied", text)
-
-    def scandir(path: Any = ".") -> Any:
-        refuse(path)
-        return real_scandir(path)
-
-    def open_(path: Any, *args: Any, **kwargs: Any) -> Any:
-        refuse(path)
-        return real_open(path, *args, **kwargs)
-
-    def io_open(path: Any, *args: Any, **kwargs: Any) -> Any:
-        if not isinstance(path, int):
-            refuse(path)
-        return real_io_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(os, "scandir", scandir)
-    monkeypatch.setattr(os, "open", open_)
-    monkeypatch.setattr(io, "open", io_open)  # Path.read_bytes opens with it
 
 
 async def ids(memory: Memory, *wanted: str) -> list[str]:
