@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
-__all__ = ["Closing", "as_generator", "byte_exact", "default_source"]
+__all__ = [
+    "Closing",
+    "as_generator",
+    "byte_exact",
+    "default_source",
+    "entry_may_be_file",
+    "may_be_file",
+]
 
 T = TypeVar("T")
 
@@ -45,6 +53,26 @@ def byte_exact(name: str) -> str:
         raw = name.encode("utf-8", "surrogateescape")
         return f"{raw.decode('utf-8', 'replace')}//{raw.hex()}"
     return name
+
+
+def may_be_file(path: Path) -> bool:
+    """Tell whether ``path`` is a regular file, or something there that cannot be looked at
+    (a symlink loop, no permission): reading it then names the error, instead of it being
+    left out unsaid. Gone, or a link to nothing: not a file."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+
+
+def entry_may_be_file(entry: os.DirEntry[str]) -> bool:
+    """:func:`may_be_file` for a folder's listed entry (from ``os.scandir``)."""
+    try:
+        return entry.is_file()
+    except OSError:
+        return True
 
 
 def as_generator(items: AsyncIterator[T]) -> AsyncGenerator[T, None]:

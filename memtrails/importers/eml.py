@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import AsyncGenerator, Iterator, Sequence
 from contextlib import aclosing
 from pathlib import Path
@@ -12,7 +11,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
-from ._shared import Closing, as_generator, default_source
+from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
 
@@ -123,20 +122,9 @@ def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[s
     for here, _dirs, files in os.walk(root, onerror=not_listed):
         for name in files:
             path = Path(here, name)
-            if path.suffix.lower() == ".eml" and _may_be_file(path):
+            if path.suffix.lower() == ".eml" and may_be_file(path):
                 found.append((path.relative_to(root).as_posix(), path))
     return sorted(found), sorted(unlisted)
-
-
-def _may_be_file(path: Path) -> bool:
-    """Tell whether a path is a file, or something that cannot be looked at (a symlink loop,
-    no permission): reading it then names the error, instead of it being left out unsaid."""
-    try:
-        return stat.S_ISREG(os.stat(path).st_mode)
-    except (FileNotFoundError, NotADirectoryError):
-        return False  # gone, or a link to nothing
-    except OSError:
-        return True
 
 
 def _read_eml(

@@ -13,7 +13,7 @@ from typing import Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
-from ._shared import Closing, as_generator, default_source
+from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, message_to_item
@@ -99,14 +99,8 @@ def _box_names(box: Path) -> list[str]:
     names: list[str] = []
     with os.scandir(box) as entries:
         for e in entries:
-            if e.name[0] == ".":
-                continue
-            try:
-                if not e.is_file():
-                    continue
-            except OSError:
-                pass
-            names.append(e.name)
+            if e.name[0] != "." and entry_may_be_file(e):
+                names.append(e.name)
     return sorted(names)
 
 

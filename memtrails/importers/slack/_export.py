@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 import zipfile
 import zlib
 from pathlib import Path
 
 from ..._exceptions import SourceError
+from .._shared import entry_may_be_file, may_be_file
 
 __all__ = [
     "DAY_FILE",
@@ -162,14 +162,9 @@ class Export:
         days: list[str] = []
         with os.scandir(folder) as entries:
             for e in entries:
-                if not DAY_FILE.match(e.name):
-                    continue
-                try:
-                    if not e.is_file():
-                        continue
-                except OSError:
-                    pass  # a symlink loop, no permission: kept, so that its error is named
-                days.append(e.name)
+                # A symlink loop, no permission: kept, so that its error is named.
+                if DAY_FILE.match(e.name) and entry_may_be_file(e):
+                    days.append(e.name)
         return sorted(days)
 
     def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
@@ -209,12 +204,7 @@ class Export:
                 return False
             return True
         assert self._root is not None
-        try:
-            return stat.S_ISREG(os.stat(self._root / member).st_mode)
-        except (FileNotFoundError, NotADirectoryError):
-            return False
-        except OSError:
-            return True  # there but it cannot be looked at: reading it says why
+        return may_be_file(self._root / member)  # one that cannot be looked at: reading says why
 
     def stamp(self, member: str) -> str:
         """Return what changes when a member's content does, without reading it.
