@@ -13,7 +13,7 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item, strip_unixfrom
+from .mail import MAX_MESSAGE_BYTES, MailBook, message_file, message_to_item, strip_unixfrom
 
 __all__ = ["eml_count", "from_eml"]
 
@@ -141,18 +141,13 @@ def _read_eml(
     unsure = bool(unlisted)
     for rel, file in files:
         try:
-            size = file.stat().st_size
-            if size > MAX_MESSAGE_BYTES:
-                yield RecordError(
-                    source,
-                    rel,
-                    f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped",
-                )
-                continue
-            raw = file.read_bytes()
+            raw = message_file(file)
         except OSError as exc:
             unsure = True
             yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
+            continue
+        if isinstance(raw, str):  # too large
+            yield RecordError(source, rel, raw)
             continue
         item = message_to_item(
             strip_unixfrom(raw),

@@ -16,7 +16,7 @@ from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
 from .documents import DocumentReader
-from .mail import MAX_MESSAGE_BYTES, message_to_item
+from .mail import message_file, message_to_item
 
 __all__ = ["FLAG_TAGS", "from_maildir", "is_maildir", "message_count"]
 
@@ -186,7 +186,7 @@ def _read(
                 yield RecordError(source, rel, reason)
             continue
         try:
-            raw = _load(path)
+            raw = message_file(path)
         except OSError as exc:
             # Not read this run: the next run tries again, and the record it made stays.
             record_id = before[0] if before is not None and before[0] else None
@@ -215,14 +215,6 @@ def _read(
     # A run that missed messages keeps last run's entries for them, as a checkpoint does.
     end = {**known, **done} if unsure else done
     yield SourceState(source, {"messages": end}, mode=mode, complete=not unsure, why=why)
-
-
-def _load(path: Path) -> bytes | str:
-    """Return a message file's bytes, or why it is refused (too large); raise OSError."""
-    size = path.stat().st_size
-    if size > MAX_MESSAGE_BYTES:
-        return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
-    return path.read_bytes()
 
 
 def _why_unread(exc: OSError) -> str:

@@ -6,7 +6,7 @@ from ..documents._html import html_to_text
 from .book import MailBook
 from .charsets import decode_bytes
 from .headers import decode_header
-from .message import MAX_MESSAGE_BYTES, message_to_item, strip_unixfrom
+from .message import MAX_MESSAGE_BYTES, message_file, message_to_item, strip_unixfrom
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -14,6 +14,7 @@ __all__ = [
     "decode_bytes",
     "decode_header",
     "html_to_text",
+    "message_file",
     "message_to_item",
     "strip_unixfrom",
 ]

@@ -6,6 +6,7 @@ import csv
 import hashlib
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ...dates import parse_date
@@ -19,11 +20,24 @@ from .headers import addresses, decode_header, first_ref, msg_id, raw_header, ra
 from .mime import Collected, parse, walk
 from .parts import charset
 
-__all__ = ["MAX_MESSAGE_BYTES", "message_to_item", "strip_unixfrom"]
+__all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
 
 #: Messages larger than this (64 MiB) are reported as a RecordError instead of parsed,
 #: so one pathological message cannot blow the memory budget of a whole import.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+
+
+def message_file(path: Path) -> bytes | str:
+    """Return a message file's bytes, or why it is not read (over :data:`MAX_MESSAGE_BYTES`).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    size = path.stat().st_size
+    if size > MAX_MESSAGE_BYTES:
+        return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
+    return path.read_bytes()
+
 
 _UNIXFROM = re.compile(rb"\A(?:\xef\xbb\xbf)?From (?![ \t]*:)[^\n]*\n")
 
