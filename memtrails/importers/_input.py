@@ -386,7 +386,6 @@ def open_input(path: str | os.PathLike[str] | Input, source: str | None = None) 
         counted = _Counting(raw)
         outer = _Replay(io.BufferedReader(counted))
         compression = compression_of(outer.head(8))
-        guard = None
         if compression is not None:
             guard = _decompressor(compression, io.BufferedReader(outer))
             outer = _Replay(cast("IO[bytes]", guard))
