@@ -11,8 +11,8 @@ import pytest
 from memtrails import Memory
 from memtrails.folder.index._base import Hit, SearchFilter, SparseVector
 from memtrails.folder.ranking import DATE_BOOST, rank_records
-from memtrails.folder.search import _written_then
 from memtrails.folder.when import query_windows
+from memtrails.folder.windows import written_then
 from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
 from memtrails.words import keyword_vector
@@ -188,7 +188,7 @@ async def test_the_index_is_asked_for_what_was_written_in_the_one_time_named(
     # A long chat says the same things month after month: the June turns hold the question's
     # words, the April one that answers says "14 km on Saturday" and none of them. The
     # date's lift reaches only candidates, so the index is asked for the best passages
-    # written then as well (search._written_then).
+    # written then as well (windows.written_then).
     said = [
         "My longest run so far was {} km, the river path again, legs are dead.",
         "Long run on Sunday: {} km. Far too hilly, never again.",
@@ -222,14 +222,14 @@ async def test_the_index_is_asked_for_what_was_written_in_the_one_time_named(
         assert "april" not in {uid_id(folder, h.uid) for h in (*by_meaning, *by_words)}
 
         windows = query_windows(question)
-        inside = await _written_then(folder.index, dense, sparse, SearchFilter(), windows)
+        inside = await written_then(folder.index, dense, sparse, SearchFilter(), windows)
         assert {uid_id(folder, h.uid) for h in inside[0]} == {"april"}
         # A filter that leaves nothing of the window asks nothing; nor does "in May" (a
         # window each year) or a question that names no time.
         june = SearchFilter(since_ms=At.of("2023-06-01").ms)
-        assert await _written_then(folder.index, dense, sparse, june, windows) == ([], [])
+        assert await written_then(folder.index, dense, sparse, june, windows) == ([], [])
         for none in (query_windows("the longest run in May"), ()):
-            assert await _written_then(folder.index, dense, sparse, SearchFilter(), none) == (
+            assert await written_then(folder.index, dense, sparse, SearchFilter(), none) == (
                 [],
                 [],
             )

@@ -40,7 +40,6 @@ from .ranking import (
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
-    WINDOW_CANDIDATES,
     Ranked,
     author_words,
     calibrated,
@@ -52,7 +51,7 @@ from .reorder import PASSAGE_CHARS, REORDER_WEIGHT, TOP, PieceCache, maxsim, reo
 from .scripts import prose_scripts
 from .table import Table
 from .turns import follow_ups_adding, neighbours
-from .when import Windows, query_windows
+from .windows import search_windows, written_then
 
 __all__ = [
     "SNIPPET_CHARS",
@@ -314,10 +313,9 @@ async def search(
     sure_floor = CONFIDENCE_FLOOR.get(embedder.model_id, floor)
     closest = calibrated(max((h.score for h in by_meaning), default=-1.0), sure_floor)
     when = At.of(now).ms if now is not None else None
-    windows = query_windows(
-        query, datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
-    )
-    inside = await _written_then(index, dense, sparse, where, windows)
+    asked_at = datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
+    windows = await search_windows(query, asked_at, index, table, embedder, where, floor)
+    inside = await written_then(index, dense, sparse, where, windows)
     # Records whose prose is in no script of the query's: the keyword side can reach at most
     # the names they share with it ("Redis", "pg_dump"), never the question's own words
     # (ranking.CROSS_SCRIPT_WORDS). Only for a model that reads across languages
@@ -463,26 +461,6 @@ async def search(
         return []
     confident = sure >= CONFIDENT_COSINE
     return [replace(hit, confident=confident, confidence=sure) for hit in hits]
-
-
-async def _written_then(
-    index: IndexBackend,
-    dense: Vector,
-    sparse: SparseVector,
-    where: SearchFilter,
-    windows: Windows,
-) -> tuple[list[Hit], list[Hit]]:
-    """Return the best WINDOW_CANDIDATES passages on each side written inside the one time
-    the query names (none for no time, or a month without its year: a window each year)."""
-    if len(windows) != 1 or WINDOW_CANDIDATES < 1:
-        return [], []
-    start, end = windows[0]
-    since = start if where.since_ms is None else max(start, where.since_ms)
-    until = end - 1 if where.until_ms is None else min(end - 1, where.until_ms)
-    if since > until:
-        return [], []
-    inside = replace(where, since_ms=since, until_ms=until)
-    return await index.candidates(dense, sparse, WINDOW_CANDIDATES, inside)
 
 
 def _cosines(hits: Sequence[Hit]) -> dict[str, float]:

@@ -9,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from .when_languages import WHEN_WORDS, times_in_english
 
 __all__ = [
+    "EARLIEST",
+    "LATEST",
     "Windows",
     "asks_when",
     "date_window",
@@ -319,7 +321,7 @@ _ENDS_BEFORE = {"before", "prior to", "earlier than"}  # up to the time's start
 _ENDS_WITH = {"until", "till", "up to"}  # up to its end, the time itself included
 # "after", "later than", "following": from its end on
 # The times JavaScript's Date can hold (epoch ms): the open end of such a window.
-_EARLIEST, _LATEST = -8_640_000_000_000_000, 8_640_000_000_000_000
+EARLIEST, LATEST = -8_640_000_000_000_000, 8_640_000_000_000_000
 
 
 def _directed(query: str, now: datetime, windows: Windows) -> Windows:
@@ -341,10 +343,10 @@ def _directed(query: str, now: datetime, windows: Windows) -> Windows:
                 break
             word = " ".join(m.group(1).lower().split())
             if word in _ENDS_BEFORE:
-                return ((_EARLIEST, start),)
+                return ((EARLIEST, start),)
             if word in _ENDS_WITH:
-                return ((_EARLIEST, end),)
-            return ((end, _LATEST),)
+                return ((EARLIEST, end),)
+            return ((end, LATEST),)
     return windows
 
 

@@ -1,0 +1,170 @@
+"""The times a search lifts: those a query names (when.py), or the time of an event it names.
+
+"What broke before the migration?" names no date, yet places its answer in time: before the
+record that tells of the migration. The folder itself says when that was: the record that
+best matches the event's words, asked of the index as a query of its own. Its time then
+opens a window to that side, as "before 2020" does (``when._directed``), and the records
+inside it gain ``ranking.DATE_BOOST``: a lift among near-equals, not a filter, since the
+best match for "the migration" may be a plan written before it or a review after.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ..embedding._base import Embedder, Vector
+from ..words import keyword_vector, words
+from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .ranking import WINDOW_CANDIDATES, rank_records
+from .table import Table
+from .when import EARLIEST, LATEST, Windows, query_windows
+
+__all__ = ["EVENT_CANDIDATES", "Event", "event_named", "search_windows", "written_then"]
+
+# How many passages each side offers for the event's own query: its best match is taken.
+EVENT_CANDIDATES = 10
+EVENT_MEANING = True
+# Words that place what is asked on one side of what follows them. "up to" ("up to date",
+# "up to you") and "till" are left out: seldom an event's side in a question.
+_DIRECTION = re.compile(
+    r"(?<![\w'\u2019-])(before|prior\s+to|earlier\s+than|until|after|later\s+than|following"
+    r"|since)\s+",
+    re.IGNORECASE,
+)
+_BEFORE = {"before", "prior to", "earlier than"}
+_UNTIL = {"until"}
+# The event ends where its clause does: at punctuation or a word joining another clause.
+_CLAUSE_END = re.compile(
+    r"[?!.;:,()\[\]\"\u201c\u201d]|\s(?:and|or|but|so|because|while|when|if)\s"
+)
+# The words before a direction that make it no time: "the following error", "looked
+# after the dog", "named after her aunt", "takes after his father".
+_NOT_TIME = frozenset(
+    {
+        *("the", "a", "look", "looks", "looked", "looking", "named", "name", "ask", "asks"),
+        *("asked", "take", "takes", "took", "taking"),
+    }
+)
+# Words that name no event: pronouns, determiners, auxiliaries, and parts of a day ("after
+# lunch", "before work": every day has one, so the folder's best match says nothing).
+_NO_EVENT = frozenset(
+    {
+        *("the", "a", "an", "this", "that", "these", "those", "it", "its", "then", "now"),
+        *("all", "we", "i", "you", "he", "she", "they", "our", "my", "your", "his", "her"),
+        *("their", "me", "us", "him", "them", "was", "were", "is", "are", "be", "been"),
+        *("had", "has", "have", "did", "do", "does", "got", "get", "went", "one", "some"),
+        *("any", "each", "every", "which", "what", "who", "of", "to", "in", "on", "at"),
+        *("for", "with", "by", "from", "up", "out", "there", "here", "ever", "last", "next"),
+        *("lunch", "dinner", "breakfast", "work", "school", "bed", "bedtime", "dark"),
+        *("noon", "midnight", "midday", "hours", "class", "sunset", "sunrise", "dawn"),
+        *("dusk", "today", "tomorrow", "yesterday", "tonight", "while", "long", "ago"),
+        *("again", "once", "twice", "more", "less", "much", "many", "years", "months"),
+        *("weeks", "days", "year", "month", "week", "day", "time", "times", "said", "say"),
+        *("doing", "done", "just", "not", "no", "too", "very", "also", "about", "into"),
+    }
+)
+_EVENT_WORDS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """An event a query places its answer beside: ``side`` is "before", "until" or "after"."""
+
+    side: str
+    words: str
+
+
+def event_named(query: str) -> Event | None:
+    """Return the event the query places its answer before or after, None when it names none.
+
+    The event is the clause after "before", "prior to", "earlier than", "until", "after",
+    "later than", "following" or "since" (up to its punctuation or the next clause's "and",
+    "because", ...; eight words at most), when it holds a word that names something: not
+    "after that", "before lunch" or "the following error". English words only.
+
+    Example:
+        >>> event_named("What did we try before the Postgres migration?")
+        Event(side='before', words='the Postgres migration')
+        >>> event_named("How has he got to college since he passed his driving test?")
+        Event(side='after', words='he passed his driving test')
+        >>> event_named("What happened after that?") is None
+        True
+        >>> event_named("What does the following error mean?") is None
+        True
+    """
+    for m in _DIRECTION.finditer(query):
+        ahead = query[: m.start()].split()
+        if ahead and ahead[-1].lower() in _NOT_TIME:
+            continue
+        rest = query[m.end() :]
+        if (cut := _CLAUSE_END.search(rest)) is not None:
+            rest = rest[: cut.start()]
+        said = rest.split()[:_EVENT_WORDS]
+        if not said or any(c.isdigit() for c in said[0]):
+            continue  # "after 3 retries", "before 10am": no event
+        if not any(w not in _NO_EVENT and w.isalpha() and len(w) > 1 for w in words(rest)):
+            continue
+        side = " ".join(m.group(1).lower().split())
+        return Event(
+            "before" if side in _BEFORE else "until" if side in _UNTIL else "after",
+            " ".join(said),
+        )
+    return None
+
+
+async def search_windows(
+    query: str,
+    now: datetime | None,
+    index: IndexBackend,
+    table: Table,
+    embedder: Embedder,
+    where: SearchFilter,
+    floor: float,
+) -> Windows:
+    """Return the windows of the times ``query`` names (:func:`.when.query_windows`); when it
+    names none, the window on the side of an event it names (:func:`event_named`), opened
+    from the time of the live record that best matches the event (one more model run and
+    index call, for such queries only); else none."""
+    if (windows := query_windows(query, now)) or (event := event_named(query)) is None:
+        return windows
+    # Only the words that name the event are matched ("migration", not "the" or "we"), and
+    # only a record holding one of them dates it: every folder has some record closest in
+    # meaning to "the migration", and one that never names it would date nothing.
+    terms = keyword_vector(" ".join(w for w in words(event.words) if w not in _NO_EVENT))
+    sparse = SparseVector(list(terms), list(terms.values()))
+    dense = await embedder.embed_query(event.words) if EVENT_MEANING else None
+    by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
+    holding = {h.uid for h in by_words}
+    live = table.live_among(holding)
+    ranked = rank_records(by_meaning, by_words, live=live, floor=floor)
+    best = [r for r in ranked if r.uid in holding]
+    at = best[0].hit.payload.get("at") if best else None
+    if not isinstance(at, int | float) or isinstance(at, bool):
+        return ()
+    if event.side == "before":
+        return ((EARLIEST, int(at)),)
+    if event.side == "until":
+        return ((EARLIEST, int(at) + 1),)
+    return ((int(at), LATEST),)
+
+
+async def written_then(
+    index: IndexBackend,
+    dense: Vector,
+    sparse: SparseVector,
+    where: SearchFilter,
+    windows: Windows,
+) -> tuple[list[Hit], list[Hit]]:
+    """Return the best WINDOW_CANDIDATES passages on each side written inside the one time
+    the query names (none for no time, or a month without its year: a window each year)."""
+    if len(windows) != 1 or WINDOW_CANDIDATES < 1:
+        return [], []
+    start, end = windows[0]
+    since = start if where.since_ms is None else max(start, where.since_ms)
+    until = end - 1 if where.until_ms is None else min(end - 1, where.until_ms)
+    if since > until:
+        return [], []
+    inside = replace(where, since_ms=since, until_ms=until)
+    return await index.candidates(dense, sparse, WINDOW_CANDIDATES, inside)
