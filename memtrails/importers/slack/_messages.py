@@ -177,6 +177,11 @@ def message_record(
         return RecordError(reader.source, where, reason)
 
     raw_text = message.get("text")
+    if raw_text is not None and not isinstance(raw_text, str):
+        # Importing it without its text would lose that text silently; null is no text.
+        return RecordError(
+            reader.source, where, f"message text must be a string, got {_json_kind(raw_text)}"
+        )
     text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
     if not text.strip() and isinstance(message.get("blocks"), list):
         out: list[str] = []
@@ -273,6 +278,15 @@ def message_record(
         )
     except (ValueError, TypeError) as exc:
         return RecordError(reader.source, where, str(exc))
+
+
+def _json_kind(value: Any) -> str:
+    """Name a JSON value's type as the export's JSON writes it, not as Python holds it."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "an array" if isinstance(value, list) else "an object"
 
 
 def _app_id(message: Mapping[str, Any]) -> str | None:
