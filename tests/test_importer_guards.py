@@ -120,7 +120,7 @@ async def test_a_bug_on_one_slack_message_is_that_messages_error(
         items = await collect(from_slack_export(root))
     assert [r.text for r in records(items)] == ["msg 0", "msg 2", "next day"]
     error = the_error(items, "Slack", "IndexError", "list index out of range")
-    assert error.where == "general/2024-01-01.json, message 1"
+    assert error.where == "general/2024-01-01.json, message 2"
     assert logged(caplog, IndexError)
 
 

@@ -582,7 +582,7 @@ async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
     items = await collect(from_slack_export(synthetic, source="slack:test"))
     errs = errors(items)
     assert [(e.source, e.where) for e in errs] == [
-        ("slack:test", "general/2024-01-01.json, message 4"),
+        ("slack:test", "general/2024-01-01.json, message 5"),
         ("slack:test", "general/2024-01-02.json"),
     ]
     assert errs[0].reason == "message has no ts"

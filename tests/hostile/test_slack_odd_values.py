@@ -76,3 +76,15 @@ async def test_a_null_text_is_no_text(tmp_path: Path) -> None:
         "",  # as a message whose text is "": its title (the channel) is what it has
         "next day",
     ]
+
+
+async def test_a_messages_position_counts_from_one(tmp_path: Path) -> None:
+    """As JSON Lines numbers its lines: "message 1" is the day file's first."""
+    root = export_of(
+        tmp_path / "export", ["not an object", message("1704067201.000100", "fine"), 7]
+    )
+    items = await collect(from_slack_export(root))
+    assert [e.where for e in errors(items)] == [
+        "general/2024-01-01.json, message 1",
+        "general/2024-01-01.json, message 3",
+    ]

@@ -102,7 +102,9 @@ async def from_slack_export(
 
     Returns:
         An async iterator of records and source states; a broken day file or message
-        becomes a :class:`RecordError` in its place and the rest still imports.
+        becomes a :class:`RecordError` in its place and the rest still imports (a message
+        is named by its day file and its place in it, from 1: ``general/2024-01-01.json,
+        message 3``).
 
     Example::
 

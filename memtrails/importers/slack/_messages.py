@@ -320,8 +320,9 @@ def day_messages(reader: Names, member: str) -> list[Any] | RecordError:
 def message_items(
     reader: Names, channel: str, member: str, messages: list[Any]
 ) -> Iterator[MemoryRecord | RecordError]:
-    for index, message in enumerate(messages):
-        where = f"{member}, message {index}"
+    # Counted from 1, as JSON Lines counts its lines: "message 1" is the file's first.
+    for number, message in enumerate(messages, 1):
+        where = f"{member}, message {number}"
         if not isinstance(message, Mapping):
             yield RecordError(reader.source, where, "message is not a JSON object")
             continue
