@@ -20,7 +20,14 @@ from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
-from .mbox_lines import ESCAPED_FROM, RUN_TOGETHER_REASON, is_separator, runs_together
+from .mbox_lines import (
+    ESCAPED_FROM,
+    RUN_TOGETHER_REASON,
+    cr_only,
+    is_separator,
+    read_by_cr,
+    runs_together,
+)
 
 __all__ = ["from_mbox"]
 
@@ -68,6 +75,8 @@ async def from_mbox(
     A ``Content-Length`` header (mboxcl2) is believed where it ends at a separator or the
     end of the file: a separator-like line inside that body stays body text. The ``From_`` line itself is never decoded
     (it may hold 8-bit bytes in any charset) and is not part of the message.
+    A file whose lines end in CR alone (classic Mac OS mail; CRs and no LF in its first
+    64 KiB) is split at CR, its separators included, as though each CR were an LF.
 
     Positions:
     Every ``checkpoint_every`` messages, and at the end, a ``SourceState`` gives the byte
@@ -134,12 +143,13 @@ def _read_mbox(
         )
     with open_input(path, source) as stream:
         handle = stream.file
+        lines = _lines(stream)
         if stream.compression is not None and stream.regular and stream.path is not None:
-            yield from _read_compressed(stream, source, state, max_message, documents)
+            yield from _read_compressed(stream, lines, source, state, max_message, documents)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
             for item in _split(
-                handle, source, start=start, max_message=max_message, documents=documents
+                lines, source, start=start, max_message=max_message, documents=documents
             ):
                 if not isinstance(item, SourceState):
                     yield item
@@ -174,7 +184,7 @@ def _read_mbox(
             )
 
         yield from _split(
-            handle,
+            lines,
             source,
             start=start,
             max_message=max_message,
@@ -185,8 +195,19 @@ def _read_mbox(
         )
 
 
+def _lines(stream: Input) -> IO[bytes]:
+    """Return what the splitter reads: the file itself, or, when its lines end in CR alone
+    (classic Mac OS mail archives), the file with each CR read as LF; its first 64 KiB tell."""
+    try:
+        head = stream.head()
+    except (OSError, ValueError):
+        return stream.file  # reading meets the same trouble and says where
+    return read_by_cr(stream.file) if cr_only(head) else stream.file
+
+
 def _read_compressed(
     stream: Input,
+    lines: IO[bytes],
     source: str,
     state: Mapping[str, Any] | None,
     max_message: int | None,
@@ -206,7 +227,7 @@ def _read_compressed(
         return
     why = None if state is None else "the compressed file has changed"
     records = duplicates = 0
-    for item in _split(stream.file, source, max_message=max_message, documents=documents):
+    for item in _split(lines, source, max_message=max_message, documents=documents):
         if isinstance(item, SourceState):  # the count of distinct records at the end
             records, duplicates = int(item.state["records"]), item.duplicates
             continue

@@ -1,11 +1,20 @@
-"""What the lines of an mbox look like: its separators, its escaped body lines, and a file of
-messages run together without separators."""
+"""What the lines of an mbox look like: its separators, its escaped body lines, a file of
+messages run together without separators, and lines that end in CR alone."""
 
 from __future__ import annotations
 
+import io
 import re
+from typing import IO, Any
 
-__all__ = ["ESCAPED_FROM", "RUN_TOGETHER_REASON", "is_separator", "runs_together"]
+__all__ = [
+    "ESCAPED_FROM",
+    "RUN_TOGETHER_REASON",
+    "cr_only",
+    "is_separator",
+    "read_by_cr",
+    "runs_together",
+]
 
 _DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
 _MON = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
@@ -55,3 +64,46 @@ def runs_together(raw: bytes) -> bool:
     if end < 0 or b"multipart/" in data[:end].lower():
         return False
     return _RUN_TOGETHER.search(data, end + 2) is not None
+
+
+_CR_TO_LF = bytes.maketrans(b"\r", b"\n")
+
+
+def cr_only(head: bytes) -> bool:
+    """Tell whether a file's first bytes end their lines with CR alone (classic Mac OS mail).
+
+    Read by LF, such a file is one line: its first ``From `` line swallows every message.
+    A CR in a file that has an LF is part of its line (or of a CRLF), as ever.
+    """
+    return b"\r" in head and b"\n" not in head
+
+
+def read_by_cr(file: IO[bytes]) -> IO[bytes]:
+    """Return ``file`` read with each CR as an LF, buffered, seekable where ``file`` is."""
+    return io.BufferedReader(_CrAsLf(file))
+
+
+class _CrAsLf(io.RawIOBase):
+    """A file's bytes with each CR handed out as LF: one byte for one, so every offset (a
+    position saved, a resume) is the file's own, and the file is never held whole."""
+
+    def __init__(self, file: IO[bytes]) -> None:
+        super().__init__()
+        self._file = file
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return self._file.seekable()
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self._file.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self._file.tell()
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._file.read(len(buffer)).translate(_CR_TO_LF)
+        buffer[: len(data)] = data
+        return len(data)

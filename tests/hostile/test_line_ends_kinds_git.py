@@ -1,0 +1,101 @@
+"""Hostile line ends, kinds and histories: a classic Mac OS mbox (CR line ends) reads as its
+LF twin does, and counting stays honest."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from helpers import collect, errors, records
+
+from memtrails.importers.detect import open_part, plan
+from memtrails.importers.mbox import from_mbox
+from memtrails.records import SourceState
+
+pytestmark = pytest.mark.timeout(120)
+
+
+# -- an mbox whose lines end in CR alone (Mac OS 9 and before) --------------------------------
+
+
+def _lf_mbox(n: int = 5) -> bytes:
+    return b"".join(
+        b"From a@b Tue Apr  1 12:21:%02d 2003\nFrom: a@b\nSubject: s%d\nMessage-ID: <m%d@x>\n\n"
+        b"body %d zebra\nsecond line\n\n" % (i, i, i, i)
+        for i in range(n)
+    )
+
+
+def _cr(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r")
+
+
+def _shown(items: list[object]) -> list[tuple[str, str | None, str]]:
+    return [(r.id, r.title, r.text) for r in records(items)]
+
+
+@pytest.mark.parametrize(
+    ("suffix", "pack"),
+    [(".mbox", bytes), (".mbox.gz", gzip.compress), (".mbox.bz2", bz2.compress)],
+)
+async def test_a_cr_only_mbox_reads_as_its_lf_twin(
+    tmp_path: Path, suffix: str, pack: object
+) -> None:
+    twin, cr = tmp_path / f"lf{suffix}", tmp_path / f"cr{suffix}"
+    twin.write_bytes(pack(_lf_mbox()))  # type: ignore[operator]
+    cr.write_bytes(pack(_cr(_lf_mbox())))  # type: ignore[operator]
+    expected = _shown(await collect(from_mbox(twin, source="x")))
+    items = await collect(from_mbox(cr, source="x"))
+    assert errors(items) == []
+    assert len(expected) == 5 and _shown(items) == expected
+    assert expected[1][2] == "body 1 zebra\nsecond line"
+
+
+async def test_a_cr_only_mbox_resumes_where_it_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "mac.mbox"
+    path.write_bytes(_cr(_lf_mbox(4)))
+    first = await collect(from_mbox(path))
+    state = first[-1]
+    assert isinstance(state, SourceState) and len(records(first)) == 4
+    with path.open("ab") as f:
+        f.write(_cr(_lf_mbox(7)[len(_lf_mbox(4)) :]))
+    again = await collect(from_mbox(path, state=state.state))
+    end = again[-1]
+    assert isinstance(end, SourceState) and end.mode == "incremental"
+    # the last message of the first run is read again (it might have been growing), then the new
+    assert [r.id for r in records(again)] == [f"m{i}@x" for i in range(3, 7)]
+    assert errors(again) == []
+
+
+async def test_a_cr_only_mbox_on_a_pipe(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(_cr(_lf_mbox()))
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    try:
+        (part,) = plan(str(fifo), name="pipe")
+        try:
+            items = await collect(open_part(part))  # type: ignore[arg-type]
+        finally:
+            part.target.close()  # type: ignore[union-attr]
+    finally:
+        writer.join()
+    assert [r.id for r in records(items)] == [f"m{i}@x" for i in range(5)]
+    assert errors(items) == []
+
+
+async def test_a_lone_cr_inside_an_lf_mbox_stays_text(tmp_path: Path) -> None:
+    """Only a file with no LF at all is read by CR: elsewhere a CR is part of a line."""
+    path = tmp_path / "lf.mbox"
+    path.write_bytes(_lf_mbox(2).replace(b"body 1 zebra", b"body 1\rzebra"))
+    items = await collect(from_mbox(path))
+    assert [r.id for r in records(items)] == ["m0@x", "m1@x"]
