@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers import collect, errors, records
 
-from memtrails.importers.slack import from_slack_export
+from memtrails.importers.slack import from_slack_export, message_count
+from memtrails.records import SourceState
 
 
 def write(path: Path, data: Any) -> None:
@@ -88,3 +91,55 @@ async def test_a_messages_position_counts_from_one(tmp_path: Path) -> None:
         "general/2024-01-01.json, message 1",
         "general/2024-01-01.json, message 3",
     ]
+
+
+def zip_with_twins(path: Path) -> Path:
+    """A zip holding two members of one name twice: a day file and users.json."""
+    day = "general/2024-01-01.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile: "Duplicate name"
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+            for users in ([{"id": "U1", "real_name": "Ada"}], [{"id": "U2", "real_name": "Bob"}]):
+                archive.writestr("users.json", json.dumps(users))
+            archive.writestr(day, json.dumps([message("1704067200.000100", "first copy")]))
+            archive.writestr(
+                day, json.dumps([message("1704067300.000100", "second copy", user="U2")])
+            )
+            archive.writestr(
+                "general/2024-01-02.json", json.dumps([message("1704153600.000100", "next day")])
+            )
+    return path
+
+
+async def test_zip_members_of_one_name_are_each_read_once(tmp_path: Path) -> None:
+    """Neither is lost, nor is the last read twice (as the name alone finds only the last);
+    a re-run still skips the day file left as it was."""
+    path = zip_with_twins(tmp_path / "export.zip")
+    items = await collect(from_slack_export(path))
+    assert errors(items) == []
+    assert [(r.text, r.author) for r in records(items)] == [
+        ("first copy", "Ada"),
+        ("second copy", "Bob"),
+        ("next day", "Ada"),
+    ]
+    assert message_count(path) == (3, 0)
+    state = [i for i in items if isinstance(i, SourceState)][-1].state
+    again = await collect(from_slack_export(path, state=state))
+    assert [r.text for r in records(again)] == ["next day"]
+    assert message_count(path, state) == (3, 2)
+
+
+async def test_a_broken_member_of_a_shared_name_is_named_apart(tmp_path: Path) -> None:
+    path = tmp_path / "export.zip"
+    day = "general/2024-01-01.json"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # zipfile: "Duplicate name"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("users.json", json.dumps([{"id": "U1", "real_name": "Ada"}]))
+            archive.writestr(day, json.dumps([message("1704067200.000100", "whole")]))
+            archive.writestr(day, b'[{"type": "message", "te')
+    items = await collect(from_slack_export(path))
+    assert [r.text for r in records(items)] == ["whole"]
+    (error,) = errors(items)
+    assert error.where == f"{day} (copy 2 of 2 in the zip)"
+    assert error.reason.startswith("day file is not valid JSON")

@@ -84,8 +84,11 @@ async def from_slack_export(
     naming the member and the limit, decided from the zip's directory before anything is
     inflated, and the import goes on. Memory stays within about one member's size. A zip
     member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
-    read and is reported the same way. A damaged or truncated zip (its directory of members
-    is at the end of the file) raises a :class:`SourceError` saying so.
+    read and is reported the same way. A zip holding several members of one name (a zip tool
+    that appends a file again rather than replacing it) has each of them read once, in the
+    archive's order (errors name them ``general/2024-01-01.json (copy 2 of 2 in the zip)``).
+    A damaged or truncated zip (its directory of members is at the end of the file) raises a
+    :class:`SourceError` saying so.
 
     Args:
         path: the export folder or .zip file.

@@ -74,6 +74,9 @@ class Export:
         self.unlisted: list[tuple[str, str]] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
+        # Zip members that share their name with others, all of them: the name finds only
+        # the last (zipfile's own lookup), so these are read by their directory entries.
+        self._twins: dict[str, list[zipfile.ZipInfo]] = {}
         if path.is_dir():
             self._root: Path | None = path
             try:
@@ -169,13 +172,17 @@ class Export:
 
     def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
         names: list[str] = []
+        seen: dict[str, list[zipfile.ZipInfo]] = {}
         for info in archive.infolist():
             if info.is_dir() or info.filename.startswith("__MACOSX/"):  # Finder's extras
                 continue
             if _unsafe(info.filename):
                 self.unsafe.append(info.filename)
                 continue
-            names.append(info.filename)
+            if info.filename not in seen:
+                names.append(info.filename)
+            seen.setdefault(info.filename, []).append(info)
+        self._twins = {name: infos for name, infos in seen.items() if len(infos) > 1}
         # Exports zipped from their parent folder put everything under one top-level folder
         # (unless that folder is a channel: its members are day files).
         tops = {name.split("/", 1)[0] for name in names}
@@ -206,15 +213,30 @@ class Export:
         assert self._root is not None
         return may_be_file(self._root / member)  # one that cannot be looked at: reading says why
 
+    def copies(self, member: str) -> list[tuple[str, str | zipfile.ZipInfo]]:
+        """Return each member of this name, to :meth:`read`, with the name its errors give.
+
+        One, but in a zip that holds several of that name (a zip tool appends a file again
+        rather than replacing it): each of them, in the archive's order, so that none is lost
+        and none is read twice.
+        """
+        twins = self._twins.get(self._prefix + member)
+        if not twins:
+            return [(member, member)]
+        n = len(twins)
+        return [(f"{member} (copy {k} of {n} in the zip)", info) for k, info in enumerate(twins, 1)]
+
     def stamp(self, member: str) -> str:
         """Return what changes when a member's content does, without reading it.
 
-        In a zip, its size and CRC-32 (from the archive's directory); in a folder, its size
-        and mtime.
+        In a zip, its size and CRC-32 (from the archive's directory; of each member of
+        that name); in a folder, its size and mtime.
         """
         if self._zip is not None:
-            info = self._zip.getinfo(self._prefix + member)
-            return f"{info.file_size}:{info.CRC:08x}"
+            infos = self._twins.get(self._prefix + member) or [
+                self._zip.getinfo(self._prefix + member)
+            ]
+            return "|".join(f"{info.file_size}:{info.CRC:08x}" for info in infos)
         assert self._root is not None
         try:
             st = (self._root / member).stat()
@@ -222,8 +244,8 @@ class Export:
             return f"unreadable:{exc.errno}"
         return f"{st.st_size}:{st.st_mtime_ns}"
 
-    def read(self, member: str) -> bytes:
-        """Return a member's bytes.
+    def read(self, member: str | zipfile.ZipInfo) -> bytes:
+        """Return a member's bytes (one of several of a name: by what :meth:`copies` gave).
 
         Raises:
             MemberRefused: it is larger than ``max_member_bytes`` inflated, or (in a zip)
@@ -232,7 +254,10 @@ class Export:
         """
         limit = self.max_member_bytes
         if self._zip is not None:
-            info = self._zip.getinfo(self._prefix + member)
+            if isinstance(member, zipfile.ZipInfo):
+                info = member
+            else:
+                info = self._zip.getinfo(self._prefix + member)
             self._check(info.file_size)
             ratio = info.file_size / max(info.compress_size, 1)
             if info.file_size > _RATIO_GRACE and ratio > self.max_ratio:
@@ -253,7 +278,7 @@ class Export:
                 data = f.read(info.file_size + 1)
             self._inflated += len(data)
         else:
-            assert self._root is not None
+            assert self._root is not None and isinstance(member, str)
             with (self._root / member).open("rb") as f:
                 self._check(os.fstat(f.fileno()).st_size)
                 data = f.read(limit + 1)

@@ -7,13 +7,14 @@ import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, cast
+from zipfile import ZipInfo
 
 from ...records import At, MemoryRecord, RecordError
 from .._guard import RecordStep
 from ._export import READ_ERRORS, MemberRefused
 from ._names import Names, name_of, unescape
 
-__all__ = ["as_ts", "counted", "day_messages", "message_items", "message_record"]
+__all__ = ["as_ts", "counted", "day_files", "message_items", "message_record"]
 
 # Membership and integration notices carry no conversation; they are dropped silently.
 # Tombstones stand in for deleted thread parents; their replies keep the thread id anyway.
@@ -300,20 +301,26 @@ def _app_id(message: Mapping[str, Any]) -> str | None:
     return None
 
 
-def day_messages(reader: Names, member: str) -> list[Any] | RecordError:
-    """Return the messages of a day file, or the error that stops it being read."""
+def day_files(reader: Names, member: str) -> Iterator[tuple[str, list[Any] | RecordError]]:
+    """Yield the messages of a day file, or the error that stops it being read, with the
+    name its errors go by: of each member of that name, where a zip holds several."""
+    for where, copy in reader.export.copies(member):
+        yield where, _day_messages(reader, copy, where)
+
+
+def _day_messages(reader: Names, copy: str | ZipInfo, where: str) -> list[Any] | RecordError:
     try:
-        raw = reader.export.read(member)
+        raw = reader.export.read(copy)
     except MemberRefused as exc:
-        return RecordError(reader.source, member, f"day file {exc}")
+        return RecordError(reader.source, where, f"day file {exc}")
     except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
-        return RecordError(reader.source, member, f"cannot read the day file ({exc})")
+        return RecordError(reader.source, where, f"cannot read the day file ({exc})")
     try:
         messages = json.loads(raw)
     except (ValueError, RecursionError) as exc:
-        return RecordError(reader.source, member, f"day file is not valid JSON ({exc})")
+        return RecordError(reader.source, where, f"day file is not valid JSON ({exc})")
     if not isinstance(messages, list):
-        return RecordError(reader.source, member, "day file is not a JSON array")
+        return RecordError(reader.source, where, "day file is not a JSON array")
     return messages
 
 

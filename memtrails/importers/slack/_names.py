@@ -62,27 +62,39 @@ class Names:
         self.metadata: dict[str, str | None] = {}
 
     def _load_list(self, member: str) -> list[Any]:
+        """Return the entries of a name file; of each member of its name, in a zip that
+        holds several (one holding users a zip tool appended later), none lost."""
         self.metadata[member] = None
         if not self.export.has(member):
             return []
-        try:
-            raw = self.export.read(member)
-        except MemberRefused as exc:
-            self.errors.append(RecordError(self.source, member, str(exc)))
-            return []
-        except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
-            self.errors.append(RecordError(self.source, member, f"cannot read ({exc})"))
-            return []
-        self.metadata[member] = hashlib.sha256(raw).hexdigest()
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError) as exc:
-            self.errors.append(RecordError(self.source, member, f"not valid JSON ({exc})"))
-            return []
-        if not isinstance(data, list):
-            self.errors.append(RecordError(self.source, member, "not a JSON array"))
-            return []
-        return data
+        entries: list[Any] = []
+        digests: list[str] = []
+        copies = self.export.copies(member)
+        for where, copy in copies:
+            try:
+                raw = self.export.read(copy)
+            except MemberRefused as exc:
+                self.errors.append(RecordError(self.source, where, str(exc)))
+                continue
+            except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+                self.errors.append(RecordError(self.source, where, f"cannot read ({exc})"))
+                continue
+            digests.append(hashlib.sha256(raw).hexdigest())
+            try:
+                data = json.loads(raw)
+            except (ValueError, RecursionError) as exc:
+                self.errors.append(RecordError(self.source, where, f"not valid JSON ({exc})"))
+                continue
+            if not isinstance(data, list):
+                self.errors.append(RecordError(self.source, where, "not a JSON array"))
+                continue
+            entries.extend(data)
+        # Unknown (None) while any of them cannot be read, as one that cannot be.
+        if len(digests) == 1 == len(copies):
+            self.metadata[member] = digests[0]
+        elif len(digests) == len(copies):
+            self.metadata[member] = hashlib.sha256(" ".join(digests).encode()).hexdigest()
+        return entries
 
     def load_metadata(self) -> None:
         for user in self._load_list("users.json"):

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from ._export import METADATA_FILES, Export
-from ._messages import counted, day_messages, message_items
+from ._messages import counted, day_files, message_items
 from ._names import EXTRA_NAME_FILES, Names
 
 __all__ = ["items", "record_count"]
@@ -87,8 +87,8 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
         if entry is not None and start is not None:
             vouched += int(entry.get("records", 0))
         for day in days[start or 0 :]:
-            messages = day_messages(reader, f"{channel}/{day}")
-            found += 1 if isinstance(messages, RecordError) else counted(messages)
+            for _, messages in day_files(reader, f"{channel}/{day}"):
+                found += 1 if isinstance(messages, RecordError) else counted(messages)
     return found + vouched, vouched
 
 
@@ -139,16 +139,15 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         failed = False  # a day file before the last one could not be read
         for n in range(start, len(days)):
             reader.learned = {}
-            member = f"{channel}/{days[n]}"
-            messages = day_messages(reader, member)
-            if isinstance(messages, RecordError):
-                broken = True
-                failed = failed or n < len(days) - 1
-                yield messages
-                continue
-            for item in message_items(reader, channel, member, messages):
-                kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
-                yield item
+            for where, messages in day_files(reader, f"{channel}/{days[n]}"):
+                if isinstance(messages, RecordError):
+                    broken = True
+                    failed = failed or n < len(days) - 1
+                    yield messages
+                    continue
+                for item in message_items(reader, channel, where, messages):
+                    kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
+                    yield item
             if n < len(days) - 1:
                 bots.update(reader.learned)
         if entry is not None and start == len(days):
