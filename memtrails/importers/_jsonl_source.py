@@ -3,14 +3,18 @@ and how it reads lines, bounded, from any stream."""
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+import json
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
 from ..items import RawItem
+from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 
-__all__ = ["UTF16_BOMS", "JsonlSource", "Lines", "bounded_lines", "utf16_lines"]
+__all__ = ["UTF16_BOMS", "JsonlSource", "Lines", "bounded_lines", "line_digest", "utf16_lines"]
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -71,6 +75,40 @@ def utf16_lines(f: BinaryIO) -> Lines:
     character at most). Bytes that are not UTF-16 (an odd byte at the end) become U+FFFD.
     """
     return _Utf8Lines(f)
+
+
+def line_digest(
+    salt: bytes,
+    source: str,
+    name: Path,
+    mapping: Mapping[str, str],
+    kind: str | None,
+    limits: Limits,
+) -> Callable[[bytes, int], bytes]:
+    """Return the digest function of ``from_jsonl``'s lines: BLAKE2b keyed by what else makes a
+    record, over the line's bytes and, when not 0, its number."""
+    settings = json.dumps(
+        [
+            salt.hex(),
+            source,
+            str(name),
+            sorted(mapping.items()),
+            kind,
+            limits.max_depth,
+            limits.max_line_bytes,
+        ],
+        ensure_ascii=True,
+    ).encode("ascii")
+    key = hashlib.blake2b(settings, digest_size=32).digest()
+
+    def digest(raw: bytes, number: int) -> bytes:
+        if not number:
+            return hashlib.blake2b(raw, digest_size=16, key=key).digest()
+        h = hashlib.blake2b(raw, digest_size=16, key=key, person=b"line number")
+        h.update(b"\n%d" % number)
+        return h.digest()
+
+    return digest
 
 
 class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
-from collections.abc import AsyncGenerator, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import DamagedInput, Input, open_input, strip_compression
-from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, utf16_lines
+from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, why_not_resumable
 from ._shared import default_source
 from .contract import resumable_importer
@@ -280,7 +279,7 @@ def _read(
             )
 
         if salt is not None:
-            digest = _keyed(salt, source, name, mapping, kind, limits)
+            digest = line_digest(salt, source, name, mapping, kind, limits)
             # A line without its id key may be named by its line number: its digest then
             # covers the number too (a longer key is never wrong, only less often found).
             needle = json.dumps(mapping.get("id", "id"), ensure_ascii=False).encode()
@@ -338,40 +337,6 @@ def _read(
             return
         if seekable:
             yield position(complete=mode == "full")
-
-
-def _keyed(
-    salt: bytes,
-    source: str,
-    name: Path,
-    mapping: Mapping[str, str],
-    kind: str | None,
-    limits: Limits,
-) -> Callable[[bytes, int], bytes]:
-    """Return the digest function of this reader's lines: BLAKE2b keyed by what else makes a
-    record, over the line's bytes and, when not 0, its number."""
-    settings = json.dumps(
-        [
-            salt.hex(),
-            source,
-            str(name),
-            sorted(mapping.items()),
-            kind,
-            limits.max_depth,
-            limits.max_line_bytes,
-        ],
-        ensure_ascii=True,
-    ).encode("ascii")
-    key = hashlib.blake2b(settings, digest_size=32).digest()
-
-    def digest(raw: bytes, number: int) -> bytes:
-        if not number:
-            return hashlib.blake2b(raw, digest_size=16, key=key).digest()
-        h = hashlib.blake2b(raw, digest_size=16, key=key, person=b"line number")
-        h.update(b"\n%d" % number)
-        return h.digest()
-
-    return digest
 
 
 @resumable_importer()
