@@ -25,20 +25,18 @@ __all__ = ["EVENT_CANDIDATES", "Event", "event_named", "search_windows", "writte
 
 # How many passages each side offers for the event's own query: its best match is taken.
 EVENT_CANDIDATES = 10
-EVENT_MEANING = True
 # Words that place what is asked on one side of what follows them. "up to" ("up to date",
-# "up to you") and "till" are left out: seldom an event's side in a question.
+# "up to you") and "till" are left out: seldom an event's side in a question; "once" only
+# before a clause ("once her kittens had gone"), not "once a week".
 _DIRECTION = re.compile(
     r"(?<![\w'\u2019-])(before|prior\s+to|earlier\s+than|until|after|later\s+than|following"
-    r"|since)\s+",
+    r"|since|once(?=\s+(?:the|a|an|my|our|his|her|their|its|we|i|he|she|they|it|you)\b))\s+",
     re.IGNORECASE,
 )
-_BEFORE = {"before", "prior to", "earlier than"}
-_UNTIL = {"until"}
-# The event ends where its clause does: at punctuation or a word joining another clause.
-_CLAUSE_END = re.compile(
-    r"[?!.;:,()\[\]\"\u201c\u201d]|\s(?:and|or|but|so|because|while|when|if)\s"
-)
+_BEFORE = {"before", "prior to", "earlier than", "until"}
+# The event ends where its clause does: at punctuation or a word that starts another clause
+# ("and" and "or" join nouns as often: "before her brothers and sisters were adopted").
+_CLAUSE_END = re.compile(r"[?!.;:,()\[\]\"\u201c\u201d]|\s(?:but|so|because|while|when|if)\s")
 # The words before a direction that make it no time: "the following error", "looked
 # after the dog", "named after her aunt", "takes after his father".
 _NOT_TIME = frozenset(
@@ -70,7 +68,7 @@ _EVENT_WORDS = 8
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """An event a query places its answer beside: ``side`` is "before", "until" or "after"."""
+    """An event a query places its answer beside: ``side`` is "before" or "after"."""
 
     side: str
     words: str
@@ -80,8 +78,8 @@ def event_named(query: str) -> Event | None:
     """Return the event the query places its answer before or after, None when it names none.
 
     The event is the clause after "before", "prior to", "earlier than", "until", "after",
-    "later than", "following" or "since" (up to its punctuation or the next clause's "and",
-    "because", ...; eight words at most), when it holds a word that names something: not
+    "later than", "following", "since" or "once" (up to its punctuation or a word that
+    starts another clause: "because", "when", ...; eight words at most), when it holds a word that names something: not
     "after that", "before lunch" or "the following error". English words only.
 
     Example:
@@ -108,7 +106,7 @@ def event_named(query: str) -> Event | None:
             continue
         side = " ".join(m.group(1).lower().split())
         return Event(
-            "before" if side in _BEFORE else "until" if side in _UNTIL else "after",
+            "before" if side in _BEFORE else "after",
             " ".join(said),
         )
     return None
@@ -134,20 +132,18 @@ async def search_windows(
     # meaning to "the migration", and one that never names it would date nothing.
     terms = keyword_vector(" ".join(w for w in words(event.words) if w not in _NO_EVENT))
     sparse = SparseVector(list(terms), list(terms.values()))
-    dense = await embedder.embed_query(event.words) if EVENT_MEANING else None
+    dense = await embedder.embed_query(event.words)
     by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
     holding = {h.uid for h in by_words}
-    live = table.live_among(holding)
-    ranked = rank_records(by_meaning, by_words, live=live, floor=floor)
-    best = [r for r in ranked if r.uid in holding]
-    at = best[0].hit.payload.get("at") if best else None
+    ranked = rank_records(by_meaning, by_words, live=table.live_among(holding), floor=floor)
+    at = next((r.hit.payload.get("at") for r in ranked if r.uid in holding), None)
     if not isinstance(at, int | float) or isinstance(at, bool):
         return ()
-    if event.side == "before":
-        return ((EARLIEST, int(at)),)
-    if event.side == "until":
-        return ((EARLIEST, int(at) + 1),)
-    return ((int(at), LATEST),)
+    # The record that tells of the event is often written the day it happens, beside what
+    # came just before it (a chat's session, a day's notes): "before" keeps that time.
+    if event.side == "after":
+        return ((int(at), LATEST),)
+    return ((EARLIEST, int(at) + 1),)
 
 
 async def written_then(
