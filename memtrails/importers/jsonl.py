@@ -331,12 +331,26 @@ def _read(
                 # that reach the folder ahead of it.
                 if line_no % checkpoint_every == 0 and seekable:
                     yield position()
-        except DamagedInput as exc:
-            # Damaged compressed data: the lines before it are read, the rest cannot be.
-            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {exc}")
+        except OSError as exc:
+            # Damaged compressed data, or a disk read error: the lines before it are read,
+            # the rest cannot be. Not complete: nothing is pruned for what was not read.
+            why = str(exc) if isinstance(exc, DamagedInput) else _unreadable(exc, seekable)
+            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {why}")
+            if seekable:
+                try:
+                    end = position()
+                except OSError:
+                    return  # the marks cannot be read either: the last checkpoint holds
+                yield end
             return
         if seekable:
             yield position(complete=mode == "full")
+
+
+def _unreadable(exc: OSError, seekable: bool) -> str:
+    """Say that the disk gave a read error, and what becomes of the lines not read."""
+    then = "the next run goes on from this line" if seekable else "add it again once it reads"
+    return f"the file cannot be read ({exc.strerror or exc}); the lines before are kept, {then}"
 
 
 @resumable_importer()
@@ -365,8 +379,10 @@ def from_jsonl(
     starts with a UTF-16 byte order mark is read as UTF-16 (in full, without positions). A
     line that is not a JSON object, or whose mapped field has the wrong type, becomes a
     ``RecordError`` naming the line, and the import goes on. Damaged or cut-short compressed
-    data ends the file with one ``RecordError`` (``cannot read further: ...``) at the line
-    where it starts; the lines before it are read.
+    data, or a read error of the disk, ends the file with one ``RecordError`` (``cannot read
+    further: ...``) at the line where it starts; the lines before it are read. A plain
+    file's run is then not complete (nothing is pruned for it), and its position is that
+    line: the next run goes on from there.
 
     Args:
         path: the ``.jsonl`` file (``.gz``, ``.bz2`` or ``.xz`` compressed, a pipe, or an
