@@ -18,6 +18,7 @@ import typing as _typing
 from ._exceptions import (
     DiskFullError,
     EmbeddingError,
+    FolderAccessError,
     FolderBusyError,
     FolderFormatError,
     IndexBackendError,
@@ -71,6 +72,7 @@ __all__ = [
     "DiskFullError",
     "EdgeIndex",
     "EmbeddingError",
+    "FolderAccessError",
     "FolderBusyError",
     "FolderFormatError",
     "ImportReport",

@@ -6,6 +6,7 @@ The tree::
     ├── MemoryLockedError      another process holds the memory folder
     ├── MemoryClosedError      a Memory was used after close()
     ├── FolderFormatError      manifest or log is not a memtrails folder we can read
+    ├── FolderAccessError      the memory folder cannot be written (read-only, no permission)
     ├── ModelMismatchError     the folder was built with another embedding model
     ├── SourceError            an importer cannot open its input at all
     ├── EmbeddingError         the model or embedding server failed
@@ -29,6 +30,7 @@ from pathlib import Path
 __all__ = [
     "DiskFullError",
     "EmbeddingError",
+    "FolderAccessError",
     "FolderBusyError",
     "FolderFormatError",
     "IndexBackendError",
@@ -81,6 +83,20 @@ class MemoryClosedError(MemtrailsError):
 
 class FolderFormatError(MemtrailsError):
     """The folder is not a memtrails memory folder this version can read."""
+
+
+class FolderAccessError(MemtrailsError):
+    """The memory folder cannot be written: memtrails writes in it even to read it (the lock
+    that keeps a reader from meeting an import half-way, and the repairs opening makes)."""
+
+    def __init__(self, folder: Path, where: str, reason: str) -> None:
+        self.folder = folder
+        self.where = where
+        super().__init__(
+            f"cannot write in the memory folder {folder} ({where}: {reason}); memtrails "
+            "writes there even to search it: give this user write access to the folder, or "
+            "copy it somewhere writable and open the copy (--home)"
+        )
 
 
 class ModelMismatchError(MemtrailsError):

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from memtrails import Memory
-from memtrails._exceptions import FolderFormatError
+from memtrails._exceptions import FolderAccessError, FolderFormatError
 from memtrails.cli import main
 from memtrails.testing import HashingEmbedder, MemoryIndex
 
@@ -285,3 +285,29 @@ async def test_an_open_with_nothing_to_catch_up_loads_no_import_path(tmp_path: P
         sorted(loaded & {"memtrails.ingest", "memtrails.pipeline", "memtrails.secrets.engine"})
         == []
     )
+
+
+async def test_a_folder_that_cannot_be_written_says_so_and_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder on a read-only mount, or another user's: even a search writes its lock.
+    folder = tmp_path / "mem"
+    async with Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex()) as memory:
+        await memory.ingest([{"id": "a", "text": "first"}])
+    real_open = os.open
+
+    def read_only(name: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(name).parent == folder and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    with pytest.raises(FolderAccessError) as raised:
+        await Memory.open(folder, embedder=HashingEmbedder(), index=MemoryIndex())
+    assert raised.value.folder == folder and "memory.lock" in raised.value.where
+    result = await asyncio.to_thread(
+        CliRunner().invoke, main, ["search", "first", "--home", str(folder)]
+    )
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "write access" in result.output and "memory.lock" in result.output
+    assert len(result.output.strip().splitlines()) == 1

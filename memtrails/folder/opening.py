@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import FolderFormatError
+from .._exceptions import FolderAccessError, FolderFormatError
 from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
@@ -99,7 +100,54 @@ async def open_folder(
     ``role``, ``wait`` and ``wait_writer`` go to :func:`.lock.acquire_lock`: by default an
     opener waits up to 30 s for a short reader (a ``memtrails mcp`` request) to let go, and
     fails at once when an import holds the folder.
+
+    Raises:
+        FolderAccessError: a file or folder inside ``path`` (or ``path`` itself) cannot be
+            written: a read-only mount, another user's folder.
     """
+    try:
+        return await _open_folder(
+            path,
+            embedder,
+            qdrant_url,
+            qdrant_api_key,
+            index,
+            threads,
+            create,
+            role,
+            wait,
+            wait_writer,
+        )
+    except OSError as exc:
+        if exc.errno not in _NOT_WRITABLE or not _inside(exc.filename, path):
+            raise
+        raise FolderAccessError(path, str(exc.filename), exc.strerror or str(exc)) from exc
+
+
+# The errors of a folder that cannot be written: no permission, an immutable file, a
+# read-only file system.
+_NOT_WRITABLE = frozenset({errno.EACCES, errno.EPERM, errno.EROFS})
+
+
+def _inside(name: object, folder: Path) -> bool:
+    """Whether the file an OSError names is ``folder`` or inside it."""
+    if not isinstance(name, str | os.PathLike):
+        return False
+    return Path(name) == folder or Path(name).is_relative_to(folder)
+
+
+async def _open_folder(
+    path: Path,
+    embedder: Embedder | EmbedderFactory | None,
+    qdrant_url: str | None,
+    qdrant_api_key: str | None,
+    index: IndexBackend | None,
+    threads: int | None,
+    create: bool,
+    role: str,
+    wait: float,
+    wait_writer: float,
+) -> Folder:
     if not create and not (path / "manifest.json").is_file():
         raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
     await asyncio.to_thread(_make_folder, path)
