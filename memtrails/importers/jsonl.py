@@ -173,10 +173,12 @@ def _item(
         obj = json.loads(raw)
     except RecursionError:
         return RecordError(source, where, _too_deep(limits))
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         if not raw.endswith(b"\n"):
             return RecordError(source, where, "truncated last line (no newline at end of file)")
         return RecordError(source, where, f"not JSON: {exc}")
+    except ValueError:
+        return RecordError(source, where, _too_long_number())
     # Only a line with that many brackets can nest that deep: most lines skip the walk.
     if (
         raw.count(b"[") + raw.count(b"{") > limits.max_depth
@@ -234,9 +236,24 @@ def _torn(raw: bytes) -> bool:
         json.loads(raw)
     except RecursionError:
         return False  # whole, and too deep: reported as such
-    except ValueError:
+    except json.JSONDecodeError:
         return bool(raw.strip())
+    except ValueError:
+        return False  # whole, with a number too long to read: reported as such
     return False
+
+
+def _too_long_number() -> str:
+    """Say why a line that is JSON is not read: an integer Python will not convert.
+
+    The only ``ValueError`` of ``json.loads`` that is no ``JSONDecodeError``; Python's own
+    words tell the user to change the interpreter's limit, which only the caller can.
+    """
+    most = sys.get_int_max_str_digits()
+    return (
+        f"holds a number of more than {most:,} digits, too long to read "
+        "(write it as a JSON string to keep it); not read"
+    )
 
 
 def _too_deep(limits: Limits) -> str:

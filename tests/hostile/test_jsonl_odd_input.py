@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import collect, errors, records
 
 from memtrails import Memory
@@ -76,3 +77,20 @@ async def test_a_read_error_prunes_nothing(tmp_path: Path) -> None:
         assert (report.unchanged, report.removed, len(report.errors)) == (2, 0, 1)
         assert "cannot read further" in report.errors[0].reason
         assert await memory.get("r4") is not None
+
+
+@pytest.mark.parametrize("following", [False, True])
+async def test_a_number_too_long_to_read_is_that_lines_error(
+    tmp_path: Path, following: bool
+) -> None:
+    """Python reads an integer of at most 4,300 digits: the error says so in words, not with
+    its own advice to call ``sys.set_int_max_str_digits()``."""
+    path = tmp_path / "nums.jsonl"
+    long = b'{"id": "long", "n": -' + b"9" * 5000 + b"}"
+    path.write_bytes(lines(1) + long + b"\n" + lines(2)[len(lines(1)) :] + long)
+    items = await collect(from_jsonl(path, following=following))
+    assert [r.id for r in records(items)] == ["r0", "r1"]
+    assert [e.where for e in errors(items)] == ["line 2", "line 4"]
+    for error in errors(items):
+        assert error.reason.startswith("holds a number of more than 4,300 digits")
+        assert "set_int_max_str_digits" not in error.reason
