@@ -71,7 +71,8 @@ CORPORA = CORPORA.resolve()
 
 CATEGORIES = ["quoted", "dated", "dated-side", "notes", "chat", "conv", "lconv", "xlang"]
 # The conversational part's questions by kind (see data/conversations.txt); "multi": the
-# answer needs two turns, either found counts (the long chats, data/long/).
+# answer needs two turns, either found counts; "event": the answer placed before or after an
+# event the chat tells of, not a date (both in the long chats, data/long/).
 CONV_KINDS = [
     "words",
     "next",
@@ -83,6 +84,7 @@ CONV_KINDS = [
     "xwhen",
     "askwhen",
     "multi",
+    "event",
 ]
 # The cross-language questions by direction (see data/multilingual_notes.json).
 XLANG_KINDS = ["to-en", "from-en", "other"]

@@ -24,6 +24,7 @@ from memtrails.records import At, MemoryRecord
         ("How does she get to work since she sold the car?", Event("after", "she sold the car")),
         ("What changed following the launch of v2?", Event("after", "the launch of v2")),
         ("Ever since the office move, who books the rooms?", Event("after", "the office move")),
+        ("What did he say after meeting Sara?", Event("after", "meeting Sara")),
         (
             "How did Leek change once her siblings had gone?",
             Event("after", "her siblings had gone"),
@@ -53,6 +54,7 @@ def test_the_event_is_the_clause_after_the_word_that_places_the_answer(
         "What did we decide before 2020?",
         "Notes on the migration",
         "We meet once a week: who chairs it?",
+        "Why is the order missing right after placing it?",
     ],
 )
 def test_no_event_where_the_words_name_none(query: str) -> None:

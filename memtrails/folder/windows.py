@@ -102,7 +102,12 @@ def event_named(query: str) -> Event | None:
         said = rest.split()[:_EVENT_WORDS]
         if not said or any(c.isdigit() for c in said[0]):
             continue  # "after 3 retries", "before 10am": no event
-        if not any(w not in _NO_EVENT and w.isalpha() and len(w) > 1 for w in words(rest)):
+        named = [w for w in words(" ".join(said)) if w not in _NO_EVENT and w.isalpha()]
+        # A step of a procedure ("right after placing it", "before deploying") is no event
+        # the folder dates: a verb in -ing first must have something named after it.
+        if named and said[0].lower().endswith("ing") and named[0] == said[0].lower():
+            named = named[1:]
+        if not any(len(w) > 1 for w in named):
             continue
         side = " ".join(m.group(1).lower().split())
         return Event(
