@@ -173,7 +173,7 @@ def _item(
         obj = json.loads(raw)
     except RecursionError:
         return RecordError(source, where, _too_deep(limits))
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         if not raw.endswith(b"\n"):
             return RecordError(source, where, "truncated last line (no newline at end of file)")
         return RecordError(source, where, f"not JSON: {exc}")
@@ -236,7 +236,7 @@ def _torn(raw: bytes) -> bool:
         json.loads(raw)
     except RecursionError:
         return False  # whole, and too deep: reported as such
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, UnicodeDecodeError):
         return bool(raw.strip())
     except ValueError:
         return False  # whole, with a number too long to read: reported as such
@@ -246,8 +246,9 @@ def _torn(raw: bytes) -> bool:
 def _too_long_number() -> str:
     """Say why a line that is JSON is not read: an integer Python will not convert.
 
-    The only ``ValueError`` of ``json.loads`` that is no ``JSONDecodeError``; Python's own
-    words tell the user to change the interpreter's limit, which only the caller can.
+    The only ``ValueError`` of ``json.loads`` (of bytes) that is neither a
+    ``JSONDecodeError`` nor a ``UnicodeDecodeError``; Python's own words tell the user to
+    change the interpreter's limit, which only the caller can.
     """
     most = sys.get_int_max_str_digits()
     return (

@@ -94,3 +94,15 @@ async def test_a_number_too_long_to_read_is_that_lines_error(
     for error in errors(items):
         assert error.reason.startswith("holds a number of more than 4,300 digits")
         assert "set_int_max_str_digits" not in error.reason
+
+
+async def test_a_line_that_is_not_utf8_is_not_json(tmp_path: Path) -> None:
+    """Its ``UnicodeDecodeError`` is a ``ValueError`` too: not taken for a number too long."""
+    path = tmp_path / "bytes.jsonl"
+    path.write_bytes(b'{"text": "\xff\xfe"}\n' + lines(1) + b'{"text": "\xff"}')
+    items = await collect(from_jsonl(path))
+    assert [r.id for r in records(items)] == ["r0"]
+    assert [(e.where, e.reason.split(":")[0]) for e in errors(items)] == [
+        ("line 1", "not JSON"),
+        ("line 3", "truncated last line (no newline at end of file)"),
+    ]
