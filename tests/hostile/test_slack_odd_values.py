@@ -143,3 +143,21 @@ async def test_a_broken_member_of_a_shared_name_is_named_apart(tmp_path: Path) -
     (error,) = errors(items)
     assert error.where == f"{day} (copy 2 of 2 in the zip)"
     assert error.reason.startswith("day file is not valid JSON")
+
+
+async def test_a_number_too_long_to_read_is_said_in_words(tmp_path: Path) -> None:
+    """Not with Python's advice to call ``sys.set_int_max_str_digits()``."""
+    root = export_of(tmp_path / "export", [])
+    digits = b"9" * 5000
+    day = b'[{"type": "message", "ts": "1704067200.000100", "n": ' + digits + b"}]"
+    (root / "general" / "2024-01-01.json").write_bytes(day)
+    (root / "channels.json").write_bytes(b'[{"id": "C1", "name": "general", "n": ' + digits + b"}]")
+    items = await collect(from_slack_export(root))
+    assert [r.text for r in records(items)] == ["next day"]
+    assert [(e.where, e.reason) for e in errors(items)] == [
+        ("channels.json", "holds a number of more than 4,300 digits, too long to read; not read"),
+        (
+            "general/2024-01-01.json",
+            "day file holds a number of more than 4,300 digits, too long to read; not read",
+        ),
+    ]

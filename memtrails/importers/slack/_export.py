@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sys
 import zipfile
 import zlib
 from pathlib import Path
@@ -19,6 +21,7 @@ __all__ = [
     "READ_ERRORS",
     "Export",
     "MemberRefused",
+    "not_json",
 ]
 
 # A member is read whole (it is one JSON document), so its size bounds the memory an import
@@ -44,6 +47,18 @@ READ_ERRORS = (
     RuntimeError,
     NotImplementedError,
 )
+
+
+def not_json(exc: ValueError | RecursionError) -> str:
+    """Say why a member's bytes are not read as JSON.
+
+    ``json.loads`` raises a bare ``ValueError`` for an integer of more digits than Python
+    converts, in words that tell the user to change the interpreter's limit: said plainly.
+    """
+    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError | RecursionError):
+        return f"is not valid JSON ({exc})"
+    digits = sys.get_int_max_str_digits()
+    return f"holds a number of more than {digits:,} digits, too long to read; not read"
 
 
 class MemberRefused(Exception):

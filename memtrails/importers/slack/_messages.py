@@ -11,7 +11,7 @@ from zipfile import ZipInfo
 
 from ...records import At, MemoryRecord, RecordError
 from .._guard import RecordStep
-from ._export import READ_ERRORS, MemberRefused
+from ._export import READ_ERRORS, MemberRefused, not_json
 from ._names import Names, name_of, unescape
 
 __all__ = ["as_ts", "counted", "day_files", "message_items", "message_record"]
@@ -318,7 +318,7 @@ def _day_messages(reader: Names, copy: str | ZipInfo, where: str) -> list[Any] |
     try:
         messages = json.loads(raw)
     except (ValueError, RecursionError) as exc:
-        return RecordError(reader.source, where, f"day file is not valid JSON ({exc})")
+        return RecordError(reader.source, where, f"day file {not_json(exc)}")
     if not isinstance(messages, list):
         return RecordError(reader.source, where, "day file is not a JSON array")
     return messages

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records import RecordError
-from ._export import READ_ERRORS, Export, MemberRefused
+from ._export import READ_ERRORS, Export, MemberRefused, not_json
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -83,7 +83,7 @@ class Names:
             try:
                 data = json.loads(raw)
             except (ValueError, RecursionError) as exc:
-                self.errors.append(RecordError(self.source, where, f"not valid JSON ({exc})"))
+                self.errors.append(RecordError(self.source, where, not_json(exc)))
                 continue
             if not isinstance(data, list):
                 self.errors.append(RecordError(self.source, where, "not a JSON array"))
