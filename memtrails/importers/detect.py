@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field, replace
@@ -125,6 +127,9 @@ class Part:
     # Part of the folder could not be listed, so ``names`` may miss some of its mail: the run
     # is not complete, and a prune forgets none of the source's records.
     unlisted: bool = False
+    # ``--kind`` named a kind that the folder's shape does not show: when its importer then
+    # finds nothing in it, the import says so instead of reporting 0 items as a success.
+    forced: bool = False
 
     def position(self) -> int:
         """Return the bytes of this part's file read so far (0 before its import starts)."""
@@ -181,7 +186,9 @@ def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) 
     found = kind or detect_kind(p)
     source = name or default_source(p)
     if found != "files" or kind == "files" or p.is_file():
-        return [Part(given, found, p, source, size=_size(p) if p.is_file() else None)]
+        forced = kind not in (None, "files") and p.is_dir() and _folder_kind(p) != kind
+        size = _size(p) if p.is_file() else None
+        return [Part(given, found, p, source, size=size, forced=forced)]
     return _plan_folder(p, given, source)
 
 
@@ -332,6 +339,9 @@ def open_part(
 
     The result is resumable (``Memory.ingest`` gives it the position its source saved)
     unless the part is a pipe, which is always read whole.
+    A folder read as a ``--kind`` its shape does not show (``part.forced``) ends in a
+    :class:`SourceError` naming the kind and what the folder holds when that kind's importer
+    found nothing there: an import of nothing is no success to report.
 
     Args:
         part: the planned import.
@@ -351,6 +361,8 @@ def open_part(
             names=part.names,
             following=following,
         )
+        if part.forced:
+            return _something_read(part, items)
         if not part.skipped and not part.claimed and not part.unlisted:
             return items  # the importer itself, with its extras (``raw_lines``)
         return _less_claimed(part, items)
@@ -374,6 +386,43 @@ async def _less_claimed(part: Part, items: AsyncGenerator[Item, None]) -> AsyncI
             yield item
     if part.unlisted and not stated:  # an importer that states nothing is taken as complete
         yield SourceState(part.source, {}, complete=False)
+
+
+async def _something_read(part: Part, items: AsyncGenerator[Item, None]) -> AsyncIterator[Item]:
+    """Pass a ``--kind`` folder's items on; raise, as for a path of no kind, when there were none.
+
+    A record, an error, a file seen unchanged or records a resumed run passed over all say
+    the importer found its kind there; only positions of nothing mean it found nothing.
+    """
+    found = False
+    async with aclosing(items) as it:
+        async for item in it:
+            found = found or not isinstance(item, SourceState) or item.skipped > 0
+            yield item
+    if not found:
+        assert isinstance(part.target, Path)
+        holds = await asyncio.to_thread(_holdings, part.target)
+        raise SourceError(
+            part.label, f"--kind {part.kind} found nothing to read in this folder; {holds}"
+        )
+
+
+def _holdings(root: Path) -> str:
+    """Say what ``add`` finds in a folder without ``--kind``, and so what to do."""
+    found: Counter[str] = Counter()
+    notes = False
+    for part in _plan_folder(root, str(root), str(root)):
+        if part.kind == "eml":
+            found["eml"] += len(part.names or ())
+        elif part.kind != "files":
+            found[part.kind] += 1
+        else:
+            notes = notes or _has_notes(root, set(part.claimed))
+    said = [f"{n} {kind}" for kind, n in sorted(found.items())] + ["notes"] * notes
+    if not said:
+        return "it holds nothing memtrails reads"
+    listed = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
+    return f"it holds {listed}: leave out --kind to read each file by its own kind"
 
 
 def _is_claimed(item: Item, claimed: frozenset[str]) -> bool:

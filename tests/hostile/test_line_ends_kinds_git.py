@@ -10,11 +10,17 @@ import threading
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from helpers import collect, errors, records
 
+from memtrails import Memory
+from memtrails._exceptions import SourceError
+from memtrails.add import add_path
+from memtrails.cli import main
 from memtrails.importers.detect import open_part, plan
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import SourceState
+from memtrails.testing import HashingEmbedder
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -99,3 +105,47 @@ async def test_a_lone_cr_inside_an_lf_mbox_stays_text(tmp_path: Path) -> None:
     path.write_bytes(_lf_mbox(2).replace(b"body 1 zebra", b"body 1\rzebra"))
     items = await collect(from_mbox(path))
     assert [r.id for r in records(items)] == ["m0@x", "m1@x"]
+
+
+# -- `add FOLDER --kind K` on a folder that holds nothing of that kind ------------------------
+
+
+def _notes_and_a_list(root: Path) -> Path:
+    """A folder of a note and an mbox: no .eml, no Maildir, no agent session."""
+    root.mkdir()
+    (root / "a.md").write_text("# a note\n\nabout quokkas\n")
+    (root / "list.mbox").write_bytes(_lf_mbox(2))
+    return root
+
+
+@pytest.mark.parametrize("kind", ["eml", "maildir", "transcripts"])
+def test_add_with_a_kind_the_folder_does_not_hold_says_so(tmp_path: Path, kind: str) -> None:
+    root = _notes_and_a_list(tmp_path / "saved")
+    result = CliRunner().invoke(
+        main, ["add", str(root), "--kind", kind, "--home", str(tmp_path / "m")]
+    )
+    assert result.exit_code == 1, result.output
+    said = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(said) == 1, result.output
+    assert str(root) in said[0] and f"--kind {kind}" in said[0]
+    assert "1 mbox" in said[0] and "notes" in said[0]  # what it did find
+    assert "leave out --kind" in said[0]  # and what to do
+
+
+async def test_a_kind_the_folder_does_not_hold_is_an_error_of_the_api_too(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(SourceError, match="--kind eml found nothing") as caught:
+            await add_path(memory, root, kind="eml")
+        assert "nothing memtrails reads" in str(caught.value)
+        # An empty Maildir is a Maildir: nothing to read, nothing wrong.
+        (tmp_path / "box" / "cur").mkdir(parents=True)
+        report = await add_path(memory, tmp_path / "box", kind="maildir")
+        assert (report.added, report.skipped) == (0, 0)
+        # The kind found below the folder: read as before.
+        (root / "sub").mkdir()
+        (root / "sub" / "one.eml").write_bytes(_lf_mbox(1).split(b"\n", 1)[1])
+        assert (await add_path(memory, root, kind="eml")).added == 1
