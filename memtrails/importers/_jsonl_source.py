@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -19,6 +20,8 @@ __all__ = ["UTF16_BOMS", "JsonlSource", "Lines", "bounded_lines", "line_digest",
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _SKIP_PIECE = 1 << 20  # how much of an over-long line is read at a time, to pass over it
+_CR_PIECE = 64 * 1024  # how much more of a file of lone CRs is read at a time, at least
+_LINE_END = re.compile(rb"[\r\n]")
 
 
 class Lines(Protocol):
@@ -32,9 +35,19 @@ def bounded_lines(f: Lines, limit: int) -> Iterator[tuple[bytes, int]]:
 
     A longer line is never held whole: only its first ``limit + 1`` bytes are kept, the rest
     is read past in pieces.
+
+    Lines end with LF (or CRLF). When the first ``limit + 1`` bytes hold no LF but a CR with
+    more after it, the lines end with a lone CR (classic Mac OS; JSON allows a CR only
+    between values, and no line is that long): from there on each CR (or LF) ends a line,
+    handed out as an LF of the same length, so that offsets stay those of the file.
     """
+    first = True
     while True:
         raw = f.readline(limit + 1)
+        if first and not raw.endswith(b"\n") and 0 <= raw.find(b"\r") < len(raw) - 1:
+            f = _LoneCrLines(f, raw)
+            raw = f.readline(limit + 1)
+        first = False
         if not raw:
             return
         size = len(raw)
@@ -56,6 +69,39 @@ def _pass_line(f: Lines) -> tuple[int, bool]:
         if piece.endswith(b"\n"):
             return size, True
     return size, False
+
+
+class _LoneCrLines:
+    """The lines of a stream that ends them with a lone CR, each CR handed out as an LF.
+
+    An LF ends a line too (lines appended since with other line ends). Holds what a line
+    asked for needs, about twice ``size`` at most: reading a long line, each read takes as
+    much as is held already, so it is copied a few times, never once per piece.
+    """
+
+    def __init__(self, f: Lines, start: bytes) -> None:
+        self._f = f
+        self._held = start
+        self._at = 0  # where the next line starts in `_held`
+        self._ended = False
+
+    def readline(self, size: int = -1, /) -> bytes:
+        while True:
+            held = self._held
+            stop = len(held) if size < 0 else min(len(held), self._at + size)
+            end = _LINE_END.search(held, self._at, stop)
+            if end is not None:
+                line = held[self._at : end.start()] + b"\n"
+                self._at = end.end()
+                return line
+            if stop < len(held) or self._ended:  # ``size`` bytes with no end, or the last
+                line = held[self._at : stop]
+                self._at = stop
+                return line
+            rest = held[self._at :]
+            more = self._f.readline(max(_CR_PIECE, len(rest)))
+            self._ended = not more
+            self._held, self._at = rest + more, 0
 
 
 class _Utf8Lines:

@@ -393,7 +393,8 @@ def from_jsonl(
     ``sender``/``role``; at from ``at``/``timestamp``/``date``/``created_at``/``time``; thread
     from ``thread``/``thread_id``/``session_id``/``conversation_id``/``session``/
     ``conversation`` (a string or an integer); kind from ``kind``.
-    Keys not used go into ``meta``. Blank lines and a UTF-8 BOM are skipped; a file that
+    Keys not used go into ``meta``. Lines end with LF or CRLF, or with a lone CR in a file
+    without LF (classic Mac OS). Blank lines and a UTF-8 BOM are skipped; a file that
     starts with a UTF-16 byte order mark is read as UTF-16 (in full, without positions). A
     line that is not a JSON object, or whose mapped field has the wrong type, becomes a
     ``RecordError`` naming the line, and the import goes on. Damaged or cut-short compressed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import gzip
 import io
 import os
 from pathlib import Path
@@ -14,6 +15,7 @@ from helpers import collect, errors, records
 from memtrails import Memory
 from memtrails.importers._input import Input
 from memtrails.importers.jsonl import from_jsonl
+from memtrails.limits import Limits
 from memtrails.records import SourceState
 from memtrails.testing import HashingEmbedder
 
@@ -106,3 +108,43 @@ async def test_a_line_that_is_not_utf8_is_not_json(tmp_path: Path) -> None:
         ("line 1", "not JSON"),
         ("line 3", "truncated last line (no newline at end of file)"),
     ]
+
+
+def cr_lines(first: int, stop: int) -> bytes:
+    """Lines ended by a lone CR, as classic Mac OS wrote them: no LF anywhere."""
+    return b"".join(b'{"text": "line %d"}\r' % i for i in range(first, stop))
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+async def test_lines_ended_by_a_lone_cr_are_read(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"mac.jsonl{suffix}"
+    data = cr_lines(0, 5)
+    path.write_bytes(gzip.compress(data) if suffix else data)
+    items = await collect(from_jsonl(path))
+    assert errors(items) == []
+    assert [(r.id, r.text) for r in records(items)] == [
+        (f"mac.jsonl:{i + 1}", f"line {i}") for i in range(5)
+    ]
+
+
+async def test_a_lone_cr_file_resumes_where_it_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "mac.jsonl"
+    path.write_bytes(cr_lines(0, 3))
+    first = await collect(from_jsonl(path))
+    state = [i for i in first if isinstance(i, SourceState)][-1]
+    assert state.complete and state.state["offset"] == len(cr_lines(0, 3))
+    with path.open("ab") as f:
+        f.write(cr_lines(3, 5))
+    again = await collect(from_jsonl(path, state=state.state))
+    assert [r.id for r in records(again)] == ["mac.jsonl:4", "mac.jsonl:5"]
+
+
+async def test_lone_cr_lines_stay_bounded(tmp_path: Path) -> None:
+    """Lines over ``max_line_bytes`` are refused one by one; those around them are read."""
+    path = tmp_path / "mac.jsonl"
+    long = b'{"text": "' + b"x" * 5000 + b'"}\r'
+    path.write_bytes(cr_lines(0, 300) + long + cr_lines(300, 600) + long + cr_lines(600, 610))
+    items = await collect(from_jsonl(path, limits=Limits(max_line_bytes=1000)))
+    assert [r.text for r in records(items)] == [f"line {i}" for i in range(610)]
+    assert [e.where for e in errors(items)] == ["line 301", "line 602"]
+    assert all("over 1,000" in e.reason for e in errors(items))
