@@ -192,14 +192,19 @@ async def test_shallow_clone_gives_an_error_at_the_cut(tmp_path: Path) -> None:
     recs, errs = records(items), errors(items)
     assert [r.id for r in recs] == repo.rev_list("HEAD")[:3]
     assert recs[-1].meta["shallow"] is True and "shallow" not in recs[0].meta
+    # Its parent is not here, so what it changed is not known (git lists its whole tree).
+    assert "files" not in recs[-1].meta and "shallow clone" in recs[-1].meta["files_error"]
+    # The error stands for the history before the cut, not for the commit stored.
     assert len(errs) == 1
-    assert errs[0].where == recs[-1].id and "shallow clone" in errs[0].reason
+    assert errs[0].where == f"before {recs[-1].id}" and "shallow clone" in errs[0].reason
     assert items[-2] is errs[0]
     # The commits before the cut are not here: a prune must not take them for gone.
     assert isinstance(items[-1], SourceState) and not items[-1].complete
 
 
-async def test_missing_blob_gives_an_error_and_the_rest_imports(tmp_path: Path) -> None:
+async def test_missing_blob_keeps_the_commit_saying_why_its_files_are_unknown(
+    tmp_path: Path,
+) -> None:
     repo = linear(tmp_path / "r", 6)
     shas = repo.rev_list("HEAD")
     broken = shas[2]
@@ -207,12 +212,16 @@ async def test_missing_blob_gives_an_error_and_the_rest_imports(tmp_path: Path) 
     loose_object(repo.path, blob).unlink()
     items = await collect(from_git(repo.path))
     recs, errs = records(items), errors(items)
-    # Every commit is still there; the broken diffs are reported, not fatal.
+    # Every commit is still there, once: a broken diff is said in the record, not fatal
+    # and not a record skipped as well.
     assert [r.id for r in recs] == shas
-    assert errs and all("could not be read" in e.reason for e in errs)
-    assert broken in {e.where for e in errs}
+    assert errs == []
+    unknown = {r.id for r in recs if "files_error" in r.meta}
+    assert broken in unknown
     for r in recs:
-        assert ("files" in r.meta) == (r.id not in {e.where for e in errs})
+        assert ("files" in r.meta) == (r.id not in unknown)
+        if r.id in unknown:
+            assert "could not be read" in r.meta["files_error"]
 
 
 async def test_missing_commit_object_ends_the_walk_with_an_error(tmp_path: Path) -> None:
@@ -224,8 +233,8 @@ async def test_missing_commit_object_ends_the_walk_with_an_error(tmp_path: Path)
     # The three newest are readable; the third's parent is the missing one, so its diff is
     # not, and the walk cannot go past it.
     assert [r.id for r in recs] == shas[:3]
-    assert "files" not in recs[2].meta
-    assert [e.where for e in errs] == [shas[2], f"after {shas[2]}"]
+    assert "files" not in recs[2].meta and "could not be read" in recs[2].meta["files_error"]
+    assert [e.where for e in errs] == [f"after {shas[2]}"]
     assert "cannot be read further" in errs[-1].reason
     assert items[-2] is errs[-1]
     # The walk was cut: no prune, and no position past commits never read.

@@ -1,23 +1,27 @@
 """Hostile line ends, kinds and histories: a classic Mac OS mbox (CR line ends) reads as its
-LF twin does, and counting stays honest."""
+LF twin does, a --kind that finds nothing says so, and a damaged or shallow Git history counts
+each commit once."""
 
 from __future__ import annotations
 
 import bz2
 import gzip
 import os
+import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from gitrepos import env, git, linear, repo_source
 from helpers import collect, errors, records
 
 from memtrails import Memory
 from memtrails._exceptions import SourceError
-from memtrails.add import add_path
+from memtrails.add import add_git, add_path
 from memtrails.cli import main
 from memtrails.importers.detect import open_part, plan
+from memtrails.importers.git import git_source
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import SourceState
 from memtrails.testing import HashingEmbedder
@@ -149,3 +153,53 @@ async def test_a_kind_the_folder_does_not_hold_is_an_error_of_the_api_too(
         (root / "sub").mkdir()
         (root / "sub" / "one.eml").write_bytes(_lf_mbox(1).split(b"\n", 1)[1])
         assert (await add_path(memory, root, kind="eml")).added == 1
+
+
+# -- a commit whose changed files cannot be told is one record, not a record and a skip --------
+
+
+async def test_a_commit_with_a_corrupt_blob_is_stored_once_not_also_skipped(
+    tmp_path: Path,
+) -> None:
+    repo = linear(tmp_path / "r", 4)
+    shas = repo.rev_list("HEAD")
+    blob = git(repo.path, "rev-parse", f"{shas[0]}:f0.txt")
+    damaged = repo.path / ".git" / "objects" / blob[:2] / blob[2:]
+    damaged.chmod(0o644)
+    damaged.write_bytes(b"garbage")
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_git(memory, repo.path)
+        broken = await memory.get(shas[0], source=repo_source(repo))
+        whole = await memory.get(shas[1], source=repo_source(repo))
+    assert (report.added, report.skipped, report.errors) == (4, 0, [])
+    assert broken is not None and whole is not None
+    assert "files" not in broken.meta and "Files changed" not in broken.text
+    assert broken.meta["files_error"].startswith(
+        "the files this commit changed could not be read; an object is missing ("
+    )
+    assert "files_error" not in whole.meta and whole.meta["files"]
+
+
+async def test_a_shallow_clone_counts_its_edge_once_and_the_missing_history_apart(
+    tmp_path: Path,
+) -> None:
+    repo = linear(tmp_path / "r", 6)
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.path}", str(clone)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    edge = repo.rev_list("HEAD")[1]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_git(memory, clone)
+        record = await memory.get(edge, source=git_source(clone))
+    # Two commits stored; the one skipped is the history the clone does not hold.
+    assert (report.added, report.skipped) == (2, 1)
+    (error,) = report.errors
+    assert error.where == f"before {edge}" and "git fetch --unshallow" in error.reason
+    # Its parent is not here: git would list its whole tree as changed.
+    assert record is not None and record.meta["shallow"] is True
+    assert "files" not in record.meta and "Files changed" not in record.text
+    assert "shallow clone" in record.meta["files_error"]

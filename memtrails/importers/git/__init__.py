@@ -53,10 +53,13 @@ async def from_git(
     deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
     ``files_truncated``). Merges list their changes against the first parent.
 
-    A missing object gives a :class:`RecordError` and the import goes on: a commit whose
-    changed files cannot be diffed is still yielded (without ``files``) beside an error; a
-    missing commit object ends the walk with an error. The boundary commits of a shallow
-    clone are yielded with ``meta["shallow"]`` and an error saying the history is cut.
+    A damaged repository does not stop the import, and each commit counts once: a commit
+    whose changed files cannot be diffed (an object is missing or corrupt) is yielded
+    without ``files``, its ``meta["files_error"]`` saying why, and no error; a missing
+    commit object ends the walk with a :class:`RecordError` standing for the commits past
+    it. The boundary commits of a shallow clone are yielded with ``meta["shallow"]`` and,
+    their parents being absent, no ``files`` (``files_error`` says so), each followed by a
+    ``RecordError`` (``where``: ``before <sha>``) for the history the clone does not hold.
 
     The walk ends with a :class:`~memtrails.records.SourceState` whose state is
     ``{"heads": {ref: sha}}``: the commit each walked ref was at when the walk started

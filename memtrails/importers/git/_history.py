@@ -19,6 +19,11 @@ _STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _BAD_STATE = "the saved position is not one this version reads"
 _COMMIT = RecordStep("git", "commit")
+# A shallow clone's edge: git diffs it against nothing, listing its whole tree as changed.
+_SHALLOW_FILES = (
+    "shallow clone: the commit before this one is not in the repository, so what this one "
+    "changed cannot be told (run `git fetch --unshallow` to read it)"
+)
 
 
 def _saved_heads(state: Mapping[str, Any] | None) -> tuple[dict[str, str], str | None]:
@@ -154,25 +159,35 @@ class History:
     def _run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
         return self.repo.run(*args, stdin=stdin)
 
-    def _emit(self, commit: Commit, files_known: bool) -> Iterator[MemoryRecord | RecordError]:
+    def _emit(
+        self, commit: Commit, files_error: str | None = None
+    ) -> Iterator[MemoryRecord | RecordError]:
+        """Yield a commit's record, counted once: without its files when they cannot be told
+        (``files_error``, or a shallow clone's edge), the record saying why.
+
+        At a shallow clone's edge, an error stands for the history before it, which the
+        clone does not hold: those commits are the ones not imported, not this one.
+        """
         shallow = commit.sha in self.shallow
+        if shallow and files_error is None:
+            files_error = _SHALLOW_FILES
         item = _COMMIT.run(
-            self.source, commit.sha, self._record, commit, shallow, files_known, id=commit.sha
+            self.source, commit.sha, self._record, commit, shallow, files_error, id=commit.sha
         )
         yield item
-        if shallow and isinstance(item, MemoryRecord):
+        if shallow:
             yield RecordError(
                 self.source,
-                commit.sha,
+                f"before {commit.sha}",
                 "shallow clone: the history before this commit is not in the repository "
                 "(run `git fetch --unshallow` to import it)",
             )
 
     def _record(
-        self, commit: Commit, shallow: bool, files_known: bool
+        self, commit: Commit, shallow: bool, files_error: str | None
     ) -> MemoryRecord | RecordError:
         try:
-            return commit_record(commit, self.source, shallow, files_known)
+            return commit_record(commit, self.source, shallow, files_error is None, files_error)
         except (ValueError, TypeError) as exc:  # e.g. a date outside JavaScript's range
             return RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
 
@@ -212,7 +227,7 @@ class History:
                 for commit in log.commits():
                     position += 1
                     last = commit.sha
-                    yield from self._emit(commit, files_known=True)
+                    yield from self._emit(commit)
                 if log.returncode == 0:
                     return
                 reason = log.error()
@@ -253,7 +268,7 @@ class History:
         finally:
             log.close()
         if log.returncode == 0 and commits:
-            yield from self._emit(commits[0], files_known=True)
+            yield from self._emit(commits[0])
             return
         code, out, err = self._run("log", "-z", "--no-walk", f"--format={FORMAT}", sha)
         tokens = out.split("\0")
@@ -261,9 +276,7 @@ class History:
             yield RecordError(self.source, sha, f"unreadable commit ({err or reason})", id=sha)
             return
         commit = parse_header([tokens[0][len(MARK) :], *tokens[1:HEADER_FIELDS]])
-        yield from self._emit(commit, files_known=False)
-        yield RecordError(
-            self.source,
-            sha,
-            f"the files this commit changed could not be read; an object is missing ({reason})",
+        missing = (
+            f"the files this commit changed could not be read; an object is missing ({reason})"
         )
+        yield from self._emit(commit, missing)

@@ -61,12 +61,23 @@ class Commit:
     file_count: int = 0
 
 
-def commit_record(commit: Commit, source: str, shallow: bool, files_known: bool) -> MemoryRecord:
-    """Build the record of a commit."""
+def commit_record(
+    commit: Commit,
+    source: str,
+    shallow: bool,
+    files_known: bool,
+    files_error: str | None = None,
+) -> MemoryRecord:
+    """Build the record of a commit.
+
+    A commit whose changes cannot be told is still one record, with no file list:
+    ``files_error`` says why, in ``meta`` (as a mail's unreadable attachment does), for it
+    is no record lost and is not counted as one.
+    """
     message = commit.message.rstrip("\n")
     summary = message.split("\n", 1)[0].strip()
     text = message
-    if commit.files:
+    if files_known and commit.files:
         names = [f["path"] for f in commit.files[:MAX_FILES_IN_TEXT]]
         more = commit.file_count - len(names)
         listing = "\n".join(names) + (f"\n... and {more} more" if more > 0 else "")
@@ -82,6 +93,8 @@ def commit_record(commit: Commit, source: str, shallow: bool, files_known: bool)
         meta["files"] = commit.files
         if commit.file_count > len(commit.files):
             meta["files_truncated"] = commit.file_count - len(commit.files)
+    elif files_error is not None:
+        meta["files_error"] = files_error
     if shallow:
         meta["shallow"] = True
     return MemoryRecord(
