@@ -161,3 +161,15 @@ async def test_a_number_too_long_to_read_is_said_in_words(tmp_path: Path) -> Non
             "day file holds a number of more than 4,300 digits, too long to read; not read",
         ),
     ]
+
+
+async def test_a_day_file_nested_too_deeply_says_so_in_its_own_words(tmp_path: Path) -> None:
+    # Python's RecursionError speaks of its interpreter ("maximum recursion depth
+    # exceeded"); the user needs to hear what is wrong with the file.
+    root = export_of(tmp_path / "export", [message("1704067200.000100", "kept")])
+    (root / "general" / "2024-01-01.json").write_text("[" * 100_000 + "]" * 100_000)
+    items = await collect(from_slack_export(root, source="slack:test"))
+    assert [r.text for r in records(items)] == ["next day"]
+    (error,) = errors(items)
+    assert error.where.startswith("general/2024-01-01.json")
+    assert "nested too deeply" in error.reason and "recursion" not in error.reason

@@ -55,7 +55,9 @@ def not_json(exc: ValueError | RecursionError) -> str:
     ``json.loads`` raises a bare ``ValueError`` for an integer of more digits than Python
     converts, in words that tell the user to change the interpreter's limit: said plainly.
     """
-    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError | RecursionError):
+    if isinstance(exc, RecursionError):  # Python's words name its interpreter, not the file
+        return "is nested too deeply to read (arrays or objects inside each other); not read"
+    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
         return f"is not valid JSON ({exc})"
     digits = sys.get_int_max_str_digits()
     return f"holds a number of more than {digits:,} digits, too long to read; not read"
