@@ -129,6 +129,26 @@ async def test_a_field_of_another_type_keeps_what_the_session_knew(tmp_path: Pat
     assert "model" not in second.meta
 
 
+async def test_a_line_holding_a_number_too_long_to_read_is_named_in_plain_words(
+    tmp_path: Path,
+) -> None:
+    # Python's own words for it tell the user to change the interpreter's limit.
+    turn = {"type": "user", "sessionId": "s1", "uuid": "u1", "cwd": "/home/ann/shop"}
+    lines = [
+        json.dumps({**turn, "message": {"role": "user", "content": "first"}}),
+        json.dumps({**turn, "uuid": "u2", "message": {"role": "user", "content": "x"}})[:-1]
+        + ', "n": ' + "9" * 5000 + "}",
+        json.dumps({**turn, "uuid": "u3", "message": {"role": "user", "content": "third"}}),
+    ]  # fmt: skip
+    path = tmp_path / "s1.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    items = await collect(from_agent_transcripts(path))
+    assert [r.text for r in records(items)] == ["first", "third"]
+    (error,) = [i for i in items if not isinstance(i, MemoryRecord | SourceState)]
+    assert error.where.endswith("line 2") and "digits, too long to read" in error.reason
+    assert "set_int_max_str_digits" not in error.reason
+
+
 async def test_a_folder_that_cannot_be_listed_is_named_and_its_sessions_not_pruned(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

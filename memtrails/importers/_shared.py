@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import threading
 from collections.abc import AsyncGenerator, AsyncIterator, Iterator
 from pathlib import Path
@@ -16,9 +17,17 @@ __all__ = [
     "default_source",
     "entry_may_be_file",
     "may_be_file",
+    "too_long_number",
 ]
 
 T = TypeVar("T")
+
+
+def too_long_number() -> str:
+    """Say why JSON text is not read when ``json.loads`` raises a bare ``ValueError``: it
+    holds an integer of more digits than Python converts. Python's own words tell the user
+    to change the interpreter's limit, which only the program can."""
+    return f"holds a number of more than {sys.get_int_max_str_digits():,} digits, too long to read"
 
 
 def default_source(path: str | os.PathLike[str]) -> str:

@@ -39,7 +39,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import At, Item, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
-from ._shared import Closing, as_generator, default_source
+from ._shared import Closing, as_generator, default_source, too_long_number
 from .contract import resumable_importer
 
 __all__ = [
@@ -295,9 +295,15 @@ def _line_item(
     """Return line ``n``'s turn, None when it is no turn, or the error saying why it is no line."""
     where = f"{session.rel}: line {n}"
     try:
-        return session.turn(json.loads(raw), n, source)
+        line = json.loads(raw)
     except RecursionError:
         return RecordError(source, where, "not a transcript line: nested too deeply to read")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return RecordError(source, where, f"not a transcript line: {exc}")
+    except ValueError:
+        return RecordError(source, where, f"not a transcript line: {too_long_number()}; not read")
+    try:
+        return session.turn(line, n, source)
     except ValueError as exc:
         return RecordError(source, where, f"not a transcript line: {exc}")
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 import zipfile
 import zlib
 from pathlib import Path
 
 from ..._exceptions import SourceError
-from .._shared import entry_may_be_file, may_be_file
+from .._shared import entry_may_be_file, may_be_file, too_long_number
 
 __all__ = [
     "DAY_FILE",
@@ -59,8 +58,7 @@ def not_json(exc: ValueError | RecursionError) -> str:
         return "is nested too deeply to read (arrays or objects inside each other); not read"
     if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
         return f"is not valid JSON ({exc})"
-    digits = sys.get_int_max_str_digits()
-    return f"holds a number of more than {digits:,} digits, too long to read; not read"
+    return f"{too_long_number()}; not read"
 
 
 class MemberRefused(Exception):
