@@ -7,7 +7,9 @@ import os
 from collections.abc import Mapping
 from typing import IO, Any
 
-__all__ = ["SAMPLE", "prefix_marks", "why_not_resumable"]
+from ..records import SourceState
+
+__all__ = ["SAMPLE", "prefix_marks", "unfinished", "why_not_resumable"]
 
 # Bytes hashed at each end of the part already read. Hashing the whole prefix would make an
 # unchanged re-run cost a full read; a rewrite of an append-only archive (a mail client
@@ -53,3 +55,18 @@ def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | No
     if marks["head"] != head or marks["tail"] != tail:
         return "the part read before has changed"
     return None
+
+
+def unfinished(
+    source: str, state: Mapping[str, Any] | None, *, mode: str, why: str | None, skipped: int = 0
+) -> SourceState:
+    """Return the position of a run that could not read its input to the end (damaged
+    compressed data, a failing pipe or disk) where it has none of its own to give.
+
+    Never complete: an importer that states nothing is taken as having read everything, and
+    a prune would forget every record past the damage. It keeps the position it was given
+    (still true of the input's start, or refused again by the next run), or none.
+    """
+    return SourceState(
+        source, dict(state or {}), mode=mode, complete=False, why=why, skipped=skipped
+    )

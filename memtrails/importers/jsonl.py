@@ -19,7 +19,7 @@ from ..records import At, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import DamagedInput, Input, open_input, strip_compression
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
-from ._resume import prefix_marks, why_not_resumable
+from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source
 from .contract import resumable_importer
 
@@ -287,7 +287,7 @@ def _read(
             skipped = int(state.get("records", 0))
         else:
             mode, offset, line_no, skipped = "full", 0, 0, 0
-        why = None if state is None else why
+        why = None if not state else why  # an empty position is none (a run that met damage)
         records = skipped  # records before `offset`, this run's included
 
         def position(complete: bool = False) -> SourceState:
@@ -352,14 +352,13 @@ def _read(
         except OSError as exc:
             # Damaged compressed data, or a disk read error: the lines before it are read,
             # the rest cannot be. Not complete: nothing is pruned for what was not read.
-            why = str(exc) if isinstance(exc, DamagedInput) else _unreadable(exc, seekable)
-            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {why}")
-            if seekable:
-                try:
-                    end = position()
-                except OSError:
-                    return  # the marks cannot be read either: the last checkpoint holds
-                yield end
+            damage = str(exc) if isinstance(exc, DamagedInput) else _unreadable(exc, seekable)
+            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {damage}")
+            try:
+                end = position() if seekable else None
+            except OSError:  # the marks cannot be read either
+                end = None
+            yield end or unfinished(source, state, mode=mode, why=why, skipped=skipped)
             return
         if seekable:
             yield position(complete=mode == "full")
@@ -399,9 +398,9 @@ def from_jsonl(
     line that is not a JSON object, or whose mapped field has the wrong type, becomes a
     ``RecordError`` naming the line, and the import goes on. Damaged or cut-short compressed
     data, or a read error of the disk, ends the file with one ``RecordError`` (``cannot read
-    further: ...``) at the line where it starts; the lines before it are read. A plain
-    file's run is then not complete (nothing is pruned for it), and its position is that
-    line: the next run goes on from there.
+    further: ...``) at the line where it starts; the lines before it are read. The run is
+    then not complete (nothing is pruned for it, a stream's included); a plain file's
+    position is that line: the next run goes on from there.
 
     Args:
         path: the ``.jsonl`` file (``.gz``, ``.bz2`` or ``.xz`` compressed, a pipe, or an

@@ -1,0 +1,203 @@
+"""A prune after damage: an input that cannot be read to its end (damaged or cut-short
+compressed data, a pipe that fails, a disk read error) proves nothing about the records
+past the damage, so a run that met it forgets none of them; it names the damage and keeps
+(refreshes) the records before it."""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import io
+import json
+import lzma
+import os
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from memtrails import Memory
+from memtrails.cli import main
+from memtrails.importers._input import Input, open_input
+from memtrails.importers.jsonl import from_jsonl
+from memtrails.records import ImportReport
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.timeout(120)
+
+N = 300
+
+
+def _jsonl() -> bytes:
+    """Lines that compress only a few times over: damage 3/4 in lands inside the lines."""
+    return b"".join(
+        json.dumps(
+            {
+                "id": f"r{i}",
+                "text": f"record {i} " + " ".join(f"w{i * 7919 + j}" for j in range(30)),
+            }
+        ).encode()
+        + b"\n"
+        for i in range(N)
+    )
+
+
+def _cut_gzip(data: bytes) -> bytes:
+    packed = gzip.compress(data)
+    return packed[: len(packed) * 3 // 4]
+
+
+def _flip_xz(data: bytes) -> bytes:
+    packed = lzma.compress(data)
+    at = len(packed) * 3 // 4
+    return packed[:at] + bytes(b ^ 0xFF for b in packed[at : at + 20]) + packed[at + 20 :]
+
+
+async def _two_runs(
+    home: Path, path: Path, healthy: bytes, damaged: bytes, opened: Callable[[Path], Any]
+) -> tuple[ImportReport, ImportReport, int]:
+    """Import ``path`` holding ``healthy``, then, holding ``damaged``, with a prune; return both
+    reports and how many records the folder holds after."""
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        path.write_bytes(healthy)
+        first = await memory.ingest(opened(path))
+        path.write_bytes(damaged)
+        second = await memory.ingest(opened(path), prune=True)
+        held = (await memory.status()).records
+    return first, second, held
+
+
+def _damage_named(report: ImportReport) -> None:
+    (error,) = report.errors
+    assert error.reason.startswith("cannot read further: "), error.reason
+
+
+@contextmanager
+def _fifo(tmp_path: Path, data: bytes) -> Iterator[Input]:
+    """A named pipe fed ``data`` by a thread, opened as a pipe is."""
+    fifo = tmp_path / "pipe"
+    if fifo.exists():
+        fifo.unlink()
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(data)
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    stream = open_input(str(fifo), "piped")
+    try:
+        yield stream
+    finally:
+        stream.close()
+        writer.join()
+
+
+class _FailingDisk(io.BufferedReader):
+    """A file whose disk gives a read error (EIO) once ``good`` lines have been read; a
+    ``dead`` one then fails every read (the marks of a position cannot be read either)."""
+
+    def __init__(self, path: Path, good: int, dead: bool = False) -> None:
+        super().__init__(io.FileIO(path, "rb"))
+        self._good = good
+        self._dead = dead
+
+    def readline(self, size: int | None = -1, /) -> bytes:
+        if self._good == 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        self._good -= 1
+        return super().readline(size)
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        if self._dead and self._good == 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return super().read(size)
+
+
+def _failing(path: Path, good: int, dead: bool = False) -> Input:
+    file: Any = _FailingDisk(path, good, dead)
+    return Input(
+        str(path),
+        file,
+        fd=file.fileno(),
+        regular=True,
+        size=path.stat().st_size,
+        compression=None,
+        counted=None,
+        replay=None,
+    )
+
+
+# -- JSON Lines ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("suffix", "damage"), [(".gz", _cut_gzip), (".xz", _flip_xz)], ids=["gzip cut", "xz damaged"]
+)
+async def test_a_damaged_compressed_jsonl_prunes_nothing(
+    tmp_path: Path, suffix: str, damage: Callable[[bytes], bytes]
+) -> None:
+    path = tmp_path / f"log.jsonl{suffix}"
+    healthy = gzip.compress(_jsonl()) if suffix == ".gz" else lzma.compress(_jsonl())
+    first, second, held = await _two_runs(
+        tmp_path / "m", path, healthy, damage(_jsonl()), from_jsonl
+    )
+    assert first.added == N
+    _damage_named(second)
+    assert N // 2 < second.unchanged < N  # the lines before the damage, read and kept
+    assert second.removed == 0
+    assert held == N
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        # Mended, the file is read whole again: nothing new, nothing gone.
+        path.write_bytes(healthy)
+        again = await memory.ingest(from_jsonl(path), prune=True)
+        assert (again.unchanged, again.removed, again.errors) == (N, 0, [])
+        assert again.sources[0].why is None
+
+
+async def test_damaged_jsonl_from_a_pipe_prunes_nothing(tmp_path: Path) -> None:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with _fifo(tmp_path, gzip.compress(_jsonl())) as stream:
+            assert (await memory.ingest(from_jsonl(stream, source="piped"))).added == N
+        with _fifo(tmp_path, _cut_gzip(_jsonl())) as stream:
+            report = await memory.ingest(from_jsonl(stream, source="piped"), prune=True)
+        _damage_named(report)
+        assert report.removed == 0 and N // 2 < report.unchanged < N
+        assert (await memory.status()).records == N
+        assert await memory.get(f"r{N - 1}") is not None
+
+
+def test_add_prune_of_a_damaged_jsonl_gz_keeps_every_record(tmp_path: Path) -> None:
+    """The whole command, as a user runs it: the report names the damage, removes nothing."""
+    path = tmp_path / "log.jsonl.gz"
+    path.write_bytes(gzip.compress(_jsonl()))
+    home = str(tmp_path / "m")
+    args = ["add", str(path), "--home", home, "--model", "minilm", "--json"]
+    assert json.loads(CliRunner().invoke(main, args).stdout)["added"] == N
+    path.write_bytes(_cut_gzip(_jsonl()))
+    result = CliRunner().invoke(main, [*args, "--prune"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["removed"] == 0
+    assert [e["reason"].split(":")[0] for e in report["errors"]] == ["cannot read further"]
+    status = CliRunner().invoke(main, ["status", "--home", home, "--json"])
+    assert json.loads(status.stdout)["sources"] == {str(path.resolve()): N}
+
+
+async def test_a_dead_disk_under_a_jsonl_prunes_nothing(tmp_path: Path) -> None:
+    """A plain file whose disk fails and then cannot give the marks of a position either,
+    before any checkpoint: the run still says it is not complete."""
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(_jsonl())
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await memory.ingest(from_jsonl(path))).added == N
+        failing = _failing(path, N // 2, dead=True)
+        report = await memory.ingest(from_jsonl(failing, source=str(path.resolve())), prune=True)
+        _damage_named(report)
+        assert (report.unchanged, report.removed) == (N // 2, 0)
+        assert (await memory.status()).records == N
