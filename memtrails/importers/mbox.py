@@ -15,7 +15,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, open_input
-from ._resume import prefix_marks, why_not_resumable
+from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 from .documents import DocumentReader
@@ -153,12 +153,14 @@ def _read_mbox(
             ):
                 if not isinstance(item, SourceState):
                     yield item
+                elif not item.complete:  # cut short: said, so that nothing is pruned
+                    yield unfinished(source, None, mode="full", why=None)
             return
-        why = why_not_resumable(handle, state) if state is not None else None
-        mode = "incremental" if state is not None and why is None else "full"
+        why = why_not_resumable(handle, state) if state else None  # empty: a run cut short
+        mode = "incremental" if state and why is None else "full"
         skipped = 0
         book = MailBook()
-        if state is not None and mode == "incremental":
+        if state and mode == "incremental":
             start = int(state["offset"])
             skipped = int(state.get("records", 0))
             book.pin(state.get("last"))  # the message read again becomes what it was
@@ -169,8 +171,15 @@ def _read_mbox(
             complete: bool = False,
             duplicates: int = 0,
             last: list[str | None] | None = None,
+            cut: bool = False,
         ) -> SourceState:
-            marks: dict[str, Any] = {**prefix_marks(handle, offset), "records": skipped + records}
+            try:
+                marks = prefix_marks(handle, offset)
+            except OSError:  # a read error, and the marks unreadable too: the old one holds
+                if not cut:
+                    raise
+                return unfinished(source, state, mode=mode, why=why, skipped=skipped)
+            marks["records"] = skipped + records
             if last is not None:  # the message there is read again next time
                 marks["last"] = last
             return SourceState(
@@ -221,14 +230,18 @@ def _read_compressed(
     assert stream.path is not None
     stamp = _stamp(stream.path)
     saved = (state or {}).get("compressed")
-    if state is not None and saved == stamp:
+    if state and saved == stamp:
         records = int(state.get("records", 0))
         yield SourceState(source, dict(state), mode="incremental", skipped=records)
         return
-    why = None if state is None else "the compressed file has changed"
+    why = None if not state else "the compressed file has changed"
     records = duplicates = 0
     for item in _split(lines, source, max_message=max_message, documents=documents):
         if isinstance(item, SourceState):  # the count of distinct records at the end
+            if not item.complete:
+                # Cut short: not stamped as read, nor complete (nothing past it is pruned).
+                yield unfinished(source, state, mode="full", why=why)
+                return
             records, duplicates = int(item.state["records"]), item.duplicates
             continue
         yield item
@@ -278,6 +291,7 @@ def _split(
     With ``checkpoint``, a position is yielded every ``every`` messages, always after the
     message before it, and one at the end (where the last message starts), each with the
     number of distinct records before it; without, one ``{"records": N}`` state at the end.
+    A read error ends it with one error and a state not complete, at the message it cut.
     A message that repeats an earlier one (same Message-ID, same content give or take what
     lists and archives change: list archives hold many) is not yielded again and is counted
     in the states' ``duplicates``; one that reuses a Message-ID for other content gets an id
@@ -451,13 +465,19 @@ def _split(
     except _READ_ERRORS as exc:
         # damaged compressed data: what came before it is kept, the rest cannot be read
         yield RecordError(source, f"byte {pos}", f"cannot read further: {exc}")
-        offset = None
+        # Not complete, even from the start: a prune would forget what is past it.
+        if checkpoint is None:
+            yield SourceState(source, {"records": records}, duplicates=book.duplicates)
+        else:  # the message cut was not yielded: read again from its start next time
+            at = offset if offset is not None else start
+            yield checkpoint(at, records, duplicates=book.duplicates, cut=True)
+        return
     last_start = offset
     item = finish()
     if item is not None:
         yield item
     if checkpoint is None:
-        yield SourceState(source, {"records": records}, duplicates=book.duplicates)
+        yield SourceState(source, {"records": records}, complete=True, duplicates=book.duplicates)
         return
     # The next run starts at the last message again: it is not counted before that point.
     at = last_start if last_start is not None else start

@@ -24,6 +24,7 @@ from memtrails import Memory
 from memtrails.cli import main
 from memtrails.importers._input import Input, open_input
 from memtrails.importers.jsonl import from_jsonl
+from memtrails.importers.mbox import from_mbox
 from memtrails.records import ImportReport
 from memtrails.testing import HashingEmbedder
 
@@ -43,6 +44,14 @@ def _jsonl() -> bytes:
         ).encode()
         + b"\n"
         for i in range(N)
+    )
+
+
+def _mbox(n: int = N) -> bytes:
+    return b"".join(
+        b"From a@b Tue Apr  1 12:21:37 2003\nFrom: a@b\nSubject: s%d\nMessage-ID: <m%d@x>\n\n"
+        b"body %d %s\n\n" % (i, i, i, b" ".join(b"w%d" % (i * 7919 + j) for j in range(30)))
+        for i in range(n)
     )
 
 
@@ -201,3 +210,57 @@ async def test_a_dead_disk_under_a_jsonl_prunes_nothing(tmp_path: Path) -> None:
         _damage_named(report)
         assert (report.unchanged, report.removed) == (N // 2, 0)
         assert (await memory.status()).records == N
+
+
+# -- mbox ---------------------------------------------------------------------------------------
+
+
+async def test_a_damaged_compressed_mbox_prunes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "list.mbox.gz"
+    first, second, held = await _two_runs(
+        tmp_path / "m", path, gzip.compress(_mbox()), _cut_gzip(_mbox()), from_mbox
+    )
+    assert first.added == N
+    _damage_named(second)
+    assert second.removed == 0 and N // 2 < second.unchanged < N
+    assert held == N
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        # Not taken for read: the damaged file, unchanged, is read (and its damage named) again.
+        again = await memory.ingest(from_mbox(path))
+        _damage_named(again)
+        assert again.removed == 0 and again.sources[0].mode == "full"
+
+
+async def test_a_damaged_mbox_from_a_pipe_prunes_nothing(tmp_path: Path) -> None:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with _fifo(tmp_path, gzip.compress(_mbox())) as stream:
+            assert (await memory.ingest(from_mbox(stream, source="piped"))).added == N
+        with _fifo(tmp_path, _cut_gzip(_mbox())) as stream:
+            report = await memory.ingest(from_mbox(stream, source="piped"), prune=True)
+        _damage_named(report)
+        assert report.removed == 0 and N // 2 < report.unchanged < N
+        assert (await memory.status()).records == N
+
+
+@pytest.mark.parametrize("messages", [N, 20], ids=["past checkpoints", "before any checkpoint"])
+async def test_a_disk_error_in_an_mbox_prunes_nothing(tmp_path: Path, messages: int) -> None:
+    """A plain mbox read from its start whose disk fails part-way: not complete, and the next
+    run goes on from the message the error cut."""
+    path = tmp_path / "archive.mbox"
+    path.write_bytes(_mbox(messages))
+    source = str(path.resolve())
+    good = 7 * (messages // 2) + 3  # 7 lines a message: part-way into the one after half
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert (await memory.ingest(from_mbox(path))).added == messages
+        report = await memory.ingest(
+            from_mbox(_failing(path, good), source=source, checkpoint_every=64), prune=True
+        )
+        (error,) = report.errors
+        assert error.reason.startswith("cannot read further: ")
+        assert os.strerror(errno.EIO) in error.reason
+        assert (report.unchanged, report.removed) == (messages // 2, 0)
+        assert (await memory.status()).records == messages
+        # Mended, the next run reads on from the message the error cut, and finds it all.
+        again = await memory.ingest(from_mbox(path))
+        assert again.sources[0].mode == "incremental"
+        assert (again.added, again.unchanged, again.errors) == (0, messages, [])
