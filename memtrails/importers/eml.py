@@ -33,8 +33,9 @@ async def from_eml(
     RecordError whose ``where`` is its path relative to the folder (its name for a single
     file), as does a folder below that cannot be listed; records carry that path in
     ``meta["path"]``. When a folder or a file could not be read (a symlink loop, no
-    permission), a last ``SourceState`` says the run is not ``complete``: a prune forgets
-    nothing. A leading mbox ``From `` line is ignored.
+    permission, an ``Input`` whose compressed data is cut short), a last ``SourceState``
+    says the run is not ``complete``: a prune forgets nothing. A leading mbox ``From `` line
+    is ignored.
 
     Two files holding one mail (the same Message-ID, and the same words give or take a list
     footer) give one record: the first in that order; when there were such copies, a last
@@ -164,12 +165,15 @@ def _read_eml(
         yield SourceState(source, {}, complete=not unsure, duplicates=book.duplicates)
 
 
-def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError]:
+def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError | SourceState]:
     where = Path(stream.given).name if stream.given != "-" else "stdin"
     try:
         raw = stream.file.read(MAX_MESSAGE_BYTES + 1)
     except (OSError, EOFError) as exc:
         yield RecordError(source, where, f"cannot read: {exc}")
+        # The message is still there, unread (compressed data cut short, a pipe that
+        # failed): not complete, so a prune does not forget the record it made before.
+        yield SourceState(source, {}, complete=False)
         return
     if len(raw) > MAX_MESSAGE_BYTES:
         yield RecordError(source, where, f"message is larger than {MAX_MESSAGE_BYTES} bytes")

@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from memtrails import Memory
 from memtrails.cli import main
 from memtrails.importers._input import Input, open_input
+from memtrails.importers.eml import from_eml
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import ImportReport
@@ -264,3 +265,19 @@ async def test_a_disk_error_in_an_mbox_prunes_nothing(tmp_path: Path, messages: 
         again = await memory.ingest(from_mbox(path))
         assert again.sources[0].mode == "incremental"
         assert (again.added, again.unchanged, again.errors) == (0, messages, [])
+
+
+# -- one message from a pipe ---------------------------------------------------------------
+
+
+async def test_a_damaged_message_from_a_pipe_prunes_nothing(tmp_path: Path) -> None:
+    message = b"From: a@b\nSubject: hello\nMessage-ID: <one@x>\n\n" + _jsonl()
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with _fifo(tmp_path, gzip.compress(message)) as stream:
+            assert (await memory.ingest(from_eml(stream, source="piped"))).added == 1
+        with _fifo(tmp_path, _cut_gzip(message)) as stream:
+            report = await memory.ingest(from_eml(stream, source="piped"), prune=True)
+        (error,) = report.errors
+        assert "cut short" in error.reason
+        assert report.removed == 0
+        assert (await memory.status()).records == 1
