@@ -20,7 +20,7 @@ from ._guard import RecordStep
 from ._input import DamagedInput, Input, open_input, strip_compression
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, unfinished, why_not_resumable
-from ._shared import default_source
+from ._shared import default_source, too_long_number
 from .contract import resumable_importer
 
 __all__ = ["JsonlSource", "from_jsonl"]
@@ -178,7 +178,9 @@ def _item(
             return RecordError(source, where, "truncated last line (no newline at end of file)")
         return RecordError(source, where, f"not JSON: {exc}")
     except ValueError:
-        return RecordError(source, where, _too_long_number())
+        # Python's own words would tell the user to change the interpreter's limit.
+        keep = "(write it as a JSON string to keep it)"
+        return RecordError(source, where, f"{too_long_number()} {keep}; not read")
     # Only a line with that many brackets can nest that deep: most lines skip the walk.
     if (
         raw.count(b"[") + raw.count(b"{") > limits.max_depth
@@ -241,20 +243,6 @@ def _torn(raw: bytes) -> bool:
     except ValueError:
         return False  # whole, with a number too long to read: reported as such
     return False
-
-
-def _too_long_number() -> str:
-    """Say why a line that is JSON is not read: an integer Python will not convert.
-
-    The only ``ValueError`` of ``json.loads`` (of bytes) that is neither a
-    ``JSONDecodeError`` nor a ``UnicodeDecodeError``; Python's own words tell the user to
-    change the interpreter's limit, which only the caller can.
-    """
-    most = sys.get_int_max_str_digits()
-    return (
-        f"holds a number of more than {most:,} digits, too long to read "
-        "(write it as a JSON string to keep it); not read"
-    )
 
 
 def _too_deep(limits: Limits) -> str:
