@@ -9,7 +9,7 @@ import pytest
 
 from memtrails import Memory
 from memtrails.folder.index._base import SearchFilter
-from memtrails.folder.when import EARLIEST, LATEST
+from memtrails.folder.when import EARLIEST, LATEST, Windows
 from memtrails.folder.windows import Event, event_named, search_windows
 from memtrails.records import At, MemoryRecord
 
@@ -65,6 +65,14 @@ def note(uid: str, text: str, at: str) -> MemoryRecord:
     return MemoryRecord(id=uid, text=text, kind="note", at=at, source="ops-notes")
 
 
+async def windows_of(memory: Memory, embedder: Any, query: str) -> Windows:
+    """The windows a search of ``query`` lifts, the folder dating any event it names."""
+    folder = memory._open_folder()
+    return await search_windows(
+        query, None, folder.index, folder.table, embedder, SearchFilter(), 0.0
+    )
+
+
 FILLER = [
     "Booked the team offsite venue for the spring, a barn near the river with a projector.",
     "New hire onboarding checklist: laptop, badge, the wiki tour and a buddy for two weeks.",
@@ -106,16 +114,7 @@ async def test_a_record_on_the_named_side_of_an_event_comes_first(
             )
             for side in ("before", "after")
         }
-        folder = memory._open_folder()
-        windows = await search_windows(
-            "What happened before the migration?",
-            None,
-            folder.index,
-            folder.table,
-            embedder,
-            SearchFilter(),
-            0.0,
-        )
+        windows = await windows_of(memory, embedder, "What happened before the migration?")
     assert (found["before"][0].id, found["after"][0].id) == ("feb", "apr")
     assert windows == ((EARLIEST, At.of(event.at).ms + 1),)
 
@@ -128,18 +127,8 @@ async def test_an_event_the_folder_never_names_dates_nothing(tmp_path: Path, emb
     ]
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest(filler)
-        folder = memory._open_folder()
-        for query, side in (("before the merger", "before"), ("after the offsite", "after")):
-            windows = await search_windows(
-                f"What did we book {query}?",
-                None,
-                folder.index,
-                folder.table,
-                embedder,
-                SearchFilter(),
-                0.0,
-            )
-            if side == "before":
-                assert windows == ()
-            else:  # the offsite is named, in the first filler note (January)
-                assert windows == ((At.of("2023-01-05T09:00:00Z").ms, LATEST),)
+        assert await windows_of(memory, embedder, "What did we book before the merger?") == ()
+        # The offsite is named, in the first filler note (January).
+        assert await windows_of(memory, embedder, "What did we book after the offsite?") == (
+            (At.of("2023-01-05T09:00:00Z").ms, LATEST),
+        )
