@@ -22,6 +22,7 @@ __all__ = [
     "Input",
     "compression_of",
     "open_input",
+    "read_file",
     "strip_compression",
 ]
 
@@ -195,6 +196,32 @@ def _decompressor(name: str, fileobj: IO[bytes]) -> _Guarded:
     else:
         inner = lzma.LZMAFile(fileobj, mode="rb")  # noqa: SIM115 (closed by _Guarded)
     return _Guarded(name, inner)
+
+
+def read_file(path: Path, limit: int) -> bytes | None:
+    """Return a file's bytes, decompressed when its first bytes say it is compressed, or None
+    when there are more than ``limit`` of them.
+
+    For a file read whole (one saved message): at most ``limit`` + 1 bytes are ever held,
+    however far a small compressed file would unpack, and a plain file over ``limit`` is
+    not read at all.
+
+    Raises:
+        OSError: the file cannot be read; :class:`DamagedInput` when its compressed data is
+            damaged or cut short.
+    """
+    with open(path, "rb") as raw:
+        compression = compression_of(raw.read(8))
+        if compression is None:
+            if os.fstat(raw.fileno()).st_size > limit:
+                return None
+            raw.seek(0)
+            data = raw.read(limit + 1)
+        else:
+            raw.seek(0)
+            with io.BufferedReader(_decompressor(compression, raw)) as unpacked:
+                data = unpacked.read(limit + 1)
+    return None if len(data) > limit else data
 
 
 class Input:

@@ -278,10 +278,10 @@ def _file_kind(file: Path) -> str | None:
         return f"skip:cannot read it: {exc}" if compressed else "files"
     if kind is None and damage is not None:
         return f"skip:cannot read it: {damage}"
-    if kind is not None and kind != "eml":
+    if kind is not None:
+        # A message saved under any name (``01:2,``, MH's ``1234``, ``a.msg``), compressed
+        # or not (``a.eml.gz``): read as mail, as the same file given alone is.
         return kind
-    if kind == "eml" and not compressed:
-        return "eml"  # a message saved under any name (``01:2,``, MH's ``1234``, ``a.msg``)
     if compressed or actually_compressed:
         return "skip:compressed, and what it holds is neither an mbox nor JSON Lines"
     return "files"

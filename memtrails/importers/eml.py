@@ -10,7 +10,7 @@ from pathlib import Path
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
-from ._input import Input
+from ._input import Input, strip_compression
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_file, message_to_item, strip_unixfrom
@@ -28,8 +28,9 @@ async def from_eml(
 ) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
-    A folder is walked recursively for ``*.eml`` (any case), in sorted order of the paths
-    relative to it, so runs are deterministic. A file that cannot be read or parsed gives a
+    A folder is walked recursively for ``*.eml`` (any case), compressed ones too
+    (``*.eml.gz``, ``.bz2``, ``.xz``: read as the message they hold), in sorted order of the
+    paths relative to it, so runs are deterministic. A file that cannot be read or parsed gives a
     RecordError whose ``where`` is its path relative to the folder (its name for a single
     file), as does a folder below that cannot be listed; records carry that path in
     ``meta["path"]``. When a folder or a file could not be read (a symlink loop, no
@@ -43,8 +44,8 @@ async def from_eml(
     for other words is kept under ``<Message-ID>#<12 hex>`` (see ``conformance/README.md``).
 
     Args:
-        path: one .eml file or a folder of them, or an opened ``Input`` holding one message
-            (standard input).
+        path: one .eml file (compressed or not) or a folder of them, or an opened ``Input``
+            holding one message (standard input).
         source: the records' source; defaults to the resolved path given.
         names: for a folder, the files to read (paths relative to it) instead of every
             ``*.eml``: messages saved without the ending (``01:2,``, ``1234``).
@@ -123,7 +124,7 @@ def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[s
     for here, _dirs, files in os.walk(root, onerror=not_listed):
         for name in files:
             path = Path(here, name)
-            if path.suffix.lower() == ".eml" and may_be_file(path):
+            if strip_compression(name).lower().endswith(".eml") and may_be_file(path):
                 found.append((path.relative_to(root).as_posix(), path))
     return sorted(found), sorted(unlisted)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
+from .._input import read_file
 from ..documents import DocumentReader
 from ..documents._html import tidy
 from .attachments import read_attachments
@@ -30,13 +31,19 @@ MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 def message_file(path: Path) -> bytes | str:
     """Return a message file's bytes, or why it is not read (over :data:`MAX_MESSAGE_BYTES`).
 
+    A compressed file (``x.eml.gz``, ``.bz2``, ``.xz``, or a Maildir's compressed message) is
+    read as the message it holds; the limit is on the message, not on its compressed size.
+
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read, or its compressed data is damaged or cut short
+            (``_input.DamagedInput``, whose words say which).
     """
+    raw = read_file(path, MAX_MESSAGE_BYTES)
+    if raw is not None:
+        return raw
     size = path.stat().st_size
-    if size > MAX_MESSAGE_BYTES:
-        return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({size}); skipped"
-    return path.read_bytes()
+    held = f"{size} bytes" if size > MAX_MESSAGE_BYTES else "once decompressed"
+    return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({held}); skipped"
 
 
 _UNIXFROM = re.compile(rb"\A(?:\xef\xbb\xbf)?From (?![ \t]*:)[^\n]*\n")

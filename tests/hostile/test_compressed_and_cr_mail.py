@@ -1,0 +1,110 @@
+"""Mail in forms that once read wrong: one message compressed (``x.eml.gz``), a disk that
+fails part-way through an mbox, messages and mboxes whose lines end in CR alone."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from helpers import collect, errors, records
+
+from memtrails.cli import main
+from memtrails.importers.detect import detect_kind, plan
+from memtrails.importers.eml import eml_count, from_eml
+from memtrails.importers.mail import message
+from memtrails.records import SourceState
+
+pytestmark = pytest.mark.timeout(120)
+
+MESSAGE = (
+    b"From: Ann <ann@example.com>\nTo: bob@example.com\nSubject: the plan\n"
+    b"Message-ID: <plan@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n\n"
+    b"We meet on Tuesday.\n"
+)
+PACKERS: dict[str, Callable[[bytes], bytes]] = {
+    ".gz": gzip.compress,
+    ".bz2": bz2.compress,
+    ".xz": lzma.compress,
+}
+
+
+def _cr(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r")
+
+
+# -- one message, compressed ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("suffix", list(PACKERS))
+async def test_a_compressed_eml_is_read_as_its_message(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"x.eml{suffix}"
+    path.write_bytes(PACKERS[suffix](MESSAGE))
+    assert detect_kind(path) == "eml"
+    assert [p.kind for p in plan(path)] == ["eml"]
+    items = await collect(from_eml(path))
+    assert errors(items) == []
+    (record,) = records(items)
+    assert (record.id, record.title) == ("plan@example.com", "the plan")
+
+
+async def test_a_cut_short_eml_gz_is_one_named_error(tmp_path: Path) -> None:
+    path = tmp_path / "x.eml.gz"
+    packed = gzip.compress(MESSAGE + b"more words " * 2000)
+    path.write_bytes(packed[: len(packed) // 2])
+    items = await collect(from_eml(path))
+    (error,) = errors(items)
+    assert error.where == "x.eml.gz"
+    assert "cut short" in error.reason
+    assert isinstance(items[-1], SourceState) and not items[-1].complete
+
+
+async def test_a_compressed_eml_over_the_size_limit_is_skipped_unheld(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limit is on the message, not on its compressed bytes: a small .eml.gz may unpack
+    to far more than a message may hold."""
+    monkeypatch.setattr(message, "MAX_MESSAGE_BYTES", 1000)
+    path = tmp_path / "x.eml.gz"
+    path.write_bytes(gzip.compress(MESSAGE + b"a" * 5000))
+    assert path.stat().st_size < 1000
+    (error,) = errors(await collect(from_eml(path)))
+    assert error.where == "x.eml.gz" and "larger than 1000 bytes" in error.reason
+
+
+def test_add_reads_a_compressed_eml(tmp_path: Path) -> None:
+    path = tmp_path / "x.eml.gz"
+    path.write_bytes(gzip.compress(MESSAGE))
+    args = ["add", str(path), "--home", str(tmp_path / "m"), "--model", "minilm", "--json"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert (report["added"], report["errors"]) == (1, [])
+
+
+async def test_compressed_messages_in_a_folder_are_read_as_mail(tmp_path: Path) -> None:
+    """A folder of saved mail, some of it compressed: every message is mail, as each one given
+    alone is, not a file skipped as of no kind."""
+    (tmp_path / "a.eml").write_bytes(MESSAGE.replace(b"plan@", b"a@"))
+    (tmp_path / "b.eml.gz").write_bytes(gzip.compress(MESSAGE.replace(b"plan@", b"b@")))
+    (tmp_path / "c.eml.xz").write_bytes(lzma.compress(MESSAGE.replace(b"plan@", b"c@")))
+    (part,) = plan(tmp_path)
+    assert (part.kind, part.names, part.skipped) == (
+        "eml",
+        ("a.eml", "b.eml.gz", "c.eml.xz"),
+        [],
+    )
+    assert eml_count(tmp_path) == 3
+    for given in (part.names, None):  # as planned, and the whole folder's walk
+        items = await collect(from_eml(tmp_path, names=given))
+        assert errors(items) == []
+        assert sorted(r.id for r in records(items)) == [
+            "a@example.com",
+            "b@example.com",
+            "c@example.com",
+        ]
