@@ -107,7 +107,11 @@ async def from_slack_export(
         An async iterator of records and source states; a broken day file or message
         becomes a :class:`RecordError` in its place and the rest still imports (a message
         is named by its day file and its place in it, from 1: ``general/2024-01-01.json,
-        message 3``).
+        message 3``). A message whose text, or the text of its attachments or files, is of
+        another JSON type than Slack writes (a number where a string belongs, a string where
+        an array of objects does) is such an error, naming the value, never a record with
+        that text lost; one object where an array of them belongs is read as an array of one.
+        Values that carry no text (reactions, profiles, ids) of another type are ignored.
 
     Example::
 

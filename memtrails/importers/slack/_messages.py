@@ -61,32 +61,83 @@ def ms_of(ts: str) -> int:
     return int(Decimal(ts) * 1000)
 
 
-def _attachment_text(reader: Names, attachment: Mapping[str, Any], context: str) -> str:
+class _OddValue(Exception):
+    """A value that carries a message's text is of a type that cannot be read as text.
+
+    Importing the message without that text would lose it silently, so the message becomes
+    an error naming the value instead; values that carry no text (reactions, profiles, ids)
+    of an odd type are ignored.
+    """
+
+
+def _string(value: Any, what: str) -> str | None:
+    """Return a text-bearing string value, None when null or absent, else raise _OddValue."""
+    if value is None or isinstance(value, str):
+        return value
+    raise _OddValue(f"{what} must be a string, got {_json_kind(value)}")
+
+
+def _objects(value: Any, what: str, each: str) -> list[Mapping[str, Any]]:
+    """Return a text-bearing list of objects (null or absent: none), else raise _OddValue.
+
+    One object where the list belongs is read as a list of one, as exports before 2018 hold
+    one ``file``: nothing else could be meant.
+    """
+    if value is None:
+        return []
+    if isinstance(value, Mapping):
+        return [value]
+    if not isinstance(value, list):
+        raise _OddValue(f"{what} must be an array of objects, got {_json_kind(value)}")
+    for n, entry in enumerate(value, 1):
+        if not isinstance(entry, Mapping):
+            raise _OddValue(f"{each} {n} must be an object, got {_json_kind(entry)}")
+    return value
+
+
+def _attachment_text(
+    reader: Names, attachment: Mapping[str, Any], context: str, number: int
+) -> str:
     """Return an attachment's readable text; ``context`` is the message text so far."""
+    place = f"attachment {number}"
+    texts = {
+        key: _string(attachment.get(key), f"{place}: `{key}`")
+        for key in ("pretext", "author_name", "title", "text", "fallback")
+    }
     lines: list[str] = []
     for key in ("pretext", "author_name", "title", "text"):
-        value = attachment.get(key)
-        if isinstance(value, str) and value.strip():
+        value = texts[key]
+        if value and value.strip():
             lines.append(reader.readable(value.strip()))
-    if not any(isinstance(attachment.get(k), str) and attachment[k].strip() for k in _MAIN_KEYS):
+    if not any((texts[k] or "").strip() for k in _MAIN_KEYS):
         # `fallback` is the plain-text summary; used when the attachment has no text of its own.
-        fallback = attachment.get("fallback")
-        if isinstance(fallback, str) and fallback.strip():
+        fallback = texts["fallback"]
+        if fallback and fallback.strip():
             lines.insert(0, reader.readable(fallback.strip()))
     title_link = attachment.get("title_link")
     # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
     link = unescape(title_link) if isinstance(title_link, str) else ""
     if link and lines and link not in context:
         lines.append(link)
-    fields = attachment.get("fields")
-    if isinstance(fields, list):
-        for field in fields:
-            if isinstance(field, Mapping):
-                title, value = field.get("title"), field.get("value")
-                parts = [reader.readable(str(v)) for v in (title, value) if v]
-                if parts:
-                    lines.append(": ".join(parts))
+    fields = _objects(attachment.get("fields"), f"{place}: `fields`", f"{place}, field")
+    for n, field in enumerate(fields, 1):
+        parts = [
+            reader.readable(_field_text(field.get(key), f"{place}, field {n}: `{key}`"))
+            for key in ("title", "value")
+            if field.get(key)
+        ]
+        if parts:
+            lines.append(": ".join(parts))
     return "\n".join(lines)
+
+
+def _field_text(value: Any, what: str) -> str:
+    """Return an attachment field's title or value as text: integrations post numbers too."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    raise _OddValue(f"{what} must be a string or a number, got {_json_kind(value)}")
 
 
 def _block_text(node: Any, out: list[str], budget: list[int]) -> None:
@@ -99,7 +150,8 @@ def _block_text(node: Any, out: list[str], budget: list[int]) -> None:
             out.append(node["text"])
             budget[0] -= len(node["text"])
         elif kind == "link" and isinstance(node.get("url"), str):
-            out.append(node.get("text") or node["url"])
+            label = node.get("text")
+            out.append(label if isinstance(label, str) and label else node["url"])
         for key in ("elements", "text", "fields"):
             child = node.get(key)
             if isinstance(child, list | Mapping):
@@ -110,21 +162,17 @@ def _block_text(node: Any, out: list[str], budget: list[int]) -> None:
 
 
 def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
-    found: list[Any] = []
-    if isinstance(message.get("files"), list):
-        found.extend(message["files"])
+    found = list(_objects(message.get("files"), "`files`", "file"))
     if isinstance(message.get("file"), Mapping):  # exports before 2018 hold one `file`
         found.append(message["file"])
     files: list[dict[str, Any]] = []
-    for f in found:
-        if not isinstance(f, Mapping):
-            continue
+    for n, f in enumerate(found, 1):
+        name = _string(f.get("name"), f"file {n}: `name`")
+        title = _string(f.get("title"), f"file {n}: `title`")
+        file_id = f.get("id") if isinstance(f.get("id"), str) else None
+        mimetype = f.get("mimetype") if isinstance(f.get("mimetype"), str) else None
         files.append(
-            {
-                "name": f.get("name") or f.get("title") or f.get("id") or "file",
-                "title": f.get("title"),
-                "mimetype": f.get("mimetype"),
-            }
+            {"name": name or title or file_id or "file", "title": title, "mimetype": mimetype}
         )
     return files
 
@@ -189,14 +237,16 @@ def message_record(
         _block_text(message["blocks"], out, [_MAX_BLOCK_TEXT])
         text = unescape("".join(out))
     parts = [text] if text.strip() else []
-    attachments = message.get("attachments")
-    if isinstance(attachments, list):
-        for attachment in attachments:
-            if isinstance(attachment, Mapping):
-                extra = _attachment_text(reader, attachment, "\n".join(parts))
-                if extra:
-                    parts.append(extra)
-    files = _files_of(message)
+    try:
+        attachments = _objects(message.get("attachments"), "`attachments`", "attachment")
+        for number, attachment in enumerate(attachments, 1):
+            extra = _attachment_text(reader, attachment, "\n".join(parts), number)
+            if extra:
+                parts.append(extra)
+        files = _files_of(message)
+    except _OddValue as exc:
+        # An earlier run's record of this message stays: a prune keeps it (its id).
+        return RecordError(reader.source, where, str(exc), id=f"{channel}/{ts}")
     for f in files:
         title = f["title"]
         note = (
@@ -256,14 +306,15 @@ def message_record(
         meta["bot"] = True
     if files:
         meta["files"] = files
-    if isinstance(message.get("reply_count"), int):
+    if _count(message.get("reply_count")) is not None:
         meta["reply_count"] = message["reply_count"]
     reactions = message.get("reactions")
     if isinstance(reactions, list):
+        # A reaction without a name says nothing; one of another shape is ignored.
         meta["reactions"] = [
-            {"name": r.get("name"), "count": r.get("count")}
+            {"name": r["name"], "count": _count(r.get("count"))}
             for r in reactions
-            if isinstance(r, Mapping)
+            if isinstance(r, Mapping) and isinstance(r.get("name"), str)
         ]
     try:
         return MemoryRecord(
@@ -281,8 +332,15 @@ def message_record(
         return RecordError(reader.source, where, str(exc))
 
 
+def _count(value: Any) -> int | None:
+    """Return a count (an integer, not true or false), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _json_kind(value: Any) -> str:
     """Name a JSON value's type as the export's JSON writes it, not as Python holds it."""
+    if isinstance(value, str):
+        return "a string"
     if isinstance(value, bool):
         return "true or false"
     if isinstance(value, int | float):
