@@ -20,6 +20,7 @@ __all__ = [
     "COMPRESSED_SUFFIXES",
     "DamagedInput",
     "Input",
+    "cannot_read_further",
     "compression_of",
     "open_input",
     "read_file",
@@ -56,6 +57,24 @@ class DamagedInput(OSError):
     code catching read errors catches it; importers report it as the input's one error
     ("cannot read further") and keep the records read before it.
     """
+
+
+def cannot_read_further(exc: OSError, resumes: bool, unit: str = "line") -> str:
+    """Say why an input read record by record stops part-way, and what becomes of the rest.
+
+    Damaged compressed data is said in its own words (:class:`DamagedInput`); a disk read
+    error says that the records before it are kept and what to do: nothing when the next
+    run goes on from the record it cut (``resumes``: a plain file), else read it again once
+    the disk gives it. ``unit`` names a record (``line``, ``message``).
+    """
+    if isinstance(exc, DamagedInput):
+        damage = str(exc)
+    else:
+        then = f"the next run goes on from this {unit}" if resumes else "add it again once it reads"
+        damage = (
+            f"the file cannot be read ({exc.strerror or exc}); the {unit}s before are kept, {then}"
+        )
+    return f"cannot read further: {damage}"
 
 
 # What decompressors raise on bad data: zlib and lzma their own errors, gzip ``BadGzipFile``

@@ -14,7 +14,7 @@ from typing import IO, Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import MemoryRecord, RecordError, SourceState
-from ._input import Input, open_input
+from ._input import Input, cannot_read_further, open_input
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
@@ -25,6 +25,7 @@ from .mbox_lines import (
     RUN_TOGETHER_REASON,
     cr_only,
     is_separator,
+    message_bytes,
     read_by_cr,
     runs_together,
 )
@@ -377,7 +378,7 @@ def _split(
                 where,
                 f"message is larger than {limit} bytes ({size} bytes); skipped",
             )
-        raw = _message_bytes(kept)
+        raw = message_bytes(kept)
         kept = io.BytesIO()  # the buffer is now raw's: a big message is held once
         if b">From " in raw:  # the regex is costly on big messages; most have no escape
             raw = ESCAPED_FROM.sub(rb"\1", raw)
@@ -463,8 +464,11 @@ def _split(
                     value = line[15:].strip()
                     declared = int(value) if value.isdigit() else None
     except _READ_ERRORS as exc:
-        # damaged compressed data: what came before it is kept, the rest cannot be read
-        yield RecordError(source, f"byte {pos}", f"cannot read further: {exc}")
+        # Damaged compressed data or a disk read error: the messages before it are kept.
+        where = f"byte {pos}" if offset is None else f"message {count + 1} at byte {offset}"
+        yield RecordError(
+            source, where, cannot_read_further(exc, checkpoint is not None, "message")
+        )
         # Not complete, even from the start: a prune would forget what is past it.
         if checkpoint is None:
             yield SourceState(source, {"records": records}, duplicates=book.duplicates)
@@ -485,16 +489,3 @@ def _split(
     yield checkpoint(
         at, records - last_counted, complete=start == 0, duplicates=book.duplicates, last=last
     )
-
-
-def _message_bytes(held: io.BytesIO) -> bytes:
-    """Return the message ``held`` holds, less the blank line before the next separator (the
-    mbox's, not the message's); ``getvalue`` hands over the buffer itself, not a copy."""
-    size = held.tell()
-    with held.getbuffer() as view:
-        tail = bytes(view[max(0, size - 4) :])
-    if tail.endswith(b"\n\n"):
-        held.truncate(size - 1)
-    elif tail.endswith(b"\r\n\r\n"):
-        held.truncate(size - 2)
-    return held.getvalue()

@@ -1,5 +1,6 @@
-"""What the lines of an mbox look like: its separators, its escaped body lines, a file of
-messages run together without separators, and lines that end in CR alone."""
+"""What the lines of an mbox look like: its separators, its escaped body lines, the blank line
+before a separator, a file of messages run together without separators, and lines that end
+in CR alone."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ __all__ = [
     "RUN_TOGETHER_REASON",
     "cr_only",
     "is_separator",
+    "message_bytes",
     "read_by_cr",
     "runs_together",
 ]
@@ -64,6 +66,19 @@ def runs_together(raw: bytes) -> bool:
     if end < 0 or b"multipart/" in data[:end].lower():
         return False
     return _RUN_TOGETHER.search(data, end + 2) is not None
+
+
+def message_bytes(held: io.BytesIO) -> bytes:
+    """Return the message ``held`` holds, less the blank line before the next separator (the
+    mbox's, not the message's); ``getvalue`` hands over the buffer itself, not a copy."""
+    size = held.tell()
+    with held.getbuffer() as view:
+        tail = bytes(view[max(0, size - 4) :])
+    if tail.endswith(b"\n\n"):
+        held.truncate(size - 1)
+    elif tail.endswith(b"\r\n\r\n"):
+        held.truncate(size - 2)
+    return held.getvalue()
 
 
 _CR_TO_LF = bytes.maketrans(b"\r", b"\n")
