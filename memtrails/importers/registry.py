@@ -74,9 +74,11 @@ def _open_mbox(o: Opening) -> AsyncIterator[Item]:
 
 
 def _sniff_mbox(head: bytes) -> bool:
-    from .mbox_lines import is_separator
+    from .mbox_lines import cr_only, is_separator
 
-    first = _first_line(head)
+    # Lines that end in CR alone are split where the mbox reader splits them: read by LF,
+    # the first line is the whole head, and only a dated separator matched it (by luck).
+    first = _first_line(head.replace(b"\r", b"\n") if cr_only(head) else head)
     return first.startswith(b"From ") and is_separator(first)
 
 

@@ -10,6 +10,8 @@ import io
 import json
 import lzma
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,10 +21,12 @@ from click.testing import CliRunner
 from helpers import collect, errors, records
 
 from memtrails.cli import main
+from memtrails.importers import registry
 from memtrails.importers._input import Input
 from memtrails.importers.detect import detect_kind, plan
 from memtrails.importers.eml import eml_count, from_eml
 from memtrails.importers.mail import message
+from memtrails.importers.mail.sniff import looks_like_message
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import SourceState
 
@@ -163,3 +167,48 @@ async def test_a_disk_error_in_an_mbox_says_what_becomes_of_the_messages(tmp_pat
         f"cannot read further: the file cannot be read ({os.strerror(errno.EIO)}); "
         "the messages before are kept, the next run goes on from this message"
     )
+
+
+# -- lines that end in CR alone ---------------------------------------------------------------
+
+
+def test_a_cr_only_message_is_mail_whatever_its_name(tmp_path: Path) -> None:
+    assert looks_like_message(_cr(MESSAGE))
+    assert looks_like_message(_cr(b"\n\n" + MESSAGE))  # blank lines before its headers
+    mh = tmp_path / "1234"
+    mh.write_bytes(_cr(MESSAGE))
+    assert detect_kind(mh) == "eml"
+    (tmp_path / "notes.md").write_text("# notes\n")
+    assert [(p.kind, p.names) for p in plan(tmp_path) if p.kind == "eml"] == [("eml", ("1234",))]
+
+
+@pytest.mark.slow
+def test_a_cr_only_message_on_standard_input_is_mail(tmp_path: Path) -> None:
+    """``memtrails add - < 1234``: standard input redirected from a file, no name to go by."""
+    path = tmp_path / "1234"
+    path.write_bytes(_cr(MESSAGE))
+    cmd = [sys.executable, "-m", "memtrails.cli", "add", "-", "--name", "mh", "--json"]
+    cmd += ["--home", str(tmp_path / "m"), "--model", "minilm", "--threads", "1"]
+    with path.open("rb") as stdin:
+        done = subprocess.run(cmd, stdin=stdin, capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    report = json.loads(done.stdout)
+    assert (report["added"], report["errors"]) == (1, [])
+
+
+@pytest.mark.parametrize(
+    "separator",
+    [b"From -", b"From 1844347792267117879@xxx", b"From ", b"From a@b Tue Apr  1 12:21:37 2003"],
+    ids=["mozilla", "address only", "bare", "dated"],
+)
+def test_a_cr_only_mbox_is_recognised_by_its_first_separator(separator: bytes) -> None:
+    head = _cr(separator + b"\n" + MESSAGE + b"\n" + separator + b"\n" + MESSAGE)
+    assert registry.importer("mbox").sniff is not None
+    assert registry.importer("mbox").sniff(head)
+    assert not registry.importer("mbox").sniff(_cr(b"From the start we knew.\nIt was so.\n"))
+
+
+def test_a_cr_only_mbox_without_an_ending_is_planned_as_mbox(tmp_path: Path) -> None:
+    path = tmp_path / "Inbox"
+    path.write_bytes(_cr(b"From -\n" + MESSAGE + b"\nFrom -\n" + MESSAGE))
+    assert detect_kind(path) == "mbox"

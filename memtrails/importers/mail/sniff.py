@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from ..mbox_lines import cr_only
+
 __all__ = ["looks_like_message", "may_be_saved_message"]
 
 _HEADER = re.compile(rb"^([A-Za-z][A-Za-z0-9-]*)[ \t]*:", re.MULTILINE)
@@ -49,11 +51,15 @@ def looks_like_message(head: bytes) -> bool:
     """Tell whether bytes start with a mail header block, whatever the file is named.
 
     Blank lines and a UTF-8 BOM before the headers are allowed; an mbox ``From `` line is
-    not (an mbox may hold many messages).
+    not (an mbox may hold many messages). Lines may end in LF, CRLF, or CR alone when the
+    bytes hold no LF (classic Mac OS mail, saved as MH's ``1234`` or piped in), the mbox
+    reader's rule (:func:`~memtrails.importers.mbox_lines.cr_only`).
     It is a message when the block holds three known mail headers, or when every line of
     it is a header field (or a folded continuation) and two of them are known mail headers,
     one of which only mail has (``From``, ``Message-ID``, ``Received``, ...).
     """
+    if cr_only(head):
+        head = head.replace(b"\r", b"\n")
     data = head.replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf").lstrip(b"\n \t")
     if data.startswith(b"From ") and not _HEADER.match(data):
         # an mbox separator: the file may hold many messages, which one message's reader
