@@ -1,7 +1,8 @@
 """How many records an import will read, counted cheaply beforehand, for the progress bar.
 
-An mbox's messages (lines starting ``From ``) and a JSON Lines file's lines are counted in
-1 MiB chunks from where the last run stopped (about a second per GB); a Git history by
+An mbox's messages (lines starting ``From ``; lines end at CR where the file's end in CR
+alone) and a JSON Lines file's lines are counted in 1 MiB chunks from where the last run
+stopped (about a second per GB); a Git history by
 ``git rev-list --count``; a folder of ``.eml``, a Maildir and a notes folder by their files
 (each yields one item a run, read or not: an unchanged file is seen, not read); a Slack
 export by a JSON parse of each day file the run will read (a few percent of an import's
@@ -19,6 +20,7 @@ from typing import Any
 
 from .._exceptions import SourceError
 from ..importers.detect import Part
+from ..importers.mbox_lines import cr_only
 from ..limits import Limits
 
 __all__ = ["commit_total", "part_count", "part_total", "record_total"]
@@ -26,6 +28,7 @@ __all__ = ["commit_total", "part_count", "part_total", "record_total"]
 _CHUNK = 1 << 20
 _MAX_SCAN = 8 << 30  # bytes: past this, a count costs more than it is worth
 _COMPRESSED = (b"\x1f\x8b", b"BZh", b"\xfd7zXZ")
+_HEAD = 64 * 1024  # the first bytes that tell an mbox's line ends, as its importer reads them
 _MAX_FILES = 500_000  # past this many files a notes folder is not counted
 
 
@@ -105,19 +108,22 @@ def record_total(kind: str, target: object, state: dict[str, Any] | None) -> int
             return None
         start = int(state.get("offset", 0)) if state else 0
         with path.open("rb") as f:
-            if f.read(6).startswith(_COMPRESSED):
+            head = f.read(_HEAD)
+            if head.startswith(_COMPRESSED):
                 return None
+            # An mbox whose lines end in CR alone is split at CR (the importer's rule).
+            end = b"\r" if kind == "mbox" and cr_only(head) else b"\n"
             f.seek(start)
-            return _count(f, b"\nFrom " if kind == "mbox" else b"\n", kind)
+            return _count(f, end + b"From " if kind == "mbox" else end, kind, end)
     except (OSError, ValueError, TypeError):
         return None
 
 
-def _count(f: Any, mark: bytes, kind: str) -> int:
+def _count(f: Any, mark: bytes, kind: str, end: bytes = b"\n") -> int:
     found = 0
     # Where reading starts is a line's start: a message there (the last one read, which an
-    # mbox re-reads) or a JSON Lines line counts as if a newline came before it.
-    tail = b"\n"
+    # mbox re-reads) or a JSON Lines line counts as if a line end came before it.
+    tail = end
     last = b""
     while chunk := f.read(_CHUNK):
         block = tail + chunk

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from helpers import collect, errors, records
 
 from memtrails.cli import main
+from memtrails.cli._totals import record_total
 from memtrails.importers import registry
 from memtrails.importers._input import Input
 from memtrails.importers.detect import detect_kind, plan
@@ -212,3 +213,11 @@ def test_a_cr_only_mbox_without_an_ending_is_planned_as_mbox(tmp_path: Path) -> 
     path = tmp_path / "Inbox"
     path.write_bytes(_cr(b"From -\n" + MESSAGE + b"\nFrom -\n" + MESSAGE))
     assert detect_kind(path) == "mbox"
+
+
+def test_the_progress_total_of_a_cr_only_mbox_counts_its_messages(tmp_path: Path) -> None:
+    path = tmp_path / "archive.mbox"
+    path.write_bytes(_cr(_mbox(5)))
+    assert record_total("mbox", path, None) == 5
+    one = len(_mbox(1))
+    assert record_total("mbox", path, {"offset": one * 3}) == 2
