@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import as_date_parse_reads, iso_from_ms, parse_date, utc_from_local_ms
@@ -24,6 +25,7 @@ __all__ = [
     "Seen",
     "SourceReport",
     "SourceState",
+    "unstorable_time",
 ]
 
 _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
@@ -84,7 +86,14 @@ class At:
         if isinstance(value, bool):
             raise TypeError("a timestamp cannot be a bool")
         if isinstance(value, int | float):
-            return cls(epoch_ms(value))
+            counted = epoch_ms(value)
+            if not _MIN_MS <= counted <= _MAX_MS:
+                below = f"{SECONDS_BELOW:.0e}".replace("+", "")  # 1e11
+                raise ValueError(
+                    f"{unstorable_time(value)}; a number is read as seconds since 1970, or as "
+                    f"milliseconds from {below} up"
+                )
+            return cls(counted)
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
             if value.tzinfo is None:
@@ -124,6 +133,30 @@ milliseconds after March 1973 (or before 1966) read as meant; a millisecond stam
 ``new Date(n)`` reads every number as milliseconds: ``conformance/README.md`` states the
 difference.
 """
+
+
+def unstorable_time(value: int | float | str | Decimal) -> str:
+    """Say that ``value``, read from a source, is a time outside what :class:`At` holds.
+
+    At's own error names its argument (``ms``) and JavaScript, which a user never wrote; an
+    importer names the field and this says what is wrong with its value. A value of hundreds
+    of digits is shown as its magnitude.
+    """
+    if isinstance(value, int) and value.bit_length() > 80:  # str() refuses 4,300 digits
+        return _unstorable(f"{Decimal(value):.3e}")
+    shown = str(value)
+    if len(shown) > 24:
+        try:
+            shown = f"{Decimal(shown):.3e}"
+        except ArithmeticError:  # not a number after all: cut short
+            shown = shown[:21] + "..."
+    return _unstorable(shown)
+
+
+def _unstorable(shown: str) -> str:
+    return (
+        f"{shown} is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
+    )
 
 
 def epoch_ms(value: int | float) -> int:

@@ -9,7 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, cast
 from zipfile import ZipInfo
 
-from ...records import At, MemoryRecord, RecordError
+from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import RecordStep
 from ._export import READ_ERRORS, MemberRefused, not_json
 from ._names import Names, name_of, unescape
@@ -36,6 +36,7 @@ _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _MAX_BLOCK_TEXT = 100_000
 _MAIN_KEYS = ("pretext", "title", "text")
 _MESSAGE = RecordStep("Slack", "message")
+_MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
 
 
 def as_ts(value: Any) -> str | None:
@@ -57,8 +58,13 @@ def as_ts(value: Any) -> str | None:
     return None
 
 
-def ms_of(ts: str) -> int:
-    return int(Decimal(ts) * 1000)
+def ms_of(ts: str) -> int | None:
+    """Return a ts's epoch milliseconds, or None for a time :class:`At` does not hold.
+
+    Checked before the integer is made: ``1e99999999`` would take a hundred million digits.
+    """
+    seconds = Decimal(ts)
+    return int(seconds * 1000) if -_MAX_SECONDS <= seconds <= _MAX_SECONDS else None
 
 
 class _OddValue(Exception):
@@ -224,6 +230,10 @@ def message_record(
     if ts is None:
         reason = "message has no ts" if "ts" not in message else "message ts is not a number"
         return RecordError(reader.source, where, reason)
+    ms = ms_of(ts)
+    if ms is None:
+        reason = f"message `ts` {unstorable_time(message['ts'])}"
+        return RecordError(reader.source, where, reason)
 
     raw_text = message.get("text")
     if raw_text is not None and not isinstance(raw_text, str):
@@ -323,7 +333,7 @@ def message_record(
             kind="chat",
             author=author,
             title=reader.title_of(channel),
-            at=At(ms_of(ts)),
+            at=At(ms),
             source=reader.source,
             thread=f"{channel}/{thread_ts or ts}",
             meta=meta,
