@@ -9,12 +9,30 @@ from typing import IO, Any
 
 from ..records import SourceState
 
-__all__ = ["SAMPLE", "prefix_marks", "unfinished", "why_not_resumable"]
+__all__ = [
+    "BAD_POSITION",
+    "SAMPLE",
+    "prefix_marks",
+    "unfinished",
+    "unusable_position",
+    "why_not_resumable",
+]
 
 # Bytes hashed at each end of the part already read. Hashing the whole prefix would make an
 # unchanged re-run cost a full read; a rewrite of an append-only archive (a mail client
 # compacting an mbox, a log rotated and refilled) changes its size or these bytes.
 SAMPLE = 64 * 1024
+BAD_POSITION = "the saved position is not one this version reads"
+# The key that marks each kind's saved position, and how a user asked for that kind.
+_KIND_KEYS = {
+    "messages": "--kind maildir",
+    "files": "--kind files or transcripts",
+    "channels": "--kind slack",
+    "heads": "--git",
+    "offset": "--kind mbox or jsonl",
+    "compressed": "--kind mbox or jsonl (compressed)",
+    "cursor": "a database cursor",
+}
 
 
 def _hash(f: IO[bytes], start: int, end: int) -> str:
@@ -47,7 +65,7 @@ def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | No
         offset = int(state["offset"])
         head, tail = str(state["head"]), str(state["tail"])
     except (KeyError, TypeError, ValueError):
-        return "the saved position is not one this version reads"
+        return unusable_position(state, "mbox or jsonl", ("offset", "compressed"))
     size = os.fstat(f.fileno()).st_size
     if size < offset:
         return f"the file shrank ({size} bytes, {offset} read before)"
@@ -55,6 +73,24 @@ def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | No
     if marks["head"] != head or marks["tail"] != tail:
         return "the part read before has changed"
     return None
+
+
+def unusable_position(state: Mapping[str, Any], reader: str, own: tuple[str, ...]) -> str:
+    """Say why a saved position is not used, for a run that then reads its source in full.
+
+    A source read with another ``--kind`` before (``add FOLDER --kind maildir``, then ``add
+    FOLDER --kind files``) holds that kind's position, not an older version's: said so.
+
+    Args:
+        state: the saved position, not one the importer reads.
+        reader: the kind reading it now, as a user names it (``files``).
+        own: the keys that mark the importer's own positions (``("files",)``).
+    """
+    if not any(key in state for key in own):
+        for key, kind in _KIND_KEYS.items():
+            if key in state:
+                return f"last read as {kind}, whose saved position --kind {reader} cannot use"
+    return BAD_POSITION
 
 
 def unfinished(

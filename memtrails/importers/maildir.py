@@ -13,6 +13,7 @@ from typing import Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
+from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
 from .documents import DocumentReader
@@ -157,7 +158,7 @@ def _read(
     if not isinstance(known, Mapping):
         known = {}
     mode = "incremental" if known else "full"
-    why = "the saved position is not one this version reads" if state and not known else None
+    why = unusable_position(state, "maildir", ("messages",)) if state and not known else None
     done: dict[str, list[Any]] = {}
     ids: set[str] = set()  # a message kept in two folders counts once, as in the memory
     read = 0

@@ -13,6 +13,7 @@ from typing import Any
 from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
 from .._guard import RecordStep
+from .._resume import unusable_position
 from ..documents import DocumentReader, document_limit, is_document, read_document
 from ._entries import (
     MEMORY_FOLDER,
@@ -42,7 +43,7 @@ def _saved_files(state: Mapping[str, Any] | None) -> tuple[dict[str, list[Any]],
         return {}, None
     files = state.get("files")
     if not isinstance(files, Mapping):
-        return {}, _BAD_STATE
+        return {}, unusable_position(state, "files", ("files",))
     saved: dict[str, list[Any]] = {}
     for rel, stamp in files.items():
         if not (

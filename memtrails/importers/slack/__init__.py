@@ -65,7 +65,8 @@ async def from_slack_export(
     The run is then ``mode="incremental"``, ``complete=False``. It reads everything
     (``mode="full"``, ``why`` set) when:
 
-    - the state is not one this version reads;
+    - the state is not one this version reads, or another kind's (the source was last read
+      with another ``--kind``: ``why`` says which);
     - ``users.json``, ``channels.json``, ``groups.json``, ``mpims.json`` or ``dms.json``
       changed, appeared or disappeared: the names written into every record may differ.
 

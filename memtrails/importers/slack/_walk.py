@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
+from .._resume import BAD_POSITION, unusable_position
 from ._export import METADATA_FILES, Export
 from ._messages import counted, day_files, message_items
 from ._names import EXTRA_NAME_FILES, Names
@@ -15,7 +16,6 @@ __all__ = ["items", "record_count"]
 
 # The files whose content goes into every record (author names, channel names, DM titles).
 _NAME_FILES = ("users.json", *METADATA_FILES, *EXTRA_NAME_FILES)
-_BAD_STATE = "the saved position is not one this version reads"
 
 
 def _days_digest(export: Export, channel: str, days: list[str]) -> str:
@@ -34,7 +34,7 @@ def _saved_channels(
         return {}, None
     saved_meta, channels = state.get("metadata"), state.get("channels")
     if not isinstance(saved_meta, Mapping) or not isinstance(channels, Mapping):
-        return {}, _BAD_STATE
+        return {}, unusable_position(state, "slack", ("channels", "metadata"))
     for name, entry in channels.items():
         if not (
             isinstance(name, str)
@@ -43,7 +43,7 @@ def _saved_channels(
             and isinstance(entry.get("before"), str)
             and isinstance(entry.get("bots"), Mapping)
         ):
-            return {}, _BAD_STATE
+            return {}, BAD_POSITION
     changed = [m for m in _NAME_FILES if saved_meta.get(m) != metadata.get(m)]
     if changed:
         return {}, (
