@@ -69,7 +69,7 @@ async def windows_of(memory: Memory, embedder: Any, query: str) -> Windows:
     """The windows a search of ``query`` lifts, the folder dating any event it names."""
     folder = memory._open_folder()
     return await search_windows(
-        query, None, folder.index, folder.table, embedder, SearchFilter(), 0.0
+        query, None, (folder.index, folder.table, folder.log), embedder, SearchFilter(), 0.0
     )
 
 
@@ -132,3 +132,18 @@ async def test_an_event_the_folder_never_names_dates_nothing(tmp_path: Path, emb
         assert await windows_of(memory, embedder, "What did we book after the offsite?") == (
             (At.of("2023-01-05T09:00:00Z").ms, LATEST),
         )
+
+
+async def test_a_plan_that_names_its_events_time_dates_the_event_then(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # A plan is written long before what it plans: its own time would date the offsite in
+    # January. Read from when each was written, the sentence that names the event says when.
+    plan = note("plan", "Booked the barn for the offsite on June 12th. Bring boots.", "2023-01-05")
+    recap = note("recap", "The launch party was on May 3rd, a long night.", "2023-06-20")
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest([plan, recap])
+        before = await windows_of(memory, embedder, "What did we buy before the offsite?")
+        after = await windows_of(memory, embedder, "Who left after the launch party?")
+    assert before == ((EARLIEST, At.of("2023-06-13").ms),)
+    assert after == ((At.of("2023-05-03").ms, LATEST),)

@@ -10,13 +10,17 @@ best match for "the migration" may be a plan written before it or a review after
 
 from __future__ import annotations
 
+import asyncio
 import re
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 
 from ..embedding._base import Embedder, Vector
+from ..items import embed_text
+from ..records import MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .log import RecordLog
 from .ranking import WINDOW_CANDIDATES, rank_records
 from .table import Table
 from .when import EARLIEST, LATEST, Windows, query_windows
@@ -120,35 +124,76 @@ def event_named(query: str) -> Event | None:
 async def search_windows(
     query: str,
     now: datetime | None,
-    index: IndexBackend,
-    table: Table,
+    folder: tuple[IndexBackend, Table, RecordLog],
     embedder: Embedder,
     where: SearchFilter,
     floor: float,
 ) -> Windows:
     """Return the windows of the times ``query`` names (:func:`.when.query_windows`); when it
     names none, the window on the side of an event it names (:func:`event_named`), opened
-    from the time of the live record that best matches the event (one more model run and
-    index call, for such queries only); else none."""
+    from the time of the event as the folder tells it (one more model run, two index calls
+    and a log read, for such queries only); else none.
+
+    The event's time is that of the live record that best matches the event's words and
+    holds one of them, unless the sentence of its passage that names the event also names
+    its time ("The Harbourside Half, on October 15th", written in January): a plan is
+    written long before what it plans.
+    """
     if (windows := query_windows(query, now)) or (event := event_named(query)) is None:
         return windows
+    index, table, log = folder
     # Only the words that name the event are matched ("migration", not "the" or "we"), and
     # only a record holding one of them dates it: every folder has some record closest in
     # meaning to "the migration", and one that never names it would date nothing.
-    terms = keyword_vector(" ".join(w for w in words(event.words) if w not in _NO_EVENT))
+    named = [w for w in words(event.words) if w not in _NO_EVENT]
+    terms = keyword_vector(" ".join(named))
     sparse = SparseVector(list(terms), list(terms.values()))
     dense = await embedder.embed_query(event.words)
     by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
     holding = {h.uid for h in by_words}
     ranked = rank_records(by_meaning, by_words, live=table.live_among(holding), floor=floor)
-    at = next((r.hit.payload.get("at") for r in ranked if r.uid in holding), None)
-    if not isinstance(at, int | float) or isinstance(at, bool):
+    best = next((r.hit for r in ranked if r.uid in holding), None)
+    at = best.payload.get("at") if best is not None else None
+    if best is None or not isinstance(at, int | float) or isinstance(at, bool):
         return ()
-    # The record that tells of the event is often written the day it happens, beside what
-    # came just before it (a chat's session, a day's notes): "before" keeps that time.
-    if event.side == "after":
-        return ((int(at), LATEST),)
-    return ((EARLIEST, int(at) + 1),)
+    told = await asyncio.to_thread(_told_time, best, table, log, set(named), int(at))
+    # Else the record that tells of the event is often written the day it happens, beside
+    # what came just before it (a chat's session, a day's notes): "before" keeps that time.
+    start, end = told or (int(at), int(at) + 1)
+    return ((start, LATEST),) if event.side == "after" else ((EARLIEST, end),)
+
+
+# A sentence of a passage; one that says it is past ("was", "last", "ago") reads a month or
+# a day without its year as the one before it was written, else as the next one.
+_SENTENCE = re.compile(r"[^.!?\n]+")
+_PAST = re.compile(r"\b(?:was|were|did|went|had|ago|last|yesterday)\b", re.IGNORECASE)
+_YEAR_MS = 366 * 86_400_000
+
+
+def _told_time(
+    hit: Hit, table: Table, log: RecordLog, named: set[str], written: int
+) -> tuple[int, int] | None:
+    """Return the time the sentence of ``hit``'s passage that names the event gives it, read
+    from when the record was written; None when that sentence names no time of its own."""
+    row = table.get(hit.uid)
+    if row is None:
+        return None
+    text = embed_text(MemoryRecord.from_json(log.read_line(row.offset)))
+    start, end = int(hit.payload.get("start", 0)), int(hit.payload.get("end", len(text)))
+    when = datetime.fromtimestamp(written / 1000, UTC)
+    day = int(when.replace(hour=0, minute=0, second=0, microsecond=0).timestamp() * 1000)
+    for sentence in _SENTENCE.findall(text[start:end] if end > start else text):
+        if named.isdisjoint(words(sentence)):
+            continue
+        spans = sorted(w for w in query_windows(sentence, when) if EARLIEST < w[0] < w[1] < LATEST)
+        if len(spans) > 1:  # a month or a day of every year: the one the sentence means
+            if _PAST.search(sentence):
+                spans = [w for w in spans if w[0] < day][-1:]
+            else:
+                spans = [w for w in spans if w[0] >= day][:1]
+        if spans and abs(spans[0][0] - written) <= _YEAR_MS:
+            return spans[0]
+    return None
 
 
 async def written_then(
