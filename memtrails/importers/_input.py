@@ -229,7 +229,7 @@ def read_file(path: Path, limit: int) -> bytes | None:
         OSError: the file cannot be read; :class:`DamagedInput` when its compressed data is
             damaged or cut short.
     """
-    with open(path, "rb") as raw:
+    with path.open("rb") as raw:
         compression = compression_of(raw.read(8))
         if compression is None:
             if os.fstat(raw.fileno()).st_size > limit:
