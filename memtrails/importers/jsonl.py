@@ -17,7 +17,7 @@ from ..items import RawItem, RawLine
 from ..limits import Limits
 from ..records import At, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
-from ._input import DamagedInput, Input, open_input, strip_compression
+from ._input import Input, cannot_read_further, open_input, strip_compression
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source, too_long_number
@@ -340,8 +340,7 @@ def _read(
         except OSError as exc:
             # Damaged compressed data, or a disk read error: the lines before it are read,
             # the rest cannot be. Not complete: nothing is pruned for what was not read.
-            damage = str(exc) if isinstance(exc, DamagedInput) else _unreadable(exc, seekable)
-            yield RecordError(source, f"line {line_no + 1}", f"cannot read further: {damage}")
+            yield RecordError(source, f"line {line_no + 1}", cannot_read_further(exc, seekable))
             try:
                 end = position() if seekable else None
             except OSError:  # the marks cannot be read either
@@ -350,12 +349,6 @@ def _read(
             return
         if seekable:
             yield position(complete=mode == "full")
-
-
-def _unreadable(exc: OSError, seekable: bool) -> str:
-    """Say that the disk gave a read error, and what becomes of the lines not read."""
-    then = "the next run goes on from this line" if seekable else "add it again once it reads"
-    return f"the file cannot be read ({exc.strerror or exc}); the lines before are kept, {then}"
 
 
 @resumable_importer()
