@@ -127,7 +127,7 @@ async def test_mixed_folder_imports_each_file_by_its_kind(corpora: Path, tmp_pat
     notes = await collect(open_part(parts[0]))
     assert [r.id for r in records(notes)] == ["README.md"]  # no mail as raw "file" records
     (skip,) = errors(notes)
-    assert skip.where == "photos.tar.gz" and "neither an mbox nor JSON Lines" in skip.reason
+    assert skip.where == "photos.tar.gz" and "neither mail nor JSON Lines" in skip.reason
     mail = records(await collect(open_part(parts[1])))
     assert {r.kind for r in mail} == {"mail"} and len(mail) == 2
 

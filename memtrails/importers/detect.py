@@ -283,7 +283,7 @@ def _file_kind(file: Path) -> str | None:
         # or not (``a.eml.gz``): read as mail, as the same file given alone is.
         return kind
     if compressed or actually_compressed:
-        return "skip:compressed, and what it holds is neither an mbox nor JSON Lines"
+        return "skip:compressed, and what it holds is neither mail nor JSON Lines"
     return "files"
 
 
