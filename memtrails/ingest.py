@@ -380,5 +380,10 @@ def _source_reports(run: ImportRun) -> list[SourceReport]:
         state = run.states.get(source)
         mode = state.mode if state else "full"
         why = state.why if state else None
-        reports.append(SourceReport(source, mode=mode, read=run.read[source], why=why))
+        # An incremental run is never complete (it read from a position); a full one that is
+        # not stopped part-way.
+        whole = state is None or state.complete or mode != "full"
+        reports.append(
+            SourceReport(source, mode=mode, read=run.read[source], why=why, complete=whole)
+        )
     return reports

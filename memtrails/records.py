@@ -326,9 +326,18 @@ class SourceReport:
     mode: str = "full"  # "full" or "incremental"
     read: int = 0
     why: str | None = None
+    # False when a run meant to read the source whole stopped part-way (damaged data, a
+    # read error, a folder that could not be listed): its errors say where.
+    complete: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": self.source, "mode": self.mode, "read": self.read, "why": self.why}
+        return {
+            "source": self.source,
+            "mode": self.mode,
+            "read": self.read,
+            "why": self.why,
+            "complete": self.complete,
+        }
 
 
 @dataclass(slots=True)

@@ -254,7 +254,9 @@ def _print_report(report: ImportReport, quiet: bool, home: Path) -> None:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(report.secrets.items()))
         click.echo(f"secrets scrubbed: {kinds}")
     for src in report.sources:
-        how = "read in full" if src.mode == "full" else "read incrementally"
+        how = "read incrementally" if src.mode != "full" else "read in full"
+        if not src.complete:  # its errors below say where it stopped
+            how = "stopped part-way (the error below says where)"
         click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
     for error in fresh[:SHOWN_ERRORS]:
         click.echo(f"skipped: {error}", err=True)

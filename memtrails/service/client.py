@@ -280,7 +280,13 @@ def report_from_json(data: Mapping[str, Any]) -> ImportReport:
     left_out = data.get("errors_left_out") or {}
     report.errors_left_out.update({str(k): int(v) for k, v in left_out.items()})
     report.sources = [
-        SourceReport(str(s["source"]), mode=str(s["mode"]), read=int(s["read"]), why=s.get("why"))
+        SourceReport(
+            str(s["source"]),
+            mode=str(s["mode"]),
+            read=int(s["read"]),
+            why=s.get("why"),
+            complete=s.get("complete") is not False,
+        )
         for s in data.get("sources", [])
     ]
     return report

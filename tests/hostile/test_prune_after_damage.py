@@ -195,8 +195,16 @@ def test_add_prune_of_a_damaged_jsonl_gz_keeps_every_record(tmp_path: Path) -> N
     report = json.loads(result.stdout)
     assert report["removed"] == 0
     assert [e["reason"].split(":")[0] for e in report["errors"]] == ["cannot read further"]
+    # The report says the source was not read whole: it said "read in full".
+    assert [s["complete"] for s in report["sources"]] == [False]
+    said = CliRunner().invoke(main, [*args[:-1], "--prune"]).stdout
+    assert "stopped part-way" in said and "read in full" not in said
     status = CliRunner().invoke(main, ["status", "--home", home, "--json"])
     assert json.loads(status.stdout)["sources"] == {str(path.resolve()): N}
+    # Read whole again, it is.
+    path.write_bytes(gzip.compress(_jsonl()))
+    whole = json.loads(CliRunner().invoke(main, args).stdout)["sources"]
+    assert [(s["mode"], s["complete"]) for s in whole] == [("full", True)]
 
 
 async def test_a_dead_disk_under_a_jsonl_prunes_nothing(tmp_path: Path) -> None:
