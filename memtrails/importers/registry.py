@@ -182,7 +182,8 @@ BUILTIN: tuple[Importer, ...] = (
     ),
     Importer(
         "eml",
-        "one saved message (.eml, or any file that holds one) or a folder of them",
+        "one saved message (.eml, or any file that holds one; `.eml.gz`, `.eml.bz2`, `.eml.xz` "
+        "compressed) or a folder of them",
         _open_eml,
         suffixes=frozenset({".eml"}),
         sniff=_sniff_eml,
