@@ -68,8 +68,9 @@ def note(uid: str, text: str, at: str) -> MemoryRecord:
 async def windows_of(memory: Memory, embedder: Any, query: str) -> Windows:
     """The windows a search of ``query`` lifts, the folder dating any event it names."""
     folder = memory._open_folder()
+    dense = await embedder.embed_query(query)
     return await search_windows(
-        query, None, (folder.index, folder.table, folder.log), embedder, SearchFilter(), 0.0
+        query, None, (folder.index, folder.table, folder.log), dense, SearchFilter(), 0.0
     )
 
 

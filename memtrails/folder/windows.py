@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from ..embedding._base import Embedder, Vector
+from ..embedding._base import Vector
 from ..items import embed_text
 from ..records import MemoryRecord
 from ..words import keyword_vector, words
@@ -125,17 +125,19 @@ async def search_windows(
     query: str,
     now: datetime | None,
     folder: tuple[IndexBackend, Table, RecordLog],
-    embedder: Embedder,
+    dense: Vector,
     where: SearchFilter,
     floor: float,
 ) -> Windows:
     """Return the windows of the times ``query`` names (:func:`.when.query_windows`); when it
     names none, the window on the side of an event it names (:func:`event_named`), opened
-    from the time of the event as the folder tells it (one more model run, two index calls
-    and a log read, for such queries only); else none.
+    from the time of the event as the folder tells it (two more index calls and a log read,
+    for such queries only); else none.
 
-    The event's time is that of the live record that best matches the event's words and
-    holds one of them, unless the sentence of its passage that names the event also names
+    The event's time is that of the live record that holds one of the event's words and
+    best matches them and the query's meaning (``dense``, the query's vector: a second
+    model run for the event's words alone found the same times, benchmarks/README.md),
+    unless the sentence of its passage that names the event also names
     its time ("The Harbourside Half, on October 15th", written in January): a plan is
     written long before what it plans.
     """
@@ -148,7 +150,6 @@ async def search_windows(
     named = [w for w in words(event.words) if w not in _NO_EVENT]
     terms = keyword_vector(" ".join(named))
     sparse = SparseVector(list(terms), list(terms.values()))
-    dense = await embedder.embed_query(event.words)
     by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
     holding = {h.uid for h in by_words}
     ranked = rank_records(by_meaning, by_words, live=table.live_among(holding), floor=floor)
