@@ -4,7 +4,9 @@ the records the framework adapters are tested on."""
 
 from __future__ import annotations
 
+import errno
 import importlib.util
+import io
 import json
 import os
 import subprocess
@@ -16,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from memtrails.importers._input import Input
 from memtrails.records import MemoryRecord, RecordError
 
 
@@ -210,3 +213,39 @@ def deny(monkeypatch: Any, locked: Path) -> None:
     monkeypatch.setattr(os, "stat", stat)
     monkeypatch.setattr(os, "open", open_)
     monkeypatch.setattr(io, "open", io_open)  # Path.read_bytes opens with it
+
+
+class FailingDisk(io.BufferedReader):
+    """A file whose disk gives a read error (EIO) once ``good`` lines have been read; a
+    ``dead`` one then fails every read (the marks of a position cannot be read either)."""
+
+    def __init__(self, path: Path, good: int, dead: bool = False) -> None:
+        super().__init__(io.FileIO(path, "rb"))
+        self._good = good
+        self._dead = dead
+
+    def readline(self, size: int | None = -1, /) -> bytes:
+        if self._good == 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        self._good -= 1
+        return super().readline(size)
+
+    def read(self, size: int | None = -1, /) -> bytes:
+        if self._dead and self._good == 0:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return super().read(size)
+
+
+def failing_disk(path: Path, good: int, dead: bool = False) -> Input:
+    """``path`` as an importer's input, read from a :class:`FailingDisk`."""
+    file: Any = FailingDisk(path, good, dead)
+    return Input(
+        str(path),
+        file,
+        fd=file.fileno(),
+        regular=True,
+        size=path.stat().st_size,
+        compression=None,
+        counted=None,
+        replay=None,
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 import bz2
 import errno
 import gzip
-import io
 import json
 import lzma
 import os
@@ -14,16 +13,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from helpers import collect, errors, records
+from helpers import collect, errors, failing_disk, records
 
 from memtrails.cli import main
 from memtrails.cli._totals import record_total
 from memtrails.importers import registry
-from memtrails.importers._input import Input
 from memtrails.importers.detect import detect_kind, plan
 from memtrails.importers.eml import eml_count, from_eml
 from memtrails.importers.mail import message
@@ -124,20 +121,6 @@ async def test_compressed_messages_in_a_folder_are_read_as_mail(tmp_path: Path) 
 # -- a disk that fails part-way through an mbox ---------------------------------------------
 
 
-class _FailingDisk(io.BufferedReader):
-    """A file whose disk gives a read error (EIO) once ``good`` lines have been read."""
-
-    def __init__(self, path: Path, good: int) -> None:
-        super().__init__(io.FileIO(path, "rb"))
-        self._good = good
-
-    def readline(self, size: int | None = -1, /) -> bytes:
-        if self._good == 0:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        self._good -= 1
-        return super().readline(size)
-
-
 def _mbox(n: int) -> bytes:
     return b"".join(
         b"From a@b Tue Apr  1 12:21:37 2003\nFrom: a@b\nSubject: s%d\nMessage-ID: <m%d@x>\n\n"
@@ -149,17 +132,7 @@ def _mbox(n: int) -> bytes:
 async def test_a_disk_error_in_an_mbox_says_what_becomes_of_the_messages(tmp_path: Path) -> None:
     path = tmp_path / "archive.mbox"
     path.write_bytes(_mbox(10))
-    file: Any = _FailingDisk(path, 7 * 4 + 3)  # 7 lines a message: into the fifth
-    stream = Input(
-        str(path),
-        file,
-        fd=file.fileno(),
-        regular=True,
-        size=path.stat().st_size,
-        compression=None,
-        counted=None,
-        replay=None,
-    )
+    stream = failing_disk(path, 7 * 4 + 3)  # 7 lines a message: into the fifth
     items = await collect(from_mbox(stream))
     assert len(records(items)) == 4
     (error,) = errors(items)

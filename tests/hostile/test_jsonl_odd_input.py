@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import errno
 import gzip
-import io
 import os
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import collect, errors, records
+from helpers import collect, errors, failing_disk, records
 
 from memtrails import Memory
-from memtrails.importers._input import Input
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.limits import Limits
 from memtrails.records import SourceState
@@ -24,39 +21,10 @@ def lines(n: int) -> bytes:
     return b"".join(b'{"id": "r%d", "text": "line %d"}\n' % (i, i) for i in range(n))
 
 
-class FailingDisk(io.BufferedReader):
-    """A file whose disk gives a read error (EIO) once ``good`` lines have been read."""
-
-    def __init__(self, path: Path, good: int) -> None:
-        super().__init__(io.FileIO(path, "rb"))
-        self._good = good
-
-    def readline(self, size: int | None = -1, /) -> bytes:
-        if self._good == 0:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        self._good -= 1
-        return super().readline(size)
-
-
-def failing(path: Path, good: int) -> Input:
-    file: Any = FailingDisk(path, good)
-    size = path.stat().st_size
-    return Input(
-        str(path),
-        file,
-        fd=file.fileno(),
-        regular=True,
-        size=size,
-        compression=None,
-        counted=None,
-        replay=None,
-    )
-
-
 async def test_a_read_error_keeps_the_lines_before_it_and_says_where(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
     path.write_bytes(lines(5))
-    items = await collect(from_jsonl(failing(path, 2)))
+    items = await collect(from_jsonl(failing_disk(path, 2)))
     assert [r.id for r in records(items)] == ["r0", "r1"]
     (error,) = errors(items)
     assert error.source == str(path.resolve())
@@ -75,7 +43,7 @@ async def test_a_read_error_prunes_nothing(tmp_path: Path) -> None:
     path.write_bytes(lines(5))
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         assert (await memory.ingest(from_jsonl(path))).added == 5
-        report = await memory.ingest(from_jsonl(failing(path, 2)), prune=True)
+        report = await memory.ingest(from_jsonl(failing_disk(path, 2)), prune=True)
         assert (report.unchanged, report.removed, len(report.errors)) == (2, 0, 1)
         assert "cannot read further" in report.errors[0].reason
         assert await memory.get("r4") is not None

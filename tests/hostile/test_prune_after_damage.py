@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import errno
 import gzip
-import io
 import json
 import lzma
 import os
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from helpers import failing_disk
 
 from memtrails import Memory
 from memtrails.cli import main
@@ -108,41 +108,6 @@ def _fifo(tmp_path: Path, data: bytes) -> Iterator[Input]:
         writer.join()
 
 
-class _FailingDisk(io.BufferedReader):
-    """A file whose disk gives a read error (EIO) once ``good`` lines have been read; a
-    ``dead`` one then fails every read (the marks of a position cannot be read either)."""
-
-    def __init__(self, path: Path, good: int, dead: bool = False) -> None:
-        super().__init__(io.FileIO(path, "rb"))
-        self._good = good
-        self._dead = dead
-
-    def readline(self, size: int | None = -1, /) -> bytes:
-        if self._good == 0:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        self._good -= 1
-        return super().readline(size)
-
-    def read(self, size: int | None = -1, /) -> bytes:
-        if self._dead and self._good == 0:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        return super().read(size)
-
-
-def _failing(path: Path, good: int, dead: bool = False) -> Input:
-    file: Any = _FailingDisk(path, good, dead)
-    return Input(
-        str(path),
-        file,
-        fd=file.fileno(),
-        regular=True,
-        size=path.stat().st_size,
-        compression=None,
-        counted=None,
-        replay=None,
-    )
-
-
 # -- JSON Lines ------------------------------------------------------------------------------
 
 
@@ -214,7 +179,7 @@ async def test_a_dead_disk_under_a_jsonl_prunes_nothing(tmp_path: Path) -> None:
     path.write_bytes(_jsonl())
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         assert (await memory.ingest(from_jsonl(path))).added == N
-        failing = _failing(path, N // 2, dead=True)
+        failing = failing_disk(path, N // 2, dead=True)
         report = await memory.ingest(from_jsonl(failing, source=str(path.resolve())), prune=True)
         _damage_named(report)
         assert (report.unchanged, report.removed) == (N // 2, 0)
@@ -262,7 +227,7 @@ async def test_a_disk_error_in_an_mbox_prunes_nothing(tmp_path: Path, messages: 
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         assert (await memory.ingest(from_mbox(path))).added == messages
         report = await memory.ingest(
-            from_mbox(_failing(path, good), source=source, checkpoint_every=64), prune=True
+            from_mbox(failing_disk(path, good), source=source, checkpoint_every=64), prune=True
         )
         (error,) = report.errors
         assert error.reason.startswith("cannot read further: ")
