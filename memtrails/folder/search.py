@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from .._uncancelled import to_the_end
 from ..embedding._base import Embedder, Vector
 from ..embedding.pieces import QueryPieces, piece_ids, query_pieces
 from ..items import attachment_of, embed_text
@@ -425,13 +426,15 @@ async def search(
         try:
             async with asyncio.TaskGroup() as group:
                 rare = group.create_task(weighed())
-                reading = group.create_task(asyncio.to_thread(read))
+                # To its end when cancelled: the thread reads the table, which the
+                # folder's close would otherwise shut under it (a crash in sqlite).
+                reading = group.create_task(to_the_end(asyncio.to_thread(read)))
         except ExceptionGroup as failed:
             # Callers expect the error itself (the index's, the log's), as before.
             raise failed.exceptions[0] from None
         weights, hits = rare.result(), reading.result()
     else:
-        hits = await asyncio.to_thread(read)
+        hits = await to_the_end(asyncio.to_thread(read))
     if farthest is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must,
         # save the names the question gives where the best records in the other script
