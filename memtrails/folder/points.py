@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..items import Staged, embed_text
 from ..keys import point_id
+from ..records import MemoryRecord
 from ..words import passage_keywords
 from .index._base import IndexPoint, SparseVector
 from .scripts import prose_scripts
 
-__all__ = ["passage_scripts", "points_for"]
+__all__ = ["passage_scripts", "passage_text", "points_for"]
 
 
 def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
@@ -57,3 +59,11 @@ def passage_scripts(text: str, start: int, end: int) -> list[str]:
     ``end`` is not past ``start``) is written in, sorted: what its point keeps, for a search
     to ask for the passages in other scripts than its question's (foreign.py)."""
     return sorted(prose_scripts(text[start:end] if end > start else text))
+
+
+def passage_text(record: MemoryRecord, payload: Mapping[str, Any]) -> str:
+    """The text of the passage a point of ``record`` stands for: the span of the text the
+    model saw (``embed_text``) that its payload names, the whole text when it names none."""
+    text = embed_text(record)
+    start, end = int(payload.get("start", 0)), int(payload.get("end", 0))
+    return text[start:end] if end > start else text

@@ -29,6 +29,7 @@ from .foreign import foreign_candidates, grouped_by_script
 from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
+from .points import passage_text
 from .ranking import (
     ALONE_MARGIN,
     ANSWER_BOOST,
@@ -154,10 +155,8 @@ def of_the_kind(
         row = table.get(hit.uid)
         if row is None:
             continue
-        line = log.read_line(row.offset)
-        text = str(line.get("text") or "")
-        start, end = int(hit.payload.get("start", 0)), int(hit.payload.get("end", 0))
-        if wanted(text[start:end] if end > start else text):
+        record = MemoryRecord.from_json(log.read_line(row.offset))
+        if wanted(passage_text(record, hit.payload)):
             out.add(hit.uid)
     return out
 
@@ -194,10 +193,7 @@ def search_hit(
     sure: float | None = None,
 ) -> SearchHit:
     """Return the result for a record found by its best passage ``hit``."""
-    text = embed_text(record)
-    start = int(hit.payload.get("start", 0))
-    end = int(hit.payload.get("end", len(text)))
-    snippet = snippet_of(text[start:end], record.title, SNIPPET_CHARS)
+    snippet = snippet_of(passage_text(record, hit.payload), record.title, SNIPPET_CHARS)
     return SearchHit(
         score=ranked.score if ranked else hit.score,
         id=record.id,
@@ -212,7 +208,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
-        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
+        attachment=_attachment(record, hit) if record.kind == "mail" else None,
     )
 
 
@@ -406,9 +402,7 @@ async def search(
                 record = MemoryRecord.from_json(log.read_line(row.offset))
                 out.append(search_hit(r.hit, record, r))
                 # The words of the passage that matched, not of the record's head.
-                text, start = embed_text(record), int(r.hit.payload.get("start", 0))
-                end = int(r.hit.payload.get("end", 0))
-                texts.append((text[start:end] if end > start else text)[:PASSAGE_CHARS])
+                texts.append(passage_text(record, r.hit.payload)[:PASSAGE_CHARS])
         if ordered and asked is not None and pieces is not None:
             ids = piece_ids(embedder, texts[:TOP]) or []
             scores = [maxsim(asked.tokens, pieces.vectors(p)) for p in ids]
@@ -472,6 +466,13 @@ def _cosines(hits: Sequence[Hit]) -> dict[str, float]:
     for h in hits:
         out[h.uid] = max(out.get(h.uid, h.score), h.score)
     return out
+
+
+def _attachment(record: MemoryRecord, hit: Hit) -> str | None:
+    """The attached document a mail's passage ``hit`` lies in, or None."""
+    text = embed_text(record)
+    start = int(hit.payload.get("start", 0))
+    return attachment_of(text, start, int(hit.payload.get("end", len(text))))
 
 
 def _passage_chars(hit: Hit) -> int:

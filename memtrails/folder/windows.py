@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from ..embedding._base import Vector
-from ..items import embed_text
 from ..records import MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .log import RecordLog
+from .points import passage_text
 from .ranking import WINDOW_CANDIDATES, rank_records
 from .table import Table
 from .when import EARLIEST, LATEST, Windows, query_windows
@@ -179,11 +179,10 @@ def _told_time(
     row = table.get(hit.uid)
     if row is None:
         return None
-    text = embed_text(MemoryRecord.from_json(log.read_line(row.offset)))
-    start, end = int(hit.payload.get("start", 0)), int(hit.payload.get("end", len(text)))
+    passage = passage_text(MemoryRecord.from_json(log.read_line(row.offset)), hit.payload)
     when = datetime.fromtimestamp(written / 1000, UTC)
     day = int(when.replace(hour=0, minute=0, second=0, microsecond=0).timestamp() * 1000)
-    for sentence in _SENTENCE.findall(text[start:end] if end > start else text):
+    for sentence in _SENTENCE.findall(passage):
         if named.isdisjoint(words(sentence)):
             continue
         spans = sorted(w for w in query_windows(sentence, when) if EARLIEST < w[0] < w[1] < LATEST)
