@@ -171,6 +171,11 @@ async def run_import(
                 report.elapsed = time.perf_counter() - started
                 if on_progress is not None:
                     on_progress(report)
+        # A source read to its end without a position (a compressed file, an iterable) keeps
+        # none: what an earlier run saved for it (one stopped part-way) stands for nothing.
+        for source in run.read:
+            if source not in run.states and folder.positions.get(source) is not None:
+                await folder.positions.forget(source)
         if prune:
             report.removed += await folder.writer.forget(run.gone())
     except BaseException:

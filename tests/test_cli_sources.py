@@ -360,3 +360,28 @@ def test_ctrl_c_in_reindex_and_in_add_from_stdin_say_what_was_kept(tmp_path: Pat
             stdin=cat.stdout,
         )
     assert "interrupted: every record reported added is kept" in said
+
+
+def test_a_source_whose_last_read_stopped_part_way_says_so(tmp_path: Path) -> None:
+    """A compressed file cut short stops its read part-way: `sources` says so until a read
+    reaches the end again (before, its listing looked like any finished run's)."""
+    import gzip
+
+    home = str(tmp_path / "home")
+    lines = b"".join(
+        json.dumps({"id": f"r{i}", "text": f"note {i} " + "x" * (i % 97)}).encode() + b"\n"
+        for i in range(400)
+    )
+    data = tmp_path / "notes.jsonl.gz"
+    packed = gzip.compress(lines)
+    data.write_bytes(packed[: len(packed) * 3 // 4])
+    run("add", str(data), "--home", home)
+    [listed] = json.loads(run("sources", "--home", home, "--json")[1])["sources"]
+    assert listed["stopped_part_way"] is True and 0 < listed["records"] < 400
+    code, out, _ = run("sources", "--home", home)
+    assert code == 0 and "last run stopped part-way" in out
+    data.write_bytes(packed)
+    assert run("add", str(data), "--home", home)[0] == 0
+    [listed] = json.loads(run("sources", "--home", home, "--json")[1])["sources"]
+    assert listed["stopped_part_way"] is False and listed["records"] == 400
+    assert "stopped part-way" not in run("sources", "--home", home)[1]

@@ -14,7 +14,7 @@ import click
 from ..folder import source_names
 from ..folder.manifest import read_states
 from ..folder.moves import moved_paths, read_moves
-from ..folder.positions import LOG_MARK, describe_position
+from ..folder.positions import LOG_MARK, describe_position, stopped_part_way
 from ..keys import record_uid
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
@@ -48,7 +48,8 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     A source is what one `memtrails add PATH` (or `ingest(..., name=)`) brings: its name is
     the resolved path, `git:<repo>`, or the name given. `forget --source` drops one. A
     source the service watches (`memtrails watch add`) says so, with its state and last
-    error when the service runs.
+    error when the service runs. So does a source whose last full read stopped part-way (a
+    kill, a disk read error, damaged compressed data): `stopped_part_way` in the JSON.
 
     Example:
 
@@ -74,6 +75,7 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
                 "last_run": _iso(when) if isinstance(when, int | float) else None,
                 "mode": entry.get("mode"),
                 "position": state,
+                "stopped_part_way": stopped_part_way(entry),
                 **({"path": _now_at(name, now_at)} if _now_at(name, now_at) else {}),
                 **({"watched": watching[name]} if name in watching else {}),
             }
@@ -93,6 +95,10 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
         )
         if "path" in item:
             click.echo(f"{'':>8}  moved from {item['source']} (the name its records keep)")
+        if item["stopped_part_way"]:
+            click.echo(
+                f"{'':>8}  last run stopped part-way (or is still running): its errors said where"
+            )
         watch = item.get("watched")
         if watch is not None:
             state = watch.get("state") or "not running (no service)"

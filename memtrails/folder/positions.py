@@ -12,7 +12,7 @@ from .manifest import read_states, write_json_atomic
 if TYPE_CHECKING:
     from ..records import SourceState
 
-__all__ = ["LOG_MARK", "SAVE_EVERY", "Positions", "describe_position"]
+__all__ = ["LOG_MARK", "SAVE_EVERY", "Positions", "describe_position", "stopped_part_way"]
 
 SAVE_EVERY = 5.0  # seconds between two writes of sources.json during an import
 # The key under which sources.json keeps the log's size and tail digest at the time it was
@@ -57,7 +57,7 @@ class Positions:
         return dict(saved["state"]) if saved else None
 
     def entries(self) -> dict[str, dict[str, Any]]:
-        """Return every source's saved entry (``state``, ``mode``, ``saved``)."""
+        """Return every source's saved entry (``state``, ``mode``, ``saved``, ``complete``)."""
         return {source: dict(entry) for source, entry in self._saved.items()}
 
     async def save(self, state: SourceState) -> None:
@@ -66,6 +66,9 @@ class Positions:
             "state": dict(state.state),
             "mode": state.mode,
             "saved": time.time(),
+            # A full pass saves its way along, and its last position says whether it ended
+            # (`memtrails sources`: a run killed or stopped by damaged input did not).
+            "complete": state.complete,
         }
         self._dirty = True
         if self._clock() - self._written >= self._every:
@@ -115,3 +118,13 @@ def describe_position(state: Any) -> str:
     if isinstance(state.get("channels"), dict):
         return f"{len(state['channels'])} channels"
     return ", ".join(sorted(str(k) for k in state)[:4])
+
+
+def stopped_part_way(entry: Any) -> bool:
+    """Tell whether a source's saved entry is that of a full pass that did not reach its
+    source's end: killed, stopped by a read error or damaged data, or still running. An
+    incremental run never reads a source whole, and an entry saved before memtrails kept
+    the flag tells nothing: neither counts."""
+    return (
+        isinstance(entry, dict) and entry.get("mode") == "full" and entry.get("complete") is False
+    )
