@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import os
+import stat
 import time
 from collections.abc import AsyncGenerator, Callable
 from contextlib import aclosing
@@ -26,7 +27,15 @@ from ..records import ImportReport
 from ._poll import poll_changes
 from .jobs import Job, Jobs
 
-__all__ = ["WATCHED_FILE", "Watch", "Watched", "WatchedPath", "load_watched", "save_watched"]
+__all__ = [
+    "WATCHED_FILE",
+    "Watch",
+    "Watched",
+    "WatchedPath",
+    "load_watched",
+    "refusal",
+    "save_watched",
+]
 
 WATCHED_FILE = "watched.json"
 _log = logging.getLogger("memtrails.service")
@@ -71,6 +80,48 @@ def save_watched(home: Path, watched: list[WatchedPath]) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def refusal(path: Path, home: Path | None) -> str | None:
+    """Return why ``path`` cannot be watched, or None (blocking: a ``stat``).
+
+    The memory folder, or anything in it, would import the service's own writes, which
+    change it again: a loop that grows the log without end. A pipe or a device is no file
+    that grows: opening a FIFO waits for a writer (and the service's stop with it), and
+    /dev/null "changes" at every write anyone makes to it.
+    """
+    if home is not None and _inside(path, home):
+        return _in_home(path)
+    if _kind(path) == "other":
+        return (
+            f"{path} is a pipe or a device, not a file or folder: watch the file or folder "
+            "it is written to, or send what it holds through the ingest endpoint"
+        )
+    return None
+
+
+def _in_home(path: Path) -> str:
+    return (
+        f"{path} is the memory folder or inside it: the service writes there, so watching "
+        "it would import its own writes again and again; watch the files and folders its "
+        "records come from"
+    )
+
+
+def _inside(path: Path, home: Path) -> bool:
+    resolved, folder = path.resolve(), home.resolve()
+    return resolved == folder or folder in resolved.parents
+
+
+def _kind(path: Path) -> str | None:
+    """Return ``file``, ``folder``, ``other`` (a pipe, a device, a socket) or None (nothing)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return "file"
+    return "folder" if stat.S_ISDIR(mode) else "other"
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -152,11 +203,11 @@ class Watch:
         one and renamed over it) is a new folder to the OS: the watcher, which followed the
         old one, starts again on the new one.
         """
+        if self.home is not None and _inside(self.path, self.home):
+            # Kept from an older watched set, or given to `serve --watch`: never followed.
+            raise ValueError(_in_home(self.path))
         while True:
-            if not self.path.exists():
-                job.progress(self.total, last_error=f"{self.path} is gone; waiting for it")
-                while not self.path.exists():
-                    await asyncio.sleep(self.poll_every)
+            await self._until_readable(job)
             root = self._roots()[0]
             followed = _identity(root)
             changed, ready = asyncio.Event(), asyncio.Event()
@@ -174,6 +225,29 @@ class Watch:
                     changed.clear()
                     await self._import(memory, job, "changed")
                 listener.cancel()
+
+    async def _until_readable(self, job: Job) -> str:
+        """Wait until the path is a file or a folder; return which.
+
+        Nothing there, or a pipe or device there, is reported in the job and looked at
+        again every poll interval: a FIFO is never opened (that waits for a writer, and the
+        service's stop would wait with it).
+        """
+        said: str | None = None
+        while True:
+            kind = _kind(self.path)
+            if kind is not None and kind != "other":
+                return kind
+            why = (
+                f"{self.path} is gone; waiting for it"
+                if kind is None
+                else f"{self.path} is a pipe or a device, not a file or folder; waiting for "
+                "a file or folder there"
+            )
+            if why != said:
+                job.progress(self.total, last_error=why)
+                said = why
+            await asyncio.sleep(self.poll_every)
 
     async def _listen(self, changed: asyncio.Event, ready: asyncio.Event) -> None:
         async with aclosing(self._changes(ready)) as changes:
@@ -314,7 +388,14 @@ class Watched:
         self.running: dict[str, Job] = {}
 
     def add(self, watched: WatchedPath) -> Job:
-        """Watch a path (kept in the folder) and start following it; return its job."""
+        """Watch a path (kept in the folder) and start following it; return its job.
+
+        Raises:
+            ValueError: the path is the memory folder or inside it, or a pipe or a device.
+        """
+        why = refusal(Path(watched.path), self.home)
+        if why is not None:
+            raise ValueError(why)
         self.paths[watched.path] = watched
         save_watched(self.home, list(self.paths.values()))
         return self._start(watched)

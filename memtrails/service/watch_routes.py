@@ -34,7 +34,10 @@ def watch_routes(watched: Watched) -> list[Route]:
         path = WatchedPath(
             str(given.resolve()), git=flag(body, "git"), poll=poll, prune=flag(body, "prune")
         )
-        job = watched.add(path)
+        try:
+            job = watched.add(path)
+        except ValueError as exc:  # the memory folder itself, a pipe, a device
+            raise HTTPException(400, str(exc)) from None
         return JSONResponse({"watching": path.path, "job": job.id}, status_code=201)
 
     async def remove(request: Request) -> Response:

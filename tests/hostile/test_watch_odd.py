@@ -1,0 +1,111 @@
+"""Watched paths and imports given odd things: the memory folder itself, a FIFO, a device, a
+file that becomes a folder, a long import, a path named thousands of times."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from pathlib import Path
+
+import httpx
+import pytest
+from starlette.applications import Starlette
+
+from memtrails import Memory
+from memtrails.service.jobs import Jobs
+from memtrails.service.watch import Watch, Watched, WatchedPath
+from memtrails.service.watch_routes import watch_routes
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.slow
+
+_WAIT = 30.0  # the longest any condition below is waited for: a bound, never a measure
+
+
+async def _until(check: Callable[[], bool | Awaitable[bool]], what: str) -> None:
+    """Wait until ``check`` holds (fail, never hang, past :data:`_WAIT` seconds)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _WAIT
+    while True:
+        held = check()
+        if not isinstance(held, bool):
+            held = await held
+        if held:
+            return
+        if loop.time() > deadline:
+            raise AssertionError(f"{what}: not within {_WAIT} s")
+        await asyncio.sleep(0.05)
+
+
+def _lines(ids: Sequence[str], about: str = "otters") -> str:
+    return "".join(json.dumps({"id": i, "text": f"note {i} about {about}"}) + "\n" for i in ids)
+
+
+async def _has(memory: Memory, id: str) -> bool:
+    return any(hit.id == id for hit in await memory.search(f"note {id}", k=20))
+
+
+def _release(fifo: Path) -> None:
+    """Give a reader blocked on ``fifo`` (the old code's) a writer, so the test never hangs."""
+    with contextlib.suppress(OSError):  # no reader waits on it
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Iterator[Path]:
+    path = tmp_path / "pipe.jsonl"
+    os.mkfifo(path)
+    yield path
+    _release(path)
+
+
+async def test_the_memory_folder_and_its_files_are_never_watched(tmp_path: Path) -> None:
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory, Jobs(memory) as jobs:
+        await memory.ingest([{"id": "a", "text": "one record, so the log exists"}])
+        log = home / "records.jsonl"
+        watched = Watched(home, jobs, debounce=0.1)
+        for path in (home, log):
+            with pytest.raises(ValueError, match="memory folder"):
+                watched.add(WatchedPath(str(path)))
+        assert watched.paths == {}
+        app = Starlette(routes=watch_routes(watched))
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://x") as client:
+            answer = await client.post("/v1/watch", json={"path": str(log)})
+        assert answer.status_code == 400 and "memory folder" in answer.text
+        # One kept in an older watched set (or given to `serve --watch`) fails its job, said
+        # why, instead of importing the log into itself after every write it makes.
+        size = log.stat().st_size
+        job = jobs.start_live(Watch(WatchedPath(str(log)), debounce=0.1, poll_every=0.1, home=home))
+        await _until(lambda: job.state != "running", "the watch of the log ended")
+        assert job.state == "failed" and "memory folder" in str(job.error)
+        assert log.stat().st_size == size
+
+
+async def test_a_pipe_or_a_device_is_refused_and_one_kept_never_blocks_the_stop(
+    tmp_path: Path, fifo: Path
+) -> None:
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        async with Jobs(memory) as jobs:
+            watched = Watched(home, jobs, debounce=0.1)
+            for path in (fifo, Path("/dev/null"), Path("/dev/zero")):
+                with pytest.raises(ValueError, match="pipe or a device"):
+                    watched.add(WatchedPath(str(path)))
+            # A FIFO kept in the watched set: it is said in the job, never opened (opening it
+            # waits for a writer, and the service's stop waited with it).
+            job = jobs.start_live(Watch(WatchedPath(str(fifo)), poll_every=0.1, home=home))
+
+            def said() -> bool:
+                return "pipe or a device" in str(job.detail.get("last_error"))
+
+            try:
+                await _until(said, "the watch says the FIFO is a pipe")
+            finally:
+                _release(fifo)
+            assert job.error is None
+        assert job.state == "cancelled"
