@@ -207,7 +207,7 @@ class Watch:
             # Kept from an older watched set, or given to `serve --watch`: never followed.
             raise ValueError(_in_home(self.path))
         while True:
-            await self._until_readable(job)
+            kind = await self._until_readable(job)
             root = self._roots()[0]
             followed = _identity(root)
             changed, ready = asyncio.Event(), asyncio.Event()
@@ -216,8 +216,9 @@ class Watch:
                 await ready.wait()
                 await self._import(memory, job, "started")
                 # Looked at every poll interval too: a folder removed or replaced may send
-                # no event the old watcher sees.
-                while self.path.exists() and _identity(root) == followed:
+                # no event the old watcher sees, and a file that became a folder (or the
+                # reverse) needs another watcher and filter: the old ones see none of it.
+                while _kind(self.path) == kind and _identity(root) == followed:
                     try:
                         await asyncio.wait_for(changed.wait(), self.poll_every)
                     except TimeoutError:
@@ -296,7 +297,10 @@ class Watch:
 
         if poll:
             return polled()
-        return _events(self._roots(), wanted, self.debounce, ready, polled)
+        # A file is followed through its folder, whose subfolders are none of its business:
+        # a recursive watch of ~ for ~/mail.mbox would take one OS watch per folder in it.
+        recursive = self.watched.git or not self.path.is_file()
+        return _events(self._roots(), wanted, self.debounce, ready, polled, recursive)
 
     def _roots(self) -> list[Path]:
         """Return what the OS's watcher watches (a file's folder: editors replace files)."""
@@ -340,11 +344,12 @@ async def _events(
     debounce: float,
     ready: asyncio.Event,
     fallback: Callable[[], AsyncGenerator[set[str], None]],
+    recursive: bool = True,
 ) -> AsyncGenerator[set[str], None]:
     """Yield the changed paths (those ``wanted``) after each debounced burst of OS events.
 
     When the OS's watcher cannot start (a limit on inotify watches, say), the paths from
-    ``fallback`` (a poll) are yielded instead.
+    ``fallback`` (a poll) are yielded instead. ``recursive``: watch the roots' subfolders too.
     """
     import watchfiles
 
@@ -363,7 +368,7 @@ async def _events(
             step=50,
             stop_event=stop,
             rust_timeout=500,  # how soon a cancellation is seen
-            recursive=True,
+            recursive=recursive,
         ):
             yield {path for _, path in changes}
     except (OSError, RuntimeError) as exc:

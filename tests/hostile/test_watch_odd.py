@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 
@@ -109,3 +110,61 @@ async def test_a_pipe_or_a_device_is_refused_and_one_kept_never_blocks_the_stop(
                 _release(fifo)
             assert job.error is None
         assert job.state == "cancelled"
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["events", "polling"])
+async def test_a_watched_file_that_becomes_a_folder_is_followed_inside_it(
+    tmp_path: Path, poll: bool
+) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text(_lines(["f1"]))
+    async with (
+        Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory,
+        Jobs(memory) as jobs,
+    ):
+        watch = Watch(WatchedPath(str(log), poll=poll), debounce=0.1, poll_every=0.1)
+        job = jobs.start_live(watch)
+        await _until(lambda: _has(memory, "f1"), "f1 found")
+        log.unlink()
+        log.mkdir()
+        (log / "inside.jsonl").write_text(_lines(["d1"]))
+        await _until(lambda: _has(memory, "d1"), "d1, the folder's first file, found")
+        with (log / "inside.jsonl").open("a") as f:
+            f.write(_lines(["d2"]))
+        (log / "another.jsonl").write_text(_lines(["d3"]))
+        await _until(lambda: _has(memory, "d2"), "d2, appended in the folder, found")
+        await _until(lambda: _has(memory, "d3"), "d3, a new file in the folder, found")
+        assert job.state == "running"
+
+
+def _inotify_watches() -> int:
+    """Return the OS watches this process holds (Linux: counted in /proc/self/fdinfo)."""
+    count = 0
+    for fd in os.listdir("/proc/self/fdinfo"):
+        try:
+            count += Path(f"/proc/self/fdinfo/{fd}").read_text().count("inotify wd")
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="counts inotify watches")
+async def test_a_watched_file_is_followed_without_watching_the_tree_beside_it(
+    tmp_path: Path,
+) -> None:
+    for n in range(40):
+        (tmp_path / "projects" / f"p{n}" / "src").mkdir(parents=True)
+    log = tmp_path / "chat.jsonl"
+    log.write_text(_lines(["w1"]))
+    async with (
+        Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory,
+        Jobs(memory) as jobs,
+    ):
+        before = _inotify_watches()
+        job = jobs.start_live(Watch(WatchedPath(str(log), poll=False), debounce=0.1))
+        await _until(lambda: job.detail.get("last_import") is not None, "the first import")
+        # One watch on the file's folder; not one per folder under it (81 of them here).
+        assert _inotify_watches() - before <= 2
+        with log.open("a") as f:
+            f.write(_lines(["w2"]))
+        await _until(lambda: _has(memory, "w2"), "w2, appended, found")
