@@ -259,13 +259,30 @@ class Watch:
         from ..add import add_git, add_path
 
         job.detail["last_event"] = time.time()
+
+        def on_progress(report: ImportReport) -> None:
+            # A long import (a log that grew by 100,000 lines while the service was down)
+            # shows its records as its batches land, not only once it has read them all.
+            running = ImportReport()
+            running.merge(self.total)
+            running.merge(report)
+            job.progress(running)
+
         try:
             if self.watched.git:
-                report = await add_git(memory, self.path, prune=self.watched.prune)
+                report = await add_git(
+                    memory, self.path, prune=self.watched.prune, on_progress=on_progress
+                )
             else:
                 # following: a line part-way written when the change was seen is read
                 # whole after the next one, not reported as truncated.
-                report = await add_path(memory, self.path, prune=self.watched.prune, following=True)
+                report = await add_path(
+                    memory,
+                    self.path,
+                    prune=self.watched.prune,
+                    following=True,
+                    on_progress=on_progress,
+                )
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # the watch goes on: the next change may be readable
@@ -273,6 +290,10 @@ class Watch:
             job.progress(self.total, last_error=f"{why}: {exc}", last_import=time.time())
             return
         self.total.merge(report)
+        # One line per source, its latest read: a watch runs for months, one import a
+        # change, and the total's list of reads would grow with every one of them.
+        latest = {read.source: read for read in self.total.sources}
+        self.total.sources[:] = latest.values()
         job.progress(
             self.total,
             last_import=time.time(),

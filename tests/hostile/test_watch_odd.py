@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -168,3 +169,43 @@ async def test_a_watched_file_is_followed_without_watching_the_tree_beside_it(
         with log.open("a") as f:
             f.write(_lines(["w2"]))
         await _until(lambda: _has(memory, "w2"), "w2, appended, found")
+
+
+class _Gated(HashingEmbedder):
+    """Embeds the first call at once, then waits for ``gate`` (an import held mid-way)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+
+    async def embed(self, texts: Sequence[str]) -> Any:
+        if self.calls >= 1:
+            await self.gate.wait()
+        return await super().embed(texts)
+
+
+def _added(watch: Watch, count: int) -> Callable[[], bool]:
+    return lambda: watch.total.added == count
+
+
+async def test_a_watch_shows_the_records_of_a_long_import_as_they_land(tmp_path: Path) -> None:
+    log = tmp_path / "big.jsonl"
+    log.write_text(_lines([f"b{n}" for n in range(300)]))
+    embedder = _Gated()
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        watch = Watch(WatchedPath(str(log)), debounce=0.1, poll_every=0.1)
+        job = jobs.start_live(watch)
+        try:
+            # The import is held after its first batch: the list shows what landed.
+            await _until(lambda: job.report.added > 0, "records shown while the import runs")
+            assert job.detail.get("last_import") is None
+        finally:
+            embedder.gate.set()
+        await _until(lambda: watch.total.added == 300, "the whole file imported")
+        for n in range(5):  # five more imports, one a change
+            with log.open("a") as f:
+                f.write(_lines([f"c{n}"]))
+            await _until(_added(watch, 301 + n), f"import {n}, of c{n}")
+        # One line per source read, not one per import: a watch lives for months.
+        assert [read.source for read in job.report.sources] == [str(log)]
+        assert job.report.added == 305
