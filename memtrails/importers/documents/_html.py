@@ -126,7 +126,19 @@ def _join_html(pieces: list[str]) -> str:
     return "".join(out)
 
 
-_TAG = re.compile(r"<[^>]*>")
+# A tag never spans a "<": a pattern allowed to would rescan to the end for every "<" in
+# markup that has no ">" after it.
+_TAG = re.compile(r"<[^<>]*>")
+# html.parser before Python 3.13.5 ends the input by rereading a construct left open (``<a``
+# or ``<!--`` with nothing to close it) up to the next "<", then scanning from there to the
+# end again: quadratic, hours for ~400 KB, and a mail's HTML body is read in the importing
+# process with no time limit. feed() itself stops at such a construct in one pass, so a
+# longer open tail than this is read here instead, once, as text with its tags stripped.
+_MAX_OPEN_TAIL = 8192
+
+
+def _strip_tags(markup: str) -> str:
+    return html.unescape(_TAG.sub(" ", markup))
 
 
 def html_to_text(markup: str) -> str:
@@ -139,10 +151,15 @@ def html_to_text(markup: str) -> str:
     parser = _HTMLText()
     try:
         parser.feed(markup)
+        tail = parser.rawdata  # what feed() left unparsed: an open construct and what follows
+        if len(tail) > _MAX_OPEN_TAIL:
+            parser.rawdata = ""
+            if not parser.skip:  # (an unclosed <script> or <style> leaves its code here)
+                parser.out.append(_strip_tags(tail))
         parser.close()
         text = _join_html(parser.out)
     except Exception:  # why: html.parser can still assert on hostile markup; strip tags then
-        text = html.unescape(_TAG.sub(" ", markup))
+        text = _strip_tags(markup)
     return tidy(text)
 
 

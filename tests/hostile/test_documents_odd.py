@@ -1,0 +1,65 @@
+"""Hostile documents: markup that makes a parser rescan, amplifying XML, names that are not UTF-8.
+
+Each file is built here, small: the damage is in its shape, not its size.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from contextlib import aclosing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails.importers.documents._html import html_to_text
+from memtrails.importers.files import from_files
+
+_ODF_NS = (
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+    'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"'
+)
+
+
+async def _items(folder: Path) -> list[Any]:
+    async with aclosing(from_files(folder)) as items:
+        return [item async for item in items]
+
+
+def _odp(paragraph: str) -> bytes:
+    """An OpenDocument presentation whose one paragraph holds ``paragraph`` (ODF markup)."""
+    content = (
+        f"<office:document-content {_ODF_NS}><office:body>"
+        f"<text:p>{paragraph}</text:p></office:body></office:document-content>"
+    )
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.presentation")
+        z.writestr("content.xml", content)
+    return buf.getvalue()
+
+
+# Each tail is never closed, so html.parser (before Python 3.13.5) read it by scanning to the
+# end of the input once for every "<" in it: ~400 KB of this took hours, and a mail's HTML
+# body is read in the importing process itself, with no worker time limit to stop it.
+_OPEN_TAILS = {
+    "tags": "<a" * 200_000,
+    "end tags": "</" * 200_000,
+    "instructions": "<?" * 200_000,
+    "comments in a marked section": "<![CDATA[" + "<!--" * 100_000,
+}
+
+
+@pytest.mark.timeout(60)  # hours before; a fail, not a hung suite
+@pytest.mark.parametrize("tail", _OPEN_TAILS.values(), ids=list(_OPEN_TAILS))
+def test_html_left_open_at_its_end_is_read_in_one_pass(tail: str) -> None:
+    text = html_to_text("<p>The invoice is attached.</p><script>x()</script>" + tail)
+    assert text.startswith("The invoice is attached.")
+    assert "x()" not in text
+
+
+def test_a_short_open_tail_is_still_read_as_html_parser_reads_it() -> None:
+    # Nothing changes for the few characters a real page leaves open.
+    assert html_to_text("<p>a &amp; b</p><b class='x' bold") == "a & b\n\n<b class='x' bold"
+    assert html_to_text("<p>Hi</p>if a<b then c") == "Hi\n\nif a<b then c"
