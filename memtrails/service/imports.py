@@ -27,6 +27,7 @@ __all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
 
 MAX_LINE = 16 << 20
 """Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
+_NAMED = 10  # paths named in an import's title
 
 
 @dataclass(slots=True)
@@ -44,25 +45,40 @@ class ImportRequest:
     limits: Limits = field(default_factory=Limits)
 
 
-def _not_a_stream(path: str) -> None:
-    """Refuse a pipe or a device given as a path (blocking: one stat).
+def _checked(paths: list[str], home: Path) -> list[str]:
+    """Return ``paths`` without repeats (the same file named twice is read once); refuse a
+    pipe, a device, or the memory folder itself (blocking: one stat per path).
 
     Opening a FIFO waits for a writer, and /dev/zero never ends: the request (and the
     service's shutdown behind it) waited with them. A stream goes through the ingest
-    endpoint, or ``memtrails add`` reads it.
+    endpoint, or ``memtrails add`` reads it. A file of the memory folder (its log) imported
+    into it would copy every record it holds once more, read while it is written.
 
     Raises:
-        ValueError: ``path`` is neither a file nor a folder.
+        ValueError: a path is neither a file nor a folder, or is in the memory folder.
     """
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return  # missing or unreadable: planning says which, as for any path
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise ValueError(
-            f"path {path!r} is a pipe or a device, not a file or folder: send what it holds "
-            "through the ingest endpoint, or import it with `memtrails add`"
-        )
+    folder = os.path.realpath(home)
+    seen: dict[str, str] = {}
+    for path in paths:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen[real] = path
+        if real == folder or real.startswith(folder.rstrip(os.sep) + os.sep):
+            raise ValueError(
+                f"path {path!r} is the memory folder or inside it: a memory is never "
+                "imported into itself; import the files and folders its records came from"
+            )
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue  # missing or unreadable: planning says which, as for any path
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise ValueError(
+                f"path {path!r} is a pipe or a device, not a file or folder: send what it "
+                "holds through the ingest endpoint, or import it with `memtrails add`"
+            )
+    return list(seen.values())
 
 
 async def plan_import(
@@ -87,11 +103,11 @@ async def plan_import(
                 f"path {path!r}: give an absolute path on the service's machine (standard "
                 "input goes through the ingest endpoint)"
             )
-    for path in request.paths:
-        await asyncio.to_thread(_not_a_stream, path)
+    # One worker thread for all of them: a body of 30,000 paths is not 30,000 thread hops.
+    paths = await asyncio.to_thread(_checked, request.paths, memory.path)
     parts: list[Part] = []
     try:
-        for path in request.paths:
+        for path in paths:
             parts.extend(await asyncio.to_thread(plan, path, kind=request.kind, name=request.name))
         repos = [Path(repo) for repo in request.git]
         git_sources = [await asyncio.to_thread(git_source, repo) for repo in repos]
@@ -100,7 +116,10 @@ async def plan_import(
         raise
     # add_path closes the parts when it has read them.
     sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
-    what = ", ".join([*request.paths, *(f"git {r}" for r in request.git)])
+    named = [*paths, *(f"git {r}" for r in request.git)]
+    what = ", ".join(named[:_NAMED])
+    if len(named) > _NAMED:  # the job's title, listed with every job: not a megabyte of paths
+        what += f" and {len(named) - _NAMED} more"
     full, prune, batch = request.full, request.prune, request.batch
 
     async def run(job: Job) -> ImportReport:

@@ -17,7 +17,8 @@ import pytest
 from starlette.applications import Starlette
 
 from memtrails import Memory
-from memtrails.service.jobs import Jobs
+from memtrails.service.imports import ImportRequest, plan_import
+from memtrails.service.jobs import Job, Jobs
 from memtrails.service.watch import Watch, Watched, WatchedPath
 from memtrails.service.watch_routes import watch_routes
 from memtrails.testing import HashingEmbedder
@@ -209,3 +210,30 @@ async def test_a_watch_shows_the_records_of_a_long_import_as_they_land(tmp_path:
         # One line per source read, not one per import: a watch lives for months.
         assert [read.source for read in job.report.sources] == [str(log)]
         assert job.report.added == 305
+
+
+def _job_of(jobs: Jobs, runner: Callable[[Job], Awaitable[Any]], what: str) -> Job:
+    return jobs.start("import", what, (what,), runner)
+
+
+async def test_an_import_of_the_memory_folder_or_its_log_is_refused(tmp_path: Path) -> None:
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        await memory.ingest([{"id": "a", "text": "one record, so the log exists"}])
+        for path in (home / "records.jsonl", home / "index", home / "." / "records.jsonl"):
+            with pytest.raises(ValueError, match="memory folder"):
+                await plan_import(memory, ImportRequest(paths=[str(path)]))
+
+
+async def test_a_path_named_many_times_is_read_once_and_named_once(tmp_path: Path) -> None:
+    log = tmp_path / "chat.jsonl"
+    log.write_text(_lines(["n1", "n2"]))
+    same = [str(log), str(tmp_path / "." / "chat.jsonl"), *[str(log)] * 3000]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        async with Jobs(memory) as jobs:
+            what, sources, runner = await plan_import(memory, ImportRequest(paths=same))
+            assert what == str(log) and sources == (str(log),)
+            job = _job_of(jobs, runner, what)
+            await asyncio.wait_for(jobs.wait(job), _WAIT)
+        assert job.state == "done", job.error
+        assert job.report.added == 2 and len(job.report.sources) == 1
