@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from memtrails.importers.documents._html import html_to_text
+from memtrails.importers.documents import DocumentReader, Extracted
+from memtrails.importers.documents._html import html_to_text, read_html
 from memtrails.importers.files import from_files
 
 _ODF_NS = (
@@ -63,3 +64,24 @@ def test_a_short_open_tail_is_still_read_as_html_parser_reads_it() -> None:
     # Nothing changes for the few characters a real page leaves open.
     assert html_to_text("<p>a &amp; b</p><b class='x' bold") == "a & b\n\n<b class='x' bold"
     assert html_to_text("<p>Hi</p>if a<b then c") == "Hi\n\nif a<b then c"
+
+
+def test_a_hostile_html_head_is_read_within_the_time_limit() -> None:
+    # The author and title patterns backtracked over the page's first 64 KiB: cubic for
+    # <meta> tags that never give a content, so a 64 KiB page ran into the worker's time limit
+    # (and was lost as "took longer than 30 s"); now each tag is looked at once.
+    head = "<meta name=author content=" * 1_500 + "<title>" * 2_000 + "<title>Real title</title>"
+    page = f"<html><head>{head}</head><body><p>Body text.</p></body></html>"
+    with DocumentReader(timeout_s=30) as reader:
+        got = reader.read(page.encode(), ".html")
+    assert isinstance(got, Extracted), got
+    assert "Body text." in got.text
+
+
+def test_html_title_and_author_are_found_in_any_attribute_order() -> None:
+    page = (
+        "<html><HEAD><Title lang='en'>Q3 &amp; Q4</TITLE>"
+        "<meta content='Ada Example' name='author'></head><body>x</body></html>"
+    )
+    _, meta = read_html(page.encode())
+    assert meta == {"title": "Q3 & Q4", "author": "Ada Example"}

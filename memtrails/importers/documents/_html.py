@@ -183,11 +183,13 @@ def tidy(text: str) -> str:
 _CHARSET = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]{1,40})""", re.IGNORECASE
 )
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title", re.IGNORECASE | re.DOTALL)
-_AUTHOR = re.compile(
-    r"""<meta\s[^>]*name\s*=\s*["']?author["']?[^>]*content\s*=\s*["']([^"']{1,300})["']""",
-    re.IGNORECASE,
-)
+# Each pattern looks at one tag, never across a "<": one that could backtracked over the
+# whole head, cubic for <meta> tags without a content, and a 64 KiB head outran the worker.
+_TITLE_OPEN = re.compile(r"<title\b[^<>]*>", re.IGNORECASE)
+_TITLE_CLOSE = re.compile(r"</title", re.IGNORECASE)
+_META = re.compile(r"<meta\s[^<>]{0,4096}>", re.IGNORECASE)
+_NAMED_AUTHOR = re.compile(r"""\bname\s*=\s*["']?author(?![\w-])""", re.IGNORECASE)
+_CONTENT = re.compile(r"""\bcontent\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})')""", re.IGNORECASE)
 # Labels that browsers read as windows-1252 (the WHATWG Encoding Standard): a page that
 # says Latin-1 or ASCII and holds curly quotes means them.
 _AS_1252 = {"iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "iso8859-1", "l1"}
@@ -203,11 +205,26 @@ def read_html(data: bytes) -> tuple[str, dict[str, Any]]:
     markup = _decode(data)
     meta: dict[str, Any] = {}
     head = markup[:65536]
-    if (title := _TITLE.search(head)) and (text := " ".join(html.unescape(title[1]).split())):
+    if (title := _title(head)) and (text := " ".join(html.unescape(title).split())):
         meta["title"] = text
-    if author := _AUTHOR.search(head):
-        meta["author"] = " ".join(html.unescape(author[1]).split())
+    if author := _author(head):
+        meta["author"] = " ".join(html.unescape(author).split())
     return html_to_text(markup), meta
+
+
+def _title(head: str) -> str | None:
+    """The text of the first ``<title>`` element, where it is closed."""
+    start = _TITLE_OPEN.search(head)
+    end = _TITLE_CLOSE.search(head, start.end()) if start else None
+    return head[start.end() : end.start()] if start and end else None
+
+
+def _author(head: str) -> str | None:
+    """The content of the first ``<meta name="author" content="...">``, in any order."""
+    for tag in _META.finditer(head):
+        if _NAMED_AUTHOR.search(tag[0]) and (content := _CONTENT.search(tag[0])):
+            return content[1] or content[2]
+    return None
 
 
 def _decode(data: bytes) -> str:
