@@ -85,3 +85,12 @@ def test_html_title_and_author_are_found_in_any_attribute_order() -> None:
     )
     _, meta = read_html(page.encode())
     assert meta == {"title": "Q3 & Q4", "author": "Ada Example"}
+
+
+@pytest.mark.parametrize("label", ["idna", "punycode", "utf-7", "base64", "no-such-codec"])
+def test_an_html_page_naming_an_odd_charset_is_read_as_windows_1252(label: str) -> None:
+    # "idna" and "punycode" are codecs, but not ones that decode a page: the page was lost
+    # whole ("corrupt or unreadable document (UnicodeError: ...)").
+    page = f"<meta charset='{label}'><p>caf\xe9 +AGEAYgBj- menu</p>".encode("latin-1")
+    text, _ = read_html(page)
+    assert text == "café +AGEAYgBj- menu"

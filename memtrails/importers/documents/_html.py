@@ -193,6 +193,9 @@ _CONTENT = re.compile(r"""\bcontent\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})')"""
 # Labels that browsers read as windows-1252 (the WHATWG Encoding Standard): a page that
 # says Latin-1 or ASCII and holds curly quotes means them.
 _AS_1252 = {"iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "iso8859-1", "l1"}
+# Python codecs that are no page's encoding (browsers know none of them): UTF-7 would let a
+# page spell markup in plain letters ("+ADw-" is "<"); the others encode host names.
+_NOT_PAGES = {"utf-7", "idna", "punycode"}
 
 
 def read_html(data: bytes) -> tuple[str, dict[str, Any]]:
@@ -244,6 +247,10 @@ def _decode(data: bytes) -> str:
     # UTF-8 by an editor keeps its old <meta> more often than not.
     label = named[1].decode("ascii").lower() if named else "windows-1252"
     try:
-        return data.decode("windows-1252" if label in _AS_1252 else label, "replace")
-    except LookupError:  # no such codec, or not a text one ("base64")
+        if label in _AS_1252 or codecs.lookup(label).name in _NOT_PAGES:
+            label = "windows-1252"
+        return data.decode(label, "replace")
+    # No such codec, not a text one ("base64"), or one that cannot decode a page: "idna"
+    # refuses errors="replace", "punycode" raises on any byte over 127.
+    except (LookupError, UnicodeError):
         return data.decode("windows-1252", "replace")
