@@ -94,3 +94,15 @@ def test_an_html_page_naming_an_odd_charset_is_read_as_windows_1252(label: str) 
     page = f"<meta charset='{label}'><p>caf\xe9 +AGEAYgBj- menu</p>".encode("latin-1")
     text, _ = read_html(page)
     assert text == "café +AGEAYgBj- menu"
+
+
+def test_odf_space_runs_cannot_amplify_a_small_file() -> None:
+    # <text:s text:c="N"/> is N spaces: a 300-byte presentation became 50 million characters
+    # (and 2e9 a MemoryError); a count that is not a number lost the document.
+    with DocumentReader() as reader:
+        got = reader.read(_odp('a<text:s text:c="50000000"/>b'), ".odp")
+        assert isinstance(got, Extracted), got
+        assert got.text.startswith("a ") and got.text.endswith("b") and len(got.text) < 1000
+        got = reader.read(_odp('a<text:s text:c="two"/>b<text:s text:c="-3"/>c'), ".odp")
+        assert isinstance(got, Extracted), got
+        assert got.text == "a bc"

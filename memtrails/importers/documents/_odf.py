@@ -24,11 +24,25 @@ _META = {
 }
 
 
+# <text:s text:c="N"/> stands for N spaces. A file may say any N: 50 million made 50 MB of
+# text from 300 bytes, and 2e9 a MemoryError. No layout needs more spaces than this.
+_MAX_SPACES = 100
+
+
+def _spaces(count: str | None) -> str:
+    """The spaces a ``<text:s>`` stands for: one where its count is not a number."""
+    try:
+        n = int(count or 1)
+    except ValueError:  # why: one bad attribute must not lose the document
+        n = 1
+    return " " * min(n, _MAX_SPACES)
+
+
 def _text_of(element: ElementTree.Element) -> str:
     parts = [element.text or ""]
     for child in element:
         if child.tag == _SPACE:
-            parts.append(" " * int(child.get(f"{{{_TEXT}}}c", "1") or 1))
+            parts.append(_spaces(child.get(f"{{{_TEXT}}}c")))
         elif child.tag == _TAB:
             parts.append("\t")
         else:
