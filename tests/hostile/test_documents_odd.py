@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtrails.importers.documents import DocumentReader, Extracted
+from memtrails.importers.documents import DocumentReader, Extracted, _extract
 from memtrails.importers.documents._html import html_to_text, read_html
 from memtrails.importers.files import from_files
 
@@ -106,3 +106,12 @@ def test_odf_space_runs_cannot_amplify_a_small_file() -> None:
         got = reader.read(_odp('a<text:s text:c="two"/>b<text:s text:c="-3"/>c'), ".odp")
         assert isinstance(got, Extracted), got
         assert got.text == "a bc"
+
+
+def test_extracted_text_is_cut_at_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What the worker sends back is held whole by the importing process: a document that
+    # unpacks to hundreds of millions of characters must not be.
+    monkeypatch.setattr(_extract, "MAX_TEXT_CHARS", 1000)
+    got = _extract.extract(b"<p>" + b"word " * 1000 + b"</p>", ".html", 1 << 20)
+    assert len(got["text"]) <= 1000
+    assert got["meta"]["cut_from_chars"] == len("word " * 1000) - 1

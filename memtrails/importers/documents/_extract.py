@@ -44,6 +44,11 @@ _OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
     ".xhtml": read_html,
 }
 _NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
+#: The most characters of text one document gives (16 Mi). The importing process receives a
+#: document's text whole, and a container may unpack to 512 MB of it; a record keeps far less
+#: (``Limits.max_text_units``, 1,000,000 by default). A longer text is cut here, and its
+#: ``meta["cut_from_chars"]`` says how long it was.
+MAX_TEXT_CHARS = 16 << 20
 
 
 class Failed(Exception):
@@ -140,4 +145,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
             f"no text layer: its {pages or 'any'} page(s) hold no text (a scan, or pictures), "
             "and no OCR engine is installed (run OCR on it first, e.g. ocrmypdf, then import it)"
         )
-    return _summary(suffix, text, meta)
+    summary = _summary(suffix, text[:MAX_TEXT_CHARS], meta)
+    if len(text) > MAX_TEXT_CHARS:
+        summary["meta"]["cut_from_chars"] = len(text)
+    return summary
