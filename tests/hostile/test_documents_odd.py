@@ -6,6 +6,7 @@ Each file is built here, small: the damage is in its shape, not its size.
 from __future__ import annotations
 
 import io
+import os
 import zipfile
 from contextlib import aclosing
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from memtrails.importers.documents import DocumentReader, Extracted, _extract
 from memtrails.importers.documents._html import html_to_text, read_html
 from memtrails.importers.files import from_files
+from memtrails.records import MemoryRecord, RecordError
 
 _ODF_NS = (
     'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
@@ -115,3 +117,26 @@ def test_extracted_text_is_cut_at_a_bound(monkeypatch: pytest.MonkeyPatch) -> No
     got = _extract.extract(b"<p>" + b"word " * 1000 + b"</p>", ".html", 1 << 20)
     assert len(got["text"]) <= 1000
     assert got["meta"]["cut_from_chars"] == len("word " * 1000) - 1
+
+
+async def test_a_document_whose_name_is_not_utf8_is_read_as_a_document(tmp_path: Path) -> None:
+    # Its file id ends in "//" and the name's bytes in hex, so its ending was not ".html":
+    # the page was read as a text file, tags and all, with the hex as its title.
+    name = os.fsdecode(b"menu \xff.html")
+    try:
+        (tmp_path / name).write_bytes(b"<title>Lunch</title><p>Soup of the day</p>")
+    except OSError:
+        pytest.skip("this file system refuses names that are not UTF-8")
+    (item,) = [i for i in await _items(tmp_path) if isinstance(i, (MemoryRecord, RecordError))]
+    assert isinstance(item, MemoryRecord), item
+    assert item.kind == "document" and item.title == "Lunch"
+    assert item.text == "Soup of the day"
+    assert item.id.startswith("menu \ufffd.html//")
+
+
+async def test_an_untitled_document_with_a_name_that_is_not_utf8_keeps_its_shown_name(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / os.fsdecode(b"r\xe9sum\xe9.htm")).write_bytes(b"<p>Ten years of sailing</p>")
+    (item,) = [i for i in await _items(tmp_path) if isinstance(i, MemoryRecord)]
+    assert item.kind == "document" and item.title == "r\ufffdsum\ufffd.htm"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from ._extract import MIME_TYPES
-from ._records import document_at, read_document
+from ._records import document_at, read_document, shown_path
 from ._worker import DocumentReader, Extracted
 
 __all__ = [
@@ -27,8 +27,9 @@ DOCUMENT_MAX_BYTES = 64 << 20
 
 
 def is_document(name: str) -> bool:
-    """Tell whether a file name is one of the document formats (by its ending)."""
-    return PurePosixPath(name).suffix.lower() in DOCUMENT_SUFFIXES
+    """Tell whether a file name, or a notes folder's file id, is one of the document formats
+    (by its ending)."""
+    return PurePosixPath(shown_path(name)).suffix.lower() in DOCUMENT_SUFFIXES
 
 
 def document_limit(name: str, max_bytes: int) -> int:

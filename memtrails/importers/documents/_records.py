@@ -9,7 +9,13 @@ from ...dates import parse_date
 from ...records import At, Item, MemoryRecord, RecordError, Seen
 from ._worker import DocumentReader
 
-__all__ = ["document_at", "read_document"]
+__all__ = ["document_at", "read_document", "shown_path"]
+
+
+def shown_path(rel: str) -> str:
+    """Return a file id as the path it shows: without the ``//`` and hex that follow a name
+    that is not UTF-8 (``importers.files.file_id``), whose ending then is the file's own."""
+    return rel.split("//", 1)[0]  # a listed path never holds "//"
 
 
 def document_at(meta: dict[str, Any]) -> At | None:
@@ -45,8 +51,9 @@ def read_document(
         if len(saved) == 3:
             return Seen(source, rel), None
         return RecordError(source, rel, saved[3], id=rel), saved[3]
-    name = PurePosixPath(rel).name
-    got = reader.read(data, PurePosixPath(rel).suffix.lower())
+    shown = PurePosixPath(shown_path(rel))
+    name = shown.name
+    got = reader.read(data, shown.suffix.lower())
     if isinstance(got, str):
         return RecordError(source, rel, got, id=rel), got
     doc = got.meta
