@@ -140,3 +140,12 @@ async def test_an_untitled_document_with_a_name_that_is_not_utf8_keeps_its_shown
     (tmp_path / os.fsdecode(b"r\xe9sum\xe9.htm")).write_bytes(b"<p>Ten years of sailing</p>")
     (item,) = [i for i in await _items(tmp_path) if isinstance(i, MemoryRecord)]
     assert item.kind == "document" and item.title == "r\ufffdsum\ufffd.htm"
+
+
+def test_a_damaged_pdf_says_why_once() -> None:
+    # PDFium's reason came through twice: "(Invalid PDF: PdfiumLibraryInternalError:
+    # FormatError: Invalid PDF: PdfiumLibraryInternalError: FormatError)".
+    with DocumentReader() as reader:
+        got = reader.read(b"%PDF-1.7\n", ".pdf")
+    assert isinstance(got, str) and got.startswith("corrupt or unreadable document")
+    assert got.count("Invalid PDF") == 1, got

@@ -110,6 +110,10 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
         result = kreuzberg.extract_bytes_sync(data, MIME_TYPES[suffix], config)
     except kreuzberg.KreuzbergError as exc:
         message = str(exc).split(": ", 1)[-1] or type(exc).__name__
+        # PDFium's errors come back said twice over ("Invalid PDF: X: Invalid PDF: X").
+        half = (len(message) - 2) // 2
+        if message[half : half + 2] == ": " and message[:half] == message[half + 2 :]:
+            message = message[:half]
         if "password" in message.lower() or "encrypt" in message.lower():
             raise Failed(
                 "encrypted document: it opens only with its password (save a copy without one)"
