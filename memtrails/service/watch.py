@@ -262,11 +262,9 @@ class Watch:
 
         def on_progress(report: ImportReport) -> None:
             # A long import (a log that grew by 100,000 lines while the service was down)
-            # shows its records as its batches land, not only once it has read them all.
-            running = ImportReport()
-            running.merge(self.total)
-            running.merge(report)
-            job.progress(running)
+            # shows its records as its batches land, not only once it has read them all;
+            # the job's report stays the total of the imports that finished.
+            job.progress(self.total, importing=report.added + report.updated)
 
         try:
             if self.watched.git:
@@ -287,7 +285,9 @@ class Watch:
             raise
         except Exception as exc:  # the watch goes on: the next change may be readable
             _log.debug("watched %s: import failed", self.path, exc_info=True)
-            job.progress(self.total, last_error=f"{why}: {exc}", last_import=time.time())
+            job.progress(
+                self.total, importing=None, last_error=f"{why}: {exc}", last_import=time.time()
+            )
             return
         self.total.merge(report)
         # One line per source, its latest read: a watch runs for months, one import a
@@ -296,6 +296,7 @@ class Watch:
         self.total.sources[:] = latest.values()
         job.progress(
             self.total,
+            importing=None,
             last_import=time.time(),
             last_error=(str(report.errors[-1]) if report.errors else None),
             last_added=report.added + report.updated,
@@ -457,10 +458,12 @@ class Watched:
             job = self.running.get(path)
             row: dict[str, Any] = asdict(watched)
             if job is not None:
+                importing = job.detail.get("importing")
                 row.update(
                     job=job.id,
                     state=job.state,
-                    added=job.report.added + job.report.updated,
+                    # with the records of the import running now, as they land
+                    added=job.report.added + job.report.updated + (importing or 0),
                     last_event=job.detail.get("last_event"),
                     last_import=job.detail.get("last_import"),
                     last_error=job.detail.get("last_error") or job.error,

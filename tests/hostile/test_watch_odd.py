@@ -185,8 +185,8 @@ class _Gated(HashingEmbedder):
         return await super().embed(texts)
 
 
-def _added(watch: Watch, count: int) -> Callable[[], bool]:
-    return lambda: watch.total.added == count
+def _added(job: Job, count: int) -> Callable[[], bool]:
+    return lambda: job.report.added == count
 
 
 async def test_a_watch_shows_the_records_of_a_long_import_as_they_land(tmp_path: Path) -> None:
@@ -194,22 +194,24 @@ async def test_a_watch_shows_the_records_of_a_long_import_as_they_land(tmp_path:
     log.write_text(_lines([f"b{n}" for n in range(300)]))
     embedder = _Gated()
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
-        watch = Watch(WatchedPath(str(log)), debounce=0.1, poll_every=0.1)
-        job = jobs.start_live(watch)
+        watched = Watched(tmp_path / "m", jobs, debounce=0.1)
+        job = watched.add(WatchedPath(str(log)))
         try:
             # The import is held after its first batch: the list shows what landed.
-            await _until(lambda: job.report.added > 0, "records shown while the import runs")
-            assert job.detail.get("last_import") is None
+            await _until(lambda: bool(job.detail.get("importing")), "records shown as they land")
+            # the job's report stays the total of the imports that finished
+            assert job.detail.get("last_import") is None and job.report.added == 0
+            assert watched.to_json()[0]["added"] == job.detail["importing"] > 0
         finally:
             embedder.gate.set()
-        await _until(lambda: watch.total.added == 300, "the whole file imported")
+        await _until(_added(job, 300), "the whole file imported")
         for n in range(5):  # five more imports, one a change
             with log.open("a") as f:
                 f.write(_lines([f"c{n}"]))
-            await _until(_added(watch, 301 + n), f"import {n}, of c{n}")
+            await _until(_added(job, 301 + n), f"import {n}, of c{n}")
         # One line per source read, not one per import: a watch lives for months.
         assert [read.source for read in job.report.sources] == [str(log)]
-        assert job.report.added == 305
+        assert job.report.added == 305 and job.detail["importing"] is None
 
 
 def _job_of(jobs: Jobs, runner: Callable[[Job], Awaitable[Any]], what: str) -> Job:
