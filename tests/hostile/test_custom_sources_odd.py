@@ -1,0 +1,47 @@
+"""Custom sources that yield odd values or misbehave: huge numbers, sets, odd watermarks,
+sources that fail, are cancelled or are left unfinished."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails import Memory, SourceError
+from memtrails.importers.cursor import from_cursor
+from memtrails.testing import HashingEmbedder
+
+HUGE = 10**5000  # str() refuses an int of over 4,300 digits
+
+
+class DatabaseError(Exception):
+    """What a driver raises when the connection drops."""
+
+
+def _rows(n: int, prefix: str = "r") -> list[dict[str, Any]]:
+    return [{"id": f"{prefix}{i}", "text": f"row {i}"} for i in range(n)]
+
+
+# -- watermarks --------------------------------------------------------------------------------
+
+
+async def _items(fetch: Any, **options: Any) -> list[Any]:
+    return [item async for item in from_cursor(fetch, name="s", cursor="u", **options)]
+
+
+# -- sources that fail, stop or are cancelled --------------------------------------------------
+
+
+@pytest.mark.parametrize("rows", [200, 5000])
+async def test_strict_mode_stops_a_long_source_at_its_first_bad_record(
+    tmp_path: Path, rows: int
+) -> None:
+    # The teardown once waited for ever: the stage reading the source swallowed the
+    # cancellation (asyncio.wait_for in Python 3.11) and filled a queue nobody read.
+    source = [{"id": "bad", "text": 5}, *_rows(rows)]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(SourceError, match="item 1: `text` must be a string"):
+            async with asyncio.timeout(120):  # a guard against the hang, not a speed check
+                await memory.ingest(source, name="src", strict=True)
