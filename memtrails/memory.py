@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryClosedError
 from .embedding._base import Embedder
+from .folder.lines import record_at
 from .folder.listing import live_lines, uids_for
 from .folder.lock import READER
 from .folder.opening import Folder, open_folder
@@ -282,8 +283,8 @@ class Memory:
         ]
         if not rows:
             return None
-        line = await asyncio.to_thread(folder.log.read_line, max(rows)[0])
-        return MemoryRecord.from_json(line)
+        # A damaged line is a FolderFormatError naming it, whatever broke in it.
+        return await asyncio.to_thread(record_at, folder.log, max(rows)[0])
 
     async def records(self, *, source: str | None = None) -> AsyncIterator[MemoryRecord]:
         """Yield the latest version of every live record (of ``source``, if given), oldest

@@ -20,6 +20,7 @@ import numpy as np
 
 from ..embedding._base import Vector
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .lines import live_line
 from .log import RecordLog
 from .scripts import SCRIPTS, prose_scripts, share_a_script
 from .table import Table
@@ -81,9 +82,8 @@ def script_texts(uids: Sequence[str], table: Table, log: RecordLog) -> dict[str,
     Blocking: one log read a record."""
     out: dict[str, str] = {}
     for uid in uids:
-        row = table.get(uid)
-        if row is not None:
-            line = log.read_line(row.offset)
+        if (found := live_line(uid, table, log)) is not None:
+            line = found[1]
             out[uid] = f"{line.get('title') or ''}\n{str(line.get('text') or '')[:600]}"
     return out
 

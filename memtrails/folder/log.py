@@ -178,7 +178,13 @@ class RecordLog:
                 break
             chunks.append(chunk)
             pos += len(chunk)
-        obj = json.loads(b"".join(chunks))
+        try:
+            obj = json.loads(b"".join(chunks))
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise FolderFormatError(
+                f"{self.path}: the line at byte {offset} is damaged ({exc}); `memtrails check` "
+                "lists the damaged lines"
+            ) from exc
         if not isinstance(obj, dict):
             raise FolderFormatError(f"{self.path}: line at byte {offset} is not an object")
         return obj

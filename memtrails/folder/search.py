@@ -28,6 +28,7 @@ from .confidence import (
 from .foreign import foreign_candidates, grouped_by_script
 from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .lines import live_line, live_record
 from .log import RecordLog
 from .points import passage_text
 from .ranking import (
@@ -136,9 +137,8 @@ def record_texts(uids: Sequence[str], table: Table, log: RecordLog) -> list[str]
     the words the confidence looks for. Blocking: one log read a record."""
     out = []
     for uid in uids:
-        row = table.get(uid)
-        if row is not None:
-            line = log.read_line(row.offset)
+        if (found := live_line(uid, table, log)) is not None:
+            line = found[1]
             text = str(line.get("text") or "")[:WORDS_CHARS]
             out.append(f"{line.get('author') or ''}\n{line.get('title') or ''}\n{text}")
     return out
@@ -152,11 +152,8 @@ def of_the_kind(
     a record."""
     out = set()
     for hit in hits:
-        row = table.get(hit.uid)
-        if row is None:
-            continue
-        record = MemoryRecord.from_json(log.read_line(row.offset))
-        if wanted(passage_text(record, hit.payload)):
+        record = live_record(hit.uid, table, log)
+        if record is not None and wanted(passage_text(record, hit.payload)):
             out.add(hit.uid)
     return out
 
@@ -397,9 +394,9 @@ async def search(
     def read() -> list[SearchHit]:
         out, texts = [], []
         for r in shown:
-            row = table.get(r.uid)
-            if row is not None:
-                record = MemoryRecord.from_json(log.read_line(row.offset))
+            # A damaged line leaves its record out (said in the log), not the search.
+            record = live_record(r.uid, table, log, warn=True)
+            if record is not None:
                 out.append(search_hit(r.hit, record, r))
                 # The words of the passage that matched, not of the record's head.
                 texts.append(passage_text(record, r.hit.payload)[:PASSAGE_CHARS])

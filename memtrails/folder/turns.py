@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from .._exceptions import FolderFormatError
 from .confidence import word_share
+from .lines import live_line
 from .log import RecordLog
 from .ranking import SHORT_TURN_CHARS
 from .table import Table
@@ -86,7 +88,10 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
         at = log.around(offset)[side]
         if at is None:
             return None
-        line = log.read_line(at)
+        try:
+            line = log.read_line(at)
+        except FolderFormatError:  # a damaged line ends the walk, as a line of another chat
+            return None
         uid = line.get("uid")
         if not isinstance(uid, str) or _conversation(line) != group:
             return None
@@ -104,10 +109,9 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
             near[b] = min(near.get(b, steps), steps)
 
     for uid in uids:
-        row = table.get(uid)
-        if row is None:
+        if (read := live_line(uid, table, log)) is None:
             continue
-        line = log.read_line(row.offset)
+        row_offset, line = read
         group = _conversation(line)
         if group is None:
             continue
@@ -117,7 +121,7 @@ def neighbours(uids: Sequence[str], table: Table, log: RecordLog, reach: int = 1
             found.asking.add(uid)
         nearest: list[tuple[int, str, bool] | None] = []
         for side in (0, 1):
-            offset, first = row.offset, None
+            offset, first = row_offset, None
             for steps in range(1, reach + 1):
                 got = step(offset, side, group)
                 if got is None:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 from ..embedding._base import Vector
-from ..records import MemoryRecord
 from ..words import keyword_vector, words
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
+from .lines import live_record
 from .log import RecordLog
 from .points import passage_text
 from .ranking import WINDOW_CANDIDATES, rank_records
@@ -176,10 +176,10 @@ def _told_time(
 ) -> tuple[int, int] | None:
     """Return the time the sentence of ``hit``'s passage that names the event gives it, read
     from when the record was written; None when that sentence names no time of its own."""
-    row = table.get(hit.uid)
-    if row is None:
+    record = live_record(hit.uid, table, log)
+    if record is None:
         return None
-    passage = passage_text(MemoryRecord.from_json(log.read_line(row.offset)), hit.payload)
+    passage = passage_text(record, hit.payload)
     when = datetime.fromtimestamp(written / 1000, UTC)
     day = int(when.replace(hour=0, minute=0, second=0, microsecond=0).timestamp() * 1000)
     for sentence in _SENTENCE.findall(passage):
