@@ -73,7 +73,13 @@ def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
 def _as_id(value: Any) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise ValueError(f"`id` must be a string or an integer, got {type(value).__name__}")
-    return str(value)
+    try:
+        return str(value)
+    except ValueError:  # Python's own message would say to raise its digit limit
+        digits = sys.get_int_max_str_digits()
+        raise ValueError(
+            f"`id` is an integer of over {digits:,} digits: give it as a string"
+        ) from None
 
 
 def _clean_cut(

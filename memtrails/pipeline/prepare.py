@@ -204,8 +204,12 @@ class _Work:
             return None
         if not _plain(values, self.max_depth + 1):
             return None
+        try:
+            text = repr(values)
+        except ValueError:  # an int of over 4,300 digits: the stages refuse its record
+            return None
         return hashlib.blake2b(
-            repr(values).encode("utf-8", "surrogatepass"),
+            text.encode("utf-8", "surrogatepass"),
             digest_size=16,
             key=self.key,
             person=b"record",

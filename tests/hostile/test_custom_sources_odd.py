@@ -11,6 +11,8 @@ import pytest
 
 from memtrails import Memory, SourceError
 from memtrails.importers.cursor import from_cursor
+from memtrails.pipeline.normalise import normalise_item
+from memtrails.records import RecordError
 from memtrails.testing import HashingEmbedder
 
 HUGE = 10**5000  # str() refuses an int of over 4,300 digits
@@ -22,6 +24,34 @@ class DatabaseError(Exception):
 
 def _rows(n: int, prefix: str = "r") -> list[dict[str, Any]]:
     return [{"id": f"{prefix}{i}", "text": f"row {i}"} for i in range(n)]
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"id": HUGE, "text": "x"},
+        {"id": "h", "text": "x", "at": HUGE},
+    ],
+    ids=["id", "at"],
+)
+async def test_an_int_too_long_to_write_out_is_one_records_error(
+    tmp_path: Path, bad: dict[str, Any]
+) -> None:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest([bad, {"id": "ok", "text": "fine"}], name="src")
+    assert (report.added, report.skipped) == (1, 1), report.errors
+    reason = report.errors[0].reason
+    assert "set_int_max_str_digits" not in reason  # Python's advice, not the user's
+    assert "digits" in reason or "not a time" in reason
+
+
+def test_an_id_too_long_to_write_out_says_so() -> None:
+    item = normalise_item({"id": HUGE, "text": "x"}, "src", 1)
+    assert isinstance(item, RecordError)
+    assert "`id` is an integer of over" in item.reason and "set_int_max_str" not in item.reason
 
 
 # -- watermarks --------------------------------------------------------------------------------
