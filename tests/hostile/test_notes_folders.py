@@ -148,9 +148,13 @@ async def test_names_differing_in_a_bad_byte_keep_two_ids(tmp_path: Path) -> Non
         first = await add_path(memory, root)
         again = await add_path(memory, root, full=True)
         ids = sorted(stored(memory))
+        # Each is a note, titled by its heading: a bad byte's hex after the id's "//" hid
+        # the .md ending (a "file", titled with the hex).
+        kinds = {(r.kind, "//" in (r.title or "")) async for r in memory.records()}
     assert (first.added, first.skipped) == (3, 0), first.errors
     assert (again.added, again.unchanged) == (0, 3)
     assert len(set(ids)) == 3 and "note\ufffd.md" in ids  # the valid name is its own id
+    assert kinds == {("note", False)}
 
 
 def deep_tree(root: Path, depth: int = 1100) -> None:

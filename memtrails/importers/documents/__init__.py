@@ -18,6 +18,7 @@ __all__ = [
     "document_limit",
     "is_document",
     "read_document",
+    "shown_path",
 ]
 
 #: The file name endings read as documents (lower case, with the dot).

@@ -14,7 +14,7 @@ from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
 from .._guard import RecordStep
 from .._resume import unusable_position
-from ..documents import DocumentReader, document_limit, is_document, read_document
+from ..documents import DocumentReader, document_limit, is_document, read_document, shown_path
 from ._entries import (
     MEMORY_FOLDER,
     NotRegularFile,
@@ -241,8 +241,10 @@ class Walk:
             # (rebuilding it would change its mtime, hence its fingerprint, and re-embed it).
             return Seen(self.source, rel)
         text, encoding = decoded
-        suffix = PurePosixPath(rel).suffix.lower()
-        name = PurePosixPath(rel).name
+        # A name that is not UTF-8 keeps its bytes in hex after its id's "//": its ending is
+        # before them.
+        shown = PurePosixPath(shown_path(rel))
+        suffix, name = shown.suffix.lower(), shown.name
         return MemoryRecord(
             id=rel,
             text=text,
