@@ -12,7 +12,7 @@ from aiostream import pipable_operator
 
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..limits import CUT_KEY, Limits
-from ..portable import JS_WHITESPACE, js_trim, js_well_formed, utf16_cut, utf16_len
+from ..portable import JS_WHITESPACE, js_stringify, js_trim, js_well_formed, utf16_cut, utf16_len
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
@@ -163,13 +163,15 @@ def _fit_meta(
         whole = measure(meta, limits.max_depth, limits.max_field_bytes)
     except NotJSON as exc:
         raise ValueError(_not_json(meta, exc)) from None
+    ordered = _sets_sorted(meta) if _holds_set(meta, limits.max_depth) else None
     if not (whole.too_deep or whole.too_big or whole.surrogates) and (
         whole.high <= limits.max_field_bytes
     ):
         # Nothing to fix and even all of it fits in one field: the usual case, in one walk.
-        return None, whole.low, whole.high
+        return ordered, whole.low, whole.high
+    meta = ordered if ordered is not None else meta
     kept: list[tuple[str, Any]] = []
-    changed = False
+    changed = ordered is not None
     low = high = 2
     for key, value in meta.items():
         name = key if isinstance(key, str) else str(key)
@@ -198,6 +200,40 @@ def _fit_meta(
         low += m.low + k_low + 1
         high += m.high + k_high + 1
     return (dict(kept) if changed else None), low, high
+
+
+def _holds_set(value: Any, max_depth: int) -> bool:
+    """Tell whether a set or frozenset lies in ``value``, which nests at most ``max_depth``
+    deep (deeper, or cyclic: False, and the entry is refused as too deep)."""
+    found = False
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, str):
+            continue
+        if isinstance(v, Mapping | list | tuple | set | frozenset):
+            if depth >= max_depth:
+                return False
+            found = found or isinstance(v, set | frozenset)
+            items = v.values() if isinstance(v, Mapping) else v
+            stack.extend((x, depth + 1) for x in items)
+    return found
+
+
+def _sets_sorted(value: Any) -> Any:
+    """Return ``value`` with every set a list in the order of its items' JSON.
+
+    A set is stored as a list, and its iteration order follows the hash seed: a re-run in
+    another process would find the record changed and embed it again. Recursive: call it
+    only on a value :func:`_holds_set` has walked.
+    """
+    if isinstance(value, Mapping):
+        return {k: _sets_sorted(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_sets_sorted(v) for v in value]
+    if isinstance(value, set | frozenset):
+        return sorted((_sets_sorted(v) for v in value), key=js_stringify)
+    return value
 
 
 def _not_json(meta: Mapping[str, Any], exc: NotJSON) -> str:

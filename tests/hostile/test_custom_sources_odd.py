@@ -4,12 +4,13 @@ sources that fail, are cancelled or are left unfinished."""
 from __future__ import annotations
 
 import asyncio
+import string
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memtrails import Memory, SourceError
+from memtrails import Memory, MemoryRecord, SourceError
 from memtrails.importers.cursor import from_cursor
 from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import RecordError
@@ -52,6 +53,21 @@ def test_an_id_too_long_to_write_out_says_so() -> None:
     item = normalise_item({"id": HUGE, "text": "x"}, "src", 1)
     assert isinstance(item, RecordError)
     assert "`id` is an integer of over" in item.reason and "set_int_max_str" not in item.reason
+
+
+def test_a_set_in_meta_is_stored_in_one_order_whatever_the_hash_seed() -> None:
+    # Set order follows the hash seed: a re-run in another process would find the record
+    # changed and embed it again. {8, 1} iterates as [8, 1] in CPython.
+    letters = set(string.ascii_lowercase)
+    item = normalise_item(
+        {"id": "a", "text": "x", "tags": letters, "meta": {"n": {8, 1}, "f": [frozenset({8, 1})]}},
+        "src",
+        1,
+    )
+    assert isinstance(item, MemoryRecord)
+    assert item.meta["tags"] == sorted(letters)
+    assert item.meta["n"] == [1, 8]
+    assert item.meta["f"] == [[1, 8]]
 
 
 # -- watermarks --------------------------------------------------------------------------------
