@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import inspect
+import math
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime, timedelta
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, SourceState
 
@@ -20,13 +21,20 @@ Fetch: TypeAlias = Callable[
 """A function that takes the watermark (``None`` the first time) and returns the rows from it on."""
 
 _SAVE_EVERY = 1000  # rows between two positions handed to the memory during a run
+_MAX_INT_BITS = 1024  # about 308 digits: far past any sequence, far below str()'s limit
+_SCRUBBED = "[secret:"  # how the scrub stage marks a secret it replaced
 
 
 def read_watermark(state: Mapping[str, Any] | None, cursor: str) -> CursorValue | None:
     """Return the watermark saved in ``state`` for ``cursor``, or None (none, or another cursor)."""
     if not state or state.get("cursor") != cursor or "value" not in state:
         return None
-    return _decode(state["value"], str(state.get("type", "")))
+    value = _decode(state["value"], str(state.get("type", "")))
+    if isinstance(value, str) and _SCRUBBED in value:
+        # The scrub stage replaced a secret in the saved position: asking from the marker
+        # would skip or re-read rows at random, so everything is read again (and deduped).
+        return None
+    return value
 
 
 async def from_cursor(
@@ -76,6 +84,15 @@ async def from_cursor(
     rows = fetch(since)
     if inspect.isawaitable(rows):
         rows = await rows
+    if not isinstance(rows, AsyncIterable | Iterable) or isinstance(
+        rows, str | bytes | bytearray | Mapping
+    ):
+        # A dict would be read as its keys and a string as its letters, each "a row
+        # without the cursor column": say what went wrong instead.
+        raise TypeError(
+            f"`fetch` returned a {type(rows).__name__}; it must return the rows from the "
+            "watermark on: a list, a cursor, or a (async) generator of rows"
+        )
     mode = "incremental" if since is not None else "full"
     best: CursorValue | None = watermark
     last: CursorValue | None = None
@@ -102,10 +119,15 @@ async def from_cursor(
 
     async for row in _aiter(rows):
         count += 1
-        value = _value(row, cursor)
-        if value is None:
+        raw = _value(row, cursor)
+        if raw is None:
             yield RecordError(name, f"row {count}", f"no `{cursor}` value (the cursor column)")
             continue
+        unusable = _unusable(raw, cursor)
+        if unusable is not None:
+            yield RecordError(name, f"row {count}", unusable)
+            continue
+        value = cast("CursorValue", raw)
         try:
             if since is not None and value < since:  # type: ignore[operator]
                 older += 1
@@ -114,11 +136,7 @@ async def from_cursor(
             if best is None or value > best:  # type: ignore[operator]
                 best = value
         except TypeError:
-            yield RecordError(
-                name,
-                f"row {count}",
-                f"`{cursor}` is a {type(value).__name__}, not comparable with {type(best).__name__}",
-            )
+            yield RecordError(name, f"row {count}", _not_comparable(value, best, cursor))
             continue
         last = value
         yield _without_cursor(row, cursor)
@@ -136,7 +154,35 @@ async def _aiter(rows: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]
             yield row
 
 
-def _value(row: Any, cursor: str) -> CursorValue | None:
+def _unusable(value: Any, cursor: str) -> str | None:
+    """Say why a row's cursor value cannot be a watermark, or None when it can."""
+    if not isinstance(value, datetime | date | int | float | str):
+        return (
+            f"`{cursor}` is a {type(value).__name__}; a cursor column must hold a timestamp, a "
+            "date, a number or a string: convert it in the query or in `fetch`"
+        )
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"`{cursor}` is {value}, which has no place in an order: the row cannot move the watermark"
+    if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
+        # The position is saved as JSON: str() refuses an int of over 4,300 digits.
+        return (
+            f"`{cursor}` is an integer of over {_MAX_INT_BITS * 3 // 10} digits, too long to "
+            "save as the watermark"
+        )
+    return None
+
+
+def _not_comparable(value: Any, best: Any, cursor: str) -> str:
+    if isinstance(value, datetime) and isinstance(best, datetime):
+        this, earlier = ("a time zone", "none") if value.tzinfo else ("no time zone", "one")
+        return (
+            f"`{cursor}` has {this} and an earlier row's had {earlier}: give every row's "
+            f"`{cursor}` a time zone, or none"
+        )
+    return f"`{cursor}` is a {type(value).__name__}, not comparable with {type(best).__name__}"
+
+
+def _value(row: Any, cursor: str) -> Any:
     if isinstance(row, MemoryRecord):
         if cursor == "at":
             return row.at.ms if row.at is not None else None
@@ -147,7 +193,7 @@ def _value(row: Any, cursor: str) -> CursorValue | None:
         value = row[cursor] if cursor in row.keys() else None  # noqa: SIM118
     else:
         return None
-    return value if isinstance(value, datetime | date | int | float | str) else None
+    return value
 
 
 def _without_cursor(row: Any, cursor: str) -> Any:

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import string
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memtrails import Memory, MemoryRecord, SourceError
-from memtrails.importers.cursor import from_cursor
+from memtrails.importers.cursor import from_cursor, read_watermark
 from memtrails.pipeline.normalise import normalise_item
-from memtrails.records import RecordError
+from memtrails.records import RecordError, SourceState
 from memtrails.testing import HashingEmbedder
 
 HUGE = 10**5000  # str() refuses an int of over 4,300 digits
@@ -75,6 +76,64 @@ def test_a_set_in_meta_is_stored_in_one_order_whatever_the_hash_seed() -> None:
 
 async def _items(fetch: Any, **options: Any) -> list[Any]:
     return [item async for item in from_cursor(fetch, name="s", cursor="u", **options)]
+
+
+@pytest.mark.parametrize(
+    ("value", "named"),
+    [
+        (Decimal("1.5"), "Decimal"),
+        (b"\x01", "bytes"),
+        ((1, 2), "tuple"),
+        (float("nan"), "nan"),
+        (float("inf"), "inf"),
+        (HUGE, "digits"),
+    ],
+    ids=["decimal", "bytes", "tuple", "nan", "inf", "huge int"],
+)
+async def test_a_cursor_value_that_cannot_be_a_watermark_is_named(value: Any, named: str) -> None:
+    items = await _items(lambda since: [{"id": "a", "text": "x", "u": value}])
+    errors = [i for i in items if isinstance(i, RecordError)]
+    assert len(errors) == 1 and named in errors[0].reason, errors
+    assert "no `u` value" not in errors[0].reason  # it has one, of a kind that cannot be used
+    state = items[-1]
+    assert isinstance(state, SourceState) and "value" not in state.state
+
+
+async def test_a_huge_int_watermark_never_reaches_the_folders_positions(tmp_path: Path) -> None:
+    rows = [{"id": "a", "text": "x", "u": HUGE}, {"id": "b", "text": "y", "u": 5}]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(lambda since: rows, name="s", cursor="u")
+        assert (report.added, report.skipped) == (1, 1)
+        assert memory.source_state("s") == {"cursor": "u", "type": "int", "value": 5}
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        assert memory.source_state("s") == {"cursor": "u", "type": "int", "value": 5}
+
+
+@pytest.mark.parametrize(
+    "returned",
+    [None, {"id": "a", "text": "x", "u": 1}, "rows", 5],
+    ids=["none", "dict", "str", "int"],
+)
+async def test_a_fetch_that_returns_no_rows_says_what_it_must_return(returned: Any) -> None:
+    with pytest.raises(TypeError, match="`fetch` returned a"):
+        await _items(lambda since: returned)
+
+
+def test_a_watermark_scrubbed_of_a_secret_is_read_as_none() -> None:
+    # The scrub stage replaces a secret in a position; a marker is no watermark to ask from.
+    state = {"cursor": "u", "type": "str", "value": "[secret:github-token]"}
+    assert read_watermark(state, "u") is None
+
+
+async def test_naive_and_aware_datetimes_say_which_is_which() -> None:
+    from datetime import UTC, datetime
+
+    rows = [
+        {"id": "a", "text": "x", "u": datetime(2024, 1, 1)},
+        {"id": "b", "text": "y", "u": datetime(2024, 1, 2, tzinfo=UTC)},
+    ]
+    errors = [i for i in await _items(lambda since: rows) if isinstance(i, RecordError)]
+    assert len(errors) == 1 and "time zone" in errors[0].reason, errors
 
 
 # -- sources that fail, stop or are cancelled --------------------------------------------------
