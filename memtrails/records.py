@@ -62,7 +62,8 @@ class At:
     """A point in time, kept as JavaScript does: whole milliseconds since the Unix epoch, UTC.
 
     Build one with :meth:`At.of` from what a user would pass: an ISO 8601 or RFC 2822 string
-    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), or a number
+    (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), a ``date``
+    (UTC midnight, as an ISO 8601 date is read), or a number
     of seconds or milliseconds since the epoch (:data:`SECONDS_BELOW`).
     """
 
@@ -100,6 +101,8 @@ class At:
                 return cls(utc_from_local_ms(wall))  # local time, as ``new Date(y, m, ...)``
             offset = value.utcoffset()
             return cls(wall - (int(offset.total_seconds() * 1000) if offset else 0))
+        if isinstance(value, date):  # a DATE column: UTC midnight, as Date.parse reads "2024-05-03"
+            return cls((value.toordinal() - _EPOCH_DAY) * 86_400_000)
         if isinstance(value, str):
             ms = _utc_iso_ms(value)
             if ms is None:
@@ -110,7 +113,10 @@ class At:
             if ms is None:
                 raise ValueError(f"not a date: {value!r}")
             return cls(ms)
-        raise TypeError(f"cannot read a timestamp from {type(value).__name__}")
+        raise TypeError(
+            f"cannot read a timestamp from {type(value).__name__}: give a datetime, a date, an "
+            "ISO 8601 string or a number of seconds since 1970"
+        )
 
     def iso(self) -> str:
         """Return the ISO 8601 form with ``Z``, as ``Date.prototype.toISOString`` writes it."""
@@ -120,7 +126,7 @@ class At:
         return self.iso()
 
 
-AtLike: TypeAlias = "At | datetime | str | int | float"
+AtLike: TypeAlias = "At | datetime | date | str | int | float"
 
 SECONDS_BELOW = 100_000_000_000
 """A number of magnitude below this (1e11) is Unix seconds, at or above it milliseconds.

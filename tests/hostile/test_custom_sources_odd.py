@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import string
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ import pytest
 from memtrails import Memory, MemoryRecord, SourceError
 from memtrails.importers.cursor import from_cursor, read_watermark
 from memtrails.pipeline.normalise import normalise_item
-from memtrails.records import RecordError, SourceState
+from memtrails.records import At, RecordError, SourceState
 from memtrails.testing import HashingEmbedder
 
 HUGE = 10**5000  # str() refuses an int of over 4,300 digits
@@ -69,6 +70,18 @@ def test_a_set_in_meta_is_stored_in_one_order_whatever_the_hash_seed() -> None:
     assert item.meta["tags"] == sorted(letters)
     assert item.meta["n"] == [1, 8]
     assert item.meta["f"] == [[1, 8]]
+
+
+def test_a_date_is_read_as_utc_midnight_as_an_iso_date_is() -> None:
+    assert At.of(date(2024, 5, 3)) == At.of("2024-05-03")
+    item = normalise_item({"id": "a", "text": "x", "at": date(2024, 5, 3)}, "src", 1)
+    assert isinstance(item, MemoryRecord) and item.at == At.of("2024-05-03")
+
+
+def test_a_value_that_cannot_be_a_time_says_what_can() -> None:
+    with pytest.raises(TypeError, match="ISO 8601") as caught:
+        At.of(Decimal("1700000000"))  # type: ignore[arg-type]
+    assert "Decimal" in str(caught.value)
 
 
 # -- watermarks --------------------------------------------------------------------------------
