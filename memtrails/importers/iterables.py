@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
 from .._threads import iterate_in_thread
@@ -74,8 +74,23 @@ async def from_iterable(
             yield item
     elif in_thread:
         iterator = iter(named_rows(items))
-        async for item in iterate_in_thread(lambda: iterator, chunk=chunk):
+        failed: list[Exception] = []
+        async for item in iterate_in_thread(lambda: _until_failure(iterator, failed), chunk=chunk):
             yield item
+        if failed:
+            raise failed[0]
     else:
         for item in named_rows(items):
             yield item
+
+
+def _until_failure(iterator: Iterator[Any], failed: list[Exception]) -> Iterator[Any]:
+    """Yield ``iterator``'s items; keep its exception in ``failed`` instead of raising it.
+
+    A worker call reads ``chunk`` items at once: raised there, a failure (a dropped
+    database connection) would take the items read before it in that call with it.
+    """
+    try:
+        yield from iterator
+    except Exception as exc:
+        failed.append(exc)

@@ -77,6 +77,7 @@ async def prepared(
     async with pumping(source, 1 if chunked else size) as queue:
         buf: list[StageItem] = []
         ended = False
+        failure: Exception | None = None
         while not ended:
             item = await _next_queued(queue, bool(buf), idle)
             if item is IDLE:
@@ -90,7 +91,11 @@ async def prepared(
                     ended = True
                     break
                 if isinstance(item, Failure):
-                    raise item.exc
+                    # The source failed (a dropped database connection): what it yielded
+                    # before goes on to the folder first, then the failure is raised.
+                    failure = item.exc
+                    ended = True
+                    break
                 if chunked:
                     chunk.extend(item)
                 else:
@@ -107,6 +112,12 @@ async def prepared(
                 yield out
         if buf:
             yield buf
+        if failure is not None:
+            failure.add_note(
+                f"memtrails: the source {name!r} failed after {work.ctx.position} items; what "
+                "it yielded before was imported, and a re-run finds it unchanged"
+            )
+            raise failure
 
 
 async def _next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | None) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import string
+from collections.abc import AsyncIterator, Iterator
 from datetime import date
 from decimal import Decimal
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtrails import Memory, MemoryRecord, SourceError
+from memtrails import Memory, MemoryRecord, SourceError, from_iterable
 from memtrails.importers.cursor import from_cursor, read_watermark
 from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import At, RecordError, SourceState
@@ -150,6 +151,37 @@ async def test_naive_and_aware_datetimes_say_which_is_which() -> None:
 
 
 # -- sources that fail, stop or are cancelled --------------------------------------------------
+
+
+async def test_a_source_that_fails_keeps_what_came_before_and_names_the_source(
+    tmp_path: Path,
+) -> None:
+    async def rows() -> AsyncIterator[dict[str, Any]]:
+        for row in _rows(10):
+            yield row
+        raise DatabaseError("connection lost")
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(DatabaseError, match="connection lost") as caught:
+            await memory.ingest(rows(), name="tickets", batch=64)
+        notes = " ".join(getattr(caught.value, "__notes__", []))
+        assert "'tickets'" in notes and "10 items" in notes
+        # The ten rows were in a partial batch when the source failed: they are kept.
+        assert (await memory.status()).records == 10
+        again = await memory.ingest(_rows(10), name="tickets")
+        assert (again.added, again.unchanged) == (0, 10)
+
+
+async def test_a_blocking_source_read_in_threads_keeps_what_came_before(tmp_path: Path) -> None:
+    def rows() -> Iterator[dict[str, Any]]:
+        yield from _rows(10)
+        raise DatabaseError("connection lost")
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(DatabaseError, match="connection lost"):
+            await memory.ingest(from_iterable(rows(), in_thread=True), name="tickets")
+        # The ten rows were read in one worker call with the failure: they are kept.
+        assert (await memory.status()).records == 10
 
 
 @pytest.mark.parametrize("rows", [200, 5000])
