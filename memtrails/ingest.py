@@ -25,7 +25,7 @@ from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
 from .importers.contract import Resumable
 from .importers.cursor import from_cursor
-from .importers.iterables import named_rows
+from .importers.iterables import from_iterable
 from .items import RawReadable, Staged, StageItem, Unchanged, UnchangedMany
 from .keys import record_uid
 from .limits import CUT_KEY, Limits
@@ -148,8 +148,13 @@ async def run_import(
         items_in: AsyncIterable[Any] = readable.raw_lines(salt)
         settle = readable.settle
     else:
-        rows = source if isinstance(source, AsyncIterable) else named_rows(source)
-        items_in, settle = stream.iterate(rows), None
+        # A plain iterable through from_iterable: a generator of the caller's is closed
+        # when the import stops early (its cursor with it), as an async one is by aiostream.
+        if isinstance(source, AsyncIterable):
+            items_in = stream.iterate(source)
+        else:
+            items_in = from_iterable(source)
+        settle = None
     warm = _Warmup(folder)
     ready = prepared(
         items_in,

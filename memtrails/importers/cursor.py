@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta
 from typing import Any, TypeAlias, cast
 
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, SourceState
+from .iterables import from_iterable
 
 __all__ = ["CursorValue", "Fetch", "from_cursor", "read_watermark"]
 
@@ -145,13 +146,9 @@ async def from_cursor(
     yield position(final=True)
 
 
-async def _aiter(rows: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
-    if isinstance(rows, AsyncIterable):
-        async for row in rows:
-            yield row
-    else:
-        for row in rows:
-            yield row
+def _aiter(rows: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
+    # from_iterable closes a generator of the caller's when the import stops early.
+    return from_iterable(rows)
 
 
 def _unusable(value: Any, cursor: str) -> str | None:

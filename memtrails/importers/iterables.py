@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
 from .._threads import iterate_in_thread
 
-__all__ = ["from_iterable", "named_rows"]
+__all__ = ["closing_aiter", "from_iterable", "named_rows"]
 
 
 def _columns(items: object) -> list[str] | None:
@@ -70,7 +71,7 @@ async def from_iterable(
         await memory.ingest(from_iterable(rows, in_thread=True), name="app.db:notes")
     """
     if isinstance(items, AsyncIterable):
-        async for item in items:
+        async for item in closing_aiter(items):
             yield item
     elif in_thread:
         iterator = iter(named_rows(items))
@@ -80,8 +81,34 @@ async def from_iterable(
         if failed:
             raise failed[0]
     else:
-        for item in named_rows(items):
+        rows = iter(named_rows(items))
+        try:
+            for item in rows:
+                yield item
+        finally:
+            # A generator of the caller's closes its cursor or transaction in its
+            # ``finally``: run it now that the import stopped (strict mode's first error, a
+            # cancel), not when the garbage collector finds it. Other iterators are the
+            # caller's to close (a DB-API cursor may be used again).
+            if inspect.isgenerator(rows):
+                rows.close()
+
+
+async def closing_aiter(items: AsyncIterable[Any]) -> AsyncIterator[Any]:
+    """Yield the items of ``items``, closing its iterator (``aclose``) when iteration stops.
+
+    ``async for`` inside an async generator leaves the inner iterator open when the outer
+    one is closed early; an async generator of the caller's then finishes (its ``finally``,
+    a cursor's close) only when the event loop shuts down.
+    """
+    iterator = aiter(items)
+    try:
+        async for item in iterator:
             yield item
+    finally:
+        close = getattr(iterator, "aclose", None)
+        if close is not None:
+            await close()
 
 
 def _until_failure(iterator: Iterator[Any], failed: list[Exception]) -> Iterator[Any]:

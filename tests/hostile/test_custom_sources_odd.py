@@ -184,6 +184,49 @@ async def test_a_blocking_source_read_in_threads_keeps_what_came_before(tmp_path
         assert (await memory.status()).records == 10
 
 
+async def test_a_plain_generator_is_closed_when_the_import_stops(tmp_path: Path) -> None:
+    closed: list[int] = []
+
+    def rows() -> Iterator[dict[str, Any]]:
+        n = 0
+        try:
+            yield {"id": "bad", "text": 5}
+            while True:
+                n += 1
+                yield {"id": f"r{n}", "text": "x"}
+        finally:
+            closed.append(n)  # a driver closes its cursor here
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(Exception, match="`text` must be a string"):
+            await memory.ingest(rows(), name="src", strict=True)
+        assert closed, "the generator was left open (its cursor too) when the import stopped"
+
+
+async def test_a_plain_generator_is_closed_when_the_import_is_cancelled(tmp_path: Path) -> None:
+    closed: list[int] = []
+    started = asyncio.Event()
+
+    def rows() -> Iterator[dict[str, Any]]:
+        n = 0
+        try:
+            while True:
+                n += 1
+                if n == 100:
+                    started.set()
+                yield {"id": f"r{n}", "text": "x"}
+        finally:
+            closed.append(n)
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        task = asyncio.ensure_future(memory.ingest(rows(), name="src"))
+        await started.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert closed, "the generator was left open when the import was cancelled"
+
+
 @pytest.mark.parametrize("rows", [200, 5000])
 async def test_strict_mode_stops_a_long_source_at_its_first_bad_record(
     tmp_path: Path, rows: int
@@ -195,3 +238,20 @@ async def test_strict_mode_stops_a_long_source_at_its_first_bad_record(
         with pytest.raises(SourceError, match="item 1: `text` must be a string"):
             async with asyncio.timeout(120):  # a guard against the hang, not a speed check
                 await memory.ingest(source, name="src", strict=True)
+
+
+async def test_an_async_fetch_is_closed_when_a_cursor_import_stops(tmp_path: Path) -> None:
+    closed: list[bool] = []
+
+    async def fetch(since: Any) -> AsyncIterator[dict[str, Any]]:
+        try:
+            yield {"id": "bad", "text": 5, "u": 1}
+            for n in range(10_000):
+                yield {"id": f"r{n}", "text": "x", "u": n}
+        finally:
+            closed.append(True)  # an async driver closes its cursor here
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(SourceError, match="`text` must be a string"):
+            await memory.ingest(fetch, name="s", cursor="u", strict=True)
+        assert closed, "the fetch generator was left open when the import stopped"
