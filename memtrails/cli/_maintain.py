@@ -15,6 +15,7 @@ from ._options import (
     default_home,
     home_option,
     index_options,
+    model_option,
     no_model,
     open_light,
     open_memory,
@@ -122,6 +123,7 @@ async def reindex(
 @click.option("--repair", is_flag=True, help="Fix what can be fixed from the record log.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @quiet_option
+@model_option
 @index_options
 @home_option
 @as_command
@@ -129,6 +131,7 @@ async def check(
     repair: bool,
     as_json: bool,
     quiet: bool,
+    model: str | None,
     threads: int | None,
     qdrant_url: str | None,
     home: Path | None,
@@ -138,6 +141,8 @@ async def check(
     Exit 0 when nothing is wrong, 1 when something is (still) wrong. With --repair, fixes
     what the record log can: points of records the log lacks, records without points, lines
     not yet indexed. A damaged log line cannot be fixed from the log: restore it from a backup.
+    A folder whose manifest.json is lost or damaged gets a new one, for the default model or
+    --model, and its index is rebuilt from the records (the damaged manifest is kept beside).
 
     Example:
 
@@ -145,8 +150,10 @@ async def check(
     """
     # The report lists what opening repaired: no separate "repaired:" lines on stderr here.
     # A repair may re-embed (the folder's own model); a check alone never loads it.
+    path = home or default_home()
+    recovered = await _recover_manifest(path, model, threads, qdrant_url) if repair else []
     opening = Memory.open(
-        home or default_home(),
+        path,
         embedder=None if repair else no_model,
         threads=threads,
         qdrant_url=qdrant_url,
@@ -156,6 +163,7 @@ async def check(
     async with opening as memory:
         with steps("check --repair", enabled=repair and not quiet) as shown:
             report = await memory.check(repair=repair, on_progress=shown)
+    report.repaired[:0] = recovered
     if as_json:
         click.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
@@ -196,3 +204,22 @@ async def optimize(qdrant_url: str | None, home: Path | None) -> None:
     async with open_light(home, qdrant_url) as memory:
         await memory.optimize()
     click.echo("index optimized")
+
+
+async def _recover_manifest(
+    path: Path, model: str | None, threads: int | None, qdrant_url: str | None
+) -> list[str]:
+    """Give a folder whose manifest is lost or damaged a new one (folder/recover.py); what
+    was done, or nothing for a folder with its manifest."""
+    from ..embedding.registry import embedder_factory
+    from ..folder.model import manifest_model
+    from ..folder.recover import lost_manifest, recover_manifest
+
+    if lost_manifest(path) is None:
+        return []
+    make = embedder_factory(model, threads=threads) if model else manifest_model(None, threads)
+    embedder = await make()
+    try:
+        return await recover_manifest(path, embedder, qdrant_url)
+    finally:
+        await embedder.aclose()

@@ -15,7 +15,14 @@ from typing import Any
 from .._exceptions import FolderFormatError
 from ..portable import js_stringify
 
-__all__ = ["TAIL_BYTES", "LogEntry", "RecordLog", "record_line", "tombstone_line"]
+__all__ = [
+    "TAIL_BYTES",
+    "LogEntry",
+    "RecordLog",
+    "holds_memory_records",
+    "record_line",
+    "tombstone_line",
+]
 
 TAIL_BYTES = 4096  # how much of the log before an offset its tail digest covers
 
@@ -27,6 +34,24 @@ _SOURCE_PREFIX = b'","source":'
 _DELETED = b'","deleted":true'
 _UID_END = len(_UID_PREFIX) + 32
 _FP_END = _UID_END + len(_FP_PREFIX) + 64
+
+
+def holds_memory_records(folder: Path) -> bool:
+    """Tell whether ``folder`` holds a memtrails record log: a ``records.jsonl`` whose first
+    line starts as every line memtrails writes does (a uid, then a fingerprint or the
+    tombstone flag), not a file of the same name that is someone else's (blocking)."""
+    try:
+        with open(folder / "records.jsonl", "rb") as f:
+            head = f.read(_FP_END)
+    except OSError:
+        return False
+    uid = head[len(_UID_PREFIX) : _UID_END]
+    return (
+        head.startswith(_UID_PREFIX)
+        and len(uid) == 32
+        and all(c in b"0123456789abcdef" for c in uid)
+        and head[_UID_END:].startswith((_FP_PREFIX, _DELETED))
+    )
 
 
 def record_line(uid: str, fp: str, content: dict[str, Any]) -> bytes:

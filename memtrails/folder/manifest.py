@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 from .._exceptions import FolderFormatError, ModelMismatchError
 from ..words import KEYWORD_AVG_WORDS, KEYWORD_B, KEYWORD_K1
+from .log import holds_memory_records
 from .space import disk_full, is_disk_full
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "Advice",
     "KeptCounts",
     "check_model",
+    "lost_manifest_message",
     "opening_line",
     "read_checkpoint",
     "read_checkpoint_counts",
@@ -89,9 +91,15 @@ def read_manifest(folder: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     except (ValueError, OSError) as exc:
+        if holds_memory_records(folder):
+            why = f"its manifest.json is damaged ({exc})"
+            raise FolderFormatError(lost_manifest_message(folder, why)) from exc
         raise FolderFormatError(
             f"{path} is not readable JSON ({exc}); is this a memtrails folder?"
         ) from exc
+    if not isinstance(manifest, dict) and holds_memory_records(folder):
+        why = "its manifest.json is damaged (not a JSON object)"
+        raise FolderFormatError(lost_manifest_message(folder, why))
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise FolderFormatError(
             f"{path} has format {manifest.get('format') if isinstance(manifest, dict) else '?'}; "
@@ -173,6 +181,15 @@ def _json_type(value: Any) -> str:
     if isinstance(value, int | float):
         return "a number"
     return "null" if value is None else type(value).__name__
+
+
+def lost_manifest_message(folder: Path, why: str) -> str:
+    """What to do with a folder that holds records but no manifest memtrails can read."""
+    return (
+        f"{folder} holds a memory's records (records.jsonl) but {why}: `memtrails check "
+        f"--repair --home {folder}` writes a new manifest (for the default model, or --model) "
+        "and rebuilds the index from the records; or restore manifest.json from a backup"
+    )
 
 
 def write_manifest(

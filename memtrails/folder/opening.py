@@ -19,8 +19,15 @@ from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
 from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
 from .lock import FolderLock, acquire_lock
-from .log import RecordLog
-from .manifest import check_model, read_checkpoint, read_manifest, stale_keywords, stale_points
+from .log import RecordLog, holds_memory_records
+from .manifest import (
+    check_model,
+    lost_manifest_message,
+    read_checkpoint,
+    read_manifest,
+    stale_keywords,
+    stale_points,
+)
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten, tighten_on_open
 from .positions import Positions
@@ -149,6 +156,8 @@ async def _open_folder(
     wait_writer: float,
 ) -> Folder:
     if not create and not (path / "manifest.json").is_file():
+        if holds_memory_records(path):
+            raise FolderFormatError(lost_manifest_message(path, "it has no manifest.json"))
         raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
     await asyncio.to_thread(_make_folder, path)
     # Before the lock file: a folder that is not ours gets nothing written into it, nor does
@@ -292,6 +301,8 @@ def _refuse_foreign(path: Path) -> dict[str, Any] | None:
         and not entry.name.startswith(".manifest.json.")
         and not (entry.name == "index" and index_leftover(path / "index"))
     )
+    if "records.jsonl" in foreign and holds_memory_records(path):
+        raise FolderFormatError(lost_manifest_message(path, "it has no manifest.json"))
     if foreign:
         raise FolderFormatError(
             f"{path} is not a memory folder (no manifest.json) and is not empty (it holds "
