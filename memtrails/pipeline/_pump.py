@@ -41,6 +41,10 @@ async def next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | No
     While the caller holds a partial list (``holding``), waiting stops after ``idle`` seconds and
     :data:`IDLE` is returned, so the list is flushed: a fast source costs no timer per item,
     and a trickling one (a cursor, a tail) does not hold records back.
+
+    Not ``asyncio.wait_for``: in Python 3.11 it swallows a cancellation that comes as the item
+    does, and a teardown (strict mode's first error, a cancelled import) then waited for ever
+    on a stage that went on filling a queue nobody read. ``asyncio.timeout`` lets it through.
     """
     try:
         return queue.get_nowait()
@@ -48,7 +52,8 @@ async def next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | No
         pass
     if holding and idle is not None:
         try:
-            return await asyncio.wait_for(queue.get(), idle)
+            async with asyncio.timeout(idle):
+                return await queue.get()
         except TimeoutError:
             return IDLE
     return await queue.get()

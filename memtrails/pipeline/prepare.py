@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from ..items import RawLine, StageItem, UnchangedMany
 from ..limits import Limits
 from ..records import At, MemoryRecord, SourceState
-from ._pump import END, IDLE, Failure, check_batching, pumping
+from ._pump import END, IDLE, Failure, check_batching, next_queued, pumping
 from ._stage import StageContext, run_stage
 from .dedup import Claims
 from .normalise import CUT_MARGIN
@@ -79,7 +79,7 @@ async def prepared(
         ended = False
         failure: Exception | None = None
         while not ended:
-            item = await _next_queued(queue, bool(buf), idle)
+            item = await next_queued(queue, bool(buf), idle)
             if item is IDLE:
                 out, buf = buf, []
                 yield out
@@ -118,28 +118,6 @@ async def prepared(
                 "it yielded before was imported, and a re-run finds it unchanged"
             )
             raise failure
-
-
-async def _next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | None) -> Any:
-    """Return the next item of ``queue``, or :data:`IDLE` after ``idle`` seconds while
-    ``holding`` a partial list, as ``_pump.next_queued`` does, without ``asyncio.wait_for``.
-
-    Python 3.11's ``wait_for`` swallows a cancellation that comes as the item does: the
-    import's teardown (strict mode's first error, a cancelled import) then waited for ever
-    on this stage, which went on filling a queue nobody read. ``asyncio.timeout`` lets the
-    cancellation through.
-    """
-    try:
-        return queue.get_nowait()
-    except asyncio.QueueEmpty:
-        pass
-    if holding and idle is not None:
-        try:
-            async with asyncio.timeout(idle):
-                return await queue.get()
-        except TimeoutError:
-            return IDLE
-    return await queue.get()
 
 
 class _Work:

@@ -220,7 +220,10 @@ class Watch:
                 # reverse) needs another watcher and filter: the old ones see none of it.
                 while _kind(self.path) == kind and _identity(root) == followed:
                     try:
-                        await asyncio.wait_for(changed.wait(), self.poll_every)
+                        # Not wait_for: in Python 3.11 it can swallow a stop that comes as
+                        # a change does (pipeline/_pump.next_queued says more).
+                        async with asyncio.timeout(self.poll_every):
+                            await changed.wait()
                     except TimeoutError:
                         continue
                     changed.clear()
