@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..keys import record_uid
+from ..keys import fingerprint, record_uid
 from ..records import MemoryRecord
 from .glance import checkpoint_problem, mark_problem
 from .index._base import IndexBackend
@@ -286,5 +286,11 @@ def _check_line(line: bytes) -> tuple[str, bool]:
     fp = obj["fp"]
     if not (isinstance(fp, str) and len(fp) == 64 and set(fp) <= _HEX):
         raise ValueError(f"fingerprint {fp!r} is not 64 hex digits")
-    MemoryRecord.from_json(obj)
+    # As git fsck checks its objects' hashes: a byte changed inside a record's text after it
+    # was written (a disk's bit rot, a hand edit) leaves the line valid JSON.
+    if fingerprint(MemoryRecord.from_json(obj)) != fp:
+        raise ValueError(
+            f"the record {id!r} of {source!r} no longer matches its fingerprint: the line was "
+            "changed after it was written"
+        )
     return uid, False

@@ -61,3 +61,20 @@ async def test_a_damaged_line_leaves_its_record_out_not_the_search(
         with pytest.raises(FolderFormatError, match=f"byte {renamed} holds no record"):
             await memory.get("t9")
         assert (await memory.get("t8")) is not None
+
+
+async def test_check_finds_a_line_changed_after_it_was_written(tmp_path: Path) -> None:
+    """A byte changed inside a record's text leaves its line valid JSON: the check knows it
+    by the record's fingerprint (before, it said the folder was whole)."""
+    home = tmp_path / "m"
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(
+            [MemoryRecord(id=f"n{n}", text=f"note {n} on boilers") for n in range(9)]
+        )
+        assert (await memory.check()).ok
+    changed = _damage(home / "records.jsonl", "n4", b"boilers", b"boilerZ")
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        report = await memory.check()
+    assert not report.ok
+    [said] = [p for p in report.problems if f"byte {changed}" in p]
+    assert "'n4'" in said and "no longer matches its fingerprint" in said
