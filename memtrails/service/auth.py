@@ -33,6 +33,11 @@ MAX_BODY = 1 << 20
 _STREAMED = ("/v1/ingest", "/mcp")
 # The API and MCP take the bearer token only: the web pages' cookie never opens them.
 _API = ("/v1", "/mcp")
+# Fetch Metadata (``Sec-Fetch-Site``) that marks a request made by another origin's page.
+# SameSite=Strict does not keep the cookie from those of the same site, and every port of
+# 127.0.0.1 is one site: a page served on another port would send it with its <img>,
+# <script>, <iframe> or fetch() of a search, and could time the answer.
+_OTHER_SITES = ("same-site", "cross-site")
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     # No inline script or style, nothing from elsewhere, never framed.
@@ -105,6 +110,22 @@ async def _send_page(send: Send, status: int, body: bytes) -> None:
     await _send(send, status, body, b"text/html; charset=utf-8", [(b"cache-control", b"no-store")])
 
 
+def _from_other_site(headers: Headers, method: str) -> bool:
+    """Tell whether a browser says another site's page made this request, other than by a
+    link followed to a page: requests without Fetch Metadata (curl, scripts, browsers before
+    2020) are judged by Origin and the token alone."""
+    site = headers.get("sec-fetch-site", "").lower()
+    if site not in _OTHER_SITES:
+        return False  # same-origin, none (the address bar, a bookmark), or not a browser
+    navigation = (
+        method in ("GET", "HEAD")
+        and headers.get("sec-fetch-mode", "").lower() == "navigate"
+        and headers.get("sec-fetch-dest", "").lower() == "document"
+    )
+    # A frame or an <object> is a navigation too, but one the page times and hides.
+    return not navigation
+
+
 class Guard:
     """Lets a request through only with an allowed Host, no foreign Origin and the token.
 
@@ -113,6 +134,10 @@ class Guard:
       own name to 127.0.0.1 (DNS rebinding) sends its own name and is refused (421).
     - An Origin header, which browsers send on cross-site requests, must be the service's
       own (403 otherwise); the service sends no CORS headers, so no page may read answers.
+    - A request that a browser marks as made by another site's page (``Sec-Fetch-Site``
+      ``same-site`` or ``cross-site``) is refused (403) unless it is a link followed to a
+      page (a top-level GET navigation): a page on another port of the same address is the
+      same site, and its requests would carry the session cookie.
     - ``Authorization: Bearer <token>`` must carry the folder's token (401 otherwise).
       The web pages (every path outside ``/v1`` and ``/mcp``) also take the session cookie
       that ``GET /login?token=...`` sets (``HttpOnly; SameSite=Strict``); without either
@@ -150,7 +175,7 @@ class Guard:
         headers = Headers(scope=scope)
         path = str(scope.get("path", ""))
         page = not path.startswith(_API)
-        refusal = self._refusal(headers, path, page)
+        refusal = self._refusal(headers, path, page, str(scope.get("method", "")))
         if refusal is None and page and path == "/login":
             await self._login(scope, secured)
             return
@@ -196,7 +221,9 @@ class Guard:
         morsel = cookies.get(self._cookie)
         return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session)
 
-    def _refusal(self, headers: Headers, path: str, page: bool) -> tuple[int, str] | None:
+    def _refusal(
+        self, headers: Headers, path: str, page: bool, method: str
+    ) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host.lower() not in self._hosts:
             return 421, (
@@ -206,6 +233,11 @@ class Guard:
         origin = headers.get("origin")
         if origin is not None and origin.lower() not in self._origins:
             return 403, "requests from web pages of other origins are refused"
+        if _from_other_site(headers, method):
+            return 403, (
+                "requests made by other sites' pages are refused; open the page itself "
+                "(a link, the address bar)"
+            )
         if page and path == "/login":
             return None  # it checks its own token
         given = headers.get("authorization", "")

@@ -1,0 +1,94 @@
+"""The web pages and the service's guard against a hostile page in the user's browser: a page
+on another port of the same loopback address (same-site, so the Strict cookie goes with its
+requests), a WebSocket opened from any page, and record fields that reverse the text around
+them (Unicode bidi overrides)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from memtrails import Memory
+from memtrails.service.app import build_app
+from memtrails.service.jobs import Jobs
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.timeout(120)
+
+TOKEN = "t0ken-" + "b" * 40
+PORT = 8766
+BASE = f"http://127.0.0.1:{PORT}"
+
+
+@dataclass
+class Served:
+    http: httpx.AsyncClient
+    memory: Memory
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[Served]:
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(
+            [{"id": "a", "title": "budget", "text": "the quarterly budget", "at": "2024-03-05"}],
+            name="inbox",
+        )
+        async with Jobs(memory) as jobs:
+            app = build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
+            transport = httpx.ASGITransport(app=app)
+            async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
+                login = await http.get("/login", params={"token": TOKEN})
+                assert login.status_code == 303  # the client keeps the session cookie
+                yield Served(http, memory)
+
+
+def fetched(site: str, mode: str, dest: str) -> dict[str, str]:
+    """The Fetch Metadata headers a browser sends with a request."""
+    return {"Sec-Fetch-Site": site, "Sec-Fetch-Mode": mode, "Sec-Fetch-Dest": dest}
+
+
+async def test_a_page_on_another_port_cannot_use_the_cookie_for_its_own_requests(
+    served: Served,
+) -> None:
+    # Chromium, logged in, then on a page of http://127.0.0.1:OTHER: its <img>, <script>,
+    # <link>, <iframe> and no-cors fetch() of /?q=... carried the session cookie (another port
+    # is the same site) and ran the search, so the page could time it (cross-site search).
+    for mode, dest in (
+        ("no-cors", "image"),
+        ("no-cors", "script"),
+        ("no-cors", "style"),
+        ("no-cors", "empty"),
+        ("navigate", "iframe"),
+        ("navigate", "object"),
+    ):
+        for site in ("same-site", "cross-site"):
+            response = await served.http.get(
+                "/", params={"q": "budget"}, headers=fetched(site, mode, dest)
+            )
+            assert response.status_code == 403, (site, mode, dest)
+            assert "budget" not in response.text
+    # A link followed from another site's page still opens the page, as the user's own
+    # address bar, a bookmark and the page's own requests (its stylesheet) do.
+    allowed: tuple[dict[str, str], ...] = (
+        fetched("same-site", "navigate", "document"),
+        fetched("cross-site", "navigate", "document"),
+        fetched("none", "navigate", "document"),
+        fetched("same-origin", "no-cors", "style"),
+        fetched("same-origin", "navigate", "document"),
+        {},  # curl, a script: no Fetch Metadata at all
+    )
+    for headers in allowed:
+        response = await served.http.get("/", params={"q": "budget"}, headers=headers)
+        assert response.status_code == 200, headers
+    css = await served.http.get(
+        "/static/style.css", headers=fetched("same-origin", "no-cors", "style")
+    )
+    assert css.status_code == 200
+    # The API with its bearer token, from a tool that sends no Fetch Metadata, is unchanged.
+    api = await served.http.get("/v1/status", headers={"Authorization": f"Bearer {TOKEN}"})
+    assert api.status_code == 200
