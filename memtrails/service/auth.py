@@ -144,6 +144,7 @@ class Guard:
       they answer a short HTML page saying how to log in (401).
     - A declared body over :data:`MAX_BODY` is refused (413) before it is read.
     - Every answer carries :data:`SECURITY_HEADERS`.
+    - A WebSocket handshake is refused: the service has none.
 
     Args:
         app: the application behind the guard.
@@ -163,6 +164,12 @@ class Guard:
         self._origins = {f"http://{h}" for h in self._hosts}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            # The service has no WebSocket endpoint, and a page of any site may open one to
+            # 127.0.0.1: refuse the handshake here (the server answers 403), so that none
+            # reaches the app without the checks below.
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)  # lifespan
             return

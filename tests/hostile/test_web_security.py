@@ -12,9 +12,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from starlette.types import Message, Receive, Scope, Send
 
 from memtrails import Memory
 from memtrails.service.app import build_app
+from memtrails.service.auth import Guard
 from memtrails.service.jobs import Jobs
 from memtrails.testing import HashingEmbedder
 
@@ -92,3 +94,42 @@ async def test_a_page_on_another_port_cannot_use_the_cookie_for_its_own_requests
     # The API with its bearer token, from a tool that sends no Fetch Metadata, is unchanged.
     api = await served.http.get("/v1/status", headers={"Authorization": f"Bearer {TOKEN}"})
     assert api.status_code == 200
+
+
+async def test_a_websocket_never_reaches_the_app_past_the_guard() -> None:
+    # A page of any site may open a WebSocket to 127.0.0.1 (no same-origin rule for them):
+    # the guard let such a scope through with no Host, Origin or token check, so any
+    # WebSocket route added behind it would have been open to every page.
+    reached: list[str] = []
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        reached.append(scope["type"])
+        if scope["type"] == "websocket":
+            await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1000})
+
+    guard = Guard(app, token=TOKEN, host="127.0.0.1", port=PORT)
+    scope: Scope = {
+        "type": "websocket",
+        "path": "/mcp",
+        "raw_path": b"/mcp",
+        "query_string": b"",
+        "headers": [(b"host", b"evil.example"), (b"origin", b"http://evil.example")],
+        "scheme": "ws",
+        "subprotocols": [],
+        "asgi": {"version": "3.0"},
+    }
+    sent: list[Message] = []
+    incoming = [{"type": "websocket.connect"}]
+
+    async def receive() -> Message:
+        return incoming.pop(0) if incoming else {"type": "websocket.disconnect", "code": 1000}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+
+    async with asyncio.timeout(10):
+        await guard(scope, receive, send)
+    assert reached == []
+    assert [m["type"] for m in sent] == ["websocket.close"]
