@@ -6,8 +6,10 @@ them (Unicode bidi overrides)."""
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx
@@ -133,3 +135,125 @@ async def test_a_websocket_never_reaches_the_app_past_the_guard() -> None:
         await guard(scope, receive, send)
     assert reached == []
     assert [m["type"] for m in sent] == ["websocket.close"]
+
+
+RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: the text after it, to the end of its line, reversed
+# Elements that end a line of text (a bidi paragraph) in the pages' markup.
+_BLOCKS = frozenset(
+    [
+        "html",
+        "head",
+        "title",
+        "body",
+        "main",
+        "header",
+        "nav",
+        "section",
+        "article",
+        "form",
+        "div",
+        "p",
+        "pre",
+        "ol",
+        "ul",
+        "li",
+        "dl",
+        "dt",
+        "dd",
+        "table",
+        "thead",
+        "tbody",
+        "tr",
+        "td",
+        "th",
+        "h1",
+        "h2",
+        "h3",
+        "figure",
+        "details",
+        "summary",
+        "select",
+        "option",
+    ]
+)
+
+
+class _Isolation(HTMLParser):
+    """Collect the text holding U+202E that is followed, in its line's block, by other text
+    while no element between them isolates its direction (``<bdi>``, or any with ``dir``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []  # tag, isolating
+        self.open: list[str] = []  # text with U+202E not isolated, on the current line
+        self.leaks: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ("meta", "link", "input", "br", "line", "rect", "progress"):
+            isolating = tag == "bdi" or any(k == "dir" for k, _ in attrs)
+            self.stack.append((tag, isolating))
+            if tag in _BLOCKS:  # a block inside starts a line of its own
+                self.open = []
+
+    def handle_endtag(self, tag: str) -> None:
+        while self.stack:
+            closed = self.stack.pop()
+            if closed[0] in _BLOCKS:  # the line ends with its block
+                self.open = []
+            if closed[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if data.strip():
+            for text in self.open:  # this text shares its line
+                self.leaks.append(f"{text!r} before {data.strip()[:40]!r}")
+            self.open = []
+        if RLO not in data:
+            return
+        for tag, isolating in reversed(self.stack):
+            if isolating:
+                return
+            if tag in _BLOCKS:
+                break
+        self.open.append(data)
+
+
+def leaks(html: str) -> list[str]:
+    parser = _Isolation()
+    parser.feed(html)
+    return parser.leaks
+
+
+async def test_a_bidi_override_in_a_field_does_not_reverse_the_rest_of_its_line(
+    served: Served,
+) -> None:
+    # A mail whose author ends in U+202E: on the results line "author · date · kind ·
+    # source · score", the date and everything after it were drawn right to left.
+    rows = [
+        {
+            "id": f"rlo{n}",
+            "kind": f"mail{RLO}",
+            "title": f"quarterly {RLO}eltit",
+            "author": f"eve{RLO}@example.org",
+            "thread": "rlo-thread",
+            "at": f"2024-04-0{n + 1}",
+            "text": f"quarterly budget {RLO} reversed preview",
+        }
+        for n in range(3)
+    ]
+    await served.memory.ingest(rows, name=f"spoof{RLO}")
+    http = served.http
+    found = await http.get("/", params={"q": "quarterly budget"})
+    pages = {"search": found.text}
+    uid = re.search(r'href="/record\?uid=([0-9a-f]{32})&amp;q=[^"]*">quarterly', found.text)
+    assert uid is not None
+    pages["record"] = (await http.get("/record", params={"uid": uid.group(1)})).text
+    assert "its thread (3 records nearby)" in pages["record"]
+    pages["sources"] = (await http.get("/sources")).text
+    pages["timeline"] = (await http.get("/timeline")).text
+    asked = await http.get("/", params={"q": f"{RLO}budget", "source": f"spoof{RLO}"})
+    pages["query"] = asked.text
+    pages["missing"] = (await http.get("/record", params={"uid": f"x{RLO}y"})).text
+    for name, html in pages.items():
+        assert RLO in html, name  # shown as it is, not dropped
+        assert leaks(html) == [], name
