@@ -216,6 +216,15 @@ def test_author_matches_an_address_or_a_name_part(folder: tuple[str, Path]) -> N
     assert code == 0 and "no match (among records with --author Bob)" in out
 
 
+def test_a_kind_in_capitals_is_told_kinds_are_lower_case(folder: tuple[str, Path]) -> None:
+    """--kind NOTE matched nothing and said only that."""
+    home, _ = folder
+    code, out, _ = run("search", "boiler", "--home", home, "--kind", "NOTE")
+    assert code == 0 and "try --kind note" in out
+    code, out, _ = run("search", "boiler", "--home", home, "--kind", "note", "--json")
+    assert code == 0 and len(json.loads(out)) == 3
+
+
 def test_reindex_payloads_keeps_the_vectors_and_takes_no_model(folder: tuple[str, Path]) -> None:
     home, _ = folder
     # A folder this version wrote: every point already keeps its scripts.
