@@ -16,6 +16,10 @@ from ._repo import locate
 __all__ = ["History"]
 
 _STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
+# for-each-ref leaves out a ref whose file is damaged, saying so on its standard error; a ref
+# name holds no space, so "; " (how the error lines are joined) ends it.
+_BROKEN_REF = re.compile(r"ignoring (?:broken ref|ref with broken name) (.+?)(?=; |$)")
+_ALL_LINES = 1 << 30
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _BAD_STATE = "the saved position is not one this version reads"
 _COMMIT = RecordStep("git", "commit")
@@ -59,11 +63,16 @@ class History:
         # The refs walked, by name, and the commit each was at before the walk started:
         # the position saved at the end (never newer than what the walk read).
         self.heads: dict[str, str] = {}
+        # Refs that could not be walked (their file or their commit is damaged or missing),
+        # each with why: the commits only they reach are not read, and no prune may run.
+        self.damaged: dict[str, str] = {}
+        # Commits to walk from, and `^` ones to leave out: they go to git on its standard
+        # input, for there may be more of them than a command line holds.
         self.revs: list[str] = []
         if all_branches:
             self.heads = self._all_heads()
-            # Stashes and notes are refs but not history anyone wrote as commits.
-            self.revs += ["--exclude=refs/stash", "--exclude=refs/notes/*", "--all"]
+            # Every ref's commit by name, not `--all`: one damaged ref would stop it all.
+            self.revs += sorted(set(self.heads.values()))
         elif not (self.empty and branch == "HEAD"):
             self.heads[branch] = self._verify(branch, "branch")
             self.revs.append(self.heads[branch])
@@ -84,22 +93,38 @@ class History:
         self.broken = False  # set when a missing commit object ends the walk early
 
     def _all_heads(self) -> dict[str, str]:
-        """Return every ref ``--all`` walks (stashes and notes left out) -> its commit."""
-        code, out, err = self._run("for-each-ref", "--format=%(refname)")
+        """Return every ref ``--all`` walks (stashes and notes left out) -> its commit; the
+        damaged ones go into ``self.damaged``."""
+        code, out, err = self._run("for-each-ref", "--format=%(refname)", keep=_ALL_LINES)
         if code != 0:
             raise SourceError(self.source, f"cannot list the refs ({err})")
+        for broken in _BROKEN_REF.finditer(err):
+            self.damaged[broken.group(1)] = "its file does not name an object"
+        # Stashes and notes are refs but not history anyone wrote as commits.
         names = [
             name
             for name in out.splitlines()
             if name and name != "refs/stash" and not name.startswith("refs/notes/")
         ]
         names.insert(0, "HEAD")
-        shas = self._commits([name + "^{commit}" for name in names])
-        # A ref to a tree or a blob (rare tags) has no history; a dangling one none either.
-        return {name: sha for name, sha in zip(names, shas, strict=True) if sha is not None}
+        found = self._objects([rev for name in names for rev in (name, name + "^{commit}")])
+        heads: dict[str, str] = {}
+        for k, name in enumerate(names):
+            (_, itself), (sha, kind) = found[2 * k], found[2 * k + 1]
+            if kind == "commit":
+                heads[name] = sha
+            elif itself == "missing" and name != "HEAD":  # an unborn HEAD is no damage
+                self.damaged[name] = "it points at an object that is not in the repository"
+            # Else a ref to a tree or a blob (rare tags): no history.
+        return heads
 
     def _commits(self, revs: list[str]) -> list[str | None]:
         """Resolve each rev to a commit sha, or None when it is not one, in one git call."""
+        return [sha if kind == "commit" else None for sha, kind in self._objects(revs)]
+
+    def _objects(self, revs: list[str]) -> list[tuple[str, str]]:
+        """Return each rev's object name and type, in one git call; the type is ``missing``
+        when git finds no object (what it says of a tree peeled to a commit, too)."""
         if not revs:
             return []
         code, out, err = self._run(
@@ -107,11 +132,11 @@ class History:
         )
         if code != 0:
             raise SourceError(self.source, f"cannot read the refs ({err})")
-        shas: list[str | None] = []
+        objects: list[tuple[str, str]] = []
         for line in out.splitlines():
             sha, _, kind = line.partition(" ")
-            shas.append(sha if kind == "commit" else None)
-        return shas
+            objects.append((sha, kind))
+        return objects
 
     def _plan(self) -> set[str] | None:
         """Return the commits the last run covered (to leave out of the walk), or None when
@@ -156,8 +181,12 @@ class History:
             raise SourceError(self.source, f"`{name}` {rev!r} is not a commit in this repository")
         return out.strip()
 
-    def _run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-        return self.repo.run(*args, stdin=stdin)
+    def _run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
+        return self.repo.run(*args, stdin=stdin, keep=keep)
+
+    def _revs(self) -> str:
+        """Return the revs to walk as git's ``--stdin`` reads them, one a line."""
+        return "".join(rev + "\n" for rev in self.revs)
 
     def _emit(
         self, commit: Commit, files_error: str | None = None
@@ -192,7 +221,15 @@ class History:
             return RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
 
     def items(self) -> Iterator[Item]:
-        if not (self.empty or self.nothing_new):
+        for name, why in sorted(self.damaged.items()):
+            yield RecordError(
+                self.source,
+                name,
+                f"the ref is damaged ({why}): the commits only it reaches were not read; "
+                f"repair it, or delete it (`git update-ref -d {name}`) if it is not needed",
+            )
+        # No head at all (every ref damaged): git log given nothing would walk HEAD instead.
+        if self.heads and not (self.empty or self.nothing_new):
             yield from self._walk()
         # Only at the end: git yields newest first, so no earlier point covers everything
         # older than itself.
@@ -202,16 +239,19 @@ class History:
         # After a break, commits past it were never read: keep the old position (or none),
         # so the next run reads them once the repository is repaired.
         heads = self.saved if self.broken else self.heads
-        complete = self.mode == "full" and not self.partial and not self.broken and not self.shallow
-        return SourceState(
-            self.source, {"heads": dict(heads)}, self.mode, complete, self.why, self._skipped()
+        complete = self.mode == "full" and not (
+            self.partial or self.broken or self.shallow or self.damaged
         )
+        state: dict[str, Any] = {"heads": dict(heads)}
+        return SourceState(self.source, state, self.mode, complete, self.why, self._skipped())
 
     def _skipped(self) -> int:
         """Count the commits an incremental walk left out: the import counts them unchanged."""
         if self.mode != "incremental" or not self.known:
             return 0
-        code, out, _ = self._run("rev-list", "--count", *self.known)
+        code, out, _ = self._run(
+            "rev-list", "--count", "--stdin", stdin="".join(sha + "\n" for sha in self.known)
+        )
         return int(out.strip()) if code == 0 and out.strip().isdigit() else 0
 
     def _walk(self) -> Iterator[Item]:
@@ -234,7 +274,7 @@ class History:
             finally:
                 log.close()
             code, out, err = self._run(
-                "rev-list", "--max-count=1", f"--skip={position}", *self.revs
+                "rev-list", "--max-count=1", f"--skip={position}", "--stdin", stdin=self._revs()
             )
             sha = out.strip()
             if code == 0 and sha:

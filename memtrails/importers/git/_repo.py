@@ -22,8 +22,11 @@ def git_env() -> dict[str, str]:
     return {**env, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
 
 
-def run_git(exe: str, args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    """Run one git command; return its exit code, output and the last lines of its errors."""
+def run_git(
+    exe: str, args: list[str], stdin: str | None = None, keep: int = 3
+) -> tuple[int, str, str]:
+    """Run one git command; return its exit code, output and the last ``keep`` lines of its
+    errors, joined by ``"; "``."""
     proc = subprocess.run(
         [exe, "--no-pager", *args],
         input=stdin.encode() if stdin is not None else None,
@@ -33,7 +36,7 @@ def run_git(exe: str, args: list[str], stdin: str | None = None) -> tuple[int, s
         check=False,
     )
     out = proc.stdout.decode("utf-8", "replace")
-    err = "; ".join(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-3:])
+    err = "; ".join(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-keep:])
     return proc.returncode, out, err
 
 
@@ -46,9 +49,9 @@ class Repository:
     common_dir: str  # absolute: shared by every work tree of the repository (refs, shallow)
     name: str  # the work tree's top folder, or the git dir when there is no work tree
 
-    def run(self, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-        """Run a git command on this repository."""
-        return run_git(self.exe, ["--git-dir", self.git_dir, *args], stdin)
+    def run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
+        """Run a git command on this repository (``keep``: how many lines of errors to keep)."""
+        return run_git(self.exe, ["--git-dir", self.git_dir, *args], stdin, keep)
 
 
 def locate(path: Path, source: str | None = None) -> Repository:

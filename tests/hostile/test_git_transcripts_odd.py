@@ -1,0 +1,100 @@
+"""Hostile Git repositories and agent transcripts: a damaged ref among many, more refs than a
+command line holds, a shallow clone deepened between runs, hand-written commit objects, and
+transcript files with odd line ends or over-long lines."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitrepos import BASE, Repo, env, git, linear
+from helpers import collect, errors, records
+
+from memtrails.importers.git import from_git
+from memtrails.records import SourceState
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _state(items: list[object]) -> SourceState:
+    end = items[-1]
+    assert isinstance(end, SourceState)
+    return end
+
+
+# -- Git: every branch walked, one of them damaged ---------------------------------------------
+
+
+def _branches(path: Path) -> Repo:
+    repo = linear(path, 3)
+    for name in ("a", "b"):
+        git(repo.path, "checkout", "-q", "-b", name, "main")
+        repo.commit(f"on {name}", {f"{name}.txt": name})
+    git(repo.path, "checkout", "-q", "main")
+    return repo
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["1234567890123456789012345678901234567890\n", "not an object name\n"],
+    ids=["missing-object", "garbage"],
+)
+async def test_a_damaged_ref_does_not_stop_the_other_branches(tmp_path: Path, damage: str) -> None:
+    repo = _branches(tmp_path / "r")
+    (repo.path / ".git" / "refs" / "heads" / "b").write_text(damage)
+    items = await collect(from_git(repo.path, all_branches=True))
+    # Before: `git log --all` refused the whole walk: no record, one error for all of it.
+    assert sorted(r.title or "" for r in records(items)) == [
+        "change 0",
+        "change 1",
+        "change 2",
+        "on a",
+    ]
+    (error,) = errors(items)
+    assert error.where == "refs/heads/b" and "not read" in error.reason
+    # The commits only that ref reaches are unknown: a prune must not forget them.
+    assert _state(items).complete is False
+
+
+# -- Git: more refs than one command line holds ------------------------------------------------
+
+
+def _chain(path: Path, n: int) -> list[str]:
+    """A repository of ``n`` commits in one line (one fast-import run), newest first."""
+    Repo(path)
+    stream: list[str] = []
+    for k in range(n):
+        stream += [
+            "commit refs/heads/main",
+            f"mark :{k + 1}",
+            f"author A <a@example.org> {BASE + k} +0000",
+            f"committer A <a@example.org> {BASE + k} +0000",
+            "data 2",
+            f"c{k % 10}",
+            *([f"from :{k}"] if k else []),
+        ]
+    subprocess.run(
+        ["git", "-C", str(path), "fast-import", "--quiet"],
+        input="\n".join(stream) + "\n",
+        text=True,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    return git(path, "rev-list", "main").split()
+
+
+async def test_a_saved_position_of_more_refs_than_a_command_line_holds(tmp_path: Path) -> None:
+    # 60,000 saved heads: `^<sha>` each is 2.5 MB of arguments, over Linux's 2 MiB.
+    shas = _chain(tmp_path / "r", 60_000)
+    heads = {f"refs/tags/t{k}": sha for k, sha in enumerate(shas)}
+    heads["HEAD"] = heads["refs/heads/main"] = shas[0]
+    repo = tmp_path / "r"
+    git(repo, "commit", "-q", "--allow-empty", "-m", "one more", i=1)
+    # Before: OSError [Errno 7] Argument list too long, on every run from then on.
+    items = await collect(from_git(repo, all_branches=True, state={"heads": heads}))
+    assert [r.title for r in records(items)] == ["one more"]
+    assert errors(items) == []
+    end = _state(items)
+    assert end.mode == "incremental" and end.skipped == 60_000
