@@ -11,8 +11,11 @@ import pytest
 from gitrepos import BASE, Repo, env, git, linear
 from helpers import collect, errors, records
 
-from memtrails.importers.git import from_git
+from memtrails import Memory
+from memtrails.add import add_git
+from memtrails.importers.git import from_git, git_source
 from memtrails.records import SourceState
+from memtrails.testing import HashingEmbedder
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -98,3 +101,27 @@ async def test_a_saved_position_of_more_refs_than_a_command_line_holds(tmp_path:
     assert errors(items) == []
     end = _state(items)
     assert end.mode == "incremental" and end.skipped == 60_000
+
+
+# -- Git: a shallow clone deepened between runs ------------------------------------------------
+
+
+async def test_a_deepened_shallow_clone_reads_the_history_it_now_holds(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 6)
+    clone = tmp_path / "c"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "2", f"file://{repo.path}", str(clone)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await add_git(memory, clone)
+        assert (first.added, first.skipped) == (2, 1)
+        # What the error told the user to do:
+        git(clone, "fetch", "-q", "--unshallow")
+        again = await add_git(memory, clone)
+        stored = [await memory.get(sha, source=git_source(clone)) for sha in repo.rev_list("HEAD")]
+    # Before: "unchanged 6", nothing read, the 4 older commits never imported without --full.
+    assert again.added == 4 and again.errors == []
+    assert all(record is not None for record in stored)

@@ -75,14 +75,20 @@ async def from_git(
       longer an ancestor of where the ref is now (amended, rebased, force-pushed, reset,
       or for ``branch="HEAD"`` another branch checked out): commits dropped from the
       history may then have been imported, and only a full walk (with prune) can tell;
-    - git cannot tell whether it is an ancestor (an object between the two is missing).
-      With ``all_branches``, ``HEAD`` moving is not a rewrite (its commits stay under
-      their branch), and a deleted ref is not either (its saved commit is still left out
-      while git keeps it).
+    - git cannot tell whether it is an ancestor (an object between the two is missing);
+    - the clone was shallow and has been deepened since (``git fetch --unshallow``): the
+      history before its old edge is older than every saved head (the state keeps the
+      edges, ``"shallow"``, for this).
+
+    With ``all_branches``, ``HEAD`` moving is not a rewrite (its commits stay under
+    their branch), and a deleted ref is not either (its saved commit is still left out
+    while git keeps it).
 
     A full walk is ``complete`` (a prune may forget commits no longer reachable) unless
-    ``since_commit`` was given, the clone is shallow, or a missing commit ended the walk.
-    After such a break the old position (or none) is kept, so commits past it are read
+    ``since_commit`` was given, the clone is shallow, a missing commit ended the walk, or
+    (``all_branches``) a ref is damaged: its file names no object, or its object is not in
+    the repository; such a ref is a :class:`RecordError` naming it, and the other refs are
+    walked. After a missing commit ended the walk, the old position (or none) is kept, so commits past it are read
     once the repository is repaired.
 
     Args:

@@ -30,16 +30,24 @@ _SHALLOW_FILES = (
 )
 
 
-def _saved_heads(state: Mapping[str, Any] | None) -> tuple[dict[str, str], str | None]:
-    """Return the heads the last run walked, and why they cannot be used (or None)."""
+def _saved_heads(
+    state: Mapping[str, Any] | None,
+) -> tuple[dict[str, str], frozenset[str], str | None]:
+    """Return the heads the last run walked, the shallow clone's edges it saw, and why they
+    cannot be used (or None)."""
     if state is None:
-        return {}, None
+        return {}, frozenset(), None
     heads = state.get("heads")
+    shallow = state.get("shallow", [])  # absent before this was saved: no edge known
     if not isinstance(heads, Mapping) or not all(
         isinstance(k, str) and isinstance(v, str) and _SHA.fullmatch(v) for k, v in heads.items()
     ):
-        return {}, _BAD_STATE
-    return dict(heads), None
+        return {}, frozenset(), _BAD_STATE
+    if not isinstance(shallow, list) or not all(
+        isinstance(v, str) and _SHA.fullmatch(v) for v in shallow
+    ):
+        return {}, frozenset(), _BAD_STATE
+    return dict(heads), frozenset(shallow), None
 
 
 class History:
@@ -76,7 +84,11 @@ class History:
         elif not (self.empty and branch == "HEAD"):
             self.heads[branch] = self._verify(branch, "branch")
             self.revs.append(self.heads[branch])
-        self.saved, self.why = _saved_heads(state)
+        shallow_file = Path(self.repo.common_dir) / "shallow"
+        self.shallow: frozenset[str] = frozenset(
+            shallow_file.read_text().split() if shallow_file.is_file() else ()
+        )
+        self.saved, self.saved_shallow, self.why = _saved_heads(state)
         known = self._plan() if self.saved else None
         self.mode = "full" if known is None else "incremental"
         self.revs += ["^" + sha for sha in sorted(known or ())]
@@ -86,10 +98,6 @@ class History:
         self.partial = since_commit is not None
         if since_commit is not None:
             self.revs.append("^" + self._verify(since_commit, "since_commit"))
-        shallow_file = Path(self.repo.common_dir) / "shallow"
-        self.shallow: frozenset[str] = frozenset(
-            shallow_file.read_text().split() if shallow_file.is_file() else ()
-        )
         self.broken = False  # set when a missing commit object ends the walk early
 
     def _all_heads(self) -> dict[str, str]:
@@ -144,6 +152,15 @@ class History:
         walked = [name for name in self.heads if name in self.saved]
         if self.heads and not walked:
             self.why = "no position saved for " + ", ".join(sorted(self.heads))
+            return None
+        deepened = sorted(self.saved_shallow - self.shallow)
+        if deepened:
+            # The clone now holds history before the edge the last run stopped at, never read:
+            # it is older than every saved head, so only a full walk reaches it.
+            self.why = (
+                f"the shallow clone was deepened: the history before {deepened[0][:12]} "
+                "is now in the repository"
+            )
             return None
         shas = sorted(set(self.saved.values()))
         present = {sha for sha, found in zip(shas, self._commits(shas), strict=True) if found}
@@ -238,11 +255,15 @@ class History:
     def _position(self) -> SourceState:
         # After a break, commits past it were never read: keep the old position (or none),
         # so the next run reads them once the repository is repaired.
-        heads = self.saved if self.broken else self.heads
+        heads, shallow = (
+            (self.saved, self.saved_shallow) if self.broken else (self.heads, self.shallow)
+        )
         complete = self.mode == "full" and not (
             self.partial or self.broken or self.shallow or self.damaged
         )
         state: dict[str, Any] = {"heads": dict(heads)}
+        if shallow:  # the edges seen, to tell a clone deepened since (see _plan)
+            state["shallow"] = sorted(shallow)
         return SourceState(self.source, state, self.mode, complete, self.why, self._skipped())
 
     def _skipped(self) -> int:
