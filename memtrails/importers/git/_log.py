@@ -76,7 +76,9 @@ def commit_record(
     is no record lost and is not counted as one.
     """
     message = commit.message.rstrip("\n")
-    summary = message.split("\n", 1)[0].strip()
+    # The first line that is not blank, as git's own %s: a hand-written or converted commit
+    # (svn, hg) may open with empty lines.
+    summary = message.lstrip().split("\n", 1)[0].strip()
     text = message
     if files_known and commit.files:
         names = [f["path"] for f in commit.files[:MAX_FILES_IN_TEXT]]
