@@ -37,8 +37,10 @@ from typing import Any
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
+from ..limits import Limits
 from ..records import At, Item, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
+from ._jsonl_source import bounded_lines
 from ._shared import Closing, as_generator, default_source, too_long_number
 from .contract import resumable_importer
 
@@ -314,7 +316,9 @@ def _head_digest(f: Any, upto: int) -> str:
     return hashlib.sha256(f.read(min(_SAMPLE, upto))).hexdigest()
 
 
-def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) -> Iterator[Item]:
+def _read(
+    root: Path, source: str, state: Mapping[str, Any] | None, every: int, limit: int
+) -> Iterator[Item]:
     saved = (state or {}).get("files")
     saved = saved if isinstance(saved, dict) else {}
     unlisted: list[tuple[Path, str]] = []
@@ -352,15 +356,26 @@ def _read(root: Path, source: str, state: Mapping[str, Any] | None, every: int) 
                     skipped += turns
                 f.seek(start)
                 offset = start
-                while True:
-                    raw = f.readline()
-                    if not raw or not raw.endswith(b"\n"):
+                # Bounded (a longer line is read past, never held), and lines ended with a
+                # lone CR read as their LF twins, at the same offsets.
+                for raw, length in bounded_lines(f, limit):
+                    # A last line ended by a lone CR is whole (JSON holds no raw CR in a
+                    # string), as bounded_lines cannot tell from a file of one such line.
+                    if not raw.endswith((b"\n", b"\r")):
                         break  # a torn last line: read next run, once it is whole
-                    offset += len(raw)
+                    offset += length
                     line_no += 1
+                    where = f"{rel}: line {line_no}"
+                    if length > limit:
+                        yield RecordError(
+                            source,
+                            where,
+                            f"line of {length:,} bytes is over {limit:,} "
+                            "(Limits.max_line_bytes); not read",
+                        )
+                        continue
                     if not raw.strip():
                         continue
-                    where = f"{rel}: line {line_no}"
                     item = _TURN.run(source, where, _line_item, session, raw, line_no, source)
                     if isinstance(item, MemoryRecord):
                         count += 1
@@ -396,6 +411,7 @@ async def from_agent_transcripts(
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 256,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
     """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex).
 
@@ -411,6 +427,9 @@ async def from_agent_transcripts(
     unchanged is read from where the last run stopped; a torn last line (a session being
     written) is left for the next run. Such a run is incremental (no pruning).
 
+    Lines end with LF, CRLF or a lone CR. A line longer than ``limits.max_line_bytes``
+    (default: ``Limits()``) is an error naming it, read past without being held.
+
     Raises:
         SourceError: the path does not exist.
         ValueError: ``checkpoint_every`` is not positive.
@@ -423,7 +442,8 @@ async def from_agent_transcripts(
         raise SourceError(name, "no such file or folder")
 
     def make() -> Iterator[Item]:
-        return Closing(_read(root, name, state, checkpoint_every), None)
+        limit = (limits or Limits()).max_line_bytes
+        return Closing(_read(root, name, state, checkpoint_every, limit), None)
 
     async with aclosing(as_generator(iterate_in_thread(make, chunk=64))) as items:
         async for item in items:

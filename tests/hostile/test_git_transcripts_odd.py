@@ -4,6 +4,7 @@ transcript files with odd line ends or over-long lines."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from helpers import collect, errors, records
 from memtrails import Memory
 from memtrails.add import add_git
 from memtrails.importers.git import from_git, git_source
+from memtrails.importers.transcripts import from_agent_transcripts
+from memtrails.limits import Limits
 from memtrails.records import SourceState
 from memtrails.testing import HashingEmbedder
 
@@ -155,3 +158,52 @@ async def test_a_message_opening_with_blank_lines_is_titled_by_its_first_words(
     newest = records(await collect(from_git(repo.path)))[0]
     # Before: no title (the first line is empty); git's own %s says "Imported from svn r42".
     assert newest.title == "Imported from svn r42"
+
+
+# -- transcripts -------------------------------------------------------------------------------
+
+SESSION = "5b1f2c3d-0a4e-4c8b-9d21-7e6f5a4b3c2d"
+
+
+def _turn(uuid: str, text: str) -> bytes:
+    line = {
+        "sessionId": SESSION,
+        "type": "user",
+        "uuid": uuid,
+        "timestamp": "2025-11-03T09:14:02.511Z",
+        "cwd": "/home/ann/code/shop",
+        "message": {"role": "user", "content": text},
+    }
+    return json.dumps(line).encode()
+
+
+async def test_a_transcript_with_lone_cr_line_ends_reads_as_its_lf_twin(tmp_path: Path) -> None:
+    lines = [_turn("u1", "first zebra"), _turn("u2", "second"), _turn("u3", "third")]
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\r".join(lines) + b"\r")
+    items = await collect(from_agent_transcripts(path))
+    # Before: no record and no error, the whole file taken for one torn last line.
+    assert [r.id for r in records(items)] == [f"{SESSION}:u{k}" for k in (1, 2, 3)]
+    assert errors(items) == []
+    # A re-run reads nothing again; a turn appended since is read.
+    with path.open("ab") as f:
+        f.write(_turn("u4", "fourth") + b"\r")
+    again = await collect(from_agent_transcripts(path, state=_state(items).state))
+    assert [r.id for r in records(again)] == [f"{SESSION}:u4"]
+
+
+async def test_an_over_long_transcript_line_is_named_and_passed_over(tmp_path: Path) -> None:
+    limits = Limits(max_line_bytes=4096)
+    path = tmp_path / "s.jsonl"
+    with path.open("wb") as f:
+        f.write(_turn("u1", "before") + b"\n")
+        f.write(_turn("u2", "x" * 100_000) + b"\n")
+        f.write(_turn("u3", "after") + b"\n")
+    items = await collect(from_agent_transcripts(path, limits=limits))
+    # Before: there was no limit; the whole line was read into memory, whatever its length.
+    assert [r.id for r in records(items)] == [f"{SESSION}:u1", f"{SESSION}:u3"]
+    (error,) = errors(items)
+    assert error.where == "s.jsonl: line 2" and "Limits.max_line_bytes" in error.reason
+    end = _state(items)
+    again = await collect(from_agent_transcripts(path, state=end.state, limits=limits))
+    assert records(again) == [] and errors(again) == []
