@@ -13,6 +13,7 @@ from gitrepos import BASE, Repo, env, git, linear
 from helpers import collect, errors, records
 
 from memtrails import Memory
+from memtrails._exceptions import SourceError
 from memtrails.add import add_git
 from memtrails.importers.git import from_git, git_source
 from memtrails.importers.transcripts import from_agent_transcripts
@@ -207,3 +208,29 @@ async def test_an_over_long_transcript_line_is_named_and_passed_over(tmp_path: P
     end = _state(items)
     again = await collect(from_agent_transcripts(path, state=end.state, limits=limits))
     assert records(again) == [] and errors(again) == []
+
+
+# -- Git: errors that say what is wrong and what to do -----------------------------------------
+
+
+async def test_head_on_a_branch_with_no_commits_says_so_and_what_to_do(tmp_path: Path) -> None:
+    repo = linear(tmp_path / "r", 2)
+    git(repo.path, "checkout", "-q", "--orphan", "fresh")
+    with pytest.raises(SourceError) as caught:
+        await collect(from_git(repo.path))
+    # Before: "`branch` 'HEAD' is not a commit in this repository", for a branch never named.
+    assert "HEAD is on branch 'fresh', which has no commits yet" in str(caught.value)
+    assert "--all-branches" in str(caught.value)
+    # Every branch is still there to import.
+    assert len(records(await collect(from_git(repo.path, all_branches=True)))) == 2
+
+
+async def test_git_not_on_path_says_how_to_fix_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = linear(tmp_path / "r", 1)
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    with pytest.raises(SourceError) as caught:
+        await collect(from_git(repo.path))
+    # Before: "the git command is not installed", though it may be, elsewhere.
+    assert "not found on PATH" in str(caught.value) and "install git" in str(caught.value)

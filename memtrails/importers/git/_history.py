@@ -195,8 +195,29 @@ class History:
             "rev-parse", "--verify", "--quiet", "--end-of-options", rev + "^{commit}"
         )
         if code != 0 or not _SHA.fullmatch(out.strip()):
+            if rev == "HEAD":  # the default: say what HEAD is, for the user named nothing
+                raise SourceError(self.source, self._head_trouble())
             raise SourceError(self.source, f"`{name}` {rev!r} is not a commit in this repository")
         return out.strip()
+
+    def _head_trouble(self) -> str:
+        """Say why HEAD names no commit in a repository that has some, and what to do."""
+        head = Path(self.repo.git_dir) / "HEAD"
+        try:
+            target = head.read_text(errors="replace").strip()
+        except OSError:
+            target = ""
+        ref = target.removeprefix("ref: ") if target.startswith("ref: refs/") else None
+        if ref is None:
+            what = "HEAD names no commit (it is damaged or points at a missing object)"
+        else:
+            branch = ref.removeprefix("refs/heads/")
+            code, out, err = self._run("for-each-ref", "--format=%(refname)", ref)
+            if code == 0 and not out.strip() and "broken" not in err:
+                what = f"HEAD is on branch {branch!r}, which has no commits yet (new or orphan)"
+            else:
+                what = f"HEAD is on branch {branch!r}, which is damaged (names no commit)"
+        return f"{what}: check out a branch with commits, or import every branch (--all-branches)"
 
     def _run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
         return self.repo.run(*args, stdin=stdin, keep=keep)

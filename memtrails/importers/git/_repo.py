@@ -73,7 +73,11 @@ def locate(path: Path, source: str | None = None) -> Repository:
         raise SourceError(label, "not a git repository (not a folder)")
     exe = shutil.which("git")
     if exe is None:
-        raise SourceError(label, "the git command is not installed (it is what reads a repository)")
+        raise SourceError(
+            label,
+            "the git command was not found on PATH (it is what reads a repository): "
+            "install git, or add the folder that holds it to PATH",
+        )
     code, out, err = run_git(
         exe,
         [
