@@ -106,7 +106,8 @@ def bounds(
         names: how the caller names the two values, for the error message.
 
     Raises:
-        ValueError: a value is not a date; the message names the option and the forms.
+        ValueError: a value is not a date (the message names the option and the forms), or
+            ``since`` begins after ``until`` ends (no record could be in between).
     """
     now = now or datetime.now(UTC)
     out: list[At | None] = []
@@ -120,4 +121,10 @@ def bounds(
             raise ValueError(
                 f"{option} {value!r} is not a date I can read ({exc}); {HINT}"
             ) from None
-    return out[0], out[1]
+    first, last = out
+    if first is not None and last is not None and first.ms > last.ms:
+        raise ValueError(
+            f"{names[0]} {since!r} begins after {names[1]} {until!r} ends "
+            f"({first.iso()[:10]} > {last.iso()[:10]}): no record is in between; swap them?"
+        )
+    return first, last

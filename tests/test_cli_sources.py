@@ -115,6 +115,17 @@ def test_relative_dates_name_periods() -> None:
     assert since is not None and since.iso() == "2026-11-17T00:00:00.000Z"
     _, until = bounds(None, "2024-05", now)
     assert until is not None and until.iso() == "2024-05-31T23:59:59.999Z"
+    # A range that holds no instant is named, not searched to "no match".
+    with pytest.raises(ValueError, match="--since 'tomorrow' begins after --until 'yesterday'"):
+        bounds("tomorrow", "yesterday", now)
+
+
+def test_a_min_confidence_that_is_not_from_0_to_1_is_refused(folder: tuple[str, Path]) -> None:
+    """NaN fails every comparison: it filtered nothing, silently."""
+    home, _ = folder
+    for bad in ("nan", "1.5", "-0.1"):
+        code, _, err = run("search", "boiler", "--home", home, "--min-confidence", bad)
+        assert code == 2 and "from 0 to 1" in err, bad
 
 
 def test_forget_a_source_then_add_reads_it_again(folder: tuple[str, Path]) -> None:

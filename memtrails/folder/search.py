@@ -242,6 +242,12 @@ async def search(
         raise ValueError("`k` must be at least 1")
     if not query.strip():  # no words: every record would score alike, an arbitrary k
         raise ValueError("`query` is empty; give words or a question")
+    # NaN fails both comparisons, so it is refused too (it filtered nothing).
+    if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
+        raise ValueError(
+            f"`min_confidence` must be a number from 0 to 1 (0.35 is calibrated), "
+            f"not {min_confidence!r}"
+        )
     weight = REORDER_WEIGHT.get(embedder.model_id, 0.0) if pieces is not None else 0.0
     terms = keyword_vector(query)
 
