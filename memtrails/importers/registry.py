@@ -138,7 +138,9 @@ def _is_document(path: Path) -> bool:
 def _open_transcripts(o: Opening) -> AsyncIterator[Item]:
     from .transcripts import from_agent_transcripts
 
-    return as_generator(from_agent_transcripts(o.target, state=o.state, source=o.source))
+    return as_generator(
+        from_agent_transcripts(o.target, state=o.state, source=o.source, limits=o.limits)
+    )
 
 
 def _is_transcripts_folder(path: Path) -> bool:

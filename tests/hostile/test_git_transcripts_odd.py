@@ -210,6 +210,22 @@ async def test_an_over_long_transcript_line_is_named_and_passed_over(tmp_path: P
     assert records(again) == [] and errors(again) == []
 
 
+async def test_memtrails_add_hands_its_limits_to_the_transcripts_importer(tmp_path: Path) -> None:
+    """The limits given to add reach the importer (its opener gave it none: the default's
+    64 MiB held for every caller)."""
+    from memtrails.add import add_path
+
+    folder = tmp_path / "projects" / "shop"
+    folder.mkdir(parents=True)
+    (folder / "s.jsonl").write_bytes(
+        _turn("u1", "before") + b"\n" + _turn("u2", "x" * 100_000) + b"\n"
+    )
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, folder / "s.jsonl", limits=Limits(max_line_bytes=4096))
+    assert report.added == 1 and len(report.errors) == 1
+    assert "Limits.max_line_bytes" in report.errors[0].reason
+
+
 # -- Git: errors that say what is wrong and what to do -----------------------------------------
 
 
