@@ -11,6 +11,7 @@ from .charsets import DECODE_ERRORS, decode_bytes, python_codec, to_bytes
 
 __all__ = [
     "FOLD",
+    "MAX_ID_CHARS",
     "WS",
     "addresses",
     "b64",
@@ -197,9 +198,15 @@ def addresses(values: list[str], hint: str | None) -> list[str]:
 
 _ANGLE_ID = re.compile(r"<([^<>]*)>")
 
+#: A message id longer than this is no id: RFC 5322 ids fit on one 998-character line, and a
+#: record whose id or thread is over a megabyte is refused whole, so a 1 MB ``References``
+#: entry (or Message-ID) would lose its mail. Read as absent instead; 2 KB ids still count.
+MAX_ID_CHARS = 16 * 1024
+
 
 def msg_id(value: str | None) -> str:
-    """Return a Message-ID without its angle brackets (empty when there is none)."""
+    """Return a Message-ID without its angle brackets (empty when there is none, or it is
+    longer than :data:`MAX_ID_CHARS`)."""
     if not value:
         return ""
     value = FOLD.sub("", value)
@@ -207,6 +214,8 @@ def msg_id(value: str | None) -> str:
     found = (m.group(1) if m else value).strip()
     if not found:
         found = value.strip().strip("<>").strip()
+    if len(found) > MAX_ID_CHARS:
+        return ""
     return decode_bytes(to_bytes(found), None, guess=False).replace("\x00", "")
 
 
@@ -217,7 +226,9 @@ def first_ref(value: str | None) -> str:
     value = FOLD.sub("", value)
     for m in _ANGLE_ID.finditer(value):
         if m.group(1).strip():
-            return msg_id(m.group(0))
+            found = msg_id(m.group(0))
+            if found:  # an id too long to be one is passed over, not taken as the root
+                return found
     words = value.split()
     return msg_id(words[0]) if words else ""
 

@@ -1,0 +1,64 @@
+"""Mail whose meaning is odd rather than its bytes: ids and references of hostile length,
+repeated Message-IDs in a Maildir, dates in zones Date.parse does not know, quoted display
+names, base64 bodies with a list footer after them, digests whose parts skip the blank line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import collect, records
+
+from memtrails import Memory
+from memtrails.importers.mail import MailBook, message_to_item
+from memtrails.importers.mbox import from_mbox
+from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
+
+pytestmark = pytest.mark.timeout(120)
+
+HEAD = b"From: Ann <ann@example.com>\nDate: Mon, 1 Jan 2024 10:00:00 +0000\n"
+
+
+def mail(headers: bytes, body: bytes = b"hello\n") -> bytes:
+    """One message: ``HEAD``, then ``headers`` (with their line ends), a blank line, ``body``."""
+    return HEAD + headers + b"\n" + body
+
+
+def convert(raw: bytes, book: MailBook | None = None) -> MemoryRecord:
+    item = message_to_item(raw, source="s", where="w", book=book)
+    assert isinstance(item, MemoryRecord), item
+    return item
+
+
+def mbox_of(*messages: bytes) -> bytes:
+    return b"".join(b"From x@y Mon Jan  1 00:00:00 2024\n" + m + b"\n" for m in messages)
+
+
+async def test_a_megabyte_reference_or_message_id_does_not_lose_the_mail(tmp_path: Path) -> None:
+    # Before: the 1 MB id became the record's thread (or id), over Limits.max_field_bytes,
+    # and the whole mail was refused.
+    huge = b"<" + b"a" * (1 << 20) + b"@x>"
+    path = tmp_path / "a.mbox"
+    path.write_bytes(
+        mbox_of(
+            mail(b"Subject: big ref\nMessage-ID: <z@x>\nReferences: " + huge + b" <root@x>\n"),
+            mail(b"Subject: big id\nMessage-ID: " + huge + b"\n", b"a mail with a huge id\n"),
+            mail(b"Subject: long id\nMessage-ID: <" + b"k" * 2048 + b"@x>\n"),
+        )
+    )
+    items = records(await collect(from_mbox(path)))
+    assert [r.thread for r in items[:1]] == ["root@x"]  # the next reference is the root
+    assert items[1].id.startswith("sha256:") and items[1].meta["message_id_missing"] is True
+    assert items[2].id == "k" * 2048 + "@x"  # a 2 KB id is still an id
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(from_mbox(path))
+        assert (report.added, report.errors) == (3, [])
+
+
+def test_reference_cycles_and_a_self_reference_give_one_stable_thread() -> None:
+    book = MailBook()
+    a = convert(mail(b"Subject: A\nMessage-ID: <a@x>\nIn-Reply-To: <b@x>\n"), book)
+    b = convert(mail(b"Subject: B\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"), book)
+    s = convert(mail(b"Subject: S\nMessage-ID: <s@x>\nReferences: <s@x>\n"), book)
+    assert (a.thread, b.thread, s.thread) == ("b@x", "b@x", "s@x")
