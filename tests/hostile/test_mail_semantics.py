@@ -56,6 +56,18 @@ async def test_a_megabyte_reference_or_message_id_does_not_lose_the_mail(tmp_pat
         assert (report.added, report.errors) == (3, [])
 
 
+def test_ten_thousand_references_per_mail_do_not_grow_the_book_without_bound() -> None:
+    book = MailBook()
+    for n in range(20):
+        ids = b" ".join(b"<r%d.%d@x>" % (n, i) for i in range(10_000))
+        rec = convert(
+            mail(b"Subject: s\nMessage-ID: <m%d@x>\nReferences: " % n + ids + b"\n"), book
+        )
+        assert rec.thread == f"r{n}.0@x"
+    # Before: every id of every References header was noted (200,000 here).
+    assert len(book._threads) <= 20 * 65
+
+
 def test_reference_cycles_and_a_self_reference_give_one_stable_thread() -> None:
     book = MailBook()
     a = convert(mail(b"Subject: A\nMessage-ID: <a@x>\nIn-Reply-To: <b@x>\n"), book)

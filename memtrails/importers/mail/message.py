@@ -121,6 +121,19 @@ def _fix_obsolete_names(data: bytes) -> bytes:
     return _OBS_NAME.sub(rb"\1:", head) + sep + body
 
 
+#: References ids a mail's thread is looked up by: the first (the root) and the last ones
+#: (the parents), as RFC 5322 3.6.4 says a long list is shortened. The book notes each id
+#: it is given, so 10,000 ids in every mail of an mbox would grow it without bound.
+MAX_REFS = 64
+
+
+def _kept_refs(found: list[str]) -> list[str]:
+    """Return a References list shortened to its first and last ``MAX_REFS - 1`` ids."""
+    if len(found) <= MAX_REFS:
+        return found
+    return found[:1] + found[1 - MAX_REFS :]
+
+
 def _gmail_thread(value: str | None) -> str:
     """Return Gmail's thread id (``X-GM-THRID``, in Takeout mbox files), or empty."""
     value = (value or "").strip()
@@ -177,7 +190,7 @@ def _convert(
         or own_id
     )
     if book is not None and not gmail:
-        named = refs(raw_header(msg, "references"))
+        named = _kept_refs(refs(raw_header(msg, "references")))
         named += [r for r in refs(raw_header(msg, "in-reply-to")) if r not in named]
         thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
