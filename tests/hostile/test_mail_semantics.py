@@ -4,6 +4,7 @@ names, base64 bodies with a list footer after them, digests whose parts skip the
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,34 @@ def test_reference_cycles_and_a_self_reference_give_one_stable_thread() -> None:
     b = convert(mail(b"Subject: B\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"), book)
     s = convert(mail(b"Subject: S\nMessage-ID: <s@x>\nReferences: <s@x>\n"), book)
     assert (a.thread, b.thread, s.thread) == ("b@x", "b@x", "s@x")
+
+
+def test_a_list_footer_after_a_base64_body_does_not_garble_the_body() -> None:
+    # Before: the footer's letters were read as base64 too, the garbage bytes made the body
+    # fail UTF-8, and the whole text came out in cp1252 ("wÃ¶rld").
+    body = base64.encodebytes("Hello wörld, grüße aus Köln; this is the real body.".encode())
+    footer = (
+        b"_______________________________________________\n"
+        b"Twisted-Python mailing list\nTwisted-Python@twistedmatrix.com\n"
+        b"http://twistedmatrix.com/cgi-bin/mailman/listinfo/twisted-python\n"
+    )
+    rec = convert(
+        mail(
+            b"Subject: s\nMessage-ID: <f@x>\nMIME-Version: 1.0\n"
+            b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n",
+            body + footer,
+        )
+    )
+    assert rec.text == "Hello wörld, grüße aus Köln; this is the real body."
+    # One damaged line in the middle costs that line, not every line after it.
+    lines = base64.encodebytes(("Zeile eins äöü. " * 20).encode()).splitlines()
+    lines[2] = lines[2][:10] + " Привет ".encode() + lines[2][10:]
+    rec = convert(
+        mail(
+            b"Subject: s\nMessage-ID: <g@x>\nMIME-Version: 1.0\n"
+            b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n",
+            b"\n".join(lines) + b"\n",
+        )
+    )
+    assert rec.text.startswith("Zeile eins äöü.") and rec.text.endswith("Zeile eins äöü.")
+    assert "Ã" not in rec.text

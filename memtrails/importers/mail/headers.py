@@ -31,8 +31,30 @@ _B64_JUNK = re.compile(rb"[^A-Za-z0-9+/=]")
 _QP_HEX = re.compile(rb"=([0-9A-Fa-f]{2})")
 
 
+_B64_CHARS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/="
+
+
+def _junk_lines_dropped(data: bytes) -> bytes:
+    """Return base64 text without its lines that hold a character base64 does not use.
+
+    A list footer or a disclaimer appended after a base64 body (``____``, ``list@host``,
+    ``http://...``) is such a line. Its letters, read as base64, added garbage bytes that
+    made the whole body fail its charset (UTF-8 text came out as ``wÃ¶rld``); dropping the
+    line instead of its odd characters also keeps the lines after it aligned. Text with no
+    clean line at all is returned as it is (then only odd characters are skipped).
+    """
+    lines = data.splitlines()
+    clean = [line for line in lines if not line.strip().translate(None, _B64_CHARS)]
+    if len(clean) == len(lines) or not any(line.strip() for line in clean):
+        return data
+    return b"\n".join(clean)
+
+
 def b64(data: bytes) -> bytes:
-    """Decode base64 leniently: junk skipped, padding repaired, concatenated blocks kept."""
+    """Decode base64 leniently: junk lines and characters skipped, padding repaired,
+    concatenated blocks kept."""
+    if data.translate(None, _B64_CHARS + b" \t\r\n"):  # anything else: junk somewhere
+        data = _junk_lines_dropped(data)
     pad = data.find(b"=")
     if pad < 0 or not data[pad:].strip(b"= \t\r\n"):
         # Fast path: binascii skips line breaks and junk itself, but stops at the first
