@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any, Final
@@ -12,6 +10,7 @@ import re2
 
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
+from .encoded import encoded_spans, wrapped_kind
 from .keys import KEY_NAME, accept_keyed
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule, marker
@@ -65,9 +64,9 @@ _Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte bu
 
 def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
     """Run the token pass over a value, unless it is too short to hold any token."""
-    # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://".
+    # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://". From one
+    # byte before: the jwt rule reads the character before a token.
     if end - start >= 15 or b"://" in buf[start:end]:
-        # From one byte before: the jwt rule reads the character before a token.
         for s, e, kind in _matches(_TOKENS, buf, max(start - 1, 0), end):
             yield (max(s, start), e, kind)
 
@@ -300,7 +299,7 @@ def _check(
         resume = ve
     elif check == "b64":
         vs, ve = sp[g["v"]]
-        kind = _wrapped_kind(buf[vs:ve])
+        kind = wrapped_kind(buf[vs:ve], lambda b: list(_matches(_TOKENS, b, 0, len(b))))
         if kind:
             out.append((vs, ve, kind))
         resume = ve
@@ -326,17 +325,6 @@ def _check(
         else:
             resume = ve
     return out, resume, bounded
-
-
-def _wrapped_kind(value: bytes) -> str:
-    """Return the kind of the token that base64 ``value`` decodes to ("" if none)."""
-    try:
-        plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True).strip()
-    except (binascii.Error, ValueError):
-        return ""
-    spans = list(_matches(_TOKENS, plain, 0, len(plain)))
-    covered = sum(e - s for s, e, kind in spans if kind)
-    return spans[0][2] if spans and covered >= len(plain) - 3 else ""
 
 
 def _command(
@@ -443,15 +431,17 @@ def replace_spans(buf: bytes, spans: Iterator[_Span], counts: Counter[str]) -> b
 def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     """Return what :func:`scrub_text` replaces in UTF-8 ``buf``: (start, end, kind), in order.
 
-    A kind of ``""`` marks a span kept as it is (a base64 data URI).
+    A kind of ``""`` marks a span kept as it is (a base64 data URI). Secrets in encoded
+    text (percent-encoding, base64) are found too: see encoded.py.
     """
-    return _merge(
+    spans = _merge(
         list(_matches(_TOKENS, buf, 0, len(buf))),
         list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
         + list(_matches(_HEADERS, buf, 0, len(buf)))
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
         + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf))),
     )
+    return _merge(spans, encoded_spans(buf, spans, find_spans))
 
 
 def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[str], Values]:

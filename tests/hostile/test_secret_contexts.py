@@ -1,0 +1,103 @@
+"""Secrets in contexts the rules once missed: encoded text, other languages, AWS pairs, CDATA, PEM shapes.
+
+Each case was found surviving ``scrub_text`` by a fuzzer that wrote generated secrets into
+the contexts real archives hold; each look-alike next to it must stay.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import urllib.parse
+
+import pytest
+
+from memtrails.secrets import scrub_text
+
+# Invented values in the providers' formats (random characters, not live credentials).
+GHP = "ghp_" + "vnmHVAlW6WYmwH824VV6tV0TJLy9Bl1iW6aZ"
+SLACK_HOOK = "https://hooks.slack.com/services/" + "TW77T2FRZ/BS2H24L7JA/R6UQPQ1cFhof2FMIb9ySnxX6"
+AKID = "AKIA" + "HEO6APZ4RLWOFC2T"
+AWS_SECRET = "TdyEpwTlcLZ7TX3qzOEtPaJl+sC/LZ+jmLZR8idm"
+PASSWORD = "Tr0ub4dor&381"
+HEX32 = "f575ca56e6c0b9b2bb48ab5a6adc0f5c"
+
+
+def _gone(text: str, *secrets: str) -> str:
+    out, found = scrub_text(text)
+    for secret in secrets:
+        assert secret not in out, (text, out)
+    assert found, out
+    return out
+
+
+def _kept(text: str) -> None:
+    assert scrub_text(text) == (text, {}), scrub_text(text)[0]
+
+
+# --- Percent-encoded and base64-wrapped text -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        # A URL with its query percent-encoded into another URL's parameter.
+        (
+            "redirect="
+            + urllib.parse.quote(f"https://app.example.com/cb?token={GHP}&x=1", safe=""),
+            GHP,
+        ),
+        (f"url=https%3A%2F%2F{GHP}%40github.com%2Facme", GHP),
+        # A form's field, encoded again: only the password's own encoding goes.
+        (
+            "password%3D" + urllib.parse.quote(PASSWORD, safe=""),
+            urllib.parse.quote(PASSWORD, safe=""),
+        ),
+        (
+            "next=%2Flogin%3Fuser%3Dann%26api_key%3D" + HEX32 + "%26page%3D2",
+            HEX32,
+        ),
+    ],
+)
+def test_percent_encoded_secrets_go(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+def test_percent_encoded_password_keeps_its_neighbours() -> None:
+    # (the decoded value runs on to "&lang=en": a password may hold "&", so that goes too)
+    text = "a=1&q=password%3D" + urllib.parse.quote(PASSWORD, safe="") + " next"
+    out = _gone(text, "Tr0ub4dor")
+    assert out == "a=1&q=password%3D[secret:password] next"
+
+
+@pytest.mark.parametrize(
+    "plain",
+    [
+        json.dumps({"url": "https://x", "api_key": HEX32}),
+        SLACK_HOOK,
+        f"[default]\naws_access_key_id = {AKID}\n",
+        f"DATABASE_URL=postgres://app:{PASSWORD}@db:5432/app\n",
+    ],
+)
+def test_base64_wrapped_text_with_a_secret_goes(plain: str) -> None:
+    blob = base64.b64encode(plain.encode()).decode()
+    text = f"apiVersion: v1\nkind: Secret\ndata:\n  config.json: {blob}\n  user: YWRtaW4=\n"
+    out = _gone(text, blob)
+    assert "  user: YWRtaW4=" in out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Percent-encoding and base64 of harmless text stay as they are.
+        "https://example.com/search?q=password%20reset%20help&lang=en",
+        "https://example.com/a%2Fb%3Fc%3Dd?next=%2Fhome%3Ftab%3D2",
+        "data:\n  config.json: " + base64.b64encode(b'{"url": "https://x", "retries": 3}').decode(),
+        "Content-Transfer-Encoding: base64\n\n"
+        + base64.b64encode(b"Hello Ann, the meeting moved to 3pm on Tuesday. Thanks!").decode(),
+        "sha512-" + base64.b64encode(bytes(range(64))).decode(),
+        "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    ],
+)
+def test_encoded_look_alikes_stay(text: str) -> None:
+    _kept(text)
