@@ -150,11 +150,15 @@ _BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 # (\b is ASCII's word boundary: the words in other scripts go without it.)
 _PW_WORDS = (
     r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
-    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp)|(?i:пароль)|密码)"
+    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|hasło|heslo"
+    r"|lösenord|passord|adgangskode|salasana|jelszó|geslo|lozinka|kata sandi|mật khẩu)"
+    r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
+    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)"
 )
 _KEY_WORDS = (
-    r"(?P<tkey>(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
-    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?))"
+    r"(?P<tkey>\b(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
+    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?|chaves?|clés?|clef"
+    r"|chiave|clave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰)"
 )
 _GAP = (
     r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
@@ -180,7 +184,7 @@ _KEY_VALUE = _value(r"\s`'\"<>", 16, not_first=r"\-")
 _PROSE = (
     rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>{_value(_PROSE_QUOTED, 4)})[`'\"]"
     rf"|(?P<v>{_PW_VALUE}))"
-    rf"|\b{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>{_value(_PROSE_QUOTED, 16)})[`'\"]"
+    rf"|{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>{_value(_PROSE_QUOTED, 16)})[`'\"]"
     rf"|(?P<v2>{_KEY_VALUE}))"
 )
 

@@ -101,3 +101,39 @@ def test_base64_wrapped_text_with_a_secret_goes(plain: str) -> None:
 )
 def test_encoded_look_alikes_stay(text: str) -> None:
     _kept(text)
+
+
+# --- Labels in other languages ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "비밀번호: hTHpS940F2pzrShf",
+        "パスワード\uff1aTr0ub4dor&392",
+        "密碼: Falcon722@x",
+        "Hasło: Winter2024!",
+        "lösenord: Sommar#2023x",
+        "şifre: Kedi!9876x",
+        "токен: kYq8T2L9Mnjz8Dp3cnON3iByLVVCXMREDUAOYJIn",
+        "a chave da API é q7MTh4yLndwwk6gVBwldUtuyEelNHwSnPSmER0JA",
+        "API-Schlüssel: d114ca5fb3c46134900ea0bb3c8cce59",
+        "토큰: e5jLR1JKiw6cUeYGQiQ2NjpI3lMTHkg584VAtK9x",
+    ],
+)
+def test_labels_in_other_languages(text: str) -> None:
+    _gone(text, text.split()[-1].split("\uff1a")[-1])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "비밀번호를 잊으셨나요? 재설정 링크를 보내드립니다.",
+        "Passwort vergessen? Klicken Sie hier.",
+        "токен: истёк, войдите снова",
+        "la chave da API é gerada no painel",
+        "ключевой момент: 2024",
+    ],
+)
+def test_prose_in_other_languages_stays(text: str) -> None:
+    _kept(text)
