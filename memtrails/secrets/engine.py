@@ -320,6 +320,9 @@ def _check(
         if (not check or shaped(token, check)) and not is_mask(token.decode("utf-8", "replace")):
             out.append((vs, ve, rule.kind))
             resume = ve
+            if "pair" in g and sp[g["pair"]][0] >= 0:  # an AWS secret key after its key id
+                out.append((*sp[g["pair"]], "aws-secret-key"))
+                resume = sp[g["pair"]][1]
         elif check == "aws":  # a short match: look again one byte on
             resume = ms + 1
         else:

@@ -30,7 +30,10 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "aws_access_key",
         "aws-access-key",
-        r"\b(?P<v>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b",
+        r"\b(?P<v>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})\b"
+        # Its secret key right after it: "AKIA...:SECRET", the console's credentials CSV, a
+        # table's next column (not after a space: a word may follow one).
+        r"(?:[ \t]*[:,;|\t][ \t]*(?P<pair>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z))?",
     ),
     # Azure: storage account keys (88 base64 characters ending "=="), Service Bus / Event Hubs
     # shared access keys (44 ending "="), both as connection-string fields; the signature of a

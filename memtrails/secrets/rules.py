@@ -235,6 +235,8 @@ _KEYS: Final[tuple[Rule, ...]] = (
         "aws_secret_key",
         "aws-secret-key",
         r"(?i:aws[_. -]?secret[_. -]?(?:access[_. -]?)?key|secret[_. -]?access[_. -]?key)"
+        # aws configure's prompt shows the current value: "AWS Secret Access Key [None]: ".
+        r"(?:[ \t]*\[[^\]\r\n]{0,40}\])?"
         r"\\?[\"']?[ \t]*(?:=>|:=|=|:)[ \t]*\\?[\"']?"
         r"(?P<v>[A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|\z)",
         "tokens",

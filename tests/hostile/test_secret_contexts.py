@@ -137,3 +137,28 @@ def test_labels_in_other_languages(text: str) -> None:
 )
 def test_prose_in_other_languages_stays(text: str) -> None:
     _kept(text)
+
+
+# --- AWS key pairs ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"{AKID}:{AWS_SECRET}",
+        "User name,Password,Access key ID,Secret access key,Console login link\n"
+        f"ci,,{AKID},{AWS_SECRET},https://x.signin.aws.amazon.com/console",
+        f"$ aws configure\nAWS Access Key ID [None]: {AKID}\n"
+        f"AWS Secret Access Key [None]: {AWS_SECRET}\nDefault region name [None]: eu-west-1",
+        f"| prod | {AKID} | {AWS_SECRET} |",
+        f"{AKID}\t{AWS_SECRET}",
+    ],
+)
+def test_aws_secret_next_to_its_key_id(text: str) -> None:
+    out = _gone(text, AKID, AWS_SECRET)
+    assert "[secret:aws-secret-key]" in out
+
+
+def test_aws_key_id_next_to_a_word_keeps_the_word() -> None:
+    out, _ = scrub_text(f"{AKID} ThisIsJustAnOrdinaryLongIdentifierName40")
+    assert out.endswith(" ThisIsJustAnOrdinaryLongIdentifierName40")
