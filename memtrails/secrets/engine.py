@@ -250,7 +250,7 @@ def _check(
         commands = commands or Commands(buf)
         out, resume, bounded = _command(buf, sp, g, rule.kind, commands.before(flag_of(sp, g)[0]))
     elif check == "keyed":
-        vs, ve, _ = first_set(sp, g, ("v", "v2"))
+        vs, ve, _ = first_set(sp, g, ("v", "v2", "v3"))
         key_name = text_of(buf, *first_set(sp, g, ("key", "key2"))[:2])
         value = text_of(buf, vs, ve)
         listed = "more" in g and sp[g["more"]][0] >= 0 and value.isidentifier()

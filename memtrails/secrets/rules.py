@@ -111,6 +111,7 @@ _ESC_VALUE = _value(_DQ, 6)
 _BARE_FIRST = _value(_BARE, 5, not_first=r"\-")
 _BARE_VALUE = rf"(?:{_BARE_FIRST}|-[A-Za-z0-9_][^{_BARE}]{{3,}})[^{_BARE}:]"
 _XML_VALUE = _value(r"<\s", 6)
+_CDATA_VALUE = _value(r"\]\r\n", 6)
 _WORD_VALUE = _value(r"\s", 6)
 _WIFI_VALUE = _value(r";\\\r\n", 3, rest=r"(?:[^;\\\r\n]|\\.)", escape=r"\\.")
 
@@ -316,7 +317,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"<(?P<key>(?:[A-Za-z][A-Za-z0-9_.:-]{0,40})?(?i:passw(?:or)?d|pwd|pass|secret|token|key|passphrase"
         r"|pat|authorization|credentials?))"
         r"(?:[ \t][^<>\r\n]{0,200})?>[ \t]*(?:\r?\n[ \t]*)?"
-        rf"(?P<v>{_XML_VALUE})[ \t]*(?:\r?\n[ \t]*)?</"
+        rf"(?:(?P<v>{_XML_VALUE})|<!\[CDATA\[(?P<v3>{_CDATA_VALUE})\]\]>)"
+        r"[ \t]*(?:\r?\n[ \t]*)?</"
         r"|<setting[ \t]+name=\"(?P<key2>[A-Za-z0-9_.:-]{1,60})\"[^<>\r\n]{0,100}>[ \t\r\n]*<value>"
         rf"[ \t]*(?P<v2>{_XML_VALUE})[ \t]*</value>",
         "headers",

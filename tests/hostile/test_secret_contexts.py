@@ -162,3 +162,21 @@ def test_aws_secret_next_to_its_key_id(text: str) -> None:
 def test_aws_key_id_next_to_a_word_keeps_the_word() -> None:
     out, _ = scrub_text(f"{AKID} ThisIsJustAnOrdinaryLongIdentifierName40")
     assert out.endswith(" ThisIsJustAnOrdinaryLongIdentifierName40")
+
+
+# --- XML CDATA -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, secret",
+    [
+        (f"<config><db_password><![CDATA[{PASSWORD}]]></db_password></config>", PASSWORD),
+        (f"<apiKey>\n  <![CDATA[{HEX32}]]>\n</apiKey>", HEX32),
+    ],
+)
+def test_cdata_values(text: str, secret: str) -> None:
+    _gone(text, secret)
+
+
+def test_cdata_that_is_no_secret_stays() -> None:
+    _kept("<tokenizer><![CDATA[whitespace]]></tokenizer>")
