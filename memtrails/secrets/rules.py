@@ -21,13 +21,18 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: operators, XML values on their own lines, .NET settings, Terraform defaults, query
 #: parameters, password hashes, base64-wrapped tokens, prefixed tokens of unknown services,
 #: PsExec and its kin; masks, documented examples, package versions, UI labels, string
-#: escapes and hashed asset names kept).
-RULES_VERSION: Final = 5
+#: escapes and hashed asset names kept; 6: secrets inside percent-encoded runs and
+#: base64-wrapped text, password and key words of more languages, an AWS secret key after
+#: its key id or aws configure's prompt, XML CDATA values, PEM blocks with "\\n" or spaces
+#: for line breaks).
+RULES_VERSION: Final = 6
 
-# Line breaks inside a PEM block: real ones, or the two-character "\n" escapes of a key
-# pasted from JSON (Google service-account files, Kubernetes secrets), each optionally
-# followed by the "> " of a quoted mail reply (nested: "> > ").
-_SEP = r"(?:\r?\n|\\r\\n|\\n)"
+# Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
+# pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
+# JSON inside another JSON string (a log line's), each optionally followed by the "> " of a
+# quoted mail reply (nested: "> > "). A key whose line breaks a form or a one-line variable
+# turned into spaces has its lines (16+ characters, so words are not) after a space.
+_SEP = r"(?:\r?\n|\\r\\n|\\n|\\\\r\\\\n|\\\\n)"
 _QUOTED = r"[ \t]*(?:>[ \t]*)*"
 #: The first and last lines of a PEM block of a private key (an SSH2 key file's, RFC 4716,
 #: and an OpenVPN static key's have the same shape).
@@ -216,8 +221,8 @@ _KEYS: Final[tuple[Rule, ...]] = (
         "private-key",
         rf"(?P<hdr>{PEM_BEGIN})"
         rf"(?P<body>(?:{_SEP}{_QUOTED}(?:[A-Za-z0-9+/=]+|[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*)?"
-        r"[ \t]*)*)"
-        rf"(?:{_SEP}{_QUOTED}(?P<end>{PEM_END})|{_SEP}|\z)",
+        r"[ \t]*| [A-Za-z0-9+/=]{16,})*)"
+        rf"(?:(?:{_SEP}{_QUOTED}| )(?P<end>{PEM_END})|{_SEP}|\z)",
         "tokens",
         "pem",
     ),

@@ -22,7 +22,7 @@ __all__ = [
 
 _PEM_BEGIN = re2.compile(PEM_BEGIN, OPTIONS)
 _PEM_END = re2.compile(PEM_END, OPTIONS)
-_SEPARATORS: Final = (b"\r\n", b"\n", b"\\r\\n", b"\\n")  # longest first
+_SEPARATORS: Final = (b"\\\\r\\\\n", b"\\r\\n", b"\\\\n", b"\\n", b"\r\n", b"\n")  # longest first
 
 
 _DIGITS: Final = b"0123456789"
@@ -44,7 +44,10 @@ def pem_groups(buf: bytes, ms: int, me: int, spans: Spans, groups: dict[str, int
     hdr_e = me if header is None else header.end()  # never None: the rule starts so
     body_e = me
     es = max(buf.rfind(b"-----END", hdr_e, me), buf.rfind(b"---- END", hdr_e, me))
-    if es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None:
+    if es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None and buf[es - 1 : es] == b" ":
+        body_e = es - 1  # "... lastline -----END": RE2's greedy body stops at the last space
+        spans[groups["end"]] = (es, me)
+    elif es >= 0 and _PEM_END.fullmatch(buf, es, me) is not None:
         lead = buf[hdr_e:es].rstrip(b" \t>")
         for sep in _SEPARATORS:
             if lead.endswith(sep):

@@ -180,3 +180,35 @@ def test_cdata_values(text: str, secret: str) -> None:
 
 def test_cdata_that_is_no_secret_stays() -> None:
     _kept("<tokenizer><![CDATA[whitespace]]></tokenizer>")
+
+
+# --- PEM blocks whose line breaks were escaped twice or turned into spaces -------------------
+
+_LINES = [
+    "MIIEpAIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun",
+    "VTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK",
+    "LxoS2tFczGkPLPgizskuemMghRniWaoLcyehkd3qqGElvW/VDL5AaWTg0nLVkjRo",
+    "9z+tRHhGbxh2JVsQDdRFrvbq+7JrmvOBd9bxCoKsLMfiCY6TO7O8Xyih1N6RRKnq",
+]
+PEM = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(_LINES) + "\n-----END RSA PRIVATE KEY-----"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A service account's JSON inside a log line's JSON string: "\\n" between lines.
+        'ERROR cfg="'
+        + json.dumps({"private_key": PEM}).replace("\\", "\\\\").replace('"', '\\"')
+        + '"',
+        # A key whose line breaks became spaces (a one-line variable, a web form).
+        "PRIVATE_KEY=" + PEM.replace("\n", " "),
+        "key: " + PEM.replace("\n", " ") + " (rotated)",
+    ],
+)
+def test_pem_with_other_line_breaks(text: str) -> None:
+    out = _gone(text, *(line[:24] for line in _LINES))
+    assert "[secret:private-key]" in out
+
+
+def test_pem_header_in_prose_stays() -> None:
+    _kept("The file starts with -----BEGIN RSA PRIVATE KEY----- and ends with the END line.")
