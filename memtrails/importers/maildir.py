@@ -17,7 +17,8 @@ from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
 from .documents import DocumentReader
-from .mail import message_file, message_to_item
+from .mail import MailBook, message_file, message_to_item
+from .mail.book import core_digest
 
 __all__ = ["FLAG_TAGS", "from_maildir", "is_maildir", "message_count"]
 
@@ -143,8 +144,25 @@ def _messages(root: Path, source: str) -> _Listing:
 
 
 def _known_entry(entry: Any) -> list[Any] | None:
-    """Return a saved message entry ``[record id, tags, reason]``, or None if it is not one."""
-    return list(entry) if isinstance(entry, list) and len(entry) == 3 else None
+    """Return a saved message entry, or None if it is not one.
+
+    ``[record id, tags, reason]``, and for a mail, its Message-ID (or hash) and the start of
+    its :func:`~memtrails.importers.mail.book.core_digest` after them (a copy of another
+    message: record id None); entries saved before those two were kept have three items.
+    """
+    return list(entry) if isinstance(entry, list) and len(entry) in (3, 5) else None
+
+
+def _note_known(book: MailBook, known: Mapping[str, Any], listed: set[str]) -> None:
+    """Tell ``book`` what the mails still in the Maildir said when an earlier run read them,
+    so that a new mail reusing one's Message-ID is told apart (or found to be a copy)."""
+    for key in listed:
+        entry = _known_entry(known.get(key))
+        if entry is not None and len(entry) == 5 and isinstance(entry[3], str):
+            try:
+                book.note(entry[3], str(entry[4]))
+            except ValueError:  # not hex: a position from elsewhere; the mail is read anew
+                continue
 
 
 def _read(
@@ -168,6 +186,11 @@ def _read(
     # Whether a message may be missing from this run without being gone: then nothing is
     # pruned (a folder not listed, a file not read whose record is not known).
     unsure = bool(listing.unlisted)
+    # Message-IDs are made distinct and copies folded as in an mbox: without, a second mail
+    # reusing a Message-ID (or the same mail in two folders) was refused by the pipeline as
+    # "the same id and other content", and the mail was lost.
+    book = MailBook()
+    _note_known(book, known, {f"{m[0]}\x00{_split_name(m[2])[0]}" for m in listing.messages})
     for label, sub, name, path in listing.messages:
         unique, flags = _split_name(name)
         tags = sorted(
@@ -203,19 +226,33 @@ def _read(
             else RecordError(source, rel, raw)
         )
         if isinstance(item, MemoryRecord):
-            done[key] = [item.id, stamp, None]
-            ids.add(item.id)
+            digest = core_digest(item)[:16]
+            same = before is not None and len(before) == 5 and before[3:] == [item.id, digest]
+            placed = book.keep(item, before[0]) if same and before else book.place(item)
+            done[key] = [placed.id if placed else None, stamp, None, item.id, digest]
+            if placed is not None:
+                ids.add(placed.id)
+                yield placed
         else:
             done[key] = [None, stamp, item.reason]
-        yield item
+            yield item
         read += 1
         if read % every == 0:
             # Files not reached yet keep last run's entries, so a killed run resumes here.
             merged = {**known, **done}
-            yield SourceState(source, {"messages": merged}, mode=mode, why=why)
+            yield SourceState(
+                source, {"messages": merged}, mode=mode, why=why, duplicates=book.duplicates
+            )
     # A run that missed messages keeps last run's entries for them, as a checkpoint does.
     end = {**known, **done} if unsure else done
-    yield SourceState(source, {"messages": end}, mode=mode, complete=not unsure, why=why)
+    yield SourceState(
+        source,
+        {"messages": end},
+        mode=mode,
+        complete=not unsure,
+        why=why,
+        duplicates=book.duplicates,
+    )
 
 
 def _why_unread(exc: OSError) -> str:

@@ -5,6 +5,7 @@ names, base64 bodies with a list footer after them, digests whose parts skip the
 from __future__ import annotations
 
 import base64
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from helpers import collect, records
 
 from memtrails import Memory
 from memtrails.importers.mail import MailBook, message_to_item
+from memtrails.importers.maildir import from_maildir
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import MemoryRecord
 from memtrails.testing import HashingEmbedder
@@ -106,3 +108,45 @@ def test_a_list_footer_after_a_base64_body_does_not_garble_the_body() -> None:
     )
     assert rec.text.startswith("Zeile eins äöü.") and rec.text.endswith("Zeile eins äöü.")
     assert "Ã" not in rec.text
+
+
+def _maildir(root: Path) -> Path:
+    for box in ("cur", "new", "tmp"):
+        (root / box).mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _said(mid: bytes, subject: bytes, body: bytes) -> bytes:
+    return mail(b"Subject: " + subject + b"\nMessage-ID: " + mid + b"\n", body + b"\n")
+
+
+async def test_a_maildir_keeps_two_mails_that_share_a_message_id_and_folds_copies(
+    tmp_path: Path,
+) -> None:
+    # Before: the second mail with <same@x> and the copy in another folder were refused by
+    # the pipeline ("the same id and other content"): the second mail was lost.
+    root = _maildir(tmp_path / "Maildir")
+    _maildir(root / ".Archive")
+    (root / "cur" / "1.a.host:2,S").write_bytes(_said(b"<same@x>", b"first", b"first mail"))
+    (root / "cur" / "2.b.host:2,S").write_bytes(_said(b"<same@x>", b"second", b"another mail"))
+    (root / ".Archive" / "cur" / "3.c.host:2,S").write_bytes(
+        _said(b"<same@x>", b"first", b"first mail")
+    )
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        first = await memory.ingest(from_maildir(root))
+        assert (first.added, first.duplicates, first.errors) == (2, 1, [])
+        ids = sorted([r.id async for r in memory.records()])
+        assert ids[0] == "same@x" and ids[1].startswith("same@x#")
+        again = await memory.ingest(from_maildir(root))
+        assert (again.added, again.updated, again.errors) == (0, 0, [])
+        # Later: flags change (both read again), a copy of the first arrives in new/, and a
+        # third mail reuses the id. The two keep their ids, the copy is one, the third is new.
+        os.rename(root / "cur" / "1.a.host:2,S", root / "cur" / "1.a.host:2,RS")
+        os.rename(root / "cur" / "2.b.host:2,S", root / "cur" / "2.b.host:2,FS")
+        (root / "new" / "4.d.host").write_bytes(_said(b"<same@x>", b"first", b"first mail"))
+        (root / "new" / "5.e.host").write_bytes(_said(b"<same@x>", b"third", b"a third one"))
+        later = await memory.ingest(from_maildir(root))
+        assert (later.added, later.updated, later.errors) == (1, 2, [])
+        assert len(sorted([r.id async for r in memory.records()])) == 3
+        last = await memory.ingest(from_maildir(root))
+        assert (last.added, last.updated, last.unchanged, last.errors) == (0, 0, 3, [])

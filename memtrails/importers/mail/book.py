@@ -144,6 +144,26 @@ class MailBook:
                 self._threads.setdefault(_key(ref), thread)
         return thread
 
+    def note(self, plain: str, digest: str) -> None:
+        """Note a mail of the source this pass may not read: Message-ID ``plain``, saying
+        :func:`core_digest` ``digest`` (a Maildir's message an earlier run placed)."""
+        met = self._digests.setdefault(_key(plain), [])
+        short = bytes.fromhex(digest[:16])
+        if short not in met:
+            met.append(short)
+
+    def keep(self, record: MemoryRecord, placed: str | None) -> MemoryRecord | None:
+        """Return ``record`` as an earlier run placed it: under id ``placed``, or None (a copy).
+
+        For a mail read again whose words are unchanged: :meth:`place` would take it for a
+        copy of itself, noted by :meth:`note`.
+        """
+        self.note(record.id, core_digest(record))
+        if placed is None or placed == record.id:
+            return self._placed(record, record if placed else None)
+        meta = {**record.meta, "message_id": record.id}
+        return self._placed(record, replace(record, id=placed, meta=meta))
+
     def place(self, record: MemoryRecord) -> MemoryRecord | None:
         """Return the record under a distinct id, or None when it repeats a mail already placed."""
         digest = core_digest(record)
