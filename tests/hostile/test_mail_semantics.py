@@ -150,3 +150,14 @@ async def test_a_maildir_keeps_two_mails_that_share_a_message_id_and_folds_copie
         assert len(sorted([r.id async for r in memory.records()])) == 3
         last = await memory.ingest(from_maildir(root))
         assert (last.added, last.updated, last.unchanged, last.errors) == (0, 0, 3, [])
+
+
+def test_quotes_inside_a_display_name_are_kept() -> None:
+    # Before: every '"' at either end was stripped, so the name lost its closing quote.
+    rec = convert(
+        mail(
+            b"Subject: s\nMessage-ID: <n@x>\n"
+            b'To: "O\'Neil \\"Bob\\"" <bob@x>, "Smith, A." <a@x>, "=?utf-8?Q?J=C3=B6rg?=" <j@x>\n'
+        )
+    )
+    assert rec.meta["to"] == ['O\'Neil "Bob" <bob@x>', "Smith, A. <a@x>", "Jörg <j@x>"]

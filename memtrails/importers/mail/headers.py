@@ -210,7 +210,11 @@ def addresses(values: list[str], hint: str | None) -> list[str]:
                 out.append(readable)
             continue
         for name, addr in good:
-            name = decode_header(name).strip().strip('"').strip()
+            name = decode_header(name).strip()
+            if len(name) > 1 and name[0] == name[-1] == '"':
+                # quotes the parser left (an encoded-word inside them): a pair only, so
+                # the quotes of a name such as 'O'Neil "Bob"' stay
+                name = name[1:-1].strip()
             addr = WS.sub("", decode_header(addr))
             if name.lower() == addr.lower():
                 name = ""  # "jo@x.org <jo@x.org>" says it once
