@@ -5,14 +5,16 @@ form's ``password%3DV``) has no boundary or operator the rules can see: ``%3D`` 
 and digits. Text wrapped in base64 (a Kubernetes Secret's ``config.json:`` entry, a
 webhook URL in a ``data:`` field) hides a whole config file. Both are decoded and scanned
 with the same rules; what is found there is replaced in the original text: the encoded
-bytes of each secret found in a percent-encoded run, the whole base64 run that holds one.
+bytes of each secret found in a percent-encoded line, the stretch of base64 lines that
+encodes it.
 
-Only runs that hold an encoded delimiter (``%3D``, ``%3A``, ``%2F``, ``%40``, ``%26``, a
-space, a quote, ...) are decoded: other escapes hide nothing the rules would not see. A
-base64 run is decoded only when it is 24+ characters, outside what the rules already
-replaced or kept, and decodes to text (UTF-8 without control characters). Decoded text is
-shorter than its encoding, so scanning it again (a secret percent-encoded inside base64)
-costs less than the text itself, and runs are found in one linear scan each.
+Only lines that hold an encoded delimiter (``%3D``, ``%3A``, ``%2F``, ``%40``, ``%26``, a
+space, a quote, ...) are decoded: other escapes hide nothing the rules would not see. Base64
+is decoded a block of lines at a time (a MIME part, a wrapped blob) or a run inside a line,
+24+ characters, outside what the rules already replaced or kept, and only when it decodes
+to text (UTF-8 without control characters). Every decoded text of a record is scanned in
+one call, each apart from the next; decoded text is shorter than its encoding, so scanning
+it again (a secret percent-encoded inside base64) costs less than the text itself.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import binascii
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from typing import Final
+from urllib.parse import unquote_to_bytes
 
 import re2
 
@@ -32,12 +35,11 @@ __all__ = ["encoded_spans", "wrapped_kind"]
 _Span = tuple[int, int, str]
 Find = Callable[[bytes], list[_Span]]
 
-# A word holding a percent-escape of a delimiter: a space, a quote, & + , / : ; = ? @ [ ] { },
-# a line break.
-_PERCENT_RUN: Final = re2.compile(
-    rb"[^\s\"'<>%]*(?:%[0-9A-Fa-f]{2}[^\s\"'<>%]*)*"
-    rb"%(?:2[02-7BbCcFf]|3[AaBbDdFf]|40|5[BbDd]|7[BbDd]|0[AaDd])"
-    rb"[^\s\"'<>%]*(?:%[0-9A-Fa-f]{2}[^\s\"'<>%]*)*"
+# A line holding a percent-escape of a delimiter: a space, a quote, & + , / : ; = ? @ [ ] { },
+# a line break. The whole line is decoded (one match and one decoding per line, however
+# many encoded words it holds); what the rules find in it twice is replaced once.
+_PERCENT_LINE: Final = leftmost(
+    r"[^\r\n]*%(?:2[02-7BbCcFf]|3[AaBbDdFf]|40|5[BbDd]|7[BbDd]|0[AaDd])[^\r\n]*"
 )
 _ESCAPE: Final = re2.compile(rb"%([0-9A-Fa-f]{2})")
 # Lines of standard base64 one after another (a MIME part, a wrapped blob), or one run inside
@@ -60,29 +62,30 @@ def _covered(starts: Sequence[int], spans: Sequence[_Span], s: int, e: int) -> b
     return i + 1 < len(spans) and spans[i + 1][0] < e
 
 
-def _percent(buf: bytes, s: int, e: int, find: Find) -> list[_Span]:
-    """Return the secrets in the percent-encoded run ``buf[s:e]``, in ``buf``'s offsets."""
-    decoded: list[bytes] = []
-    starts: list[int] = []  # per decoded byte, where it starts and ends in ``buf``
-    ends: list[int] = []
-    last = s
-    for m in _ESCAPE.finditer(buf, s, e):
-        a, b = m.span()
-        decoded.append(buf[last:a])
-        starts.extend(range(last, a))
-        ends.extend(range(last + 1, a + 1))
-        decoded.append(bytes((int(m.group(1), 16),)))
-        starts.append(a)
-        ends.append(b)
-        last = b
-    decoded.append(buf[last:e])
-    starts.extend(range(last, e))
-    ends.extend(range(last + 1, e + 1))
-    return [
-        (starts[ds], ends[de - 1], kind)
-        for ds, de, kind in find(b"".join(decoded))
-        if kind and de > ds
-    ]
+class _Percent:
+    """A percent-encoded run in ``buf`` and what it decodes to."""
+
+    def __init__(self, buf: bytes, s: int, e: int) -> None:
+        self.buf, self.s, self.e = buf, s, e
+        self.plain: bytes | None = unquote_to_bytes(buf[s:e])
+        self.starts: list[int] = []  # per decoded byte, where it starts and ends in ``buf``
+        self.ends: list[int] = []
+
+    def span(self, ds: int, de: int, kind: str) -> _Span:
+        """Return the run's stretch that encodes the decoded bytes [ds, de)."""
+        starts, ends = self.starts, self.ends
+        if not starts:
+            last = self.s
+            for m in _ESCAPE.finditer(self.buf, self.s, self.e):
+                a, b = m.span()
+                starts.extend(range(last, a))
+                ends.extend(range(last + 1, a + 1))
+                starts.append(a)
+                ends.append(b)
+                last = b
+            starts.extend(range(last, self.e))
+            ends.extend(range(last + 1, self.e + 1))
+        return (starts[ds], ends[de - 1], kind)
 
 
 def wrapped_kind(value: bytes, find: Find) -> str:
@@ -121,17 +124,19 @@ class _Block:
             e = last  # the last line runs on into other text: not base64
         self.buf, self.s, self.e = buf, s, e
         self.plain = _base64_text(buf[s:e].replace(b"\r", b"").replace(b"\n", b""))
+        self.runs: list[tuple[int, int]] = []
+        self.ends: list[int] = []
 
     def span(self, ds: int, de: int, kind: str) -> _Span:
         """Return the lines' stretch that encodes the decoded bytes [ds, de)."""
-        runs: list[tuple[int, int]] = []  # each line's base64, in ``buf``
-        ends: list[int] = []  # where each line ends in the lines joined
-        s = self.s
-        for line in self.buf[self.s : self.e].split(b"\n"):
-            stop = s + len(line.rstrip(b"\r"))
-            runs.append((s, stop))
-            ends.append((ends[-1] if ends else 0) + stop - s)
-            s += len(line) + 1
+        runs, ends = self.runs, self.ends
+        if not runs:
+            s = self.s
+            for line in self.buf[self.s : self.e].split(b"\n"):
+                stop = s + len(line.rstrip(b"\r"))
+                runs.append((s, stop))  # each line's base64, in ``buf``
+                ends.append((ends[-1] if ends else 0) + stop - s)  # its end, the lines joined
+                s += len(line) + 1
 
         def at(c: int) -> int:  # the offset in ``buf`` of ``c``-th character of the lines
             i = bisect_right(ends, c)
@@ -141,10 +146,10 @@ class _Block:
         return (at(cs), at(ce - 1) + 1, kind)
 
 
-def _base64_spans(blocks: list[_Block], find: Find) -> list[_Span]:
-    """Return the secrets in the texts of ``blocks``, scanned as one text."""
-    texts = [b.plain for b in blocks if b.plain is not None]
-    owners = [b for b in blocks if b.plain is not None]
+def _decoded_spans(pieces: Sequence[_Percent | _Block], find: Find) -> list[_Span]:
+    """Return the secrets in the decoded texts of ``pieces``, scanned as one text."""
+    owners = [p for p in pieces if p.plain is not None]
+    texts = [p.plain for p in owners if p.plain is not None]
     starts: list[int] = []
     at = 0
     for text in texts:
@@ -165,14 +170,14 @@ def encoded_spans(buf: bytes, spans: Sequence[_Span], find: Find) -> list[_Span]
     ``spans``: what the rules found in ``buf`` itself (sorted, without overlaps); a base64
     run that overlaps one is not decoded (a data URI kept, a token already replaced).
     """
-    out: list[_Span] = []
     size = len(buf)
-    if b"%" in buf:
-        for m in _PERCENT_RUN.finditer(buf):
-            s, e = m.span()
-            out.extend(_percent(buf, s, e, find))
+    pieces: list[_Percent | _Block] = []
+    pos = 0
+    while b"%" in buf and (line := _PERCENT_LINE(buf, pos, size)) is not None:
+        ((s, e),) = line
+        pieces.append(_Percent(buf, s, e))
+        pos = e
     starts = [s for s, _, _ in spans]
-    blocks: list[_Block] = []
     pos = 0
     while (found := _BASE64_BLOCK(buf, pos, size)) is not None:
         ((s, e),) = found
@@ -185,7 +190,7 @@ def encoded_spans(buf: bytes, spans: Sequence[_Span], find: Find) -> list[_Span]
             or _covered(starts, spans, s, e)
         ):
             continue
-        blocks.append(_Block(buf, s, e))
-    out.extend(_base64_spans(blocks, find))
+        pieces.append(_Block(buf, s, e))
+    out = _decoded_spans(pieces, find)
     out.sort()
     return out

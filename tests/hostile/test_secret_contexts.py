@@ -212,3 +212,31 @@ def test_pem_with_other_line_breaks(text: str) -> None:
 
 def test_pem_header_in_prose_stays() -> None:
     _kept("The file starts with -----BEGIN RSA PRIVATE KEY----- and ends with the END line.")
+
+
+# --- Encoded text scans once, however many encoded words it holds ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x%3D1 " * 5000,  # many encoded words on one line
+        "GET /?q=a%3Db HTTP/1.1\n" * 2000,  # many lines
+        (base64.b64encode(b"password: none here, just text").decode() + "\n") * 2000,
+        (base64.b64encode(b"password=hunter2!x").decode() + " | ") * 2000,
+        base64.b64encode(base64.b64encode(b"password=hunter2! " * 500)).decode(),
+    ],
+)
+def test_encoded_text_is_scanned_in_a_few_calls(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memtrails.secrets import engine
+
+    calls: list[int] = []
+    find = engine.find_spans
+
+    def counted(buf: bytes) -> list[tuple[int, int, str]]:
+        calls.append(len(buf))
+        return find(buf)
+
+    monkeypatch.setattr(engine, "find_spans", counted)
+    engine.scrub_text(text)
+    assert len(calls) <= 4, len(calls)
