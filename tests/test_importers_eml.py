@@ -47,15 +47,16 @@ async def test_every_eml_in_the_corpus_gives_exactly_one_item(corpora: Path) -> 
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.eml"))
     assert len(files) == 292
     *items, end = await collect(root)
-    # 33 files are copies of an earlier file's mail (17 byte for byte, the others but for
-    # headers that do not change what it says): folded into it and counted, not lost
-    assert isinstance(end, SourceState) and end.duplicates == 33
-    assert len(items) == len(files) - 33
+    # 34 files are copies of an earlier file's mail (17 byte for byte, the others but for
+    # headers that do not change what it says, and flanker's enclosed-broken.eml but for a
+    # damaged base64 line, left out since 11a9be8): folded into it and counted, not lost
+    assert isinstance(end, SourceState) and end.duplicates == 34
+    assert len(items) == len(files) - 34
     wheres = [item.where if isinstance(item, RecordError) else item.meta["path"] for item in items]
     assert wheres == sorted(wheres) and set(wheres) <= set(files)  # one item per file, in order
     # ids reused by other mails (test suites reuse one Message-ID) are kept apart, none lost
     ids = [i.id for i in items if isinstance(i, MemoryRecord)]
-    assert len(ids) == len(set(ids)) and sum("#" in i for i in ids) == 42
+    assert len(ids) == len(set(ids)) and sum("#" in i for i in ids) == 41
     errors = {i.where: i.reason for i in items if isinstance(i, RecordError)}
     assert errors.keys() == EXPECTED_ERRORS.keys()
     for where, reason in errors.items():

@@ -363,12 +363,14 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
     from_mbox_items = await collect(path)
     async with aclosing(from_eml(root)) as items:
         eml_items = [item async for item in items]
-    # both read the corpus through one MailBook: its 33 copies of a message (the same
-    # Message-ID and words: 17 exact) fold alike, and a reused Message-ID gets the same id
+    # both read the corpus through one MailBook: its 34 copies of a message (the same
+    # Message-ID and words: 17 exact; flanker's enclosed-broken pair differ only in a damaged
+    # base64 line, left out since 11a9be8) fold alike, and a reused Message-ID gets
+    # the same id
     states = [i for i in eml_items if isinstance(i, SourceState)]
     expected = [i for i in eml_items if not isinstance(i, SourceState)]
-    assert [s.duplicates for s in states] == [33]
-    assert len(expected) == 292 - 33
+    assert [s.duplicates for s in states] == [34]
+    assert len(expected) == 292 - 34
     from_mbox_items = [i for i in from_mbox_items if not isinstance(i, SourceState)]
     assert len(from_mbox_items) == len(expected)
     for a, b in zip(from_mbox_items, expected, strict=True):
