@@ -146,7 +146,7 @@ async def test_an_index_left_by_an_interrupted_first_open_is_not_foreign(tmp_pat
     (folder / "manifest.json").unlink()
     (folder / "notes.txt").write_text("mine")
     # Refused still, as a memory that lost its manifest: its records are memtrails's.
-    with pytest.raises(FolderFormatError, match="holds a memory's records.*check --repair"):
+    with pytest.raises(FolderFormatError, match=r"holds a memory's records.*check --repair"):
         await Memory.open(folder, embedder=HashingEmbedder())
 
 
