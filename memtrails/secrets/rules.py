@@ -24,7 +24,7 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: escapes and hashed asset names kept; 6: secrets inside percent-encoded runs and
 #: base64-wrapped text, password and key words of more languages, an AWS secret key after
 #: its key id or aws configure's prompt, XML CDATA values, PEM blocks with "\\n" or spaces
-#: for line breaks).
+#: for line breaks, a cookie's value in a Cookie or Set-Cookie header).
 RULES_VERSION: Final = 6
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
@@ -386,6 +386,18 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"\b(?i:bearer|ssws)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
         "assignments",
         "bearer",
+    ),
+    # A cookie's value in a Cookie or Set-Cookie header (an HTTP exchange pasted into a
+    # ticket, a proxy's log): a session cookie opens the session as a password does, whatever
+    # its name ("session", "connect.sid", "_app_session"). The first pair of up to nine whose
+    # value is 16+ token characters; the check wants letters and digits (random, not a word).
+    Rule(
+        "cookie",
+        "password",
+        r"\b(?i:set-cookie|cookie)[ \t]*:[ \t]*(?:[^\s=;,]+=[^\s;]*;[ \t]*){0,8}?"
+        r"[^\s=;,]+=(?P<v>[A-Za-z0-9%._~+/:*-]{16,}=*)",
+        "headers",
+        "alnum",
     ),
     # HTTP basic credentials on their own: base64 that decodes to "user:password".
     Rule(
