@@ -66,3 +66,14 @@ def linear(path: Path, n: int) -> Repo:
     for k in range(n):
         repo.commit(f"change {k}\n\nBody of change {k}.", {f"f{k % 3}.txt": f"v{k}\n" * (k + 1)})
     return repo
+
+
+def shallow_clone(repo: Repo, dest: Path, depth: int) -> Path:
+    """Clone ``repo`` into ``dest`` keeping only its last ``depth`` commits; return ``dest``."""
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", str(depth), f"file://{repo.path}", str(dest)],
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    return dest

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from gitrepos import BASE, Repo, env, git, linear, repo_source
+from gitrepos import BASE, Repo, env, git, linear, repo_source, shallow_clone
 from helpers import collect, errors, records
 
 from memtrails._exceptions import SourceError
@@ -181,13 +181,7 @@ async def test_non_ascii_and_legacy_encoded_messages(tmp_path: Path) -> None:
 
 async def test_shallow_clone_gives_an_error_at_the_cut(tmp_path: Path) -> None:
     repo = linear(tmp_path / "r", 8)
-    clone = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "3", f"file://{repo.path}", str(clone)],
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
+    clone = shallow_clone(repo, tmp_path / "shallow", 3)
     items = await collect(from_git(clone))
     recs, errs = records(items), errors(items)
     assert [r.id for r in recs] == repo.rev_list("HEAD")[:3]

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepos import BASE, Repo, env, git, linear
+from gitrepos import BASE, Repo, env, git, linear, shallow_clone
 from helpers import collect, errors, records
 
 from memtrails import Memory
@@ -112,13 +112,7 @@ async def test_a_saved_position_of_more_refs_than_a_command_line_holds(tmp_path:
 
 async def test_a_deepened_shallow_clone_reads_the_history_it_now_holds(tmp_path: Path) -> None:
     repo = linear(tmp_path / "r", 6)
-    clone = tmp_path / "c"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "2", f"file://{repo.path}", str(clone)],
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
+    clone = shallow_clone(repo, tmp_path / "c", 2)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         first = await add_git(memory, clone)
         assert (first.added, first.skipped) == (2, 1)

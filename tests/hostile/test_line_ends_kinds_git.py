@@ -7,13 +7,12 @@ from __future__ import annotations
 import bz2
 import gzip
 import os
-import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from gitrepos import env, git, linear, repo_source
+from gitrepos import git, linear, repo_source, shallow_clone
 from helpers import collect, errors, records
 
 from memtrails import Memory
@@ -184,13 +183,7 @@ async def test_a_shallow_clone_counts_its_edge_once_and_the_missing_history_apar
     tmp_path: Path,
 ) -> None:
     repo = linear(tmp_path / "r", 6)
-    clone = tmp_path / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "2", f"file://{repo.path}", str(clone)],
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
+    clone = shallow_clone(repo, tmp_path / "shallow", 2)
     edge = repo.rev_list("HEAD")[1]
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await add_git(memory, clone)
