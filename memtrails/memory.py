@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Generator, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryClosedError
+from ._opener import Opener
 from .embedding._base import Embedder
 from .folder.lines import record_at
 from .folder.listing import live_lines, uids_for
@@ -91,7 +92,7 @@ class Memory:
         catch_up: bool = True,
         brief: bool = False,
         service: bool = True,
-    ) -> _Opener:
+    ) -> Opener:
         """Open (creating if needed) the memory folder at ``path``.
 
         Args:
@@ -157,7 +158,7 @@ class Memory:
         )
         home = Path(path).expanduser()
         routed = service and index is None and not isinstance(embedder, Embedder)
-        return _Opener(partial(_open, opening, catch_up, home if routed else None))
+        return Opener(partial(_open, opening, catch_up, home if routed else None))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -475,27 +476,3 @@ async def _open(
             await memory.aclose()
             raise
     return memory
-
-
-class _Opener:
-    """``Memory.open(...)``: await it, or use it with ``async with``."""
-
-    def __init__(self, opening: Callable[[], Awaitable[Memory]]) -> None:
-        self._opening = opening
-        self._memory: Memory | None = None
-
-    def __await__(self) -> Generator[Any, None, Memory]:
-        return self._opening().__await__()
-
-    async def __aenter__(self) -> Memory:
-        self._memory = await self._opening()
-        return self._memory
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._memory is not None:
-            await self._memory.aclose()

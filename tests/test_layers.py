@@ -46,6 +46,7 @@ LAYERS: list[list[set[str]]] = [
         {
             "ingest",
             "memory",
+            "_opener",
             "add",
             "mcp",
             "service",
