@@ -12,7 +12,7 @@ from ..words import passage_keywords
 from .index._base import IndexPoint, SparseVector
 from .scripts import prose_scripts
 
-__all__ = ["passage_scripts", "passage_text", "points_for"]
+__all__ = ["passage_scripts", "passage_span", "passage_text", "points_for"]
 
 
 def points_for(todo: Sequence[Staged]) -> list[IndexPoint]:
@@ -61,9 +61,16 @@ def passage_scripts(text: str, start: int, end: int) -> list[str]:
     return sorted(prose_scripts(text[start:end] if end > start else text))
 
 
+def passage_span(text: str, payload: Mapping[str, Any]) -> tuple[int, int]:
+    """The span of ``text`` (a record's ``embed_text``) that a point's payload names: its
+    ``start`` and ``end``, the whole text when it names none."""
+    start, end = int(payload.get("start", 0)), int(payload.get("end", 0))
+    return (start, end) if end > start else (0, len(text))
+
+
 def passage_text(record: MemoryRecord, payload: Mapping[str, Any]) -> str:
     """The text of the passage a point of ``record`` stands for: the span of the text the
     model saw (``embed_text``) that its payload names, the whole text when it names none."""
     text = embed_text(record)
-    start, end = int(payload.get("start", 0)), int(payload.get("end", 0))
-    return text[start:end] if end > start else text
+    start, end = passage_span(text, payload)
+    return text[start:end]

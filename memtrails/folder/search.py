@@ -8,7 +8,6 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .._uncancelled import to_the_end
 from ..embedding._base import Embedder, Vector
 from ..embedding.pieces import QueryPieces, piece_ids, query_pieces
 from ..items import attachment_of, embed_text
@@ -30,7 +29,7 @@ from .idf import IdfCache
 from .index._base import Hit, IndexBackend, SearchFilter, SparseVector
 from .lines import live_line, live_record
 from .log import RecordLog
-from .points import passage_text
+from .points import passage_span, passage_text
 from .ranking import (
     ALONE_MARGIN,
     ANSWER_BOOST,
@@ -190,7 +189,9 @@ def search_hit(
     sure: float | None = None,
 ) -> SearchHit:
     """Return the result for a record found by its best passage ``hit``."""
-    snippet = snippet_of(passage_text(record, hit.payload), record.title, SNIPPET_CHARS)
+    text = embed_text(record)
+    start, end = passage_span(text, hit.payload)
+    snippet = snippet_of(text[start:end], record.title, SNIPPET_CHARS)
     return SearchHit(
         score=ranked.score if ranked else hit.score,
         id=record.id,
@@ -205,7 +206,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
-        attachment=_attachment(record, hit) if record.kind == "mail" else None,
+        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
     )
 
 
@@ -423,15 +424,15 @@ async def search(
         try:
             async with asyncio.TaskGroup() as group:
                 rare = group.create_task(weighed())
-                # To its end when cancelled: the thread reads the table, which the
-                # folder's close would otherwise shut under it (a crash in sqlite).
-                reading = group.create_task(to_the_end(asyncio.to_thread(read)))
+                # A folder closed while this thread reads is an error the thread meets,
+                # which a cancelled search never sees (the table's connection, _connection.py).
+                reading = group.create_task(asyncio.to_thread(read))
         except ExceptionGroup as failed:
             # Callers expect the error itself (the index's, the log's), as before.
             raise failed.exceptions[0] from None
         weights, hits = rare.result(), reading.result()
     else:
-        hits = await to_the_end(asyncio.to_thread(read))
+        hits = await asyncio.to_thread(read)
     if farthest is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must,
         # save the names the question gives where the best records in the other script
@@ -469,13 +470,6 @@ def _cosines(hits: Sequence[Hit]) -> dict[str, float]:
     for h in hits:
         out[h.uid] = max(out.get(h.uid, h.score), h.score)
     return out
-
-
-def _attachment(record: MemoryRecord, hit: Hit) -> str | None:
-    """The attached document a mail's passage ``hit`` lies in, or None."""
-    text = embed_text(record)
-    start = int(hit.payload.get("start", 0))
-    return attachment_of(text, start, int(hit.payload.get("end", len(text))))
 
 
 def _passage_chars(hit: Hit) -> int:
