@@ -10,7 +10,7 @@ from typing import Any
 from ..._exceptions import SourceError
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._guard import RecordStep
-from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, parse_header
+from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, header
 from ._repo import locate
 
 __all__ = ["History"]
@@ -352,12 +352,17 @@ class History:
         if log.returncode == 0 and commits:
             yield from self._emit(commits[0])
             return
-        code, out, err = self._run("log", "-z", "--no-walk", f"--format={FORMAT}", sha)
-        tokens = out.split("\0")
-        if code != 0 or not tokens[0].startswith(MARK) or len(tokens) < HEADER_FIELDS:
+        log = Log(self.repo.exe, self.repo.git_dir, ["-z", "--no-walk", f"--format={FORMAT}", sha])
+        try:
+            tokens = list(log.tokens())
+            err = log.error() if log.returncode else ""
+        finally:
+            log.close()
+        mark = MARK.encode()
+        if log.returncode != 0 or len(tokens) < HEADER_FIELDS or not tokens[0].startswith(mark):
             yield RecordError(self.source, sha, f"unreadable commit ({err or reason})", id=sha)
             return
-        commit = parse_header([tokens[0][len(MARK) :], *tokens[1:HEADER_FIELDS]])
+        commit = header([tokens[0][len(mark) :], *tokens[1:HEADER_FIELDS]])
         missing = (
             f"the files this commit changed could not be read; an object is missing ({reason})"
         )

@@ -13,6 +13,7 @@ from typing import IO, Any
 
 from ...records import At, MemoryRecord
 from ._repo import git_env
+from ._text import decode_commit, decode_name
 
 __all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT"]
 
@@ -22,11 +23,12 @@ MAX_FILES_IN_TEXT = 50
 # A header token starts with this marker; numstat tokens start with a digit or "-", so the
 # two can never be confused (paths only ever follow a numstat token, at known positions).
 MARK = "\x01memtrails-commit "
+_MARK = MARK.encode()
 FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00"
 HEADER_FIELDS = 9
 # A count of more digits than any file has lines is not git's output (and int() of 4,300+
 # digits raises): such a token is no file line.
-_NUMSTAT = re.compile(r"\n?(\d{1,18}|-)\t(\d{1,18}|-)\t(.*)", re.DOTALL)
+_NUMSTAT = re.compile(rb"\n?(\d{1,18}|-)\t(\d{1,18}|-)\t(.*)", re.DOTALL)
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _READ_SIZE = 1 << 16
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
@@ -127,7 +129,7 @@ def _seconds(field: str) -> int:
 
 
 def parse_header(fields: list[str]) -> Commit:
-    """Read the header fields of one commit (see ``FORMAT``)."""
+    """Read the header fields of one commit (see ``FORMAT``), decoded (:func:`header`)."""
     sha, parents, an, ae, at, cn, ce, ct, body = fields
     return Commit(
         sha=sha,
@@ -140,6 +142,12 @@ def parse_header(fields: list[str]) -> Commit:
         committed=_seconds(ct),
         message=body,
     )
+
+
+def header(fields: list[bytes]) -> Commit:
+    """Read the header fields of one commit as git printed them: bytes, in UTF-8 or (a
+    commit that does not name its encoding) whatever charset its author's system used."""
+    return parse_header(decode_commit(fields))
 
 
 class Log:
@@ -170,7 +178,7 @@ class Log:
         except BrokenPipeError:  # git stopped early: its error says why
             pass
 
-    def tokens(self) -> Iterator[str]:
+    def tokens(self) -> Iterator[bytes]:
         assert self._proc.stdout is not None
         tail = b""
         while True:
@@ -179,10 +187,9 @@ class Log:
                 break
             parts = (tail + chunk).split(b"\0")
             tail = parts.pop()
-            for part in parts:
-                yield part.decode("utf-8", "replace")
+            yield from parts
         if tail:
-            yield tail.decode("utf-8", "replace")
+            yield tail
         self.returncode = self._proc.wait()
 
     def commits(self) -> Iterator[Commit]:
@@ -190,10 +197,10 @@ class Log:
         tokens = self.tokens()
         current: Commit | None = None
         for token in tokens:
-            if token.startswith(MARK):
+            if token.startswith(_MARK):
                 if current is not None:
                     yield current
-                fields = [token[len(MARK) :]]
+                fields = [token[len(_MARK) :]]
                 for extra in tokens:
                     fields.append(extra)
                     if len(fields) == HEADER_FIELDS:
@@ -201,18 +208,21 @@ class Log:
                 if len(fields) < HEADER_FIELDS:
                     current = None
                     break
-                current = parse_header(fields)
+                current = header(fields)
                 if not _SHA.fullmatch(current.sha):
                     current = None  # not git's output (damaged): no commit, nor its files
                 continue
             match = _NUMSTAT.fullmatch(token)
             if current is None or match is None:
                 continue
-            insertions, deletions, path = match.groups()
-            old_path = None
-            if not path:  # a rename or copy: the old and new paths follow as two tokens
-                old_path = next(tokens, "")
-                path = next(tokens, "")
+            insertions, deletions = match.group(1).decode(), match.group(2).decode()
+            raw_path, raw_old = match.group(3), None
+            if not raw_path:  # a rename or copy: the old and new paths follow as two tokens
+                raw_old = next(tokens, b"")
+                raw_path = next(tokens, b"")
+            # A path is bytes to git: one not in UTF-8 is read as cp1252, not as U+FFFD.
+            path = decode_name(raw_path)
+            old_path = None if raw_old is None else decode_name(raw_old)
             current.file_count += 1
             if len(current.files) < MAX_FILES_IN_META:
                 entry: dict[str, Any] = {

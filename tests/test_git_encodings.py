@@ -1,0 +1,114 @@
+"""Commits in legacy 8-bit charsets, with and without an ``encoding`` header, read as text."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitrepos import BASE, Repo, env, git
+from helpers import collect, records
+
+from memtrails.importers.git import from_git
+
+
+def raw_commit(
+    repo: Repo, message: bytes, author: bytes = b"Ada Lovelace", encoding: str | None = None
+) -> str:
+    """Write a commit object with exactly these bytes (no re-encoding), on top of HEAD."""
+    tree = git(repo.path, "write-tree")
+    parent = git(repo.path, "rev-parse", "HEAD")
+    lines = [
+        b"tree " + tree.encode(),
+        b"parent " + parent.encode(),
+        b"author " + author + b" <ada@example.org> %d +0000" % BASE,
+        b"committer " + author + b" <ada@example.org> %d +0000" % BASE,
+    ]
+    if encoding is not None:
+        lines.append(b"encoding " + encoding.encode())
+    body = b"\n".join(lines) + b"\n\n" + message
+    done = subprocess.run(
+        ["git", "-C", str(repo.path), "hash-object", "-t", "commit", "-w", "--stdin"],
+        input=body,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    sha = done.stdout.decode().strip()
+    git(repo.path, "update-ref", "HEAD", sha)
+    return sha
+
+
+CASES = [
+    # (charset, summary, body, author)
+    ("cp1252", "Café au lait — naïve résumé", "Corrigé «déjà vu» à Zürich.", "José García"),
+    ("latin-1", "Grüße", "", "Ada Lovelace"),
+    ("latin-1", "Fix typo", "", "Jürgen Weiß"),
+    (
+        "koi8-r",
+        "Исправлена ошибка в парсере конфигурации",
+        "Теперь пустые строки пропускаются.",
+        "Иван Петров",
+    ),
+    ("koi8-r", "Исправлена ошибка в парсере", "", "Ivan"),
+    ("cp1251", "Исправлена ошибка в парсере", "", "Иван Петров"),
+    (
+        "shift_jis",
+        "日本語のコミットメッセージ",
+        "設定ファイルの読み込みを修正しました。",
+        "山田太郎",
+    ),
+    ("gbk", "修正了配置文件的读取错误", "", "张伟"),
+]
+
+
+@pytest.mark.parametrize(("charset", "summary", "body", "author"), CASES)
+async def test_undeclared_legacy_charset_reads_as_text(
+    tmp_path: Path, charset: str, summary: str, body: str, author: str
+) -> None:
+    """A commit made where the system charset was not UTF-8, with no ``encoding`` header
+    (git then prints its bytes as they are): its message and author read as written."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    message = summary + (f"\n\n{body}" if body else "") + "\n"
+    sha = raw_commit(repo, message.encode(charset), author.encode(charset))
+    recs = records(await collect(from_git(repo.path)))
+    rec = recs[0]
+    assert rec.id == sha
+    assert rec.title == summary
+    assert rec.text == message.rstrip("\n")
+    assert rec.author == f"{author} <ada@example.org>"
+    assert rec.meta["committer"] == f"{author} <ada@example.org>"
+    assert "\ufffd" not in rec.text + (rec.author or "")
+
+
+@pytest.mark.parametrize(
+    ("charset", "summary", "author"),
+    [
+        ("ISO-8859-1", "Café crème", "José"),
+        ("KOI8-R", "Исправлена ошибка", "Иван"),
+        ("Shift_JIS", "修正", "山田"),
+    ],
+)
+async def test_declared_encoding_header_still_rules(
+    tmp_path: Path, charset: str, summary: str, author: str
+) -> None:
+    """A commit that names its encoding is read in it (git re-encodes it), however short."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    raw_commit(repo, summary.encode(charset) + b"\n", author.encode(charset), charset)
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert rec.title == summary
+    assert rec.author == f"{author} <ada@example.org>"
+
+
+async def test_a_file_name_not_in_utf8_reads_as_cp1252(tmp_path: Path) -> None:
+    """A path is bytes to git; one written in Latin-1 is listed with its letters."""
+    repo = Repo(tmp_path / "r")
+    name = "résumé.txt".encode("latin-1")
+    (repo.path / name.decode("utf-8", "surrogateescape")).write_text("x\n")
+    git(repo.path, "add", "-A")
+    git(repo.path, "commit", "-q", "-m", "add a file", i=1)
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert [f["path"] for f in rec.meta["files"]] == ["résumé.txt"]
+    assert "résumé.txt" in rec.text
