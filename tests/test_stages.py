@@ -116,3 +116,55 @@ async def test_a_cancellation_during_teardown_propagates() -> None:
     with pytest.raises(asyncio.CancelledError):
         await task
     assert not reached_after, "the cancellation was swallowed by the stage's teardown"
+
+
+async def test_a_source_that_swallows_its_cancellation_does_not_hang_the_teardown(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A custom source that catches CancelledError and goes on yielding (a retry loop
+    written with ``except asyncio.CancelledError: continue``) still lets its stage close."""
+    swallowed = 0
+
+    async def source() -> AsyncIterator[int]:
+        nonlocal swallowed
+        n = 0
+        while True:
+            try:
+                await asyncio.sleep(0.001)  # a poll, a network read
+            except asyncio.CancelledError:
+                swallowed += 1
+                continue
+            n += 1
+            yield n
+
+    caplog.set_level(logging.WARNING, logger="memtrails.pipeline")
+    async with asyncio.timeout(20):  # the teardown used to wait here for ever
+        async with aclosing(read_ahead(source(), 4)) as items:
+            async for _ in items:
+                break
+    assert swallowed >= 1
+    assert "went on after its cancellation" in caplog.text
+
+
+async def test_a_source_that_fails_to_close_does_not_hang_the_teardown() -> None:
+    """A source with a bare ``except:`` around its yield catches the teardown's
+    cancellation and yields again, so its close fails; with its stage's queue full, handing
+    that failure to a consumer that has left used to wait for ever."""
+    caught: list[type[BaseException]] = []
+
+    async def source() -> AsyncIterator[int]:
+        n = 0
+        while True:
+            try:
+                n += 1
+                yield n
+            except BaseException as exc:  # the bug this test is about
+                caught.append(type(exc))
+                yield -1
+
+    async with asyncio.timeout(20):
+        async with aclosing(read_ahead(source(), 1)) as items:
+            async for _ in items:
+                await asyncio.sleep(0.01)  # the pump fills the queue meanwhile
+                break
+    assert asyncio.CancelledError in caught

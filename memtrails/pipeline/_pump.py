@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterable, AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -10,6 +11,8 @@ from typing import Any
 from aiostream import streamcontext
 
 __all__ = ["END", "IDLE", "Failure", "check_batching", "next_queued", "pumping"]
+
+_log = logging.getLogger("memtrails.pipeline")
 
 END = object()
 """What the pump puts in the queue after the source's last item."""
@@ -60,15 +63,30 @@ async def next_queued(queue: asyncio.Queue[Any], holding: bool, idle: float | No
 
 
 async def _pump(source: AsyncIterable[Any], queue: asyncio.Queue[Any]) -> None:
-    """Copy ``source`` into ``queue``, then :data:`END` (or the failure, for the consumer)."""
+    """Copy ``source`` into ``queue``, then :data:`END` (or the failure, for the consumer).
+
+    Once the pump is cancelled (its consumer left), nothing more goes into the queue: nobody
+    reads it, and a put into a full queue would wait for ever. A source that catches its
+    ``CancelledError`` and goes on yielding (a retry loop written with ``except
+    asyncio.CancelledError: continue``) is stopped at its next item, with a warning.
+    """
+    me = asyncio.current_task()
     try:
         async with streamcontext(source) as items:
             async for item in items:
+                if me is not None and me.cancelling():
+                    _log.warning(
+                        "a source went on after its cancellation; it is closed now "
+                        "(an async generator should let asyncio.CancelledError through)"
+                    )
+                    raise asyncio.CancelledError
                 await queue.put(item)
     except Exception as exc:  # handed to the consumer, which re-raises it
-        await queue.put(Failure(exc))
+        if me is None or not me.cancelling():
+            await queue.put(Failure(exc))
         return
-    await queue.put(END)
+    if me is None or not me.cancelling():
+        await queue.put(END)
 
 
 @asynccontextmanager
