@@ -5,6 +5,26 @@ from __future__ import annotations
 from typing import Final
 
 from .formats import FORMAT_RULES
+from .pieces import (
+    ATTR,
+    BACKSLASH,
+    BLOCK,
+    CDATA_VALUE,
+    CONF,
+    DQ_VALUE,
+    KEY,
+    NAMED_KEY,
+    OPERATOR,
+    PAIRED,
+    QUOTED_VALUE,
+    URL,
+    VALUE,
+    WIFI_VALUE,
+    WORD_VALUE,
+    XML_VALUE,
+    value_of_class,
+)
+from .prose import PROSE
 from .providers import PROVIDER_RULES
 from .rule import Rule
 
@@ -45,154 +65,6 @@ PEM_END: Final = (
     r"|---- END SSH2 ENCRYPTED PRIVATE KEY ----|-----END OpenVPN Static key V1-----)"
 )
 
-# Key names for assignments. Short names (pw, pwd, pass) only as a whole name or after a
-# separator, so "compass: northwest" and "bypass = ..." are not read as passwords. Long names
-# may end an identifier ("DB_PASSWORD", "clientSecret", "x-api-key"); the key must end there
-# or in a suffix that names an encoding of the same thing ("SECRET_KEY_BASE", "token_b64"),
-# so "max_tokens" or "password_file" are not keys.
-_NAMED = (
-    r"\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk|pat)|\b[A-Za-z0-9]*[a-z]Pat"
-    r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
-    r"|sess(?:ion)?[_-]?id"
-    r"|api[_.-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
-    r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
-    r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription"
-    r"|integration|ingest|write)[_.-]?key"
-    r"|authorization)"
-)
-# Any other name of a key: "STRIPE_KEY", "app.api.key", "foo_key", "apiMaticKey", "Key" in a
-# log line. The engine asks more of their values (values.is_random): such names also
-# name cache keys, sort keys and dictionary keys.
-_ANY_KEY = (
-    r"\b(?:[A-Za-z0-9]+[_.-]){1,3}(?i:key)|\b[a-z][A-Za-z0-9]*[a-z0-9]Key|\b[A-Z][A-Z0-9]*KEY"
-    r"|\b(?i:key)"
-)
-_KEY_SUFFIX = r"(?:[_.-](?i:base|value|b64|base64))?"
-#: A name of a secret that any value with a digit fills (see values.accept_value).
-NAMED_KEY: Final = rf"(?:{_NAMED}){_KEY_SUFFIX}"
-KEY = rf"(?P<key>{NAMED_KEY}|(?:{_ANY_KEY}){_KEY_SUFFIX})"
-
-
-def _value(no: str, least: int, not_first: str = "", rest: str = "", escape: str = "") -> str:
-    """Return a pattern for a value of ``least`` or more characters of the class ``[^no]``
-    (or ``rest``, when its characters are not one class), that does not start like a
-    placeholder.
-
-    A value that starts like a template's slot or a variable (``${``, ``$(``, ``$NAME``,
-    ``%(``, ``%s``, ``{{``, ``<name``, ``[name``) is never a secret (values.is_placeholder),
-    so the rules do not even match it: a file of such placeholders costs the scan nothing. A
-    password that merely starts with one of those characters ("$3cr3t!", "%=hYg...",
-    "<3Kitten", "{9x...") still matches, and its check tells it from a placeholder
-    ("{password}", "@VAR@"). ``not_first``: characters that may not start it either;
-    ``escape``: an escape sequence that may start it ("\\.").
-    """
-    rest = rest or f"[^{no}]"
-    one = rf"[^{no}{not_first}$%{{<\[]"
-    if escape:
-        one = f"(?:{one}|{escape})"
-    two = [rf"[$%][^{no}{{(A-Za-z_]", rf"\{{[^{no}{{]", rf"\[[^{no}A-Za-z]"]
-    if "<" not in no:
-        two.append(rf"<[^{no}A-Za-z/]")
-    return (
-        f"(?:{one}{rest}{{{max(least - 1, 0)},}}|(?:{'|'.join(two)}){rest}{{{max(least - 2, 0)},}})"
-    )
-
-
-# The characters values stop at, by kind of value (f-strings cannot hold them in 3.11).
-_DQ = r"\"\\\r\n"
-_SQ = r"'\\\r\n"
-_BARE = r"\s\"'`,;"
-_PROSE_QUOTED = r"\s`'\""
-_URL = r"\s/?\"'<>"
-_PAIRED = r"\"'\r\n"
-_BACKSLASH = r"\\"
-_ATTR = r"\"\r\n"
-_CONF = r"\s#\"'"
-_DQ_VALUE = _value(_DQ, 6, rest=rf"(?:[^{_DQ}]|\\.)", escape=r"\\.")
-_SQ_VALUE = _value(_SQ, 6, rest=rf"(?:[^{_SQ}]|\\.)", escape=r"\\.")
-_ESC_VALUE = _value(_DQ, 6)
-# 6+ characters (a "-" first only before a letter, a digit or "_": "-x" is a flag), the last
-# not a ":".
-_BARE_FIRST = _value(_BARE, 5, not_first=r"\-")
-_BARE_VALUE = rf"(?:{_BARE_FIRST}|-[A-Za-z0-9_][^{_BARE}]{{3,}})[^{_BARE}:]"
-_XML_VALUE = _value(r"<\s", 6)
-_CDATA_VALUE = _value(r"\]\r\n", 6)
-_WORD_VALUE = _value(r"\s", 6)
-_WIFI_VALUE = _value(r";\\\r\n", 3, rest=r"(?:[^;\\\r\n]|\\.)", escape=r"\\.")
-
-# A value: double-quoted (JSON escapes allowed), single-quoted, quoted with escaped quotes
-# (JSON inside a JSON string), or bare: 6+ characters up to a space, quote, comma or
-# semicolon. None starts like a reference or a placeholder (see _lead), so those near-misses
-# are not even matches; nor is "--flag", nor a bare value ending in ":" (a key or code:
-# "password: password:", "lambda:"), which the check rejected. One starting with "-x", "#"
-# or "@" (a random token, a password, an "@VAR@") is judged by its value check. A bare value
-# may follow an HTTP auth scheme word, which stays.
-_BT_VALUE = _value(r"`\r\n", 6)
-# The quoted forms: "double", 'single', `backticks` (Go's raw strings, JavaScript's templates).
-_QUOTED_VALUE = rf"\"(?P<vdq>{_DQ_VALUE})\"|'(?P<vsq>{_SQ_VALUE})'|`(?P<vbt>{_BT_VALUE})`"
-_VALUE = (
-    rf"(?:{_QUOTED_VALUE}"
-    rf"|\\\"(?P<vesc>{_ESC_VALUE})\\\""
-    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate|ssws))[ \t]+)?"
-    rf"(?P<vbare>{_BARE_VALUE})"
-    r"(?:[\s\"'`,;]|\z))"
-)
-
-# What sets a value: = : => := and make's ::= :::= ?= +=, PHP's .=, Ruby's ||=.
-_OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
-
-# A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
-# value indented on the next line; the engine takes the lines indented as far after it too).
-_BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
-
-# Prose: a word that names a password or a key, then the value, with no separator of an
-# assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
-# "Datadog API key: ...", "use this token for staging:" and the value on the next (quoted)
-# line, "credentials: ann / X", "| password | X |". Up to four words (digits, paths,
-# addresses too) may stand between the word and its link: "is", "was", "be", "to", "as" (and
-# "ist", "est", "es"), ":", " =", "->", an arrow, a dash, a table's "|". The value may be
-# quoted or in backticks. Its check (values.prose_secret) asks much more of it than an
-# assignment's: a password needs a digit or a symbol, a key 16+ random characters.
-# (\b is ASCII's word boundary: the words in other scripts go without it.)
-_PW_WORDS = (
-    r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
-    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|hasło|heslo"
-    r"|lösenord|passord|adgangskode|salasana|jelszó|geslo|lozinka|kata sandi|mật khẩu)"
-    r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
-    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)"
-)
-_KEY_WORDS = (
-    r"(?P<tkey>\b(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
-    r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?|chaves?|clés?|clef"
-    r"|chiave|clave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰)"
-)
-_GAP = (
-    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
-    r"|ist|est|es|é)|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*(?:\r?\n[ \t>]*){0,2}"
-    r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
-    r"|[ \t]+)"
-)
-# A bare password holds a digit or a symbol, a bare key 16+ characters: a phrase whose next
-# word is neither ("the password is stored", "token count") is not even a match.
-# The value's characters (A), those that make a password out of a word (S), and the first
-# character when it is not one of those, nor a placeholder's (N): six or more characters,
-# one of them an S, not starting like a placeholder.
-_PW_A = r"[^\s`'\"<>]"
-_PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
-_PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\-]"
-_PW_VALUE = (
-    rf"(?:[0-9!#&*+=?@^~_|\\]{_PW_A}{{5,}}|[$%][^\s`'\"<>{{(A-Za-z_]{_PW_A}{{4,}}"
-    rf"|\{{[^\s`'\"<>{{]{_PW_A}{{4,}}|\[[^\s`'\"<>A-Za-z]{_PW_A}{{4,}}"
-    rf"|{_PW_N}(?:{_PW_S}{_PW_A}{{4,}}|{_PW_A}{_PW_S}{_PW_A}{{3,}}"
-    rf"|{_PW_A}{{2}}{_PW_S}{_PW_A}{{2,}}|{_PW_A}{{3}}{_PW_S}{_PW_A}+|{_PW_A}{{4,}}{_PW_S}{_PW_A}*))"
-)
-_KEY_VALUE = _value(r"\s`'\"<>", 16, not_first=r"\-")
-_PROSE = (
-    rf"{_PW_WORDS}{_GAP}(?:[`'\"](?P<vq>{_value(_PROSE_QUOTED, 4)})[`'\"]"
-    rf"|(?P<v>{_PW_VALUE}))"
-    rf"|{_KEY_WORDS}{_GAP}(?:[`'\"](?P<vq2>{_value(_PROSE_QUOTED, 16)})[`'\"]"
-    rf"|(?P<v2>{_KEY_VALUE}))"
-)
 
 # Base64 that decodes to bytes holding a colon (user:password): whole groups of four
 # characters, then a group that encodes ":" (0x3a) as its first, second or third byte, then
@@ -268,7 +140,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "url_password",
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
-        rf"(?P<v>{_value(_URL, 1)})@[A-Za-z0-9_\[]",
+        rf"(?P<v>{value_of_class(URL, 1)})@[A-Za-z0-9_\[]",
         "tokens",
         "url",
     ),
@@ -279,7 +151,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "typed_assignment",
         "password",
         rf"{KEY}(?:[ \t]+|[ \t]*:[ \t]*)&?(?:'[a-z]+[ \t]+)?[A-Za-z][A-Za-z0-9_.]*(?:<[A-Za-z0-9_, ]*>)?"
-        rf"\??[ \t]*=[ \t]*(?:{_QUOTED_VALUE})",
+        rf"\??[ \t]*=[ \t]*(?:{QUOTED_VALUE})",
         "assignments",
         "assignment",
     ),
@@ -289,7 +161,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignment",
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
-        rf"|{KEY}\\?[\"']?[ \t]*{_OPERATOR}[ \t]*{_BLOCK}){_VALUE}",
+        rf"|{KEY}\\?[\"']?[ \t]*{OPERATOR}[ \t]*{BLOCK}){VALUE}",
         "assignments",
         "assignment",
     ),
@@ -298,7 +170,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "name_value",
         "password",
-        rf"\bname:[ \t]*[\"']?{KEY}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]*)?value:[ \t]*{_BLOCK}{_VALUE}",
+        rf"\bname:[ \t]*[\"']?{KEY}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]*)?value:[ \t]*{BLOCK}{VALUE}",
         "assignments",
         "assignment",
     ),
@@ -307,7 +179,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "quoted_pair",
         "password",
-        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?:\\[\"'])?(?P<v>{_value(_PAIRED + _BACKSLASH, 6)})[\"'\\]"
+        rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?:\\[\"'])?(?P<v>{value_of_class(PAIRED + BACKSLASH, 6)})[\"'\\]"
         r"(?P<more>[ \t]*,[ \t]*[\"'])?",
         "assignments",
         "keyed",
@@ -322,10 +194,10 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"<(?P<key>(?:[A-Za-z][A-Za-z0-9_.:-]{0,40})?(?i:passw(?:or)?d|pwd|pass|secret|token|key|passphrase"
         r"|pat|authorization|credentials?))"
         r"(?:[ \t][^<>\r\n]{0,200})?>[ \t]*(?:\r?\n[ \t]*)?"
-        rf"(?:(?P<v>{_XML_VALUE})|<!\[CDATA\[(?P<v3>{_CDATA_VALUE})\]\]>)"
+        rf"(?:(?P<v>{XML_VALUE})|<!\[CDATA\[(?P<v3>{CDATA_VALUE})\]\]>)"
         r"[ \t]*(?:\r?\n[ \t]*)?</"
         r"|<setting[ \t]+name=\"(?P<key2>[A-Za-z0-9_.:-]{1,60})\"[^<>\r\n]{0,100}>[ \t\r\n]*<value>"
-        rf"[ \t]*(?P<v2>{_XML_VALUE})[ \t]*</value>",
+        rf"[ \t]*(?P<v2>{XML_VALUE})[ \t]*</value>",
         "headers",
         "keyed",
     ),
@@ -333,7 +205,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "xml_add_key",
         "password",
         r"<add[ \t]+key=\"(?P<key>[A-Za-z0-9_.:-]{1,60})\"[ \t]+value=\""
-        rf"(?P<v>{_value(_ATTR, 6)})\"",
+        rf"(?P<v>{value_of_class(ATTR, 6)})\"",
         "headers",
         "keyed",
     ),
@@ -342,7 +214,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "hcl_variable",
         "password",
         r"\bvariable[ \t]+\"(?P<key>[A-Za-z0-9_-]{1,60})\"[ \t]*\{[^{}]{0,200}?\bdefault[ \t]*=[ \t]*\""
-        rf"(?P<v>{_DQ_VALUE})\"",
+        rf"(?P<v>{DQ_VALUE})\"",
         "headers",
         "keyed",
     ),
@@ -352,11 +224,11 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "statements",
         "password",
         r"\b(?i:identified)[ \t]+(?i:by)[ \t]+(?:(?i:password)[ \t]+)?['\"]"
-        rf"(?P<v>{_value(_PAIRED, 3)})['\"]"
+        rf"(?P<v>{value_of_class(PAIRED, 3)})['\"]"
         r"|\b(?i:ConvertTo-SecureString)[ \t]+(?:-String[ \t]+)?['\"]"
-        rf"(?P<v2>{_value(_PAIRED, 3)})['\"]"
+        rf"(?P<v2>{value_of_class(PAIRED, 3)})['\"]"
         r"|(?:^|\n)[ \t]*(?:requirepass|masterauth)[ \t]+"
-        rf"(?P<v3>{_value(_CONF, 4)})",
+        rf"(?P<v3>{value_of_class(CONF, 4)})",
         "headers",
         "url",
     ),
@@ -364,7 +236,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "wifi_qr",
         "password",
-        rf"\bWIFI:(?:[A-Z]:(?:[^;\\\r\n]|\\.)*;){{0,4}}P:(?P<v>{_WIFI_VALUE});",
+        rf"\bWIFI:(?:[A-Z]:(?:[^;\\\r\n]|\\.)*;){{0,4}}P:(?P<v>{WIFI_VALUE});",
         "headers",
         "url",
     ),
@@ -373,12 +245,12 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "netrc",
         "password",
         r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
-        rf"[ \t]+(?P<v>{_WORD_VALUE})",
+        rf"[ \t]+(?P<v>{WORD_VALUE})",
         "headers",
         "keyed",
     ),
-    # Passwords and keys in prose, after the word that names them (see _PROSE).
-    Rule("prose", "password", _PROSE, "headers", "prose"),
+    # Passwords and keys in prose, after the word that names them (see PROSE).
+    Rule("prose", "password", PROSE, "headers", "prose"),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     Rule(
         "bearer",
@@ -420,11 +292,11 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         # -p and -a carry the password itself, which cannot start like a placeholder; -u and
         # -U carry "user:password" or "user%password", checked after the separator.
         r"(?:^|[ \t])(?:(?P<flag>-p|-a)(?P<gap>=|[ \t]*)(?:'(?P<vsq>"
-        + _value(r"'\r\n", 3)
+        + value_of_class(r"'\r\n", 3)
         + r")'|\"(?P<vdq>"
-        + _value(r"\"\r\n", 3)
+        + value_of_class(r"\"\r\n", 3)
         + r")\"|(?P<vbare>"
-        + _value(r"\s'\"", 3, not_first=r"\-")
+        + value_of_class(r"\s'\"", 3, not_first=r"\-")
         + r"))|(?P<uflag>-u|-U|--user)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
         r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-][^\s'\"]{2,})))",
         "commands",
