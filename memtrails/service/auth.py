@@ -8,7 +8,7 @@ import hmac
 import json
 from collections.abc import Iterable
 from http.cookies import CookieError, SimpleCookie
-from urllib.parse import parse_qs
+from urllib.parse import quote_from_bytes, unquote_plus
 
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -59,6 +59,18 @@ _LOGIN_PAGE = (
     b"being the memory folder's <code>service.token</code>. It keeps a cookie for this "
     b"address, and these pages open.</p></html>"
 )
+_REFUSED = b"/login?refused=1"  # where a wrong token lands, the token gone from the address
+_REFUSED_PAGE = _LOGIN_PAGE.replace(
+    b"<p>",
+    b"<p>The token in that link is not this service's (an old link, or another folder's "
+    b"service?); it was dropped from the address.</p><p>",
+    1,
+)
+# Bytes kept as they are in the address a page is sent to once its token is dropped: the
+# URL's own punctuation and escapes; any other (a backslash, a space, a tab, a byte over
+# 127) is percent-encoded, so the address reads the same to every browser.
+_PATH_SAFE = b"/%:@!$&'()*+,;=-._~"
+_QUERY_SAFE = _PATH_SAFE + b"?"
 
 
 def error_body(status: int, message: str) -> bytes:
@@ -141,7 +153,10 @@ class Guard:
     - ``Authorization: Bearer <token>`` must carry the folder's token (401 otherwise).
       The web pages (every path outside ``/v1`` and ``/mcp``) also take the session cookie
       that ``GET /login?token=...`` sets (``HttpOnly; SameSite=Strict``); without either
-      they answer a short HTML page saying how to log in (401).
+      they answer a short HTML page saying how to log in (401). A page asked with
+      ``token=`` in its address (the login link, or any page's) is sent on (303) to the
+      same address without it, with the cookie when the token is right: the token never
+      stays in the address bar, the history or a Referer.
     - A declared body over :data:`MAX_BODY` is refused (413) before it is read.
     - Every answer carries :data:`SECURITY_HEADERS`.
     - A WebSocket handshake is refused: the service has none.
@@ -182,8 +197,9 @@ class Guard:
         headers = Headers(scope=scope)
         path = str(scope.get("path", ""))
         page = not path.startswith(_API)
-        refusal = self._refusal(headers, path, page, str(scope.get("method", "")))
-        if refusal is None and page and path == "/login":
+        query = bytes(scope.get("query_string", b""))
+        refusal = self._refusal(headers, path, page, str(scope.get("method", "")), query)
+        if refusal is None and page and (path == "/login" or _token_given(query) is not None):
             await self._login(scope, secured)
             return
         if refusal is not None:
@@ -197,26 +213,30 @@ class Guard:
         await self.app(scope, receive, secured)
 
     async def _login(self, scope: Scope, send: Send) -> None:
-        """``GET /login?token=T``: keep the session in a cookie and go to ``/``, the token
-        gone from the address bar (a wrong or missing token gets the login page)."""
-        query = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1"))
-        given = (query.get("token") or [""])[0].strip().encode()
-        if scope.get("method") != "GET" or not hmac.compare_digest(given, self._token):
-            await _send_page(send, 401, _LOGIN_PAGE)
+        """``GET /login?token=T``, or any page with ``token=T`` in its address: keep the
+        session in a cookie and send the browser on to the same address without the token
+        (``/`` for the login link), so that it leaves the address bar, the history and any
+        Referer. A wrong token is dropped the same way, without a cookie (the login link's
+        to a login page that says so); ``/login`` without a token is the login page."""
+        query = bytes(scope.get("query_string", b""))
+        given = _token_given(query)
+        if scope.get("method") not in ("GET", "HEAD") or given is None:
+            await _send_page(send, 401, _REFUSED_PAGE if _refused(query) else _LOGIN_PAGE)
             return
-        cookie = f"{self._cookie}={self._session.decode()}; HttpOnly; SameSite=Strict; Path=/"
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 303,
-                "headers": [
-                    (b"location", b"/"),
-                    (b"set-cookie", cookie.encode()),
-                    (b"cache-control", b"no-store"),
-                    (b"content-length", b"0"),
-                ],
-            }
-        )
+        right = hmac.compare_digest(given.strip().encode(), self._token)
+        if str(scope.get("path", "")) == "/login":
+            location = b"/" if right else _REFUSED
+        else:
+            location = _without_token(scope)
+        headers = [
+            (b"location", location),
+            (b"cache-control", b"no-store"),
+            (b"content-length", b"0"),
+        ]
+        if right:
+            cookie = f"{self._cookie}={self._session.decode()}; HttpOnly; SameSite=Strict; Path=/"
+            headers.append((b"set-cookie", cookie.encode()))
+        await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
 
     def _has_session(self, headers: Headers) -> bool:
@@ -229,7 +249,7 @@ class Guard:
         return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._session)
 
     def _refusal(
-        self, headers: Headers, path: str, page: bool, method: str
+        self, headers: Headers, path: str, page: bool, method: str, query: bytes
     ) -> tuple[int, str] | None:
         host = headers.get("host", "")
         if host.lower() not in self._hosts:
@@ -245,8 +265,8 @@ class Guard:
                 "requests made by other sites' pages are refused; open the page itself "
                 "(a link, the address bar)"
             )
-        if page and path == "/login":
-            return None  # it checks its own token
+        if page and (path == "/login" or _token_given(query) is not None):
+            return None  # _login checks the token, and takes it out of the address
         given = headers.get("authorization", "")
         scheme, _, credential = given.partition(" ")
         bearer = scheme.lower() == "bearer" and hmac.compare_digest(
@@ -266,3 +286,39 @@ class Guard:
             if too_large:
                 return 413, f"request body over {MAX_BODY} bytes"
         return None
+
+
+def _query_pairs(query: bytes) -> list[tuple[str, bytes]]:
+    """Return the query string's parameters as (decoded name, raw ``name=value`` piece)."""
+    out = []
+    for piece in query.split(b"&"):
+        if piece:
+            name = unquote_plus(piece.partition(b"=")[0].decode("latin-1"), "latin-1")
+            out.append((name, piece))
+    return out
+
+
+def _token_given(query: bytes) -> str | None:
+    """Return the first ``token`` parameter's value (None when there is none)."""
+    for name, piece in _query_pairs(query):
+        if name == "token":
+            return unquote_plus(piece.partition(b"=")[2].decode("latin-1"))
+    return None
+
+
+def _refused(query: bytes) -> bool:
+    return any(name == "refused" for name, _ in _query_pairs(query))
+
+
+def _without_token(scope: Scope) -> bytes:
+    """Return the request's own address, path and query, without its ``token`` parameters:
+    always a path on this service (``//host`` or ``/\\host`` would name another one)."""
+    raw = scope.get("raw_path") or str(scope.get("path", "/")).encode()
+    path = b"/" + bytes(raw).partition(b"?")[0].lstrip(b"/\\")
+    kept = b"&".join(
+        p for name, p in _query_pairs(bytes(scope.get("query_string", b""))) if name != "token"
+    )
+    location = quote_from_bytes(path, safe=_PATH_SAFE)
+    if kept:
+        location += "?" + quote_from_bytes(kept, safe=_QUERY_SAFE)
+    return location.encode()
