@@ -88,7 +88,10 @@ async def from_git(
     ``since_commit`` was given, the clone is shallow, a missing commit ended the walk, or
     (``all_branches``) a ref is damaged: its file names no object, or its object is not in
     the repository; such a ref is a :class:`RecordError` naming it, and the other refs are
-    walked. After a missing commit ended the walk, the old position (or none) is kept, so commits past it are read
+    walked. A damaged line of ``packed-refs`` (truncated, garbage), which makes git refuse
+    the whole file, is such an error too (``where``: the ref, or ``packed-refs line N``
+    when no name is left), and the other refs are read through a view of the repository
+    without it; with ``branch``, a walked ref lost that way is a ``SourceError``. After a missing commit ended the walk, the old position (or none) is kept, so commits past it are read
     once the repository is repaired.
 
     Args:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from ..._exceptions import SourceError
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._guard import RecordStep
 from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, header
+from ._refs import RefsView, packed_refs_damage, read_refs
 from ._repo import locate
 
 __all__ = ["History"]
@@ -65,9 +67,30 @@ class History:
         self.repo = locate(repo_path.expanduser(), source)
         self.source = source if source is not None else "git:" + self.repo.name
         self.all_branches = all_branches
+        # Refs lost to a damaged packed-refs file (git read the others from a view of the
+        # repository without them), each with why.
+        self.lost: dict[str, str] = {}
+        self.view: RefsView | None = None
+        try:
+            self._plan_walk(branch, since_commit, state)
+        except BaseException:
+            self.close()
+            raise
+
+    def _plan_walk(
+        self, branch: str, since_commit: str | None, state: Mapping[str, Any] | None
+    ) -> None:
+        all_branches = self.all_branches
         # A fresh `git init` has no commits: nothing to import, and nothing wrong.
-        code, refs, _ = self._run("for-each-ref", "--count=1", "--format=%(refname)")
-        self.empty = self._commits(["HEAD^{commit}"]) == [None] and not (code == 0 and refs)
+        code, refs, err = self._run("for-each-ref", "--count=1", "--format=%(refname)")
+        if code != 0 and packed_refs_damage(err):
+            self._use_view()
+            code, refs, _ = self._run("for-each-ref", "--count=1", "--format=%(refname)")
+        self.empty = (
+            self._commits(["HEAD^{commit}"]) == [None]
+            and not (code == 0 and refs)
+            and not self.lost
+        )
         # The refs walked, by name, and the commit each was at before the walk started:
         # the position saved at the end (never newer than what the walk read).
         self.heads: dict[str, str] = {}
@@ -100,6 +123,30 @@ class History:
             self.revs.append("^" + self._verify(since_commit, "since_commit"))
         self.broken = False  # set when a missing commit object ends the walk early
 
+    def _use_view(self) -> None:
+        """Read the refs by hand and walk a view of the repository that holds the whole ones."""
+        common = Path(self.repo.common_dir)
+        found = read_refs(common)
+        # Damage a loose ref overrides (as in git) loses nothing: no error for it.
+        self.lost = found.damaged
+        _, kind, _ = self._run("rev-parse", "--show-object-format")
+        self.view = RefsView(
+            Path(self.repo.git_dir), common, found.refs, sha256=kind.strip() == "sha256"
+        )
+        self.repo = replace(self.repo, git_dir=self.view.path, common_dir=self.view.path)
+
+    def close(self) -> None:
+        """Remove the view of a repository with damaged refs, if one was made."""
+        if self.view is not None:
+            self.view.close()
+
+    def _lost(self, rev: str) -> str | None:
+        """Say why a ref the user named was lost to a damaged packed-refs file, or None."""
+        for prefix in ("", "refs/", "refs/heads/", "refs/tags/", "refs/remotes/"):
+            if prefix + rev in self.lost:
+                return self.lost[prefix + rev]
+        return None
+
     def _all_heads(self) -> dict[str, str]:
         """Return every ref ``--all`` walks (stashes and notes left out) -> its commit; the
         damaged ones go into ``self.damaged``."""
@@ -108,6 +155,7 @@ class History:
             raise SourceError(self.source, f"cannot list the refs ({err})")
         for broken in _BROKEN_REF.finditer(err):
             self.damaged[broken.group(1)] = "its file does not name an object"
+        self.damaged.update(self.lost)
         # Stashes and notes are refs but not history anyone wrote as commits.
         names = [
             name
@@ -197,6 +245,16 @@ class History:
         if code != 0 or not _SHA.fullmatch(out.strip()):
             if rev == "HEAD":  # the default: say what HEAD is, for the user named nothing
                 raise SourceError(self.source, self._head_trouble())
+            lost = self._lost(rev)
+            if lost is not None:
+                raise SourceError(self.source, f"`{name}` {rev!r} is damaged ({lost})")
+            if self.lost:
+                damage = "; ".join(sorted(self.lost.values()))
+                raise SourceError(
+                    self.source,
+                    f"`{name}` {rev!r} is not a commit among the refs that can be read "
+                    f"(the refs file is damaged: {damage})",
+                )
             raise SourceError(self.source, f"`{name}` {rev!r} is not a commit in this repository")
         return out.strip()
 
@@ -213,7 +271,15 @@ class History:
         else:
             branch = ref.removeprefix("refs/heads/")
             code, out, err = self._run("for-each-ref", "--format=%(refname)", ref)
-            if code == 0 and not out.strip() and "broken" not in err:
+            if ref in self.lost:
+                what = f"HEAD is on branch {branch!r}, which is damaged ({self.lost[ref]})"
+            elif self.lost and code == 0 and not out.strip():
+                damage = "; ".join(sorted(self.lost.values()))
+                what = (
+                    f"HEAD is on branch {branch!r}, which is not among the refs that can be "
+                    f"read (the refs file is damaged: {damage})"
+                )
+            elif code == 0 and not out.strip() and "broken" not in err:
                 what = f"HEAD is on branch {branch!r}, which has no commits yet (new or orphan)"
             else:
                 what = f"HEAD is on branch {branch!r}, which is damaged (names no commit)"
@@ -259,13 +325,25 @@ class History:
             return RecordError(self.source, commit.sha, f"unreadable commit ({exc})", id=commit.sha)
 
     def items(self) -> Iterator[Item]:
+        try:
+            yield from self._items()
+        finally:
+            self.close()
+
+    def _items(self) -> Iterator[Item]:
         for name, why in sorted(self.damaged.items()):
-            yield RecordError(
-                self.source,
-                name,
-                f"the ref is damaged ({why}): the commits only it reaches were not read; "
-                f"repair it, or delete it (`git update-ref -d {name}`) if it is not needed",
-            )
+            if name.startswith("refs/"):
+                reason = (
+                    f"the ref is damaged ({why}): the commits only it reaches were not read; "
+                    f"repair it, or delete it (`git update-ref -d {name}`) if it is not needed"
+                )
+            else:  # a line of packed-refs that names no ref: which one it held is lost
+                reason = (
+                    f"the refs file is damaged ({why}): git cannot read it, so the other refs "
+                    "were read without it; the commits only its ref reached were not read; "
+                    "repair or remove the line"
+                )
+            yield RecordError(self.source, name, reason)
         # No head at all (every ref damaged): git log given nothing would walk HEAD instead.
         if self.heads and not (self.empty or self.nothing_new):
             yield from self._walk()
