@@ -42,6 +42,7 @@ from ..records import At, Item, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._jsonl_source import bounded_lines
 from ._shared import Closing, as_generator, default_source, too_long_number
+from ._transcript_text import file_lines, line_text, sniff, strip_bom
 from .contract import resumable_importer
 
 __all__ = [
@@ -61,9 +62,12 @@ _CONTEXT_TAGS = ("<environment_context>", "<user_instructions>", "<permissions i
 
 
 def _first_object(head: bytes) -> Any:
-    line = head.split(b"\n", 1)[0]
+    codec, bom = sniff(head)
+    if codec != "utf-8":  # UTF-16: its first line, as UTF-8 (a torn last unit left out)
+        head = head[bom : len(head) - len(head) % 2].decode(codec, "replace").encode()
+    line = strip_bom(head.split(b"\n", 1)[0])
     try:
-        return json.loads(line)
+        return line_text(line)
     except ValueError:
         return None
 
@@ -297,7 +301,7 @@ def _line_item(
     """Return line ``n``'s turn, None when it is no turn, or the error saying why it is no line."""
     where = f"{session.rel}: line {n}"
     try:
-        line = json.loads(raw)
+        line = line_text(raw)
     except RecursionError:
         return RecordError(source, where, "not a transcript line: nested too deeply to read")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -354,11 +358,16 @@ def _read(
                     session.restore(mark[3])
                     resumed = True
                     skipped += turns
+                codec, _ = sniff(f.read(_SAMPLE))
                 f.seek(start)
                 offset = start
                 # Bounded (a longer line is read past, never held), and lines ended with a
-                # lone CR read as their LF twins, at the same offsets.
-                for raw, length in bounded_lines(f, limit):
+                # lone CR read as their LF twins, at the same offsets; UTF-16 read as UTF-8,
+                # each line's length that of its bytes in the file.
+                utf16 = codec != "utf-8"
+                lines = file_lines(f, codec, limit) if utf16 else bounded_lines(f, limit)
+                longest = 2 * limit if utf16 else limit
+                for raw, length in lines:
                     # A last line ended by a lone CR is whole (JSON holds no raw CR in a
                     # string), as bounded_lines cannot tell from a file of one such line.
                     if not raw.endswith((b"\n", b"\r")):
@@ -366,14 +375,16 @@ def _read(
                     offset += length
                     line_no += 1
                     where = f"{rel}: line {line_no}"
-                    if length > limit:
+                    if length > longest:
                         yield RecordError(
                             source,
                             where,
-                            f"line of {length:,} bytes is over {limit:,} "
-                            "(Limits.max_line_bytes); not read",
+                            f"line of {length:,} bytes is over {longest:,} (Limits."
+                            f"max_line_bytes{', twice in UTF-16' if utf16 else ''}); not read",
                         )
                         continue
+                    if line_no == 1:
+                        raw = strip_bom(raw)
                     if not raw.strip():
                         continue
                     item = _TURN.run(source, where, _line_item, session, raw, line_no, source)
@@ -428,7 +439,10 @@ async def from_agent_transcripts(
     written) is left for the next run. Such a run is incremental (no pruning).
 
     Lines end with LF, CRLF or a lone CR. A line longer than ``limits.max_line_bytes``
-    (default: ``Limits()``) is an error naming it, read past without being held.
+    (default: ``Limits()``) is an error naming it, read past without being held. A file
+    saved in UTF-16 (with or without a byte order mark: told by its NULs) or UTF-8 with a
+    BOM reads as one in UTF-8; a line that is not valid UTF-8 reads in the charset it
+    looks like, most often Windows-1252.
 
     Raises:
         SourceError: the path does not exist.
