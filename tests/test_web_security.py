@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
-from starlette.types import Message, Scope
+from starlette.types import ASGIApp, Message, Scope
 
 from memtrails import Memory
 from memtrails.service.app import build_app
@@ -155,3 +155,72 @@ async def _raw_get(http: httpx.AsyncClient, path: str, raw_path: str, query: str
     return httpx.Response(
         started[0]["status"], headers=list(started[0]["headers"]), content=b"".join(body)
     )
+
+
+@pytest.fixture
+async def app(tmp_path: Path) -> AsyncIterator[ASGIApp]:
+    async with (
+        Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory,
+        Jobs(memory) as jobs,
+    ):
+        yield build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
+
+
+async def login_cookie(
+    app: ASGIApp, base: str = BASE, peer: str = "127.0.0.1", headers: dict[str, str] | None = None
+) -> set[str]:
+    transport = httpx.ASGITransport(app=app, client=(peer, 50000))
+    async with httpx.AsyncClient(transport=transport, base_url=base) as client:
+        response = await client.get("/login", params={"token": TOKEN}, headers=headers)
+    assert response.status_code == 303
+    return cookie_attributes(response)
+
+
+STRICT = {"httponly", "samesite=strict", "path=/"}
+
+
+async def test_the_cookie_is_secure_when_the_service_is_reached_over_tls(app: ASGIApp) -> None:
+    plain = await login_cookie(app)
+    assert plain == STRICT  # plain HTTP on loopback: a Secure cookie would not be kept
+    served_tls = await login_cookie(app, base=f"https://127.0.0.1:{PORT}")
+    assert served_tls == STRICT | {"secure"}
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Forwarded-Proto": "https"},
+        {"X-Forwarded-Proto": "http, https"},  # the proxy nearest the service says last
+        {"Forwarded": 'for=198.51.100.7;proto=https;host="memory.example"'},
+    ],
+)
+async def test_a_local_tls_proxy_gets_a_secure_cookie(
+    app: ASGIApp, headers: dict[str, str]
+) -> None:
+    assert await login_cookie(app, headers=headers) == STRICT | {"secure"}
+    assert await login_cookie(app, peer="::1", headers=headers) == STRICT | {"secure"}
+
+
+async def test_the_forwarded_scheme_is_believed_only_from_this_machine(app: ASGIApp) -> None:
+    """A client elsewhere (a service bound with --allow-remote) cannot choose the cookie's
+    attributes by sending the proxy's header itself; nor does a proxy saying http."""
+    remote = await login_cookie(app, peer="203.0.113.9", headers={"X-Forwarded-Proto": "https"})
+    assert remote == STRICT
+    told_http = await login_cookie(app, headers={"X-Forwarded-Proto": "https, http"})
+    assert told_http == STRICT
+
+
+async def test_a_page_of_the_service_over_tls_is_its_own_origin(app: ASGIApp) -> None:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(
+        transport=transport, base_url=f"https://127.0.0.1:{PORT}", cookies={}
+    ) as client:
+        own = await client.get(
+            "/sources",
+            headers={"Origin": f"https://127.0.0.1:{PORT}", "Cookie": COOKIE},
+        )
+        assert own.status_code == 200
+        other = await client.get(
+            "/sources", headers={"Origin": "https://evil.example", "Cookie": COOKIE}
+        )
+        assert other.status_code == 403

@@ -152,7 +152,8 @@ class Guard:
       same site, and its requests would carry the session cookie.
     - ``Authorization: Bearer <token>`` must carry the folder's token (401 otherwise).
       The web pages (every path outside ``/v1`` and ``/mcp``) also take the session cookie
-      that ``GET /login?token=...`` sets (``HttpOnly; SameSite=Strict``); without either
+      that ``GET /login?token=...`` sets (``HttpOnly; SameSite=Strict``, and ``Secure``
+      when the browser reached the service over TLS: see ``_over_tls``); without either
       they answer a short HTML page saying how to log in (401). A page asked with
       ``token=`` in its address (the login link, or any page's) is sent on (303) to the
       same address without it, with the cookie when the token is right: the token never
@@ -176,7 +177,8 @@ class Guard:
         names = {host, *LOOPBACK} if host in LOOPBACK else {host}
         bracketed = {f"[{n}]" if ":" in n else n for n in names}
         self._hosts = {f"{n}:{port}" for n in bracketed} | (bracketed if port == 80 else set())
-        self._origins = {f"http://{h}" for h in self._hosts}
+        # Its pages over TLS (served so, or through a proxy that keeps Host) are its own too.
+        self._origins = {f"{scheme}://{h}" for h in self._hosts for scheme in ("http", "https")}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -235,6 +237,8 @@ class Guard:
         ]
         if right:
             cookie = f"{self._cookie}={self._session.decode()}; HttpOnly; SameSite=Strict; Path=/"
+            if _over_tls(scope):
+                cookie += "; Secure"  # never sent again over plain HTTP
             headers.append((b"set-cookie", cookie.encode()))
         await send({"type": "http.response.start", "status": 303, "headers": headers})
         await send({"type": "http.response.body", "body": b""})
@@ -286,6 +290,30 @@ class Guard:
             if too_large:
                 return 413, f"request body over {MAX_BODY} bytes"
         return None
+
+
+def _over_tls(scope: Scope) -> bool:
+    """Tell whether the browser reached the service over TLS: served with TLS itself (or
+    uvicorn believed its proxy: ``FORWARDED_ALLOW_IPS``, 127.0.0.1 unless set), or a proxy
+    on this machine (the request comes from a loopback address) says so, in
+    ``X-Forwarded-Proto`` or ``Forwarded: proto=``, the proxy nearest the service saying
+    last. Anyone else's word is not taken: a client elsewhere may send those headers itself.
+    """
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    client = scope.get("client")
+    if not client or str(client[0]) not in LOOPBACK:
+        return False
+    headers = Headers(scope=scope)
+    proto = headers.get("x-forwarded-proto")
+    if proto is not None:
+        return proto.rsplit(",", 1)[-1].strip().lower() == "https"
+    last = headers.get("forwarded", "").rsplit(",", 1)[-1]
+    for pair in last.split(";"):
+        name, _, value = pair.partition("=")
+        if name.strip().lower() == "proto":
+            return value.strip().strip('"').lower() == "https"
+    return False
 
 
 def _query_pairs(query: bytes) -> list[tuple[str, bytes]]:
