@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
@@ -15,6 +17,7 @@ from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
+from ._unknown import unknown_content
 from .contract import Opening, resumable
 from .files._entries import file_id
 from .files._ignore import UNREADABLE_FOLDER, kept_tree
@@ -25,11 +28,9 @@ __all__ = ["Part", "close_parts", "detect_kind", "open_path", "plan", "sniff"]
 
 
 def _expected() -> str:
-    return (
-        "expected one of: "
-        + "; ".join(f"{spec.kind} ({spec.summary})" for spec in importers())
-        + "; --kind says which"
-    )
+    # The kinds one file can be read as (a Maildir is a folder).
+    *most, last = [spec.kind for spec in importers() if spec.piped or spec.file is not None]
+    return f"--kind reads it as {', '.join(most)} or {last}"
 
 
 def _folder_kind(path: Path) -> str | None:
@@ -79,6 +80,35 @@ def _sniff_input(stream: Input) -> str | None:
     return kind
 
 
+def _no_kind(stream: Input) -> SourceError:
+    """Say that an input is of no kind: what it holds instead, and what reads it."""
+    try:
+        head = stream.head()
+    except (OSError, EOFError, ValueError):
+        head = b""
+    what, kind_reads = unknown_content(head, stream.compression, Path(stream.given).name)
+    then = f"; {_expected()}" if kind_reads else ""
+    return SourceError(stream.given, f"not a kind memtrails reads: {what}{then}")
+
+
+def _missing(path: Path) -> str:
+    """Say why a path that does not exist is not there: missing, or a link that leads nowhere."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself): nothing to read"
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR) and exc.strerror:
+            return f"cannot read: {exc.strerror}"
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {target}, which does not exist"
+    return "no such file or folder"
+
+
 def detect_kind(path: Path | Input) -> str:
     """Return the kind of a path (one the registry knows), looking at its first bytes if needed.
 
@@ -91,10 +121,10 @@ def detect_kind(path: Path | Input) -> str:
     if isinstance(path, Input):
         kind = _sniff_input(path)
         if kind is None:
-            raise SourceError(path.given, f"not a kind memtrails reads: {_expected()}")
+            raise _no_kind(path)
         return kind
     if not path.exists():
-        raise SourceError(str(path), "no such file or folder")
+        raise SourceError(str(path), _missing(path))
     if path.is_dir():
         return _folder_kind(path) or "files"
     for spec in importers():
@@ -102,8 +132,8 @@ def detect_kind(path: Path | Input) -> str:
             return spec.kind
     with open_input(path) as stream:
         kind = _sniff_input(stream)
-    if kind is None:
-        raise SourceError(str(path), f"not a kind memtrails reads: {_expected()}")
+        if kind is None:
+            raise _no_kind(stream)
     return kind
 
 
@@ -274,6 +304,7 @@ def _file_kind(file: Path) -> str | None:
             kind = sniff(head, strip_compression(name)) if head else None
             actually_compressed = stream.compression is not None
             damage = stream.damage
+            what, kind_reads = unknown_content(head, stream.compression, name)
     except (SourceError, OSError, EOFError, ValueError) as exc:
         return f"skip:cannot read it: {exc}" if compressed else "files"
     if kind is None and damage is not None:
@@ -283,7 +314,8 @@ def _file_kind(file: Path) -> str | None:
         # or not (``a.eml.gz``): read as mail, as the same file given alone is.
         return kind
     if compressed or actually_compressed:
-        return "skip:compressed, and what it holds is neither mail nor JSON Lines"
+        then = "; add it alone with --kind to read it as one kind" if kind_reads else ""
+        return f"skip:compressed, and what it holds is neither mail nor JSON Lines: {what}{then}"
     return "files"
 
 
