@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,7 +14,7 @@ from .._exceptions import SourceError
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import overall_bar, progress_bar
-from ..records import KEPT_ERRORS, ImportReport, MemoryRecord
+from ..records import KEPT_ERRORS, ImportReport, MemoryRecord, RecordError
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -150,16 +151,20 @@ async def add(
         return _show(routed, as_json, quiet, home or default_home())
     plans: list[list[Part]] = []
     notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
+    unread: list[tuple[Path, SourceError]] = []  # inputs of no kind (or missing): one error each
     git_hint(paths, git_repos)
     try:
         for path in paths:  # fail before opening the memory
             try:
                 plans.append(plan(str(path), kind=kind, name=name))
-            except SourceError:
+            except SourceError as exc:
                 note = note_of(path) if kind is None else None
                 if note is None:
-                    raise
-                notes.append(note)
+                    unread.append((path, exc))
+                else:
+                    notes.append(note)
+        if unread and not (plans or notes or git_repos or gone):
+            raise _nothing_to_read(unread)  # nothing else to do: fail before opening the memory
         for repo in git_repos:
             git_source(repo)  # not a repository: fail before the memory folder is created
     except BaseException:
@@ -167,6 +172,8 @@ async def add(
             close_parts(planned)
         raise
     total = ImportReport()
+    for path, failure in unread:  # the other inputs go on; the report counts and names these
+        total.add_error(_unread(path, failure, name))
 
     show = not (as_json or quiet)
     opened: list[Any] = []  # the memory, once open: its saved positions size the counts
@@ -226,6 +233,27 @@ async def add(
         for planned in plans:
             close_parts(planned)
     _show(total, as_json, quiet, home or default_home())
+
+
+def _nothing_to_read(unread: list[tuple[Path, SourceError]]) -> SourceError:
+    """The one error of an ``add`` whose every input is of no kind: each one's, in one line."""
+    if len(unread) == 1:
+        return unread[0][1]
+    first = unread[0][1]
+    others = "; ".join(str(exc) for _, exc in unread[1:])
+    return SourceError(first.source, f"{first.reason} (and {len(unread) - 1} more: {others})")
+
+
+def _unread(path: Path, exc: SourceError, name: str | None) -> RecordError:
+    """The error record of an input that ``add`` cannot read, its source named as a read
+    of it would have been (``--name``, else its resolved path)."""
+    from ..importers._shared import default_source
+
+    try:
+        source = name or default_source(str(path))
+    except (OSError, RuntimeError):  # a link that loops cannot be resolved
+        source = os.path.abspath(path)
+    return RecordError(source, str(path), exc.reason)
 
 
 def _show(report: ImportReport, as_json: bool, quiet: bool, home: Path) -> None:
