@@ -36,7 +36,8 @@ Assignments (kind ``password``): a key ending in password, passwd, pwd, pw, pass
 token, api_key/apikey/api-key, access_key, private_key, secret_key or authorization (with
 an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
 ``:``, ``=>``, ``:=``, ``==``, make's ``::=``/``:::=``/``?=``/``+=``, PHP's ``.=`` or a
-space after ``--key``, then a value, quoted (backticks too) or bare; a type may stand
+space after ``--key`` or after a command that sets a variable (``set -x KEY``, ``setx``,
+``setenv``, ``Set-Item Env:KEY``), then a value, quoted (backticks too) or bare; a type may stand
 between the name and ``=`` when the value is quoted (``var xToken string = "..."``,
 ``val apiKey: String = "..."``). Any other name ending in "key" (``STRIPE_KEY``,
 ``app.api.key``, ``apiMaticKey``, ``Key`` in a log line) needs a random value (16+

@@ -342,7 +342,7 @@ def _command(
 def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`keys.accept_keyed`)."""
     vs, ve, group = first_set(sp, g, ("vdq", "vsq", "vbt", "vesc", "vbare"))
-    ks, ke, _ = first_set(sp, g, ("key", "fkey"))
+    ks, ke, _ = first_set(sp, g, ("key", "fkey", "skey"))
     if buf[max(ks - 3, 0) : ks] == b"://":
         return  # the user of scheme://user:pass@host: the url-password rule's business
     if buf[ks - 1 : ke + 1] == b"[secret:":

@@ -26,6 +26,7 @@ __all__ = [
     "PAIRED",
     "PROSE_QUOTED",
     "QUOTED_VALUE",
+    "SET_COMMAND",
     "SQ",
     "SQ_VALUE",
     "URL",
@@ -137,3 +138,13 @@ OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 # A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
 # value indented on the next line; the engine takes the lines indented as far after it too).
 BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+
+# Commands that set an environment variable from a name and a value with a space between:
+# fish's set -x/-gx/-Ux/--export NAME VALUE, csh's and launchctl's setenv NAME VALUE,
+# Windows' setx [/M] NAME VALUE [/M], PowerShell's Set-Item [-Path] Env:NAME [-Value] VALUE,
+# gh's secret set NAME --body VALUE. The value gets an assignment's checks ("$PATH", a path,
+# a word is no secret).
+SET_COMMAND = (
+    r"\b(?:set|setx|setenv|Set-Item)[ \t]+(?:[-/][A-Za-z-]+[ \t]+){0,4}(?i:env:)?"
+    rf"{KEY.replace('<key>', '<skey>')}[ \t]+(?:(?:-Value|--body|-b)(?:[ \t]+|=)?)?"
+)

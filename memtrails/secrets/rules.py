@@ -17,6 +17,7 @@ from .pieces import (
     OPERATOR,
     PAIRED,
     QUOTED_VALUE,
+    SET_COMMAND,
     URL,
     VALUE,
     WIFI_VALUE,
@@ -44,8 +45,9 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: escapes and hashed asset names kept; 6: secrets inside percent-encoded runs and
 #: base64-wrapped text, password and key words of more languages, an AWS secret key after
 #: its key id or aws configure's prompt, XML CDATA values, PEM blocks with "\\n" or spaces
-#: for line breaks, a cookie's value in a Cookie or Set-Cookie header).
-RULES_VERSION: Final = 6
+#: for line breaks, a cookie's value in a Cookie or Set-Cookie header; 7: the value of a
+#: command that sets a variable with a space, set -x NAME value, setx, setenv).
+RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -155,12 +157,13 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignments",
         "assignment",
     ),
-    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose; and
-    # command-line flags: --password hunter2, --api-key=... (one rule: a smaller program).
+    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose;
+    # command-line flags: --password hunter2, --api-key=...; and the commands that set a
+    # variable with a space: set -x KEY value, setx, setenv (one rule: a smaller program).
     Rule(
         "assignment",
         "password",
-        rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)"
+        rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)|{SET_COMMAND}"
         rf"|{KEY}\\?[\"']?[ \t]*{OPERATOR}[ \t]*{BLOCK}){VALUE}",
         "assignments",
         "assignment",

@@ -1,0 +1,107 @@
+"""Secrets that a layout gives away without an assignment's operator: generated cases.
+
+Each class of layout is generated from a fixed seed: labels, separators, quoting and values
+vary, and every generated secret must be gone while the words around it stay.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from memtrails.secrets import scrub_text
+
+_SYMBOLS = "!#%&*+-_.@^~"
+
+
+def password(rng: random.Random) -> str:
+    """Return a password of 8-16 characters with letters, a digit and perhaps a symbol."""
+    size = rng.randint(8, 16)
+    chars = [rng.choice(string.ascii_letters + string.digits + _SYMBOLS) for _ in range(size)]
+    chars[0] = rng.choice(string.ascii_letters)
+    chars[rng.randrange(1, size)] = rng.choice(string.digits)
+    return "".join(chars)
+
+
+def token(rng: random.Random, size: int = 0) -> str:
+    """Return a random token of 20-40 letters and digits, both cases and a digit in it."""
+    size = size or rng.randint(20, 40)
+    chars = [rng.choice(string.ascii_letters + string.digits) for _ in range(size)]
+    chars[:3] = [rng.choice(string.ascii_lowercase), rng.choice(string.ascii_uppercase), "7"]
+    rng.shuffle(chars)
+    return "".join(chars)
+
+
+def assert_gone(text: str, secret: str, *kept: str) -> None:
+    """Assert that ``secret`` is scrubbed from ``text`` and the words in ``kept`` stay."""
+    out, found = scrub_text(text)
+    assert secret not in out, text
+    assert found, text
+    for word in kept:
+        assert word in out, (text, out)
+
+
+def assert_kept(text: str) -> None:
+    """Assert that ``text`` comes out unchanged."""
+    out, found = scrub_text(text)
+    assert (out, dict(found)) == (text, {})
+
+
+_SET_COMMANDS = (
+    "set -x {name} {value}",
+    "set -gx {name} {value}",
+    "set -Ux {name} {value}",
+    "set --export --global {name} {value}",
+    "setx {name} {value}",
+    "setx {name} {value} /M",
+    "setx /M {name} {value}",
+    "setenv {name} {value}",
+    "launchctl setenv {name} {value}",
+    "Set-Item -Path Env:{name} -Value {value}",
+    "Set-Item Env:{name} {value}",
+    "gh secret set {name} --body {value}",
+    "$env:{name} = {value}",
+    "declare -x {name}={value}",
+)
+_SECRET_NAMES = (
+    "DB_PASSWORD",
+    "GITHUB_PASSWORD",
+    "API_TOKEN",
+    "SLACK_BOT_TOKEN",
+    "AWS_SECRET_ACCESS_KEY",
+    "STRIPE_SECRET_KEY",
+    "clientSecret",
+    "SECRET_KEY",
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_value_set_by_a_shell_command_goes(seed: int) -> None:
+    """fish's set -x, setx, setenv, Set-Item Env:, gh secret set: the value after the name."""
+    rng = random.Random(seed)
+    for form in _SET_COMMANDS:
+        name = rng.choice(_SECRET_NAMES)
+        secret = password(rng) if "PASSWORD" in name else token(rng)
+        quote = rng.choice(["", "'", '"'])
+        text = form.format(name=name, value=f"{quote}{secret}{quote}")
+        assert_gone(rng.choice(["", "$ ", "> "]) + text, secret, name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "set -x PATH /usr/local/bin $PATH",
+        "set -x EDITOR vim",
+        "set -gx TOKEN_FILE /home/me/.token",
+        'setx PATH "%PATH%;C:\\bin"',
+        "set -x GOPATH $HOME/go",
+        "setenv DB_PASSWORD $DB_PASSWORD_FROM_VAULT",
+        "set -x API_TOKEN (cat ~/.config/token)",
+        "we set token limits per user",
+        "reset password hint",
+    ],
+)
+def test_a_shell_command_without_a_secret_stays(text: str) -> None:
+    assert_kept(text)
