@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ...dates import parse_date
 from ...records import At, MemoryRecord, RecordError
 from .._input import read_file
 from ..documents import DocumentReader
@@ -17,6 +16,7 @@ from ..documents._html import tidy
 from .attachments import read_attachments
 from .book import MailBook
 from .charsets import guess_charset, python_codec
+from .dates import mail_date
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .mime import Collected, parse, walk
 from .parts import charset
@@ -76,6 +76,10 @@ def message_to_item(
     bytes with CRLF turned into LF (so the same message saved by different tools hashes alike).
     With ``book`` (one per pass over a source), the thread is found over every message the
     pass has met (see :class:`MailBook`); ids are made distinct by ``book.place``.
+
+    The time is the Date header's, read as mailers write it (:func:`.dates.mail_date`: zone
+    names; no zone read as UTC; a 1970 or far-future date is junk), else none. A Date
+    header that gave no time is kept as written in ``meta["date_raw"]``.
     """
     try:
         return _convert(raw, source, where, meta or {}, book, documents)
@@ -194,17 +198,11 @@ def _convert(
         named += [r for r in refs(raw_header(msg, "in-reply-to")) if r not in named]
         thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
-    at: At | None = None
     date_raw = decode_header(raw_header(msg, "date"), hint)
-    if date_raw:
-        ms = parse_date(date_raw)
-        if ms is not None:
-            try:
-                at = At(ms)
-            except ValueError:
-                at = None
-        if at is None:
-            meta["date_raw"] = date_raw
+    ms = mail_date(date_raw) if date_raw else None
+    at = At(ms) if ms is not None else None
+    if date_raw and at is None:
+        meta["date_raw"] = date_raw  # the Date header as written, when it is no time
     for name in ("to", "cc"):
         values = addresses(raw_headers(msg, name), hint)
         if values:
