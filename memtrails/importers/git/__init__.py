@@ -84,6 +84,12 @@ async def from_git(
     their branch), and a deleted ref is not either (its saved commit is still left out
     while git keeps it).
 
+    Every work tree of a repository is one source (:func:`git_source`), each with its own
+    ``HEAD``: a linked one's is saved as ``worktrees/<id>/HEAD``. The saved ``HEAD`` of
+    another work tree is kept in the position, and its commits left out as known; while
+    there is one, a walk is not ``complete`` (a prune must not forget the commits only
+    that work tree reaches). A linked work tree removed since is dropped from it.
+
     A full walk is ``complete`` (a prune may forget commits no longer reachable) unless
     ``since_commit`` was given, the clone is shallow, a missing commit ended the walk, or
     (``all_branches``) a ref is damaged: its file names no object, or its object is not in

@@ -22,6 +22,8 @@ _STUCK_AT = re.compile(r"parents of commit ([0-9a-f]{40})")
 # name holds no space, so "; " (how the error lines are joined) ends it.
 _BROKEN_REF = re.compile(r"ignoring (?:broken ref|ref with broken name) (.+?)(?=; |$)")
 _ALL_LINES = 1 << 30
+# The key of a work tree's HEAD in a saved position: the main one's, or a linked one's.
+_HEAD_KEY = re.compile(r"HEAD|worktrees/[^/]+/HEAD")
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
 _BAD_STATE = "the saved position is not one this version reads"
 _COMMIT = RecordStep("git", "commit")
@@ -71,6 +73,11 @@ class History:
         # repository without them), each with why.
         self.lost: dict[str, str] = {}
         self.view: RefsView | None = None
+        self.common = Path(self.repo.common_dir)  # the repository's, not a view's
+        # Every work tree of a repository is one source; each has its own HEAD, saved
+        # under its own key.
+        worktree = self.repo.worktree
+        self.head_key = "HEAD" if worktree is None else f"worktrees/{worktree}/HEAD"
         try:
             self._plan_walk(branch, since_commit, state)
         except BaseException:
@@ -105,13 +112,15 @@ class History:
             # Every ref's commit by name, not `--all`: one damaged ref would stop it all.
             self.revs += sorted(set(self.heads.values()))
         elif not (self.empty and branch == "HEAD"):
-            self.heads[branch] = self._verify(branch, "branch")
-            self.revs.append(self.heads[branch])
+            key = self.head_key if branch == "HEAD" else branch
+            self.heads[key] = self._verify(branch, "branch")
+            self.revs.append(self.heads[key])
         shallow_file = Path(self.repo.common_dir) / "shallow"
         self.shallow: frozenset[str] = frozenset(
             shallow_file.read_text().split() if shallow_file.is_file() else ()
         )
         self.saved, self.saved_shallow, self.why = _saved_heads(state)
+        self.carried = self._carried()
         known = self._plan() if self.saved else None
         self.mode = "full" if known is None else "incremental"
         self.revs += ["^" + sha for sha in sorted(known or ())]
@@ -168,7 +177,7 @@ class History:
         for k, name in enumerate(names):
             (_, itself), (sha, kind) = found[2 * k], found[2 * k + 1]
             if kind == "commit":
-                heads[name] = sha
+                heads[self.head_key if name == "HEAD" else name] = sha
             elif itself == "missing" and name != "HEAD":  # an unborn HEAD is no damage
                 self.damaged[name] = "it points at an object that is not in the repository"
             # Else a ref to a tree or a blob (rare tags): no history.
@@ -198,7 +207,7 @@ class History:
         """Return the commits the last run covered (to leave out of the walk), or None when
         the walk must be full; ``self.why`` then says why."""
         walked = [name for name in self.heads if name in self.saved]
-        if self.heads and not walked:
+        if self.heads and not walked and not self.carried:
             self.why = "no position saved for " + ", ".join(sorted(self.heads))
             return None
         deepened = sorted(self.saved_shallow - self.shallow)
@@ -214,7 +223,7 @@ class History:
         present = {sha for sha, found in zip(shas, self._commits(shas), strict=True) if found}
         for name in walked:
             old, new = self.saved[name], self.heads[name]
-            if old == new or (self.all_branches and name == "HEAD"):
+            if old == new or (self.all_branches and _HEAD_KEY.fullmatch(name)):
                 # With every ref walked, HEAD moving (a checkout) drops nothing from the
                 # history: what it pointed at is still under its branch, or, if detached,
                 # gone as a deleted branch would be.
@@ -237,6 +246,18 @@ class History:
         # Every commit reachable from a saved head was read by the last run, including the
         # heads of refs deleted since (while git still has them).
         return present
+
+    def _carried(self) -> dict[str, str]:
+        """Return the saved HEADs of the repository's other work trees (imported by their
+        own paths), kept in the position: their commits are known, and no prune may forget
+        them. A linked work tree removed since is dropped."""
+        carried: dict[str, str] = {}
+        for name, sha in self.saved.items():
+            if name in self.heads or name == self.head_key or not _HEAD_KEY.fullmatch(name):
+                continue
+            if name == "HEAD" or (self.common / "worktrees" / name.split("/")[1]).is_dir():
+                carried[name] = sha
+        return carried
 
     def _verify(self, rev: str, name: str) -> str:
         code, out, _ = self._run(
@@ -355,10 +376,12 @@ class History:
         # After a break, commits past it were never read: keep the old position (or none),
         # so the next run reads them once the repository is repaired.
         heads, shallow = (
-            (self.saved, self.saved_shallow) if self.broken else (self.heads, self.shallow)
+            (self.saved, self.saved_shallow)
+            if self.broken
+            else ({**self.carried, **self.heads}, self.shallow)
         )
         complete = self.mode == "full" and not (
-            self.partial or self.broken or self.shallow or self.damaged
+            self.partial or self.broken or self.shallow or self.damaged or self.carried
         )
         state: dict[str, Any] = {"heads": dict(heads)}
         if shallow:  # the edges seen, to tell a clone deepened since (see _plan)

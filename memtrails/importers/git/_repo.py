@@ -47,7 +47,10 @@ class Repository:
     exe: str
     git_dir: str  # absolute: the folder git calls the repository (``.git``, or a bare one)
     common_dir: str  # absolute: shared by every work tree of the repository (refs, shallow)
-    name: str  # the work tree's top folder, or the git dir when there is no work tree
+    name: str  # the main work tree's top folder, or the git dir when there is no work tree
+    # A linked work tree's name in the repository (``.git/worktrees/<id>``), None for the
+    # main one: each work tree has its own HEAD.
+    worktree: str | None = None
 
     def run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
         """Run a git command on this repository (``keep``: how many lines of errors to keep)."""
@@ -57,16 +60,21 @@ class Repository:
 def locate(path: Path, source: str | None = None) -> Repository:
     """Find the repository at ``path`` as ``git -C path`` would.
 
-    A work tree, a folder inside one, its ``.git`` folder, a bare repository (with or
-    without a ``config`` file) and a linked work tree all work. The name is the resolved
-    top folder of the work tree, so ``repo`` and ``repo/.git`` are one source; a bare
-    repository is named by its resolved git dir.
+    A work tree, a folder inside one, its ``.git`` folder (or ``.git`` file), a bare
+    repository (with or without a ``config`` file), a submodule and a linked work tree all
+    work. The name is the resolved top folder of the work tree, so ``repo`` and
+    ``repo/.git`` are one source, and so are a submodule's folder and its git dir
+    (``.git/modules/<name>``); a linked work tree (by its folder or its
+    ``.git/worktrees/<id>``) is named as its main work tree is, for it is the same
+    repository; a bare repository is named by its resolved git dir.
 
     Raises:
         SourceError: the path is missing, git is not installed, or git cannot read a
             repository there (the reason git gives).
     """
     label = source if source is not None else "git:" + str(path.resolve())
+    if path.name == ".git" and path.is_file():  # a submodule's or linked work tree's pointer
+        path = path.parent
     if not path.exists():
         raise SourceError(label, "no such folder")
     if not path.is_dir():
@@ -98,15 +106,31 @@ def locate(path: Path, source: str | None = None) -> Repository:
     # The common dir may be printed relative to the folder git ran in.
     git_dir, common_dir = str(Path(lines[0]).resolve()), str((path / lines[1]).resolve())
     bare, in_work_tree = lines[2] == "true", lines[3] == "true"
+    if git_dir != common_dir:  # a linked work tree: the repository is its main one's
+        return Repository(
+            exe, git_dir, common_dir, _main_name(exe, path, common_dir), Path(git_dir).name
+        )
     name = git_dir
-    if in_work_tree:
-        code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"])
-        if code == 0 and top.strip():
-            name = str(Path(top.strip()).resolve())
+    # In a work tree, or in a git dir that names its work tree (core.worktree: a submodule's
+    # .git/modules/<name>), the top folder of the work tree.
+    code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"])
+    if (in_work_tree or not bare) and code == 0 and top.strip():
+        name = str(Path(top.strip()).resolve())
     elif not bare and Path(git_dir).name == ".git":
         # Named by its .git folder: the work tree around it is the repository's usual name.
         name = str(Path(git_dir).parent)
     return Repository(exe, git_dir, common_dir, name)
+
+
+def _main_name(exe: str, path: Path, common_dir: str) -> str:
+    """Return the name of a linked work tree's repository: its main work tree's top folder
+    (git lists it first), or the common dir of a bare one."""
+    code, out, _ = run_git(exe, ["-C", str(path), "worktree", "list", "--porcelain"])
+    first = out.split("\n", 1)[0] if code == 0 else ""
+    if first.startswith("worktree "):
+        return str(Path(first.removeprefix("worktree ")).resolve())
+    common = Path(common_dir)
+    return str(common.parent if common.name == ".git" else common)
 
 
 def git_source(repo: str | os.PathLike[str]) -> str:
@@ -114,10 +138,14 @@ def git_source(repo: str | os.PathLike[str]) -> str:
 
     ``"git:"`` and the work tree's resolved top folder (the resolved git dir of a bare
     repository), however the repository is named: ``repo``, ``repo/.git`` or a folder
-    inside the work tree all give the same name, so a re-run finds its saved position.
+    inside the work tree all give the same name, so a re-run finds its saved position. A
+    submodule is named by its folder, whether given that or its git dir; a linked work
+    tree (``git worktree add``) by its main work tree, so the commits the two share are
+    one source's, imported once.
 
     Args:
-        repo: the work tree, a folder in it, its ``.git`` folder, or a bare repository.
+        repo: the work tree, a folder in it, its ``.git`` folder or file, a linked work
+            tree, a submodule, or a bare repository.
 
     Raises:
         SourceError: git cannot read a repository there.
