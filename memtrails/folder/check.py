@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..keys import fingerprint, record_uid
-from ..records import MemoryRecord
+from .damaged import LINE_ERRORS, ChangedLine, check_line, line_uid
 from .glance import checkpoint_problem, mark_problem
 from .index._base import IndexBackend
 from .index.deferred import DeferredIndex
@@ -132,7 +130,6 @@ async def _count_problem(
 
 # -- the full check (``memtrails check``) -----------------------------------------------------
 
-_HEX = frozenset("0123456789abcdef")
 _SHOWN = 20  # problems of one kind listed by name; the rest are counted
 
 
@@ -188,14 +185,19 @@ async def check_folder(
     """
     report = CheckReport()
     checkpoint, tail, unreadable = await asyncio.to_thread(read_checkpoint_mark, path)
-    live, pending, bad = await asyncio.to_thread(_scan_log, log, report, checkpoint)
-    if not bad and live != dict(table.offsets()):
+    live, pending, damaged = await asyncio.to_thread(_scan_log, log, report, checkpoint)
+    rows = await asyncio.to_thread(lambda: dict(table.offsets()))
+    if live != rows:
         report.table_wrong = True
-        report.problems.append(
-            "table.sqlite does not hold the live records of records.jsonl (a row lost or "
-            "left over, or the log changed while the folder was open): memtrails check "
-            "--repair rebuilds it from the log"
-        )
+        # Rows at damaged lines (opening reads only a line's first bytes) are the damaged
+        # lines' problem, said above: --repair's rebuild drops them, so that adding their
+        # source again brings their records back.
+        if live != {uid: at for uid, at in rows.items() if damaged.get(uid) != at}:
+            report.problems.append(
+                "table.sqlite does not hold the live records of records.jsonl (a row lost or "
+                "left over, or the log changed while the folder was open): memtrails check "
+                "--repair rebuilds it from the log"
+            )
     problem = unreadable or (
         await asyncio.to_thread(checkpoint_problem, log, checkpoint, tail) if checkpoint else None
     )
@@ -240,23 +242,33 @@ def _names(uids: list[str]) -> str:
 
 def _scan_log(
     log: RecordLog, report: CheckReport, checkpoint: int
-) -> tuple[dict[str, int], set[str], int]:
+) -> tuple[dict[str, int], set[str], dict[str, int]]:
+    """Read every line: the live records (uid -> offset), the uids past the checkpoint,
+    and the records whose current line cannot be read (uid -> offset), which are not live."""
     live: dict[str, int] = {}
     pending: set[str] = set()  # uids of the lines the index has not caught up with
+    damaged: dict[str, int] = {}
     bad = 0
     for offset, line in log.raw_lines():
         report.lines += 1
         try:
-            uid, deleted = _check_line(line)
-        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            uid, deleted = check_line(line)
+        except ChangedLine as exc:  # its record is still read: said, and live
             bad += 1
-            if bad <= _SHOWN:
-                report.problems.append(
-                    f"records.jsonl: line at byte {offset} is not a valid memtrails log line "
-                    f"({exc}); the log is the source of truth and cannot be repaired from "
-                    "itself: restore records.jsonl from a backup"
-                )
+            _said(report, bad, offset, exc)
+            uid, deleted = exc.uid, False
+        except LINE_ERRORS as exc:
+            bad += 1
+            _said(report, bad, offset, exc)
+            # Its record, when the line still names it, cannot be read: not live (as the
+            # table takes it, damaged.py), nor is a version before it.
+            if (named := line_uid(line)) is not None:
+                live.pop(named, None)
+                damaged[named] = offset
+                if offset >= checkpoint:
+                    pending.add(named)
             continue
+        damaged.pop(uid, None)
         if offset >= checkpoint:
             pending.add(uid)
         if deleted:
@@ -267,30 +279,13 @@ def _scan_log(
     if bad > _SHOWN:
         report.problems.append(f"records.jsonl: {bad - _SHOWN} more lines are not valid")
     report.records = len(live)
-    return live, pending, bad
+    return live, pending, damaged
 
 
-def _check_line(line: bytes) -> tuple[str, bool]:
-    obj = json.loads(line)
-    if not isinstance(obj, dict):
-        raise ValueError("not a JSON object")
-    uid, source, id = obj["uid"], obj["source"], obj["id"]
-    if not (isinstance(uid, str) and len(uid) == 32 and set(uid) <= _HEX):
-        raise ValueError(f"uid {uid!r} is not 32 hex digits")
-    if not isinstance(source, str) or not isinstance(id, str):
-        raise ValueError("source and id must be strings")
-    if record_uid(source, id) != uid:
-        raise ValueError(f"uid {uid} is not the uid of source {source!r} and id {id!r}")
-    if obj.get("deleted") is True:
-        return uid, True
-    fp = obj["fp"]
-    if not (isinstance(fp, str) and len(fp) == 64 and set(fp) <= _HEX):
-        raise ValueError(f"fingerprint {fp!r} is not 64 hex digits")
-    # As git fsck checks its objects' hashes: a byte changed inside a record's text after it
-    # was written (a disk's bit rot, a hand edit) leaves the line valid JSON.
-    if fingerprint(MemoryRecord.from_json(obj)) != fp:
-        raise ValueError(
-            f"the record {id!r} of {source!r} no longer matches its fingerprint: the line was "
-            "changed after it was written"
+def _said(report: CheckReport, bad: int, offset: int, exc: Exception) -> None:
+    if bad <= _SHOWN:
+        report.problems.append(
+            f"records.jsonl: line at byte {offset} is not a valid memtrails log line "
+            f"({exc}); the log is the source of truth and cannot be repaired from "
+            "itself: restore records.jsonl from a backup"
         )
-    return uid, False

@@ -14,6 +14,7 @@ from .._exceptions import FolderAccessError, FolderFormatError
 from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
+from .damaged import damaged_notes
 from .idf import IdfCache
 from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
@@ -21,6 +22,7 @@ from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_s
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog, holds_memory_records
 from .manifest import (
+    Advice,
     check_model,
     lost_manifest_message,
     read_checkpoint,
@@ -221,6 +223,8 @@ async def _open_folder(
         table = opened
         if rebuilt:
             repairs.append(rebuilt)
+        repairs += map(Advice, damaged_notes(log.path, opened.damaged))
+        opened.damaged.clear()
         positions = await asyncio.to_thread(_load_positions, path, log, repairs)
         checkpoint = await asyncio.to_thread(read_checkpoint, path)
         writer = Writer(path, log, opened, backend, checkpoint, manifest=manifest)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal, NamedTuple
 
 from ._connection import Connection
+from .damaged import DamagedLine, readable_entries
 from .log import LogEntry, RecordLog
 
 __all__ = ["IN_FLIGHT", "TABLE_FILE", "Live", "Row", "Table"]
@@ -113,6 +114,7 @@ class Table:
         self._source_ids = {name: i for i, name in enumerate(self._sources)}
         self._open_tx = False
         self._changed = False  # whether a row was written or deleted since the table opened
+        self.damaged: list[DamagedLine] = []  # log lines read past (their records left out)
         # How many rows are stored, kept as rows come and go and saved with each commit, so
         # that a search (which needs the count for its keyword confidence) does not count
         # a million rows each time. None until known: counted once then. Saved with the log
@@ -145,8 +147,8 @@ class Table:
         try:
             table.sync(log)
         except BaseException:
-            # A log line it cannot read: the open fails, and its transaction must not hold
-            # the file locked for the next open in this process ("database is locked").
+            # A log it cannot read (a disk error): the open fails, and its transaction must not
+            # hold the file locked for the next open in this process ("database is locked").
             table._abandon()
             raise
         return table, (f"rebuilt {TABLE_FILE} from the log: {why}" if why else None)
@@ -355,11 +357,12 @@ class Table:
         )
         self._commit()
 
-    def sync(self, log: RecordLog) -> int:
-        """Apply the log lines past the offset the table covers; return how many (blocking)."""
+    def sync(self, log: RecordLog, *, whole: bool = False) -> int:
+        """Apply the log lines past the offset the table covers; return how many (blocking).
+        A damaged line is read past, into ``damaged`` (see ``damaged.readable_entries``)."""
         start = int(self._meta("log_offset") or 0)
         applied = 0
-        for entry in log.scan(start):
+        for entry in readable_entries(log, start, self.damaged, whole=whole):
             self._apply(entry)
             applied += 1
         if applied or start != log.size:
@@ -378,7 +381,7 @@ class Table:
         self._db.execute("INSERT OR REPLACE INTO meta VALUES ('log_offset', 0)")
         self._rows = 0
         self._commit()
-        self.sync(log)
+        self.sync(log, whole=True)
         return self._stored_rows()
 
     def load(self, log: RecordLog) -> None:
