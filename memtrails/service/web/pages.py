@@ -93,7 +93,8 @@ class Pages:
         sources = sorted(self._folder().table.per_source())
         return page(
             "search.html",
-            title=f"{query} - search" if query else "search",
+            title="search",
+            subject=query,
             nav="search",
             query=query,
             given=given,
@@ -115,7 +116,8 @@ class Pages:
         place = await asyncio.to_thread(around, folder.table, folder.log, found)
         return page(
             "record.html",
-            title=record.title or record.id,
+            title="record",
+            subject=record.title or record.id,
             nav="",
             record=record,
             uid=found,

@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse
 
 from ...records import At
 from ...words import words
+from .plain import isolated, neutral, shortened
 
 __all__ = ["environment", "marked", "page", "query_terms", "when"]
 
@@ -125,6 +126,9 @@ def environment() -> Environment:
     )
     env.filters["marked"] = marked
     env.filters["when"] = when
+    env.filters["isolated"] = isolated
+    env.filters["neutral"] = neutral
+    env.filters["shortened"] = shortened
     return env
 
 

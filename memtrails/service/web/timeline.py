@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ...folder.log import RecordLog
 from ...folder.table import Table
+from .plain import isolated
 
 __all__ = ["Bar", "Chart", "MonthCounts", "chart"]
 
@@ -107,7 +108,7 @@ class Bar:
     width: float
     height: float
     colour: str
-    label: str  # "2003-04, source: 12 records"
+    label: str  # "2003-04, source: 12", the source isolated (an SVG <title>: text only)
 
 
 @dataclass(slots=True)
@@ -183,7 +184,7 @@ def chart(counts: Counter[tuple[str, str]]) -> Chart:
             base -= h
             colour = OTHER_COLOUR if source == other else colours[source]
             out.bars.append(
-                Bar(1 + i * step, base, max(step * 0.85, 1.0), h, colour, f"{key}, {source}: {n}")
+                Bar(1 + i * step, base, max(step * 0.85, 1.0), h, colour, _label(key, source, n))
             )
         if out.by_year or key.endswith("-01") or i == 0:
             out.ticks.append((1 + i * step, key[:4]))
@@ -191,3 +192,9 @@ def chart(counts: Counter[tuple[str, str]]) -> Chart:
     keep = max(1, -(-len(out.ticks) // 12))
     out.ticks = out.ticks[::keep]
     return out
+
+
+def _label(key: str, source: str, n: int) -> str:
+    """A bar's tooltip: its bin, its source (bidi controls neutralised, isolated, at most
+    100 characters) and its count."""
+    return f"{key}, {isolated(source, 100)}: {n}"
