@@ -1,11 +1,11 @@
-"""Read a mail's time: its Date header as mailers really write it."""
+"""Read a mail's time: its Date header as mailers really write it, else its newest Received."""
 
 from __future__ import annotations
 
 import re
 import time
 
-__all__ = ["ZONES", "mail_date"]
+__all__ = ["ZONES", "mail_date", "mail_time", "received_date"]
 
 #: Zone names a Date header may carry, as minutes east of UTC. RFC 5322 4.3's obsolete
 #: zones (``UT``, ``GMT``, ``EST`` ... ``PDT``) come first; the rest are names mailers
@@ -77,6 +77,8 @@ _EPOCH_JUNK = (-86_400_000, 31_536_000_000)  # 1969-12-31 up to 1971-01-01, UTC
 #: How far past the moment of reading a mail's time may be: a sender's clock a little
 #: ahead, or a wrong zone. Further is a clock set wrong (a year 2038, 3609, 19110).
 _AHEAD_MS = 2 * 86_400_000
+_ZONE_GUESS_MS = 15 * 3_600_000  # zones run from -12:00 to +14:00; an hour to spare
+_QUARTER_HOUR_MS = 900_000
 _LONGEST = 256  # a Date value is short: what is longer is read only this far
 
 # Month names: English, and the usual abbreviations and full names of German, Dutch,
@@ -129,6 +131,58 @@ _ISO_T = re.compile(r"(?<=\d)[Tt](?=\d)")
 _TOKEN = re.compile(r"[^\W\d_]+\.?|\d+|[-/.]|[^\s\w]", re.UNICODE)
 _ORDINAL = frozenset(("st", "nd", "rd", "th"))
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def mail_time(
+    date: str | None, received: list[str], *, now_ms: int | None = None
+) -> tuple[int | None, str | None]:
+    """Return a mail's time in epoch milliseconds and where it came from.
+
+    The Date header comes first (:func:`mail_date`). When it names no zone (or one not
+    known), its wall clock time is corrected by the newest ``Received`` time when that is
+    within 15 hours of it: the difference, to the nearest quarter hour, is the sender's
+    zone (``Tue, 12 Oct 2010 16:21:05 H0500`` delivered at ``16:21:05 -0400``). When the
+    Date header is missing, unreadable or out of range, the newest ``Received`` header
+    that holds a readable time in range gives the time (:func:`received_date`): the hop
+    that delivered the mail, as a rule seconds after it was sent.
+
+    Returns:
+        ``(ms, "date")``; ``(ms, "date, zone from received")``; ``(ms, "received")``; or
+        ``(None, None)`` when neither header holds a time.
+    """
+    now = _now(now_ms)
+    if date:
+        ms, zoned = _mail_date(date, now)
+        if ms is not None:
+            if not zoned:
+                delivered = received_date(received, now_ms=now)
+                if delivered is not None and abs(ms - delivered) <= _ZONE_GUESS_MS:
+                    offset = round((ms - delivered) / _QUARTER_HOUR_MS) * _QUARTER_HOUR_MS
+                    if _sane(ms - offset, now):
+                        return ms - offset, "date, zone from received"
+            return ms, "date"
+    ms = received_date(received, now_ms=now)
+    return (ms, "received") if ms is not None else (None, None)
+
+
+def received_date(values: list[str], *, now_ms: int | None = None) -> int | None:
+    """Return the time of the newest ``Received`` header that has one, or None.
+
+    A Received header's time follows its last ``;`` (RFC 5322 3.6.7); each relay adds its
+    header on top, so the first one in the message is the newest: the final delivery.
+    The headers are tried from the top, and the first readable time in range is taken
+    (the topmost one, not the latest, because a relay's clock can be hours off). A header
+    without ``;`` has no time: nothing else in it is read as one (an IP address such as
+    ``1.2.3.4`` would look like a date).
+    """
+    now = _now(now_ms)
+    for value in values:
+        _, sep, stamp = value.rpartition(";")
+        if sep:
+            ms = mail_date(stamp, now_ms=now)
+            if ms is not None:
+                return ms
+    return None
 
 
 def mail_date(value: str, *, now_ms: int | None = None) -> int | None:

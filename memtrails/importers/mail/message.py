@@ -16,7 +16,7 @@ from ..documents._html import tidy
 from .attachments import read_attachments
 from .book import MailBook
 from .charsets import guess_charset, python_codec
-from .dates import mail_date
+from .dates import mail_time
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .mime import Collected, parse, walk
 from .parts import charset
@@ -77,9 +77,11 @@ def message_to_item(
     With ``book`` (one per pass over a source), the thread is found over every message the
     pass has met (see :class:`MailBook`); ids are made distinct by ``book.place``.
 
-    The time is the Date header's, read as mailers write it (:func:`.dates.mail_date`: zone
-    names; no zone read as UTC; a 1970 or far-future date is junk), else none. A Date
-    header that gave no time is kept as written in ``meta["date_raw"]``.
+    The time is the Date header's, read as mailers write it (:func:`.dates.mail_time`: zone
+    names; no zone read as UTC, or in the zone the newest ``Received`` time shows, and then
+    ``meta["date_from"]`` is ``"date, zone from received"``; a 1970 or far-future date is
+    junk); else the newest ``Received`` header's (``meta["date_from"]`` is ``"received"``);
+    else none. A Date header that gave no time is kept as written in ``meta["date_raw"]``.
     """
     try:
         return _convert(raw, source, where, meta or {}, book, documents)
@@ -199,10 +201,12 @@ def _convert(
         thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
     date_raw = decode_header(raw_header(msg, "date"), hint)
-    ms = mail_date(date_raw) if date_raw else None
+    ms, found = mail_time(date_raw, raw_headers(msg, "received"))
     at = At(ms) if ms is not None else None
-    if date_raw and at is None:
+    if date_raw and found != "date":
         meta["date_raw"] = date_raw  # the Date header as written, when it is no time
+    if found not in (None, "date"):  # "received", or "date, zone from received"
+        meta["date_from"] = found
     for name in ("to", "cc"):
         values = addresses(raw_headers(msg, name), hint)
         if values:
