@@ -18,6 +18,7 @@ from ._text import decode_commit, decode_name
 __all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT"]
 
 MAX_FILES_IN_META = 200
+NO_MESSAGE = "(no commit message)"
 MAX_FILES_IN_TEXT = 50
 
 # A header token starts with this marker; numstat tokens start with a digit or "-", so the
@@ -81,12 +82,14 @@ def commit_record(
     # The first line that is not blank, as git's own %s: a hand-written or converted commit
     # (svn, hg) may open with empty lines.
     summary = message.lstrip().split("\n", 1)[0].strip()
-    text = message
+    # A commit may have no message at all (--allow-empty-message, a converted history): it
+    # is still a commit, and a record with no text and no title would be refused.
+    text = message if message.strip() else NO_MESSAGE
     if files_known and commit.files:
         names = [f["path"] for f in commit.files[:MAX_FILES_IN_TEXT]]
         more = commit.file_count - len(names)
         listing = "\n".join(names) + (f"\n... and {more} more" if more > 0 else "")
-        text = f"{message}\n\nFiles changed:\n{listing}"
+        text = f"{text}\n\nFiles changed:\n{listing}"
     meta: dict[str, Any] = {
         "sha": commit.sha,
         "parents": commit.parents,

@@ -1,0 +1,106 @@
+"""Repositories git itself reads, with commits no one would write: each is still a commit."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from gitrepos import BASE, Repo, env, git
+from helpers import collect, errors, records
+
+from memtrails import Memory
+from memtrails.importers.git import from_git
+
+
+def raw_commit(repo: Repo, headers: bytes, message: bytes) -> str:
+    """Write a commit object of exactly these bytes on top of HEAD (git would refuse some)."""
+    tree = git(repo.path, "write-tree")
+    parent = git(repo.path, "rev-parse", "HEAD")
+    body = b"tree %s\nparent %s\n" % (tree.encode(), parent.encode()) + headers + b"\n" + message
+    done = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo.path),
+            "hash-object",
+            "-t",
+            "commit",
+            "-w",
+            "--stdin",
+            "--literally",
+        ],
+        input=body,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    sha = done.stdout.decode().strip()
+    git(repo.path, "update-ref", "HEAD", sha)
+    return sha
+
+
+PEOPLE = b"author Ann <ann@example.org> %d +0000\ncommitter Ann <ann@example.org> %d +0000\n" % (
+    BASE,
+    BASE,
+)
+
+
+async def test_a_commit_with_no_message_is_imported(tmp_path: Path, embedder: Any) -> None:
+    """``git commit --allow-empty-message`` (or a converted history) makes commits with no
+    message: they are commits of the history, found by what they changed."""
+    repo = Repo(tmp_path / "r")
+    first = repo.commit("first", {"a.txt": "a\n"})
+    (repo.path / "renamed_module.py").write_text("x = 1\n")
+    git(repo.path, "add", "-A")
+    git(repo.path, "commit", "-q", "--allow-empty-message", "-m", "", i=2)
+    silent = git(repo.path, "rev-parse", "HEAD")
+    blank = raw_commit(repo, PEOPLE, b"\n\n   \n")  # only blank lines, no file changed
+    items = await collect(from_git(repo.path))
+    recs = {r.id: r for r in records(items)}
+    assert set(recs) == {first, silent, blank}
+    assert recs[silent].title is None and "renamed_module.py" in recs[silent].text
+    assert recs[blank].title is None and recs[blank].text.strip()
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        report = await memory.ingest(from_git(repo.path))
+        assert (report.added, len(report.errors)) == (3, 0), report
+        assert await memory.get(blank) is not None
+        assert await memory.get(silent) is not None
+
+
+async def test_hostile_but_readable_commits_are_each_a_record(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    future = raw_commit(
+        repo,
+        b"author Ann <ann@example.org> 99999999999 +0000\n"
+        b"committer Ann <ann@example.org> 99999999999 +0000\n",
+        b"far in the future\n",
+    )
+    huge_body = b"x" * (10 * 1024 * 1024)
+    huge = raw_commit(repo, PEOPLE, b"a huge message\n\n" + huge_body + b"\n")
+    zones = raw_commit(
+        repo,
+        b"author Ann <ann@example.org> %d +1400\ncommitter <> %d -1200\n" % (BASE, BASE),
+        b"odd zones and an empty committer\n",
+    )
+    git(repo.path, "checkout", "-q", "--detach", "HEAD")  # a detached HEAD is walked too
+    items = await collect(from_git(repo.path))
+    assert errors(items) == []
+    recs = {r.id: r for r in records(items)}
+    assert recs[future].at is not None and recs[future].at.iso().startswith("5138-")
+    assert recs[huge].title == "a huge message" and len(recs[huge].text) > len(huge_body)
+    assert recs[zones].title == "odd zones and an empty committer"
+    assert recs[zones].at is not None and recs[zones].at.ms == BASE * 1000
+
+
+async def test_tags_on_a_blob_and_a_tree_are_no_history(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "r")
+    tip = repo.commit("first", {"a.txt": "a\n"})
+    blob = git(repo.path, "rev-parse", "HEAD:a.txt")
+    git(repo.path, "tag", "blob-tag", blob)
+    git(repo.path, "tag", "-a", "-m", "annotated, on a blob", "annotated-blob", blob)
+    git(repo.path, "tag", "tree-tag", "HEAD^{tree}")
+    items = await collect(from_git(repo.path, all_branches=True))
+    assert [r.id for r in records(items)] == [tip]
+    assert errors(items) == []
