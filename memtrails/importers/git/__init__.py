@@ -47,11 +47,16 @@ async def from_git(
     the newest sha of the last run reads only what is new.
 
     Each record has ``kind="commit"``, ``id`` = the full sha, ``text`` = the full message
-    plus a "Files changed" list (at most 50 names), ``title`` = the summary line,
+    (``(no commit message)`` for a commit without one) plus a "Files changed" list (at
+    most 50 names), ``title`` = the summary line,
     ``author="Name <email>"``, ``at`` = the author date, and ``meta`` with ``sha``,
     ``parents``, ``merge``, ``committer``, ``committed_at`` and ``files`` (path, insertions,
     deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
     ``files_truncated``). Merges list their changes against the first parent.
+
+    A commit that names its encoding is read in it; one that does not, and is not UTF-8
+    (made where the system charset was Latin-1, KOI8-R, Shift_JIS...), is read in the
+    charset its message and names look like together, else cp1252: never as U+FFFD.
 
     A damaged repository does not stop the import, and each commit counts once: a commit
     whose changed files cannot be diffed (an object is missing or corrupt) is yielded
