@@ -206,6 +206,28 @@ async def test_pipes_devices_deep_bodies_and_odd_filters_are_answered(
         assert response.status_code == 400 and "no source matches" in response.json()["error"]
 
 
+@pytest.mark.slow
+async def test_a_connection_that_never_sends_its_head_is_closed(service: Service) -> None:
+    """A client that opens connections and sends a header line now and then (slowloris)
+    does not hold them: each is closed at the head's deadline, and others are served."""
+    from memtrails.service._http import HEAD_DEADLINE
+
+    url = httpx.URL(service.info.url)
+    opened = [await asyncio.open_connection(url.host, url.port) for _ in range(3)]
+    for _, writer in opened:
+        writer.write(b"GET /v1/health HTTP/1.1\r\nHost: x\r\n")
+    async with asyncio.timeout(HEAD_DEADLINE * 3):
+        for reader, writer in opened:
+            while not reader.at_eof():
+                writer.write(b"X-Drip: 1\r\n")
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(1):
+                        await reader.read()
+    for _, writer in opened:
+        writer.close()
+    assert (await service.http.get("/v1/health")).status_code == 200
+
+
 async def test_search_get_sources_and_forget(service: Service) -> None:
     found = await service.json("POST", "/v1/search", json={"query": "ducks lay eggs", "k": 3})
     first = found["results"][0]

@@ -16,6 +16,7 @@ import uvicorn
 from ..folder.manifest import opening_line
 from ..folder.opening import open_folder
 from ..memory import Memory
+from ._http import head_deadline_protocol
 from .app import build_app
 from .auth import LOOPBACK
 from .discovery import SERVICE_ROLE, ensure_token, remove_service_file, write_service_file
@@ -150,6 +151,7 @@ async def serve(
             app,
             log_level=log_level,
             lifespan="on",
+            http=head_deadline_protocol(),
             timeout_graceful_shutdown=30,
             access_log=False,
         )
