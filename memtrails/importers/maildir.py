@@ -146,23 +146,28 @@ def _messages(root: Path, source: str) -> _Listing:
 def _known_entry(entry: Any) -> list[Any] | None:
     """Return a saved message entry, or None if it is not one.
 
-    ``[record id, tags, reason]``, and for a mail, its Message-ID (or hash) and the start of
-    its :func:`~memtrails.importers.mail.book.core_digest` after them (a copy of another
-    message: record id None); entries saved before those two were kept have three items.
+    ``[record id, tags, reason]``, and for a mail, its Message-ID (or hash), the start of
+    its :func:`~memtrails.importers.mail.book.core_digest` (a copy of another message:
+    record id None) and its thread after them; entries saved before the last three were
+    kept have three items, before the thread was kept five.
     """
-    return list(entry) if isinstance(entry, list) and len(entry) in (3, 5) else None
+    return list(entry) if isinstance(entry, list) and len(entry) in (3, 5, 6) else None
 
 
 def _note_known(book: MailBook, known: Mapping[str, Any], listed: set[str]) -> None:
     """Tell ``book`` what the mails still in the Maildir said when an earlier run read them,
-    so that a new mail reusing one's Message-ID is told apart (or found to be a copy)."""
-    for key in listed:
+    so that a new mail reusing one's Message-ID is told apart (or found to be a copy), and
+    a new reply to one joins its thread (the mails an earlier run read are not read again)."""
+    for key in sorted(listed):
         entry = _known_entry(known.get(key))
-        if entry is not None and len(entry) == 5 and isinstance(entry[3], str):
-            try:
-                book.note(entry[3], str(entry[4]))
-            except ValueError:  # not hex: a position from elsewhere; the mail is read anew
-                continue
+        if entry is None or len(entry) < 5 or not isinstance(entry[3], str):
+            continue
+        if len(entry) == 6 and isinstance(entry[5], str) and entry[5]:
+            book.thread(entry[3], [], entry[5])
+        try:
+            book.note(entry[3], str(entry[4]))
+        except ValueError:  # not hex: a position from elsewhere; the mail is read anew
+            continue
 
 
 def _read(
@@ -220,16 +225,21 @@ def _read(
             yield RecordError(source, rel, _why_unread(exc), id=record_id)
             continue
         meta = {"path": rel, "folder": label, "tags": tags}
+        # The book threads a reply by every id it names, as the mbox and .eml readers do:
+        # one that names only its parent (In-Reply-To) joins the parent's thread.
         item = (
-            message_to_item(raw, source=source, where=rel, meta=meta, documents=documents)
+            message_to_item(
+                raw, source=source, where=rel, meta=meta, book=book, documents=documents
+            )
             if isinstance(raw, bytes)
             else RecordError(source, rel, raw)
         )
         if isinstance(item, MemoryRecord):
             digest = core_digest(item)[:16]
-            same = before is not None and len(before) == 5 and before[3:] == [item.id, digest]
+            same = before is not None and len(before) >= 5 and before[3:5] == [item.id, digest]
             placed = book.keep(item, before[0]) if same and before else book.place(item)
-            done[key] = [placed.id if placed else None, stamp, None, item.id, digest]
+            thread = item.thread or ""
+            done[key] = [placed.id if placed else None, stamp, None, item.id, digest, thread]
             if placed is not None:
                 ids.add(placed.id)
                 yield placed
@@ -284,6 +294,11 @@ async def from_maildir(
     yielded as :class:`~memtrails.records.Seen`; one whose tags changed is read again (its
     record is updated). The whole tree is listed every run, so the run is complete and a
     prune forgets messages that were deleted.
+
+    Threads are found as in an mbox (:class:`~memtrails.importers.mail.MailBook`): a reply
+    joins the thread of any message it names in ``References`` or ``In-Reply-To`` that the
+    run has met, so one naming only its parent joins its parent's thread. The position keeps
+    each message's thread, so a reply that arrives after its parent was read joins it too.
 
     A folder that cannot be listed, or a file that cannot be read (a symlink loop, no
     permission), is a :class:`~memtrails.records.RecordError` naming it, and the rest is
