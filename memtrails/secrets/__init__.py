@@ -72,7 +72,10 @@ or a key (token, secret, key, api key, access key, license key, ...), then up to
 and ``is``/``was``/``will be``/``to``/``as``/``:``/`` = ``/``->``/`` - ``/a table cell's
 ``|`` (or nothing), then the value, perhaps quoted or on the next (``> `` quoted) line after
 a colon: "the password is hunter2!", "my password for the VPN is X", "pwd X", "Datadog API
-key: X", "credentials: ann / X", "| password | X |". A password there needs 6+ characters with a digit or a symbol; a key 16+ characters with
+key: X", "credentials: ann / X", "| password | X |"; in other languages their own links
+("Das Passwort lautet X", "la password è X", "пароль от почты: X"), glued in the scripts
+written without spaces, where the value ends at their first character ("パスワードはXです",
+"密码是X", "비밀번호는 X입니다"), and their quotes (「X」, « X », “X”). A password there needs 6+ characters with a digit or a symbol; a key 16+ characters with
 letters and digits that are not a run of words; never a URL, a path, an address, code or a
 placeholder, and not when the words say it is something else ("password manager is",
 "publishable key", "key length is").

@@ -269,7 +269,7 @@ def _check(
         # Not one of our own markers, nor a key word inside a string that the value's quote
         # closes ('"Password:","Remember me"': a UI label and the next one).
         if buf[ks - 1 : ke + 1] != b"[secret:" and not (
-            quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs]
+            quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs] and buf[vs - 1] in b"\"'`"
         ):
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
         if found_value is not None:

@@ -17,40 +17,65 @@ __all__ = ["PROSE"]
 # (\b is ASCII's word boundary: the words in other scripts go without it.)
 PW_WORDS = (
     r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
-    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|hasło|heslo"
-    r"|lösenord|passord|adgangskode|salasana|jelszó|geslo|lozinka|kata sandi|mật khẩu)"
+    r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
+    r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
+    r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu)"
     r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)"
 )
 KEY_WORDS = (
     r"(?P<tkey>\b(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
     r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?|chaves?|clés?|clef"
-    r"|chiave|clave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰)"
+    r"|chiave|clave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰"
+    r"|キー|秘密鍵|키)"
 )
+# Scripts that write words without spaces (Chinese, Japanese, Korean's particles): a value
+# ends where their characters start ("パスワードはVです"), and their words for "is",
+# "to", "as" link a key word to its value without a space: は, が, を, 是, 为, 為, 는, 은,
+# 를, 을, 이, 가, and "changed to", "set to" (改为, 改成, 设为, 设置为, 設為, 設定為).
+_CJK = r"\x{3000}-\x{30FF}\x{3400}-\x{4DBF}\x{4E00}-\x{9FFF}\x{AC00}-\x{D7AF}\x{FF00}-\x{FFEF}"
+_CJK_LINK = (
+    r"(?:\x{306F}|\x{304C}|\x{3092}|\x{662F}|\x{4E3A}|\x{70BA}|\x{B294}|\x{C740}|\x{B97C}"
+    r"|\x{C744}|\x{C774}|\x{AC00}|\x{6539}\x{4E3A}|\x{6539}\x{6210}|\x{8BBE}\x{4E3A}"
+    r"|\x{8BBE}\x{7F6E}\x{4E3A}|\x{8A2D}\x{70BA}|\x{8A2D}\x{5B9A}\x{70BA})"
+)
+# Opening and closing quotes of prose: ASCII's, typographic ones, Japanese brackets, French
+# guillemets (with the space French puts inside them).
+_OPEN = r"(?:[`'\"\x{201C}\x{2018}\x{300C}\x{300E}]|\x{00AB}[ \x{00A0}\x{202F}]?)"
+_CLOSE = r"(?:[`'\"\x{201D}\x{2019}\x{300D}\x{300F}]|[ \x{00A0}\x{202F}]?\x{00BB})"
+_CLOSERS = r"\x{201D}\x{2019}\x{300D}\x{300F}\x{00BB}"
+# A word between the key word and its link: Latin, Greek or Cyrillic letters, digits, a path
+# or an address ("пароль от почты:", "password for the VPN is").
+_LETTER = r"\x{00C0}-\x{024F}\x{0370}-\x{03FF}\x{0400}-\x{04FF}"
 GAP = (
-    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,4}?[ \t]*(?:[ \t](?i:is|was|are|were|be|to|as"
-    r"|ist|est|es|é)|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*(?:\r?\n[ \t>]*){0,2}"
+    rf"(?:(?:[ \t]+[A-Za-z0-9(/~.{_LETTER}][A-Za-z0-9_'.@/(){_LETTER}-]{{0,31}}){{0,4}}?[ \t]*"
+    r"(?:[ \t](?i:is|was|are|were|be|to|as|ist|lautet|est|es|é|è|är|jest|adalah|là|это)"
+    r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))"
+    r"[ \t]*(?:\r?\n[ \t>]*){0,2}"
+    rf"|[ \t]*{_CJK_LINK}[ \t\x{{3001}}\x{{FF0C}},]*"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
     r"|[ \t]+)"
 )
+
 # A bare password holds a digit or a symbol, a bare key 16+ characters: a phrase whose next
 # word is neither ("the password is stored", "token count") is not even a match.
 # The value's characters (A), those that make a password out of a word (S), and the first
 # character when it is not one of those, nor a placeholder's (N): six or more characters,
 # one of them an S, not starting like a placeholder.
-PW_A = r"[^\s`'\"<>]"
+_STOP = rf"\s`'\"<>\x{{2018}}-\x{{201D}}\x{{00AB}}\x{{00BB}}{_CJK}"
+PW_A = rf"[^{_STOP}]"
 PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
-PW_N = r"[^\s`'\"<>$%{\[@0-9!#&*+=?^~_|\\-]"
+PW_N = rf"[^{_STOP}$%{{\[@0-9!#&*+=?^~_|\\-]"
 PW_VALUE = (
-    rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|[$%][^\s`'\"<>{{(A-Za-z_]{PW_A}{{4,}}"
-    rf"|\{{[^\s`'\"<>{{]{PW_A}{{4,}}|\[[^\s`'\"<>A-Za-z]{PW_A}{{4,}}"
+    rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|[$%][^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}"
+    rf"|\{{[^{_STOP}{{]{PW_A}{{4,}}|\[[^{_STOP}A-Za-z]{PW_A}{{4,}}"
     rf"|{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}"
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*))"
 )
-KEY_VALUE = value_of_class(r"\s`'\"<>", 16, not_first=r"\-")
+KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
 PROSE = (
-    rf"{PW_WORDS}{GAP}(?:[`'\"](?P<vq>{value_of_class(PROSE_QUOTED, 4)})[`'\"]"
+    rf"{PW_WORDS}{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|(?P<v>{PW_VALUE}))"
-    rf"|{KEY_WORDS}{GAP}(?:[`'\"](?P<vq2>{value_of_class(PROSE_QUOTED, 16)})[`'\"]"
+    rf"|{KEY_WORDS}{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))"
 )

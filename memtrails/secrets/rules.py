@@ -46,7 +46,8 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: base64-wrapped text, password and key words of more languages, an AWS secret key after
 #: its key id or aws configure's prompt, XML CDATA values, PEM blocks with "\\n" or spaces
 #: for line breaks, a cookie's value in a Cookie or Set-Cookie header; 7: the value of a
-#: command that sets a variable with a space, set -x NAME value, setx, setenv).
+#: command that sets a variable with a space, set -x NAME value, setx, setenv; prose in
+#: other languages' links and scripts without spaces).
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
