@@ -20,6 +20,7 @@ from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
 from ..records import ImportReport, RecordError
+from ._paths import PathRefused, looked_up, refused_text
 from .client import ERROR_KEY
 from .jobs import Job, Runner
 
@@ -47,7 +48,9 @@ class ImportRequest:
 
 def _checked(paths: list[str], home: Path) -> list[str]:
     """Return ``paths`` without repeats (the same file named twice is read once); refuse a
-    pipe, a device, or the memory folder itself (blocking: one stat per path).
+    pipe, a device, a path on a file system of the kernel (/proc, /sys, /dev, or a folder
+    holding one), one no file can have (a NUL byte), one the service may not look at, or the
+    memory folder itself (blocking: one stat per path).
 
     Opening a FIFO waits for a writer, and /dev/zero never ends: the request (and the
     service's shutdown behind it) waited with them. A stream goes through the ingest
@@ -56,10 +59,14 @@ def _checked(paths: list[str], home: Path) -> list[str]:
 
     Raises:
         ValueError: a path is neither a file nor a folder, or is in the memory folder.
+        PathRefused: a path no file can have, one not to be looked at or one of the kernel.
     """
     folder = os.path.realpath(home)
     seen: dict[str, str] = {}
     for path in paths:
+        why = refused_text(path, f"path {path!r}")
+        if why is not None:
+            raise ValueError(why)
         real = os.path.realpath(path)
         if real in seen:
             continue
@@ -70,9 +77,11 @@ def _checked(paths: list[str], home: Path) -> list[str]:
                 "imported into itself; import the files and folders its records came from"
             )
         try:
-            mode = os.stat(path).st_mode
-        except OSError:
-            continue  # missing or unreadable: planning says which, as for any path
+            _, mode = looked_up(Path(path))
+        except PathRefused as exc:
+            if exc.status == 404:
+                continue  # missing: planning says so, as for any path
+            raise
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             raise ValueError(
                 f"path {path!r} is a pipe or a device, not a file or folder: send what it "
@@ -98,6 +107,9 @@ async def plan_import(
     if request.name is not None and len(request.paths) != 1:
         raise ValueError("`name` names one path; give exactly one")
     for path in [*request.paths, *request.git]:
+        why = refused_text(path, f"path {path!r}")
+        if why is not None:
+            raise ValueError(why)
         if path == "-" or not Path(path).is_absolute():
             raise ValueError(
                 f"path {path!r}: give an absolute path on the service's machine (standard "

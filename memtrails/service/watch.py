@@ -24,6 +24,9 @@ from typing import Any
 
 from ..memory import Memory
 from ..records import ImportReport
+from ._events import os_events
+from ._overlap import WatchConflict, overlap
+from ._paths import fs_type, pseudo_fs
 from ._poll import poll_changes
 from .jobs import Job, Jobs
 
@@ -39,7 +42,6 @@ __all__ = [
 
 WATCHED_FILE = "watched.json"
 _log = logging.getLogger("memtrails.service")
-_SETTLE = 0.2  # seconds for the watcher to start before the first look
 _NO_EVENTS = ("nfs", "nfs4", "cifs", "smb3", "smbfs", "9p", "fuse.sshfs", "fuse.rclone", "afs")
 
 
@@ -88,16 +90,18 @@ def refusal(path: Path, home: Path | None) -> str | None:
     The memory folder, or anything in it, would import the service's own writes, which
     change it again: a loop that grows the log without end. A pipe or a device is no file
     that grows: opening a FIFO waits for a writer (and the service's stop with it), and
-    /dev/null "changes" at every write anyone makes to it.
+    /dev/null "changes" at every write anyone makes to it. /proc, /sys and /dev (and a
+    folder holding them, such as /) are the kernel's: files that never end or never answer.
     """
     if home is not None and _inside(path, home):
         return _in_home(path)
-    if _kind(path) == "other":
+    kind = _kind(path)
+    if kind == "other":
         return (
             f"{path} is a pipe or a device, not a file or folder: watch the file or folder "
             "it is written to, or send what it holds through the ingest endpoint"
         )
-    return None
+    return pseudo_fs(path.resolve(), folder=kind != "file")
 
 
 def _in_home(path: Path) -> str:
@@ -109,7 +113,8 @@ def _in_home(path: Path) -> str:
 
 
 def _inside(path: Path, home: Path) -> bool:
-    resolved, folder = path.resolve(), home.resolve()
+    # realpath, not resolve: a loop of symbolic links is a path like any other here
+    resolved, folder = Path(os.path.realpath(path)), Path(os.path.realpath(home))
     return resolved == folder or folder in resolved.parents
 
 
@@ -133,26 +138,9 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return (st.st_dev, st.st_ino)
 
 
-def _fs_type(path: Path) -> str | None:
-    """Return the file system type of the mount holding ``path`` (Linux), or None."""
-    try:
-        mounts = Path("/proc/self/mounts").read_text().splitlines()
-    except OSError:
-        return None
-    best, kind = "", None
-    target = str(path)
-    for line in mounts:
-        parts = line.split()
-        if len(parts) < 3 or len(parts[1]) < len(best):
-            continue
-        if target == parts[1] or target.startswith(parts[1].rstrip("/") + "/"):
-            best, kind = parts[1], parts[2]
-    return kind
-
-
 def needs_polling(path: Path) -> bool:
     """Tell whether ``path`` is on a file system that sends no change events."""
-    kind = _fs_type(path)
+    kind = fs_type(path)
     return kind is not None and (kind in _NO_EVENTS or kind.startswith("fuse."))
 
 
@@ -189,7 +177,10 @@ class Watch:
         if self.watched.git:
             from ..importers.git import git_source
 
-            return git_source(self.path)
+            try:
+                return git_source(self.path)
+            except Exception:  # gone when the service starts: its job says so, and waits
+                return f"git:{self.path}"
         from ..importers._shared import default_source
 
         return default_source(self.path)
@@ -206,6 +197,9 @@ class Watch:
         if self.home is not None and _inside(self.path, self.home):
             # Kept from an older watched set, or given to `serve --watch`: never followed.
             raise ValueError(_in_home(self.path))
+        kernel = await asyncio.to_thread(pseudo_fs, Path(os.path.realpath(self.path)))
+        if kernel is not None:  # /proc, /sys, /dev: given to `serve --watch`
+            raise ValueError(kernel)
         while True:
             kind = await self._until_readable(job)
             root = self._roots()[0]
@@ -233,25 +227,35 @@ class Watch:
     async def _until_readable(self, job: Job) -> str:
         """Wait until the path is a file or a folder; return which.
 
-        Nothing there, or a pipe or device there, is reported in the job and looked at
-        again every poll interval: a FIFO is never opened (that waits for a writer, and the
-        service's stop would wait with it).
+        Nothing there, a pipe or device there, or (``git``) no repository there (removed,
+        being cloned again) is reported in the job and looked at again every poll interval:
+        a FIFO is never opened (that waits for a writer, and the service's stop with it).
         """
         said: str | None = None
         while True:
             kind = _kind(self.path)
-            if kind is not None and kind != "other":
-                return kind
-            why = (
+            why: str | None = (
                 f"{self.path} is gone; waiting for it"
                 if kind is None
                 else f"{self.path} is a pipe or a device, not a file or folder; waiting for "
                 "a file or folder there"
             )
+            if kind is not None and kind != "other":
+                why = await asyncio.to_thread(self._no_repository) if self.watched.git else None
+                if why is None:
+                    return kind
             if why != said:
                 job.progress(self.total, last_error=why)
                 said = why
             await asyncio.sleep(self.poll_every)
+
+    def _no_repository(self) -> str | None:
+        """Return why git reads no repository at the path now (blocking), or None."""
+        try:
+            self._git_dir()
+        except Exception as exc:  # removed, or a folder being cloned into: waited for
+            return f"{self.path} is no Git repository now ({exc}); waiting for one"
+        return None
 
     async def _listen(self, changed: asyncio.Event, ready: asyncio.Event) -> None:
         async with aclosing(self._changes(ready)) as changes:
@@ -262,6 +266,10 @@ class Watch:
         from ..add import add_git, add_path
 
         job.detail["last_event"] = time.time()
+        if _kind(self.path) in (None, "other"):
+            # Gone or replaced by a pipe since the change was seen: opening a FIFO would
+            # wait for a writer; the watch loop sees it and waits for a file or folder.
+            return
 
         def on_progress(report: ImportReport) -> None:
             # A long import (a log that grew by 100,000 lines while the service was down)
@@ -325,7 +333,7 @@ class Watch:
         # A file is followed through its folder, whose subfolders are none of its business:
         # a recursive watch of ~ for ~/mail.mbox would take one OS watch per folder in it.
         recursive = self.watched.git or not self.path.is_file()
-        return _events(self._roots(), wanted, self.debounce, ready, polled, recursive)
+        return os_events(self._roots(), wanted, self.debounce, ready, polled, recursive)
 
     def _roots(self) -> list[Path]:
         """Return what the OS's watcher watches (a file's folder: editors replace files)."""
@@ -363,52 +371,14 @@ class Watch:
         return wanted
 
 
-async def _events(
-    roots: list[Path],
-    wanted: Callable[[str], bool],
-    debounce: float,
-    ready: asyncio.Event,
-    fallback: Callable[[], AsyncGenerator[set[str], None]],
-    recursive: bool = True,
-) -> AsyncGenerator[set[str], None]:
-    """Yield the changed paths (those ``wanted``) after each debounced burst of OS events.
-
-    When the OS's watcher cannot start (a limit on inotify watches, say), the paths from
-    ``fallback`` (a poll) are yielded instead. ``recursive``: watch the roots' subfolders too.
-    """
-    import watchfiles
-
-    stop = asyncio.Event()
-
-    def keep(change: Any, path: str) -> bool:
-        return wanted(path)
-
-    # watchfiles starts its watcher on the first iteration and does not say when it is up.
-    settle = asyncio.get_running_loop().call_later(_SETTLE, ready.set)
-    try:
-        async for changes in watchfiles.awatch(
-            *roots,
-            watch_filter=keep,
-            debounce=int(debounce * 1000),
-            step=50,
-            stop_event=stop,
-            rust_timeout=500,  # how soon a cancellation is seen
-            recursive=recursive,
-        ):
-            yield {path for _, path in changes}
-    except (OSError, RuntimeError) as exc:
-        _log.warning("watching %s: %s; polling instead", roots[0], exc)
-        settle.cancel()
-        async with aclosing(fallback()) as polled:
-            async for changed in polled:
-                yield changed
-    finally:
-        settle.cancel()
-        stop.set()
-
-
 class Watched:
-    """The service's watched set: kept in the folder, each path followed by a live job."""
+    """The service's watched set: kept in the folder, each path followed by a live job.
+
+    No file is imported by two watches: a path inside a watched folder, a folder holding a
+    watched path, and one path under two names are refused (:func:`._overlap.overlap`). A
+    set kept by an older version that holds such a pair follows the first of the two and
+    lists the other as ``not followed``, saying why.
+    """
 
     def __init__(self, home: Path, jobs: Jobs, *, debounce: float = 1.0) -> None:
         self.home = home
@@ -416,19 +386,39 @@ class Watched:
         self.debounce = debounce
         self.paths: dict[str, WatchedPath] = {w.path: w for w in load_watched(home)}
         self.running: dict[str, Job] = {}
+        self.refused: dict[str, str] = {}  # kept, but not followed: why
 
     def add(self, watched: WatchedPath) -> Job:
         """Watch a path (kept in the folder) and start following it; return its job.
 
+        Watching a path again as it is watched returns its job.
+
         Raises:
-            ValueError: the path is the memory folder or inside it, or a pipe or a device.
+            ValueError: the path is the memory folder or inside it, a pipe, a device, or on
+                a file system of the kernel (/proc, /sys, /dev).
+            WatchConflict: another watch imports it already (see :class:`Watched`), or it
+                is watched with other options.
+            JobConflictError: an import of the same source runs now.
         """
         why = refusal(Path(watched.path), self.home)
         if why is not None:
             raise ValueError(why)
-        self.paths[watched.path] = watched
-        save_watched(self.home, list(self.paths.values()))
-        return self._start(watched)
+        kept = self.paths.get(watched.path)
+        if kept is not None and kept != watched:
+            raise WatchConflict(
+                f"{watched.path} is watched already ({_options(kept)}); to follow it "
+                f"{_options(watched)}, remove its watch first"
+            )
+        if kept is None:
+            why = overlap(watched, [w for w in self.paths.values() if w.path not in self.refused])
+            if why is not None:
+                raise WatchConflict(why)
+        job = self._start(watched)  # kept only once it runs: a refused start keeps nothing
+        self.refused.pop(watched.path, None)
+        if kept is None:
+            self.paths[watched.path] = watched
+            save_watched(self.home, list(self.paths.values()))
+        return job
 
     def remove(self, path: str) -> bool:
         """Stop watching ``path`` and forget it from the watched set; return whether it was."""
@@ -436,15 +426,31 @@ class Watched:
         if watched is None:
             return False
         save_watched(self.home, list(self.paths.values()))
+        self.refused.pop(path, None)
         job = self.running.pop(path, None)
         if job is not None:
             self.jobs.cancel(job)
         return True
 
     def start_all(self) -> None:
-        """Follow every path of the watched set (the service starting)."""
+        """Follow every path of the watched set (the service starting).
+
+        One that cannot start (another of the set imports it already, an import of its
+        source runs) is listed with why, and the others start: the service starts anyway.
+        """
+        started: list[WatchedPath] = []
         for watched in self.paths.values():
-            self._start(watched)
+            why = overlap(watched, started)
+            if why is None:
+                try:
+                    self._start(watched)
+                except Exception as exc:  # never the service's start: listed with the path
+                    why = str(exc)
+            if why is not None:
+                _log.warning("not watching %s: %s", watched.path, why)
+                self.refused[watched.path] = why
+            else:
+                started.append(watched)
 
     def _start(self, watched: WatchedPath) -> Job:
         old = self.running.get(watched.path)
@@ -460,7 +466,9 @@ class Watched:
         for path, watched in self.paths.items():
             job = self.running.get(path)
             row: dict[str, Any] = asdict(watched)
-            if job is not None:
+            if path in self.refused:
+                row.update(state="not followed", last_error=self.refused[path])
+            elif job is not None:
                 importing = job.detail.get("importing")
                 row.update(
                     job=job.id,
@@ -474,3 +482,8 @@ class Watched:
                 )
             out.append(row)
         return out
+
+
+def _options(watched: WatchedPath) -> str:
+    poll = {None: "where needed", True: "true", False: "false"}[watched.poll]
+    return f"git {str(watched.git).lower()}, poll {poll}, prune {str(watched.prune).lower()}"
