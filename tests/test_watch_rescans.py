@@ -38,6 +38,41 @@ def _imported_after(job: Any, when: float) -> Callable[[], bool]:
     return lambda: float(job.detail.get("last_import") or 0) > when
 
 
+@pytest.fixture(params=[False, True], ids=["events", "polling"])
+def poll(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
+async def test_a_skipped_file_counts_once_until_it_changes(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    # Each change in the folder imported it again, and the binary file and the link were
+    # counted as skipped again each time: 2, 4, 6, 8 ... for two files; unchanged likewise.
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "garden.md").write_text("# Garden\n\nPlant the tulips in October.\n")
+    (notes / "scan.bin").write_bytes(bytes(range(256)) * 8)
+    (notes / "hosts").symlink_to("/etc/hosts")
+    watch = Watch(WatchedPath(str(notes), poll=poll), debounce=0.2, poll_every=0.2)
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(watch)
+        await _until(_imported_after(job, 0))
+        skipped = job.report.skipped
+        assert skipped == 2, job.report.errors  # the binary file and the link
+        for n in range(3):
+            since = time.time()
+            (notes / f"day-{n}.md").write_text(f"# Day {n}\n\nNothing happened on day {n}.\n")
+            await _until(_imported_after(job, since))
+            await _until(partial(memory.get, f"day-{n}.md"))
+            assert job.report.skipped == skipped, [str(e) for e in job.report.errors]
+        notes_now = len(list(notes.glob("*.md")))
+        assert job.report.unchanged == notes_now - 1  # the latest look's, not a sum
+        since = time.time()
+        (notes / "scan.bin").write_bytes(bytes(range(255, -1, -1)) * 8)  # changed: again
+        await _until(lambda: job.report.skipped == skipped + 1)
+        assert "scan.bin" in str(job.report.errors[-1])
+
+
 async def test_a_kept_set_that_overlaps_follows_the_first_of_each_pair(
     tmp_path: Path, embedder: Any
 ) -> None:

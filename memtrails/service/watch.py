@@ -28,6 +28,7 @@ from ._events import os_events
 from ._overlap import WatchConflict, overlap
 from ._paths import fs_type, pseudo_fs
 from ._poll import poll_changes
+from ._repeats import Repeats
 from .jobs import Job, Jobs
 
 __all__ = [
@@ -172,6 +173,7 @@ class Watch:
         self.poll_every = poll_every
         self.home = home
         self.total = ImportReport()
+        self._repeats = Repeats()
 
     def _source(self) -> str:
         if self.watched.git:
@@ -300,7 +302,11 @@ class Watch:
                 self.total, importing=None, last_error=f"{why}: {exc}", last_import=time.time()
             )
             return
+        # A file skipped at the last look is skipped again: counted once until it changes.
+        report = await asyncio.to_thread(self._repeats.fresh, report)
         self.total.merge(report)
+        # What the latest look found unchanged, not the sum over every look.
+        self.total.unchanged = report.unchanged
         # One line per source, its latest read: a watch runs for months, one import a
         # change, and the total's list of reads would grow with every one of them.
         latest = {read.source: read for read in self.total.sources}
