@@ -13,7 +13,7 @@ from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
 from .keys import KEY_NAME, accept_keyed
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
-from .rule import Rule, marker
+from .rule import Rule
 from .rules import RULES
 from .shapes import (
     has_digit_and_letter,
@@ -22,6 +22,7 @@ from .shapes import (
     rstrip_separators,
     shaped,
 )
+from .spans import UNKNOWN, Span, merge, replace_spans
 from .values import block_scalar_end, is_mask, is_placeholder, prose_secret
 
 __all__ = [
@@ -53,16 +54,14 @@ _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
 _COMMAND_FLAGS = _compile(tuple(r for r in RULES if r.scan == "commands"))
 # Tokens of services no rule names, on their own: their prefixes are any word, which in the
 # token pass multiplied its DFA's states (232 -> 130 MB/s), and a value's kind says more.
-_UNKNOWN_TOKENS = _compile(tuple(r for r in RULES if r.scan == "unknown"))
+UNKNOWN_TOKENS = _compile(tuple(r for r in RULES if r.scan == "unknown"))
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 # Where a query parameter's value ends: the next "&name=" or the fragment ("#"); a lone "&"
 # may be part of an unencoded password.
 _NEXT_PARAMETER = re2.compile(rb"&[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
-_UNKNOWN: Final = "token"  # the kind of tokens of services no rule names
-_Span = tuple[int, int, str]  # start, end, kind: one replacement in the byte buffer
 
 
-def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
+def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[Span]:
     """Run the token pass over a value, unless it is too short to hold any token."""
     # The shortest token ("xoxb-" + 10) has 15 bytes; a URL password needs "://". From one
     # byte before: the jwt rule reads the character before a token.
@@ -71,14 +70,14 @@ def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[_Span]:
             yield (max(s, start), e, kind)
 
 
-def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[_Span]:
+def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[Span]:
     """Return the replacements inside an accepted value [start, end).
 
     Provider tokens inside it keep their own kinds when they cover the value (all but a few
     characters of quoting or escapes); otherwise the whole value becomes one ``kind``.
     """
     # The kind of a token of no known service says less than the value's own kind.
-    spans = [span for span in _tokens_in(buf, start, end) if span[2] != _UNKNOWN]
+    spans = [span for span in _tokens_in(buf, start, end) if span[2] != UNKNOWN]
     covered = sum(e - s for s, e, _ in spans)
     if spans and (end - start) - covered <= 3:
         return spans
@@ -129,7 +128,7 @@ def _around(buf: bytes, ms: int, me: int, before: int, after: int) -> Any:
     return (buf[lo:hi], ms - lo, me - ms, hi > len(buf))
 
 
-def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span]:
+def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[Span]:
     """Yield the replacements in ``buf[start:end]``, in order and without overlaps.
 
     Memos, per text, spare the work on a match seen before. Its rule and groups depend on its
@@ -145,7 +144,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
     # shape -> [rule, its groups' spans relative to the match start, the check's outcome
     # when the check reads no further than the shape (else None)]
     shapes: dict[Any, list[Any]] = {}
-    outcomes: dict[Any, tuple[tuple[_Span, ...], int]] = {}
+    outcomes: dict[Any, tuple[tuple[Span, ...], int]] = {}
     commands = Commands(buf)  # the command words of the text's lines, as flags need them
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
     while pos < end:
@@ -220,14 +219,14 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[_Span
 
 def _check(
     buf: bytes, rule: Rule, sp: Spans, g: dict[str, int], commands: Commands | None = None
-) -> tuple[list[_Span], int, bool]:
+) -> tuple[list[Span], int, bool]:
     """Return the replacements for one match of ``rule`` (its groups' spans ``sp``), where
     the scan resumes, and whether the check read no further than its _READS say."""
     ms, me = sp[0]
     resume = me
     bounded = True
     check = rule.check
-    out: list[_Span] = []
+    out: list[Span] = []
     if not rule.kind:  # a span to keep as it is
         out.append((ms, me, ""))
     elif check == "pem":
@@ -332,14 +331,14 @@ def _check(
 
 def _command(
     buf: bytes, sp: Spans, g: dict[str, int], kind: str, word: int
-) -> tuple[list[_Span], int, bool]:
+) -> tuple[list[Span], int, bool]:
     """Return the replacements for a command-line flag's match (see
     :func:`commands.password_of`), where to resume, and whether the outcome is bounded."""
     password, resume, bounded = password_of(buf, sp, g, word)
     return ([] if password is None else inner_spans(buf, *password, kind)), resume, bounded
 
 
-def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[_Span]:
+def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator[Span]:
     """Yield the replacements for one ``key = value`` match (see :func:`keys.accept_keyed`)."""
     vs, ve, group = first_set(sp, g, ("vdq", "vsq", "vbt", "vesc", "vbare"))
     ks, ke, _ = first_set(sp, g, ("key", "fkey", "skey"))
@@ -395,56 +394,20 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
         yield from _tokens_in(buf, vs, ve)
 
 
-def _merge(first: list[_Span], second: list[_Span]) -> list[_Span]:
-    """Merge the passes' replacements into one ordered list without overlaps.
-
-    The earlier span wins (the longer at the same start); a span that starts inside a kept
-    one but runs past it keeps its tail, so every byte some rule flagged is replaced.
-    """
-    if not second:
-        return first
-    out: list[_Span] = []
-    last = 0
-    # At one place, a token of no known service yields to any other kind.
-    for s, e, kind in sorted(
-        first + second, key=lambda span: (span[0], -span[1], span[2] == _UNKNOWN)
-    ):
-        if e <= last:
-            continue
-        out.append((max(s, last), e, kind))
-        last = e
-    return out
-
-
-def replace_spans(buf: bytes, spans: Iterator[_Span], counts: Counter[str]) -> bytes | None:
-    out: list[bytes] = []
-    last = 0
-    for s, e, kind in spans:
-        if kind:
-            out.append(buf[last:s])
-            out.append(marker(kind).encode("ascii"))
-            counts[kind] += 1
-            last = e
-    if not out:
-        return None
-    out.append(buf[last:])
-    return b"".join(out)
-
-
 def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     """Return what :func:`scrub_text` replaces in UTF-8 ``buf``: (start, end, kind), in order.
 
     A kind of ``""`` marks a span kept as it is (a base64 data URI). Secrets in encoded
     text (percent-encoding, base64) are found too: see encoded.py.
     """
-    spans = _merge(
+    spans = merge(
         list(_matches(_TOKENS, buf, 0, len(buf))),
         list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
         + list(_matches(_HEADERS, buf, 0, len(buf)))
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
-        + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf))),
+        + list(_matches(UNKNOWN_TOKENS, buf, 0, len(buf))),
     )
-    return _merge(spans, encoded_spans(buf, spans, find_spans))
+    return merge(spans, encoded_spans(buf, spans, find_spans))
 
 
 def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[str], Values]:
@@ -466,7 +429,7 @@ def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[st
     wanted = {**known, **found} if known else found
     if wanted:
         # Every copy of a secret goes, not only the one whose context gave it away.
-        spans = _merge(spans, copy_spans(buf, wanted, spans))
+        spans = merge(spans, copy_spans(buf, wanted, spans))
     out = replace_spans(buf, iter(spans), counts)
     if out is None:
         return text, counts, found
