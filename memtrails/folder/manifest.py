@@ -20,6 +20,7 @@ __all__ = [
     "KeptCounts",
     "check_model",
     "lost_manifest_message",
+    "manifest_damage",
     "opening_line",
     "read_checkpoint",
     "read_checkpoint_counts",
@@ -84,40 +85,61 @@ def write_json_atomic(path: Path, obj: Any) -> None:
 
 
 def read_manifest(folder: Path) -> dict[str, Any] | None:
-    """Return the folder's manifest, or None for a folder memtrails has not written yet."""
+    """Return the folder's manifest, or None for a folder memtrails has not written yet.
+
+    Raises:
+        FolderFormatError: the manifest is damaged (:func:`manifest_damage`; with records
+            beside it, the message names `memtrails check --repair`), or of another format.
+    """
     path = folder / "manifest.json"
+    manifest, why = _load(path)
+    if why is not None:
+        if holds_memory_records(folder):
+            raise FolderFormatError(lost_manifest_message(folder, f"its manifest.json {why}"))
+        raise FolderFormatError(
+            f"{path} {why}; it is not a memory folder's manifest, or a damaged one: choose "
+            "another --home, or restore it from a backup (the folder holds no records: "
+            "nothing is lost by starting anew in a new folder)"
+        )
+    return manifest
+
+
+def manifest_damage(folder: Path) -> str | None:
+    """Say how the folder's ``manifest.json`` is damaged ("is not readable JSON (...)",
+    "has no 'index' section", ...), or None: it reads as a manifest, there is none, or it
+    is of another format (a newer memtrails's, never taken for damaged)."""
+    return _load(folder / "manifest.json")[1]
+
+
+def _load(path: Path) -> tuple[dict[str, Any] | None, str | None]:
+    """Read the manifest at ``path``: it (None when there is none), or why it is damaged.
+
+    Raises:
+        FolderFormatError: a manifest of another (newer) format.
+    """
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return None
-    except (ValueError, OSError) as exc:
-        if holds_memory_records(folder):
-            why = f"its manifest.json is damaged ({exc})"
-            raise FolderFormatError(lost_manifest_message(folder, why)) from exc
+        return None, None
+    except (ValueError, OSError, RecursionError) as exc:
+        return None, f"is not readable JSON ({exc})"
+    if not isinstance(manifest, dict):
+        return None, f"is {_json_type(manifest)}, not a JSON object"
+    version = manifest.get("format")
+    if type(version) is int and version > FORMAT:
         raise FolderFormatError(
-            f"{path} is not readable JSON ({exc}); is this a memtrails folder?"
-        ) from exc
-    if not isinstance(manifest, dict) and holds_memory_records(folder):
-        why = "its manifest.json is damaged (not a JSON object)"
-        raise FolderFormatError(lost_manifest_message(folder, why))
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise FolderFormatError(
-            f"{path} has format {manifest.get('format') if isinstance(manifest, dict) else '?'}; "
-            f"this memtrails reads format {FORMAT}"
+            f"{path} has format {version}; this memtrails reads format {FORMAT}: open the "
+            "folder with the newer memtrails that wrote it"
         )
+    if type(version) is not int or version != FORMAT:
+        return None, f"has format {version!r:.40}"
     for key in ("embedding", "index"):
         if key not in manifest:
-            raise FolderFormatError(
-                f"{path} has no {key!r} section; it was not written by memtrails or was damaged "
-                "(restore it from a backup, or import into a new folder)"
-            )
+            return None, f"has no {key!r} section"
     problem = _shape_problem(manifest)
     if problem is not None:
-        raise FolderFormatError(
-            f"{path}: {problem}; it was damaged or not written by memtrails (restore it from a "
-            "backup, or import into a new folder)"
-        )
-    return manifest
+        return None, f"is not as memtrails writes it: {problem}"
+    return manifest, None
 
 
 # What each section of a manifest holds: its type, and the type of each entry that is read.

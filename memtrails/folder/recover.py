@@ -10,7 +10,6 @@ table and the saved positions stand for the log, not the model, and are kept.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 from pathlib import Path
@@ -20,7 +19,7 @@ from ..embedding._base import Embedder
 from .index.registry import new_index_spec
 from .lock import acquire_lock
 from .log import holds_memory_records
-from .manifest import FORMAT, read_manifest
+from .manifest import manifest_damage
 from .reorder import CACHE_FILE
 from .writer import create_manifest
 
@@ -36,22 +35,13 @@ def lost_manifest(folder: Path) -> str | None:
     format (a newer memtrails's: never overwritten), or no records."""
     if not holds_memory_records(folder):
         return None
-    path = folder / "manifest.json"
-    if not path.is_file():
+    if not (folder / "manifest.json").is_file() and not (folder / "manifest.json").is_dir():
         return "it has no manifest.json"
     try:
-        manifest = json.loads(path.read_bytes())
-    except (ValueError, OSError, RecursionError) as exc:
-        return f"its manifest.json is damaged ({exc})"
-    if not isinstance(manifest, dict):
-        return "its manifest.json is damaged (not a JSON object)"
-    if manifest.get("format") != FORMAT:
-        return None
-    try:
-        read_manifest(folder)
-    except FolderFormatError as exc:
-        return f"its manifest.json is damaged ({exc})"
-    return None
+        why = manifest_damage(folder)
+    except FolderFormatError:
+        return None  # another format's
+    return None if why is None else f"its manifest.json {why}"
 
 
 async def recover_manifest(
