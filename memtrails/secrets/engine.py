@@ -54,7 +54,7 @@ _HEADERS = _compile(tuple(r for r in RULES if r.scan == "headers"))
 _COMMAND_FLAGS = _compile(tuple(r for r in RULES if r.scan == "commands"))
 # Tokens of services no rule names, on their own: their prefixes are any word, which in the
 # token pass multiplied its DFA's states (232 -> 130 MB/s), and a value's kind says more.
-UNKNOWN_TOKENS = _compile(tuple(r for r in RULES if r.scan == "unknown"))
+_UNKNOWN_TOKENS = _compile(tuple(r for r in RULES if r.scan == "unknown"))
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 # Where a query parameter's value ends: the next "&name=" or the fragment ("#"); a lone "&"
 # may be part of an unencoded password.
@@ -405,7 +405,7 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
         list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
         + list(_matches(_HEADERS, buf, 0, len(buf)))
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
-        + list(_matches(UNKNOWN_TOKENS, buf, 0, len(buf))),
+        + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf))),
     )
     return merge(spans, encoded_spans(buf, spans, find_spans))
 
