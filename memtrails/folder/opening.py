@@ -113,6 +113,7 @@ async def open_folder(
     Raises:
         FolderAccessError: a file or folder inside ``path`` (or ``path`` itself) cannot be
             written: a read-only mount, another user's folder.
+        FolderFormatError: one of the folder's files is a directory.
     """
     try:
         return await _open_folder(
@@ -128,9 +129,33 @@ async def open_folder(
             wait_writer,
         )
     except OSError as exc:
+        if exc.errno == errno.EISDIR:
+            # A file of the folder replaced by a directory (the second name: a rename's).
+            name = exc.filename2 if exc.filename2 is not None else exc.filename
+            if _inside(name, path) and Path(name) != path:
+                raise FolderFormatError(_not_a_file(path, Path(name))) from exc
         if exc.errno not in _NOT_WRITABLE or not _inside(exc.filename, path):
             raise
         raise FolderAccessError(path, str(exc.filename), exc.strerror or str(exc)) from exc
+
+
+# What moving a file of the folder out of the way costs (the others are made anew from the
+# log), for one that is a directory.
+_NOT_REMADE = {
+    "records.jsonl": "it stands for the folder's records: restore records.jsonl from a backup",
+    "sources.json": "memtrails writes it anew without the sources' saved positions: the next "
+    "add reads every source in full",
+}
+
+
+def _not_a_file(folder: Path, name: Path) -> str:
+    """What to do about a directory where the folder keeps a file."""
+    where = name.relative_to(folder).parts[0]
+    fix = _NOT_REMADE.get(where, "memtrails makes it anew from records.jsonl")
+    return (
+        f"{folder / where} is a directory, where the memory folder keeps a file: move it out "
+        f"of the folder ({fix})"
+    )
 
 
 # The errors of a folder that cannot be written: no permission, an immutable file, a
