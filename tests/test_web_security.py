@@ -4,9 +4,10 @@ address, the session cookie's attributes, and requests built to hurt (huge, odd,
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
@@ -121,7 +122,9 @@ async def test_the_redirect_that_drops_the_token_stays_on_this_service(
     assert parse_qs(urlsplit(location).query) == {"q": ["boiler"]}
 
 
-async def _raw_get(http: httpx.AsyncClient, path: str, raw_path: str, query: str) -> httpx.Response:
+async def _raw_get(
+    http: httpx.AsyncClient, path: str, raw_path: str, query: str, cookie: str = ""
+) -> httpx.Response:
     """Send a request whose path httpx would otherwise normalise, straight to the app."""
     transport = http._transport
     assert isinstance(transport, httpx.ASGITransport)
@@ -147,7 +150,8 @@ async def _raw_get(http: httpx.AsyncClient, path: str, raw_path: str, query: str
         "raw_path": raw_path.encode(),
         "query_string": query.encode(),
         "root_path": "",
-        "headers": [(b"host", f"127.0.0.1:{PORT}".encode())],
+        "headers": [(b"host", f"127.0.0.1:{PORT}".encode())]
+        + ([(b"cookie", cookie.encode())] if cookie else []),
         "client": ("127.0.0.1", 50000),
         "server": ("127.0.0.1", PORT),
     }
@@ -224,3 +228,65 @@ async def test_a_page_of_the_service_over_tls_is_its_own_origin(app: ASGIApp) ->
             "/sources", headers={"Origin": "https://evil.example", "Cookie": COOKIE}
         )
         assert other.status_code == 403
+
+
+HUGE = 1 << 20  # a 1 MiB value: past what any address should carry
+
+
+async def test_a_huge_filter_is_refused_on_the_page_not_echoed_whole(
+    http: httpx.AsyncClient,
+) -> None:
+    for name in ("author", "kind", "since", "until", "source"):
+        query = urlencode({"q": "boiler", name: "a" * HUGE})
+        response = await _raw_get(http, "/", "/", query, cookie=COOKIE)
+        assert response.status_code == 200, name
+        assert len(response.content) < 64 << 10, name  # not the megabyte back
+        assert f"{name} is longer than 4,096 characters" in response.text
+        assert "was serviced" not in response.text  # not searched with it cut short
+
+
+async def test_a_huge_record_id_or_path_answers_a_short_page(http: httpx.AsyncClient) -> None:
+    missing = await _raw_get(http, "/record", "/record", f"uid={'u' * HUGE}", cookie=COOKIE)
+    assert missing.status_code == 404 and len(missing.content) < 16 << 10
+    assert "no such record" in missing.text
+    huge_q = await _raw_get(
+        http, "/record", "/record", f"uid=n1&source=notes&q={'boiler+' * HUGE}", cookie=COOKIE
+    )
+    assert huge_q.status_code == 200 and "<mark>boiler</mark>" in huge_q.text
+    path = "/" + "p" * (HUGE // 8)
+    nowhere = await _raw_get(http, path, path, "", cookie=COOKIE)
+    assert nowhere.status_code == 404 and len(nowhere.content) < 16 << 10
+    assert "no such endpoint /ppp" in nowhere.text
+
+
+@pytest.mark.parametrize("k", ["-5", "0", "-99999999999", "1e9", "9" * 5000, "NaN", " 3 ", "1_000"])
+async def test_any_number_of_results_asked_answers_between_1_and_100(
+    http: httpx.AsyncClient, k: str
+) -> None:
+    response = await http.get("/", params={"q": "boiler", "k": k}, headers={"Cookie": COOKIE})
+    assert response.status_code == 200
+    shown = int(re.findall(r'name="k" value="(\d+)"', response.text)[0])
+    assert 1 <= shown <= 100
+    assert "was serviced" in response.text
+
+
+async def test_unknown_parameters_change_nothing(http: httpx.AsyncClient) -> None:
+    plain = await http.get("/", params={"q": "boiler"}, headers={"Cookie": COOKIE})
+    odd = await http.get(
+        "/",
+        params={"q": "boiler", "page": "-1", "offset": "9" * 100, "x<y>": "<script>", "k[]": "2"},
+        headers={"Cookie": COOKIE},
+    )
+    assert odd.status_code == 200 and odd.text == plain.text
+
+
+async def test_a_source_named_in_the_address_but_not_held_shows_as_the_filter(
+    http: httpx.AsyncClient,
+) -> None:
+    """A link naming a source the memory does not hold: the form says which source
+    filtered the (empty) results, rather than "any"."""
+    response = await http.get(
+        "/", params={"q": "boiler", "source": "elsewhere"}, headers={"Cookie": COOKIE}
+    )
+    assert re.search(r'<option value="elsewhere" selected>', response.text)
+    assert "was serviced" not in response.text

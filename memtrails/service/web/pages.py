@@ -30,6 +30,7 @@ __all__ = ["Pages"]
 _K = 20
 _MAX_K = 100
 _FILTERS = ("source", "kind", "author", "since", "until")
+_MAX_FILTER = 4096  # characters of a filter, as the API's
 _SHOWN_ERRORS = 10
 _REFRESH = 2  # seconds between reloads of the sources page while an import runs
 
@@ -73,11 +74,15 @@ class Pages:
         given = {name: (params.get(name) or "").strip() for name in _FILTERS}
         try:
             k = min(max(int(params.get("k") or _K), 1), _MAX_K)
-        except ValueError:
+        except ValueError:  # not a number, or one of thousands of digits
             k = _K
         hits: list[Any] = []
         error = None
-        if query:
+        for name, value in given.items():
+            if len(value) > _MAX_FILTER:  # said, not searched with a value cut short
+                error = f"{name} is longer than {_MAX_FILTER:,} characters"
+                given[name] = value[:_MAX_FILTER]
+        if query and error is None:
             try:
                 hits = await self.memory.search(
                     query,
@@ -108,6 +113,8 @@ class Pages:
     async def record(self, request: Request) -> Response:
         uid = request.query_params.get("uid") or ""
         source = request.query_params.get("source") or None
+        if len(uid) > _MAX_FILTER or len(source or "") > _MAX_FILTER:  # names no record
+            return page("missing.html", 404, title="no such record", nav="", uid=uid)
         record = await self.memory.get(uid, source=source) if uid else None
         if record is None:
             return page("missing.html", 404, title="no such record", nav="", uid=uid)
@@ -123,7 +130,7 @@ class Pages:
             uid=found,
             place=place,
             meta=sorted((str(k), _shown(v)) for k, v in record.meta.items()),
-            terms=query_terms(request.query_params.get("q") or ""),
+            terms=query_terms((request.query_params.get("q") or "")[:MAX_QUERY]),
         )
 
     async def sources(self, request: Request) -> Response:
