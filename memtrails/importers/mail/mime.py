@@ -11,6 +11,7 @@ from typing import Any
 from ..documents._html import html_to_text, tidy
 from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
+from .enclosed import headless_mail, mended
 from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
 from .html import enriched_to_text
 from .parts import (
@@ -52,8 +53,11 @@ class Collected:
         self.defects |= other.defects
 
 
-def walk(part: Message, out: Collected, depth: int) -> None:
-    """Collect the text, attachments and defects of a part and its children into ``out``."""
+def walk(part: Message, out: Collected, depth: int, *, framed: bool = False) -> None:
+    """Collect the text, attachments and defects of a part and its children into ``out``.
+
+    ``framed``: the part is an enclosed mail already shown with its headers.
+    """
     if depth > _MAX_DEPTH:
         out.defects.add("TooDeeplyNestedDefect")
         return
@@ -64,7 +68,8 @@ def walk(part: Message, out: Collected, depth: int) -> None:
         children = [c for c in part.get_payload() if isinstance(c, Message)]
         if ctype == "message/rfc822" or (maintype == "message" and subtype in ("global", "news")):
             for inner in children[:1]:
-                _nested(inner, out, depth)
+                fixed = mended(part, inner)  # an encoded mail, or part headers gone missing
+                _nested(inner if fixed is None else parse(fixed), out, depth)
             return
         if maintype == "message":  # delivery-status, disposition-notification: header blocks
             blocks = [
@@ -77,6 +82,15 @@ def walk(part: Message, out: Collected, depth: int) -> None:
             return
         for child in children:
             walk(child, out, depth + 1)
+        return
+    if (
+        not framed
+        and depth > 0
+        and ctype == "text/plain"
+        and disposition(part) != "attachment"
+        and headless_mail(part)
+    ):
+        _nested(part, out, depth)  # a mail whose part headers went missing
         return
     _leaf(part, ctype, out, depth)
 
@@ -220,7 +234,7 @@ _FORWARD_HEADERS = ("From", "Date", "Subject", "To", "Cc")
 def _nested(inner: Message, out: Collected, depth: int) -> None:
     """Append an enclosed message: its main headers, then its text, like a forward."""
     sub = Collected()
-    walk(inner, sub, depth + 1)
+    walk(inner, sub, depth + 1, framed=True)
     hint = charset(inner)
     lines = ["---------- Forwarded message ----------"]
     for name in _FORWARD_HEADERS:
