@@ -9,12 +9,15 @@ from typing import Any
 
 from ...items import ATTACHMENT_HEADING
 from ..documents import MIME_TYPES, DocumentReader
-from .parts import content_type, filename, payload
+from .attach_text import attached_text, text_kind
+from .parts import charset, content_type, filename, payload
 
 __all__ = ["read_attachments"]
 
 _MAX_DEPTH = 32
 _MAX_BYTES = 64 << 20
+_MAX_TEXT = 20_000  # characters of a mail's small text attachments, all together
+_TEXT_SUFFIX = {"calendar": ".ics", "card": ".vcf", "table": ".csv"}
 # A part without a usable file name is known by its type.
 _SUFFIX_OF = {mime: suffix for suffix, mime in reversed(MIME_TYPES.items())} | {
     "application/msword-template": ".docx",
@@ -42,43 +45,86 @@ def _suffix(name: str | None, ctype: str) -> str | None:
     return _SUFFIX_OF.get(ctype) if ctype != "text/html" else None
 
 
+def _entry(pool: list[dict[str, Any]], name: str | None, ctype: str) -> dict[str, Any] | None:
+    """Take the ``meta.attachments`` entry of a part from ``pool`` (None: the part is none)."""
+    entry = next((a for a in pool if a.get("name") == name and a.get("type") == ctype), None)
+    if entry is not None:
+        pool.remove(entry)
+    return entry
+
+
+def _text_section(part: Message, kind: str, entry: dict[str, Any], room: int) -> str | None:
+    """Return the text of a small text attachment (an invitation, a card, a table),
+    noting its length or why it was left out in ``entry``; None when it gives none."""
+    if room <= 0:
+        entry["error"] = f"left out: the mail's attachments gave {_MAX_TEXT} characters already"
+        return None
+    got = attached_text(payload(part), kind, charset(part))
+    if got is None:
+        entry["error"] = "binary data, not text"
+        return None
+    got = got[:room]
+    entry["chars"] = len(got)
+    return got or None
+
+
 def read_attachments(
     msg: Message, attachments: list[dict[str, Any]], reader: DocumentReader | None
 ) -> str:
-    """Extract the text of each document attached to ``msg``; return it as sections.
+    """Extract the text of each document and small text file attached to ``msg``; return it as
+    sections.
 
     Each section starts with a line ``[attachment: NAME]`` (:data:`ATTACHMENT_HEADING`), so a
     search can tell which attachment a passage came from. The matching entry of
     ``attachments`` (the mail's ``meta.attachments``) gets ``chars`` (the text's length) or
-    ``error`` (why it could not be read). ``reader`` is used if given; else one is started
-    for this message only when it has a document, and closed before returning.
+    ``error`` (why it could not be read). A calendar invitation gives its events (what,
+    when, where, who), a contact card its names and addresses, a table its first rows
+    (:mod:`.attach_text`); binary data, and other text files, are only named. A text the mail
+    already holds (the same invitation inline and attached) is given once. ``reader`` is
+    used if given; else one is started for this message only when it has a document, and
+    closed before returning.
     """
-    found = []
+    found: list[tuple[Message, str, str, str | None, str, dict[str, Any] | None]] = []
+    pool = list(attachments)
     for part in _leaves(msg):
         ctype = content_type(part)
         name = filename(part)
+        kind = text_kind(name, ctype)
+        if kind is not None:
+            # Only parts the walk took as attachments: a named text part it read as the
+            # mail's text has no entry.
+            entry = _entry(pool, name, ctype)
+            if entry is not None:
+                shown = name or f"attachment{_TEXT_SUFFIX[kind]}"
+                found.append((part, shown, kind, name, ctype, entry))
+            continue
         if ctype.startswith("text/") and not name:
             continue  # the mail's own text and HTML body
         suffix = _suffix(name, ctype)
         if suffix is not None:
-            found.append((part, name or f"attachment{suffix}", suffix, name, ctype))
+            found.append((part, name or f"attachment{suffix}", suffix, name, ctype, None))
     if not found:
         return ""
-    own = reader is None
-    reader = reader or DocumentReader()
-    sections = []
+    own = reader is None and any(how.startswith(".") for _, _, how, *_ in found)
+    sections: list[str] = []
+    said: set[str] = set()
+    room = _MAX_TEXT
     try:
         unmatched = list(attachments)
-        for part, shown, suffix, name, ctype in found:
-            entry = next(
-                (a for a in unmatched if a.get("name") == name and a.get("type") == ctype), None
-            )
-            if entry is not None:
-                unmatched.remove(entry)
+        for part, shown, how, name, ctype, taken in found:
+            if taken is not None:  # a small text file
+                text = _text_section(part, how, taken, room)
+                if text is not None and text not in said:
+                    said.add(text)
+                    room -= len(text)
+                    sections.append(f"{ATTACHMENT_HEADING}{shown}]\n\n{text}")
+                continue
+            entry = _entry(unmatched, name, ctype)
+            reader = reader or DocumentReader()
             data = payload(part)
             got: Any = (
                 f"larger than {_MAX_BYTES} bytes" if len(data) > _MAX_BYTES else None
-            ) or reader.read(data, suffix)
+            ) or reader.read(data, how)
             if isinstance(got, str):
                 if entry is not None:
                     entry["error"] = got
@@ -88,6 +134,6 @@ def read_attachments(
             if got.text:
                 sections.append(f"{ATTACHMENT_HEADING}{shown}]\n\n{got.text}")
     finally:
-        if own:
+        if own and reader is not None:
             reader.close()
     return "\n\n".join(sections)
