@@ -194,3 +194,63 @@ def test_a_password_or_key_named_in_another_language_goes(seed: int) -> None:
 )
 def test_prose_about_a_password_in_another_language_stays(text: str) -> None:
     assert_kept(text)
+
+
+_PASSWORD_LABELS = ("Password", "password", "DB password", "Your new password", "PASSWORD")
+_KEY_LABELS = ("API key", "API Key", "Client secret", "Access token", "Secret", "Token")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_value_on_the_line_after_its_label_goes(seed: int) -> None:
+    """A label alone on its line ("Password", "API key"), the value alone on the next line,
+    indented, quoted as a mail reply or after a blank line, as forms and dumps are copied."""
+    rng = random.Random(seed)
+    for _ in range(30):
+        if rng.random() < 0.5:
+            label, secret = rng.choice(_PASSWORD_LABELS), password(rng)
+        else:
+            label, secret = rng.choice(_KEY_LABELS), token(rng)
+        newline = rng.choice(["\n", "\r\n", "\n\n"])
+        indent = rng.choice(["", "  ", "\t", "> "])
+        before = rng.choice(["", "Username\nadmin\n", "Hi Ann,\n\n", "> "])
+        after = rng.choice(["", "\n", "\nPlease change it after the first login.\n"])
+        text = f"{before}{label}{newline}{indent}{secret}{after}"
+        assert_gone(text, secret, label)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_netrc_and_yaml_block_values_go(seed: int) -> None:
+    """A .netrc entry with its password on the next line, or after account and port; a YAML
+    block scalar's value under a quoted or listed key."""
+    rng = random.Random(seed)
+    for _ in range(10):
+        secret = password(rng)
+        netrc = rng.choice(
+            [
+                "machine api.example.com login bob password\n  {v}",
+                "machine api.example.com\n\tlogin bob\n\tpassword {v}",
+                "machine git.example.org login bob account acme port 443 password {v}",
+                "default login anonymous password {v}",
+            ]
+        )
+        assert_gone(netrc.format(v=secret), secret, "machine" if "machine" in netrc else "default")
+        key = rng.choice(["password", '"password"', "- db_password", "  api_token"])
+        style = rng.choice(["|", "|-", ">", ">-", "|2"])
+        assert_gone(f"{key}: {style}\n    {secret}\nnext: 1\n", secret, "next: 1")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can reset your account password\n2 days later.",
+        "## Password\n\n1. Open the settings",
+        "Password\n********",
+        "API key\nsee the vault",
+        "Token\nv2.3.1-beta",
+        "We will rotate the password and the API token\nQ3-2024\n",
+        "Forgot your password?\nClick here",
+        "password\nPassword123 is not allowed, pick another.",
+    ],
+)
+def test_prose_ending_a_line_with_a_key_word_stays(text: str) -> None:
+    assert_kept(text)

@@ -71,7 +71,8 @@ passcode, credentials, login; Passwort, mot de passe, contraseña, senha, пар
 or a key (token, secret, key, api key, access key, license key, ...), then up to four words
 and ``is``/``was``/``will be``/``to``/``as``/``:``/`` = ``/``->``/`` - ``/a table cell's
 ``|`` (or nothing), then the value, perhaps quoted or on the next (``> `` quoted) line after
-a colon: "the password is hunter2!", "my password for the VPN is X", "pwd X", "Datadog API
+a colon, or alone on the line after a label alone on its (three words at most: "Password",
+then "hunter2-Secret9"; "API key", then the key): "the password is hunter2!", "my password for the VPN is X", "pwd X", "Datadog API
 key: X", "credentials: ann / X", "| password | X |"; in other languages their own links
 ("Das Passwort lautet X", "la password è X", "пароль от почты: X"), glued in the scripts
 written without spaces, where the value ends at their first character ("パスワードはXです",

@@ -23,7 +23,7 @@ from .shapes import (
     shaped,
 )
 from .spans import UNKNOWN, Span, merge, replace_spans
-from .values import block_scalar_end, is_mask, is_placeholder, prose_secret
+from .values import block_scalar_end, is_mask, is_placeholder, label_line, prose_secret
 
 __all__ = [
     "KEY_NAME",
@@ -107,7 +107,7 @@ _READS: Final = {
     "bearer": (0, 0),
     "url": (0, 0),
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
-    "prose": (16, 1),  # the words before the key word
+    "prose": (48, 1),  # the words before the key word, a label's line
 }
 # Per check, the bytes around a match its outcome is remembered by: what it reads, and at
 # least the byte on either side that RE2's assertions read (the match's shape, below).
@@ -259,7 +259,7 @@ def _check(
         ):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":
-        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2"))
+        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2"))
         pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
         ks, ke = pkey if pkey[0] >= 0 else tkey
         words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
@@ -271,6 +271,8 @@ def _check(
             quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs] and buf[vs - 1] in b"\"'`"
         ):
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
+            if group in ("vl", "vl2") and not label_line(buf, ks):
+                found_value = None  # a key word ending a line of prose, not a label
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind)

@@ -73,9 +73,14 @@ PW_VALUE = (
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*))"
 )
 KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
+# A label on a line of its own and the value alone on the next line (a form or a config
+# dump copied as text: "Password", then "hunter2-Secret9"; "API key", then the key). The
+# engine wants the label's line short (values.label_line).
+_NEXT_LINE = r"[ \t]*(?:\r?\n[ \t>]*){1,2}"
+_LINE_END = r"[ \t]*(?:\r?\n|\z)"
 PROSE = (
-    rf"{PW_WORDS}{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}))"
-    rf"|{KEY_WORDS}{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
-    rf"|(?P<v2>{KEY_VALUE}))"
+    rf"{PW_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
+    rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END})"
+    rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
+    rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )

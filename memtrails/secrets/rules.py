@@ -47,7 +47,8 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: its key id or aws configure's prompt, XML CDATA values, PEM blocks with "\\n" or spaces
 #: for line breaks, a cookie's value in a Cookie or Set-Cookie header; 7: the value of a
 #: command that sets a variable with a space, set -x NAME value, setx, setenv; prose in
-#: other languages' links and scripts without spaces).
+#: other languages' links and scripts without spaces; a value alone on the line after its
+#: label, a .netrc password on the next line or after account and port).
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
@@ -244,12 +245,13 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "headers",
         "url",
     ),
-    # A .netrc entry: machine HOST login USER password SECRET (on one line or several).
+    # A .netrc entry: machine HOST (or default), then login, account or port tokens, then
+    # password SECRET (on one line or several, the value perhaps on the next line).
     Rule(
         "netrc",
         "password",
-        r"\bmachine[ \t\r\n]+[^\s]+[ \t\r\n]+login[ \t\r\n]+[^\s]+[ \t\r\n]+(?P<key>password)"
-        rf"[ \t]+(?P<v>{WORD_VALUE})",
+        r"\b(?:machine[ \t\r\n]+[^\s]+|default)(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+[^\s]+){0,3}"
+        rf"[ \t\r\n]+(?P<key>password)[ \t\r\n]+(?P<v>{WORD_VALUE})",
         "headers",
         "keyed",
     ),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import string
 from itertools import pairwise
 from typing import Final
 
@@ -16,6 +17,7 @@ __all__ = [
     "block_scalar_end",
     "is_mask",
     "is_placeholder",
+    "label_line",
     "prose_secret",
 ]
 
@@ -221,7 +223,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return len(value) >= 6 and (has_digit or not value.replace("-", "").isalnum())
     if len(value) < 16 or not has_digit or not any(map(str.isalpha, value)):
         return False
-    if value.startswith(_SSH_BLOBS) or value.lower().startswith("0x"):
+    hexadecimal = value[:2] in ("0x", "0X") and all(c in string.hexdigits for c in value[2:])
+    if value.startswith(_SSH_BLOBS) or hexadecimal:
         return False  # an SSH public key, a number or a key id in hex
     if not quoted and wordy(value.rsplit(".", 1)[-1]):
         return False  # a type or a name: "private_key: Ed25519PrivateKey"
@@ -271,6 +274,21 @@ def prose_secret(
     if prose_about_the_secret(before, gap) and accept_prose(value, password_word, quoted):
         return value
     return None
+
+
+_LABEL_LONGEST: Final = 48  # bytes of a label's line before its key word
+
+
+def label_line(buf: bytes, ks: int) -> bool:
+    """Tell whether the key word at ``ks`` in UTF-8 ``buf`` ends a label's line: at most three
+    short words before it on its line ("Password", "DB password", "> Your API key"), not the
+    end of a sentence wrapped there ("... you can reset the password")."""
+    start = max(ks - _LABEL_LONGEST, 0)
+    line_start = buf.rfind(b"\n", start, ks) + 1
+    if not line_start and start:
+        return False  # a line too long for a label
+    words = buf[line_start:ks].lstrip(b" \t>").split()
+    return len(words) <= 3 and not any(w.endswith((b".", b",", b";", b":")) for w in words)
 
 
 def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:
