@@ -110,3 +110,13 @@ def test_a_date_without_a_usable_zone_takes_the_zone_its_delivery_shows() -> Non
     )
     late = "Received: from a by b; Fri, 15 Oct 2010 09:00:00 -0400"
     assert at(mail("Date: Tue Oct 12 16:21:05 2010", late)) == "2010-10-12T16:21:05.000Z"
+
+
+def test_only_the_topmost_received_headers_are_tried() -> None:
+    # A mail with thousands of Received headers is junk, and each costs a read: the first
+    # 64 are tried (a real mail has a handful), so one below them gives no time.
+    junk = [f"Received: from h{n} by relay{n} with SMTP id {n}" for n in range(5000)]
+    late = "Received: from a by b; Tue, 3 Mar 2009 10:00:00 +0100"
+    rec = read(mail(*junk, late))
+    assert rec.at is None and "date_from" not in rec.meta
+    assert at(mail(*junk[:63], late)) == "2009-03-03T09:00:00.000Z"

@@ -79,6 +79,7 @@ _EPOCH_JUNK = (-86_400_000, 31_536_000_000)  # 1969-12-31 up to 1971-01-01, UTC
 _AHEAD_MS = 2 * 86_400_000
 _ZONE_GUESS_MS = 15 * 3_600_000  # zones run from -12:00 to +14:00; an hour to spare
 _QUARTER_HOUR_MS = 900_000
+_MAX_RECEIVED = 64  # Received headers tried, from the top: a mail has a few; junk, thousands
 _LONGEST = 256  # a Date value is short: what is longer is read only this far
 
 # Month names: English, and the usual abbreviations and full names of German, Dutch,
@@ -176,7 +177,7 @@ def received_date(values: list[str], *, now_ms: int | None = None) -> int | None
     ``1.2.3.4`` would look like a date).
     """
     now = _now(now_ms)
-    for value in values:
+    for value in values[:_MAX_RECEIVED]:
         _, sep, stamp = value.rpartition(";")
         if sep:
             ms = mail_date(stamp, now_ms=now)
