@@ -122,3 +122,22 @@ def test_when_no_input_can_be_read_the_command_fails_naming_each(tmp_path: Path)
     assert code == 1
     assert "photos.gz" in err and "export.zst" in err and len(err.strip().splitlines()) == 1
     assert not home.exists()  # failed before a memory folder was made
+
+
+def test_a_kind_that_cannot_read_an_input_is_that_inputs_error(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "g", "text": "kept"}\n')
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "a.md").write_text("# A\n")
+    home = str(tmp_path / "h")
+    args = [str(good), str(folder), str(tmp_path / "gone.jsonl"), "--kind", "jsonl"]
+    code, out, err = run("add", *args, "--home", home, "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    reasons = {Path(e["where"]).name: e["reason"] for e in report["errors"]}
+    assert report["added"] == 1 and set(reasons) == {"notes", "gone.jsonl"}
+    assert reasons["notes"].startswith("is a folder; --kind jsonl reads a file")
+    assert reasons["gone.jsonl"] == "no such file or folder"
+    code, _, err = run("add", str(good), "--kind", "maildir", "--home", home)
+    assert code == 1 and "good.jsonl: is a file; --kind maildir reads a folder" in err

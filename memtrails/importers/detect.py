@@ -213,6 +213,8 @@ def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) 
             raise
         source = name or default_source(given)
         return [Part(given, found, stream, source)]
+    if kind is not None:
+        _fits(p, kind, given)
     found = kind or detect_kind(p)
     source = name or default_source(p)
     if found != "files" or kind == "files" or p.is_file():
@@ -220,6 +222,22 @@ def plan(path: Path | str, *, kind: str | None = None, name: str | None = None) 
         size = _size(p) if p.is_file() else None
         return [Part(given, found, p, source, size=size, forced=forced)]
     return _plan_folder(p, given, source)
+
+
+def _fits(path: Path, kind: str, given: str) -> None:
+    """Raise when ``--kind`` names a kind that cannot read what the path is: said while
+    planning, it is that input's error, not one that stops an import part-way."""
+    if not path.exists():
+        raise SourceError(given, _missing(path))
+    spec = importer(kind)
+    if spec.by_bytes and path.is_dir():  # it reads one stream of bytes
+        raise SourceError(
+            given,
+            f"is a folder; --kind {kind} reads a file (without --kind, a folder is "
+            "read file by file, each by its own kind)",
+        )
+    if path.is_file() and spec.folder is not None and spec.file is None and not spec.piped:
+        raise SourceError(given, f"is a file; --kind {kind} reads a folder")
 
 
 def _plan_folder(root: Path, given: str, source: str) -> list[Part]:
