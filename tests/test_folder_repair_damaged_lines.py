@@ -153,7 +153,7 @@ async def test_a_damaged_new_version_does_not_bring_back_the_old_one(tmp_path: P
 
 
 async def test_check_repair_lets_a_same_length_damaged_record_be_added_again(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A byte flipped inside a line keeps its length: opening reads the line's first bytes
     only and keeps the record's row, so adding the record again said "unchanged" and it
@@ -161,10 +161,12 @@ async def test_check_repair_lets_a_same_length_damaged_record_be_added_again(
     home = tmp_path / "m"
     async with Memory.open(home, embedder=HashingEmbedder()) as memory:
         await memory.ingest(RECORDS)
-    damage(home, NTH, lambda line: line.replace(b'"text":', b'"text"!', 1))
+    offset, _ = damage(home, NTH, lambda line: line.replace(b'"text":', b'"text"!', 1))
     lost = RECORDS[NTH].id
+    caplog.set_level(logging.WARNING, logger="memtrails")
     async with Memory.open(home, embedder=HashingEmbedder()) as memory:
         fixed = await memory.check(repair=True)
+        assert f"records.jsonl: the line at byte {offset} is damaged" in caplog.text
         assert [p for p in fixed.problems if not p.startswith("records.jsonl: line at")] == []
         await memory.ingest(RECORDS)
         got = await memory.get(lost)

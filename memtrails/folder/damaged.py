@@ -11,6 +11,7 @@ tombstone forgot), and adding its source again brings it back.
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ LINE_ERRORS = (ValueError, KeyError, TypeError, RecursionError, OverflowError)
 _HEX = frozenset("0123456789abcdef")
 _UID_KEY = b'"uid":"'
 _UID_REACH = 64  # how far into a damaged line its uid is looked for
+_log = logging.getLogger("memtrails.folder")
 _SHOWN = 5  # damaged lines named one by one when a folder opens; the rest are counted
 
 
@@ -139,6 +141,13 @@ def readable_entries(
         except LINE_ERRORS as exc:
             bad = DamagedLine(offset, line_uid(line), f"{type(exc).__name__}: {exc}")
             damaged.append(bad)
+            if whole:  # a rebuild (check --repair, reindex): no opening's note says it
+                _log.warning(
+                    "%s: the line at byte %d is damaged (%.120s); its record is left out",
+                    log.path,
+                    offset,
+                    bad.why,
+                )
             if bad.uid is None:
                 continue
             entry = LogEntry(offset, bad.uid, None, "")
