@@ -96,14 +96,13 @@ def test_links_that_lead_nowhere_say_so(tmp_path: Path) -> None:
     assert _reason(tmp_path / "never.jsonl") == "no such file or folder"
 
 
-async def test_a_folder_named_like_a_file_kind_is_a_folder(tmp_path: Path) -> None:
+def test_a_folder_named_like_a_file_kind_is_a_folder(tmp_path: Path) -> None:
     box = tmp_path / "old.mbox"
     box.mkdir()
     (box / "readme.txt").write_text("notes about the old mailbox\n")
     assert detect_kind(box) == "files"
-    (part,) = plan(box, kind="mbox")
-    with pytest.raises(SourceError, match=r"is a folder, not an? "):
-        await collect(open_part(part))
+    with pytest.raises(SourceError, match="is a folder; --kind mbox reads a file"):
+        plan(box, kind="mbox")
 
 
 async def test_a_folder_says_what_its_compressed_file_of_no_kind_holds(tmp_path: Path) -> None:
