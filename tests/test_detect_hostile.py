@@ -131,3 +131,22 @@ def test_detecting_a_gzip_bomb_decompresses_a_bounded_head(tmp_path: Path) -> No
         tracemalloc.stop()
     assert "gzip-compressed binary data" in reason
     assert peak < 8 << 20  # the head read to tell its kind, not the 512 MiB inside
+
+
+async def test_a_folder_says_what_its_archives_and_unread_compressions_hold(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    (tmp_path / "export.zst").write_bytes(b"\x28\xb5\x2f\xfd\x24\x05\x29\x00\x00hello")
+    (tmp_path / "bundle.zip").write_bytes(_zip())
+    with tarfile.open(tmp_path / "plain.tar", "w") as tar:
+        tar.add(tmp_path / "notes.md", arcname="notes.md")
+    (notes,) = plan(tmp_path)
+    said = {e.where: e.reason for e in errors(await collect(open_part(notes)))}
+    assert "zstd-compressed" in said["export.zst"] and "zstd -dc export.zst" in said["export.zst"]
+    assert (
+        said["bundle.zip"] == "skipped: it is a zip archive of files: unpack it and add the folder"
+    )
+    assert (
+        said["plain.tar"] == "skipped: it is a tar archive of files: unpack it and add the folder"
+    )

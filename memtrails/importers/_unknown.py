@@ -1,4 +1,5 @@
-"""Say what a file of no kind holds instead, from its first (decompressed) bytes.
+"""Say what a file of no kind holds instead (from its first, decompressed, bytes), and why a
+path given is not there.
 
 Detection names a kind or fails; the failure is only useful when it says what was found
 and what to do: give ``--kind``, or unpack a format memtrails does not read first.
@@ -6,7 +7,18 @@ and what to do: give ``--kind``, or unpack a format memtrails does not read firs
 
 from __future__ import annotations
 
-__all__ = ["unknown_content"]
+import errno
+import os
+from pathlib import Path
+
+__all__ = ["PACKED_SUFFIXES", "missing_reason", "unknown_content"]
+
+#: Endings of compressed files and archives that a notes walk would call binary: a folder
+#: says what each holds instead, and what to do (unpack it).
+PACKED_SUFFIXES = frozenset(
+    {".zst", ".zstd", ".lz4", ".lz", ".lzo", ".z", ".tgz", ".tbz", ".tbz2", ".txz", ".7z", ".rar"}
+    | {".zip", ".tar"}
+)
 
 # Compressed formats memtrails does not unpack (gzip, bzip2 and xz it does), by their
 # first bytes, with the command that unpacks one to standard output.
@@ -74,3 +86,21 @@ def unknown_content(head: bytes, compression: str | None, name: str) -> tuple[st
         f"it holds {packed}text that starts as neither JSON Lines (`{{` first), an mbox (a "
         "`From ` line first) nor a mail message (a header block first)"
     ), True
+
+
+def missing_reason(path: Path) -> str:
+    """Say why a path that does not exist is not there: missing, or a link that leads nowhere."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link that loops (it leads back to itself): nothing to read"
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR) and exc.strerror:
+            return f"cannot read: {exc.strerror}"
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {target}, which does not exist"
+    return "no such file or folder"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import errno
-import os
 from collections import Counter
 from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
@@ -17,7 +15,7 @@ from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._input import Input, open_input, strip_compression
 from ._shared import as_generator, default_source
-from ._unknown import unknown_content
+from ._unknown import PACKED_SUFFIXES, missing_reason, unknown_content
 from .contract import Opening, resumable
 from .files._entries import file_id
 from .files._ignore import UNREADABLE_FOLDER, kept_tree
@@ -91,24 +89,6 @@ def _no_kind(stream: Input) -> SourceError:
     return SourceError(stream.given, f"not a kind memtrails reads: {what}{then}")
 
 
-def _missing(path: Path) -> str:
-    """Say why a path that does not exist is not there: missing, or a link that leads nowhere."""
-    try:
-        os.stat(path)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return "a symbolic link that loops (it leads back to itself): nothing to read"
-        if exc.errno not in (errno.ENOENT, errno.ENOTDIR) and exc.strerror:
-            return f"cannot read: {exc.strerror}"
-    if path.is_symlink():
-        try:
-            target = os.readlink(path)
-        except OSError:
-            target = "?"
-        return f"a symbolic link to {target}, which does not exist"
-    return "no such file or folder"
-
-
 def detect_kind(path: Path | Input) -> str:
     """Return the kind of a path (one the registry knows), looking at its first bytes if needed.
 
@@ -124,7 +104,7 @@ def detect_kind(path: Path | Input) -> str:
             raise _no_kind(path)
         return kind
     if not path.exists():
-        raise SourceError(str(path), _missing(path))
+        raise SourceError(str(path), missing_reason(path))
     if path.is_dir():
         return _folder_kind(path) or "files"
     for spec in importers():
@@ -228,7 +208,7 @@ def _fits(path: Path, kind: str, given: str) -> None:
     """Raise when ``--kind`` names a kind that cannot read what the path is: said while
     planning, it is that input's error, not one that stops an import part-way."""
     if not path.exists():
-        raise SourceError(given, _missing(path))
+        raise SourceError(given, missing_reason(path))
     spec = importer(kind)
     if spec.by_bytes and path.is_dir():  # it reads one stream of bytes
         raise SourceError(
@@ -313,7 +293,8 @@ def _file_kind(file: Path) -> str | None:
     for spec in specs:
         if suffix in spec.suffixes:
             return spec.kind
-    compressed = strip_compression(name) != name
+    # Named as compressed: by a format read (.gz), or by one that is not (.zst, .tgz, .7z).
+    compressed = strip_compression(name) != name or suffix in PACKED_SUFFIXES
     if not compressed and not may_be_saved_message(name):
         return "files"
     try:
@@ -333,7 +314,9 @@ def _file_kind(file: Path) -> str | None:
         return kind
     if compressed or actually_compressed:
         then = "; add it alone with --kind to read it as one kind" if kind_reads else ""
-        return f"skip:compressed, and what it holds is neither mail nor JSON Lines: {what}{then}"
+        unpacked = actually_compressed or strip_compression(name) != name
+        said = "compressed, and what it holds is neither mail nor JSON Lines: " * unpacked
+        return f"skip:{said}{what}{then}"
     return "files"
 
 
