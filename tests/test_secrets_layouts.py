@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import string
+from urllib.parse import quote
 
 import pytest
 
@@ -27,10 +28,11 @@ def password(rng: random.Random) -> str:
 
 
 def token(rng: random.Random, size: int = 0) -> str:
-    """Return a random token of 20-40 letters and digits, both cases and a digit in it."""
+    """Return a random token of 20-40 letters and digits, two of each case and two digits."""
     size = size or rng.randint(20, 40)
     chars = [rng.choice(string.ascii_letters + string.digits) for _ in range(size)]
-    chars[:3] = [rng.choice(string.ascii_lowercase), rng.choice(string.ascii_uppercase), "7"]
+    for i, kind in enumerate((string.ascii_lowercase, string.ascii_uppercase, string.digits) * 2):
+        chars[i] = rng.choice(kind)
     rng.shuffle(chars)
     return "".join(chars)
 
@@ -253,4 +255,51 @@ def test_netrc_and_yaml_block_values_go(seed: int) -> None:
     ],
 )
 def test_prose_ending_a_line_with_a_key_word_stays(text: str) -> None:
+    assert_kept(text)
+
+
+def aws_key_pair(rng: random.Random) -> tuple[str, str]:
+    """Return an AWS access key id and a secret key shaped like AWS's (40 characters, often
+    with '/' and '+')."""
+    key_id = "AKIA" + "".join(rng.choice(string.ascii_uppercase + "234567") for _ in range(16))
+    alphabet = string.ascii_letters + string.digits + "/+"
+    secret = list(token(rng, 40))
+    for i in rng.sample(range(1, 39), rng.randint(0, 3)):
+        secret[i] = rng.choice("/+")
+    return key_id, "".join(c if c in alphabet else "x" for c in secret)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_key_id_and_the_secret_of_a_url_user_info_go(seed: int) -> None:
+    """scheme://KEYID:SECRET@host: both go, the AWS secret's '/' or '+' included; a password
+    percent-encoded; a token alone before the '@'. The scheme and the host stay."""
+    rng = random.Random(seed)
+    for _ in range(12):
+        scheme = rng.choice(["s3", "s3a", "s3n", "https", "minio+s3"])
+        key_id, secret = aws_key_pair(rng)
+        text = f"aws s3 sync {scheme}://{key_id}:{secret}@my-bucket/backups/ ./local"
+        out, _ = scrub_text(text)
+        assert key_id not in out and secret not in out and secret[:12] not in out, text
+        assert f"{scheme}://" in out and "@my-bucket/backups/" in out, out
+        user = rng.choice(["bob", "app", "admin", "svc-backup"])
+        pw = quote(password(rng), safe="")
+        scheme = rng.choice(["https", "postgres", "mongodb+srv", "redis", "amqp", "ftp"])
+        assert_gone(f"{scheme}://{user}:{pw}@db.example.com:5432/app", pw, f"{user}:", "@db.")
+        tok = token(rng, rng.randint(20, 40))
+        assert_gone(f"git clone https://{tok}@git.example.com/org/repo.git", tok, "@git.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://host:8080/a/b/c@d",
+        "https://medium.com:443/@user/post",
+        "https://github.com/org/repo@v1.0",
+        "git+https://github.com/org/repo.git@0123456789abcdef0123456789abcdef01234567",
+        "https://firstname_lastname_2020@example.com",
+        "ssh://git@github.com/org/repo",
+        "postgres://user:password@localhost/db",
+    ],
+)
+def test_a_url_without_a_secret_in_its_user_info_stays(text: str) -> None:
     assert_kept(text)

@@ -24,7 +24,8 @@ names the rule set; a folder's manifest lists the ones its records were scrubbed
 The rules (``rules.py``, ``providers.py``) are data; ``engine.py`` scans them.
 
 Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` only the
-password is replaced (``https://bob:[secret:url-password]@host``) and for ``password``
+password is replaced (``https://bob:[secret:url-password]@host``; a key id as the user goes
+too: ``s3://[secret:aws-access-key]:[secret:url-password]@bucket``) and for ``password``
 assignments only the value (``password: [secret:password]``). A value that is itself a
 provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``).
 

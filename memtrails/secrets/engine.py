@@ -11,7 +11,7 @@ import re2
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
-from .keys import KEY_NAME, accept_keyed
+from .keys import KEY_NAME, accept_keyed, is_random
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule
 from .rules import RULES
@@ -294,9 +294,14 @@ def _check(
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
-        vs, ve, _ = first_set(sp, g, ("v", "v2", "v3", "v4", "v5"))
-        if not is_placeholder(text_of(buf, vs, ve)):
+        vs, ve, group = first_set(sp, g, ("v", "v2", "v3", "v4", "v5", "vu"))
+        value = text_of(buf, vs, ve)
+        # A token alone as the user: random (digits, both cases), not an id in hex.
+        random = group != "vu" or (shaped(buf[vs:ve], "mixed") and is_random(value, False))
+        if random and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
+        if "user" in g and sp[g["user"]][0] >= 0:  # a key id as the user: s3://AKIA...:V@
+            out = [*_tokens_in(buf, *sp[g["user"]]), *out]
         resume = ve
     elif check == "b64":
         vs, ve = sp[g["v"]]

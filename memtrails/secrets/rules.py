@@ -48,7 +48,8 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: for line breaks, a cookie's value in a Cookie or Set-Cookie header; 7: the value of a
 #: command that sets a variable with a space, set -x NAME value, setx, setenv; prose in
 #: other languages' links and scripts without spaces; a value alone on the line after its
-#: label, a .netrc password on the next line or after account and port).
+#: label, a .netrc password on the next line or after account and port; a key id as a
+#: URL's user, an AWS secret key with '/' as its password, a token alone as its user).
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
@@ -139,12 +140,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
     # host) and '#' (pasted unencoded), but not '/' or '?', so a port, a path or a query
-    # never reads as a password.
+    # never reads as a password; but for an AWS secret key's 40 characters, which hold '/'
+    # and '+' (s3://AKIA...:SECRET@bucket). A key id as the user goes too (the engine runs the
+    # token rules over the user), and a token alone before the '@' (https://TOKEN@host:
+    # 20+ random characters, digits and both cases; not an id in hex).
     Rule(
         "url_password",
         "url-password",
-        r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://[^\s:/?#@\[\]\"'<>]*:"
-        rf"(?P<v>{value_of_class(URL, 1)})@[A-Za-z0-9_\[]",
+        r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://(?:(?P<user>[^\s:/?#@\[\]\"'<>]*):"
+        rf"(?:(?P<v>{value_of_class(URL, 1)})|(?P<v2>[A-Za-z0-9/+]{{40}}))"
+        r"|(?P<vu>[A-Za-z0-9_-]{20,}))@[A-Za-z0-9_\[]",
         "tokens",
         "url",
     ),
