@@ -141,3 +141,15 @@ def test_a_kind_that_cannot_read_an_input_is_that_inputs_error(tmp_path: Path) -
     assert reasons["gone.jsonl"] == "no such file or folder"
     code, _, err = run("add", str(good), "--kind", "maildir", "--home", home)
     assert code == 1 and "good.jsonl: is a file; --kind maildir reads a folder" in err
+
+
+def test_many_inputs_of_no_kind_fail_in_one_short_line(tmp_path: Path) -> None:
+    paths = []
+    for n in range(300):
+        path = tmp_path / f"blob{n}.bin"
+        path.write_bytes(b"\x00\x01\x02" * 10)
+        paths.append(str(path))
+    code, _, err = run("add", *paths, "--home", str(tmp_path / "home"))
+    (line,) = err.strip().splitlines()
+    assert code == 1 and "blob0.bin" in line and "blob1.bin" in line
+    assert "blob299.bin" not in line and len(line) < 3000

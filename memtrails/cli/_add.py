@@ -235,13 +235,21 @@ async def add(
     _show(total, as_json, quiet, home or default_home())
 
 
+_NAMED = 5  # inputs an add that can read none of them names
+
+
 def _nothing_to_read(unread: list[tuple[Path, SourceError]]) -> SourceError:
-    """The one error of an ``add`` whose every input is of no kind: each one's, in one line."""
+    """The one error of an ``add`` whose every input is of no kind, in one line: the first
+    input's whole, the next few in short (what each is), and how many more there were."""
     if len(unread) == 1:
         return unread[0][1]
     first = unread[0][1]
-    others = "; ".join(str(exc) for _, exc in unread[1:])
-    return SourceError(first.source, f"{first.reason} (and {len(unread) - 1} more: {others})")
+    shown = [f"{exc.source}: {exc.reason.split('; ', 1)[0]}" for _, exc in unread[1:_NAMED]]
+    if len(unread) > _NAMED:
+        shown.append(f"{len(unread) - _NAMED} more")
+    return SourceError(
+        first.source, f"{first.reason} (and {len(unread) - 1} more: {'; '.join(shown)})"
+    )
 
 
 def _unread(path: Path, exc: SourceError, name: str | None) -> RecordError:
