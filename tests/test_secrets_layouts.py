@@ -303,3 +303,61 @@ def test_the_key_id_and_the_secret_of_a_url_user_info_go(seed: int) -> None:
 )
 def test_a_url_without_a_secret_in_its_user_info_stays(text: str) -> None:
     assert_kept(text)
+
+
+_KEYS_OF_QUERIES = (
+    "password",
+    "pwd",
+    "passwd",
+    "token",
+    "access_token",
+    "api_key",
+    "client_secret",
+)
+_PARAMETERS = (
+    "next=/home",
+    "lang=en",
+    "page=2",
+    "state=xyz",
+    "redirect_uri=https%3A%2F%2Fapp%2Fcb",
+)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_secret_in_a_query_or_a_form_goes_and_the_next_parameters_stay(seed: int) -> None:
+    """?password=a%26b&next=/home&lang=en: the value goes, percent-encoded or short, and the
+    parameters after it stay, in a URL, after HTML's '&amp;', in a form's body."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        key = rng.choice(_KEYS_OF_QUERIES)
+        if "pass" in key or "pw" in key:
+            plain = rng.choice([password(rng), rng.choice("abcxyz") + rng.choice("&=%+#/?") + "b"])
+        else:
+            plain = token(rng)
+        secret = quote(plain, safe="")
+        rest = rng.sample(_PARAMETERS, rng.randint(1, 3))
+        amp = rng.choice(["&", "&amp;"])
+        after = "".join(f"{amp}{p}" for p in rest)
+        text = rng.choice(
+            [
+                f"https://app.example.com/login?user=bob{amp}{key}={secret}{after}",
+                f"GET /cb?{key}={secret}{after} HTTP/1.1",
+                f"POST /login body: user=bob&{key}={secret}{after.replace('&amp;', '&')}",
+            ]
+        )
+        assert_gone(text, secret, *rest)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.com/docs?q=password+policy&lang=en",
+        "https://example.com/login?password=&next=/home",
+        "https://example.com/reset?token=&lang=en",
+        "https://example.com/login?password=%2A%2A%2A%2A&next=/home",
+        "https://example.com/search?mode=token&lang=en",
+        "https://example.com/login?password=yes&next=/home",
+    ],
+)
+def test_a_query_without_a_secret_stays(text: str) -> None:
+    assert_kept(text)

@@ -46,7 +46,9 @@ characters with letters and digits, no words), and never a table's, a cache's or
 key (``primary_key``, ``cacheKey``, ``publicKeyToken``). The same holds for XML elements
 (the value perhaps on its own line), .NET ``<setting name=...><value>`` and ``<add key=...
 value=...>``, Terraform's ``variable "x" { default = "..." }`` and URL query parameters
-(``?key=``, ``&apikey=``; the value ends at the next ``&name=``). Only the value is
+(``?key=``, ``&apikey=``; the value ends at the next ``&name=``, as a form's field does
+anywhere; it is checked percent-decoded, and under a password's name 3+ characters with a
+digit or a symbol will do: ``?password=a%26b&next=/home``). Only the value is
 replaced, and not when it is:
 
 - shorter than 6 characters;

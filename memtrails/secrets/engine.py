@@ -11,7 +11,7 @@ import re2
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
-from .keys import KEY_NAME, accept_keyed, is_random
+from .keys import KEY_NAME, accept_keyed, accept_query, is_random
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule
 from .rules import RULES
@@ -56,9 +56,11 @@ _COMMAND_FLAGS = _compile(tuple(r for r in RULES if r.scan == "commands"))
 # token pass multiplied its DFA's states (232 -> 130 MB/s), and a value's kind says more.
 _UNKNOWN_TOKENS = _compile(tuple(r for r in RULES if r.scan == "unknown"))
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
-# Where a query parameter's value ends: the next "&name=" or the fragment ("#"); a lone "&"
-# may be part of an unencoded password.
-_NEXT_PARAMETER = re2.compile(rb"&[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
+# Where a query parameter's value ends: the next "&name=" (HTML's "&amp;name=") or the
+# fragment ("#"); a lone "&" may be part of an unencoded password. A form's field (a bare
+# value anywhere else) ends at the next "&name=" too.
+_NEXT_PARAMETER = re2.compile(rb"&(?:amp;)?[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
+_NEXT_FIELD = re2.compile(rb"&(?:amp;)?[A-Za-z_][A-Za-z0-9_.\[\]-]*=")
 
 
 def _tokens_in(buf: bytes, start: int, end: int) -> Iterator[Span]:
@@ -360,9 +362,9 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
         and buf[ke : ke + 1] != buf[vs - 1 : vs]
     ):
         return  # "Password:","...": the value's quote closes the string the key is in
-    if buf[ks - 1 : ks] in (b"?", b"&") and group == "vbare":
-        # A URL's query: the value ends at the next parameter.
-        nxt = _NEXT_PARAMETER.search(buf, vs, ve)
+    query = buf[ks - 1 : ks] in (b"?", b"&") or buf[max(ks - 5, 0) : ks] == b"&amp;"
+    if group == "vbare":  # a URL's query, a form: the value ends at the next parameter
+        nxt = (_NEXT_PARAMETER if query else _NEXT_FIELD).search(buf, vs, ve)
         ve = ve if nxt is None else nxt.start()
     value = text_of(buf, vs, ve)
     if group == "vbare":
@@ -392,7 +394,7 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
             scheme = head.lower().encode()
     if scheme == b"basic" and is_basic_credential(value.encode()):
         yield (vs, ve, "basic-auth")
-    elif accept_keyed(text_of(buf, ks, ke), value, group != "vbare"):
+    elif (accept_query if query else accept_keyed)(text_of(buf, ks, ke), value, group != "vbare"):
         if group == "vbare" and sp[g["block"]][0] >= 0:
             ve = block_scalar_end(buf, vs, ve)
         yield from inner_spans(buf, vs, ve, kind)

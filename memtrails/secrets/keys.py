@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import functools
 from typing import Final
+from urllib.parse import unquote
 
 import re2
 
 from .formats import wordy
 from .passes import OPTIONS
 from .rules import KEY, NAMED_KEY
-from .values import accept_prose, accept_value, is_mask
+from .values import accept_prose, accept_value, is_mask, is_placeholder
 
-__all__ = ["KEY_NAME", "accept_keyed", "is_named_key", "is_random"]
+__all__ = ["KEY_NAME", "accept_keyed", "accept_query", "is_named_key", "is_random"]
 
 #: A name of a secret, a password or any key (``rules.KEY``).
 KEY_NAME: Final = re2.compile(KEY, OPTIONS)
@@ -87,3 +88,24 @@ def accept_keyed(key: str, value: str, quoted: bool) -> bool:
     if _word_before_key(key) in _NOT_CREDENTIALS:
         return False
     return is_random(value, quoted)
+
+
+def accept_query(key: str, value: str, quoted: bool) -> bool:
+    """Decide whether ``value``, a URL query's parameter or a form's field named ``key``, is a
+    secret: :func:`accept_keyed` of the value percent-decoded (``%2A%2A%2A`` is a mask), as if
+    quoted (a query holds no code: ``ya29.a0Af...`` is a token); under a password's name, a
+    short value too, 3+ characters with a digit or a symbol (``?password=a%26b``).
+
+    Args:
+        key: the name, as written.
+        value: the value, as written (percent-encoded).
+        quoted: the value was quoted.
+    """
+    plain = unquote(value, errors="replace")
+    if accept_keyed(key, plain, True):
+        return True
+    low = key.lower()
+    short = len(plain) >= 3 and not plain.isalpha() and not plain.isspace()
+    return (
+        short and ("pass" in low or "pw" in low) and is_named_key(key) and not is_placeholder(plain)
+    )

@@ -49,7 +49,9 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: command that sets a variable with a space, set -x NAME value, setx, setenv; prose in
 #: other languages' links and scripts without spaces; a value alone on the line after its
 #: label, a .netrc password on the next line or after account and port; a key id as a
-#: URL's user, an AWS secret key with '/' as its password, a token alone as its user).
+#: URL's user, an AWS secret key with '/' as its password, a token alone as its user; a
+#: query's value percent-decoded, a short password in a query, a form's field ending at
+#: the next "&name=").
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key

@@ -251,6 +251,27 @@ def prose_about_the_secret(before: str, gap: str) -> bool:
     return not first or first[0].lower().strip(".,:") not in _NOT_THE_SECRET
 
 
+# Fields of a form or a query: name=value&name=value, or one field whose name is a secret's.
+_FIELD: Final = re2.compile(r"[A-Za-z_][A-Za-z0-9_.\[\]-]*=")
+_NEXT_FIELD: Final = re2.compile(r"&(?:amp;)?[A-Za-z_][A-Za-z0-9_.\[\]-]*=")
+_SECRET_NAMES: Final = ("pass", "passwd", "password", "pwd", "pw", "token", "secret", "key", "auth")
+
+
+def _is_form(value: str) -> bool:
+    """Tell whether a prose value is a form's fields ("user=bob&password=V", "password=V")."""
+    if "=" not in value or not _matches_text(_FIELD, value, full=False):
+        return False
+    name, _, rest = value.partition("=")
+    if not rest.strip("=") or len(name) > 40:
+        return False  # base64's padding ("dG9r...CI="), not a field
+    if name.lower().endswith(_SECRET_NAMES):
+        return True
+    try:
+        return _NEXT_FIELD.search(value) is not None
+    except UnicodeEncodeError:
+        return False
+
+
 def prose_secret(
     before: str, gap: str, value: str, password_word: bool, quoted: bool
 ) -> str | None:
@@ -271,6 +292,8 @@ def prose_secret(
         while value[-2:] in ("\\n", "\\r", "\\t"):
             value = value[:-2]
         value = prose_value_end(value)
+    if not quoted and _is_form(value):
+        return None  # "login password=V&remember=1": the assignment rule takes its fields
     if prose_about_the_secret(before, gap) and accept_prose(value, password_word, quoted):
         return value
     return None
