@@ -48,7 +48,7 @@ key (``primary_key``, ``cacheKey``, ``publicKeyToken``). The same holds for XML 
 value=...>``, Terraform's ``variable "x" { default = "..." }`` and URL query parameters
 (``?key=``, ``&apikey=``; the value ends at the next ``&name=``, as a form's field does
 anywhere; it is checked percent-decoded, and under a password's name 3+ characters with a
-digit or a symbol will do: ``?password=a%26b&next=/home``). Only the value is
+digit or a symbol will do, percent-encoded: ``?password=a%26b``). Only the value is
 replaced, and not when it is:
 
 - shorter than 6 characters;
