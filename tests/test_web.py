@@ -274,3 +274,26 @@ async def test_neighbours_are_found_past_long_mails(served: Served) -> None:
     assert "its thread (3 records nearby)" in middle.text
     before = middle.text.split("<h3>before</h3>")[1].split("<h3>after</h3>")
     assert "long mail 0" in before[0] and "long mail 2" in before[1]
+
+
+async def test_a_record_beside_damaged_log_lines_still_shows_its_neighbours(
+    served: Served,
+) -> None:
+    chain = [
+        {"id": f"c{n}", "title": f"chain part {n}", "thread": "chain", "text": f"link {n}"}
+        for n in range(5)
+    ]
+    report = await served.memory.ingest(chain, name="chain")
+    assert report.added == 5
+    log = served.memory.path / "records.jsonl"
+    data = log.read_bytes()
+    for n in (1, 3):  # a disk error in the lines just before and after c2's: same length
+        at = data.index(b'"title":"chain part %d"' % n)
+        data = data[:at] + b"\x00" * 10 + data[at + 10 :]
+    log.write_bytes(data)
+    http = await logged_in(served)
+    page = await http.get("/record", params={"uid": "c2", "source": "chain"})
+    assert page.status_code == 200, page.text
+    before, after = page.text.split("<h3>before</h3>")[1].split("<h3>after</h3>")
+    assert "chain part 0" in before and "chain part 4" in after
+    assert "chain part 1" not in page.text and "chain part 3" not in page.text

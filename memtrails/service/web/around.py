@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._exceptions import FolderFormatError
 from ...folder.log import RecordLog
 from ...folder.table import Table
 from ...records import MemoryRecord
@@ -59,15 +61,23 @@ def _before(log: RecordLog, offset: int) -> Iterator[tuple[int, dict[str, Any]]]
         if found is None:
             return
         at = found
-        yield at, log.read_line(at)
+        try:
+            yield at, log.read_line(at)
+        except FolderFormatError:
+            continue  # a damaged line (memtrails check lists it): its record is not shown
 
 
 def _after(log: RecordLog, offset: int) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield the lines after the one at ``offset``, nearest first (read in order, in chunks)."""
-    lines = log.lines(offset)
+    lines = log.raw_lines(offset)
     next(lines, None)  # the record's own
-    for at, _end, line in lines:
-        yield at, line
+    for at, raw in lines:
+        try:
+            line = json.loads(raw)
+        except ValueError:
+            continue  # a damaged line (memtrails check lists it): its record is not shown
+        if isinstance(line, dict):
+            yield at, line
 
 
 def around(table: Table, log: RecordLog, uid: str) -> Around | None:
