@@ -6,7 +6,10 @@ vary, and every generated secret must be gone while the words around it stay.
 
 from __future__ import annotations
 
+import base64
+import json
 import random
+import re
 import string
 from urllib.parse import quote
 
@@ -361,3 +364,58 @@ def test_a_secret_in_a_query_or_a_form_goes_and_the_next_parameters_stay(seed: i
 )
 def test_a_query_without_a_secret_stays(text: str) -> None:
     assert_kept(text)
+
+
+_SIGNATURE_LENGTHS = {"HS256": 43, "HS384": 64, "HS512": 86, "RS256": 342, "ES256": 86, "EdDSA": 86}
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def jwt(rng: random.Random) -> str:
+    """Return a JWT with a real header, a payload and a random signature of its length."""
+    alg = rng.choice(sorted(_SIGNATURE_LENGTHS))
+    header = _b64url(json.dumps({"alg": alg, "typ": "JWT"}).encode())
+    claims = {"sub": token(rng, 12), "iat": rng.randint(10**9, 2 * 10**9), "name": "Ann"}
+    payload = _b64url(json.dumps(claims).encode())
+    alphabet = string.ascii_letters + string.digits + "-_"
+    signature = "".join(rng.choice(alphabet) for _ in range(_SIGNATURE_LENGTHS[alg]))
+    return f"{header}.{payload}.{signature}"
+
+
+def _wrap(rng: random.Random, text: str) -> str:
+    """Break ``text`` over lines as a mail, a shell or quoted-printable would."""
+    style = rng.choice(["width", "shell", "qp", "dots", "quoted"])
+    if style == "dots":
+        return text.replace(".", ".\n")
+    width = rng.choice([30, 40, 64, 76])
+    lines = [text[i : i + width] for i in range(0, len(text), width)]
+    glue = {"width": "\n", "shell": "\\\n  ", "qp": "=\n", "quoted": "\n> "}[style]
+    return glue.join(lines)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_jwt_wrapped_over_lines_goes_whole(seed: int) -> None:
+    """A JWT broken at a width, by a shell's '\\' or quoted-printable's '=', or after its
+    dots: every piece goes, and the line after it stays."""
+    rng = random.Random(seed)
+    for _ in range(15):
+        secret = jwt(rng)
+        before = rng.choice(["Authorization: Bearer ", "token=", "> ", "here it is:\n"])
+        text = f"{before}{_wrap(rng, secret)}\nThanks, Ann\n"
+        out, found = scrub_text(text)
+        assert found, text
+        pieces = [p for p in re.split(r"[\s\\=>.]+", secret) if len(p) >= 8]
+        assert not [p for p in pieces if p in out.replace("\n", "")], (text, out)
+        assert "Thanks, Ann" in out, (text, out)
+
+
+def test_the_line_after_a_whole_jwt_stays() -> None:
+    """A signature as long as its algorithm says ends the token: a next line of base64-like
+    characters is not taken for its continuation."""
+    rng = random.Random(5)
+    for _ in range(10):
+        secret = jwt(rng)
+        out, _ = scrub_text(f"{secret}\nnextLine2024\nAbCdEf123\\\nrest")
+        assert out == "[secret:jwt]\nnextLine2024\nAbCdEf123\\\nrest"

@@ -27,7 +27,9 @@ Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` 
 password is replaced (``https://bob:[secret:url-password]@host``; a key id as the user goes
 too: ``s3://[secret:aws-access-key]:[secret:url-password]@bucket``) and for ``password``
 assignments only the value (``password: [secret:password]``). A value that is itself a
-provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``).
+provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``). A JWT
+wrapped over lines (at a mail's width, by a shell's ``\\`` or quoted-printable's ``=``) goes
+whole: its signature runs over a line break as far as the header's algorithm says it is long.
 
 Every copy of a value found as a secret goes too, wherever it stands in the record: a key
 pasted into a message and again in the quoted reply, a token in the title and the text,

@@ -24,6 +24,7 @@ from .shapes import (
 )
 from .spans import UNKNOWN, Span, merge, replace_spans
 from .values import block_scalar_end, is_mask, is_placeholder, label_line, prose_secret
+from .wrapped import jwt_end
 
 __all__ = [
     "KEY_NAME",
@@ -100,6 +101,7 @@ _READS: Final = {
     "random": (0, 0),
     "random_string": (0, 0),
     "b64": (0, 0),
+    "jwt": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
     # inner_spans runs the token pass from one byte before the value, and RE2 reads one more
@@ -304,6 +306,12 @@ def _check(
             out = inner_spans(buf, vs, ve, rule.kind)
         if "user" in g and sp[g["user"]][0] >= 0:  # a key id as the user: s3://AKIA...:V@
             out = [*_tokens_in(buf, *sp[g["user"]]), *out]
+        resume = ve
+    elif check == "jwt":  # perhaps wrapped over lines: its signature ends as long as it is
+        vs, ve = sp[g["v"]]
+        ve = jwt_end(buf, vs, ve)
+        if not is_mask(text_of(buf, vs, ve)):
+            out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "b64":
         vs, ve = sp[g["v"]]

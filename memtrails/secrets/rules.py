@@ -28,6 +28,7 @@ from .pieces import (
 from .prose import PROSE
 from .providers import PROVIDER_RULES
 from .rule import Rule
+from .wrapped import BREAK
 
 __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_VERSION"]
 
@@ -51,7 +52,7 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: label, a .netrc password on the next line or after account and port; a key id as a
 #: URL's user, an AWS secret key with '/' as its password, a token alone as its user; a
 #: query's value percent-decoded, a short password in a query, a form's field ending at
-#: the next "&name=").
+#: the next "&name="; a JWT wrapped over lines).
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
@@ -78,6 +79,7 @@ PEM_END: Final = (
 # the rest. "Basic" before any other word ("Basic configuration", a token without a colon) is
 # then no match at all, instead of a match the engine decodes and rejects.
 _B64 = "[A-Za-z0-9+/]"
+_SEGMENT = "[A-Za-z0-9_-]"  # a character of a JWT's segment (base64url)
 _B64_WITH_COLON = (
     rf"(?:{_B64}{{4}})*(?:O[g-v]|{_B64}[DTjz][o-r]|{_B64}{{2}}[AEIMQUYcgkosw048]6){_B64}*={{0,2}}"
 )
@@ -133,12 +135,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     # Header and payload both start with '{"' in base64 ("eyJ"); the signature may be empty.
     # It starts after a character that cannot be inside a segment (one consumed character,
     # not \b): with \b, every "-eyJ" inside a long segment would start a new partial match
-    # that lives to the segment's end, and tokens between them made the scan quadratic.
+    # that lives to the segment's end, and tokens between them made the scan quadratic. A
+    # token wrapped over lines (a mail's width, a shell's "\", quoted-printable's "=") may
+    # hold line breaks anywhere; the engine ends its signature (wrapped.jwt_end).
     Rule(
         "jwt",
         "jwt",
-        r"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)",
+        rf"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ(?:{BREAK}?{_SEGMENT}){{5,}}{BREAK}?\.{BREAK}?"
+        rf"eyJ(?:{BREAK}?{_SEGMENT}){{5,}}{BREAK}?\.(?:{BREAK}?{_SEGMENT})*)",
         "tokens",
+        "jwt",
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
     # host) and '#' (pasted unencoded), but not '/' or '?', so a port, a path or a query
