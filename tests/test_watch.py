@@ -78,6 +78,28 @@ async def test_a_mail_delivered_into_new_is_found(
         assert job.state == "running" and job.detail["last_import"] is not None
 
 
+async def test_a_mail_delivered_into_a_maildirplusplus_folder_is_found(
+    tmp_path: Path, embedder: Any, poll: bool
+) -> None:
+    """Maildir++ keeps its folders as hidden ones (``.Sent``, ``.Lists.python``): a watch
+    of the Maildir follows them, though it passes over other hidden files."""
+    box = tmp_path / "Maildir"
+    for folder in (box, box / ".Sent"):
+        for sub in ("cur", "new", "tmp"):
+            (folder / sub).mkdir(parents=True)
+    (box / "cur" / "1.M1.host:2,S").write_bytes(_mail(1, "Lunch", "Pizza on Friday."))
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
+        job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
+        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        await _until(_imported_after(job, 0))
+        sent = box / ".Sent"
+        (sent / "tmp" / "2.M2.host").write_bytes(
+            _mail(2, "Re: invoice", "I sent the signed invoice to the accountant on Monday.")
+        )
+        (sent / "tmp" / "2.M2.host").rename(sent / "new" / "2.M2.host")
+        await _until(lambda: _found(memory, "who got the signed invoice", "m2@example.org"))
+
+
 async def test_a_line_appended_to_a_growing_file_is_found(
     tmp_path: Path, embedder: Any, poll: bool
 ) -> None:

@@ -367,12 +367,17 @@ class Watch:
             target = str(self.path)
             return lambda p: p == target
         root = str(self.path)
+        # Maildir++ keeps a Maildir's folders as hidden ones (.Sent, .Lists.python), which
+        # the importer reads: in a Maildir those are followed, other hidden paths are not.
+        maildir = (self.path / "cur").is_dir() or (self.path / "new").is_dir()
 
         def wanted(p: str) -> bool:
             if home is not None and (p + os.sep).startswith(home):
                 return False
-            rel = p[len(root) :].lstrip(os.sep)
-            return not any(part.startswith(".") for part in rel.split(os.sep))
+            parts = p[len(root) :].lstrip(os.sep).split(os.sep)
+            if maildir and parts[0].startswith(".") and parts[0] not in (".", ".."):
+                parts = parts[1:]
+            return not any(part.startswith(".") for part in parts)
 
         return wanted
 
