@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Mapping
 from typing import IO, Any
@@ -12,6 +13,7 @@ from ..records import SourceState
 __all__ = [
     "BAD_POSITION",
     "SAMPLE",
+    "count_of",
     "prefix_marks",
     "unfinished",
     "unusable_position",
@@ -23,6 +25,8 @@ __all__ = [
 # compacting an mbox, a log rotated and refilled) changes its size or these bytes.
 SAMPLE = 64 * 1024
 BAD_POSITION = "the saved position is not one this version reads"
+_log = logging.getLogger("memtrails.importers")
+_MAX_COUNT = 1 << 62  # a saved offset or count past this was written by no run
 # The key that marks each kind's saved position, and how a user asked for that kind.
 _KIND_KEYS = {
     "messages": "--kind maildir",
@@ -53,19 +57,51 @@ def prefix_marks(f: IO[bytes], offset: int) -> dict[str, Any]:
         f.seek(here)
 
 
-def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | None:
+def count_of(state: Mapping[str, Any], key: str, default: int | None = None) -> int | None:
+    """Return the saved count ``state[key]`` when it is one (an int, 0 or more), else None.
+
+    ``default`` is what a missing key counts as (None: it must be there). A saved position
+    is read back from ``sources.json``, which an older version, a run stopped part-way or a
+    hand edit may have written: a count of another type (``"12"``, ``null``, ``true``, a
+    list) or below 0 is no count.
+    """
+    value = state.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _MAX_COUNT:
+        return None
+    return value
+
+
+def why_not_resumable(
+    f: IO[bytes], state: Mapping[str, Any] | None, counts: tuple[str, ...] = ()
+) -> str | None:
     """Return why the file cannot be resumed at ``state["offset"]``, or None when it can.
 
     It can when the file is at least that long and the first and last 64 KiB before the
-    offset hash as they did when the last run stopped there.
+    offset hash as they did when the last run stopped there. A position that is not one
+    this version reads (a key missing, a value of another type: written by an older version
+    or a run that stopped part-way) is never used: the file is read from its start.
+
+    Args:
+        f: the open file.
+        state: the saved position.
+        counts: the counts the caller reads from the position besides ``offset`` (JSON
+            Lines: ``lines``); each must be an int, 0 or more. ``records``, when saved,
+            must be one too.
     """
     if not state:
         return "no earlier run"
-    try:
-        offset = int(state["offset"])
-        head, tail = str(state["head"]), str(state["tail"])
-    except (KeyError, TypeError, ValueError):
-        return unusable_position(state, "mbox or jsonl", ("offset", "compressed"))
+    if not isinstance(state, Mapping):
+        return _unusable(state, BAD_POSITION)
+    offset = count_of(state, "offset")
+    head, tail = state.get("head"), state.get("tail")
+    if (
+        offset is None
+        or not isinstance(head, str)
+        or not isinstance(tail, str)
+        or any(count_of(state, key) is None for key in counts)
+        or count_of(state, "records", 0) is None
+    ):
+        return _unusable(state, unusable_position(state, "mbox or jsonl", ("offset", "compressed")))
     size = os.fstat(f.fileno()).st_size
     if size < offset:
         return f"the file shrank ({size} bytes, {offset} read before)"
@@ -73,6 +109,12 @@ def why_not_resumable(f: IO[bytes], state: Mapping[str, Any] | None) -> str | No
     if marks["head"] != head or marks["tail"] != tail:
         return "the part read before has changed"
     return None
+
+
+def _unusable(state: Any, why: str) -> str:
+    """Log the saved position a run does not use (a debug line), and return ``why``."""
+    _log.debug("saved position not used, the file is read from its start (%s): %.300r", why, state)
+    return why
 
 
 def unusable_position(state: Mapping[str, Any], reader: str, own: tuple[str, ...]) -> str:

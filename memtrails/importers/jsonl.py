@@ -269,8 +269,8 @@ def _read(
         utf16 = stream.head(2) in UTF16_BOMS
         seekable = stream.seekable and not utf16
         lines = utf16_lines(f) if utf16 else f
-        why = why_not_resumable(f, state) if seekable else "not a plain file"
-        if why is None and state is not None:
+        why = why_not_resumable(f, state, ("lines",)) if seekable else "not a plain file"
+        if why is None and state is not None:  # its counts are checked: ints, 0 or more
             mode, offset, line_no = "incremental", int(state["offset"]), int(state["lines"])
             skipped = int(state.get("records", 0))
         else:
