@@ -205,8 +205,9 @@ async def test_attachments_are_listed_with_names_not_bytes(corpora: Path) -> Non
     rec = await record(corpora, "mikel-mail/multi_charset/japanese_attachment_long_name.eml")
     kana = "\u304b\u304d\u304f\u3051\u3053"  # かきくけこ
     assert rec.meta["attachments"] == [
-        {"name": kana * 5 + ".txt", "type": "text/plain", "size": 17}
+        {"name": kana * 5 + ".txt", "type": "text/plain", "size": 17, "chars": 16}
     ]
+    assert rec.text.endswith(f"[attachment: {kana * 5}.txt]\n\nthis is the data")
     # raw 8-bit UTF-8 file names (no encoding at all)
     rec = await record(corpora, "mikel-mail/attachment_emails/attachment_nonascii_filename.eml")
     assert [a["name"] for a in rec.meta["attachments"]] == ["ci\u00eble.txt"]
@@ -412,7 +413,9 @@ async def test_base64_text_part_that_is_not_text_is_an_attachment(tmp_path: Path
     (rec,) = await collect(path)
     assert isinstance(rec, MemoryRecord)
     assert rec.text == "See the data."
-    assert rec.meta["attachments"] == [{"name": "dump.bin", "type": "text/plain", "size": 1024}]
+    assert rec.meta["attachments"] == [
+        {"name": "dump.bin", "type": "text/plain", "size": 1024, "error": "binary data, not text"}
+    ]
     assert "UndecodableBase64" in rec.meta["defects"]
 
 

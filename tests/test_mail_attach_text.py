@@ -130,12 +130,11 @@ def test_a_table_gives_its_header_and_first_rows() -> None:
     assert "(the first 20 rows)" in text
 
 
-def test_binary_data_and_other_files_stay_named_only() -> None:
+def test_binary_data_and_images_stay_named_only() -> None:
     record = _record(
         _mail(
             _attached(b"\x00\x01GIF89a" * 50, "text/csv", "photo.csv"),
             _attached(b"\x89PNG\r\n\x1a\n" + bytes(200), "image/png", "logo.png"),
-            _attached("LIMIT = 40  # tonnes\n", "text/x-python", "crane.py"),
         )
     )
     assert record.text == "See attached."

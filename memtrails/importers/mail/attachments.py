@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from email.message import Message
 from pathlib import PurePosixPath
@@ -9,15 +10,18 @@ from typing import Any
 
 from ...items import ATTACHMENT_HEADING
 from ..documents import MIME_TYPES, DocumentReader
+from .attach_plain import is_plain_text, plain_text
 from .attach_text import attached_text, text_kind
-from .parts import charset, content_type, filename, payload
+from .parts import charset, content_type, disposition, filename, payload, payload_size
 
 __all__ = ["read_attachments"]
 
 _MAX_DEPTH = 32
 _MAX_BYTES = 64 << 20
 _MAX_TEXT = 20_000  # characters of a mail's small text attachments, all together
-_TEXT_SUFFIX = {"calendar": ".ics", "card": ".vcf", "table": ".csv"}
+_TEXT_SUFFIX = {"calendar": ".ics", "card": ".vcf", "table": ".csv", "plain": ".txt"}
+_DOCUMENT_TEXT = {"text/html", "text/rtf", "text/richtext", "text/enriched"}  # markup, not text
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
 # A part without a usable file name is known by its type.
 _SUFFIX_OF = {mime: suffix for suffix, mime in reversed(MIME_TYPES.items())} | {
     "application/msword-template": ".docx",
@@ -45,21 +49,40 @@ def _suffix(name: str | None, ctype: str) -> str | None:
     return _SUFFIX_OF.get(ctype) if ctype != "text/html" else None
 
 
-def _entry(pool: list[dict[str, Any]], name: str | None, ctype: str) -> dict[str, Any] | None:
-    """Take the ``meta.attachments`` entry of a part from ``pool`` (None: the part is none)."""
-    entry = next((a for a in pool if a.get("name") == name and a.get("type") == ctype), None)
+def _entry(
+    pool: list[dict[str, Any]], name: str | None, ctype: str, part: Message | None = None
+) -> dict[str, Any] | None:
+    """Take the ``meta.attachments`` entry of a part from ``pool`` (None: the part is none).
+
+    Given the ``part``, an entry of its size is taken first: two unnamed text files of one
+    type are then told apart.
+    """
+    same = [a for a in pool if a.get("name") == name and a.get("type") == ctype]
+    size = payload_size(part) if part is not None and len(same) > 1 else None
+    entry = next((a for a in same if a.get("size") == size), same[0] if same else None)
     if entry is not None:
         pool.remove(entry)
     return entry
 
 
+def _plain(part: Message, name: str | None, ctype: str) -> bool:
+    """Tell whether a part is a text file to read: a plain-text type or name, and (for a
+    text/* type) named or sent as an attachment, as the mail's own text never is."""
+    if ctype in _DOCUMENT_TEXT or not is_plain_text(name, ctype):
+        return False
+    return not ctype.startswith("text/") or name is not None or disposition(part) == "attachment"
+
+
 def _text_section(part: Message, kind: str, entry: dict[str, Any], room: int) -> str | None:
-    """Return the text of a small text attachment (an invitation, a card, a table),
-    noting its length or why it was left out in ``entry``; None when it gives none."""
+    """Return the text of a small text attachment (an invitation, a card, a table, a text
+    file), noting its length or why it was left out in ``entry``; None when it gives none."""
     if room <= 0:
         entry["error"] = f"left out: the mail's attachments gave {_MAX_TEXT} characters already"
         return None
-    got = attached_text(payload(part), kind, charset(part))
+    if kind == "plain":
+        got = plain_text(payload(part), charset(part), room)
+    else:
+        got = attached_text(payload(part), kind, charset(part))
     if got is None:
         entry["error"] = "binary data, not text"
         return None
@@ -79,8 +102,10 @@ def read_attachments(
     ``attachments`` (the mail's ``meta.attachments``) gets ``chars`` (the text's length) or
     ``error`` (why it could not be read). A calendar invitation gives its events (what,
     when, where, who), a contact card its names and addresses, a table its first rows
-    (:mod:`.attach_text`); binary data, and other text files, are only named. A text the mail
-    already holds (the same invitation inline and attached) is given once. ``reader`` is
+    (:mod:`.attach_text`), a text file (a patch, a log, source code, JSON, a delivery
+    report) its first lines (:mod:`.attach_plain`); binary data is only named. These small
+    texts share :data:`_MAX_TEXT` characters a mail. A text the mail already holds (the same
+    invitation inline and attached) is given once. ``reader`` is
     used if given; else one is started for this message only when it has a document, and
     closed before returning.
     """
@@ -89,20 +114,23 @@ def read_attachments(
     for part in _leaves(msg):
         ctype = content_type(part)
         name = filename(part)
+        suffix = _suffix(name, ctype)
         kind = text_kind(name, ctype)
+        if kind is None and suffix is None and _plain(part, name, ctype):
+            kind = "plain"
         if kind is not None:
             # Only parts the walk took as attachments: a named text part it read as the
             # mail's text has no entry.
-            entry = _entry(pool, name, ctype)
+            entry = _entry(pool, name, ctype, part)
             if entry is not None:
-                shown = name or f"attachment{_TEXT_SUFFIX[kind]}"
+                shown = _CONTROLS.sub(" ", name or f"attachment{_TEXT_SUFFIX[kind]}")
                 found.append((part, shown, kind, name, ctype, entry))
             continue
         if ctype.startswith("text/") and not name:
             continue  # the mail's own text and HTML body
-        suffix = _suffix(name, ctype)
         if suffix is not None:
-            found.append((part, name or f"attachment{suffix}", suffix, name, ctype, None))
+            shown = _CONTROLS.sub(" ", name or f"attachment{suffix}")
+            found.append((part, shown, suffix, name, ctype, None))
     if not found:
         return ""
     own = reader is None and any(how.startswith(".") for _, _, how, *_ in found)
