@@ -22,18 +22,20 @@ from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
 from .mbox_lines import (
     ESCAPED_FROM,
+    LINE_LIMIT,
     RUN_TOGETHER_REASON,
+    GivenBack,
     cr_only,
     is_separator,
     message_bytes,
     read_by_cr,
     runs_together,
+    separator_time,
 )
 
 __all__ = ["from_mbox"]
 
 _BOM = b"\xef\xbb\xbf"
-_LINE_LIMIT = 1 << 20  # read at most 1 MiB per readline: a newline-free file stays bounded
 _CHUNK = 16  # items per worker-thread hop; each carries only decoded text, not attachments
 
 # Damaged compressed data comes as one OSError (``_input.DamagedInput``), whatever the format.
@@ -259,23 +261,6 @@ def _stamp(path: Path) -> dict[str, Any]:
     return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
 
 
-class _GivenBack:
-    """Lines read ahead and given back, in one buffer: a list of short lines costs ~120
-    bytes a line (a 60 MB body of 8M lines read ahead took 3 GB)."""
-
-    __slots__ = ("_at", "_data")
-
-    def __init__(self, at: int, data: bytes) -> None:
-        self._at = at
-        self._data = io.BytesIO(data)
-
-    def readline(self) -> tuple[int, bytes]:
-        """Return the next line given back and where it starts (empty: none left)."""
-        at, line = self._at, self._data.readline(_LINE_LIMIT)
-        self._at += len(line)
-        return at, line
-
-
 def _split(
     handle: IO[bytes],
     source: str,
@@ -305,6 +290,7 @@ def _split(
     count = 0
     separators = 0
     offset: int | None = None  # where the current message's separator (or text) starts
+    stored: bytes | None = None  # that separator line: its date is the time of last resort
     # The message's bytes, in one buffer: a list of its lines cost ~120 bytes a line more
     # (a 60 MB mail of 8M short lines took 1.5 GB).
     kept = io.BytesIO()
@@ -316,7 +302,7 @@ def _split(
     book = book if book is not None else MailBook()  # ids, contents, threads met this pass
     records = 0  # distinct records yielded, for the positions
     last_counted = False  # the last message gave a record (read again on resume)
-    pending: deque[_GivenBack] = deque()  # lines read ahead and given back
+    pending: deque[GivenBack] = deque()  # lines read ahead and given back
     in_headers = False  # reading the current message's header block
     declared: int | None = None  # its Content-Length
     body_end: int | None = None  # where that says its body ends
@@ -329,7 +315,7 @@ def _split(
                 break
             pending.popleft()
         else:
-            at, line = pos, handle.readline(_LINE_LIMIT)
+            at, line = pos, handle.readline(LINE_LIMIT)
         pos = at + len(line)
         return at, line
 
@@ -355,10 +341,10 @@ def _split(
             peek.append(read())
         following = peek[-1][1]
         believed = ends_at_line and (not following or is_separator(following))
-        back = [_GivenBack(a, chunk) for a, chunk in peek if chunk]
+        back = [GivenBack(a, chunk) for a, chunk in peek if chunk]
         if not believed:
             with kept.getbuffer() as view:
-                back.insert(0, _GivenBack(at, bytes(view[mark:])))
+                back.insert(0, GivenBack(at, bytes(view[mark:])))
             kept.truncate(mark)
             kept.seek(mark)
         pending.extendleft(reversed(back))
@@ -385,7 +371,13 @@ def _split(
         if separators == 0 and runs_together(raw):
             return RecordError(source, where, RUN_TOGETHER_REASON)
         item = message_to_item(
-            raw, source=source, where=where, meta={}, book=book, documents=documents
+            raw,
+            source=source,
+            where=where,
+            meta={},
+            book=book,
+            documents=documents,
+            stored=separator_time(stored) if stored is not None else None,
         )
         if isinstance(item, MemoryRecord):
             placed = book.place(item)
@@ -409,7 +401,7 @@ def _split(
                     skipping = False
                     separators += 1
                     offset, kept, size, oversize = line_at, io.BytesIO(), 0, False
-                    in_headers, declared, body_end = True, None, None
+                    in_headers, declared, body_end, stored = True, None, None, line
                     at_line_start = line.endswith(b"\n")
                     continue
             starts_line, at_line_start = at_line_start, line.endswith(b"\n")
@@ -439,7 +431,7 @@ def _split(
                 skipping = False
                 separators += 1
                 offset, kept, size, oversize = line_at, io.BytesIO(), 0, False
-                in_headers, declared, body_end = True, None, None
+                in_headers, declared, body_end, stored = True, None, None, line
                 continue
             if skipping:
                 continue

@@ -135,7 +135,11 @@ _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def mail_time(
-    date: str | None, received: list[str], *, now_ms: int | None = None
+    date: str | None,
+    received: list[str],
+    *,
+    stored: str | None = None,
+    now_ms: int | None = None,
 ) -> tuple[int | None, str | None]:
     """Return a mail's time in epoch milliseconds and where it came from.
 
@@ -145,11 +149,13 @@ def mail_time(
     zone (``Tue, 12 Oct 2010 16:21:05 H0500`` delivered at ``16:21:05 -0400``). When the
     Date header is missing, unreadable or out of range, the newest ``Received`` header
     that holds a readable time in range gives the time (:func:`received_date`): the hop
-    that delivered the mail, as a rule seconds after it was sent.
+    that delivered the mail, as a rule seconds after it was sent. Last comes ``stored``, the
+    date of the mbox separator line the mail came after (``Tue Mar  3 10:00:00 2009``: when
+    it was stored, read as :func:`mail_date` reads a Date, the same junk refused).
 
     Returns:
-        ``(ms, "date")``; ``(ms, "date, zone from received")``; ``(ms, "received")``; or
-        ``(None, None)`` when neither header holds a time.
+        ``(ms, "date")``; ``(ms, "date, zone from received")``; ``(ms, "received")``;
+        ``(ms, "separator")``; or ``(None, None)`` when none of them holds a time.
     """
     now = _now(now_ms)
     if date:
@@ -163,7 +169,10 @@ def mail_time(
                         return ms - offset, "date, zone from received"
             return ms, "date"
     ms = received_date(received, now_ms=now)
-    return (ms, "received") if ms is not None else (None, None)
+    if ms is not None:
+        return ms, "received"
+    ms = _mail_date(stored, now)[0] if stored else None
+    return (ms, "separator") if ms is not None else (None, None)
 
 
 def received_date(values: list[str], *, now_ms: int | None = None) -> int | None:

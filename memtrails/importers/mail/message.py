@@ -65,6 +65,7 @@ def message_to_item(
     meta: Mapping[str, Any] | None = None,
     book: MailBook | None = None,
     documents: DocumentReader | None = None,
+    stored: str | None = None,
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
 
@@ -81,10 +82,12 @@ def message_to_item(
     names; no zone read as UTC, or in the zone the newest ``Received`` time shows, and then
     ``meta["date_from"]`` is ``"date, zone from received"``; a 1970 or far-future date is
     junk); else the newest ``Received`` header's (``meta["date_from"]`` is ``"received"``);
-    else none. A Date header that gave no time is kept as written in ``meta["date_raw"]``.
+    else the date of the mbox separator line it was stored after, ``stored``
+    (``meta["date_from"]`` is ``"separator"``); else none. A Date header that gave no time is
+    kept as written in ``meta["date_raw"]``.
     """
     try:
-        return _convert(raw, source, where, meta or {}, book, documents)
+        return _convert(raw, source, where, meta or {}, book, documents, stored)
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -162,6 +165,7 @@ def _convert(
     extra: Mapping[str, Any],
     book: MailBook | None,
     documents: DocumentReader | None = None,
+    stored: str | None = None,
 ) -> MemoryRecord | RecordError:
     # Blank lines before the headers (a saved message whose first line is empty) would
     # read as an empty header block and the headers as body.
@@ -201,11 +205,11 @@ def _convert(
         thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
     date_raw = decode_header(raw_header(msg, "date"), hint)
-    ms, found = mail_time(date_raw, raw_headers(msg, "received"))
+    ms, found = mail_time(date_raw, raw_headers(msg, "received"), stored=stored)
     at = At(ms) if ms is not None else None
     if date_raw and found != "date":
         meta["date_raw"] = date_raw  # the Date header as written, when it is no time
-    if found not in (None, "date"):  # "received", or "date, zone from received"
+    if found not in (None, "date"):  # "received", "separator", "date, zone from received"
         meta["date_from"] = found
     for name in ("to", "cc"):
         values = addresses(raw_headers(msg, name), hint)
