@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -17,7 +18,7 @@ from .importers.registry import importer
 from .ingest import ProgressCallback
 from .limits import Limits
 from .memory import Memory
-from .records import ImportReport
+from .records import ImportReport, RecordError
 
 __all__ = ["PartProgress", "add_git", "add_part", "add_path", "source_name"]
 
@@ -74,6 +75,10 @@ async def add_path(
         following: the input is being written (as a watched source is): a JSON Lines line
             not yet ended is left for the next run instead of reported as truncated.
 
+    A part that cannot be opened when its turn comes (deleted, made unreadable or replaced
+    by a folder since it was planned) is one error in the report, and the other parts are
+    read.
+
     Raises:
         SourceError: the path is missing or of no kind memtrails reads, or ``prune`` was
             asked for a pipe without a ``name``.
@@ -94,21 +99,79 @@ async def add_path(
     total = ImportReport()
     try:
         for part in parts:
+            _unnamed_pipe(part, prune)  # before anything is read: a mistake of the call
+        for part in parts:
             with progress(part) if progress is not None else nullcontext(on_progress) as callback:
-                report = await add_part(
-                    memory,
-                    part,
-                    full=full,
-                    prune=prune,
-                    batch=batch,
-                    on_progress=callback,
-                    limits=limits,
-                    following=following,
-                )
+                try:
+                    report = await add_part(
+                        memory,
+                        part,
+                        full=full,
+                        prune=prune,
+                        batch=batch,
+                        on_progress=callback,
+                        limits=limits,
+                        following=following,
+                    )
+                except (SourceError, OSError) as exc:
+                    # Gone, unreadable or replaced since it was planned: that part's error;
+                    # the other parts are read. What the memory folder fails at stops all.
+                    error = _unread_part(part, exc, memory.path)
+                    if error is None:
+                        raise
+                    report = ImportReport()
+                    report.add_error(error)
             total.merge(report)
     finally:
         close_parts(parts)
     return total
+
+
+# What an input can no longer be opened for: gone, replaced, not allowed, a loop of links.
+_INPUT_ERRNOS = frozenset(
+    {
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EACCES,
+        errno.EPERM,
+        errno.ELOOP,
+        errno.ENAMETOOLONG,
+        errno.ESTALE,
+        errno.ENXIO,
+    }
+)
+
+
+def _unread_part(part: Part, exc: SourceError | OSError, home: Path) -> RecordError | None:
+    """Return the error record of a planned part that could not be read when its turn came
+    (its file deleted, made unreadable or replaced by a folder after planning), or None when
+    ``exc`` is no fault of the input (the memory folder's disk, a folder file gone)."""
+    where = str(part.target) if isinstance(part.target, Path) else part.label
+    if isinstance(exc, SourceError):
+        return RecordError(part.source, where, exc.reason)
+    name = exc.filename if isinstance(exc.filename, str) else None
+    if exc.errno not in _INPUT_ERRNOS or name is None:
+        return None
+    folder = os.path.realpath(home)
+    if os.path.realpath(name) == folder or os.path.realpath(name).startswith(folder + os.sep):
+        return None
+    return RecordError(part.source, where, f"cannot read: {exc.strerror or exc}")
+
+
+def _unnamed_pipe(part: Part, prune: bool) -> None:
+    """Refuse ``prune`` for a pipe without a name of its own (its records would be forgotten
+    by the next pipe's prune).
+
+    Raises:
+        SourceError: it is asked.
+    """
+    piped = isinstance(part.target, Input) and not part.target.regular
+    if prune and piped and part.source in ("stdin", part.label):
+        raise SourceError(
+            part.source,
+            "--prune on a pipe needs --name NAME, so that only that archive's records are pruned",
+        )
 
 
 async def add_part(
@@ -127,18 +190,13 @@ async def add_part(
     Raises:
         SourceError: ``prune`` was asked for a pipe that has no name of its own.
     """
-    piped = isinstance(part.target, Input) and not part.target.regular
     try:
         if importer(part.kind).by_bytes and isinstance(part.target, Path):
             # opened here so that progress can tell how far into the file reading is
             part.opened = await asyncio.to_thread(open_input, part.target, part.source)
         elif isinstance(part.target, Input):
             part.opened = part.target
-        if prune and piped and part.source in ("stdin", part.label):
-            raise SourceError(
-                part.source,
-                "--prune on a pipe needs --name NAME, so that only that archive's records are pruned",
-            )
+        _unnamed_pipe(part, prune)
         # Memory.ingest resumes the part from its saved position (not for a pipe, nor for
         # --full, nor for a --prune of a kind that must be read whole to be pruned).
         items = open_part(part, target=part.opened, limits=limits, following=following)
