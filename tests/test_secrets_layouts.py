@@ -419,3 +419,97 @@ def test_the_line_after_a_whole_jwt_stays() -> None:
         secret = jwt(rng)
         out, _ = scrub_text(f"{secret}\nnextLine2024\nAbCdEf123\\\nrest")
         assert out == "[secret:jwt]\nnextLine2024\nAbCdEf123\\\nrest"
+
+
+_SECRET_COLUMNS = ("password", "Password", "passwd", "api_key", "API Key", "Client Secret", "token")
+_OTHER_COLUMNS = ("id", "name", "email", "created", "notes")
+
+
+def _cell(rng: random.Random, column: str) -> str:
+    if column == "email":
+        return f"{rng.choice(['ann', 'bob', 'eve'])}{rng.randint(1, 99)}@example.com"
+    if column == "created":
+        return f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
+    return {"id": str(rng.randint(1, 999)), "name": rng.choice(["Ann", "Bob", "Eve Li"])}.get(
+        column, rng.choice(["first", "admin user", "n/a"])
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_secret_column_of_a_csv_tsv_or_markdown_table_goes(seed: int) -> None:
+    """A header row naming a column password, api_key, Client Secret: that column's values
+    in the rows below go, in CSV, TSV, semicolon-separated and Markdown tables, quoted or
+    not; the header and the other columns stay."""
+    rng = random.Random(seed)
+    for _ in range(8):
+        secret_column = rng.choice(_SECRET_COLUMNS)
+        columns = rng.sample(_OTHER_COLUMNS, rng.randint(1, 3))
+        columns.insert(rng.randint(0, len(columns)), secret_column)
+        delimiter = rng.choice([",", "\t", ";", "|"])
+        quote = rng.choice(['"', ""]) if delimiter != "|" else ""
+        secrets, kept, rows = [], [], []
+        for _ in range(rng.randint(1, 5)):
+            row = []
+            for column in columns:
+                if column == secret_column:
+                    value = password(rng) if "pass" in column.lower() else token(rng)
+                    secrets.append(value)
+                else:
+                    value = _cell(rng, column)
+                    kept.append(value)
+                row.append(f"{quote}{value}{quote}")
+            rows.append(row)
+        header = [f"{quote}{c}{quote}" for c in columns]
+        if delimiter == "|":
+            lines = [f"| {' | '.join(r)} |" for r in [header, ["---"] * len(columns), *rows]]
+        else:
+            lines = [delimiter.join(r) for r in [header, *rows]]
+        text = rng.choice(["", "Exported users:\n\n"]) + "\n".join(lines) + "\n"
+        out, _ = scrub_text(text)
+        assert not [s for s in secrets if s in out], text
+        assert all(k in out for k in kept) and secret_column in out, (text, out)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_secret_column_of_an_sql_insert_or_copy_goes(seed: int) -> None:
+    """INSERT INTO t (..., password, ...) VALUES (...), (...) and pg_dump's COPY t (...) FROM
+    stdin rows: the secret column's values go (a call's first string too), the others stay."""
+    rng = random.Random(seed)
+    for _ in range(8):
+        column = rng.choice(["password", "api_token", "client_secret", "password_plain"[:8]])
+        names = ["id", "email", column, "name"]
+        q = rng.choice(["", "`", '"'])
+        secrets, tuples, copy_rows = [], [], []
+        for n in range(rng.randint(1, 4)):
+            secret = password(rng) if "pass" in column else token(rng)
+            secrets.append(secret)
+            email = f"user{n}@example.com"
+            form = rng.choice(["'{v}'", "N'{v}'", "crypt('{v}', gen_salt('bf'))"])
+            tuples.append(f"({n + 1}, '{email}', {form.format(v=secret)}, 'Ann')")
+            copy_rows.append(f"{n + 1}\t{email}\t{secret}\tAnn")
+        columns = ", ".join(f"{q}{c}{q}" for c in names)
+        glue = rng.choice([", ", ",\n  "])
+        insert = f"INSERT INTO {q}users{q} ({columns}) VALUES {glue.join(tuples)};\n"
+        copy = f"COPY public.users ({', '.join(names)}) FROM stdin;\n" + "\n".join(copy_rows)
+        for text in (insert, copy + "\n\\.\n"):
+            out, _ = scrub_text(text)
+            assert not [s for s in secrets if s in out], text
+            assert "user0@example.com" in out and "Ann" in out, (text, out)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "id,name,email\n1,Ann,ann@example.com\n2,Bob,bob@example.com\n",
+        "keywords = ('private', 'protected', 'pass', 'raise',\n    'redo', 'rescue', 'retry', 'unsigned',\n",
+        '    "desc", "description", "secret", "pattern",\n    "subject", "reason", "comment", "prompt",\n',
+        "I forgot my password, again\nand again, today\n",
+        "CREATE TABLE users (id INT, email TEXT, password TEXT);\n",
+        "INSERT INTO users (name, password) VALUES ('ann', NULL), ('bob', '');\n",
+        "INSERT INTO users (name, password) VALUES ('ann', '********');\n",
+        "name,password\nann,\nbob,********\n",
+        "| Field | Type |\n|---|---|\n| password | string |\n| token | string |\n",
+    ],
+)
+def test_tables_without_a_secret_stay(text: str) -> None:
+    assert_kept(text)

@@ -94,6 +94,12 @@ three words, the other open-ended parts start with a literal that cannot recur i
 them), and a match rejected by the checks above never sends the scan back more than its
 own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile input.
 
+Tables (``tables.py``): a header row naming a column like a secret (``password``, ``api_key``,
+``Client Secret``; CSV, TSV, ``;`` or Markdown), then that column's values in the rows under
+it, with an assignment's value checks; SQL's ``INSERT INTO t (..., password) VALUES (...),
+(...)`` (a call's first string too: ``crypt('X', ...)``) and pg_dump's ``COPY t (...) FROM
+stdin;`` rows.
+
 Commands: ``mysql -pX``, ``sshpass -p X``, ``psexec -p X`` (and PAExec, CrackMapExec,
 NetExec, evil-winrm, smbmap, rdesktop), ``redis-cli -a X``, ``curl -u user:X`` within
 300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b

@@ -23,6 +23,7 @@ from .shapes import (
     shaped,
 )
 from .spans import UNKNOWN, Span, merge, replace_spans
+from .tables import table_values
 from .values import block_scalar_end, is_mask, is_placeholder, label_line, prose_secret
 from .wrapped import jwt_end
 
@@ -422,7 +423,8 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
         list(_matches(_ASSIGNMENTS, buf, 0, len(buf)))
         + list(_matches(_HEADERS, buf, 0, len(buf)))
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
-        + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf))),
+        + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf)))
+        + [span for s, e in table_values(buf) for span in inner_spans(buf, s, e, "password")],
     )
     return merge(spans, encoded_spans(buf, spans, find_spans))
 

@@ -52,7 +52,8 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: label, a .netrc password on the next line or after account and port; a key id as a
 #: URL's user, an AWS secret key with '/' as its password, a token alone as its user; a
 #: query's value percent-decoded, a short password in a query, a form's field ending at
-#: the next "&name="; a JWT wrapped over lines).
+#: the next "&name="; a JWT wrapped over lines; a secret column's values in CSV, TSV and
+#: Markdown tables and SQL's INSERT and COPY, tables.py).
 RULES_VERSION: Final = 7
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key

@@ -205,8 +205,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         password_word: the word before it names a password (password, pwd, passphrase, ...).
         quoted: the value was quoted or in backticks.
     """
-    if is_placeholder(value) or "://" in value:
-        return False
+    if is_placeholder(value) or "://" in value or not value.strip("|-:+="):
+        return False  # a placeholder, a URL, a table's rule ("|------|------|")
     if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
     at_end = value.endswith("@") and not any(map(str.isdigit, value))
@@ -310,8 +310,11 @@ def label_line(buf: bytes, ks: int) -> bool:
     line_start = buf.rfind(b"\n", start, ks) + 1
     if not line_start and start:
         return False  # a line too long for a label
-    words = buf[line_start:ks].lstrip(b" \t>").split()
-    return len(words) <= 3 and not any(w.endswith((b".", b",", b";", b":")) for w in words)
+    prefix = buf[line_start:ks].lstrip(b" \t>")
+    if any(c in prefix for c in b",;\t|"):
+        return False  # a table's header ("id,Client Secret"): its rows are tables.py's
+    words = prefix.split()
+    return len(words) <= 3 and not any(w.endswith((b".", b":")) for w in words)
 
 
 def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:

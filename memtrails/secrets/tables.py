@@ -1,0 +1,313 @@
+"""Secrets in a column named like one: CSV and TSV rows under their header, SQL's INSERT and COPY.
+
+A header row that names a column ``password``, ``api_key``, ``Client Secret`` (among two or
+more columns, split by ``,``, ``;``, a tab or ``|``) makes the values of that column in the rows
+after it secrets, as an assignment's value under that name would be (:func:`keys.accept_keyed`,
+as if quoted: a cell holds no code). The rows run while they have as many fields as the header,
+up to a blank line or a row that names a secret column again. SQL names its columns once too:
+``INSERT INTO users (name, password) VALUES ('ann', 'V'), ...`` (the value may be a call's
+first string: ``crypt('V', gen_salt('bf'))``), and pg_dump's ``COPY users (id, password) FROM
+stdin;`` then tab-separated rows up to ``\\.``.
+
+One scan of its own, in linear time: a candidate is found by one RE2 search; a header's rows
+and a statement's values are read once, and the scan resumes after them. Lines longer than
+:data:`_LONGEST_LINE` are no header.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+import re2
+
+from .keys import accept_keyed, is_named_key
+from .passes import OPTIONS
+
+__all__ = ["table_values"]
+
+_Value = tuple[int, int]  # a secret's start and end in the buffer
+
+_LONGEST_LINE: Final = 8192
+_LONGEST_STRING: Final = 1 << 16  # an SQL string longer than this ends the statement's values
+_LONGEST_VALUE: Final = 4096  # and so does a value with more than this outside its strings
+_DELIMITERS: Final = b"\t,;|"
+# A column named like a secret: up to three words before the key word, quoted or in brackets.
+_COLUMN = (
+    rb"(?:[A-Za-z0-9]+[ _.-]){0,3}(?i:passw(?:or)?d|passwd|pwd|pass|passphrase|secret|token"
+    rb"|key|credentials?)"
+)
+_CANDIDATE: Final = re2.compile(
+    rb"(?:^|[\n\t,;|])[ \t]*[\"'`\[]?" + _COLUMN + rb"[\"'`\]]?[ \t]*(?:[\t,;|]|\r?\n|\z)"
+    rb"|(?P<insert>\b(?i:insert)[ \t\r\n]+(?:(?i:ignore|or[ \t]+(?:replace|ignore))[ \t\r\n]+)?"
+    rb"(?i:into)[ \t\r\n]+)"
+    rb"|(?P<copy>\b(?i:copy)[ \t]+[A-Za-z0-9_.\"]+[ \t]*\()",
+    OPTIONS,
+)
+_NAME: Final = re2.compile(rb"[\"'`\[]?[A-Za-z_][A-Za-z0-9_ .$#()/-]{0,63}[\"'`\]]?")
+# A table's name: schema.table, each part perhaps quoted ("users", `users`, [users]).
+_TABLE: Final = re2.compile(rb"(?:[\"'`\[]?[A-Za-z_][A-Za-z0-9_$-]{0,127}[\"'`\]]?\.?){1,3}")
+_SPACE = b" \t\r\n"
+
+
+def _fields(line: bytes, delimiter: int) -> list[tuple[int, int, bool]]:
+    """Split a row at ``delimiter``: each field's start and end (quotes and spaces left out)
+    and whether it was quoted. A quoted field may hold the delimiter ("a,b"; "" escapes)."""
+    out: list[tuple[int, int, bool]] = []
+    i, n = 0, len(line)
+    while True:
+        while i < n and line[i] in b" \t":
+            i += 1
+        if i < n and line[i] in b"\"'":  # a quoted field
+            quote = line[i : i + 1]
+            j = i + 1
+            while True:
+                j = line.find(quote, j)
+                if j < 0 or line[j + 1 : j + 2] != quote:
+                    break
+                j += 2
+            if j < 0:
+                return []  # an unclosed quote: no row of this table
+            out.append((i + 1, j, True))
+            i = line.find(bytes([delimiter]), j)
+        else:
+            j = line.find(bytes([delimiter]), i)
+            end = n if j < 0 else j
+            out.append((i, len(line[i:end].rstrip(b" \t")) + i, False))
+            i = j
+        if i < 0:
+            return out
+        i += 1
+
+
+def _secret_columns(names: list[bytes]) -> dict[int, str]:
+    """Return the columns whose names are a secret's, by index, or none if the row is not a
+    header (a name of more than three words, or any field that is not a name)."""
+    out: dict[int, str] = {}
+    for i, raw in enumerate(names):
+        name = raw.strip(b"\"'`[] \t")
+        if not name:
+            continue
+        if _NAME.fullmatch(raw.strip(b" \t")) is None or name.count(b" ") > 2:
+            return {}
+        text = name.decode("ascii", "replace")
+        if is_named_key(text.replace(" ", "_")):
+            out[i] = text.replace(" ", "_")
+    return out
+
+
+def _line_end(buf: bytes, start: int) -> int:
+    end = buf.find(b"\n", start)
+    return len(buf) if end < 0 else end
+
+
+_Header = tuple[int, int, dict[int, str]]  # delimiter, number of fields, secret columns
+_NO_HEADER: Final[_Header] = (0, 0, {})
+_MEMO_SIZE: Final = 4096
+
+
+def _header(line: bytes, memo: dict[bytes, _Header]) -> _Header:
+    """Read ``line`` as a header row: its delimiter, its number of fields and its secret
+    columns (none: not a header). A line ending in its delimiter is a list in code, not one."""
+    known = memo.get(line)
+    if known is not None:
+        return known
+    delimiter = max(_DELIMITERS, key=line.count)
+    header = _NO_HEADER
+    spans = _fields(line, delimiter)
+    closed = delimiter == ord("|") or not line.rstrip(b" \t").endswith(bytes([delimiter]))
+    if closed and len([s for s in spans if s[1] > s[0]]) >= 2:
+        columns = _secret_columns([line[s:e] for s, e, _ in spans])
+        header = (delimiter, len(spans), columns) if columns else _NO_HEADER
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[line] = header
+    return header
+
+
+def _csv(buf: bytes, ms: int, me: int, memo: dict[bytes, _Header]) -> tuple[list[_Value], int]:
+    """Read the header row around a candidate column and the rows under it."""
+    start = max(ms - _LONGEST_LINE, 0)
+    line_start = buf.rfind(b"\n", start, ms + 1) + 1
+    line_end = _line_end(buf, max(line_start, me - 1))
+    if (not line_start and start) or line_end - line_start > _LONGEST_LINE:
+        return [], line_end  # a line too long for a header: skipped whole
+    delimiter, count, columns = _header(buf[line_start:line_end].rstrip(b"\r"), memo)
+    if not columns:
+        return [], line_end
+    out: list[_Value] = []
+    pos = line_end + 1
+    while pos < len(buf):
+        end = _line_end(buf, pos)
+        row = buf[pos:end].rstrip(b"\r")
+        if not row.strip():
+            break
+        if delimiter == ord("|") and not row.strip(b"|-: \t"):
+            pos = end + 1  # a Markdown table's rule
+            continue
+        if len(row) <= _LONGEST_LINE and (header := _header(row, memo))[2]:
+            delimiter, count, columns = header  # a header again: its rows follow
+            pos = end + 1
+            continue
+        fields = _fields(row, delimiter)
+        if len(fields) != count:
+            break  # the table's end
+        for i, name in columns.items():
+            s, e, quoted = fields[i]
+            if accept_keyed(name, row[s:e].decode("utf-8", "replace"), quoted):
+                out.append((pos + s, pos + e))
+        pos = end + 1
+    return out, max(pos - 1, line_end)
+
+
+def _string(buf: bytes, i: int) -> int:
+    """Return the end of the SQL string literal whose opening quote is at ``i`` (after its
+    closing quote), or -1. A quote is escaped by doubling it or by a backslash."""
+    quote = buf[i]
+    j = i + 1
+    limit = min(len(buf), i + _LONGEST_STRING)
+    while j < limit:
+        c = buf[j]
+        if c == 92:  # backslash
+            j += 2
+        elif c == quote:
+            if buf[j + 1 : j + 2] == bytes([quote]):
+                j += 2
+            else:
+                return j + 1
+        else:
+            j += 1
+    return -1
+
+
+def _skip(buf: bytes, i: int) -> int:
+    while i < len(buf) and buf[i] in _SPACE:
+        i += 1
+    return i
+
+
+def _sql_value(buf: bytes, i: int) -> tuple[_Value | None, int]:
+    """Read one value of a VALUES tuple at ``i``: its string's content (a call's first string)
+    or None, and where it ends; when it cannot be read (a ";", the text's end, a string or a
+    value too long), ``-1 - p`` for the place ``p`` where reading stopped."""
+    found: _Value | None = None
+    depth = 0
+    limit = min(len(buf), i + _LONGEST_VALUE)
+    while i < limit:
+        c = buf[i]
+        if c in b"'\"":
+            end = _string(buf, i)
+            if end < 0:
+                return None, -1 - min(len(buf), i + _LONGEST_STRING)
+            if found is None:
+                found = (i + 1, end - 1)
+            limit = min(len(buf), end + _LONGEST_VALUE)
+            i = end
+        elif c == 40:  # (
+            depth += 1
+            i += 1
+        elif c == 41:  # )
+            if not depth:
+                return found, i
+            depth -= 1
+            i += 1
+        elif c == 44 and not depth:  # ,
+            return found, i
+        elif c == 59:  # ;
+            return None, -1 - i
+        else:
+            i += 1
+    return None, -1 - i
+
+
+def _columns(buf: bytes, i: int) -> tuple[dict[int, str], int]:
+    """Read a parenthesised column list at ``i``: the secret columns and where it ends."""
+    if buf[i : i + 1] != b"(":
+        return {}, -1
+    end = buf.find(b")", i, i + 4096)
+    if end < 0:
+        return {}, -1
+    names = [n.strip(_SPACE) for n in buf[i + 1 : end].split(b",")]
+    return _secret_columns(names), end + 1
+
+
+def _insert(buf: bytes, me: int) -> tuple[list[_Value], int]:
+    """Read INSERT INTO name (columns) VALUES (...), (...): the secret columns' values."""
+    name = _TABLE.match(buf, me)
+    if name is None:
+        return [], me
+    columns, i = _columns(buf, _skip(buf, name.end()))
+    if not columns:
+        return [], me
+    i = _skip(buf, i)
+    if buf[i : i + 6].lower() != b"values":
+        return [], me
+    out: list[_Value] = []
+    i = _skip(buf, i + 6)
+    while buf[i : i + 1] == b"(":
+        index, i = 0, i + 1
+        while True:
+            value, i = _sql_value(buf, _skip(buf, i))
+            if i < 0:
+                return out, max(me, -1 - i)  # not resumed before: linear
+            name_of = columns.get(index)
+            if value is not None and name_of is not None:
+                text = buf[value[0] : value[1]].decode("utf-8", "replace")
+                if accept_keyed(name_of, text, True):
+                    out.append(value)
+            index += 1
+            if buf[i] == 41:  # the tuple's ")"
+                break
+            i += 1
+        i = _skip(buf, i + 1)
+        if buf[i : i + 1] != b",":
+            break
+        i = _skip(buf, i + 1)
+    return out, i
+
+
+def _copy(buf: bytes, ms: int, me: int) -> tuple[list[_Value], int]:
+    """Read pg_dump's COPY name (columns) FROM stdin; and its tab-separated rows up to \\."""
+    columns, i = _columns(buf, me - 1)
+    if not columns:
+        return [], me
+    line_end = _line_end(buf, i)
+    if not buf[i:line_end].strip(_SPACE).lower().startswith(b"from stdin"):
+        return [], me
+    out: list[_Value] = []
+    pos = line_end + 1
+    while pos < len(buf):
+        end = _line_end(buf, pos)
+        row = buf[pos:end].rstrip(b"\r")
+        if row == b"\\.":
+            break
+        cells = row.split(b"\t")
+        offset = pos
+        for index, cell in enumerate(cells):
+            name = columns.get(index)
+            if name is not None and accept_keyed(name, cell.decode("utf-8", "replace"), True):
+                out.append((offset, offset + len(cell)))
+            offset += len(cell) + 1
+        pos = end + 1
+    return out, pos
+
+
+def table_values(buf: bytes) -> Iterator[_Value]:
+    """Yield the secrets of UTF-8 ``buf`` that a table's column names: (start, end), in order
+    of their tables."""
+    pos = 0
+    insert, copy = _CANDIDATE.groupindex[b"insert"], _CANDIDATE.groupindex[b"copy"]
+    memo: dict[bytes, _Header] = {}
+    while pos < len(buf):
+        m = _CANDIDATE.search(buf, pos)
+        if m is None:
+            return
+        ms, me = m.span()
+        if m.start(insert) >= 0:
+            found, resume = _insert(buf, me)
+        elif m.start(copy) >= 0:
+            found, resume = _copy(buf, ms, me)
+        else:
+            found, resume = _csv(buf, ms, me, memo)
+        yield from found
+        pos = max(resume, ms + 1)
