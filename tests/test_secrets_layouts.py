@@ -513,3 +513,42 @@ def test_a_secret_column_of_an_sql_insert_or_copy_goes(seed: int) -> None:
 )
 def test_tables_without_a_secret_stay(text: str) -> None:
     assert_kept(text)
+
+
+_PROSE_TEMPLATES = (
+    "The password policy requires {n} characters and one digit.",
+    "Token bucket algorithm: refill {n} tokens per second, burst of {m}.",
+    "Rotate the API key every {n} days; the old key stays valid for {m} hours.",
+    "Your password was changed on 2024-0{d}-1{d}. If this wasn't you, reset it.",
+    "Secret Santa draw on December {n}, budget {m} EUR.",
+    "The key length is {n} bits and the block size {m} bytes.",
+    "We store only a salted hash of each password ({n} rounds of PBKDF2).",
+    "Set the token limit to {n} and the timeout to {m} s.",
+    "Passwort vergessen? Klicken Sie hier, um es in {n} Minuten zurückzusetzen.",
+    "パスワードは{n}文字以上で設定してください。",
+    "密码长度至少{n}位\uff0c最多{m}位。",
+    "비밀번호는 {n}자 이상이어야 합니다.",
+    "Le mot de passe doit contenir au moins {n} caractères.",
+    "Пароль должен содержать не менее {n} символов.",
+    "name,email,created\nAnn,ann{n}@example.com,2024-01-0{d}\n",
+    "| Setting | Default |\n|---|---|\n| token_ttl | {n} |\n| key_size | {m} |\n",
+    "See https://example.com/docs/auth?section=tokens&page={n} for the password rules.",
+    "git clone https://github.com/org/repo.git && cd repo && make -j{n}",
+    "INSERT INTO settings (name, value) VALUES ('password_min_length', '{n}');",
+    "def check(password: str, min_length: int = {n}) -> bool:\n    return len(password) >= min_length\n",
+    "if token is None:\n    token = refresh(session, retries={n})\n",
+    "for key, value in sorted(config.items()):\n    print(key, value[:{n}])\n",
+    "SELECT id, name FROM users WHERE password_changed_at < NOW() - INTERVAL '{n} days';",
+    "set -x PATH $HOME/.local/bin $PATH\nset -gx EDITOR vim\n",
+    "Password\n\nUse at least {n} characters, with a digit and a symbol.\n",
+)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ordinary_prose_and_code_about_secrets_stay(seed: int) -> None:
+    """Prose and code that talk about passwords, tokens and keys, in several languages,
+    tables and statements without a secret: nothing is replaced."""
+    rng = random.Random(seed)
+    for template in _PROSE_TEMPLATES:
+        text = template.format(n=rng.randint(2, 4096), m=rng.randint(2, 512), d=rng.randint(1, 9))
+        assert_kept(text)
