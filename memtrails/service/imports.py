@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._exceptions import SourceError
 from ..add import add_git, add_path
+from ..importers._shared import default_source
 from ..importers.detect import Part, close_parts, plan
 from ..importers.registry import importer
 from ..ingest import ProgressCallback
@@ -29,6 +31,7 @@ __all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
 MAX_LINE = 16 << 20
 """Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
 _NAMED = 10  # paths named in an import's title
+_SHOWN = 5  # inputs named by the error of an import that can read none of them
 
 
 @dataclass(slots=True)
@@ -46,48 +49,114 @@ class ImportRequest:
     limits: Limits = field(default_factory=Limits)
 
 
-def _checked(paths: list[str], home: Path) -> list[str]:
-    """Return ``paths`` without repeats (the same file named twice is read once); refuse a
-    pipe, a device, a path on a file system of the kernel (/proc, /sys, /dev, or a folder
-    holding one), one no file can have (a NUL byte), one the service may not look at, or the
-    memory folder itself (blocking: one stat per path).
+def _checked(
+    paths: list[str], home: Path
+) -> tuple[list[str], list[tuple[str, ValueError | SourceError]]]:
+    """Return ``paths`` without repeats (the same file named twice is read once), and the
+    paths refused with why: a pipe, a device, a path on a file system of the kernel (/proc,
+    /sys, /dev, or a folder holding one), one the service may not look at, or the memory
+    folder itself (blocking: one stat per path).
 
     Opening a FIFO waits for a writer, and /dev/zero never ends: the request (and the
     service's shutdown behind it) waited with them. A stream goes through the ingest
     endpoint, or ``memtrails add`` reads it. A file of the memory folder (its log) imported
     into it would copy every record it holds once more, read while it is written.
-
-    Raises:
-        ValueError: a path is neither a file nor a folder, or is in the memory folder.
-        PathRefused: a path no file can have, one not to be looked at or one of the kernel.
     """
     folder = os.path.realpath(home)
     seen: dict[str, str] = {}
+    refused: list[tuple[str, ValueError | SourceError]] = []
     for path in paths:
-        why = refused_text(path, f"path {path!r}")
-        if why is not None:
-            raise ValueError(why)
         real = os.path.realpath(path)
         if real in seen:
             continue
         seen[real] = path
         if real == folder or real.startswith(folder.rstrip(os.sep) + os.sep):
-            raise ValueError(
-                f"path {path!r} is the memory folder or inside it: a memory is never "
-                "imported into itself; import the files and folders its records came from"
+            refused.append(
+                (
+                    path,
+                    ValueError(
+                        f"path {path!r} is the memory folder or inside it: a memory is never "
+                        "imported into itself; import the files and folders its records "
+                        "came from"
+                    ),
+                )
             )
+            continue
         try:
             _, mode = looked_up(Path(path))
         except PathRefused as exc:
-            if exc.status == 404:
-                continue  # missing: planning says so, as for any path
-            raise
+            if exc.status != 404:  # missing: planning says so, as for any path
+                refused.append((path, exc))
+            continue
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-            raise ValueError(
-                f"path {path!r} is a pipe or a device, not a file or folder: send what it "
-                "holds through the ingest endpoint, or import it with `memtrails add`"
+            refused.append(
+                (
+                    path,
+                    ValueError(
+                        f"path {path!r} is a pipe or a device, not a file or folder: send what "
+                        "it holds through the ingest endpoint, or import it with `memtrails add`"
+                    ),
+                )
             )
-    return list(seen.values())
+    bad = {path for path, _ in refused}
+    return [p for p in seen.values() if p not in bad], refused
+
+
+def _planned(
+    paths: list[str], kind: str | None, name: str | None
+) -> tuple[list[Part], list[tuple[str, ValueError | SourceError]]]:
+    """Plan each path (blocking); return the parts, and the paths of no kind memtrails reads
+    (or missing, or that ``kind`` cannot read) with why."""
+    parts: list[Part] = []
+    unread: list[tuple[str, ValueError | SourceError]] = []
+    try:
+        for path in paths:
+            try:
+                parts.extend(plan(path, kind=kind, name=name))
+            except SourceError as exc:
+                unread.append((path, exc))
+    except BaseException:
+        close_parts(parts)
+        raise
+    return parts, unread
+
+
+def _unread_error(path: str, exc: ValueError | SourceError, name: str | None) -> RecordError:
+    """The error record of an input the import cannot read, as ``memtrails add`` makes it:
+    its source the name a read would have given it, where the path given, reason why."""
+    try:
+        source = name or default_source(path)
+    except (OSError, RuntimeError, ValueError):  # a link that loops cannot be resolved
+        source = os.path.abspath(path)
+    return RecordError(source, path, _why(path, exc))
+
+
+def _nothing_to_read(unread: list[tuple[str, ValueError | SourceError]]) -> Exception:
+    """The one error of an import none of whose inputs can be read: the first input's
+    whole, the next few in short, and how many more there were."""
+    if len(unread) == 1:
+        return unread[0][1]
+    first = str(unread[0][1])
+    shown = [f"{path}: {_short(path, exc)}" for path, exc in unread[1:_SHOWN]]
+    if len(unread) > _SHOWN:
+        shown.append(f"{len(unread) - _SHOWN} more")
+    return ValueError(f"{first} (and {len(unread) - 1} more: {'; '.join(shown)})")
+
+
+def _why(path: str, exc: ValueError | SourceError) -> str:
+    """Return why ``path`` cannot be read, without the path the message starts with."""
+    if isinstance(exc, SourceError):
+        return exc.reason
+    why = str(exc)
+    for prefix in (f"path {path!r} ", f"{path}: ", f"{path} "):
+        if why.startswith(prefix):
+            return why[len(prefix) :]
+    return why
+
+
+def _short(path: str, exc: ValueError | SourceError) -> str:
+    why = _why(path, exc).split("; ", 1)[0]
+    return why if isinstance(exc, SourceError) else why.split(": ", 1)[0]
 
 
 async def plan_import(
@@ -96,9 +165,15 @@ async def plan_import(
     """Check and plan an import into ``memory``; return what it reads, its sources and its
     runner.
 
+    A path that cannot be read (missing, of no kind memtrails reads, a pipe, a device, on a
+    kernel file system, in the memory folder, not allowed) is one error in the import's
+    report, and the other inputs are imported, as ``memtrails add`` does.
+
     Raises:
-        SourceError: a path is missing, of no kind memtrails reads, or not a repository.
-        ValueError: the request is inconsistent (``name`` for several paths, a pipe).
+        SourceError: no path can be read and no repository is given (the first path's
+            error, naming the others), or a repository is not one.
+        ValueError: the request is inconsistent (``name`` for several paths, a relative
+            path).
     """
     from ..importers.git import git_source
 
@@ -116,19 +191,22 @@ async def plan_import(
                 "input goes through the ingest endpoint)"
             )
     # One worker thread for all of them: a body of 30,000 paths is not 30,000 thread hops.
-    paths = await asyncio.to_thread(_checked, request.paths, memory.path)
-    parts: list[Part] = []
+    paths, unread = await asyncio.to_thread(_checked, request.paths, memory.path)
+    parts, no_kind = await asyncio.to_thread(_planned, paths, request.kind, request.name)
+    unread += no_kind
     try:
-        for path in paths:
-            parts.extend(await asyncio.to_thread(plan, path, kind=request.kind, name=request.name))
+        if unread and not parts and not request.git:
+            raise _nothing_to_read(unread)  # nothing else to do: the request fails
         repos = [Path(repo) for repo in request.git]
         git_sources = [await asyncio.to_thread(git_source, repo) for repo in repos]
     except BaseException:
         close_parts(parts)
         raise
+    errors = [_unread_error(path, exc, request.name) for path, exc in unread]
     # add_path closes the parts when it has read them.
     sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
-    named = [*paths, *(f"git {r}" for r in request.git)]
+    failed = {path for path, _ in unread}
+    named = [*(p for p in paths if p not in failed), *(f"git {r}" for r in request.git)]
     what = ", ".join(named[:_NAMED])
     if len(named) > _NAMED:  # the job's title, listed with every job: not a megabyte of paths
         what += f" and {len(named) - _NAMED} more"
@@ -136,14 +214,21 @@ async def plan_import(
 
     async def run(job: Job) -> ImportReport:
         teller = _Teller(job)
-        total = await add_path(
-            memory,
-            parts,
-            full=full,
-            prune=prune,
-            batch=batch,
-            progress=teller.part,
-            limits=request.limits,
+        for error in errors:  # counted from the start: the running report says them
+            teller.unread(error)
+        total = ImportReport()
+        for error in errors:
+            total.add_error(error)
+        total.merge(
+            await add_path(
+                memory,
+                parts,
+                full=full,
+                prune=prune,
+                batch=batch,
+                progress=teller.part,
+                limits=request.limits,
+            )
         )
         for repo in repos:
             with teller.reading(f"git {repo}", None, None) as on_progress:
@@ -169,6 +254,10 @@ class _Teller:
     def __init__(self, job: Job) -> None:
         self._job = job
         self._before = ImportReport()  # the parts read so far, as their last progress said
+
+    def unread(self, error: RecordError) -> None:
+        """Count an input that cannot be read in the running report, before any part."""
+        self._before.add_error(error)
 
     def part(self, part: Part) -> AbstractContextManager[ProgressCallback]:
         """Report one planned part (by bytes read where its kind is read by bytes)."""
