@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ._group import main
 from ._options import MAX_THREADS, as_command, default_home, home_option
+
+if TYPE_CHECKING:
+    from ..service.watch import WatchedPath
 
 __all__: list[str] = []
 
@@ -114,8 +118,9 @@ async def serve(
         return
     from ..service.watch import WatchedPath
 
-    watch = [WatchedPath(str(p.resolve()), poll=poll or None) for p in watch_paths]
-    watch += [WatchedPath(str(p.resolve()), git=True, poll=poll or None) for p in watch_repos]
+    given = [(p, WatchedPath(str(p.resolve()), poll=poll or None)) for p in watch_paths]
+    given += [(p, WatchedPath(str(p.resolve()), git=True, poll=poll or None)) for p in watch_repos]
+    watch = _checked_watches(folder, given)  # before the service starts, as /v1/watch does
     await run(
         folder,
         host=host,
@@ -125,3 +130,40 @@ async def serve(
         watch=watch,
         say=lambda line: click.echo(line, err=line.startswith("warning")),
     )
+
+
+def _checked_watches(folder: Path, given: list[tuple[Path, WatchedPath]]) -> list[WatchedPath]:
+    """Return the watches ``--watch`` and ``--watch-git`` ask for, each path once, refusing
+    (as ``POST /v1/watch`` does) a path no file name can hold, one the service may not look
+    at, a pipe or a device, the kernel's file systems (/proc, /sys, /dev, /), the memory
+    folder, and a path another watch (given or kept in the folder) imports already.
+
+    Raises:
+        click.BadParameter: the first path refused, in one line (exit code 2).
+    """
+    from ..service._overlap import overlap
+    from ..service._paths import PathRefused, looked_up, refused_text
+    from ..service.watch import load_watched, refusal
+
+    asked = {watched.path for _, watched in given}
+    others = [kept for kept in load_watched(folder) if kept.path not in asked]
+    accepted: dict[str, WatchedPath] = {}
+    for path, watched in given:
+        option = "--watch-git" if watched.git else "--watch"
+        if watched.path in accepted and accepted[watched.path] == watched:
+            continue  # the same path twice, or under two names that resolve alike
+        why = refused_text(str(path), repr(str(path)))
+        if why is None:
+            try:
+                looked_up(Path(watched.path))
+            except PathRefused as exc:
+                why = str(exc)
+        why = why or refusal(Path(watched.path), folder)
+        if why is None and watched.path in accepted:  # as a repository and as files
+            why = f"{watched.path} is given both to --watch and to --watch-git"
+        why = why or overlap(watched, [*others, *accepted.values()])
+        if why is not None:
+            named = "" if str(path) == watched.path else f"{path} is {watched.path}: "
+            raise click.BadParameter(f"{named}{why}".replace("\n", " "), param_hint=option)
+        accepted[watched.path] = watched
+    return list(accepted.values())
