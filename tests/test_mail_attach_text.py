@@ -163,3 +163,23 @@ async def test_a_mail_is_found_by_the_place_of_its_invitation(tmp_path: Path) ->
         assert (await memory.ingest(from_eml(folder))).added == 2
         hits = await memory.search("quarterly crane review harbour office room 4", k=1)
     assert hits[0].id == "m1@example.com" and hits[0].attachment == "invite.ics"
+
+
+def test_a_card_or_table_typed_as_an_application_is_read_by_its_ending() -> None:
+    # Outlook sends a .csv as a spreadsheet; some mailers a signature card as application/vcard.
+    card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Joseph;Mary\r\nEMAIL:mj@example.com\r\nEND:VCARD\r\n"
+    rows = "boat,length\nOtter,12\n"
+    xls = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500)
+    record = _record(
+        _mail(
+            _attached(card.encode(), "application/vcard", "MJOSEPH.VCF"),
+            _attached(rows.encode(), "application/vnd.ms-excel", "boats.csv"),
+            _attached(xls, "application/vnd.ms-excel", "old.csv"),
+            _attached(xls, "application/vnd.ms-excel", "sheet.xls"),
+        )
+    )
+    assert "[attachment: MJOSEPH.VCF]\n\nContact: Mary Joseph, mj@example.com" in record.text
+    assert "[attachment: boats.csv]\n\nboat | length\nOtter | 12" in record.text
+    by_name = {e["name"]: e for e in record.meta["attachments"]}
+    assert by_name["old.csv"]["error"] == "binary data, not text"
+    assert "chars" not in by_name["sheet.xls"] and "error" not in by_name["sheet.xls"]

@@ -20,6 +20,24 @@ _MAX_DEPTH = 32
 _MAX_BYTES = 64 << 20
 _MAX_TEXT = 20_000  # characters of a mail's small text attachments, all together
 _TEXT_SUFFIX = {"calendar": ".ics", "card": ".vcf", "table": ".csv", "plain": ".txt"}
+# Types mailers give a card, an invitation or a table they do not type as text (Outlook's
+# CSV is a spreadsheet): the file's ending then says how it is read, as for untyped data.
+_UNTYPED_AS = dict.fromkeys(
+    (
+        "application/vcard",
+        "application/x-vcard",
+        "application/directory",
+        "application/calendar",
+        "application/x-ical",
+        "application/csv",
+        "application/x-csv",
+        "application/vnd.ms-excel",
+        "application/excel",
+        "application/x-excel",
+        "application/x-msexcel",
+    ),
+    "application/octet-stream",
+)
 _DOCUMENT_TEXT = {"text/html", "text/rtf", "text/richtext", "text/enriched"}  # markup, not text
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]+")
 # A part without a usable file name is known by its type.
@@ -115,7 +133,7 @@ def read_attachments(
         ctype = content_type(part)
         name = filename(part)
         suffix = _suffix(name, ctype)
-        kind = text_kind(name, ctype)
+        kind = text_kind(name, _UNTYPED_AS.get(ctype, ctype))
         if kind is None and suffix is None and _plain(part, name, ctype):
             kind = "plain"
         if kind is not None:
