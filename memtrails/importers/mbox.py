@@ -13,6 +13,7 @@ from typing import IO, Any
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
+from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, cannot_read_further, open_input
 from ._resume import prefix_marks, unfinished, why_not_resumable
@@ -25,10 +26,9 @@ from .mbox_lines import (
     LINE_LIMIT,
     RUN_TOGETHER_REASON,
     GivenBack,
-    cr_only,
     is_separator,
+    lines_of,
     message_bytes,
-    read_by_cr,
     runs_together,
     separator_time,
 )
@@ -49,6 +49,7 @@ async def from_mbox(
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 256,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per message of an mbox file, streaming it.
 
@@ -97,6 +98,8 @@ async def from_mbox(
         source: the records' source; defaults to the file's resolved path.
         state: the position the last run reported (``Memory.source_state``).
         checkpoint_every: messages between two ``SourceState`` items.
+        limits: the limits records are held to: a mail far over ``max_text_units`` is cut
+            before it is parsed (see :func:`~memtrails.importers.mail.message_to_item`).
 
     Raises:
         SourceError: the file is missing, is a folder, or cannot be read.
@@ -121,7 +124,9 @@ async def from_mbox(
         # if the consumer is cancelled before that step, nothing is left open.
         # One document reader (a worker process, started on the first attachment) per import.
         documents = DocumentReader()
-        return Closing(_read_mbox(path, name, state, checkpoint_every, documents), documents)
+        units = (limits or Limits()).max_text_units
+        read = _read_mbox(path, name, state, checkpoint_every, documents, units=units)
+        return Closing(read, documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -137,6 +142,7 @@ def _read_mbox(
     every: int,
     documents: DocumentReader | None = None,
     max_message: int | None = None,
+    units: int = Limits().max_text_units,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Split an mbox into messages and convert each one (blocking; run in a thread)."""
     start = 0
@@ -146,13 +152,18 @@ def _read_mbox(
         )
     with open_input(path, source) as stream:
         handle = stream.file
-        lines = _lines(stream)
+        lines = lines_of(stream)
         if stream.compression is not None and stream.regular and stream.path is not None:
-            yield from _read_compressed(stream, lines, source, state, max_message, documents)
+            yield from _read_compressed(stream, lines, source, state, max_message, documents, units)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
             for item in _split(
-                lines, source, start=start, max_message=max_message, documents=documents
+                lines,
+                source,
+                start=start,
+                max_message=max_message,
+                documents=documents,
+                units=units,
             ):
                 if not isinstance(item, SourceState):
                     yield item
@@ -204,17 +215,8 @@ def _read_mbox(
             every=every,
             book=book,
             documents=documents,
+            units=units,
         )
-
-
-def _lines(stream: Input) -> IO[bytes]:
-    """Return what the splitter reads: the file itself, or, when its lines end in CR alone
-    (classic Mac OS mail archives), the file with each CR read as LF; its first 64 KiB tell."""
-    try:
-        head = stream.head()
-    except (OSError, ValueError):
-        return stream.file  # reading meets the same trouble and says where
-    return read_by_cr(stream.file) if cr_only(head) else stream.file
 
 
 def _read_compressed(
@@ -224,6 +226,7 @@ def _read_compressed(
     state: Mapping[str, Any] | None,
     max_message: int | None,
     documents: DocumentReader | None = None,
+    units: int = Limits().max_text_units,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Read a compressed mbox whole, or not at all when its bytes are those of the last run.
 
@@ -239,7 +242,8 @@ def _read_compressed(
         return
     why = None if not state else "the compressed file has changed"
     records = duplicates = 0
-    for item in _split(lines, source, max_message=max_message, documents=documents):
+    split = _split(lines, source, max_message=max_message, documents=documents, units=units)
+    for item in split:
         if isinstance(item, SourceState):  # the count of distinct records at the end
             if not item.complete:
                 # Cut short: not stamped as read, nor complete (nothing past it is pruned).
@@ -271,6 +275,7 @@ def _split(
     every: int = 256,
     book: MailBook | None = None,
     documents: DocumentReader | None = None,
+    units: int = Limits().max_text_units,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     """Yield an item per message, holding at most one message (up to ``max_message``).
 
@@ -378,6 +383,7 @@ def _split(
             book=book,
             documents=documents,
             stored=separator_time(stored) if stored is not None else None,
+            max_text_units=units,
         )
         if isinstance(item, MemoryRecord):
             placed = book.place(item)

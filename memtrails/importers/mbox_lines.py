@@ -8,6 +8,8 @@ import io
 import re
 from typing import IO, Any
 
+from ._input import Input
+
 __all__ = [
     "ESCAPED_FROM",
     "LINE_LIMIT",
@@ -15,6 +17,7 @@ __all__ = [
     "GivenBack",
     "cr_only",
     "is_separator",
+    "lines_of",
     "message_bytes",
     "read_by_cr",
     "runs_together",
@@ -107,6 +110,16 @@ def cr_only(head: bytes) -> bool:
     A CR in a file that has an LF is part of its line (or of a CRLF), as ever.
     """
     return b"\r" in head and b"\n" not in head
+
+
+def lines_of(stream: Input) -> IO[bytes]:
+    """Return what the splitter reads: the file itself, or, when its lines end in CR alone
+    (classic Mac OS mail archives), the file with each CR read as LF; its first 64 KiB tell."""
+    try:
+        head = stream.head()
+    except (OSError, ValueError):
+        return stream.file  # reading meets the same trouble and says where
+    return read_by_cr(stream.file) if cr_only(head) else stream.file
 
 
 def read_by_cr(file: IO[bytes]) -> IO[bytes]:

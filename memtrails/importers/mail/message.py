@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ...limits import Limits
 from ...records import At, MemoryRecord, RecordError
 from .._input import read_file
 from ..documents import DocumentReader
@@ -20,12 +21,14 @@ from .dates import mail_time
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .mime import Collected, parse, walk
 from .parts import charset
+from .text_budget import text_budget, within_budget
 
 __all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
 
 #: Messages larger than this (64 MiB) are reported as a RecordError instead of parsed,
 #: so one pathological message cannot blow the memory budget of a whole import.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+_TEXT_UNITS = Limits().max_text_units
 
 
 def message_file(path: Path) -> bytes | str:
@@ -66,6 +69,7 @@ def message_to_item(
     book: MailBook | None = None,
     documents: DocumentReader | None = None,
     stored: str | None = None,
+    max_text_units: int = _TEXT_UNITS,
 ) -> MemoryRecord | RecordError:
     """Convert one raw message into a mail record, or a RecordError at ``where``; never raise.
 
@@ -85,9 +89,18 @@ def message_to_item(
     else the date of the mbox separator line it was stored after, ``stored``
     (``meta["date_from"]`` is ``"separator"``); else none. A Date header that gave no time is
     kept as written in ``meta["date_raw"]``.
+
+    A mail larger than its record can hold (the record's text is cut at ``max_text_units``,
+    ``Limits.max_text_units``) is cut before it is parsed, so that its size does not
+    multiply in memory: its text bodies to :data:`.text_budget.BYTES_PER_UNIT` bytes a unit
+    of that limit, all together, each header line to 1 MiB; its other parts are kept whole.
+    Such a record says so: ``TooLargeDefect`` in ``meta["defects"]`` and the bytes cut in
+    ``meta["bytes_cut"]``.
     """
     try:
-        return _convert(raw, source, where, meta or {}, book, documents, stored)
+        return _convert(
+            raw, source, where, meta or {}, book, documents, stored, text_budget(max_text_units)
+        )
     except RecursionError:
         return RecordError(source, where, "message is nested too deeply to read")
     except Exception as exc:  # why: one bad message must never stop an import
@@ -166,6 +179,7 @@ def _convert(
     book: MailBook | None,
     documents: DocumentReader | None = None,
     stored: str | None = None,
+    budget: int = text_budget(_TEXT_UNITS),
 ) -> MemoryRecord | RecordError:
     # Blank lines before the headers (a saved message whose first line is empty) would
     # read as an empty header block and the headers as body.
@@ -173,6 +187,8 @@ def _convert(
     if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
     data, cut = _cut_parts(data)
+    whole = data  # its hash is the id of a mail without Message-ID, whatever is cut
+    data, bytes_cut = within_budget(data, budget)
     msg = parse(_fix_obsolete_names(data))
     if len(msg) == 0:
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
@@ -190,7 +206,7 @@ def _convert(
     meta: dict[str, Any] = dict(extra)
     own_id = msg_id(raw_header(msg, "message-id"))
     if not own_id:
-        own_id = "sha256:" + hashlib.sha256(data).hexdigest()
+        own_id = "sha256:" + hashlib.sha256(whole).hexdigest()
         meta["message_id_missing"] = True
     gmail = _gmail_thread(raw_header(msg, "x-gm-thrid"))
     thread = (
@@ -229,6 +245,9 @@ def _convert(
         meta["tags"] = labels
     if cut:
         body.defects.add("TooManyPartsDefect")
+    if bytes_cut:
+        body.defects.add("TooLargeDefect")
+        meta["bytes_cut"] = bytes_cut
     if body.defects:
         meta["defects"] = sorted(body.defects)
     return MemoryRecord(
