@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -175,3 +176,37 @@ def test_add_through_the_service_reports_each_unreadable_input(
     )
     assert failed.returncode == 1
     assert "missing.mbox" in failed.stderr and "loop" in failed.stderr
+
+
+@pytest.mark.slow
+def test_add_of_a_pipe_while_a_service_runs_reads_it_here(
+    served: tuple[Path, httpx.Client], tmp_path: Path
+) -> None:
+    # `memtrails add <(zcat list.jsonl.gz) more.jsonl` names /dev/fd/63, a pipe: the service
+    # refused it ("a pipe or a device"), and counting its records here waited for a writer.
+    home, _ = served
+    paths = _inputs(tmp_path / "in")
+    line = b'{"id": "p", "text": "the ferry timetable"}\n'
+
+    def feed() -> None:
+        with open(paths["fifo"], "wb") as pipe:
+            pipe.write(line)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    done = subprocess.run(
+        [*_MEMTRAILS, "add", str(paths["fifo"]), str(paths["good"]), "--home", str(home)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    writer.join(5)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("added 2, updated 0, unchanged 0, skipped 0, "), done.stdout
+    found = subprocess.run(
+        [*_MEMTRAILS, "search", "ferry timetable", "--home", str(home), "--json", "--k", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert json.loads(found.stdout)[0]["id"] == "p"

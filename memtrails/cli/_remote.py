@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import stat
 from collections.abc import Callable
 from contextlib import ExitStack, suppress
 from dataclasses import asdict
@@ -35,13 +36,16 @@ async def add_remotely(
     show: bool,
 ) -> ImportReport | None:
     """Run ``memtrails add`` as an import of the service that holds ``home``; return its
-    report, or None when no service holds it (or an input is standard input or a lone note,
-    which the ordinary path reads here and streams to the service).
+    report, or None when no service holds it (or an input is standard input, another pipe
+    or a device, or a lone note, which the ordinary path reads here and streams to the
+    service).
 
     Progress comes back as the service reports it; Ctrl-C cancels this import, not the
     service.
     """
-    if any(str(path) == "-" or _lone_note(path, options.get("kind")) for path in paths):
+    if any(
+        str(path) == "-" or _stream(path) or _lone_note(path, options.get("kind")) for path in paths
+    ):
         return None
     remote = await connect(home.expanduser())
     if remote is None:
@@ -68,6 +72,17 @@ async def add_remotely(
             await asyncio.shield(_cancel(remote, str(job["id"])))
             click.echo(f"import {job['id']} cancelled in the service", err=True)
             raise
+
+
+def _stream(path: Path) -> bool:
+    """Tell whether ``path`` is a pipe or a device (``<(zcat list.mbox.gz)`` is
+    ``/dev/fd/63``): read here as a stream, as standard input is, since the service refuses
+    to open one (and its own planning here would wait for a writer)."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):  # missing, or no path at all: the service says so
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def _lone_note(path: Path, kind: str | None) -> bool:
