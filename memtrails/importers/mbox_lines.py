@@ -18,6 +18,7 @@ __all__ = [
     "cr_only",
     "is_separator",
     "lines_of",
+    "looks_like_mbox",
     "message_bytes",
     "read_by_cr",
     "runs_together",
@@ -60,6 +61,26 @@ RUN_TOGETHER_REASON = (
 def is_separator(line: bytes) -> bool:
     """Tell whether an mbox line (with its line ending) is a message separator by shape."""
     return _SEPARATOR.fullmatch(line) is not None
+
+
+_BOM = b"\xef\xbb\xbf"
+_BLANK_LINES = re.compile(rb"(?:[ \t]*(?:\r\n|\n|\r))*")
+
+
+def looks_like_mbox(head: bytes) -> bool:
+    """Tell from a file's first bytes whether it is an mbox, as the reader splits one.
+
+    Its first line that is not blank, after a UTF-8 BOM, is a separator; blank lines before
+    it (LF, CRLF, or CR alone when the head has no LF) are passed over, as the reader passes
+    over them.
+    """
+    text = head.removeprefix(_BOM)
+    if cr_only(text):
+        text = text.replace(b"\r", b"\n")
+    start = _BLANK_LINES.match(text)
+    at = start.end() if start is not None else 0
+    first = text[at:].split(b"\n", 1)[0] + b"\n"
+    return first.startswith(b"From ") and is_separator(first)
 
 
 def separator_time(line: bytes) -> str | None:
