@@ -201,8 +201,22 @@ def test_prose_about_a_password_in_another_language_stays(text: str) -> None:
     assert_kept(text)
 
 
-_PASSWORD_LABELS = ("Password", "password", "DB password", "Your new password", "PASSWORD")
-_KEY_LABELS = ("API key", "API Key", "Client secret", "Access token", "Secret", "Token")
+_PASSWORD_LABELS = (
+    "Password",
+    "password",
+    "DB password",
+    "Your new password",
+    "PASSWORD",
+    "Password for db01",
+)
+_KEY_LABELS = (
+    "API key",
+    "API Key",
+    "Client secret",
+    "Access token",
+    "Secret",
+    "API token (staging)",
+)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -255,6 +269,8 @@ def test_netrc_and_yaml_block_values_go(seed: int) -> None:
         "We will rotate the password and the API token\nQ3-2024\n",
         "Forgot your password?\nClick here",
         "password\nPassword123 is not allowed, pick another.",
+        "Reset your password in the\nsettings-page\n",
+        "and we changed the token for\nstaging-2\n",
     ],
 )
 def test_prose_ending_a_line_with_a_key_word_stays(text: str) -> None:

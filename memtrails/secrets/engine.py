@@ -276,7 +276,7 @@ def _check(
             quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs] and buf[vs - 1] in b"\"'`"
         ):
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
-            if group in ("vl", "vl2") and not label_line(buf, ks):
+            if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))

@@ -75,8 +75,9 @@ PW_VALUE = (
 KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
 # A label on a line of its own and the value alone on the next line (a form or a config
 # dump copied as text: "Password", then "hunter2-Secret9"; "API key", then the key). The
-# engine wants the label's line short (values.label_line).
-_NEXT_LINE = r"[ \t]*(?:\r?\n[ \t>]*){1,2}"
+# engine wants the label's line short (values.label_line): up to three words may follow the
+# key word ("Password for db01", "API token (staging)").
+_NEXT_LINE = r"(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,3}[ \t]*(?:\r?\n[ \t>]*){1,2}"
 _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 PROSE = (
     rf"{PW_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"

@@ -300,12 +300,17 @@ def prose_secret(
 
 
 _LABEL_LONGEST: Final = 48  # bytes of a label's line before its key word
+# Words a wrapped sentence may break after, which no label ends with.
+_FUNCTION_WORDS: Final = frozenset(
+    {b"the", b"a", b"an", b"in", b"on", b"to", b"of", b"and", b"or", b"with", b"your", b"my"}
+)
 
 
-def label_line(buf: bytes, ks: int) -> bool:
-    """Tell whether the key word at ``ks`` in UTF-8 ``buf`` ends a label's line: at most three
-    short words before it on its line ("Password", "DB password", "> Your API key"), not the
-    end of a sentence wrapped there ("... you can reset the password")."""
+def label_line(buf: bytes, ks: int, ke: int) -> bool:
+    """Tell whether the key word at ``buf[ks:ke]`` (UTF-8) is a label's, alone on its line but
+    for four words around it at most ("Password", "DB password", "> Your API key", "Password
+    for db01"), not the end of a sentence wrapped there ("... you can reset the password",
+    "password in the")."""
     start = max(ks - _LABEL_LONGEST, 0)
     line_start = buf.rfind(b"\n", start, ks) + 1
     if not line_start and start:
@@ -313,8 +318,11 @@ def label_line(buf: bytes, ks: int) -> bool:
     prefix = buf[line_start:ks].lstrip(b" \t>")
     if any(c in prefix for c in b",;\t|"):
         return False  # a table's header ("id,Client Secret"): its rows are tables.py's
-    words = prefix.split()
-    return len(words) <= 3 and not any(w.endswith((b".", b":")) for w in words)
+    tail = buf[ke : buf.find(b"\n", ke)].split()
+    words = prefix.split() + tail
+    if tail and tail[-1].lower() in _FUNCTION_WORDS:
+        return False  # "the password in the": a sentence goes on
+    return len(words) <= 4 - (not tail) and not any(w.endswith((b".", b":")) for w in words)
 
 
 def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:
