@@ -568,3 +568,20 @@ def test_ordinary_prose_and_code_about_secrets_stay(seed: int) -> None:
     for template in _PROSE_TEMPLATES:
         text = template.format(n=rng.randint(2, 4096), m=rng.randint(2, 512), d=rng.randint(1, 9))
         assert_kept(text)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_secret_set_by_an_sql_update_through_a_call_goes(seed: int) -> None:
+    """UPDATE t SET ..., password = crypt('V', ...) and MySQL's SET PASSWORD ... =
+    PASSWORD('V'): the string given to the call goes, the statement stays."""
+    rng = random.Random(seed)
+    for _ in range(10):
+        secret = password(rng)
+        call = rng.choice(
+            ["crypt('{v}', gen_salt('bf'))", "md5('{v}')", "N'{v}'", "SHA2('{v}', 256)"]
+        )
+        column = rng.choice(["password", "`password`", "db_password", '"passwd"'])
+        before = rng.choice(["", "name = 'Ann', ", "updated_at = NOW(), "])
+        text = f"UPDATE users SET {before}{column} = {call.format(v=secret)} WHERE id = 7;"
+        assert_gone(text, secret, "UPDATE users SET", "WHERE id = 7;")
+        assert_gone(f"SET PASSWORD FOR 'app'@'%' = PASSWORD('{secret}');", secret, "SET PASSWORD")

@@ -1,13 +1,16 @@
 """Secrets in a column named like one: CSV and TSV rows under their header, SQL's INSERT and COPY.
 
 A header row that names a column ``password``, ``api_key``, ``Client Secret`` (among two or
-more columns, split by ``,``, ``;``, a tab or ``|``) makes the values of that column in the rows
-after it secrets, as an assignment's value under that name would be (:func:`keys.accept_keyed`,
-as if quoted: a cell holds no code). The rows run while they have as many fields as the header,
+more columns, split by ``,``, ``;``, a tab or ``|``; not ending in its delimiter, as a list in
+code does) makes the values of that column in the rows after it secrets, as an assignment's
+value under that name would be (:func:`keys.accept_keyed`: an unquoted cell that reads as a
+name, ``row_major``, is none). The rows run while they have as many fields as the header,
 up to a blank line or a row that names a secret column again. SQL names its columns once too:
 ``INSERT INTO users (name, password) VALUES ('ann', 'V'), ...`` (the value may be a call's
 first string: ``crypt('V', gen_salt('bf'))``), and pg_dump's ``COPY users (id, password) FROM
-stdin;`` then tab-separated rows up to ``\\.``.
+stdin;`` then tab-separated rows up to ``\\.``; an UPDATE's ``SET password = crypt('V', ...)``
+and MySQL's ``SET PASSWORD FOR ... = PASSWORD('V')`` (a call's first string, which no
+assignment rule reads as a value).
 
 One scan of its own, in linear time: a candidate is found by one RE2 search; a header's rows
 and a statement's values are read once, and the scan resumes after them. Lines longer than
@@ -41,7 +44,9 @@ _CANDIDATE: Final = re2.compile(
     rb"(?:^|[\n\t,;|])[ \t]*[\"'`\[]?" + _COLUMN + rb"[\"'`\]]?[ \t]*(?:[\t,;|]|\r?\n|\z)"
     rb"|(?P<insert>\b(?i:insert)[ \t\r\n]+(?:(?i:ignore|or[ \t]+(?:replace|ignore))[ \t\r\n]+)?"
     rb"(?i:into)[ \t\r\n]+)"
-    rb"|(?P<copy>\b(?i:copy)[ \t]+[A-Za-z0-9_.\"]+[ \t]*\()",
+    rb"|(?P<copy>\b(?i:copy)[ \t]+[A-Za-z0-9_.\"]+[ \t]*\()"
+    rb"|(?P<update>\b(?i:update)[ \t\r\n]+[^\s;]{1,128}[ \t\r\n]+(?i:set)[ \t\r\n]+)"
+    rb"|(?P<setpw>\b(?i:set)[ \t]+(?i:password)\b[^=;\r\n]{0,200}=)",
     OPTIONS,
 )
 _NAME: Final = re2.compile(rb"[\"'`\[]?[A-Za-z_][A-Za-z0-9_ .$#()/-]{0,63}[\"'`\]]?")
@@ -292,11 +297,69 @@ def _copy(buf: bytes, ms: int, me: int) -> tuple[list[_Value], int]:
     return out, pos
 
 
+def _set_value(buf: bytes, i: int) -> tuple[_Value | None, int]:
+    """Read the value of an SQL assignment at ``i``: a string's content, or a call's first
+    string (``crypt('V', gen_salt('bf'))``, ``PASSWORD('V')``), and where it ends."""
+    i = _skip(buf, i)
+    if buf[i : i + 1] in (b"N", b"n", b"E", b"e") and buf[i + 1 : i + 2] == b"'":
+        i += 1  # N'...', E'...'
+    word = _TABLE.match(buf, i)
+    if word is not None and buf[i] not in b"\"'`[":
+        i = _skip(buf, word.end())
+        if buf[i : i + 1] != b"(":
+            return None, i
+        found, end = _sql_value(buf, i + 1)  # the call's first argument
+        if end < 0:
+            return None, -1 - end
+        depth, j = 1, end
+        while depth > 0 and j < min(len(buf), end + _LONGEST_VALUE):
+            if buf[j] in b"'\"":
+                j = _string(buf, j)
+                if j < 0:
+                    return None, end
+                continue
+            depth += (buf[j] == 40) - (buf[j] == 41)
+            j += 1
+        return found, j
+    if buf[i : i + 1] in (b"'", b'"'):
+        end = _string(buf, i)
+        return (None, i) if end < 0 else ((i + 1, end - 1), end)
+    return None, i
+
+
+def _update(buf: bytes, me: int, name: str | None) -> tuple[list[_Value], int]:
+    """Read UPDATE t SET a = 1, password = crypt('V', ...) (or MySQL's SET PASSWORD ... =
+    PASSWORD('V'), ``name`` given): the values of columns named like a secret."""
+    out: list[_Value] = []
+    i = me
+    while True:
+        if name is None:
+            column = _TABLE.match(buf, _skip(buf, i))
+            if column is None:
+                return out, i
+            i = _skip(buf, column.end())
+            if buf[i : i + 1] != b"=":
+                return out, i
+            i += 1
+            key = buf[column.start() : column.end()].strip(b"\"'`[]").decode("ascii", "replace")
+        else:
+            key, name = name, ""
+        value, i = _set_value(buf, i)
+        text = "" if value is None else buf[value[0] : value[1]].decode("utf-8", "replace")
+        if value is not None and is_named_key(key) and accept_keyed(key, text, True):
+            out.append(value)
+        i = _skip(buf, i)
+        if name == "" or buf[i : i + 1] != b",":
+            return out, i
+        i += 1
+
+
 def table_values(buf: bytes) -> Iterator[_Value]:
     """Yield the secrets of UTF-8 ``buf`` that a table's column names: (start, end), in order
     of their tables."""
     pos = 0
-    insert, copy = _CANDIDATE.groupindex[b"insert"], _CANDIDATE.groupindex[b"copy"]
+    index = _CANDIDATE.groupindex
+    insert, copy, update, setpw = (index[k] for k in (b"insert", b"copy", b"update", b"setpw"))
     memo: dict[bytes, _Header] = {}
     while pos < len(buf):
         m = _CANDIDATE.search(buf, pos)
@@ -307,6 +370,8 @@ def table_values(buf: bytes) -> Iterator[_Value]:
             found, resume = _insert(buf, me)
         elif m.start(copy) >= 0:
             found, resume = _copy(buf, ms, me)
+        elif m.start(update) >= 0 or m.start(setpw) >= 0:
+            found, resume = _update(buf, me, None if m.start(update) >= 0 else "password")
         else:
             found, resume = _csv(buf, ms, me, memo)
         yield from found
