@@ -232,18 +232,28 @@ async def add_git(
         batch: records per model call and index write.
         on_progress: called with the running report after every batch.
         limits: how large and deep a record may be (default: ``Limits()``).
+
+    A repository that git cannot read when its turn comes (deleted since it was named, no
+    repository any more) is one error in the report.
     """
     from .importers.git import from_git
 
     # Memory.ingest resumes it from the heads the last run saved (not with full or prune).
     name = "git:" + default_source(repo)
     moved = moved_name(name, await asyncio.to_thread(read_moves, memory.path))
-    commits = from_git(
-        Path(repo).expanduser(),
-        branch=branch,
-        all_branches=all_branches,
-        source=None if moved == name else moved,
-    )
-    return await memory.ingest(
-        commits, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
-    )
+    try:
+        commits = from_git(
+            Path(repo).expanduser(),
+            branch=branch,
+            all_branches=all_branches,
+            source=None if moved == name else moved,
+        )
+        return await memory.ingest(
+            commits, batch=batch, on_progress=on_progress, prune=prune, full=full, limits=limits
+        )
+    except SourceError as exc:
+        # Deleted, or no repository any more, since it was checked (``memtrails add`` checks
+        # every input before it opens the memory): its error; the other inputs are read.
+        report = ImportReport()
+        report.add_error(RecordError(moved, os.fspath(repo), exc.reason))
+        return report

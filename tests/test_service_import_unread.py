@@ -8,6 +8,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -18,6 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
+from gitrepos import Repo
 
 from memtrails import Memory
 from memtrails.service.discovery import find_service
@@ -106,6 +108,29 @@ async def test_when_no_path_can_be_read_the_request_fails_naming_each(
     assert "(and 3 more: " in said and "\n" not in said
     for name in ("missing.mbox", "photos.gz", "a-pipe", "loop"):
         assert name in said
+
+
+async def test_a_repository_deleted_before_its_turn_is_its_error(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # Checked when the import was asked for, gone when the job came to it: the whole job
+    # failed ("no such folder") and the report of what it had read was lost.
+    paths = _inputs(tmp_path / "in")
+    repo = Repo(tmp_path / "repo")
+    repo.commit("first", {"f.txt": "1"})
+    request = ImportRequest(paths=[str(paths["good"])], git=[str(repo.path)])
+    async with Memory.open(tmp_path / "home", embedder=embedder) as memory, Jobs(memory) as jobs:
+        what, sources, runner = await plan_import(memory, request)
+        shutil.rmtree(repo.path)
+        job = jobs.start("import", what, sources, runner)
+        await jobs.wait(job, timeout=120)
+        answer = job.to_json()
+    assert answer["state"] == "done", answer
+    report = answer["report"]
+    assert (report["added"], report["skipped"]) == (1, 1)
+    (error,) = report["errors"]
+    assert error["where"] == str(repo.path) and error["reason"] == "no such folder"
+    assert error["source"] == f"git:{repo.path.resolve()}"
 
 
 # -- through a running service and `memtrails add` ----------------------------------------
