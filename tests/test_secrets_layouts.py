@@ -585,3 +585,17 @@ def test_a_secret_set_by_an_sql_update_through_a_call_goes(seed: int) -> None:
         text = f"UPDATE users SET {before}{column} = {call.format(v=secret)} WHERE id = 7;"
         assert_gone(text, secret, "UPDATE users SET", "WHERE id = 7;")
         assert_gone(f"SET PASSWORD FOR 'app'@'%' = PASSWORD('{secret}');", secret, "SET PASSWORD")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_password_with_an_at_sign_and_a_dot_is_no_address(seed: int) -> None:
+    """'P@ss.word1' named in prose goes: only a domain after the '@' (a name of letters
+    last) makes a value an address, which stays."""
+    rng = random.Random(seed)
+    for _ in range(10):
+        a, b = rng.sample(["Blue", "ss", "tr0ub", "kitten", "Sky"], 2)
+        secret = f"{a}@{b}.{rng.choice(['word', 'x', 'Rd'])}{rng.randint(1, 999)}"
+        label = rng.choice(["the password is ", "Passwort: ", "пароль: ", "my pwd is "])
+        assert_gone(f"{label}{secret}", secret, label.strip())
+    assert_kept("sent the password to ann@example.com")
+    assert_kept("password: bob@mail.example.org.")

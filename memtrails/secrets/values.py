@@ -184,6 +184,11 @@ _PUBLIC: Final = frozenset({"public", "publishable", "pub", "host", "primary", "
 _PROSE_TAIL: Final = ".,;:)]}>"
 
 
+# An address or a URL's user: "@", then a domain ending in a name of letters, then the end, a
+# path or a port ("ann@example.com", "user@github.com/org/repo"; "P@ss.word1" is none).
+_ADDRESS: Final = re2.compile(r"[^@\s]*@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?:\.?\z|[/:?#])")
+
+
 def prose_value_end(value: str) -> str:
     """Return a prose value without the sentence punctuation after it ("is hunter2." -> "hunter2")."""
     return value.rstrip(_PROSE_TAIL)
@@ -210,7 +215,7 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
     at_end = value.endswith("@") and not any(map(str.isdigit, value))
-    if "@" in value and ("." in value.partition("@")[2] or at_end):
+    if "@" in value and (_matches_text(_ADDRESS, value, full=False) or at_end):
         return False  # an address: "sent the password to ann@example.com", "anonymous@"
     if _is_code(value) and not quoted:
         return False
