@@ -96,6 +96,29 @@ async def test_a_path_given_twice_or_by_two_names_is_read_once(
     assert len(report["sources"]) == 1
 
 
+async def test_an_archive_given_with_the_folder_holding_it_is_read_once(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # The folder's plan reads the mbox as a part of its own (its own source): it was read
+    # twice, listed twice among the sources, and its message counted once more as unchanged.
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    mbox = folder / "list.mbox"
+    mbox.write_text(
+        "From a@example.com Tue Apr  1 12:21:37 2003\nFrom: a@example.com\nSubject: tides\n"
+        "Message-ID: <tides@example.com>\n\nthe tides table\n\n",
+        encoding="utf-8",
+    )
+    (folder / "note.md").write_text("# Note\n\nthe regatta\n", encoding="utf-8")
+    request = ImportRequest(paths=[str(folder), str(mbox)])
+    async with Memory.open(tmp_path / "home", embedder=embedder) as memory:
+        answer = await _imported(memory, request)
+    report = answer["report"]
+    read = [s["source"] for s in report["sources"]]
+    assert sorted(read) == sorted({str(folder), str(mbox)}), read
+    assert (report["added"], report["unchanged"], report["skipped"]) == (2, 0, 0)
+
+
 async def test_when_no_path_can_be_read_the_request_fails_naming_each(
     tmp_path: Path, embedder: Any
 ) -> None:

@@ -106,15 +106,27 @@ def _planned(
     paths: list[str], kind: str | None, name: str | None
 ) -> tuple[list[Part], list[tuple[str, ValueError | SourceError]]]:
     """Plan each path (blocking); return the parts, and the paths of no kind memtrails reads
-    (or missing, or that ``kind`` cannot read) with why."""
+    (or missing, or that ``kind`` cannot read) with why.
+
+    A part planned twice (an archive given, and the folder holding it, whose plan reads it
+    as a part of its own) is read once.
+    """
     parts: list[Part] = []
+    planned: set[tuple[str, str]] = set()
     unread: list[tuple[str, ValueError | SourceError]] = []
     try:
         for path in paths:
             try:
-                parts.extend(plan(path, kind=kind, name=name))
+                found = plan(path, kind=kind, name=name)
             except SourceError as exc:
                 unread.append((path, exc))
+                continue
+            for part in found:
+                if (part.source, part.kind) in planned:
+                    close_parts([part])
+                    continue
+                planned.add((part.source, part.kind))
+                parts.append(part)
     except BaseException:
         close_parts(parts)
         raise
