@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 from collections import deque
@@ -16,6 +15,7 @@ from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, cannot_read_further, open_input
+from ._mbox_compressed import read_compressed
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
@@ -26,6 +26,7 @@ from .mbox_lines import (
     LINE_LIMIT,
     RUN_TOGETHER_REASON,
     GivenBack,
+    continues_body,
     is_separator,
     lines_of,
     message_bytes,
@@ -154,7 +155,8 @@ def _read_mbox(
         handle = stream.file
         lines = lines_of(stream)
         if stream.compression is not None and stream.regular and stream.path is not None:
-            yield from _read_compressed(stream, lines, source, state, max_message, documents, units)
+            split = _split(lines, source, max_message=max_message, documents=documents, units=units)
+            yield from read_compressed(stream.path, split, source, state)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
             for item in _split(
@@ -219,52 +221,6 @@ def _read_mbox(
         )
 
 
-def _read_compressed(
-    stream: Input,
-    lines: IO[bytes],
-    source: str,
-    state: Mapping[str, Any] | None,
-    max_message: int | None,
-    documents: DocumentReader | None = None,
-    units: int = Limits().max_text_units,
-) -> Iterator[MemoryRecord | RecordError | SourceState]:
-    """Read a compressed mbox whole, or not at all when its bytes are those of the last run.
-
-    A compressed file cannot be resumed in the middle, but list archives (Mailman's monthly
-    ``.txt.gz``) stop changing once their month is over: those are skipped unread.
-    """
-    assert stream.path is not None
-    stamp = _stamp(stream.path)
-    saved = (state or {}).get("compressed")
-    if state and saved == stamp:
-        records = int(state.get("records", 0))
-        yield SourceState(source, dict(state), mode="incremental", skipped=records)
-        return
-    why = None if not state else "the compressed file has changed"
-    records = duplicates = 0
-    split = _split(lines, source, max_message=max_message, documents=documents, units=units)
-    for item in split:
-        if isinstance(item, SourceState):  # the count of distinct records at the end
-            if not item.complete:
-                # Cut short: not stamped as read, nor complete (nothing past it is pruned).
-                yield unfinished(source, state, mode="full", why=why)
-                return
-            records, duplicates = int(item.state["records"]), item.duplicates
-            continue
-        yield item
-    end = {"compressed": stamp, "records": records}
-    yield SourceState(source, end, mode="full", complete=True, why=why, duplicates=duplicates)
-
-
-def _stamp(path: Path) -> dict[str, Any]:
-    """Return the size and SHA-256 of a file's bytes (a compressed archive is small)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 20):
-            digest.update(chunk)
-    return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
-
-
 def _split(
     handle: IO[bytes],
     source: str,
@@ -311,6 +267,7 @@ def _split(
     in_headers = False  # reading the current message's header block
     declared: int | None = None  # its Content-Length
     body_end: int | None = None  # where that says its body ends
+    after_text = False  # the line before was a body line with text on it
 
     def read() -> tuple[int, bytes]:
         nonlocal pos
@@ -354,6 +311,14 @@ def _split(
             kept.seek(mark)
         pending.extendleft(reversed(back))
         return kept.tell() - mark if believed else None
+
+    def quoted() -> bool:
+        """Tell whether the next line (read ahead, given back) makes a separator-like line
+        after a body line body text too (see :func:`~.mbox_lines.continues_body`)."""
+        at, following = read()
+        if following:
+            pending.appendleft(GivenBack(at, following))
+        return continues_body(following)
 
     def finish() -> MemoryRecord | RecordError | None:
         nonlocal count, records, last_counted, kept
@@ -427,7 +392,12 @@ def _split(
                     at_line_start = True
                     continue
                 line_at, line = read()  # the same line, given back: split as usual
-            if starts_line and line.startswith(b"From ") and is_separator(line):
+            if (
+                starts_line
+                and line.startswith(b"From ")
+                and is_separator(line)
+                and not (after_text and quoted())
+            ):
                 done = count
                 item = finish()
                 if item is not None:
@@ -438,7 +408,9 @@ def _split(
                 separators += 1
                 offset, kept, size, oversize = line_at, io.BytesIO(), 0, False
                 in_headers, declared, body_end, stored = True, None, None, line
+                after_text = False
                 continue
+            after_text = not in_headers and starts_line and bool(line.strip())
             if skipping:
                 continue
             if offset is None:

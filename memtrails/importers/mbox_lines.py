@@ -15,6 +15,7 @@ __all__ = [
     "LINE_LIMIT",
     "RUN_TOGETHER_REASON",
     "GivenBack",
+    "continues_body",
     "cr_only",
     "is_separator",
     "lines_of",
@@ -81,6 +82,22 @@ def looks_like_mbox(head: bytes) -> bool:
     at = start.end() if start is not None else 0
     first = text[at:].split(b"\n", 1)[0] + b"\n"
     return first.startswith(b"From ") and is_separator(first)
+
+
+_HEADER_LINE = re.compile(rb"[ \t]*[!-9;-~]+[ \t]*:")
+
+
+def continues_body(following: bytes) -> bool:
+    """Tell whether a separator-like line between a body line with text on it and
+    ``following`` (the line after it) is body text: a ``From_`` line quoted in a mail.
+
+    A separator starts a message, and a message starts with its headers: ``following`` has
+    text and is no header (a space before its name allowed). Another separator-like line is
+    no header either: quoted lines in a row stay in the text, up to the one a header follows.
+    A blank ``following`` tells nothing (a message with no headers, or an empty header
+    block): the line separates, as does every separator after a blank line, or at the end.
+    """
+    return bool(following.strip()) and _HEADER_LINE.match(following) is None
 
 
 def separator_time(line: bytes) -> str | None:
