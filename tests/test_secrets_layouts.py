@@ -70,6 +70,7 @@ _SET_COMMANDS = (
     "gh secret set {name} --body {value}",
     "$env:{name} = {value}",
     "declare -x {name}={value}",
+    "ENV {name} {value}",
 )
 _SECRET_NAMES = (
     "DB_PASSWORD",
@@ -146,6 +147,8 @@ _LANGUAGE_PASSWORDS = (
     "salasana on {v}",
     "kata sandi adalah {v}",
     "mật khẩu là {v}",
+    "비번: {v}",
+    "la clave es {v}",
 )
 _LANGUAGE_KEYS = (
     "APIキーは {v} です",
@@ -229,7 +232,7 @@ def test_a_value_on_the_line_after_its_label_goes(seed: int) -> None:
             label, secret = rng.choice(_PASSWORD_LABELS), password(rng)
         else:
             label, secret = rng.choice(_KEY_LABELS), token(rng)
-        newline = rng.choice(["\n", "\r\n", "\n\n"])
+        newline = rng.choice(["\n", "\r\n", "\n\n", "\n--------\n"])
         indent = rng.choice(["", "  ", "\t", "> "])
         before = rng.choice(["", "Username\nadmin\n", "Hi Ann,\n\n", "> "])
         after = rng.choice(["", "\n", "\nPlease change it after the first login.\n"])
@@ -361,6 +364,7 @@ def test_a_secret_in_a_query_or_a_form_goes_and_the_next_parameters_stay(seed: i
             [
                 f"https://app.example.com/login?user=bob{amp}{key}={secret}{after}",
                 f"GET /cb?{key}={secret}{after} HTTP/1.1",
+                f"https://app.example.com/cb#{key}={secret}{after.replace('&amp;', '&')}",
                 f"POST /login body: user=bob&{key}={secret}{after.replace('&amp;', '&')}",
             ]
         )

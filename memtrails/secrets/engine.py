@@ -372,6 +372,7 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
     ):
         return  # "Password:","...": the value's quote closes the string the key is in
     query = buf[ks - 1 : ks] in (b"?", b"&") or buf[max(ks - 5, 0) : ks] == b"&amp;"
+    query = query or (buf[ks - 1 : ks] == b"#" and buf[ks - 2 : ks - 1] not in b" \t\r\n")
     if group == "vbare":  # a URL's query, a form: the value ends at the next parameter
         nxt = (_NEXT_PARAMETER if query else _NEXT_FIELD).search(buf, vs, ve)
         ve = ve if nxt is None else nxt.start()

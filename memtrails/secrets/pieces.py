@@ -142,9 +142,9 @@ BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 # Commands that set an environment variable from a name and a value with a space between:
 # fish's set -x/-gx/-Ux/--export NAME VALUE, csh's and launchctl's setenv NAME VALUE,
 # Windows' setx [/M] NAME VALUE [/M], PowerShell's Set-Item [-Path] Env:NAME [-Value] VALUE,
-# gh's secret set NAME --body VALUE. The value gets an assignment's checks ("$PATH", a path,
+# gh's secret set NAME --body VALUE, a Dockerfile's ENV NAME VALUE. The value gets an assignment's checks ("$PATH", a path,
 # a word is no secret).
 SET_COMMAND = (
-    r"\b(?:set|setx|setenv|Set-Item)[ \t]+(?:[-/][A-Za-z-]+[ \t]+){0,4}(?i:env:)?"
+    r"\b(?:set|setx|setenv|Set-Item|ENV)[ \t]+(?:[-/][A-Za-z-]+[ \t]+){0,4}(?i:env:)?"
     rf"{KEY.replace('<key>', '<skey>')}[ \t]+(?:(?:-Value|--body|-b)(?:[ \t]+|=)?)?"
 )

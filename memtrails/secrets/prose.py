@@ -19,14 +19,14 @@ PW_WORDS = (
     r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
-    r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu)"
+    r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave)"
     r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
-    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|암호)"
+    r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호)"
 )
 KEY_WORDS = (
     r"(?P<tkey>\b(?i:tokens?|secrets?|(?:api|access|secret|private|licen[cs]e|auth|account"
     r"|storage|app|admin|sdk|master|signing)[ _-]?keys?|keys?|pats?|chaves?|clés?|clef"
-    r"|chiave|clave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰"
+    r"|chiave|sleutel)|(?i:schlüssel|токен|ключ)|令牌|密钥|秘钥|密鑰|金鑰|トークン|토큰"
     r"|キー|秘密鍵|키)"
 )
 # Scripts that write words without spaces (Chinese, Japanese, Korean's particles): a value
@@ -77,7 +77,10 @@ KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
 # dump copied as text: "Password", then "hunter2-Secret9"; "API key", then the key). The
 # engine wants the label's line short (values.label_line): up to three words may follow the
 # key word ("Password for db01", "API token (staging)").
-_NEXT_LINE = r"(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,3}[ \t]*(?:\r?\n[ \t>]*){1,2}"
+_NEXT_LINE = (
+    r"(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,3}[ \t]*(?:\r?\n[ \t>]*){1,2}"
+    r"(?:[-=]{3,}[ \t]*\r?\n[ \t>]*(?:\r?\n[ \t>]*)?)?"  # a heading's underline
+)
 _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 PROSE = (
     rf"{PW_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
