@@ -268,6 +268,7 @@ def _split(
     declared: int | None = None  # its Content-Length
     body_end: int | None = None  # where that says its body ends
     after_text = False  # the line before was a body line with text on it
+    rest_of_separator = False  # reading the rest of a separator line over LINE_LIMIT
 
     def read() -> tuple[int, bytes]:
         nonlocal pos
@@ -374,8 +375,15 @@ def _split(
                     offset, kept, size, oversize = line_at, io.BytesIO(), 0, False
                     in_headers, declared, body_end, stored = True, None, None, line
                     at_line_start = line.endswith(b"\n")
+                    rest_of_separator = not at_line_start
                     continue
+            if rest_of_separator:  # no header: the separator's trailing junk
+                rest_of_separator = not line.endswith(b"\n")
+                at_line_start = not rest_of_separator
+                continue
             starts_line, at_line_start = at_line_start, line.endswith(b"\n")
+            # A crash leaves NULs where a write stopped: the next separator may follow them.
+            probe = line.lstrip(b"\x00") if line[:1] == b"\x00" else line
             if (
                 starts_line
                 and body_end is not None
@@ -394,8 +402,8 @@ def _split(
                 line_at, line = read()  # the same line, given back: split as usual
             if (
                 starts_line
-                and line.startswith(b"From ")
-                and is_separator(line)
+                and probe.startswith(b"From ")
+                and is_separator(probe)
                 and not (after_text and quoted())
             ):
                 done = count
@@ -407,8 +415,8 @@ def _split(
                 skipping = False
                 separators += 1
                 offset, kept, size, oversize = line_at, io.BytesIO(), 0, False
-                in_headers, declared, body_end, stored = True, None, None, line
-                after_text = False
+                in_headers, declared, body_end, stored = True, None, None, probe
+                after_text, rest_of_separator = False, not line.endswith(b"\n")
                 continue
             after_text = not in_headers and starts_line and bool(line.strip())
             if skipping:

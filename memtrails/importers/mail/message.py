@@ -182,8 +182,9 @@ def _convert(
     budget: int = text_budget(_TEXT_UNITS),
 ) -> MemoryRecord | RecordError:
     # Blank lines before the headers (a saved message whose first line is empty) would
-    # read as an empty header block and the headers as body.
-    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n")
+    # read as an empty header block and the headers as body; so would the NULs a crash
+    # leaves where a write stopped.
+    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
     if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
     data, cut = _cut_parts(data)
