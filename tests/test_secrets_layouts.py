@@ -603,3 +603,26 @@ def test_a_password_with_an_at_sign_and_a_dot_is_no_address(seed: int) -> None:
         assert_gone(f"{label}{secret}", secret, label.strip())
     assert_kept("sent the password to ann@example.com")
     assert_kept("password: bob@mail.example.org.")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_dumps_insert_without_columns_goes_by_its_create_table(seed: int) -> None:
+    """mysqldump's and sqlite's .dump: CREATE TABLE names the columns, INSERT INTO t VALUES
+    (...) gives only values; the secret column's values go by their position."""
+    rng = random.Random(seed)
+    for _ in range(6):
+        q = rng.choice(["", "`", '"'])
+        column = rng.choice(["password", "api_token", "client_secret"])
+        definitions = [
+            f"{q}id{q} int(11) NOT NULL AUTO_INCREMENT",
+            f"{q}email{q} varchar(255) DEFAULT NULL",
+            f"{q}{column}{q} varchar(255) NOT NULL",
+            f"PRIMARY KEY ({q}id{q})",
+        ]
+        create = f"CREATE TABLE {q}users{q} (\n  " + ",\n  ".join(definitions) + "\n);\n"
+        secrets = [password(rng) if "pass" in column else token(rng) for _ in range(3)]
+        rows = ",".join(f"({n},'u{n}@example.com','{v}')" for n, v in enumerate(secrets))
+        text = create + rng.choice(["", "-- data\n"]) + f"INSERT INTO {q}users{q} VALUES {rows};\n"
+        out, _ = scrub_text(text)
+        assert not [s for s in secrets if s in out], text
+        assert "u1@example.com" in out and create in out, out

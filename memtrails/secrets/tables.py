@@ -10,7 +10,8 @@ up to a blank line or a row that names a secret column again. SQL names its colu
 first string: ``crypt('V', gen_salt('bf'))``), and pg_dump's ``COPY users (id, password) FROM
 stdin;`` then tab-separated rows up to ``\\.``; an UPDATE's ``SET password = crypt('V', ...)``
 and MySQL's ``SET PASSWORD FOR ... = PASSWORD('V')`` (a call's first string, which no
-assignment rule reads as a value).
+assignment rule reads as a value); a dump's ``INSERT INTO users VALUES (...)``, which names no
+columns, by the columns of the ``CREATE TABLE users`` before it in the same text.
 
 One scan of its own, in linear time: a candidate is found by one RE2 search; a header's rows
 and a statement's values are read once, and the scan resumes after them. Lines longer than
@@ -19,6 +20,7 @@ and a statement's values are read once, and the scan resumes after them. Lines l
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Final
 
@@ -45,6 +47,8 @@ _CANDIDATE: Final = re2.compile(
     rb"|(?P<insert>\b(?i:insert)[ \t\r\n]+(?:(?i:ignore|or[ \t]+(?:replace|ignore))[ \t\r\n]+)?"
     rb"(?i:into)[ \t\r\n]+)"
     rb"|(?P<copy>\b(?i:copy)[ \t]+[A-Za-z0-9_.\"]+[ \t]*\()"
+    rb"|(?P<create>\b(?i:create)[ \t]+(?:(?i:temporary|temp)[ \t]+)?(?i:table)[ \t]+"
+    rb"(?:(?i:if)[ \t]+(?i:not)[ \t]+(?i:exists)[ \t]+)?)"
     rb"|(?P<update>\b(?i:update)[ \t\r\n]+[^\s;]{1,128}[ \t\r\n]+(?i:set)[ \t\r\n]+)"
     rb"|(?P<setpw>\b(?i:set)[ \t]+(?i:password)\b[^=;\r\n]{0,200}=)",
     OPTIONS,
@@ -85,19 +89,29 @@ def _fields(line: bytes, delimiter: int) -> list[tuple[int, int, bool]]:
         i += 1
 
 
+@functools.lru_cache(maxsize=4096)
+def _column(raw: bytes) -> str | None:
+    """Return a column's name as a key (``"Client Secret"`` -> ``"Client_Secret"``): ``""``
+    when it is a name but no secret's, None when it is no name (a value, a sentence)."""
+    name = raw.strip(b"\"'`[] \t")
+    if not name:
+        return ""
+    if _NAME.fullmatch(raw.strip(b" \t")) is None or name.count(b" ") > 2:
+        return None
+    text = name.decode("ascii", "replace").replace(" ", "_")
+    return text if is_named_key(text) else ""
+
+
 def _secret_columns(names: list[bytes]) -> dict[int, str]:
     """Return the columns whose names are a secret's, by index, or none if the row is not a
     header (a name of more than three words, or any field that is not a name)."""
     out: dict[int, str] = {}
     for i, raw in enumerate(names):
-        name = raw.strip(b"\"'`[] \t")
-        if not name:
-            continue
-        if _NAME.fullmatch(raw.strip(b" \t")) is None or name.count(b" ") > 2:
+        column = _column(raw)
+        if column is None:
             return {}
-        text = name.decode("ascii", "replace")
-        if is_named_key(text.replace(" ", "_")):
-            out[i] = text.replace(" ", "_")
+        if column:
+            out[i] = column
     return out
 
 
@@ -236,12 +250,65 @@ def _columns(buf: bytes, i: int) -> tuple[dict[int, str], int]:
     return _secret_columns(names), end + 1
 
 
-def _insert(buf: bytes, me: int) -> tuple[list[_Value], int]:
-    """Read INSERT INTO name (columns) VALUES (...), (...): the secret columns' values."""
+def _table_name(buf: bytes, name: re2._Match[bytes]) -> bytes:
+    """Return a table's name as a key: its last part, unquoted, lower case."""
+    return buf[name.start() : name.end()].rsplit(b".", 1)[-1].strip(b"\"'`[] \t").lower()
+
+
+_SPECIAL: Final = re2.compile(rb"['\"`(),]")  # what a column definition's reading stops at
+_CONSTRAINTS: Final = (b"primary", b"unique", b"key", b"constraint", b"foreign", b"index", b"check")
+
+
+def _create(buf: bytes, me: int, tables: dict[bytes, dict[int, str]]) -> int:
+    """Read CREATE TABLE name (column definitions): remember its secret columns, by position,
+    for an INSERT that names no columns (a dump's). Return where reading stopped."""
+    name = _TABLE.match(buf, me)
+    if name is None:
+        return me
+    i = _skip(buf, name.end())
+    if buf[i : i + 1] != b"(":
+        return i
+    names: list[bytes] = []
+    depth, start, j = 0, i + 1, i + 1
+    limit = min(len(buf), i + _LONGEST_LINE * 4)
+    while j < limit:
+        special = _SPECIAL.search(buf, j, limit)
+        if special is None:
+            return limit
+        j = int(special.start())
+        c = buf[j]
+        if c in b"'\"`" and (end := _string(buf, j)) > 0:
+            j = end
+            continue
+        if c == 40:
+            depth += 1
+        elif c == 41 and depth:
+            depth -= 1
+        elif (c == 44 and not depth) or c == 41:  # the end of a definition
+            words = buf[start:j].split()
+            if words and words[0].strip(b"\"'`[]").lower() not in _CONSTRAINTS:
+                names.append(words[0])
+            start = j + 1
+            if c == 41:
+                columns = _secret_columns(names)
+                if columns:
+                    tables[_table_name(buf, name)] = columns
+                return j + 1
+        j += 1
+    return j
+
+
+def _insert(buf: bytes, me: int, tables: dict[bytes, dict[int, str]]) -> tuple[list[_Value], int]:
+    """Read INSERT INTO name (columns) VALUES (...), (...): the secret columns' values (by the
+    columns of its CREATE TABLE earlier in the text when the statement names none)."""
     name = _TABLE.match(buf, me)
     if name is None:
         return [], me
-    columns, i = _columns(buf, _skip(buf, name.end()))
+    i = _skip(buf, name.end())
+    if buf[i : i + 1] == b"(":
+        columns, i = _columns(buf, i)
+    else:
+        columns = tables.get(_table_name(buf, name), {})
     if not columns:
         return [], me
     i = _skip(buf, i)
@@ -359,15 +426,20 @@ def table_values(buf: bytes) -> Iterator[_Value]:
     of their tables."""
     pos = 0
     index = _CANDIDATE.groupindex
-    insert, copy, update, setpw = (index[k] for k in (b"insert", b"copy", b"update", b"setpw"))
+    insert, copy, update, setpw, create = (
+        index[k] for k in (b"insert", b"copy", b"update", b"setpw", b"create")
+    )
     memo: dict[bytes, _Header] = {}
+    tables: dict[bytes, dict[int, str]] = {}  # CREATE TABLE's secret columns, by table
     while pos < len(buf):
         m = _CANDIDATE.search(buf, pos)
         if m is None:
             return
         ms, me = m.span()
         if m.start(insert) >= 0:
-            found, resume = _insert(buf, me)
+            found, resume = _insert(buf, me, tables)
+        elif m.start(create) >= 0:
+            found, resume = [], _create(buf, me, tables)
         elif m.start(copy) >= 0:
             found, resume = _copy(buf, ms, me)
         elif m.start(update) >= 0 or m.start(setpw) >= 0:
