@@ -120,8 +120,11 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), a token
-glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``?`` in a URL's password, and
-unprefixed tokens of unknown services with no word before them and no quotes around them.
+glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``?`` in a URL's password (and a
+``/`` in one that is no AWS secret key's 40 characters), a URL's password that is a
+placeholder word (``user:pass``, ``user:password``), a wrapped JWT's signature past a plain
+line break when its header names no known algorithm, a quoted CSV field that spans lines,
+and unprefixed tokens of unknown services with no word before them and no quotes around them.
 """
 
 from __future__ import annotations
