@@ -18,6 +18,9 @@ Cases, all without a name (the target is under 600 MB each):
   ``mail_mbox_cl``: the same with a ``Content-Length`` header and a separator-like first body
   line (mboxcl2: the body is read ahead to the length's end before it is believed);
   ``mail_cr``: the same mail with lone CRs for line ends (the parser ends lines at them too);
+  ``mail_line``: an mbox of one N MiB mail whose text body is one line of 8-bit (Latin-1)
+  words between two small mails (cut before parsing to 8 bytes a unit of the text limit,
+  named ``TooLargeDefect``);
   ``mail_small``: a one-line mail, the same command: the model's own share of those peaks;
 - ``mcp_stdio``: ``memtrails mcp --home`` on a 3-record folder (the same model): after one
   search, a search of an N MiB query on one line, then another search; the server's RSS and
@@ -61,6 +64,7 @@ CASES = (
     "mail_mbox",
     "mail_mbox_cl",
     "mail_cr",
+    "mail_line",
     "mail_small",
     "mcp_stdio",
     "mcp_http",
@@ -141,6 +145,14 @@ def _mail_case(work: Path, case: str, mib: int, model: str | None) -> Figures:
     if case == "mail_small":
         path = work / "small.eml"
         path.write_bytes(_small_mail(0))
+    elif case == "mail_line":
+        path = work / "line.mbox"
+        sep = b"From a@example.org Mon Jan  1 00:00:00 2024\n"
+        head = b"From: a@example.org\nSubject: one line\nMessage-ID: <line@example.org>\n"
+        head += b"Content-Type: text/plain; charset=latin-1\n\nfirst words "
+        body = head + b"caf\xe9 abcdefg " * (mib * 1024 * 1024 // 15) + b"\n"
+        parts = [_small_mail(1), body, _small_mail(2)]
+        path.write_bytes(b"".join(sep + p + b"\n" for p in parts))
     elif case.startswith("mail_mbox"):
         path = work / "many.mbox"
         sep = b"From a@example.org Mon Jan  1 00:00:00 2024\n"
