@@ -106,6 +106,15 @@ async def test_a_huge_header_line_is_cut_and_the_headers_after_it_kept(tmp_path:
     assert _cut(big) and big.meta["bytes_cut"] == len(b"X-Junk: ") + (3 << 20) - (1 << 20)
 
 
+async def test_megabytes_of_header_lines_are_cut_and_the_mail_kept(tmp_path: Path) -> None:
+    path = tmp_path / "headers.mbox"
+    many = b"X-Junk: v\n" * 300_000  # 3 MB of header lines
+    _mbox(path, _head("many headers") + many + b"\nfirst words\n")
+    _, big, _ = await _records(path)
+    assert (big.id, big.title, big.text) == ("big@example.org", "many headers", "first words")
+    assert _cut(big) and 0 < big.meta["bytes_cut"] < len(many)
+
+
 async def test_a_mail_within_the_limit_is_read_whole(tmp_path: Path) -> None:
     path = tmp_path / "fits.mbox"
     body = b"word " * 1500  # 7,500 bytes: under 8,000
@@ -132,13 +141,16 @@ print(json.dumps({"records": got, "peak_mib": peak}))
 
 @pytest.mark.slow
 @pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in KiB: Linux")
-@pytest.mark.parametrize("shape", ["one 8-bit line", "short lines"])
+@pytest.mark.parametrize("shape", ["one 8-bit line", "short lines", "header lines"])
 def test_a_50_mb_text_mail_is_read_in_bounded_memory(tmp_path: Path, shape: str) -> None:
-    # before the cut: 1.2 GB (one line of 8-bit text) and 0.73 GB (short lines) at peak
+    # before the cut: 1.2 GB (one line of 8-bit text), 0.73 GB (short lines) and 1.6 GB
+    # (50 MB of header lines) at peak
     path = tmp_path / "huge.mbox"
     eol = b"" if shape == "one 8-bit line" else b"\n"
     head = _head("fifty megabytes", b"Content-Type: text/plain; charset=latin-1\n")
     body = b"first words " + (b"caf\xe9 abcdefg " + eol) * ((50 << 20) // 15)
+    if shape == "header lines":
+        head, body = head + b"X-H: v\n" * ((50 << 20) // 7), b"first words caf\xe9"
     _mbox(path, head + b"\n" + body + b"\n")
     del body
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}

@@ -5,7 +5,7 @@ The stdlib parser holds a text body several times over (as lines, joined, as a s
 0.7 to 1.2 GB to read, and all but its first million characters are cut from the record
 afterwards (``Limits.max_text_units``). So the text bodies of a mail are kept up to a
 budget of bytes, :data:`BYTES_PER_UNIT` per unit of that limit, all its text parts together,
-every header line up to 1 MiB and a header block up to 8 MiB; parts of other types (attachments: a PDF, an image) are
+every header line up to 1 MiB and a header block up to 2 MiB; parts of other types (attachments: a PDF, an image) are
 kept whole, as the attachment reader reads them.
 """
 
@@ -22,8 +22,9 @@ BYTES_PER_UNIT = 8
 #: The longest header line kept (a real one is under 1,000 bytes; a References list of
 #: 10,000 ids is 500 KB); a longer one keeps its first and last 512 KiB, a space between.
 HEADER_LINE = 1 << 20
-#: The largest header block kept (a part's or the mail's); the lines past it are cut.
-HEADER_BLOCK = 8 << 20
+#: The largest header block kept (a part's or the mail's: a real one is under 100 KB); the
+#: lines past it are cut.
+HEADER_BLOCK = 2 << 20
 
 # A line that starts with "--": a MIME delimiter, maybe (a signature's "-- " too, harmless).
 _BORDER = re.compile(rb"[\r\n]--")
@@ -49,7 +50,7 @@ def within_budget(data: bytes, budget: int) -> tuple[bytes, int]:
     parts, as the parser will find them); each run's header block names its type. A run
     of text (``text/*``, ``message/*``, a preamble, no type, or no headers at all) keeps
     what is left of the budget, cut at its last line end when it has one; every other run
-    is kept whole. A header block keeps at most 8 MiB, each line 1 MiB (its first and last
+    is kept whole. A header block keeps at most 2 MiB, each line 1 MiB (its first and last
     512 KiB). What is kept is unchanged; a mail with nothing to cut is returned as it is.
     """
     if len(data) <= min(budget, HEADER_LINE):
@@ -108,7 +109,7 @@ def _body_start(data: bytes, start: int, stop: int) -> int:
 
 def _capped_head(head: bytes) -> tuple[bytes, int]:
     """Return a header block with each line cut to 1 MiB (its middle left out) and the
-    whole to 8 MiB."""
+    whole to 2 MiB."""
     cut = 0
     if len(head) > HEADER_LINE:
         kept: list[bytes] = []
