@@ -37,9 +37,13 @@ class Positions:
         mark: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self._path = folder / "sources.json"
-        self._saved = dict(saved)
-        found = self._saved.pop(LOG_MARK, None)
+        found = saved.get(LOG_MARK)
         self.log_mark: dict[str, Any] | None = found if isinstance(found, dict) else None
+        self._saved = {
+            source: entry
+            for source, entry in ((s, _sound(e)) for s, e in saved.items() if s != LOG_MARK)
+            if entry is not None
+        }
         self._mark = mark
         self._every = every
         self._clock = clock
@@ -100,6 +104,21 @@ class Positions:
         if self._mark is not None:
             saved[LOG_MARK] = self.log_mark = self._mark()
         write_json_atomic(self._path, saved)
+
+
+def _sound(entry: Any) -> dict[str, Any] | None:
+    """Return a saved entry as the code reads it, or None when its position is damaged (an
+    edit, another version): that source is then read whole, as if never saved. A field of
+    another type is dropped, as if never written."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("state"), dict):
+        return None
+    kinds: dict[str, Any] = {"mode": str, "saved": int | float, "complete": bool}
+    return {
+        key: value
+        for key, value in entry.items()
+        if key not in kinds
+        or (isinstance(value, kinds[key]) and (key == "complete" or not isinstance(value, bool)))
+    }
 
 
 def describe_position(state: Any) -> str:
