@@ -239,9 +239,10 @@ async def add_git(
     from .importers.git import from_git
 
     # Memory.ingest resumes it from the heads the last run saved (not with full or prune).
-    name = "git:" + default_source(repo)
-    moved = moved_name(name, await asyncio.to_thread(read_moves, memory.path))
+    moved = "git:" + os.path.abspath(os.fspath(repo))  # its name, should git not know it
     try:
+        name = "git:" + default_source(repo)
+        moved = moved_name(name, await asyncio.to_thread(read_moves, memory.path))
         commits = from_git(
             Path(repo).expanduser(),
             branch=branch,

@@ -5,6 +5,7 @@ and the inputs before and after it are imported."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -116,3 +117,48 @@ async def test_a_part_of_a_folder_gone_after_planning_leaves_the_others(
     (error,) = report.errors
     assert error.where == str(paths["list.mbox"]) and "no such file" in error.reason
     assert report.added == 3 and report.skipped == 1
+
+
+def test_an_input_given_twice_is_read_once(tmp_path: Path) -> None:
+    paths = _inputs(tmp_path / "in")
+    twice = [paths["first"], paths["notes"], paths["first"], paths["notes"] / ".."]
+    args = ["add", *map(str, twice), "--home", str(tmp_path / "home"), "--json"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    # the folder above the notes holds every input: each of its parts once, the rest not again
+    read = [Path(s["source"]).name for s in report["sources"]]
+    assert sorted(read) == sorted(set(read)), read
+    assert (report["unchanged"], report["errors"]) == (0, [])
+
+
+def test_a_repository_gone_after_planning_is_its_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    paths = _inputs(tmp_path / "in")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@example.org"}
+    env |= {"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@example.org"}
+    for command in (["init", "-q"], ["commit", "-q", "--allow-empty", "-m", "the first commit"]):
+        subprocess.run(["git", "-C", str(repo), *command], check=True, env={**os.environ, **env})
+    import memtrails.add
+
+    real = memtrails.add.add_path
+
+    async def add_path_then_delete(*args: Any, **kwargs: Any) -> Any:
+        report = await real(*args, **kwargs)
+        shutil.rmtree(repo, ignore_errors=True)  # once the files are read, before the repo
+        return report
+
+    monkeypatch.setattr(memtrails.add, "add_path", add_path_then_delete)
+    args = ["add", str(paths["first"]), str(paths["last"]), "--git", str(repo)]
+    args += ["--home", str(tmp_path / "home"), "--json"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    (error,) = report["errors"]
+    assert str(repo) in error["where"] + error["source"], error
+    assert report["added"] == 2

@@ -153,10 +153,16 @@ async def add(
     notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
     unread: list[tuple[Path, SourceError]] = []  # inputs of no kind (or missing): one error each
     git_hint(paths, git_repos)
+    seen: set[tuple[str, str]] = set()  # a part given twice (or in a folder given) is read once
     try:
         for path in paths:  # fail before opening the memory
             try:
-                plans.append(plan(str(path), kind=kind, name=name))
+                found = plan(str(path), kind=kind, name=name)
+                again = [p for p in found if (p.source, p.kind) in seen]
+                close_parts(again)
+                if kept := [p for p in found if p not in again]:
+                    plans.append(kept)
+                    seen.update((p.source, p.kind) for p in kept)
             except SourceError as exc:
                 note = note_of(path) if kind is None else None
                 if note is None:
@@ -213,7 +219,10 @@ async def add(
                     finished(report)
                 for repo in git_repos:
                     commits = commit_total(repo, all_branches) if show else None
-                    fresh = full or prune or memory.source_state(git_source(repo)) is None
+                    try:
+                        fresh = full or prune or memory.source_state(git_source(repo)) is None
+                    except SourceError:  # gone since planning: add_git says so, as its error
+                        fresh = True
                     with progress_bar(
                         f"git {repo}", enabled=show, total_records=commits if fresh else None
                     ) as on_progress:
