@@ -75,9 +75,9 @@ async def add_path(
         following: the input is being written (as a watched source is): a JSON Lines line
             not yet ended is left for the next run instead of reported as truncated.
 
-    A part that cannot be opened when its turn comes (deleted, made unreadable or replaced
-    by a folder since it was planned) is one error in the report, and the other parts are
-    read.
+    Of several parts, one that cannot be opened when its turn comes (deleted, made
+    unreadable or replaced by a folder since it was planned) is one error in the report, and
+    the other parts are read; the one part of a path raises.
 
     Raises:
         SourceError: the path is missing or of no kind memtrails reads, or ``prune`` was
@@ -115,8 +115,9 @@ async def add_path(
                     )
                 except (SourceError, OSError) as exc:
                     # Gone, unreadable or replaced since it was planned: that part's error;
-                    # the other parts are read. What the memory folder fails at stops all.
-                    error = _unread_part(part, exc, memory.path)
+                    # the other parts are read. What the memory folder fails at stops all,
+                    # and so does the failure of the one part there is (the caller's error).
+                    error = unread_part(part, exc, memory.path) if len(parts) > 1 else None
                     if error is None:
                         raise
                     report = ImportReport()
@@ -143,7 +144,7 @@ _INPUT_ERRNOS = frozenset(
 )
 
 
-def _unread_part(part: Part, exc: SourceError | OSError, home: Path) -> RecordError | None:
+def unread_part(part: Part, exc: SourceError | OSError, home: Path) -> RecordError | None:
     """Return the error record of a planned part that could not be read when its turn came
     (its file deleted, made unreadable or replaced by a folder after planning), or None when
     ``exc`` is no fault of the input (the memory folder's disk, a folder file gone)."""

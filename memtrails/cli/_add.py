@@ -124,7 +124,7 @@ async def add(
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from ..add import add_git, add_path
+    from ..add import add_git, add_path, unread_part
     from ..importers.detect import close_parts, plan
     from ..importers.registry import importer
 
@@ -205,16 +205,27 @@ async def add(
                 total.removed += await forget_vanished(memory, gone, name)
                 for note in notes:
                     total.merge(await single_note(memory, note, name, batch=batch, limits=limits))
+                inputs = len(plans) + len(notes) + len(git_repos) + len(unread)
                 for planned in plans:
-                    report = await add_path(
-                        memory,
-                        planned,
-                        full=full,
-                        prune=prune,
-                        batch=batch,
-                        progress=bar,
-                        limits=limits,
-                    )
+                    try:
+                        report = await add_path(
+                            memory,
+                            planned,
+                            full=full,
+                            prune=prune,
+                            batch=batch,
+                            progress=bar,
+                            limits=limits,
+                        )
+                    except (SourceError, OSError) as exc:
+                        # One input of several that cannot be read (gone since it was
+                        # planned, a kind that finds nothing in it): its error, the others
+                        # are read. An add of one input fails with it, as before it opened.
+                        error = unread_part(planned[0], exc, memory.path) if inputs > 1 else None
+                        if error is None:
+                            raise
+                        report = ImportReport()
+                        report.add_error(error)
                     total.merge(report)
                     finished(report)
                 for repo in git_repos:
