@@ -103,10 +103,22 @@ def test_progress_counts_compressed_bytes_up_to_the_file_size(tmp_path: Path) ->
 
 def test_kind_overrides_detection(tmp_path: Path) -> None:
     path = tmp_path / "archive.txt"
-    path.write_bytes(b"\n" + _message(1))  # a blank first line: not recognised
+    path.write_bytes(b"Archived mail, not an mbox yet.\n" + _message(1))  # not recognised
     with pytest.raises(SourceError, match="--kind"):
         plan(path)
     (part,) = plan(path, kind="mbox")
+    assert part.kind == "mbox"
+
+
+@pytest.mark.parametrize(
+    "lead", [b"\n", b"\n\n", b"\r\n", b"\xef\xbb\xbf\n", b"\xef\xbb\xbf\r\n\r\n", b"  \n"]
+)
+def test_an_mbox_with_blank_lines_before_its_first_separator_is_an_mbox(
+    tmp_path: Path, lead: bytes
+) -> None:
+    path = tmp_path / "archive"
+    path.write_bytes(lead + _message(1) + _message(2))
+    (part,) = plan(path)
     assert part.kind == "mbox"
 
 
@@ -291,3 +303,22 @@ async def test_files_whose_names_differ_in_a_bad_byte_are_two_sources(tmp_path: 
         for word, source in zip(("pelican", "flamingo"), sources, strict=True):
             (hit,) = await memory.search(f"the {word}", k=1)
             assert word in hit.snippet and hit.source == source
+
+
+async def test_an_mbox_is_read_to_the_limits_the_add_was_given(tmp_path: Path) -> None:
+    from memtrails import Limits, Memory
+    from memtrails.add import add_path
+    from memtrails.testing import HashingEmbedder
+
+    body = b"The harbour crane report. " + b"word " * 40_000 + b"\n"
+    path = tmp_path / "list.mbox"
+    path.write_bytes(
+        b"From a@example.com Tue Apr  1 12:21:37 2003\nFrom: a@example.com\n"
+        b"Subject: crane\nMessage-ID: <crane@example.com>\n\n" + body
+    )
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await add_path(memory, path, limits=Limits(max_text_units=1_000))
+        (record,) = [r async for r in memory.records()]
+    assert report.added == 1
+    # cut before it was parsed, to what a record of 1,000 units can hold, not 8 MB
+    assert record.meta.get("bytes_cut", 0) > 150_000

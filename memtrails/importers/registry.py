@@ -70,16 +70,15 @@ def _sniff_jsonl(head: bytes) -> bool:
 def _open_mbox(o: Opening) -> AsyncIterator[Item]:
     from .mbox import from_mbox
 
-    return as_generator(from_mbox(o.target, state=o.state, source=o.source))
+    return as_generator(from_mbox(o.target, state=o.state, source=o.source, limits=o.limits))
 
 
 def _sniff_mbox(head: bytes) -> bool:
-    from .mbox_lines import cr_only, is_separator
+    from .mbox_lines import looks_like_mbox
 
-    # Lines that end in CR alone are split where the mbox reader splits them: read by LF,
-    # the first line is the whole head, and only a dated separator matched it (by luck).
-    first = _first_line(head.replace(b"\r", b"\n") if cr_only(head) else head)
-    return first.startswith(b"From ") and is_separator(first)
+    # Blank lines before the first separator (a BOM, CRLF, CR alone) are passed over, as the
+    # reader passes over them.
+    return looks_like_mbox(head)
 
 
 def _open_eml(o: Opening) -> AsyncIterator[Item]:
