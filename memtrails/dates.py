@@ -10,7 +10,13 @@ from array import array
 from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-__all__ = ["as_date_parse_reads", "iso_from_ms", "parse_date", "utc_from_local_ms"]
+__all__ = [
+    "as_date_parse_reads",
+    "days_from_civil",
+    "iso_from_ms",
+    "parse_date",
+    "utc_from_local_ms",
+]
 
 # This is a port of V8's DateParser (src/date/dateparser*.{h,cc}, the parser behind Node's
 # Date.parse): an ES5 ISO 8601 pass first, and whatever it leaves goes to the "legacy" pass,
@@ -430,7 +436,7 @@ def _parse_fields(units: array[int]) -> tuple[int, int, int, int, int, int, int,
     return (*ymd, *hms, offset)
 
 
-def _days_from_civil(y: int, m: int, d: int) -> int:
+def days_from_civil(y: int, m: int, d: int) -> int:
     """Days since 1970-01-01 of a proleptic Gregorian date (any year, any day 1..31)."""
     y -= m <= 2
     era = y // 400
@@ -476,7 +482,7 @@ def _parse_rfc2822(m: re.Match[str]) -> int | None:
     else:
         # V8 takes any four digits as hhmm, without range checks.
         offset = (int(oh) * 60 + int(om)) * (1 if sign == "+" else -1)
-    days = _days_from_civil(year, _MONTHS[month_s], 1) + day - 1
+    days = days_from_civil(year, _MONTHS[month_s], 1) + day - 1
     return (days * 86400 + hour * 3600 + minute * 60 + second - offset * 60) * 1000
 
 
@@ -554,7 +560,7 @@ def parse_date(value: str) -> int | None:
             return None
         if h > 24 or (h == 24 and (mi or sec or ms)):
             return None
-        days = _days_from_civil(y, mo, 1) + d - 1  # day 31 of a short month rolls over
+        days = days_from_civil(y, mo, 1) + d - 1  # day 31 of a short month rolls over
         return (days * 86400 + h * 3600 + mi * 60 + sec) * 1000 + ms
     m = _RFC2822.match(value)
     if m is not None:
@@ -568,7 +574,7 @@ def parse_date(value: str) -> int | None:
     year, month, day, hour, minute, second, ms, offset = fields
     if not -_MAX_YEAR <= year <= _MAX_YEAR:
         return None
-    t = _days_from_civil(year, month, 1) + day - 1
+    t = days_from_civil(year, month, 1) + day - 1
     t = t * _MS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + ms
     if offset is None:
         if abs(t) > _MAX_TIME + 10 * _MS_PER_DAY:  # V8's kMaxTimeBeforeUTCInMs

@@ -28,6 +28,27 @@ async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
         return [item async for item in it]
 
 
+def mail(*headers: str, body: str = "hello") -> bytes:
+    """A small mail from Jo with ``headers`` added (the mail date tests' input)."""
+    lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]
+    return ("\n".join(lines) + "\n\n" + body + "\n").encode()
+
+
+def mail_record(raw: bytes) -> MemoryRecord:
+    """The record of one raw mail (the test fails when it is an error)."""
+    from memtrails.importers.mail import message_to_item
+
+    rec = message_to_item(raw, source="test", where="m.eml")
+    assert isinstance(rec, MemoryRecord), rec
+    return rec
+
+
+def mail_at(raw: bytes) -> str | None:
+    """The time a mail's record is given, as ISO 8601 (None when it has none)."""
+    rec = mail_record(raw)
+    return rec.at.iso() if rec.at is not None else None
+
+
 def records(items: list[Any]) -> list[MemoryRecord]:
     return [i for i in items if isinstance(i, MemoryRecord)]
 

@@ -3,27 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import in_tz
-
-from memtrails.importers.mail import message_to_item
-from memtrails.records import MemoryRecord
-
-
-def mail(*headers: str, body: str = "hello") -> bytes:
-    lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]
-    return ("\n".join(lines) + "\n\n" + body + "\n").encode()
-
-
-def read(raw: bytes) -> MemoryRecord:
-    rec = message_to_item(raw, source="test", where="m.eml")
-    assert isinstance(rec, MemoryRecord), rec
-    return rec
-
-
-def at(raw: bytes) -> str | None:
-    rec = read(raw)
-    return rec.at.iso() if rec.at is not None else None
-
+from helpers import in_tz, mail, mail_at, mail_record
 
 # Each value is the time of day 10:00 on 3 March 2009 in some zone: the instant it means.
 ZONE_NAMES = [
@@ -57,7 +37,7 @@ ZONE_NAMES = [
 @pytest.mark.parametrize(("value", "instant"), ZONE_NAMES)
 def test_a_zone_name_gives_the_instant_it_means(value: str, instant: str) -> None:
     # Before: Date.parse knows only the RFC's US names, so "CET" lost the whole date
-    rec = read(mail(f"Date: {value}"))
+    rec = mail_record(mail(f"Date: {value}"))
     assert rec.at is not None and rec.at.iso() == instant
     assert "date_raw" not in rec.meta
 
@@ -81,7 +61,7 @@ RFC_FORMS = [
 
 @pytest.mark.parametrize(("value", "instant"), RFC_FORMS)
 def test_rfc_forms_read_as_before(value: str, instant: str) -> None:
-    assert at(mail(f"Date: {value}")) == instant
+    assert mail_at(mail(f"Date: {value}")) == instant
 
 
 def test_unknown_zone_and_no_zone_are_the_wall_clock_in_utc_wherever_read() -> None:
@@ -90,7 +70,7 @@ def test_unknown_zone_and_no_zone_are_the_wall_clock_in_utc_wherever_read() -> N
     for value in ("Thu Dec  1 02:14:52 2005", "Thu, 1 Dec 2005 02:14:52 XYZ"):
         for zone in ("America/New_York", "Asia/Tokyo"):
             with in_tz(zone):
-                assert at(mail(f"Date: {value}")) == "2005-12-01T02:14:52.000Z"
+                assert mail_at(mail(f"Date: {value}")) == "2005-12-01T02:14:52.000Z"
 
 
 def test_junk_dates_without_received_leave_no_time_rather_than_a_wrong_one() -> None:
@@ -102,6 +82,6 @@ def test_junk_dates_without_received_leave_no_time_rather_than_a_wrong_one() -> 
         "5",
         "Mar 3",
     ):
-        rec = read(mail(f"Date: {value}"))
+        rec = mail_record(mail(f"Date: {value}"))
         assert rec.at is None, value
         assert rec.meta["date_raw"] == value and "date_from" not in rec.meta

@@ -5,27 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import mail, mail_at, mail_record
 
 from memtrails.importers.eml import from_eml
-from memtrails.importers.mail import message_to_item
 from memtrails.records import MemoryRecord
-
-
-def mail(*headers: str, body: str = "hello") -> bytes:
-    lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]
-    return ("\n".join(lines) + "\n\n" + body + "\n").encode()
-
-
-def read(raw: bytes) -> MemoryRecord:
-    rec = message_to_item(raw, source="test", where="m.eml")
-    assert isinstance(rec, MemoryRecord), rec
-    return rec
-
-
-def at(raw: bytes) -> str | None:
-    rec = read(raw)
-    return rec.at.iso() if rec.at is not None else None
-
 
 # Newest first, as relays add them; the second relay's clock runs an hour ahead.
 RECEIVED = [
@@ -52,7 +35,7 @@ RECEIVED = [
 )
 def test_a_missing_or_junk_date_takes_the_newest_received(date: str | None) -> None:
     headers = [date] if date else []
-    rec = read(mail(*headers, *RECEIVED))
+    rec = mail_record(mail(*headers, *RECEIVED))
     # the topmost Received is the final delivery: 02:34:00 -0700, not the latest time
     assert rec.at is not None and rec.at.iso() == "2008-06-30T09:34:00.000Z"
     assert rec.meta["date_from"] == "received"
@@ -66,13 +49,13 @@ def test_received_without_a_time_or_junk_is_passed_over() -> None:
         "Received: from a by b; Thu, 01 Jan 1970 00:00:00 +0000",
         "Received: from c by d; Tue, 3 Mar 2009 10:00:00 CET",
     ]
-    assert at(mail(*received)) == "2009-03-03T09:00:00.000Z"
-    rec = read(mail(*received[:2]))
+    assert mail_at(mail(*received)) == "2009-03-03T09:00:00.000Z"
+    rec = mail_record(mail(*received[:2]))
     assert rec.at is None and "date_from" not in rec.meta
 
 
 def test_a_readable_date_wins_over_received() -> None:
-    rec = read(mail("Date: Tue, 3 Mar 2009 10:00:00 CET", *RECEIVED))
+    rec = mail_record(mail("Date: Tue, 3 Mar 2009 10:00:00 CET", *RECEIVED))
     assert rec.at is not None and rec.at.iso() == "2009-03-03T09:00:00.000Z"
     assert "date_from" not in rec.meta and "date_raw" not in rec.meta
 
@@ -99,17 +82,17 @@ async def test_corpus_mails_with_a_junk_date_take_their_delivery_time(corpora: P
 def test_a_date_without_a_usable_zone_takes_the_zone_its_delivery_shows() -> None:
     delivered = "Received: from a by b; Tue, 12 Oct 2010 16:21:07 -0400"
     # the corpus's "H0500" (a mailer's typo): 16:21:05 in New York, as the relay shows
-    rec = read(mail("Date: Tue, 12 Oct 2010 16:21:05 H0500", delivered))
+    rec = mail_record(mail("Date: Tue, 12 Oct 2010 16:21:05 H0500", delivered))
     assert rec.at is not None and rec.at.iso() == "2010-10-12T20:21:05.000Z"
     assert rec.meta["date_from"] == "date, zone from received"
-    rec = read(mail("Date: Tue Oct 12 16:21:05 2010", delivered))  # no zone at all
+    rec = mail_record(mail("Date: Tue Oct 12 16:21:05 2010", delivered))  # no zone at all
     assert rec.at is not None and rec.at.iso() == "2010-10-12T20:21:05.000Z"
     # a zone the Date names is never overruled, nor a delivery more than 15 hours away
-    assert at(mail("Date: Tue, 12 Oct 2010 16:21:05 CEST", delivered)) == (
+    assert mail_at(mail("Date: Tue, 12 Oct 2010 16:21:05 CEST", delivered)) == (
         "2010-10-12T14:21:05.000Z"
     )
     late = "Received: from a by b; Fri, 15 Oct 2010 09:00:00 -0400"
-    assert at(mail("Date: Tue Oct 12 16:21:05 2010", late)) == "2010-10-12T16:21:05.000Z"
+    assert mail_at(mail("Date: Tue Oct 12 16:21:05 2010", late)) == "2010-10-12T16:21:05.000Z"
 
 
 def test_only_the_topmost_received_headers_are_tried() -> None:
@@ -117,6 +100,6 @@ def test_only_the_topmost_received_headers_are_tried() -> None:
     # 64 are tried (a real mail has a handful), so one below them gives no time.
     junk = [f"Received: from h{n} by relay{n} with SMTP id {n}" for n in range(5000)]
     late = "Received: from a by b; Tue, 3 Mar 2009 10:00:00 +0100"
-    rec = read(mail(*junk, late))
+    rec = mail_record(mail(*junk, late))
     assert rec.at is None and "date_from" not in rec.meta
-    assert at(mail(*junk[:63], late)) == "2009-03-03T09:00:00.000Z"
+    assert mail_at(mail(*junk[:63], late)) == "2009-03-03T09:00:00.000Z"

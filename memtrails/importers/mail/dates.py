@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import time
 
+from ...dates import days_from_civil
+
 __all__ = ["ZONES", "mail_date", "mail_time", "received_date"]
 
 #: Zone names a Date header may carry, as minutes east of UTC. RFC 5322 4.3's obsolete
@@ -313,7 +315,7 @@ def _read(value: str) -> tuple[int, bool] | None:
     day = _day("".join(rest))
     if day is None:
         return None
-    days = _days_from_civil(*day)
+    days = days_from_civil(*day)
     wall = ((days * 24 + hour) * 60 + minute) * 60 + second
     return (wall - (offset or 0) * 60) * 1000 + ms, offset is not None
 
@@ -480,13 +482,3 @@ def _checked(year: int, month: int, day: int) -> tuple[int, int, int] | None:
     if day > _DAYS[month - 1] + leap:
         return None
     return year, month, day
-
-
-def _days_from_civil(y: int, m: int, d: int) -> int:
-    """Days since 1970-01-01 of a proleptic Gregorian date."""
-    y -= m <= 2
-    era = y // 400
-    yoe = y - era * 400
-    doy = (153 * (m + (-3 if m > 2 else 9)) + 2) // 5 + d - 1
-    doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
-    return era * 146097 + doe - 719468
