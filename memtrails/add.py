@@ -117,11 +117,10 @@ async def add_path(
                     # Gone, unreadable or replaced since it was planned: that part's error;
                     # the other parts are read. What the memory folder fails at stops all,
                     # and so does the failure of the one part there is (the caller's error).
-                    error = unread_part(part, exc, memory.path) if len(parts) > 1 else None
-                    if error is None:
+                    unread = unread_part(part, exc, memory.path) if len(parts) > 1 else None
+                    if unread is None:
                         raise
-                    report = ImportReport()
-                    report.add_error(error)
+                    report = unread
             total.merge(report)
     finally:
         close_parts(parts)
@@ -144,20 +143,24 @@ _INPUT_ERRNOS = frozenset(
 )
 
 
-def unread_part(part: Part, exc: SourceError | OSError, home: Path) -> RecordError | None:
-    """Return the error record of a planned part that could not be read when its turn came
-    (its file deleted, made unreadable or replaced by a folder after planning), or None when
-    ``exc`` is no fault of the input (the memory folder's disk, a folder file gone)."""
+def unread_part(part: Part, exc: SourceError | OSError, home: Path) -> ImportReport | None:
+    """Return the report of a planned part that could not be read when its turn came (its
+    file deleted, made unreadable or replaced by a folder after planning, a kind that finds
+    nothing in it): its one error; or None when ``exc`` is no fault of the input (the memory
+    folder's disk, a folder file gone)."""
     where = str(part.target) if isinstance(part.target, Path) else part.label
+    report = ImportReport()
     if isinstance(exc, SourceError):
-        return RecordError(part.source, where, exc.reason)
+        report.add_error(RecordError(part.source, where, exc.reason))
+        return report
     name = exc.filename if isinstance(exc.filename, str) else None
     if exc.errno not in _INPUT_ERRNOS or name is None:
         return None
     folder = os.path.realpath(home)
     if os.path.realpath(name) == folder or os.path.realpath(name).startswith(folder + os.sep):
         return None
-    return RecordError(part.source, where, f"cannot read: {exc.strerror or exc}")
+    report.add_error(RecordError(part.source, where, f"cannot read: {exc.strerror or exc}"))
+    return report
 
 
 def _unnamed_pipe(part: Part, prune: bool) -> None:

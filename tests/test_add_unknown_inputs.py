@@ -19,8 +19,8 @@ def run(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def _mbox(*subjects: str, blank_first: bool = False) -> bytes:
-    out = b"\n" if blank_first else b""
+def _mbox(*subjects: str) -> bytes:
+    out = b""
     for n, subject in enumerate(subjects):
         out += (
             f"From s{n}@example.com Tue Apr  1 12:21:37 2003\nFrom: s{n}@example.com\n"
@@ -83,8 +83,8 @@ def test_the_summary_counts_and_names_an_input_of_no_kind(tmp_path: Path) -> Non
 
 
 def test_kind_reads_the_compressed_file_the_error_named(tmp_path: Path) -> None:
-    odd = tmp_path / "archive.gz"  # an mbox after a blank line: not told from its start
-    odd.write_bytes(gzip.compress(_mbox("first", "second", blank_first=True)))
+    odd = tmp_path / "archive.gz"  # an mbox after a line of prose: not told from its start
+    odd.write_bytes(gzip.compress(b"Archived list mail, 2003.\n" + _mbox("first", "second")))
     note = tmp_path / "note.md"
     note.write_text("# Note\n\nA note beside the archive.\n", encoding="utf-8")
     home = str(tmp_path / "home")

@@ -221,11 +221,10 @@ async def add(
                         # One input of several that cannot be read (gone since it was
                         # planned, a kind that finds nothing in it): its error, the others
                         # are read. An add of one input fails with it, as before it opened.
-                        error = unread_part(planned[0], exc, memory.path) if inputs > 1 else None
-                        if error is None:
+                        failed = unread_part(planned[0], exc, memory.path) if inputs > 1 else None
+                        if failed is None:
                             raise
-                        report = ImportReport()
-                        report.add_error(error)
+                        report = failed
                     total.merge(report)
                     finished(report)
                 for repo in git_repos:
