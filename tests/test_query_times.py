@@ -238,3 +238,20 @@ async def test_the_index_is_asked_for_what_was_written_in_the_one_time_named(
 def uid_id(folder: Any, uid: str) -> str:
     row = folder.table.get(uid)
     return str(folder.log.read_line(row.offset)["id"])
+
+
+@pytest.mark.parametrize(
+    ("query", "first_day"),
+    [
+        ("what happened on 08.05.2023?", "2023-05-08"),  # dots: day first
+        ("Was war am 8.5.2023 los?", "2023-05-08"),
+        ("the invoice dated 31.12.2022", "2022-12-31"),
+        ("the call on 05/08/2023", "2023-05-08"),  # slashes: month first, as in the US
+        ("the call on 31/12/2022", "2022-12-31"),  # unless the first cannot be a month
+        ("version 1.2.2023 notes", None),  # a version, not a day
+        ("the meeting on 31.02.2022", None),  # no such day
+    ],
+)
+def test_a_date_written_in_numbers_names_its_day(query: str, first_day: str | None) -> None:
+    windows = query_windows(query, NOW)
+    assert [day(start) for start, _ in windows] == ([first_day] if first_day else [])

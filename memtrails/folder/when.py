@@ -33,6 +33,9 @@ _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR}\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
 _ISO = re.compile(rf"\b{_YEAR}-(\d\d)(?:-(\d\d))?\b")
+# "08.05.2023" is day first wherever dots are written (Germany, Russia, ...); "05/08/2023"
+# month first as in the US, unless its first number cannot be a month ("31/12/2022").
+_NUMERIC = re.compile(rf"(?<![\d./])(\d{{1,2}})([./])(\d{{1,2}})\2{_YEAR}(?![\d./]\d)")
 _YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{_YEAR}\b", re.I)
 # "in May", "during March", "last June": a month named without a year, any year. Only after
 # one of these words: "may" alone is a verb, "march" one too.
@@ -127,7 +130,8 @@ def _window(year: int, month: int | None = None, day: int | None = None) -> tupl
 def date_window(query: str) -> tuple[int, int] | None:
     """Return the UTC window [start, end) in epoch ms of the first full date the query names.
 
-    A day ("3 April 2003", "April 3, 2003", "2003-04-03"), a month ("April 2003", "Apr
+    A day ("3 April 2003", "April 3, 2003", "2003-04-03", "03.04.2003" day first,
+    "4/3/2003" month first unless the first number cannot be a month), a month ("April 2003", "Apr
     2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
 
     Example:
@@ -138,12 +142,13 @@ def date_window(query: str) -> tuple[int, int] | None:
         (_DAY_MONTH_YEAR, "dmy"),
         (_MONTH_DAY_YEAR, "mdy"),
         (_ISO, "iso"),
+        (_NUMERIC, "numeric"),
         (_MONTH_YEAR, "my"),
         (_YEAR_ONLY, "y"),
     ):
         m = pattern.search(query)
-        if m is None:
-            continue
+        if m is None or (order == "numeric" and _NOT_A_YEAR.search(query[: m.start()])):
+            continue  # "version 1.2.2023" is no day
         g = m.groups()
         if order == "dmy":
             return _window(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
@@ -151,6 +156,11 @@ def date_window(query: str) -> tuple[int, int] | None:
             return _window(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
         if order == "iso":
             return _window(int(g[0]), int(g[1]), int(g[2]) if g[2] else None)
+        if order == "numeric":
+            first, second = int(g[0]), int(g[2])
+            if g[1] == "." or first > 12:
+                first, second = second, first
+            return _window(int(g[3]), first, second)
         if order == "my":
             return _window(int(g[1]), _MONTHS[g[0].lower()])
         return _window(int(g[0]))
