@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import email.feedparser
+import quopri
 import re
 from dataclasses import dataclass, field
 from email.message import Message
@@ -12,7 +13,7 @@ from ..documents._html import html_to_text, tidy
 from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .enclosed import headless_mail, mended
-from .headers import FOLD, addresses, decode_header, raw_header, raw_headers
+from .headers import FOLD, addresses, b64, decode_header, raw_header, raw_headers
 from .html import enriched_to_text
 from .parts import (
     charset,
@@ -71,7 +72,14 @@ def walk(part: Message, out: Collected, depth: int, *, framed: bool = False) -> 
                 fixed = mended(part, inner)  # an encoded mail, or part headers gone missing
                 _nested(inner if fixed is None else parse(fixed), out, depth)
             return
-        if maintype == "message":  # delivery-status, disposition-notification: header blocks
+        if (
+            maintype == "message"
+            and subtype in _REPORTS
+            and (subtype.startswith("global-") or cte(part) in ("base64", "quoted-printable"))
+        ):
+            _report(part, children, out)  # the parser's blocks are wrong: read them again
+            return
+        if maintype == "message":  # other header blocks
             blocks = [
                 "\n".join(f"{k}: {decode_header(v)}" for k, v in c.raw_items()) for c in children
             ]
@@ -83,6 +91,9 @@ def walk(part: Message, out: Collected, depth: int, *, framed: bool = False) -> 
         for child in children:
             walk(child, out, depth + 1)
         return
+    if maintype == "message" and subtype in _REPORTS:
+        _report(part, [], out)
+        return
     if (
         not framed
         and depth > 0
@@ -93,6 +104,44 @@ def walk(part: Message, out: Collected, depth: int, *, framed: bool = False) -> 
         _nested(part, out, depth)  # a mail whose part headers went missing
         return
     _leaf(part, ctype, out, depth)
+
+
+# Reports made of header blocks (RFC 3464 bounces, RFC 6533 their UTF-8 form, read receipts,
+# abuse reports): who could not be reached and why is their point.
+_REPORTS = frozenset(
+    {
+        "delivery-status",
+        "global-delivery-status",
+        "disposition-notification",
+        "global-disposition-notification",
+        "feedback-report",
+    }
+)
+_REPORT_CHARS = 20_000
+
+
+def _report(part: Message, blocks: list[Message], out: Collected) -> None:
+    """Add a report's header blocks as text: as the parser split them (``blocks``), or its
+    payload whole; decoded from base64 or quoted-printable, which the parser leaves as
+    they are (it split the encoded lines into blocks of no headers), and with each block's
+    lines kept (the parser reads a report it does not know as one mail: one block's headers
+    and the rest as its body)."""
+    if blocks:
+        data = b"\n\n".join(
+            b"".join(to_bytes(f"{k}: {v}\n") for k, v in c.raw_items())
+            + b"\n"
+            + (raw_payload(c) or b"")
+            for c in blocks
+        )
+    else:
+        data = raw_payload(part) or b""
+    encoding = cte(part)
+    if encoding == "base64":
+        data = b64(data)
+    elif encoding == "quoted-printable":
+        data = quopri.decodestring(data)
+    text = decode_bytes(data[: 4 * _REPORT_CHARS], "utf-8").replace("\r\n", "\n")
+    out.add_text(re.sub(r"\n{3,}", "\n\n", text)[:_REPORT_CHARS].strip(), is_plain=False)
 
 
 def _alternative(children: list[Message], out: Collected, depth: int) -> None:
