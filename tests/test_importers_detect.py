@@ -305,20 +305,30 @@ async def test_files_whose_names_differ_in_a_bad_byte_are_two_sources(tmp_path: 
             assert word in hit.snippet and hit.source == source
 
 
-async def test_an_mbox_is_read_to_the_limits_the_add_was_given(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kind", ["mbox", "eml", "maildir"])
+async def test_a_mail_is_read_to_the_limits_the_add_was_given(tmp_path: Path, kind: str) -> None:
     from memtrails import Limits, Memory
     from memtrails.add import add_path
     from memtrails.testing import HashingEmbedder
 
-    body = b"The harbour crane report. " + b"word " * 40_000 + b"\n"
-    path = tmp_path / "list.mbox"
-    path.write_bytes(
-        b"From a@example.com Tue Apr  1 12:21:37 2003\nFrom: a@example.com\n"
-        b"Subject: crane\nMessage-ID: <crane@example.com>\n\n" + body
+    mail = (
+        b"From: a@example.com\nSubject: crane\nMessage-ID: <crane@example.com>\n\n"
+        b"The harbour crane report. " + b"word " * 40_000 + b"\n"
     )
+    if kind == "mbox":
+        path = tmp_path / "list.mbox"
+        path.write_bytes(b"From a@example.com Tue Apr  1 12:21:37 2003\n" + mail)
+    elif kind == "eml":
+        path = tmp_path / "crane.eml"
+        path.write_bytes(mail)
+    else:
+        path = tmp_path / "Maildir"
+        for sub in ("cur", "new", "tmp"):
+            (path / sub).mkdir(parents=True)
+        (path / "cur" / "1.M1.host:2,S").write_bytes(mail)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await add_path(memory, path, limits=Limits(max_text_units=1_000))
         (record,) = [r async for r in memory.records()]
-    assert report.added == 1
+    assert report.added == 1 and record.text.startswith("The harbour crane report.")
     # cut before it was parsed, to what a record of 1,000 units can hold, not 8 MB
     assert record.meta.get("bytes_cut", 0) > 150_000

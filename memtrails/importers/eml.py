@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
+from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, strip_compression
 from ._shared import Closing, as_generator, default_source, may_be_file
@@ -25,6 +26,7 @@ async def from_eml(
     *,
     source: str | None = None,
     names: Sequence[str] | None = None,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[MemoryRecord | RecordError | SourceState, None]:
     """Yield one mail record (or RecordError) per .eml file, reading them in a worker thread.
 
@@ -49,6 +51,8 @@ async def from_eml(
         source: the records' source; defaults to the resolved path given.
         names: for a folder, the files to read (paths relative to it) instead of every
             ``*.eml``: messages saved without the ending (``01:2,``, ``1234``).
+        limits: the limits records are held to: a mail far over ``max_text_units`` is cut
+            before it is parsed (``meta["bytes_cut"]``), as :func:`from_mbox` does.
 
     Raises:
         SourceError: the path is missing, or the file or folder cannot be read.
@@ -60,12 +64,13 @@ async def from_eml(
         >>> async for item in from_eml("~/Mail/saved"):  # doctest: +SKIP
         ...     print(item)
     """
+    units = (limits or Limits()).max_text_units
     if isinstance(path, Input):
         stream = path
         name = source if source is not None else default_source(stream.given)
 
         def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
-            return Closing(_read_stream(name, stream), stream)
+            return Closing(_read_stream(name, stream, units), stream)
 
     else:
         root = Path(path).expanduser()
@@ -76,7 +81,7 @@ async def from_eml(
             if names is not None:
                 listed, unlisted = sorted((rel, root / rel) for rel in names), []
             documents = DocumentReader()  # a worker process, started on the first attachment
-            return Closing(_read_eml(name, listed, documents, unlisted), documents)
+            return Closing(_read_eml(name, listed, documents, unlisted, units), documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -134,6 +139,7 @@ def _read_eml(
     files: list[tuple[str, Path]],
     documents: DocumentReader | None = None,
     unlisted: list[tuple[str, str]] | None = None,
+    units: int = Limits().max_text_units,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     book = MailBook()
     for rel, why in unlisted or []:
@@ -158,6 +164,7 @@ def _read_eml(
             meta={"path": rel},
             book=book,
             documents=documents,
+            max_text_units=units,
         )
         placed = book.place(item) if isinstance(item, MemoryRecord) else item
         if placed is not None:
@@ -166,7 +173,9 @@ def _read_eml(
         yield SourceState(source, {}, complete=not unsure, duplicates=book.duplicates)
 
 
-def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordError | SourceState]:
+def _read_stream(
+    source: str, stream: Input, units: int = Limits().max_text_units
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
     where = Path(stream.given).name if stream.given != "-" else "stdin"
     try:
         raw = stream.file.read(MAX_MESSAGE_BYTES + 1)
@@ -179,4 +188,6 @@ def _read_stream(source: str, stream: Input) -> Iterator[MemoryRecord | RecordEr
     if len(raw) > MAX_MESSAGE_BYTES:
         yield RecordError(source, where, f"message is larger than {MAX_MESSAGE_BYTES} bytes")
         return
-    yield message_to_item(strip_unixfrom(raw), source=source, where=where, meta={})
+    yield message_to_item(
+        strip_unixfrom(raw), source=source, where=where, meta={}, max_text_units=units
+    )

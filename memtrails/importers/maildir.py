@@ -12,6 +12,7 @@ from typing import Any
 
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
+from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
@@ -176,6 +177,7 @@ def _read(
     state: Mapping[str, Any] | None,
     every: int,
     documents: DocumentReader | None = None,
+    units: int = Limits().max_text_units,
 ) -> Iterator[Item]:
     known: Mapping[str, Any] = (state or {}).get("messages") or {}
     if not isinstance(known, Mapping):
@@ -229,7 +231,13 @@ def _read(
         # one that names only its parent (In-Reply-To) joins the parent's thread.
         item = (
             message_to_item(
-                raw, source=source, where=rel, meta=meta, book=book, documents=documents
+                raw,
+                source=source,
+                where=rel,
+                meta=meta,
+                book=book,
+                documents=documents,
+                max_text_units=units,
             )
             if isinstance(raw, bytes)
             else RecordError(source, rel, raw)
@@ -278,6 +286,7 @@ async def from_maildir(
     source: str | None = None,
     state: Mapping[str, Any] | None = None,
     checkpoint_every: int = 500,
+    limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
     """Yield one mail record per message of a Maildir, reading only files new since last run.
 
@@ -311,6 +320,8 @@ async def from_maildir(
         source: the records' source; defaults to the resolved path.
         state: the position the last run reported (``Memory.source_state``).
         checkpoint_every: messages read between two intermediate positions.
+        limits: the limits records are held to: a mail far over ``max_text_units`` is cut
+            before it is parsed (``meta["bytes_cut"]``), as :func:`from_mbox` does.
 
     Raises:
         SourceError: the folder is missing or cannot be read.
@@ -334,7 +345,8 @@ async def from_maildir(
 
     def make() -> Iterator[Item]:
         documents = DocumentReader()  # a worker process, started on the first attachment
-        return Closing(_read(root, name, state, checkpoint_every, documents), documents)
+        units = (limits or Limits()).max_text_units
+        return Closing(_read(root, name, state, checkpoint_every, documents, units), documents)
 
     async with aclosing(as_generator(iterate_in_thread(make, chunk=_CHUNK))) as items:
         async for item in items:

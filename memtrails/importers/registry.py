@@ -85,7 +85,7 @@ def _open_eml(o: Opening) -> AsyncIterator[Item]:
     from .eml import from_eml
 
     # Read in full: dedup keeps it cheap.
-    return as_generator(from_eml(o.target, source=o.source, names=o.names))
+    return as_generator(from_eml(o.target, source=o.source, names=o.names, limits=o.limits))
 
 
 def _sniff_eml(head: bytes) -> bool:
@@ -97,7 +97,7 @@ def _sniff_eml(head: bytes) -> bool:
 def _open_maildir(o: Opening) -> AsyncIterator[Item]:
     from .maildir import from_maildir
 
-    return as_generator(from_maildir(o.target, state=o.state, source=o.source))
+    return as_generator(from_maildir(o.target, state=o.state, source=o.source, limits=o.limits))
 
 
 def _is_maildir(path: Path) -> bool:
