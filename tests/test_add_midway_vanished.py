@@ -162,3 +162,20 @@ def test_a_repository_gone_after_planning_is_its_error(
     (error,) = report["errors"]
     assert str(repo) in error["where"] + error["source"], error
     assert report["added"] == 2
+
+
+def test_a_git_path_that_is_no_repository_is_its_error(tmp_path: Path) -> None:
+    paths = _inputs(tmp_path / "in")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    home = tmp_path / "home"
+    args = ["add", str(paths["first"]), "--git", str(plain), "--home", str(home), "--json"]
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    report = json.loads(result.stdout)
+    (error,) = report["errors"]
+    assert error["source"] == f"git:{plain}" and "not a git repository" in error["reason"]
+    assert (report["added"], report["skipped"]) == (1, 1)
+    alone = CliRunner().invoke(main, ["add", "--git", str(plain), "--home", str(tmp_path / "h")])
+    assert alone.exit_code == 1 and "not a git repository" in alone.output
+    assert not (tmp_path / "h").exists()  # refused before a memory folder is made

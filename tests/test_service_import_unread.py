@@ -22,6 +22,7 @@ import pytest
 from gitrepos import Repo
 
 from memtrails import Memory
+from memtrails._exceptions import SourceError
 from memtrails.service.discovery import find_service
 from memtrails.service.imports import ImportRequest, plan_import
 from memtrails.service.jobs import Jobs
@@ -258,3 +259,20 @@ def test_add_of_a_pipe_while_a_service_runs_reads_it_here(
         timeout=120,
     )
     assert json.loads(found.stdout)[0]["id"] == "p"
+
+
+async def test_a_git_path_that_is_no_repository_is_its_error(tmp_path: Path, embedder: Any) -> None:
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"id": "n", "text": "the harbour crane"}\n', encoding="utf-8")
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    request = ImportRequest(paths=[str(notes)], git=[str(plain)])
+    async with Memory.open(tmp_path / "home", embedder=embedder) as memory:
+        answer = await _imported(memory, request)
+        report = answer["report"]
+        (error,) = report["errors"]
+        assert error["source"] == f"git:{plain}" and error["where"] == str(plain)
+        assert "not a git repository" in error["reason"]
+        assert (report["added"], report["skipped"]) == (1, 1)
+        with pytest.raises(SourceError, match="not a git repository"):  # nothing else: refused
+            await plan_import(memory, ImportRequest(paths=[], git=[str(plain)]))

@@ -152,6 +152,7 @@ async def add(
     plans: list[list[Part]] = []
     notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
     unread: list[tuple[Path, SourceError]] = []  # inputs of no kind (or missing): one error each
+    no_repos: list[tuple[Path, SourceError]] = []  # --git paths that are no repository
     git_hint(paths, git_repos)
     seen: set[tuple[str, str]] = set()  # a part given twice (or in a folder given) is read once
     try:
@@ -169,10 +170,17 @@ async def add(
                     unread.append((path, exc))
                 else:
                     notes.append(note)
-        if unread and not (plans or notes or git_repos or gone):
-            raise _nothing_to_read(unread)  # nothing else to do: fail before opening the memory
-        for repo in git_repos:
-            git_source(repo)  # not a repository: fail before the memory folder is created
+        repos: list[Path] = []
+        for repo in git_repos:  # not a repository: one error, as an input of no kind is
+            try:
+                git_source(repo)
+                repos.append(repo)
+            except SourceError as exc:
+                no_repos.append((repo, exc))
+        git_repos = tuple(repos)
+        if (unread or no_repos) and not (plans or notes or git_repos or gone):
+            # nothing else to do: fail before opening the memory
+            raise _nothing_to_read(unread + no_repos)
     except BaseException:
         for planned in plans:
             close_parts(planned)
@@ -180,6 +188,8 @@ async def add(
     total = ImportReport()
     for path, failure in unread:  # the other inputs go on; the report counts and names these
         total.add_error(_unread(path, failure, name))
+    for repo, failure in no_repos:
+        total.add_error(RecordError("git:" + os.path.abspath(repo), str(repo), failure.reason))
 
     show = not (as_json or quiet)
     opened: list[Any] = []  # the memory, once open: its saved positions size the counts

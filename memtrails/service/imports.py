@@ -182,8 +182,8 @@ async def plan_import(
     report, and the other inputs are imported, as ``memtrails add`` does.
 
     Raises:
-        SourceError: no path can be read and no repository is given (the first path's
-            error, naming the others), or a repository is not one.
+        SourceError: no path and no repository can be read (the first one's error, naming
+            the others). A ``git`` path that is no repository is one error, as a path is.
         ValueError: the request is inconsistent (``name`` for several paths, a relative
             path).
     """
@@ -206,19 +206,30 @@ async def plan_import(
     paths, unread = await asyncio.to_thread(_checked, request.paths, memory.path)
     parts, no_kind = await asyncio.to_thread(_planned, paths, request.kind, request.name)
     unread += no_kind
+    repos: list[Path] = []
+    git_sources: list[str] = []
+    no_repos: list[tuple[str, ValueError | SourceError]] = []  # one error each, as a path's
     try:
-        if unread and not parts and not request.git:
-            raise _nothing_to_read(unread)  # nothing else to do: the request fails
-        repos = [Path(repo) for repo in request.git]
-        git_sources = [await asyncio.to_thread(git_source, repo) for repo in repos]
+        for given in request.git:
+            try:
+                git_sources.append(await asyncio.to_thread(git_source, Path(given)))
+                repos.append(Path(given))
+            except SourceError as exc:
+                no_repos.append((given, exc))
+        if (unread or no_repos) and not parts and not repos:
+            raise _nothing_to_read(unread + no_repos)  # nothing else to do: the request fails
     except BaseException:
         close_parts(parts)
         raise
     errors = [_unread_error(path, exc, request.name) for path, exc in unread]
+    errors += [
+        RecordError("git:" + os.path.abspath(given), given, _why(given, exc))
+        for given, exc in no_repos
+    ]
     # add_path closes the parts when it has read them.
     sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
     failed = {path for path, _ in unread}
-    named = [*(p for p in paths if p not in failed), *(f"git {r}" for r in request.git)]
+    named = [*(p for p in paths if p not in failed), *(f"git {r}" for r in repos)]
     what = ", ".join(named[:_NAMED])
     if len(named) > _NAMED:  # the job's title, listed with every job: not a megabyte of paths
         what += f" and {len(named) - _NAMED} more"
