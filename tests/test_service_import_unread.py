@@ -276,3 +276,19 @@ async def test_a_git_path_that_is_no_repository_is_its_error(tmp_path: Path, emb
         assert (report["added"], report["skipped"]) == (1, 1)
         with pytest.raises(SourceError, match="not a git repository"):  # nothing else: refused
             await plan_import(memory, ImportRequest(paths=[], git=[str(plain)]))
+
+
+async def test_a_lone_text_file_is_one_note_as_memtrails_add_reads_it(
+    tmp_path: Path, embedder: Any
+) -> None:
+    note = tmp_path / "plan.md"
+    note.write_text("# Harbour plan\n\nThe crane moves to pier 4 in May.\n", encoding="utf-8")
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(bytes(range(256)) * 8)  # of no kind, and no text: still an error
+    request = ImportRequest(paths=[str(note), str(blob)])
+    async with Memory.open(tmp_path / "home", embedder=embedder) as memory:
+        report = (await _imported(memory, request))["report"]
+        assert (report["added"], report["skipped"]) == (1, 1)
+        assert [e["where"] for e in report["errors"]] == [str(blob)]
+        record = await memory.get("plan.md", source=str(note))
+        assert record is not None and record.title == "Harbour plan"

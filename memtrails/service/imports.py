@@ -17,11 +17,12 @@ from .._exceptions import SourceError
 from ..add import add_git, add_path
 from ..importers._shared import default_source
 from ..importers.detect import Part, close_parts, plan
+from ..importers.files.lone import note_of
 from ..importers.registry import importer
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
-from ..records import ImportReport, RecordError
+from ..records import ImportReport, MemoryRecord, RecordError
 from ._paths import PathRefused, looked_up, refused_text
 from .client import ERROR_KEY
 from .jobs import Job, Runner
@@ -104,14 +105,16 @@ def _checked(
 
 def _planned(
     paths: list[str], kind: str | None, name: str | None
-) -> tuple[list[Part], list[tuple[str, ValueError | SourceError]]]:
-    """Plan each path (blocking); return the parts, and the paths of no kind memtrails reads
+) -> tuple[list[Part], list[MemoryRecord], list[tuple[str, ValueError | SourceError]]]:
+    """Plan each path (blocking); return the parts, the lone text files of no kind (one
+    note each, as ``memtrails add`` reads them), and the paths of no kind memtrails reads
     (or missing, or that ``kind`` cannot read) with why.
 
     A part planned twice (an archive given, and the folder holding it, whose plan reads it
     as a part of its own) is read once.
     """
     parts: list[Part] = []
+    notes: list[MemoryRecord] = []
     planned: set[tuple[str, str]] = set()
     unread: list[tuple[str, ValueError | SourceError]] = []
     try:
@@ -119,7 +122,11 @@ def _planned(
             try:
                 found = plan(path, kind=kind, name=name)
             except SourceError as exc:
-                unread.append((path, exc))
+                note = note_of(Path(path)) if kind is None else None
+                if note is None:
+                    unread.append((path, exc))
+                else:
+                    notes.append(note)
                 continue
             for part in found:
                 if (part.source, part.kind) in planned:
@@ -130,7 +137,7 @@ def _planned(
     except BaseException:
         close_parts(parts)
         raise
-    return parts, unread
+    return parts, notes, unread
 
 
 def _unread_error(path: str, exc: ValueError | SourceError, name: str | None) -> RecordError:
@@ -204,7 +211,7 @@ async def plan_import(
             )
     # One worker thread for all of them: a body of 30,000 paths is not 30,000 thread hops.
     paths, unread = await asyncio.to_thread(_checked, request.paths, memory.path)
-    parts, no_kind = await asyncio.to_thread(_planned, paths, request.kind, request.name)
+    parts, notes, no_kind = await asyncio.to_thread(_planned, paths, request.kind, request.name)
     unread += no_kind
     repos: list[Path] = []
     git_sources: list[str] = []
@@ -216,7 +223,7 @@ async def plan_import(
                 repos.append(Path(given))
             except SourceError as exc:
                 no_repos.append((given, exc))
-        if (unread or no_repos) and not parts and not repos:
+        if (unread or no_repos) and not parts and not notes and not repos:
             raise _nothing_to_read(unread + no_repos)  # nothing else to do: the request fails
     except BaseException:
         close_parts(parts)
@@ -227,7 +234,8 @@ async def plan_import(
         for given, exc in no_repos
     ]
     # add_path closes the parts when it has read them.
-    sources = tuple(dict.fromkeys([p.source for p in parts] + git_sources))
+    note_sources = [request.name or note.source for note in notes]
+    sources = tuple(dict.fromkeys([p.source for p in parts] + note_sources + git_sources))
     failed = {path for path, _ in unread}
     named = [*(p for p in paths if p not in failed), *(f"git {r}" for r in repos)]
     what = ", ".join(named[:_NAMED])
@@ -242,6 +250,10 @@ async def plan_import(
         total = ImportReport()
         for error in errors:
             total.add_error(error)
+        for note, source in zip(notes, note_sources, strict=True):
+            total.merge(
+                await memory.ingest([note], name=source, batch=batch, limits=request.limits)
+            )
         total.merge(
             await add_path(
                 memory,

@@ -1,0 +1,51 @@
+"""One text file that is no archive (notes.md, a script), given on its own: one note.
+
+Detection (``importers.detect``) reads folders of notes, not a lone note; a file it finds
+no kind for is read here when its bytes are text, as the notes importer would read it
+inside a folder (encoding, title from its first heading, kind ``note`` for prose and
+``file`` for the rest), under the source of its resolved path. ``memtrails add`` and the
+service's imports both take it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from ...records import At, MemoryRecord
+from . import DEFAULT_MAX_FILE_BYTES, NOTE_SUFFIXES
+from ._text import decode, title_of
+
+__all__ = ["note_of"]
+
+
+def note_of(path: Path) -> MemoryRecord | None:
+    """Return the one record a lone text file makes, or None when it is not text (or too big)."""
+    try:
+        info = path.stat()
+        if not path.is_file() or info.st_size > DEFAULT_MAX_FILE_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    decoded = decode(data)
+    if decoded is None:
+        return None
+    text, encoding = decoded
+    suffix = path.suffix.lower()
+    return MemoryRecord(
+        id=path.name,
+        text=text,
+        kind="note" if suffix in NOTE_SUFFIXES else "file",
+        title=title_of(text, path.name, suffix),
+        at=At(info.st_mtime_ns // 1_000_000),
+        source=os.path.abspath(path),
+        meta={
+            "path": os.path.abspath(path),
+            "size": info.st_size,
+            "mtime_ns": info.st_mtime_ns,
+            "encoding": encoding,
+            "sha256": hashlib.sha256(data).hexdigest(),
+        },
+    )
