@@ -59,7 +59,10 @@ async def _connection(
 async def _closed(reader: asyncio.StreamReader) -> bytes:
     """Read until the server closes the connection (the test's guard: 20 s)."""
     async with asyncio.timeout(20):
-        return await reader.read()
+        try:
+            return await reader.read()
+        except ConnectionResetError:  # a drip crossed the close: closed all the same
+            return b""
 
 
 async def test_a_head_sent_a_line_at_a_time_is_cut_off(port: int) -> None:
