@@ -156,11 +156,20 @@ def unread_part(part: Part, exc: SourceError | OSError, home: Path) -> ImportRep
     name = exc.filename if isinstance(exc.filename, str) else None
     if exc.errno not in _INPUT_ERRNOS or name is None:
         return None
-    folder = os.path.realpath(home)
-    if os.path.realpath(name) == folder or os.path.realpath(name).startswith(folder + os.sep):
+    folder, named = os.path.realpath(home), os.path.realpath(name)
+    if named == folder or named.startswith(folder + os.sep):
         return None
     report.add_error(RecordError(part.source, where, f"cannot read: {exc.strerror or exc}"))
     return report
+
+
+def unread_repo(
+    repo: str | os.PathLike[str], exc: SourceError, source: str | None = None
+) -> RecordError:
+    """Return the error record of a ``--git`` repository that cannot be read (no repository,
+    or gone since it was named): its ``source``, else ``git:`` and its absolute path."""
+    given = os.fspath(repo)
+    return RecordError(source or "git:" + os.path.abspath(given), given, exc.reason)
 
 
 def _unnamed_pipe(part: Part, prune: bool) -> None:
@@ -243,7 +252,7 @@ async def add_git(
     from .importers.git import from_git
 
     # Memory.ingest resumes it from the heads the last run saved (not with full or prune).
-    moved = "git:" + os.path.abspath(os.fspath(repo))  # its name, should git not know it
+    moved: str | None = None  # its source, once git has named it
     try:
         name = "git:" + default_source(repo)
         moved = moved_name(name, await asyncio.to_thread(read_moves, memory.path))
@@ -260,5 +269,5 @@ async def add_git(
         # Deleted, or no repository any more, since it was checked (``memtrails add`` checks
         # every input before it opens the memory): its error; the other inputs are read.
         report = ImportReport()
-        report.add_error(RecordError(moved, os.fspath(repo), exc.reason))
+        report.add_error(unread_repo(repo, exc, moved))
         return report

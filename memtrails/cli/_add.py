@@ -124,7 +124,7 @@ async def add(
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from ..add import add_git, add_path, unread_part
+    from ..add import add_git, add_path, unread_part, unread_repo
     from ..importers.detect import close_parts, plan
     from ..importers.registry import importer
 
@@ -189,7 +189,7 @@ async def add(
     for path, failure in unread:  # the other inputs go on; the report counts and names these
         total.add_error(_unread(path, failure, name))
     for repo, failure in no_repos:
-        total.add_error(RecordError("git:" + os.path.abspath(repo), str(repo), failure.reason))
+        total.add_error(unread_repo(repo, failure))
 
     show = not (as_json or quiet)
     opened: list[Any] = []  # the memory, once open: its saved positions size the counts

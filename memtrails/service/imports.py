@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
-from ..add import add_git, add_path
+from ..add import add_git, add_path, unread_repo
 from ..importers._shared import default_source
 from ..importers.detect import Part, close_parts, plan
 from ..importers.files.lone import note_of
@@ -215,7 +215,7 @@ async def plan_import(
     unread += no_kind
     repos: list[Path] = []
     git_sources: list[str] = []
-    no_repos: list[tuple[str, ValueError | SourceError]] = []  # one error each, as a path's
+    no_repos: list[tuple[str, SourceError]] = []  # one error each, as a path's
     try:
         for given in request.git:
             try:
@@ -224,15 +224,12 @@ async def plan_import(
             except SourceError as exc:
                 no_repos.append((given, exc))
         if (unread or no_repos) and not parts and not notes and not repos:
-            raise _nothing_to_read(unread + no_repos)  # nothing else to do: the request fails
+            raise _nothing_to_read([*unread, *no_repos])  # nothing else to do: the request fails
     except BaseException:
         close_parts(parts)
         raise
     errors = [_unread_error(path, exc, request.name) for path, exc in unread]
-    errors += [
-        RecordError("git:" + os.path.abspath(given), given, _why(given, exc))
-        for given, exc in no_repos
-    ]
+    errors += [unread_repo(given, exc) for given, exc in no_repos]
     # add_path closes the parts when it has read them.
     note_sources = [request.name or note.source for note in notes]
     sources = tuple(dict.fromkeys([p.source for p in parts] + note_sources + git_sources))
