@@ -59,10 +59,12 @@ def mended(part: Message, inner: Message) -> bytes | None:
         return data.replace(b"\r\n", b"\n").lstrip(b"\n")
     if _names_a_mail(inner) or not headless_mail(part):
         return None
-    # The part's headers are the mail's, less the part's own message/* Content-Type.
+    # The part's headers are the mail's, less the part's own message/* Content-Type; what
+    # the parser took for the headers of ``inner`` are the first lines of the mail's text
+    # ("Note: tomorrow", "Subject to approval: ..."), kept as text.
     own = [
         (k, str(v))
         for k, v in part.raw_items()
         if not (k.lower() == "content-type" and str(v).strip().lower().startswith("message/"))
     ]
-    return _header_lines(own) + head + b"\n" + body
+    return _header_lines(own) + b"\n" + head + body
