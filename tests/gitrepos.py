@@ -77,3 +77,32 @@ def shallow_clone(repo: Repo, dest: Path, depth: int) -> Path:
         capture_output=True,
     )
     return dest
+
+
+def raw_commit(repo: Repo, headers: bytes, message: bytes) -> str:
+    """Write a commit object of exactly these bytes on top of HEAD, move HEAD to it and return
+    its id: the tree and parent lines, ``headers`` (each line ending in a newline), a blank
+    line, ``message``. Written ``--literally``: git itself would refuse some of them."""
+    tree = git(repo.path, "write-tree")
+    parent = git(repo.path, "rev-parse", "HEAD")
+    body = b"tree %s\nparent %s\n" % (tree.encode(), parent.encode()) + headers + b"\n" + message
+    done = subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo.path),
+            "hash-object",
+            "-t",
+            "commit",
+            "-w",
+            "--stdin",
+            "--literally",
+        ],
+        input=body,
+        env=env(),
+        check=True,
+        capture_output=True,
+    )
+    sha = done.stdout.decode().strip()
+    git(repo.path, "update-ref", "HEAD", sha)
+    return sha

@@ -2,41 +2,24 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepos import BASE, Repo, env, git
+from gitrepos import BASE, Repo, git, raw_commit
 from helpers import collect, records
 
 from memtrails.importers.git import from_git
 
 
-def raw_commit(
+def legacy_commit(
     repo: Repo, message: bytes, author: bytes = b"Ada Lovelace", encoding: str | None = None
 ) -> str:
-    """Write a commit object with exactly these bytes (no re-encoding), on top of HEAD."""
-    tree = git(repo.path, "write-tree")
-    parent = git(repo.path, "rev-parse", "HEAD")
-    lines = [
-        b"tree " + tree.encode(),
-        b"parent " + parent.encode(),
-        b"author " + author + b" <ada@example.org> %d +0000" % BASE,
-        b"committer " + author + b" <ada@example.org> %d +0000" % BASE,
-    ]
+    """Write a commit by ``author`` with exactly these bytes (no re-encoding), on top of HEAD."""
+    ident = author + b" <ada@example.org> %d +0000\n" % BASE
+    headers = b"author " + ident + b"committer " + ident
     if encoding is not None:
-        lines.append(b"encoding " + encoding.encode())
-    body = b"\n".join(lines) + b"\n\n" + message
-    done = subprocess.run(
-        ["git", "-C", str(repo.path), "hash-object", "-t", "commit", "-w", "--stdin"],
-        input=body,
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
-    sha = done.stdout.decode().strip()
-    git(repo.path, "update-ref", "HEAD", sha)
-    return sha
+        headers += b"encoding " + encoding.encode() + b"\n"
+    return raw_commit(repo, headers, message)
 
 
 CASES = [
@@ -71,7 +54,7 @@ async def test_undeclared_legacy_charset_reads_as_text(
     repo = Repo(tmp_path / "r")
     repo.commit("first")
     message = summary + (f"\n\n{body}" if body else "") + "\n"
-    sha = raw_commit(repo, message.encode(charset), author.encode(charset))
+    sha = legacy_commit(repo, message.encode(charset), author.encode(charset))
     recs = records(await collect(from_git(repo.path)))
     rec = recs[0]
     assert rec.id == sha
@@ -96,7 +79,7 @@ async def test_declared_encoding_header_still_rules(
     """A commit that names its encoding is read in it (git re-encodes it), however short."""
     repo = Repo(tmp_path / "r")
     repo.commit("first")
-    raw_commit(repo, summary.encode(charset) + b"\n", author.encode(charset), charset)
+    legacy_commit(repo, summary.encode(charset) + b"\n", author.encode(charset), charset)
     rec = records(await collect(from_git(repo.path)))[0]
     assert rec.title == summary
     assert rec.author == f"{author} <ada@example.org>"

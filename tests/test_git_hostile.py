@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from gitrepos import BASE, Repo, env, git
+from gitrepos import BASE, Repo, git, raw_commit
 from helpers import collect, errors, records
 
 from memtrails import Memory
 from memtrails.importers.git import from_git
-
-
-def raw_commit(repo: Repo, headers: bytes, message: bytes) -> str:
-    """Write a commit object of exactly these bytes on top of HEAD (git would refuse some)."""
-    tree = git(repo.path, "write-tree")
-    parent = git(repo.path, "rev-parse", "HEAD")
-    body = b"tree %s\nparent %s\n" % (tree.encode(), parent.encode()) + headers + b"\n" + message
-    done = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(repo.path),
-            "hash-object",
-            "-t",
-            "commit",
-            "-w",
-            "--stdin",
-            "--literally",
-        ],
-        input=body,
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
-    sha = done.stdout.decode().strip()
-    git(repo.path, "update-ref", "HEAD", sha)
-    return sha
-
 
 PEOPLE = b"author Ann <ann@example.org> %d +0000\ncommitter Ann <ann@example.org> %d +0000\n" % (
     BASE,

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitrepos import BASE, Repo, env, git, linear, shallow_clone
+from gitrepos import BASE, Repo, env, git, linear, raw_commit, shallow_clone
 from helpers import collect, errors, records
 
 from memtrails import Memory
@@ -128,28 +128,12 @@ async def test_a_deepened_shallow_clone_reads_the_history_it_now_holds(tmp_path:
 # -- Git: hand-written commit objects ----------------------------------------------------------
 
 
-def _raw_commit(repo: Path, body: bytes) -> str:
-    tree = git(repo, "rev-parse", "HEAD^{tree}")
-    parent = git(repo, "rev-parse", "HEAD")
-    head = f"tree {tree}\nparent {parent}\n".encode()
-    done = subprocess.run(
-        ["git", "-C", str(repo), "hash-object", "-t", "commit", "-w", "--literally", "--stdin"],
-        input=head + body,
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
-    sha = done.stdout.decode().strip()
-    git(repo, "update-ref", "refs/heads/main", sha)
-    return sha
-
-
 async def test_a_message_opening_with_blank_lines_is_titled_by_its_first_words(
     tmp_path: Path,
 ) -> None:
     repo = linear(tmp_path / "r", 1)
     ident = b"author A <a@x> 1700000000 +0000\ncommitter A <a@x> 1700000000 +0000\n"
-    _raw_commit(repo.path, ident + b"\n\n\n  \nImported from svn r42\n\nBody.\n")
+    raw_commit(repo, ident, b"\n\n  \nImported from svn r42\n\nBody.\n")
     newest = records(await collect(from_git(repo.path)))[0]
     # Before: no title (the first line is empty); git's own %s says "Imported from svn r42".
     assert newest.title == "Imported from svn r42"
