@@ -14,6 +14,7 @@ import sys
 import time
 from collections.abc import AsyncGenerator, Iterator
 from contextlib import aclosing, contextmanager
+from email.message import Message
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -32,6 +33,22 @@ def mail(*headers: str, body: str = "hello") -> bytes:
     """A small mail from Jo with ``headers`` added (the mail date tests' input)."""
     lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]
     return ("\n".join(lines) + "\n\n" + body + "\n").encode()
+
+
+def multipart_mail(*parts: Message, body: str, subject: str, message_id: str) -> bytes:
+    """A multipart/mixed mail from Jane: the text ``body``, then ``parts`` (the attachment
+    tests' input)."""
+    from email.mime.multipart import MIMEMultipart
+    from email.mime.text import MIMEText
+
+    msg = MIMEMultipart("mixed")
+    msg["From"] = "Jane <jane@example.com>"
+    msg["Subject"] = subject
+    msg["Message-ID"] = message_id
+    msg.attach(MIMEText(body, "plain"))
+    for part in parts:
+        msg.attach(part)
+    return msg.as_bytes()
 
 
 def mail_record(raw: bytes) -> MemoryRecord:

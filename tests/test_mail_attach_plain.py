@@ -8,15 +8,14 @@ import re
 from email import encoders
 from email.mime.base import MIMEBase
 from email.mime.message import MIMEMessage
-from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from pathlib import Path
 
+from helpers import mail_record, multipart_mail
+
 from memtrails import Memory
 from memtrails.importers.eml import from_eml
-from memtrails.importers.mail import message_to_item
 from memtrails.importers.mail.attach_plain import MAX_PLAIN_CHARS
-from memtrails.records import MemoryRecord
 from memtrails.testing import HashingEmbedder
 
 PATCH = (
@@ -29,14 +28,9 @@ PATCH = (
 
 
 def _mail(*parts: MIMEBase, body: str = "Patch attached, please review.") -> bytes:
-    msg = MIMEMultipart("mixed")
-    msg["From"] = "Jane <jane@example.com>"
-    msg["Subject"] = "[PATCH] widgets fix"
-    msg["Message-ID"] = "<p1@example.com>"
-    msg.attach(MIMEText(body, "plain"))
-    for part in parts:
-        msg.attach(part)
-    return msg.as_bytes()
+    return multipart_mail(
+        *parts, body=body, subject="[PATCH] widgets fix", message_id="<p1@example.com>"
+    )
 
 
 def _file(data: bytes, ctype: str, name: str | None, charset: str | None = None) -> MIMEBase:
@@ -50,12 +44,6 @@ def _file(data: bytes, ctype: str, name: str | None, charset: str | None = None)
     else:
         part.add_header("Content-Disposition", "attachment")
     return part
-
-
-def _record(raw: bytes) -> MemoryRecord:
-    item = message_to_item(raw, source="mail", where="1")
-    assert isinstance(item, MemoryRecord)
-    return item
 
 
 async def test_a_mail_is_found_by_a_function_name_in_its_patch(tmp_path: Path) -> None:
@@ -81,7 +69,7 @@ async def test_a_mail_is_found_by_a_function_name_in_its_patch(tmp_path: Path) -
 
 
 def test_text_files_of_many_types_and_charsets_are_read() -> None:
-    record = _record(
+    record = mail_record(
         _mail(
             _file(b"LIMIT = 40  # tonnes of the crane\n", "text/x-python", "crane.py"),
             _file(b'{"harbour": "Kiel", "cranes": 4}', "application/json", "port.json"),
@@ -114,7 +102,7 @@ def test_a_ten_megabyte_log_gives_a_bounded_text() -> None:
     width = len("line 000000: request served\n")
     log = "".join(f"line {n:06d}: request served\n" for n in range(400_000)).encode()
     assert len(log) > 10_000_000
-    record = _record(_mail(_file(log, "text/plain", "server.log")))
+    record = mail_record(_mail(_file(log, "text/plain", "server.log")))
     assert len(record.text) < MAX_PLAIN_CHARS + 200
     assert "line 000000: request served" in record.text and "line 399999" not in record.text
     (entry,) = record.meta["attachments"]
@@ -127,13 +115,13 @@ def test_a_ten_megabyte_log_gives_a_bounded_text() -> None:
     left = int(said[1].replace(",", ""))
     assert abs(kept + left - entry["size"] / width) <= 2
     # One line of 10 MB, no line end: cut at a space, still bounded.
-    one = _record(_mail(_file(b"word " * 2_000_000, "text/plain", "one.txt"))).text
+    one = mail_record(_mail(_file(b"word " * 2_000_000, "text/plain", "one.txt"))).text
     assert len(one) < MAX_PLAIN_CHARS + 200 and one.endswith("(1 more line left out)")
 
 
 def test_a_mails_text_files_share_one_bound() -> None:
     parts = [_file((f"patch {n} " * 2000).encode(), "text/x-diff", f"{n}.diff") for n in range(6)]
-    record = _record(_mail(*parts))
+    record = mail_record(_mail(*parts))
     assert len(record.text) < 20_000 + 1000
     by_name = {e["name"]: e for e in record.meta["attachments"]}
     assert by_name["0.diff"]["chars"] > 0
@@ -141,7 +129,7 @@ def test_a_mails_text_files_share_one_bound() -> None:
 
 
 def test_binary_data_under_a_text_type_or_name_stays_named_only() -> None:
-    record = _record(
+    record = mail_record(
         _mail(
             _file(b"\x00\x01\x02 core dump" * 100, "text/plain", "core.txt"),
             _file(b"%PDF-1.4\n% scanned\n", "application/octet-stream", "scan.txt"),
@@ -162,7 +150,7 @@ def test_signatures_and_enclosed_mail_bodies_are_not_read_as_files() -> None:
     inner = MIMEText("Forwarded words about the dock.", "plain")
     inner["Subject"] = "Dock"
     notes = _file(b"Second file: the crane's log.", "text/plain", None)
-    record = _record(_mail(signature, MIMEMessage(inner), notes))
+    record = mail_record(_mail(signature, MIMEMessage(inner), notes))
     assert "BEGIN PGP SIGNATURE" not in record.text
     assert record.text.count("Forwarded words about the dock.") == 1
     assert "[attachment: attachment.txt]\n\nSecond file: the crane's log." in record.text

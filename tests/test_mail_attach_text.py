@@ -5,15 +5,14 @@ stays named only, and a hostile invitation of megabytes gives a few lines."""
 from __future__ import annotations
 
 from email.mime.base import MIMEBase
-from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
 from pathlib import Path
 
+from helpers import mail_record, multipart_mail
+
 from memtrails import Memory
 from memtrails.importers.eml import from_eml
-from memtrails.importers.mail import message_to_item
 from memtrails.importers.mail.attach_text import MAX_CHARS
-from memtrails.records import MemoryRecord
 from memtrails.testing import HashingEmbedder
 
 # As Exchange sends one: folded lines (one with a tab), escaped commas, semicolons and line
@@ -35,14 +34,7 @@ ICS = (
 
 
 def _mail(*parts: MIMEBase, body: str = "See attached.") -> bytes:
-    msg = MIMEMultipart("mixed")
-    msg["From"] = "Jane <jane@example.com>"
-    msg["Subject"] = "For you"
-    msg["Message-ID"] = "<m1@example.com>"
-    msg.attach(MIMEText(body, "plain"))
-    for part in parts:
-        msg.attach(part)
-    return msg.as_bytes()
+    return multipart_mail(*parts, body=body, subject="For you", message_id="<m1@example.com>")
 
 
 def _attached(data: str | bytes, ctype: str, name: str | None) -> MIMEBase:
@@ -60,17 +52,11 @@ def _attached(data: str | bytes, ctype: str, name: str | None) -> MIMEBase:
     return part
 
 
-def _record(raw: bytes) -> MemoryRecord:
-    item = message_to_item(raw, source="mail", where="1")
-    assert isinstance(item, MemoryRecord)
-    return item
-
-
 def test_an_invitation_is_searchable_text_of_its_mail() -> None:
     # Sent twice, as invitations are: inline (no name) and as invite.ics.
     inline = _attached(ICS, "text/calendar", None)
     inline.set_param("method", "REQUEST")
-    record = _record(_mail(inline, _attached(ICS, "text/calendar", "invite.ics")))
+    record = mail_record(_mail(inline, _attached(ICS, "text/calendar", "invite.ics")))
     text = record.text
     assert "Event: Quarterly crane review" in text
     assert "When: 2025-04-01 10:00 to 11:30 (W. Europe Standard Time)" in text
@@ -88,7 +74,7 @@ def test_a_cancelled_event_and_a_whole_day_say_so() -> None:
         "BEGIN:VCALENDAR\nMETHOD:CANCEL\nBEGIN:VEVENT\nSUMMARY:Boat show\n"
         "DTSTART;VALUE=DATE:20250614\nDTEND;VALUE=DATE:20250616\nEND:VEVENT\nEND:VCALENDAR\n"
     )
-    text = _record(_mail(_attached(ics, "application/octet-stream", "show.ics"))).text
+    text = mail_record(_mail(_attached(ics, "application/octet-stream", "show.ics"))).text
     assert "Event: Boat show (cancelled)" in text and "When: 2025-06-14 to 2025-06-16" in text
 
 
@@ -101,9 +87,9 @@ def test_a_hostile_invitation_gives_a_bounded_text() -> None:
     huge_line = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:" + "y" * 10_000_000 + "\r\n"
     begins = "BEGIN:VALARM\r\n" * 300_000
     for ics in (many, huge_line, begins):
-        record = _record(_mail(_attached(ics, "text/calendar", "big.ics")))
+        record = mail_record(_mail(_attached(ics, "text/calendar", "big.ics")))
         assert len(record.text) < MAX_CHARS + 200
-    text = _record(_mail(_attached(many, "text/calendar", "big.ics"))).text
+    text = mail_record(_mail(_attached(many, "text/calendar", "big.ics"))).text
     assert "Event: Standup 0" in text and "more events" in text and "Standup 99999" not in text
 
 
@@ -116,7 +102,7 @@ def test_a_contact_card_gives_its_name_address_and_organisation() -> None:
         "BEGIN:VCARD\r\nVERSION:2.1\r\nFN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:J=C3=BCrgen=20=\r\n"
         "M=C3=BCller\r\nEMAIL;INTERNET:jm@example.com\r\nEND:VCARD\r\n"
     )
-    text = _record(_mail(_attached(card, "text/x-vcard", "people.vcf"))).text
+    text = mail_record(_mail(_attached(card, "text/x-vcard", "people.vcf"))).text
     assert "Contact: Jane Doe, Harbour master, Port Office, Cranes, jane@example.com" in text
     assert "Contact: Jürgen Müller, jm@example.com" in text
     assert "QUFB" not in text
@@ -124,14 +110,14 @@ def test_a_contact_card_gives_its_name_address_and_organisation() -> None:
 
 def test_a_table_gives_its_header_and_first_rows() -> None:
     rows = "name;boat;length\n" + "".join(f"Sailor {n};Otter {n};{n}\n" for n in range(500))
-    text = _record(_mail(_attached(rows, "text/csv", "entries.csv"))).text
+    text = mail_record(_mail(_attached(rows, "text/csv", "entries.csv"))).text
     assert "name | boat | length\nSailor 0 | Otter 0 | 0" in text
     assert "Sailor 19 | Otter 19 | 19" in text and "Sailor 20 " not in text
     assert "(the first 20 rows)" in text
 
 
 def test_binary_data_and_images_stay_named_only() -> None:
-    record = _record(
+    record = mail_record(
         _mail(
             _attached(b"\x00\x01GIF89a" * 50, "text/csv", "photo.csv"),
             _attached(b"\x89PNG\r\n\x1a\n" + bytes(200), "image/png", "logo.png"),
@@ -146,7 +132,7 @@ def test_binary_data_and_images_stay_named_only() -> None:
 def test_a_named_text_part_read_as_the_mail_text_is_not_said_twice() -> None:
     inline = MIMEText("Minutes: the crane stays blue.", "plain")
     inline.add_header("Content-Disposition", "inline", filename="minutes.txt")
-    text = _record(_mail(inline)).text
+    text = mail_record(_mail(inline)).text
     assert text.count("the crane stays blue") == 1 and "[attachment:" not in text
 
 
@@ -170,7 +156,7 @@ def test_a_card_or_table_typed_as_an_application_is_read_by_its_ending() -> None
     card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Joseph;Mary\r\nEMAIL:mj@example.com\r\nEND:VCARD\r\n"
     rows = "boat,length\nOtter,12\n"
     xls = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(500)
-    record = _record(
+    record = mail_record(
         _mail(
             _attached(card.encode(), "application/vcard", "MJOSEPH.VCF"),
             _attached(rows.encode(), "application/vnd.ms-excel", "boats.csv"),
