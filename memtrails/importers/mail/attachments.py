@@ -110,7 +110,10 @@ def _text_section(part: Message, kind: str, entry: dict[str, Any], room: int) ->
 
 
 def read_attachments(
-    msg: Message, attachments: list[dict[str, Any]], reader: DocumentReader | None
+    msg: Message,
+    attachments: list[dict[str, Any]],
+    reader: DocumentReader | None,
+    hint: str | None = None,
 ) -> str:
     """Extract the text of each document and small text file attached to ``msg``; return it as
     sections.
@@ -123,7 +126,8 @@ def read_attachments(
     (:mod:`.attach_text`), a text file (a patch, a log, source code, JSON, a delivery
     report) its first lines (:mod:`.attach_plain`); binary data is only named. These small
     texts share :data:`_MAX_TEXT` characters a mail. A text the mail already holds (the same
-    invitation inline and attached) is given once. ``reader`` is
+    invitation inline and attached) is given once. ``hint`` is the mail's charset, as the
+    walk that made ``attachments`` read 8-bit file names in it. ``reader`` is
     used if given; else one is started for this message only when it has a document, and
     closed before returning.
     """
@@ -131,7 +135,7 @@ def read_attachments(
     pool = list(attachments)
     for part in _leaves(msg):
         ctype = content_type(part)
-        name = filename(part)
+        name = filename(part, hint or charset(part))
         suffix = _suffix(name, ctype)
         kind = text_kind(name, _UNTYPED_AS.get(ctype, ctype))
         if kind is None and suffix is None and _plain(part, name, ctype):

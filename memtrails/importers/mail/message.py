@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import re
 from collections.abc import Mapping
+from email.message import Message
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from .charsets import guess_charset, python_codec
 from .dates import mail_time
 from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
 from .mime import Collected, parse, walk
-from .parts import charset
+from .parts import charset, content_type
 from .text_budget import text_budget, within_budget
 
 __all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
@@ -171,6 +173,17 @@ def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
     return [label.strip() for label in labels if label.strip()]
 
 
+def _text_charset(msg: Message, parts: int = 16) -> str | None:
+    """Return the charset a multipart mail declares for its first text parts (not ASCII):
+    the mailer's, which its raw 8-bit headers and file names are written in too."""
+    for part in itertools.islice(msg.walk(), parts):
+        if not part.is_multipart() and content_type(part).startswith("text/"):
+            label = charset(part)
+            if python_codec(label) not in (None, "ascii"):
+                return label
+    return None
+
+
 def _convert(
     raw: bytes,
     source: str,
@@ -195,10 +208,10 @@ def _convert(
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
     hint = charset(msg)
     if python_codec(hint) in (None, "ascii"):  # none declared, or us-ascii on 8-bit text
-        hint = guess_charset(data) or hint
+        hint = _text_charset(msg) or guess_charset(data) or hint
     subject = decode_header(raw_header(msg, "subject"), hint) or None
     authors = addresses(raw_headers(msg, "from") or raw_headers(msg, "sender"), hint)
-    body = Collected()
+    body = Collected(hint=hint)
     walk(msg, body, 0)
     text = tidy("\n\n".join(body.texts))
     if not text and not subject and not body.attachments:
@@ -234,7 +247,7 @@ def _convert(
             meta[name] = values
     if body.attachments:
         meta["attachments"] = body.attachments
-        attached = read_attachments(msg, body.attachments, documents)
+        attached = read_attachments(msg, body.attachments, documents, hint)
         if attached:  # one record per mail: a sentence in its PDF finds the mail itself
             text = f"{text}\n\n{attached}" if text else attached.lstrip()
         if not text:  # an attachment-only mail: a record that names what it carried

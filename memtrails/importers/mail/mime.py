@@ -33,8 +33,12 @@ _MAX_DEPTH = 32  # MIME nesting deeper than this is hostile or broken; stop desc
 
 @dataclass
 class Collected:
-    """What a walk of a MIME tree found: text pieces (plain ones apart), attachments, defects."""
+    """What a walk of a MIME tree found: text pieces (plain ones apart), attachments, defects.
 
+    ``hint``: the mail's charset, for raw 8-bit bytes in its parts' file names.
+    """
+
+    hint: str | None = None
     plain: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # every text piece, in order
     attachments: list[dict[str, Any]] = field(default_factory=list)
@@ -148,7 +152,7 @@ def _alternative(children: list[Message], out: Collected, depth: int) -> None:
     """Keep the text/plain alternative if there is one, else the richest one that has text."""
     subs = []
     for child in children:
-        sub = Collected()
+        sub = Collected(hint=out.hint)
         walk(child, sub, depth + 1)
         subs.append(sub)
     chosen = next((s for s in subs if s.plain), None)
@@ -196,7 +200,7 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         if _recover_multipart(part, out, depth):
             return
         maintype, subtype, ctype = "text", "plain", "text/plain"
-    name = filename(part)
+    name = filename(part, out.hint or charset(part))
     how = disposition(part)
     is_attachment = (
         how == "attachment"
@@ -282,9 +286,9 @@ _FORWARD_HEADERS = ("From", "Date", "Subject", "To", "Cc")
 
 def _nested(inner: Message, out: Collected, depth: int) -> None:
     """Append an enclosed message: its main headers, then its text, like a forward."""
-    sub = Collected()
+    hint = charset(inner) or out.hint
+    sub = Collected(hint=hint)
     walk(inner, sub, depth + 1, framed=True)
-    hint = charset(inner)
     lines = ["---------- Forwarded message ----------"]
     for name in _FORWARD_HEADERS:
         values = raw_headers(inner, name)

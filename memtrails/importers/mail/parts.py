@@ -89,12 +89,17 @@ def param(part: Message, name: str, header: str = "content-type") -> str | None:
     return safe(get, None)
 
 
-def filename(part: Message) -> str | None:
-    """Return a part's file name (Content-Disposition, else Content-Type's name), decoded."""
+def filename(part: Message, hint: str | None = None) -> str | None:
+    """Return a part's file name (Content-Disposition, else Content-Type's name), decoded.
+
+    A name in raw 8-bit bytes (neither RFC 2231 nor RFC 2047 encoded: Outlook Express,
+    old webmail) is read as UTF-8 where it is valid UTF-8, else in ``hint``, the charset the
+    mail declares for its text (the mailer wrote both in its own code page).
+    """
     name = param(part, "filename", "content-disposition") or param(part, "name")
     if not name:
         return None
-    return decode_header(name) or None
+    return decode_header(name, hint) or None
 
 
 def disposition(part: Message) -> str | None:
