@@ -574,15 +574,16 @@ def test_add_git_by_its_git_folder_is_the_same_source(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("stamp", ["not-a-time", "179618714696187146", "99999999999999"])
-def test_a_commit_time_no_date_can_hold_reads_as_the_epoch(stamp: str) -> None:
+def test_a_commit_time_no_date_can_hold_is_no_time(stamp: str) -> None:
     """A damaged commit's time (not a number, or past what a date holds) costs the import
-    nothing: the commit is read, dated at the epoch."""
+    nothing: the commit is read, with no time (not a false one, the epoch), saying why."""
     from memtrails.importers.git._log import commit_record, parse_header
 
     fields = ["a" * 40, "", "Ann", "ann@example.org", stamp, "Ann", "ann@example.org"]
     commit = parse_header([*fields, stamp, "Fix the flaky poller\n"])
     record = commit_record(commit, "git:x", False, True)
-    assert record.at is not None and record.at.ms == 0
+    assert record.at is None and "committed_at" not in record.meta
+    assert "author date" in record.meta["date_error"]
     assert "flaky poller" in record.text
 
 

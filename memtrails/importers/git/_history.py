@@ -12,6 +12,7 @@ from ..._exceptions import SourceError
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._guard import RecordStep
 from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, header
+from ._raw import RawCommits
 from ._refs import RefsView, packed_refs_damage, read_refs
 from ._repo import locate
 
@@ -78,11 +79,15 @@ class History:
         # under its own key.
         worktree = self.repo.worktree
         self.head_key = "HEAD" if worktree is None else f"worktrees/{worktree}/HEAD"
+        self.raw: RawCommits | None = None
         try:
             self._plan_walk(branch, since_commit, state)
         except BaseException:
             self.close()
             raise
+        # Each commit's object, for what the log cuts short (a NUL in its message, a date
+        # before 1970); of the view, when the refs were read around damage.
+        self.raw = RawCommits(self.repo.exe, self.repo.git_dir)
 
     def _plan_walk(
         self, branch: str, since_commit: str | None, state: Mapping[str, Any] | None
@@ -145,7 +150,10 @@ class History:
         self.repo = replace(self.repo, git_dir=self.view.path, common_dir=self.view.path)
 
     def close(self) -> None:
-        """Remove the view of a repository with damaged refs, if one was made."""
+        """Stop reading commit objects; remove the view of a repository with damaged refs,
+        if one was made."""
+        if self.raw is not None:
+            self.raw.close()
         if self.view is not None:
             self.view.close()
 
@@ -322,6 +330,8 @@ class History:
         At a shallow clone's edge, an error stands for the history before it, which the
         clone does not hold: those commits are the ones not imported, not this one.
         """
+        if self.raw is not None:
+            commit = self.raw.amend(commit)
         shallow = commit.sha in self.shallow
         if shallow and files_error is None:
             files_error = _SHALLOW_FILES

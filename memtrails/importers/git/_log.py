@@ -56,10 +56,10 @@ class Commit:
     parents: list[str]
     author: str
     author_email: str
-    authored: int
+    authored: int | None  # Unix seconds; None: git printed none (before 1970), or unstorable
     committer: str
     committer_email: str
-    committed: int
+    committed: int | None
     message: str
     files: list[dict[str, Any]] = field(default_factory=list)
     file_count: int = 0
@@ -95,8 +95,17 @@ def commit_record(
         "parents": commit.parents,
         "merge": len(commit.parents) > 1,
         "committer": f"{commit.committer} <{commit.committer_email}>",
-        "committed_at": At(commit.committed * 1000).iso(),
     }
+    if commit.committed is not None:
+        meta["committed_at"] = At(commit.committed * 1000).iso()
+    # The author's date, else the committer's; a commit with neither (its dates damaged, or
+    # past what a date holds) has no time rather than a false one (1970).
+    when = commit.authored if commit.authored is not None else commit.committed
+    if commit.authored is None:
+        meta["date_error"] = (
+            "the author date is not a time a record can hold (damaged, or past the year 275760)"
+            + ("; the committer date is used" if when is not None else "")
+        )
     if files_known:
         meta["files"] = commit.files
         if commit.file_count > len(commit.files):
@@ -111,7 +120,7 @@ def commit_record(
         kind="commit",
         author=f"{commit.author} <{commit.author_email}>",
         title=summary or None,
-        at=At(commit.authored * 1000),
+        at=None if when is None else At(when * 1000),
         source=source,
         thread=None,
         meta=meta,
@@ -119,16 +128,20 @@ def commit_record(
 
 
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
+_SECONDS = re.compile(r"[-+]?[0-9]{1,30}")
 
 
-def _seconds(field: str) -> int:
-    # git prints a number here; anything else (a damaged object, or not git's output at
-    # all), or a time no date can hold, reads as 0, the epoch, rather than ending the
-    # whole import.
-    if not (field.isascii() and field.isdigit()) or len(field) > 18:
-        return 0
+def storable_seconds(field: str) -> int | None:
+    """Read a commit time, Unix seconds (negative before 1970), or None.
+
+    git prints a number here; it prints nothing for a time before 1970 (the walk then reads
+    it from the commit object, see ``_raw``). Anything else (a damaged object, or not git's
+    output at all), or a time no date can hold, is None: no time, rather than a false one.
+    """
+    if not _SECONDS.fullmatch(field):
+        return None
     value = int(field)
-    return value if value <= _MAX_SECONDS else 0
+    return value if -_MAX_SECONDS <= value <= _MAX_SECONDS else None
 
 
 def parse_header(fields: list[str]) -> Commit:
@@ -139,10 +152,10 @@ def parse_header(fields: list[str]) -> Commit:
         parents=parents.split(),
         author=an,
         author_email=ae,
-        authored=_seconds(at),
+        authored=storable_seconds(at),
         committer=cn,
         committer_email=ce,
-        committed=_seconds(ct),
+        committed=storable_seconds(ct),
         message=body,
     )
 

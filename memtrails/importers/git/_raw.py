@@ -1,0 +1,128 @@
+"""Read a commit object as stored, for what ``git log`` cannot print of it.
+
+``git log`` prints a commit's message only up to its first NUL byte (git refuses to write
+one, but ``git hash-object`` of a crafted commit, or another tool, can), and prints no time
+at all for a date before 1970 (a negative Unix time). The walk reads each commit's object
+with one ``git cat-file --batch`` kept open beside the log (a few per cent of the log's own
+cost) and takes the message and the dates from there when the log's are cut short.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import subprocess
+from dataclasses import replace
+
+from ..mail.charsets import DECODE_ERRORS, python_codec
+from ._log import Commit, storable_seconds
+from ._repo import git_env
+from ._text import decode_commit
+
+__all__ = ["RawCommits", "amend_commit"]
+
+# "author Name <mail> 1700000000 +0000": the time is the number after the last ">".
+_TIME = re.compile(rb"\s*([-+]?\d{1,30})(?:\s|$)")
+_NULS = re.compile("\x00+")
+
+
+def _headers(raw: bytes) -> tuple[dict[bytes, bytes], bytes]:
+    """Split a commit object into its first header of each name and its message."""
+    head, _, body = raw.partition(b"\n\n")
+    found: dict[bytes, bytes] = {}
+    for line in head.split(b"\n"):
+        if line[:1] == b" ":  # the continuation of a multi-line header (gpgsig)
+            continue
+        name, _, value = line.partition(b" ")
+        found.setdefault(name, value)
+    return found, body
+
+
+def _time(ident: bytes | None) -> int | None:
+    """Return the Unix time of an author or committer line, negative before 1970."""
+    if ident is None or b">" not in ident:
+        return None
+    match = _TIME.match(ident.rpartition(b">")[2])
+    return storable_seconds(match.group(1).decode()) if match else None
+
+
+def _message(body: bytes, encoding: bytes | None) -> str:
+    """Decode a message holding NUL bytes: each run of them reads as one space."""
+    codec = python_codec(encoding.decode("latin-1")) if encoding else None
+    if codec is not None:
+        try:
+            return _NULS.sub(" ", body.decode(codec))
+        except DECODE_ERRORS:
+            pass  # not in the charset it names: read as one that names none
+    return " ".join(decode_commit(re.split(rb"\x00+", body)))
+
+
+def amend_commit(commit: Commit, raw: bytes) -> Commit:
+    """Return ``commit`` with what the log cut short taken from its object, ``raw``."""
+    headers, body = _headers(raw)
+    changes: dict[str, object] = {}
+    if b"\x00" in body:
+        changes["message"] = _message(body, headers.get(b"encoding"))
+    if commit.authored is None:
+        changes["authored"] = _time(headers.get(b"author"))
+    if commit.committed is None:
+        changes["committed"] = _time(headers.get(b"committer"))
+    return replace(commit, **changes) if changes else commit  # type: ignore[arg-type]
+
+
+class RawCommits:
+    """A ``git cat-file --batch`` kept open for a walk; started on the first read."""
+
+    def __init__(self, git_exe: str, git_dir: str) -> None:
+        self._args = [git_exe, "--git-dir", git_dir, "cat-file", "--batch"]
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._failed = False
+
+    def amend(self, commit: Commit) -> Commit:
+        """Return ``commit`` completed from its object; as it is when that cannot be read."""
+        raw = self._read(commit.sha)
+        return commit if raw is None else amend_commit(commit, raw)
+
+    def _read(self, sha: str) -> bytes | None:
+        if self._failed:
+            return None
+        try:
+            if self._proc is None:
+                self._proc = subprocess.Popen(
+                    self._args,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=git_env(),
+                )
+            assert self._proc.stdin is not None and self._proc.stdout is not None
+            self._proc.stdin.write(sha.encode() + b"\n")
+            self._proc.stdin.flush()
+            line = self._proc.stdout.readline().split()
+            if len(line) != 3 or not line[2].isdigit():
+                # "<sha> missing", or git gone: the log's own reading stands.
+                if not line or line[-1] != b"missing":
+                    self._failed = True
+                return None
+            size = int(line[2])
+            data = self._proc.stdout.read(size + 1)
+        except (OSError, ValueError):
+            self._failed = True
+            return None
+        if len(data) != size + 1:  # cut short: git stopped
+            self._failed = True
+            return None
+        return data[:size] if line[1] == b"commit" else None
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            if proc.stdin is not None:
+                proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
