@@ -1,9 +1,10 @@
 """Small helpers several test modules share: draining importers, picking items, a time zone,
-loading a benchmark script, the labelled secrets, a running service and
-the records the framework adapters are tested on."""
+loading a benchmark script, the labelled secrets, a running service, the web pages served
+in-process and the records the framework adapters are tested on."""
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import importlib.util
 import io
@@ -12,15 +13,22 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncGenerator, Iterator
-from contextlib import aclosing, contextmanager
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing, asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memtrails.importers._input import Input
 from memtrails.records import MemoryRecord, RecordError
+
+if TYPE_CHECKING:
+    import httpx
+
+    from memtrails import Memory
+    from memtrails.service.jobs import Jobs
 
 
 async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
@@ -184,6 +192,38 @@ def serving(home: Path) -> Iterator[subprocess.Popen[bytes]]:
     finally:
         proc.terminate()
         assert proc.wait(60) == 0
+
+
+@dataclass
+class Served:
+    """The web pages of ``memtrails serve`` on an open folder, and a client of them."""
+
+    http: httpx.AsyncClient
+    memory: Memory
+    jobs: Jobs
+
+
+@asynccontextmanager
+async def web_app(
+    memory: Memory, token: str, port: int, *, session: bool = False
+) -> AsyncIterator[Served]:
+    """Serve ``memory``'s web pages in this process (ASGI, as if at 127.0.0.1:``port``, with
+    the API token ``token``) until the block ends; ``session``: the client holds the login
+    cookie from the start."""
+    import httpx
+
+    from memtrails.service.app import build_app
+    from memtrails.service.auth import cookie_name, session_value
+    from memtrails.service.jobs import Jobs
+
+    async with Jobs(memory) as jobs:
+        app = build_app(memory, jobs, asyncio.Event(), token=token, host="127.0.0.1", port=port)
+        async with httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=app),
+            base_url=f"http://127.0.0.1:{port}",
+            cookies={cookie_name(port): session_value(token)} if session else None,
+        ) as http:
+            yield Served(http, memory, jobs)
 
 
 #: three records the adapters search and read (a note with a title and meta, a mail in a thread)

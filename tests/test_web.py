@@ -6,16 +6,15 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
+from helpers import Served, web_app
 
 from memtrails import Memory
-from memtrails.service.app import build_app
 from memtrails.service.auth import cookie_name, session_value
-from memtrails.service.jobs import Job, Jobs
+from memtrails.service.jobs import Job
 from memtrails.testing import HashingEmbedder
 
 TOKEN = "t0ken-" + "a" * 40
@@ -51,25 +50,13 @@ ROWS = [
 ]
 
 
-@dataclass
-class Served:
-    http: httpx.AsyncClient
-    memory: Memory
-    jobs: Jobs
-
-
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Served]:
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         await memory.ingest(ROWS, name="inbox")
         await memory.ingest([{"id": "w", "text": "a wiki page", "at": "2023-11-02"}], name="wiki")
-        async with Jobs(memory) as jobs:
-            app = build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(
-                transport=transport, base_url=f"http://127.0.0.1:{PORT}"
-            ) as http:
-                yield Served(http, memory, jobs)
+        async with web_app(memory, TOKEN, PORT) as served:
+            yield served
 
 
 async def logged_in(served: Served) -> httpx.AsyncClient:

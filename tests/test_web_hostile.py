@@ -11,14 +11,12 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-import httpx
 import pytest
+from helpers import Served, web_app
 
 from memtrails import Memory
 from memtrails.records import ImportReport, RecordError
-from memtrails.service.app import build_app
-from memtrails.service.auth import cookie_name, session_value
-from memtrails.service.jobs import Job, Jobs
+from memtrails.service.jobs import Job
 from memtrails.service.web.plain import BIDI_CONTROLS, isolated, neutral, shortened
 from memtrails.testing import HashingEmbedder
 
@@ -36,13 +34,6 @@ EVIL = {
 }
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji: a ZWJ sequence
 REORDERING = BIDI_CONTROLS - {FSI, PDI}  # the isolate pair is what the page adds
-
-
-@dataclass
-class Served:
-    http: httpx.AsyncClient
-    memory: Memory
-    jobs: Jobs
 
 
 @pytest.fixture
@@ -69,14 +60,8 @@ async def served(tmp_path: Path) -> AsyncIterator[Served]:
             },
         ]
         await memory.ingest(rows, name=EVIL["source"])
-        async with Jobs(memory) as jobs:
-            app = build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app),
-                base_url=f"http://127.0.0.1:{PORT}",
-                cookies={cookie_name(PORT): session_value(TOKEN)},
-            ) as http:
-                yield Served(http, memory, jobs)
+        async with web_app(memory, TOKEN, PORT, session=True) as served:
+            yield served
 
 
 @dataclass

@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
 import pytest
+from helpers import web_app
 from starlette.types import ASGIApp, Message, Scope
 
 from memtrails import Memory
@@ -40,12 +41,8 @@ async def http(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
             ],
             name="notes",
         )
-        async with Jobs(memory) as jobs:
-            app = build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
-            async with httpx.AsyncClient(
-                transport=httpx.ASGITransport(app=app), base_url=BASE
-            ) as client:
-                yield client
+        async with web_app(memory, TOKEN, PORT) as served:
+            yield served.http
 
 
 def cookie_attributes(response: httpx.Response) -> set[str]:

@@ -8,18 +8,15 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 
-import httpx
 import pytest
+from helpers import Served, web_app
 from starlette.types import Message, Receive, Scope, Send
 
 from memtrails import Memory
-from memtrails.service.app import build_app
 from memtrails.service.auth import Guard
-from memtrails.service.jobs import Jobs
 from memtrails.testing import HashingEmbedder
 
 pytestmark = pytest.mark.timeout(120)
@@ -29,12 +26,6 @@ PORT = 8766
 BASE = f"http://127.0.0.1:{PORT}"
 
 
-@dataclass
-class Served:
-    http: httpx.AsyncClient
-    memory: Memory
-
-
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[Served]:
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
@@ -42,13 +33,10 @@ async def served(tmp_path: Path) -> AsyncIterator[Served]:
             [{"id": "a", "title": "budget", "text": "the quarterly budget", "at": "2024-03-05"}],
             name="inbox",
         )
-        async with Jobs(memory) as jobs:
-            app = build_app(memory, jobs, asyncio.Event(), token=TOKEN, host="127.0.0.1", port=PORT)
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url=BASE) as http:
-                login = await http.get("/login", params={"token": TOKEN})
-                assert login.status_code == 303  # the client keeps the session cookie
-                yield Served(http, memory)
+        async with web_app(memory, TOKEN, PORT) as served:
+            login = await served.http.get("/login", params={"token": TOKEN})
+            assert login.status_code == 303  # the client keeps the session cookie
+            yield served
 
 
 def fetched(site: str, mode: str, dest: str) -> dict[str, str]:
