@@ -71,10 +71,12 @@ async def _pump(source: AsyncIterable[Any], queue: asyncio.Queue[Any]) -> None:
     asyncio.CancelledError: continue``) is stopped at its next item, with a warning.
     """
     me = asyncio.current_task()
+    assert me is not None  # pumping runs it as a task
+    last: object = END
     try:
         async with streamcontext(source) as items:
             async for item in items:
-                if me is not None and me.cancelling():
+                if me.cancelling():
                     _log.warning(
                         "a source went on after its cancellation; it is closed now "
                         "(an async generator should let asyncio.CancelledError through)"
@@ -82,11 +84,9 @@ async def _pump(source: AsyncIterable[Any], queue: asyncio.Queue[Any]) -> None:
                     raise asyncio.CancelledError
                 await queue.put(item)
     except Exception as exc:  # handed to the consumer, which re-raises it
-        if me is None or not me.cancelling():
-            await queue.put(Failure(exc))
-        return
-    if me is None or not me.cancelling():
-        await queue.put(END)
+        last = Failure(exc)
+    if not me.cancelling():
+        await queue.put(last)
 
 
 @asynccontextmanager
