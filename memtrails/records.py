@@ -11,7 +11,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .dates import as_date_parse_reads, iso_from_ms, parse_date, utc_from_local_ms
+from .dates import iso_from_ms, parse_date, utc_from_local_ms
+from .export_dates import epoch_ms, exported_ms
 
 __all__ = [
     "KEPT_ERRORS",
@@ -64,7 +65,8 @@ class At:
     Build one with :meth:`At.of` from what a user would pass: an ISO 8601 or RFC 2822 string
     (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), a ``date``
     (UTC midnight, as an ISO 8601 date is read), or a number
-    of seconds or milliseconds since the epoch (:data:`SECONDS_BELOW`).
+    of seconds, milliseconds, microseconds or nanoseconds since the epoch
+    (:data:`memtrails.export_dates.SECONDS_BELOW`).
     """
 
     ms: int
@@ -79,7 +81,7 @@ class At:
 
         Raises:
             ValueError: the value is not a date JavaScript's ``Date.parse`` would read, nor
-                one an export writes otherwise (``dates.as_date_parse_reads``).
+                one an export writes otherwise (``export_dates.exported_ms``).
             TypeError: the value is of a type that cannot be a timestamp.
         """
         if isinstance(value, At):
@@ -89,10 +91,9 @@ class At:
         if isinstance(value, int | float):
             counted = epoch_ms(value)
             if not _MIN_MS <= counted <= _MAX_MS:
-                below = f"{SECONDS_BELOW:.0e}".replace("+", "")  # 1e11
                 raise ValueError(
                     f"{unstorable_time(value)}; a number is read as seconds since 1970, or as "
-                    f"milliseconds from {below} up"
+                    "milliseconds from 1e11 up, microseconds from 1e14, nanoseconds from 1e17"
                 )
             return cls(counted)
         if isinstance(value, datetime):
@@ -107,9 +108,9 @@ class At:
             ms = _utc_iso_ms(value)
             if ms is None:
                 ms = parse_date(value)
-            if ms is None and (reworded := as_date_parse_reads(value)) is not None:
-                # "1:56 pm on 8 May, 2023", "May 8th, 2023": as exports write dates.
-                ms = parse_date(reworded)
+            if ms is None:
+                # "1700000000", "20231114T221320Z", "May 8th, 2023": as exports write dates.
+                ms = exported_ms(value)
             if ms is None:
                 raise ValueError(f"not a date: {value!r}")
             return cls(ms)
@@ -127,18 +128,6 @@ class At:
 
 
 AtLike: TypeAlias = "At | datetime | date | str | int | float"
-
-SECONDS_BELOW = 100_000_000_000
-"""A number of magnitude below this (1e11) is Unix seconds, at or above it milliseconds.
-
-Exports write either (a Unix ``date +%s``, Slack's ``ts``, Python's ``time.time()`` are
-seconds; JavaScript's ``Date.now()`` is milliseconds), and 1e11 tells them apart: as seconds
-it is the year 5138, as milliseconds 1973-03-03. So seconds from 1968 to 5138 and
-milliseconds after March 1973 (or before 1966) read as meant; a millisecond stamp of
-1966-11 to 1973-03 would be read as seconds (give it as an ISO string instead). JavaScript's
-``new Date(n)`` reads every number as milliseconds: ``conformance/README.md`` states the
-difference.
-"""
 
 
 def unstorable_time(value: int | float | str | Decimal) -> str:
@@ -163,19 +152,6 @@ def _unstorable(shown: str) -> str:
     return (
         f"{shown} is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
     )
-
-
-def epoch_ms(value: int | float) -> int:
-    """Return the epoch milliseconds a number stands for, by the rule of :data:`SECONDS_BELOW`.
-
-    Raises:
-        ValueError: the number is not finite.
-    """
-    if value != value or value in (float("inf"), float("-inf")):
-        raise ValueError(f"not a date: {value!r}")
-    if abs(value) < SECONDS_BELOW:
-        return round(value * 1000) if isinstance(value, float) else value * 1000
-    return int(value)
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,6 +80,23 @@ def _string(field: str, key: str | None, value: Any) -> str | None:
     return value
 
 
+def _extended_json_date(value: Any) -> Any:
+    """The date a MongoDB export wraps (``{"$date": ...}``, Extended JSON), else ``value``.
+
+    ``mongoexport`` writes ``{"$date": "2023-11-14T22:13:20Z"}`` (relaxed) or
+    ``{"$date": {"$numberLong": "1700000000000"}}`` (canonical: milliseconds, at any date).
+    """
+    if not (isinstance(value, dict) and len(value) == 1 and "$date" in value):
+        return value
+    inner = value["$date"]
+    if isinstance(inner, dict) and len(inner) == 1 and isinstance(inner.get("$numberLong"), str):
+        try:
+            return At(int(inner["$numberLong"]))
+        except ValueError:
+            return value  # not a number, or out of range: refused below, named by its field
+    return inner
+
+
 def _record(
     obj: Any, line_no: int, name: str, source: str, mapping: Mapping[str, str], kind: str | None
 ) -> MemoryRecord:
@@ -109,9 +126,10 @@ def _record(
     at_key, at_value = _pick(obj, "at", mapping)
     at: At | None = None
     if at_value is not None:
-        if isinstance(at_value, bool) or not isinstance(at_value, str | int | float):
+        at_value = _extended_json_date(at_value)
+        if isinstance(at_value, bool) or not isinstance(at_value, At | str | int | float):
             raise ValueError(
-                f"field {at_key!r} (mapped to at) must be a date string or a number of epoch seconds or milliseconds"
+                f"field {at_key!r} (mapped to at) must be a date string or a number of seconds (or ms, us, ns) since 1970"
             )
         try:
             at = At.of(at_value)
