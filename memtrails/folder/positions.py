@@ -106,19 +106,21 @@ class Positions:
         write_json_atomic(self._path, saved)
 
 
+# The type each field of an entry is written with; True is no time, so "saved" is no bool.
+_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "mode": lambda value: isinstance(value, str),
+    "saved": lambda value: isinstance(value, int | float) and not isinstance(value, bool),
+    "complete": lambda value: isinstance(value, bool),
+}
+
+
 def _sound(entry: Any) -> dict[str, Any] | None:
     """Return a saved entry as the code reads it, or None when its position is damaged (an
     edit, another version): that source is then read whole, as if never saved. A field of
-    another type is dropped, as if never written."""
+    another type is dropped, as if never written; a field not known here is kept."""
     if not isinstance(entry, dict) or not isinstance(entry.get("state"), dict):
         return None
-    kinds: dict[str, Any] = {"mode": str, "saved": int | float, "complete": bool}
-    return {
-        key: value
-        for key, value in entry.items()
-        if key not in kinds
-        or (isinstance(value, kinds[key]) and (key == "complete" or not isinstance(value, bool)))
-    }
+    return {k: v for k, v in entry.items() if k not in _FIELDS or _FIELDS[k](v)}
 
 
 def describe_position(state: Any) -> str:
