@@ -3,12 +3,11 @@ to the NUL) and dates before 1970 (git prints no time at all), read from the com
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from gitrepos import Repo, env, git
+from gitrepos import Repo, raw_commit
 from helpers import collect, errors, records
 
 from memtrails import At, Memory
@@ -16,33 +15,10 @@ from memtrails.importers.git import from_git
 
 
 def crafted(repo: Repo, author: bytes, committer: bytes, message: bytes, extra: bytes = b"") -> str:
-    """Write a commit of exactly these bytes on top of HEAD, as ``git hash-object`` does for
-    a commit git itself would refuse to write; return its sha."""
-    tree = git(repo.path, "write-tree")
-    parent = git(repo.path, "rev-parse", "HEAD")
-    body = b"tree %s\nparent %s\n" % (tree.encode(), parent.encode())
-    body += b"author Ann <ann@example.org> " + author + b"\n"
-    body += b"committer Bob <bob@example.org> " + committer + b"\n" + extra + b"\n" + message
-    done = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(repo.path),
-            "hash-object",
-            "-t",
-            "commit",
-            "-w",
-            "--stdin",
-            "--literally",
-        ],
-        input=body,
-        env=env(),
-        check=True,
-        capture_output=True,
-    )
-    sha = done.stdout.decode().strip()
-    git(repo.path, "update-ref", "HEAD", sha)
-    return sha
+    """Write a commit by Ann (``author``: her date and zone), committed by Bob (``committer``),
+    with the ``extra`` header lines and exactly these bytes, on top of HEAD; return its sha."""
+    people = b"author Ann <ann@example.org> %s\ncommitter Bob <bob@example.org> %s\n"
+    return raw_commit(repo, people % (author, committer) + extra, message)
 
 
 @pytest.mark.parametrize(
