@@ -1,6 +1,7 @@
 """Small helpers several test modules share: draining importers, picking items, a time zone,
 loading a benchmark script, the labelled secrets, a running service, the web pages served
-in-process and the records the framework adapters are tested on."""
+in-process, an MCP server over HTTP, waiting for a condition and the records the framework
+adapters are tested on."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import aclosing, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from email.message import Message
@@ -224,6 +225,52 @@ async def web_app(
             cookies={cookie_name(port): session_value(token)} if session else None,
         ) as http:
             yield Served(http, memory, jobs)
+
+
+@asynccontextmanager
+async def mcp_http(home: Path, *memtrails: str) -> AsyncIterator[int]:
+    """Run ``memtrails mcp --http`` on ``home`` (``memtrails``: the command that starts it)
+    on a free loopback port until the block ends; yield the port once it listens. The
+    server must not print a traceback."""
+    import socket
+
+    with socket.socket() as probe:  # a free port; the server binds it right after
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    server = await asyncio.create_subprocess_exec(
+        *memtrails, "mcp", "--home", str(home), "--http", str(port),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        _, err = await server.communicate()
+    assert "Traceback" not in err.decode()
+
+
+async def until(check: Callable[[], bool | Awaitable[bool]], seconds: float = 60.0) -> None:
+    """Wait until ``check`` holds (it may be a coroutine function); fail past ``seconds``."""
+    start = time.monotonic()
+    while True:
+        held = check()
+        if held if isinstance(held, bool) else await held:
+            return
+        assert time.monotonic() - start < seconds, f"not within {seconds} s"
+        await asyncio.sleep(0.1)
+
+
+def eventually(check: Callable[[], bool], seconds: float = 60.0) -> None:
+    """Wait, blocking, until ``check`` holds; fail past ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.2)
 
 
 #: three records the adapters search and read (a note with a title and meta, a mail in a thread)

@@ -22,6 +22,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from helpers import mcp_http
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
@@ -341,19 +342,7 @@ async def test_a_writer_waits_for_a_short_reader_but_not_for_an_import(tmp_path:
 
 @pytest.mark.slow
 async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
-    with socket.socket() as probe:  # a free port; the server binds it right after
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = await asyncio.create_subprocess_exec(
-        MEMTRAILS, "mcp", "--home", str(home), "--http", str(port),
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        for _ in range(300):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            await asyncio.sleep(0.1)
+    async with mcp_http(home, MEMTRAILS) as port:
         listening = Path("/proc/net/tcp").read_text().splitlines()[1:]
         local = {line.split()[1] for line in listening if line.split()[3] == "0A"}  # LISTEN
         assert f"0100007F:{port:04X}" in local  # 127.0.0.1:port
@@ -371,10 +360,6 @@ async def test_http_transport_listens_on_loopback_only(home: Path) -> None:
             assert names == {"search", "get", "status"}
             status = await client.call_tool("status", {})
             assert status.structured_content and status.structured_content["records"] == GSM8K_LINES
-    finally:
-        server.terminate()
-        _, err = await server.communicate()
-    assert "Traceback" not in err.decode()
 
 
 @pytest.mark.slow

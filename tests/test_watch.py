@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import subprocess
@@ -15,6 +14,7 @@ from typing import Any
 
 import pytest
 from gitrepos import git, linear
+from helpers import eventually, until
 
 from memtrails import Memory
 from memtrails.service.discovery import find_service
@@ -22,16 +22,6 @@ from memtrails.service.jobs import Jobs
 from memtrails.service.watch import Watch, Watched, WatchedPath, load_watched
 
 pytestmark = pytest.mark.slow
-
-
-async def _until(check: Callable[[], Awaitable[bool]], seconds: float = 60.0) -> float:
-    """Wait until ``check`` holds; return how long it took (fail past ``seconds``)."""
-    start = time.monotonic()
-    while not await check():
-        if time.monotonic() - start > seconds:
-            raise AssertionError(f"not found within {seconds} s")
-        await asyncio.sleep(0.1)
-    return time.monotonic() - start
 
 
 def _imported_after(job: Any, when: float) -> Callable[[], Awaitable[bool]]:
@@ -68,13 +58,13 @@ async def test_a_mail_delivered_into_new_is_found(
     (box / "cur" / "1.M1.host:2,S").write_bytes(_mail(1, "Lunch", "Pizza on Friday."))
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        await until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
         # delivered as a mail server does: written into tmp/, then renamed into new/
         (box / "tmp" / "2.M2.host").write_bytes(
             _mail(2, "Backup failed", "The nightly restic backup stopped at the prune step.")
         )
         (box / "tmp" / "2.M2.host").rename(box / "new" / "2.M2.host")
-        await _until(lambda: _found(memory, "why did the backup stop", "m2@example.org"))
+        await until(lambda: _found(memory, "why did the backup stop", "m2@example.org"))
         assert job.state == "running" and job.detail["last_import"] is not None
 
 
@@ -90,14 +80,14 @@ async def test_a_mail_delivered_into_a_maildirplusplus_folder_is_found(
     (box / "cur" / "1.M1.host:2,S").write_bytes(_mail(1, "Lunch", "Pizza on Friday."))
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
-        await _until(_imported_after(job, 0))
+        await until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        await until(_imported_after(job, 0))
         sent = box / ".Sent"
         (sent / "tmp" / "2.M2.host").write_bytes(
             _mail(2, "Re: invoice", "I sent the signed invoice to the accountant on Monday.")
         )
         (sent / "tmp" / "2.M2.host").rename(sent / "new" / "2.M2.host")
-        await _until(lambda: _found(memory, "who got the signed invoice", "m2@example.org"))
+        await until(lambda: _found(memory, "who got the signed invoice", "m2@example.org"))
 
 
 async def test_a_line_appended_to_a_growing_file_is_found(
@@ -107,15 +97,15 @@ async def test_a_line_appended_to_a_growing_file_is_found(
     log.write_text(json.dumps({"id": "a", "text": "The office moves to Leith in March."}) + "\n")
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(WatchedPath(str(log), poll=poll), debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "where does the office move", "a"))
+        await until(lambda: _found(memory, "where does the office move", "a"))
         line = json.dumps({"id": "b", "text": "The quarterly report is due on the 14th."})
-        await _until(_imported_after(job, 0))  # the first import has ended
+        await until(_imported_after(job, 0))  # the first import has ended
         with log.open("a") as f:  # a writer part-way through its line: waited for, not reported
             f.write(line[:20])
-        await _until(_imported_after(job, time.time()))
+        await until(_imported_after(job, time.time()))
         with log.open("a") as f:
             f.write(line[20:] + "\n")
-        await _until(lambda: _found(memory, "when is the quarterly report due", "b"))
+        await until(lambda: _found(memory, "when is the quarterly report due", "b"))
         assert job.report.errors == [] and job.detail["last_error"] is None
 
 
@@ -127,7 +117,7 @@ async def test_a_note_edited_and_one_deleted(tmp_path: Path, embedder: Any, poll
     watched = WatchedPath(str(notes), poll=poll, prune=True)
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "when to plant tulips", "garden.md"))
+        await until(lambda: _found(memory, "when to plant tulips", "garden.md"))
         (notes / "garden.md").write_text("# Garden\n\nPrune the apple tree in February.\n")
         (notes / "old.md").unlink()
 
@@ -135,8 +125,8 @@ async def test_a_note_edited_and_one_deleted(tmp_path: Path, embedder: Any, poll
             record = await memory.get("garden.md")
             return record is not None and "apple tree" in record.text
 
-        await _until(edited)
-        await _until(lambda: _none(memory, "old.md"))
+        await until(edited)
+        await until(lambda: _none(memory, "old.md"))
 
 
 async def _none(memory: Memory, id: str) -> bool:
@@ -148,9 +138,9 @@ async def test_a_commit_made_is_found(tmp_path: Path, embedder: Any, poll: bool)
     watched = WatchedPath(str(repo.path), git=True, poll=poll)
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
-        await _until(lambda: _count(job, 2))
+        await until(lambda: _count(job, 2))
         sha = repo.commit("Retry the upload when the bucket times out", {"up.py": "retry()\n"})
-        await _until(lambda: _found(memory, "retry the upload on timeout", sha))
+        await until(lambda: _found(memory, "retry the upload on timeout", sha))
 
 
 async def _count(job: Any, n: int) -> bool:
@@ -168,7 +158,7 @@ async def test_the_watched_set_survives_a_restart_without_rereading(
     async with Memory.open(home, embedder=embedder) as memory, Jobs(memory) as jobs:
         watched = Watched(home, jobs, debounce=0.2)
         job = watched.add(WatchedPath(str(log)))
-        await _until(lambda: _count(job, 20))
+        await until(lambda: _count(job, 20))
     assert [w.path for w in load_watched(home)] == [str(log)]
     with log.open("a") as f:
         f.write(json.dumps({"id": "new", "text": "the new message"}) + "\n")
@@ -176,7 +166,7 @@ async def test_the_watched_set_survives_a_restart_without_rereading(
         watched = Watched(home, jobs, debounce=0.2)
         watched.start_all()
         (job,) = jobs.all()
-        await _until(lambda: _count(job, 1))
+        await until(lambda: _count(job, 1))
         # it went on from where the last run stopped: the 20 earlier lines were not read
         assert job.report.added == 1 and job.report.sources[0].mode == "incremental"
         assert watched.to_json()[0]["state"] == "running"
@@ -216,27 +206,20 @@ def _serve(home: Path, *args: str) -> subprocess.Popen[bytes]:
     return proc
 
 
-def _eventually(check: Callable[[], bool], seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not within the time"
-        time.sleep(0.3)
-
-
 def test_serve_watch_follows_a_file_across_a_restart(tmp_path: Path) -> None:
     log = tmp_path / "journal.jsonl"
     log.write_text(json.dumps({"id": "j1", "text": "Booked the ferry to Orkney."}) + "\n")
     home = tmp_path / "memory"
     proc = _serve(home, "--watch", str(log))
     try:
-        _eventually(
+        eventually(
             lambda: (
                 '"j1"' in _cli("search", "ferry to Orkney", "--home", str(home), "--json").stdout
             )
         )
         with log.open("a") as f:
             f.write(json.dumps({"id": "j2", "text": "The dentist moved to Thursday."}) + "\n")
-        _eventually(
+        eventually(
             lambda: (
                 '"j2"'
                 in _cli("search", "when is the dentist", "--home", str(home), "--json").stdout
@@ -256,7 +239,7 @@ def test_serve_watch_follows_a_file_across_a_restart(tmp_path: Path) -> None:
         f.write(json.dumps({"id": "j3", "text": "Return the library books by Monday."}) + "\n")
     proc = _serve(home)
     try:
-        _eventually(
+        eventually(
             lambda: '"j3"' in _cli("search", "library books", "--home", str(home), "--json").stdout
         )
         (row,) = json.loads(_cli("watch", "list", "--json", "--home", str(home)).stdout)
@@ -282,11 +265,11 @@ async def test_a_message_appended_to_a_growing_mbox_is_found(
     box.write_bytes(_mbox_entry(1, "Lunch", "Pizza on Friday.") + b"\n")
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(Watch(WatchedPath(str(box), poll=poll), debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
+        await until(lambda: _found(memory, "pizza on friday", "m1@example.org"))
         with box.open("ab") as f:  # appended as a mail client or a fetchmail does
             f.write(_mbox_entry(2, "Boiler", "The boiler service is booked for Tuesday.") + b"\n")
-        await _until(lambda: _found(memory, "when is the boiler serviced", "m2@example.org"))
-        await _until(lambda: _count(job, 2))  # the report is published after the write
+        await until(lambda: _found(memory, "when is the boiler serviced", "m2@example.org"))
+        await until(lambda: _count(job, 2))  # the report is published after the write
         assert job.report.errors == []
 
 
@@ -299,10 +282,10 @@ async def test_a_note_moved_is_found_under_its_new_path(
     watched = WatchedPath(str(notes), poll=poll, prune=True)
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "visa appointment", "visa.md"))
+        await until(lambda: _found(memory, "visa appointment", "visa.md"))
         (notes / "visa.md").rename(notes / "archive" / "visa-2025.md")
-        await _until(lambda: _found(memory, "visa appointment", "archive/visa-2025.md"))
-        await _until(lambda: _none(memory, "visa.md"))  # pruned: the old path is forgotten
+        await until(lambda: _found(memory, "visa appointment", "archive/visa-2025.md"))
+        await until(lambda: _none(memory, "visa.md"))  # pruned: the old path is forgotten
 
 
 @pytest.mark.parametrize("prune", [False, True], ids=["kept", "pruned"])
@@ -314,15 +297,15 @@ async def test_a_rewritten_branch_is_followed(
     watched = WatchedPath(str(repo.path), git=True, poll=poll, prune=prune)
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         jobs.start_live(Watch(watched, debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "typo in the readme", dropped))
+        await until(lambda: _found(memory, "typo in the readme", dropped))
         # the last commit amended away: the branch is rewritten, not moved forward
         git(repo.path, "reset", "-q", "--hard", "HEAD~1")
         sha = repo.commit("Rotate the signing key before the release", {"key.txt": "new\n"})
-        await _until(lambda: _found(memory, "rotate the signing key", sha))
+        await until(lambda: _found(memory, "rotate the signing key", sha))
         # add_git with prune walks the whole history and forgets what is no longer reachable;
         # without it a dropped commit stays remembered.
         if prune:
-            await _until(lambda: _none(memory, dropped))
+            await until(lambda: _none(memory, dropped))
         else:
             assert await memory.get(dropped) is not None
 
@@ -344,7 +327,7 @@ async def test_a_slack_export_replaced_wholesale_is_followed(
     _slack_export(export, [first])
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         jobs.start_live(Watch(WatchedPath(str(export), poll=poll), debounce=0.2, poll_every=0.2))
-        await _until(lambda: _found(memory, "when is the standup", "general/1704067200.000001"))
+        await until(lambda: _found(memory, "when is the standup", "general/1704067200.000001"))
         for n, text in enumerate(["The offsite is in Porto.", "Expenses are due Friday."], 2):
             # a newer export unzipped beside the old one, then swapped in for it
             messages = [first, (f"1704067200.00000{n}", text)]
@@ -352,7 +335,7 @@ async def test_a_slack_export_replaced_wholesale_is_followed(
             export.rename(tmp_path / "slack.old")
             (tmp_path / "slack.new").rename(export)
             shutil.rmtree(tmp_path / "slack.old")
-            await _until(partial(_found, memory, text, f"general/1704067200.00000{n}"))
+            await until(partial(_found, memory, text, f"general/1704067200.00000{n}"))
 
 
 async def test_a_watched_path_that_disappears_is_reported_and_followed_again(
@@ -365,16 +348,16 @@ async def test_a_watched_path_that_disappears_is_reported_and_followed_again(
     async with Memory.open(home, embedder=embedder) as memory, Jobs(memory) as jobs:
         watched = Watched(home, jobs, debounce=0.2)
         job = watched.add(WatchedPath(str(notes), poll=poll))
-        await _until(lambda: _found(memory, "ferry to orkney", "ferry.md"))
+        await until(lambda: _found(memory, "ferry to orkney", "ferry.md"))
         shutil.rmtree(notes)
 
         async def reported() -> bool:
             return "is gone" in str(job.detail.get("last_error"))
 
-        await _until(reported)
+        await until(reported)
         (row,) = watched.to_json()
         assert (row["state"], row["exists"]) == ("running", False)
         notes.mkdir()  # back, with a new note: imported again
         (notes / "boiler.md").write_text("# Boiler\n\nThe boiler is serviced on Tuesday.\n")
-        await _until(lambda: _found(memory, "when is the boiler serviced", "boiler.md"))
+        await until(lambda: _found(memory, "when is the boiler serviced", "boiler.md"))
         assert watched.to_json()[0]["exists"] is True

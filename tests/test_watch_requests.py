@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers import eventually
 
 from memtrails.service.discovery import find_service
 
@@ -74,13 +75,6 @@ def _sources(served: Served) -> dict[str, int]:
     return {s["source"]: s["records"] for s in listed}
 
 
-def _eventually(check: Any, seconds: float = 60.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, "not within the time"
-        time.sleep(0.2)
-
-
 def _notes(root: Path) -> Path:
     notes = root / "notes"
     (notes / "trips").mkdir(parents=True)
@@ -109,7 +103,7 @@ def test_a_folder_and_a_path_inside_it_are_never_both_watched(
         assert again.status_code == 201 and again.json()["job"] == first.json()["job"]
         other = served.post("/v1/watch", {"path": str(notes), "prune": True})
         assert other.status_code == 409 and "remove its watch first" in other.json()["error"]
-        _eventually(lambda: _sources(served).get(str(notes)) == 2)
+        eventually(lambda: _sources(served).get(str(notes)) == 2)
         assert [w["path"] for w in served.watched()] == [str(notes)]
         assert str(notes / "trips") not in _sources(served)
     finally:

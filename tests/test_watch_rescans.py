@@ -3,7 +3,6 @@ repository gone at a restart, a file replaced by a pipe."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -16,22 +15,13 @@ from typing import Any
 
 import pytest
 from gitrepos import linear
+from helpers import until
 
 from memtrails import Memory
 from memtrails.service.jobs import Jobs
 from memtrails.service.watch import Watch, Watched, WatchedPath, save_watched
 
 pytestmark = pytest.mark.slow
-
-
-async def _until(check: Callable[[], Any], seconds: float = 60.0) -> None:
-    start = time.monotonic()
-    while True:
-        held = check()
-        if held if isinstance(held, bool) else await held:
-            return
-        assert time.monotonic() - start < seconds, f"not within {seconds} s"
-        await asyncio.sleep(0.1)
 
 
 def _imported_after(job: Any, when: float) -> Callable[[], bool]:
@@ -56,20 +46,20 @@ async def test_a_skipped_file_counts_once_until_it_changes(
     watch = Watch(WatchedPath(str(notes), poll=poll), debounce=0.2, poll_every=0.2)
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
         job = jobs.start_live(watch)
-        await _until(_imported_after(job, 0))
+        await until(_imported_after(job, 0))
         skipped = job.report.skipped
         assert skipped == 2, job.report.errors  # the binary file and the link
         for n in range(3):
             since = time.time()
             (notes / f"day-{n}.md").write_text(f"# Day {n}\n\nNothing happened on day {n}.\n")
-            await _until(_imported_after(job, since))
-            await _until(partial(memory.get, f"day-{n}.md"))
+            await until(_imported_after(job, since))
+            await until(partial(memory.get, f"day-{n}.md"))
             assert job.report.skipped == skipped, [str(e) for e in job.report.errors]
         notes_now = len(list(notes.glob("*.md")))
         assert job.report.unchanged == notes_now - 1  # the latest look's, not a sum
         since = time.time()
         (notes / "scan.bin").write_bytes(bytes(range(255, -1, -1)) * 8)  # changed: again
-        await _until(lambda: job.report.skipped == skipped + 1)
+        await until(lambda: job.report.skipped == skipped + 1)
         assert "scan.bin" in str(job.report.errors[-1])
 
 
@@ -95,7 +85,7 @@ async def test_a_kept_set_that_overlaps_follows_the_first_of_each_pair(
         save_watched(home, kept)
         watched = Watched(home, jobs, debounce=0.2)
         watched.start_all()
-        await _until(lambda: all(j.detail.get("last_import") for j in jobs.all()))
+        await until(lambda: all(j.detail.get("last_import") for j in jobs.all()))
         rows = {row["path"]: row for row in watched.to_json()}
         assert len(jobs.all()) == 2
         for inner, why in ((notes / "trips", f"inside {notes}"), (repo.path / "docs", "repos")):
@@ -117,12 +107,12 @@ async def test_a_repository_gone_at_a_restart_is_waited_for(tmp_path: Path, embe
         watched = Watched(home, jobs, debounce=0.2)
         watched.start_all()
         (job,) = jobs.all()
-        await _until(lambda: "waiting" in str(job.detail.get("last_error")))
+        await until(lambda: "waiting" in str(job.detail.get("last_error")))
         (tmp_path / "repo").mkdir()  # a clone begins: a folder, no repository yet
-        await _until(lambda: "no Git repository" in str(job.detail.get("last_error")))
+        await until(lambda: "no Git repository" in str(job.detail.get("last_error")))
         shutil.rmtree(tmp_path / "repo")
         linear(tmp_path / "repo", 2)
-        await _until(lambda: job.report.added == 2)
+        await until(lambda: job.report.added == 2)
         assert job.state == "running"
 
 
@@ -138,13 +128,13 @@ async def test_a_watched_file_replaced_by_a_pipe_never_blocks_the_watch(
         watch = Watch(WatchedPath(str(log), poll=False), debounce=0.2, poll_every=0.2)
         async with Memory.open(tmp_path / "m", embedder=embedder) as memory, Jobs(memory) as jobs:
             job = jobs.start_live(watch)
-            await _until(_imported_after(job, 0))
+            await until(_imported_after(job, 0))
             log.unlink()
             os.mkfifo(log)
-            await _until(lambda: "a pipe or a device" in str(job.detail.get("last_error")))
+            await until(lambda: "a pipe or a device" in str(job.detail.get("last_error")))
             log.unlink()
             log.write_text(json.dumps({"id": "b", "text": "The report is due Friday."}) + "\n")
-            await _until(partial(memory.get, "b"), 30)
+            await until(partial(memory.get, "b"), 30)
     finally:  # a reader left waiting on the pipe gets its end of file
         with contextlib.suppress(OSError):
             os.close(os.open(log, os.O_WRONLY | os.O_NONBLOCK))

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
+from helpers import mcp_http
 
 from memtrails import Memory, MemoryRecord
 from memtrails.mcp.wire import MAX_REQUEST_BYTES
@@ -21,19 +20,7 @@ async def test_a_request_over_1_mib_is_refused_cheaply(tmp_path: Path) -> None:
     home = tmp_path / "m"
     async with Memory.open(home, embedder=HashingEmbedder()) as memory:
         await memory.ingest([MemoryRecord(id="a", text="apples")])
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "memtrails", "mcp", "--home", str(home), "--http", str(port),
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        for _ in range(300):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            await asyncio.sleep(0.1)
+    async with mcp_http(home, sys.executable, "-m", "memtrails") as port:
         body = b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"q": "'
         body += b"x" * (2 * MAX_REQUEST_BYTES) + b'"}}'
         headers = {
@@ -43,7 +30,3 @@ async def test_a_request_over_1_mib_is_refused_cheaply(tmp_path: Path) -> None:
         async with httpx.AsyncClient(timeout=60) as http:
             answer = await http.post(f"http://127.0.0.1:{port}/mcp", headers=headers, content=body)
         assert answer.status_code == 413, answer.text[:200]
-    finally:
-        server.terminate()
-        _, err = await server.communicate()
-    assert "Traceback" not in err.decode()
