@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from .._legacy_text import utf8_first
+
 __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
 
 # Prose is a "note"; everything else (source, config, data) is a "file".
@@ -47,15 +49,9 @@ def decode(data: bytes) -> tuple[str, str] | None:
             return None if _looks_binary(head) else (text, encoding)
     if _looks_binary(data[:_SNIFF]):
         return None
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        # The five bytes cp1252 leaves undefined; latin-1 maps every byte.
-        return data.decode("latin-1"), "latin-1"
+    # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
+    # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
+    return utf8_first(data)
 
 
 def _atx_heading(line: str) -> str | None:

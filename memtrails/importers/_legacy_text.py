@@ -1,0 +1,168 @@
+"""Read text that is not valid UTF-8: in the legacy charset its letters show, on evidence.
+
+A detector needs many 8-bit bytes to tell charsets apart; a short note or a JSON line holds
+a handful (``Привет мир`` in Windows-1251 is ten bytes), and charset-normalizer then reads
+KOI8-R as Shift_JIS or Greek as Korean. Each candidate charset here is tried on the words
+that hold 8-bit bytes, and scored by what no language writes: a symbol or a control
+character inside a word, two scripts in one word (``cafи``), a lower-case letter followed
+by a capital (``рТЙЧЕФ``), a Latin word of accented letters only (``Ìîñêâà``: a Cyrillic
+word read as Windows-1252). Windows-1252 (UTF-8, for text mostly in it) stands unless
+another charset reads the words with clearly fewer such faults.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+from .mail.charsets import guess_charset
+
+__all__ = ["decode_as", "decode_legacy", "utf8_first"]
+
+# The single-byte code pages text without a declared charset is most often in, in the
+# order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
+_SINGLE_BYTE = ("cp1252", "cp1251", "koi8_r", "cp866", "cp1250", "cp1253", "cp1256")
+_UTF8 = "utf-8"
+_MARGIN = 2  # the faults another charset must save over the default to be chosen
+_SAMPLE = 256 * 1024  # bytes looked at
+_MAX_WORDS = 4096
+_MIN_DETECT = 16  # 8-bit bytes below which a detector's guess is not asked for
+_SCRIPTS = {
+    "LATIN": "Latin",
+    "CYRILLIC": "Cyrillic",
+    "GREEK": "Greek",
+    "ARABIC": "Arabic",
+    "HEBREW": "Hebrew",
+    "HANGUL": "Hangul",
+    "CJK": "CJK",
+    "HIRAGANA": "CJK",
+    "KATAKANA": "CJK",
+}
+
+
+def _script(char: str) -> str | None:
+    name = unicodedata.name(char, "")
+    first = name.split(" ", 1)[0]
+    if first == "HALFWIDTH" and "KATAKANA" in name:
+        return "CJK"
+    return _SCRIPTS.get(first)
+
+
+def _utf8_mixed(data: bytes) -> str:
+    """Decode UTF-8 whose stray bytes (not UTF-8) are Windows-1252, each on its own."""
+    text = data.decode("utf-8", "surrogateescape")
+    if not any("\udc80" <= c <= "\udcff" for c in text):
+        return text
+    return "".join(
+        bytes([ord(c) - 0xDC00]).decode("cp1252", "replace") if "\udc80" <= c <= "\udcff" else c
+        for c in text
+    )
+
+
+def _decode(data: bytes, codec: str) -> str:
+    if codec == _UTF8:
+        return _utf8_mixed(data)
+    return data.decode(codec, "replace")
+
+
+def _faults(word: str) -> int:
+    """Count what no language writes in one word (a run of text between white space)."""
+    faults = 0
+    scripts: set[str] = set()
+    run: list[str] = []  # the letters of the current run
+    for k, char in enumerate(word):
+        category = unicodedata.category(char)
+        if category[0] in "LM":
+            if category == "Lu" and run and unicodedata.category(run[-1]) == "Ll":
+                faults += 1  # "рТЙЧЕФ": a capital after a small letter
+            if char == "ς" and k + 1 < len(word) and word[k + 1].isalpha():
+                faults += 1  # Greek final sigma inside a word: Cyrillic read as Greek
+            if category[0] == "L":
+                script = _script(char)
+                if script is not None:
+                    scripts.add(script)
+                if script == "CJK" and "HALFWIDTH" in unicodedata.name(char, ""):
+                    faults += 1  # what Japanese codecs make of 8-bit runs of other text
+            run.append(char)
+            continue
+        faults += _latin_run(run)
+        run = []
+        if category in ("Cc", "Cn", "Co", "Cs") or char == "\ufffd":
+            faults += 1  # a control character, or a byte the charset does not define
+        elif not char.isascii():
+            before = k > 0 and word[k - 1].isalpha()
+            after = k + 1 < len(word) and word[k + 1].isalpha()
+            faults += 2 if before and after else 1 if before or after else 0
+    faults += _latin_run(run)
+    return faults + 2 * max(0, len(scripts) - 1)
+
+
+def _latin_run(run: Sequence[str]) -> int:
+    """Fault a run of three or more Latin letters that are all accented (not ASCII)."""
+    if len(run) < 3 or any(c.isascii() for c in run):
+        return 0
+    return 2 if all(_script(c) == "Latin" for c in run) else 0
+
+
+def _score(words: Sequence[bytes], codec: str) -> int:
+    return sum(_faults(_decode(word, codec)) for word in words)
+
+
+def _words(data: bytes) -> list[bytes]:
+    """The words of ``data`` that hold 8-bit bytes: only they tell charsets apart."""
+    words = [word for word in data[:_SAMPLE].split() if not word.isascii()]
+    return words[:_MAX_WORDS]
+
+
+def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str]:
+    """Decode bytes that are not valid UTF-8; return ``(text, codec)``.
+
+    UTF-8 when it is mostly that (its stray bytes read as Windows-1252), else Windows-1252,
+    unless another charset (``candidates`` first, then the common single-byte ones and, for
+    text with enough 8-bit bytes, charset-normalizer's guess) reads the words holding 8-bit
+    bytes with clearly fewer faults. Never raises; never a U+FFFD where cp1252 or latin-1
+    reads the byte.
+    """
+    words = _words(data)
+    escaped = data[:_SAMPLE].decode("utf-8", "surrogateescape")
+    stray = sum(1 for c in escaped if "\udc80" <= c <= "\udcff")
+    valid = sum(1 for c in escaped if ord(c) > 0x7F) - stray  # characters UTF-8 reads
+    default = _UTF8 if valid >= max(stray, 1) else "cp1252"
+    order = [default, *candidates, *_SINGLE_BYTE]
+    if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
+        guessed = guess_charset(data[:_SAMPLE])
+        if guessed is not None:
+            order.append(guessed)
+    order = list(dict.fromkeys(order))
+    scores = {codec: _score(words, codec) for codec in order}
+    best = min(order, key=lambda codec: scores[codec])  # the first of the lowest
+    codec = best if scores[default] - scores[best] >= _MARGIN else default
+    if codec == "cp1252":
+        try:
+            return data.decode("cp1252"), "cp1252"
+        except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined
+            return data.decode("latin-1"), "latin-1"
+    return _decode(data, codec), codec
+
+
+def decode_as(data: bytes, codec: str) -> str:
+    """Decode ``data`` in ``codec`` (as :func:`decode_legacy` chose it for a text ``data``
+    is part of); bytes it does not read are read as Windows-1252, else latin-1."""
+    if codec == _UTF8:
+        return _utf8_mixed(data)
+    try:
+        return data.decode(codec)
+    except (UnicodeError, LookupError):
+        pass
+    try:
+        return data.decode("cp1252")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def utf8_first(data: bytes) -> tuple[str, str]:
+    """Decode text with no declared charset: UTF-8 when it is, else :func:`decode_legacy`."""
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        return decode_legacy(data)
