@@ -75,6 +75,23 @@ def mail_at(raw: bytes) -> str | None:
     return rec.at.iso() if rec.at is not None else None
 
 
+def write_json(path: Path, data: Any) -> None:
+    """Write ``data`` as JSON to ``path``, making its folder (an export's files)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> None:
+    """Write each ``{relative path: content}`` of ``files`` below ``root``, making folders."""
+    for name, content in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+
+
 def records(items: list[Any]) -> list[MemoryRecord]:
     return [i for i in items if isinstance(i, MemoryRecord)]
 

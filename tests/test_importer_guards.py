@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from gitrepos import Repo
-from helpers import collect, errors, records
+from helpers import collect, errors, records, write_json
 
 from memtrails._exceptions import SourceError
 from memtrails.importers import jsonl as jsonl_module
@@ -84,20 +84,16 @@ async def test_a_bug_on_one_commit_is_that_commits_error(
 
 
 def slack_export(root: Path) -> Path:
-    def write(path: Path, data: Any) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data), encoding="utf-8")
-
-    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(root / "channels.json", [{"id": "C1", "name": "general"}])
-    write(
+    write_json(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(
         root / "general" / "2024-01-01.json",
         [
             {"type": "message", "user": "U1", "ts": f"170406720{n}.000100", "text": f"msg {n}"}
             for n in range(3)
         ],
     )
-    write(
+    write_json(
         root / "general" / "2024-01-02.json",
         [{"type": "message", "user": "U1", "ts": "1704153600.000100", "text": "next day"}],
     )

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect
+from helpers import collect, write_files
 
 from memtrails._exceptions import SourceError
 from memtrails.importers.files import _walk as files_walk
@@ -29,20 +29,10 @@ def errors(items: list[Any]) -> dict[str, str]:
     return {i.where: i.reason for i in items if isinstance(i, RecordError)}
 
 
-def make(root: Path, files: dict[str, str | bytes]) -> None:
-    for name, content in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-
-
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     root = tmp_path / "notes"
-    make(
+    write_files(
         root,
         {
             ".gitignore": "# build output\nbuild/\n*.log\n!keep.log\n/top-only.txt\n",
@@ -161,7 +151,7 @@ async def test_meta_and_ids_are_stable(tree: Path) -> None:
 async def test_gitignore_matches_git(tmp_path: Path) -> None:
     """The same tree, read by us and listed by git itself, gives the same files."""
     root = tmp_path / "repo"
-    make(
+    write_files(
         root,
         {
             ".gitignore": "\n".join(
@@ -279,7 +269,7 @@ async def test_gitignore_folder_rules_match_git(tmp_path: Path) -> None:
             for name in names:
                 files["/".join(p for p in (a, b, name) if p)] = "x"
     files["sub/.gitignore"] = "!*.bak\ny.txt\n"
-    make(root, files)
+    write_files(root, files)
     expected = git_lists(root)
     ours = records(await collect(from_files(root)))
     assert sorted(ours) == expected
@@ -312,13 +302,13 @@ async def test_random_rule_sets_match_git(tmp_path: Path, seed: int) -> None:
     inner = [random_rule(rng) for _ in range(rng.randint(0, 3))]
     if inner:
         files["a/.gitignore"] = "\n".join(inner) + "\n"
-    make(root, files)
+    write_files(root, files)
     expected = git_lists(root)
     assert sorted(records(await collect(from_files(root)))) == expected
 
 
 async def test_git_info_exclude(tmp_path: Path) -> None:
-    make(tmp_path, {"a.md": "a", "b.md": "b", ".git/info/exclude": "b.md\n"})
+    write_files(tmp_path, {"a.md": "a", "b.md": "b", ".git/info/exclude": "b.md\n"})
     assert list(records(await collect(from_files(tmp_path)))) == ["a.md"]
 
 
@@ -343,7 +333,7 @@ async def test_cannot_open(tmp_path: Path) -> None:
 
 
 async def test_symlinks_are_left_out(tmp_path: Path) -> None:
-    make(tmp_path, {"real/a.md": "# A\n"})
+    write_files(tmp_path, {"real/a.md": "# A\n"})
     os.symlink(tmp_path / "real", tmp_path / "loop")
     os.symlink(tmp_path / "real" / "a.md", tmp_path / "link.md")
     items = await collect(from_files(tmp_path, source="notes"))
@@ -354,7 +344,7 @@ async def test_symlinks_are_left_out(tmp_path: Path) -> None:
 
 
 async def test_unreadable_file_is_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    make(tmp_path, {"a.md": "a", "locked.md": "b"})
+    write_files(tmp_path, {"a.md": "a", "locked.md": "b"})
     real_open = os.open
 
     def guarded(path: Any, *args: Any, **kwargs: Any) -> Any:
@@ -477,7 +467,7 @@ async def test_deleted_and_new_files(tree: Path) -> None:
     age(tree)
     first = final(await collect(from_files(tree)))
     (tree / "code.py").unlink()
-    make(tree, {"new.md": "# New\n"})
+    write_files(tree, {"new.md": "# New\n"})
     items = await collect(from_files(tree, state=first.state))
     assert list(records(items)) == ["new.md"]
     files = final(items).state["files"]
@@ -488,7 +478,7 @@ async def test_deleted_and_new_files(tree: Path) -> None:
 async def test_a_file_just_written_is_hashed_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make(tmp_path, {"fresh.md": "# just saved\n"})  # mtime: now
+    write_files(tmp_path, {"fresh.md": "# just saved\n"})  # mtime: now
     first = final(await collect(from_files(tmp_path)))
     assert first.state["files"]["fresh.md"][0] == -1  # its stat is not trusted
     reads = spy_reads(monkeypatch, tmp_path)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect, errors, records
+from helpers import collect, errors, records, write_json
 
 from memtrails._exceptions import SourceError
 from memtrails.importers.slack import _export as slack_export
@@ -309,15 +309,10 @@ async def test_stops_when_the_consumer_stops(hfaran: Path) -> None:
 # -- synthetic exports --------------------------------------------------------------------
 
 
-def write(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
-
-
 @pytest.fixture
 def synthetic(tmp_path: Path) -> Path:
     root = tmp_path / "export"
-    write(
+    write_json(
         root / "users.json",
         [
             {"id": "U1", "name": "ada", "real_name": "Ada Lovelace"},
@@ -325,9 +320,9 @@ def synthetic(tmp_path: Path) -> Path:
             {"id": "U3", "name": "carl"},
         ],
     )
-    write(root / "channels.json", [{"id": "C1", "name": "general"}])
-    write(root / "dms.json", [{"id": "D1", "members": ["U1", "U2"]}])
-    write(
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(root / "dms.json", [{"id": "D1", "members": ["U1", "U2"]}])
+    write_json(
         root / "general" / "2024-01-01.json",
         [
             {
@@ -432,7 +427,7 @@ def synthetic(tmp_path: Path) -> Path:
         ],
     )
     (root / "general" / "2024-01-02.json").write_text("[{not json", encoding="utf-8")
-    write(
+    write_json(
         root / "general" / "2024-01-03.json",
         [
             {
@@ -444,7 +439,7 @@ def synthetic(tmp_path: Path) -> Path:
             }
         ],
     )
-    write(
+    write_json(
         root / "D1" / "2024-01-01.json",
         [{"type": "message", "user": "U1", "ts": "1704067800.000001", "text": "psst"}],
     )
@@ -504,7 +499,7 @@ async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
 
 
 def group_dm_export(root: Path, with_mpims: bool) -> Path:
-    write(
+    write_json(
         root / "users.json",
         [
             {"id": "U1", "name": "ada", "real_name": "Ada Lovelace"},
@@ -515,10 +510,14 @@ def group_dm_export(root: Path, with_mpims: bool) -> Path:
     )
     group = "mpdm-smith--seymore.a--jane.d-1"
     if with_mpims:
-        write(root / "mpims.json", [{"id": "G1", "name": group, "members": ["U4", "U2", "U3"]}])
-    write(root / group / "2024-01-01.json", [message("1704067200.000001", "lunch?", user="U2")])
+        write_json(
+            root / "mpims.json", [{"id": "G1", "name": group, "members": ["U4", "U2", "U3"]}]
+        )
+    write_json(
+        root / group / "2024-01-01.json", [message("1704067200.000001", "lunch?", user="U2")]
+    )
     # Not in mpims.json either way: named from the folder; an unknown user name stays as is.
-    write(root / "mpdm-ada--ghost-1" / "2024-01-01.json", [message("1704067200.000002", "hi")])
+    write_json(root / "mpdm-ada--ghost-1" / "2024-01-01.json", [message("1704067200.000002", "hi")])
     return root
 
 
@@ -543,8 +542,8 @@ async def test_group_dms_are_titled_by_their_members(tmp_path: Path, with_mpims:
 
 async def test_bots_are_named_by_what_the_export_knows(tmp_path: Path) -> None:
     export = tmp_path / "export"
-    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(
+    write_json(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(
         export / "ops" / "2024-01-01.json",
         [
             # A bot user missing from users.json, named by its bot_profile.
@@ -594,9 +593,9 @@ async def test_broken_day_file_and_message_without_ts(synthetic: Path) -> None:
 async def test_a_subtype_that_is_no_string_is_a_plain_message(tmp_path: Path) -> None:
     """A damaged export with an object or a list for ``subtype``: the messages still import."""
     root = tmp_path / "export"
-    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(root / "channels.json", [{"id": "C1", "name": "general"}])
-    write(
+    write_json(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(
         root / "general" / "2024-01-01.json",
         [
             {"user": "U1", "ts": "1704067200.000100", "text": "one", "subtype": {"x": 1}},
@@ -655,9 +654,11 @@ def message(ts: str, text: str, **extra: Any) -> dict[str, Any]:
 def growing(tmp_path: Path) -> Path:
     """An export of two channels over three days, with a bot named only by a bot_add notice."""
     root = tmp_path / "growing"
-    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(root / "channels.json", [{"id": "C1", "name": "general"}, {"id": "C2", "name": "random"}])
-    write(
+    write_json(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(
+        root / "channels.json", [{"id": "C1", "name": "general"}, {"id": "C2", "name": "random"}]
+    )
+    write_json(
         root / "general" / "2024-01-01.json",
         [
             message("1704067200.000001", "hello"),
@@ -670,8 +671,8 @@ def growing(tmp_path: Path) -> Path:
             },
         ],
     )
-    write(root / "general" / "2024-01-02.json", [message("1704153600.000001", "day two")])
-    write(
+    write_json(root / "general" / "2024-01-02.json", [message("1704153600.000001", "day two")])
+    write_json(
         root / "general" / "2024-01-03.json",
         [
             {
@@ -683,8 +684,8 @@ def growing(tmp_path: Path) -> Path:
             },
         ],
     )
-    write(root / "random" / "2024-01-01.json", [message("1704067300.000001", "random one")])
-    write(root / "random" / "2024-01-02.json", [message("1704153700.000001", "random two")])
+    write_json(root / "random" / "2024-01-01.json", [message("1704067300.000001", "random one")])
+    write_json(root / "random" / "2024-01-02.json", [message("1704153700.000001", "random two")])
     return root
 
 
@@ -763,7 +764,7 @@ async def test_a_new_day_file_is_read_with_the_last_one(
     growing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = states(await collect(from_slack_export(growing)))[-1].state
-    write(
+    write_json(
         growing / "general" / "2024-01-04.json",
         [
             message("1704326400.000001", "day four"),
@@ -794,7 +795,7 @@ async def test_changed_names_mean_a_full_pass(
     growing: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     state = states(await collect(from_slack_export(growing)))[-1].state
-    write(growing / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada King"}])
+    write_json(growing / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada King"}])
     reads = spy_reads(monkeypatch)
     items = await collect(from_slack_export(growing, state=state))
     assert len([r for r in reads if r not in NAME_FILES]) == 5  # every day file
@@ -803,7 +804,7 @@ async def test_changed_names_mean_a_full_pass(
     assert (end.mode, end.complete) == ("full", True)
     assert end.why == "users.json changed since the last run (the names in every record may differ)"
     # A file that appears changes the names too.
-    write(growing / "dms.json", [])
+    write_json(growing / "dms.json", [])
     end = states(await collect(from_slack_export(growing, state=end.state)))[-1]
     assert end.mode == "full" and end.why is not None and end.why.startswith("dms.json changed")
 
@@ -813,7 +814,7 @@ async def test_a_changed_earlier_day_rereads_its_channel(
 ) -> None:
     state = states(await collect(from_slack_export(growing)))[-1].state
     edited = [message("1704153600.000001", "day two, edited")]
-    write(growing / "general" / "2024-01-02.json", edited)
+    write_json(growing / "general" / "2024-01-02.json", edited)
     reads = spy_reads(monkeypatch)
     items = await collect(from_slack_export(growing, state=state))
     assert [r for r in reads if r not in NAME_FILES] == [
@@ -832,7 +833,7 @@ async def test_positions_keep_channels_not_reached(growing: Path) -> None:
     # After general, random still has last run's position (incremental run)...
     assert states(items)[0].state["channels"] == state["channels"]
     # ... but not in a full pass, where it would name records not yet rewritten.
-    write(growing / "users.json", [])
+    write_json(growing / "users.json", [])
     items = await collect(from_slack_export(growing, state=state))
     assert list(states(items)[0].state["channels"]) == ["general"]
 
@@ -848,7 +849,9 @@ async def test_zip_incremental_by_member_stamps(
         return archive
 
     first = states(await collect(from_slack_export(pack("week1.zip"), source="s")))[-1]
-    write(growing / "random" / "2024-01-03.json", [message("1704240100.000001", "random three")])
+    write_json(
+        growing / "random" / "2024-01-03.json", [message("1704240100.000001", "random three")]
+    )
     reads = spy_reads(monkeypatch)
     # A fresh download of the same export: new file, same member stamps (size and CRC).
     items = await collect(from_slack_export(pack("week2.zip"), source="s", state=first.state))
@@ -902,10 +905,10 @@ async def test_a_deleted_last_day_keeps_the_old_position(
 
 async def test_attachment_links_lose_slacks_escapes(tmp_path: Path) -> None:
     root = tmp_path / "export"
-    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
     link = "https://example.org/search?q=heron&amp;page=2"
-    write(
+    write_json(
         root / "general" / "2024-01-01.json",
         [
             {
@@ -935,7 +938,7 @@ def apps_and_canvases(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
         return archive
     root = tmp_path / "export"
     for name, data in members.items():
-        write(root / name, data)
+        write_json(root / name, data)
     return root
 
 

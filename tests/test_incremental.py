@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from gitrepos import Repo, git, linear
+from helpers import write_json
 
 from memtrails import Memory
 from memtrails.add import add_git, add_path, source_name
@@ -212,11 +212,6 @@ async def test_git_all_branches_rerun(tmp_path: Path, embedder: Any) -> None:
 # -- a Slack export -----------------------------------------------------------------------
 
 
-def write(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
-
-
 def day(ts0: int, texts: list[str]) -> list[dict[str, Any]]:
     return [
         {"type": "message", "user": "U1", "ts": f"{ts0 + k}.000001", "text": text}
@@ -234,16 +229,20 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     export = tmp_path / "export"
-    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(export / "channels.json", [{"id": "C1", "name": "ops"}])
-    write(export / "ops" / "2024-03-01.json", day(1709251200, ["boiler serviced", "pump noisy"]))
-    write(export / "ops" / "2024-03-02.json", day(1709337600, ["pump replaced"]))
+    write_json(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(export / "channels.json", [{"id": "C1", "name": "ops"}])
+    write_json(
+        export / "ops" / "2024-03-01.json", day(1709251200, ["boiler serviced", "pump noisy"])
+    )
+    write_json(export / "ops" / "2024-03-02.json", day(1709337600, ["pump replaced"]))
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         first = await import_slack(memory, export)
         assert counts(first) == (3, 0, 0, 3)
         assert modes(first) == [("full", None)]
 
-        write(export / "ops" / "2024-03-03.json", day(1709424000, ["valve stuck", "valve freed"]))
+        write_json(
+            export / "ops" / "2024-03-03.json", day(1709424000, ["valve stuck", "valve freed"])
+        )
         reads: list[str] = []
         real = slack_export.Export.read
         monkeypatch.setattr(
@@ -256,7 +255,7 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
         assert counts(second) == (2, 0, 3, 2)
         assert [(s.mode, s.read, s.why) for s in second.sources] == [("incremental", 3, None)]
 
-        write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada King"}])
+        write_json(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada King"}])
         renamed = await import_slack(memory, export)
         assert counts(renamed) == (0, 5, 0, 5)  # every author changed
         assert modes(renamed) == [
@@ -286,11 +285,11 @@ async def test_killed_slack_import_resumes_after_the_last_finished_channel(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     export = tmp_path / "export"
-    write(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(export / "alpha" / "2024-03-01.json", day(1709251200, ["a1", "a2"]))
-    write(export / "alpha" / "2024-03-02.json", day(1709337600, ["a3"]))
-    write(export / "beta" / "2024-03-01.json", day(1709251300, ["b1", "b2"]))
-    write(export / "beta" / "2024-03-02.json", day(1709337700, ["b3"]))
+    write_json(export / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(export / "alpha" / "2024-03-01.json", day(1709251200, ["a1", "a2"]))
+    write_json(export / "alpha" / "2024-03-02.json", day(1709337600, ["a3"]))
+    write_json(export / "beta" / "2024-03-01.json", day(1709251300, ["b1", "b2"]))
+    write_json(export / "beta" / "2024-03-02.json", day(1709337700, ["b3"]))
 
     def stop_after_alpha(report: ImportReport) -> None:
         if report.added >= 4:

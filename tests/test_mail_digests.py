@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from memtrails.importers.mail import message_to_item
-from memtrails.records import MemoryRecord
+from helpers import mail_record
 
 DIGEST = (
     b"From: list@example.org\nSubject: Digest 12\nMessage-ID: <d@example.org>\n"
@@ -30,9 +29,7 @@ FORWARD = (
 
 
 def text(raw: bytes) -> str:
-    rec = message_to_item(raw, source="test", where="m.eml")
-    assert isinstance(rec, MemoryRecord), rec
-    return rec.text
+    return mail_record(raw).text
 
 
 def test_a_digest_part_without_part_headers_or_blank_line_keeps_the_inner_headers() -> None:

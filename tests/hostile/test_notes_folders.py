@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import deny
+from helpers import deny, write_files
 
 from memtrails import Memory
 from memtrails._exceptions import SourceError
@@ -36,17 +36,11 @@ def reasons(report: ImportReport) -> dict[str, str]:
     return {e.where: e.reason for e in report.errors}
 
 
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def outside(tmp_path: Path) -> Path:
     """Files of every kind memtrails reads, outside the folder to be imported."""
     out = tmp_path / "outside"
-    write(
+    write_files(
         out,
         {
             "secret.jsonl": '{"id": "s1", "text": "outside jsonl"}\n',
@@ -63,7 +57,7 @@ def outside(tmp_path: Path) -> Path:
 
 async def test_no_link_leads_outside_the_folder(tmp_path: Path, outside: Path) -> None:
     root = tmp_path / "notes"
-    write(root, {"mine.md": "# mine\n", "sub/also.md": "# also\n"})
+    write_files(root, {"mine.md": "# mine\n", "sub/also.md": "# also\n"})
     for name, target in {
         "data.jsonl": outside / "secret.jsonl",
         "box.mbox": outside / "box.mbox",
@@ -88,7 +82,7 @@ async def test_a_memory_folder_is_never_a_source_of_itself(tmp_path: Path, where
     root = tmp_path / "notes"
     home = root / where
     async with Memory.open(home, embedder=HashingEmbedder()) as memory:
-        write(root, {"a.md": "# a\n", "deeper/b.md": "# b\n"})
+        write_files(root, {"a.md": "# a\n", "deeper/b.md": "# b\n"})
         if where == ".":
             with pytest.raises(SourceError, match="memory folder"):
                 await add_path(memory, root)
@@ -103,7 +97,7 @@ async def test_a_memory_folder_is_never_a_source_of_itself(tmp_path: Path, where
 @pytest.mark.parametrize("name", ["pipe", "pipe.txt", "pipe.md", "pipe.mbox", ".gitignore"])
 async def test_a_fifo_is_skipped_never_opened(tmp_path: Path, name: str) -> None:
     root = tmp_path / "notes"
-    write(root, {"a.md": "# a\n"})
+    write_files(root, {"a.md": "# a\n"})
     os.mkfifo(root / name)
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await add_path(memory, root)
@@ -116,7 +110,7 @@ async def test_a_socket_is_skipped(tmp_path: Path) -> None:
     import socket
 
     root = tmp_path / "n"
-    write(root, {"a.md": "# a\n"})
+    write_files(root, {"a.md": "# a\n"})
     with socket.socket(socket.AF_UNIX) as sock:
         sock.bind(str(root / "s.sock"))
         async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
@@ -129,7 +123,7 @@ async def test_an_unreadable_folder_is_named_and_the_rest_imported(
 ) -> None:
     root = tmp_path / "notes"
     files = {"a.md": "# a\n", "locked/b.md": "# b\n", "z/c.md": "# c\n"}
-    write(root, {**files, "d.jsonl": '{"text": "hi"}\n'})
+    write_files(root, {**files, "d.jsonl": '{"text": "hi"}\n'})
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         deny(monkeypatch, root / "locked")
         report = await add_path(memory, root)

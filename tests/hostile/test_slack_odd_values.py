@@ -9,15 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect, errors, records
+from helpers import collect, errors, records, write_json
 
 from memtrails.importers.slack import from_slack_export, message_count
 from memtrails.records import SourceState
-
-
-def write(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data), encoding="utf-8")
 
 
 def message(ts: str, text: Any, **extra: Any) -> dict[str, Any]:
@@ -25,9 +20,9 @@ def message(ts: str, text: Any, **extra: Any) -> dict[str, Any]:
 
 
 def export_of(root: Path, messages: list[Any]) -> Path:
-    write(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
-    write(root / "general" / "2024-01-01.json", messages)
-    write(root / "general" / "2024-01-02.json", [message("1704153600.000100", "next day")])
+    write_json(root / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(root / "general" / "2024-01-01.json", messages)
+    write_json(root / "general" / "2024-01-02.json", [message("1704153600.000100", "next day")])
     return root
 
 
