@@ -14,6 +14,7 @@ from .folder.moves import moved_name, read_moves
 from .importers._input import Input, open_input
 from .importers._shared import default_source
 from .importers.detect import Part, close_parts, open_part, plan
+from .importers.plan import unread_repo
 from .importers.registry import importer
 from .ingest import ProgressCallback
 from .limits import Limits
@@ -161,15 +162,6 @@ def unread_part(part: Part, exc: SourceError | OSError, home: Path) -> ImportRep
         return None
     report.add_error(RecordError(part.source, where, f"cannot read: {exc.strerror or exc}"))
     return report
-
-
-def unread_repo(
-    repo: str | os.PathLike[str], exc: SourceError, source: str | None = None
-) -> RecordError:
-    """Return the error record of a ``--git`` repository that cannot be read (no repository,
-    or gone since it was named): its ``source``, else ``git:`` and its absolute path."""
-    given = os.fspath(repo)
-    return RecordError(source or "git:" + os.path.abspath(given), given, exc.reason)
 
 
 def _unnamed_pipe(part: Part, prune: bool) -> None:

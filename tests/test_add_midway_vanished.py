@@ -18,6 +18,7 @@ from memtrails import Memory
 from memtrails.add import add_path
 from memtrails.cli import main
 from memtrails.importers import detect
+from memtrails.importers import plan as planner
 
 
 def _removed(path: Path) -> None:
@@ -60,7 +61,7 @@ def _after_planning(
     monkeypatch: pytest.MonkeyPatch, last: Path, change: Callable[[], None]
 ) -> None:
     """Make ``change`` happen once every input is planned (the last one is ``last``)."""
-    real = detect.plan
+    real = planner.plan
 
     def plan(path: str, **kwargs: Any) -> list[detect.Part]:
         parts = real(path, **kwargs)
@@ -68,7 +69,7 @@ def _after_planning(
             change()
         return parts
 
-    monkeypatch.setattr(detect, "plan", plan)
+    monkeypatch.setattr(planner, "plan", plan)  # the planner of ``add``'s inputs
 
 
 @pytest.mark.parametrize(

@@ -153,3 +153,16 @@ def test_many_inputs_of_no_kind_fail_in_one_short_line(tmp_path: Path) -> None:
     (line,) = err.strip().splitlines()
     assert code == 1 and "blob0.bin" in line and "blob1.bin" in line
     assert "blob299.bin" not in line and len(line) < 3000
+
+
+def test_a_git_path_among_inputs_none_can_read_is_named_as_given(tmp_path: Path) -> None:
+    # The service named it so; `add` named it "git:" and its resolved path, as no other
+    # input of the line is named.
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(b"\x00\x01\x02" * 10)
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    code, _, err = run("add", str(blob), "--git", str(plain), "--home", str(tmp_path / "home"))
+    (line,) = err.strip().splitlines()
+    assert code == 1 and line.endswith(f"(and 1 more: {plain}: not a git repository)"), line
+    assert not (tmp_path / "home").exists()

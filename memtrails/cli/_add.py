@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,7 +13,7 @@ from .._exceptions import SourceError
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..pipeline.progress import overall_bar, progress_bar
-from ..records import KEPT_ERRORS, ImportReport, MemoryRecord, RecordError
+from ..records import KEPT_ERRORS, ImportReport
 
 if TYPE_CHECKING:
     from ..importers.detect import Part
@@ -32,7 +31,7 @@ from ._options import (
     open_memory,
 )
 from ._repeats import new_errors
-from ._single import git_hint, note_of, single_note
+from ._single import git_hint, single_note
 from ._totals import commit_total, part_count
 from ._vanished import typed_stdin
 
@@ -124,8 +123,9 @@ async def add(
 
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
-    from ..add import add_git, add_path, unread_part, unread_repo
-    from ..importers.detect import close_parts, plan
+    from ..add import add_git, add_path, unread_part
+    from ..importers.detect import close_parts
+    from ..importers.plan import plan_inputs
     from ..importers.registry import importer
 
     if not paths and not git_repos:
@@ -149,47 +149,15 @@ async def add(
         )
     if routed is not None:  # a service holds the folder: it ran the import
         return _show(routed, as_json, quiet, home or default_home())
-    plans: list[list[Part]] = []
-    notes: list[MemoryRecord] = []  # lone text files that are no archive: one note each
-    unread: list[tuple[Path, SourceError]] = []  # inputs of no kind (or missing): one error each
-    no_repos: list[tuple[Path, SourceError]] = []  # --git paths that are no repository
     git_hint(paths, git_repos)
-    seen: set[tuple[str, str]] = set()  # a part given twice (or in a folder given) is read once
-    try:
-        for path in paths:  # fail before opening the memory
-            try:
-                found = plan(str(path), kind=kind, name=name)
-                again = [p for p in found if (p.source, p.kind) in seen]
-                close_parts(again)
-                if kept := [p for p in found if p not in again]:
-                    plans.append(kept)
-                    seen.update((p.source, p.kind) for p in kept)
-            except SourceError as exc:
-                note = note_of(path) if kind is None else None
-                if note is None:
-                    unread.append((path, exc))
-                else:
-                    notes.append(note)
-        repos: list[Path] = []
-        for repo in git_repos:  # not a repository: one error, as an input of no kind is
-            try:
-                git_source(repo)
-                repos.append(repo)
-            except SourceError as exc:
-                no_repos.append((repo, exc))
-        git_repos = tuple(repos)
-        if (unread or no_repos) and not (plans or notes or git_repos or gone):
-            # nothing else to do: fail before opening the memory
-            raise _nothing_to_read(unread + no_repos)
-    except BaseException:
-        for planned in plans:
-            close_parts(planned)
-        raise
+    planned = plan_inputs(paths, git_repos, kind=kind, name=name)  # fail before opening
+    if not gone and (failure := planned.failure()) is not None:  # nothing else to do
+        raise failure
+    plans, notes = planned.parts, planned.notes
+    git_repos = tuple(repo for repo, _ in planned.repos)
     total = ImportReport()
-    for path, failure in unread:  # the other inputs go on; the report counts and names these
-        total.add_error(_unread(path, failure, name))
-    for repo, failure in no_repos:
-        total.add_error(unread_repo(repo, failure))
+    for error in planned.errors(name):  # the other inputs go on; the report names these
+        total.add_error(error)
 
     show = not (as_json or quiet)
     opened: list[Any] = []  # the memory, once open: its saved positions size the counts
@@ -215,12 +183,12 @@ async def add(
                 total.removed += await forget_vanished(memory, gone, name)
                 for note in notes:
                     total.merge(await single_note(memory, note, name, batch=batch, limits=limits))
-                inputs = len(plans) + len(notes) + len(git_repos) + len(unread)
-                for planned in plans:
+                inputs = len(plans) + len(notes) + len(git_repos) + len(planned.unread)
+                for parts in plans:
                     try:
                         report = await add_path(
                             memory,
-                            planned,
+                            parts,
                             full=full,
                             prune=prune,
                             batch=batch,
@@ -231,7 +199,7 @@ async def add(
                         # One input of several that cannot be read (gone since it was
                         # planned, a kind that finds nothing in it): its error, the others
                         # are read. An add of one input fails with it, as before it opened.
-                        failed = unread_part(planned[0], exc, memory.path) if inputs > 1 else None
+                        failed = unread_part(parts[0], exc, memory.path) if inputs > 1 else None
                         if failed is None:
                             raise
                         report = failed
@@ -259,38 +227,9 @@ async def add(
                     total.merge(report)
                     finished(report)
     finally:
-        for planned in plans:
-            close_parts(planned)
+        for parts in plans:
+            close_parts(list(parts))
     _show(total, as_json, quiet, home or default_home())
-
-
-_NAMED = 5  # inputs an add that can read none of them names
-
-
-def _nothing_to_read(unread: list[tuple[Path, SourceError]]) -> SourceError:
-    """The one error of an ``add`` whose every input is of no kind, in one line: the first
-    input's whole, the next few in short (what each is), and how many more there were."""
-    if len(unread) == 1:
-        return unread[0][1]
-    first = unread[0][1]
-    shown = [f"{exc.source}: {exc.reason.split('; ', 1)[0]}" for _, exc in unread[1:_NAMED]]
-    if len(unread) > _NAMED:
-        shown.append(f"{len(unread) - _NAMED} more")
-    return SourceError(
-        first.source, f"{first.reason} (and {len(unread) - 1} more: {'; '.join(shown)})"
-    )
-
-
-def _unread(path: Path, exc: SourceError, name: str | None) -> RecordError:
-    """The error record of an input that ``add`` cannot read, its source named as a read
-    of it would have been (``--name``, else its resolved path)."""
-    from ..importers._shared import default_source
-
-    try:
-        source = name or default_source(str(path))
-    except (OSError, RuntimeError):  # a link that loops cannot be resolved
-        source = os.path.abspath(path)
-    return RecordError(source, str(path), exc.reason)
 
 
 def _show(report: ImportReport, as_json: bool, quiet: bool, home: Path) -> None:

@@ -14,15 +14,14 @@ from pathlib import Path
 from typing import Any
 
 from .._exceptions import SourceError
-from ..add import add_git, add_path, unread_repo
-from ..importers._shared import default_source
-from ..importers.detect import Part, close_parts, plan
-from ..importers.files.lone import note_of
+from ..add import add_git, add_path
+from ..importers.detect import Part
+from ..importers.plan import plan_inputs
 from ..importers.registry import importer
 from ..ingest import ProgressCallback
 from ..limits import Limits
 from ..memory import Memory
-from ..records import ImportReport, MemoryRecord, RecordError
+from ..records import ImportReport, RecordError
 from ._paths import PathRefused, looked_up, refused_text
 from .client import ERROR_KEY
 from .jobs import Job, Runner
@@ -32,7 +31,6 @@ __all__ = ["MAX_LINE", "ImportRequest", "body_records", "plan_import"]
 MAX_LINE = 16 << 20
 """Longest JSON Lines line the ingest endpoint accepts (bytes); a longer one is skipped."""
 _NAMED = 10  # paths named in an import's title
-_SHOWN = 5  # inputs named by the error of an import that can read none of them
 
 
 @dataclass(slots=True)
@@ -103,81 +101,6 @@ def _checked(
     return [p for p in seen.values() if p not in bad], refused
 
 
-def _planned(
-    paths: list[str], kind: str | None, name: str | None
-) -> tuple[list[Part], list[MemoryRecord], list[tuple[str, ValueError | SourceError]]]:
-    """Plan each path (blocking); return the parts, the lone text files of no kind (one
-    note each, as ``memtrails add`` reads them), and the paths of no kind memtrails reads
-    (or missing, or that ``kind`` cannot read) with why.
-
-    A part planned twice (an archive given, and the folder holding it, whose plan reads it
-    as a part of its own) is read once.
-    """
-    parts: list[Part] = []
-    notes: list[MemoryRecord] = []
-    planned: set[tuple[str, str]] = set()
-    unread: list[tuple[str, ValueError | SourceError]] = []
-    try:
-        for path in paths:
-            try:
-                found = plan(path, kind=kind, name=name)
-            except SourceError as exc:
-                note = note_of(Path(path)) if kind is None else None
-                if note is None:
-                    unread.append((path, exc))
-                else:
-                    notes.append(note)
-                continue
-            for part in found:
-                if (part.source, part.kind) in planned:
-                    close_parts([part])
-                    continue
-                planned.add((part.source, part.kind))
-                parts.append(part)
-    except BaseException:
-        close_parts(parts)
-        raise
-    return parts, notes, unread
-
-
-def _unread_error(path: str, exc: ValueError | SourceError, name: str | None) -> RecordError:
-    """The error record of an input the import cannot read, as ``memtrails add`` makes it:
-    its source the name a read would have given it, where the path given, reason why."""
-    try:
-        source = name or default_source(path)
-    except (OSError, RuntimeError, ValueError):  # a link that loops cannot be resolved
-        source = os.path.abspath(path)
-    return RecordError(source, path, _why(path, exc))
-
-
-def _nothing_to_read(unread: list[tuple[str, ValueError | SourceError]]) -> Exception:
-    """The one error of an import none of whose inputs can be read: the first input's
-    whole, the next few in short, and how many more there were."""
-    if len(unread) == 1:
-        return unread[0][1]
-    first = str(unread[0][1])
-    shown = [f"{path}: {_short(path, exc)}" for path, exc in unread[1:_SHOWN]]
-    if len(unread) > _SHOWN:
-        shown.append(f"{len(unread) - _SHOWN} more")
-    return ValueError(f"{first} (and {len(unread) - 1} more: {'; '.join(shown)})")
-
-
-def _why(path: str, exc: ValueError | SourceError) -> str:
-    """Return why ``path`` cannot be read, without the path the message starts with."""
-    if isinstance(exc, SourceError):
-        return exc.reason
-    why = str(exc)
-    for prefix in (f"path {path!r} ", f"{path}: ", f"{path} "):
-        if why.startswith(prefix):
-            return why[len(prefix) :]
-    return why
-
-
-def _short(path: str, exc: ValueError | SourceError) -> str:
-    why = _why(path, exc).split("; ", 1)[0]
-    return why if isinstance(exc, SourceError) else why.split(": ", 1)[0]
-
-
 async def plan_import(
     memory: Memory, request: ImportRequest
 ) -> tuple[str, tuple[str, ...], Runner]:
@@ -190,12 +113,12 @@ async def plan_import(
 
     Raises:
         SourceError: no path and no repository can be read (the first one's error, naming
-            the others). A ``git`` path that is no repository is one error, as a path is.
+            the others; a ValueError where the first is a path refused here). A ``git``
+            path that is no repository is one error, as a path is
+            (:func:`memtrails.importers.plan.plan_inputs` plans them as ``memtrails add``).
         ValueError: the request is inconsistent (``name`` for several paths, a relative
             path).
     """
-    from ..importers.git import git_source
-
     if not request.paths and not request.git:
         raise ValueError("give at least one path or git repository")
     if request.name is not None and len(request.paths) != 1:
@@ -210,30 +133,20 @@ async def plan_import(
                 "input goes through the ingest endpoint)"
             )
     # One worker thread for all of them: a body of 30,000 paths is not 30,000 thread hops.
-    paths, unread = await asyncio.to_thread(_checked, request.paths, memory.path)
-    parts, notes, no_kind = await asyncio.to_thread(_planned, paths, request.kind, request.name)
-    unread += no_kind
-    repos: list[Path] = []
-    git_sources: list[str] = []
-    no_repos: list[tuple[str, SourceError]] = []  # one error each, as a path's
-    try:
-        for given in request.git:
-            try:
-                git_sources.append(await asyncio.to_thread(git_source, Path(given)))
-                repos.append(Path(given))
-            except SourceError as exc:
-                no_repos.append((given, exc))
-        if (unread or no_repos) and not parts and not notes and not repos:
-            raise _nothing_to_read([*unread, *no_repos])  # nothing else to do: the request fails
-    except BaseException:
-        close_parts(parts)
-        raise
-    errors = [_unread_error(path, exc, request.name) for path, exc in unread]
-    errors += [unread_repo(given, exc) for given, exc in no_repos]
-    # add_path closes the parts when it has read them.
+    paths, refused = await asyncio.to_thread(_checked, request.paths, memory.path)
+    planned = await asyncio.to_thread(
+        plan_inputs, paths, request.git, kind=request.kind, name=request.name, refused=refused
+    )
+    if (failure := planned.failure()) is not None:  # nothing else to do: the request fails
+        raise failure
+    errors = planned.errors(request.name)
+    parts = [part for path_parts in planned.parts for part in path_parts]  # add_path closes
+    notes = planned.notes
+    repos = [repo for repo, _ in planned.repos]
     note_sources = [request.name or note.source for note in notes]
+    git_sources = [source for _, source in planned.repos]
     sources = tuple(dict.fromkeys([p.source for p in parts] + note_sources + git_sources))
-    failed = {path for path, _ in unread}
+    failed = {path for path, _ in planned.unread}
     named = [*(p for p in paths if p not in failed), *(f"git {r}" for r in repos)]
     what = ", ".join(named[:_NAMED])
     if len(named) > _NAMED:  # the job's title, listed with every job: not a megabyte of paths
