@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ __all__ = [
     "ChangedLine",
     "DamagedLine",
     "check_line",
+    "cut_tail_note",
     "damaged_notes",
     "line_uid",
     "readable_entries",
@@ -165,3 +167,60 @@ def damaged_notes(path: Path, damaged: list[DamagedLine]) -> list[str]:
     if len(damaged) > _SHOWN:
         notes.append(f"{path.name}: {len(damaged) - _SHOWN} more damaged lines are left out")
     return notes
+
+
+def _lost_rows(table: Path, offset: int) -> dict[str, int]:
+    """Count, by source, the records ``table`` (table.sqlite, as the last run left it) has
+    at log offsets from ``offset`` on: the records a cut tail took with it."""
+    if not table.is_file():
+        return {}
+    try:
+        db = sqlite3.connect(f"file:{table}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return {}
+    try:
+        rows = db.execute(
+            "SELECT s.name, count(*) FROM records r JOIN sources s ON r.source = s.id "
+            "WHERE r.offset >= ? GROUP BY s.name ORDER BY s.name",
+            (offset,),
+        ).fetchall()
+    except sqlite3.Error:  # unreadable, or another version's: the rebuild says so
+        return {}
+    finally:
+        db.close()
+    return {str(name): int(count) for name, count in rows}
+
+
+def cut_tail_note(log: RecordLog, dropped: int, table: Path) -> str:
+    """Say what cutting ``dropped`` bytes off the end of ``log`` (now cut) was, in plain words.
+
+    An unfinished last line is a write a crash interrupted, never reported added. A run of
+    NUL bytes (``log.zeroed``) is the end of the file a crash left zeroed: the filesystem
+    had made the file longer but not written its last block. What the table held there was
+    reported added on a system whose disk did not keep what it was told to (a drive's
+    cache, a virtual machine's disk): those records are named by source, to add again.
+    """
+    name = log.path.name
+    if not log.zeroed:
+        return (
+            f"{name}: cut an unfinished last line ({dropped} bytes; a write interrupted "
+            "before it was reported added)"
+        )
+    torn = dropped - log.zeroed
+    said = (
+        f"{name}: its last {log.zeroed} bytes were NUL bytes, not records (a crash left the "
+        "end of the file zeroed before the disk had written it); they were cut off"
+        + (f", with the unfinished line before them ({torn} bytes)" if torn else "")
+        + f"; the {log.size} bytes before them are whole and kept"
+    )
+    lost = _lost_rows(table, log.size)
+    if lost:
+        count = sum(lost.values())
+        sources = ", ".join(f"{source!r} ({n})" for source, n in list(lost.items())[:5])
+        more = f" and {len(lost) - 5} more" if len(lost) > 5 else ""
+        said += (
+            f". {count} record{'s' if count != 1 else ''} added before the crash {'were' if count != 1 else 'was'} "
+            f"in the zeroed bytes and {'are' if count != 1 else 'is'} lost from the log, of the sources "
+            f"{sources}{more}: add those sources again to get them back"
+        )
+    return said

@@ -15,12 +15,18 @@ from typing import Any
 from .._exceptions import FolderFormatError
 from ..portable import js_stringify
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "TAIL_BYTES",
     "LogEntry",
     "RecordLog",
     "holds_memory_records",
     "record_line",
+    "sync_file",
     "tombstone_line",
 ]
 
@@ -107,6 +113,34 @@ def _entry(line: bytes, offset: int) -> LogEntry:
     return LogEntry(offset, obj["uid"], str(obj["fp"]), str(obj.get("source") or ""))
 
 
+def sync_file(fd: int) -> None:
+    """Make what was written to ``fd`` durable: ``fsync``, and on macOS ``F_FULLFSYNC``
+    (its ``fsync`` leaves the data in the drive's cache, where a power cut loses it, and
+    the file's end then reads as NUL bytes)."""
+    full = getattr(fcntl, "F_FULLFSYNC", None) if fcntl is not None else None
+    if full is not None:
+        try:
+            fcntl.fcntl(fd, full)
+            return
+        except OSError:  # a filesystem that does not take it (a network one): fsync
+            pass
+    os.fsync(fd)
+
+
+def _sync_folder(path: Path) -> None:
+    """Make a new file's name in its folder durable (on POSIX; Windows has no such call)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -122,33 +156,52 @@ class RecordLog:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        created = not path.exists()
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+        if created:  # else a crash may lose the file's name, and every record with it
+            _sync_folder(path.parent)
         self.size = os.fstat(self._fd).st_size
+        # NUL bytes the last repair() found at the log's end (a zeroed tail), cut with it.
+        self.zeroed = 0
+
+    def _zeroed_from(self) -> int:
+        """Return where the run of NUL bytes the log ends with starts (its size: none)."""
+        end = self.size
+        while end > 0:
+            start = max(0, end - (1 << 16))
+            chunk = os.pread(self._fd, end - start, start)
+            kept = chunk.rstrip(b"\0")
+            if kept:
+                return start + len(kept)
+            end = start
+        return 0
 
     def repair(self) -> int:
         """Cut a torn last line (a write interrupted by a crash); return the bytes dropped.
 
         A torn line was never fsynced as a whole, so its record was never reported added.
+        A run of NUL bytes at the end (a crash on a filesystem that had made the file
+        longer but not yet written its last block: ext4, XFS, APFS) is cut too, with the
+        line it cut short; ``zeroed`` says how many there were.
         """
+        self.zeroed = 0
         if self.size == 0:
             return 0
-        tail_len = min(self.size, 1 << 16)
-        end = self.size
-        while True:
-            start = max(0, end - tail_len)
+        end = self._zeroed_from()
+        self.zeroed = self.size - end
+        keep = 0  # after the last newline before the NUL bytes, if any
+        while end > 0:
+            start = max(0, end - (1 << 16))
             chunk = os.pread(self._fd, end - start, start)
             nl = chunk.rfind(b"\n")
             if nl >= 0:
                 keep = start + nl + 1
                 break
-            if start == 0:
-                keep = 0
-                break
             end = start
         dropped = self.size - keep
         if dropped:
             os.ftruncate(self._fd, keep)
-            os.fsync(self._fd)
+            sync_file(self._fd)
             self.size = keep
         return dropped
 
@@ -162,7 +215,7 @@ class RecordLog:
         data = b"".join(lines)
         try:
             _write_all(self._fd, data)
-            os.fsync(self._fd)
+            sync_file(self._fd)
         except BaseException:
             # A part of the lines may be in the file (a full disk, a failed fsync): cut it,
             # or the next append would land after a torn line. Nothing here was reported.

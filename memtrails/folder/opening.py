@@ -14,7 +14,7 @@ from .._exceptions import FolderAccessError, FolderFormatError
 from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
-from .damaged import damaged_notes
+from .damaged import cut_tail_note, damaged_notes
 from .idf import IdfCache
 from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
@@ -35,7 +35,7 @@ from .modes import tighten, tighten_on_open
 from .positions import Positions
 from .ranking import reads_across
 from .reorder import PieceCache
-from .table import Table
+from .table import TABLE_FILE, Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
 __all__ = ["Folder", "open_folder", "public_url", "save_pieces"]
@@ -240,10 +240,7 @@ async def _open_folder(
         log = await asyncio.to_thread(RecordLog, path / "records.jsonl")
         dropped = await asyncio.to_thread(cut_torn_line, log)
         if dropped:
-            repairs.append(
-                f"records.jsonl: cut an unfinished last line ({dropped} bytes; a write "
-                "interrupted before it was reported added)"
-            )
+            repairs.append(await asyncio.to_thread(cut_tail_note, log, dropped, path / TABLE_FILE))
         opened, rebuilt = await asyncio.to_thread(open_table, path, log)
         table = opened
         if rebuilt:
