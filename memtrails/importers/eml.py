@@ -147,6 +147,14 @@ def _read_eml(
     # A message not read may still be there (a folder not listed, a file that refused
     # reading): then the run is not complete, and a prune forgets nothing.
     unsure = bool(unlisted)
+    if len(files) > 1:  # threads that do not depend on the order the files are read in
+        for _, file in files:
+            try:
+                head = message_file(file)
+            except OSError:
+                continue  # said when it is read
+            if isinstance(head, bytes):
+                book.plan(strip_unixfrom(head))
     for rel, file in files:
         try:
             raw = message_file(file)

@@ -164,11 +164,36 @@ def _note_known(book: MailBook, known: Mapping[str, Any], listed: set[str]) -> N
         if entry is None or len(entry) < 5 or not isinstance(entry[3], str):
             continue
         if len(entry) == 6 and isinstance(entry[5], str) and entry[5]:
-            book.thread(entry[3], [], entry[5])
+            book.known(entry[3], entry[5])
         try:
             book.note(entry[3], str(entry[4]))
         except ValueError:  # not hex: a position from elsewhere; the mail is read anew
             continue
+
+
+def _stamp(sub: str, flags: str) -> tuple[list[str], str]:
+    """Return a message's tags (its flags as words, ``new`` in ``new/``) and them as saved."""
+    tags = sorted(
+        {FLAG_TAGS[f] for f in flags if f in FLAG_TAGS} | ({"new"} if sub == "new" else set())
+    )
+    return tags, ",".join(tags)
+
+
+def _plan(book: MailBook, listing: _Listing, known: Mapping[str, Any]) -> None:
+    """Show ``book`` the headers of every message this run reads, before it reads them, so
+    that a reply's thread does not depend on which of its folder's files comes first
+    (``new/`` is read before ``cur/``, where its parent often is)."""
+    for label, sub, name, path in listing.messages:
+        unique, flags = _split_name(name)
+        before = _known_entry(known.get(f"{label}\x00{unique}"))
+        if before is not None and before[1] == _stamp(sub, flags)[1]:
+            continue  # not read again: its thread is known
+        try:
+            raw = message_file(path)
+        except OSError:
+            continue  # the reading pass says why
+        if isinstance(raw, bytes):
+            book.plan(raw)
 
 
 def _read(
@@ -198,13 +223,11 @@ def _read(
     # "the same id and other content", and the mail was lost.
     book = MailBook()
     _note_known(book, known, {f"{m[0]}\x00{_split_name(m[2])[0]}" for m in listing.messages})
+    _plan(book, listing, known)
     for label, sub, name, path in listing.messages:
         unique, flags = _split_name(name)
-        tags = sorted(
-            {FLAG_TAGS[f] for f in flags if f in FLAG_TAGS} | ({"new"} if sub == "new" else set())
-        )
+        tags, stamp = _stamp(sub, flags)
         key = f"{label}\x00{unique}"
-        stamp = ",".join(tags)
         rel = path.relative_to(root).as_posix()
         before = _known_entry(known.get(key))
         if before is not None and before[1] == stamp:
@@ -304,10 +327,12 @@ async def from_maildir(
     record is updated). The whole tree is listed every run, so the run is complete and a
     prune forgets messages that were deleted.
 
-    Threads are found as in an mbox (:class:`~memtrails.importers.mail.MailBook`): a reply
-    joins the thread of any message it names in ``References`` or ``In-Reply-To`` that the
-    run has met, so one naming only its parent joins its parent's thread. The position keeps
-    each message's thread, so a reply that arrives after its parent was read joins it too.
+    Threads are found as in an mbox (:class:`~memtrails.importers.mail.MailBook`): every
+    message's headers are read first, so a reply joins the thread of the messages it names
+    in ``References`` or ``In-Reply-To`` whatever the order files are read in (``new/``
+    before ``cur/``); one naming only its parent joins its parent's thread. The position
+    keeps each message's thread, so a reply that arrives after its parent was read joins it
+    too.
 
     A folder that cannot be listed, or a file that cannot be read (a symlink loop, no
     permission), is a :class:`~memtrails.records.RecordError` naming it, and the rest is

@@ -17,6 +17,7 @@ __all__ = [
     "GivenBack",
     "continues_body",
     "cr_only",
+    "is_loose_separator",
     "is_separator",
     "lines_of",
     "looks_like_mbox",
@@ -28,19 +29,32 @@ __all__ = [
 
 LINE_LIMIT = 1 << 20  # read at most 1 MiB per readline: a newline-free file stays bounded
 
-_DAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
-_MON = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+# Names as any case writes them, whole or cut to three letters ("MON", "Monday", "Sept.").
+_DAY = rb"(?i:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6}\.?)"
+_MON = rb"(?i:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}\.?)"
 _ZONE = rb"(?:[A-Z]{1,5}|[+-]\d{4})"
+# A year as clocks gone wrong write it too: two digits, or five ("10000", a Y10K bug).
+_YEAR = rb"\d{2,6}"
 _ASCTIME = (
     rb"(?:" + _DAY + rb",?\s+)?" + _MON + rb"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
-    rb"(?:\s+" + _ZONE + rb")?\s+\d{4}"
+    rb"(?:\s+" + _ZONE + rb")?\s+" + _YEAR
 )
-_RFC2822 = rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+\d{4}\s+\d{1,2}:\d\d(?::\d\d)?"
+_RFC2822 = (
+    rb"(?:" + _DAY + rb",?\s+)?\d{1,2}\s+" + _MON + rb"\s+" + _YEAR + rb"\s+\d{1,2}:\d\d(?::\d\d)?"
+)
+# Mailman's ctime in the list's language (its i18n.ctime): day and month names translated
+# ("Вт Апр  1 12:21:37 MSK 2003", "火 4月  1 ..."), any word each but a number.
+_WORD = rb"(?!\d+\s)\S{1,24}"
+_LOCAL = (
+    rb"(?:" + _WORD + rb",?\s+)?" + _WORD + rb"\s+\d{1,2}\s+\d{1,2}:\d\d(?::\d\d)?"
+    rb"(?:\s+\S{1,8})?\s+\d{4}"
+)
 _SEPARATOR = re.compile(
     rb"From (?:"
     # pipermail hides the sender as "user WORD host", WORD in the archive's language
-    # (" at ", " em ", " en ", " bei ", " chez ", " à " in its charset): any one word
-    rb"\S*(?: [^\s@]{1,24} \S+)?\s+(?P<date>" + _ASCTIME + rb"|" + _RFC2822 + rb")(?:\s.*)?"
+    # (" at ", " em ", " en ", " bei ", " chez ", " à ", " @ " in its charset): any one word
+    rb"\S*(?: (?:[^\s@]{1,24}|@) \S+)?\s+"
+    rb"(?:(?P<date>" + _ASCTIME + rb"|" + _RFC2822 + rb")|" + _LOCAL + rb")(?:\s.*)?"
     rb"|-?[ \t]*"
     rb"|[^\s@]*@\S+[ \t]*"
     rb")\r?\n?",
@@ -64,6 +78,28 @@ def is_separator(line: bytes) -> bool:
     return _SEPARATOR.fullmatch(line) is not None
 
 
+# A "From " line with a time on it that no rule above reads ("From x 2024-01-01 10:00:00",
+# "From "Jo Doe"@x Mon Jan 1 10:00:00 2024", a date in another order or language).
+_LOOSE = re.compile(rb"From \S[^\n]{0,400}?\b\d{1,2}:\d\d\b[^\n]{0,400}\r?\n?")
+# The headers a stored mail starts with (a body line "Note: ..." is not one of them).
+_MAIL_HEADER = re.compile(
+    rb"(?i:return-path|received|from|date|subject|to|cc|message-id|delivered-to|envelope-to"
+    rb"|sender|reply-to|mime-version|content-type|status|references|in-reply-to|x-[\w-]+)"
+    rb"[ \t]*:"
+)
+
+
+def is_loose_separator(line: bytes, following: bytes) -> bool:
+    """Tell whether a ``From `` line with a time on it that :func:`is_separator` does not
+    take starts a message, where it stands after a blank line (or first): ``following``,
+    the line after it, is a mail header (``Received:``, ``From:``, ``X-...:``).
+
+    So an odd separator (a date in another shape, a quoted sender with a space) starts its
+    mail instead of the mail joining the text of the one before.
+    """
+    return _LOOSE.fullmatch(line) is not None and _MAIL_HEADER.match(following) is not None
+
+
 _BOM = b"\xef\xbb\xbf"
 _BLANK_LINES = re.compile(rb"(?:[ \t]*(?:\r\n|\n|\r))*")
 
@@ -71,17 +107,20 @@ _BLANK_LINES = re.compile(rb"(?:[ \t]*(?:\r\n|\n|\r))*")
 def looks_like_mbox(head: bytes) -> bool:
     """Tell from a file's first bytes whether it is an mbox, as the reader splits one.
 
-    Its first line that is not blank, after a UTF-8 BOM, is a separator; blank lines before
-    it (LF, CRLF, or CR alone when the head has no LF) are passed over, as the reader passes
-    over them.
+    Its first line that is not blank, after a UTF-8 BOM, is a separator (by shape, or a
+    ``From `` line with a time that a mail header follows); blank lines before it (LF, CRLF,
+    or CR alone when the head has no LF) are passed over, as the reader passes over them.
     """
     text = head.removeprefix(_BOM)
     if cr_only(text):
         text = text.replace(b"\r", b"\n")
     start = _BLANK_LINES.match(text)
     at = start.end() if start is not None else 0
-    first = text[at:].split(b"\n", 1)[0] + b"\n"
-    return first.startswith(b"From ") and is_separator(first)
+    first, _, rest = text[at:].partition(b"\n")
+    first += b"\n"
+    if not first.startswith(b"From "):
+        return False
+    return is_separator(first) or is_loose_separator(first, rest.split(b"\n", 1)[0])
 
 
 _HEADER_LINE = re.compile(rb"[ \t]*[!-9;-~]+[ \t]*:")

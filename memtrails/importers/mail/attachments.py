@@ -91,16 +91,18 @@ def _plain(part: Message, name: str | None, ctype: str) -> bool:
     return not ctype.startswith("text/") or name is not None or disposition(part) == "attachment"
 
 
-def _text_section(part: Message, kind: str, entry: dict[str, Any], room: int) -> str | None:
+def _text_section(
+    data: bytes, declared: str | None, kind: str, entry: dict[str, Any], room: int
+) -> str | None:
     """Return the text of a small text attachment (an invitation, a card, a table, a text
     file), noting its length or why it was left out in ``entry``; None when it gives none."""
     if room <= 0:
         entry["error"] = f"left out: the mail's attachments gave {_MAX_TEXT} characters already"
         return None
     if kind == "plain":
-        got = plain_text(payload(part), charset(part), room)
+        got = plain_text(data, declared, room)
     else:
-        got = attached_text(payload(part), kind, charset(part))
+        got = attached_text(data, kind, declared)
     if got is None:
         entry["error"] = "binary data, not text"
         return None
@@ -114,6 +116,7 @@ def read_attachments(
     attachments: list[dict[str, Any]],
     reader: DocumentReader | None,
     hint: str | None = None,
+    files: list[tuple[dict[str, Any], bytes]] | None = None,
 ) -> str:
     """Extract the text of each document and small text file attached to ``msg``; return it as
     sections.
@@ -127,12 +130,15 @@ def read_attachments(
     report) its first lines (:mod:`.attach_plain`); binary data is only named. These small
     texts share :data:`_MAX_TEXT` characters a mail. A text the mail already holds (the same
     invitation inline and attached) is given once. ``hint`` is the mail's charset, as the
-    walk that made ``attachments`` read 8-bit file names in it. ``reader`` is
+    walk that made ``attachments`` read 8-bit file names in it; ``files`` are the files the
+    walk lifted out of the mail's text (uuencoded), each with its entry of ``attachments``
+    and its bytes, read as attached files of their name are. ``reader`` is
     used if given; else one is started for this message only when it has a document, and
     closed before returning.
     """
-    found: list[tuple[Message, str, str, str | None, str, dict[str, Any] | None]] = []
-    pool = list(attachments)
+    found: list[tuple[Message | bytes, str, str, str | None, str, dict[str, Any] | None]] = []
+    lifted = {id(entry) for entry, _ in files or ()}
+    pool = [a for a in attachments if id(a) not in lifted]
     for part in _leaves(msg):
         ctype = content_type(part)
         name = filename(part, hint or charset(part))
@@ -153,6 +159,15 @@ def read_attachments(
         if suffix is not None:
             shown = _CONTROLS.sub(" ", name or f"attachment{suffix}")
             found.append((part, shown, suffix, name, ctype, None))
+    for entry, data in files or ():  # uuencoded in the text: read as a file of its name is
+        name, ctype = entry.get("name"), str(entry.get("type") or "")
+        suffix = _suffix(name, ctype)
+        kind = text_kind(name, _UNTYPED_AS.get(ctype, ctype))
+        if kind is None and suffix is None and ctype not in _DOCUMENT_TEXT:
+            kind = "plain" if is_plain_text(name, ctype) else None
+        how = kind or suffix
+        if how is not None:
+            found.append((data, _CONTROLS.sub(" ", name or "attachment"), how, name, ctype, entry))
     if not found:
         return ""
     own = reader is None and any(how.startswith(".") for _, _, how, *_ in found)
@@ -160,18 +175,20 @@ def read_attachments(
     said: set[str] = set()
     room = _MAX_TEXT
     try:
-        unmatched = list(attachments)
-        for part, shown, how, name, ctype, taken in found:
-            if taken is not None:  # a small text file
-                text = _text_section(part, how, taken, room)
+        unmatched = [a for a in attachments if id(a) not in lifted]
+        for held, shown, how, name, ctype, taken in found:
+            data = payload(held) if isinstance(held, Message) else held
+            if not how.startswith("."):  # a small text file
+                assert taken is not None
+                declared = charset(held) if isinstance(held, Message) else hint
+                text = _text_section(data, declared, how, taken, room)
                 if text is not None and text not in said:
                     said.add(text)
                     room -= len(text)
                     sections.append(f"{ATTACHMENT_HEADING}{shown}]\n\n{text}")
                 continue
-            entry = _entry(unmatched, name, ctype)
+            entry = taken if taken is not None else _entry(unmatched, name, ctype)
             reader = reader or DocumentReader()
-            data = payload(part)
             got: Any = (
                 f"larger than {_MAX_BYTES} bytes" if len(data) > _MAX_BYTES else None
             ) or reader.read(data, how)

@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from ...records import MemoryRecord
+from .threads import ThreadPlan, raw_named_ids
 
 __all__ = ["MailBook", "core_digest"]
 
@@ -98,8 +99,11 @@ class MailBook:
     into the first; a later one that says something else gets ``<Message-ID>#<12 hex>`` (the
     start of its own ``core_digest``), so it depends on the mail, not on where it is.
     ``thread`` joins a mail to the thread of any message it refers to that the pass has met
-    (JWZ threading over References and In-Reply-To, as far as the pass has read).
-    Memory: about 60 bytes per mail, plus each thread's name once.
+    (JWZ threading over References and In-Reply-To, as far as the pass has read). A pass
+    that first shows the book every mail's headers (``plan``) gets threads that do not
+    depend on the reading order: a reply read before its parent (a Maildir's ``new/``
+    before ``cur/``, an mbox in reverse order) joins the thread its parent is in.
+    Memory: about 60 bytes per mail, plus each thread's name once (a plan: 100 more).
 
     A pass that resumes where the last one stopped reads its last mail again without what
     came before it: ``pin`` hands over what that mail became (``last``), so it becomes the
@@ -110,6 +114,8 @@ class MailBook:
         self._digests: dict[bytes, list[bytes]] = {}  # id key -> core digests met under it
         self._threads: dict[bytes, str] = {}  # message id key -> its thread
         self._pins: dict[str, str | None] = {}  # Message-ID -> the id it had (None: a copy)
+        self._known: dict[bytes, str] = {}  # message id key -> the thread an earlier run gave
+        self._plan: ThreadPlan | None = None
         self.duplicates = 0
         #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
         self.last: list[str | None] | None = None
@@ -121,7 +127,20 @@ class MailBook:
         plain, placed, thread = last
         self._pins[plain] = placed if isinstance(placed, str) else None
         if isinstance(thread, str) and thread:
-            self._threads.setdefault(_key(plain), thread)
+            self.known(plain, thread)
+
+    def known(self, plain: str, thread: str) -> None:
+        """Note that an earlier run put the message ``plain`` in ``thread``: a mail in it,
+        or a reply to it, gets that thread."""
+        self._known.setdefault(_key(plain), thread)
+        self._threads.setdefault(_key(plain), thread)
+
+    def plan(self, raw: bytes) -> None:
+        """Note the thread headers of a mail the pass will read (before it reads any)."""
+        found = raw_named_ids(raw)
+        if found is not None:
+            self._plan = self._plan or ThreadPlan()
+            self._plan.add(*found)
 
     def thread(self, own: str, refs: list[str], fallback: str) -> str:
         """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.
@@ -129,9 +148,16 @@ class MailBook:
         The thread is that of the oldest referred message the pass has met or that an
         earlier mail referred to; else ``fallback`` (the oldest reference, or its own id).
         Every id named is then noted as being in that thread, so a later reply that names
-        only one of them (a shortened References, a lone In-Reply-To) joins it.
+        only one of them (a shortened References, a lone In-Reply-To) joins it. Where the
+        pass planned its mails (:meth:`plan`), the thread is the plan's: the root of the
+        mail's parents, whatever the order (:class:`~.threads.ThreadPlan`).
         """
-        found = None
+        found = self._plan.thread(own, refs, self._known) if self._plan is not None else None
+        if found is not None:
+            for ref in (*refs, own):
+                if ref:
+                    self._threads.setdefault(_key(ref), found)
+            return found
         for ref in refs:
             found = self._threads.get(_key(ref))
             if found is not None:

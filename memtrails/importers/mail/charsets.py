@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import encodings.aliases
+import re
 
 __all__ = ["DECODE_ERRORS", "decode_bytes", "guess_charset", "python_codec", "to_bytes"]
 
@@ -127,7 +128,25 @@ def _detect(data: bytes) -> str | None:
         return None
     if best is None or best.encoding.lower().startswith(("utf_16", "utf_32")):
         return None
-    return python_codec(best.encoding)
+    codec = python_codec(best.encoding)
+    return "euc_jp" if codec in _KOREAN and _japanese(sample, str(best)) else codec
+
+
+_KOREAN = {"cp949", "euc_kr"}
+_JAMO = re.compile(r"[\u3131-\u318e]")  # Hangul letters standing alone, not in syllables
+
+
+def _japanese(data: bytes, korean: str) -> bool:
+    """Tell whether text read as Korean is Japanese in EUC-JP: its kana (lead bytes A4 and
+    A5) read as Korean are Hangul letters standing alone, which Korean text seldom has."""
+    wide = sum(1 for c in korean if ord(c) > 0x2000)
+    if not wide or len(_JAMO.findall(korean)) * 5 < wide:
+        return False
+    try:
+        data.decode("euc_jp")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def guess_charset(data: bytes) -> str | None:

@@ -18,6 +18,7 @@ __all__ = [
     "decode_header",
     "decode_raw_header",
     "first_ref",
+    "fix_obsolete_names",
     "msg_id",
     "raw_header",
     "raw_headers",
@@ -268,3 +269,17 @@ def refs(value: str | None) -> list[str]:
     if not found and value.split():
         found = [msg_id(value.split()[0])]
     return [f for f in found if f]
+
+
+_OBS_NAME = re.compile(rb"^([!-9;-~]+)[ \t]+:", re.MULTILINE)
+
+
+def fix_obsolete_names(data: bytes) -> bytes:
+    """Remove RFC 2822 obsolete whitespace before a header's colon (``Subject  : hi``).
+
+    The stdlib parser takes such a line for the start of the body and loses every header.
+    """
+    head, sep, body = data.partition(b"\n\n")
+    if not _OBS_NAME.search(head):
+        return data
+    return _OBS_NAME.sub(rb"\1:", head) + sep + body

@@ -20,10 +20,18 @@ from .attachments import read_attachments
 from .book import MailBook
 from .charsets import guess_charset, python_codec
 from .dates import mail_time
-from .headers import addresses, decode_header, first_ref, msg_id, raw_header, raw_headers, refs
+from .headers import (
+    addresses,
+    decode_header,
+    first_ref,
+    fix_obsolete_names,
+    raw_header,
+    raw_headers,
+)
 from .mime import Collected, parse, walk
 from .parts import charset, content_type
 from .text_budget import text_budget, within_budget
+from .threads import gmail_thread, named_ids
 
 __all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
 
@@ -131,39 +139,6 @@ def _cut_parts(data: bytes) -> tuple[bytes, bool]:
     return data[: at + 1], True
 
 
-_OBS_NAME = re.compile(rb"^([!-9;-~]+)[ \t]+:", re.MULTILINE)
-
-
-def _fix_obsolete_names(data: bytes) -> bytes:
-    """Remove RFC 2822 obsolete whitespace before a header's colon (``Subject  : hi``).
-
-    The stdlib parser takes such a line for the start of the body and loses every header.
-    """
-    head, sep, body = data.partition(b"\n\n")
-    if not _OBS_NAME.search(head):
-        return data
-    return _OBS_NAME.sub(rb"\1:", head) + sep + body
-
-
-#: References ids a mail's thread is looked up by: the first (the root) and the last ones
-#: (the parents), as RFC 5322 3.6.4 says a long list is shortened. The book notes each id
-#: it is given, so 10,000 ids in every mail of an mbox would grow it without bound.
-MAX_REFS = 64
-
-
-def _kept_refs(found: list[str]) -> list[str]:
-    """Return a References list shortened to its first and last ``MAX_REFS - 1`` ids."""
-    if len(found) <= MAX_REFS:
-        return found
-    return found[:1] + found[1 - MAX_REFS :]
-
-
-def _gmail_thread(value: str | None) -> str:
-    """Return Gmail's thread id (``X-GM-THRID``, in Takeout mbox files), or empty."""
-    value = (value or "").strip()
-    return f"gmail:{value}" if value.isdigit() else ""
-
-
 def _gmail_labels(value: str | None, hint: str | None) -> list[str]:
     """Return Gmail's labels (``X-GM-LABELS: Inbox,"Work, old",Opened``) as a list."""
     text = decode_header(value, hint)
@@ -203,7 +178,7 @@ def _convert(
     data, cut = _cut_parts(data)
     whole = data  # its hash is the id of a mail without Message-ID, whatever is cut
     data, bytes_cut = within_budget(data, budget)
-    msg = parse(_fix_obsolete_names(data))
+    msg = parse(fix_obsolete_names(data))
     if len(msg) == 0:
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
     hint = charset(msg)
@@ -218,11 +193,11 @@ def _convert(
         return RecordError(source, where, "message has no subject, text or attachments")
 
     meta: dict[str, Any] = dict(extra)
-    own_id = msg_id(raw_header(msg, "message-id"))
+    own_id, named = named_ids(msg)
     if not own_id:
         own_id = "sha256:" + hashlib.sha256(whole).hexdigest()
         meta["message_id_missing"] = True
-    gmail = _gmail_thread(raw_header(msg, "x-gm-thrid"))
+    gmail = gmail_thread(raw_header(msg, "x-gm-thrid"))
     thread = (
         gmail
         or first_ref(raw_header(msg, "references"))
@@ -230,8 +205,6 @@ def _convert(
         or own_id
     )
     if book is not None and not gmail:
-        named = _kept_refs(refs(raw_header(msg, "references")))
-        named += [r for r in refs(raw_header(msg, "in-reply-to")) if r not in named]
         thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
 
     date_raw = decode_header(raw_header(msg, "date"), hint)
@@ -247,7 +220,7 @@ def _convert(
             meta[name] = values
     if body.attachments:
         meta["attachments"] = body.attachments
-        attached = read_attachments(msg, body.attachments, documents, hint)
+        attached = read_attachments(msg, body.attachments, documents, hint, body.files)
         if attached:  # one record per mail: a sentence in its PDF finds the mail itself
             text = f"{text}\n\n{attached}" if text else attached.lstrip()
         if not text:  # an attachment-only mail: a record that names what it carried

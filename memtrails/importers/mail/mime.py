@@ -35,7 +35,8 @@ _MAX_DEPTH = 32  # MIME nesting deeper than this is hostile or broken; stop desc
 class Collected:
     """What a walk of a MIME tree found: text pieces (plain ones apart), attachments, defects.
 
-    ``hint``: the mail's charset, for raw 8-bit bytes in its parts' file names.
+    ``hint``: the mail's charset, for raw 8-bit bytes in its parts' file names and for its
+    text parts that declare none.
     """
 
     hint: str | None = None
@@ -43,6 +44,8 @@ class Collected:
     texts: list[str] = field(default_factory=list)  # every text piece, in order
     attachments: list[dict[str, Any]] = field(default_factory=list)
     defects: set[str] = field(default_factory=set)
+    # files lifted out of text (uuencoded), with their bytes: read as attachments are
+    files: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)
 
     def add_text(self, text: str, *, is_plain: bool) -> None:
         if text.strip():
@@ -55,6 +58,7 @@ class Collected:
             self.plain.extend(other.plain)
             self.texts.extend(other.texts)
         self.attachments.extend(other.attachments)
+        self.files.extend(other.files)
         self.defects |= other.defects
 
 
@@ -192,6 +196,14 @@ def _binary(data: bytes) -> bool:
     return control * 10 > len(head)
 
 
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     maintype, subtype = ctype.split("/", 1)
     if maintype == "multipart":
@@ -230,14 +242,19 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         out.attachments.append({"name": name, "type": ctype, "size": len(data)})
         out.defects.add("UndecodableBase64")
         return
-    text = decode_bytes(data, charset(part))
+    declared = charset(part)
+    if declared is None and out.hint and not _utf8(data):
+        # 8-bit text that declares no charset is in the mail's (guessed from the whole mail,
+        # whose headers and other parts say more than a short text alone)
+        declared = out.hint
+    text = decode_bytes(data, declared)
     if subtype == "html":
         out.add_text(html_to_text(text), is_plain=False)
         return
     if subtype in ("enriched", "richtext"):  # RFC 1896 / RFC 1341 markup: <bold>, <nl>
         out.add_text(tidy(enriched_to_text(text, rich=subtype == "richtext")), is_plain=True)
         return
-    text, lifted = lift_blobs(text.replace("\r\n", "\n"))
+    text, lifted = lift_blobs(text.replace("\r\n", "\n"), out.files)
     if lifted:  # uuencoded files, or base64 that a broken boundary left in the text
         out.attachments.extend(lifted)
         out.defects.add("EncodedAttachmentInText")
