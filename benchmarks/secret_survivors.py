@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _secret_contexts import CONTEXTS, NEAR_MISSES
 from _secret_families import (  # the benchmarks folder is not a package: sys.path above
     ALNUM,
     B64,
@@ -238,6 +239,14 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 2):
             p = g.password()
             out.append(Case("password", ctx, write_pw(g, p), p))
+    # Rule set 8: config files, log lines and code (_secret_contexts.py), from a generator of
+    # their own so that the cases above stay the same for a seed.
+    h = Gen(seed + 8)
+    for group, contexts in CONTEXTS.items():
+        for ctx, make in contexts.items():
+            for _ in range(per_family * 4):
+                text, secret = make(h)
+                out.append(Case(group, ctx, text, secret))
     return out
 
 
@@ -298,6 +307,7 @@ def near_misses(seed: int = 13) -> list[str]:
         "mkdir -p build/output",
         "The authorization header carries a bearer token.",
         "pass the flag --password-file to read it from a file",
+        *NEAR_MISSES,  # config files, logs and code without a secret (rule set 8)
     ]
     for _ in range(20):
         texts += [
@@ -348,6 +358,11 @@ def main() -> None:
         if by_family[family]:
             print(f"  {family:<24} {by_family[family]:4d} / {total[family]}")
     print("by context:", dict(by_context.most_common()))
+    made = Counter((c.family, c.context) for c in all_cases if c.family in CONTEXTS)
+    lost = Counter((c.family, c.context) for c in left if c.family in CONTEXTS)
+    print(f"config, log, code contexts: {sum(lost.values())} of {sum(made.values())} survive")
+    for (group, ctx), n in sorted(made.items()):
+        print(f"  {group}/{ctx:<20} {lost[group, ctx]:3d} / {n}")
     sample = random.Random(0).sample(left, min(args.show, len(left)))
     for case in sample:
         print(f"  [{case.family}/{case.context}] {case.text[:160]!r}")
@@ -367,6 +382,8 @@ def main() -> None:
                 "by_family": dict(sorted(by_family.items())),
                 "near_misses": len(misses),
                 "near_misses_marked": len(bad),
+                "contexts": sum(made.values()),
+                "contexts_survivors": sum(lost.values()),
             },
             sort_keys=True,
         )

@@ -25,11 +25,14 @@ The rules (``rules.py``, ``providers.py``) are data; ``engine.py`` scans them.
 
 Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` only the
 password is replaced (``https://bob:[secret:url-password]@host``; a key id as the user goes
-too: ``s3://[secret:aws-access-key]:[secret:url-password]@bucket``) and for ``password``
+too: ``s3://[secret:aws-access-key]:[secret:url-password]@bucket``; a password holding an
+unencoded ``/`` goes whole when the part before the ``/`` is no port) and for ``password``
 assignments only the value (``password: [secret:password]``). A value that is itself a
 provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``). A JWT
 wrapped over lines (at a mail's width, by a shell's ``\\`` or quoted-printable's ``=``) goes
-whole: its signature runs over a line break as far as the header's algorithm says it is long.
+whole: its signature runs over a line break as far as the header's algorithm says it is long,
+or, when the header names no algorithm known here, over every line as wide as the token's
+wrapped lines before it.
 
 Every copy of a value found as a secret goes too, wherever it stands in the record: a key
 pasted into a message and again in the quoted reply, a token in the title and the text,
@@ -40,10 +43,15 @@ token, api_key/apikey/api-key, access_key, private_key, secret_key or authorizat
 an optional prefix of up to three words: ``DB_PASSWORD``, ``clientSecret``), then ``=``,
 ``:``, ``=>``, ``:=``, ``==``, make's ``::=``/``:::=``/``?=``/``+=``, PHP's ``.=`` or a
 space after ``--key`` or after a command that sets a variable (``set -x KEY``, ``setx``,
-``setenv``, ``Set-Item Env:KEY``), then a value, quoted (backticks too) or bare; a type may stand
+``setenv``, ``Set-Item Env:KEY``), then a value, quoted (backticks too) or bare; an index may
+close the name (``$config['password'] =``, ``config[:password] =``), a YAML tag open the value
+(``!!str``; ``password: !secret NAME`` names one kept elsewhere: a name, no secret); a setter
+given a quoted value counts too (``setPassword("...")``, ``.password("...")``, under a name
+of a password, a token or a secret); a type may stand
 between the name and ``=`` when the value is quoted (``var xToken string = "..."``,
 ``val apiKey: String = "..."``). Any other name ending in "key" (``STRIPE_KEY``,
-``app.api.key``, ``apiMaticKey``, ``Key`` in a log line) needs a random value (16+
+``app.api.key``, ``apiMaticKey``, ``Key`` in a log line; ``auth`` alone, ``&auth=``) needs a
+random value (16+
 characters with letters and digits, no words), and never a table's, a cache's or a public
 key (``primary_key``, ``cacheKey``, ``publicKeyToken``). The same holds for XML elements
 (the value perhaps on its own line), .NET ``<setting name=...><value>`` and ``<add key=...
@@ -96,16 +104,23 @@ own length. ``benchmarks/scrub_speed.py`` measures it, doubling every hostile in
 
 Tables (``tables.py``): a header row naming a column like a secret (``password``, ``api_key``,
 ``Client Secret``; CSV, TSV, ``;`` or Markdown), then that column's values in the rows under
-it, with an assignment's value checks; SQL's ``INSERT INTO t (..., password) VALUES (...),
+it (a row's quoted field may span lines), with an assignment's value checks; SQL's ``INSERT INTO t (..., password) VALUES (...),
 (...)`` (a call's first string too: ``crypt('X', ...)``) and pg_dump's ``COPY t (...) FROM
 stdin;`` rows.
 
 Commands: ``mysql -pX``, ``sshpass -p X``, ``psexec -p X`` (and PAExec, CrackMapExec,
-NetExec, evil-winrm, smbmap, rdesktop), ``redis-cli -a X``, ``curl -u user:X`` within
+NetExec, evil-winrm, smbmap, rdesktop), ``redis-cli -a X``, ``curl -u user:X`` (or
+``user:'X'``), HTTPie's ``http -a user:X`` and ``--auth`` within
 300 bytes of the command; the MySQL clients' ``-pX``, ``docker login -p X``, ``htpasswd -b
 FILE USER X``, ``smbclient -U user%X`` and ``net user NAME X`` anywhere on the command's line;
 SQL's ``IDENTIFIED BY 'X'``, PowerShell's ``ConvertTo-SecureString 'X'``, redis.conf's
-``requirepass X``/``masterauth X``.
+``requirepass X``/``masterauth X``. Credentials handed to a constructor or a client
+(``auth=("ann", "X")``, ``HTTPBasicAuth``, ``NetworkCredential``, ``PasswordAuthentication``,
+``basic_auth("ann", Some("X"))``, ``new PDO($dsn, 'root', 'X')``), Oracle's ``user/X@db``
+(``sqlplus``, a thin JDBC URL), a ``.pgpass`` line (``host:port:db:user:X``), an HTTP Digest
+header's ``response=``, an Ansible Vault's encrypted lines (a vault file, ``!vault |``), an
+``.npmrc``'s ``_auth``/``_password`` on a line of its own, a PEM block concatenated over
+string literals in code (``"...\\n" +`` then ``"..."``).
 
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
@@ -121,10 +136,12 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), a token
 glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``?`` in a URL's password (and a
-``/`` in one that is no AWS secret key's 40 characters), a URL's password that is a
-placeholder word (``user:pass``, ``user:password``), a wrapped JWT's signature past a plain
-line break when its header names no known algorithm, a quoted CSV field that spans lines,
-and unprefixed tokens of unknown services with no word before them and no quotes around them.
+``/`` right after a port's digits), a URL's password that is a placeholder word
+(``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
+happens to fill the width (the next line's first word goes with it), and unprefixed tokens of
+unknown services with no word before them and no quotes around them. By design, PINs and
+any value shorter than 6 characters under a secret's name are kept (``PIN: 4711``,
+``password: 1234``; a query's password aside): too short to tell from a count or a code.
 """
 
 from __future__ import annotations

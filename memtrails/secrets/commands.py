@@ -27,7 +27,13 @@ COMMANDS: Final = leftmost(
 )
 _LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
 # The flags each group of COMMANDS takes a password with.
-_TAKES: Final = {1: (b"-p",), 2: (b"-p",), 3: (b"-a",), 4: (b"-u", b"--user"), 5: (b"-U",)}
+_TAKES: Final = {
+    1: (b"-p",),
+    2: (b"-p",),
+    3: (b"-a",),
+    4: (b"-u", b"--user", b"-a", b"--auth"),  # HTTPie's -a/--auth user:password
+    5: (b"-U",),
+}
 _STRETCHES: Final = 4096  # different stretches remembered per text
 
 
@@ -135,17 +141,22 @@ def password_of(
         later = COMMANDS(buf, fs, line_end)
         return None, line_end if later is None else max(later[0][0], ve), False
     if flag == b"-p":
-        ok = word == (1 if glued else 2)
-    elif flag == b"-a":
+        equals = buf[gap[0] : gap[1]] == b"="
+        ok = word == (1 if glued or equals else 2)
+        if ok and equals:
+            vs = gap[0]  # mysql -p=X: the password is "=X", glued to the flag
+    elif flag == b"-a" and word != 4:
         ok = word == 3 and not glued
     elif flag == b"-U":  # smbclient -U user%password
         cut = buf.find(b"%", vs, ve)
         ok = word == 5 and cut >= 0
         vs = cut + 1 if cut >= 0 else vs
-    else:  # -u / --user user:password
+    else:  # -u / --user / HTTPie's -a, --auth: user:password
         colon = buf.find(b":", vs, ve)
         ok = word == 4 and colon >= 0
         vs = colon + 1 if colon >= 0 else vs
+        if ve - vs >= 2 and buf[vs] in b"'\"" and buf[ve - 1] == buf[vs]:
+            vs, ve = vs + 1, ve - 1  # user:'password', the shell's quotes around it
     if ok and ve - vs >= 3 and not is_placeholder(text_of(buf, vs, ve)):
         return (vs, ve), ve, True
     return None, ve, True

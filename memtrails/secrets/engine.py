@@ -11,7 +11,7 @@ import re2
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
-from .keys import KEY_NAME, accept_keyed, accept_query, is_random
+from .keys import KEY_NAME, accept_keyed, accept_query, is_named_key, is_random
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
 from .rule import Rule
 from .rules import RULES
@@ -278,6 +278,9 @@ def _check(
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
             if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
+            tag = found_value is not None and found_value.isascii()
+            if tag and _yaml_tag(buf, found_value or "", vs + len(found_value or "")):
+                found_value = None
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind)
@@ -299,10 +302,12 @@ def _check(
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
-        vs, ve, group = first_set(sp, g, ("v", "v2", "v3", "v4", "v5", "vu"))
+        vs, ve, group = first_set(sp, g, ("v", "v2", "v3", "v4", "v5", "v6", "vu"))
         value = text_of(buf, vs, ve)
         # A token alone as the user: random (digits, both cases), not an id in hex.
         random = group != "vu" or (shaped(buf[vs:ve], "mixed") and is_random(value, False))
+        if group == "v6":  # scheme://host:PORT/path@...: a placeholder's port, no password
+            random = not _port_word(value.split("/", 1)[0])
         if random and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
         if "user" in g and sp[g["user"]][0] >= 0:  # a key id as the user: s3://AKIA...:V@
@@ -347,6 +352,18 @@ def _check(
     return out, resume, bounded
 
 
+def _port_word(part: str) -> bool:
+    """Tell whether the part before a '/' in a URL's user-info is a port's placeholder."""
+    word = part.strip("{}<>[]").lower()
+    return word in ("port", "portnumber", "port_number") or is_placeholder(word)
+
+
+def _yaml_tag(buf: bytes, value: str, ve: int) -> bool:
+    """Tell whether a bare ``value`` ending at ``ve`` is a YAML tag before a block scalar
+    ("password: !vault |": the block is the value; an Ansible vault's is the vault rule's)."""
+    return value.startswith("!") and buf[ve : ve + 24].lstrip(b" \t")[:1] in (b"|", b">")
+
+
 def _command(
     buf: bytes, sp: Spans, g: dict[str, int], kind: str, word: int
 ) -> tuple[list[Span], int, bool]:
@@ -365,6 +382,8 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
     if buf[ks - 1 : ke + 1] == b"[secret:":
         return  # one of our own markers: scrubbing scrubbed text must find nothing
     key = buf[ks:ke].lower()
+    if "call" in g and sp[g["call"]][0] >= 0 and not is_named_key(text_of(buf, ks, ke)):
+        return  # get_key("..."), sense_key("..."): a key read, not a secret set
     if (
         group in ("vdq", "vsq")
         and buf[ks - 1 : ks] == buf[vs - 1 : vs]
@@ -393,6 +412,8 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
             return  # "password=lambda: ...", "password: password:": code or a key, not a value
         if key == b"pwd" and value.startswith("/"):
             return  # PWD=/home/ann: the shell's working directory
+        if _yaml_tag(buf, value, ve):
+            return
         scheme = buf[sp[g["scheme"]][0] : sp[g["scheme"]][1]].lower()
     else:
         # A quoted value may carry its own auth scheme: "Bearer abc".

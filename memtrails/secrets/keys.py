@@ -85,6 +85,8 @@ def accept_keyed(key: str, value: str, quoted: bool) -> bool:
             return False  # <add key="Environment" value="...">: not the name of a secret
     except UnicodeEncodeError:
         return False
+    if "key" not in low:  # "auth" alone
+        return is_random(value, quoted)
     if _word_before_key(key) in _NOT_CREDENTIALS:
         return False
     return is_random(value, quoted)

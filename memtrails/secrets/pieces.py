@@ -53,11 +53,12 @@ NAMED = (
     r"|authorization)"
 )
 # Any other name of a key: "STRIPE_KEY", "app.api.key", "foo_key", "apiMaticKey", "Key" in a
-# log line. The engine asks more of their values (values.is_random): such names also
-# name cache keys, sort keys and dictionary keys.
+# log line; "auth" alone (a query's "&auth=", an npm or Docker config's). The engine asks
+# more of their values (values.is_random): such names also name cache keys, sort keys and
+# dictionary keys, and "auth: true" or "auth: oauth2" is a setting.
 ANY_KEY = (
     r"\b(?:[A-Za-z0-9]+[_.-]){1,3}(?i:key)|\b[a-z][A-Za-z0-9]*[a-z0-9]Key|\b[A-Z][A-Z0-9]*KEY"
-    r"|\b(?i:key)"
+    r"|\b(?i:key|auth)"
 )
 KEY_SUFFIX = r"(?:[_.-](?i:base|value|b64|base64))?"
 #: A name of a secret that any value with a digit fills (see values.accept_value).
@@ -136,8 +137,11 @@ VALUE = (
 OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 
 # A YAML block scalar between a key and its value ("password: |" or "token: >-", then the
-# value indented on the next line; the engine takes the lines indented as far after it too).
-BLOCK = r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+# value indented on the next line; the engine takes the lines indented as far after it too),
+# after a YAML tag if there is one ("!!str" before a number); Home Assistant's "password:
+# !secret wifi_password" names a value (a name: no secret), Ansible's "!vault |" an encrypted
+# one (the vault rule's).
+BLOCK = r"(?:![!A-Za-z][!A-Za-z0-9_.:/-]*[ \t]+)?(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 
 # Commands that set an environment variable from a name and a value with a space between:
 # fish's set -x/-gx/-Ux/--export NAME VALUE, csh's and launchctl's setenv NAME VALUE,

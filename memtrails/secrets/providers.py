@@ -177,23 +177,26 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     ),
     # --- Package registries --------------------------------------------------------------
     _tok("npm_token", "npm-token", r"\b(?P<v>npm_[A-Za-z0-9]{36})\b"),
-    # .npmrc: //registry/:_authToken=..., _auth= (base64 user:pass), _password=. (A value
+    # .npmrc: //registry/:_authToken=..., _auth= (base64 user:pass), _password=, the last two
+    # also on a line of their own (the default registry's: "_auth = ..."). (A value
     # never starts with ":": ":_authToken=:_authToken=..." is no match.)
     _tok(
         "npmrc_auth",
         "npm-token",
-        r":_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[:][^\s\"]{7,})",
+        r"(?:^|[:\s])_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[:][^\s\"]{7,})",
     ),
     _tok("pypi_token", "pypi-token", r"\b(?P<v>pypi-AgE[A-Za-z0-9_-]{50,})"),
     _tok("rubygems_key", "rubygems-key", r"\b(?P<v>rubygems_[0-9a-f]{48})\b"),
     _tok("nuget_key", "nuget-key", r"\b(?P<v>oy2[a-z0-9]{43})\b", "alnum"),
-    # Docker: config.json's "auth" (base64 of user:password), Docker Hub access tokens.
+    # Docker: config.json's "auth" (base64 of user:password: the check decodes it, so
+    # "auth": "required" is none), Docker Hub access tokens.
     _tok(
         "docker_auth",
         "docker-auth",
-        r"\\?\"auth\\?\"[ \t]*:[ \t]*\\?\"(?P<v>[A-Za-z0-9+/]{8,}={0,2})\\?\""
-        r"|\b(?P<v2>dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})",
+        r"\\?\"auth\\?\"[ \t]*:[ \t]*\\?\"(?P<v>[A-Za-z0-9+/]{8,}={0,2})\\?\"",
+        "basic",
     ),
+    _tok("docker_token", "docker-auth", r"\b(?P<v>dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,})"),
     # Other registries: crates.io, Clojars, JFrog Artifactory (API keys, reference tokens).
     _tok(
         "registry_token",

@@ -53,15 +53,25 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: URL's user, an AWS secret key with '/' as its password, a token alone as its user; a
 #: query's value percent-decoded, a short password in a query, a form's field ending at
 #: the next "&name="; a JWT wrapped over lines; a secret column's values in CSV, TSV and
-#: Markdown tables and SQL's INSERT and COPY, tables.py).
-RULES_VERSION: Final = 7
+#: Markdown tables and SQL's INSERT and COPY, tables.py; 8: a URL's password holding '/', a
+#: wrapped JWT of an unknown algorithm by its lines' width, a CSV field quoted over lines, an
+#: index or a YAML tag around an assignment, setters, credential constructors, Oracle's
+#: user/password@db, .pgpass lines, HTTP Digest responses, Ansible vaults, HTTPie's -a,
+#: curl -u user:'X', mysql -p=X, npm's _auth alone, "auth" with a random value, PEM blocks
+#: concatenated over string literals; "auth": "required" and "@Mixed1Case@..." no longer).
+RULES_VERSION: Final = 8
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
-# JSON inside another JSON string (a log line's), each optionally followed by the "> " of a
+# JSON inside another JSON string (a log line's), a string literal's lines concatenated in
+# code ("...\n" +, then "..." on the next line: Go, Java, JavaScript, C#; C's and Python's
+# strings side by side), each optionally followed by the "> " of a
 # quoted mail reply (nested: "> > "). A key whose line breaks a form or a one-line variable
 # turned into spaces has its lines (16+ characters, so words are not) after a space.
-_SEP = r"(?:\r?\n|\\r\\n|\\n|\\\\r\\\\n|\\\\n)"
+_SEP = (
+    r"(?:\r?\n|\\r\\n|\\n|\\\\r\\\\n|\\\\n"
+    r"|(?:\\n)?[\"'][ \t]*\+?[ \t]*\r?\n[ \t]*\+?[ \t]*[\"'])"
+)
 _QUOTED = r"[ \t]*(?:>[ \t]*)*"
 #: The first and last lines of a PEM block of a private key (an SSH2 key file's, RFC 4716,
 #: and an OpenVPN static key's have the same shape).
@@ -83,6 +93,14 @@ _B64 = "[A-Za-z0-9+/]"
 _SEGMENT = "[A-Za-z0-9_-]"  # a character of a JWT's segment (base64url)
 _B64_WITH_COLON = (
     rf"(?:{_B64}{{4}})*(?:O[g-v]|{_B64}[DTjz][o-r]|{_B64}{{2}}[AEIMQUYcgkosw048]6){_B64}*={{0,2}}"
+)
+
+# A URL password holding '/': a first part that is no port (digits, then a character other
+# than a digit), then up to four "/..." parts; 64 characters each at most, so that a long
+# run after "scheme://a:" keeps no more partial matches alive than before.
+_NOT_URL = r"\s/?\"'<>"
+_SLASHED = (
+    rf"[0-9]{{0,8}}[^{_NOT_URL}$%{{\[0-9][^{_NOT_URL}]{{0,63}}(?:/[^{_NOT_URL}]{{0,64}}){{1,4}}"
 )
 
 _KEYS: Final[tuple[Rule, ...]] = (
@@ -118,6 +136,16 @@ _KEYS: Final[tuple[Rule, ...]] = (
         r"|client-key-data\\?\"?[ \t]*:[ \t]*\\?\"?(?P<v3>[A-Za-z0-9+/]{20,}={0,2})",
         "tokens",
     ),
+    # An Ansible Vault's encrypted value (a vault file, a "!vault |" YAML value): the
+    # header stays, the lines of hex under it go (offline, they can be cracked for the
+    # vault's password).
+    Rule(
+        "ansible_vault",
+        "password",
+        r"\$ANSIBLE_VAULT;[0-9.]{1,8};[A-Za-z0-9]{1,16}(?:;[A-Za-z0-9_.-]{1,64})?[ \t]*\r?\n[ \t]*"
+        r"(?P<v>[0-9a-fA-F]{16,}(?:[ \t]*\r?\n[ \t]*[0-9a-fA-F]{2,})*)",
+        "tokens",
+    ),
     # 40 base64 characters are only an AWS secret key next to a name that says so.
     Rule(
         "aws_secret_key",
@@ -148,16 +176,19 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "jwt",
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
-    # host) and '#' (pasted unencoded), but not '/' or '?', so a port, a path or a query
-    # never reads as a password; but for an AWS secret key's 40 characters, which hold '/'
-    # and '+' (s3://AKIA...:SECRET@bucket). A key id as the user goes too (the engine runs the
-    # token rules over the user), and a token alone before the '@' (https://TOKEN@host:
-    # 20+ random characters, digits and both cases; not an id in hex).
+    # host) and '#' (pasted unencoded), but not '?'. A '/' ends the user-info for a URL
+    # parser (RFC 3986, WHATWG, urllib, libpq), but one pasted unencoded in a password still
+    # gives it away when the part before the '/' is no port (not all digits, not a port's
+    # placeholder): "host:8080/path/@scope" is a host, a port and a path. A password with '/'
+    # is taken only when the shape without one does not match. An AWS secret key's 40
+    # characters hold '/' and '+' too (s3://AKIA...:SECRET@bucket). A key id as the user goes
+    # too (the engine runs the token rules over the user), and a token alone before the '@'
+    # (https://TOKEN@host: 20+ random characters, digits and both cases; not an id in hex).
     Rule(
         "url_password",
         "url-password",
         r"\b[A-Za-z][A-Za-z0-9]*(?:[+.-][A-Za-z0-9]+){0,2}://(?:(?P<user>[^\s:/?#@\[\]\"'<>]*):"
-        rf"(?:(?P<v>{value_of_class(URL, 1)})|(?P<v2>[A-Za-z0-9/+]{{40}}))"
+        rf"(?:(?P<v>{value_of_class(URL, 1)})|(?P<v2>[A-Za-z0-9/+]{{40}})|(?P<v6>{_SLASHED}))"
         r"|(?P<vu>[A-Za-z0-9_-]{20,}))@[A-Za-z0-9_\[]",
         "tokens",
         "url",
@@ -173,14 +204,25 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignments",
         "assignment",
     ),
-    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose;
+    # A setter or a builder's method named like a password, a token or a secret, given a
+    # quoted value: Java's setPassword("..."), .password("..."), withApiToken('...') (not
+    # any name ending in "key": sense_key("..."), get_key("...") read a key, they set none).
+    Rule(
+        "call_assignment",
+        "password",
+        rf"{KEY}[ \t]*(?P<call>\()[ \t]*(?:{QUOTED_VALUE})[ \t]*[,)]",
+        "assignments",
+        "assignment",
+    ),
+    # key = value, key: value, "key": "value", key => value, KEY=value (env), prose, an
+    # index: $config['password'] = ..., ENV['API_KEY'] = ..., config[:password] = ...;
     # command-line flags: --password hunter2, --api-key=...; and the commands that set a
     # variable with a space: set -x KEY value, setx, setenv (one rule: a smaller program).
     Rule(
         "assignment",
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)|{SET_COMMAND}"
-        rf"|{KEY}\\?[\"']?[ \t]*{OPERATOR}[ \t]*{BLOCK}){VALUE}",
+        rf"|{KEY}\\?[\"']?\]?[ \t]*{OPERATOR}[ \t]*{BLOCK}){VALUE}",
         "assignments",
         "assignment",
     ),
@@ -236,6 +278,38 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         rf"(?P<v>{DQ_VALUE})\"",
         "headers",
         "keyed",
+    ),
+    # A user and a password handed to a credential's constructor or an HTTP client: Python's
+    # auth=("ann", "..."), HTTPBasicAuth, .NET's NetworkCredential, Java's
+    # PasswordAuthentication and UsernamePasswordCredentials, Rust's basic_auth("ann",
+    # Some("...")), PHP's new PDO($dsn, 'root', '...'); Oracle's user/password@db (sqlplus,
+    # a thin JDBC URL); a .pgpass line (host:port:database:user:password).
+    Rule(
+        "credential_pair",
+        "password",
+        r"\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|NetworkCredential|BasicAuth"
+        r"|PasswordAuthentication|UsernamePasswordCredentials|UsernamePasswordAuthenticationToken"
+        r"|basic_auth|BasicAuthentication|PDO|auth[ \t]*=)[ \t]*\([ \t]*"
+        r"(?:[^,()\r\n]{1,200},[ \t]*)?[\"'][^\"'\r\n]{1,100}[\"'][ \t]*,[ \t]*(?:Some\([ \t]*)?"
+        r"(?:&?new[ \t]+String\([ \t]*)?[\"'](?P<v>" + value_of_class(PAIRED, 6) + r")[\"']"
+        r"|\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+[^\s/@'\"]+/"
+        r"(?P<v2>[^\s/@'\"]{3,})@"
+        r"|\bjdbc:oracle:[a-z]+:[^\s/@:'\"]+/(?P<v3>[^\s/@'\"]{3,})@"
+        r"|(?:^|\n)[ \t]*(?:[A-Za-z0-9.*_-]*[A-Za-z*][A-Za-z0-9.*_-]*|[0-9]{1,3}(?:\.[0-9]{1,3}){3})"
+        r":(?:[0-9]{1,5}|\*):[^\s:]+:"
+        r"[^\s:]+:(?P<v4>[^\s]{3,})[ \t]*(?:\r?\n|\z)",
+        "headers",
+        "url",
+    ),
+    # HTTP Digest credentials: the response (a hash of the password, the nonce and the
+    # request: cracked offline, replayed while the nonce lasts) among the header's fields.
+    Rule(
+        "digest_auth",
+        "password",
+        r"\b(?i:digest)[ \t]+(?:[A-Za-z][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:\"[^\"\r\n]*\"|[^\s,\"]*)"
+        r"[ \t]*,[ \t]*){0,15}(?i:response)[ \t]*=[ \t]*\"?(?P<v>[0-9a-fA-F]{32,128})\b",
+        "headers",
+        "url",
     ),
     # SQL's CREATE/ALTER USER ... IDENTIFIED BY 'x' (MySQL, Oracle), PowerShell's
     # ConvertTo-SecureString "x" -AsPlainText, redis.conf's requirepass/masterauth x.
@@ -310,15 +384,17 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "command_line",
         "password",
         # -p and -a carry the password itself, which cannot start like a placeholder; -u and
-        # -U carry "user:password" or "user%password", checked after the separator.
+        # -U carry "user:password" or "user%password", checked after the separator (the
+        # password perhaps quoted on its own, without spaces: -u ann:'X').
         r"(?:^|[ \t])(?:(?P<flag>-p|-a)(?P<gap>=|[ \t]*)(?:'(?P<vsq>"
         + value_of_class(r"'\r\n", 3)
         + r")'|\"(?P<vdq>"
         + value_of_class(r"\"\r\n", 3)
         + r")\"|(?P<vbare>"
         + value_of_class(r"\s'\"", 3, not_first=r"\-")
-        + r"))|(?P<uflag>-u|-U|--user)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
-        r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-][^\s'\"]{2,})))",
+        + r"))|(?P<uflag>-u|-U|--user|--auth)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
+        r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-](?:[^\s'\":]*:(?:'[^'\s]{3,}'"
+        r"|\"[^\"\s]{3,}\")|[^\s'\"]{2,}))))",
         "commands",
         "command",
     ),

@@ -59,10 +59,13 @@ _TABLE: Final = re2.compile(rb"(?:[\"'`\[]?[A-Za-z_][A-Za-z0-9_$-]{0,127}[\"'`\]
 _SPACE = b" \t\r\n"
 
 
-def _fields(line: bytes, delimiter: int) -> list[tuple[int, int, bool]]:
+_Field = tuple[int, int, bool]  # a field's start and end in its row, and whether it was quoted
+
+
+def _fields(line: bytes, delimiter: int) -> list[_Field]:
     """Split a row at ``delimiter``: each field's start and end (quotes and spaces left out)
     and whether it was quoted. A quoted field may hold the delimiter ("a,b"; "" escapes)."""
-    out: list[tuple[int, int, bool]] = []
+    out: list[_Field] = []
     i, n = 0, len(line)
     while True:
         while i < n and line[i] in b" \t":
@@ -144,6 +147,31 @@ def _header(line: bytes, memo: dict[bytes, _Header]) -> _Header:
     return header
 
 
+def _spanning_row(buf: bytes, pos: int, delimiter: int) -> tuple[bytes, int, list[_Field]]:
+    """Read a row at ``pos`` whose first line leaves a double quote open (CSV allows line
+    breaks inside quotes): the row up to the line break outside quotes, where it ends, and
+    its fields. When none comes within :data:`_LONGEST_LINE` bytes, no row and no fields,
+    and where the reading stopped (the scan resumes there: each byte is read once)."""
+    limit = min(len(buf), pos + _LONGEST_LINE)
+    i, quoted = pos, False
+    while i < limit:
+        if quoted:  # a doubled quote ("") closes and opens again at once
+            j = buf.find(b'"', i, limit)
+            if j < 0:
+                break
+            quoted, i = False, j + 1
+            continue
+        q = buf.find(b'"', i, limit)
+        n = buf.find(b"\n", i, limit)
+        if n >= 0 and (q < 0 or n < q):
+            row = buf[pos:n].rstrip(b"\r")
+            return row, n, _fields(row, delimiter)
+        if q < 0:
+            break
+        quoted, i = True, q + 1
+    return b"", limit, []
+
+
 def _csv(buf: bytes, ms: int, me: int, memo: dict[bytes, _Header]) -> tuple[list[_Value], int]:
     """Read the header row around a candidate column and the rows under it."""
     start = max(ms - _LONGEST_LINE, 0)
@@ -169,6 +197,11 @@ def _csv(buf: bytes, ms: int, me: int, memo: dict[bytes, _Header]) -> tuple[list
             pos = end + 1
             continue
         fields = _fields(row, delimiter)
+        if not fields and b'"' in row:  # a quoted field that spans lines
+            row, end, fields = _spanning_row(buf, pos, delimiter)
+            if not fields:
+                pos = end + 1  # no row: the table ends, and the scan resumes past what was read
+                break
         if len(fields) != count:
             break  # the table's end
         for i, name in columns.items():

@@ -43,12 +43,13 @@ _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
 # What a value starting with one of those is when it is a template's slot or a variable, not
 # a password that happens to start with a symbol ("$3cr3t!", "%=hYg...", "@A&ySB..."):
 # "${VAR}...", "$(cmd)", "$DB_PASSWORD...", "%(pw)s", "%PASSWORD%...", "%5d", "{{x}}",
-# "{password}...", "<password...", "[REDACTED...", "@VAR@...", "@password". (The rules do
+# "{password}...", "<password...", "[REDACTED...", "@VAR@..." (a name in one case:
+# "@PCOi89SJnmR@Z^z" is a password), "@password". (The rules do
 # not even match a value starting "${", "$(", "%(", "%{", "{{", or "$", "%", "<", "[" and a
 # letter.)
 _SLOT: Final = re2.compile(
     r"\$[{(A-Za-z_]|%[({A-Za-z_]|%[-+ #0-9.]*[A-Za-z]\z|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
-    r"|@[A-Za-z_][A-Za-z0-9_.]*@|@[A-Za-z_.]+\z"
+    r"|@(?:[A-Z_][A-Z0-9_.]*|[a-z_][a-z0-9_.]*)@|@[A-Za-z_.]+\z"
 )
 
 

@@ -43,21 +43,40 @@ def _lengths(header: bytes) -> set[int] | None:
     return _SIGNATURE.get(alg) if isinstance(alg, str) else None
 
 
+def _line_start(buf: bytes, at: int) -> int:
+    """Return where the text of the line holding ``at`` starts: after its indentation and
+    the "> " of a quoted mail reply (as after a BREAK)."""
+    start = buf.rfind(b"\n", 0, at) + 1
+    while start < at and buf[start] in b" \t>":
+        start += 1
+    return start
+
+
 def jwt_end(buf: bytes, vs: int, ve: int) -> int:
     """Return where the JWT matched at ``buf[vs:ve]`` ends.
 
     Its header and payload end at their dots, whatever line breaks stand inside them. The
     signature runs over a line break only as far as the header's algorithm says it is long
-    (43 characters for HS256, 342 for RS256 with a 2048-bit key, ...), or, when the header
-    names no known algorithm, over a continuation ("\\" or "=") but not a plain line break:
-    a wrapped token's last line is no longer followed by the next line of text.
+    (43 characters for HS256, 342 for RS256 with a 2048-bit key, ...). When the header names
+    no algorithm this module knows ("none", a key-wrapping one, a private one), over a
+    continuation ("\\" or "=") and over a plain line break that ends a line as wide as the
+    token's wrapped lines before it (text wrapped at a width fills every line but its last):
+    a wrapped token's last line is shorter, and the next line of text is not read on.
     """
     dot = buf.find(b".", buf.find(b".", vs, ve) + 1, ve)
     if dot < 0:
         return ve
     header = _BREAK.sub(b"", buf[vs : buf.find(b".", vs, ve)])
     lengths = _lengths(header)
+    # The width of the token's wrapped lines: its first line ending in a plain line break
+    # before the signature (from the line's text, as every line's, quoting left out).
+    width = -1
+    if lengths is None:
+        first = _BREAK.search(buf, vs, dot)
+        if first is not None and buf[first.start()] not in b"\\=":
+            width = first.start() - _line_start(buf, first.start())
     pos, size = dot + 1, 0
+    line = _line_start(buf, dot)
     while True:
         brk = _BREAK.search(buf, pos, ve)
         run_end = ve if brk is None else brk.start()
@@ -67,6 +86,7 @@ def jwt_end(buf: bytes, vs: int, ve: int) -> int:
         if lengths is not None:
             if size in lengths or size >= max(lengths):
                 return run_end
-        elif buf[brk.start()] not in b"\\=" or size == 0:
-            return run_end
+        elif size == 0 or (buf[brk.start()] not in b"\\=" and run_end - line != width):
+            return run_end  # nothing of it yet, or a plain break after a line not full
         pos = brk.end()
+        line = pos
