@@ -168,6 +168,11 @@ _SECTIONS: dict[str, tuple[type, dict[str, type | tuple[type, ...]]]] = {
 }
 
 
+# The vector size of each model memtrails packages (tests/test_folder_dims.py checks them
+# against the models): a manifest naming one with another size is not one memtrails wrote.
+_PACKAGED_DIMS = {"all-MiniLM-L6-v2-int8": 384, "multilingual-e5-small": 384}
+
+
 def _shape_problem(manifest: dict[str, Any]) -> str | None:
     """Say what in ``manifest`` has the wrong type, or None (absent optional parts are fine)."""
     for key, (kind, entries) in _SECTIONS.items():
@@ -185,6 +190,14 @@ def _shape_problem(manifest: dict[str, Any]) -> str | None:
         return "the 'embedding' section lacks model_id or dims"
     if embedding["dims"] < 1:
         return f"embedding.dims is {embedding['dims']}"
+    known = _PACKAGED_DIMS.get(embedding["model_id"])
+    packaged = embedding.get("kind") == "onnx" and not ({"path", "url"} & embedding.keys())
+    if packaged and known is not None and embedding["dims"] != known:
+        return (
+            f"embedding.dims is {embedding['dims']}, but the model it names, "
+            f"{embedding['model_id']!r}, makes {known}-dimension vectors (a manifest another "
+            "version or program wrote, or edited)"
+        )
     rules = manifest.get("secrets", {}).get("rules", [])
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in rules):
         return "secrets.rules holds something other than rule-set numbers"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import json
 import logging
 import os
 from dataclasses import dataclass, field
@@ -15,9 +16,11 @@ from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
 from .damaged import cut_tail_note, damaged_notes
+from .disk import INDEX_DIR
 from .idf import IdfCache
 from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
+from .index.edge_kind import CONFIG_FILE, EDGE
 from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog, holds_memory_records
@@ -228,6 +231,7 @@ async def _open_folder(
             if instance is not None:
                 check_model(path, manifest["embedding"], instance.describe())
             dims = int(manifest["embedding"]["dims"])
+            await asyncio.to_thread(_check_index_dims, path, manifest, dims)
             place = IndexPlace(path, manifest["index"], dims, qdrant_url, qdrant_api_key)
             backend = index or await index_kind(manifest, path).open(place)
         model = FolderModel(
@@ -357,3 +361,32 @@ def _fixed(embedder: Embedder) -> EmbedderFactory:
         return embedder
 
     return make
+
+
+def _check_index_dims(path: Path, manifest: dict[str, Any], dims: int) -> None:
+    """Refuse, in plain words, a folder whose own index holds vectors of another size than
+    its manifest's model makes (a manifest or an index from another folder or model), before
+    the index refuses it in Qdrant's words.
+
+    Raises:
+        FolderFormatError: the sizes differ; the message says what to do.
+    """
+    if manifest["index"].get("kind") != EDGE:
+        return
+    index = path / INDEX_DIR
+    try:
+        config = json.loads((index / CONFIG_FILE).read_text(encoding="utf-8"))
+        size = config["vectors"]["dense"]["size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return  # none, or not readable: the index's own open says what is wrong
+    if not isinstance(size, int) or isinstance(size, bool) or size == dims:
+        return
+    model = manifest["embedding"].get("model_id")
+    raise FolderFormatError(
+        f"memory folder {path}: its index holds {size}-dimension vectors, but its "
+        f"manifest.json names the model {model!r}, which makes {dims}: the two come from "
+        "different models (a manifest or an index copied from another folder, or edited). "
+        f"The index is made from records.jsonl alone: if {model!r} is the folder's model, "
+        f"move the index away (`mv {index} {index}.old`) and run the command again, which "
+        "rebuilds it with that model; else restore manifest.json from a backup"
+    )
