@@ -129,9 +129,9 @@ def _is_slack_zip(path: Path) -> bool:
 
 
 def _is_document(path: Path) -> bool:
-    from .documents import is_document
+    from .documents import is_document_file
 
-    return is_document(path.name)
+    return is_document_file(path)
 
 
 def _open_transcripts(o: Opening) -> AsyncIterator[Item]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from ._extract import MIME_TYPES
+from ._oleguard import OLE_MAGIC
 from ._records import document_at, read_document, shown_path
 from ._worker import DocumentReader, Extracted
 
@@ -17,6 +18,7 @@ __all__ = [
     "document_at",
     "document_limit",
     "is_document",
+    "is_document_file",
     "read_document",
     "shown_path",
 ]
@@ -27,10 +29,27 @@ DOCUMENT_SUFFIXES = frozenset(MIME_TYPES)
 DOCUMENT_MAX_BYTES = 64 << 20
 
 
-def is_document(name: str) -> bool:
+def is_document(name: str, data: bytes | None = None) -> bool:
     """Tell whether a file name, or a notes folder's file id, is one of the document formats
-    (by its ending)."""
-    return PurePosixPath(shown_path(name)).suffix.lower() in DOCUMENT_SUFFIXES
+    (by its ending). Given the file's ``data``, a ``.msg`` that is not Outlook's (an OLE
+    compound file) is not: a mail saved as text under that name is read as text."""
+    suffix = PurePosixPath(shown_path(name)).suffix.lower()
+    if suffix == ".msg" and data is not None and data[:8] != OLE_MAGIC:
+        return False
+    return suffix in DOCUMENT_SUFFIXES
+
+
+def is_document_file(path: Path) -> bool:
+    """Tell whether a file is one of the document formats: by its ending, and for a ``.msg``
+    by its first bytes (Outlook's, not a mail saved as text under that name)."""
+    if path.suffix.lower() != ".msg":
+        return is_document(path.name)
+    try:
+        with path.open("rb") as f:
+            head = f.read(8)
+    except OSError:
+        head = None  # unreadable: by its name, and the import says why
+    return is_document(path.name, head)
 
 
 def document_limit(name: str, max_bytes: int) -> int:

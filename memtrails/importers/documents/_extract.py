@@ -7,11 +7,14 @@ starts without loading memtrails (the model runtime, the index).
 from __future__ import annotations
 
 import importlib.util
+import re
 from collections.abc import Callable
 from typing import Any
 
 from ._html import read_html
+from ._msg import mail_of
 from ._odf import read_odf
+from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, check_ole, encrypted
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
 __all__ = ["MIME_TYPES", "Failed", "extract"]
@@ -33,6 +36,16 @@ MIME_TYPES = {
     ".htm": "text/html",
     ".xhtml": "text/html",
     ".epub": "application/epub+zip",
+    # Office 97-2003: OLE compound files, read by kreuzberg's own parsers (no zip inside)
+    ".doc": "application/msword",
+    ".dot": "application/msword",
+    ".xls": "application/vnd.ms-excel",
+    ".xlt": "application/vnd.ms-excel",
+    ".ppt": "application/vnd.ms-powerpoint",
+    ".pps": "application/vnd.ms-powerpoint",
+    ".pot": "application/vnd.ms-powerpoint",
+    # an Outlook message saved as a file (an OLE compound file too)
+    ".msg": "application/vnd.ms-outlook",
 }
 # Read with the standard library, not kreuzberg: presentations in OpenDocument form (it has
 # no reader for them), and HTML (kreuzberg 4.10's text of a page with a heading or a <p> left
@@ -49,6 +62,14 @@ _NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
 #: (``Limits.max_text_units``, 1,000,000 by default). A longer text is cut here, and its
 #: ``meta["cut_from_chars"]`` says how long it was.
 MAX_TEXT_CHARS = 16 << 20
+# An Office 97-2003 name on a file that is another format (Word and Excel save HTML, RTF
+# and the newer zip formats under the old endings; exports name HTML tables ".xls").
+_NEWER = {".doc": ".docx", ".dot": ".docx", ".xls": ".xlsx", ".xlt": ".xlsx"}
+_NEWER |= {".ppt": ".pptx", ".pps": ".pptx", ".pot": ".pptx"}
+_HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<meta")
+_SPREADSHEETS = {".xls", ".xlt"}
+_SPACES = re.compile(r"[ \t]{2,}")
+_ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
 
 
 class Failed(Exception):
@@ -90,7 +111,7 @@ def _summary(suffix: str, text: str, meta: dict[str, Any]) -> dict[str, Any]:
     return {"text": text, "meta": out}
 
 
-def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
+def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any], list[Any] | None]:
     try:
         import kreuzberg
     except ImportError as exc:
@@ -115,12 +136,34 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
         if message[half : half + 2] == ": " and message[:half] == message[half + 2 :]:
             message = message[:half]
         if "password" in message.lower() or "encrypt" in message.lower():
+            raise Failed(_ENCRYPTED) from None
+        if suffix in OLE_SUFFIXES and encrypted(data, suffix):
+            raise Failed(_ENCRYPTED) from None  # kreuzberg reads the encrypted bytes as damage
+        if "0xA5DC" in message:
             raise Failed(
-                "encrypted document: it opens only with its password (save a copy without one)"
+                "a Word 6.0/95 document (older than Word 97): the document reader reads "
+                "Word 97-2003 .doc files only (save it again from a word processor)"
             ) from None
         raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
     meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
-    return str(result.content or ""), meta
+    children = getattr(result, "children", None)
+    return str(result.content or ""), meta, children if isinstance(children, list) else None
+
+
+def read_as(data: bytes, suffix: str) -> str:
+    """Return the ending a file is read as: its own, or for an Office 97-2003 name on a
+    file that is not an OLE compound file, the format its bytes are (RTF, HTML, the zip
+    formats), else its own (which the OLE check then refuses, naming why)."""
+    if suffix not in _NEWER or data[:8] == OLE_MAGIC:
+        return suffix
+    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:5] == b"{\\rtf":
+        return ".rtf"
+    if head[:4] == b"PK\x03\x04":
+        return _NEWER[suffix]
+    if head[:1] == b"<" and any(mark in head.lower() for mark in _HTML_MARKS):
+        return ".html"
+    return suffix
 
 
 def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
@@ -129,8 +172,19 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
     Raises:
         Failed: the document is encrypted, corrupt, a zip bomb, or (a PDF) has no text layer.
     """
+    named = suffix
+    suffix = read_as(data, suffix)
     if suffix in ZIP_SUFFIXES:
         why = check_zip(data, max_unpacked)
+        if why:
+            raise Failed(why)
+    elif suffix == ".msg" and data[:8] != OLE_MAGIC:
+        raise Failed(
+            "not an Outlook message (no OLE compound file header): a mail saved as text "
+            "is read as mail by `memtrails add FILE` (or --kind eml)"
+        )
+    elif suffix in OLE_SUFFIXES:
+        why = check_ole(data)
         if why:
             raise Failed(why)
     elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
@@ -141,15 +195,26 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:
-        text, meta = _kreuzberg(data, suffix)
+        text, meta, children = _kreuzberg(data, suffix)
+        if suffix == ".msg":
+            text, meta["mail"] = mail_of(text, meta, children)
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if not text and suffix in OLE_SUFFIXES and encrypted(data, suffix):
+        raise Failed(_ENCRYPTED)  # kreuzberg 4.10 gives an encrypted .ppt as no text
+    if suffix in _SPREADSHEETS:
+        # kreuzberg writes a sheet's empty cells as spaces: a 30 KB .xls gave 4 MB of them
+        text = "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.split("\n"))
     if not text and suffix == ".pdf":
         pages = meta.get("page_count")
         raise Failed(
             f"no text layer: its {pages or 'any'} page(s) hold no text (a scan, or pictures), "
             "and no OCR engine is installed (run OCR on it first, e.g. ocrmypdf, then import it)"
         )
-    summary = _summary(suffix, text[:MAX_TEXT_CHARS], meta)
+    summary = _summary(named, text[:MAX_TEXT_CHARS], meta)
+    if isinstance(meta.get("mail"), dict):
+        summary["meta"]["mail"] = meta["mail"]
+    if suffix != named:
+        summary["meta"]["read_as"] = suffix.lstrip(".")
     if len(text) > MAX_TEXT_CHARS:
         summary["meta"]["cut_from_chars"] = len(text)
     return summary

@@ -31,6 +31,40 @@ def document_at(meta: dict[str, Any]) -> At | None:
     return None
 
 
+def _mail(
+    text: str,
+    doc: dict[str, Any],
+    mail: dict[str, Any],
+    *,
+    rel: str,
+    name: str,
+    meta: dict[str, Any],
+    source: str,
+) -> MemoryRecord:
+    """A saved Outlook message as a record of kind ``mail``: the subject its title, the
+    sender its author, its date (else the file's mtime), ``to``, ``cc``, ``message_id`` and
+    ``attachments`` in its meta as a mail importer writes them, the body and its attachments'
+    text its text. Its id stays the file's path: the folder's file, updated and pruned with it."""
+    fields: dict[str, Any] = {
+        k: mail[k] for k in ("to", "cc", "message_id", "attachments") if k in mail
+    }
+    if not text and fields.get("attachments"):  # as an attachment-only mail's record says
+        text = "Attachments: " + ", ".join(
+            a.get("name") or "unnamed" for a in fields["attachments"]
+        )
+    return MemoryRecord(
+        id=rel,
+        text=text,
+        kind="mail",
+        title=mail.get("subject") or name,
+        author=mail.get("from"),
+        at=document_at(doc) or At(meta["mtime_ns"] // 1_000_000),
+        source=source,
+        thread=mail.get("message_id"),
+        meta={**meta, **fields, "document": doc},
+    )
+
+
 def read_document(
     reader: DocumentReader,
     data: bytes,
@@ -56,7 +90,10 @@ def read_document(
     got = reader.read(data, shown.suffix.lower())
     if isinstance(got, str):
         return RecordError(source, rel, got, id=rel), got
-    doc = got.meta
+    doc = dict(got.meta)
+    mail = doc.pop("mail", None)
+    if isinstance(mail, dict):  # an Outlook .msg: a mail, as a mail importer gives one
+        return _mail(got.text, doc, mail, rel=rel, name=name, meta=meta, source=source), None
     authors = doc.get("authors") or []
     return (
         MemoryRecord(

@@ -219,7 +219,7 @@ class Walk:
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
         stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
-        if is_document(rel):  # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker
+        if is_document(rel, data):  # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker
             fields = {
                 "path": str(path),
                 "size": len(data),

@@ -1,0 +1,198 @@
+"""Check an OLE compound file (Office 97-2003 ``.doc``/``.xls``/``.ppt``, Outlook ``.msg``)
+before a parser opens it, and tell an encrypted one from a damaged one.
+
+An OLE file is a small file system: a header, a FAT (the chain of sectors each stream
+takes), a directory of streams. A hostile one declares millions of FAT sectors, or chains
+that loop, and a parser that trusts it allocates gigabytes or walks forever (kreuzberg
+4.10's XLS reader died of 2 GiB on both). Walking every chain once, each sector at most
+once, costs one pass over the file and refuses those as one named error. Standard library
+only: it runs in the document worker.
+"""
+
+from __future__ import annotations
+
+import struct
+
+__all__ = ["OLE_MAGIC", "OLE_SUFFIXES", "check_ole", "encrypted"]
+
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+#: The formats that are OLE compound files.
+OLE_SUFFIXES = frozenset({".doc", ".dot", ".xls", ".xlt", ".ppt", ".pps", ".pot", ".msg"})
+_FREE, _END, _FAT, _DIFAT = 0xFFFFFFFF, 0xFFFFFFFE, 0xFFFFFFFD, 0xFFFFFFFC
+_MINI_CUTOFF = 4096
+_DIR_ENTRY = 128
+
+
+class _Bad(Exception):
+    pass
+
+
+def _fat(data: bytes, shift: int, count: int) -> list[int]:
+    """The FAT as a list of next-sector numbers, read through the header's DIFAT and its
+    chain of DIFAT sectors (each visited once)."""
+    size = 1 << shift
+    sectors = (len(data) - size + size - 1) // size
+    if count > sectors:
+        raise _Bad(f"it declares {count} FAT sectors in a file of {sectors}")
+    where = list(struct.unpack_from("<109I", data, 0x4C))
+    next_difat, difat_count = struct.unpack_from("<II", data, 0x44)
+    seen: set[int] = set()
+    while next_difat not in (_END, _FREE) and len(where) < count + 109:
+        if next_difat >= sectors or next_difat in seen or len(seen) > difat_count:
+            raise _Bad("its DIFAT chain loops or points past the end of the file")
+        seen.add(next_difat)
+        block = data[(next_difat + 1) * size : (next_difat + 2) * size]
+        ids = struct.unpack(f"<{size // 4}I", block.ljust(size, b"\xff"))
+        where.extend(ids[:-1])
+        next_difat = ids[-1]
+    fat: list[int] = []
+    for sector in where[:count]:
+        if sector >= sectors:
+            raise _Bad(f"a FAT sector ({sector}) lies past the end of the file")
+        block = data[(sector + 1) * size : (sector + 2) * size].ljust(size, b"\xff")
+        fat.extend(struct.unpack(f"<{size // 4}I", block))
+    return fat
+
+
+class _Chains:
+    """Follow the chains of one FAT, each sector at most once over all of them: a sector
+    reached again from another chain (two entries sharing sectors, which readers allow)
+    gives the length known from the first walk."""
+
+    def __init__(self, fat: list[int], limit: int) -> None:
+        self.fat = fat
+        self.limit = min(limit, len(fat))
+        self.left: dict[int, int] = {}  # sector -> sectors from it to the chain's end
+
+    def length(self, start: int) -> int:
+        path: list[int] = []
+        on_path: set[int] = set()
+        sector = start
+        tail = 0
+        while sector not in (_END, _FREE):
+            if sector in self.left:
+                tail = self.left[sector]
+                break
+            if sector >= self.limit:
+                raise _Bad(f"a chain points past the end of the file (sector {sector})")
+            if sector in on_path:
+                raise _Bad(f"a sector chain loops (sector {sector})")
+            path.append(sector)
+            on_path.add(sector)
+            sector = self.fat[sector]
+        for i, at in enumerate(reversed(path), 1):
+            self.left[at] = tail + i
+        return tail + len(path)
+
+    def sectors(self, start: int) -> list[int]:
+        """The sectors of a chain already measured, in order."""
+        out = []
+        sector = start
+        for _ in range(self.length(start)):
+            out.append(sector)
+            sector = self.fat[sector]
+        return out
+
+
+def check_ole(data: bytes) -> str | None:
+    """Return why an OLE compound file must not be opened (not one, truncated, a chain that
+    loops, a size it cannot hold), or None.
+
+    Reads the header, the FAT, the directory and each large stream's chain: one pass.
+    """
+    if data[:8] != OLE_MAGIC:
+        return "corrupt file: not an Office 97-2003 file (no OLE compound file header)"
+    if len(data) < 1024:
+        return f"corrupt file: a truncated OLE compound file ({len(data)} bytes)"
+    shift, mini_shift = struct.unpack_from("<HH", data, 0x1E)
+    if shift not in (9, 12) or mini_shift != 6:
+        return f"corrupt file: an OLE compound file with sectors of 2^{shift} bytes"
+    size = 1 << shift
+    sectors = (len(data) - size + size - 1) // size
+    (fat_count,) = struct.unpack_from("<I", data, 0x2C)
+    (dir_start,) = struct.unpack_from("<I", data, 0x30)
+    try:
+        fat = _fat(data, shift, fat_count)
+        chains = _Chains(fat, sectors)
+        directory = b"".join(
+            data[(s + 1) * size : (s + 2) * size] for s in chains.sectors(dir_start)
+        )
+        mini_start, mini_count = struct.unpack_from("<II", data, 0x3C)
+        if mini_count > sectors:
+            raise _Bad(f"it declares {mini_count} mini FAT sectors in a file of {sectors}")
+        mini_fat: list[int] = []
+        if mini_count:
+            for s in chains.sectors(mini_start)[:mini_count]:
+                block = data[(s + 1) * size : (s + 2) * size].ljust(size, b"\xff")
+                mini_fat.extend(struct.unpack(f"<{size // 4}I", block))
+        mini_held = 0
+        small: list[tuple[int, int]] = []
+        for at in range(0, len(directory) - _DIR_ENTRY + 1, _DIR_ENTRY):
+            kind = directory[at + 0x42]
+            start, length = struct.unpack_from("<IQ", directory, at + 0x74)
+            if shift == 9:
+                length &= 0xFFFFFFFF  # version 3 files leave the high half undefined
+            if kind == 2 and length < _MINI_CUTOFF:
+                small.append((start, length))  # in the mini stream, inside the root's chain
+                continue
+            if kind not in (2, 5):  # a stream, or the root (which holds the mini stream)
+                continue
+            held = chains.length(start) * size if length else 0
+            if length > held:
+                raise _Bad(f"a stream declares {length} bytes but its sectors hold {held}")
+            if kind == 5:
+                mini_held = held
+        minis = _Chains(mini_fat, mini_held // 64)
+        for start, length in small:
+            held = minis.length(start) * 64 if length else 0
+            if length > held:
+                raise _Bad(f"a small stream declares {length} bytes but holds {held}")
+    except _Bad as exc:
+        return f"corrupt file: a damaged OLE compound file ({exc})"
+    except struct.error:
+        return "corrupt file: a truncated OLE compound file"
+    return None
+
+
+def _starts(data: bytes) -> range:
+    """The offsets where a stream may begin: every 64 bytes past the header (a large stream
+    starts on a sector, a small one on a mini sector of the mini stream, itself on one)."""
+    return range(512, len(data) - 64, 64)
+
+
+def encrypted(data: bytes, suffix: str) -> bool:
+    """Tell whether an OLE Office file that gave an error or no text is encrypted.
+
+    Word: its FIB (the ``WordDocument`` stream's start, ident 0xA5EC or Word 6's 0xA5DC)
+    has ``fEncrypted``. Excel: a FILEPASS record among the first records after the
+    workbook's BOF. PowerPoint: an ``EncryptedSummary`` stream.
+    """
+    if data[:8] != OLE_MAGIC:
+        return False
+    if suffix in (".doc", ".dot"):
+        for at in _starts(data):
+            if data[at : at + 2] in (b"\xec\xa5", b"\xdc\xa5"):
+                (nfib,) = struct.unpack_from("<H", data, at + 2)
+                if 0x65 <= nfib <= 0x200:
+                    (flags,) = struct.unpack_from("<H", data, at + 0x0A)
+                    return bool(flags & 0x0100)
+        return False
+    if suffix in (".xls", ".xlt"):
+        for at in _starts(data):
+            if data[at : at + 2] != b"\x09\x08":  # BIFF8 BOF
+                continue
+            pos = at
+            for _ in range(32):  # FILEPASS follows BOF within the first few records
+                if pos + 4 > len(data):
+                    break
+                kind, length = struct.unpack_from("<HH", data, pos)
+                if kind == 0x002F:
+                    return True
+                if kind == 0x000A:  # EOF
+                    break
+                pos += 4 + length
+            return False
+        return False
+    if suffix in (".ppt", ".pps", ".pot"):
+        return "EncryptedSummary".encode("utf-16-le") in data
+    return False

@@ -1,0 +1,231 @@
+"""Office 97-2003 files (.doc, .xls, .ppt) and Outlook .msg messages, in a notes folder and
+attached to mail. The files are Apache POI's test documents (tests/data/documents/README.md)."""
+
+from __future__ import annotations
+
+import shutil
+from contextlib import aclosing
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from memtrails.cli import main
+from memtrails.importers.documents import DocumentReader, is_document
+from memtrails.importers.documents._msg import ATTACHMENT_HEADING as MSG_HEADING
+from memtrails.importers.files import from_files
+from memtrails.importers.mail import message_to_item
+from memtrails.items import ATTACHMENT_HEADING
+from memtrails.records import MemoryRecord, RecordError
+
+DATA = Path(__file__).parent / "data" / "documents"
+
+
+async def _items(folder: Path) -> list[Any]:
+    async with aclosing(from_files(folder)) as items:
+        return [item async for item in items]
+
+
+def _copy(tmp_path: Path, *names: str) -> Path:
+    folder = tmp_path / "notes"
+    folder.mkdir(exist_ok=True)
+    for name in names:
+        shutil.copy(DATA / name, folder / name)
+    return folder
+
+
+async def test_word_excel_and_powerpoint_97_files_are_read_as_documents(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "SampleDoc.doc", "SampleSS.xls", "basic_test_ppt_file.ppt")
+    records = {r.id: r for r in await _items(folder) if isinstance(r, MemoryRecord)}
+    assert set(records) == {"SampleDoc.doc", "SampleSS.xls", "basic_test_ppt_file.ppt"}
+    doc, xls, ppt = (
+        records["SampleDoc.doc"],
+        records["SampleSS.xls"],
+        records["basic_test_ppt_file.ppt"],
+    )
+    assert doc.kind == "document" and doc.meta["document"]["format"] == "doc"
+    assert (
+        "I am Calibri (Body) in font size 11" in doc.text and "It\u2019s also in blue" in doc.text
+    )
+    assert doc.title == "Test Document" and doc.author == "Nick Burch"
+    # Every sheet, by name, with its cells.
+    assert "Sheet Number 2" in xls.text and "I'm in bold blue, on a yellow background" in xls.text
+    assert xls.meta["document"]["pages"] == 3
+    # Slides and their speaker notes.
+    assert "These are the notes on page two" in ppt.text and "This is page two" in ppt.text
+    assert ppt.title == "This is a test title" and ppt.author == "Hogwarts"
+
+
+async def test_a_template_or_show_ending_is_read_as_its_format(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    shutil.copy(DATA / "SampleDoc.doc", folder / "letter.dot")
+    shutil.copy(DATA / "basic_test_ppt_file.ppt", folder / "talk.pps")
+    shutil.copy(DATA / "SampleSS.xls", folder / "budget.xlt")
+    records = {r.id: r for r in await _items(folder) if isinstance(r, MemoryRecord)}
+    assert "I am a test document" in records["letter.dot"].text
+    assert "This is page two" in records["talk.pps"].text
+    assert "Sheet Number 2" in records["budget.xlt"].text
+
+
+async def test_an_outlook_message_is_a_mail_record(tmp_path: Path) -> None:
+    folder = _copy(tmp_path, "quick.msg", "attachment_test_msg.msg")
+    records = {r.id: r for r in await _items(folder) if isinstance(r, MemoryRecord)}
+    quick = records["quick.msg"]
+    assert quick.kind == "mail"
+    assert quick.title == "Test the content transformer"
+    assert quick.text == "The quick brown fox jumps over the lazy dog"  # the body, no header lines
+    # An Exchange sender (/O=.../CN=...) is no mail address: its name only.
+    assert quick.author == "Kevin Roast"
+    assert quick.meta["to"] == ["Kevin Roast <kevin.roast@alfresco.org>"]
+    assert quick.meta["message_id"].startswith("<B17B1CFF4282214AB8BAADDDC20711220E0C025E@")
+    assert quick.at is not None and quick.at.iso().startswith("2007-06-14T09:42:53")
+    assert quick.meta["path"].endswith("quick.msg") and quick.meta["document"]["format"] == "msg"
+    # Its attachments' text joins it under the heading a mail's attachments get.
+    both = records["attachment_test_msg.msg"]
+    assert both.title == "test pièce jointe 1"
+    assert both.author == "Nicolas1 23456 <nicolas1.23456@free.fr>"
+    assert both.text.startswith("contenu")
+    assert f"{ATTACHMENT_HEADING}test-unicode.doc]" in both.text  # an attached Word 97 file
+    assert "euro : € (20AC)" in both.text
+    names = [a["name"] for a in both.meta["attachments"]]
+    assert names == ["test-unicode.doc", "pj1.txt"]
+    assert all(a["chars"] > 0 for a in both.meta["attachments"])
+
+
+def test_the_msg_reader_writes_the_mail_attachment_heading() -> None:
+    assert MSG_HEADING == ATTACHMENT_HEADING
+
+
+async def test_encrypted_and_pre_97_files_are_named_errors(tmp_path: Path) -> None:
+    folder = _copy(
+        tmp_path,
+        "password_tika_binaryrc4.doc",
+        "Password_Protected-hello.ppt",
+        "xor-encryption-abc.xls",
+        "Word6.doc",
+    )
+    errors = {e.id: e.reason for e in await _items(folder) if isinstance(e, RecordError)}
+    # kreuzberg 4.10 called the .doc damaged, gave the .ppt as no text, the .xls a codepage error.
+    for name in (
+        "password_tika_binaryrc4.doc",
+        "Password_Protected-hello.ppt",
+        "xor-encryption-abc.xls",
+    ):
+        assert errors[name].startswith("encrypted document"), (name, errors[name])
+    assert errors["Word6.doc"].startswith("a Word 6.0/95 document")
+
+
+async def test_office_names_on_other_formats_are_read_as_what_they_are(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    # Word saves RTF and HTML as .doc; exports name an HTML table .xls.
+    (folder / "memo.doc").write_bytes(
+        rb"{\rtf1\ansi {\b Budget} memo about the orchard fence.\par}"
+    )
+    (folder / "export.xls").write_bytes(
+        b"<html><body><table><tr><td>Pelican</td><td>42</td></tr></table></body></html>"
+    )
+    (folder / "junk.ppt").write_bytes(b"neither an OLE file nor anything else\n" * 40)
+    items = await _items(folder)
+    records = {r.id: r for r in items if isinstance(r, MemoryRecord)}
+    errors = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    assert "orchard fence" in records["memo.doc"].text
+    assert records["memo.doc"].meta["document"] == {"format": "doc", "read_as": "rtf"}
+    assert "Pelican" in records["export.xls"].text
+    assert errors["junk.ppt"].startswith("corrupt file: not an Office 97-2003 file")
+
+
+async def test_a_mail_saved_as_text_under_msg_stays_text(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    saved = Path(__file__).parent / "data" / "mail" / "saved" / "meeting.msg"
+    shutil.copy(saved, folder / "meeting.msg")
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert isinstance(record, MemoryRecord) and record.kind == "file"
+    assert "Subject: Saved as a .msg" in record.text  # as before .msg was a document
+    assert not is_document("meeting.msg", saved.read_bytes())
+    assert is_document("quick.msg", (DATA / "quick.msg").read_bytes())
+
+
+def test_empty_cells_do_not_fill_a_sheet_with_spaces() -> None:
+    # 31 KB: kreuzberg 4.10 wrote each empty cell as a space, 4.2 million characters in all.
+    with DocumentReader() as reader:
+        got = reader.read((DATA / "SharedFormulaTest.xls").read_bytes(), ".xls")
+    assert not isinstance(got, str)
+    assert len(got.text) < 100_000 and "  " not in got.text
+    assert "1 2 2 1" in got.text  # the cells, one space apart
+
+
+def _mail_with(parts: list[tuple[bytes, str, str | None]]) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = "Archive <archive@example.com>"
+    msg["To"] = "ann@example.com"
+    msg["Subject"] = "Old files"
+    msg["Date"] = "Tue, 01 Apr 2003 10:00:00 +0000"
+    msg["Message-ID"] = "<old-files@example.com>"
+    msg.set_content("The old files, as promised.\n")
+    for data, ctype, name in parts:
+        maintype, subtype = ctype.split("/")
+        msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
+    return msg.as_bytes()
+
+
+def test_legacy_office_and_outlook_attachments_join_the_mail(tmp_path: Path) -> None:
+    raw = _mail_with(
+        [
+            ((DATA / "SampleDoc.doc").read_bytes(), "application/msword", "report.doc"),
+            ((DATA / "SampleSS.xls").read_bytes(), "application/vnd.ms-excel", "figures.xls"),
+            (
+                (DATA / "basic_test_ppt_file.ppt").read_bytes(),
+                "application/vnd.ms-powerpoint",
+                "talk.ppt",
+            ),
+            ((DATA / "quick.msg").read_bytes(), "application/vnd.ms-outlook", "forwarded.msg"),
+            (
+                (DATA / "password_tika_binaryrc4.doc").read_bytes(),
+                "application/msword",
+                "locked.doc",
+            ),
+        ]
+    )
+    item = message_to_item(raw, source="mail", where="1")
+    assert isinstance(item, MemoryRecord)
+    assert item.text.startswith("The old files")
+    for name, sentence in (
+        ("report.doc", "I am Calibri (Body) in font size 11"),
+        ("figures.xls", "Sheet Number 2"),
+        ("talk.ppt", "These are the notes on page two"),
+        ("forwarded.msg", "The quick brown fox jumps over the lazy dog"),
+    ):
+        assert f"{ATTACHMENT_HEADING}{name}]" in item.text
+        assert sentence in item.text, name
+    by_name = {a["name"]: a for a in item.meta["attachments"]}
+    assert all(by_name[n]["chars"] > 0 for n in ("report.doc", "figures.xls", "talk.ppt"))
+    assert by_name["locked.doc"]["error"].startswith("encrypted document")
+
+
+def test_an_unnamed_word_attachment_is_read_by_its_type(tmp_path: Path) -> None:
+    msg = EmailMessage()
+    msg["From"] = "a@example.com"
+    msg["Subject"] = "no name"
+    msg.set_content("see attached")
+    msg.add_attachment(
+        (DATA / "SampleDoc.doc").read_bytes(), maintype="application", subtype="msword"
+    )
+    item = message_to_item(msg.as_bytes(), source="mail", where="1")
+    assert isinstance(item, MemoryRecord)
+    assert "I am Calibri (Body) in font size 11" in item.text
+
+
+def test_memtrails_add_reads_a_msg_and_a_doc_given_alone(tmp_path: Path) -> None:
+    home = str(tmp_path / "home")
+    for name in ("quick.msg", "SampleDoc.doc"):
+        shutil.copy(DATA / name, tmp_path / name)
+        done = CliRunner().invoke(main, ["add", str(tmp_path / name), "--home", home])
+        assert done.exit_code == 0 and "added 1," in done.output, done.output
+    done = CliRunner().invoke(main, ["search", "quick brown fox jumps", "--home", home])
+    assert "Test the content transformer" in done.output and "mail" in done.output, done.output
+    done = CliRunner().invoke(main, ["search", "Calibri font size eleven", "--home", home])
+    assert "SampleDoc.doc" in done.output, done.output
