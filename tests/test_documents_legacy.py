@@ -55,6 +55,36 @@ async def test_word_excel_and_powerpoint_97_files_are_read_as_documents(tmp_path
     # Slides and their speaker notes.
     assert "These are the notes on page two" in ppt.text and "This is page two" in ppt.text
     assert ppt.title == "This is a test title" and ppt.author == "Hogwarts"
+    # The file's own dates, title and author (its SummaryInformation): kreuzberg 4.10 gives no
+    # dates for these formats, and no title or author for .xls; the mtime is the copy's.
+    assert doc.at is not None and doc.at.iso().startswith("2008-01-04T09:15:00")
+    assert ppt.at is not None and ppt.at.iso().startswith("2005-05-13T17:03:55")
+    assert xls.at is not None and xls.at.iso().startswith("2008-01-04T11:56:04")
+    assert xls.title == "Sample Spreadsheet" and xls.author == "Nick Burch"
+    assert doc.meta["document"]["created"] == "2008-01-04T09:15:00Z"
+
+
+async def test_a_title_in_the_files_code_page_is_read_in_it(tmp_path: Path) -> None:
+    # kreuzberg 4.10 read this windows-1252 en dash as U+FFFD.
+    folder = _copy(tmp_path, "simple-list.doc")
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert record.title == "This is a simple word document created using Word 97 \u2013 SR2"
+    assert "Third item in list" in record.text
+
+
+def test_a_damaged_summary_costs_only_its_fields() -> None:
+    from memtrails.importers.documents._oleguard import layout
+
+    good = (DATA / "SampleSS.xls").read_bytes()
+    summary = layout(good).stream("\x05SummaryInformation", 1 << 16)
+    assert summary is not None
+    at = good.find(summary[:64])
+    bad = bytearray(good)
+    bad[at + 44 : at + 48] = (0xFFFFFFF0).to_bytes(4, "little")  # its section: past the end
+    with DocumentReader() as reader:
+        got = reader.read(bytes(bad), ".xls")
+    assert not isinstance(got, str)
+    assert "Sheet Number 2" in got.text and "created" not in got.meta
 
 
 async def test_a_template_or_show_ending_is_read_as_its_format(tmp_path: Path) -> None:

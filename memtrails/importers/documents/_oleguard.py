@@ -12,8 +12,9 @@ only: it runs in the document worker.
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 
-__all__ = ["OLE_MAGIC", "OLE_SUFFIXES", "check_ole", "encrypted"]
+__all__ = ["OLE_MAGIC", "OLE_SUFFIXES", "Layout", "check_ole", "encrypted", "layout"]
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 #: The formats that are OLE compound files.
@@ -94,19 +95,61 @@ class _Chains:
         return out
 
 
-def check_ole(data: bytes) -> str | None:
-    """Return why an OLE compound file must not be opened (not one, truncated, a chain that
-    loops, a size it cannot hold), or None.
+@dataclass(slots=True)
+class Layout:
+    """A checked OLE file: its sector size, chains, and directory entries
+    ``(name, kind, start, length)`` (kind 2: a stream, 5: the root)."""
 
-    Reads the header, the FAT, the directory and each large stream's chain: one pass.
+    data: bytes
+    size: int
+    chains: _Chains
+    minis: _Chains
+    root_start: int
+    entries: list[tuple[str, int, int, int]]
+
+    def stream(self, name: str, most: int) -> bytes | None:
+        """Return the first ``most`` bytes of the stream called ``name``, or None."""
+        for entry, kind, start, length in self.entries:
+            if kind != 2 or entry != name or not length:
+                continue
+            if length >= _MINI_CUTOFF:
+                blocks = [(s + 1) * self.size for s in self.chains.sectors(start)]
+                step = self.size
+                source = self.data
+            else:  # in the mini stream: 64-byte sectors of the root's chain
+                source = self.read_root()
+                blocks = [s * 64 for s in self.minis.sectors(start)]
+                step = 64
+            out = bytearray()
+            for at in blocks:
+                out += source[at : at + step]
+                if len(out) >= min(length, most):
+                    break
+            return bytes(out[: min(length, most)])
+        return None
+
+    def read_root(self) -> bytes:
+        return b"".join(
+            self.data[(s + 1) * self.size : (s + 2) * self.size]
+            for s in self.chains.sectors(self.root_start)
+        )
+
+
+def layout(data: bytes) -> Layout:
+    """Check an OLE compound file and return its layout.
+
+    Reads the header, the FAT, the directory and each stream's chain: one pass.
+
+    Raises:
+        ValueError: why it must not be opened (the message starts ``corrupt file:``).
     """
     if data[:8] != OLE_MAGIC:
-        return "corrupt file: not an Office 97-2003 file (no OLE compound file header)"
+        raise ValueError("corrupt file: not an Office 97-2003 file (no OLE compound file header)")
     if len(data) < 1024:
-        return f"corrupt file: a truncated OLE compound file ({len(data)} bytes)"
+        raise ValueError(f"corrupt file: a truncated OLE compound file ({len(data)} bytes)")
     shift, mini_shift = struct.unpack_from("<HH", data, 0x1E)
     if shift not in (9, 12) or mini_shift != 6:
-        return f"corrupt file: an OLE compound file with sectors of 2^{shift} bytes"
+        raise ValueError(f"corrupt file: an OLE compound file with sectors of 2^{shift} bytes")
     size = 1 << shift
     sectors = (len(data) - size + size - 1) // size
     (fat_count,) = struct.unpack_from("<I", data, 0x2C)
@@ -126,31 +169,45 @@ def check_ole(data: bytes) -> str | None:
                 block = data[(s + 1) * size : (s + 2) * size].ljust(size, b"\xff")
                 mini_fat.extend(struct.unpack(f"<{size // 4}I", block))
         mini_held = 0
-        small: list[tuple[int, int]] = []
+        root_start = _END
+        entries: list[tuple[str, int, int, int]] = []
         for at in range(0, len(directory) - _DIR_ENTRY + 1, _DIR_ENTRY):
             kind = directory[at + 0x42]
             start, length = struct.unpack_from("<IQ", directory, at + 0x74)
             if shift == 9:
                 length &= 0xFFFFFFFF  # version 3 files leave the high half undefined
-            if kind == 2 and length < _MINI_CUTOFF:
-                small.append((start, length))  # in the mini stream, inside the root's chain
-                continue
             if kind not in (2, 5):  # a stream, or the root (which holds the mini stream)
                 continue
+            (name_bytes,) = struct.unpack_from("<H", directory, at + 0x40)
+            name = directory[at : at + min(name_bytes, 64)].decode("utf-16-le", "replace")
+            entries.append((name.rstrip("\0"), kind, start, length))
+            if kind == 2 and length < _MINI_CUTOFF:
+                continue  # in the mini stream, inside the root's chain: checked below
             held = chains.length(start) * size if length else 0
             if length > held:
                 raise _Bad(f"a stream declares {length} bytes but its sectors hold {held}")
             if kind == 5:
-                mini_held = held
+                mini_held, root_start = held, start
         minis = _Chains(mini_fat, mini_held // 64)
-        for start, length in small:
-            held = minis.length(start) * 64 if length else 0
-            if length > held:
-                raise _Bad(f"a small stream declares {length} bytes but holds {held}")
+        for _, kind, start, length in entries:
+            if kind == 2 and length < _MINI_CUTOFF:
+                held = minis.length(start) * 64 if length else 0
+                if length > held:
+                    raise _Bad(f"a small stream declares {length} bytes but holds {held}")
     except _Bad as exc:
-        return f"corrupt file: a damaged OLE compound file ({exc})"
+        raise ValueError(f"corrupt file: a damaged OLE compound file ({exc})") from None
     except struct.error:
-        return "corrupt file: a truncated OLE compound file"
+        raise ValueError("corrupt file: a truncated OLE compound file") from None
+    return Layout(data, size, chains, minis, root_start, entries)
+
+
+def check_ole(data: bytes) -> str | None:
+    """Return why an OLE compound file must not be opened (not one, truncated, a chain that
+    loops, a size it cannot hold), or None."""
+    try:
+        layout(data)
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
