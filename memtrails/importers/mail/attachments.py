@@ -132,7 +132,8 @@ def read_attachments(
     invitation inline and attached) is given once. ``hint`` is the mail's charset, as the
     walk that made ``attachments`` read 8-bit file names in it; ``files`` are the files the
     walk lifted out of the mail's text (uuencoded), each with its entry of ``attachments``
-    and its bytes, read as attached files of their name are. ``reader`` is
+    and its bytes: a text file, table, card or invitation among them is read as one
+    attached (a document stays named only). ``reader`` is
     used if given; else one is started for this message only when it has a document, and
     closed before returning.
     """
@@ -159,15 +160,13 @@ def read_attachments(
         if suffix is not None:
             shown = _CONTROLS.sub(" ", name or f"attachment{suffix}")
             found.append((part, shown, suffix, name, ctype, None))
-    for entry, data in files or ():  # uuencoded in the text: read as a file of its name is
+    for entry, data in files or ():  # uuencoded in the text: a text file read as one attached
         name, ctype = entry.get("name"), str(entry.get("type") or "")
-        suffix = _suffix(name, ctype)
         kind = text_kind(name, _UNTYPED_AS.get(ctype, ctype))
-        if kind is None and suffix is None and ctype not in _DOCUMENT_TEXT:
+        if kind is None and _suffix(name, ctype) is None and ctype not in _DOCUMENT_TEXT:
             kind = "plain" if is_plain_text(name, ctype) else None
-        how = kind or suffix
-        if how is not None:
-            found.append((data, _CONTROLS.sub(" ", name or "attachment"), how, name, ctype, entry))
+        if kind is not None:
+            found.append((data, _CONTROLS.sub(" ", name or "attachment"), kind, name, ctype, entry))
     if not found:
         return ""
     own = reader is None and any(how.startswith(".") for _, _, how, *_ in found)
