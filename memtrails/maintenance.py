@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .embedding._base import Embedder
-from .folder.check import CheckReport, check_folder
+from .folder.check import CheckReport, check_folder, forget_set_aside
 from .folder.opening import Folder
 from .folder.points import passage_scripts
 from .folder.reorder import PieceCache
@@ -116,6 +116,7 @@ async def check_folder_and_repair(
         say("rebuilding the table", 0, None)
         rows = await folder.writer.rebuild_table()
         fixed.append(f"rebuilt table.sqlite from records.jsonl ({rows} records)")
+        fixed += await forget_set_aside(folder.positions, report.set_aside)
     if report.orphans:
         say("removing points", 0, None)
         await folder.writer.remove_points(report.orphans)

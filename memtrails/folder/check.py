@@ -18,7 +18,7 @@ from .positions import Positions
 from .table import Table
 from .writer import Writer
 
-__all__ = ["CheckReport", "check_folder", "verify_on_open"]
+__all__ = ["CheckReport", "check_folder", "forget_set_aside", "verify_on_open"]
 
 
 async def verify_on_open(
@@ -149,6 +149,10 @@ class CheckReport:
     missing: list[str] = field(default_factory=list)
     pending: int = 0
     table_wrong: bool = False  # table.sqlite's rows are not the log's live records
+    # The sources of records the table still counts whose lines are damaged (set aside by a
+    # repair): their saved positions go with them, or adding them again would skip the
+    # records as read already ("unchanged") and never bring them back.
+    set_aside: dict[str, int] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
     repaired: list[str] = field(default_factory=list)
 
@@ -187,6 +191,9 @@ async def check_folder(
     checkpoint, tail, unreadable = await asyncio.to_thread(read_checkpoint_mark, path)
     live, pending, damaged = await asyncio.to_thread(_scan_log, log, report, checkpoint)
     rows = await asyncio.to_thread(lambda: dict(table.offsets()))
+    for uid, offset in damaged.items():
+        if rows.get(uid) == offset and (row := table.get(uid)) is not None:
+            report.set_aside[row.source] = report.set_aside.get(row.source, 0) + 1
     if live != rows:
         report.table_wrong = True
         # Rows at damaged lines (opening reads only a line's first bytes) are the damaged
@@ -233,6 +240,27 @@ async def check_folder(
             f"({_names(report.missing)})"
         )
     return report
+
+
+async def forget_set_aside(positions: Positions, set_aside: dict[str, int]) -> list[str]:
+    """Drop the saved positions of the sources whose records a repair set aside (their
+    lines damaged), so that the next add reads them in full and adds those records again;
+    return what was done, for the report."""
+    done = []
+    for source, count in sorted(set_aside.items()):
+        if positions.get(source) is None:
+            continue
+        await positions.forget(source)
+        what = (
+            "1 record set aside: its line in records.jsonl is damaged"
+            if count == 1
+            else f"{count} records set aside: their lines in records.jsonl are damaged"
+        )
+        done.append(
+            f"dropped the saved position of {source!r} ({what}), so the next add reads it in "
+            f"full and adds {'it' if count == 1 else 'them'} again"
+        )
+    return done
 
 
 def _names(uids: list[str]) -> str:
