@@ -74,3 +74,31 @@ async def test_from_lines_of_a_text_stay_in_it(tmp_path: Path) -> None:
     )
     (rec,) = records(await collect(from_mbox(path)))
     assert rec.text == body.decode().strip()
+
+
+def _run_together(separator: bytes, following: bytes) -> bytes:
+    return (
+        b"From a@x Mon Jan  1 00:00:00 2024\nSubject: s0\nMessage-ID: <0@x>\n\nhello 0\n"
+        + separator
+        + b"\n"
+        + following
+        + b"\nSubject: s1\nMessage-ID: <1@x>\n\nhello 1\n"
+    )
+
+
+@pytest.mark.parametrize("separator", [ODD[9], ODD[11], b"From  2024-01-01 00:00:00"])
+async def test_an_odd_separator_right_after_text_starts_a_delivered_mail(
+    tmp_path: Path, separator: bytes
+) -> None:
+    # no blank line before it (as many writers leave none), a header only delivery writes
+    path = tmp_path / "odd.mbox"
+    path.write_bytes(_run_together(separator, b"Return-Path: <b@x>"))
+    recs = records(await collect(from_mbox(path)))
+    assert [(r.title, r.text) for r in recs] == [("s0", "hello 0"), ("s1", "hello 1")]
+
+
+async def test_a_from_line_right_after_text_before_a_subject_stays_text(tmp_path: Path) -> None:
+    path = tmp_path / "one.mbox"
+    path.write_bytes(_run_together(b"From Jo, 2024-01-01 10:00:", b"To: the team"))
+    (rec,) = records(await collect(from_mbox(path)))
+    assert "From Jo, 2024-01-01 10:00:\nTo: the team" in rec.text

@@ -80,24 +80,32 @@ def is_separator(line: bytes) -> bool:
 
 # A "From " line with a time on it that no rule above reads ("From x 2024-01-01 10:00:00",
 # "From "Jo Doe"@x Mon Jan 1 10:00:00 2024", a date in another order or language).
-_LOOSE = re.compile(rb"From \S[^\n]{0,400}?\b\d{1,2}:\d\d\b[^\n]{0,400}\r?\n?")
+_LOOSE = re.compile(rb"From [ \t]*\S[^\n]{0,400}?\b\d{1,2}:\d\d\b[^\n]{0,400}\r?\n?")
 # The headers a stored mail starts with (a body line "Note: ..." is not one of them).
 _MAIL_HEADER = re.compile(
     rb"(?i:return-path|received|from|date|subject|to|cc|message-id|delivered-to|envelope-to"
     rb"|sender|reply-to|mime-version|content-type|status|references|in-reply-to|x-[\w-]+)"
     rb"[ \t]*:"
 )
+# The headers only a delivery writes, first in a stored mail: no text quotes them after a
+# line of its own starting "From ".
+_TRANSPORT_HEADER = re.compile(
+    rb"(?i:return-path|received|delivered-to|envelope-to|x-original-to|message-id)[ \t]*:"
+)
 
 
-def is_loose_separator(line: bytes, following: bytes) -> bool:
+def is_loose_separator(line: bytes, following: bytes, after_text: bool = False) -> bool:
     """Tell whether a ``From `` line with a time on it that :func:`is_separator` does not
-    take starts a message, where it stands after a blank line (or first): ``following``,
-    the line after it, is a mail header (``Received:``, ``From:``, ``X-...:``).
+    take starts a message: ``following``, the line after it, is a mail header
+    (``Received:``, ``From:``, ``X-...:``); where the line stands right after a line of text
+    (``after_text``: no blank line before it), a header only a delivery writes
+    (``Return-Path:``, ``Received:``, ``Delivered-To:``, ``Message-ID:``).
 
     So an odd separator (a date in another shape, a quoted sender with a space) starts its
     mail instead of the mail joining the text of the one before.
     """
-    return _LOOSE.fullmatch(line) is not None and _MAIL_HEADER.match(following) is not None
+    header = _TRANSPORT_HEADER if after_text else _MAIL_HEADER
+    return _LOOSE.fullmatch(line) is not None and header.match(following) is not None
 
 
 _BOM = b"\xef\xbb\xbf"

@@ -242,7 +242,7 @@ def split(
                     # after a body line, a separator-like line a header does not follow is
                     # quoted text (see :func:`~.mbox_lines.continues_body`)
                     (is_separator(probe) and not (after_text and continues_body(ahead())))
-                    or (not (after_text or in_headers) and is_loose_separator(probe, ahead()))
+                    or (not in_headers and is_loose_separator(probe, ahead(), after_text))
                 )
             ):
                 done = count
