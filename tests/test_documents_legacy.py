@@ -128,13 +128,22 @@ def test_the_msg_reader_writes_the_mail_attachment_heading() -> None:
     assert MSG_HEADING == ATTACHMENT_HEADING
 
 
-async def test_encrypted_and_pre_97_files_are_named_errors(tmp_path: Path) -> None:
+async def test_a_word_6_document_is_read(tmp_path: Path) -> None:
+    # kreuzberg 4.10 refuses Word 6.0/95 files ("Invalid DOC magic number: 0xA5DC").
+    folder = _copy(tmp_path, "Word6.doc")
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert record.text == "The quick brown fox jumps over the lazy dog"
+    assert record.title == "The quick brown fox jumps over the lazy dog"
+    assert record.author == "Nevin Nollop"
+    assert record.at is not None and record.at.iso().startswith("2005-09-20T17:25")
+
+
+async def test_encrypted_files_are_named_errors(tmp_path: Path) -> None:
     folder = _copy(
         tmp_path,
         "password_tika_binaryrc4.doc",
         "Password_Protected-hello.ppt",
         "xor-encryption-abc.xls",
-        "Word6.doc",
     )
     errors = {e.id: e.reason for e in await _items(folder) if isinstance(e, RecordError)}
     # kreuzberg 4.10 called the .doc damaged, gave the .ppt as no text, the .xls a codepage error.
@@ -144,7 +153,6 @@ async def test_encrypted_and_pre_97_files_are_named_errors(tmp_path: Path) -> No
         "xor-encryption-abc.xls",
     ):
         assert errors[name].startswith("encrypted document"), (name, errors[name])
-    assert errors["Word6.doc"].startswith("a Word 6.0/95 document")
 
 
 async def test_office_names_on_other_formats_are_read_as_what_they_are(tmp_path: Path) -> None:
@@ -259,3 +267,12 @@ def test_memtrails_add_reads_a_msg_and_a_doc_given_alone(tmp_path: Path) -> None
     assert "Test the content transformer" in done.output and "mail" in done.output, done.output
     done = CliRunner().invoke(main, ["search", "Calibri font size eleven", "--home", home])
     assert "SampleDoc.doc" in done.output, done.output
+
+
+def test_a_word_6_field_gives_its_result_not_its_code() -> None:
+    from memtrails.importers.documents._olemeta import _unfield
+
+    text = "Date\x13DATE \\@ dd/MM/yy\x1412/12/97\x15; page \x13PAGE\x15 of \x13 IF \x13X\x141\x15 \x142\x15."
+    assert _unfield(text) == "Date12/12/97; page  of 2."
+    assert _unfield("\x13" * 1000 + "lost") == ""  # fields never closed: all code
+    assert _unfield("\x15\x14kept").endswith("kept")  # a stray end or separator opens none

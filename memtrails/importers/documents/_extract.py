@@ -15,7 +15,7 @@ from ._html import read_html
 from ._msg import mail_of
 from ._odf import read_odf
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
-from ._olemeta import summary_info
+from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
 __all__ = ["MIME_TYPES", "Failed", "extract"]
@@ -69,6 +69,7 @@ _NEWER = {".doc": ".docx", ".dot": ".docx", ".xls": ".xlsx", ".xlt": ".xlsx"}
 _NEWER |= {".ppt": ".pptx", ".pps": ".pptx", ".pot": ".pptx"}
 _HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<meta")
 _SPREADSHEETS = {".xls", ".xlt"}
+_WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
 _ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
 
@@ -140,15 +141,22 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any], list[Any]
             raise Failed(_ENCRYPTED) from None
         if suffix in OLE_SUFFIXES and encrypted(data, suffix):
             raise Failed(_ENCRYPTED) from None  # kreuzberg reads the encrypted bytes as damage
-        if "0xA5DC" in message:
+        if "0xA5DC" in message:  # Word 6.0/95, whose header word6_text could not use
             raise Failed(
-                "a Word 6.0/95 document (older than Word 97): the document reader reads "
-                "Word 97-2003 .doc files only (save it again from a word processor)"
+                "corrupt or unreadable document (a Word 6.0/95 file whose header gives no text)"
             ) from None
         raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
     meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
     children = getattr(result, "children", None)
     return str(result.content or ""), meta, children if isinstance(children, list) else None
+
+
+def _codepage(ole: Layout) -> int | None:
+    try:
+        value = summary_info(ole).get("codepage")
+    except Exception:  # why: damage in the summary must not cost the document its text
+        return None
+    return value if isinstance(value, int) else None
 
 
 def _own_summary(meta: dict[str, Any], ole: Layout) -> None:
@@ -210,7 +218,14 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
             raise Failed(str(exc)) from None
     elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
         raise Failed("corrupt file: not a PDF (no %PDF- header)")
-    if (own := _OWN_READERS.get(suffix)) is not None:
+    word6 = word6_text(ole, _codepage(ole)) if ole is not None and suffix in _WORD else None
+    if word6 == WORD6_ENCRYPTED:
+        raise Failed(_ENCRYPTED)
+    meta: dict[str, Any]
+    if word6 is not None and ole is not None:  # Word 6.0/95, which kreuzberg 4.10 refuses
+        text, meta = word6, {}
+        _own_summary(meta, ole)
+    elif (own := _OWN_READERS.get(suffix)) is not None:
         try:
             text, meta = own(data)
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
