@@ -70,9 +70,17 @@ def test_a_slash_in_a_urls_password_goes(seed: int) -> None:
     assert out == f"{scheme}://app:[secret:url-password]@db.internal:5432/app"
 
 
+def test_a_question_mark_in_a_urls_password_goes() -> None:
+    text = "DATABASE_URL=postgresql://app:Winter3607?@db.internal:5432/app"
+    out, _ = scrub_text(text)
+    assert out == "DATABASE_URL=postgresql://app:[secret:url-password]@db.internal:5432/app"
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "redis://localhost:6379?db=0&notify=ann@example.com",
+        "http://host:port?email=ann@example.com",
         "https://registry.example.com:8443/npm/@scope/pkg",
         "http://localhost:3000/@vite/client",
         "http://host:PORT/path/user@example.com",

@@ -144,7 +144,7 @@ def password_of(
         equals = buf[gap[0] : gap[1]] == b"="
         ok = word == (1 if glued or equals else 2)
         if ok and equals:
-            vs = gap[0]  # mysql -p=X: the password is "=X", glued to the flag
+            vs = gap[0]  # mysql's "-p=" and more: the password starts with its "="
     elif flag == b"-a" and word != 4:
         ok = word == 3 and not glued
     elif flag == b"-U":  # smbclient -U user%password

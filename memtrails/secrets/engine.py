@@ -307,7 +307,7 @@ def _check(
         # A token alone as the user: random (digits, both cases), not an id in hex.
         random = group != "vu" or (shaped(buf[vs:ve], "mixed") and is_random(value, False))
         if group == "v6":  # scheme://host:PORT/path@...: a placeholder's port, no password
-            random = not _port_word(value.split("/", 1)[0])
+            random = not _port_word(value.replace("?", "/").split("/", 1)[0])
         if random and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
         if "user" in g and sp[g["user"]][0] >= 0:  # a key id as the user: s3://AKIA...:V@
@@ -353,7 +353,7 @@ def _check(
 
 
 def _port_word(part: str) -> bool:
-    """Tell whether the part before a '/' in a URL's user-info is a port's placeholder."""
+    """Tell whether the part before a '/' or '?' in a URL's user-info is a port's placeholder."""
     word = part.strip("{}<>[]").lower()
     return word in ("port", "portnumber", "port_number") or is_placeholder(word)
 

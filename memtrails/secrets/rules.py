@@ -57,8 +57,9 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: wrapped JWT of an unknown algorithm by its lines' width, a CSV field quoted over lines, an
 #: index or a YAML tag around an assignment, setters, credential constructors, Oracle's
 #: user/password@db, .pgpass lines, HTTP Digest responses, Ansible vaults, HTTPie's -a,
-#: curl -u user:'X', mysql -p=X, npm's _auth alone, "auth" with a random value, PEM blocks
-#: concatenated over string literals; "auth": "required" and "@Mixed1Case@..." no longer).
+#: curl -u user:'X', mysql's -p= glued, npm's _auth alone, "auth" with a random value, PEM
+#: blocks concatenated over string literals; "auth": "required" and "@Mixed1Case@..." no
+#: longer).
 RULES_VERSION: Final = 8
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
@@ -95,12 +96,12 @@ _B64_WITH_COLON = (
     rf"(?:{_B64}{{4}})*(?:O[g-v]|{_B64}[DTjz][o-r]|{_B64}{{2}}[AEIMQUYcgkosw048]6){_B64}*={{0,2}}"
 )
 
-# A URL password holding '/': a first part that is no port (digits, then a character other
-# than a digit), then up to four "/..." parts; 64 characters each at most, so that a long
-# run after "scheme://a:" keeps no more partial matches alive than before.
+# A URL password holding '/' or '?': a first part that is no port (digits, then a character
+# other than a digit), then up to four parts after a '/' or a '?'; 64 characters each at
+# most, so that a long run after "scheme://a:" keeps no more partial matches alive.
 _NOT_URL = r"\s/?\"'<>"
 _SLASHED = (
-    rf"[0-9]{{0,8}}[^{_NOT_URL}$%{{\[0-9][^{_NOT_URL}]{{0,63}}(?:/[^{_NOT_URL}]{{0,64}}){{1,4}}"
+    rf"[0-9]{{0,8}}[^{_NOT_URL}$%{{\[0-9][^{_NOT_URL}]{{0,63}}(?:[/?][^{_NOT_URL}]{{0,64}}){{1,4}}"
 )
 
 _KEYS: Final[tuple[Rule, ...]] = (
@@ -176,11 +177,11 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "jwt",
     ),
     # scheme://user:pass@host: the password may hold '@' (greedy to the last one before the
-    # host) and '#' (pasted unencoded), but not '?'. A '/' ends the user-info for a URL
-    # parser (RFC 3986, WHATWG, urllib, libpq), but one pasted unencoded in a password still
-    # gives it away when the part before the '/' is no port (not all digits, not a port's
-    # placeholder): "host:8080/path/@scope" is a host, a port and a path. A password with '/'
-    # is taken only when the shape without one does not match. An AWS secret key's 40
+    # host) and '#' (pasted unencoded). A '/' or a '?' ends the user-info for a URL parser
+    # (RFC 3986, WHATWG, urllib, libpq), but one pasted unencoded in a password still gives
+    # it away when the part before it is no port (not all digits, not a port's placeholder):
+    # "host:8080/path/@scope" is a host, a port and a path, "host:6379?db=0&to=a@b" a query.
+    # A password with '/' or '?' is taken only when the shape without one does not match. An AWS secret key's 40
     # characters hold '/' and '+' too (s3://AKIA...:SECRET@bucket). A key id as the user goes
     # too (the engine runs the token rules over the user), and a token alone before the '@'
     # (https://TOKEN@host: 20+ random characters, digits and both cases; not an id in hex).
