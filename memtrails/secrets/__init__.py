@@ -26,7 +26,7 @@ The rules (``rules.py``, ``providers.py``) are data; ``engine.py`` scans them.
 Each secret becomes ``[secret:KIND]`` (see :data:`KINDS`); for ``url-password`` only the
 password is replaced (``https://bob:[secret:url-password]@host``; a key id as the user goes
 too: ``s3://[secret:aws-access-key]:[secret:url-password]@bucket``; a password holding an
-unencoded ``/`` goes whole when the part before the ``/`` is no port) and for ``password``
+unencoded ``/`` or ``?`` goes whole when the part before it is no port) and for ``password``
 assignments only the value (``password: [secret:password]``). A value that is itself a
 provider token gets the provider's kind (``Authorization: Bearer [secret:jwt]``). A JWT
 wrapped over lines (at a mail's width, by a shell's ``\\`` or quoted-printable's ``=``) goes
@@ -135,8 +135,8 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), a token
-glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``?`` in a URL's password (and a
-``/`` right after a port's digits), a URL's password that is a placeholder word
+glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``/`` or ``?`` in a URL's
+password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), and unprefixed tokens of
 unknown services with no word before them and no quotes around them. By design, PINs and
