@@ -10,6 +10,7 @@ from email.message import Message
 from typing import Any
 
 from ..documents._html import html_to_text, tidy
+from .armor import unarmored
 from .blobs import lift_blobs
 from .charsets import decode_bytes, to_bytes
 from .enclosed import headless_mail, mended
@@ -258,7 +259,7 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     if lifted:  # uuencoded files, or base64 that a broken boundary left in the text
         out.attachments.extend(lifted)
         out.defects.add("EncodedAttachmentInText")
-    out.add_text(tidy(text), is_plain=subtype == "plain")
+    out.add_text(tidy(unarmored(text)), is_plain=subtype == "plain")
 
 
 _BOUNDARY_PARAM = re.compile(r"""boundary\s*=\s*(?:"([^"]+)"|([^\s;"]+))""", re.IGNORECASE)
