@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from .embedding._base import Passage
 from .portable import js_well_formed
 from .records import MemoryRecord, RecordError, SourceState
+from .words import words
 
 __all__ = [
     "ATTACHMENT_HEADING",
@@ -104,15 +105,36 @@ class RawReadable(Protocol):
 ATTACHMENT_HEADING = "\n[attachment: "
 
 
-def attachment_of(text: str, start: int, end: int) -> str | None:
+def attachment_of(text: str, start: int, end: int, query_words: Collection[str] = ()) -> str | None:
     """Return the name of the attachment a passage ``text[start:end]`` lies in, or None.
 
     A mail's record holds its attachments' text after its own, each under a heading line
-    (:data:`ATTACHMENT_HEADING`); the passage lies in the last one that opens before its end.
+    (:data:`ATTACHMENT_HEADING`). A passage that spans several parts (a short mail is one
+    passage, its text and every attachment) lies in the part that holds the most of
+    ``query_words``; when none holds one, in the part it starts in, as its snippet does. The
+    mail's own text is None.
+
+    Example:
+        >>> mail = "See both.\\n[attachment: a.txt]\\nbudget 2024\\n[attachment: b.txt]\\nmenu"
+        >>> attachment_of(mail, 0, len(mail), {"budget"}), attachment_of(mail, 0, len(mail))
+        ('a.txt', None)
     """
-    at = text.rfind(ATTACHMENT_HEADING, 0, max(end, start + 1))
-    if at < 0:
-        return None
+    parts: list[tuple[int, str | None]] = []
+    at = text.rfind(ATTACHMENT_HEADING, 0, start + len(ATTACHMENT_HEADING))
+    parts.append((start, _heading_name(text, at) if at >= 0 else None))
+    while (at := text.find(ATTACHMENT_HEADING, max(at, start) + 1, end)) >= 0:
+        parts.append((at, _heading_name(text, at)))
+    if len(parts) == 1 or not query_words:
+        return parts[0][1]
+    bounds = [p for p, _ in parts[1:]] + [end]
+    held = [
+        len(set(words(text[begin:until])).intersection(query_words))
+        for (begin, _), until in zip(parts, bounds, strict=True)
+    ]
+    return parts[held.index(max(held))][1]
+
+
+def _heading_name(text: str, at: int) -> str | None:
     close = text.find("]\n", at)
     return text[at + len(ATTACHMENT_HEADING) : close] if close > at else None
 

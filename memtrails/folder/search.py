@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -187,8 +187,10 @@ def search_hit(
     ranked: Ranked | None = None,
     confident: bool = True,
     sure: float | None = None,
+    query_words: Collection[str] = (),
 ) -> SearchHit:
-    """Return the result for a record found by its best passage ``hit``."""
+    """Return the result for a record found by its best passage ``hit`` (``query_words``
+    tell which attachment a passage over several holds the answer in)."""
     text = embed_text(record)
     start, end = passage_span(text, hit.payload)
     snippet = snippet_of(text[start:end], record.title, SNIPPET_CHARS)
@@ -206,7 +208,7 @@ def search_hit(
         keyword=ranked.keyword if ranked else None,
         confident=confident,
         confidence=sure,
-        attachment=attachment_of(text, start, end) if record.kind == "mail" else None,
+        attachment=attachment_of(text, start, end, query_words) if record.kind == "mail" else None,
     )
 
 
@@ -404,7 +406,7 @@ async def search(
             # A damaged line leaves its record out (said in the log), not the search.
             record = live_record(r.uid, table, log, warn=True)
             if record is not None:
-                out.append(search_hit(r.hit, record, r))
+                out.append(search_hit(r.hit, record, r, query_words=named))
                 # The words of the passage that matched, not of the record's head.
                 texts.append(passage_text(record, r.hit.payload)[:PASSAGE_CHARS])
         if ordered and asked is not None and pieces is not None:
