@@ -7,11 +7,13 @@ that hold 8-bit bytes, and scored by what no language writes: a symbol or a cont
 character inside a word, two scripts in one word (``cafи``), a lower-case letter followed
 by a capital (``рТЙЧЕФ``), a Latin word of accented letters only (``Ìîñêâà``: a Cyrillic
 word read as Windows-1252). Windows-1252 (UTF-8, for text mostly in it) stands unless
-another charset reads the words with clearly fewer such faults.
+another charset reads the words with clearly fewer such faults; between Cyrillic code pages
+that read them equally well, the one whose letters are the more frequent in Russian.
 """
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Sequence
 
@@ -93,6 +95,8 @@ def _faults(word: str) -> int:
             before = k > 0 and word[k - 1].isalpha()
             after = k + 1 < len(word) and word[k + 1].isalpha()
             faults += 2 if before and after else 1 if before or after else 0
+            if k > 0 and not word[k - 1].isascii() and not word[k - 1].isalpha():
+                faults += 1  # "╤╥╬╦": a run of symbols, where a word stood
     faults += _latin_run(run)
     return faults + 2 * max(0, len(scripts) - 1)
 
@@ -104,8 +108,38 @@ def _latin_run(run: Sequence[str]) -> int:
     return 2 if all(_script(c) == "Latin" for c in run) else 0
 
 
-def _score(words: Sequence[bytes], codec: str) -> int:
-    return sum(_faults(_decode(word, codec)) for word in words)
+# How often each Cyrillic letter is in Russian text, per thousand letters: between Cyrillic
+# code pages that read the words equally well (KOI8-R's small letters are Windows-1251's
+# capitals), the one whose letters are the likelier ones is the one they were written in.
+_FREQUENT = (
+    "110 85 80 74 67 63 55 47 45 44 35 32 30 28 26 20 19 17 17 17 16 14 12 10 9 7 6 5 4 3 3 1 1"
+)
+_RUSSIAN = dict(zip("оеаинтсрвлкмдпуяыьгзбчйхжшюцщэфъё", map(int, _FREQUENT.split()), strict=True))
+_CYRILLIC_PAGES = frozenset({"cp1251", "koi8_r", "cp866"})
+
+
+def _unlikely(text: str) -> float:
+    """How unlikely ``text``'s Cyrillic letters are in Russian (more is less likely): each
+    letter by its frequency, and a word in capitals only counted as less likely than one
+    in small letters (text is mostly the latter)."""
+    total = 0.0
+    for word in text.split():
+        letters = [c for c in word if _script(c) == "Cyrillic"]
+        total += sum(math.log(1000 / _RUSSIAN.get(c.lower(), 1)) for c in letters)
+        if len(letters) > 1 and all(c.isupper() for c in letters):
+            total += 2.0
+    return total
+
+
+def _score(words: Sequence[bytes], codec: str) -> tuple[int, float]:
+    """Return the faults of ``words`` read in ``codec``, and, to choose between Cyrillic
+    code pages, how unlikely their letters are (:func:`_unlikely`)."""
+    faults, unlikely = 0, 0.0
+    for word in words:
+        text = _decode(word, codec)
+        faults += _faults(text)
+        unlikely += _unlikely(text)
+    return faults, unlikely
 
 
 def _words(data: bytes) -> list[bytes]:
@@ -135,8 +169,18 @@ def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str
             order.append(guessed)
     order = list(dict.fromkeys(order))
     scores = {codec: _score(words, codec) for codec in order}
-    best = min(order, key=lambda codec: scores[codec])  # the first of the lowest
-    codec = best if scores[default] - scores[best] >= _MARGIN else default
+    cyrillic = min((k for k, c in enumerate(order) if c in _CYRILLIC_PAGES), default=0)
+
+    def rank(codec: str) -> tuple[int, int, float, int]:
+        # The fewest faults; on a tie, the first in order, the Cyrillic pages ranked
+        # together at the first of them and told apart by their letters.
+        k = order.index(codec)
+        if codec in _CYRILLIC_PAGES:
+            return scores[codec][0], cyrillic, scores[codec][1], k
+        return scores[codec][0], k, 0, k
+
+    best = min(order, key=rank)
+    codec = best if scores[default][0] - scores[best][0] >= _MARGIN else default
     if codec == "cp1252":
         try:
             return data.decode("cp1252"), "cp1252"
