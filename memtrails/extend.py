@@ -14,6 +14,20 @@
 
 What is not here, in ``memtrails``, ``memtrails.testing`` or ``memtrails.secrets`` is internal:
 it may change in any release.
+
+Example: the stages an import runs before the model, composed by hand (docs/pipeline.md)::
+
+    from aiostream import stream
+    from memtrails import from_jsonl, normalise, scrub
+    from memtrails.extend import batch
+
+    items = stream.iterate(from_jsonl("notes.jsonl")) | normalise.pipe("notes") | scrub.pipe()
+    async with (items | batch.pipe(64, 1.0)).stream() as batches:
+        async for group in batches:  # at most 64 at a time, or what came within 1 s
+            print(len(group))
+
+The smallest :class:`Embedder` is ``memtrails.testing.HashingEmbedder``'s source; pass one
+as ``Memory.open(path, embedder=...)``, an index backend as ``index=``.
 """
 
 from .embedding._base import Embedder, Passage, Vector
