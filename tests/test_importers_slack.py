@@ -729,6 +729,7 @@ async def test_first_run_positions(growing: Path) -> None:
         "groups.json",
         "mpims.json",
         "dms.json",
+        "org_users.json",
         "integration_logs.json",
         "canvases.json",
         "file_conversations.json",

@@ -38,12 +38,16 @@ async def from_slack_export(
     """Yield one chat record per message of a Slack export, channel by channel, day by day.
 
     Reads the export a day file at a time in worker threads, from a folder or straight out of
-    the .zip Slack sends (member by member). User names come from ``users.json``; channel
+    the .zip Slack sends (member by member). User names come from ``users.json`` (and
+    ``org_users.json``, where an Enterprise Grid org's export names them); channel
     names from ``channels.json`` (and ``groups.json``, ``mpims.json``, ``dms.json``) or the
     channel folder names. Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``,
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
-    appended, and shared files are noted as ``[file: name]``. Joins, leaves, integration
-    notices and tombstones are skipped silently.
+    appended, and shared files are noted as ``[file: name]``. A message with no ``text`` is
+    read from its blocks (rich text: mentions named, a list item or paragraph a line; an
+    app's ``section``, ``header`` and ``context`` blocks), an attachment with no text of its
+    own from its blocks, a huddle as ``[huddle] with`` its participants. Joins, leaves,
+    integration notices and tombstones are skipped silently.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
@@ -67,8 +71,9 @@ async def from_slack_export(
 
     - the state is not one this version reads, or another kind's (the source was last read
       with another ``--kind``: ``why`` says which);
-    - ``users.json``, ``channels.json``, ``groups.json``, ``mpims.json`` or ``dms.json``
-      changed, appeared or disappeared: the names written into every record may differ.
+    - ``users.json``, ``org_users.json``, ``channels.json``, ``groups.json``, ``mpims.json``
+      or ``dms.json`` changed, appeared or disappeared: the names written into every record
+      may differ.
 
     A channel whose earlier day files changed (a day added before the last one, a file
     edited or, in a folder, rewritten with a new mtime, as a fresh unzip does), or one of

@@ -111,7 +111,9 @@ class Export:
             raise SourceError(source, "not a folder or a .zip file")
         else:
             raise SourceError(source, "no such file or folder")
-        has_metadata = any(self.has(name) for name in ("users.json", *METADATA_FILES))
+        has_metadata = any(
+            self.has(name) for name in ("users.json", "org_users.json", *METADATA_FILES)
+        )
         if not self._channels and not has_metadata:
             self.close()
             raise SourceError(

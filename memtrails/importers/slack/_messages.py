@@ -11,6 +11,7 @@ from zipfile import ZipInfo
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import RecordStep
+from ._blocks import blocks_text
 from ._export import READ_ERRORS, MemberRefused, not_json
 from ._names import Names, name_of, unescape
 
@@ -33,7 +34,6 @@ _NOISE_SUBTYPES = frozenset(
     }
 )
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
-_MAX_BLOCK_TEXT = 100_000
 _MAIN_KEYS = ("pretext", "title", "text")
 _MESSAGE = RecordStep("Slack", "message")
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
@@ -116,9 +116,11 @@ def _attachment_text(
         if value and value.strip():
             lines.append(reader.readable(value.strip()))
     if not any((texts[k] or "").strip() for k in _MAIN_KEYS):
-        # `fallback` is the plain-text summary; used when the attachment has no text of its own.
-        fallback = texts["fallback"]
-        if fallback and fallback.strip():
+        # Its blocks, else `fallback` (the plain-text summary): when it has no text of its own.
+        blocks, fallback = blocks_text(reader, attachment.get("blocks")), texts["fallback"]
+        if blocks.strip():
+            lines.insert(0, blocks.strip())
+        elif fallback and fallback.strip():
             lines.insert(0, reader.readable(fallback.strip()))
     title_link = attachment.get("title_link")
     # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
@@ -144,27 +146,6 @@ def _field_text(value: Any, what: str) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     raise _OddValue(f"{what} must be a string or a number, got {_json_kind(value)}")
-
-
-def _block_text(node: Any, out: list[str], budget: list[int]) -> None:
-    """Collect the text of rich-text blocks, for messages that carry no ``text``."""
-    if budget[0] <= 0:
-        return
-    if isinstance(node, Mapping):
-        kind = node.get("type")
-        if kind == "text" and isinstance(node.get("text"), str):
-            out.append(node["text"])
-            budget[0] -= len(node["text"])
-        elif kind == "link" and isinstance(node.get("url"), str):
-            label = node.get("text")
-            out.append(label if isinstance(label, str) and label else node["url"])
-        for key in ("elements", "text", "fields"):
-            child = node.get(key)
-            if isinstance(child, list | Mapping):
-                _block_text(child, out, budget)
-    elif isinstance(node, list):
-        for child in node:
-            _block_text(child, out, budget)
 
 
 def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -242,10 +223,11 @@ def message_record(
             reader.source, where, f"message text must be a string, got {_json_kind(raw_text)}"
         )
     text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
-    if not text.strip() and isinstance(message.get("blocks"), list):
-        out: list[str] = []
-        _block_text(message["blocks"], out, [_MAX_BLOCK_TEXT])
-        text = unescape("".join(out))
+    if not text.strip():
+        # Rich text and app blocks: the export's `text` is then often empty.
+        text = blocks_text(reader, message.get("blocks"))
+    if not text.strip() and subtype == "huddle_thread":
+        text = _huddle(reader, message.get("room"))
     parts = [text] if text.strip() else []
     try:
         attachments = _objects(message.get("attachments"), "`attachments`", "attachment")
@@ -340,6 +322,19 @@ def message_record(
         )
     except (ValueError, TypeError) as exc:
         return RecordError(reader.source, where, str(exc))
+
+
+def _huddle(reader: Names, room: Any) -> str:
+    """Return what a huddle's message says: who took part (its `text` is empty)."""
+    if not isinstance(room, Mapping):
+        return "[huddle]"
+    who = room.get("participant_history") or room.get("participants")
+    names = (
+        [reader.user_name(u) for u in who if isinstance(u, str)] if isinstance(who, list) else []
+    )
+    name = room["name"] if isinstance(room.get("name"), str) else ""
+    title = f"[huddle: {name.strip()}]" if name.strip() else "[huddle]"
+    return title + (" with " + ", ".join(names) if names else "")
 
 
 def _count(value: Any) -> int | None:

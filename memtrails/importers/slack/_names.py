@@ -16,7 +16,13 @@ __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 # Name files beside the conversation lists: the apps of integration_logs.json name bots
 # that carry only an id; canvases.json and file_conversations.json title the folders of a
 # canvas's comments (named "FC:<canvas file id>[:<title>]" by the export).
-EXTRA_NAME_FILES = ("integration_logs.json", "canvases.json", "file_conversations.json")
+# An Enterprise Grid org's export names its users in org_users.json, not users.json.
+EXTRA_NAME_FILES = (
+    "org_users.json",
+    "integration_logs.json",
+    "canvases.json",
+    "file_conversations.json",
+)
 _CANVAS_FOLDER = re.compile(r"^FC:(F[A-Z0-9]+)(?::(.*))?$", re.DOTALL)
 
 _MARKUP = re.compile(r"<([^<>\n]*)>")
@@ -97,7 +103,8 @@ class Names:
         return entries
 
     def load_metadata(self) -> None:
-        for user in self._load_list("users.json"):
+        users = self._load_list("users.json") + self._load_list("org_users.json")
+        for user in users:
             if isinstance(user, Mapping) and isinstance(user.get("id"), str):
                 name = name_of(user)
                 if name:

@@ -1,0 +1,130 @@
+"""The text of Block Kit blocks, for messages (and attachments) that carry no ``text``.
+
+Slack's clients post rich text as ``rich_text`` blocks and apps post ``section``, ``header``
+and ``context`` blocks; the export then often holds an empty ``text``. Mentions in rich text
+are elements of their own (``user``, ``channel``, ``broadcast``, ``emoji``), not markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ._names import Names, unescape
+
+__all__ = ["blocks_text"]
+
+_MAX_TEXT = 100_000  # characters collected from one message's blocks
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.left = _MAX_TEXT
+
+    def take(self, text: str) -> str:
+        text = text[: max(self.left, 0)]
+        self.left -= len(text)
+        return text
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _inline(reader: Names, node: Mapping[str, Any]) -> str:
+    """Return one rich-text element as the text a reader of the message sees."""
+    kind = node.get("type")
+    if kind == "text":  # Slack escapes &, < and > in every string it exports
+        return unescape(_str(node.get("text")))
+    if kind == "link":
+        url, label = _str(node.get("url")), _str(node.get("text"))
+        return url if not label or label == url else f"{label} ({url})"
+    if kind == "user":
+        uid = _str(node.get("user_id"))
+        return "@" + reader.user_name(uid) if uid else ""
+    if kind == "channel":
+        cid = _str(node.get("channel_id"))
+        return "#" + (reader.channel_names.get(cid) or cid) if cid else ""
+    if kind == "usergroup":
+        return "@" + _str(node.get("usergroup_id"))
+    if kind == "broadcast":
+        return "@" + _str(node.get("range"))
+    if kind == "emoji":
+        name = _str(node.get("name"))
+        return f":{name}:" if name else ""
+    if kind == "date":
+        return _str(node.get("fallback")) or _str(node.get("timestamp"))
+    if kind == "color":
+        return _str(node.get("value"))
+    return ""
+
+
+def _elements(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    children = node.get("elements")
+    if not isinstance(children, list):
+        return []
+    return [c for c in children if isinstance(c, Mapping)]
+
+
+def _rich(reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int = 0) -> list[str]:
+    """Return the lines of a rich-text container: sections, lists, code, quotes."""
+    kind = node.get("type")
+    if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
+        text = "".join(budget.take(_inline(reader, c)) for c in _elements(node))
+        return [text] if text.strip() else []
+    if kind == "rich_text_list":
+        ordered = node.get("style") == "ordered"
+        lines: list[str] = []
+        for n, item in enumerate(_elements(node), 1):
+            for k, line in enumerate(_rich(reader, item, budget, depth + 1)):
+                mark = (f"{n}. " if ordered else "- ") if k == 0 else "  "
+                lines.append("  " * _indent(node) + mark + line)
+        return lines
+    if kind == "rich_text" and depth < 50:
+        return [line for c in _elements(node) for line in _rich(reader, c, budget, depth + 1)]
+    if kind in ("rich_text", None) or depth >= 50:
+        return []
+    text = _inline(reader, node)  # an inline element straight in a container
+    return [budget.take(text)] if text.strip() else []
+
+
+def _indent(node: Mapping[str, Any]) -> int:
+    indent = node.get("indent")
+    return (
+        indent
+        if isinstance(indent, int) and not isinstance(indent, bool) and 0 <= indent < 9
+        else 0
+    )
+
+
+def _text_object(reader: Names, value: Any, budget: _Budget) -> str:
+    """Return a text object's text: mrkdwn made readable, plain text as it is."""
+    if not isinstance(value, Mapping) or not isinstance(value.get("text"), str):
+        return ""
+    text: str = value["text"]
+    return budget.take(reader.readable(text) if value.get("type") == "mrkdwn" else unescape(text))
+
+
+def blocks_text(reader: Names, blocks: Any) -> str:
+    """Return the readable text of a list of blocks, a line per paragraph ('' if none)."""
+    if not isinstance(blocks, list):
+        return ""
+    budget = _Budget()
+    lines: list[str] = []
+    for block in blocks:
+        if not isinstance(block, Mapping) or budget.left <= 0:
+            continue
+        kind = block.get("type")
+        if kind == "rich_text":
+            lines.extend(_rich(reader, block, budget))
+        elif kind in ("section", "header"):
+            lines.append(_text_object(reader, block.get("text"), budget))
+            fields = block.get("fields")
+            for field in fields if isinstance(fields, list) else ():
+                lines.append(_text_object(reader, field, budget))
+        elif kind == "context":
+            parts = [_text_object(reader, e, budget) for e in _elements(block)]
+            lines.append(" ".join(p for p in parts if p.strip()))
+        elif kind in ("image", "video"):
+            lines.append(_text_object(reader, block.get("title"), budget))
+    return "\n".join(line for line in lines if line.strip())

@@ -1,0 +1,170 @@
+"""Slack exports as Slack writes them today, beyond the corpora: Enterprise Grid, Block Kit.
+
+Layouts and fields follow Slack's "How to read Slack data exports" (help article 220556107:
+an Enterprise Grid org's export names its users in ``org_users.json``), hfaran/slack-export-
+viewer issue #224 (the same, from a user's Grid export) and Slack's Block Kit reference
+(``rich_text`` elements ``user``, ``channel``, ``broadcast``, ``emoji``; ``section``,
+``header`` and ``context`` blocks of ``mrkdwn``/``plain_text`` text objects).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers import collect, errors, records, write_json
+
+from memtrails.importers.slack import from_slack_export
+from memtrails.records import MemoryRecord, SourceState
+
+USERS = [
+    {"id": "W1", "team_id": "T1", "name": "ada", "real_name": "Ada Lovelace"},
+    {"id": "W2", "team_id": "T2", "name": "bob", "deleted": True, "profile": {"real_name": "Bob"}},
+]
+
+
+def message(ts: str, text: str = "", **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": "W1", "ts": ts, "text": text, **extra}
+
+
+async def by_id(root: Path, state: Any = None) -> tuple[dict[str, MemoryRecord], list[Any]]:
+    items = await collect(from_slack_export(root, state=state))
+    assert errors(items) == []
+    return {r.id: r for r in records(items)}, items
+
+
+async def test_an_enterprise_grid_export_names_its_users_from_org_users_json(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "grid"
+    write_json(root / "org_users.json", USERS)
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(root / "dms.json", [{"id": "D1", "members": ["W1", "W2"]}])
+    write_json(root / "general" / "2024-01-01.json", [message("1704067200.000100", "hi <@W2>")])
+    write_json(root / "D1" / "2024-01-01.json", [message("1704067300.000100", "psst", user="W2")])
+
+    recs, items = await by_id(root)
+    general, dm = recs["general/1704067200.000100"], recs["D1/1704067300.000100"]
+    assert (general.author, general.text) == ("Ada Lovelace", "hi @Bob")
+    assert (dm.author, dm.title) == ("Bob", "DM: Ada Lovelace, Bob")
+
+    # A user renamed in org_users.json: every record may carry the old name, so all is read.
+    end = items[-1]
+    assert isinstance(end, SourceState)
+    write_json(root / "org_users.json", [{**USERS[0], "real_name": "Ada King"}, USERS[1]])
+    again, items = await by_id(root, state=end.state)
+    assert again["general/1704067200.000100"].author == "Ada King"
+    assert isinstance(items[-1], SourceState)
+    assert items[-1].mode == "full"
+    assert "org_users.json" in (items[-1].why or "")
+
+
+async def test_an_org_users_json_alone_is_an_export(tmp_path: Path) -> None:
+    root = tmp_path / "grid"
+    write_json(root / "org_users.json", USERS)
+    recs, items = await by_id(root)
+    assert recs == {}
+    assert isinstance(items[-1], SourceState)
+
+
+def rich_text(*elements: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"type": "rich_text", "block_id": "b1", "elements": list(elements)}]
+
+
+def section(*inline: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "rich_text_section", "elements": list(inline)}
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+async def test_a_rich_text_only_message_reads_as_its_sender_wrote_it(tmp_path: Path) -> None:
+    """Slack's clients send rich text; the export's `text` may then be empty."""
+    root = tmp_path / "export"
+    write_json(root / "users.json", USERS)
+    write_json(root / "channels.json", [{"id": "C1", "name": "general"}])
+    blocks = rich_text(
+        section(
+            text("ask "),
+            {"type": "user", "user_id": "W2"},
+            text(" in "),
+            {"type": "channel", "channel_id": "C1"},
+            text(" "),
+            {"type": "broadcast", "range": "here"},
+            text(" "),
+            {"type": "emoji", "name": "tada", "unicode": "1f389"},
+        ),
+        {
+            "type": "rich_text_list",
+            "style": "ordered",
+            "elements": [section(text("one")), section(text("two &amp; three"))],
+        },
+        {"type": "rich_text_preformatted", "elements": [text("make test")]},
+        {"type": "rich_text_quote", "elements": [text("a quote")]},
+    )
+    write_json(root / "general" / "2024-01-01.json", [message("1704067200.000100", blocks=blocks)])
+
+    recs, _ = await by_id(root)
+    assert recs["general/1704067200.000100"].text == (
+        "ask @Bob in #general @here :tada:\n1. one\n2. two & three\nmake test\na quote"
+    )
+
+
+async def test_app_blocks_and_attachment_blocks_are_the_messages_text(tmp_path: Path) -> None:
+    root = tmp_path / "export"
+    write_json(root / "users.json", USERS)
+    header = {"type": "header", "text": {"type": "plain_text", "text": "Deploy finished"}}
+    body = {
+        "type": "section",
+        "text": {"type": "mrkdwn", "text": "*prod* by <@W1>"},
+        "fields": [{"type": "mrkdwn", "text": "Version: 1.2"}],
+    }
+    context = {"type": "context", "elements": [{"type": "mrkdwn", "text": "took 3m"}]}
+    write_json(
+        root / "general" / "2024-01-01.json",
+        [
+            {
+                "type": "message",
+                "subtype": "bot_message",
+                "bot_id": "B1",
+                "username": "deploybot",
+                "text": "",
+                "ts": "1704067200.000100",
+                "blocks": [header, body, {"type": "divider"}, context],
+            },
+            message(
+                "1704067201.000100",
+                attachments=[
+                    {"color": "good", "fallback": "[no preview]", "blocks": [body]},
+                    {"fallback": "only a fallback"},
+                ],
+            ),
+        ],
+    )
+    recs, _ = await by_id(root)
+    assert recs["general/1704067200.000100"].text == (
+        "Deploy finished\n*prod* by @Ada Lovelace\nVersion: 1.2\ntook 3m"
+    )
+    assert recs["general/1704067201.000100"].text == (
+        "*prod* by @Ada Lovelace\nVersion: 1.2\nonly a fallback"
+    )
+
+
+async def test_a_huddle_says_who_took_part(tmp_path: Path) -> None:
+    root = tmp_path / "export"
+    write_json(root / "users.json", USERS)
+    room = {
+        "id": "R1",
+        "name": "",
+        "participants": [],
+        "participant_history": ["W1", "W2"],
+        "date_start": 1704067200,
+        "date_end": 1704067500,
+    }
+    write_json(
+        root / "general" / "2024-01-01.json",
+        [message("1704067200.000100", subtype="huddle_thread", room=room)],
+    )
+    recs, _ = await by_id(root)
+    assert recs["general/1704067200.000100"].text == "[huddle] with Ada Lovelace, Bob"
