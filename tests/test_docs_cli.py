@@ -58,3 +58,12 @@ def test_every_option_in_the_table_exists() -> None:
             if option not in takes:
                 wrong.append(f"{synopsis}: {option}")
     assert wrong == []
+
+
+def test_search_help_names_every_kind_the_importers_give() -> None:
+    from memtrails.mcp.schemas import KINDS
+
+    search = _command(["search"])
+    kind = next(param for param in search.params if "--kind" in param.opts)
+    assert isinstance(kind, click.Option) and kind.help is not None
+    assert [name for name in KINDS if name not in kind.help] == []

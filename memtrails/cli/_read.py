@@ -39,7 +39,9 @@ MAX_K = 100_000
     help=f"How many records (at most {MAX_K:,}).",
 )
 @click.option(
-    "--kind", default=None, help="Only records of this kind (mail, chat, commit, file, note)."
+    "--kind",
+    default=None,
+    help="Only records of this kind (mail, chat, commit, note, file, document).",
 )
 @click.option(
     "--author",
