@@ -82,3 +82,20 @@ def test_outlook_express_8bit_name_is_read_as_the_utf8_it_is() -> None:
     assert entry["name"] == written
     assert entry["chars"] > 0  # the text file is read under that name
     assert f"{ATTACHMENT_HEADING.lstrip()}{written}]" in rec.text
+
+
+@pytest.mark.parametrize(
+    ("name", "charset"), [("отчёт.txt", "windows-1251"), ("Ελληνικά.txt", "iso-8859-7")]
+)
+def test_an_rfc2231_file_name_that_names_no_charset_is_read_in_the_mail_s(
+    name: str, charset: str
+) -> None:
+    # filename*=''%F1%F7... : RFC 2231 with the charset left empty; was read as UTF-8 (U+FFFD)
+    encoded = "".join(f"%{b:02X}" for b in name.encode(charset)).encode()
+    header = b"Content-Type: text/plain; charset\nContent-Disposition: attachment; filename*=''%s"
+    rec = mail_record(_mail(encoded, charset, header))
+    assert [a["name"] for a in rec.meta["attachments"]] == [name]
+    # Valid UTF-8 stays UTF-8 whatever the mail declares.
+    utf8 = "".join(f"%{b:02X}" for b in name.encode()).encode()
+    rec = mail_record(_mail(utf8, charset, header))
+    assert [a["name"] for a in rec.meta["attachments"]] == [name]

@@ -64,11 +64,15 @@ def _split_params(value: str) -> list[tuple[str, str]]:
         rest = rest[end + 1 :]
 
 
-def param(part: Message, name: str, header: str = "content-type") -> str | None:
+def param(
+    part: Message, name: str, header: str = "content-type", hint: str | None = None
+) -> str | None:
     """Return a decoded header parameter (RFC 2231 and raw 8-bit aware), or None.
 
     The stdlib's ``get_param`` goes through compat32's header sanitiser, which turns raw
-    8-bit bytes into U+FFFD; this reads the raw header instead.
+    8-bit bytes into U+FFFD; this reads the raw header instead. An RFC 2231 value that names
+    no charset (``filename*=''%CE%F2...``) is UTF-8 where it is valid UTF-8, else in
+    ``hint`` (the charset the mail declares for its text), as a raw 8-bit one is.
     """
     raw = raw_header(part, header)
     if not raw or "=" not in raw:
@@ -82,11 +86,21 @@ def param(part: Message, name: str, header: str = "content-type") -> str | None:
             if isinstance(value, tuple):
                 charset, _, text = value
                 data = email.utils.unquote(text).encode("raw-unicode-escape")
+                if not charset and hint and not _valid_utf8(data):
+                    charset = hint
                 return decode_bytes(data, charset or "utf-8", guess=False)
             return str(email.utils.unquote(value))
         return None
 
     return safe(get, None)
+
+
+def _valid_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def filename(part: Message, hint: str | None = None) -> str | None:
@@ -96,7 +110,7 @@ def filename(part: Message, hint: str | None = None) -> str | None:
     old webmail) is read as UTF-8 where it is valid UTF-8, else in ``hint``, the charset the
     mail declares for its text (the mailer wrote both in its own code page).
     """
-    name = param(part, "filename", "content-disposition") or param(part, "name")
+    name = param(part, "filename", "content-disposition", hint) or param(part, "name", hint=hint)
     if not name:
         return None
     return decode_header(name, hint) or None
