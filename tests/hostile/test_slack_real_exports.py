@@ -9,6 +9,8 @@ viewer issue #224 (the same, from a user's Grid export) and Slack's Block Kit re
 
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -168,3 +170,46 @@ async def test_a_huddle_says_who_took_part(tmp_path: Path) -> None:
     )
     recs, _ = await by_id(root)
     assert recs["general/1704067200.000100"].text == "[huddle] with Ada Lovelace, Bob"
+
+
+def zip_unflagged(path: Path, files: dict[bytes, bytes]) -> None:
+    """Write a zip whose member names are these bytes, not flagged UTF-8 (as Info-ZIP's
+    ``zip`` writes them on Linux): zipfile flags every non-ASCII name, so ASCII stand-ins
+    of the same length are swapped for the names' bytes afterwards."""
+    stand_ins = {}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for n, (name, data) in enumerate(files.items()):
+            stand_in = f"{n:04d}".encode() + b"Q" * (len(name) - 4)
+            stand_ins[stand_in] = name
+            z.writestr(stand_in.decode(), data)
+    raw = path.read_bytes()
+    for stand_in, name in stand_ins.items():
+        assert raw.count(stand_in) == 2  # the local header and the central directory
+        raw = raw.replace(stand_in, name)
+    path.write_bytes(raw)
+
+
+async def test_zip_names_written_utf8_but_unflagged_keep_their_channel(tmp_path: Path) -> None:
+    users = json.dumps(USERS).encode()
+    day = json.dumps([message("1704067200.000100", "こんにちは 🎉")]).encode()
+    old = json.dumps([message("1704067300.000100", "ancien")]).encode()
+    archive = tmp_path / "export.zip"
+    zip_unflagged(
+        archive,
+        {
+            b"Slack export/users.json": users,
+            "Slack export/日本語-チャンネル/2024-01-01.json".encode(): day,
+            # A true code page 437 name (a DOS-era tool): not valid UTF-8, read as cp437.
+            "Slack export/café/2024-01-01.json".encode("cp437"): old,
+        },
+    )
+    with zipfile.ZipFile(archive) as z:  # what zipfile alone makes of the names
+        assert "Slack export/日本語-チャンネル/2024-01-01.json" not in z.namelist()
+    recs, _ = await by_id(archive)
+    assert set(recs) == {"日本語-チャンネル/1704067200.000100", "café/1704067300.000100"}
+    record = recs["日本語-チャンネル/1704067200.000100"]
+    assert (record.title, record.author, record.text) == (
+        "#日本語-チャンネル",
+        "Ada Lovelace",
+        "こんにちは 🎉",
+    )

@@ -75,6 +75,24 @@ def _unsafe(name: str) -> bool:
     )
 
 
+def _member_name(info: zipfile.ZipInfo) -> str:
+    """Return a zip member's name as it was written.
+
+    A zip that does not flag its names as UTF-8 is read as code page 437 (the zip standard's
+    default), but Info-ZIP's ``zip`` on Linux and macOS writes UTF-8 there unflagged: a
+    channel named in Japanese would read as mojibake, its records with other ids than the
+    unzipped folder's. A name whose bytes are valid UTF-8 is read so; one of true code page
+    437 bytes (never valid UTF-8 past ASCII, in practice) stays as it is.
+    """
+    name = info.filename
+    if info.flag_bits & 0x800 or name.isascii():
+        return name
+    try:
+        return name.encode("cp437").decode("utf-8")
+    except UnicodeError:
+        return name
+
+
 class Export:
     """The members of an export, read from a folder or a zip archive."""
 
@@ -89,8 +107,10 @@ class Export:
         self.unlisted: list[tuple[str, str]] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
-        # Zip members that share their name with others, all of them: the name finds only
-        # the last (zipfile's own lookup), so these are read by their directory entries.
+        # The zip's members by name (as read: see _member_name), each name with every member
+        # of it; several share a name where a zip tool appended a file again. zipfile's own
+        # lookup finds only the last, so those are read by their directory entries.
+        self._members: dict[str, list[zipfile.ZipInfo]] = {}
         self._twins: dict[str, list[zipfile.ZipInfo]] = {}
         if path.is_dir():
             self._root: Path | None = path
@@ -191,14 +211,16 @@ class Export:
         names: list[str] = []
         seen: dict[str, list[zipfile.ZipInfo]] = {}
         for info in archive.infolist():
-            if info.is_dir() or info.filename.startswith("__MACOSX/"):  # Finder's extras
+            name = _member_name(info)
+            if info.is_dir() or name.startswith("__MACOSX/"):  # Finder's extras
                 continue
-            if _unsafe(info.filename):
-                self.unsafe.append(info.filename)
+            if _unsafe(name):
+                self.unsafe.append(name)
                 continue
-            if info.filename not in seen:
-                names.append(info.filename)
-            seen.setdefault(info.filename, []).append(info)
+            if name not in seen:
+                names.append(name)
+            seen.setdefault(name, []).append(info)
+        self._members = seen
         self._twins = {name: infos for name, infos in seen.items() if len(infos) > 1}
         # Exports zipped from their parent folder put everything under one top-level folder
         # (unless that folder is a channel: its members are day files).
@@ -222,11 +244,7 @@ class Export:
 
     def has(self, member: str) -> bool:
         if self._zip is not None:
-            try:
-                self._zip.getinfo(self._prefix + member)
-            except KeyError:
-                return False
-            return True
+            return self._prefix + member in self._members
         assert self._root is not None
         return may_be_file(self._root / member)  # one that cannot be looked at: reading says why
 
@@ -250,9 +268,7 @@ class Export:
         that name); in a folder, its size and mtime.
         """
         if self._zip is not None:
-            infos = self._twins.get(self._prefix + member) or [
-                self._zip.getinfo(self._prefix + member)
-            ]
+            infos = self._members[self._prefix + member]
             return "|".join(f"{info.file_size}:{info.CRC:08x}" for info in infos)
         assert self._root is not None
         try:
@@ -274,7 +290,7 @@ class Export:
             if isinstance(member, zipfile.ZipInfo):
                 info = member
             else:
-                info = self._zip.getinfo(self._prefix + member)
+                info = self._members[self._prefix + member][-1]
             self._check(info.file_size)
             ratio = info.file_size / max(info.compress_size, 1)
             if info.file_size > _RATIO_GRACE and ratio > self.max_ratio:
