@@ -185,6 +185,26 @@ def _dotenv(g: Gen) -> Made:
     return "# .env\nNODE_ENV=production\n" + form.format(n=name, v=v) + "\n", v
 
 
+def _registries(g: Gen) -> Made:
+    p = "".join(c for c in g.password() if c not in "\"'\\:")
+    t = token(g)
+    form = g.pick(
+        [
+            (f'npmAuthIdent: "{_b64(user(g) + ":" + p)}"', _b64(user(g) + ":" + p)),
+            (f'npmAuthToken: "{t}"', t),
+            (f'BUNDLE_GEMS__EXAMPLE__COM: "{user(g)}:{p}"', p),
+            (f"export BUNDLE_RUBYGEMS__PKG__GITHUB__COM={user(g)}:{t}", t),
+            (
+                f'{{"http-basic": {{"repo.example.com": {{"username": "ci", "password": "{p}"}}}}}}',
+                p,
+            ),
+            (f'[registries.internal]\ntoken = "{t}"\n', t),
+            (f"mavenUser=ci\nmavenPassword={p}\nsigning.password={p}\n", p),
+        ]
+    )
+    return form
+
+
 def _pgpass(g: Gen) -> Made:
     p = "".join(c for c in g.password() if c not in ":\\")
     host = g.pick(["localhost", "db.internal", "*", "10.0.0.5"])
@@ -235,6 +255,14 @@ def _log_digest(g: Gen) -> Made:
         f'cnonce="{g.s(HEX, 8)}", response="{r}", opaque="{g.s(HEX, 32)}"',
         r,
     )
+
+
+def _log_har(g: Gen) -> Made:
+    t = token(g)
+    name = g.pick(["Authorization", "X-Api-Key", "access_token", "PRIVATE-TOKEN"])
+    value = f"Bearer {t}" if name == "Authorization" else t
+    entry = {"name": name, "value": value}
+    return json.dumps({"request": {"headers": [{"name": "Accept", "value": "*/*"}, entry]}}), t
 
 
 def _log_curl(g: Gen) -> Made:
@@ -320,6 +348,7 @@ CONTEXTS: dict[str, dict[str, Callable[[Gen], Made]]] = {
         "spring": _spring,
         "dotenv": _dotenv,
         "pgpass": _pgpass,
+        "registries": _registries,
         "yaml-block": _yaml_block,
     },
     "log": {
@@ -327,6 +356,7 @@ CONTEXTS: dict[str, dict[str, Callable[[Gen], Made]]] = {
         "http-bearer": _log_bearer,
         "http-digest": _log_digest,
         "curl": _log_curl,
+        "har": _log_har,
         "query-token": _log_query,
         "stack-dsn": _log_stack_dsn,
         "json-log": _log_json,
@@ -384,4 +414,7 @@ NEAR_MISSES: tuple[str, ...] = (
     "PROXY=http://proxy:PORT/path@corp and https://host:{port}/a@b",
     "wifi_password: !secret wifi_password\nmqtt_password: !env_var MQTT_PASSWORD",
     '{"auth": "required", "auth_method": "oauth2"}',
+    '{"env": [{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db"}}}]}',
+    '{"name": "Content-Type", "value": "application/json"}',
+    'BUNDLE_PATH: "vendor/bundle"\nnpmAuthIdent: "${NPM_IDENT}"',
 )

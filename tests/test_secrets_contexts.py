@@ -152,6 +152,12 @@ def test_a_quote_left_open_ends_the_table() -> None:
         ("sqlplus scott/Xq7-vR2pLm9wZ@ORCL", "Xq7-vR2pLm9wZ"),
         ("10.0.0.5:5432:app:postgres:Xq7-vR2pLm9wZ", "Xq7-vR2pLm9wZ"),
         ("mysql -h db -u root -p=PSDwC*W2Qo app < dump.sql", "PSDwC*W2Qo"),
+        ('BUNDLE_GEMS__EXAMPLE__COM: "ci:Xq7-vR2pLm9wZ"', "Xq7-vR2pLm9wZ"),
+        ('npmAuthIdent: "Y2k6WHE3LXZSMnBMbTl3Wg=="', "Y2k6WHE3LXZSMnBMbTl3Wg=="),
+        (
+            '{"name": "X-Api-Key", "value": "aB3dE5fG7hJ9kL2mN4pQ6rS8tU"}',
+            "aB3dE5fG7hJ9kL2mN4pQ6rS8tU",
+        ),
         ('{"user": "ci", "password": "@PCOi89SJnmR@Z^zPIM"}', "@PCOi89SJnmR@Z^zPIM"),
     ],
 )
@@ -177,6 +183,7 @@ def test_a_pem_key_concatenated_over_string_literals_goes() -> None:
         "wifi_password: !secret wifi_password",
         "auth: true\nauth = oauth2\nauthor: Ann Smith",
         "Your PIN is 4711.",
+        '{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db"}}}',
     ],
 )
 def test_settings_references_and_short_pins_stay(text: str) -> None:

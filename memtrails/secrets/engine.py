@@ -112,7 +112,7 @@ _READS: Final = {
     "bearer": (0, 0),
     "url": (0, 0),
     "assignment": (3, 24),  # "://" before the key, the word after a bare value
-    "prose": (48, 1),  # the words before the key word, a label's line
+    "prose": (48, 24),  # the words before the key word, a label's line, a YAML tag's block
 }
 # Per check, the bytes around a match its outcome is remembered by: what it reads, and at
 # least the byte on either side that RE2's assertions read (the match's shape, below).
@@ -258,9 +258,12 @@ def _check(
         key_name = text_of(buf, *first_set(sp, g, ("key", "key2"))[:2])
         value = text_of(buf, vs, ve)
         listed = "more" in g and sp[g["more"]][0] >= 0 and value.isidentifier()
+        json_key = "colon" in g and sp[g["colon"]][0] >= 0  # "DB_PASSWORD", "valueFrom": {
         # 'pass', 'return', 'match': a list of words, not a name and its password.
-        if not (listed and not any(map(str.isdigit, value))) and accept_keyed(
-            key_name, value, True
+        if (
+            not json_key
+            and not (listed and not any(map(str.isdigit, value)))
+            and accept_keyed(key_name, value, True)
         ):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":

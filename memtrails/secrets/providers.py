@@ -183,7 +183,9 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "npmrc_auth",
         "npm-token",
-        r"(?:^|[:\s])_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[:][^\s\"]{7,})",
+        r"(?:^|[:\s])_(?:authToken|auth|password)[ \t]*=[ \t]*\"?(?P<v>[^\s\"$\[:][^\s\"]{7,})"
+        # Yarn's .yarnrc.yml: npmAuthIdent, base64 of user:password (or user:password).
+        r"|\bnpmAuthIdent[ \t]*:[ \t]*[\"']?(?P<v2>[^\s\"'$\[:][^\s\"']{7,})",
     ),
     _tok("pypi_token", "pypi-token", r"\b(?P<v>pypi-AgE[A-Za-z0-9_-]{50,})"),
     _tok("rubygems_key", "rubygems-key", r"\b(?P<v>rubygems_[0-9a-f]{48})\b"),

@@ -236,13 +236,23 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignments",
         "assignment",
     ),
+    # The same in JSON: a container's env ({"name": "DB_PASSWORD", "value": "..."}), a HAR
+    # file's headers and query ({"name": "X-Api-Key", "value": "..."}).
+    Rule(
+        "json_name_value",
+        "password",
+        rf"\"name\"[ \t]*:[ \t]*\"{KEY}\"[ \t]*,[ \t\r\n]*\"value\"[ \t]*:[ \t]*{VALUE}",
+        "assignments",
+        "assignment",
+    ),
     # A quoted pair: PHP's define('DB_PASSWORD', '...'), a tuple ("api_key", "..."). The value
-    # must be quoted: unquoted, it is code (T.input(type='password', name=key)).
+    # must be quoted: unquoted, it is code (T.input(type='password', name=key)); and not a
+    # JSON object's next key ({"name": "DB_PASSWORD", "valueFrom": {...}}).
     Rule(
         "quoted_pair",
         "password",
         rf"{KEY}[\"'][ \t]*,[ \t]*[\"'](?:\\[\"'])?(?P<v>{value_of_class(PAIRED + BACKSLASH, 6)})[\"'\\]"
-        r"(?P<more>[ \t]*,[ \t]*[\"'])?",
+        r"(?:(?P<more>[ \t]*,[ \t]*[\"'])|(?P<colon>[ \t]*:))?",
         "assignments",
         "keyed",
     ),
@@ -299,6 +309,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"|(?:^|\n)[ \t]*(?:[A-Za-z0-9.*_-]*[A-Za-z*][A-Za-z0-9.*_-]*|[0-9]{1,3}(?:\.[0-9]{1,3}){3})"
         r":(?:[0-9]{1,5}|\*):[^\s:]+:"
         r"[^\s:]+:(?P<v4>[^\s]{3,})[ \t]*(?:\r?\n|\z)",
+        "headers",
+        "url",
+    ),
+    # Bundler's credentials for a gem source, in its config or the environment:
+    # BUNDLE_GEMS__EXAMPLE__COM: "user:password" (the host's dots as "__").
+    Rule(
+        "bundler_credentials",
+        "password",
+        r"\bBUNDLE_[A-Z0-9_]*__[A-Z0-9_]+[\"']?[ \t]*[:=][ \t]*[\"']?[^\s:\"']{1,100}:"
+        r"(?P<v>" + value_of_class(r"\s\"'", 3) + ")",
         "headers",
         "url",
     ),
