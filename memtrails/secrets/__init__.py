@@ -117,7 +117,9 @@ SQL's ``IDENTIFIED BY 'X'``, PowerShell's ``ConvertTo-SecureString 'X'``, redis.
 ``requirepass X``/``masterauth X``. Credentials handed to a constructor or a client
 (``auth=("ann", "X")``, ``HTTPBasicAuth``, ``NetworkCredential``, ``PasswordAuthentication``,
 ``basic_auth("ann", Some("X"))``, ``new PDO($dsn, 'root', 'X')``), Oracle's ``user/X@db``
-(``sqlplus``, a thin JDBC URL), a ``.pgpass`` line (``host:port:db:user:X``), an HTTP Digest
+(``sqlplus``, a thin JDBC URL), a ``.pgpass`` line (``host:port:db:user:X``), Bundler's
+``BUNDLE_HOST__COM: user:X``, Yarn's ``npmAuthIdent``, a JSON ``{"name": "X-Api-Key", "value":
+...}`` pair (a HAR file, a container's env), an HTTP Digest
 header's ``response=``, an Ansible Vault's encrypted lines (a vault file, ``!vault |``), an
 ``.npmrc``'s ``_auth``/``_password`` on a line of its own, a PEM block concatenated over
 string literals in code (``"...\\n" +`` then ``"..."``).
