@@ -25,7 +25,9 @@ SESSION = "5b1f2c3d-0a4e-4c8b-9d21-7e6f5a4b3c2d"
 
 async def test_a_claude_code_session_is_its_turns() -> None:
     turns = records(await collect(from_agent_transcripts(CLAUDE)))
-    assert [t.author for t in turns] == ["user", "claude-code", "claude-code", "user", "user"]
+    # a tool's error is the agent's, not words of the user's (Claude Code writes it as a user line)
+    authors = ["user", "claude-code", "claude-code", "claude-code", "user"]
+    assert [t.author for t in turns] == authors
     assert {t.thread for t in turns} == {SESSION}
     assert {t.kind for t in turns} == {"chat"}
     first = turns[0]
@@ -40,7 +42,7 @@ async def test_a_claude_code_session_is_its_turns() -> None:
     assert not any("tax = round(subtotal" in t.text for t in turns)
     # a tool's error is kept, short
     (error,) = [t for t in turns if "[tool error:" in t.text]
-    assert "cannot import name 'ROUND_HALF_UP'" in error.text
+    assert "cannot import name 'ROUND_HALF_UP'" in error.text and error.meta["tool_result"]
     for t in turns:
         for line in t.text.splitlines():
             if line.startswith("[tool"):

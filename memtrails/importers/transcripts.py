@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import AsyncGenerator, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
@@ -38,12 +39,13 @@ from typing import Any
 from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
-from ..records import At, Item, MemoryRecord, RecordError, SourceState
+from ..records import Item, MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._jsonl_source import bounded_lines
 from ._shared import Closing, as_generator, default_source, too_long_number
 from ._transcript_text import file_lines, line_text, sniff, strip_bom
 from .contract import resumable_importer
+from .transcripts_turns import TOOL_CHARS, Session
 
 __all__ = [
     "TOOL_CHARS",
@@ -53,19 +55,33 @@ __all__ = [
     "is_transcripts_folder",
 ]
 
-TOOL_CHARS = 160
-"""How much of a tool call's input (or a tool error) a turn keeps."""
-
 _SAMPLE = 4096  # bytes hashed at the start of a file, to tell an appended file from a new one
 _TURN = RecordStep("agent transcripts", "line")
-_CONTEXT_TAGS = ("<environment_context>", "<user_instructions>", "<permissions instructions>")
+_Session = Session  # the name the class had here
+
+
+# A first line longer than the sample (Codex 0.5x writes its whole system prompt into
+# ``session_meta``; a Claude Code session may open with a long pasted prompt) is told by how
+# it starts: the keys in the order the tools write them.
+_TORN_CODEX = re.compile(
+    rb'\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"\s*,\s*"payload"\s*:\s*\{'
+)
+_TORN_CLAUDE = re.compile(rb'\{\s*"parentUuid"\s*:.{0,400}?"sessionId"\s*:\s*"', re.DOTALL)
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _first_line(head: bytes) -> tuple[bytes, bool]:
+    """Return the first line of a file's first bytes as UTF-8, and whether it is whole."""
+    codec, bom = sniff(head)
+    short = len(head) < _SAMPLE  # the whole file
+    if codec != "utf-8":  # UTF-16: its first line, as UTF-8 (a torn last unit left out)
+        head = head[bom : len(head) - len(head) % 2].decode(codec, "replace").encode()
+    line, newline, _ = strip_bom(head).partition(b"\n")
+    return line, bool(newline) or short
 
 
 def _first_object(head: bytes) -> Any:
-    codec, bom = sniff(head)
-    if codec != "utf-8":  # UTF-16: its first line, as UTF-8 (a torn last unit left out)
-        head = head[bom : len(head) - len(head) % 2].decode(codec, "replace").encode()
-    line = strip_bom(head.split(b"\n", 1)[0])
+    line, _ = _first_line(head)
     try:
         return line_text(line)
     except ValueError:
@@ -74,14 +90,32 @@ def _first_object(head: bytes) -> Any:
 
 def is_transcript(head: bytes) -> bool:
     """Tell whether a file's first bytes are a Claude Code or Codex session's first line."""
+    line, whole = _first_line(head)
+    if not whole:
+        return bool(_TORN_CODEX.match(line) or _TORN_CLAUDE.match(line))
     first = _first_object(head)
     if not isinstance(first, dict):
         return False
     if "sessionId" in first or ("leafUuid" in first and first.get("type") == "summary"):
         return True  # Claude Code
+    if first.get("type") == "file-history-snapshot" and "snapshot" in first:
+        return True  # Claude Code 2.x opens a session with one
     if first.get("type") == "session_meta" and isinstance(first.get("payload"), dict):
         return True  # Codex
     return {"id", "timestamp", "instructions"} <= first.keys()  # older Codex
+
+
+def _older_codex(path: Path, head: bytes) -> bool:
+    """Tell whether a file is a Codex rollout of mid-2025, whose first line is ``{"id",
+    "timestamp"}`` with ``instructions`` and ``git`` only when there were any."""
+    first = _first_object(head)
+    return (
+        path.name.startswith("rollout-")
+        and isinstance(first, dict)
+        and {"id", "timestamp"} <= first.keys() <= {"id", "timestamp", "instructions", "git"}
+        and isinstance(first["id"], str)
+        and bool(_UUID.fullmatch(first["id"]))
+    )
 
 
 def _jsonl_files(
@@ -111,7 +145,8 @@ def is_transcript_file(path: Path) -> bool:
         return False
     try:
         with path.open("rb") as f:
-            return is_transcript(f.read(_SAMPLE))
+            head = f.read(_SAMPLE)
+        return is_transcript(head) or _older_codex(path, head)
     except OSError:
         return False
 
@@ -135,168 +170,11 @@ def is_transcripts_folder(path: Path) -> bool:
     return first is not None and is_transcript_file(first)
 
 
-# -- turns ---------------------------------------------------------------------------------
-
-
-def _short(value: Any) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split())
-    return text if len(text) <= TOOL_CHARS else text[: TOOL_CHARS - 1] + "…"
-
-
-def _claude_text(content: Any) -> tuple[str, list[str]]:
-    """Return a Claude Code message's text (tool calls as short lines) and its tools' names."""
-    if isinstance(content, str):
-        return content, []
-    lines: list[str] = []
-    tools: list[str] = []
-    for part in content if isinstance(content, list) else []:
-        if not isinstance(part, dict):
-            continue
-        kind = part.get("type")
-        if kind == "text" and isinstance(part.get("text"), str):
-            lines.append(part["text"])
-        elif kind == "tool_use":
-            name = str(part.get("name") or "?")
-            tools.append(name)
-            lines.append(f"[tool {name}: {_short(part.get('input', ''))}]")
-        elif kind == "tool_result" and part.get("is_error"):
-            lines.append(f"[tool error: {_short(part.get('content', ''))}]")
-    return "\n".join(lines), tools
-
-
-def _codex_text(content: Any) -> str:
-    parts = [
-        p["text"]
-        for p in (content if isinstance(content, list) else [])
-        if isinstance(p, dict) and isinstance(p.get("text"), str)
-    ]
-    text = "\n".join(parts)
-    return "" if text.lstrip().startswith(_CONTEXT_TAGS) else text
-
-
-def _named(value: Any, known: str | None) -> str | None:
-    """Return ``value`` when it is a name (a non-empty string), else what was ``known``.
-
-    A line from another version (or a damaged one) may hold a number or an object where a
-    working folder, branch or model is: the session keeps what it knew.
-    """
-    return value if isinstance(value, str) and value else known
-
-
-class _Session:
-    """What one transcript file says about its session: agent, id, project, branch, model."""
-
-    def __init__(self, file: Path, root: Path) -> None:
-        self.file = file
-        self.agent = ""
-        self.id = file.stem
-        self.project: str | None = None
-        self.branch: str | None = None
-        self.model: str | None = None
-        self.rel = file.relative_to(root).as_posix() if file != root else file.name
-
-    def saved(self) -> list[Any]:
-        """Return what a later run needs to go on reading this file where this one stopped."""
-        return [self.id, self.agent, self.project, self.branch, self.model]
-
-    def restore(self, saved: Any) -> None:
-        """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
-        if isinstance(saved, list) and len(saved) == 5:
-            self.id, self.agent = str(saved[0]), str(saved[1])
-            self.project, self.branch, self.model = (_named(v, None) for v in saved[2:])
-
-    def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
-        """Return the record of line ``n`` when it is a conversation turn, else None."""
-        if not isinstance(obj, dict):
-            raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
-        if "sessionId" in obj or obj.get("type") in ("summary", "queue-operation"):
-            self.agent = self.agent or "claude-code"
-            return self._claude(obj, n, source)
-        self.agent = self.agent or "codex"
-        return self._codex(obj, n, source)
-
-    def _record(
-        self, n: int, key: Any, role: str, text: str, at: Any, source: str, **meta: Any
-    ) -> MemoryRecord | None:
-        if not text.strip():
-            return None
-        author = "user" if role == "user" else self.agent
-        shown = {k: v for k, v in meta.items() if v}
-        shown.update(agent=self.agent, file=self.rel, line=n)
-        if self.project:
-            shown["project"] = self.project
-        if self.branch:
-            shown["branch"] = self.branch
-        if self.model:
-            shown["model"] = self.model
-        project = Path(self.project).name if self.project else self.rel
-        return MemoryRecord(
-            id=f"{self.id}:{key}",
-            text=text,
-            source=source,
-            kind="chat",
-            author=author,
-            title=f"{self.agent} session in {project}",
-            thread=self.id,
-            at=At.of(at) if isinstance(at, str) and at else None,
-            meta=shown,
-        )
-
-    def _claude(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
-        self.id = str(obj.get("sessionId") or self.id)
-        self.project = _named(obj.get("cwd"), self.project)
-        self.branch = _named(obj.get("gitBranch"), self.branch)
-        message = obj.get("message")
-        if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
-            return None
-        self.model = _named(message.get("model"), self.model)
-        text, tools = _claude_text(message.get("content"))
-        role = str(message.get("role") or obj["type"])
-        key = obj.get("uuid") or f"line-{n}"
-        return self._record(
-            n, key, role, text, obj.get("timestamp"), source,
-            tools=tools, sidechain=bool(obj.get("isSidechain")),
-        )  # fmt: skip
-
-    def _codex(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
-        kind = obj.get("type")
-        payload = obj.get("payload") if "payload" in obj else obj
-        if not isinstance(payload, dict):
-            return None
-        if kind == "session_meta" or (n == 1 and "instructions" in obj and "payload" not in obj):
-            self.id = str(payload.get("id") or self.id)
-            self.project = _named(payload.get("cwd"), self.project)
-            git = payload.get("git")
-            self.branch = _named(git.get("branch") if isinstance(git, dict) else None, self.branch)
-            return None
-        if kind == "turn_context":
-            self.model = _named(payload.get("model"), self.model)
-            self.project = _named(payload.get("cwd"), self.project)
-            return None
-        if kind not in ("response_item", None):  # event_msg repeats the response items
-            return None
-        at = obj.get("timestamp")
-        if payload.get("type") == "message":
-            role = str(payload.get("role") or "")
-            if role not in ("user", "assistant"):
-                return None
-            return self._record(
-                n, f"line-{n}", role, _codex_text(payload.get("content")), at, source
-            )
-        if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
-            name = str(payload.get("name") or payload.get("type"))
-            call = payload.get("arguments", payload.get("input", payload.get("action", "")))
-            line = f"[tool {name}: {_short(call)}]"
-            return self._record(n, f"line-{n}", "assistant", line, at, source, tools=[name])
-        return None
-
-
 # -- reading, resumably ----------------------------------------------------------------------
 
 
 def _line_item(
-    session: _Session, raw: bytes, n: int, source: str
+    session: Session, raw: bytes, n: int, source: str
 ) -> MemoryRecord | RecordError | None:
     """Return line ``n``'s turn, None when it is no turn, or the error saying why it is no line."""
     where = f"{session.rel}: line {n}"
@@ -340,7 +218,7 @@ def _read(
     skipped = 0  # turns before the resume points: unchanged, not read again
     count = 0
     for file in files:
-        session = _Session(file, root if root.is_dir() else file)
+        session = Session(file, root if root.is_dir() else file)
         rel = session.rel
         try:
             with file.open("rb") as f:

@@ -1,0 +1,301 @@
+"""One line of a coding-agent session as a turn: who spoke, their words, and when.
+
+What the tools write into a session besides what a person typed and what the model answered,
+and what becomes of it here (the tools document none of it; each rule names where it is seen):
+
+- **Claude Code** writes, as ``"type": "user"`` lines, the results of tools (``tool_result``
+  blocks), a caveat and the expanded prompt of a slash command (``"isMeta": true``), the
+  summary that continues a compacted session (``"isCompactSummary": true``, or text starting
+  ``This session is being continued from a previous conversation``), and text it wraps in tags
+  (``<system-reminder>``, ``<local-command-stdout>``, ``<bash-stdout>``, ``<ide_selection>``
+  and the others in ``_CLAUDE_DROPPED``); a slash command the user typed is a wrapper
+  (``<command-name>/review</command-name><command-args>PR 12</command-args>``). A subagent's
+  lines (``"isSidechain": true``, in the session file or an ``agent-*.jsonl`` of its own, with
+  the session's ``sessionId``) hold the prompt the agent gave it as a ``user`` message, and
+  API errors and placeholders are ``assistant`` lines of the model ``<synthetic>``.
+  (Seen in daaain/claude-code-log's ``factories/user_factory.py`` and test data, the
+  format notes of microsoft/amplifier ``ai_working/claude_code_logging`` and
+  jeremedia/claude-code-log-format, which read Claude Code 2.0.55's source.)
+- **Codex** writes, as ``user`` messages, context that is no one's words: the environment,
+  AGENTS.md (``# AGENTS.md instructions for``, earlier ``<user_instructions>``), skills,
+  aborted turns, shell commands the user ran with their output, subagent notices; Codex's own
+  ``is_contextual_user_message`` (openai/codex ``codex-rs/core/src/contextual_user_message.rs``)
+  tells them by the start of a text, as ``_CODEX_CONTEXT`` does here.
+
+Here: a person's words are a ``user`` record; the model's answers and tool calls are the
+agent's (``claude-code``, ``codex``); a tool's error is the agent's too (``meta["tool_result"]``);
+a subagent's turns are the agent's, marked ``meta["sidechain"]``, in the session's thread;
+injected text, caveats, summaries and placeholders are no record; an image is ``[image]``,
+never its bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ..records import At, MemoryRecord
+
+__all__ = ["TOOL_CHARS", "Session"]
+
+TOOL_CHARS = 160
+"""How much of a tool call's input (or a tool error) a turn keeps."""
+
+_CLAUDE_DROPPED = (
+    "system-reminder", "local-command-stdout", "local-command-stderr", "local-command-caveat",
+    "bash-stdout", "bash-stderr", "ide_opened_file", "ide_selection", "ide_diagnostics",
+    "post-tool-use-hook", "user-prompt-submit-hook", "task-notification", "command-message",
+    "command-contents", "teammate-message",
+)  # fmt: skip
+_DROPPED_RE = re.compile(
+    r"<(" + "|".join(map(re.escape, _CLAUDE_DROPPED)) + r")(?:\s[^>]*)?>.*?</\1>\s*", re.DOTALL
+)
+_COMMAND_RE = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
+_ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>\s*", re.DOTALL)
+_BASH_INPUT_RE = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
+_MEMORY_RE = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.DOTALL)
+_COMPACT_PREFIX = "This session is being continued from a previous conversation"
+_PLACEHOLDERS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
+_CODEX_CONTEXT = (
+    "<environment_context>", "<user_instructions>", "# agents.md instructions for", "<skill",
+    "<turn_aborted>", "<context_update>", "<user_shell_command>", "<subagent_notification>",
+    "<tool_context>", "<reasoning_context>", "<pinned_notes>", "<permissions instructions>",
+)  # fmt: skip
+# Claude Code lines that may come first and name no session
+_CLAUDE_ONLY = (
+    "summary",
+    "queue-operation",
+    "file-history-snapshot",
+    "custom-title",
+    "permission-mode",
+)
+_CODEX_ENVELOPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+
+
+def short(value: Any) -> str:
+    """Return ``value`` on one line, at most :data:`TOOL_CHARS` characters of it."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    text = " ".join(text.split())
+    return text if len(text) <= TOOL_CHARS else text[: TOOL_CHARS - 1] + "…"
+
+
+def _said(text: str) -> str:
+    """Return what the user typed in a Claude Code message's text: a slash command as
+    ``/name args``, a shell command as ``!command``, the tags Claude Code adds left out."""
+    command = _COMMAND_RE.search(text)
+    if command:
+        name = command.group(1)
+        args = _ARGS_RE.search(text)
+        said = f"{name if name.startswith('/') else '/' + name} {args.group(1) if args else ''}"
+        text = _ARGS_RE.sub("", _COMMAND_RE.sub("", text)) + "\n" + said
+    text = _BASH_INPUT_RE.sub(lambda m: "!" + m.group(1), text)
+    text = _MEMORY_RE.sub(lambda m: m.group(1), text)
+    text = _DROPPED_RE.sub("", text).strip()
+    return "" if text in _PLACEHOLDERS else text
+
+
+def _blocks(content: Any) -> list[Any]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}]
+    return [p for p in content if isinstance(p, dict)] if isinstance(content, list) else []
+
+
+def _result_text(content: Any) -> str:
+    """Return a tool result's words: its text blocks, an image as ``[image]``."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for part in _blocks(content):
+        if isinstance(part.get("text"), str):
+            parts.append(part["text"])
+        elif part.get("type") in ("image", "document"):
+            parts.append(f"[{part['type']}]")
+    return " ".join(parts)
+
+
+def claude_text(content: Any, role: str) -> tuple[str, list[str], bool]:
+    """Return a Claude Code message's text, the tools it calls, and whether it is a tool
+    result (the agent's, not the user's, whatever its role)."""
+    lines: list[str] = []
+    tools: list[str] = []
+    results = False
+    for part in _blocks(content):
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("text"), str):
+            text = _said(part["text"]) if role == "user" else part["text"]
+            if text:
+                lines.append(text)
+        elif kind in ("image", "document"):
+            lines.append(f"[{kind}]")
+        elif kind == "tool_use":
+            name = str(part.get("name") or "?")
+            tools.append(name)
+            lines.append(f"[tool {name}: {short(part.get('input', ''))}]")
+        elif kind == "tool_result":
+            results = True
+            if part.get("is_error"):
+                lines.append(f"[tool error: {short(_result_text(part.get('content', '')))}]")
+    if results:  # what else such a message holds is Claude Code's (images a tool read, notes)
+        lines = [line for line in lines if line.startswith("[tool error: ")]
+    return "\n".join(lines), tools, results
+
+
+def codex_text(content: Any) -> str:
+    """Return a Codex message's text, or nothing when it is context Codex adds."""
+    parts = [p["text"] for p in _blocks(content) if isinstance(p.get("text"), str) and p["text"]]
+    if any(p.lstrip().lower().startswith(_CODEX_CONTEXT) for p in parts):
+        return ""
+    images = sum(1 for p in _blocks(content) if p.get("type") == "input_image")
+    return "\n".join(parts + ["[image]"] * images)
+
+
+def _named(value: Any, known: str | None) -> str | None:
+    """Return ``value`` when it is a name (a non-empty string), else what was ``known``.
+
+    A line from another version (or a damaged one) may hold a number or an object where a
+    working folder, branch or model is: the session keeps what it knew.
+    """
+    return value if isinstance(value, str) and value else known
+
+
+class Session:
+    """What one transcript file says about its session: agent, thread, project, branch, model.
+
+    ``thread`` is the first session id the file names: a Claude Code session resumed into a
+    new file copies the earlier lines (their ``sessionId`` the first session's) before its own,
+    so its turns stay in the first session's thread; a Codex fork names its parent
+    (``forked_from_id``). A record's id is the session id its own line names, so a copied
+    line is the record it was in the earlier file.
+    """
+
+    def __init__(self, file: Path, root: Path) -> None:
+        self.file = file
+        self.agent = ""
+        self.id = file.stem
+        self.thread: str | None = None
+        self.started: str | None = None
+        self.project: str | None = None
+        self.branch: str | None = None
+        self.model: str | None = None
+        self.rel = file.relative_to(root).as_posix() if file != root else file.name
+
+    def saved(self) -> list[Any]:
+        """Return what a later run needs to go on reading this file where this one stopped."""
+        return [self.id, self.agent, self.project, self.branch, self.model, self.thread]
+
+    def restore(self, saved: Any) -> None:
+        """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
+        if isinstance(saved, list) and len(saved) in (5, 6):
+            self.id, self.agent = str(saved[0]), str(saved[1])
+            self.project, self.branch, self.model = (_named(v, None) for v in saved[2:5])
+            self.thread = _named(saved[5], None) if len(saved) == 6 else self.id
+
+    def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
+        """Return the record of line ``n`` when it is a conversation turn, else None."""
+        if not isinstance(obj, dict):
+            raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+        if self.agent != "codex" and (
+            self.agent or "sessionId" in obj or obj.get("type") in _CLAUDE_ONLY
+        ):
+            self.agent = "claude-code"
+            return self._claude(obj, n, source)
+        self.agent = "codex"
+        return self._codex(obj, n, source)
+
+    def _record(
+        self, n: int, key: Any, author: str, text: str, at: Any, source: str, **meta: Any
+    ) -> MemoryRecord | None:
+        if not text.strip():
+            return None
+        shown = {k: v for k, v in meta.items() if v}
+        shown.update(agent=self.agent, file=self.rel, line=n)
+        if self.project:
+            shown["project"] = self.project
+        if self.branch:
+            shown["branch"] = self.branch
+        if self.model:
+            shown["model"] = self.model
+        project = Path(self.project).name if self.project else self.rel
+        when = at if isinstance(at, str) and at else self.started
+        return MemoryRecord(
+            id=f"{self.id}:{key}",
+            text=text,
+            source=source,
+            kind="chat",
+            author=author,
+            title=f"{self.agent} session in {project}",
+            thread=self.thread or self.id,
+            at=At.of(when) if when else None,
+            meta=shown,
+        )
+
+    def _claude(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
+        self.id = str(obj.get("sessionId") or self.id)
+        self.project = _named(obj.get("cwd"), self.project)
+        self.branch = _named(obj.get("gitBranch"), self.branch)
+        message = obj.get("message")
+        if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
+            return None
+        self.thread = self.thread or _named(obj.get("sessionId"), None)
+        role = str(message.get("role") or obj["type"])
+        model = message.get("model")
+        if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isApiErrorMessage"):
+            return None  # Claude Code's words: caveats, expanded commands, summaries, errors
+        if model == "<synthetic>":
+            return None
+        self.model = _named(model, self.model)
+        text, tools, result = claude_text(message.get("content"), role)
+        if role == "user" and text.startswith(_COMPACT_PREFIX):
+            return None
+        sidechain = bool(obj.get("isSidechain"))
+        author = "user" if role == "user" and not result and not sidechain else self.agent
+        key = obj.get("uuid") or f"line-{n}"
+        return self._record(
+            n, key, author, text, obj.get("timestamp"), source,
+            tools=tools, sidechain=sidechain, tool_result=result,
+            prompt=sidechain and role == "user" and not result,
+        )  # fmt: skip
+
+    def _codex(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
+        kind = obj.get("type")
+        if "payload" in obj or kind in _CODEX_ENVELOPES:
+            payload = obj.get("payload")
+        elif kind is None and "id" in obj and "timestamp" in obj:
+            kind, payload = "session_meta", obj  # the first line of an older rollout
+        elif kind is None:
+            return None  # an older rollout's {"record_type": "state"}
+        else:
+            kind, payload = "response_item", obj  # an older rollout's items, unwrapped
+        if not isinstance(payload, dict):
+            return None
+        if kind == "session_meta":
+            if self.thread is None:  # a fork's file holds its parent's meta line too
+                self.id = str(payload.get("id") or self.id)
+                self.thread = _named(payload.get("forked_from_id"), None) or self.id
+                self.started = _named(payload.get("timestamp"), self.started)
+            self.project = _named(payload.get("cwd"), self.project)
+            git = payload.get("git")
+            self.branch = _named(git.get("branch") if isinstance(git, dict) else None, self.branch)
+            return None
+        if kind == "turn_context":
+            self.model = _named(payload.get("model"), self.model)
+            self.project = _named(payload.get("cwd"), self.project)
+            return None
+        if kind != "response_item":  # event_msg repeats the response items
+            return None
+        at = obj.get("timestamp")
+        if payload.get("type") == "message":
+            role = payload.get("role")
+            if role not in ("user", "assistant"):
+                return None
+            author = "user" if role == "user" else self.agent
+            text = codex_text(payload.get("content"))
+            return self._record(n, f"line-{n}", author, text, at, source)
+        if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
+            name = str(payload.get("name") or payload.get("type"))
+            call = payload.get("arguments", payload.get("input", payload.get("action", "")))
+            line = f"[tool {name}: {short(call)}]"
+            return self._record(n, f"line-{n}", self.agent, line, at, source, tools=[name])
+        return None
