@@ -242,3 +242,55 @@ async def test_a_forked_codex_session_keeps_its_own_ids_and_its_parents_thread(
     assert len(ids) == len(set(ids)) == 3
     assert [t.id for t in turns if "b/" in t.meta["file"]] == [f"{child}:line-3", f"{child}:line-4"]
     assert {t.thread for t in turns} == {parent}
+
+
+async def test_a_rerun_of_a_resumed_session_reads_the_new_lines_in_the_same_thread(
+    tmp_path: Path,
+) -> None:
+    new = "4c0f5a9e-7d21-4b8e-9f3a-6e2d1c0b9a87"
+    first = [claude("u1", "user", "Fix the total."), claude("u2", "assistant", "Fixed.")]
+    path = write(tmp_path / f"{new}.jsonl", [*first, claude("u3", "user", "Tests?", sid=new)])
+    done = await collect(from_agent_transcripts(path))
+    state = done[-1]
+    assert isinstance(state, SourceState)
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(claude("u4", "assistant", "They pass.", sid=new)) + "\n")
+    again = await collect(from_agent_transcripts(path, state=state.state))
+    (turn,) = records(again)
+    assert (turn.id, turn.thread) == (f"{new}:u4", SID)
+    # a position saved before the thread was kept (five fields) reads on in the session's id
+    files = {k: [*v[:3], v[3][:5], v[4]] for k, v in state.state["files"].items()}
+    (old,) = records(await collect(from_agent_transcripts(path, state={"files": files})))
+    assert (old.id, old.thread) == (f"{new}:u4", new)
+
+
+async def test_what_the_user_types_while_the_agent_works_is_the_users_turn(
+    tmp_path: Path,
+) -> None:
+    """Claude Code 2.1 queues it (``queue-operation``) and hands it to the running turn as
+    a ``queued_command`` attachment; a background task's notice rides the same path."""
+
+    def attachment(uuid: str, prompt: str, mode: str, kind: str) -> dict[str, Any]:
+        line = claude(uuid, "user", "")
+        del line["message"]
+        return {**line, "type": "attachment", "attachment": {
+            "type": "queued_command", "prompt": prompt, "commandMode": mode,
+            "origin": {"kind": kind}}}  # fmt: skip
+
+    lines = [
+        claude("q1", "user", "Run the tests."),
+        {"type": "queue-operation", "operation": "enqueue", "sessionId": SID,
+         "timestamp": "2025-11-03T09:20:00.000Z", "content": "also update the README"},
+        {"type": "queue-operation", "operation": "remove", "sessionId": SID,
+         "timestamp": "2025-11-03T09:20:05.000Z"},
+        attachment("q2", "also update the README", "prompt", "human"),
+        attachment("q3", "<task-notification>build done</task-notification>",
+                   "task-notification", "task-notification"),
+    ]  # fmt: skip
+    turns = records(await collect(from_agent_transcripts(write(tmp_path / "s.jsonl", lines))))
+    # Before: the words typed mid-turn were in no record.
+    assert [(t.author, t.text) for t in turns] == [
+        ("user", "Run the tests."),
+        ("user", "also update the README"),
+    ]
+    assert turns[1].id == f"{SID}:q2" and turns[1].meta["queued"] is True

@@ -12,7 +12,10 @@ and what becomes of it here (the tools document none of it; each rule names wher
   (``<command-name>/review</command-name><command-args>PR 12</command-args>``). A subagent's
   lines (``"isSidechain": true``, in the session file or an ``agent-*.jsonl`` of its own, with
   the session's ``sessionId``) hold the prompt the agent gave it as a ``user`` message, and
-  API errors and placeholders are ``assistant`` lines of the model ``<synthetic>``.
+  API errors and placeholders are ``assistant`` lines of the model ``<synthetic>``. What the
+  user types while the agent works reaches the turn as an ``attachment`` line
+  (``{"type": "queued_command", "prompt"}``, Claude Code 2.1; a survey of 470 of them in a
+  project's notes found by the code search): it is the user's.
   (Seen in daaain/claude-code-log's ``factories/user_factory.py`` and test data, the
   format notes of microsoft/amplifier ``ai_working/claude_code_logging`` and
   jeremedia/claude-code-log-format, which read Claude Code 2.0.55's source.)
@@ -236,6 +239,8 @@ class Session:
         self.project = _named(obj.get("cwd"), self.project)
         self.branch = _named(obj.get("gitBranch"), self.branch)
         message = obj.get("message")
+        if obj.get("type") == "attachment":
+            return self._queued(obj, n, source)
         if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
             return None
         self.thread = self.thread or _named(obj.get("sessionId"), None)
@@ -257,6 +262,25 @@ class Session:
             tools=tools, sidechain=sidechain, tool_result=result,
             prompt=sidechain and role == "user" and not result,
         )  # fmt: skip
+
+    def _queued(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
+        """Return what the user typed while the agent worked, which Claude Code 2.1 writes
+        as a ``queued_command`` attachment when it hands it to the running turn."""
+        queued = obj.get("attachment")
+        if not isinstance(queued, dict) or queued.get("type") != "queued_command":
+            return None
+        origin = queued.get("origin")
+        kind = origin.get("kind") if isinstance(origin, dict) else None
+        if queued.get("commandMode") not in (None, "prompt") or kind not in (None, "human"):
+            return None  # a background task's notice, riding the same path
+        self.thread = self.thread or _named(obj.get("sessionId"), None)
+        text, _, _ = claude_text(queued.get("prompt"), "user")
+        sidechain = bool(obj.get("isSidechain"))
+        author = self.agent if sidechain else "user"
+        key = obj.get("uuid") or f"line-{n}"
+        return self._record(
+            n, key, author, text, obj.get("timestamp"), source, queued=True, sidechain=sidechain
+        )
 
     def _codex(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
         kind = obj.get("type")
