@@ -138,6 +138,9 @@ async def test_read_tools_bad_arguments_and_no_writes(home: Path, corpora: Path)
         assert best["id"] == "gsm8k.jsonl:1" and "Janet" in best["snippet"]
         assert best["uri"] == f"memtrails://record/{best['uid']}"
         assert set(best) >= {"id", "uid", "title", "author", "at", "kind", "source", "score"}
+        # Every field a result carries is one its output schema declares (dense, keyword too).
+        declared = out["$defs"]["Hit"]["properties"]
+        assert set(best) <= set(declared), set(best) - set(declared)
         assert hits[0]["score"] >= hits[1]["score"] >= hits[2]["score"]
 
         found = await client.call_tool("search", {"query": "Janet's ducks", "k": 3})

@@ -44,6 +44,8 @@ class Hit(TypedDict):
     confidence: float | None
     confident: bool
     snippet: str
+    dense: float | None
+    keyword: float | None
     attachment: NotRequired[str]
 
 
