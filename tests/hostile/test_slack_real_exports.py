@@ -213,3 +213,27 @@ async def test_zip_names_written_utf8_but_unflagged_keep_their_channel(tmp_path:
         "Ada Lovelace",
         "こんにちは 🎉",
     )
+
+
+async def test_many_small_channels_take_positions_linear_in_the_export(tmp_path: Path) -> None:
+    """Big workspaces hold thousands of conversations (each DM a folder) of a few messages.
+
+    A position after every one of them, each naming every channel read so far, is quadratic:
+    in what is built and in what the consumer saves. Counted, not timed.
+    """
+    root = tmp_path / "export"
+    write_json(root / "users.json", USERS)
+    channels = 300
+    for n in range(channels):
+        write_json(root / f"D{n:04d}" / "2024-01-01.json", [message(f"17040672{n:02d}.000100")])
+    items = await collect(from_slack_export(root))
+    positions = [i for i in items if isinstance(i, SourceState)]
+    assert len(records(items)) == channels
+    assert positions[-1].complete
+    assert len(positions[-1].state["channels"]) == channels
+    saved = sum(len(p.state["channels"]) for p in positions)
+    assert saved <= 12 * channels  # a position per tenth of the export, and the last
+    # Each position still follows the records of the channels it names.
+    for p in positions:
+        before = records(items[: items.index(p)])
+        assert {r.meta["channel"] for r in before} == set(p.state["channels"])

@@ -58,7 +58,9 @@ async def from_slack_export(
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
     ``reactions``.
 
-    After each channel, and at the end, comes a :class:`~memtrails.records.SourceState`:
+    After a channel (once the items read since the last one number a tenth of the export's
+    channels, so that thousands of small DMs cost no quadratic positions), and at the end,
+    comes a :class:`~memtrails.records.SourceState`:
     ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
     file, "before": digest of the names and stamps of the day files before it, "bots":
     bot names learned from those}}}``. Given back as ``state``, it makes the run

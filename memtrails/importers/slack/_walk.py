@@ -124,6 +124,11 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             reader.source, body, mode, complete, why if mode == "full" else None, vouched
         )
 
+    # Items read since the last position: a position costs the size of the whole state (a
+    # channel each), so one follows a channel only once a tenth of that much was read since;
+    # 10,000 channels of a message each would otherwise take 10,000 positions of up to
+    # 10,000 channels each (quadratic, in time and in what the consumer saves).
+    since = 0
     for channel, days in export.channels.items():
         # Stamped before reading, so a day file written meanwhile is read again next run.
         before = _days_digest(export, channel, days[:-1])
@@ -139,6 +144,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         failed = False  # a day file before the last one could not be read
         for n in range(start, len(days)):
             reader.learned = {}
+            since += 1
             for where, messages in day_files(reader, f"{channel}/{days[n]}"):
                 if isinstance(messages, RecordError):
                     broken = True
@@ -147,6 +153,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
                     continue
                 for item in message_items(reader, channel, where, messages):
                     kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
+                    since += 1
                     yield item
             if n < len(days) - 1:
                 bots.update(reader.learned)
@@ -158,5 +165,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             # digest that matches nothing makes the next run read the channel whole.
             before = "" if failed else before
             done[channel] = {"last": days[-1], "before": before, "bots": bots, "records": kept}
-        yield position(final=False)  # after the channel's records, never before
+        if since * 10 >= len(export.channels):
+            since = 0
+            yield position(final=False)  # after the channel's records, never before
     yield position(final=True)
