@@ -294,3 +294,52 @@ async def test_what_the_user_types_while_the_agent_works_is_the_users_turn(
         ("user", "also update the README"),
     ]
     assert turns[1].id == f"{SID}:q2" and turns[1].meta["queued"] is True
+
+
+async def test_a_codex_session_of_the_typescript_cli_is_read_and_reread_for_what_is_new(
+    tmp_path: Path,
+) -> None:
+    """The TypeScript Codex CLI (spring 2025) saved a session as one indented JSON document,
+    ``rollout-<date>-<id>.json``, rewritten whole after each turn (its ``save-rollout.ts``)."""
+    sid = "b7e4a1f0-2c3d-4e5f-8a9b-0c1d2e3f4a5b"
+    items: list[Any] = [
+        {"id": "msg_1", "type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "List the cron jobs."}]},
+        {"id": "rs_1", "type": "reasoning", "summary": []},
+        {"id": "fc_1", "type": "function_call", "name": "shell", "call_id": "c1",
+         "arguments": "{\"command\":[\"crontab\",\"-l\"]}"},
+        {"type": "function_call_output", "call_id": "c1", "output": "{\"output\":\"0 3 * * * backup\"}"},
+        {"id": "msg_2", "type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "One job: the 3 a.m. backup."}]},
+    ]  # fmt: skip
+    session = {"timestamp": "2025-04-20T08:00:00.000Z", "id": sid, "instructions": ""}
+    path = tmp_path / "sessions" / f"rollout-2025-04-20-{sid}.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"session": session, "items": items}, indent=2), "utf-8")
+    assert detect_kind(path) == "transcripts" and detect_kind(path.parent) == "transcripts"
+    first = await collect(from_agent_transcripts(path.parent))
+    assert problems(first) == []
+    turns = records(first)
+    assert [(t.author, t.text[:11]) for t in turns] == [
+        ("user", "List the cr"), ("codex", "[tool shell"), ("codex", "One job: th"),
+    ]  # fmt: skip
+    assert {t.thread for t in turns} == {sid}
+    assert all(t.at is not None and t.at.iso() == "2025-04-20T08:00:00.000Z" for t in turns)
+    # the next save adds a turn: a re-run reads it alone
+    items.append(
+        {"id": "msg_3", "type": "message", "role": "user",
+         "content": [{"type": "input_text", "text": "Move it to 4 a.m."}]}
+    )  # fmt: skip
+    path.write_text(json.dumps({"session": session, "items": items}, indent=2), "utf-8")
+    state = first[-1]
+    assert isinstance(state, SourceState)
+    again = await collect(from_agent_transcripts(path.parent, state=state.state))
+    (new,) = records(again)
+    assert (new.id, new.text, new.thread) == (f"{sid}:line-6", "Move it to 4 a.m.", sid)
+    assert new.at is not None and new.at.iso() == "2025-04-20T08:00:00.000Z"
+    end = again[-1]
+    assert isinstance(end, SourceState) and end.mode == "incremental" and end.skipped == 3
+    # a file that is not one is one error naming it
+    path.write_text('{"session": {"id": 1}, "items": 5}', "utf-8")
+    (error,) = problems(await collect(from_agent_transcripts(path.parent)))
+    assert error.where == path.name and "not a Codex session" in error.reason

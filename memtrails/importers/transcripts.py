@@ -46,6 +46,7 @@ from ._shared import Closing, as_generator, default_source, too_long_number
 from ._transcript_text import file_lines, line_text, sniff, strip_bom
 from .contract import resumable_importer
 from .transcripts_turns import TOOL_CHARS, Session
+from .transcripts_whole import WHOLE_HEAD, read_whole
 
 __all__ = [
     "TOOL_CHARS",
@@ -118,6 +119,11 @@ def _older_codex(path: Path, head: bytes) -> bool:
     )
 
 
+def _session_name(name: str) -> bool:
+    """Tell whether a file's name may be a session's: JSON Lines, or an early Codex one."""
+    return name.endswith(".jsonl") or (name.startswith("rollout-") and name.endswith(".json"))
+
+
 def _jsonl_files(
     root: Path, unlisted: list[tuple[Path, str]] | None = None, depth: int = 4
 ) -> Iterator[Path]:
@@ -133,7 +139,7 @@ def _jsonl_files(
     for entry in entries:
         if entry.name.startswith("."):
             continue
-        if entry.is_file(follow_symlinks=False) and entry.name.endswith(".jsonl"):
+        if entry.is_file(follow_symlinks=False) and _session_name(entry.name):
             yield Path(entry.path)
         elif depth > 0 and entry.is_dir(follow_symlinks=False):
             yield from _jsonl_files(Path(entry.path), unlisted, depth - 1)
@@ -141,11 +147,13 @@ def _jsonl_files(
 
 def is_transcript_file(path: Path) -> bool:
     """Tell whether a file is one session's transcript (a ``.jsonl`` whose first line is)."""
-    if path.suffix.lower() != ".jsonl" or not path.is_file():
+    if not _session_name(path.name) or not path.is_file():
         return False
     try:
         with path.open("rb") as f:
             head = f.read(_SAMPLE)
+        if path.suffix == ".json":
+            return bool(WHOLE_HEAD.match(strip_bom(head)))
         return is_transcript(head) or _older_codex(path, head)
     except OSError:
         return False
@@ -163,7 +171,7 @@ def is_transcripts_folder(path: Path) -> bool:
                 continue
             if not name.endswith((".jsonl", ".json")):
                 return False
-            if first is None and name.endswith(".jsonl"):
+            if first is None and _session_name(name):
                 first = Path(here) / name
         if n >= 8:
             break
@@ -223,6 +231,14 @@ def _read(
         try:
             with file.open("rb") as f:
                 mark = saved.get(rel)
+                if file.suffix.lower() == ".json":
+                    whole = yield from read_whole(f, session, mark, source, limit)
+                    if whole is None:
+                        unsure = True
+                        continue
+                    done[rel], read, passed = whole
+                    count, skipped, resumed = count + read, skipped + passed, resumed or passed > 0
+                    continue
                 start, line_no, turns = 0, 0, 0
                 size = os.fstat(f.fileno()).st_size
                 if (

@@ -186,14 +186,16 @@ class Session:
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
-        return [self.id, self.agent, self.project, self.branch, self.model, self.thread]
+        saved = [self.id, self.agent, self.project, self.branch, self.model, self.thread]
+        return [*saved, self.started] if self.started else saved
 
     def restore(self, saved: Any) -> None:
         """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
-        if isinstance(saved, list) and len(saved) in (5, 6):
+        if isinstance(saved, list) and len(saved) in (5, 6, 7):
             self.id, self.agent = str(saved[0]), str(saved[1])
             self.project, self.branch, self.model = (_named(v, None) for v in saved[2:5])
-            self.thread = _named(saved[5], None) if len(saved) == 6 else self.id
+            self.thread = _named(saved[5], None) if len(saved) > 5 else self.id
+            self.started = _named(saved[6], None) if len(saved) > 6 else None
 
     def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
         """Return the record of line ``n`` when it is a conversation turn, else None."""
