@@ -74,6 +74,7 @@ async def test_what_claude_code_writes_as_the_user_is_not_the_users_words(
         claude("c10", "user", "<bash-input>git status</bash-input>"),
         claude("c11", "user", "<bash-stdout>On branch main</bash-stdout><bash-stderr></bash-stderr>"),
         claude("c12", "assistant", [{"type": "text", "text": "The tax is rounded per item."}]),
+        claude("c13", "user", [{"type": "text", "text": caveat}]),  # Claude Code 1.0: no isMeta
     ]  # fmt: skip
     lines[9]["message"]["model"] = "<synthetic>"
     lines[12]["message"]["model"] = "claude-sonnet-4-5"

@@ -59,6 +59,9 @@ _COMMAND_RE = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
 _ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>\s*", re.DOTALL)
 _BASH_INPUT_RE = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
 _MEMORY_RE = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.DOTALL)
+# the caveat before a local command's output, in Claude Code 1.0 without "isMeta" (it is
+# filtered by its words in daaain/claude-code-log's test_message_filtering.py)
+_CAVEAT = "Caveat: The messages below "
 _COMPACT_PREFIX = "This session is being continued from a previous conversation"
 _PLACEHOLDERS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
 _CODEX_CONTEXT = (
@@ -96,7 +99,7 @@ def _said(text: str) -> str:
     text = _BASH_INPUT_RE.sub(lambda m: "!" + m.group(1), text)
     text = _MEMORY_RE.sub(lambda m: m.group(1), text)
     text = _DROPPED_RE.sub("", text).strip()
-    return "" if text in _PLACEHOLDERS else text
+    return "" if text in _PLACEHOLDERS or text.startswith(_CAVEAT) else text
 
 
 def _blocks(content: Any) -> list[Any]:
