@@ -1,28 +1,36 @@
 """Coding-agent transcripts (Claude Code, Codex): one record per conversation turn.
 
-Formats read (both are JSON Lines that the tools append to as a session goes on; neither
-is documented by its vendor, so these are the shapes their files have had):
+Formats read (none is documented by its vendor, so these are the shapes their files have
+had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_whole.py``):
 
-- **Claude Code** (``~/.claude/projects/<project path, / as ->/<session id>.jsonl``, seen
-  from 1.0 to 2.1): lines ``{"type": "user" | "assistant", "uuid", "parentUuid",
-  "sessionId", "timestamp", "cwd", "gitBranch", "isSidechain", "message": {"role",
-  "content": str | [{"type": "text", "text"} | {"type": "tool_use", "name", "input"} |
-  {"type": "tool_result", "content", "is_error"} | {"type": "thinking", ...}]}}``; other
-  line types (``summary``, ``queue-operation``, ``file-history-snapshot``) are not turns.
+- **Claude Code** (``~/.claude/projects/<project path, / as ->/<session id>.jsonl``, and a
+  subagent's ``agent-<id>.jsonl`` beside it or under ``<session id>/subagents/``; seen from
+  1.0 to 2.1): lines ``{"type": "user" | "assistant", "uuid", "parentUuid", "sessionId",
+  "timestamp", "cwd", "gitBranch", "isSidechain", "isMeta", "isCompactSummary", "message":
+  {"role", "model", "content": str | [{"type": "text", "text"} | {"type": "tool_use", "name",
+  "input"} | {"type": "tool_result", "content", "is_error"} | {"type": "thinking", ...} |
+  {"type": "image", "source"}]}}``, and ``attachment`` lines (a ``queued_command``: words
+  typed while the agent worked); other line types (``summary``, ``system``,
+  ``queue-operation``, ``file-history-snapshot``, ``custom-title``, ``progress``) are not
+  turns. A session file may open with any of them.
 - **Codex CLI** (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``, from 0.4x on):
   lines ``{"timestamp", "type": "session_meta" | "response_item" | "event_msg" |
-  "turn_context", "payload": {...}}``; a ``response_item`` whose payload is ``{"type":
-  "message", "role", "content": [{"type": "input_text" | "output_text", "text"}]}`` is a
-  turn, ``{"type": "function_call", "name", "arguments"}`` a tool call. The older layout
-  (a first line ``{"id", "timestamp", "instructions"}``, then the payloads themselves) is
-  read too.
+  "turn_context" | "compacted", "payload": {...}}``; a ``response_item`` whose payload is
+  ``{"type": "message", "role", "content": [{"type": "input_text" | "output_text", "text"} |
+  {"type": "input_image", ...}]}`` is a turn, ``{"type": "function_call" |
+  "custom_tool_call" | "local_shell_call", ...}`` a tool call. The rollouts of May to August
+  2025 (``~/.codex/sessions/rollout-<time>-<id>.jsonl``: a first line ``{"id", "timestamp"}``
+  with ``instructions`` and ``git`` when there were any, then the items themselves, and
+  ``{"record_type": "state"}`` lines) are read too, and so are the TypeScript CLI's
+  ``rollout-<date>-<id>.json`` documents of spring 2025 (``transcripts_whole.py``).
 
 The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
 characters of its input]``; a tool's result is left out, unless it is an error, which
-becomes ``[tool error: first 160 characters]``; the model's reasoning (``thinking``,
-``reasoning``) is left out, and so are the context blocks Codex repeats in every session
-(``<environment_context>``, ``<user_instructions>``). Secrets are scrubbed by the pipeline
-like everything else.
+becomes the agent's ``[tool error: first 160 characters]`` (an image in it ``[image]``); the
+model's reasoning (``thinking``, ``reasoning``) is left out. What the tools write as the
+user's and no one typed (reminders, command output, caveats, summaries, Codex's context
+blocks) is left out, by the rules in ``transcripts_turns.py``. Secrets are scrubbed by the
+pipeline like everything else.
 """
 
 from __future__ import annotations
@@ -322,15 +330,19 @@ async def from_agent_transcripts(
 
     ``path`` is one session file or a folder of them at any depth (``~/.claude/projects``,
     ``~/.codex/sessions``). Each turn's record: ``id`` = ``<session id>:<line's uuid or
-    line-N>``, ``kind="chat"``, ``author`` = ``user`` or the agent (``claude-code``,
-    ``codex``), ``thread`` = the session id, ``at`` = the line's timestamp, ``title`` = the
-    agent and the project folder, ``meta`` = agent, project (the session's working
-    folder), branch, model, the tools it called, file and line. Tool calls and results
-    follow the rule in this module's docstring.
+    line-N>``, ``kind="chat"``, ``author`` = ``user`` (the words a person typed) or the
+    agent (``claude-code``, ``codex``: its answers, tool calls and tool errors, and a
+    subagent's turns, ``meta["sidechain"]``), ``thread`` = the session id (the first
+    session's, for a session resumed into a new file or a Codex fork), ``at`` = the line's
+    timestamp (the session's start where items have none), ``title`` = the agent and the
+    project folder, ``meta`` = agent, project (the session's working folder), branch,
+    model, the tools it called, file and line. Tool calls and results follow the rule in
+    this module's docstring.
 
     Re-runs (``state``): the files are append-only, so a file whose first 4 KiB are
     unchanged is read from where the last run stopped; a torn last line (a session being
-    written) is left for the next run. Such a run is incremental (no pruning).
+    written) is left for the next run; a ``.json`` session, saved whole, is read from the
+    items after those read before. Such a run is incremental (no pruning).
 
     Lines end with LF, CRLF or a lone CR. A line longer than ``limits.max_line_bytes``
     (default: ``Limits()``) is an error naming it, read past without being held. A file
