@@ -344,3 +344,16 @@ async def test_a_codex_session_of_the_typescript_cli_is_read_and_reread_for_what
     path.write_text('{"session": {"id": 1}, "items": 5}', "utf-8")
     (error,) = problems(await collect(from_agent_transcripts(path.parent)))
     assert error.where == path.name and "not a Codex session" in error.reason
+
+
+def test_a_claude_code_session_opening_with_a_long_prompt_is_a_session(tmp_path: Path) -> None:
+    """Its first line is longer than the 4 KiB looked at (a pasted log, anthropics/claude-code
+    #25920 names first prompts of 15 KB)."""
+    path = write(
+        tmp_path / f"{SID}.jsonl", [claude("u1", "user", "Why this trace? " + "x" * 20000)]
+    )
+    # Before: read as plain JSON Lines, each line a record of its own shape.
+    assert detect_kind(path) == "transcripts"
+    assert detect_kind(tmp_path) == "transcripts"
+    plain = write(tmp_path.parent / "rows.jsonl", [{"id": "1", "text": "y" * 20000}])
+    assert detect_kind(plain) == "jsonl"
