@@ -237,3 +237,67 @@ async def test_many_small_channels_take_positions_linear_in_the_export(tmp_path:
     for p in positions:
         before = records(items[: items.index(p)])
         assert {r.meta["channel"] for r in before} == set(p.state["channels"])
+
+
+def grid_with_workspaces(root: Path) -> Path:
+    """An org export holding each workspace as an export of its own, in teams/<workspace>/
+    (the layout mattermost/mmetl's services/slack_grid/discover.go reads)."""
+    write_json(root / "org_users.json", USERS)
+    write_json(root / "channels.json", [])
+    write_json(root / "dms.json", [{"id": "D1", "members": ["W1", "W2"]}])
+    write_json(root / "D1" / "2024-01-01.json", [message("1704067200.000100", "org-level DM")])
+    for ws, user in (("acme", "U5"), ("beta", "U6")):
+        team = root / "teams" / ws
+        write_json(team / "users.json", [{"id": user, "name": ws, "real_name": f"{ws} person"}])
+        write_json(team / "channels.json", [{"id": f"C{ws}", "name": "general"}])
+        for day, ts in (("2024-01-01", "1704067300"), ("2024-01-02", "1704153700")):
+            write_json(
+                team / "general" / f"{day}.json",
+                [message(f"{ts}.000100", f"{ws} on {day} in <#C{ws}>", user=user)],
+            )
+    return root
+
+
+async def test_workspaces_of_a_grid_export_are_each_read(tmp_path: Path) -> None:
+    root = grid_with_workspaces(tmp_path / "grid")
+    archive = tmp_path / "grid.zip"
+    with zipfile.ZipFile(archive, "w") as z:  # zipped from its parent: a leading folder
+        for f in sorted(root.rglob("*.json")):
+            z.write(f, "Org export/" + f.relative_to(root).as_posix())
+
+    for path in (archive, root):  # the folder last: its positions are re-used below
+        recs, items = await by_id(path)
+        assert set(recs) == {
+            "D1/1704067200.000100",
+            "teams/acme/general/1704067300.000100",
+            "teams/acme/general/1704153700.000100",
+            "teams/beta/general/1704067300.000100",
+            "teams/beta/general/1704153700.000100",
+        }
+        acme = recs["teams/acme/general/1704153700.000100"]
+        assert (acme.title, acme.author, acme.text) == (
+            "#general",
+            "acme person",
+            "acme on 2024-01-02 in #general",
+        )
+        assert acme.thread == "teams/acme/general/1704153700.000100"
+        assert recs["D1/1704067200.000100"].title == "DM: Ada Lovelace, Bob"
+
+    # A re-run reads only each channel's last day file.
+    end = items[-1]
+    assert isinstance(end, SourceState)
+    again, items = await by_id(root, state=end.state)
+    assert set(again) == {
+        "D1/1704067200.000100",
+        "teams/acme/general/1704153700.000100",
+        "teams/beta/general/1704153700.000100",
+    }
+    assert isinstance(items[-1], SourceState)
+    assert items[-1].mode == "incremental"
+    # A workspace's users.json changed: its names may be in every record, all is read.
+    write_json(root / "teams" / "acme" / "users.json", [{"id": "U5", "real_name": "Eve"}])
+    third, items = await by_id(root, state=items[-1].state)
+    assert len(third) == 5
+    assert third["teams/acme/general/1704067300.000100"].author == "Eve"
+    assert isinstance(items[-1], SourceState)
+    assert "teams/acme/users.json" in (items[-1].why or "")

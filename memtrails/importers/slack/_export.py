@@ -18,9 +18,11 @@ __all__ = [
     "DEFAULT_MAX_RATIO",
     "METADATA_FILES",
     "READ_ERRORS",
+    "WORKSPACES",
     "Export",
     "MemberRefused",
     "not_json",
+    "workspaces",
 ]
 
 # A member is read whole (it is one JSON document), so its size bounds the memory an import
@@ -35,6 +37,10 @@ _ZIP_MAGIC = b"PK\x03\x04"
 
 DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
 METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
+# An Enterprise Grid org's export may hold each workspace as an export of its own, in
+# teams/<workspace>/ (users.json, channels.json, channel folders): mattermost/mmetl's
+# services/slack_grid/discover.go reads them so. Their channels go by "teams/<ws>/<name>".
+WORKSPACES = "teams"
 # What reading one member can raise: bad JSON or UTF-8 (ValueError), a damaged zip member
 # (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
 READ_ERRORS = (
@@ -91,6 +97,19 @@ def _member_name(info: zipfile.ZipInfo) -> str:
         return name.encode("cp437").decode("utf-8")
     except UnicodeError:
         return name
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return not entry.name.startswith(".") and entry.is_dir()
+    except OSError:
+        return False
+
+
+def workspaces(export: Export) -> list[str]:
+    """Return the prefixes of the export's workspaces: "" (its top), then each teams/<ws>/."""
+    nested = {c.rsplit("/", 1)[0] for c in export.channels if c.count("/") == 2}
+    return ["", *(f"{w}/" for w in sorted(nested))]
 
 
 class Export:
@@ -186,7 +205,24 @@ class Export:
                 except OSError as exc:
                     if not e.name.endswith(".json"):  # a name file: reading it says why
                         self.unlisted.append((e.name, f"cannot read ({exc.strerror or exc})"))
+        if WORKSPACES in folders:
+            try:
+                with os.scandir(root / WORKSPACES) as entries:
+                    nested = [f"{WORKSPACES}/{e.name}" for e in entries if _is_dir(e)]
+            except OSError as exc:
+                why = exc.strerror or exc
+                self.unlisted.append((WORKSPACES, f"cannot list the folder ({why})"))
+                nested = []
+            for workspace in nested:
+                try:
+                    with os.scandir(root / workspace) as entries:
+                        folders += [f"{workspace}/{e.name}" for e in entries if _is_dir(e)]
+                except OSError as exc:
+                    why = exc.strerror or exc
+                    self.unlisted.append((workspace, f"cannot list the workspace folder ({why})"))
         for name in sorted(folders):
+            if name.startswith(".") or "/." in name:
+                continue
             try:
                 days = self._day_files(root / name)
             except OSError as exc:
@@ -227,14 +263,24 @@ class Export:
         tops = {name.split("/", 1)[0] for name in names}
         if len(tops) == 1 and all("/" in name for name in names):
             top = tops.pop()
-            if not any(DAY_FILE.match(name[len(top) + 1 :]) for name in names):
+            if top != WORKSPACES and not any(
+                DAY_FILE.match(name[len(top) + 1 :]) for name in names
+            ):
                 self._prefix = top + "/"
         channels: dict[str, list[str]] = {}
         for name in names:
             if not name.startswith(self._prefix):
                 continue
             parts = name[len(self._prefix) :].split("/")
-            if len(parts) == 2 and DAY_FILE.match(parts[1]) and not parts[0].startswith("."):
+            nested = len(parts) == 4 and parts[0] == WORKSPACES
+            if nested:
+                parts = [f"{WORKSPACES}/{parts[1]}/{parts[2]}", parts[3]]
+            if (
+                len(parts) == 2
+                and DAY_FILE.match(parts[1])
+                and not parts[0].startswith(".")
+                and "/." not in parts[0]
+            ):
                 channels.setdefault(parts[0], []).append(parts[1])
         return {name: sorted(channels[name]) for name in sorted(channels)}
 

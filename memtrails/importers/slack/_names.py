@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records import RecordError
-from ._export import READ_ERRORS, Export, MemberRefused, not_json
+from ._export import READ_ERRORS, Export, MemberRefused, not_json, workspaces
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -103,7 +103,16 @@ class Names:
         return entries
 
     def load_metadata(self) -> None:
-        users = self._load_list("users.json") + self._load_list("org_users.json")
+        for workspace in workspaces(self.export):
+            self._load_workspace(workspace)
+        self._load_integrations()
+        self._load_canvases()
+
+    def _load_workspace(self, workspace: str) -> None:
+        """Load the names of the export's top ("") or of one of its workspaces (teams/<ws>/),
+        whose channel folders go by ``teams/<ws>/<name>``."""
+        users = self._load_list(f"{workspace}users.json")
+        users += self._load_list(f"{workspace}org_users.json") if not workspace else []
         for user in users:
             if isinstance(user, Mapping) and isinstance(user.get("id"), str):
                 name = name_of(user)
@@ -118,7 +127,7 @@ class Names:
             "dms.json": "dm",
         }
         for member, kind in kinds.items():
-            for channel in self._load_list(member):
+            for channel in self._load_list(workspace + member):
                 if not isinstance(channel, Mapping):
                     continue
                 cid, name = channel.get("id"), channel.get("name")
@@ -127,15 +136,12 @@ class Names:
                 if not isinstance(folder, str):
                     continue
                 if isinstance(cid, str):
-                    self.channel_names[cid] = folder
-                    self.channel_ids[folder] = cid
-                self.channel_types[folder] = kind
+                    self.channel_names.setdefault(cid, folder)
+                    self.channel_ids[workspace + folder] = cid
+                self.channel_types[workspace + folder] = kind
                 members = channel.get("members")
                 if kind in ("dm", "mpim") and isinstance(members, list):
-                    self.members[folder] = [m for m in members if isinstance(m, str)]
-
-        self._load_integrations()
-        self._load_canvases()
+                    self.members[workspace + folder] = [m for m in members if isinstance(m, str)]
 
     def _load_integrations(self) -> None:
         for entry in self._load_list("integration_logs.json"):
@@ -213,7 +219,8 @@ class Names:
         members = self.members.get(channel)
         if self.channel_types.get(channel) == "dm" and members:
             return "DM: " + ", ".join(self.user_name(u) for u in members)
-        group = _GROUP_DM.match(channel)
+        base = channel.rsplit("/", 1)[-1]  # teams/<ws>/<name>: a workspace's channel
+        group = _GROUP_DM.match(base)
         if self.channel_types.get(channel) == "mpim" or group:
             if members:
                 return "Group DM: " + ", ".join(self.user_name(u) for u in members)
@@ -221,10 +228,10 @@ class Names:
                 # No mpims.json: the folder name lists the members' user names.
                 names = [n for n in group.group(1).split("--") if n]
                 return "Group DM: " + ", ".join(self.handles.get(n, n) for n in names)
-        return "#" + channel
+        return "#" + base
 
     def _canvas_title(self, channel: str) -> str | None:
-        folder = _CANVAS_FOLDER.match(channel)
+        folder = _CANVAS_FOLDER.match(channel.rsplit("/", 1)[-1])
         cid = self.channel_ids.get(channel, "")
         if folder is None and self.channel_types.get(channel) != "canvas":
             return None

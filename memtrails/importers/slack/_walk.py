@@ -44,7 +44,9 @@ def _saved_channels(
             and isinstance(entry.get("bots"), Mapping)
         ):
             return {}, BAD_POSITION
-    changed = [m for m in _NAME_FILES if saved_meta.get(m) != metadata.get(m)]
+    # Those of the workspaces too (teams/<ws>/users.json): each file either run read.
+    names = [*_NAME_FILES, *sorted(set(saved_meta).union(metadata).difference(_NAME_FILES))]
+    changed = [m for m in names if saved_meta.get(m) != metadata.get(m)]
     if changed:
         return {}, (
             f"{', '.join(changed)} changed since the last run "
