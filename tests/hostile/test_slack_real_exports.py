@@ -301,3 +301,20 @@ async def test_workspaces_of_a_grid_export_are_each_read(tmp_path: Path) -> None
     assert third["teams/acme/general/1704067300.000100"].author == "Eve"
     assert isinstance(items[-1], SourceState)
     assert "teams/acme/users.json" in (items[-1].why or "")
+
+
+async def test_a_leading_folder_beside_desktop_files_is_still_the_export(tmp_path: Path) -> None:
+    """The export folder zipped with what a desktop leaves beside it."""
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr(".DS_Store", b"\0\0\0\1Bud1")
+        z.writestr("Thumbs.db", b"\xd0\xcf\x11\xe0")
+        z.writestr("Slack export Jan 1 2024/users.json", json.dumps(USERS))
+        z.writestr(
+            "Slack export Jan 1 2024/general/2024-01-01.json",
+            json.dumps([message("1704067200.000100", "hello")]),
+        )
+    recs, _ = await by_id(archive)
+    assert [(r.id, r.author, r.text) for r in recs.values()] == [
+        ("general/1704067200.000100", "Ada Lovelace", "hello")
+    ]

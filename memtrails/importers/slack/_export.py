@@ -34,6 +34,7 @@ DEFAULT_MAX_MEMBER_BYTES = 128 * 1024 * 1024
 DEFAULT_MAX_RATIO = 250
 _RATIO_GRACE = 1024 * 1024
 _ZIP_MAGIC = b"PK\x03\x04"
+_DESKTOP_FILES = frozenset({"thumbs.db", "desktop.ini"})
 
 DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
 METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
@@ -260,8 +261,10 @@ class Export:
         self._twins = {name: infos for name, infos in seen.items() if len(infos) > 1}
         # Exports zipped from their parent folder put everything under one top-level folder
         # (unless that folder is a channel: its members are day files).
-        tops = {name.split("/", 1)[0] for name in names}
-        if len(tops) == 1 and all("/" in name for name in names):
+        # Files a desktop leaves beside it (.DS_Store, Thumbs.db) do not count.
+        kept = [n for n in names if not (n.startswith(".") or n.lower() in _DESKTOP_FILES)]
+        tops = {name.split("/", 1)[0] for name in kept}
+        if len(tops) == 1 and all("/" in name for name in kept):
             top = tops.pop()
             if top != WORKSPACES and not any(
                 DAY_FILE.match(name[len(top) + 1 :]) for name in names
