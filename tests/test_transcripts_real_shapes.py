@@ -343,7 +343,7 @@ async def test_a_codex_session_of_the_typescript_cli_is_read_and_reread_for_what
     # a file that is not one is one error naming it
     path.write_text('{"session": {"id": 1}, "items": 5}', "utf-8")
     (error,) = problems(await collect(from_agent_transcripts(path.parent)))
-    assert error.where == path.name and "not a Codex session" in error.reason
+    assert error.where == path.name and "not a Codex or Gemini CLI session" in error.reason
 
 
 def test_a_claude_code_session_opening_with_a_long_prompt_is_a_session(tmp_path: Path) -> None:
@@ -357,3 +357,50 @@ def test_a_claude_code_session_opening_with_a_long_prompt_is_a_session(tmp_path:
     assert detect_kind(tmp_path) == "transcripts"
     plain = write(tmp_path.parent / "rows.jsonl", [{"id": "1", "text": "y" * 20000}])
     assert detect_kind(plain) == "jsonl"
+
+
+async def test_a_gemini_cli_session_is_its_turns(tmp_path: Path) -> None:
+    """Gemini CLI records a session as ``~/.gemini/tmp/<hash>/chats/session-*.json``, one
+    document rewritten after each message (``chatRecordingService.d.ts`` of
+    ``@google/gemini-cli-core``)."""
+    sid = "e2a1c0d4-5b6f-4a7e-9c8d-1f2e3a4b5c6d"
+    home = tmp_path / "tmp" / "5f3a9c"
+    (home / "chats").mkdir(parents=True)
+    (home / ".project_root").write_text("/home/ann/code/site\n", "utf-8")
+    messages: list[Any] = [
+        {"id": "m1", "timestamp": "2025-09-01T10:00:00.000Z", "type": "user",
+         "content": "Why is the build red?"},
+        {"id": "m2", "timestamp": "2025-09-01T10:00:05.000Z", "type": "gemini",
+         "content": "The lint step fails on an unused import.", "model": "gemini-2.5-pro",
+         "thoughts": [{"subject": "Looking", "description": "secret plan"}],
+         "toolCalls": [{"id": "t1", "name": "run_shell_command", "status": "error",
+                        "args": {"command": "npm run lint"}, "resultDisplay": "exit 1"}]},
+        {"id": "m3", "timestamp": "2025-09-01T10:00:06.000Z", "type": "info",
+         "content": "Request cancelled."},
+    ]  # fmt: skip
+    session = {"sessionId": sid, "projectHash": "5f3a9c", "startTime": "2025-09-01T10:00:00Z",
+               "lastUpdated": "2025-09-01T10:00:06Z", "messages": messages}  # fmt: skip
+    path = home / "chats" / "session-2025-09-01T10-00-e2a1c0d4.json"
+    path.write_text(json.dumps(session, indent=2), "utf-8")
+    assert detect_kind(path) == "transcripts" and detect_kind(home / "chats") == "transcripts"
+    items = await collect(from_agent_transcripts(home / "chats"))
+    assert problems(items) == []
+    turns = records(items)
+    assert [(t.id, t.author) for t in turns] == [(f"{sid}:m1", "user"), (f"{sid}:m2", "gemini-cli")]
+    answer = turns[1]
+    assert answer.text.splitlines() == [
+        "The lint step fails on an unused import.",
+        '[tool run_shell_command: {"command": "npm run lint"}]',
+        "[tool error: exit 1]",
+    ]
+    assert "secret plan" not in answer.text and answer.meta["model"] == "gemini-2.5-pro"
+    assert answer.meta["project"] == "/home/ann/code/site" and answer.thread == sid
+    assert answer.at is not None and answer.at.iso() == "2025-09-01T10:00:05.000Z"
+    # the next message: a re-run reads it alone
+    messages.append({"id": "m4", "timestamp": "2025-09-01T10:01:00.000Z", "type": "user",
+                     "content": "Fix it."})  # fmt: skip
+    path.write_text(json.dumps(session, indent=2), "utf-8")
+    state = items[-1]
+    assert isinstance(state, SourceState)
+    (new,) = records(await collect(from_agent_transcripts(home / "chats", state=state.state)))
+    assert (new.id, new.author, new.text) == (f"{sid}:m4", "user", "Fix it.")

@@ -1,4 +1,4 @@
-"""Coding-agent transcripts (Claude Code, Codex): one record per conversation turn.
+"""Coding-agent transcripts (Claude Code, Codex, Gemini CLI): one record per conversation turn.
 
 Formats read (none is documented by its vendor, so these are the shapes their files have
 had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_whole.py``):
@@ -23,6 +23,11 @@ had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_w
   with ``instructions`` and ``git`` when there were any, then the items themselves, and
   ``{"record_type": "state"}`` lines) are read too, and so are the TypeScript CLI's
   ``rollout-<date>-<id>.json`` documents of spring 2025 (``transcripts_whole.py``).
+- **Gemini CLI** (``~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json``): one JSON
+  document a session, read by ``transcripts_whole.py``. Its ``logs.json`` (the user's
+  prompts alone) and ``/chat save`` checkpoints (no times) repeat those and are not read;
+  nor is Aider's ``.aider.chat.history.md`` (Markdown whose turns are told apart by
+  heuristics, with no time but the session's start).
 
 The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
 characters of its input]``; a tool's result is left out, unless it is an error, which
@@ -128,8 +133,11 @@ def _older_codex(path: Path, head: bytes) -> bool:
 
 
 def _session_name(name: str) -> bool:
-    """Tell whether a file's name may be a session's: JSON Lines, or an early Codex one."""
-    return name.endswith(".jsonl") or (name.startswith("rollout-") and name.endswith(".json"))
+    """Tell whether a file's name may be a session's: JSON Lines, an early Codex one or
+    Gemini CLI's."""
+    return name.endswith(".jsonl") or (
+        name.startswith(("rollout-", "session-")) and name.endswith(".json")
+    )
 
 
 def _jsonl_files(
@@ -326,12 +334,12 @@ async def from_agent_transcripts(
     checkpoint_every: int = 256,
     limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
-    """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex).
+    """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex, Gemini CLI).
 
     ``path`` is one session file or a folder of them at any depth (``~/.claude/projects``,
-    ``~/.codex/sessions``). Each turn's record: ``id`` = ``<session id>:<line's uuid or
+    ``~/.codex/sessions``, ``~/.gemini/tmp``). Each turn's record: ``id`` = ``<session id>:<line's uuid or
     line-N>``, ``kind="chat"``, ``author`` = ``user`` (the words a person typed) or the
-    agent (``claude-code``, ``codex``: its answers, tool calls and tool errors, and a
+    agent (``claude-code``, ``codex``, ``gemini-cli``: its answers, tool calls and tool errors, and a
     subagent's turns, ``meta["sidechain"]``), ``thread`` = the session id (the first
     session's, for a session resumed into a new file or a Codex fork), ``at`` = the line's
     timestamp (the session's start where items have none), ``title`` = the agent and the

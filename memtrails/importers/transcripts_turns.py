@@ -41,7 +41,7 @@ from typing import Any
 
 from ..records import At, MemoryRecord
 
-__all__ = ["TOOL_CHARS", "Session"]
+__all__ = ["TOOL_CHARS", "Session", "short"]
 
 TOOL_CHARS = 160
 """How much of a tool call's input (or a tool error) a turn keeps."""
@@ -212,9 +212,11 @@ class Session:
         self.agent = "codex"
         return self._codex(obj, n, source)
 
-    def _record(
+    def record(
         self, n: int, key: Any, author: str, text: str, at: Any, source: str, **meta: Any
     ) -> MemoryRecord | None:
+        """Return the record of a turn (None when it has no words): its id the session's
+        with ``key``, ``meta`` the facts given that are set, and the session's."""
         if not text.strip():
             return None
         shown = {k: v for k, v in meta.items() if v}
@@ -262,7 +264,7 @@ class Session:
         sidechain = bool(obj.get("isSidechain"))
         author = "user" if role == "user" and not result and not sidechain else self.agent
         key = obj.get("uuid") or f"line-{n}"
-        return self._record(
+        return self.record(
             n, key, author, text, obj.get("timestamp"), source,
             tools=tools, sidechain=sidechain, tool_result=result,
             prompt=sidechain and role == "user" and not result,
@@ -283,7 +285,7 @@ class Session:
         sidechain = bool(obj.get("isSidechain"))
         author = self.agent if sidechain else "user"
         key = obj.get("uuid") or f"line-{n}"
-        return self._record(
+        return self.record(
             n, key, author, text, obj.get("timestamp"), source, queued=True, sidechain=sidechain
         )
 
@@ -321,10 +323,10 @@ class Session:
                 return None
             author = "user" if role == "user" else self.agent
             text = codex_text(payload.get("content"))
-            return self._record(n, f"line-{n}", author, text, at, source)
+            return self.record(n, f"line-{n}", author, text, at, source)
         if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
             name = str(payload.get("name") or payload.get("type"))
             call = payload.get("arguments", payload.get("input", payload.get("action", "")))
             line = f"[tool {name}: {short(call)}]"
-            return self._record(n, f"line-{n}", self.agent, line, at, source, tools=[name])
+            return self.record(n, f"line-{n}", self.agent, line, at, source, tools=[name])
         return None

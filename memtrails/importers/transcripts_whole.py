@@ -1,4 +1,5 @@
-"""Codex CLI's first sessions: one JSON document a session, rewritten whole after each turn.
+"""Sessions saved as one JSON document, rewritten whole after each turn: Codex CLI's first
+ones and Gemini CLI's.
 
 The TypeScript Codex CLI (April to June 2025, before the Rust one) saved each session as
 ``~/.codex/sessions/rollout-<date>-<id>.json``: ``{"session": {"timestamp", "id",
@@ -8,8 +9,20 @@ line by line (``message``, ``function_call``, ``function_call_output``, ``reason
 no time of their own: each turn is dated by the session's start. Item N of ``items`` is
 read as line N is in a JSON Lines session (its record's id ends ``:line-N``).
 
-A later save only adds items, so a re-run reads the items after those it read before, once
-their digest shows them unchanged.
+**Gemini CLI** (from 0.2, mid-2025) records each session as
+``~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json``: ``{"sessionId",
+"projectHash", "startTime", "lastUpdated", "messages": [{"id", "timestamp", "type": "user" |
+"gemini" | "info" | "error" | ..., "content", "toolCalls": [{"name", "args", "status",
+"resultDisplay"}], "thoughts", "model"}]}`` (``ChatRecordingService`` in
+``@google/gemini-cli-core``, its ``chatRecordingService.d.ts``; the project's folder is in
+``.project_root`` beside ``chats/`` in later versions). A ``user`` message is the user's, a
+``gemini`` one the agent's (``gemini-cli``) with its tool calls as short lines, an ``error``
+status of one as ``[tool error: ...]``; thoughts, notices and errors of the CLI are left out.
+Its record's id is the session's with the message's ``id``.
+
+A later save adds items, so a re-run reads the items after those it read before, once their
+digest shows them unchanged (a Gemini message completed after it was read makes the run read
+the session again, its unchanged turns unchanged).
 """
 
 from __future__ import annotations
@@ -25,11 +38,11 @@ from ..records import Item, MemoryRecord, RecordError
 from ._guard import RecordStep
 from ._shared import too_long_number
 from ._transcript_text import line_text
-from .transcripts_turns import Session
+from .transcripts_turns import Session, short
 
 __all__ = ["WHOLE_HEAD", "read_whole"]
 
-WHOLE_HEAD = re.compile(rb'\s*\{\s*"session"\s*:\s*\{')
+WHOLE_HEAD = re.compile(rb'\s*\{\s*"(?:session"\s*:\s*\{|sessionId"\s*:)')
 """How such a file starts (after a byte order mark)."""
 
 _ITEM = RecordStep("agent transcripts", "item")
@@ -69,18 +82,69 @@ def read_whole(
     except ValueError:
         reason = too_long_number()
     else:
-        header, items = (
-            (data.get("session"), data.get("items")) if isinstance(data, dict) else (0, 0)
-        )
+        gemini = isinstance(data, dict) and "messages" in data
+        if gemini:
+            header, items = data, data.get("messages")
+        elif isinstance(data, dict):
+            header, items = data.get("session"), data.get("items")
+        else:
+            header = items = None
         if isinstance(header, dict) and isinstance(items, list):
-            return (yield from _items(session, header, items, mark, source))
-        reason = 'expected {"session": {...}, "items": [...]}'
-    yield RecordError(source, session.rel, f"not a Codex session: {reason}")
+            return (yield from _items(session, header, items, mark, source, gemini))
+        reason = 'expected {"session": {...}, "items": [...]} or {"sessionId", "messages": [...]}'
+    yield RecordError(source, session.rel, f"not a Codex or Gemini CLI session: {reason}")
     return None
 
 
+def _gemini_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else [content]
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    return "\n".join(texts)
+
+
+def _gemini(session: Session, message: Any, n: int, source: str) -> MemoryRecord | None:
+    """Return a Gemini CLI message's turn: the user's words, or the agent's with its tools."""
+    if not isinstance(message, dict):
+        raise ValueError(f"expected a JSON object, got {type(message).__name__}")
+    kind = message.get("type")
+    if kind not in ("user", "gemini"):
+        return None  # the CLI's own notices and errors
+    lines = [_gemini_text(message.get("content"))]
+    tools: list[str] = []
+    calls = message.get("toolCalls")
+    for call in calls if kind == "gemini" and isinstance(calls, list) else []:
+        if isinstance(call, dict):
+            name = str(call.get("name") or "?")
+            tools.append(name)
+            lines.append(f"[tool {name}: {short(call.get('args', ''))}]")
+            if call.get("status") == "error":
+                lines.append(f"[tool error: {short(call.get('resultDisplay') or '')}]")
+    if isinstance(message.get("model"), str) and message["model"]:
+        session.model = message["model"]
+    author = "user" if kind == "user" else session.agent
+    key = message["id"] if isinstance(message.get("id"), str) and message["id"] else f"line-{n}"
+    text = "\n".join(line for line in lines if line)
+    return session.record(n, key, author, text, message.get("timestamp"), source, tools=tools)
+
+
+def _project_root(session: Session) -> str | None:
+    """Return the project folder Gemini CLI notes in ``.project_root`` beside ``chats/``."""
+    try:
+        text = (session.file.parent.parent / ".project_root").read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if text and len(text) < 4096 else None
+
+
 def _items(
-    session: Session, header: dict[str, Any], items: list[Any], mark: Any, source: str
+    session: Session,
+    header: dict[str, Any],
+    items: list[Any],
+    mark: Any,
+    source: str,
+    gemini: bool = False,
 ) -> Generator[Item, None, tuple[list[Any], int, int]]:
     start = turns = skipped = 0
     if (
@@ -94,9 +158,17 @@ def _items(
         start, turns = mark[1], int(mark[4])
         session.restore(mark[3])
         skipped = turns
-    session.turn({k: v for k, v in header.items() if k != "type"}, 0, source)
+    if gemini:
+        session.agent = "gemini-cli"
+        session.id = str(header.get("sessionId") or session.id)
+        session.thread = session.id
+        session.started = str(header.get("startTime") or "") or None
+        session.project = _project_root(session) or session.project
+    else:
+        session.turn({k: v for k, v in header.items() if k != "type"}, 0, source)
+    convert = _gemini if gemini else _item
     for n, item in enumerate(items[start:], start + 1):
-        got = _ITEM.run(source, f"{session.rel}: item {n}", _item, session, item, n, source)
+        got = _ITEM.run(source, f"{session.rel}: item {n}", convert, session, item, n, source)
         if isinstance(got, MemoryRecord):
             turns += 1
         if got is not None:
