@@ -94,7 +94,7 @@ async def from_slack_export(
     inflated ``max_ratio`` times its size (plus 1 MiB): each becomes a :class:`RecordError`
     naming the member and the limit, decided from the zip's directory before anything is
     inflated, and the import goes on. Memory stays within a few times one member's size (a
-    day file of 100 MB on one line, 217,000 messages: about 420 MB at its peak). A zip
+    day file of 100 MiB on one line, 228,000 messages: about 440 MB at its peak). A zip
     member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
     read and is reported the same way. A zip holding several members of one name (a zip tool
     that appends a file again rather than replacing it) has each of them read once, in the
