@@ -15,6 +15,7 @@ from ._names import Names, unescape
 __all__ = ["blocks_text"]
 
 _MAX_TEXT = 100_000  # characters collected from one message's blocks
+_MAX_DEPTH = 50
 
 
 class _Budget:
@@ -69,6 +70,8 @@ def _elements(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _rich(reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int = 0) -> list[str]:
     """Return the lines of a rich-text container: sections, lists, code, quotes."""
     kind = node.get("type")
+    if depth >= _MAX_DEPTH:  # Slack nests lists a few levels; past that, a hostile file
+        return []
     if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
         text = "".join(budget.take(_inline(reader, c)) for c in _elements(node))
         return [text] if text.strip() else []
@@ -80,9 +83,9 @@ def _rich(reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int = 
                 mark = (f"{n}. " if ordered else "- ") if k == 0 else "  "
                 lines.append("  " * _indent(node) + mark + line)
         return lines
-    if kind == "rich_text" and depth < 50:
+    if kind == "rich_text":
         return [line for c in _elements(node) for line in _rich(reader, c, budget, depth + 1)]
-    if kind in ("rich_text", None) or depth >= 50:
+    if kind is None:
         return []
     text = _inline(reader, node)  # an inline element straight in a container
     return [budget.take(text)] if text.strip() else []

@@ -45,7 +45,8 @@ def _saved_channels(
         ):
             return {}, BAD_POSITION
     # Those of the workspaces too (teams/<ws>/users.json): each file either run read.
-    names = [*_NAME_FILES, *sorted(set(saved_meta).union(metadata).difference(_NAME_FILES))]
+    extra = {m for m in (*saved_meta, *metadata) if isinstance(m, str)} - set(_NAME_FILES)
+    names = [*_NAME_FILES, *sorted(extra)]
     changed = [m for m in names if saved_meta.get(m) != metadata.get(m)]
     if changed:
         return {}, (
