@@ -318,3 +318,19 @@ async def test_a_leading_folder_beside_desktop_files_is_still_the_export(tmp_pat
     assert [(r.id, r.author, r.text) for r in recs.values()] == [
         ("general/1704067200.000100", "Ada Lovelace", "hello")
     ]
+
+
+async def test_a_zip_with_backslash_separators_keeps_its_channels(tmp_path: Path) -> None:
+    """Windows PowerShell 5.1's Compress-Archive writes ``general\\2024-01-01.json``."""
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("users.json", json.dumps(USERS))
+        z.writestr("general\\2024-01-01.json", json.dumps([message("1704067200.000100", "a")]))
+        z.writestr("general\\2024-01-02.json", json.dumps([message("1704153600.000100", "b")]))
+        z.writestr("..\\outside.json", "[]")  # still refused, as ../outside.json is
+    items = await collect(from_slack_export(archive))
+    assert [(r.id, r.author) for r in records(items)] == [
+        ("general/1704067200.000100", "Ada Lovelace"),
+        ("general/1704153600.000100", "Ada Lovelace"),
+    ]
+    assert [e.where for e in errors(items)] == ["..\\outside.json"]  # as the zip names it

@@ -99,7 +99,9 @@ async def from_slack_export(
     read and is reported the same way. A zip holding several members of one name (a zip tool
     that appends a file again rather than replacing it) has each of them read once, in the
     archive's order (errors name them ``general/2024-01-01.json (copy 2 of 2 in the zip)``).
-    Member names a zip tool wrote in UTF-8 without flagging them so (Info-ZIP's ``zip`` on
+    Folders a zip tool separated with backslashes (Windows PowerShell 5.1's
+    ``Compress-Archive``) are folders still. Member names a zip tool wrote in UTF-8 without
+    flagging them so (Info-ZIP's ``zip`` on
     Linux and macOS) are read as UTF-8, not as code page 437: a channel named ``日本語``
     keeps its name, and its records the ids the unzipped folder gives them.
     A damaged or truncated zip (its directory of members is at the end of the file) raises a

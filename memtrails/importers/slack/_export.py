@@ -91,7 +91,10 @@ def _member_name(info: zipfile.ZipInfo) -> str:
     unzipped folder's. A name whose bytes are valid UTF-8 is read so; one of true code page
     437 bytes (never valid UTF-8 past ASCII, in practice) stays as it is.
     """
-    name = info.filename
+    # Windows PowerShell's Compress-Archive (5.1) and .NET before 4.6.1 separate folders
+    # with backslashes, which no Slack channel or file name holds: read as the zip standard's
+    # "/", or every day file would sit in no channel folder and be left out unsaid.
+    name = info.filename.replace("\\", "/")
     if info.flag_bits & 0x800 or name.isascii():
         return name
     try:
@@ -252,7 +255,7 @@ class Export:
             if info.is_dir() or name.startswith("__MACOSX/"):  # Finder's extras
                 continue
             if _unsafe(name):
-                self.unsafe.append(name)
+                self.unsafe.append(info.filename)  # named as the zip writes it
                 continue
             if name not in seen:
                 names.append(name)
