@@ -334,3 +334,32 @@ async def test_a_zip_with_backslash_separators_keeps_its_channels(tmp_path: Path
         ("general/1704153600.000100", "Ada Lovelace"),
     ]
     assert [e.where for e in errors(items)] == ["..\\outside.json"]  # as the zip names it
+
+
+async def test_people_missing_from_users_json_are_mentioned_by_their_profile(
+    tmp_path: Path,
+) -> None:
+    """A Slack Connect channel: people of the other org are in no users.json of this
+    export, but each of their messages carries its `user_profile`."""
+    root = tmp_path / "export"
+    write_json(root / "users.json", USERS)
+    profile = {"real_name": "Jane Ext", "display_name": "jane", "team": "T9"}
+    write_json(
+        root / "shared-with-partner" / "2024-01-01.json",
+        [
+            message("1704067200.000100", "<@U0EXT> can you look?"),
+            message(
+                "1704067201.000100",
+                blocks=rich_text(section(text("thanks "), {"type": "user", "user_id": "U0EXT"})),
+            ),
+            message("1704067202.000100", "sure", user="U0EXT", user_profile=profile),
+        ],
+    )
+    recs, _ = await by_id(root)
+    texts = {key.split("/")[1]: r.text for key, r in recs.items()}
+    assert texts == {
+        "1704067200.000100": "@Jane Ext can you look?",
+        "1704067201.000100": "thanks @Jane Ext",
+        "1704067202.000100": "sure",
+    }
+    assert recs["shared-with-partner/1704067202.000100"].author == "Jane Ext"

@@ -42,7 +42,7 @@ def _inline(reader: Names, node: Mapping[str, Any]) -> str:
         return url if not label or label == url else f"{label} ({url})"
     if kind == "user":
         uid = _str(node.get("user_id"))
-        return "@" + reader.user_name(uid) if uid else ""
+        return "@" + reader.mentioned(uid) if uid else ""
     if kind == "channel":
         cid = _str(node.get("channel_id"))
         return "#" + (reader.channel_names.get(cid) or cid) if cid else ""

@@ -324,6 +324,20 @@ def message_record(
         return RecordError(reader.source, where, str(exc))
 
 
+def _profiles(reader: Names, messages: list[Any]) -> dict[str, str]:
+    """Return the names a day file's messages give their senders missing from users.json."""
+    found: dict[str, str] = {}
+    for message in messages:
+        if not isinstance(message, Mapping):
+            continue
+        user, profile = message.get("user"), message.get("user_profile")
+        if isinstance(user, str) and user not in reader.users and isinstance(profile, Mapping):
+            name = name_of(profile)
+            if name:
+                found.setdefault(user, name)
+    return found
+
+
 def _huddle(reader: Names, room: Any) -> str:
     """Return what a huddle's message says: who took part (its `text` is empty)."""
     if not isinstance(room, Mapping):
@@ -390,6 +404,7 @@ def _day_messages(reader: Names, copy: str | ZipInfo, where: str) -> list[Any] |
 def message_items(
     reader: Names, channel: str, member: str, messages: list[Any]
 ) -> Iterator[MemoryRecord | RecordError]:
+    reader.profiles = _profiles(reader, messages)
     # Counted from 1, as JSON Lines counts its lines: "message 1" is the file's first.
     for number, message in enumerate(messages, 1):
         where = f"{member}, message {number}"

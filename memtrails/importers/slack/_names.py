@@ -63,6 +63,11 @@ class Names:
         self.canvases: dict[str, str] = {}  # canvas file id -> its title
         self.canvas_of: dict[str, str] = {}  # conversation id -> the canvas it comments
         self.learned: dict[str, str] = {}  # bot names learned from the current day file
+        # Names the current day file's messages give users missing from users.json (people
+        # of another org in a Slack Connect channel): their `user_profile`. Mentions of them
+        # in that day file are named so; a day file is always read whole, so a re-run that
+        # skips earlier days names them the same.
+        self.profiles: dict[str, str] = {}
         self.errors: list[RecordError] = []
         # SHA-256 of each name file as read (None when absent): a change means a full pass.
         self.metadata: dict[str, str | None] = {}
@@ -188,6 +193,10 @@ class Names:
     def user_name(self, uid: str, label: str | None = None) -> str:
         return self.users.get(uid) or label or uid
 
+    def mentioned(self, uid: str, label: str | None = None) -> str:
+        """Return the name a mention of a user reads as."""
+        return self.users.get(uid) or self.profiles.get(uid) or label or uid
+
     def readable(self, text: str) -> str:
         """Turn Slack markup into plain text: mentions, channel links, labelled URLs, escapes."""
         return unescape(_MARKUP.sub(self._replace_markup, text))
@@ -196,7 +205,7 @@ class Names:
         inner = match.group(1)
         target, _, label = inner.partition("|")
         if target.startswith("@"):
-            return "@" + self.user_name(target[1:], label.lstrip("@") or None)
+            return "@" + self.mentioned(target[1:], label.lstrip("@") or None)
         if target.startswith("#"):
             return "#" + (self.channel_names.get(target[1:]) or label or target[1:])
         if target.startswith("!"):
