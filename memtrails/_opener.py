@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Generator
+from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from .service.discovery import find_service
+
 if TYPE_CHECKING:
+    from .folder.opening import Folder
     from .memory import Memory
 
-__all__ = ["Opener"]
+__all__ = ["Opener", "opened"]
 
 
 class Opener:
@@ -34,3 +38,27 @@ class Opener:
     ) -> None:
         if self._memory is not None:
             await self._memory.aclose()
+
+
+async def opened(
+    make: Callable[[Folder], Memory],
+    opening: Callable[[], Awaitable[Folder]],
+    catch_up: bool,
+    home: Path | None = None,
+) -> Memory:
+    """Return the memory ``Memory.open`` gives: a client of the service that holds ``home``
+    when one does, else ``make`` of the folder ``opening`` opens (caught up if asked)."""
+    if home is not None and find_service(home) is not None:
+        from .service.client import connect  # httpx: only when a service may hold it
+
+        remote = await connect(home)
+        if remote is not None:
+            return remote
+    memory = make(await opening())
+    if catch_up:
+        try:
+            await memory.catch_up()
+        except BaseException:
+            await memory.aclose()
+            raise
+    return memory

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import os
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterable, AsyncIterator, Iterable
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -13,16 +13,16 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryClosedError
-from ._opener import Opener
+from ._opener import Opener, opened
 from .embedding._base import Embedder
 from .folder.lines import record_at
 from .folder.listing import live_lines, uids_for
 from .folder.lock import READER
 from .folder.opening import Folder, open_folder
+from .folder.source_names import source_in
 from .folder.status import MemoryStatus, folder_status
 from .portable import js_well_formed
 from .records import MemoryRecord
-from .service.discovery import find_service
 
 if TYPE_CHECKING:
     from .folder.check import CheckReport
@@ -58,8 +58,9 @@ class Memory:
             for hit in await memory.search("when is the launch?", k=5):
                 print(f"{hit.score:.3f} {hit.title} ({hit.id})")
 
-    A ``source=`` given to :meth:`search`, :meth:`get`, :meth:`records` or :meth:`forget` is
-    a source's exact name, as :meth:`status` lists it (a file's resolved path, a ``name``).
+    A ``source=`` (:meth:`search`, :meth:`get`, :meth:`records`, :meth:`forget`) names a
+    source as ``--source`` does, its whole name, path or file's name, here and through a
+    service alike; one naming none or several raises a ValueError that lists the choices.
     """
 
     remote: bool = False
@@ -163,7 +164,7 @@ class Memory:
         )
         home = Path(path).expanduser()
         routed = service and index is None and not isinstance(embedder, Embedder)
-        return Opener(partial(_open, opening, catch_up, home if routed else None))
+        return Opener(partial(opened, Memory, opening, catch_up, home if routed else None))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -282,6 +283,7 @@ class Memory:
         accepted as well; where several sources hold the id, the latest written wins.
         """
         folder = self._open_folder()
+        source = await source_in(folder, source)
         rows = [
             (row.offset, uid)
             for uid in uids_for(folder.table, id, source)
@@ -302,6 +304,7 @@ class Memory:
                 print(record.id, record.title)
         """
         folder = self._open_folder()
+        source = await source_in(folder, source)
         async for line in live_lines(folder.table, folder.log, source=source):
             yield MemoryRecord.from_json(line)
 
@@ -313,6 +316,7 @@ class Memory:
             exists in several sources and ``source`` is not given).
         """
         folder = self._open_folder()
+        source = await source_in(folder, source)
         forgotten = await folder.writer.forget(uids_for(folder.table, id, source))
         await folder.writer.flush()
         return forgotten
@@ -353,13 +357,12 @@ class Memory:
             kind: only records of this kind (``"mail"``, ``"chat"``, ``"commit"``, ...).
             author: only records by this author: every word given must be a whole word of
                 the record's author, in any case (``"ann@x.org"``, ``"Ann"``).
-            source: only records of this source, by its exact name.
+            source: only records of this source (its name, path or file's name).
             since, until: only records written in this time range (anything ``At.of`` reads).
-            min_confidence: return nothing when the search's ``confidence`` is below this
-                (the best raw cosine and the share of the query's rare words the best
-                records hold, half and half;
-                ``memtrails.CONFIDENT_COSINE`` is the calibrated value): no
-                results rather than noise.
+            min_confidence: return nothing when the search's ``confidence`` (the best raw
+                cosine and the share of the query's rare words the best records hold, half
+                and half) is below this: no results rather than noise
+                (``memtrails.CONFIDENT_COSINE`` is the calibrated value).
             now: when the question is asked: "last week", "yesterday" count from it
                 (default: the current time).
 
@@ -377,6 +380,7 @@ class Memory:
         from .folder.search import search
 
         folder = self._open_folder()
+        source = await source_in(folder, source)
         return await search(
             folder.index,
             folder.table,
@@ -417,9 +421,7 @@ class Memory:
         """
         folder = self._open_folder()
         if folder.writer.checkpoint >= folder.log.size:
-            # Nothing past the checkpoint: the import path (the pipeline and the secret
-            # scanner, ~0.25 s to load) is not needed for an open to find that out.
-            return 0
+            return 0  # not loading the import path (the pipeline, the scanner: ~0.25 s)
         from .ingest import index_log
 
         return await index_log(folder, folder.writer.checkpoint, batch, on_progress)
@@ -459,8 +461,8 @@ class Memory:
     ) -> CheckReport:
         """Check that the folder's parts agree: every log line, the index, checkpoint, positions.
 
-        Like ``git fsck``: reads every line of the log and lists every point of the index.
-        What opening already repaired is in the report's ``repaired`` list.
+        Like ``git fsck``, it reads every log line and lists every index point; what opening
+        repaired already is in the report's ``repaired``.
 
         Args:
             repair: also fix what the log can fix: remove points of records the log lacks,
@@ -479,22 +481,3 @@ class Memory:
     async def optimize(self) -> None:
         """Build the index's search graph (HNSW): maintenance, run it after big imports."""
         await self._open_folder().writer.optimize()
-
-
-async def _open(
-    opening: Callable[[], Awaitable[Folder]], catch_up: bool, home: Path | None = None
-) -> Memory:
-    if home is not None and find_service(home) is not None:
-        from .service.client import connect  # httpx: only when a service may hold it
-
-        remote = await connect(home)
-        if remote is not None:
-            return remote
-    memory = Memory(await opening())
-    if catch_up:
-        try:
-            await memory.catch_up()
-        except BaseException:
-            await memory.aclose()
-            raise
-    return memory

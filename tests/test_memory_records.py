@@ -31,7 +31,9 @@ async def test_records_yields_the_live_records_latest_version_oldest_first(
 
         mails = [record async for record in memory.records(source="mail")]
         assert [(r.id, r.kind, r.source) for r in mails] == [("m1", "mail", "mail")]
-        assert [r async for r in memory.records(source="nowhere")] == []
+        # A name that is no source is a mistake said, as on the CLI and through the service.
+        with pytest.raises(ValueError, match="no source matches 'nowhere'"):
+            [r async for r in memory.records(source="nowhere")]
 
 
 async def test_records_on_a_closed_memory_is_an_error(tmp_path: Path) -> None:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
-from .moves import moved_name
+from .moves import moved_name, read_moves
 
-__all__ = ["SourceNameError", "matching_sources", "resolve_source"]
+if TYPE_CHECKING:
+    from .opening import Folder
+
+__all__ = ["SourceNameError", "matching_sources", "resolve_source", "source_in"]
 
 
 class SourceNameError(ValueError):
@@ -58,3 +63,19 @@ def resolve_source(given: str, known: Iterable[str], moves: Mapping[str, str] | 
     raise SourceNameError(
         f"{given!r} matches {len(found)} sources ({', '.join(found[:5])}); give the whole name"
     )
+
+
+async def source_in(folder: Folder, given: str | None) -> str | None:
+    """Return the one source of ``folder`` that ``given`` names (:func:`resolve_source`,
+    with the folder's moves), None for None: what ``Memory``'s ``source=`` means, as the CLI
+    and the service read it.
+
+    Raises:
+        SourceNameError: ``given`` names no source of the folder, or several.
+    """
+    if given is None:
+        return None
+    known = folder.table.sources()
+    if given in known:
+        return given
+    return resolve_source(given, known, await asyncio.to_thread(read_moves, folder.path))
