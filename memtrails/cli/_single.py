@@ -10,10 +10,9 @@ from typing import Any
 
 import click
 
-from ..importers.files.lone import note_of
 from ..records import ImportReport, MemoryRecord
 
-__all__ = ["git_hint", "note_of", "single_note"]
+__all__ = ["git_hint", "single_note"]
 
 
 def git_hint(paths: tuple[Path, ...], git_repos: tuple[Path, ...]) -> None:
