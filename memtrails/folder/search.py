@@ -84,6 +84,25 @@ class SearchHit:
     ``confident`` is ``confidence >= CONFIDENT_COSINE`` (0.35): when False, nothing came close
     in meaning and the best records hold few of the query's rarer words, and the question
     probably has no answer here.
+
+    The rest is the record's: ``id`` (as its source named it), ``uid`` (the folder's key, for
+    :meth:`Memory.get`), ``title``, ``kind``, ``author``, ``at`` (an :class:`At` or None),
+    ``source`` and ``snippet`` (the best passage). Example, with the test embedder:
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory
+        >>> from memtrails.testing import HashingEmbedder
+        >>> notes = [{"id": "n1", "text": "The launch is on Friday at noon."}, {"text": "Soup."}]
+        >>> async def ask(folder, query):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         await memory.ingest(notes, name="notes")
+        ...         return await memory.search(query, k=1)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     [hit] = asyncio.run(ask(folder, "when is the launch?"))
+        >>> hit.id, hit.kind, hit.source, hit.snippet
+        ('n1', 'note', 'notes', 'The launch is on Friday at noon.')
+        >>> hit.confident, hit.to_json()["id"]
+        (True, 'n1')
     """
 
     score: float
