@@ -17,7 +17,40 @@ __all__ = ["MemoryStatus", "folder_status", "index_counts"]
 
 @dataclass(frozen=True, slots=True)
 class MemoryStatus:
-    """What ``memtrails status`` shows."""
+    """What ``memtrails status`` shows: what :meth:`Memory.status` returns.
+
+    Attributes:
+        path: the memory folder.
+        records: live records in the folder; ``indexed``: those in the index; ``points``: the
+            index's points (a record may have several passages).
+        sources: records per source name.
+        model: the embedding model the folder was built with (``kind``, ``model_id``, ``dims``).
+        index: the index backend (``kind``, and its ``path`` or ``url``).
+        log_bytes: the record log's size; ``pending_bytes``: its bytes past the index's
+            checkpoint (not yet indexed); ``disk_bytes``: the whole folder's use.
+        watermarks: each :func:`from_cursor` source's saved position, with when it was saved.
+        secrets: ``{"rules": [...]}``, the versions of the secret rule sets its records
+            were scrubbed with.
+        counted: ``"index"`` when ``indexed`` and ``points`` were counted now,
+            ``"checkpoint"`` when read from the index's last checkpoint (it was not loaded).
+        disk_counted: ``"walk"`` or ``"checkpoint"``, the same for the index's disk use.
+
+    :meth:`to_json` returns the same as plain JSON values (``memtrails status --json``).
+
+    Example, with the test embedder:
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory
+        >>> from memtrails.testing import HashingEmbedder
+        >>> async def status(folder):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         await memory.ingest([{"id": "a", "text": "one"}, {"id": "b", "text": "two"}])
+        ...         return await memory.status()
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     status = asyncio.run(status(folder))
+        >>> status.records, status.indexed, status.sources, status.model["model_id"]
+        (2, 2, {'custom': 2}, 'hashing-words-384')
+    """
 
     path: Path
     records: int
