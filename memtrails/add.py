@@ -238,8 +238,36 @@ async def add_git(
         on_progress: called with the running report after every batch.
         limits: how large and deep a record may be (default: ``Limits()``).
 
-    A repository that git cannot read when its turn comes (deleted since it was named, no
-    repository any more) is one error in the report.
+    Returns:
+        The run's :class:`ImportReport`. A repository that git cannot read when its turn
+        comes (deleted since it was named, no repository any more) is one error in it, not
+        an exception, so that the other inputs of ``memtrails add`` are still read.
+
+    Raises:
+        MemoryClosedError: ``memory`` was closed.
+
+    Example: a second run reads only the commit made since the first (it needs ``git``):
+
+        >>> import asyncio, subprocess, tempfile
+        >>> from pathlib import Path
+        >>> from memtrails import Memory, add_git
+        >>> from memtrails.testing import HashingEmbedder
+        >>> def commit(repo, message):
+        ...     who = ["-c", "user.name=Ada", "-c", "user.email=ada@example.com"]
+        ...     git = ["git", "-C", str(repo), *who, "commit", "-q", "--allow-empty", "-m"]
+        ...     subprocess.run([*git, message], check=True)
+        >>> async def twice(folder, repo):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         first = await add_git(memory, repo)
+        ...         commit(repo, "Move the launch to Friday")
+        ...         return first, await add_git(memory, repo)
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     repo = Path(tmp, "repo")
+        ...     _ = subprocess.run(["git", "init", "-q", str(repo)], check=True)
+        ...     commit(repo, "Plan the launch")
+        ...     first, second = asyncio.run(twice(Path(tmp, "memory"), repo))
+        >>> first.added, second.added, second.unchanged, second.sources[0].mode
+        (1, 1, 1, 'incremental')
     """
     from .importers.git import from_git
 
