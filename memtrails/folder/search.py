@@ -92,7 +92,7 @@ class SearchHit:
         >>> import asyncio, tempfile
         >>> from memtrails import Memory
         >>> from memtrails.testing import HashingEmbedder
-        >>> notes = [{"id": "n1", "text": "The launch is on Friday at noon."}, {"text": "Soup."}]
+        >>> notes = [{"id": "n1", "text": "The launch is on Friday."}, {"id": "n2", "text": "Soup."}]
         >>> async def ask(folder, query):
         ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         ...         await memory.ingest(notes, name="notes")
@@ -100,7 +100,7 @@ class SearchHit:
         >>> with tempfile.TemporaryDirectory() as folder:
         ...     [hit] = asyncio.run(ask(folder, "when is the launch?"))
         >>> hit.id, hit.kind, hit.source, hit.snippet
-        ('n1', 'note', 'notes', 'The launch is on Friday at noon.')
+        ('n1', 'note', 'notes', 'The launch is on Friday.')
         >>> hit.confident, hit.to_json()["id"]
         (True, 'n1')
     """
