@@ -375,10 +375,33 @@ async def normalise(
 ) -> AsyncIterator[MemoryRecord | RecordError | Seen | SourceState]:
     """Yield each item of ``source`` as a clean record or a ``RecordError``; never raise for one item.
 
+    The first stage of every import (docs/pipeline.md); an aiostream operator, so it is
+    composed with ``normalise.pipe(name)``.
+
     Args:
         source: what a source yields: records, errors or mappings with record fields.
         name: the source name for records that carry none.
         limits: the size and nesting limits (default: ``Limits()``); see :func:`normalise_item`.
+
+    Yields:
+        A :class:`MemoryRecord` for each record or mapping (its id a string, its text
+        trimmed, keys that are no record field in ``meta``); a :class:`RecordError` for an
+        item that is none (no ``id``, not a mapping), naming its place; ``RecordError``,
+        ``Seen`` and ``SourceState`` items unchanged. Only ``source`` itself raising stops it.
+
+    Example:
+
+        >>> import asyncio
+        >>> from aiostream import stream
+        >>> from memtrails import normalise
+        >>> async def clean(items):
+        ...     async with (stream.iterate(items) | normalise.pipe("notes")).stream() as out:
+        ...         return [item async for item in out]
+        >>> record, error = asyncio.run(clean([{"id": 7, "text": "Hi ", "tag": "a"}, {"text": "?"}]))
+        >>> record.id, record.text, record.source, record.meta
+        ('7', 'Hi', 'notes', {'tag': 'a'})
+        >>> print(error)
+        notes (item 2): missing `id`
     """
     async for item in each(source, NORMALISE, StageContext(name, limits or _DEFAULT_LIMITS)):
         yield item

@@ -69,7 +69,27 @@ async def scrub(
     reason and a position's strings are scrubbed too: they are written and printed.
     ``Seen`` passes through untouched (its id is only hashed into a uid). A record that
     normalisation marked as over a limit is then cut (the fit stage), so that a secret
-    across the limit was scrubbed whole.
+    across the limit was scrubbed whole. An aiostream operator: ``scrub.pipe()``.
+
+    Args:
+        source: what :func:`normalise` yields.
+
+    Yields:
+        A ``Staged`` (``memtrails.items``) for each record: the scrubbed record as
+        ``.record``, and ``.secrets``, a ``Counter`` of what was replaced by kind
+        (``memtrails.secrets.KINDS``), or None; errors and positions scrubbed; ``Seen`` as is.
+
+    Example:
+
+        >>> import asyncio
+        >>> from aiostream import stream
+        >>> from memtrails import normalise, scrub
+        >>> async def scrubbed(items):
+        ...     async with (stream.iterate(items) | normalise.pipe() | scrub.pipe()).stream() as out:
+        ...         return [item async for item in out]
+        >>> [staged] = asyncio.run(scrubbed([{"id": "1", "text": "db: postgres://app:pw42@db/app"}]))
+        >>> staged.record.text, staged.secrets
+        ('db: postgres://app:[secret:url-password]@db/app', Counter({'url-password': 1}))
     """
     ctx = StageContext()
     async for item in each(source, SCRUB, ctx):
