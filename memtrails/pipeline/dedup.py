@@ -96,7 +96,45 @@ async def dedup(
     re-run over the same input changes nothing): the claim is made when the record passes,
     before it is written. A ``Seen`` record (the importer proved it
     unchanged without reading it) is unchanged when the folder holds it, and an error when
-    it does not.
+    it does not. An aiostream operator: ``dedup.pipe(claims)``.
+
+    Args:
+        source: what :func:`scrub` yields.
+        claims: what is stored, asked through the :class:`Claims` protocol: a memory
+            folder's, or one of your own.
+
+    Yields:
+        A ``Staged`` with ``uid`` and ``fp`` set for a new or changed record (``update``:
+        changed), an ``Unchanged`` (``memtrails.items``) for one already stored as it is,
+        a ``RecordError`` for a second, different record with the same id, and the rest
+        as it came.
+
+    Example: a store of your own, a dict of uid -> fingerprint, read twice over:
+
+        >>> import asyncio
+        >>> from aiostream import stream
+        >>> from memtrails import dedup, normalise, scrub
+        >>> class Store:
+        ...     def __init__(self):
+        ...         self.fps = {}
+        ...     def claim(self, uid, fp, source, raw=None):
+        ...         old, self.fps[uid] = self.fps.get(uid), fp
+        ...         return "new" if old is None else "unchanged" if old == fp else "changed"
+        ...     def known(self, digests):
+        ...         return {}  # keeps no digests of raw input
+        ...     def first(self, uid):
+        ...         return True
+        ...     def holds(self, uid):
+        ...         return uid in self.fps
+        >>> async def run(items, store):
+        ...     steps = stream.iterate(items) | normalise.pipe() | scrub.pipe() | dedup.pipe(store)
+        ...     async with steps.stream() as out:
+        ...         return [type(item).__name__ async for item in out]
+        >>> store = Store()
+        >>> asyncio.run(run([{"id": "1", "text": "a"}], store))
+        ['Staged']
+        >>> asyncio.run(run([{"id": "1", "text": "a"}], store))
+        ['Unchanged']
     """
     async for item in each(source, DEDUP, StageContext(claims=claims)):
         yield item
