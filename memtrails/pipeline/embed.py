@@ -21,12 +21,38 @@ async def embed(
 ) -> AsyncIterator[Sequence[StageItem]]:
     """Attach passages with vectors to every record of each batch; other items pass through.
 
+    An aiostream operator: ``embed.pipe(embedder)``, after :data:`memtrails.extend.batch`.
+
     Args:
+        source: batches of what :func:`dedup` yields.
         embedder: the model, or an async function returning it: then the model is loaded
             only when a batch first holds a record to embed, so a re-run over unchanged
             input never loads it.
         pieces: where the word pieces' vectors go, summed per batch (the folder's
             word-piece cache), when it wants the model's: the same model run gives them.
+
+    Yields:
+        Each batch as it came, once every ``Staged`` in it has its ``passages`` (a list of
+        :class:`memtrails.extend.Passage`, each a span of the text and its vector).
+
+    Raises:
+        Exception: what the embedder raises, as it raises it (the shipped models: an
+            :class:`EmbeddingError` when they cannot load or run).
+
+    Example (the test embedder; ``memtrails.default_embedder()`` is the real model):
+
+        >>> import asyncio
+        >>> from aiostream import stream
+        >>> from memtrails import embed
+        >>> from memtrails.items import Staged
+        >>> from memtrails.records import MemoryRecord
+        >>> from memtrails.testing import HashingEmbedder
+        >>> async def run(batches):
+        ...     async with (stream.iterate(batches) | embed.pipe(HashingEmbedder(8))).stream() as out:
+        ...         return [batch async for batch in out]
+        >>> [[staged]] = asyncio.run(run([[Staged(MemoryRecord(id="1", text="hello"))]]))
+        >>> [(p.start, p.end, p.vector.shape) for p in staged.passages]
+        [(0, 5, (8,))]
     """
     model = embedder if isinstance(embedder, Embedder) else None
     async with streamcontext(source) as batches:
