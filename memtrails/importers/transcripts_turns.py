@@ -52,13 +52,12 @@ _CLAUDE_DROPPED = (
     "post-tool-use-hook", "user-prompt-submit-hook", "task-notification", "command-message",
     "command-contents", "teammate-message",
 )  # fmt: skip
-_DROPPED_RE = re.compile(
-    r"<(" + "|".join(map(re.escape, _CLAUDE_DROPPED)) + r")(?:\s[^>]*)?>.*?</\1>\s*", re.DOTALL
+_KEPT = ("command-name", "command-args", "bash-input", "user-memory-input")
+# An opening tag of those (a few attributes at most): its closing tag is looked for once per
+# stretch of text, so that a text of many tags left open reads in linear time.
+_OPEN_RE = re.compile(
+    r"<(" + "|".join(map(re.escape, _CLAUDE_DROPPED + _KEPT)) + r")(?:\s[^<>]{0,200})?>"
 )
-_COMMAND_RE = re.compile(r"<command-name>\s*(.*?)\s*</command-name>", re.DOTALL)
-_ARGS_RE = re.compile(r"<command-args>(.*?)</command-args>\s*", re.DOTALL)
-_BASH_INPUT_RE = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
-_MEMORY_RE = re.compile(r"<user-memory-input>(.*?)</user-memory-input>", re.DOTALL)
 # the caveat before a local command's output, in Claude Code 1.0 without "isMeta" (it is
 # filtered by its words in daaain/claude-code-log's test_message_filtering.py)
 _CAVEAT = "Caveat: The messages below "
@@ -87,19 +86,48 @@ def short(value: Any) -> str:
     return text if len(text) <= TOOL_CHARS else text[: TOOL_CHARS - 1] + "…"
 
 
+def _spans(text: str) -> list[tuple[int, int, str, str]]:
+    """Return the tagged stretches of ``text`` (start, end, tag, what it holds), in order."""
+    spans: list[tuple[int, int, str, str]] = []
+    closing: dict[str, int] = {}  # a tag's first closing tag after where it was looked for
+    at = 0
+    for match in _OPEN_RE.finditer(text):
+        if match.start() < at:
+            continue  # inside a stretch already taken
+        tag = match.group(1)
+        end = closing.get(tag)
+        if end is None or -1 < end < match.end():
+            end = closing[tag] = text.find(f"</{tag}>", match.end())
+        if end < 0:
+            continue  # left open: as written
+        spans.append((match.start(), end + len(tag) + 3, tag, text[match.end() : end]))
+        at = end + len(tag) + 3
+    return spans
+
+
 def _said(text: str) -> str:
     """Return what the user typed in a Claude Code message's text: a slash command as
     ``/name args``, a shell command as ``!command``, the tags Claude Code adds left out."""
-    command = _COMMAND_RE.search(text)
-    if command:
-        name = command.group(1)
-        args = _ARGS_RE.search(text)
-        said = f"{name if name.startswith('/') else '/' + name} {args.group(1) if args else ''}"
-        text = _ARGS_RE.sub("", _COMMAND_RE.sub("", text)) + "\n" + said
-    text = _BASH_INPUT_RE.sub(lambda m: "!" + m.group(1), text)
-    text = _MEMORY_RE.sub(lambda m: m.group(1), text)
-    text = _DROPPED_RE.sub("", text).strip()
-    return "" if text in _PLACEHOLDERS or text.startswith(_CAVEAT) else text
+    parts: list[str] = []
+    command: list[str] = []
+    at = 0
+    for start, end, tag, inner in _spans(text):
+        parts.append(text[at:start])
+        at = end
+        if tag == "command-name":
+            inner = inner.strip()
+            command.insert(0, inner if inner.startswith("/") else "/" + inner)
+        elif tag == "command-args" and inner.strip():
+            command.append(inner.strip())
+        elif tag == "bash-input":
+            parts.append("!" + inner)
+        elif tag == "user-memory-input":
+            parts.append(inner)
+    parts.append(text[at:])
+    if command and command[0].startswith("/"):
+        parts.append("\n" + " ".join(command))
+    said = "\n".join(line.rstrip() for line in "".join(parts).strip().splitlines())
+    return "" if said in _PLACEHOLDERS or said.startswith(_CAVEAT) else said
 
 
 def _blocks(content: Any) -> list[Any]:
