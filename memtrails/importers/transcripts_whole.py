@@ -132,10 +132,11 @@ def _gemini(session: Session, message: Any, n: int, source: str) -> MemoryRecord
 def _project_root(session: Session) -> str | None:
     """Return the project folder Gemini CLI notes in ``.project_root`` beside ``chats/``."""
     try:
-        text = (session.file.parent.parent / ".project_root").read_text("utf-8").strip()
+        with (session.file.parent.parent / ".project_root").open("rb") as f:
+            text = f.read(4096).decode("utf-8").strip()
     except (OSError, UnicodeDecodeError):
         return None
-    return text if text and len(text) < 4096 else None
+    return text if text and "\n" not in text else None
 
 
 def _items(
