@@ -75,8 +75,39 @@ async def from_cursor(
             ISO 8601 text, a number for numbers), for rows whose transaction committed late.
         checkpoint_every: rows between two mid-run positions.
 
+    Yields:
+        Each row, without its cursor field; a ``RecordError`` for a row without one (never
+        an exception for a row); and ``SourceState`` positions for ``Memory.ingest`` to save.
+
     Raises:
-        SourceError: never for a row; a row without the cursor field becomes a RecordError.
+        ValueError: ``checkpoint_every`` is below 1.
+        TypeError: ``fetch`` returned no iterable of rows (or a string, bytes or a mapping).
+
+    Example: a table read whole, then from its last ``updated`` value on (``b`` again,
+    unchanged, and the new ``c``):
+
+        >>> import asyncio, sqlite3, tempfile
+        >>> from memtrails import Memory, from_cursor
+        >>> from memtrails.testing import HashingEmbedder
+        >>> db = sqlite3.connect(":memory:")
+        >>> db.row_factory = sqlite3.Row
+        >>> _ = db.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT, updated INT)")
+        >>> _ = db.executemany("INSERT INTO notes (text, updated) VALUES (?, ?)", [("a", 1), ("b", 2)])
+        >>> def fetch(since):
+        ...     return db.execute("SELECT * FROM notes WHERE updated >= ?", (since or 0,))
+        >>> async def sync(memory):
+        ...     state = memory.source_state("notes")
+        ...     rows = from_cursor(fetch, name="notes", cursor="updated", state=state)
+        ...     return await memory.ingest(rows, name="notes")
+        >>> async def twice(folder):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         first = await sync(memory)
+        ...         db.execute("INSERT INTO notes (text, updated) VALUES ('c', 3)")
+        ...         return first, await sync(memory)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     first, second = asyncio.run(twice(folder))
+        >>> first.added, second.sources[0].read, second.added, second.unchanged
+        (2, 2, 1, 1)
     """
     if checkpoint_every < 1:
         raise ValueError("`checkpoint_every` must be at least 1")
