@@ -404,3 +404,10 @@ async def test_a_gemini_cli_session_is_its_turns(tmp_path: Path) -> None:
     assert isinstance(state, SourceState)
     (new,) = records(await collect(from_agent_transcripts(home / "chats", state=state.state)))
     assert (new.id, new.author, new.text) == (f"{sid}:m4", "user", "Fix it.")
+    # a damaged message is one error naming it; the others are read
+    messages[1] = ["not", "a", "message"]
+    path.write_text(json.dumps(session, indent=2), "utf-8")
+    again = await collect(from_agent_transcripts(home / "chats"))
+    (error,) = problems(again)
+    assert error.where == f"{path.name}: item 2" and "expected a JSON object" in error.reason
+    assert [t.id for t in records(again)] == [f"{sid}:m1", f"{sid}:m4"]

@@ -104,10 +104,13 @@ def _gemini_text(content: Any) -> str:
     return "\n".join(texts)
 
 
-def _gemini(session: Session, message: Any, n: int, source: str) -> MemoryRecord | None:
+def _gemini(
+    session: Session, message: Any, n: int, source: str
+) -> MemoryRecord | RecordError | None:
     """Return a Gemini CLI message's turn: the user's words, or the agent's with its tools."""
     if not isinstance(message, dict):
-        raise ValueError(f"expected a JSON object, got {type(message).__name__}")
+        where, got = f"{session.rel}: item {n}", type(message).__name__
+        return RecordError(source, where, f"not a session item: expected a JSON object, got {got}")
     kind = message.get("type")
     if kind not in ("user", "gemini"):
         return None  # the CLI's own notices and errors
