@@ -99,6 +99,14 @@ class Opening:
         names: the files of a folder to read, when a plan chose them (mail among notes).
         following: the input is being written as it is read (a watched source): what is
             part-way written at its end is left for the next run instead of reported.
+
+    ``memtrails add`` makes one for each input and hands it to its kind's
+    :attr:`Importer.open` (see :class:`Importer` for a whole importer):
+
+        >>> from memtrails.extend import Opening
+        >>> opening = Opening("lists/week.todo", "week")
+        >>> opening.target, opening.source, opening.state, opening.names, opening.following
+        ('lists/week.todo', 'week', None, None, False)
     """
 
     target: Any
@@ -131,6 +139,47 @@ class Importer:
         prunes_incrementally: it walks its whole input even when resuming, so ``--prune``
             may keep the saved position (a notes folder, a Maildir).
         state: the TypedDict of the position it saves, None when it cannot resume.
+
+    Raises:
+        ValueError: ``kind`` is not a lower-case name of letters, digits and ``-``, or a
+            suffix is not a lower-case ending with its dot.
+
+    Example: a to-do list, one record a line, read again from its last line on:
+
+        >>> import asyncio, tempfile
+        >>> from pathlib import Path
+        >>> from memtrails import MemoryRecord, SourceState
+        >>> from memtrails.extend import Importer, Opening, resumable_importer
+        >>> @resumable_importer()
+        ... async def from_todo(path, *, source=None, state=None):
+        ...     lines = Path(path).read_text().splitlines()
+        ...     start = state["lines"] if state else 0
+        ...     for n, line in enumerate(lines[start:], start + 1):
+        ...         yield MemoryRecord(id=f"line {n}", text=line, source=source)
+        ...     yield SourceState(source, {"lines": len(lines)}, complete=not state)
+        >>> TODO = Importer(
+        ...     kind="todo",
+        ...     summary="a to-do list: one record a line",
+        ...     open=lambda opening: from_todo(
+        ...         opening.target, source=opening.source, state=opening.state
+        ...     ),
+        ...     suffixes=frozenset({".todo"}),
+        ... )
+        >>> async def read(opening):
+        ...     async with TODO.open(opening) as items:
+        ...         return [item async for item in items]
+        >>> with tempfile.TemporaryDirectory() as tmp:
+        ...     path = Path(tmp, "week.todo")
+        ...     _ = path.write_text("buy milk\\ncall Ada\\n")
+        ...     items = asyncio.run(read(Opening(path, "week")))
+        >>> [(item.id, item.text) for item in items[:-1]], items[-1].state
+        ([('line 1', 'buy milk'), ('line 2', 'call Ada')], {'lines': 2})
+
+    Another package declares it in its ``pyproject.toml``, and ``memtrails add week.todo``
+    (or ``--kind todo``) then reads with it::
+
+        [project.entry-points."memtrails.importers"]
+        todo = "my_package.todo:TODO"
     """
 
     kind: str
@@ -288,6 +337,40 @@ def resumable_importer(
     The function is called when reading starts, with ``source`` set to the name its records
     carry (``source_of`` computes it from the call's arguments) and ``state`` to the position
     to resume from.
+
+    Args:
+        source_of: the source name of a call, from its ``(args, kwargs)``; the default
+            takes ``source=`` when given, else a name made from the first argument, a path.
+        prunes_incrementally: the importer walks its whole input even when it resumes, so
+            ``prune=True`` may keep the saved position.
+
+    Returns:
+        The decorator. The decorated function takes ``state=`` too (a caller's own
+        position: ``Memory.ingest`` then keeps it) and returns an ``ImporterStream``: an
+        async iterator of its items, to close with ``aclose`` (or ``async with``) when
+        stopping early.
+
+    Example: the second run reads the new row alone (see :class:`SourceState`):
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory, MemoryRecord, SourceState
+        >>> from memtrails.extend import resumable_importer
+        >>> from memtrails.testing import HashingEmbedder
+        >>> @resumable_importer(lambda args, kwargs: "rows")
+        ... async def from_rows(rows, *, source, state=None):
+        ...     start = state["row"] if state else 0
+        ...     for n, row in enumerate(rows[start:], start):
+        ...         yield MemoryRecord(id=str(n), text=row, source=source)
+        ...     mode = "incremental" if state else "full"
+        ...     yield SourceState(source, {"row": len(rows)}, mode=mode, complete=not state)
+        >>> async def twice(folder):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         first = await memory.ingest(from_rows(["a", "b"]))
+        ...         return first, await memory.ingest(from_rows(["a", "b", "c"]))
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     first, second = asyncio.run(twice(folder))
+        >>> first.added, second.added, second.sources[0].mode, second.sources[0].read
+        (2, 1, 'incremental', 1)
     """
 
     def wrap(fn: Callable[P, AsyncIterator[Item]]) -> Callable[P, ImporterStream]:
