@@ -57,7 +57,23 @@ records in the phase or None)``."""
 
 
 def in_flight_bound(batch: int) -> int:
-    """Return the most records an import holds in memory at once with this batch size."""
+    """Return the most records an import holds in memory at once with this batch size.
+
+    Args:
+        batch: records per model call and index write (``Memory.ingest(batch=...)``).
+
+    Returns:
+        ``8 * batch + 2``: eight batches (the one being filled and the one queued behind
+        it, one in each read-ahead queue and one in each of their tasks, the one being
+        embedded and the one being written) and two records. A pipeline of your own
+        composed as the import is (docs/pipeline.md) holds no more.
+
+    Example: memory use bounded whatever the input's size:
+
+        >>> from memtrails.extend import in_flight_bound
+        >>> in_flight_bound(64), in_flight_bound(1)
+        (514, 10)
+    """
     return IN_FLIGHT_BATCHES * batch + 2
 
 
