@@ -62,6 +62,40 @@ class Embedder(Protocol):
     ``passage: `` and ``query: ``; ``OnnxEmbedder`` takes them as ``passage_prefix`` and
     ``query_prefix``), and ``describe()`` records them, so a folder is searched as it was
     built.
+
+    What to implement: ``model_id`` (names the vectors: a folder refuses a model of another
+    id), ``dims`` (the vector length), ``describe()`` (at least ``kind``, ``model_id`` and
+    ``dims``), ``embed(texts)`` (per text, its :class:`Passage` list covering the text,
+    each vector of ``dims`` float32, normalised), ``embed_query(text)`` (one such vector)
+    and ``aclose()``. Pass one as ``Memory.open(path, embedder=...)``; the folder does not
+    close it. ``memtrails.testing.HashingEmbedder`` is a small whole one.
+
+    Example: a toy model whose vector tells a text's length:
+
+        >>> import asyncio, tempfile
+        >>> import numpy as np
+        >>> from memtrails import Memory
+        >>> from memtrails.extend import Embedder, Passage
+        >>> class Lengths:
+        ...     model_id, dims = "lengths-2", 2
+        ...     def describe(self):
+        ...         return {"kind": "lengths", "model_id": self.model_id, "dims": self.dims}
+        ...     async def embed(self, texts):
+        ...         return [[Passage(0, len(text), await self.embed_query(text))] for text in texts]
+        ...     async def embed_query(self, text):
+        ...         vector = np.array([1.0, len(text)], dtype=np.float32)
+        ...         return vector / np.linalg.norm(vector)
+        ...     async def aclose(self):
+        ...         pass
+        >>> isinstance(Lengths(), Embedder)
+        True
+        >>> async def run(folder):
+        ...     async with Memory.open(folder, embedder=Lengths()) as memory:
+        ...         await memory.ingest([{"id": "1", "text": "a short note"}])
+        ...         return (await memory.status()).model
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     asyncio.run(run(folder))
+        {'kind': 'lengths', 'model_id': 'lengths-2', 'dims': 2}
     """
 
     @property
