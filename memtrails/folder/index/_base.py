@@ -94,7 +94,35 @@ class Hit:
 
 
 class IndexBackend(Protocol):
-    """Where the points live. All methods are safe to await from one event loop."""
+    """Where the points live. All methods are safe to await from one event loop.
+
+    The folder writes points (:class:`IndexPoint`, one per passage of a record) and asks
+    :meth:`candidates` for a search; the log stays the truth, so an index can always be
+    rebuilt from it (``memtrails reindex``). Pass one as ``Memory.open(path, index=...)``.
+    The shipped backends are ``memtrails.EdgeIndex`` (the default, embedded),
+    ``memtrails.ServerIndex`` (a Qdrant server) and ``memtrails.testing.MemoryIndex`` (in
+    memory, the smallest to read).
+
+    Example: a backend of your own, here the in-memory one counting what it is given:
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory
+        >>> from memtrails.testing import HashingEmbedder, MemoryIndex
+        >>> class Counting(MemoryIndex):
+        ...     written = 0
+        ...     async def upsert(self, points):
+        ...         self.written += len(points)
+        ...         await super().upsert(points)
+        >>> async def run(folder, index):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder(), index=index) as memory:
+        ...         await memory.ingest([{"id": "1", "text": "hello"}, {"id": "2", "text": "world"}])
+        ...         return [hit.id for hit in await memory.search("hello", k=1)]
+        >>> index = Counting()
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     found = asyncio.run(run(folder, index))
+        >>> found, index.written
+        (['1'], 2)
+    """
 
     async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
 
