@@ -34,6 +34,24 @@ class HashingEmbedder:
             searches return something sensible); ``False``: one hash of the whole text
             (constant cost per byte, for measuring the pipeline's own cost).
         delay: seconds each ``embed`` call waits (a slow model, for back-pressure tests).
+
+    Raises:
+        ValueError: ``dims`` is under 1 or ``delay`` negative.
+
+    Example: ``calls`` and ``texts`` count what it was asked to embed:
+
+        >>> import asyncio
+        >>> from memtrails.testing import HashingEmbedder
+        >>> embedder = HashingEmbedder(8)
+        >>> async def run():
+        ...     [[passage]] = await embedder.embed(["hello world"])
+        ...     query = await embedder.embed_query("hello")
+        ...     return passage.start, passage.end, round(float(passage.vector @ query), 3)
+        >>> asyncio.run(run()), embedder.calls, embedder.texts
+        ((0, 11, 0.707), 1, 1)
+
+    Pass it as ``Memory.open(path, embedder=HashingEmbedder())`` (:class:`memtrails.SearchHit`
+    shows a search with it).
     """
 
     def __init__(self, dims: int = 384, *, words: bool = True, delay: float = 0.0) -> None:

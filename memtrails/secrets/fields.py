@@ -133,6 +133,16 @@ def scrub_error(error: RecordError) -> RecordError:
     A reason often quotes the input (``not a date: 'ghp_...'``), and the place may be a file
     or record name. ``id`` is kept as it is: it is never written or printed, only used to
     compute the uid that keeps the folder's record when its source could not be read.
+
+    Returns:
+        A new error, or ``error`` itself when it held no secret.
+
+    Example:
+
+        >>> from memtrails import RecordError
+        >>> from memtrails.secrets import scrub_error
+        >>> print(scrub_error(RecordError("feed", "https://ada:pw42@example.com/", "HTTP 500")))
+        feed (https://ada:[secret:url-password]@example.com/): HTTP 500
     """
     where, _ = scrub_text(error.where)
     reason, _ = scrub_text(error.reason)
@@ -147,6 +157,16 @@ def scrub_state(state: SourceState) -> SourceState:
     A position may hold input strings (a notes folder's file names). The importer reads a
     scrubbed name back as unknown, so that one file is read again on the next run and found
     unchanged by its fingerprint: nothing is lost but a little work.
+
+    Returns:
+        A new position, or ``state`` itself when it held no secret.
+
+    Example:
+
+        >>> from memtrails import SourceState
+        >>> from memtrails.secrets import scrub_state
+        >>> scrub_state(SourceState("feed", {"url": "https://ada:pw42@example.com/", "n": 3})).state
+        {'url': 'https://ada:[secret:url-password]@example.com/', 'n': 3}
     """
     scrub = _Scrub()
     position = scrub.meta(state.state)

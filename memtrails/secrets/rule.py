@@ -8,7 +8,12 @@ __all__ = ["Rule", "marker"]
 
 
 def marker(kind: str) -> str:
-    """Return the text that replaces a secret of ``kind``, e.g. ``[secret:jwt]``."""
+    """Return the text that replaces a secret of ``kind`` (one of ``KINDS``).
+
+    >>> from memtrails.secrets import marker
+    >>> marker("jwt")
+    '[secret:jwt]'
+    """
     return f"[secret:{kind}]"
 
 
@@ -31,6 +36,13 @@ class Rule:
       the structural rules' own checks (see :mod:`memtrails.secrets.engine`);
     - ``"url"``: any value that is not a placeholder (a URL's password, and the password of
       a command or a statement whose shape already says it is one: ``IDENTIFIED BY '...'``).
+
+    The rule set is ``memtrails.secrets.RULES``; read it to see what is caught, and how:
+
+        >>> from memtrails.secrets import RULES
+        >>> rule = next(rule for rule in RULES if rule.name == "github_token")
+        >>> rule.kind, rule.scan, rule.check
+        ('github-token', 'tokens', '')
     """
 
     name: str  # unique; the group name in the combined expression
