@@ -280,6 +280,25 @@ class Seen:
 
     Incremental importers yield it (a file whose size, mtime and hash match the last run)
     so that the import counts the record as unchanged and pruning keeps it.
+
+    Args:
+        source: the source the record belongs to.
+        id: the record's id in that source.
+
+    Example: one the folder holds is unchanged; one it does not is an error, as the folder
+    cannot have a record it never read:
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory, MemoryRecord, Seen
+        >>> from memtrails.testing import HashingEmbedder
+        >>> async def run(folder):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+        ...         await memory.ingest([MemoryRecord(id="1", text="kept", source="notes")])
+        ...         return await memory.ingest([Seen("notes", "1"), Seen("notes", "2")])
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     report = asyncio.run(run(folder))
+        >>> report.unchanged, [error.where for error in report.errors]
+        (1, ['2'])
     """
 
     source: str
