@@ -69,7 +69,32 @@ class IndexPoint:
 
 @dataclass(frozen=True, slots=True)
 class SearchFilter:
-    """Conditions every hit must meet; ``None`` means no condition."""
+    """Conditions every hit must meet; ``None`` means no condition.
+
+    ``kind``, ``author`` and ``source`` match the payload's exactly; ``since_ms`` and
+    ``until_ms`` bound its ``at`` (epoch ms); ``uids`` keeps those records only.
+
+    Example: what a backend's :meth:`IndexBackend.candidates` is asked, here of the one in
+    memory, with :class:`IndexPoint` and :class:`SparseVector`:
+
+        >>> import asyncio
+        >>> import numpy as np
+        >>> from memtrails.extend import IndexPoint, SearchFilter, SparseVector
+        >>> from memtrails.testing import MemoryIndex
+        >>> dense, words = np.array([1.0, 0.0], np.float32), SparseVector([7], [1.0])
+        >>> def point(uid, source):
+        ...     payload = {"uid": uid, "passage": 0, "source": source, "kind": "note"}
+        ...     return IndexPoint(f"{uid}-0", dense, words, payload)
+        >>> async def search(where):
+        ...     index = MemoryIndex()
+        ...     await index.upsert([point("a", "mail"), point("b", "notes")])
+        ...     by_meaning, by_words = await index.candidates(dense, words, 10, where)
+        ...     return [hit.uid for hit in by_meaning], [hit.uid for hit in by_words]
+        >>> asyncio.run(search(SearchFilter()))
+        (['a', 'b'], ['a', 'b'])
+        >>> asyncio.run(search(SearchFilter(source="notes")))
+        (['b'], ['b'])
+    """
 
     kind: str | None = None
     author: str | None = None
