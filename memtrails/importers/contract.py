@@ -156,7 +156,8 @@ class Importer:
         ...     start = state["lines"] if state else 0
         ...     for n, line in enumerate(lines[start:], start + 1):
         ...         yield MemoryRecord(id=f"line {n}", text=line, source=source)
-        ...     yield SourceState(source, {"lines": len(lines)}, complete=not state)
+        ...     mode = "incremental" if state else "full"
+        ...     yield SourceState(source, {"lines": len(lines)}, mode=mode, complete=not state)
         >>> TODO = Importer(
         ...     kind="todo",
         ...     summary="a to-do list: one record a line",
