@@ -47,7 +47,26 @@ __all__ = [
 
 
 class MemtrailsError(Exception):
-    """Base class of every error memtrails raises on purpose."""
+    """Base class of every error memtrails raises on purpose.
+
+    Its message says what went wrong and what to do; catch it to tell memtrails' errors
+    from bugs. Example: a folder opened twice in one process:
+
+        >>> import asyncio, tempfile
+        >>> from memtrails import Memory, MemoryLockedError, MemtrailsError
+        >>> from memtrails.testing import HashingEmbedder
+        >>> async def twice(folder):
+        ...     async with Memory.open(folder, embedder=HashingEmbedder()):
+        ...         try:
+        ...             async with Memory.open(folder, embedder=HashingEmbedder()):
+        ...                 pass
+        ...         except MemtrailsError as exc:
+        ...             return exc
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     error = asyncio.run(twice(folder))
+        >>> isinstance(error, MemoryLockedError), "already open here" in str(error)
+        (True, True)
+    """
 
 
 class MemoryLockedError(MemtrailsError):
