@@ -71,7 +71,9 @@ def epoch_ms(value: int | float) -> int:
             if ms > 1.0 and isinstance(value, int):
                 return value * int(ms)
             return round(value * ms)
-    return round(value * _NANOSECOND) if isinstance(value, float) else round(value / 10**6)
+    if isinstance(value, float):
+        return round(value * _NANOSECOND)
+    return (value + 500_000) // 10**6  # integer arithmetic: an int of 400 digits is no float
 
 
 def exported_ms(value: str) -> int | None:

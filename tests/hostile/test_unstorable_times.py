@@ -13,12 +13,16 @@ from memtrails.importers.slack import from_slack_export
 from memtrails.records import At
 
 _RANGE = "is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
-_NUMBERS = "a number is read as seconds since 1970, or as milliseconds from 1e11 up"
+_NUMBERS = (
+    "a number is read as seconds since 1970, or as milliseconds from 1e11 up, microseconds "
+    "from 1e14, nanoseconds from 1e17"
+)
 
 
 @pytest.mark.parametrize(
     ("written", "shown"),
-    [("1e300", "1e+300"), ("-1e17", "-1e+17"), ("9" * 400, "1.000e+400")],
+    # (-1e17 is a nanosecond stamp of 1966 now: -1e22 ns is past the range)
+    [("1e300", "1e+300"), ("-1e22", "-1e+22"), ("9" * 400, "1.000e+400")],
 )
 async def test_json_lines_names_the_field_and_the_value(
     tmp_path: Path, written: str, shown: str
@@ -38,8 +42,8 @@ async def test_json_lines_names_the_field_and_the_value(
 
 def test_at_of_a_number_says_how_numbers_are_read() -> None:
     with pytest.raises(ValueError) as caught:
-        At.of(1e16)
-    assert str(caught.value) == f"1e+16 {_RANGE}; {_NUMBERS}"
+        At.of(1e22)  # nanoseconds: 1e16 ms, past the year 275,760
+    assert str(caught.value) == f"1e+22 {_RANGE}; {_NUMBERS}"
 
 
 @pytest.mark.parametrize(
