@@ -190,6 +190,33 @@ def gsm8k_lines(corpora: Path, start: int, stop: int, out: Path) -> Path:
     return out
 
 
+def first_messages(mbox: Path, n: int) -> bytes:
+    """The first ``n`` messages of an mbox file, as its bytes (a small real archive)."""
+    kept: list[bytes] = []
+    with mbox.open("rb") as f:
+        for line in f:
+            if line.startswith(b"From ") and sum(k.startswith(b"From ") for k in kept) == n:
+                break
+            kept.append(line)
+    return b"".join(kept)
+
+
+def claude_session_lines(*texts: str, session: str, cwd: str) -> list[str]:
+    """A Claude Code session's JSON Lines: one user turn per text, a second apart."""
+    lines = []
+    for k, text in enumerate(texts, 1):
+        line = {
+            "sessionId": session,
+            "type": "user",
+            "uuid": f"u{k}",
+            "timestamp": f"2025-11-03T09:14:0{k}.000Z",
+            "cwd": cwd,
+            "message": {"role": "user", "content": text},
+        }
+        lines.append(json.dumps(line, ensure_ascii=False) + "\n")
+    return lines
+
+
 @contextmanager
 def serving(home: Path) -> Iterator[subprocess.Popen[bytes]]:
     """Run ``memtrails serve`` on ``home`` until the block ends (it must then stop cleanly)."""

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import first_messages
 
 from memtrails import Memory
 from memtrails.testing import HashingEmbedder
@@ -35,16 +36,6 @@ def blocks() -> list[str]:
     """The page's ```python blocks, in order."""
     text = PAGE.read_text(encoding="utf-8")
     return [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
-
-
-def _first_messages(mbox: Path, n: int) -> bytes:
-    kept: list[bytes] = []
-    with mbox.open("rb") as f:
-        for line in f:
-            if line.startswith(b"From ") and sum(k.startswith(b"From ") for k in kept) == n:
-                break
-            kept.append(line)
-    return b"".join(kept)
 
 
 class _Row(dict[str, Any]):
@@ -102,7 +93,7 @@ def reader(
     work = tmp_path / "work"
     work.mkdir()
     mbox = corpora / "mbox" / "twisted-web-2005-December.mbox"
-    (work / "archive.mbox").write_bytes(_first_messages(mbox, MAILS))
+    (work / "archive.mbox").write_bytes(first_messages(mbox, MAILS))
     monkeypatch.chdir(work)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("MEMTRAILS_HOME", raising=False)

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from helpers import first_messages
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -110,16 +111,6 @@ def _note(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _first_messages(mbox: Path, n: int) -> bytes:
-    kept: list[bytes] = []
-    with mbox.open("rb") as f:
-        for line in f:
-            if line.startswith(b"From ") and sum(k.startswith(b"From ") for k in kept) == n:
-                break
-            kept.append(line)
-    return b"".join(kept)
-
-
 class Reader:
     """Someone at a shell in the repository, with a fresh HOME and ``memtrails`` on PATH."""
 
@@ -175,7 +166,7 @@ def reader(corpora: Path, tmp_path_factory: pytest.TempPathFactory) -> Reader:
     inputs = repo / "inputs"
     inputs.mkdir()
     mbox = corpora / "mbox" / "twisted-web-2005-December.mbox"
-    (inputs / "twisted-web.mbox").write_bytes(_first_messages(mbox, 4))
+    (inputs / "twisted-web.mbox").write_bytes(first_messages(mbox, 4))
     (inputs / "eml").mkdir()
     for n in (1, 4, 5):  # three Message-IDs (msg_03 is msg_01 again)
         shutil.copy(corpora / "eml" / "cpython" / f"msg_0{n}.eml", inputs / "eml")

@@ -5,12 +5,11 @@ line, a commit message in a legacy charset reads in it; UTF-32 notes and transcr
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from gitrepos import BASE, Repo, env
-from helpers import collect, errors, records
+from helpers import claude_session_lines, collect, errors, records
 
 from memtrails.importers._legacy_text import utf8_first
 from memtrails.importers.files import from_files
@@ -93,18 +92,7 @@ SESSION = "5b1f2c3d-0a4e-4c8b-9d21-7e6f5a4b3c2d"
 
 
 def session_lines(*texts: str) -> list[str]:
-    lines = []
-    for k, text in enumerate(texts, 1):
-        line = {
-            "sessionId": SESSION,
-            "type": "user",
-            "uuid": f"u{k}",
-            "timestamp": f"2025-11-03T09:14:0{k}.000Z",
-            "cwd": "/home/ann/shop",
-            "message": {"role": "user", "content": text},
-        }
-        lines.append(json.dumps(line, ensure_ascii=False) + "\n")
-    return lines
+    return claude_session_lines(*texts, session=SESSION, cwd="/home/ann/shop")
 
 
 UTF32 = {

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect, errors, records
+from helpers import claude_session_lines, collect, errors, records
 
 from memtrails.importers.transcripts import from_agent_transcripts, is_transcript_file
 from memtrails.limits import Limits
@@ -60,18 +59,7 @@ async def test_a_session_saved_in_another_unicode_encoding_reads_the_same(
 
 
 def session_lines(*texts: str) -> list[str]:
-    lines = []
-    for k, text in enumerate(texts, 1):
-        line = {
-            "sessionId": SESSION,
-            "type": "user",
-            "uuid": f"u{k}",
-            "timestamp": f"2025-11-03T09:14:0{k}.000Z",
-            "cwd": "/home/zoé/café",
-            "message": {"role": "user", "content": text},
-        }
-        lines.append(json.dumps(line, ensure_ascii=False) + "\n")
-    return lines
+    return claude_session_lines(*texts, session=SESSION, cwd="/home/zoé/café")
 
 
 async def test_a_windows_1252_session_reads_its_letters(tmp_path: Path) -> None:
