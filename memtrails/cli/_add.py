@@ -260,7 +260,11 @@ def _print_report(report: ImportReport, quiet: bool, home: Path) -> None:
     for src in report.sources:
         how = "read incrementally" if src.mode != "full" else "read in full"
         if not src.complete:  # its errors below say where it stopped
-            how = "stopped part-way (the error below says where)"
+            how = "stopped part-way " + (
+                "(the error below says where)"
+                if report.skipped
+                else "(its importer said it did not read to the end, and gave no error)"
+            )
         click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
     for error in fresh[:SHOWN_ERRORS]:
         click.echo(f"skipped: {error}", err=True)
