@@ -22,6 +22,7 @@ from .parts import (
     cte,
     disposition,
     filename,
+    is_utf8,
     payload,
     payload_size,
     raw_payload,
@@ -197,14 +198,6 @@ def _binary(data: bytes) -> bool:
     return control * 10 > len(head)
 
 
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     maintype, subtype = ctype.split("/", 1)
     if maintype == "multipart":
@@ -244,7 +237,7 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         out.defects.add("UndecodableBase64")
         return
     declared = charset(part)
-    if declared is None and out.hint and not _utf8(data):
+    if declared is None and out.hint and not is_utf8(data):
         # 8-bit text that declares no charset is in the mail's (guessed from the whole mail,
         # whose headers and other parts say more than a short text alone)
         declared = out.hint

@@ -19,6 +19,7 @@ __all__ = [
     "cte",
     "disposition",
     "filename",
+    "is_utf8",
     "param",
     "payload",
     "payload_size",
@@ -86,7 +87,7 @@ def param(
             if isinstance(value, tuple):
                 charset, _, text = value
                 data = email.utils.unquote(text).encode("raw-unicode-escape")
-                if not charset and hint and not _valid_utf8(data):
+                if not charset and hint and not is_utf8(data):
                     charset = hint
                 return decode_bytes(data, charset or "utf-8", guess=False)
             return str(email.utils.unquote(value))
@@ -95,7 +96,8 @@ def param(
     return safe(get, None)
 
 
-def _valid_utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
+    """Tell whether ``data`` is valid UTF-8."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
