@@ -15,8 +15,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..folder.moves import read_moves
-from ..folder.source_names import SourceNameError, resolve_source
+from ..folder.source_names import SourceNameError, source_in
 from ..keys import record_uid
 from ..limits import MAX_DEPTH_CEILING, Limits
 from ..memory import Memory
@@ -124,12 +123,8 @@ class Api:
     async def _source(self, given: str | None) -> str | None:
         """The one source ``given`` names, as the CLI reads it (its whole name, its path or
         its file's name); 400 when it names none or several (it matched nothing, unsaid)."""
-        if given is None:
-            return None
-        known = self.memory._open_folder().table.sources()
-        moves = await asyncio.to_thread(read_moves, self.memory.path)
         try:
-            return resolve_source(given, known, moves)
+            return await source_in(self.memory._open_folder(), given)
         except SourceNameError as exc:
             raise HTTPException(400, str(exc)) from None
 
