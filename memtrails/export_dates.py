@@ -32,10 +32,6 @@ seconds would be read in the coarser one (give it as an ISO string instead). Jav
 difference.
 """
 
-# (below this magnitude, the milliseconds one unit holds), finest unit last.
-_UNITS = ((SECONDS_BELOW, 1000.0), (SECONDS_BELOW * 1000, 1.0), (SECONDS_BELOW * 10**6, 1e-3))
-_NANOSECOND = 1e-6
-
 # A string of epoch digits: at least nine (1973-03-03 in seconds), at most a nanosecond
 # stamp's nineteen, with a fraction; eight digits are a day ("20231114").
 _EPOCH_DIGITS = re.compile(r"[+-]?\d{9,19}(?:\.\d+)?")
@@ -64,15 +60,14 @@ def epoch_ms(value: int | float) -> int:
     if value != value or value in (float("inf"), float("-inf")):
         raise ValueError(f"not a date: {value!r}")
     magnitude = abs(value)
-    for below, ms in _UNITS:
-        if magnitude < below:
-            if ms == 1.0:
-                return int(value)
-            if ms > 1.0 and isinstance(value, int):
-                return value * int(ms)
-            return round(value * ms)
-    if isinstance(value, float):
-        return round(value * _NANOSECOND)
+    if magnitude < SECONDS_BELOW:  # seconds
+        return round(value * 1000) if isinstance(value, float) else value * 1000
+    if magnitude < SECONDS_BELOW * 10**3:  # milliseconds
+        return int(value)
+    if magnitude < SECONDS_BELOW * 10**6:  # microseconds
+        return round(value * 1e-3)
+    if isinstance(value, float):  # nanoseconds
+        return round(value * 1e-6)
     return (value + 500_000) // 10**6  # integer arithmetic: an int of 400 digits is no float
 
 
