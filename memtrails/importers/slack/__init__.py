@@ -50,8 +50,12 @@ async def from_slack_export(
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
     appended, and shared files are noted as ``[file: name]``. A message with no ``text`` is
     read from its blocks (rich text: mentions named, a list item or paragraph a line; an
-    app's ``section``, ``header`` and ``context`` blocks), an attachment with no text of its
-    own from its blocks, a huddle as ``[huddle] with`` its participants. Joins, leaves,
+    app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
+    summary has the lines of those blocks the text does not already say added to it. An
+    attachment with no text of its own is read from its blocks, a huddle as ``[huddle] with``
+    its participants. ``<!here>``, ``<!channel>`` and ``<!everyone>`` read as ``@here``...,
+    a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (``@S1`` with no handle), a
+    ``<!date^...|fallback>`` as its fallback (its format filled in, in UTC, with none). Joins, leaves,
     integration notices and tombstones are skipped silently.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ._dates import slack_date
 from ._names import Names, unescape
 
-__all__ = ["blocks_text"]
+__all__ = ["added_by_blocks", "blocks_text"]
 
 _MAX_TEXT = 100_000  # characters collected from one message's blocks
 _MAX_DEPTH = 50
@@ -54,7 +55,11 @@ def _inline(reader: Names, node: Mapping[str, Any]) -> str:
         name = _str(node.get("name"))
         return f":{name}:" if name else ""
     if kind == "date":
-        return _str(node.get("fallback")) or _str(node.get("timestamp"))
+        stamp = node.get("timestamp")
+        stamp = stamp if isinstance(stamp, int | str) and not isinstance(stamp, bool) else ""
+        return _str(node.get("fallback")) or (
+            slack_date(str(stamp), _str(node.get("format"))) if stamp != "" else ""
+        )
     if kind == "color":
         return _str(node.get("value"))
     return ""
@@ -108,8 +113,9 @@ def _text_object(reader: Names, value: Any, budget: _Budget) -> str:
     return budget.take(reader.readable(text) if value.get("type") == "mrkdwn" else unescape(text))
 
 
-def blocks_text(reader: Names, blocks: Any) -> str:
-    """Return the readable text of a list of blocks, a line per paragraph ('' if none)."""
+def blocks_text(reader: Names, blocks: Any, *, rich: bool = True) -> str:
+    """Return the readable text of a list of blocks, a line per paragraph ('' if none);
+    without its ``rich_text`` blocks where ``rich`` is false."""
     if not isinstance(blocks, list):
         return ""
     budget = _Budget()
@@ -119,7 +125,8 @@ def blocks_text(reader: Names, blocks: Any) -> str:
             continue
         kind = block.get("type")
         if kind == "rich_text":
-            lines.extend(_rich(reader, block, budget))
+            if rich:
+                lines.extend(_rich(reader, block, budget))
         elif kind in ("section", "header"):
             lines.append(_text_object(reader, block.get("text"), budget))
             fields = block.get("fields")
@@ -131,3 +138,21 @@ def blocks_text(reader: Names, blocks: Any) -> str:
         elif kind in ("image", "video"):
             lines.append(_text_object(reader, block.get("title"), budget))
     return "\n".join(line for line in lines if line.strip())
+
+
+def _plain(text: str) -> str:
+    """Return text as compared for repetition: no mrkdwn marks, spaces or case."""
+    return "".join(c for c in text.casefold() if c.isalnum())
+
+
+def added_by_blocks(reader: Names, text: str, blocks: Any) -> str:
+    """Return the lines of an app's blocks that a message's ``text`` does not already say.
+
+    An app posts a short summary as ``text`` (what notifications show) and the substance
+    in ``section``, ``header`` and ``context`` blocks; a line of them the text already
+    holds (mrkdwn marks, spacing and case aside) is left out, so nothing is said twice.
+    ``rich_text`` blocks are what a person typed: the text says the same.
+    """
+    said = _plain(text)
+    lines = blocks_text(reader, blocks, rich=False).split("\n")
+    return "\n".join(line for line in lines if _plain(line) and _plain(line) not in said)

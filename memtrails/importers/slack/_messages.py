@@ -11,7 +11,7 @@ from zipfile import ZipInfo
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import RecordStep
-from ._blocks import blocks_text
+from ._blocks import added_by_blocks, blocks_text
 from ._export import READ_ERRORS, MemberRefused, not_json
 from ._names import Names, name_of, unescape
 
@@ -226,6 +226,10 @@ def message_record(
     if not text.strip():
         # Rich text and app blocks: the export's `text` is then often empty.
         text = blocks_text(reader, message.get("blocks"))
+    else:
+        # An app's `text` is often the notification's summary, its blocks the substance.
+        extra = added_by_blocks(reader, text, message.get("blocks"))
+        text = f"{text}\n{extra}" if extra else text
     if not text.strip() and subtype == "huddle_thread":
         text = _huddle(reader, message.get("room"))
     parts = [text] if text.strip() else []

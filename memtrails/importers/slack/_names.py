@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records import RecordError
+from ._dates import slack_date
 from ._export import READ_ERRORS, Export, MemberRefused, not_json, workspaces
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
@@ -209,10 +210,7 @@ class Names:
         if target.startswith("#"):
             return "#" + (self.channel_names.get(target[1:]) or label or target[1:])
         if target.startswith("!"):
-            if label:
-                return label
-            word = target[1:].split("^", 1)[0]
-            return "@" + word
+            return _special(target[1:], label)
         if not label:
             return target
         if label == target or "mailto:" + label == target:
@@ -250,6 +248,23 @@ class Names:
         if folder and folder.group(2) and folder.group(2).strip():
             return folder.group(2).strip()
         return file_id or channel
+
+
+def _special(command: str, label: str) -> str:
+    """Return a ``<!...>`` command as Slack's clients show it: ``<!here>`` as ``@here``, a
+    user group (``<!subteam^S1|@oncall>``) by its handle, else its id, a date by its
+    fallback text, else by its format filled in (in UTC: the reader's zone is not known)."""
+    word, _, rest = command.partition("^")
+    if word == "date":
+        if label:
+            return label
+        stamp, _, fmt = rest.partition("^")
+        return slack_date(stamp, fmt.split("^", 1)[0])
+    if word == "subteam":
+        name = label.lstrip("@") or rest.split("^", 1)[0]
+        return "@" + name if name else "@group"
+    # @here, @channel, @everyone; an old export's labels go without the @ (<!here|here>)
+    return "@" + (label.lstrip("@") or word)
 
 
 def _text(value: Any) -> str | None:
