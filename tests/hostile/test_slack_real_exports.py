@@ -276,9 +276,15 @@ async def test_workspaces_of_a_grid_export_are_each_read(tmp_path: Path) -> None
         }
         acme = recs["teams/acme/general/1704153700.000100"]
         assert (acme.title, acme.author, acme.text) == (
-            "#general",
+            "#general (acme)",
             "acme person",
             "acme on 2024-01-02 in #general",
+        )
+        # Two workspaces' #general stay apart: by id, thread and title.
+        beta = recs["teams/beta/general/1704153700.000100"]
+        assert (beta.title, beta.thread) == (
+            "#general (beta)",
+            "teams/beta/general/1704153700.000100",
         )
         assert acme.thread == "teams/acme/general/1704153700.000100"
         assert recs["D1/1704067200.000100"].title == "DM: Ada Lovelace, Bob"

@@ -44,7 +44,7 @@ async def from_slack_export(
     channel folder names. An Enterprise Grid export that holds each workspace as an export of
     its own (``teams/<workspace>/``, with its ``users.json`` and ``channels.json``) has each
     read too, its channels going by ``teams/<workspace>/<name>`` (ids, threads) and titled
-    ``#name``. Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``; a user
+    ``#name (<workspace>)`` (two workspaces may each have a ``#general``). Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``; a user
     missing from ``users.json``, as people of another org in a Slack Connect channel are, is
     named by the ``user_profile`` their messages in that day file carry;
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is

@@ -10,7 +10,7 @@ from typing import Any
 
 from ...records import RecordError
 from ._dates import slack_date
-from ._export import READ_ERRORS, Export, MemberRefused, not_json, workspaces
+from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -219,7 +219,14 @@ class Names:
 
     def title_of(self, channel: str) -> str:
         """Return a conversation's title: ``#name``, ``DM: names``, ``Group DM: names`` or
-        ``Canvas: title`` (a canvas's comments)."""
+        ``Canvas: title`` (a canvas's comments); one of a workspace of an Enterprise Grid
+        export (``teams/<ws>/<name>``) followed by `` (<ws>)``, as two workspaces may each
+        have a ``#general``."""
+        title = self._title(channel)
+        parts = channel.split("/")
+        return f"{title} ({parts[1]})" if len(parts) == 3 and parts[0] == WORKSPACES else title
+
+    def _title(self, channel: str) -> str:
         canvas = self._canvas_title(channel)
         if canvas is not None:
             return "Canvas: " + canvas
