@@ -298,11 +298,16 @@ def _read(
                     if not raw.strip():
                         continue
                     item = _TURN.run(source, where, _line_item, session, raw, line_no, source)
-                    if isinstance(item, MemoryRecord):
-                        count += 1
-                        turns += 1
-                    if item is not None:
-                        yield item
+                    for got in [*session.drain(), item]:
+                        if isinstance(got, MemoryRecord):
+                            count += 1
+                            turns += 1
+                        if got is not None:
+                            yield got
+                for got in session.ending(source):
+                    count += 1
+                    turns += 1
+                    yield got
                 head = _head_digest(f, offset)
                 done[rel] = [head, offset, line_no, session.saved(), turns]
         except OSError as exc:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import At, MemoryRecord
+from .transcripts_streamed import Answer, Answers
 
 __all__ = ["TOOL_CHARS", "Session", "short"]
 
@@ -149,31 +150,43 @@ def _result_text(content: Any) -> str:
     return " ".join(parts)
 
 
-def claude_text(content: Any, role: str) -> tuple[str, list[str], bool]:
-    """Return a Claude Code message's text, the tools it calls, and whether it is a tool
-    result (the agent's, not the user's, whatever its role)."""
-    lines: list[str] = []
-    tools: list[str] = []
+def claude_parts(content: Any, role: str) -> tuple[list[str], list[str], bool]:
+    """Return a Claude Code message's blocks as words (one string a block that has any), the
+    tool each calls ("" for words), and whether it is a tool result (the agent's, not the
+    user's, whatever its role)."""
+    parts: list[str] = []
+    calls: list[str] = []
     results = False
     for part in _blocks(content):
         kind = part.get("type")
         if kind == "text" and isinstance(part.get("text"), str):
             text = _said(part["text"]) if role == "user" else part["text"]
             if text:
-                lines.append(text)
+                parts.append(text)
+                calls.append("")
         elif kind in ("image", "document"):
-            lines.append(f"[{kind}]")
+            parts.append(f"[{kind}]")
+            calls.append("")
         elif kind == "tool_use":
             name = str(part.get("name") or "?")
-            tools.append(name)
-            lines.append(f"[tool {name}: {short(part.get('input', ''))}]")
+            parts.append(f"[tool {name}: {short(part.get('input', ''))}]")
+            calls.append(name)
         elif kind == "tool_result":
             results = True
             if part.get("is_error"):
-                lines.append(f"[tool error: {short(_result_text(part.get('content', '')))}]")
+                parts.append(f"[tool error: {short(_result_text(part.get('content', '')))}]")
+                calls.append("")
     if results:  # what else such a message holds is Claude Code's (images a tool read, notes)
-        lines = [line for line in lines if line.startswith("[tool error: ")]
-    return "\n".join(lines), tools, results
+        kept = [(p, c) for p, c in zip(parts, calls, strict=True) if p.startswith("[tool error: ")]
+        parts, calls = [p for p, _ in kept], [c for _, c in kept]
+    return parts, calls, results
+
+
+def claude_text(content: Any, role: str) -> tuple[str, list[str], bool]:
+    """Return a Claude Code message's text, the tools it calls, and whether it is a tool
+    result (the agent's, not the user's, whatever its role)."""
+    parts, calls, results = claude_parts(content, role)
+    return "\n".join(parts), [c for c in calls if c], results
 
 
 def codex_text(content: Any) -> str:
@@ -214,19 +227,46 @@ class Session:
         self.branch: str | None = None
         self.model: str | None = None
         self.rel = file.relative_to(root).as_posix() if file != root else file.name
+        self.answers = Answers()  # Claude Code answers still being written
+        self.ready: list[MemoryRecord] = []  # turns complete since :meth:`drain`
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
         saved = [self.id, self.agent, self.project, self.branch, self.model, self.thread]
+        more = {"answers": self.answers.saved()} if self.answers.open else {}
+        if more:
+            return [*saved, self.started, more]
         return [*saved, self.started] if self.started else saved
 
     def restore(self, saved: Any) -> None:
         """Take back what :meth:`saved` returned (a run resuming in the middle of the file)."""
-        if isinstance(saved, list) and len(saved) in (5, 6, 7):
+        if isinstance(saved, list) and len(saved) in (5, 6, 7, 8):
             self.id, self.agent = str(saved[0]), str(saved[1])
             self.project, self.branch, self.model = (_named(v, None) for v in saved[2:5])
             self.thread = _named(saved[5], None) if len(saved) > 5 else self.id
             self.started = _named(saved[6], None) if len(saved) > 6 else None
+            more = saved[7] if len(saved) > 7 and isinstance(saved[7], dict) else {}
+            self.answers.restore(more.get("answers"))
+
+    def drain(self) -> list[MemoryRecord]:
+        """Return the turns completed since the last call (answers written over lines)."""
+        ready, self.ready = self.ready, []
+        return ready
+
+    def ending(self, source: str) -> list[MemoryRecord]:
+        """Return the turns of the answers still open where the file ends, left open: a
+        line written later joins its answer, read again then under the same id."""
+        answers = list(self.answers.open.values())
+        return [r for a in answers if (r := self._answer(a, source)) is not None]
+
+    def _answer(self, answer: Answer, source: str) -> MemoryRecord | None:
+        return self.record(
+            answer.line, answer.key, self.agent, "\n".join(answer.parts), answer.at, source,
+            sid=answer.session, tools=answer.tools, sidechain=answer.sidechain,
+        )  # fmt: skip
+
+    def _close(self, answers: list[Answer], source: str) -> None:
+        self.ready.extend(r for a in answers if (r := self._answer(a, source)) is not None)
 
     def turn(self, obj: Any, n: int, source: str) -> MemoryRecord | None:
         """Return the record of line ``n`` when it is a conversation turn, else None."""
@@ -241,7 +281,15 @@ class Session:
         return self._codex(obj, n, source)
 
     def record(
-        self, n: int, key: Any, author: str, text: str, at: Any, source: str, **meta: Any
+        self,
+        n: int,
+        key: Any,
+        author: str,
+        text: str,
+        at: Any,
+        source: str,
+        sid: str | None = None,
+        **meta: Any,
     ) -> MemoryRecord | None:
         """Return the record of a turn (None when it has no words): its id the session's
         with ``key``, ``meta`` the facts given that are set, and the session's."""
@@ -258,7 +306,7 @@ class Session:
         project = Path(self.project).name if self.project else self.rel
         when = at if isinstance(at, str) and at else self.started
         return MemoryRecord(
-            id=f"{self.id}:{key}",
+            id=f"{sid or self.id}:{key}",
             text=text,
             source=source,
             kind="chat",
@@ -286,12 +334,21 @@ class Session:
         if model == "<synthetic>":
             return None
         self.model = _named(model, self.model)
+        sidechain = bool(obj.get("isSidechain"))
+        key = str(obj.get("uuid") or f"line-{n}")
+        answer = message.get("id")
+        if role == "assistant" and isinstance(answer, str) and answer:
+            parts, calls, _ = claude_parts(message.get("content"), role)
+            lane = f"{obj.get('agentId') or 'sidechain'}" if sidechain else ""
+            start = Answer(answer, self.id, key, n, obj.get("timestamp"), lane, sidechain)
+            self._close(self.answers.take(answer, start, parts, calls), source)
+            return None
         text, tools, result = claude_text(message.get("content"), role)
         if role == "user" and text.startswith(_COMPACT_PREFIX):
             return None
-        sidechain = bool(obj.get("isSidechain"))
         author = "user" if role == "user" and not result and not sidechain else self.agent
-        key = obj.get("uuid") or f"line-{n}"
+        if author == "user" and text.strip():
+            self._close(self.answers.close(), source)
         return self.record(
             n, key, author, text, obj.get("timestamp"), source,
             tools=tools, sidechain=sidechain, tool_result=result,

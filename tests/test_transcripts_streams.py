@@ -1,0 +1,154 @@
+"""Agent sessions as the tools write them while they work: an answer streamed over lines,
+what the tool asks its model on its own, sessions copied into forks.
+
+The lines follow shapes described in public notes on Claude Code's session files (an
+answer's blocks on lines of their own sharing ``message.id`` and ``requestId``; a
+``"Warmup"`` first turn written by the tool) and in openai/codex (a fork's rollout holds its
+parent's items, written again at the time of the fork). Written here, no real session.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from helpers import collect, records
+
+from memtrails.importers.transcripts import from_agent_transcripts
+from memtrails.records import MemoryRecord, SourceState
+
+SID = "9d1e7c52-3b0a-4f7e-8c11-2a6b5d4e3f21"
+
+
+def claude(uuid: str, role: str, content: Any, **extra: Any) -> dict[str, Any]:
+    return {
+        "parentUuid": None, "isSidechain": False, "userType": "external",
+        "cwd": "/home/ann/code/shop", "sessionId": SID, "version": "2.0.55",
+        "gitBranch": "main", "type": role, "uuid": uuid,
+        "timestamp": f"2025-11-03T09:{10 + len(uuid)}:00.000Z",
+        "message": {"role": role, "content": content}, **extra,
+    }  # fmt: skip
+
+
+def block(uuid: str, msg: str, *content: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """One line of a streamed answer: its blocks, the message id it shares."""
+    line = claude(uuid, "assistant", list(content), requestId=f"req_{msg}", **extra)
+    line["message"].update(id=msg, model="claude-opus-4-5-20251101", stop_reason=None)
+    return line
+
+
+def text(words: str) -> dict[str, Any]:
+    return {"type": "text", "text": words}
+
+
+def call(name: str, **inputs: Any) -> dict[str, Any]:
+    return {"type": "tool_use", "id": f"toolu_{name}", "name": name, "input": inputs}
+
+
+THINK = {"type": "thinking", "thinking": "The total rounds twice.", "signature": "c2ln"}
+RESULT = {"type": "tool_result", "tool_use_id": "toolu_Read", "content": "def total(): ..."}
+
+
+def write(path: Path, lines: list[Any], mode: str = "w") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open(mode, encoding="utf-8") as f:
+        f.write("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def turns(items: list[Any]) -> list[tuple[str, str]]:
+    return [(t.author, t.text) for t in records(items)]
+
+
+async def test_an_answer_streamed_over_lines_is_one_turn(tmp_path: Path) -> None:
+    lines = [
+        claude("u1", "user", "Why is the total off by a cent?"),
+        block("a1", "msg_1", THINK),
+        block("a2", "msg_1", text("It rounds twice; reading the code.")),
+        block("a3", "msg_1", call("Read", file_path="shop/total.py")),
+        claude("r1", "user", [RESULT]),
+        block("a4", "msg_1", call("Grep", pattern="round(")),  # a block after a result
+        block("b1", "msg_2", text("Fixed: one round() left.")),
+        claude("u2", "user", "Thanks."),
+    ]
+    items = await collect(from_agent_transcripts(write(tmp_path / f"{SID}.jsonl", lines)))
+    got = records(items)
+    # Before: four records for the first answer (its text, each tool call alone).
+    assert turns(items) == [
+        ("user", "Why is the total off by a cent?"),
+        ("claude-code", 'It rounds twice; reading the code.\n[tool Read: {"file_path": '
+         '"shop/total.py"}]\n[tool Grep: {"pattern": "round("}]'),
+        ("claude-code", "Fixed: one round() left."),
+        ("user", "Thanks."),
+    ]  # fmt: skip
+    answer = got[1]
+    assert answer.id == f"{SID}:a1" and answer.meta["tools"] == ["Read", "Grep"]
+    assert answer.meta["model"] == "claude-opus-4-5-20251101"
+    assert "rounds twice" not in " ".join(t.text for t in got if t.text.startswith("The total"))
+
+
+async def test_a_line_written_again_with_the_blocks_so_far_is_not_repeated(
+    tmp_path: Path,
+) -> None:
+    first, both = text("Reading it."), [text("Reading it."), call("Read", file_path="a.py")]
+    lines = [
+        claude("u1", "user", "Look at a.py"),
+        block("a1", "msg_1", first),
+        block("a2", "msg_1", *both),
+        block("a3", "msg_1", *both),
+    ]
+    items = await collect(from_agent_transcripts(write(tmp_path / f"{SID}.jsonl", lines)))
+    # Before: "Reading it." three times over, in three records.
+    assert turns(items)[1:] == [
+        ("claude-code", 'Reading it.\n[tool Read: {"file_path": "a.py"}]'),
+    ]
+
+
+async def test_subagents_streaming_at_once_keep_their_answers_apart(tmp_path: Path) -> None:
+    one, two = {"isSidechain": True, "agentId": "aa01"}, {"isSidechain": True, "agentId": "bb02"}
+    lines = [
+        claude("u1", "user", "Check both modules."),
+        block("x1", "msg_x", text("Module a: fine."), **one),
+        block("y1", "msg_y", text("Module b: a stale import."), **two),
+        block("x2", "msg_x", call("Read", file_path="a.py"), **one),
+        block("y2", "msg_y", call("Read", file_path="b.py"), **two),
+    ]
+    items = await collect(from_agent_transcripts(write(tmp_path / f"{SID}.jsonl", lines)))
+    by_id = {t.id: t for t in records(items)}
+    assert by_id[f"{SID}:x1"].text == 'Module a: fine.\n[tool Read: {"file_path": "a.py"}]'
+    assert (
+        by_id[f"{SID}:y1"].text == 'Module b: a stale import.\n[tool Read: {"file_path": "b.py"}]'
+    )
+    assert all(by_id[k].meta["sidechain"] for k in (f"{SID}:x1", f"{SID}:y1"))
+    assert len(by_id) == 3
+
+
+async def test_an_answer_still_being_written_is_read_again_whole_next_run(
+    tmp_path: Path,
+) -> None:
+    path = write(
+        tmp_path / f"{SID}.jsonl",
+        [claude("u1", "user", "Fix it."), block("a1", "msg_1", text("On it."))],
+    )
+    first = await collect(from_agent_transcripts(path))
+    assert turns(first) == [("user", "Fix it."), ("claude-code", "On it.")]
+    state = first[-1]
+    assert isinstance(state, SourceState)
+    write(path, [block("a2", "msg_1", call("Edit", file_path="t.py"))], mode="a")
+    again = await collect(from_agent_transcripts(path, state=state.state))
+    (turn,) = records(again)
+    # Before: the later block was a record of its own; the answer's record kept half of it.
+    assert turn.id == f"{SID}:a1"
+    assert turn.text == 'On it.\n[tool Edit: {"file_path": "t.py"}]'
+    whole = records(await collect(from_agent_transcripts(path)))
+    assert [(t.id, t.text) for t in whole][-1] == (turn.id, turn.text)
+
+
+async def test_a_session_of_tool_calls_alone_is_read(tmp_path: Path) -> None:
+    lines = [block(f"a{k}", f"msg_{k}", call("Bash", command=f"make t{k}")) for k in range(3)]
+    items = await collect(from_agent_transcripts(write(tmp_path / f"{SID}.jsonl", lines)))
+    assert [i for i in items if not isinstance(i, MemoryRecord | SourceState)] == []
+    assert [t for _, t in turns(items)] == [
+        f'[tool Bash: {{"command": "make t{k}"}}]' for k in range(3)
+    ]
