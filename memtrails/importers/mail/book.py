@@ -142,7 +142,7 @@ class MailBook:
             self._plan = self._plan or ThreadPlan()
             self._plan.add(*found)
 
-    def thread(self, own: str, refs: list[str], fallback: str) -> str:
+    def thread(self, own: str, refs: list[str], fallback: str, date: str = "") -> str:
         """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.
 
         The thread is that of the oldest referred message the pass has met or that an
@@ -150,9 +150,11 @@ class MailBook:
         Every id named is then noted as being in that thread, so a later reply that names
         only one of them (a shortened References, a lone In-Reply-To) joins it. Where the
         pass planned its mails (:meth:`plan`), the thread is the plan's: the root of the
-        mail's parents, whatever the order (:class:`~.threads.ThreadPlan`).
+        mail's parents, whatever the order (:class:`~.threads.ThreadPlan`), which tells
+        two mails that reuse a Message-ID apart by their ``date`` (the Date header).
         """
-        found = self._plan.thread(own, refs, self._known) if self._plan is not None else None
+        plan = self._plan
+        found = plan.thread(own, refs, self._known, date) if plan is not None else None
         if found is not None:
             for ref in (*refs, own):
                 if ref:
@@ -216,6 +218,10 @@ class MailBook:
 
     def _placed(self, record: MemoryRecord, placed: MemoryRecord | None) -> MemoryRecord | None:
         self.last = [record.id, placed.id if placed is not None else None, record.thread]
+        if placed is not None and placed.id != record.id and placed.thread == record.id:
+            # a mail that reuses another's Message-ID and starts a thread: a thread of its
+            # own, not the other mail's (replies naming the id join the first mail)
+            placed = replace(placed, thread=placed.id)
         if placed is None:
             self.duplicates += 1
         return placed

@@ -205,7 +205,9 @@ def _convert(
         or own_id
     )
     if book is not None and not gmail:
-        thread = book.thread("" if meta.get("message_id_missing") else own_id, named, thread)
+        own = "" if meta.get("message_id_missing") else own_id
+        date = " ".join((raw_header(msg, "date") or "").split())
+        thread = book.thread(own, named, thread, date)
 
     date_raw = decode_header(raw_header(msg, "date"), hint)
     ms, found = mail_time(date_raw, raw_headers(msg, "received"), stored=stored)

@@ -42,15 +42,16 @@ def named_ids(msg: Message) -> tuple[str, list[str]]:
 # The headers a thread is found by, with their folded lines; a space before the colon is
 # obsolete syntax the reader accepts (see :func:`~.headers.fix_obsolete_names`).
 _THREAD_HEADER = re.compile(
-    rb"^(message-id|references|in-reply-to|x-gm-thrid)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)",
+    rb"^(message-id|references|in-reply-to|x-gm-thrid|date)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)",
     re.IGNORECASE | re.MULTILINE,
 )
 
 
-def raw_named_ids(raw: bytes) -> tuple[str, list[str]] | None:
-    """Return :func:`named_ids` of a raw message, from its header block alone and without
-    parsing it (a 50 MB header block costs no more than its bytes); None for a mail whose
-    thread Gmail gives (``X-GM-THRID``)."""
+def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
+    """Return :func:`named_ids` of a raw message and its Date header as written (white
+    space folded), from its header block alone and without parsing it (a 50 MB header
+    block costs no more than its bytes); None for a mail whose thread Gmail gives
+    (``X-GM-THRID``)."""
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
     end = data.find(b"\n\n")
     found: dict[str, str] = {}
@@ -61,7 +62,8 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str]] | None:
         return None
     named = _kept_refs(refs(found.get("references")))
     named += [r for r in refs(found.get("in-reply-to")) if r not in named]
-    return msg_id(found.get("message-id")), named
+    date = " ".join(found.get("date", "").split())
+    return msg_id(found.get("message-id")), named, date
 
 
 def _key(value: str) -> bytes:
@@ -77,17 +79,25 @@ class ThreadPlan:
     the longest list's word first. A mail's thread is the Message-ID of the root its
     parents lead to, or the thread an earlier run gave a message on the way (``known``).
     None where the parents run in a circle (then the book threads as it reads).
+
+    Two mails with one Message-ID and one Date are copies: one that names no parent joins
+    the thread of a copy that does (an archive dropped its References). With other Dates,
+    they are two mails that reuse the id: each keeps the parent it names, and a reply to
+    the id joins the first one's thread.
     Memory: about 100 bytes per message named, plus each root's name once.
     """
 
     def __init__(self) -> None:
         self._own: dict[bytes, bytes | None] = {}  # a mail's key -> its parent's (None: root)
+        self._dates: dict[bytes, bytes] = {}  # a mail's key -> its Date's
+        self._reused: set[bytes] = set()  # Message-IDs two mails with other Dates have
         self._said: dict[bytes, tuple[int, bytes]] = {}  # other messages: (-list length, parent)
         self._names: dict[bytes, str] = {}  # the Message-IDs that may be a root
         self._done: dict[bytes, str | None] = {}
 
-    def add(self, own: str, named: list[str]) -> None:
-        """Note a mail: its Message-ID (empty when none) and the ids it names, oldest first."""
+    def add(self, own: str, named: list[str], date: str = "") -> None:
+        """Note a mail: its Message-ID (empty when none), the ids it names, oldest first,
+        and its Date header as written."""
         kept = [n for n in named if n and n != own]
         keys = [_key(n) for n in kept]
         if keys:
@@ -102,18 +112,30 @@ class ThreadPlan:
         parent: bytes | None = keys[-1] if keys else None
         if not keys:
             self._names.setdefault(key, own)
-        if key in self._own:  # a copy, or a reused Message-ID: a reply wins, then the least key
-            said_before = self._own[key]
+        if key in self._own:
+            if self._dates[key] != _key(date):  # another mail reusing the id: the first stays
+                self._reused.add(key)
+                return
+            said_before = self._own[key]  # a copy: a reply wins, then the least key
             if parent is None or (said_before is not None and said_before < parent):
                 parent = said_before
         self._own[key] = parent
+        self._dates[key] = _key(date)
 
-    def thread(self, own: str, named: list[str], known: dict[bytes, str]) -> str | None:
-        """Return the thread of a mail the plan noted (``own`` and ``named`` as given to
-        :meth:`add`), or None when the plan cannot tell."""
+    def thread(
+        self, own: str, named: list[str], known: dict[bytes, str], date: str = ""
+    ) -> str | None:
+        """Return the thread of a mail the plan noted (``own``, ``named`` and ``date`` as
+        given to :meth:`add`), or None when the plan cannot tell. A mail that names a
+        parent is in its parent's thread, and one that names none and reuses another
+        mail's Message-ID is a thread of its own (the plan's parent of the id may be the
+        other mail's)."""
+        parents = [n for n in named if n and n != own]
         start = _key(own) if own else None
-        if start is None or start not in self._own:
-            start = _key(named[-1]) if named else start
+        if not parents and start in self._reused and self._dates[start] != _key(date):
+            return own
+        if parents or start is None or start not in self._own:
+            start = _key(parents[-1]) if parents else start
         return self._resolve(start, known) if start is not None else None
 
     def _resolve(self, start: bytes, known: dict[bytes, str]) -> str | None:
