@@ -3,14 +3,18 @@ index holds: opening says what is wrong and what to do, not Qdrant's words."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from memtrails import Memory
 from memtrails._exceptions import FolderFormatError
+from memtrails.cli import main
+from memtrails.folder.glance import glance
 from memtrails.folder.manifest import _PACKAGED_DIMS
 from memtrails.folder.recover import lost_manifest, recover_manifest
 from memtrails.testing import HashingEmbedder
@@ -82,3 +86,24 @@ async def test_an_index_of_other_dims_than_the_manifest_is_refused_clearly(
     async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
         hits = await memory.search("walrus colony", k=10)
         assert sorted(h.id for h in hits) == [f"n{i}" for i in range(4)]
+
+
+def test_status_of_a_folder_whose_index_has_other_dims_says_what_opening_says(
+    tmp_path: Path,
+) -> None:
+    """`memtrails status` reads a sound folder without opening it (folder.glance); a manifest
+    naming another size than the index holds must not be printed as if it were the folder's."""
+    folder = tmp_path / "mem"
+
+    async def build() -> None:
+        async with Memory.open(folder, embedder=HashingEmbedder()) as memory:
+            await memory.ingest(_notes(4), name="notes")
+
+    asyncio.run(build())
+    assert glance(folder) is not None  # a sound folder is read without opening it
+    _set_dims(folder, 768)
+    assert glance(folder) is None
+    result = CliRunner().invoke(main, ["status", "--home", str(folder)])
+    assert result.exit_code != 0
+    assert "its index holds 384-dimension vectors" in result.output
+    assert "768 dims" not in result.output

@@ -77,7 +77,24 @@ def _edge_folder(path: Path, manifest: dict[str, Any]) -> bool:
     except (OSError, ValueError, KeyError, TypeError):
         return False  # opening marks an unmarked index (a write)
     mine = manifest.get("id")
-    return isinstance(owner, str) and isinstance(mine, str) and owner == mine
+    return (
+        isinstance(owner, str)
+        and isinstance(mine, str)
+        and owner == mine
+        and _same_dims(path, manifest)
+    )
+
+
+def _same_dims(path: Path, manifest: dict[str, Any]) -> bool:
+    """Whether the index holds vectors of the size the manifest names: when not, opening
+    refuses the folder in plain words (``opening._check_index_dims``), which a status must
+    say too rather than print the manifest's size."""
+    try:
+        config = json.loads((path / INDEX_DIR / EDGE_CONFIG).read_text(encoding="utf-8"))
+        size = config["vectors"]["dense"]["size"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return type(size) is int and size == manifest["embedding"]["dims"]
 
 
 def _wider(path: Path) -> bool:
