@@ -152,3 +152,41 @@ async def test_a_session_of_tool_calls_alone_is_read(tmp_path: Path) -> None:
     assert [t for _, t in turns(items)] == [
         f'[tool Bash: {{"command": "make t{k}"}}]' for k in range(3)
     ]
+
+
+async def test_what_claude_code_asks_its_model_on_its_own_is_no_turn(tmp_path: Path) -> None:
+    project = tmp_path / "projects" / "-home-ann-code-shop"
+    side = {"isSidechain": True, "agentId": "5e1f0a2b"}
+    write(
+        project / "agent-5e1f0a2b.jsonl",
+        [
+            claude("w1", "user", "Warmup", **side),
+            {**block("w2", "msg_w", text("I'm ready to search the codebase."), **side),
+             "parentUuid": "w1"},
+            {**block("w3", "msg_w", call("Glob", pattern="**/*.py"), **side), "parentUuid": "w2"},
+            {**claude("w4", "user", [{**RESULT, "tool_use_id": "toolu_Glob"}], **side),
+             "parentUuid": "w3"},
+        ],
+    )  # fmt: skip
+    title = (
+        "Please write a 5-10 word title for the following conversation:\n\n[Last 2 of 2 messages]"
+    )
+    write(
+        project / f"{SID}.jsonl",
+        [
+            claude("t1", "user", title),
+            {**block("t2", "msg_t", text("Fixing a rounding bug in totals")), "parentUuid": "t1"},
+            # typed, in the middle of a session (it answers a line): the user's
+            {**claude("u1", "user", "Warmup"), "parentUuid": "t2"},
+            {**claude("u2", "user", "Warmup the cache first."), "parentUuid": "u1"},
+            {**block("a1", "msg_a", text("Warming it.")), "parentUuid": "u2"},
+        ],
+    )  # fmt: skip
+    items = await collect(from_agent_transcripts(tmp_path / "projects"))
+    # Before: "Warmup" was a subagent's prompt and the title request the user's first turn,
+    # each with its answer.
+    assert sorted(turns(items)) == [
+        ("claude-code", "Warming it."),
+        ("user", "Warmup"),
+        ("user", "Warmup the cache first."),
+    ]

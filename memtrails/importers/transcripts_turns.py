@@ -64,6 +64,13 @@ _OPEN_RE = re.compile(
 _CAVEAT = "Caveat: The messages below "
 _COMPACT_PREFIX = "This session is being continued from a previous conversation"
 _PLACEHOLDERS = ("[Request interrupted by user]", "[Request interrupted by user for tool use]")
+# What Claude Code asks its model on its own, as a session's first user turn: "Warmup"
+# (2.0, to fill the prompt cache; a subagent's file, ``agent-*.jsonl``, often holds nothing
+# else), a title for the conversation (its words in Claude Code's prompts, as the archives
+# of them show). Such a turn and the answer to it are no one's words.
+_TOOL_PROMPTS = ("Warmup",)
+_TOOL_PROMPT_STARTS = ("Please write a 5-10 word title for the following conversation:",)
+_QUIET_MOST = 64  # lines of such exchanges remembered, to know the lines answering them
 _CODEX_CONTEXT = (
     "<environment_context>", "<user_instructions>", "# agents.md instructions for", "<skill",
     "<turn_aborted>", "<context_update>", "<user_shell_command>", "<subagent_notification>",
@@ -129,6 +136,12 @@ def _said(text: str) -> str:
         parts.append("\n" + " ".join(command))
     said = "\n".join(line.rstrip() for line in "".join(parts).strip().splitlines())
     return "" if said in _PLACEHOLDERS or said.startswith(_CAVEAT) else said
+
+
+def _tool_prompt(text: str) -> bool:
+    """Tell whether a user turn's text is one Claude Code wrote to its model on its own."""
+    said = text.strip()
+    return said in _TOOL_PROMPTS or said.startswith(_TOOL_PROMPT_STARTS)
 
 
 def _blocks(content: Any) -> list[Any]:
@@ -229,11 +242,14 @@ class Session:
         self.rel = file.relative_to(root).as_posix() if file != root else file.name
         self.answers = Answers()  # Claude Code answers still being written
         self.ready: list[MemoryRecord] = []  # turns complete since :meth:`drain`
+        self.quiet: dict[str, None] = {}  # uuids of Claude Code's own exchanges' lines
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
         saved = [self.id, self.agent, self.project, self.branch, self.model, self.thread]
-        more = {"answers": self.answers.saved()} if self.answers.open else {}
+        more: dict[str, Any] = {"answers": self.answers.saved()} if self.answers.open else {}
+        if self.quiet:
+            more["quiet"] = list(self.quiet)
         if more:
             return [*saved, self.started, more]
         return [*saved, self.started] if self.started else saved
@@ -247,6 +263,10 @@ class Session:
             self.started = _named(saved[6], None) if len(saved) > 6 else None
             more = saved[7] if len(saved) > 7 and isinstance(saved[7], dict) else {}
             self.answers.restore(more.get("answers"))
+            quiet = more.get("quiet")
+            self.quiet = (
+                {k: None for k in quiet if isinstance(k, str)} if isinstance(quiet, list) else {}
+            )
 
     def drain(self) -> list[MemoryRecord]:
         """Return the turns completed since the last call (answers written over lines)."""
@@ -336,6 +356,9 @@ class Session:
         self.model = _named(model, self.model)
         sidechain = bool(obj.get("isSidechain"))
         key = str(obj.get("uuid") or f"line-{n}")
+        parent = obj.get("parentUuid")
+        if role == "assistant" and isinstance(parent, str) and parent in self.quiet:
+            return self._hush(key)  # the answer to Claude Code's own prompt
         answer = message.get("id")
         if role == "assistant" and isinstance(answer, str) and answer:
             parts, calls, _ = claude_parts(message.get("content"), role)
@@ -346,6 +369,10 @@ class Session:
         text, tools, result = claude_text(message.get("content"), role)
         if role == "user" and text.startswith(_COMPACT_PREFIX):
             return None
+        if role == "user" and not result and parent is None and _tool_prompt(text):
+            return self._hush(key)
+        if result and isinstance(parent, str) and parent in self.quiet:
+            return self._hush(key)
         author = "user" if role == "user" and not result and not sidechain else self.agent
         if author == "user" and text.strip():
             self._close(self.answers.close(), source)
@@ -354,6 +381,12 @@ class Session:
             tools=tools, sidechain=sidechain, tool_result=result,
             prompt=sidechain and role == "user" and not result,
         )  # fmt: skip
+
+    def _hush(self, key: str) -> None:
+        """Note a line of an exchange of Claude Code's own (no turn), for those answering it."""
+        self.quiet[key] = None
+        while len(self.quiet) > _QUIET_MOST:
+            del self.quiet[next(iter(self.quiet))]
 
     def _queued(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
         """Return what the user typed while the agent worked, which Claude Code 2.1 writes
