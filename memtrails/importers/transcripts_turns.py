@@ -358,7 +358,8 @@ class Session:
         key = str(obj.get("uuid") or f"line-{n}")
         parent = obj.get("parentUuid")
         if role == "assistant" and isinstance(parent, str) and parent in self.quiet:
-            return self._hush(key)  # the answer to Claude Code's own prompt
+            self._hush(key)  # the answer to Claude Code's own prompt
+            return None
         answer = message.get("id")
         if role == "assistant" and isinstance(answer, str) and answer:
             parts, calls, _ = claude_parts(message.get("content"), role)
@@ -370,9 +371,11 @@ class Session:
         if role == "user" and text.startswith(_COMPACT_PREFIX):
             return None
         if role == "user" and not result and parent is None and _tool_prompt(text):
-            return self._hush(key)
+            self._hush(key)
+            return None
         if result and isinstance(parent, str) and parent in self.quiet:
-            return self._hush(key)
+            self._hush(key)
+            return None
         author = "user" if role == "user" and not result and not sidechain else self.agent
         if author == "user" and text.strip():
             self._close(self.answers.close(), source)
