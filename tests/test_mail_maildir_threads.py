@@ -73,3 +73,19 @@ async def test_a_reply_read_in_a_later_run_joins_the_thread_of_a_mail_read_befor
     (root / "new" / "2001.M1P1.host").write_bytes(CONVERSATION["d"])
     third = await collect(from_maildir(root, state=end.state))
     assert [(r.title, r.thread) for r in records(third)] == [("d", "a@x")]
+
+
+async def test_a_reply_whose_parent_left_the_maildir_still_joins_its_thread(
+    tmp_path: Path,
+) -> None:
+    # Before: once "b" was deleted after a run had read it (a cron import, then the user
+    # tidies the inbox), a reply naming only "b" made a thread "b@x" of its own
+    root = maildir(tmp_path / "Maildir", ["a", "b"])
+    first = await collect(from_maildir(root))
+    (end,) = [i for i in first if isinstance(i, SourceState)]
+    (root / "cur" / "1001.M1P1.host:2,S").unlink()
+    second = await collect(from_maildir(root, state=end.state))
+    (end,) = [i for i in second if isinstance(i, SourceState)]
+    (root / "new" / "2000.M1P1.host").write_bytes(CONVERSATION["c"])  # a run later
+    third = await collect(from_maildir(root, state=end.state))
+    assert [(r.title, r.thread) for r in records(third)] == [("c", "a@x")]

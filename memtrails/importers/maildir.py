@@ -171,6 +171,34 @@ def _note_known(book: MailBook, known: Mapping[str, Any], listed: set[str]) -> N
             continue
 
 
+#: The threads of messages gone from the Maildir (deleted or moved away after an earlier
+#: run read them) that the position keeps, newest last: a reply that comes later still
+#: joins its parent's thread. About 100 bytes each.
+THREADS_KEPT = 20_000
+
+
+def _gone_threads(
+    state: Mapping[str, Any] | None, known: Mapping[str, Any], listed: set[str]
+) -> dict[str, str]:
+    """Return the threads of the messages an earlier run read that are no longer listed
+    (Message-ID -> thread, for a reply only: a root's thread is its own id), the last
+    run's first, at most :data:`THREADS_KEPT`."""
+    saved = (state or {}).get("threads")
+    gone = (
+        {k: v for k, v in saved.items() if isinstance(k, str) and isinstance(v, str)}
+        if isinstance(saved, Mapping)
+        else {}
+    )
+    for key in sorted(set(known) - listed):
+        entry = _known_entry(known.get(key))
+        if entry is None or len(entry) < 6 or not isinstance(entry[3], str):
+            continue
+        if isinstance(entry[5], str) and entry[5] and entry[5] != entry[3]:
+            gone.pop(entry[3], None)
+            gone[entry[3]] = entry[5]
+    return dict(list(gone.items())[-THREADS_KEPT:])
+
+
 def _stamp(sub: str, flags: str) -> tuple[list[str], str]:
     """Return a message's tags (its flags as words, ``new`` in ``new/``) and them as saved."""
     tags = sorted(
@@ -222,7 +250,11 @@ def _read(
     # reusing a Message-ID (or the same mail in two folders) was refused by the pipeline as
     # "the same id and other content", and the mail was lost.
     book = MailBook()
-    _note_known(book, known, {f"{m[0]}\x00{_split_name(m[2])[0]}" for m in listing.messages})
+    listed = {f"{m[0]}\x00{_split_name(m[2])[0]}" for m in listing.messages}
+    _note_known(book, known, listed)
+    gone = _gone_threads(state, known, listed)
+    for plain, thread in gone.items():
+        book.known(plain, thread)  # after the listed ones': a message listed again wins
     _plan(book, listing, known)
     for label, sub, name, path in listing.messages:
         unique, flags = _split_name(name)
@@ -282,13 +314,17 @@ def _read(
             # Files not reached yet keep last run's entries, so a killed run resumes here.
             merged = {**known, **done}
             yield SourceState(
-                source, {"messages": merged}, mode=mode, why=why, duplicates=book.duplicates
+                source,
+                {"messages": merged, "threads": gone},
+                mode=mode,
+                why=why,
+                duplicates=book.duplicates,
             )
     # A run that missed messages keeps last run's entries for them, as a checkpoint does.
     end = {**known, **done} if unsure else done
     yield SourceState(
         source,
-        {"messages": end},
+        {"messages": end, "threads": gone},
         mode=mode,
         complete=not unsure,
         why=why,
