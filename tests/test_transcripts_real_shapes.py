@@ -221,28 +221,43 @@ async def test_an_older_codex_rollout_is_read(tmp_path: Path) -> None:
     assert all(t.at is not None and t.at.iso().startswith("2025-05-07") for t in turns)
 
 
-async def test_a_forked_codex_session_keeps_its_own_ids_and_its_parents_thread(
+async def test_a_forked_codex_session_adds_its_own_turns_to_its_parents_thread(
     tmp_path: Path,
 ) -> None:
+    """A fork's rollout holds its own meta line, its parent's, and the parent's items again
+    (written anew at the fork): those are the parent's turns, not new ones."""
     parent, child = "019a0000-0000-7000-8000-00000000000a", "019a0000-0000-7000-8000-00000000000b"
+    grandchild = "019a0000-0000-7000-8000-00000000000c"
 
     def meta(sid: str, **more: Any) -> dict[str, Any]:
         return {"timestamp": "2025-10-29T01:00:00.000Z", "type": "session_meta",
                 "payload": {"id": sid, "timestamp": "2025-10-29T01:00:00.000Z", **more}}  # fmt: skip
 
-    write(tmp_path / "a" / f"rollout-{parent}.jsonl", [meta(parent), said("user", "first")])
+    first, second = said("user", "first"), said("assistant", "an answer")
+    write(tmp_path / "a" / f"rollout-{parent}.jsonl", [meta(parent), first, second])
     write(
         tmp_path / "b" / f"rollout-{child}.jsonl",
-        [meta(child, forked_from_id=parent), meta(parent), said("user", "first"),
-         said("user", "second")],
+        [meta(child, forked_from_id=parent), meta(parent), first, said("user", "second")],
     )  # fmt: skip
-    turns = records(await collect(from_agent_transcripts(tmp_path)))
-    ids = [t.id for t in turns]
-    # Before: the parent's meta line, copied into the fork, made the fork's later turns
-    # records of the parent's, one of them under the id of the parent's own second line.
-    assert len(ids) == len(set(ids)) == 3
-    assert [t.id for t in turns if "b/" in t.meta["file"]] == [f"{child}:line-3", f"{child}:line-4"]
-    assert {t.thread for t in turns} == {parent}
+    write(
+        tmp_path / "c" / f"rollout-{grandchild}.jsonl",
+        [meta(grandchild, forked_from_id=child), meta(child, forked_from_id=parent),
+         meta(parent), first, said("user", "third")],
+    )  # fmt: skip
+    items = await collect(from_agent_transcripts(tmp_path))
+    assert problems(items) == []
+    turns = records(items)
+    # Before: "first" three times over, once a file, each under its own file's id.
+    assert sorted(t.text for t in turns) == ["an answer", "first", "second", "third"]
+    assert len({t.id for t in turns}) == 4 and {t.thread for t in turns} == {parent}
+    assert [t.meta["file"][0] for t in turns if t.text == "first"] == ["a"]
+    # the copy has the id of the turn it copies, whichever file is read alone
+    (copy, _) = records(await collect(from_agent_transcripts(tmp_path / "b")))
+    assert copy.id == next(t.id for t in turns if t.text == "first")
+    # another session opening with the same words is another turn
+    write(tmp_path / "d" / "rollout-x.jsonl", [meta("019a0000-0000-7000-8000-00000000000d"), first])
+    (other,) = records(await collect(from_agent_transcripts(tmp_path / "d")))
+    assert other.id != copy.id
 
 
 async def test_a_rerun_of_a_resumed_session_reads_the_new_lines_in_the_same_thread(

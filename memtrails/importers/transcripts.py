@@ -241,8 +241,10 @@ def _read(
     resumed = False
     skipped = 0  # turns before the resume points: unchanged, not read again
     count = 0
+    seen: set[str] = set()  # Codex turns read this run: a fork's copies of them are not
     for file in files:
         session = Session(file, root if root.is_dir() else file)
+        session.seen = seen
         rel = session.rel
         try:
             with file.open("rb") as f:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from ..records import At, MemoryRecord
+from .transcripts_forks import CHAINED, link
 from .transcripts_streamed import Answer, Answers
 
 __all__ = ["TOOL_CHARS", "Session", "short"]
@@ -243,6 +244,9 @@ class Session:
         self.answers = Answers()  # Claude Code answers still being written
         self.ready: list[MemoryRecord] = []  # turns complete since :meth:`drain`
         self.quiet: dict[str, None] = {}  # uuids of Claude Code's own exchanges' lines
+        self.chain: str | None = None  # a Codex conversation's digest so far
+        self.chained = True  # Codex turns' ids are digests (False: line-N, as before forks)
+        self.seen: set[str] = set()  # those read this run, from any file (shared by the run)
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
@@ -250,6 +254,8 @@ class Session:
         more: dict[str, Any] = {"answers": self.answers.saved()} if self.answers.open else {}
         if self.quiet:
             more["quiet"] = list(self.quiet)
+        if self.agent == "codex":
+            more["chain"] = self.chain if self.chained else False
         if more:
             return [*saved, self.started, more]
         return [*saved, self.started] if self.started else saved
@@ -267,6 +273,10 @@ class Session:
             self.quiet = (
                 {k: None for k in quiet if isinstance(k, str)} if isinstance(quiet, list) else {}
             )
+            chain = more.get("chain")
+            self.chain = chain if isinstance(chain, str) else None
+            # a Codex position saved before its turns' ids were digests goes on in line numbers
+            self.chained = chain is not False and (self.agent != "codex" or "chain" in more)
 
     def drain(self) -> list[MemoryRecord]:
         """Return the turns completed since the last call (answers written over lines)."""
@@ -425,8 +435,10 @@ class Session:
         if kind == "session_meta":
             if self.thread is None:  # a fork's file holds its parent's meta line too
                 self.id = str(payload.get("id") or self.id)
-                self.thread = _named(payload.get("forked_from_id"), None) or self.id
                 self.started = _named(payload.get("timestamp"), self.started)
+            if self.chain is None:  # the metas before the items: the fork's, its parent's...
+                own = _named(payload.get("id"), None) or self.id
+                self.thread = _named(payload.get("forked_from_id"), None) or own
             self.project = _named(payload.get("cwd"), self.project)
             git = payload.get("git")
             self.branch = _named(git.get("branch") if isinstance(git, dict) else None, self.branch)
@@ -438,16 +450,23 @@ class Session:
         if kind != "response_item":  # event_msg repeats the response items
             return None
         at = obj.get("timestamp")
+        key, sid = f"line-{n}", None
+        if self.chained and payload.get("type") in CHAINED:
+            key = self.chain = link(self.chain or self.thread or self.id, payload)
+            sid = self.thread
+            if f"{sid}:{key}" in self.seen:
+                return None  # a fork's copy of a turn read from its parent's file this run
+            self.seen.add(f"{sid}:{key}")
         if payload.get("type") == "message":
             role = payload.get("role")
             if role not in ("user", "assistant"):
                 return None
             author = "user" if role == "user" else self.agent
             text = codex_text(payload.get("content"))
-            return self.record(n, f"line-{n}", author, text, at, source)
+            return self.record(n, key, author, text, at, source, sid=sid)
         if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
             name = str(payload.get("name") or payload.get("type"))
             call = payload.get("arguments", payload.get("input", payload.get("action", "")))
             line = f"[tool {name}: {short(call)}]"
-            return self.record(n, f"line-{n}", self.agent, line, at, source, tools=[name])
+            return self.record(n, key, self.agent, line, at, source, sid=sid, tools=[name])
         return None

@@ -168,7 +168,8 @@ def _items(
         session.thread = session.id
         session.started = str(header.get("startTime") or "") or None
         session.project = _project_root(session) or session.project
-    else:
+    else:  # no forks in these: turns keep their item numbers
+        session.chained = False
         session.turn({k: v for k, v in header.items() if k != "type"}, 0, source)
     convert = _gemini if gemini else _item
     for n, item in enumerate(items[start:], start + 1):
