@@ -12,10 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from ._html import read_html
-from ._msg import mail_of
-from ._odf import read_odf
+from ._msg import ReadDocument, mail_of
+from ._msgparts import msg_parts
+from ._odf import read_odf, read_ods
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
+from ._xlsx import read_xlsx
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
 __all__ = ["MIME_TYPES", "Failed", "extract"]
@@ -49,10 +51,15 @@ MIME_TYPES = {
     ".msg": "application/vnd.ms-outlook",
 }
 # Read with the standard library, not kreuzberg: presentations in OpenDocument form (it has
-# no reader for them), and HTML (kreuzberg 4.10's text of a page with a heading or a <p> left
-# out every <div>, <span> and <section>, and it ignored a <meta> charset).
+# no reader for them), HTML (kreuzberg 4.10's text of a page with a heading or a <p> left
+# out every <div>, <span> and <section>, and it ignored a <meta> charset), and spreadsheets
+# (it gave no text for a sheet whose values lie far apart, and padded sparse ones with
+# megabytes of spaces: see _xlsx).
 _OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
     ".odp": read_odf,
+    ".ods": read_ods,
+    ".xlsx": read_xlsx,
+    ".xlsm": read_xlsx,
     ".html": read_html,
     ".htm": read_html,
     ".xhtml": read_html,
@@ -72,6 +79,8 @@ _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
 _ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
+#: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
+MAX_DEPTH = 3
 
 
 class Failed(Exception):
@@ -113,7 +122,7 @@ def _summary(suffix: str, text: str, meta: dict[str, Any]) -> dict[str, Any]:
     return {"text": text, "meta": out}
 
 
-def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any], list[Any] | None]:
+def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
     try:
         import kreuzberg
     except ImportError as exc:
@@ -129,6 +138,9 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any], list[Any]
     config = kreuzberg.ExtractionConfig(  # type: ignore[call-arg]
         use_cache=False, disable_ocr=True, enable_quality_processing=False
     )
+    # A .msg file's attachments are read by ``_msgparts`` and :func:`extract`, past the OLE
+    # and zip guards; kreuzberg read them itself, past neither.
+    config.max_archive_depth = 0
     try:
         result = kreuzberg.extract_bytes_sync(data, MIME_TYPES[suffix], config)
     except kreuzberg.KreuzbergError as exc:
@@ -147,8 +159,7 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any], list[Any]
             ) from None
         raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
     meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
-    children = getattr(result, "children", None)
-    return str(result.content or ""), meta, children if isinstance(children, list) else None
+    return str(result.content or ""), meta
 
 
 def _codepage(ole: Layout) -> int | None:
@@ -193,8 +204,27 @@ def read_as(data: bytes, suffix: str) -> str:
     return suffix
 
 
-def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
+def _reader(max_unpacked: int, depth: int) -> ReadDocument:
+    """Read a document inside a .msg (an attachment, an HTML or RTF body) as :func:`extract`
+    reads a file, through the same checks; at most :data:`MAX_DEPTH` messages deep."""
+
+    def read(data: bytes, suffix: str) -> tuple[str, str | None]:
+        if depth >= MAX_DEPTH:
+            return "", f"not read: inside {depth} Outlook messages, one in another"
+        try:
+            return str(extract(data, suffix, max_unpacked, depth + 1)["text"]), None
+        except Failed as exc:
+            return "", str(exc)
+        except Exception as exc:  # why: one damaged attachment must not cost the mail
+            return "", f"corrupt or unreadable document ({type(exc).__name__})"
+
+    return read
+
+
+def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict[str, Any]:
     """Return ``{"text": ..., "meta": {format, title, authors, created, modified, pages}}``.
+
+    ``depth``: how many Outlook messages the document is inside (an attachment's).
 
     Raises:
         Failed: the document is encrypted, corrupt, a zip bomb, or (a PDF) has no text layer.
@@ -231,9 +261,11 @@ def extract(data: bytes, suffix: str, max_unpacked: int) -> dict[str, Any]:
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:
-        text, meta, children = _kreuzberg(data, suffix)
-        if suffix == ".msg":
-            text, meta["mail"] = mail_of(text, meta, children)
+        text, meta = _kreuzberg(data, suffix)
+        if suffix == ".msg" and ole is not None:
+            parts = msg_parts(ole, len(data))
+            read = _reader(max_unpacked, depth)
+            text, meta["mail"] = mail_of(text, meta, parts, read, MIME_TYPES)
         elif ole is not None:
             _own_summary(meta, ole)
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()

@@ -7,13 +7,15 @@ import zipfile
 from typing import Any
 from xml.etree import ElementTree
 
-__all__ = ["read_odf"]
+__all__ = ["read_odf", "read_ods"]
 
 _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 _TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 _BLOCKS = {f"{{{_TEXT}}}p", f"{{{_TEXT}}}h"}
 _BREAKS = {f"{{{_TABLE}}}table-row", f"{{{_TEXT}}}list-item"}
 _SPACE = f"{{{_TEXT}}}s"
+_SHEET = f"{{{_TABLE}}}table"
+_SHEET_NAME = f"{{{_TABLE}}}name"
 _TAB = f"{{{_TEXT}}}tab"
 _META = {
     "{http://purl.org/dc/elements/1.1/}title": "title",
@@ -51,31 +53,44 @@ def _text_of(element: ElementTree.Element) -> str:
     return "".join(parts)
 
 
-def _paragraphs(xml: bytes) -> str:
-    lines: list[str] = []
+def _paragraphs(xml: bytes, sheets: bool = False) -> str:
+    """One line per paragraph or table row; with ``sheets`` (a spreadsheet), each table
+    under its name and a blank line, as kreuzberg lays out a workbook's sheets."""
+    blocks: list[tuple[str, list[str]]] = [("", [])]
     row: list[str] = []
     # iterparse keeps one element at a time; expat refuses entity expansion bombs.
-    for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("end",)):
-        del event
+    for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("start", "end")):
+        if event == "start":
+            if sheets and element.tag == _SHEET:
+                if row:
+                    blocks[-1][1].append(" ".join(row))
+                    row = []
+                blocks.append((element.get(_SHEET_NAME) or "", []))
+            continue
         if element.tag in _BLOCKS:
             text = _text_of(element).strip()
             if text:
                 row.append(text)
             element.clear()
         elif (element.tag in _BREAKS or element.tag.endswith("}page")) and row:
-            lines.append(" ".join(row))
+            blocks[-1][1].append(" ".join(row))
             row = []
     if row:
-        lines.append(" ".join(row))
-    return "\n".join(lines)
+        blocks[-1][1].append(" ".join(row))
+    return "\n\n".join(
+        "\n".join([name, "", *lines]) if name else "\n".join(lines)
+        for name, lines in blocks
+        if lines
+    )
 
 
-def read_odf(data: bytes) -> tuple[str, dict[str, Any]]:
+def read_odf(data: bytes, sheets: bool = False) -> tuple[str, dict[str, Any]]:
     """Return the text of an OpenDocument file's body (one line per paragraph or table row)
-    and what its ``meta.xml`` says (title, author, created, modified)."""
+    and what its ``meta.xml`` says (title, author, created, modified); with ``sheets`` (a
+    spreadsheet), each table under its name."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         names = set(z.namelist())
-        text = _paragraphs(z.read("content.xml")) if "content.xml" in names else ""
+        text = _paragraphs(z.read("content.xml"), sheets) if "content.xml" in names else ""
         meta: dict[str, Any] = {}
         if "meta.xml" in names:
             for _, element in ElementTree.iterparse(io.BytesIO(z.read("meta.xml"))):
@@ -83,3 +98,14 @@ def read_odf(data: bytes) -> tuple[str, dict[str, Any]]:
                 if key and element.text and element.text.strip():
                     meta[key] = element.text.strip()
     return text, meta
+
+
+def read_ods(data: bytes) -> tuple[str, dict[str, Any]]:
+    """Return an OpenDocument spreadsheet's text, each sheet under its name, and metadata.
+
+    Each cell's text as it is shown (its number and date formats applied), once: a row or
+    cell repeated (``number-rows-repeated``) is one line, not a million. kreuzberg 4.10
+    gave no text at all for a sheet with values far apart (a note 300,000 rows below the
+    data: both lost, with no error), and refused one repeated a billion times.
+    """
+    return read_odf(data, sheets=True)
