@@ -175,15 +175,23 @@ def is_transcript_file(path: Path) -> bool:
         return False
 
 
+# What the tools keep beside their sessions: Claude Code 2.x a session's long tool outputs
+# (``<session id>/tool-results/toolu_*.txt``), background shells' output (``bash-outputs/``)
+# and a project's notes to itself (``memory/MEMORY.md``); Gemini CLI a project's
+# ``shell_history``. They are no sessions, and leave the folder one of sessions.
+_TOOLS_OWN = frozenset({"tool-results", "bash-outputs"})
+_TOOLS_OWN_FILES = frozenset({"MEMORY.md", "shell_history"})
+
+
 def is_transcripts_folder(path: Path) -> bool:
     """Tell whether a folder holds only agent sessions: its first ``.jsonl`` file is a
     transcript, and it holds no files but JSON Lines and JSON (an index) as far as a look
     at its first entries goes; a notes folder with a transcript in it stays a notes folder."""
     first: Path | None = None
     for n, (here, dirs, files) in enumerate(os.walk(path)):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _TOOLS_OWN)
         for name in files:
-            if name.startswith("."):
+            if name.startswith(".") or name in _TOOLS_OWN_FILES:
                 continue
             if not name.endswith((".jsonl", ".json")):
                 return False

@@ -28,6 +28,7 @@ CHAINED = frozenset(
         "custom_tool_call",
         "custom_tool_call_output",
         "local_shell_call",
+        "web_search_call",
     }
 )
 """The items of a conversation whose words the digest holds (reasoning is not: it may be

@@ -85,6 +85,10 @@ _CLAUDE_ONLY = (
     "custom-title",
     "permission-mode",
 )
+_CODEX_CALLS = {  # a tool call's item, and the tool's name where the item names none
+    "function_call": "function_call", "custom_tool_call": "custom_tool_call",
+    "local_shell_call": "local_shell_call", "web_search_call": "web_search",
+}  # fmt: skip
 _CODEX_ENVELOPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
 
 
@@ -181,7 +185,7 @@ def claude_parts(content: Any, role: str) -> tuple[list[str], list[str], bool]:
         elif kind in ("image", "document"):
             parts.append(f"[{kind}]")
             calls.append("")
-        elif kind == "tool_use":
+        elif kind in ("tool_use", "server_tool_use"):  # server: a search the API ran
             name = str(part.get("name") or "?")
             parts.append(f"[tool {name}: {short(part.get('input', ''))}]")
             calls.append(name)
@@ -464,8 +468,8 @@ class Session:
             author = "user" if role == "user" else self.agent
             text = codex_text(payload.get("content"))
             return self.record(n, key, author, text, at, source, sid=sid)
-        if payload.get("type") in ("function_call", "custom_tool_call", "local_shell_call"):
-            name = str(payload.get("name") or payload.get("type"))
+        if payload.get("type") in _CODEX_CALLS:
+            name = str(payload.get("name") or _CODEX_CALLS[payload["type"]])
             call = payload.get("arguments", payload.get("input", payload.get("action", "")))
             line = f"[tool {name}: {short(call)}]"
             return self.record(n, key, self.agent, line, at, source, sid=sid, tools=[name])
