@@ -1,13 +1,18 @@
-"""Shape what kreuzberg reads from an Outlook ``.msg`` file as a mail: its fields, its body,
-and the text of its attachments (runs inside the worker process: standard library only)."""
+"""Shape what kreuzberg reads from an Outlook ``.msg`` file as a mail: its fields and body,
+with the bodies and attachments :mod:`._msgparts` reads (runs inside the worker process:
+standard library only)."""
 
 from __future__ import annotations
 
 import email.utils
 import re
+from collections.abc import Callable, Mapping
+from pathlib import PurePosixPath
 from typing import Any
 
-__all__ = ["ATTACHMENT_HEADING", "mail_of"]
+from ._msgparts import MsgAttachment, MsgParts
+
+__all__ = ["ATTACHMENT_HEADING", "ReadDocument", "mail_of"]
 
 #: Opens each attachment's text, as in a mail's record (``memtrails.items.ATTACHMENT_HEADING``:
 #: a test holds the two equal), so a search says which attachment a passage lies in.
@@ -48,12 +53,79 @@ def _body(content: str) -> str:
     return "\n".join(lines).strip()
 
 
+#: A reader of one document's bytes: its text, or "" and why it cannot be read.
+ReadDocument = Callable[[bytes, str], tuple[str, str | None]]
+# Attachments read as plain text; a document (PDF, Office, another .msg) is read as one.
+_TEXT_ENDINGS = {".txt", ".text", ".csv", ".tsv", ".log", ".md", ".json", ".xml", ".ics", ".vcf"}
+_TEXT_BYTES = 4 << 20
+
+
+def _plain(data: bytes) -> str:
+    head = data[:_TEXT_BYTES]
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8"),
+        (b"\xff\xfe", "utf-16-le"),
+        (b"\xfe\xff", "utf-16-be"),
+    ):
+        if head.startswith(bom):
+            return head[len(bom) :].decode(codec, "replace")
+    try:
+        return head.decode("utf-8")
+    except UnicodeDecodeError:
+        return head.decode("cp1252", "replace")
+
+
+def _attached(
+    attachment: MsgAttachment, read: ReadDocument, documents: Mapping[str, str]
+) -> tuple[str, dict[str, Any]]:
+    """The text of one attachment and its entry (``name``, ``type``, ``chars`` or ``error``)."""
+    name = _CONTROLS.sub(" ", attachment.name).strip() or "attachment"
+    entry: dict[str, Any] = {"name": name}
+    suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
+    plain = suffix in _TEXT_ENDINGS or attachment.mime.startswith("text/")
+    kind = attachment.mime or documents.get(suffix) or ("text/plain" if plain else "")
+    if kind:
+        entry["type"] = kind
+    data = attachment.data
+    if data is None:  # an attached message (a storage of its own): named
+        return "", entry
+    if suffix in documents:
+        text, error = read(data, suffix)
+    elif plain:
+        text, error = _plain(data), None
+    else:  # a picture, an archive, data: named
+        return "", entry
+    text = text.replace("\r\n", "\n").replace("\x00", "").strip()
+    if error:
+        entry["error"] = error
+    elif _SIGNED.search(text[:2000]):
+        entry["type"] = "multipart/signed"
+        entry["error"] = "the signed form of this mail (its body and signature): not read again"
+        text = ""
+    else:
+        entry["chars"] = len(text)
+    return text, entry
+
+
 def mail_of(
-    content: str, meta: dict[str, Any], children: list[dict[str, Any]] | None
+    content: str,
+    meta: dict[str, Any],
+    parts: MsgParts,
+    read: ReadDocument,
+    documents: Mapping[str, str],
 ) -> tuple[str, dict[str, Any]]:
     """Return the mail's text (its body, then each attachment's text under a line
     ``[attachment: NAME]``) and its fields: ``subject``, ``from``, ``to``, ``cc``,
-    ``message_id`` and ``attachments`` (``name``, ``type``, ``chars``), where it has them."""
+    ``message_id`` and ``attachments`` (``name``, ``type``, ``chars`` or ``error``), where
+    it has them.
+
+    ``content`` is kreuzberg's text of the message (its plain body); a message without one
+    gets the text of its HTML body, else of its RTF body, read by ``read`` (which reads a
+    document's bytes as the file ending it is given says). Each attachment whose name
+    ends in one of ``documents`` (file ending -> media type) is read by ``read`` too, and so through the checks every
+    document goes through (the OLE and zip guards); a text file is decoded; the rest is
+    named.
+    """
     fields: dict[str, Any] = {}
     subject = meta.get("subject")
     if isinstance(subject, str) and subject.strip():
@@ -68,30 +140,20 @@ def mail_of(
     message_id = meta.get("message_id")
     if isinstance(message_id, str) and message_id.strip():
         fields["message_id"] = message_id.strip()
-    sections = [_body(content)]
+    # Without a plain body, kreuzberg 4.10 gives the compressed RTF's bytes as the text.
+    body = _body(content) if parts.plain else ""
+    if not body and parts.html:
+        html = parts.html if isinstance(parts.html, bytes) else parts.html.encode("utf-8")
+        body = read(html, ".html")[0].strip()
+    if not body and parts.rtf:
+        body = read(parts.rtf, ".rtf")[0].replace("\x00", "").strip()
+    sections = [body]
     attachments: list[dict[str, Any]] = []
-    read: set[str] = set()
-    for child in children or []:
-        name = _CONTROLS.sub(" ", str(child.get("path") or "attachment")).strip()
-        entry: dict[str, Any] = {"name": name}
-        if isinstance(child.get("mime_type"), str):
-            entry["type"] = child["mime_type"]
-        result = child.get("result")
-        text = str(getattr(result, "content", "") or "").replace("\r\n", "\n").strip()
-        if _SIGNED.search(text[:2000]):
-            entry["type"] = "multipart/signed"
-            entry["error"] = "the signed form of this mail (its body and signature): not read again"
-            text = ""
-        else:
-            entry["chars"] = len(text)
+    for attachment in parts.attachments:
+        text, entry = _attached(attachment, read, documents)
         if text:
-            sections.append(f"{ATTACHMENT_HEADING}{name}]\n\n{text}")
+            sections.append(f"{ATTACHMENT_HEADING}{entry['name']}]\n\n{text}")
         attachments.append(entry)
-        read.add(name)
-    # Attachments kreuzberg named but did not read (an attached message, a picture).
-    for name in meta.get("attachments") or []:
-        if isinstance(name, str) and name not in read:
-            attachments.append({"name": _CONTROLS.sub(" ", name).strip()})
     if attachments:
         fields["attachments"] = attachments
     return "\n\n".join(s for s in sections if s), fields

@@ -106,27 +106,54 @@ class Layout:
     minis: _Chains
     root_start: int
     entries: list[tuple[str, int, int, int]]
+    #: Every directory entry by its number: ``(name, kind, left, right, child, start,
+    #: length)``; kind 1 is a storage (a folder), 2 a stream, 5 the root (entry 0).
+    tree: list[tuple[str, int, int, int, int, int, int]]
 
     def stream(self, name: str, most: int) -> bytes | None:
         """Return the first ``most`` bytes of the stream called ``name``, or None."""
         for entry, kind, start, length in self.entries:
             if kind != 2 or entry != name or not length:
                 continue
-            if length >= _MINI_CUTOFF:
-                blocks = [(s + 1) * self.size for s in self.chains.sectors(start)]
-                step = self.size
-                source = self.data
-            else:  # in the mini stream: 64-byte sectors of the root's chain
-                source = self.read_root()
-                blocks = [s * 64 for s in self.minis.sectors(start)]
-                step = 64
-            out = bytearray()
-            for at in blocks:
-                out += source[at : at + step]
-                if len(out) >= min(length, most):
-                    break
-            return bytes(out[: min(length, most)])
+            return self.read(start, length, most)
         return None
+
+    def read(self, start: int, length: int, most: int) -> bytes:
+        """Return the first ``most`` bytes of a stream checked by :func:`layout`."""
+        if not length:
+            return b""
+        if length >= _MINI_CUTOFF:
+            blocks = [(s + 1) * self.size for s in self.chains.sectors(start)]
+            step = self.size
+            source = self.data
+        else:  # in the mini stream: 64-byte sectors of the root's chain
+            source = self.read_root()
+            blocks = [s * 64 for s in self.minis.sectors(start)]
+            step = 64
+        out = bytearray()
+        for at in blocks:
+            out += source[at : at + step]
+            if len(out) >= min(length, most):
+                break
+        return bytes(out[: min(length, most)])
+
+    def children(self, index: int) -> list[int]:
+        """Return the entries in the storage numbered ``index`` (0: the root): a walk of its
+        tree of siblings, each entry at most once."""
+        if not 0 <= index < len(self.tree):
+            return []
+        out: list[int] = []
+        seen: set[int] = set()
+        todo = [self.tree[index][4]]
+        while todo:
+            at = todo.pop()
+            if not 0 <= at < len(self.tree) or at in seen:
+                continue
+            seen.add(at)
+            out.append(at)
+            _, _, left, right, _, _, _ = self.tree[at]
+            todo += (right, left)
+        return sorted(out)
 
     def read_root(self) -> bytes:
         return b"".join(
@@ -171,16 +198,20 @@ def layout(data: bytes) -> Layout:
         mini_held = 0
         root_start = _END
         entries: list[tuple[str, int, int, int]] = []
+        tree: list[tuple[str, int, int, int, int, int, int]] = []
         for at in range(0, len(directory) - _DIR_ENTRY + 1, _DIR_ENTRY):
             kind = directory[at + 0x42]
             start, length = struct.unpack_from("<IQ", directory, at + 0x74)
             if shift == 9:
                 length &= 0xFFFFFFFF  # version 3 files leave the high half undefined
-            if kind not in (2, 5):  # a stream, or the root (which holds the mini stream)
-                continue
             (name_bytes,) = struct.unpack_from("<H", directory, at + 0x40)
             name = directory[at : at + min(name_bytes, 64)].decode("utf-16-le", "replace")
-            entries.append((name.rstrip("\0"), kind, start, length))
+            name = name.rstrip("\0")
+            left, right, child = struct.unpack_from("<III", directory, at + 0x44)
+            tree.append((name, kind, left, right, child, start, length))
+            if kind not in (2, 5):  # a stream, or the root (which holds the mini stream)
+                continue
+            entries.append((name, kind, start, length))
             if kind == 2 and length < _MINI_CUTOFF:
                 continue  # in the mini stream, inside the root's chain: checked below
             held = chains.length(start) * size if length else 0
@@ -198,7 +229,7 @@ def layout(data: bytes) -> Layout:
         raise ValueError(f"corrupt file: a damaged OLE compound file ({exc})") from None
     except struct.error:
         raise ValueError("corrupt file: a truncated OLE compound file") from None
-    return Layout(data, size, chains, minis, root_start, entries)
+    return Layout(data, size, chains, minis, root_start, entries, tree)
 
 
 def check_ole(data: bytes) -> str | None:

@@ -1,0 +1,156 @@
+"""Read an Outlook ``.msg`` file's body and attachments from its OLE layout, as checked by
+:func:`~._oleguard.layout` (runs inside the worker process: standard library only).
+
+kreuzberg 4.10 gives a message's plain text body and nothing when it has only an HTML or
+an RTF body (Outlook saves many so), and reads its attachments itself, past the OLE guard
+every other Office file goes through. Here the HTML body (``PR_HTML``), the compressed
+RTF body (``PR_RTF_COMPRESSED``, [MS-OXRTFCP]) and each attachment's bytes are read from
+the streams the guard has walked.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from ._oleguard import Layout
+
+__all__ = ["MsgAttachment", "MsgParts", "decompress_rtf", "msg_parts"]
+
+_PREFIX = "__substg1.0_"
+_ATTACH = "__attach_version1.0_#"
+_STORAGE, _STREAM = 1, 2
+#: The most bytes of a body stream read (a body is text: more is no mail's).
+BODY_BYTES = 16 << 20
+# [MS-OXRTFCP] 2.1.3.1.1: the dictionary a compressed RTF stream starts from.
+_RTF_DICT = (
+    b"{\\rtf1\\ansi\\mac\\deff0\\deftab720{\\fonttbl;}{\\f0\\fnil \\froman \\fswiss "
+    b"\\fmodern \\fscript \\fdecor MS Sans SerifSymbolArialTimes New RomanCourier"
+    b"{\\colortbl\\red0\\green0\\blue0\r\n\\par \\pard\\plain\\f0\\fs20\\b\\i\\u\\tab\\tx"
+)
+_LZFU, _MELA = 0x75465A4C, 0x414C454D
+
+
+@dataclass(slots=True)
+class MsgAttachment:
+    """One attachment: its file name, media type (as Outlook noted it, or empty) and bytes
+    (None for an attached message, which is a storage of its own, not a file)."""
+
+    name: str
+    mime: str
+    data: bytes | None
+
+
+@dataclass(slots=True)
+class MsgParts:
+    """What :func:`msg_parts` found: the bodies (bytes as stored, the RTF decompressed) and
+    the attachments, in the file's order."""
+
+    plain: bool = False  # whether it has a plain text body (kreuzberg's text)
+    html: bytes | str | None = None
+    rtf: bytes | None = None
+    attachments: list[MsgAttachment] = field(default_factory=list)
+
+
+def decompress_rtf(data: bytes, most: int = BODY_BYTES) -> bytes | None:
+    """Return the RTF of a ``PR_RTF_COMPRESSED`` stream ([MS-OXRTFCP]), at most ``most``
+    bytes, or None when it is neither compressed (``LZFu``) nor stored (``MELA``)."""
+    if len(data) < 16:
+        return None
+    size, raw_size, kind = struct.unpack_from("<III", data, 0)
+    body = data[16 : 4 + size]
+    if kind == _MELA:
+        return body[: min(raw_size, most)]
+    if kind != _LZFU:
+        return None
+    window = bytearray(_RTF_DICT.ljust(4096, b"\0"))
+    write = len(_RTF_DICT)
+    out = bytearray()
+    at = 0
+    limit = min(raw_size, most)
+    while at < len(body) and len(out) < limit:
+        control = body[at]
+        at += 1
+        for bit in range(8):
+            if at >= len(body) or len(out) >= limit:
+                break
+            if not control >> bit & 1:
+                byte = body[at]
+                at += 1
+                out.append(byte)
+                window[write] = byte
+                write = (write + 1) % 4096
+                continue
+            if at + 2 > len(body):
+                return bytes(out)
+            (token,) = struct.unpack_from(">H", body, at)
+            at += 2
+            offset, length = token >> 4, (token & 0xF) + 2
+            if offset == write:  # the end marker
+                return bytes(out)
+            for n in range(length):
+                byte = window[(offset + n) % 4096]
+                out.append(byte)
+                window[write] = byte
+                write = (write + 1) % 4096
+    return bytes(out[:limit])
+
+
+def _props(ole: Layout, storage: int) -> dict[str, tuple[int, int, int]]:
+    """The property streams and storages of a storage: ``PPPPTTTT`` -> (kind, start, length)."""
+    found: dict[str, tuple[int, int, int]] = {}
+    for at in ole.children(storage):
+        name, kind, _, _, _, start, length = ole.tree[at]
+        if name.startswith(_PREFIX):
+            found.setdefault(name[len(_PREFIX) :].upper(), (kind, start, length))
+    return found
+
+
+def _string(ole: Layout, props: dict[str, tuple[int, int, int]], tag: str) -> str:
+    for kind, codec in (("001F", "utf-16-le"), ("001E", "cp1252")):
+        entry = props.get(tag + kind)
+        if entry is not None and entry[0] == _STREAM:
+            return ole.read(entry[1], entry[2], 4096).decode(codec, "replace").rstrip("\0").strip()
+    return ""
+
+
+def _attachment(ole: Layout, storage: int, most: int) -> MsgAttachment:
+    props = _props(ole, storage)
+    name = next(
+        (n for n in (_string(ole, props, t) for t in ("3707", "3704", "3001")) if n),
+        "attachment",
+    )
+    data = props.get("37010102")
+    return MsgAttachment(
+        name=name,
+        mime=_string(ole, props, "370E").lower(),
+        data=ole.read(data[1], data[2], most) if data and data[0] == _STREAM else None,
+    )
+
+
+def msg_parts(ole: Layout, most: int) -> MsgParts:
+    """Return the HTML and RTF bodies and the attachments (each at most ``most`` bytes) of
+    the message whose layout ``ole`` is (its root's streams, not an attached message's)."""
+    props = _props(ole, 0)
+    parts = MsgParts(plain="1000001F" in props or "1000001E" in props)
+    html = props.get("10130102")
+    if html is not None and html[0] == _STREAM:
+        parts.html = ole.read(html[1], html[2], BODY_BYTES)
+    else:
+        parts.html = _string_body(ole, props, "1013")
+    rtf = props.get("10090102")
+    if rtf is not None and rtf[0] == _STREAM:
+        parts.rtf = decompress_rtf(ole.read(rtf[1], rtf[2], BODY_BYTES))
+    for at in ole.children(0):
+        name, kind = ole.tree[at][:2]
+        if kind == _STORAGE and name.startswith(_ATTACH):
+            parts.attachments.append(_attachment(ole, at, most))
+    return parts
+
+
+def _string_body(ole: Layout, props: dict[str, tuple[int, int, int]], tag: str) -> str | None:
+    for kind, codec in (("001F", "utf-16-le"), ("001E", "cp1252")):
+        entry = props.get(tag + kind)
+        if entry is not None and entry[0] == _STREAM:
+            return ole.read(entry[1], entry[2], BODY_BYTES).decode(codec, "replace").rstrip("\0")
+    return None

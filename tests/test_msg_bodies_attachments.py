@@ -1,0 +1,104 @@
+"""Outlook .msg files as Outlook writes many: a body only in HTML or only in compressed
+RTF (no plain text), and attachments read through the checks every other document goes
+through (the OLE guard), so a hostile attached file is one named error in the mail.
+
+The fixtures are Apache POI's test messages (tests/data/documents), changed in place."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+from memtrails.importers.documents import DocumentReader
+from memtrails.importers.documents._msgparts import decompress_rtf, msg_parts
+from memtrails.importers.documents._oleguard import OLE_MAGIC, layout
+
+DATA = Path(__file__).parent / "data" / "documents"
+QUICK = (DATA / "quick.msg").read_bytes()
+BOTH = (DATA / "attachment_test_msg.msg").read_bytes()
+PLAIN_BODY = "__substg1.0_1000001E".encode("utf-16-le")
+
+
+def _renamed(data: bytes, old: bytes, new: str) -> bytes:
+    """Rename the first directory entry named ``old`` (the root's: it comes first)."""
+    assert old in data
+    return data.replace(old, new.encode("utf-16-le"), 1)
+
+
+def _html_only() -> bytes:
+    # no plain body, and the compressed RTF body's stream becomes an HTML body (PR_HTML)
+    # holding markup, over the RTF's bytes
+    data = _renamed(QUICK, PLAIN_BODY, "__substg1.0_1000001D")
+    data = _renamed(data, "__substg1.0_10090102".encode("utf-16-le"), "__substg1.0_10130102")
+    at = data.find(b"LZFu") - 8
+    (size,) = struct.unpack_from("<I", data, at)
+    html = b"<html><head><style>p {color: red}</style></head><body><p>Quick&nbsp;<b>brown</b>"
+    html += b" fox &amp; dog</p><div>over the</div>lazy dog</body></html>"
+    html = html.ljust(size + 4)
+    data = data[:at] + html + data[at + len(html) :]
+    assert msg_parts(layout(data), 1 << 20).html == html  # the stream's bytes were in one run
+    return data
+
+
+def _rtf_only() -> bytes:
+    # the plain body's stream gets a name no reader knows: the compressed RTF body remains
+    return _renamed(QUICK, PLAIN_BODY, "__substg1.0_1000001D")
+
+
+def read(data: bytes) -> tuple[str, dict[str, object]]:
+    with DocumentReader(timeout_s=60) as reader:
+        got = reader.read(data, ".msg")
+    assert not isinstance(got, str), got
+    return got.text, got.meta
+
+
+def test_a_message_with_only_an_html_body_gives_its_text() -> None:
+    # Before: kreuzberg gave no text for it, and the record held nothing of the mail
+    text, meta = read(_html_only())
+    assert text == "Quick brown fox & dog\n\nover the\nlazy dog", text
+    assert meta["mail"]["subject"] == "Test the content transformer"  # type: ignore[index]
+
+
+def test_a_message_with_only_an_rtf_body_gives_its_text() -> None:
+    # Before: kreuzberg gave the compressed RTF's bytes as text (NULs, "Tah", "Rinhed")
+    text, _ = read(_rtf_only())
+    assert text == "The quick brown fox jumps over the lazy dog"
+
+
+def test_compressed_rtf_is_decompressed_by_the_specs_example() -> None:
+    # [MS-OXRTFCP] 3.1.1: the compressed form of "{\rtf1\ansi\ansicpg1252\pard hello world}\r\n"
+    example = bytes.fromhex(
+        "2d0000002b0000004c5a4675f1c5c7a703000a0072637067313235423"
+        "20af32068656c090020627705b06c647d0a800fa0"
+    )
+    assert decompress_rtf(example) == b"{\\rtf1\\ansi\\ansicpg1252\\pard hello world}\r\n"
+    # stored, not compressed ("MELA"), and neither
+    assert decompress_rtf(struct.pack("<IIII", 14, 2, 0x414C454D, 0) + b"{}") == b"{}"
+    assert decompress_rtf(b"\0" * 16) is None
+
+
+def test_attachments_are_read_through_the_document_checks() -> None:
+    text, meta = read(BOTH)
+    assert "[attachment: test-unicode.doc]" in text and "euro : € (20AC)" in text
+    entries = meta["mail"]["attachments"]  # type: ignore[index]
+    assert [(a["name"], a["type"]) for a in entries] == [
+        ("test-unicode.doc", "application/msword"),
+        ("pj1.txt", "text/plain"),
+    ]
+
+
+def test_a_hostile_attached_office_file_is_a_named_error_and_the_mail_is_read() -> None:
+    # The attached .doc declares 2^31 FAT sectors, the damage that made kreuzberg's own
+    # OLE readers allocate until the worker died. Before: the .msg's attachments went
+    # straight to kreuzberg, past the OLE guard, and no error named the attachment.
+    inner = BOTH.find(OLE_MAGIC, 8)
+    assert inner > 0
+    bad = bytearray(BOTH)
+    struct.pack_into("<I", bad, inner + 0x2C, 0x7FFFFFFF)
+    text, meta = read(bytes(bad))
+    assert text.startswith("contenu")
+    assert "[attachment: pj1.txt]" in text  # the next attachment is read
+    doc, txt = meta["mail"]["attachments"]  # type: ignore[index]
+    assert doc["name"] == "test-unicode.doc"
+    assert doc["error"].startswith("corrupt file: a damaged OLE compound file")
+    assert txt["chars"] > 0
