@@ -11,11 +11,20 @@ states each rule beside ``Date.parse``'s.
 
 from __future__ import annotations
 
+import math
 import re
 
-from .dates import parse_date
+from .dates import days_from_civil, parse_date, utc_from_local_ms
 
-__all__ = ["SECONDS_BELOW", "as_date_parse_reads", "epoch_ms", "exported_ms"]
+__all__ = [
+    "EPOCH_FROM",
+    "EXCEL_DAYS",
+    "SECONDS_BELOW",
+    "as_date_parse_reads",
+    "epoch_ms",
+    "exported_ms",
+    "number_ms",
+]
 
 SECONDS_BELOW = 100_000_000_000
 """A number of magnitude below this (1e11) is Unix seconds; above it, milliseconds, then
@@ -31,6 +40,17 @@ seconds would be read in the coarser one (give it as an ISO string instead). Jav
 ``new Date(n)`` reads every number as milliseconds: ``conformance/README.md`` states the
 difference.
 """
+
+EPOCH_FROM = 100_000_000
+"""A number of magnitude below this (1e8, 1973-03-03 in seconds) is no epoch stamp in an
+export (:func:`number_ms`): 0 and small numbers are unset fields, counts and durations, and
+a string of epoch digits has nine at least for the same reason."""
+
+EXCEL_DAYS = (20_000, 80_000)
+"""The serial day numbers (1954-10-03 to 2119-01-10) read as a spreadsheet's dates where the
+field's name says it holds one (:func:`number_ms`)."""
+_EXCEL_EPOCH = 25_569  # 1970-01-01 as a serial day of Excel's 1900 date system
+_DAY_MS = 86_400_000
 
 # A string of epoch digits: at least nine (1973-03-03 in seconds), at most a nanosecond
 # stamp's nineteen, with a fraction; eight digits are a day ("20231114").
@@ -69,6 +89,39 @@ def epoch_ms(value: int | float) -> int:
     if isinstance(value, float):  # nanoseconds
         return round(value * 1e-6)
     return (value + 500_000) // 10**6  # integer arithmetic: an int of 400 digits is no float
+
+
+def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
+    """Return the epoch milliseconds of a number an export writes as a date, or None when it
+    is no date.
+
+    From :data:`EPOCH_FROM` (1e8) up, in magnitude, it is an epoch stamp read by
+    :func:`epoch_ms` (negative ones are before 1970). Below it: a whole number from 1000 to
+    9999 is that year (UTC midnight of 1 January, as ``Date.parse("2019")``); with
+    ``day_named`` (the field's name says it is a date), a number in :data:`EXCEL_DAYS` is
+    a spreadsheet's serial day (whole: UTC midnight, as an ISO date; with a fraction: that
+    wall clock time in local time, as an ISO date-time without offset); anything else (0,
+    -1, a count, NaN) is no date, not January 1970.
+
+    Example:
+        >>> number_ms(0) is None, number_ms(2019), number_ms(45123, day_named=True)
+        (True, 1546300800000, 1689465600000)
+
+    Raises:
+        ValueError: the number is infinite.
+    """
+    if isinstance(value, float) and not math.isfinite(value):
+        if math.isnan(value):
+            return None
+        raise ValueError(f"not a date: {value!r}")
+    if abs(value) >= EPOCH_FROM:
+        return epoch_ms(value)
+    if value == int(value) and 1000 <= value <= 9999:
+        return days_from_civil(int(value), 1, 1) * _DAY_MS
+    if day_named and EXCEL_DAYS[0] <= value < EXCEL_DAYS[1]:
+        wall = round((value - _EXCEL_EPOCH) * _DAY_MS)
+        return wall if value == int(value) else utc_from_local_ms(wall)
+    return None
 
 
 def exported_ms(value: str) -> int | None:

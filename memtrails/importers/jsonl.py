@@ -15,9 +15,10 @@ from .._measure import measure
 from .._threads import chunks_in_thread, iterate_in_thread
 from ..items import RawItem, RawLine
 from ..limits import Limits
-from ..records import At, MemoryRecord, RecordError, SourceState
+from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
+from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source, too_long_number
@@ -30,7 +31,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
     "text": ("text", "content", "body", "message"),
     "title": ("title", "subject"),
     "author": ("author", "user", "from", "speaker", "sender", "role"),
-    "at": ("at", "timestamp", "date", "created_at", "time"),
+    "at": DATE_KEYS,
     "thread": ("thread", "thread_id", "session_id", "conversation_id", "session", "conversation"),
     "kind": ("kind",),
 }
@@ -80,23 +81,6 @@ def _string(field: str, key: str | None, value: Any) -> str | None:
     return value
 
 
-def _extended_json_date(value: Any) -> Any:
-    """The date a MongoDB export wraps (``{"$date": ...}``, Extended JSON), else ``value``.
-
-    ``mongoexport`` writes ``{"$date": "2023-11-14T22:13:20Z"}`` (relaxed) or
-    ``{"$date": {"$numberLong": "1700000000000"}}`` (canonical: milliseconds, at any date).
-    """
-    if not (isinstance(value, dict) and len(value) == 1 and "$date" in value):
-        return value
-    inner = value["$date"]
-    if isinstance(inner, dict) and len(inner) == 1 and isinstance(inner.get("$numberLong"), str):
-        try:
-            return At(int(inner["$numberLong"]))
-        except ValueError:
-            return value  # not a number, or out of range: refused below, named by its field
-    return inner
-
-
 def _record(
     obj: Any, line_no: int, name: str, source: str, mapping: Mapping[str, str], kind: str | None
 ) -> MemoryRecord:
@@ -123,19 +107,8 @@ def _record(
             used.add(key)
         if field == "author" and kind is None:
             kind = "chat" if key in _CHAT_AUTHORS and fields[field] else "note"
-    at_key, at_value = _pick(obj, "at", mapping)
-    at: At | None = None
-    if at_value is not None:
-        at_value = _extended_json_date(at_value)
-        if isinstance(at_value, bool) or not isinstance(at_value, At | str | int | float):
-            raise ValueError(
-                f"field {at_key!r} (mapped to at) must be a date string or a number of seconds (or ms, us, ns) since 1970"
-            )
-        try:
-            at = At.of(at_value)
-        except ValueError as exc:
-            raise ValueError(f"field {at_key!r}: {exc}") from None
-        used.add(at_key or "")
+    at_key, at = record_time(obj, mapping.get("at"))
+    used.add(at_key or "")
     text_key, text_value = _pick(obj, "text", mapping)
     if text_key is not None and text_value is not None:
         # A text given as a list of strings (paragraphs, turns) is one text, a blank line apart.
@@ -388,7 +361,10 @@ def from_jsonl(
     id from ``id`` (else ``<file name>:<line number>``); text from ``text``, ``content``,
     ``body`` or ``message`` (else the object's other string fields as ``key: value`` lines);
     title from ``title``/``subject``; author from ``author``/``user``/``from``/``speaker``/
-    ``sender``/``role``; at from ``at``/``timestamp``/``date``/``created_at``/``time``; thread
+    ``sender``/``role``; at from the first of ``at``/``timestamp``/``date``/``created_at``/
+    ``time`` and the other keys of ``_jsonl_dates.DATE_KEYS`` (``ts``, ``created``,
+    ``createdAt``, ``datetime``, ``sent_at``, ``@timestamp``, ..., in any case) that holds a
+    date (0, an empty string or a flag is none; docs/sources.md says how each is read); thread
     from ``thread``/``thread_id``/``session_id``/``conversation_id``/``session``/
     ``conversation`` (a string or an integer); kind from ``kind``.
     Keys not used go into ``meta``. Lines end with LF or CRLF, or with a lone CR in a file

@@ -1,0 +1,264 @@
+"""The time of a JSON Lines record: the keys it is looked for under, and the ways exports
+write a date that ``At.of`` alone would read otherwise, or not at all.
+
+``At.of`` reads what ``Date.parse`` reads, then the forms of ``export_dates.exported_ms``.
+A field of a user's export holds more than that: a number that is no date (0, a count), a
+year, a spreadsheet's serial day, a day written day first, a zone by its name, a leap
+second, a MongoDB or Firestore wrapper. :func:`record_time` reads those, and says which key
+it took the time from; docs/sources.md states each rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..export_dates import EPOCH_FROM, number_ms
+from ..records import At, unstorable_time
+from .mail.dates import ZONES
+
+__all__ = ["DATE_KEYS", "record_time"]
+
+#: The keys a record's time is looked for under, in this order; the first whose value reads
+#: as a date gives it. The first five were the only ones before; those after them are what
+#: other tools write: Logstash and ECS (``@timestamp``), Slack and zap (``ts``), JavaScript
+#: and Firestore (``createdAt``), Jira and Python's logging (``created``), Reddit
+#: (``created_utc``), ChatGPT's export (``create_time``), Notion (``created_time``),
+#: Google Takeout (``creationTime``), mail and chat APIs (``sent_at``), Facebook
+#: (``timestamp_ms``); a record's last change only when none of those is there, and its
+#: ``year`` last of all (only a year is read there).
+DATE_KEYS = (
+    "at", "timestamp", "date", "created_at", "time",
+    "@timestamp", "ts", "createdAt", "created", "created_utc", "create_time",
+    "creation_time", "creationTime", "created_time", "date_created", "dateCreated",
+    "datetime", "sent_at", "sentAt", "posted_at", "published_at", "timestamp_ms",
+    "updated_at", "updatedAt", "update_time", "modified_at", "last_modified", "year",
+)  # fmt: skip
+
+_KEYS = frozenset(DATE_KEYS)
+# What a field holds when it holds no date: an empty string and how exports write "none"
+# (pandas writes NaT for a missing time and nan for a missing number).
+_EMPTY = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
+# A day written with its number first: "03.05.2024", "13/05/2024 10:00".
+_DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
+_LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
+# A zone's name after a time ("10:00 CEST", "10:00:00 CEST (Berlin)"), or an IANA zone:
+# in brackets as RFC 9557 and Java write it ("...+02:00[Europe/Berlin]"), or after a space.
+_ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
+_IANA = re.compile(
+    r"(.*?\d[Zz]?)(?:\s*\[!?([A-Za-z][\w+-]*(?:/[\w+-]+)*)\](?:\[[^\]]*\])*|\s+([A-Za-z]\w*/[\w+-]+(?:/[\w+-]+)?))\s*"
+)
+_OFFSET_AT_END = re.compile(
+    r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
+)
+_LONGEST = 100  # a date is short: a longer string is not scanned for these forms
+# A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
+# not read, the field is refused, whatever its key.
+_WRAPPERS = frozenset(
+    {"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds", "seconds"}
+)
+_TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
+
+
+def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[str | None, At | None]:
+    """Return the key a record's time is read from and the time, or ``(None, None)``.
+
+    ``key``: the key the caller mapped ``at`` to; its value must be a date, empty or null
+    (else ``ValueError``). Without one, each of :data:`DATE_KEYS` the record has (in any
+    case: ``Date``, ``TIMESTAMP``) is tried in order, and the first whose value reads as a date gives the time. A value there that is
+    no date's type (``true``, an object, a list) stays in ``meta``; a string or a number that
+    is no date makes ``ValueError`` when no later key gives a time (the line is an error, as
+    it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``).
+
+    Raises:
+        ValueError: the value is not a date (the message names the key and the value).
+    """
+    if key is not None:
+        at = _time(key, obj.get(key), mapped=True)
+        return (key if at is not None else None), at
+    failed: ValueError | None = None
+    # A key written in other case ("Date", "Timestamp": a spreadsheet's headers) is one too.
+    other_case = {k.lower(): k for k in reversed(list(obj)) if k not in _KEYS}
+    for name in DATE_KEYS:
+        if name not in obj:
+            name = other_case.get(name.lower(), "")
+            if not name:
+                continue
+        try:
+            at = _time(name, obj[name], mapped=False)
+        except ValueError as exc:
+            failed = failed or exc
+            continue
+        if at is not None:
+            return name, at
+    if failed is not None:
+        raise failed
+    return None, None
+
+
+def _time(key: str, value: Any, *, mapped: bool) -> At | None:
+    """The time ``value`` under ``key`` stands for; None when it holds none."""
+    try:
+        value = _unwrapped(value)
+    except ValueError as exc:
+        raise ValueError(f"field {key!r}: {exc}") from None
+    if value is None or isinstance(value, At):
+        return value
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        if not mapped and not (isinstance(value, dict) and _WRAPPERS & set(value)):
+            return None  # a flag or an object under a key guessed to hold a time
+        raise ValueError(f"field {key!r} (mapped to at) {_TYPE}")
+    if key.lower() == "year" and not mapped:
+        return _year(value)
+    try:
+        ms = _text_ms(value, key) if isinstance(value, str) else _number_ms(value, key)
+    except ValueError as exc:
+        raise ValueError(f"field {key!r}: {exc}") from None
+    return None if ms is None else At(ms)
+
+
+def _unwrapped(value: Any) -> Any:
+    """The date a MongoDB or Firestore export wraps, else ``value``.
+
+    ``mongoexport`` writes ``{"$date": "2023-11-14T22:13:20Z"}`` (relaxed),
+    ``{"$date": {"$numberLong": "1700000000000"}}`` (canonical) or ``{"$date": 1700000000000}``
+    (its first versions): milliseconds at any date. A number it writes as
+    ``{"$numberLong": "..."}`` (or ``$numberInt``, ``$numberDouble``) is that number. Firestore
+    writes a time as ``{"_seconds": ..., "_nanoseconds": ...}`` (``{"seconds", "nanos"}`` in
+    protobuf's own JSON).
+    """
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        ((name, inner),) = value.items()
+        if name == "$date":
+            if isinstance(inner, dict):
+                number = _unwrapped(inner)
+                return _ms(number) if isinstance(number, int) else value
+            return _ms(inner) if isinstance(inner, int) and not isinstance(inner, bool) else inner
+        if name in ("$numberLong", "$numberInt", "$numberDouble") and isinstance(inner, str):
+            try:
+                return float(inner) if name == "$numberDouble" else int(inner)
+            except ValueError:
+                return value  # not a number: refused below, named by its field
+    for seconds, nanos in (("_seconds", "_nanoseconds"), ("seconds", "nanos")):
+        if set(value) <= {seconds, nanos} and seconds in value:
+            s, n = value[seconds], value.get(nanos, 0)
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in (s, n)):
+                # A count of seconds as any number is (a duration's {"seconds": 5} is none).
+                return _ms(s * 1000 + n // 1_000_000) if abs(s) >= EPOCH_FROM else None
+    return value
+
+
+def _ms(ms: int) -> At:
+    """A number of milliseconds as an ``At``."""
+    if not _storable(ms):
+        raise ValueError(f"{unstorable_time(ms)} (milliseconds)")
+    return At(ms)
+
+
+def _year(value: str | int | float) -> At | None:
+    """A ``year`` field: a whole number from 1000 to 9999 (or its digits) is that year."""
+    text = str(value).strip() if not isinstance(value, float) else repr(value)
+    if re.fullmatch(r"\d{4}(?:\.0)?", text):
+        ms = number_ms(int(float(text)))
+        return None if ms is None else At(ms)
+    return None
+
+
+def _number_ms(value: int | float, key: str) -> int | None:
+    ms = number_ms(value, day_named="date" in key.lower())
+    if ms is not None and not _storable(ms):
+        raise ValueError(
+            f"{unstorable_time(value)}; a number is read as seconds since 1970, or as "
+            "milliseconds from 1e11 up, microseconds from 1e14, nanoseconds from 1e17"
+        )
+    return ms
+
+
+def _text_ms(value: str, key: str) -> int | None:
+    """The time of a string; None for an empty one ("", "null", "NaT")."""
+    text = value.strip()
+    if text.lower() in _EMPTY:
+        return None
+    if len(text) > _LONGEST:
+        raise ValueError(f"not a date: {value[:_LONGEST]!r}...")
+    if _NUMBER.fullmatch(text) and not _BASIC_DAY.fullmatch(text):
+        # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
+        # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
+        return _number_ms(float(text) if "." in text else int(text), key)
+    m = _DAY_FIRST.fullmatch(text)
+    if m is not None and (m.group(2) == "." or int(m.group(1)) > 12 >= int(m.group(3))):
+        # Dots are day first wherever they are written; a first number past 12 is a day.
+        day, _, month, year, rest = m.groups()
+        text = f"{year}/{int(month):02d}/{int(day):02d}{rest}"
+    try:
+        return At.of(text).ms
+    except ValueError:
+        pass
+    ms = _leap_second(text)
+    if ms is None:
+        ms = _zoned(text)
+    if ms is None:
+        raise ValueError(f"not a date: {value!r}")
+    return ms
+
+
+def _leap_second(text: str) -> int | None:
+    """``23:59:60`` (a leap second, as UTC counts it) is read as the second after ``23:59:59``,
+    as POSIX time, which has no leap seconds, counts it."""
+    if _LEAP_SECOND.search(text) is None:
+        return None
+    try:
+        return At.of(_LEAP_SECOND.sub(":59", text, count=1)).ms + 1000
+    except ValueError:
+        return None
+
+
+def _zoned(text: str) -> int | None:
+    """A time whose zone is named: a short name (``CEST``, ``JST``; the list and its readings
+    are the mail importer's, ``importers.mail.dates.ZONES``) or an IANA zone."""
+    m = _ZONE_NAME.search(text)
+    if m is not None and (offset := ZONES.get(m.group(2).upper())) is not None:
+        sign = "-" if offset < 0 else "+"
+        hhmm = f"{sign}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+        for space in (" ", ""):  # "3 May 2024 22:00 +0200", "2024-05-03T22:00:00+0200"
+            try:
+                return At.of(f"{text[: m.start()]}{space}{hhmm}{text[m.end() :]}").ms
+            except ValueError:
+                pass
+        return None
+    m = _IANA.fullmatch(text)
+    if m is None:
+        return None
+    clock, name = m.group(1), m.group(2) or m.group(3)
+    if _OFFSET_AT_END.search(clock):  # the offset says when; the name only where
+        try:
+            return At.of(clock).ms
+        except ValueError:
+            return None
+    try:
+        zone = ZoneInfo(name)
+        wall = At.of(f"{clock} UTC" if " " in clock else f"{clock}Z").ms
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    try:
+        naive = datetime(1970, 1, 1) + timedelta(milliseconds=wall)
+    except OverflowError:
+        return None
+    shift = naive.replace(tzinfo=zone, fold=0).utcoffset()
+    ms = wall - (shift // timedelta(milliseconds=1) if shift else 0)
+    return ms if _storable(ms) else None
+
+
+def _storable(ms: int) -> bool:
+    try:
+        At(ms)
+    except ValueError:
+        return False
+    return True
