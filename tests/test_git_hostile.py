@@ -75,3 +75,26 @@ async def test_tags_on_a_blob_and_a_tree_are_no_history(tmp_path: Path) -> None:
     items = await collect(from_git(repo.path, all_branches=True))
     assert [r.id for r in records(items)] == [tip]
     assert errors(items) == []
+
+
+async def test_a_commit_with_no_email_keeps_its_author_and_date(tmp_path: Path) -> None:
+    """An ident with no ``<email>`` (converters write them; git fsck's missingEmail): git log
+    prints no name and no date for it, so both are read from the commit object."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    bare = raw_commit(
+        repo,
+        b"author Grace Hopper %d +0200\ncommitter cvs2svn %d +0000\n" % (BASE, BASE + 60),
+        b"converted from CVS\n",
+    )
+    empty = raw_commit(
+        repo, b"author Ann <> %d +0000\ncommitter Ann <> %d +0000\n" % (BASE, BASE), b"empty\n"
+    )
+    items = await collect(from_git(repo.path))
+    assert errors(items) == []
+    recs = {r.id: r for r in records(items)}
+    assert recs[bare].author == "Grace Hopper"
+    assert recs[bare].at is not None and recs[bare].at.ms == BASE * 1000
+    assert recs[bare].meta["committer"] == "cvs2svn"
+    assert "date_error" not in recs[bare].meta
+    assert recs[empty].author == "Ann"  # not "Ann <>"

@@ -49,7 +49,9 @@ async def from_git(
     Each record has ``kind="commit"``, ``id`` = the full sha, ``text`` = the full message
     (``(no commit message)`` for a commit without one) plus a "Files changed" list (at
     most 50 names), ``title`` = the summary line,
-    ``author="Name <email>"``, ``at`` = the author date, and ``meta`` with ``sha``,
+    ``author="Name <email>"`` (the name alone for a commit with no e-mail: ``Name <>``, or
+    none at all, whose name and date ``git log`` does not print and are read from the
+    commit object), ``at`` = the author date, and ``meta`` with ``sha``,
     ``parents``, ``merge``, ``committer``, ``committed_at`` and ``files`` (path, insertions,
     deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
     ``files_truncated``). Merges list their changes against the first parent.

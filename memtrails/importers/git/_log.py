@@ -65,6 +65,14 @@ class Commit:
     file_count: int = 0
 
 
+def _ident(name: str, email: str) -> str | None:
+    """``Name <email>``; the name alone for a commit that gives no e-mail (``Ann <>``, or
+    none at all), None for one that gives neither."""
+    if email:
+        return f"{name} <{email}>"
+    return name or None
+
+
 def commit_record(
     commit: Commit,
     source: str,
@@ -94,7 +102,7 @@ def commit_record(
         "sha": commit.sha,
         "parents": commit.parents,
         "merge": len(commit.parents) > 1,
-        "committer": f"{commit.committer} <{commit.committer_email}>",
+        "committer": _ident(commit.committer, commit.committer_email) or "",
     }
     if commit.committed is not None:
         meta["committed_at"] = At(commit.committed * 1000).iso()
@@ -118,7 +126,7 @@ def commit_record(
         id=commit.sha,
         text=text,
         kind="commit",
-        author=f"{commit.author} <{commit.author_email}>",
+        author=_ident(commit.author, commit.author_email),
         title=summary or None,
         at=None if when is None else At(when * 1000),
         source=source,

@@ -17,13 +17,16 @@ from dataclasses import replace
 from ..mail.charsets import DECODE_ERRORS, python_codec
 from ._log import Commit, storable_seconds
 from ._repo import git_env
-from ._text import decode_commit
+from ._text import decode_commit, decode_name
 
 __all__ = ["RawCommits", "amend_commit"]
 
 # "author Name <mail> 1700000000 +0000": the time is the number after the last ">".
 _TIME = re.compile(rb"\s*([-+]?\d{1,30})(?:\s|$)")
 _NULS = re.compile("\x00+")
+# An ident with no "<email>" at all ("author Ann 1700000000 +0000", written by some converters
+# and tools; git fsck's missingEmail): git log prints no name, no e-mail and no date for it.
+_BARE_IDENT = re.compile(rb"(.*?)\s*([-+]?\d{1,30})(?:\s+[-+]?\d{1,4})?\s*")
 
 
 def _headers(raw: bytes) -> tuple[dict[bytes, bytes], bytes]:
@@ -44,6 +47,16 @@ def _time(ident: bytes | None) -> int | None:
         return None
     match = _TIME.match(ident.rpartition(b">")[2])
     return storable_seconds(match.group(1).decode()) if match else None
+
+
+def _bare_ident(ident: bytes | None) -> tuple[str, int | None] | None:
+    """Return the name and time of an ident line with no ``<email>``, else None."""
+    if ident is None or b"<" in ident or b">" in ident:
+        return None
+    match = _BARE_IDENT.fullmatch(ident)
+    if match is None:  # no time either: the whole line is the name
+        return decode_name(ident.strip()), None
+    return decode_name(match.group(1).strip()), storable_seconds(match.group(2).decode())
 
 
 def _message(body: bytes, encoding: bytes | None) -> str:
@@ -67,6 +80,12 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
         changes["authored"] = _time(headers.get(b"author"))
     if commit.committed is None:
         changes["committed"] = _time(headers.get(b"committer"))
+    for who, when in (("author", "authored"), ("committer", "committed")):
+        bare = _bare_ident(headers.get(who.encode()))
+        if bare is not None and not getattr(commit, who) and not getattr(commit, who + "_email"):
+            changes[who], time = bare
+            if getattr(commit, when) is None:
+                changes[when] = time
     return replace(commit, **changes) if changes else commit  # type: ignore[arg-type]
 
 
