@@ -210,7 +210,7 @@ BUILTIN: tuple[Importer, ...] = (
     ),
     Importer(
         "transcripts",
-        "coding-agent sessions (Claude Code, Codex, Gemini CLI): one chat record per turn",
+        "coding-agent sessions (Claude Code, Codex, Gemini CLI, Aider): one chat record per turn",
         _open_transcripts,
         folder=_is_transcripts_folder,
         file=_is_transcript_file,

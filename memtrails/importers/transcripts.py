@@ -25,9 +25,9 @@ had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_w
   ``rollout-<date>-<id>.json`` documents of spring 2025 (``transcripts_whole.py``).
 - **Gemini CLI** (``~/.gemini/tmp/<project hash>/chats/session-<time>-<id>.json``): one JSON
   document a session, read by ``transcripts_whole.py``. Its ``logs.json`` (the user's
-  prompts alone) and ``/chat save`` checkpoints (no times) repeat those and are not read;
-  nor is Aider's ``.aider.chat.history.md`` (Markdown whose turns are told apart by
-  heuristics, with no time but the session's start).
+  prompts alone) and ``/chat save`` checkpoints (no times) repeat those and are not read.
+- **Aider** (``.aider.chat.history.md`` in a project's folder, told by its name and first
+  line): Markdown Aider appends to, read by ``transcripts_aider.py``.
 
 The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
 characters of its input]``; a tool's result is left out, unless it is an error, which
@@ -58,6 +58,7 @@ from ._jsonl_source import bounded_lines
 from ._shared import Closing, as_generator, default_source, too_long_number
 from ._transcript_text import file_lines, line_text, sniff, strip_bom
 from .contract import resumable_importer
+from .transcripts_aider import AIDER_HISTORY, is_aider_history, read_aider
 from .transcripts_turns import TOOL_CHARS, Session
 from .transcripts_whole import WHOLE_HEAD, read_whole
 
@@ -135,8 +136,10 @@ def _older_codex(path: Path, head: bytes) -> bool:
 def _session_name(name: str) -> bool:
     """Tell whether a file's name may be a session's: JSON Lines, an early Codex one or
     Gemini CLI's."""
-    return name.endswith(".jsonl") or (
-        name.startswith(("rollout-", "session-")) and name.endswith(".json")
+    return (
+        name.endswith(".jsonl")
+        or (name.startswith(("rollout-", "session-")) and name.endswith(".json"))
+        or name == AIDER_HISTORY
     )
 
 
@@ -153,7 +156,7 @@ def _jsonl_files(
             unlisted.append((root, exc.strerror or str(exc)))
         return
     for entry in entries:
-        if entry.name.startswith("."):
+        if entry.name.startswith(".") and entry.name != AIDER_HISTORY:
             continue
         if entry.is_file(follow_symlinks=False) and _session_name(entry.name):
             yield Path(entry.path)
@@ -166,6 +169,8 @@ def is_transcript_file(path: Path) -> bool:
     if not _session_name(path.name) or not path.is_file():
         return False
     try:
+        if path.name == AIDER_HISTORY:
+            return is_aider_history(path)
         with path.open("rb") as f:
             head = f.read(_SAMPLE)
         if path.suffix == ".json":
@@ -257,6 +262,14 @@ def _read(
         try:
             with file.open("rb") as f:
                 mark = saved.get(rel)
+                if file.name == AIDER_HISTORY:
+                    under = file.parent.relative_to(root).as_posix() if root.is_dir() else "."
+                    prefix = "" if under == "." else f"{under}/"
+                    done[rel], read, on = yield from read_aider(
+                        f, file, rel, prefix, mark, source, limit
+                    )
+                    count, resumed = count + read, resumed or on
+                    continue
                 if file.suffix.lower() == ".json":
                     whole = yield from read_whole(f, session, mark, source, limit)
                     if whole is None:
@@ -349,12 +362,14 @@ async def from_agent_transcripts(
     checkpoint_every: int = 256,
     limits: Limits | None = None,
 ) -> AsyncGenerator[Item, None]:
-    """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex, Gemini CLI).
+    """Yield one chat record per turn of coding-agent sessions (Claude Code, Codex, Gemini CLI, Aider).
 
     ``path`` is one session file or a folder of them at any depth (``~/.claude/projects``,
     ``~/.codex/sessions``, ``~/.gemini/tmp``). Each turn's record: ``id`` = ``<session id>:<line's uuid or
-    line-N>``, ``kind="chat"``, ``author`` = ``user`` (the words a person typed) or the
-    agent (``claude-code``, ``codex``, ``gemini-cli``: its answers, tool calls and tool errors, and a
+    line-N>`` (Codex: the root session's id and a digest of the conversation up to the
+    turn; Aider: the run's start and the turn's number), ``kind="chat"``, ``author`` =
+    ``user`` (the words a person typed) or the agent (``claude-code``, ``codex``,
+    ``gemini-cli``, ``aider``: its answers, tool calls and tool errors, and a
     subagent's turns, ``meta["sidechain"]``), ``thread`` = the session id (the first
     session's, for a session resumed into a new file or a Codex fork), ``at`` = the line's
     timestamp (the session's start where items have none), ``title`` = the agent and the

@@ -1,0 +1,209 @@
+"""Aider's chat history (``.aider.chat.history.md`` in a project's folder): one record per turn.
+
+Aider appends to the file as it works (``aider/io.py``, ``InputOutput``): each run of it
+starts with ``# aider chat started at YYYY-MM-DD HH:MM:SS`` (local time); what the user types
+is each of its lines as ``#### line`` (a blank input ``#### <blank>``); Aider's own output
+(files added, tokens, commits, errors, its questions and the answers to them) is lines of
+``> ...``; the model's answer is the Markdown written between, whole once it is complete.
+An answer holding a line that starts ``#### `` or ``> `` reads as the user's words or Aider's
+output there: the file tells no difference.
+
+Beside it, ``.aider.input.history`` (prompt_toolkit's ``FileHistory``) holds what the user
+typed with the time of each (``# 2025-06-19 14:32:20.123456`` then ``+line`` lines): a user
+turn found there, after its run started, is dated by it, and the answer by the turn it
+answers; else a turn has the run's start.
+
+Here: the user's words are a ``user`` record, an answer ``aider``'s, both in the run's
+thread; Aider's output lines are left out (as agents' tool output is). A record's id is the
+run's start and the turn's number in it (``aider-20250619T143216:3``, after the folder's
+path when a folder of sessions is read). A re-run reads on from the start of the last run
+in the file, its turns read again (the same ones are unchanged).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Generator, Iterator
+from datetime import datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from ..records import At, Item, MemoryRecord
+from ._jsonl_source import bounded_lines
+from ._legacy_text import decode_legacy
+
+__all__ = ["AIDER_HISTORY", "is_aider_history", "read_aider"]
+
+AIDER_HISTORY = ".aider.chat.history.md"
+"""The name Aider gives its chat history (``--chat-history-file``'s default)."""
+
+_INPUTS = ".aider.input.history"
+_STARTED = re.compile(r"# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$")
+_INPUT_TIME = re.compile(r"# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\s*$")
+_SAMPLE = 4096
+
+
+def is_aider_history(path: Path) -> bool:
+    """Tell whether a file is Aider's chat history: its name, and its first words."""
+    if path.name != AIDER_HISTORY:
+        return False
+    try:
+        with path.open("rb") as f:
+            head = f.read(_SAMPLE)
+    except OSError:
+        return False
+    return head.lstrip(b"\xef\xbb\xbf\r\n").startswith(b"# aider chat started at ")
+
+
+def _text(raw: bytes) -> str:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = decode_legacy(raw)[0]
+    return text.rstrip("\r\n")
+
+
+def _time(text: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+def _inputs(folder: Path, limit: int) -> list[tuple[datetime, str]]:
+    """Return what the user typed, with when, from ``.aider.input.history`` (none if absent)."""
+    entries: list[tuple[datetime, str]] = []
+    when: datetime | None = None
+    lines: list[str] = []
+    try:
+        with (folder / _INPUTS).open("rb") as f:
+            for raw, _ in bounded_lines(f, limit):
+                line = _text(raw)
+                stamp = _INPUT_TIME.match(line)
+                if stamp:
+                    if when is not None:
+                        entries.append((when, "\n".join(lines)))
+                    when, lines = _time(stamp.group(1)), []
+                elif line.startswith("+"):
+                    lines.append(line[1:])
+    except OSError:
+        return []
+    if when is not None:
+        entries.append((when, "\n".join(lines)))
+    return entries
+
+
+class _Run:
+    """One run of Aider in the file: when it started, its turns so far."""
+
+    def __init__(self, started: datetime, key: str) -> None:
+        self.started = started
+        self.key = key  # the thread's id
+        self.turns = 0
+        self.said: datetime | None = None  # when the user last spoke
+
+
+def _turns(
+    f: BinaryIO, start: int, n: int, limit: int
+) -> Iterator[tuple[str, str, int, int, str | None]]:
+    """Yield ``(who, text, line, offset, started)`` for each turn from ``start`` (line
+    ``n + 1``): who is ``user``, ``aider`` or ``run`` (a run's first line, ``text`` its
+    start), ``offset`` where the turn's first line is."""
+    f.seek(start)
+    offset = start
+    who, first, at = "", 0, start
+    lines: list[str] = []
+
+    def done() -> Iterator[tuple[str, str, int, int, str | None]]:
+        text = "\n".join(lines).strip()
+        if who and text and text != "<blank>":
+            yield who, text, first, at, None
+
+    for raw, length in bounded_lines(f, limit):
+        n += 1
+        line = _text(raw) if length <= limit else ""  # a longer line is not held
+        started = _STARTED.match(line)
+        kind = (
+            "run"
+            if started
+            else "user"
+            if line.startswith("#### ") or line == "####"
+            else "tool"
+            if line.startswith("> ") or line == ">"
+            else "aider"
+            if line.strip() or who == "aider"
+            else ""
+        )
+        if kind != who or kind == "run":
+            yield from done()
+            who, lines, first, at = kind, [], n, offset
+        if started:
+            yield "run", started.group(1), n, offset, started.group(1)
+            who = ""
+        elif kind == "user":
+            lines.append(line[5:].rstrip())
+        elif kind == "aider":
+            lines.append(line.rstrip())
+        offset += length
+    yield from done()
+
+
+def read_aider(
+    f: BinaryIO, file: Path, rel: str, prefix: str, mark: Any, source: str, limit: int
+) -> Generator[Item, None, tuple[list[Any], int, bool]]:
+    """Yield the turns of an Aider chat history from where ``mark`` says the last run in it
+    started; return the new mark, the turns read, and whether it read on from a mark."""
+    start = line = 0
+    if (
+        isinstance(mark, list)
+        and len(mark) == 4
+        and mark[0] == "aider"
+        and isinstance(mark[2], int)
+        and isinstance(mark[3], int)
+        and mark[1] == _head(f, mark[2])
+    ):
+        start, line = mark[2], mark[3]
+    inputs = _inputs(file.parent, limit)
+    used = 0
+    run: _Run | None = None
+    last, last_line = start, line
+    count = 0
+    for who, text, n, offset, started in _turns(f, start, line, limit):
+        if who == "run" and started is not None:
+            when = _time(started) or datetime(1970, 1, 1)
+            run = _Run(when, f"{prefix}aider-{when:%Y%m%dT%H%M%S}")
+            last, last_line = offset, n - 1
+            continue
+        if run is None:
+            continue  # words before any run started: not Aider's
+        run.turns += 1
+        at = run.started
+        if who == "user":
+            for k in range(used, len(inputs)):
+                if inputs[k][0] >= run.started and inputs[k][1].strip() == text:
+                    run.said, used = inputs[k][0], k + 1
+                    break
+            else:
+                run.said = None
+        at = run.said or run.started
+        project = file.parent
+        yield MemoryRecord(
+            id=f"{run.key}:{run.turns}",
+            text=text,
+            source=source,
+            kind="chat",
+            author="user" if who == "user" else "aider",
+            title=f"aider session in {project.name or rel}",
+            thread=run.key,
+            at=At.of(at),
+            meta={"agent": "aider", "file": rel, "line": n, "project": str(project)},
+        )
+        count += 1
+    return ["aider", _head(f, last), last, last_line], count, start > 0
+
+
+def _head(f: BinaryIO, upto: int) -> str:
+    """Return a digest of the file's first bytes, at most ``upto`` of them."""
+    f.seek(0)
+    return hashlib.sha256(f.read(min(_SAMPLE, upto))).hexdigest()

@@ -1,0 +1,112 @@
+"""Aider's chat history, as Aider writes it (``aider/io.py``: ``append_chat_history``,
+``user_input``, ``ai_output``, ``tool_output``; prompt_toolkit's ``FileHistory`` for the
+inputs). Written here by those rules, no real session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import collect, records
+
+from memtrails.importers.detect import detect_kind
+from memtrails.importers.transcripts import from_agent_transcripts, is_transcript_file
+from memtrails.records import At, MemoryRecord, SourceState
+
+
+def started(at: str) -> str:
+    return f"\n# aider chat started at {at}\n\n"
+
+
+def user(text: str) -> str:  # user_input: each line "#### ", joined by two spaces and LF
+    lines = "  \n#### ".join(text.splitlines())
+    return f"\n#### {lines}  \n"
+
+
+def tool(text: str) -> str:  # tool_output: a blockquote with a line break
+    return f"> {text}  \n"
+
+
+def ai(text: str) -> str:  # ai_output
+    return "\n" + text.strip() + "\n\n"
+
+
+HISTORY = (
+    started("2025-06-19 14:32:16")
+    + tool("Aider v0.85.1")
+    + tool("Main model: anthropic/claude-sonnet-4 with diff edit format")
+    + user("/add shop/total.py")
+    + tool("Added shop/total.py to the chat")
+    + user("Why is the total off by a cent?\nIt is 10.01, not 10.00.")
+    + ai("It rounds twice.\n\n```python\nround(round(x, 2), 2)\n```\n\nRound once instead.")
+    + tool("Tokens: 2.1k sent, 120 received.")
+    + tool("Applied edit to shop/total.py")
+    + tool("Commit 1a2b3c4 fix: round once")
+    + started("2025-06-20 09:00:02")
+    + user("Thanks, now the tests.")
+)
+
+INPUTS = (
+    "\n# 2025-06-19 14:32:20.101010\n+/add shop/total.py\n"
+    "\n# 2025-06-19 14:33:05.202020\n+Why is the total off by a cent?\n+It is 10.01, not 10.00.\n"
+    "\n# 2025-06-20 09:00:30.303030\n+Thanks, now the tests.\n"
+)
+
+
+def project(tmp_path: Path) -> Path:
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / ".aider.chat.history.md").write_text(HISTORY, encoding="utf-8")
+    (folder / ".aider.input.history").write_text(INPUTS, encoding="utf-8")
+    return folder / ".aider.chat.history.md"
+
+
+async def test_aiders_chat_history_is_its_turns(tmp_path: Path) -> None:
+    path = project(tmp_path)
+    # Before: "files", the history a note of Markdown.
+    assert detect_kind(path) == "transcripts"
+    items = await collect(from_agent_transcripts(path))
+    assert [i for i in items if not isinstance(i, MemoryRecord | SourceState)] == []
+    turns = records(items)
+    assert [(t.author, t.text) for t in turns] == [
+        ("user", "/add shop/total.py"),
+        ("user", "Why is the total off by a cent?\nIt is 10.01, not 10.00."),
+        ("aider", "It rounds twice.\n\n```python\nround(round(x, 2), 2)\n```\n\nRound once instead."),
+        ("user", "Thanks, now the tests."),
+    ]  # fmt: skip
+    assert [t.thread for t in turns] == ["aider-20250619T143216"] * 3 + ["aider-20250620T090002"]
+    assert len({t.id for t in turns}) == 4
+    # a user turn at the time its input was typed, the answer at that of its question
+    assert [t.at for t in turns] == [
+        At.of(v) for v in ("2025-06-19T14:32:20.101", "2025-06-19T14:33:05.202",
+                           "2025-06-19T14:33:05.202", "2025-06-20T09:00:30.303")
+    ]  # fmt: skip
+    assert turns[0].meta["project"] == str(path.parent) and turns[0].meta["agent"] == "aider"
+
+
+async def test_a_rerun_reads_what_aider_added_since(tmp_path: Path) -> None:
+    path = project(tmp_path)
+    first = await collect(from_agent_transcripts(path))
+    state = first[-1]
+    assert isinstance(state, SourceState)
+    before = {t.id: t for t in records(first)}
+    with path.open("a", encoding="utf-8") as f:
+        f.write(ai("Added three tests.") + user("Run them."))
+    again = records(await collect(from_agent_transcripts(path, state=state.state)))
+    # the last run read again, its turns as they were, and what is new
+    assert [(t.author, t.text) for t in again] == [
+        ("user", "Thanks, now the tests."),
+        ("aider", "Added three tests."),
+        ("user", "Run them."),
+    ]
+    assert again[0] == before[again[0].id]
+    whole = records(await collect(from_agent_transcripts(path)))
+    assert {t.id: t.text for t in whole} == {
+        **{t.id: t.text for t in first if isinstance(t, MemoryRecord)},
+        **{t.id: t.text for t in again},
+    }
+
+
+def test_a_markdown_file_of_that_name_not_aiders_is_a_note(tmp_path: Path) -> None:
+    path = tmp_path / ".aider.chat.history.md"
+    path.write_text("# My chat notes\n\nNothing from aider.\n", encoding="utf-8")
+    assert not is_transcript_file(path)
