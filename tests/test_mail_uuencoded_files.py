@@ -6,9 +6,10 @@ from __future__ import annotations
 import base64
 import binascii
 import random
+from pathlib import Path
 
 import pytest
-from helpers import mail_record
+from helpers import benchmark, mail_record
 
 from memtrails.items import ATTACHMENT_HEADING
 
@@ -101,3 +102,24 @@ def test_text_after_a_block_cut_short_stays_text() -> None:
     block = _uu(NOTES.encode(), "notes.txt", end=False)
     rec = mail_record(_mail(block + b"Meeting at five, room 4.\n"))
     assert "Meeting at five, room 4." in _own_text(rec.text)
+
+
+def test_a_uuencoded_pdf_is_read_as_an_attached_one(tmp_path: Path) -> None:
+    # Before: named only, its text not read (a MIME-attached PDF's is)
+    samples = benchmark("documents_samples")
+    sentence = "The harbour crane rental for the regatta costs four thousand euros per week."
+    samples.write_pdf(tmp_path / "quote.pdf", sentence)
+    data = (tmp_path / "quote.pdf").read_bytes()
+    rec = mail_record(_mail(_uu(data, "quote.pdf")))
+    assert _own_text(rec.text).strip() == "Here is the file:\n\nthanks, bye"
+    assert f"{ATTACHMENT_HEADING.lstrip()}quote.pdf]" in rec.text
+    assert sentence in " ".join(rec.text.split())
+    (entry,) = rec.meta["attachments"]
+    assert entry["name"] == "quote.pdf" and entry["size"] == len(data) and entry["chars"] > 50
+
+
+def test_a_damaged_uuencoded_pdf_is_named_with_why() -> None:
+    rec = mail_record(_mail(_uu(b"%PDF-1.4\n" + b"\x00garbage" * 40, "broken.pdf")))
+    (entry,) = rec.meta["attachments"]
+    assert entry["name"] == "broken.pdf" and "error" in entry
+    assert rec.text.startswith("Here is the file:")

@@ -132,8 +132,8 @@ def read_attachments(
     invitation inline and attached) is given once. ``hint`` is the mail's charset, as the
     walk that made ``attachments`` read 8-bit file names in it; ``files`` are the files the
     walk lifted out of the mail's text (uuencoded), each with its entry of ``attachments``
-    and its bytes: a text file, table, card or invitation among them is read as one
-    attached (a document stays named only). ``reader`` is
+    and its bytes: each is read as the same file attached would be (a document, a text
+    file, a table, a card or an invitation). ``reader`` is
     used if given; else one is started for this message only when it has a document, and
     closed before returning.
     """
@@ -160,11 +160,13 @@ def read_attachments(
         if suffix is not None:
             shown = _CONTROLS.sub(" ", name or f"attachment{suffix}")
             found.append((part, shown, suffix, name, ctype, None))
-    for entry, data in files or ():  # uuencoded in the text: a text file read as one attached
+    for entry, data in files or ():  # uuencoded in the text: read as one attached
         name, ctype = entry.get("name"), str(entry.get("type") or "")
         kind = text_kind(name, _UNTYPED_AS.get(ctype, ctype))
-        if kind is None and _suffix(name, ctype) is None and ctype not in _DOCUMENT_TEXT:
+        document = _suffix(name, ctype)
+        if kind is None and document is None and ctype not in _DOCUMENT_TEXT:
             kind = "plain" if is_plain_text(name, ctype) else None
+        kind = kind or document
         if kind is not None:
             found.append((data, _CONTROLS.sub(" ", name or "attachment"), kind, name, ctype, entry))
     if not found:
