@@ -21,6 +21,7 @@ __all__ = [
     "build_queries",
     "conversation_queries",
     "conversations",
+    "long_check_conversations",
     "long_conversations",
     "multilingual_notes",
     "multilingual_queries",
@@ -32,6 +33,8 @@ QUESTIONS = HERE / "data" / "retrieval_questions.json"
 CONVERSATIONS = HERE / "data" / "conversations.txt"
 # Long multi-session chats (about 550 turns each), one file each: see long_conversations().
 LONG_CONVERSATIONS = HERE / "data" / "long"
+# Two more, written apart from them as a check set: nothing is tuned on them.
+LONG_CHECK = HERE / "data" / "long_check"
 MULTILINGUAL = HERE / "data" / "multilingual_notes.json"
 # The source the multilingual notes are imported under.
 MULTILINGUAL_SOURCE = "multilingual-notes"
@@ -346,6 +349,15 @@ def long_conversations(folder: Path = LONG_CONVERSATIONS) -> list[Conversation]:
     same topics come back session after session, so many turns share a question's words.
     """
     return [c for path in sorted(folder.glob("*.txt")) for c in conversations(path)]
+
+
+def long_check_conversations(folder: Path = LONG_CHECK) -> list[Conversation]:
+    """Parse the check set's long chats (``data/long_check/*.txt``, as ``data/long/``).
+
+    Written apart from the dev chats, with other people, lives and topics, for a figure
+    that no ranking choice was tuned on: read it, do not tune on it.
+    """
+    return long_conversations(folder)
 
 
 def conversation_queries(convs: Iterable[Conversation]) -> list[Query]:

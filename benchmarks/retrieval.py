@@ -3,7 +3,7 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
-        [--speaker-in-text | --jsonl [--jsonl-without-sessions]] [--long] [--rows]
+        [--speaker-in-text | --jsonl [--jsonl-without-sessions]] [--long] [--long-check] [--rows]
 
 Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
 corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
@@ -27,8 +27,11 @@ the chats whose turns start with the speaker's name; ``--jsonl`` searches them i
 ``from_jsonl`` (``speaker``, ``session_id``; without sessions with
 ``--jsonl-without-sessions``) into a folder of their own; ``--long`` adds the
 long chats (``data/long/``: a year or more of one pair's sessions, about 550 turns each, the
-same topics coming back) in a folder of their own, reported as ``lconv``. Each search's CPU
-time (``process_time``: every thread, the query's embedding included) is reported beside its wall
+same topics coming back) in a folder of their own, reported as ``lconv``; ``--long-check``
+the check set's two long chats (``data/long_check/``, written apart from those, tuned on by
+nobody), in a folder of their own too, reported as ``lcheck`` and ``lcheck-none``: out of
+``all`` and of the abstention trade-off, their flags counted apart. Each search's CPU time
+(``process_time``: every thread, the query's embedding included) is reported beside its wall
 time. Records that hold the query's words verbatim without being the answer (the reply the
 quote was taken from, other replies quoting it) are left out of the ranking.
 """
@@ -58,6 +61,7 @@ from _devset import (
     build_queries,
     conversation_queries,
     conversations,
+    long_check_conversations,
     long_conversations,
     multilingual_notes,
     multilingual_queries,
@@ -69,7 +73,7 @@ if not CORPORA.is_dir():  # a git worktree sits one level deeper than the main c
 # Importers name a record's source by the resolved path: the dev set compares with those.
 CORPORA = CORPORA.resolve()
 
-CATEGORIES = ["quoted", "dated", "dated-side", "notes", "chat", "conv", "lconv", "xlang"]
+CATEGORIES = ["quoted", "dated", "dated-side", "notes", "chat", "conv", "lconv", "lcheck", "xlang"]
 # The conversational part's questions by kind (see data/conversations.txt); "multi": the
 # answer needs two turns, either found counts; "event": the answer placed before or after an
 # event the chat tells of, not a date (both in the long chats, data/long/).
@@ -205,8 +209,9 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
     out: dict[str, Any] = {}
     answered = [r for r in rows if not _no_answer(r)]
     # "all" and "non-conv" stay the sets earlier passes measured: the dated mails asked for
-    # by the time on one side of them (issue 32, twelfth pass) are reported apart.
-    kept = [r for r in answered if r["category"] != "dated-side"]
+    # by the time on one side of them (issue 32, twelfth pass) are reported apart, and so is
+    # the check set (--long-check), which no figure that choices are made on may hold.
+    kept = [r for r in answered if r["category"] not in ("dated-side", "lcheck")]
     others = [r for r in kept if r["category"] not in ("conv", "lconv", "xlang")]
     for name, group in [
         *((c, [r for r in answered if r["category"] == c]) for c in CATEGORIES),
@@ -219,7 +224,7 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
         ),
         *(
             (f"{c}:{k}", [r for r in answered if r["category"] == c and r["kind"] == k])
-            for c in ("conv", "lconv")
+            for c in ("conv", "lconv", "lcheck")
             for k in CONV_KINDS
         ),
         *(
@@ -243,12 +248,16 @@ def summarise(rows: list[dict[str, Any]], k: int) -> dict[str, Any]:
 
 
 def _no_answer(row: dict[str, Any]) -> bool:
-    return str(row["category"]).startswith("none") or str(row["category"]).endswith("conv-none")
+    category = str(row["category"])
+    return category.startswith("none") or category.endswith(("conv-none", "lcheck-none"))
 
 
 def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Return the no-answer / answered trade-off over thresholds of the confidence signal."""
+    # The check set (--long-check) is left out, as of "all": only its flags are counted.
+    check = [r for r in rows if str(r["category"]).startswith("lcheck")]
     rows = [r for r in rows if r["category"] != "dated-side"]  # as before they were added
+    rows = [r for r in rows if not str(r["category"]).startswith("lcheck")]
     none = [r for r in rows if _no_answer(r)]
     found = [r for r in rows if not _no_answer(r) and r["rank"]]
     levels = sorted({r["signal"] for r in none + found if r["signal"] > float("-inf")})
@@ -268,6 +277,14 @@ def abstention(rows: list[dict[str, Any]]) -> dict[str, Any]:
         f" of {sum(1 for r in none if r['category'] == part)}"
         for part in ("none", "none-near", "conv-none", "lconv-none", "none-xlang")
     }
+    if check:
+        check_none = [r for r in check if _no_answer(r)]
+        flagged_none = [r for r in check_none if r["n_hits"] == 0 or r["confident"] is False]
+        by_part["lcheck-none"] = f"{len(flagged_none)} of {len(check_none)}"
+        by_part["lcheck-answered"] = (
+            f"{sum(1 for r in check if not _no_answer(r) and r['confident'] is False)}"
+            f" of {len(check) - len(check_none)}"
+        )
     flagged = {
         "by_part": by_part,
         "none_empty": sum(1 for r in none if r["n_hits"] == 0),
@@ -362,6 +379,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         times += long_rows[1]
         cpus += long_rows[2]
         queries += long_queries
+    if args.long_check:
+        check_rows, check_queries = await _long(work, args, check=True)
+        rows += check_rows[0]
+        times += check_rows[1]
+        cpus += check_rows[2]
+        queries += check_queries
     conv_cpu = [c for c, r in zip(cpus, rows, strict=True) if "conv" in r["category"]]
     return {
         "benchmark": "retrieval",
@@ -383,21 +406,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def _long(
-    work: Path, args: argparse.Namespace
+    work: Path, args: argparse.Namespace, check: bool = False
 ) -> tuple[tuple[list[dict[str, Any]], list[float], list[float]], list[Query]]:
     """Search the long chats (data/long/), imported into a folder of their own.
 
     A folder of their own: their ~550 turns each would move the dev folder's IDF, and so
     every other figure. Each question is searched within its own chat (``source=``), as the
-    short chats' are; categories ``lconv`` and ``lconv-none``.
+    short chats' are; categories ``lconv`` and ``lconv-none``. ``check``: the check set's
+    chats (data/long_check/) instead, in another folder, ``lcheck`` and ``lcheck-none``.
     """
     from memtrails import Memory
 
-    convs = long_conversations()
+    convs = long_check_conversations() if check else long_conversations()
     queries = conversation_queries(convs)
     for q in queries:
-        q.category = "l" + q.category
-    async with Memory.open(work / "long-conversations", model=args.model) as chats:
+        q.category = q.category.replace("conv", "lcheck") if check else "l" + q.category
+    folder = work / ("long-check" if check else "long-conversations")
+    async with Memory.open(folder, model=args.model) as chats:
         for conv in convs:
             await chats.ingest(_turns(conv), name=conv.source)
         return await _run_queries(chats, queries, args.k), queries
@@ -495,6 +520,12 @@ def main() -> None:
         "--long",
         action="store_true",
         help="also search the long chats (data/long/), imported into a folder of their own",
+    )
+    parser.add_argument(
+        "--long-check",
+        action="store_true",
+        help="also search the check set's long chats (data/long_check/), in a folder of their "
+        "own, reported apart (lcheck): nothing is tuned on them",
     )
     report(asyncio.run(run(parser.parse_args())))
 
