@@ -8,6 +8,7 @@ from typing import Any, Final
 
 import re2
 
+from . import values as known_values
 from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
@@ -282,7 +283,7 @@ def _check(
             if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
             tag = found_value is not None and found_value.isascii()
-            if tag and _yaml_tag(buf, found_value or "", vs + len(found_value or "")):
+            if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
@@ -310,7 +311,7 @@ def _check(
         # A token alone as the user: random (digits, both cases), not an id in hex.
         random = group != "vu" or (shaped(buf[vs:ve], "mixed") and is_random(value, False))
         if group == "v6":  # scheme://host:PORT/path@...: a placeholder's port, no password
-            random = not _port_word(value.replace("?", "/").split("/", 1)[0])
+            random = not known_values.port_word(value.replace("?", "/").split("/", 1)[0])
         if random and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind)
         if "user" in g and sp[g["user"]][0] >= 0:  # a key id as the user: s3://AKIA...:V@
@@ -353,18 +354,6 @@ def _check(
         else:
             resume = ve
     return out, resume, bounded
-
-
-def _port_word(part: str) -> bool:
-    """Tell whether the part before a '/' or '?' in a URL's user-info is a port's placeholder."""
-    word = part.strip("{}<>[]").lower()
-    return word in ("port", "portnumber", "port_number") or is_placeholder(word)
-
-
-def _yaml_tag(buf: bytes, value: str, ve: int) -> bool:
-    """Tell whether a bare ``value`` ending at ``ve`` is a YAML tag before a block scalar
-    ("password: !vault |": the block is the value; an Ansible vault's is the vault rule's)."""
-    return value.startswith("!") and buf[ve : ve + 24].lstrip(b" \t")[:1] in (b"|", b">")
 
 
 def _command(
@@ -415,7 +404,7 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
             return  # "password=lambda: ...", "password: password:": code or a key, not a value
         if key == b"pwd" and value.startswith("/"):
             return  # PWD=/home/ann: the shell's working directory
-        if _yaml_tag(buf, value, ve):
+        if known_values.yaml_tag(buf, value, ve):
             return
         scheme = buf[sp[g["scheme"]][0] : sp[g["scheme"]][1]].lower()
     else:
@@ -426,7 +415,14 @@ def _assignment(buf: bytes, sp: Spans, g: dict[str, int], kind: str) -> Iterator
             vs += len(head) + 1
             value = rest
             scheme = head.lower().encode()
-    if scheme == b"basic" and is_basic_credential(value.encode()):
+    if scheme == b"aws4-hmac-sha256" or value.lower().endswith(
+        ("/aws4_request", "%2faws4_request")
+    ):
+        # AWS Signature Version 4: its credential is a key id and a scope (date, region,
+        # service), the signature after it is the token rules'; only the key id is secret.
+        found = list(_tokens_in(buf, vs, ve))
+        yield from found or [(*span, kind) for span in known_values.sigv4_key_id(buf, vs, ve)]
+    elif scheme == b"basic" and is_basic_credential(value.encode()):
         yield (vs, ve, "basic-auth")
     elif (accept_query if query else accept_keyed)(text_of(buf, ks, ke), value, group != "vbare"):
         if group == "vbare" and sp[g["block"]][0] >= 0:

@@ -128,7 +128,7 @@ QUOTED_VALUE = rf"\"(?P<vdq>{DQ_VALUE})\"|'(?P<vsq>{SQ_VALUE})'|`(?P<vbt>{BT_VAL
 VALUE = (
     rf"(?:{QUOTED_VALUE}"
     rf"|\\\"(?P<vesc>{ESC_VALUE})\\\""
-    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate|ssws))[ \t]+)?"
+    r"|(?:(?P<scheme>(?i:bearer|basic|token|bot|digest|negotiate|ssws|aws4-hmac-sha256))[ \t]+)?"
     rf"(?P<vbare>{BARE_VALUE})"
     r"(?:[\s\"'`,;]|\z))"
 )

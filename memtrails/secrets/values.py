@@ -18,7 +18,10 @@ __all__ = [
     "is_mask",
     "is_placeholder",
     "label_line",
+    "port_word",
     "prose_secret",
+    "sigv4_key_id",
+    "yaml_tag",
 ]
 
 # Values that are words of a template, a type or a status, never a secret.
@@ -344,3 +347,29 @@ def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:
             break
         ve = start + len(line)
     return ve
+
+
+def port_word(part: str) -> bool:
+    """Tell whether the part before a '/' or '?' in a URL's user-info is a port's placeholder."""
+    word = part.strip("{}<>[]").lower()
+    return word in ("port", "portnumber", "port_number") or is_placeholder(word)
+
+
+def yaml_tag(buf: bytes, value: str, ve: int) -> bool:
+    """Tell whether a bare ``value`` ending at ``ve`` is a YAML tag before a block scalar
+    ("password: !vault |": the block is the value; an Ansible vault's is the vault rule's)."""
+    return value.startswith("!") and buf[ve : ve + 24].lstrip(b" \t")[:1] in (b"|", b">")
+
+
+def sigv4_key_id(buf: bytes, vs: int, ve: int) -> list[tuple[int, int]]:
+    """Return the span of the key id in an AWS Signature Version 4 credential at
+    ``buf[vs:ve]`` ("KEYID/20260101/us-east-1/s3/aws4_request", perhaps after "Credential=",
+    perhaps percent-encoded), or none for a placeholder or a marker; the scope stays."""
+    start = buf.find(b"=", vs, ve) + 1 or vs
+    slash = buf.find(b"/", start, ve)
+    encoded = buf[start:ve].lower().find(b"%2f")
+    cut = min(i for i in (slash, encoded + start if encoded >= 0 else -1, ve) if i >= 0)
+    key_id = buf[start:cut].decode("utf-8", "replace")
+    if cut - start < 6 or key_id.startswith("[secret:") or is_placeholder(key_id):
+        return []  # too short for a key id, one of our markers, a placeholder
+    return [(start, cut)]

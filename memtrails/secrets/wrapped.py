@@ -16,6 +16,7 @@ __all__ = ["BREAK", "jwt_end"]
 #: the "> " of a quoted mail reply.
 BREAK: Final = r"(?:(?:\\|=)?\r?\n[ \t]*(?:>[ \t]*)*)"
 _BREAK: Final = re2.compile(BREAK.encode())
+_SHORTEST: Final = 43  # characters in the shortest signature in use (HS256's)
 _RSA: Final = frozenset({171, 342, 512, 683, 1366})  # 1024- to 8192-bit keys
 # The length of a signature in base64url, by the algorithm its header names (RFC 7518, 8037).
 _SIGNATURE: Final = {
@@ -33,14 +34,14 @@ _SIGNATURE: Final = {
 }
 
 
-def _lengths(header: bytes) -> set[int] | None:
-    """Return the signature lengths a JWT header's algorithm allows, or None if unknown."""
+def _algorithm(header: bytes) -> str | None:
+    """Return the algorithm a JWT header names, or None if it names none."""
     try:
         plain = base64.urlsafe_b64decode(header + b"=" * (-len(header) % 4))
         alg = json.loads(plain).get("alg")
     except (binascii.Error, ValueError, AttributeError, RecursionError):
         return None
-    return _SIGNATURE.get(alg) if isinstance(alg, str) else None
+    return alg if isinstance(alg, str) else None
 
 
 def _line_start(buf: bytes, at: int) -> int:
@@ -52,29 +53,39 @@ def _line_start(buf: bytes, at: int) -> int:
     return start
 
 
+def _width(buf: bytes, vs: int, dot: int) -> int:
+    """Return the width of a wrapped token's lines: that of its first line ending in a plain
+    line break before the signature (from the line's text, as every line's, quoting left
+    out), or -1 when none does."""
+    first = _BREAK.search(buf, vs, dot)
+    if first is None or buf[first.start()] in b"\\=":
+        return -1
+    end: int = first.start()
+    return end - _line_start(buf, end)
+
+
 def jwt_end(buf: bytes, vs: int, ve: int) -> int:
     """Return where the JWT matched at ``buf[vs:ve]`` ends.
 
     Its header and payload end at their dots, whatever line breaks stand inside them. The
     signature runs over a line break only as far as the header's algorithm says it is long
-    (43 characters for HS256, 342 for RS256 with a 2048-bit key, ...). When the header names
-    no algorithm this module knows ("none", a key-wrapping one, a private one), over a
+    (43 characters for HS256, 342 for RS256 with a 2048-bit key, ...; past a length an RSA
+    key of fewer bits would give only where that line is full and the next one is too or
+    ends the longer length). When the header names
+    no algorithm this module knows (a key-wrapping one, a private one), over a
     continuation ("\\" or "=") and over a plain line break that ends a line as wide as the
     token's wrapped lines before it (text wrapped at a width fills every line but its last):
-    a wrapped token's last line is shorter, and the next line of text is not read on.
+    a wrapped token's last line is shorter, and the next line of text is not read on. A
+    signature that starts on the line after the payload's dot goes with the token when that
+    dot ends a full line.
     """
     dot = buf.find(b".", buf.find(b".", vs, ve) + 1, ve)
     if dot < 0:
         return ve
     header = _BREAK.sub(b"", buf[vs : buf.find(b".", vs, ve)])
-    lengths = _lengths(header)
-    # The width of the token's wrapped lines: its first line ending in a plain line break
-    # before the signature (from the line's text, as every line's, quoting left out).
-    width = -1
-    if lengths is None:
-        first = _BREAK.search(buf, vs, dot)
-        if first is not None and buf[first.start()] not in b"\\=":
-            width = first.start() - _line_start(buf, first.start())
+    alg = _algorithm(header)
+    lengths = _SIGNATURE.get(alg) if alg else None
+    width = _width(buf, vs, dot)
     pos, size = dot + 1, 0
     line = _line_start(buf, dot)
     while True:
@@ -83,10 +94,35 @@ def jwt_end(buf: bytes, vs: int, ve: int) -> int:
         size += run_end - pos
         if brk is None:
             return ve
+        plain = buf[brk.start()] not in b"\\="
+        if size == 0 and alg == "none":
+            return run_end  # an unsecured JWT: no signature
+        if width < 0 and size < _SHORTEST and plain:
+            # The token's first line break comes right after the payload's dot or a few
+            # characters on, fewer than any signature has: the line is full, the signature
+            # goes on on the next one, and that line tells the token's width.
+            width = run_end - line
+        full = not plain or run_end - line == width
         if lengths is not None:
-            if size in lengths or size >= max(lengths):
+            if size >= max(lengths) or (
+                size in lengths and not _longer(buf, brk.end(), ve, size, lengths, full, width)
+            ):
                 return run_end
-        elif size == 0 or (buf[brk.start()] not in b"\\=" and run_end - line != width):
-            return run_end  # nothing of it yet, or a plain break after a line not full
+        elif not full:
+            return run_end  # a plain break after a line not full
         pos = brk.end()
         line = pos
+
+
+def _longer(
+    buf: bytes, pos: int, ve: int, size: int, lengths: set[int], full: bool, width: int
+) -> bool:
+    """Tell whether a signature ``size`` long, a length its algorithm allows, goes on at
+    ``pos`` after a line break: its line was full, and the next run fills its line too or
+    ends at a longer length the algorithm allows."""
+    if not full:
+        return False
+    brk = _BREAK.search(buf, pos, ve)
+    run_end = ve if brk is None else brk.start()
+    more = size + run_end - pos
+    return more in lengths or (brk is not None and run_end - pos == width and more < max(lengths))
