@@ -19,9 +19,11 @@ from typing import Any
 
 from helpers import collect, records
 
+from memtrails import Memory
 from memtrails.importers.detect import detect_kind
 from memtrails.importers.transcripts import from_agent_transcripts
 from memtrails.records import MemoryRecord, SourceState
+from memtrails.testing import HashingEmbedder
 
 SID = "9d1e7c52-3b0a-4f7e-8c11-2a6b5d4e3f21"
 CID = "019a2d7a-41c4-78b1-b7cc-a45d62a89cd5"
@@ -179,3 +181,29 @@ async def test_a_line_being_written_waits_for_its_end(tmp_path: Path) -> None:
         f.write(torn[-20:] + b"\r\n")
     again = await collect(from_agent_transcripts(path, state=state.state))
     assert problems(again) == [] and [t.text for t in records(again)] == ["caf\u00e9 au lait"]
+
+
+async def test_sessions_that_copy_others_add_no_errors_and_move_no_turn(tmp_path: Path) -> None:
+    """A Claude Code session resumed into a new file copies the earlier one's lines (their
+    ``sessionId`` kept); a Codex fork its parent's items, written anew."""
+    new = "4c0f5a9e-7d21-4b8e-9f3a-6e2d1c0b9a87"
+    answer = claude("u2", "assistant", [{"type": "text", "text": "Fixed."}])
+    answer["message"]["id"] = "msg_1"
+    first = [claude("u1", "user", "Fix the total."), answer]
+    project = tmp_path / "projects" / "-home-ann-code-shop"
+    project.mkdir(parents=True)
+    (project / f"{SID}.jsonl").write_bytes(lines(*first))
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(from_agent_transcripts(tmp_path / "projects"))
+        assert report.added == 2
+        resumed = {**claude("u3", "user", "Now the tests."), "sessionId": new}
+        (project / f"{new}.jsonl").write_bytes(lines(*first, resumed))
+        again = await memory.ingest(from_agent_transcripts(tmp_path / "projects"))
+        # Before: each copied turn was read again: an update moving it to the new file (or,
+        # read in one run with the earlier file, an error "another record ... same id").
+        assert (again.added, again.updated, list(again.errors)) == (1, 0, [])
+        kept = await memory.get(f"{SID}:u1")
+        assert kept is not None and kept.meta["file"].endswith(f"{SID}.jsonl")
+    async with Memory.open(tmp_path / "m2", embedder=HashingEmbedder()) as memory:
+        both = await memory.ingest(from_agent_transcripts(tmp_path / "projects"))
+        assert (both.added, list(both.errors)) == (3, [])

@@ -254,10 +254,12 @@ def _read(
     resumed = False
     skipped = 0  # turns before the resume points: unchanged, not read again
     count = 0
-    seen: set[str] = set()  # Codex turns read this run: a fork's copies of them are not
+    # Turns read this run: a copy of one in another file (a Codex fork's of its parent's, a
+    # resumed Claude Code session's of the earlier one's) is the same turn, not read again.
+    seen: set[str] = set()
     for file in files:
         session = Session(file, root if root.is_dir() else file)
-        session.seen = seen
+        session.beside = root.is_dir()
         rel = session.rel
         try:
             with file.open("rb") as f:
@@ -323,14 +325,19 @@ def _read(
                     item = _TURN.run(source, where, _line_item, session, raw, line_no, source)
                     for got in [*session.drain(), item]:
                         if isinstance(got, MemoryRecord):
+                            if got.id in seen:
+                                continue
+                            seen.add(got.id)
                             count += 1
                             turns += 1
                         if got is not None:
                             yield got
                 for got in session.ending(source):
-                    count += 1
-                    turns += 1
-                    yield got
+                    if got.id not in seen:
+                        seen.add(got.id)
+                        count += 1
+                        turns += 1
+                        yield got
                 head = _head_digest(f, offset)
                 done[rel] = [head, offset, line_no, session.saved(), turns]
         except OSError as exc:

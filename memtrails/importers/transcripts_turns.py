@@ -71,6 +71,7 @@ _PLACEHOLDERS = ("[Request interrupted by user]", "[Request interrupted by user 
 # of them show). Such a turn and the answer to it are no one's words.
 _TOOL_PROMPTS = ("Warmup",)
 _TOOL_PROMPT_STARTS = ("Please write a 5-10 word title for the following conversation:",)
+_UUID_NAME = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
 _QUIET_MOST = 64  # lines of such exchanges remembered, to know the lines answering them
 _CODEX_CONTEXT = (
     "<environment_context>", "<user_instructions>", "# agents.md instructions for", "<skill",
@@ -250,7 +251,8 @@ class Session:
         self.quiet: dict[str, None] = {}  # uuids of Claude Code's own exchanges' lines
         self.chain: str | None = None  # a Codex conversation's digest so far
         self.chained = True  # Codex turns' ids are digests (False: line-N, as before forks)
-        self.seen: set[str] = set()  # those read this run, from any file (shared by the run)
+        self.resumes: dict[str, bool] = {}  # session ids whose own file is beside this one
+        self.beside = False  # whether files beside this one are read in the same source
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
@@ -361,6 +363,8 @@ class Session:
         if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
             return None
         self.thread = self.thread or _named(obj.get("sessionId"), None)
+        if self._copied(obj.get("sessionId")):
+            return None
         role = str(message.get("role") or obj["type"])
         model = message.get("model")
         if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isApiErrorMessage"):
@@ -398,6 +402,19 @@ class Session:
             tools=tools, sidechain=sidechain, tool_result=result,
             prompt=sidechain and role == "user" and not result,
         )  # fmt: skip
+
+    def _copied(self, sid: Any) -> bool:
+        """Tell whether a line is a copy Claude Code made of an earlier session's line (a
+        session resumed into a new file), that session's own file beside this one: its turn
+        is read there. (When that file is gone, as Claude Code deletes old sessions, the
+        copy is the turn.)"""
+        if not self.beside or not isinstance(sid, str) or sid == self.file.stem:
+            return False
+        if not _UUID_NAME.fullmatch(self.file.stem):
+            return False  # a subagent's file names its session's id on every line
+        if sid not in self.resumes:
+            self.resumes[sid] = (self.file.parent / f"{sid}.jsonl").is_file()
+        return self.resumes[sid]
 
     def _hush(self, key: str) -> None:
         """Note a line of an exchange of Claude Code's own (no turn), for those answering it."""
@@ -458,9 +475,6 @@ class Session:
         if self.chained and payload.get("type") in CHAINED:
             key = self.chain = link(self.chain or self.thread or self.id, payload)
             sid = self.thread
-            if f"{sid}:{key}" in self.seen:
-                return None  # a fork's copy of a turn read from its parent's file this run
-            self.seen.add(f"{sid}:{key}")
         if payload.get("type") == "message":
             role = payload.get("role")
             if role not in ("user", "assistant"):
