@@ -363,8 +363,14 @@ def test_declared_charset_keeps_its_text_around_a_bad_byte() -> None:
 async def test_uuencoded_file_is_an_attachment_not_text() -> None:
     rec = await fixture("uuencoded-in-text.eml")
     assert rec.text == "Here is the report, uuencoded.\n\nCheers"
+    # read as an attached PDF is (its bytes are no PDF: the entry says so)
     assert rec.meta["attachments"] == [
-        {"name": "report.pdf", "type": "application/pdf", "size": 3000}
+        {
+            "name": "report.pdf",
+            "type": "application/pdf",
+            "size": 3000,
+            "error": "corrupt file: not a PDF (no %PDF- header)",
+        }
     ]
 
 
