@@ -180,11 +180,27 @@ def _mostly(data: bytes, codec: str) -> bool:
     return bad * 10 <= eight_bit
 
 
+def _cut_utf8(data: bytes, exc: UnicodeDecodeError) -> str | None:
+    """Return UTF-8 text cut inside its last character (a message cut short) with U+FFFD
+    for that character; None unless the rest is UTF-8 with letters outside ASCII (a Latin-1
+    text ending in ``é`` is cut nowhere)."""
+    if exc.reason != "unexpected end of data" or len(data) - exc.start > 3:
+        return None
+    head = data[: exc.start]
+    if head.isascii():
+        return None
+    try:
+        return head.decode("utf-8") + "\ufffd"
+    except UnicodeDecodeError:
+        return None
+
+
 def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> str:
     """Decode text whose declared charset may be missing, unknown or wrong; never raise.
 
     The declared charset is read strictly (UTF-8 first when a Latin label covers valid
-    UTF-8, a common lie), then UTF-8. Text that is the declared charset but for a few bad
+    UTF-8, a common lie), then UTF-8; UTF-8 cut inside its last character (a message cut
+    short) is UTF-8 with U+FFFD at the end. Text that is the declared charset but for a few bad
     bytes keeps it, with U+FFFD for each bad byte, so one bad byte never garbles a whole
     body. Otherwise (no charset, ``us-ascii`` on 8-bit text, or text in another charset
     than declared) charset-normalizer guesses (when ``guess``); UTF-8 with replacement
@@ -204,6 +220,10 @@ def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> st
     for name in order:
         try:
             return data.decode(name)
+        except UnicodeDecodeError as exc:
+            cut = _cut_utf8(data, exc) if name == "utf-8" else None
+            if cut is not None:
+                return cut
         except DECODE_ERRORS:
             continue
     if codec is not None and _mostly(data, codec):

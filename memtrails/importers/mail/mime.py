@@ -12,7 +12,7 @@ from typing import Any
 from ..documents._html import html_to_text, tidy
 from .armor import unarmored
 from .blobs import lift_blobs
-from .charsets import decode_bytes, to_bytes
+from .charsets import decode_bytes, python_codec, to_bytes
 from .enclosed import headless_mail, mended
 from .headers import FOLD, addresses, b64, decode_header, raw_header, raw_headers
 from .html import enriched_to_text
@@ -198,6 +198,23 @@ def _binary(data: bytes) -> bool:
     return control * 10 > len(head)
 
 
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
+def _wide(data: bytes, declared: str | None) -> str | None:
+    """Return the codec of a UTF-16 or UTF-32 body (declared, or by its byte order mark),
+    whose NULs are no sign of binary data; None for any other."""
+    codec = python_codec(declared) or ""
+    if codec.startswith(("utf-16", "utf-32")):
+        return codec
+    return next((name for bom, name in _WIDE_BOMS if data.startswith(bom)), None)
+
+
 def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     maintype, subtype = ctype.split("/", 1)
     if maintype == "multipart":
@@ -231,12 +248,15 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         else:
             out.add_text(decode_bytes(data, charset(part)), is_plain=False)
         return
-    if cte(part) == "base64" and _binary(data):
+    declared = charset(part)
+    wide = _wide(data, declared)
+    if wide is not None:  # UTF-16 or UTF-32 text (by its charset or byte order mark)
+        declared = wide
+    elif cte(part) == "base64" and _binary(data):
         # Base64 that does not decode to text (a mislabelled file, or damage): name it.
         out.attachments.append({"name": name, "type": ctype, "size": len(data)})
         out.defects.add("UndecodableBase64")
         return
-    declared = charset(part)
     if declared is None and out.hint and not is_utf8(data):
         # 8-bit text that declares no charset is in the mail's (guessed from the whole mail,
         # whose headers and other parts say more than a short text alone)

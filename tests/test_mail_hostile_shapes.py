@@ -1,0 +1,56 @@
+"""Mail in shapes real archives hold that a reader gets wrong: a text body in UTF-16, a
+UTF-8 body cut inside its last character."""
+
+from __future__ import annotations
+
+import base64
+
+from helpers import mail_record
+
+HEAD = (
+    "From: a@example.com\nSubject: shapes\nMessage-ID: <shape@example.com>\n"
+    "Date: Mon, 1 Jan 2024 10:00:00 +0000\nMIME-Version: 1.0\n"
+)
+WORDS = "Grüße aus Köln: the meeting moves to Thursday."
+
+
+def test_a_utf16_text_body_in_base64_is_the_mails_text() -> None:
+    # Before: its NUL bytes made it "binary": the body was an unnamed attachment and the
+    # record's text "Attachments: text/plain"
+    for declared, data in (
+        ("utf-16", WORDS.encode("utf-16")),
+        ("utf-16le", WORDS.encode("utf-16-le")),
+        (None, WORDS.encode("utf-16")),  # no charset, a byte order mark
+    ):
+        charset = f"; charset={declared}" if declared else ""
+        raw = (
+            f"{HEAD}Content-Type: text/plain{charset}\nContent-Transfer-Encoding: base64\n\n"
+            + base64.encodebytes(data).decode()
+        ).encode()
+        rec = mail_record(raw)
+        assert rec.text == WORDS, declared
+        assert not rec.meta.get("attachments")
+
+
+def test_a_binary_base64_body_is_still_named_not_read() -> None:
+    raw = (
+        f"{HEAD}Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n"
+        + base64.encodebytes(b"\x00\x01\x02\x03" * 50).decode()
+    ).encode()
+    rec = mail_record(raw)
+    assert rec.meta["attachments"][0]["type"] == "text/plain"
+
+
+def test_utf8_cut_inside_its_last_character_keeps_its_letters() -> None:
+    # Before: the cut character made the whole body "not UTF-8": a short one was read as
+    # Windows-1252 ("GrÃ¼ÃŸe")
+    cut = WORDS.encode()[: -len(".")] + "é".encode()[:1]
+    raw = f"{HEAD}Content-Type: text/plain; charset=utf-8\n\n".encode() + cut
+    rec = mail_record(raw)
+    assert rec.text == WORDS[:-1] + "\ufffd"
+
+
+def test_latin1_ending_in_an_accent_is_not_taken_for_cut_utf8() -> None:
+    raw = f"{HEAD}Content-Type: text/plain; charset=iso-8859-1\n\n".encode()
+    rec = mail_record(raw + "On se voit au café".encode("latin-1"))
+    assert rec.text == "On se voit au café"
