@@ -426,3 +426,28 @@ async def test_a_gemini_cli_session_is_its_turns(tmp_path: Path) -> None:
     (error,) = problems(again)
     assert error.where == f"{path.name}: item 2" and "expected a JSON object" in error.reason
     assert [t.id for t in records(again)] == [f"{sid}:m1", f"{sid}:m4"]
+
+
+async def test_a_fork_read_after_its_parent_moves_none_of_the_parents_turns(
+    tmp_path: Path,
+) -> None:
+    parent, child = "019a0000-0000-7000-8000-00000000000a", "019a0000-0000-7000-8000-00000000000b"
+
+    def meta(sid: str, **more: Any) -> dict[str, Any]:
+        return {"timestamp": "2025-10-29T01:00:00.000Z", "type": "session_meta",
+                "payload": {"id": sid, "timestamp": "2025-10-29T01:00:00.000Z", **more}}  # fmt: skip
+
+    first, answer = said("user", "first"), said("assistant", "an answer")
+    write(
+        tmp_path / "29" / f"rollout-2025-10-29T01-00-00-{parent}.jsonl",
+        [meta(parent), first, answer],
+    )
+    done = await collect(from_agent_transcripts(tmp_path))
+    state = done[-1]
+    assert isinstance(state, SourceState)
+    fork = [meta(child, forked_from_id=parent), meta(parent), first, answer, said("user", "second")]
+    write(tmp_path / "30" / f"rollout-2025-10-30T01-00-00-{child}.jsonl", fork)
+    again = await collect(from_agent_transcripts(tmp_path, state=state.state))
+    # Before: the fork's copies were read again, each moving its turn to the fork's file.
+    assert [t.text for t in records(again)] == ["second"]
+    assert problems(again) == []

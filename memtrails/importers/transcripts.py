@@ -257,9 +257,11 @@ def _read(
     # Turns read this run: a copy of one in another file (a Codex fork's of its parent's, a
     # resumed Claude Code session's of the earlier one's) is the same turn, not read again.
     seen: set[str] = set()
+    parents = _Parents(files, root, limit)
     for file in files:
         session = Session(file, root if root.is_dir() else file)
         session.beside = root.is_dir()
+        session.lookup = parents.turns
         rel = session.rel
         try:
             with file.open("rb") as f:
@@ -354,6 +356,49 @@ def _read(
         complete=not resumed and not unsure,
         skipped=skipped,
     )
+
+
+class _Parents:
+    """The turns of the Codex sessions a run reads, by session id, for their forks: a fork's
+    file copies its parent's items, which are read from the parent's file (where it is one
+    the run reads: a rollout is named with its session's id)."""
+
+    def __init__(self, files: list[Path], root: Path, limit: int) -> None:
+        self.root = root if root.is_dir() else None
+        self.limit = limit
+        self.files: dict[str, Path] = {}
+        for file in files:
+            found = _UUID.search(file.stem) if file.name.startswith("rollout-") else None
+            if found and self.root is not None:
+                self.files.setdefault(found.group(0).lower(), file)
+        self.known: dict[str, set[str]] = {}
+
+    def turns(self, sid: str) -> set[str]:
+        """Return the ids of the turns in session ``sid``'s file (none when it is not read)."""
+        file = self.files.get(sid.lower())
+        if file is None or self.root is None:
+            return set()
+        if sid not in self.known:
+            self.known[sid] = self._read(file, self.root)
+        return self.known[sid]
+
+    def _read(self, file: Path, root: Path) -> set[str]:
+        session = Session(file, root)  # its copies of its own parent's turns count too
+        ids: set[str] = set()
+        try:
+            with file.open("rb") as f:
+                for raw, length in bounded_lines(f, self.limit):
+                    if length > self.limit or not raw.endswith((b"\n", b"\r")):
+                        continue
+                    try:
+                        got = session.turn(line_text(strip_bom(raw)), 0, "parent")
+                    except (ValueError, RecursionError):
+                        continue
+                    if got is not None:
+                        ids.add(got.id)
+        except OSError:
+            return set()
+        return ids
 
 
 def _mode(resumed: bool) -> str:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -253,6 +254,10 @@ class Session:
         self.chained = True  # Codex turns' ids are digests (False: line-N, as before forks)
         self.resumes: dict[str, bool] = {}  # session ids whose own file is beside this one
         self.beside = False  # whether files beside this one are read in the same source
+        self.parent: str | None = None  # the session a Codex fork was forked from
+        self.copies: set[str] | None = None  # the ids of that session's turns
+        # the ids of the turns of a session read in the same source, by its id (else none)
+        self.lookup: Callable[[str], set[str]] | None = None
 
     def saved(self) -> list[Any]:
         """Return what a later run needs to go on reading this file where this one stopped."""
@@ -457,6 +462,7 @@ class Session:
             if self.thread is None:  # a fork's file holds its parent's meta line too
                 self.id = str(payload.get("id") or self.id)
                 self.started = _named(payload.get("timestamp"), self.started)
+                self.parent = _named(payload.get("forked_from_id"), None)
             if self.chain is None:  # the metas before the items: the fork's, its parent's...
                 own = _named(payload.get("id"), None) or self.id
                 self.thread = _named(payload.get("forked_from_id"), None) or own
@@ -475,6 +481,10 @@ class Session:
         if self.chained and payload.get("type") in CHAINED:
             key = self.chain = link(self.chain or self.thread or self.id, payload)
             sid = self.thread
+            if self.parent and self.copies is None:
+                self.copies = self.lookup(self.parent) if self.lookup else set()
+            if self.copies and f"{sid}:{key}" in self.copies:
+                return None  # a fork's copy of its parent's turn, read from the parent's file
         if payload.get("type") == "message":
             role = payload.get("role")
             if role not in ("user", "assistant"):
