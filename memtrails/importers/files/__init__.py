@@ -52,8 +52,9 @@ async def from_files(
 
     Each record has ``id`` = the path relative to ``folder`` with ``/`` separators,
     ``kind="note"`` for prose (``.md``, ``.txt``, ``.rst``, ... see :data:`NOTE_SUFFIXES`)
-    and ``"file"`` for everything else, ``title`` = the first heading of a Markdown or
-    reStructuredText file (or its front-matter title), else the file name, ``at`` = the
+    and ``"file"`` for everything else, ``title`` = the front-matter title (YAML ``---`` or
+    Hugo's TOML ``+++``) or first heading of a Markdown, reStructuredText or AsciiDoc file,
+    an Org file's ``#+TITLE:`` or first ``* heading``, else the file name, ``at`` = the
     modification time, and ``meta`` with ``path`` (absolute), ``size``, ``mtime_ns``,
     ``encoding`` and ``sha256`` (of the file's bytes).
 

@@ -69,20 +69,58 @@ def _atx_heading(line: str) -> str | None:
     return content or None
 
 
+def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:
+    """Return the title a YAML (``---``) or TOML (``+++``, Hugo's) front matter gives, and
+    the index of the first line after it (0 when there is none)."""
+    fence = lines[0].strip() if lines else ""
+    if fence not in ("---", "+++"):
+        return None, 0
+    ends = ("---", "...") if fence == "---" else ("+++",)
+    title: str | None = None
+    for i in range(1, len(lines)):
+        line = lines[i]
+        if line.strip() in ends:
+            return title, i + 1
+        key, sep, value = line.partition(":" if fence == "---" else "=")
+        if title is not None or not sep or key.strip().lower() != "title":
+            continue
+        value = value.strip()
+        if fence == "---" and value[:1] in ("|", ">"):  # a block scalar: the lines below
+            block = []
+            for below in lines[i + 1 :]:
+                if below.strip() and not below.startswith((" ", "\t")):
+                    break
+                block.append(below.strip())
+            value = " ".join(part for part in block if part)
+        title = value.strip("\"'").strip() or None
+    return None, 0  # no closing line: not front matter
+
+
+def _org_title(lines: list[str]) -> str | None:
+    """An Org file's ``#+TITLE:`` (org-roam's ``#+title:``), else its first ``* heading``."""
+    heading: str | None = None
+    for line in lines:
+        if line[:8].lower() == "#+title:" and line[8:].strip():
+            return line[8:].strip()
+        if heading is None and line.startswith("*"):
+            text = line.lstrip("*")
+            if text[:1] in (" ", "\t") and text.strip():
+                heading = text.strip()
+    return heading
+
+
 def title_of(text: str, name: str, suffix: str) -> str:
-    """The first heading of a Markdown/reStructuredText file, else the file name."""
+    """The title a note gives itself, else the file name: the front-matter title (YAML or
+    TOML) or first heading of a Markdown, reStructuredText or AsciiDoc (``= Title``) file,
+    an Org file's ``#+TITLE:`` or first ``* heading``."""
+    lines = text.splitlines()[:_MAX_TITLE_LINES]
+    if suffix == ".org":
+        return _org_title(lines) or name
     if suffix not in _HEADING_SUFFIXES:
         return name
-    lines = text.splitlines()[:_MAX_TITLE_LINES]
-    start = 0
-    if lines and lines[0].strip() == "---":  # YAML front matter may name the title
-        for i in range(1, len(lines)):
-            if lines[i].strip() in ("---", "..."):
-                start = i + 1
-                break
-            key, _, value = lines[i].partition(":")
-            if key.strip() == "title" and value.strip():
-                return value.strip().strip("\"'")
+    title, start = _front_matter_title(lines)
+    if title:
+        return title
     in_fence = False
     previous = ""
     for line in lines[start:]:
@@ -95,6 +133,8 @@ def title_of(text: str, name: str, suffix: str) -> str:
         atx = _atx_heading(line)
         if atx:
             return atx
+        if suffix == ".adoc" and line.startswith("= ") and line[2:].strip():
+            return line[2:].strip()
         if previous.strip() and _SETEXT.match(line) and not previous.startswith((" ", "\t")):
             return previous.strip()
         previous = line
