@@ -54,3 +54,17 @@ def test_latin1_ending_in_an_accent_is_not_taken_for_cut_utf8() -> None:
     raw = f"{HEAD}Content-Type: text/plain; charset=iso-8859-1\n\n".encode()
     rec = mail_record(raw + "On se voit au café".encode("latin-1"))
     assert rec.text == "On se voit au café"
+
+
+def test_a_winmail_dat_says_it_is_not_read() -> None:
+    # Outlook's TNEF wrapping: no reader is a dependency, so the entry says why its files
+    # are not in the record (before: a bare name, like any picture)
+    raw = (
+        f"{HEAD}Content-Type: multipart/mixed; boundary=Q\n\n--Q\nContent-Type: text/plain\n\n"
+        "see attached\n--Q\nContent-Type: application/ms-tnef; name=winmail.dat\n"
+        "Content-Transfer-Encoding: base64\n\neJ8+IgAAAAAAAAAA\n--Q--\n"
+    ).encode()
+    rec = mail_record(raw)
+    (entry,) = rec.meta["attachments"]
+    assert entry["name"] == "winmail.dat" and "TNEF" in entry["error"]
+    assert rec.text == "see attached"

@@ -198,6 +198,11 @@ def _binary(data: bytes) -> bool:
     return control * 10 > len(head)
 
 
+_TNEF = {"application/ms-tnef", "application/vnd.ms-tnef"}
+_TNEF_NOT_READ = (
+    "Outlook's TNEF wrapping (winmail.dat): the files and rich text inside are not read "
+    "(unpack it with tnef or tnefparse, then import what it holds)"
+)
 _WIDE_BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32"),
     (b"\x00\x00\xfe\xff", "utf-32"),
@@ -239,7 +244,10 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         or (maintype == "text" and subtype in _DATA_TEXT)
     )
     if is_attachment:
-        out.attachments.append({"name": name, "type": ctype, "size": payload_size(part)})
+        entry: dict[str, Any] = {"name": name, "type": ctype, "size": payload_size(part)}
+        if ctype in _TNEF or (name or "").lower() == "winmail.dat":
+            entry["error"] = _TNEF_NOT_READ
+        out.attachments.append(entry)
         return
     data = payload(part)
     if maintype == "message":
