@@ -190,3 +190,17 @@ async def test_what_claude_code_asks_its_model_on_its_own_is_no_turn(tmp_path: P
         ("user", "Warmup"),
         ("user", "Warmup the cache first."),
     ]
+
+
+async def test_a_finished_answer_is_not_kept_in_the_runs_state(tmp_path: Path) -> None:
+    done = block("a2", "msg_1", call("Edit", file_path="t.py"))
+    done["message"]["stop_reason"] = "tool_use"
+    lines = [claude("u1", "user", "Fix it."), block("a1", "msg_1", text("On it.")), done]
+    path = write(tmp_path / f"{SID}.jsonl", lines)
+    items = await collect(from_agent_transcripts(path))
+    assert turns(items)[-1] == ("claude-code", 'On it.\n[tool Edit: {"file_path": "t.py"}]')
+    state = items[-1]
+    assert isinstance(state, SourceState)
+    assert "On it." not in json.dumps(state.state)
+    still = await collect(from_agent_transcripts(path, state=state.state))
+    assert records(still) == []

@@ -7,8 +7,9 @@ far. One answer is one turn here: its record's id is the first line's, its text 
 words once, in order, and its tools all the calls. A turn is complete when a later answer of
 the same agent (the session's, or one subagent's: ``isSidechain``, ``agentId``) starts, when
 the user speaks, or at the end of what is written; one still open at the end of the file
-is kept in the run's state, so that a line written after the run joins it and the turn is
-read again, whole, under the same id. (Seen in the format notes of Claude Code sessions found
+(no line of it says why the message stopped, ``stop_reason``, and not long) is kept in the
+run's state, so that a line written after the run joins it and the turn is read again,
+whole, under the same id. (Seen in the format notes of Claude Code sessions found
 by the code search: "multiple assistant messages with the same message.id and requestId
 represent streaming chunks", and in ticpu/claude-conversation-search-mcp's
 ``docs/jsonl-format.md``.)
@@ -22,6 +23,7 @@ from typing import Any
 __all__ = ["Answer", "Answers"]
 
 _OPEN_MOST = 16  # answers kept open at once (parallel subagents in one file); the oldest closes
+_KEPT_MOST = 1 << 16  # characters of an answer kept in the run's state to join later lines to
 
 
 @dataclass
@@ -37,6 +39,7 @@ class Answer:
     sidechain: bool
     parts: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
+    complete: bool = False  # a line of it says why the message stopped (``stop_reason``)
 
     def add(self, parts: list[str], calls: list[str]) -> None:
         """Add a line's blocks (``calls``: each one's tool, or ""): a block already there (a
@@ -87,6 +90,14 @@ class Answers:
                 done.append(self.open.pop(next(iter(self.open))))
         answer.add(parts, calls)
         return done
+
+    def settle(self) -> None:
+        """Forget, at the end of the file, the answers a later line cannot join: complete
+        ones (a session's last answer most often), and long ones (the run's state keeps no
+        long text; a later line of one is a turn of its own)."""
+        for message, answer in list(self.open.items()):
+            if answer.complete or sum(map(len, answer.parts)) > _KEPT_MOST:
+                del self.open[message]
 
     def close(self) -> list[Answer]:
         """Return all the open answers, none left open (the user spoke)."""

@@ -298,6 +298,7 @@ class Session:
         """Return the turns of the answers still open where the file ends, left open: a
         line written later joins its answer, read again then under the same id."""
         answers = list(self.answers.open.values())
+        self.answers.settle()
         return [r for a in answers if (r := self._answer(a, source)) is not None]
 
     def _answer(self, answer: Answer, source: str) -> MemoryRecord | None:
@@ -389,6 +390,8 @@ class Session:
             lane = f"{obj.get('agentId') or 'sidechain'}" if sidechain else ""
             start = Answer(answer, self.id, key, n, obj.get("timestamp"), lane, sidechain)
             self._close(self.answers.take(answer, start, parts, calls), source)
+            if message.get("stop_reason"):  # the API's message is complete
+                self.answers.open[answer].complete = True
             return None
         text, tools, result = claude_text(message.get("content"), role)
         if role == "user" and text.startswith(_COMPACT_PREFIX):
