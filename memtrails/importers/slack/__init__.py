@@ -93,14 +93,17 @@ async def from_slack_export(
     unless a day file or a channel folder could not be read (a symlink loop, no permission:
     each is a :class:`RecordError` naming it, and the rest is read); then nothing is pruned.
 
-    Hostile or damaged archives: each member is read whole (one JSON document), so a member
-    over ``limits.max_file_bytes`` (128 MiB by default) is not read, nor is a zip member of more
+    Hostile or damaged archives: a member over ``limits.max_file_bytes`` (128 MiB by
+    default) is not read, nor is a zip member of more
     than 1 MiB that inflates more than ``max_ratio`` times (250 by default; real exports
     inflate 3-40 times, zip bombs about 1,000), nor any member once the whole archive has
     inflated ``max_ratio`` times its size (plus 1 MiB): each becomes a :class:`RecordError`
     naming the member and the limit, decided from the zip's directory before anything is
-    inflated, and the import goes on. Memory stays within a few times one member's size (a
-    day file of 100 MiB on one line, 228,000 messages: about 440 MB at its peak). A zip
+    inflated, and the import goes on. A day file over 16 MiB is never held whole: it is read
+    twice, a message at a time (once to check it is valid JSON, a broken one being one
+    error as a small one is, once for its records), so memory stays within a few MiB and its
+    largest message (a day file of 100 MiB, 248,000 messages: 60 MB at its peak, where
+    reading it whole took 700 MB); name files and smaller day files are read whole. A zip
     member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
     read and is reported the same way. A zip holding several members of one name (a zip tool
     that appends a file again rather than replacing it) has each of them read once, in the

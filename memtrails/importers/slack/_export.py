@@ -7,7 +7,9 @@ import os
 import re
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 from ..._exceptions import SourceError
 from .._shared import entry_may_be_file, may_be_file, too_long_number
@@ -34,6 +36,7 @@ DEFAULT_MAX_MEMBER_BYTES = 128 * 1024 * 1024
 DEFAULT_MAX_RATIO = 250
 _RATIO_GRACE = 1024 * 1024
 _ZIP_MAGIC = b"PK\x03\x04"
+_CHUNK = 1 << 20  # bytes read at a time from a member read in pieces
 _DESKTOP_FILES = frozenset({"thumbs.db", "desktop.ini"})
 
 DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
@@ -329,6 +332,73 @@ class Export:
             return f"unreadable:{exc.errno}"
         return f"{st.st_size}:{st.st_mtime_ns}"
 
+    def size(self, member: str | zipfile.ZipInfo) -> int | None:
+        """Return a member's size as its zip directory or the file system says (None when
+        that cannot be looked at: reading it says why)."""
+        if isinstance(member, zipfile.ZipInfo):
+            return member.file_size
+        if self._zip is not None:
+            return self._members[self._prefix + member][-1].file_size
+        assert self._root is not None
+        try:
+            return (self._root / member).stat().st_size
+        except OSError:
+            return None
+
+    def chunks(self, member: str | zipfile.ZipInfo, *, again: bool = False) -> Iterator[bytes]:
+        """Yield a member's bytes a piece at a time, with the checks :meth:`read` makes.
+
+        ``again``: the member was read before this run, its inflated bytes already counted
+        against the archive's ``max_ratio`` budget; not counted twice.
+        """
+        limit = self.max_member_bytes
+        got = 0
+        with self._open(member, again) as f:
+            while piece := f.read(_CHUNK):
+                got += len(piece)
+                if got > limit:  # bigger than its directory entry or stat said
+                    raise MemberRefused(
+                        f"more than {limit} bytes, the limit (Limits.max_file_bytes): not read"
+                    )
+                yield piece
+
+    def _open(self, member: str | zipfile.ZipInfo, again: bool) -> IO[bytes]:
+        if self._zip is None:
+            assert self._root is not None and isinstance(member, str)
+            f = (self._root / member).open("rb")
+            try:
+                self._check(os.fstat(f.fileno()).st_size)
+            except BaseException:
+                f.close()
+                raise
+            return f
+        info = (
+            member
+            if isinstance(member, zipfile.ZipInfo)
+            else self._members[self._prefix + member][-1]
+        )
+        if not again:
+            self._refuse(info)
+            self._inflated += info.file_size
+        return self._zip.open(info)
+
+    def _refuse(self, info: zipfile.ZipInfo) -> None:
+        """Raise MemberRefused if a zip member is over a limit; nothing of it inflated."""
+        self._check(info.file_size)
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size > _RATIO_GRACE and ratio > self.max_ratio:
+            raise MemberRefused(
+                f"inflates {ratio:.0f} times ({info.compress_size} bytes to "
+                f"{info.file_size}), over the limit of {self.max_ratio:g} (max_ratio): "
+                "not read (a zip bomb looks like this)"
+            )
+        if self._inflated + info.file_size > self._budget:
+            raise MemberRefused(
+                f"{info.file_size} bytes more would take the archive past "
+                f"{self.max_ratio:g} times its size inflated (max_ratio): not read "
+                "(a zip bomb of many small members looks like this)"
+            )
+
     def read(self, member: str | zipfile.ZipInfo) -> bytes:
         """Return a member's bytes (one of several of a name: by what :meth:`copies` gave).
 
@@ -343,20 +413,7 @@ class Export:
                 info = member
             else:
                 info = self._members[self._prefix + member][-1]
-            self._check(info.file_size)
-            ratio = info.file_size / max(info.compress_size, 1)
-            if info.file_size > _RATIO_GRACE and ratio > self.max_ratio:
-                raise MemberRefused(
-                    f"inflates {ratio:.0f} times ({info.compress_size} bytes to "
-                    f"{info.file_size}), over the limit of {self.max_ratio:g} (max_ratio): "
-                    "not read (a zip bomb looks like this)"
-                )
-            if self._inflated + info.file_size > self._budget:
-                raise MemberRefused(
-                    f"{info.file_size} bytes more would take the archive past "
-                    f"{self.max_ratio:g} times its size inflated (max_ratio): not read "
-                    "(a zip bomb of many small members looks like this)"
-                )
+            self._refuse(info)
             with self._zip.open(info) as f:
                 # Never more than the directory says: inflating stops there (and the CRC
                 # check then fails) however much the member would really inflate to.
@@ -365,8 +422,13 @@ class Export:
         else:
             assert self._root is not None and isinstance(member, str)
             with (self._root / member).open("rb") as f:
-                self._check(os.fstat(f.fileno()).st_size)
-                data = f.read(limit + 1)
+                size = os.fstat(f.fileno()).st_size
+                self._check(size)
+                # As much as stat says (read(n) takes n bytes of memory at once), then
+                # whatever it has grown by, up to the limit.
+                data = f.read(size + 1)
+                if len(data) > size:
+                    data += f.read(limit + 1 - len(data))
         if len(data) > limit:  # bigger than its directory entry or stat said
             raise MemberRefused(
                 f"more than {limit} bytes, the limit (Limits.max_file_bytes): not read"

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from typing import Any, cast
-from zipfile import ZipInfo
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import RecordStep
 from ._blocks import added_by_blocks, blocks_text
-from ._export import READ_ERRORS, MemberRefused, not_json
 from ._names import Names, name_of, unescape
 
-__all__ = ["as_ts", "counted", "day_files", "message_items", "message_record"]
+__all__ = ["as_ts", "counted", "message_items", "message_record", "profile_name"]
 
 # Membership and integration notices carry no conversation; they are dropped silently.
 # Tombstones stand in for deleted thread parents; their replies keep the thread id anyway.
@@ -177,19 +174,27 @@ def _edited(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return None
 
 
-def counted(messages: list[Any]) -> int:
-    """Return how many items :func:`message_items` yields for a day file's messages.
+def counted(message: Any) -> int:
+    """Return how many items :func:`message_items` yields for one of a day file's messages.
 
     Every message but the notices dropped silently: a record, or an error in its place.
     """
-    found = 0
-    for message in messages:
-        if isinstance(message, Mapping):
-            message = _edited(message) or message
-            found += _subtype(message) not in _NOISE_SUBTYPES
-        else:
-            found += 1
-    return found
+    if isinstance(message, Mapping):
+        return int(_subtype(_edited(message) or message) not in _NOISE_SUBTYPES)
+    return 1
+
+
+def profile_name(reader: Names, message: Any) -> tuple[str, str] | None:
+    """Return the user id and name a message's ``user_profile`` gives a sender missing
+    from users.json (a person of another org in a Slack Connect channel), else None."""
+    if not isinstance(message, Mapping):
+        return None
+    user, profile = message.get("user"), message.get("user_profile")
+    if isinstance(user, str) and user not in reader.users and isinstance(profile, Mapping):
+        name = name_of(profile)
+        if name:
+            return user, name
+    return None
 
 
 def message_record(
@@ -328,20 +333,6 @@ def message_record(
         return RecordError(reader.source, where, str(exc))
 
 
-def _profiles(reader: Names, messages: list[Any]) -> dict[str, str]:
-    """Return the names a day file's messages give their senders missing from users.json."""
-    found: dict[str, str] = {}
-    for message in messages:
-        if not isinstance(message, Mapping):
-            continue
-        user, profile = message.get("user"), message.get("user_profile")
-        if isinstance(user, str) and user not in reader.users and isinstance(profile, Mapping):
-            name = name_of(profile)
-            if name:
-                found.setdefault(user, name)
-    return found
-
-
 def _huddle(reader: Names, room: Any) -> str:
     """Return what a huddle's message says: who took part (its `text` is empty)."""
     if not isinstance(room, Mapping):
@@ -382,33 +373,12 @@ def _app_id(message: Mapping[str, Any]) -> str | None:
     return None
 
 
-def day_files(reader: Names, member: str) -> Iterator[tuple[str, list[Any] | RecordError]]:
-    """Yield the messages of a day file, or the error that stops it being read, with the
-    name its errors go by: of each member of that name, where a zip holds several."""
-    for where, copy in reader.export.copies(member):
-        yield where, _day_messages(reader, copy, where)
-
-
-def _day_messages(reader: Names, copy: str | ZipInfo, where: str) -> list[Any] | RecordError:
-    try:
-        raw = reader.export.read(copy)
-    except MemberRefused as exc:
-        return RecordError(reader.source, where, f"day file {exc}")
-    except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
-        return RecordError(reader.source, where, f"cannot read the day file ({exc})")
-    try:
-        messages = json.loads(raw)
-    except (ValueError, RecursionError) as exc:
-        return RecordError(reader.source, where, f"day file {not_json(exc)}")
-    if not isinstance(messages, list):
-        return RecordError(reader.source, where, "day file is not a JSON array")
-    return messages
-
-
 def message_items(
-    reader: Names, channel: str, member: str, messages: list[Any]
+    reader: Names, channel: str, member: str, messages: Iterable[Any], profiles: dict[str, str]
 ) -> Iterator[MemoryRecord | RecordError]:
-    reader.profiles = _profiles(reader, messages)
+    """Yield a day file's records; ``profiles``: the names its messages give their senders
+    missing from users.json (:func:`profile_name`)."""
+    reader.profiles = profiles
     # Counted from 1, as JSON Lines counts its lines: "message 1" is the file's first.
     for number, message in enumerate(messages, 1):
         where = f"{member}, message {number}"

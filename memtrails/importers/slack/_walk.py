@@ -8,8 +8,9 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._resume import BAD_POSITION, unusable_position
+from ._days import day_files
 from ._export import METADATA_FILES, Export
-from ._messages import counted, day_files, message_items
+from ._messages import message_items
 from ._names import EXTRA_NAME_FILES, Names
 
 __all__ = ["items", "record_count"]
@@ -91,7 +92,7 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
             vouched += int(entry.get("records", 0))
         for day in days[start or 0 :]:
             for _, messages in day_files(reader, f"{channel}/{day}"):
-                found += 1 if isinstance(messages, RecordError) else counted(messages)
+                found += 1 if isinstance(messages, RecordError) else messages.count
     return found + vouched, vouched
 
 
@@ -154,10 +155,14 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
                     failed = failed or n < len(days) - 1
                     yield messages
                     continue
-                for item in message_items(reader, channel, where, messages):
+                for item in message_items(reader, channel, where, messages, messages.profiles):
                     kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
                     since += 1
                     yield item
+                if messages.failed is not None:  # a large one, changed since it was checked
+                    broken = True
+                    failed = failed or n < len(days) - 1
+                    yield messages.failed
             if n < len(days) - 1:
                 bots.update(reader.learned)
         if entry is not None and start == len(days):

@@ -1,0 +1,122 @@
+"""Read a Slack day file: whole when small, a message at a time when large."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+from zipfile import ZipInfo
+
+from ...records import RecordError
+from ._export import READ_ERRORS, MemberRefused, not_json
+from ._messages import counted, profile_name
+from ._names import Names
+from ._stream import NotAnArray, json_array
+
+__all__ = ["STREAM_BYTES", "DayFile", "day_files"]
+
+# A day file larger than this is never held whole: ``json.loads`` of it would hold its
+# bytes, its text and all its messages' objects at once (about seven times its size: a
+# day file of 100 MiB took 700 MB). It is read twice instead, a message at a time: once
+# to check it is valid JSON (a broken one is one error, as a small one is) and learn its
+# senders' names, once to make its records.
+STREAM_BYTES = 16 << 20
+
+
+class DayFile:
+    """A day file's messages, held (a small one) or read again when iterated (a large one).
+
+    ``count`` is how many items its messages make (:func:`counted`); ``profiles`` the names
+    its messages give senders missing from users.json. A large day file that cannot be read
+    the second time (changed or removed meanwhile) ends early, ``failed`` then saying why.
+    """
+
+    def __init__(
+        self,
+        reader: Names,
+        where: str,
+        copy: str | ZipInfo,
+        held: list[Any] | None,
+    ) -> None:
+        self._reader, self._where, self._copy, self._held = reader, where, copy, held
+        self.count = 0
+        self.profiles: dict[str, str] = {}
+        self.failed: RecordError | None = None
+
+    def survey(self, messages: Iterator[Any]) -> None:
+        for message in messages:
+            self.count += counted(message)
+            found = profile_name(self._reader, message)
+            if found is not None:
+                self.profiles.setdefault(*found)
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._held is not None:
+            yield from self._held
+            return
+        try:
+            yield from json_array(self._reader.export.chunks(self._copy, again=True))
+        except NotAnArray:
+            self.failed = self._error("day file is not a JSON array")
+        except MemberRefused as exc:
+            self.failed = self._error(f"day file {exc}")
+        except (ValueError, RecursionError) as exc:
+            self.failed = self._error(f"day file {not_json(exc)}")
+        except READ_ERRORS as exc:
+            self.failed = self._error(f"cannot read the day file ({exc})")
+
+    def _error(self, reason: str) -> RecordError:
+        return RecordError(self._reader.source, self._where, f"{reason} (read again)")
+
+
+def day_files(reader: Names, member: str) -> Iterator[tuple[str, DayFile | RecordError]]:
+    """Yield the messages of a day file, or the error that stops it being read, with the
+    name its errors go by: of each member of that name, where a zip holds several."""
+    for where, copy in reader.export.copies(member):
+        yield where, _day_file(reader, copy, where)
+
+
+def _day_file(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | RecordError:
+    export = reader.export
+    size = export.size(copy)
+    try:
+        if size is not None and size > STREAM_BYTES:
+            return _streamed(reader, copy, where)
+        raw = export.read(copy)
+    except MemberRefused as exc:
+        return RecordError(reader.source, where, f"day file {exc}")
+    except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+        return RecordError(reader.source, where, f"cannot read the day file ({exc})")
+    return _parsed(reader, copy, where, raw)
+
+
+def _streamed(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | RecordError:
+    """Read a large day file a message at a time; raises what reading its bytes raises."""
+    pieces = reader.export.chunks(copy)
+    first = next(pieces, b"")
+    # json.loads reads UTF-16 and UTF-32 too (Slack writes UTF-8): those are read whole.
+    if json.detect_encoding(first).startswith("utf-8"):
+        day = DayFile(reader, where, copy, None)
+        try:
+            day.survey(json_array(itertools.chain([first], pieces)))
+            return day
+        except NotAnArray:  # json.loads says what it is instead
+            first, pieces = b"", reader.export.chunks(copy, again=True)
+        except MemberRefused:
+            raise
+        except (ValueError, RecursionError) as exc:  # bad JSON; reading raises no ValueError
+            return RecordError(reader.source, where, f"day file {not_json(exc)}")
+    return _parsed(reader, copy, where, first + b"".join(pieces))
+
+
+def _parsed(reader: Names, copy: str | ZipInfo, where: str, raw: bytes) -> DayFile | RecordError:
+    try:
+        messages = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        return RecordError(reader.source, where, f"day file {not_json(exc)}")
+    if not isinstance(messages, list):
+        return RecordError(reader.source, where, "day file is not a JSON array")
+    day = DayFile(reader, where, copy, messages)
+    day.survey(iter(messages))
+    return day

@@ -1,0 +1,144 @@
+"""A JSON array read element by element from pieces of bytes: a large day file never whole.
+
+``json.loads`` of a day file of 100 MiB holds its bytes, their text and every message's
+objects at once (about seven times the file). Read so, only a piece of the file and one
+message are held at a time. Each element is parsed by the standard library's own decoder
+(``json.JSONDecoder.raw_decode``), so what is valid, and what each value becomes, is what
+``json.loads`` says; an error says where in the whole file it is, as ``json.loads`` would.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["NotAnArray", "json_array"]
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+_NUMBER_TAIL = re.compile(r"[0-9.eE+-]+")
+_DECODER = json.JSONDecoder()
+
+
+class NotAnArray(Exception):
+    """The document is not a JSON array (its first character is not ``[``)."""
+
+
+class _Error(json.JSONDecodeError):
+    """A JSONDecodeError placed in the whole document, of which only a piece is held."""
+
+    def __init__(self, msg: str, lineno: int, colno: int, pos: int) -> None:
+        ValueError.__init__(self, f"{msg}: line {lineno} column {colno} (char {pos})")
+        self.msg, self.doc, self.pos, self.lineno, self.colno = msg, "", pos, lineno, colno
+
+
+class _Text:
+    """The part of the document not yet parsed, filled from the pieces as needed."""
+
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        self.pieces = pieces
+        self.utf8 = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+        self.buf = ""
+        self.pos = 0  # where parsing is in buf
+        self.eof = False
+        self.dropped = 0  # characters dropped from the front of buf
+        self.lines = 0  # newlines among them
+        self.column = 0  # characters since the last of them
+        self.first = True  # no text read yet
+
+    def more(self) -> bool:
+        """Read one more piece (dropping what was parsed); False at the end."""
+        if self.eof:
+            return False
+        done = self.buf[: self.pos]
+        newlines = done.count("\n")
+        self.lines += newlines
+        self.column = len(done) - done.rfind("\n") - 1 if newlines else self.column + len(done)
+        self.dropped += self.pos
+        piece = next(self.pieces, None)
+        if piece is None:
+            self.eof = True
+            text = self.utf8.decode(b"", final=True)
+        else:
+            text = self.utf8.decode(piece)
+        if self.first and text:
+            self.first = False
+            text = text.removeprefix("\ufeff")  # a byte-order mark: json.loads reads bytes so
+        self.buf = self.buf[self.pos :] + text
+        self.pos = 0
+        return True
+
+    def skip_space(self) -> str:
+        """Move past white space; return the next character, '' at the end."""
+        while True:
+            self.pos = _SPACE.match(self.buf, self.pos).end()  # type: ignore[union-attr]
+            if self.pos < len(self.buf) or not self.more():
+                return self.buf[self.pos : self.pos + 1]
+
+    def error(self, msg: str, at: int) -> _Error:
+        before = self.buf[:at]
+        newlines = before.count("\n")
+        column = at - before.rfind("\n") if newlines else self.column + at + 1
+        return _Error(msg, self.lines + newlines + 1, column, self.dropped + at)
+
+    def value(self) -> Any:
+        """Parse the value that starts here, reading more until it is whole."""
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(self.buf, self.pos)
+            except json.JSONDecodeError as exc:
+                if self.eof:
+                    raise self.error(exc.msg, exc.pos) from None
+                # Cut short, or wrong: read until twice as much is held, then try again
+                # (a message of many pieces is parsed a few times, not once per piece).
+                want = 2 * (len(self.buf) - self.pos) + 1
+                while len(self.buf) - self.pos < want and self.more():
+                    pass
+                continue
+            if _may_go_on(value, self.buf, end) and self.more():
+                continue  # a number may go on in the next piece ("-1." of "-1.5")
+            self.pos = end
+            return value
+
+
+def _may_go_on(value: Any, text: str, end: int) -> bool:
+    """Whether a value parsed from the text held so far could be longer with more of it."""
+    if end == len(text):
+        return True
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    return number and _NUMBER_TAIL.fullmatch(text, end) is not None
+
+
+def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
+    """Yield the elements of the JSON array the pieces of bytes make, one at a time.
+
+    Raises:
+        NotAnArray: the document does not start with ``[`` (nothing was yielded).
+        json.JSONDecodeError: it is not valid JSON (or not UTF-8: UnicodeDecodeError), at the
+            place named; elements before it were yielded.
+        ValueError: a number has more digits than Python converts.
+        RecursionError: arrays or objects are nested too deeply.
+    """
+    text = _Text(pieces)
+    first = text.skip_space()
+    if first != "[":
+        raise NotAnArray
+    text.pos += 1
+    if text.skip_space() == "]":
+        text.pos += 1
+    else:
+        while True:
+            yield text.value()
+            after = text.skip_space()
+            if after == "]":
+                text.pos += 1
+                break
+            if after != ",":
+                raise text.error("Expecting ',' delimiter", text.pos)
+            text.pos += 1
+            if text.skip_space() == "]":  # json.loads refuses a trailing comma too
+                raise text.error("Expecting value", text.pos)
+    if text.skip_space():
+        raise text.error("Extra data", text.pos)
