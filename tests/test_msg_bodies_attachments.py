@@ -2,15 +2,18 @@
 RTF (no plain text), and attachments read through the checks every other document goes
 through (the OLE guard), so a hostile attached file is one named error in the mail.
 
-The fixtures are Apache POI's test messages (tests/data/documents), changed in place."""
+The fixtures are Apache POI's test messages (tests/data/documents), changed in place, and
+messages written by tests/msgfile.py."""
 
 from __future__ import annotations
 
 import struct
 from pathlib import Path
 
+from msgfile import msg_file
+
 from memtrails.importers.documents import DocumentReader
-from memtrails.importers.documents._msgparts import decompress_rtf, msg_parts
+from memtrails.importers.documents._msgparts import MAX_MESSAGES, decompress_rtf, msg_parts
 from memtrails.importers.documents._oleguard import OLE_MAGIC, layout
 
 DATA = Path(__file__).parent / "data" / "documents"
@@ -102,3 +105,45 @@ def test_a_hostile_attached_office_file_is_a_named_error_and_the_mail_is_read() 
     assert doc["name"] == "test-unicode.doc"
     assert doc["error"].startswith("corrupt file: a damaged OLE compound file")
     assert txt["chars"] > 0
+
+
+def test_an_attached_message_gives_its_subject_sender_body_and_files() -> None:
+    # Before: a message attached to a message (Outlook's "forward as attachment") was
+    # named only
+    inner = (
+        {"0037": "Quarterly figures", "0C1A": "Bo", "5D01": "bo@example.com"}
+        | {"1013": "<p>The <b>north</b> region grew.</p>"},
+        [{"3707": "figures.csv", "3701": b"region,growth\nnorth,12\n"}],
+    )
+    data = msg_file(
+        {"0037": "Fwd: figures", "1000": "See the mail below."},
+        [{"message": inner}],
+    )
+    text, meta = read(data)
+    assert text.startswith("See the mail below.\n\n\n[attachment: Quarterly figures]\n\n")
+    assert "Subject: Quarterly figures\nFrom: Bo <bo@example.com>\n\nThe north region grew." in text
+    assert "[attachment: figures.csv]\n\nregion,growth\nnorth,12" in text
+    (entry,) = meta["mail"]["attachments"]  # type: ignore[index]
+    assert entry["name"] == "Quarterly figures" and entry["chars"] > 0
+
+
+def test_messages_attached_in_messages_are_read_to_a_bounded_depth() -> None:
+    nested: tuple[dict[str, str | bytes], list[dict[str, object]]] = (
+        {"0037": "level 9", "1000": "the innermost words"},
+        [],
+    )
+    for level in range(8, -1, -1):
+        nested = ({"0037": f"level {level}", "1000": f"words {level}"}, [{"message": nested}])
+    text, _ = read(msg_file(nested[0], nested[1]))
+    # the message itself, then MAX_MESSAGES attached one in another
+    assert "words 0" in text and f"words {MAX_MESSAGES}" in text
+    assert f"words {MAX_MESSAGES + 1}" not in text and "the innermost words" not in text
+
+
+def test_a_storage_whose_siblings_loop_is_walked_once() -> None:
+    data = bytearray(msg_file({"0037": "loop", "1000": "body words"}))
+    ole = layout(bytes(data))
+    first = ole.tree[0][4]  # the root's first child: make its right sibling itself
+    (dir_start,) = struct.unpack_from("<I", data, 0x30)
+    struct.pack_into("<I", data, 512 + dir_start * 512 + first * 128 + 0x48, first)
+    assert layout(bytes(data)).children(0) == [first]

@@ -87,7 +87,18 @@ def _attached(
     if kind:
         entry["type"] = kind
     data = attachment.data
-    if data is None:  # an attached message (a storage of its own): named
+    if attachment.message is not None:  # an attached message (a storage of its own)
+        inner = attachment.message
+        entry.setdefault("type", documents.get(".msg", ""))
+        head = [f"Subject: {inner.subject}"] if inner.subject else []
+        head += [f"From: {inner.sender}"] if inner.sender else []
+        sections, _ = _sections(
+            inner, _body_of(inner, (inner.plain or "").strip(), read), read, documents
+        )
+        text = "\n\n".join(s for s in ("\n".join(head), *sections) if s)
+        entry["chars"] = len(text)
+        return text, entry
+    if data is None:  # no bytes: named
         return "", entry
     if suffix in documents:
         text, error = read(data, suffix)
@@ -107,6 +118,31 @@ def _attached(
     return text, entry
 
 
+def _body_of(parts: MsgParts, plain: str, read: ReadDocument) -> str:
+    """A message's plain body, else the text of its HTML body, else of its RTF body."""
+    if not plain and parts.html:
+        html = parts.html if isinstance(parts.html, bytes) else parts.html.encode("utf-8")
+        plain = read(html, ".html")[0].strip()
+    if not plain and parts.rtf:
+        plain = read(parts.rtf, ".rtf")[0].replace("\x00", "").strip()
+    return plain
+
+
+def _sections(
+    parts: MsgParts, body: str, read: ReadDocument, documents: Mapping[str, str]
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """A message's body and its attachments' texts (each under its heading), and the
+    attachments' entries."""
+    sections = [body]
+    entries: list[dict[str, Any]] = []
+    for attachment in parts.attachments:
+        text, entry = _attached(attachment, read, documents)
+        if text:
+            sections.append(f"{ATTACHMENT_HEADING}{entry['name']}]\n\n{text}")
+        entries.append(entry)
+    return sections, entries
+
+
 def mail_of(
     content: str,
     meta: dict[str, Any],
@@ -122,9 +158,10 @@ def mail_of(
     ``content`` is kreuzberg's text of the message (its plain body); a message without one
     gets the text of its HTML body, else of its RTF body, read by ``read`` (which reads a
     document's bytes as the file ending it is given says). Each attachment whose name
-    ends in one of ``documents`` (file ending -> media type) is read by ``read`` too, and so through the checks every
-    document goes through (the OLE and zip guards); a text file is decoded; the rest is
-    named.
+    ends in one of ``documents`` (file ending -> media type) is read by ``read`` too, and
+    so through the checks every document goes through (the OLE and zip guards); a text
+    file is decoded; an attached message gives its subject, sender, body and attachments;
+    the rest is named.
     """
     fields: dict[str, Any] = {}
     subject = meta.get("subject")
@@ -141,19 +178,8 @@ def mail_of(
     if isinstance(message_id, str) and message_id.strip():
         fields["message_id"] = message_id.strip()
     # Without a plain body, kreuzberg 4.10 gives the compressed RTF's bytes as the text.
-    body = _body(content) if parts.plain else ""
-    if not body and parts.html:
-        html = parts.html if isinstance(parts.html, bytes) else parts.html.encode("utf-8")
-        body = read(html, ".html")[0].strip()
-    if not body and parts.rtf:
-        body = read(parts.rtf, ".rtf")[0].replace("\x00", "").strip()
-    sections = [body]
-    attachments: list[dict[str, Any]] = []
-    for attachment in parts.attachments:
-        text, entry = _attached(attachment, read, documents)
-        if text:
-            sections.append(f"{ATTACHMENT_HEADING}{entry['name']}]\n\n{text}")
-        attachments.append(entry)
+    body = _body_of(parts, _body(content) if parts.plain is not None else "", read)
+    sections, attachments = _sections(parts, body, read, documents)
     if attachments:
         fields["attachments"] = attachments
     return "\n\n".join(s for s in sections if s), fields

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from ._oleguard import Layout
 
-__all__ = ["MsgAttachment", "MsgParts", "decompress_rtf", "msg_parts"]
+__all__ = ["MAX_MESSAGES", "MsgAttachment", "MsgParts", "decompress_rtf", "msg_parts"]
 
 _PREFIX = "__substg1.0_"
 _ATTACH = "__attach_version1.0_#"
@@ -29,24 +29,29 @@ _RTF_DICT = (
     b"{\\colortbl\\red0\\green0\\blue0\r\n\\par \\pard\\plain\\f0\\fs20\\b\\i\\u\\tab\\tx"
 )
 _LZFU, _MELA = 0x75465A4C, 0x414C454D
+#: How many messages deep attached messages are read (one attached to one attached ...).
+MAX_MESSAGES = 3
 
 
 @dataclass(slots=True)
 class MsgAttachment:
-    """One attachment: its file name, media type (as Outlook noted it, or empty) and bytes
-    (None for an attached message, which is a storage of its own, not a file)."""
+    """One attachment: its file name, media type (as Outlook noted it, or empty) and bytes,
+    or for an attached message (a storage of its own, not a file) its parts."""
 
     name: str
     mime: str
     data: bytes | None
+    message: MsgParts | None = None
 
 
 @dataclass(slots=True)
 class MsgParts:
-    """What :func:`msg_parts` found: the bodies (bytes as stored, the RTF decompressed) and
-    the attachments, in the file's order."""
+    """What :func:`msg_parts` found: the subject and sender, the bodies (the plain one as
+    text, the others as stored, the RTF decompressed) and the attachments, in order."""
 
-    plain: bool = False  # whether it has a plain text body (kreuzberg's text)
+    subject: str = ""
+    sender: str = ""
+    plain: str | None = None
     html: bytes | str | None = None
     rtf: bytes | None = None
     attachments: list[MsgAttachment] = field(default_factory=list)
@@ -96,61 +101,81 @@ def decompress_rtf(data: bytes, most: int = BODY_BYTES) -> bytes | None:
     return bytes(out[:limit])
 
 
-def _props(ole: Layout, storage: int) -> dict[str, tuple[int, int, int]]:
-    """The property streams and storages of a storage: ``PPPPTTTT`` -> (kind, start, length)."""
-    found: dict[str, tuple[int, int, int]] = {}
+#: A property's entry: its kind (stream or storage), first sector, length and number.
+_Prop = tuple[int, int, int, int]
+
+
+def _props(ole: Layout, storage: int) -> dict[str, _Prop]:
+    """The property streams and storages of a storage: ``PPPPTTTT`` -> :data:`_Prop`."""
+    found: dict[str, _Prop] = {}
     for at in ole.children(storage):
         name, kind, _, _, _, start, length = ole.tree[at]
         if name.startswith(_PREFIX):
-            found.setdefault(name[len(_PREFIX) :].upper(), (kind, start, length))
+            found.setdefault(name[len(_PREFIX) :].upper(), (kind, start, length, at))
     return found
 
 
-def _string(ole: Layout, props: dict[str, tuple[int, int, int]], tag: str) -> str:
+def _string(ole: Layout, props: dict[str, _Prop], tag: str, most: int = 4096) -> str | None:
     for kind, codec in (("001F", "utf-16-le"), ("001E", "cp1252")):
         entry = props.get(tag + kind)
         if entry is not None and entry[0] == _STREAM:
-            return ole.read(entry[1], entry[2], 4096).decode(codec, "replace").rstrip("\0").strip()
-    return ""
+            return ole.read(entry[1], entry[2], most).decode(codec, "replace").split("\0")[0]
+    return None
 
 
-def _attachment(ole: Layout, storage: int, most: int) -> MsgAttachment:
+def _short(ole: Layout, props: dict[str, _Prop], tag: str) -> str:
+    return (_string(ole, props, tag) or "").strip()
+
+
+def _attachment(ole: Layout, storage: int, most: int, depth: int) -> MsgAttachment:
     props = _props(ole, storage)
-    name = next(
-        (n for n in (_string(ole, props, t) for t in ("3707", "3704", "3001")) if n),
-        "attachment",
-    )
+    name = next((n for n in (_short(ole, props, t) for t in ("3707", "3704", "3001")) if n), "")
     data = props.get("37010102")
+    inner = props.get("3701000D")
+    message = None
+    if inner is not None and inner[0] == _STORAGE and depth < MAX_MESSAGES:
+        message = _parts(ole, inner[3], most, depth + 1)
     return MsgAttachment(
-        name=name,
-        mime=_string(ole, props, "370E").lower(),
+        name=name or (message.subject if message else "") or "attachment",
+        mime=_short(ole, props, "370E").lower(),
         data=ole.read(data[1], data[2], most) if data and data[0] == _STREAM else None,
+        message=message,
     )
 
 
-def msg_parts(ole: Layout, most: int) -> MsgParts:
-    """Return the HTML and RTF bodies and the attachments (each at most ``most`` bytes) of
-    the message whose layout ``ole`` is (its root's streams, not an attached message's)."""
-    props = _props(ole, 0)
-    parts = MsgParts(plain="1000001F" in props or "1000001E" in props)
+def _sender(ole: Layout, props: dict[str, _Prop]) -> str:
+    name = _short(ole, props, "0C1A")
+    address = next((a for a in (_short(ole, props, t) for t in ("5D01", "0C1F")) if "@" in a), "")
+    return f"{name} <{address}>" if name and address and name != address else name or address
+
+
+def _parts(ole: Layout, storage: int, most: int, depth: int) -> MsgParts:
+    props = _props(ole, storage)
+    parts = MsgParts(
+        subject=_short(ole, props, "0037"),
+        sender=_sender(ole, props),
+        plain=_string(ole, props, "1000", BODY_BYTES),
+    )
     html = props.get("10130102")
     if html is not None and html[0] == _STREAM:
         parts.html = ole.read(html[1], html[2], BODY_BYTES)
     else:
-        parts.html = _string_body(ole, props, "1013")
+        parts.html = _string(ole, props, "1013", BODY_BYTES)
     rtf = props.get("10090102")
     if rtf is not None and rtf[0] == _STREAM:
         parts.rtf = decompress_rtf(ole.read(rtf[1], rtf[2], BODY_BYTES))
-    for at in ole.children(0):
-        name, kind = ole.tree[at][:2]
-        if kind == _STORAGE and name.startswith(_ATTACH):
-            parts.attachments.append(_attachment(ole, at, most))
+    found = [
+        at
+        for at in ole.children(storage)
+        if ole.tree[at][1] == _STORAGE and ole.tree[at][0].startswith(_ATTACH)
+    ]
+    for at in sorted(found, key=lambda at: ole.tree[at][0]):
+        parts.attachments.append(_attachment(ole, at, most, depth))
     return parts
 
 
-def _string_body(ole: Layout, props: dict[str, tuple[int, int, int]], tag: str) -> str | None:
-    for kind, codec in (("001F", "utf-16-le"), ("001E", "cp1252")):
-        entry = props.get(tag + kind)
-        if entry is not None and entry[0] == _STREAM:
-            return ole.read(entry[1], entry[2], BODY_BYTES).decode(codec, "replace").rstrip("\0")
-    return None
+def msg_parts(ole: Layout, most: int) -> MsgParts:
+    """Return the subject, sender, bodies and attachments (each at most ``most`` bytes) of
+    the message whose layout ``ole`` is; an attached message's too, at most
+    :data:`MAX_MESSAGES` deep."""
+    return _parts(ole, 0, most, 0)
