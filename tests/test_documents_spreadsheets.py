@@ -130,3 +130,19 @@ def test_a_damaged_workbook_is_a_named_error() -> None:
         assert isinstance(got, str) and got.startswith("corrupt or unreadable document")
         # The worker goes on with the next file.
         assert isinstance(reader.read(b"<p>fine</p>", ".html"), Extracted)
+
+
+def test_the_workbook_part_is_found_where_the_package_names_it(tmp_path: Path) -> None:
+    """Not every writer calls it xl/workbook.xml: the package's _rels/.rels names it."""
+    from memtrails.importers.documents._xlsx import read_xlsx
+
+    _workbook(tmp_path / "a.xlsx", {"Stock": {"A1": "walnut crates", "B1": 7}})
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(tmp_path / "a.xlsx") as src, zipfile.ZipFile(buffer, "w") as out:
+        for info in src.infolist():
+            data = src.read(info.filename).replace(b"xl/workbook.xml", b"xl/book.xml")
+            name = info.filename.replace("workbook.xml", "book.xml")
+            out.writestr(name, data)
+    text, meta = read_xlsx(buffer.getvalue())
+    assert text == "Stock\n\nwalnut crates 7"
+    assert meta["sheet_count"] == 1

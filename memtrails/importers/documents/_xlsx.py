@@ -71,11 +71,11 @@ def _shared_strings(z: zipfile.ZipFile, names: dict[str, str]) -> list[str]:
     return [_texts(si) for si in _elements(z, part, "si")]
 
 
-def _date_styles(z: zipfile.ZipFile) -> list[bool]:
+def _date_styles(z: zipfile.ZipFile, part: str) -> list[bool]:
     """Tell, for each cell style (``s``), whether it shows its number as a date."""
-    if "xl/styles.xml" not in z.NameToInfo:
+    if part not in z.NameToInfo:
         return []
-    root = ElementTree.fromstring(z.read("xl/styles.xml"))
+    root = ElementTree.fromstring(z.read(part))
     codes: dict[int, str] = {}
     dates: list[bool] = []
     for element in root:
@@ -125,7 +125,7 @@ class _Book:
 
     def __init__(self, z: zipfile.ZipFile, names: dict[str, str], date1904: bool) -> None:
         self.strings = _shared_strings(z, names)
-        self.dates = _date_styles(z)
+        self.dates = _date_styles(z, names.get("styles", "xl/styles.xml"))
         self.epoch = datetime(1904, 1, 1) if date1904 else datetime(1899, 12, 30)
 
     def cell(self, c: ElementTree.Element) -> str:
@@ -177,26 +177,46 @@ class _Book:
             yield " ".join(cells)
 
 
+def _targets(z: zipfile.ZipFile, rels: str, folder: str) -> Iterator[tuple[str, str, str]]:
+    """Yield each relationship of a part as (id, kind, the part it names)."""
+    for rel in _elements(z, rels, "Relationship"):
+        target = rel.get("Target", "")
+        path = target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target)
+        yield rel.get("Id", ""), rel.get("Type", "").rpartition("/")[2], posixpath.normpath(path)
+
+
+def _workbook(z: zipfile.ZipFile) -> str:
+    """The workbook part the package names (``xl/workbook.xml`` in every file Excel writes)."""
+    for _, kind, path in _targets(z, "_rels/.rels", ""):
+        if kind == "officeDocument" and path in z.NameToInfo:
+            return path
+    return "xl/workbook.xml"
+
+
 def _parts(z: zipfile.ZipFile) -> tuple[list[tuple[str, str]], dict[str, str], bool]:
     """Return the sheets in workbook order (name, part), other parts by kind, and whether
-    the workbook counts dates from 1904."""
+    the workbook counts dates from 1904.
+
+    Raises:
+        ValueError: there is no workbook part.
+    """
+    workbook = _workbook(z)
+    if workbook not in z.NameToInfo:
+        raise ValueError(f"not an Excel workbook (no {workbook})")
+    folder, _, name = workbook.rpartition("/")
     targets: dict[str, str] = {}
     kinds: dict[str, str] = {}
-    for rel in _elements(z, "xl/_rels/workbook.xml.rels", "Relationship"):
-        target = rel.get("Target", "")
-        path = target.lstrip("/") if target.startswith("/") else posixpath.join("xl", target)
-        path = posixpath.normpath(path)
-        targets[rel.get("Id", "")] = path
-        kind = rel.get("Type", "").rpartition("/")[2]
+    for rid, kind, path in _targets(z, posixpath.join(folder, "_rels", name + ".rels"), folder):
+        targets[rid] = path
         kinds.setdefault(kind, path)
     sheets: list[tuple[str, str]] = []
     date1904 = False
-    for element in _elements(z, "xl/workbook.xml", "workbook"):
+    for element in _elements(z, workbook, "workbook"):
         for child in element.iter():
-            name = _local(child.tag)
-            if name == "workbookPr":
+            tag = _local(child.tag)
+            if tag == "workbookPr":
                 date1904 = child.get("date1904", "").lower() in ("1", "true")
-            elif name == "sheet":
+            elif tag == "sheet":
                 rid = child.get(_REL) or child.get(_STRICT_REL) or ""
                 if rid in targets:
                     sheets.append((child.get("name", ""), targets[rid]))
@@ -218,8 +238,6 @@ def read_xlsx(data: bytes) -> tuple[str, dict[str, Any]]:
     """Return a workbook's text (each sheet's name, a blank line, its rows) and metadata."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         sheets, kinds, date1904 = _parts(z)
-        if not sheets and "xl/workbook.xml" not in z.NameToInfo:
-            raise ValueError("not an Excel workbook (no xl/workbook.xml)")
         book = _Book(z, kinds, date1904)
         blocks: list[str] = []
         size = 0
