@@ -147,3 +147,15 @@ def test_a_storage_whose_siblings_loop_is_walked_once() -> None:
     (dir_start,) = struct.unpack_from("<I", data, 0x30)
     struct.pack_into("<I", data, 512 + dir_start * 512 + first * 128 + 0x48, first)
     assert layout(bytes(data)).children(0) == [first]
+
+
+def test_an_empty_plain_body_beside_an_rtf_one_gives_the_rtf_text() -> None:
+    # Before: kreuzberg gave the compressed RTF's bytes as the text (NULs, "Tah", "Rinhed")
+    ole = layout(QUICK)
+    (rtf,) = [
+        ole.read(s, n, 1 << 20)
+        for name, _, s, n in ole.entries
+        if name.endswith("10090102") and n > 100
+    ]
+    text, _ = read(msg_file({"0037": "empty plain", "1000": "", "1009": rtf}))
+    assert text == "The quick brown fox jumps over the lazy dog"

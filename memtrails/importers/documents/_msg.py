@@ -177,8 +177,13 @@ def mail_of(
     message_id = meta.get("message_id")
     if isinstance(message_id, str) and message_id.strip():
         fields["message_id"] = message_id.strip()
-    # Without a plain body, kreuzberg 4.10 gives the compressed RTF's bytes as the text.
-    body = _body_of(parts, _body(content) if parts.plain is not None else "", read)
+    # Without a plain body (or with an empty one), kreuzberg 4.10 gives the compressed
+    # RTF's bytes as the text.
+    plain = (parts.plain or "").strip()
+    body = _body(content) if plain else ""
+    if "\x00" in body:
+        body = plain
+    body = _body_of(parts, body, read)
     sections, attachments = _sections(parts, body, read, documents)
     if attachments:
         fields["attachments"] = attachments
