@@ -36,6 +36,25 @@ def _looks_binary(head: bytes) -> bool:
     return controls / len(head) > _MAX_CONTROL_SHARE
 
 
+def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
+    """Read UTF-16 written without a byte order mark (some Windows tools and exports do),
+    told by its zero bytes: in every other place (the high byte of Latin text), nowhere
+    else. None when the bytes are not such text."""
+    head = data[:_SNIFF]
+    if len(data) % 2 or len(head) < 4:
+        return None
+    even, odd = head[0::2], head[1::2]
+    for zeros, other, encoding in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if zeros.count(0) >= len(zeros) // 2 and other.count(0) <= len(other) // 50:
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            sample = text[:_SNIFF].encode("utf-8", "replace")
+            return None if _looks_binary(sample) else (text, encoding)
+    return None
+
+
 def decode(data: bytes) -> tuple[str, str] | None:
     """Return ``(text, encoding)``, or None when the bytes are not text."""
     for bom, encoding in _BOMS:
@@ -48,7 +67,7 @@ def decode(data: bytes) -> tuple[str, str] | None:
             head = text[:_SNIFF].encode("utf-8", "replace")
             return None if _looks_binary(head) else (text, encoding)
     if _looks_binary(data[:_SNIFF]):
-        return None
+        return _utf16_without_bom(data)
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
     return utf8_first(data)
