@@ -10,6 +10,7 @@ parent's items, written again at the time of the fork). Written here, no real se
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +205,13 @@ async def test_a_finished_answer_is_not_kept_in_the_runs_state(tmp_path: Path) -
     assert "On it." not in json.dumps(state.state)
     still = await collect(from_agent_transcripts(path, state=state.state))
     assert records(still) == []
+
+
+async def test_the_last_answer_of_a_session_no_one_writes_to_is_not_kept(tmp_path: Path) -> None:
+    lines = [claude("u1", "user", "Fix it."), block("a1", "msg_1", text("On it."))]
+    path = write(tmp_path / f"{SID}.jsonl", lines)
+    os.utime(path, (1_700_000_000, 1_700_000_000))  # last written in 2023
+    items = await collect(from_agent_transcripts(path))
+    assert turns(items)[-1] == ("claude-code", "On it.")
+    state = items[-1]
+    assert isinstance(state, SourceState) and "On it." not in json.dumps(state.state)

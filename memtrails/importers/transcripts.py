@@ -44,6 +44,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import AsyncGenerator, Iterator, Mapping
 from contextlib import aclosing
 from pathlib import Path
@@ -70,6 +71,7 @@ __all__ = [
     "is_transcripts_folder",
 ]
 
+_STREAMING_SECONDS = 3600  # a file written to since: its last answer may still be streaming
 _SAMPLE = 4096  # bytes hashed at the start of a file, to tell an appended file from a new one
 _TURN = RecordStep("agent transcripts", "line")
 _Session = Session  # the name the class had here
@@ -283,7 +285,10 @@ def _read(
                     count, skipped, resumed = count + read, skipped + passed, resumed or passed > 0
                     continue
                 start, line_no, turns = 0, 0, 0
-                size = os.fstat(f.fileno()).st_size
+                stat = os.fstat(f.fileno())
+                size = stat.st_size
+                # a file no tool has written to for a while: no answer in it is streaming
+                written = time.time() - stat.st_mtime < _STREAMING_SECONDS
                 if (
                     isinstance(mark, list)
                     and len(mark) == 5
@@ -334,7 +339,7 @@ def _read(
                             turns += 1
                         if got is not None:
                             yield got
-                for got in session.ending(source):
+                for got in session.ending(source, written):
                     if got.id not in seen:
                         seen.add(got.id)
                         count += 1

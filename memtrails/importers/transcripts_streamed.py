@@ -7,7 +7,8 @@ far. One answer is one turn here: its record's id is the first line's, its text 
 words once, in order, and its tools all the calls. A turn is complete when a later answer of
 the same agent (the session's, or one subagent's: ``isSidechain``, ``agentId``) starts, when
 the user speaks, or at the end of what is written; one still open at the end of the file
-(no line of it says why the message stopped, ``stop_reason``, and not long) is kept in the
+(no line of it says why the message stopped, ``stop_reason``; not long; the file written to
+in the last hour) is kept in the
 run's state, so that a line written after the run joins it and the turn is read again,
 whole, under the same id. (Seen in the format notes of Claude Code sessions found
 by the code search: "multiple assistant messages with the same message.id and requestId
@@ -91,12 +92,13 @@ class Answers:
         answer.add(parts, calls)
         return done
 
-    def settle(self) -> None:
+    def settle(self, everything: bool = False) -> None:
         """Forget, at the end of the file, the answers a later line cannot join: complete
-        ones (a session's last answer most often), and long ones (the run's state keeps no
-        long text; a later line of one is a turn of its own)."""
+        ones (a session's last answer most often), long ones (the run's state keeps no long
+        text; a later line of one is a turn of its own), and ``everything`` in a file no
+        tool writes to any more."""
         for message, answer in list(self.open.items()):
-            if answer.complete or sum(map(len, answer.parts)) > _KEPT_MOST:
+            if everything or answer.complete or sum(map(len, answer.parts)) > _KEPT_MOST:
                 del self.open[message]
 
     def close(self) -> list[Answer]:

@@ -147,11 +147,12 @@ class Session:
         ready, self.ready = self.ready, []
         return ready
 
-    def ending(self, source: str) -> list[MemoryRecord]:
-        """Return the turns of the answers still open where the file ends, left open: a
-        line written later joins its answer, read again then under the same id."""
+    def ending(self, source: str, written: bool = True) -> list[MemoryRecord]:
+        """Return the turns of the answers still open where the file ends, left open (when
+        the file was ``written`` to lately): a line written later joins its answer, read
+        again then under the same id."""
         answers = list(self.answers.open.values())
-        self.answers.settle()
+        self.answers.settle(everything=not written)
         return [r for a in answers if (r := self._answer(a, source)) is not None]
 
     def _answer(self, answer: Answer, source: str) -> MemoryRecord | None:
