@@ -124,3 +124,20 @@ async def test_a_rich_text_date_without_fallback_is_a_date(tmp_path: Path) -> No
     ]
     recs = await texts(tmp_path, [message("1.1", "", blocks=blocks)])
     assert recs["1.1"].text == "on Tuesday, February 18th, 2014"
+
+
+async def test_a_snippets_first_lines_are_in_its_message(corpora: Path) -> None:
+    # The zulip corpus's file_share of a markdown snippet: Slack exports its first lines
+    # as the file's `preview` (preview_is_truncated: the file goes on).
+    export = corpora / "slack" / "zulip-test_slack_importer"
+    items = await collect(from_slack_export(export))
+    share = {r.id: r for r in records(items)}["random/1516457078.000065"]
+    assert share.text.endswith(
+        "[file: dirac72.md]\n#72. The fine-structure of the energy-levels of hydrogen\n\n"
+        'We shall now takethe case ofthe hydrogen atom, for which A, = e/o",\n'
+        "and work out its energy-levels, given by the eigenvalues H\u2019 of H.\n"
+        "The equation (H '——H )1) = O which de\ufb01nes these eigenvalues, when …"
+    )
+    assert share.meta["files"] == [
+        {"name": "dirac72.md", "title": "dirac72.md", "mimetype": "text/plain"}
+    ]

@@ -48,7 +48,8 @@ async def from_slack_export(
     missing from ``users.json``, as people of another org in a Slack Connect channel are, is
     named by the ``user_profile`` their messages in that day file carry;
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
-    appended, and shared files are noted as ``[file: name]``. A message with no ``text`` is
+    appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
+    its ``preview``, follow). A message with no ``text`` is
     read from its blocks (rich text: mentions named, a list item or paragraph a line; an
     app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An

@@ -33,6 +33,7 @@ _NOISE_SUBTYPES = frozenset(
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _MAIN_KEYS = ("pretext", "title", "text")
 _MESSAGE = RecordStep("Slack", "message")
+_MAX_PREVIEW = 4000  # characters of a file's preview kept (Slack's are a few lines)
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
 
 
@@ -158,6 +159,11 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
         files.append(
             {"name": name or title or file_id or "file", "title": title, "mimetype": mimetype}
         )
+        # A text snippet's or post's first lines, as Slack shows them under its name.
+        preview = f.get("preview")
+        if isinstance(preview, str) and preview.strip():
+            cut = len(preview) > _MAX_PREVIEW or f.get("preview_is_truncated") is True
+            files[-1]["preview"] = preview[:_MAX_PREVIEW].strip() + (" …" if cut else "")
     return files
 
 
@@ -255,7 +261,7 @@ def message_record(
             if not title or title == f["name"]
             else (f"[file: {f['name']} ({title})]")
         )
-        parts.append(note)
+        parts.append(note + (f"\n{f.pop('preview')}" if "preview" in f else ""))
 
     user = message.get("user") if isinstance(message.get("user"), str) else None
     comment = message.get("comment")
