@@ -81,6 +81,7 @@ async def test_values_far_apart_are_all_read(tmp_path: Path) -> None:
     assert text.index("Budget") < text.index("Log\n\nlog opened") < text.index("Later\n\nthird")
     assert records["budget.xlsx"].meta["document"]["pages"] == 3
     assert records["rentals.ods"].text == "Rentals\n\ncanoe rental desk\nfinal tally"
+    assert records["rentals.ods"].meta["document"]["pages"] == 2  # "Empty" is a sheet too
 
 
 async def test_a_sparse_sheet_is_not_padded_with_spaces(tmp_path: Path) -> None:

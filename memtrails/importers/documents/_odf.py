@@ -12,7 +12,8 @@ __all__ = ["read_odf", "read_ods"]
 _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 _TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
 _BLOCKS = {f"{{{_TEXT}}}p", f"{{{_TEXT}}}h"}
-_BREAKS = {f"{{{_TABLE}}}table-row", f"{{{_TEXT}}}list-item"}
+_ROW = f"{{{_TABLE}}}table-row"
+_BREAKS = {_ROW, f"{{{_TEXT}}}list-item"}
 _SPACE = f"{{{_TEXT}}}s"
 _SHEET = f"{{{_TABLE}}}table"
 _SHEET_NAME = f"{{{_TABLE}}}name"
@@ -53,9 +54,10 @@ def _text_of(element: ElementTree.Element) -> str:
     return "".join(parts)
 
 
-def _paragraphs(xml: bytes, sheets: bool = False) -> str:
+def _paragraphs(xml: bytes, sheets: bool = False) -> tuple[str, int]:
     """One line per paragraph or table row; with ``sheets`` (a spreadsheet), each table
-    under its name and a blank line, as kreuzberg lays out a workbook's sheets."""
+    under its name and a blank line, as kreuzberg lays out a workbook's sheets. Returns the
+    text and the number of tables."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     row: list[str] = []
     # iterparse keeps one element at a time; expat refuses entity expansion bombs.
@@ -72,16 +74,20 @@ def _paragraphs(xml: bytes, sheets: bool = False) -> str:
             if text:
                 row.append(text)
             element.clear()
-        elif (element.tag in _BREAKS or element.tag.endswith("}page")) and row:
-            blocks[-1][1].append(" ".join(row))
-            row = []
+        elif element.tag in _BREAKS or element.tag.endswith("}page"):
+            if row:
+                blocks[-1][1].append(" ".join(row))
+                row = []
+            if element.tag == _ROW:
+                element.clear()  # its cells are read: drop them
     if row:
         blocks[-1][1].append(" ".join(row))
-    return "\n\n".join(
+    text = "\n\n".join(
         "\n".join([name, "", *lines]) if name else "\n".join(lines)
         for name, lines in blocks
         if lines
     )
+    return text, len(blocks) - 1
 
 
 def read_odf(data: bytes, sheets: bool = False) -> tuple[str, dict[str, Any]]:
@@ -90,8 +96,10 @@ def read_odf(data: bytes, sheets: bool = False) -> tuple[str, dict[str, Any]]:
     spreadsheet), each table under its name."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         names = set(z.namelist())
-        text = _paragraphs(z.read("content.xml"), sheets) if "content.xml" in names else ""
-        meta: dict[str, Any] = {}
+        text, tables = (
+            _paragraphs(z.read("content.xml"), sheets) if "content.xml" in names else ("", 0)
+        )
+        meta: dict[str, Any] = {"sheet_count": tables} if tables else {}
         if "meta.xml" in names:
             for _, element in ElementTree.iterparse(io.BytesIO(z.read("meta.xml"))):
                 key = _META.get(element.tag)
