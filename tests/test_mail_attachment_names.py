@@ -99,3 +99,19 @@ def test_an_rfc2231_file_name_that_names_no_charset_is_read_in_the_mail_s(
     utf8 = "".join(f"%{b:02X}" for b in name.encode()).encode()
     rec = mail_record(_mail(utf8, charset, header))
     assert [a["name"] for a in rec.meta["attachments"]] == [name]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        b"filename=\"resume.txt\"; filename*=utf-8''r%C3%A9sum%C3%A9.txt",
+        b"filename*=utf-8''r%C3%A9sum%C3%A9.txt; filename=\"resume.txt\"",
+    ],
+)
+def test_an_rfc2231_name_wins_over_its_plain_fallback(params: bytes) -> None:
+    # Before: the plain fallback ("resume.txt", or a mailer's "=?UTF-8?...", "____.txt")
+    # named the attachment, in either order
+    header = b"Content-Type: text/plain; charset\nContent-Disposition: attachment; " + params
+    rec = mail_record(_mail(b"", "utf-8", header.replace(b"%", b"%%") + b"%s"))
+    assert [a["name"] for a in rec.meta["attachments"]] == ["résumé.txt"]
+    assert f"{ATTACHMENT_HEADING.lstrip()}résumé.txt]" in rec.text

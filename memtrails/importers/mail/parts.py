@@ -73,7 +73,9 @@ def param(
     The stdlib's ``get_param`` goes through compat32's header sanitiser, which turns raw
     8-bit bytes into U+FFFD; this reads the raw header instead. An RFC 2231 value that names
     no charset (``filename*=''%CE%F2...``) is UTF-8 where it is valid UTF-8, else in
-    ``hint`` (the charset the mail declares for its text), as a raw 8-bit one is.
+    ``hint`` (the charset the mail declares for its text), as a raw 8-bit one is. Given
+    both (``filename="resume.pdf"; filename*=utf-8''r%C3%A9sum%C3%A9.pdf``, as mailers
+    write a fallback), the RFC 2231 value wins, as RFC 6266 says.
     """
     raw = raw_header(part, header)
     if not raw or "=" not in raw:
@@ -81,6 +83,7 @@ def param(
 
     def get() -> str | None:
         params = email.utils.decode_params(_split_params(FOLD.sub("", raw)))
+        plain = None
         for key, value in params[1:]:
             if key.rstrip("*") != name:
                 continue
@@ -90,8 +93,8 @@ def param(
                 if not charset and hint and not is_utf8(data):
                     charset = hint
                 return decode_bytes(data, charset or "utf-8", guess=False)
-            return str(email.utils.unquote(value))
-        return None
+            plain = str(email.utils.unquote(value)) if plain is None else plain
+        return plain
 
     return safe(get, None)
 
