@@ -215,3 +215,37 @@ async def test_the_last_answer_of_a_session_no_one_writes_to_is_not_kept(tmp_pat
     assert turns(items)[-1] == ("claude-code", "On it.")
     state = items[-1]
     assert isinstance(state, SourceState) and "On it." not in json.dumps(state.state)
+
+
+async def test_claude_codes_background_queries_are_not_read(tmp_path: Path) -> None:
+    """Claude Code 2.1 writes the query that compacts a session and the one that suggests
+    what to type next as subagents' files of their own."""
+    project = tmp_path / "projects" / "-home-ann-code-shop"
+    subagents = project / SID / "subagents"
+    side = {"isSidechain": True, "agentId": "acompact-006389"}
+    write(project / f"{SID}.jsonl", [claude("u1", "user", "Fix the total.")])
+    write(
+        subagents / "agent-acompact-006389.jsonl",
+        [claude("c1", "user", "Your task is to create a detailed summary of the conversation so far.", **side),
+         {**block("c2", "msg_c", text("1. Primary Request: fix the total."), **side), "parentUuid": "c1"}],
+    )  # fmt: skip
+    side = {"isSidechain": True, "agentId": "aprompt_suggestion-a63777"}
+    write(
+        subagents / "agent-aprompt_suggestion-a63777.jsonl",
+        [claude("p1", "user", "You are now a prompt suggestion generator.", **side),
+         {**block("p2", "msg_p", text("run the tests"), **side), "parentUuid": "p1"}],
+    )  # fmt: skip
+    side = {"isSidechain": True, "agentId": "a913a65"}
+    write(
+        subagents / "agent-a913a65.jsonl",
+        [claude("t1", "user", "Find the rounding.", **side),
+         {**block("t2", "msg_t", text("In tax.py."), **side), "parentUuid": "t1"}],
+    )  # fmt: skip
+    items = await collect(from_agent_transcripts(tmp_path / "projects"))
+    # Before: the compaction request, the summary, the suggestion prompt and its answer
+    # were four turns of the session.
+    assert sorted(t for _, t in turns(items)) == [
+        "Find the rounding.",
+        "Fix the total.",
+        "In tax.py.",
+    ]

@@ -84,6 +84,12 @@ _TORN_CODEX = re.compile(
     rb'\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"\s*,\s*"payload"\s*:\s*\{'
 )
 _TORN_CLAUDE = re.compile(rb'\{\s*"parentUuid"\s*:.{0,400}?"sessionId"\s*:\s*"', re.DOTALL)
+# Claude Code 2.1's own background queries, written as subagents' files beside a session's:
+# the summary that compacts it (``agent-acompact-<hex>.jsonl``), the suggestions of what to
+# type next (``agent-aprompt_suggestion-<hex>.jsonl``): a prompt of the tool's and the model's
+# answer to it, no one's words. (Named so in the layouts tools that read these folders
+# describe, which leave them out; a Task subagent's is ``agent-a<hex>.jsonl``.)
+_BACKGROUND = re.compile(r"agent-a(?=[a-z_]*[g-z_])[a-z_]+-[0-9a-f]+\.jsonl")
 _UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -161,7 +167,8 @@ def _jsonl_files(
         if entry.name.startswith(".") and entry.name != AIDER_HISTORY:
             continue
         if entry.is_file(follow_symlinks=False) and _session_name(entry.name):
-            yield Path(entry.path)
+            if not _BACKGROUND.fullmatch(entry.name):
+                yield Path(entry.path)
         elif depth > 0 and entry.is_dir(follow_symlinks=False):
             yield from _jsonl_files(Path(entry.path), unlisted, depth - 1)
 
