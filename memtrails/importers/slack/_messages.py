@@ -28,6 +28,9 @@ _NOISE_SUBTYPES = frozenset(
         "bot_disable",
         "tombstone",
         "message_deleted",
+        # A hidden event of exports before 2018: the thread's parent again, its reply count
+        # grown (the parent and the reply are messages of their own).
+        "message_replied",
     }
 )
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
@@ -241,7 +244,7 @@ def message_record(
         # An app's `text` is often the notification's summary, its blocks the substance.
         extra = added_by_blocks(reader, text, message.get("blocks"))
         text = f"{text}\n{extra}" if extra else text
-    if not text.strip() and subtype == "huddle_thread":
+    if not text.strip() and subtype in ("huddle_thread", "sh_room_created"):
         text = _huddle(reader, message.get("room"))
     parts = [text] if text.strip() else []
     try:

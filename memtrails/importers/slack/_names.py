@@ -26,6 +26,8 @@ EXTRA_NAME_FILES = (
 )
 _CANVAS_FOLDER = re.compile(r"^FC:(F[A-Z0-9]+)(?::(.*))?$", re.DOTALL)
 
+# Users every workspace has that users.json leaves out.
+_BUILT_IN = {"USLACKBOT": "Slackbot"}
 _MARKUP = re.compile(r"<([^<>\n]*)>")
 # A group DM's folder: "mpdm-" + the members' user names joined by "--" + "-1".
 _GROUP_DM = re.compile(r"^mpdm-(.+)-\d+$")
@@ -192,11 +194,11 @@ class Names:
         return next(iter(services)) if len(services) == 1 else None
 
     def user_name(self, uid: str, label: str | None = None) -> str:
-        return self.users.get(uid) or label or uid
+        return self.users.get(uid) or label or _BUILT_IN.get(uid) or uid
 
     def mentioned(self, uid: str, label: str | None = None) -> str:
         """Return the name a mention of a user reads as."""
-        return self.users.get(uid) or self.profiles.get(uid) or label or uid
+        return self.users.get(uid) or self.profiles.get(uid) or label or _BUILT_IN.get(uid) or uid
 
     def readable(self, text: str) -> str:
         """Turn Slack markup into plain text: mentions, channel links, labelled URLs, escapes."""

@@ -1,0 +1,51 @@
+"""Message subtypes of real Slack exports: hidden events dropped, built-in users named,
+legacy calls read as huddles are (subtypes as Slack's "message" event reference lists them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers import collect, errors, records, write_json
+
+from memtrails.importers.slack import from_slack_export, message_count
+
+
+def message(ts: str, text: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": "U1", "ts": ts, "text": text, **extra}
+
+
+async def test_hidden_events_built_in_users_and_legacy_calls(tmp_path: Path) -> None:
+    write_json(tmp_path / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(tmp_path / "channels.json", [{"id": "C1", "name": "general"}])
+    write_json(
+        tmp_path / "general" / "2017-01-01.json",
+        [
+            message("1.000100", "parent", thread_ts="1.000100", reply_count=1),
+            # Exports before 2018: the parent again, hidden, as its thread grew.
+            {
+                "type": "message",
+                "subtype": "message_replied",
+                "hidden": True,
+                "ts": "2.000500",
+                "message": message("1.000100", "parent", thread_ts="1.000100", reply_count=1),
+            },
+            message("2.000100", "reply", thread_ts="1.000100"),
+            {"type": "message", "user": "USLACKBOT", "ts": "3.000100", "text": "Reminder: standup"},
+            message("4.000100", "ask <@USLACKBOT>"),
+            message(
+                "5.000100",
+                "",
+                subtype="sh_room_created",
+                room={"name": "design review", "participants": ["U1", "USLACKBOT"]},
+            ),
+        ],
+    )
+    items = await collect(from_slack_export(tmp_path))
+    assert errors(items) == []
+    recs = {r.meta["ts"]: r for r in records(items)}
+    assert sorted(recs) == ["1.000100", "2.000100", "3.000100", "4.000100", "5.000100"]
+    assert recs["3.000100"].author == "Slackbot"
+    assert recs["4.000100"].text == "ask @Slackbot"
+    assert recs["5.000100"].text == "[huddle: design review] with Ada Lovelace, Slackbot"
+    assert message_count(tmp_path) == (5, 0)
