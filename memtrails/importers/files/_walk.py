@@ -67,6 +67,14 @@ def _read_bytes(path: Path, limit: int) -> bytes:
     return read_regular(path, limit)[0]
 
 
+def _too_large(size: str, limit: int) -> str:
+    """Why a file is not read: its size, the limit, and how to raise it."""
+    return (
+        f"larger than Limits.max_file_bytes ({size}; the limit is {limit}: "
+        "raise it with `memtrails add --max-file-bytes`)"
+    )
+
+
 # One entry of a folder being walked: its path, its path relative to the root, and "dir",
 # "file" or why it is left out.
 _Entry = tuple[Path, str, str]
@@ -205,7 +213,7 @@ class Walk:
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
         limit = document_limit(rel, self.max_bytes)
         if st.st_size > limit:
-            return self._error(rel, f"larger than Limits.max_file_bytes ({st.st_size} bytes)")
+            return self._error(rel, _too_large(f"{st.st_size} bytes", limit))
         self.unsaved += 1
         try:
             data = _read_bytes(path, limit + 1)
@@ -214,7 +222,7 @@ class Walk:
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
         if len(data) > limit:  # it grew after stat()
-            return self._error(rel, f"larger than Limits.max_file_bytes ({len(data)} bytes)")
+            return self._error(rel, _too_large(f"over {limit} bytes", limit))
         sha = hashlib.sha256(data).hexdigest()
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
