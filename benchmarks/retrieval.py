@@ -3,7 +3,8 @@
 Usage (from the repository root):
 
     .venv/bin/python benchmarks/retrieval.py [--folder DIR] [--k 10] [--quotes 150] [--dated 60]
-        [--speaker-in-text | --jsonl [--jsonl-without-sessions]] [--long] [--long-check] [--rows]
+        [--speaker-in-text | --jsonl [--jsonl-without-sessions]] [--long] [--long-check]
+        [--only-long] [--rows]
 
 Opens a real memory folder (the default ONNX model, the Qdrant Edge index), imports the dev
 corpora (three Twisted mailing-list months, a spam-heavy list month, two Slack exports, the
@@ -30,10 +31,11 @@ long chats (``data/long/``: a year or more of one pair's sessions, about 550 tur
 same topics coming back) in a folder of their own, reported as ``lconv``; ``--long-check``
 the check set's two long chats (``data/long_check/``, written apart from those, tuned on by
 nobody), in a folder of their own too, reported as ``lcheck`` and ``lcheck-none``: out of
-``all`` and of the abstention trade-off, their flags counted apart. Each search's CPU time
-(``process_time``: every thread, the query's embedding included) is reported beside its wall
-time. Records that hold the query's words verbatim without being the answer (the reply the
-quote was taken from, other replies quoting it) are left out of the ranking.
+``all`` and of the abstention trade-off, their flags counted apart; ``--only-long`` runs
+those alone, without the dev corpora (the same figures: their folders are their own). Each
+search's CPU time (``process_time``: every thread, the query's embedding included) is reported
+beside its wall time. Records that hold the query's words verbatim without being the answer
+(the reply the quote was taken from, other replies quoting it) are left out of the ranking.
 """
 
 from __future__ import annotations
@@ -373,24 +375,54 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             more = await _run_queries(chats, conv_queries, args.k)
         rows, times, cpus = rows + more[0], times + more[1], cpus + more[2]
         queries += conv_queries
-    if args.long:
-        long_rows, long_queries = await _long(work, args)
-        rows += long_rows[0]
-        times += long_rows[1]
-        cpus += long_rows[2]
-        queries += long_queries
-    if args.long_check:
-        check_rows, check_queries = await _long(work, args, check=True)
-        rows += check_rows[0]
-        times += check_rows[1]
-        cpus += check_rows[2]
-        queries += check_queries
+    found, wall, cpu, asked = await _long_parts(work, args)
+    rows, times, cpus, queries = rows + found, times + wall, cpus + cpu, queries + asked
+    return _result(
+        args, records, queries, (rows, times, cpus), round(import_s, 1) if fresh else None
+    )
+
+
+async def _long_parts(
+    work: Path, args: argparse.Namespace
+) -> tuple[list[dict[str, Any]], list[float], list[float], list[Query]]:
+    """Search the long chats asked for (``--long``, ``--long-check``), each set in its folder."""
+    rows: list[dict[str, Any]] = []
+    times: list[float] = []
+    cpus: list[float] = []
+    queries: list[Query] = []
+    for check in (False, True):
+        if args.long_check if check else args.long:
+            (found, wall, cpu), asked = await _long(work, args, check)
+            rows, times, cpus, queries = rows + found, times + wall, cpus + cpu, queries + asked
+    return rows, times, cpus, queries
+
+
+async def run_long_only(args: argparse.Namespace) -> dict[str, Any]:
+    """``--only-long``: the long chats alone, no dev corpora imported (their folders are their
+    own, so their figures are those of a whole run)."""
+    work = (
+        Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="memtrails-retrieval-"))
+    )
+    work.mkdir(parents=True, exist_ok=True)
+    rows, times, cpus, queries = await _long_parts(work, args)
+    return _result(args, [], queries, (rows, times, cpus), None)
+
+
+def _result(
+    args: argparse.Namespace,
+    records: list[Record],
+    queries: list[Query],
+    searched: tuple[list[dict[str, Any]], list[float], list[float]],
+    import_s: float | None,
+) -> dict[str, Any]:
+    """Return the figures of a run: its rows, with each search's wall and CPU seconds."""
+    rows, times, cpus = searched
     conv_cpu = [c for c, r in zip(cpus, rows, strict=True) if "conv" in r["category"]]
     return {
         "benchmark": "retrieval",
         "records": len(records),
         "queries": len(queries),
-        "import_s": round(import_s, 1) if fresh else None,
+        "import_s": import_s,
         "search_ms_median": round(statistics.median(times) * 1000, 1),
         # Process CPU (every thread: the model's, the index's) per search, query embedding in.
         "search_cpu_ms_mean": round(statistics.fmean(cpus) * 1000, 2),
@@ -527,7 +559,13 @@ def main() -> None:
         help="also search the check set's long chats (data/long_check/), in a folder of their "
         "own, reported apart (lcheck): nothing is tuned on them",
     )
-    report(asyncio.run(run(parser.parse_args())))
+    parser.add_argument(
+        "--only-long",
+        action="store_true",
+        help="with --long and/or --long-check: search only those, no dev corpora imported",
+    )
+    args = parser.parse_args()
+    report(asyncio.run(run_long_only(args) if args.only_long else run(args)))
 
 
 if __name__ == "__main__":
