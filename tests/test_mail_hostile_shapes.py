@@ -1,11 +1,18 @@
 """Mail in shapes real archives hold that a reader gets wrong: a text body in UTF-16, a
-UTF-8 body cut inside its last character."""
+UTF-8 body cut inside its last character, Outlook's winmail.dat, an Outlook file named
+.eml."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
+import shutil
+from pathlib import Path
 
-from helpers import mail_record
+from helpers import collect, mail_record, records
+
+from memtrails.importers.eml import from_eml
+from memtrails.records import RecordError
 
 HEAD = (
     "From: a@example.com\nSubject: shapes\nMessage-ID: <shape@example.com>\n"
@@ -68,3 +75,16 @@ def test_a_winmail_dat_says_it_is_not_read() -> None:
     (entry,) = rec.meta["attachments"]
     assert entry["name"] == "winmail.dat" and "TNEF" in entry["error"]
     assert rec.text == "see attached"
+
+
+def test_an_outlook_file_named_eml_says_what_it_is(tmp_path: Path) -> None:
+    # Before: "no mail headers found: not an RFC 5322 message", which says nothing of
+    # what to do
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent / "data" / "documents" / "quick.msg", folder / "a.eml")
+    (folder / "b.eml").write_bytes(f"{HEAD}\nstill read\n".encode())
+    items = asyncio.run(collect(from_eml(folder)))
+    (error,) = [i for i in items if isinstance(i, RecordError)]
+    assert error.where == "a.eml" and "Outlook message file (.msg)" in error.reason
+    assert [r.text for r in records(items)] == ["still read"]

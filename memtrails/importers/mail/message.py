@@ -59,6 +59,11 @@ def message_file(path: Path) -> bytes | str:
     return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({held}); skipped"
 
 
+_OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+_OUTLOOK_FILE = (
+    "an Outlook message file (.msg), not a message saved as text: name it with the ending "
+    ".msg and add it (or its folder), and it is read as mail"
+)
 _UNIXFROM = re.compile(rb"\A(?:\xef\xbb\xbf)?From (?![ \t]*:)[^\n]*\n")
 
 
@@ -175,6 +180,8 @@ def _convert(
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
     if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
+    if raw[:8] == _OLE_MAGIC:
+        return RecordError(source, where, _OUTLOOK_FILE)
     data, cut = _cut_parts(data)
     whole = data  # its hash is the id of a mail without Message-ID, whatever is cut
     data, bytes_cut = within_budget(data, budget)
