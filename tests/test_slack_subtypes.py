@@ -3,6 +3,7 @@ legacy calls read as huddles are (subtypes as Slack's "message" event reference 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -49,3 +50,24 @@ async def test_hidden_events_built_in_users_and_legacy_calls(tmp_path: Path) -> 
     assert recs["4.000100"].text == "ask @Slackbot"
     assert recs["5.000100"].text == "[huddle: design review] with Ada Lovelace, Slackbot"
     assert message_count(tmp_path) == (5, 0)
+
+
+async def test_a_users_json_cut_short_still_names_the_users_before_the_cut(
+    tmp_path: Path,
+) -> None:
+    users = [{"id": f"U{k}", "name": f"u{k}", "real_name": f"Person {k}"} for k in range(1, 4)]
+    data = json.dumps(users).encode()
+    (tmp_path / "users.json").write_bytes(data[: data.index(b'{"id": "U3"') + 10])
+    write_json(
+        tmp_path / "general" / "2024-01-01.json",
+        [message("1.000100", "hi <@U2>"), message("2.000100", "and <@U3>", user="U3")],
+    )
+    items = await collect(from_slack_export(tmp_path))
+    (error,) = errors(items)
+    assert error.where == "users.json"
+    assert (
+        error.reason.startswith("is not valid JSON (") and "; the 2 before it read" in error.reason
+    )
+    recs = {r.meta["ts"]: r for r in records(items)}
+    assert (recs["1.000100"].author, recs["1.000100"].text) == ("Person 1", "hi @Person 2")
+    assert (recs["2.000100"].author, recs["2.000100"].text) == ("U3", "and @U3")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -11,6 +12,7 @@ from typing import Any
 from ...records import RecordError
 from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
+from ._stream import NotAnArray, json_array
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -97,7 +99,15 @@ class Names:
             try:
                 data = json.loads(raw)
             except (ValueError, RecursionError) as exc:
-                self.errors.append(RecordError(self.source, where, not_json(exc)))
+                # A file cut short (a download, an editor): the entries before the break
+                # still name people and channels in every record.
+                kept = _before_break(raw)
+                entries.extend(kept)
+                why = not_json(exc)
+                if kept:
+                    n = len(kept)
+                    why += f"; the {n} before it read" if n > 1 else "; the entry before it read"
+                self.errors.append(RecordError(self.source, where, why))
                 continue
             if not isinstance(data, list):
                 self.errors.append(RecordError(self.source, where, "not a JSON array"))
@@ -274,6 +284,15 @@ def _special(command: str, label: str) -> str:
         return "@" + name if name else "@group"
     # @here, @channel, @everyone; an old export's labels go without the @ (<!here|here>)
     return "@" + (label.lstrip("@") or word)
+
+
+def _before_break(raw: bytes) -> list[Any]:
+    """Return the entries of a JSON array that come before the place it is broken."""
+    kept: list[Any] = []
+    with contextlib.suppress(NotAnArray, ValueError, RecursionError):
+        for entry in json_array(iter([raw])):
+            kept.append(entry)
+    return kept
 
 
 def _text(value: Any) -> str | None:
