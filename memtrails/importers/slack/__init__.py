@@ -57,7 +57,8 @@ async def from_slack_export(
     its participants. ``<!here>``, ``<!channel>`` and ``<!everyone>`` read as ``@here``...,
     a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (``@S1`` with no handle), a
     ``<!date^...|fallback>`` as its fallback (its format filled in, in UTC, with none). Joins, leaves,
-    integration notices and tombstones are skipped silently.
+    integration notices, tombstones and the hidden ``message_replied`` copies of a thread's
+    parent (exports before 2018) are skipped silently; Slackbot (``USLACKBOT``) is named so.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
