@@ -10,6 +10,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+from helpers import benchmark
 from msgfile import msg_file
 
 from memtrails.importers.documents import DocumentReader
@@ -159,3 +160,15 @@ def test_an_empty_plain_body_beside_an_rtf_one_gives_the_rtf_text() -> None:
     ]
     text, _ = read(msg_file({"0037": "empty plain", "1000": "", "1009": rtf}))
     assert text == "The quick brown fox jumps over the lazy dog"
+
+
+def test_an_attachment_named_without_its_ending_is_read_by_its_type(tmp_path: Path) -> None:
+    # Before: "Quote" (no .pdf) typed application/pdf was named only
+    samples = benchmark("documents_samples")
+    samples.write_pdf(tmp_path / "q.pdf", "The crane rental costs four thousand euros.")
+    pdf = (tmp_path / "q.pdf").read_bytes()
+    attachment = {"3707": "Quote", "370E": "application/pdf", "3701": pdf}
+    text, meta = read(msg_file({"0037": "quote", "1000": "see the quote"}, [attachment]))
+    assert "[attachment: Quote]" in text and "four thousand euros" in " ".join(text.split())
+    (entry,) = meta["mail"]["attachments"]  # type: ignore[index]
+    assert entry["type"] == "application/pdf" and entry["chars"] > 0

@@ -82,6 +82,8 @@ def _attached(
     name = _CONTROLS.sub(" ", attachment.name).strip() or "attachment"
     entry: dict[str, Any] = {"name": name}
     suffix = PurePosixPath(name.replace("\\", "/")).suffix.lower()
+    if suffix not in documents and attachment.mime:  # a name without its ending: by type
+        suffix = next((s for s, m in documents.items() if m == attachment.mime), suffix)
     plain = suffix in _TEXT_ENDINGS or attachment.mime.startswith("text/")
     kind = attachment.mime or documents.get(suffix) or ("text/plain" if plain else "")
     if kind:
