@@ -74,6 +74,11 @@ MAX_TEXT_CHARS = 16 << 20
 # and the newer zip formats under the old endings; exports name HTML tables ".xls").
 _NEWER = {".doc": ".docx", ".dot": ".docx", ".xls": ".xlsx", ".xlt": ".xlsx"}
 _NEWER |= {".ppt": ".pptx", ".pps": ".pptx", ".pot": ".pptx"}
+_OLDER = {".docx": ".doc", ".docm": ".doc", ".xlsx": ".xls", ".xlsm": ".xls"}
+_OLDER |= {".pptx": ".ppt", ".pptm": ".ppt"}
+# An OOXML file saved with a password is an OLE compound file holding these streams
+# (MS-OFFCRYPTO), whatever its name: no zip, and no text without the password.
+_OOXML_ENCRYPTED = {"EncryptedPackage", "EncryptionInfo"}
 _HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<meta")
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
@@ -191,7 +196,11 @@ def _own_summary(meta: dict[str, Any], ole: Layout) -> None:
 def read_as(data: bytes, suffix: str) -> str:
     """Return the ending a file is read as: its own, or for an Office 97-2003 name on a
     file that is not an OLE compound file, the format its bytes are (RTF, HTML, the zip
-    formats), else its own (which the OLE check then refuses, naming why)."""
+    formats), else its own (which the OLE check then refuses, naming why); for a newer
+    Office name on an OLE compound file (a renamed .doc, or a password-protected file,
+    which Office writes as one), the older format."""
+    if suffix in _OLDER and data[:8] == OLE_MAGIC:
+        return _OLDER[suffix]
     if suffix not in _NEWER or data[:8] == OLE_MAGIC:
         return suffix
     head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
@@ -246,6 +255,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
             ole = layout(data)
         except ValueError as exc:
             raise Failed(str(exc)) from None
+        if _OOXML_ENCRYPTED & {name for name, _, _, _ in ole.entries}:
+            raise Failed(_ENCRYPTED)
     elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
         raise Failed("corrupt file: not a PDF (no %PDF- header)")
     word6 = word6_text(ole, _codepage(ole)) if ole is not None and suffix in _WORD else None

@@ -1,0 +1,43 @@
+"""Office files whose name says one format and whose bytes another: a .doc saved as .docx,
+and a password-protected .docx/.xlsx (Office writes it as an OLE compound file holding
+``EncryptionInfo`` and ``EncryptedPackage``, MS-OFFCRYPTO), made here from the Apache POI
+fixtures (tests/data/documents/README.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import collect
+
+from memtrails.importers.files import from_files
+from memtrails.records import MemoryRecord, RecordError
+
+DATA = Path(__file__).parent / "data" / "documents"
+
+
+def _rename_stream(data: bytes, old: str, new: str) -> bytes:
+    """Rename a directory entry of an OLE file (a 64-byte UTF-16 name, then its length)."""
+    at = data.index(old.encode("utf-16-le") + b"\0\0")
+    assert at % 128 == 0  # the start of a directory entry
+    name = new.encode("utf-16-le") + b"\0\0"
+    entry = name.ljust(64, b"\0") + len(name).to_bytes(2, "little")
+    return data[:at] + entry + data[at + 66 :]
+
+
+async def test_office_files_under_a_newer_name(tmp_path: Path) -> None:
+    doc = (DATA / "SampleDoc.doc").read_bytes()
+    (tmp_path / "renamed.docx").write_bytes(doc)  # a Word 97 file under the newer name
+    locked = _rename_stream(
+        _rename_stream(doc, "WordDocument", "EncryptedPackage"), "Data", "EncryptionInfo"
+    )
+    (tmp_path / "locked.docx").write_bytes(locked)
+    (tmp_path / "locked.xlsx").write_bytes(locked)
+    items = await collect(from_files(tmp_path))
+    errors = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    recs = {r.id: r for r in items if isinstance(r, MemoryRecord)}
+    assert set(errors) == {"locked.docx", "locked.xlsx"}
+    assert all(reason.startswith("encrypted document") for reason in errors.values())
+    renamed = recs["renamed.docx"]
+    assert renamed.meta["document"]["read_as"] == "doc"
+    assert renamed.meta["document"]["format"] == "docx"
+    assert "I am a test document" in renamed.text
