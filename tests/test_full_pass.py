@@ -118,7 +118,7 @@ ROWS: list[Any] = [
     {"text": "no id: named by its line"},
     {"id": "b", "text": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB in it"},
     "",
-    {"id": "a", "text": "same id, other content: the first is kept"},
+    {"id": "a", "text": "same id, other content: the newer version, the one kept"},
     {"id": "c", "text": "x" * 300},
     "{not json",
     {"id": "b", "text": "token ghp_0123456789abcdefghijklmnopqrstuvwxyzAB in it"},
@@ -154,10 +154,11 @@ async def test_digests_store_what_parsing_stores_through_edits(
         by_record = await _ingest(tmp_path / "parsed", _parsed(path), limits=limits, prune=True)
         assert _summary(by_digest) == _summary(by_record), step
         assert _stored(tmp_path / "raw") == _stored(tmp_path / "parsed"), step
-    assert by_digest.unchanged == 7
-    # Of the 9 lines of the unchanged pass, the digests left to parse only what they cannot
-    # settle: the second "a" (a duplicate, never stored), the broken line, and the second
-    # copy of "b" (the first one of the run is the one kept; this one is found unchanged).
+    assert (by_digest.unchanged, by_digest.duplicates) == (6, 1)
+    # Of the 9 lines of the unchanged pass, only these are parsed: the second "a" and the
+    # second copy of "b", made while the ids are read ahead (a line that gives an id again
+    # replaces the earlier line only when it makes a record: the first "a" is then an error,
+    # the first "b" a duplicate), and the broken line.
     assert raw_parsed[1] == 3
     # Once more unchanged after the edits: again only those three.
     assert raw_parsed[4] == 3

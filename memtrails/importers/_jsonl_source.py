@@ -113,8 +113,12 @@ class _Utf8Lines:
     def readline(self, size: int = -1, /) -> bytes:
         return self._text.readline(size).encode("utf-8")
 
+    def close(self) -> None:
+        """Close the text reader and the file under it."""
+        self._text.close()
 
-def utf16_lines(f: BinaryIO) -> Lines:
+
+def utf16_lines(f: BinaryIO) -> _Utf8Lines:
     """Return the lines of a UTF-16 file (with its byte order mark) as UTF-8 bytes.
 
     ``readline``'s size counts characters here: a line's UTF-8 bytes stay bounded (four a
@@ -224,4 +228,5 @@ class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):
             complete=state.complete,
             why=state.why,
             skipped=state.skipped,
+            duplicates=state.duplicates,
         )

@@ -19,6 +19,7 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
 from ._jsonl_dates import DATE_KEYS, record_time
+from ._jsonl_ids import IdReader, Versions, read_ahead
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source, too_long_number
@@ -272,7 +273,13 @@ def _read(
         def position(complete: bool = False) -> SourceState:
             marks = {**prefix_marks(f, offset), "lines": line_no, "records": records}
             return SourceState(
-                source, marks, mode=mode, complete=complete, why=why, skipped=skipped
+                source,
+                marks,
+                mode=mode,
+                complete=complete,
+                why=why,
+                skipped=skipped,
+                duplicates=versions.duplicates,
             )
 
         if salt is not None:
@@ -289,6 +296,17 @@ def _read(
                     needle not in raw or item.id != f"{name.name}:{where}"
                 )
 
+        # A line whose id a later line's record has too is an older version of it: the ids
+        # are read ahead, from the file opened once more (an opened Input or a pipe cannot).
+        def make(raw: bytes, number: int) -> MemoryRecord | RecordError | None:
+            return _guarded(raw, number, name, source, mapping, kind, limits)
+
+        limit = limits.max_line_bytes
+        read_id = IdReader(mapping.get("id", "id"), lambda raw: _values(raw) > MAX_LINE_VALUES)
+        versions = Versions.stream(read_id, make)  # a stream: the first line with an id is kept
+        if isinstance(path, Path) and stream.regular and stream.given != "-":
+            start = (offset, line_no) if seekable else (0, 0)
+            versions = read_ahead(path, source, utf16, start, limit, read_id, make) or versions
         if seekable:
             f.seek(offset)
         try:
@@ -307,7 +325,12 @@ def _read(
                 else:
                     if line_no == 0 and raw.startswith(_BOM):
                         raw = raw[len(_BOM) :]
-                    if salt is None:
+                    verdict = versions.verdict(raw, line_no + 1) if raw.strip() else None
+                    if verdict is not None:  # another line gives its id: "" if a copy
+                        item = (
+                            RecordError(source, f"line {line_no + 1}", verdict) if verdict else None
+                        )
+                    elif salt is None:
                         item = _guarded(raw, line_no + 1, name, source, mapping, kind, limits)
                     elif raw.strip():
                         # Parsed later, and only when the digest is not one the folder knows;
@@ -367,7 +390,9 @@ def from_jsonl(
     date (0, an empty string or a flag is none; docs/sources.md says how each is read); thread
     from ``thread``/``thread_id``/``session_id``/``conversation_id``/``session``/
     ``conversation`` (a string or an integer); kind from ``kind``.
-    Keys not used go into ``meta``. Lines end with LF or CRLF, or with a lone CR in a file
+    Keys not used go into ``meta``. A line giving an id a later line gives again is an
+    older version of that record: it is not kept (an error naming the later line, or a
+    duplicate when the same bytes); a pipe, read once, keeps the first line instead. Lines end with LF or CRLF, or with a lone CR in a file
     without LF (classic Mac OS). Blank lines and a UTF-8 BOM are skipped; a file that
     starts with a UTF-16 byte order mark is read as UTF-16 (in full, without positions). A
     line that is not a JSON object, or whose mapped field has the wrong type, becomes a

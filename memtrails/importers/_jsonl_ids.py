@@ -1,0 +1,209 @@
+"""JSON Lines lines that give an id again: the later line is the record's newer version.
+
+A file appended to (a log of tickets, an export re-run into the same file) gives a record's
+id again when the record changed. Read from where the last run stopped, such a line is the
+only one with its id and updates the record; so that a full read keeps the same version,
+a line whose id a later line gives again is not kept: :func:`newer_lines` reads the ids
+ahead (the file once more, before its records), and the importer makes each such line an
+error naming the line that replaces it, or, when the two lines are the same bytes, counts
+it as a duplicate (:class:`Versions`). A stream read once (a pipe) cannot be read ahead:
+there the first line with an id is kept and a later one is the error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from .._exceptions import SourceError
+from ..records import MemoryRecord, RecordError
+from ._input import open_input
+from ._jsonl_source import Lines, bounded_lines, utf16_lines
+
+__all__ = ["IdReader", "Make", "Versions", "read_ahead"]
+
+_SHOWN = 80  # an id is shown this long at most in an error
+_BOM = b"\xef\xbb\xbf"
+
+
+#: What makes a line's item (the importer's own function): a record, an error, or None.
+Make = Callable[[bytes, int], "MemoryRecord | RecordError | None"]
+
+
+class IdReader:
+    """Reads the id a line gives under ``key``, as ``from_jsonl`` names its record, without
+    making the record: ``None`` when the line gives none (no such key, not JSON, too big).
+
+    ``too_big(raw)``: the line holds more JSON values than the importer parses.
+    """
+
+    def __init__(self, key: str, too_big: Callable[[bytes], bool]) -> None:
+        self.key = key
+        self.needle = json.dumps(key, ensure_ascii=False).encode()
+        # {"id": "a", ...}: the key first, and written once, is read without parsing the line.
+        self._first = re.compile(
+            rb"\s*\{\s*"
+            + re.escape(self.needle)
+            + rb'\s*:\s*("(?:[^"\\\n]|\\.)*"|-?\d{1,18})\s*[,}]'
+        )
+        self._too_big = too_big
+
+    def __call__(self, raw: bytes) -> str | None:
+        if self.needle not in raw:
+            return None
+        m = self._first.match(raw)
+        try:
+            if m is not None and raw.count(self.needle) == 1:
+                value = json.loads(m.group(1))
+            elif self._too_big(raw):
+                return None
+            else:
+                obj = json.loads(raw)
+                value = obj.get(self.key) if isinstance(obj, dict) else None
+        except (ValueError, RecursionError):  # the line's own error, when it is read
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            return None
+        return str(value)
+
+
+class Versions:
+    """Which lines of one read are not kept because another line gives their id.
+
+    :meth:`ahead` knows, having read the ids ahead, every line that a later one replaces;
+    :meth:`stream` learns the ids as the lines come. ``duplicates``: lines not kept that
+    were the same bytes as the line kept (copies, not errors). A line replaces another only
+    when it makes a record (``make``): a later line that is an error replaces none.
+    """
+
+    def __init__(
+        self, read_id: IdReader, make: Make, newer: dict[int, tuple[int, str, bool]] | None
+    ) -> None:
+        self._read_id = read_id
+        self._make = make
+        self._newer = newer
+        self._seen: dict[str, tuple[int, bytes]] = {}
+        self.duplicates = 0
+
+    @classmethod
+    def ahead(
+        cls,
+        lines: Iterable[tuple[bytes, int]],
+        first: int,
+        limit: int,
+        read_id: IdReader,
+        make: Make,
+    ) -> Versions:
+        """Read the ids of ``lines`` (:func:`~memtrails.importers._jsonl_source.bounded_lines`
+        from line ``first``, 0-based): each line whose id a later line gives again is not
+        kept. Only a line that gives an id already given is made into its record here
+        (rare: the others are parsed once, by the read proper, if at all). Holds one entry
+        per id while it reads, and one per line replaced."""
+        seen: dict[str, tuple[int, bytes]] = {}
+        newer: dict[int, tuple[int, str, bool]] = {}
+        number = first
+        try:
+            for raw, size in lines:
+                number += 1
+                if number == 1 and raw.startswith(_BOM):
+                    raw = raw[len(_BOM) :]
+                found = read_id(raw) if size <= limit else None
+                if found is None:
+                    continue
+                digest = _digest(raw)
+                before = seen.get(found)
+                if before is not None:
+                    if not _makes(make, raw, number, found):
+                        continue
+                    newer[before[0]] = (number, found, before[1] == digest)
+                seen[found] = (number, digest)
+        except OSError:
+            pass  # damaged data: the read proper stops there too, and says so
+        return cls(read_id, make, newer)
+
+    @classmethod
+    def stream(cls, read_id: IdReader, make: Make) -> Versions:
+        """For a stream read once: a line reusing an earlier record's id is not kept (each
+        line with an id is made twice, here and by the read proper)."""
+        return cls(read_id, make, None)
+
+    def verdict(self, raw: bytes, number: int) -> str | None:
+        """None: line ``number`` is kept; "": it is a copy of the line kept (counted in
+        ``duplicates``); else the reason of its error."""
+        if self._newer is not None:
+            later = self._newer.get(number)
+            if later is None:
+                return None
+            found, copy, reason = later[1], later[2], _older(later[1], later[0])
+        else:
+            read = self._read_id(raw)
+            if read is None or not _makes(self._make, raw, number, read):
+                return None
+            found, digest = read, _digest(raw)
+            before = self._seen.setdefault(found, (number, digest))
+            if before[0] == number:
+                return None
+            copy, reason = before[1] == digest, _reused(found, before[0])
+        if copy:
+            self.duplicates += 1
+            return ""
+        return reason
+
+
+def read_ahead(
+    path: Path,
+    source: str,
+    utf16: bool,
+    start: tuple[int, int],
+    limit: int,
+    read_id: IdReader,
+    make: Make,
+) -> Versions | None:
+    """:meth:`Versions.ahead` of the file ``path`` opened once more, from ``start`` (byte
+    offset and lines before it); None when it cannot be opened again."""
+    try:
+        with open_input(path, source) as again:
+            lines: Lines = again.file
+            if start[0]:
+                again.file.seek(start[0])
+            text = utf16_lines(again.file) if utf16 else None
+            try:
+                return Versions.ahead(
+                    bounded_lines(text or lines, limit), start[1], limit, read_id, make
+                )
+            finally:
+                if text is not None:
+                    text.close()
+    except (SourceError, OSError):
+        return None
+
+
+def _makes(make: Make, raw: bytes, number: int, found: str) -> bool:
+    """Whether line ``number`` makes a record, named ``found``."""
+    item = make(raw, number)
+    return isinstance(item, MemoryRecord) and item.id == found
+
+
+def _digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw.strip(), digest_size=8).digest()
+
+
+def _older(found: str, later: int) -> str:
+    return (
+        f"id {_shown(found)} is given again on line {later}, the record's newer version: "
+        "this line is not kept"
+    )
+
+
+def _reused(found: str, earlier: int) -> str:
+    return (
+        f"id {_shown(found)} was given on line {earlier} already; a stream is read once, so "
+        "the first line is kept and this later version is not"
+    )
+
+
+def _shown(found: str) -> str:
+    return repr(found if len(found) <= _SHOWN else found[:_SHOWN] + "...")
