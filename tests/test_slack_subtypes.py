@@ -71,3 +71,25 @@ async def test_a_users_json_cut_short_still_names_the_users_before_the_cut(
     recs = {r.meta["ts"]: r for r in records(items)}
     assert (recs["1.000100"].author, recs["1.000100"].text) == ("Person 1", "hi @Person 2")
     assert (recs["2.000100"].author, recs["2.000100"].text) == ("U3", "and @U3")
+
+
+async def test_a_mail_sent_to_slack_gives_its_words_not_its_html(tmp_path: Path) -> None:
+    # Slack's file object for a mail forwarded to a channel: mode "email", an HTML preview
+    # and its plain words in preview_plain_text.
+    mail = {
+        "id": "F1",
+        "name": "Quarterly numbers",
+        "title": "Quarterly numbers",
+        "mode": "email",
+        "subject": "Quarterly numbers",
+        "preview": "<div><p>Revenue is <b>up</b> 4%.</p></div>",
+        "preview_plain_text": "Revenue is up 4%.",
+        "has_more": True,
+    }
+    write_json(tmp_path / "users.json", [{"id": "U1", "name": "ada", "real_name": "Ada Lovelace"}])
+    write_json(
+        tmp_path / "general" / "2024-01-01.json",
+        [message("1.000100", "", subtype="file_share", files=[mail])],
+    )
+    (rec,) = records(await collect(from_slack_export(tmp_path)))
+    assert rec.text == "[file: Quarterly numbers]\nRevenue is up 4%. …"

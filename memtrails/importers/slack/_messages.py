@@ -162,10 +162,13 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
         files.append(
             {"name": name or title or file_id or "file", "title": title, "mimetype": mimetype}
         )
-        # A text snippet's or post's first lines, as Slack shows them under its name.
-        preview = f.get("preview")
+        # A text snippet's or post's first lines, as Slack shows them under its name; a
+        # mail sent to Slack has an HTML `preview`, its words in `preview_plain_text`.
+        email = f.get("mode") == "email"
+        preview = f.get("preview_plain_text") or f.get("plain_text") if email else f.get("preview")
         if isinstance(preview, str) and preview.strip():
-            cut = len(preview) > _MAX_PREVIEW or f.get("preview_is_truncated") is True
+            more = f.get("has_more") if email else f.get("preview_is_truncated")
+            cut = len(preview) > _MAX_PREVIEW or more is True
             files[-1]["preview"] = preview[:_MAX_PREVIEW].strip() + (" …" if cut else "")
     return files
 
