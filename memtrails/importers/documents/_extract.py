@@ -241,7 +241,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     named = suffix
     suffix = read_as(data, suffix)
     if suffix in ZIP_SUFFIXES:
-        why = check_zip(data, max_unpacked)
+        why = check_zip(data, max_unpacked, suffix)
         if why:
             raise Failed(why)
     elif suffix == ".msg" and data[:8] != OLE_MAGIC:
