@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from _secret_code import CODE, LEFTOVERS, Made, pem_lines, token, user
 from _secret_families import ALNUM, HEX, URLSAFE, Gen
+from _secret_held_out import HELD_OUT
 
 __all__ = ["CONTEXTS", "NEAR_MISSES"]
 
@@ -364,6 +365,7 @@ CONTEXTS: dict[str, dict[str, Callable[[Gen], Made]]] = {
     },
     "code": CODE,
     "leftover": LEFTOVERS,
+    "held-out": HELD_OUT,
 }
 
 #: The same files, logs and code without a secret: each must come out unchanged.

@@ -48,6 +48,11 @@ def test_a_sigv4_credential_of_an_unknown_key_id_shape_goes_too() -> None:
     assert "%2F20260105%2Fus-east-1%2Fs3%2Faws4_request&x=1" in out
 
 
+def test_botocores_debug_log_loses_the_signature_on_the_line_after_its_label() -> None:
+    out, _ = scrub_text(f"DEBUG botocore.auth: Signature:\n{SIG}\nDEBUG next")
+    assert out == "DEBUG botocore.auth: Signature:\n[secret:url-password]\nDEBUG next"
+
+
 def test_a_signature_in_a_log_line_goes_and_a_commit_hash_stays() -> None:
     commit = "3f9a2b7c1e8d4f6a0b3c9e2d7f1a4b8c6e0d3f9a"
     out, _ = scrub_text(f"signed request: Signature={SIG} (fix in {commit})")
@@ -161,3 +166,65 @@ def test_an_unsecured_jwt_ending_a_line_keeps_the_next_line() -> None:
     token = _jwt("none", "u" * 10, 0)  # "header.payload." and no signature
     out, _ = scrub_text(token + "\nthanks bob")
     assert out == "[secret:jwt]\nthanks bob"
+
+
+# --- HAR files: cookies and headers as name/value objects ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["session", "sid", "connect.sid", "_gh_sess", "laravel_session", "csrftoken", "XSRF-TOKEN"],
+)
+@pytest.mark.parametrize("value", ["9f2c4e6a8b0d1f3e", "3f2b8c4e-1a7d-4e9b-8c6f-2d5a0b9e7c13"])
+def test_a_har_cookie_named_like_a_session_loses_its_value(name: str, value: str) -> None:
+    cookie = {"name": name, "value": value, "path": "/", "httpOnly": True}
+    for text in (
+        json.dumps({"cookies": [cookie]}, indent=2),
+        json.dumps({"value": value, "name": name, "domain": ".example.com"}),
+        json.dumps({"headers": [{"name": "cookie", "value": f"theme=dark; {name}={value}"}]}),
+        json.dumps({"headers": [{"name": "Set-Cookie", "value": f"{name}={value}; Path=/"}]}),
+    ):
+        out, found = scrub_text(text)
+        assert value not in out, text
+        assert found == {"password": 1}, text
+        assert name in out  # the name stays: it says what was there
+
+
+@pytest.mark.parametrize(
+    "cookie",
+    [
+        {"name": "theme", "value": "dark-2026-contrast"},  # not a session's name
+        {"name": "session_count", "value": "12"},  # too short
+        {"name": "csrf_token", "value": "{{ csrf_token }}"},  # a template's slot
+        {"name": "auth_method", "value": "password-login"},  # words, no digit
+    ],
+)
+def test_a_har_field_that_is_no_session_stays(cookie: dict[str, str]) -> None:
+    text = json.dumps({"cookies": [cookie]}, indent=2)
+    assert scrub_text(text) == (text, {})
+
+
+# --- A private key's PEM block split over messages ----------------------------------------
+
+PEM_LINES = [
+    "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj",
+    "MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu",
+    "NMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ",
+]
+
+
+def test_the_second_half_of_a_pem_block_without_its_begin_line_goes() -> None:
+    text = "bob: and the rest of it\n" + "\n".join(PEM_LINES) + "\n-----END PRIVATE KEY-----\nok?"
+    out, found = scrub_text(text)
+    assert out == "bob: and the rest of it\n[secret:private-key]\nok?"
+    assert found == {"private-key": 1}
+    quoted = "> " + "\n> ".join(PEM_LINES) + "\n> -----END RSA PRIVATE KEY-----\nthanks"
+    assert scrub_text(quoted)[0] == "[secret:private-key]\nthanks"
+
+
+def test_an_end_line_alone_or_after_prose_stays() -> None:
+    for text in (
+        "-----END RSA PRIVATE KEY-----",
+        "the file ends with\n-----END PRIVATE KEY-----\nas usual",
+    ):
+        assert scrub_text(text) == (text, {})

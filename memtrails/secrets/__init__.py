@@ -124,6 +124,16 @@ header's ``response=``, an Ansible Vault's encrypted lines (a vault file, ``!vau
 ``.npmrc``'s ``_auth``/``_password`` on a line of its own, a PEM block concatenated over
 string literals in code (``"...\\n" +`` then ``"..."``).
 
+Rule set 9: an AWS Signature Version 4 ``Authorization`` header's ``Signature=`` (64 hex,
+botocore's ``Signature:`` line too; the key id goes, the scheme word and the credential's
+scope stay); a password piped or fed to a command that reads its standard input
+(``shell.py``: ``echo X | sudo -S``, ``| docker login --password-stdin``, ``| kinit``,
+``echo 'ann:X' | chpasswd``, ``sudo -S cmd <<< X``, a here-document to ``passwd``, ``read -r
+DB_PASSWORD <<< X``, ``mysql -p"$(cat <<< X)"``); a HAR file's ``{"name": ..., "value": ...}``
+object named like a session, a CSRF token or an auth value (``web.py``), and a ``Cookie``
+header given as such an object; the base64 lines and END line of a private key's PEM block
+with no BEGIN line (``pem.py``: the second of two chat messages).
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -140,10 +150,12 @@ design), a password in prose made of letters only ("the password is sunshine"), 
 glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
-happens to fill the width (the next line's first word goes with it), and unprefixed tokens of
-unknown services with no word before them and no quotes around them. By design, PINs and
-any value shorter than 6 characters under a secret's name are kept (``PIN: 4711``,
-``password: 1234``; a query's password aside): too short to tell from a count or a code.
+happens to fill the width (the next line's first word goes with it), unprefixed tokens of
+unknown services with no word before them and no quotes around them, a password given as
+the answer to a question on the line before ("what's the db password?" / "it's X"). By
+design, PINs and any value shorter than 6 characters under a secret's name are kept (``PIN:
+4711``, ``password: 1234``; a query's password aside): too short to tell from a count or a
+code.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
 from .keys import KEY_NAME, accept_keyed, accept_query, is_named_key, is_random
 from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
+from .pem import pem_tails
 from .rule import Rule
 from .rules import RULES
 from .shapes import (
@@ -445,7 +446,8 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
         + list(_matches(_HEADERS, buf, 0, len(buf)))
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
         + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf)))
-        + [span for s, e in table_values(buf) for span in inner_spans(buf, s, e, "password")],
+        + [span for s, e in table_values(buf) for span in inner_spans(buf, s, e, "password")]
+        + pem_tails(buf),
     )
     return merge(spans, encoded_spans(buf, spans, find_spans))
 

@@ -47,13 +47,15 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     # The signature of a presigned URL (S3, Google Cloud Storage, CloudFront): whoever has the
     # URL has the object until it expires. The same signature in an AWS Signature Version 4
     # Authorization header ("AWS4-HMAC-SHA256 Credential=..., SignedHeaders=...,
-    # Signature=<64 hex>"), as a log prints it.
+    # Signature=<64 hex>"), as a log prints it (botocore's debug log: "Signature:" and the
+    # signature on the next line).
     _tok(
         "url_signature",
         "url-password",
         r"[?&](?i:x-amz-signature|x-goog-signature|signature)=(?P<v>[A-Za-z0-9%+/_~-]{32,}"
         r"(?:=|%3[Dd]){0,2})"
-        r"|(?:^|[^A-Za-z0-9_-])Signature=(?P<v2>[0-9a-f]{64})(?:[^A-Za-z0-9_-]|\z)",
+        r"|(?:^|[^A-Za-z0-9_-])Signature(?:=|:[ \t]*(?:\r?\n)?[ \t]*)(?P<v2>[0-9a-f]{64})"
+        r"(?:[^A-Za-z0-9_-]|\z)",
     ),
     _tok(
         "azure_client_secret",

@@ -1,0 +1,71 @@
+"""Passwords a shell hands to a command: piped to its standard input, fed by a here-string or
+a here-document, read into a variable (rule set 9)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .pieces import value_of_class
+from .rule import Rule
+
+__all__ = ["SHELL_RULES"]
+
+# What a password piped or fed to a command looks like: quoted (3+ characters) or a bare word
+# (6+, not a variable, a flag or a path).
+_PIPED_SQ = value_of_class(r"'\r\n", 3)
+_PIPED_DQ = value_of_class(r"\"\r\n", 3)
+_PIPED_BARE = value_of_class(r"\s'\"|;&<>()`", 6, not_first=r"\-/")
+# Commands that read a password from their standard input: sudo -S (--stdin), passwd
+# --stdin, kinit, a registry client's login --password-stdin.
+_STDIN_SINK = (
+    r"(?:\bsudo(?:[ \t]+[^\s|;&<>]+){0,6}?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)"
+    r"|\bpasswd(?:[ \t]+[^\s|;&<>]+){0,3}?[ \t]+--stdin|\bkinit\b"
+    r"|\b(?:docker|podman|buildah|nerdctl|helm[ \t]+registry|oras|skopeo|crane|cosign)[ \t]+login"
+    r"(?:[ \t]+[^\s|;&<>]+){0,8}?[ \t]+--password-stdin)(?:[ \t;&|)]|\r?\n|\z)"
+)
+# A shell variable named like a password or a token (read -r DB_PASSWORD <<< ...).
+_SECRET_VAR = (
+    r"[A-Za-z_]*(?i:passw(?:or)?d|pass|pwd|pw|secret|token|api_?key|passphrase)[A-Za-z0-9_]*"
+)
+
+
+SHELL_RULES: Final[tuple[Rule, ...]] = (
+    # A password piped into a command that reads it from its standard input: echo 'X' |
+    # sudo -S, printf '%s\n' X | passwd --stdin, echo X | docker login --password-stdin,
+    # echo 'user:X' | chpasswd (the part after the colon).
+    Rule(
+        "stdin_password",
+        "password",
+        rf"\b(?:echo|printf)(?:[ \t]+-[neE]{{1,3}})?(?:[ \t]+(?:'%s(?:\\n)?'|\"%s(?:\\n)?\"))?[ \t]+"
+        rf"(?:'(?P<v>{_PIPED_SQ})'|\"(?P<v2>{_PIPED_DQ})\"|(?P<v3>{_PIPED_BARE}))[ \t]*\|[ \t]*"
+        rf"{_STDIN_SINK}"
+        r"|\b(?:echo|printf)[ \t]+['\"]?[A-Za-z0-9_.-]{1,32}:(?P<v4>[^\s'\":]{3,})['\"]?[ \t]*\|[ \t]*"
+        r"(?:sudo[ \t]+)?chpasswd\b",
+        "headers",
+        "url",
+    ),
+    # A password fed by a here-string or a here-document to a command that reads it from its
+    # standard input (sudo -S CMD <<< 'X', passwd USER <<EOF then X), by a here-string to
+    # read into a password's variable (read -r DB_PASSWORD <<< "X"), or by a here-string or
+    # echo inside a command substitution right after a password flag (mysql -p"$(cat <<< 'X')").
+    Rule(
+        "here_password",
+        "password",
+        rf"(?:{_STDIN_SINK}|\bpasswd\b)[^\r\n<|;&]{{0,80}}<<<[ \t]*"
+        rf"(?:'(?P<v>{_PIPED_SQ})'|\"(?P<v2>{_PIPED_DQ})\"|(?P<v3>{_PIPED_BARE}))"
+        rf"|(?:{_STDIN_SINK}|\bpasswd\b)[^\r\n<|;&]{{0,80}}<<-?[ \t]*(?:'[A-Za-z_]+'|\"[A-Za-z_]+\"|[A-Za-z_]+)"
+        r"[ \t]*\r?\n[ \t]*(?P<v4>[^\s'\"][^\r\n]{2,})\r?\n",
+        "headers",
+        "url",
+    ),
+    Rule(
+        "fed_password",
+        "password",
+        rf"\bread(?:[ \t]+-[A-Za-z]+)*[ \t]+{_SECRET_VAR}[ \t]*<<<[ \t]*"
+        rf"(?:'(?P<v>{_PIPED_SQ})'|\"(?P<v2>{_PIPED_DQ})\"|(?P<v3>{_PIPED_BARE}))"
+        r"|(?:[ \t]-p|--password=?|PASSWORD=)[\"']?\$\([ \t]*(?:cat[ \t]*<<<|echo|printf[ \t]+'?%s'?)[ \t]*"
+        rf"(?:'(?P<v4>{_PIPED_SQ})'|\"?(?P<v5>[^\s'\"()`$][^\s'\"()`]{{2,}})\"?)[ \t]*\)",
+        "headers",
+        "url",
+    ),
+)
