@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from gitrepos import BASE, Repo, git, raw_commit
 from helpers import collect, errors, records
 
 from memtrails import Memory
+from memtrails._exceptions import SourceError
 from memtrails.importers.git import from_git
 
 PEOPLE = b"author Ann <ann@example.org> %d +0000\ncommitter Ann <ann@example.org> %d +0000\n" % (
@@ -98,3 +101,20 @@ async def test_a_commit_with_no_email_keeps_its_author_and_date(tmp_path: Path) 
     assert recs[bare].meta["committer"] == "cvs2svn"
     assert "date_error" not in recs[bare].meta
     assert recs[empty].author == "Ann"  # not "Ann <>"
+
+
+async def test_a_repository_another_user_owns_says_how_to_trust_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git refuses a repository another user owns (a copy from another account, a USB
+    drive): the error says so and gives git's command to trust it, not a cut tail of it."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    monkeypatch.setenv("GIT_TEST_ASSUME_DIFFERENT_OWNER", "1")  # git's own test switch
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    with pytest.raises(SourceError) as caught:
+        await collect(from_git(repo.path))
+    reason = str(caught.value)
+    assert "another user owns" in reason
+    assert reason.endswith(f"git config --global --add safe.directory {repo.path}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass
@@ -12,6 +13,8 @@ from ..._exceptions import SourceError
 
 __all__ = ["Repository", "git_env", "locate"]
 
+# What git tells to run to trust a repository another user owns.
+_SAFE_DIRECTORY = re.compile(r"git config --global --add safe\.directory [^;]+")
 # Variables that would point git at another repository than the one named by the path.
 _LOCATING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
 
@@ -36,7 +39,8 @@ def run_git(
         check=False,
     )
     out = proc.stdout.decode("utf-8", "replace")
-    err = "; ".join(proc.stderr.decode("utf-8", "replace").strip().splitlines()[-keep:])
+    lines = [line.strip() for line in proc.stderr.decode("utf-8", "replace").splitlines()]
+    err = "; ".join([line for line in lines if line][-keep:])
     return proc.returncode, out, err
 
 
@@ -102,6 +106,13 @@ def locate(path: Path, source: str | None = None) -> Repository:
     if code != 0 or len(lines) != 4:
         if "not a git repository" in err:
             raise SourceError(label, "not a git repository")
+        trust = _SAFE_DIRECTORY.search(err)
+        if "dubious ownership" in err and trust:
+            raise SourceError(
+                label,
+                "git refuses to read a repository another user owns (its 'dubious ownership' "
+                f"check); if you trust it, run: {trust.group(0)}",
+            )
         raise SourceError(label, f"git cannot read a repository here ({err or out.strip()})")
     # The common dir may be printed relative to the folder git ran in.
     git_dir, common_dir = str(Path(lines[0]).resolve()), str((path / lines[1]).resolve())
