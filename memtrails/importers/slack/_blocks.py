@@ -153,6 +153,8 @@ def added_by_blocks(reader: Names, text: str, blocks: Any) -> str:
     holds (mrkdwn marks, spacing and case aside) is left out, so nothing is said twice.
     ``rich_text`` blocks are what a person typed: the text says the same.
     """
+    found = blocks_text(reader, blocks, rich=False)
+    if not found:
+        return ""
     said = _plain(text)
-    lines = blocks_text(reader, blocks, rich=False).split("\n")
-    return "\n".join(line for line in lines if _plain(line) and _plain(line) not in said)
+    return "\n".join(line for line in found.split("\n") if _plain(line) not in said)
