@@ -41,3 +41,13 @@ async def test_office_files_under_a_newer_name(tmp_path: Path) -> None:
     assert renamed.meta["document"]["read_as"] == "doc"
     assert renamed.meta["document"]["format"] == "docx"
     assert "I am a test document" in renamed.text
+
+
+async def test_an_empty_document_file_says_it_is_empty(tmp_path: Path) -> None:
+    """Windows' New > Microsoft Word Document makes a 0-byte .docx: not a corrupt file."""
+    for name in ("New Microsoft Word Document.docx", "report.pdf", "page.html", "old.xls"):
+        (tmp_path / name).write_bytes(b"")
+    items = await collect(from_files(tmp_path))
+    reasons = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    assert len(reasons) == 4
+    assert set(reasons.values()) == {"empty file (0 bytes): there is no document in it"}

@@ -238,6 +238,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     Raises:
         Failed: the document is encrypted, corrupt, a zip bomb, or (a PDF) has no text layer.
     """
+    if not data:  # Windows' New > Word Document makes these; a download that never came too
+        raise Failed("empty file (0 bytes): there is no document in it")
     named = suffix
     suffix = read_as(data, suffix)
     if suffix in ZIP_SUFFIXES:
