@@ -7,6 +7,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from ._exceptions import MemoryLockedError
+from .folder.lock import SERVING_IMPORT
 from .service.discovery import find_service
 
 if TYPE_CHECKING:
@@ -47,14 +49,30 @@ async def opened(
     home: Path | None = None,
 ) -> Memory:
     """Return the memory ``Memory.open`` gives: a client of the service that holds ``home``
-    when one does, else ``make`` of the folder ``opening`` opens (caught up if asked)."""
+    when one does, else ``make`` of the folder ``opening`` opens (caught up if asked).
+
+    An import that answers reads while it runs (``memtrails add``) holds the folder: the
+    opening waits for its service, or for the folder, whichever comes first.
+    """
     if home is not None and find_service(home) is not None:
         from .service.client import connect  # httpx: only when a service may hold it
 
         remote = await connect(home)
         if remote is not None:
             return remote
-    memory = make(await opening())
+    try:
+        folder = await opening()
+    except MemoryLockedError as exc:
+        if home is None or exc.role != SERVING_IMPORT:
+            raise
+        from .service.client import RemoteMemory
+        from .service.during_import import folder_or_service
+
+        found = await folder_or_service(home, opening)
+        if isinstance(found, RemoteMemory):
+            return found
+        folder = found
+    memory = make(folder)
     if catch_up:
         try:
             await memory.catch_up()

@@ -175,10 +175,13 @@ async def add(
             unread=unread,
         )
 
+    from ..service.during_import import serving_reads
+
     try:
         with overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished:
             opening = open_memory(home, threads, qdrant_url, model, create=True, progress=show)
-            async with opening as memory:
+            # Other processes' reads are answered here while it imports (after a moment).
+            async with serving_reads(opening) as memory:
                 opened.append(memory)
                 total.removed += await forget_vanished(memory, gone, name)
                 for note in notes:

@@ -6,6 +6,8 @@ import contextlib
 import fcntl
 import os
 import time
+from collections.abc import Iterator
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,10 +16,17 @@ from .._exceptions import MemoryLockedError
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["READER", "FolderLock", "acquire_lock"]
+__all__ = ["READER", "SERVING_IMPORT", "FolderLock", "acquire_lock", "holding_as"]
 
 READER = "reader"
 """The role of a short holder (one request of ``memtrails mcp``): others wait for it."""
+
+SERVING_IMPORT = "import serving reads"
+"""The role of an import that answers other processes' reads while it runs (``memtrails
+add``: ``service.during_import``). :func:`acquire_lock` gives up on it at once, whatever the
+wait: its ``service.json`` is what to wait for, and its opener looks for it."""
+
+_ROLE: ContextVar[str] = ContextVar("memtrails_lock_role", default="")
 
 _POLL = 0.05
 
@@ -42,9 +51,16 @@ class FolderLock:
         except BaseException:
             os.close(fd)
             raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {' '.join(role.split())}".rstrip().encode() + b"\n", 0)
         self._fd = fd
+        self.name(role)
+
+    def name(self, role: str) -> None:
+        """Write this process's pid and ``role`` into the lock file (what others are told)."""
+        if self._fd is None:
+            return
+        os.ftruncate(self._fd, 0)
+        line = f"{os.getpid()} {' '.join(role.split())}".rstrip().encode() + b"\n"
+        os.pwrite(self._fd, line, 0)
 
     def release(self) -> None:
         """Release the lock; safe to call twice."""
@@ -64,15 +80,18 @@ async def acquire_lock(
 
     Args:
         folder: the memory folder.
-        role: what this holder does, written beside its pid (:data:`READER` for a short one).
+        role: what this holder does, written beside its pid (:data:`READER` for a short one;
+            by default the role :func:`holding_as` set, else none).
         wait: seconds to keep trying while the holder is a :data:`READER`.
-        wait_writer: seconds to keep trying while the holder is anything else (an import).
+        wait_writer: seconds to keep trying while the holder is anything else (an import),
+            but a :data:`SERVING_IMPORT`, which fails at once.
 
     Raises:
         MemoryLockedError: the folder was still held when the wait ran out.
     """
     import asyncio  # here: `memtrails status` takes the lock without an event loop
 
+    role = role or _ROLE.get()
     start = time.monotonic()
     while True:
         attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))
@@ -85,6 +104,8 @@ async def acquire_lock(
             raise
         except MemoryLockedError as exc:
             patience = wait if exc.role == READER else wait_writer
+            if exc.role == SERVING_IMPORT:
+                raise  # its opener waits for its service instead (service.during_import)
             if exc.pid is None:
                 # An empty lock file: its holder is taking or releasing the lock this very
                 # moment; the next try sees who it is (or finds the folder free).
@@ -92,6 +113,17 @@ async def acquire_lock(
             if time.monotonic() - start + _POLL > patience:
                 raise
         await asyncio.sleep(_POLL)
+
+
+@contextlib.contextmanager
+def holding_as(role: str) -> Iterator[None]:
+    """Within this block (of this task), an opener that names no role of its own takes the
+    lock as ``role`` (``memtrails add`` opens as :data:`SERVING_IMPORT`)."""
+    token = _ROLE.set(role)
+    try:
+        yield
+    finally:
+        _ROLE.reset(token)
 
 
 def _release_orphan(attempt: asyncio.Future[FolderLock]) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 
 from .._exceptions import FolderBusyError, MemoryLockedError, MemtrailsError
@@ -15,6 +16,9 @@ from ..folder.manifest import read_manifest
 from ..folder.model import manifest_model
 from ..folder.opening import open_folder
 from ..memory import Memory
+from ..service.client import RemoteMemory, connect
+from ..service.discovery import find_service
+from ..service.during_import import folder_or_service
 
 __all__ = ["GAP", "FolderAccess", "holder_name"]
 
@@ -89,6 +93,14 @@ class FolderAccess:
         """
         if not create and not (self.home / "manifest.json").is_file():
             model = False  # open_folder says there is no folder; no model needed for that
+        if find_service(self.home) is not None:
+            remote = await connect(self.home)  # a service, or an import serving reads
+            if remote is not None:
+                try:
+                    yield remote
+                finally:
+                    await remote.aclose()
+                return
         embedder: Embedder | None = await self.embedder() if model else None
         await self._take_turn()
         try:
@@ -97,22 +109,25 @@ class FolderAccess:
             pause = self._released_at + GAP - time.monotonic()
             if pause > 0:
                 await asyncio.sleep(pause)
+            opening = partial(
+                open_folder,
+                self.home,
+                embedder=_no_model if embedder is None else embedder,
+                create=create,
+                role=write or READER,
+                wait=self.wait,
+                wait_writer=self.wait,
+            )
             try:
-                folder = await open_folder(
-                    self.home,
-                    embedder=_no_model if embedder is None else embedder,
-                    create=create,
-                    role=write or READER,
-                    wait=self.wait,
-                    wait_writer=self.wait,
-                )
+                # An import that answers reads: its service, once it serves (or the folder).
+                found = await folder_or_service(self.home, opening)
             except MemoryLockedError as exc:
                 raise FolderBusyError(
                     f"memory folder {self.home} is in use by {holder_name(exc)}; "
                     f"waited {self.wait:g} s for it. Imports hold the folder until they finish: "
                     "try again in a minute."
                 ) from exc
-            memory = Memory(folder)
+            memory = found if isinstance(found, RemoteMemory) else Memory(found)
             try:
                 yield memory
             finally:

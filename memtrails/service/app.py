@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 
 from starlette.applications import Starlette
@@ -37,12 +37,14 @@ def build_app(
     port: int,
     mcp_writes: bool = False,
     watched: Watched | None = None,
+    inner: Callable[[ASGIApp], ASGIApp] | None = None,
 ) -> ASGIApp:
     """Return the service's application: ``/v1/...``, ``/mcp`` and the web pages (``/``),
     behind :class:`Guard`.
 
     Its lifespan runs the jobs' task group and the MCP session manager: leaving it (the
-    service stopping) cancels running imports and waits for them.
+    service stopping) cancels running imports and waits for them. ``inner`` wraps the
+    application behind the guard (an import's server refuses writes there).
     """
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -83,7 +85,7 @@ def build_app(
             Exception: _internal_error,
         },
     )
-    return Guard(app, token=token, host=host, port=port)
+    return Guard(app if inner is None else inner(app), token=token, host=host, port=port)
 
 
 def _error(request: Request, status: int, message: str) -> Response:

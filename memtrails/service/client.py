@@ -229,19 +229,19 @@ class RemoteMemory(Memory):
 
     async def catch_up(self, batch: int = 64, **_: Any) -> int:
         """Not available remotely: the service catches up when it opens the folder."""
-        _not_remote("catch_up")
+        _not_remote("catch_up", self.info)
 
     async def reindex(self, batch: int = 64, **_: Any) -> int:
         """Not available remotely."""
-        _not_remote("reindex")
+        _not_remote("reindex", self.info)
 
     async def check(self, **_: Any) -> Any:
         """Not available remotely."""
-        _not_remote("check")
+        _not_remote("check", self.info)
 
     async def optimize(self) -> None:
         """Not available remotely."""
-        _not_remote("optimize")
+        _not_remote("optimize", self.info)
 
 
 def answer(response: httpx.Response) -> Any:
@@ -252,6 +252,9 @@ def answer(response: httpx.Response) -> Any:
         body = None
     if response.is_error:
         message = body.get("error") if isinstance(body, dict) else None
+        if isinstance(body, dict) and body.get("importing") and message:
+            # An import that answers reads refused a write: its line says it all.
+            raise ServiceError(str(message), response.status_code)
         raise ServiceError(
             f"the service refused the request ({response.status_code}): "
             f"{message or response.text[:200]}",
@@ -346,7 +349,12 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(f"cannot send {type(value).__name__} as JSON")
 
 
-def _not_remote(what: str) -> NoReturn:
+def _not_remote(what: str, info: ServiceInfo) -> NoReturn:
+    if info.importing is not None:
+        raise ServiceError(
+            f"`{what}` cannot run now: an import is running (pid {info.pid}: {info.importing}) "
+            "and holds the memory folder; try again when it ends"
+        )
     raise ServiceError(
         f"`{what}` is not available through the running service; stop the service "
         "(SIGTERM, or `systemctl --user stop memtrails`) and run it on the folder"

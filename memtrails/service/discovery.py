@@ -39,6 +39,9 @@ class ServiceInfo:
     host: str
     port: int
     token: str
+    importing: str | None = None
+    """Set when the holder is an import that answers reads while it runs (what it runs,
+    ``memtrails add ...``): it refuses writes until it ends."""
 
     @property
     def url(self) -> str:
@@ -89,9 +92,13 @@ def read_token(home: Path) -> str | None:
     return token or None
 
 
-def write_service_file(home: Path, host: str, port: int) -> None:
-    """Say where this process serves ``home`` (``service.json``, mode 0600)."""
-    info = {"pid": os.getpid(), "host": host, "port": port, "started": time.time()}
+def write_service_file(home: Path, host: str, port: int, importing: str | None = None) -> None:
+    """Say where this process serves ``home`` (``service.json``, mode 0600); ``importing``:
+    this process is an import that answers reads only (what it runs)."""
+    info: dict[str, object] = {"pid": os.getpid(), "host": host, "port": port}
+    info["started"] = time.time()
+    if importing is not None:
+        info["importing"] = importing
     _write_private(home / SERVICE_FILE, json.dumps(info) + "\n")
 
 
@@ -113,6 +120,7 @@ def find_service(home: Path) -> ServiceInfo | None:
     try:
         info = json.loads((home / SERVICE_FILE).read_text(encoding="utf-8"))
         pid, host, port = int(info["pid"]), str(info["host"]), int(info["port"])
+        importing = info.get("importing")
     except (OSError, ValueError, KeyError, TypeError):
         return None
     if not 0 < pid < 1 << 31:  # os.kill raises OverflowError past a pid_t: not a service's
@@ -122,7 +130,7 @@ def find_service(home: Path) -> ServiceInfo | None:
     token = read_token(home)
     if token is None:
         return None
-    return ServiceInfo(home, pid, host, port, token)
+    return ServiceInfo(home, pid, host, port, token, str(importing) if importing else None)
 
 
 def _alive(pid: int) -> bool:

@@ -1,0 +1,269 @@
+"""Reads answered while a CLI import holds the folder: the import serves them itself.
+
+A memory folder admits one process at a time (the folder's flock, and Qdrant Edge's lock on
+its write-ahead log), so a ``memtrails add`` run from cron holds it for minutes. While it
+does, it answers other processes' reads: after :data:`START_AFTER` seconds of importing it
+serves the folder's API (``build_app``, bound to 127.0.0.1 on a free port, behind the
+folder's token) and says so in ``service.json``, as ``memtrails serve`` does, with the
+import it runs. ``find_service``, ``connect`` and ``Memory.open`` then reach it unchanged.
+It answers searches, gets, status, sources and records (what the import has committed so
+far: a record is found once its batch is in the index) and refuses every write with one
+line naming the import. ``service.json`` goes when the import ends, before the folder is
+released.
+
+An import that serves takes the lock as :data:`SERVING_IMPORT`; an opener that finds it
+waits (:func:`folder_or_service`, up to :data:`SERVING_WAIT` seconds) for its
+``service.json`` or for the folder, whichever comes first. Without Starlette, uvicorn and
+the MCP SDK (the ``mcp`` extra) an import serves nothing and takes the lock as before:
+readers are refused at once, as they always were.
+
+Importing this module loads neither Starlette nor uvicorn: a short ``add`` never does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.util
+import logging
+import os
+import socket
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from .._exceptions import MemoryLockedError
+from ..folder.lock import SERVING_IMPORT, holding_as
+from .discovery import (
+    SERVICE_FILE,
+    ensure_token,
+    find_service,
+    remove_service_file,
+    write_service_file,
+)
+
+if TYPE_CHECKING:
+    from ..memory import Memory
+    from .client import RemoteMemory
+
+__all__ = [
+    "SERVING_WAIT",
+    "START_AFTER",
+    "can_serve",
+    "command_line",
+    "folder_or_service",
+    "reads_served",
+    "refusal",
+    "serving_import",
+    "serving_reads",
+]
+
+START_AFTER = 1.5
+"""Seconds an import runs before it serves reads: a small ``add`` ends before, and pays
+nothing for the server (its modules take about a second to load)."""
+
+SERVING_WAIT = 60.0
+"""Seconds an opener waits for a serving import's ``service.json`` (or for the folder)."""
+
+STOP_WAIT = 10.0
+"""Seconds the import's end waits for the reads in flight before it closes the server."""
+
+_POLL = 0.1
+_NEEDED = ("starlette", "uvicorn", "mcp")
+
+log = logging.getLogger("memtrails.service")
+T = TypeVar("T")
+
+
+def can_serve() -> bool:
+    """Whether this installation can serve reads during an import (the ``mcp`` extra)."""
+    return all(importlib.util.find_spec(name) is not None for name in _NEEDED)
+
+
+def command_line() -> str:
+    """This process's command, as the refusal names it (``memtrails add ~/mail ...``)."""
+    text = " ".join(["memtrails", *sys.argv[1:]])
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def refusal(pid: int, importing: str) -> str:
+    """The one line every write is refused with while the import runs."""
+    return (
+        f"an import is running (pid {pid}: {importing}); it holds the memory folder and "
+        "answers reads only: try the write again when it ends"
+    )
+
+
+@contextlib.contextmanager
+def serving_import() -> Iterator[None]:
+    """Open the folder within this block as an import that will serve reads (its lock's
+    role says so, and readers wait for its service), when this installation can."""
+    with holding_as(SERVING_IMPORT if can_serve() else ""):
+        yield
+
+
+@contextlib.asynccontextmanager
+async def serving_reads(opening: AbstractAsyncContextManager[Memory]) -> AsyncIterator[Memory]:
+    """Open the memory ``opening`` opens as an import that answers other processes' reads
+    while it runs (:func:`serving_import`, then :func:`reads_served`), and yield it."""
+    with serving_import():
+        async with opening as memory, reads_served(memory):
+            yield memory
+
+
+@contextlib.asynccontextmanager
+async def reads_served(
+    memory: Memory, importing: str | None = None, *, after: float = START_AFTER
+) -> AsyncIterator[None]:
+    """Answer other processes' reads of ``memory``'s folder while this block imports.
+
+    The server starts only after ``after`` seconds, as a task of this block, and is stopped
+    (``service.json`` first, then the reads in flight, at most :data:`STOP_WAIT` s) when the
+    block ends, however it ends. Nothing happens for a client of a service, or where the
+    ``mcp`` extra is not installed. A server that cannot start is logged and given up: the
+    import goes on, and the lock's role no longer says it serves.
+    """
+    if memory.remote:
+        yield
+        return
+    # This process holds the folder: a service.json there is a killed holder's (stale, and
+    # ignored by readers, but it kept `memtrails status` off its fast path).
+    await asyncio.to_thread(_remove_stale, memory.path)
+    if not can_serve():
+        yield
+        return
+    lender = _Lender(memory, importing or command_line())
+    task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
+    try:
+        yield
+    finally:
+        from .._uncancelled import to_the_end
+
+        await to_the_end(lender.stop(task))
+
+
+def _remove_stale(home: Path) -> None:
+    with contextlib.suppress(OSError):
+        (home / SERVICE_FILE).unlink()
+
+
+class _Lender:
+    """The server of one import: started after a delay, stopped when the import ends."""
+
+    def __init__(self, memory: Memory, importing: str) -> None:
+        self.memory = memory
+        self.home = memory.path
+        self.importing = importing
+        self.server: Any = None
+
+    async def run(self, after: float) -> None:
+        await asyncio.sleep(after)
+        sock: socket.socket | None = None
+        try:
+            server, sock = await self._start()
+            await asyncio.to_thread(
+                write_service_file, self.home, "127.0.0.1", sock.getsockname()[1], self.importing
+            )
+            self.server = server
+            await server.serve(sockets=[sock])
+        except (Exception, SystemExit) as exc:  # uvicorn exits when its startup fails
+            log.warning("reads are not served during this import: %s", exc)
+            self._unsay()
+        finally:
+            remove_service_file(self.home)
+            if sock is not None:
+                sock.close()
+
+    async def _start(self) -> tuple[Any, socket.socket]:
+        def load() -> None:  # about a second of imports: not on the event loop
+            for name in ("uvicorn", "memtrails.service.app", "memtrails.service.reads_only"):
+                importlib.import_module(name)
+
+        await asyncio.to_thread(load)
+        import uvicorn
+
+        from ._http import head_deadline_protocol
+        from .app import build_app
+        from .jobs import Jobs
+        from .reads_only import QuietServer, ReadsOnly
+
+        token = await asyncio.to_thread(ensure_token, self.home)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen(128)
+            sock.setblocking(False)
+            port = sock.getsockname()[1]
+            why = refusal(os.getpid(), self.importing)
+            app = build_app(
+                self.memory,
+                Jobs(self.memory),
+                asyncio.Event(),
+                token=token,
+                host="127.0.0.1",
+                port=port,
+                inner=lambda app: ReadsOnly(app, why, self.importing),
+            )
+            config = uvicorn.Config(
+                app,
+                log_config=None,  # the importing process's logging is left as it is
+                log_level="warning",
+                lifespan="on",
+                http=head_deadline_protocol(),
+                timeout_graceful_shutdown=int(STOP_WAIT),
+                access_log=False,
+            )
+            return QuietServer(config), sock
+        except BaseException:
+            sock.close()
+            raise
+
+    def _unsay(self) -> None:
+        """The lock's role back to a plain import's: readers stop waiting for a service."""
+        with contextlib.suppress(Exception):
+            self.memory._open_folder().lock.name("")
+
+    async def stop(self, task: asyncio.Task[None]) -> None:
+        # service.json first: a reader that comes now waits for the folder instead.
+        await asyncio.to_thread(remove_service_file, self.home)
+        if self.server is None or task.done():
+            task.cancel()  # still waiting, or loading: nothing to stop gracefully
+        else:
+            self.server.should_exit = True
+            await asyncio.wait({task}, timeout=STOP_WAIT + 5)
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
+async def folder_or_service(
+    home: Path, opening: Callable[[], Awaitable[T]], patience: float = SERVING_WAIT
+) -> T | RemoteMemory:
+    """Return ``opening()``; while an import that serves reads holds the folder, wait for
+    its service (a client of it is returned) or for the folder, up to ``patience`` s.
+
+    Raises:
+        MemoryLockedError: another holder, or a serving import whose service did not come
+            within ``patience`` seconds.
+    """
+    deadline: float | None = None
+    while True:
+        try:
+            return await opening()
+        except MemoryLockedError as exc:
+            if exc.role != SERVING_IMPORT or exc.pid == os.getpid():
+                raise
+            now = time.monotonic()
+            deadline = now + patience if deadline is None else deadline
+            if now >= deadline:
+                raise
+        await asyncio.sleep(_POLL)
+        if find_service(home) is not None:
+            from .client import connect
+
+            remote = await connect(home)
+            if remote is not None:
+                return remote
