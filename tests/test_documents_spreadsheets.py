@@ -114,11 +114,15 @@ def test_cells_read_as_a_spreadsheet_shows_them(tmp_path: Path) -> None:
                 "E1": datetime.date(1999, 12, 31),
                 "F1": 1e20,
                 "G1": 42,
+                "H1": datetime.time(8, 15),
             }
         },
     )
     text, _ = read_xlsx(path.read_bytes())
-    assert text == "Data\n\nZoë 2024-01-15 13:30:00 3.25 true 1999-12-31 100000000000000000000 42"
+    assert (
+        text
+        == "Data\n\nZoë 2024-01-15 13:30:00 3.25 true 1999-12-31 100000000000000000000 42 08:15:00"
+    )
 
 
 def test_a_damaged_workbook_is_a_named_error() -> None:

@@ -109,7 +109,8 @@ def _number(value: str) -> str:
 
 
 def _date(value: str, epoch: datetime) -> str:
-    """A date serial as ``YYYY-MM-DD`` (and the time of day when it has one)."""
+    """A date serial as ``YYYY-MM-DD`` (and the time of day when it has one); a time alone
+    (under one day: a time format) as ``HH:MM:SS``."""
     try:
         serial = float(value)
     except ValueError:
@@ -117,6 +118,8 @@ def _date(value: str, epoch: datetime) -> str:
     if not 0 <= serial <= _LAST_SERIAL:
         return _number(value)
     moment = epoch + timedelta(seconds=round(serial * 86_400))
+    if serial < 1:
+        return f"{moment:%H:%M:%S}"
     return moment.strftime("%Y-%m-%d") if serial.is_integer() else f"{moment:%Y-%m-%d %H:%M:%S}"
 
 
