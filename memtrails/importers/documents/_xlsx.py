@@ -7,8 +7,8 @@ note were lost, with no error), and writes each empty cell of a sparse sheet as 
 value in Z100000 gave 2.6 MB of them). This reader streams each sheet's XML and keeps only
 the cells that hold something: one line per row, its cells joined by a space, each sheet
 under its name, as kreuzberg lays them out. Dates (a number in a date format) read as
-``YYYY-MM-DD`` or ``YYYY-MM-DD HH:MM:SS``, booleans as ``true``/``false``, a formula as its
-last computed value.
+``YYYY-MM-DD`` or ``YYYY-MM-DD HH:MM:SS`` (a time alone as ``HH:MM:SS``), booleans as
+``true``/``false``, a formula as its last computed value.
 """
 
 from __future__ import annotations
