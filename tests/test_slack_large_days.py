@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from helpers import collect, errors, records, write_json
 
-from memtrails.importers.slack import _days, from_slack_export, message_count
+from memtrails.importers.slack import _stream, from_slack_export, message_count
 from memtrails.importers.slack._export import Export
 from memtrails.importers.slack._stream import NotAnArray, json_array
 from memtrails.records import SourceState
@@ -90,7 +90,7 @@ async def test_a_large_day_file_is_never_held_whole(
 ) -> None:
     # 1 MiB stands for the 16 MiB past which a day file is read in pieces: the same code,
     # at a size tracemalloc measures in seconds.
-    monkeypatch.setattr(_days, "STREAM_BYTES", 1 << 20)
+    monkeypatch.setattr(_stream, "STREAM_BYTES", 1 << 20)
     messages = big_day(40_000)
     write_json(tmp_path / "users.json", USERS)
     write_json(tmp_path / "general" / "2024-01-01.json", messages)
@@ -122,7 +122,7 @@ async def test_a_large_day_file_gives_what_a_whole_read_gives(
     write_json(tmp_path / "users.json", USERS)
     write_json(tmp_path / "general" / "2024-01-01.json", messages)
     whole = await collect(from_slack_export(tmp_path))
-    monkeypatch.setattr(_days, "STREAM_BYTES", 1024)
+    monkeypatch.setattr(_stream, "STREAM_BYTES", 1024)
     streamed = await collect(from_slack_export(tmp_path))
     assert [(r.id, r.text, r.author, r.meta) for r in records(streamed)] == [
         (r.id, r.text, r.author, r.meta) for r in records(whole)
@@ -137,7 +137,7 @@ async def test_a_large_day_file_gives_what_a_whole_read_gives(
 async def test_a_truncated_large_day_file_is_one_named_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, zipped: bool
 ) -> None:
-    monkeypatch.setattr(_days, "STREAM_BYTES", 1024)
+    monkeypatch.setattr(_stream, "STREAM_BYTES", 1024)
     root = tmp_path / "export"
     write_json(root / "users.json", USERS)
     data = json.dumps(big_day(200), indent=1).encode()
@@ -167,7 +167,7 @@ async def test_a_truncated_large_day_file_is_one_named_error(
 async def test_a_large_day_file_changed_between_its_reads_is_an_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(_days, "STREAM_BYTES", 1024)
+    monkeypatch.setattr(_stream, "STREAM_BYTES", 1024)
     write_json(tmp_path / "users.json", USERS)
     write_json(tmp_path / "general" / "2024-01-01.json", big_day(50))
     write_json(tmp_path / "general" / "2024-01-02.json", big_day(2))
@@ -205,3 +205,37 @@ def test_a_random_document_in_pieces_matches_json_loads() -> None:
             assert isinstance(got, ValueError) and str(got) == str(expected), document
         else:
             assert got == expected, document
+
+
+async def test_a_large_users_json_is_read_in_pieces_to_the_same_names_and_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    users = [{"id": f"U{k}", "name": f"u{k}", "real_name": f"Person {k}"} for k in range(400)]
+    write_json(tmp_path / "users.json", users)
+    write_json(
+        tmp_path / "general" / "2024-01-01.json",
+        [{"type": "message", "user": "U399", "ts": "1.000100", "text": "hi <@U7>"}],
+    )
+    whole = await collect(from_slack_export(tmp_path))
+    monkeypatch.setattr(_stream, "STREAM_BYTES", 1024)
+    streamed = await collect(from_slack_export(tmp_path))
+    assert errors(streamed) == []
+    ((rec,),) = [records(streamed)]
+    assert (rec.author, rec.text) == ("Person 399", "hi @Person 7")
+    # The same digest: a state saved by either reading serves the other.
+    assert isinstance(streamed[-1], SourceState) and isinstance(whole[-1], SourceState)
+    assert streamed[-1].state["metadata"] == whole[-1].state["metadata"]
+    assert streamed[-1].state["metadata"]["users.json"] is not None
+
+    # Cut short: the users before the cut still name their messages.
+    data = (tmp_path / "users.json").read_bytes()
+    (tmp_path / "users.json").write_bytes(data[: data.index(b'"U390"')])
+    items = await collect(from_slack_export(tmp_path))
+    (error,) = errors(items)
+    assert error.where == "users.json"
+    assert (
+        error.reason.startswith("is not valid JSON (")
+        and "; the 390 before it read" in error.reason
+    )
+    ((rec,),) = [records(items)]
+    assert (rec.author, rec.text) == ("U399", "hi @Person 7")

@@ -9,19 +9,17 @@ from typing import Any
 from zipfile import ZipInfo
 
 from ...records import RecordError
+from . import _stream
 from ._export import READ_ERRORS, MemberRefused, not_json
 from ._messages import counted, profile_name
 from ._names import Names
 from ._stream import NotAnArray, json_array
 
-__all__ = ["STREAM_BYTES", "DayFile", "day_files"]
+__all__ = ["DayFile", "day_files"]
 
-# A day file larger than this is never held whole: ``json.loads`` of it would hold its
-# bytes, its text and all its messages' objects at once (about seven times its size: a
-# day file of 100 MiB took 700 MB). It is read twice instead, a message at a time: once
-# to check it is valid JSON (a broken one is one error, as a small one is) and learn its
-# senders' names, once to make its records.
-STREAM_BYTES = 16 << 20
+# A day file over _stream.STREAM_BYTES is read twice, a message at a time: once to check
+# it is valid JSON (a broken one is one error, as a small one is) and learn its senders'
+# names, once to make its records.
 
 
 class DayFile:
@@ -81,7 +79,7 @@ def _day_file(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | Recor
     export = reader.export
     size = export.size(copy)
     try:
-        if size is not None and size > STREAM_BYTES:
+        if size is not None and size > _stream.STREAM_BYTES:
             return _streamed(reader, copy, where)
         raw = export.read(copy)
     except MemberRefused as exc:

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Generator, Iterator, Mapping
 from typing import Any
+from zipfile import ZipInfo
 
 from ...records import RecordError
+from . import _stream
 from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
-from ._stream import NotAnArray, json_array
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -77,48 +79,85 @@ class Names:
         # SHA-256 of each name file as read (None when absent): a change means a full pass.
         self.metadata: dict[str, str | None] = {}
 
-    def _load_list(self, member: str) -> list[Any]:
-        """Return the entries of a name file; of each member of its name, in a zip that
-        holds several (one holding users a zip tool appended later), none lost."""
+    def _load_list(self, member: str) -> Iterator[Any]:
+        """Yield the entries of a name file; of each member of its name, in a zip that
+        holds several (one holding users a zip tool appended later), none lost. Its digest
+        goes to ``metadata`` once all are yielded; one over ``STREAM_BYTES`` (a large org's
+        users.json) is read a piece at a time, never held whole."""
         self.metadata[member] = None
         if not self.export.has(member):
-            return []
-        entries: list[Any] = []
+            return
         digests: list[str] = []
         copies = self.export.copies(member)
         for where, copy in copies:
-            try:
-                raw = self.export.read(copy)
-            except MemberRefused as exc:
-                self.errors.append(RecordError(self.source, where, str(exc)))
-                continue
-            except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
-                self.errors.append(RecordError(self.source, where, f"cannot read ({exc})"))
-                continue
-            digests.append(hashlib.sha256(raw).hexdigest())
-            try:
-                data = json.loads(raw)
-            except (ValueError, RecursionError) as exc:
-                # A file cut short (a download, an editor): the entries before the break
-                # still name people and channels in every record.
-                kept = _before_break(raw)
-                entries.extend(kept)
-                why = not_json(exc)
-                if kept:
-                    n = len(kept)
-                    why += f"; the {n} before it read" if n > 1 else "; the entry before it read"
-                self.errors.append(RecordError(self.source, where, why))
-                continue
-            if not isinstance(data, list):
-                self.errors.append(RecordError(self.source, where, "not a JSON array"))
-                continue
-            entries.extend(data)
+            size = self.export.size(copy)
+            if size is not None and size > _stream.STREAM_BYTES:
+                digest = yield from self._streamed(where, copy)
+            else:
+                digest = yield from self._whole(where, copy)
+            if digest is not None:
+                digests.append(digest)
         # Unknown (None) while any of them cannot be read, as one that cannot be.
         if len(digests) == 1 == len(copies):
             self.metadata[member] = digests[0]
         elif len(digests) == len(copies):
             self.metadata[member] = hashlib.sha256(" ".join(digests).encode()).hexdigest()
-        return entries
+
+    def _whole(self, where: str, copy: str | ZipInfo) -> Generator[Any, None, str | None]:
+        """Yield a name file's entries, read whole; return its digest (None: unread)."""
+        try:
+            raw = self.export.read(copy)
+        except MemberRefused as exc:
+            self.errors.append(RecordError(self.source, where, str(exc)))
+            return None
+        except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+            self.errors.append(RecordError(self.source, where, f"cannot read ({exc})"))
+            return None
+        digest = hashlib.sha256(raw).hexdigest()
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError) as exc:
+            # A file cut short (a download, an editor): the entries before the break
+            # still name people and channels in every record.
+            kept = _before_break(raw)
+            yield from kept
+            self.errors.append(RecordError(self.source, where, _broken(exc, len(kept))))
+            return digest
+        if not isinstance(data, list):
+            self.errors.append(RecordError(self.source, where, "not a JSON array"))
+            return digest
+        yield from data
+        return digest
+
+    def _streamed(self, where: str, copy: str | ZipInfo) -> Generator[Any, None, str | None]:
+        """Yield a large name file's entries a piece at a time; return its digest."""
+        h = hashlib.sha256()
+        pieces = self.export.chunks(copy)
+
+        def hashed() -> Iterator[bytes]:
+            for piece in pieces:
+                h.update(piece)
+                yield piece
+
+        n = 0
+        try:
+            try:
+                for entry in _stream.json_array(hashed()):
+                    n += 1
+                    yield entry
+            except _stream.NotAnArray:
+                self.errors.append(RecordError(self.source, where, "not a JSON array"))
+            except (ValueError, RecursionError) as exc:
+                self.errors.append(RecordError(self.source, where, _broken(exc, n)))
+            for piece in pieces:  # the rest, for its digest
+                h.update(piece)
+        except MemberRefused as exc:
+            self.errors.append(RecordError(self.source, where, str(exc)))
+            return None
+        except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
+            self.errors.append(RecordError(self.source, where, f"cannot read ({exc})"))
+            return None
+        return h.hexdigest()
 
     def load_metadata(self) -> None:
         for workspace in workspaces(self.export):
@@ -130,7 +169,8 @@ class Names:
         """Load the names of the export's top ("") or of one of its workspaces (teams/<ws>/),
         whose channel folders go by ``teams/<ws>/<name>``."""
         users = self._load_list(f"{workspace}users.json")
-        users += self._load_list(f"{workspace}org_users.json") if not workspace else []
+        if not workspace:
+            users = itertools.chain(users, self._load_list("org_users.json"))
         for user in users:
             if isinstance(user, Mapping) and isinstance(user.get("id"), str):
                 name = name_of(user)
@@ -286,11 +326,20 @@ def _special(command: str, label: str) -> str:
     return "@" + (label.lstrip("@") or word)
 
 
+def _broken(exc: ValueError | RecursionError, kept: int) -> str:
+    """Say why a name file is not valid JSON, and how many entries before that were read."""
+    if not kept:
+        return not_json(exc)
+    return not_json(exc) + (
+        f"; the {kept} before it read" if kept > 1 else "; the entry before it read"
+    )
+
+
 def _before_break(raw: bytes) -> list[Any]:
     """Return the entries of a JSON array that come before the place it is broken."""
     kept: list[Any] = []
-    with contextlib.suppress(NotAnArray, ValueError, RecursionError):
-        for entry in json_array(iter([raw])):
+    with contextlib.suppress(_stream.NotAnArray, ValueError, RecursionError):
+        for entry in _stream.json_array(iter([raw])):
             kept.append(entry)
     return kept
 

@@ -15,7 +15,12 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["NotAnArray", "json_array"]
+__all__ = ["STREAM_BYTES", "NotAnArray", "json_array"]
+
+# A day file or name file larger than this is never held whole: ``json.loads`` of it would
+# hold its bytes, its text and all its objects at once (about seven times its size: a day
+# file of 100 MiB took 700 MB).
+STREAM_BYTES = 16 << 20
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER_TAIL = re.compile(r"[0-9.eE+-]+")
