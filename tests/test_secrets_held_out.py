@@ -228,3 +228,47 @@ def test_an_end_line_alone_or_after_prose_stays() -> None:
         "the file ends with\n-----END PRIVATE KEY-----\nas usual",
     ):
         assert scrub_text(text) == (text, {})
+
+
+# --- Passwords on more command lines --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mongo --host db -u admin -p Zx9vB2nM4q --authenticationDatabase admin",
+        "ldapsearch -x -D 'cn=admin,dc=example,dc=com' -w Zx9vB2nM4q -b dc=example,dc=com",
+        "7z a -pZx9vB2nM4q backup.7z dir/",
+        "zip -P Zx9vB2nM4q backup.zip notes.txt",
+        "sqlcmd -S db -U sa -P Zx9vB2nM4q -Q 'select 1'",
+        "keytool -importkeystore -srcstorepass Zx9vB2nM4q -destkeystore ks.jks",
+        "rabbitmqctl add_user ann Zx9vB2nM4q",
+        "SSHPASS=Zx9vB2nM4q sshpass -e ssh ann@host",
+        "redis-cli -h cache AUTH Zx9vB2nM4q",
+        "127.0.0.1:6379> auth default Zx9vB2nM4q",
+        "net use Z: \\\\server\\share /user:ann Zx9vB2nM4q",
+        'expect "password:"\nsend "Zx9vB2nM4q\\r"',
+    ],
+)
+def test_a_password_in_its_commands_place_goes(line: str) -> None:
+    out, found = scrub_text(line)
+    assert "Zx9vB2nM4q" not in out
+    assert found == {"password": 1}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "auth required pam_unix.so",
+        "AUTH LOGIN",
+        "scp -P 2222 notes.txt host:",
+        "curl -s https://example.com && scp -P 2222 f host:",
+        "ldapsearch -x -W -b dc=example,dc=com",
+        "7z x -p archive.7z",
+        "unzip -P $ZIP_PASSWORD backup.zip",
+        "keytool -list -storepass:env STOREPASS -keystore ks.jks",
+        'expect "password:"\nsend "$env(PW)\\r"',
+    ],
+)
+def test_flags_and_words_of_other_commands_stay(line: str) -> None:
+    assert scrub_text(line) == (line, {})

@@ -14,16 +14,21 @@ from .values import is_placeholder
 
 __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 
-# Commands whose flag carries a password (groups: 1 a MySQL client's glued -pX, 2 a spaced
-# -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec, CrackMapExec and
-# NetExec, evil-winrm, smbmap, rdesktop; 3 redis-cli's -a X; 4 HTTP clients' -u user:X; 5
-# smbclient's -U user%X); the flag's spelling and spacing tell which. HTTPie's "http" and
+# Commands whose flag carries a password (groups: 1 a MySQL client's or 7-Zip's glued -pX, 2
+# a spaced -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec,
+# CrackMapExec and NetExec, evil-winrm, smbmap, rdesktop, the MongoDB shells and tools; 3
+# redis-cli's -a X; 4 HTTP clients' -u user:X; 5 smbclient's -U user%X; 6 the OpenLDAP
+# clients' -w X; 7 zip's, unzip's, sqlcmd's and bcp's -P X); the flag's spelling and spacing
+# tell which. HTTPie's "http" and
 # "https" count only before a space: in "http://host" they are an argument's scheme.
 COMMANDS: Final = leftmost(
     r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    r"|mariadb-dump)\b|\b(sshpass|az|docker[ \t]login|(?i:ps|pa)(?i:exec)(?:64)?(?:\.exe|\.py)?"
-    r"|crackmapexec|netexec|nxc|evil-winrm|smbmap|rdesktop)\b|\b(redis-cli)\b"
+    r"|mariadb-dump|7z|7za|7zr|7zz)\b|\b(sshpass|az|docker[ \t]login|(?i:ps|pa)(?i:exec)(?:64)?(?:\.exe|\.py)?"
+    r"|crackmapexec|netexec|nxc|evil-winrm|smbmap|rdesktop|mongo|mongosh|mongodump|mongorestore"
+    r"|mongoexport|mongoimport|mongostat|mongotop)\b|\b(redis-cli)\b"
     r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
+    r"|\b(ldapsearch|ldapadd|ldapmodify|ldapdelete|ldappasswd|ldapwhoami|ldapcompare|ldapmodrdn)\b"
+    r"|\b(zip|unzip|sqlcmd|bcp)\b"
 )
 _LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
 # The flags each group of COMMANDS takes a password with.
@@ -33,6 +38,8 @@ _TAKES: Final = {
     3: (b"-a",),
     4: (b"-u", b"--user", b"-a", b"--auth"),  # HTTPie's -a/--auth user:password
     5: (b"-U",),
+    6: (b"-w",),  # the OpenLDAP clients' -w PASSWORD
+    7: (b"-P",),  # zip's and unzip's -P PASSWORD, sqlcmd's and bcp's -P PASSWORD
 }
 _STRETCHES: Final = 4096  # different stretches remembered per text
 
@@ -147,6 +154,8 @@ def password_of(
             vs = gap[0]  # mysql's "-p=" and more: the password starts with its "="
     elif flag == b"-a" and word != 4:
         ok = word == 3 and not glued
+    elif flag in (b"-w", b"-P"):
+        ok = word == (6 if flag == b"-w" else 7) and not glued
     elif flag == b"-U":  # smbclient -U user%password
         cut = buf.find(b"%", vs, ve)
         ok = word == 5 and cut >= 0

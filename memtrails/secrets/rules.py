@@ -410,7 +410,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         # -p and -a carry the password itself, which cannot start like a placeholder; -u and
         # -U carry "user:password" or "user%password", checked after the separator (the
         # password perhaps quoted on its own, without spaces: -u ann:'X').
-        r"(?:^|[ \t])(?:(?P<flag>-p|-a)(?P<gap>=|[ \t]*)(?:'(?P<vsq>"
+        r"(?:^|[ \t])(?:(?P<flag>-p|-a|-w|-P)(?P<gap>=|[ \t]*)(?:'(?P<vsq>"
         + value_of_class(r"'\r\n", 3)
         + r")'|\"(?P<vdq>"
         + value_of_class(r"\"\r\n", 3)

@@ -30,6 +30,33 @@ _SECRET_VAR = (
 
 
 SHELL_RULES: Final[tuple[Rule, ...]] = (
+    # Passwords in a fixed place on a command line: Java's keytool and jarsigner
+    # (-storepass X, -keypass X, -srcstorepass, -deststorepass, -new X), rabbitmqctl add_user
+    # USER X and change_password USER X, sshpass -e's SSHPASS=X, Redis' AUTH [USER] X and
+    # SMTP's AUTH PLAIN X (upper case, first on its line, or after redis-cli or a Redis
+    # prompt: PAM's "auth required" and a server's "250-AUTH PLAIN LOGIN" stay), net use ...
+    # /user:NAME X, expect's send "X" after a password prompt.
+    Rule(
+        "placed_password",
+        "password",
+        rf"(?:^|[ \t])-(?:src|dest)?(?:store|key)pass[ \t]+(?:'(?P<v>{_PIPED_SQ})'|\"(?P<v2>{_PIPED_DQ})\""
+        rf"|(?P<v3>{_PIPED_BARE}))"
+        rf"|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s]+[ \t]+['\"]?(?P<v4>{_PIPED_BARE})"
+        rf"|\bSSHPASS=['\"]?(?P<v5>{_PIPED_BARE})",
+        "headers",
+        "url",
+    ),
+    Rule(
+        "auth_command",
+        "password",
+        rf"(?:(?:^|\n)[ \t]*(?:C:[ \t]*)?AUTH|(?:\bredis-cli\b[^\r\n]{{0,200}}?[ \t]|[0-9]>[ \t]*)(?i:auth))[ \t]+"
+        rf"(?:[A-Za-z0-9_.@-]{{1,64}}[ \t]+)?(?P<v>{_PIPED_BARE})[ \t]*(?:\r?\n|\z)"
+        rf"|\bnet[ \t]+use[ \t][^\r\n]{{0,200}}?/user:[^\s]+[ \t]+(?P<v2>[^\s/*\"][^\s]{{5,}})"
+        r"|\bexpect[ \t]+(?:-[a-z]+[ \t]+)?\"[^\"\r\n]{0,40}(?i:assword|passphrase)[^\"\r\n]{0,40}\""
+        r"[ \t]*\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?\"(?P<v3>[^\"\\\r\n$]{3,})(?:\\r|\\n)?\"",
+        "headers",
+        "url",
+    ),
     # A password piped into a command that reads it from its standard input: echo 'X' |
     # sudo -S, printf '%s\n' X | passwd --stdin, echo X | docker login --password-stdin,
     # echo 'user:X' | chpasswd (the part after the colon).
