@@ -84,6 +84,11 @@ _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
 _ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
+_TRUNCATED = (
+    "corrupt or unreadable document (a truncated PDF: the file stops before its end, as a "
+    "download or copy that was cut short does)"
+)
+_PDF_TAIL = 1024  # where a PDF's %%EOF is (a few bytes may follow it), and a catalog's "obj"
 #: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
 MAX_DEPTH = 3
 
@@ -165,6 +170,29 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
         raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
     meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
     return str(result.content or ""), meta
+
+
+def _pdf(data: bytes) -> tuple[str, dict[str, Any]]:
+    """Read a PDF; one cut short (a download or copy that stopped: no ``%%EOF`` at its end)
+    is read again with a trailer naming its catalog, as far as its pages go, and says so
+    (``truncated``); PDFium refuses a PDF whose trailer is gone."""
+    try:
+        return _kreuzberg(data, ".pdf")
+    except Failed as exc:
+        if b"%%EOF" in data[-_PDF_TAIL:] or not str(exc).startswith("corrupt"):
+            raise
+    catalog = data.rfind(b"/Catalog")
+    start = data.rfind(b" obj", max(catalog - _PDF_TAIL, 0), catalog)
+    ident = re.search(rb"(\d{1,10})\s+(\d{1,5})\s*\Z", data[max(start - 32, 0) : start])
+    if catalog < 0 or start < 0 or ident is None:
+        raise Failed(_TRUNCATED) from None
+    trailer = b"\ntrailer\n<< /Root %s %s R >>\n%%%%EOF\n" % (ident.group(1), ident.group(2))
+    try:
+        text, meta = _kreuzberg(data + trailer, ".pdf")
+    except Failed:
+        raise Failed(_TRUNCATED) from None
+    meta["truncated"] = True
+    return text, meta
 
 
 def _codepage(ole: Layout) -> int | None:
@@ -274,7 +302,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:
-        text, meta = _kreuzberg(data, suffix)
+        text, meta = _pdf(data) if suffix == ".pdf" else _kreuzberg(data, suffix)
         if suffix == ".msg" and ole is not None:
             parts = msg_parts(ole, len(data))
             read = _reader(max_unpacked, depth)
@@ -296,6 +324,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     summary = _summary(named, text[:MAX_TEXT_CHARS], meta)
     if isinstance(meta.get("mail"), dict):
         summary["meta"]["mail"] = meta["mail"]
+    if meta.get("truncated") is True:
+        summary["meta"]["truncated"] = True
     if suffix != named:
         summary["meta"]["read_as"] = suffix.lstrip(".")
     if len(text) > MAX_TEXT_CHARS:
