@@ -191,6 +191,11 @@ def _read_mbox(
             start = int(state["offset"])
             skipped = int(state.get("records", 0))
             book.pin(state.get("last"))  # the message read again becomes what it was
+        # The threads of replies earlier runs read: a reply appended since that names only
+        # its parent (In-Reply-To) joins the parent's thread.
+        kept = _saved_threads(state) if mode == "incremental" else {}
+        for plain, thread in kept.items():
+            book.known(plain, thread)
 
         def position(
             offset: int,
@@ -209,6 +214,9 @@ def _read_mbox(
             marks["records"] = skipped + records
             if last is not None:  # the message there is read again next time
                 marks["last"] = last
+                marks["threads"] = book.threads(kept)
+            elif kept:  # a checkpoint: what earlier runs knew, so a resumed run knows it
+                marks["threads"] = kept
             return SourceState(
                 source,
                 marks,
@@ -231,3 +239,11 @@ def _read_mbox(
             documents=documents,
             units=units,
         )
+
+
+def _saved_threads(state: Mapping[str, Any] | None) -> dict[str, str]:
+    """The reply threads a saved position keeps (see :meth:`MailBook.threads`)."""
+    saved = (state or {}).get("threads")
+    if not isinstance(saved, Mapping):
+        return {}
+    return {k: v for k, v in saved.items() if isinstance(k, str) and isinstance(v, str)}

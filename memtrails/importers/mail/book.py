@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ...records import MemoryRecord
 from .threads import ThreadPlan, raw_named_ids
 
-__all__ = ["MailBook", "core_digest"]
+__all__ = ["THREADS_KEPT", "MailBook", "core_digest"]
+
+#: The replies whose threads a source's saved position keeps (:meth:`MailBook.threads`),
+#: newest last; about 100 bytes each.
+THREADS_KEPT = 5_000
 
 # Pipermail replaces each attachment by a note whose wording changed between versions
 # ("Url : http://..." then "URL: </pipermail/...>", "Name: not available" then the name):
@@ -116,6 +122,7 @@ class MailBook:
         self._pins: dict[str, str | None] = {}  # Message-ID -> the id it had (None: a copy)
         self._known: dict[bytes, str] = {}  # message id key -> the thread an earlier run gave
         self._plan: ThreadPlan | None = None
+        self._replies: dict[str, str] = {}  # Message-ID -> thread, of the replies placed
         self.duplicates = 0
         #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
         self.last: list[str | None] | None = None
@@ -216,8 +223,25 @@ class MailBook:
         meta = {**record.meta, "message_id": record.id}
         return self._placed(record, replace(record, id=own, meta=meta))
 
+    def threads(self, before: Mapping[str, str]) -> dict[str, str]:
+        """Return the threads of the replies this pass placed after those of ``before``
+        (an earlier run's), Message-ID -> thread, the newest :data:`THREADS_KEPT`: a later
+        run that reads what was appended since gives them to :meth:`known`, so a reply
+        that names only its parent joins the parent's thread."""
+        merged = dict(before)
+        for plain, thread in self._replies.items():
+            merged.pop(plain, None)
+            merged[plain] = thread
+        return dict(itertools.islice(merged.items(), max(len(merged) - THREADS_KEPT, 0), None))
+
     def _placed(self, record: MemoryRecord, placed: MemoryRecord | None) -> MemoryRecord | None:
         self.last = [record.id, placed.id if placed is not None else None, record.thread]
+        if placed is not None and placed.id == record.id and record.thread != record.id:
+            self._replies.pop(record.id, None)
+            self._replies[record.id] = record.thread or ""
+            if len(self._replies) > 2 * THREADS_KEPT:
+                kept = list(self._replies.items())[-THREADS_KEPT:]
+                self._replies = dict(kept)
         if placed is not None and placed.id != record.id and placed.thread == record.id:
             # a mail that reuses another's Message-ID and starts a thread: a thread of its
             # own, not the other mail's (replies naming the id join the first mail)
