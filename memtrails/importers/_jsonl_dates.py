@@ -11,7 +11,8 @@ it took the time from; docs/sources.md states each rule.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import suppress
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -43,6 +44,7 @@ _KEYS = frozenset(DATE_KEYS)
 # (pandas writes NaT for a missing time and nan for a missing number).
 _EMPTY = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_ISO_DAY = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d")
 _BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
@@ -69,8 +71,9 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[str | None, At
     """Return the key a record's time is read from and the time, or ``(None, None)``.
 
     ``key``: the key the caller mapped ``at`` to; its value must be a date, empty or null
-    (else ``ValueError``). Without one, each of :data:`DATE_KEYS` the record has (in any
-    case: ``Date``, ``TIMESTAMP``) is tried in order, and the first whose value reads as a date gives the time. A value there that is
+    (else ``ValueError``). Without one, each of :data:`DATE_KEYS` the record has is tried
+    in order, then those it has in other case (``Date``, ``TIMESTAMP``), and the first
+    whose value reads as a date gives the time. A value there that is
     no date's type (``true``, an object, a list) stays in ``meta``; a string or a number that
     is no date makes ``ValueError`` when no later key gives a time (the line is an error, as
     it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``).
@@ -82,23 +85,33 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[str | None, At
         at = _time(key, obj.get(key), mapped=True)
         return (key if at is not None else None), at
     failed: ValueError | None = None
-    # A key written in other case ("Date", "Timestamp": a spreadsheet's headers) is one too.
-    other_case = {k.lower(): k for k in reversed(list(obj)) if k not in _KEYS}
-    for name in DATE_KEYS:
-        if name not in obj:
-            name = other_case.get(name.lower(), "")
-            if not name:
+    for other_case in (False, True):
+        for name in _other_case(obj) if other_case else _exact(obj):
+            value = obj[name]
+            if type(value) is str and _ISO_DAY.match(value):  # the common case, at once
+                with suppress(ValueError):
+                    return name, At.of(value)
+            try:
+                at = _time(name, value, mapped=False)
+            except ValueError as exc:
+                failed = failed or exc
                 continue
-        try:
-            at = _time(name, obj[name], mapped=False)
-        except ValueError as exc:
-            failed = failed or exc
-            continue
-        if at is not None:
-            return name, at
+            if at is not None:
+                return name, at
     if failed is not None:
         raise failed
     return None, None
+
+
+def _exact(obj: Mapping[str, Any]) -> list[str]:
+    return [name for name in DATE_KEYS if name in obj]
+
+
+def _other_case(obj: Mapping[str, Any]) -> Iterator[str]:
+    """The keys of :data:`DATE_KEYS` written in other case ("Date", "TIMESTAMP": a
+    spreadsheet's headers), in its order; asked only when no key as written gives a time."""
+    found = {k.lower(): k for k in reversed(list(obj)) if k not in _KEYS}
+    return (found[name.lower()] for name in DATE_KEYS if name.lower() in found)
 
 
 def _time(key: str, value: Any, *, mapped: bool) -> At | None:
@@ -188,7 +201,10 @@ def _text_ms(value: str, key: str) -> int | None:
         return None
     if len(text) > _LONGEST:
         raise ValueError(f"not a date: {value[:_LONGEST]!r}...")
-    if _NUMBER.fullmatch(text) and not _BASIC_DAY.fullmatch(text):
+    if _ISO_DAY.match(text):  # "2024-05-03...": the common case, read as At.of reads it
+        with suppress(ValueError):
+            return At.of(text).ms
+    elif _NUMBER.fullmatch(text) and not _BASIC_DAY.fullmatch(text):
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
         return _number_ms(float(text) if "." in text else int(text), key)
