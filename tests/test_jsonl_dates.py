@@ -151,11 +151,12 @@ async def test_a_flag_an_object_or_a_list_under_a_date_key_stays_in_meta(tmp_pat
         {"id": "b", "text": "t", "date": {"from": "2024-01-01", "to": "2024-01-02"}},
         {"id": "c", "text": "t", "date": ["2024-01-01", "2024-02-01"]},
         {"id": "d", "text": "t", "created": False, "date": "2024-01-01"},
+        {"id": "e", "text": "t", "time": {"seconds": "5", "nanos": 0}},  # a duration
     ]
     items = await _import(tmp_path, rows)
     assert not _errors(items)
     records = _records(items)
-    assert [records[k].at for k in "abc"] == [None, None, None]
+    assert [records[k].at for k in "abce"] == [None, None, None, None]
     assert records["b"].meta == {"date": rows[1]["date"]}
     assert records["d"].at == At.of("2024-01-01") and records["d"].meta == {"created": False}
 

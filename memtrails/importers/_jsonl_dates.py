@@ -61,9 +61,7 @@ _OFFSET_AT_END = re.compile(
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
-_WRAPPERS = frozenset(
-    {"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds", "seconds"}
-)
+_WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds"})
 _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
 
 
