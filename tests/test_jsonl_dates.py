@@ -180,3 +180,21 @@ async def test_what_is_no_date_is_still_an_error_naming_the_line(tmp_path: Path)
     assert errors["line 1"] == "field 'date': not a date: 'Tuesday'"
     assert len(errors["line 5"]) < 200
     assert set(_records(items)) == {"b", "g"}
+
+
+async def test_a_day_and_its_time_of_day_in_two_columns_are_one_time(tmp_path: Path) -> None:
+    rows = [
+        {"id": "a", "text": "t", "date": "2024-05-03", "time": "10:32"},
+        {"id": "b", "text": "t", "Date": "03.05.2024", "Time": "10:32 PM"},
+        {"id": "c", "text": "t", "date": "May 3, 2024", "time": "22:00 CEST"},
+        {"id": "d", "text": "t", "date": "2024-05-03T09:00:00Z", "time": "10:32"},
+        {"id": "e", "text": "t", "date": "2024-05-03", "time": "25:99"},
+    ]
+    records = _records(await _import(tmp_path, rows))
+    assert records["a"].at == At.of("2024-05-03T10:32:00") and records["a"].meta == {}
+    assert records["b"].at == At.of("2024-05-03T22:32:00") and records["b"].meta == {}
+    assert records["c"].at == At.of("2024-05-03T20:00:00Z")
+    # A date that has its time keeps it; a time of day that is none stays in meta.
+    assert records["d"].at == At.of("2024-05-03T09:00:00Z")
+    assert records["d"].meta == {"time": "10:32"}
+    assert records["e"].at == At.of("2024-05-03") and records["e"].meta == {"time": "25:99"}

@@ -45,6 +45,12 @@ _KEYS = frozenset(DATE_KEYS)
 _EMPTY = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d")
+# A time of day alone: "10:32", "7:05:09.5 pm", "10:32 CEST", "22:00 +0200".
+_CLOCK = re.compile(
+    r"\d{1,2}:\d\d(?::\d\d(?:[.,]\d{1,9})?)?(?:\s*[ap]\.?\s?m\.?)?"
+    r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
+    re.I,
+)
 _BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
@@ -65,8 +71,8 @@ _WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_
 _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
 
 
-def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[str | None, At | None]:
-    """Return the key a record's time is read from and the time, or ``(None, None)``.
+def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...], At | None]:
+    """Return the keys a record's time is read from and the time, or ``((), None)``.
 
     ``key``: the key the caller mapped ``at`` to; its value must be a date, empty or null
     (else ``ValueError``). Without one, each of :data:`DATE_KEYS` the record has is tried
@@ -74,31 +80,47 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[str | None, At
     whose value reads as a date gives the time. A value there that is
     no date's type (``true``, an object, a list) stays in ``meta``; a string or a number that
     is no date makes ``ValueError`` when no later key gives a time (the line is an error, as
-    it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``).
+    it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``). A day alone
+    under ``date`` takes its time of day from ``time`` (a spreadsheet's two columns).
 
     Raises:
         ValueError: the value is not a date (the message names the key and the value).
     """
     if key is not None:
         at = _time(key, obj.get(key), mapped=True)
-        return (key if at is not None else None), at
+        return ((key,) if at is not None else ()), at
     failed: ValueError | None = None
     for other_case in (False, True):
         for name in _other_case(obj) if other_case else _exact(obj):
             value = obj[name]
             if type(value) is str and _ISO_DAY.match(value):  # the common case, at once
                 with suppress(ValueError):
-                    return name, At.of(value)
+                    return _with_clock(obj, name, At.of(value))
             try:
                 at = _time(name, value, mapped=False)
             except ValueError as exc:
                 failed = failed or exc
                 continue
             if at is not None:
-                return name, at
+                return _with_clock(obj, name, at)
     if failed is not None:
         raise failed
-    return None, None
+    return (), None
+
+
+def _with_clock(obj: Mapping[str, Any], name: str, at: At) -> tuple[tuple[str, ...], At]:
+    """A day alone under ``date`` and its time of day under ``time`` are one time."""
+    day = obj[name]
+    if name.lower() != "date" or not isinstance(day, str) or ":" in day:
+        return (name,), at
+    for key in ("time", "Time", "TIME"):
+        clock = obj.get(key)
+        if isinstance(clock, str) and _CLOCK.fullmatch(clock.strip()):
+            with suppress(ValueError):
+                ms = _text_ms(f"{day.strip()} {clock.strip()}", name)
+                if ms is not None:
+                    return (name, key), At(ms)
+    return (name,), at
 
 
 def _exact(obj: Mapping[str, Any]) -> list[str]:

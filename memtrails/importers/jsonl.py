@@ -108,8 +108,8 @@ def _record(
             used.add(key)
         if field == "author" and kind is None:
             kind = "chat" if key in _CHAT_AUTHORS and fields[field] else "note"
-    at_key, at = record_time(obj, mapping.get("at"))
-    used.add(at_key or "")
+    at_keys, at = record_time(obj, mapping.get("at"))
+    used.update(at_keys)
     text_key, text_value = _pick(obj, "text", mapping)
     if text_key is not None and text_value is not None:
         # A text given as a list of strings (paragraphs, turns) is one text, a blank line apart.
