@@ -113,8 +113,13 @@ def _notes(folder: Path) -> None:
 
 
 def _git(folder: Path) -> None:
+    # No GIT_* variable of the caller's (a git hook running the suite sets GIT_DIR and
+    # GIT_INDEX_FILE: git would then init and commit into that repository instead of this
+    # one), nor its git configuration (commit signing, hooks, a message cleanup mode).
     env = {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if not name.startswith("GIT_")},
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": f"Cy {AKIA}",
         "GIT_AUTHOR_EMAIL": "cy@example.com",
         "GIT_COMMITTER_NAME": "Cy",
