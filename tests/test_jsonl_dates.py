@@ -198,3 +198,20 @@ async def test_a_day_and_its_time_of_day_in_two_columns_are_one_time(tmp_path: P
     assert records["d"].at == At.of("2024-05-03T09:00:00Z")
     assert records["d"].meta == {"time": "10:32"}
     assert records["e"].at == At.of("2024-05-03") and records["e"].meta == {"time": "25:99"}
+
+
+async def test_digits_of_a_day_and_dotnet_dates(tmp_path: Path) -> None:
+    rows = [
+        {"id": "day", "text": "t", "date": 20240503},  # an int column of days (SQL, pandas)
+        {"id": "stamp", "text": "t", "date": "20240503103200"},  # not the year 2611
+        {"id": "stamp-int", "text": "t", "date": 20240503103200},
+        {"id": "dotnet", "text": "t", "date": "/Date(1700000000000+0200)/"},
+        {"id": "count", "text": "t", "date": 20241399},  # no month 13: no date
+    ]
+    items = await _import(tmp_path, rows)
+    assert not _errors(items)
+    records = _records(items)
+    assert records["day"].at == At.of("2024-05-03")
+    assert records["stamp"].at == records["stamp-int"].at == At.of("2024-05-03T10:32:00")
+    assert records["dotnet"].at == At.of("2023-11-14T22:13:20Z")
+    assert records["count"].at is None and records["count"].meta == {"date": 20241399}

@@ -51,6 +51,8 @@ _CLOCK = re.compile(
     r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
     re.I,
 )
+_DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
+_COMPACT = re.compile(r"(\d{4})(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d))?")
 _BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
@@ -205,6 +207,8 @@ def _year(value: str | int | float) -> At | None:
 
 
 def _number_ms(value: int | float, key: str) -> int | None:
+    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
+        return compact
     ms = number_ms(value, day_named="date" in key.lower())
     if ms is not None and not _storable(ms):
         raise ValueError(
@@ -212,6 +216,28 @@ def _number_ms(value: int | float, key: str) -> int | None:
             "milliseconds from 1e11 up, microseconds from 1e14, nanoseconds from 1e17"
         )
     return ms
+
+
+def _compact(digits: str) -> int | None:
+    """A day or a time written as digits alone: ``20240503`` (as a number: a string of
+    them is ISO 8601's basic form already) and ``20240503103200``, in local time as ISO
+    8601 without an offset, when the fields are a date's of 1900 to 2100. As epoch stamps
+    they would be 1970 and the year 2611, which no export means."""
+    m = _COMPACT.fullmatch(digits)
+    if m is None:
+        return None
+    year, month, day, hour, minute, second = (int(g) if g else 0 for g in m.groups())
+    if not (1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    if m.group(4) is None:
+        return At.of(f"{digits[:4]}-{digits[4:6]}-{digits[6:8]}").ms
+    if hour > 23 or minute > 59 or second > 59:
+        return None
+    iso = f"{digits[:4]}-{digits[4:6]}-{digits[6:8]}T{digits[8:10]}:{digits[10:12]}:{digits[12:]}"
+    try:
+        return At.of(iso).ms
+    except ValueError:
+        return None  # 31 April: no day
 
 
 def _text_ms(value: str, key: str) -> int | None:
@@ -224,6 +250,14 @@ def _text_ms(value: str, key: str) -> int | None:
     if _ISO_DAY.match(text):  # "2024-05-03...": the common case, read as At.of reads it
         with suppress(ValueError):
             return At.of(text).ms
+    elif (dotnet := _DOTNET.fullmatch(text)) is not None:
+        # .NET's JSON (DataContractJsonSerializer, ASP.NET AJAX): UTC milliseconds; the
+        # offset after them only says where the writer was.
+        if not _storable(stamp := int(dotnet.group(1))):
+            raise ValueError(f"{unstorable_time(stamp)} (milliseconds)")
+        return stamp
+    elif (compact := _compact(text) if len(text) == 14 else None) is not None:
+        return compact
     elif _NUMBER.fullmatch(text) and not _BASIC_DAY.fullmatch(text):
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
