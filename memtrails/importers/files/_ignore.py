@@ -24,6 +24,10 @@ _UNDER_ANY = re.compile(r"/\*\*/(?= *$)")
 # An ignore file is read up to this size; what lies past it is not a rule.
 _MAX_IGNORE_BYTES = 8 << 20
 _SURROGATE = re.compile("[\udc80-\udcff]")
+# pathspec's plain backend: only its patterns are used (each compiled here, by RE2), and its
+# default one compiles them all into one RE2 set, which fails past ~15,000 rules
+# (re2.Error: "failed to compile Set"), an error no caller expects.
+_PARSE_ONLY = "simple"
 
 
 def _options() -> Any:
@@ -95,12 +99,12 @@ def _patterns(lines: list[str]) -> list[Any]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         try:
-            return list(GitIgnoreSpec.from_lines(lines).patterns)
+            return list(GitIgnoreSpec.from_lines(lines, backend=_PARSE_ONLY).patterns)
         except ValueError:  # pathspec refuses a line ("!" alone): git reads the others
             kept: list[Any] = []
             for line in lines:
                 try:
-                    kept.extend(GitIgnoreSpec.from_lines([line]).patterns)
+                    kept.extend(GitIgnoreSpec.from_lines([line], backend=_PARSE_ONLY).patterns)
                 except ValueError:
                     continue
             return kept
