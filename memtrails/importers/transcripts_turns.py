@@ -335,21 +335,23 @@ class Session:
             return None
         at = obj.get("timestamp")
         key, sid = f"line-{n}", None
-        if self.chained and payload.get("type") in CHAINED:
+        # A damaged line may give any JSON as the type: only a string names one.
+        item = payload.get("type") if isinstance(payload.get("type"), str) else None
+        if self.chained and item in CHAINED:
             key = self.chain = link(self.chain or self.thread or self.id, payload)
             sid = self.thread
             if self.parent and self.copies is None:
                 self.copies = self.lookup(self.parent) if self.lookup else set()
             if self.copies and f"{sid}:{key}" in self.copies:
                 return None  # a fork's copy of its parent's turn, read from the parent's file
-        if payload.get("type") == "message":
+        if item == "message":
             role = payload.get("role")
             if role not in ("user", "assistant"):
                 return None
             author = "user" if role == "user" else self.agent
             text = codex_text(payload.get("content"))
             return self.record(n, key, author, text, at, source, sid=sid)
-        if payload.get("type") in _CODEX_CALLS:
+        if item in _CODEX_CALLS:
             name = str(payload.get("name") or _CODEX_CALLS[payload["type"]])
             call = payload.get("arguments", payload.get("input", payload.get("action", "")))
             line = f"[tool {name}: {short(call)}]"
