@@ -12,7 +12,7 @@ from memtrails.importers.eml import from_eml
 from memtrails.importers.mbox import from_mbox
 
 
-def mail(title: str, mid: str, day: int, *headers: str) -> bytes:
+def mail(title: str, mid: str, day: int, *headers: str, body: str = "") -> bytes:
     lines = [
         f"From: {title}@example.com",
         f"Subject: {title}",
@@ -20,7 +20,7 @@ def mail(title: str, mid: str, day: int, *headers: str) -> bytes:
         f"Message-ID: <{mid}>",
         *headers,
     ]
-    return ("\n".join(lines) + f"\n\nthis is {title}\n").encode()
+    return ("\n".join(lines) + f"\n\n{body or 'this is ' + title}\n").encode()
 
 
 ROOT = mail("root", "r1@x", 1)
@@ -51,7 +51,7 @@ async def test_a_root_reusing_a_replys_id_is_a_thread_of_its_own(
     assert set(got) == {"root", "reply", "lonely"}  # nothing dropped or merged
     assert got["reply"][1] == "r1@x"
     lonely_id, lonely_thread = got["lonely"]
-    assert lonely_thread == lonely_id and lonely_id.startswith("same@x")
+    assert lonely_id.startswith("same@x") and lonely_thread.startswith("same@x")
     assert got["reply"][0] != lonely_id
 
 
@@ -78,3 +78,26 @@ async def test_a_copy_without_references_still_joins_its_thread(tmp_path: Path) 
         await collect(from_mbox(_mbox(tmp_path / "c.mbox", [stripped, ROOT, REUSED_REPLY])))
     )
     assert got["reply"] == ("same@x", "r1@x")
+
+
+async def test_a_mail_archived_twice_in_two_forms_stays_in_its_thread(tmp_path: Path) -> None:
+    # Pipermail keeps a mail rejected as too big (its text scrubbed) and its resend under one
+    # Message-ID and one Date (twisted-python-2003-April.mbox): two records, one thread
+    scrubbed = mail("big", "big@x", 8, body="An embedded message was scrubbed...")
+    resent = mail("big", "big@x", 8)
+    reply = mail("answer", "ans@x", 9, "In-Reply-To: <big@x>")
+    items = await collect(from_mbox(_mbox(tmp_path / "d.mbox", [scrubbed, reply, resent])))
+    assert [(r.id.split("#")[0], r.thread) for r in records(items)] == [
+        ("big@x", "big@x"),
+        ("ans@x", "big@x"),
+        ("big@x", "big@x"),
+    ]
+
+
+async def test_a_mail_sent_twice_under_one_id_stays_in_one_thread(tmp_path: Path) -> None:
+    # the same words sent again 15 s later under the same Message-ID (Evolution did, in
+    # twisted-python-2004-February.mbox): another Date, the same subject
+    first = mail("offline", "twice@x", 10)
+    again = first.replace(b"10:00:00", b"10:00:15")
+    items = await collect(from_mbox(_mbox(tmp_path / "t.mbox", [first, again])))
+    assert [r.thread for r in records(items)] == ["twice@x", "twice@x"]

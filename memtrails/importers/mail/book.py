@@ -149,7 +149,7 @@ class MailBook:
             self._plan = self._plan or ThreadPlan()
             self._plan.add(*found)
 
-    def thread(self, own: str, refs: list[str], fallback: str, date: str = "") -> str:
+    def thread(self, own: str, refs: list[str], fallback: str, stamp: str = "") -> str:
         """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.
 
         The thread is that of the oldest referred message the pass has met or that an
@@ -158,10 +158,10 @@ class MailBook:
         only one of them (a shortened References, a lone In-Reply-To) joins it. Where the
         pass planned its mails (:meth:`plan`), the thread is the plan's: the root of the
         mail's parents, whatever the order (:class:`~.threads.ThreadPlan`), which tells
-        two mails that reuse a Message-ID apart by their ``date`` (the Date header).
+        two mails that reuse a Message-ID apart by their ``stamp`` (:func:`~.threads.stamp`).
         """
         plan = self._plan
-        found = plan.thread(own, refs, self._known, date) if plan is not None else None
+        found = plan.thread(own, refs, self._known, stamp) if plan is not None else None
         if found is not None:
             for ref in (*refs, own):
                 if ref:
@@ -242,10 +242,6 @@ class MailBook:
             if len(self._replies) > 2 * THREADS_KEPT:
                 kept = list(self._replies.items())[-THREADS_KEPT:]
                 self._replies = dict(kept)
-        if placed is not None and placed.id != record.id and placed.thread == record.id:
-            # a mail that reuses another's Message-ID and starts a thread: a thread of its
-            # own, not the other mail's (replies naming the id join the first mail)
-            placed = replace(placed, thread=placed.id)
         if placed is None:
             self.duplicates += 1
         return placed

@@ -31,7 +31,7 @@ from .headers import (
 from .mime import Collected, parse, walk
 from .parts import charset, content_type
 from .text_budget import text_budget, within_budget
-from .threads import gmail_thread, named_ids
+from .threads import gmail_thread, named_ids, stamp
 
 __all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
 
@@ -213,8 +213,8 @@ def _convert(
     )
     if book is not None and not gmail:
         own = "" if meta.get("message_id_missing") else own_id
-        date = " ".join((raw_header(msg, "date") or "").split())
-        thread = book.thread(own, named, thread, date)
+        said = stamp(raw_header(msg, "date"), raw_header(msg, "subject"))
+        thread = book.thread(own, named, thread, said)
 
     date_raw = decode_header(raw_header(msg, "date"), hint)
     ms, found = mail_time(date_raw, raw_headers(msg, "received"), stored=stored)

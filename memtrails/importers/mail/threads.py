@@ -10,7 +10,7 @@ from email.message import Message
 
 from .headers import msg_id, raw_header, refs
 
-__all__ = ["MAX_REFS", "ThreadPlan", "gmail_thread", "named_ids", "raw_named_ids"]
+__all__ = ["MAX_REFS", "ThreadPlan", "gmail_thread", "named_ids", "raw_named_ids", "stamp"]
 
 #: References ids a mail's thread is looked up by: the first (the root) and the last ones
 #: (the parents), as RFC 5322 3.6.4 says a long list is shortened. The book notes each id
@@ -42,16 +42,26 @@ def named_ids(msg: Message) -> tuple[str, list[str]]:
 # The headers a thread is found by, with their folded lines; a space before the colon is
 # obsolete syntax the reader accepts (see :func:`~.headers.fix_obsolete_names`).
 _THREAD_HEADER = re.compile(
-    rb"^(message-id|references|in-reply-to|x-gm-thrid|date)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)",
+    rb"^(message-id|references|in-reply-to|x-gm-thrid|date|subject)[ \t]*:[ \t]*([^\n]*(?:\n[ \t][^\n]*)*)",
     re.IGNORECASE | re.MULTILINE,
 )
 
 
+# What a subject says without a list's tags and reply or forward prefixes.
+_SUBJECT_NOISE = re.compile(r"\[[^\]]{0,40}\]|\b(?:re|fwd?|aw|sv|wg)\s*(?:\[\d+\])?\s*:", re.I)
+
+
+def stamp(date: str | None, subject: str | None) -> str:
+    """Return what tells two mails with one Message-ID apart: the Date header as written
+    and the subject without list tags and ``Re:``/``Fwd:``, white space folded."""
+    said = _SUBJECT_NOISE.sub(" ", subject or "").lower()
+    return " ".join((date or "").split()) + "\n" + " ".join(said.split())
+
+
 def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
-    """Return :func:`named_ids` of a raw message and its Date header as written (white
-    space folded), from its header block alone and without parsing it (a 50 MB header
-    block costs no more than its bytes); None for a mail whose thread Gmail gives
-    (``X-GM-THRID``)."""
+    """Return :func:`named_ids` of a raw message and its :func:`stamp`, from its header
+    block alone and without parsing it (a 50 MB header block costs no more than its
+    bytes); None for a mail whose thread Gmail gives (``X-GM-THRID``)."""
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
     end = data.find(b"\n\n")
     found: dict[str, str] = {}
@@ -62,8 +72,7 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
         return None
     named = _kept_refs(refs(found.get("references")))
     named += [r for r in refs(found.get("in-reply-to")) if r not in named]
-    date = " ".join(found.get("date", "").split())
-    return msg_id(found.get("message-id")), named, date
+    return msg_id(found.get("message-id")), named, stamp(found.get("date"), found.get("subject"))
 
 
 def _key(value: str) -> bytes:
@@ -82,22 +91,25 @@ class ThreadPlan:
 
     Two mails with one Message-ID and one Date are copies: one that names no parent joins
     the thread of a copy that does (an archive dropped its References). With other Dates,
-    they are two mails that reuse the id: each keeps the parent it names, and a reply to
-    the id joins the first one's thread.
+    they are two mails that reuse the id: each keeps the parent it names, one that names
+    none is a thread of its own unless its subject is the other's (a mail sent twice), and
+    a reply to the id joins the first one's thread.
     Memory: about 100 bytes per message named, plus each root's name once.
     """
 
     def __init__(self) -> None:
         self._own: dict[bytes, bytes | None] = {}  # a mail's key -> its parent's (None: root)
         self._dates: dict[bytes, bytes] = {}  # a mail's key -> its Date's
+        self._subjects: dict[bytes, bytes] = {}  # a reused id's key -> its first subject
         self._reused: set[bytes] = set()  # Message-IDs two mails with other Dates have
         self._said: dict[bytes, tuple[int, bytes]] = {}  # other messages: (-list length, parent)
         self._names: dict[bytes, str] = {}  # the Message-IDs that may be a root
         self._done: dict[bytes, str | None] = {}
 
-    def add(self, own: str, named: list[str], date: str = "") -> None:
+    def add(self, own: str, named: list[str], stamp: str = "") -> None:
         """Note a mail: its Message-ID (empty when none), the ids it names, oldest first,
-        and its Date header as written."""
+        and its :func:`stamp`."""
+        date, _, subject = stamp.partition("\n")
         kept = [n for n in named if n and n != own]
         keys = [_key(n) for n in kept]
         if keys:
@@ -121,19 +133,23 @@ class ThreadPlan:
                 parent = said_before
         self._own[key] = parent
         self._dates[key] = _key(date)
+        self._subjects.setdefault(key, _key(subject))
 
     def thread(
-        self, own: str, named: list[str], known: dict[bytes, str], date: str = ""
+        self, own: str, named: list[str], known: dict[bytes, str], stamp: str = ""
     ) -> str | None:
-        """Return the thread of a mail the plan noted (``own``, ``named`` and ``date`` as
+        """Return the thread of a mail the plan noted (``own``, ``named`` and ``stamp`` as
         given to :meth:`add`), or None when the plan cannot tell. A mail that names a
-        parent is in its parent's thread, and one that names none and reuses another
-        mail's Message-ID is a thread of its own (the plan's parent of the id may be the
+        parent is in its parent's thread, and one that names none and reuses the
+        Message-ID of another mail with another Date and subject is a thread of its own,
+        ``<Message-ID>#<12 hex of its stamp>`` (the plan's parent of the id may be the
         other mail's)."""
         parents = [n for n in named if n and n != own]
         start = _key(own) if own else None
-        if not parents and start in self._reused and self._dates[start] != _key(date):
-            return own
+        if not parents and start in self._reused:
+            date, _, subject = stamp.partition("\n")
+            if self._dates[start] != _key(date) and self._subjects.get(start) != _key(subject):
+                return f"{own}#{_key(stamp).hex()[:12]}"  # its own, told apart by its stamp
         if parents or start is None or start not in self._own:
             start = _key(parents[-1]) if parents else start
         return self._resolve(start, known) if start is not None else None
