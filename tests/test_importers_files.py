@@ -181,7 +181,7 @@ async def test_gitignore_matches_git(tmp_path: Path) -> None:
             "anchored.txt": "",
             "sub/anchored.txt": "",
             "docs/a.html": "",
-            "docs/deep/b.html": "",
+            "docs/deep/b.html": "<p>kept</p>",  # a document: an empty one is an error
             "cache/c.txt": "",
             "m/cache/d.txt": "",
             "logs/l.txt": "",
