@@ -215,3 +215,19 @@ async def test_digits_of_a_day_and_dotnet_dates(tmp_path: Path) -> None:
     assert records["stamp"].at == records["stamp-int"].at == At.of("2024-05-03T10:32:00")
     assert records["dotnet"].at == At.of("2023-11-14T22:13:20Z")
     assert records["count"].at is None and records["count"].meta == {"date": 20241399}
+
+
+async def test_months_named_in_other_languages(tmp_path: Path) -> None:
+    written = {
+        "fr": ("3 mai 2024 10:00", "2024-05-03T10:00:00"),  # no zone: local, as Date.parse
+        "de": ("3. März 2024 10:00", "2024-03-03T10:00:00"),
+        "es": ("3 de mayo de 2024", "2024-05-03T00:00:00"),
+        "it-zone": ("3 maggio 2024 10:00 CEST", "2024-05-03T08:00:00Z"),
+        "fr-offset": ("3 mai 2024 10:00 +0200", "2024-05-03T08:00:00Z"),
+    }
+    rows = [{"id": k, "text": "t", "date": v} for k, (v, _) in written.items()]
+    items = await _import(tmp_path, rows)
+    assert not _errors(items)
+    assert {k: r.at for k, r in _records(items).items()} == {
+        k: At.of(m) for k, (_, m) in written.items()
+    }

@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from ..dates import utc_from_local_ms
 from ..export_dates import EPOCH_FROM, number_ms
 from ..records import At, unstorable_time
-from .mail.dates import ZONES
+from .mail.dates import ZONES, mail_date
 
 __all__ = ["DATE_KEYS", "record_time"]
 
@@ -51,6 +52,11 @@ _CLOCK = re.compile(
     r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
     re.I,
 )
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_NUMERIC_ZONE = re.compile(r"\d\s*(?:[+-]\d\d:?\d\d|[+-]\d\d\b)|\b(?:GMT|UTC|UT)\s*[+-]\d", re.I)
+_AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
+_LATEST_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 _COMPACT = re.compile(r"(\d{4})(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d))?")
 _BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
@@ -275,8 +281,35 @@ def _text_ms(value: str, key: str) -> int | None:
     if ms is None:
         ms = _zoned(text)
     if ms is None:
+        ms = _other_language(text)
+    if ms is None:
         raise ValueError(f"not a date: {value!r}")
     return ms
+
+
+def _other_language(text: str) -> int | None:
+    """A month named in another language ("3 mai 2024", "3. März 2024 10:00"), read as the
+    mail importer reads a Date (``importers.mail.dates.mail_date``), in local time when no
+    zone is named, as ``Date.parse`` reads a time without one. Only a text with a four-digit
+    year and a word: "3/4" or a word alone is no date here either, nor is a time followed by
+    a word that names no zone."""
+    if not (_FOUR_DIGITS.search(text) and _LETTERS.search(text)):
+        return None
+    tail = _AFTER_DIGITS.search(text)
+    if tail is not None and any(
+        w.upper() not in ZONES and w.lower() not in ("am", "pm") for w in _LETTERS.findall(tail[0])
+    ):
+        return None  # "10:00 XYZ": a zone no list names is no zone to guess
+    ms = mail_date(text, now_ms=_LATEST_MS)  # a date to come is a date: no "junk future"
+    if ms is None:
+        return None
+    if not (_NUMERIC_ZONE.search(text) or _named(text)):
+        ms = utc_from_local_ms(ms)  # mail_date read the wall clock as UTC
+    return ms if _storable(ms) else None
+
+
+def _named(text: str) -> bool:
+    return any(word.upper() in ZONES for word in _LETTERS.findall(text))
 
 
 def _leap_second(text: str) -> int | None:
