@@ -3,11 +3,11 @@
 A file appended to (a log of tickets, an export re-run into the same file) gives a record's
 id again when the record changed. Read from where the last run stopped, such a line is the
 only one with its id and updates the record; so that a full read keeps the same version,
-a line whose id a later line gives again is not kept: :func:`newer_lines` reads the ids
-ahead (the file once more, before its records), and the importer makes each such line an
-error naming the line that replaces it, or, when the two lines are the same bytes, counts
-it as a duplicate (:class:`Versions`). A stream read once (a pipe) cannot be read ahead:
-there the first line with an id is kept and a later one is the error.
+a line whose id a later line's record has too is not kept: :func:`read_ahead` reads the
+ids ahead (the file once more, before its records), and the importer makes each such line
+an error naming the line that replaces it, or, when the two lines are the same bytes,
+counts it as a duplicate (:class:`Versions`). A stream read once (a pipe) cannot be read
+ahead: there the first line with an id is kept and a later one is the error.
 """
 
 from __future__ import annotations
