@@ -14,7 +14,12 @@ from helpers import benchmark
 from msgfile import msg_file
 
 from memtrails.importers.documents import DocumentReader
-from memtrails.importers.documents._msgparts import MAX_MESSAGES, decompress_rtf, msg_parts
+from memtrails.importers.documents._msgparts import (
+    MAX_MESSAGES,
+    MsgParts,
+    decompress_rtf,
+    msg_parts,
+)
 from memtrails.importers.documents._oleguard import OLE_MAGIC, layout
 
 DATA = Path(__file__).parent / "data" / "documents"
@@ -172,3 +177,25 @@ def test_an_attachment_named_without_its_ending_is_read_by_its_type(tmp_path: Pa
     assert "[attachment: Quote]" in text and "four thousand euros" in " ".join(text.split())
     (entry,) = meta["mail"]["attachments"]  # type: ignore[index]
     assert entry["type"] == "application/pdf" and entry["chars"] > 0
+
+
+def test_attached_messages_that_name_their_own_message_are_read_once() -> None:
+    # A hostile tree: 30 attached messages whose storage is the message itself (kreuzberg
+    # refuses the file, "loop in tree"; the parts reader must not trust it either). Before:
+    # each was read again inside each, 30 + 30^2 + 30^3 attachments, MAX_MESSAGES deep
+    attachments: list[dict[str, object]] = [{"message": ({"1000": "x"}, [])}] * 30
+    data = bytearray(msg_file({"0037": "loop", "1000": "the body"}, attachments))
+    ole = layout(bytes(data))
+    (dir_start,) = struct.unpack_from("<I", data, 0x30)
+    for at, (name, kind, *_) in enumerate(ole.tree):
+        if name == "__substg1.0_3701000D" and kind == 1:  # its child: the root's first
+            struct.pack_into("<I", data, 512 + dir_start * 512 + at * 128 + 0x4C, ole.tree[0][4])
+
+    def count(parts: MsgParts) -> int:
+        inner = [a.message for a in parts.attachments if a.message is not None]
+        return len(parts.attachments) + sum(count(m) for m in inner)
+
+    parts = msg_parts(layout(bytes(data)), 1 << 20)
+    assert len(parts.attachments) == 30 and count(parts) <= 60
+    with DocumentReader(timeout_s=60) as reader:  # and the file is one named error
+        assert "loop in tree" in str(reader.read(bytes(data), ".msg"))

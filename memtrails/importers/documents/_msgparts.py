@@ -127,14 +127,16 @@ def _short(ole: Layout, props: dict[str, _Prop], tag: str) -> str:
     return (_string(ole, props, tag) or "").strip()
 
 
-def _attachment(ole: Layout, storage: int, most: int, depth: int) -> MsgAttachment:
+def _attachment(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> MsgAttachment:
     props = _props(ole, storage)
     name = next((n for n in (_short(ole, props, t) for t in ("3707", "3704", "3001")) if n), "")
     data = props.get("37010102")
     inner = props.get("3701000D")
     message = None
-    if inner is not None and inner[0] == _STORAGE and depth < MAX_MESSAGES:
-        message = _parts(ole, inner[3], most, depth + 1)
+    # (a hostile file may name one storage from many places: each is read once)
+    if inner is not None and inner[0] == _STORAGE and depth < MAX_MESSAGES and inner[3] not in seen:
+        seen.add(inner[3])
+        message = _parts(ole, inner[3], most, depth + 1, seen)
     return MsgAttachment(
         name=name or (message.subject if message else "") or "attachment",
         mime=_short(ole, props, "370E").lower(),
@@ -149,7 +151,7 @@ def _sender(ole: Layout, props: dict[str, _Prop]) -> str:
     return f"{name} <{address}>" if name and address and name != address else name or address
 
 
-def _parts(ole: Layout, storage: int, most: int, depth: int) -> MsgParts:
+def _parts(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> MsgParts:
     props = _props(ole, storage)
     parts = MsgParts(
         subject=_short(ole, props, "0037"),
@@ -170,12 +172,15 @@ def _parts(ole: Layout, storage: int, most: int, depth: int) -> MsgParts:
         if ole.tree[at][1] == _STORAGE and ole.tree[at][0].startswith(_ATTACH)
     ]
     for at in sorted(found, key=lambda at: ole.tree[at][0]):
-        parts.attachments.append(_attachment(ole, at, most, depth))
+        if at not in seen:
+            seen.add(at)
+            parts.attachments.append(_attachment(ole, at, most, depth, seen))
     return parts
 
 
 def msg_parts(ole: Layout, most: int) -> MsgParts:
     """Return the subject, sender, bodies and attachments (each at most ``most`` bytes) of
     the message whose layout ``ole`` is; an attached message's too, at most
-    :data:`MAX_MESSAGES` deep."""
-    return _parts(ole, 0, most, 0)
+    :data:`MAX_MESSAGES` deep, each storage read once (a hostile file's tree may name one
+    from many places, or its own ancestor)."""
+    return _parts(ole, 0, most, 0, {0})
