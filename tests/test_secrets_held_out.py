@@ -272,3 +272,15 @@ def test_a_password_in_its_commands_place_goes(line: str) -> None:
 )
 def test_flags_and_words_of_other_commands_stay(line: str) -> None:
     assert scrub_text(line) == (line, {})
+
+
+# --- A URL's password of one letter before a '?' --------------------------------------------
+
+
+def test_a_one_letter_password_part_before_a_question_mark_is_no_port() -> None:
+    out, found = scrub_text("https://a:b?c=1@d.example.com/x")
+    assert out == "https://a:[secret:url-password]@d.example.com/x"
+    assert found == {"url-password": 1}
+    # A port's placeholder before the '?' or '/' is still a port: no password there.
+    for url in ("redis://host:{port}/0?x=a@b", "https://host:port/path@scope"):
+        assert scrub_text(url) == (url, {})

@@ -129,10 +129,11 @@ botocore's ``Signature:`` line too; the key id goes, the scheme word and the cre
 scope stay); a password piped or fed to a command that reads its standard input
 (``shell.py``: ``echo X | sudo -S``, ``| docker login --password-stdin``, ``| kinit``,
 ``echo 'ann:X' | chpasswd``, ``sudo -S cmd <<< X``, a here-document to ``passwd``, ``read -r
-DB_PASSWORD <<< X``, ``mysql -p"$(cat <<< X)"``), more commands' passwords (``mongo -p X``,
-``ldapsearch -w X``, ``7z -pX``, ``zip -P X``, ``sqlcmd -P X``, ``keytool -storepass X``,
-``rabbitmqctl add_user NAME X``, ``SSHPASS=X``, ``AUTH [NAME] X``, ``net use ... /user:NAME
-X``, expect's ``send "X"``); a HAR file's ``{"name": ..., "value": ...}``
+DB_PASSWORD <<< X``, ``mysql -p"$(cat <<< X)"``), more commands' passwords: mongo's ``-p``,
+the OpenLDAP clients' ``-w``, 7-Zip's glued ``-p``, zip's, unzip's, sqlcmd's and bcp's ``-P``,
+keytool's ``-storepass``/``-keypass``, ``rabbitmqctl add_user NAME PASSWORD``,
+``SSHPASS=PASSWORD``, ``AUTH [NAME] PASSWORD`` (Redis, SMTP), ``net use ... /user:NAME
+PASSWORD``, expect's ``send`` after a password prompt; a HAR file's ``{"name": ..., "value": ...}``
 object named like a session, a CSRF token or an auth value (``web.py``), and a ``Cookie``
 header given as such an object; the base64 lines and END line of a private key's PEM block
 with no BEGIN line (``pem.py``: the second of two chat messages).

@@ -18,8 +18,8 @@ __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 # a spaced -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec,
 # CrackMapExec and NetExec, evil-winrm, smbmap, rdesktop, the MongoDB shells and tools; 3
 # redis-cli's -a X; 4 HTTP clients' -u user:X; 5 smbclient's -U user%X; 6 the OpenLDAP
-# clients' -w X; 7 zip's, unzip's, sqlcmd's and bcp's -P X); the flag's spelling and spacing
-# tell which. HTTPie's "http" and
+# clients' -w; 7 zip's, unzip's, sqlcmd's and bcp's -P); the flag's spelling and spacing tell
+# which. HTTPie's "http" and
 # "https" count only before a space: in "http://host" they are an argument's scheme.
 COMMANDS: Final = leftmost(
     r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"

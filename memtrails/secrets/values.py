@@ -352,7 +352,11 @@ def block_scalar_end(buf: bytes, vs: int, ve: int) -> int:
 def port_word(part: str) -> bool:
     """Tell whether the part before a '/' or '?' in a URL's user-info is a port's placeholder."""
     word = part.strip("{}<>[]").lower()
-    return word in ("port", "portnumber", "port_number") or is_placeholder(word)
+    if word in ("port", "portnumber", "port_number"):
+        return True
+    # A template's slot or a variable ("${PORT}", "<port>", "%(port)s"), not any short word
+    # a mask's check would take: a one-letter first part of a password holding a '?'.
+    return part[:1] in ("$", "{", "<", "%", "[", "#", "@") and is_placeholder(part)
 
 
 def yaml_tag(buf: bytes, value: str, ve: int) -> bool:
