@@ -28,6 +28,14 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 # default one compiles them all into one RE2 set, which fails past ~15,000 rules
 # (re2.Error: "failed to compile Set"), an error no caller expects.
 _PARSE_ONLY = "simple"
+# pathspec's expression for a line with no wildcard: "^" (then "(?:.+/)?" when the name
+# matches at any depth), the escaped path, and the end: the path itself or a folder's
+# trailing "/" (any entry), or only a folder's "/" (a line ending in "/").
+_DIR_ONLY = "(?P<ps_d>/)"
+_LITERAL_RULE = re.compile(
+    r"\^(\(\?:\.\+/\)\?)?((?:\\.|[^\\^$.|?*+()\[\]{}])+)(\(\?:\(\?P<ps_d>/\)\|\$\)|\(\?P<ps_d>/\))"
+)
+_ESCAPED = re.compile(r"\\(.)")
 
 
 def _options() -> Any:
@@ -51,6 +59,10 @@ class _Rule:
     # the folder), but git asks a rule about the path alone. None for an expression open
     # at its end ("X/**" is "^X/"): it matches what is under X, at any depth.
     whole: Any
+    # A rule that names one path or one name, no wildcard (most lines of a long generated
+    # .gitignore): (the path, or the name at any depth, whether only a folder matches),
+    # looked up in a dict instead of run. None for any other rule.
+    literal: tuple[str, bool, bool] | None = None
 
 
 def _rule(regex: re.Pattern[str], ignores: bool) -> _Rule | None:
@@ -61,7 +73,12 @@ def _rule(regex: re.Pattern[str], ignores: bool) -> _Rule | None:
         whole = re2.compile(f"(?:{regex.pattern})\\z", _OPTIONS) if marked else None
     except re2.error:
         return None
-    return _Rule(linear, ignores, whole)
+    literal = _LITERAL_RULE.fullmatch(regex.pattern)
+    if literal is None:
+        return _Rule(linear, ignores, whole)
+    anywhere, text, ending = literal.groups()
+    name = _ESCAPED.sub(r"\1", text)
+    return _Rule(linear, ignores, whole, (name, anywhere is not None, ending == _DIR_ONLY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +87,36 @@ class IgnoreFile:
 
     base: str  # the folder holding the .gitignore, relative to the root ("" for the root)
     rules: tuple[_Rule, ...]  # last first: the last rule that matches decides
+    # The literal rules by what they name: (path or name, any depth, folders only) -> the
+    # position of the first (last in the file) of them; and the positions of the others.
+    literals: dict[tuple[str, bool, bool], int]
+    others: tuple[int, ...]
+
+    @classmethod
+    def of(cls, base: str, rules: tuple[_Rule, ...]) -> IgnoreFile:
+        literals: dict[tuple[str, bool, bool], int] = {}
+        others: list[int] = []
+        for position, rule in enumerate(rules):
+            if rule.literal is None:
+                others.append(position)
+            else:
+                literals.setdefault(rule.literal, position)
+        return cls(base, rules, literals, tuple(others))
+
+    def deciding(self, path: str, is_dir: bool) -> _Rule | None:
+        """Return the rule that decides about ``path`` (the last that matches), or None."""
+        name = path.rpartition("/")[2]
+        keys = [(path, False, False), (name, True, False)]
+        if is_dir:
+            keys += [(path, False, True), (name, True, True)]
+        found = [self.literals[key] for key in keys if key in self.literals]
+        best = min(found) if found else None
+        for position in self.others:
+            if best is not None and position > best:
+                break
+            if _matches(self.rules[position], path, is_dir):
+                return self.rules[position]
+        return None if best is None else self.rules[best]
 
 
 def read_ignore(path: Path, base: str) -> IgnoreFile | None:
@@ -89,7 +136,7 @@ def read_ignore(path: Path, base: str) -> IgnoreFile | None:
         if p.include is not None and p.regex is not None
     )
     rules = tuple(rule for rule in compiled if rule is not None)
-    return IgnoreFile(base, rules) if rules else None
+    return IgnoreFile.of(base, rules) if rules else None
 
 
 def _patterns(lines: list[str]) -> list[Any]:
@@ -130,9 +177,9 @@ def ignored(rel: str, is_dir: bool, stack: list[IgnoreFile]) -> bool:
         rel = _SURROGATE.sub("\ufffd", rel)  # RE2 reads UTF-8: one character for the byte
     for ignore in reversed(stack):
         sub = rel[len(ignore.base) + 1 :] if ignore.base else rel
-        for rule in ignore.rules:
-            if _matches(rule, sub, is_dir):
-                return rule.ignores
+        rule = ignore.deciding(sub, is_dir)
+        if rule is not None:
+            return rule.ignores
     return False
 
 
