@@ -51,3 +51,18 @@ async def test_an_empty_document_file_says_it_is_empty(tmp_path: Path) -> None:
     reasons = {e.id: e.reason for e in items if isinstance(e, RecordError)}
     assert len(reasons) == 4
     assert set(reasons.values()) == {"empty file (0 bytes): there is no document in it"}
+
+
+async def test_a_text_table_named_xls_is_read_as_text(tmp_path: Path) -> None:
+    """Banks and web apps export tab- or comma-separated text as statement.xls."""
+    table = "Date\tAmount\tPayee\r\n2024-01-02\t12.50\tBäckerei Müller\r\n"
+    (tmp_path / "statement.xls").write_bytes(table.encode("cp1252"))
+    (tmp_path / "export.xls").write_text("id,name\n1,walnut crates\n", encoding="utf-8")
+    (tmp_path / "junk.xls").write_bytes(b"\x01\x02 not a table \x03" * 20)
+    items = await collect(from_files(tmp_path))
+    recs = {r.id: r for r in items if isinstance(r, MemoryRecord)}
+    errors = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    assert "12.50\tBäckerei Müller" in recs["statement.xls"].text
+    assert recs["statement.xls"].meta["document"]["read_as"] == "txt"
+    assert "1,walnut crates" in recs["export.xls"].text
+    assert errors["junk.xls"].startswith("corrupt file: not an Office 97-2003 file")

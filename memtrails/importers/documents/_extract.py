@@ -56,6 +56,7 @@ MIME_TYPES = {
 # (it gave no text for a sheet whose values lie far apart, and padded sparse ones with
 # megabytes of spaces: see _xlsx).
 _OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
+    ".txt": lambda data: _plain_text(data),  # set by read_as: a text table named .xls
     ".odp": read_odf,
     ".ods": read_ods,
     ".xlsx": read_xlsx,
@@ -79,6 +80,8 @@ _OLDER |= {".pptx": ".ppt", ".pptm": ".ppt"}
 # An OOXML file saved with a password is an OLE compound file holding these streams
 # (MS-OFFCRYPTO), whatever its name: no zip, and no text without the password.
 _OOXML_ENCRYPTED = {"EncryptedPackage", "EncryptionInfo"}
+# The C0 control bytes but tab, line feed and carriage return: none is in a text table.
+_TEXT_CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 13))
 _HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<meta")
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
@@ -238,7 +241,26 @@ def read_as(data: bytes, suffix: str) -> str:
         return _NEWER[suffix]
     if head[:1] == b"<" and any(mark in head.lower() for mark in _HTML_MARKS):
         return ".html"
+    if suffix in _SPREADSHEETS and _delimited_text(data[:4096]):
+        return ".txt"  # a table exported as text (tabs or commas) under Excel's name
     return suffix
+
+
+def _delimited_text(head: bytes) -> bool:
+    """Tell whether a file's first bytes are a table written as text: no NUL, no other
+    control byte than tab and line ends, and a tab or comma on its first line."""
+    if not head or head.translate(None, _TEXT_CONTROLS) != head:
+        return False
+    first = head.split(b"\n", 1)[0]
+    return b"\t" in first or b"," in first or b";" in first
+
+
+def _plain_text(data: bytes) -> tuple[str, dict[str, Any]]:
+    """A text file's text: UTF-8 (after a BOM), else Windows-1252 as exports write it."""
+    try:
+        return data.decode("utf-8-sig"), {}
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace"), {}
 
 
 def _reader(max_unpacked: int, depth: int) -> ReadDocument:
