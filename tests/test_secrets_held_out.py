@@ -284,3 +284,34 @@ def test_a_one_letter_password_part_before_a_question_mark_is_no_port() -> None:
     # A port's placeholder before the '?' or '/' is still a port: no password there.
     for url in ("redis://host:{port}/0?x=a@b", "https://host:port/path@scope"):
         assert scrub_text(url) == (url, {})
+
+
+# --- A password given as the answer to a question ---------------------------------------------
+
+
+def test_a_password_and_a_key_answered_on_the_line_after_the_question_go() -> None:
+    chat = (
+        "ann: what's the staging db password?\nbob: it's Zx9vB2nM4q\n"
+        "ann: and the api key?\n[10:02] Bob Smith: Kx82JdLq0PzV5mNw3Rt7\nann: thanks"
+    )
+    out, found = scrub_text(chat)
+    assert out == (
+        "ann: what's the staging db password?\nbob: it's [secret:password]\n"
+        "ann: and the api key?\n[10:02] Bob Smith: [secret:password]\nann: thanks"
+    )
+    assert found == {"password": 2}
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        "Forgot your password?\nClick here: https://example.com/reset",
+        "what is the wifi password?\nbob: no idea, ask IT",
+        "did you change the password?\nyes, yesterday",
+        "Where is the api key?\nbob: in the vault",
+        "what about the token?\nbob: I rotated it",
+        "What is the password policy?\nalice: v2.3 of the doc",
+    ],
+)
+def test_an_answer_that_is_no_password_stays(chat: str) -> None:
+    assert scrub_text(chat) == (chat, {})

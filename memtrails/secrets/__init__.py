@@ -136,7 +136,9 @@ keytool's ``-storepass``/``-keypass``, ``rabbitmqctl add_user NAME PASSWORD``,
 PASSWORD``, expect's ``send`` after a password prompt; a HAR file's ``{"name": ..., "value": ...}``
 object named like a session, a CSRF token or an auth value (``web.py``), and a ``Cookie``
 header given as such an object; the base64 lines and END line of a private key's PEM block
-with no BEGIN line (``pem.py``: the second of two chat messages).
+with no BEGIN line (``pem.py``: the second of two chat messages); a password or a key
+that is the whole answer on the line after a question naming it (``answers.py``: "what's
+the db password?", then "bob: it's X"; letters and digits, no URL; a key 16+ random).
 
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
@@ -155,9 +157,7 @@ glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``/`` or ``?`` in a U
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of
-unknown services with no word before them and no quotes around them, a password given as
-the answer to a question on the line before ("what's the db password?" / "it's X"). By
-design, PINs and any value shorter than 6 characters under a secret's name are kept (``PIN:
+unknown services with no word before them and no quotes around them. By design, PINs and any value shorter than 6 characters under a secret's name are kept (``PIN:
 4711``, ``password: 1234``; a query's password aside): too short to tell from a count or a
 code.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from .answers import ANSWER_RULES
 from .formats import FORMAT_RULES
 from .pieces import (
     ATTR,
@@ -436,7 +437,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
 
 #: The rules, in priority order: at one position the first rule that matches wins.
 RULES: Final[tuple[Rule, ...]] = (
-    _KEYS + PROVIDER_RULES + FORMAT_RULES + _STRUCTURE + SHELL_RULES + WEB_RULES
+    _KEYS + PROVIDER_RULES + FORMAT_RULES + _STRUCTURE + SHELL_RULES + WEB_RULES + ANSWER_RULES
 )
 
 #: Every kind of marker the scrubber can write, in a stable order.
