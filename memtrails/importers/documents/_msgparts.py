@@ -169,12 +169,11 @@ def _parts(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> 
     found = [
         at
         for at in ole.children(storage)
-        if ole.tree[at][1] == _STORAGE and ole.tree[at][0].startswith(_ATTACH)
+        if ole.tree[at][1] == _STORAGE and ole.tree[at][0].startswith(_ATTACH) and at not in seen
     ]
+    seen.update(found)  # before reading any: a message inside names none of them again
     for at in sorted(found, key=lambda at: ole.tree[at][0]):
-        if at not in seen:
-            seen.add(at)
-            parts.attachments.append(_attachment(ole, at, most, depth, seen))
+        parts.attachments.append(_attachment(ole, at, most, depth, seen))
     return parts
 
 
