@@ -92,6 +92,15 @@ async def test_the_date_keys_real_tools_write_are_read(tmp_path: Path) -> None:
         {"id": "mongo-number", "text": "t", "date": {"$numberLong": "1700000000000"}},
         {"id": "mongo-v1", "text": "t", "date": {"$date": 1700000000000}},
         {"id": "firestore", "text": "t", "createdAt": {"_seconds": 1700000000, "_nanoseconds": 0}},
+        {
+            "id": "php",  # PHP's DateTime, as json_encode writes it
+            "text": "t",
+            "created_at": {
+                "date": "2023-11-14 23:13:20.000000",
+                "timezone_type": 3,
+                "timezone": "Europe/Berlin",
+            },
+        },
         # A record's creation comes before its last change, whatever the order of its keys.
         {"id": "order", "text": "t", "updated_at": "2024-01-01", "created": iso},
         # A key that holds no date gives way to the next that does.

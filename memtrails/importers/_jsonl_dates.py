@@ -76,6 +76,7 @@ _LONGEST = 100  # a date is short: a longer string is not scanned for these form
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
 _WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds"})
+_PHP_KEYS = frozenset({"date", "timezone_type", "timezone"})
 _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
 
 
@@ -171,7 +172,8 @@ def _unwrapped(value: Any) -> Any:
     (its first versions): milliseconds at any date. A number it writes as
     ``{"$numberLong": "..."}`` (or ``$numberInt``, ``$numberDouble``) is that number. Firestore
     writes a time as ``{"_seconds": ..., "_nanoseconds": ...}`` (``{"seconds", "nanos"}`` in
-    protobuf's own JSON).
+    protobuf's own JSON). PHP writes a ``DateTime`` as ``{"date": "2024-05-03
+    10:00:00.000000", "timezone_type": 3, "timezone": "Europe/Berlin"}``.
     """
     if not isinstance(value, dict):
         return value
@@ -187,6 +189,9 @@ def _unwrapped(value: Any) -> Any:
                 return float(inner) if name == "$numberDouble" else int(inner)
             except ValueError:
                 return value  # not a number: refused below, named by its field
+    day, zone = value.get("date"), value.get("timezone")
+    if isinstance(day, str) and isinstance(zone, str) and set(value) <= _PHP_KEYS:
+        return f"{day} {zone}"  # PHP's DateTime: "Europe/Berlin", "+02:00" or "CEST"
     for seconds, nanos in (("_seconds", "_nanoseconds"), ("seconds", "nanos")):
         if set(value) <= {seconds, nanos} and seconds in value:
             s, n = value[seconds], value.get(nanos, 0)
