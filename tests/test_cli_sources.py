@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -291,6 +292,10 @@ def test_an_unchanged_rerun_does_not_repeat_its_warnings(
     assert err.count("skipped: ") == 1 and "never" in err  # the new one is shown
     code, out, _ = run("add", str(rows), "--home", home, "--full", "--json")
     assert len(json.loads(out)["errors"]) == 2  # --json always lists them all
+    # A folder removed and made again at the same path has said nothing yet.
+    shutil.rmtree(home)
+    code, _, err = run("add", str(rows), "--home", home)
+    assert code == 0 and err.count("skipped: ") == 2 and "as on the last run" not in err
 
 
 def test_a_reader_that_goes_away_ends_the_command_quietly(folder: tuple[str, Path]) -> None:

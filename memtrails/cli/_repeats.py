@@ -29,7 +29,14 @@ def _digest(error: RecordError) -> str:
 
 
 def _memo(home: Path) -> Path:
-    key = hashlib.sha256(str(home.expanduser().resolve()).encode()).hexdigest()[:24]
+    # The folder's own id beside its path: a folder removed and made again at the same path
+    # is another memory, whose first run has said nothing yet.
+    path = home.expanduser().resolve()
+    try:
+        folder_id = str(json.loads((path / "manifest.json").read_text(encoding="utf-8"))["id"])
+    except (OSError, ValueError, KeyError, TypeError):
+        folder_id = ""
+    key = hashlib.sha256(f"{path}\x00{folder_id}".encode()).hexdigest()[:24]
     return cache_root() / "reported" / f"{key}.json"
 
 
