@@ -161,11 +161,13 @@ async def test_a_flag_an_object_or_a_list_under_a_date_key_stays_in_meta(tmp_pat
         {"id": "c", "text": "t", "date": ["2024-01-01", "2024-02-01"]},
         {"id": "d", "text": "t", "created": False, "date": "2024-01-01"},
         {"id": "e", "text": "t", "time": {"seconds": "5", "nanos": 0}},  # a duration
+        {"id": "f", "text": "t", "time": "10:32"},  # a time of day alone names no day
     ]
     items = await _import(tmp_path, rows)
     assert not _errors(items)
     records = _records(items)
-    assert [records[k].at for k in "abce"] == [None, None, None, None]
+    assert [records[k].at for k in "abcef"] == [None] * 5
+    assert records["f"].meta == {"time": "10:32"}
     assert records["b"].meta == {"date": rows[1]["date"]}
     assert records["d"].at == At.of("2024-01-01") and records["d"].meta == {"created": False}
 

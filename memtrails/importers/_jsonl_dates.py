@@ -157,6 +157,8 @@ def _time(key: str, value: Any, *, mapped: bool) -> At | None:
         raise ValueError(f"field {key!r} (mapped to at) {_TYPE}")
     if key.lower() == "year" and not mapped:
         return _year(value)
+    if not mapped and isinstance(value, str) and _CLOCK.fullmatch(value.strip()):
+        return None  # a time of day alone ("time": "10:32") names no day: no date, kept
     try:
         ms = _text_ms(value, key) if isinstance(value, str) else _number_ms(value, key)
     except ValueError as exc:
