@@ -126,6 +126,7 @@ async def test_zones_given_by_name(tmp_path: Path) -> None:
         "jst": "2024-05-03 17:00 JST",
         "offset": "2024-05-03T13:30:00+0530",
         "offset-colon": "2024-05-03 13:30:00 +05:30",
+        "iso-spaced-offset": "2024-05-03T13:30:00 +05:30",
         "utc-bracket": "2024-05-03T08:00:00Z[UTC]",
     }
     rows = [{"id": k, "text": "t", "date": v} for k, v in written.items()]

@@ -55,6 +55,7 @@ _CLOCK = re.compile(
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _NUMERIC_ZONE = re.compile(r"\d\s*(?:[+-]\d\d:?\d\d|[+-]\d\d\b)|\b(?:GMT|UTC|UT)\s*[+-]\d", re.I)
+_SPACED_OFFSET = re.compile(r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(\s+)([+-]\d\d(?::?\d\d)?)\s*$")
 _AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
 _LATEST_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
@@ -285,6 +286,9 @@ def _text_ms(value: str, key: str) -> int | None:
     except ValueError:
         pass
     ms = _leap_second(text)
+    if ms is None and (m := _SPACED_OFFSET.search(text)) is not None:
+        with suppress(ValueError):  # "2024-05-03T10:00:00 +05:30": ISO with a space
+            ms = At.of(text[: m.start(1)] + m.group(2)).ms
     if ms is None:
         ms = _zoned(text)
     if ms is None:
