@@ -112,3 +112,24 @@ def test_an_input_the_caller_refused_comes_first_and_keeps_its_words(tmp_path: P
 def test_an_unknown_kind_is_the_callers_mistake(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="`kind` must be one of"):
         plan_inputs([tmp_path], kind="nope")
+
+
+def test_a_lone_text_file_over_the_limit_says_so_and_reads_with_a_higher_limit(
+    tmp_path: Path,
+) -> None:
+    """A long note given alone was "not a kind memtrails reads", whatever --max-file-bytes
+    said; a large binary file of no kind is still that."""
+    big = tmp_path / "journal.md"
+    big.write_text("# Journal\n\n" + "a day on the harbour wall. " * 60_000, encoding="utf-8")
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(bytes(range(256)) * 8_000)
+    planned = _closed(plan_inputs([big, blob]))
+    assert planned.notes == ()
+    (journal, why), (_, binary) = planned.unread
+    assert journal == str(big)
+    assert isinstance(why, SourceError)
+    assert f"{big.stat().st_size:,} bytes; the limit is 1000000" in why.reason
+    assert "--max-file-bytes" in why.reason
+    assert "not a kind memtrails reads" in str(binary)
+    (note,) = plan_inputs([big], max_file_bytes=2_000_000).notes
+    assert note.title == "Journal" and note.text == big.read_text(encoding="utf-8")

@@ -150,7 +150,9 @@ async def add(
     if routed is not None:  # a service holds the folder: it ran the import
         return _show(routed, as_json, quiet, home or default_home())
     git_hint(paths, git_repos)
-    planned = plan_inputs(paths, git_repos, kind=kind, name=name)  # fail before opening
+    planned = plan_inputs(  # fail before opening
+        paths, git_repos, kind=kind, name=name, max_file_bytes=limits.max_file_bytes
+    )
     if not gone and (failure := planned.failure()) is not None:  # nothing else to do
         raise failure
     plans, notes = planned.parts, planned.notes

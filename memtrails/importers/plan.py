@@ -84,6 +84,7 @@ def plan_inputs(
     kind: str | None = None,
     name: str | None = None,
     refused: Sequence[Unread] = (),
+    max_file_bytes: int | None = None,
 ) -> InputPlan:
     """Plan the inputs of an import (blocking: each path is looked at, and each repository
     asked of git).
@@ -95,6 +96,8 @@ def plan_inputs(
         name: the source name of the one path.
         refused: inputs the caller refused before planning (a pipe the service will not
             read), with why: the first of the unread inputs.
+        max_file_bytes: the largest lone text file read as a note (``Limits.max_file_bytes``;
+            None: 1 MB); a larger one is unread, with the limit and how to raise it.
 
     Raises:
         ValueError: ``kind`` is not a kind the registry knows.
@@ -109,9 +112,13 @@ def plan_inputs(
             try:
                 found = plan(path, kind=kind, name=name)
             except SourceError as exc:
-                note = note_of(Path(path)) if kind is None else None
+                why = exc
+                try:
+                    note = note_of(Path(path), max_file_bytes) if kind is None else None
+                except SourceError as too_large:  # text, but over the limit: say that instead
+                    why, note = too_large, None
                 if note is None:
-                    unread.append((path, exc))
+                    unread.append((path, why))
                 else:
                     notes.append(note)
                 continue

@@ -135,7 +135,13 @@ async def plan_import(
     # One worker thread for all of them: a body of 30,000 paths is not 30,000 thread hops.
     paths, refused = await asyncio.to_thread(_checked, request.paths, memory.path)
     planned = await asyncio.to_thread(
-        plan_inputs, paths, request.git, kind=request.kind, name=request.name, refused=refused
+        plan_inputs,
+        paths,
+        request.git,
+        kind=request.kind,
+        name=request.name,
+        refused=refused,
+        max_file_bytes=request.limits.max_file_bytes,
     )
     if (failure := planned.failure()) is not None:  # nothing else to do: the request fails
         raise failure

@@ -13,19 +13,35 @@ import hashlib
 import os
 from pathlib import Path
 
+from ..._exceptions import SourceError
 from ...records import At, MemoryRecord
 from . import DEFAULT_MAX_FILE_BYTES, NOTE_SUFFIXES
 from ._text import decode, title_of
+from ._walk import _too_large
 
 __all__ = ["note_of"]
 
+_SNIFF = 8192  # bytes enough to tell text from binary
 
-def note_of(path: Path) -> MemoryRecord | None:
-    """Return the one record a lone text file makes, or None when it is not text (or too big)."""
+
+def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
+    """Return the one record a lone text file makes, or None when it is not text.
+
+    Raises:
+        SourceError: it is text, but larger than ``max_bytes`` (``Limits.max_file_bytes``;
+            None: 1 MB): the message gives both sizes and how to raise the limit.
+    """
+    limit = max_bytes or DEFAULT_MAX_FILE_BYTES
     try:
         info = path.stat()
-        if not path.is_file() or info.st_size > DEFAULT_MAX_FILE_BYTES:
+        if not path.is_file():
             return None
+        if info.st_size > limit:
+            with path.open("rb") as f:
+                head = f.read(_SNIFF)
+            if decode(head) is None:
+                return None
+            raise SourceError(str(path), _too_large(f"{info.st_size:,} bytes", limit))
         data = path.read_bytes()
     except OSError:
         return None
