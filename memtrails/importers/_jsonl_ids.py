@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 from .._exceptions import SourceError
 from ..records import MemoryRecord, RecordError
 from ._input import open_input
-from ._jsonl_source import Lines, bounded_lines, utf16_lines
+from ._jsonl_source import bounded_lines, utf16_lines
 
 __all__ = ["IdReader", "Make", "Versions", "read_ahead"]
 
@@ -95,37 +97,37 @@ class Versions:
     @classmethod
     def ahead(
         cls,
-        lines: Iterable[tuple[bytes, int]],
+        lines: Callable[[], Iterable[tuple[bytes, int]]],
         first: int,
         limit: int,
         read_id: IdReader,
         make: Make,
     ) -> Versions:
-        """Read the ids of ``lines`` (:func:`~memtrails.importers._jsonl_source.bounded_lines`
+        """Read the ids of ``lines()`` (:func:`~memtrails.importers._jsonl_source.bounded_lines`
         from line ``first``, 0-based): each line whose id a later line gives again is not
-        kept. Only a line that gives an id already given is made into its record here
-        (rare: the others are parsed once, by the read proper, if at all). Holds one entry
-        per id while it reads, and one per line replaced."""
-        seen: dict[str, tuple[int, int]] = {}
+        kept.
+
+        A first read keeps 8 bytes a line (the id's hash), to find the ids given more than
+        once: a dict of every id took 226 MiB for a file of a million lines. Only when some
+        id (or some hash) comes again are the lines read once more, their records made for
+        the lines whose ids do (rare: the others are parsed once, by the read proper, if at
+        all), with one entry per such id and one per line replaced.
+        """
+        again = _repeated(lines(), first, limit, read_id)
         newer: dict[int, tuple[int, str, bool]] = {}
-        number = first
-        try:
-            for raw, size in lines:
-                number += 1
-                if number == 1 and raw.startswith(_BOM):
-                    raw = raw[len(_BOM) :]
-                found = read_id(raw) if size <= limit else None
-                if found is None:
+        if not again:
+            return cls(read_id, make, newer)
+        seen: dict[str, tuple[int, int]] = {}
+        for raw, number, found in _ids(lines(), first, limit, read_id):
+            if hash(found) not in again:
+                continue
+            digest = _digest(raw)
+            before = seen.get(found)
+            if before is not None:
+                if not _makes(make, raw, number, found):
                     continue
-                digest = _digest(raw)
-                before = seen.get(found)
-                if before is not None:
-                    if not _makes(make, raw, number, found):
-                        continue
-                    newer[before[0]] = (number, found, before[1] == digest)
-                seen[found] = (number, digest)
-        except OSError:
-            pass  # damaged data: the read proper stops there too, and says so
+                newer[before[0]] = (number, found, before[1] == digest)
+            seen[found] = (number, digest)
         return cls(read_id, make, newer)
 
     @classmethod
@@ -166,23 +168,56 @@ def read_ahead(
     read_id: IdReader,
     make: Make,
 ) -> Versions | None:
-    """:meth:`Versions.ahead` of the file ``path`` opened once more, from ``start`` (byte
-    offset and lines before it); None when it cannot be opened again."""
-    try:
-        with open_input(path, source) as again:
-            lines: Lines = again.file
+    """:meth:`Versions.ahead` of the file ``path`` opened once more (twice when an id comes
+    again), from ``start`` (byte offset and lines before it); None when it cannot be."""
+    with ExitStack() as opened:
+
+        def lines() -> Iterator[tuple[bytes, int]]:
+            again = opened.enter_context(open_input(path, source))
             if start[0]:
                 again.file.seek(start[0])
             text = utf16_lines(again.file) if utf16 else None
-            try:
-                return Versions.ahead(
-                    bounded_lines(text or lines, limit), start[1], limit, read_id, make
-                )
-            finally:
-                if text is not None:
-                    text.close()
-    except (SourceError, OSError):
-        return None
+            if text is not None:
+                opened.callback(text.close)
+            return bounded_lines(text or again.file, limit)
+
+        try:
+            return Versions.ahead(lines, start[1], limit, read_id, make)
+        except (SourceError, OSError):
+            return None
+    return None  # not reached: ExitStack swallows no error, but mypy cannot tell
+
+
+def _ids(
+    lines: Iterable[tuple[bytes, int]], first: int, limit: int, read_id: IdReader
+) -> Iterator[tuple[bytes, int, str]]:
+    """Each line that gives an id, with its number (1-based) and the id; a read that fails
+    (damaged data) ends here, as the read proper stops there too, and says so."""
+    number = first
+    try:
+        for raw, size in lines:
+            number += 1
+            if number == 1 and raw.startswith(_BOM):
+                raw = raw[len(_BOM) :]
+            found = read_id(raw) if size <= limit else None
+            if found is not None:
+                yield raw, number, found
+    except OSError:
+        return
+
+
+def _repeated(
+    lines: Iterable[tuple[bytes, int]], first: int, limit: int, read_id: IdReader
+) -> set[int]:
+    """The hashes of the ids given on more than one line (and any that collide)."""
+    hashes = array("q", (hash(found) for _, _, found in _ids(lines, first, limit, read_id)))
+    if len(hashes) < 2:
+        return set()
+    import numpy as np  # here: most imports never read ids ahead
+
+    ordered = np.sort(np.frombuffer(hashes, dtype=np.int64))
+    del hashes
+    return {int(h) for h in ordered[1:][ordered[1:] == ordered[:-1]]}
 
 
 def _makes(make: Make, raw: bytes, number: int, found: str) -> bool:
