@@ -11,14 +11,14 @@ from pathlib import Path
 
 from .._exceptions import FolderBusyError, MemoryLockedError, MemtrailsError
 from ..embedding._base import Embedder
-from ..folder.lock import READER
+from ..folder.lock import READER, SERVING_IMPORT
 from ..folder.manifest import read_manifest
 from ..folder.model import manifest_model
 from ..folder.opening import open_folder
 from ..memory import Memory
 from ..service.client import RemoteMemory, connect
 from ..service.discovery import find_service
-from ..service.during_import import folder_or_service
+from ..service.during_import import SERVING_WAIT, folder_or_service
 
 __all__ = ["GAP", "FolderAccess", "holder_name"]
 
@@ -122,9 +122,11 @@ class FolderAccess:
                 # An import that answers reads: its service, once it serves (or the folder).
                 found = await folder_or_service(self.home, opening)
             except MemoryLockedError as exc:
+                # A serving import was waited for until its service came, at most SERVING_WAIT.
+                waited = SERVING_WAIT if exc.role == SERVING_IMPORT else self.wait
                 raise FolderBusyError(
                     f"memory folder {self.home} is in use by {holder_name(exc)}; "
-                    f"waited {self.wait:g} s for it. Imports hold the folder until they finish: "
+                    f"waited {waited:g} s for it. Imports hold the folder until they finish: "
                     "try again in a minute."
                 ) from exc
             memory = found if isinstance(found, RemoteMemory) else Memory(found)
