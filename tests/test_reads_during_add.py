@@ -118,6 +118,7 @@ async def test_reads_are_answered_and_writes_refused_while_a_cli_add_imports(
         code, out, err = await cli("status", "--home", str(home))
         assert code == 0, err
         assert "records:" in out
+        assert "importing: " in out and "what it has written so far" in out
 
         # A script's Memory.open gets the import's reads; its writes are refused.
         async with Memory.open(home) as memory:

@@ -52,6 +52,14 @@ async def _opened(qdrant_url: str | None, home: Path | None) -> dict[str, Any]:
 
     async with open_light(home, qdrant_url, brief=True) as memory:
         shown: dict[str, Any] = (await memory.status()).to_json()
+        # An import answering reads while it runs (service.during_import): the counts are
+        # what it has written so far, which the status must say.
+        if memory.remote:
+            from ..service.client import RemoteMemory  # loaded already: it answered
+
+            assert isinstance(memory, RemoteMemory)
+            if memory.info.importing:
+                shown["importing"] = {"pid": memory.info.pid, "command": memory.info.importing}
     return shown
 
 
@@ -68,6 +76,11 @@ def _show(st: dict[str, Any], as_json: bool) -> None:
     )
     click.echo(f"on disk:  {st['disk_bytes'] / 1e6:.1f} MB (log {st['log_bytes'] / 1e6:.1f} MB)")
     click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st['secrets']['rules']))}")
+    if importing := st.get("importing"):
+        click.echo(
+            f"importing: {importing['command']} (pid {importing['pid']}): the counts are "
+            "what it has written so far"
+        )
     for source, n in st["sources"].items():
         click.echo(f"  {n:>8}  {source}")
     for source, mark in st["watermarks"].items():
