@@ -23,7 +23,7 @@ from mcp.client.stdio import stdio_client
 
 from memtrails import Memory, ServiceError
 from memtrails.folder.lock import SERVING_IMPORT
-from memtrails.service import find_service
+from memtrails.service import RemoteMemory, find_service
 from memtrails.service.discovery import SERVICE_FILE
 from memtrails.service.during_import import reads_served, serving_import
 from memtrails.testing import HashingEmbedder
@@ -127,6 +127,10 @@ async def test_reads_are_answered_and_writes_refused_while_a_cli_add_imports(
             assert [hit.id for hit in found] == [first["id"]]
             with pytest.raises(ServiceError, match=f"an import is running \\(pid {adding.pid}"):
                 await memory.forget(first["id"])
+            # The API's status says whose counts these are.
+            assert isinstance(memory, RemoteMemory)
+            said = await memory.call("GET", "/v1/status")
+            assert said["service"]["importing"].startswith("memtrails add"), said
 
         # Another process's add and forget are refused in one line naming the import.
         for args in (["add", str(other)], ["forget", first["id"]]):
@@ -147,6 +151,10 @@ async def test_reads_are_answered_and_writes_refused_while_a_cli_add_imports(
                 assert not result.is_error, result
                 assert result.structured_content is not None
                 assert result.structured_content["results"][0]["id"] == first["id"]
+                status = await client.call_tool("status", {})
+                assert status.structured_content is not None
+                assert status.structured_content["importing"]["pid"] == adding.pid
+                assert status.structured_content["writes_allowed"] is True
                 refused = await client.call_tool("forget", {"id": first["id"]})
                 assert refused.is_error
                 said = " ".join(getattr(c, "text", "") for c in refused.content)

@@ -79,6 +79,7 @@ class StatusResult(TypedDict, total=False):
     model: dict[str, Any]
     index: dict[str, Any]
     writes_allowed: bool
+    importing: dict[str, Any]  # {"pid", "command"}: the running import reads go through
 
 
 class AddResult(TypedDict, total=False):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .._exceptions import ToolInputError
 from ..keys import record_uid
@@ -11,6 +11,9 @@ from ..periods import bounds
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
 from .access import FolderAccess
+
+if TYPE_CHECKING:
+    from ..memory import Memory
 
 __all__ = [
     "RECORD_URI",
@@ -128,8 +131,21 @@ async def status_tool(access: FolderAccess, *, writes: bool) -> dict[str, Any]:
     """Return the folder's counts, sources, model and index: the status tool's result."""
     async with access.open() as memory:
         status = (await memory.status()).to_json()
+        importing = access.importing or imported_through(memory)
+    if importing is not None:  # the counts are what that import has written so far
+        status["importing"] = importing
     status["writes_allowed"] = writes
     return scrubbed(status)
+
+
+def imported_through(memory: Memory) -> dict[str, Any] | None:
+    """The import whose reads ``memory`` (a client of it) goes through, as the status says
+    it: ``{"pid", "command"}``; None for any other memory."""
+    from ..service.client import RemoteMemory  # loaded already: the access imports it
+
+    if not isinstance(memory, RemoteMemory) or memory.info.importing is None:
+        return None
+    return {"pid": memory.info.pid, "command": memory.info.importing}
 
 
 async def add_tool(

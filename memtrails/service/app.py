@@ -38,13 +38,15 @@ def build_app(
     mcp_writes: bool = False,
     watched: Watched | None = None,
     inner: Callable[[ASGIApp], ASGIApp] | None = None,
+    importing: str | None = None,
 ) -> ASGIApp:
     """Return the service's application: ``/v1/...``, ``/mcp`` and the web pages (``/``),
     behind :class:`Guard`.
 
     Its lifespan runs the jobs' task group and the MCP session manager: leaving it (the
     service stopping) cancels running imports and waits for them. ``inner`` wraps the
-    application behind the guard (an import's server refuses writes there).
+    application behind the guard (an import's server refuses writes there); ``importing``:
+    the command line of the import this server answers reads for, which the status says.
     """
     from mcp.server.transport_security import TransportSecuritySettings
 
@@ -52,8 +54,8 @@ def build_app(
     from .mcp_access import ServiceAccess
     from .web import Pages
 
-    api = Api(memory, jobs, stopping)
-    mcp_server = build_server(ServiceAccess(memory), allow_writes=mcp_writes)
+    api = Api(memory, jobs, stopping, importing=importing)
+    mcp_server = build_server(ServiceAccess(memory, importing), allow_writes=mcp_writes)
     # Host and Origin are checked by the guard in front of every route, /mcp included.
     mcp_app = mcp_server.streamable_http_app(
         streamable_http_path="/mcp",

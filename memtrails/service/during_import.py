@@ -206,6 +206,7 @@ class _Lender:
                 host="127.0.0.1",
                 port=port,
                 inner=lambda app: ReadsOnly(app, why, self.importing),
+                importing=self.importing,
             )
             config = uvicorn.Config(
                 app,

@@ -39,12 +39,17 @@ class Api:
         memory: the open memory the service owns.
         jobs: the service's jobs.
         stopping: set when the service begins to stop (followers of a job stop then).
+        importing: the command line of the import whose reads this server answers
+            (``service.during_import``), said in the status.
     """
 
-    def __init__(self, memory: Memory, jobs: Jobs, stopping: asyncio.Event) -> None:
+    def __init__(
+        self, memory: Memory, jobs: Jobs, stopping: asyncio.Event, importing: str | None = None
+    ) -> None:
         self.memory = memory
         self.jobs = jobs
         self.stopping = stopping
+        self.importing = importing
 
     def routes(self) -> list[Route]:
         """Return the API's routes."""
@@ -73,6 +78,8 @@ class Api:
         status = (await self.memory.status()).to_json()
         running = [job.id for job in self.jobs.all() if job.state == "running"]
         status["service"] = {"pid": os.getpid(), "running": running}
+        if self.importing is not None:  # the counts are what the import has written so far
+            status["service"]["importing"] = self.importing
         return JSONResponse(status)
 
     async def search(self, request: Request) -> Response:
