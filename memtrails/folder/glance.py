@@ -34,7 +34,7 @@ from .manifest import (
 from .positions import Positions
 from .table import Table
 
-__all__ = ["checkpoint_problem", "glance", "mark_problem"]
+__all__ = ["checkpoint_problem", "glance", "index_dims", "mark_problem"]
 
 # The Qdrant Edge kind's names (``index.edge_kind``, which imports the index protocols:
 # tests/test_folder_status_counts.py holds the two to the same values).
@@ -89,12 +89,19 @@ def _same_dims(path: Path, manifest: dict[str, Any]) -> bool:
     """Whether the index holds vectors of the size the manifest names: when not, opening
     refuses the folder in plain words (``opening._check_index_dims``), which a status must
     say too rather than print the manifest's size."""
+    size = index_dims(path)
+    return size is not None and size == manifest["embedding"]["dims"]
+
+
+def index_dims(path: Path) -> int | None:
+    """Return the vector size the folder's Edge index was made for (its ``edge_config.json``),
+    or None when there is none or it cannot be read."""
     try:
         config = json.loads((path / INDEX_DIR / EDGE_CONFIG).read_text(encoding="utf-8"))
         size = config["vectors"]["dense"]["size"]
     except (OSError, ValueError, KeyError, TypeError):
-        return False
-    return type(size) is int and size == manifest["embedding"]["dims"]
+        return None
+    return size if type(size) is int else None
 
 
 def _wider(path: Path) -> bool:

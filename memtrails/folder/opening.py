@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import json
 import logging
 import os
 from dataclasses import dataclass, field
@@ -17,10 +16,11 @@ from ..embedding._base import Embedder
 from .check import verify_on_open
 from .damaged import cut_tail_note, damaged_notes
 from .disk import INDEX_DIR
+from .glance import index_dims
 from .idf import IdfCache
 from .index._base import IndexBackend, IndexPlace
 from .index.deferred import DeferredIndex
-from .index.edge_kind import CONFIG_FILE, EDGE
+from .index.edge_kind import EDGE
 from .index.registry import INDEX_KINDS, index_kind, index_leftover, new_index_spec, public_url
 from .lock import FolderLock, acquire_lock
 from .log import RecordLog, holds_memory_records
@@ -374,12 +374,8 @@ def _check_index_dims(path: Path, manifest: dict[str, Any], dims: int) -> None:
     if manifest["index"].get("kind") != EDGE:
         return
     index = path / INDEX_DIR
-    try:
-        config = json.loads((index / CONFIG_FILE).read_text(encoding="utf-8"))
-        size = config["vectors"]["dense"]["size"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # none, or not readable: the index's own open says what is wrong
-    if not isinstance(size, int) or isinstance(size, bool) or size == dims:
+    size = index_dims(path)
+    if size is None or size == dims:  # none or unreadable: the index's own open says why
         return
     model = manifest["embedding"].get("model_id")
     raise FolderFormatError(
