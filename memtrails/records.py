@@ -16,6 +16,7 @@ from .export_dates import epoch_ms, exported_ms
 
 __all__ = [
     "KEPT_ERRORS",
+    "NUMBER_UNITS",
     "RECORD_FIELDS",
     "At",
     "AtLike",
@@ -99,10 +100,7 @@ class At:
         if isinstance(value, int | float):
             counted = epoch_ms(value)
             if not _MIN_MS <= counted <= _MAX_MS:
-                raise ValueError(
-                    f"{unstorable_time(value)}; a number is read as seconds since 1970, or as "
-                    "milliseconds from 1e11 up, microseconds from 1e14, nanoseconds from 1e17"
-                )
+                raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
             return cls(counted)
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
@@ -136,6 +134,13 @@ class At:
 
 
 AtLike: TypeAlias = "At | datetime | date | str | int | float"
+
+
+NUMBER_UNITS = (
+    "a number is read as seconds since 1970, or as milliseconds from 1e11 up, microseconds "
+    "from 1e14, nanoseconds from 1e17"
+)
+"""How a number is read as a time (``export_dates.epoch_ms``), said where one is refused."""
 
 
 def unstorable_time(value: int | float | str | Decimal) -> str:

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..dates import utc_from_local_ms
 from ..export_dates import EPOCH_FROM, number_ms
-from ..records import At, unstorable_time
+from ..records import NUMBER_UNITS, At, unstorable_time
 from .mail.dates import ZONES, mail_date
 
 __all__ = ["DATE_KEYS", "record_time"]
@@ -225,10 +225,7 @@ def _number_ms(value: int | float, key: str) -> int | None:
         return compact
     ms = number_ms(value, day_named="date" in key.lower())
     if ms is not None and not _storable(ms):
-        raise ValueError(
-            f"{unstorable_time(value)}; a number is read as seconds since 1970, or as "
-            "milliseconds from 1e11 up, microseconds from 1e14, nanoseconds from 1e17"
-        )
+        raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
     return ms
 
 
