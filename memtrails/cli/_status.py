@@ -55,11 +55,10 @@ async def _opened(qdrant_url: str | None, home: Path | None) -> dict[str, Any]:
         # An import answering reads while it runs (service.during_import): the counts are
         # what it has written so far, which the status must say.
         if memory.remote:
-            from ..service.client import RemoteMemory  # loaded already: it answered
+            from ..service.client import imported_through  # loaded already: it answered
 
-            assert isinstance(memory, RemoteMemory)
-            if memory.info.importing:
-                shown["importing"] = {"pid": memory.info.pid, "command": memory.info.importing}
+            if (importing := imported_through(memory)) is not None:
+                shown["importing"] = importing
     return shown
 
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .._exceptions import ToolInputError
 from ..keys import record_uid
 from ..periods import bounds
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
+from ..service.client import imported_through
 from .access import FolderAccess
-
-if TYPE_CHECKING:
-    from ..memory import Memory
 
 __all__ = [
     "RECORD_URI",
@@ -136,16 +134,6 @@ async def status_tool(access: FolderAccess, *, writes: bool) -> dict[str, Any]:
         status["importing"] = importing
     status["writes_allowed"] = writes
     return scrubbed(status)
-
-
-def imported_through(memory: Memory) -> dict[str, Any] | None:
-    """The import whose reads ``memory`` (a client of it) goes through, as the status says
-    it: ``{"pid", "command"}``; None for any other memory."""
-    from ..service.client import RemoteMemory  # loaded already: the access imports it
-
-    if not isinstance(memory, RemoteMemory) or memory.info.importing is None:
-        return None
-    return {"pid": memory.info.pid, "command": memory.info.importing}
 
 
 async def add_tool(

@@ -22,7 +22,14 @@ from ..memory import Memory
 from ..records import At, AtLike, ImportReport, MemoryRecord, RecordError, SourceReport
 from .discovery import ServiceInfo, find_service
 
-__all__ = ["ERROR_KEY", "RemoteMemory", "ServiceError", "connect", "report_from_json"]
+__all__ = [
+    "ERROR_KEY",
+    "RemoteMemory",
+    "ServiceError",
+    "connect",
+    "imported_through",
+    "report_from_json",
+]
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
 
@@ -347,6 +354,15 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, At):
         return value.iso()
     raise TypeError(f"cannot send {type(value).__name__} as JSON")
+
+
+def imported_through(memory: Memory) -> dict[str, Any] | None:
+    """Return the import whose reads ``memory`` (a client of it) goes through, as a status
+    says it: ``{"pid", "command"}``; None for any other memory (a ``memtrails serve``'s
+    client, a folder held open)."""
+    if not isinstance(memory, RemoteMemory) or memory.info.importing is None:
+        return None
+    return {"pid": memory.info.pid, "command": memory.info.importing}
 
 
 def _not_remote(what: str, info: ServiceInfo) -> NoReturn:
