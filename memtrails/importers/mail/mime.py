@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import email.errors
 import email.feedparser
 import quopri
 import re
@@ -356,4 +357,47 @@ def parse(data: bytes) -> Message:
     view = memoryview(data)
     for at in range(0, len(data), 1 << 16):
         parser.feed(bytes(view[at : at + (1 << 16)]))
-    return parser.close()
+    msg = parser.close()
+    if any(
+        isinstance(d, email.errors.CloseBoundaryNotFoundDefect)
+        for part in msg.walk()
+        for d in part.defects
+    ):
+        _mend_closes(msg, (), 0)
+    return msg
+
+
+def _mend_closes(part: Message, bounds: tuple[str, ...], depth: int) -> None:
+    """Cut a close delimiter written wrong (``--B`` with another ending than ``--``, or cut
+    short), and the epilogue after it, off the last part of a multipart the parser found
+    unclosed: else that part's text ends with the line (and the epilogue), or its base64
+    decodes them as bytes of the file.
+
+    ``bounds``: the boundaries of the unclosed multiparts this part ends (itself, or as
+    their last part): what the parser could not see closed spills into their last leaf.
+    """
+    if depth > _MAX_DEPTH:
+        return
+    if part.is_multipart():
+        children = [c for c in part.get_payload() if isinstance(c, Message)]
+        unclosed = any(
+            isinstance(d, email.errors.CloseBoundaryNotFoundDefect) for d in part.defects
+        )
+        boundary = part.get_boundary()
+        inner = (*bounds, boundary) if unclosed and boundary else ()
+        for n, child in enumerate(children):
+            _mend_closes(child, inner if n == len(children) - 1 else (), depth + 1)
+        return
+    value = part.get_payload()
+    if not bounds or not isinstance(value, str):
+        return
+    alternatives = "|".join(re.escape(b) for b in bounds)
+    found = re.search(rf"(?m)^--(?:{alternatives})", value)
+    if found is None:  # a delimiter cut short: the last line, a start of one (6 or more)
+        tail = re.search(r"(?:\A|\n)--(\S+)[ \t]*\r?\n?\s*\Z", value)
+        if tail is None or not any(
+            b.startswith(tail.group(1)) and len(tail.group(1)) >= min(len(b), 6) for b in bounds
+        ):
+            return
+        found = tail
+    part.set_payload(value[: found.start()].rstrip("\r\n") + "\n")
