@@ -486,7 +486,7 @@ async def test_synthetic_threads_and_fields(synthetic: Path) -> None:
     ci = recs["general/1704067401.000001"]
     assert (ci.author, ci.text) == ("CI", "build 7 failed\nJob: tests")
     files = recs["general/1704067600.000001"]
-    assert files.text == "see attached\n[file: plan.pdf]\n[file: F2]"
+    assert files.text == "see attached\n[file: plan.pdf]\n[file: hidden by the plan's limit]"
     assert files.meta["files"][0] == {
         "name": "plan.pdf",
         "title": "plan.pdf",

@@ -71,7 +71,7 @@ async def test_a_null_text_is_no_text(tmp_path: Path) -> None:
     assert [r.text for r in records(items)] == [
         "[file: plan.pdf]",
         "build 7 failed",
-        "",  # as a message whose text is "": its title (the channel) is what it has
+        # The message of no text at all says nothing: no record, as one whose text is "".
         "next day",
     ]
 

@@ -225,7 +225,9 @@ async def test_many_small_channels_take_positions_linear_in_the_export(tmp_path:
     write_json(root / "users.json", USERS)
     channels = 300
     for n in range(channels):
-        write_json(root / f"D{n:04d}" / "2024-01-01.json", [message(f"17040672{n:02d}.000100")])
+        write_json(
+            root / f"D{n:04d}" / "2024-01-01.json", [message(f"17040672{n:02d}.000100", "hi")]
+        )
     items = await collect(from_slack_export(root))
     positions = [i for i in items if isinstance(i, SourceState)]
     assert len(records(items)) == channels

@@ -49,7 +49,8 @@ async def from_slack_export(
     named by the ``user_profile`` their messages in that day file carry;
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
     appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
-    its ``preview``, follow). A message with no ``text`` is
+    its ``preview``, follow; a file with no name nor title as what it is, ``[file: unnamed
+    PNG]``, or became, ``[file: deleted]``, never by its bare id). A message with no ``text`` is
     read from its blocks (rich text: mentions named, a list item or paragraph a line; an
     app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An
@@ -58,7 +59,9 @@ async def from_slack_export(
     a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (``@S1`` with no handle), a
     ``<!date^...|fallback>`` as its fallback (its format filled in, in UTC, with none). Joins, leaves,
     integration notices, tombstones and the hidden ``message_replied`` copies of a thread's
-    parent (exports before 2018) are skipped silently; Slackbot (``USLACKBOT``) is named so.
+    parent (exports before 2018) are skipped silently, as are messages that say nothing once
+    their text, blocks, attachments and files are read (what is left of a message whose
+    file was removed: its reactions); Slackbot (``USLACKBOT``) is named so.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for

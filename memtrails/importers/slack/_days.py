@@ -44,7 +44,7 @@ class DayFile:
 
     def survey(self, messages: Iterator[Any]) -> None:
         for message in messages:
-            self.count += counted(message)
+            self.count += counted(self._reader, message)
             found = profile_name(self._reader, message)
             if found is not None:
                 self.profiles.setdefault(*found)

@@ -8,7 +8,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, cast
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
-from .._guard import RecordStep
+from .._guard import LET_THROUGH, RecordStep
 from ._blocks import added_by_blocks, blocks_text
 from ._names import Names, name_of, unescape
 
@@ -157,10 +157,9 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
     for n, f in enumerate(found, 1):
         name = _string(f.get("name"), f"file {n}: `name`")
         title = _string(f.get("title"), f"file {n}: `title`")
-        file_id = f.get("id") if isinstance(f.get("id"), str) else None
         mimetype = f.get("mimetype") if isinstance(f.get("mimetype"), str) else None
         files.append(
-            {"name": name or title or file_id or "file", "title": title, "mimetype": mimetype}
+            {"name": _file_name(f, name, title, mimetype), "title": title, "mimetype": mimetype}
         )
         # A text snippet's or post's first lines, as Slack shows them under its name; a
         # mail sent to Slack has an HTML `preview`, its words in `preview_plain_text`.
@@ -171,6 +170,29 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
             cut = len(preview) > _MAX_PREVIEW or more is True
             files[-1]["preview"] = preview[:_MAX_PREVIEW].strip() + (" …" if cut else "")
     return files
+
+
+# Files an export holds no name for, by their `mode`: removed, or past a free plan's limit.
+_NAMELESS_MODES = {"tombstone": "deleted", "hidden_by_limit": "hidden by the plan's limit"}
+
+
+def _file_name(
+    f: Mapping[str, Any], name: str | None, title: str | None, mimetype: str | None
+) -> str:
+    """Return what a shared file is called: its name or title, else what kind of file it is
+    (``PNG``, ``image/png``) or what became of it (deleted); never its bare id (``F0123``),
+    which tells a reader nothing."""
+    for value in (name, title):
+        if value and value.strip():
+            return value.strip()
+    mode = f.get("mode")
+    if isinstance(mode, str) and mode in _NAMELESS_MODES:
+        return _NAMELESS_MODES[mode]
+    pretty, filetype = f.get("pretty_type"), f.get("filetype")
+    for value in (pretty, filetype.upper() if isinstance(filetype, str) else None, mimetype):
+        if isinstance(value, str) and value.strip():
+            return f"unnamed {value.strip()}"
+    return "unnamed"
 
 
 def _subtype(message: Mapping[str, Any]) -> str | None:
@@ -186,14 +208,27 @@ def _edited(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return None
 
 
-def counted(message: Any) -> int:
+def counted(reader: Names, message: Any) -> int:
     """Return how many items :func:`message_items` yields for one of a day file's messages.
 
-    Every message but the notices dropped silently: a record, or an error in its place.
+    Every message but the notices and the messages that say nothing, dropped silently: a
+    record, or an error in its place.
     """
-    if isinstance(message, Mapping):
-        return int(_subtype(_edited(message) or message) not in _NOISE_SUBTYPES)
-    return 1
+    if not isinstance(message, Mapping):
+        return 1
+    message = _edited(message) or message
+    if _subtype(message) in _NOISE_SUBTYPES:
+        return 0
+    ts = as_ts(message.get("ts"))
+    raw_text = message.get("text")
+    if ts is None or ms_of(ts) is None or not (raw_text is None or isinstance(raw_text, str)):
+        return 1  # an error
+    try:
+        return int(bool(_body(reader, message)[0]))
+    except LET_THROUGH:
+        raise
+    except Exception:  # why: _OddValue, or a bug the record step's guard makes an error
+        return 1
 
 
 def profile_name(reader: Names, message: Any) -> tuple[str, str] | None:
@@ -207,6 +242,41 @@ def profile_name(reader: Names, message: Any) -> tuple[str, str] | None:
         if name:
             return user, name
     return None
+
+
+def _body(reader: Names, message: Mapping[str, Any]) -> tuple[list[str], list[dict[str, Any]]]:
+    """Return the paragraphs a message reads as (none: it says nothing) and its files.
+
+    Raises:
+        _OddValue: a value that carries its text is of a type that cannot be read as text.
+    """
+    raw_text = message.get("text")
+    text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
+    if not text.strip():
+        # Rich text and app blocks: the export's `text` is then often empty.
+        text = blocks_text(reader, message.get("blocks"))
+    else:
+        # An app's `text` is often the notification's summary, its blocks the substance.
+        extra = added_by_blocks(reader, text, message.get("blocks"))
+        text = f"{text}\n{extra}" if extra else text
+    if not text.strip() and _subtype(message) in ("huddle_thread", "sh_room_created"):
+        text = _huddle(reader, message.get("room"))
+    parts = [text] if text.strip() else []
+    attachments = _objects(message.get("attachments"), "`attachments`", "attachment")
+    for number, attachment in enumerate(attachments, 1):
+        extra = _attachment_text(reader, attachment, "\n".join(parts), number)
+        if extra:
+            parts.append(extra)
+    files = _files_of(message)
+    for f in files:
+        title = f["title"]
+        note = (
+            f"[file: {f['name']}]"
+            if not title or title == f["name"]
+            else (f"[file: {f['name']} ({title})]")
+        )
+        parts.append(note + (f"\n{f.pop('preview')}" if "preview" in f else ""))
+    return parts, files
 
 
 def message_record(
@@ -239,35 +309,15 @@ def message_record(
         return RecordError(
             reader.source, where, f"message text must be a string, got {_json_kind(raw_text)}"
         )
-    text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
-    if not text.strip():
-        # Rich text and app blocks: the export's `text` is then often empty.
-        text = blocks_text(reader, message.get("blocks"))
-    else:
-        # An app's `text` is often the notification's summary, its blocks the substance.
-        extra = added_by_blocks(reader, text, message.get("blocks"))
-        text = f"{text}\n{extra}" if extra else text
-    if not text.strip() and subtype in ("huddle_thread", "sh_room_created"):
-        text = _huddle(reader, message.get("room"))
-    parts = [text] if text.strip() else []
     try:
-        attachments = _objects(message.get("attachments"), "`attachments`", "attachment")
-        for number, attachment in enumerate(attachments, 1):
-            extra = _attachment_text(reader, attachment, "\n".join(parts), number)
-            if extra:
-                parts.append(extra)
-        files = _files_of(message)
+        parts, files = _body(reader, message)
     except _OddValue as exc:
         # An earlier run's record of this message stays: a prune keeps it (its id).
         return RecordError(reader.source, where, str(exc), id=f"{channel}/{ts}")
-    for f in files:
-        title = f["title"]
-        note = (
-            f"[file: {f['name']}]"
-            if not title or title == f["name"]
-            else (f"[file: {f['name']} ({title})]")
-        )
-        parts.append(note + (f"\n{f.pop('preview')}" if "preview" in f else ""))
+    if not parts:
+        # Nothing a reader could see: a message whose file or text was removed, left with
+        # its reactions, or blocks of no words (a divider). No record, and no error.
+        return None
 
     user = message.get("user") if isinstance(message.get("user"), str) else None
     comment = message.get("comment")
