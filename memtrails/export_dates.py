@@ -11,6 +11,7 @@ states each rule beside ``Date.parse``'s.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 
@@ -19,11 +20,16 @@ from .dates import days_from_civil, parse_date, utc_from_local_ms
 __all__ = [
     "EPOCH_FROM",
     "EXCEL_DAYS",
+    "FULL_YEAR",
     "SECONDS_BELOW",
     "as_date_parse_reads",
+    "digits_ms",
     "epoch_ms",
     "exported_ms",
+    "is_number",
     "number_ms",
+    "stamp_ms",
+    "text_ms",
 ]
 
 SECONDS_BELOW = 100_000_000_000
@@ -52,15 +58,22 @@ field's name says it holds one (:func:`number_ms`)."""
 _EXCEL_EPOCH = 25_569  # 1970-01-01 as a serial day of Excel's 1900 date system
 _DAY_MS = 86_400_000
 
-# A string of epoch digits: at least nine (1973-03-03 in seconds), at most a nanosecond
-# stamp's nineteen, with a fraction; eight digits are a day ("20231114").
-_EPOCH_DIGITS = re.compile(r"[+-]?\d{9,19}(?:\.\d+)?")
+FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+"""Four digits alone, a year: only a text with one is read as a date written in words."""
+# A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
+# A day or a time written as digits alone (ISO 8601's basic form without a "T"): 20240503,
+# 202405031032, 20240503103200: 8, 12 or 14 digits beginning with a year of 1900 to 2100.
+_COMPACT = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d)?)?")
 # ISO 8601's basic form, "20231114", "20231114T2213Z", "20231114T221320.5+0100".
 _BASIC_ISO = re.compile(
     r"(\d{4})(\d\d)(\d\d)(?:[T ](\d\d)(\d\d)(?:(\d\d)(?:[.,](\d{1,9}))?)?"
     r"(Z|[+-]\d\d(?::?\d\d)?)?)?",
     re.I,
 )
+# The same without its "T" when a zone ends it ("20240503103200Z"): digits and a zone are a time.
+_BASIC_NO_T = re.compile(r"(\d{8})(\d{4}(?:\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?::?\d\d)?))", re.I)
 # ISO 8601 allows a comma before the fraction of a second ("22:13:20,123Z"); ES5 does not.
 _COMMA_FRACTION = re.compile(
     r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d),(\d{1,9}(?:Z|[+-]\d\d:?\d\d)?)", re.I
@@ -95,7 +108,9 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
     """Return the epoch milliseconds of a number an export writes as a date, or None when it
     is no date.
 
-    From :data:`EPOCH_FROM` (1e8) up, in magnitude, it is an epoch stamp read by
+    A whole number whose digits are a day or a time (``20240503``, ``202405031032``,
+    ``20240503103200``: :func:`digits_ms`) is that day or time. Otherwise, from
+    :data:`EPOCH_FROM` (1e8) up, in magnitude, it is an epoch stamp read by
     :func:`epoch_ms` (negative ones are before 1970). Below it: a whole number from 1000 to
     9999 is that year (UTC midnight of 1 January, as ``Date.parse("2019")``); with
     ``day_named`` (the field's name says it is a date), a number in :data:`EXCEL_DAYS` is
@@ -106,6 +121,8 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
     Example:
         >>> number_ms(0) is None, number_ms(2019), number_ms(45123, day_named=True)
         (True, 1546300800000, 1689465600000)
+        >>> number_ms(20240503)  # a day, not August 1970
+        1714694400000
 
     Raises:
         ValueError: the number is infinite.
@@ -114,6 +131,8 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
         if math.isnan(value):
             return None
         raise ValueError(f"not a date: {value!r}")
+    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
+        return compact[0]
     if abs(value) >= EPOCH_FROM:
         return epoch_ms(value)
     if value == int(value) and 1000 <= value <= 9999:
@@ -135,8 +154,10 @@ def exported_ms(value: str) -> int | None:
         (1700000000500, False)
     """
     text = value.strip()
-    if _EPOCH_DIGITS.fullmatch(text):
-        return epoch_ms(float(text) if "." in text else int(text))
+    if is_number(text):
+        return digits_ms(text)
+    if (m := _BASIC_NO_T.fullmatch(text)) is not None:
+        text = f"{m.group(1)}T{m.group(2)}"
     if (m := _BASIC_ISO.fullmatch(text)) is not None:
         y, mo, d, h, mi, s, fraction, zone = m.groups()
         clock = f"T{h}:{mi}:{s or '00'}.{fraction or '0'}{_extended(zone)}" if h else ""
@@ -145,6 +166,93 @@ def exported_ms(value: str) -> int | None:
         return parse_date(f"{m.group(1)}.{m.group(2)}")
     reworded = as_date_parse_reads(value)
     return parse_date(reworded) if reworded is not None else None
+
+
+def text_ms(value: str) -> int | None:
+    """Return the epoch milliseconds of a date written as a string (``At.of``'s reading), or
+    None when it is none.
+
+    ``Date.parse`` reads it (:func:`dates.parse_date`), except a number alone, which is read
+    as :func:`digits_ms` reads it: ``Date.parse`` makes "0" the year 2000, "7" July 2001 and
+    "123456" the year 123456, and gives NaN for "20240503103200", which an epoch reading
+    would make the year 2611. Where ``Date.parse`` gives NaN: :func:`exported_ms`.
+
+    Example:
+        >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
+        (True, 1714694400000, 1714694400000)
+    """
+    text = value.strip()
+    if is_number(text):
+        # Past a nanosecond stamp's nineteen digits a number is no time at all.
+        return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None
+    ms = parse_date(value)
+    return ms if ms is not None else exported_ms(value)
+
+
+def is_number(text: str) -> bool:
+    """Tell whether ``text`` is a number alone ("0", "1700000000.5", "-86400"), no spaces."""
+    return _NUMBER.fullmatch(text) is not None
+
+
+def digits_ms(text: str, *, day_named: bool = False) -> int | None:
+    """Return the epoch milliseconds of a number written as a string (:func:`is_number`), or
+    None when it is no date.
+
+    Digits that are a day or a time of 1900 to 2100 are that: ``20240503`` (UTC midnight, as
+    the ISO date ``2024-05-03``), ``202405031032`` and ``20240503103200`` (local time, as an
+    ISO date-time without an offset). Eight, twelve or fourteen digits that begin with such a
+    year and are no valid day or time (``20240503256199``, ``20241399103200``) are no date;
+    they are not read as an epoch stamp (the year 2611). Any other number is read as
+    :func:`number_ms` reads it: 0 and small numbers are no date, 1000 to 9999 a year, from
+    1e8 an epoch stamp.
+
+    Example:
+        >>> digits_ms("20240503") == text_ms("2024-05-03")
+        True
+        >>> digits_ms("0"), digits_ms("7"), digits_ms("20240503256199"), digits_ms("2019")
+        (None, None, None, 1546300800000)
+    """
+    if "." not in text and (compact := _compact(text)) is not None:
+        return compact[0]
+    return number_ms(float(text) if "." in text else int(text), day_named=day_named)
+
+
+def stamp_ms(value: int | float) -> int:
+    """Return the epoch milliseconds of a number given as a time in code (``At.of(n)``): a
+    whole number whose digits are a day or a time is that (:func:`digits_ms`), any other is
+    an epoch stamp (:func:`epoch_ms`), 0 included: the instant 1970-01-01.
+
+    A record's time read from data (``MemoryRecord(at=...)``, a row, a JSON Lines field) is
+    :func:`number_ms`'s, where 0 and small numbers are no date.
+
+    Raises:
+        ValueError: the number is not finite, or its digits begin with a day and are no time.
+    """
+    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
+        if compact[0] is None:
+            raise ValueError(f"not a date: {value!r}")
+        return compact[0]
+    return epoch_ms(value)
+
+
+def _compact(digits: str) -> tuple[int | None] | None:
+    """Digits that begin with a year of 1900 to 2100, 8, 12 or 14 of them: (the time they
+    are,), or (None,) when they are no time. None for any other digits.
+
+    As an epoch stamp they would be milliseconds of 1976 (12 digits) or of the years 2572 to
+    2635 (14 digits): no export means those when it writes a year's digits first."""
+    m = _COMPACT.fullmatch(digits)
+    if m is None:
+        return None
+    year, month, day, hour, minute, second = (int(g) if g else 0 for g in m.groups())
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1]):
+        return (None,)  # month 13, 31 April: no day
+    days = days_from_civil(year, month, day)
+    if m.group(4) is None:
+        return (days * _DAY_MS,)
+    if hour > 23 or minute > 59 or second > 59:
+        return (None,)
+    return (utc_from_local_ms(days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000),)
 
 
 def _extended(zone: str | None) -> str:
@@ -165,7 +273,6 @@ _ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 _MERIDIEM = re.compile(r"\b(\d{1,2})(?::(\d\d))?(?::(\d\d))?\s*([ap])\.?m\b\.?", re.I)
 _JOINS = re.compile(r"\s*,?\s+(?:at|on|@)\s+", re.I)
 _TIME_FIRST = re.compile(r"^\s*(\d{1,2}(?::\d\d){1,2}(?:\s[ap]m)?)\s*,?\s+(\S.*)$", re.I)
-_FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _LONGEST = 80
 
 
@@ -191,10 +298,10 @@ def as_date_parse_reads(value: str) -> str | None:
         ('May 8, 2023 7:00 pm', None)
     """
     # A date is short: a longer value is no date, and is not scanned (spaces by the million).
-    if len(value) > _LONGEST or not _FULL_YEAR.search(value):
+    if len(value) > _LONGEST or not FULL_YEAR.search(value):
         return None
     text = _ORDINAL.sub(r"\1", _DAY_OF.sub(r"\1 ", value))
     text = _JOINS.sub(" ", _MERIDIEM.sub(_clock, text)).strip()
-    if (m := _TIME_FIRST.match(text)) is not None and _FULL_YEAR.search(m.group(2)):
+    if (m := _TIME_FIRST.match(text)) is not None and FULL_YEAR.search(m.group(2)):
         text = f"{m.group(2)} {m.group(1)}"
     return text if text != value else None

@@ -11,8 +11,8 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from .dates import iso_from_ms, parse_date, utc_from_local_ms
-from .export_dates import epoch_ms, exported_ms
+from .dates import iso_from_ms, utc_from_local_ms
+from .export_dates import is_number, number_ms, stamp_ms, text_ms
 
 __all__ = [
     "KEPT_ERRORS",
@@ -98,7 +98,7 @@ class At:
         if isinstance(value, bool):
             raise TypeError("a timestamp cannot be a bool")
         if isinstance(value, int | float):
-            counted = epoch_ms(value)
+            counted = stamp_ms(value)
             if not _MIN_MS <= counted <= _MAX_MS:
                 raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
             return cls(counted)
@@ -113,10 +113,9 @@ class At:
         if isinstance(value, str):
             ms = _utc_iso_ms(value)
             if ms is None:
-                ms = parse_date(value)
-            if ms is None:
+                # What Date.parse reads, but "0" and "20240503103200" as exports mean them;
                 # "1700000000", "20231114T221320Z", "May 8th, 2023": as exports write dates.
-                ms = exported_ms(value)
+                ms = text_ms(value)
             if ms is None:
                 raise ValueError(f"not a date: {value!r}")
             return cls(ms)
@@ -134,6 +133,22 @@ class At:
 
 
 AtLike: TypeAlias = "At | datetime | date | str | int | float"
+
+
+def _record_at(value: AtLike) -> At | None:
+    """A record's time: a number (or a string of one) is read as a JSON Lines field's is
+    (``export_dates.number_ms``), so 0, -1 and a count are no date, not January 1970."""
+    if isinstance(value, str) and is_number(value.strip()):
+        ms = text_ms(value)
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        ms = number_ms(value)
+    else:
+        return At.of(value)
+    if ms is None:
+        return None
+    if not _MIN_MS <= ms <= _MAX_MS:
+        raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
+    return At(ms)
 
 
 NUMBER_UNITS = (
@@ -223,7 +238,7 @@ class MemoryRecord:
         if not isinstance(self.text, str):
             raise TypeError(f"`text` must be a string, got {type(self.text).__name__}")
         if self.at is not None and not isinstance(self.at, At):
-            object.__setattr__(self, "at", At.of(self.at))
+            object.__setattr__(self, "at", _record_at(self.at))
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as the JSON object the memory folder stores."""

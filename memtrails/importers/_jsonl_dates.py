@@ -18,7 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..dates import utc_from_local_ms
-from ..export_dates import EPOCH_FROM, number_ms
+from ..export_dates import EPOCH_FROM, FULL_YEAR, digits_ms, is_number, number_ms
 from ..records import NUMBER_UNITS, At, unstorable_time
 from .mail.dates import ZONES, mail_date
 
@@ -44,7 +44,6 @@ _KEYS = frozenset(DATE_KEYS)
 # What a field holds when it holds no date: an empty string and how exports write "none"
 # (pandas writes NaT for a missing time and nan for a missing number).
 _EMPTY = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d")
 # A time of day alone: "10:32", "7:05:09.5 pm", "10:32 CEST", "22:00 +0200".
 _CLOCK = re.compile(
@@ -52,15 +51,12 @@ _CLOCK = re.compile(
     r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
     re.I,
 )
-_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _NUMERIC_ZONE = re.compile(r"\d\s*(?:[+-]\d\d:?\d\d|[+-]\d\d\b)|\b(?:GMT|UTC|UT)\s*[+-]\d", re.I)
 _SPACED_OFFSET = re.compile(r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(\s+)([+-]\d\d(?::?\d\d)?)\s*$")
 _AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
 _LATEST_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
-_COMPACT = re.compile(r"(\d{4})(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d))?")
-_BASIC_DAY = re.compile(r"\d{8}")  # "20231114": ISO 8601's basic form, export_dates reads it
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
 _LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
@@ -220,35 +216,17 @@ def _year(value: str | int | float) -> At | None:
     return None
 
 
-def _number_ms(value: int | float, key: str) -> int | None:
-    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
-        return compact
-    ms = number_ms(value, day_named="date" in key.lower())
+def _number_ms(value: int | float | str, key: str) -> int | None:
+    """A number, or a string of one: ``export_dates.digits_ms``'s reading, the one
+    ``MemoryRecord(at=...)`` has (0 is no date, 20240503103200 a time, 1700000000 seconds)."""
+    day_named = "date" in key.lower()
+    if isinstance(value, str):
+        ms = digits_ms(value, day_named=day_named)
+    else:
+        ms = number_ms(value, day_named=day_named)
     if ms is not None and not _storable(ms):
         raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
     return ms
-
-
-def _compact(digits: str) -> int | None:
-    """A day or a time written as digits alone: ``20240503`` (as a number: a string of
-    them is ISO 8601's basic form already) and ``20240503103200``, in local time as ISO
-    8601 without an offset, when the fields are a date's of 1900 to 2100. As epoch stamps
-    they would be 1970 and the year 2611, which no export means."""
-    m = _COMPACT.fullmatch(digits)
-    if m is None:
-        return None
-    year, month, day, hour, minute, second = (int(g) if g else 0 for g in m.groups())
-    if not (1900 <= year <= 2100 and 1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    if m.group(4) is None:
-        return At.of(f"{digits[:4]}-{digits[4:6]}-{digits[6:8]}").ms
-    if hour > 23 or minute > 59 or second > 59:
-        return None
-    iso = f"{digits[:4]}-{digits[4:6]}-{digits[6:8]}T{digits[8:10]}:{digits[10:12]}:{digits[12:]}"
-    try:
-        return At.of(iso).ms
-    except ValueError:
-        return None  # 31 April: no day
 
 
 def _text_ms(value: str, key: str) -> int | None:
@@ -267,12 +245,10 @@ def _text_ms(value: str, key: str) -> int | None:
         if not _storable(stamp := int(dotnet.group(1))):
             raise ValueError(f"{unstorable_time(stamp)} (milliseconds)")
         return stamp
-    elif (compact := _compact(text) if len(text) == 14 else None) is not None:
-        return compact
-    elif _NUMBER.fullmatch(text) and not _BASIC_DAY.fullmatch(text):
+    elif is_number(text):
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
-        return _number_ms(float(text) if "." in text else int(text), key)
+        return _number_ms(text, key)
     m = _DAY_FIRST.fullmatch(text)
     if m is not None and (m.group(2) == "." or int(m.group(1)) > 12 >= int(m.group(3))):
         # Dots are day first wherever they are written; a first number past 12 is a day.
@@ -301,7 +277,7 @@ def _other_language(text: str) -> int | None:
     zone is named, as ``Date.parse`` reads a time without one. Only a text with a four-digit
     year and a word: "3/4" or a word alone is no date here either, nor is a time followed by
     a word that names no zone."""
-    if not (_FOUR_DIGITS.search(text) and _LETTERS.search(text)):
+    if not (FULL_YEAR.search(text) and _LETTERS.search(text)):
         return None
     tail = _AFTER_DIGITS.search(text)
     if tail is not None and any(
