@@ -43,6 +43,11 @@ def _address(value: Any) -> str | None:
     return f"{name} <{addr}>" if name and name != addr else addr
 
 
+def _first(*values: Any) -> str:
+    """The first of ``values`` that is a string of more than white space, stripped."""
+    return next((v.strip() for v in values if isinstance(v, str) and v.strip()), "")
+
+
 def _body(content: str) -> str:
     lines = content.split("\n")
     n = 0
@@ -165,20 +170,29 @@ def mail_of(
     file is decoded; an attached message gives its subject, sender, body and attachments;
     the rest is named.
     """
+    # The message's own properties first (their 8-bit strings read in its code page, which
+    # kreuzberg 4.10 reads as Windows-1252 where PR_MESSAGE_CODEPAGE does not name it),
+    # then what kreuzberg read, then the headers the mail came with.
+    head = parts.headers
     fields: dict[str, Any] = {}
-    subject = meta.get("subject")
-    if isinstance(subject, str) and subject.strip():
-        fields["subject"] = subject.strip()
-    sender = _address(meta.get("from_email")) or _address(meta.get("from_name"))
+    subject = _first(parts.subject, meta.get("subject"), head.subject)
+    if subject:
+        fields["subject"] = subject
+    sender = _address(parts.sender) or _address(meta.get("from_email"))
+    sender = sender or _address(meta.get("from_name")) or _address(head.sender)
     if sender:
         fields["from"] = sender
-    for key, name in (("to_emails", "to"), ("cc_emails", "cc")):
-        found = list(dict.fromkeys(a for a in map(_address, meta.get(key) or []) if a))
+    for key, name, own, headed in (
+        ("to_emails", "to", parts.to, head.to),
+        ("cc_emails", "cc", parts.cc, head.cc),
+    ):
+        given = own or meta.get(key) or headed
+        found = list(dict.fromkeys(a for a in map(_address, given) if a))
         if found:
             fields[name] = found
-    message_id = meta.get("message_id")
-    if isinstance(message_id, str) and message_id.strip():
-        fields["message_id"] = message_id.strip()
+    message_id = _first(parts.message_id, meta.get("message_id"), head.message_id)
+    if message_id:
+        fields["message_id"] = message_id
     # Without a plain body (or with an empty one), kreuzberg 4.10 gives the compressed
     # RTF's bytes as the text.
     plain = (parts.plain or "").strip()

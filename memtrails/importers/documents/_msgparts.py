@@ -13,12 +13,20 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
+from ._msgtext import HEADER_BYTES, Headers, codec_of, decode8, fixed_props, read_headers
 from ._oleguard import Layout
 
 __all__ = ["MAX_MESSAGES", "MsgAttachment", "MsgParts", "decompress_rtf", "msg_parts"]
 
 _PREFIX = "__substg1.0_"
 _ATTACH = "__attach_version1.0_#"
+_RECIPIENT = "__recip_version1.0_#"
+_FIXED = "__properties_version1.0"
+# PR_MESSAGE_CODEPAGE, PR_INTERNET_CPID (PT_LONG): the code page of 8-bit strings
+_CODEPAGES = (0x3FFD0003, 0x3FDE0003)
+_RECIPIENT_TYPE = 0x0C150003  # 1: To, 2: Cc, 3: Bcc
+#: The most recipients read of one message.
+MAX_RECIPIENTS = 1000
 _STORAGE, _STREAM = 1, 2
 #: The most bytes of a body stream read (a body is text: more is no mail's).
 BODY_BYTES = 16 << 20
@@ -51,6 +59,10 @@ class MsgParts:
 
     subject: str = ""
     sender: str = ""
+    to: list[str] = field(default_factory=list)
+    cc: list[str] = field(default_factory=list)
+    message_id: str = ""
+    headers: Headers = field(default_factory=Headers)
     plain: str | None = None
     html: bytes | str | None = None
     rtf: bytes | None = None
@@ -115,54 +127,107 @@ def _props(ole: Layout, storage: int) -> dict[str, _Prop]:
     return found
 
 
-def _string(ole: Layout, props: dict[str, _Prop], tag: str, most: int = 4096) -> str | None:
-    for kind, codec in (("001F", "utf-16-le"), ("001E", "cp1252")):
-        entry = props.get(tag + kind)
-        if entry is not None and entry[0] == _STREAM:
-            return ole.read(entry[1], entry[2], most).decode(codec, "replace").split("\0")[0]
+def _fixed(ole: Layout, storage: int, header: int) -> dict[int, int]:
+    """The fixed-size properties of a storage (see :func:`._msgtext.fixed_props`)."""
+    for at in ole.children(storage):
+        name, kind, _, _, _, start, length = ole.tree[at]
+        if name == _FIXED and kind == _STREAM:
+            return fixed_props(ole.read(start, length, 64 << 10), header)
+    return {}
+
+
+def _string(
+    ole: Layout, props: dict[str, _Prop], tag: str, codec: str | None, most: int = 4096
+) -> str | None:
+    """A string property: Unicode (``001F``), else 8-bit (``001E``) in ``codec`` (the
+    message's code page; None: UTF-8 where the bytes are that, else Windows-1252)."""
+    entry = props.get(tag + "001F")
+    if entry is not None and entry[0] == _STREAM:
+        return ole.read(entry[1], entry[2], most).decode("utf-16-le", "replace").split("\0")[0]
+    entry = props.get(tag + "001E")
+    if entry is not None and entry[0] == _STREAM:
+        return decode8(ole.read(entry[1], entry[2], most).split(b"\0")[0], codec)
     return None
 
 
-def _short(ole: Layout, props: dict[str, _Prop], tag: str) -> str:
-    return (_string(ole, props, tag) or "").strip()
+def _short(ole: Layout, props: dict[str, _Prop], tag: str, codec: str | None) -> str:
+    return (_string(ole, props, tag, codec) or "").strip()
 
 
-def _attachment(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> MsgAttachment:
+def _attachment(
+    ole: Layout, storage: int, most: int, depth: int, seen: set[int], codec: str | None
+) -> MsgAttachment:
     props = _props(ole, storage)
-    name = next((n for n in (_short(ole, props, t) for t in ("3707", "3704", "3001")) if n), "")
+    name = next(
+        (n for n in (_short(ole, props, t, codec) for t in ("3707", "3704", "3001")) if n), ""
+    )
     data = props.get("37010102")
     inner = props.get("3701000D")
     message = None
     # (a hostile file may name one storage from many places: each is read once)
     if inner is not None and inner[0] == _STORAGE and depth < MAX_MESSAGES and inner[3] not in seen:
         seen.add(inner[3])
-        message = _parts(ole, inner[3], most, depth + 1, seen)
+        message = _parts(ole, inner[3], most, depth + 1, seen, codec)
     return MsgAttachment(
         name=name or (message.subject if message else "") or "attachment",
-        mime=_short(ole, props, "370E").lower(),
+        mime=_short(ole, props, "370E", codec).lower(),
         data=ole.read(data[1], data[2], most) if data and data[0] == _STREAM else None,
         message=message,
     )
 
 
-def _sender(ole: Layout, props: dict[str, _Prop]) -> str:
-    name = _short(ole, props, "0C1A")
-    address = next((a for a in (_short(ole, props, t) for t in ("5D01", "0C1F")) if "@" in a), "")
+def _person(name: str, address: str) -> str:
     return f"{name} <{address}>" if name and address and name != address else name or address
 
 
-def _parts(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> MsgParts:
+def _sender(ole: Layout, props: dict[str, _Prop], codec: str | None) -> str:
+    name = _short(ole, props, "0C1A", codec)
+    found = (_short(ole, props, t, codec) for t in ("5D01", "0C1F"))
+    return _person(name, next((a for a in found if "@" in a), ""))
+
+
+def _recipients(ole: Layout, storage: int, parts: MsgParts, codec: str | None) -> None:
+    """Fill in the message's To and Cc from its recipient storages (Bcc is left out, as a
+    mail's headers leave it)."""
+    found = [
+        at
+        for at in ole.children(storage)
+        if ole.tree[at][1] == _STORAGE and ole.tree[at][0].startswith(_RECIPIENT)
+    ]
+    for at in sorted(found, key=lambda at: ole.tree[at][0])[:MAX_RECIPIENTS]:
+        props = _props(ole, at)
+        kind = _fixed(ole, at, 8).get(_RECIPIENT_TYPE, 1)
+        name = _short(ole, props, "3001", codec)
+        found_addresses = (_short(ole, props, t, codec) for t in ("39FE", "3003"))
+        person = _person(name, next((a for a in found_addresses if "@" in a), ""))
+        if person and kind in (1, 2):
+            (parts.to if kind == 1 else parts.cc).append(person)
+
+
+def _parts(
+    ole: Layout, storage: int, most: int, depth: int, seen: set[int], codec: str | None
+) -> MsgParts:
     props = _props(ole, storage)
+    fixed = _fixed(ole, storage, 32 if depth == 0 else 24)
+    codec = next((c for c in map(codec_of, map(fixed.get, _CODEPAGES)) if c), codec)
     parts = MsgParts(
-        subject=_short(ole, props, "0037"),
-        sender=_sender(ole, props),
-        plain=_string(ole, props, "1000", BODY_BYTES),
+        subject=_short(ole, props, "0037", codec),
+        sender=_sender(ole, props, codec),
+        message_id=_short(ole, props, "1035", codec),
+        plain=_string(ole, props, "1000", codec, BODY_BYTES),
     )
+    _recipients(ole, storage, parts, codec)
+    wide, narrow = props.get("007D001F"), props.get("007D001E")
+    if wide is not None and wide[0] == _STREAM:
+        text = ole.read(wide[1], wide[2], 2 * HEADER_BYTES).decode("utf-16-le", "replace")
+        parts.headers = read_headers(text.encode("utf-8", "surrogatepass"), "utf-8")
+    elif narrow is not None and narrow[0] == _STREAM:
+        parts.headers = read_headers(ole.read(narrow[1], narrow[2], HEADER_BYTES), codec)
     html = props.get("10130102")
     if html is not None and html[0] == _STREAM:
         parts.html = ole.read(html[1], html[2], BODY_BYTES)
     else:
-        parts.html = _string(ole, props, "1013", BODY_BYTES)
+        parts.html = _string(ole, props, "1013", codec, BODY_BYTES)
     rtf = props.get("10090102")
     if rtf is not None and rtf[0] == _STREAM:
         parts.rtf = decompress_rtf(ole.read(rtf[1], rtf[2], BODY_BYTES))
@@ -173,7 +238,7 @@ def _parts(ole: Layout, storage: int, most: int, depth: int, seen: set[int]) -> 
     ]
     seen.update(found)  # before reading any: a message inside names none of them again
     for at in sorted(found, key=lambda at: ole.tree[at][0]):
-        parts.attachments.append(_attachment(ole, at, most, depth, seen))
+        parts.attachments.append(_attachment(ole, at, most, depth, seen, codec))
     return parts
 
 
@@ -182,4 +247,4 @@ def msg_parts(ole: Layout, most: int) -> MsgParts:
     the message whose layout ``ole`` is; an attached message's too, at most
     :data:`MAX_MESSAGES` deep, each storage read once (a hostile file's tree may name one
     from many places, or its own ancestor)."""
-    return _parts(ole, 0, most, 0, {0})
+    return _parts(ole, 0, most, 0, {0}, None)
