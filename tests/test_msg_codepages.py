@@ -120,3 +120,15 @@ def test_an_attached_messages_subject_is_read_in_its_code_page() -> None:
     data = data.replace(placeholder, encoded.ljust(len(placeholder), b"\0"))
     mail = _mail(data)
     assert mail["attachments"][0]["name"] == subject
+
+
+def test_an_8_bit_body_is_read_in_the_code_page_too() -> None:
+    body = "Здравствуйте, коллеги — привет"
+    for fixed, codec in (({}, "utf-8"), ({_MESSAGE_CODEPAGE: 1251}, "cp1251")):
+        tree = _message({"0037": "s"}, [], top=True)
+        tree["__substg1.0_1000001E"] = body.encode(codec)
+        tree["__properties_version1.0"] = _fixed(32, fixed)
+        with DocumentReader(timeout_s=60) as reader:
+            got = reader.read(write_cfb(tree), ".msg")
+        assert not isinstance(got, str), got
+        assert got.text == body

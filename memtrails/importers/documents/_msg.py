@@ -48,6 +48,10 @@ def _first(*values: Any) -> str:
     return next((v.strip() for v in values if isinstance(v, str) and v.strip()), "")
 
 
+def _crlf(text: str) -> str:
+    return text.replace("\r\n", "\n").strip()
+
+
 def _body(content: str) -> str:
     lines = content.split("\n")
     n = 0
@@ -197,8 +201,8 @@ def mail_of(
     # RTF's bytes as the text.
     plain = (parts.plain or "").strip()
     body = _body(content) if plain else ""
-    if "\x00" in body:
-        body = plain
+    if "\x00" in body or _crlf(body) != _crlf(plain):
+        body = plain  # (an 8-bit body kreuzberg read in another code page than the message's)
     body = _body_of(parts, body, read)
     sections, attachments = _sections(parts, body, read, documents)
     if attachments:
