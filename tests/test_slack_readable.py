@@ -116,3 +116,75 @@ async def test_a_file_without_a_name_is_told_by_what_it_is_never_its_id(tmp_path
     for r in recs:
         assert "F0AAAAAAA" not in r.text
         assert all("F0AAAAAAA" not in str(f["name"]) for f in r.meta["files"])
+
+
+# -- DMs without dms.json ------------------------------------------------------------------
+
+
+async def test_a_dm_without_dms_json_is_titled_by_who_wrote_in_it(tmp_path: Path) -> None:
+    stranger = {"real_name": "Cleo Connect", "name": "cleo"}
+    root = _export(
+        tmp_path / "export",
+        {
+            "D01ABCDEFG/2024-01-01": [_msg("1704100000.000100", "hi Bob")],
+            "D01ABCDEFG/2024-01-02": [_msg("1704200000.000100", "hi Ann", user="U2")],
+            # Someone of another org (Slack Connect): named by the profile their messages carry.
+            "D02ABCDEFG/2024-01-01": [
+                _msg("1704100000.000200", "hello", user="W9", user_profile=stranger),
+                _msg("1704100001.000200", "welcome"),
+            ],
+            # An export with dms.json but no members for the DM, and a group DM named by id.
+            "D03ABCDEFG/2024-01-01": [_msg("1704100000.000300", "note", user="U2")],
+            "G04ABCDEFG/2024-01-01": [
+                _msg("1704100000.000400", "all", user="U2"),
+                _msg("1704100001.000400", "here"),
+            ],
+            "general/2024-01-01": [_msg("1704100000.000500", "team")],
+        },
+        dms=[{"id": "D03ABCDEFG"}],
+        mpims=[{"id": "G04ABCDEFG", "name": "G04ABCDEFG"}],
+    )
+    recs = records(await collect(from_slack_export(root)))
+    titles = {r.meta["channel"]: r.title for r in recs}
+    assert titles == {
+        "D01ABCDEFG": "DM: Ann Archer, Bob Baker",
+        "D02ABCDEFG": "DM: Ann Archer, Cleo Connect",
+        "D03ABCDEFG": "DM: Bob Baker",
+        "G04ABCDEFG": "Group DM: Ann Archer, Bob Baker",
+        "general": "#general",
+    }
+    # Every record of a DM has its title, the first day's too (only Ann wrote that day).
+    assert len({r.title for r in recs if r.meta["channel"] == "D01ABCDEFG"}) == 1
+
+
+async def test_a_dm_title_stays_true_of_the_days_a_re_run_skips(tmp_path: Path) -> None:
+    root = _export(
+        tmp_path / "export",
+        {
+            "D01ABCDEFG/2024-01-01": [_msg("1704100000.000100", "anyone?")],
+            "D01ABCDEFG/2024-01-02": [_msg("1704200000.000100", "hello?")],
+            "D01ABCDEFG/2024-01-03": [_msg("1704300000.000100", "still here")],
+        },
+    )
+    first = await collect(from_slack_export(root))
+    assert {r.title for r in records(first)} == {"DM: Ann Archer"}
+    state = [i for i in first if isinstance(i, SourceState)][-1].state
+
+    # Nothing new: the earlier days are skipped, and the title is the same.
+    again = await collect(from_slack_export(root, state=state))
+    assert [r.text for r in records(again)] == ["still here"]
+    assert {r.title for r in records(again)} == {"DM: Ann Archer"}
+
+    # Bob answers on a new day: every record, the skipped days' too, gets the new title.
+    write_json(root / "D01ABCDEFG" / "2024-01-04.json", [_msg("1704400000.000100", "yes", "U2")])
+    assert message_count(root, state)[0] == 4
+    later = await collect(from_slack_export(root, state=state))
+    assert [r.text for r in records(later)] == ["anyone?", "hello?", "still here", "yes"]
+    assert {r.title for r in records(later)} == {"DM: Ann Archer, Bob Baker"}
+    state = [i for i in later if isinstance(i, SourceState)][-1].state
+
+    # Then again nothing new: the days before the last are skipped, the title kept.
+    last = await collect(from_slack_export(root, state=state))
+    assert [r.text for r in records(last)] == ["yes"]
+    assert {r.title for r in records(last)} == {"DM: Ann Archer, Bob Baker"}
+    assert message_count(root, state) == (4, 3)

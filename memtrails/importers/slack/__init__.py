@@ -66,7 +66,8 @@ async def from_slack_export(
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
     group DMs, their members from ``mpims.json`` or else from the ``mpdm-a--b-1`` folder
-    name), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    name; a DM whose members no name file gives, its folder named by its id ``D01…``, by who
+    wrote in it, from all its day files, sorted), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
     the name a ``bot_add`` notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
@@ -77,7 +78,9 @@ async def from_slack_export(
     comes a :class:`~memtrails.records.SourceState`:
     ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
     file, "before": digest of the names and stamps of the day files before it, "bots":
-    bot names learned from those}}}``. Given back as ``state``, it makes the run
+    bot names learned from those}}}`` (and, for a DM titled by who wrote in it, ``"people"``
+    who wrote in those and ``"title"``: a newer day that brings someone new changes the
+    title, and the channel is then read whole, so that no record keeps the old one). Given back as ``state``, it makes the run
     incremental: in each channel whose day files before its last one are as they were
     (same names, and same size and CRC-32 in a zip, same size and mtime in a folder),
     those are not read; the last day file and any newer ones are (a day file grows during

@@ -12,7 +12,15 @@ from .._guard import LET_THROUGH, RecordStep
 from ._blocks import added_by_blocks, blocks_text
 from ._names import Names, name_of, unescape
 
-__all__ = ["as_ts", "counted", "message_items", "message_record", "profile_name"]
+__all__ = [
+    "as_ts",
+    "counted",
+    "current_version",
+    "is_notice",
+    "message_items",
+    "message_record",
+    "profile_name",
+]
 
 # Membership and integration notices carry no conversation; they are dropped silently.
 # Tombstones stand in for deleted thread parents; their replies keep the thread id anyway.
@@ -206,6 +214,16 @@ def _edited(message: Mapping[str, Any]) -> Mapping[str, Any] | None:
     if _subtype(message) == "message_changed" and isinstance(message.get("message"), Mapping):
         return cast("Mapping[str, Any]", message["message"])
     return None
+
+
+def is_notice(message: Mapping[str, Any]) -> bool:
+    """Whether a message is a notice dropped silently (a join, a tombstone...)."""
+    return _subtype(_edited(message) or message) in _NOISE_SUBTYPES
+
+
+def current_version(message: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Return a message as it now reads: an edit event's new version, else itself."""
+    return _edited(message) or message
 
 
 def counted(reader: Names, message: Any) -> int:

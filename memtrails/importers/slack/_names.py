@@ -35,6 +35,8 @@ _BUILT_IN = {"USLACKBOT": "Slackbot"}
 _MARKUP = re.compile(r"<([^<>\n]*)>")
 # A group DM's folder: "mpdm-" + the members' user names joined by "--" + "-1".
 _GROUP_DM = re.compile(r"^mpdm-(.+)-\d+$")
+# A direct message's folder: its conversation id (a channel's name is never upper case).
+_DM_FOLDER = re.compile(r"^D[A-Z0-9]{8,}$")
 
 
 def name_of(user: Mapping[str, Any]) -> str | None:
@@ -70,6 +72,8 @@ class Names:
         self.canvases: dict[str, str] = {}  # canvas file id -> its title
         self.canvas_of: dict[str, str] = {}  # conversation id -> the canvas it comments
         self.learned: dict[str, str] = {}  # bot names learned from the current day file
+        # A DM or group DM no name file gives members: the names of who wrote in it.
+        self.people: dict[str, list[str]] = {}
         # Names the current day file's messages give users missing from users.json (people
         # of another org in a Slack Connect channel): their `user_profile`. Mentions of them
         # in that day file are named so; a day file is always read whole, so a re-run that
@@ -283,18 +287,36 @@ class Names:
         if canvas is not None:
             return "Canvas: " + canvas
         members = self.members.get(channel)
-        if self.channel_types.get(channel) == "dm" and members:
+        kind = self.channel_types.get(channel)
+        if kind == "dm" and members:
             return "DM: " + ", ".join(self.user_name(u) for u in members)
         base = channel.rsplit("/", 1)[-1]  # teams/<ws>/<name>: a workspace's channel
         group = _GROUP_DM.match(base)
-        if self.channel_types.get(channel) == "mpim" or group:
+        people = self.people.get(channel)
+        if kind == "mpim" or group:
             if members:
                 return "Group DM: " + ", ".join(self.user_name(u) for u in members)
             if group:
                 # No mpims.json: the folder name lists the members' user names.
                 names = [n for n in group.group(1).split("--") if n]
                 return "Group DM: " + ", ".join(self.handles.get(n, n) for n in names)
+            return "Group DM: " + (", ".join(people) if people else base)
+        if self.by_people(channel):
+            # No dms.json (or no members in it): who wrote in it, never the bare id alone.
+            return "DM: " + (", ".join(people) if people else base)
         return "#" + base
+
+    def by_people(self, channel: str) -> bool:
+        """Whether a conversation is titled by who wrote in it (:attr:`people`): a DM or
+        group DM no name file gives members, and whose folder name does not list them."""
+        if self.members.get(channel):
+            return False
+        kind, base = self.channel_types.get(channel), channel.rsplit("/", 1)[-1]
+        if kind == "dm":
+            return True
+        if kind == "mpim":
+            return _GROUP_DM.match(base) is None
+        return kind is None and _DM_FOLDER.match(base) is not None
 
     def _canvas_title(self, channel: str) -> str | None:
         folder = _CANVAS_FOLDER.match(channel.rsplit("/", 1)[-1])

@@ -12,6 +12,7 @@ from ._days import day_files
 from ._export import METADATA_FILES, Export
 from ._messages import message_items
 from ._names import EXTRA_NAME_FILES, Names
+from ._people import plan
 
 __all__ = ["items", "record_count"]
 
@@ -87,7 +88,7 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
     vouched = 0
     for channel, days in export.channels.items():
         entry = saved.get(channel)
-        start = _resumed(export, channel, days, entry)
+        start = plan(reader, channel, days, entry, _resumed(export, channel, days, entry)).start
         if entry is not None and start is not None:
             vouched += int(entry.get("records", 0))
         for day in days[start or 0 :]:
@@ -138,7 +139,9 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         before = _days_digest(export, channel, days[:-1])
         start, bots, kept = 0, {}, 0  # kept: records in the day files before the last one
         entry = saved.get(channel)
-        resumed = _resumed(export, channel, days, entry)
+        # A DM titled by who wrote in it: read whole when the newer days change its title.
+        read = plan(reader, channel, days, entry, _resumed(export, channel, days, entry))
+        resumed = read.start
         if entry is not None and resumed is not None:
             start, bots, kept = resumed, dict(entry["bots"]), int(entry.get("records", 0))
             vouched += kept
@@ -172,7 +175,13 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             # A day file that failed is tried (and its error named) again next run: a
             # digest that matches nothing makes the next run read the channel whole.
             before = "" if failed else before
-            done[channel] = {"last": days[-1], "before": before, "bots": bots, "records": kept}
+            done[channel] = {
+                "last": days[-1],
+                "before": before,
+                "bots": bots,
+                "records": kept,
+                **read.position(reader, channel),
+            }
         if since * 10 >= len(export.channels):
             since = 0
             yield position(final=False)  # after the channel's records, never before

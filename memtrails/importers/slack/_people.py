@@ -1,0 +1,102 @@
+"""Who wrote in a DM that no name file gives members: its title, the same run after run.
+
+An export without ``dms.json`` (or ``mpims.json``) names a direct message's folder by its
+conversation id (``D01ABCDEFG``) and nothing says who is in it but its messages. Such a
+conversation is titled by the names of those who wrote in it (``DM: Ann Archer, Bob
+Baker``), sorted, from all its day files: read before its records are made, as the first
+day may hold only one of them. A re-run that skips the earlier day files knows who wrote in
+them from its position (``people``); if the newer ones add someone, the title changes and
+the channel is read whole, so that no record keeps the old title.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...records import RecordError
+from ._days import day_files
+from ._messages import current_version, is_notice
+from ._names import Names, name_of
+
+__all__ = ["Plan", "plan"]
+
+
+def _writer(reader: Names, message: Any) -> str | None:
+    """Return the name of who wrote a message (a person, else a bot's name), or None."""
+    if not isinstance(message, Mapping) or is_notice(message):
+        return None
+    message = current_version(message)
+    user, profile = message.get("user"), message.get("user_profile")
+    if isinstance(user, str) and user:
+        label = name_of(profile) if isinstance(profile, Mapping) else None
+        return reader.user_name(user, label)
+    bot = message.get("bot_profile")
+    for value in (message.get("username"), bot.get("name") if isinstance(bot, Mapping) else None):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
+
+
+def _day_people(reader: Names, member: str) -> set[str]:
+    """Return the names of who wrote in a day file (none from one that cannot be read: its
+    error is named when its records are read)."""
+    found: set[str] = set()
+    for _, day in day_files(reader, member):
+        if isinstance(day, RecordError):
+            continue
+        for message in day:
+            name = _writer(reader, message)
+            if name:
+                found.add(name)
+    return found
+
+
+class Plan:
+    """Where a channel's reading starts and what its position keeps of who wrote in it.
+
+    ``start``: the day files skipped (None: read whole); ``people``: for a conversation
+    titled by who wrote in it, the names in its day files before the last one (what the
+    next run's skipped files hold), else None.
+    """
+
+    def __init__(self, start: int | None, people: list[str] | None) -> None:
+        self.start, self.people = start, people
+
+    def position(self, reader: Names, channel: str) -> dict[str, Any]:
+        """Return what the channel's position adds: who wrote in it and its title."""
+        if self.people is None:
+            return {}
+        return {"people": self.people, "title": reader.title_of(channel)}
+
+
+def plan(
+    reader: Names,
+    channel: str,
+    days: list[str],
+    entry: Mapping[str, Any] | None,
+    resumed: int | None,
+) -> Plan:
+    """Return where to start reading a channel, given where last run's position would.
+
+    For a conversation titled by who wrote in it, sets its names in ``reader.people`` (from
+    the day files read, and the position's names of those skipped); it is read whole when
+    those give another title than the records of the skipped day files have.
+    """
+    if not reader.by_people(channel):
+        return Plan(resumed, None)
+    saved = entry.get("people") if entry is not None else None
+    known = saved if isinstance(saved, list) and all(isinstance(n, str) for n in saved) else None
+    start = resumed if known is not None else None
+    known = known if start is not None and known is not None else []
+    found = {day: _day_people(reader, f"{channel}/{day}") for day in days[start or 0 :]}
+    everyone = set(known).union(*found.values())
+    reader.people[channel] = sorted(everyone, key=_order)
+    before_last = set(known).union(*(found[day] for day in days[start or 0 : -1]))
+    if start and (entry is None or entry.get("title") != reader.title_of(channel)):
+        start = None  # the skipped days' records have another title: read them again
+    return Plan(start, sorted(before_last, key=_order))
+
+
+def _order(name: str) -> tuple[str, str]:
+    return name.casefold(), name
