@@ -188,3 +188,28 @@ async def test_a_dm_title_stays_true_of_the_days_a_re_run_skips(tmp_path: Path) 
     assert [r.text for r in records(last)] == ["yes"]
     assert {r.title for r in records(last)} == {"DM: Ann Archer, Bob Baker"}
     assert message_count(root, state) == (4, 3)
+
+
+# -- a channel renamed -----------------------------------------------------------------------
+
+
+async def test_a_renamed_channel_leaves_no_record_of_the_run_with_its_old_title(
+    tmp_path: Path,
+) -> None:
+    days = {
+        "general/2024-01-01": [_msg("1704100000.000100", "first")],
+        "general/2024-01-02": [_msg("1704200000.000100", "second")],
+    }
+    root = _export(tmp_path / "export", days, channels=[{"id": "C1", "name": "general"}])
+    first = await collect(from_slack_export(root))
+    state = [i for i in first if isinstance(i, SourceState)][-1].state
+    # Renamed in Slack: the next export's channels.json and folder say the new name.
+    (root / "general").rename(root / "lobby")
+    write_json(root / "channels.json", [{"id": "C1", "name": "lobby"}])
+    again = await collect(from_slack_export(root, state=state))
+    end = [i for i in again if isinstance(i, SourceState)][-1]
+    assert (end.mode, end.complete, end.skipped) == ("full", True, 0)
+    assert [(r.text, r.title) for r in records(again)] == [
+        ("first", "#lobby"),
+        ("second", "#lobby"),
+    ]
