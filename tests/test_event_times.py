@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from memtrails import Memory
-from memtrails.folder.index._base import SearchFilter
+from memtrails.folder.index._base import SearchFilter, SparseVector
 from memtrails.folder.when import EARLIEST, LATEST, Windows
 from memtrails.folder.windows import Event, event_named, search_windows
 from memtrails.records import At, MemoryRecord
@@ -148,3 +148,38 @@ async def test_a_plan_that_names_its_events_time_dates_the_event_then(
         after = await windows_of(memory, embedder, "Who left after the launch party?")
     assert before == ((EARLIEST, At.of("2023-06-13").ms),)
     assert after == ((At.of("2023-05-03").ms, LATEST),)
+
+
+async def test_a_search_dates_the_event_without_a_second_scan_by_meaning(
+    tmp_path: Path, embedder: Any
+) -> None:
+    # The search's own call already holds the passages nearest the query; the event's date
+    # comes out the same from them, and the index is asked only the event's words.
+    filler = [
+        note(f"f{n}", text, f"2023-{1 + n:02d}-05T09:00:00Z") for n, text in enumerate(FILLER)
+    ]
+    query = "What did we book after the offsite?"
+    async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
+        await memory.ingest(filler)
+        folder = memory._open_folder()
+        dense = await embedder.embed_query(query)
+        nearest, _ = await folder.index.candidates(dense, SparseVector([], []), 40, SearchFilter())
+        asked: list[bool] = []
+        candidates = folder.index.candidates
+
+        async def counted(dense: Any, *args: Any) -> Any:
+            asked.append(dense is not None)
+            return await candidates(dense, *args)
+
+        folder.index.candidates = counted  # type: ignore[method-assign,assignment]
+        windows = await search_windows(
+            query,
+            None,
+            (folder.index, folder.table, folder.log),
+            dense,
+            SearchFilter(),
+            0.0,
+            nearest,
+        )
+    assert windows == ((At.of("2023-01-05T09:00:00Z").ms, LATEST),)
+    assert asked == [False]

@@ -336,7 +336,9 @@ async def search(
     closest = calibrated(max((h.score for h in by_meaning), default=-1.0), sure_floor)
     when = At.of(now).ms if now is not None else None
     asked_at = datetime.fromtimestamp(when / 1000, UTC) if when is not None else None
-    windows = await search_windows(query, asked_at, (index, table, log), dense, where, floor)
+    windows = await search_windows(
+        query, asked_at, (index, table, log), dense, where, floor, by_meaning
+    )
     inside = await written_then(index, dense, sparse, where, windows)
     # Records whose prose is in no script of the query's: the keyword side can reach at most
     # the names they share with it ("Redis", "pg_dump"), never the question's own words

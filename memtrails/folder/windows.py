@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
@@ -128,6 +129,7 @@ async def search_windows(
     dense: Vector,
     where: SearchFilter,
     floor: float,
+    meaning: Sequence[Hit] | None = None,
 ) -> Windows:
     """Return the windows of the times ``query`` names (:func:`.when.query_windows`); when it
     names none, the window on the side of an event it names (:func:`event_named`), opened
@@ -150,7 +152,14 @@ async def search_windows(
     named = [w for w in words(event.words) if w not in _NO_EVENT]
     terms = keyword_vector(" ".join(named))
     sparse = SparseVector(list(terms), list(terms.values()))
-    by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
+    if meaning is None:
+        by_meaning, by_words = await index.candidates(dense, sparse, EVENT_CANDIDATES, where)
+    else:
+        # The same vector and filter as the search's own call: its first passages are the
+        # ones a call of its own would find, and a dense scan of the folder is saved (at
+        # 100k records, most of an event question's extra time; benchmarks/README.md).
+        by_meaning = list(meaning[:EVENT_CANDIDATES])
+        _, by_words = await index.candidates(None, sparse, EVENT_CANDIDATES, where)
     holding = {h.uid for h in by_words}
     ranked = rank_records(by_meaning, by_words, live=table.live_among(holding), floor=floor)
     best = next((r.hit for r in ranked if r.uid in holding), None)
