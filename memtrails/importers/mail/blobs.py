@@ -7,7 +7,7 @@ import mimetypes
 import re
 from typing import Any
 
-__all__ = ["lift_blobs"]
+__all__ = ["guess_type", "lift_blobs"]
 
 _UU_BEGIN = re.compile(r"^begin(-base64)? [0-7]{3,4} ([^\n]+)\n", re.MULTILINE)
 _UU_END = re.compile(r"^end[ \t]*$\n?", re.MULTILINE)
@@ -65,7 +65,7 @@ def _uu_run(text: str, pos: int) -> int:
     return pos
 
 
-def _guess_type(name: str | None) -> str:
+def guess_type(name: str | None) -> str:
     return (mimetypes.guess_type(name)[0] if name else None) or "application/octet-stream"
 
 
@@ -98,7 +98,7 @@ def _lift_uu(text: str, found: list[dict[str, Any]], data: list[bytes]) -> str:
             body = text[begin.end() : stop]
         name = begin.group(2).strip()
         decoded = _decode_block(body, base64)
-        found.append({"name": name, "type": _guess_type(name), "size": len(decoded)})
+        found.append({"name": name, "type": guess_type(name), "size": len(decoded)})
         data.append(decoded)
         kept.append(text[pos : begin.start()])
         pos = stop
@@ -130,7 +130,7 @@ def lift_blobs(
         named = _NAME.search(head)
         name = (named.group(1) or named.group(2)) if named else None
         typed = _TYPE.search(head)
-        kind = typed.group(1).lower() if typed else _guess_type(name)
+        kind = typed.group(1).lower() if typed else guess_type(name)
         data = re.sub(r"\s", "", m.group("data"))
         found.append({"name": name, "type": kind, "size": len(data.rstrip("=")) * 3 // 4})
         return ""

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..documents._html import html_to_text, tidy
 from .armor import unarmored
-from .blobs import lift_blobs
+from .blobs import guess_type, lift_blobs
 from .charsets import decode_bytes, python_codec, to_bytes
 from .enclosed import headless_mail, mended
 from .headers import FOLD, addresses, b64, decode_header, raw_header, raw_headers
@@ -28,6 +28,7 @@ from .parts import (
     payload_size,
     raw_payload,
 )
+from .tnef import read_tnef
 
 __all__ = ["Collected", "parse", "walk"]
 
@@ -200,10 +201,6 @@ def _binary(data: bytes) -> bool:
 
 
 _TNEF = {"application/ms-tnef", "application/vnd.ms-tnef"}
-_TNEF_NOT_READ = (
-    "Outlook's TNEF wrapping (winmail.dat): the files and rich text inside are not read "
-    "(unpack it with tnef or tnefparse, then import what it holds)"
-)
 _WIDE_BOMS = (
     (b"\xff\xfe\x00\x00", "utf-32"),
     (b"\x00\x00\xfe\xff", "utf-32"),
@@ -246,9 +243,9 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     )
     if is_attachment:
         entry: dict[str, Any] = {"name": name, "type": ctype, "size": payload_size(part)}
-        if ctype in _TNEF or (name or "").lower() == "winmail.dat":
-            entry["error"] = _TNEF_NOT_READ
         out.attachments.append(entry)
+        if ctype in _TNEF or (name or "").lower() == "winmail.dat":
+            _unwrap_tnef(payload(part), entry, out)
         return
     data = payload(part)
     if maintype == "message":
@@ -282,6 +279,32 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         out.attachments.extend(lifted)
         out.defects.add("EncodedAttachmentInText")
     out.add_text(tidy(unarmored(text)), is_plain=subtype == "plain")
+
+
+def _unwrap_tnef(data: bytes, entry: dict[str, Any], out: Collected) -> None:
+    """Read Outlook's TNEF wrapping (winmail.dat): its body is the mail's text where the
+    mail has none of its own (else it is the same text again), its compressed RTF body a
+    file ``NAME (body).rtf`` read as a document is; each file inside becomes an attachment
+    of the mail (``in``: the wrapping's name), read as one attached is. Damage is said in
+    the wrapping's entry; what came before it is kept."""
+    got = read_tnef(data)
+    shown = entry.get("name") or "winmail.dat"
+    files = [(f.name, f.mime, f.data) for f in got.files]
+    if got.plain.strip():
+        if not out.plain:
+            out.add_text(tidy(got.plain.replace("\r\n", "\n")), is_plain=True)
+    elif got.html:
+        if not out.texts:
+            out.add_text(html_to_text(decode_bytes(got.html, None)), is_plain=False)
+    elif got.rtf and not out.texts:
+        files.insert(0, (f"{shown} (body).rtf", "application/rtf", got.rtf))
+    for name, mime, content in files:
+        inner = {"name": name, "type": mime or guess_type(name), "size": len(content)}
+        inner["in"] = shown
+        out.attachments.append(inner)
+        out.files.append((inner, content))
+    if got.error:
+        entry["error"] = f"Outlook's TNEF wrapping is {got.error}; what came before is read"
 
 
 _BOUNDARY_PARAM = re.compile(r"""boundary\s*=\s*(?:"([^"]+)"|([^\s;"]+))""", re.IGNORECASE)
