@@ -111,8 +111,9 @@ async def from_slack_export(
     twice, a message at a time (once to check it is valid JSON, a broken one being one
     error as a small one is, once for its records), so memory stays within a few MiB and its
     largest message (a day file of 100 MiB, 248,000 messages: 60 MB at its peak, where
-    reading it whole took 700 MB). A name file over 16 MiB (a large org's ``users.json``)
-    is read in pieces too, once. A zip
+    reading it whole took 700 MB). A name file (a large org's ``users.json``) is read in
+    pieces too, once, whatever its size (UTF-8, or UTF-16 or UTF-32 as ``json.loads``
+    reads them). A zip
     member whose name leads outside the export (``../x``, ``/etc/x``, ``C:\\x``) is never
     read and is reported the same way. A zip holding several members of one name (a zip tool
     that appends a file again rather than replacing it) has each of them read once, in the

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import itertools
-import json
 import re
 from collections.abc import Generator, Iterator, Mapping
 from typing import Any
@@ -86,19 +84,15 @@ class Names:
     def _load_list(self, member: str) -> Iterator[Any]:
         """Yield the entries of a name file; of each member of its name, in a zip that
         holds several (one holding users a zip tool appended later), none lost. Its digest
-        goes to ``metadata`` once all are yielded; one over ``STREAM_BYTES`` (a large org's
-        users.json) is read a piece at a time, never held whole."""
+        goes to ``metadata`` once all are yielded. Each is read a piece at a time, never
+        held whole (a large org's users.json is hundreds of megabytes)."""
         self.metadata[member] = None
         if not self.export.has(member):
             return
         digests: list[str] = []
         copies = self.export.copies(member)
         for where, copy in copies:
-            size = self.export.size(copy)
-            if size is not None and size > _stream.STREAM_BYTES:
-                digest = yield from self._streamed(where, copy)
-            else:
-                digest = yield from self._whole(where, copy)
+            digest = yield from self._entries(where, copy)
             if digest is not None:
                 digests.append(digest)
         # Unknown (None) while any of them cannot be read, as one that cannot be.
@@ -107,34 +101,10 @@ class Names:
         elif len(digests) == len(copies):
             self.metadata[member] = hashlib.sha256(" ".join(digests).encode()).hexdigest()
 
-    def _whole(self, where: str, copy: str | ZipInfo) -> Generator[Any, None, str | None]:
-        """Yield a name file's entries, read whole; return its digest (None: unread)."""
-        try:
-            raw = self.export.read(copy)
-        except MemberRefused as exc:
-            self.errors.append(RecordError(self.source, where, str(exc)))
-            return None
-        except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
-            self.errors.append(RecordError(self.source, where, f"cannot read ({exc})"))
-            return None
-        digest = hashlib.sha256(raw).hexdigest()
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError) as exc:
-            # A file cut short (a download, an editor): the entries before the break
-            # still name people and channels in every record.
-            kept = _before_break(raw)
-            yield from kept
-            self.errors.append(RecordError(self.source, where, _broken(exc, len(kept))))
-            return digest
-        if not isinstance(data, list):
-            self.errors.append(RecordError(self.source, where, "not a JSON array"))
-            return digest
-        yield from data
-        return digest
-
-    def _streamed(self, where: str, copy: str | ZipInfo) -> Generator[Any, None, str | None]:
-        """Yield a large name file's entries a piece at a time; return its digest."""
+    def _entries(self, where: str, copy: str | ZipInfo) -> Generator[Any, None, str | None]:
+        """Yield a name file's entries a piece at a time; return the digest of its bytes
+        (None: it could not be read). One cut short (a download, an editor) yields the
+        entries before the break, which still name people and channels in every record."""
         h = hashlib.sha256()
         pieces = self.export.chunks(copy)
 
@@ -355,15 +325,6 @@ def _broken(exc: ValueError | RecursionError, kept: int) -> str:
     return not_json(exc) + (
         f"; the {kept} before it read" if kept > 1 else "; the entry before it read"
     )
-
-
-def _before_break(raw: bytes) -> list[Any]:
-    """Return the entries of a JSON array that come before the place it is broken."""
-    kept: list[Any] = []
-    with contextlib.suppress(_stream.NotAnArray, ValueError, RecursionError):
-        for entry in _stream.json_array(iter([raw])):
-            kept.append(entry)
-    return kept
 
 
 def _text(value: Any) -> str | None:

@@ -43,8 +43,17 @@ class _Text:
     """The part of the document not yet parsed, filled from the pieces as needed."""
 
     def __init__(self, pieces: Iterator[bytes]) -> None:
+        # Its first bytes say its encoding, as json.loads reads bytes: UTF-8 (Slack's), or
+        # UTF-16 or UTF-32 (a file an editor saved so), with or without a byte order mark.
+        head = b""
+        for piece in pieces:
+            head += piece
+            if len(head) >= 4:
+                break
         self.pieces = pieces
-        self.utf8 = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+        self.head: bytes | None = head  # read first, then let go (a piece is 1 MiB)
+        encoding = json.detect_encoding(head)
+        self.utf8 = codecs.getincrementaldecoder(encoding)("surrogatepass")
         self.buf = ""
         self.pos = 0  # where parsing is in buf
         self.eof = False
@@ -62,7 +71,8 @@ class _Text:
         self.lines += newlines
         self.column = len(done) - done.rfind("\n") - 1 if newlines else self.column + len(done)
         self.dropped += self.pos
-        piece = next(self.pieces, None)
+        piece = self.head if self.head is not None else next(self.pieces, None)
+        self.head = None
         if piece is None:
             self.eof = True
             text = self.utf8.decode(b"", final=True)
@@ -119,6 +129,9 @@ def _may_go_on(value: Any, text: str, end: int) -> bool:
 def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
     """Yield the elements of the JSON array the pieces of bytes make, one at a time.
 
+    The bytes are read as ``json.loads`` reads them: UTF-8, UTF-16 or UTF-32 as their first
+    bytes say, a byte order mark left out.
+
     Raises:
         NotAnArray: the document does not start with ``[`` (nothing was yielded).
         json.JSONDecodeError: it is not valid JSON (or not UTF-8: UnicodeDecodeError), at the
@@ -128,6 +141,8 @@ def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
     """
     text = _Text(pieces)
     first = text.skip_space()
+    if not first:  # as json.loads says of nothing
+        raise text.error("Expecting value", text.pos)
     if first != "[":
         raise NotAnArray
     text.pos += 1
