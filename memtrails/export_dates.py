@@ -16,6 +16,7 @@ import math
 import re
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
+from .world_dates import world_ms
 
 __all__ = [
     "EPOCH_FROM",
@@ -165,7 +166,9 @@ def exported_ms(value: str) -> int | None:
     if (m := _COMMA_FRACTION.fullmatch(text)) is not None:
         return parse_date(f"{m.group(1)}.{m.group(2)}")
     reworded = as_date_parse_reads(value)
-    return parse_date(reworded) if reworded is not None else None
+    if reworded is not None:
+        return parse_date(reworded)
+    return world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
 
 
 def text_ms(value: str) -> int | None:

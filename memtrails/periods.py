@@ -3,7 +3,7 @@ days, months, years, relative forms.
 
 A date names a period, and both ends include it: ``--since 2005-12-20 --until 2005-12-20``
 is that whole day (UTC, as ``Date.parse`` reads a date without a time), ``--until 2024-05``
-the end of May. A value with a time of day is that instant. Relative forms (``yesterday``,
+the end of May, ``--until 2024-W18`` the end of ISO week 18 (a Sunday). A value with a time of day is that instant. Relative forms (``yesterday``,
 ``today``, ``2 weeks ago``, ``last month``, ``20 Dec 2005``) are read by ``dateparser``
 (English), loaded only when a value is not an ISO date: it reads many more forms than
 ``arrow``'s ``dehumanize`` (which refuses ``yesterday`` and ``1 month ago``) and, unlike
@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from .records import At
 
 __all__ = ["HINT", "bounds"]
 
-HINT = "give 2024-05-03, 2024-05, 2024, 2024-05-03T10:00, yesterday or '2 weeks ago'"
+HINT = (
+    "give 2024-05-03, 2024-05, 2024, 2024-W18 (a week), 2024-05-03T10:00, yesterday or "
+    "'2 weeks ago'"
+)
 _YEAR = re.compile(r"\d{4}")
 _MONTH = re.compile(r"(\d{4})-(\d{1,2})")
 _DAY = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+_BASIC_DAY = re.compile(r"(\d{4})(\d\d)(\d\d)")  # 20240503, ISO 8601's basic form
+_WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?", re.IGNORECASE)  # 2024-W18, 2024-W18-3
 _CLOCK = re.compile(r"\d[T ]\d|\d:\d|\b(hours?|minutes?|mins?|seconds?|secs?)\b", re.IGNORECASE)
 _PERIOD_WORD = re.compile(r"^\s*(last|this|previous)\s+(month|year)\b", re.IGNORECASE)
 
@@ -37,9 +42,14 @@ def _period(value: str, now: datetime) -> tuple[int, int]:
             return instant, instant
         except ValueError:
             pass
-    if (m := _DAY.fullmatch(text)) is not None:
+    if (m := _DAY.fullmatch(text) or _BASIC_DAY.fullmatch(text)) is not None:
         start = datetime(int(m[1]), int(m[2]), int(m[3]), tzinfo=UTC)
         return _span(start, start + timedelta(days=1))
+    if (m := _WEEK.fullmatch(text)) is not None:
+        # An ISO week is Monday to Sunday; "2024-W18-3" is its Wednesday.
+        first = date.fromisocalendar(int(m[1]), int(m[2]), int(m[3] or 1))
+        start = datetime(first.year, first.month, first.day, tzinfo=UTC)
+        return _span(start, start + timedelta(days=1 if m[3] else 7))
     if (m := _MONTH.fullmatch(text)) is not None:
         start = datetime(int(m[1]), int(m[2]), 1, tzinfo=UTC)
         return _span(start, _next_month(start))
