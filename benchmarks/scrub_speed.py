@@ -164,6 +164,16 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "password: any key, word values": lambda n: _fill("cacheKey = 'users_page_2'\n", n),
     "password: query key= values": lambda n: _fill("?key=value&apikey=abc&", n),
     "password: xml key on its own line": lambda n: _fill("<apiKey>\n  ${API_KEY}\n</apiKey>\n", n),
+    # Rule set 10: a Sentry DSN's key whose path never ends in a number, cookie headers of
+    # short or word values, one long cookie header, a user and a value of words after
+    # "creds", SMTP capability lines and AUTH with words, 64-wide base64 lines of one case.
+    "sentry-dsn: key, no project": lambda n: _fill("https://" + "a1" * 16 + "@o1.sentry.io/x ", n),
+    "password: cookie pairs, short": lambda n: _fill("Cookie: sid=ab1; theme=dark\n", n),
+    "password: one long cookie header": lambda n: "Cookie: " + _fill("lang=en; ", n - 8),
+    "password: creds + user + word": lambda n: _fill("creds are ann / sunshine ", n),
+    "password: SMTP capabilities": lambda n: _fill("250-AUTH PLAIN LOGIN CRAM-MD5\n", n),
+    "password: AUTH PLAIN + word": lambda n: _fill("AUTH PLAIN capability ", n),
+    "private-key: 64-wide lines, one case": lambda n: _fill("ABCDEFGH" * 8 + "\n", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

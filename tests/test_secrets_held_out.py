@@ -19,7 +19,7 @@ KEY_ID = "AKIA" + "QX7RT2ZK9PLM4WNB"
 
 def test_the_rule_set_is_new() -> None:
     # A folder scrubbed by an earlier set re-imports with this one (ingest's digest holds it).
-    assert RULES_VERSION == 9
+    assert RULES_VERSION >= 9
 
 
 # --- AWS Signature Version 4 ---------------------------------------------------------------

@@ -13,8 +13,8 @@ from .commands import Commands, flag_of, password_of
 from .copies import Values, copy_spans, values_of
 from .encoded import encoded_spans, wrapped_kind
 from .keys import KEY_NAME, accept_keyed, accept_query, is_named_key, is_random
-from .passes import UNANCHORED, Pass, Spans, compile_pass, first_set, parse, text_of
-from .pem import pem_tails
+from .passes import UNANCHORED, Pass, Spans, around, compile_pass, first_set, parse, text_of
+from .pem import pem_middles, pem_tails
 from .rule import Rule
 from .rules import RULES
 from .shapes import (
@@ -27,6 +27,7 @@ from .shapes import (
 from .spans import UNKNOWN, Span, merge, replace_spans
 from .tables import table_values
 from .values import block_scalar_end, is_mask, is_placeholder, label_line, prose_secret
+from .web import cookie_values
 from .wrapped import jwt_end
 
 __all__ = [
@@ -107,6 +108,7 @@ _READS: Final = {
     "jwt": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
+    "cookies": (0, 0),
     # inner_spans runs the token pass from one byte before the value, and RE2 reads one more
     # before that: inside the match, or its shape, since these rules' values never start
     # the match (a key, a scheme word or a URL's user comes first).
@@ -123,16 +125,6 @@ _WINDOWS: Final = {check: (max(1, b), max(1, a)) for check, (b, a) in _READS.ite
 _WIDE: Final = {check: window for check, window in _WINDOWS.items() if window != (1, 1)}
 _MEMO_LONGEST: Final = 1024  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text and memo (then forgotten)
-
-
-def _around(buf: bytes, ms: int, me: int, before: int, after: int) -> Any:
-    """Return ``buf[ms:me]`` with up to ``before`` and ``after`` bytes around it, as a memo key
-    that also tells where the match sits in it when the text's start or end cuts it short."""
-    hi = me + after
-    if ms >= before and hi <= len(buf):  # the whole window: its length tells the match's
-        return buf[ms - before : hi]
-    lo = ms - before if ms > before else 0
-    return (buf[lo:hi], ms - lo, me - ms, hi > len(buf))
 
 
 def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[Span]:
@@ -164,7 +156,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[Span]
             yield from out
             pos = max(resume, pos + 1)
             continue
-        shape = buf[ms - 1 : me + 1] if ms and me < size else _around(buf, ms, me, 1, 1)
+        shape = buf[ms - 1 : me + 1] if ms and me < size else around(buf, ms, me, 1, 1)
         known = shapes.get(shape)
         sp: Spans | None = None
         if known is None:
@@ -191,7 +183,7 @@ def _matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[Span]
             if command:  # else the check reads on to the next command: not remembered
                 key = (entry.index, shape, command)
         elif (wide := _WIDE.get(check)) is not None:
-            key = (entry.index, _around(buf, ms, me, *wide))
+            key = (entry.index, around(buf, ms, me, *wide))
         if key is not None:
             hit = outcomes.get(key)
             if hit is not None:
@@ -269,7 +261,7 @@ def _check(
         ):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":
-        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2"))
+        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2", "vp"))
         pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
         ks, ke = pkey if pkey[0] >= 0 else tkey
         words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
@@ -283,6 +275,9 @@ def _check(
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
             if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
+            user = text_of(buf, *sp[g["user"]])
+            if group == "vp" and not known_values.user_and_password(user, found_value):
+                found_value = None  # "login to db01", "creds rotated 2024-01-05"
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
@@ -294,6 +289,8 @@ def _check(
             resume = ke
         else:
             resume = ve
+    elif check == "cookies":  # a cookie header's pairs: each one's name and value decide
+        out, resume = cookie_values(buf, *sp[g["v"]], rule.kind), sp[g["v"]][1]
     elif check == "bearer":
         vs, ve = sp[g["v"]]
         value = text_of(buf, vs, ve)
@@ -447,7 +444,8 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
         + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf)))
         + [span for s, e in table_values(buf) for span in inner_spans(buf, s, e, "password")]
-        + pem_tails(buf),
+        + pem_tails(buf)
+        + pem_middles(buf),
     )
     return merge(spans, encoded_spans(buf, spans, find_spans))
 

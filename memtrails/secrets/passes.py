@@ -18,6 +18,7 @@ __all__ = [
     "Entry",
     "Pass",
     "Spans",
+    "around",
     "compile_pass",
     "find",
     "first_set",
@@ -339,3 +340,13 @@ def parse(scan: Pass, buf: bytes, ms: int, me: int) -> tuple[Entry, Spans]:
         if spans[0][0] >= 0:
             return entry, spans
     raise AssertionError(f"no rule matches the pass's match at {ms}")  # pragma: no cover
+
+
+def around(buf: bytes, ms: int, me: int, before: int, after: int) -> Any:
+    """Return ``buf[ms:me]`` with up to ``before`` and ``after`` bytes around it, as a memo key
+    that also tells where the match sits in it when the text's start or end cuts it short."""
+    hi = me + after
+    if ms >= before and hi <= len(buf):  # the whole window: its length tells the match's
+        return buf[ms - before : hi]
+    lo = ms - before if ms > before else 0
+    return (buf[lo:hi], ms - lo, me - ms, hi > len(buf))

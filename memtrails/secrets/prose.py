@@ -16,7 +16,10 @@ __all__ = ["PROSE"]
 # assignment's: a password needs a digit or a symbol, a key 16+ random characters.
 # (\b is ASCII's word boundary: the words in other scripts go without it.)
 PW_WORDS = (
-    r"(?P<pkey>\b(?i:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
+    r"(?P<pkey>\b(?i:(?:user(?:[ _]?name)?|login|u)[ \t]*[/+&][ \t]*(?:passw(?:or)?d|pass|pwd?|p)\b"
+    # "username ann pass X", "u: ann p: X": a user named, then "pass" or "p" for its password.
+    r"|(?:user(?:[ _]?name)?|login|u)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;]?[ \t]+(?:pass\b|p[ \t]*[:=])"
+    r"|passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
     r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave)"
@@ -73,6 +76,15 @@ PW_VALUE = (
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*))"
 )
 KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
+# A user and its password after a word for both (rule set 10): "creds are ann / X", "creds
+# for grafana: admin / X", "login ann X", "credentials: `ann`, `X`". The engine wants the
+# user no function word ("login to db01") and the password no date or number (values.py).
+_PAIR = (
+    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,3}?[ \t]*"
+    r"(?:[ \t](?i:are|is|were|was)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
+    r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)"
+    r"(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+|[ \t]+)[`'\"]?"
+)
 # A label on a line of its own and the value alone on the next line (a form or a config
 # dump copied as text: "Password", then "hunter2-Secret9"; "API key", then the key). The
 # engine wants the label's line short (values.label_line): up to three words may follow the
@@ -84,7 +96,7 @@ _NEXT_LINE = (
 _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 PROSE = (
     rf"{PW_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END})"
+    rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )

@@ -314,6 +314,15 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         rf"{_END}",
         "alnum",
     ),
+    # A Sentry DSN's key (rule set 10): 32 hex digits as the user of a URL whose path ends in
+    # the project's number (https://KEY@o123.ingest.sentry.io/456), with the secret of the
+    # older form as its password (https://KEY:SECRET@sentry.example.com/1): both go.
+    _tok(
+        "sentry_dsn",
+        "sentry-dsn",
+        r"\b(?i:https?):\\?/\\?/(?P<v>[0-9a-f]{32}(?::[0-9a-f]{32})?)@[A-Za-z0-9.-]{1,100}(?::[0-9]{1,5})?"
+        r"\\?/(?:[A-Za-z0-9_.-]{1,40}\\?/){0,3}[0-9]{1,12}(?:[^A-Za-z0-9_./\\-]|\z)",
+    ),
     # The session cookie of a GitLab instance.
     _tok("gitlab_session", "gitlab-token", r"_gitlab_session=(?P<v>[0-9a-z]{32})\b", "alnum"),
 )

@@ -63,7 +63,7 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: curl -u user:'X', mysql's -p= glued, npm's _auth alone, "auth" with a random value, PEM
 #: blocks concatenated over string literals; "auth": "required" and "@Mixed1Case@..." no
 #: longer).
-RULES_VERSION: Final = 9
+RULES_VERSION: Final = 10
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -376,19 +376,6 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         r"\b(?i:bearer|ssws)[ \t]+(?P<v>[A-Za-z0-9._~+/-]{16,}=*)",
         "assignments",
         "bearer",
-    ),
-    # A cookie's value in a Cookie or Set-Cookie header (an HTTP exchange pasted into a
-    # ticket, a proxy's log): a session cookie opens the session as a password does, whatever
-    # its name ("session", "connect.sid", "_app_session"). The first pair of up to nine whose
-    # value is 16+ token characters; the check wants letters and digits (random, not a word).
-    Rule(
-        "cookie",
-        "password",
-        r"(?:\b(?i:set-cookie|cookie)[ \t]*:|\"(?i:set-cookie|cookie)\"[ \t]*,[ \t\r\n]*\"value\"[ \t]*:"
-        r"[ \t]*\")[ \t]*(?:[^\s=;,\"]+=[^\s;\"]*;[ \t]*){0,8}?"
-        r"[^\s=;,]+=(?P<v>[A-Za-z0-9%._~+/:*-]{16,}=*)",
-        "headers",
-        "alnum",
     ),
     # HTTP basic credentials on their own: base64 that decodes to "user:password".
     Rule(

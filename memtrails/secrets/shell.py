@@ -15,6 +15,8 @@ __all__ = ["SHELL_RULES"]
 _PIPED_SQ = value_of_class(r"'\r\n", 3)
 _PIPED_DQ = value_of_class(r"\"\r\n", 3)
 _PIPED_BARE = value_of_class(r"\s'\"|;&<>()`", 6, not_first=r"\-/")
+# Base64 credentials of SMTP's AUTH: its alphabet, 4+ characters.
+_SMTP_B64 = r"[A-Za-z0-9+/]{4,}={0,2}"
 # Commands that read a password from their standard input: sudo -S (--stdin), passwd
 # --stdin, kinit, a registry client's login --password-stdin.
 _STDIN_SINK = (
@@ -53,7 +55,15 @@ SHELL_RULES: Final[tuple[Rule, ...]] = (
         rf"(?:[A-Za-z0-9_.@-]{{1,64}}[ \t]+)?(?P<v>{_PIPED_BARE})[ \t]*(?:\r?\n|\z)"
         rf"|\bnet[ \t]+use[ \t][^\r\n]{{0,200}}?/user:[^\s]+[ \t]+(?P<v2>[^\s/*\"][^\s]{{5,}})"
         r"|\bexpect[ \t]+(?:-[a-z]+[ \t]+)?\"[^\"\r\n]{0,40}(?i:assword|passphrase)[^\"\r\n]{0,40}\""
-        r"[ \t]*\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?\"(?P<v3>[^\"\\\r\n$]{3,})(?:\\r|\\n)?\"",
+        r"[ \t]*\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?\"(?P<v3>[^\"\\\r\n$]{3,})(?:\\r|\\n)?\""
+        # SMTP's and IMAP's AUTH with its credentials in base64 anywhere on a line (a quoted
+        # transcript, smtplib's "send: 'AUTH PLAIN ...\r\n'"), and the line a client answers
+        # the AUTH LOGIN prompt "334 UGFzc3dvcmQ6" ("Password:") with (rule set 10). Its group
+        # is the url check's "vu": random, both cases (not "AUTH PLAIN capability").
+        r"|\b(?i:auth(?:enticate)?)[ \t]+(?i:plain|login|x?oauth2?|oauthbearer)[ \t]+"
+        r"(?P<vu>[A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=_-]|\z)"
+        r"|\b334[ \t]+UGFzc3dvcmQ6[^\r\n]{0,12}\r?\n[ \t>]*(?:C:|\[C\]|C>|send:)?[ \t]*b?['\"]?"
+        rf"(?P<v4>{_SMTP_B64})(?:\\r\\n)?['\"]?[ \t]*(?:\r?\n|\z)",
         "headers",
         "url",
     ),

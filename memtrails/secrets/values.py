@@ -21,6 +21,7 @@ __all__ = [
     "port_word",
     "prose_secret",
     "sigv4_key_id",
+    "user_and_password",
     "yaml_tag",
 ]
 
@@ -92,11 +93,25 @@ def _matches_text(pattern: re2._Regexp, value: str, full: bool) -> bool:
     return found is not None
 
 
+# The names of SASL mechanisms (an SMTP server's "250-AUTH PLAIN LOGIN CRAM-MD5", a client's
+# "AUTH CRAM-MD5", Dovecot's auth_mechanisms) and the base64 of SMTP's AUTH LOGIN prompts
+# ("Username:", "Password:"): no secrets (rule set 10).
+_SASL: Final = re2.compile(
+    r"(?i:plain|login|anonymous|external|gssapi|gss-spnego|ntlm|otp|skey|srp|x?oauth2?"
+    r"|oauthbearer|kerberos_v[45]|(?:cram|digest|hmac)-(?:md5|sha-?[0-9]*)|scram-sha-?[0-9]+"
+    r"(?:-plus)?|gs2-[a-z0-9-]+|eap-aes128(?:-plus)?|openid20|saml20|plain-clienttoken|apop)"
+    r"|[VUdc](?:XNlcm5hbWU6|GFzc3dvcmQ6)"
+)
+
+
 def is_placeholder(value: str) -> bool:
     """Tell whether a value is a placeholder, a variable reference or a mask, not a secret."""
     low = value.lower()
     if low in _NOT_SECRETS or "redacted" in low:
         return True
+    mechanism = value.rpartition("=")[2]  # Dovecot's "mechanism=DIGEST-MD5" too
+    if len(mechanism) <= 18 and _matches_text(_SASL, mechanism, full=True):
+        return True  # a SASL mechanism's name, an SMTP prompt
     if value.startswith("#"):
         # "#{var}", "#REDACTED" are placeholders; "#0*QBbPX0m" is a password.
         digits = any(map(str.isdigit, value))
@@ -306,6 +321,32 @@ def prose_secret(
     if prose_about_the_secret(before, gap) and accept_prose(value, password_word, quoted):
         return value
     return None
+
+
+# Words that follow "login" or "creds" in a sentence where no user follows ("login to db01",
+# "creds for staging"): no user's name.
+_NOT_A_USER: Final = frozenset(
+    (
+        *("to", "as", "at", "on", "in", "into", "for", "with", "from", "via", "by", "the"),
+        *("a", "an", "is", "was", "are", "were", "and", "or", "of", "then", "again", "page"),
+        *("screen", "form", "failed", "fails", "error", "shell", "prompt", "button"),
+        *("server", "host", "node", "here", "there", "info", "details", "using", "please"),
+        *("see", "check"),
+    )
+)
+# A date, a number or a version: no password of a user's ("creds rotated 2024-01-05").
+_NUMBERISH: Final = re2.compile(r"[0-9.:/-]+")
+
+
+def user_and_password(user: str, password: str | None) -> bool:
+    """Tell whether a user and a value after a word for credentials are a user and its
+    password ("creds are ann / X"), not words of a sentence ("login to db01")."""
+    name = user.strip("`'\"")
+    return bool(
+        password
+        and name.lower() not in _NOT_A_USER
+        and not _matches_text(_NUMBERISH, password, full=True)
+    )
 
 
 _LABEL_LONGEST: Final = 48  # bytes of a label's line before its key word
