@@ -13,6 +13,15 @@ had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_w
   typed while the agent worked); other line types (``summary``, ``system``,
   ``queue-operation``, ``file-history-snapshot``, ``custom-title``, ``progress``) are not
   turns. A session file may open with any of them.
+- **Claude Code print mode** (``claude -p --output-format stream-json --verbose``, its
+  output saved as a ``.jsonl`` file; the shape of the Agent SDK's messages): an ``init``
+  line ``{"type": "system", "subtype": "init", "session_id", "cwd", "model"}``, then
+  ``user`` and ``assistant`` lines as above with ``session_id`` for ``sessionId`` and
+  ``parent_tool_use_id`` set on a subagent's, and a last ``result`` line, which repeats
+  the last answer and is no turn. The prompt is in it only when ``--replay-user-messages``
+  echoes what came in (a ``user`` line, the user's turn). The session file print mode
+  writes (``~/.claude/projects``) opens with ``queue-operation`` lines that hold the prompt
+  (``enqueue``) before its ``user`` line: those are no turns, so the prompt is one turn.
 - **Codex CLI** (``~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl``, from 0.4x on):
   lines ``{"timestamp", "type": "session_meta" | "response_item" | "event_msg" |
   "turn_context" | "compacted", "payload": {...}}``; a ``response_item`` whose payload is
@@ -84,6 +93,12 @@ _TORN_CODEX = re.compile(
     rb'\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*"type"\s*:\s*"session_meta"\s*,\s*"payload"\s*:\s*\{'
 )
 _TORN_CLAUDE = re.compile(rb'\{\s*"parentUuid"\s*:.{0,400}?"sessionId"\s*:\s*"', re.DOTALL)
+# What ``claude -p --output-format stream-json --verbose`` (print mode, headless) writes
+# first: its init line, long where it lists tools, commands and MCP servers.
+_TORN_HEADLESS = re.compile(
+    rb'\{\s*"type"\s*:\s*"system"\s*,\s*"subtype"\s*:\s*"init"\s*,.{0,600}?"session_id"\s*:\s*"',
+    re.DOTALL,
+)
 # Claude Code 2.1's own background queries, written as subagents' files beside a session's:
 # the summary that compacts it (``agent-acompact-<hex>.jsonl``), the suggestions of what to
 # type next (``agent-aprompt_suggestion-<hex>.jsonl``): a prompt of the tool's and the model's
@@ -115,7 +130,7 @@ def is_transcript(head: bytes) -> bool:
     """Tell whether a file's first bytes are a Claude Code or Codex session's first line."""
     line, whole = _first_line(head)
     if not whole:
-        return bool(_TORN_CODEX.match(line) or _TORN_CLAUDE.match(line))
+        return any(torn.match(line) for torn in (_TORN_CODEX, _TORN_CLAUDE, _TORN_HEADLESS))
     first = _first_object(head)
     if not isinstance(first, dict):
         return False
@@ -123,6 +138,8 @@ def is_transcript(head: bytes) -> bool:
         return True  # Claude Code
     if first.get("type") == "file-history-snapshot" and "snapshot" in first:
         return True  # Claude Code 2.x opens a session with one
+    if first.get("type") == "system" and first.get("subtype") == "init":
+        return isinstance(first.get("session_id"), str)  # claude -p's stream-json
     if first.get("type") == "session_meta" and isinstance(first.get("payload"), dict):
         return True  # Codex
     return {"id", "timestamp", "instructions"} <= first.keys()  # older Codex

@@ -64,6 +64,10 @@ _CLAUDE_ONLY = (
     "custom-title",
     "permission-mode",
 )
+# The lines of ``claude -p --output-format stream-json`` (print mode), which name their
+# session ``session_id``: its ``init`` and ``result`` lines are no turns (``result`` repeats
+# the last answer's text).
+_HEADLESS = ("system", "user", "assistant", "result")
 _CODEX_CALLS = {  # a tool call's item, and the tool's name where the item names none
     "function_call": "function_call", "custom_tool_call": "custom_tool_call",
     "local_shell_call": "local_shell_call", "web_search_call": "web_search",
@@ -169,7 +173,10 @@ class Session:
         if not isinstance(obj, dict):
             raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
         if self.agent != "codex" and (
-            self.agent or "sessionId" in obj or obj.get("type") in _CLAUDE_ONLY
+            self.agent
+            or "sessionId" in obj
+            or obj.get("type") in _CLAUDE_ONLY
+            or ("session_id" in obj and obj.get("type") in _HEADLESS)
         ):
             self.agent = "claude-code"
             return self._claude(obj, n, source)
@@ -214,16 +221,20 @@ class Session:
         )
 
     def _claude(self, obj: dict[str, Any], n: int, source: str) -> MemoryRecord | None:
-        self.id = str(obj.get("sessionId") or self.id)
+        # Print mode's stream-json names the session ``session_id``; a session file ``sessionId``.
+        sid = obj.get("sessionId") or obj.get("session_id")
+        self.id = str(sid or self.id)
         self.project = _named(obj.get("cwd"), self.project)
         self.branch = _named(obj.get("gitBranch"), self.branch)
         message = obj.get("message")
         if obj.get("type") == "attachment":
             return self._queued(obj, n, source)
+        if obj.get("type") == "system" and obj.get("subtype") == "init":
+            self.model = _named(obj.get("model"), self.model)  # print mode's first line
         if obj.get("type") not in ("user", "assistant") or not isinstance(message, dict):
             return None
-        self.thread = self.thread or _named(obj.get("sessionId"), None)
-        if self._copied(obj.get("sessionId")):
+        self.thread = self.thread or _named(sid, None)
+        if self._copied(sid):
             return None
         role = str(message.get("role") or obj["type"])
         model = message.get("model")
@@ -232,7 +243,9 @@ class Session:
         if model == "<synthetic>":
             return None
         self.model = _named(model, self.model)
-        sidechain = bool(obj.get("isSidechain"))
+        # A subagent's line: so marked in a session file, naming the Task call it works
+        # for in print mode's stream-json.
+        sidechain = bool(obj.get("isSidechain")) or isinstance(obj.get("parent_tool_use_id"), str)
         key = str(obj.get("uuid") or f"line-{n}")
         parent = obj.get("parentUuid")
         if role == "assistant" and isinstance(parent, str) and parent in self.quiet:
