@@ -5,8 +5,12 @@ by it, so that what the fixtures hold reads the same in every language. What it 
 and an export writes all the same is read here: numbers of seconds, milliseconds,
 microseconds or nanoseconds since 1970 (as numbers or as strings of digits), ISO 8601 in its
 basic form ("20231114T221320Z") or with a comma before the fraction, and the ways chat and
-spreadsheet exports write a day ("May 8th, 2023 at 7 p.m."). ``conformance/README.md``
-states each rule beside ``Date.parse``'s.
+spreadsheet exports write a day ("May 8th, 2023 at 7 p.m."), and last ISO week dates and
+days in CJK or Cyrillic words (``world_dates``). One thing ``Date.parse`` reads is read
+otherwise (:func:`text_ms`): a number alone, which it makes a year ("0" is 2000), is read as
+the number (:func:`digits_ms`: no date, a year, an epoch stamp, or the digits of a day or a
+time such as "20240503103200"). ``conformance/README.md`` states each rule beside
+``Date.parse``'s.
 """
 
 from __future__ import annotations
