@@ -110,3 +110,51 @@ def test_a_markdown_file_of_that_name_not_aiders_is_a_note(tmp_path: Path) -> No
     path = tmp_path / ".aider.chat.history.md"
     path.write_text("# My chat notes\n\nNothing from aider.\n", encoding="utf-8")
     assert not is_transcript_file(path)
+
+
+async def _turns(path: Path) -> list[tuple[str, str]]:
+    return [(r.author or "", r.text) for r in records(await collect(from_agent_transcripts(path)))]
+
+
+async def test_who_speaks_in_aiders_history_follows_how_aider_writes_it(tmp_path: Path) -> None:
+    """The rule of ``transcripts_aider.py``, case by case: a ``#### `` line is the user's
+    when it ends in Aider's two spaces (a Markdown heading in an answer does not); a ``> ``
+    line and the unquoted lines right after it are Aider's output; Aider answering its own
+    question is no one's words; an answer starts after a blank line."""
+    answer = "#### Step 1\nRound once.\n\n#### Step 2\nRun the tests."
+    history = (
+        started("2025-06-19 14:32:16")
+        + tool("Aider v0.85.1")
+        + user("Fix the rounding.")
+        # A message of several lines: tool_output quotes the first alone.
+        + tool("Run shell commands?\npytest -q\nruff check .")
+        + ai(answer)
+        # Aider answering for the user, for a group of questions (confirm_ask).
+        + user("Add shop/tax.py to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on't ask again [Yes]: a")
+        + tool("Applied edit to shop/total.py")
+        + user("#### not a heading: the user typed hashes")
+    )  # fmt: skip
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    path = folder / ".aider.chat.history.md"
+    path.write_text(history, encoding="utf-8")
+    assert await _turns(path) == [
+        ("user", "Fix the rounding."),
+        ("aider", answer),
+        ("user", "#### not a heading: the user typed hashes"),
+    ]
+
+
+async def test_a_history_that_lost_its_trailing_spaces_keeps_the_users_turns(
+    tmp_path: Path,
+) -> None:
+    """An editor that trims trailing spaces leaves no line ending in two: then every
+    ``#### `` line is the user's, as before."""
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    path = folder / ".aider.chat.history.md"
+    trimmed = "\n".join(line.rstrip() for line in HISTORY.split("\n"))
+    path.write_text(trimmed, encoding="utf-8")
+    turns = await _turns(path)
+    assert [a for a, _ in turns] == ["user", "user", "aider", "user"]
+    assert turns[1] == ("user", "Why is the total off by a cent?\nIt is 10.01, not 10.00.")

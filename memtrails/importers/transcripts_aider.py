@@ -2,11 +2,27 @@
 
 Aider appends to the file as it works (``aider/io.py``, ``InputOutput``): each run of it
 starts with ``# aider chat started at YYYY-MM-DD HH:MM:SS`` (local time); what the user types
-is each of its lines as ``#### line`` (a blank input ``#### <blank>``); Aider's own output
-(files added, tokens, commits, errors, its questions and the answers to them) is lines of
-``> ...``; the model's answer is the Markdown written between, whole once it is complete.
-An answer holding a line that starts ``#### `` or ``> `` reads as the user's words or Aider's
-output there: the file tells no difference.
+is each of its lines as ``#### line`` (a blank input ``#### <blank>``), after a blank line,
+each ending in the two spaces of a Markdown line break (``append_chat_history``'s
+``linebreak``); Aider's own output (files added, tokens, commits, errors, its questions and
+the answers to them) is a ``> `` line, the lines of a message of several lines right after it
+unquoted (``tool_output`` quotes the first alone), its last ending in those two spaces; the
+model's answer is the Markdown written between, after a blank line (``ai_output``), whole
+once it is complete.
+
+Who speaks, then (the rule, line by line):
+
+- ``#### text`` is the user's when it ends in those two spaces; one without them is the
+  answer's (a Markdown heading: models write ``#### Step 1``). In a file whose
+  ``#### `` lines lost their spaces (an editor that trims them), every ``#### `` line is the
+  user's: the first ``#### `` line read says which the file is (no answer comes before a
+  run's first input). A ``#### `` line that is Aider answering its own question, as it does
+  for a group of them (``... (Y)es/(N)o/(A)ll ... [Yes]: a``), is Aider's output, no one's words.
+- ``> text`` and the lines right after it, up to a blank line, are Aider's output, left out
+  (an answer starts after a blank line, so none of them is one).
+- Any other line is the answer's, blank lines inside it included. An answer holding a
+  line that starts ``> `` (a Markdown quote) reads as Aider's output there, and one holding
+  a ``#### `` line that ends in two spaces as the user's: the file tells no difference.
 
 Beside it, ``.aider.input.history`` (prompt_toolkit's ``FileHistory``) holds what the user
 typed with the time of each (``# 2025-06-19 14:32:20.123456`` then ``+line`` lines): a user
@@ -41,6 +57,9 @@ AIDER_HISTORY = ".aider.chat.history.md"
 _INPUTS = ".aider.input.history"
 _STARTED = re.compile(r"# aider chat started at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$")
 _INPUT_TIME = re.compile(r"# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\s*$")
+# Aider answering its own question for the user (confirm_ask with a group's preference),
+# written as the user's input: "Add file to the chat? (Y)es/(N)o/(A)ll/... [Yes]: a".
+_SELF_ANSWER = re.compile(r"\(Y\)es/\(N\)o(?:/\([A-Z]\)[^/\[]*)* \[[^\]]*\]: ?\S*\s*$")
 _SAMPLE = 4096
 
 
@@ -120,17 +139,24 @@ def _turns(
         if who and text and text != "<blank>":
             yield who, text, first, at, None
 
+    spaced: bool | None = None  # whether Aider's "#### " lines end in two spaces here
+
     for raw, length in bounded_lines(f, limit):
         n += 1
         line = _text(raw) if length <= limit else ""  # a longer line is not held
         started = _STARTED.match(line)
+        hashes = line.startswith("#### ") or line == "####"
+        if hashes and spaced is None:
+            spaced = line.endswith("  ")
         kind = (
             "run"
             if started
-            else "user"
-            if line.startswith("#### ") or line == "####"
             else "tool"
-            if line.startswith("> ") or line == ">"
+            if hashes and _SELF_ANSWER.search(line)
+            else "user"
+            if hashes and (line.endswith("  ") or not spaced)
+            else "tool"
+            if line.startswith("> ") or line == ">" or (who == "tool" and line.strip())
             else "aider"
             if line.strip() or who == "aider"
             else ""
