@@ -241,6 +241,8 @@ def counted(reader: Names, message: Any) -> int:
     raw_text = message.get("text")
     if ts is None or ms_of(ts) is None or not (raw_text is None or isinstance(raw_text, str)):
         return 1  # an error
+    if raw_text and raw_text.strip() and reader.readable(raw_text).strip():
+        return 1  # words of its own: a record (or an error), whatever else it holds
     try:
         return int(bool(_body(reader, message)[0]))
     except LET_THROUGH:
