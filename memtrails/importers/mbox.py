@@ -155,7 +155,13 @@ def _read_mbox(
         again = stream.path if stream.regular else None  # a file read twice: threads planned
 
         def plan(at: int = 0) -> None:
-            if again is not None:
+            if again is None:
+                return
+            if stream.seekable and lines is stream.file:
+                # through the file the import reads, so that its position (the progress
+                # bar's) moves during this first pass too
+                plan_threads(stream, source, at, book, max_message)
+            else:
                 plan_threads(again, source, at, book, max_message)
 
         if stream.compression is not None and again is not None:

@@ -11,7 +11,7 @@ from typing import IO
 from .._exceptions import SourceError
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
-from ._input import cannot_read_further, open_input
+from ._input import Input, cannot_read_further, open_input
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
 from .mbox_lines import (
@@ -36,16 +36,30 @@ _BOM = b"\xef\xbb\xbf"
 _READ_ERRORS = OSError
 
 
-def plan(path: Path, source: str, start: int, book: MailBook, limit: int | None) -> None:
-    """Show ``book`` the headers of every message from ``start`` on (a first pass)."""
+def plan(path: Path | Input, source: str, start: int, book: MailBook, limit: int | None) -> None:
+    """Show ``book`` the headers of every message from ``start`` on (a first pass).
+
+    Given the import's own opened file (a seekable :class:`Input`), the pass reads through
+    it and leaves it at ``start`` again: its ``position()``, which the progress display
+    shows, moves through the file during the pass (minutes on a large mbox), not only
+    during the reading pass after it.
+    """
     try:
+        if isinstance(path, Input):
+            try:
+                _plan(lines_of(path), source, start, book, limit)
+            finally:
+                path.file.seek(start)
+            return
         with open_input(path, source) as stream:
-            for _ in split(
-                lines_of(stream), source, start=start, max_message=limit, book=book, planning=True
-            ):
-                pass
+            _plan(lines_of(stream), source, start, book, limit)
     except (SourceError, OSError):
         return  # the reading pass meets the same trouble and says where
+
+
+def _plan(lines: IO[bytes], source: str, start: int, book: MailBook, limit: int | None) -> None:
+    for _ in split(lines, source, start=start, max_message=limit, book=book, planning=True):
+        pass
 
 
 def split(

@@ -5,8 +5,9 @@ The bar counts records written against the records the input holds when that is 
 its rate and time left follow the embedding, which is the slow part, not the reading,
 which runs ahead. Without a count it estimates one from the bytes read, or just counts.
 A clock thread redraws it twice a second, so the elapsed time ticks while the model loads
-and between batches, and it names the phase: starting (the model loads), reading,
-embedding (reading done, batches still in the model). :func:`steps` shows the maintenance
+and between batches, and it names the phase: starting (the model loads), scanning N% (bytes
+read before the first record: an mbox's first pass, over its threads), reading, embedding
+(reading done, batches still in the model). :func:`steps` shows the maintenance
 steps (reindex, check --repair, the catch-up after a crash) through the same clock: records
 done against the records to do, the phase and the time left.
 """
@@ -76,6 +77,7 @@ class _Progress:
         self.position = position
         self.unread = unread
         self.report: ImportReport | None = None
+        self.first_read: int | None = None  # the bytes read when reading was first seen
         self.started = time.monotonic()
         self.printed = self.started
         self.lock = threading.Lock()
@@ -96,6 +98,13 @@ class _Progress:
 
     def phase(self) -> str:
         if self.report is None:
+            # Reading that moves on before any record (past the first bytes read to tell
+            # the file's kind): a first pass over the file, an mbox's over its threads
+            read = self.position() if self.position is not None and self.total_bytes else 0
+            if self.first_read is None and read > 0:
+                self.first_read = read
+            elif self.first_read is not None and read > self.first_read and self.total_bytes:
+                return f"scanning {min(read * 100 // self.total_bytes, 100)}%"
             return "starting"
         if self.position is not None and self.total_bytes:
             if self.position() < self.total_bytes:
