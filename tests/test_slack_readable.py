@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -213,3 +215,25 @@ async def test_a_renamed_channel_leaves_no_record_of_the_run_with_its_old_title(
         ("first", "#lobby"),
         ("second", "#lobby"),
     ]
+
+
+async def test_reading_who_wrote_in_dms_costs_a_zip_nothing_of_its_inflation_budget(
+    tmp_path: Path,
+) -> None:
+    """DM day files are read twice (who wrote in them, then their records): their bytes
+    count once against the zip's max_ratio, so an export within it imports whole."""
+    words = "the same words again and again " * 3000  # about 90 KB a message, compressible
+    zipped = tmp_path / "export.zip"
+    inflated = 0
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("users.json", json.dumps(USERS))
+        for n in range(30):
+            day = json.dumps([_msg(f"17041{n:05d}.000100", words)])
+            z.writestr(f"D{n:02d}ABCDEFG/2024-01-01.json", day)
+            inflated += len(day)
+    # A budget of 1.3 times what the export inflates to (past the 1 MiB every zip is given).
+    ratio = (1.3 * inflated - (1 << 20)) / zipped.stat().st_size
+    items = await collect(from_slack_export(zipped, max_ratio=ratio))
+    assert errors(items) == []
+    assert {r.title for r in records(items)} == {"DM: Ann Archer"}
+    assert len(records(items)) == 30

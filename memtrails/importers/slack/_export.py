@@ -382,6 +382,21 @@ class Export:
             self._inflated += info.file_size
         return self._zip.open(info)
 
+    def refuse(self, member: str | zipfile.ZipInfo) -> None:
+        """Raise MemberRefused if reading a member would be refused, reading nothing and
+        counting nothing against the archive's budget (a look before :meth:`read`)."""
+        if self._zip is None:
+            size = self.size(member)
+            if size is not None:
+                self._check(size)
+            return
+        info = (
+            member
+            if isinstance(member, zipfile.ZipInfo)
+            else self._members[self._prefix + member][-1]
+        )
+        self._refuse(info)
+
     def _refuse(self, info: zipfile.ZipInfo) -> None:
         """Raise MemberRefused if a zip member is over a limit; nothing of it inflated."""
         self._check(info.file_size)

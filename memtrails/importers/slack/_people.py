@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...records import RecordError
-from ._days import day_files
+from ._export import READ_ERRORS, MemberRefused
 from ._messages import current_version, is_notice
 from ._names import Names, name_of
+from ._stream import NotAnArray, json_array
 
 __all__ = ["Plan", "plan"]
 
@@ -39,16 +39,23 @@ def _writer(reader: Names, message: Any) -> str | None:
 
 
 def _day_people(reader: Names, member: str) -> set[str]:
-    """Return the names of who wrote in a day file (none from one that cannot be read: its
-    error is named when its records are read)."""
+    """Return the names of who wrote in a day file, read a message at a time (none from
+    one that cannot be read: its error is named when its records are read).
+
+    Its bytes are counted against a zip's inflation budget once, when its records are read,
+    not here too; the limits are looked at first all the same.
+    """
     found: set[str] = set()
-    for _, day in day_files(reader, member):
-        if isinstance(day, RecordError):
+    export = reader.export
+    for _, copy in export.copies(member):
+        try:
+            export.refuse(copy)
+            for message in json_array(export.chunks(copy, again=True)):
+                name = _writer(reader, message)
+                if name:
+                    found.add(name)
+        except (MemberRefused, NotAnArray, RecursionError, *READ_ERRORS):
             continue
-        for message in day:
-            name = _writer(reader, message)
-            if name:
-                found.add(name)
     return found
 
 
