@@ -20,7 +20,7 @@ import math
 import re
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
-from .world_dates import world_ms
+from .world_dates import in_other_script, names_month, world_ms
 
 __all__ = [
     "EPOCH_FROM",
@@ -136,7 +136,7 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
         if math.isnan(value):
             return None
         raise ValueError(f"not a date: {value!r}")
-    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
+    if (compact := _compact_number(value)) is not None:
         return compact[0]
     if abs(value) >= EPOCH_FROM:
         return epoch_ms(value)
@@ -192,6 +192,11 @@ def text_ms(value: str) -> int | None:
     if is_number(text):
         # Past a nanosecond stamp's nineteen digits a number is no time at all.
         return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None
+    if in_other_script(value):
+        # "мая 2024": Date.parse would skip the word and read 1 January.
+        ms = world_ms(value)
+        if ms is not None or names_month(value):
+            return ms
     ms = parse_date(value)
     return ms if ms is not None else exported_ms(value)
 
@@ -219,7 +224,8 @@ def digits_ms(text: str, *, day_named: bool = False) -> int | None:
         >>> digits_ms("0"), digits_ms("7"), digits_ms("20240503256199"), digits_ms("2019")
         (None, None, None, 1546300800000)
     """
-    if "." not in text and (compact := _compact(text)) is not None:
+    whole, _, fraction = text.partition(".")
+    if (compact := _compact(whole, fraction)) is not None:
         return compact[0]
     return number_ms(float(text) if "." in text else int(text), day_named=day_named)
 
@@ -235,14 +241,27 @@ def stamp_ms(value: int | float) -> int:
     Raises:
         ValueError: the number is not finite, or its digits begin with a day and are no time.
     """
-    if isinstance(value, int) and (compact := _compact(str(value))) is not None:
+    if (compact := _compact_number(value)) is not None:
         if compact[0] is None:
             raise ValueError(f"not a date: {value!r}")
         return compact[0]
     return epoch_ms(value)
 
 
-def _compact(digits: str) -> tuple[int | None] | None:
+def _compact_number(value: int | float) -> tuple[int | None] | None:
+    """:func:`_compact` of a number's digits (20240503103200, 20240503103200.5)."""
+    if isinstance(value, bool) or value < 0:
+        return None
+    if isinstance(value, int):
+        return _compact(str(value))
+    written = repr(value)  # the shortest digits that are the float: "20240503103200.5"
+    if not math.isfinite(value) or "e" in written:
+        return None
+    whole, _, fraction = written.partition(".")
+    return _compact(whole, "" if fraction == "0" else fraction)
+
+
+def _compact(digits: str, fraction: str = "") -> tuple[int | None] | None:
     """Digits that begin with a year of 1900 to 2100, 8, 12 or 14 of them: (the time they
     are,), or (None,) when they are no time. None for any other digits.
 
@@ -256,10 +275,11 @@ def _compact(digits: str) -> tuple[int | None] | None:
         return (None,)  # month 13, 31 April: no day
     days = days_from_civil(year, month, day)
     if m.group(4) is None:
-        return (days * _DAY_MS,)
-    if hour > 23 or minute > 59 or second > 59:
-        return (None,)
-    return (utc_from_local_ms(days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000),)
+        return (None,) if fraction else (days * _DAY_MS,)
+    if hour > 23 or minute > 59 or second > 59 or (fraction and m.group(6) is None):
+        return (None,)  # a fraction belongs to the seconds
+    wall = days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000
+    return (utc_from_local_ms(wall + int(fraction[:3].ljust(3, "0") or 0)),)
 
 
 def _extended(zone: str | None) -> str:

@@ -16,7 +16,7 @@ from datetime import date
 
 from .dates import parse_date
 
-__all__ = ["world_ms"]
+__all__ = ["in_other_script", "names_month", "world_ms"]
 
 _LONGEST = 80  # a date is short: a longer value is not scanned
 
@@ -27,13 +27,19 @@ _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?(?:([T ])(\S.*))?", re.I | re
 # Chinese, Japanese, Korean: year 年/년, month 月/월, day 日/일 (号/號 in Chinese).
 _CJK_YMD = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日号號일]?")
 _KOREAN_MDY = re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*,?\s*(\d{4})\s*년?")
+_CJK_MONTH = re.compile(r"\d\s*[月월]")
+_WORDS = re.compile(r"[^\W\d_]+")
+_CJK_YM = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")  # a month: its first day
+# Any letter of these scripts: Date.parse ignores such words before a number ("мая 2024" is
+# 1 January 2024), so a text with one is asked here first.
+_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff]")
 _CJK_WEEKDAY = re.compile(
     r"[(（]\s*[月火水木金土日一二三四五六天월화수목금토일]\s*[)）]|[月火水木金土日]曜日?"
     r"|(?:星期|礼拜|禮拜|[周週])[一二三四五六日天]|[월화수목금토일]요일"
 )
 _CJK_TIME = re.compile(
     r"(午前|午後|上午|下午|早上|晚上|오전|오후)?\s*(\d{1,2})"
-    r"(?:[:：](\d\d)(?:[:：](\d\d))?|\s*[時时시]\s*(?:(\d{1,2})\s*[分분])?\s*(?:(\d{1,2})\s*[秒초])?)"
+    r"(?:[:：](\d\d)(?:[:：](\d\d))?|\s*[時时点點시]\s*(?:(\d{1,2})\s*[分분])?\s*(?:(\d{1,2})\s*[秒초])?)"
     r"\s*(?:([ap])\.?m\.?)?",
     re.I,
 )
@@ -66,7 +72,7 @@ _WEEKDAY_WORDS = (
 )
 _CYRILLIC_WEEKDAYS = frozenset(_WEEKDAY_WORDS.split())
 _CYRILLIC_DATE = re.compile(
-    r"(?:([^\W\d_]+'?[^\W\d_]*)\.?,?\s+)?(\d{1,2})\.?\s+([^\W\d_]+)\.?,?\s+(\d{4})"
+    r"(?:([^\W\d_]+'?[^\W\d_]*)\.?,?\s+)?(?:(\d{1,2})\.?\s+)?([^\W\d_]+)\.?,?\s+(\d{4})"
     r"(?:\s*(?:г|года|год|р|року|рік)\.?)?"
     r"(?:\s*,?\s+(?:(?:в|во|о|об|у)\s+)?(\d{1,2}):(\d\d)(?::(\d\d))?)?"
 )
@@ -78,8 +84,9 @@ def world_ms(text: str) -> int | None:
 
     A week date is read as the ISO date it names (``2024-W18-3`` is ``2024-05-01``: UTC
     midnight, or the time after it). A CJK or Cyrillic day is read as ``Date.parse`` reads
-    "2024/05/03 10:32": in local time (``TZ``), its midnight when no time is given. A day
-    that does not exist (31 April, week 53 of a year of 52) is no date.
+    "2024/05/03 10:32": in local time (``TZ``), its midnight when no time is given; a month
+    and a year alone ("май 2024", "2024年5月") are its first day, as ``Date.parse`` reads
+    "May 2024". A day that does not exist (31 April, week 53 of a year of 52) is no date.
 
     Example:
         >>> world_ms("2024-W18-3") == parse_date("2024-05-01")
@@ -94,9 +101,26 @@ def world_ms(text: str) -> int | None:
         return _week(m)
     if _CJK_YMD.search(value) or _KOREAN_MDY.search(value):
         return _cjk(value)
+    if (m := _CJK_YM.fullmatch(value)) is not None:
+        return _local(int(m[1]), int(m[2]), 1, 0, 0, 0)
     if (m := _CYRILLIC_DATE.fullmatch(value)) is not None:
         return _cyrillic(m)
     return None
+
+
+def in_other_script(text: str) -> bool:
+    """Tell whether ``text`` has a Cyrillic, CJK or Hangul letter: ``Date.parse`` reads
+    such a date wrongly when it reads it at all, so :func:`world_ms` is asked first."""
+    return _SCRIPTS.search(text) is not None
+
+
+def names_month(text: str) -> bool:
+    """Tell whether ``text`` names a month in CJK ("5月", "5월") or Cyrillic words ("мая"):
+    when :func:`world_ms` does not read it, it is no date (``Date.parse`` would skip the
+    word: "пятница мая 2024" would be 1 January)."""
+    if _CJK_MONTH.search(text):
+        return True
+    return any(word.lower() in _CYRILLIC for word in _WORDS.findall(text))
 
 
 def _week(m: re.Match[str]) -> int | None:
@@ -142,9 +166,11 @@ def _cyrillic(m: re.Match[str]) -> int | None:
     if weekday is not None and weekday.lower() not in _CYRILLIC_WEEKDAYS:
         return None
     month = _CYRILLIC.get(word.lower())
-    if month is None:
-        return None
-    return _local(int(year), month, int(day), int(hour or 0), int(minute or 0), int(second or 0))
+    if month is None or (day is None and weekday is not None):
+        return None  # a month alone is its first day (as "May 2024"); a weekday needs a day
+    return _local(
+        int(year), month, int(day or 1), int(hour or 0), int(minute or 0), int(second or 0)
+    )
 
 
 def _local(year: int, month: int, day: int, hour: int, minute: int, second: int) -> int | None:

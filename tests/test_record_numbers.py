@@ -58,17 +58,27 @@ def test_compact_stamps_read_as_what_they_say(tz: str) -> None:
             assert At.of(digits[:8] + "T" + digits[8:] + "Z") == At.of(iso + "Z")
             assert At.of(digits[:8]) == At.of(iso[:10])  # a day: UTC midnight, as ISO
             assert MemoryRecord(id="r", text="t", at=int(digits)).at == local
+            assert At.of(digits + ".25") == At(local.ms + 250)  # a fraction of a second
+            assert MemoryRecord(id="r", text="t", at=float(digits + ".5")).at == At(local.ms + 500)
 
 
 @pytest.mark.parametrize(
     "digits",
-    ["20240503256199", "20240503246000", "20241399103200", "20240431103200", "202405032561"],
+    [
+        "20240503256199",
+        "20240503246000",
+        "20241399103200",
+        "20240431103200",
+        "202405032561",
+        "202405031032.5",  # a fraction belongs to seconds
+    ],
 )
 def test_compact_digits_that_are_no_time_are_no_date(digits: str) -> None:
     with pytest.raises(ValueError, match="not a date"):
         At.of(digits)
     assert MemoryRecord(id="r", text="t", at=digits).at is None
-    assert MemoryRecord(id="r", text="t", at=int(digits)).at is None
+    number = float(digits) if "." in digits else int(digits)
+    assert MemoryRecord(id="r", text="t", at=number).at is None
 
 
 @pytest.mark.parametrize("value", [0, 0.0, -0.0, 1, -1, 42, 86_400, 99_999_999, float("nan")])

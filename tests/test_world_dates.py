@@ -52,6 +52,8 @@ def test_cjk_days_read_as_the_day_and_time_they_name(tz: str) -> None:
             assert At.of(f"{y}年{m:02d}月{d:02d}日 15:20") == afternoon
             assert At.of(f"{y}年{m}月{d}日(金) 午後3時20分") == afternoon
             assert At.of(f"{y}年{m}月{d}日 星期五 下午3:20") == afternoon
+            assert At.of(f"{y}年{m}月{d}日 下午3点20分") == afternoon
+            assert At.of(f"{y}年{m}月") == At.of(f"{y}/{m:02d}/01 00:00")  # a month
             assert At.of(f"{y}년 {m}월 {d}일") == midnight
             assert At.of(f"{y}년 {m}월 {d}일 (금) 오후 3:20") == afternoon
             assert At.of(f"{m}월 {d}일 {y}") == midnight
@@ -70,6 +72,9 @@ def test_cyrillic_month_names_read_as_the_day_they_name(tz: str) -> None:
             assert At.of(f"{d} {bg} {y} г.") == midnight, bg
             assert At.of(f"{d:02d} {ru} {y} г. в 10:32") == morning
             assert At.of(f"{d} {uk} {y} р. о 10:32") == morning
+            first = At.of(f"{y}/{m:02d}/01 00:00")
+            assert At.of(f"{ru} {y}") == first, ru  # a month: Date.parse alone says 1 January
+            assert At.of(f"{uk} {y} р.") == first, uk
 
 
 @pytest.mark.parametrize(
@@ -78,7 +83,8 @@ def test_cyrillic_month_names_read_as_the_day_they_name(tz: str) -> None:
         "31 апреля 2024",  # 31 April
         "2024年2月30日",
         "3 мая",  # no year
-        "2024年5月",  # no day
+        "2024年5月 foo",
+        "пятница мая 2024",  # a weekday and no day
         "3 мая 2024 foo",
         "2024年5月3日 foo",
         "3 абвгд 2024",  # no month
