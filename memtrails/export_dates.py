@@ -32,6 +32,7 @@ __all__ = [
     "epoch_ms",
     "exported_ms",
     "is_number",
+    "is_zero_date",
     "number_ms",
     "stamp_ms",
     "text_ms",
@@ -65,6 +66,8 @@ _DAY_MS = 86_400_000
 
 FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """Four digits alone, a year: only a text with one is read as a date written in words."""
+# MySQL's "zero date", which its exports and drivers write for a time never set.
+_ZERO_DATE = re.compile(r"0000-00-00(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?", re.I)
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
@@ -199,6 +202,12 @@ def text_ms(value: str) -> int | None:
             return ms
     ms = parse_date(value)
     return ms if ms is not None else exported_ms(value)
+
+
+def is_zero_date(text: str) -> bool:
+    """Tell whether ``text`` is MySQL's zero date ("0000-00-00", "0000-00-00 00:00:00"),
+    which stands for a time never set: no date, as 0 is."""
+    return _ZERO_DATE.fullmatch(text.strip()) is not None
 
 
 def is_number(text: str) -> bool:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, utc_from_local_ms
-from .export_dates import digits_ms, is_number, number_ms, stamp_ms, text_ms
+from .export_dates import digits_ms, is_number, is_zero_date, number_ms, stamp_ms, text_ms
 
 __all__ = [
     "KEPT_ERRORS",
@@ -138,6 +138,8 @@ AtLike: TypeAlias = "At | datetime | date | str | int | float"
 def _record_at(value: AtLike) -> At | None:
     """A record's time: a number (or a string of one) is read as a JSON Lines field's is
     (``export_dates.number_ms``), so 0, -1 and a count are no date, not January 1970."""
+    if isinstance(value, str) and is_zero_date(value):
+        return None  # MySQL's "0000-00-00 00:00:00": never set
     if isinstance(value, str) and is_number(value.strip()):
         ms = digits_ms(value.strip())
     elif isinstance(value, int | float) and not isinstance(value, bool):
@@ -193,7 +195,8 @@ class MemoryRecord:
         author: who wrote it.
         title: a subject or heading.
         at: when it was written (anything :meth:`At.of` accepts); a number that is no date
-            (0, -1, any below 1e8 but a year; ``export_dates.number_ms``) is None.
+            (0, -1, any below 1e8 but a year; ``export_dates.number_ms``) is None, and so
+            is MySQL's zero date ("0000-00-00 00:00:00").
         source: where it came from (a file path, ``git:/path/to/repo``, a name you choose).
         thread: the conversation it belongs to.
         meta: other JSON-serialisable facts (attachments, channel, changed files, ...).

@@ -139,3 +139,10 @@ async def test_a_zero_time_in_a_cursor_row_is_no_date(tmp_path: Path) -> None:
     assert unset is not None and unset.at is None
     assert seconds is not None and seconds.at == At.of(datetime(2024, 5, 3, tzinfo=UTC))
     assert digits is not None and digits.at == At.of("2024-05-03T10:32:00Z")
+
+
+@pytest.mark.parametrize("text", ["0000-00-00", "0000-00-00 00:00:00", "0000-00-00T00:00:00.000Z"])
+def test_mysql_zero_date_is_no_date(text: str) -> None:
+    assert MemoryRecord(id="r", text="t", at=text).at is None
+    assert record_time({"at": text}, None) == ((), None)
+    assert record_time({"at": text, "created": 1_714_694_400}, None)[0] == ("created",)

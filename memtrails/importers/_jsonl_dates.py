@@ -18,7 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..dates import utc_from_local_ms
-from ..export_dates import EPOCH_FROM, FULL_YEAR, digits_ms, is_number, number_ms
+from ..export_dates import EPOCH_FROM, FULL_YEAR, digits_ms, is_number, is_zero_date, number_ms
 from ..records import NUMBER_UNITS, At, unstorable_time
 from .mail.dates import ZONES, mail_date
 
@@ -232,7 +232,7 @@ def _number_ms(value: int | float | str, key: str) -> int | None:
 def _text_ms(value: str, key: str) -> int | None:
     """The time of a string; None for an empty one ("", "null", "NaT")."""
     text = value.strip()
-    if text.lower() in _EMPTY:
+    if text.lower() in _EMPTY or is_zero_date(text):
         return None
     if len(text) > _LONGEST:
         raise ValueError(f"not a date: {value[:_LONGEST]!r}...")
