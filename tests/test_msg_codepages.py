@@ -102,7 +102,7 @@ def test_the_transport_headers_give_what_the_properties_lack_in_their_code_page(
     assert mail["subject"] == "Réunion du comité"
     assert mail["from"] == "Jérôme Dupré <jerome@example.fr>"
     assert mail["to"] == ["Zoë <zoe@example.com>", "Renée <renee@example.com>"]
-    assert mail["message_id"] == "<1234.abcd@example.fr>"
+    assert mail["message_id"] == "1234.abcd@example.fr"
 
 
 def test_an_attached_messages_subject_is_read_in_its_code_page() -> None:
@@ -132,3 +132,19 @@ def test_an_8_bit_body_is_read_in_the_code_page_too() -> None:
             got = reader.read(write_cfb(tree), ".msg")
         assert not isinstance(got, str), got
         assert got.text == body
+
+
+def test_the_message_id_and_thread_are_the_mail_importers() -> None:
+    # the same mail saved from Outlook and read from an mbox: one Message-ID, one thread
+    headers = (
+        "From: a@example.com\r\nSubject: Re: plans\r\nMessage-ID: < reply.1@example.com >\r\n"
+        "In-Reply-To: <root.0@example.com>\r\n\r\n"
+    )
+    mail = _mail(_msg({"007D": headers.encode()}))
+    assert mail["message_id"] == "reply.1@example.com"
+    assert mail["thread"] == "root.0@example.com"
+    refs = {"1035": b"<x.2@example.com>", "1039": b"<root.0@example.com> <reply.1@example.com>"}
+    mail = _mail(_msg(refs))
+    assert (mail["message_id"], mail["thread"]) == ("x.2@example.com", "root.0@example.com")
+    mail = _mail(_msg({"1035": b"<alone@example.com>"}))
+    assert mail["thread"] == "alone@example.com"

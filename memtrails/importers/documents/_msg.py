@@ -11,6 +11,8 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ._msgparts import MsgAttachment, MsgParts
+from ._msgtext import first_id
+from ._msgtext import message_id as msg_id
 
 __all__ = ["ATTACHMENT_HEADING", "ReadDocument", "mail_of"]
 
@@ -163,8 +165,9 @@ def mail_of(
 ) -> tuple[str, dict[str, Any]]:
     """Return the mail's text (its body, then each attachment's text under a line
     ``[attachment: NAME]``) and its fields: ``subject``, ``from``, ``to``, ``cc``,
-    ``message_id`` and ``attachments`` (``name``, ``type``, ``chars`` or ``error``), where
-    it has them.
+    ``message_id`` (without its angle brackets, as a mail importer makes it the id),
+    ``thread`` (as a mail importer finds it) and ``attachments`` (``name``, ``type``,
+    ``chars`` or ``error``), where it has them.
 
     ``content`` is kreuzberg's text of the message (its plain body); a message without one
     gets the text of its HTML body, else of its RTF body, read by ``read`` (which reads a
@@ -194,9 +197,15 @@ def mail_of(
         found = list(dict.fromkeys(a for a in map(_address, given) if a))
         if found:
             fields[name] = found
-    message_id = _first(parts.message_id, meta.get("message_id"), head.message_id)
+    # As the mail importers hold it (the same mail's id in an mbox, without brackets), and
+    # its thread as theirs: the first id its References (else In-Reply-To) name, else its own.
+    message_id = msg_id(_first(parts.message_id, meta.get("message_id"), head.message_id))
     if message_id:
         fields["message_id"] = message_id
+    named = _first(parts.references, head.references, head.in_reply_to)
+    thread = first_id(named) or message_id
+    if thread:
+        fields["thread"] = thread
     # Without a plain body (or with an empty one), kreuzberg 4.10 gives the compressed
     # RTF's bytes as the text.
     plain = (parts.plain or "").strip()

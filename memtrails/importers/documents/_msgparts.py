@@ -62,6 +62,7 @@ class MsgParts:
     to: list[str] = field(default_factory=list)
     cc: list[str] = field(default_factory=list)
     message_id: str = ""
+    references: str = ""  # PR_INTERNET_REFERENCES, else PR_IN_REPLY_TO_ID
     headers: Headers = field(default_factory=Headers)
     plain: str | None = None
     html: bytes | str | None = None
@@ -214,6 +215,7 @@ def _parts(
         subject=_short(ole, props, "0037", codec),
         sender=_sender(ole, props, codec),
         message_id=_short(ole, props, "1035", codec),
+        references=_short(ole, props, "1039", codec) or _short(ole, props, "1042", codec),
         plain=_string(ole, props, "1000", codec, BODY_BYTES),
     )
     _recipients(ole, storage, parts, codec)

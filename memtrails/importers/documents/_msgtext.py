@@ -16,10 +16,20 @@ import codecs
 import email.header
 import email.parser
 import email.utils
+import re
 import struct
 from dataclasses import dataclass, field
 
-__all__ = ["HEADER_BYTES", "Headers", "codec_of", "decode8", "fixed_props", "read_headers"]
+__all__ = [
+    "HEADER_BYTES",
+    "Headers",
+    "codec_of",
+    "decode8",
+    "first_id",
+    "fixed_props",
+    "message_id",
+    "read_headers",
+]
 
 #: The most bytes of a message's transport headers read.
 HEADER_BYTES = 256 << 10
@@ -85,6 +95,8 @@ class Headers:
     to: list[str] = field(default_factory=list)
     cc: list[str] = field(default_factory=list)
     message_id: str = ""
+    references: str = ""
+    in_reply_to: str = ""
 
 
 def _words(value: str) -> str:
@@ -116,11 +128,40 @@ def read_headers(data: bytes, codec: str | None) -> Headers:
         head = email.parser.HeaderParser().parsestr(text.split("\n\n", 1)[0] + "\n\n")
     except Exception:  # why: damaged headers are no reason to lose the message
         return Headers()
-    ids = head.get_all("message-id") or []
+
+    def first(name: str) -> str:
+        found = head.get_all(name) or []
+        return " ".join(str(found[0]).split()) if found else ""
+
     return Headers(
         subject=_words(str(head.get("subject") or "")).strip(),
         sender=next(iter(_people(head.get_all("from") or [])), ""),
         to=_people(head.get_all("to") or []),
         cc=_people(head.get_all("cc") or []),
-        message_id=" ".join(str(ids[0]).split()) if ids else "",
+        message_id=first("message-id"),
+        references=first("references"),
+        in_reply_to=first("in-reply-to"),
     )
+
+
+_ANGLED = re.compile(r"<([^<>]*)>")
+#: A message id longer than this is none (as the mail importers hold it).
+MAX_ID_CHARS = 16 << 10
+
+
+def message_id(value: str) -> str:
+    """A Message-ID as the mail importers make it a mail's id: without its angle brackets
+    and white space; empty for none, or one longer than :data:`MAX_ID_CHARS`."""
+    value = "".join(value.split())
+    found = _ANGLED.search(value)
+    value = found.group(1) if found else value.strip("<>")
+    return value if len(value) <= MAX_ID_CHARS else ""
+
+
+def first_id(value: str) -> str:
+    """The first message id a References or In-Reply-To value names (the thread root)."""
+    for found in _ANGLED.finditer(value):
+        got = message_id(found.group(0))
+        if got:
+            return got
+    return message_id(value.split()[0]) if value.split() else ""

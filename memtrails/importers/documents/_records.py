@@ -60,7 +60,7 @@ def _mail(
         author=mail.get("from"),
         at=document_at(doc) or At(meta["mtime_ns"] // 1_000_000),
         source=source,
-        thread=mail.get("message_id"),
+        thread=mail.get("thread") or mail.get("message_id"),
         meta={**meta, **fields, "document": doc},
     )
 
