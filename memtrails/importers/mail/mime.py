@@ -416,11 +416,14 @@ def _mend_closes(part: Message, bounds: tuple[str, ...], depth: int) -> None:
         return
     alternatives = "|".join(re.escape(b) for b in bounds)
     found = re.search(rf"(?m)^--(?:{alternatives})", value)
-    if found is None:  # a delimiter cut short: the last line, a start of one (6 or more)
-        tail = re.search(r"(?:\A|\n)--(\S+)[ \t]*\r?\n?\s*\Z", value)
-        if tail is None or not any(
-            b.startswith(tail.group(1)) and len(tail.group(1)) >= min(len(b), 6) for b in bounds
+    if found is not None:
+        end = found.start()
+    else:  # a delimiter cut short: the last line, a start of one (6 characters or more)
+        kept = value.rstrip()
+        end = kept.rfind("\n") + 1
+        last = kept[end:]
+        if not last.startswith("--") or not any(
+            b.startswith(last[2:]) and len(last) - 2 >= min(len(b), 6) for b in bounds
         ):
             return
-        found = tail
-    part.set_payload(value[: found.start()].rstrip("\r\n") + "\n")
+    part.set_payload(value[:end].rstrip("\r\n") + "\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from ..documents._msgparts import decompress_rtf
+from ..documents._msgparts import BODY_BYTES, decompress_rtf
 from ..documents._msgtext import codec_of, decode8
 
 __all__ = ["MAX_FILES", "Tnef", "TnefFile", "read_tnef"]
@@ -158,7 +158,7 @@ def _message_props(out: Tnef, props: _Props, codec: str | None) -> None:
         out.html = _text(props, "1013", codec).encode("utf-8")
     rtf = props.get((0x1009, _BINARY))
     if rtf:
-        got = decompress_rtf(rtf[0], max(len(rtf[0]) * 8, 1 << 20))
+        got = decompress_rtf(rtf[0], BODY_BYTES)
         out.rtf = got.replace(b"\0", b"") if got else None
 
 
