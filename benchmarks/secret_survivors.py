@@ -40,6 +40,7 @@ from _secret_families import (  # the benchmarks folder is not a package: sys.pa
     UP,
     Gen,
 )
+from _secret_held_out_10 import HELD_OUT_10, NEAR_MISSES_10
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -247,6 +248,12 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
             for _ in range(per_family * 4):
                 text, secret = make(h)
                 out.append(Case(group, ctx, text, secret))
+    # Rule set 10's held-out shapes (_secret_held_out_10.py), from a generator of their own.
+    h10 = Gen(seed + 10)
+    for ctx, make in HELD_OUT_10.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h10)
+            out.append(Case("held-out-10", ctx, text, secret))
     return out
 
 
@@ -308,6 +315,7 @@ def near_misses(seed: int = 13) -> list[str]:
         "The authorization header carries a bearer token.",
         "pass the flag --password-file to read it from a file",
         *NEAR_MISSES,  # config files, logs and code without a secret (rule set 8)
+        *NEAR_MISSES_10,  # the shapes of rule set 10 without a secret
     ]
     for _ in range(20):
         texts += [

@@ -254,3 +254,67 @@ def test_base64_that_is_no_key_middle_stays(layout: str) -> None:
     text = layout.format(body="\n".join(lines), two="\n".join(lines[:2]))
     out, found = scrub_text(text)
     assert not found and out == text
+
+
+# --- Held-out shapes: passwords that clients take in a fixed place, JWK private members ----
+
+HELD = "Vq7#nR2wLz"
+JWK_D = "X4cTteJY_gn4FYPsXB8rdXix5vwsg1FLN5E3EaG6RJoVH"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (f"snmpwalk -v2c -c {HELD} 10.0.0.1 system", HELD),
+        (f"rocommunity {HELD} 10.0.0.0/24", HELD),
+        (f"openssl enc -aes-256-cbc -salt -in a.txt -out a.enc -k {HELD}", HELD),
+        (f"ssh-keygen -t ed25519 -N '{HELD}' -f ~/.ssh/deploy", HELD),
+        (f"ssh-keygen -p -P '{HELD}' -N '' -f id_rsa", HELD),
+        (f"mosquitto_pub -h broker -u ann -P {HELD} -t a/b -m hi", HELD),
+        (f"security add-generic-password -a ann -s deploy -w {HELD}", HELD),
+        (f"xfreerdp /u:ann /p:{HELD} /v:10.0.0.5", HELD),
+        (f"schtasks /create /tn backup /tr c:\\b.bat /ru CORP\\svc /rp {HELD} /sc daily", HELD),
+        (f"curl --proxy-user ann:{HELD} -x http://proxy:3128 https://x.example", HELD),
+        (f"lftp -u ann,{HELD} ftp.example.com", HELD),
+        (f'sql.Open("mysql", "ann:{HELD}@tcp(db:3306)/shop?parseTime=true")', HELD),
+        (f'vpn.example.com : PSK "{HELD}"', HELD),
+        (f"--> USER ann\n<-- 331 Password required\n--> PASS {HELD}\n<-- 230 Logged on", HELD),
+        (f"USER ann\r\n+OK\r\nPASS {HELD}\r\n+OK logged in", HELD),
+        (f"echo '{HELD}' | htpasswd -i /etc/nginx/.htpasswd ann", HELD),
+        (f"printf '{HELD}' | docker secret create db_pw -", HELD),
+        ("ngrok config add-authtoken 2Zq89c4F2kQ8xLm1Zp7Rt5Wv3Yb6_4xYpL1mN7aB", "2Zq89c4F2kQ8"),
+        (f'{{"kty":"EC","crv":"P-256","d":"{JWK_D}"}}', JWK_D),
+        (f'{{\n  "kty": "RSA",\n  "e": "AQAB",\n  "d": "{JWK_D}"\n}}', JWK_D),
+    ],
+)
+def test_a_password_in_a_clients_fixed_place_goes(text: str, secret: str) -> None:
+    out, found = scrub_text(text)
+    assert secret not in out and sum(found.values()) >= 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snmpwalk -v2c -c public 10.0.0.1 system",
+        "rocommunity public default -V systemonly",
+        "openssl req -new -key k.pem -out r.csr -subj /CN=x",
+        "openssl enc -d -aes-256-cbc -k $PASS -in a.enc",
+        "ssh-keygen -t ed25519 -N '' -f ~/.ssh/id",
+        "mosquitto_sub -h broker -t a/b -P $MQTT_PW",
+        "security find-generic-password -a ann -s svc -w",
+        "schtasks /create /tn x /tr c:\\x.bat /ru SYSTEM /sc daily",
+        "USER ann\n331 need password\nPASS",
+        'db, err := sql.Open("mysql", "root:@tcp(db:3306)/shop")',
+        "xfreerdp /u:ann /p:$RDP_PASS /v:host",
+        "gh auth login --with-token < token.txt",
+        '{"p": 2, "q": "search terms here", "d": "2026-12-07T08:00:00Z"}',
+    ],
+)
+def test_the_same_commands_without_a_password_stay(text: str) -> None:
+    out, found = scrub_text(text)
+    assert not found and out == text
+
+
+def test_a_quoted_user_and_its_quoted_password_lose_the_password() -> None:
+    out, _ = scrub_text("creds: `deploy`, `tigers1796`")
+    assert out == "creds: `deploy`, `[secret:password]`"

@@ -261,12 +261,12 @@ def _check(
         ):
             out = inner_spans(buf, vs, ve, rule.kind)
     elif check == "prose":
-        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2", "vp"))
+        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2", "vp", "vp2"))
         pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
         ks, ke = pkey if pkey[0] >= 0 else tkey
         words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
         found_value = None
-        quoted = group in ("vq", "vq2")
+        quoted = group in ("vq", "vq2", "vp2")
         # Not one of our own markers, nor a key word inside a string that the value's quote
         # closes ('"Password:","Remember me"': a UI label and the next one).
         if buf[ks - 1 : ke + 1] != b"[secret:" and not (
@@ -275,8 +275,8 @@ def _check(
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
             if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
-            user = text_of(buf, *sp[g["user"]])
-            if group == "vp" and not known_values.user_and_password(user, found_value):
+            user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])
+            if group in ("vp", "vp2") and not known_values.user_and_password(user, found_value):
                 found_value = None  # "login to db01", "creds rotated 2024-01-05"
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
@@ -304,10 +304,12 @@ def _check(
             out.append((vs, ve, rule.kind))
         resume = ve
     elif check == "url":  # a URL's password, a command's: any value but a placeholder
-        vs, ve, group = first_set(sp, g, ("v", "v2", "v3", "v4", "v5", "v6", "vu"))
+        vs, ve, group = first_set(sp, g, ("v", "v2", "v3", "v4", "v5", "v6", "vu", "vm"))
         value = text_of(buf, vs, ve)
         # A token alone as the user: random (digits, both cases), not an id in hex.
-        random = group != "vu" or (shaped(buf[vs:ve], "mixed") and is_random(value, False))
+        # "vm": both cases will do (SMTP's AUTH PLAIN base64, not "AUTH PLAIN capability").
+        mixed = group not in ("vu", "vm") or shaped(buf[vs:ve], "mixed")
+        random = mixed and (group != "vu" or is_random(value, False))
         if group == "v6":  # scheme://host:PORT/path@...: a placeholder's port, no password
             random = not known_values.port_word(value.replace("?", "/").split("/", 1)[0])
         if random and not is_placeholder(value):

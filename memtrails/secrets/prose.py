@@ -85,6 +85,12 @@ _PAIR = (
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)"
     r"(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+|[ \t]+)[`'\"]?"
 )
+# The same with both quoted ("creds: `deploy`, `tigers1796`"), tried before a quoted value
+# alone: a quoted user is no password.
+_PAIR_QUOTED = (
+    r"[ \t]*(?:[ \t](?i:are|is)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*"
+    r"(?P<user2>[`'\"][A-Za-z0-9._@+-]{1,64}[`'\"])(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+)"
+)
 # A label on a line of its own and the value alone on the next line (a form or a config
 # dump copied as text: "Password", then "hunter2-Secret9"; "API key", then the key). The
 # engine wants the label's line short (values.label_line): up to three words may follow the
@@ -95,7 +101,8 @@ _NEXT_LINE = (
 )
 _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 PROSE = (
-    rf"{PW_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
+    rf"{PW_WORDS}(?:{_PAIR_QUOTED}{_OPEN}(?P<vp2>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
+    rf"|{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"

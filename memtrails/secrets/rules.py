@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from .answers import ANSWER_RULES
+from .clients import CLIENT_RULES
 from .formats import FORMAT_RULES
 from .pieces import (
     ATTR,
@@ -424,7 +425,14 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
 
 #: The rules, in priority order: at one position the first rule that matches wins.
 RULES: Final[tuple[Rule, ...]] = (
-    _KEYS + PROVIDER_RULES + FORMAT_RULES + _STRUCTURE + SHELL_RULES + WEB_RULES + ANSWER_RULES
+    _KEYS
+    + PROVIDER_RULES
+    + FORMAT_RULES
+    + _STRUCTURE
+    + SHELL_RULES
+    + WEB_RULES
+    + ANSWER_RULES
+    + CLIENT_RULES
 )
 
 #: Every kind of marker the scrubber can write, in a stable order.

@@ -18,12 +18,18 @@ _PIPED_BARE = value_of_class(r"\s'\"|;&<>()`", 6, not_first=r"\-/")
 # Base64 credentials of SMTP's AUTH: its alphabet, 4+ characters.
 _SMTP_B64 = r"[A-Za-z0-9+/]{4,}={0,2}"
 # Commands that read a password from their standard input: sudo -S (--stdin), passwd
-# --stdin, kinit, a registry client's login --password-stdin.
+# --stdin, kinit, a registry client's login --password-stdin, and more (below).
 _STDIN_SINK = (
     r"(?:\bsudo(?:[ \t]+[^\s|;&<>]+){0,6}?[ \t]+(?:-[A-Za-z]*S[A-Za-z]*|--stdin)"
     r"|\bpasswd(?:[ \t]+[^\s|;&<>]+){0,3}?[ \t]+--stdin|\bkinit\b"
     r"|\b(?:docker|podman|buildah|nerdctl|helm[ \t]+registry|oras|skopeo|crane|cosign)[ \t]+login"
-    r"(?:[ \t]+[^\s|;&<>]+){0,8}?[ \t]+--password-stdin)(?:[ \t;&|)]|\r?\n|\z)"
+    r"(?:[ \t]+[^\s|;&<>]+){0,8}?[ \t]+--password-stdin"
+    # rule set 10: htpasswd -i (the password from stdin), a swarm's or podman's secret made
+    # from stdin ("docker secret create NAME -"), gh's login --with-token.
+    r"|\bhtpasswd(?:[ \t]+[^\s|;&<>]+){0,4}?[ \t]+-[A-Za-z]*i[A-Za-z]*"
+    r"|\b(?:docker|podman)[ \t]+secret[ \t]+create[ \t]+[^\s|;&<>]+[ \t]+-"
+    r"|\bgh[ \t]+auth[ \t]+login(?:[ \t]+[^\s|;&<>]+){0,4}?[ \t]+--with-token)"
+    r"(?:[ \t;&|)]|\r?\n|\z)"
 )
 # A shell variable named like a password or a token (read -r DB_PASSWORD <<< ...).
 _SECRET_VAR = (
@@ -59,9 +65,9 @@ SHELL_RULES: Final[tuple[Rule, ...]] = (
         # SMTP's and IMAP's AUTH with its credentials in base64 anywhere on a line (a quoted
         # transcript, smtplib's "send: 'AUTH PLAIN ...\r\n'"), and the line a client answers
         # the AUTH LOGIN prompt "334 UGFzc3dvcmQ6" ("Password:") with (rule set 10). Its group
-        # is the url check's "vu": random, both cases (not "AUTH PLAIN capability").
+        # is the url check's "vm": both cases (not "AUTH PLAIN capability").
         r"|\b(?i:auth(?:enticate)?)[ \t]+(?i:plain|login|x?oauth2?|oauthbearer)[ \t]+"
-        r"(?P<vu>[A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=_-]|\z)"
+        r"(?P<vm>[A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=_-]|\z)"
         r"|\b334[ \t]+UGFzc3dvcmQ6[^\r\n]{0,12}\r?\n[ \t>]*(?:C:|\[C\]|C>|send:)?[ \t]*b?['\"]?"
         rf"(?P<v4>{_SMTP_B64})(?:\\r\\n)?['\"]?[ \t]*(?:\r?\n|\z)",
         "headers",
