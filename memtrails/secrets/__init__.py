@@ -140,6 +140,21 @@ with no BEGIN line (``pem.py``: the second of two chat messages); a password or 
 that is the whole answer on the line after a question naming it (``answers.py``: "what's
 the db password?", then "bob: it's X"; letters and digits, no URL; a key 16+ random).
 
+Rule set 10: a SASL mechanism's name and SMTP's AUTH LOGIN prompts in base64 are no
+secrets (``250-AUTH PLAIN LOGIN CRAM-MD5``, ``AUTH CRAM-MD5``); ``AUTH PLAIN <base64>`` goes
+anywhere on a line (both cases in the base64), and so does the answer to ``334
+UGFzc3dvcmQ6``; a user and its password after a word for both ("creds are ann / X", "login
+ann X", "username ann pass X", "creds: `ann`, `X`"; the user no function word, the password
+no date or number); every cookie of a ``Cookie``/``Set-Cookie`` header, curl's ``-b`` and
+``document.cookie`` named like a session, a token, an auth or a CSRF value with 6+
+characters (``web.py``; others 16+, analytics ids aside); Sentry DSNs (kind ``sentry-dsn``);
+3+ lines of a private key's PEM body with neither BEGIN nor END line (``pem.py``); passwords
+clients take in a fixed place (``clients.py``: SNMP communities, ``openssl -k``,
+``ssh-keygen -N``, ``mosquitto_pub -P``, the macOS keychain's ``-w``, FreeRDP's ``/p:``,
+``schtasks /rp``, ``lftp -u user,X``, ``curl --proxy-user``, Go's ``user:X@tcp(...)``,
+ngrok's authtoken, an IPsec PSK, POP3/FTP ``PASS`` after ``USER``, ``htpasswd -i`` and
+``docker secret create`` from stdin) and a JSON Web Key's private members.
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
