@@ -101,28 +101,30 @@ async def add_path(
     try:
         for part in parts:
             _unnamed_pipe(part, prune)  # before anything is read: a mistake of the call
-        for part in parts:
-            with progress(part) if progress is not None else nullcontext(on_progress) as callback:
-                try:
-                    report = await add_part(
-                        memory,
-                        part,
-                        full=full,
-                        prune=prune,
-                        batch=batch,
-                        on_progress=callback,
-                        limits=limits,
-                        following=following,
-                    )
-                except (SourceError, OSError) as exc:
-                    # Gone, unreadable or replaced since it was planned: that part's error;
-                    # the other parts are read. What the memory folder fails at stops all,
-                    # and so does the failure of the one part there is (the caller's error).
-                    unread = unread_part(part, exc, memory.path) if len(parts) > 1 else None
-                    if unread is None:
-                        raise
-                    report = unread
-            total.merge(report)
+        async with memory.serving_reads():  # one server across its parts (each an ingest)
+            for part in parts:
+                shown = progress(part) if progress is not None else nullcontext(on_progress)
+                with shown as callback:
+                    try:
+                        report = await add_part(
+                            memory,
+                            part,
+                            full=full,
+                            prune=prune,
+                            batch=batch,
+                            on_progress=callback,
+                            limits=limits,
+                            following=following,
+                        )
+                    except (SourceError, OSError) as exc:
+                        # Gone, unreadable or replaced since it was planned: that part's error;
+                        # the other parts are read. What the memory folder fails at stops all,
+                        # and so does the failure of the one part there is (the caller's error).
+                        unread = unread_part(part, exc, memory.path) if len(parts) > 1 else None
+                        if unread is None:
+                            raise
+                        report = unread
+                total.merge(report)
     finally:
         close_parts(parts)
     return total

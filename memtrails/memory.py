@@ -6,6 +6,7 @@ import asyncio
 import enum
 import os
 from collections.abc import AsyncIterable, AsyncIterator, Iterable
+from contextlib import AbstractAsyncContextManager
 from datetime import timedelta
 from functools import partial
 from pathlib import Path
@@ -23,6 +24,7 @@ from .folder.source_names import source_in
 from .folder.status import MemoryStatus, folder_status
 from .portable import js_well_formed
 from .records import MemoryRecord
+from .service.during_import import reads_served
 
 if TYPE_CHECKING:
     from .folder.check import CheckReport
@@ -66,10 +68,13 @@ class Memory:
     remote: bool = False
     """True for a client of the service that holds the folder (``memtrails serve``)."""
 
-    def __init__(self, folder: Folder) -> None:
+    serves_reads: bool = True  # its imports answer others' reads as they run (serving_reads)
+
+    def __init__(self, folder: Folder, *, serve_reads: bool = True) -> None:
         """Wrap an open folder; use :meth:`open`."""
         self._folder = folder
         self._state = _State.OPEN
+        self.serves_reads = serve_reads
 
     @property
     def path(self) -> Path:
@@ -97,6 +102,7 @@ class Memory:
         catch_up: bool = True,
         brief: bool = False,
         service: bool = True,
+        serve_reads: bool = True,
     ) -> Opener:
         """Open (creating if needed) the memory folder at ``path``.
 
@@ -129,6 +135,8 @@ class Memory:
                 (``memory.remote`` is True; ``model``, ``threads``, ``create`` and
                 ``catch_up`` are then the service's business). Not with ``embedder`` (an
                 Embedder object) or ``index``, which cannot travel to it.
+            serve_reads: answer other processes' reads while an import runs
+                (:meth:`serving_reads`); False: no port is opened, and they wait for the close.
 
         Raises:
             MemoryLockedError: another process has the folder open.
@@ -164,7 +172,8 @@ class Memory:
         )
         home = Path(path).expanduser()
         routed = service and index is None and not isinstance(embedder, Embedder)
-        return Opener(partial(opened, Memory, opening, catch_up, home if routed else None))
+        make = partial(Memory, serve_reads=serve_reads)
+        return Opener(partial(opened, make, opening, catch_up, home if routed else None))
 
     async def __aenter__(self) -> Memory:
         return self
@@ -252,20 +261,27 @@ class Memory:
         """
         from .ingest import ingest_source
 
-        return await ingest_source(
-            self._open_folder(),
-            source,
-            batch=batch,
-            idle=idle,
-            name=name,
-            on_progress=on_progress,
-            strict=strict,
-            prune=prune,
-            cursor=cursor,
-            lag=lag,
-            full=full,
-            limits=limits,
-        )
+        async with self.serving_reads():  # others' reads are answered while it runs
+            return await ingest_source(
+                self._open_folder(),
+                source,
+                batch=batch,
+                idle=idle,
+                name=name,
+                on_progress=on_progress,
+                strict=strict,
+                prune=prune,
+                cursor=cursor,
+                lag=lag,
+                full=full,
+                limits=limits,
+            )
+
+    def serving_reads(self) -> AbstractAsyncContextManager[None]:
+        """Answer other processes' reads of the folder while this block runs (docs/python.md):
+        :meth:`ingest`, ``add_path`` and ``add_git`` do; a block around several imports keeps
+        one server across them. Blocks nest; ``serve_reads=False`` turns it off."""
+        return reads_served(self)
 
     def source_state(self, source: str) -> dict[str, Any] | None:
         """Return the position the importer of ``source`` reported at the end of the last run.

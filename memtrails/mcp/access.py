@@ -19,7 +19,7 @@ from ..folder.opening import open_folder
 from ..memory import Memory
 from ..service.client import RemoteMemory, connect
 from ..service.discovery import find_service
-from ..service.during_import import SERVING_WAIT, folder_or_service
+from ..service.during_import import ENDING_WAIT, SERVING_WAIT, folder_or_service
 
 __all__ = ["GAP", "FolderAccess", "holder_name"]
 
@@ -99,6 +99,8 @@ class FolderAccess:
         if find_service(self.home) is not None:
             remote = await connect(self.home)  # a service, or an import serving reads
             if remote is not None:
+                # An import's service that ends mid-request: the folder, with this model.
+                remote.reopen = partial(self._handed_over, model)
                 try:
                     yield remote
                 finally:
@@ -132,6 +134,8 @@ class FolderAccess:
                     f"waited {waited:g} s for it. Imports hold the folder until they finish: "
                     "try again in a minute."
                 ) from exc
+            if isinstance(found, RemoteMemory):
+                found.reopen = partial(self._handed_over, model)
             memory = found if isinstance(found, RemoteMemory) else Memory(found)
             try:
                 yield memory
@@ -143,6 +147,23 @@ class FolderAccess:
         finally:
             self._write_since = None
             self._serial.release()
+
+    async def _handed_over(self, model: bool) -> Memory:
+        """Open the folder for a request whose import's service stopped answering (it
+        ended): once the import lets go of it, as :func:`service.client.handed_over` does,
+        with this server's model."""
+        embedder: Embedder | None = await self.embedder() if model else None
+        opening = partial(
+            open_folder,
+            self.home,
+            embedder=_no_model if embedder is None else embedder,
+            create=False,
+            role=READER,
+            wait=self.wait,
+            wait_writer=max(self.wait, ENDING_WAIT),
+        )
+        found = await folder_or_service(self.home, opening)
+        return found if isinstance(found, RemoteMemory) else Memory(found, serve_reads=False)
 
     async def _take_turn(self) -> None:
         """Wait for this server's earlier requests, in order, and take the folder's turn.

@@ -11,6 +11,7 @@ from ..periods import bounds
 from ..records import At, MemoryRecord
 from ..secrets import scrub_text
 from ..service.client import imported_through
+from ..service.during_import import command_line, reads_served
 from .access import FolderAccess
 
 __all__ = [
@@ -157,7 +158,13 @@ async def add_tool(
         raise ToolInputError("`kind` reads a path as a kind of file; a Git repository has none")
     if not git and kind is None:
         detect_kind(target)  # a SourceError before the folder is touched
-    async with access.open(model=True, write="mcp add", create=True) as memory:
+    # Other processes' reads are answered while it imports (after a moment), as during a
+    # `memtrails add`: the import's own server, named as this server's add of `path`.
+    importing = f"{command_line()}: add {'--git ' if git else ''}{target}"
+    async with (
+        access.open(model=True, write="mcp add", create=True) as memory,
+        reads_served(memory, importing),
+    ):
         if git:
             report = await add_git(memory, target, full=full)
         else:

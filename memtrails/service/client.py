@@ -3,16 +3,18 @@ one when a service holds the folder)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from dataclasses import asdict, fields, is_dataclass
 from datetime import date, datetime, timedelta
+from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import httpx
 
-from .._exceptions import ServiceError
+from .._exceptions import MemoryLockedError, ServiceError
 from ..folder.search import SearchHit
 from ..folder.status import MemoryStatus
 from ..importers.cursor import Fetch
@@ -27,11 +29,15 @@ __all__ = [
     "RemoteMemory",
     "ServiceError",
     "connect",
+    "handed_over",
     "imported_through",
     "report_from_json",
 ]
 
 _TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+
+T = TypeVar("T")
+Reopen = Callable[[], Awaitable[Memory]]
 
 ERROR_KEY = "__record_error__"
 """A streamed line ``{"__record_error__": {"source", "where", "reason"}}`` is a RecordError
@@ -63,11 +69,17 @@ class RemoteMemory(Memory):
     (stop the service to run them), an ``ingest`` with ``cursor=`` (run it in the service's
     process instead), and ``on_progress`` during an ingest (it is called once, at the end).
     ``remote`` is True on this class.
+
+    The service of an import that answers reads (``info.importing``) goes away when the
+    import ends. A read it no longer answers (refused connection, connection dropped) is then
+    read from the folder itself, once the import has let go of it (:func:`handed_over`, or
+    ``reopen``), and so is every later read of this client: the reader sees the answer, not
+    the import's end. Writes are not handed over.
     """
 
     remote = True
 
-    def __init__(self, info: ServiceInfo) -> None:
+    def __init__(self, info: ServiceInfo, reopen: Reopen | None = None) -> None:
         self.info = info
         self.http = httpx.AsyncClient(
             base_url=info.url,
@@ -75,6 +87,10 @@ class RemoteMemory(Memory):
             timeout=_TIMEOUT,
         )
         self._closed = False
+        #: opens the folder for this client's reads once its import's service is gone
+        self.reopen: Reopen = reopen or partial(handed_over, info.home)
+        self._local: Memory | None = None
+        self._handing = asyncio.Lock()
 
     @property
     def path(self) -> Path:
@@ -87,9 +103,48 @@ class RemoteMemory(Memory):
         return []
 
     async def aclose(self) -> None:
-        """Close the connection (the service keeps running); safe to call twice."""
+        """Close the connection (the service keeps running), and the folder if its reads
+        were handed over to it; safe to call twice."""
         self._closed = True
-        await self.http.aclose()
+        try:
+            await self.http.aclose()
+        finally:
+            local, self._local = self._local, None
+            if local is not None:
+                await local.aclose()
+
+    @property
+    def handed_over(self) -> bool:
+        """True once this client reads the folder itself: its import's service ended."""
+        return self._local is not None
+
+    async def _read(
+        self, remotely: Callable[[], Awaitable[T]], locally: Callable[[Memory], Awaitable[T]]
+    ) -> T:
+        """Return ``remotely()``; where an import's service no longer answers, ``locally``
+        of the folder, opened once the import lets go of it."""
+        if self._local is None:
+            try:
+                return await remotely()
+            except ServiceError as exc:
+                await self._hand_over(exc)
+        assert self._local is not None
+        return await locally(self._local)
+
+    async def _hand_over(self, exc: ServiceError) -> None:
+        """Open the folder for this client's reads, or raise ``exc``: the service answered
+        (an error of its own), it is no import's, or this client was closed."""
+        if exc.status is not None or self.info.importing is None or self._closed:
+            raise exc
+        async with self._handing:  # two reads that fail at once open the folder once
+            if self._local is None:
+                try:
+                    self._local = await self.reopen()
+                except MemoryLockedError as locked:
+                    raise ServiceError(
+                        f"{exc}; the import ended its service, and the folder is still held "
+                        f"({locked})"
+                    ) from locked
 
     close = aclose
 
@@ -136,45 +191,80 @@ class RemoteMemory(Memory):
             "min_confidence": min_confidence,
             "now": None if now is None else At.of(now).iso(),
         }
-        found = await self.call("POST", "/v1/search", json=body)
-        return [_hit(row) for row in found["results"]]
+
+        async def remotely() -> list[SearchHit]:
+            found = await self.call("POST", "/v1/search", json=body)
+            return [_hit(row) for row in found["results"]]
+
+        def locally(local: Memory) -> Awaitable[list[SearchHit]]:
+            return local.search(
+                query,
+                k,
+                kind=kind,
+                author=author,
+                source=source,
+                since=since,
+                until=until,
+                min_confidence=min_confidence,
+                now=now,
+            )
+
+        return await self._read(remotely, locally)
 
     async def get(self, id: str, *, source: str | None = None) -> MemoryRecord | None:
         """Return a record through the service; see :meth:`Memory.get`."""
         params = {"id": id, **({"source": source} if source is not None else {})}
-        try:
-            found = await self.call("GET", "/v1/get", params=params)
-        except ServiceError as exc:
-            if exc.status == 404:
-                return None
-            raise
-        return MemoryRecord.from_json(found)
+
+        async def remotely() -> MemoryRecord | None:
+            try:
+                found = await self.call("GET", "/v1/get", params=params)
+            except ServiceError as exc:
+                if exc.status == 404:
+                    return None
+                raise
+            return MemoryRecord.from_json(found)
+
+        return await self._read(remotely, lambda local: local.get(id, source=source))
 
     async def status(self) -> MemoryStatus:
         """Return the folder's status through the service; see :meth:`Memory.status`."""
-        found = await self.call("GET", "/v1/status")
-        names = {f.name for f in fields(MemoryStatus)}
-        values = {k: v for k, v in found.items() if k in names}
-        values["path"] = Path(values["path"])
-        return MemoryStatus(**values)
+
+        async def remotely() -> MemoryStatus:
+            found = await self.call("GET", "/v1/status")
+            names = {f.name for f in fields(MemoryStatus)}
+            values = {k: v for k, v in found.items() if k in names}
+            values["path"] = Path(values["path"])
+            return MemoryStatus(**values)
+
+        return await self._read(remotely, lambda local: local.status())
 
     async def records(self, *, source: str | None = None) -> AsyncIterator[MemoryRecord]:
         """Yield the folder's live records through the service; see :meth:`Memory.records`."""
         if self._closed:
             raise ServiceError(f"the client of the service for {self.path} was closed")
         params = {} if source is None else {"source": source}
+        yielded = False
         try:
-            async with self.http.stream("GET", "/v1/records", params=params) as response:
-                if response.is_error:
-                    await response.aread()
-                    answer(response)
-                async for line in response.aiter_lines():
-                    if line:
-                        yield MemoryRecord.from_json(json.loads(line))
+            if self._local is None:
+                async with self.http.stream("GET", "/v1/records", params=params) as response:
+                    if response.is_error:
+                        await response.aread()
+                        answer(response)
+                    async for line in response.aiter_lines():
+                        if line:
+                            yielded = True
+                            yield MemoryRecord.from_json(json.loads(line))
+                return
         except httpx.HTTPError as exc:
-            raise ServiceError(
+            failed = ServiceError(
                 f"the service of {self.path} at {self.info.url} stopped answering: {exc}"
-            ) from exc
+            )
+            if yielded:  # part-way: read again from the start, or the caller counts twice
+                raise failed from exc
+            await self._hand_over(failed)
+        assert self._local is not None
+        async for record in self._local.records(source=source):
+            yield record
 
     async def forget(self, id: str, *, source: str | None = None) -> int:
         """Forget a record through the service; see :meth:`Memory.forget`."""
@@ -362,7 +452,27 @@ def imported_through(memory: Memory) -> dict[str, Any] | None:
     client, a folder held open)."""
     if not isinstance(memory, RemoteMemory) or memory.info.importing is None:
         return None
+    if memory.handed_over:  # the import ended: the counts are the folder's own
+        return None
     return {"pid": memory.info.pid, "command": memory.info.importing}
+
+
+async def handed_over(home: Path) -> Memory:
+    """Open ``home`` for a reader whose import's service stopped answering: wait for the
+    import to let go of the folder (up to ``during_import.ENDING_WAIT`` s, or
+    ``SERVING_WAIT`` while its lock still says it serves), or for the service of whatever
+    holds it next.
+
+    Raises:
+        MemoryLockedError: the folder was still held when the wait ran out.
+    """
+    from ..folder.lock import READER
+    from ..folder.opening import open_folder
+    from .during_import import ENDING_WAIT, folder_or_service
+
+    opening = partial(open_folder, home, create=False, role=READER, wait_writer=ENDING_WAIT)
+    found = await folder_or_service(home, opening)
+    return found if isinstance(found, Memory) else Memory(found, serve_reads=False)
 
 
 def _not_remote(what: str, info: ServiceInfo) -> NoReturn:

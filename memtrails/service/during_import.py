@@ -1,21 +1,28 @@
-"""Reads answered while a CLI import holds the folder: the import serves them itself.
+"""Reads answered while an import holds the folder: the import serves them itself.
 
 A memory folder admits one process at a time (the folder's flock, and Qdrant Edge's lock on
-its write-ahead log), so a ``memtrails add`` run from cron holds it for minutes. While it
-does, it answers other processes' reads: after :data:`START_AFTER` seconds of importing it
-serves the folder's API (``build_app``, bound to 127.0.0.1 on a free port, behind the
-folder's token) and says so in ``service.json``, as ``memtrails serve`` does, with the
-import it runs. ``find_service``, ``connect`` and ``Memory.open`` then reach it unchanged.
-It answers searches, gets, status, sources and records (what the import has committed so
-far: a record is found once its batch is in the index) and refuses every write with one
-line naming the import. ``service.json`` goes when the import ends, before the folder is
-released.
+its write-ahead log), so an import run from cron holds it for minutes. While it does, it
+answers other processes' reads: after :data:`START_AFTER` seconds of importing it serves the
+folder's API (``build_app``, bound to 127.0.0.1 on a free port, behind the folder's token)
+and says so in ``service.json``, as ``memtrails serve`` does, with the import it runs.
+``find_service``, ``connect`` and ``Memory.open`` then reach it unchanged. It answers
+searches, gets, status, sources and records (what the import has committed so far: a record
+is found once its batch is in the index) and refuses every write with one line naming the
+import. ``service.json`` goes when the import ends.
 
-An import that serves takes the lock as :data:`SERVING_IMPORT`; an opener that finds it
-waits (:func:`folder_or_service`, up to :data:`SERVING_WAIT` seconds) for its
-``service.json`` or for the folder, whichever comes first. Without Starlette, uvicorn and
-the MCP SDK (the ``mcp`` extra) an import serves nothing and takes the lock as before:
-readers are refused at once, as they always were.
+Every import serves so: ``memtrails add`` (for its whole run), a script's
+``Memory.ingest``, ``add_path`` and ``add_git`` (each for its own run, unless the memory was
+opened with ``serve_reads=False``), the MCP ``add`` tool. :func:`reads_served` blocks nest
+and overlap: the first starts the one server of the folder, the last to end stops it. In a
+``memtrails serve`` process the service answers already, and nothing more is started.
+
+An import that serves holds the lock as :data:`SERVING_IMPORT` (``memtrails add`` from its
+open on, any other import while it runs); an opener that finds it waits
+(:func:`folder_or_service`, up to :data:`SERVING_WAIT` seconds) for its ``service.json`` or
+for the folder, whichever comes first. A reader whose import stopped answering (it ended)
+opens the folder itself once it is free (``client.RemoteMemory``). Without Starlette,
+uvicorn and the MCP SDK (the ``mcp`` extra) an import serves nothing and holds the lock as
+before: readers are refused at once, as they always were.
 
 Importing this module loads neither Starlette nor uvicorn: a short ``add`` never does.
 """
@@ -32,13 +39,15 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._exceptions import MemoryLockedError
-from ..folder.lock import SERVING_IMPORT, holding_as
+from ..folder.lock import READER, SERVING_IMPORT, holding_as
 from .discovery import (
     SERVICE_FILE,
+    SERVICE_ROLE,
     ensure_token,
     find_service,
     remove_service_file,
@@ -50,8 +59,11 @@ if TYPE_CHECKING:
     from .client import RemoteMemory
 
 __all__ = [
+    "ENDING",
+    "ENDING_WAIT",
     "SERVING_WAIT",
     "START_AFTER",
+    "WAITED_FOR",
     "can_serve",
     "command_line",
     "folder_or_service",
@@ -67,6 +79,17 @@ nothing for the server (its modules take about a second to load)."""
 
 SERVING_WAIT = 60.0
 """Seconds an opener waits for a serving import's ``service.json`` (or for the folder)."""
+
+ENDING = "import ending (it served reads)"
+"""The lock's role once an import's server has stopped, until its process lets go of the
+folder (a ``memtrails add`` closes it, a script's ``async with`` ends): readers that come
+then wait for the folder (:data:`ENDING_WAIT` s) instead of being refused at once."""
+
+ENDING_WAIT = 10.0
+"""Seconds an opener waits for an import that has just stopped serving to let go."""
+
+WAITED_FOR = (SERVING_IMPORT, ENDING)
+"""The lock roles an opener waits out (:func:`folder_or_service`) rather than fails on."""
 
 STOP_WAIT = 10.0
 """Seconds the import's end waits for the reads in flight before it closes the server."""
@@ -84,8 +107,18 @@ def can_serve() -> bool:
 
 
 def command_line() -> str:
-    """This process's command, as the refusal names it (``memtrails add ~/mail ...``)."""
-    text = " ".join(["memtrails", *sys.argv[1:]])
+    """This process's command, as the refusal names it: ``memtrails add ~/mail ...`` for the
+    CLI, ``python sync.py --full`` for a script."""
+    argv = sys.argv or [""]
+    program = Path(argv[0]).name
+    package = Path(__file__).resolve().parents[1]
+    if program == "memtrails" or Path(argv[0]).resolve().is_relative_to(package):
+        head = ["memtrails"]  # the CLI, or `python -m memtrails`
+    elif program.endswith(".py") or program in ("-c", "-m", ""):
+        head = ["python", program or "-c"]
+    else:
+        head = [program]  # an entry point of its own (pytest, a tool's script)
+    text = " ".join([*head, *argv[1:]])
     return text if len(text) <= 160 else text[:157] + "..."
 
 
@@ -122,27 +155,79 @@ async def reads_served(
 
     The server starts only after ``after`` seconds, as a task of this block, and is stopped
     (``service.json`` first, then the reads in flight, at most :data:`STOP_WAIT` s) when the
-    block ends, however it ends. Nothing happens for a client of a service, or where the
-    ``mcp`` extra is not installed. A server that cannot start is logged and given up: the
-    import goes on, and the lock's role no longer says it serves.
+    block ends, however it ends (cancelled, failing). While it runs the folder's lock says
+    :data:`SERVING_IMPORT`; its role before is given back at the end. Blocks of one folder
+    nest and overlap (an ``add_path`` of many parts, each an ``ingest``; two tasks' imports
+    at once): the first starts the server, the last to end stops it, and the others' own
+    ``importing`` is not said. Nothing happens for a client of a service, a memory opened
+    with ``serve_reads=False``, a ``memtrails serve`` process (its service answers already),
+    or where the ``mcp`` extra is not installed. A server that cannot start is logged and
+    given up: the import goes on, and the lock's role no longer says it serves.
     """
-    if memory.remote:
+    home = memory.path
+    lending = _LENDING.get(home)
+    if lending is not None and not memory.remote:
+        lending.users += 1  # this process serves the folder's reads already: one more user
+        try:
+            yield
+        finally:
+            await _leave(home, lending)
+        return
+    if memory.remote or not memory.serves_reads:
         yield
+        return
+    held_as = await asyncio.to_thread(_held_as, home)
+    if held_as == SERVICE_ROLE:
+        yield  # `memtrails serve`: its own service answers, and its service.json is there
         return
     # This process holds the folder: a service.json there is a killed holder's (stale, and
     # ignored by readers, but it kept `memtrails status` off its fast path).
-    await asyncio.to_thread(_remove_stale, memory.path)
+    await asyncio.to_thread(_remove_stale, home)
     if not can_serve():
         yield
         return
-    lender = _Lender(memory, importing or command_line())
+    lender = _Lender(memory, importing or command_line(), held_as)
+    lender.say(SERVING_IMPORT)  # readers that come now wait for the service
     task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
+    lending = _LENDING[home] = _Lending(lender, task)
     try:
         yield
     finally:
-        from .._uncancelled import to_the_end
+        await _leave(home, lending)
 
-        await to_the_end(lender.stop(task))
+
+@dataclass
+class _Lending:
+    """The server of a folder this process lends now, and how many blocks use it."""
+
+    lender: _Lender
+    task: asyncio.Task[None]
+    users: int = 1
+
+
+_LENDING: dict[Path, _Lending] = {}
+"""The folders whose reads this process serves now, by path."""
+
+
+async def _leave(home: Path, lending: _Lending) -> None:
+    lending.users -= 1
+    if lending.users > 0:
+        return
+    if _LENDING.get(home) is lending:
+        del _LENDING[home]
+    from .._uncancelled import to_the_end
+
+    await to_the_end(lending.lender.stop(lending.task))
+
+
+def _held_as(home: Path) -> str:
+    """The role this process holds ``home``'s lock as (what the lock file says)."""
+    try:
+        text = (home / "memory.lock").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    pid, _, role = text.partition(" ")
+    return role if pid == str(os.getpid()) else ""
 
 
 def _remove_stale(home: Path) -> None:
@@ -153,10 +238,11 @@ def _remove_stale(home: Path) -> None:
 class _Lender:
     """The server of one import: started after a delay, stopped when the import ends."""
 
-    def __init__(self, memory: Memory, importing: str) -> None:
+    def __init__(self, memory: Memory, importing: str, held_as: str = "") -> None:
         self.memory = memory
         self.home = memory.path
         self.importing = importing
+        self.held_as = held_as  # the lock's role before, given back at the end
         self.server: Any = None
 
     async def run(self, after: float) -> None:
@@ -171,7 +257,9 @@ class _Lender:
             await server.serve(sockets=[sock])
         except (Exception, SystemExit) as exc:  # uvicorn exits when its startup fails
             log.warning("reads are not served during this import: %s", exc)
-            self._unsay()
+            # Readers stop waiting for a service: the role a plain import holds it as.
+            self.held_as = "" if self.held_as == SERVING_IMPORT else self.held_as
+            self.say(self.held_as)
         finally:
             remove_service_file(self.home)
             if sock is not None:
@@ -222,10 +310,10 @@ class _Lender:
             sock.close()
             raise
 
-    def _unsay(self) -> None:
-        """The lock's role back to a plain import's: readers stop waiting for a service."""
+    def say(self, role: str) -> None:
+        """Write ``role`` as the lock's (what readers that find the folder held are told)."""
         with contextlib.suppress(Exception):
-            self.memory._open_folder().lock.name("")
+            self.memory._open_folder().lock.name(role)
 
     async def stop(self, task: asyncio.Task[None]) -> None:
         # service.json first: a reader that comes now waits for the folder instead.
@@ -238,28 +326,33 @@ class _Lender:
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        # Readers that come before this process lets go wait for the folder: `memtrails
+        # add` is still an import serving reads until it closes, any other import ending.
+        self.say(self.held_as if self.held_as in (SERVING_IMPORT, READER) else ENDING)
 
 
 async def folder_or_service(
     home: Path, opening: Callable[[], Awaitable[T]], patience: float = SERVING_WAIT
 ) -> T | RemoteMemory:
     """Return ``opening()``; while an import that serves reads holds the folder, wait for
-    its service (a client of it is returned) or for the folder, up to ``patience`` s.
+    its service (a client of it is returned) or for the folder, up to ``patience`` s; while
+    one that served has just ended (:data:`ENDING`), for the folder, up to
+    :data:`ENDING_WAIT` s.
 
     Raises:
         MemoryLockedError: another holder, or a serving import whose service did not come
-            within ``patience`` seconds.
+            (or that kept the folder) within the wait.
     """
-    deadline: float | None = None
+    start: float | None = None
     while True:
         try:
             return await opening()
         except MemoryLockedError as exc:
-            if exc.role != SERVING_IMPORT or exc.pid == os.getpid():
+            if exc.role not in WAITED_FOR or exc.pid == os.getpid():
                 raise
             now = time.monotonic()
-            deadline = now + patience if deadline is None else deadline
-            if now >= deadline:
+            start = now if start is None else start
+            if now - start >= (patience if exc.role == SERVING_IMPORT else ENDING_WAIT):
                 raise
         await asyncio.sleep(_POLL)
         if find_service(home) is not None:
