@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 from collections import deque
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -39,18 +40,30 @@ _READ_ERRORS = OSError
 def plan(path: Path | Input, source: str, start: int, book: MailBook, limit: int | None) -> None:
     """Show ``book`` the headers of every message from ``start`` on (a first pass).
 
-    Given the import's own opened file (a seekable :class:`Input`), the pass reads through
-    it and leaves it at ``start`` again: its ``position()``, which the progress display
-    shows, moves through the file during the pass (minutes on a large mbox), not only
-    during the reading pass after it.
+    Given the import's own opened file (a seekable :class:`Input` whose lines end in LF),
+    the pass reads it through a duplicate of its descriptor, which shares the file's
+    offset: its ``position()``, which the progress display shows, moves through the file
+    during the pass (minutes on a large mbox). The offset is set back after it, so the
+    import's own reads go on as if the pass had not been.
     """
     try:
         if isinstance(path, Input):
             try:
-                _plan(lines_of(path), source, start, book, limit)
-            finally:
-                path.file.seek(start)
-            return
+                fd: int | None = path.file.fileno()
+            except (OSError, ValueError):  # no descriptor: the file by its name
+                fd = None
+            if fd is not None:
+                before = os.lseek(fd, 0, os.SEEK_CUR)
+                try:
+                    with os.fdopen(os.dup(fd), "rb") as file:
+                        file.seek(start)
+                        _plan(file, source, start, book, limit)
+                finally:
+                    os.lseek(fd, before, os.SEEK_SET)
+                return
+            if path.path is None:
+                return
+            path = path.path
         with open_input(path, source) as stream:
             _plan(lines_of(stream), source, start, book, limit)
     except (SourceError, OSError):
