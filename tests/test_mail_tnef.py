@@ -153,3 +153,12 @@ def test_random_damage_never_raises() -> None:
             data[rng.randrange(len(data))] = rng.randrange(256)
         got = read_tnef(bytes(data))
         assert sum(len(f.data) for f in got.files) <= len(data)
+
+
+def test_a_mail_with_an_html_text_does_not_get_the_body_again() -> None:
+    raw = _mail(_tnef(b"the meeting moved", [])).replace(
+        b"--B\nContent-Type: application/ms-tnef",
+        b"--B\nContent-Type: text/html\n\n<p>the meeting moved</p>\n--B\n"
+        b"Content-Type: application/ms-tnef",
+    )
+    assert _record(raw).text == "the meeting moved"

@@ -291,7 +291,7 @@ def _unwrap_tnef(data: bytes, entry: dict[str, Any], out: Collected) -> None:
     shown = entry.get("name") or "winmail.dat"
     files = [(f.name, f.mime, f.data) for f in got.files]
     if got.plain.strip():
-        if not out.plain:
+        if not out.texts:
             out.add_text(tidy(got.plain.replace("\r\n", "\n")), is_plain=True)
     elif got.html:
         if not out.texts:
