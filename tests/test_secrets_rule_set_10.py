@@ -318,3 +318,30 @@ def test_the_same_commands_without_a_password_stay(text: str) -> None:
 def test_a_quoted_user_and_its_quoted_password_lose_the_password() -> None:
     out, _ = scrub_text("creds: `deploy`, `tigers1796`")
     assert out == "creds: `deploy`, `[secret:password]`"
+
+
+# --- JWTs: one split over string literals concatenated in code -----------------------------
+
+JWT_HEAD = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+JWT_BODY = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ"
+JWT_SIG = "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'token = ("{JWT_HEAD}."\n         "{JWT_BODY}.{JWT_SIG}")',
+        f'String t = "{JWT_HEAD}.{JWT_BODY}." +\n    "{JWT_SIG}";',
+        f"const t = '{JWT_HEAD}.' +\n  '{JWT_BODY}.{JWT_SIG}';",
+    ],
+)
+def test_a_jwt_concatenated_over_string_literals_goes_whole(text: str) -> None:
+    out, found = scrub_text(text)
+    assert JWT_BODY not in out and JWT_SIG not in out
+    assert found["jwt"] == 1
+
+
+def test_a_jwt_string_then_another_string_keeps_the_other() -> None:
+    text = f'tokens = [\n  "{JWT_HEAD}.{JWT_BODY}.{JWT_SIG}",\n  "second entry"\n]'
+    out, _ = scrub_text(text)
+    assert out == 'tokens = [\n  "[secret:jwt]",\n  "second entry"\n]'

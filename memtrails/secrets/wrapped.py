@@ -13,8 +13,12 @@ __all__ = ["BREAK", "jwt_end"]
 
 #: A line break inside a wrapped token: a plain one (text wrapped at a width), a shell's "\"
 #: continuation, a quoted-printable soft break ("="), then the next line's indentation and
-#: the "> " of a quoted mail reply.
-BREAK: Final = r"(?:(?:\\|=)?\r?\n[ \t]*(?:>[ \t]*)*)"
+#: the "> " of a quoted mail reply; or a string literal's line concatenated in code
+#: ("eyJ...eyJ." then "+" or nothing, then "..." on the next line; rule set 10).
+BREAK: Final = (
+    r"(?:(?:\\|=)?\r?\n[ \t]*(?:>[ \t]*)*"
+    r"|[\"'][ \t]*\+?[ \t]*\r?\n[ \t]*\+?[ \t]*[\"'])"
+)
 _BREAK: Final = re2.compile(BREAK.encode())
 _SHORTEST: Final = 43  # characters in the shortest signature in use (HS256's)
 _RSA: Final = frozenset({171, 342, 512, 683, 1366})  # 1024- to 8192-bit keys
