@@ -345,3 +345,29 @@ def test_a_jwt_string_then_another_string_keeps_the_other() -> None:
     text = f'tokens = [\n  "{JWT_HEAD}.{JWT_BODY}.{JWT_SIG}",\n  "second entry"\n]'
     out, _ = scrub_text(text)
     assert out == 'tokens = [\n  "[secret:jwt]",\n  "second entry"\n]'
+
+
+# --- Total: the new rules never make the scrubber raise --------------------------------------
+
+WIDE = ["é", "─", "密", "😀", "\u0301", "\ud800", "\x00"]
+NEW_CONTEXTS = [
+    "Cookie: sid=a8f3k2m9; theme=dark",
+    "creds are ann / Xk3!pq9Lm",
+    "creds: `ann`, `Xk3!pq9Lm`",
+    "C: AUTH PLAIN AGFubgBYazMhcHE5TG0=",
+    "334 UGFzc3dvcmQ6\nWGszIXBxOUxt",
+    f"https://{DSN_KEY}@o1.ingest.sentry.io/2",
+    "snmpwalk -v2c -c Vq7#nR2wLz host",
+    "--> USER ann\n--> PASS Vq7#nR2wLz\n",
+    f'{{"kty":"EC","d":"{JWK_D}"}}',
+    "\n".join(_b64_lines(4, 3)) + "\n",
+]
+
+
+@pytest.mark.parametrize("context", NEW_CONTEXTS)
+def test_a_wide_character_anywhere_in_a_new_context_never_raises(context: str) -> None:
+    for wide in WIDE:
+        for at in range(len(context) + 1):
+            text = context[:at] + wide + context[at:]
+            clean, counts = scrub_text(text)
+            assert clean.count("[secret:") >= sum(counts.values())
