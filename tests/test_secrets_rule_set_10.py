@@ -127,6 +127,8 @@ def test_a_user_and_password_in_chat_lose_the_password(text: str) -> None:
         "log: user ann p 99th-percentile",
         "login attempts: 3/5",
         "credentials are ann / <password>",
+        # Code: a call's arguments after a word for credentials (huggingface_hub's).
+        'with run_interactive_subprocess("git credential approve", folder=folder) as (',
     ],
 )
 def test_sentences_about_logins_stay(text: str) -> None:

@@ -342,10 +342,13 @@ def user_and_password(user: str, password: str | None) -> bool:
     """Tell whether a user and a value after a word for credentials are a user and its
     password ("creds are ann / X"), not words of a sentence ("login to db01")."""
     name = user.strip("`'\"")
+    quotes = user[:1] + user[-1:] if len(user) > len(name) else ""
     return bool(
         password
+        and (not quotes or quotes[0] == quotes[1])  # 'approve", folder=folder)': code
         and name.lower() not in _NOT_A_USER
         and not _matches_text(_NUMBERISH, password, full=True)
+        and not any(c in password for c in "()")  # a call's arguments, no password
     )
 
 
