@@ -151,7 +151,7 @@ characters (``web.py``; others 16+, analytics ids aside); Sentry DSNs (kind ``se
 3+ lines of a private key's PEM body with neither BEGIN nor END line (``pem.py``); passwords
 clients take in a fixed place (``clients.py``: SNMP communities, ``openssl -k``,
 ``ssh-keygen -N``, ``mosquitto_pub -P``, the macOS keychain's ``-w``, FreeRDP's ``/p:``,
-``schtasks /rp``, ``lftp -u user,X``, ``curl --proxy-user``, Go's ``user:X@tcp(...)``,
+``schtasks /rp X``, ``lftp -u user,X``, ``curl --proxy-user``, Go's ``user:X@tcp(...)``,
 ngrok's authtoken, an IPsec PSK, POP3/FTP ``PASS`` after ``USER``, ``htpasswd -i`` and
 ``docker secret create`` from stdin) and a JSON Web Key's private members.
 

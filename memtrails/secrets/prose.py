@@ -85,7 +85,7 @@ _PAIR = (
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)"
     r"(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+|[ \t]+)[`'\"]?"
 )
-# The same with both quoted ("creds: `deploy`, `tigers1796`"), tried before a quoted value
+# The same with both quoted ("creds: `deploy`, `X`"), tried before a quoted value
 # alone: a quoted user is no password.
 _PAIR_QUOTED = (
     r"[ \t]*(?:[ \t](?i:are|is)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*"
