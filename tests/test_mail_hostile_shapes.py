@@ -63,8 +63,8 @@ def test_latin1_ending_in_an_accent_is_not_taken_for_cut_utf8() -> None:
     assert rec.text == "On se voit au café"
 
 
-def test_a_winmail_dat_says_it_is_not_read() -> None:
-    # Outlook's TNEF wrapping: no reader is a dependency, so the entry says why its files
+def test_a_damaged_winmail_dat_says_so() -> None:
+    # Outlook's TNEF wrapping, cut short after its signature: the entry says why its files
     # are not in the record (before: a bare name, like any picture)
     raw = (
         f"{HEAD}Content-Type: multipart/mixed; boundary=Q\n\n--Q\nContent-Type: text/plain\n\n"
