@@ -58,7 +58,7 @@ CLIENT_RULES: Final[tuple[Rule, ...]] = (
         "password",
         r"(?:--proxy-user|\bcurl\b[^\r\n|;&]{0,300}?[ \t]-U)[ \t=]+['\"]?[^\s:'\"]{1,64}:"
         r"(?P<v>[^\s'\"]{3,})"
-        r"|\blftp\b[^\r\n|;&]{0,300}?[ \t]-u[ \t]+['\"]?[^\s,'\"]{1,64},(?P<v2>[^\s'\"]{3,})"
+        r"|\blftp\b[^\r\n|;&]{0,300}?[ \t]-u[ \t]+['\"]?[^\s,'\"]{1,64},(?P<v2>[^\s'\"`]{3,})"
         r"|[\"'`][A-Za-z0-9_.-]{1,64}:(?P<v3>[^\s\"'`@]{3,})@(?:tcp|udp|unix)\("
         r"|\bngrok[ \t]+(?:config[ \t]+add-authtoken|authtoken)[ \t]+(?P<v4>[A-Za-z0-9_-]{20,})"
         r"|(?:^|[ \t]):[ \t]*(?:PSK|XAUTH|EAP)[ \t]+\"(?P<v5>[^\"\r\n]{3,})\""
