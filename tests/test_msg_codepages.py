@@ -103,6 +103,9 @@ def test_the_transport_headers_give_what_the_properties_lack_in_their_code_page(
     assert mail["from"] == "Jérôme Dupré <jerome@example.fr>"
     assert mail["to"] == ["Zoë <zoe@example.com>", "Renée <renee@example.com>"]
     assert mail["message_id"] == "1234.abcd@example.fr"
+    # raw UTF-8 in the headers of a message whose code page is Windows-1252
+    mail = _mail(_msg({"007D": headers.encode()}, {_MESSAGE_CODEPAGE: 1252}))
+    assert mail["subject"] == "Réunion du comité"
 
 
 def test_an_attached_messages_subject_is_read_in_its_code_page() -> None:

@@ -122,7 +122,11 @@ def _people(values: list[str]) -> list[str]:
 def read_headers(data: bytes, codec: str | None) -> Headers:
     """Read transport headers (the bytes of a ``001E`` property, in ``codec``; or of a
     ``001F`` one, already text, passed encoded as UTF-8 with ``codec`` ``"utf-8"``)."""
-    text = decode8(data[:HEADER_BYTES], codec).split("\0", 1)[0]
+    data = data[:HEADER_BYTES].split(b"\0", 1)[0]
+    try:  # raw 8-bit headers are UTF-8 more often than in the message's code page
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = decode8(data, codec)
     text = text.replace("\r\n", "\n").lstrip("\n")
     try:
         head = email.parser.HeaderParser().parsestr(text.split("\n\n", 1)[0] + "\n\n")
