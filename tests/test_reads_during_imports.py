@@ -55,6 +55,21 @@ async def cli(*args: str) -> tuple[int, str, str]:
     return proc.returncode, out.decode(), err.decode()
 
 
+async def searched(home: Path, query: str) -> list[dict[str, Any]]:
+    """``memtrails search --json`` in another process, until it finds something (the first
+    batch in the index); each run must succeed."""
+    hits: list[dict[str, Any]] = []
+
+    async def found() -> bool:
+        code, out, err = await cli("search", query, "--home", str(home), "--json")
+        assert code == 0, err
+        hits[:] = json.loads(out)
+        return bool(hits)
+
+    await until(found, 60)
+    return hits
+
+
 SCRIPT = """
 import asyncio, sys
 from pathlib import Path
@@ -102,10 +117,8 @@ async def test_a_scripts_ingest_answers_other_processes_reads_and_refuses_their_
         assert info.importing.startswith("python -c")
 
         # Another process's search is answered with what the script has written so far.
-        code, out, err = await cli("search", "ferry timetable", "--home", str(home), "--json")
-        assert code == 0, err
-        hits = json.loads(out)
-        assert hits and all(hit["source"] == "app.db:tickets" for hit in hits)
+        hits = await searched(home, "ferry timetable")
+        assert all(hit["source"] == "app.db:tickets" for hit in hits)
         code, out, err = await cli("status", "--home", str(home))
         assert code == 0, err
         assert "importing: python -c" in out and f"(pid {script.pid})" in out
@@ -141,17 +154,16 @@ async def test_a_scripts_ingest_answers_other_processes_reads_and_refuses_their_
         assert (await memory.status()).records == int(line[1])
 
 
-async def forever(home: Path, fail: bool) -> AsyncIterator[dict[str, str]]:
-    """Rows until this process serves the folder's reads; then it waits, or fails."""
+async def rows_then(home: Path, fail: asyncio.Event) -> AsyncIterator[dict[str, str]]:
+    """Rows until this process serves the folder's reads; then it waits, and fails once
+    ``fail`` is set."""
     n = 0
     while said(home) is None:
         yield {"id": f"n{n}", "text": f"note {n} on the harbour crane"}
         n += 1
         await asyncio.sleep(0.02)
-    if fail:
-        raise RuntimeError("the database connection was lost")
-    await asyncio.Event().wait()
-    yield {"id": "never", "text": "never read"}  # pragma: no cover
+    await fail.wait()
+    raise RuntimeError("the database connection was lost")
 
 
 @pytest.mark.parametrize("how", ["cancelled", "failing"])
@@ -160,8 +172,9 @@ async def test_an_ingest_that_is_cancelled_or_fails_takes_its_server_down(
 ) -> None:
     home = tmp_path / "memory"
     async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        fail = asyncio.Event()
         task = asyncio.create_task(
-            memory.ingest(forever(home, fail=how == "failing"), name="db", batch=4, idle=0.05)
+            memory.ingest(rows_then(home, fail), name="db", batch=4, idle=0.05)
         )
         await until(lambda: said(home) is not None, 60)
         info = said(home)
@@ -176,6 +189,7 @@ async def test_an_ingest_that_is_cancelled_or_fails_takes_its_server_down(
             with pytest.raises(asyncio.CancelledError):
                 await task
         else:
+            fail.set()
             with pytest.raises(RuntimeError, match="connection was lost"):
                 await task
         # Gone with the import, though the memory is still open: no orphan server.
@@ -243,10 +257,9 @@ async def test_the_mcp_add_tool_answers_other_processes_reads_while_it_imports(
         info = said(home)
         assert info is not None and info["importing"].endswith(f": add {source}")
         assert lock_role(home) == SERVING_IMPORT
-        code, out, err = await cli("search", "lighthouse keeper", "--home", str(home), "--json")
-        assert code == 0, err
-        assert json.loads(out)[0]["source"] == str(source.resolve())
-        code, out, err = await cli("forget", "n0", "--home", str(home))
+        hits = await searched(home, "lighthouse keeper")
+        assert hits[0]["source"] == str(source.resolve())
+        code, _, err = await cli("forget", "n0", "--home", str(home))
         assert code == 1 and f"an import is running (pid {os.getpid()}" in err, err
     finally:
         adding.cancel()

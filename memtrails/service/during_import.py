@@ -186,6 +186,7 @@ async def reads_served(
     if not can_serve():
         yield
         return
+    held_as = "" if held_as == ENDING else held_as  # an import of this memory ended before
     lender = _Lender(memory, importing or command_line(), held_as)
     lender.say(SERVING_IMPORT)  # readers that come now wait for the service
     task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
