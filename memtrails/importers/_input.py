@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, cast
 
 from .._exceptions import SourceError
+from ._fifo import is_fifo, open_fifo
 
 __all__ = [
     "COMPRESSED_SUFFIXES",
@@ -349,6 +350,8 @@ def _raw_open(given: str, source: str) -> tuple[IO[bytes], os.stat_result]:
         if given == "-":
             fd = os.dup(sys.stdin.fileno())
             raw: IO[bytes] = open(fd, "rb", buffering=0)  # noqa: SIM115 (closing it leaves stdin open)
+        elif is_fifo(Path(given).expanduser()):  # never wait forever on one with no writer
+            raw = open_fifo(Path(given).expanduser(), source)
         else:
             raw = open(Path(given).expanduser(), "rb", buffering=0)  # noqa: SIM115 (owned by Input)
     except FileNotFoundError as exc:

@@ -1,0 +1,92 @@
+"""Open a pipe given by path (``<(zcat a.mbox.gz)``, a FIFO made with ``mkfifo``) without
+waiting forever for a writer that never comes.
+
+Opening a FIFO for reading blocks until a program opens it for writing; reading one that
+no program writes to then waits as long. A FIFO that is given with nothing writing to it
+is refused, naming it, instead: it is opened without blocking, and one read tells a pipe
+with a writer (data, or none yet) from one without (end of file at once). The bytes that
+read takes are handed back first, so the importer still gets them.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+from pathlib import Path
+from typing import IO, Any, cast
+
+from .._exceptions import SourceError
+
+__all__ = ["NO_WRITER", "is_fifo", "open_fifo"]
+
+NO_WRITER = (
+    "a named pipe (FIFO) that nothing writes to: reading it would wait for a writer forever. "
+    "Start the program that writes to it first, or give the file it reads from"
+)
+_FIRST = 64 * 1024
+_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+def is_fifo(path: Path) -> bool:
+    """Tell whether ``path`` (followed if a link) is a pipe."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+class _Primed(io.RawIOBase):
+    """A pipe's file descriptor, the bytes already taken from it given back first."""
+
+    def __init__(self, fd: int, first: bytes) -> None:
+        super().__init__()
+        self._fd = fd
+        self._first = first
+
+    def readable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        if self._first:
+            n = min(len(view), len(self._first))
+            view[:n] = self._first[:n]
+            self._first = self._first[n:]
+            return n
+        data = os.read(self._fd, len(view))
+        view[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            try:
+                os.close(self._fd)
+            finally:
+                super().close()
+
+
+def open_fifo(path: Path, source: str) -> IO[bytes]:
+    """Open the pipe at ``path`` for reading, never blocking on one that has no writer.
+
+    Raises:
+        SourceError: nothing writes to the pipe (:data:`NO_WRITER`), or it cannot be opened.
+        OSError: it cannot be read.
+    """
+    fd = os.open(path, _FLAGS)
+    try:
+        try:
+            first = os.read(fd, _FIRST)
+        except BlockingIOError:  # a writer, that has written nothing yet
+            first = b""
+        else:
+            if not first:  # at once at its end: no program has it open for writing
+                raise SourceError(source, NO_WRITER)
+        os.set_blocking(fd, True)
+        return cast("IO[bytes]", _Primed(fd, first))
+    except BaseException:
+        os.close(fd)
+        raise

@@ -1,0 +1,61 @@
+"""A named pipe (FIFO) given to ``memtrails add`` on its own: one nothing writes to is refused,
+naming it, instead of waiting for a writer forever; one with a writer is still read."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+import pytest
+
+from memtrails.importers._fifo import NO_WRITER, open_fifo
+from memtrails.importers._input import open_input
+from memtrails.importers.plan import plan_inputs
+
+_LINE = b'{"id": "p1", "text": "otters hold hands"}\n'
+
+
+@pytest.mark.timeout(60)  # before the fix, the open waited for a writer that never came
+def test_a_fifo_nothing_writes_to_is_an_error_naming_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "notes.md"
+    os.mkfifo(fifo)
+    planned = plan_inputs([str(fifo)])
+    assert planned.parts == () and planned.notes == ()
+    ((given, why),) = planned.unread
+    assert given == str(fifo)
+    assert "named pipe (FIFO)" in str(why) and "nothing writes to" in str(why)
+    assert NO_WRITER in str(why)
+
+
+@pytest.mark.parametrize("closed", [False, True], ids=["writer-open", "writer-done"])
+def test_a_pipe_with_a_writer_is_read_whole(tmp_path: Path, closed: bool) -> None:
+    """``<(zcat a.jsonl.gz)``: a pipe opened through /dev/fd, written to (and its writer
+    finished, or still running): the bytes taken to tell it has a writer are not lost."""
+    read_end, write_end = os.pipe()
+    try:
+        os.write(write_end, _LINE * 3)
+        if closed:
+            os.close(write_end)
+        with open_input(f"/proc/self/fd/{read_end}") as stream:
+            if not closed:
+                os.close(write_end)
+            assert stream.head(8) == _LINE[:8]
+            assert stream.file.read() == _LINE * 3
+    finally:
+        os.close(read_end)
+        if not closed:
+            with contextlib.suppress(OSError):  # closed above unless an assert failed first
+                os.close(write_end)
+
+
+def test_a_pipe_with_a_writer_that_wrote_nothing_yet_is_read() -> None:
+    read_end, write_end = os.pipe()
+    try:
+        pipe = open_fifo(Path(f"/proc/self/fd/{read_end}"), "piped")
+        with pipe:
+            os.write(write_end, _LINE)
+            os.close(write_end)
+            assert pipe.read() == _LINE
+    finally:
+        os.close(read_end)
