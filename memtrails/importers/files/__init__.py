@@ -45,7 +45,8 @@ async def from_files(
     leading ``/`` anchoring, ``!`` negation and comments; a deeper ``.gitignore`` overrides
     a shallower one, and nothing inside an ignored folder comes back.
     The encoding is read from a BOM, else tried as UTF-8, else cp1252 (latin-1 for the few
-    bytes cp1252 lacks); UTF-16 written without a BOM is told by its zero bytes. Binary files (a NUL byte or many control bytes in the first 8 KiB)
+    bytes cp1252 lacks); UTF-16 written without a BOM is told by its zero bytes (Latin text)
+    or by reading as Chinese, Japanese or Korean throughout. Binary files (a NUL byte or many control bytes in the first 8 KiB)
     and files over ``limits.max_file_bytes`` (1 MB by default) become a :class:`RecordError`
     ("binary file", "larger than Limits.max_file_bytes (N bytes; the limit is M: ...)") so the import report
     counts them.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from .._legacy_text import utf8_first
 
@@ -55,6 +56,73 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
     return None
 
 
+# The scripts of East Asian text (names' first word), and those it is often mixed with.
+_CJK = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"})
+_ALSO = frozenset({"LATIN", "CYRILLIC", "GREEK", "FULLWIDTH", "HALFWIDTH", "DIGIT", "VERTICAL"})
+_GROUP = {"HIRAGANA": "KANA", "KATAKANA": "KANA", "HANGUL": "HANGUL"}
+_HANJA = 4  # Korean: at most one Han character to this many Hangul syllables
+_MAX_ODD = 50  # one character in this many may be outside what East Asian text holds
+_MAX_OTHER = 2  # other letters and symbols (not ASCII): at most one to this many CJK ones
+_SHORT = 16  # characters below which the evidence must be clean
+_FEWEST = 3  # CJK characters: two are as likely a few bytes of binary data
+
+
+def _east_asian(text: str) -> bool:
+    """Tell whether ``text`` reads as East Asian prose: Han, kana or Hangul (a fifth of its
+    letters at least) in a mix a language writes (no kana beside Hangul; Han beside
+    Hangul only as Korean's occasional Hanja), with ASCII, punctuation and little else.
+    Binary data read as UTF-16 is spread over the whole plane: private use, unassigned,
+    control characters, and Han, Hangul, Yi and symbols all mixed."""
+    groups = {"CJK": 0, "KANA": 0, "HANGUL": 0}
+    odd = other = 0
+    for char in text:
+        if char.isascii():
+            if char < " " and char not in "\t\n\r\f":
+                odd += 1
+            continue
+        category = unicodedata.category(char)
+        if category[0] == "Z" or category[0] == "P":
+            continue
+        first = unicodedata.name(char, "").split(" ", 1)[0]
+        if first in _CJK:
+            groups[_GROUP.get(first, "CJK")] += 1
+        elif first in _ALSO or category[0] in "SN":
+            other += 1
+        else:
+            odd += 1  # private use, unassigned, a control, a script East Asian text lacks
+    han, kana, hangul = groups["CJK"], groups["KANA"], groups["HANGUL"]
+    cjk = han + kana + hangul
+    if (kana and hangul) or (hangul and han * _HANJA > hangul):
+        return False
+    if len(text) < _SHORT:  # a few characters are weak evidence: CJK and ASCII only
+        return cjk >= _FEWEST and not odd and not other
+    return odd * _MAX_ODD <= len(text) and cjk >= _FEWEST and other * _MAX_OTHER <= cjk
+
+
+def _utf16_east_asian(data: bytes) -> tuple[str, str] | None:
+    """Read Chinese, Japanese or Korean written as UTF-16 without a byte order mark, whose
+    zero bytes are few (only its ASCII characters have them): the byte order whose reading
+    is East Asian text (:func:`_east_asian`) throughout its first 8 KiB, if one is."""
+    if len(data) % 2 or len(data) < 4:
+        return None
+    for encoding in ("utf-16-le", "utf-16-be"):
+        head = data[:_SNIFF]
+        try:
+            sample = head.decode(encoding)
+        except UnicodeDecodeError:
+            try:  # the cut may fall inside a surrogate pair
+                sample = head[:-2].decode(encoding)
+            except UnicodeDecodeError:
+                continue
+        if not _east_asian(sample):
+            continue
+        try:
+            return data.decode(encoding), encoding
+        except UnicodeDecodeError:
+            return None
+    return None
+
+
 def decode(data: bytes) -> tuple[str, str] | None:
     """Return ``(text, encoding)``, or None when the bytes are not text."""
     for bom, encoding in _BOMS:
@@ -67,7 +135,8 @@ def decode(data: bytes) -> tuple[str, str] | None:
             head = text[:_SNIFF].encode("utf-8", "replace")
             return None if _looks_binary(head) else (text, encoding)
     if _looks_binary(data[:_SNIFF]):
-        return _utf16_without_bom(data)
+        # Zero or control bytes: no 8-bit text, but maybe UTF-16 (Latin, or East Asian).
+        return _utf16_without_bom(data) or _utf16_east_asian(data)
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
     return utf8_first(data)
