@@ -21,7 +21,7 @@ from helpers import until
 from memtrails import Memory
 from memtrails.folder.lock import SERVING_IMPORT
 from memtrails.mcp.access import FolderAccess
-from memtrails.mcp.tools import add_tool
+from memtrails.mcp.tools import add_tool, get_tool, search_tool
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.client import imported_through
 from memtrails.service.discovery import SERVICE_FILE, read_token
@@ -267,6 +267,39 @@ async def test_the_mcp_add_tool_answers_other_processes_reads_while_it_imports(
             await adding
         await access.aclose()
     assert said(home) is None
+    assert not (home / "memory.lock").read_text().strip()  # released
+
+
+async def test_the_mcp_servers_own_reads_are_answered_while_its_add_imports(
+    tmp_path: Path,
+) -> None:
+    """A search sent to the server whose ``add`` runs is answered from what it has written
+    so far (before, it waited ``--wait`` seconds behind the add, then said it was busy)."""
+    home = tmp_path / "memory"
+    source = tmp_path / "notes.jsonl"
+    with source.open("w", encoding="utf-8") as f:
+        for n in range(2000):
+            f.write(json.dumps({"id": f"n{n}", "text": f"note {n}: the lighthouse keeper"}) + "\n")
+    access = FolderAccess(home, embedder=HashingEmbedder(delay=0.2), wait=1.0)
+    adding = asyncio.create_task(add_tool(access, str(source)))
+    try:
+        await until(lambda: said(home) is not None, 60)  # its import serves reads
+        found: dict[str, Any] = {}
+
+        async def answered() -> bool:
+            assert not adding.done(), "the add ended before the checks"
+            found.update(await search_tool(access, "lighthouse keeper", k=3))
+            return found["count"] > 0
+
+        await until(answered, 60)
+        assert {row["source"] for row in found["results"]} == {str(source.resolve())}
+        assert (await get_tool(access, "n0"))["id"] == "n0"
+        assert not adding.done()
+    finally:
+        adding.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await adding
+        await access.aclose()
     assert not (home / "memory.lock").read_text().strip()  # released
 
 

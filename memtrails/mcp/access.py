@@ -19,7 +19,7 @@ from ..folder.opening import open_folder
 from ..memory import Memory
 from ..service.client import RemoteMemory, connect
 from ..service.discovery import find_service
-from ..service.during_import import ENDING_WAIT, SERVING_WAIT, folder_or_service
+from ..service.during_import import ENDING_WAIT, SERVING_WAIT, folder_or_service, serves_reads
 
 __all__ = ["GAP", "FolderAccess", "holder_name"]
 
@@ -69,6 +69,10 @@ class FolderAccess:
         self._doing = "another request"  # what holds _serial, for the busy message
         self._released_at = -GAP
         self._write_since: float | None = None  # when a write of this server took the turn
+        self._writing: Memory | None = None  # the memory a write of this server holds open
+        self._reading = 0  # this server's reads of it, while its import answers reads
+        self._read = asyncio.Event()  # set when none is
+        self._read.set()
 
     async def embedder(self) -> Embedder:
         """Return the folder's model, loading it on first use (the manifest names it)."""
@@ -106,6 +110,12 @@ class FolderAccess:
                 finally:
                     await remote.aclose()
                 return
+        if write is None and self._writing is not None and serves_reads(self._writing.path):
+            # This server's own import holds the folder and answers reads: its memory
+            # answers this server's reads too (other processes' go through its server).
+            async with self._beside_write(self._writing) as memory:
+                yield memory
+            return
         embedder: Embedder | None = await self.embedder() if model else None
         await self._take_turn()
         try:
@@ -137,16 +147,31 @@ class FolderAccess:
             if isinstance(found, RemoteMemory):
                 found.reopen = partial(self._handed_over, model)
             memory = found if isinstance(found, RemoteMemory) else Memory(found)
+            self._writing = memory if write and not memory.remote else None
             try:
                 yield memory
             finally:
                 try:
+                    self._writing = None
+                    await self._read.wait()  # this server's reads of it end first
                     await memory.aclose()
                 finally:
                     self._released_at = time.monotonic()
         finally:
             self._write_since = None
             self._serial.release()
+
+    @asynccontextmanager
+    async def _beside_write(self, memory: Memory) -> AsyncIterator[Memory]:
+        """Yield the memory this server's write holds, for a read while it imports."""
+        self._reading += 1
+        self._read.clear()
+        try:
+            yield memory
+        finally:
+            self._reading -= 1
+            if not self._reading:
+                self._read.set()
 
     async def _handed_over(self, model: bool) -> Memory:
         """Open the folder for a request whose import's service stopped answering (it

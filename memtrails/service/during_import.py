@@ -221,6 +221,12 @@ async def _leave(home: Path, lending: _Lending) -> None:
     await to_the_end(lending.lender.stop(lending.task))
 
 
+def serves_reads(home: Path) -> bool:
+    """Whether an import of this process answers reads of ``home`` now (a block of
+    :func:`reads_served` runs, its server started or about to)."""
+    return home in _LENDING
+
+
 def _held_as(home: Path) -> str:
     """The role this process holds ``home``'s lock as (what the lock file says)."""
     try:
