@@ -19,6 +19,7 @@ __all__ = [
     "is_memory_folder",
     "list_folder",
     "read_regular",
+    "too_large",
 ]
 
 _LINK = "a symbolic link, left out: links are not followed, so nothing outside the folder is read"
@@ -135,6 +136,15 @@ def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
         return b"".join(chunks), st
     finally:
         os.close(fd)
+
+
+def too_large(size: str, limit: int) -> str:
+    """Why a file is not read (in a folder, or given alone): its size, the limit
+    (``Limits.max_file_bytes``), and how to raise it."""
+    return (
+        f"larger than Limits.max_file_bytes ({size}; the limit is {limit}: "
+        "raise it with `memtrails add --max-file-bytes`)"
+    )
 
 
 def is_memory_folder(folder: Path) -> bool:

@@ -22,6 +22,7 @@ from ._entries import (
     is_memory_folder,
     list_folder,
     read_regular,
+    too_large,
 )
 from ._ignore import IgnoreFile, ignored, read_ignore
 from ._text import NOTE_SUFFIXES, decode, title_of
@@ -65,14 +66,6 @@ def _read_bytes(path: Path, limit: int) -> bytes:
         NotRegularFile: it is no longer a regular file (never opened in a way that blocks).
     """
     return read_regular(path, limit)[0]
-
-
-def _too_large(size: str, limit: int) -> str:
-    """Why a file is not read: its size, the limit, and how to raise it."""
-    return (
-        f"larger than Limits.max_file_bytes ({size}; the limit is {limit}: "
-        "raise it with `memtrails add --max-file-bytes`)"
-    )
 
 
 # One entry of a folder being walked: its path, its path relative to the root, and "dir",
@@ -213,7 +206,7 @@ class Walk:
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
         limit = document_limit(rel, self.max_bytes)
         if st.st_size > limit:
-            return self._error(rel, _too_large(f"{st.st_size} bytes", limit))
+            return self._error(rel, too_large(f"{st.st_size} bytes", limit))
         self.unsaved += 1
         try:
             data = _read_bytes(path, limit + 1)
@@ -222,7 +215,7 @@ class Walk:
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({exc})")
         if len(data) > limit:  # it grew after stat()
-            return self._error(rel, _too_large(f"over {limit} bytes", limit))
+            return self._error(rel, too_large(f"over {limit} bytes", limit))
         sha = hashlib.sha256(data).hexdigest()
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS

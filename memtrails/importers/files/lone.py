@@ -16,8 +16,8 @@ from pathlib import Path
 from ..._exceptions import SourceError
 from ...records import At, MemoryRecord
 from . import DEFAULT_MAX_FILE_BYTES, NOTE_SUFFIXES
+from ._entries import too_large
 from ._text import decode, title_of
-from ._walk import _too_large
 
 __all__ = ["note_of"]
 
@@ -41,7 +41,7 @@ def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
                 head = f.read(_SNIFF)
             if decode(head) is None:
                 return None
-            raise SourceError(str(path), _too_large(f"{info.st_size:,} bytes", limit))
+            raise SourceError(str(path), too_large(f"{info.st_size:,} bytes", limit))
         data = path.read_bytes()
     except OSError:
         return None
