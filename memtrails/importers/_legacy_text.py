@@ -14,12 +14,13 @@ that read them equally well, the one whose letters are the more frequent in Russ
 from __future__ import annotations
 
 import math
+import re
 import unicodedata
 from collections.abc import Sequence
 
 from .mail.charsets import guess_charset
 
-__all__ = ["decode_as", "decode_legacy", "utf8_first"]
+__all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
 
 # The single-byte code pages text without a declared charset is most often in, in the
 # order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
@@ -210,3 +211,13 @@ def utf8_first(data: bytes) -> tuple[str, str]:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         return decode_legacy(data)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def lone_cr_as_lf(text: str) -> str:
+    """Return ``text`` with each carriage return that ends a line on its own (classic Mac OS
+    files, some exports) made a line feed, so that line-based reading (a title, a commit's
+    summary, the lines shown) sees its lines; Windows' CR LF is left as it is."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text

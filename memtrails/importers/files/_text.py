@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .._legacy_text import utf8_first
+from .._legacy_text import lone_cr_as_lf, utf8_first
 
 __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
 
@@ -124,7 +124,13 @@ def _utf16_east_asian(data: bytes) -> tuple[str, str] | None:
 
 
 def decode(data: bytes) -> tuple[str, str] | None:
-    """Return ``(text, encoding)``, or None when the bytes are not text."""
+    """Return ``(text, encoding)``, or None when the bytes are not text; a carriage return
+    alone (classic Mac OS line ends) is read as a line end, a line feed."""
+    decoded = _decode(data)
+    return None if decoded is None else (lone_cr_as_lf(decoded[0]), decoded[1])
+
+
+def _decode(data: bytes) -> tuple[str, str] | None:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             try:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from ...records import At, MemoryRecord
+from .._legacy_text import lone_cr_as_lf
 from ._repo import git_env
 from ._text import decode_commit, decode_name
 
@@ -86,7 +87,7 @@ def commit_record(
     ``files_error`` says why, in ``meta`` (as a mail's unreadable attachment does), for it
     is no record lost and is not counted as one.
     """
-    message = commit.message.rstrip("\n")
+    message = lone_cr_as_lf(commit.message).rstrip("\n")  # a CR alone ends a line too
     # The first line that is not blank, as git's own %s: a hand-written or converted commit
     # (svn, hg) may open with empty lines.
     summary = message.lstrip().split("\n", 1)[0].strip()
