@@ -108,7 +108,8 @@ def can_serve() -> bool:
 
 def command_line() -> str:
     """This process's command, as the refusal names it: ``memtrails add ~/mail ...`` for the
-    CLI, ``python sync.py --full`` for a script."""
+    CLI, ``python sync.py --full`` for a script; a secret in it (a password in a database
+    URL) is scrubbed: readers are told it, and ``service.json`` keeps it."""
     argv = sys.argv or [""]
     program = Path(argv[0]).name
     package = Path(__file__).resolve().parents[1]
@@ -118,7 +119,9 @@ def command_line() -> str:
         head = ["python", program or "-c"]
     else:
         head = [program]  # an entry point of its own (pytest, a tool's script)
-    text = " ".join([*head, *argv[1:]])
+    from ..secrets import scrub_text  # a DSN's password in a script's arguments stays home
+
+    text = scrub_text(" ".join([*head, *argv[1:]]))[0]
     return text if len(text) <= 160 else text[:157] + "..."
 
 
