@@ -4,11 +4,13 @@ attached to mail. The files are Apache POI's test documents (tests/data/document
 from __future__ import annotations
 
 import shutil
+import struct
 from contextlib import aclosing
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from memtrails.cli import main
@@ -278,3 +280,40 @@ def test_a_word_6_field_gives_its_result_not_its_code() -> None:
     assert _unfield(text) == "Date12/12/97; page  of 2."
     assert _unfield("\x13" * 1000 + "lost") == ""  # fields never closed: all code
     assert _unfield("\x15\x14kept").endswith("kept")  # a stray end or separator opens none
+
+
+def _word6_in(tmp_path: Path, text: bytes, lid: int | None = None) -> Path:
+    """Word6.doc with its 43-byte text replaced by ``text`` (as many bytes), and the
+    language of the Word that saved it set to ``lid`` (else left as it is: English, 1033)."""
+    data = bytearray((DATA / "Word6.doc").read_bytes())
+    fib = data.index(b"\xdc\xa5\x65\x00")
+    start, end = struct.unpack_from("<II", data, fib + 0x18)
+    assert end - start == len(text) + 1 == 44  # the text, then its paragraph mark
+    data[fib + start : fib + start + 43] = text
+    if lid is not None:
+        struct.pack_into("<H", data, fib + 6, lid)
+    folder = tmp_path / "notes"
+    folder.mkdir(exist_ok=True)
+    (folder / "word6.doc").write_bytes(bytes(data))
+    return folder
+
+
+RUSSIAN = "Съешь же ещё этих мягких булок, да выпей чаю"[:43]
+
+
+@pytest.mark.parametrize("lid", [0x0419, None], ids=["russian-word", "western-word"])
+async def test_a_cyrillic_word_6_document_is_read_in_windows_1251(
+    tmp_path: Path, lid: int | None
+) -> None:
+    """Word 6.0/95 text has no charset of its own: the code page is the summary's, else the
+    one of the saving Word's language (Russian: 1251), else told by its bytes."""
+    folder = _word6_in(tmp_path, RUSSIAN.encode("cp1251"), lid)
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert record.text == RUSSIAN
+
+
+async def test_a_western_word_6_document_stays_in_windows_1252(tmp_path: Path) -> None:
+    text = "Café crème, déjà vu: naïve Zürich résumé ok"
+    folder = _word6_in(tmp_path, text.encode("cp1252"))
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert record.text == text

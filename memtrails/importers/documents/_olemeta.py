@@ -111,18 +111,62 @@ def _unfield(text: str) -> str:
     return "".join(out)
 
 
+# The code page of a Word 6.0/95 document's text by the language of the Word that saved it
+# (the FIB's lid): its primary language, or for a few, the language and region.
+_BY_LANGUAGE = {
+    **dict.fromkeys((0x02, 0x19, 0x22, 0x23, 0x2F, 0x3F, 0x40, 0x44, 0x50), 1251),
+    **dict.fromkeys((0x05, 0x0E, 0x15, 0x18, 0x1A, 0x1B, 0x1C, 0x24), 1250),
+    **dict.fromkeys((0x01, 0x20, 0x29), 1256),
+    **dict.fromkeys((0x25, 0x26, 0x27), 1257),
+    0x08: 1253,
+    0x0D: 1255,
+    0x1E: 874,
+    0x1F: 1254,
+    0x2A: 1258,
+    0x04: 936,
+    0x11: 932,
+    0x12: 949,
+}
+_BY_LOCALE = {0x0C1A: 1251, 0x1C1A: 1251, 0x0404: 950, 0x0C04: 950, 0x1404: 950}
+_WESTERN = (1200, 1252, 65001)  # what a summary says on a Western system, or of itself
+_HIGH = bytes(range(0xC0, 0x100))
+_ASCII_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _text_codepage(raw: bytes, codepage: int | None, lid: int) -> str:
+    """The code page a Word 6.0/95 text is in: the summary's, unless it is the Western
+    one a Western system writes whatever the text; else the one of the language of the Word
+    that saved it; else, for text whose letters are mostly bytes 0xC0-0xFF (Cyrillic in
+    Windows-1251: a Russian text saved by a Western Word), Windows-1251; else Windows-1252."""
+    if codepage and codepage not in _WESTERN:
+        page = codepage
+    elif (by_lid := _BY_LOCALE.get(lid) or _BY_LANGUAGE.get(lid & 0x3FF)) is not None:
+        page = by_lid
+    else:
+        high = len(raw) - len(raw.translate(None, _HIGH))
+        latin = len(raw) - len(raw.translate(None, _ASCII_LETTERS))
+        page = 1251 if high > latin else 1252
+    name = f"cp{page}"
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return "cp1252"
+    return name
+
+
 def word6_text(ole: Layout, codepage: int | None) -> str | None:
     """Return the text of a Word 6.0/95 document (FIB ident 0xA5DC, which kreuzberg 4.10
     refuses), :data:`WORD6_ENCRYPTED` for an encrypted one, or None for any other file.
 
     Its text is the 8-bit run from ``fcMin`` to ``fcMac`` of the WordDocument stream, in the
-    code page of the file's summary (else windows-1252). A fast-saved file keeps later edits
+    code page :func:`_text_codepage` tells: the summary's, the saving Word's language's
+    (Russian Word: Windows-1251), else by its bytes (Windows-1251 or -1252). A fast-saved file keeps later edits
     elsewhere: this run then is its text as last saved in full.
     """
     stream = ole.stream("WordDocument", 64 << 20)
     if not stream or len(stream) < 0x20 or stream[:2] != _WORD6:
         return None
-    nfib, _, _, _, flags = struct.unpack_from("<HHHHH", stream, 2)
+    nfib, _, lid, _, flags = struct.unpack_from("<HHHHH", stream, 2)
     if not 0x65 <= nfib <= 0x68:
         return None
     if flags & 0x0100:
@@ -130,10 +174,6 @@ def word6_text(ole: Layout, codepage: int | None) -> str | None:
     start, end = struct.unpack_from("<II", stream, 0x18)
     if not 0 < start <= end <= len(stream):
         return None
-    name = f"cp{codepage}" if codepage and codepage not in (1200, 65001) else "cp1252"
-    try:
-        codecs.lookup(name)
-    except LookupError:
-        name = "cp1252"
-    text = _unfield(stream[start:end].decode(name, "replace")).translate(_MARKS)
+    raw = stream[start:end]
+    text = _unfield(raw.decode(_text_codepage(raw, codepage, lid), "replace")).translate(_MARKS)
     return "".join(c for c in text if c >= " " or c in "\n\t")
