@@ -317,3 +317,16 @@ async def test_a_western_word_6_document_stays_in_windows_1252(tmp_path: Path) -
     folder = _word6_in(tmp_path, text.encode("cp1252"))
     (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
     assert record.text == text
+
+
+async def test_a_cyrillic_title_in_a_summary_not_in_its_code_page(tmp_path: Path) -> None:
+    """A summary that says UTF-8 or 1252 around a title written in Windows-1251."""
+    folder = _word6_in(tmp_path, RUSSIAN.encode("cp1251"))
+    path = folder / "word6.doc"
+    data = path.read_bytes()
+    title = b"The quick brown fox jumps over the lazy dog"
+    at = data.index(title)  # the summary's title, before the document's text
+    path.write_bytes(data[:at] + RUSSIAN.encode("cp1251") + data[at + len(title) :])
+    (record,) = [r for r in await _items(folder) if isinstance(r, MemoryRecord)]
+    assert record.title == RUSSIAN
+    assert record.author == "Nevin Nollop"

@@ -19,6 +19,9 @@ _VT_I2, _VT_LPSTR, _VT_LPWSTR, _VT_FILETIME = 0x02, 0x1E, 0x1F, 0x40
 _TITLE, _AUTHOR, _CREATED, _SAVED = 2, 4, 12, 13
 _EPOCH = datetime(1601, 1, 1, tzinfo=UTC)
 _EARLIEST = datetime(1980, 1, 1, tzinfo=UTC)  # before Office: a zero or a duration
+_WESTERN = (1200, 1252, 65001)  # what a summary says on a Western system, or of itself
+_HIGH = bytes(range(0xC0, 0x100))
+_ASCII_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 def _when(ticks: int) -> str | None:
@@ -33,11 +36,18 @@ def _when(ticks: int) -> str | None:
 
 
 def _text(raw: bytes, codepage: int) -> str | None:
+    """A summary string in the summary's code page; an 8-bit one that is not in it (a
+    Western system's 1252 or UTF-8 around Russian text) in the code page its bytes show."""
+    raw = raw.split(b"\0", 1)[0] if codepage != 1200 else raw
     name = {1200: "utf-16-le", 65001: "utf-8"}.get(codepage, f"cp{codepage}")
     try:
         codecs.lookup(name)
-    except LookupError:
-        name = "cp1252"
+        if codepage in _WESTERN and codepage != 1200:
+            raw.decode(name)  # strict: bytes UTF-8 does not read are no UTF-8
+            if name != "utf-8" and _mostly_high(raw):
+                raise ValueError(name)
+    except (LookupError, ValueError):
+        name = _by_bytes(raw)
     value = raw.decode(name, "replace").split("\0", 1)[0].strip()
     return value or None
 
@@ -128,9 +138,17 @@ _BY_LANGUAGE = {
     0x12: 949,
 }
 _BY_LOCALE = {0x0C1A: 1251, 0x1C1A: 1251, 0x0404: 950, 0x0C04: 950, 0x1404: 950}
-_WESTERN = (1200, 1252, 65001)  # what a summary says on a Western system, or of itself
-_HIGH = bytes(range(0xC0, 0x100))
-_ASCII_LETTERS = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def _mostly_high(raw: bytes) -> bool:
+    """Whether more of the bytes are 0xC0-0xFF (Cyrillic letters in Windows-1251, accented
+    ones in Windows-1252) than are ASCII letters: Cyrillic text, not Western."""
+    high = len(raw) - len(raw.translate(None, _HIGH))
+    return high > len(raw) - len(raw.translate(None, _ASCII_LETTERS))
+
+
+def _by_bytes(raw: bytes) -> str:
+    return "cp1251" if _mostly_high(raw) else "cp1252"
 
 
 def _text_codepage(raw: bytes, codepage: int | None, lid: int) -> str:
@@ -143,9 +161,7 @@ def _text_codepage(raw: bytes, codepage: int | None, lid: int) -> str:
     elif (by_lid := _BY_LOCALE.get(lid) or _BY_LANGUAGE.get(lid & 0x3FF)) is not None:
         page = by_lid
     else:
-        high = len(raw) - len(raw.translate(None, _HIGH))
-        latin = len(raw) - len(raw.translate(None, _ASCII_LETTERS))
-        page = 1251 if high > latin else 1252
+        return _by_bytes(raw)
     name = f"cp{page}"
     try:
         codecs.lookup(name)
