@@ -18,10 +18,16 @@ _MAX_ENTRIES = 20_000
 # reader reads again: one 100 KB chapter listed 5,000 times gave 512 MB of text.
 _MAX_REPEATED = 16 << 20
 _MAX_RATIO = 200  # real XML packs 5-20x; a zip bomb packs thousands of times
+_ODF = frozenset({".odt", ".ods", ".odp"})
+_NO_BODY = (
+    "corrupt file: an OpenDocument zip with no content.xml, where its text is (damaged, "
+    "or another zip given an OpenDocument name)"
+)
 
 
 def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
-    """Return why a zip container must not be opened (a zip bomb, not a zip), or None.
+    """Return why a zip container must not be opened (a zip bomb, not a zip, an OpenDocument
+    file with no body), or None.
 
     Reads only the central directory: the sizes it declares (and for an EPUB, its spine).
     A container that lies about them is stopped by the worker's memory limit instead.
@@ -30,6 +36,8 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
             why = _sizes(infos, max_unpacked)
+            if why is None and suffix in _ODF and "content.xml" not in z.NameToInfo:
+                why = _NO_BODY
             # The spine is read only from a container whose sizes are sane.
             again = _spine_repeats(z) if suffix == ".epub" and why is None else 0
     except (zipfile.BadZipFile, ValueError, OSError) as exc:
