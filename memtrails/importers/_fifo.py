@@ -4,22 +4,28 @@ waiting forever for a writer that never comes.
 Opening a FIFO for reading blocks until a program opens it for writing; reading one that
 no program writes to then waits as long. A FIFO that is given with nothing writing to it
 is refused, naming it, instead: it is opened without blocking, and one read tells a pipe
-with a writer (data, or none yet) from one without (end of file at once). The bytes that
+with a writer (data, or none yet) from one without (end of file at once); one without is
+given :data:`WAIT_S` for a writer to begin before it is refused. The bytes that
 read takes are handed back first, so the importer still gets them.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import select
 import stat
 from pathlib import Path
 from typing import IO, Any, cast
 
 from .._exceptions import SourceError
 
-__all__ = ["NO_WRITER", "is_fifo", "open_fifo"]
+__all__ = ["NO_WRITER", "WAIT_S", "is_fifo", "open_fifo"]
 
+WAIT_S = 10.0
+"""How long a pipe with no writer is waited on for one to begin (a producer started just
+before, in the background), before it is refused."""
 NO_WRITER = (
     "a named pipe (FIFO) that nothing writes to: reading it would wait for a writer forever. "
     "Start the program that writes to it first, or give the file it reads from"
@@ -69,6 +75,13 @@ class _Primed(io.RawIOBase):
                 super().close()
 
 
+def _writes_soon(fd: int) -> bool:
+    """Wait up to :data:`WAIT_S` for a writer to write to (or open and close) the pipe."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(int(WAIT_S * 1000)))
+
+
 def open_fifo(path: Path, source: str) -> IO[bytes]:
     """Open the pipe at ``path`` for reading, never blocking on one that has no writer.
 
@@ -83,8 +96,13 @@ def open_fifo(path: Path, source: str) -> IO[bytes]:
         except BlockingIOError:  # a writer, that has written nothing yet
             first = b""
         else:
-            if not first:  # at once at its end: no program has it open for writing
+            # At its end at once: no program has it open for writing, yet. One started just
+            # before may not have opened it: wait a little for its first bytes (or its end).
+            if not first and not _writes_soon(fd):
                 raise SourceError(source, NO_WRITER)
+            if not first:
+                with contextlib.suppress(BlockingIOError):
+                    first = os.read(fd, _FIRST)
         os.set_blocking(fd, True)
         return cast("IO[bytes]", _Primed(fd, first))
     except BaseException:
