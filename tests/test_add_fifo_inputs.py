@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import threading
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,12 @@ def test_a_writer_that_opens_the_fifo_just_after_is_waited_for(tmp_path: Path) -
         spare = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a writer never waits forever
         writer.join()
         os.close(spare)
+
+
+def test_a_socket_given_alone_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sock"
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(path))
+        planned = plan_inputs([str(path)])
+    ((given, why),) = planned.unread
+    assert given == str(path) and "a socket, not a file" in str(why)

@@ -21,7 +21,7 @@ from typing import IO, Any, cast
 
 from .._exceptions import SourceError
 
-__all__ = ["NO_WRITER", "WAIT_S", "is_fifo", "open_fifo"]
+__all__ = ["NO_WRITER", "SOCKET", "WAIT_S", "is_fifo", "open_fifo"]
 
 WAIT_S = 10.0
 """How long a pipe with no writer is waited on for one to begin (a producer started just
@@ -34,12 +34,17 @@ _FIRST = 64 * 1024
 _FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
+SOCKET = "a socket, not a file: there is nothing to read in it (give the file it serves)"
+
+
 def is_fifo(path: Path) -> bool:
-    """Tell whether ``path`` (followed if a link) is a pipe."""
+    """Tell whether ``path`` (followed if a link) is a pipe or a socket: what
+    :func:`open_fifo` opens, or refuses, without blocking."""
     try:
-        return stat.S_ISFIFO(os.stat(path).st_mode)
+        mode = os.stat(path).st_mode
     except (OSError, ValueError):
         return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 class _Primed(io.RawIOBase):
@@ -86,9 +91,11 @@ def open_fifo(path: Path, source: str) -> IO[bytes]:
     """Open the pipe at ``path`` for reading, never blocking on one that has no writer.
 
     Raises:
-        SourceError: nothing writes to the pipe (:data:`NO_WRITER`), or it cannot be opened.
+        SourceError: nothing writes to the pipe (:data:`NO_WRITER`), or it is a socket.
         OSError: it cannot be read.
     """
+    if stat.S_ISSOCK(os.stat(path).st_mode):
+        raise SourceError(source, SOCKET)
     fd = os.open(path, _FLAGS)
     try:
         try:
