@@ -24,7 +24,7 @@ from .folder.source_names import source_in
 from .folder.status import MemoryStatus, folder_status
 from .portable import js_well_formed
 from .records import MemoryRecord
-from .service.during_import import reads_served
+from .service.during_import import open_as_lender, reads_served
 
 if TYPE_CHECKING:
     from .folder.check import CheckReport
@@ -160,7 +160,7 @@ class Memory:
 
             embedder = embedder_factory(model, threads=threads)
         opening = partial(
-            open_folder,
+            open_as_lender if serve_reads and not brief else open_folder,
             Path(path).expanduser(),
             embedder=embedder,
             qdrant_url=qdrant_url,

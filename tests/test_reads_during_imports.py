@@ -25,7 +25,7 @@ from memtrails.mcp.tools import add_tool, get_tool, search_tool
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.client import imported_through
 from memtrails.service.discovery import SERVICE_FILE, read_token
-from memtrails.service.during_import import ENDING, START_AFTER
+from memtrails.service.during_import import LENDER, START_AFTER
 from memtrails.testing import HashingEmbedder
 
 pytestmark = pytest.mark.slow
@@ -134,7 +134,7 @@ async def test_a_scripts_ingest_answers_other_processes_reads_and_refuses_their_
         line = (await script.stdout.readline()).decode().split()
         assert line[0] == "ingested" and int(line[1]) > 0
         assert said(home) is None and find_service(home) is None
-        assert lock_role(home) == ENDING
+        assert lock_role(home) == LENDER
         # A reader that comes now waits for the folder (before, it was refused at once).
         show = asyncio.create_task(cli("show", "row-0", "--home", str(home), "--json"))
         await asyncio.sleep(1.0)  # time to find the folder held (not an assert on time)
@@ -194,7 +194,7 @@ async def test_an_ingest_that_is_cancelled_or_fails_takes_its_server_down(
                 await task
         # Gone with the import, though the memory is still open: no orphan server.
         assert said(home) is None
-        assert lock_role(home) == ENDING
+        assert lock_role(home) == LENDER
         async with httpx.AsyncClient() as client:
             with pytest.raises(httpx.ConnectError):
                 await client.get(url, headers=headers)
@@ -239,6 +239,48 @@ async def test_a_memory_opened_with_serve_reads_false_serves_nothing(tmp_path: P
         assert not memory.serves_reads
         await memory.ingest(rows(), name="db")
     assert looked == [(None, "")]
+
+
+READER = """
+import asyncio, sys
+from memtrails import Memory
+
+async def main() -> None:
+    print("opening", flush=True)
+    async with Memory.open(sys.argv[1], brief=True, catch_up=False) as memory:
+        print(memory.remote, (await memory.get("a")) is not None, flush=True)
+
+asyncio.run(main())
+"""
+
+
+async def test_a_reader_that_comes_before_a_scripts_import_serves_waits_for_it(
+    tmp_path: Path,
+) -> None:
+    """A script holds the folder from its ``Memory.open`` on, before its import starts (and
+    serves 1.5 s later): a reader that comes then waits for the service (before, it was
+    refused at once)."""
+    home = tmp_path / "memory"
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        assert lock_role(home) == LENDER  # from the open on, before any import
+        reader = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", READER, str(home),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert reader.stdout is not None
+        assert await reader.stdout.readline() == b"opening\n"
+        await asyncio.sleep(1.0)  # time to find the folder held (not an assert on time)
+        answered = asyncio.create_task(reader.communicate())
+
+        async def rows() -> AsyncIterator[dict[str, str]]:
+            yield {"id": "a", "text": "the ferry leaves at nine"}
+            while not answered.done():  # the import runs until the reader has its answer
+                await asyncio.sleep(0.05)
+
+        await memory.ingest(rows(), name="notes", idle=0.05)
+        out, err = await answered
+        assert reader.returncode == 0, err.decode()
+        assert out.decode().split() == ["True", "True"]
 
 
 async def test_the_mcp_add_tool_answers_other_processes_reads_while_it_imports(

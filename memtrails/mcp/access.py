@@ -19,7 +19,7 @@ from ..folder.opening import open_folder
 from ..memory import Memory
 from ..service.client import RemoteMemory, connect
 from ..service.discovery import find_service
-from ..service.during_import import ENDING_WAIT, SERVING_WAIT, folder_or_service, serves_reads
+from ..service.during_import import LENDER_WAIT, SERVING_WAIT, folder_or_service, serves_reads
 
 __all__ = ["GAP", "FolderAccess", "holder_name"]
 
@@ -185,7 +185,7 @@ class FolderAccess:
             create=False,
             role=READER,
             wait=self.wait,
-            wait_writer=max(self.wait, ENDING_WAIT),
+            wait_writer=max(self.wait, LENDER_WAIT),
         )
         found = await folder_or_service(self.home, opening)
         return found if isinstance(found, RemoteMemory) else Memory(found, serve_reads=False)

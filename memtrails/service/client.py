@@ -459,7 +459,7 @@ def imported_through(memory: Memory) -> dict[str, Any] | None:
 
 async def handed_over(home: Path) -> Memory:
     """Open ``home`` for a reader whose import's service stopped answering: wait for the
-    import to let go of the folder (up to ``during_import.ENDING_WAIT`` s, or
+    import to let go of the folder (up to ``during_import.LENDER_WAIT`` s, or
     ``SERVING_WAIT`` while its lock still says it serves), or for the service of whatever
     holds it next.
 
@@ -468,9 +468,9 @@ async def handed_over(home: Path) -> Memory:
     """
     from ..folder.lock import READER
     from ..folder.opening import open_folder
-    from .during_import import ENDING_WAIT, folder_or_service
+    from .during_import import LENDER_WAIT, folder_or_service
 
-    opening = partial(open_folder, home, create=False, role=READER, wait_writer=ENDING_WAIT)
+    opening = partial(open_folder, home, create=False, role=READER, wait_writer=LENDER_WAIT)
     found = await folder_or_service(home, opening)
     return found if isinstance(found, Memory) else Memory(found, serve_reads=False)
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import logging
 import os
@@ -39,6 +40,7 @@ import sys
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import AbstractAsyncContextManager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -55,18 +57,20 @@ from .discovery import (
 )
 
 if TYPE_CHECKING:
+    from ..folder.opening import Folder
     from ..memory import Memory
     from .client import RemoteMemory
 
 __all__ = [
-    "ENDING",
-    "ENDING_WAIT",
+    "LENDER",
+    "LENDER_WAIT",
     "SERVING_WAIT",
     "START_AFTER",
     "WAITED_FOR",
     "can_serve",
     "command_line",
     "folder_or_service",
+    "open_as_lender",
     "reads_served",
     "refusal",
     "serving_import",
@@ -80,15 +84,17 @@ nothing for the server (its modules take about a second to load)."""
 SERVING_WAIT = 60.0
 """Seconds an opener waits for a serving import's ``service.json`` (or for the folder)."""
 
-ENDING = "import ending (it served reads)"
-"""The lock's role once an import's server has stopped, until its process lets go of the
-folder (a ``memtrails add`` closes it, a script's ``async with`` ends): readers that come
-then wait for the folder (:data:`ENDING_WAIT` s) instead of being refused at once."""
+LENDER = "holder that serves reads while it imports"
+"""The lock's role of a holder whose imports answer reads, between them: a script's
+``Memory.open`` (from its open on, before its first import serves), and any import once its
+server has stopped, until its process lets go of the folder. Readers that come then wait
+for the folder, or for its next import's service (:data:`LENDER_WAIT` s), instead of being
+refused at once."""
 
-ENDING_WAIT = 10.0
-"""Seconds an opener waits for an import that has just stopped serving to let go."""
+LENDER_WAIT = 10.0
+"""Seconds an opener waits for a :data:`LENDER` to let go of the folder (or to serve)."""
 
-WAITED_FOR = (SERVING_IMPORT, ENDING)
+WAITED_FOR = (SERVING_IMPORT, LENDER)
 """The lock roles an opener waits out (:func:`folder_or_service`) rather than fails on."""
 
 STOP_WAIT = 10.0
@@ -101,6 +107,7 @@ log = logging.getLogger("memtrails.service")
 T = TypeVar("T")
 
 
+@functools.cache
 def can_serve() -> bool:
     """Whether this installation can serve reads during an import (the ``mcp`` extra)."""
     return all(importlib.util.find_spec(name) is not None for name in _NEEDED)
@@ -137,8 +144,29 @@ def refusal(pid: int, importing: str) -> str:
 def serving_import() -> Iterator[None]:
     """Open the folder within this block as an import that will serve reads (its lock's
     role says so, and readers wait for its service), when this installation can."""
-    with holding_as(SERVING_IMPORT if can_serve() else ""):
-        yield
+    role = SERVING_IMPORT if can_serve() else ""
+    token = _OPENING_AS.set(role)
+    try:
+        with holding_as(role):
+            yield
+    finally:
+        _OPENING_AS.reset(token)
+
+
+_OPENING_AS: ContextVar[str | None] = ContextVar("memtrails_opening_as", default=None)
+
+
+async def open_as_lender(path: Path, *, role: str = "", **options: Any) -> Folder:
+    """``open_folder`` for a ``Memory.open`` whose imports will answer reads: the lock is
+    taken as a ``memtrails add``'s (:func:`serving_import`), else as :data:`LENDER`, so that
+    readers that come before its first import serves wait for it (without the ``mcp``
+    extra, or with a ``role`` given, as asked)."""
+    from ..folder.opening import open_folder
+
+    if not role:
+        opening_as = _OPENING_AS.get()
+        role = opening_as if opening_as is not None else LENDER if can_serve() else ""
+    return await open_folder(path, role=role, **options)
 
 
 @contextlib.asynccontextmanager
@@ -189,7 +217,7 @@ async def reads_served(
     if not can_serve():
         yield
         return
-    held_as = "" if held_as == ENDING else held_as  # an import of this memory ended before
+    held_as = "" if held_as == LENDER else held_as  # an import of this memory ended before
     lender = _Lender(memory, importing or command_line(), held_as)
     lender.say(SERVING_IMPORT)  # readers that come now wait for the service
     task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
@@ -338,7 +366,7 @@ class _Lender:
             await task
         # Readers that come before this process lets go wait for the folder: `memtrails
         # add` is still an import serving reads until it closes, any other import ending.
-        self.say(self.held_as if self.held_as in (SERVING_IMPORT, READER) else ENDING)
+        self.say(self.held_as if self.held_as in (SERVING_IMPORT, READER) else LENDER)
 
 
 async def folder_or_service(
@@ -346,8 +374,8 @@ async def folder_or_service(
 ) -> T | RemoteMemory:
     """Return ``opening()``; while an import that serves reads holds the folder, wait for
     its service (a client of it is returned) or for the folder, up to ``patience`` s; while
-    one that served has just ended (:data:`ENDING`), for the folder, up to
-    :data:`ENDING_WAIT` s.
+    a holder whose imports serve reads holds it between them (:data:`LENDER`), for either,
+    up to :data:`LENDER_WAIT` s.
 
     Raises:
         MemoryLockedError: another holder, or a serving import whose service did not come
@@ -362,7 +390,7 @@ async def folder_or_service(
                 raise
             now = time.monotonic()
             start = now if start is None else start
-            if now - start >= (patience if exc.role == SERVING_IMPORT else ENDING_WAIT):
+            if now - start >= (patience if exc.role == SERVING_IMPORT else LENDER_WAIT):
                 raise
         await asyncio.sleep(_POLL)
         if find_service(home) is not None:
