@@ -14,7 +14,7 @@ from .._guard import RecordStep
 from ._log import FORMAT, HEADER_FIELDS, LOG_OPTIONS, MARK, Commit, Log, commit_record, header
 from ._raw import RawCommits
 from ._refs import RefsView, packed_refs_damage, read_refs
-from ._repo import locate
+from ._repo import locate, source_of
 
 __all__ = ["History"]
 
@@ -68,7 +68,7 @@ class History:
         state: Mapping[str, Any] | None,
     ) -> None:
         self.repo = locate(repo_path.expanduser(), source)
-        self.source = source if source is not None else "git:" + self.repo.name
+        self.source = source if source is not None else source_of(self.repo)
         self.all_branches = all_branches
         # Refs lost to a damaged packed-refs file (git read the others from a view of the
         # repository without them), each with why.

@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..._exceptions import SourceError
+from .._shared import byte_exact
 
-__all__ = ["Repository", "git_env", "locate"]
+__all__ = ["Repository", "git_env", "locate", "source_of"]
 
 # What git tells to run to trust a repository another user owns.
 _SAFE_DIRECTORY = re.compile(r"git config --global --add safe\.directory [^;]+")
@@ -26,10 +27,12 @@ def git_env() -> dict[str, str]:
 
 
 def run_git(
-    exe: str, args: list[str], stdin: str | None = None, keep: int = 3
+    exe: str, args: list[str], stdin: str | None = None, keep: int = 3, paths: bool = False
 ) -> tuple[int, str, str]:
     """Run one git command; return its exit code, output and the last ``keep`` lines of its
-    errors, joined by ``"; "``."""
+    errors, joined by ``"; "``. With ``paths`` (its output is file system paths), bytes
+    that are not UTF-8 are kept as Python keeps them in a path (``os.fsdecode``), so that
+    the path still names the folder; else they read as U+FFFD."""
     proc = subprocess.run(
         [exe, "--no-pager", *args],
         input=stdin.encode() if stdin is not None else None,
@@ -38,7 +41,7 @@ def run_git(
         env=git_env(),
         check=False,
     )
-    out = proc.stdout.decode("utf-8", "replace")
+    out = os.fsdecode(proc.stdout) if paths else proc.stdout.decode("utf-8", "replace")
     lines = [line.strip() for line in proc.stderr.decode("utf-8", "replace").splitlines()]
     err = "; ".join([line for line in lines if line][-keep:])
     return proc.returncode, out, err
@@ -76,7 +79,7 @@ def locate(path: Path, source: str | None = None) -> Repository:
         SourceError: the path is missing, git is not installed, or git cannot read a
             repository there (the reason git gives).
     """
-    label = source if source is not None else "git:" + str(path.resolve())
+    label = source if source is not None else "git:" + byte_exact(str(path.resolve()))
     if path.name == ".git" and path.is_file():  # a submodule's or linked work tree's pointer
         path = path.parent
     if not path.exists():
@@ -101,6 +104,7 @@ def locate(path: Path, source: str | None = None) -> Repository:
             "--is-bare-repository",
             "--is-inside-work-tree",
         ],
+        paths=True,
     )
     lines = out.splitlines()
     if code != 0 or len(lines) != 4:
@@ -124,7 +128,7 @@ def locate(path: Path, source: str | None = None) -> Repository:
     name = git_dir
     # In a work tree, or in a git dir that names its work tree (core.worktree: a submodule's
     # .git/modules/<name>), the top folder of the work tree.
-    code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"])
+    code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"], paths=True)
     if (in_work_tree or not bare) and code == 0 and top.strip():
         name = str(Path(top.strip()).resolve())
     elif not bare and Path(git_dir).name == ".git":
@@ -136,7 +140,7 @@ def locate(path: Path, source: str | None = None) -> Repository:
 def _main_name(exe: str, path: Path, common_dir: str) -> str:
     """Return the name of a linked work tree's repository: its main work tree's top folder
     (git lists it first), or the common dir of a bare one."""
-    code, out, _ = run_git(exe, ["-C", str(path), "worktree", "list", "--porcelain"])
+    code, out, _ = run_git(exe, ["-C", str(path), "worktree", "list", "--porcelain"], paths=True)
     first = out.split("\n", 1)[0] if code == 0 else ""
     if first.startswith("worktree "):
         return str(Path(first.removeprefix("worktree ")).resolve())
@@ -164,4 +168,10 @@ def git_source(repo: str | os.PathLike[str]) -> str:
     Returns:
         The source name.
     """
-    return "git:" + locate(Path(repo).expanduser()).name
+    return source_of(locate(Path(repo).expanduser()))
+
+
+def source_of(repo: Repository) -> str:
+    """The source name of a located repository: ``git:`` and its name, byte-exact (a folder
+    whose name is not UTF-8 keeps its bytes after ``//``, as a notes folder's source does)."""
+    return "git:" + byte_exact(repo.name)
