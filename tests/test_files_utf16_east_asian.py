@@ -77,3 +77,32 @@ def test_legacy_text_is_not_taken_for_utf16(codec: str, text: str) -> None:
     assert decoded is not None
     assert not decoded[1].startswith("utf-16")
     assert decoded[0] == text
+
+
+ONE_LINERS = [
+    "日本語のテキスト",
+    "カタカナ",
+    "안녕하세요",
+    "회의록",
+    "项目进展报告",
+    "会議の議事録です",
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize("text", ONE_LINERS)
+def test_a_one_line_note_with_no_zero_byte(text: str, encoding: str) -> None:
+    """No ASCII, so no zero byte: told from a legacy reading that is junk (``«0¿0«0Ê0``)."""
+    data = text.encode(encoding)
+    assert b"\0" not in data
+    assert decode(data) == (text, encoding)
+
+
+@pytest.mark.parametrize(
+    ("codec", "word"),
+    [("cp1252", "Straße"), ("cp1252", "Müller"), ("cp1251", "Привет"), ("cp1253", "Ελλάδα")],
+)
+def test_a_short_legacy_word_is_not_taken_for_utf16(codec: str, word: str) -> None:
+    """Six bytes of Latin-1 read as UTF-16 are three Han characters (``Straße``: 瑓慲殺):
+    a legacy reading that is a word wins."""
+    assert decode(word.encode(codec)) == (word, codec)

@@ -67,12 +67,14 @@ _SHORT = 16  # characters below which the evidence must be clean
 _FEWEST = 3  # CJK characters: two are as likely a few bytes of binary data
 
 
-def _east_asian(text: str) -> bool:
+def _east_asian(text: str, clean: bool = False) -> int | None:
     """Tell whether ``text`` reads as East Asian prose: Han, kana or Hangul (a fifth of its
     letters at least) in a mix a language writes (no kana beside Hangul; Han beside
-    Hangul only as Korean's occasional Hanja), with ASCII, punctuation and little else.
-    Binary data read as UTF-16 is spread over the whole plane: private use, unassigned,
-    control characters, and Han, Hangul, Yi and symbols all mixed."""
+    Hangul only as Korean's occasional Hanja), with ASCII, punctuation and little else;
+    ``clean``: nothing else at all. Binary data read as UTF-16 is spread over the whole
+    plane: private use, unassigned, control characters, rare Han (extension A), Han,
+    Hangul, Yi and symbols all mixed. Returns None when it does not, else how many of its
+    characters are kana or Hangul (what tells a reading apart from Han read by chance)."""
     groups = {"CJK": 0, "KANA": 0, "HANGUL": 0}
     odd = other = 0
     for char in text:
@@ -84,7 +86,7 @@ def _east_asian(text: str) -> bool:
         if category[0] == "Z" or category[0] == "P":
             continue
         first = unicodedata.name(char, "").split(" ", 1)[0]
-        if first in _CJK:
+        if first in _CJK and not "\u3400" <= char <= "\u4dbf":
             groups[_GROUP.get(first, "CJK")] += 1
         elif first in _ALSO or category[0] in "SN":
             other += 1
@@ -93,18 +95,23 @@ def _east_asian(text: str) -> bool:
     han, kana, hangul = groups["CJK"], groups["KANA"], groups["HANGUL"]
     cjk = han + kana + hangul
     if (kana and hangul) or (hangul and han * _HANJA > hangul):
-        return False
-    if len(text) < _SHORT:  # a few characters are weak evidence: CJK and ASCII only
-        return cjk >= _FEWEST and not odd and not other
-    return odd * _MAX_ODD <= len(text) and cjk >= _FEWEST and other * _MAX_OTHER <= cjk
+        return None
+    if clean or len(text) < _SHORT:  # weak evidence: CJK and ASCII only
+        fits = cjk >= _FEWEST and not odd and not other
+    else:
+        fits = odd * _MAX_ODD <= len(text) and cjk >= _FEWEST and other * _MAX_OTHER <= cjk
+    return kana + hangul if fits else None
 
 
-def _utf16_east_asian(data: bytes) -> tuple[str, str] | None:
+def _utf16_east_asian(data: bytes, clean: bool = False) -> tuple[str, str] | None:
     """Read Chinese, Japanese or Korean written as UTF-16 without a byte order mark, whose
     zero bytes are few (only its ASCII characters have them): the byte order whose reading
-    is East Asian text (:func:`_east_asian`) throughout its first 8 KiB, if one is."""
+    is East Asian text (:func:`_east_asian`) throughout its first 8 KiB, if one is; if
+    both are (Han read by chance from the other), the one with more kana or Hangul, else
+    little-endian (what Windows writes)."""
     if len(data) % 2 or len(data) < 4:
         return None
+    best: tuple[int, str] | None = None
     for encoding in ("utf-16-le", "utf-16-be"):
         head = data[:_SNIFF]
         try:
@@ -114,13 +121,15 @@ def _utf16_east_asian(data: bytes) -> tuple[str, str] | None:
                 sample = head[:-2].decode(encoding)
             except UnicodeDecodeError:
                 continue
-        if not _east_asian(sample):
-            continue
-        try:
-            return data.decode(encoding), encoding
-        except UnicodeDecodeError:
-            return None
-    return None
+        score = _east_asian(sample, clean)
+        if score is not None and (best is None or score > best[0]):
+            best = (score, encoding)
+    if best is None:
+        return None
+    try:
+        return data.decode(best[1]), best[1]
+    except UnicodeDecodeError:
+        return None
 
 
 def decode(data: bytes) -> tuple[str, str] | None:
@@ -145,7 +154,31 @@ def _decode(data: bytes) -> tuple[str, str] | None:
         return _utf16_without_bom(data) or _utf16_east_asian(data)
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
-    return utf8_first(data)
+    text, encoding = utf8_first(data)
+    if encoding != "utf-8" and not _reads_as_words(text):
+        # No zero byte, few controls: East Asian UTF-16 with no ASCII in it (a one-line
+        # note) is read so only when its reading is clean and the legacy one is junk.
+        return _utf16_east_asian(data, clean=True) or (text, encoding)
+    return text, encoding
+
+
+def _reads_as_words(text: str) -> bool:
+    """Tell whether legacy-decoded text reads as words: letters, marks, digits, punctuation
+    and spaces only, no digit between two letters or beside a character that is not ASCII
+    (``Straße``, ``Привет``; not the ``åe,gžŠn0Æ0`` of Japanese UTF-16 read as
+    Windows-1252)."""
+    for k, char in enumerate(text):
+        category = unicodedata.category(char)
+        if category[0] in "LMPZ" or char in "\t\n\r\f":
+            continue
+        if category[0] != "N":
+            return False
+        around = text[max(k - 1, 0) : k + 2]
+        if not around.isascii() or (
+            len(around) == 3 and around[0].isalpha() and around[2].isalpha()
+        ):
+            return False
+    return True
 
 
 def _atx_heading(line: str) -> str | None:
