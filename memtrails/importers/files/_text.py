@@ -155,7 +155,7 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
     text, encoding = utf8_first(data)
-    if encoding != "utf-8" and not _reads_as_words(text):
+    if encoding != "utf-8" and len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
         # No zero byte, few controls: East Asian UTF-16 with no ASCII in it (a one-line
         # note) is read so only when its reading is clean and the legacy one is junk.
         return _utf16_east_asian(data, clean=True) or (text, encoding)
