@@ -56,6 +56,9 @@ def test_binary_data_near_utf16_stays_binary() -> None:
         struct.pack("<1024H", *range(1024)),
         text * 4 + _pseudo_random(400, b"tail"),
         b"\x00\x01\x00\x02" * 500,
+        # A record of a binary format repeated: the same few "characters" over and over.
+        b"\x00\x01\x02binary\x00" * 64,
+        b"\x01\x00data\x00\x00\x10\x02" * 200,
     ):
         assert decode(data) is None, data[:24]
 

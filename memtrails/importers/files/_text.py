@@ -65,6 +65,10 @@ _MAX_ODD = 50  # one character in this many may be outside what East Asian text 
 _MAX_OTHER = 2  # other letters and symbols (not ASCII): at most one to this many CJK ones
 _SHORT = 16  # characters below which the evidence must be clean
 _FEWEST = 3  # CJK characters: two are as likely a few bytes of binary data
+# Distinct CJK characters: text of 24 such characters or more holds 8 different ones at
+# least (one short sentence said over and over holds a dozen); a binary record repeated
+# ("\x00\x01\x02binary\x00" x 64 reads as "Ā戂湩牡y" again and again) holds the same few.
+_VARIED, _VARIED_FROM = 3, 24
 
 
 def _east_asian(text: str, clean: bool = False) -> int | None:
@@ -77,6 +81,7 @@ def _east_asian(text: str, clean: bool = False) -> int | None:
     characters are kana or Hangul (what tells a reading apart from Han read by chance)."""
     groups = {"CJK": 0, "KANA": 0, "HANGUL": 0}
     odd = other = 0
+    seen: set[str] = set()
     for char in text:
         if char.isascii():
             if char < " " and char not in "\t\n\r\f":
@@ -88,6 +93,7 @@ def _east_asian(text: str, clean: bool = False) -> int | None:
         first = unicodedata.name(char, "").split(" ", 1)[0]
         if first in _CJK and not "\u3400" <= char <= "\u4dbf":
             groups[_GROUP.get(first, "CJK")] += 1
+            seen.add(char)
         elif first in _ALSO or category[0] in "SN":
             other += 1
         else:
@@ -95,6 +101,8 @@ def _east_asian(text: str, clean: bool = False) -> int | None:
     han, kana, hangul = groups["CJK"], groups["KANA"], groups["HANGUL"]
     cjk = han + kana + hangul
     if (kana and hangul) or (hangul and han * _HANJA > hangul):
+        return None
+    if len(seen) * _VARIED < min(cjk, _VARIED_FROM):
         return None
     if clean or len(text) < _SHORT:  # weak evidence: CJK and ASCII only
         fits = cjk >= _FEWEST and not odd and not other
