@@ -63,6 +63,8 @@ class _HTMLText(HTMLParser):
         self.out: list[str] = []
         self.skip = 0
         self.pre = 0
+        self._found: dict[str, tuple[str, int, int]] = {}
+        self._no_subset_end: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body":
@@ -98,6 +100,70 @@ class _HTMLText(HTMLParser):
             self.pre -= 1
             self.out.append(_PRE_END)
 
+    # Markup of XML and of server pages that html.parser ends at its first ">" (or reads as
+    # text): each ends where its own syntax says, and none of it reaches the text.
+
+    def _find(self, sub: str, start: int) -> int:
+        """``rawdata.find(sub, start)``, remembering the last answer: a page of many ``<?``
+        with no ``?>`` after them would otherwise be scanned to its end once for each."""
+        data, (was, since, found) = self.rawdata, self._found.get(sub, ("", 0, -1))
+        if data is was and since <= start and (found < 0 or found >= start):
+            return found
+        found = data.find(sub, start)
+        self._found[sub] = (data, start, found)
+        return found
+
+    def parse_pi(self, i: int) -> int:
+        # <?xml ...?>, <?php if ($a > 1) ... ?>: to "?>", else to ">" (a browser's bogus
+        # comment); -1 (none: to the end of the page) drops the rest, as a browser does.
+        end = self._find("?>", i + 2)
+        if end >= 0:
+            return end + 2
+        end = self._find(">", i + 2)
+        return end + 1 if end >= 0 else -1
+
+    def parse_html_declaration(self, i: int) -> int:
+        data = self.rawdata
+        if data.startswith("<![CDATA[", i):  # XHTML's character data: its text, unmarked
+            end = self._find("]]>", i + 9)
+            if end < 0:
+                return -1
+            self.handle_data(data[i + 9 : end])
+            return end + 3
+        if data[i : i + 9].lower() == "<!doctype":
+            end = self._find(">", i + 9)
+            bracket = self._find("[", i + 9)
+            if 0 <= bracket < end:  # an internal subset: <!DOCTYPE html [ <!ENTITY ...> ]>
+                close = self._subset_end(bracket)
+                return close if close >= 0 else end + 1
+            return end + 1 if end >= 0 else -1
+        if data.startswith("<!--", i):
+            return self.parse_comment(i)
+        # <![if !IE]>, <![endif]>, <!ELEMENT ...>, "<!" then anything: to the first ">".
+        end = self._find(">", i + 2)
+        return end + 1 if end >= 0 else -1
+
+    def _subset_end(self, bracket: int) -> int:
+        """Return where a DOCTYPE's internal subset that opens at ``bracket`` ends (past its
+        "]>"; quoted values and comments in it may hold "]" or ">"), or -1."""
+        data, pos = self.rawdata, bracket + 1
+        if self._no_subset_end is data:
+            return -1  # an earlier one ran to the end unclosed: so would this one
+        while (m := _SUBSET.search(data, pos)) is not None:
+            token = m.group()
+            if token == "]":
+                close = _SUBSET_CLOSE.match(data, m.start())
+                if close:
+                    return close.end()
+                pos = m.end()
+                continue
+            end = data.find("-->" if token == "<!--" else token, m.end())
+            if end < 0:
+                break
+            pos = end + (3 if token == "<!--" else 1)
+        self._no_subset_end = data
+        return -1
+
     def handle_data(self, data: str) -> None:
         if self.skip:
             return
@@ -107,6 +173,8 @@ class _HTMLText(HTMLParser):
             self.out.append(re.sub(r"[ \t\r\n\f\v]+", " ", data).replace("\xa0", " "))
 
 
+_SUBSET = re.compile(r"""["']|<!--|\]""")
+_SUBSET_CLOSE = re.compile(r"\][ \t\r\n\f]*>")
 _PRE_START, _PRE_END = "\x02", "\x03"  # marks preformatted text, whose spaces are kept
 _PRE = re.compile("\x02(.*?)(?:\x03|$)", re.DOTALL)
 
@@ -152,7 +220,11 @@ def html_to_text(markup: str) -> str:
     try:
         parser.feed(markup)
         tail = parser.rawdata  # what feed() left unparsed: an open construct and what follows
-        if len(tail) > _MAX_OPEN_TAIL:
+        if tail.startswith(("<!", "<?")):
+            # A comment, DOCTYPE, CDATA section or processing instruction never closed: it
+            # runs to the end of the page, as in a browser, and none of it is text.
+            parser.rawdata = ""
+        elif len(tail) > _MAX_OPEN_TAIL:
             parser.rawdata = ""
             if not parser.skip:  # (an unclosed <script> or <style> leaves its code here)
                 parser.out.append(_strip_tags(tail))
