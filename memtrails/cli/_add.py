@@ -124,6 +124,7 @@ async def add(
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
     from ..add import add_git, add_path, unread_part
+    from ..importers._first_pass import scanned
     from ..importers.detect import close_parts
     from ..importers.plan import plan_inputs
     from ..importers.registry import importer
@@ -175,6 +176,7 @@ async def add(
             position=part.position if by_bytes else None,
             total_records=total,
             unread=unread,
+            scan=lambda: scanned(part.source),  # a mail folder's first pass, as it goes
         )
 
     from ..service.during_import import serving_reads

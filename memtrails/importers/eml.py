@@ -11,7 +11,9 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
+from ._first_pass import first_pass
 from ._input import Input, strip_compression
+from ._mail_files import left_out
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_file, message_to_item, strip_unixfrom
@@ -77,11 +79,13 @@ async def from_eml(
         name = source if source is not None else default_source(root)
 
         def make() -> Iterator[MemoryRecord | RecordError | SourceState]:
-            listed, unlisted = _list(root, name)
-            if names is not None:
+            listed, unlisted, special = _list(root, name)
+            if names is not None:  # what the plan left out, it says itself
                 listed, unlisted = sorted((rel, root / rel) for rel in names), []
+                special = []
             documents = DocumentReader()  # a worker process, started on the first attachment
-            return Closing(_read_eml(name, listed, documents, unlisted, units), documents)
+            read = _read_eml(name, listed, documents, unlisted, units, special)
+            return Closing(read, documents)
 
     # Close the thread-side iterator (and so the file) as soon as this generator is closed,
     # not whenever the inner generator happens to be garbage-collected.
@@ -97,18 +101,21 @@ def eml_count(root: Path) -> int:
     Raises:
         SourceError: the folder cannot be read.
     """
-    listed, unlisted = _list(root, str(root))
-    return len(listed) + len(unlisted)
+    listed, unlisted, special = _list(root, str(root))
+    return len(listed) + len(unlisted) + len(special)
 
 
-def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
-    """Return (relative name, path) of the files to read, sorted, and (relative name, why) of
-    the folders below that could not be listed; raise if root is unusable."""
+def _list(
+    root: Path, source: str
+) -> tuple[list[tuple[str, Path]], list[tuple[str, str]], list[tuple[str, str]]]:
+    """Return (relative name, path) of the files to read, sorted, (relative name, why) of
+    the folders below that could not be listed, and (relative name, why) of the ``*.eml``
+    entries left out unopened (a FIFO, a socket, a device); raise if root is unusable."""
     try:
         if root.is_file():
             with open(root, "rb"):  # one file that cannot be opened: the whole input fails
                 pass
-            return [(root.name, root)], []
+            return [(root.name, root)], [], []
         if not root.exists():
             raise SourceError(source, "no such file or folder")
         if not root.is_dir():
@@ -121,6 +128,7 @@ def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[s
         raise SourceError(source, f"cannot read: {exc.strerror or exc}") from exc
     found: list[tuple[str, Path]] = []
     unlisted: list[tuple[str, str]] = []
+    special: list[tuple[str, str]] = []
 
     def not_listed(exc: OSError) -> None:
         rel = Path(exc.filename or root).relative_to(root).as_posix()
@@ -129,9 +137,13 @@ def _list(root: Path, source: str) -> tuple[list[tuple[str, Path]], list[tuple[s
     for here, _dirs, files in os.walk(root, onerror=not_listed):
         for name in files:
             path = Path(here, name)
-            if strip_compression(name).lower().endswith(".eml") and may_be_file(path):
+            if not strip_compression(name).lower().endswith(".eml"):
+                continue
+            if may_be_file(path):
                 found.append((path.relative_to(root).as_posix(), path))
-    return sorted(found), sorted(unlisted)
+            elif (why := left_out(path)) is not None:  # a FIFO: opening it would wait forever
+                special.append((path.relative_to(root).as_posix(), why))
+    return sorted(found), sorted(unlisted), sorted(special)
 
 
 def _read_eml(
@@ -140,21 +152,38 @@ def _read_eml(
     documents: DocumentReader | None = None,
     unlisted: list[tuple[str, str]] | None = None,
     units: int = Limits().max_text_units,
+    special: list[tuple[str, str]] | None = None,
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     book = MailBook()
     for rel, why in unlisted or []:
         yield RecordError(source, rel, f"{why}; its messages were not read")
+    for rel, why in special or []:  # a FIFO, a socket, a device: no message, never opened
+        yield RecordError(source, rel, why)
     # A message not read may still be there (a folder not listed, a file that refused
     # reading): then the run is not complete, and a prune forgets nothing.
     unsure = bool(unlisted)
-    if len(files) > 1:  # threads that do not depend on the order the files are read in
-        for _, file in files:
-            try:
-                head = message_file(file)
-            except OSError:
-                continue  # said when it is read
-            if isinstance(head, bytes):
-                book.plan(strip_unixfrom(head))
+    with first_pass(source, len(files)) as shown:  # shown by the progress display
+        if len(files) > 1:  # threads that do not depend on the order the files are read in
+            for done, (_, file) in enumerate(files):
+                shown.done = done  # the files passed before this one
+                try:
+                    head = message_file(file)
+                except OSError:
+                    continue  # said when it is read
+                if isinstance(head, bytes):
+                    book.plan(strip_unixfrom(head))
+        shown.done = shown.total  # over (one file: there was none); reading begins
+        yield from _read_files(source, files, book, documents, units, unsure)
+
+
+def _read_files(
+    source: str,
+    files: list[tuple[str, Path]],
+    book: MailBook,
+    documents: DocumentReader | None,
+    units: int,
+    unsure: bool,
+) -> Iterator[MemoryRecord | RecordError | SourceState]:
     for rel, file in files:
         try:
             raw = message_file(file)

@@ -14,6 +14,8 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
+from ._first_pass import FirstPass, first_pass
+from ._mail_files import left_out
 from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
@@ -74,7 +76,7 @@ def message_count(root: Path) -> int:
         SourceError: the folder cannot be read.
     """
     listing = _messages(root, str(root))
-    return len(listing.messages) + len(listing.unlisted)
+    return len(listing.messages) + len(listing.unlisted) + len(listing.special)
 
 
 @dataclass(slots=True)
@@ -83,6 +85,8 @@ class _Listing:
 
     messages: list[tuple[str, str, str, Path]] = field(default_factory=list)
     unlisted: list[tuple[str, str]] = field(default_factory=list)  # (relative path, why)
+    # (relative path, why): FIFOs, sockets, devices in cur/ or new/, never opened
+    special: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _is_box(box: Path) -> bool:
@@ -93,18 +97,24 @@ def _is_box(box: Path) -> bool:
         return False
 
 
-def _box_names(box: Path) -> list[str]:
-    """Return the names of a box's message files, sorted; raise OSError if it cannot be listed.
+def _box_names(box: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """Return the names of a box's message files, sorted, and (name, why) of the entries
+    left out unopened (a FIFO, a socket, a device); raise OSError if it cannot be listed.
 
     An entry that cannot be looked at (a symlink loop, a name too long, no permission) is
     listed too: reading it gives its error, instead of the box losing it silently.
     """
     names: list[str] = []
+    special: list[tuple[str, str]] = []
     with os.scandir(box) as entries:
         for e in entries:
-            if e.name[0] != "." and entry_may_be_file(e):
+            if e.name[0] == ".":
+                continue
+            if entry_may_be_file(e):
                 names.append(e.name)
-    return sorted(names)
+            elif (why := left_out(e)) is not None:  # opening a FIFO would wait forever
+                special.append((e.name, why))
+    return sorted(names), sorted(special)
 
 
 def _messages(root: Path, source: str) -> _Listing:
@@ -136,11 +146,13 @@ def _messages(root: Path, source: str) -> _Listing:
             try:
                 if not _is_box(box):
                     continue
-                names = _box_names(box)
+                names, special = _box_names(box)
             except OSError as exc:
                 unlisted(box, exc)
                 continue
             listing.messages.extend((label, sub, name, box / name) for name in names)
+            rel = box.relative_to(root).as_posix()
+            listing.special.extend((f"{rel}/{name}", why) for name, why in special)
     return listing
 
 
@@ -207,11 +219,13 @@ def _stamp(sub: str, flags: str) -> tuple[list[str], str]:
     return tags, ",".join(tags)
 
 
-def _plan(book: MailBook, listing: _Listing, known: Mapping[str, Any]) -> None:
+def _plan(book: MailBook, listing: _Listing, known: Mapping[str, Any], shown: FirstPass) -> None:
     """Show ``book`` the headers of every message this run reads, before it reads them, so
     that a reply's thread does not depend on which of its folder's files comes first
-    (``new/`` is read before ``cur/``, where its parent often is)."""
-    for label, sub, name, path in listing.messages:
+    (``new/`` is read before ``cur/``, where its parent often is). ``shown`` counts the
+    files passed, for the progress display (minutes on a large Maildir, before any record)."""
+    for done, (label, sub, name, path) in enumerate(listing.messages):
+        shown.done = done  # the files passed before this one
         unique, flags = _split_name(name)
         before = _known_entry(known.get(f"{label}\x00{unique}"))
         if before is not None and before[1] == _stamp(sub, flags)[1]:
@@ -222,6 +236,7 @@ def _plan(book: MailBook, listing: _Listing, known: Mapping[str, Any]) -> None:
             continue  # the reading pass says why
         if isinstance(raw, bytes):
             book.plan(raw)
+    shown.done = shown.total
 
 
 def _read(
@@ -232,6 +247,22 @@ def _read(
     documents: DocumentReader | None = None,
     units: int = Limits().max_text_units,
 ) -> Iterator[Item]:
+    listing = _messages(root, source)
+    # The first pass (every message's thread headers) is shown as it goes, then as done.
+    with first_pass(source, len(listing.messages)) as shown:
+        yield from _read_listed(root, source, state, every, documents, units, listing, shown)
+
+
+def _read_listed(
+    root: Path,
+    source: str,
+    state: Mapping[str, Any] | None,
+    every: int,
+    documents: DocumentReader | None,
+    units: int,
+    listing: _Listing,
+    shown: FirstPass,
+) -> Iterator[Item]:
     known: Mapping[str, Any] = (state or {}).get("messages") or {}
     if not isinstance(known, Mapping):
         known = {}
@@ -240,9 +271,10 @@ def _read(
     done: dict[str, list[Any]] = {}
     ids: set[str] = set()  # a message kept in two folders counts once, as in the memory
     read = 0
-    listing = _messages(root, source)
     for rel, reason in listing.unlisted:
         yield RecordError(source, rel, f"{reason}; its messages were not read")
+    for rel, reason in listing.special:
+        yield RecordError(source, rel, reason)
     # Whether a message may be missing from this run without being gone: then nothing is
     # pruned (a folder not listed, a file not read whose record is not known).
     unsure = bool(listing.unlisted)
@@ -255,7 +287,7 @@ def _read(
     gone = _gone_threads(state, known, listed)
     for plain, thread in gone.items():
         book.known(plain, thread)  # after the listed ones': a message listed again wins
-    _plan(book, listing, known)
+    _plan(book, listing, known, shown)
     for label, sub, name, path in listing.messages:
         unique, flags = _split_name(name)
         tags, stamp = _stamp(sub, flags)

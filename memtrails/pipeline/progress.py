@@ -6,7 +6,8 @@ its rate and time left follow the embedding, which is the slow part, not the rea
 which runs ahead. Without a count it estimates one from the bytes read, or just counts.
 A clock thread redraws it twice a second, so the elapsed time ticks while the model loads
 and between batches, and it names the phase: starting (the model loads), scanning N% (bytes
-read before the first record: an mbox's first pass, over its threads), reading, embedding
+read before the first record: an mbox's first pass, over its threads; or the files a mail
+folder's first pass has read, of its files: a Maildir's, a folder of .eml), reading, embedding
 (reading done, batches still in the model). :func:`steps` shows the maintenance
 steps (reindex, check --repair, the catch-up after a crash) through the same clock: records
 done against the records to do, the phase and the time left.
@@ -68,6 +69,7 @@ class _Progress:
         total_bytes: int | None,
         position: Callable[[], int] | None,
         unread: int = 0,
+        scan: Callable[[], tuple[int, int] | None] | None = None,
     ) -> None:
         self.label = label
         self.stream = stream
@@ -76,6 +78,7 @@ class _Progress:
         self.total_bytes = total_bytes
         self.position = position
         self.unread = unread
+        self.scan = scan
         self.report: ImportReport | None = None
         self.first_read: int | None = None  # the bytes read when reading was first seen
         self.started = time.monotonic()
@@ -98,6 +101,10 @@ class _Progress:
 
     def phase(self) -> str:
         if self.report is None:
+            scanned = self.scan() if self.scan is not None else None
+            if scanned is not None:  # a first pass over files (a Maildir's), then reading
+                done, total = scanned
+                return f"scanning {done * 100 // total}%" if done < total else "reading"
             # Reading that moves on before any record (past the first bytes read to tell
             # the file's kind): a first pass over the file, an mbox's over its threads
             read = self.position() if self.position is not None and self.total_bytes else 0
@@ -196,6 +203,7 @@ def progress_bar(
     position: Callable[[], int] | None = None,
     total_records: int | None = None,
     unread: int = 0,
+    scan: Callable[[], tuple[int, int] | None] | None = None,
 ) -> Iterator[Callable[[ImportReport], None]]:
     """Yield an ``on_progress`` callback that shows one source's import on stderr.
 
@@ -210,13 +218,15 @@ def progress_bar(
         unread: how many of those the import proves unchanged without reading them and
             adds only to its final report (a Slack export's skipped day files): the bar
             starts there.
+        scan: returns (files read, files to read) of a first pass over files before any
+            record (a Maildir's thread headers) while it runs, else None.
     """
     if not enabled:
         yield lambda _report: None
         return
     stream = sys.stderr
     progress = _Progress(
-        label, stream, stream.isatty(), total_records, total_bytes, position, unread
+        label, stream, stream.isatty(), total_records, total_bytes, position, unread, scan
     )
     try:
         with _ticking(progress.draw, f"progress {progress.label}"):

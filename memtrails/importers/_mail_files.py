@@ -1,0 +1,26 @@
+"""Which entries of a mail folder (a Maildir's ``cur/`` and ``new/``, a folder of .eml files)
+are left out unopened: a named pipe, a socket or a device is no message file, and opening a
+pipe for reading waits for a writer forever. Said as the notes walk says it."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from .files._entries import _special
+
+__all__ = ["left_out"]
+
+
+def left_out(path: Path | os.DirEntry[str]) -> str | None:
+    """Return why a listed entry is left out unopened (a FIFO, a socket, a device, followed
+    if a link), or None: a regular file, a folder, or something that cannot be looked at
+    (reading it says why) or that is gone."""
+    try:
+        mode = path.stat().st_mode  # a link is followed: a link to a FIFO is no message either
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    return _special(mode)
