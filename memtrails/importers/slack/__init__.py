@@ -63,11 +63,15 @@ async def from_slack_export(
     their text, blocks, attachments and files are read (what is left of a message whose
     file was removed: its reactions); Slackbot (``USLACKBOT``) is named so.
 
-    Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs),
+    Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs; the
+    channel is its folder's name, so a channel renamed in Slack gets new ids, the old ones
+    forgotten by a run with ``--prune``),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
     group DMs, their members from ``mpims.json`` or else from the ``mpdm-a--b-1`` folder
     name; a DM whose members no name file gives, its folder named by its id ``D01…``, by who
-    wrote in it, from all its day files, sorted), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    wrote in it, from all its day files, sorted; a ``G…`` folder no name file lists, an older
+    export's group DM or private channel, so too, as ``"Group: names"``; a folder named by an
+    id that a name file lists under a name, by that name), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
     the name a ``bot_add`` notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and

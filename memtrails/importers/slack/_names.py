@@ -33,8 +33,12 @@ _BUILT_IN = {"USLACKBOT": "Slackbot"}
 _MARKUP = re.compile(r"<([^<>\n]*)>")
 # A group DM's folder: "mpdm-" + the members' user names joined by "--" + "-1".
 _GROUP_DM = re.compile(r"^mpdm-(.+)-\d+$")
-# A direct message's folder: its conversation id (a channel's name is never upper case).
+# A folder named by its conversation id (a channel's name is never upper case): a direct
+# message's (D...) always; a group DM's or a private channel's (G...) in older exports, and
+# any conversation's where a tool names folders by id.
 _DM_FOLDER = re.compile(r"^D[A-Z0-9]{8,}$")
+_GROUP_FOLDER = re.compile(r"^G[A-Z0-9]{8,}$")
+_ID_FOLDER = re.compile(r"^[CDG][A-Z0-9]{8,}$")
 
 
 def name_of(user: Mapping[str, Any]) -> str | None:
@@ -252,15 +256,28 @@ class Names:
         parts = channel.split("/")
         return f"{title} ({parts[1]})" if len(parts) == 3 and parts[0] == WORKSPACES else title
 
+    def _named(self, channel: str) -> tuple[str, str]:
+        """Return the key a conversation's names go by, and its name.
+
+        Its folder and the folder's name (``teams/<ws>/<name>``: a workspace's channel), but
+        a folder named by its id that no name file lists so, where one lists the id by a
+        name (``groups.json``: ``{"id": "G0ABC…", "name": "secret-project"}``): that name.
+        """
+        base = channel.rsplit("/", 1)[-1]
+        name = self.channel_names.get(base)
+        if channel in self.channel_types or not _ID_FOLDER.match(base) or not name:
+            return channel, base
+        return channel[: len(channel) - len(base)] + name, name
+
     def _title(self, channel: str) -> str:
         canvas = self._canvas_title(channel)
         if canvas is not None:
             return "Canvas: " + canvas
-        members = self.members.get(channel)
-        kind = self.channel_types.get(channel)
+        key, base = self._named(channel)
+        members = self.members.get(key)
+        kind = self.channel_types.get(key)
         if kind == "dm" and members:
             return "DM: " + ", ".join(self.user_name(u) for u in members)
-        base = channel.rsplit("/", 1)[-1]  # teams/<ws>/<name>: a workspace's channel
         group = _GROUP_DM.match(base)
         people = self.people.get(channel)
         if kind == "mpim" or group:
@@ -272,21 +289,27 @@ class Names:
                 return "Group DM: " + ", ".join(self.handles.get(n, n) for n in names)
             return "Group DM: " + (", ".join(people) if people else base)
         if self.by_people(channel):
-            # No dms.json (or no members in it): who wrote in it, never the bare id alone.
-            return "DM: " + (", ".join(people) if people else base)
+            # No dms.json (or no members in it): who wrote in it, never the bare id alone. A
+            # G… folder no name file names is a group DM or a private channel: "Group".
+            label = "DM: " if kind == "dm" or _DM_FOLDER.match(base) else "Group: "
+            return label + (", ".join(people) if people else base)
         return "#" + base
 
     def by_people(self, channel: str) -> bool:
         """Whether a conversation is titled by who wrote in it (:attr:`people`): a DM or
-        group DM no name file gives members, and whose folder name does not list them."""
-        if self.members.get(channel):
+        group DM no name file gives members, and whose folder name does not list them; a
+        G… folder no name file names (older exports: a group DM or a private channel)."""
+        key, base = self._named(channel)
+        if self.members.get(key):
             return False
-        kind, base = self.channel_types.get(channel), channel.rsplit("/", 1)[-1]
+        kind = self.channel_types.get(key)
         if kind == "dm":
             return True
         if kind == "mpim":
             return _GROUP_DM.match(base) is None
-        return kind is None and _DM_FOLDER.match(base) is not None
+        if kind is None and _DM_FOLDER.match(base):
+            return True
+        return kind in (None, "group") and _GROUP_FOLDER.match(base) is not None
 
     def _canvas_title(self, channel: str) -> str | None:
         folder = _CANVAS_FOLDER.match(channel.rsplit("/", 1)[-1])

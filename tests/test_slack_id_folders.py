@@ -1,0 +1,138 @@
+"""Slack conversations in folders named by their id (older exports' G… group DMs and
+private channels), and exports with no channels.json: titled by what can be known, never
+by a raw id where a readable title exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from helpers import collect, errors, records, write_json
+
+from memtrails.importers.slack import from_slack_export, message_count
+from memtrails.records import SourceState
+
+USERS = [
+    {"id": "U1", "name": "ann", "real_name": "Ann Archer"},
+    {"id": "U2", "name": "bob", "real_name": "Bob Baker"},
+]
+CLEO = {"real_name": "Cleo Connect", "name": "cleo"}  # another org's (Slack Connect)
+
+
+def _msg(ts: str, text: str, user: str = "U1", **extra: Any) -> dict[str, Any]:
+    return {"type": "message", "user": user, "ts": ts, "text": text, **extra}
+
+
+def _export(root: Path, days: dict[str, list[dict[str, Any]]], **names: Any) -> Path:
+    write_json(root / "users.json", USERS)
+    for member, data in names.items():
+        write_json(root / f"{member}.json", data)
+    for where, messages in days.items():
+        write_json(root / f"{where}.json", messages)
+    return root
+
+
+def _titles(items: list[Any]) -> dict[str, set[str]]:
+    titles: dict[str, set[str]] = {}
+    for r in records(items):
+        titles.setdefault(r.meta["channel"], set()).add(r.title)
+    return titles
+
+
+async def test_a_group_folder_no_name_file_lists_is_titled_by_who_wrote_in_it(
+    tmp_path: Path,
+) -> None:
+    root = _export(
+        tmp_path / "export",
+        {
+            # Only Ann wrote the first day: every record still has the whole title.
+            "G0ABCDEFGH/2024-01-01": [_msg("1704100000.000100", "plans?")],
+            "G0ABCDEFGH/2024-01-02": [
+                _msg("1704200000.000100", "friday", user="U2"),
+                _msg("1704200001.000100", "works", user="W9", user_profile=CLEO),
+            ],
+            # Listed in groups.json under its name: a private channel.
+            "G0SECRETXX/2024-01-01": [_msg("1704100000.000200", "budget")],
+            # Listed in mpims.json under its mpdm- name, with its members.
+            "G0MPDMXXXX/2024-01-01": [_msg("1704100000.000300", "lunch?")],
+            # Listed, but with no name at all: who wrote in it.
+            "G0NONAMEXX/2024-01-01": [_msg("1704100000.000400", "hey", user="U2")],
+            "general/2024-01-01": [_msg("1704100000.000500", "team")],
+        },
+        channels=[{"id": "C1", "name": "general"}],
+        groups=[{"id": "G0SECRETXX", "name": "secret-proj"}, {"id": "G0NONAMEXX"}],
+        mpims=[{"id": "G0MPDMXXXX", "name": "mpdm-ann--bob-1", "members": ["U1", "U2"]}],
+    )
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    assert _titles(items) == {
+        "G0ABCDEFGH": {"Group: Ann Archer, Bob Baker, Cleo Connect"},
+        "G0SECRETXX": {"#secret-proj"},
+        "G0MPDMXXXX": {"Group DM: Ann Archer, Bob Baker"},
+        "G0NONAMEXX": {"Group: Bob Baker"},
+        "general": {"#general"},
+    }
+    # The ids still go by the folder.
+    assert {r.id for r in records(items) if r.meta["channel"] == "G0SECRETXX"} == {
+        "G0SECRETXX/1704100000.000200"
+    }
+
+
+async def test_a_group_title_stays_true_of_the_days_a_re_run_skips(tmp_path: Path) -> None:
+    root = _export(
+        tmp_path / "export",
+        {
+            "G0ABCDEFGH/2024-01-01": [_msg("1704100000.000100", "one")],
+            "G0ABCDEFGH/2024-01-02": [_msg("1704200000.000100", "two", user="U2")],
+        },
+    )
+    first = await collect(from_slack_export(root))
+    assert _titles(first) == {"G0ABCDEFGH": {"Group: Ann Archer, Bob Baker"}}
+    state = [i for i in first if isinstance(i, SourceState)][-1].state
+    again = await collect(from_slack_export(root, state=state))
+    assert [(r.text, r.title) for r in records(again)] == [("two", "Group: Ann Archer, Bob Baker")]
+    assert message_count(root, state) == (2, 1)
+
+
+async def test_an_export_without_channels_json_imports_its_channels_by_their_folders(
+    tmp_path: Path,
+) -> None:
+    # Some tools export only the folders: a standard export's folder is the channel's name.
+    root = _export(
+        tmp_path / "export",
+        {
+            "general/2024-01-01": [_msg("1704100000.000100", "hello all")],
+            "dev-ops/2024-01-01": [_msg("1704100000.000200", "deploy", user="U2")],
+            "G0ABCDEFGH/2024-01-01": [_msg("1704100000.000300", "psst")],
+        },
+    )
+    assert not (root / "channels.json").exists()
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    assert _titles(items) == {
+        "general": {"#general"},
+        "dev-ops": {"#dev-ops"},
+        "G0ABCDEFGH": {"Group: Ann Archer"},
+    }
+    assert sorted(r.id for r in records(items)) == [
+        "G0ABCDEFGH/1704100000.000300",
+        "dev-ops/1704100000.000200",
+        "general/1704100000.000100",
+    ]
+    assert {r.author for r in records(items)} == {"Ann Archer", "Bob Baker"}
+
+
+async def test_a_workspace_group_folder_is_titled_by_its_name_in_that_workspace(
+    tmp_path: Path,
+) -> None:
+    ws = tmp_path / "export" / "teams" / "eng"
+    root = _export(tmp_path / "export", {})
+    write_json(ws / "users.json", USERS)
+    write_json(ws / "groups.json", [{"id": "G0SECRETXX", "name": "secret-proj"}])
+    write_json(ws / "G0SECRETXX" / "2024-01-01.json", [_msg("1704100000.000100", "x")])
+    write_json(ws / "G0OTHERXXX" / "2024-01-01.json", [_msg("1704100000.000200", "y", "U2")])
+    items = await collect(from_slack_export(root))
+    assert _titles(items) == {
+        "teams/eng/G0SECRETXX": {"#secret-proj (eng)"},
+        "teams/eng/G0OTHERXXX": {"Group: Bob Baker (eng)"},
+    }
