@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import collect, errors, records, write_json
 
+from memtrails import Memory
+from memtrails.add import add_path, source_name
 from memtrails.importers.slack import from_slack_export, message_count
 from memtrails.records import SourceState
 
@@ -136,3 +139,28 @@ async def test_a_workspace_group_folder_is_titled_by_its_name_in_that_workspace(
         "teams/eng/G0SECRETXX": {"#secret-proj (eng)"},
         "teams/eng/G0OTHERXXX": {"Group: Bob Baker (eng)"},
     }
+
+
+@pytest.mark.slow
+async def test_a_renamed_channel_s_old_records_go_with_prune(tmp_path: Path, embedder: Any) -> None:
+    """What docs/sources.md tells a user to do after a rename: ids follow the folder, so
+    the renamed channel imports anew and ``--prune`` forgets the old name's records."""
+    days = {
+        "general/2024-01-01": [_msg("1704100000.000100", "first words")],
+        "general/2024-01-02": [_msg("1704200000.000100", "second words")],
+    }
+    root = _export(tmp_path / "export", days, channels=[{"id": "C1", "name": "general"}])
+    async with Memory.open(tmp_path / "memory", embedder=embedder) as memory:
+        await add_path(memory, root)
+        source = source_name(root)
+        (root / "general").rename(root / "lobby")
+        write_json(root / "channels.json", [{"id": "C1", "name": "lobby"}])
+        renamed = await add_path(memory, root)
+        assert renamed.added == 2
+        assert (await memory.status()).sources == {source: 4}
+        pruned = await add_path(memory, root, prune=True)
+        assert (pruned.removed, pruned.added) == (2, 0)
+        assert (await memory.status()).sources == {source: 2}
+        assert await memory.get("general/1704100000.000100", source=source) is None
+        kept = await memory.get("lobby/1704100000.000100", source=source)
+        assert kept is not None and kept.title == "#lobby"
