@@ -1,5 +1,5 @@
-"""How far an importer's first pass (a mail folder's thread headers, read before its first
-record) has gone, for the progress display to show while no record has come yet.
+"""How far an importer's first pass (a mail folder's thread headers, or a compressed mbox's,
+read before its first record) has gone, for the progress display to show while no record has come yet.
 
 The pass runs in the importer's worker thread; the display's clock thread asks
 :func:`scanned` for the source it shows. Only plain integers are shared: a read sees one
@@ -9,18 +9,29 @@ whole value, old or new, which is all a progress line needs.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 __all__ = ["FirstPass", "first_pass", "scanned"]
 
 
 class FirstPass:
-    """The files a first pass has read (``done``) of those it reads (``total``)."""
+    """How far a first pass is: ``done`` of ``total`` (files), or, while it follows a
+    stream (:meth:`follow`), where that stream is (a compressed mbox's bytes, of its size)."""
 
     def __init__(self, total: int) -> None:
         self.total = total
         self.done = 0  # set by the pass as it goes; ``total`` once it is over
+        self._at: Callable[[], int] | None = None
+
+    def follow(self, at: Callable[[], int] | None) -> None:
+        """Take ``done`` from ``at()`` (callable from another thread), or stop (None)."""
+        self._at = at
+
+    def where(self) -> int:
+        at = self._at
+        # Read ahead of the pass, a stream may be at its end before the pass is over.
+        return min(at(), self.total - 1) if at is not None else self.done
 
 
 _running: dict[str, FirstPass] = {}
@@ -46,7 +57,8 @@ def first_pass(source: str, total: int) -> Iterator[FirstPass]:
 
 
 def scanned(source: str) -> tuple[int, int] | None:
-    """Return (files read, files to read) of ``source``'s first pass while it runs, or None."""
+    """Return (done, total) of ``source``'s first pass while it runs (``done == total``
+    once it is over and reading has begun), or None."""
     with _lock:
         shown = _running.get(source)
-    return None if shown is None else (shown.done, shown.total)
+    return None if shown is None else (shown.where(), shown.total)

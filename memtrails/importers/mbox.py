@@ -12,6 +12,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
+from ._first_pass import FirstPass, first_pass
 from ._input import Input, open_input
 from ._mbox_compressed import read_compressed
 from ._resume import prefix_marks, unfinished, why_not_resumable
@@ -165,16 +166,19 @@ def _read_mbox(
                 plan_threads(again, source, at, book, max_message)
 
         if stream.compression is not None and again is not None:
-            split = _split(
-                lines,
-                source,
-                max_message=max_message,
-                book=book,
-                plan=plan,
-                documents=documents,
-                units=units,
-            )
-            yield from read_compressed(again, split, source, state)
+            # The first pass reads the file anew: the display follows its compressed bytes
+            # read (the import's own position stays at the start until it is over).
+            with first_pass(source, stream.size or 0) as shown:
+                split = _split(
+                    lines,
+                    source,
+                    max_message=max_message,
+                    book=book,
+                    plan=lambda: _plan_compressed(again, source, book, max_message, shown),
+                    documents=documents,
+                    units=units,
+                )
+                yield from read_compressed(again, split, source, state)
             return
         if not stream.seekable:  # a pipe: no position to save or resume
             for item in _split(
@@ -245,6 +249,19 @@ def _read_mbox(
             documents=documents,
             units=units,
         )
+
+
+def _plan_compressed(path: Path, source: str, book: MailBook, limit: int, shown: FirstPass) -> None:
+    """The first pass over a compressed mbox, its compressed bytes read shown as it goes."""
+    try:
+        with open_input(path, source) as first:
+            shown.follow(first.position)
+            plan_threads(first, source, 0, book, limit)
+    except (SourceError, OSError):
+        pass  # the reading pass meets the same trouble and says where
+    finally:
+        shown.follow(None)
+        shown.done = shown.total
 
 
 def _saved_threads(state: Mapping[str, Any] | None) -> dict[str, str]:

@@ -44,9 +44,14 @@ def plan(path: Path | Input, source: str, start: int, book: MailBook, limit: int
     the pass reads it through a duplicate of its descriptor, which shares the file's
     offset: its ``position()``, which the progress display shows, moves through the file
     during the pass (minutes on a large mbox). The offset is set back after it, so the
-    import's own reads go on as if the pass had not been.
+    import's own reads go on as if the pass had not been. A compressed :class:`Input` is
+    one opened for this pass alone, read from its start.
     """
     try:
+        if isinstance(path, Input) and path.compression is not None:
+            # opened for this pass alone: its ``position()`` is the compressed bytes read
+            _plan(lines_of(path), source, start, book, limit)
+            return
         if isinstance(path, Input):
             try:
                 fd: int | None = path.file.fileno()

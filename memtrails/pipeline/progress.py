@@ -6,8 +6,9 @@ its rate and time left follow the embedding, which is the slow part, not the rea
 which runs ahead. Without a count it estimates one from the bytes read, or just counts.
 A clock thread redraws it twice a second, so the elapsed time ticks while the model loads
 and between batches, and it names the phase: starting (the model loads), scanning N% (bytes
-read before the first record: an mbox's first pass, over its threads; or the files a mail
-folder's first pass has read, of its files: a Maildir's, a folder of .eml), reading, embedding
+read before the first record: an mbox's first pass, over its threads; or how far the
+importer's own first pass is, given by ``scan``: the files of a Maildir or a folder of .eml,
+the compressed bytes of an .mbox.gz read anew), reading, embedding
 (reading done, batches still in the model). :func:`steps` shows the maintenance
 steps (reindex, check --repair, the catch-up after a crash) through the same clock: records
 done against the records to do, the phase and the time left.
@@ -102,7 +103,7 @@ class _Progress:
     def phase(self) -> str:
         if self.report is None:
             scanned = self.scan() if self.scan is not None else None
-            if scanned is not None:  # a first pass over files (a Maildir's), then reading
+            if scanned is not None:  # the importer's own first pass, then its reading
                 done, total = scanned
                 return f"scanning {done * 100 // total}%" if done < total else "reading"
             # Reading that moves on before any record (past the first bytes read to tell
@@ -218,8 +219,9 @@ def progress_bar(
         unread: how many of those the import proves unchanged without reading them and
             adds only to its final report (a Slack export's skipped day files): the bar
             starts there.
-        scan: returns (files read, files to read) of a first pass over files before any
-            record (a Maildir's thread headers) while it runs, else None.
+        scan: returns (done, total) of the importer's first pass before any record (a
+            Maildir's thread headers: files; a compressed mbox's: compressed bytes) while
+            the import runs (``done == total`` once the pass is over), else None.
     """
     if not enabled:
         yield lambda _report: None
