@@ -10,6 +10,7 @@ import re2
 from helpers import benchmark, labelled_secrets
 
 from memtrails.secrets import engine, groups, passes
+from memtrails.secrets import scan as scanning
 from memtrails.secrets.rule import Rule
 
 LABELLED = [row["text"] for row in labelled_secrets()]
@@ -182,7 +183,7 @@ def test_remembered_outcomes_equal_fresh_ones(monkeypatch: pytest.MonkeyPatch) -
         picked = rng.sample(units, 6)
         texts.append(b"".join(rng.choice(around) + rng.choice(picked) for _ in range(300)))
     remembered = [engine.find_spans(t) for t in texts]
-    monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
+    monkeypatch.setattr(scanning, "_MEMO_LONGEST", -1)
     assert [engine.find_spans(t) for t in texts] == remembered
 
 
@@ -204,7 +205,7 @@ def test_flags_after_commands_get_the_same_outcome_remembered(
         texts.append(b"".join(parts))
     remembered = [engine.find_spans(t) for t in texts]
     assert any(kind == "password" for spans in remembered for _, _, kind in spans)
-    monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)
+    monkeypatch.setattr(scanning, "_MEMO_LONGEST", -1)
     assert [engine.find_spans(t) for t in texts] == remembered
 
 
@@ -224,5 +225,5 @@ def test_flags_a_command_does_not_take_are_skipped_safely(monkeypatch: pytest.Mo
         texts.append(b" ".join(line) + rng.choice([b"", b"\n", b"\nls -a x -p y\n"]))
     skipped = [engine.find_spans(t) for t in texts]
     assert sum(kind == "password" for spans in skipped for _, _, kind in spans) > 100
-    monkeypatch.setattr(engine, "_MEMO_LONGEST", -1)  # no memo, no skip: every flag checked
+    monkeypatch.setattr(scanning, "_MEMO_LONGEST", -1)  # no memo, no skip: every flag checked
     assert [engine.find_spans(t) for t in texts] == skipped
