@@ -47,6 +47,11 @@ CASES = {
         "<![if !mso]><p>c3</p><![endif]><p>d4</p>",
         ["a1", "b2", "c3", "d4"],
     ),
+    # Comments end as a browser ends them: at "--!>" too; "<!-->" and "<!--->" are empty.
+    "comment-ends": (
+        "<p>one<!-- x --!>two</p><p>three<!-->four<!--->five<!-- y -->six</p>",
+        ["one", "two", "three", "four", "five", "six"],
+    ),
     "unclosed-comment": ("<p>kept text</p><!-- a comment never closed <p>hidden", ["kept text"]),
     "unclosed-pi": ("<p>kept text</p><?php echo 'never closed';", ["kept text"]),
     "unclosed-cdata": ("<p>kept text</p><![CDATA[ never closed", ["kept text"]),
@@ -69,6 +74,15 @@ def test_a_long_unclosed_comment_is_no_text_either() -> None:
     # Past the length read apart from the parser (html.parser's quadratic tail).
     text = html_to_text("<p>kept text</p><!-- " + "commented out words " * 2000)
     assert text == "kept text"
+
+
+def test_markup_after_a_long_open_tag_is_no_text_either() -> None:
+    # An attribute quote never closed leaves the rest to be read apart from the parser.
+    tail = "<!DOCTYPE x [ <!ENTITY a b> ]><?php echo 1 > 0 ?><![CDATA[ inner ]]><!-- c --!>after"
+    text = html_to_text('<p>kept</p><a title="' + "word " * 3000 + tail)
+    assert text.startswith("kept") and text.endswith("inner  after")
+    for piece in _SYNTAX:
+        assert piece not in text
 
 
 def test_many_constructs_each_end_where_their_syntax_says() -> None:

@@ -113,6 +113,19 @@ class _HTMLText(HTMLParser):
         self._found[sub] = (data, start, found)
         return found
 
+    def parse_comment(self, i: int, report: bool = True) -> int:
+        # As a browser ends one (html.parser before 3.13.5 knows "-->" alone): at "-->" or
+        # "--!>"; "<!-->" and "<!--->" are empty comments, not the start of one that hides
+        # the text up to the next "-->".
+        for empty in ("<!-->", "<!--->"):
+            if self.rawdata.startswith(empty, i):
+                return i + len(empty)
+        ends = [e for e in (self._find("-->", i + 4), self._find("--!>", i + 4)) if e >= 0]
+        if not ends:
+            return -1
+        end = min(ends)
+        return end + (3 if self.rawdata.startswith("-->", end) else 4)
+
     def parse_pi(self, i: int) -> int:
         # <?xml ...?>, <?php if ($a > 1) ... ?>: to "?>", else to ">" (a browser's bogus
         # comment); -1 (none: to the end of the page) drops the rest, as a browser does.
@@ -205,7 +218,18 @@ _TAG = re.compile(r"<[^<>]*>")
 _MAX_OPEN_TAIL = 8192
 
 
+# What is no element, for text read without the parser: comments (to "-->", "--!>" or the
+# end), processing instructions, DOCTYPEs with an internal subset; a CDATA section keeps its
+# text. Each ends at its closing or at the end of the text, so none is looked for twice.
+_NOT_ELEMENTS = re.compile(
+    r"<!\[CDATA\[(.*?)(?:\]\]>|$)|<!--->|<!-->|<!--.*?(?:--!?>|$)|<\?.*?(?:\?>|$)"
+    r"|<!doctype[^<>\[]*\[.*?(?:\][ \t\r\n\f]*>|$)",
+    re.DOTALL | re.IGNORECASE,
+)
+
+
 def _strip_tags(markup: str) -> str:
+    markup = _NOT_ELEMENTS.sub(lambda m: m[1] or " ", markup)
     return html.unescape(_TAG.sub(" ", markup))
 
 
