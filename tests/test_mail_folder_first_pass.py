@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -31,8 +32,12 @@ def _display(source: str, total: int) -> _Progress:
     return _Progress(source, io.StringIO(), False, total, None, None, scan=lambda: scanned(source))
 
 
+class _Shown(Protocol):
+    def phase(self) -> str: ...
+
+
 def _phases_while_reading_files(
-    monkeypatch: pytest.MonkeyPatch, module: object, progress: _Progress
+    monkeypatch: pytest.MonkeyPatch, module: object, progress: _Shown
 ) -> list[str]:
     phases: list[str] = []
     read = module.message_file  # type: ignore[attr-defined]
@@ -98,3 +103,43 @@ def test_the_display_of_a_first_pass_over_files() -> None:
     assert progress.phase() == "reading"
     progress.update(ImportReport(added=64))
     assert progress.phase() == "reading"  # records counted from here, as before
+
+
+def test_memtrails_add_shows_a_maildir_first_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from memtrails.cli import _add, main
+
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    for n in range(5):
+        (box / "cur" / f"{n}.M1.host:2,S").write_text(_mail(n))
+    bars: list[_Progress] = []
+    real = _add.progress_bar
+
+    def progress_bar(label: str, enabled: bool = True, **kw: object) -> object:
+        scan = kw.get("scan")
+        assert callable(scan)
+        bars.append(_Progress(label, io.StringIO(), False, 5, None, None, scan=scan))
+        return real(label, enabled, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_add, "progress_bar", progress_bar)
+    phases = _phases_while_reading_files(monkeypatch, maildir, _Lazy(bars))
+    result = CliRunner().invoke(
+        main, ["add", str(box), "--home", str(tmp_path / "home")], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert phases == [*(f"scanning {n * 20}%" for n in range(5)), *["reading"] * 5]
+
+
+class _Lazy:
+    """The phase of the bar ``memtrails add`` made last (made once the import begins)."""
+
+    def __init__(self, bars: list[_Progress]) -> None:
+        self.bars = bars
+
+    def phase(self) -> str:
+        return self.bars[-1].phase()

@@ -78,3 +78,25 @@ async def test_eml_folder_special_entries_are_skipped_unopened(tmp_path: Path) -
         "c.EML.gz": "a device, left out: only regular files are read",
     }
     assert eml_count(tmp_path) == 3
+
+
+@pytest.mark.timeout(120)
+def test_memtrails_add_says_a_maildir_fifo_was_skipped(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from memtrails.cli import main
+
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    (box / "cur" / "1.M1.host:2,S").write_bytes(MAIL)
+    os.mkfifo(box / "new" / "2.M2.host")
+    result = CliRunner().invoke(
+        main, ["add", str(box), "--home", str(tmp_path / "home")], catch_exceptions=False
+    )
+    assert result.exit_code == 0, result.output
+    assert "added 1," in result.output and "skipped 1," in result.output
+    assert (
+        f"skipped: {box} (new/2.M2.host): a named pipe (FIFO), left out: "
+        "only regular files are read"
+    ) in result.output
