@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from helpers import records
 
-from memtrails.importers.documents._html import html_to_text
+from memtrails.importers.documents._html import html_to_text, read_html
 from memtrails.importers.files import from_files
 
 # Pieces of syntax that are never a page's text.
@@ -85,6 +85,18 @@ def test_markup_after_a_long_open_tag_is_no_text_either() -> None:
         assert piece not in text
 
 
+def test_a_page_s_own_entities_read_as_their_values() -> None:
+    page = (
+        "<!DOCTYPE html [ <!ENTITY product \"Otter\"> <!ENTITY v '2.0 &#169;'> ]>"
+        "<p>&product; &v; is out; &amp;product; is how it is written</p>"
+    )
+    assert html_to_text(page) == "Otter 2.0 \u00a9 is out; &product; is how it is written"
+    # Expanded once, never the value's own references: no entity bomb.
+    bomb = '<!DOCTYPE x [ <!ENTITY a "&b;&b;&b;&b;"> <!ENTITY b "&a;&a;&a;&a;"> ]><p>&a;</p>'
+    assert html_to_text(bomb) == "&b;&b;&b;&b;"
+    assert read_html(bomb.encode())[0] == "&b;&b;&b;&b;"
+
+
 def test_many_constructs_each_end_where_their_syntax_says() -> None:
     many = "<p>x</p>" + "<? a > b ?> c " * 2000 + '<!DOCTYPE y [ <!ENTITY z "w"> ]> v ' * 2000
     text = html_to_text(many)
@@ -98,13 +110,14 @@ async def test_an_xhtml_page_in_a_notes_folder(tmp_path: Path) -> None:
     (notes / "page.xhtml").write_text(
         '<?xml version="1.0" encoding="utf-8"?>\n'
         '<!DOCTYPE html [\n  <!ENTITY company "Acme">\n]>\n'
-        '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Plan</title></head>'
-        "<body><p>Quarterly plan</p><![CDATA[ raw notes ]]><!-- draft -->"
+        '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>&company; plan</title></head>'
+        "<body><p>Quarterly plan</p><p>&company; ships</p><![CDATA[ raw notes ]]><!-- draft -->"
         "<p>Ship it</p></body></html>",
         encoding="utf-8",
     )
     async with aclosing(from_files(notes)) as items:
         (record,) = records([item async for item in items])
     assert "Quarterly plan" in record.text and "Ship it" in record.text
+    assert record.title == "Acme plan" and "Acme ships" in record.text
     for piece in _SYNTAX:
         assert piece not in record.text

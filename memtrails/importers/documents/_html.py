@@ -233,13 +233,50 @@ def _strip_tags(markup: str) -> str:
     return html.unescape(_TAG.sub(" ", markup))
 
 
+# An XHTML page's own entities, declared in its DOCTYPE's internal subset (near its start):
+# <!DOCTYPE html [ <!ENTITY company "Acme"> ]> ... &company; reads "Acme", as in XML.
+_SUBSET_OPEN = re.compile(r"<!doctype[^<>\[]*\[", re.IGNORECASE)
+_SUBSET_END = re.compile(r"\][ \t\r\n\f]*>")
+_ENTITY_DECL = re.compile(r"""<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)')\s*>""")
+_XML_ENTITIES = {"amp", "lt", "gt", "quot", "apos"}
+
+
+def _expand_entities(markup: str) -> str:
+    """Put the values of the entities a page declares in place of their references, once
+    (a value's own references are not expanded: no entity bomb); unchanged when there are
+    none, or when that would more than double the page."""
+    start = _SUBSET_OPEN.search(markup, 0, 4096)
+    end = _SUBSET_END.search(markup, start.end(), start.end() + 65536) if start else None
+    if start is None or end is None:
+        return markup
+    values: dict[str, str] = {}
+    for decl in _ENTITY_DECL.finditer(markup, start.end(), end.start()):
+        if decl[1] not in _XML_ENTITIES:
+            values.setdefault(decl[1], decl[2] if decl[2] is not None else decl[3])
+    if not values:
+        return markup
+    names = "|".join(re.escape(name) for name in sorted(values, key=len, reverse=True))
+    ref = re.compile(f"&({names});")
+    body = markup[end.end() :]
+    grows = sum(len(values[m[1]]) - len(m[0]) for m in ref.finditer(body))
+    if grows > len(markup) + 65536:
+        return markup
+    return markup[: end.end()] + ref.sub(lambda m: values[m[1]], body)
+
+
 def html_to_text(markup: str) -> str:
-    """Turn HTML into readable plain text: no script/style, paragraph breaks kept.
+    """Turn HTML into readable plain text: no script/style, paragraph breaks kept; no markup
+    that is no element (DOCTYPE, its internal subset, processing instructions, comments),
+    the entities a DOCTYPE's internal subset declares read as their values.
 
     Example:
         >>> html_to_text("<p>Hi <b>there</b></p><p>Bye</p>")
         'Hi there\\n\\nBye'
     """
+    return _to_text(_expand_entities(markup))
+
+
+def _to_text(markup: str) -> str:
     parser = _HTMLText()
     try:
         parser.feed(markup)
@@ -301,14 +338,14 @@ def read_html(data: bytes) -> tuple[str, dict[str, Any]]:
     Decoded as a browser would: by its byte order mark, else the charset its ``<meta>``
     names (in its first 4 KiB), else UTF-8 where the bytes are UTF-8, else windows-1252.
     """
-    markup = _decode(data)
+    markup = _expand_entities(_decode(data))
     meta: dict[str, Any] = {}
     head = markup[:65536]
     if (title := _title(head)) and (text := " ".join(html.unescape(title).split())):
         meta["title"] = text
     if author := _author(head):
         meta["author"] = " ".join(html.unescape(author).split())
-    return html_to_text(markup), meta
+    return _to_text(markup), meta
 
 
 def _title(head: str) -> str | None:
