@@ -95,6 +95,14 @@ async def test_a_group_title_stays_true_of_the_days_a_re_run_skips(tmp_path: Pat
     again = await collect(from_slack_export(root, state=state))
     assert [(r.text, r.title) for r in records(again)] == [("two", "Group: Ann Archer, Bob Baker")]
     assert message_count(root, state) == (2, 1)
+    # A position from before such folders were titled by who wrote in them (no "people"):
+    # the folder is read whole, so no record keeps its old "#G0…" title.
+    old = {**state, "channels": {k: dict(v) for k, v in state["channels"].items()}}
+    for key in ("people", "title"):
+        old["channels"]["G0ABCDEFGH"].pop(key)
+    upgraded = await collect(from_slack_export(root, state=old))
+    assert [r.text for r in records(upgraded)] == ["one", "two"]
+    assert _titles(upgraded) == {"G0ABCDEFGH": {"Group: Ann Archer, Bob Baker"}}
 
 
 async def test_an_export_without_channels_json_imports_its_channels_by_their_folders(
