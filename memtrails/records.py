@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import math
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, utc_from_local_ms
 from .export_dates import digits_ms, is_number, is_zero_date, number_ms, stamp_ms, text_ms
+from .record_values import NUMBER_UNITS, id_value, plain_value, text_value, unstorable_time
 
 __all__ = [
     "KEPT_ERRORS",
@@ -34,6 +36,8 @@ _MIN_MS, _MAX_MS = -8.64e15, 8.64e15  # the range of a JavaScript Date
 # The form toISOString writes (and most exports): read directly, as Date.parse reads it.
 _UTC_ISO = re.compile(r"(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{3}))?Z")
 _EPOCH_DAY = date(1970, 1, 1).toordinal()
+# The fields that hold text; a driver's bytes or UUID in one is read as its text.
+_NAMES = ("id", "text", "kind", "author", "title", "source", "thread")
 #: How many errors a report keeps whole; the rest are counted, by reason.
 KEPT_ERRORS = 1000
 # How many reasons the summary of the errors not kept names; the rest count as one.
@@ -135,9 +139,20 @@ class At:
 AtLike: TypeAlias = "At | datetime | date | str | int | float"
 
 
-def _record_at(value: AtLike) -> At | None:
+def _record_at(given: AtLike) -> At | None:
     """A record's time: a number (or a string of one) is read as a JSON Lines field's is
-    (``export_dates.number_ms``), so 0, -1 and a count are no date, not January 1970."""
+    (``export_dates.number_ms``), so 0, -1 and a count are no date, not January 1970. A
+    driver's value is read as the plain one it stands for (``record_values.plain_value``:
+    a Decimal or numpy number as the same number, bytes as their text)."""
+    value = plain_value(given)
+    if value is None:
+        return None  # pandas' NaT, numpy's
+    if isinstance(value, bytes):
+        value = text_value("at", value)
+    if isinstance(value, float) and math.isinf(value) and isinstance(given, Decimal):
+        raise ValueError(f"{unstorable_time(given)}; {NUMBER_UNITS}")
+    if isinstance(value, int) and value.bit_length() > 80:  # past any unit; str() may refuse
+        raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
     if isinstance(value, str) and is_zero_date(value):
         return None  # MySQL's "0000-00-00 00:00:00": never set
     if isinstance(value, str) and is_number(value.strip()):
@@ -151,37 +166,6 @@ def _record_at(value: AtLike) -> At | None:
     if not _MIN_MS <= ms <= _MAX_MS:
         raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
     return At(ms)
-
-
-NUMBER_UNITS = (
-    "a number is read as seconds since 1970, or as milliseconds from 1e11 up, microseconds "
-    "from 1e14, nanoseconds from 1e17"
-)
-"""How a number is read as a time (``export_dates.epoch_ms``), said where one is refused."""
-
-
-def unstorable_time(value: int | float | str | Decimal) -> str:
-    """Say that ``value``, read from a source, is a time outside what :class:`At` holds.
-
-    At's own error names its argument (``ms``) and JavaScript, which a user never wrote; an
-    importer names the field and this says what is wrong with its value. A value of hundreds
-    of digits is shown as its magnitude.
-    """
-    if isinstance(value, int) and value.bit_length() > 80:  # str() refuses 4,300 digits
-        return _unstorable(f"{Decimal(value):.3e}")
-    shown = str(value)
-    if len(shown) > 24:
-        try:
-            shown = f"{Decimal(shown):.3e}"
-        except ArithmeticError:  # not a number after all: cut short
-            shown = shown[:21] + "..."
-    return _unstorable(shown)
-
-
-def _unstorable(shown: str) -> str:
-    return (
-        f"{shown} is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,12 +221,20 @@ class MemoryRecord:
         ) -> None: ...
 
     def __post_init__(self) -> None:
+        for name in _NAMES:  # a driver's bytes, UUID or integer: as text (record_values)
+            value = getattr(self, name)
+            if value is not None and type(value) is not str:
+                read = id_value if name in ("id", "thread") else text_value
+                object.__setattr__(self, name, read(name, value))
         if not isinstance(self.id, str) or not self.id:
             raise ValueError(f"`id` must be a non-empty string, got {self.id!r}")
         if not isinstance(self.text, str):
             raise TypeError(f"`text` must be a string, got {type(self.text).__name__}")
         if self.at is not None and not isinstance(self.at, At):
-            object.__setattr__(self, "at", _record_at(self.at))
+            try:
+                object.__setattr__(self, "at", _record_at(self.at))
+            except (TypeError, ValueError) as exc:  # a row's error names its column
+                raise type(exc)(f"`at`: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
         """Return the record as the JSON object the memory folder stores."""

@@ -6,15 +6,19 @@ import inspect
 import math
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime, timedelta
+from decimal import Decimal, InvalidOperation
 from typing import Any, TypeAlias, cast
 
+from ..record_values import plain_value
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, SourceState
 from .iterables import from_iterable
 
 __all__ = ["CursorValue", "Fetch", "from_cursor", "read_watermark"]
 
-CursorValue: TypeAlias = "datetime | date | int | float | str"
-"""What a cursor column may hold: a timestamp, a date, a number or a string (compared as such)."""
+CursorValue: TypeAlias = "datetime | date | int | float | Decimal | str"
+"""What a cursor column may hold: a timestamp, a date, a number or a string (compared as such).
+A NUMERIC column's ``Decimal`` stays one (saved exactly); a numpy scalar or pandas'
+``Timestamp`` is read as the plain value it stands for (``record_values.plain_value``)."""
 
 Fetch: TypeAlias = Callable[
     [Any], "AsyncIterable[Any] | Iterable[Any] | Awaitable[AsyncIterable[Any] | Iterable[Any]]"
@@ -152,6 +156,8 @@ async def from_cursor(
     async for row in _aiter(rows):
         count += 1
         raw = _value(row, cursor)
+        if raw is not None and not isinstance(raw, Decimal):
+            raw = plain_value(raw)  # numpy.int64, pandas' Timestamp: as int, datetime
         if raw is None:
             yield RecordError(name, f"row {count}", f"no `{cursor}` value (the cursor column)")
             continue
@@ -184,11 +190,13 @@ def _aiter(rows: AsyncIterable[Any] | Iterable[Any]) -> AsyncIterator[Any]:
 
 def _unusable(value: Any, cursor: str) -> str | None:
     """Say why a row's cursor value cannot be a watermark, or None when it can."""
-    if not isinstance(value, datetime | date | int | float | str):
+    if not isinstance(value, datetime | date | int | float | Decimal | str):
         return (
             f"`{cursor}` is a {type(value).__name__}; a cursor column must hold a timestamp, a "
             "date, a number or a string: convert it in the query or in `fetch`"
         )
+    if isinstance(value, Decimal) and not value.is_finite():
+        return f"`{cursor}` is {value}, which has no place in an order: the row cannot move the watermark"
     if isinstance(value, float) and not math.isfinite(value):
         return f"`{cursor}` is {value}, which has no place in an order: the row cannot move the watermark"
     if isinstance(value, int) and value.bit_length() > _MAX_INT_BITS:
@@ -239,6 +247,8 @@ def _minus(value: CursorValue, lag: timedelta | float | None) -> CursorValue:
         return value
     if isinstance(value, datetime | date) and isinstance(lag, timedelta):
         return value - lag
+    if isinstance(value, Decimal) and isinstance(lag, int | float):
+        return value - Decimal(repr(lag))  # a Decimal and a float do not add up
     if isinstance(value, int | float) and isinstance(lag, int | float):
         return value - lag
     if isinstance(value, str) and isinstance(lag, timedelta):
@@ -263,6 +273,8 @@ def _encode(value: CursorValue) -> dict[str, Any]:
         return {"type": "int", "value": value}
     if isinstance(value, float):
         return {"type": "float", "value": value}
+    if isinstance(value, Decimal):  # as text: exact, as the NUMERIC column holds it
+        return {"type": "decimal", "value": str(value)}
     return {"type": "str", "value": value}
 
 
@@ -276,8 +288,10 @@ def _decode(value: Any, kind: str) -> CursorValue | None:
             return int(value)
         if kind == "float":
             return float(value)
+        if kind == "decimal":
+            return Decimal(str(value))
         if kind == "str":
             return str(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, InvalidOperation):
         return None
     return None

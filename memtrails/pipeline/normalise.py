@@ -13,6 +13,7 @@ from aiostream import pipable_operator
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..limits import CUT_KEY, Limits
 from ..portable import JS_WHITESPACE, js_stringify, js_trim, js_well_formed, utf16_cut, utf16_len
+from ..record_values import id_value, meta_value, text_value
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
@@ -49,18 +50,23 @@ def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
         if meta is not None and not isinstance(meta, Mapping):
             raise ValueError(f"`meta` must be an object, got {type(meta).__name__}")
         obj = {k: obj[k] for k in obj if k in RECORD_FIELDS}
-        obj["meta"] = {**extra, **(meta or {})}
+        # A driver's Decimal, UUID, bytes or date: as JSON holds it (record_values).
+        obj["meta"] = {**{k: meta_value(k, v) for k, v in extra.items()}, **(meta or {})}
     if "id" not in obj:
         raise ValueError("missing `id`")
     if "text" not in obj:
         raise ValueError("missing `text`")
     fields = dict(obj)
-    fields["id"] = _as_id(fields["id"])
+    fields["id"] = id_value("id", fields["id"])
     fields.setdefault("source", source)
-    for name in ("kind", "author", "title", "thread", "source"):
+    for name in ("text", "kind", "author", "title", "thread", "source"):
         value = fields.get(name)
-        if value is not None and not isinstance(value, str):
+        if value is None or isinstance(value, str):
+            continue
+        value = id_value(name, value) if name == "thread" else text_value(name, value)
+        if name != "text" and not isinstance(value, str):
             raise ValueError(f"`{name}` must be a string, got {type(value).__name__}")
+        fields[name] = value
     if fields.get("kind") is None:
         fields.pop("kind", None)
     if fields.get("meta") is None:
@@ -68,18 +74,6 @@ def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
     elif not isinstance(fields["meta"], Mapping):
         raise ValueError(f"`meta` must be an object, got {type(fields['meta']).__name__}")
     return MemoryRecord(**fields)
-
-
-def _as_id(value: Any) -> str:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise ValueError(f"`id` must be a string or an integer, got {type(value).__name__}")
-    try:
-        return str(value)
-    except ValueError:  # Python's own message would say to raise its digit limit
-        digits = sys.get_int_max_str_digits()
-        raise ValueError(
-            f"`id` is an integer of over {digits:,} digits: give it as a string"
-        ) from None
 
 
 def _clean_cut(
@@ -242,8 +236,8 @@ def _not_json(meta: Mapping[str, Any], exc: NotJSON) -> str:
     for name, value in meta.items():
         try:
             measure(value, sys.maxsize, sys.maxsize)
-        except NotJSON:
-            key = js_well_formed(str(name))
+        except NotJSON as found:  # this entry's own kind, not the one the walk met first
+            key, exc = js_well_formed(str(name)), found
             break
     return (
         f"meta {key!r} holds a {exc.kind}, which JSON cannot hold: store it as a string or a number "

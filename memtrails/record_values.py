@@ -1,0 +1,196 @@
+"""The values a database driver, a dataframe or a script hands over for a record's fields.
+
+A row from psycopg or asyncpg holds ``decimal.Decimal`` for a NUMERIC column, ``uuid.UUID``
+for a UUID and ``bytes`` for a BYTEA; ``sqlite3`` gives ``bytes`` for a BLOB; a row of a
+pandas or numpy table holds numpy scalars (``numpy.int64``). Each is read here as the plain
+value a user means: a Decimal or numpy number as the same int or float, a UUID as its string,
+bytes of text as UTF-8 text. :class:`memtrails.records.MemoryRecord` reads ``at`` through
+:func:`plain_value`, and the normalise stage a row's other fields through :func:`id_value`,
+:func:`text_value` and :func:`meta_value`: one conversion for every custom source.
+"""
+
+from __future__ import annotations
+
+import sys
+import uuid
+from datetime import date, datetime, time
+from decimal import Decimal
+from typing import Any
+
+__all__ = [
+    "NUMBER_UNITS",
+    "id_value",
+    "meta_value",
+    "plain_value",
+    "text_value",
+    "unstorable_time",
+]
+
+NUMBER_UNITS = (
+    "a number is read as seconds since 1970, or as milliseconds from 1e11 up, microseconds "
+    "from 1e14, nanoseconds from 1e17"
+)
+"""How a number is read as a time (``export_dates.epoch_ms``), said where one is refused."""
+
+_PLAIN = (str, int, float, bool, type(None))
+_BYTES = (bytes, bytearray, memoryview)
+# Past this many digits a whole Decimal is no time and no id: read as a float (infinite),
+# never turned into an int of a million digits.
+_MOST_DIGITS = 400
+# Bytes are binary, not text, when more than this share of their characters (and one) is
+# not text: U+FFFD where they are not UTF-8, or a control character other than a tab or a
+# line end; or when they hold a NUL (UTF-16 text, a number's bytes).
+_NOT_TEXT_SHARE = 0.1
+_TEXT_CONTROLS = frozenset("\t\n\r\f\v\x1b")
+
+
+def plain_value(value: Any) -> Any:
+    """Return a driver's or a dataframe's scalar as the plain Python value it stands for.
+
+    A ``Decimal`` is an ``int`` when whole, else a ``float`` (NaN and infinities too); a
+    numpy scalar is its ``item()`` (``numpy.int64`` an int, ``numpy.datetime64`` a datetime
+    or nanoseconds); an object with ``to_pydatetime()`` (pandas' ``Timestamp``, ``NaT``) is
+    that datetime, or None when it gives none; a ``memoryview`` is ``bytes``. Anything else
+    is returned as it is.
+
+    Example:
+        >>> from decimal import Decimal
+        >>> plain_value(Decimal("1714694400")), plain_value(Decimal("1.5"))
+        (1714694400, 1.5)
+    """
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, Decimal):
+        if value.is_nan():
+            return float("nan")  # float() refuses a signalling NaN
+        if value.is_finite() and value.adjusted() < _MOST_DIGITS and value == value.to_integral():
+            return int(value)
+        return float(value)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()  # a numpy scalar (an array of one value has ndim 1)
+    if isinstance(value, memoryview):
+        return value.tobytes()
+    to_pydatetime = getattr(value, "to_pydatetime", None)
+    if callable(to_pydatetime) and not isinstance(value, datetime):
+        got = to_pydatetime()
+        return got if isinstance(got, datetime) else None  # pandas' NaT: no time
+    return value
+
+
+def text_value(name: str, value: Any) -> Any:
+    """Return a text field's value: bytes of text decoded as UTF-8 (an invalid byte as
+    U+FFFD), a UUID as its string, anything else as it is (checked by the caller).
+
+    Raises:
+        ValueError: the bytes are binary data, not text; the message names the field.
+    """
+    if isinstance(value, str) or value is None:
+        return value
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return text_value(name, value.item())  # numpy.bytes_
+    if isinstance(value, _BYTES):
+        return _decoded(name, bytes(value))
+    return value
+
+
+def _decoded(name: str, data: bytes) -> str:
+    try:
+        text = data.decode("utf-8")
+        bad = 0
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", "replace")
+        bad = text.count("\ufffd")
+    if text.startswith("\ufeff"):
+        text = text[1:]  # a byte order mark is no part of the text
+    controls = sum(1 for ch in text if ch < " " and ch not in _TEXT_CONTROLS)
+    if "\x00" in text or bad + controls > _NOT_TEXT_SHARE * len(text) + 1:
+        raise ValueError(
+            f"`{name}` holds {len(data):,} bytes of binary data, not UTF-8 text: select a text "
+            "column, or convert it in the query or in the code that builds the rows"
+        )
+    return text
+
+
+def id_value(name: str, value: Any) -> str:
+    """Return an id (a record's ``id``, a ``thread``) as the string it is stored as.
+
+    A string is itself; an integer (a Decimal or numpy one too) its digits; a UUID its
+    string; bytes their UTF-8 text.
+
+    Raises:
+        ValueError: the value is of another type, bytes that are not UTF-8, or an integer
+            too long to write; the message names the field.
+    """
+    if isinstance(value, str):
+        return value
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    plain = plain_value(value)
+    if isinstance(plain, _BYTES):
+        try:
+            return bytes(plain).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"`{name}` is {len(plain):,} bytes that are not UTF-8 text: give it as text "
+                "(hex(...) or encode(..., 'hex') in the query)"
+            ) from None
+    if isinstance(plain, bool) or not isinstance(plain, str | int):
+        raise ValueError(f"`{name}` must be a string or an integer, got {type(value).__name__}")
+    try:
+        return str(plain)
+    except ValueError:  # Python's own message would say to raise its digit limit
+        digits = sys.get_int_max_str_digits()
+        raise ValueError(
+            f"`{name}` is an integer of over {digits:,} digits: give it as a string"
+        ) from None
+
+
+def meta_value(name: str, value: Any) -> Any:
+    """Return a row's extra column (stored in the record's ``meta``) as JSON holds it.
+
+    A Decimal or numpy number is the same int or float (a Decimal a float cannot hold
+    exactly is its string); a UUID its string; bytes their UTF-8 text; a date, a datetime
+    or a time its ISO 8601 form. Other values are left for the normalise stage to check.
+
+    Raises:
+        ValueError: the bytes are binary data, not text; the message names the column.
+    """
+    if isinstance(value, _PLAIN):
+        return value
+    if isinstance(value, Decimal) and value.is_finite():
+        plain = plain_value(value)
+        if isinstance(plain, float) and Decimal(repr(plain)) != value:
+            return str(value)  # NUMERIC(30, 10): kept exact, as text
+        return plain
+    value = plain_value(value)
+    if isinstance(value, uuid.UUID) or isinstance(value, _BYTES):  # noqa: SIM101
+        return text_value(name, value)
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return value
+
+
+def unstorable_time(value: int | float | str | Decimal) -> str:
+    """Say that ``value``, read from a source, is a time outside what :class:`At` holds.
+
+    At's own error names its argument (``ms``) and JavaScript, which a user never wrote; an
+    importer names the field and this says what is wrong with its value. A value of hundreds
+    of digits is shown as its magnitude.
+    """
+    if isinstance(value, int) and value.bit_length() > 80:  # str() refuses 4,300 digits
+        return _unstorable(f"{Decimal(value):.3e}")
+    shown = str(value)
+    if len(shown) > 24:
+        try:
+            shown = f"{Decimal(shown):.3e}"
+        except ArithmeticError:  # not a number after all: cut short
+            shown = shown[:21] + "..."
+    return _unstorable(shown)
+
+
+def _unstorable(shown: str) -> str:
+    return (
+        f"{shown} is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
+    )
