@@ -61,8 +61,10 @@ async def test_a_group_folder_no_name_file_lists_is_titled_by_who_wrote_in_it(
             # Listed, but with no name at all: who wrote in it.
             "G0NONAMEXX/2024-01-01": [_msg("1704100000.000400", "hey", user="U2")],
             "general/2024-01-01": [_msg("1704100000.000500", "team")],
+            # A tool that names every folder by its id: channels.json still names it.
+            "C0DESIGNXX/2024-01-01": [_msg("1704100000.000600", "mockups")],
         },
-        channels=[{"id": "C1", "name": "general"}],
+        channels=[{"id": "C1", "name": "general"}, {"id": "C0DESIGNXX", "name": "design"}],
         groups=[{"id": "G0SECRETXX", "name": "secret-proj"}, {"id": "G0NONAMEXX"}],
         mpims=[{"id": "G0MPDMXXXX", "name": "mpdm-ann--bob-1", "members": ["U1", "U2"]}],
     )
@@ -74,6 +76,7 @@ async def test_a_group_folder_no_name_file_lists_is_titled_by_who_wrote_in_it(
         "G0MPDMXXXX": {"Group DM: Ann Archer, Bob Baker"},
         "G0NONAMEXX": {"Group: Bob Baker"},
         "general": {"#general"},
+        "C0DESIGNXX": {"#design"},
     }
     # The ids still go by the folder.
     assert {r.id for r in records(items) if r.meta["channel"] == "G0SECRETXX"} == {
