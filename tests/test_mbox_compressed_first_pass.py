@@ -75,3 +75,17 @@ def test_a_compressed_mbox_first_pass_is_shown_as_a_scan(
     assert len([i for i in rest if isinstance(i, MemoryRecord)]) == COUNT - 1
     assert isinstance(rest[-1], SourceState) and rest[-1].complete
     assert scanned("list") is None  # over: nothing left shown for it
+
+
+def test_an_unchanged_compressed_mbox_shows_no_scan(tmp_path: Path) -> None:
+    path = tmp_path / "list.mbox.gz"
+    path.write_bytes(gzip.compress(b"From a@b Mon Jan  1 00:00:00 2024\nSubject: s\n\nwords\n"))
+    with open_input(path, "list") as stream:
+        *_, end = _read_mbox(stream, "list", None, 256)
+    assert isinstance(end, SourceState) and end.complete
+    with open_input(path, "list") as stream:
+        items = _read_mbox(stream, "list", end.state, 256)
+        again = next(items)  # skipped unread: its first pass never runs
+        assert isinstance(again, SourceState) and again.mode == "incremental"
+        assert scanned("list") is None  # no 'scanning 0%' that never moves
+        assert list(items) == []

@@ -19,14 +19,16 @@ class FirstPass:
     """How far a first pass is: ``done`` of ``total`` (files), or, while it follows a
     stream (:meth:`follow`), where that stream is (a compressed mbox's bytes, of its size)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int, begun: bool = True) -> None:
         self.total = total
         self.done = 0  # set by the pass as it goes; ``total`` once it is over
+        self.begun = begun  # nothing is shown before (a pass that may not run at all)
         self._at: Callable[[], int] | None = None
 
     def follow(self, at: Callable[[], int] | None) -> None:
         """Take ``done`` from ``at()`` (callable from another thread), or stop (None)."""
         self._at = at
+        self.begun = True
 
     def where(self) -> int:
         at = self._at
@@ -39,13 +41,15 @@ _lock = threading.Lock()
 
 
 @contextmanager
-def first_pass(source: str, total: int) -> Iterator[FirstPass]:
+def first_pass(source: str, total: int, begun: bool = True) -> Iterator[FirstPass]:
     """Publish the first pass over ``total`` files of ``source`` for as long as the block
     runs: the pass, then the reading after it (``done == total``: the pass is over).
 
     Run the reading inside the block too (a generator's ``yield from``): the display then
-    tells the reading that follows the pass from a pass not begun."""
-    shown = FirstPass(total)
+    tells the reading that follows the pass from a pass not begun. ``begun=False``: nothing
+    is shown until the pass follows a stream (:meth:`FirstPass.follow`), for a pass that
+    may not run at all (a compressed mbox unchanged since the last run is not read)."""
+    shown = FirstPass(total, begun)
     with _lock:
         _running[source] = shown
     try:
@@ -61,4 +65,4 @@ def scanned(source: str) -> tuple[int, int] | None:
     once it is over and reading has begun), or None."""
     with _lock:
         shown = _running.get(source)
-    return None if shown is None else (shown.where(), shown.total)
+    return None if shown is None or not shown.begun else (shown.where(), shown.total)

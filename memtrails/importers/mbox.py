@@ -168,7 +168,7 @@ def _read_mbox(
         if stream.compression is not None and again is not None:
             # The first pass reads the file anew: the display follows its compressed bytes
             # read (the import's own position stays at the start until it is over).
-            with first_pass(source, stream.size or 0) as shown:
+            with first_pass(source, stream.size or 0, begun=False) as shown:
                 split = _split(
                     lines,
                     source,
