@@ -175,3 +175,26 @@ async def test_a_renamed_channel_s_old_records_go_with_prune(tmp_path: Path, emb
         assert await memory.get("general/1704100000.000100", source=source) is None
         kept = await memory.get("lobby/1704100000.000100", source=source)
         assert kept is not None and kept.title == "#lobby"
+
+
+async def test_a_bot_in_a_folder_named_by_its_id_is_named_by_its_channel_s_integration(
+    tmp_path: Path,
+) -> None:
+    hook = {"type": "message", "subtype": "bot_message", "bot_id": "B05JENKINS"}
+    root = _export(
+        tmp_path / "export",
+        {
+            "G0BUILDSXX/2024-01-01": [{**hook, "ts": "1704100000.000100", "text": "Build passed"}],
+            "C0DEPLOYSX/2024-01-01": [{**hook, "ts": "1704100000.000200", "text": "Deployed"}],
+        },
+        channels=[{"id": "C0DEPLOYSX", "name": "deploys"}],
+        integration_logs=[
+            {"service_type": "Jenkins CI", "channel": "G0BUILDSXX", "change_type": "added"},
+            {"service_type": "Deploy Hook", "channel": "C0DEPLOYSX", "change_type": "added"},
+        ],
+    )
+    recs = records(await collect(from_slack_export(root)))
+    assert {r.text: r.author for r in recs} == {
+        "Build passed": "Jenkins CI",
+        "Deployed": "Deploy Hook",
+    }

@@ -218,7 +218,10 @@ class Names:
         for key in (app_id, bot_id):
             if key and key in self.apps:
                 return self.apps[key]
-        services = self.channel_services.get(self.channel_ids.get(channel, ""), set())
+        key, base = self._named(channel)
+        # A folder named by an id no name file lists is that conversation's id all the same.
+        cid = self.channel_ids.get(key) or (base if _ID_FOLDER.match(base) else "")
+        services = self.channel_services.get(cid, set())
         return next(iter(services)) if len(services) == 1 else None
 
     def user_name(self, uid: str, label: str | None = None) -> str:
