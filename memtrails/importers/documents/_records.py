@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 from typing import Any
 
-from ...dates import parse_date
+from ...export_dates import is_zero_date, text_ms
 from ...records import At, Item, MemoryRecord, RecordError, Seen
+from ._pdfdates import pdf_dates
 from ._worker import DocumentReader
 
 __all__ = ["document_at", "read_document", "shown_path"]
@@ -19,16 +20,32 @@ def shown_path(rel: str) -> str:
 
 
 def document_at(meta: dict[str, Any]) -> At | None:
-    """Return when the document says it was last modified (else created), or None."""
+    """Return when the document says it was last modified (else created), or None.
+
+    A date is read as every importer reads a text date (``export_dates.text_ms``): "0" and
+    "0000-00-00" are no date (``Date.parse`` alone makes "0" the year 2000), and
+    "20240503103200" is that day and time, not the year 2611 nor none.
+    """
     for key in ("modified", "created"):
         value = meta.get(key)
-        ms = parse_date(value) if isinstance(value, str) else None
+        ms = text_ms(value) if isinstance(value, str) and not is_zero_date(value) else None
         if ms is not None:
             try:
                 return At(ms)
             except ValueError:
                 continue
     return None
+
+
+def _own_pdf_dates(doc: dict[str, Any], data: bytes) -> None:
+    """Put a PDF's dates as its information dictionary writes them in place of the
+    extractor's (which drops their offsets), dropping one that is malformed."""
+    found = pdf_dates(data)
+    for key, iso in (found or {}).items():
+        if iso is None:
+            doc.pop(key, None)
+        else:
+            doc[key] = iso
 
 
 def _mail(
@@ -91,6 +108,8 @@ def read_document(
     if isinstance(got, str):
         return RecordError(source, rel, got, id=rel), got
     doc = dict(got.meta)
+    if b"%PDF-" in data[:1024]:
+        _own_pdf_dates(doc, data)
     mail = doc.pop("mail", None)
     if isinstance(mail, dict):  # an Outlook .msg: a mail, as a mail importer gives one
         return _mail(got.text, doc, mail, rel=rel, name=name, meta=meta, source=source), None
