@@ -14,8 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import pg_dsn
 
 from memtrails import At, Memory, MemoryRecord, from_cursor
+from memtrails.pipeline.normalise import normalise_item
 from memtrails.records import RecordError
 from memtrails.testing import HashingEmbedder
 
@@ -227,3 +229,52 @@ async def test_a_decimal_cursor_that_is_no_number_is_the_rows_error() -> None:
     errors = [item for item in items if isinstance(item, RecordError)]
     assert [(e.where, e.reason.split(",")[0]) for e in errors] == [("row 1", "`v` is NaN")]
     assert items[-1].state == {"cursor": "v", "type": "int", "value": 2}
+
+
+@pytest.mark.postgres
+async def test_a_postgres_rows_numeric_uuid_and_bytea_columns(tmp_path: Path) -> None:
+    """asyncpg hands NUMERIC over as Decimal, UUID as a UUID, BYTEA as bytes."""
+    asyncpg = pytest.importorskip("asyncpg")
+    conn = await asyncpg.connect(pg_dsn())
+    try:
+        await conn.execute("DROP TABLE IF EXISTS memtrails_values")
+        await conn.execute(
+            "CREATE TABLE memtrails_values (id uuid, body bytea, at numeric, "
+            "price numeric(12, 2), version numeric)"
+        )
+        await conn.executemany(
+            "INSERT INTO memtrails_values VALUES ($1, $2, $3, $4, $5)",
+            [
+                (uuid.UUID(int=7), "Grüße".encode(), Decimal(SECONDS), Decimal("9.90"), 1),
+                (uuid.UUID(int=8), b"ms", Decimal(DAY.ms), None, Decimal("2.5")),
+            ],
+        )
+
+        async def fetch(since: Any) -> list[Any]:
+            query = "SELECT id, body AS text, at, price, version FROM memtrails_values"
+            rows = await conn.fetch(query + " WHERE version >= $1", since or 0)
+            assert all(isinstance(row["at"], Decimal) for row in rows)  # what the driver gives
+            return rows
+
+        async with Memory.open(tmp_path, embedder=HashingEmbedder()) as memory:
+            rows = from_cursor(fetch, name="pg", cursor="version")
+            report = await memory.ingest(rows, name="pg")
+            first = await memory.get(str(uuid.UUID(int=7)), source="pg")
+            second = await memory.get(str(uuid.UUID(int=8)), source="pg")
+            state = memory.source_state("pg")
+    finally:
+        await conn.execute("DROP TABLE IF EXISTS memtrails_values")
+        await conn.close()
+    assert report.errors == [] and report.added == 2
+    assert first is not None and second is not None
+    assert (first.text, first.at, first.meta["price"]) == ("Grüße", DAY, 9.9)
+    assert (second.text, second.at) == ("ms", DAY)
+    assert state == {"cursor": "version", "type": "decimal", "value": "2.5"}
+
+
+def test_a_meta_entry_json_cannot_hold_is_named_with_its_own_type() -> None:
+    """An explicit ``meta`` is the caller's own: not converted, its error names the entry."""
+    meta = {"price": Decimal("1.5"), "when": date(2024, 5, 3)}
+    item = normalise_item({"id": "a", "text": "x", "meta": meta}, "src", 1)
+    assert isinstance(item, RecordError)
+    assert item.reason.startswith("meta 'price' holds a Decimal, which JSON cannot hold")
