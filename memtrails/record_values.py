@@ -33,6 +33,7 @@ NUMBER_UNITS = (
 """How a number is read as a time (``export_dates.epoch_ms``), said where one is refused."""
 
 _PLAIN = (str, int, float, bool, type(None))
+_FINER_THAN_US = frozenset(f"datetime64[{unit}]" for unit in ("ns", "ps", "fs", "as"))
 _BYTES = (bytes, bytearray, memoryview)
 # Past this many digits a whole Decimal is no time and no id: read as a float (infinite),
 # never turned into an int of a million digits.
@@ -48,8 +49,8 @@ def plain_value(value: Any) -> Any:
     """Return a driver's or a dataframe's scalar as the plain Python value it stands for.
 
     A ``Decimal`` is an ``int`` when whole, else a ``float`` (NaN and infinities too); a
-    numpy scalar is its ``item()`` (``numpy.int64`` an int, ``numpy.datetime64`` a datetime
-    or nanoseconds); an object with ``to_pydatetime()`` (pandas' ``Timestamp``, ``NaT``) is
+    numpy scalar is its ``item()`` (``numpy.int64`` an int, ``numpy.datetime64`` a naive
+    datetime, or a date in days); an object with ``to_pydatetime()`` (pandas' ``Timestamp``, ``NaT``) is
     that datetime, or None when it gives none; a ``memoryview`` is ``bytes``. Anything else
     is returned as it is.
 
@@ -67,6 +68,10 @@ def plain_value(value: Any) -> Any:
             return int(value)
         return float(value)
     if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        if str(getattr(value, "dtype", "")) in _FINER_THAN_US:
+            # A datetime (naive: local, as any naive time), as in coarser units: in
+            # nanoseconds item() would give an int, read as a UTC instant.
+            value = value.astype("datetime64[us]")
         return value.item()  # a numpy scalar (an array of one value has ndim 1)
     if isinstance(value, memoryview):
         return value.tobytes()

@@ -178,7 +178,8 @@ class MemoryRecord:
         kind: what it is: ``"mail"``, ``"chat"``, ``"commit"``, ``"file"``, ``"note"``, ...
         author: who wrote it.
         title: a subject or heading.
-        at: when it was written (anything :meth:`At.of` accepts); a number that is no date
+        at: when it was written (anything :meth:`At.of` accepts, and a driver's Decimal,
+            numpy scalar or bytes: ``record_values.plain_value``); a number that is no date
             (0, -1, any below 1e8 but a year; ``export_dates.number_ms``) is None, and so
             is MySQL's zero date ("0000-00-00 00:00:00").
         source: where it came from (a file path, ``git:/path/to/repo``, a name you choose).

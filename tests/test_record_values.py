@@ -67,10 +67,15 @@ async def test_a_decimal_with_a_fraction_and_a_date_column(tmp_path: Path) -> No
         {"id": "3", "text": "c", "at": Decimal("0")},  # an unset NUMERIC: no date, not 1970
         {"id": "4", "text": "d", "at": Decimal("NaN")},
         {"id": "5", "text": "e", "at": np.datetime64("NaT")},
+        {"id": "6", "text": "f", "at": np.datetime64("2024-05-03T10:32:00.5", "ns")},
+        {"id": "7", "text": "g", "at": np.datetime64("2024-05-03", "D")},
     ]
     report, records = await _import(tmp_path, rows)
-    assert report.errors == [] and report.added == 5
+    assert report.errors == [] and report.added == 7
     assert records["1"].at == At(DAY.ms + 250)
+    # A pandas datetime column's values: naive, as a naive datetime is (local time).
+    assert records["6"].at == At.of(datetime(2024, 5, 3, 10, 32, 0, 500_000))
+    assert records["7"].at == At.of("2024-05-03")
     assert records["2"].at == At.of("2024-05-03")
     assert [records[k].at for k in ("3", "4", "5")] == [None, None, None]
 

@@ -58,7 +58,9 @@ async def from_iterable(
         items: records, ``RecordError``s, mappings with record fields, rows with
             ``keys()`` (``sqlite3.Row``, asyncpg records), or a DB-API cursor of plain
             tuples (read by the column names of its ``description``). A key that is not a
-            record field goes into ``meta``.
+            record field goes into ``meta``. A driver's values are read as what they
+            stand for (a Decimal as its number, a UUID as its string, bytes as UTF-8 text:
+            :mod:`memtrails.record_values`).
         in_thread: advance a plain iterable in worker threads, ``chunk`` items per hop.
             A ``sqlite3`` connection must then be opened with ``check_same_thread=False``.
         chunk: items per hop when ``in_thread`` is set.
