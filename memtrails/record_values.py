@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import sys
 import uuid
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -152,12 +152,14 @@ def id_value(name: str, value: Any) -> str:
         ) from None
 
 
-def meta_value(name: str, value: Any) -> Any:
+def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
     """Return a row's extra column (stored in the record's ``meta``) as JSON holds it.
 
     A Decimal or numpy number is the same int or float (a Decimal a float cannot hold
     exactly is its string); a UUID its string; bytes their UTF-8 text; a date, a datetime
-    or a time its ISO 8601 form. Other values are left for the normalise stage to check.
+    or a time its ISO 8601 form; a duration (MySQL's TIME) as ``str(timedelta)`` writes it
+    ("1:30:00"); an array column's list of these (``numeric[]``, ``uuid[]``) a list of
+    theirs. Other values are left for the normalise stage to check.
 
     Raises:
         ValueError: the bytes are binary data, not text; the message names the column.
@@ -174,6 +176,10 @@ def meta_value(name: str, value: Any) -> Any:
         return text_value(name, value)
     if isinstance(value, datetime | date | time):
         return value.isoformat()
+    if isinstance(value, timedelta):
+        return str(value)
+    if isinstance(value, list | tuple) and not inner:  # one level: an array column
+        return [meta_value(name, item, inner=True) for item in value]
     return value
 
 

@@ -110,6 +110,8 @@ async def test_extra_columns_of_driver_types_go_into_meta(tmp_path: Path) -> Non
             "label": b"blue",
             "due": date(2024, 5, 3),
             "seen": datetime(2024, 5, 3, 10, 32, tzinfo=UTC),
+            "took": timedelta(hours=1, minutes=30),  # MySQL's TIME
+            "sizes": [Decimal("1.5"), np.int64(2), uuid.UUID(int=5)],  # an array column
         }
     ]
     report, records = await _import(tmp_path, rows)
@@ -119,6 +121,7 @@ async def test_extra_columns_of_driver_types_go_into_meta(tmp_path: Path) -> Non
     assert (meta["count"], meta["ratio"]) == (3, 0.5)
     assert meta["ref"] == str(uuid.UUID(int=5)) and meta["label"] == "blue"
     assert (meta["due"], meta["seen"]) == ("2024-05-03", "2024-05-03T10:32:00+00:00")
+    assert meta["took"] == "1:30:00" and meta["sizes"] == [1.5, 2, str(uuid.UUID(int=5))]
 
 
 async def test_unusable_values_are_errors_naming_row_and_column(tmp_path: Path) -> None:
