@@ -41,6 +41,7 @@ from _secret_families import (  # the benchmarks folder is not a package: sys.pa
     Gen,
 )
 from _secret_held_out_10 import HELD_OUT_10, NEAR_MISSES_10
+from _secret_held_out_11 import HELD_OUT_11, NEAR_MISSES_11
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -254,6 +255,12 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 4):
             text, secret = make(h10)
             out.append(Case("held-out-10", ctx, text, secret))
+    # Rule set 11's (_secret_held_out_11.py), from a generator of their own.
+    h11 = Gen(seed + 11)
+    for ctx, make in HELD_OUT_11.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h11)
+            out.append(Case("held-out-11", ctx, text, secret))
     return out
 
 
@@ -316,6 +323,7 @@ def near_misses(seed: int = 13) -> list[str]:
         "pass the flag --password-file to read it from a file",
         *NEAR_MISSES,  # config files, logs and code without a secret (rule set 8)
         *NEAR_MISSES_10,  # the shapes of rule set 10 without a secret
+        *NEAR_MISSES_11,  # rule set 11's, and its false alarms
     ]
     for _ in range(20):
         texts += [

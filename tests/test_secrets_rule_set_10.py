@@ -32,7 +32,7 @@ def _b64_lines(seed: int, count: int, width: int = 64) -> list[str]:
 
 def test_the_rule_set_is_new() -> None:
     # A folder scrubbed by an earlier set lists both in its manifest after the next import.
-    assert RULES_VERSION == 10
+    assert RULES_VERSION >= 10
 
 
 # --- SMTP: capability lines and mechanisms are no secrets ----------------------------------

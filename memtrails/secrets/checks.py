@@ -8,6 +8,7 @@ from . import values as known_values
 from .assignment import assignment
 from .commands import Commands, flag_of, password_of
 from .encoded import wrapped_kind
+from .identifiers import login_identifier, public_jwk_member
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, is_random
 from .passes import Spans, first_set, text_of
@@ -91,6 +92,9 @@ def check_match(
             user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])
             if group in ("vp", "vp2") and not known_values.user_and_password(user, found_value):
                 found_value = None  # "login to db01", "creds rotated 2024-01-05"
+            bare = found_value if group in ("v", "vp") else None  # "login server01"
+            if bare and login_identifier(text_of(buf, ks, ke), bare, group == "vp"):
+                found_value = None
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
@@ -102,6 +106,13 @@ def check_match(
             resume = ke
         else:
             resume = ve
+    elif check == "pair":  # "account ann / X", "wifi is Net / X": the password after the "/"
+        vs, ve = sp[g["v"]]
+        password = prose_secret("", "", text_of(buf, vs, ve), True, False)
+        if known_values.user_and_password(text_of(buf, *sp[g["user"]]), password):
+            ve = vs + len((password or "").encode("utf-8", "surrogatepass"))
+            out = inner_spans(buf, vs, ve, rule.kind, tokens)
+        resume = ve
     elif check == "cookies":  # a cookie header's pairs: each one's name and value decide
         out, resume = cookie_values(buf, *sp[g["v"]], rule.kind), sp[g["v"]][1]
     elif check == "bearer":
@@ -144,7 +155,7 @@ def check_match(
         resume = ve
     elif check == "random_string":  # a quoted random string: a provider's kind if it is one
         vs, ve = sp[g["v"]]
-        if shaped(buf[vs:ve], check):
+        if shaped(buf[vs:ve], check) and not public_jwk_member(buf, vs - 1):
             # Up to the closing quote: the token rules read the byte after a token.
             found = tokens(buf, vs, min(ve + 1, len(buf)))
             inner = [span for span in found if span[2] != rule.kind and span[1] <= ve]

@@ -12,6 +12,7 @@ from collections import Counter
 
 from . import inner
 from .copies import Values, copy_spans, values_of
+from .credential_files import credential_file_values
 from .encoded import encoded_spans
 from .keys import KEY_NAME
 from .pem import pem_middles, pem_tails
@@ -55,6 +56,7 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
         + list(_matches(_COMMAND_FLAGS, buf, 0, len(buf)))
         + list(_matches(_UNKNOWN_TOKENS, buf, 0, len(buf)))
         + [span for s, e in table_values(buf) for span in inner_spans(buf, s, e, "password")]
+        + [s for v in credential_file_values(buf) for s in inner_spans(buf, *v, "password")]
         + pem_tails(buf)
         + pem_middles(buf),
     )

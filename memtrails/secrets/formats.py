@@ -65,6 +65,8 @@ _HASHES = (
     r"|\*[0-9A-F]{40}|\{(?:SSHA|SSHA256|SSHA512|SMD5|SHA)\}[A-Za-z0-9+/]{20,}={0,2}"
     # Kerberos AS-REP and TGS-REP hashes (hashcat's and John's formats, from roasting).
     r"|\$krb5(?:asrep|tgs|pa)\$[0-9]{1,2}\$[^\s\"'<>]{40,}"
+    # PostgreSQL's SCRAM-SHA-256 verifier (pg_authid, pgbouncer's userlist.txt).
+    r"|SCRAM-SHA-256\$[0-9]{1,7}:[A-Za-z0-9+/]{8,}={0,2}\$[A-Za-z0-9+/]{16,}={0,2}:[A-Za-z0-9+/]{16,}={0,2}"
 )
 
 #: The rules of the formats, in priority order (after the providers': their kinds win).
@@ -73,7 +75,9 @@ FORMAT_RULES: Final[tuple[Rule, ...]] = (
         "password_hash",
         "password-hash",
         rf"(?:^|[^A-Za-z0-9$./*])(?P<v>{_HASHES})"
-        r"|(?P<v2>[0-9a-fA-F]{32}:[0-9a-fA-F]{32}):::",  # pwdump's user:rid:LM:NT:::
+        r"|(?P<v2>[0-9a-fA-F]{32}:[0-9a-fA-F]{32}):::"  # pwdump's user:rid:LM:NT:::
+        # PostgreSQL's md5 hash of password and user ("md5" + 32 hex), on its own.
+        r"|(?:^|[^A-Za-z0-9_$./*-])(?P<v3>md5[0-9a-f]{32})(?:[^A-Za-z0-9_]|\z)",
         "tokens",
     ),
     # Base64 of a token: decoded, it must hold a token of a known format (the engine's "b64"

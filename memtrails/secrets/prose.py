@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .pieces import PROSE_QUOTED, value_of_class
 
-__all__ = ["PROSE"]
+__all__ = ["CHAT_PAIR", "PROSE"]
 
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
@@ -20,6 +20,9 @@ PW_WORDS = (
     # "username ann pass X", "u: ann p: X": a user named, then "pass" or "p" for its password.
     r"|(?:user(?:[ _]?name)?|login|u)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;]?[ \t]+(?:pass\b|p[ \t]*[:=])"
     r"|passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
+    # "pass is X" (rule set 11): "pass" alone is a verb or a ticket too often to name a
+    # password before any other link.
+    r"|pass[ \t]+(?:is|was)\b"
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
     r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave)"
@@ -53,7 +56,8 @@ _LETTER = r"\x{00C0}-\x{024F}\x{0370}-\x{03FF}\x{0400}-\x{04FF}"
 GAP = (
     rf"(?:(?:[ \t]+[A-Za-z0-9(/~.{_LETTER}][A-Za-z0-9_'.@/(){_LETTER}-]{{0,31}}){{0,4}}?[ \t]*"
     r"(?:[ \t](?i:is|was|are|were|be|to|as|ist|lautet|est|es|é|è|är|jest|adalah|là|это)"
-    r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))"
+    r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014})"
+    r"|['\x{2019}]s[ \t])"  # "the password's X" (rule set 11)
     r"[ \t]*(?:\r?\n[ \t>]*){0,2}"
     rf"|[ \t]*{_CJK_LINK}[ \t\x{{3001}}\x{{FF0C}},]*"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
@@ -106,4 +110,16 @@ PROSE = (
     rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
+)
+# A word for an account or a Wi-Fi network, its user or network name, "/", the password
+# (rule set 11): "account ann / X", "wifi is CoffeeNet / X", "guest wifi: Cafe-5G / X".
+# No word for a password stands there, so the "/" between the two is required, and the
+# engine asks the password what it asks of "login ann X" (values.user_and_password).
+PAIR_WORDS = r"\b(?i:accounts?|wi-?fi|wlan|ssid|hotspot)"
+CHAT_PAIR = (
+    rf"(?P<akey>{PAIR_WORDS})"
+    r"(?:(?:[ \t]+[A-Za-z0-9(][A-Za-z0-9_'.()-]{0,31}){0,3}?[ \t]*"
+    r"(?:[ \t](?i:is|was|are)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
+    r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
+    rf"(?P<v>{PW_VALUE})"
 )

@@ -27,7 +27,7 @@ from .pieces import (
     XML_VALUE,
     value_of_class,
 )
-from .prose import PROSE
+from .prose import CHAT_PAIR, PROSE
 from .providers import PROVIDER_RULES
 from .rule import Rule
 from .shell import SHELL_RULES
@@ -63,8 +63,11 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: user/password@db, .pgpass lines, HTTP Digest responses, Ansible vaults, HTTPie's -a,
 #: curl -u user:'X', mysql's -p= glued, npm's _auth alone, "auth" with a random value, PEM
 #: blocks concatenated over string literals; "auth": "required" and "@Mixed1Case@..." no
-#: longer).
-RULES_VERSION: Final = 10
+#: longer; 11: "pass is X", "the password's X", an account's user or a Wi-Fi network, "/"
+#: and its password; pgbouncer's userlist, pppd's chap-secrets and OpenVPN's auth-user-pass
+#: file after their names; PostgreSQL's SCRAM and md5 hashes; "login server01", an id
+#: after "login ann" and a JSON Web Key's public members no longer).
+RULES_VERSION: Final = 11
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -370,6 +373,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     ),
     # Passwords and keys in prose, after the word that names them (see PROSE).
     Rule("prose", "password", PROSE, "headers", "prose"),
+    # A user or a Wi-Fi network, "/", its password, after a word for either (see CHAT_PAIR).
+    Rule("chat_pair", "password", CHAT_PAIR, "headers", "pair"),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     Rule(
         "bearer",

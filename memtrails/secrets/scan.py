@@ -7,6 +7,7 @@ from typing import Any, Final
 
 from .checks import check_command, check_match
 from .commands import Commands, flag_of
+from .identifiers import PUBLIC_MEMBER_READS
 from .passes import UNANCHORED, Pass, Spans, around, compile_pass, parse
 from .rule import Rule
 from .rules import RULES
@@ -59,12 +60,13 @@ _READS: Final = {
     "mixed": (0, 0),
     "aws": (0, 0),
     "random": (0, 0),
-    "random_string": (0, 0),
+    "random_string": (PUBLIC_MEMBER_READS, 0),  # a JSON member's name before the quote
     "b64": (0, 0),
     "jwt": (0, 0),
     "pem": (0, 0),
     "basic": (0, 0),
     "cookies": (0, 0),
+    "pair": (0, 0),
     # inner_spans runs the token pass from one byte before the value, and RE2 reads one more
     # before that: inside the match, or its shape, since these rules' values never start
     # the match (a key, a scheme word or a URL's user comes first).

@@ -1,0 +1,40 @@
+"""Values that name something rather than keep it secret: a host or an id after "login", a
+JSON Web Key's public members."""
+
+from __future__ import annotations
+
+from typing import Final
+
+import re2
+
+__all__ = ["PUBLIC_MEMBER_READS", "login_identifier", "public_jwk_member"]
+
+# Lowercase words and digits joined by "-", "_" or ".": a host ("server01", "gpu-02",
+# "db01.prod"), a resource's id ("x1-y2-z3-the-id"), not a password's mix of cases and symbols.
+_IDENTIFIER: Final = re2.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+_HYPHENATED: Final = re2.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+
+
+def login_identifier(word: str, value: str, after_user: bool) -> bool:
+    """Tell whether ``value`` after the word ``word`` names a host or an id, not a password.
+
+    Only after "login": "login to server01", "login server01 gpu-02" (a host, lowercase words
+    and digits); after a user ("login ann x1-y2-z3-the-id") only hyphenated lowercase words
+    read as an id: "login ann hunter2x" still hands out a password.
+    """
+    if word.lower() != "login":
+        return False
+    pattern = _HYPHENATED if after_user else _IDENTIFIER
+    return pattern.fullmatch(value) is not None
+
+
+# A JSON Web Key's public members (RFC 7517/7518): the RSA modulus and exponent, an EC or
+# OKP key's coordinates, the certificate thumbprints; right before the value's opening quote.
+_PUBLIC_MEMBER: Final = re2.compile(rb"\"(?:n|e|x|y|x5t|x5t#S256)\"[ \t]*:[ \t]*\z")
+PUBLIC_MEMBER_READS: Final = 16  # bytes before a value's quote that public_jwk_member reads
+
+
+def public_jwk_member(buf: bytes, quote: int) -> bool:
+    """Tell whether the quoted value whose opening quote is at ``buf[quote]`` is a JSON Web
+    Key's public member ("x": "f83OJ3D2..."): a public key, no secret."""
+    return _PUBLIC_MEMBER.search(buf[max(quote - PUBLIC_MEMBER_READS, 0) : quote]) is not None
