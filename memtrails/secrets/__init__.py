@@ -155,6 +155,12 @@ clients take in a fixed place (``clients.py``: SNMP communities, ``openssl -k``,
 ngrok's authtoken, an IPsec PSK, POP3/FTP ``PASS`` after ``USER``, ``htpasswd -i`` and
 ``docker secret create`` from stdin) and a JSON Web Key's private members.
 
+Rule set 11: passwords named by their context only ("pass is X", "the password's X",
+"account ann / X", "wifi is Net / X"); pgbouncer's userlist, pppd's chap-secrets and
+pap-secrets and OpenVPN's auth-user-pass file after the file's name
+(``credential_files.py``); PostgreSQL's SCRAM-SHA-256 and md5 hashes; a host or an id after
+"login" and a JSON Web Key's public members are no secrets (``identifiers.py``).
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
