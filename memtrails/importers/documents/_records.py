@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -11,6 +12,9 @@ from ._pdfdates import pdf_dates
 from ._worker import DocumentReader
 
 __all__ = ["document_at", "read_document", "shown_path"]
+
+_EARLIEST_MS = At.of("1980-01-01").ms  # before Office and PDF: a date never set
+_YEAR_MS = 366 * 86_400_000
 
 
 def shown_path(rel: str) -> str:
@@ -24,16 +28,17 @@ def document_at(meta: dict[str, Any]) -> At | None:
 
     A date is read as every importer reads a text date (``export_dates.text_ms``): "0" and
     "0000-00-00" are no date (``Date.parse`` alone makes "0" the year 2000), and
-    "20240503103200" is that day and time, not the year 2611 nor none.
+    "20240503103200" is that day and time, not the year 2611 nor none. As for an Office
+    97-2003 summary's dates (``_olemeta``), one before 1980 or over a year ahead is none:
+    what writers put for a date never set (.NET's "0001-01-01T00:00:00Z", FILETIME zero's
+    "1601-01-01", the epoch).
     """
+    latest = time.time() * 1000 + _YEAR_MS
     for key in ("modified", "created"):
         value = meta.get(key)
         ms = text_ms(value) if isinstance(value, str) and not is_zero_date(value) else None
-        if ms is not None:
-            try:
-                return At(ms)
-            except ValueError:
-                continue
+        if ms is not None and _EARLIEST_MS <= ms <= latest:
+            return At(ms)
     return None
 
 
