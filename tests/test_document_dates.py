@@ -138,6 +138,11 @@ def test_pdf_dates_are_read_from_the_information_dictionary() -> None:
     data = _pdf(info).replace(b"%PDF-1.4\n", b"%PDF-1.4\n% /ModDate (D:19990101)\n")
     assert pdf_dates(data) == pdf_dates(_pdf(info))
     assert pdf_dates(b"%PDF-1.7\n no trailer here") is None
+    # Object 16 after it is not object 6.
+    later = _pdf(info).replace(
+        b"trailer", b"16 0 obj\n<< /ModDate (D:19990101) >>\nendobj\ntrailer"
+    )
+    assert pdf_dates(later) == pdf_dates(_pdf(info))
 
 
 @pytest.fixture(scope="module")

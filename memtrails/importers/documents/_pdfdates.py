@@ -53,8 +53,11 @@ def _info_object(data: bytes) -> bytes | None:
     m = _INFO.match(data, ref) if ref >= 0 else None
     if m is None:
         return None
-    start = data.rfind(b"%d %d obj" % (int(m.group(1)), int(m.group(2))))
-    if start < 0 or (start > 0 and data[start - 1 : start].isdigit()):
+    header = b"%d %d obj" % (int(m.group(1)), int(m.group(2)))
+    start = data.rfind(header)
+    while start > 0 and data[start - 1 : start].isdigit():  # "16 0 obj" is not "6 0 obj"
+        start = data.rfind(header, 0, start)
+    if start < 0:
         return None
     end = data.find(b"endobj", start, start + _MOST_INFO)
     return data[start : end if end >= 0 else start + _MOST_INFO]
