@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import re
+import zipfile
 from collections.abc import Iterator
 from datetime import datetime
 
@@ -191,3 +192,42 @@ def test_a_pdf_whose_dictionary_cannot_be_found_keeps_the_extractors_date(
     hidden = re.sub(rb"\n6 0 obj", b"\n6  0 obj", data)
     assert pdf_dates(hidden) is None
     assert _record(reader, hidden).at == At.of("2024-05-03T10:32:00Z")
+
+
+def _odt(created: str, modified: str) -> bytes:
+    out = io.BytesIO()
+    office = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        z.writestr(
+            "content.xml",
+            f'<office:document-content {office} xmlns:text="urn:oasis:names:tc:opendocument:'
+            'xmlns:text:1.0"><office:body><office:text><text:p>Minutes of the meeting'
+            "</text:p></office:text></office:body></office:document-content>",
+        )
+        z.writestr(
+            "meta.xml",
+            f'<office:document-meta {office} xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:'
+            'meta:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"><office:meta>'
+            f"<meta:creation-date>{created}</meta:creation-date><dc:date>{modified}</dc:date>"
+            "</office:meta></office:document-meta>",
+        )
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("created", "modified", "at"),
+    [
+        ("20240503103200", "0", At.of(datetime(2024, 5, 3, 10, 32))),  # "0": no date, not 2000
+        ("2019-03-04T10:20:30", "2024-05-03T10:32:00,5Z", At.of("2024-05-03T10:32:00.500Z")),
+        ("0001-01-01T00:00:00Z", "junk", MTIME),
+    ],
+)
+def test_an_opendocuments_dates(
+    reader: DocumentReader, created: str, modified: str, at: At
+) -> None:
+    meta = {"mtime_ns": MTIME.ms * 1_000_000, "sha256": "x"}
+    item, _ = read_document(
+        reader, _odt(created, modified), rel="m.odt", meta=meta, saved=None, source="s"
+    )
+    assert isinstance(item, MemoryRecord) and item.at == at
