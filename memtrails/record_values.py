@@ -11,6 +11,7 @@ bytes of text as UTF-8 text. :class:`memtrails.records.MemoryRecord` reads ``at`
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 import uuid
 from datetime import date, datetime, time, timedelta
@@ -33,6 +34,15 @@ NUMBER_UNITS = (
 """How a number is read as a time (``export_dates.epoch_ms``), said where one is refused."""
 
 _PLAIN = (str, int, float, bool, type(None))
+# PostgreSQL's inet and cidr, as psycopg and asyncpg hand them over: their text.
+_ADDRESSES = (
+    ipaddress.IPv4Address,
+    ipaddress.IPv6Address,
+    ipaddress.IPv4Network,
+    ipaddress.IPv6Network,
+    ipaddress.IPv4Interface,
+    ipaddress.IPv6Interface,
+)
 _FINER_THAN_US = frozenset(f"datetime64[{unit}]" for unit in ("ns", "ps", "fs", "as"))
 _BYTES = (bytes, bytearray, memoryview)
 # Past this many digits a whole Decimal is no time and no id: read as a float (infinite),
@@ -158,8 +168,9 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
     A Decimal or numpy number is the same int or float (a Decimal a float cannot hold
     exactly is its string); a UUID its string; bytes their UTF-8 text; a date, a datetime
     or a time its ISO 8601 form; a duration (MySQL's TIME) as ``str(timedelta)`` writes it
-    ("1:30:00"); an array column's list of these (``numeric[]``, ``uuid[]``) a list of
-    theirs. Other values are left for the normalise stage to check.
+    ("1:30:00"); an inet or cidr address its text; an array column's list of these
+    (``numeric[]``, ``uuid[]``) a list of theirs. Other values are left for the normalise
+    stage to check.
 
     Raises:
         ValueError: the bytes are binary data, not text; the message names the column.
@@ -176,7 +187,7 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
         return text_value(name, value)
     if isinstance(value, datetime | date | time):
         return value.isoformat()
-    if isinstance(value, timedelta):
+    if isinstance(value, timedelta) or isinstance(value, _ADDRESSES):  # noqa: SIM101
         return str(value)
     if isinstance(value, list | tuple) and not inner:  # one level: an array column
         return [meta_value(name, item, inner=True) for item in value]

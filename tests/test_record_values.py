@@ -5,6 +5,7 @@ column, and the import goes on."""
 
 from __future__ import annotations
 
+import ipaddress
 import sqlite3
 import uuid
 from datetime import UTC, date, datetime, timedelta, timezone
@@ -111,6 +112,8 @@ async def test_extra_columns_of_driver_types_go_into_meta(tmp_path: Path) -> Non
             "due": date(2024, 5, 3),
             "seen": datetime(2024, 5, 3, 10, 32, tzinfo=UTC),
             "took": timedelta(hours=1, minutes=30),  # MySQL's TIME
+            "ip": ipaddress.ip_address("192.0.2.1"),  # PostgreSQL's inet
+            "net": ipaddress.ip_network("2001:db8::/32"),
             "sizes": [Decimal("1.5"), np.int64(2), uuid.UUID(int=5)],  # an array column
         }
     ]
@@ -121,6 +124,7 @@ async def test_extra_columns_of_driver_types_go_into_meta(tmp_path: Path) -> Non
     assert (meta["count"], meta["ratio"]) == (3, 0.5)
     assert meta["ref"] == str(uuid.UUID(int=5)) and meta["label"] == "blue"
     assert (meta["due"], meta["seen"]) == ("2024-05-03", "2024-05-03T10:32:00+00:00")
+    assert (meta["ip"], meta["net"]) == ("192.0.2.1", "2001:db8::/32")
     assert meta["took"] == "1:30:00" and meta["sizes"] == [1.5, 2, str(uuid.UUID(int=5))]
 
 
