@@ -79,7 +79,7 @@ def _openvpn(g: Gen) -> Made:
 
 
 def _ppp(g: Gen) -> Made:
-    p = _password(g)
+    p = _password(g).lstrip("#") or g.s(ALNUM, 10)  # pppd reads a "#" as a comment's start
     line = g.pick(
         [
             "{u}\t*\t{p}\t*",

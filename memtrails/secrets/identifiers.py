@@ -20,7 +20,7 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
 
     Only after "login": "login to server01", "login server01 gpu-02" (a host, lowercase words
     and digits); after a user ("login ann x1-y2-z3-the-id") only hyphenated lowercase words
-    read as an id: "login ann hunter2x" still hands out a password.
+    read as an id: a user's password of letters and digits still goes.
     """
     if word.lower() != "login":
         return False

@@ -23,6 +23,8 @@ PW_WORDS = (
     # "pass is X" (rule set 11): "pass" alone is a verb or a ticket too often to name a
     # password before any other link.
     r"|pass[ \t]+(?:is|was)\b"
+    # "the password's X" (rule set 11; not "the token's C1/NEL/separator characters").
+    r"|passw(?:or)?d['\x{2019}]s\b"
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
     r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave)"
@@ -56,8 +58,7 @@ _LETTER = r"\x{00C0}-\x{024F}\x{0370}-\x{03FF}\x{0400}-\x{04FF}"
 GAP = (
     rf"(?:(?:[ \t]+[A-Za-z0-9(/~.{_LETTER}][A-Za-z0-9_'.@/(){_LETTER}-]{{0,31}}){{0,4}}?[ \t]*"
     r"(?:[ \t](?i:is|was|are|were|be|to|as|ist|lautet|est|es|é|è|är|jest|adalah|là|это)"
-    r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014})"
-    r"|['\x{2019}]s[ \t])"  # "the password's X" (rule set 11)
+    r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))"
     r"[ \t]*(?:\r?\n[ \t>]*){0,2}"
     rf"|[ \t]*{_CJK_LINK}[ \t\x{{3001}}\x{{FF0C}},]*"
     r"|[ \t]*[:=]?[ \t]*[A-Za-z0-9._@-]{1,64}[ \t]+/[ \t]+"
