@@ -35,11 +35,14 @@ def test_the_rule_set_is_new() -> None:
         f"wifi is CoffeeNet / {PW}",
         f"guest Wi-Fi: Cafe-5G / {PW}",
         f"WLAN -> office_ap / `{PW}`",
+        "wifi is HOME_2G / falcon.5720",
+        "account ann / tigers66",
     ],
 )
 def test_a_password_named_by_its_context_goes(text: str) -> None:
     out, found = scrub_text(text)
-    assert PW not in out and found["password"] == 1
+    assert found["password"] == 1 and "[secret:password]" in out
+    assert not any(p in out for p in (PW, "falcon.5720", "tigers66"))
 
 
 @pytest.mark.parametrize(
@@ -53,6 +56,15 @@ def test_a_password_named_by_its_context_goes(text: str) -> None:
         "the account's settings / preferences page",
         "wifi is down / again",
         "account ann / <password>",
+        # Amounts, versions, regions, ARNs and codes where no word names a password.
+        "the bus pass is $45/month now",
+        "season pass is 199.99",
+        "my pass is 2024-ready",
+        "the pass is A1-B2-C3",
+        "account ann / v2.3.1",
+        "account aws / us-east-1",
+        "account prod / arn:aws:iam::123456789012:role/x",
+        "ssid HomeNet / WPA2-PSK",
     ],
 )
 def test_sentences_with_those_words_stay(text: str) -> None:
@@ -129,6 +141,7 @@ def test_lines_like_credential_files_stay_without_the_file(text: str) -> None:
         "login server01 gpu-02",
         "please login to db01.prod first",
         "login gpu-node-17 and check nvidia-smi",
+        "login root@10.0.0.5",
     ],
 )
 def test_a_host_or_an_id_after_login_stays(text: str) -> None:

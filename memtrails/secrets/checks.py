@@ -8,7 +8,7 @@ from . import values as known_values
 from .assignment import assignment
 from .commands import Commands, flag_of, password_of
 from .encoded import wrapped_kind
-from .identifiers import login_identifier, public_jwk_member
+from .identifiers import login_identifier, public_jwk_member, reads_as_no_password
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, is_random
 from .passes import Spans, first_set, text_of
@@ -93,8 +93,11 @@ def check_match(
             if group in ("vp", "vp2") and not known_values.user_and_password(user, found_value):
                 found_value = None  # "login to db01", "creds rotated 2024-01-05"
             bare = found_value if group in ("v", "vp") else None  # "login server01"
-            if bare and login_identifier(text_of(buf, ks, ke), bare, group == "vp"):
+            key_word = text_of(buf, ks, ke).lower()
+            if bare and login_identifier(key_word, bare, group == "vp"):
                 found_value = None
+            elif bare and key_word[:5] in ("pass ", "pass\t") and reads_as_no_password(bare):
+                found_value = None  # "the bus pass is $45/month"
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
@@ -109,6 +112,8 @@ def check_match(
     elif check == "pair":  # "account ann / X", "wifi is Net / X": the password after the "/"
         vs, ve = sp[g["v"]]
         password = prose_secret("", "", text_of(buf, vs, ve), True, False)
+        if password and reads_as_no_password(password):
+            password = None  # "account aws / us-east-1", "ssid HomeNet / WPA2-PSK"
         if known_values.user_and_password(text_of(buf, *sp[g["user"]]), password):
             ve = vs + len((password or "").encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind, tokens)

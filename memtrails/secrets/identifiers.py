@@ -1,5 +1,6 @@
-"""Values that name something rather than keep it secret: a host or an id after "login", a
-JSON Web Key's public members."""
+"""Values that name something rather than keep it secret: a host or an id after "login", an
+amount, a version or an id where no word for a password names the value ("pass is X",
+"account ann / X"), a JSON Web Key's public members."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Final
 
 import re2
 
-__all__ = ["PUBLIC_MEMBER_READS", "login_identifier", "public_jwk_member"]
+__all__ = ["PUBLIC_MEMBER_READS", "login_identifier", "public_jwk_member", "reads_as_no_password"]
 
 # Lowercase words and digits joined by "-", "_" or ".": a host ("server01", "gpu-02",
 # "db01.prod"), a resource's id ("x1-y2-z3-the-id"), not a password's mix of cases and symbols.
@@ -24,8 +25,30 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
     """
     if word.lower() != "login":
         return False
+    if _SSH_TARGET.fullmatch(value) is not None:
+        return True  # "login root@10.0.0.5": where to log in
     pattern = _HYPHENATED if after_user else _IDENTIFIER
     return pattern.fullmatch(value) is not None
+
+
+_SSH_TARGET: Final = re2.compile(r"[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]+(?::[0-9]+)?")
+# A price, a number, a date or a version: "$45/month", "€12.50", "199.99", "v2.3.1".
+_AMOUNT: Final = re2.compile(r"[$€£¥]?v?[0-9][0-9.,:/-]*(?:/[a-z]+)?")
+
+
+def reads_as_no_password(value: str) -> bool:
+    """Tell whether a value no word for a password names ("pass is X", "account ann / X",
+    "wifi is Net / X") reads as something else: an amount or a version ("$45/month",
+    "v2.3.1"), lowercase words and digits joined by "-" ("us-east-1", "2024-ready"), an ARN,
+    or capitals and digits joined by "-" (a Wi-Fi mode, "WPA2-PSK"; a code, "A1-B2-C3")."""
+    if _AMOUNT.fullmatch(value) is not None or "::" in value:
+        return True
+    if _HYPHENATED.fullmatch(value) is not None:
+        return True
+    return _CODE.fullmatch(value) is not None
+
+
+_CODE: Final = re2.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
 
 
 # A JSON Web Key's public members (RFC 7517/7518): the RSA modulus and exponent, an EC or
