@@ -26,11 +26,14 @@ _HASHED: Final = (b"md5", b"SCRAM-SHA-256$")
 # pppd's secrets files: client, server, secret, then the allowed addresses (or none).
 _PPP_NAMES: Final = (b"chap-secrets", b"pap-secrets")
 _FIELD = rb"(?:\"[^\"\r\n]*\"|[^\s\"#][^\s\"]*)"
+_ADDRESS = rb"\"?!?(?:\*|-|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?)\"?"
+# The server "*" and the addresses optional, or any server and one address at least: the
+# shape alone ("a b c" is a sentence's words), so that no line costs a Python check.
 _PPP_LINE: Final = re2.compile(
-    rb"(?m)^[ \t]*(" + _FIELD + rb")[ \t]+(" + _FIELD + rb")[ \t]+(" + _FIELD + rb")"
-    rb"((?:[ \t]+" + _FIELD + rb")*)[ \t]*\r?$"
+    rb"(?m)^[ \t]*" + _FIELD + rb"[ \t]+(?:(?:\*|\"\*\")[ \t]+(" + _FIELD + rb")"
+    rb"(?:[ \t]+" + _ADDRESS + rb")*"
+    rb"|" + _FIELD + rb"[ \t]+(" + _FIELD + rb")(?:[ \t]+" + _ADDRESS + rb")+)[ \t]*\r?$"
 )
-_ADDRESS: Final = re2.compile(rb"!?(?:\*|-|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?:/[0-9]{1,2})?)")
 
 # OpenVPN's auth-user-pass file: its name ending a line ("cat /etc/openvpn/auth.txt",
 # "auth.txt:", "==> vpn.pass <=="), the user's line, the password's line, then the text's
@@ -67,9 +70,10 @@ def credential_file_values(buf: bytes) -> Iterator[tuple[int, int]]:
     start = _first(buf, _PPP_NAMES)
     if start >= 0:
         for m in _PPP_LINE.finditer(buf, start):
-            if _ppp_line(m):
-                s, e = m.span(3)
-                quoted = buf[s : s + 1] == b'"'
+            s, e = m.span(1) if m.start(1) >= 0 else m.span(2)
+            quoted = buf[s : s + 1] == b'"'
+            value = buf[s + quoted : e - quoted]
+            if value and value != b"*" and not is_placeholder(value.decode("utf-8", "replace")):
                 yield (s + quoted, e - quoted)
     if _first(buf, _OPENVPN_NAMES) >= 0:
         for m in _AUTH_FILE.finditer(buf):
@@ -82,16 +86,3 @@ def _first(buf: bytes, names: tuple[bytes, ...]) -> int:
     """Return where the first of ``names`` stands in ``buf`` (-1: none)."""
     found = [i for i in (buf.find(name) for name in names) if i >= 0]
     return min(found) if found else -1
-
-
-def _ppp_line(m: re2._Match[bytes]) -> bool:
-    """Tell whether a line of three or more fields is a secrets file's: its server is "*" or
-    it ends with addresses ("*", "-", IPv4), and its secret is no placeholder."""
-    server, secret, rest = m.group(2, 3, 4)
-    addresses = rest.split()
-    if not addresses and server not in (b"*", b'"*"'):
-        return False
-    if not all(_ADDRESS.fullmatch(a.strip(b'"')) for a in addresses):
-        return False
-    value = secret.strip(b'"')
-    return bool(value) and value != b"*" and not is_placeholder(value.decode("utf-8", "replace"))
