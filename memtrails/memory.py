@@ -69,6 +69,7 @@ class Memory:
     """True for a client of the service that holds the folder (``memtrails serve``)."""
 
     serves_reads: bool = True  # its imports answer others' reads as they run (serving_reads)
+    _lending: Any = None  # the server its imports answer reads through now (during_import)
 
     def __init__(self, folder: Folder, *, serve_reads: bool = True) -> None:
         """Wrap an open folder; use :meth:`open`."""

@@ -110,7 +110,7 @@ class FolderAccess:
                 finally:
                     await remote.aclose()
                 return
-        if write is None and self._writing is not None and serves_reads(self._writing.path):
+        if write is None and self._writing is not None and serves_reads(self._writing):
             # This server's own import holds the folder and answers reads: its memory
             # answers this server's reads too (other processes' go through its server).
             async with self._beside_write(self._writing) as memory:

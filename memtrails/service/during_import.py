@@ -196,13 +196,13 @@ async def reads_served(
     given up: the import goes on, and the lock's role no longer says it serves.
     """
     home = memory.path
-    lending = _LENDING.get(home)
+    lending: _Lending | None = memory._lending
     if lending is not None and not memory.remote:
-        lending.users += 1  # this process serves the folder's reads already: one more user
+        lending.users += 1  # this memory serves the folder's reads already: one more user
         try:
             yield
         finally:
-            await _leave(home, lending)
+            await _leave(memory, lending)
         return
     if memory.remote or not memory.serves_reads:
         yield
@@ -221,11 +221,12 @@ async def reads_served(
     lender = _Lender(memory, importing or command_line(), held_as)
     lender.say(SERVING_IMPORT)  # readers that come now wait for the service
     task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
-    lending = _LENDING[home] = _Lending(lender, task)
+    # Kept by the memory: the folder's lock lets one memory of this process hold it.
+    lending = memory._lending = _Lending(lender, task)
     try:
         yield
     finally:
-        await _leave(home, lending)
+        await _leave(memory, lending)
 
 
 @dataclass
@@ -237,25 +238,21 @@ class _Lending:
     users: int = 1
 
 
-_LENDING: dict[Path, _Lending] = {}
-"""The folders whose reads this process serves now, by path."""
-
-
-async def _leave(home: Path, lending: _Lending) -> None:
+async def _leave(memory: Memory, lending: _Lending) -> None:
     lending.users -= 1
     if lending.users > 0:
         return
-    if _LENDING.get(home) is lending:
-        del _LENDING[home]
+    if memory._lending is lending:
+        memory._lending = None
     from .._uncancelled import to_the_end
 
     await to_the_end(lending.lender.stop(lending.task))
 
 
-def serves_reads(home: Path) -> bool:
-    """Whether an import of this process answers reads of ``home`` now (a block of
+def serves_reads(memory: Memory) -> bool:
+    """Whether an import of ``memory`` answers other processes' reads now (a block of
     :func:`reads_served` runs, its server started or about to)."""
-    return home in _LENDING
+    return memory._lending is not None
 
 
 def _held_as(home: Path) -> str:
