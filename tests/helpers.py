@@ -298,6 +298,19 @@ async def mcp_http(home: Path, *memtrails: str) -> AsyncIterator[int]:
     assert "Traceback" not in err.decode()
 
 
+async def memtrails_cli(*args: str) -> tuple[int, str, str]:
+    """Run the ``memtrails`` command in another process: its exit code, stdout and stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).parent / "memtrails"),
+        *args,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    out, err = await proc.communicate()
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
 async def until(check: Callable[[], bool | Awaitable[bool]], seconds: float = 60.0) -> None:
     """Wait until ``check`` holds (it may be a coroutine function); fail past ``seconds``."""
     start = time.monotonic()

@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from helpers import memtrails_cli as cli
 from helpers import until
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
@@ -56,15 +57,6 @@ def added_ids(home: Path) -> list[str]:
         with contextlib.suppress(ValueError, KeyError):  # a line being written
             ids.append(json.loads(line)["id"])
     return ids
-
-
-async def cli(*args: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        MEMTRAILS, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    out, err = await proc.communicate()
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
 
 
 @asynccontextmanager

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from helpers import memtrails_cli as cli
 from helpers import until
 
 from memtrails import Memory
@@ -44,15 +45,6 @@ def said(home: Path) -> dict[str, Any] | None:
 def lock_role(home: Path) -> str:
     """What the folder's lock says its holder does."""
     return (home / "memory.lock").read_text(encoding="utf-8").strip().partition(" ")[2]
-
-
-async def cli(*args: str) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        MEMTRAILS, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
-    out, err = await proc.communicate()
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
 
 
 async def searched(home: Path, query: str) -> list[dict[str, Any]]:
