@@ -22,7 +22,7 @@ from helpers import until
 from memtrails import Memory
 from memtrails.folder.lock import SERVING_IMPORT
 from memtrails.mcp.access import FolderAccess
-from memtrails.mcp.tools import add_tool, get_tool, search_tool
+from memtrails.mcp.tools import add_tool, get_tool, search_tool, status_tool
 from memtrails.service import RemoteMemory, find_service
 from memtrails.service.client import imported_through
 from memtrails.service.discovery import SERVICE_FILE, read_token
@@ -328,6 +328,10 @@ async def test_the_mcp_servers_own_reads_are_answered_while_its_add_imports(
         await until(answered, 60)
         assert {row["source"] for row in found["results"]} == {str(source.resolve())}
         assert (await get_tool(access, "n0"))["id"] == "n0"
+        # Its status says the counts are those of the add that runs, as a client's does.
+        status = await status_tool(access, writes=True)
+        assert status["importing"]["command"].endswith(f": add {source}")
+        assert status["importing"]["pid"] == os.getpid()
         assert not adding.done()
     finally:
         adding.cancel()

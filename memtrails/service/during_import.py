@@ -249,6 +249,16 @@ async def _leave(memory: Memory, lending: _Lending) -> None:
     await to_the_end(lending.lender.stop(lending.task))
 
 
+def own_import(memory: Memory) -> dict[str, Any] | None:
+    """Return the import of ``memory`` that answers reads now, as a status says it (``{"pid",
+    "command"}``), or None: for this process's own reads beside its import (the MCP server's
+    status during its ``add``), as :func:`.client.imported_through` says it for a client."""
+    lending: _Lending | None = memory._lending
+    if lending is None or memory.remote:
+        return None
+    return {"pid": os.getpid(), "command": lending.lender.importing}
+
+
 def serves_reads(memory: Memory) -> bool:
     """Whether an import of ``memory`` answers other processes' reads now (a block of
     :func:`reads_served` runs, its server started or about to)."""
