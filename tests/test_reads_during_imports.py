@@ -416,3 +416,39 @@ async def test_a_reader_whose_import_ends_under_it_reads_the_folder_itself(
 
 async def _found(remote: Memory) -> bool:
     return [hit.id for hit in await remote.search("ferry", k=1)] == ["ferry"]
+
+
+LEAN = """
+import asyncio, json, sys
+from pathlib import Path
+from memtrails import Memory
+from memtrails.testing import HashingEmbedder
+
+home = Path(sys.argv[1])
+served = []
+
+async def rows():
+    for n in range(40):
+        yield {"id": f"n{n}", "text": f"note {n} about the harbour"}
+        await asyncio.sleep(0.1)
+        served.append((home / "service.json").exists())
+
+async def main():
+    async with Memory.open(home, embedder=HashingEmbedder()) as memory:
+        await memory.ingest(rows(), batch=1)
+    print(json.dumps({"served": any(served), "mcp": "mcp.server" in sys.modules}))
+
+asyncio.run(main())
+"""
+
+
+async def test_an_imports_read_server_leaves_the_mcp_sdk_unloaded(tmp_path: Path) -> None:
+    """Its readers use /v1 (memtrails mcp over stdio too): an import that serves reads does
+    not load the MCP SDK, which held 30 MiB more of a 100k import's memory."""
+    script = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", LEAN, str(tmp_path / "memory"),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await script.communicate()
+    assert script.returncode == 0, err.decode()
+    assert json.loads(out) == {"served": True, "mcp": False}

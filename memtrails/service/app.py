@@ -7,6 +7,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -21,6 +22,9 @@ from .auth import Guard
 from .jobs import JobConflictError, Jobs
 from .routes import Api
 from .watch import Watched
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 __all__ = ["build_app"]
 
@@ -39,6 +43,7 @@ def build_app(
     watched: Watched | None = None,
     inner: Callable[[ASGIApp], ASGIApp] | None = None,
     importing: str | None = None,
+    mcp: bool = True,
 ) -> ASGIApp:
     """Return the service's application: ``/v1/...``, ``/mcp`` and the web pages (``/``),
     behind :class:`Guard`.
@@ -47,22 +52,26 @@ def build_app(
     service stopping) cancels running imports and waits for them. ``inner`` wraps the
     application behind the guard (an import's server refuses writes there); ``importing``:
     the command line of the import this server answers reads for, which the status says.
+    ``mcp``: serve ``/mcp`` too. An import's server leaves it out: its readers (``memtrails
+    search``, a script, ``memtrails mcp`` over stdio) use ``/v1``, and the MCP SDK it would
+    load held 30 MiB more of an import's memory (benchmarks/README.md, memory_bound.py).
     """
-    from mcp.server.transport_security import TransportSecuritySettings
-
-    from ..mcp.server import build_server
-    from .mcp_access import ServiceAccess
     from .web import Pages
 
     api = Api(memory, jobs, stopping, importing=importing)
-    mcp_server = build_server(ServiceAccess(memory, importing), allow_writes=mcp_writes)
-    # Host and Origin are checked by the guard in front of every route, /mcp included.
-    mcp_app = mcp_server.streamable_http_app(
-        streamable_http_path="/mcp",
-        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-    )
+    mcp_server = _mcp_server(memory, importing, mcp_writes) if mcp else None
+    mcp_routes: list[BaseRoute] = []
+    if mcp_server is not None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        # Host and Origin are checked by the guard in front of every route, /mcp included.
+        mcp_app = mcp_server.streamable_http_app(
+            streamable_http_path="/mcp",
+            transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+        )
+        mcp_routes = list(mcp_app.routes)
     pages = Pages(memory, jobs, watched)
-    routes: list[BaseRoute] = [*api.routes(), *mcp_app.routes, *pages.routes()]
+    routes: list[BaseRoute] = [*api.routes(), *mcp_routes, *pages.routes()]
     if watched is not None:
         from .watch_routes import watch_routes
 
@@ -72,7 +81,8 @@ def build_app(
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         async with AsyncExitStack() as stack:
             await stack.enter_async_context(jobs)
-            await stack.enter_async_context(mcp_server.session_manager.run())
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
             if watched is not None:
                 watched.start_all()  # the watched set, kept in the folder, followed again
             yield
@@ -88,6 +98,13 @@ def build_app(
         },
     )
     return Guard(app if inner is None else inner(app), token=token, host=host, port=port)
+
+
+def _mcp_server(memory: Memory, importing: str | None, writes: bool) -> MCPServer:
+    from ..mcp.server import build_server
+    from .mcp_access import ServiceAccess
+
+    return build_server(ServiceAccess(memory, importing), allow_writes=writes)
 
 
 def _error(request: Request, status: int, message: str) -> Response:

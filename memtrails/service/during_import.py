@@ -340,6 +340,7 @@ class _Lender:
                 port=port,
                 inner=lambda app: ReadsOnly(app, why, self.importing),
                 importing=self.importing,
+                mcp=False,  # its readers use /v1 (memtrails mcp too); the SDK is 30 MiB
             )
             config = uvicorn.Config(
                 app,
