@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
-from typing import Any
 
 from .._exceptions import FolderBusyError, MemoryLockedError, MemtrailsError
 from ..embedding._base import Embedder
@@ -59,8 +58,6 @@ class FolderAccess:
             raise ValueError(f"`wait` must be non-negative, got {wait}")
         self.home = home
         self.wait = wait
-        #: the import whose reads this access goes through ({"pid", "command"}), if any
-        self.importing: dict[str, Any] | None = None
         self._threads = threads
         self._embedder = embedder
         self._owned = embedder is None

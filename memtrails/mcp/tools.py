@@ -130,7 +130,7 @@ async def status_tool(access: FolderAccess, *, writes: bool) -> dict[str, Any]:
     """Return the folder's counts, sources, model and index: the status tool's result."""
     async with access.open() as memory:
         status = (await memory.status()).to_json()
-        importing = access.importing or imported_through(memory) or own_import(memory)
+        importing = imported_through(memory) or own_import(memory)
     if importing is not None:  # the counts are what that import has written so far
         status["importing"] = importing
     status["writes_allowed"] = writes

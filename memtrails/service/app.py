@@ -59,7 +59,7 @@ def build_app(
     from .web import Pages
 
     api = Api(memory, jobs, stopping, importing=importing)
-    mcp_server = _mcp_server(memory, importing, mcp_writes) if mcp else None
+    mcp_server = _mcp_server(memory, mcp_writes) if mcp else None
     mcp_routes: list[BaseRoute] = []
     if mcp_server is not None:
         from mcp.server.transport_security import TransportSecuritySettings
@@ -100,11 +100,11 @@ def build_app(
     return Guard(app if inner is None else inner(app), token=token, host=host, port=port)
 
 
-def _mcp_server(memory: Memory, importing: str | None, writes: bool) -> MCPServer:
+def _mcp_server(memory: Memory, writes: bool) -> MCPServer:
     from ..mcp.server import build_server
     from .mcp_access import ServiceAccess
 
-    return build_server(ServiceAccess(memory, importing), allow_writes=writes)
+    return build_server(ServiceAccess(memory), allow_writes=writes)
 
 
 def _error(request: Request, status: int, message: str) -> Response:

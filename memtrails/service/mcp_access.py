@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -17,13 +16,9 @@ class ServiceAccess(FolderAccess):
     """Hands every MCP request the memory the service holds open (nothing opened per
     request, no waiting for imports: they run in the same process)."""
 
-    def __init__(self, memory: Memory, importing: str | None = None) -> None:
-        """``importing``: the command line of the import whose reads the service answers
-        (``service.during_import``): the status tool says it."""
+    def __init__(self, memory: Memory) -> None:
         super().__init__(memory.path)
         self._memory = memory
-        if importing is not None:
-            self.importing = {"pid": os.getpid(), "command": importing}
 
     async def embedder(self) -> Embedder:
         """Not used: the memory's own model embeds."""
