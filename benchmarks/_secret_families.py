@@ -49,6 +49,12 @@ class Gen:
     def pick(self, options: list[str] | tuple[str, ...]) -> str:
         return self.rng.choice(options)
 
+    def password_without(self, excluded: str) -> str:
+        """A :meth:`password` with the ``excluded`` characters taken out, where that leaves 6
+        characters and a digit or a symbol; else 10 random letters and digits."""
+        p = "".join(c for c in self.password() if c not in excluded)
+        return p if any(not c.isalpha() for c in p) and len(p) >= 6 else self.s(ALNUM, 10)
+
     def password(self) -> str:
         """A password of the kinds people choose or generate."""
         words = (

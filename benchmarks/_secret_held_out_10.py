@@ -24,8 +24,7 @@ Made = tuple[str, str]  # (text, secret)
 
 def _password(g: Gen) -> str:
     """A password with a digit or a symbol, no quotes or shell metacharacters."""
-    p = "".join(c for c in g.password() if c not in "\"'\\$!`|&;<>()#*?~ ,/%")
-    return p if any(not c.isalpha() for c in p) and len(p) >= 6 else g.s(ALNUM, 10)
+    return g.password_without("\"'\\$!`|&;<>()#*?~ ,/%")
 
 
 def _smtp_auth(g: Gen) -> Made:

@@ -21,8 +21,7 @@ Made = tuple[str, str]  # (text, secret)
 
 def _password(g: Gen) -> str:
     """A password with a digit or a symbol, no quotes, spaces or slashes."""
-    p = "".join(c for c in g.password() if c not in "\"'\\`/ \t")
-    return p if any(not c.isalpha() for c in p) and len(p) >= 6 else g.s(ALNUM, 10)
+    return g.password_without("\"'\\`/ \t")
 
 
 def _context_named(g: Gen) -> Made:
