@@ -12,7 +12,7 @@ from typing import Protocol
 import pytest
 
 from memtrails.importers import eml, maildir
-from memtrails.importers._first_pass import scanned
+from memtrails.importers._first_pass import FirstPasses
 from memtrails.pipeline.progress import _Progress
 from memtrails.records import ImportReport, MemoryRecord
 
@@ -27,9 +27,10 @@ def _mail(n: int) -> str:
     )
 
 
-def _display(source: str, total: int) -> _Progress:
+def _display(source: str, total: int, passes: FirstPasses) -> _Progress:
     """The display ``memtrails add`` shows for a folder: records counted, no bytes."""
-    return _Progress(source, io.StringIO(), False, total, None, None, scan=lambda: scanned(source))
+    scan = lambda: passes.scanned(source)  # noqa: E731
+    return _Progress(source, io.StringIO(), False, total, None, None, scan=scan)
 
 
 class _Shown(Protocol):
@@ -68,14 +69,16 @@ def test_a_maildir_first_pass_is_shown_as_a_scan(
         (tmp_path / box).mkdir()
     for n in range(COUNT):
         (tmp_path / "cur" / f"{n}.M1.host:2,S").write_text(_mail(n))
-    progress = _display("box", maildir.message_count(tmp_path))
+    passes = FirstPasses()
+    progress = _display("box", maildir.message_count(tmp_path), passes)
     assert progress.phase() == "starting"  # nothing begun yet
     phases = _phases_while_reading_files(monkeypatch, maildir, progress)
-    items = maildir._read(tmp_path, "box", None, 500)
-    _check(phases, next(items))
-    rest = list(items)
+    with passes.watching():
+        items = maildir._read(tmp_path, "box", None, 500)
+        _check(phases, next(items))
+        rest = list(items)
     assert len([i for i in rest if isinstance(i, MemoryRecord)]) == COUNT - 1
-    assert scanned("box") is None  # the import is over: nothing is shown for it any more
+    assert passes.scanned("box") is None  # the import is over: nothing is shown for it any more
     assert progress.phase() == "starting"
 
 
@@ -84,13 +87,15 @@ def test_a_folder_of_eml_first_pass_is_shown_as_a_scan(
 ) -> None:
     for n in range(COUNT):
         (tmp_path / f"{n:04}.eml").write_text(_mail(n))
-    progress = _display("saved", eml.eml_count(tmp_path))
+    passes = FirstPasses()
+    progress = _display("saved", eml.eml_count(tmp_path), passes)
     phases = _phases_while_reading_files(monkeypatch, eml, progress)
     listed, unlisted, special = eml._list(tmp_path, "saved")
-    items = eml._read_eml("saved", listed, None, unlisted, special=special)
-    _check(phases, next(items))
-    items.close()  # stopped early: nothing is left shown either
-    assert scanned("saved") is None
+    with passes.watching():
+        items = eml._read_eml("saved", listed, None, unlisted, special=special)
+        _check(phases, next(items))
+        items.close()  # stopped early: nothing is left shown either
+    assert passes.scanned("saved") is None
 
 
 def test_the_display_of_a_first_pass_over_files() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from memtrails.importers._first_pass import scanned
+from memtrails.importers._first_pass import FirstPasses
 from memtrails.importers._input import open_input
 from memtrails.importers.mail import MailBook
 from memtrails.importers.mbox import _read_mbox
@@ -43,6 +43,7 @@ def test_a_compressed_mbox_first_pass_is_shown_as_a_scan(
         text.write(f"Subject: mail {n}\nMessage-ID: <{n}@example.com>\n\n{words}\n\n")
     path.write_bytes(PACKERS[suffix](text.getvalue().encode()))
     stream = open_input(path, "list")
+    passes = FirstPasses()
     # as memtrails add shows a compressed mbox: its compressed bytes read, of its size
     progress = _Progress(
         "list",
@@ -51,7 +52,7 @@ def test_a_compressed_mbox_first_pass_is_shown_as_a_scan(
         None,
         path.stat().st_size,
         stream.position,
-        scan=lambda: scanned("list"),
+        scan=lambda: passes.scanned("list"),
     )
     phases: list[str] = []
     planned = MailBook.plan
@@ -61,7 +62,7 @@ def test_a_compressed_mbox_first_pass_is_shown_as_a_scan(
         planned(self, raw)
 
     monkeypatch.setattr(MailBook, "plan", plan)
-    with stream:
+    with stream, passes.watching():
         items = _read_mbox(stream, "list", None, 256)
         first = next(items)
         assert isinstance(first, MemoryRecord)
@@ -74,7 +75,7 @@ def test_a_compressed_mbox_first_pass_is_shown_as_a_scan(
         rest = list(items)
     assert len([i for i in rest if isinstance(i, MemoryRecord)]) == COUNT - 1
     assert isinstance(rest[-1], SourceState) and rest[-1].complete
-    assert scanned("list") is None  # over: nothing left shown for it
+    assert passes.scanned("list") is None  # over: nothing left shown for it
 
 
 def test_an_unchanged_compressed_mbox_shows_no_scan(tmp_path: Path) -> None:
@@ -83,9 +84,10 @@ def test_an_unchanged_compressed_mbox_shows_no_scan(tmp_path: Path) -> None:
     with open_input(path, "list") as stream:
         *_, end = _read_mbox(stream, "list", None, 256)
     assert isinstance(end, SourceState) and end.complete
-    with open_input(path, "list") as stream:
+    passes = FirstPasses()
+    with open_input(path, "list") as stream, passes.watching():
         items = _read_mbox(stream, "list", end.state, 256)
         again = next(items)  # skipped unread: its first pass never runs
         assert isinstance(again, SourceState) and again.mode == "incremental"
-        assert scanned("list") is None  # no 'scanning 0%' that never moves
+        assert passes.scanned("list") is None  # no 'scanning 0%' that never moves
         assert list(items) == []

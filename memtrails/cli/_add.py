@@ -124,7 +124,7 @@ async def add(
         memtrails add ~/mail/archive.mbox --model multilingual-e5-small --home ~/mail-memory
     """
     from ..add import add_git, add_path, unread_part
-    from ..importers._first_pass import scanned
+    from ..importers._first_pass import FirstPasses
     from ..importers.detect import close_parts
     from ..importers.plan import plan_inputs
     from ..importers.registry import importer
@@ -163,6 +163,7 @@ async def add(
         total.add_error(error)
 
     show = not (as_json or quiet)
+    passes = FirstPasses()  # this run's mail first passes, shown by its bars, no other run's
     opened: list[Any] = []  # the memory, once open: its saved positions size the counts
 
     def bar(part: Part) -> AbstractContextManager[ProgressCallback | None]:
@@ -176,13 +177,16 @@ async def add(
             position=part.position if by_bytes else None,
             total_records=total,
             unread=unread,
-            scan=lambda: scanned(part.source),  # a mail folder's first pass, as it goes
+            scan=lambda: passes.scanned(part.source),  # a mail folder's first pass, as it goes
         )
 
     from ..service.during_import import serving_reads
 
     try:
-        with overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished:
+        with (
+            overall_bar(len(plans) + len(git_repos) + len(notes), show) as finished,
+            passes.watching(),  # the importers' worker threads publish their passes to it
+        ):
             opening = open_memory(home, threads, qdrant_url, model, create=True, progress=show)
             # Other processes' reads are answered here while it imports (after a moment).
             async with serving_reads(opening) as memory:
