@@ -158,3 +158,49 @@ async def test_a_history_that_lost_its_trailing_spaces_keeps_the_users_turns(
     turns = await _turns(path)
     assert [a for a, _ in turns] == ["user", "user", "aider", "user"]
     assert turns[1] == ("user", "Why is the total off by a cent?\nIt is 10.01, not 10.00.")
+
+
+async def test_a_quote_in_an_answer_stays_in_that_answer(tmp_path: Path) -> None:
+    """Aider's output is a ``> `` line ending in its two spaces (``append_chat_history``'s
+    ``blockquote`` and ``linebreak``), right after the user's input or more of its output,
+    or a paragraph of its own whose last line ends so; a Markdown quote the model wrote
+    is none of those, and stays in its answer, wherever in it."""
+    quoted = (
+        "Python's docs say:\n\n> round() rounds half to even.\n> Use Decimal.\n\nSo use Decimal."
+    )
+    inline = "As the log said\n> 3 tests failed\nthe fix is in total.py."
+    opening = "> Round once.\n\nThat is all it takes."
+    history = (
+        started("2025-06-19 14:32:16")
+        + tool("Aider v0.85.1")
+        + user("Why is it off?")
+        + ai(quoted)
+        + tool("Tokens: 2.1k sent, 120 received.")
+        + user("And the tests?")
+        + ai(inline)
+        # Aider asking about commands of several lines right after an answer: the
+        # first, the longest, padded by nothing, is Aider's all the same.
+        + tool("pytest -q tests/test_total.py\nruff check .")
+        + tool("Run shell commands? (Y)es/(N)o/(D)on't ask again [Yes]: n")
+        + user("Summarise.")
+        + ai(opening)
+        + tool("Applied edit to shop/total.py")
+    )  # fmt: skip
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    path = folder / ".aider.chat.history.md"
+    path.write_text(history, encoding="utf-8")
+    assert await _turns(path) == [
+        ("user", "Why is it off?"),
+        ("aider", quoted),
+        ("user", "And the tests?"),
+        ("aider", inline),
+        ("user", "Summarise."),
+        ("aider", opening),
+    ]
+    # A file that lost its trailing spaces tells no quote from Aider's output: as before,
+    # its "> " lines are Aider's, its users' turns kept.
+    trimmed = "\n".join(line.rstrip() for line in history.split("\n"))
+    path.write_text(trimmed, encoding="utf-8")
+    users = [t for a, t in await _turns(path) if a == "user"]
+    assert users == ["Why is it off?", "And the tests?", "Summarise."]

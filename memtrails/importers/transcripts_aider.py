@@ -18,11 +18,17 @@ Who speaks, then (the rule, line by line):
   user's: the first ``#### `` line read says which the file is (no answer comes before a
   run's first input). A ``#### `` line that is Aider answering its own question, as it does
   for a group of them (``... (Y)es/(N)o/(A)ll ... [Yes]: a``), is Aider's output, no one's words.
-- ``> text`` and the lines right after it, up to a blank line, are Aider's output, left out
-  (an answer starts after a blank line, so none of them is one).
+- ``> text`` right after the user's input or Aider's output is Aider's output, as are the
+  lines right after it up to a blank line, left out (an answer starts after a blank line).
+  After a blank line, once the run's user has spoken, a ``> `` line may open a Markdown
+  quote of the answer too: its paragraph (up to a blank line) is Aider's output when its
+  last line ends in the two spaces every message of Aider's ends in, else the answer's. A
+  ``> `` line right after a line of the answer is the answer's (a quote in its paragraph).
+  In a file that lost its trailing spaces, every ``> `` line is Aider's output, as before.
 - Any other line is the answer's, blank lines inside it included. An answer holding a
-  line that starts ``> `` (a Markdown quote) reads as Aider's output there, and one holding
-  a ``#### `` line that ends in two spaces as the user's: the file tells no difference.
+  quote whose last line ends in two spaces (a Markdown line break) reads as Aider's output
+  there, and one holding a ``#### `` line that ends in two spaces as the user's: the file
+  tells no difference.
 
 Beside it, ``.aider.input.history`` (prompt_toolkit's ``FileHistory``) holds what the user
 typed with the time of each (``# 2025-06-19 14:32:20.123456`` then ``+line`` lines): a user
@@ -123,14 +129,75 @@ class _Run:
         self.said: datetime | None = None  # when the user last spoke
 
 
+def _classified(f: BinaryIO, start: int, n: int, limit: int) -> Iterator[tuple[str, str, int, int]]:
+    """Yield ``(kind, line, n, offset)`` for each line from ``start`` (line
+    ``n + 1``), ``kind`` who it is: ``run``, ``user``, ``tool`` (Aider's output), ``aider``
+    (an answer's, its blank lines included) or ``""`` (a blank line between turns).
+
+    A ``> `` line after a blank line, once the run's user has spoken, may be Aider's output
+    or a Markdown quote opening a paragraph of the answer: its paragraph is held until it
+    ends, and is Aider's output when its last line ends in Aider's two spaces (every message
+    of Aider's ends so), else the answer's."""
+    f.seek(start)
+    offset = start
+    who = ""  # the kind of the line before
+    blank = True  # whether the line before was blank
+    spaced: bool | None = None  # whether Aider's "#### " lines end in two spaces here
+    asked = False  # whether the user spoke in this run yet
+    held: list[tuple[str, int, int]] = []  # a "> " paragraph not told yet
+
+    def release(kind: str) -> Iterator[tuple[str, str, int, int]]:
+        for line, k, at in held:
+            yield kind, line, k, at
+        held.clear()
+
+    for raw, length in bounded_lines(f, limit):
+        n += 1
+        line = _text(raw) if length <= limit else ""  # a longer line is not held
+        started = _STARTED.match(line)
+        hashes = line.startswith("#### ") or line == "####"
+        quote = line.startswith("> ") or line == ">"
+        if held:
+            if line.strip() and not started and not hashes:
+                held.append((line, n, offset))
+                offset += length
+                continue
+            who = "tool" if held[-1][0].endswith("  ") else "aider"
+            yield from release(who)
+            blank = False
+        if hashes and spaced is None:
+            spaced = line.endswith("  ")
+        if started:
+            kind, asked = "run", False
+        elif hashes and _SELF_ANSWER.search(line):
+            kind = "tool"
+        elif hashes and (line.endswith("  ") or not spaced):
+            kind, asked = "user", True
+        elif quote and blank and asked and spaced:
+            held.append((line, n, offset))
+            offset += length
+            continue
+        elif quote and who != "aider":
+            kind = "tool"  # right after the user's input or Aider's output: Aider's
+        elif who == "tool" and line.strip():
+            kind = "tool"  # the unquoted lines of a message of several
+        elif line.strip() or who == "aider":
+            kind = "aider"
+        else:
+            kind = ""
+        yield kind, line, n, offset
+        who, blank = kind, not line.strip()
+        offset += length
+    if held:
+        yield from release("tool" if held[-1][0].endswith("  ") else "aider")
+
+
 def _turns(
     f: BinaryIO, start: int, n: int, limit: int
 ) -> Iterator[tuple[str, str, int, int, str | None]]:
     """Yield ``(who, text, line, offset, started)`` for each turn from ``start`` (line
     ``n + 1``): who is ``user``, ``aider`` or ``run`` (a run's first line, ``text`` its
     start), ``offset`` where the turn's first line is."""
-    f.seek(start)
-    offset = start
     who, first, at = "", 0, start
     lines: list[str] = []
 
@@ -139,39 +206,18 @@ def _turns(
         if who and text and text != "<blank>":
             yield who, text, first, at, None
 
-    spaced: bool | None = None  # whether Aider's "#### " lines end in two spaces here
-
-    for raw, length in bounded_lines(f, limit):
-        n += 1
-        line = _text(raw) if length <= limit else ""  # a longer line is not held
-        started = _STARTED.match(line)
-        hashes = line.startswith("#### ") or line == "####"
-        if hashes and spaced is None:
-            spaced = line.endswith("  ")
-        kind = (
-            "run"
-            if started
-            else "tool"
-            if hashes and _SELF_ANSWER.search(line)
-            else "user"
-            if hashes and (line.endswith("  ") or not spaced)
-            else "tool"
-            if line.startswith("> ") or line == ">" or (who == "tool" and line.strip())
-            else "aider"
-            if line.strip() or who == "aider"
-            else ""
-        )
+    for kind, line, k, offset in _classified(f, start, n, limit):
         if kind != who or kind == "run":
             yield from done()
-            who, lines, first, at = kind, [], n, offset
+            who, lines, first, at = kind, [], k, offset
+        started = _STARTED.match(line) if kind == "run" else None
         if started:
-            yield "run", started.group(1), n, offset, started.group(1)
+            yield "run", started.group(1), k, offset, started.group(1)
             who = ""
         elif kind == "user":
             lines.append(line[5:].rstrip())
         elif kind == "aider":
             lines.append(line.rstrip())
-        offset += length
     yield from done()
 
 
