@@ -12,6 +12,7 @@ bytes of text as UTF-8 text. :class:`memtrails.records.MemoryRecord` reads ``at`
 from __future__ import annotations
 
 import ipaddress
+import math
 import sys
 import uuid
 from datetime import date, datetime, time, timedelta
@@ -20,6 +21,8 @@ from typing import Any
 
 __all__ = [
     "NUMBER_UNITS",
+    "binary_uuid",
+    "float_id",
     "id_value",
     "meta_value",
     "plain_value",
@@ -53,6 +56,8 @@ _MOST_DIGITS = 400
 # line end; or when they hold a NUL (UTF-16 text, a number's bytes).
 _NOT_TEXT_SHARE = 0.1
 _TEXT_CONTROLS = frozenset("\t\n\r\f\v\x1b")
+# Past 2**53 a float no longer holds every integer: its digits are not the id written.
+_EXACT_FLOAT = 2**53
 
 
 def plain_value(value: Any) -> Any:
@@ -131,19 +136,26 @@ def _decoded(name: str, data: bytes) -> str:
 def id_value(name: str, value: Any) -> str:
     """Return an id (a record's ``id``, a ``thread``) as the string it is stored as.
 
-    A string is itself; an integer (a Decimal or numpy one too) its digits; a UUID its
-    string; bytes their UTF-8 text.
+    A string is itself; an integer (a Decimal or numpy one too) its digits, and so is a
+    whole float (``12.0`` is "12", :func:`float_id`); a UUID its string, and so are 16
+    bytes that are no text (a ``BINARY(16)`` UUID, :func:`binary_uuid`); other bytes their
+    UTF-8 text.
 
     Raises:
-        ValueError: the value is of another type, bytes that are not UTF-8, or an integer
-            too long to write; the message names the field.
+        ValueError: the value is of another type, bytes that are not UTF-8, an integer
+            too long to write, or a float that is no whole number (:func:`float_id`); the
+            message names the field.
     """
     if isinstance(value, str):
         return value
     if isinstance(value, uuid.UUID):
         return str(value)
+    if value is None:
+        raise ValueError(f"`{name}` is None (a NULL column?): every record needs an id")
     plain = plain_value(value)
     if isinstance(plain, _BYTES):
+        if (binary := binary_uuid(bytes(plain))) is not None:
+            return binary
         try:
             return bytes(plain).decode("utf-8")
         except UnicodeDecodeError:
@@ -151,6 +163,8 @@ def id_value(name: str, value: Any) -> str:
                 f"`{name}` is {len(plain):,} bytes that are not UTF-8 text: give it as text "
                 "(hex(...) or encode(..., 'hex') in the query)"
             ) from None
+    if isinstance(plain, float):
+        return float_id(f"`{name}`", plain)
     if isinstance(plain, bool) or not isinstance(plain, str | int):
         raise ValueError(f"`{name}` must be a string or an integer, got {type(value).__name__}")
     try:
@@ -162,11 +176,69 @@ def id_value(name: str, value: Any) -> str:
         ) from None
 
 
+def binary_uuid(data: bytes) -> str | None:
+    """Return the UUID string of 16 bytes that are no text, or None for any other bytes.
+
+    MySQL and MariaDB keep a UUID in a ``BINARY(16)`` column (``UUID_TO_BIN(uuid)``) and
+    their drivers, as ``sqlite3`` for a BLOB, hand it over as its 16 bytes; psycopg and
+    asyncpg give a ``uuid.UUID``, whose string this is too. Bytes that are printable UTF-8
+    text ("0123456789abcdef") stay text: the bytes of a random UUID are so about once in ten
+    million. The bytes are read in their order: a column written with
+    ``UUID_TO_BIN(uuid, 1)`` (time parts swapped) is read as ``BIN_TO_UUID(col, 1)`` in the
+    query.
+
+    Example:
+        >>> binary_uuid(bytes.fromhex("3f2504e04f8941d39a0c0305e82c3301"))
+        '3f2504e0-4f89-41d3-9a0c-0305e82c3301'
+        >>> binary_uuid(b"0123456789abcdef") is None
+        True
+    """
+    if len(data) != 16:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return str(uuid.UUID(bytes=data))
+    if text.isprintable():
+        return None
+    return str(uuid.UUID(bytes=data))
+
+
+def float_id(label: str, value: float) -> str:
+    """Return the id a whole float stands for: its integer's digits, as JavaScript's
+    ``String(12.0)`` gives "12" (a JSON export from pandas or a SQL tool writes an integer
+    column as ``12.0`` when the column has a gap, and ``JSON.parse`` reads it as 12).
+
+    Raises:
+        ValueError: the float has a fraction, is NaN or infinite, or is past 2**53, where a
+            float no longer holds every integer (its digits are not the id the source
+            had); the message starts with ``label``.
+
+    Example:
+        >>> float_id("`id`", 12.0), float_id("`id`", -0.0)
+        ('12', '0')
+    """
+    if not math.isfinite(value):
+        raise ValueError(f"{label} is {value}, which is no id: give ids as strings or integers")
+    if not value.is_integer():
+        raise ValueError(
+            f"{label} is {value!r}, a number with a fraction: an id must be a string or a "
+            "whole number"
+        )
+    if abs(value) > _EXACT_FLOAT:
+        raise ValueError(
+            f"{label} is {value!r}, a float past 2**53 whose digits are not exact (an integer "
+            "column read as floats?): give ids as integers or strings"
+        )
+    return str(int(value))
+
+
 def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
     """Return a row's extra column (stored in the record's ``meta``) as JSON holds it.
 
     A Decimal or numpy number is the same int or float (a Decimal a float cannot hold
-    exactly is its string); a UUID its string; bytes their UTF-8 text; a date, a datetime
+    exactly is its string); a UUID its string, and so are 16 bytes that are no text
+    (:func:`binary_uuid`); other bytes their UTF-8 text; a date, a datetime
     or a time its ISO 8601 form; a duration (MySQL's TIME) as ``str(timedelta)`` writes it
     ("1:30:00"); an inet or cidr address its text; an array column's list of these
     (``numeric[]``, ``uuid[]``) a list of theirs. Other values are left for the normalise
@@ -183,6 +255,8 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
             return str(value)  # NUMERIC(30, 10): kept exact, as text
         return plain
     value = plain_value(value)
+    if isinstance(value, _BYTES) and (binary := binary_uuid(bytes(value))) is not None:
+        return binary  # MySQL's BINARY(16) UUID column
     if isinstance(value, uuid.UUID) or isinstance(value, _BYTES):  # noqa: SIM101
         return text_value(name, value)
     if isinstance(value, datetime | date | time):

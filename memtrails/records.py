@@ -174,7 +174,8 @@ class MemoryRecord:
 
     Args:
         id: the record's id within its source (a Message-ID, a commit sha, a row key).
-        text: the body to embed and search.
+        text: the body to embed and search (None, a NULL column, is an empty text: the
+            record is its title; without one it is an error).
         kind: what it is: ``"mail"``, ``"chat"``, ``"commit"``, ``"file"``, ``"note"``, ...
         author: who wrote it.
         title: a subject or heading.
@@ -229,6 +230,13 @@ class MemoryRecord:
                 object.__setattr__(self, name, read(name, value))
         if not isinstance(self.id, str) or not self.id:
             raise ValueError(f"`id` must be a non-empty string, got {self.id!r}")
+        if self.text is None:  # a NULL text column: the title alone, when there is one
+            if not self.title:
+                raise ValueError(
+                    f"record {self.id[:80]!r}: `text` is None (a NULL column?) and there is "
+                    "no title: nothing to remember"
+                )
+            object.__setattr__(self, "text", "")
         if not isinstance(self.text, str):
             raise TypeError(f"`text` must be a string, got {type(self.text).__name__}")
         if self.at is not None and not isinstance(self.at, At):

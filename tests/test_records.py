@@ -74,7 +74,10 @@ def test_record_checks_its_fields() -> None:
     with pytest.raises(ValueError, match="`id`"):
         MemoryRecord(id="", text="x")
     with pytest.raises(TypeError, match="`text`"):
+        MemoryRecord(id="1", text=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"`text` is None .* no title"):
         MemoryRecord(id="1", text=None)  # type: ignore[arg-type]
+    assert MemoryRecord(id="1", text=None, title="T").text == ""  # type: ignore[arg-type]
 
 
 def test_report_json_is_what_add_prints() -> None:

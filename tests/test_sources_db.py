@@ -67,14 +67,20 @@ async def test_sqlite_bad_rows_are_skipped_and_reported(tmp_path: Path, embedder
     conn.execute("CREATE TABLE notes (id TEXT, text TEXT, colour TEXT)")
     conn.executemany(
         "INSERT INTO notes VALUES (?, ?, ?)",
-        [("a", "fine", None), (None, "no id", None), ("c", None, None)],
+        [("a", "fine", None), (None, "no id", None), ("c", None, None), ("d", None, "t")],
     )
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
-        report = await memory.ingest(conn.execute("SELECT id, text FROM notes"), name="notes")
-    assert report.added == 1
+        query = "SELECT id, text, colour AS title FROM notes"
+        report = await memory.ingest(conn.execute(query), name="notes")
+        titled = await memory.get("d", source="notes")
+    # A NULL text is an empty one: the record is its title; with no title, the row's error.
+    assert report.added == 2 and titled is not None and titled.title == "t"
     assert [(e.where, e.reason) for e in report.errors] == [
-        ("item 2", "`id` must be a string or an integer, got NoneType"),
-        ("item 3", "`text` must be a string, got NoneType"),
+        ("item 2", "`id` is None (a NULL column?): every record needs an id"),
+        (
+            "item 3",
+            "record 'c': `text` is None (a NULL column?) and there is no title: nothing to remember",
+        ),
     ]
 
 

@@ -20,6 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from .._exceptions import SourceError
+from ..record_values import float_id
 from ..records import MemoryRecord, RecordError
 from ._input import open_input
 from ._jsonl_source import bounded_lines, utf16_lines
@@ -71,6 +72,11 @@ class IdReader:
                 value = obj.get(self.key) if isinstance(obj, dict) else None
         except (ValueError, RecursionError):  # the line's own error, when it is read
             return None
+        if isinstance(value, float):  # 12.0 names the record 12, as from_jsonl reads it
+            try:
+                return float_id("id", value)
+            except ValueError:
+                return None
         if isinstance(value, bool) or not isinstance(value, str | int):
             return None
         return str(value)

@@ -15,6 +15,7 @@ from .._measure import measure
 from .._threads import chunks_in_thread, iterate_in_thread
 from ..items import RawItem, RawLine
 from ..limits import Limits
+from ..record_values import float_id
 from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
@@ -75,6 +76,8 @@ def _string(field: str, key: str | None, value: Any) -> str | None:
     # session 17, a user id): a record is not refused for it.
     if isinstance(value, int) and not isinstance(value, bool) and field in _NAMING:
         return str(value)
+    if isinstance(value, float) and field in _NAMING and value.is_integer():
+        return float_id(f"field {key!r} (mapped to {field})", value)  # 17.0: "17"
     if not isinstance(value, str):
         raise ValueError(
             f"field {key!r} (mapped to {field}) must be a string, got {type(value).__name__}"
@@ -93,6 +96,9 @@ def _record(
         if "id" in mapping:
             raise ValueError(f"missing id field {mapping['id']!r}")
         record_id = f"{name}:{line_no}"
+    elif isinstance(id_value, float):  # 12.0 from pandas or a SQL tool: the id 12
+        record_id = float_id(f"field {id_key!r} (mapped to id)", id_value)
+        used.add(id_key or "")
     elif isinstance(id_value, bool) or not isinstance(id_value, str | int):
         raise ValueError(
             f"field {id_key!r} (mapped to id) must be a string or an integer, got {type(id_value).__name__}"
