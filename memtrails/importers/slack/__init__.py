@@ -56,7 +56,10 @@ async def from_slack_export(
     summary has the lines of those blocks the text does not already say added to it. An
     attachment with no text of its own is read from its blocks, a huddle as ``[huddle] with``
     its participants. ``<!here>``, ``<!channel>`` and ``<!everyone>`` read as ``@here``...,
-    a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (``@S1`` with no handle), a
+    a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (with no handle, by the one another
+    mention in that day file gives it, else ``@S1``), a channel ``<#C1>`` by its name (else
+    the label another mention in that day file gives it, else ``#C1 (name not in the
+    export)``), ``<mailto:a@b.c|Ann>`` as ``Ann (a@b.c)``, a
     ``<!date^...|fallback>`` as its fallback (its format filled in, in UTC, with none). Joins, leaves,
     integration notices, tombstones and the hidden ``message_replied`` copies of a thread's
     parent (exports before 2018) are skipped silently, as are messages that say nothing once
@@ -71,7 +74,10 @@ async def from_slack_export(
     name; a DM whose members no name file gives, its folder named by its id ``D01…``, by who
     wrote in it, from all its day files, sorted; a ``G…`` folder no name file lists, an older
     export's group DM or private channel, so too, as ``"Group: names"``; a folder named by an
-    id that a name file lists under a name, by that name), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    id that a name file lists under a name, by that name; one named by a channel's id that
+    no name file names, by the name its own day files give it: its last rename, a
+    ``channel_name`` its messages carry, a mention of it in them, all its days read for it
+    before its records are made, else ``#C0123ABCD (name not in the export)``), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
     the name a ``bot_add`` notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
@@ -96,7 +102,8 @@ async def from_slack_export(
       with another ``--kind``: ``why`` says which);
     - ``users.json``, ``org_users.json``, ``channels.json``, ``groups.json``, ``mpims.json``
       or ``dms.json`` (or a workspace's, in ``teams/<workspace>/``) changed, appeared or
-      disappeared: the names written into every record may differ.
+      disappeared, or the names the day files give folders no name file names changed:
+      the names written into every record may differ.
 
     A channel whose earlier day files changed (a day added before the last one, a file
     edited or, in a folder, rewritten with a new mtime, as a fresh unzip does), or one of

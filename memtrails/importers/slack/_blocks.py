@@ -46,9 +46,10 @@ def _inline(reader: Names, node: Mapping[str, Any]) -> str:
         return "@" + reader.mentioned(uid) if uid else ""
     if kind == "channel":
         cid = _str(node.get("channel_id"))
-        return "#" + (reader.channel_names.get(cid) or cid) if cid else ""
+        return reader.channel_mention(cid) if cid else ""
     if kind == "usergroup":
-        return "@" + _str(node.get("usergroup_id"))
+        gid = _str(node.get("usergroup_id"))
+        return "@" + (reader.labels.groups.get(gid) or gid)
     if kind == "broadcast":
         return "@" + _str(node.get("range"))
     if kind == "emoji":

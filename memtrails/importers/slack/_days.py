@@ -11,6 +11,7 @@ from zipfile import ZipInfo
 from ...records import RecordError
 from . import _stream
 from ._export import READ_ERRORS, MemberRefused, not_json
+from ._found import Labels, labels_of
 from ._messages import counted, profile_name
 from ._names import Names
 from ._stream import NotAnArray, json_array
@@ -26,7 +27,8 @@ class DayFile:
     """A day file's messages, held (a small one) or read again when iterated (a large one).
 
     ``count`` is how many items its messages make (:func:`counted`); ``profiles`` the names
-    its messages give senders missing from users.json. A large day file that cannot be read
+    its messages give senders missing from users.json; ``labels`` those their mentions give
+    channels and user groups. A large day file that cannot be read
     the second time (changed or removed meanwhile) ends early, ``failed`` then saying why.
     """
 
@@ -40,6 +42,7 @@ class DayFile:
         self._reader, self._where, self._copy, self._held = reader, where, copy, held
         self.count = 0
         self.profiles: dict[str, str] = {}
+        self.labels = Labels()
         self.failed: RecordError | None = None
 
     def survey(self, messages: Iterator[Any]) -> None:
@@ -48,6 +51,7 @@ class DayFile:
             found = profile_name(self._reader, message)
             if found is not None:
                 self.profiles.setdefault(*found)
+            labels_of(message, self.labels)
 
     def __iter__(self) -> Iterator[Any]:
         if self._held is not None:

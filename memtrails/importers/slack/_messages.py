@@ -5,12 +5,21 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import LET_THROUGH, RecordStep
 from ._blocks import added_by_blocks, blocks_text
+from ._found import Labels
 from ._names import Names, name_of, unescape
+
+
+class _Surveyed(Protocol):
+    """What a day file's messages say of them all (``_days.DayFile``)."""
+
+    profiles: dict[str, str]
+    labels: Labels
+
 
 __all__ = [
     "as_ts",
@@ -456,11 +465,12 @@ def _app_id(message: Mapping[str, Any]) -> str | None:
 
 
 def message_items(
-    reader: Names, channel: str, member: str, messages: Iterable[Any], profiles: dict[str, str]
+    reader: Names, channel: str, member: str, messages: Iterable[Any], day: _Surveyed
 ) -> Iterator[MemoryRecord | RecordError]:
-    """Yield a day file's records; ``profiles``: the names its messages give their senders
-    missing from users.json (:func:`profile_name`)."""
-    reader.profiles = profiles
+    """Yield a day file's records; ``day``: what its messages say of them all, the names
+    they give their senders missing from users.json (:func:`profile_name`) and the labels
+    their mentions give channels and user groups."""
+    reader.profiles, reader.labels = day.profiles, day.labels
     # Counted from 1, as JSON Lines counts its lines: "message 1" is the file's first.
     for number, message in enumerate(messages, 1):
         where = f"{member}, message {number}"

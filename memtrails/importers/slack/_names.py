@@ -13,6 +13,7 @@ from ...records import RecordError
 from . import _stream
 from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
+from ._found import FOUND_NAMES, Labels, digest, found_names
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
 
@@ -39,6 +40,8 @@ _GROUP_DM = re.compile(r"^mpdm-(.+)-\d+$")
 _DM_FOLDER = re.compile(r"^D[A-Z0-9]{8,}$")
 _GROUP_FOLDER = re.compile(r"^G[A-Z0-9]{8,}$")
 _ID_FOLDER = re.compile(r"^[CDG][A-Z0-9]{8,}$")
+# What a conversation's id is followed by, where nothing in the export names it.
+NO_NAME = "(name not in the export)"
 
 
 def name_of(user: Mapping[str, Any]) -> str | None:
@@ -81,6 +84,10 @@ class Names:
         # in that day file are named so; a day file is always read whole, so a re-run that
         # skips earlier days names them the same.
         self.profiles: dict[str, str] = {}
+        # The labels the current day file's mentions give channels and user groups.
+        self.labels = Labels()
+        # Folders named by an id that no name file names: the name their day files give.
+        self.found: dict[str, str] = {}
         self.errors: list[RecordError] = []
         # SHA-256 of each name file as read (None when absent): a change means a full pass.
         self.metadata: dict[str, str | None] = {}
@@ -142,6 +149,29 @@ class Names:
             self._load_workspace(workspace)
         self._load_integrations()
         self._load_canvases()
+        self._find_names()
+
+    def _find_names(self) -> None:
+        """Name the folders named by an id that no name file names from their day files
+        (:mod:`._found`); the names go into ``metadata``, so that a change reads all again."""
+        folders = [c for c in self.export.channels if self._nameless(c)]
+        if not folders:
+            return
+        ids = {folder: folder.rsplit("/", 1)[-1] for folder in folders}
+        self.found = found_names(self.export, folders, ids)
+        for folder, name in self.found.items():
+            self.channel_names[ids[folder]] = name
+        self.metadata[FOUND_NAMES] = digest(self.found)
+
+    def _nameless(self, channel: str) -> bool:
+        """Whether a channel or private channel's folder is named by its id and no name file
+        names it (a DM's, a group DM's, a canvas's are titled otherwise)."""
+        base = channel.rsplit("/", 1)[-1]
+        if not _ID_FOLDER.match(base) or _DM_FOLDER.match(base):
+            return False
+        key, name = self._named(channel)
+        kind = self.channel_types.get(key)
+        return name == base and kind in (None, "channel", "group") and not self.members.get(key)
 
     def _load_workspace(self, workspace: str) -> None:
         """Load the names of the export's top ("") or of one of its workspaces (teams/<ws>/),
@@ -241,14 +271,26 @@ class Names:
         if target.startswith("@"):
             return "@" + self.mentioned(target[1:], label.lstrip("@") or None)
         if target.startswith("#"):
-            return "#" + (self.channel_names.get(target[1:]) or label or target[1:])
+            return self.channel_mention(target[1:], label)
         if target.startswith("!"):
-            return _special(target[1:], label)
-        if not label:
+            return _special(target[1:], label, self.labels.groups)
+        if target.startswith("mailto:"):  # shown as the address
+            target = target[len("mailto:") :]
+        if not label or label == target:
             return target
-        if label == target or "mailto:" + label == target:
-            return label
         return f"{label} ({target})"
+
+    def channel_mention(self, cid: str, label: str | None = None) -> str:
+        """Return the name a mention of a conversation reads as: the name the export gives
+        it, else the mention's label or another mention's in the day file, else its id
+        saying its name is not in the export."""
+        name = self.channel_names.get(cid)
+        if name and name != cid:
+            return "#" + name
+        label = (label or "").strip().lstrip("#") or self.labels.channels.get(cid)
+        if label:
+            return "#" + label
+        return f"#{cid} {NO_NAME}" if cid else "#"
 
     def title_of(self, channel: str) -> str:
         """Return a conversation's title: ``#name``, ``DM: names``, ``Group DM: names`` or
@@ -268,6 +310,8 @@ class Names:
         """
         base = channel.rsplit("/", 1)[-1]
         name = self.channel_names.get(base)
+        if channel in self.found:  # its id is its name's key all the same
+            return channel, base
         if channel in self.channel_types or not _ID_FOLDER.match(base) or not name:
             return channel, base
         return channel[: len(channel) - len(base)] + name, name
@@ -276,6 +320,8 @@ class Names:
         canvas = self._canvas_title(channel)
         if canvas is not None:
             return "Canvas: " + canvas
+        if channel in self.found:
+            return "#" + self.found[channel]
         key, base = self._named(channel)
         members = self.members.get(key)
         kind = self.channel_types.get(key)
@@ -296,14 +342,14 @@ class Names:
             # G… folder no name file names is a group DM or a private channel: "Group".
             label = "DM: " if kind == "dm" or _DM_FOLDER.match(base) else "Group: "
             return label + (", ".join(people) if people else base)
-        return "#" + base
+        return f"#{base} {NO_NAME}" if self._nameless(channel) else "#" + base
 
     def by_people(self, channel: str) -> bool:
         """Whether a conversation is titled by who wrote in it (:attr:`people`): a DM or
         group DM no name file gives members, and whose folder name does not list them; a
         G… folder no name file names (older exports: a group DM or a private channel)."""
         key, base = self._named(channel)
-        if self.members.get(key):
+        if self.members.get(key) or channel in self.found:
             return False
         kind = self.channel_types.get(key)
         if kind == "dm":
@@ -327,10 +373,11 @@ class Names:
         return file_id or channel
 
 
-def _special(command: str, label: str) -> str:
+def _special(command: str, label: str, groups: Mapping[str, str]) -> str:
     """Return a ``<!...>`` command as Slack's clients show it: ``<!here>`` as ``@here``, a
-    user group (``<!subteam^S1|@oncall>``) by its handle, else its id, a date by its
-    fallback text, else by its format filled in (in UTC: the reader's zone is not known)."""
+    user group (``<!subteam^S1|@oncall>``) by its handle (``groups``: those another mention
+    in the day file gives), else its id, a date by its fallback text, else by its format
+    filled in (in UTC: the reader's zone is not known)."""
     word, _, rest = command.partition("^")
     if word == "date":
         if label:
@@ -338,7 +385,8 @@ def _special(command: str, label: str) -> str:
         stamp, _, fmt = rest.partition("^")
         return slack_date(stamp, fmt.split("^", 1)[0])
     if word == "subteam":
-        name = label.lstrip("@") or rest.split("^", 1)[0]
+        gid = rest.split("^", 1)[0]
+        name = label.lstrip("@") or groups.get(gid) or gid
         return "@" + name if name else "@group"
     # @here, @channel, @everyone; an old export's labels go without the @ (<!here|here>)
     return "@" + (label.lstrip("@") or word)

@@ -158,7 +158,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
                     failed = failed or n < len(days) - 1
                     yield messages
                     continue
-                for item in message_items(reader, channel, where, messages, messages.profiles):
+                for item in message_items(reader, channel, where, messages, messages):
                     kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
                     since += 1
                     yield item

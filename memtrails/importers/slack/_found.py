@@ -1,0 +1,114 @@
+"""Names no name file gives, found in the day files themselves.
+
+A conversation folder named by its id (``C0123ABCD``, ``G0123ABCD``) that no name file
+names (no ``channels.json``, or one that leaves it out, as a tool exporting by id does) is
+named by what its own day files say: the last rename (``channel_name``, ``group_name``:
+``"name"`` is the new one), else a ``channel_name`` the messages carry (some tools write
+it), else a mention of the conversation in its own messages (``<#C0123ABCD|design>``). The
+day files are read for it before any record is made, so that every record has the name,
+the first day's too.
+
+Mentions with no label (``<#C0123ABCD>``, ``<!subteam^S1>``, rich text's ``channel`` and
+``usergroup`` elements) are named by a label another message of the same day file gives
+(:func:`labels_of`): a day file is always read whole, so a re-run names them the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._export import READ_ERRORS, Export, MemberRefused
+from ._stream import NotAnArray, json_array
+
+__all__ = ["FOUND_NAMES", "Labels", "digest", "found_names", "labels_of"]
+
+# The key the names found go by in a position's "metadata": a change means a full pass.
+FOUND_NAMES = "conversation names found in day files"
+_RENAMES = ("channel_name", "group_name")
+_CHANNEL_LABEL = re.compile(r"<#([A-Z0-9]+)\|([^<>|]*[^<>|\s][^<>|]*)>")
+_GROUP_LABEL = re.compile(r"<!subteam\^([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+class _Found:
+    """What a conversation's day files say its name is, by how sure each is."""
+
+    def __init__(self, cid: str) -> None:
+        self.cid = cid
+        self.renamed: str | None = None
+        self.carried: str | None = None
+        self.mentioned: str | None = None
+
+    def read(self, message: Any) -> None:
+        if not isinstance(message, Mapping):
+            return
+        if message.get("subtype") in _RENAMES and _text(message.get("name")):
+            self.renamed = _text(message.get("name"))
+        if _text(message.get("channel_name")):
+            self.carried = _text(message.get("channel_name"))
+        text = message.get("text")
+        if isinstance(text, str) and self.cid in text:
+            for cid, label in _CHANNEL_LABEL.findall(text):
+                if cid == self.cid:
+                    self.mentioned = label.strip().lstrip("#")
+
+    @property
+    def name(self) -> str | None:
+        return self.renamed or self.carried or self.mentioned or None
+
+
+def found_names(export: Export, folders: Iterable[str], ids: Mapping[str, str]) -> dict[str, str]:
+    """Return the names the day files of ``folders`` give them (those that give one).
+
+    ``ids``: each folder's conversation id. A day file that cannot be read gives nothing
+    here; its error is named when its records are read.
+    """
+    found: dict[str, str] = {}
+    for folder in folders:
+        seen = _Found(ids[folder])
+        for day in export.channels.get(folder, ()):
+            for _, copy in export.copies(f"{folder}/{day}"):
+                try:
+                    export.refuse(copy)
+                    for message in json_array(export.chunks(copy, again=True)):
+                        seen.read(message)
+                except (MemberRefused, NotAnArray, RecursionError, *READ_ERRORS):
+                    continue
+        if seen.name:
+            found[folder] = seen.name
+    return found
+
+
+def digest(found: Mapping[str, str]) -> str:
+    """Return a digest of the names found, for a position's metadata."""
+    return hashlib.sha256(json.dumps(sorted(found.items())).encode()).hexdigest()
+
+
+class Labels:
+    """The labels a day file's messages give channels and user groups, by id."""
+
+    def __init__(self) -> None:
+        self.channels: dict[str, str] = {}
+        self.groups: dict[str, str] = {}
+
+
+def labels_of(message: Any, labels: Labels) -> None:
+    """Add the labels of a message's mentions (``<#C1|general>``, ``<!subteam^S1|@team>``)."""
+    if not isinstance(message, Mapping):
+        return
+    if message.get("subtype") == "message_changed" and isinstance(message.get("message"), Mapping):
+        message = message["message"]
+    text = message.get("text")
+    if not isinstance(text, str) or "<" not in text:
+        return
+    for cid, label in _CHANNEL_LABEL.findall(text):
+        labels.channels.setdefault(cid, label.strip().lstrip("#"))
+    for gid, label in _GROUP_LABEL.findall(text):
+        labels.groups.setdefault(gid, label.strip())
