@@ -135,7 +135,10 @@ async def from_slack_export(
     Linux and macOS) are read as UTF-8, not as code page 437: a channel named ``日本語``
     keeps its name, and its records the ids the unzipped folder gives them.
     A damaged or truncated zip (its directory of members is at the end of the file) raises a
-    :class:`SourceError` saying so.
+    :class:`SourceError` saying so. A day file named otherwise than ``YYYY-MM-DD.json`` but
+    starting so (``2024-01-02 (1).json``, a second download) is read as one; any other JSON
+    file in a channel's folder (but Slack's ``canvases_in_conversation.json``) is a
+    :class:`RecordError` naming it as not read, the run complete all the same.
 
     Args:
         path: the export folder or .zip file.

@@ -19,6 +19,7 @@ __all__ = [
     "DEFAULT_MAX_MEMBER_BYTES",
     "DEFAULT_MAX_RATIO",
     "METADATA_FILES",
+    "NOT_A_DAY",
     "READ_ERRORS",
     "WORKSPACES",
     "Export",
@@ -40,6 +41,12 @@ _CHUNK = 1 << 20  # bytes read at a time from a member read in pieces
 _DESKTOP_FILES = frozenset({"thumbs.db", "desktop.ini"})
 
 DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
+# A day file under another name (a second download's "2024-01-02 (1).json", a tool's
+# "2024-01-03_part2.json"): read as one. Any other JSON file in a channel's folder is named
+# as not read (never dropped silently), but Slack's list of a channel's canvases.
+_DAY_NAMED = re.compile(r"^\d{4}-\d{2}-\d{2}[^/\\]*\.json$", re.IGNORECASE)
+_NOT_DAYS = frozenset({"canvases_in_conversation.json"})
+NOT_A_DAY = "not a day file (named YYYY-MM-DD.json): not read"
 METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
 # An Enterprise Grid org's export may hold each workspace as an export of its own, in
 # teams/<workspace>/ (users.json, channels.json, channel folders): mattermost/mmetl's
@@ -131,6 +138,8 @@ class Export:
         self.unsafe: list[str] = []  # zip members whose names lead outside the export
         # Folders (and entries) of an export folder that could not be listed: (name, why).
         self.unlisted: list[tuple[str, str]] = []
+        # JSON files in channel folders that are no day files: named, not read.
+        self.not_days: list[str] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
         # The zip's members by name (as read: see _member_name), each name with every member
@@ -231,24 +240,31 @@ class Export:
             if name.startswith(".") or "/." in name:
                 continue
             try:
-                days = self._day_files(root / name)
+                days, others = self._day_files(root / name)
             except OSError as exc:
                 why = exc.strerror or exc
                 self.unlisted.append((name, f"cannot list the channel folder ({why})"))
                 continue
+            self.not_days += [f"{name}/{other}" for other in others]
             if days:
                 channels[name] = days
         return channels
 
     @staticmethod
-    def _day_files(folder: Path) -> list[str]:
+    def _day_files(folder: Path) -> tuple[list[str], list[str]]:
+        """Return a channel folder's day files, and its other JSON files."""
         days: list[str] = []
+        others: list[str] = []
         with os.scandir(folder) as entries:
             for e in entries:
                 # A symlink loop, no permission: kept, so that its error is named.
-                if DAY_FILE.match(e.name) and entry_may_be_file(e):
+                if not entry_may_be_file(e) or e.name.startswith("."):
+                    continue
+                if _DAY_NAMED.match(e.name):
                     days.append(e.name)
-        return sorted(days)
+                elif e.name.lower().endswith(".json") and e.name.lower() not in _NOT_DAYS:
+                    others.append(e.name)
+        return sorted(days), sorted(others)
 
     def _scan_zip(self, archive: zipfile.ZipFile) -> dict[str, list[str]]:
         names: list[str] = []
@@ -284,13 +300,16 @@ class Export:
             nested = len(parts) == 4 and parts[0] == WORKSPACES
             if nested:
                 parts = [f"{WORKSPACES}/{parts[1]}/{parts[2]}", parts[3]]
-            if (
-                len(parts) == 2
-                and DAY_FILE.match(parts[1])
-                and not parts[0].startswith(".")
-                and "/." not in parts[0]
-            ):
+            if len(parts) != 2 or parts[0].startswith(".") or "/." in parts[0]:
+                continue
+            if _DAY_NAMED.match(parts[1]):
                 channels.setdefault(parts[0], []).append(parts[1])
+            elif (
+                parts[1].lower().endswith(".json")
+                and parts[1].lower() not in _NOT_DAYS
+                and not parts[1].startswith(".")
+            ):
+                self.not_days.append("/".join(parts))
         return {name: sorted(channels[name]) for name in sorted(channels)}
 
     @property

@@ -9,7 +9,7 @@ from typing import Any
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._resume import BAD_POSITION, unusable_position
 from ._days import day_files
-from ._export import METADATA_FILES, Export
+from ._export import METADATA_FILES, NOT_A_DAY, Export
 from ._messages import message_items
 from ._names import EXTRA_NAME_FILES, Names
 from ._people import plan
@@ -83,7 +83,7 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
     """
     reader = Names(export)
     reader.load_metadata()
-    found = len(reader.errors) + len(export.unsafe) + len(export.unlisted)
+    found = len(reader.errors) + len(export.unsafe) + len(export.unlisted) + len(export.not_days)
     saved, _ = _saved_channels(state, reader.metadata)
     vouched = 0
     for channel, days in export.channels.items():
@@ -108,6 +108,8 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         )
     for name, reason in export.unlisted:
         yield RecordError(reader.source, name, f"{reason}; its messages were not read")
+    for name in export.not_days:  # no messages of the export's left unread: not "broken"
+        yield RecordError(reader.source, name, NOT_A_DAY)
     saved, why = _saved_channels(state, reader.metadata)
     done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
     skipped = False  # whether any day file was left unread
