@@ -33,6 +33,7 @@ __all__ = [
     "exported_ms",
     "is_number",
     "is_zero_date",
+    "names_no_day",
     "number_ms",
     "stamp_ms",
     "text_ms",
@@ -151,6 +152,55 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
     return None
 
 
+# A day its month does not have, which Date.parse rolls over into the next month
+# ("2024-02-30" is 1 March): ISO, year/month/day, month/day/year, or a month's English name.
+_NUMERIC_DAY = re.compile(
+    r"\s*(?:[+-]?(\d{4,6})-(\d\d)-(\d\d)|(\d{4})/(\d{1,2})/(\d{1,2})|(\d{1,2})/(\d{1,2})/(\d{4}))(?!\d)"
+)
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = "(" + "|".join(_MONTHS) + r")[a-z]*\.?"
+_NAMED_DAY = re.compile(
+    rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"
+    rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b",
+    re.I,
+)
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def names_no_day(text: str) -> bool:
+    """Tell whether ``text`` writes a day its month does not have ("2024-02-30",
+    "2023/02/29", "04/31/2024", "Feb 30, 2024"): ``Date.parse`` rolls it over into the
+    next month (1 March), a time no export meant; a record's time refuses it.
+
+    Example:
+        >>> names_no_day("2024-02-30"), names_no_day("2024-02-29"), names_no_day("30 Feb 2023")
+        (True, False, True)
+    """
+    if len(text) > _LONGEST:
+        return False
+    if (m := _NUMERIC_DAY.match(text)) is not None:
+        g = m.groups()
+        y, mo, d = (g[0:3] if g[0] else g[3:6]) if (g[0] or g[3]) else (g[8], g[6], g[7])
+        return _no_day(int(y), int(mo), int(d))
+    if (m := _NAMED_DAY.search(text)) is not None:
+        if m[1]:
+            return _no_day(int(m[3]), _MONTHS.index(m[1].lower()) + 1, int(m[2]))
+        return _no_day(int(m[6]), _MONTHS.index(m[5].lower()) + 1, int(m[4]))
+    return False
+
+
+def _existing(text: str) -> int | None:
+    """``parse_date(text)``, but None for a day its month does not have."""
+    return None if names_no_day(text) else parse_date(text)
+
+
+def _no_day(year: int, month: int, day: int) -> bool:
+    if not 1 <= month <= 12 or day > 31:
+        return False  # no month, no day: Date.parse gives NaN itself
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return day > _MONTH_DAYS[month - 1] + (month == 2 and leap)
+
+
 def exported_ms(value: str) -> int | None:
     """Return the epoch milliseconds of a date an export writes that ``Date.parse`` does not
     read, or None when ``value`` is none of those forms.
@@ -169,12 +219,12 @@ def exported_ms(value: str) -> int | None:
     if (m := _BASIC_ISO.fullmatch(text)) is not None:
         y, mo, d, h, mi, s, fraction, zone = m.groups()
         clock = f"T{h}:{mi}:{s or '00'}.{fraction or '0'}{_extended(zone)}" if h else ""
-        return parse_date(f"{y}-{mo}-{d}{clock}")
+        return _existing(f"{y}-{mo}-{d}{clock}")
     if (m := _COMMA_FRACTION.fullmatch(text)) is not None:
-        return parse_date(f"{m.group(1)}.{m.group(2)}")
+        return _existing(f"{m.group(1)}.{m.group(2)}")
     reworded = as_date_parse_reads(value)
     if reworded is not None:
-        return parse_date(reworded)
+        return _existing(reworded)
     return world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
 
 
@@ -185,7 +235,9 @@ def text_ms(value: str) -> int | None:
     ``Date.parse`` reads it (:func:`dates.parse_date`), except a number alone, which is read
     as :func:`digits_ms` reads it: ``Date.parse`` makes "0" the year 2000, "7" July 2001 and
     "123456" the year 123456, and gives NaN for "20240503103200", which an epoch reading
-    would make the year 2611. Where ``Date.parse`` gives NaN: :func:`exported_ms`.
+    would make the year 2611; and a day its month does not have ("2024-02-30",
+    :func:`names_no_day`), which it rolls over into the next month, is no date. Where
+    ``Date.parse`` gives NaN: :func:`exported_ms`.
 
     Example:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
@@ -201,6 +253,8 @@ def text_ms(value: str) -> int | None:
         if ms is not None or names_month(value):
             return ms
     ms = parse_date(value)
+    if ms is not None and names_no_day(value):
+        return None  # "2024-02-30": not 1 March
     return ms if ms is not None else exported_ms(value)
 
 

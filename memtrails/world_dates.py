@@ -1,12 +1,14 @@
 """Dates ``Date.parse`` gives NaN for that are unambiguous all the same: ISO 8601 week dates,
-and days written with the words of Chinese, Japanese, Korean and Cyrillic-script languages.
+and days written with the words of Chinese, Japanese, Korean, Cyrillic-script languages and
+Thai, with the years of Japan's eras (``令和5年``, ``R5.4.1``), of the Republic of China
+(``民國112年``) and of the Thai Buddhist era (``พ.ศ. 2566``) read as the Gregorian year.
 
 ``export_dates.exported_ms`` asks :func:`world_ms` last, so what ``Date.parse`` reads is
 never read otherwise. Each form is read only whole: a text with anything else in it (a word,
 a zone, a second date) is no date here.
 """
 
-# ruff: noqa: RUF001 (Cyrillic and CJK words and punctuation, on purpose)
+# ruff: noqa: RUF001 (Cyrillic, CJK and Thai words and punctuation, on purpose)
 
 from __future__ import annotations
 
@@ -27,12 +29,14 @@ _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?(?:([T ])(\S.*))?", re.I | re
 # Chinese, Japanese, Korean: year 年/년, month 月/월, day 日/일 (号/號 in Chinese).
 _CJK_YMD = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日号號일]?")
 _KOREAN_MDY = re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*,?\s*(\d{4})\s*년?")
-_CJK_MONTH = re.compile(r"\d\s*[月월]")
+_CJK_MONTH = re.compile(r"[\d〇一二三四五六七八九十]\s*[月월]")
 _WORDS = re.compile(r"[^\W\d_]+")
 _CJK_YM = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")  # a month: its first day
 # Any letter of these scripts: Date.parse ignores such words before a number ("мая 2024" is
 # 1 January 2024), so a text with one is asked here first.
-_SCRIPTS = re.compile(r"[\u0400-\u04ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff]")
+_SCRIPTS = re.compile(
+    r"[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff]"
+)
 _CJK_WEEKDAY = re.compile(
     r"[(（]\s*[月火水木金土日一二三四五六天월화수목금토일]\s*[)）]|[月火水木金土日]曜日?"
     r"|(?:星期|礼拜|禮拜|[周週])[一二三四五六日天]|[월화수목금토일]요일"
@@ -77,6 +81,62 @@ _CYRILLIC_DATE = re.compile(
     r"(?:\s*,?\s+(?:(?:в|во|о|об|у)\s+)?(\d{1,2}):(\d\d)(?::(\d\d))?)?"
 )
 
+# Japan's eras (their first days, by the Gregorian calendar) and the Republic of China's
+# (Taiwan's Minguo): "令和5年" is 2023, "元年" the era's first year. Meiji's began in October
+# 1868 and was counted from 1 January; before 1873 Japan's days were lunar ones: no check.
+_ERAS: dict[str, tuple[int, int, int]] = {
+    "明治": (1868, 1, 1),
+    "大正": (1912, 7, 30),
+    "昭和": (1926, 12, 25),
+    "平成": (1989, 1, 8),
+    "令和": (2019, 5, 1),
+    "民國": (1912, 1, 1),
+    "民国": (1912, 1, 1),
+    "中華民國": (1912, 1, 1),
+    "中华民国": (1912, 1, 1),
+}
+_INITIALS = {"M": "明治", "T": "大正", "S": "昭和", "H": "平成", "R": "令和"}
+_ERA_YEAR = re.compile(
+    r"(中華民國|中华民国|民國|民国|明治|大正|昭和|平成|令和)\s*(\d{1,3}|元)\s*年"
+)
+# Japanese forms and spreadsheets write the era by its initial: "R5.4.1", "H31/04/30".
+_ERA_DAY = re.compile(r"([MTSHR])\s?(\d{1,2}|元)([./-])(\d{1,2})\3(\d{1,2})(?!\d)(.*)", re.S)
+_YEAR_ALONE = re.compile(r"(\d{4})\s*[年년]")
+# Kanji numerals before 年, 月, 日 ("令和五年四月一日", "二〇二四年五月三日").
+_KANJI_DIGITS = {c: n for n, c in enumerate("〇一二三四五六七八九")} | {"零": 0}
+_KANJI_NUMBER = re.compile(r"([〇零一二三四五六七八九十]{1,4})(?=\s*[年月日時时分秒])")
+
+# Thai: month names and their abbreviations; years of the Buddhist era (พ.ศ., 543 years
+# ahead) or of the Christian one (ค.ศ.); a year past 2400 with neither is a Buddhist one.
+_THAI_MONTHS: dict[int, str] = {
+    1: "มกราคม ม.ค. มค.",
+    2: "กุมภาพันธ์ ก.พ. กพ.",
+    3: "มีนาคม มี.ค. มีค.",
+    4: "เมษายน เม.ย. เมย.",
+    5: "พฤษภาคม พ.ค. พค.",
+    6: "มิถุนายน มิ.ย. มิย.",
+    7: "กรกฎาคม ก.ค. กค.",
+    8: "สิงหาคม ส.ค. สค.",
+    9: "กันยายน ก.ย. กย.",
+    10: "ตุลาคม ต.ค. ตค.",
+    11: "พฤศจิกายน พ.ย. พย.",
+    12: "ธันวาคม ธ.ค. ธค.",
+}
+_THAI_MONTH = {w: m for m, words in _THAI_MONTHS.items() for w in words.split()}
+_THAI_WORD = "|".join(re.escape(w) for w in sorted(_THAI_MONTH, key=len, reverse=True))
+_THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
+_THAI_WEEKDAY = re.compile(r"^\s*(?:วัน(?:จันทร์|อังคาร|พุธ|พฤหัสบดี|พฤหัส|ศุกร์|เสาร์|อาทิตย์)?\s*)?(?:ที่\s*)?")
+_BUDDHIST = r"พ\.\s?ศ\.|พศ\.?"
+_CHRISTIAN = r"ค\.\s?ศ\.|คศ\.?"
+_THAI_DATE = re.compile(
+    rf"(?:(\d{{1,2}})\s*)?({_THAI_WORD})\s*(?:({_BUDDHIST})|({_CHRISTIAN}))?\s*(\d{{4}}|\d\d)"
+    r"(?:\s*,?\s*(?:เวลา\s*)?(\d{1,2})[:.](\d\d)(?:[:.](\d\d))?\s*(?:น\.?|นาฬิกา)?)?"
+)
+_THAI_YEAR = re.compile(rf"(?:(?:ปี\s*)?({_BUDDHIST})|ปี)\s*(\d{{4}})")
+_THAI_SIGNS = re.compile(rf"{_THAI_WORD}|{_BUDDHIST}|{_CHRISTIAN}|ปี(?=\s*\d)")
+_THAI_LETTER = re.compile(r"[\u0e00-\u0e7f]")
+_BUDDHIST_YEAR = re.compile(r"(?<!\d)2[4-7]\d\d(?!\d)")  # 2400-2799: 1857-2256 AD
+
 
 def world_ms(text: str) -> int | None:
     """Return the epoch milliseconds of an ISO week date or of a day written in CJK or
@@ -99,6 +159,17 @@ def world_ms(text: str) -> int | None:
         return None
     if (m := _WEEK.fullmatch(value)) is not None:
         return _week(m)
+    if _THAI_SIGNS.search(value):
+        return _thai(value.translate(_THAI_DIGITS))
+    if _KANJI_NUMBER.search(value):
+        value = _KANJI_NUMBER.sub(lambda m: _kanji(m[1]), value)
+    if _ERA_YEAR.search(value) or _ERA_DAY.fullmatch(value):
+        return _era(value)
+    return _gregorian(value)
+
+
+def _gregorian(value: str) -> int | None:
+    """:func:`world_ms` of a text whose years are the Gregorian calendar's."""
     if _CJK_YMD.search(value) or _KOREAN_MDY.search(value):
         return _cjk(value)
     if (m := _CJK_YM.fullmatch(value)) is not None:
@@ -115,11 +186,14 @@ def in_other_script(text: str) -> bool:
 
 
 def names_month(text: str) -> bool:
-    """Tell whether ``text`` names a month in CJK ("5月", "5월") or Cyrillic words ("мая"):
-    when :func:`world_ms` does not read it, it is no date (``Date.parse`` would skip the
-    word: "пятница мая 2024" would be 1 January)."""
-    if _CJK_MONTH.search(text):
-        return True
+    """Tell whether ``text`` names a month in CJK ("5月", "5월"), Cyrillic ("мая") or Thai
+    words, an era's year ("令和5年", "พ.ศ. 2566"), or is Thai with a year past 2400: when
+    :func:`world_ms` does not read it, it is no date (``Date.parse`` would skip the word:
+    "пятница мая 2024" would be 1 January, "พ.ศ. 2566" the year 2566)."""
+    if _CJK_MONTH.search(text) or _ERA_YEAR.search(text) or _THAI_SIGNS.search(text):
+        return True  # an era's year ("令和5年") or a Thai one ("พ.ศ. 2566") too
+    if _THAI_LETTER.search(text) and _BUDDHIST_YEAR.search(text):
+        return True  # a Thai text's 2566 is the Buddhist era's: never the year 2566
     return any(word.lower() in _CYRILLIC for word in _WORDS.findall(text))
 
 
@@ -180,3 +254,69 @@ def _local(year: int, month: int, day: int, hour: int, minute: int, second: int)
     if hour > 23 or minute > 59 or second > 59:
         return None
     return parse_date(f"{year:04d}/{month:02d}/{day:02d} {hour:02d}:{minute:02d}:{second:02d}")
+
+
+def _kanji(run: str) -> str:
+    """Kanji numerals as digits: "五" 5, "十" 10, "三十一" 31, "二〇二四" 2024 (digit by
+    digit); a run that is no number (two 十) is left as it is."""
+    if "十" not in run:
+        return "".join(str(_KANJI_DIGITS[c]) for c in run)
+    tens, _, ones = run.partition("十")
+    if len(tens) > 1 or len(ones) > 1 or "十" in ones:
+        return run
+    return str(_KANJI_DIGITS.get(tens, 1) * 10 + _KANJI_DIGITS.get(ones, 0))
+
+
+def _era(value: str) -> int | None:
+    """A day (a month, a year) whose year is an era's: read as the Gregorian one, and no
+    date when it falls before the era began ("令和元年4月1日", "平成0年")."""
+    if (m := _ERA_DAY.fullmatch(value)) is not None:
+        era, number = _INITIALS[m[1]], m[2]
+        clock = m[6]
+        rest = f"{{year}}年{int(m[4])}月{int(m[5])}日{clock}"
+    else:
+        m = _ERA_YEAR.search(value)
+        assert m is not None
+        era, number = m[1], m[2]
+        rest = value[: m.start()] + "{year}年" + value[m.end() :]
+    count = 1 if number == "元" else int(number)
+    if count < 1 or _ERA_YEAR.search(rest):
+        return None  # year 0, or a second era's year
+    start = _ERAS[era]
+    year = start[0] + count - 1
+    text = rest.replace("{year}", str(year), 1)
+    if (alone := _YEAR_ALONE.fullmatch(text)) is not None:
+        # A year alone: its first day, or the era's first day in its first year.
+        ms = _local(int(alone[1]), *((start[1], start[2]) if count == 1 else (1, 1)), 0, 0, 0)
+    else:
+        ms = _gregorian(text)
+    if ms is None or ms < (_local(*start, 0, 0, 0) or 0):
+        return None
+    return ms
+
+
+def _thai(value: str) -> int | None:
+    """A day written in Thai ("1 มกราคม 2566", "วันจันทร์ที่ 1 ม.ค. 66 เวลา 10.30 น."), a
+    month ("มกราคม 2566": its first day) or a year ("พ.ศ. 2566": its first day): in local
+    time, the year of the Buddhist era (543 ahead) when marked so or past 2400, or two
+    digits (66: 2566)."""
+    value = _THAI_WEEKDAY.sub("", value, count=1).strip()
+    if (m := _THAI_YEAR.fullmatch(value)) is not None:
+        return _local(int(m[2]) - 543, 1, 1, 0, 0, 0) if int(m[2]) > 543 else None
+    m = _THAI_DATE.fullmatch(value)
+    if m is None:
+        return None
+    day, word, buddhist, christian, written, hour, minute, second = m.groups()
+    year = int(written)
+    if len(written) == 2:
+        year += 2500  # "ม.ค. 66": the Buddhist era's 2566
+    if buddhist or (not christian and year > 2400):
+        year -= 543
+    return _local(
+        year,
+        _THAI_MONTH[word],
+        int(day or 1),
+        int(hour or 0),
+        int(minute or 0),
+        int(second or 0),
+    )
