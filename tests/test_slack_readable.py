@@ -96,6 +96,10 @@ async def test_a_file_without_a_name_is_told_by_what_it_is_never_its_id(tmp_path
         {"id": "F0AAAAAAA5", "mode": "tombstone"},
         {"id": "F0AAAAAAA6", "mode": "hidden_by_limit"},
         {"id": "F0AAAAAAA7", "name": "  "},
+        # Slack Connect: a file of another organization's, its details not exported.
+        {"id": "F0AAAAAAA8", "mode": "file_access", "file_access": "check_file_info"},
+        {"id": "F0AAAAAAA9", "file_access": "access_denied"},
+        {"id": "F0AAAAAAA0", "file_access": "file_not_found"},
     ]
     root = _export(
         tmp_path / "export",
@@ -114,6 +118,9 @@ async def test_a_file_without_a_name_is_told_by_what_it_is_never_its_id(tmp_path
         "[file: deleted]",
         "[file: hidden by the plan's limit]",
         "[file: unnamed]",
+        "[file: shared from another organization]",
+        "[file: not accessible]",
+        "[file: deleted]",
     ]
     for r in recs:
         assert "F0AAAAAAA" not in r.text

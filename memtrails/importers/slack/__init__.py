@@ -50,7 +50,8 @@ async def from_slack_export(
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
     appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
     its ``preview``, follow; a file with no name nor title as what it is, ``[file: unnamed
-    PNG]``, or became, ``[file: deleted]``, never by its bare id). A message with no ``text`` is
+    PNG]``, or became, ``[file: deleted]``, or a Slack Connect file of another organization's,
+    ``[file: shared from another organization]``, never by its bare id). A message with no ``text`` is
     read from its blocks (rich text: mentions named, a list item or paragraph a line; an
     app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An

@@ -191,6 +191,13 @@ def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 # Files an export holds no name for, by their `mode`: removed, or past a free plan's limit.
 _NAMELESS_MODES = {"tombstone": "deleted", "hidden_by_limit": "hidden by the plan's limit"}
+# ... or by its `file_access`: a file of another organization's in a Slack Connect channel
+# (its details are another call away, never exported), one not shared, one gone.
+_FILE_ACCESS = {
+    "check_file_info": "shared from another organization",
+    "access_denied": "not accessible",
+    "file_not_found": "deleted",
+}
 
 
 def _file_name(
@@ -202,9 +209,11 @@ def _file_name(
     for value in (name, title):
         if value and value.strip():
             return value.strip()
-    mode = f.get("mode")
+    mode, access = f.get("mode"), f.get("file_access")
     if isinstance(mode, str) and mode in _NAMELESS_MODES:
         return _NAMELESS_MODES[mode]
+    if isinstance(access, str) and access in _FILE_ACCESS:
+        return _FILE_ACCESS[access]
     pretty, filetype = f.get("pretty_type"), f.get("filetype")
     for value in (pretty, filetype.upper() if isinstance(filetype, str) else None, mimetype):
         if isinstance(value, str) and value.strip():
