@@ -21,7 +21,7 @@ from typing import IO, Any, cast
 
 from .._exceptions import SourceError
 
-__all__ = ["NO_WRITER", "SOCKET", "WAIT_S", "is_fifo", "open_fifo"]
+__all__ = ["NO_WRITER", "SOCKET", "WAIT_S", "is_fifo", "open_fifo", "open_unblocked", "prime_fifo"]
 
 WAIT_S = 10.0
 """How long a pipe with no writer is waited on for one to begin (a producer started just
@@ -31,7 +31,7 @@ NO_WRITER = (
     "Start the program that writes to it first, or give the file it reads from"
 )
 _FIRST = 64 * 1024
-_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 SOCKET = "a socket, not a file: there is nothing to read in it (give the file it serves)"
@@ -87,6 +87,17 @@ def _writes_soon(fd: int) -> bool:
     return bool(poller.poll(int(WAIT_S * 1000)))
 
 
+def open_unblocked(path: Path) -> int:
+    """Open ``path`` for reading without blocking (opening a FIFO does not wait for a
+    writer), and return the descriptor, still non-blocking: look at it (``os.fstat``) before
+    reading, and call ``os.set_blocking(fd, True)`` for a file read as usual.
+
+    Raises:
+        OSError: it cannot be opened.
+    """
+    return os.open(path, _FLAGS)
+
+
 def open_fifo(path: Path, source: str) -> IO[bytes]:
     """Open the pipe at ``path`` for reading, never blocking on one that has no writer.
 
@@ -96,7 +107,17 @@ def open_fifo(path: Path, source: str) -> IO[bytes]:
     """
     if stat.S_ISSOCK(os.stat(path).st_mode):
         raise SourceError(source, SOCKET)
-    fd = os.open(path, _FLAGS)
+    return prime_fifo(open_unblocked(path), source)
+
+
+def prime_fifo(fd: int, source: str) -> IO[bytes]:
+    """Read the pipe opened without blocking as ``fd`` (:func:`open_unblocked`), which it
+    owns from here (closed if refused), as :func:`open_fifo` does.
+
+    Raises:
+        SourceError: nothing writes to the pipe (:data:`NO_WRITER`).
+        OSError: it cannot be read.
+    """
     try:
         try:
             first = os.read(fd, _FIRST)

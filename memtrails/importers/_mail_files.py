@@ -8,9 +8,10 @@ import os
 import stat
 from pathlib import Path
 
+from ._input import NotRegularFile
 from .files._entries import _special
 
-__all__ = ["left_out"]
+__all__ = ["left_out", "not_regular"]
 
 
 def left_out(path: Path | os.DirEntry[str]) -> str | None:
@@ -24,3 +25,10 @@ def left_out(path: Path | os.DirEntry[str]) -> str | None:
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
     return _special(mode)
+
+
+def not_regular(exc: OSError) -> str | None:
+    """Return why a listed message file is not read when opening it found no regular file
+    (a FIFO put in its place since the listing: never waited on), as :func:`left_out` says
+    it, or None for any other error."""
+    return _special(exc.mode) if isinstance(exc, NotRegularFile) else None

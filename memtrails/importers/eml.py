@@ -13,7 +13,7 @@ from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._first_pass import first_pass
 from ._input import Input, strip_compression
-from ._mail_files import left_out
+from ._mail_files import left_out, not_regular
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_file, message_to_item, strip_unixfrom
@@ -189,7 +189,8 @@ def _read_files(
             raw = message_file(file)
         except OSError as exc:
             unsure = True
-            yield RecordError(source, rel, f"cannot read the file: {exc.strerror or exc}")
+            why = not_regular(exc) or f"cannot read the file: {exc.strerror or exc}"
+            yield RecordError(source, rel, why)
             continue
         if isinstance(raw, str):  # too large
             yield RecordError(source, rel, raw)

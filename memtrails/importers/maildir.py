@@ -15,7 +15,7 @@ from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._first_pass import FirstPass, first_pass
-from ._mail_files import left_out
+from ._mail_files import left_out, not_regular
 from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
@@ -365,6 +365,8 @@ def _read_listed(
 
 
 def _why_unread(exc: OSError) -> str:
+    if (why := not_regular(exc)) is not None:  # a FIFO in its place since it was listed
+        return why
     if isinstance(exc, FileNotFoundError):
         return "the file went away while reading (moved by a mail client?)"
     return f"cannot read the file: {exc.strerror or exc}"
