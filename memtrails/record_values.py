@@ -15,6 +15,7 @@ import ipaddress
 import math
 import sys
 import uuid
+from collections.abc import Mapping
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -25,6 +26,7 @@ __all__ = [
     "float_id",
     "id_value",
     "meta_value",
+    "plain_meta",
     "plain_value",
     "text_value",
     "unstorable_time",
@@ -266,6 +268,41 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
     if isinstance(value, list | tuple) and not inner:  # one level: an array column
         return [meta_value(name, item, inner=True) for item in value]
     return value
+
+
+def plain_meta(meta: Mapping[str, Any], max_depth: int, within: str = "meta") -> Mapping[str, Any]:
+    """Return a record's ``meta`` with the values JSON cannot hold read as :func:`meta_value`
+    reads a row's extra column, at any depth (a Decimal its number, a datetime its ISO form,
+    a UUID or 16 binary bytes its string, a numpy array its list): an explicit ``meta``
+    a caller builds from a row holds what the row's columns would. ``meta`` itself when
+    nothing changes; past ``max_depth`` values are left as they are (refused as too deep).
+
+    Raises:
+        ValueError: bytes that are binary data; the message names the entry.
+    """
+    changed = False
+    plain: dict[str, Any] = {}
+    for key, value in meta.items():
+        read = _plain_json(f"{within}.{key}", value, max_depth - 1)
+        changed = changed or read is not value
+        plain[key] = read
+    return plain if changed else meta
+
+
+def _plain_json(name: str, value: Any, depth: int) -> Any:
+    if isinstance(value, _PLAIN) or depth < 0:
+        return value
+    if isinstance(value, Mapping):
+        inner = plain_meta(value, depth, name)
+        return inner if inner is not value else value
+    if isinstance(value, list | tuple | set | frozenset):
+        items = [_plain_json(name, item, depth - 1) for item in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        return set(items) if isinstance(value, set | frozenset) else items
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", 0) > 0:
+        return _plain_json(name, value.tolist(), depth)  # an array: its list of values
+    return meta_value(name, value, inner=True)
 
 
 def unstorable_time(value: int | float | str | Decimal) -> str:

@@ -285,8 +285,9 @@ async def test_a_postgres_rows_numeric_uuid_and_bytea_columns(tmp_path: Path) ->
 
 
 def test_a_meta_entry_json_cannot_hold_is_named_with_its_own_type() -> None:
-    """An explicit ``meta`` is the caller's own: not converted, its error names the entry."""
-    meta = {"price": Decimal("1.5"), "when": date(2024, 5, 3)}
+    """An explicit ``meta``'s driver values are read as a row's columns are; what is still
+    no JSON value (an object of the caller's) is an error naming the entry."""
+    meta = {"price": Decimal("1.5"), "when": date(2024, 5, 3), "other": object()}
     item = normalise_item({"id": "a", "text": "x", "meta": meta}, "src", 1)
     assert isinstance(item, RecordError)
-    assert item.reason.startswith("meta 'price' holds a Decimal, which JSON cannot hold")
+    assert item.reason.startswith("meta 'other' holds a object, which JSON cannot hold")

@@ -13,7 +13,7 @@ from aiostream import pipable_operator
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..limits import CUT_KEY, Limits
 from ..portable import JS_WHITESPACE, js_stringify, js_trim, js_well_formed, utf16_cut, utf16_len
-from ..record_values import id_value, meta_value, text_value
+from ..record_values import id_value, meta_value, plain_meta, text_value
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
@@ -156,7 +156,12 @@ def _fit_meta(
     try:
         whole = measure(meta, limits.max_depth, limits.max_field_bytes)
     except NotJSON as exc:
-        raise ValueError(_not_json(meta, exc)) from None
+        # A Decimal, a datetime, a UUID: read as a row's extra column is (record_values).
+        plain = plain_meta(meta, limits.max_depth)
+        if plain is meta:
+            raise ValueError(_not_json(meta, exc)) from None
+        fitted, low, high = _fit_meta(plain, limits, cuts)
+        return (dict(plain) if fitted is None else fitted), low, high
     ordered = _sets_sorted(meta) if _holds_set(meta, limits.max_depth) else None
     if not (whole.too_deep or whole.too_big or whole.surrogates) and (
         whole.high <= limits.max_field_bytes
