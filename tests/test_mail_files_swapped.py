@@ -90,3 +90,21 @@ def test_an_input_that_turns_into_a_fifo_after_it_was_looked_at_is_not_waited_on
     monkeypatch.setattr("memtrails.importers._input.is_fifo", lambda _: False)
     with pytest.raises(SourceError, match="nothing writes to"):
         open_input(path, "list")
+
+
+@pytest.mark.timeout(60)
+def test_a_compressed_mbox_swapped_for_a_fifo_after_opening_is_not_waited_on(
+    tmp_path: Path,
+) -> None:
+    """The compressed mbox is stamped (its bytes hashed) by its name after it was opened:
+    a FIFO put there meanwhile is refused, not waited on forever."""
+    import gzip
+
+    from memtrails.importers.mbox import _read_mbox
+
+    path = tmp_path / "list.mbox.gz"
+    path.write_bytes(gzip.compress(b"From a@b Mon Jan  1 00:00:00 2024\nSubject: s\n\nwords\n"))
+    with open_input(path, "list") as stream:
+        _fifo_in_place(path)
+        with pytest.raises(NotRegularFile):
+            list(_read_mbox(stream, "list", None, 256))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from ..records import MemoryRecord, RecordError, SourceState
+from ._input import open_regular
 from ._resume import unfinished
 
 __all__ = ["read_compressed"]
@@ -49,7 +51,8 @@ def read_compressed(
 def _stamp(path: Path) -> dict[str, Any]:
     """Return the size and SHA-256 of a file's bytes (a compressed archive is small)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_regular(path) as f:  # a FIFO put at its name is refused, not waited on
         while chunk := f.read(1 << 20):
             digest.update(chunk)
-    return {"size": path.stat().st_size, "sha256": digest.hexdigest()}
+        size = os.fstat(f.fileno()).st_size
+    return {"size": size, "sha256": digest.hexdigest()}
