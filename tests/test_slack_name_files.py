@@ -23,7 +23,8 @@ SHAPES: dict[str, bytes] = {
     "utf-16-le without one": _JSON.encode("utf-16-le"),
     "utf-32 with a byte order mark": _JSON.encode("utf-32"),
     "cut short": _JSON.encode()[: len(_JSON) // 2],
-    "not an array": b'{"members": []}',
+    # An object, but not the Web API's answer holding the array ({"members": [...]}).
+    "not an array": b'{"ok": false, "error": "not_authed"}',
     "empty": b"",
     "not utf-8": _JSON.encode()[:400] + b"\xff\xfe" + _JSON.encode()[400:],
 }

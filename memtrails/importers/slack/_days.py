@@ -14,7 +14,7 @@ from ._export import READ_ERRORS, MemberRefused, not_json
 from ._found import Labels, labels_of
 from ._messages import counted, profile_name
 from ._names import Names
-from ._stream import NotAnArray, json_array
+from ._stream import NotAnArray, json_array, unwrapped
 
 __all__ = ["DayFile", "day_files"]
 
@@ -114,10 +114,10 @@ def _streamed(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | Recor
 
 def _parsed(reader: Names, copy: str | ZipInfo, where: str, raw: bytes) -> DayFile | RecordError:
     try:
-        messages = json.loads(raw)
+        messages = unwrapped(json.loads(raw))
     except (ValueError, RecursionError) as exc:
         return RecordError(reader.source, where, f"day file {not_json(exc)}")
-    if not isinstance(messages, list):
+    if messages is None:
         return RecordError(reader.source, where, "day file is not a JSON array")
     day = DayFile(reader, where, copy, messages)
     day.survey(iter(messages))

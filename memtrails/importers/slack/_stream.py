@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["STREAM_BYTES", "NotAnArray", "json_array"]
+__all__ = ["STREAM_BYTES", "NotAnArray", "json_array", "unwrapped"]
 
 # A day file or name file larger than this is never held whole: ``json.loads`` of it would
 # hold its bytes, its text and all its objects at once (about seven times its size: a day
@@ -25,6 +25,23 @@ STREAM_BYTES = 16 << 20
 _SPACE = re.compile(r"[ \t\n\r]*")
 _NUMBER_TAIL = re.compile(r"[0-9.eE+-]+")
 _DECODER = json.JSONDecoder()
+# The members that hold the array where a file is a Slack API response saved whole, as a
+# script of one's own exports (``{"ok": true, "messages": [...], "has_more": false}``,
+# ``{"ok": true, "members": [...]}``): the first of them that is an array is the file's.
+WRAPPERS = frozenset(
+    {"messages", "members", "users", "channels", "groups", "ims", "mpims", "dms", "logs"}
+)
+
+
+def unwrapped(document: Any) -> list[Any] | None:
+    """Return a whole document's array: itself, or a Slack API response's (:data:`WRAPPERS`)."""
+    if isinstance(document, list):
+        return document
+    if isinstance(document, dict):
+        for key, value in document.items():
+            if key in WRAPPERS and isinstance(value, list):
+                return value
+    return None
 
 
 class NotAnArray(Exception):
@@ -133,7 +150,8 @@ def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
     bytes say, a byte order mark left out.
 
     Raises:
-        NotAnArray: the document does not start with ``[`` (nothing was yielded).
+        NotAnArray: the document is not an array, nor an object holding one as a Slack API
+            response does (:func:`unwrapped`; nothing was yielded).
         json.JSONDecodeError: it is not valid JSON (or not UTF-8: UnicodeDecodeError), at the
             place named; elements before it were yielded.
         ValueError: a number has more digits than Python converts.
@@ -143,22 +161,61 @@ def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
     first = text.skip_space()
     if not first:  # as json.loads says of nothing
         raise text.error("Expecting value", text.pos)
-    if first != "[":
+    if first == "{":
+        yield from _wrapped(text)
+    elif first == "[":
+        yield from _elements(text)
+    else:
         raise NotAnArray
+    if text.skip_space():
+        raise text.error("Extra data", text.pos)
+
+
+def _elements(text: _Text) -> Iterator[Any]:
+    """Yield the elements of the array that starts here, and move past it."""
     text.pos += 1
     if text.skip_space() == "]":
         text.pos += 1
-    else:
-        while True:
-            yield text.value()
-            after = text.skip_space()
-            if after == "]":
-                text.pos += 1
-                break
-            if after != ",":
-                raise text.error("Expecting ',' delimiter", text.pos)
+        return
+    while True:
+        yield text.value()
+        after = text.skip_space()
+        if after == "]":
             text.pos += 1
-            if text.skip_space() == "]":  # json.loads refuses a trailing comma too
-                raise text.error("Expecting value", text.pos)
-    if text.skip_space():
-        raise text.error("Extra data", text.pos)
+            return
+        if after != ",":
+            raise text.error("Expecting ',' delimiter", text.pos)
+        text.pos += 1
+        if text.skip_space() == "]":  # json.loads refuses a trailing comma too
+            raise text.error("Expecting value", text.pos)
+
+
+def _wrapped(text: _Text) -> Iterator[Any]:
+    """Yield the elements of the array an object that starts here holds (:func:`unwrapped`),
+    its other members parsed one at a time and let go; raise NotAnArray if none is one."""
+    text.pos += 1
+    found = False
+    if text.skip_space() == "}":
+        text.pos += 1
+        raise NotAnArray
+    while True:
+        if text.skip_space() != '"':
+            raise text.error("Expecting property name enclosed in double quotes", text.pos)
+        key = text.value()
+        if text.skip_space() != ":":
+            raise text.error("Expecting ':' delimiter", text.pos)
+        text.pos += 1
+        if text.skip_space() == "[" and key in WRAPPERS and not found:
+            found = True
+            yield from _elements(text)
+        else:
+            text.value()
+        after = text.skip_space()
+        if after == "}":
+            text.pos += 1
+            break
+        if after != ",":
+            raise text.error("Expecting ',' delimiter", text.pos)
+        text.pos += 1
+    if not found:
+        raise NotAnArray
