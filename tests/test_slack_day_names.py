@@ -52,3 +52,14 @@ async def test_files_not_named_by_date_are_read_or_named(tmp_path: Path, zipped:
     state = items[-1]
     assert isinstance(state, SourceState) and state.complete
     assert message_count(path) == (4, 0)
+
+
+async def test_an_empty_day_file_says_it_is_empty(tmp_path: Path) -> None:
+    root = _export(tmp_path / "export")
+    (root / "general/2024-01-04.json").write_bytes(b"")
+    (root / "general/2024-01-05.json").write_bytes(b" \r\n")
+    items = await collect(from_slack_export(root))
+    assert [(e.where, e.reason) for e in errors(items)][1:] == [
+        ("general/2024-01-04.json", "day file is empty (0 bytes): no messages read"),
+        ("general/2024-01-05.json", "day file is empty (white space alone): no messages read"),
+    ]

@@ -113,6 +113,9 @@ def _streamed(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | Recor
 
 
 def _parsed(reader: Names, copy: str | ZipInfo, where: str, raw: bytes) -> DayFile | RecordError:
+    if not raw.strip():  # a download or copy cut off before its first byte: said plainly
+        what = "0 bytes" if not raw else "white space alone"
+        return RecordError(reader.source, where, f"day file is empty ({what}): no messages read")
     try:
         messages = unwrapped(json.loads(raw))
     except (ValueError, RecursionError) as exc:
