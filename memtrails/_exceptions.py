@@ -72,7 +72,9 @@ class MemtrailsError(Exception):
 class MemoryLockedError(MemtrailsError):
     """Another process has the memory folder open."""
 
-    def __init__(self, folder: Path, pid: int | None, role: str | None = None) -> None:
+    def __init__(
+        self, folder: Path, pid: int | None, role: str | None = None, *, hint: str | None = None
+    ) -> None:
         self.folder = folder
         self.pid = pid
         self.role = role  # what the holder said it does ("reader" for a short request)
@@ -86,10 +88,8 @@ class MemoryLockedError(MemtrailsError):
                 "event loop) or close it before opening the folder again"
             )
             return
-        super().__init__(
-            f"memory folder {folder} is in use by {holder}; "
-            "wait for it to finish or stop it, then try again"
-        )
+        hint = hint or "wait for it to finish or stop it, then try again"
+        super().__init__(f"memory folder {folder} is in use by {holder}; {hint}")
 
 
 class MemoryClosedError(MemtrailsError):

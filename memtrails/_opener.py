@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._exceptions import MemoryLockedError
 from .service.discovery import find_service
-from .service.during_import import WAITED_FOR
+from .service.during_import import waited_for
 
 if TYPE_CHECKING:
     from .folder.opening import Folder
@@ -63,7 +63,7 @@ async def opened(
     try:
         folder = await opening()
     except MemoryLockedError as exc:
-        if home is None or exc.role not in WAITED_FOR:  # a serving import, or one ending
+        if home is None or not waited_for(exc.role):  # a serving import, or one ending
             raise
         from .service.client import RemoteMemory
         from .service.during_import import folder_or_service

@@ -16,7 +16,19 @@ from .._exceptions import MemoryLockedError
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["READER", "SERVING_IMPORT", "FolderLock", "acquire_lock", "holding_as"]
+__all__ = [
+    "KEEPS_OPEN",
+    "LENDER",
+    "LENDER_WAIT",
+    "READER",
+    "SERVING_IMPORT",
+    "FolderLock",
+    "acquire_lock",
+    "holding_as",
+    "is_lender",
+    "keeps_open",
+    "lender",
+]
 
 READER = "reader"
 """The role of a short holder (one request of ``memtrails mcp``): others wait for it."""
@@ -25,6 +37,51 @@ SERVING_IMPORT = "import serving reads"
 """The role of an import that answers other processes' reads while it runs (``memtrails
 add``: ``service.during_import``). :func:`acquire_lock` gives up on it at once, whatever the
 wait: its ``service.json`` is what to wait for, and its opener looks for it."""
+
+LENDER = "holder that serves reads while it imports"
+"""The role of a holder whose imports answer reads, between them (``service.during_import``):
+a script's ``Memory.open``, from its open on, and any import once its server has stopped,
+until its process lets go. The lock says ``LENDER: its command`` (:func:`lender`). Readers
+that come within :data:`LENDER_WAIT` s of its last change of role wait for the folder or its
+next import's service; past that it is idle (an agent that keeps the memory open to read),
+and they are refused at once, told :data:`KEEPS_OPEN`, its command and what to do."""
+
+LENDER_WAIT = 10.0
+"""Seconds a :data:`LENDER` is waited for after it became one (opened, or its import ended)."""
+
+KEEPS_OPEN = "keeps it open"
+"""What an opener is told of a holder that keeps the folder open and is not importing: an
+idle :data:`LENDER`, or a reader whose import's service ended and that reads the folder
+itself (``service.client.handed_over``). Nobody waits for it: it may never let go."""
+
+
+def _kept_open_hint(folder: Path) -> str:
+    return (
+        "it answers other processes' reads only while it imports: close the memory there or "
+        "stop it (or wait for it to end), then try again. To share a memory with a program "
+        f"that keeps it open, start `memtrails serve --home {folder}` before it: the "
+        "program's Memory.open and the memtrails commands then all go through that service"
+    )
+
+
+def lender(command: str) -> str:
+    """The lock's role of a :data:`LENDER` that runs ``command``."""
+    return f"{LENDER}: {command}" if command else LENDER
+
+
+def is_lender(role: str | None) -> bool:
+    """Whether ``role`` is a :data:`LENDER`'s (with or without its command)."""
+    return bool(role) and (role == LENDER or str(role).startswith(LENDER + ": "))
+
+
+def keeps_open(command: str) -> str:
+    """The lock's role of a holder that keeps the folder open running ``command``."""
+    return f"{KEEPS_OPEN}: {command}" if command else KEEPS_OPEN
+
+
+def _kept_open(role: str | None) -> bool:
+    return bool(role) and (role == KEEPS_OPEN or str(role).startswith(KEEPS_OPEN + ": "))
+
 
 _ROLE: ContextVar[str] = ContextVar("memtrails_lock_role", default="")
 
@@ -46,8 +103,10 @@ class FolderLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             pid, held_as = _read_holder(fd)
+            held_as = _as_seen(fd, held_as)
             os.close(fd)
-            raise MemoryLockedError(folder, pid, held_as) from None
+            hint = _kept_open_hint(folder) if _kept_open(held_as) else None
+            raise MemoryLockedError(folder, pid, held_as, hint=hint) from None
         except BaseException:
             os.close(fd)
             raise
@@ -84,7 +143,7 @@ async def acquire_lock(
             by default the role :func:`holding_as` set, else none).
         wait: seconds to keep trying while the holder is a :data:`READER`.
         wait_writer: seconds to keep trying while the holder is anything else (an import),
-            but a :data:`SERVING_IMPORT`, which fails at once.
+            but a :data:`SERVING_IMPORT` or one that :data:`KEEPS_OPEN`, which fail at once.
 
     Raises:
         MemoryLockedError: the folder was still held when the wait ran out.
@@ -104,8 +163,9 @@ async def acquire_lock(
             raise
         except MemoryLockedError as exc:
             patience = wait if exc.role == READER else wait_writer
-            if exc.role == SERVING_IMPORT:
-                raise  # its opener waits for its service instead (service.during_import)
+            if exc.role == SERVING_IMPORT or _kept_open(exc.role):
+                raise  # its opener waits for its service instead (service.during_import),
+                # or it may never let go
             if exc.pid is None:
                 # An empty lock file: its holder is taking or releasing the lock this very
                 # moment; the next try sees who it is (or finds the folder free).
@@ -129,6 +189,19 @@ def holding_as(role: str) -> Iterator[None]:
 def _release_orphan(attempt: asyncio.Future[FolderLock]) -> None:
     if not attempt.cancelled() and attempt.exception() is None:
         attempt.result().release()
+
+
+def _as_seen(fd: int, role: str | None) -> str | None:
+    """A :data:`LENDER` idle for :data:`LENDER_WAIT` s is seen as one that :data:`KEEPS_OPEN`
+    (the lock file changes when its holder's role does, so its age is the role's)."""
+    if not is_lender(role):
+        return role
+    try:
+        idle = time.time() - os.fstat(fd).st_mtime
+    except OSError:
+        return role
+    assert role is not None
+    return KEEPS_OPEN + role[len(LENDER) :] if idle >= LENDER_WAIT else role
 
 
 def _read_holder(fd: int) -> tuple[int | None, str | None]:

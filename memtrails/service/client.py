@@ -468,11 +468,15 @@ async def handed_over(home: Path) -> Memory:
     """
     from ..folder.lock import READER
     from ..folder.opening import open_folder
-    from .during_import import LENDER_WAIT, folder_or_service
+    from .during_import import LENDER_WAIT, command_line, folder_or_service, keeps_open
 
     opening = partial(open_folder, home, create=False, role=READER, wait_writer=LENDER_WAIT)
     found = await folder_or_service(home, opening)
-    return found if isinstance(found, Memory) else Memory(found, serve_reads=False)
+    if isinstance(found, Memory):
+        return found
+    # Kept open for this client's reads from now on: others are told so, and do not wait.
+    found.lock.name(keeps_open(command_line()))
+    return Memory(found, serve_reads=False)
 
 
 def _not_remote(what: str, info: ServiceInfo) -> NoReturn:

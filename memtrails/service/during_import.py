@@ -46,7 +46,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._exceptions import MemoryLockedError
-from ..folder.lock import READER, SERVING_IMPORT, holding_as
+from ..folder.lock import (
+    LENDER,
+    LENDER_WAIT,
+    READER,
+    SERVING_IMPORT,
+    holding_as,
+    is_lender,
+    keeps_open,
+    lender,
+)
 from .discovery import (
     SERVICE_FILE,
     SERVICE_ROLE,
@@ -66,15 +75,17 @@ __all__ = [
     "LENDER_WAIT",
     "SERVING_WAIT",
     "START_AFTER",
-    "WAITED_FOR",
     "can_serve",
     "command_line",
     "folder_or_service",
+    "keeps_open",
+    "lender_role",
     "open_as_lender",
     "reads_served",
     "refusal",
     "serving_import",
     "serving_reads",
+    "waited_for",
 ]
 
 START_AFTER = 1.5
@@ -84,18 +95,6 @@ nothing for the server (its modules take about a second to load)."""
 SERVING_WAIT = 60.0
 """Seconds an opener waits for a serving import's ``service.json`` (or for the folder)."""
 
-LENDER = "holder that serves reads while it imports"
-"""The lock's role of a holder whose imports answer reads, between them: a script's
-``Memory.open`` (from its open on, before its first import serves), and any import once its
-server has stopped, until its process lets go of the folder. Readers that come then wait
-for the folder, or for its next import's service (:data:`LENDER_WAIT` s), instead of being
-refused at once."""
-
-LENDER_WAIT = 10.0
-"""Seconds an opener waits for a :data:`LENDER` to let go of the folder (or to serve)."""
-
-WAITED_FOR = (SERVING_IMPORT, LENDER)
-"""The lock roles an opener waits out (:func:`folder_or_service`) rather than fails on."""
 
 STOP_WAIT = 10.0
 """Seconds the import's end waits for the reads in flight before it closes the server."""
@@ -156,6 +155,19 @@ def serving_import() -> Iterator[None]:
 _OPENING_AS: ContextVar[str | None] = ContextVar("memtrails_opening_as", default=None)
 
 
+def lender_role() -> str:
+    """The lock's role of this process between its imports that serve reads (:data:`LENDER`
+    and its command), or none where this installation cannot serve them."""
+    return lender(command_line()) if can_serve() else ""
+
+
+def waited_for(role: str | None) -> bool:
+    """Whether an opener that finds the folder held as ``role`` waits for the folder or the
+    holder's service (:func:`folder_or_service`) rather than failing at once: a serving
+    import, or a :data:`LENDER` within :data:`LENDER_WAIT` s of its last import or open."""
+    return role == SERVING_IMPORT or is_lender(role)
+
+
 async def open_as_lender(path: Path, *, role: str = "", **options: Any) -> Folder:
     """``open_folder`` for a ``Memory.open`` whose imports will answer reads: the lock is
     taken as a ``memtrails add``'s (:func:`serving_import`), else as :data:`LENDER`, so that
@@ -165,7 +177,7 @@ async def open_as_lender(path: Path, *, role: str = "", **options: Any) -> Folde
 
     if not role:
         opening_as = _OPENING_AS.get()
-        role = opening_as if opening_as is not None else LENDER if can_serve() else ""
+        role = opening_as if opening_as is not None else lender_role()
     return await open_folder(path, role=role, **options)
 
 
@@ -217,7 +229,7 @@ async def reads_served(
     if not can_serve():
         yield
         return
-    held_as = "" if held_as == LENDER else held_as  # an import of this memory ended before
+    held_as = "" if is_lender(held_as) else held_as  # an import of this memory ended before
     lender = _Lender(memory, importing or command_line(), held_as)
     lender.say(SERVING_IMPORT)  # readers that come now wait for the service
     task = asyncio.create_task(lender.run(after), name="memtrails reads during import")
@@ -374,7 +386,7 @@ class _Lender:
             await task
         # Readers that come before this process lets go wait for the folder: `memtrails
         # add` is still an import serving reads until it closes, any other import ending.
-        self.say(self.held_as if self.held_as in (SERVING_IMPORT, READER) else LENDER)
+        self.say(self.held_as if self.held_as in (SERVING_IMPORT, READER) else lender_role())
 
 
 async def folder_or_service(
@@ -394,7 +406,7 @@ async def folder_or_service(
         try:
             return await opening()
         except MemoryLockedError as exc:
-            if exc.role not in WAITED_FOR or exc.pid == os.getpid():
+            if not waited_for(exc.role) or exc.pid == os.getpid():
                 raise
             now = time.monotonic()
             start = now if start is None else start
