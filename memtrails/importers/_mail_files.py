@@ -11,20 +11,51 @@ from pathlib import Path
 from ._input import NotRegularFile
 from .files._entries import _special
 
-__all__ = ["left_out", "not_regular"]
+__all__ = ["in_box_folder", "left_out", "not_regular"]
+
+
+_SHOWN_TARGET = 200
 
 
 def left_out(path: Path | os.DirEntry[str]) -> str | None:
     """Return why a listed entry is left out unopened (a FIFO, a socket, a device, followed
-    if a link), or None: a regular file, a folder, or something that cannot be looked at
-    (reading it says why) or that is gone."""
+    if a link; a link to nothing), or None: a regular file, a folder, or something that
+    cannot be looked at (reading it says why) or that is gone."""
     try:
         mode = path.stat().st_mode  # a link is followed: a link to a FIFO is no message either
+    except FileNotFoundError:
+        return _dangling(os.fspath(path))
     except (OSError, ValueError):
         return None
     if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
         return None
     return _special(mode)
+
+
+def _dangling(path: str) -> str | None:
+    """Say a link to nothing (its target gone, or never copied with it); None if ``path``
+    is no link (it is gone itself)."""
+    try:
+        target = os.readlink(path)
+    except (OSError, ValueError):
+        return None
+    if len(target) > _SHOWN_TARGET:
+        target = target[:_SHOWN_TARGET] + "..."
+    return f"a link to nothing (it points to {target}, which is not there), left out"
+
+
+def in_box_folder(path: Path | os.DirEntry[str], box: str) -> str:
+    """Say a folder found inside a Maildir's ``cur/`` or ``new/`` (``box``), not read."""
+    try:
+        with os.scandir(path) as entries:
+            held = f" ({sum(1 for _ in entries)} entries in it)"
+    except OSError:
+        held = ""
+    return (
+        f"a folder inside {box}/, left out: a Maildir's cur/ and new/ hold message files "
+        f"only (a Maildir++ folder is a .Name folder beside them), so nothing in it was "
+        f"read{held}"
+    )
 
 
 def not_regular(exc: OSError) -> str | None:

@@ -15,7 +15,7 @@ from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import Item, MemoryRecord, RecordError, Seen, SourceState
 from ._first_pass import FirstPass, first_pass
-from ._mail_files import left_out, not_regular
+from ._mail_files import in_box_folder, left_out, not_regular
 from ._resume import unusable_position
 from ._shared import Closing, as_generator, default_source, entry_may_be_file
 from .contract import resumable_importer
@@ -99,7 +99,8 @@ def _is_box(box: Path) -> bool:
 
 def _box_names(box: Path) -> tuple[list[str], list[tuple[str, str]]]:
     """Return the names of a box's message files, sorted, and (name, why) of the entries
-    left out unopened (a FIFO, a socket, a device); raise OSError if it cannot be listed.
+    left out unopened (a FIFO, a socket, a device, a link to nothing, a folder); raise
+    OSError if it cannot be listed.
 
     An entry that cannot be looked at (a symlink loop, a name too long, no permission) is
     listed too: reading it gives its error, instead of the box losing it silently.
@@ -114,7 +115,16 @@ def _box_names(box: Path) -> tuple[list[str], list[tuple[str, str]]]:
                 names.append(e.name)
             elif (why := left_out(e)) is not None:  # opening a FIFO would wait forever
                 special.append((e.name, why))
+            elif _is_folder(e):  # said, not left out unsaid: its files are no messages here
+                special.append((e.name, in_box_folder(e, box.name)))
     return sorted(names), sorted(special)
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _messages(root: Path, source: str) -> _Listing:
