@@ -116,7 +116,10 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
         "<#G0PRIVATEX> <#G0PRIVATEX|secret> <#C0ELSEWHER|> <#C1> "
         "<!subteam^S0ONCALL> <!subteam^S0ONCALL|@oncall> "
         "<mailto:ann@example.com> <mailto:ann@example.com|Ann> "
-        "<mailto:bob@example.com|bob@example.com> <https://example.com/a?b=1&amp;c=2|the doc>"
+        "<mailto:bob@example.com|bob@example.com> <https://example.com/a?b=1&amp;c=2|the doc> "
+        # Slack links what looks like an address as it is typed: the words typed, once.
+        "<http://example.com|example.com> <https://www.example.org/x/|www.example.org/x> "
+        "<tel:+15551234|+1 555 1234> <tel:+15551234|+15551234>"
     )
     rich = {
         "type": "rich_text",
@@ -151,7 +154,8 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
     assert texts == [
         "#secret #secret #C0ELSEWHER (name not in the export) #general "
         "@oncall @oncall ann@example.com Ann (ann@example.com) bob@example.com "
-        "the doc (https://example.com/a?b=1&c=2)",
+        "the doc (https://example.com/a?b=1&c=2) http://example.com https://www.example.org/x/ "
+        "+1 555 1234 (+15551234) +15551234",
         "#secret @oncall #C0NOWHEREX (name not in the export)",
         "#G0PRIVATEX (name not in the export) again",
     ]

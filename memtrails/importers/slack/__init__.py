@@ -60,7 +60,8 @@ async def from_slack_export(
     a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (with no handle, by the one another
     mention in that day file gives it, else ``@S1``), a channel ``<#C1>`` by its name (else
     the label another mention in that day file gives it, else ``#C1 (name not in the
-    export)``), ``<mailto:a@b.c|Ann>`` as ``Ann (a@b.c)``, a
+    export)``), ``<mailto:a@b.c|Ann>`` as ``Ann (a@b.c)``, a link Slack made of what was typed
+    (``<http://example.com|example.com>``) as its address alone, a
     ``<!date^...|fallback>`` as its fallback (its format filled in, in UTC, with none). Joins, leaves,
     integration notices, tombstones and the hidden ``message_replied`` copies of a thread's
     parent (exports before 2018) are skipped silently, as are messages that say nothing once

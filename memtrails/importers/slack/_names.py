@@ -274,9 +274,11 @@ class Names:
             return self.channel_mention(target[1:], label)
         if target.startswith("!"):
             return _special(target[1:], label, self.labels.groups)
-        if target.startswith("mailto:"):  # shown as the address
-            target = target[len("mailto:") :]
-        if not label or label == target:
+        for scheme in ("mailto:", "tel:"):  # shown as the address, the number
+            target = target.removeprefix(scheme)
+        bare = target.split("://", 1)[-1].rstrip("/")
+        # A link Slack made of what was typed (example.com): the words typed, once.
+        if not label or label == target or label.rstrip("/") == bare:
             return target
         return f"{label} ({target})"
 
