@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 
+from ._cjk_common import is_cjk_common
 from .mail.charsets import guess_charset
 
 __all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
@@ -25,6 +26,13 @@ __all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
 # The single-byte code pages text without a declared charset is most often in, in the
 # order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
 _SINGLE_BYTE = ("cp1252", "cp1251", "koi8_r", "cp866", "cp1250", "cp1253", "cp1256")
+# The double-byte charsets of Japanese, Korean and Chinese, after them: a reading in one is
+# chosen only with fewer faults than every single-byte reading (a rare Han character or
+# Hangul syllable is one, kana in a Chinese or Korean reading too: GB 2312 holds kana, but
+# Chinese text does not use them); between them, the reading with the more kana or Hangul
+# wins (Korean read as Chinese is common Han too), else the first: Chinese.
+_DOUBLE_BYTE = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
+_NO_KANA = frozenset({"gb18030", "big5", "cp949"})
 _UTF8 = "utf-8"
 _MARGIN = 2  # the faults another charset must save over the default to be chosen
 _SAMPLE = 256 * 1024  # bytes looked at
@@ -81,6 +89,8 @@ def _faults(word: str) -> int:
             if char == "ς" and k + 1 < len(word) and word[k + 1].isalpha():
                 faults += 1  # Greek final sigma inside a word: Cyrillic read as Greek
             if category[0] == "L":
+                if is_cjk_common(char) is False or "\u3131" <= char <= "\u318e":
+                    faults += 1  # a rare Han character or Hangul syllable, a lone jamo
                 script = _script(char)
                 if script is not None:
                     scripts.add(script)
@@ -139,8 +149,19 @@ def _score(words: Sequence[bytes], codec: str) -> tuple[int, float]:
     for word in words:
         text = _decode(word, codec)
         faults += _faults(text)
+        if codec in _NO_KANA:
+            faults += sum(1 for c in text if "\u3041" <= c <= "\u30fa")
         unlikely += _unlikely(text)
     return faults, unlikely
+
+
+def _syllabic(words: Sequence[bytes], codec: str) -> int:
+    """How many kana and Hangul syllables ``words`` read as in ``codec``."""
+    count = 0
+    for word in words:
+        for char in _decode(word, codec):
+            count += "\u3041" <= char <= "\u30fa" or "\uac00" <= char <= "\ud7a3"
+    return count
 
 
 def _words(data: bytes) -> list[bytes]:
@@ -163,7 +184,7 @@ def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str
     stray = sum(1 for c in escaped if "\udc80" <= c <= "\udcff")
     valid = sum(1 for c in escaped if ord(c) > 0x7F) - stray  # characters UTF-8 reads
     default = _UTF8 if valid >= max(stray, 1) else "cp1252"
-    order = [default, *candidates, *_SINGLE_BYTE]
+    order = [default, *candidates, *_SINGLE_BYTE, *_DOUBLE_BYTE]
     if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
         guessed = guess_charset(data[:_SAMPLE])
         if guessed is not None:
@@ -171,13 +192,17 @@ def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str
     order = list(dict.fromkeys(order))
     scores = {codec: _score(words, codec) for codec in order}
     cyrillic = min((k for k, c in enumerate(order) if c in _CYRILLIC_PAGES), default=0)
+    double = min((k for k, c in enumerate(order) if c in _DOUBLE_BYTE), default=0)
 
     def rank(codec: str) -> tuple[int, int, float, int]:
         # The fewest faults; on a tie, the first in order, the Cyrillic pages ranked
-        # together at the first of them and told apart by their letters.
+        # together at the first of them and told apart by their letters, the double-byte
+        # ones at theirs, by their kana and Hangul.
         k = order.index(codec)
         if codec in _CYRILLIC_PAGES:
             return scores[codec][0], cyrillic, scores[codec][1], k
+        if codec in _DOUBLE_BYTE:
+            return scores[codec][0], double, -_syllabic(words, codec), k
         return scores[codec][0], k, 0, k
 
     best = min(order, key=rank)

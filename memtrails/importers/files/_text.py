@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .._cjk_common import is_cjk_common
 from .._legacy_text import lone_cr_as_lf, utf8_first
+from ._plausible import reads_as_text
 
 __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
 
@@ -13,6 +15,7 @@ __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
 NOTE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt", ".text", ".rst", ".org", ".adoc"})
 _HEADING_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".rst", ".adoc"})
 _SNIFF = 8192
+_SHORT_UTF8 = 64  # bytes of UTF-8 up to which random bytes may be valid UTF-8 by chance
 # Bytes that do not occur in text: C0 controls other than \t \n \v \f \r and ESC (ANSI colours).
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 27)) + b"\x7f"
 _MAX_CONTROL_SHARE = 0.05
@@ -52,14 +55,18 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
             except UnicodeDecodeError:
                 return None
             sample = text[:_SNIFF].encode("utf-8", "replace")
-            return None if _looks_binary(sample) else (text, encoding)
+            if _looks_binary(sample) or not reads_as_text(text, True):
+                return None
+            return text, encoding
     return None
 
 
 # The scripts of East Asian text (names' first word), and those it is often mixed with.
-_CJK = frozenset({"CJK", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"})
+_CJK = frozenset(
+    {"CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "HANGUL", "BOPOMOFO", "IDEOGRAPHIC"}
+)
 _ALSO = frozenset({"LATIN", "CYRILLIC", "GREEK", "FULLWIDTH", "HALFWIDTH", "DIGIT", "VERTICAL"})
-_GROUP = {"HIRAGANA": "KANA", "KATAKANA": "KANA", "HANGUL": "HANGUL"}
+_GROUP = {"HIRAGANA": "KANA", "KATAKANA": "KANA", "KATAKANA-HIRAGANA": "KANA", "HANGUL": "HANGUL"}
 _HANJA = 4  # Korean: at most one Han character to this many Hangul syllables
 _MAX_ODD = 50  # one character in this many may be outside what East Asian text holds
 _MAX_OTHER = 2  # other letters and symbols (not ASCII): at most one to this many CJK ones
@@ -91,7 +98,7 @@ def _east_asian(text: str, clean: bool = False) -> int | None:
         if category[0] == "Z" or category[0] == "P":
             continue
         first = unicodedata.name(char, "").split(" ", 1)[0]
-        if first in _CJK and not "\u3400" <= char <= "\u4dbf":
+        if first in _CJK and is_cjk_common(char) is not False:
             groups[_GROUP.get(first, "CJK")] += 1
             seen.add(char)
         elif first in _ALSO or category[0] in "SN":
@@ -162,12 +169,23 @@ def _decode(data: bytes) -> tuple[str, str] | None:
         return _utf16_without_bom(data) or _utf16_east_asian(data)
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        if len(data) <= _SHORT_UTF8 and not reads_as_text(text, True):
+            return _utf16_east_asian(data, clean=True)  # a few random bytes, valid UTF-8
+        return text, "utf-8"
     text, encoding = utf8_first(data)
-    if encoding != "utf-8" and len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
+    if len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
         # No zero byte, few controls: East Asian UTF-16 with no ASCII in it (a one-line
         # note) is read so only when its reading is clean and the legacy one is junk.
-        return _utf16_east_asian(data, clean=True) or (text, encoding)
-    return text, encoding
+        utf16 = _utf16_east_asian(data, clean=True)
+        if utf16 is not None:
+            return utf16
+    # A single-byte charset reads any byte: random bytes "decode" to junk words.
+    return (text, encoding) if reads_as_text(text, encoding == "utf-8") else None
 
 
 def _reads_as_words(text: str) -> bool:

@@ -1,0 +1,100 @@
+"""Tell text read in a legacy charset from bytes that decode by chance: a single-byte code
+page reads any byte, so a few random bytes (a key, a truncated header, a small ``.bin``)
+"decode" to ``Â(Jàµ*`` or ``ЊЧў6·``. Text's words that hold letters beyond ASCII are
+words: letters of one script, maybe a number or a sign at either end, punctuation around
+them; junk's are not."""
+
+# ruff: noqa: RUF001, RUF003 (typographic quotes, dashes and East Asian punctuation on purpose)
+
+from __future__ import annotations
+
+import unicodedata
+
+from .._cjk_common import is_cjk_common
+
+__all__ = ["reads_as_text"]
+
+_SAMPLE = 8192  # characters looked at
+_INNER = frozenset("'’-.,/")  # what a word holds between its letters: l’été, Jean-François
+# What stands before and after a word: quotes, brackets, punctuation, a currency or a unit.
+_BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥")
+_AFTER = frozenset("\"')].,;:!?»“”’›…%°€$£¥™®©-")
+_SPACE = frozenset("\t\n\r\f\x1b")  # white space, and ESC (ANSI colours)
+_AROUND = "\"'()[].,;:!?-"
+_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARABIC", "HEBREW", "HANGUL", "THAI"})
+
+
+def _script(char: str) -> str:
+    if char in "ªºµ":
+        return "LATIN"
+    first = unicodedata.name(char, "?").split(" ", 1)[0]
+    if first in ("KATAKANA", "HIRAGANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"):
+        return "CJK"
+    return first if first in _SCRIPTS else "?"
+
+
+def _is_word(word: str, signs: bool) -> bool:
+    """Tell whether one white-space-separated run reads as a word (see the module);
+    ``signs``: a sign beyond ASCII may stand inside it (``A→B``, ``x≠y``: UTF-8 text)."""
+    start, end = 0, len(word)
+    while start < end and word[start] in _BEFORE:
+        start += 1
+    while end > start and word[end - 1] in _AFTER:
+        end -= 1
+    core = word[start:end]
+    if "\ufffd" in word:
+        return False  # a byte the charset does not define
+    if not core:
+        return True  # a sign or punctuation alone: €, —, «
+    if start == 0 and end == len(word) and len(core) == 1 and not core.isalnum():
+        return unicodedata.category(core)[0] in "PS" and core.isprintable()  # ±, ©
+    while core and unicodedata.category(core[0])[0] == "N":
+        core = core[1:]  # 12€, 3ème
+    while core and unicodedata.category(core[-1])[0] == "N":
+        core = core[:-1]  # m³, 1ª
+    scripts: set[str] = set()
+    previous = ""
+    capitals = 0
+    for char in core:
+        category = unicodedata.category(char)
+        if category[0] in "LM":
+            if category[0] == "L":
+                scripts.add(_script(char))
+                if is_cjk_common(char) is False:
+                    return False  # a rare Han character or Hangul syllable
+            if not (char + previous).isascii():
+                if category == "Lu" and previous.islower():
+                    return False  # a capital after a small letter: ìÒó
+                if category == "Ll" and capitals >= 2:
+                    return False  # capitals, then small letters: ÎÌªìkâ (not ÉTÉ, Été)
+            capitals = capitals + 1 if category == "Lu" else 0
+        elif not (
+            char in _INNER
+            or "\u3000" <= char <= "\u303f"  # East Asian punctuation: 。、「」
+            or "\uff01" <= char <= "\uff65"  # full-width forms: ：！（）
+            or category == "Nd"  # a digit: told below
+            or (signs and category[0] == "S" and not char.isascii())
+        ):
+            return False  # a sign, a control or a digit inside a word: Â(Jà, ž0Æ
+        previous = char
+    if any(c.isdigit() for c in core) and not scripts <= {"CJK", "HANGUL"}:
+        return False  # a digit inside a word written with spaces: ž0Æ (not 明日10時)
+    return len(scripts) <= 1 and "?" not in scripts
+
+
+def reads_as_text(text: str, utf8: bool = False) -> bool:
+    """Tell whether text decoded in a legacy charset (or short UTF-8: ``utf8``) reads as
+    text: its junk (control characters but white space, words that hold a character
+    beyond ASCII and read as junk, see :func:`_is_word`) is a third of what it holds at
+    most, beside its words (those, and ASCII words of letters)."""
+    sample = text[:_SAMPLE]
+    junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
+    good = 0
+    for word in sample.split():
+        if word.isascii():
+            good += len(word) > 1 and word.strip(_AROUND).isalpha()
+        elif _is_word(word, utf8):
+            good += 1
+        else:
+            junk += 1
+    return junk * 2 <= good
