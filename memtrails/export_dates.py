@@ -68,7 +68,22 @@ _DAY_MS = 86_400_000
 FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 """Four digits alone, a year: only a text with one is read as a date written in words."""
 # MySQL's "zero date", which its exports and drivers write for a time never set.
-_ZERO_DATE = re.compile(r"0000-00-00(?:[T ]00:00(?::00(?:\.0+)?)?Z?)?", re.I)
+# And the days other tools write for one, at midnight: Go's zero time and .NET's MinValue
+# (0001-01-01), FILETIME's zero (1601-01-01), SQL Server's empty datetime (1900-01-01), the
+# epoch; and the end of time (9999-12-31, .NET's MaxValue 23:59:59.9999999).
+_ZERO_DATE = re.compile(
+    r"(?:(?:0000-00-00|0001-01-01|1601-01-01|1900-01-01|1970-01-01|9999-12-31)"
+    r"(?:[T ]00:00(?::00(?:[.,]0+)?)?)?"
+    r"|9999-12-31[T ]23:59(?::59(?:[.,]9+)?)?)"
+    r"(?:\s*(?:Z|UTC|GMT|[+-]00(?::?00)?))?",
+    re.I,
+)
+# Before this, a number read as an epoch stamp is an unset value, not a time: pandas' NaT
+# as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
+_EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
+# A day written with dots is day first in every language that writes one so: "03.05.2024",
+# "3.5.24 10:00" (a two-digit year as Date.parse reads one: 00-49 2000s, 50-99 1900s).
+_DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
@@ -120,7 +135,8 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
     A whole number whose digits are a day or a time (``20240503``, ``202405031032``,
     ``20240503103200``: :func:`digits_ms`) is that day or time. Otherwise, from
     :data:`EPOCH_FROM` (1e8) up, in magnitude, it is an epoch stamp read by
-    :func:`epoch_ms` (negative ones are before 1970). Below it: a whole number from 1000 to
+    :func:`epoch_ms` (negative ones are before 1970; one before 1900 is an unset value,
+    such as pandas' NaT as an integer or Go's zero time, and no date). Below it: a whole number from 1000 to
     9999 is that year (UTC midnight of 1 January, as ``Date.parse("2019")``); with
     ``day_named`` (the field's name says it is a date), a number in :data:`EXCEL_DAYS` is
     a spreadsheet's serial day (whole: UTC midnight, as an ISO date; with a fraction: that
@@ -143,7 +159,8 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
     if (compact := _compact_number(value)) is not None:
         return compact[0]
     if abs(value) >= EPOCH_FROM:
-        return epoch_ms(value)
+        ms = epoch_ms(value)
+        return ms if ms >= _EPOCH_FLOOR else None  # NaT's -2**63, Go's zero time: unset
     if value == int(value) and 1000 <= value <= 9999:
         return days_from_civil(int(value), 1, 1) * _DAY_MS
     if day_named and EXCEL_DAYS[0] <= value < EXCEL_DAYS[1]:
@@ -235,8 +252,9 @@ def text_ms(value: str) -> int | None:
     ``Date.parse`` reads it (:func:`dates.parse_date`), except a number alone, which is read
     as :func:`digits_ms` reads it: ``Date.parse`` makes "0" the year 2000, "7" July 2001 and
     "123456" the year 123456, and gives NaN for "20240503103200", which an epoch reading
-    would make the year 2611; and a day its month does not have ("2024-02-30",
-    :func:`names_no_day`), which it rolls over into the next month, is no date. Where
+    would make the year 2611; a day its month does not have ("2024-02-30",
+    :func:`names_no_day`), which it rolls over into the next month, is no date; and a day
+    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March). Where
     ``Date.parse`` gives NaN: :func:`exported_ms`.
 
     Example:
@@ -252,15 +270,27 @@ def text_ms(value: str) -> int | None:
         ms = world_ms(value)
         if ms is not None or names_month(value):
             return ms
+    if (dotted := _DOTTED.fullmatch(value)) is not None:
+        value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
     ms = parse_date(value)
     if ms is not None and names_no_day(value):
         return None  # "2024-02-30": not 1 March
     return ms if ms is not None else exported_ms(value)
 
 
+def _day_first(m: re.Match[str]) -> str:
+    day, month, year, rest = m.groups()
+    full = int(year) if len(year) == 4 else int(year) + (2000 if int(year) < 50 else 1900)
+    return f"{full:04d}/{int(month):02d}/{int(day):02d}{rest}"
+
+
 def is_zero_date(text: str) -> bool:
-    """Tell whether ``text`` is MySQL's zero date ("0000-00-00", "0000-00-00 00:00:00"),
-    which stands for a time never set: no date, as 0 is."""
+    """Tell whether ``text`` is MySQL's zero date ("0000-00-00", "0000-00-00 00:00:00"), or
+    another day tools write for a time never set, at midnight (UTC): Go's zero time and
+    .NET's ``DateTime.MinValue`` ("0001-01-01T00:00:00Z"), FILETIME's zero (1601-01-01), SQL
+    Server's empty datetime (1900-01-01), the epoch ("1970-01-01T00:00:00Z"), and the end of
+    time ("9999-12-31", "9999-12-31T23:59:59.9999999"): no date, as 0 is, not a record of
+    the year 1 or 9999."""
     return _ZERO_DATE.fullmatch(text.strip()) is not None
 
 

@@ -99,7 +99,7 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
     for other_case in (False, True):
         for name in _other_case(obj) if other_case else _exact(obj):
             value = obj[name]
-            if type(value) is str and _ISO_DAY.match(value):  # the common case, at once
+            if type(value) is str and _ISO_DAY.match(value) and not is_zero_date(value):
                 with suppress(ValueError):
                     return _with_clock(obj, name, At.of(value))
             try:
