@@ -155,6 +155,8 @@ def _record_at(given: AtLike) -> At | None:
         raise ValueError(f"{unstorable_time(value)}; {NUMBER_UNITS}")
     if isinstance(value, str) and is_zero_date(value):
         return None  # MySQL's "0000-00-00 00:00:00": never set
+    if isinstance(value, date) and is_zero_date(value.isoformat()):
+        return None  # date.min, datetime.max (a driver's -infinity, infinity): never set
     if isinstance(value, str) and is_number(value.strip()):
         ms = digits_ms(value.strip())
     elif isinstance(value, int | float) and not isinstance(value, bool):
@@ -182,7 +184,9 @@ class MemoryRecord:
         at: when it was written (anything :meth:`At.of` accepts, and a driver's Decimal,
             numpy scalar or bytes: ``record_values.plain_value``); a number that is no date
             (0, -1, any below 1e8 but a year; ``export_dates.number_ms``) is None, and so
-            is MySQL's zero date ("0000-00-00 00:00:00").
+            is a day written for a time never set (MySQL's "0000-00-00 00:00:00", Go's
+            "0001-01-01T00:00:00Z", ``date.min``, ``datetime.max``:
+            ``export_dates.is_zero_date``).
         source: where it came from (a file path, ``git:/path/to/repo``, a name you choose).
         thread: the conversation it belongs to.
         meta: other JSON-serialisable facts (attachments, channel, changed files, ...).

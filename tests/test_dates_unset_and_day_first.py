@@ -6,6 +6,7 @@ of the year 1, 1677, 1970 or 9999; and a day written with dots is day first ("03
 from __future__ import annotations
 
 import json
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,15 @@ async def test_a_dotted_day_is_day_first_in_a_row_and_a_line(
     path.write_text(json.dumps({"id": "1", "text": "x", "date": text}) + "\n")
     items = [item async for item in from_jsonl(path)]
     assert isinstance(items[0], MemoryRecord) and items[0].at == want
+
+
+@pytest.mark.parametrize(
+    "value",
+    [date.min, datetime.min, datetime.max, date(9999, 12, 31), datetime(1970, 1, 1, tzinfo=UTC)],
+    ids=repr,
+)
+def test_a_drivers_date_never_set_is_no_date(value: date) -> None:
+    """A DATE column of 0001-01-01, or a driver's -infinity and infinity as date.min and
+    datetime.max: no date, as their strings are."""
+    assert MemoryRecord(id="1", text="x", at=value).at is None
+    assert MemoryRecord(id="1", text="x", at=datetime(1970, 1, 2, tzinfo=UTC)).at is not None
