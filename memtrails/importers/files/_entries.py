@@ -3,6 +3,7 @@ never anything but a regular file, never a memory folder."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -18,6 +19,7 @@ __all__ = [
     "file_id",
     "is_memory_folder",
     "list_folder",
+    "os_reason",
     "read_regular",
     "too_large",
 ]
@@ -100,7 +102,7 @@ def list_folder(folder: Path) -> Listing:
                 mode = entry.stat(follow_symlinks=False).st_mode
                 listing.special.append((entry.name, _special(mode)))
         except OSError as exc:  # gone since the listing, or its type cannot be read
-            listing.special.append((entry.name, f"cannot read ({exc})"))
+            listing.special.append((entry.name, f"cannot read ({os_reason(exc, entry.path)})"))
     return listing
 
 
@@ -166,3 +168,28 @@ def file_id(rel: str) -> str:
     itself where it is valid UTF-8, else its :func:`byte_exact` form, so that two names that
     differ only in a bad byte keep two ids (conformance/README, "File ids")."""
     return byte_exact(rel)
+
+
+def _limit(name: str, default: int) -> int:
+    try:
+        return os.pathconf("/", name)
+    except (OSError, ValueError):
+        return default
+
+
+def os_reason(exc: OSError, path: str | os.PathLike[str] | None = None) -> str:
+    """Say why ``path`` could not be read, without the path (the error names it already):
+    the system's message, and for a path or a name longer than the system allows, its
+    length and the limit (``PATH_MAX``, ``NAME_MAX``)."""
+    if exc.errno == errno.ENAMETOOLONG and path is not None:
+        raw = os.fsencode(path)
+        longest = max((len(part) for part in raw.split(b"/")), default=0)
+        name_max = _limit("PC_NAME_MAX", 255)
+        if longest > name_max:
+            return (
+                f"a name in its path is {longest:,} bytes, over the file system's limit "
+                f"of {name_max:,}"
+            )
+        path_max = _limit("PC_PATH_MAX", 4096)
+        return f"its path is {len(raw):,} bytes, over the system's limit of {path_max:,}"
+    return exc.strerror or str(exc) or type(exc).__name__

@@ -12,7 +12,14 @@ from typing import Any
 import re2
 from pathspec import GitIgnoreSpec
 
-from ._entries import MEMORY_FOLDER, NotRegularFile, is_memory_folder, list_folder, read_regular
+from ._entries import (
+    MEMORY_FOLDER,
+    NotRegularFile,
+    is_memory_folder,
+    list_folder,
+    os_reason,
+    read_regular,
+)
 
 __all__ = ["UNREADABLE_FOLDER", "IgnoreFile", "ignored", "kept_tree", "read_ignore"]
 
@@ -205,7 +212,7 @@ def kept_tree(
         try:
             listing = list_folder(here)
         except OSError as exc:
-            _note(left_out, rel or ".", f"{UNREADABLE_FOLDER} ({exc})")
+            _note(left_out, rel or ".", f"{UNREADABLE_FOLDER} ({os_reason(exc, here)})")
             continue
         if listing.has_gitignore:
             ignore = read_ignore(here / ".gitignore", rel)

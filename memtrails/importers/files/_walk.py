@@ -21,6 +21,7 @@ from ._entries import (
     file_id,
     is_memory_folder,
     list_folder,
+    os_reason,
     read_regular,
     too_large,
 )
@@ -127,7 +128,8 @@ class Walk:
         except OSError as exc:
             # Its files are unknown: records from them must not be pruned as gone.
             self.complete = False
-            yield RecordError(self.source, file_id(rel or "."), f"cannot read the folder ({exc})")
+            why = os_reason(exc, folder)
+            yield RecordError(self.source, file_id(rel or "."), f"cannot read the folder ({why})")
             return
         if listing.has_gitignore:
             ignore = read_ignore(folder / ".gitignore", rel)
@@ -196,7 +198,7 @@ class Walk:
         try:
             st = os.stat(path, follow_symlinks=False)
         except OSError as exc:
-            return self._error(rel, f"cannot read the file ({exc})")
+            return self._error(rel, f"cannot read the file ({os_reason(exc, path)})")
         if not stat.S_ISREG(st.st_mode):
             return RecordError(self.source, rel, "no longer a regular file: not read")
         saved = self.saved.get(rel)
@@ -213,7 +215,7 @@ class Walk:
         except NotRegularFile as exc:
             return RecordError(self.source, rel, f"no longer a regular file: {exc}")
         except OSError as exc:
-            return self._error(rel, f"cannot read the file ({exc})")
+            return self._error(rel, f"cannot read the file ({os_reason(exc, path)})")
         if len(data) > limit:  # it grew after stat()
             return self._error(rel, too_large(f"over {limit} bytes", limit))
         sha = hashlib.sha256(data).hexdigest()
