@@ -119,7 +119,9 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
         "<mailto:bob@example.com|bob@example.com> <https://example.com/a?b=1&amp;c=2|the doc> "
         # Slack links what looks like an address as it is typed: the words typed, once.
         "<http://example.com|example.com> <https://www.example.org/x/|www.example.org/x> "
-        "<tel:+15551234|+1 555 1234> <tel:+15551234|+15551234>"
+        "<tel:+15551234|+1 555 1234> <tel:+15551234|+15551234> "
+        # A person users.json does not name (another org's), named by another mention.
+        "<@U0GUESTXX> <@U0GUESTXX|gina>"
     )
     rich = {
         "type": "rich_text",
@@ -132,6 +134,8 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
                     {"type": "usergroup", "usergroup_id": "S0ONCALL"},
                     {"type": "text", "text": " "},
                     {"type": "channel", "channel_id": "C0NOWHEREX"},
+                    {"type": "text", "text": " "},
+                    {"type": "user", "user_id": "U0GUESTXX"},
                 ],
             }
         ],
@@ -155,7 +159,7 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
         "#secret #secret #C0ELSEWHER (name not in the export) #general "
         "@oncall @oncall ann@example.com Ann (ann@example.com) bob@example.com "
         "the doc (https://example.com/a?b=1&c=2) http://example.com https://www.example.org/x/ "
-        "+1 555 1234 (+15551234) +15551234",
-        "#secret @oncall #C0NOWHEREX (name not in the export)",
+        "+1 555 1234 (+15551234) +15551234 @gina @gina",
+        "#secret @oncall #C0NOWHEREX (name not in the export) @gina",
         "#G0PRIVATEX (name not in the export) again",
     ]

@@ -46,7 +46,8 @@ async def from_slack_export(
     read too, its channels going by ``teams/<workspace>/<name>`` (ids, threads) and titled
     ``#name (<workspace>)`` (two workspaces may each have a ``#general``). Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``; a user
     missing from ``users.json``, as people of another org in a Slack Connect channel are, is
-    named by the ``user_profile`` their messages in that day file carry;
+    named by the ``user_profile`` their messages in that day file carry, else by the label
+    another mention of them in it gives, ``<@U1|gina>``;
     ``<url|label>`` becomes ``label (url)``), attachment text (integrations, link previews) is
     appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
     its ``preview``, follow; a file with no name nor title as what it is, ``[file: unnamed

@@ -8,8 +8,8 @@ it), else a mention of the conversation in its own messages (``<#C0123ABCD|desig
 day files are read for it before any record is made, so that every record has the name,
 the first day's too.
 
-Mentions with no label (``<#C0123ABCD>``, ``<!subteam^S1>``, rich text's ``channel`` and
-``usergroup`` elements) are named by a label another message of the same day file gives
+Mentions with no label (``<#C0123ABCD>``, ``<!subteam^S1>``, ``<@U1>`` of someone
+``users.json`` does not name, rich text's ``channel``, ``usergroup`` and ``user`` elements) are named by a label another message of the same day file gives
 (:func:`labels_of`): a day file is always read whole, so a re-run names them the same.
 """
 
@@ -30,6 +30,7 @@ __all__ = ["FOUND_NAMES", "Labels", "digest", "found_names", "labels_of"]
 FOUND_NAMES = "conversation names found in day files"
 _RENAMES = ("channel_name", "group_name")
 _CHANNEL_LABEL = re.compile(r"<#([A-Z0-9]+)\|([^<>|]*[^<>|\s][^<>|]*)>")
+_USER_LABEL = re.compile(r"<@([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
 _GROUP_LABEL = re.compile(r"<!subteam\^([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
 
 
@@ -92,15 +93,17 @@ def digest(found: Mapping[str, str]) -> str:
 
 
 class Labels:
-    """The labels a day file's messages give channels and user groups, by id."""
+    """The labels a day file's messages give channels, user groups and users, by id."""
 
     def __init__(self) -> None:
+        self.users: dict[str, str] = {}
         self.channels: dict[str, str] = {}
         self.groups: dict[str, str] = {}
 
 
 def labels_of(message: Any, labels: Labels) -> None:
-    """Add the labels of a message's mentions (``<#C1|general>``, ``<!subteam^S1|@team>``)."""
+    """Add the labels of a message's mentions (``<#C1|general>``, ``<!subteam^S1|@team>``,
+    ``<@U1|ann>``)."""
     if not isinstance(message, Mapping):
         return
     if message.get("subtype") == "message_changed" and isinstance(message.get("message"), Mapping):
@@ -110,5 +113,7 @@ def labels_of(message: Any, labels: Labels) -> None:
         return
     for cid, label in _CHANNEL_LABEL.findall(text):
         labels.channels.setdefault(cid, label.strip().lstrip("#"))
+    for uid, label in _USER_LABEL.findall(text):
+        labels.users.setdefault(uid, label.strip())
     for gid, label in _GROUP_LABEL.findall(text):
         labels.groups.setdefault(gid, label.strip())

@@ -258,8 +258,17 @@ class Names:
         return self.users.get(uid) or label or _BUILT_IN.get(uid) or uid
 
     def mentioned(self, uid: str, label: str | None = None) -> str:
-        """Return the name a mention of a user reads as."""
-        return self.users.get(uid) or self.profiles.get(uid) or label or _BUILT_IN.get(uid) or uid
+        """Return the name a mention of a user reads as: by users.json, the profile their
+        messages in the day file carry, the mention's label, another mention's in the day
+        file, else their id."""
+        return (
+            self.users.get(uid)
+            or self.profiles.get(uid)
+            or label
+            or self.labels.users.get(uid)
+            or _BUILT_IN.get(uid)
+            or uid
+        )
 
     def readable(self, text: str) -> str:
         """Turn Slack markup into plain text: mentions, channel links, labelled URLs, escapes."""
