@@ -55,6 +55,7 @@ _PARAGRAPH = {
     "hr",
 }
 _SKIP = {"script", "style", "head", "title", "template", "noscript", "xml"}
+_FOREIGN = {"svg", "math"}
 
 
 class _HTMLText(HTMLParser):
@@ -63,12 +64,15 @@ class _HTMLText(HTMLParser):
         self.out: list[str] = []
         self.skip = 0
         self.pre = 0
+        self.foreign = 0  # inside <svg> or <math>, where a CDATA section is text
         self._found: dict[str, tuple[str, int, int]] = {}
         self._no_subset_end: str | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "body":
             self.skip = 0  # an unclosed <head> or <title> must not hide the whole body
+        if tag in _FOREIGN:
+            self.foreign += 1
         if tag in _SKIP:
             self.skip += 1
         elif tag == "br":
@@ -90,6 +94,8 @@ class _HTMLText(HTMLParser):
             self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _FOREIGN and self.foreign:
+            self.foreign -= 1
         if tag in _SKIP:
             self.skip = max(0, self.skip - 1)
         elif tag in _PARAGRAPH:
@@ -216,6 +222,7 @@ _TAG = re.compile(r"<[^<>]*>")
 # process with no time limit. feed() itself stops at such a construct in one pass, so a
 # longer open tail than this is read here instead, once, as text with its tags stripped.
 _MAX_OPEN_TAIL = 8192
+_OPEN_TAG = re.compile(r"</?[A-Za-z]")
 
 
 # What is no element, for text read without the parser: comments (to "-->", "--!>" or the
@@ -281,7 +288,16 @@ def _to_text(markup: str) -> str:
     try:
         parser.feed(markup)
         tail = parser.rawdata  # what feed() left unparsed: an open construct and what follows
-        if tail.startswith(("<!", "<?")):
+        if tail.startswith("<![CDATA[") and parser.foreign:
+            # Never closed in SVG or MathML: its text runs to the end, as a browser shows
+            # it (in HTML itself it is a comment: dropped below).
+            parser.rawdata = ""
+            parser.handle_data(tail[9:])
+        elif _OPEN_TAG.match(tail):
+            # A tag never closed (a page cut inside a 100 KB style or data: URI): the tag
+            # runs to the end of the page, as in a browser, and none of it is text.
+            parser.rawdata = ""
+        elif tail.startswith(("<!", "<?")):
             # A comment, DOCTYPE, CDATA section or processing instruction never closed: it
             # runs to the end of the page, as in a browser, and none of it is text.
             parser.rawdata = ""
@@ -320,6 +336,7 @@ _CHARSET = re.compile(
 # whole head, cubic for <meta> tags without a content, and a 64 KiB head outran the worker.
 _TITLE_OPEN = re.compile(r"<title\b[^<>]*>", re.IGNORECASE)
 _TITLE_CLOSE = re.compile(r"</title", re.IGNORECASE)
+_CDATA = re.compile(r"<!\[CDATA\[(.*?)(?:\]\]>|$)", re.DOTALL)
 _META = re.compile(r"<meta\s[^<>]{0,4096}>", re.IGNORECASE)
 _NAMED_AUTHOR = re.compile(r"""\bname\s*=\s*["']?author(?![\w-])""", re.IGNORECASE)
 _CONTENT = re.compile(r"""\bcontent\s*=\s*(?:"([^"]{1,300})"|'([^']{1,300})')""", re.IGNORECASE)
@@ -352,7 +369,11 @@ def _title(head: str) -> str | None:
     """The text of the first ``<title>`` element, where it is closed."""
     start = _TITLE_OPEN.search(head)
     end = _TITLE_CLOSE.search(head, start.end()) if start else None
-    return head[start.end() : end.start()] if start and end else None
+    if not (start and end):
+        return None
+    # An XHTML title may be a CDATA section: its text, unescaped (no entity in it).
+    title = head[start.end() : end.start()]
+    return _CDATA.sub(lambda m: html.escape(m[1], quote=False), title)
 
 
 def _author(head: str) -> str | None:
