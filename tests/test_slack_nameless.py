@@ -16,7 +16,7 @@ USERS = [{"id": "U1", "name": "ann", "real_name": "Ann Archer"}]
 
 
 def _msg(ts: str, text: str, **extra: Any) -> dict[str, Any]:
-    return {"type": "message", "user": "U1", "ts": ts, "text": text, **extra}
+    return {"type": "message", "user": "U1", "ts": ts, "text": text} | extra
 
 
 def _rename(ts: str, old: str, new: str, subtype: str = "channel_name") -> dict[str, Any]:
@@ -163,3 +163,20 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
         "#secret @oncall #C0NOWHEREX (name not in the export) @gina",
         "#G0PRIVATEX (name not in the export) again",
     ]
+
+
+async def test_a_message_with_an_empty_user_is_by_its_username(tmp_path: Path) -> None:
+    # Integrations and older importers write "user": "" beside the name they post as.
+    root = _export(
+        tmp_path / "export",
+        {
+            "general/2024-01-01": [
+                _msg("1704100000.000100", "deployed", user="", username="deploy-hook"),
+                _msg("1704100001.000100", "anonymous", user=" "),
+            ]
+        },
+        channels=[{"id": "C1", "name": "general"}],
+    )
+    recs = records(await collect(from_slack_export(root)))
+    assert [(r.author, r.text) for r in recs] == [("deploy-hook", "deployed"), (None, "anonymous")]
+    assert all("user" not in r.meta for r in recs)

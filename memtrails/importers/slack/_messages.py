@@ -357,7 +357,7 @@ def message_record(
         # its reactions, or blocks of no words (a divider). No record, and no error.
         return None
 
-    user = message.get("user") if isinstance(message.get("user"), str) else None
+    user = _text(message.get("user"))  # "" beside a username: an integration's post
     comment = message.get("comment")
     if user is None and isinstance(comment, Mapping) and isinstance(comment.get("user"), str):
         user = comment["user"]  # legacy file_comment messages name the commenter here
@@ -444,6 +444,11 @@ def _huddle(reader: Names, room: Any) -> str:
     name = room["name"] if isinstance(room.get("name"), str) else ""
     title = f"[huddle: {name.strip()}]" if name.strip() else "[huddle]"
     return title + (" with " + ", ".join(names) if names else "")
+
+
+def _text(value: Any) -> str | None:
+    """Return a string that says something, else None."""
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def _count(value: Any) -> int | None:

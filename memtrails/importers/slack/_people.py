@@ -28,7 +28,7 @@ def _writer(reader: Names, message: Any) -> str | None:
         return None
     message = current_version(message)
     user, profile = message.get("user"), message.get("user_profile")
-    if isinstance(user, str) and user:
+    if isinstance(user, str) and user.strip():
         label = name_of(profile) if isinstance(profile, Mapping) else None
         return reader.user_name(user, label)
     bot = message.get("bot_profile")
