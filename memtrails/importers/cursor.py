@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
@@ -28,6 +29,8 @@ Fetch: TypeAlias = Callable[
 _SAVE_EVERY = 1000  # rows between two positions handed to the memory during a run
 _MAX_INT_BITS = 1024  # about 308 digits: far past any sequence, far below str()'s limit
 _SCRUBBED = "[secret:"  # how the scrub stage marks a secret it replaced
+# ISO 8601 text: its separator, seconds, fraction and zone, kept when lag moves it.
+_ISO_TEXT = re.compile(r"\d{4}-\d\d-\d\d(?:([Tt ])\d\d:\d\d(:\d\d)?([.,]\d+)?(.*))?")
 
 
 def read_watermark(state: Mapping[str, Any] | None, cursor: str) -> CursorValue | None:
@@ -254,12 +257,38 @@ def _minus(value: CursorValue, lag: timedelta | float | None) -> CursorValue:
     if isinstance(value, str) and isinstance(lag, timedelta):
         # An ISO 8601 text column (SQLite keeps timestamps as text): the same text form back.
         try:
-            return (datetime.fromisoformat(value) - lag).isoformat()
+            return _same_form(value, datetime.fromisoformat(value) - lag)
         except ValueError:
             pass
     raise ValueError(
         f"`lag` {lag!r} does not apply to a cursor value of type {type(value).__name__}"
     )
+
+
+def _same_form(value: str, moved: datetime) -> str:
+    """``moved`` written as ``value`` is: the query compares text, and "2024-05-03T09:55:00"
+    is after every "2024-05-03 10:..." of SQLite's CURRENT_TIMESTAMP (a "T" sorts after a
+    space), so a watermark in another form would skip the rest of its day."""
+    m = _ISO_TEXT.fullmatch(value.strip())
+    if m is None:
+        return moved.isoformat()
+    sep, seconds, fraction, zone = m.groups()
+    if sep is None:
+        return moved.date().isoformat()  # a DATE as text
+    digits = len(fraction) - 1 if fraction else 0
+    spec = (
+        "minutes"
+        if seconds is None
+        else ("seconds", "milliseconds", "microseconds")[
+            0 if digits == 0 else 1 if digits <= 3 else 2
+        ]
+    )
+    text = moved.isoformat(sep=sep, timespec=spec)
+    if fraction and fraction[0] == ",":
+        text = text.replace(".", ",", 1)
+    if zone in ("Z", "z") and text.endswith("+00:00"):
+        text = text[: -len("+00:00")] + zone
+    return text
 
 
 def _encode(value: CursorValue) -> dict[str, Any]:
