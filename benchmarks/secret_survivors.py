@@ -42,6 +42,7 @@ from _secret_families import (  # the benchmarks folder is not a package: sys.pa
 )
 from _secret_held_out_10 import HELD_OUT_10, NEAR_MISSES_10
 from _secret_held_out_11 import HELD_OUT_11, NEAR_MISSES_11
+from _secret_held_out_12 import HELD_OUT_12, NEAR_MISSES_12
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -261,6 +262,12 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 4):
             text, secret = make(h11)
             out.append(Case("held-out-11", ctx, text, secret))
+    # Rule set 12's (_secret_held_out_12.py), from a generator of their own.
+    h12 = Gen(seed + 12)
+    for ctx, make in HELD_OUT_12.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h12)
+            out.append(Case("held-out-12", ctx, text, secret))
     return out
 
 
@@ -324,6 +331,7 @@ def near_misses(seed: int = 13) -> list[str]:
         *NEAR_MISSES,  # config files, logs and code without a secret (rule set 8)
         *NEAR_MISSES_10,  # the shapes of rule set 10 without a secret
         *NEAR_MISSES_11,  # rule set 11's, and its false alarms
+        *NEAR_MISSES_12,  # rule set 12's: a '/' between words and a word with digits
     ]
     for _ in range(20):
         texts += [
