@@ -4,12 +4,14 @@ like a channel's name."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from helpers import collect, errors, records, write_json
 
-from memtrails.importers.slack import from_slack_export, message_count
+from memtrails.importers.slack import _found, from_slack_export, message_count
 from memtrails.records import SourceState
 
 USERS = [{"id": "U1", "name": "ann", "real_name": "Ann Archer"}]
@@ -180,3 +182,41 @@ async def test_a_message_with_an_empty_user_is_by_its_username(tmp_path: Path) -
     recs = records(await collect(from_slack_export(root)))
     assert [(r.author, r.text) for r in recs] == [("deploy-hook", "deployed"), (None, "anonymous")]
     assert all("user" not in r.meta for r in recs)
+
+
+async def test_a_folder_named_by_an_id_is_named_by_mentions_of_it_elsewhere(
+    tmp_path: Path,
+) -> None:
+    root = _export(
+        tmp_path / "export",
+        {
+            "C0DESIGNXX/2024-01-01": [_msg("1704100000.000100", "mockups")],
+            "C0DESIGNXX/2024-01-02": [_msg("1704200000.000100", "more mockups")],
+            "general/2024-01-01": [
+                _msg("1704100000.000200", "see <#C0DESIGNXX|design> and <#C0DESIGNXX>"),
+                _msg("1704100000.000300", "<#C0DESIGNXX|design>, <#C0OTHERXXX|elsewhere>"),
+            ],
+            "random/2024-01-01": [_msg("1704100000.000400", "in <#C0DESIGNXX|old-name>")],
+            # A day without the label: the folder's name, found in the others, names it.
+            "random/2024-01-02": [_msg("1704200000.000400", "back to <#C0DESIGNXX>")],
+        },
+        channels=[{"id": "C1", "name": "general"}, {"id": "C2", "name": "random"}],
+    )
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    # The label most mentions give it.
+    assert _titles(items)["C0DESIGNXX"] == {"#design"}
+    texts = {r.id: r.text for r in records(items)}
+    assert texts["random/1704200000.000400"] == "back to #design"
+    # Every mention of it by that name, as one of a channel channels.json names.
+    assert texts["random/1704100000.000400"] == "in #design"
+
+
+@pytest.mark.parametrize("size", [1, 5, 64, 10_000])
+def test_mentions_across_pieces_are_found_once(size: int) -> None:
+    text = "x <#C0DESIGNXX|d\u00e9sign> <#C0GENERALX|general> <#C1|short id> y"
+    doc = json.dumps([_msg(f"17041000{n:02d}.000100", text) for n in range(20)]).encode()
+    assert b"\\u00e9" in doc  # as json.dumps escapes it
+    pieces = [doc[i : i + size] for i in range(0, len(doc), size)]
+    found = list(_found._raw_labels(pieces))
+    assert found == [("C0DESIGNXX", "d\u00e9sign"), ("C0GENERALX", "general")] * 20

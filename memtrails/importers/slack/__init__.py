@@ -79,8 +79,9 @@ async def from_slack_export(
     export's group DM or private channel, so too, as ``"Group: names"``; a folder named by an
     id that a name file lists under a name, by that name; one named by a channel's id that
     no name file names, by the name its own day files give it: its last rename, a
-    ``channel_name`` its messages carry, a mention of it in them, all its days read for it
-    before its records are made, else ``#C0123ABCD (name not in the export)``), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
+    ``channel_name`` its messages carry, a mention of it in them, else the label most
+    mentions of it elsewhere in the export give it, all its days read for it before its
+    records are made, else ``#C0123ABCD (name not in the export)``), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
     the name a ``bot_add`` notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and

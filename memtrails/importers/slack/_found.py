@@ -4,9 +4,10 @@ A conversation folder named by its id (``C0123ABCD``, ``G0123ABCD``) that no nam
 names (no ``channels.json``, or one that leaves it out, as a tool exporting by id does) is
 named by what its own day files say: the last rename (``channel_name``, ``group_name``:
 ``"name"`` is the new one), else a ``channel_name`` the messages carry (some tools write
-it), else a mention of the conversation in its own messages (``<#C0123ABCD|design>``). The
-day files are read for it before any record is made, so that every record has the name,
-the first day's too.
+it), else a mention of the conversation in its own messages (``<#C0123ABCD|design>``),
+else the label most mentions of it in the other day files give it (their bytes searched,
+not parsed: only where such a folder is). The day files are read for it before any record
+is made, so that every record has the name, the first day's too.
 
 Mentions with no label (``<#C0123ABCD>``, ``<!subteam^S1>``, ``<@U1>`` of someone
 ``users.json`` does not name, rich text's ``channel``, ``usergroup`` and ``user`` elements) are named by a label another message of the same day file gives
@@ -18,7 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ._export import READ_ERRORS, Export, MemberRefused
@@ -31,6 +33,9 @@ FOUND_NAMES = "conversation names found in day files"
 _RENAMES = ("channel_name", "group_name")
 _CHANNEL_LABEL = re.compile(r"<#([A-Z0-9]+)\|([^<>|]*[^<>|\s][^<>|]*)>")
 _USER_LABEL = re.compile(r"<@([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
+# A labelled channel mention in a day file's bytes, its label as JSON writes it.
+_RAW_LABEL = re.compile(rb"<#([CG][A-Z0-9]{8,20})\|([^<>|\"\x00-\x1f]{1,200})>")
+_RAW_TAIL = 256  # bytes of a piece searched again with the next: longer than a match
 _GROUP_LABEL = re.compile(r"<!subteam\^([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
 
 
@@ -84,7 +89,51 @@ def found_names(export: Export, folders: Iterable[str], ids: Mapping[str, str]) 
                     continue
         if seen.name:
             found[folder] = seen.name
+    rest = {ids[folder]: folder for folder in folders if folder not in found}
+    for cid, name in _mentioned(export, set(rest)).items():
+        found[rest[cid]] = name
     return found
+
+
+def _mentioned(export: Export, ids: set[str]) -> dict[str, str]:
+    """Return the label most mentions of each of ``ids`` give it in all the day files (the
+    first in sorted order of those given as often), read as bytes, never parsed."""
+    if not ids:
+        return {}
+    counts: dict[str, Counter[str]] = {}
+    for channel, days in export.channels.items():
+        for day in days:
+            for _, copy in export.copies(f"{channel}/{day}"):
+                try:
+                    export.refuse(copy)
+                    for cid, label in _raw_labels(export.chunks(copy, again=True)):
+                        if cid in ids:
+                            counts.setdefault(cid, Counter())[label] += 1
+                except (MemberRefused, *READ_ERRORS):
+                    continue
+    return {
+        cid: min(counter.items(), key=lambda item: (-item[1], item[0]))[0]
+        for cid, counter in counts.items()
+    }
+
+
+def _raw_labels(pieces: Iterable[bytes]) -> Iterator[tuple[str, str]]:
+    """Yield ``(id, label)`` of each labelled channel mention in a JSON file's bytes; one
+    across two pieces once (the tail of each piece is searched again with the next)."""
+    tail = b""
+    for piece in pieces:
+        held = tail + piece
+        for match in _RAW_LABEL.finditer(held):
+            if match.end() <= len(tail):
+                continue  # found with the piece before
+            try:  # the label as the JSON string it is part of says (\u00e9, \/)
+                label = json.loads(b'"' + match.group(2) + b'"')
+            except ValueError:
+                continue
+            label = label.strip().lstrip("#").strip() if isinstance(label, str) else ""
+            if label:
+                yield match.group(1).decode("ascii"), label
+        tail = held[-_RAW_TAIL:]
 
 
 def digest(found: Mapping[str, str]) -> str:
