@@ -19,6 +19,7 @@ __all__ = [
     "decode_raw_header",
     "first_ref",
     "fix_obsolete_names",
+    "fold_stray_lines",
     "msg_id",
     "raw_header",
     "raw_headers",
@@ -283,3 +284,46 @@ def fix_obsolete_names(data: bytes) -> bytes:
     if not _OBS_NAME.search(head):
         return data
     return _OBS_NAME.sub(rb"\1:", head) + sep + body
+
+
+_NAMED = re.compile(rb"[!-9;-~]+:")
+# The headers a stray line is read on to: ones every stored mail has, not a body's "Note:".
+_KNOWN = re.compile(
+    rb"(?i:return-path|received|from|date|subject|to|cc|bcc|message-id|in-reply-to"
+    rb"|references|reply-to|sender|mime-version|content-[\w-]+|delivered-to|envelope-to"
+    rb"|status|x-[\w-]+|list-[\w-]+|precedence|organization|user-agent|thread-[\w-]+"
+    rb"|importance|priority|errors-to|resent-[\w-]+|dkim-signature|authentication-results"
+    rb"|arc-[\w-]+|received-spf|return-receipt-to|disposition-notification-to|keywords"
+    rb"|comments|lines|path|newsgroups|xref|followup-to|approved|nntp-posting-[\w-]+):"
+)
+_STRAY_RUN = 3  # lines in a row with no header name that are read on past; more: the body
+
+
+def fold_stray_lines(data: bytes) -> bytes:
+    """Read a line with no header name in the header block (LF line ends) as the header
+    before it continued, where a mail header follows within :data:`_STRAY_RUN` lines: a
+    long value a mailer wrapped without indenting, or a stray line.
+
+    The stdlib parser takes such a line for the start of the body: every header after it
+    (Message-ID, Date, References) was lost and read as text. Mail tools read on (Dovecot
+    keeps it as a broken header). Lines with no header after them are the body, as before
+    (a mail whose blank line after the headers is missing).
+    """
+    end = data.find(b"\n\n")
+    head = data[: end + 1] if end >= 0 else data
+    lines = head.split(b"\n")
+    if not lines or _NAMED.match(lines[0]) is None:
+        return data  # no header block to read on in (or a From_ line first: left as it is)
+    folded: set[int] = set()
+    run: list[int] = []  # lines in a row with no header name
+    for n, line in enumerate(lines):
+        if line and line[:1] not in b" \t" and _NAMED.match(line) is None:
+            run.append(n)
+            continue
+        if run and len(run) <= _STRAY_RUN and _KNOWN.match(line) is not None:
+            folded.update(run)
+        run = []
+    if not folded:
+        return data
+    mended = b"\n".join(b" " + line if n in folded else line for n, line in enumerate(lines))
+    return mended + data[len(head) :]

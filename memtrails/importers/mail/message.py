@@ -25,6 +25,7 @@ from .headers import (
     decode_header,
     first_ref,
     fix_obsolete_names,
+    fold_stray_lines,
     raw_header,
     raw_headers,
 )
@@ -185,7 +186,7 @@ def _convert(
     data, cut = _cut_parts(data)
     whole = data  # its hash is the id of a mail without Message-ID, whatever is cut
     data, bytes_cut = within_budget(data, budget)
-    msg = parse(fix_obsolete_names(data))
+    msg = parse(fold_stray_lines(fix_obsolete_names(data)))
     if len(msg) == 0:
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
     hint = charset(msg)
