@@ -14,7 +14,7 @@ from typing import Any
 from ._html import read_html
 from ._msg import ReadDocument, mail_of
 from ._msgparts import msg_parts
-from ._odf import read_odf, read_ods
+from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._xlsx import read_xlsx
@@ -224,6 +224,12 @@ def _own_summary(meta: dict[str, Any], ole: Layout) -> None:
             meta[key] = info[key]
 
 
+def _boxed(data: bytes, suffix: str) -> Callable[[bytes], tuple[str, dict[str, Any]]] | None:
+    """The reader of an OpenDocument text with text boxes: its own (kreuzberg 4.10 gives
+    none of the text of a box inside another box)."""
+    return read_odt if suffix == ".odt" and has_text_boxes(data) else None
+
+
 def read_as(data: bytes, suffix: str) -> str:
     """Return the ending a file is read as: its own, or for an Office 97-2003 name on a
     file that is not an OLE compound file, the format its bytes are (RTF, HTML, the zip
@@ -318,7 +324,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     if word6 is not None and ole is not None:  # Word 6.0/95, which kreuzberg 4.10 refuses
         text, meta = word6, {}
         _own_summary(meta, ole)
-    elif (own := _OWN_READERS.get(suffix)) is not None:
+    elif (own := _OWN_READERS.get(suffix) or _boxed(data, suffix)) is not None:
         try:
             text, meta = own(data)
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file

@@ -7,7 +7,7 @@ import zipfile
 from typing import Any
 from xml.etree import ElementTree
 
-__all__ = ["read_odf", "read_ods"]
+__all__ = ["has_text_boxes", "read_odf", "read_ods", "read_odt"]
 
 _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
 _TABLE = "urn:oasis:names:tc:opendocument:xmlns:table:1.0"
@@ -54,26 +54,35 @@ def _text_of(element: ElementTree.Element) -> str:
     return "".join(parts)
 
 
-def _paragraphs(xml: bytes, sheets: bool = False) -> tuple[str, int]:
-    """One line per paragraph or table row; with ``sheets`` (a spreadsheet), each table
-    under its name and a blank line, as kreuzberg lays out a workbook's sheets. Returns the
-    text and the number of tables."""
+def _paragraphs(xml: bytes, sheets: bool = False, lines: bool = False) -> tuple[str, int]:
+    """One line per table row, and per page or list item (a presentation's paragraphs on a
+    page share one); with ``lines`` (a text document), per paragraph outside a table row;
+    with ``sheets`` (a spreadsheet), each table under its name and a blank line, as
+    kreuzberg lays out a workbook's sheets. Returns the text and the number of tables."""
     blocks: list[tuple[str, list[str]]] = [("", [])]
     row: list[str] = []
+    in_rows = 0
     # iterparse keeps one element at a time; expat refuses entity expansion bombs.
     for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("start", "end")):
         if event == "start":
+            in_rows += element.tag == _ROW
             if sheets and element.tag == _SHEET:
                 if row:
                     blocks[-1][1].append(" ".join(row))
                     row = []
                 blocks.append((element.get(_SHEET_NAME) or "", []))
             continue
+        in_rows -= element.tag == _ROW
         if element.tag in _BLOCKS:
+            # A paragraph holding a text box ends after the box's own paragraphs (read and
+            # cleared already): its own words come after them.
             text = _text_of(element).strip()
             if text:
                 row.append(text)
             element.clear()
+            if lines and not in_rows and row:
+                blocks[-1][1].append(" ".join(row))
+                row = []
         elif element.tag in _BREAKS or element.tag.endswith("}page"):
             if row:
                 blocks[-1][1].append(" ".join(row))
@@ -90,14 +99,14 @@ def _paragraphs(xml: bytes, sheets: bool = False) -> tuple[str, int]:
     return text, len(blocks) - 1
 
 
-def read_odf(data: bytes, sheets: bool = False) -> tuple[str, dict[str, Any]]:
-    """Return the text of an OpenDocument file's body (one line per paragraph or table row)
-    and what its ``meta.xml`` says (title, author, created, modified); with ``sheets`` (a
-    spreadsheet), each table under its name."""
+def read_odf(data: bytes, sheets: bool = False, lines: bool = False) -> tuple[str, dict[str, Any]]:
+    """Return the text of an OpenDocument file's body (one line per table row, page or list
+    item; with ``lines``, per paragraph) and what its ``meta.xml`` says (title, author,
+    created, modified); with ``sheets`` (a spreadsheet), each table under its name."""
     with zipfile.ZipFile(io.BytesIO(data)) as z:
         names = set(z.namelist())
         text, tables = (
-            _paragraphs(z.read("content.xml"), sheets) if "content.xml" in names else ("", 0)
+            _paragraphs(z.read("content.xml"), sheets, lines) if "content.xml" in names else ("", 0)
         )
         meta: dict[str, Any] = {"sheet_count": tables} if tables else {}
         if "meta.xml" in names:
@@ -117,3 +126,19 @@ def read_ods(data: bytes) -> tuple[str, dict[str, Any]]:
     data: both lost, with no error), and refused one repeated a billion times.
     """
     return read_odf(data, sheets=True)
+
+
+def read_odt(data: bytes) -> tuple[str, dict[str, Any]]:
+    """Return an OpenDocument text's text, one line per paragraph (a table row's cells on
+    one), the text of its text boxes included, and its metadata."""
+    return read_odf(data, lines=True)
+
+
+def has_text_boxes(data: bytes) -> bool:
+    """Tell whether an OpenDocument file's body holds a text box (``draw:text-box``), whose
+    text kreuzberg 4.10 loses when the box stands in another; False when it cannot be read."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return b"text-box" in z.read("content.xml")
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError):
+        return False
