@@ -149,9 +149,15 @@ def _utf16_east_asian(data: bytes, clean: bool = False) -> tuple[str, str] | Non
 
 def decode(data: bytes) -> tuple[str, str] | None:
     """Return ``(text, encoding)``, or None when the bytes are not text; a carriage return
-    alone (classic Mac OS line ends) is read as a line end, a line feed."""
+    alone (classic Mac OS line ends) is read as a line end, a line feed, and a byte order
+    mark inside the text (an invisible character) is dropped."""
     decoded = _decode(data)
-    return None if decoded is None else (lone_cr_as_lf(decoded[0]), decoded[1])
+    if decoded is None:
+        return None
+    text = decoded[0]
+    if "\ufeff" in text:  # a byte order mark inside: files joined (cat a.md b.md)
+        text = text.replace("\ufeff", "")
+    return lone_cr_as_lf(text), decoded[1]
 
 
 def _decode(data: bytes) -> tuple[str, str] | None:
@@ -245,6 +251,8 @@ def _front_matter_title(lines: list[str]) -> tuple[str | None, int]:
                     break
                 block.append(below.strip())
             value = " ".join(part for part in block if part)
+        if fence == "---" and value[:1] in ("[", "{"):
+            continue  # a list or a mapping (or broken YAML): no title
         title = value.strip("\"'").strip() or None
     return None, 0  # no closing line: not front matter
 
