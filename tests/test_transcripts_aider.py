@@ -204,3 +204,37 @@ async def test_a_quote_in_an_answer_stays_in_that_answer(tmp_path: Path) -> None
     path.write_text(trimmed, encoding="utf-8")
     users = [t for a, t in await _turns(path) if a == "user"]
     assert users == ["Why is it off?", "And the tests?", "Summarise."]
+
+
+async def test_a_message_of_aiders_of_several_paragraphs_is_no_answer(tmp_path: Path) -> None:
+    """Older Aider quotes the first line of a message of several alone (``tool_error``),
+    blank lines and all, its last line ending in the two spaces: what follows a blank line
+    in it is Aider's still, up to that last line, and the output after it no answer's."""
+    answer = "Here is the edit.\n\n```python\nx = 1\n```"
+    error = (
+        "# 1 SEARCH/REPLACE block failed to match!\n\n"
+        "## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines\n"
+        "<<<<<<< SEARCH\nx = 0\n=======\nx = 1\n>>>>>>> REPLACE\n\n"
+        "Just reply with fixed versions of the block above that failed to match."
+    )
+    history = (
+        started("2025-04-01 10:00:00")
+        + user("Set x to one.")
+        + ai(answer)
+        + tool("Tokens: 13k sent, 2.3k received.")
+        + tool(error)
+        + tool("litellm.RateLimitError: quota exceeded")
+        + tool("Retrying in 0.2 seconds...")
+        + ai("Fixed: the block now matches.")
+        + user("Thanks.")
+    )
+    folder = tmp_path / "calc"
+    folder.mkdir()
+    path = folder / ".aider.chat.history.md"
+    path.write_text(history, encoding="utf-8")
+    assert await _turns(path) == [
+        ("user", "Set x to one."),
+        ("aider", answer),
+        ("aider", "Fixed: the block now matches."),
+        ("user", "Thanks."),
+    ]

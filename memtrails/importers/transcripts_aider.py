@@ -20,13 +20,17 @@ Who speaks, then (the rule, line by line):
   for a group of them (``... (Y)es/(N)o/(A)ll ... [Yes]: a``), is Aider's output, no one's words.
 - ``> text`` right after the user's input or Aider's output is Aider's output, as are the
   lines right after it up to a blank line, left out (an answer starts after a blank line).
-  After a blank line, once the run's user has spoken, a ``> `` line may open a Markdown
-  quote of the answer too: its paragraph (up to a blank line) is Aider's output when its
-  last line ends in the two spaces every message of Aider's ends in, else the answer's. A
-  ``> `` line right after a line of the answer is the answer's (a quote in its paragraph).
-  In a file that lost its trailing spaces, every ``> `` line is Aider's output, as before.
+  In an answer or after a blank line, once the run's user has spoken, a ``> `` line may be
+  a Markdown quote of the answer too: its paragraph (up to a blank line) is Aider's output
+  when a line of it ends in the two spaces every message of Aider's ends in, else the
+  answer's. A message of Aider's goes on up to the line that ends so, blank lines and all:
+  older Aider quotes the first line of a message of several alone (``tool_error``'s
+  ``# 1 SEARCH/REPLACE block failed to match!``, a blank line, the blocks, then
+  ``Just reply with fixed versions ...``), all of it Aider's. In a file that lost its
+  trailing spaces, every ``> `` line is Aider's output and the unquoted lines after it up to
+  a blank line, as before.
 - Any other line is the answer's, blank lines inside it included. An answer holding a
-  quote whose last line ends in two spaces (a Markdown line break) reads as Aider's output
+  quote with a line that ends in two spaces (a Markdown line break) reads as Aider's output
   there, and one holding a ``#### `` line that ends in two spaces as the user's: the file
   tells no difference.
 
@@ -134,16 +138,19 @@ def _classified(f: BinaryIO, start: int, n: int, limit: int) -> Iterator[tuple[s
     ``n + 1``), ``kind`` who it is: ``run``, ``user``, ``tool`` (Aider's output), ``aider``
     (an answer's, its blank lines included) or ``""`` (a blank line between turns).
 
-    A ``> `` line after a blank line, once the run's user has spoken, may be Aider's output
-    or a Markdown quote opening a paragraph of the answer: its paragraph is held until it
-    ends, and is Aider's output when its last line ends in Aider's two spaces (every message
-    of Aider's ends so), else the answer's."""
+    In a file whose lines keep Aider's two spaces, a ``> `` line in an answer or after a
+    blank line, once the run's user has spoken, may be Aider's output or a Markdown quote of
+    the answer: its paragraph is held until it ends, and is Aider's output when a line of it
+    ends in Aider's two spaces (every message of Aider's ends so), else the answer's. A
+    message of Aider's whose line so far does not end so goes on, blank lines and all, up to
+    the line that does (older Aider quotes the first line of a message of several alone)."""
     f.seek(start)
     offset = start
     who = ""  # the kind of the line before
     blank = True  # whether the line before was blank
     spaced: bool | None = None  # whether Aider's "#### " lines end in two spaces here
     asked = False  # whether the user spoke in this run yet
+    going = False  # whether a message of Aider's goes on (its last line not read yet)
     held: list[tuple[str, int, int]] = []  # a "> " paragraph not told yet
 
     def release(kind: str) -> Iterator[tuple[str, str, int, int]]:
@@ -162,25 +169,28 @@ def _classified(f: BinaryIO, start: int, n: int, limit: int) -> Iterator[tuple[s
                 held.append((line, n, offset))
                 offset += length
                 continue
-            who = "tool" if held[-1][0].endswith("  ") else "aider"
+            aiders = any(h.endswith("  ") for h, _, _ in held)
+            who, going = ("tool", not held[-1][0].endswith("  ")) if aiders else ("aider", False)
             yield from release(who)
             blank = False
         if hashes and spaced is None:
             spaced = line.endswith("  ")
         if started:
-            kind, asked = "run", False
+            kind, asked, going = "run", False, False
         elif hashes and _SELF_ANSWER.search(line):
             kind = "tool"
         elif hashes and (line.endswith("  ") or not spaced):
-            kind, asked = "user", True
-        elif quote and blank and asked and spaced:
+            kind, asked, going = "user", True, False
+        elif going:
+            kind, going = "tool", not line.endswith("  ")
+        elif quote and asked and spaced and (blank or who == "aider"):
             held.append((line, n, offset))
             offset += length
             continue
-        elif quote and who != "aider":
-            kind = "tool"  # right after the user's input or Aider's output: Aider's
-        elif who == "tool" and line.strip():
-            kind = "tool"  # the unquoted lines of a message of several
+        elif quote or (who == "tool" and line.strip()):
+            # Right after the user's input or Aider's output, Aider's; the unquoted lines of
+            # a message of several too.
+            kind, going = "tool", bool(spaced) and not line.endswith("  ")
         elif line.strip() or who == "aider":
             kind = "aider"
         else:
@@ -189,7 +199,7 @@ def _classified(f: BinaryIO, start: int, n: int, limit: int) -> Iterator[tuple[s
         who, blank = kind, not line.strip()
         offset += length
     if held:
-        yield from release("tool" if held[-1][0].endswith("  ") else "aider")
+        yield from release("tool" if any(h.endswith("  ") for h, _, _ in held) else "aider")
 
 
 def _turns(
