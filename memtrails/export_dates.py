@@ -262,7 +262,7 @@ def text_ms(value: str) -> int | None:
         (True, 1714694400000, 1714694400000)
     """
     text = value.strip()
-    if is_number(text):
+    if is_number(text) and not in_other_script(text):  # "๒๕๖๖": a Thai year, below
         # Past a nanosecond stamp's nineteen digits a number is no time at all.
         return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None
     if in_other_script(value):

@@ -96,6 +96,7 @@ _ERAS: dict[str, tuple[int, int, int]] = {
     "中华民国": (1912, 1, 1),
 }
 _INITIALS = {"M": "明治", "T": "大正", "S": "昭和", "H": "平成", "R": "令和"}
+_ERA_NAME = re.compile(r"民國|民国|明治|大正|昭和|平成|令和")
 _ERA_YEAR = re.compile(
     r"(中華民國|中华民国|民國|民国|明治|大正|昭和|平成|令和)\s*(\d{1,3}|元)\s*年"
 )
@@ -132,8 +133,9 @@ _THAI_DATE = re.compile(
     rf"(?:(\d{{1,2}})\s*)?({_THAI_WORD})\s*(?:({_BUDDHIST})|({_CHRISTIAN}))?\s*(\d{{4}}|\d\d)"
     r"(?:\s*,?\s*(?:เวลา\s*)?(\d{1,2})[:.](\d\d)(?:[:.](\d\d))?\s*(?:น\.?|นาฬิกา)?)?"
 )
-_THAI_YEAR = re.compile(rf"(?:(?:ปี\s*)?({_BUDDHIST})|ปี)\s*(\d{{4}})")
-_THAI_SIGNS = re.compile(rf"{_THAI_WORD}|{_BUDDHIST}|{_CHRISTIAN}|ปี(?=\s*\d)")
+# A year alone: "พ.ศ. 2566", "ปี 2566" ("the year"), "ค.ศ. 2023", or written in Thai digits.
+_THAI_YEAR = re.compile(rf"(?:ปี\s*)?(?:({_BUDDHIST})|({_CHRISTIAN}))?\s*(\d{{4}})")
+_THAI_SIGNS = re.compile(rf"{_THAI_WORD}|{_BUDDHIST}|{_CHRISTIAN}|ปี(?=\s*\d)|[๐-๙]")
 _THAI_LETTER = re.compile(r"[\u0e00-\u0e7f]")
 _BUDDHIST_YEAR = re.compile(r"(?<!\d)2[4-7]\d\d(?!\d)")  # 2400-2799: 1857-2256 AD
 
@@ -190,7 +192,7 @@ def names_month(text: str) -> bool:
     words, an era's year ("令和5年", "พ.ศ. 2566"), or is Thai with a year past 2400: when
     :func:`world_ms` does not read it, it is no date (``Date.parse`` would skip the word:
     "пятница мая 2024" would be 1 January, "พ.ศ. 2566" the year 2566)."""
-    if _CJK_MONTH.search(text) or _ERA_YEAR.search(text) or _THAI_SIGNS.search(text):
+    if _CJK_MONTH.search(text) or _ERA_NAME.search(text) or _THAI_SIGNS.search(text):
         return True  # an era's year ("令和5年") or a Thai one ("พ.ศ. 2566") too
     if _THAI_LETTER.search(text) and _BUDDHIST_YEAR.search(text):
         return True  # a Thai text's 2566 is the Buddhist era's: never the year 2566
@@ -302,7 +304,10 @@ def _thai(value: str) -> int | None:
     digits (66: 2566)."""
     value = _THAI_WEEKDAY.sub("", value, count=1).strip()
     if (m := _THAI_YEAR.fullmatch(value)) is not None:
-        return _local(int(m[2]) - 543, 1, 1, 0, 0, 0) if int(m[2]) > 543 else None
+        year = int(m[3])
+        if m[1] or (not m[2] and year > 2400):
+            year -= 543
+        return _local(year, 1, 1, 0, 0, 0) if year > 0 else None
     m = _THAI_DATE.fullmatch(value)
     if m is None:
         return None

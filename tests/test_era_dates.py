@@ -114,6 +114,8 @@ def test_thai_days_of_the_buddhist_era_are_their_gregorian_days(tz: str) -> None
             assert At.of(f"วันจันทร์ที่ {day.day} {month} {be} เวลา 10.30 น.") == _local(day, "10:30")
             assert At.of(f"{month} {be}") == _local(day.replace(day=1))
         assert At.of("พ.ศ. 2566") == At.of("ปี 2566") == _local(date(2023, 1, 1))
+        assert At.of("๒๕๖๖") == At.of("ปี ๒๕๖๖") == _local(date(2023, 1, 1))  # Thai digits
+        assert At.of("ปี 2023") == At.of("ค.ศ. 2023") == _local(date(2023, 1, 1))
 
 
 @pytest.mark.parametrize("text", ["31 กุมภาพันธ์ 2566", "2566 ศุกร์", "1 มกราคม"])
