@@ -11,6 +11,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
+from ._eml_several import holds_several, read_several
 from ._first_pass import first_pass
 from ._input import Input, strip_compression
 from ._mail_files import left_out, not_regular
@@ -170,7 +171,10 @@ def _read_eml(
                     head = message_file(file)
                 except OSError:
                     continue  # said when it is read
-                if isinstance(head, bytes):
+                if isinstance(head, bytes) and holds_several(head):
+                    for _ in read_several(head, source, "", book, planning=True):
+                        pass
+                elif isinstance(head, bytes):
                     book.plan(strip_unixfrom(head))
         shown.done = shown.total  # over (one file: there was none); reading begins
         yield from _read_files(source, files, book, documents, units, unsure)
@@ -194,6 +198,9 @@ def _read_files(
             continue
         if isinstance(raw, str):  # too large
             yield RecordError(source, rel, raw)
+            continue
+        if holds_several(raw):  # an mbox under an .eml name: a record per message
+            yield from read_several(raw, source, rel, book, documents, units)
             continue
         item = message_to_item(
             strip_unixfrom(raw),
