@@ -68,12 +68,33 @@ _OUTLOOK_FILE = (
 _UNIXFROM = re.compile(rb"\A(?:\xef\xbb\xbf)?From (?![ \t]*:)[^\n]*\n")
 
 
+_UTF8_BOM = b"\xef\xbb\xbf"
+# Byte order marks of "Unicode" text (Windows' name for UTF-16), UTF-32 first: its LE mark
+# starts with UTF-16's.
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
 def strip_unixfrom(raw: bytes) -> bytes:
-    """Drop a leading mbox ``From `` line (and a UTF-8 BOM before it) from a saved message.
+    """Drop what a saved message file wraps the message in: a leading mbox ``From `` line,
+    a UTF-8 byte order mark; text saved as UTF-16 or UTF-32 (with its mark, as Windows
+    saves "Unicode" text) is read as the same text in UTF-8.
 
     ``From  : x`` (obsolete header syntax, whitespace before the colon) is a header, kept.
+    A BOM hid the first header from the parser: the mail had no header block, an error.
     """
-    return _UNIXFROM.sub(b"", raw, count=1)
+    for bom, codec in _WIDE_BOMS:
+        if raw.startswith(bom):
+            try:
+                raw = raw.decode(codec).encode("utf-8")
+            except UnicodeError:
+                return raw  # not text in that form after all: read as it is
+            break
+    return _UNIXFROM.sub(b"", raw, count=1).removeprefix(_UTF8_BOM)
 
 
 def message_to_item(
