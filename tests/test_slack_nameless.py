@@ -138,6 +138,10 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
                     {"type": "channel", "channel_id": "C0NOWHEREX"},
                     {"type": "text", "text": " "},
                     {"type": "user", "user_id": "U0GUESTXX"},
+                    {"type": "text", "text": " "},
+                    {"type": "link", "url": "mailto:ann@example.com", "text": "Ann"},
+                    {"type": "text", "text": " "},
+                    {"type": "link", "url": "http://example.com", "text": "example.com"},
                 ],
             }
         ],
@@ -162,7 +166,8 @@ async def test_every_mention_form_reads_as_a_person_reads_it(tmp_path: Path) -> 
         "@oncall @oncall ann@example.com Ann (ann@example.com) bob@example.com "
         "the doc (https://example.com/a?b=1&c=2) http://example.com https://www.example.org/x/ "
         "+1 555 1234 (+15551234) +15551234 @gina @gina",
-        "#secret @oncall #C0NOWHEREX (name not in the export) @gina",
+        "#secret @oncall #C0NOWHEREX (name not in the export) @gina Ann (ann@example.com) "
+        "http://example.com",
         "#G0PRIVATEX (name not in the export) again",
     ]
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._dates import slack_date
-from ._names import Names, unescape
+from ._names import Names, link_text, unescape
 
 __all__ = ["added_by_blocks", "blocks_text"]
 
@@ -39,8 +39,7 @@ def _inline(reader: Names, node: Mapping[str, Any]) -> str:
     if kind == "text":  # Slack escapes &, < and > in every string it exports
         return unescape(_str(node.get("text")))
     if kind == "link":
-        url, label = _str(node.get("url")), _str(node.get("text"))
-        return url if not label or label == url else f"{label} ({url})"
+        return link_text(_str(node.get("url")), _str(node.get("text")))
     if kind == "user":
         uid = _str(node.get("user_id"))
         return "@" + reader.mentioned(uid) if uid else ""

@@ -15,7 +15,7 @@ from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
 from ._found import FOUND_NAMES, Labels, digest, found_names
 
-__all__ = ["EXTRA_NAME_FILES", "Names", "name_of", "unescape"]
+__all__ = ["EXTRA_NAME_FILES", "Names", "link_text", "name_of", "unescape"]
 
 # Name files beside the conversation lists: the apps of integration_logs.json name bots
 # that carry only an id; canvases.json and file_conversations.json title the folders of a
@@ -283,13 +283,7 @@ class Names:
             return self.channel_mention(target[1:], label)
         if target.startswith("!"):
             return _special(target[1:], label, self.labels.groups)
-        for scheme in ("mailto:", "tel:"):  # shown as the address, the number
-            target = target.removeprefix(scheme)
-        bare = target.split("://", 1)[-1].rstrip("/")
-        # A link Slack made of what was typed (example.com): the words typed, once.
-        if not label or label == target or label.rstrip("/") == bare:
-            return target
-        return f"{label} ({target})"
+        return link_text(target, label)
 
     def channel_mention(self, cid: str, label: str | None = None) -> str:
         """Return the name a mention of a conversation reads as: the name the export gives
@@ -382,6 +376,18 @@ class Names:
         if folder and folder.group(2) and folder.group(2).strip():
             return folder.group(2).strip()
         return file_id or channel
+
+
+def link_text(target: str, label: str) -> str:
+    """Return a link as a reader sees it: ``label (address)``; an address alone where the
+    label says nothing more (a link Slack made of what was typed, ``example.com``); a mail
+    address or a phone number without its ``mailto:`` or ``tel:``."""
+    for scheme in ("mailto:", "tel:"):
+        target = target.removeprefix(scheme)
+    bare = target.split("://", 1)[-1].rstrip("/")
+    if not label or label == target or label.rstrip("/") == bare:
+        return target
+    return f"{label} ({target})"
 
 
 def _special(command: str, label: str, groups: Mapping[str, str]) -> str:
