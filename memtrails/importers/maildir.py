@@ -147,7 +147,15 @@ def _messages(root: Path, source: str) -> _Listing:
     def walk_error(exc: OSError) -> None:
         unlisted(Path(exc.filename), exc)
 
-    for folder, dirs, _files in os.walk(root, onerror=walk_error):
+    # A folder that is a link (an archive moved to another disk) is followed, as mail
+    # servers do; each real folder is read once, so a link back into the tree ends there.
+    walked: set[str] = set()
+    for folder, dirs, _files in os.walk(root, onerror=walk_error, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in walked:
+            dirs[:] = []
+            continue
+        walked.add(real)
         dirs[:] = sorted(d for d in dirs if d not in ("cur", "new", "tmp"))
         here = Path(folder)
         label = _folder_label(here.relative_to(root).as_posix())
@@ -396,9 +404,11 @@ async def from_maildir(
     Every folder under ``path`` that holds ``cur/`` or ``new/`` is read (``tmp/``, where
     messages are still being delivered, is not): the root is the folder ``INBOX``, a
     Maildir++ subfolder ``.Lists.python`` is ``Lists/python``, a nested Maildir ``work/cur``
-    is ``work``. Records carry ``meta["folder"]``, ``meta["tags"]`` (the flags after ``:2,``
-    as words: ``seen``, ``replied``, ``flagged``, ``passed``, ``draft``, ``trashed``, and
-    ``new`` for a message in ``new/``) and ``meta["path"]``.
+    is ``work``; a folder that is a symbolic link (an archive moved to another disk) is
+    followed, each real folder read once. Records carry ``meta["folder"]``,
+    ``meta["tags"]`` (the flags after ``:2,`` as words: ``seen``, ``replied``, ``flagged``,
+    ``passed``, ``draft``, ``trashed``, and ``new`` for a message in ``new/``) and
+    ``meta["path"]``.
 
     Re-runs (``state``): a message is known by its folder and the unique part of its file
     name (before ``:2,``), which stays the same when a mail client moves it from ``new/`` to
