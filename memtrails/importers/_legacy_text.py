@@ -13,6 +13,7 @@ that read them equally well, the one whose letters are the more frequent in Russ
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -31,7 +32,8 @@ _SINGLE_BYTE = ("cp1252", "cp1251", "koi8_r", "cp866", "cp1250", "cp1253", "cp12
 # Hangul syllable is one, kana in a Chinese or Korean reading too: GB 2312 holds kana, but
 # Chinese text does not use them); between them, the reading with the more kana or Hangul
 # wins (Korean read as Chinese is common Han too), else the first: Chinese.
-_DOUBLE_BYTE = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
+_DOUBLE_ORDER = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
+_DOUBLE_BYTE = frozenset(_DOUBLE_ORDER)
 _NO_KANA = frozenset({"gb18030", "big5", "cp949"})
 _UTF8 = "utf-8"
 _MARGIN = 2  # the faults another charset must save over the default to be chosen
@@ -51,6 +53,7 @@ _SCRIPTS = {
 }
 
 
+@functools.lru_cache(maxsize=8192)
 def _script(char: str) -> str | None:
     name = unicodedata.name(char, "")
     first = name.split(" ", 1)[0]
@@ -89,7 +92,7 @@ def _faults(word: str) -> int:
             if char == "ς" and k + 1 < len(word) and word[k + 1].isalpha():
                 faults += 1  # Greek final sigma inside a word: Cyrillic read as Greek
             if category[0] == "L":
-                if is_cjk_common(char) is False or "\u3131" <= char <= "\u318e":
+                if char >= "\u3131" and (is_cjk_common(char) is False or char <= "\u318e"):
                     faults += 1  # a rare Han character or Hangul syllable, a lone jamo
                 script = _script(char)
                 if script is not None:
@@ -184,13 +187,19 @@ def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str
     stray = sum(1 for c in escaped if "\udc80" <= c <= "\udcff")
     valid = sum(1 for c in escaped if ord(c) > 0x7F) - stray  # characters UTF-8 reads
     default = _UTF8 if valid >= max(stray, 1) else "cp1252"
-    order = [default, *candidates, *_SINGLE_BYTE, *_DOUBLE_BYTE]
+    order = [default, *candidates, *_SINGLE_BYTE, *_DOUBLE_ORDER]
     if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
         guessed = guess_charset(data[:_SAMPLE])
         if guessed is not None:
             order.append(guessed)
     order = list(dict.fromkeys(order))
-    scores = {codec: _score(words, codec) for codec in order}
+    later = _DOUBLE_BYTE.difference(candidates)
+    scores = {codec: _score(words, codec) for codec in order if codec not in later}
+    if min(fault for fault, _ in scores.values()) > 0:
+        # A double-byte reading wins only with fewer faults than every one before it: none
+        # to beat a clean one (the costliest to score, they are not scored then).
+        scores |= {codec: _score(words, codec) for codec in order if codec in later}
+    order = [codec for codec in order if codec in scores]
     cyrillic = min((k for k, c in enumerate(order) if c in _CYRILLIC_PAGES), default=0)
     double = min((k for k, c in enumerate(order) if c in _DOUBLE_BYTE), default=0)
 
