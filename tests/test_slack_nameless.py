@@ -225,3 +225,34 @@ def test_mentions_across_pieces_are_found_once(size: int) -> None:
     pieces = [doc[i : i + size] for i in range(0, len(doc), size)]
     found = list(_found._raw_labels(pieces))
     assert found == [("C0DESIGNXX", "d\u00e9sign"), ("C0GENERALX", "general")] * 20
+
+
+async def test_a_dm_member_users_json_leaves_out_is_named_by_their_messages(
+    tmp_path: Path,
+) -> None:
+    cleo = {"real_name": "Cleo Connect", "name": "cleo"}  # another org's (Slack Connect)
+    root = _export(
+        tmp_path / "export",
+        {
+            "D0CLEOXXXX/2024-01-01": [_msg("1704100000.000100", "hi Cleo")],
+            "D0CLEOXXXX/2024-01-02": [
+                _msg("1704200000.000100", "hi Ann", user="W0CLEOXXX", user_profile=cleo)
+            ],
+            "mpdm-ann--cleo--dan-1/2024-01-01": [_msg("1704100000.000200", "all three")],
+        },
+        dms=[{"id": "D0CLEOXXXX", "members": ["U1", "W0CLEOXXX"]}],
+        mpims=[
+            {
+                "id": "G0MPDMXXXX",
+                "name": "mpdm-ann--cleo--dan-1",
+                "members": ["U1", "W0CLEOXXX", "W0DANXXXXX"],
+            }
+        ],
+    )
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    assert _titles(items) == {
+        "D0CLEOXXXX": {"DM: Ann Archer, Cleo Connect"},
+        # Cleo's name comes from the DM; Dan wrote nowhere: his id is all there is.
+        "mpdm-ann--cleo--dan-1": {"Group DM: Ann Archer, Cleo Connect, W0DANXXXXX"},
+    }

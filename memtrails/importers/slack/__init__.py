@@ -73,7 +73,9 @@ async def from_slack_export(
     channel is its folder's name, so a channel renamed in Slack gets new ids, the old ones
     forgotten by a run with ``--prune``),
     ``title="#<channel>"`` (``"DM: names"`` for direct messages, ``"Group DM: names"`` for
-    group DMs, their members from ``mpims.json`` or else from the ``mpdm-a--b-1`` folder
+    group DMs, their members from ``dms.json`` and ``mpims.json``, one users.json leaves out
+    (another organization's, Slack Connect) by the ``user_profile`` of their messages in
+    those conversations, or else from the ``mpdm-a--b-1`` folder
     name; a DM whose members no name file gives, its folder named by its id ``D01…``, by who
     wrote in it, from all its day files, sorted; a ``G…`` folder no name file lists, an older
     export's group DM or private channel, so too, as ``"Group: names"``; a folder named by an

@@ -20,13 +20,13 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from ._export import READ_ERRORS, Export, MemberRefused
 from ._stream import NotAnArray, json_array
 
-__all__ = ["FOUND_NAMES", "Labels", "digest", "found_names", "labels_of"]
+__all__ = ["FOUND_NAMES", "Labels", "digest", "found_names", "found_people", "labels_of"]
 
 # The key the names found go by in a position's "metadata": a change means a full pass.
 FOUND_NAMES = "conversation names found in day files"
@@ -79,19 +79,47 @@ def found_names(export: Export, folders: Iterable[str], ids: Mapping[str, str]) 
     found: dict[str, str] = {}
     for folder in folders:
         seen = _Found(ids[folder])
-        for day in export.channels.get(folder, ()):
-            for _, copy in export.copies(f"{folder}/{day}"):
-                try:
-                    export.refuse(copy)
-                    for message in json_array(export.chunks(copy, again=True)):
-                        seen.read(message)
-                except (MemberRefused, NotAnArray, RecursionError, *READ_ERRORS):
-                    continue
+        for message in _messages(export, folder):
+            seen.read(message)
         if seen.name:
             found[folder] = seen.name
     rest = {ids[folder]: folder for folder in folders if folder not in found}
     for cid, name in _mentioned(export, set(rest)).items():
         found[rest[cid]] = name
+    return found
+
+
+def _messages(export: Export, folder: str) -> Iterator[Any]:
+    """Yield the messages of a conversation's day files, a message at a time (none of one
+    that cannot be read: its error is named when its records are read)."""
+    for day in export.channels.get(folder, ()):
+        for _, copy in export.copies(f"{folder}/{day}"):
+            try:
+                export.refuse(copy)
+                yield from json_array(export.chunks(copy, again=True))
+            except (MemberRefused, NotAnArray, RecursionError, *READ_ERRORS):
+                continue
+
+
+def found_people(
+    export: Export,
+    folders: Iterable[str],
+    missing: set[str],
+    name_of: Callable[[Mapping[str, Any]], str | None],
+) -> dict[str, str]:
+    """Return the names the ``user_profile`` of their messages in ``folders`` give the
+    members of DMs and group DMs that ``users.json`` leaves out (``missing``: people of
+    another organization in a Slack Connect DM), the first each is given."""
+    found: dict[str, str] = {}
+    for folder in folders:
+        for message in _messages(export, folder):
+            if not isinstance(message, Mapping):
+                continue
+            user, profile = message.get("user"), message.get("user_profile")
+            if user in missing and user not in found and isinstance(profile, Mapping):
+                name = name_of(profile)
+                if name:
+                    found[user] = name
     return found
 
 
@@ -136,9 +164,9 @@ def _raw_labels(pieces: Iterable[bytes]) -> Iterator[tuple[str, str]]:
         tail = held[-_RAW_TAIL:]
 
 
-def digest(found: Mapping[str, str]) -> str:
+def digest(*found: Mapping[str, str]) -> str:
     """Return a digest of the names found, for a position's metadata."""
-    return hashlib.sha256(json.dumps(sorted(found.items())).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([sorted(f.items()) for f in found]).encode()).hexdigest()
 
 
 class Labels:

@@ -13,7 +13,7 @@ from ...records import RecordError
 from . import _stream
 from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
-from ._found import FOUND_NAMES, Labels, digest, found_names
+from ._found import FOUND_NAMES, Labels, digest, found_names, found_people
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "link_text", "name_of", "unescape"]
 
@@ -88,6 +88,8 @@ class Names:
         self.labels = Labels()
         # Folders named by an id that no name file names: the name their day files give.
         self.found: dict[str, str] = {}
+        # Members of DMs and group DMs users.json leaves out: the names their messages give.
+        self.outsiders: dict[str, str] = {}
         self.errors: list[RecordError] = []
         # SHA-256 of each name file as read (None when absent): a change means a full pass.
         self.metadata: dict[str, str | None] = {}
@@ -152,16 +154,30 @@ class Names:
         self._find_names()
 
     def _find_names(self) -> None:
-        """Name the folders named by an id that no name file names from their day files
+        """Name the folders named by an id that no name file names from their day files, and
+        the members of DMs users.json leaves out from their messages' profiles
         (:mod:`._found`); the names go into ``metadata``, so that a change reads all again."""
         folders = [c for c in self.export.channels if self._nameless(c)]
-        if not folders:
+        # Members of DMs and group DMs users.json leaves out, and where they may have written.
+        missing = {
+            m
+            for ms in self.members.values()
+            for m in ms
+            if m not in self.users and m not in _BUILT_IN
+        }
+        dms = [
+            c
+            for c in self.export.channels
+            if missing and not missing.isdisjoint(self.members.get(self._named(c)[0], ()))
+        ]
+        if not folders and not dms:
             return
         ids = {folder: folder.rsplit("/", 1)[-1] for folder in folders}
         self.found = found_names(self.export, folders, ids)
         for folder, name in self.found.items():
             self.channel_names[ids[folder]] = name
-        self.metadata[FOUND_NAMES] = digest(self.found)
+        self.outsiders = found_people(self.export, dms, missing, name_of)
+        self.metadata[FOUND_NAMES] = digest(self.found, self.outsiders)
 
     def _nameless(self, channel: str) -> bool:
         """Whether a channel or private channel's folder is named by its id and no name file
@@ -255,7 +271,7 @@ class Names:
         return next(iter(services)) if len(services) == 1 else None
 
     def user_name(self, uid: str, label: str | None = None) -> str:
-        return self.users.get(uid) or label or _BUILT_IN.get(uid) or uid
+        return self.users.get(uid) or label or self.outsiders.get(uid) or _BUILT_IN.get(uid) or uid
 
     def mentioned(self, uid: str, label: str | None = None) -> str:
         """Return the name a mention of a user reads as: by users.json, the profile their
@@ -266,6 +282,7 @@ class Names:
             or self.profiles.get(uid)
             or label
             or self.labels.users.get(uid)
+            or self.outsiders.get(uid)
             or _BUILT_IN.get(uid)
             or uid
         )
