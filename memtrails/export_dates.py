@@ -83,6 +83,10 @@ _ZERO_DATE = re.compile(
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
 # A day written with dots is day first in every language that writes one so: "03.05.2024",
 # "3.5.24 10:00" (a two-digit year as Date.parse reads one: 00-49 2000s, 50-99 1900s).
+# Date.parse gives a date written without a year the year 2001; one written with it has
+# "2001" or "01" (two digits) in it. Give or take a day for the local time zone.
+_AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
+_WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
@@ -100,8 +104,10 @@ _BASIC_ISO = re.compile(
 _BASIC_NO_T = re.compile(r"(\d{8})(\d{4}(?:\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?::?\d\d)?))", re.I)
 # ISO 8601 allows a comma before the fraction of a second ("22:13:20,123Z"); ES5 does not.
 _COMMA_FRACTION = re.compile(
-    r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d),(\d{1,9}(?:Z|[+-]\d\d:?\d\d)?)", re.I
+    r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d),(\d{1,9})\s?(Z|[+-]\d\d:?\d\d)?", re.I
 )
+# The Common Log Format of web servers' access logs: "03/May/2024:10:00:00 +0200".
+_CLF = re.compile(r"(\d{1,2})/([A-Za-z]{3})/(\d{4}):(\d\d:\d\d:\d\d)(?:\s*([+-]\d{4}|Z))?")
 
 
 def epoch_ms(value: int | float) -> int:
@@ -238,7 +244,11 @@ def exported_ms(value: str) -> int | None:
         clock = f"T{h}:{mi}:{s or '00'}.{fraction or '0'}{_extended(zone)}" if h else ""
         return _existing(f"{y}-{mo}-{d}{clock}")
     if (m := _COMMA_FRACTION.fullmatch(text)) is not None:
-        return _existing(f"{m.group(1)}.{m.group(2)}")
+        # Python's logging writes "2024-05-03 10:00:00,123" (local time, as without a comma).
+        return _existing(f"{m.group(1)}.{m.group(2)}{m.group(3) or ''}")
+    if (m := _CLF.fullmatch(text)) is not None:
+        day, month, year, clock, zone = m.groups()
+        return _existing(f"{day} {month} {year} {clock}{' ' + zone if zone else ''}")
     reworded = as_date_parse_reads(value)
     if reworded is not None:
         return _existing(reworded)
@@ -252,7 +262,8 @@ def text_ms(value: str) -> int | None:
     ``Date.parse`` reads it (:func:`dates.parse_date`), except a number alone, which is read
     as :func:`digits_ms` reads it: ``Date.parse`` makes "0" the year 2000, "7" July 2001 and
     "123456" the year 123456, and gives NaN for "20240503103200", which an epoch reading
-    would make the year 2611; a day its month does not have ("2024-02-30",
+    would make the year 2611; a date without a year ("May 3", "12/31"), which it makes a
+    day of 2001, is no date; a day its month does not have ("2024-02-30",
     :func:`names_no_day`), which it rolls over into the next month, is no date; and a day
     written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March). Where
     ``Date.parse`` gives NaN: :func:`exported_ms`.
@@ -273,9 +284,18 @@ def text_ms(value: str) -> int | None:
     if (dotted := _DOTTED.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
     ms = parse_date(value)
-    if ms is not None and names_no_day(value):
-        return None  # "2024-02-30": not 1 March
+    if ms is not None and (names_no_day(value) or _no_year(value, ms)):
+        return None  # "2024-02-30": not 1 March; "May 3 10:00:00": not 2001
     return ms if ms is not None else exported_ms(value)
+
+
+def _no_year(value: str, ms: int) -> bool:
+    """Whether ``Date.parse`` read ``value`` as 2001 for want of a year: it makes a date
+    written without one ("May  3 10:00:00" of syslog, "3 May", "12/31") a day of 2001, a
+    year no such text names."""
+    if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
+        return False
+    return not (FULL_YEAR.search(value) or _WRITES_2001.search(value))
 
 
 def _day_first(m: re.Match[str]) -> str:
