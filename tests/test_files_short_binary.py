@@ -82,3 +82,22 @@ def test_short_text_with_signs_is_text(text: str) -> None:
 
 def test_a_stray_undefined_byte_leaves_text_text() -> None:
     assert decode(b"byte \x81 has no cp1252 meaning \xe9") is not None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Привет, мир! Это заметка о встрече.\n",
+        "Привет",
+        "Γεια σου κόσμε, αυτή είναι μια σημείωση.\n",
+        "מרחבא: שלום עולם זו הערה\n",
+        "مرحبا بالعالم هذه ملاحظة\n",
+        "नमस्ते दुनिया यह एक नोट है\n",
+        "สวัสดีชาวโลก\n",
+    ],
+)
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_an_alphabet_in_utf16_without_a_bom_is_text(text: str, encoding: str) -> None:
+    """Cyrillic, Greek, Hebrew, Arabic, Devanagari or Thai in UTF-16 with no byte order
+    mark: before, 'binary file' (not Latin's zero bytes, not East Asian)."""
+    assert decode(text.encode(encoding)) == (text, encoding)

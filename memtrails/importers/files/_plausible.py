@@ -21,16 +21,16 @@ _BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥")
 _AFTER = frozenset("\"')].,;:!?»“”’›…%°€$£¥™®©-")
 _SPACE = frozenset("\t\n\r\f\x1b")  # white space, and ESC (ANSI colours)
 _AROUND = "\"'()[].,;:!?-"
-_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK", "ARABIC", "HEBREW", "HANGUL", "THAI"})
+_EAST_ASIAN = frozenset({"KATAKANA", "HIRAGANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"})
 
 
 def _script(char: str) -> str:
+    """The script of a letter, as the first word of its name (``LATIN``, ``CYRILLIC``,
+    ``DEVANAGARI``), East Asian ones together; ``?`` for a letter with no name."""
     if char in "ªºµ":
         return "LATIN"
     first = unicodedata.name(char, "?").split(" ", 1)[0]
-    if first in ("KATAKANA", "HIRAGANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"):
-        return "CJK"
-    return first if first in _SCRIPTS else "?"
+    return "CJK" if first in _EAST_ASIAN else first
 
 
 def _is_word(word: str, signs: bool) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
 from .._cjk_common import is_cjk_common
 from .._legacy_text import lone_cr_as_lf, utf8_first
@@ -59,6 +60,38 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
                 return None
             return text, encoding
     return None
+
+
+def _utf16_one_script(data: bytes) -> tuple[str, str] | None:
+    """Read UTF-16 without a byte order mark of an alphabet beyond Latin (Cyrillic, Greek,
+    Hebrew, Arabic, Devanagari, Thai, ...), told by its high bytes: the alphabet's block
+    (0x04 for Cyrillic) and zero (ASCII: spaces, digits, punctuation), little else, in a
+    reading that is words. None when the bytes are not such text."""
+    head = data[:_SNIFF]
+    if len(data) % 2 or len(head) < 4:
+        return None
+    for high, encoding in ((head[1::2], "utf-16-le"), (head[0::2], "utf-16-be")):
+        counts = Counter(high)
+        zero = counts.pop(0, 0)
+        if not counts:
+            continue
+        block, letters = counts.most_common(1)[0]
+        if block >= _ONE_SCRIPT_BELOW or letters * 4 < len(high):
+            continue  # East Asian (read apart), or too few of the alphabet's letters
+        if (zero + letters) * 20 < len(high) * 19:
+            continue
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if not _looks_binary(text[:_SNIFF].encode("utf-8", "replace")) and reads_as_text(
+            text, True
+        ):
+            return text, encoding
+    return None
+
+
+_ONE_SCRIPT_BELOW = 0x20  # the blocks of alphabets (then symbols, CJK and the rest)
 
 
 # The scripts of East Asian text (names' first word), and those it is often mixed with.
@@ -172,7 +205,7 @@ def _decode(data: bytes) -> tuple[str, str] | None:
             return None if _looks_binary(head) else (text, encoding)
     if _looks_binary(data[:_SNIFF]):
         # Zero or control bytes: no 8-bit text, but maybe UTF-16 (Latin, or East Asian).
-        return _utf16_without_bom(data) or _utf16_east_asian(data)
+        return _utf16_without_bom(data) or _utf16_one_script(data) or _utf16_east_asian(data)
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
     try:
@@ -187,7 +220,7 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     if len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
         # No zero byte, few controls: East Asian UTF-16 with no ASCII in it (a one-line
         # note) is read so only when its reading is clean and the legacy one is junk.
-        utf16 = _utf16_east_asian(data, clean=True)
+        utf16 = _utf16_one_script(data) or _utf16_east_asian(data, clean=True)
         if utf16 is not None:
             return utf16
     # A single-byte charset reads any byte: random bytes "decode" to junk words.
