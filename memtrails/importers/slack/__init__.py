@@ -52,8 +52,8 @@ async def from_slack_export(
     appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
     its ``preview``, follow; a file with no name nor title as what it is, ``[file: unnamed
     PNG]``, or became, ``[file: deleted]``, or a Slack Connect file of another organization's,
-    ``[file: shared from another organization]``, never by its bare id). A message with no ``text`` is
-    read from its blocks (rich text: mentions named, a list item or paragraph a line; an
+    ``[file: shared from another organization]``, never by its bare id). A message with no
+    ``text`` is read from its blocks (rich text: mentions named, a list item or paragraph a line; an
     app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An
     attachment with no text of its own is read from its blocks, a huddle as ``[huddle] with``
@@ -83,8 +83,9 @@ async def from_slack_export(
     no name file names, by the name its own day files give it: its last rename, a
     ``channel_name`` its messages carry, a mention of it in them, else the label most
     mentions of it elsewhere in the export give it, all its days read for it before its
-    records are made, else ``#C0123ABCD (name not in the export)``), ``author`` = the user's real name (a bot: its ``username``, ``bot_profile.name``,
-    the name a ``bot_add`` notice gave it, else its bot id),
+    records are made, else ``#C0123ABCD (name not in the export)``), ``author`` = the
+    user's real name (a bot: its ``username``, ``bot_profile.name``, the name a ``bot_add``
+    notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
     ``reactions``.

@@ -9,8 +9,13 @@ else the label most mentions of it in the other day files give it (their bytes s
 not parsed: only where such a folder is). The day files are read for it before any record
 is made, so that every record has the name, the first day's too.
 
+A member of a DM or group DM that ``users.json`` leaves out (another organization's, in
+a Slack Connect DM) is named by the ``user_profile`` of their messages in those
+conversations (:func:`found_people`).
+
 Mentions with no label (``<#C0123ABCD>``, ``<!subteam^S1>``, ``<@U1>`` of someone
-``users.json`` does not name, rich text's ``channel``, ``usergroup`` and ``user`` elements) are named by a label another message of the same day file gives
+``users.json`` does not name, rich text's ``channel``, ``usergroup`` and ``user``
+elements) are named by a label another message of the same day file gives
 (:func:`labels_of`): a day file is always read whole, so a re-run names them the same.
 """
 
@@ -29,7 +34,7 @@ from ._stream import NotAnArray, json_array
 __all__ = ["FOUND_NAMES", "Labels", "digest", "found_names", "found_people", "labels_of"]
 
 # The key the names found go by in a position's "metadata": a change means a full pass.
-FOUND_NAMES = "conversation names found in day files"
+FOUND_NAMES = "names found in day files"
 _RENAMES = ("channel_name", "group_name")
 _CHANNEL_LABEL = re.compile(r"<#([A-Z0-9]+)\|([^<>|]*[^<>|\s][^<>|]*)>")
 _USER_LABEL = re.compile(r"<@([A-Z0-9]+)\|@?([^<>|]*[^<>|\s@][^<>|]*)>")
