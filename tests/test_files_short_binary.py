@@ -101,3 +101,14 @@ def test_an_alphabet_in_utf16_without_a_bom_is_text(text: str, encoding: str) ->
     """Cyrillic, Greek, Hebrew, Arabic, Devanagari or Thai in UTF-16 with no byte order
     mark: before, 'binary file' (not Latin's zero bytes, not East Asian)."""
     assert decode(text.encode(encoding)) == (text, encoding)
+
+
+def test_a_lone_key_file_is_said_to_hold_binary_data(tmp_path: Path) -> None:
+    """``memtrails add key.bin`` said it held 'text that starts as neither JSON Lines ...'."""
+    from memtrails._exceptions import SourceError
+    from memtrails.importers.detect import detect_kind
+
+    key = tmp_path / "key.bin"
+    key.write_bytes(TINY_BINARIES["key.bin"])
+    with pytest.raises(SourceError, match="it holds binary data"):
+        detect_kind(key)

@@ -11,6 +11,8 @@ import errno
 import os
 from pathlib import Path
 
+from .files._text import decode
+
 __all__ = ["PACKED_SUFFIXES", "missing_reason", "unknown_content"]
 
 #: Endings of compressed files and archives that a notes walk would call binary: a folder
@@ -41,11 +43,14 @@ _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 
 
 def _binary(head: bytes) -> bool:
+    """Tell binary data from text as a notes folder does (a few random bytes, a key, are
+    binary though no control byte is in them); a head cut inside a character is text."""
     sample = head[:4096]
-    if b"\x00" in sample:
-        return True
-    control = len(sample) - len(sample.translate(None, _CONTROL))
-    return control * 10 > len(sample)
+    if b"\x00" not in sample:
+        control = len(sample) - len(sample.translate(None, _CONTROL))
+        if control * 10 > len(sample):
+            return True
+    return decode(sample) is None and decode(sample[: len(sample) - 3]) is None
 
 
 def unknown_content(head: bytes, compression: str | None, name: str) -> tuple[str, bool]:
