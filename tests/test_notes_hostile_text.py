@@ -50,3 +50,21 @@ async def test_a_quoted_title_with_brackets_is_still_the_title(tmp_path: Path) -
     (tmp_path / "note.md").write_text('---\ntitle: "[Draft] Plan"\n---\n# Heading\n')
     [record] = records(await collect(from_files(tmp_path)))
     assert record.title == "[Draft] Plan"
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        # Notepad's UTF-8 with a BOM, a Windows-1252 quote pasted in later
+        (b"\xef\xbb\xbfcaf\xc3\xa9 and a \x93quote\x94 pasted", "café and a “quote” pasted"),
+        ("hello world, a note".encode("utf-16")[:-1], "hello world, a not"),  # cut short
+        ("hello world".encode("utf-32")[:-2], "hello worl"),
+        ("a note".encode("utf-16") + b"\x00\xd8", "a note\ufffd"),  # a lone surrogate
+    ],
+)
+async def test_a_note_with_a_bom_and_a_flaw_is_text(tmp_path: Path, data: bytes, text: str) -> None:
+    """Before, one bad byte after a byte order mark made the whole note 'binary file'."""
+    (tmp_path / "note.txt").write_bytes(data)
+    items = await collect(from_files(tmp_path))
+    assert errors(items) == []
+    assert [r.text for r in records(items)] == [text]

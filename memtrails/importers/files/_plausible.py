@@ -87,7 +87,7 @@ def reads_as_text(text: str, utf8: bool = False) -> bool:
     text: its junk (control characters but white space, words that hold a character
     beyond ASCII and read as junk, see :func:`_is_word`) is a third of what it holds at
     most, beside its words (those, and ASCII words of letters)."""
-    sample = text[:_SAMPLE]
+    sample = text[:_SAMPLE].replace("\ufeff", "")  # a byte order mark inside: dropped
     junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
     good = 0
     for word in sample.split():

@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 
 from .._cjk_common import is_cjk_common
-from .._legacy_text import lone_cr_as_lf, utf8_first
+from .._legacy_text import decode_as, lone_cr_as_lf, utf8_first
 from ._plausible import reads_as_text
 
 __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
@@ -196,13 +196,22 @@ def decode(data: bytes) -> tuple[str, str] | None:
 def _decode(data: bytes) -> tuple[str, str] | None:
     for bom, encoding in _BOMS:
         if data.startswith(bom):
-            try:
-                text = data.decode(encoding)
-            except UnicodeDecodeError:
-                return None
+            if encoding == "utf-8-sig":  # a stray byte in it (pasted) read as Windows-1252
+                text = decode_as(data[len(bom) :], "utf-8")
+            else:  # cut short (its last character dropped), or a few lone surrogates
+                unit = 4 if encoding == "utf-32" else 2
+                whole = data[: len(data) - len(data) % unit]
+                try:
+                    text = whole.decode(encoding)
+                except UnicodeDecodeError:
+                    text = whole.decode(encoding, "replace")
+                    if text.count("\ufffd") > max(2, len(text) // 100):
+                        return None
             # Binary data can start with a BOM by chance; decoded, it shows as control chars.
             head = text[:_SNIFF].encode("utf-8", "replace")
-            return None if _looks_binary(head) else (text, encoding)
+            if _looks_binary(head) or not reads_as_text(text.replace("\ufffd", ""), True):
+                return None
+            return text, encoding
     if _looks_binary(data[:_SNIFF]):
         # Zero or control bytes: no 8-bit text, but maybe UTF-16 (Latin, or East Asian).
         return _utf16_without_bom(data) or _utf16_one_script(data) or _utf16_east_asian(data)
