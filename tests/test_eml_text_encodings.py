@@ -44,3 +44,16 @@ async def test_a_message_saved_with_a_byte_order_mark_is_read(
     assert saved.id == "ny@example.com"
     assert saved.author is not None and "José Núñez" in saved.author
     assert saved.text == "¡Feliz año! Nos vemos el día 3."
+
+
+async def test_a_maildir_message_with_a_utf8_bom_is_read(tmp_path: Path) -> None:
+    from memtrails.importers.maildir import from_maildir
+
+    for sub in ("cur", "new", "tmp"):
+        (tmp_path / sub).mkdir()
+    raw = b"\xef\xbb\xbf" + b"Message-ID: <bom@example.com>\nSubject: marked\n\nwords\n"
+    (tmp_path / "cur" / "1.M1.host:2,S").write_bytes(raw)
+    items = await collect(from_maildir(tmp_path))
+    assert errors(items) == []
+    (record,) = records(items)
+    assert (record.id, record.title, record.text) == ("bom@example.com", "marked", "words")

@@ -198,8 +198,8 @@ def _convert(
 ) -> MemoryRecord | RecordError:
     # Blank lines before the headers (a saved message whose first line is empty) would
     # read as an empty header block and the headers as body; so would the NULs a crash
-    # leaves where a write stopped.
-    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
+    # leaves where a write stopped; so would a UTF-8 BOM before them (an editor's save).
+    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(_UTF8_BOM)
     if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
     if raw[:8] == _OLE_MAGIC:

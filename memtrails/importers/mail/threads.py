@@ -62,7 +62,7 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
     """Return :func:`named_ids` of a raw message and its :func:`stamp`, from its header
     block alone and without parsing it (a 50 MB header block costs no more than its
     bytes); None for a mail whose thread Gmail gives (``X-GM-THRID``)."""
-    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00")
+    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(b"\xef\xbb\xbf")
     end = data.find(b"\n\n")
     found: dict[str, str] = {}
     for m in _THREAD_HEADER.finditer(data, 0, end + 1 if end >= 0 else len(data)):
