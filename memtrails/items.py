@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from .embedding._base import Passage
 from .portable import js_well_formed
@@ -14,6 +14,7 @@ from .words import words
 
 __all__ = [
     "ATTACHMENT_HEADING",
+    "SHORT_TURN_CHARS",
     "RawItem",
     "RawLine",
     "RawReadable",
@@ -22,8 +23,16 @@ __all__ = [
     "Unchanged",
     "UnchangedMany",
     "attachment_of",
+    "conversation_key",
+    "conversation_of",
     "embed_text",
 ]
+
+# A chat turn says little without the turns around it, while a mail or a note stands alone:
+# only records this short (and untitled) count as turns of a conversation, for the search's
+# neighbours and for the stored vector's context (lifting a thread's neighbouring mails cost
+# first places on the dev set's mail queries, issue 32).
+SHORT_TURN_CHARS = 400
 
 
 @dataclass(slots=True)
@@ -150,3 +159,33 @@ def embed_text(record: MemoryRecord) -> str:
     if record.title and record.text and not record.text.startswith(record.title):
         return js_well_formed(f"{record.title}\n\n{record.text}")
     return js_well_formed(record.text or record.title or "")
+
+
+def conversation_key(
+    source: Any, kind: Any, text: Any, title: Any, thread: Any, meta: Any
+) -> tuple[Any, ...] | None:
+    """Return what a record shares with its neighbours in one conversation, None if nothing.
+
+    A thread (a session, a mail thread), a chat's channel, or for chat records with neither
+    their source: other rows without a thread (notes, files, a table's rows) are not turns of
+    a conversation, whoever wrote them. Only turns count, short (at most
+    :data:`SHORT_TURN_CHARS`) and untitled: a mail or a long message stands on its own. The
+    arguments are a record's fields as a log line holds them (any of them may be missing).
+    """
+    if not isinstance(text, str) or len(text) > SHORT_TURN_CHARS or title:
+        return None
+    channel = meta.get("channel") if isinstance(meta, Mapping) else None
+    if kind == "chat" and channel:
+        return (source, "chat", channel)
+    if thread:
+        return (source, kind, thread)
+    if kind == "chat":
+        return (source, "chat", None)
+    return None
+
+
+def conversation_of(record: MemoryRecord) -> tuple[Any, ...] | None:
+    """:func:`conversation_key` of a record on its way to the folder."""
+    return conversation_key(
+        record.source, record.kind, record.text, record.title, record.thread, record.meta
+    )

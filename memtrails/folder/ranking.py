@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..items import SHORT_TURN_CHARS
 from .index._base import Hit
 from .when import Windows, date_window
 
@@ -165,10 +166,7 @@ NEIGHBOUR_WEIGHT = 0.3
 # answer often comes after an interjection ("Why?", "Oh no!").
 NEIGHBOUR_REACH = 1
 NEIGHBOUR_DECAY = 0.5
-# Only short turns take part: a chat turn says little without the turns around it, while a
-# mail or a note stands alone, and lifting a thread's neighbouring mails cost first places
-# on the dev set's mail queries.
-SHORT_TURN_CHARS = 400
+# Only short turns take part (SHORT_TURN_CHARS, memtrails.items: what a turn is).
 # A turn that asks ("What did you get her?") shares the question's words but is seldom its
 # answer: among linked turns it loses this much.
 ASKING_PENALTY = 0.2

@@ -11,10 +11,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .._exceptions import FolderFormatError
+from ..items import conversation_key
 from .confidence import word_share
 from .lines import live_line
 from .log import RecordLog
-from .ranking import SHORT_TURN_CHARS
 from .table import Table
 
 __all__ = ["FOLLOW_WORDS", "Context", "follow_ups_adding", "neighbours"]
@@ -29,27 +29,18 @@ FOLLOW_WORDS = 0.1
 
 
 def _conversation(line: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """Return what a record shares with its neighbours in one conversation, None if nothing.
-
-    A thread (a session, a mail thread), a chat's channel, or for chat records with neither
-    their source: other rows without a thread (notes, files, a table's rows) are not turns of
-    a conversation, whoever wrote them. Only turns count, short (at most SHORT_TURN_CHARS)
-    and untitled: a mail or a long message stands on its own.
-    """
+    """Return a log line's conversation (:func:`memtrails.items.conversation_key`), None for
+    a deleted record or one that is no turn of a conversation."""
     if line.get("deleted"):
         return None
-    text = line.get("text")
-    if not isinstance(text, str) or len(text) > SHORT_TURN_CHARS or line.get("title"):
-        return None
-    meta = line.get("meta") or {}
-    channel = meta.get("channel") if isinstance(meta, Mapping) else None
-    if line.get("kind") == "chat" and channel:
-        return (line.get("source"), "chat", channel)
-    if line.get("thread"):
-        return (line.get("source"), line.get("kind"), line.get("thread"))
-    if line.get("kind") == "chat":
-        return (line.get("source"), "chat", None)
-    return None
+    return conversation_key(
+        line.get("source"),
+        line.get("kind"),
+        line.get("text"),
+        line.get("title"),
+        line.get("thread"),
+        line.get("meta") or {},
+    )
 
 
 class Context(NamedTuple):

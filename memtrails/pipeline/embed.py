@@ -9,6 +9,7 @@ from aiostream import pipable_operator, streamcontext
 from ..embedding._base import Embedder
 from ..embedding.pieces import PieceSink, embed_with_pieces
 from ..items import Staged, StageItem, embed_text
+from .turn_context import TurnContext
 
 __all__ = ["embed", "embed_text"]
 
@@ -55,6 +56,7 @@ async def embed(
         [(0, 5, (8,))]
     """
     model = embedder if isinstance(embedder, Embedder) else None
+    context = TurnContext()
     async with streamcontext(source) as batches:
         async for items in batches:
             todo = [item for item in items if isinstance(item, Staged)]
@@ -68,4 +70,5 @@ async def embed(
                     vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
+                context.mix(todo)
             yield items

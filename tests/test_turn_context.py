@@ -1,0 +1,98 @@
+"""A short chat turn's stored vector holds the turns before it in its conversation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from aiostream import stream
+
+from memtrails import Memory
+from memtrails.items import Staged
+from memtrails.pipeline.embed import embed
+from memtrails.pipeline.turn_context import CONTEXT_WEIGHTS
+from memtrails.records import MemoryRecord
+from memtrails.testing import HashingEmbedder
+
+
+def _turn(
+    id_: str, text: str, thread: str | None = "s1", kind: str = "chat", title: str | None = None
+) -> Staged:
+    return Staged(MemoryRecord(id=id_, text=text, kind=kind, thread=thread, title=title))
+
+
+async def _embedded(batches: list[list[Staged]]) -> dict[str, np.ndarray]:
+    async with (stream.iterate(batches) | embed.pipe(HashingEmbedder())).stream() as out:
+        done = [item async for batch in out for item in batch]
+    return {s.record.id: s.passages[0].vector for s in done}
+
+
+async def _own(text: str) -> np.ndarray:
+    [[passage]] = await HashingEmbedder().embed([text])
+    return passage.vector
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    return vector / np.linalg.norm(vector)
+
+
+async def test_each_turn_adds_the_two_turns_before_it_in_its_thread_across_batches() -> None:
+    texts = {
+        "a": "we grew peppers and tomatoes",
+        "b": "one in eleven was spicy",
+        "x": "the ferry was cancelled again",
+        "c": "Ella got that one",
+    }
+    got = await _embedded(
+        [
+            [_turn("a", texts["a"]), _turn("b", texts["b"])],
+            [_turn("x", texts["x"], thread="s2"), _turn("c", texts["c"])],
+        ]
+    )
+    own = {k: await _own(v) for k, v in texts.items()}
+    before, before_that = CONTEXT_WEIGHTS
+    assert np.allclose(got["a"], own["a"])  # the first turn has nothing before it
+    assert np.allclose(got["b"], _unit(own["b"] + before * own["a"]), atol=1e-6)
+    # The other thread's turn, between them in the stream, is no turn before "c".
+    assert np.allclose(got["c"], _unit(own["c"] + before * own["b"] + before_that * own["a"]))
+    assert np.allclose(got["x"], own["x"])
+
+
+async def test_mails_notes_and_long_messages_keep_their_own_vectors() -> None:
+    long = "a long message about the harvest. " * 20
+    records = [
+        _turn("a", "we grew peppers"),
+        _turn("mail", "Re: the harvest", title="Peppers"),  # titled: a mail stands alone
+        _turn("long", long),
+        _turn("note", "spicy ones", thread=None, kind="note"),
+        _turn("b", "one was spicy"),
+    ]
+    got = await _embedded([records])
+    assert np.allclose(got["mail"], await _own("Peppers\n\nRe: the harvest"))
+    assert np.allclose(got["long"], await _own(long))
+    assert np.allclose(got["note"], await _own("spicy ones"))
+    # Neither the mail nor the long message counts as the turn before "b".
+    assert np.allclose(got["b"], _unit(await _own("one was spicy") + CONTEXT_WEIGHTS[0] * got["a"]))
+
+
+async def test_a_turn_is_found_by_meaning_through_the_turn_before_it(tmp_path: Path) -> None:
+    """What a user sees: a turn that shares no word with the question still comes close in
+    meaning when the turn before it holds the question's words, in the import and after the
+    index is rebuilt from the log."""
+    chat = [
+        {"id": "1", "text": "what did you grow in the garden", "thread": "s1"},
+        {"id": "2", "text": "peppers and tomatoes mostly", "thread": "s1"},
+        {"id": "3", "text": "one in eleven was spicy", "thread": "s1"},
+        {"id": "4", "text": "the ferry was cancelled", "thread": "s2"},
+    ]
+    records = [{**r, "kind": "chat"} for r in chat]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(records, name="chat")
+        hits = {h.id: h.dense for h in await memory.search("peppers tomatoes", k=10)}
+        assert hits["3"] is not None and hits["3"] > 0.1
+        assert (hits.get("4") or 0.0) < 0.1
+        assert await memory.reindex() == 4
+        again = {h.id: h.dense for h in await memory.search("peppers tomatoes", k=10)}
+    assert again.keys() == hits.keys()
+    for id_, dense in hits.items():
+        assert again[id_] == dense or abs((again[id_] or 0.0) - (dense or 0.0)) < 1e-3
