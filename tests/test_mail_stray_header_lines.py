@@ -64,3 +64,22 @@ def test_a_real_mail_with_a_stray_word_before_a_header(corpora: Path) -> None:
     assert item.author is not None and "xxx@xxx.xxx" in item.author
     assert item.text.startswith("You are infected with:")
     assert "Message-ID" not in item.text
+
+
+def test_a_bare_cr_inside_a_header_value_does_not_end_the_headers() -> None:
+    # A subject pasted from classic Mac text keeps a CR alone: the parser took it for a
+    # line end, "world" for the body's first line, and lost every header after it.
+    raw = (
+        b"From: a@example.com\r\nSubject: hello\rworld\r\nMessage-ID: <cr@example.com>\r\n"
+        b"Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n\r\nbody\r\n"
+    )
+    item = _item(raw)
+    assert item.id == "cr@example.com"
+    assert item.title == "hello world"
+    assert item.text == "body"
+
+
+def test_a_message_whose_lines_end_in_cr_alone_is_still_read() -> None:
+    raw = b"From: a@example.com\rSubject: mac\rMessage-ID: <mac@example.com>\r\rbody\r"
+    item = _item(raw)
+    assert (item.id, item.title, item.text) == ("mac@example.com", "mac", "body")

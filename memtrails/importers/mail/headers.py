@@ -296,6 +296,7 @@ _KNOWN = re.compile(
     rb"|arc-[\w-]+|received-spf|return-receipt-to|disposition-notification-to|keywords"
     rb"|comments|lines|path|newsgroups|xref|followup-to|approved|nntp-posting-[\w-]+):"
 )
+_LONE_CR = re.compile(rb"\r(?!\n)")
 _STRAY_RUN = 3  # lines in a row with no header name that are read on past; more: the body
 
 
@@ -304,6 +305,8 @@ def fold_stray_lines(data: bytes) -> bytes:
     before it continued, where a mail header follows within :data:`_STRAY_RUN` lines: a
     long value a mailer wrapped without indenting, or a stray line.
 
+    A CR alone inside the header block of a mail whose lines end in LF is read as a space.
+
     The stdlib parser takes such a line for the start of the body: every header after it
     (Message-ID, Date, References) was lost and read as text. Mail tools read on (Dovecot
     keeps it as a broken header). Lines with no header after them are the body, as before
@@ -311,6 +314,11 @@ def fold_stray_lines(data: bytes) -> bytes:
     """
     end = data.find(b"\n\n")
     head = data[: end + 1] if end >= 0 else data
+    if b"\r" in head and b"\n" in head:
+        # A CR alone inside a value (lines end in LF here; CRLF was made LF): the parser
+        # takes it for a line end, and the rest of the value for the body's first line.
+        head = _LONE_CR.sub(b" ", head)
+        data = head + data[len(head) :]
     lines = head.split(b"\n")
     if not lines or _NAMED.match(lines[0]) is None:
         return data  # no header block to read on in (or a From_ line first: left as it is)
