@@ -388,7 +388,10 @@ def _open_named(path: Path, source: str) -> IO[bytes]:
     looked at: the opened descriptor says what it is."""
     fd = open_unblocked(path)
     try:
-        is_pipe = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):  # raised here, so that the descriptor is closed
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        is_pipe = stat.S_ISFIFO(mode)
         if not is_pipe:
             os.set_blocking(fd, True)
     except BaseException:
