@@ -81,6 +81,7 @@ _ZERO_DATE = re.compile(
 # Before this, a number read as an epoch stamp is an unset value, not a time: pandas' NaT
 # as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
+_EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 # A day written with dots is day first in every language that writes one so: "03.05.2024",
 # "3.5.24 10:00" (a two-digit year as Date.parse reads one: 00-49 2000s, 50-99 1900s).
 # Date.parse gives a date written without a year the year 2001; one written with it has
@@ -166,7 +167,8 @@ def number_ms(value: int | float, *, day_named: bool = False) -> int | None:
         return compact[0]
     if abs(value) >= EPOCH_FROM:
         ms = epoch_ms(value)
-        return ms if ms >= _EPOCH_FLOOR else None  # NaT's -2**63, Go's zero time: unset
+        # NaT's -2**63, Go's zero time: unset; past what a time holds: the caller's error.
+        return ms if ms >= _EPOCH_FLOOR or ms < _EARLIEST_TIME else None
     if value == int(value) and 1000 <= value <= 9999:
         return days_from_civil(int(value), 1, 1) * _DAY_MS
     if day_named and EXCEL_DAYS[0] <= value < EXCEL_DAYS[1]:
