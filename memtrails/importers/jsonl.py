@@ -24,6 +24,7 @@ from ._jsonl_ids import IdReader, Versions, read_ahead
 from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source, too_long_number
+from ._unknown import unknown_content
 from .contract import resumable_importer
 
 __all__ = ["JsonlSource", "from_jsonl"]
@@ -44,6 +45,7 @@ _DEFAULTS: dict[str, tuple[str, ...]] = {
 _CHAT_AUTHORS = frozenset({"speaker", "sender", "role"})
 _NAMING = frozenset({"title", "author", "thread"})  # fields an integer may give, as a string
 _BOM = b"\xef\xbb\xbf"
+_LOOK = 512  # first bytes that tell a format memtrails does not unpack (a tar's at 257)
 _LINE = RecordStep("JSON Lines", "line")
 #: The most JSON values (objects, arrays, numbers, strings...) one line may hold. Parsed,
 #: each costs Python 30-90 bytes, so a 64 MB line of ``{},{},...`` would take 1.5 GB: such a
@@ -263,8 +265,14 @@ def _read(
     f = stream.file
     name = Path(strip_compression(stream.given))
     with stream:
+        head = stream.head(_LOOK)
+        clause, readable = unknown_content(head, stream.compression, str(stream.given))
+        if head and not readable:
+            # A .zst or .lz4 file, an archive, gzip inside gzip: its bytes, read as lines,
+            # would be one "not JSON" error after another; say what it is instead.
+            raise SourceError(source, clause)
         # A UTF-16 file is read as its text, re-encoded: its byte offsets are not the lines'.
-        utf16 = stream.head(2) in UTF16_BOMS
+        utf16 = head[:2] in UTF16_BOMS
         seekable = stream.seekable and not utf16
         lines = utf16_lines(f) if utf16 else f
         why = why_not_resumable(f, state, ("lines",)) if seekable else "not a plain file"
