@@ -108,3 +108,14 @@ def test_a_compressed_mbox_swapped_for_a_fifo_after_opening_is_not_waited_on(
         _fifo_in_place(path)
         with pytest.raises(NotRegularFile):
             list(_read_mbox(stream, "list", None, 256))
+
+
+@pytest.mark.timeout(60)
+def test_a_single_eml_that_turns_into_a_fifo_is_refused_not_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "one.eml"
+    os.mkfifo(path)
+    monkeypatch.setattr(Path, "is_file", lambda self: True)  # a file when it was looked at
+    with pytest.raises(SourceError, match="cannot read"):
+        eml._list(path, "one")

@@ -13,7 +13,7 @@ from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._eml_several import holds_several, read_several
 from ._first_pass import first_pass
-from ._input import Input, strip_compression
+from ._input import Input, open_regular, strip_compression
 from ._mail_files import left_out, not_regular
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
@@ -114,7 +114,9 @@ def _list(
     entries left out unopened (a FIFO, a socket, a device); raise if root is unusable."""
     try:
         if root.is_file():
-            with open(root, "rb"):  # one file that cannot be opened: the whole input fails
+            # one file that cannot be opened: the whole input fails (a FIFO put there since
+            # it was looked at is refused, not waited on)
+            with open_regular(root):
                 pass
             return [(root.name, root)], [], []
         if not root.exists():
