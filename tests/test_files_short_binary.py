@@ -112,3 +112,20 @@ def test_a_lone_key_file_is_said_to_hold_binary_data(tmp_path: Path) -> None:
     key.write_bytes(TINY_BINARIES["key.bin"])
     with pytest.raises(SourceError, match="it holds binary data"):
         detect_kind(key)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Name;Straße;Ort\nMüller;Hauptstraße 5;Köln\nJosé;Calle Mayor;Málaga\n",
+        "id,name,città\n1,Pérez,Zürich\n2,Ødegaard,Tromsø\n",
+        "key=välue\nname=Jürgen\n",
+        "<td>Müller</td><td>Köln</td>",
+        'msgid "Öffnen"\nmsgstr "Ouvrir"\n',
+        "Prix: 12€, Größe: 10 m³, ½ Liter\n",
+    ],
+)
+def test_legacy_data_files_are_text(text: str) -> None:
+    """Fields of data joined by separators (a European CSV's ';', key=value, tags) are
+    words apart, not one word of junk."""
+    assert decode(text.encode("cp1252")) == (text, "cp1252")

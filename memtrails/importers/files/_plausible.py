@@ -8,6 +8,7 @@ them; junk's are not."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from .._cjk_common import is_cjk_common
@@ -19,7 +20,9 @@ _INNER = frozenset("'’-.,/")  # what a word holds between its letters: l’ét
 # What stands before and after a word: quotes, brackets, punctuation, a currency or a unit.
 _BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥")
 _AFTER = frozenset("\"')].,;:!?»“”’›…%°€$£¥™®©-")
-_SPACE = frozenset("\t\n\r\f\x1b")  # white space, and ESC (ANSI colours)
+# What separates fields of data as white space separates words: CSV (;,"), key=value, tags.
+_SEPARATORS = re.compile(r'[;,|=:<>"]+')
+_SPACE = frozenset("\t\n\r\x1b")  # white space, and ESC (ANSI colours); a form feed is junk
 _AROUND = "\"'()[].,;:!?-"
 _EAST_ASIAN = frozenset({"KATAKANA", "HIRAGANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"})
 
@@ -33,8 +36,9 @@ def _script(char: str) -> str:
     return "CJK" if first in _EAST_ASIAN else first
 
 
-def _is_word(word: str, signs: bool) -> bool:
-    """Tell whether one white-space-separated run reads as a word (see the module);
+def _is_word(word: str, signs: bool) -> bool | None:
+    """Tell whether one white-space-separated run reads as a word (see the module); None
+    for a number or a sign alone (``€``, ``±5``, ``½``: neither a word nor junk);
     ``signs``: a sign beyond ASCII may stand inside it (``A→B``, ``x≠y``: UTF-8 text)."""
     start, end = 0, len(word)
     while start < end and word[start] in _BEFORE:
@@ -44,14 +48,18 @@ def _is_word(word: str, signs: bool) -> bool:
     core = word[start:end]
     if "\ufffd" in word:
         return False  # a byte the charset does not define
+    if all(unicodedata.category(char) == "Cc" for char in word):
+        return None  # control characters alone: counted on their own
     if not core:
-        return True  # a sign or punctuation alone: €, —, «
+        return None  # a sign or punctuation alone: €, —, «
     if start == 0 and end == len(word) and len(core) == 1 and not core.isalnum():
-        return unicodedata.category(core)[0] in "PS" and core.isprintable()  # ±, ©
+        return None if unicodedata.category(core)[0] in "PS" and core.isprintable() else False
     while core and unicodedata.category(core[0])[0] == "N":
         core = core[1:]  # 12€, 3ème
     while core and unicodedata.category(core[-1])[0] == "N":
         core = core[:-1]  # m³, 1ª
+    if not core:
+        return None  # a number: 12, ½
     scripts: set[str] = set()
     previous = ""
     capitals = 0
@@ -77,6 +85,8 @@ def _is_word(word: str, signs: bool) -> bool:
         ):
             return False  # a sign, a control or a digit inside a word: Â(Jà, ž0Æ
         previous = char
+    if len(core) == 1 and core.isalpha() and len(word) == 1:
+        return None  # a letter alone: à, и (or a byte of junk)
     if any(c.isdigit() for c in core) and not scripts <= {"CJK", "HANGUL"}:
         return False  # a digit inside a word written with spaces: ž0Æ (not 明日10時)
     return len(scripts) <= 1 and "?" not in scripts
@@ -90,11 +100,16 @@ def reads_as_text(text: str, utf8: bool = False) -> bool:
     sample = text[:_SAMPLE].replace("\ufeff", "")  # a byte order mark inside: dropped
     junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
     good = 0
-    for word in sample.split():
+    for word in _SEPARATORS.sub(" ", sample).split():
         if word.isascii():
-            good += len(word) > 1 and word.strip(_AROUND).isalpha()
-        elif _is_word(word, utf8):
-            good += 1
+            letters = word.strip(_AROUND)
+            good += (
+                len(letters) > 2
+                and letters.isalpha()
+                and (letters.islower() or letters.isupper() or letters.istitle())
+            )
         else:
-            junk += 1
+            read = _is_word(word, utf8)
+            good += read is True
+            junk += read is False
     return junk * 2 <= good
