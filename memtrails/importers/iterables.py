@@ -17,9 +17,29 @@ def _columns(items: object) -> list[str] | None:
     if not description:
         return None
     try:
-        return [str(column[0]) for column in description]
+        names = [str(column[0]) for column in description]
     except (TypeError, IndexError):
         return None
+    return _apart(names)
+
+
+def _apart(names: list[str]) -> list[str]:
+    """The column names with each repeated one numbered (``id``, ``id_2``): a join's
+    ``SELECT n.id, n.text, u.id`` names two columns ``id``, and the first is the record's id,
+    as ``sqlite3.Row`` and asyncpg's records read it; the other is kept, in ``meta``."""
+    seen = set(names)
+    if len(seen) == len(names):
+        return names
+    apart: list[str] = []
+    taken: set[str] = set()
+    for name in names:
+        new, n = name, 1
+        while new in taken or (new != name and new in seen):  # "id_2" of the query's own
+            n += 1
+            new = f"{name}_{n}"
+        taken.add(new)
+        apart.append(new)
+    return apart
 
 
 def named_rows(items: Iterable[Any]) -> Iterable[Any]:
@@ -27,7 +47,9 @@ def named_rows(items: Iterable[Any]) -> Iterable[Any]:
 
     ``sqlite3``, psycopg and most drivers yield tuples unless told otherwise; the cursor's
     ``description`` (read once the query ran) names their columns, so ``SELECT id, body AS
-    text`` rows become records without a row factory. Anything else passes through.
+    text`` rows become records without a row factory. A name the query gives twice (a
+    join's two ``id``) is the first column's; the next is ``id_2``. Anything else passes
+    through.
     """
     if _columns(items) is None:
         return items
