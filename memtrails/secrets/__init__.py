@@ -161,6 +161,16 @@ pap-secrets and OpenVPN's auth-user-pass file after the file's name
 (``credential_files.py``); PostgreSQL's SCRAM-SHA-256 and md5 hashes; a host or an id after
 "login" and a JSON Web Key's public members are no secrets (``identifiers.py``).
 
+Rule set 12: a user, "/" and its password after a verb for logging in ("log in with ann /
+X", "use ann / X to log in", in German, French, Spanish, Italian, Portuguese and Dutch too;
+``prose.LOGIN_PAIR``), "login is ann, pass is X", words for credentials in other languages,
+passphrases of three or more words joined by "-" after a word for a password
+(``values.is_passphrase``; not a file's name), an address as the user ("creds:
+ann@example.com:X"); rsync's, Postfix's, exim's, davfs2's and s3fs' credential files after
+their names; a key that starts with "-" (IBM Cloud); tokens glued to a word by "-"; Authress
+and Defined Networking keys. After "account NAME /" with no verb for logging in, a
+lowercase word and a number ("invoices2024") is a folder, not a password.
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -173,8 +183,10 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 ``AKIAXXXXXXXXXXXXXXXX``, AWS's ``AKIAIOSFODNN7EXAMPLE``.
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
-design), a password in prose made of letters only ("the password is sunshine"), a token
-glued to a word by ``-`` (``backup-eyJ...``), an unencoded ``/`` or ``?`` in a URL's
+design), a password in prose made of letters only ("the password is sunshine"), a JWT or a
+Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
+password "account ann / tigers66" of a lowercase word and a number with no word for a
+password or a login near it, an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of

@@ -8,14 +8,19 @@ from . import values as known_values
 from .assignment import assignment
 from .commands import Commands, flag_of, password_of
 from .encoded import wrapped_kind
-from .identifiers import login_identifier, public_jwk_member, reads_as_no_password
+from .identifiers import (
+    login_identifier,
+    public_jwk_member,
+    reads_as_no_password,
+    word_and_number,
+)
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, is_random
 from .passes import Spans, first_set, text_of
 from .rule import Rule
 from .shapes import has_digit_and_letter, is_basic_credential, rstrip_separators, shaped
 from .spans import Span
-from .values import is_mask, is_placeholder, label_line, prose_secret
+from .values import is_mask, is_placeholder, label_line, phrase_ends, prose_secret
 from .web import cookie_values
 from .wrapped import jwt_end
 
@@ -98,6 +103,8 @@ def check_match(
                 found_value = None
             elif bare and key_word[:5] in ("pass ", "pass\t") and reads_as_no_password(bare):
                 found_value = None  # "the bus pass is $45/month"
+            if found_value and not phrase_ends(buf, vs, found_value):
+                found_value = None  # "the password file is notes-for-ann.txt"
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
@@ -109,12 +116,18 @@ def check_match(
             resume = ke
         else:
             resume = ve
-    elif check == "pair":  # "account ann / X", "wifi is Net / X": the password after the "/"
-        vs, ve = sp[g["v"]]
+    elif check == "pair":  # "account ann / X", "log in with ann / X": the password after "/"
+        vs, ve, group = first_set(sp, g, ("v", "v2"))
         password = prose_secret("", "", text_of(buf, vs, ve), True, False)
-        if password and reads_as_no_password(password):
+        login = "akey" not in g  # a verb for logging in names a password; "account" does not
+        if password and not login and reads_as_no_password(password):
             password = None  # "account aws / us-east-1", "ssid HomeNet / WPA2-PSK"
-        if known_values.user_and_password(text_of(buf, *sp[g["user"]]), password):
+        if password and not login and word_and_number(password):
+            password = None  # "account billing / invoices2024": a folder, a report
+        if password and not phrase_ends(buf, vs, password):
+            password = None  # a file's name: "log in with ann / see-the-notes.txt"
+        user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])
+        if known_values.user_and_password(user, password):
             ve = vs + len((password or "").encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind, tokens)
         resume = ve

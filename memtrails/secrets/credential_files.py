@@ -1,7 +1,8 @@
 """Files whose lines are credentials by their place, once the text names the file:
 pgbouncer's userlist (``"user" "password"``), pppd's chap-secrets and pap-secrets
-(``client server secret IP``) and OpenVPN's auth-user-pass file (a user's line, then a
-password's). No word names the password on these lines, so the file's name must stand
+(``client server secret IP``), OpenVPN's auth-user-pass file (a user's line, then a
+password's); rsync's secrets, Postfix's sasl_passwd, exim's passwd.client, davfs2's
+secrets and s3fs' passwd file (rule set 12). No word names the password on these lines, so the file's name must stand
 before them in the same text."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Final
 
 import re2
 
-from .values import is_placeholder
+from .values import accept_prose, is_placeholder
 
 __all__ = ["credential_file_values"]
 
@@ -48,9 +49,54 @@ _AUTH_FILE: Final = re2.compile(
 )
 
 
+# Files of one credential a line (rule set 12), each after its name: rsync's secrets file
+# ("user:password"), Postfix's sasl_passwd ("[relay]:587 user:password"), exim's
+# passwd.client ("host:user:password"), davfs2's secrets ("url user password") and s3fs'
+# passwd file ("ACCESS_KEY:SECRET", perhaps after the bucket).
+# A password of a line of its own holds a digit or a symbol (the check asks the same: no line
+# of words after the file's name costs a Python step).
+_MARKED: Final = rb"[^\s:\"]{0,127}[0-9!#$%&*+=?@^~_|\\][^\s\"]{0,127}"
+_LINE_FILES: Final = (
+    (
+        (b"rsyncd.secrets", b"rsync.secrets", b"rsyncd.scrt"),
+        re2.compile(rb"(?m)^[ \t]*@?[A-Za-z0-9._-]{1,32}:(" + _MARKED + rb")[ \t]*\r?$"),
+        True,
+    ),
+    (
+        (b"sasl_passwd",),
+        re2.compile(
+            rb"(?m)^[ \t]*(?:\[[^\]\s]+\]|[A-Za-z0-9.-]+\.[A-Za-z]{2,})(?::[0-9]{1,5})?"
+            rb"[ \t]+[^\s:]{1,128}:(\S{1,128})[ \t]*\r?$"
+        ),
+        False,
+    ),
+    (
+        (b"passwd.client",),
+        re2.compile(rb"(?m)^[ \t]*[^\s:#]{1,255}:[^\s:]{1,128}:(\S{4,128})[ \t]*\r?$"),
+        True,
+    ),
+    (
+        (b"davfs2",),
+        re2.compile(
+            rb"(?m)^[ \t]*(?:https?://\S+|/\S+)[ \t]+(?:\"[^\"\r\n]*\"|[^\s\"]+)[ \t]+"
+            rb"(\"[^\"\r\n]*\"|" + _MARKED + rb")[ \t]*\r?$"
+        ),
+        True,  # an fstab line ("/mnt/dav user noauto") has the same shape
+    ),
+    (
+        (b"passwd-s3fs",),
+        re2.compile(
+            rb"(?m)^[ \t]*(?:[A-Za-z0-9._-]{3,63}:)?[A-Z0-9]{16,128}:([A-Za-z0-9+/=]{20,128})"
+            rb"[ \t]*\r?$"
+        ),
+        False,
+    ),
+)
+
 # Any of the names: one DFA pass over a text that names none (most), not a search for each.
 _ANY_NAME: Final = re2.compile(
     rb"userlist|auth_file|chap-secrets|pap-secrets|auth-user-pass|openvpn|OpenVPN|ovpn"
+    rb"|rsyncd?\.s|sasl_passwd|passwd\.client|davfs2|passwd-s3fs"
 )
 
 
@@ -74,6 +120,20 @@ def credential_file_values(buf: bytes) -> Iterator[tuple[int, int]]:
             quoted = buf[s : s + 1] == b'"'
             value = buf[s + quoted : e - quoted]
             if value and value != b"*" and not is_placeholder(value.decode("utf-8", "replace")):
+                yield (s + quoted, e - quoted)
+    for names, line, checked in _LINE_FILES:
+        start = _first(buf, names)
+        if start < 0:
+            continue
+        for m in line.finditer(buf, start):
+            s, e = m.span(1)
+            quoted = buf[s : s + 1] == b'"' and e - s >= 2
+            value = buf[s + quoted : e - quoted].decode("utf-8", "replace")
+            # Lines that only share the shape ("12:30:45", "Note:see-below") after the name:
+            # a password of a line of its own wants what a password in prose does.
+            if checked and not accept_prose(value, True, False):
+                continue
+            if len(value) >= 4 and not is_placeholder(value):
                 yield (s + quoted, e - quoted)
     if _first(buf, _OPENVPN_NAMES) >= 0:
         for m in _AUTH_FILE.finditer(buf):

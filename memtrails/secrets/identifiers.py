@@ -8,7 +8,13 @@ from typing import Final
 
 import re2
 
-__all__ = ["PUBLIC_MEMBER_READS", "login_identifier", "public_jwk_member", "reads_as_no_password"]
+__all__ = [
+    "PUBLIC_MEMBER_READS",
+    "login_identifier",
+    "public_jwk_member",
+    "reads_as_no_password",
+    "word_and_number",
+]
 
 # Lowercase words and digits joined by "-", "_" or ".": a host ("server01", "gpu-02",
 # "db01.prod"), a resource's id ("x1-y2-z3-the-id"), not a password's mix of cases and symbols.
@@ -49,6 +55,16 @@ def reads_as_no_password(value: str) -> bool:
 
 
 _CODE: Final = re2.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
+# A lowercase word and a number: "invoices2024", "reports-2023", "sprint_42", "tigers66".
+_WORD_AND_NUMBER: Final = re2.compile(r"[a-z]{1,24}[-_]?[0-9]{1,4}")
+
+
+def word_and_number(value: str) -> bool:
+    """Tell whether a value after "account NAME /" (no word for a password, no verb for
+    logging in) is a lowercase word and a number: a folder, a report or a period ("account
+    billing / invoices2024"), which prose names far more often than it hands out such a
+    password. The same value after "log in with ann /" goes."""
+    return _WORD_AND_NUMBER.fullmatch(value) is not None
 
 
 # A JSON Web Key's public members (RFC 7517/7518): the RSA modulus and exponent, an EC or

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .pieces import PROSE_QUOTED, value_of_class
 
-__all__ = ["CHAT_PAIR", "PROSE"]
+__all__ = ["CHAT_PAIR", "LOGIN_PAIR", "PROSE"]
 
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
@@ -18,7 +18,9 @@ __all__ = ["CHAT_PAIR", "PROSE"]
 PW_WORDS = (
     r"(?P<pkey>\b(?i:(?:user(?:[ _]?name)?|login|u)[ \t]*[/+&][ \t]*(?:passw(?:or)?d|pass|pwd?|p)\b"
     # "username ann pass X", "u: ann p: X": a user named, then "pass" or "p" for its password.
-    r"|(?:user(?:[ _]?name)?|login|u)[ \t]*[:=]?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;]?[ \t]+(?:pass\b|p[ \t]*[:=])"
+    # Rule set 12: "login is ann, pass is X", "username is ann and the pass is X".
+    r"|(?:user(?:[ _]?name)?|login|u)(?:[ \t]+is|[ \t]*[:=])?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;]?"
+    r"(?:[ \t]+and)?(?:[ \t]+(?:the|my|its))?[ \t]+(?:pass\b|p[ \t]*[:=])"
     r"|passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
     # "pass is X" (rule set 11): "pass" alone is a verb or a ticket too often to name a
     # password before any other link.
@@ -27,7 +29,10 @@ PW_WORDS = (
     r"|passw(?:or)?d['\x{2019}]s\b"
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
-    r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave)"
+    r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave"
+    # Words for credentials (rule set 12): "Zugangsdaten: ann:X", "identifiants : ann:X".
+    r"|zugangsdaten|anmeldedaten|identifiants|credenciales|credenziali|credenciais"
+    r"|inloggegevens)"
     r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호)"
 )
@@ -74,13 +79,21 @@ _STOP = rf"\s`'\"<>\x{{2018}}-\x{{201D}}\x{{00AB}}\x{{00BB}}{_CJK}"
 PW_A = rf"[^{_STOP}]"
 PW_S = r"[0-9!#$%&*+=?@^~_|\\]"
 PW_N = rf"[^{_STOP}$%{{\[@0-9!#&*+=?^~_|\\-]"
+# A passphrase of words joined by "-" ("correct-horse-battery", "blue-7-sky"), perhaps after
+# its user ("ann:correct-horse-battery"): no digit or symbol, so an alternative of its own;
+# tried last; the engine wants three words or more, the phrase's end a word's end
+# (values.is_passphrase).
+_PHRASE = r"(?:[A-Za-z0-9._@+]{1,64}:)?[A-Za-z]{3,16}(?:-[A-Za-z0-9]{1,16}){2,7}"
 PW_VALUE = (
     rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|[$%][^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}"
     rf"|\{{[^{_STOP}{{]{PW_A}{{4,}}|\[[^{_STOP}A-Za-z]{PW_A}{{4,}}"
     rf"|{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}"
-    rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*))"
+    rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
+    rf"|{_PHRASE})"
 )
-KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-")
+# A key's value never starts with "-" (a flag, a list's item), but an IBM Cloud API key's 44
+# characters of base64url may (rule set 12): "-" and 30+ of those, no space.
+KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-") + r"|-[A-Za-z0-9_][A-Za-z0-9_-]{30,80}"
 # A user and its password after a word for both (rule set 10): "creds are ann / X", "creds
 # for grafana: admin / X", "login ann X", "credentials: `ann`, `X`". The engine wants the
 # user no function word ("login to db01") and the password no date or number (values.py).
@@ -123,4 +136,25 @@ CHAT_PAIR = (
     r"(?:[ \t](?i:is|was|are)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
     rf"(?P<v>{PW_VALUE})"
+)
+# A user, "/" and its password after a verb for logging in (rule set 12): "log in with ann /
+# X", "sign in as ann / X", "Melde dich mit ann / X an", "connecte-toi avec ann / X", "entra
+# con ann / X", "accedi con ann / X", "log in met ann / X"; after "use" only when the words
+# after the password say what for ("use ann / X to log in"). The engine asks the pair what it
+# asks of "account ann / X" (values.user_and_password), and takes a passphrase too.
+_LOGIN_VERBS = (
+    r"\b(?i:(?:log[ \t-]?in|sign[ \t-]?in|log[ \t-]?on)(?:[ \t]+(?:as|with|using|met))?"
+    r"|melde[ \t]+dich[ \t]+mit|(?:anmelden|einloggen)[ \t]+mit"
+    r"|connecte[sz]?-(?:toi|vous)[ \t]+avec|connexion[ \t]+avec"
+    r"|entra[ \t]+con|inicia[ \t]+sesi(?:o|ó)n[ \t]+con|accedi[ \t]+con|entra[ \t]+com"
+    r"|inloggen[ \t]+met)"
+)
+_LOGIN_AFTER = (
+    r"[ \t]+(?i:to|for|para|pour|per|um|zum)[ \t]+(?i:log[ \t-]?in|sign[ \t-]?in|login"
+    r"|iniciar[ \t]+sesi(?:o|ó)n|entrar|se[ \t]+connecter|accedere|einzuloggen|anmelden|einloggen)"
+)
+_USER_SLASH = r"[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
+LOGIN_PAIR = (
+    rf"(?P<lkey>{_LOGIN_VERBS})[ \t]+(?P<user>{_USER_SLASH}(?P<v>{PW_VALUE})"
+    rf"|(?P<ukey>\b(?i:use))[ \t]+(?P<user2>{_USER_SLASH}(?P<v2>{PW_VALUE})[`'\"]?{_LOGIN_AFTER}"
 )

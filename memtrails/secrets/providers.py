@@ -11,13 +11,21 @@ from typing import Final
 
 from .rule import Rule
 
-__all__ = ["PROVIDER_RULES"]
+__all__ = ["GLUED_WORD", "PROVIDER_RULES"]
 
 # A boundary RE2 can express: one consumed character that cannot be inside the token (or the
 # start of the text). Used in front of tokens whose alphabet includes '-' or '.', where \b
 # would let every inner '-' start a new partial match.
 _B64URL_START = r"(?:^|[^A-Za-z0-9_-])"
 _END = r"(?:[^A-Za-z0-9_-]|\z)"
+# A token glued to a word by "-" ("notes/backup-ico-...txt", rule set 12): for tokens that
+# start with a literal prefix no token's own alphabet holds ("ico-", "tvly-", "jina_"), so a
+# partial match starts only where that prefix does.
+_GLUED = r"[A-Za-z0-9]-"
+# A token with no such prefix glued to one word by "-" after a space or a "/" (a file's name:
+# "notes/backup-eyJ...", "backup-MTIz...txt"): no base64url run holds a space or a "/", so
+# a partial match starts only after one.
+GLUED_WORD: Final = r"[\s/][A-Za-z0-9_.]{1,64}-"
 
 
 def _tok(name: str, kind: str, pattern: str, check: str = "") -> Rule:
@@ -61,7 +69,8 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "azure_client_secret",
         "azure-key",
         r"(?:^|[^A-Za-z0-9_~.])(?P<v>[A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})"
-        r"(?:[^A-Za-z0-9_~.-]|\z)",
+        # A file's extension may follow it ("backup-xxx8Q~....txt"; rule set 12).
+        r"(?:\.[a-z]{2,4})?(?:[^A-Za-z0-9_~.-]|\z)",
     ),
     # Google Cloud: API keys, OAuth client secrets, access and refresh tokens; the key id of a
     # service-account file (its "private_key" is a PEM block, see the private-key rule).
@@ -131,7 +140,8 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "discord_token",
         "discord-token",
-        rf"{_B64URL_START}(?P<v>[MNO][A-Za-z0-9_-]{{23,27}}\.[A-Za-z0-9_-]{{6}}\.[A-Za-z0-9_-]{{27,40}})"
+        rf"(?:^|[^A-Za-z0-9_-]|{GLUED_WORD})"
+        r"(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
         rf"{_END}",
         "alnum",
     ),
@@ -298,7 +308,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "infracost_key",
         "service-token",
-        r"(?:^|[^A-Za-z0-9_.-])(?P<v>ico-[A-Za-z0-9]{32})(?:[^A-Za-z0-9_-]|\z)",
+        rf"(?:^|[^A-Za-z0-9_.-]|{_GLUED})(?P<v>ico-[A-Za-z0-9]{{32}})(?:[^A-Za-z0-9_-]|\z)",
         "mixed",
     ),
     # Tailscale auth, API, OAuth client and webhook keys ("tskey-auth-" + key id + "-" +
@@ -308,9 +318,20 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "service_token_prefixed",
         "service-token",
-        r"(?:^|[^A-Za-z0-9_-])(?P<v>tskey-(?:[a-z]+-)?[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"
+        rf"(?:^|[^A-Za-z0-9_-]|{_GLUED})(?P<v>tskey-(?:[a-z]+-)?[A-Za-z0-9]{{6,}}-[A-Za-z0-9]{{16,}}"
         r"|vc[pciark]_[A-Za-z0-9]{24,}|odt_[A-Za-z0-9_]{32,}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}"
         r"|jina_[A-Za-z0-9_]{40,})"
+        rf"{_END}",
+        "alnum",
+    ),
+    # Authress service client access keys (sc_/ext_/scauth_/authress_ + an id, a key id,
+    # "acc_" + an account id, and the key) and Defined Networking API keys ("dnkey-" + 26 +
+    # "-" + 52), rule set 12.
+    _tok(
+        "service_token_dotted",
+        "service-token",
+        r"\b(?P<v>(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-]"
+        r"[A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}|dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52})"
         rf"{_END}",
         "alnum",
     ),

@@ -27,8 +27,8 @@ from .pieces import (
     XML_VALUE,
     value_of_class,
 )
-from .prose import CHAT_PAIR, PROSE
-from .providers import PROVIDER_RULES
+from .prose import CHAT_PAIR, LOGIN_PAIR, PROSE
+from .providers import GLUED_WORD, PROVIDER_RULES
 from .rule import Rule
 from .shell import SHELL_RULES
 from .web import WEB_RULES
@@ -66,8 +66,15 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: longer; 11: "pass is X", "the password's X", an account's user or a Wi-Fi network, "/"
 #: and its password; pgbouncer's userlist, pppd's chap-secrets and OpenVPN's auth-user-pass
 #: file after their names; PostgreSQL's SCRAM and md5 hashes; "login server01", an id
-#: after "login ann" and a JSON Web Key's public members no longer).
-RULES_VERSION: Final = 11
+#: after "login ann" and a JSON Web Key's public members no longer; 12: a user and its
+#: password after a verb for logging in ("log in with ann / X", "use ann / X to log in", in
+#: five more languages), "login is ann, pass is X", words for credentials in other
+#: languages, passphrases of words joined by "-" after a word for a password, an address
+#: as the user ("creds: ann@example.com:X"), rsync's, Postfix's, exim's, davfs2's and
+#: s3fs' credential files after their names, a key that starts with "-" (IBM Cloud), tokens
+#: glued to a word by "-", Authress and Defined Networking keys; "account billing /
+#: invoices2024" (a lowercase word and a number, no word for a password) no longer).
+RULES_VERSION: Final = 12
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -170,6 +177,8 @@ _KEYS: Final[tuple[Rule, ...]] = (
 
 _STRUCTURE: Final[tuple[Rule, ...]] = (
     # Header and payload both start with '{"' in base64 ("eyJ"); the signature may be empty.
+    # Glued to one word by "-" after a space or a "/" ("notes/backup-eyJ...", GLUED_WORD,
+    # rule set 12): no segment holds a space or a "/", so no partial match starts inside one.
     # It starts after a character that cannot be inside a segment (one consumed character,
     # not \b): with \b, every "-eyJ" inside a long segment would start a new partial match
     # that lives to the segment's end, and tokens between them made the scan quadratic. A
@@ -178,7 +187,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule(
         "jwt",
         "jwt",
-        rf"(?:^|[^A-Za-z0-9_-])(?P<v>eyJ(?:{BREAK}?{_SEGMENT}){{5,}}{BREAK}?\.{BREAK}?"
+        rf"(?:^|[^A-Za-z0-9_-]|{GLUED_WORD})(?P<v>eyJ(?:{BREAK}?{_SEGMENT}){{5,}}{BREAK}?\.{BREAK}?"
         rf"e{BREAK}?y{BREAK}?J(?:{BREAK}?{_SEGMENT}){{5,}}{BREAK}?\.(?:{BREAK}?{_SEGMENT})*)",
         "tokens",
         "jwt",
@@ -375,6 +384,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule("prose", "password", PROSE, "headers", "prose"),
     # A user or a Wi-Fi network, "/", its password, after a word for either (see CHAT_PAIR).
     Rule("chat_pair", "password", CHAT_PAIR, "headers", "pair"),
+    # A user, "/" and its password after a verb for logging in (see LOGIN_PAIR).
+    Rule("login_pair", "password", LOGIN_PAIR, "headers", "pair"),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     Rule(
         "bearer",

@@ -208,6 +208,22 @@ _PROSE_TAIL: Final = ".,;:)]}>"
 _ADDRESS: Final = re2.compile(r"[^@\s]*@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?:\.?\z|[/:?#])")
 
 
+# An address as the user, ":" and a password ("ops@example.com:X"; not a port, not "://").
+_ADDRESS_AND_PASSWORD: Final = re2.compile(
+    r"[A-Za-z0-9._+-]{1,64}@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}:([^/:\s][^\s]{2,}[^0-9\s][^\s]*)"
+)
+
+
+def _after_address(value: str) -> str:
+    """Return the password after an address as its user ("ops@example.com:X" -> "X"), or
+    ``value`` as it is."""
+    try:
+        pair = _ADDRESS_AND_PASSWORD.fullmatch(value)
+    except UnicodeEncodeError:  # a lone surrogate: no address RE2 can read
+        return value
+    return value if pair is None else str(pair.group(1))
+
+
 def prose_value_end(value: str) -> str:
     """Return a prose value without the sentence punctuation after it ("is hunter2." -> "hunter2")."""
     return value.rstrip(_PROSE_TAIL)
@@ -233,6 +249,8 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False  # a placeholder, a URL, a table's rule ("|------|------|")
     if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
+    if password_word and "@" in value and ":" in value:
+        value = _after_address(value)  # "creds: ops@example.com:X": an address, then X
     at_end = value.endswith("@") and not any(map(str.isdigit, value))
     if "@" in value and (_matches_text(_ADDRESS, value, full=False) or at_end):
         return False  # an address: "sent the password to ann@example.com", "anonymous@"
@@ -244,7 +262,9 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
             value = value.rstrip("?!")  # a question or an exclamation: "password please?"
         if quoted:
             return (len(value) >= 4 and not value.isalpha()) or len(value) >= 8
-        return len(value) >= 6 and (has_digit or not value.replace("-", "").isalnum())
+        return len(value) >= 6 and (
+            has_digit or not value.replace("-", "").isalnum() or is_passphrase(value)
+        )
     if len(value) < 16 or not has_digit or not any(map(str.isalpha, value)):
         return False
     hexadecimal = value[:2] in ("0x", "0X") and all(c in string.hexdigits for c in value[2:])
@@ -256,6 +276,34 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     # separators; a random token has digits scattered through it.
     parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]
     return not all(p.isalpha() or p.isdigit() for p in parts)
+
+
+def is_passphrase(value: str) -> bool:
+    """Tell whether ``value`` is a passphrase of words joined by "-" ("correct-horse-battery",
+    "blue-7-sky"): three parts or more, each a word of 3+ letters or a number of 1-4 digits,
+    two words at least; not "state-of-the-art" (a short word), "x1-y2-z3" (an id's parts) or
+    "case-sensitive" (two words)."""
+    parts = value.split("-")
+    words = [p for p in parts if p.isalpha() and p.isascii()]
+    numbers = [p for p in parts if p.isdigit() and len(p) <= 4]
+    return (
+        len(parts) >= 3
+        and len(words) >= 2
+        and len(words) + len(numbers) == len(parts)
+        and all(len(w) >= 3 for w in words)
+    )
+
+
+def phrase_ends(buf: bytes, start: int, value: str) -> bool:
+    """Tell whether ``value`` at ``buf[start]``, when it reads as a passphrase, ends a word:
+    the text's end, a space, a quote or a bracket, or sentence punctuation before one
+    ("...-battery." but not "secret-stuff-here.txt"). Any other value: True."""
+    if not is_passphrase(value.rsplit(":", 1)[-1]):
+        return True
+    end = start + len(value.encode("utf-8", "surrogatepass"))
+    if end >= len(buf) or buf[end] in b" \t\r\n'\"`)]>":
+        return True
+    return buf[end] in b".,;:!?" and (end + 1 >= len(buf) or buf[end + 1] in b" \t\r\n'\"`)")
 
 
 def prose_about_the_secret(before: str, gap: str) -> bool:
