@@ -8,12 +8,13 @@ never read otherwise. Each form is read only whole: a text with anything else in
 a zone, a second date) is no date here.
 """
 
-# ruff: noqa: RUF001 (Cyrillic, CJK and Thai words and punctuation, on purpose)
+# ruff: noqa: RUF001, RUF003 (Cyrillic, CJK, Thai and full-width words and punctuation, on purpose)
 
 from __future__ import annotations
 
 import calendar
 import re
+import unicodedata
 from datetime import date
 
 from .dates import parse_date
@@ -96,7 +97,7 @@ _ERAS: dict[str, tuple[int, int, int]] = {
     "中华民国": (1912, 1, 1),
 }
 _INITIALS = {"M": "明治", "T": "大正", "S": "昭和", "H": "平成", "R": "令和"}
-_ERA_NAME = re.compile(r"民國|民国|明治|大正|昭和|平成|令和")
+_ERA_NAME = re.compile(r"民國|民国|明治|大正|昭和|平成|令和|[㍾㍽㍼㍻㋿]")
 _ERA_YEAR = re.compile(
     r"(中華民國|中华民国|民國|民国|明治|大正|昭和|平成|令和)\s*(\d{1,3}|元)\s*年"
 )
@@ -159,6 +160,9 @@ def world_ms(text: str) -> int | None:
     value = text.strip()
     if len(value) > _LONGEST:
         return None
+    if not value.isascii():
+        # Full-width letters and digits ("Ｈ３１．４．３０"), an era's one sign ("㍻", "㋿").
+        value = unicodedata.normalize("NFKC", value)
     if (m := _WEEK.fullmatch(value)) is not None:
         return _week(m)
     if _THAI_SIGNS.search(value):

@@ -2,6 +2,8 @@
 of China's (民國112年) and the Thai Buddhist era's (พ.ศ. 2566, 543 years ahead) are read as
 the Gregorian year, never as the year 5, 112 or 2566; a day before its era began is none."""
 
+# ruff: noqa: RUF001 (full-width letters and digits on purpose)
+
 from __future__ import annotations
 
 import random
@@ -74,6 +76,9 @@ def test_era_years_alone_months_and_first_years() -> None:
         assert At.of("民國元年1月1日") == _local(date(1912, 1, 1))
         assert At.of("民國112年") == _local(date(2023, 1, 1))
         assert At.of("二〇二四年五月三日") == _local(date(2024, 5, 3))
+        # Full width, as Japanese forms write it, and an era's one sign (㍻ Heisei, ㋿ Reiwa).
+        assert At.of("Ｈ３１．４．３０") == At.of("㍻31年4月30日") == _local(date(2019, 4, 30))
+        assert At.of("㋿5年4月1日") == At.of("令和５年４月１日（土）") == _local(date(2023, 4, 1))
 
 
 @pytest.mark.parametrize(
