@@ -186,7 +186,7 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _MONTH = "(" + "|".join(_MONTHS) + r")[a-z]*\.?"
 _NAMED_DAY = re.compile(
     rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b"
-    rf"|\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b",
+    rf"|\b(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b",
     re.I,
 )
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)

@@ -73,12 +73,13 @@ async def test_a_json_lines_line_with_such_a_day_is_its_error(tmp_path: Path) ->
         {"id": "a", "text": "x", "date": "2024-02-30"},
         {"id": "b", "text": "x", "date": "30.02.2024"},
         {"id": "c", "text": "x", "created_at": "2023-02-29 10:00 CEST"},
+        {"id": "e", "text": "x", "date": "30. Februar 2024"},  # German: Date.parse reads Feb
         {"id": "d", "text": "x", "date": "2024-02-29"},
     ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     items = [item async for item in from_jsonl(path)]
     errors = {e.where: e.reason for e in items if isinstance(e, RecordError)}
     records = [i for i in items if isinstance(i, MemoryRecord)]
-    assert sorted(errors) == ["line 1", "line 2", "line 3"]
+    assert sorted(errors) == ["line 1", "line 2", "line 3", "line 4"]
     assert errors["line 1"] == "field 'date': not a date: '2024-02-30'"
     assert [(r.id, str(r.at)) for r in records] == [("d", "2024-02-29T00:00:00.000Z")]
