@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import bz2
-import errno
 import gzip
 import io
 import lzma
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, cast
 
 from .._exceptions import SourceError
-from ._fifo import is_fifo, open_fifo, open_unblocked, prime_fifo
+from ._fifo import is_fifo, open_fifo
+from ._regular import NotRegularFile, open_named, open_regular
 
 __all__ = [
     "COMPRESSED_SUFFIXES",
@@ -26,6 +26,7 @@ __all__ = [
     "cannot_read_further",
     "compression_of",
     "open_input",
+    "open_regular",
     "read_file",
     "strip_compression",
 ]
@@ -220,41 +221,6 @@ def _decompressor(name: str, fileobj: IO[bytes]) -> _Guarded:
     return _Guarded(name, inner)
 
 
-class NotRegularFile(OSError):
-    """A file expected to be a regular file (listed as one) that is not, once opened: a
-    named pipe, a socket or a device put in its place since it was listed. ``mode`` is
-    what the opened descriptor is (``os.fstat``)."""
-
-    def __init__(self, path: Path, mode: int) -> None:
-        super().__init__(errno.EINVAL, "not a regular file", os.fspath(path))
-        self.mode = mode
-
-
-def open_regular(path: Path) -> BinaryIO:
-    """Open a regular file for reading, without ever waiting on what is in its place.
-
-    Opened without blocking (a FIFO swapped in since the file was listed would wait for a
-    writer forever), then the opened descriptor is looked at, not the name again.
-
-    Raises:
-        NotRegularFile: it is a named pipe, a socket or a device.
-        IsADirectoryError: it is a folder.
-        OSError: it cannot be opened.
-    """
-    fd = open_unblocked(path)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
-        if not stat.S_ISREG(mode):
-            raise NotRegularFile(path, mode)
-        os.set_blocking(fd, True)
-        return open(fd, "rb")  # the caller closes it
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def read_file(path: Path, limit: int) -> bytes | None:
     """Return a file's bytes, decompressed when its first bytes say it is compressed, or None
     when there are more than ``limit`` of them.
@@ -383,25 +349,6 @@ class Input:
         self.close()
 
 
-def _open_named(path: Path, source: str) -> IO[bytes]:
-    """Open a file by name, without waiting on a FIFO made at its name since it was
-    looked at: the opened descriptor says what it is."""
-    fd = open_unblocked(path)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):  # raised here, so that the descriptor is closed
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
-        is_pipe = stat.S_ISFIFO(mode)
-        if not is_pipe:
-            os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    if is_pipe:
-        return prime_fifo(fd, source)  # closes it when refused
-    return open(fd, "rb", buffering=0)  # owned by Input
-
-
 def _raw_open(given: str, source: str) -> tuple[IO[bytes], os.stat_result]:
     try:
         if given == "-":
@@ -410,7 +357,7 @@ def _raw_open(given: str, source: str) -> tuple[IO[bytes], os.stat_result]:
         elif is_fifo(Path(given).expanduser()):  # never wait forever on one with no writer
             raw = open_fifo(Path(given).expanduser(), source)
         else:
-            raw = _open_named(Path(given).expanduser(), source)
+            raw = open_named(Path(given).expanduser(), source)
     except FileNotFoundError as exc:
         raise SourceError(source, "cannot open: no such file") from exc
     except IsADirectoryError as exc:
