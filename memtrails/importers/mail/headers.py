@@ -319,19 +319,29 @@ def fold_stray_lines(data: bytes) -> bytes:
         # takes it for a line end, and the rest of the value for the body's first line.
         head = _LONE_CR.sub(b" ", head)
         data = head + data[len(head) :]
-    lines = head.split(b"\n")
-    if not lines or _NAMED.match(lines[0]) is None:
+    if _NAMED.match(head) is None:
         return data  # no header block to read on in (or a From_ line first: left as it is)
-    folded: set[int] = set()
-    run: list[int] = []  # lines in a row with no header name
-    for n, line in enumerate(lines):
-        if line and line[:1] not in b" \t" and _NAMED.match(line) is None:
-            run.append(n)
-            continue
-        if run and len(run) <= _STRAY_RUN and _KNOWN.match(line) is not None:
-            folded.update(run)
-        run = []
+    # Line by line, not split into a list: a large mail with no blank line is not held
+    # again as its lines.
+    folded: list[int] = []  # where the lines read on as continuations start
+    run: list[int] = []  # where the lines in a row with no header name start
+    strays = 0  # how many in that row
+    at = 0
+    while at < len(head):
+        stop = head.find(b"\n", at)
+        stop = len(head) if stop < 0 else stop
+        if stop > at and head[at] not in b" \t" and _NAMED.match(head, at) is None:
+            strays += 1
+            if strays <= _STRAY_RUN:
+                run.append(at)
+        else:
+            if run and strays <= _STRAY_RUN and _KNOWN.match(head, at) is not None:
+                folded += run
+            run, strays = [], 0
+        at = stop + 1
     if not folded:
         return data
-    mended = b"\n".join(b" " + line if n in folded else line for n, line in enumerate(lines))
-    return mended + data[len(head) :]
+    pieces = [head[: folded[0]]]
+    for start, end in zip(folded, [*folded[1:], len(head)], strict=True):
+        pieces += [b" ", head[start:end]]
+    return b"".join(pieces) + data[len(head) :]
