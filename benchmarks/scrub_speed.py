@@ -180,6 +180,43 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "password: USER lines, no PASS": lambda n: _fill("USER ann\n", n),
     "password: lftp -u without a comma": lambda n: "lftp" + _fill(" -u ann", n - 4),
     "password: DSN without @tcp(": lambda n: _fill('"ann:abc123@tcp', n),
+    # Rule set 9: a password piped to sudo as a variable, a short signature, a question with
+    # no answer after it, a PEM block's END line alone.
+    "password: echo $VAR | sudo -S": lambda n: _fill("echo $PW | sudo -S ls\n", n),
+    "url-password: Signature= short": lambda n: _fill("Signature=abc123 ", n),
+    "password: question, no answer": lambda n: _fill("what's the db password?\nno idea\n", n),
+    "private-key: END line alone": lambda n: _fill("-----END PRIVATE KEY-----\n", n),
+    # Rule set 11: a user or a network and a value that is no password after "/", "pass is"
+    # and an amount, a host after "login", a public JWK member, md5 cut short, a secrets
+    # file's name and lines of words after it.
+    "password: account ann / repeated": lambda n: _fill("account ann / ", n),
+    "password: wifi is Net / WPA2-PSK": lambda n: _fill("wifi is Net / WPA2-PSK ", n),
+    "password: pass is an amount": lambda n: _fill("the bus pass is $45/month ", n),
+    "password: login + host": lambda n: _fill("login gpu-02 ", n),
+    "private-key: public JWK x": lambda n: _fill('"x": "' + "aB3" * 14 + 'c", ', n),
+    "password-hash: md5 + 31 hex": lambda n: _fill("md5" + "a1" * 15 + "b ", n),
+    "password: chap-secrets, words": lambda n: "chap-secrets\n" + _fill("a b c\n", n - 13),
+    # Rule set 12: a verb for logging in and a user and a word, "use" without "to log in",
+    # a word and a number after "account", hyphenated words after a password word, "login
+    # is ann, pass" repeated, the credential files' names and lines of their shape that hold
+    # no password, tokens cut short after a word and "-", a dash run after "api key".
+    "password: log in with ann / word": lambda n: _fill("log in with ann / sunshine ", n),
+    "password: use ann / X, no login": lambda n: _fill("use ann / Tr0ub4dor&3 for now ", n),
+    "password: account / word2024": lambda n: _fill("account billing / invoices2024 ", n),
+    "password: hyphen run after a word": lambda n: "the password is " + _fill("abc-de-", n - 16),
+    "password: hyphenated file names": lambda n: _fill("password file is notes-of-ann.txt ", n),
+    "password: login is ann, pass": lambda n: _fill("login is ann, pass ", n),
+    "password: rsyncd.secrets, words": lambda n: (
+        "rsyncd.secrets\n" + _fill("note:abcdef\n", n - 15)
+    ),
+    "password: passwd.client, times": lambda n: "passwd.client\n" + _fill("12:30:45\n", n - 14),
+    "password: davfs2, fstab lines": lambda n: "davfs2\n" + _fill("/mnt/dav user noauto\n", n - 7),
+    "password: sasl_passwd, no user": lambda n: (
+        "sasl_passwd\n" + _fill("[h.example]:587 x\n", n - 12)
+    ),
+    "service-token: backup-ico- short": lambda n: _fill("backup-ico-" + "a1" * 15 + " ", n),
+    "jwt: /backup-eyJ, one segment": lambda n: _fill("/backup-eyJ" + "a1" * 10 + " ", n),
+    "password: api key: -dash run": lambda n: _fill("api key: -" + "a-" * 14 + " ", n),
     "generic: base64 run": lambda n: _fill("QUJDRGVm+/0123", n),
     "generic: hex run": lambda n: _fill("0123456789abcdef", n),
     "generic: one letter": lambda n: "a" * n,

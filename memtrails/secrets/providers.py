@@ -26,6 +26,7 @@ _GLUED = r"[A-Za-z0-9]-"
 # "notes/backup-eyJ...", "backup-MTIz...txt"): no base64url run holds a space or a "/", so
 # a partial match starts only after one.
 GLUED_WORD: Final = r"[\s/][A-Za-z0-9_.]{1,64}-"
+_DISCORD = r"[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
 
 
 def _tok(name: str, kind: str, pattern: str, check: str = "") -> Rule:
@@ -140,9 +141,15 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     _tok(
         "discord_token",
         "discord-token",
-        rf"(?:^|[^A-Za-z0-9_-]|{GLUED_WORD})"
-        r"(?P<v>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
-        rf"{_END}",
+        rf"{_B64URL_START}(?P<v>{_DISCORD}){_END}",
+        "alnum",
+    ),
+    # The same glued to one word by "-" (GLUED_WORD; in a pass of its own, as jwt_glued).
+    Rule(
+        "discord_token_glued",
+        "discord-token",
+        rf"{GLUED_WORD}(?P<v>{_DISCORD}){_END}",
+        "unknown",
         "alnum",
     ),
     # Telegram bot tokens: the bot's numeric id, a colon, 35 characters.
