@@ -69,7 +69,17 @@ async def test_a_folder_of_tiny_binaries_and_short_notes(tmp_path: Path) -> None
 
 @pytest.mark.parametrize(
     "text",
-    ["x² + y²", "10 m³", "5 €", "A→B", "✓ done", "l’été", "Jean-François", "1ª vez", "«déjà vu»"],
+    [
+        "x² + y²",
+        "10 m³",
+        "Total: 5 €",
+        "A→B",
+        "✓ done",
+        "l’été",
+        "Jean-François",
+        "1ª vez",
+        "«déjà vu»",
+    ],
 )
 def test_short_text_with_signs_is_text(text: str) -> None:
     for codec in ("utf-8", "cp1252"):

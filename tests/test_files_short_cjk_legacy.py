@@ -33,6 +33,11 @@ CASES = [
     ("euc_kr", "오늘 날씨가 좋네요"),
     ("euc_kr", "장보기 목록: 우유, 계란, 빵"),
     ("cp949", "비밀번호를 변경하세요"),
+    # Latin words in Chinese or Japanese, Hanja beside Korean
+    ("gbk", "使用Python编程很简单。"),
+    ("big5", "如何在 Python 中使用既有的 C 函式庫？"),
+    ("shift_jis", "多くの機能がありますが、Python では違います。"),
+    ("euc_kr", "파이썬의 우아(優雅)한 문법"),
 ]
 
 

@@ -14,6 +14,7 @@ that read them equally well, the one whose letters are the more frequent in Russ
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import unicodedata
@@ -112,7 +113,33 @@ def _faults(word: str) -> int:
             if k > 0 and not word[k - 1].isascii() and not word[k - 1].isalpha():
                 faults += 1  # "╤╥╬╦": a run of symbols, where a word stood
     faults += _latin_run(run)
+    if scripts & {"CJK", "Hangul"}:
+        # Latin in Chinese or Japanese text (のですが、Python); Korean's Hanja apart from
+        # Hangul (우아(優雅)한), not beside it: Chinese read as Korean (뭔膠헌데, 賈痰Python긍).
+        faults += _han_beside_hangul(word)
+        scripts = (scripts - {"CJK", "Hangul", "Latin"}) | {"CJK"}
     return faults + 2 * max(0, len(scripts) - 1)
+
+
+_BRACKETS = re.compile("[()\uff08\uff09\\[\\]\u300c\u300d\u300e\u300f\u3010\u3011]")
+
+
+def _han_beside_hangul(word: str) -> int:
+    """Count where a Han character and a Hangul syllable follow each other in a word
+    (other letters between them aside), but across a bracket."""
+    count = 0
+    for part in _BRACKETS.split(word):
+        kinds = [_is_han(c) for c in part if _is_han(c) or _is_hangul(c)]
+        count += sum(1 for a, b in itertools.pairwise(kinds) if a != b)
+    return count
+
+
+def _is_han(char: str) -> bool:
+    return "\u4e00" <= char <= "\u9fff"
+
+
+def _is_hangul(char: str) -> bool:
+    return "\uac00" <= char <= "\ud7a3"
 
 
 def _latin_run(run: Sequence[str]) -> int:

@@ -22,7 +22,8 @@ _BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥")
 _AFTER = frozenset("\"')].,;:!?»“”’›…%°€$£¥™®©-")
 # What separates fields of data as white space separates words: CSV (;,"), key=value, tags.
 _SEPARATORS = re.compile(r'[;,|=:<>"]+')
-_SPACE = frozenset("\t\n\r\x1b")  # white space, and ESC (ANSI colours); a form feed is junk
+_LATIN_RUN = re.compile(r"[A-Za-z]+")
+_SPACE = frozenset("\t\n\r")  # white space (a form feed is junk; ESC: see below)
 _AROUND = "\"'()[].,;:!?-"
 _EAST_ASIAN = frozenset({"KATAKANA", "HIRAGANA", "KATAKANA-HIRAGANA", "CJK", "IDEOGRAPHIC"})
 
@@ -62,14 +63,16 @@ def _is_word(word: str, signs: bool) -> bool | None:
         return None  # a number: 12, ½
     scripts: set[str] = set()
     previous = ""
-    capitals = 0
+    capitals = east_asian = rare = 0
     for char in core:
         category = unicodedata.category(char)
         if category[0] in "LM":
             if category[0] == "L":
                 scripts.add(_script(char))
-                if is_cjk_common(char) is False:
-                    return False  # a rare Han character or Hangul syllable
+                common = is_cjk_common(char)
+                if common is not None:
+                    east_asian += 1
+                    rare += not common
             if not (char + previous).isascii():
                 if category == "Lu" and previous.islower():
                     return False  # a capital after a small letter: ìÒó
@@ -89,6 +92,13 @@ def _is_word(word: str, signs: bool) -> bool | None:
         return None  # a letter alone: à, и (or a byte of junk)
     if any(c.isdigit() for c in core) and not scripts <= {"CJK", "HANGUL"}:
         return False  # a digit inside a word written with spaces: ž0Æ (not 明日10時)
+    if rare * 3 > east_asian:
+        return False  # rare Han characters or Hangul syllables: junk read as them
+    if scripts & {"CJK", "HANGUL"}:
+        # A Latin word in East Asian text (のですが、Python), not a letter or two of junk
+        if "LATIN" in scripts and any(len(run) < 3 for run in _LATIN_RUN.findall(core)):
+            return False
+        scripts -= {"CJK", "HANGUL", "LATIN"}  # and Hanja in Korean: 우아(優雅)한
     return len(scripts) <= 1 and "?" not in scripts
 
 
@@ -99,7 +109,9 @@ def reads_as_text(text: str, utf8: bool = False) -> bool:
     most, beside its words (those, and ASCII words of letters)."""
     sample = text[:_SAMPLE].replace("\ufeff", "")  # a byte order mark inside: dropped
     junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
+    junk -= sample.count("\x1b[")  # an ANSI colour's ESC is no junk
     good = 0
+    beyond_ascii = False
     for word in _SEPARATORS.sub(" ", sample).split():
         if word.isascii():
             letters = word.strip(_AROUND)
@@ -109,7 +121,9 @@ def reads_as_text(text: str, utf8: bool = False) -> bool:
                 and (letters.islower() or letters.isupper() or letters.istitle())
             )
         else:
+            beyond_ascii = True
             read = _is_word(word, utf8)
             good += read is True
             junk += read is False
-    return junk * 2 <= good
+    # Legacy text holds a word where it holds a letter beyond ASCII (not signs alone: ¹|;).
+    return junk * 2 <= good and (good > 0 or utf8 or not beyond_ascii)

@@ -209,7 +209,9 @@ def _decode(data: bytes) -> tuple[str, str] | None:
                         return None
             # Binary data can start with a BOM by chance; decoded, it shows as control chars.
             head = text[:_SNIFF].encode("utf-8", "replace")
-            if _looks_binary(head) or not reads_as_text(text.replace("\ufffd", ""), True):
+            if _looks_binary(head) or (
+                len(data) <= _SHORT_UTF8 and not reads_as_text(text.replace("\ufffd", ""), True)
+            ):
                 return None
             return text, encoding
     if _looks_binary(data[:_SNIFF]):
@@ -232,7 +234,10 @@ def _decode(data: bytes) -> tuple[str, str] | None:
         utf16 = _utf16_one_script(data) or _utf16_east_asian(data, clean=True)
         if utf16 is not None:
             return utf16
-    # A single-byte charset reads any byte: random bytes "decode" to junk words.
+    # A charset reads any byte: a few random bytes "decode" to junk words. Longer ones
+    # hold a control byte (all but one in 10,000 of 64 bytes do): text without one is text.
+    if len(data) > _SHORT_UTF8 and data[:_SNIFF].translate(None, _CONTROL) == data[:_SNIFF]:
+        return text, encoding
     return (text, encoding) if reads_as_text(text, encoding == "utf-8") else None
 
 
