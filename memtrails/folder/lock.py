@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._exceptions import MemoryLockedError
+from .next_in_line import Claim, claimed
 
 if TYPE_CHECKING:
     import asyncio
@@ -24,6 +25,7 @@ __all__ = [
     "SERVING_IMPORT",
     "FolderLock",
     "acquire_lock",
+    "describe",
     "holding_as",
     "is_lender",
     "keeps_open",
@@ -62,6 +64,39 @@ def _kept_open_hint(folder: Path) -> str:
         f"that keeps it open, start `memtrails serve --home {folder}` before it: the "
         "program's Memory.open and the memtrails commands then all go through that service"
     )
+
+
+def describe(argv: list[str]) -> str:
+    """A command as readers are told it: ``memtrails add ~/mail ...`` for the CLI, ``python
+    sync.py --full`` for a script; a secret in it (a password in a database URL) is
+    scrubbed, and a long one cut."""
+    argv = argv or [""]
+    program = Path(argv[0]).name
+    package = Path(__file__).resolve().parents[1]
+    if program == "memtrails" or Path(argv[0]).resolve().is_relative_to(package):
+        head = ["memtrails"]  # the CLI, or `python -m memtrails`
+    elif program.endswith(".py") or program in ("-c", "-m", ""):
+        head = ["python", program or "-c"]
+    else:
+        head = [program]  # an entry point of its own (pytest, a tool's script)
+    from ..secrets import scrub_text  # a DSN's password in a script's arguments stays home
+
+    text = " ".join(scrub_text(" ".join([*head, *argv[1:]]))[0].split())
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+def _holder_command(pid: int | None) -> str:
+    """The command of process ``pid`` (Linux's /proc), as :func:`describe` says it."""
+    try:
+        raw = Path(f"/proc/{pid}/cmdline").read_bytes() if pid else b""
+    except OSError:
+        return ""
+    args = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+    if args and "python" in Path(args[0]).name:
+        args = args[1:]  # the interpreter: sys.argv starts after it
+    if args[:1] == ["-c"]:
+        args = ["-c", *args[2:]]  # its code is not in its sys.argv either
+    return describe(args) if args else ""
 
 
 def lender(command: str) -> str:
@@ -105,6 +140,8 @@ class FolderLock:
             pid, held_as = _read_holder(fd)
             held_as = _as_seen(fd, held_as)
             os.close(fd)
+            if held_as == KEEPS_OPEN:
+                held_as = keeps_open(_holder_command(pid))
             hint = _kept_open_hint(folder) if _kept_open(held_as) else None
             raise MemoryLockedError(folder, pid, held_as, hint=hint) from None
         except BaseException:
@@ -152,27 +189,41 @@ async def acquire_lock(
 
     role = role or _ROLE.get()
     start = time.monotonic()
-    while True:
-        attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))
-        try:
-            return await asyncio.shield(attempt)
-        except asyncio.CancelledError:
-            # The thread cannot be stopped: release what it takes, or this process would
-            # hold the folder until it exits (a cancelled MCP request, a timeout).
-            attempt.add_done_callback(_release_orphan)
-            raise
-        except MemoryLockedError as exc:
-            patience = wait if exc.role == READER else wait_writer
-            if exc.role == SERVING_IMPORT or _kept_open(exc.role):
-                raise  # its opener waits for its service instead (service.during_import),
-                # or it may never let go
-            if exc.pid is None:
-                # An empty lock file: its holder is taking or releasing the lock this very
-                # moment; the next try sees who it is (or finds the folder free).
-                patience = max(wait, wait_writer)
-            if time.monotonic() - start + _POLL > patience:
+    # A short reader lets a writer that waits go first (next_in_line), for as long as it
+    # would wait itself; a writer that waits says so.
+    defer_until = start + max(wait, wait_writer) if role == READER else start
+    claim: Claim | None = None
+    try:
+        while True:
+            if time.monotonic() < defer_until and await asyncio.to_thread(claimed, folder):
+                await asyncio.sleep(_POLL)
+                continue
+            attempt = asyncio.ensure_future(asyncio.to_thread(FolderLock, folder, role))
+            try:
+                return await asyncio.shield(attempt)
+            except asyncio.CancelledError:
+                # The thread cannot be stopped: release what it takes, or this process
+                # would hold the folder until it exits (a cancelled MCP request, a timeout).
+                attempt.add_done_callback(_release_orphan)
                 raise
-        await asyncio.sleep(_POLL)
+            except MemoryLockedError as exc:
+                patience = wait if exc.role == READER else wait_writer
+                if exc.role == SERVING_IMPORT or _kept_open(exc.role):
+                    raise  # its opener waits for its service instead (service.during_import),
+                    # or it may never let go
+                if exc.pid is None:
+                    # An empty lock file: its holder is taking or releasing the lock this
+                    # very moment; the next try sees who it is (or finds the folder free).
+                    patience = max(wait, wait_writer)
+                if time.monotonic() - start + _POLL > patience:
+                    raise
+                if role != READER:
+                    claim = claim or Claim(folder)
+                    await asyncio.to_thread(claim.stake)
+            await asyncio.sleep(_POLL)
+    finally:
+        if claim is not None:
+            claim.drop()
 
 
 @contextlib.contextmanager

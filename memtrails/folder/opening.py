@@ -35,6 +35,7 @@ from .manifest import (
 )
 from .model import EmbedderFactory, FolderModel, manifest_model
 from .modes import tighten, tighten_on_open
+from .next_in_line import NEXT_FILE
 from .positions import Positions
 from .ranking import reads_across
 from .reorder import PieceCache
@@ -327,7 +328,7 @@ def _refuse_foreign(path: Path) -> dict[str, Any] | None:
     foreign = sorted(
         entry.name
         for entry in os.scandir(path)
-        if entry.name != "memory.lock"
+        if entry.name not in ("memory.lock", NEXT_FILE)
         and not entry.name.startswith(".manifest.json.")
         and not (entry.name == "index" and index_leftover(path / "index"))
     )

@@ -51,6 +51,7 @@ from ..folder.lock import (
     LENDER_WAIT,
     READER,
     SERVING_IMPORT,
+    describe,
     holding_as,
     is_lender,
     keeps_open,
@@ -116,19 +117,7 @@ def command_line() -> str:
     """This process's command, as the refusal names it: ``memtrails add ~/mail ...`` for the
     CLI, ``python sync.py --full`` for a script; a secret in it (a password in a database
     URL) is scrubbed: readers are told it, and ``service.json`` keeps it."""
-    argv = sys.argv or [""]
-    program = Path(argv[0]).name
-    package = Path(__file__).resolve().parents[1]
-    if program == "memtrails" or Path(argv[0]).resolve().is_relative_to(package):
-        head = ["memtrails"]  # the CLI, or `python -m memtrails`
-    elif program.endswith(".py") or program in ("-c", "-m", ""):
-        head = ["python", program or "-c"]
-    else:
-        head = [program]  # an entry point of its own (pytest, a tool's script)
-    from ..secrets import scrub_text  # a DSN's password in a script's arguments stays home
-
-    text = scrub_text(" ".join([*head, *argv[1:]]))[0]
-    return text if len(text) <= 160 else text[:157] + "..."
+    return describe(sys.argv)
 
 
 def refusal(pid: int, importing: str) -> str:
@@ -177,7 +166,9 @@ async def open_as_lender(path: Path, *, role: str = "", **options: Any) -> Folde
 
     if not role:
         opening_as = _OPENING_AS.get()
-        role = opening_as if opening_as is not None else lender_role()
+        # No command named yet: finding it loads the secret scanner, which an open spares;
+        # a reader refused names it from the process (lock.FolderLock).
+        role = opening_as if opening_as is not None else LENDER if can_serve() else ""
     return await open_folder(path, role=role, **options)
 
 
