@@ -139,3 +139,14 @@ def test_legacy_data_files_are_text(text: str) -> None:
     """Fields of data joined by separators (a European CSV's ';', key=value, tags) are
     words apart, not one word of junk."""
     assert decode(text.encode("cp1252")) == (text, "cp1252")
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [("październik", "cp1250"), ("Październik 2024", "cp1250"), ("abans-d’ahir", "cp1252")],
+)
+def test_a_word_junk_in_windows_1252_reads_in_its_charset(text: str, codec: str) -> None:
+    """Windows-1252 stands unless another charset reads the words clearly better; where
+    its reading is junk (paŸdziernik: a capital inside a word), the charset that reads them
+    best at all is taken when its reading is clean, not a 'binary file' nor the junk."""
+    assert decode(text.encode(codec)) == (text, codec)

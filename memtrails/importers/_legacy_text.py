@@ -90,6 +90,13 @@ def _faults(word: str) -> int:
         if category[0] in "LM":
             if category == "Lu" and run and unicodedata.category(run[-1]) == "Ll":
                 faults += 1  # "рТЙЧЕФ": a capital after a small letter
+            elif (
+                category == "Ll"
+                and len(run) > 1
+                and not char.isascii()
+                and all(unicodedata.category(c) == "Lu" for c in run[-2:])
+            ):
+                faults += 1  # "ПАЯАСЙЕУч": small after capitals (Greek read as KOI8-R)
             if char == "ς" and k + 1 < len(word) and word[k + 1].isalpha():
                 faults += 1  # Greek final sigma inside a word: Cyrillic read as Greek
             if category[0] == "L":
@@ -117,10 +124,13 @@ def _faults(word: str) -> int:
         # Latin in Chinese or Japanese text (のですが、Python); Korean's Hanja apart from
         # Hangul (우아(優雅)한), not beside it: Chinese read as Korean (뭔膠헌데, 賈痰Python긍).
         faults += _han_beside_hangul(word)
+        # and a Latin word in Chinese or Japanese, not a letter or two (d'a read as 誕)
+        faults += 2 * sum(1 for run in _ASCII_LETTERS.findall(word) if len(run) < 3)
         scripts = (scripts - {"CJK", "Hangul", "Latin"}) | {"CJK"}
     return faults + 2 * max(0, len(scripts) - 1)
 
 
+_ASCII_LETTERS = re.compile(r"[A-Za-z]+")
 _BRACKETS = re.compile("[()\uff08\uff09\\[\\]\u300c\u300d\u300e\u300f\u3010\u3011]")
 
 
@@ -200,14 +210,16 @@ def _words(data: bytes) -> list[bytes]:
     return words[:_MAX_WORDS]
 
 
-def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str]:
+def decode_legacy(
+    data: bytes, candidates: Sequence[str] = (), margin: int = _MARGIN
+) -> tuple[str, str]:
     """Decode bytes that are not valid UTF-8; return ``(text, codec)``.
 
     UTF-8 when it is mostly that (its stray bytes read as Windows-1252), else Windows-1252,
     unless another charset (``candidates`` first, then the common single-byte ones and, for
     text with enough 8-bit bytes, charset-normalizer's guess) reads the words holding 8-bit
-    bytes with clearly fewer faults. Never raises; never a U+FFFD where cp1252 or latin-1
-    reads the byte.
+    bytes with clearly fewer faults (``margin`` fewer; 1: any fewer). Never raises; never a
+    U+FFFD where cp1252 or latin-1 reads the byte.
     """
     words = _words(data)
     escaped = data[:_SAMPLE].decode("utf-8", "surrogateescape")
@@ -242,7 +254,7 @@ def decode_legacy(data: bytes, candidates: Sequence[str] = ()) -> tuple[str, str
         return scores[codec][0], k, 0, k
 
     best = min(order, key=rank)
-    codec = best if scores[default][0] - scores[best][0] >= _MARGIN else default
+    codec = best if scores[default][0] - scores[best][0] >= margin else default
     if codec == "cp1252":
         try:
             return data.decode("cp1252"), "cp1252"

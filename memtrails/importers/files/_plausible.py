@@ -96,22 +96,29 @@ def _is_word(word: str, signs: bool) -> bool | None:
         return False  # rare Han characters or Hangul syllables: junk read as them
     if scripts & {"CJK", "HANGUL"}:
         # A Latin word in East Asian text (のですが、Python), not a letter or two of junk
-        if "LATIN" in scripts and any(len(run) < 3 for run in _LATIN_RUN.findall(core)):
+        if "LATIN" in scripts and not all(map(_latin_word, _LATIN_RUN.findall(core))):
             return False
         scripts -= {"CJK", "HANGUL", "LATIN"}  # and Hanja in Korean: 우아(優雅)한
     return len(scripts) <= 1 and "?" not in scripts
 
 
-def reads_as_text(text: str, utf8: bool = False) -> bool:
+def _latin_word(run: str) -> bool:
+    """Tell whether ASCII letters in East Asian text are a word: three letters or more, in
+    small letters, capitals, or capitalised (Python, API; not IHdS)."""
+    return len(run) > 2 and (run.islower() or run.isupper() or run.istitle())
+
+
+def reads_as_text(text: str, utf8: bool = False, clean: bool = False) -> bool:
     """Tell whether text decoded in a legacy charset (or short UTF-8: ``utf8``) reads as
     text: its junk (control characters but white space, words that hold a character
     beyond ASCII and read as junk, see :func:`_is_word`) is a third of what it holds at
-    most, beside its words (those, and ASCII words of letters)."""
+    most, beside its words (those, and ASCII words of letters); ``clean``: no junk at all,
+    and a word of three letters or more, one beyond ASCII."""
     sample = text[:_SAMPLE].replace("\ufeff", "")  # a byte order mark inside: dropped
     junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
     junk -= sample.count("\x1b[")  # an ANSI colour's ESC is no junk
     good = 0
-    beyond_ascii = False
+    beyond_ascii = long_word = False
     for word in _SEPARATORS.sub(" ", sample).split():
         if word.isascii():
             letters = word.strip(_AROUND)
@@ -125,5 +132,8 @@ def reads_as_text(text: str, utf8: bool = False) -> bool:
             read = _is_word(word, utf8)
             good += read is True
             junk += read is False
+            long_word |= read is True and sum(c.isalpha() for c in word) > 2
     # Legacy text holds a word where it holds a letter beyond ASCII (not signs alone: ¹|;).
+    if clean:
+        return junk <= 0 and long_word
     return junk * 2 <= good and (good > 0 or utf8 or not beyond_ascii)

@@ -7,7 +7,7 @@ import unicodedata
 from collections import Counter
 
 from .._cjk_common import is_cjk_common
-from .._legacy_text import decode_as, lone_cr_as_lf, utf8_first
+from .._legacy_text import decode_as, decode_legacy, lone_cr_as_lf, utf8_first
 from ._plausible import reads_as_text
 
 __all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
@@ -238,7 +238,12 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     # hold a control byte (all but one in 10,000 of 64 bytes do): text without one is text.
     if len(data) > _SHORT_UTF8 and data[:_SNIFF].translate(None, _CONTROL) == data[:_SNIFF]:
         return text, encoding
-    return (text, encoding) if reads_as_text(text, encoding == "utf-8") else None
+    if reads_as_text(text, encoding == "utf-8"):
+        return text, encoding
+    # Junk in the charset that won by a clear margin: the one that reads the words best,
+    # by any margin, may read them as words (październik in Windows-1250, not paŸdziernik).
+    text, encoding = decode_legacy(data, margin=1)
+    return (text, encoding) if reads_as_text(text, encoding == "utf-8", clean=True) else None
 
 
 def _reads_as_words(text: str) -> bool:
