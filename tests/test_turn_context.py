@@ -96,3 +96,36 @@ async def test_a_turn_is_found_by_meaning_through_the_turn_before_it(tmp_path: P
     assert again.keys() == hits.keys()
     for id_, dense in hits.items():
         assert again[id_] == dense or abs((again[id_] or 0.0) - (dense or 0.0)) < 1e-3
+
+
+class _Shared(HashingEmbedder):
+    """Every text's vector leans on one direction (as a real model's do); a blank text's is
+    that direction alone."""
+
+    async def embed(self, texts):  # type: ignore[no-untyped-def]
+        out = await super().embed(texts)
+        for passages in out:
+            for i, p in enumerate(passages):
+                v = p.vector.copy()
+                v[0] += 2.0
+                passages[i] = type(p)(p.start, p.end, v / np.linalg.norm(v))
+        return out
+
+
+async def test_the_turns_before_add_nothing_along_what_every_text_shares() -> None:
+    """A sum of vectors leans on what all texts share and would come closer to every
+    question: the mixed vector keeps the turn's own part along that direction."""
+    model = _Shared()
+    staged = [_turn("a", "we grew peppers and tomatoes"), _turn("b", "one in eleven was spicy")]
+    async with (stream.iterate([staged]) | embed.pipe(model)).stream() as out:
+        [done] = [batch async for batch in out]
+    [[a], [b], [blank]] = await model.embed([staged[0].record.text, staged[1].record.text, " "])
+    shared = blank.vector
+    expected = b.vector + CONTEXT_WEIGHTS[0] * a.vector
+    expected -= float(CONTEXT_WEIGHTS[0] * a.vector @ shared) * shared
+    got = done[1].passages[0].vector
+    assert np.allclose(got, _unit(expected), atol=1e-6)
+    # A plain sum would lean further on the shared direction than the turn's own vector.
+    plain = _unit(b.vector + CONTEXT_WEIGHTS[0] * a.vector)
+    assert plain @ shared > b.vector @ shared
+    assert got @ shared < plain @ shared

@@ -70,5 +70,8 @@ async def embed(
                     vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
+                if context.wants_shared(todo):
+                    [blank] = await model.embed([" "])
+                    context.share(blank[0].vector if blank else None)
                 context.mix(todo)
             yield items
