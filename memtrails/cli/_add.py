@@ -32,6 +32,7 @@ from ._options import (
 )
 from ._repeats import new_errors
 from ._single import git_hint, single_note
+from ._terminal import for_terminal
 from ._totals import commit_total, part_count
 from ._vanished import typed_stdin
 
@@ -171,7 +172,7 @@ async def add(
         state = None if full or prune or not opened else opened[0].source_state(part.source)
         total, unread = (part_count(part, state, limits) if show else None) or (None, 0)
         return progress_bar(
-            part.label,
+            for_terminal(part.label),
             enabled=show,
             total_bytes=part.size,
             position=part.position if by_bytes else None,
@@ -223,7 +224,9 @@ async def add(
                     except SourceError:  # gone since planning: add_git says so, as its error
                         fresh = True
                     with progress_bar(
-                        f"git {repo}", enabled=show, total_records=commits if fresh else None
+                        f"git {for_terminal(repo)}",
+                        enabled=show,
+                        total_records=commits if fresh else None,
                     ) as on_progress:
                         report = await add_git(
                             memory,
@@ -254,7 +257,7 @@ def _print_report(report: ImportReport, quiet: bool, home: Path) -> None:
     fresh, repeated = new_errors(home, report.errors)
     if quiet:
         for error in fresh[:SHOWN_ERRORS]:
-            click.echo(f"skipped: {error}", err=True)
+            click.echo(f"skipped: {for_terminal(error)}", err=True)
         return
     click.echo(
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
@@ -276,9 +279,10 @@ def _print_report(report: ImportReport, quiet: bool, home: Path) -> None:
                 if report.skipped
                 else "(its importer said it did not read to the end, and gave no error)"
             )
-        click.echo(f"{src.source}: {how}, {src.read} items" + (f" ({src.why})" if src.why else ""))
+        why = f" ({for_terminal(src.why)})" if src.why else ""
+        click.echo(f"{for_terminal(src.source)}: {how}, {src.read} items{why}")
     for error in fresh[:SHOWN_ERRORS]:
-        click.echo(f"skipped: {error}", err=True)
+        click.echo(f"skipped: {for_terminal(error)}", err=True)
     if repeated:
         click.echo(
             f"skipped {repeated} as on the last run, for the same reasons (not shown again; "

@@ -23,6 +23,7 @@ from ._options import (
     quiet_option,
 )
 from ._sources import source_named
+from ._terminal import for_terminal
 
 __all__: list[str] = []
 
@@ -60,7 +61,7 @@ async def forget(
         if record_id is None:
             assert source is not None
             n = await memory.forget_source(source)
-            click.echo(f"forgot {n} record{'' if n == 1 else 's'} of {source}")
+            click.echo(f"forgot {n} record{'' if n == 1 else 's'} of {for_terminal(source)}")
             return
         n = await memory.forget(record_id, source=source)
     if n == 0:
@@ -176,9 +177,9 @@ async def check(
             f"index: {indexed} records with points, {report.pending} bytes of the log not yet indexed"
         )
         for line in report.repaired:
-            click.echo(f"repaired: {line}")
+            click.echo(f"repaired: {for_terminal(line)}")
         for line in report.problems:
-            click.echo(f"problem: {line}")
+            click.echo(f"problem: {for_terminal(line)}")
         if report.ok:
             click.echo("ok")
         else:

@@ -15,6 +15,7 @@ from ..importers._shared import default_source
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
 from ._sources import resolve_source
+from ._terminal import for_terminal
 
 __all__: list[str] = []
 
@@ -56,8 +57,9 @@ async def move(old: str, new: Path, qdrant_url: str | None, home: Path | None) -
         await asyncio.to_thread(remember_move, memory.path, kept, new_name)
     records = sum(counts.get(s, 0) for s in below)
     click.echo(
-        f"{kept} -> {new_name}: {records} record{'' if records == 1 else 's'} keep their ids; "
-        f"`memtrails add {new}` continues from where the last run stopped"
+        f"{for_terminal(kept)} -> {for_terminal(new_name)}: "
+        f"{records} record{'' if records == 1 else 's'} keep their ids; "
+        f"`memtrails add {for_terminal(new)}` continues from where the last run stopped"
     )
 
 

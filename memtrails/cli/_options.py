@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from .._exceptions import MemtrailsError
+from ._terminal import for_terminal
 
 # The open, the event loop and the limits are imported where they are used: `memtrails
 # status` answers a sound folder without any of them (folder.glance), in half the time.
@@ -180,6 +181,11 @@ def run_command(name: str, as_json: bool, call: Callable[[], T]) -> T:
     except click.ClickException as exc:
         if as_json:
             click.echo(json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False))
+        elif (
+            type(exc) is click.ClickException
+            and (safe := for_terminal(exc.message, lines=True)) != exc.message
+        ):  # it quotes a file's name or an input's words (the JSON is exact)
+            raise click.ClickException(safe) from exc.__cause__
         raise
 
 

@@ -19,6 +19,7 @@ from ._options import (
     quiet_option,
 )
 from ._sources import source_named
+from ._terminal import for_terminal
 
 __all__: list[str] = []
 
@@ -141,10 +142,11 @@ async def search(
         )
     for hit in hits:
         when = hit.at.iso()[:10] if hit.at else "          "
-        who = snippet_of(hit.author or "", None, 24)
-        click.echo(f"{hit.score:.3f}  {when}  {hit.kind:<6} {who:<24}  {hit.title or hit.id}")
+        who = for_terminal(snippet_of(hit.author or "", None, 24))
+        head = f"{hit.score:.3f}  {when}  {for_terminal(hit.kind):<6} {who:<24}"
+        click.echo(f"{head}  {for_terminal(hit.title or hit.id)}")
         if hit.snippet:
-            click.echo(f"       {snippet_of(hit.snippet, None, 160)}")
+            click.echo(f"       {for_terminal(snippet_of(hit.snippet, None, 160))}")
         if hit.attachment:
-            click.echo(f"       in attachment: {hit.attachment}")
-        click.echo(f"       id: {hit.id}  ({hit.source})")
+            click.echo(f"       in attachment: {for_terminal(hit.attachment)}")
+        click.echo(f"       id: {for_terminal(hit.id)}  ({for_terminal(hit.source)})")

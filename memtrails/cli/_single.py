@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from ..records import ImportReport, MemoryRecord
+from ._terminal import for_terminal
 
 __all__ = ["git_hint", "single_note"]
 
@@ -20,8 +21,9 @@ def git_hint(paths: tuple[Path, ...], git_repos: tuple[Path, ...]) -> None:
     for path in paths:
         if str(path) != "-" and (path / ".git").exists() and path not in git_repos:
             click.echo(
-                f"{path} is a Git work tree: its files are imported as notes; "
-                f"`memtrails add --git {path}` imports its history (commits) as well",
+                f"{for_terminal(path)} is a Git work tree: its files are imported as notes; "
+                f"`memtrails add --git {for_terminal(path)}` imports its history (commits) "
+                "as well",
                 err=True,
             )
 

@@ -18,6 +18,7 @@ from ..folder.positions import LOG_MARK, describe_position, stopped_part_way
 from ..keys import record_uid
 from ._group import main
 from ._options import as_command, home_option, open_light, qdrant_option
+from ._terminal import for_terminal
 
 __all__ = ["resolve_source", "source_named"]
 
@@ -89,12 +90,13 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
     click.echo(f"{'records':>8}  {'last run':<20}  {'position':<24}  source")
     for item in listed:
         when = item["last_run"][:19].replace("T", " ") if item["last_run"] else "-"
-        click.echo(
-            f"{item['records']:>8}  {when:<20}  {describe_position(item['position']):<24}  "
-            f"{item.get('path', item['source'])}"
-        )
+        at = for_terminal(describe_position(item["position"]))
+        name = for_terminal(item.get("path", item["source"]))
+        click.echo(f"{item['records']:>8}  {when:<20}  {at:<24}  {name}")
         if "path" in item:
-            click.echo(f"{'':>8}  moved from {item['source']} (the name its records keep)")
+            click.echo(
+                f"{'':>8}  moved from {for_terminal(item['source'])} (the name its records keep)"
+            )
         if item["stopped_part_way"]:
             click.echo(
                 f"{'':>8}  last run stopped part-way (or is still running): its errors said where"
@@ -103,9 +105,9 @@ async def sources(as_json: bool, qdrant_url: str | None, home: Path | None) -> N
         if watch is not None:
             state = watch.get("state") or "not running (no service)"
             gone = "" if watch.get("exists", True) else ", GONE"
-            click.echo(f"{'':>8}  watched: {state}{gone}")
+            click.echo(f"{'':>8}  watched: {for_terminal(state)}{gone}")
             if watch.get("last_error"):
-                click.echo(f"{'':>8}  last error: {watch['last_error']}")
+                click.echo(f"{'':>8}  last error: {for_terminal(watch['last_error'])}")
 
 
 async def _watched(home: Path) -> dict[str, dict[str, Any]]:
@@ -187,9 +189,9 @@ async def show(
         return
     for key in ("id", "uid", "source", "kind", "title", "author", "at", "thread"):
         if out.get(key) is not None:
-            click.echo(f"{key + ':':<8}{out[key]}")
+            click.echo(f"{key + ':':<8}{for_terminal(out[key])}")
     for key, value in out["meta"].items():
-        shown = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-        click.echo(f"meta.{key}: {shown}")
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        click.echo(f"meta.{for_terminal(key)}: {for_terminal(text)}")
     click.echo("")
-    click.echo(record.text)
+    click.echo(for_terminal(record.text, lines=True))

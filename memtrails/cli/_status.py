@@ -16,6 +16,7 @@ import click
 
 from ._group import main
 from ._options import default_home, home_option, qdrant_option, run_command
+from ._terminal import for_terminal
 
 __all__: list[str] = []
 
@@ -67,7 +68,7 @@ def _show(st: dict[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(st, ensure_ascii=False))
         return
     model, index = st["model"], st["index"]
-    click.echo(f"memory:   {st['path']}")
+    click.echo(f"memory:   {for_terminal(st['path'])}")
     click.echo(f"records:  {st['records']} ({st['indexed']} indexed, {st['points']} index points)")
     click.echo(f"model:    {model.get('model_id')} ({model.get('dims')} dims)")
     click.echo(
@@ -77,11 +78,12 @@ def _show(st: dict[str, Any], as_json: bool) -> None:
     click.echo(f"secrets:  scrubbed with rule set {', '.join(map(str, st['secrets']['rules']))}")
     if importing := st.get("importing"):
         click.echo(
-            f"importing: {importing['command']} (pid {importing['pid']}): the counts are "
-            "what it has written so far"
+            f"importing: {for_terminal(importing['command'])} (pid {importing['pid']}): "
+            "the counts are what it has written so far"
         )
     for source, n in st["sources"].items():
-        click.echo(f"  {n:>8}  {source}")
+        click.echo(f"  {n:>8}  {for_terminal(source)}")
     for source, mark in st["watermarks"].items():
         value = mark.get("value", "(none yet)")
-        click.echo(f"watermark: {source}: {mark.get('cursor')} >= {value}")
+        cursor = for_terminal(mark.get("cursor"))
+        click.echo(f"watermark: {for_terminal(source)}: {cursor} >= {for_terminal(value)}")

@@ -13,6 +13,7 @@ import click
 
 from ..folder.moves import read_moves
 from ..folder.source_names import matching_sources
+from ._terminal import for_terminal
 
 T = TypeVar("T")
 
@@ -93,11 +94,14 @@ async def forget_vanished(memory: Any, gone: list[Path], name: str | None) -> in
         for source in found:
             if source in kept:  # `memtrails move` sent it elsewhere: its records live on there
                 click.echo(
-                    f"{path} is gone, but its source moved (`memtrails sources`): kept", err=True
+                    f"{for_terminal(path)} is gone, but its source moved "
+                    "(`memtrails sources`): kept",
+                    err=True,
                 )
                 continue
             click.echo(
-                f"{path} is gone: forgetting the {known[source]} records it brought ({source})",
+                f"{for_terminal(path)} is gone: forgetting the {known[source]} records it brought "
+                f"({for_terminal(source)})",
                 err=True,
             )
             removed += await memory.forget_source(source)

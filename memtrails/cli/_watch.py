@@ -11,6 +11,7 @@ import click
 
 from ._group import main
 from ._options import as_command, default_home, home_option
+from ._terminal import for_terminal
 
 __all__: list[str] = []
 
@@ -69,7 +70,7 @@ async def watch_add(path: Path, git: bool, poll: bool, prune: bool, home: Path |
     """
     body = {"path": str(path.resolve()), "git": git, "poll": True if poll else None, "prune": prune}
     answer = await _call(home, "POST", "/v1/watch", json=body)
-    click.echo(f"watching {answer['watching']} (import {answer['job']})")
+    click.echo(f"watching {for_terminal(answer['watching'])} (import {answer['job']})")
 
 
 @watch.command("remove")
@@ -79,7 +80,7 @@ async def watch_add(path: Path, git: bool, poll: bool, prune: bool, home: Path |
 async def watch_remove(path: Path, home: Path | None) -> None:
     """Stop watching PATH (what it brought stays in the memory)."""
     await _call(home, "DELETE", "/v1/watch", params={"path": str(path.expanduser().resolve())})
-    click.echo(f"no longer watching {path}")
+    click.echo(f"no longer watching {for_terminal(path)}")
 
 
 @watch.command("list")
@@ -99,8 +100,9 @@ async def watch_list(as_json: bool, home: Path | None) -> None:
         ago = f", last import {time.time() - when:.0f} s ago" if when else ""
         gone = "" if row.get("exists", True) else " (GONE)"
         click.echo(
-            f"{row['path']}{gone}: {row.get('state', 'not running')}, "
+            f"{for_terminal(row['path'])}{gone}: "
+            f"{for_terminal(row.get('state', 'not running'))}, "
             f"{row.get('added', 0)} added{ago}"
         )
         if row.get("last_error"):
-            click.echo(f"  last error: {row['last_error']}")
+            click.echo(f"  last error: {for_terminal(row['last_error'])}")
