@@ -129,3 +129,23 @@ async def test_the_turns_before_add_nothing_along_what_every_text_shares() -> No
     plain = _unit(b.vector + CONTEXT_WEIGHTS[0] * a.vector)
     assert plain @ shared > b.vector @ shared
     assert got @ shared < plain @ shared
+
+
+class _NoBlank(HashingEmbedder):
+    """A model (a server, say) that refuses a blank input."""
+
+    async def embed(self, texts):  # type: ignore[no-untyped-def]
+        if any(not t.strip() for t in texts):
+            raise ValueError("input must not be blank")
+        return await super().embed(texts)
+
+
+async def test_a_model_that_refuses_a_blank_text_still_imports_the_chat(tmp_path: Path) -> None:
+    records = [
+        {"id": str(i), "text": text, "kind": "chat", "thread": "s1"}
+        for i, text in enumerate(["we grew peppers", "one was spicy", "Ella got it"])
+    ]
+    async with Memory.open(tmp_path / "m", embedder=_NoBlank()) as memory:
+        report = await memory.ingest(records, name="chat")
+        assert (report.added, report.errors) == (3, [])
+        assert [h.id for h in await memory.search("spicy", k=1)] == ["1"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 
+import numpy as np
 from aiostream import pipable_operator, streamcontext
 
 from ..embedding._base import Embedder
@@ -12,6 +14,8 @@ from ..items import Staged, StageItem, embed_text
 from .turn_context import TurnContext
 
 __all__ = ["embed", "embed_text"]
+
+_log = logging.getLogger("memtrails.embedding")
 
 
 @pipable_operator
@@ -71,7 +75,18 @@ async def embed(
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
                 if context.wants_shared(todo):
-                    [blank] = await model.embed([" "])
-                    context.share(blank[0].vector if blank else None)
+                    context.share(await _blank(model))
                 context.mix(todo)
             yield items
+
+
+async def _blank(model: Embedder) -> np.ndarray | None:
+    """The model's vector of a blank passage, or None where it gives none: a server may
+    refuse a blank input, and the turns' context is a refinement the import goes on without
+    (their vectors are then the plain sum: see ``turn_context``)."""
+    try:
+        [passages] = await model.embed([" "])
+    except Exception as exc:
+        _log.info("no vector of a blank passage (%s): chat turns' context kept whole", exc)
+        return None
+    return passages[0].vector if passages else None
