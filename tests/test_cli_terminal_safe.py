@@ -62,3 +62,13 @@ def test_search_and_show_print_a_record_s_words_escaped(tmp_path: Path) -> None:
     # JSON is exact: the title as it was imported.
     code, out, _ = run("search", "green tea at four", "--home", home, "--json")
     assert code == 0 and json.loads(out)[0]["title"] == record["title"]
+
+
+def test_an_error_quoting_a_file_s_name_prints_it_escaped(tmp_path: Path) -> None:
+    odd = tmp_path / f"data{HOSTILE}.xyz"
+    odd.write_bytes(bytes(range(256)))  # no kind memtrails reads
+    code, out, err = run("add", str(odd), "--home", str(tmp_path / "home"))
+    assert code == 1 and out == "" and not RAW.search(err), err.encode("unicode_escape")
+    assert f"data{ESCAPED}.xyz: not a kind memtrails reads" in err
+    code, out, _ = run("add", str(odd), "--home", str(tmp_path / "home"), "--json")
+    assert code == 1 and json.loads(out)["error"].startswith(f"{odd}: not a kind")
