@@ -23,6 +23,7 @@ from ..limits import Limits
 from ..pipeline.progress import progress_bar
 from ..records import ImportReport
 from ..service.client import RemoteMemory, ServiceError, answer, connect, report_from_json
+from ._terminal import for_terminal
 
 __all__ = ["add_remotely"]
 
@@ -172,7 +173,7 @@ async def _follow(
                     bars.close()
                     bar = bars.enter_context(
                         progress_bar(
-                            str(part),
+                            for_terminal(str(part)),
                             enabled=show,
                             total_bytes=detail.get("size"),
                             position=_position(latest)
