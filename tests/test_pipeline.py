@@ -136,20 +136,24 @@ async def test_normalise_turns_bad_items_into_errors_and_keeps_going() -> None:
 async def test_a_meta_value_json_cannot_hold_is_that_records_error_not_the_imports(
     tmp_path: Path,
 ) -> None:
-    # A database row's date or Decimal, put in meta as it came.
+    # A database row's date or Decimal, put in meta as it came, is read as a row's extra
+    # column is; binary bytes or an object of the caller's own are that record's error.
     records = [
         MemoryRecord(id="a", text="first", meta={"n": 1, "due": datetime.date(2024, 1, 2)}),
         MemoryRecord(id="b", text="second", meta={"price": {"net": decimal.Decimal("1.50")}}),
-        MemoryRecord(id="c", text="third", meta={"n": 3}),
+        MemoryRecord(id="c", text="third", meta={"blob": b"\x00\x01\xff\xfe binary"}),
+        MemoryRecord(id="d", text="fourth", meta={"n": 3, "obj": object()}),
     ]
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await memory.ingest(records, name="rows")
-        assert (report.added, len(report.errors)) == (1, 2)
-        due, price = report.errors
-        assert due.where == "record 'a'" and "meta 'due' holds a date" in due.reason
-        assert "isoformat()" in due.reason
-        assert price.where == "record 'b'" and "meta 'price' holds a Decimal" in price.reason
-        assert await memory.get("c") is not None
+        assert (report.added, len(report.errors)) == (2, 2)
+        blob, obj = report.errors
+        assert blob.where == "record 'c'" and "meta.blob` holds 11 bytes of binary" in blob.reason
+        assert obj.where == "record 'd'" and "meta 'obj'" in obj.reason
+        assert "isoformat()" in obj.reason
+        a, b = await memory.get("a"), await memory.get("b")
+        assert a is not None and a.meta["due"] == "2024-01-02"
+        assert b is not None and b.meta["price"] == {"net": 1.5}
 
 
 @pytest.mark.slow
