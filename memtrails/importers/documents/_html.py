@@ -223,6 +223,9 @@ _TAG = re.compile(r"<[^<>]*>")
 # longer open tail than this is read here instead, once, as text with its tags stripped.
 _MAX_OPEN_TAIL = 8192
 _OPEN_TAG = re.compile(r"</?[A-Za-z]")
+# An open tail no longer than this with no attribute value (no "=", no quote) is prose.
+_PROSE_TAIL = 200
+_ATTRIBUTE = re.compile(r"[=\"']")
 
 
 # What is no element, for text read without the parser: comments (to "-->", "--!>" or the
@@ -293,9 +296,11 @@ def _to_text(markup: str) -> str:
             # it (in HTML itself it is a comment: dropped below).
             parser.rawdata = ""
             parser.handle_data(tail[9:])
-        elif _OPEN_TAG.match(tail):
+        elif _OPEN_TAG.match(tail) and (len(tail) > _PROSE_TAIL or _ATTRIBUTE.search(tail)):
             # A tag never closed (a page cut inside a 100 KB style or data: URI): the tag
-            # runs to the end of the page, as in a browser, and none of it is text.
+            # runs to the end of the page, as in a browser, and none of it is text. A short
+            # tail with no attribute value is kept as text ("if a<b then c" in a page
+            # written by hand), as html.parser's close() gives it.
             parser.rawdata = ""
         elif tail.startswith(("<!", "<?")):
             # A comment, DOCTYPE, CDATA section or processing instruction never closed: it
