@@ -47,8 +47,8 @@ def _is_word(word: str, signs: bool) -> bool | None:
     while end > start and word[end - 1] in _AFTER:
         end -= 1
     core = word[start:end]
-    if "\ufffd" in word:
-        return False  # a byte the charset does not define
+    if "\ufffd" in word and not signs:
+        return False  # a byte the charset does not define (in UTF-8 it was written so)
     if all(unicodedata.category(char) == "Cc" for char in word):
         return None  # control characters alone: counted on their own
     if not core:
