@@ -31,7 +31,7 @@ def test_two_runs_first_passes_of_one_source_name_do_not_clobber(
 ) -> None:
     one, two = _maildir(tmp_path / "one", 6), _maildir(tmp_path / "two", 3)
     passes = {one: FirstPasses(), two: FirstPasses()}
-    two_over = threading.Event()
+    one_paused, two_over = threading.Event(), threading.Event()
     seen: dict[Path, list[tuple[object, object]]] = {one: [], two: []}
     read = maildir.message_file
 
@@ -39,7 +39,11 @@ def test_two_runs_first_passes_of_one_source_name_do_not_clobber(
         box = path.parent.parent
         if box == one and not seen[one]:
             # Run one's pass is under way: run two reads all of its own meanwhile.
+            one_paused.set()
             assert two_over.wait(60), "the second run did not finish"
+        elif box == two:
+            # Whichever thread the scheduler starts first, run two reads once one's pauses.
+            assert one_paused.wait(60), "the first run's pass did not begin"
         seen[box].append((passes[one].scanned("box"), passes[two].scanned("box")))
         return read(path)
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 import memtrails.folder.ranking as ranking
+import memtrails.pipeline.turn_context as turn_context
 from memtrails import Memory, from_jsonl
 from memtrails.folder.index._base import Hit
 from memtrails.folder.ranking import AUTHOR_BOOST, author_named, author_words, rank_records
@@ -422,6 +423,9 @@ async def test_the_reply_to_a_follow_up_question_is_found(
     tmp_path: Path, embedder: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     question = "What will Ines have to do for the food bank volunteers?"
+    # The follow-up rule alone: a turn's stored vector holding the turns before it (the
+    # question and the news, pipeline/turn_context.py) would find the reply without it.
+    monkeypatch.setattr(turn_context, "CONTEXT_WEIGHTS", ())
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:
         await memory.ingest(farm_turns())
         # What it involves, asked and answered in the two turns after the news.
