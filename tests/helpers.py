@@ -81,6 +81,27 @@ def write_json(path: Path, data: Any) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+def slack_export(
+    root: Path, days: dict[str, list[dict[str, Any]]], users: list[dict[str, Any]], **names: Any
+) -> Path:
+    """Write a Slack export at ``root``: ``users.json``, name files (``channels=[...]``) and
+    day files (``{"general/2024-01-01": [messages]}``); return ``root``."""
+    write_json(root / "users.json", users)
+    for member, data in names.items():
+        write_json(root / f"{member}.json", data)
+    for where, messages in days.items():
+        write_json(root / f"{where}.json", messages)
+    return root
+
+
+def slack_titles(items: list[Any]) -> dict[str, set[str]]:
+    """Each channel's (``meta["channel"]``) titles among the records of ``items``."""
+    titles: dict[str, set[str]] = {}
+    for r in records(items):
+        titles.setdefault(r.meta["channel"], set()).add(r.title)
+    return titles
+
+
 def write_files(root: Path, files: dict[str, str | bytes]) -> None:
     """Write each ``{relative path: content}`` of ``files`` below ``root``, making folders."""
     for name, content in files.items():

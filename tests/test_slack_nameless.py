@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect, errors, records, write_json
+from helpers import collect, errors, records, slack_export, slack_titles, write_json
 
 from memtrails.importers.slack import _found, from_slack_export, message_count
 from memtrails.records import SourceState
@@ -27,19 +27,10 @@ def _rename(ts: str, old: str, new: str, subtype: str = "channel_name") -> dict[
 
 
 def _export(root: Path, days: dict[str, list[dict[str, Any]]], **names: Any) -> Path:
-    write_json(root / "users.json", USERS)
-    for member, data in names.items():
-        write_json(root / f"{member}.json", data)
-    for where, messages in days.items():
-        write_json(root / f"{where}.json", messages)
-    return root
+    return slack_export(root, days, USERS, **names)
 
 
-def _titles(items: list[Any]) -> dict[str, set[str]]:
-    titles: dict[str, set[str]] = {}
-    for r in records(items):
-        titles.setdefault(r.meta["channel"], set()).add(r.title)
-    return titles
+_titles = slack_titles
 
 
 async def test_a_folder_named_by_an_id_no_name_file_names_is_named_by_its_messages(
