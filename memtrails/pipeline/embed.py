@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Sequence
 
@@ -74,9 +75,7 @@ async def embed(
                     vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
-                if context.wants_shared(todo):
-                    context.share(await _blank(model))
-                context.mix(todo)
+                await context.mix(todo, functools.partial(_blank, model))
             yield items
 
 

@@ -24,7 +24,7 @@ run keeps what this run saw of them.
 from __future__ import annotations
 
 from collections import OrderedDict, deque
-from collections.abc import Hashable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 
 import numpy as np
 
@@ -35,7 +35,7 @@ __all__ = ["CONTEXT_WEIGHTS", "TurnContext"]
 
 # What the turn before and the one before that add to a turn's vector. On the dev set's
 # three long chats (issue 32, nineteenth pass) the dense side alone went from hit@1/@10
-# .15/.47 to .17/.63 and the whole search from .512/.777/.848 to .520/.785/.887.
+# .18/.51 to .20/.66 and the whole search from .512/.777/.848 to .516/.793/.879.
 CONTEXT_WEIGHTS = (0.3, 0.2)
 # Conversations remembered at once, the least recently seen forgotten first: an export
 # holds a conversation's turns together or its channels are few, and the memory stays
@@ -51,38 +51,30 @@ class TurnContext:
         self._recent: OrderedDict[Hashable, deque[np.ndarray]] = OrderedDict()
         self._shared: np.ndarray | None = None
 
-    def wants_shared(self, staged: Sequence[Staged]) -> bool:
-        """Tell whether :meth:`mix` needs :meth:`share` first: the direction every text of
-        the model shares is asked of the model once, when a stream first holds a turn."""
-        return (
-            bool(self._weights)
-            and self._shared is None
-            and any(conversation_of(item.record) is not None for item in staged)
-        )
+    async def mix(
+        self, staged: Sequence[Staged], blank: Callable[[], Awaitable[np.ndarray | None]]
+    ) -> None:
+        """Mix each short turn's vector with the turns before it, in order, in place.
 
-    def share(self, blank: np.ndarray | None) -> None:
-        """Take the model's vector of a blank passage as the direction its texts share
-        (None or a zero vector: a model that gives none; the sum is then left as it is)."""
-        vector = np.asarray(blank if blank is not None else (), dtype=np.float32)
-        norm = float(np.linalg.norm(vector)) if vector.size else 0.0
-        self._shared = vector / norm if norm > 0.0 else np.zeros(0, dtype=np.float32)
-
-    def mix(self, staged: Sequence[Staged]) -> None:
-        """Mix each short turn's vector with the turns before it, in order, in place."""
+        ``blank`` gives the model's vector of a blank passage (None where it gives none:
+        the sum is then left as it is); it is asked once, when a stream first holds a turn.
+        """
         if not self._weights:
             return
-        shared = self._shared
         for item in staged:
             key = conversation_of(item.record) if len(item.passages) == 1 else None
             if key is None:
                 continue
+            if self._shared is None:
+                self._shared = _unit(await blank())
+            shared = self._shared
             own = np.asarray(item.passages[0].vector, dtype=np.float32)
             before = self._recent.get(key)
             if before:
                 mixed = own.copy()
                 for weight, vector in zip(self._weights, reversed(before), strict=False):
                     mixed += weight * vector
-                if shared is not None and shared.shape == mixed.shape:
+                if shared.shape == mixed.shape:
                     mixed -= float((mixed - own) @ shared) * shared
                 norm = float(np.linalg.norm(mixed))
                 if norm > 0.0:
@@ -94,3 +86,10 @@ class TurnContext:
                 if len(self._recent) > CONVERSATIONS:
                     self._recent.popitem(last=False)
             before.append(own)
+
+
+def _unit(vector: np.ndarray | None) -> np.ndarray:
+    """``vector`` normalised; an empty vector for None or a zero vector (no direction)."""
+    found = np.asarray(vector if vector is not None else (), dtype=np.float32)
+    norm = float(np.linalg.norm(found)) if found.size else 0.0
+    return found / norm if norm > 0.0 else np.zeros(0, dtype=np.float32)
