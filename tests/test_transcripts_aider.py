@@ -52,12 +52,19 @@ INPUTS = (
 )
 
 
-def project(tmp_path: Path) -> Path:
-    folder = tmp_path / "shop"
+def history_file(tmp_path: Path, history: str, project: str = "shop") -> Path:
+    """Write ``history`` as the Aider chat history of a project folder; return its path."""
+    folder = tmp_path / project
     folder.mkdir()
-    (folder / ".aider.chat.history.md").write_text(HISTORY, encoding="utf-8")
-    (folder / ".aider.input.history").write_text(INPUTS, encoding="utf-8")
-    return folder / ".aider.chat.history.md"
+    path = folder / ".aider.chat.history.md"
+    path.write_text(history, encoding="utf-8")
+    return path
+
+
+def project(tmp_path: Path) -> Path:
+    path = history_file(tmp_path, HISTORY)
+    (path.parent / ".aider.input.history").write_text(INPUTS, encoding="utf-8")
+    return path
 
 
 async def test_aiders_chat_history_is_its_turns(tmp_path: Path) -> None:
@@ -134,10 +141,7 @@ async def test_who_speaks_in_aiders_history_follows_how_aider_writes_it(tmp_path
         + tool("Applied edit to shop/total.py")
         + user("#### not a heading: the user typed hashes")
     )  # fmt: skip
-    folder = tmp_path / "shop"
-    folder.mkdir()
-    path = folder / ".aider.chat.history.md"
-    path.write_text(history, encoding="utf-8")
+    path = history_file(tmp_path, history)
     assert await _turns(path) == [
         ("user", "Fix the rounding."),
         ("aider", answer),
@@ -150,11 +154,8 @@ async def test_a_history_that_lost_its_trailing_spaces_keeps_the_users_turns(
 ) -> None:
     """An editor that trims trailing spaces leaves no line ending in two: then every
     ``#### `` line is the user's, as before."""
-    folder = tmp_path / "shop"
-    folder.mkdir()
-    path = folder / ".aider.chat.history.md"
     trimmed = "\n".join(line.rstrip() for line in HISTORY.split("\n"))
-    path.write_text(trimmed, encoding="utf-8")
+    path = history_file(tmp_path, trimmed)
     turns = await _turns(path)
     assert [a for a, _ in turns] == ["user", "user", "aider", "user"]
     assert turns[1] == ("user", "Why is the total off by a cent?\nIt is 10.01, not 10.00.")
@@ -186,10 +187,7 @@ async def test_a_quote_in_an_answer_stays_in_that_answer(tmp_path: Path) -> None
         + ai(opening)
         + tool("Applied edit to shop/total.py")
     )  # fmt: skip
-    folder = tmp_path / "shop"
-    folder.mkdir()
-    path = folder / ".aider.chat.history.md"
-    path.write_text(history, encoding="utf-8")
+    path = history_file(tmp_path, history)
     assert await _turns(path) == [
         ("user", "Why is it off?"),
         ("aider", quoted),
@@ -228,10 +226,7 @@ async def test_a_message_of_aiders_of_several_paragraphs_is_no_answer(tmp_path: 
         + ai("Fixed: the block now matches.")
         + user("Thanks.")
     )
-    folder = tmp_path / "calc"
-    folder.mkdir()
-    path = folder / ".aider.chat.history.md"
-    path.write_text(history, encoding="utf-8")
+    path = history_file(tmp_path, history, "calc")
     assert await _turns(path) == [
         ("user", "Set x to one."),
         ("aider", answer),
