@@ -14,6 +14,18 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPORA = Path(os.environ.get("MEMTRAILS_CORPORA", ROOT.parent / "shared" / "corpora"))
 
 
+def pytest_make_parametrize_id(config: pytest.Config, val: object, argname: str) -> str | None:
+    """Name a gzip stream parameter by its length, not by its bytes.
+
+    gzip writes the clock into its header, so bytes compressed at import time can differ
+    between the two xdist workers, and workers that collect different test names end the
+    run before a test starts. The length is the same in both.
+    """
+    if isinstance(val, bytes) and val.startswith(b"\x1f\x8b"):
+        return f"{argname}-gzip-{len(val)}-bytes"
+    return None
+
+
 def corpora_required() -> bool:
     """Whether a missing corpus fails the run (CI, or MEMTRAILS_REQUIRE_CORPORA) or skips."""
     ci = os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
