@@ -11,7 +11,8 @@ from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import LET_THROUGH, RecordStep
 from ._blocks import added_by_blocks, blocks_text
 from ._found import Labels
-from ._names import Names, name_of, unescape
+from ._names import Names, name_of
+from ._parts import OddValue, attachment_text, files_of, json_kind, objects
 
 
 class _Surveyed(Protocol):
@@ -51,9 +52,7 @@ _NOISE_SUBTYPES = frozenset(
     }
 )
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
-_MAIN_KEYS = ("pretext", "title", "text")
 _MESSAGE = RecordStep("Slack", "message")
-_MAX_PREVIEW = 4000  # characters of a file's preview kept (Slack's are a few lines)
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
 
 
@@ -83,142 +82,6 @@ def ms_of(ts: str) -> int | None:
     """
     seconds = Decimal(ts)
     return int(seconds * 1000) if -_MAX_SECONDS <= seconds <= _MAX_SECONDS else None
-
-
-class _OddValue(Exception):
-    """A value that carries a message's text is of a type that cannot be read as text.
-
-    Importing the message without that text would lose it silently, so the message becomes
-    an error naming the value instead; values that carry no text (reactions, profiles, ids)
-    of an odd type are ignored.
-    """
-
-
-def _string(value: Any, what: str) -> str | None:
-    """Return a text-bearing string value, None when null or absent, else raise _OddValue."""
-    if value is None or isinstance(value, str):
-        return value
-    raise _OddValue(f"{what} must be a string, got {_json_kind(value)}")
-
-
-def _objects(value: Any, what: str, each: str) -> list[Mapping[str, Any]]:
-    """Return a text-bearing list of objects (null or absent: none), else raise _OddValue.
-
-    One object where the list belongs is read as a list of one, as exports before 2018 hold
-    one ``file``: nothing else could be meant.
-    """
-    if value is None:
-        return []
-    if isinstance(value, Mapping):
-        return [value]
-    if not isinstance(value, list):
-        raise _OddValue(f"{what} must be an array of objects, got {_json_kind(value)}")
-    for n, entry in enumerate(value, 1):
-        if not isinstance(entry, Mapping):
-            raise _OddValue(f"{each} {n} must be an object, got {_json_kind(entry)}")
-    return value
-
-
-def _attachment_text(
-    reader: Names, attachment: Mapping[str, Any], context: str, number: int
-) -> str:
-    """Return an attachment's readable text; ``context`` is the message text so far."""
-    place = f"attachment {number}"
-    texts = {
-        key: _string(attachment.get(key), f"{place}: `{key}`")
-        for key in ("pretext", "author_name", "title", "text", "fallback")
-    }
-    lines: list[str] = []
-    for key in ("pretext", "author_name", "title", "text"):
-        value = texts[key]
-        if value and value.strip():
-            lines.append(reader.readable(value.strip()))
-    if not any((texts[k] or "").strip() for k in _MAIN_KEYS):
-        # Its blocks, else `fallback` (the plain-text summary): when it has no text of its own.
-        blocks, fallback = blocks_text(reader, attachment.get("blocks")), texts["fallback"]
-        if blocks.strip():
-            lines.insert(0, blocks.strip())
-        elif fallback and fallback.strip():
-            lines.insert(0, reader.readable(fallback.strip()))
-    title_link = attachment.get("title_link")
-    # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
-    link = unescape(title_link) if isinstance(title_link, str) else ""
-    if link and lines and link not in context:
-        lines.append(link)
-    fields = _objects(attachment.get("fields"), f"{place}: `fields`", f"{place}, field")
-    for n, field in enumerate(fields, 1):
-        parts = [
-            reader.readable(_field_text(field.get(key), f"{place}, field {n}: `{key}`"))
-            for key in ("title", "value")
-            if field.get(key)
-        ]
-        if parts:
-            lines.append(": ".join(parts))
-    return "\n".join(lines)
-
-
-def _field_text(value: Any, what: str) -> str:
-    """Return an attachment field's title or value as text: integrations post numbers too."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return str(value)
-    raise _OddValue(f"{what} must be a string or a number, got {_json_kind(value)}")
-
-
-def _files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
-    found = list(_objects(message.get("files"), "`files`", "file"))
-    if isinstance(message.get("file"), Mapping):  # exports before 2018 hold one `file`
-        found.append(message["file"])
-    files: list[dict[str, Any]] = []
-    for n, f in enumerate(found, 1):
-        name = _string(f.get("name"), f"file {n}: `name`")
-        title = _string(f.get("title"), f"file {n}: `title`")
-        mimetype = f.get("mimetype") if isinstance(f.get("mimetype"), str) else None
-        files.append(
-            {"name": _file_name(f, name, title, mimetype), "title": title, "mimetype": mimetype}
-        )
-        # A text snippet's or post's first lines, as Slack shows them under its name; a
-        # mail sent to Slack has an HTML `preview`, its words in `preview_plain_text`.
-        email = f.get("mode") == "email"
-        preview = f.get("preview_plain_text") or f.get("plain_text") if email else f.get("preview")
-        if isinstance(preview, str) and preview.strip():
-            more = f.get("has_more") if email else f.get("preview_is_truncated")
-            cut = len(preview) > _MAX_PREVIEW or more is True
-            files[-1]["preview"] = preview[:_MAX_PREVIEW].strip() + (" …" if cut else "")
-    return files
-
-
-# Files an export holds no name for, by their `mode`: removed, or past a free plan's limit.
-_NAMELESS_MODES = {"tombstone": "deleted", "hidden_by_limit": "hidden by the plan's limit"}
-# ... or by its `file_access`: a file of another organization's in a Slack Connect channel
-# (its details are another call away, never exported), one not shared, one gone.
-_FILE_ACCESS = {
-    "check_file_info": "shared from another organization",
-    "access_denied": "not accessible",
-    "file_not_found": "deleted",
-}
-
-
-def _file_name(
-    f: Mapping[str, Any], name: str | None, title: str | None, mimetype: str | None
-) -> str:
-    """Return what a shared file is called: its name or title, else what kind of file it is
-    (``PNG``, ``image/png``) or what became of it (deleted); never its bare id (``F0123``),
-    which tells a reader nothing."""
-    for value in (name, title):
-        if value and value.strip():
-            return value.strip()
-    mode, access = f.get("mode"), f.get("file_access")
-    if isinstance(mode, str) and mode in _NAMELESS_MODES:
-        return _NAMELESS_MODES[mode]
-    if isinstance(access, str) and access in _FILE_ACCESS:
-        return _FILE_ACCESS[access]
-    pretty, filetype = f.get("pretty_type"), f.get("filetype")
-    for value in (pretty, filetype.upper() if isinstance(filetype, str) else None, mimetype):
-        if isinstance(value, str) and value.strip():
-            return f"unnamed {value.strip()}"
-    return "unnamed"
 
 
 def _subtype(message: Mapping[str, Any]) -> str | None:
@@ -265,7 +128,7 @@ def counted(reader: Names, message: Any) -> int:
         return int(bool(_body(reader, message)[0]))
     except LET_THROUGH:
         raise
-    except Exception:  # why: _OddValue, or a bug the record step's guard makes an error
+    except Exception:  # why: OddValue, or a bug the record step's guard makes an error
         return 1
 
 
@@ -286,7 +149,7 @@ def _body(reader: Names, message: Mapping[str, Any]) -> tuple[list[str], list[di
     """Return the paragraphs a message reads as (none: it says nothing) and its files.
 
     Raises:
-        _OddValue: a value that carries its text is of a type that cannot be read as text.
+        OddValue: a value that carries its text is of a type that cannot be read as text.
     """
     raw_text = message.get("text")
     text = reader.readable(raw_text) if isinstance(raw_text, str) else ""
@@ -300,12 +163,12 @@ def _body(reader: Names, message: Mapping[str, Any]) -> tuple[list[str], list[di
     if not text.strip() and _subtype(message) in ("huddle_thread", "sh_room_created"):
         text = _huddle(reader, message.get("room"))
     parts = [text] if text.strip() else []
-    attachments = _objects(message.get("attachments"), "`attachments`", "attachment")
+    attachments = objects(message.get("attachments"), "`attachments`", "attachment")
     for number, attachment in enumerate(attachments, 1):
-        extra = _attachment_text(reader, attachment, "\n".join(parts), number)
+        extra = attachment_text(reader, attachment, "\n".join(parts), number)
         if extra:
             parts.append(extra)
-    files = _files_of(message)
+    files = files_of(message)
     for f in files:
         title = f["title"]
         note = (
@@ -345,11 +208,11 @@ def message_record(
     if raw_text is not None and not isinstance(raw_text, str):
         # Importing it without its text would lose that text silently; null is no text.
         return RecordError(
-            reader.source, where, f"message text must be a string, got {_json_kind(raw_text)}"
+            reader.source, where, f"message text must be a string, got {json_kind(raw_text)}"
         )
     try:
         parts, files = _body(reader, message)
-    except _OddValue as exc:
+    except OddValue as exc:
         # An earlier run's record of this message stays: a prune keeps it (its id).
         return RecordError(reader.source, where, str(exc), id=f"{channel}/{ts}")
     if not parts:
@@ -454,17 +317,6 @@ def _text(value: Any) -> str | None:
 def _count(value: Any) -> int | None:
     """Return a count (an integer, not true or false), else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _json_kind(value: Any) -> str:
-    """Name a JSON value's type as the export's JSON writes it, not as Python holds it."""
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    return "an array" if isinstance(value, list) else "an object"
 
 
 def _app_id(message: Mapping[str, Any]) -> str | None:
