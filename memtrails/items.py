@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -176,12 +177,20 @@ def conversation_key(
         return None
     channel = meta.get("channel") if isinstance(meta, Mapping) else None
     if kind == "chat" and channel:
-        return (source, "chat", channel)
+        return (_plain(source), "chat", _plain(channel))
     if thread:
-        return (source, kind, thread)
+        return (_plain(source), _plain(kind), _plain(thread))
     if kind == "chat":
-        return (source, "chat", None)
+        return (_plain(source), "chat", None)
     return None
+
+
+def _plain(value: Any) -> Any:
+    """``value`` as a key can hold it: a list or an object (a meta "channel" may be one) as
+    its JSON, so that a key is always hashable."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def conversation_of(record: MemoryRecord) -> tuple[Any, ...] | None:

@@ -149,3 +149,18 @@ async def test_a_model_that_refuses_a_blank_text_still_imports_the_chat(tmp_path
         report = await memory.ingest(records, name="chat")
         assert (report.added, report.errors) == (3, [])
         assert [h.id for h in await memory.search("spicy", k=1)] == ["1"]
+
+
+async def test_a_chat_whose_channel_is_a_list_or_an_object_imports(tmp_path: Path) -> None:
+    """A JSONL row's meta may give its channel as any JSON value: the turns are still read
+    as one conversation, and the import does not stop on them."""
+    records = [
+        {"id": "1", "text": "we grew peppers", "kind": "chat", "meta": {"channel": ["a", "b"]}},
+        {"id": "2", "text": "one was spicy", "kind": "chat", "meta": {"channel": ["a", "b"]}},
+        {"id": "3", "text": "the ferry", "kind": "chat", "meta": {"channel": {"id": "C1"}}},
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(records, name="chat")
+        assert (report.added, report.errors) == (3, [])
+        hits = {h.id: h.dense for h in await memory.search("peppers", k=10)}
+    assert (hits.get("2") or 0.0) > 0.1  # holds the turn before it, in the same channel
