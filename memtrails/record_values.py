@@ -26,8 +26,10 @@ __all__ = [
     "float_id",
     "id_value",
     "meta_value",
+    "numbered_names",
     "plain_meta",
     "plain_value",
+    "row_fields",
     "text_value",
     "unstorable_time",
 ]
@@ -327,3 +329,42 @@ def _unstorable(shown: str) -> str:
     return (
         f"{shown} is not a time memtrails can store (times run from about 271,800 BC to AD 275,760)"
     )
+
+
+def numbered_names(names: list[str]) -> list[str]:
+    """Return column names with each repeated one numbered (``id``, ``id_2``): a join's
+    ``SELECT n.id, n.text, u.id`` names two columns ``id``, and the first is the record's id,
+    as ``sqlite3.Row`` and asyncpg's records read it; the other is kept, in ``meta``.
+
+    Example:
+        >>> numbered_names(["id", "text", "id", "id_2"])
+        ['id', 'text', 'id_3', 'id_2']
+    """
+    seen = set(names)
+    if len(seen) == len(names):
+        return names
+    apart: list[str] = []
+    taken: set[str] = set()
+    for name in names:
+        new, n = name, 1
+        while new in taken or (new != name and new in seen):  # "id_2" of the query's own
+            n += 1
+            new = f"{name}_{n}"
+        taken.add(new)
+        apart.append(new)
+    return apart
+
+
+def row_fields(row: Any) -> dict[str, Any]:
+    """Return a row that names its columns (``sqlite3.Row``, asyncpg's ``Record``: ``keys()``
+    and ``row[name]``) as a dict of its columns, each repeated name numbered as
+    :func:`numbered_names` numbers them (``id``, ``id_2``).
+
+    Such a row answers ``row["id"]`` with the first ``id`` column of a join's ``SELECT n.id,
+    n.text, u.id``: read by name alone, the other ``id`` would be lost without a word.
+    """
+    names = list(row.keys())  # rows iterate their values, not their names
+    if len(set(names)) == len(names):
+        return {name: row[name] for name in names}
+    numbered = numbered_names([str(name) for name in names])
+    return dict(zip(numbered, (row[i] for i in range(len(names))), strict=True))

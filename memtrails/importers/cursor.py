@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeAlias, cast
 
-from ..record_values import plain_value
+from ..record_values import plain_value, row_fields
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, SourceState
 from .iterables import from_iterable
 
@@ -240,7 +240,7 @@ def _without_cursor(row: Any, cursor: str) -> Any:
     # record (and of its fingerprint), unless it is a record field itself (``at``).
     if isinstance(row, MemoryRecord) or cursor in RECORD_FIELDS:
         return row
-    fields = {k: row[k] for k in row.keys()}  # noqa: SIM118  mappings, sqlite3.Row, asyncpg
+    fields = dict(row) if isinstance(row, Mapping) else row_fields(row)  # sqlite3.Row, asyncpg
     fields.pop(cursor, None)
     return fields
 

@@ -7,6 +7,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Any
 
 from .._threads import iterate_in_thread
+from ..record_values import numbered_names
 
 __all__ = ["closing_aiter", "from_iterable", "named_rows"]
 
@@ -20,26 +21,7 @@ def _columns(items: object) -> list[str] | None:
         names = [str(column[0]) for column in description]
     except (TypeError, IndexError):
         return None
-    return _apart(names)
-
-
-def _apart(names: list[str]) -> list[str]:
-    """The column names with each repeated one numbered (``id``, ``id_2``): a join's
-    ``SELECT n.id, n.text, u.id`` names two columns ``id``, and the first is the record's id,
-    as ``sqlite3.Row`` and asyncpg's records read it; the other is kept, in ``meta``."""
-    seen = set(names)
-    if len(seen) == len(names):
-        return names
-    apart: list[str] = []
-    taken: set[str] = set()
-    for name in names:
-        new, n = name, 1
-        while new in taken or (new != name and new in seen):  # "id_2" of the query's own
-            n += 1
-            new = f"{name}_{n}"
-        taken.add(new)
-        apart.append(new)
-    return apart
+    return numbered_names(names)
 
 
 def named_rows(items: Iterable[Any]) -> Iterable[Any]:

@@ -13,7 +13,7 @@ from aiostream import pipable_operator
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..limits import CUT_KEY, Limits
 from ..portable import JS_WHITESPACE, js_stringify, js_trim, js_well_formed, utf16_cut, utf16_len
-from ..record_values import id_value, meta_value, plain_meta, text_value
+from ..record_values import id_value, meta_value, plain_meta, row_fields, text_value
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
@@ -295,7 +295,7 @@ def normalise_item(
         elif isinstance(item, Mapping):
             record = _from_mapping(item, source)
         elif hasattr(item, "keys") and hasattr(item, "__getitem__"):  # sqlite3.Row, asyncpg Record
-            record = _from_mapping({k: item[k] for k in item.keys()}, source)  # noqa: SIM118  rows iterate values
+            record = _from_mapping(row_fields(item), source)  # a join's two ``id``: ``id_2``
         else:
             hint = (
                 ": a tuple row needs its column names; pass the DB-API cursor itself (its "
