@@ -70,6 +70,14 @@ _OFFSET_AT_END = re.compile(
     r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
 )
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
+# A day's ordinal as other languages write it, the number's ending: French "1er", "1re",
+# "2e", "2ème"; Spanish, Portuguese, Italian "1º", "1°", "1ª", "1.º"; Dutch "1ste", "3de",
+# "2e"; Catalan "1r", "2n", "4t"; Swedish "1:a", "3:e"; Russian "3-го", "3-е".
+_DAY_ORDINAL = re.compile(
+    r"(?<![\d:.,/-])(\d{1,2})(?:er|re|ère|ème|eme|è|e|\.?[º°ª]|ste|de|r|n|t|:[ae]|-?го|-?е)"
+    r"(?=[\s,.]|$)",
+    re.I,
+)
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
 _WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds"})
@@ -279,6 +287,10 @@ def _other_language(text: str) -> int | None:
     a word that names no zone."""
     if not (FULL_YEAR.search(text) and _LETTERS.search(text)):
         return None
+    if (plain := _DAY_ORDINAL.sub(r"\1", text)) != text:  # "1er mai 2024": "1 mai 2024"
+        with suppress(ValueError):
+            return At.of(plain).ms  # "3-го мая 2024": as "3 мая 2024" is read
+        text = plain
     tail = _AFTER_DIGITS.search(text)
     if tail is not None and any(
         w.upper() not in ZONES and w.lower() not in ("am", "pm") for w in _LETTERS.findall(tail[0])
