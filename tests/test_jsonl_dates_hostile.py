@@ -2,6 +2,8 @@
 instant it stands for written as an ISO or a ``Date.parse`` form (so the tests hold in any
 ``TZ``)."""
 
+# ruff: noqa: RUF001 (Cyrillic words, on purpose)
+
 from __future__ import annotations
 
 import json

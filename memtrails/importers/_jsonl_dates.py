@@ -72,9 +72,9 @@ _OFFSET_AT_END = re.compile(
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
 # A day's ordinal as other languages write it, the number's ending: French "1er", "1re",
 # "2e", "2ème"; Spanish, Portuguese, Italian "1º", "1°", "1ª", "1.º"; Dutch "1ste", "3de",
-# "2e"; Catalan "1r", "2n", "4t"; Swedish "1:a", "3:e"; Russian "3-го", "3-е".
+# "2e"; Catalan "1r", "2n", "4t"; Swedish "1:a", "3:e"; Russian "3-go", "3-e" (Cyrillic).
 _DAY_ORDINAL = re.compile(
-    r"(?<![\d:.,/-])(\d{1,2})(?:er|re|ère|ème|eme|è|e|\.?[º°ª]|ste|de|r|n|t|:[ae]|-?го|-?е)"
+    r"(?<![\d:.,/-])(\d{1,2})(?:er|re|ère|ème|eme|è|e|\.?[º°ª]|ste|de|r|n|t|:[ae]|-?\u0433\u043e|-?\u0435)"
     r"(?=[\s,.]|$)",
     re.I,
 )
@@ -289,7 +289,7 @@ def _other_language(text: str) -> int | None:
         return None
     if (plain := _DAY_ORDINAL.sub(r"\1", text)) != text:  # "1er mai 2024": "1 mai 2024"
         with suppress(ValueError):
-            return At.of(plain).ms  # "3-го мая 2024": as "3 мая 2024" is read
+            return At.of(plain).ms  # a Cyrillic month: as world_dates reads it
         text = plain
     tail = _AFTER_DIGITS.search(text)
     if tail is not None and any(
