@@ -235,7 +235,7 @@ async def test_very_long_line_is_read_in_pieces(tmp_path: Path) -> None:
 def _at(path: Path, offset: int) -> dict[str, object]:
     """The position a run that stopped at ``offset`` would have saved."""
     with path.open("rb") as f:
-        return {**prefix_marks(f, offset), "records": 0}
+        return {**prefix_marks(f, offset), "records": 0, "ids": []}
 
 
 async def test_a_saved_offset_resumes_at_the_right_message(corpora: Path) -> None:

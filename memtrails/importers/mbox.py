@@ -195,11 +195,16 @@ def _read_mbox(
                     yield unfinished(source, None, mode="full", why=None)
             return
         why = why_not_resumable(handle, state) if state else None  # empty: a run cut short
+        if state and why is None and not isinstance(state.get("ids"), list):
+            # Without the Message-IDs read before, a mail appended that reuses one would
+            # take the place of the earlier mail: read once more from the start.
+            why = "saved by an older version, without the Message-IDs read before"
         mode = "incremental" if state and why is None else "full"
         skipped = 0
         if state and mode == "incremental":
             start = int(state["offset"])
             skipped = int(state.get("records", 0))
+            book.recall(state.get("ids"))  # a mail that reuses one of these gets its own id
             book.pin(state.get("last"))  # the message read again becomes what it was
         # The threads of replies earlier runs read: a reply appended since that names only
         # its parent (In-Reply-To) joins the parent's thread.
@@ -222,6 +227,7 @@ def _read_mbox(
                     raise
                 return unfinished(source, state, mode=mode, why=why, skipped=skipped)
             marks["records"] = skipped + records
+            marks["ids"] = book.placed_ids()
             if last is not None:  # the message there is read again next time
                 marks["last"] = last
                 marks["threads"] = book.threads(kept)

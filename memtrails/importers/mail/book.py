@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import itertools
 import json
@@ -37,6 +39,12 @@ _BLANKS = re.compile(r"\s+")
 # An archive that lost a charset wrote "Mu?oz" or "Mu\ufffdoz" for "Muñoz": any letter
 # outside ASCII, a "?" and U+FFFD read alike.
 _LOST = re.compile(r"[^\x00-\x7f]|\?")
+# What a saved position keeps of each mail placed (:meth:`MailBook.placed_ids`): the key of
+# its Message-ID (8 bytes) and the start of its core digest (7): 15 bytes, 20 in base64, so
+# that the base64 of two runs of entries joined is that of the entries joined.
+_DIGEST_BYTES = 7
+_ENTRY = 8 + _DIGEST_BYTES
+_CHUNKS_KEPT = 64  # a saved position's list of base64 pieces, joined into one beyond it
 
 
 def _strip_footers(text: str) -> str:
@@ -123,6 +131,8 @@ class MailBook:
         self._known: dict[bytes, str] = {}  # message id key -> the thread an earlier run gave
         self._plan: ThreadPlan | None = None
         self._replies: dict[str, str] = {}  # Message-ID -> thread, of the replies placed
+        self._fresh = bytearray()  # this pass's entries (see placed_ids), not yet encoded
+        self._chunks: list[str] = []  # the entries, base64, earlier runs' first
         self.duplicates = 0
         #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
         self.last: list[str | None] | None = None
@@ -182,10 +192,49 @@ class MailBook:
     def note(self, plain: str, digest: str) -> None:
         """Note a mail of the source this pass may not read: Message-ID ``plain``, saying
         :func:`core_digest` ``digest`` (a Maildir's message an earlier run placed)."""
-        met = self._digests.setdefault(_key(plain), [])
-        short = bytes.fromhex(digest[:16])
-        if short not in met:
-            met.append(short)
+        self._met(_key(plain), bytes.fromhex(digest[: 2 * _DIGEST_BYTES]))
+
+    def placed_ids(self) -> list[str]:
+        """Return what a saved position keeps of the mails placed so far, earlier runs'
+        included: each Message-ID's key with the start of what each mail under it said.
+
+        A later run that reads only what was appended (an mbox) hands it to :meth:`recall`,
+        so that a new mail that reuses an earlier run's Message-ID for other words is kept
+        under an id of its own, as in one pass, not put in the place of the earlier mail.
+        15 bytes a mail, 20 in the saved JSON.
+        """
+        if self._fresh:
+            self._chunks.append(base64.b64encode(self._fresh).decode("ascii"))
+            self._fresh = bytearray()
+        if len(self._chunks) > _CHUNKS_KEPT:
+            self._chunks = ["".join(self._chunks)]
+        return list(self._chunks)
+
+    def recall(self, saved: object) -> None:
+        """Note the mails an earlier run placed (:meth:`placed_ids`, as saved), as though
+        this pass had read them; a value saved by another version is ignored."""
+        if not isinstance(saved, list) or not all(isinstance(c, str) for c in saved):
+            return
+        for chunk in saved:
+            try:
+                raw = base64.b64decode(chunk, validate=True)
+            except (binascii.Error, ValueError):
+                continue
+            for at in range(0, len(raw) - _ENTRY + 1, _ENTRY):
+                key, short = raw[at : at + 8], raw[at + 8 : at + _ENTRY]
+                met = self._digests.setdefault(key, [])
+                if short not in met:
+                    met.append(short)
+            self._chunks.append(chunk)
+
+    def _met(self, key: bytes, short: bytes) -> bool:
+        """Note a mail under ``key`` that says ``short``; return whether it is new."""
+        met = self._digests.setdefault(key, [])
+        if short in met:
+            return False
+        met.append(short)
+        self._fresh += key + short
+        return True
 
     def keep(self, record: MemoryRecord, placed: str | None) -> MemoryRecord | None:
         """Return ``record`` as an earlier run placed it: under id ``placed``, or None (a copy).
@@ -203,20 +252,18 @@ class MailBook:
         """Return the record under a distinct id, or None when it repeats a mail already placed."""
         digest = core_digest(record)
         key = _key(record.id)
-        short = bytes.fromhex(digest[:16])
-        met = self._digests.get(key)
-        if met is None:
-            self._digests[key] = [short]
-            if record.id not in self._pins:
-                return self._placed(record, record)
+        first = key not in self._digests
+        new = self._met(key, bytes.fromhex(digest[: 2 * _DIGEST_BYTES]))
+        if record.id in self._pins:  # read again where the last run stopped: as it was then
             pinned = self._pins.pop(record.id)
             if pinned is None:
                 return self._placed(record, None)
             own = pinned
-        elif short in met:
+        elif first:
+            return self._placed(record, record)
+        elif not new:
             return self._placed(record, None)
         else:
-            met.append(short)
             own = f"{record.id}#{digest[:12]}"
         if own == record.id:
             return self._placed(record, record)
