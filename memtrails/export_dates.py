@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import math
 import re
+import time
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .world_dates import in_other_script, names_month, world_ms
@@ -26,6 +27,7 @@ __all__ = [
     "EPOCH_FROM",
     "EXCEL_DAYS",
     "FULL_YEAR",
+    "HOUR_STAMP_AHEAD_MS",
     "SECONDS_BELOW",
     "as_date_parse_reads",
     "digits_ms",
@@ -95,6 +97,14 @@ _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
 # A day or a time written as digits alone (ISO 8601's basic form without a "T"): 20240503,
 # 202405031032, 20240503103200: 8, 12 or 14 digits beginning with a year of 1900 to 2100.
 _COMPACT = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d)?)?")
+# An hour written as digits (YYYYMMDDHH: 2024050310), ten of them, as Unix seconds are.
+_HOUR_STAMP = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(\d\d)")
+HOUR_STAMP_AHEAD_MS = 366 * _DAY_MS
+"""Ten digits that are an hour of 1900 to 2100 (``2024050310``, YYYYMMDDHH) are that hour
+(local time) when, read as Unix seconds, they would be a time more than this (a year) after
+the clock's: such seconds (2030 to 2036) are a time no record holds yet, and a day's digits
+are what the export wrote. Nearer than that they are the seconds: the Unix seconds of
+March 2030 on begin with 19 and are a record's own time then, not the 1900s."""
 # ISO 8601's basic form, "20231114", "20231114T2213Z", "20231114T221320.5+0100".
 _BASIC_ISO = re.compile(
     r"(\d{4})(\d\d)(\d\d)(?:[T ](\d\d)(\d\d)(?:(\d\d)(?:[.,](\d{1,9}))?)?"
@@ -378,10 +388,13 @@ def _compact_number(value: int | float) -> tuple[int | None] | None:
 
 def _compact(digits: str, fraction: str = "") -> tuple[int | None] | None:
     """Digits that begin with a year of 1900 to 2100, 8, 12 or 14 of them: (the time they
-    are,), or (None,) when they are no time. None for any other digits.
+    are,), or (None,) when they are no time. None for any other digits; ten digits that
+    are an hour (:data:`HOUR_STAMP_AHEAD_MS`) are that hour.
 
     As an epoch stamp they would be milliseconds of 1976 (12 digits) or of the years 2572 to
     2635 (14 digits): no export means those when it writes a year's digits first."""
+    if len(digits) == 10:
+        return _hour_stamp(digits) if not fraction else None
     m = _COMPACT.fullmatch(digits)
     if m is None:
         return None
@@ -395,6 +408,17 @@ def _compact(digits: str, fraction: str = "") -> tuple[int | None] | None:
         return (None,)  # a fraction belongs to the seconds
     wall = days * _DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000
     return (utc_from_local_ms(wall + int(fraction[:3].ljust(3, "0") or 0)),)
+
+
+def _hour_stamp(digits: str) -> tuple[int] | None:
+    """(The local time of ``2024050310``,) when its seconds would be over a year ahead."""
+    m = _HOUR_STAMP.fullmatch(digits)
+    if m is None or int(digits) * 1000 <= time.time() * 1000 + HOUR_STAMP_AHEAD_MS:
+        return None
+    year, month, day, hour = (int(g) for g in m.groups())
+    if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1] and hour < 24):
+        return None  # no hour: Unix seconds, as any other ten digits
+    return (utc_from_local_ms((days_from_civil(year, month, day) * 24 + hour) * 3_600_000),)
 
 
 def _extended(zone: str | None) -> str:

@@ -7,6 +7,7 @@ instant it stands for written as an ISO or a ``Date.parse`` form (so the tests h
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +56,44 @@ async def test_a_days_ordinal_in_another_language_is_that_day(tmp_path: Path, na
     written, meant = _ORDINALS[name]
     got = await _times(tmp_path, {"r": written})
     assert got == {"r": At.of(meant)}, written  # before: the line was an error, and skipped
+
+
+async def test_ten_digits_that_are_an_hour_are_that_hour_not_seconds_of_2034(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``2024050310`` (YYYYMMDDHH) was read as Unix seconds: 2034-02-20T12:11:50Z."""
+    monkeypatch.setattr(time, "time", lambda: At.of("2026-12-01T00:00:00Z").ms / 1000)
+    values = {
+        "int": 2024050310,
+        "text": "2024050310",
+        "float": 2024050310.0,
+        "1990s": 1995050310,
+        "midnight": 2024050300,
+        "no-hour": 2024050324,  # no hour 24: seconds (2034), as any ten digits are
+        "no-day": 2024023110,  # no 31 February: seconds
+        "slack": "2024050310.000200",  # a fraction: seconds, as Slack's ts
+        "now": 1_714_732_320,  # a record's own seconds stay seconds
+    }
+    got = await _times(tmp_path, values)
+    assert got == {
+        "int": At.of("2024/05/03 10:00"),
+        "text": At.of("2024/05/03 10:00"),
+        "float": At.of("2024/05/03 10:00"),
+        "1990s": At.of("1995/05/03 10:00"),
+        "midnight": At.of("2024/05/03 00:00"),
+        "no-hour": At(2024050324 * 1000),
+        "no-day": At(2024023110 * 1000),
+        "slack": At(2024050310000),
+        "now": At.of("2024-05-03T10:32:00Z"),
+    }
+    assert MemoryRecord(id="r", text="t", at=2024050310).at == At.of("2024/05/03 10:00")
+
+
+def test_ten_digits_within_a_year_of_the_clock_are_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From March 2030 Unix seconds begin with 19: those of the present stay seconds."""
+    seconds = 1_995_050_310  # 2033-03-21T20:38:30Z
+    monkeypatch.setattr(time, "time", lambda: seconds - 86_400.0)
+    assert At.of(seconds) == At(seconds * 1000)
+    assert MemoryRecord(id="r", text="t", at=str(seconds)).at == At(seconds * 1000)
+    monkeypatch.setattr(time, "time", lambda: seconds - 400 * 86_400.0)
+    assert At.of(seconds) == At.of("1995/05/03 10:00")
