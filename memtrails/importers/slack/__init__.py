@@ -67,7 +67,12 @@ async def from_slack_export(
     integration notices, tombstones and the hidden ``message_replied`` copies of a thread's
     parent (exports before 2018) are skipped silently, as are messages that say nothing once
     their text, blocks, attachments and files are read (what is left of a message whose
-    file was removed: its reactions); Slackbot (``USLACKBOT``) is named so.
+    file was removed: its reactions); Slackbot (``USLACKBOT``) is named so. A message
+    deleted (a ``message_deleted`` event names it by ``deleted_ts``, or an edit or a
+    ``tombstone`` replaced it) is not imported, wherever in the channel's days the event
+    is; an edited one (``message_changed`` events) is imported once, as its last edit left
+    it (its id the original's), the earlier words in no record. A record an earlier run
+    made of a message deleted since stays until a run with ``--full --prune``.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs; the
     channel is its folder's name, so a channel renamed in Slack gets new ids, the old ones

@@ -10,6 +10,7 @@ from zipfile import ZipInfo
 
 from ...records import RecordError
 from . import _stream
+from ._changes import Changes
 from ._export import READ_ERRORS, MemberRefused, not_json
 from ._found import Labels, labels_of
 from ._messages import counted, profile_name
@@ -28,7 +29,8 @@ class DayFile:
 
     ``count`` is how many items its messages make (:func:`counted`); ``profiles`` the names
     its messages give senders missing from users.json; ``labels`` those their mentions give
-    channels and user groups. A large day file that cannot be read
+    channels and user groups; ``changes`` the channel's edits and deletions, by which a
+    message is not read (:meth:`gone`). A large day file that cannot be read
     the second time (changed or removed meanwhile) ends early, ``failed`` then saying why.
     """
 
@@ -38,8 +40,10 @@ class DayFile:
         where: str,
         copy: str | ZipInfo,
         held: list[Any] | None,
+        changes: Changes,
     ) -> None:
         self._reader, self._where, self._copy, self._held = reader, where, copy, held
+        self.changes = changes
         self.count = 0
         self.profiles: dict[str, str] = {}
         self.labels = Labels()
@@ -47,11 +51,17 @@ class DayFile:
 
     def survey(self, messages: Iterator[Any]) -> None:
         for message in messages:
+            if self.changes.gone(message):
+                continue
             self.count += counted(self._reader, message)
             found = profile_name(self._reader, message)
             if found is not None:
                 self.profiles.setdefault(*found)
             labels_of(message, self.labels)
+
+    def gone(self, message: Any) -> bool:
+        """Whether a message is not read: deleted, or replaced by a later edit."""
+        return self.changes.gone(message)
 
     def __iter__(self) -> Iterator[Any]:
         if self._held is not None:
@@ -72,34 +82,41 @@ class DayFile:
         return RecordError(self._reader.source, self._where, f"{reason} (read again)")
 
 
-def day_files(reader: Names, member: str) -> Iterator[tuple[str, DayFile | RecordError]]:
+def day_files(
+    reader: Names, member: str, changes: Changes | None = None
+) -> Iterator[tuple[str, DayFile | RecordError]]:
     """Yield the messages of a day file, or the error that stops it being read, with the
-    name its errors go by: of each member of that name, where a zip holds several."""
+    name its errors go by: of each member of that name, where a zip holds several.
+    ``changes``: the edits and deletions of its channel (:func:`._changes.changes_of`)."""
     for where, copy in reader.export.copies(member):
-        yield where, _day_file(reader, copy, where)
+        yield where, _day_file(reader, copy, where, changes or Changes())
 
 
-def _day_file(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | RecordError:
+def _day_file(
+    reader: Names, copy: str | ZipInfo, where: str, changes: Changes
+) -> DayFile | RecordError:
     export = reader.export
     size = export.size(copy)
     try:
         if size is not None and size > _stream.STREAM_BYTES:
-            return _streamed(reader, copy, where)
+            return _streamed(reader, copy, where, changes)
         raw = export.read(copy)
     except MemberRefused as exc:
         return RecordError(reader.source, where, f"day file {exc}")
     except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error
         return RecordError(reader.source, where, f"cannot read the day file ({exc})")
-    return _parsed(reader, copy, where, raw)
+    return _parsed(reader, copy, where, raw, changes)
 
 
-def _streamed(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | RecordError:
+def _streamed(
+    reader: Names, copy: str | ZipInfo, where: str, changes: Changes
+) -> DayFile | RecordError:
     """Read a large day file a message at a time; raises what reading its bytes raises."""
     pieces = reader.export.chunks(copy)
     first = next(pieces, b"")
     # json.loads reads UTF-16 and UTF-32 too (Slack writes UTF-8): those are read whole.
     if json.detect_encoding(first).startswith("utf-8"):
-        day = DayFile(reader, where, copy, None)
+        day = DayFile(reader, where, copy, None, changes)
         try:
             day.survey(json_array(itertools.chain([first], pieces)))
             return day
@@ -109,10 +126,12 @@ def _streamed(reader: Names, copy: str | ZipInfo, where: str) -> DayFile | Recor
             raise
         except (ValueError, RecursionError) as exc:  # bad JSON; reading raises no ValueError
             return RecordError(reader.source, where, f"day file {not_json(exc)}")
-    return _parsed(reader, copy, where, first + b"".join(pieces))
+    return _parsed(reader, copy, where, first + b"".join(pieces), changes)
 
 
-def _parsed(reader: Names, copy: str | ZipInfo, where: str, raw: bytes) -> DayFile | RecordError:
+def _parsed(
+    reader: Names, copy: str | ZipInfo, where: str, raw: bytes, changes: Changes
+) -> DayFile | RecordError:
     if not raw.strip():  # a download or copy cut off before its first byte: said plainly
         what = "0 bytes" if not raw else "white space alone"
         return RecordError(reader.source, where, f"day file is empty ({what}): no messages read")
@@ -122,6 +141,6 @@ def _parsed(reader: Names, copy: str | ZipInfo, where: str, raw: bytes) -> DayFi
         return RecordError(reader.source, where, f"day file {not_json(exc)}")
     if messages is None:
         return RecordError(reader.source, where, "day file is not a JSON array")
-    day = DayFile(reader, where, copy, messages)
+    day = DayFile(reader, where, copy, messages, changes)
     day.survey(iter(messages))
     return day

@@ -21,6 +21,8 @@ class _Surveyed(Protocol):
     profiles: dict[str, str]
     labels: Labels
 
+    def gone(self, message: Any) -> bool: ...
+
 
 __all__ = [
     "as_ts",
@@ -342,6 +344,8 @@ def message_items(
         where = f"{member}, message {number}"
         if not isinstance(message, Mapping):
             yield RecordError(reader.source, where, "message is not a JSON object")
+            continue
+        if day.gone(message):  # deleted, or replaced by a later edit: never a record
             continue
         item = _MESSAGE.run(reader.source, where, message_record, reader, channel, where, message)
         if item is not None:

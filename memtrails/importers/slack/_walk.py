@@ -8,6 +8,7 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._resume import BAD_POSITION, unusable_position
+from ._changes import changes_of
 from ._days import day_files
 from ._export import METADATA_FILES, NOT_A_DAY, Export
 from ._messages import message_items
@@ -91,8 +92,9 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
         start = plan(reader, channel, days, entry, _resumed(export, channel, days, entry)).start
         if entry is not None and start is not None:
             vouched += int(entry.get("records", 0))
+        changes = changes_of(export, channel, days[start or 0 :])
         for day in days[start or 0 :]:
-            for _, messages in day_files(reader, f"{channel}/{day}"):
+            for _, messages in day_files(reader, f"{channel}/{day}", changes):
                 found += 1 if isinstance(messages, RecordError) else messages.count
     return found + vouched, vouched
 
@@ -151,10 +153,12 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             reader.bots.update(bots)
             skipped = skipped or start > 0
         failed = False  # a day file before the last one could not be read
+        # Edits and deletions, from all the days read: an edit may come days later.
+        changes = changes_of(export, channel, days[start:])
         for n in range(start, len(days)):
             reader.learned = {}
             since += 1
-            for where, messages in day_files(reader, f"{channel}/{days[n]}"):
+            for where, messages in day_files(reader, f"{channel}/{days[n]}", changes):
                 if isinstance(messages, RecordError):
                     broken = True
                     failed = failed or n < len(days) - 1
