@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import in_tz
 
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.records import At, MemoryRecord, RecordError, SourceState
@@ -97,3 +98,14 @@ def test_ten_digits_within_a_year_of_the_clock_are_seconds(monkeypatch: pytest.M
     assert MemoryRecord(id="r", text="t", at=str(seconds)).at == At(seconds * 1000)
     monkeypatch.setattr(time, "time", lambda: seconds - 400 * 86_400.0)
     assert At.of(seconds) == At.of("1995/05/03 10:00")
+
+
+async def test_rfc_822s_military_zones_are_utc_not_local_time(tmp_path: Path) -> None:
+    """RFC 2822 (4.3) reads a one-letter zone as "-0000": the wall clock is UTC. It was read
+    in the importing machine's zone, a line's time moved by its offset (9 hours in Tokyo)."""
+    values = {letter: f"Fri, 3 May 2024 10:00:00 {letter}" for letter in "AMNY"}
+    values |= {"UT": "Fri, 3 May 2024 10:00:00 UT", "EDT": "Fri, 3 May 2024 10:00:00 EDT"}
+    with in_tz("Asia/Tokyo"):
+        got = await _times(tmp_path, values)
+    utc = At.of("2024-05-03T10:00:00Z")
+    assert got == {**dict.fromkeys("AMNY", utc), "UT": utc, "EDT": At.of("2024-05-03T14:00Z")}

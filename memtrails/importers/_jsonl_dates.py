@@ -70,6 +70,9 @@ _OFFSET_AT_END = re.compile(
     r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
 )
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
+# RFC 822's military zones, one letter after the time ("10:00:00 A"): RFC 2822 (4.3) reads
+# every one of them as "-0000", UTC with no word of the local zone, as mail_date reads it.
+_MILITARY = re.compile(r"\d\d:\d\d(?::\d\d)?\s+[A-IK-Y]\s*$")
 # A day's ordinal as other languages write it, the number's ending: French "1er", "1re",
 # "2e", "2ème"; Spanish, Portuguese, Italian "1º", "1°", "1ª", "1.º"; Dutch "1ste", "3de",
 # "2e"; Catalan "1r", "2n", "4t"; Swedish "1:a", "3:e"; Russian "3-go", "3-e" (Cyrillic).
@@ -299,7 +302,7 @@ def _other_language(text: str) -> int | None:
     ms = mail_date(text, now_ms=_LATEST_MS)  # a date to come is a date: no "junk future"
     if ms is None:
         return None
-    if not (_NUMERIC_ZONE.search(text) or _named(text)):
+    if not (_NUMERIC_ZONE.search(text) or _named(text) or _MILITARY.search(text)):
         ms = utc_from_local_ms(ms)  # mail_date read the wall clock as UTC
     return ms if _storable(ms) else None
 
