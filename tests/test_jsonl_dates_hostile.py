@@ -109,3 +109,26 @@ async def test_rfc_822s_military_zones_are_utc_not_local_time(tmp_path: Path) ->
         got = await _times(tmp_path, values)
     utc = At.of("2024-05-03T10:00:00Z")
     assert got == {**dict.fromkeys("AMNY", utc), "UT": utc, "EDT": At.of("2024-05-03T14:00Z")}
+
+
+async def test_a_month_named_in_another_language_without_a_day_is_that_month(
+    tmp_path: Path,
+) -> None:
+    """``Date.parse`` passes over a word before the first number: "Mai 2024" was 1 January."""
+    values = {
+        "de": "Mai 2024",
+        "fr": "avril 2024",
+        "de-oct": "Oktober 2024",
+        "es": "agosto de 2024",
+        "fr-time": "juin 2024 10:00",
+        "en": "May 2024",
+    }
+    got = await _times(tmp_path, values)
+    assert got == {
+        "de": At.of("May 2024"),
+        "fr": At.of("April 2024"),
+        "de-oct": At.of("October 2024"),
+        "es": At.of("August 2024"),
+        "fr-time": At.of("June 1, 2024 10:00"),
+        "en": At.of("May 2024"),
+    }

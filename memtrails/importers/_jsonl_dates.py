@@ -70,6 +70,9 @@ _OFFSET_AT_END = re.compile(
     r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
 )
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
+# A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
+# before the first number and reads 1 January; a month's name is read as the month.
+_MONTH_YEAR = re.compile(r"([^\W\d_]{3,}\.?),?\s+(?:de\s+)?(\d{4}(?!\d).*)", re.S)
 # RFC 822's military zones, one letter after the time ("10:00:00 A"): RFC 2822 (4.3) reads
 # every one of them as "-0000", UTC with no word of the local zone, as mail_date reads it.
 _MILITARY = re.compile(r"\d\d:\d\d(?::\d\d)?\s+[A-IK-Y]\s*$")
@@ -265,6 +268,10 @@ def _text_ms(value: str, key: str) -> int | None:
         # Dots are day first wherever they are written; a first number past 12 is a day.
         day, _, month, year, rest = m.groups()
         text = f"{year}/{int(month):02d}/{int(day):02d}{rest}"
+    if (month_year := _MONTH_YEAR.fullmatch(text)) is not None:
+        ms = _other_language(f"1 {month_year.group(1)} {month_year.group(2)}")
+        if ms is not None:  # "Mai 2024": May, not the January Date.parse reads
+            return ms
     try:
         return At.of(text).ms
     except ValueError:
