@@ -148,7 +148,9 @@ async def from_slack_export(
     keeps its name, and its records the ids the unzipped folder gives them.
     A day file or name file saved as the Web API's answer, as a script of one's own writes
     it (``{"ok": true, "messages": [...], "has_more": false}``, ``{"members": [...]}``,
-    ``{"channels": [...]}``), is read as the array it holds.
+    ``{"channels": [...]}``), is read as the array it holds; a name file keyed by id
+    (``{"U1": {...}, "U2": {...}}``, in such a wrapper or not) as its entries, a day file of
+    one message saved as an object as that message, one keyed by ts as its messages.
     A damaged or truncated zip (its directory of members is at the end of the file) raises a
     :class:`SourceError` saying so. A day file named otherwise than ``YYYY-MM-DD.json`` but
     starting so (``2024-01-02 (1).json``, a second download) is read as one; any other JSON

@@ -33,15 +33,57 @@ WRAPPERS = frozenset(
 )
 
 
+# Keys of an object that holds its entries by their id (``{"U1": {...}, "U2": {...}}``, as
+# a script of one's own writes users or channels) or messages by their ts.
+_ID_KEY = re.compile(r"[A-Z][A-Z0-9]+\Z")  # U0123ABCD, W..., C..., G..., D...
+_TS_KEY = re.compile(r"[0-9]+\.[0-9]+\Z")
+# A message of its own (a day file of one message, saved as an object): none of these keys
+# is an id or a ts, so it holds no entries keyed so.
+_MESSAGE_KEYS = frozenset({"ts", "type"})
+_HELD_MEMBERS = 64  # members of an object held while it may turn out to be one message
+
+
+def keyed_entry(key: str, value: Any) -> dict[str, Any] | None:
+    """Return the entry one member of an object keyed by id or ts holds, its id (or ts) the
+    key's where it names none itself; None if the member is no such entry."""
+    if not isinstance(value, dict):
+        return None
+    if _ID_KEY.match(key):
+        return value if "id" in value else {"id": key, **value}
+    if _TS_KEY.match(key):
+        return value if "ts" in value else {**value, "ts": key}
+    return None
+
+
+def _member_entries(key: str, value: Any, found: bool) -> tuple[list[Any], bool]:
+    """Return the entries one member of a document's object holds, and whether a wrapper's
+    array has been found (only the first one is the file's)."""
+    if key in WRAPPERS and isinstance(value, list):
+        return ([], True) if found else (value, True)
+    if key in WRAPPERS and isinstance(value, dict):  # a wrapper holding entries by id
+        entries = [e for k, v in value.items() if (e := keyed_entry(k, v)) is not None]
+        return entries, found
+    entry = keyed_entry(key, value)
+    return ([entry] if entry is not None else []), found
+
+
 def unwrapped(document: Any) -> list[Any] | None:
-    """Return a whole document's array: itself, or a Slack API response's (:data:`WRAPPERS`)."""
+    """Return a whole document's array: itself, a Slack API response's (:data:`WRAPPERS`), the
+    entries of an object keyed by id or ts (:func:`keyed_entry`), or one message saved as an
+    object, as a list of one; None when it holds none of these."""
     if isinstance(document, list):
         return document
-    if isinstance(document, dict):
-        for key, value in document.items():
-            if key in WRAPPERS and isinstance(value, list):
-                return value
-    return None
+    if not isinstance(document, dict):
+        return None
+    entries: list[Any] = []
+    found = any_found = False
+    for key, value in document.items():
+        more, found = _member_entries(key, value, found)
+        entries.extend(more)
+        any_found = any_found or found or bool(more)
+    if any_found:
+        return entries
+    return [document] if document.keys() >= _MESSAGE_KEYS else None
 
 
 class NotAnArray(Exception):
@@ -150,8 +192,8 @@ def json_array(pieces: Iterator[bytes]) -> Iterator[Any]:
     bytes say, a byte order mark left out.
 
     Raises:
-        NotAnArray: the document is not an array, nor an object holding one as a Slack API
-            response does (:func:`unwrapped`; nothing was yielded).
+        NotAnArray: the document is not an array, nor an object holding entries as
+            :func:`unwrapped` reads them (nothing was yielded).
         json.JSONDecodeError: it is not valid JSON (or not UTF-8: UnicodeDecodeError), at the
             place named; elements before it were yielded.
         ValueError: a number has more digits than Python converts.
@@ -191,10 +233,11 @@ def _elements(text: _Text) -> Iterator[Any]:
 
 
 def _wrapped(text: _Text) -> Iterator[Any]:
-    """Yield the elements of the array an object that starts here holds (:func:`unwrapped`),
-    its other members parsed one at a time and let go; raise NotAnArray if none is one."""
+    """Yield the entries of the object that starts here (:func:`unwrapped`), its members
+    parsed one at a time and let go; raise NotAnArray if it holds none."""
     text.pos += 1
-    found = False
+    found = any_found = False
+    held: dict[str, Any] | None = {}  # its members, while it may be one message
     if text.skip_space() == "}":
         text.pos += 1
         raise NotAnArray
@@ -206,10 +249,18 @@ def _wrapped(text: _Text) -> Iterator[Any]:
             raise text.error("Expecting ':' delimiter", text.pos)
         text.pos += 1
         if text.skip_space() == "[" and key in WRAPPERS and not found:
-            found = True
+            found = any_found = True
+            held = None
             yield from _elements(text)
         else:
-            text.value()
+            value = text.value()
+            more, found = _member_entries(key, value, found)
+            if more or found:
+                any_found, held = True, None
+            yield from more
+            if held is not None:
+                held[key] = value
+                held = held if len(held) <= _HELD_MEMBERS else None
         after = text.skip_space()
         if after == "}":
             text.pos += 1
@@ -217,5 +268,8 @@ def _wrapped(text: _Text) -> Iterator[Any]:
         if after != ",":
             raise text.error("Expecting ',' delimiter", text.pos)
         text.pos += 1
-    if not found:
+    if not any_found:
+        if held is not None and held.keys() >= _MESSAGE_KEYS:
+            yield held
+            return
         raise NotAnArray
