@@ -91,6 +91,13 @@ _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
+# A day written with a year of the Thai Buddhist era (543 years ahead) and no Thai word, as
+# a Thai locale's short date writes it ("3/5/2567", day first; "2567/05/03"): only a year
+# that is 1900 to 2100 so (2443 to 2643), which as a Gregorian year no record is in.
+_BUDDHIST_DMY = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
+_BUDDHIST_YMD = re.compile(r"\s*(\d{4})([./])(\d{1,2})\2(\d{1,2})(?!\d)(.*)", re.S)
+_BUDDHIST_YEARS = (2443, 2643)
+_BUDDHIST_AHEAD = 543
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
@@ -293,7 +300,9 @@ def text_ms(value: str) -> int | None:
         ms = world_ms(value)
         if ms is not None or names_month(value):
             return ms
-    if (dotted := _DOTTED.fullmatch(value)) is not None:
+    if (buddhist := _buddhist_day(value)) is not None:
+        value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
+    elif (dotted := _DOTTED.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
     ms = parse_date(value)
     if ms is not None and (names_no_day(value) or _no_year(value, ms)):
@@ -308,6 +317,20 @@ def _no_year(value: str, ms: int) -> bool:
     if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
         return False
     return not (FULL_YEAR.search(value) or _WRITES_2001.search(value))
+
+
+def _buddhist_day(value: str) -> str | None:
+    """A day with a year of the Buddhist era ("03/05/2567") as ``Date.parse`` reads its
+    Gregorian day ("2024/05/03"), or None when ``value`` is no such day."""
+    if (m := _BUDDHIST_DMY.fullmatch(value)) is not None:
+        day, _, month, year, rest = m.groups()
+    elif (m := _BUDDHIST_YMD.fullmatch(value)) is not None:
+        year, _, month, day, rest = m.groups()
+    else:
+        return None
+    if not _BUDDHIST_YEARS[0] <= int(year) <= _BUDDHIST_YEARS[1]:
+        return None
+    return f"{int(year) - _BUDDHIST_AHEAD:04d}/{int(month):02d}/{int(day):02d}{rest}"
 
 
 def _day_first(m: re.Match[str]) -> str:

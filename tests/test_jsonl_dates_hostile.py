@@ -132,3 +132,29 @@ async def test_a_month_named_in_another_language_without_a_day_is_that_month(
         "fr-time": At.of("June 1, 2024 10:00"),
         "en": At.of("May 2024"),
     }
+
+
+async def test_a_numeric_day_in_the_buddhist_era_is_its_gregorian_day(tmp_path: Path) -> None:
+    """A Thai locale writes its short date day first with the Buddhist era's year (543
+    ahead): "03/05/2567" is 3 May 2024, where it was 5 March 2567."""
+    values = {
+        "slash": "03/05/2567",
+        "short": "3/5/2567 10:30",
+        "dots": "03.05.2567",
+        "ymd": "2567/05/03",
+        "gregorian": "03/05/2024",  # a Gregorian year: month first, as before
+        "far": "03/05/2700",  # 2157 AD by the Buddhist era: as written
+        "no-day": "31/02/2567",
+    }
+    got = await _times(tmp_path, values)
+    may_3 = At.of("2024/05/03")
+    assert {k: v for k, v in got.items() if k != "line 7"} == {
+        "slash": may_3,
+        "short": At.of("2024/05/03 10:30"),
+        "dots": may_3,
+        "ymd": may_3,
+        "gregorian": At.of("2024/03/05"),
+        "far": At.of("2700/03/05"),
+    }
+    assert "not a date" in got["line 7"]
+    assert MemoryRecord(id="r", text="t", at="03/05/2567").at == may_3
