@@ -1,4 +1,4 @@
-"""JSON Lines: hostile date values that an earlier reading got wrong, each beside the
+"""JSON Lines: hostile date and id values that an earlier reading got wrong, each beside the
 instant it stands for written as an ISO or a ``Date.parse`` form (so the tests hold in any
 ``TZ``)."""
 
@@ -158,3 +158,16 @@ async def test_a_numeric_day_in_the_buddhist_era_is_its_gregorian_day(tmp_path: 
     }
     assert "not a date" in got["line 7"]
     assert MemoryRecord(id="r", text="t", at="03/05/2567").at == may_3
+
+
+async def test_integer_ids_past_2_53_keep_their_digits_and_stay_apart(tmp_path: Path) -> None:
+    """A double cannot tell 2**53 + 1 from 2**53: the ids are the digits as written
+    (conformance/README.md, "Ids given as numbers"), in full and when read ahead."""
+    snowflakes = [2**53, 2**53 + 1, 1_790_000_000_000_000_001, 1_790_000_000_000_000_000]
+    path = tmp_path / "export.jsonl"
+    lines = [f'{{"id": {n}, "text": "t{i}", "thread": {n}}}' for i, n in enumerate(snowflakes)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    items = [i async for i in from_jsonl(path) if not isinstance(i, SourceState)]
+    assert [(i.id, i.thread) for i in items if isinstance(i, MemoryRecord)] == [
+        (str(n), str(n)) for n in snowflakes
+    ]
