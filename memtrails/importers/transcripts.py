@@ -41,7 +41,14 @@ had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_w
 The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
 characters of its input]``; a tool's result is left out, unless it is an error, which
 becomes the agent's ``[tool error: first 160 characters]`` (an image in it ``[image]``); the
-model's reasoning (``thinking``, ``reasoning``) is left out. What the tools write as the
+model's reasoning (``thinking``, ``redacted_thinking``, ``reasoning``) is left out. Calls and
+results of the tools a later version adds are read so by their type's name (``*_tool_use``
+and ``*_tool_result`` blocks, ``*_call`` and ``*_output`` items: ``web_search_tool_result``,
+``mcp_tool_use``, ``mcp_call``...); a block or item of a type not known here that holds
+words (its ``title``, ``text``, ``content``, ``refusal``, ``summary`` or ``message``) is kept,
+marked by its type (``[callout] words``, a Codex refusal ``[refusal] words``), one with none
+(ids, data, encrypted content) left out, as are Codex's ``ghost_snapshot`` and
+``compaction`` items. What the tools write as the
 user's and no one typed (reminders, command output, caveats, summaries, Codex's context
 blocks) is left out, by the rules in ``transcripts_turns.py``. Secrets are scrubbed by the
 pipeline like everything else.

@@ -47,6 +47,7 @@ from .transcripts_words import (
     TOOL_CHARS,
     claude_parts,
     claude_text,
+    codex_other,
     codex_text,
     short,
     tool_prompt,
@@ -369,4 +370,9 @@ class Session:
             call = payload.get("arguments", payload.get("input", payload.get("action", "")))
             line = f"[tool {name}: {short(call)}]"
             return self.record(n, key, self.agent, line, at, source, sid=sid, tools=[name])
-        return None
+        if item is None:
+            return None
+        line, tool = codex_other(item, payload)  # a newer version's item: its words kept
+        author = "user" if payload.get("role") == "user" else self.agent
+        tools = [tool] if tool else None
+        return self.record(n, key, author, line, at, source, sid=sid, tools=tools)

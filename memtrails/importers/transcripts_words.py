@@ -13,6 +13,7 @@ __all__ = [
     "TOOL_CHARS",
     "claude_parts",
     "claude_text",
+    "codex_other",
     "codex_text",
     "short",
     "tool_prompt",
@@ -108,6 +109,53 @@ def tool_prompt(text: str) -> bool:
     return said in _TOOL_PROMPTS or said.startswith(_TOOL_PROMPT_STARTS)
 
 
+# Content blocks that are no one's words to keep: the model's reasoning (its text, or the
+# same encrypted), whatever the type of a tool's result (``web_search_tool_result``,
+# ``mcp_tool_result``...: left out unless an error, as a tool's result is).
+_REASONING = frozenset({"thinking", "redacted_thinking", "reasoning"})
+# Where a block of a type not known here holds its words (a block's own fields, and those
+# of the blocks it holds), so that a new type's text is kept rather than lost; ids, data,
+# signatures and encrypted fields are not words.
+_WORDS = ("title", "text", "content", "refusal", "summary", "message")
+_DEPTH = 4
+
+
+def _readable(value: Any, depth: int = 0) -> list[str]:
+    """Return the words a value of a block holds: its strings under :data:`_WORDS`."""
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if depth >= _DEPTH:
+        return []
+    if isinstance(value, list):
+        return [w for v in value for w in _readable(v, depth + 1)]
+    if isinstance(value, dict):
+        return [w for k in _WORDS if k in value for w in _readable(value[k], depth + 1)]
+    return []
+
+
+def _is_call(kind: str) -> bool:
+    return kind == "tool_use" or kind.endswith("_tool_use")  # server_, mcp_...
+
+
+def _is_result(kind: str) -> bool:
+    return kind == "tool_result" or kind.endswith("_tool_result")
+
+
+def _failed(part: dict[str, Any]) -> bool:
+    """Whether a tool's result is an error: so flagged, or (a server tool's) its content an
+    error (``{"type": "web_search_tool_result_error", "error_code"}``)."""
+    content = part.get("content")
+    kind = content.get("type") if isinstance(content, dict) else None
+    return bool(part.get("is_error")) or (isinstance(kind, str) and kind.endswith("_error"))
+
+
+def _error_text(part: dict[str, Any]) -> str:
+    content = part.get("content", "")
+    if isinstance(content, dict) and not _readable(content):
+        return str(content.get("error_code") or content.get("type") or "")
+    return _result_text(content if not isinstance(content, dict) else [content])
+
+
 def _blocks(content: Any) -> list[Any]:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
@@ -142,17 +190,26 @@ def claude_parts(content: Any, role: str) -> tuple[list[str], list[str], bool]:
                 parts.append(text)
                 calls.append("")
         elif kind in ("image", "document"):
-            parts.append(f"[{kind}]")
+            title = part.get("title")
+            named = isinstance(title, str) and title.strip()
+            parts.append(f"[{kind}: {title.strip()}]" if named else f"[{kind}]")
             calls.append("")
-        elif kind in ("tool_use", "server_tool_use"):  # server: a search the API ran
+        elif not isinstance(kind, str) or kind in _REASONING:
+            continue
+        elif _is_call(kind):  # server_tool_use: a search the API ran; mcp_tool_use...
             name = str(part.get("name") or "?")
             parts.append(f"[tool {name}: {short(part.get('input', ''))}]")
             calls.append(name)
-        elif kind == "tool_result":
-            results = True
-            if part.get("is_error"):
-                parts.append(f"[tool error: {short(_result_text(part.get('content', '')))}]")
+        elif _is_result(kind):
+            # A server tool's result is in the answer it serves, not a message of its own.
+            results = results or kind == "tool_result"
+            if _failed(part):
+                parts.append(f"[tool error: {short(_error_text(part))}]")
                 calls.append("")
+        elif words := _readable({k: v for k, v in part.items() if k in _WORDS}):
+            # A type this version does not know that holds words: kept, marked by its type.
+            parts.append(f"[{kind}] " + "\n".join(w.strip() for w in words))
+            calls.append("")
     if results:  # what else such a message holds is Claude Code's (images a tool read, notes)
         kept = [(p, c) for p, c in zip(parts, calls, strict=True) if p.startswith("[tool error: ")]
         parts, calls = [p for p, _ in kept], [c for _, c in kept]
@@ -167,9 +224,37 @@ def claude_text(content: Any, role: str) -> tuple[str, list[str], bool]:
 
 
 def codex_text(content: Any) -> str:
-    """Return a Codex message's text, or nothing when it is context Codex adds."""
-    parts = [p["text"] for p in _blocks(content) if isinstance(p.get("text"), str) and p["text"]]
+    """Return a Codex message's text, or nothing when it is context Codex adds; a refusal
+    (``{"type": "refusal", "refusal"}``) as ``[refusal] words``."""
+    parts = [
+        p["text"] if isinstance(p.get("text"), str) else f"[refusal] {p['refusal']}"
+        for p in _blocks(content)
+        if (isinstance(p.get("text"), str) and p["text"])
+        or (isinstance(p.get("refusal"), str) and p["refusal"].strip())
+    ]
     if any(p.lstrip().lower().startswith(_CODEX_CONTEXT) for p in parts):
         return ""
     images = sum(1 for p in _blocks(content) if p.get("type") == "input_image")
     return "\n".join(parts + ["[image]"] * images)
+
+
+# Codex items that are no one's words to keep: reasoning, what a tool gave back (any
+# ``*_output``), snapshots and summaries Codex writes for itself.
+_CODEX_QUIET = frozenset(
+    {"reasoning", "ghost_snapshot", "compaction", "compaction_summary", "other"}
+)
+
+
+def codex_other(item: str, payload: dict[str, Any]) -> tuple[str, str | None]:
+    """Return the line of a Codex item of a type not known here, and the tool it calls (a
+    ``*_call``: ``[tool NAME: input]``); ``""`` for one that is noise or holds no words.
+    Any other item that holds words is kept, marked by its type (``[refusal] words``)."""
+    if item in _CODEX_QUIET or item.endswith("_output"):
+        return "", None
+    if item.endswith("_call"):
+        name = payload.get("name")
+        name = name if isinstance(name, str) and name else item.removesuffix("_call")
+        said = payload.get("arguments", payload.get("input", payload.get("action", "")))
+        return f"[tool {name}: {short(said)}]", name
+    words = _readable({k: v for k, v in payload.items() if k in _WORDS})
+    return (f"[{item}] " + "\n".join(w.strip() for w in words) if words else ""), None
