@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import binascii
+import contextlib
 import email.utils
 import re
 from email.message import Message
@@ -139,18 +140,48 @@ def decode_header(value: str | None, hint: str | None = None) -> str:
 
 
 def decode_raw_header(raw: bytes, hint: str | None) -> str:
-    """Decode a header's raw 8-bit bytes: UTF-8, else the message's charset, else a guess."""
+    """Decode a header's raw 8-bit bytes: UTF-8, else the message's charset unless another
+    reads the header's words with fewer signs of the wrong charset, else the charset its
+    words read in.
+
+    A header is too short for a detector (``Счёт`` in KOI8-R is four bytes, and
+    charset-normalizer read such subjects as Shift_JIS): each likely charset is tried on
+    its words instead, and a reading is judged by what no language writes (see
+    :func:`~memtrails.importers._legacy_text.decode_legacy`). The message's charset (``hint``:
+    its body's, declared or guessed from the whole message) stands unless another reading
+    has fewer such faults and reads every byte: a KOI8-R subject in a Windows-1251 mail
+    reads as KOI8-R.
+    """
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    # imported here: _legacy_text reads this package's charsets module
+    from .._legacy_text import _score, _words, decode_as, decode_legacy
+
     codec = python_codec(hint)
+    hinted = None
     if codec is not None and codec not in ("ascii", "utf-8"):
-        try:
-            return raw.decode(codec)
-        except DECODE_ERRORS:
-            pass
-    return decode_bytes(raw, None, guess=len(raw) >= 16)
+        with contextlib.suppress(*DECODE_ERRORS):
+            hinted = raw.decode(codec)
+    # The words are judged apart from the signs between them (``отчёт.txt`` is no word
+    # of two scripts); no double-byte charset has these bytes inside a character.
+    spaced = _SIGNS.sub(b" ", raw)
+    _, chosen = decode_legacy(spaced, (codec,) if hinted is not None and codec else ())
+    if hinted is None:
+        return decode_as(raw, chosen)
+    words = _words(spaced)
+    if chosen == codec or _score(words, chosen)[0] >= _score(words, str(codec))[0]:
+        return hinted
+    try:
+        return raw.decode(chosen)
+    except DECODE_ERRORS:
+        return hinted
+
+
+# ASCII signs, the bytes 21-2F and 3A-3F, that no double-byte charset has inside a
+# character (its second bytes are 40 and above; GB18030's four-byte ones hold digits).
+_SIGNS = re.compile(rb"[!-/:-?]")
 
 
 def raw_header(msg: Message, name: str) -> str | None:
