@@ -62,6 +62,7 @@ _NOT_TEXT_SHARE = 0.1
 _TEXT_CONTROLS = frozenset("\t\n\r\f\v\x1b")
 # Past 2**53 a float no longer holds every integer: its digits are not the id written.
 _EXACT_FLOAT = 2**53
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def plain_value(value: Any) -> Any:
@@ -103,7 +104,8 @@ def plain_value(value: Any) -> Any:
 
 def text_value(name: str, value: Any) -> Any:
     """Return a text field's value: bytes of text decoded as UTF-8 (an invalid byte as
-    U+FFFD), a UUID as its string, anything else as it is (checked by the caller).
+    U+FFFD; UTF-16 with a byte order mark, or Latin text as UTF-16 without one, as that), a
+    UUID as its string, anything else as it is (checked by the caller).
 
     Raises:
         ValueError: the bytes are binary data, not text; the message names the field.
@@ -119,7 +121,31 @@ def text_value(name: str, value: Any) -> Any:
     return value
 
 
+def _utf16(data: bytes) -> str | None:
+    """The text of UTF-16 bytes: with a byte order mark (Windows' "Unicode" text), or without
+    one where most of it is Latin text (SQL Server's ``NVARCHAR`` cast to bytes: a NUL after
+    each ASCII letter), else None."""
+    if len(data) % 2 or len(data) < 4:
+        return None
+    if data[:2] in _UTF16_BOMS:
+        codec = "utf-16"
+    else:
+        low, high = data[0::2], data[1::2]
+        if high.count(0) >= 0.9 * len(high) and 0 not in low:
+            codec = "utf-16-le"
+        elif low.count(0) >= 0.9 * len(low) and 0 not in high:
+            codec = "utf-16-be"
+        else:
+            return None
+    try:
+        return data.decode(codec)
+    except UnicodeDecodeError:
+        return None
+
+
 def _decoded(name: str, data: bytes) -> str:
+    if (b"\x00" in data or data[:2] in _UTF16_BOMS) and (wide := _utf16(data)) is not None:
+        data = wide.encode("utf-8", "surrogatepass")  # checked below as any text is
     try:
         text = data.decode("utf-8")
         bad = 0
