@@ -52,11 +52,13 @@ async def from_slack_export(
     appended, and shared files are noted as ``[file: name]`` (a text snippet's or post's first lines,
     its ``preview``, follow; a file with no name nor title as what it is, ``[file: unnamed
     PNG]``, or became, ``[file: deleted]``, or a Slack Connect file of another organization's,
-    ``[file: shared from another organization]``, never by its bare id). A message with no
+    ``[file: shared from another organization]``, never by its bare id; several alike once,
+    ``[3 files: unnamed PNG]``; an entry that names nothing, ``{}``, not at all). A message with no
     ``text`` is read from its blocks (rich text: mentions named, a list item or paragraph a line; an
     app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An
-    attachment with no text of its own is read from its blocks, a huddle as ``[huddle] with``
+    attachment with no title nor text of its own is read from its blocks, else from its
+    ``fallback``, where that says words its pretext and fields do not; a huddle as ``[huddle] with``
     its participants. ``<!here>``, ``<!channel>`` and ``<!everyone>`` read as ``@here``...,
     a user group ``<!subteam^S1|@oncall>`` as ``@oncall`` (with no handle, by the one another
     mention in that day file gives it, else ``@S1``), a channel ``<#C1>`` by its name (else
@@ -93,7 +95,7 @@ async def from_slack_export(
     notice gave it, else its bot id),
     ``thread="<channel>/<thread_ts or ts>"`` and ``meta`` with ``channel``, ``ts``, ``user``
     and, when present, ``subtype``, ``edited``, ``bot``, ``files``, ``reply_count`` and
-    ``reactions``.
+    ``reactions`` (the first 100 kinds; ``reactions_left_out`` counts any more).
 
     After a channel (once the items read since the last one number a tenth of the export's
     channels, so that thousands of small DMs cost no quadratic positions), and at the end,

@@ -55,6 +55,7 @@ _NOISE_SUBTYPES = frozenset(
 )
 _BOT_SERVICE = re.compile(r"/services/(B[A-Z0-9]+)\|([^<>|]+)>")
 _MESSAGE = RecordStep("Slack", "message")
+_MAX_REACTIONS = 100  # kinds of reaction a record keeps in meta["reactions"]
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
 
 
@@ -171,6 +172,8 @@ def _body(reader: Names, message: Mapping[str, Any]) -> tuple[list[str], list[di
         if extra:
             parts.append(extra)
     files = files_of(message)
+    # A note several files say alike (nameless ones) is said once: ``[3 files: unnamed]``.
+    counted: dict[str, list[int]] = {}  # note -> [its place in parts, how many]
     for f in files:
         title = f["title"]
         note = (
@@ -178,7 +181,16 @@ def _body(reader: Names, message: Mapping[str, Any]) -> tuple[list[str], list[di
             if not title or title == f["name"]
             else (f"[file: {f['name']} ({title})]")
         )
-        parts.append(note + (f"\n{f.pop('preview')}" if "preview" in f else ""))
+        if "preview" in f:
+            parts.append(f"{note}\n{f.pop('preview')}")
+        elif note in counted:
+            counted[note][1] += 1
+        else:
+            counted[note] = [len(parts), 1]
+            parts.append(note)
+    for note, (place, count) in counted.items():
+        if count > 1:
+            parts[place] = note.replace("[file: ", f"[{count} files: ", 1)
     return parts, files
 
 
@@ -276,6 +288,9 @@ def message_record(
         meta["reply_count"] = message["reply_count"]
     reactions = message.get("reactions")
     if isinstance(reactions, list):
+        if len(reactions) > _MAX_REACTIONS:  # a few in a real export; thousands in a hostile one
+            meta["reactions_left_out"] = len(reactions) - _MAX_REACTIONS
+            reactions = reactions[:_MAX_REACTIONS]
         # A reaction without a name says nothing; one of another shape is ignored.
         meta["reactions"] = [
             {"name": r["name"], "count": _count(r.get("count"))}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +11,8 @@ from ._names import Names, unescape
 
 __all__ = ["OddValue", "attachment_text", "files_of", "json_kind", "objects"]
 
-_MAIN_KEYS = ("pretext", "title", "text")
+_MAIN_KEYS = ("title", "text")
+_WORD = re.compile(r"\w+")
 _MAX_PREVIEW = 4000  # characters of a file's preview kept (Slack's are a few lines)
 
 
@@ -60,19 +62,8 @@ def attachment_text(reader: Names, attachment: Mapping[str, Any], context: str, 
         value = texts[key]
         if value and value.strip():
             lines.append(reader.readable(value.strip()))
-    if not any((texts[k] or "").strip() for k in _MAIN_KEYS):
-        # Its blocks, else `fallback` (the plain-text summary): when it has no text of its own.
-        blocks, fallback = blocks_text(reader, attachment.get("blocks")), texts["fallback"]
-        if blocks.strip():
-            lines.insert(0, blocks.strip())
-        elif fallback and fallback.strip():
-            lines.insert(0, reader.readable(fallback.strip()))
-    title_link = attachment.get("title_link")
-    # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
-    link = unescape(title_link) if isinstance(title_link, str) else ""
-    if link and lines and link not in context:
-        lines.append(link)
     fields = objects(attachment.get("fields"), f"{place}: `fields`", f"{place}, field")
+    field_lines: list[str] = []
     for n, field in enumerate(fields, 1):
         parts = [
             reader.readable(_field_text(field.get(key), f"{place}, field {n}: `{key}`"))
@@ -80,8 +71,28 @@ def attachment_text(reader: Names, attachment: Mapping[str, Any], context: str, 
             if field.get(key)
         ]
         if parts:
-            lines.append(": ".join(parts))
+            field_lines.append(": ".join(parts))
+    if not any((texts[k] or "").strip() for k in _MAIN_KEYS):
+        # Its blocks, else `fallback` (the plain-text summary): when it has no title nor text
+        # of its own, and it says words its pretext, author and fields do not (a bot's
+        # attachment of a pretext and fields alone: its summary says what happened).
+        blocks, fallback = blocks_text(reader, attachment.get("blocks")), texts["fallback"]
+        body = blocks.strip() or reader.readable((fallback or "").strip())
+        if body and _says_more(body, [context, *lines, *field_lines]):
+            lines.insert(1 if (texts["pretext"] or "").strip() else 0, body)
+    title_link = attachment.get("title_link")
+    # Slack escapes &, < and > in every string it exports, links too (``?a=1&amp;b=2``).
+    link = unescape(title_link) if isinstance(title_link, str) else ""
+    if link and lines and link not in context:
+        lines.append(link)
+    lines.extend(field_lines)
     return "\n".join(lines)
+
+
+def _says_more(text: str, said: list[str]) -> bool:
+    """Whether ``text`` holds a word (case aside) that none of ``said`` holds."""
+    known = {w.casefold() for line in said for w in _WORD.findall(line)}
+    return any(w.casefold() not in known for w in _WORD.findall(text))
 
 
 def _field_text(value: Any, what: str) -> str:
@@ -99,6 +110,8 @@ def files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
         found.append(message["file"])
     files: list[dict[str, Any]] = []
     for n, f in enumerate(found, 1):
+        if not any(isinstance(v, str) and v.strip() for v in f.values()):
+            continue  # an empty entry ({}, or ids of null): no file anyone could name
         name = _string(f.get("name"), f"file {n}: `name`")
         title = _string(f.get("title"), f"file {n}: `title`")
         mimetype = f.get("mimetype") if isinstance(f.get("mimetype"), str) else None
