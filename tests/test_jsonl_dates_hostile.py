@@ -171,3 +171,47 @@ async def test_integer_ids_past_2_53_keep_their_digits_and_stay_apart(tmp_path: 
     assert [(i.id, i.thread) for i in items if isinstance(i, MemoryRecord)] == [
         (str(n), str(n)) for n in snowflakes
     ]
+
+
+# What right-to-left locales and word processors write in a date, beside what it means.
+_MARKED = {
+    "lrm": ("\u200e2024-05-03", "2024-05-03"),  # Excel's left-to-right mark
+    "ar-intl": ("\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664", "2024-05-03"),  # 3 May
+    "ar-iso": ("\u0662\u0660\u0662\u0664-\u0660\u0665-\u0660\u0663", "2024-05-03"),
+    "ar-time": (
+        "\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664 \u0661\u0660:\u0663\u0660",
+        "2024/05/03 10:30",
+    ),
+    "rlm-ascii": ("03\u200f/05\u200f/2024", "2024-05-03"),
+    "hi": ("\u0967\u0966/\u0966\u0665/\u0968\u0966\u0968\u096a", "2024-05-10"),  # 10 May
+    "nb-hyphen": ("2024\u201105\u201103", "2024-05-03"),
+    "en-dash": ("2024\u201305\u201303", "2024-05-03"),
+    "minus": ("2024-05-03T10:00:00\u221205:00", "2024-05-03T15:00:00Z"),
+    "isolates": ("\u20682024-05-03 10:00\u2069", "2024/05/03 10:00"),
+    "thai-year": ("\u0e52\u0e55\u0e56\u0e57", "2024"),  # the Buddhist era's 2567, as At.of
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MARKED))
+async def test_marks_dashes_and_other_digits_are_read(tmp_path: Path, name: str) -> None:
+    written, meant = _MARKED[name]
+    got = await _times(tmp_path, {"r": written})
+    assert got == {"r": At.of(meant)}, written  # before: an error, the line skipped
+    assert MemoryRecord(id="r", text="t", at=written).at == At.of(meant)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "\u06f1\u06f4\u06f0\u06f3/\u06f0\u06f2/\u06f1\u06f4",
+        "\u0661\u0664\u0664\u0665/\u0661\u0660/\u0662\u0664",
+    ],
+    ids=["persian-1403", "hijri-1445"],
+)
+async def test_a_year_of_another_calendar_is_no_gregorian_date(
+    tmp_path: Path, written: str
+) -> None:
+    got = await _times(tmp_path, {"r": written})
+    assert "another calendar" in got["line 1"]
+    with pytest.raises(ValueError, match="not a date"):
+        MemoryRecord(id="r", text="t", at=written)

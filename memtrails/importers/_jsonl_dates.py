@@ -18,8 +18,17 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..dates import utc_from_local_ms
-from ..export_dates import EPOCH_FROM, FULL_YEAR, digits_ms, is_number, is_zero_date, number_ms
+from ..export_dates import (
+    EPOCH_FROM,
+    FULL_YEAR,
+    digits_ms,
+    is_number,
+    is_zero_date,
+    number_ms,
+    plain_date_text,
+)
 from ..records import NUMBER_UNITS, At, unstorable_time
+from ..world_dates import in_other_script
 from .mail.dates import ZONES, mail_date
 
 __all__ = ["DATE_KEYS", "record_time"]
@@ -245,7 +254,10 @@ def _number_ms(value: int | float | str, key: str) -> int | None:
 
 def _text_ms(value: str, key: str) -> int | None:
     """The time of a string; None for an empty one ("", "null", "NaT")."""
-    text = value.strip()
+    plain = plain_date_text(value)
+    if plain is None:
+        raise ValueError(f"not a date: {value[:_LONGEST]!r} (a year of another calendar)")
+    text = plain.strip()
     if text.lower() in _EMPTY or is_zero_date(text):
         return None
     if len(text) > _LONGEST:
@@ -259,7 +271,7 @@ def _text_ms(value: str, key: str) -> int | None:
         if not _storable(stamp := int(dotnet.group(1))):
             raise ValueError(f"{unstorable_time(stamp)} (milliseconds)")
         return stamp
-    elif is_number(text):
+    elif is_number(text) and not in_other_script(text):  # "๒๕๖๗": a Thai year, by At.of
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
         return _number_ms(text, key)
