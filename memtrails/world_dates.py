@@ -15,7 +15,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from datetime import date
+from datetime import date, timedelta
 
 from .dates import parse_date
 
@@ -25,6 +25,8 @@ _LONGEST = 80  # a date is short: a longer value is not scanned
 
 # ISO 8601 week dates: "2024-W18" (its Monday), "2024-W18-3", "2024W183", with a time after
 # "T" or a space ("2024-W18-3T10:00:00Z").
+# ISO 8601's ordinal date, a year and its day (GNU date's %Y-%j, mainframes' Julian dates).
+_ORDINAL_DAY = re.compile(r"(\d{4})-(\d{3})(?:([T ])(\S.*))?", re.I | re.A)
 _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?(?:([T ])(\S.*))?", re.I | re.A)
 
 # Chinese, Japanese, Korean: year 年/년, month 月/월, day 日/일 (号/號 in Chinese).
@@ -165,6 +167,8 @@ def world_ms(text: str) -> int | None:
         value = unicodedata.normalize("NFKC", value)
     if (m := _WEEK.fullmatch(value)) is not None:
         return _week(m)
+    if (m := _ORDINAL_DAY.fullmatch(value)) is not None:
+        return _ordinal_day(m)
     if _THAI_SIGNS.search(value):
         return _thai(value.translate(_THAI_DIGITS))
     if _KANJI_NUMBER.search(value):
@@ -209,6 +213,17 @@ def _week(m: re.Match[str]) -> int | None:
         day = date.fromisocalendar(int(year), int(week), int(weekday or 1))
     except ValueError:
         return None
+    if clock is None:
+        return parse_date(day.isoformat())
+    return parse_date(f"{day.isoformat()}{'T' if sep in 'Tt' else ' '}{clock}")
+
+
+def _ordinal_day(m: re.Match[str]) -> int | None:
+    """``2024-124`` (the 124th day of 2024: 3 May) as the ISO date it names."""
+    year, number, sep, clock = m.groups()
+    if not 1 <= int(number) <= (366 if calendar.isleap(int(year)) else 365):
+        return None
+    day = date(int(year), 1, 1) + timedelta(days=int(number) - 1)
     if clock is None:
         return parse_date(day.isoformat())
     return parse_date(f"{day.isoformat()}{'T' if sep in 'Tt' else ' '}{clock}")
