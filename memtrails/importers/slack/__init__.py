@@ -147,7 +147,10 @@ async def from_slack_export(
     ``Compress-Archive``) are folders still. Member names a zip tool wrote in UTF-8 without
     flagging them so (Info-ZIP's ``zip`` on
     Linux and macOS) are read as UTF-8, not as code page 437: a channel named ``日本語``
-    keeps its name, and its records the ids the unzipped folder gives them.
+    keeps its name, and its records the ids the unzipped folder gives them. Channel folder
+    names a Mac wrote with decomposed accents (NFD), in a zip or a folder, are read composed
+    (NFC), as the name files and exports made elsewhere write them: the same channel, ids
+    and titles.
     A day file or name file saved as the Web API's answer, as a script of one's own writes
     it (``{"ok": true, "messages": [...], "has_more": false}``, ``{"members": [...]}``,
     ``{"channels": [...]}``), is read as the array it holds; a name file keyed by id

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -105,12 +107,12 @@ def _member_name(info: zipfile.ZipInfo) -> str:
     # with backslashes, which no Slack channel or file name holds: read as the zip standard's
     # "/", or every day file would sit in no channel folder and be left out unsaid.
     name = info.filename.replace("\\", "/")
-    if info.flag_bits & 0x800 or name.isascii():
-        return name
-    try:
-        return name.encode("cp437").decode("utf-8")
-    except UnicodeError:
-        return name
+    if not (info.flag_bits & 0x800 or name.isascii()):
+        with contextlib.suppress(UnicodeError):
+            name = name.encode("cp437").decode("utf-8")
+    # A zip made on macOS writes accents decomposed (NFD): "café" as the same channel, ids
+    # and all, as the NFC a zip made elsewhere, or Slack's own, writes.
+    return unicodedata.normalize("NFC", name)
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -146,6 +148,9 @@ class Export:
         # of it; several share a name where a zip tool appended a file again. zipfile's own
         # lookup finds only the last, so those are read by their directory entries.
         self._members: dict[str, list[zipfile.ZipInfo]] = {}
+        # A folder's channel folders by their names in NFC, where its disk holds them in
+        # another form (NFD, as macOS writes accents): its channels go by the NFC ones.
+        self._on_disk: dict[str, str] = {}
         self._twins: dict[str, list[zipfile.ZipInfo]] = {}
         if path.is_dir():
             self._root: Path | None = path
@@ -239,8 +244,13 @@ class Export:
         for name in sorted(folders):
             if name.startswith(".") or "/." in name:
                 continue
+            disk, name = name, unicodedata.normalize("NFC", name)
+            if name != disk and name not in folders:
+                self._on_disk[name] = disk
+            else:
+                name = disk  # both forms there: each its own channel, as named
             try:
-                days, others = self._day_files(root / name)
+                days, others = self._day_files(root / disk)
             except OSError as exc:
                 why = exc.strerror or exc
                 self.unlisted.append((name, f"cannot list the channel folder ({why})"))
@@ -316,11 +326,16 @@ class Export:
     def channels(self) -> dict[str, list[str]]:
         return self._channels
 
+    def _path(self, member: str) -> Path:
+        """Return where a member of an export folder is on its disk."""
+        assert self._root is not None
+        folder, _, name = member.rpartition("/")
+        return self._root / self._on_disk.get(folder, folder) / name
+
     def has(self, member: str) -> bool:
         if self._zip is not None:
             return self._prefix + member in self._members
-        assert self._root is not None
-        return may_be_file(self._root / member)  # one that cannot be looked at: reading says why
+        return may_be_file(self._path(member))  # one that cannot be looked at: reading says why
 
     def copies(self, member: str) -> list[tuple[str, str | zipfile.ZipInfo]]:
         """Return each member of this name, to :meth:`read`, with the name its errors give.
@@ -344,9 +359,8 @@ class Export:
         if self._zip is not None:
             infos = self._members[self._prefix + member]
             return "|".join(f"{info.file_size}:{info.CRC:08x}" for info in infos)
-        assert self._root is not None
         try:
-            st = (self._root / member).stat()
+            st = self._path(member).stat()
         except OSError as exc:  # it cannot be read either: reading it says why
             return f"unreadable:{exc.errno}"
         return f"{st.st_size}:{st.st_mtime_ns}"
@@ -358,9 +372,8 @@ class Export:
             return member.file_size
         if self._zip is not None:
             return self._members[self._prefix + member][-1].file_size
-        assert self._root is not None
         try:
-            return (self._root / member).stat().st_size
+            return self._path(member).stat().st_size
         except OSError:
             return None
 
@@ -384,7 +397,7 @@ class Export:
     def _open(self, member: str | zipfile.ZipInfo, again: bool) -> IO[bytes]:
         if self._zip is None:
             assert self._root is not None and isinstance(member, str)
-            f = (self._root / member).open("rb")
+            f = self._path(member).open("rb")
             try:
                 self._check(os.fstat(f.fileno()).st_size)
             except BaseException:
@@ -455,7 +468,7 @@ class Export:
             self._inflated += len(data)
         else:
             assert self._root is not None and isinstance(member, str)
-            with (self._root / member).open("rb") as f:
+            with self._path(member).open("rb") as f:
                 size = os.fstat(f.fileno()).st_size
                 self._check(size)
                 # As much as stat says (read(n) takes n bytes of memory at once), then
