@@ -15,6 +15,7 @@ from .armor import unarmored
 from .blobs import guess_type, lift_blobs
 from .charsets import decode_bytes, python_codec, to_bytes
 from .enclosed import headless_mail, mended
+from .flowed import unflow
 from .headers import FOLD, addresses, b64, decode_header, raw_header, raw_headers
 from .html import enriched_to_text
 from .parts import (
@@ -24,6 +25,7 @@ from .parts import (
     disposition,
     filename,
     is_utf8,
+    param,
     payload,
     payload_size,
     raw_payload,
@@ -91,10 +93,15 @@ def walk(part: Message, out: Collected, depth: int, *, framed: bool = False) -> 
         ):
             _report(part, children, out)  # the parser's blocks are wrong: read them again
             return
-        if maintype == "message":  # other header blocks
-            blocks = [
-                "\n".join(f"{k}: {decode_header(v)}" for k, v in c.raw_items()) for c in children
-            ]
+        if maintype == "message":  # other header blocks, each with the text after it
+            blocks = []
+            for child in children:
+                # message/partial's first part is a mail's headers and the start of its text
+                sub = Collected(hint=out.hint)
+                walk(child, sub, depth + 1, framed=True)
+                head = "\n".join(f"{k}: {decode_header(v)}" for k, v in child.raw_items())
+                blocks.append("\n\n".join(b for b in (head, *sub.texts) if b))
+                out.merge(sub, text=False)
             out.add_text("\n\n".join(b for b in blocks if b), is_plain=False)
             return
         if subtype == "alternative":
@@ -278,6 +285,9 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
     if lifted:  # uuencoded files, or base64 that a broken boundary left in the text
         out.attachments.extend(lifted)
         out.defects.add("EncodedAttachmentInText")
+    if subtype == "plain" and (param(part, "format") or "").lower() == "flowed":
+        # lines a mailer wrapped (RFC 3676), cut inside a word where it says delsp=yes
+        text = unflow(text, delsp=(param(part, "delsp") or "").lower() == "yes")
     out.add_text(tidy(unarmored(text)), is_plain=subtype == "plain")
 
 
