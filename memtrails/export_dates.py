@@ -21,7 +21,7 @@ import re
 import time
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
-from .world_dates import in_other_script, names_month, world_ms
+from .world_dates import buddhist_day, in_other_script, names_month, plain_date_text, world_ms
 
 __all__ = [
     "EPOCH_FROM",
@@ -37,7 +37,6 @@ __all__ = [
     "is_zero_date",
     "names_no_day",
     "number_ms",
-    "plain_date_text",
     "stamp_ms",
     "text_ms",
 ]
@@ -92,29 +91,6 @@ _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
-# A day written with a year of the Thai Buddhist era (543 years ahead) and no Thai word, as
-# a Thai locale's short date writes it ("3/5/2567", day first; "2567/05/03"): only a year
-# that is 1900 to 2100 so (2443 to 2643), which as a Gregorian year no record is in.
-_BUDDHIST_DMY = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
-_BUDDHIST_YMD = re.compile(r"\s*(\d{4})([./])(\d{1,2})\2(\d{1,2})(?!\d)(.*)", re.S)
-_BUDDHIST_YEARS = (2443, 2643)
-_BUDDHIST_AHEAD = 543
-# What RTL locales and word processors put in a date that Date.parse reads none of: bidi
-# marks (Intl's Arabic "3/5/2024" has an RLM after each number; Excel's LRM), zero-width
-# spaces, dashes and a minus
-# sign for a hyphen ("2024\u201105\u201103", "-05:00" with U+2212), and the digits of other
-# scripts (Arabic-Indic, Persian, Devanagari, Bengali) for 0-9.
-_MARKS = dict.fromkeys(
-    [0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]
-)
-_DASHES = dict.fromkeys([*range(0x2010, 0x2014), 0x2212, 0xFE63, 0xFF0D], "-")
-_DIGITS = {zero + n: str(n) for zero in (0x0660, 0x06F0, 0x0966, 0x09E6) for n in range(10)}
-_PLAIN = _MARKS | _DASHES | _DIGITS
-_EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's (1445, 1403)
-_RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
-# Arabic, Persian and Indian locales write a day first ("3/5/2024" is 3 May), as their
-# digits or their right-to-left marks show.
-_SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)(.*)", re.S | re.A)
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
@@ -291,35 +267,6 @@ def exported_ms(value: str) -> int | None:
     return world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
 
 
-def plain_date_text(value: str) -> str | None:
-    """Return ``value`` without bidi marks, its dashes as hyphens and its digits in ASCII
-    (:data:`_PLAIN`), or None when its digits were another script's and its years are
-    another calendar's (the Hijri 1445, the Persian 1403: no Gregorian year before 1900).
-    A day written with slashes in such digits or with right-to-left marks is day first, as
-    Arabic, Persian and Indian locales write it: it is returned as year/month/day.
-
-    Example:
-        >>> plain_date_text("\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664")
-        '2024/05/03'
-        >>> plain_date_text("\u06f1\u06f4\u06f0\u06f3/\u06f0\u06f2/\u06f1\u06f4") is None
-        True
-    """
-    if value.isascii():
-        return value
-    plain = value.translate(_PLAIN)
-    other_digits = plain != value.translate(_MARKS | _DASHES)
-    if other_digits:  # a year of which calendar?
-        years = [int(y) for y in FULL_YEAR.findall(plain)]
-        if years and max(years) < _EARLIEST_YEAR:
-            return None
-    if (other_digits or not _RTL_MARKS.isdisjoint(value)) and (
-        m := _SLASHED_DAY.fullmatch(plain)
-    ) is not None:
-        day, month, year, rest = m.groups()
-        return f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first
-    return plain
-
-
 def text_ms(value: str) -> int | None:
     """Return the epoch milliseconds of a date written as a string (``At.of``'s reading), or
     None when it is none.
@@ -350,7 +297,7 @@ def text_ms(value: str) -> int | None:
         ms = world_ms(value)
         if ms is not None or names_month(value):
             return ms
-    if (buddhist := _buddhist_day(value)) is not None:
+    if (buddhist := buddhist_day(value)) is not None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
     elif (dotted := _DOTTED.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
@@ -367,20 +314,6 @@ def _no_year(value: str, ms: int) -> bool:
     if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
         return False
     return not (FULL_YEAR.search(value) or _WRITES_2001.search(value))
-
-
-def _buddhist_day(value: str) -> str | None:
-    """A day with a year of the Buddhist era ("03/05/2567") as ``Date.parse`` reads its
-    Gregorian day ("2024/05/03"), or None when ``value`` is no such day."""
-    if (m := _BUDDHIST_DMY.fullmatch(value)) is not None:
-        day, _, month, year, rest = m.groups()
-    elif (m := _BUDDHIST_YMD.fullmatch(value)) is not None:
-        year, _, month, day, rest = m.groups()
-    else:
-        return None
-    if not _BUDDHIST_YEARS[0] <= int(year) <= _BUDDHIST_YEARS[1]:
-        return None
-    return f"{int(year) - _BUDDHIST_AHEAD:04d}/{int(month):02d}/{int(day):02d}{rest}"
 
 
 def _day_first(m: re.Match[str]) -> str:

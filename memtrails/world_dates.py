@@ -19,7 +19,7 @@ from datetime import date, timedelta
 
 from .dates import parse_date
 
-__all__ = ["in_other_script", "names_month", "world_ms"]
+__all__ = ["buddhist_day", "in_other_script", "names_month", "plain_date_text", "world_ms"]
 
 _LONGEST = 80  # a date is short: a longer value is not scanned
 
@@ -142,6 +142,31 @@ _THAI_SIGNS = re.compile(rf"{_THAI_WORD}|{_BUDDHIST}|{_CHRISTIAN}|ปี(?=\s*\d
 _THAI_LETTER = re.compile(r"[\u0e00-\u0e7f]")
 _BUDDHIST_YEAR = re.compile(r"(?<!\d)2[4-7]\d\d(?!\d)")  # 2400-2799: 1857-2256 AD
 
+# A day written with a year of the Thai Buddhist era (543 years ahead) and no Thai word, as
+# a Thai locale's short date writes it ("3/5/2567", day first; "2567/05/03"): only a year
+# that is 1900 to 2100 so (2443 to 2643), which as a Gregorian year no record is in.
+_BUDDHIST_DMY = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
+_BUDDHIST_YMD = re.compile(r"\s*(\d{4})([./])(\d{1,2})\2(\d{1,2})(?!\d)(.*)", re.S)
+_BUDDHIST_YEARS = (2443, 2643)
+_BUDDHIST_AHEAD = 543
+# What RTL locales and word processors put in a date that Date.parse reads none of: bidi
+# marks (Intl's Arabic "3/5/2024" has an RLM after each number; Excel's LRM), zero-width
+# spaces, dashes and a minus
+# sign for a hyphen ("2024\u201105\u201103", "-05:00" with U+2212), and the digits of other
+# scripts (Arabic-Indic, Persian, Devanagari, Bengali) for 0-9.
+_MARKS = dict.fromkeys(
+    [0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]
+)
+_DASHES = dict.fromkeys([*range(0x2010, 0x2014), 0x2212, 0xFE63, 0xFF0D], "-")
+_DIGITS = {zero + n: str(n) for zero in (0x0660, 0x06F0, 0x0966, 0x09E6) for n in range(10)}
+_PLAIN = _MARKS | _DASHES | _DIGITS
+_EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's (1445, 1403)
+_RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
+# Arabic, Persian and Indian locales write a day first ("3/5/2024" is 3 May), as their
+# digits or their right-to-left marks show.
+_SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)(.*)", re.S | re.A)
+_FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)", re.A)
+
 
 def world_ms(text: str) -> int | None:
     """Return the epoch milliseconds of an ISO week date or of a day written in CJK or
@@ -176,6 +201,55 @@ def world_ms(text: str) -> int | None:
     if _ERA_YEAR.search(value) or _ERA_DAY.fullmatch(value):
         return _era(value)
     return _gregorian(value)
+
+
+def plain_date_text(value: str) -> str | None:
+    """Return ``value`` without bidi marks, its dashes as hyphens and its digits in ASCII
+    (:data:`_PLAIN`), or None when its digits were another script's and its years are
+    another calendar's (the Hijri 1445, the Persian 1403: no Gregorian year before 1900).
+    A day written with slashes in such digits or with right-to-left marks is day first, as
+    Arabic, Persian and Indian locales write it: it is returned as year/month/day.
+
+    Example:
+        >>> plain_date_text("\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664")
+        '2024/05/03'
+        >>> plain_date_text("\u06f1\u06f4\u06f0\u06f3/\u06f0\u06f2/\u06f1\u06f4") is None
+        True
+    """
+    if value.isascii():
+        return value
+    plain = value.translate(_PLAIN)
+    other_digits = plain != value.translate(_MARKS | _DASHES)
+    if other_digits:  # a year of which calendar?
+        years = [int(y) for y in _FOUR_DIGITS.findall(plain)]
+        if years and max(years) < _EARLIEST_YEAR:
+            return None
+    if (other_digits or not _RTL_MARKS.isdisjoint(value)) and (
+        m := _SLASHED_DAY.fullmatch(plain)
+    ) is not None:
+        day, month, year, rest = m.groups()
+        return f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first
+    return plain
+
+
+def buddhist_day(value: str) -> str | None:
+    """Return a day written with a year of the Buddhist era and no Thai word ("03/05/2567",
+    "2567/05/03") as ``Date.parse`` reads its Gregorian day ("2024/05/03"), or None when
+    ``value`` is no such day.
+
+    Example:
+        >>> buddhist_day("03/05/2567 10:30"), buddhist_day("03/05/2024")
+        ('2024/05/03 10:30', None)
+    """
+    if (m := _BUDDHIST_DMY.fullmatch(value)) is not None:
+        day, _, month, year, rest = m.groups()
+    elif (m := _BUDDHIST_YMD.fullmatch(value)) is not None:
+        year, _, month, day, rest = m.groups()
+    else:
+        return None
+    if not _BUDDHIST_YEARS[0] <= int(year) <= _BUDDHIST_YEARS[1]:
+        return None
+    return f"{int(year) - _BUDDHIST_AHEAD:04d}/{int(month):02d}/{int(day):02d}{rest}"
 
 
 def _gregorian(value: str) -> int | None:

@@ -25,10 +25,9 @@ from ..export_dates import (
     is_number,
     is_zero_date,
     number_ms,
-    plain_date_text,
 )
 from ..records import NUMBER_UNITS, At, unstorable_time
-from ..world_dates import in_other_script
+from ..world_dates import in_other_script, plain_date_text
 from .mail.dates import ZONES, mail_date
 
 __all__ = ["DATE_KEYS", "record_time"]
