@@ -21,7 +21,14 @@ import re
 import time
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
-from .world_dates import buddhist_day, in_other_script, names_month, plain_date_text, world_ms
+from .world_dates import (
+    buddhist_day,
+    iana_ms,
+    in_other_script,
+    names_month,
+    plain_date_text,
+    world_ms,
+)
 
 __all__ = [
     "EPOCH_FROM",
@@ -117,6 +124,9 @@ _BASIC_NO_T = re.compile(r"(\d{8})(\d{4}(?:\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?
 _COMMA_FRACTION = re.compile(
     r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d),(\d{1,9})\s?(Z|[+-]\d\d:?\d\d)?", re.I
 )
+# A numeric offset and a zone's name after it, as Go's time.String() writes a time
+# ("2024-05-03 10:00:00 +0200 CEST"): the offset says when, the name only where.
+_OFFSET_NAMED = re.compile(r"(.*\d\s*[+-]\d\d:?\d\d)\s+[A-Za-z]{2,5}", re.S)
 # The Common Log Format of web servers' access logs: "03/May/2024:10:00:00 +0200".
 _CLF = re.compile(r"(\d{1,2})/([A-Za-z]{3})/(\d{4}):(\d\d:\d\d:\d\d)(?:\s*([+-]\d{4}|Z))?")
 
@@ -264,6 +274,10 @@ def exported_ms(value: str) -> int | None:
     reworded = as_date_parse_reads(value)
     if reworded is not None:
         return _existing(reworded)
+    if (named := _OFFSET_NAMED.fullmatch(text)) is not None:
+        return text_ms(named.group(1))  # Go's "+0200 CEST": the offset says when
+    if (ms := iana_ms(text, text_ms)) is not None:
+        return ms  # Java's "...+02:00[Europe/Berlin]", "2024-05-03 10:00 Asia/Kolkata"
     return world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
 
 

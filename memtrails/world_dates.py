@@ -15,11 +15,20 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from datetime import date, timedelta
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .dates import parse_date
 
-__all__ = ["buddhist_day", "in_other_script", "names_month", "plain_date_text", "world_ms"]
+__all__ = [
+    "buddhist_day",
+    "iana_ms",
+    "in_other_script",
+    "names_month",
+    "plain_date_text",
+    "world_ms",
+]
 
 _LONGEST = 80  # a date is short: a longer value is not scanned
 
@@ -167,6 +176,15 @@ _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
 _SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)(.*)", re.S | re.A)
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)", re.A)
 
+# An IANA zone after a time: in brackets as RFC 9557 and Java's ZonedDateTime write it
+# ("...+02:00[Europe/Berlin]", "...T10:00[Europe/Berlin]"), or after a space.
+_IANA = re.compile(
+    r"(.*?\d[Zz]?)(?:\s*\[!?([A-Za-z][\w+-]*(?:/[\w+-]+)*)\](?:\[[^\]]*\])*|\s+([A-Za-z]\w*/[\w+-]+(?:/[\w+-]+)?))\s*"
+)
+_OFFSET_AT_END = re.compile(
+    r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
+)
+
 
 def world_ms(text: str) -> int | None:
     """Return the epoch milliseconds of an ISO week date or of a day written in CJK or
@@ -250,6 +268,41 @@ def buddhist_day(value: str) -> str | None:
     if not _BUDDHIST_YEARS[0] <= int(year) <= _BUDDHIST_YEARS[1]:
         return None
     return f"{int(year) - _BUDDHIST_AHEAD:04d}/{int(month):02d}/{int(day):02d}{rest}"
+
+
+def iana_ms(text: str, read: Callable[[str], int | None]) -> int | None:
+    """Return the epoch milliseconds of a time followed by an IANA zone, or None.
+
+    ``read`` reads the time without the zone. An offset before the zone says when (the
+    name only says where); without one the wall clock is read in the zone, a wall time a
+    change skips or repeats as ``Date.parse`` reads local time (the offset before it; the
+    first of two).
+
+    Example:
+        >>> iana_ms("2024-05-03T10:00:00[Europe/Berlin]", parse_date) == parse_date(
+        ...     "2024-05-03T08:00:00Z"
+        ... )
+        True
+    """
+    m = _IANA.fullmatch(text)
+    if m is None:
+        return None
+    clock, name = m.group(1), m.group(2) or m.group(3)
+    if _OFFSET_AT_END.search(clock):  # the offset says when; the name only where
+        return read(clock)
+    try:
+        zone = ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return None
+    wall = read(f"{clock} UTC" if " " in clock else f"{clock}Z")
+    if wall is None:
+        return None
+    try:
+        naive = datetime(1970, 1, 1) + timedelta(milliseconds=wall)
+    except OverflowError:
+        return None
+    shift = naive.replace(tzinfo=zone, fold=0).utcoffset()
+    return wall - (shift // timedelta(milliseconds=1) if shift else 0)
 
 
 def _gregorian(value: str) -> int | None:

@@ -13,9 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import suppress
-from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..dates import utc_from_local_ms
 from ..export_dates import (
@@ -27,7 +25,7 @@ from ..export_dates import (
     number_ms,
 )
 from ..records import NUMBER_UNITS, At, unstorable_time
-from ..world_dates import in_other_script, plain_date_text
+from ..world_dates import iana_ms, in_other_script, plain_date_text
 from .mail.dates import ZONES, mail_date
 
 __all__ = ["DATE_KEYS", "record_time"]
@@ -68,15 +66,9 @@ _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
 _LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
-# A zone's name after a time ("10:00 CEST", "10:00:00 CEST (Berlin)"), or an IANA zone:
-# in brackets as RFC 9557 and Java write it ("...+02:00[Europe/Berlin]"), or after a space.
+# A zone's name after a time ("10:00 CEST", "10:00:00 CEST (Berlin)"); an IANA zone is
+# world_dates.iana_ms's.
 _ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
-_IANA = re.compile(
-    r"(.*?\d[Zz]?)(?:\s*\[!?([A-Za-z][\w+-]*(?:/[\w+-]+)*)\](?:\[[^\]]*\])*|\s+([A-Za-z]\w*/[\w+-]+(?:/[\w+-]+)?))\s*"
-)
-_OFFSET_AT_END = re.compile(
-    r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?\s*(?:[Zz]|[+-]\d\d(?::?\d\d)?|UTC|GMT|UT)\s*$"
-)
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
 # A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
 # before the first number and reads 1 January; a month's name is read as the month.
@@ -353,27 +345,15 @@ def _zoned(text: str) -> int | None:
             except ValueError:
                 pass
         return None
-    m = _IANA.fullmatch(text)
-    if m is None:
-        return None
-    clock, name = m.group(1), m.group(2) or m.group(3)
-    if _OFFSET_AT_END.search(clock):  # the offset says when; the name only where
-        try:
-            return At.of(clock).ms
-        except ValueError:
-            return None
+    ms = iana_ms(text, _at_ms)
+    return ms if ms is not None and _storable(ms) else None
+
+
+def _at_ms(text: str) -> int | None:
     try:
-        zone = ZoneInfo(name)
-        wall = At.of(f"{clock} UTC" if " " in clock else f"{clock}Z").ms
-    except (ZoneInfoNotFoundError, ValueError, OSError):
+        return At.of(text).ms
+    except ValueError:
         return None
-    try:
-        naive = datetime(1970, 1, 1) + timedelta(milliseconds=wall)
-    except OverflowError:
-        return None
-    shift = naive.replace(tzinfo=zone, fold=0).utcoffset()
-    ms = wall - (shift // timedelta(milliseconds=1) if shift else 0)
-    return ms if _storable(ms) else None
 
 
 def _storable(ms: int) -> bool:
