@@ -44,7 +44,9 @@ async def from_slack_export(
     channel folder names. An Enterprise Grid export that holds each workspace as an export of
     its own (``teams/<workspace>/``, with its ``users.json`` and ``channels.json``) has each
     read too, its channels going by ``teams/<workspace>/<name>`` (ids, threads) and titled
-    ``#name (<workspace>)`` (two workspaces may each have a ``#general``). Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``; a user
+    ``#name (<workspace>)`` (two workspaces may each have a ``#general``); a folder elsewhere
+    that holds channel folders of its own is a :class:`RecordError` naming it, its messages
+    not read (the run then not complete). Slack markup becomes plain text (``<@U1>`` becomes ``@Real Name``; a user
     missing from ``users.json``, as people of another org in a Slack Connect channel are, is
     named by the ``user_profile`` their messages in that day file carry, else by the label
     another mention of them in it gives, ``<@U1|gina>``;

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -15,6 +14,7 @@ from typing import IO
 
 from ..._exceptions import SourceError
 from .._shared import entry_may_be_file, may_be_file, too_long_number
+from ._zip_names import member_name, unsafe
 
 __all__ = [
     "DAY_FILE",
@@ -54,6 +54,12 @@ METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
 # teams/<workspace>/ (users.json, channels.json, channel folders): mattermost/mmetl's
 # services/slack_grid/discover.go reads them so. Their channels go by "teams/<ws>/<name>".
 WORKSPACES = "teams"
+# A folder elsewhere that holds channel folders (a workspace's export put beside the org's,
+# a folder of exports): its messages are not read, and said so, never dropped unsaid.
+_NESTED = (
+    "holds channel folders of its own (a workspace's export?): import it as an export of "
+    f"its own, or move it into {WORKSPACES}/"
+)
 # What reading one member can raise: bad JSON or UTF-8 (ValueError), a damaged zip member
 # (BadZipFile on a CRC mismatch, zlib.error, EOFError), an encrypted or oddly compressed one.
 READ_ERRORS = (
@@ -84,35 +90,18 @@ class MemberRefused(Exception):
     """A member is over a limit (inflated size, compression ratio) and is not read."""
 
 
-def _unsafe(name: str) -> bool:
-    """Whether a member name leads outside the export: absolute, a drive, or ``..``."""
-    posix = name.replace("\\", "/")
-    return (
-        posix.startswith("/")
-        or re.match(r"[A-Za-z]:", posix) is not None
-        or (".." in posix.split("/"))
-    )
-
-
-def _member_name(info: zipfile.ZipInfo) -> str:
-    """Return a zip member's name as it was written.
-
-    A zip that does not flag its names as UTF-8 is read as code page 437 (the zip standard's
-    default), but Info-ZIP's ``zip`` on Linux and macOS writes UTF-8 there unflagged: a
-    channel named in Japanese would read as mojibake, its records with other ids than the
-    unzipped folder's. A name whose bytes are valid UTF-8 is read so; one of true code page
-    437 bytes (never valid UTF-8 past ASCII, in practice) stays as it is.
-    """
-    # Windows PowerShell's Compress-Archive (5.1) and .NET before 4.6.1 separate folders
-    # with backslashes, which no Slack channel or file name holds: read as the zip standard's
-    # "/", or every day file would sit in no channel folder and be left out unsaid.
-    name = info.filename.replace("\\", "/")
-    if not (info.flag_bits & 0x800 or name.isascii()):
-        with contextlib.suppress(UnicodeError):
-            name = name.encode("cp437").decode("utf-8")
-    # A zip made on macOS writes accents decomposed (NFD): "café" as the same channel, ids
-    # and all, as the NFC a zip made elsewhere, or Slack's own, writes.
-    return unicodedata.normalize("NFC", name)
+def _holds_days(folder: Path) -> bool:
+    """Whether a folder holds folders of day files: channel folders of its own."""
+    try:
+        with os.scandir(folder) as entries:
+            inner = [e.name for e in entries if _is_dir(e)]
+        for name in inner:
+            with os.scandir(folder / name) as entries:
+                if any(_DAY_NAMED.match(e.name) for e in entries):
+                    return True
+    except OSError:
+        return False
+    return False
 
 
 def _is_dir(entry: os.DirEntry[str]) -> bool:
@@ -144,7 +133,7 @@ class Export:
         self.not_days: list[str] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
-        # The zip's members by name (as read: see _member_name), each name with every member
+        # The zip's members by name (as read: see member_name), each name with every member
         # of it; several share a name where a zip tool appended a file again. zipfile's own
         # lookup finds only the last, so those are read by their directory entries.
         self._members: dict[str, list[zipfile.ZipInfo]] = {}
@@ -255,6 +244,9 @@ class Export:
                 why = exc.strerror or exc
                 self.unlisted.append((name, f"cannot list the channel folder ({why})"))
                 continue
+            if not days and "/" not in name and _holds_days(root / disk):
+                self.unlisted.append((name, _NESTED))  # its name files are no day files
+                continue
             self.not_days += [f"{name}/{other}" for other in others]
             if days:
                 channels[name] = days
@@ -280,10 +272,10 @@ class Export:
         names: list[str] = []
         seen: dict[str, list[zipfile.ZipInfo]] = {}
         for info in archive.infolist():
-            name = _member_name(info)
+            name = member_name(info)
             if info.is_dir() or name.startswith("__MACOSX/"):  # Finder's extras
                 continue
-            if _unsafe(name):
+            if unsafe(name):
                 self.unsafe.append(info.filename)  # named as the zip writes it
                 continue
             if name not in seen:
@@ -303,6 +295,7 @@ class Export:
             ):
                 self._prefix = top + "/"
         channels: dict[str, list[str]] = {}
+        holders: set[str] = set()  # folders holding channel folders, outside teams/
         for name in names:
             if not name.startswith(self._prefix):
                 continue
@@ -310,6 +303,8 @@ class Export:
             nested = len(parts) == 4 and parts[0] == WORKSPACES
             if nested:
                 parts = [f"{WORKSPACES}/{parts[1]}/{parts[2]}", parts[3]]
+            elif len(parts) == 3 and parts[0] != WORKSPACES and _DAY_NAMED.match(parts[2]):
+                holders.add(parts[0])
             if len(parts) != 2 or parts[0].startswith(".") or "/." in parts[0]:
                 continue
             if _DAY_NAMED.match(parts[1]):
@@ -320,6 +315,9 @@ class Export:
                 and not parts[1].startswith(".")
             ):
                 self.not_days.append("/".join(parts))
+        holders = {h for h in holders if h not in channels and not h.startswith(".")}
+        self.unlisted += [(holder, _NESTED) for holder in sorted(holders)]
+        self.not_days = [n for n in self.not_days if n.split("/", 1)[0] not in holders]
         return {name: sorted(channels[name]) for name in sorted(channels)}
 
     @property
