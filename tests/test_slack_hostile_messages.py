@@ -66,12 +66,18 @@ async def test_a_bots_attachment_says_what_its_fallback_says(tmp_path: Path) -> 
                     **bot,
                     attachments=[{"fallback": "Deploy done", "pretext": "Deploy done"}],
                 ),
+                # A fallback of no words at all is still what the attachment says.
+                message("3.000100", "", **bot, attachments=[{"fallback": "\U0001f389"}]),
             ]
         },
         USERS,
     )
     texts = [r.text for r in records(await collect(from_slack_export(root)))]
-    assert texts == ["Nightly build\nBuild 12 failed on main\nBranch: main", "Deploy done"]
+    assert texts == [
+        "Nightly build\nBuild 12 failed on main\nBranch: main",
+        "Deploy done",
+        "\U0001f389",
+    ]
 
 
 async def test_a_reply_before_its_parents_day_file_is_in_its_thread(tmp_path: Path) -> None:

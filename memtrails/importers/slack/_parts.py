@@ -90,9 +90,13 @@ def attachment_text(reader: Names, attachment: Mapping[str, Any], context: str, 
 
 
 def _says_more(text: str, said: list[str]) -> bool:
-    """Whether ``text`` holds a word (case aside) that none of ``said`` holds."""
+    """Whether ``text`` holds a word (case aside) that none of ``said`` holds; one of no
+    words (emoji alone) whether none of them holds it."""
+    words = _WORD.findall(text)
+    if not words:
+        return not any(text in line for line in said)
     known = {w.casefold() for line in said for w in _WORD.findall(line)}
-    return any(w.casefold() not in known for w in _WORD.findall(text))
+    return any(w.casefold() not in known for w in words)
 
 
 def _field_text(value: Any, what: str) -> str:
