@@ -6,6 +6,8 @@ import codecs
 import encodings.aliases
 import re
 
+from .jis import decode_jis, looks_jis
+
 __all__ = ["DECODE_ERRORS", "decode_bytes", "guess_charset", "python_codec", "to_bytes"]
 
 _DETECT_SAMPLE = 64 * 1024
@@ -52,6 +54,18 @@ _NOT_MAIL_CODECS = {
     "punycode",
     "palmos",
 }
+# Charsets whose label mailers also write on text in a larger set, read in it where the
+# declared one fails: Hong Kong's Big5 (HKSCS: 堃, 喆), EUC-JP with the NEC rows (①).
+# (Python's own names, where a label reaches them, too: "shiftjis", "euckr".)
+_SUPERSETS = {
+    "cp950": "big5hkscs",
+    "big5": "big5hkscs",
+    "euc_jp": "euc_jis_2004",
+    "shift_jis": "cp932",
+    "euc_kr": "cp949",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+}
 _SINGLE_BYTE_LATIN = {"ascii", "cp1252", "iso8859-1", "iso8859-15"}  # codecs.lookup() names
 DECODE_ERRORS = (UnicodeError, LookupError, ValueError, TypeError)
 
@@ -66,7 +80,10 @@ def python_codec(label: str | None) -> str | None:
     name = _CHARSET_ALIASES.get(name, name)
     info = _lookup(name) or _lookup(_PYTHON_ALIASES.get(name, "")) or _whatwg(name)
     if info is None:
-        return None
+        loose = _loose(name)  # "cp-850", "win-1251", "koi8r", "latin-9"
+        if loose is None or loose == name:
+            return None
+        return python_codec(loose)
     if info.name in _NOT_MAIL_CODECS or not getattr(info, "_is_text_encoding", True):
         return None
     return info.name
@@ -75,6 +92,26 @@ def python_codec(label: str | None) -> str | None:
 # Python's own alias table, whatever the case of its keys ("csHPRoman8" is not found by
 # codecs.lookup, which looks for the lower-cased label).
 _PYTHON_ALIASES = {key.lower(): value for key, value in encodings.aliases.aliases.items()}
+
+
+def _loose(name: str) -> str | None:
+    """Return the label a misspelt one stands for: the known label with the same letters
+    and digits (``cp-850``, ``koi8r``, ``latin-9``), Windows' code pages by any prefix
+    (``win-1251``, ``windows1251``, ``ms-1252``); None if none."""
+    key = re.sub(r"[^a-z0-9]", "", name)
+    key = re.sub(r"^(?:windows|win|ms|xcp)(?=\d{3,4}$)", "cp", key)
+    return _LOOSE.get(key)
+
+
+def _loose_table() -> dict[str, str]:
+    labels = [*_CHARSET_ALIASES, *_PYTHON_ALIASES, *_PYTHON_ALIASES.values()]
+    table: dict[str, str] = {}
+    for label in labels:
+        table.setdefault(re.sub(r"[^a-z0-9]", "", label.lower()), label)
+    return table
+
+
+_LOOSE = _loose_table()
 
 
 def _lookup(name: str) -> codecs.CodecInfo | None:
@@ -211,11 +248,24 @@ def decode_bytes(data: bytes, declared: str | None, *, guess: bool = True) -> st
     codec = python_codec(declared)
     if codec == "ascii" and not data.isascii():
         codec = None  # "us-ascii" on 8-bit text is a mailer default, not a statement
+    if (
+        (codec or "ascii").startswith(("ascii", "iso2022_jp"))
+        and data.isascii()
+        and looks_jis(data)
+    ):
+        try:
+            return data.decode("iso2022_jp_2")
+        except DECODE_ERRORS:
+            jis = decode_jis(data)  # Outlook's NEC and IBM characters, which Python's lacks
+            if jis is not None:
+                return jis
     order: list[str] = []
     if codec is not None:
         if codec in _SINGLE_BYTE_LATIN and not data.isascii():
             order.append("utf-8")
         order.append(codec)
+        if codec in _SUPERSETS:
+            order.append(_SUPERSETS[codec])
     order.append("utf-8")
     for name in order:
         try:
