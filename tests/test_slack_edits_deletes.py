@@ -11,7 +11,7 @@ import pytest
 from helpers import collect, errors, records, slack_export
 
 from memtrails import Memory
-from memtrails.importers.slack import from_slack_export, message_count
+from memtrails.importers.slack import _export, _stream, from_slack_export, message_count
 from memtrails.records import SourceState
 
 USERS = [{"id": "U1", "name": "ann", "real_name": "Ann Archer"}]
@@ -82,9 +82,13 @@ def export(root: Path) -> Path:
     )
 
 
+@pytest.mark.parametrize("streamed", [False, True])
 async def test_deleted_messages_are_not_imported_and_edits_keep_the_last_words(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, streamed: bool
 ) -> None:
+    if streamed:  # every day file read a piece at a time, as one over 16 MiB is
+        monkeypatch.setattr(_stream, "STREAM_BYTES", 64)
+        monkeypatch.setattr(_export, "_CHUNK", 7)  # a marker may be cut between pieces
     root = export(tmp_path / "export")
     items = await collect(from_slack_export(root))
     assert errors(items) == []
