@@ -91,10 +91,6 @@ _TRUNCATED = (
     "corrupt or unreadable document (a truncated PDF: the file stops before its end, as a "
     "download or copy that was cut short does)"
 )
-_NO_TEXT = (
-    "no text: the document holds none (never filled in, or pictures, shapes or empty "
-    "cells only): nothing to store or find"
-)
 _PDF_TAIL = 1024  # where a PDF's %%EOF is (a few bytes may follow it), and a catalog's "obj"
 #: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
 MAX_DEPTH = 3
@@ -354,10 +350,6 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
             "pictures), and no OCR engine is installed (run OCR on it first, e.g. ocrmypdf, "
             "then import it)"
         )
-    if not text and not isinstance(meta.get("mail"), dict):
-        # A new, never-filled document (Word's "New > Document" saved as is), slides or a
-        # sheet of pictures only: an empty record would be found by nothing, and say nothing.
-        raise Failed(_NO_TEXT)
     summary = _summary(named, text[:MAX_TEXT_CHARS], meta)
     if isinstance(meta.get("mail"), dict):
         summary["meta"]["mail"] = meta["mail"]

@@ -15,6 +15,10 @@ __all__ = ["document_at", "read_document", "shown_path"]
 
 _EARLIEST_MS = At.of("1980-01-01").ms  # before Office and PDF: a date never set
 _YEAR_MS = 366 * 86_400_000
+_NO_TEXT = (
+    "no text: the document holds none (never filled in, or pictures, shapes or empty "
+    "cells only): nothing to store or find"
+)
 
 
 def shown_path(rel: str) -> str:
@@ -118,6 +122,11 @@ def read_document(
     mail = doc.pop("mail", None)
     if isinstance(mail, dict):  # an Outlook .msg: a mail, as a mail importer gives one
         return _mail(got.text, doc, mail, rel=rel, name=name, meta=meta, source=source), None
+    if not got.text.strip():
+        # A new, never-filled document (Word's "New > Document" saved as is), slides or a
+        # sheet of pictures only: an empty record would be found by nothing, and say nothing.
+        # (An attachment's reader keeps reading such a file as no text: a mail lists it.)
+        return RecordError(source, rel, _NO_TEXT, id=rel), _NO_TEXT
     authors = doc.get("authors") or []
     return (
         MemoryRecord(
