@@ -361,7 +361,8 @@ def digits_ms(text: str, *, day_named: bool = False) -> int | None:
     year and are no valid day or time (``20240503256199``, ``20241399103200``) are no date;
     they are not read as an epoch stamp (the year 2611). Any other number is read as
     :func:`number_ms` reads it: 0 and small numbers are no date, 1000 to 9999 a year, from
-    1e8 an epoch stamp.
+    1e8 an epoch stamp, up to nineteen digits (a 64-bit count of nanoseconds; more are no
+    date, as ``At.of`` reads them, not a nanosecond stamp of the year 2361).
 
     Example:
         >>> digits_ms("20240503") == text_ms("2024-05-03")
@@ -372,6 +373,8 @@ def digits_ms(text: str, *, day_named: bool = False) -> int | None:
     if in_other_script(text):
         return world_ms(text)  # "๒๕๖๗": Thai digits, a year of the Buddhist era
     whole, _, fraction = text.partition(".")
+    if len(whole.lstrip("+-")) > _MOST_DIGITS:
+        return None  # past a 64-bit nanosecond stamp's nineteen digits: no time at all
     if (compact := _compact(whole, fraction)) is not None:
         return compact[0]
     return number_ms(float(text) if "." in text else int(text), day_named=day_named)

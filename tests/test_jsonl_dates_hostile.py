@@ -215,3 +215,16 @@ async def test_a_year_of_another_calendar_is_no_gregorian_date(
     assert "another calendar" in got["line 1"]
     with pytest.raises(ValueError, match="not a date"):
         MemoryRecord(id="r", text="t", at=written)
+
+
+async def test_digits_past_a_nanosecond_stamps_nineteen_are_no_date(tmp_path: Path) -> None:
+    """``At.of`` refused "12345678901234567890" while a record read it as nanoseconds of
+    the year 2361; past nineteen digits (a 64-bit count of nanoseconds) it is no date."""
+    written = "12345678901234567890"
+    assert MemoryRecord(id="r", text="t", at=written).at is None
+    items = await _import(tmp_path, [{"id": "r", "text": "t", "date": written}])
+    assert [(i.at, i.meta) for i in items if isinstance(i, MemoryRecord)] == [
+        (None, {"date": written})
+    ]
+    nanoseconds = "1714732320123456789"  # nineteen digits: still a time
+    assert MemoryRecord(id="r", text="t", at=nanoseconds).at == At.of("2024-05-03T10:32:00.123Z")
