@@ -94,3 +94,30 @@ async def test_a_reply_before_its_parents_day_file_is_in_its_thread(tmp_path: Pa
     )
     threads = {r.text: r.thread for r in records(await collect(from_slack_export(root)))}
     assert threads == {"the reply": "general/300.000100", "the parent": "general/300.000100"}
+
+
+async def test_a_message_of_blocks_alone_reads_as_slack_shows_it(tmp_path: Path) -> None:
+    def section(text: str) -> dict[str, Any]:
+        return {"type": "rich_text_section", "elements": [{"type": "text", "text": text}]}
+
+    rich = {
+        "type": "rich_text",
+        "elements": [
+            section("Plan"),
+            {"type": "rich_text_list", "style": "ordered", "elements": [section("first")]},
+            {
+                "type": "rich_text_list",
+                "style": "bullet",
+                "indent": 1,
+                "elements": [section("sub")],
+            },
+            {"type": "rich_text_quote", "elements": [{"type": "text", "text": "he said\nthis"}]},
+            {"type": "rich_text_preformatted", "elements": [{"type": "text", "text": "git push"}]},
+        ],
+    }
+    root = slack_export(
+        tmp_path, {"general/2024-01-01": [message("1.000100", "", blocks=[rich])]}, USERS
+    )
+    [record] = records(await collect(from_slack_export(root)))
+    # A quote is someone else's words: marked as the message's text would mark it.
+    assert record.text == "Plan\n1. first\n  - sub\n> he said\n> this\ngit push"

@@ -56,8 +56,9 @@ async def from_slack_export(
     PNG]``, or became, ``[file: deleted]``, or a Slack Connect file of another organization's,
     ``[file: shared from another organization]``, never by its bare id; several alike once,
     ``[3 files: unnamed PNG]``; an entry that names nothing, ``{}``, not at all). A message with no
-    ``text`` is read from its blocks (rich text: mentions named, a list item or paragraph a line; an
-    app's ``section``, ``header`` and ``context`` blocks); one whose ``text`` is an app's
+    ``text`` is read from its blocks (rich text: mentions named, a list item or paragraph a line,
+    a quote's lines marked ``> ``; an app's ``section``, ``header`` and ``context`` blocks);
+    one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An
     attachment with no title nor text of its own is read from its blocks, else from its
     ``fallback``, where that says words its pretext and fields do not; a huddle as ``[huddle] with``

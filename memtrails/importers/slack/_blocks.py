@@ -79,6 +79,9 @@ def _rich(reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int = 
         return []
     if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
         text = "".join(budget.take(_inline(reader, c)) for c in _elements(node))
+        if kind == "rich_text_quote" and text.strip():
+            # Someone else's words, marked as the message's `text` marks them (``> ``).
+            return ["\n".join("> " + line for line in text.strip("\n").split("\n"))]
         return [text] if text.strip() else []
     if kind == "rich_text_list":
         ordered = node.get("style") == "ordered"
