@@ -43,6 +43,7 @@ from _secret_families import (  # the benchmarks folder is not a package: sys.pa
 from _secret_held_out_10 import HELD_OUT_10, NEAR_MISSES_10
 from _secret_held_out_11 import HELD_OUT_11, NEAR_MISSES_11
 from _secret_held_out_12 import HELD_OUT_12, NEAR_MISSES_12
+from _secret_held_out_13 import HELD_OUT_13, NEAR_MISSES_13
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -268,6 +269,12 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 4):
             text, secret = make(h12)
             out.append(Case("held-out-12", ctx, text, secret))
+    # Rule set 13's: secrets in code and logs (_secret_held_out_13.py), a generator of its own.
+    h13 = Gen(seed + 13)
+    for ctx, make in HELD_OUT_13.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h13)
+            out.append(Case("held-out-13", ctx, text, secret))
     return out
 
 
@@ -332,6 +339,7 @@ def near_misses(seed: int = 13) -> list[str]:
         *NEAR_MISSES_10,  # the shapes of rule set 10 without a secret
         *NEAR_MISSES_11,  # rule set 11's, and its false alarms
         *NEAR_MISSES_12,  # rule set 12's: a '/' between words and a word with digits
+        *NEAR_MISSES_13,  # rule set 13's: code and logs without a secret, "a/b" prose
     ]
     for _ in range(20):
         texts += [

@@ -19,7 +19,9 @@ PW = "Xk3!pq9Lm"
 _USERS = ("ann", "admin", "deploy", "jdoe", "svc_backup", "root", "ops@example.com")
 _WORDS = ("correct", "horse", "battery", "staple", "marble", "velvet", "rocket", "meadow")
 _STRONG = ("Tr0ub4dor&3", "hunter9sunset29", "P@ssw0rd2024", "kitten4Pepper36", "Qz4!mK8pWd")
-_WEAK = ("invoices2024", "reports2023", "budget-2024", "sprint_42", "tigers66", "exports2019")
+# A word and a year or one digit: a folder after "account NAME /" (a word and 2+ digits that
+# are no year, "tigers66", is a password there since rule set 13: test_secrets_rule_set_13).
+_WEAK = ("invoices2024", "reports2023", "budget-2024", "sprint_4", "archive2", "exports2019")
 
 
 def _passphrase(rng: random.Random) -> str:
@@ -32,7 +34,7 @@ def _passphrase(rng: random.Random) -> str:
 def test_the_rule_set_is_new() -> None:
     # A folder scrubbed by an earlier set lists both in its manifest after the next import,
     # and the import's digest holds the version: a re-import scrubs every record again.
-    assert RULES_VERSION == 12
+    assert RULES_VERSION >= 12
 
 
 # --- A user, "/" and a password after a verb for logging in ----------------------------------

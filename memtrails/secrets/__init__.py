@@ -171,6 +171,20 @@ their names; a key that starts with "-" (IBM Cloud); tokens glued to a word by "
 and Defined Networking keys. After "account NAME /" with no verb for logging in, a
 lowercase word and a number ("invoices2024") is a folder, not a password.
 
+Rule set 13: tokens with a short prefix anywhere, random ones only (Vault's legacy ``s.``,
+``b.`` and ``r.`` tokens and its ``hvr.`` recovery tokens, a Yandex Cloud static key's
+``YC`` secret, Yandex OAuth's ``y0_``); a long run of random letters between ``_`` is no
+word (``Key=<random>_fRz_25``); a tool's login (``oc login -u NAME -p X``, ``cf login``,
+``helm registry login``; no number: ``login -p 8080``), ``redis-server --requirepass X``,
+``CONFIG SET requirepass X``, AWS's ``--secret-string X`` and ``ssm put-parameter --value
+X``, ``wpa_passphrase NET X``, ``npm config set //host/:_authToken X``; a value under a
+secret's name that is base64 of what that name takes (a Kubernetes Secret's ``data:``);
+base64 that starts with ``/`` under any key's name (not a path: three ``/`` at most); after
+"account NAME /", a lowercase word and 2+ digits that are no year (``tigers`` and ``66``)
+goes, a word and a year or one digit (``invoices2024``, ``archive2``) stays; a user, ``:``
+and a password before ``@`` and a host with no scheme (``ann:X@ftp.example.com``; not
+``mailto:``, a header's name or ``git@host:path``).
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -185,8 +199,9 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password in prose made of letters only ("the password is sunshine"), a JWT or a
 Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
-password "account ann / tigers66" of a lowercase word and a number with no word for a
-password or a login near it, an unencoded ``/`` or ``?`` in a URL's
+password after "account NAME /" (no word for a password or a login near it) of a lowercase
+word and a year or one digit (read as a folder), a password starting with "-" after a
+word for one, an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of

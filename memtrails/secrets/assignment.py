@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator
 
 import re2
@@ -21,6 +22,24 @@ __all__ = ["assignment"]
 # value anywhere else) ends at the next "&name=" too.
 _NEXT_PARAMETER = re2.compile(rb"&(?:amp;)?[A-Za-z_][A-Za-z0-9_.\[\]-]*=|#")
 _NEXT_FIELD = re2.compile(rb"&(?:amp;)?[A-Za-z_][A-Za-z0-9_.\[\]-]*=")
+
+
+# A value that may be base64 (a Kubernetes Secret's data, a Helm value encoded once): whole
+# groups of four, padded.
+_BASE64 = re2.compile(r"(?:[A-Za-z0-9+/]{4}){2,64}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+
+
+def _accept_wrapped(key: str, value: str) -> bool:
+    """Tell whether ``value`` is the base64 of a secret stored under the name ``key``: it
+    decodes to printable ASCII without spaces that :func:`keys.accept_keyed` takes as
+    quoted (a Kubernetes Secret's "DB_PASSWORD: <base64>": the base64 of a password whose
+    characters hold no digit reads as a camelCase name, which a password's value may not be)."""
+    if not value.isascii() or _BASE64.fullmatch(value) is None:
+        return False
+    plain = base64.b64decode(value)
+    if not plain.isascii() or not plain.decode("ascii").isprintable() or b" " in plain:
+        return False
+    return accept_keyed(key, plain.decode("ascii"), True)
 
 
 def assignment(
@@ -88,6 +107,8 @@ def assignment(
         if group == "vbare" and sp[g["block"]][0] >= 0:
             ve = block_scalar_end(buf, vs, ve)
         yield from inner_spans(buf, vs, ve, kind, tokens)
+    elif not query and _accept_wrapped(text_of(buf, ks, ke), value):
+        yield (vs, ve, kind)  # a Kubernetes Secret's data: the value's base64
     else:
         # Not a secret, but it may still hold a provider token: scan it (once).
         yield from tokens_in(buf, vs, ve, tokens)

@@ -12,6 +12,7 @@ from .identifiers import (
     login_identifier,
     public_jwk_member,
     reads_as_no_password,
+    word_and_digits,
     word_and_number,
 )
 from .inner import Tokens, inner_spans, tokens_in
@@ -120,7 +121,12 @@ def check_match(
         vs, ve, group = first_set(sp, g, ("v", "v2"))
         password = prose_secret("", "", text_of(buf, vs, ve), True, False)
         login = "akey" not in g  # a verb for logging in names a password; "account" does not
-        if password and not login and reads_as_no_password(password):
+        if (
+            password
+            and not login
+            and reads_as_no_password(password)
+            and not word_and_digits(password)  # "account ann / <word>-<digits>" goes
+        ):
             password = None  # "account aws / us-east-1", "ssid HomeNet / WPA2-PSK"
         if password and not login and word_and_number(password):
             password = None  # "account billing / invoices2024": a folder, a report

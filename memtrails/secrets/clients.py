@@ -50,6 +50,28 @@ CLIENT_RULES: Final[tuple[Rule, ...]] = (
     ),
     _flag("freerdp_password", rf"\b[a-z]*freerdp3?\b{_ON_LINE}/p:"),
     _flag("schtasks_password", rf"\bschtasks\b{_ON_LINE}/r?p[ \t]+"),
+    # Rule set 13: AWS's secret values (secretsmanager --secret-string X, ssm put-parameter
+    # --value X), wpa_passphrase's passphrase after the network's name, Redis' password
+    # given on the command line or at run time (redis-server --requirepass X, CONFIG SET
+    # requirepass X), npm's auth token set with a space (npm config set //host/:_authToken X).
+    _flag(
+        "aws_secret_value",
+        rf"\baws[ \t]+(?:secretsmanager\b{_ON_LINE}--secret-string"
+        rf"|ssm[ \t]+put-parameter\b{_ON_LINE}--value)(?:[ \t]+|=)",
+    ),
+    _flag(
+        "wpa_passphrase",
+        r"\bwpa_passphrase[ \t]+(?:\"[^\"\r\n]{1,32}\"|'[^'\r\n]{1,32}'|[^\s'\"]{1,32})[ \t]+",
+    ),
+    _flag(
+        "redis_password",
+        r"(?:[ \t]--|\b(?i:config)[ \t]+(?i:set)[ \t]+)(?:requirepass|masterauth)[ \t]+",
+    ),
+    _flag(
+        "npm_config_auth",
+        r"\b(?:npm|pnpm|yarn)[ \t]+config[ \t]+set[ \t]+[^\s=]{0,200}?:?(?:_authToken|_auth|_password)"
+        r"[ \t]+",
+    ),
     # A user and its password in one argument: curl's --proxy-user user:X (and -U), lftp's
     # -u user,X; Go's MySQL driver DSN user:X@tcp(host)/db; ngrok's authtoken; an IPsec
     # secrets line's PSK "X"; a POP3 or FTP session's PASS X after its USER line.

@@ -18,7 +18,9 @@ __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 # a spaced -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec,
 # CrackMapExec and NetExec, evil-winrm, smbmap, rdesktop, the MongoDB shells and tools; 3
 # redis-cli's -a X; 4 HTTP clients' -u user:X; 5 smbclient's -U user%X; 6 the OpenLDAP
-# clients' -w; 7 zip's, unzip's, sqlcmd's and bcp's -P); the flag's spelling and spacing tell
+# clients' -w; 7 zip's, unzip's, sqlcmd's and bcp's -P; 8 any other tool's login
+# subcommand's spaced -p X, "oc login", "cf login", "helm registry login", rule set 13:
+# not a number, "login -p 8080"); the flag's spelling and spacing tell
 # which. HTTPie's "http" and
 # "https" count only before a space: in "http://host" they are an argument's scheme.
 COMMANDS: Final = leftmost(
@@ -29,8 +31,9 @@ COMMANDS: Final = leftmost(
     r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"
     r"|\b(ldapsearch|ldapadd|ldapmodify|ldapdelete|ldappasswd|ldapwhoami|ldapcompare|ldapmodrdn)\b"
     r"|\b(zip|unzip|sqlcmd|bcp)\b"
+    r"|\b([a-z][a-z0-9_-]{0,15}[ \t]+(?:registry[ \t]+)?login)\b"
 )
-_LONGEST_COMMAND: Final = 16  # bytes: no command word is longer
+_LONGEST_COMMAND: Final = 40  # bytes: no command word is longer ("helm registry login")
 # The flags each group of COMMANDS takes a password with.
 _TAKES: Final = {
     1: (b"-p",),
@@ -40,6 +43,7 @@ _TAKES: Final = {
     5: (b"-U",),
     6: (b"-w",),  # the OpenLDAP clients' -w PASSWORD
     7: (b"-P",),  # zip's and unzip's -P PASSWORD, sqlcmd's and bcp's -P PASSWORD
+    8: (b"-p",),  # oc login -u NAME -p PASSWORD
 }
 _STRETCHES: Final = 4096  # different stretches remembered per text
 
@@ -150,6 +154,8 @@ def password_of(
     if flag == b"-p":
         equals = buf[gap[0] : gap[1]] == b"="
         ok = word == (1 if glued or equals else 2)
+        # A tool's login: a password, no port ("login -p 8080").
+        ok = ok or (word == 8 and not glued and not equals and not buf[vs:ve].isdigit())
         if ok and equals:
             vs = gap[0]  # mysql's "-p=" and more: the password starts with its "="
     elif flag == b"-a" and word != 4:

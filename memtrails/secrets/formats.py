@@ -5,13 +5,23 @@ from __future__ import annotations
 
 import base64
 import binascii
+from itertools import pairwise
 from typing import Final
 
 import re2
 
 from .rule import Rule
 
-__all__ = ["B64_PREFIXES", "FORMAT_RULES", "is_random_string", "is_random_tail", "wordy"]
+__all__ = [
+    "B64_PREFIXES",
+    "FORMAT_RULES",
+    "is_random_short",
+    "is_random_string",
+    "is_random_tail",
+    "random_letters",
+    "slash_base64",
+    "wordy",
+]
 
 # Prefixes of tokens whose base64 (a Kubernetes secret's data, a config value encoded once
 # more, an Authorization header built by hand) gives them away: a JWT's '{"' ("eyJ"), a PEM
@@ -152,6 +162,16 @@ def is_random_string(value: bytes) -> bool:
     return not wordy(value.decode("ascii"), common=False)
 
 
+def is_random_short(value: bytes) -> bool:
+    """Tell whether a token with a short prefix (Vault's "s.", Yandex's "YC") is random after
+    it: a digit, upper- and lower-case letters, not :func:`wordy` ("s.getDefaultSerializer")."""
+    body = value[2:].lstrip(b"._")
+    digits = any(48 <= c <= 57 for c in body)
+    upper = any(65 <= c <= 90 for c in body)
+    lower = any(97 <= c <= 122 for c in body)
+    return digits and upper and lower and not wordy(body.decode("ascii"))
+
+
 def _decodes_to_prose(value: bytes) -> bool:
     try:
         plain = base64.b64decode(value + b"=" * (-len(value) % 4), validate=True)
@@ -221,3 +241,36 @@ def wordy(text: str, common: bool = True) -> bool:
         and sum(map(len, humps)) * 10 >= letters * 6
         and (not common or any(h in _NAME_WORDS for h in humps))
     )
+
+
+# Base64 that starts with "/": its alphabet only, 24+ characters.
+_BASE64_RUN: Final = re2.compile(r"/[A-Za-z0-9+/]{23,}={0,2}")
+
+
+def slash_base64(value: str) -> bool:
+    """Tell whether ``value``, starting with "/", is base64 rather than a path: padded and
+    32+ characters, or base64's alphabet only, three "/" at most, with a part between them
+    of 12+ characters holding a digit and both cases ("/k0XRNHRkNNlY0z+MNeo1p4E..."; not
+    "/home/ann/projects/x")."""
+    if len(value) >= 32 and "=" in value[-2:]:
+        return True
+    if value.count("/") > 3 or not value.isascii() or _BASE64_RUN.fullmatch(value) is None:
+        return False  # a path's parts, or characters base64 has not
+    return any(
+        len(part) >= 12
+        and any(map(str.isdigit, part))
+        and part.lower() != part
+        and part.upper() != part
+        and not wordy(part, common=False)
+        for part in value.split("/")
+    )
+
+
+def random_letters(part: str) -> bool:
+    """Tell whether a part of letters only is random, not a word or a name of words: 12+
+    letters of both cases, the case changing often ("RZCBUIkFGdwXGVowtYFcCu"), not
+    :func:`wordy` ("XMLHttpRequestHandler")."""
+    if len(part) < 12 or part.isupper() or part.islower() or not part.isascii():
+        return False
+    changes = sum(a.isupper() != b.isupper() for a, b in pairwise(part))
+    return changes * 4 >= len(part) and not wordy(part, common=False)

@@ -13,8 +13,19 @@ __all__ = [
     "login_identifier",
     "public_jwk_member",
     "reads_as_no_password",
+    "word_and_digits",
     "word_and_number",
 ]
+
+
+def _full(pattern: re2._Regexp, value: str) -> bool:
+    """Tell whether ``pattern`` matches all of ``value``; a value holding a lone surrogate
+    (which RE2 cannot read) is none of these shapes."""
+    try:
+        return pattern.fullmatch(value) is not None
+    except UnicodeEncodeError:
+        return False
+
 
 # Lowercase words and digits joined by "-", "_" or ".": a host ("server01", "gpu-02",
 # "db01.prod"), a resource's id ("x1-y2-z3-the-id"), not a password's mix of cases and symbols.
@@ -31,10 +42,10 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
     """
     if word.lower() != "login":
         return False
-    if _SSH_TARGET.fullmatch(value) is not None:
+    if _full(_SSH_TARGET, value):
         return True  # "login root@10.0.0.5": where to log in
     pattern = _HYPHENATED if after_user else _IDENTIFIER
-    return pattern.fullmatch(value) is not None
+    return _full(pattern, value)
 
 
 _SSH_TARGET: Final = re2.compile(r"[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]+(?::[0-9]+)?")
@@ -47,24 +58,34 @@ def reads_as_no_password(value: str) -> bool:
     "wifi is Net / X") reads as something else: an amount or a version ("$45/month",
     "v2.3.1"), lowercase words and digits joined by "-" ("us-east-1", "2024-ready"), an ARN,
     or capitals and digits joined by "-" (a Wi-Fi mode, "WPA2-PSK"; a code, "A1-B2-C3")."""
-    if _AMOUNT.fullmatch(value) is not None or "::" in value:
+    if _full(_AMOUNT, value) or "::" in value:
         return True
-    if _HYPHENATED.fullmatch(value) is not None:
+    if _full(_HYPHENATED, value):
         return True
-    return _CODE.fullmatch(value) is not None
+    return _full(_CODE, value)
 
 
 _CODE: Final = re2.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
-# A lowercase word and a number: "invoices2024", "reports-2023", "sprint_42", "tigers66".
-_WORD_AND_NUMBER: Final = re2.compile(r"[a-z]{1,24}[-_]?[0-9]{1,4}")
+# A lowercase word and a year or one digit: "invoices2024", "reports-2023", "archive2".
+_WORD_AND_YEAR: Final = re2.compile(r"[a-z]{1,24}[-_]?(?:(?:19|20)[0-9]{2}|[0-9])")
+# A lowercase word and a number of 2+ digits: <word><digits>, <word>-<digits>, <word>_<digits>.
+_WORD_AND_DIGITS: Final = re2.compile(r"[a-z]{3,24}[-_.!]?[0-9]{2,8}")
 
 
 def word_and_number(value: str) -> bool:
     """Tell whether a value after "account NAME /" (no word for a password, no verb for
-    logging in) is a lowercase word and a number: a folder, a report or a period ("account
-    billing / invoices2024"), which prose names far more often than it hands out such a
-    password. The same value after "log in with ann /" goes."""
-    return _WORD_AND_NUMBER.fullmatch(value) is not None
+    logging in) is a lowercase word and a year or one digit: a folder, a report or a period
+    ("account billing / invoices2024", "account sales / archive2"), which prose names far
+    more often than it hands out such a password. The same value after "log in with ann /" goes, and so does a word and any
+    number of 2+ digits that is no year ("account ann / <word><digits>": :func:`word_and_digits`)."""
+    return _full(_WORD_AND_YEAR, value)
+
+
+def word_and_digits(value: str) -> bool:
+    """Tell whether ``value`` is a lowercase word and a number of 2+ digits, no year: the shape
+    of a password people pick (a pet's name and two digits), not an id read as words and
+    digits ("us-east-1")."""
+    return _full(_WORD_AND_DIGITS, value) and not word_and_number(value)
 
 
 # A JSON Web Key's public members (RFC 7517/7518): the RSA modulus and exponent, an EC or

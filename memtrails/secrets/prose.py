@@ -130,12 +130,15 @@ PROSE = (
 # No word for a password stands there, so the "/" between the two is required, and the
 # engine asks the password what it asks of "login ann X" (values.user_and_password).
 PAIR_WORDS = r"\b(?i:accounts?|wi-?fi|wlan|ssid|hotspot)"
+# A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user and "/" that is no
+# flag or list item (rule set 13). The engine asks it for a digit (values.is_placeholder).
+_DASHED = rf"-[A-Za-z0-9]{PW_A}{{6,}}"
 CHAT_PAIR = (
     rf"(?P<akey>{PAIR_WORDS})"
     r"(?:(?:[ \t]+[A-Za-z0-9(][A-Za-z0-9_'.()-]{0,31}){0,3}?[ \t]*"
     r"(?:[ \t](?i:is|was|are)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
-    rf"(?P<v>{PW_VALUE})"
+    rf"(?P<v>{PW_VALUE}|{_DASHED})"
 )
 # A user, "/" and its password after a verb for logging in (rule set 12): "log in with ann /
 # X", "sign in as ann / X", "Melde dich mit ann / X an", "connecte-toi avec ann / X", "entra
@@ -157,4 +160,12 @@ _USER_SLASH = r"[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
 LOGIN_PAIR = (
     rf"(?P<lkey>{_LOGIN_VERBS})[ \t]+(?P<user>{_USER_SLASH}(?P<v>{PW_VALUE})"
     rf"|(?P<ukey>\b(?i:use))[ \t]+(?P<user2>{_USER_SLASH}(?P<v2>{PW_VALUE})[`'\"]?{_LOGIN_AFTER}"
+)
+# A user, ":" and its password before "@" and a host, with no scheme before them (rule set
+# 13): "ann:X@ftp.example.com", "lftp deploy:X@files" (with a scheme it is a URL's password,
+# the url-password rule's). The engine asks the pair what it asks of "login ann X"
+# (values.user_and_password): no scheme or header name as the user ("mailto:ann2024@x").
+HOST_PAIR = (
+    r"(?:^|[\s(\[<'\"=,;`])(?P<user>[A-Za-z_][A-Za-z0-9._-]{0,31}):(?P<v>[^\s:@/'\"`<>]{6,64})"
+    r"@(?:[A-Za-z0-9-]{1,63}\.){0,8}[A-Za-z0-9-]{1,63}(?:[\s:/'\"`<>),;]|\z)"
 )

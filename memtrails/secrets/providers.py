@@ -266,7 +266,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "service_token",
         "service-token",
         r"\b(?P<v>do[opr]_v1_[a-f0-9]{64}|HRKU-AA[A-Za-z0-9_-]{58}|fo1_[A-Za-z0-9_-]{43}"
-        r"|dapi[a-f0-9]{32}(?:-[0-9])?|sbp_[a-f0-9]{40}|hv[sb]\.[A-Za-z0-9_-]{24,}"
+        r"|dapi[a-f0-9]{32}(?:-[0-9])?|sbp_[a-f0-9]{40}|hv[sbr]\.[A-Za-z0-9_-]{24,}"
         r"|[a-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}|dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}"
         r"|pul-[a-f0-9]{40}|LTAI[A-Za-z0-9]{20}|lin_(?:api|oauth)_[A-Za-z0-9]{40}"
         r"|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gl(?:c|sa)_[A-Za-z0-9+/_]{32,}={0,2}"
@@ -310,6 +310,19 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         r"-[0-9a-f]{4}-[0-9a-f]{12})"
         rf"{_END}",
         "alnum",
+    ),
+    # Tokens whose prefix is short enough to start words and names (rule set 13): Vault's
+    # legacy service, batch and recovery tokens ("s." + 24 base62 or a few more, perhaps "." + a
+    # namespace's 5; "b."/"r." + 24 or more), a Yandex Cloud static key's secret ("YC" + 38)
+    # and Yandex OAuth tokens ("y0_" + 55 or more). Random ones only: a digit and both cases,
+    # no name made of words ("s.getDefaultSerializer").
+    _tok(
+        "short_prefixed_token",
+        "service-token",
+        rf"(?:^|[^A-Za-z0-9_.-]|{_GLUED})(?P<v>[sbr]\.[A-Za-z0-9]{{24,36}}(?:\.[A-Za-z0-9]{{5}})?"
+        r"|[br]\.[A-Za-z0-9_-]{25,200})(?:[^A-Za-z0-9_.(-]|\.(?:[a-z]{2,4})?(?:[^A-Za-z0-9_(]|\z)|\z)"
+        rf"|(?:^|[^A-Za-z0-9_.-]|{_GLUED})(?P<v2>YC[A-Za-z0-9_-]{{38}}|y[0-3]_[A-Za-z0-9_-]{{55,199}}){_END}",
+        "short_prefixed",
     ),
     # Infracost API keys: "ico-" + 32 of mixed case; not a hashed asset name's ".ico-7a38...".
     _tok(

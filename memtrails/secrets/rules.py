@@ -27,7 +27,7 @@ from .pieces import (
     XML_VALUE,
     value_of_class,
 )
-from .prose import CHAT_PAIR, LOGIN_PAIR, PROSE
+from .prose import CHAT_PAIR, HOST_PAIR, LOGIN_PAIR, PROSE
 from .providers import GLUED_WORD, PROVIDER_RULES
 from .rule import Rule
 from .shell import SHELL_RULES
@@ -73,8 +73,14 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: as the user ("creds: ann@example.com:X"), rsync's, Postfix's, exim's, davfs2's and
 #: s3fs' credential files after their names, a key that starts with "-" (IBM Cloud), tokens
 #: glued to a word by "-", Authress and Defined Networking keys; "account billing /
-#: invoices2024" (a lowercase word and a number, no word for a password) no longer).
-RULES_VERSION: Final = 12
+#: invoices2024" (a lowercase word and a number, no word for a password) no longer; 13:
+#: Vault's legacy and recovery tokens and Yandex Cloud's static key secrets and OAuth tokens
+#: anywhere, a random key's letter runs between "_" no words, a tool's "login -p X",
+#: Redis' --requirepass and CONFIG SET requirepass, AWS's --secret-string and put-parameter
+#: --value, wpa_passphrase, npm config set _authToken X, a secret's base64 under its name (a
+#: Kubernetes Secret's data), "account ann / X" of a word and 2+ digits (no year), "ann:X@host"
+#: with no scheme).
+RULES_VERSION: Final = 13
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -393,6 +399,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule("chat_pair", "password", CHAT_PAIR, "headers", "pair"),
     # A user, "/" and its password after a verb for logging in (see LOGIN_PAIR).
     Rule("login_pair", "password", LOGIN_PAIR, "headers", "pair"),
+    # A user, ":" and its password before "@" and a host, no scheme (see HOST_PAIR).
+    Rule("host_pair", "password", HOST_PAIR, "headers", "pair"),
     # A bearer token on its own ("curl -H 'Bearer ...'"): stricter shape checks in Python.
     Rule(
         "bearer",

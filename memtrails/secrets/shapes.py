@@ -8,7 +8,7 @@ from typing import Final
 
 import re2
 
-from .formats import is_random_string, is_random_tail
+from .formats import is_random_short, is_random_string, is_random_tail
 from .passes import OPTIONS, Spans
 from .rules import PEM_BEGIN, PEM_END
 
@@ -78,6 +78,8 @@ def shaped(value: bytes, check: str) -> bool:
         return is_random_tail(value)
     if check == "random_string":
         return is_random_string(value)
+    if check == "short_prefixed":  # "s." + 24, "YC" + 38: random, not a name of words
+        return is_random_short(value)
     if check == "alnum":  # bytes.translate deletes in C: no Python loop over a long value
         return bool(value.translate(None, _NOT_DIGITS)) and bool(
             value.translate(None, _NOT_LETTERS)

@@ -9,7 +9,7 @@ from typing import Final
 
 import re2
 
-from .formats import wordy
+from .formats import random_letters, slash_base64, wordy
 
 __all__ = [
     "accept_prose",
@@ -134,7 +134,7 @@ def _is_code(value: str) -> bool:
     parts = value.split(".")
     if len(parts) > 1 and all(p.isidentifier() for p in parts):
         # settings.DB_PASSWORD, self._token, process.env.TOKEN; not a token that has a dot
-        # ("s.Q2b6YbJYcK8fW3dE9nR1tZxM": a long part with digits in it).
+        # (Vault's legacy "s." and 24 random characters: a long part with digits in it).
         return not any(len(p) >= 16 and any(map(str.isdigit, p)) for p in parts)
     if value.isidentifier() and not any(map(str.isdigit, value)):
         # user_password, hashedPassword, API_TOKEN: variables; "hunter" is left a secret.
@@ -247,7 +247,7 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     """
     if is_placeholder(value) or "://" in value or not value.strip("|-:+="):
         return False  # a placeholder, a URL, a table's rule ("|------|------|")
-    if value.startswith(("/", "~", "./", "..")) and not (len(value) >= 32 and "=" in value[-2:]):
+    if value.startswith(("/", "~", "./", "..")) and not slash_base64(value):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
     if password_word and "@" in value and ":" in value:
         value = _after_address(value)  # "creds: ops@example.com:X": an address, then X
@@ -275,7 +275,7 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     # A name made of words ("refresh_token_v2_handler") has long letter runs between
     # separators; a random token has digits scattered through it.
     parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]
-    return not all(p.isalpha() or p.isdigit() for p in parts)
+    return not all((p.isalpha() and not random_letters(p)) or p.isdigit() for p in parts)
 
 
 def is_passphrase(value: str) -> bool:
@@ -380,6 +380,10 @@ _NOT_A_USER: Final = frozenset(
         *("screen", "form", "failed", "fails", "error", "shell", "prompt", "button"),
         *("server", "host", "node", "here", "there", "info", "details", "using", "please"),
         *("see", "check"),
+        # Schemes and mail headers before "x:y@host" (rule set 13): "mailto:ann2024@x.org".
+        *("mailto", "sip", "sips", "tel", "xmpp", "cid", "mid", "news", "urn", "data", "re"),
+        *("cc", "bcc", "fwd", "sender", "reply-to", "message-id", "references", "http"),
+        *("https", "ftp", "sftp", "ssh", "git", "file", "irc"),
     )
 )
 # A date, a number or a version: no password of a user's ("creds rotated 2024-01-05").
