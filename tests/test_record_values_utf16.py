@@ -5,12 +5,13 @@ SQL Server's ``NVARCHAR`` cast to bytes): read as that text. It was refused as b
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from pathlib import Path
 
 import pytest
 
 from memtrails import At, Memory
-from memtrails.record_values import text_value
+from memtrails.record_values import id_value, text_value
 from memtrails.testing import HashingEmbedder
 
 
@@ -57,3 +58,19 @@ async def test_a_row_of_utf16_blobs_is_a_record(tmp_path: Path) -> None:
     assert record is not None
     assert (record.title, record.text) == ("Dach", "Der Dachdecker kommt am Freitag.")
     assert record.at == At.of("2024-05-03")
+
+
+def test_utf16_ids_are_their_text_and_binary_uuids_stay_uuids() -> None:
+    assert id_value("id", "n1234567".encode("utf-16-le")) == "n1234567"  # 16 bytes: no UUID
+    assert id_value("id", "note-42".encode("utf-16")) == "note-42"  # its BOM and 14 bytes
+    assert id_value("id", "ticket 9001".encode("utf-16-le")) == "ticket 9001"
+    data = bytes.fromhex("fffe00112233445566778899aabbccdd")  # a UUID that begins as a BOM
+    assert id_value("id", data) == str(uuid.UUID(bytes=data))
+    data = bytes.fromhex("3f2504e04f8941d39a0c0305e82c3301")
+    assert id_value("id", data) == "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+
+
+def test_bytes_after_a_byte_order_mark_that_are_no_text_are_refused() -> None:
+    noise = bytes((i * 97 + 13) % 256 for i in range(400))  # no text in any encoding
+    with pytest.raises(ValueError, match="binary data"):
+        text_value("text", b"\xff\xfe" + noise)
