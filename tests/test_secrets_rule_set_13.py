@@ -128,6 +128,15 @@ def test_a_kubernetes_secrets_base64_values_go_by_what_they_decode_to() -> None:
     assert scrub_text("password: hashedPassword")[1] == {}
 
 
+def test_base64_that_starts_with_a_slash_is_no_path() -> None:
+    """A key of base64 may start with "/"; under a name that asks for a random value it was
+    read as a path. Paths stay, under the same name."""
+    secret = "/k0XRNHRkNNlY0z+MNeo1p4ERxFaFtiLtqyLZbOB"
+    _gone(f"DEBUG:urllib3:request headers {{'x-functions-key': '{secret}'}}", secret)
+    for path in ("/home/ann/projects/Abc123defGHIjkl", "/usr/bin/Python3Framework"):
+        assert scrub_text(f"{{'x-functions-key': '{path}'}}")[1] == {}
+
+
 @pytest.mark.parametrize(
     ("text", "secret"),
     [
