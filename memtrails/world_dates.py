@@ -32,10 +32,10 @@ __all__ = [
 
 _LONGEST = 80  # a date is short: a longer value is not scanned
 
-# ISO 8601 week dates: "2024-W18" (its Monday), "2024-W18-3", "2024W183", with a time after
-# "T" or a space ("2024-W18-3T10:00:00Z").
 # ISO 8601's ordinal date, a year and its day (GNU date's %Y-%j, mainframes' Julian dates).
 _ORDINAL_DAY = re.compile(r"(\d{4})-(\d{3})(?:([T ])(\S.*))?", re.I | re.A)
+# ISO 8601 week dates: "2024-W18" (its Monday), "2024-W18-3", "2024W183", with a time after
+# "T" or a space ("2024-W18-3T10:00:00Z").
 _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?(?:([T ])(\S.*))?", re.I | re.A)
 
 # Chinese, Japanese, Korean: year 年/년, month 月/월, day 日/일 (号/號 in Chinese).
@@ -160,9 +160,8 @@ _BUDDHIST_YEARS = (2443, 2643)
 _BUDDHIST_AHEAD = 543
 # What RTL locales and word processors put in a date that Date.parse reads none of: bidi
 # marks (Intl's Arabic "3/5/2024" has an RLM after each number; Excel's LRM), zero-width
-# spaces, dashes and a minus
-# sign for a hyphen ("2024\u201105\u201103", "-05:00" with U+2212), and the digits of other
-# scripts (Arabic-Indic, Persian, Devanagari, Bengali) for 0-9.
+# spaces, dashes and a minus sign for a hyphen ("2024\u201105\u201103", "-05:00" with
+# U+2212), and the digits of other scripts (Arabic-Indic, Persian, Devanagari, Bengali).
 _MARKS = dict.fromkeys(
     [0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF]
 )
@@ -190,8 +189,8 @@ def world_ms(text: str) -> int | None:
     """Return the epoch milliseconds of an ISO week date or of a day written in CJK or
     Cyrillic words, or None when ``text`` is none of those.
 
-    A week date is read as the ISO date it names (``2024-W18-3`` is ``2024-05-01``: UTC
-    midnight, or the time after it). A CJK or Cyrillic day is read as ``Date.parse`` reads
+    A week date or an ordinal date is read as the ISO date it names (``2024-W18-3`` is
+    ``2024-05-01``, ``2024-124`` is ``2024-05-03``: UTC midnight, or the time after it). A CJK or Cyrillic day is read as ``Date.parse`` reads
     "2024/05/03 10:32": in local time (``TZ``), its midnight when no time is given; a month
     and a year alone ("май 2024", "2024年5月") are its first day, as ``Date.parse`` reads
     "May 2024". A day that does not exist (31 April, week 53 of a year of 52) is no date.
