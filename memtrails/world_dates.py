@@ -1,11 +1,15 @@
-"""Dates ``Date.parse`` gives NaN for that are unambiguous all the same: ISO 8601 week dates,
-and days written with the words of Chinese, Japanese, Korean, Cyrillic-script languages and
-Thai, with the years of Japan's eras (``令和5年``, ``R5.4.1``), of the Republic of China
-(``民國112年``) and of the Thai Buddhist era (``พ.ศ. 2566``) read as the Gregorian year.
+"""Dates ``Date.parse`` gives NaN for that are unambiguous all the same: ISO 8601 week and
+ordinal dates, and days written with the words of Chinese, Japanese, Korean, Cyrillic-script
+languages and Thai, with the years of Japan's eras (``令和5年``, ``R5.4.1``), of the Republic
+of China (``民國112年``) and of the Thai Buddhist era (``พ.ศ. 2566``) read as the Gregorian
+year; and a time followed by an IANA zone (:func:`iana_ms`).
 
 ``export_dates.exported_ms`` asks :func:`world_ms` last, so what ``Date.parse`` reads is
 never read otherwise. Each form is read only whole: a text with anything else in it (a word,
-a zone, a second date) is no date here.
+a zone, a second date) is no date here. Two are asked first (``export_dates.text_ms``),
+for what other locales write that ``Date.parse`` reads wrongly or not at all: bidi marks,
+Unicode dashes and other scripts' digits (:func:`plain_date_text`), and a numeric day with
+a year of the Buddhist era (:func:`buddhist_day`: "03/05/2567" is 3 May 2024).
 """
 
 # ruff: noqa: RUF001, RUF003 (Cyrillic, CJK, Thai and full-width words and punctuation, on purpose)
