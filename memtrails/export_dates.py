@@ -291,8 +291,11 @@ def text_ms(value: str) -> int | None:
     would make the year 2611; a date without a year ("May 3", "12/31"), which it makes a
     day of 2001, is no date; a day its month does not have ("2024-02-30",
     :func:`names_no_day`), which it rolls over into the next month, is no date; and a day
-    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March). Where
-    ``Date.parse`` gives NaN: :func:`exported_ms`.
+    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March); so is one
+    with a year of the Buddhist era ("03/05/2567": 3 May 2024,
+    ``world_dates.buddhist_day``); bidi marks, Unicode dashes and other scripts' digits are
+    read as ASCII first (``world_dates.plain_date_text``). Where ``Date.parse`` gives NaN:
+    :func:`exported_ms`.
 
     Example:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
