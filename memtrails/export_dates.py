@@ -108,9 +108,8 @@ _COMPACT = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d)?)?
 _HOUR_STAMP = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(\d\d)")
 HOUR_STAMP_AHEAD_MS = 366 * _DAY_MS
 """Ten digits that are an hour of 1900 to 2100 (``2024050310``, YYYYMMDDHH) are that hour
-(local time) when, read as Unix seconds, they would be a time more than this (a year) after
-the clock's: such seconds (2030 to 2036) are a time no record holds yet, and a day's digits
-are what the export wrote. Nearer than that they are the seconds: the Unix seconds of
+(local time) when, as Unix seconds, they would be more than this (a year) after the clock's
+time: no record holds such a time yet (2030 to 2036). Nearer, they are seconds: those of
 March 2030 on begin with 19 and are a record's own time then, not the 1900s."""
 # ISO 8601's basic form, "20231114", "20231114T2213Z", "20231114T221320.5+0100".
 _BASIC_ISO = re.compile(
@@ -291,11 +290,9 @@ def text_ms(value: str) -> int | None:
     would make the year 2611; a date without a year ("May 3", "12/31"), which it makes a
     day of 2001, is no date; a day its month does not have ("2024-02-30",
     :func:`names_no_day`), which it rolls over into the next month, is no date; and a day
-    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March); so is one
-    with a year of the Buddhist era ("03/05/2567": 3 May 2024,
-    ``world_dates.buddhist_day``); bidi marks, Unicode dashes and other scripts' digits are
-    read as ASCII first (``world_dates.plain_date_text``). Where ``Date.parse`` gives NaN:
-    :func:`exported_ms`.
+    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March), and so is
+    one with a Buddhist era's year ("03/05/2567": 3 May 2024; ``world_dates``, which also
+    reads marks, dashes and other digits first). Where it gives NaN: :func:`exported_ms`.
 
     Example:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
