@@ -210,19 +210,27 @@ async def test_headerless_chunk_is_a_record_error_with_its_position(tmp_path: Pa
     assert isinstance(items[2], MemoryRecord) and items[2].title == "message 3"
 
 
-async def test_oversized_message_is_skipped_in_bounded_memory(
+async def test_an_oversized_message_keeps_its_first_bytes_only(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Before: the whole mail was an error, skipped (its subject and text lost with the
+    # attachment that made it too large); now its first bytes are read, no more are held
     monkeypatch.setattr(mbox, "MAX_MESSAGE_BYTES", 10_000)
     path = tmp_path / "big.mbox"
-    big = _message(2, "x" * 80 + ("\n" + "y" * 79) * 2000)
+    big = _message(2, "Budget notes." + ("\nthe meeting moves to Thursday, room 4") * 2000)
     path.write_bytes(_message(1) + big + _message(3))
     items = await collect(path)
     assert len(items) == 3
-    assert isinstance(items[1], RecordError)
-    assert items[1].where == f"message 2 at byte {len(_message(1))}"
-    assert "larger than 10000 bytes" in items[1].reason
-    assert [i.title for i in items if isinstance(i, MemoryRecord)] == ["message 1", "message 3"]
+    assert [i.title for i in items if isinstance(i, MemoryRecord)] == [
+        "message 1",
+        "message 2",
+        "message 3",
+    ]
+    cut = items[1]
+    assert isinstance(cut, MemoryRecord) and cut.text.startswith("Budget notes.\nthe meeting")
+    assert "TooLargeDefect" in cut.meta["defects"]
+    assert 0 < len(cut.text) < 10_000 < len(big)
+    assert cut.meta["bytes_cut"] >= len(big) - 10_000 - len(cut.text) // 2
 
 
 async def test_very_long_line_is_read_in_pieces(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from ._mail_files import left_out, not_regular
 from ._shared import Closing, as_generator, default_source, may_be_file
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_file, message_to_item, strip_unixfrom
+from .mail.message import CutMessage, as_read
 
 __all__ = ["eml_count", "from_eml"]
 
@@ -173,10 +174,10 @@ def _read_eml(
                     head = message_file(file)
                 except OSError:
                     continue  # said when it is read
-                if isinstance(head, bytes) and holds_several(head):
+                if holds_several(head):
                     for _ in read_several(head, source, "", book, planning=True):
                         pass
-                elif isinstance(head, bytes):
+                else:
                     book.plan(strip_unixfrom(head))
         shown.done = shown.total  # over (one file: there was none); reading begins
         yield from _read_files(source, files, book, documents, units, unsure)
@@ -198,9 +199,6 @@ def _read_files(
             why = not_regular(exc) or f"cannot read the file: {exc.strerror or exc}"
             yield RecordError(source, rel, why)
             continue
-        if isinstance(raw, str):  # too large
-            yield RecordError(source, rel, raw)
-            continue
         if holds_several(raw):  # an mbox under an .eml name: a record per message
             yield from read_several(raw, source, rel, book, documents, units)
             continue
@@ -213,6 +211,7 @@ def _read_files(
             documents=documents,
             max_text_units=units,
         )
+        item = as_read(item, raw)  # a message over the size limit: its first bytes
         placed = book.place(item) if isinstance(item, MemoryRecord) else item
         if placed is not None:
             yield placed
@@ -232,9 +231,9 @@ def _read_stream(
         # failed): not complete, so a prune does not forget the record it made before.
         yield SourceState(source, {}, complete=False)
         return
-    if len(raw) > MAX_MESSAGE_BYTES:
-        yield RecordError(source, where, f"message is larger than {MAX_MESSAGE_BYTES} bytes")
-        return
-    yield message_to_item(
+    if len(raw) > MAX_MESSAGE_BYTES:  # its first bytes are read: the rest is not held
+        raw = CutMessage(raw[:MAX_MESSAGE_BYTES])
+    item = message_to_item(
         strip_unixfrom(raw), source=source, where=where, meta={}, max_text_units=units
     )
+    yield as_read(item, raw)

@@ -22,6 +22,7 @@ from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MailBook, message_file, message_to_item
 from .mail.book import core_digest
+from .mail.message import as_read
 
 __all__ = ["FLAG_TAGS", "from_maildir", "is_maildir", "message_count"]
 
@@ -252,8 +253,7 @@ def _plan(book: MailBook, listing: _Listing, known: Mapping[str, Any], shown: Fi
             raw = message_file(path)
         except OSError:
             continue  # the reading pass says why
-        if isinstance(raw, bytes):
-            book.plan(raw)
+        book.plan(raw)
     shown.done = shown.total
 
 
@@ -334,19 +334,16 @@ def _read_listed(
         meta = {"path": rel, "folder": label, "tags": tags}
         # The book threads a reply by every id it names, as the mbox and .eml readers do:
         # one that names only its parent (In-Reply-To) joins the parent's thread.
-        item = (
-            message_to_item(
-                raw,
-                source=source,
-                where=rel,
-                meta=meta,
-                book=book,
-                documents=documents,
-                max_text_units=units,
-            )
-            if isinstance(raw, bytes)
-            else RecordError(source, rel, raw)
+        item = message_to_item(
+            raw,
+            source=source,
+            where=rel,
+            meta=meta,
+            book=book,
+            documents=documents,
+            max_text_units=units,
         )
+        item = as_read(item, raw)  # a message over the size limit: its first bytes
         if isinstance(item, MemoryRecord):
             digest = core_digest(item)[:16]
             same = before is not None and len(before) >= 5 and before[3:5] == [item.id, digest]

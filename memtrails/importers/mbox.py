@@ -46,8 +46,10 @@ async def from_mbox(
     """Yield one mail record (or RecordError) per message of an mbox file, streaming it.
 
     The file is read incrementally in a worker thread, a few messages ahead of the consumer,
-    so memory stays bounded whatever the file's size; a message over 64 MiB is reported as
-    a RecordError and skipped without being held in memory.
+    so memory stays bounded whatever the file's size; a message over 64 MiB is read from its
+    first 64 MiB (its headers and, before a large attachment, its text), the rest counted
+    and not held: its record has ``TooLargeDefect`` in ``meta["defects"]`` and the bytes
+    left in ``meta["bytes_cut"]``. The same holds for ``.eml`` files and Maildir messages.
 
     How messages are split (the ``From_`` rule):
     An mbox separates messages by lines that start with ``From ``. Real files break every

@@ -15,6 +15,7 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._input import Input, cannot_read_further, open_input
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook, message_to_item
+from .mail.message import cut_to_limit
 from .mbox_lines import (
     ESCAPED_FROM,
     LINE_LIMIT,
@@ -193,12 +194,7 @@ def split(
             return None
         count += 1
         where = f"message {count} at byte {offset}"
-        if oversize:
-            return RecordError(
-                source,
-                where,
-                f"message is larger than {limit} bytes ({size} bytes); skipped",
-            )
+        too_big = f"message is larger than {limit} bytes ({size} bytes)"
         raw = message_bytes(kept)
         kept = io.BytesIO()  # the buffer is now raw's: a big message is held once
         if planning:
@@ -218,6 +214,8 @@ def split(
             stored=separator_time(stored) if stored is not None else None,
             max_text_units=units,
         )
+        if oversize:
+            item = cut_to_limit(item, size - len(raw), too_big)
         if isinstance(item, MemoryRecord):
             placed = book.place(item)
             if placed is None:
@@ -263,7 +261,9 @@ def split(
                 if held is not None:
                     size += held
                     if size > limit:
-                        oversize, kept = True, io.BytesIO()
+                        oversize = True
+                        kept.truncate(limit)  # its first bytes are read, the rest counted
+                        kept.seek(limit)
                     at_line_start = True
                     continue
                 line_at, line = read()  # the same line, given back: split as usual
@@ -300,8 +300,9 @@ def split(
             if oversize:
                 continue
             if size > limit:
+                # Its first bytes are kept (the headers and, before a big attachment, the
+                # text): the rest is counted, not held.
                 oversize = True
-                kept = io.BytesIO()  # drop what was kept; count the rest, not holding it
                 continue
             kept.write(line)
             if in_headers:

@@ -72,17 +72,18 @@ async def test_a_cut_short_eml_gz_is_one_named_error(tmp_path: Path) -> None:
     assert isinstance(items[-1], SourceState) and not items[-1].complete
 
 
-async def test_a_compressed_eml_over_the_size_limit_is_skipped_unheld(
+async def test_a_compressed_eml_over_the_size_limit_is_read_to_the_limit(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The limit is on the message, not on its compressed bytes: a small .eml.gz may unpack
-    to far more than a message may hold."""
+    to far more than a message may hold; its first bytes are read, and the record says so."""
     monkeypatch.setattr(message, "MAX_MESSAGE_BYTES", 1000)
     path = tmp_path / "x.eml.gz"
     path.write_bytes(gzip.compress(MESSAGE + b"a" * 5000))
     assert path.stat().st_size < 1000
-    (error,) = errors(await collect(from_eml(path)))
-    assert error.where == "x.eml.gz" and "larger than 1000 bytes" in error.reason
+    (record,) = records(await collect(from_eml(path)))
+    assert record.title == "the plan" and record.text.startswith("We meet on Tuesday.")
+    assert "TooLargeDefect" in record.meta["defects"] and len(record.text) < 1000
 
 
 def test_add_reads_a_compressed_eml(tmp_path: Path) -> None:

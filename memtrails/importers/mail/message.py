@@ -7,13 +7,15 @@ import hashlib
 import itertools
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from email.message import Message
 from pathlib import Path
 from typing import Any
 
+from ..._exceptions import SourceError
 from ...limits import Limits
 from ...records import At, MemoryRecord, RecordError
-from .._input import read_file
+from .._input import open_input, read_file
 from ..documents import DocumentReader
 from ..documents._html import tidy
 from .attachments import read_attachments
@@ -34,7 +36,15 @@ from .parts import charset, content_type
 from .text_budget import text_budget, within_budget
 from .threads import gmail_thread, named_ids, stamp
 
-__all__ = ["MAX_MESSAGE_BYTES", "message_file", "message_to_item", "strip_unixfrom"]
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "CutMessage",
+    "as_read",
+    "cut_to_limit",
+    "message_file",
+    "message_to_item",
+    "strip_unixfrom",
+]
 
 #: Messages larger than this (64 MiB) are reported as a RecordError instead of parsed,
 #: so one pathological message cannot blow the memory budget of a whole import.
@@ -42,8 +52,17 @@ MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _TEXT_UNITS = Limits().max_text_units
 
 
-def message_file(path: Path) -> bytes | str:
-    """Return a message file's bytes, or why it is not read (over :data:`MAX_MESSAGE_BYTES`).
+class CutMessage(bytes):
+    """The first :data:`MAX_MESSAGE_BYTES` of a larger message (``size`` bytes in all, or
+    None where only its compressed size is known): its headers and, before a big attachment,
+    its text. Its record says it was cut (:func:`cut_to_limit`)."""
+
+    size: int | None = None
+
+
+def message_file(path: Path) -> bytes:
+    """Return a message file's bytes; a :class:`CutMessage` of its first ones when it is
+    larger than :data:`MAX_MESSAGE_BYTES` (no more is ever held).
 
     A compressed file (``x.eml.gz``, ``.bz2``, ``.xz``, or a Maildir's compressed message) is
     read as the message it holds; the limit is on the message, not on its compressed size.
@@ -55,9 +74,39 @@ def message_file(path: Path) -> bytes | str:
     raw = read_file(path, MAX_MESSAGE_BYTES)
     if raw is not None:
         return raw
+    try:
+        with open_input(path) as stream:
+            head = CutMessage(stream.file.read(MAX_MESSAGE_BYTES))
+    except SourceError as exc:  # gone or changed since: as a read error
+        raise OSError(str(exc)) from exc
     size = path.stat().st_size
-    held = f"{size} bytes" if size > MAX_MESSAGE_BYTES else "once decompressed"
-    return f"message is larger than {MAX_MESSAGE_BYTES} bytes ({held}); skipped"
+    head.size = size if size > MAX_MESSAGE_BYTES else None
+    return head
+
+
+def cut_to_limit(
+    item: MemoryRecord | RecordError, bytes_cut: int | None, why: str
+) -> MemoryRecord | RecordError:
+    """Say in ``item`` (made from a message's first bytes) that the rest was not read: a
+    record's ``meta["defects"]`` gets ``TooLargeDefect`` and ``meta["bytes_cut"]`` the bytes
+    left (where known); an error says ``why`` first."""
+    if isinstance(item, RecordError):
+        return RecordError(item.source, item.where, f"{why}; its first bytes: {item.reason}")
+    meta = dict(item.meta)
+    meta["defects"] = sorted({*meta.get("defects", ()), "TooLargeDefect"})
+    if bytes_cut is not None:
+        meta["bytes_cut"] = int(meta.get("bytes_cut") or 0) + bytes_cut
+    return replace(item, meta=meta)
+
+
+def as_read(item: MemoryRecord | RecordError, raw: bytes) -> MemoryRecord | RecordError:
+    """Return ``item``, made from ``raw`` (:func:`message_file`'s), saying it was cut where
+    ``raw`` is the first bytes of a larger message (:func:`cut_to_limit`)."""
+    if not isinstance(raw, CutMessage):
+        return item
+    held = f"{raw.size} bytes" if raw.size is not None else "once decompressed"
+    why = f"message is larger than {MAX_MESSAGE_BYTES} bytes ({held})"
+    return cut_to_limit(item, raw.size - len(raw) if raw.size is not None else None, why)
 
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
