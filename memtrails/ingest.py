@@ -20,7 +20,7 @@ from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
 from .embedding._base import Embedder
-from .folder.opening import Folder, save_pieces
+from .folder.opening import Folder, save_pieces, save_turns
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
 from .importers.contract import Resumable
@@ -32,6 +32,7 @@ from .limits import CUT_KEY, Limits
 from .pipeline.batch import read_ahead
 from .pipeline.embed import embed
 from .pipeline.prepare import prepared
+from .pipeline.turn_context import Recent, TurnContext
 from .records import ImportReport, RecordError, SourceReport, SourceState
 from .secrets import RULES_VERSION
 
@@ -184,7 +185,8 @@ async def run_import(
         salt=salt,
     )
     batches_in = read_ahead(ready, 1)
-    items = read_ahead(embed(batches_in, folder.model.get, folder.pieces), 1)
+    context = TurnContext(recent=await _turns_for_import(folder))
+    items = read_ahead(embed(batches_in, folder.model.get, folder.pieces, context), 1)
     try:
         async with aclosing(items) as batches:
             async for chunk in batches:
@@ -201,7 +203,14 @@ async def run_import(
             report.removed += await folder.writer.forget(run.gone())
     except BaseException:
         run.rollback()
+        if folder.turns is not None:
+            # The stage may have met turns that were never written (a batch read ahead):
+            # the next import starts from what the last whole one kept.
+            folder.turns.reload()
         raise
+    else:
+        if context.turns and folder.turns is not None:
+            folder.turns.caught_up(folder.log)
     finally:
         await warm.settle()
         # One flush for the whole import's tail, the pruning included; positions already
@@ -209,6 +218,7 @@ async def run_import(
         await folder.writer.flush()
         await folder.positions.flush()
         await save_pieces(folder)
+        await save_turns(folder)
     report.unchanged += sum(state.skipped for state in run.states.values())
     report.duplicates += sum(state.duplicates for state in run.states.values())
     report.sources.extend(_source_reports(run))
@@ -386,7 +396,13 @@ async def index_log(
             return got
         return await folder.model.get()
 
-    batches = embed(log_batches(folder.log, folder.table, start, end, batch), model, folder.pieces)
+    # From the start, the turns' context is built again as the imports built it; past a
+    # checkpoint (a repair), the turns before it are not read again: this stream's alone.
+    recent = folder.turns.fresh() if start == 0 and folder.turns is not None else None
+    context = TurnContext(recent=recent)
+    batches = embed(
+        log_batches(folder.log, folder.table, start, end, batch), model, folder.pieces, context
+    )
     async with streamcontext(batches) as embedded:
         async for chunk in embedded:
             # embed yields the batch objects it was given: these are LogBatches.
@@ -395,7 +411,17 @@ async def index_log(
     report("indexing", indexed, max(total, indexed))
     await folder.writer.flush()
     await save_pieces(folder)
+    if recent is not None and folder.turns is not None:
+        folder.turns.caught_up(folder.log)
+        await save_turns(folder)
     return indexed
+
+
+async def _turns_for_import(folder: Folder) -> Recent | None:
+    """The chat turns' context the folder kept from earlier imports (read once a folder)."""
+    if folder.turns is None:
+        return None
+    return await asyncio.to_thread(folder.turns.for_import, folder.log)
 
 
 def _source_reports(run: ImportRun) -> list[SourceReport]:

@@ -11,6 +11,7 @@ from .embedding._base import Embedder
 from .folder.check import CheckReport, check_folder, forget_set_aside
 from .folder.opening import Folder
 from .folder.points import passage_scripts
+from .folder.recent_turns import RecentTurns
 from .folder.reorder import PieceCache
 from .ingest import StepProgress, index_log
 from .items import embed_text
@@ -49,9 +50,9 @@ async def reindex_folder(
                 await new.aclose()
             raise
         described = new.describe()
-        folder.pieces = PieceCache(
-            folder.path, f"{described.get('model_id')}:{described.get('sha256')}"
-        )
+        identity = f"{described.get('model_id')}:{described.get('sha256')}"
+        folder.pieces = PieceCache(folder.path, identity)
+        folder.turns = RecentTurns(folder.path, identity)
     if folder.pieces is not None:
         folder.pieces.clear()  # derived from the log like the index: built again below
     # The reset (or change_model's) recorded this version's keyword weights and point

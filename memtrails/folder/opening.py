@@ -38,11 +38,12 @@ from .modes import tighten, tighten_on_open
 from .next_in_line import NEXT_FILE
 from .positions import Positions
 from .ranking import reads_across
+from .recent_turns import RecentTurns
 from .reorder import PieceCache
 from .table import TABLE_FILE, Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
-__all__ = ["Folder", "open_folder", "public_url", "save_pieces"]
+__all__ = ["Folder", "open_folder", "public_url", "save_pieces", "save_turns"]
 
 
 @dataclass(slots=True)
@@ -63,6 +64,8 @@ class Folder:
     pieces: PieceCache | None = None
     # The IDF of the words searches asked, until the index changes (idf.py).
     idf: IdfCache = field(default_factory=IdfCache)
+    # The chat turns' context kept between imports (recent_turns.py); None: not kept.
+    turns: RecentTurns | None = None
 
     async def aclose(self) -> None:
         """Flush the index and positions, close everything, release the lock.
@@ -78,6 +81,7 @@ class Folder:
                 await self.writer.aclose()
                 await self.positions.flush()
                 await save_pieces(self)
+                await save_turns(self)
             finally:
                 try:
                     await self.index.aclose()
@@ -271,9 +275,20 @@ async def _open_folder(
         await to_the_end(_undo_open(lock, backend, table, log, owned))
         raise
     embedding = manifest["embedding"]
-    pieces = PieceCache(path, f"{embedding.get('model_id')}:{embedding.get('sha256')}")
+    identity = f"{embedding.get('model_id')}:{embedding.get('sha256')}"
     return Folder(
-        path, manifest, lock, log, opened, backend, positions, writer, model, repairs, pieces
+        path,
+        manifest,
+        lock,
+        log,
+        opened,
+        backend,
+        positions,
+        writer,
+        model,
+        repairs,
+        PieceCache(path, identity),
+        turns=RecentTurns(path, identity),
     )
 
 
@@ -309,6 +324,17 @@ async def save_pieces(folder: Folder) -> None:
         await asyncio.to_thread(folder.pieces.save)
     except OSError as exc:
         logging.getLogger(__name__).warning("word-piece cache not saved: %s", exc)
+
+
+async def save_turns(folder: Folder) -> None:
+    """Write the chat turns' context kept between imports if an import changed it; a
+    failure is logged (derived data: the next reindex builds it again), never raised."""
+    if folder.turns is None:
+        return
+    try:
+        await asyncio.to_thread(folder.turns.save)
+    except OSError as exc:
+        logging.getLogger(__name__).warning("chat turns' context not saved: %s", exc)
 
 
 def _make_folder(path: Path) -> None:

@@ -20,13 +20,14 @@ from .index.registry import new_index_spec
 from .lock import acquire_lock
 from .log import holds_memory_records
 from .manifest import manifest_damage
+from .recent_turns import TURNS_FILE
 from .reorder import CACHE_FILE
 from .writer import create_manifest
 
 __all__ = ["lost_manifest", "recover_manifest"]
 
 # What the lost manifest's model and index made: rebuilt from the log, never read again.
-_DERIVED = ("index", "index.json", CACHE_FILE)
+_DERIVED = ("index", "index.json", CACHE_FILE, TURNS_FILE)
 
 
 def lost_manifest(folder: Path) -> str | None:

@@ -24,6 +24,7 @@ async def embed(
     source: AsyncIterable[Sequence[StageItem]],
     embedder: Embedder | Callable[[], Awaitable[Embedder]],
     pieces: PieceSink | None = None,
+    context: TurnContext | None = None,
 ) -> AsyncIterator[Sequence[StageItem]]:
     """Attach passages with vectors to every record of each batch; other items pass through.
 
@@ -36,6 +37,8 @@ async def embed(
             input never loads it.
         pieces: where the word pieces' vectors go, summed per batch (the folder's
             word-piece cache), when it wants the model's: the same model run gives them.
+        context: the chat turns before (``turn_context``), when the caller keeps them
+            between streams (a folder does); else this stream's alone.
 
     Yields:
         Each batch as it came, once every ``Staged`` in it has its ``passages`` (a list of
@@ -61,7 +64,7 @@ async def embed(
         [(0, 5, (8,))]
     """
     model = embedder if isinstance(embedder, Embedder) else None
-    context = TurnContext()
+    context = TurnContext() if context is None else context
     async with streamcontext(source) as batches:
         async for items in batches:
             todo = [item for item in items if isinstance(item, Staged)]

@@ -17,8 +17,9 @@ mean of the dev chats' turns), and takes from the turns before only what they ad
 Which records are turns, and of which conversation, follows the search's rule
 (:func:`memtrails.items.conversation_of`): short, untitled records of one thread or chat
 channel. The turns before are those that came before in the same stream (an import, or a
-reindex replaying the log in order); a turn whose earlier turns were imported in another
-run keeps what this run saw of them.
+reindex replaying the log in order), and those of earlier imports that the folder kept
+(``recent``: the folder's ``turns.npz``), so that a chat imported a turn at a time (cron,
+``watch``, a service's appends) gets the vectors it would get imported at once.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import numpy as np
 from ..embedding._base import Passage
 from ..items import Staged, conversation_of
 
-__all__ = ["CONTEXT_WEIGHTS", "TurnContext"]
+__all__ = ["CONTEXT_WEIGHTS", "CONVERSATIONS", "Recent", "TurnContext"]
 
 # What the turn before and the one before that add to a turn's vector. On the dev set's
 # three long chats (issue 32, nineteenth pass) the dense side alone went from hit@1/@10
@@ -43,13 +44,24 @@ CONTEXT_WEIGHTS = (0.3, 0.2)
 CONVERSATIONS = 1024
 
 
-class TurnContext:
-    """The last own vectors of each conversation seen in one stream (see the module)."""
+#: Each conversation's last own vectors, the least recently seen first.
+Recent = OrderedDict[Hashable, deque[np.ndarray]]
 
-    def __init__(self, weights: Sequence[float] | None = None) -> None:
+
+class TurnContext:
+    """The last own vectors of each conversation seen in one stream (see the module).
+
+    ``recent`` holds what earlier streams saw (the folder keeps it between imports); it is
+    updated in place. ``turns`` counts the turns this stream met.
+    """
+
+    def __init__(
+        self, weights: Sequence[float] | None = None, recent: Recent | None = None
+    ) -> None:
         self._weights = tuple(CONTEXT_WEIGHTS if weights is None else weights)
-        self._recent: OrderedDict[Hashable, deque[np.ndarray]] = OrderedDict()
+        self._recent: Recent = OrderedDict() if recent is None else recent
         self._shared: np.ndarray | None = None
+        self.turns = 0
 
     async def mix(
         self, staged: Sequence[Staged], blank: Callable[[], Awaitable[np.ndarray | None]]
@@ -65,11 +77,14 @@ class TurnContext:
             key = conversation_of(item.record) if len(item.passages) == 1 else None
             if key is None:
                 continue
+            self.turns += 1
             if self._shared is None:
                 self._shared = _unit(await blank())
             shared = self._shared
             own = np.asarray(item.passages[0].vector, dtype=np.float32)
             before = self._recent.get(key)
+            if before is not None and before.maxlen != len(self._weights):
+                before = self._recent[key] = deque(before, maxlen=len(self._weights))
             if before:
                 mixed = own.copy()
                 for weight, vector in zip(self._weights, reversed(before), strict=False):
