@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import import_module
 
 import click
+
+from ._terminal import safe_error
 
 __all__ = ["main"]
 
@@ -39,6 +43,25 @@ class LazyGroup(click.Group):
         if cmd_name not in self.commands and module is not None:
             import_module(f"{__package__}.{module}")
         return self.commands.get(cmd_name)
+
+    # Every error click prints, its own (a bad option value, an extra argument, an unknown
+    # command, all of which quote what was typed) and the commands', is escaped here, once.
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        with _terminal_safe_errors():
+            return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> object:
+        with _terminal_safe_errors():
+            return super().invoke(ctx)
+
+
+@contextmanager
+def _terminal_safe_errors() -> Iterator[None]:
+    try:
+        yield
+    except click.ClickException as exc:
+        safe_error(exc)
+        raise
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

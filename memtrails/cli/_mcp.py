@@ -12,6 +12,7 @@ import click
 
 from ._group import main
 from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
+from ._terminal import log_to_terminal
 
 __all__: list[str] = []
 
@@ -73,6 +74,7 @@ async def mcp(
         raise click.ClickException(
             f"the MCP SDK is not installed ({exc}); pip install 'memtrails[mcp]'"
         ) from exc
+    log_to_terminal("memtrails", "mcp")
     if http_port is not None:
         click.echo(f"serving MCP on http://127.0.0.1:{http_port}/mcp (Ctrl-C stops)", err=True)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import stat
 import sys
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from .._exceptions import MemtrailsError
-from ._terminal import for_terminal
+from ._terminal import for_terminal, safe_error
 
 # The open, the event loop and the limits are imported where they are used: `memtrails
 # status` answers a sound folder without any of them (folder.glance), in half the time.
@@ -51,13 +52,43 @@ class KindChoice(click.Choice[str]):
 
 
 def default_home() -> Path:
-    return Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails")
+    """$MEMTRAILS_HOME, else ~/.memtrails, once :func:`checked_home` finds it usable."""
+    return checked_home(Path(os.environ.get("MEMTRAILS_HOME") or Path.home() / ".memtrails"))
+
+
+def checked_home(folder: Path) -> Path:
+    """Return ``folder``, or say in one line why it can be no memory folder: a file, or a
+    folder this user cannot read. One that is not there is for the command to answer (a
+    read says there is no memory folder, ``add`` creates it)."""
+    try:
+        st = folder.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return folder
+    except OSError as exc:  # a folder above it that this user cannot enter
+        raise click.ClickException(
+            f"cannot reach the memory folder {folder}: {exc.strerror}; give this user access "
+            "to it and the folders above it, or choose another --home"
+        ) from exc
+    if not stat.S_ISDIR(st.st_mode):
+        raise click.ClickException(
+            f"{folder} is a file, not a memory folder: give --home (or $MEMTRAILS_HOME) a "
+            "folder; `memtrails add --home FOLDER` creates a new one"
+        )
+    if not os.access(folder, os.R_OK | os.X_OK):
+        raise click.ClickException(
+            f"cannot read the memory folder {folder}: permission denied; give this user "
+            "read and write access to it (chmod u+rwx), or choose another --home"
+        )
+    return folder
 
 
 def home_option(f: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
         "--home",
-        type=click.Path(file_okay=False, path_type=Path),
+        # Checked by checked_home, which says what to do in one line (click's check printed
+        # the usage and "Directory '...' is a file." or "is not readable").
+        type=click.Path(path_type=Path, readable=False),
+        callback=lambda _ctx, _param, value: None if value is None else checked_home(value),
         default=None,
         help="Memory folder (default: $MEMTRAILS_HOME, else ~/.memtrails).",
     )(f)
@@ -179,13 +210,9 @@ def run_command(name: str, as_json: bool, call: Callable[[], T]) -> T:
         click.echo(f"\ninterrupted: {kept}", err=True)
         raise click.exceptions.Exit(130) from None
     except click.ClickException as exc:
-        if as_json:
+        if as_json:  # exact; the line on stderr is escaped (it may quote a file's name)
             click.echo(json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False))
-        elif (
-            type(exc) is click.ClickException
-            and (safe := for_terminal(exc.message, lines=True)) != exc.message
-        ):  # it quotes a file's name or an input's words (the JSON is exact)
-            raise click.ClickException(safe) from exc.__cause__
+        safe_error(exc)
         raise
 
 
@@ -280,7 +307,7 @@ async def told(
 
     async with opening as memory:
         for repair in memory.repairs:
-            click.echo(opening_line(repair), err=True)
+            click.echo(for_terminal(opening_line(repair), quoted=True), err=True)
         if catch_up and not memory.remote:  # a service catches up its own folder
             # Here, not at the top: the progress bar's library (tqdm, which reads package
             # metadata) is ~40 ms of the start of commands that never show one (`status`).

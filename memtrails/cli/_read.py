@@ -130,12 +130,12 @@ async def search(
         click.echo(json.dumps([h.to_json() for h in hits], ensure_ascii=False))
         return
     if not hits:
-        named = [f"--{n} {v}" for n, v in (("kind", kind), ("author", author)) if v]
+        named = [f"--{n} {for_terminal(v)}" for n, v in (("kind", kind), ("author", author)) if v]
         # A filter that names nothing the folder holds is the likely cause: say which.
         click.echo("no match" + (f" (among records with {', '.join(named)})" if named else ""))
         if kind is not None and kind != kind.lower():
             # Kinds match as written, and every importer's are lower case.
-            click.echo(f"(kinds are matched as written: try --kind {kind.lower()})")
+            click.echo(f"(kinds are matched as written: try --kind {for_terminal(kind.lower())})")
     elif not hits[0].confident:
         click.echo(
             "(nothing close in meaning or in words: the question probably has no answer here)"

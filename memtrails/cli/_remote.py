@@ -71,7 +71,7 @@ async def add_remotely(
         except asyncio.CancelledError:
             # Ctrl-C: this import stops; the service and its other imports go on.
             await asyncio.shield(_cancel(remote, str(job["id"])))
-            click.echo(f"import {job['id']} cancelled in the service", err=True)
+            click.echo(f"import {for_terminal(job['id'])} cancelled in the service", err=True)
             raise
 
 

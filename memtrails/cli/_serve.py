@@ -9,6 +9,7 @@ import click
 
 from ._group import main
 from ._options import MAX_THREADS, as_command, default_home, home_option
+from ._terminal import for_terminal, log_to_terminal
 
 if TYPE_CHECKING:
     from ..service.watch import WatchedPath
@@ -121,6 +122,7 @@ async def serve(
     given = [(p, WatchedPath(str(p.resolve()), poll=poll or None)) for p in watch_paths]
     given += [(p, WatchedPath(str(p.resolve()), git=True, poll=poll or None)) for p in watch_repos]
     watch = _checked_watches(folder, given)  # before the service starts, as /v1/watch does
+    log_to_terminal("memtrails")
     await run(
         folder,
         host=host,
@@ -128,7 +130,9 @@ async def serve(
         threads=threads,
         mcp_writes=mcp_writes,
         watch=watch,
-        say=lambda line: click.echo(line, err=line.startswith("warning")),
+        say=lambda line: click.echo(
+            for_terminal(line, quoted=True), err=line.startswith("warning")
+        ),
     )
 
 
