@@ -122,8 +122,8 @@ class RecentTurns:
                     counts=np.array(counts, dtype=np.int32),
                     vectors=np.array(vectors, dtype=np.float32).reshape(len(vectors), dims),
                 )
-                f.flush()
-                os.fsync(f.fileno())
+            # No fsync: a service writes this after every append it imports, and a file a
+            # crash left torn is only a damaged one (said, not used), never a lost record.
             os.replace(tmp, self._path)
             self._dirty = False
 
