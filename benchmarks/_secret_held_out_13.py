@@ -261,6 +261,7 @@ def _jdbc(g: Gen) -> Made:
         f"spring.datasource.url=jdbc:postgresql://{h}/app\nspring.datasource.password={p}",
         f"Host={h};Port=5432;Username={u};Password={p};Database=app",
         f"Data Source={h};Initial Catalog=app;User Id={u};Password={p};",
+        f"Driver={{ODBC Driver 18 for SQL Server}};Server={h};Uid={u};Pwd={{{p};x}};",
     )
     return g.pick(forms), p
 
@@ -291,6 +292,9 @@ def _auth_header(g: Gen) -> Made:
         v = base64.b64encode(f"{g.pick(_USERS)}:{_password(g)}".encode()).decode()
         return f"> GET /api HTTP/1.1\n> Host: x\n> Authorization: Basic {v}\n", v
     if style == 1:
+        if g.rng.random() < 0.5:
+            p = _password(g)
+            return f'curl -H "Authorization: Basic $(echo -n {g.pick(_USERS)}:{p} | base64)" ', p
         v = base64.b64encode(f"{g.pick(_USERS)}:{_password(g)}".encode()).decode()
         return f"Proxy-Authorization: Basic {v}", v
     v = _random(g)

@@ -101,6 +101,12 @@ def test_a_random_key_split_by_underscores_is_no_run_of_words() -> None:
             "npm config set //registry.npmjs.org/:_authToken 9f8e7d6c-5b4a-4321-9abc-def012345678",
             "9f8e7d6c-5b4a-4321-9abc-def012345678",
         ),
+        ("Driver={ODBC Driver 17};Server=db;Uid=sa;Pwd={Win;ter9757xQ};", "Win;ter9757xQ"),
+        ("Server=db;Uid=sa;Password={Winter9757xQ};Database=x", "Winter9757xQ"),
+        ('curl -H "Authorization: Basic $(echo -n ann:Winter9757xQ | base64)" x', "Winter9757xQ"),
+        ("base64 <<< ann:Winter9757xQ", "Winter9757xQ"),
+        # A password that starts with "!" is no YAML tag before the value after it.
+        ('connect("host=db user=app password=!YB8GCzUvCfcH0d dbname=app")', "!YB8GCzUvCfcH0d"),
     ],
 )
 def test_passwords_in_commands(text: str, secret: str) -> None:
@@ -109,7 +115,14 @@ def test_passwords_in_commands(text: str, secret: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["please login -p 8080 to the box", "ssh -p 2222 deploy@host", "CONFIG SET maxmemory 100mb"],
+    [
+        "please login -p 8080 to the box",
+        "ssh -p 2222 deploy@host",
+        "CONFIG SET maxmemory 100mb",
+        'conn = "Server=db;Uid=sa;Pwd={0};".format(pw)',  # a template's slots
+        's = "Password={db_pass}"',
+        'echo "$USER:$PASS" | base64',
+    ],
 )
 def test_commands_without_a_password_stay(text: str) -> None:
     assert scrub_text(text) == (text, {})

@@ -89,6 +89,28 @@ CLIENT_RULES: Final[tuple[Rule, ...]] = (
         "headers",
         "url",
     ),
+    # An ODBC or ADO.NET connection string's password in braces, the way a value holding
+    # ";" is written there (Pwd={a;b}); a template's slot ({db_pass}, {0}) is none: the value
+    # holds a character no name has, and 3 characters or more.
+    Rule(
+        "braced_password",
+        "password",
+        r"(?:^|[;\s\"'])(?i:pwd|password)[ \t]*=[ \t]*\{(?P<v>[^{}\r\n]{2,64}[^A-Za-z_{}\r\n]"
+        r"[^{}\r\n]{0,64}|[^{}\r\n]{0,64}[^A-Za-z_{}\r\n][^{}\r\n]{2,64})\}[ \t]*(?:[;\"']|\s|\z)",
+        "headers",
+        "url",
+    ),
+    # A user and its password written to base64 by hand, for a Basic header: echo -n
+    # user:X | base64, printf 'user:X' | base64, base64 <<< user:X.
+    Rule(
+        "encoded_by_hand",
+        "password",
+        r"\b(?:echo(?:[ \t]+-[neE]{1,3})*|printf)[ \t]+['\"]?[A-Za-z0-9._@+-]{1,64}:"
+        r"(?P<v>[^\s'\"|:]{3,128})['\"]?[ \t]*\|[ \t]*base64\b"
+        r"|\bbase64[ \t]+<<<[ \t]*['\"]?[A-Za-z0-9._@+-]{1,64}:(?P<v2>[^\s'\"|:]{3,128})",
+        "headers",
+        "url",
+    ),
     # A JSON Web Key's private members (RFC 7518): "d" of an RSA, EC or OKP key, the RSA
     # primes and their exponents ("p", "q", "dp", "dq", "qi"), a symmetric key's "k"; 32+
     # base64url characters of both cases ("e": "AQAB" and the public "n", "x", "y" stay).

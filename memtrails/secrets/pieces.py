@@ -140,8 +140,12 @@ OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 # value indented on the next line; the engine takes the lines indented as far after it too),
 # after a YAML tag if there is one ("!!str" before a number); Home Assistant's "password:
 # !secret wifi_password" names a value (a name: no secret), Ansible's "!vault |" an encrypted
-# one (the vault rule's).
-BLOCK = r"(?:![!A-Za-z][!A-Za-z0-9_.:/-]*[ \t]+)?(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+# one (the vault rule's). A tag is a name: letters, perhaps digits at its end ("!Base64"), then
+# a ":", "/" or "." part; "password=!YB8GCzUv dbname=app" starts with a password, no tag.
+BLOCK = (
+    r"(?:!!?[A-Za-z][A-Za-z_]*[0-9]*(?:[.:/][A-Za-z0-9_.:/-]*)?[ \t]+)?"
+    r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
+)
 
 # Commands that set an environment variable from a name and a value with a space between:
 # fish's set -x/-gx/-Ux/--export NAME VALUE, csh's and launchctl's setenv NAME VALUE,
