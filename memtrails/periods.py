@@ -3,7 +3,8 @@ days, months, years, relative forms.
 
 A date names a period, and both ends include it: ``--since 2005-12-20 --until 2005-12-20``
 is that whole day (UTC, as ``Date.parse`` reads a date without a time), ``--until 2024-05``
-the end of May, ``--until 2024-W18`` the end of ISO week 18 (a Sunday). A value with a time of day is that instant. Relative forms (``yesterday``,
+the end of May, ``--until 2024-W18`` the end of ISO week 18 (a Sunday), ``2024-124`` the
+year's 124th day. A value with a time of day is that instant. Relative forms (``yesterday``,
 ``today``, ``2 weeks ago``, ``last month``, ``20 Dec 2005``) are read by ``dateparser``
 (English), loaded only when a value is not an ISO date: it reads many more forms than
 ``arrow``'s ``dehumanize`` (which refuses ``yesterday`` and ``1 month ago``) and, unlike
@@ -29,6 +30,7 @@ _MONTH = re.compile(r"(\d{4})-(\d{1,2})")
 _DAY = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
 _BASIC_DAY = re.compile(r"(\d{4})(\d\d)(\d\d)")  # 20240503, ISO 8601's basic form
 _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?", re.IGNORECASE)  # 2024-W18, 2024-W18-3
+_ORDINAL_DAY = re.compile(r"(\d{4})-(\d{3})")  # 2024-124, ISO 8601's ordinal date: 3 May
 _CLOCK = re.compile(r"\d[T ]\d|\d:\d|\b(hours?|minutes?|mins?|seconds?|secs?)\b", re.IGNORECASE)
 _PERIOD_WORD = re.compile(r"^\s*(last|this|previous)\s+(month|year)\b", re.IGNORECASE)
 
@@ -50,6 +52,11 @@ def _period(value: str, now: datetime) -> tuple[int, int]:
         first = date.fromisocalendar(int(m[1]), int(m[2]), int(m[3] or 1))
         start = datetime(first.year, first.month, first.day, tzinfo=UTC)
         return _span(start, start + timedelta(days=1 if m[3] else 7))
+    if (m := _ORDINAL_DAY.fullmatch(text)) is not None:
+        start = datetime(int(m[1]), 1, 1, tzinfo=UTC) + timedelta(days=int(m[2]) - 1)
+        if start.year != int(m[1]) or int(m[2]) < 1:
+            raise ValueError(f"{m[1]} has no day {m[2]}")
+        return _span(start, start + timedelta(days=1))
     if (m := _MONTH.fullmatch(text)) is not None:
         start = datetime(int(m[1]), int(m[2]), 1, tzinfo=UTC)
         return _span(start, _next_month(start))

@@ -8,6 +8,7 @@ import pytest
 
 from memtrails import At, MemoryRecord
 from memtrails.importers._jsonl_dates import record_time
+from memtrails.periods import bounds
 
 
 @pytest.mark.parametrize(
@@ -34,3 +35,10 @@ def test_a_day_the_year_does_not_have_is_no_date(written: str) -> None:
         At.of(written)
     with pytest.raises(ValueError, match="not a date"):
         record_time({"date": written}, None)
+
+
+def test_an_ordinal_date_is_a_whole_day_for_since_and_until() -> None:
+    first, last = bounds("2024-124", "2024-124")
+    assert (first, last) == bounds("2024-05-03", "2024-05-03")
+    with pytest.raises(ValueError, match="2023 has no day 366"):
+        bounds("2023-366", None)
