@@ -12,7 +12,7 @@ import click
 
 from ._group import main
 from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
-from ._terminal import log_to_terminal
+from ._terminal import for_terminal, log_to_terminal
 
 __all__: list[str] = []
 
@@ -75,6 +75,13 @@ async def mcp(
             f"the MCP SDK is not installed ({exc}); pip install 'memtrails[mcp]'"
         ) from exc
     log_to_terminal("memtrails", "mcp")
+    folder = home or default_home()
+    if not (folder / "manifest.json").exists():  # a typo'd --home: say so, create nothing
+        click.echo(
+            f"no memory folder at {for_terminal(folder)} yet: searches answer that there is "
+            "none until `memtrails add --home ...` (or the add tool) creates it",
+            err=True,
+        )
     if http_port is not None:
         click.echo(f"serving MCP on http://127.0.0.1:{http_port}/mcp (Ctrl-C stops)", err=True)
     else:
@@ -90,7 +97,7 @@ async def mcp(
         # crash the log recovers from), so the process may end at once.
         asyncio.get_running_loop().add_signal_handler(signal.SIGINT, _stop_now)
     await serve(
-        home or default_home(),
+        folder,
         allow_writes=allow_writes,
         http_port=http_port,
         threads=threads,

@@ -123,6 +123,8 @@ async def serve(
     given += [(p, WatchedPath(str(p.resolve()), git=True, poll=poll or None)) for p in watch_repos]
     watch = _checked_watches(folder, given)  # before the service starts, as /v1/watch does
     log_to_terminal("memtrails")
+    if not (folder / "manifest.json").exists():  # the service creates it: say so (a typo?)
+        click.echo(f"no memory folder at {for_terminal(folder)}: creating a new one", err=True)
     await run(
         folder,
         host=host,

@@ -1,0 +1,52 @@
+"""`mcp` and `serve` given a folder that holds no memory (a typo'd --home): mcp creates
+nothing and says so on stderr (before, it served the empty path without a word); serve
+creates the folder, as a service that imports must, and says that it does."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+pytestmark = pytest.mark.slow
+
+
+def test_mcp_on_a_typo_d_folder_says_so_and_creates_nothing(tmp_path: Path) -> None:
+    typo = tmp_path / "memroy"
+    done = subprocess.run(
+        [sys.executable, "-m", "memtrails", "mcp", "--home", str(typo)],
+        stdin=subprocess.DEVNULL,  # the client went away at once: the server ends
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+    )
+    assert f"no memory folder at {typo} yet" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+    assert not typo.exists()
+
+
+def test_serve_on_a_new_folder_says_it_creates_one(tmp_path: Path) -> None:
+    new = tmp_path / "memory"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtrails", "serve", "--port", "0", "--home", str(new)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=300)
+    assert first == f"no memory folder at {new}: creating a new one\n"
