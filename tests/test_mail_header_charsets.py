@@ -72,3 +72,17 @@ def test_a_senders_name_and_a_file_name_read_alike() -> None:
     record = mail_record(raw)
     assert record.author == f"{name} <d@example.com>"
     assert [a["name"] for a in record.meta["attachments"]] == [file]
+
+
+@pytest.mark.parametrize(("enc", "phrase"), [(e, p) for e, p in CASES if e != "cp1252"])
+def test_an_rfc_2231_file_name_that_names_no_charset(enc: str, phrase: str) -> None:
+    # filename*=''%CF%D2... (no charset, in a mail that declares none): read as its words
+    # read, as a raw 8-bit name is; before, Windows-1252 letters ("Ïðèâåò.txt")
+    name = "".join(f"%{b:02X}" for b in f"{phrase}.txt".encode(enc))
+    raw = (
+        b"From: a@example.com\nSubject: s\nMessage-ID: <f@example.com>\nMIME-Version: 1.0\n"
+        b'Content-Type: multipart/mixed; boundary="b"\n\n--b\nContent-Type: text/plain\n\n'
+        b"see the file\n--b\nContent-Type: application/octet-stream\n"
+        b"Content-Disposition: attachment; filename*=''" + name.encode() + b"\n\nAAAA\n--b--\n"
+    )
+    assert [a["name"] for a in mail_record(raw).meta["attachments"]] == [f"{phrase}.txt"]

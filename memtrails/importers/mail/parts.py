@@ -11,7 +11,7 @@ from email.message import Message
 from typing import TypeVar
 
 from .charsets import decode_bytes, to_bytes
-from .headers import FOLD, WS, b64, decode_header, raw_header
+from .headers import FOLD, WS, b64, decode_header, decode_raw_header, raw_header
 
 __all__ = [
     "charset",
@@ -90,9 +90,9 @@ def param(
             if isinstance(value, tuple):
                 charset, _, text = value
                 data = email.utils.unquote(text).encode("raw-unicode-escape")
-                if not charset and hint and not is_utf8(data):
-                    charset = hint
-                return decode_bytes(data, charset or "utf-8", guess=False)
+                if not charset:  # UTF-8, else the mail's charset, else its words' own
+                    return decode_raw_header(data, hint)
+                return decode_bytes(data, charset, guess=False)
             plain = str(email.utils.unquote(value)) if plain is None else plain
         return plain
 
