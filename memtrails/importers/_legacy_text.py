@@ -18,9 +18,11 @@ import itertools
 import math
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 
 from ._cjk_common import is_cjk_common
+from ._legacy_langs import LANGUAGES, language_score
 from .mail.charsets import guess_charset
 
 __all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
@@ -28,6 +30,10 @@ __all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
 # The single-byte code pages text without a declared charset is most often in, in the
 # order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
 _SINGLE_BYTE = ("cp1252", "cp1251", "koi8_r", "cp866", "cp1250", "cp1253", "cp1256")
+# and, told from them by their words' language (see _legacy_langs), the rest of the family:
+# Turkish, Baltic, Hebrew, Ukrainian KOI8, the ISO pages that differ from Windows' (Polish
+# and Czech letters in ISO-8859-2 are symbols in Windows-1250), Mac Roman.
+_MORE_SINGLE = ("cp1254", "cp1257", "cp1255", "koi8_u", "iso8859_2", "iso8859_7", "mac_roman")
 # The double-byte charsets of Japanese, Korean and Chinese, after them: a reading in one is
 # chosen only with fewer faults than every single-byte reading (a rare Han character or
 # Hangul syllable is one, kana in a Chinese or Korean reading too: GB 2312 holds kana, but
@@ -113,7 +119,9 @@ def _faults(word: str) -> int:
         run = []
         if category in ("Cc", "Cn", "Co", "Cs") or char == "\ufffd":
             faults += 1  # a control character, or a byte the charset does not define
-        elif not char.isascii():
+            if "\x80" <= char <= "\x9f":
+                faults += 2  # a C1 control: Windows-1252's quotes and dashes read as ISO
+        elif not char.isascii() and char != "\u2019":  # an apostrophe: l\u2019été
             before = k > 0 and word[k - 1].isalpha()
             after = k + 1 < len(word) and word[k + 1].isalpha()
             faults += 2 if before and after else 1 if before or after else 0
@@ -154,9 +162,14 @@ def _is_hangul(char: str) -> bool:
 
 def _latin_run(run: Sequence[str]) -> int:
     """Fault a run of three or more Latin letters that are all accented (not ASCII)."""
-    if len(run) < 3 or any(c.isascii() for c in run):
+    if len(run) < _LATIN_RUN or any(c.isascii() for c in run):
         return 0
     return 2 if all(_script(c) == "Latin" for c in run) else 0
+
+
+# Accented letters alone, this many or more: a Cyrillic word read as Latin (``Ìîñêâà``); a
+# shorter run (``àéè``, ``ìèð``) is told by its language (see _legacy_langs), not by its form.
+_LATIN_RUN = 4
 
 
 # How often each Cyrillic letter is in Russian text, per thousand letters: between Cyrillic
@@ -166,7 +179,7 @@ _FREQUENT = (
     "110 85 80 74 67 63 55 47 45 44 35 32 30 28 26 20 19 17 17 17 16 14 12 10 9 7 6 5 4 3 3 1 1"
 )
 _RUSSIAN = dict(zip("оеаинтсрвлкмдпуяыьгзбчйхжшюцщэфъё", map(int, _FREQUENT.split()), strict=True))
-_CYRILLIC_PAGES = frozenset({"cp1251", "koi8_r", "cp866"})
+_CYRILLIC_PAGES = frozenset({"cp1251", "koi8_r", "cp866", "koi8_u"})
 
 
 def _unlikely(text: str) -> float:
@@ -226,7 +239,7 @@ def decode_legacy(
     stray = sum(1 for c in escaped if "\udc80" <= c <= "\udcff")
     valid = sum(1 for c in escaped if ord(c) > 0x7F) - stray  # characters UTF-8 reads
     default = _UTF8 if valid >= max(stray, 1) else "cp1252"
-    order = [default, *candidates, *_SINGLE_BYTE, *_DOUBLE_ORDER]
+    order = [default, *candidates, *_SINGLE_BYTE, *_MORE_SINGLE, *_DOUBLE_ORDER]
     if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
         guessed = guess_charset(data[:_SAMPLE])
         if guessed is not None:
@@ -255,12 +268,55 @@ def decode_legacy(
 
     best = min(order, key=rank)
     codec = best if scores[default][0] - scores[best][0] >= margin else default
+    if default == "cp1252" and codec not in _DOUBLE_BYTE:
+        codec = _by_language(words, order, codec, margin)
     if codec == "cp1252":
         try:
             return data.decode("cp1252"), "cp1252"
         except UnicodeDecodeError:  # the five bytes cp1252 leaves undefined
             return data.decode("latin-1"), "latin-1"
     return _decode(data, codec), codec
+
+
+def _by_language(words: Sequence[bytes], order: Sequence[str], chosen: str, margin: int) -> str:
+    """Choose among the single-byte readings by faults and language together: each
+    reading's words (the first ``_LANGUAGE_WORDS``, each distinct one weighed once per time
+    it is there) weighed by the likeliest language of its code page
+    (:func:`language_score`, ``_NATS`` of it as much as a fault), less a code page's
+    rarity (``_RARER``). Windows-1252 stands unless another reads clearly better
+    (``margin * _SWITCH`` apart); of those within ``_WITHIN`` of the best, with no more
+    faults, the first in ``order``."""
+    counts = Counter(words[:_LANGUAGE_WORDS])
+    pages = [c for c in order if c in LANGUAGES]
+    value: dict[str, float] = {}
+    faults: dict[str, int] = {}
+    for codec in pages:
+        fault, nats = 0, 0.0
+        for word, count in counts.items():
+            text = _decode(word, codec)
+            fault += _faults(text) * count
+            nats += (language_score([text], codec) or 0.0) * count
+        faults[codec] = fault
+        value[codec] = nats / _NATS - fault - _RARER.get(codec, 0.0)
+    if "cp1252" not in value:
+        return chosen
+    best = max(value, key=lambda c: (value[c], -pages.index(c)))
+    if value[best] - value["cp1252"] < margin * _SWITCH:
+        return "cp1252"
+    # Near the best, without more faults, the code page more text is written in (the first
+    # in order): two capitals read as Cyrillic or as Greek (РФ, ΠΤ) are likelier Cyrillic.
+    return next(c for c in pages if value[c] > value[best] - _WITHIN and faults[c] <= faults[best])
+
+
+_LANGUAGE_WORDS = 1024
+_NATS = 3.0  # a language's evidence, in nats (natural log), that weighs as one fault
+# Code pages less text is written in need more evidence (in faults): a French sentence's
+# "à" and "è" are Lithuanian "ą" and "č" in Windows-1257, and two words tell little.
+_RARER = {"koi8_r": 0.25, "cp1250": 0.25, "cp1253": 0.25, "cp866": 0.5, "cp1254": 0.25}
+_RARER |= dict.fromkeys(("cp1256", "cp1257", "cp1255", "koi8_u", "iso8859_2"), 1.0)
+_RARER |= {"iso8859_7": 1.0, "mac_roman": 2.0}
+_WITHIN = 0.5
+_SWITCH = 0.5
 
 
 def decode_as(data: bytes, codec: str) -> str:
