@@ -24,6 +24,10 @@ def _write_empty(folder: Path) -> None:
     docx.Document().save(str(folder / "new.docx"))
     Presentation().save(str(folder / "deck.pptx"))
     openpyxl.Workbook().save(str(folder / "sheet.xlsx"))
+    formulas = openpyxl.Workbook()  # formulas saved by a writer that does not calculate
+    for row in range(1, 20):
+        formulas.active.cell(row=row, column=1, value=f"=SUM(B{row}:C{row})")  # type: ignore[union-attr]
+    formulas.save(str(folder / "formulas.xlsx"))
     body = "<office:text><text:p/></office:text>"
     samples._odf(folder / "blank.odt", "application/vnd.oasis.opendocument.text", body)
     (folder / "blank.rtf").write_text("{\\rtf1\\ansi \\par }")
@@ -38,7 +42,8 @@ async def test_documents_without_text_are_skipped_with_a_reason(tmp_path: Path) 
     records = [i.id for i in got if isinstance(i, MemoryRecord)]
     errors = {e.id: e.reason for e in got if isinstance(e, RecordError)}
     assert records == []
-    names = ("new.docx", "deck.pptx", "sheet.xlsx", "blank.odt", "blank.rtf", "blank.html")
+    names = ("new.docx", "deck.pptx", "sheet.xlsx", "formulas.xlsx", "blank.odt", "blank.rtf")
+    names += ("blank.html",)
     for name in names:
         assert errors[name].startswith("no text: "), (name, errors.get(name))
     assert errors["scan.pdf"].startswith("no text layer (scanned?)")

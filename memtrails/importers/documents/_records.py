@@ -16,8 +16,8 @@ __all__ = ["document_at", "read_document", "shown_path"]
 _EARLIEST_MS = At.of("1980-01-01").ms  # before Office and PDF: a date never set
 _YEAR_MS = 366 * 86_400_000
 _NO_TEXT = (
-    "no text: the document holds none (never filled in, or pictures, shapes or empty "
-    "cells only): nothing to store or find"
+    "no text: the document holds none (never filled in; pictures, shapes or empty cells "
+    "only; a sheet's formulas never calculated, so no values saved): nothing to store or find"
 )
 
 
