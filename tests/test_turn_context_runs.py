@@ -26,9 +26,7 @@ QUERY = "peppers tomatoes garden"
 
 
 def _turns(ids: str) -> list[dict[str, str]]:
-    return [
-        {"id": i, "text": text, "kind": "chat", "thread": "s1"} for i, text in CHAT if i in ids
-    ]
+    return [{"id": i, "text": text, "kind": "chat", "thread": "s1"} for i, text in CHAT if i in ids]
 
 
 async def _dense(memory: Memory) -> dict[str, float | None]:
