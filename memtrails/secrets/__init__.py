@@ -174,8 +174,8 @@ lowercase word and a number ("invoices2024") is a folder, not a password.
 Rule set 13: tokens with a short prefix anywhere, random ones only (Vault's legacy ``s.``,
 ``b.`` and ``r.`` tokens and its ``hvr.`` recovery tokens, a Yandex Cloud static key's
 ``YC`` secret, Yandex OAuth's ``y0_``); a long run of random letters between ``_`` is no
-word (``Key=<random>_fRz_25``); a tool's login (``oc login -u NAME -p X``, ``cf login``,
-``helm registry login``; no number: ``login -p 8080``), ``redis-server --requirepass X``,
+word (``Key=<random>_fRz_25``); the ``-p`` of a tool's login (``oc login``, ``cf login``,
+``helm registry login``; not a number), ``redis-server --requirepass X``,
 ``CONFIG SET requirepass X``, AWS's ``--secret-string X`` and ``ssm put-parameter --value
 X``, ``wpa_passphrase NET X``, ``npm config set //host/:_authToken X``; a value under a
 secret's name that is base64 of what that name takes (a Kubernetes Secret's ``data:``);

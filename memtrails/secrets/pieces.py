@@ -141,7 +141,7 @@ OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 # after a YAML tag if there is one ("!!str" before a number); Home Assistant's "password:
 # !secret wifi_password" names a value (a name: no secret), Ansible's "!vault |" an encrypted
 # one (the vault rule's). A tag is a name: letters, perhaps digits at its end ("!Base64"), then
-# a ":", "/" or "." part; "password=!YB8GCzUv dbname=app" starts with a password, no tag.
+# a ":", "/" or "." part; a random password that starts with "!" is no tag.
 BLOCK = (
     r"(?:!!?[A-Za-z][A-Za-z_]*[0-9]*(?:[.:/][A-Za-z0-9_.:/-]*)?[ \t]+)?"
     r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
