@@ -185,12 +185,13 @@ async def run_import(
         salt=salt,
     )
     batches_in = read_ahead(ready, 1)
-    context = TurnContext(recent=await _turns_for_import(folder))
+    context = TurnContext(recent=await _turns_for_import(folder), undoable=True)
     items = read_ahead(embed(batches_in, folder.model.get, folder.pieces, context), 1)
     try:
         async with aclosing(items) as batches:
             async for chunk in batches:
                 await _write(folder, chunk, report, run, strict)
+                context.written()
                 report.elapsed = time.perf_counter() - started
                 if on_progress is not None:
                     on_progress(report)
@@ -203,14 +204,10 @@ async def run_import(
             report.removed += await folder.writer.forget(run.gone())
     except BaseException:
         run.rollback()
-        if folder.turns is not None:
-            # The stage may have met turns that were never written (a batch read ahead):
-            # the next import starts from what the last whole one kept.
-            folder.turns.reload()
+        # The turns of batches embedded and never written (read ahead) are not the turns
+        # before those that the next import brings again.
+        context.undo()
         raise
-    else:
-        if context.turns and folder.turns is not None:
-            folder.turns.caught_up(folder.log)
     finally:
         await warm.settle()
         # One flush for the whole import's tail, the pruning included; positions already
@@ -218,7 +215,9 @@ async def run_import(
         await folder.writer.flush()
         await folder.positions.flush()
         await save_pieces(folder)
-        await save_turns(folder)
+        if context.turns and folder.turns is not None:
+            folder.turns.caught_up(folder.log)
+            await save_turns(folder)
     report.unchanged += sum(state.skipped for state in run.states.values())
     report.duplicates += sum(state.duplicates for state in run.states.values())
     report.sources.extend(_source_reports(run))

@@ -164,3 +164,31 @@ async def test_a_chat_whose_channel_is_a_list_or_an_object_imports(tmp_path: Pat
         assert (report.added, report.errors) == (3, [])
         hits = {h.id: h.dense for h in await memory.search("peppers", k=10)}
     assert (hits.get("2") or 0.0) > 0.1  # holds the turn before it, in the same channel
+
+
+async def test_the_turns_of_a_batch_not_written_are_taken_back() -> None:
+    """An import stops with a batch embedded and never written (read ahead): the turns
+    before that the next import starts from are those of the batches written."""
+    from collections import OrderedDict
+
+    from memtrails.pipeline.turn_context import Recent, TurnContext
+
+    recent: Recent = OrderedDict()
+    context = TurnContext(recent=recent, undoable=True)
+    model = HashingEmbedder()
+
+    async def mixed(batch: list[Staged]) -> None:
+        vectors = await model.embed([s.record.text for s in batch])
+        for staged, passages in zip(batch, vectors, strict=True):
+            staged.passages = passages
+        await context.mix(batch, lambda: _own(" "))
+
+    await mixed([_turn("a", "we grew peppers"), _turn("x", "the ferry", thread="s2")])
+    context.written()
+    after_first = {k: [v.copy() for v in d] for k, d in recent.items()}
+    await mixed([_turn("b", "one was spicy"), _turn("y", "a new thread", thread="s3")])
+    await mixed([])  # a batch of nothing to embed counts as one too
+    context.undo()
+    assert {k: [v.copy() for v in d] for k, d in recent.items()}.keys() == after_first.keys()
+    for key, vectors in after_first.items():
+        assert all(np.array_equal(a, b) for a, b in zip(recent[key], vectors, strict=True))

@@ -8,6 +8,7 @@ new turns: the turns before them came in earlier runs, and the folder keeps thei
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,19 @@ async def test_a_damaged_turns_file_is_said_and_the_import_goes_on(
     async with Memory.open(path, embedder=HashingEmbedder()) as memory:
         await memory.reindex()
         assert ((await _dense(memory))["3"] or 0.0) > 0.1
+
+
+async def test_an_import_that_fails_leaves_no_turns_before_for_the_next(tmp_path: Path) -> None:
+    """Turns an import embedded but never wrote (it stopped) are not taken as the turns
+    before them when the next import brings them again."""
+    expected = await _at_once(tmp_path / "once")
+
+    def broken() -> Iterator[dict[str, str]]:
+        yield from _turns("123")
+        raise RuntimeError("the cursor's connection dropped")
+
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(Exception, match="connection dropped"):
+            await memory.ingest(broken(), name="chat", batch=64)
+        await memory.ingest(_turns("1234"), name="chat")
+        _same(await _dense(memory), expected)

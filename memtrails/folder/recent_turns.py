@@ -73,15 +73,6 @@ class RecentTurns:
                 self._recent = OrderedDict()
             return self._recent
 
-    def reload(self) -> None:
-        """Forget what this process added since the file was last written: the next import
-        reads the file again."""
-        with self._lock:
-            self._loaded = False
-            self._recent = OrderedDict()
-            self._offset, self._tail = 0, ""
-            self._dirty = False
-
     def fresh(self) -> Recent:
         """Forget every conversation and return the empty state (a reindex from the start)."""
         with self._lock:

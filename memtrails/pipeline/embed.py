@@ -78,8 +78,13 @@ async def embed(
                     vectors = await model.embed(texts)
                 for staged, passages in zip(todo, vectors, strict=True):
                     staged.passages = passages
-                await context.mix(todo, functools.partial(_blank, model))
+            # Every batch, one with no record to embed too: an undoable context pairs them.
+            await context.mix(todo, functools.partial(_blank, model) if model else _no_blank)
             yield items
+
+
+async def _no_blank() -> np.ndarray | None:
+    return None  # never asked: a batch with nothing embedded holds no turn
 
 
 async def _blank(model: Embedder) -> np.ndarray | None:

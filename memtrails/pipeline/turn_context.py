@@ -53,15 +53,41 @@ class TurnContext:
 
     ``recent`` holds what earlier streams saw (the folder keeps it between imports); it is
     updated in place. ``turns`` counts the turns this stream met.
+
+    With ``undoable``, each batch's changes to ``recent`` can be taken back until the caller
+    says the batch is written (:meth:`written`): an import that stops leaves ``recent`` as
+    the turns it wrote left it (:meth:`undo`), not with the turns of a batch read ahead.
     """
 
     def __init__(
-        self, weights: Sequence[float] | None = None, recent: Recent | None = None
+        self,
+        weights: Sequence[float] | None = None,
+        recent: Recent | None = None,
+        *,
+        undoable: bool = False,
     ) -> None:
         self._weights = tuple(CONTEXT_WEIGHTS if weights is None else weights)
         self._recent: Recent = OrderedDict() if recent is None else recent
         self._shared: np.ndarray | None = None
         self.turns = 0
+        # Per batch mixed and not yet written: each conversation it changed, as it was.
+        self._undo: deque[dict[Hashable, deque[np.ndarray] | None]] | None = (
+            deque() if undoable else None
+        )
+
+    def written(self) -> None:
+        """The oldest batch mixed and not yet written is written: its changes stay."""
+        if self._undo:
+            self._undo.popleft()
+
+    def undo(self) -> None:
+        """Take back the changes of every batch mixed and not written, newest first."""
+        while self._undo:
+            for key, was in self._undo.pop().items():
+                if was is None:
+                    self._recent.pop(key, None)
+                else:
+                    self._recent[key] = was
 
     async def mix(
         self, staged: Sequence[Staged], blank: Callable[[], Awaitable[np.ndarray | None]]
@@ -71,6 +97,9 @@ class TurnContext:
         ``blank`` gives the model's vector of a blank passage (None where it gives none:
         the sum is then left as it is); it is asked once, when a stream first holds a turn.
         """
+        changed: dict[Hashable, deque[np.ndarray] | None] = {}
+        if self._undo is not None:
+            self._undo.append(changed)  # one entry a batch, empty or not: written() pairs
         if not self._weights:
             return
         for item in staged:
@@ -78,6 +107,9 @@ class TurnContext:
             if key is None:
                 continue
             self.turns += 1
+            if self._undo is not None and key not in changed:
+                was = self._recent.get(key)
+                changed[key] = None if was is None else deque(was, maxlen=was.maxlen)
             if self._shared is None:
                 self._shared = _unit(await blank())
             shared = self._shared
