@@ -20,7 +20,7 @@ from aiostream import stream, streamcontext
 
 from ._exceptions import SourceError
 from .embedding._base import Embedder
-from .folder.opening import Folder, save_pieces, save_turns
+from .folder.opening import Folder, save_derived
 from .folder.replay import LogBatch, log_batches
 from .folder.run import ImportRun
 from .importers.contract import Resumable
@@ -214,10 +214,9 @@ async def run_import(
         # held cover written records only.
         await folder.writer.flush()
         await folder.positions.flush()
-        await save_pieces(folder)
         if context.turns and folder.turns is not None:
             folder.turns.caught_up(folder.log)
-            await save_turns(folder)
+        await save_derived(folder)
     report.unchanged += sum(state.skipped for state in run.states.values())
     report.duplicates += sum(state.duplicates for state in run.states.values())
     report.sources.extend(_source_reports(run))
@@ -409,10 +408,9 @@ async def index_log(
             report("embedding", indexed, max(total, indexed))
     report("indexing", indexed, max(total, indexed))
     await folder.writer.flush()
-    await save_pieces(folder)
     if recent is not None and folder.turns is not None:
         folder.turns.caught_up(folder.log)
-        await save_turns(folder)
+    await save_derived(folder)
     return indexed
 
 

@@ -43,7 +43,7 @@ from .reorder import PieceCache
 from .table import TABLE_FILE, Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
-__all__ = ["Folder", "open_folder", "public_url", "save_pieces", "save_turns"]
+__all__ = ["Folder", "open_folder", "public_url", "save_derived"]
 
 
 @dataclass(slots=True)
@@ -80,8 +80,7 @@ class Folder:
             try:
                 await self.writer.aclose()
                 await self.positions.flush()
-                await save_pieces(self)
-                await save_turns(self)
+                await save_derived(self)
             finally:
                 try:
                     await self.index.aclose()
@@ -315,26 +314,16 @@ async def _undo_open(
             lock.release()
 
 
-async def save_pieces(folder: Folder) -> None:
-    """Write the folder's word-piece cache if an import changed it; a failure is logged
-    (derived data: the next reindex builds it again), never raised."""
-    if folder.pieces is None:
-        return
-    try:
-        await asyncio.to_thread(folder.pieces.save)
-    except OSError as exc:
-        logging.getLogger(__name__).warning("word-piece cache not saved: %s", exc)
-
-
-async def save_turns(folder: Folder) -> None:
-    """Write the chat turns' context kept between imports if an import changed it; a
-    failure is logged (derived data: the next reindex builds it again), never raised."""
-    if folder.turns is None:
-        return
-    try:
-        await asyncio.to_thread(folder.turns.save)
-    except OSError as exc:
-        logging.getLogger(__name__).warning("chat turns' context not saved: %s", exc)
+async def save_derived(folder: Folder) -> None:
+    """Write the folder's word-piece cache and chat turns' context where an import changed
+    them; a failure is logged (derived data: the next reindex builds it again), never raised."""
+    for kept, what in ((folder.pieces, "word-piece cache"), (folder.turns, "chat turns' context")):
+        if kept is None:
+            continue
+        try:
+            await asyncio.to_thread(kept.save)
+        except OSError as exc:
+            logging.getLogger(__name__).warning("%s not saved: %s", what, exc)
 
 
 def _make_folder(path: Path) -> None:
