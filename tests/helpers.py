@@ -94,6 +94,11 @@ def slack_export(
     return root
 
 
+def slack_message(ts: str, text: str, user: str = "U1", **extra: Any) -> dict[str, Any]:
+    """A Slack export's message as a day file holds it."""
+    return {"type": "message", "user": user, "ts": ts, "text": text, **extra}
+
+
 def slack_titles(items: list[Any]) -> dict[str, set[str]]:
     """Each channel's (``meta["channel"]``) titles among the records of ``items``."""
     titles: dict[str, set[str]] = {}

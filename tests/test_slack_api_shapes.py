@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import collect, errors, records, write_json
+from helpers import collect, errors, records, slack_message, write_json
 
 from memtrails.importers.slack import _stream, from_slack_export, message_count
-
-
-def _msg(ts: str, text: str, user: str = "U1") -> dict[str, Any]:
-    return {"type": "message", "user": user, "ts": ts, "text": text}
 
 
 @pytest.mark.parametrize("streamed", [False, True])
@@ -32,7 +27,10 @@ async def test_files_saved_as_api_responses_are_read(
     day = {
         "ok": True,
         "latest": "1704100000.000200",
-        "messages": [_msg("1704100000.000100", "one"), _msg("1704100000.000200", "two")],
+        "messages": [
+            slack_message("1704100000.000100", "one"),
+            slack_message("1704100000.000200", "two"),
+        ],
         "has_more": False,
         "response_metadata": {"next_cursor": ""},
     }

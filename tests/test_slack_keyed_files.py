@@ -5,16 +5,11 @@ messages keyed by their ts; each read as the entries it holds, whole or a piece 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from helpers import collect, errors, records, slack_titles, write_json
+from helpers import collect, errors, records, slack_message, slack_titles, write_json
 
 from memtrails.importers.slack import _stream, from_slack_export, message_count
-
-
-def _msg(ts: str, text: str, user: str = "U1") -> dict[str, Any]:
-    return {"type": "message", "user": user, "ts": ts, "text": text}
 
 
 @pytest.mark.parametrize("streamed", [False, True])
@@ -36,13 +31,15 @@ async def test_name_files_keyed_by_id_name_people_and_channels(
     write_json(root / "groups.json", {"ok": True, "groups": {"G0SECRET": {"name": "secret"}}})
     write_json(root / "dms.json", {"D0ANNBOB": {"members": ["U1", "U2"]}})
     write_json(root / "mpims.json", {"G0MPIM": {"name": "mpdm-x", "members": ["U1", "U2"]}})
-    hello = _msg("1704100000.000100", "hello <@U2> in <#C0DESIGN>")
+    hello = slack_message("1704100000.000100", "hello <@U2> in <#C0DESIGN>")
     for folder in ("design", "secret", "D0ANNBOB", "mpdm-x"):
         write_json(root / folder / "2024-01-01.json", [hello])
     # A workspace of an Enterprise Grid export, its users keyed by id too.
     write_json(root / "teams/ws1/users.json", {"W1": {"real_name": "Wen Wu"}})
     write_json(root / "teams/ws1/channels.json", {"C0OPS": {"name": "ops"}})
-    write_json(root / "teams/ws1/ops/2024-01-01.json", [_msg("1704100000.000100", "hi", "W1")])
+    write_json(
+        root / "teams/ws1/ops/2024-01-01.json", [slack_message("1704100000.000100", "hi", "W1")]
+    )
     items = await collect(from_slack_export(root))
     assert errors(items) == []
     assert slack_titles(items) == {
@@ -66,12 +63,12 @@ async def test_a_day_file_of_one_message_or_of_messages_keyed_by_ts(
         monkeypatch.setattr(_stream, "STREAM_BYTES", 64)
     root = tmp_path / "export"
     write_json(root / "users.json", [{"id": "U1", "name": "ann", "real_name": "Ann Archer"}])
-    write_json(root / "general/2024-01-01.json", _msg("1704100000.000100", "one alone"))
+    write_json(root / "general/2024-01-01.json", slack_message("1704100000.000100", "one alone"))
     write_json(
         root / "general/2024-01-02.json",
         {
             "1704200000.000100": {"type": "message", "user": "U1", "text": "keyed first"},
-            "1704200000.000200": _msg("1704200000.000200", "keyed second"),
+            "1704200000.000200": slack_message("1704200000.000200", "keyed second"),
         },
     )
     # An object that is neither is still no day file.
