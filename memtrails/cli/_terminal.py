@@ -108,5 +108,8 @@ def log_to_terminal(*names: str) -> None:
     handler.set_name(_SAFE_MARK)
     for name in names:
         logger = logging.getLogger(name)
-        if not any(h.get_name() == _SAFE_MARK for h in logger.handlers):
-            logger.addHandler(handler)
+        # One such handler a logger, on today's stderr: a command run again in one process
+        # (a test's CliRunner swaps stderr) replaces the last one's.
+        for old in [h for h in logger.handlers if h.get_name() == _SAFE_MARK]:
+            logger.removeHandler(old)
+        logger.addHandler(handler)
