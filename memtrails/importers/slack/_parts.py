@@ -114,7 +114,9 @@ def files_of(message: Mapping[str, Any]) -> list[dict[str, Any]]:
         found.append(message["file"])
     files: list[dict[str, Any]] = []
     for n, f in enumerate(found, 1):
-        if not any(isinstance(v, str) and v.strip() for v in f.values()):
+        if not any(
+            v is not None and not (isinstance(v, str) and not v.strip()) for v in f.values()
+        ):
             continue  # an empty entry ({}, or ids of null): no file anyone could name
         name = _string(f.get("name"), f"file {n}: `name`")
         title = _string(f.get("title"), f"file {n}: `title`")
