@@ -109,7 +109,7 @@ async def test_a_rich_text_only_message_reads_as_its_sender_wrote_it(tmp_path: P
 
     recs, _ = await by_id(root)
     assert recs["general/1704067200.000100"].text == (
-        "ask @Bob in #general @here :tada:\n1. one\n2. two & three\nmake test\na quote"
+        "ask @Bob in #general @here :tada:\n1. one\n2. two & three\nmake test\n> a quote"
     )
 
 
