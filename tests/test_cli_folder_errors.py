@@ -97,3 +97,15 @@ def test_a_folder_this_user_cannot_read_is_refused_in_one_line(
     assert err.count("\n") == 1 and "Traceback" not in err and "Usage:" not in err
     assert f"cannot read the memory folder {folder}: permission denied" in err
     assert "--home" in err
+
+
+@pytest.mark.parametrize("args", [["mcp"], ["search", "tea"]], ids=lambda a: a[0])
+def test_a_folder_of_a_newer_format_is_refused_in_one_line(tmp_path: Path, args: list[str]) -> None:
+    """`mcp` answered an agent's `initialize` and served a folder it cannot read, exit 0;
+    it now refuses at start, as the other commands do."""
+    home = tmp_path / "memory"
+    home.mkdir()
+    (home / "manifest.json").write_text(json.dumps({"format": 99}))
+    code, out, err = run(*args, "--home", str(home))
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "format 99" in err and "newer memtrails" in err

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from .._exceptions import FolderFormatError
+from ..folder.manifest import manifest_damage
 from ._group import main
 from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
 from ._terminal import for_terminal, log_to_terminal
@@ -76,6 +78,10 @@ async def mcp(
         ) from exc
     log_to_terminal("memtrails", "mcp")
     folder = home or default_home()
+    try:
+        manifest_damage(folder)  # a newer memtrails's folder: refused at start, not per request
+    except FolderFormatError as exc:
+        raise click.ClickException(for_terminal(str(exc))) from exc
     if not (folder / "manifest.json").exists():  # a typo'd --home: say so, create nothing
         click.echo(
             f"no memory folder at {for_terminal(folder)} yet: searches answer that there is "
