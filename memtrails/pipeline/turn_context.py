@@ -68,6 +68,10 @@ class TurnContext:
     ) -> None:
         self._weights = tuple(CONTEXT_WEIGHTS if weights is None else weights)
         self._recent: Recent = OrderedDict() if recent is None else recent
+        # Kept conversations read back from a file hold as many turns as these weights.
+        for key, kept in list(self._recent.items()):
+            if kept.maxlen != len(self._weights):
+                self._recent[key] = deque(kept, maxlen=len(self._weights))
         self._shared: np.ndarray | None = None
         self.turns = 0
         # Per batch mixed and not yet written: each conversation it changed, as it was.
@@ -115,8 +119,6 @@ class TurnContext:
             shared = self._shared
             own = np.asarray(item.passages[0].vector, dtype=np.float32)
             before = self._recent.get(key)
-            if before is not None and before.maxlen != len(self._weights):
-                before = self._recent[key] = deque(before, maxlen=len(self._weights))
             if before:
                 mixed = own.copy()
                 for weight, vector in zip(self._weights, reversed(before), strict=False):
