@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from .._exceptions import MemtrailsError
-from ._terminal import for_terminal, safe_error
+from ._terminal import for_terminal
 
 # The open, the event loop and the limits are imported where they are used: `memtrails
 # status` answers a sound folder without any of them (folder.glance), in half the time.
@@ -210,9 +210,8 @@ def run_command(name: str, as_json: bool, call: Callable[[], T]) -> T:
         click.echo(f"\ninterrupted: {kept}", err=True)
         raise click.exceptions.Exit(130) from None
     except click.ClickException as exc:
-        if as_json:  # exact; the line on stderr is escaped (it may quote a file's name)
+        if as_json:  # exact; the command group escapes the line on stderr (_group.py)
             click.echo(json.dumps(failed_report(name, exc.format_message()), ensure_ascii=False))
-        safe_error(exc)
         raise
 
 
