@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ._docx import current_docx
 from ._html import read_html
 from ._msg import ReadDocument, mail_of
 from ._msgparts import msg_parts
@@ -330,6 +331,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:
+        if suffix in (".docx", ".docm"):
+            data = current_docx(data)  # a box's anchor paragraph, moved-away text
         text, meta = _pdf(data) if suffix == ".pdf" else _kreuzberg(data, suffix)
         if suffix == ".msg" and ole is not None:
             parts = msg_parts(ole, len(data))

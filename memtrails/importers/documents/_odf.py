@@ -18,6 +18,16 @@ _SPACE = f"{{{_TEXT}}}s"
 _SHEET = f"{{{_TABLE}}}table"
 _SHEET_NAME = f"{{{_TABLE}}}name"
 _TAB = f"{{{_TEXT}}}tab"
+# Not the document's current text: what tracked changes deleted (kept in the body's
+# text:tracked-changes, to show or restore), a note's citation mark (the "1" after a word),
+# a comment's author and date.
+_TRACKED = f"{{{_TEXT}}}tracked-changes"
+_HIDDEN = {
+    _TRACKED,
+    f"{{{_TEXT}}}note-citation",
+    "{http://purl.org/dc/elements/1.1/}creator",
+    "{http://purl.org/dc/elements/1.1/}date",
+}
 _META = {
     "{http://purl.org/dc/elements/1.1/}title": "title",
     "{urn:oasis:names:tc:opendocument:xmlns:meta:1.0}initial-creator": "author",
@@ -44,7 +54,9 @@ def _spaces(count: str | None) -> str:
 def _text_of(element: ElementTree.Element) -> str:
     parts = [element.text or ""]
     for child in element:
-        if child.tag == _SPACE:
+        if child.tag in _HIDDEN:
+            pass
+        elif child.tag == _SPACE:
             parts.append(_spaces(child.get(f"{{{_TEXT}}}c")))
         elif child.tag == _TAB:
             parts.append("\t")
@@ -62,9 +74,11 @@ def _paragraphs(xml: bytes, sheets: bool = False, lines: bool = False) -> tuple[
     blocks: list[tuple[str, list[str]]] = [("", [])]
     row: list[str] = []
     in_rows = 0
+    hidden = 0  # inside text:tracked-changes
     # iterparse keeps one element at a time; expat refuses entity expansion bombs.
     for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("start", "end")):
         if event == "start":
+            hidden += element.tag == _TRACKED
             in_rows += element.tag == _ROW
             if sheets and element.tag == _SHEET:
                 if row:
@@ -73,6 +87,11 @@ def _paragraphs(xml: bytes, sheets: bool = False, lines: bool = False) -> tuple[
                 blocks.append((element.get(_SHEET_NAME) or "", []))
             continue
         in_rows -= element.tag == _ROW
+        if hidden:
+            if element.tag == _TRACKED:
+                hidden -= 1
+                element.clear()
+            continue
         if element.tag in _BLOCKS:
             # A paragraph holding a text box ends after the box's own paragraphs (read and
             # cleared already): its own words come after them.
