@@ -33,6 +33,7 @@ from .pipeline.batch import read_ahead
 from .pipeline.embed import embed
 from .pipeline.prepare import prepared
 from .pipeline.turn_context import Recent, TurnContext
+from .portable import js_well_formed
 from .records import ImportReport, RecordError, SourceReport, SourceState
 from .secrets import RULES_VERSION
 
@@ -315,8 +316,13 @@ async def _write(
             if CUT_KEY in staged.record.meta:
                 report.cut += 1
         report.embedded += len(todo)
-    # A position is saved only after every record before it is in the folder.
+    # A position is saved only after every record before it is in the folder; the records
+    # its source says were deleted are forgotten first (a crash between: forgotten again).
     for state in states:
+        if state.deleted:
+            uids = (record_uid(state.source, js_well_formed(id)) for id in state.deleted)
+            live = [uid for uid in uids if folder.writer.table.get(uid) is not None]
+            report.removed += await folder.writer.forget(live) if live else 0
         run.states[state.source] = state
         await folder.positions.save(state)
 

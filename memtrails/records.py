@@ -350,6 +350,9 @@ class SourceState:
             (the import counts them as unchanged).
         duplicates: copies this pass folded into a record it had already yielded (a mail
             archived twice), so far; the import counts them apart from errors.
+        deleted: ids of records the source says were deleted (a Slack ``message_deleted``
+            event, a tombstone): the import forgets those it holds when it saves this
+            position, with or without ``prune``, and counts them as removed.
 
     Example: an importer of your own yields one after the records it covers, and is handed
     it back as ``state=`` on the next run (:func:`memtrails.extend.resumable_importer`)::
@@ -373,6 +376,7 @@ class SourceState:
     why: str | None = None
     skipped: int = 0
     duplicates: int = 0
+    deleted: tuple[str, ...] = ()
 
 
 Item: TypeAlias = "MemoryRecord | RecordError | Seen | SourceState"

@@ -77,7 +77,11 @@ async def from_slack_export(
     ``tombstone`` replaced it) is not imported, wherever in the channel's days the event
     is; an edited one (``message_changed`` events) is imported once, as its last edit left
     it (its id the original's), the earlier words in no record. A record an earlier run
-    made of a message deleted since stays until a run with ``--full --prune``.
+    made of a message deleted since is forgotten by the next run that reads such an event,
+    incremental or full, with no ``--prune`` (``ImportReport.removed`` counts it: the
+    position's ``SourceState.deleted`` names it); one a newer export merely leaves out (a
+    message deleted before it was made, no event left) stays until a run with ``--prune``,
+    which reads the export whole and forgets what it no longer holds.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs; the
     channel is its folder's name, so a channel renamed in Slack gets new ids, the old ones

@@ -73,6 +73,8 @@ class Changes:
             ts = as_ts(new.get("ts")) if new is not None else None
             if ts is not None:
                 self.last_edit[ts] = _key(message)
+                if new is not None and new.get("subtype") == "tombstone":  # edited into one
+                    self.deleted.add(ts)
 
     def gone(self, message: Any) -> bool:
         """Whether a message of the channel is not read: deleted, or an edit (or the original)

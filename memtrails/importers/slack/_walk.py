@@ -118,6 +118,9 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     vouched = 0  # records in the day files left unread: counted unchanged
     # Whether a day file (or a channel folder) could not be read: its messages are unknown.
     broken = bool(export.unlisted)
+    # Messages the channels read since the last position say were deleted: forgotten when
+    # it is saved, so that one an earlier run imported leaves the memory without a prune.
+    deleted: list[str] = []
 
     def position(final: bool) -> SourceState:
         channels = {
@@ -129,9 +132,10 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         mode = "incremental" if skipped else "full"
         complete = final and not skipped and not broken
         body = {"metadata": dict(reader.metadata), "channels": channels}
-        return SourceState(
-            reader.source, body, mode, complete, why if mode == "full" else None, vouched
-        )
+        gone = tuple(deleted)
+        deleted.clear()
+        why_full = why if mode == "full" else None
+        return SourceState(reader.source, body, mode, complete, why_full, vouched, deleted=gone)
 
     # Items read since the last position: a position costs the size of the whole state (a
     # channel each), so one follows a channel only once a tenth of that much was read since;
@@ -155,6 +159,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         failed = False  # a day file before the last one could not be read
         # Edits and deletions, from all the days read: an edit may come days later.
         changes = changes_of(export, channel, days[start:])
+        deleted.extend(f"{channel}/{ts}" for ts in sorted(changes.deleted))
         for n in range(start, len(days)):
             reader.learned = {}
             since += 1
