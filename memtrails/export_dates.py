@@ -18,7 +18,6 @@ from __future__ import annotations
 import calendar
 import math
 import re
-import time
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .world_dates import (
@@ -34,7 +33,7 @@ __all__ = [
     "EPOCH_FROM",
     "EXCEL_DAYS",
     "FULL_YEAR",
-    "HOUR_STAMP_AHEAD_MS",
+    "HOUR_STAMP_FROM",
     "SECONDS_BELOW",
     "as_date_parse_reads",
     "digits_ms",
@@ -105,12 +104,14 @@ _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
 # 202405031032, 20240503103200: 8, 12 or 14 digits beginning with a year of 1900 to 2100.
 _COMPACT = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d)?)?")
 # An hour written as digits (YYYYMMDDHH: 2024050310), ten of them, as Unix seconds are.
-_HOUR_STAMP = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(\d\d)")
-HOUR_STAMP_AHEAD_MS = 366 * _DAY_MS
-"""Ten digits that are an hour of 1900 to 2100 (``2024050310``, YYYYMMDDHH) are that hour
-(local time) when, as Unix seconds, they would be more than this (a year) after the clock's
-time: no record holds such a time yet (2030 to 2036). Nearer, they are seconds: those of
-March 2030 on begin with 19 and are a record's own time then, not the 1900s."""
+_HOUR_STAMP = re.compile(r"(20\d\d|2100)(\d\d)(\d\d)(\d\d)")
+HOUR_STAMP_FROM = 2_000_000_000
+"""Ten digits from this (2e9) up that are an hour of 2000 to 2100 (``2024050310``,
+YYYYMMDDHH) are that hour (local time); any other ten digits are Unix seconds. The rule
+reads the value alone, never the clock, so a file reads the same on every machine and in
+every year. Below 2e9 every number is seconds: all of them up to 2033-05-18, which begin
+with 1 (those of March 2030 on begin with 19, and are no hour of the 1900s). From 2e9 (the
+seconds of May 2033 to July 2036) about one in a hundred is a valid hour and is read so."""
 # ISO 8601's basic form, "20231114", "20231114T2213Z", "20231114T221320.5+0100".
 _BASIC_ISO = re.compile(
     r"(\d{4})(\d\d)(\d\d)(?:[T ](\d\d)(\d\d)(?:(\d\d)(?:[.,](\d{1,9}))?)?"
@@ -414,7 +415,7 @@ def _compact_number(value: int | float) -> tuple[int | None] | None:
 def _compact(digits: str, fraction: str = "") -> tuple[int | None] | None:
     """Digits that begin with a year of 1900 to 2100, 8, 12 or 14 of them: (the time they
     are,), or (None,) when they are no time. None for any other digits; ten digits that
-    are an hour (:data:`HOUR_STAMP_AHEAD_MS`) are that hour.
+    are an hour (:data:`HOUR_STAMP_FROM`) are that hour.
 
     As an epoch stamp they would be milliseconds of 1976 (12 digits) or of the years 2572 to
     2635 (14 digits): no export means those when it writes a year's digits first."""
@@ -436,9 +437,9 @@ def _compact(digits: str, fraction: str = "") -> tuple[int | None] | None:
 
 
 def _hour_stamp(digits: str) -> tuple[int] | None:
-    """(The local time of ``2024050310``,) when its seconds would be over a year ahead."""
+    """(The local time of ``2024050310``,) by the rule of :data:`HOUR_STAMP_FROM`."""
     m = _HOUR_STAMP.fullmatch(digits)
-    if m is None or int(digits) * 1000 <= time.time() * 1000 + HOUR_STAMP_AHEAD_MS:
+    if m is None or int(digits) < HOUR_STAMP_FROM:
         return None
     year, month, day, hour = (int(g) for g in m.groups())
     if not (1 <= month <= 12 and 1 <= day <= calendar.monthrange(year, month)[1] and hour < 24):
