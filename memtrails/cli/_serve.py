@@ -100,7 +100,7 @@ async def serve(
     try:
         from ..service.auth import LOOPBACK
         from ..service.owner import serve as run
-        from ..service.owner import systemd_unit
+        from ..service.unit import systemd_unit
     except ImportError as exc:  # Starlette and uvicorn come with the mcp extra
         raise click.ClickException(
             f"the service needs the mcp extra ({exc}); pip install 'memtrails[mcp]'"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-import sys
 from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from types import FrameType
@@ -23,7 +22,7 @@ from .discovery import SERVICE_ROLE, ensure_token, remove_service_file, write_se
 from .jobs import Jobs
 from .watch import Watched, WatchedPath, save_watched
 
-__all__ = ["DEFAULT_PORT", "serve", "systemd_unit"]
+__all__ = ["DEFAULT_PORT", "serve"]
 
 DEFAULT_PORT = 8765
 
@@ -175,45 +174,3 @@ async def serve(
             await asyncio.to_thread(remove_service_file, home)
     finally:
         await memory.aclose()
-
-
-def systemd_unit(home: Path, port: int, extra: list[str] | None = None) -> str:
-    """Return a user systemd unit that runs ``memtrails serve`` for ``home``.
-
-    Install it as ``~/.config/systemd/user/memtrails.service``, then
-    ``systemctl --user enable --now memtrails``.
-    """
-    args = [
-        sys.executable,
-        "-m",
-        "memtrails.cli",
-        "serve",
-        "--home",
-        str(home),
-        "--port",
-        str(port),
-    ]
-    args += extra or []
-    command = " ".join(_quoted(a) for a in args)
-    return (
-        "[Unit]\n"
-        f"Description=memtrails memory service for {home}\n"
-        "\n"
-        "[Service]\n"
-        f"ExecStart={command}\n"
-        "Restart=on-failure\n"
-        "# SIGTERM stops it cleanly: running imports are cancelled, what they wrote is kept.\n"
-        "KillSignal=SIGTERM\n"
-        "TimeoutStopSec=60\n"
-        "\n"
-        "[Install]\n"
-        "WantedBy=default.target\n"
-    )
-
-
-def _quoted(arg: str) -> str:
-    # systemd's own quoting: double quotes, with backslash escapes.
-    arg = arg.replace("%", "%%")  # systemd expands %-specifiers
-    if arg and all(c.isalnum() or c in "/._-=:+,%" for c in arg):
-        return arg
-    return '"' + arg.replace("\\", "\\\\").replace('"', '\\"') + '"'
