@@ -110,8 +110,11 @@ async def from_slack_export(
     ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
     file, "before": digest of the names and stamps of the day files before it, "bots":
     bot names learned from those}}}`` (and, for a DM titled by who wrote in it, ``"people"``
-    who wrote in those and ``"title"``: a newer day that brings someone new changes the
-    title, and the channel is then read whole, so that no record keeps the old one). Given back as ``state``, it makes the run
+    who wrote in those, ``"title"`` and the ts of the messages ``"deleted"`` in it: a newer
+    day that brings someone new, or deletes the message of an earlier one, changes the
+    title, and the channel is then read whole, so that no record keeps the old one; only
+    those with a message that is a record count, not the writer of a deleted message nor of
+    one that says nothing). Given back as ``state``, it makes the run
     incremental: in each channel whose day files before its last one are as they were
     (same names, and same size and CRC-32 in a zip, same size and mtime in a folder),
     those are not read; the last day file and any newer ones are (a day file grows during

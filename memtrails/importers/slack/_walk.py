@@ -89,10 +89,15 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
     vouched = 0
     for channel, days in export.channels.items():
         entry = saved.get(channel)
-        start = plan(reader, channel, days, entry, _resumed(export, channel, days, entry)).start
+        read = plan(reader, channel, days, entry, _resumed(export, channel, days, entry))
+        start = read.start
         if entry is not None and start is not None:
             vouched += int(entry.get("records", 0))
-        changes = changes_of(export, channel, days[start or 0 :])
+        changes = (
+            read.changes
+            if read.changes is not None
+            else changes_of(export, channel, days[start or 0 :])
+        )
         for day in days[start or 0 :]:
             for _, messages in day_files(reader, f"{channel}/{day}", changes):
                 found += 1 if isinstance(messages, RecordError) else messages.count
@@ -158,7 +163,9 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             skipped = skipped or start > 0
         failed = False  # a day file before the last one could not be read
         # Edits and deletions, from all the days read: an edit may come days later.
-        changes = changes_of(export, channel, days[start:])
+        changes = (
+            read.changes if read.changes is not None else changes_of(export, channel, days[start:])
+        )
         deleted.extend(f"{channel}/{ts}" for ts in sorted(changes.deleted))
         for n in range(start, len(days)):
             reader.learned = {}
