@@ -28,6 +28,7 @@ from .world_dates import (
     plain_date_text,
     world_ms,
 )
+from .written_dates import as_date_parse_reads, month_year_ms, words_ms, zoned_ms
 
 __all__ = [
     "EPOCH_FROM",
@@ -106,12 +107,9 @@ _COMPACT = re.compile(r"((?:19|20)\d\d|2100)(\d\d)(\d\d)(?:(\d\d)(\d\d)(\d\d)?)?
 # An hour written as digits (YYYYMMDDHH: 2024050310), ten of them, as Unix seconds are.
 _HOUR_STAMP = re.compile(r"(20\d\d|2100)(\d\d)(\d\d)(\d\d)")
 HOUR_STAMP_FROM = 2_000_000_000
-"""Ten digits from this (2e9) up that are an hour of 2000 to 2100 (``2024050310``,
-YYYYMMDDHH) are that hour (local time); any other ten digits are Unix seconds. The rule
-reads the value alone, never the clock, so a file reads the same on every machine and in
-every year. Below 2e9 every number is seconds: all of them up to 2033-05-18, which begin
-with 1 (those of March 2030 on begin with 19, and are no hour of the 1900s). From 2e9 (the
-seconds of May 2033 to July 2036) about one in a hundred is a valid hour and is read so."""
+"""Ten digits from 2e9 up that are an hour of 2000 to 2100 (``2024050310``) are that hour
+(local time), others Unix seconds: the value's rule, never the clock's. Below 2e9: seconds up
+to 2033-05-18. From 2e9 (May 2033 to July 2036) one in about a hundred is an hour, read so."""
 # ISO 8601's basic form, "20231114", "20231114T2213Z", "20231114T221320.5+0100".
 _BASIC_ISO = re.compile(
     r"(\d{4})(\d\d)(\d\d)(?:[T ](\d\d)(\d\d)(?:(\d\d)(?:[.,](\d{1,9}))?)?"
@@ -124,8 +122,7 @@ _BASIC_NO_T = re.compile(r"(\d{8})(\d{4}(?:\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?
 _COMMA_FRACTION = re.compile(
     r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d),(\d{1,9})\s?(Z|[+-]\d\d:?\d\d)?", re.I
 )
-# A numeric offset and a zone's name after it, as Go's time.String() writes a time
-# ("2024-05-03 10:00:00 +0200 CEST"): the offset says when, the name only where.
+# An offset and a zone's name, Go's time.String() ("... +0200 CEST"): the offset says when.
 _OFFSET_NAMED = re.compile(r"(.*\d\s*[+-]\d\d:?\d\d)\s+[A-Za-z]{2,5}", re.S)
 # The Common Log Format of web servers' access logs: "03/May/2024:10:00:00 +0200".
 _CLF = re.compile(r"(\d{1,2})/([A-Za-z]{3})/(\d{4}):(\d\d:\d\d:\d\d)(?:\s*([+-]\d{4}|Z))?")
@@ -210,6 +207,7 @@ _NAMED_DAY = re.compile(
     re.I,
 )
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_LONGEST = 80  # a date is short: a longer value is not scanned
 
 
 def names_no_day(text: str) -> bool:
@@ -276,9 +274,11 @@ def exported_ms(value: str) -> int | None:
         return _existing(reworded)
     if (named := _OFFSET_NAMED.fullmatch(text)) is not None:
         return text_ms(named.group(1))  # Go's "+0200 CEST": the offset says when
-    if (ms := iana_ms(text, text_ms)) is not None:
-        return ms  # Java's "...+02:00[Europe/Berlin]", "2024-05-03 10:00 Asia/Kolkata"
-    return world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
+    for read in (zoned_ms, iana_ms):  # "10:00 CEST"; "...[Europe/Berlin]", "10:00 Asia/Kolkata"
+        if (ms := read(text, text_ms)) is not None:
+            return ms
+    ms = world_ms(value)  # "2024-W18-3", "2024年5月3日", "3 мая 2024"
+    return ms if ms is not None else words_ms(text, text_ms)  # "3 mai 2024", "3. März 2024"
 
 
 def text_ms(value: str) -> int | None:
@@ -308,15 +308,17 @@ def text_ms(value: str) -> int | None:
         # Past a nanosecond stamp's nineteen digits a number is no time at all.
         return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None
     if in_other_script(value):
-        # "мая 2024": Date.parse would skip the word and read 1 January.
+        # "мая 2024": Date.parse would skip the word and read 1 January; a day with its ordinal.
         ms = world_ms(value)
+        ms = words_ms(value.strip(), text_ms) if ms is None else ms
         if ms is not None or names_month(value):
             return ms
     if (buddhist := buddhist_day(value)) is not None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
     elif (dotted := _DOTTED.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
-    ms = parse_date(value)
+    ms = month_year_ms(value.strip(), text_ms)  # "Mai 2024": May, not Date.parse's January
+    ms = parse_date(value) if ms is None else ms
     if ms is not None and (names_no_day(value) or _no_year(value, ms)):
         return None  # "2024-02-30": not 1 March; "May 3 10:00:00": not 2001
     return ms if ms is not None else exported_ms(value)
@@ -455,45 +457,3 @@ def _extended(zone: str | None) -> str:
         return "Z"
     digits = zone[1:].replace(":", "")
     return f"{zone[0]}{digits[:2]}:{digits[2:4] or '00'}"
-
-
-# How chat and spreadsheet exports write a date that Date.parse does not read: a day with
-# its ordinal ("May 8th", "the 1st of May"), "at" or "on" between the date and the time, the
-# time first ("1:56 pm on 8 May, 2023"), "7pm" or "p.m." for "7:00 pm".
-_DAY_OF = re.compile(r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?=[a-z])", re.I)
-_ORDINAL = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
-_MERIDIEM = re.compile(r"\b(\d{1,2})(?::(\d\d))?(?::(\d\d))?\s*([ap])\.?m\b\.?", re.I)
-_JOINS = re.compile(r"\s*,?\s+(?:at|on|@)\s+", re.I)
-_TIME_FIRST = re.compile(r"^\s*(\d{1,2}(?::\d\d){1,2}(?:\s[ap]m)?)\s*,?\s+(\S.*)$", re.I)
-_LONGEST = 80
-
-
-def _clock(m: re.Match[str]) -> str:
-    hour, minute, second, half = m.groups()
-    return f"{hour}:{minute or '00'}{':' + second if second else ''} {half.lower()}m"
-
-
-def as_date_parse_reads(value: str) -> str | None:
-    """Return ``value`` written as ``Date.parse`` reads it, when it is a date an export
-    writes in another form, or None when it is not one of those forms.
-
-    For a value ``Date.parse`` gives NaN: the ordinal of a day goes ("May 8th", "the 1st
-    of May"), so do "at" and "on" between a date and a time, "7pm" and "7 p.m." become
-    "7:00 pm", and a time written first goes last. Only a value with a four-digit year is
-    rewritten: "on 3rd" is no date, though ``Date.parse`` reads "on 3" as March 2001.
-    ``conformance/README.md`` states the rule beside ``Date.parse``'s.
-
-    Example:
-        >>> as_date_parse_reads("1:56 pm on 8 May, 2023")
-        '8 May, 2023 1:56 pm'
-        >>> as_date_parse_reads("May 8th, 2023 at 7 p.m."), as_date_parse_reads("on 3rd")
-        ('May 8, 2023 7:00 pm', None)
-    """
-    # A date is short: a longer value is no date, and is not scanned (spaces by the million).
-    if len(value) > _LONGEST or not FULL_YEAR.search(value):
-        return None
-    text = _ORDINAL.sub(r"\1", _DAY_OF.sub(r"\1 ", value))
-    text = _JOINS.sub(" ", _MERIDIEM.sub(_clock, text)).strip()
-    if (m := _TIME_FIRST.match(text)) is not None and FULL_YEAR.search(m.group(2)):
-        text = f"{m.group(2)} {m.group(1)}"
-    return text if text != value else None

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from .dates import days_from_civil, utc_from_local_ms
 
-__all__ = ["ZONES", "month_year_ms", "read_written", "words_ms", "zoned_ms"]
+__all__ = ["ZONES", "as_date_parse_reads", "month_year_ms", "read_written", "words_ms", "zoned_ms"]
 
 #: Zone names a Date header may carry, as minutes east of UTC. RFC 5322 4.3's obsolete
 #: zones (``UT``, ``GMT``, ``EST`` ... ``PDT``) come first; the rest are names mailers
@@ -446,3 +446,47 @@ def zoned_ms(text: str, read: Callable[[str], int | None]) -> int | None:
         if ms is not None:
             return ms
     return None
+
+
+# How chat and spreadsheet exports write a date that Date.parse does not read: a day with
+# its ordinal ("May 8th", "the 1st of May"), "at" or "on" between the date and the time, the
+# time first ("1:56 pm on 8 May, 2023"), "7pm" or "p.m." for "7:00 pm".
+_DAY_OF = re.compile(r"\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+of\s+(?=[a-z])", re.I)
+_ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_CLOCK_HALF = re.compile(r"\b(\d{1,2})(?::(\d\d))?(?::(\d\d))?\s*([ap])\.?m\b\.?", re.I)
+_JOINS = re.compile(r"\s*,?\s+(?:at|on|@)\s+", re.I)
+_TIME_FIRST = re.compile(r"^\s*(\d{1,2}(?::\d\d){1,2}(?:\s[ap]m)?)\s*,?\s+(\S.*)$", re.I)
+_LONGEST = 80
+# Four digits after a sign are an offset ("10:00 +0100"), not a year.
+_OFFSET_DIGITS = re.compile(r"(?<![\w-])[+-]\d{4}(?!\d)")
+
+
+def _clock(m: re.Match[str]) -> str:
+    hour, minute, second, half = m.groups()
+    return f"{hour}:{minute or '00'}{':' + second if second else ''} {half.lower()}m"
+
+
+def as_date_parse_reads(value: str) -> str | None:
+    """Return ``value`` written as ``Date.parse`` reads it, when it is a date an export
+    writes in another form, or None when it is not one of those forms.
+
+    For a value ``Date.parse`` gives NaN: the ordinal of a day goes ("May 8th", "the 1st
+    of May"), so do "at" and "on" between a date and a time, "7pm" and "7 p.m." become
+    "7:00 pm", and a time written first goes last. Only a value with a four-digit year is
+    rewritten: "on 3rd" is no date, though ``Date.parse`` reads "on 3" as March 2001.
+    ``conformance/README.md`` states the rule beside ``Date.parse``'s.
+
+    Example:
+        >>> as_date_parse_reads("1:56 pm on 8 May, 2023")
+        '8 May, 2023 1:56 pm'
+        >>> as_date_parse_reads("May 8th, 2023 at 7 p.m."), as_date_parse_reads("on 3rd")
+        ('May 8, 2023 7:00 pm', None)
+    """
+    # A date is short: a longer value is no date, and is not scanned (spaces by the million).
+    if len(value) > _LONGEST or not _FULL_YEAR.search(_OFFSET_DIGITS.sub("", value)):
+        return None
+    text = _ORDINAL_DAY.sub(r"\1", _DAY_OF.sub(r"\1 ", value))
+    text = _JOINS.sub(" ", _CLOCK_HALF.sub(_clock, text)).strip()
+    if (m := _TIME_FIRST.match(text)) is not None and _FULL_YEAR.search(m.group(2)):
+        text = f"{m.group(2)} {m.group(1)}"
+    return text if text != value else None

@@ -15,18 +15,15 @@ from collections.abc import Iterator, Mapping
 from contextlib import suppress
 from typing import Any
 
-from ..dates import utc_from_local_ms
 from ..export_dates import (
     EPOCH_FROM,
-    FULL_YEAR,
     digits_ms,
     is_number,
     is_zero_date,
     number_ms,
 )
 from ..records import NUMBER_UNITS, At, unstorable_time
-from ..world_dates import iana_ms, in_other_script, plain_date_text
-from .mail.dates import ZONES, mail_date
+from ..world_dates import in_other_script, plain_date_text
 
 __all__ = ["DATE_KEYS", "record_time"]
 
@@ -57,33 +54,12 @@ _CLOCK = re.compile(
     r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
     re.I,
 )
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
-_NUMERIC_ZONE = re.compile(r"\d\s*(?:[+-]\d\d:?\d\d|[+-]\d\d\b)|\b(?:GMT|UTC|UT)\s*[+-]\d", re.I)
 _SPACED_OFFSET = re.compile(r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(\s+)([+-]\d\d(?::?\d\d)?)\s*$")
-_AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
-_LATEST_MS = 253_402_300_799_000  # 9999-12-31T23:59:59Z
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
 _LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
-# A zone's name after a time ("10:00 CEST", "10:00:00 CEST (Berlin)"); an IANA zone is
-# world_dates.iana_ms's.
-_ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
-# A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
-# before the first number and reads 1 January; a month's name is read as the month.
-_MONTH_YEAR = re.compile(r"([^\W\d_]{3,}\.?),?\s+(?:de\s+)?(\d{4}(?!\d).*)", re.S)
-# RFC 822's military zones, one letter after the time ("10:00:00 A"): RFC 2822 (4.3) reads
-# every one of them as "-0000", UTC with no word of the local zone, as mail_date reads it.
-_MILITARY = re.compile(r"\d\d:\d\d(?::\d\d)?\s+[A-IK-Y]\s*$")
-# A day's ordinal as other languages write it, the number's ending: French "1er", "1re",
-# "2e", "2ème"; Spanish, Portuguese, Italian "1º", "1°", "1ª", "1.º"; Dutch "1ste", "3de",
-# "2e"; Catalan "1r", "2n", "4t"; Swedish "1:a", "3:e"; Russian "3-go", "3-e" (Cyrillic).
-_DAY_ORDINAL = re.compile(
-    r"(?<![\d:.,/-])(\d{1,2})(?:er|re|ère|ème|eme|è|e|\.?[º°ª]|ste|de|r|n|t|:[ae]|-?\u0433\u043e|-?\u0435)"
-    r"(?=[\s,.]|$)",
-    re.I,
-)
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
 _WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds"})
@@ -271,10 +247,6 @@ def _text_ms(value: str, key: str) -> int | None:
         # Dots are day first wherever they are written; a first number past 12 is a day.
         day, _, month, year, rest = m.groups()
         text = f"{year}/{int(month):02d}/{int(day):02d}{rest}"
-    if (month_year := _MONTH_YEAR.fullmatch(text)) is not None:
-        ms = _other_language(f"1 {month_year.group(1)} {month_year.group(2)}")
-        if ms is not None:  # "Mai 2024": May, not the January Date.parse reads
-            return ms
     try:
         return At.of(text).ms
     except ValueError:
@@ -284,41 +256,8 @@ def _text_ms(value: str, key: str) -> int | None:
         with suppress(ValueError):  # "2024-05-03T10:00:00 +05:30": ISO with a space
             ms = At.of(text[: m.start(1)] + m.group(2)).ms
     if ms is None:
-        ms = _zoned(text)
-    if ms is None:
-        ms = _other_language(text)
-    if ms is None:
         raise ValueError(f"not a date: {value!r}")
     return ms
-
-
-def _other_language(text: str) -> int | None:
-    """A month named in another language ("3 mai 2024", "3. März 2024 10:00"), read as the
-    mail importer reads a Date (``importers.mail.dates.mail_date``), in local time when no
-    zone is named, as ``Date.parse`` reads a time without one. Only a text with a four-digit
-    year and a word: "3/4" or a word alone is no date here either, nor is a time followed by
-    a word that names no zone."""
-    if not (FULL_YEAR.search(text) and _LETTERS.search(text)):
-        return None
-    if (plain := _DAY_ORDINAL.sub(r"\1", text)) != text:  # "1er mai 2024": "1 mai 2024"
-        with suppress(ValueError):
-            return At.of(plain).ms  # a Cyrillic month: as world_dates reads it
-        text = plain
-    tail = _AFTER_DIGITS.search(text)
-    if tail is not None and any(
-        w.upper() not in ZONES and w.lower() not in ("am", "pm") for w in _LETTERS.findall(tail[0])
-    ):
-        return None  # "10:00 XYZ": a zone no list names is no zone to guess
-    ms = mail_date(text, now_ms=_LATEST_MS)  # a date to come is a date: no "junk future"
-    if ms is None:
-        return None
-    if not (_NUMERIC_ZONE.search(text) or _named(text) or _MILITARY.search(text)):
-        ms = utc_from_local_ms(ms)  # mail_date read the wall clock as UTC
-    return ms if _storable(ms) else None
-
-
-def _named(text: str) -> bool:
-    return any(word.upper() in ZONES for word in _LETTERS.findall(text))
 
 
 def _leap_second(text: str) -> int | None:
@@ -328,30 +267,6 @@ def _leap_second(text: str) -> int | None:
         return None
     try:
         return At.of(_LEAP_SECOND.sub(":59", text, count=1)).ms + 1000
-    except ValueError:
-        return None
-
-
-def _zoned(text: str) -> int | None:
-    """A time whose zone is named: a short name (``CEST``, ``JST``; the list and its readings
-    are the mail importer's, ``importers.mail.dates.ZONES``) or an IANA zone."""
-    m = _ZONE_NAME.search(text)
-    if m is not None and (offset := ZONES.get(m.group(2).upper())) is not None:
-        sign = "-" if offset < 0 else "+"
-        hhmm = f"{sign}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
-        for space in (" ", ""):  # "3 May 2024 22:00 +0200", "2024-05-03T22:00:00+0200"
-            try:
-                return At.of(f"{text[: m.start()]}{space}{hhmm}{text[m.end() :]}").ms
-            except ValueError:
-                pass
-        return None
-    ms = iana_ms(text, _at_ms)
-    return ms if ms is not None and _storable(ms) else None
-
-
-def _at_ms(text: str) -> int | None:
-    try:
-        return At.of(text).ms
     except ValueError:
         return None
 
