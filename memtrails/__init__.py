@@ -37,9 +37,9 @@ from ._lazy import lazy_names as _lazy_names
 if _typing.TYPE_CHECKING:
     from .add import add_git, add_path
     from .embedding import OnnxEmbedder, OpenAIEmbedder, default_embedder
+    from .folder.hits import SearchHit
     from .folder.index import EdgeIndex, ServerIndex
     from .folder.ranking import CONFIDENT_COSINE
-    from .folder.search import SearchHit
     from .importers.cursor import from_cursor
     from .importers.eml import from_eml
     from .importers.files import from_files
@@ -133,7 +133,7 @@ _LAZY = {
     "OnnxEmbedder": ".embedding",
     "OpenAIEmbedder": ".embedding",
     "RecordError": ".records",
-    "SearchHit": ".folder.search",
+    "SearchHit": ".folder.hits",
     "Seen": ".records",
     "ServerIndex": ".folder.index",
     "SourceReport": ".records",

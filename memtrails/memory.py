@@ -28,9 +28,9 @@ from .service.during_import import open_as_lender, reads_served
 
 if TYPE_CHECKING:
     from .folder.check import CheckReport
+    from .folder.hits import SearchHit
     from .folder.index._base import IndexBackend
     from .folder.model import EmbedderFactory
-    from .folder.search import SearchHit
     from .importers.cursor import Fetch
     from .ingest import ProgressCallback, StepProgress
     from .limits import Limits

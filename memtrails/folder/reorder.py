@@ -28,7 +28,7 @@ import numpy.typing as npt
 from ..embedding.pieces import PieceSums
 
 if TYPE_CHECKING:
-    from .search import SearchHit
+    from .hits import SearchHit
 
 __all__ = [
     "CACHE_FILE",
