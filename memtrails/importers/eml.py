@@ -11,6 +11,7 @@ from .._exceptions import SourceError
 from .._threads import iterate_in_thread
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
+from ._eml_order import plan_files
 from ._eml_several import holds_several, read_several
 from ._first_pass import first_pass
 from ._input import Input, open_regular, strip_compression
@@ -47,7 +48,9 @@ async def from_eml(
     Two files holding one mail (the same Message-ID, and the same words give or take a list
     footer) give one record: the first in that order; when there were such copies, a last
     ``SourceState`` counts them (``duplicates``). A mail that reuses another's Message-ID
-    for other words is kept under ``<Message-ID>#<12 hex>`` (see ``conformance/README.md``).
+    for other words is kept under ``<Message-ID>#<12 hex>``; in a folder, the mail with the
+    earliest Date keeps the plain Message-ID whatever the files' names, so a file added later
+    does not take a stored mail's id (see ``conformance/README.md``).
 
     Args:
         path: one .eml file (compressed or not) or a folder of them, or an opened ``Input``
@@ -166,21 +169,13 @@ def _read_eml(
     # A message not read may still be there (a folder not listed, a file that refused
     # reading): then the run is not complete, and a prune forgets nothing.
     unsure = bool(unlisted)
+    aside: dict[str, str] = {}
     with first_pass(source, len(files)) as shown:  # shown by the progress display
         if len(files) > 1:  # threads that do not depend on the order the files are read in
-            for done, (_, file) in enumerate(files):
-                shown.done = done  # the files passed before this one
-                try:
-                    head = message_file(file)
-                except OSError:
-                    continue  # said when it is read
-                if holds_several(head):
-                    for _ in read_several(head, source, "", book, planning=True):
-                        pass
-                else:
-                    book.plan(strip_unixfrom(head))
+            # and which files come before the mail that keeps their Message-ID
+            aside = plan_files(files, source, book, shown, message_file)
         shown.done = shown.total  # over (one file: there was none); reading begins
-        yield from _read_files(source, files, book, documents, units, unsure)
+        yield from _read_files(source, files, book, documents, units, unsure, aside)
 
 
 def _read_files(
@@ -190,6 +185,7 @@ def _read_files(
     documents: DocumentReader | None,
     units: int,
     unsure: bool,
+    aside: dict[str, str],
 ) -> Iterator[MemoryRecord | RecordError | SourceState]:
     for rel, file in files:
         try:
@@ -212,7 +208,12 @@ def _read_files(
             max_text_units=units,
         )
         item = as_read(item, raw)  # a message over the size limit: its first bytes
-        placed = book.place(item) if isinstance(item, MemoryRecord) else item
+        # aside: an earlier-dated mail in a file read later keeps the Message-ID
+        placed = (
+            book.place(item, aside=aside.get(rel) == item.id)
+            if isinstance(item, MemoryRecord)
+            else item
+        )
         if placed is not None:
             yield placed
     if book.duplicates or unsure:

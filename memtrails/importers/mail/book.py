@@ -132,6 +132,7 @@ class MailBook:
         self._plan: ThreadPlan | None = None
         self._replies: dict[str, str] = {}  # Message-ID -> thread, of the replies placed
         self._fresh = bytearray()  # this pass's entries (see placed_ids), not yet encoded
+        self._waiting: set[bytes] = set()  # ids met aside only, their plain id not yet given
         self._chunks: list[str] = []  # the entries, base64, earlier runs' first
         self.duplicates = 0
         #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
@@ -156,8 +157,12 @@ class MailBook:
         """Note the thread headers of a mail the pass will read (before it reads any)."""
         found = raw_named_ids(raw)
         if found is not None:
-            self._plan = self._plan or ThreadPlan()
-            self._plan.add(*found)
+            self.plan_found(found)
+
+    def plan_found(self, found: tuple[str, list[str], str]) -> None:
+        """Note a mail's thread headers as :func:`~.threads.raw_named_ids` read them."""
+        self._plan = self._plan or ThreadPlan()
+        self._plan.add(*found)
 
     def thread(self, own: str, refs: list[str], fallback: str, stamp: str = "") -> str:
         """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.
@@ -248,18 +253,30 @@ class MailBook:
         meta = {**record.meta, "message_id": record.id}
         return self._placed(record, replace(record, id=placed, meta=meta))
 
-    def place(self, record: MemoryRecord) -> MemoryRecord | None:
-        """Return the record under a distinct id, or None when it repeats a mail already placed."""
+    def place(self, record: MemoryRecord, *, aside: bool = False) -> MemoryRecord | None:
+        """Return the record under a distinct id, or None when it repeats a mail already placed.
+
+        With ``aside``, the mail that keeps its Message-ID comes later (a folder's
+        earliest-dated one): this one, unless a copy, takes ``<Message-ID>#<12 hex>``, and
+        the next mail placed without ``aside`` still takes the plain id.
+        """
         digest = core_digest(record)
         key = _key(record.id)
-        first = key not in self._digests
+        first = key not in self._digests or key in self._waiting
         new = self._met(key, bytes.fromhex(digest[: 2 * _DIGEST_BYTES]))
-        if record.id in self._pins:  # read again where the last run stopped: as it was then
+        if aside:
+            if not new:  # a copy of a mail placed
+                return self._placed(record, None)
+            if first:
+                self._waiting.add(key)
+            own = f"{record.id}#{digest[:12]}"
+        elif record.id in self._pins:  # read again where the last run stopped: as it was then
             pinned = self._pins.pop(record.id)
             if pinned is None:
                 return self._placed(record, None)
             own = pinned
         elif first:
+            self._waiting.discard(key)
             return self._placed(record, record)
         elif not new:
             return self._placed(record, None)

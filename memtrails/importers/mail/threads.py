@@ -8,9 +8,18 @@ import itertools
 import re
 from email.message import Message
 
+from .dates import mail_date
 from .headers import msg_id, raw_header, refs
 
-__all__ = ["MAX_REFS", "ThreadPlan", "gmail_thread", "named_ids", "raw_named_ids", "stamp"]
+__all__ = [
+    "MAX_REFS",
+    "ThreadPlan",
+    "gmail_thread",
+    "named_ids",
+    "raw_id_and_date",
+    "raw_named_ids",
+    "stamp",
+]
 
 #: References ids a mail's thread is looked up by: the first (the root) and the last ones
 #: (the parents), as RFC 5322 3.6.4 says a long list is shortened. The book notes each id
@@ -73,6 +82,19 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
     named = _kept_refs(refs(found.get("references")))
     named += [r for r in refs(found.get("in-reply-to")) if r not in named]
     return msg_id(found.get("message-id")), named, stamp(found.get("date"), found.get("subject"))
+
+
+def raw_id_and_date(raw: bytes) -> tuple[str, int | None]:
+    """Return a raw message's Message-ID (empty when it has none) and the time its Date
+    header says (epoch ms, None when it says none), from its header block alone."""
+    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(b"\xef\xbb\xbf")
+    end = data.find(b"\n\n")
+    found: dict[str, str] = {}
+    for m in _THREAD_HEADER.finditer(data, 0, end + 1 if end >= 0 else len(data)):
+        name = m.group(1).decode("ascii").lower()
+        found.setdefault(name, m.group(2).decode("ascii", "surrogateescape"))
+    date = found.get("date")
+    return msg_id(found.get("message-id")), mail_date(date) if date else None
 
 
 def _key(value: str) -> bytes:
