@@ -24,6 +24,7 @@ from typing import Any
 __all__ = [
     "NUMBER_UNITS",
     "binary_uuid",
+    "exact_ints",
     "float_id",
     "id_value",
     "meta_value",
@@ -282,20 +283,20 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
     (:func:`binary_uuid`); other bytes their UTF-8 text; a date, a datetime
     or a time its ISO 8601 form; a duration (MySQL's TIME) as ``str(timedelta)`` writes it
     ("1:30:00"); an inet or cidr address its text; an array column's list of these
-    (``numeric[]``, ``uuid[]``) a list of theirs. Other values are left for the normalise
-    stage to check.
+    (``numeric[]``, ``uuid[]``) a list of theirs; an integer past 2**53 its digits
+    (:func:`exact_ints`). Other values are left for the normalise stage to check.
 
     Raises:
         ValueError: the bytes are binary data, not text; the message names the column.
     """
     if isinstance(value, _PLAIN):
-        return value
+        return exact_ints(value)
     if isinstance(value, Decimal) and value.is_finite():
         plain = plain_value(value)
         if isinstance(plain, float) and Decimal(repr(plain)) != value:
             return str(value)  # NUMERIC(30, 10): kept exact, as text
-        return plain
-    value = plain_value(value)
+        return exact_ints(plain)
+    value = exact_ints(plain_value(value))  # a numpy int64 past 2**53: its digits
     if isinstance(value, _BYTES) and (binary := binary_uuid(bytes(value))) is not None:
         return binary  # MySQL's BINARY(16) UUID column
     if isinstance(value, uuid.UUID) or isinstance(value, _BYTES):  # noqa: SIM101
@@ -306,6 +307,38 @@ def meta_value(name: str, value: Any, *, inner: bool = False) -> Any:
         return str(value)
     if isinstance(value, list | tuple) and not inner:  # one level: an array column
         return [meta_value(name, item, inner=True) for item in value]
+    return value
+
+
+_DEEPEST = 200  # Limits.max_depth's largest value: deeper meta is refused later anyway
+
+
+def exact_ints(value: Any, depth: int = _DEEPEST) -> Any:
+    """Return ``value`` with each integer JavaScript cannot hold exactly (``abs(n) >= 2**53``,
+    a snowflake id, a 64-bit counter) as its digits, at any depth of dicts and lists.
+
+    A record's ``meta`` is fingerprinted as ``JSON.stringify`` writes it, where such an
+    integer is the nearest double: ``9007199254740993`` and ``9007199254740992`` would be
+    one value and one fingerprint, and the stored line would hold the rounded number. As
+    its string it keeps its digits in the folder and in the fingerprint, in every language
+    (a JavaScript reader takes them from the source text, as it does for an id). ``value``
+    itself when it holds no such integer.
+
+    Example:
+        >>> exact_ints({"n": 2**53 + 1, "ok": [1, 2**53 - 1]})
+        {'n': '9007199254740993', 'ok': [1, 9007199254740991]}
+    """
+    if type(value) is int:
+        return str(value) if not -_EXACT_FLOAT < value < _EXACT_FLOAT else value
+    if depth <= 0 or isinstance(value, str | float | bool) or value is None:
+        return value
+    if isinstance(value, Mapping):
+        items = {k: exact_ints(v, depth - 1) for k, v in value.items()}
+        same = all(items[k] is v for k, v in value.items())
+        return value if same else items
+    if isinstance(value, list):
+        read = [exact_ints(v, depth - 1) for v in value]
+        return value if all(a is b for a, b in zip(read, value, strict=True)) else read
     return value
 
 

@@ -15,7 +15,7 @@ from .._measure import measure
 from .._threads import chunks_in_thread, iterate_in_thread
 from ..items import RawItem, RawLine
 from ..limits import Limits
-from ..record_values import float_id
+from ..record_values import exact_ints, float_id
 from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
@@ -136,7 +136,8 @@ def _record(
         }
         used.update(texts)
         text = "\n".join(f"{k}: {v}" for k, v in texts.items())
-    meta = {k: v for k, v in obj.items() if k not in used}
+    # An integer past 2**53 as its digits: as a number its fingerprint would be a double's.
+    meta = exact_ints({k: v for k, v in obj.items() if k not in used})
     return MemoryRecord(
         id=record_id,
         text=text,

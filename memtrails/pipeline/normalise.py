@@ -13,7 +13,7 @@ from aiostream import pipable_operator
 from .._measure import NotJSON, json_bytes, measure, str_bounds, well_formed_value
 from ..limits import CUT_KEY, Limits
 from ..portable import JS_WHITESPACE, js_stringify, js_trim, js_well_formed, utf16_cut, utf16_len
-from ..record_values import id_value, meta_value, plain_meta, row_fields, text_value
+from ..record_values import exact_ints, id_value, meta_value, plain_meta, row_fields, text_value
 from ..records import RECORD_FIELDS, MemoryRecord, RecordError, Seen, SourceState
 from ._stage import Stage, StageContext, each
 
@@ -73,6 +73,8 @@ def _from_mapping(obj: Mapping[str, Any], source: str) -> MemoryRecord:
         fields.pop("meta", None)
     elif not isinstance(fields["meta"], Mapping):
         raise ValueError(f"`meta` must be an object, got {type(fields['meta']).__name__}")
+    else:
+        fields["meta"] = exact_ints(fields["meta"])  # an int past 2**53: its digits
     return MemoryRecord(**fields)
 
 
