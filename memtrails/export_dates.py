@@ -100,6 +100,10 @@ _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+# A number in exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", a
+# decimal comma in some locales), and `date -d @1714732320`'s seconds.
+_EXPONENT = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)[eE][+-]?\d{1,3}")
+_AT_SECONDS = re.compile(r"@([+-]?\d{1,13})(?:[.,](\d{1,9}))?")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
 # A day or a time written as digits alone (ISO 8601's basic form without a "T"): 20240503,
 # 202405031032, 20240503103200: 8, 12 or 14 digits beginning with a year of 1900 to 2100.
@@ -257,6 +261,9 @@ def exported_ms(value: str) -> int | None:
     text = value.strip()
     if is_number(text):
         return digits_ms(text)
+    if _EXPONENT.fullmatch(text):  # "1.71473E+09": a number, read as any number is
+        number = float(text.replace(",", "."))
+        return number_ms(number) if math.isfinite(number) else None
     if (m := _BASIC_NO_T.fullmatch(text)) is not None:
         text = f"{m.group(1)}T{m.group(2)}"
     if (m := _BASIC_ISO.fullmatch(text)) is not None:
@@ -307,6 +314,11 @@ def text_ms(value: str) -> int | None:
     if is_number(text) and not in_other_script(text):  # "๒๕๖๖": a Thai year, below
         # Past a nanosecond stamp's nineteen digits a number is no time at all.
         return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None
+    if (m := _AT_SECONDS.fullmatch(text)) is not None:  # "@1714732320": seconds, any size
+        seconds, fraction = m.groups()
+        sign = -1 if seconds.startswith("-") else 1
+        stamp = int(seconds) * 1000 + sign * int((fraction or "0")[:3].ljust(3, "0"))
+        return stamp if stamp and abs(stamp) <= -_EARLIEST_TIME else None  # "@0": as "0"
     if in_other_script(value):
         # "мая 2024": Date.parse would skip the word and read 1 January; a day with its ordinal.
         ms = world_ms(value)
