@@ -511,7 +511,7 @@ def _local_zone() -> tzinfo | None:
     return zone
 
 
-def utc_from_local_ms(local_ms: int) -> int:
+def utc_from_local_ms(local_ms: int, *, fold: int = 0) -> int:
     """Return the instant of a wall-clock time in the process's zone (``TZ``), as JavaScript.
 
     ``local_ms`` is the wall time counted as if it were UTC (``Date.UTC(y, m, d, h, ...)``);
@@ -521,7 +521,8 @@ def utc_from_local_ms(local_ms: int) -> int:
     V8 asks ICU for the offset with UCAL_TZ_LOCAL_FORMER for both skipped and repeated
     times: a time in a spring-forward gap is read with the offset before the gap, and a
     repeated time in the autumn is the first (summer-time) one. zoneinfo's ``fold=0`` is
-    the same rule.
+    the same rule. ``fold=1`` (a Python ``datetime``'s own, which JavaScript cannot say)
+    takes the second of a repeated time, as ``datetime.timestamp()`` does.
     """
     zone = _local_zone()
     # zoneinfo stops at years 1..9999; shifting by whole 400-year cycles keeps the calendar,
@@ -533,10 +534,10 @@ def utc_from_local_ms(local_ms: int) -> int:
         day_ms -= _400_YEARS_MS
     wall = _EPOCH + timedelta(milliseconds=day_ms)
     if zone is not None:
-        offset = wall.replace(tzinfo=zone, fold=0).utcoffset()
+        offset = wall.replace(tzinfo=zone, fold=fold).utcoffset()
         offset_ms = 0 if offset is None else offset // timedelta(milliseconds=1)
     else:
-        ts = time.mktime(wall.timetuple())
+        ts = time.mktime(wall.timetuple()) if not fold else wall.replace(fold=1).timestamp()
         offset_ms = day_ms - int(ts * 1000) - wall.microsecond // 1000
     return local_ms - offset_ms
 

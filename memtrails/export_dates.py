@@ -103,6 +103,13 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # A number in exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", a
 # decimal comma in some locales), and `date -d @1714732320`'s seconds.
 _EXPONENT = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)[eE][+-]?\d{1,3}")
+# A leap second ("23:59:60"), as POSIX time counts it: the second after ":59".
+_LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
+# ISO 8601 with a space before its offset ("2024-05-03T10:00:00 +05:30").
+_SPACED_OFFSET = re.compile(r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(\s+)([+-]\d\d(?::?\d\d)?)\s*$")
+# A year with a sign and four or five digits, as Java writes one before 1 or after 9999
+# (LocalDate's "-0001-05-03", "+10000-01-01"); ISO 8601 and Date.parse want six.
+_SIGNED_YEAR = re.compile(r"\s*([+-])(\d{4,5})(-\d\d-\d\d(?![\d-]).*)", re.S)
 _AT_SECONDS = re.compile(r"@([+-]?\d{1,13})(?:[.,](\d{1,9}))?")
 _MOST_DIGITS = 19  # a nanosecond stamp's; a longer number is no date
 # A day or a time written as digits alone (ISO 8601's basic form without a "T"): 20240503,
@@ -279,6 +286,8 @@ def exported_ms(value: str) -> int | None:
     reworded = as_date_parse_reads(value)
     if reworded is not None:
         return _existing(reworded)
+    if (m := _SPACED_OFFSET.search(text)) is not None:  # "2024-05-03T10:00:00 +05:30"
+        return text_ms(text[: m.start(1)] + m.group(2))
     if (named := _OFFSET_NAMED.fullmatch(text)) is not None:
         return text_ms(named.group(1))  # Go's "+0200 CEST": the offset says when
     for read in (zoned_ms, iana_ms):  # "10:00 CEST"; "...[Europe/Berlin]", "10:00 Asia/Kolkata"
@@ -329,6 +338,12 @@ def text_ms(value: str) -> int | None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
     elif (dotted := _DOTTED.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
+    if (signed := _SIGNED_YEAR.fullmatch(value)) is not None:  # Java's "-0001-05-03"
+        mark, year, rest = signed.groups()
+        value = f"{mark}{int(year):06d}{rest}" if int(year) else f"0000{rest}"
+    if _LEAP_SECOND.search(value) is not None:  # "23:59:60": the second after 23:59:59
+        ms = text_ms(_LEAP_SECOND.sub(":59", value, count=1))  # (Date.parse: NaN, or :00)
+        return None if ms is None else ms + 1000
     ms = month_year_ms(value.strip(), text_ms)  # "Mai 2024": May, not Date.parse's January
     ms = parse_date(value) if ms is None else ms
     if ms is not None and (names_no_day(value) or _no_year(value, ms)):

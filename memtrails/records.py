@@ -109,7 +109,8 @@ class At:
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
             if value.tzinfo is None:
-                return cls(utc_from_local_ms(wall))  # local time, as ``new Date(y, m, ...)``
+                # Local time, as ``new Date(y, m, ...)``; fold=1: a repeated hour's second.
+                return cls(utc_from_local_ms(wall, fold=value.fold))
             offset = value.utcoffset()
             return cls(wall - (int(offset.total_seconds() * 1000) if offset else 0))
         if isinstance(value, date):  # a DATE column: UTC midnight, as Date.parse reads "2024-05-03"

@@ -171,7 +171,13 @@ _MARKS = dict.fromkeys(
 )
 _DASHES = dict.fromkeys([*range(0x2010, 0x2014), 0x2212, 0xFE63, 0xFF0D], "-")
 _DIGITS = {zero + n: str(n) for zero in (0x0660, 0x06F0, 0x0966, 0x09E6) for n in range(10)}
-_PLAIN = _MARKS | _DASHES | _DIGITS
+# The full-width forms East Asian input methods type ("２０２４－０５－０３", "１０：００"):
+# ASCII's digits and signs, no other calendar's and no day first.
+_FULL_WIDTH = {0xFF10 + n: str(n) for n in range(10)} | {
+    ord(wide): ascii_ for wide, ascii_ in zip("：／．，＋ＴＺｔｚ", ":/.,+TZtz", strict=True)
+}
+_SAME = _MARKS | _DASHES | _FULL_WIDTH
+_PLAIN = _SAME | _DIGITS
 _EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's (1445, 1403)
 _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
 # Arabic, Persian and Indian locales write a day first ("3/5/2024" is 3 May), as their
@@ -240,7 +246,7 @@ def plain_date_text(value: str) -> str | None:
     if value.isascii():
         return value
     plain = value.translate(_PLAIN)
-    other_digits = plain != value.translate(_MARKS | _DASHES)
+    other_digits = plain != value.translate(_SAME)
     if other_digits:  # a year of which calendar?
         years = [int(y) for y in _FOUR_DIGITS.findall(plain)]
         if years and max(years) < _EARLIEST_YEAR:

@@ -54,11 +54,9 @@ _CLOCK = re.compile(
     r"(?:\s*(?:[zZ]|[+-]\d\d:?\d\d|[A-Za-z]{2,5}))?",
     re.I,
 )
-_SPACED_OFFSET = re.compile(r"\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(\s+)([+-]\d\d(?::?\d\d)?)\s*$")
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A day written with its number first: "03.05.2024", "13/05/2024 10:00".
 _DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
-_LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
@@ -250,25 +248,7 @@ def _text_ms(value: str, key: str) -> int | None:
     try:
         return At.of(text).ms
     except ValueError:
-        pass
-    ms = _leap_second(text)
-    if ms is None and (m := _SPACED_OFFSET.search(text)) is not None:
-        with suppress(ValueError):  # "2024-05-03T10:00:00 +05:30": ISO with a space
-            ms = At.of(text[: m.start(1)] + m.group(2)).ms
-    if ms is None:
-        raise ValueError(f"not a date: {value!r}")
-    return ms
-
-
-def _leap_second(text: str) -> int | None:
-    """``23:59:60`` (a leap second, as UTC counts it) is read as the second after ``23:59:59``,
-    as POSIX time, which has no leap seconds, counts it."""
-    if _LEAP_SECOND.search(text) is None:
-        return None
-    try:
-        return At.of(_LEAP_SECOND.sub(":59", text, count=1)).ms + 1000
-    except ValueError:
-        return None
+        raise ValueError(f"not a date: {value!r}") from None
 
 
 def _storable(ms: int) -> bool:
