@@ -381,6 +381,7 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
     assert len(expected) == 292 - 34
     from_mbox_items = [i for i in from_mbox_items if not isinstance(i, SourceState)]
     assert len(from_mbox_items) == len(expected)
+    swapped: list[str] = []
     for a, b in zip(from_mbox_items, expected, strict=True):
         assert type(a) is type(b)
         if isinstance(a, MemoryRecord) and isinstance(b, MemoryRecord):
@@ -391,7 +392,12 @@ async def test_eml_corpus_written_as_mboxrd_reads_back_message_for_message(
             else:
                 assert a.at == b.at
             if not b.meta.get("message_id_missing"):  # else a hash of bytes the writer changed
-                assert (a.id, a.thread) == (b.id, b.thread)
+                assert a.thread == b.thread
+                # a Message-ID several mails hold: the folder gives it to the earliest Date,
+                # the mbox to the first mail; the other gets <Message-ID>#hex in both
+                assert a.id.partition("#")[0] == b.id.partition("#")[0]
+                swapped += [b.meta["path"]] if a.id != b.id else []
+    assert swapped == ["mikel-mail/rfc2822/example01.eml", "mikel-mail/rfc2822/example12.eml"]
 
 
 async def test_state_resumes_after_appended_messages_and_falls_back_when_rewritten(
