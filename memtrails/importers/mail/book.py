@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from ...records import MemoryRecord
+from .earlier import Earlier
 from .threads import ThreadPlan, raw_named_ids
 
 __all__ = ["THREADS_KEPT", "MailBook", "core_digest"]
@@ -133,6 +134,8 @@ class MailBook:
         self._replies: dict[str, str] = {}  # Message-ID -> thread, of the replies placed
         self._fresh = bytearray()  # this pass's entries (see placed_ids), not yet encoded
         self._waiting: set[bytes] = set()  # ids met aside only, their plain id not yet given
+        self._earlier = Earlier(_ENTRY)  # earlier runs' entries (recall), by key
+        self._looked: set[bytes] = set()  # keys whose earlier entries are in _digests
         self._chunks: list[str] = []  # the entries, base64, earlier runs' first
         self.duplicates = 0
         #: What the last mail placed became: [Message-ID, id or None for a copy, thread].
@@ -225,16 +228,26 @@ class MailBook:
                 raw = base64.b64decode(chunk, validate=True)
             except (binascii.Error, ValueError):
                 continue
-            for at in range(0, len(raw) - _ENTRY + 1, _ENTRY):
-                key, short = raw[at : at + 8], raw[at + 8 : at + _ENTRY]
-                met = self._digests.setdefault(key, [])
-                if short not in met:
-                    met.append(short)
+            self._earlier.add(raw)
             self._chunks.append(chunk)
+        self._looked = set()  # a key looked up before now may have entries in the table
+
+    def _met_under(self, key: bytes) -> list[bytes] | None:
+        """Return the digests met under ``key`` (earlier runs' included), None if none."""
+        met = self._digests.get(key)
+        if len(self._earlier) and key not in self._looked:
+            self._looked.add(key)
+            earlier = self._earlier.shorts(key)
+            if earlier:
+                met = self._digests.setdefault(key, [])
+                met[:0] = [s for s in earlier if s not in met]
+        return met
 
     def _met(self, key: bytes, short: bytes) -> bool:
         """Note a mail under ``key`` that says ``short``; return whether it is new."""
-        met = self._digests.setdefault(key, [])
+        met = self._met_under(key)
+        if met is None:
+            met = self._digests[key] = []
         if short in met:
             return False
         met.append(short)
@@ -262,7 +275,7 @@ class MailBook:
         """
         digest = core_digest(record)
         key = _key(record.id)
-        first = key not in self._digests or key in self._waiting
+        first = self._met_under(key) is None or key in self._waiting
         new = self._met(key, bytes.fromhex(digest[: 2 * _DIGEST_BYTES]))
         if aside:
             if not new:  # a copy of a mail placed
