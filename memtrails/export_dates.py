@@ -98,6 +98,10 @@ _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
+# So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
+_DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(.*)", re.S)
+# .NET's JSON date (DataContractJsonSerializer): UTC milliseconds; an offset says only where.
+_DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 # A number in exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", a
@@ -286,6 +290,8 @@ def exported_ms(value: str) -> int | None:
     reworded = as_date_parse_reads(value)
     if reworded is not None:
         return _existing(reworded)
+    if (m := _DOTNET.fullmatch(text)) is not None:  # "/Date(1714732320000)/"
+        return int(m.group(1)) if abs(int(m.group(1))) <= -_EARLIEST_TIME else None
     if (m := _SPACED_OFFSET.search(text)) is not None:  # "2024-05-03T10:00:00 +05:30"
         return text_ms(text[: m.start(1)] + m.group(2))
     if (named := _OFFSET_NAMED.fullmatch(text)) is not None:
@@ -336,7 +342,7 @@ def text_ms(value: str) -> int | None:
             return ms
     if (buddhist := buddhist_day(value)) is not None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
-    elif (dotted := _DOTTED.fullmatch(value)) is not None:
+    elif (dotted := _DOTTED.fullmatch(value) or _DAY_PAST_12.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
     if (signed := _SIGNED_YEAR.fullmatch(value)) is not None:  # Java's "-0001-05-03"
         mark, year, rest = signed.groups()

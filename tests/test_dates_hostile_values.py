@@ -108,3 +108,19 @@ def test_a_naive_datetime_with_fold_1_is_the_second_of_a_repeated_hour() -> None
         assert At.of(second) == At.of("2024-11-03T01:30:00-05:00")
         assert At.of(second).ms == second.timestamp() * 1000
         assert MemoryRecord(id="r", text="t", at=second).at == At.of(second)
+
+
+# What a JSON Lines field read and a row did not: a day first past 12, .NET's JSON date.
+_LINE_FORMS = {
+    "day-past-12": ("13/05/2024", "2024/05/13"),
+    "day-past-12-time": ("31-12-2024 10:00", "2024/12/31 10:00"),
+    "dotnet": ("/Date(1714732320000)/", "2024-05-03T10:32:00Z"),
+    "dotnet-offset": ("/Date(1714732320000+0200)/", "2024-05-03T10:32:00Z"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LINE_FORMS))
+def test_a_row_reads_what_a_json_lines_field_reads(name: str) -> None:
+    written, meant = _LINE_FORMS[name]
+    with in_tz("Europe/Paris"):
+        assert _readings(written) == [At.of(meant)] * 4
