@@ -690,15 +690,21 @@ def growing(tmp_path: Path) -> Path:
 
 
 def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every member of the export the importer reads."""
+    """Record every member of the export the importer reads for its records (read whole,
+    or held from the look for a channel's edits and deletions, then counted)."""
     reads: list[str] = []
-    real = slack_export.Export.read
+    real, real_charge = slack_export.Export.read, slack_export.Export.charge
 
     def read(self: Any, member: str) -> bytes:
         reads.append(member)
         return real(self, member)
 
+    def charge(self: Any, member: str, got: int) -> None:
+        reads.append(member)
+        real_charge(self, member, got)
+
     monkeypatch.setattr(slack_export.Export, "read", read)
+    monkeypatch.setattr(slack_export.Export, "charge", charge)
     return reads
 
 

@@ -174,8 +174,11 @@ async def test_a_large_day_file_changed_between_its_reads_is_an_error(
     real = Export.chunks
 
     def cut_on_second_read(self: Export, member: Any, *, again: bool = False) -> Iterator[bytes]:
+        # The large day file alone is read twice for its records (the small one is read
+        # once, its bytes held from the look for edits and deletions).
         data = b"".join(real(self, member, again=again))
-        yield data[: len(data) // 2] if again else data
+        cut = again and str(member).endswith("2024-01-01.json")
+        yield data[: len(data) // 2] if cut else data
 
     monkeypatch.setattr(Export, "chunks", cut_on_second_read)
     items = await collect(from_slack_export(tmp_path))

@@ -41,13 +41,37 @@ def _key(event: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+# The most bytes of a channel's day files held from the look for events to the reading of
+# their records, so that each is read once; those after it are read again.
+HELD_BYTES = 32 * 1024 * 1024
+
+
 class Changes:
     """The messages of a channel deleted (their ts), and the edit event that last edited each
-    message edited (by ts: the digest of that event)."""
+    message edited (by ts: the digest of that event).
+
+    ``held``: the bytes of the day files read to find them, by the name their errors go by
+    (:meth:`Export.copies`), up to :data:`HELD_BYTES` in all, for their records to be read
+    from (:meth:`take`) rather than read again.
+    """
 
     def __init__(self) -> None:
         self.deleted: set[str] = set()
         self.last_edit: dict[str, str] = {}
+        self.held: dict[str, bytes] = {}
+        self.held_bytes = 0
+
+    def hold(self, where: str, raw: bytes) -> None:
+        if self.held_bytes + len(raw) <= HELD_BYTES:
+            self.held[where] = raw
+            self.held_bytes += len(raw)
+
+    def take(self, where: str) -> bytes | None:
+        """Return (and let go of) the bytes held of a day file, or None."""
+        raw = self.held.pop(where, None)
+        if raw is not None:
+            self.held_bytes -= len(raw)
+        return raw
 
     def __bool__(self) -> bool:
         return bool(self.deleted or self.last_edit)
@@ -94,29 +118,34 @@ class Changes:
 def changes_of(export: Export, channel: str, days: Iterable[str]) -> Changes:
     """Return the edits and deletions the events in a channel's day files make.
 
-    A day file is looked at as bytes first, and parsed only if it holds such an event. One that
-    cannot be read says nothing here: reading its records names its error. Its bytes are
-    counted against a zip's inflation budget once, when its records are read, not here too.
+    A day file is looked at as bytes first, and parsed only if it holds such an event; a
+    small one's bytes are held for its records (:meth:`Changes.take`). One that cannot be
+    read says nothing here: reading its records names its error. Its bytes are counted
+    against a zip's inflation budget once, when its records are read, not here too.
     """
     changes = Changes()
     for day in days:
-        for _, copy in export.copies(f"{channel}/{day}"):
+        for where, copy in export.copies(f"{channel}/{day}"):
             try:
-                export.refuse(copy)
-                for message in _messages(export, copy):
+                size = export.size(copy)
+                export.refuse(copy, size)
+                for message in _messages(export, copy, size, where, changes):
                     changes.note(message)
             except (MemberRefused, NotAnArray, ValueError, RecursionError, *READ_ERRORS):
+                changes.take(where)  # read again for its records, which name the error
                 continue
     return changes
 
 
-def _messages(export: Export, copy: str | ZipInfo) -> Iterator[Any]:
-    size = export.size(copy)
+def _messages(
+    export: Export, copy: str | ZipInfo, size: int | None, where: str, changes: Changes
+) -> Iterator[Any]:
     if size is not None and size > _stream.STREAM_BYTES:
         if _marked(export.chunks(copy, again=True)):
             yield from json_array(export.chunks(copy, again=True))
         return
     raw = b"".join(export.chunks(copy, again=True))
+    changes.hold(where, raw)
     encoding = json.detect_encoding(raw)
     text = raw.decode(encoding, "replace") if not encoding.startswith("utf-8") else None
     if any(m in text if text is not None else m.encode() in raw for m in _MARKERS):

@@ -89,18 +89,22 @@ def day_files(
     name its errors go by: of each member of that name, where a zip holds several.
     ``changes``: the edits and deletions of its channel (:func:`._changes.changes_of`)."""
     for where, copy in reader.export.copies(member):
-        yield where, _day_file(reader, copy, where, changes or Changes())
+        yield where, _day_file(reader, copy, where, changes if changes is not None else Changes())
 
 
 def _day_file(
     reader: Names, copy: str | ZipInfo, where: str, changes: Changes
 ) -> DayFile | RecordError:
     export = reader.export
-    size = export.size(copy)
+    held = changes.take(where)
     try:
-        if size is not None and size > _stream.STREAM_BYTES:
+        if held is not None:  # read to find the channel's events: not read again
+            export.charge(copy, len(held))
+            raw = held
+        elif (size := export.size(copy)) is not None and size > _stream.STREAM_BYTES:
             return _streamed(reader, copy, where, changes)
-        raw = export.read(copy)
+        else:
+            raw = export.read(copy)
     except MemberRefused as exc:
         return RecordError(reader.source, where, f"day file {exc}")
     except READ_ERRORS as exc:  # a damaged member: CRC, inflate or I/O error

@@ -14,6 +14,7 @@ from typing import IO
 
 from ..._exceptions import SourceError
 from .._shared import entry_may_be_file, may_be_file, too_long_number
+from ._scan import DAY_NAMED, holds_days, is_dir
 from ._zip_names import member_name, unsafe
 
 __all__ = [
@@ -43,10 +44,9 @@ _CHUNK = 1 << 20  # bytes read at a time from a member read in pieces
 _DESKTOP_FILES = frozenset({"thumbs.db", "desktop.ini"})
 
 DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.json$")
-# A day file under another name (a second download's "2024-01-02 (1).json", a tool's
-# "2024-01-03_part2.json"): read as one. Any other JSON file in a channel's folder is named
-# as not read (never dropped silently), but Slack's list of a channel's canvases.
-_DAY_NAMED = re.compile(r"^\d{4}-\d{2}-\d{2}[^/\\]*\.json$", re.IGNORECASE)
+# A day file under another name is read as one (DAY_NAMED). Any other JSON file in a
+# channel's folder is named as not read (never dropped silently), but Slack's list of a
+# channel's canvases.
 _NOT_DAYS = frozenset({"canvases_in_conversation.json"})
 NOT_A_DAY = "not a day file (named YYYY-MM-DD.json): not read"
 METADATA_FILES = ("channels.json", "groups.json", "mpims.json", "dms.json")
@@ -90,27 +90,6 @@ class MemberRefused(Exception):
     """A member is over a limit (inflated size, compression ratio) and is not read."""
 
 
-def _holds_days(folder: Path) -> bool:
-    """Whether a folder holds folders of day files: channel folders of its own."""
-    try:
-        with os.scandir(folder) as entries:
-            inner = [e.name for e in entries if _is_dir(e)]
-        for name in inner:
-            with os.scandir(folder / name) as entries:
-                if any(_DAY_NAMED.match(e.name) for e in entries):
-                    return True
-    except OSError:
-        return False
-    return False
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return not entry.name.startswith(".") and entry.is_dir()
-    except OSError:
-        return False
-
-
 def workspaces(export: Export) -> list[str]:
     """Return the prefixes of the export's workspaces: "" (its top), then each teams/<ws>/."""
     nested = {c.rsplit("/", 1)[0] for c in export.channels if c.count("/") == 2}
@@ -141,6 +120,7 @@ class Export:
         # another form (NFD, as macOS writes accents): its channels go by the NFC ones.
         self._on_disk: dict[str, str] = {}
         self._twins: dict[str, list[zipfile.ZipInfo]] = {}
+        self._folders: dict[str, Path] = {}  # each folder's path, made once
         if path.is_dir():
             self._root: Path | None = path
             try:
@@ -218,7 +198,7 @@ class Export:
         if WORKSPACES in folders:
             try:
                 with os.scandir(root / WORKSPACES) as entries:
-                    nested = [f"{WORKSPACES}/{e.name}" for e in entries if _is_dir(e)]
+                    nested = [f"{WORKSPACES}/{e.name}" for e in entries if is_dir(e)]
             except OSError as exc:
                 why = exc.strerror or exc
                 self.unlisted.append((WORKSPACES, f"cannot list the folder ({why})"))
@@ -226,7 +206,7 @@ class Export:
             for workspace in nested:
                 try:
                     with os.scandir(root / workspace) as entries:
-                        folders += [f"{workspace}/{e.name}" for e in entries if _is_dir(e)]
+                        folders += [f"{workspace}/{e.name}" for e in entries if is_dir(e)]
                 except OSError as exc:
                     why = exc.strerror or exc
                     self.unlisted.append((workspace, f"cannot list the workspace folder ({why})"))
@@ -244,7 +224,7 @@ class Export:
                 why = exc.strerror or exc
                 self.unlisted.append((name, f"cannot list the channel folder ({why})"))
                 continue
-            if not days and "/" not in name and _holds_days(root / disk):
+            if not days and "/" not in name and holds_days(root / disk):
                 self.unlisted.append((name, _NESTED))  # its name files are no day files
                 continue
             self.not_days += [f"{name}/{other}" for other in others]
@@ -262,7 +242,7 @@ class Export:
                 # A symlink loop, no permission: kept, so that its error is named.
                 if not entry_may_be_file(e) or e.name.startswith("."):
                     continue
-                if _DAY_NAMED.match(e.name):
+                if DAY_NAMED.match(e.name):
                     days.append(e.name)
                 elif e.name.lower().endswith(".json") and e.name.lower() not in _NOT_DAYS:
                     others.append(e.name)
@@ -303,11 +283,11 @@ class Export:
             nested = len(parts) == 4 and parts[0] == WORKSPACES
             if nested:
                 parts = [f"{WORKSPACES}/{parts[1]}/{parts[2]}", parts[3]]
-            elif len(parts) == 3 and parts[0] != WORKSPACES and _DAY_NAMED.match(parts[2]):
+            elif len(parts) == 3 and parts[0] != WORKSPACES and DAY_NAMED.match(parts[2]):
                 holders.add(parts[0])
             if len(parts) != 2 or parts[0].startswith(".") or "/." in parts[0]:
                 continue
-            if _DAY_NAMED.match(parts[1]):
+            if DAY_NAMED.match(parts[1]):
                 channels.setdefault(parts[0], []).append(parts[1])
             elif (
                 parts[1].lower().endswith(".json")
@@ -328,7 +308,10 @@ class Export:
         """Return where a member of an export folder is on its disk."""
         assert self._root is not None
         folder, _, name = member.rpartition("/")
-        return self._root / self._on_disk.get(folder, folder) / name
+        path = self._folders.get(folder)
+        if path is None:
+            path = self._folders[folder] = self._root / self._on_disk.get(folder, folder)
+        return path / name
 
     def has(self, member: str) -> bool:
         if self._zip is not None:
@@ -402,30 +385,41 @@ class Export:
                 f.close()
                 raise
             return f
-        info = (
-            member
-            if isinstance(member, zipfile.ZipInfo)
-            else self._members[self._prefix + member][-1]
-        )
+        info = self._info(member)
         if not again:
             self._refuse(info)
             self._inflated += info.file_size
         return self._zip.open(info)
 
-    def refuse(self, member: str | zipfile.ZipInfo) -> None:
+    def refuse(self, member: str | zipfile.ZipInfo, size: int | None = None) -> None:
         """Raise MemberRefused if reading a member would be refused, reading nothing and
-        counting nothing against the archive's budget (a look before :meth:`read`)."""
+        counting nothing against the archive's budget (a look before :meth:`read`);
+        ``size``: the one :meth:`size` gave, where known."""
         if self._zip is None:
-            size = self.size(member)
+            size = self.size(member) if size is None else size
             if size is not None:
                 self._check(size)
             return
-        info = (
-            member
-            if isinstance(member, zipfile.ZipInfo)
-            else self._members[self._prefix + member][-1]
-        )
+        info = self._info(member)
         self._refuse(info)
+
+    def _info(self, member: str | zipfile.ZipInfo) -> zipfile.ZipInfo:
+        """Return a zip member's entry (the last of its name, unless given one)."""
+        if isinstance(member, zipfile.ZipInfo):
+            return member
+        return self._members[self._prefix + member][-1]
+
+    def charge(self, member: str | zipfile.ZipInfo, got: int) -> None:
+        """Count a member's bytes, read already with ``again``, as :meth:`read` counts them.
+
+        Raises:
+            MemberRefused: as :meth:`read` does, for those bytes.
+        """
+        self._check(got)
+        if self._zip is not None:
+            info = self._info(member)
+            self._refuse(info)
+            self._inflated += got
 
     def _refuse(self, info: zipfile.ZipInfo) -> None:
         """Raise MemberRefused if a zip member is over a limit; nothing of it inflated."""
@@ -454,10 +448,7 @@ class Export:
         """
         limit = self.max_member_bytes
         if self._zip is not None:
-            if isinstance(member, zipfile.ZipInfo):
-                info = member
-            else:
-                info = self._members[self._prefix + member][-1]
+            info = self._info(member)
             self._refuse(info)
             with self._zip.open(info) as f:
                 # Never more than the directory says: inflating stops there (and the CRC

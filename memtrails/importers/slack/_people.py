@@ -54,10 +54,12 @@ def _day_people(reader: Names, member: str, changes: Changes, seen: set[str]) ->
     """
     found: set[str] = set()
     export = reader.export
-    for _, copy in export.copies(member):
+    for where, copy in export.copies(member):
+        held = changes.held.get(where)  # read already, to find the events
         try:
             export.refuse(copy)
-            for message in json_array(export.chunks(copy, again=True)):
+            pieces = iter([held]) if held is not None else export.chunks(copy, again=True)
+            for message in json_array(pieces):
                 if isinstance(message, Mapping) and (ts := as_ts(message.get("ts"))):
                     seen.add(ts)
                 if changes.gone(message) or not counted(reader, message):
