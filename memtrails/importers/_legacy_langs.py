@@ -119,6 +119,12 @@ _PROSE = {
     "lv": "Vakar vakarā es runāju ar māsu par sanāksmi, kas notiks janvārī. Mums jāsagatavo "
     "ziņojums, jāpārbauda izdevumi un jāatbild uz skolēnu jautājumiem. Labdien, lūdzu, "
     "pasakiet, kur ir grāmatvedība un kad būs alga. Paldies, ķēķis, ļoti, ģimene, šodien.",
+    "vi": "Tối hôm qua tôi đã nói chuyện với chị gái về cuộc họp vào tháng Giêng. Chúng ta "
+    "phải chuẩn bị báo cáo, kiểm tra các khoản chi và trả lời câu hỏi của học sinh. Làm "
+    "ơn cho tôi biết phòng kế toán ở đâu và khi nào có lương. Chúc ngủ ngon. Buổi sáng "
+    "trời mưa, bà ngoại đi chợ mua rau, thịt và cá. Hà Nội, thành phố Hồ Chí Minh, Đà "
+    "Nẵng, Huế. Họ nói rằng mùa thu ở đây rất đẹp, lá vàng rơi khắp phố, và trẻ em chơi "
+    "đùa trong công viên. Anh ấy đọc sách, còn em gái học bài.",
     "et": "Eile õhtul rääkisin õega jaanuaris toimuvast koosolekust. Peame aruande "
     "ette valmistama, kulud üle vaatama ja vastama õpilaste küsimustele. Tere päevast, "
     "öelge palun, kus on raamatupidamine ja millal tuleb palk. Aitäh, head ööd, jää.",
@@ -143,6 +149,12 @@ _MORE_PROSE = {
     "ψωμί, γάλα και τυρί. Πού ήσουν χθες; Σε περιμέναμε όλη μέρα. Είπε ότι θα έρθει "
     "αύριο, αν δεν βρέχει. Αυτό είναι το νέο μας σπίτι, και εκεί μένει ο αδελφός μου. "
     "Νερό, θάλασσα, ήλιος, φίλος, δουλειά, ώρα, ψάρι, ζωή.",
+    "bg": "Имало едно време един цар. Сутринта отидох до магазина и купих хляб, мляко и "
+    "сирене. Къде беше вчера? Чакахме те цял ден. Той каза, че ще дойде утре, ако не вали. "
+    "Това е новата ни къща, а там живее моят брат с жена си и децата. Който рано рани, две "
+    "сполуки сполучва. Най-хубавото време е през май, когато всичко цъфти. Някой почука на "
+    "вратата, но никой не отвори. Моят приятел пие мляко, а твоят пие кафе. Двайсет и пет "
+    "лева, моля. Край на деня, лека нощ, до скоро.",
     "pl": "Dawno, dawno temu żył sobie król. Rano poszedłem do sklepu i kupiłem chleb, mleko i "
     "ser. Gdzie byłeś wczoraj? Czekaliśmy na ciebie cały dzień. Powiedział, że przyjdzie "
     "jutro, jeśli nie będzie padać. To jest nasz nowy dom, a tam mieszka mój brat z żoną "
@@ -192,9 +204,11 @@ LANGUAGES: dict[str, tuple[str, ...]] = {
     "iso8859_8": ("he",),
     "cp1256": ("ar", "fa"),
     "cp1257": _BALTIC,
+    "cp1258": ("vi",),
     "iso8859_13": _BALTIC,
 }
 _START, _END = "^", "$"
+_KNOWN = 3.0  # nats a word the language's prose writes counts at least
 _ORDINALS = frozenset("ªº")  # 1ª, 2º: letters to Unicode, signs to a reader
 _PAIR_WEIGHT = 2.0  # how much a letter pair's own count weighs against the letter alone
 _UNSEEN = 1e-7  # the chance of a letter not in the language's alphabet (ñ in Polish)
@@ -211,7 +225,7 @@ _EVEN = math.log(1 / 40)
 class _Model:
     """A letter-pair model of one language: log P(letter | the letter before it)."""
 
-    def __init__(self, prose: str, alphabet: frozenset[str]) -> None:
+    def __init__(self, prose: str, alphabet: frozenset[str], known: str) -> None:
         pairs: Counter[str] = Counter()
         firsts: Counter[str] = Counter()
         letters: Counter[str] = Counter()
@@ -221,6 +235,7 @@ class _Model:
             for a, b in itertools.pairwise(chain):
                 pairs[a + b] += 1
                 firsts[a] += 1
+        self._known = frozenset(_letter_runs(known.lower()))
         total = sum(letters.values())
         self._pairs = pairs
         self._firsts = firsts
@@ -243,6 +258,11 @@ class _Model:
         """How much likelier ``word`` is in this language than in none. A word of capitals
         only (``ЦБ``, ``США``: an abbreviation) or of two letters is weighed by its letters
         alone: initials do not follow each other as a word's letters do."""
+        if word in self._known:  # a word its prose writes (да, не, où): pairs say little
+            return _KNOWN + max(self._unknown(word, capitals), 0.0)
+        return self._unknown(word, capitals)
+
+    def _unknown(self, word: str, capitals: bool) -> float:
         if capitals or len(word) < 3:
             return sum(math.log(self.single(c)) - _EVEN for c in word)
         chain = _START + word + _END
@@ -268,7 +288,10 @@ def _letter_runs(text: str) -> Iterable[str]:
 @functools.cache
 def _model(language: str) -> _Model:
     prose = " ".join((_PROSE[language], _MORE_PROSE.get(language, ""), _cldr_words(language)))
-    return _Model(prose, _alphabet(language))
+    # The words of the prose alone are known words: CLDR's include abbreviations of days
+    # and months (пт, вс), which are no evidence for a word of two letters.
+    known = " ".join((_PROSE[language], _MORE_PROSE.get(language, "")))
+    return _Model(prose, _alphabet(language), known)
 
 
 def _cldr_words(language: str) -> str:

@@ -33,7 +33,13 @@ _SINGLE_BYTE = ("cp1252", "cp1251", "koi8_r", "cp866", "cp1250", "cp1253", "cp12
 # and, told from them by their words' language (see _legacy_langs), the rest of the family:
 # Turkish, Baltic, Hebrew, Ukrainian KOI8, the ISO pages that differ from Windows' (Polish
 # and Czech letters in ISO-8859-2 are symbols in Windows-1250), Mac Roman.
-_MORE_SINGLE = ("cp1254", "cp1257", "cp1255", "koi8_u", "iso8859_2", "iso8859_7", "mac_roman")
+# Vietnamese in Windows-1258 writes a tone as a combining mark after its letter (Việt is
+# Vi, ê, a combining dot below, t): read, it is composed (NFC), as it is typed.
+_MORE_SINGLE = (
+    *("cp1254", "cp1257", "cp1255", "koi8_u", "iso8859_2", "iso8859_7", "mac_roman"),
+    "cp1258",
+)
+_COMPOSED = frozenset({"cp1258"})
 # The double-byte charsets of Japanese, Korean and Chinese, after them: a reading in one is
 # chosen only with fewer faults than every single-byte reading (a rare Han character or
 # Hangul syllable is one, kana in a Chinese or Korean reading too: GB 2312 holds kana, but
@@ -43,6 +49,7 @@ _DOUBLE_ORDER = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
 _DOUBLE_BYTE = frozenset(_DOUBLE_ORDER)
 _NO_KANA = frozenset({"gb18030", "big5", "cp949"})
 _UTF8 = "utf-8"
+_ASCII_SIGNS = b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789"
 _MARGIN = 2  # the faults another charset must save over the default to be chosen
 _SAMPLE = 256 * 1024  # bytes looked at
 _MAX_WORDS = 4096
@@ -83,6 +90,8 @@ def _utf8_mixed(data: bytes) -> str:
 def _decode(data: bytes, codec: str) -> str:
     if codec == _UTF8:
         return _utf8_mixed(data)
+    if codec in _COMPOSED:
+        return unicodedata.normalize("NFC", data.decode(codec, "replace"))
     return data.decode(codec, "replace")
 
 
@@ -208,6 +217,35 @@ def _score(words: Sequence[bytes], codec: str) -> tuple[int, float]:
     return faults, unlikely
 
 
+def _word_faults(text: str, codec: str) -> int:
+    faults = _faults(text)
+    if codec in _NO_KANA:
+        faults += sum(1 for c in text if "\u3041" <= c <= "\u30fa")
+    return faults
+
+
+def _east_asian_nats(text: str, codec: str) -> float:
+    """What a double-byte reading's characters say for it, as :func:`language_score`
+    says it for a single-byte one: ``_COMMON_NATS`` a common Han character or Hangul
+    syllable (the few thousand text is written in, of some 30,000 two bytes may read
+    as), and as much a kana where the charset's language writes them."""
+    if len(text) < 2:
+        return 0.0  # one character (two bytes) tells nothing
+    nats = 0.0
+    for char in text:
+        if ("\u3041" <= char <= "\u30fa" and codec not in _NO_KANA) or _is_hangul(char):
+            nats += _SYLLABLE_NATS if is_cjk_common(char) is not False else 0.0
+        elif is_cjk_common(char):
+            nats += _COMMON_NATS
+    return nats
+
+
+_COMMON_NATS = 1.0
+# A kana or a common Hangul syllable says more: Korean and Japanese bytes read as Chinese
+# are common Han characters too, Chinese read as Korean mostly Hanja.
+_SYLLABLE_NATS = 2.0
+
+
 def _syllabic(words: Sequence[bytes], codec: str) -> int:
     """How many kana and Hangul syllables ``words`` read as in ``codec``."""
     count = 0
@@ -245,7 +283,14 @@ def decode_legacy(
         if guessed is not None:
             order.append(guessed)
     order = list(dict.fromkeys(order))
-    later = _DOUBLE_BYTE.difference(candidates)
+    # A short text (a word or two) is read by its language in the double-byte charsets
+    # too: two Han characters are four bytes that read as a word in many a code page.
+    # (Only where each such word is 8-bit bytes alone, as East Asian text mostly is: a
+    # Latin letter by accented ones, Zażółć, is a Latin word.)
+    short = sum(len(w.translate(None, bytes(range(128)))) for w in words) < _MIN_DETECT and all(
+        w.strip(_ASCII_SIGNS).translate(None, bytes(range(128, 256))) == b"" for w in words
+    )
+    later = frozenset() if short else _DOUBLE_BYTE.difference(candidates)
     scores = {codec: _score(words, codec) for codec in order if codec not in later}
     if min(fault for fault, _ in scores.values()) > 0:
         # A double-byte reading wins only with fewer faults than every one before it: none
@@ -268,8 +313,8 @@ def decode_legacy(
 
     best = min(order, key=rank)
     codec = best if scores[default][0] - scores[best][0] >= margin else default
-    if default == "cp1252" and codec not in _DOUBLE_BYTE:
-        codec = _by_language(words, order, codec, margin)
+    if default == "cp1252" and (short or codec not in _DOUBLE_BYTE):
+        codec = _by_language(words, order, codec, margin, short)
     if codec == "cp1252":
         try:
             return data.decode("cp1252"), "cp1252"
@@ -278,8 +323,12 @@ def decode_legacy(
     return _decode(data, codec), codec
 
 
-def _by_language(words: Sequence[bytes], order: Sequence[str], chosen: str, margin: int) -> str:
-    """Choose among the single-byte readings by faults and language together: each
+def _by_language(
+    words: Sequence[bytes], order: Sequence[str], chosen: str, margin: int, east_asian: bool
+) -> str:
+    """Choose among the single-byte readings (and, for a short text all in 8-bit bytes,
+    ``east_asian``, the double-byte ones: :func:`_east_asian_nats`) by faults and language
+    together; a text of one letter alone stays as ``chosen``. Each
     reading's words (the first ``_LANGUAGE_WORDS``, each distinct one weighed once per time
     it is there) weighed by the likeliest language of its code page
     (:func:`language_score`, ``_NATS`` of it as much as a fault), less a code page's
@@ -287,15 +336,20 @@ def _by_language(words: Sequence[bytes], order: Sequence[str], chosen: str, marg
     (``margin * _SWITCH`` apart); of those within ``_WITHIN`` of the best, with no more
     faults, the first in ``order``."""
     counts = Counter(words[:_LANGUAGE_WORDS])
-    pages = [c for c in order if c in LANGUAGES]
+    if sum(len(w) for w in counts) < 2:
+        return chosen  # one letter alone (à, è, ß) is a word in many a language
+    pages = [c for c in order if c in LANGUAGES or (east_asian and c in _DOUBLE_BYTE)]
     value: dict[str, float] = {}
     faults: dict[str, int] = {}
     for codec in pages:
         fault, nats = 0, 0.0
         for word, count in counts.items():
             text = _decode(word, codec)
-            fault += _faults(text) * count
-            nats += (language_score([text], codec) or 0.0) * count
+            fault += _word_faults(text, codec) * count
+            if codec in _DOUBLE_BYTE:
+                nats += _east_asian_nats(text, codec) * count
+            else:
+                nats += (language_score([text], codec) or 0.0) * count
         faults[codec] = fault
         value[codec] = nats / _NATS - fault - _RARER.get(codec, 0.0)
     if "cp1252" not in value:
@@ -305,7 +359,7 @@ def _by_language(words: Sequence[bytes], order: Sequence[str], chosen: str, marg
         return "cp1252"
     # Near the best, without more faults, the code page more text is written in (the first
     # in order): two capitals read as Cyrillic or as Greek (РФ, ΠΤ) are likelier Cyrillic.
-    return next(c for c in pages if value[c] > value[best] - _WITHIN and faults[c] <= faults[best])
+    return next(c for c in pages if value[c] >= value[best] - _WITHIN and faults[c] <= faults[best])
 
 
 _LANGUAGE_WORDS = 1024
@@ -314,7 +368,8 @@ _NATS = 3.0  # a language's evidence, in nats (natural log), that weighs as one 
 # "à" and "è" are Lithuanian "ą" and "č" in Windows-1257, and two words tell little.
 _RARER = {"koi8_r": 0.25, "cp1250": 0.25, "cp1253": 0.25, "cp866": 0.5, "cp1254": 0.25}
 _RARER |= dict.fromkeys(("cp1256", "cp1257", "cp1255", "koi8_u", "iso8859_2"), 1.0)
-_RARER |= {"iso8859_7": 1.0, "mac_roman": 2.0}
+_RARER |= {"iso8859_7": 1.0, "mac_roman": 2.0, "cp1258": 1.0}
+_RARER |= dict.fromkeys(_DOUBLE_ORDER, 1.0)
 _WITHIN = 0.5
 _SWITCH = 0.5
 
@@ -325,9 +380,11 @@ def decode_as(data: bytes, codec: str) -> str:
     if codec == _UTF8:
         return _utf8_mixed(data)
     try:
-        return data.decode(codec)
+        text = data.decode(codec)
     except (UnicodeError, LookupError):
         pass
+    else:
+        return unicodedata.normalize("NFC", text) if codec in _COMPOSED else text
     try:
         return data.decode("cp1252")
     except UnicodeDecodeError:
