@@ -92,12 +92,13 @@ _ZERO_DATE = re.compile(
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
 _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 # A day written with dots is day first in every language that writes one so: "03.05.2024",
-# "3.5.24 10:00" (a two-digit year as Date.parse reads one: 00-49 2000s, 50-99 1900s).
+# "3. 5. 2024" (Czech, Slovak), "3.5.24 10:00" (a two-digit year as Date.parse reads one:
+# 00-49 2000s, 50-99 1900s).
 # Date.parse gives a date written without a year the year 2001; one written with it has
 # "2001" or "01" (two digits) in it. Give or take a day for the local time zone.
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
-_DOTTED = re.compile(r"\s*(\d{1,2})\.(\d{1,2})\.(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
+_DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
 # So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
 _DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(.*)", re.S)
 # .NET's JSON date (DataContractJsonSerializer): UTC milliseconds; an offset says only where.

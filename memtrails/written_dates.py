@@ -81,42 +81,45 @@ _LONG_ZONE = re.compile(
 
 
 # Month names: English, and the usual abbreviations and full names of German, Dutch,
-# French, Spanish, Italian, Portuguese, the Nordic languages and Polish (its genitive, as
-# a date writes it). A word is a month when it is one of these, in any case, with or
-# without a dot after it.
+# French, Spanish, Italian, Portuguese, the Nordic languages, Polish and Czech (their
+# genitive, as a date writes it), Finnish (its partitive too), Hungarian, Turkish and
+# Romanian. A word is a month when it is one of these, in any case, with or without a dot
+# after it.
 _MONTH_WORDS: dict[int, str] = {
-    1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia",
+    1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
+    " ledna leden tammikuuta tammikuu január ocak ianuarie",
     2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
-    "februari fevereiro lutego",
-    3: "mar mär mrz mrt march märz maerz mars marzo maart março marca",
-    4: "apr avr abr kwi april avril abril aprile kwietnia",
-    5: "may mai mei maj mag mayo maggio maio maja",
-    6: "jun juin giu cze june juni junio giugno junho czerwca",
-    7: "jul juil lug lip july juli juillet julio luglio julho lipca",
-    8: "aug aoû aou ago sie august août aout agosto augustus sierpnia",
+    "februari fevereiro lutego"
+    " února únor helmikuuta helmikuu február şubat subat februarie",
+    3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
+    " března březen maaliskuuta maaliskuu március márc mart martie",
+    4: "apr avr abr kwi april avril abril aprile kwietnia"
+    " dubna duben huhtikuuta huhtikuu április ápr nisan aprilie",
+    5: "may mai mei maj mag mayo maggio maio maja"
+    " května květen toukokuuta toukokuu május máj may\u0131s mayis",
+    6: "jun juin giu cze june juni junio giugno junho czerwca"
+    " června červen kesäkuuta kesäkuu június jún haziran iunie",
+    7: "jul juil lug lip july juli juillet julio luglio julho lipca"
+    " července červenec heinäkuuta heinäkuu július júl temmuz iulie",
+    8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
+    " srpna srpen elokuuta elokuu augusztus ağustos agustos",
     9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
-    "września wrzesnia",
+    "września wrzesnia"
+    " září syyskuuta syyskuu szeptember szept eylül eylul septembrie",
     10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
-    "października pazdziernika",
-    11: "nov lis november novembre noviembre novembro listopada",
+    "października pazdziernika"
+    " října říjen lokakuuta lokakuu október ekim octombrie",
+    11: "nov lis november novembre noviembre novembro listopada"
+    " listopadu listopad marraskuuta marraskuu kas\u0131m kasim noiembrie",
     12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
-    "dezembro grudnia",
+    "dezembro grudnia"
+    " prosince prosinec joulukuuta joulukuu aral\u0131k aralik decembrie",
 }
 _MONTHS = {word: month for month, words in _MONTH_WORDS.items() for word in words.split()}
-_ENGLISH = frozenset(_MONTH_WORDS[m].split()[0] for m in _MONTH_WORDS) | {
-    "sept",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-}
+_FULL_NAMES = (
+    "sept january february march april june july august september october november december"
+)
+_ENGLISH = frozenset(_MONTH_WORDS[m].split()[0] for m in _MONTH_WORDS) | set(_FULL_NAMES.split())
 
 _TIME = re.compile(r"(?<![\d:.])(\d{1,2}):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?(?![\d:])")
 _DOTTED_TIME = re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)(?:\.(\d\d))?(?![\d.])")

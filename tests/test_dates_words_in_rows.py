@@ -3,7 +3,7 @@ in another language (``3 mai 2024``, ``3. März 2024``) in a row, a dict or
 ``MemoryRecord(at=...)`` are read as a mail's Date header and a JSON Lines field read them,
 with the same tables (``memtrails.written_dates``); such a row was an error and skipped."""
 
-# ruff: noqa: RUF001 (Cyrillic words, on purpose)
+# ruff: noqa: RUF001 (Cyrillic and Turkish words, on purpose)
 
 from __future__ import annotations
 
@@ -95,3 +95,28 @@ def test_ist_is_india_not_ireland_nor_israel() -> None:
 def test_words_that_name_no_date_are_still_no_date(written: str) -> None:
     with pytest.raises(ValueError, match="not a date"):
         At.of(written)
+
+
+# What Intl's toLocaleString and toLocaleDateString write in more languages, beside the day.
+_LOCALES = {
+    "cs-dots-spaced": ("3. 5. 2024 10:32:00", "2024/05/03 10:32"),  # was 5 March
+    "cs-long": ("3. května 2024", "2024/05/03"),
+    "fi-long": ("3. toukokuuta 2024", "2024/05/03"),
+    "hu-long": ("2024. május 3.", "2024/05/03"),
+    "tr-long": ("3 Mayıs 2024", "2024/05/03"),
+    "tr-kasim": ("3 Kasım 2024", "2024/11/03"),
+    "ro-long": ("3 decembrie 2024", "2024/12/03"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LOCALES))
+def test_a_day_as_more_locales_write_it_is_that_day(name: str) -> None:
+    written, meant = _LOCALES[name]
+    with in_tz("Europe/Prague"):
+        assert _readings(written) == [At.of(meant)] * 4
+
+
+def test_a_mails_date_reads_the_same_month_names() -> None:
+    """One table: a mail's Date header gains the months a row's value reads."""
+    assert mail_date("Pá, 3 května 2024 10:00:00 +0200") == At.of("2024-05-03T08:00:00Z").ms
+    assert mail_date("3 Mayıs 2024 10:00 +0300") == At.of("2024-05-03T07:00:00Z").ms
