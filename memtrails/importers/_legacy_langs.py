@@ -258,7 +258,7 @@ class _Model:
         """How much likelier ``word`` is in this language than in none. A word of capitals
         only (``ЦБ``, ``США``: an abbreviation) or of two letters is weighed by its letters
         alone: initials do not follow each other as a word's letters do."""
-        if word in self._known:  # a word its prose writes (да, не, où): pairs say little
+        if len(word) > 1 and word in self._known:  # a word its prose writes (да, не, où)
             return _KNOWN + max(self._unknown(word, capitals), 0.0)
         return self._unknown(word, capitals)
 

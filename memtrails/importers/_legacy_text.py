@@ -336,8 +336,8 @@ def _by_language(
     (``margin * _SWITCH`` apart); of those within ``_WITHIN`` of the best, with no more
     faults, the first in ``order``."""
     counts = Counter(words[:_LANGUAGE_WORDS])
-    if sum(len(w) for w in counts) < 2:
-        return chosen  # one letter alone (à, è, ß) is a word in many a language
+    if all(len(w) < 2 for w in counts):
+        return chosen  # letters alone (à, è, ß) are words in many a language
     pages = [c for c in order if c in LANGUAGES or (east_asian and c in _DOUBLE_BYTE)]
     value: dict[str, float] = {}
     faults: dict[str, int] = {}
