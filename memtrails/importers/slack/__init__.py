@@ -57,7 +57,8 @@ async def from_slack_export(
     ``[file: shared from another organization]``, never by its bare id; several alike once,
     ``[3 files: unnamed PNG]``; an entry that names nothing, ``{}``, not at all). A message with no
     ``text`` is read from its blocks (rich text: mentions named, a list item or paragraph a line,
-    a quote's lines marked ``> ``; an app's ``section``, ``header`` and ``context`` blocks);
+    a nested list two spaces further in, ordered ones numbered per level ``1.``, ``a.``,
+    ``i.``, a quote's lines marked ``> ``; an app's ``section``, ``header`` and ``context`` blocks);
     one whose ``text`` is an app's
     summary has the lines of those blocks the text does not already say added to it. An
     attachment with no title nor text of its own is read from its blocks, else from its

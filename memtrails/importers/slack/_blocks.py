@@ -72,31 +72,118 @@ def _elements(node: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [c for c in children if isinstance(c, Mapping)]
 
 
-def _rich(reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int = 0) -> list[str]:
-    """Return the lines of a rich-text container: sections, lists, code, quotes."""
+def _rich(
+    reader: Names,
+    node: Mapping[str, Any],
+    budget: _Budget,
+    depth: int = 0,
+    within: int | None = None,
+) -> list[str]:
+    """Return the lines of a rich-text container: sections, lists, code, quotes.
+
+    ``within``: the level of the list it is an item of (None: of none).
+    """
     kind = node.get("type")
     if depth >= _MAX_DEPTH:  # Slack nests lists a few levels; past that, a hostile file
         return []
     if kind in ("rich_text_section", "rich_text_preformatted", "rich_text_quote"):
         text = "".join(budget.take(_inline(reader, c)) for c in _elements(node))
-        if kind == "rich_text_quote" and text.strip():
+        if not text.strip():
+            return []
+        if kind == "rich_text_quote" or _quoted(node):
             # Someone else's words, marked as the message's `text` marks them (``> ``).
             return ["\n".join("> " + line for line in text.strip("\n").split("\n"))]
-        return [text] if text.strip() else []
+        return [text]
     if kind == "rich_text_list":
-        ordered = node.get("style") == "ordered"
-        lines: list[str] = []
-        for n, item in enumerate(_elements(node), 1):
-            for k, line in enumerate(_rich(reader, item, budget, depth + 1)):
-                mark = (f"{n}. " if ordered else "- ") if k == 0 else "  "
-                lines.append("  " * _indent(node) + mark + line)
-        return lines
+        # Slack writes a nested list as the next list, one `indent` deeper; another tool
+        # may put it inside an item of its parent: a level deeper than that list either way.
+        level = _indent(node) if within is None else max(within + 1, _indent(node))
+        lines = _list_lines(reader, node, budget, depth, level)
+        return ["> " + line for line in lines] if _quoted(node) else lines
     if kind == "rich_text":
         return [line for c in _elements(node) for line in _rich(reader, c, budget, depth + 1)]
     if kind is None:
         return []
     text = _inline(reader, node)  # an inline element straight in a container
     return [budget.take(text)] if text.strip() else []
+
+
+def _list_lines(
+    reader: Names, node: Mapping[str, Any], budget: _Budget, depth: int, level: int
+) -> list[str]:
+    """Return a list's lines as Slack shows them: each level two spaces further in, a
+    bullet ``- `` or a number (``1.``, at the next level ``a.``, then ``i.``, counted on from
+    the list's ``offset``), an item's further lines under its first one's text."""
+    ordered = node.get("style") == "ordered"
+    pad = "  " * level
+    lines: list[str] = []
+    n = _offset(node)
+    for item in _elements(node):
+        if item.get("type") == "rich_text_list":  # a list inside an item of this one
+            lines.extend(_rich(reader, item, budget, depth + 1, level))
+            continue
+        n += 1
+        # Its lines, a quote's or a code block's each of its own.
+        body = [
+            line
+            for part in _rich(reader, item, budget, depth + 1, level)
+            for line in part.strip("\n").split("\n")
+        ]
+        if not body:
+            continue
+        mark = f"{_number(n, level)}. " if ordered else "- "
+        lines.append(pad + mark + body[0])
+        lines.extend(pad + " " * len(mark) + line for line in body[1:])
+    return lines
+
+
+def _number(n: int, level: int) -> str:
+    """Return an ordered list's n-th number as Slack shows it at a level: 1, a, i, 1..."""
+    if level % 3 == 0:
+        return str(n)
+    if level % 3 == 1:
+        letters = ""
+        while n > 0:
+            n, digit = divmod(n - 1, 26)
+            letters = chr(ord("a") + digit) + letters
+        return letters
+    roman = ""
+    for value, numeral in _ROMAN:
+        count, n = divmod(n, value)
+        roman += numeral * count
+    return roman
+
+
+_ROMAN = (
+    (1000, "m"),
+    (900, "cm"),
+    (500, "d"),
+    (400, "cd"),
+    (100, "c"),
+    (90, "xc"),
+    (50, "l"),
+    (40, "xl"),
+    (10, "x"),
+    (9, "ix"),
+    (5, "v"),
+    (4, "iv"),
+    (1, "i"),
+)
+
+
+def _quoted(node: Mapping[str, Any]) -> bool:
+    """Whether a list or code block is inside a quote (Slack marks it with ``border: 1``)."""
+    border = node.get("border")
+    return isinstance(border, int) and not isinstance(border, bool) and border > 0
+
+
+def _offset(node: Mapping[str, Any]) -> int:
+    """Return how many items of an ordered list came before it (a list Slack continues
+    after a nested one: ``offset``)."""
+    offset = node.get("offset")
+    if isinstance(offset, int) and not isinstance(offset, bool) and 0 <= offset < 10**6:
+        return offset
+    return 0
 
 
 def _indent(node: Mapping[str, Any]) -> int:
