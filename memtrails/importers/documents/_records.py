@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import PurePosixPath
 from typing import Any
@@ -19,6 +20,9 @@ _NO_TEXT = (
     "no text: the document holds none (never filled in; pictures, shapes or empty cells "
     "only; a sheet's formulas never calculated, so no values saved): nothing to store or find"
 )
+
+
+_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def shown_path(rel: str) -> str:
@@ -112,7 +116,7 @@ def read_document(
             return Seen(source, rel), None
         return RecordError(source, rel, saved[3], id=rel), saved[3]
     shown = PurePosixPath(shown_path(rel))
-    name = shown.name
+    name = _NAME_CONTROLS.sub("?", shown.name)  # a title is one line (as files' notes)
     got = reader.read(data, shown.suffix.lower())
     if isinstance(got, str):
         return RecordError(source, rel, got, id=rel), got

@@ -30,6 +30,7 @@ _BOMS = (
 _SETEXT = re.compile(r"^ {0,3}(=+|-+|~+|\^+|\*+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _MAX_TITLE_LINES = 200
+_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def _looks_binary(head: bytes) -> bool:
@@ -59,6 +60,29 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
             if _looks_binary(sample) or not reads_as_text(text, True):
                 return None
             return text, encoding
+    return None
+
+
+def _utf32_without_bom(data: bytes) -> tuple[str, str] | None:
+    """Read UTF-32 written without a byte order mark, told by its zero bytes: each
+    character's top byte, and the next but for a character beyond U+FFFF (at most 0x10).
+    None when the bytes are not such text."""
+    head = data[: _SNIFF - _SNIFF % 4]
+    if len(data) % 4 or len(head) < 8:
+        return None
+    for top, next_byte, encoding in ((3, 2, "utf-32-le"), (0, 1, "utf-32-be")):
+        if head[top::4].strip(b"\0") or max(head[next_byte::4]) > 0x10:
+            continue
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            return None
+        sample = text[: _SNIFF // 4]
+        if sum(c > "\uffff" for c in sample) * 4 > len(sample):
+            return None  # text is mostly in the first plane; binary's pairs of words are not
+        if _looks_binary(sample.encode("utf-8")) or not reads_as_text(text, True):
+            return None
+        return text, encoding
     return None
 
 
@@ -216,7 +240,12 @@ def _decode(data: bytes) -> tuple[str, str] | None:
             return text, encoding
     if _looks_binary(data[:_SNIFF]):
         # Zero or control bytes: no 8-bit text, but maybe UTF-16 (Latin, or East Asian).
-        return _utf16_without_bom(data) or _utf16_one_script(data) or _utf16_east_asian(data)
+        return (
+            _utf32_without_bom(data)
+            or _utf16_without_bom(data)
+            or _utf16_one_script(data)
+            or _utf16_east_asian(data)
+        )
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
     try:
@@ -326,6 +355,9 @@ def title_of(text: str, name: str, suffix: str) -> str:
     """The title a note gives itself, else the file name: the front-matter title (YAML or
     TOML) or first heading of a Markdown, reStructuredText or AsciiDoc (``= Title``) file,
     an Org file's ``#+TITLE:`` or first ``* heading``."""
+    # A control character in a file name (a line feed, an ESC: legal in a name on Unix)
+    # shows as "?", as ls shows it: a title is one line, and no terminal's command.
+    name = _NAME_CONTROLS.sub("?", name)
     lines = text.splitlines()[:_MAX_TITLE_LINES]
     if suffix == ".org":
         return _org_title(lines) or name
