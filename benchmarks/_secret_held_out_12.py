@@ -189,7 +189,9 @@ def _near_misses(g: Gen) -> list[str]:
     out = []
     for _ in range(24):
         year = str(g.rng.randint(1998, 2031))
-        item = g.pick(items) + g.pick((year, "-" + year, "_" + year, str(g.rng.randint(1, 4))))
+        # A word glued to one digit ("archive2") is a password's shape since rule set 14; a
+        # word, "-" or "_" and one digit stays a folder's ("sprint_4").
+        item = g.pick(items) + g.pick((year, "-" + year, "_" + year, f"_{g.rng.randint(1, 4)}"))
         out.append(f"{g.pick(heads)} {g.pick(names)} / {item}")
     out += [
         f"see account {g.pick(names)} / {g.pick(items)}{g.rng.randint(2000, 2030)} for the totals",

@@ -19,9 +19,10 @@ PW = "Xk3!pq9Lm"
 _USERS = ("ann", "admin", "deploy", "jdoe", "svc_backup", "root", "ops@example.com")
 _WORDS = ("correct", "horse", "battery", "staple", "marble", "velvet", "rocket", "meadow")
 _STRONG = ("Tr0ub4dor&3", "hunter9sunset29", "P@ssw0rd2024", "kitten4Pepper36", "Qz4!mK8pWd")
-# A word and a year or one digit: a folder after "account NAME /" (a word and 2+ digits that
-# are no year, "tigers66", is a password there since rule set 13: test_secrets_rule_set_13).
-_WEAK = ("invoices2024", "reports2023", "budget-2024", "sprint_4", "archive2", "exports2019")
+# A word and a year, or a word, "-" or "_" and one digit: a folder after "account NAME /" (a
+# word and other digits, "tigers66", is a password there since rule set 13, a word glued to
+# one digit, "tigers6", since rule set 14: test_secrets_rule_set_13 and _14).
+_WEAK = ("invoices2024", "reports2023", "budget-2024", "sprint_4", "archive-2", "exports2019")
 
 
 def _passphrase(rng: random.Random) -> str:

@@ -15,7 +15,7 @@ from .shapes import is_basic_credential
 from .spans import Span
 from .values import block_scalar_end
 
-__all__ = ["assignment"]
+__all__ = ["assignment", "bare_end"]
 
 # Where a query parameter's value ends: the next "&name=" (HTML's "&amp;name=") or the
 # fragment ("#"); a lone "&" may be part of an unencoded password. A form's field (a bare
@@ -42,6 +42,24 @@ def _accept_wrapped(key: str, value: str) -> bool:
     return accept_keyed(key, plain.decode("ascii"), True)
 
 
+def _in_query(buf: bytes, ks: int) -> bool:
+    """Tell whether the key at ``ks`` is a URL query's parameter."""
+    query = buf[ks - 1 : ks] in (b"?", b"&") or buf[max(ks - 5, 0) : ks] == b"&amp;"
+    return query or (buf[ks - 1 : ks] == b"#" and buf[ks - 2 : ks - 1] not in b" \t\r\n")
+
+
+def bare_end(buf: bytes, sp: Spans, g: dict[str, int]) -> int:
+    """Return where a match's bare value ends: at the next "&name=" (or a query's "#"),
+    else at the match's end; -1 if the value is not bare. The scan resumes there too, so
+    that the parameters and text glued after it are read on their own."""
+    vs, ve = sp[g["vbare"]] if "vbare" in g else (-1, -1)
+    if vs < 0:
+        return -1
+    ks = first_set(sp, g, ("key", "fkey", "skey"))[0]
+    nxt = (_NEXT_PARAMETER if _in_query(buf, ks) else _NEXT_FIELD).search(buf, vs, ve)
+    return ve if nxt is None else nxt.start()
+
+
 def assignment(
     buf: bytes, sp: Spans, g: dict[str, int], kind: str, tokens: Tokens
 ) -> Iterator[Span]:
@@ -61,11 +79,9 @@ def assignment(
         and buf[ke : ke + 1] != buf[vs - 1 : vs]
     ):
         return  # "Password:","...": the value's quote closes the string the key is in
-    query = buf[ks - 1 : ks] in (b"?", b"&") or buf[max(ks - 5, 0) : ks] == b"&amp;"
-    query = query or (buf[ks - 1 : ks] == b"#" and buf[ks - 2 : ks - 1] not in b" \t\r\n")
+    query = _in_query(buf, ks)
     if group == "vbare":  # a URL's query, a form: the value ends at the next parameter
-        nxt = (_NEXT_PARAMETER if query else _NEXT_FIELD).search(buf, vs, ve)
-        ve = ve if nxt is None else nxt.start()
+        ve = bare_end(buf, sp, g)
     value = text_of(buf, vs, ve)
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re2
 
 from . import values as known_values
-from .assignment import assignment
+from .assignment import assignment, bare_end
 from .commands import Commands, flag_of, password_of
 from .encoded import wrapped_kind
 from .identifiers import (
@@ -16,7 +16,7 @@ from .identifiers import (
     word_and_number,
 )
 from .inner import Tokens, inner_spans, tokens_in
-from .keys import accept_keyed, is_random
+from .keys import accept_keyed, glued_key_start, is_random
 from .passes import Spans, first_set, text_of
 from .rule import Rule
 from .shapes import has_digit_and_letter, is_basic_credential, rstrip_separators, shaped
@@ -28,6 +28,36 @@ from .wrapped import jwt_end
 __all__ = ["check_command", "check_match"]
 
 _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
+
+
+# How far back of a match's end the scan may resume to read what the match swallowed: a
+# bound, so that a megabyte of "k=v&k=v&..." is read once, not once per parameter.
+_REREAD = 256
+
+
+# Words for a user and its password both: a value after one and then "/" is the user.
+_PAIR_WORDS = (
+    *("cred", "login", "zugangsdaten", "anmeldedaten", "identifiants", "credenciales"),
+    *("credenziali", "credenciais", "inloggegevens"),
+)
+# "/" and a password after a user: what stands there, up to a space or a quote.
+_AFTER_USER = re2.compile(rb"[ \t]*/[ \t]*[`'\"]?([^\s`'\"]{1,128})")
+
+
+def _password_after_user(buf: bytes, us: int, ue: int) -> tuple[int, int] | None:
+    """Return the span of the password after ``buf[us:ue]`` and "/" ("creds: deploy01 / X",
+    "login: svc_backup / X"): empty when what follows is no password, None when no "/"
+    follows (the value is no user)."""
+    m = _AFTER_USER.match(buf, ue, min(ue + 160, len(buf)))
+    if m is None:
+        return None
+    s, e = m.span(1)
+    password = prose_secret("", "", text_of(buf, s, e), True, False)
+    if not known_values.user_and_password(text_of(buf, us, ue), password):
+        return s, s
+    if password is None or not phrase_ends(buf, s, password):
+        return s, s
+    return s, s + len(password.encode("utf-8", "surrogatepass"))
 
 
 def check_match(
@@ -60,6 +90,9 @@ def check_match(
         out.extend(assignment(buf, sp, g, rule.kind, tokens))
         if out:  # a block scalar's value may run past the match: resume after it
             resume = max(resume, out[-1][1])
+        cut = bare_end(buf, sp, g)
+        if 0 <= cut < sp[g["vbare"]][1] and resume == me and me - cut <= _REREAD:
+            resume = cut  # "?key=V&page=2&$apiKey .= ...": the next parameter on its own
         # An accepted YAML block scalar's value runs over the lines after it, as far as they
         # go: that outcome read past the memo's window.
         bounded = not out or "block" not in g or sp[g["block"]][0] < 0
@@ -102,13 +135,26 @@ def check_match(
             key_word = text_of(buf, ks, ke).lower()
             if bare and login_identifier(key_word, bare, group == "vp"):
                 found_value = None
-            elif bare and key_word[:5] in ("pass ", "pass\t") and reads_as_no_password(bare):
+            elif (
+                bare
+                and key_word[:5] in ("pass ", "pass\t")
+                and reads_as_no_password(bare)
+                and not word_and_digits(bare)  # "the db pass is tigers-3428" goes
+            ):
                 found_value = None  # "the bus pass is $45/month"
             if found_value and not phrase_ends(buf, vs, found_value):
                 found_value = None  # "the password file is notes-for-ann.txt"
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
+            if group == "v" and key_word.startswith(_PAIR_WORDS):
+                pair = _password_after_user(buf, vs, ve)
+                if pair is not None:  # "creds: deploy01 / X": the value was the user
+                    bounded = False  # read past the memo's window
+                    found_value = None
+                    if pair[1] > pair[0]:
+                        vs, ve = pair
+                        found_value = text_of(buf, vs, ve)
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind, tokens)
@@ -141,6 +187,7 @@ def check_match(
         out, resume = cookie_values(buf, *sp[g["v"]], rule.kind), sp[g["v"]][1]
     elif check == "bearer":
         vs, ve = sp[g["v"]]
+        ve = glued_key_start(buf, vs, ve)
         value = text_of(buf, vs, ve)
         if has_digit_and_letter(value) and not is_placeholder(value):
             out = inner_spans(buf, vs, ve, rule.kind, tokens)

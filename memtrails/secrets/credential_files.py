@@ -1,6 +1,7 @@
 """Files whose lines are credentials by their place, once the text names the file:
 pgbouncer's userlist (``"user" "password"``), pppd's chap-secrets and pap-secrets
-(``client server secret IP``), OpenVPN's auth-user-pass file (a user's line, then a
+(``client server secret IP``; a line of them with the client and the secret quoted goes
+without the name, rule set 14), OpenVPN's auth-user-pass file (a user's line, then a
 password's); rsync's secrets, Postfix's sasl_passwd, exim's passwd.client, davfs2's
 secrets and s3fs' passwd file (rule set 12). No word names the password on these lines, so the file's name must stand
 before them in the same text."""
@@ -34,6 +35,13 @@ _PPP_LINE: Final = re2.compile(
     rb"(?m)^[ \t]*" + _FIELD + rb"[ \t]+(?:(?:\*|\"\*\")[ \t]+(" + _FIELD + rb")"
     rb"(?:[ \t]+" + _ADDRESS + rb")*"
     rb"|" + _FIELD + rb"[ \t]+(" + _FIELD + rb")(?:[ \t]+" + _ADDRESS + rb")+)[ \t]*\r?$"
+)
+# The same files' lines with the client and the secret quoted and one address at least
+# ('"ann" * "X" *', '"bob" pptpd "X" 10.0.0.2'): a shape no sentence or code has, taken
+# without the file's name before it (rule set 14).
+_PPP_QUOTED_LINE: Final = re2.compile(
+    rb"(?m)^[ \t]*\"[^\"\s]{1,64}\"[ \t]+(?:\*|\"\*\"|[A-Za-z0-9._-]{1,64}|\"[^\"\s]{1,64}\")"
+    rb"[ \t]+\"([^\"\s]{4,128})\"(?:[ \t]+" + _ADDRESS + rb")+[ \t]*\r?$"
 )
 
 # OpenVPN's auth-user-pass file: its name ending a line ("cat /etc/openvpn/auth.txt",
@@ -97,6 +105,7 @@ _LINE_FILES: Final = (
 _ANY_NAME: Final = re2.compile(
     rb"userlist|auth_file|chap-secrets|pap-secrets|auth-user-pass|openvpn|OpenVPN|ovpn"
     rb"|rsyncd?\.s|sasl_passwd|passwd\.client|davfs2|passwd-s3fs"
+    rb"|\"[ \t]+(?:\*|\"\*\"|[A-Za-z0-9._-]{1,64}|\"[^\"\s]{1,64}\")[ \t]+\""  # a quoted ppp line
 )
 
 
@@ -114,7 +123,12 @@ def credential_file_values(buf: bytes) -> Iterator[tuple[int, int]]:
             ):
                 yield m.span(1)
     start = _first(buf, _PPP_NAMES)
-    if start >= 0:
+    if start < 0:
+        for m in _PPP_QUOTED_LINE.finditer(buf):
+            value = buf[m.start(1) : m.end(1)].decode("utf-8", "replace")
+            if accept_prose(value, True, False) and not is_placeholder(value):
+                yield m.span(1)
+    else:
         for m in _PPP_LINE.finditer(buf, start):
             s, e = m.span(1) if m.start(1) >= 0 else m.span(2)
             quoted = buf[s : s + 1] == b'"'

@@ -15,6 +15,7 @@ from .copies import Values, copy_spans, values_of
 from .credential_files import credential_file_values
 from .encoded import encoded_spans
 from .keys import KEY_NAME
+from .markers import markers_in
 from .pem import pem_middles, pem_tails
 from .scan import ASSIGNMENTS as _ASSIGNMENTS
 from .scan import COMMAND_FLAGS as _COMMAND_FLAGS
@@ -36,6 +37,7 @@ __all__ = [
 ]
 
 _compile = compile_rules  # the tests compile a rule of their own
+_RESCANS = 3  # scans of a scrubbed text at most, each finding what the one before exposed
 
 
 def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[Span]:
@@ -63,6 +65,23 @@ def find_spans(buf: bytes) -> list[tuple[int, int, str]]:
     return merge(spans, encoded_spans(buf, spans, find_spans))
 
 
+def _scrub_once(
+    buf: bytes, known: Values | None, counts: Counter[str]
+) -> tuple[bytes | None, Values]:
+    """Replace what one scan of ``buf`` finds (and every copy of it and of ``known``)."""
+    spans = find_spans(buf)
+    found = values_of(buf, spans)
+    wanted = {**known, **found} if known else found
+    if wanted:
+        # Every copy of a secret goes, not only the one whose context gave it away.
+        spans = merge(spans, copy_spans(buf, wanted, spans))
+    marked = markers_in(buf)
+    if marked is not None:  # none cuts into one of our markers: scrubbed text stays as it is
+        spans = [span for span in spans if not marked.cuts(span[0], span[1])]
+        found = {v: k for v, k in found.items() if v in values_of(buf, spans)}
+    return replace_spans(buf, iter(spans), counts), found
+
+
 def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[str], Values]:
     """Scrub ``text`` as :func:`scrub_text` does, and also replace every copy of ``known``.
 
@@ -76,16 +95,18 @@ def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[st
         return text, counts, {}
     # Work on UTF-8 bytes: the scan can restart at any offset without re-encoding the text
     # (re2's str API re-encodes on every call). surrogatepass keeps lone surrogates intact.
-    buf = text.encode("utf-8", "surrogatepass")
-    spans = find_spans(buf)
-    found = values_of(buf, spans)
-    wanted = {**known, **found} if known else found
-    if wanted:
-        # Every copy of a secret goes, not only the one whose context gave it away.
-        spans = merge(spans, copy_spans(buf, wanted, spans))
-    out = replace_spans(buf, iter(spans), counts)
+    out, found = _scrub_once(text.encode("utf-8", "surrogatepass"), known, counts)
     if out is None:
         return text, counts, found
+    # A secret whose context a match swallowed ("--token <token>-x.set_password('V')", the
+    # token's value running into the call) shows once that match is a marker: the scrubbed
+    # text is scanned again until nothing more is found, so scrubbing it again finds nothing.
+    for _ in range(_RESCANS):
+        again, more = _scrub_once(out, None, counts)
+        if again is None:
+            break
+        out = again
+        found = {**more, **found}
     return out.decode("utf-8", "surrogatepass"), counts, found
 
 

@@ -66,25 +66,28 @@ def reads_as_no_password(value: str) -> bool:
 
 
 _CODE: Final = re2.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
-# A lowercase word and a year or one digit: "invoices2024", "reports-2023", "archive2".
-_WORD_AND_YEAR: Final = re2.compile(r"[a-z]{1,24}[-_]?(?:(?:19|20)[0-9]{2}|[0-9])")
-# A lowercase word and a number of 2+ digits: <word><digits>, <word>-<digits>, <word>_<digits>.
-_WORD_AND_DIGITS: Final = re2.compile(r"[a-z]{3,24}[-_.!]?[0-9]{2,8}")
+# A lowercase word and a year, or a word, "-" or "_" and one digit: "invoices2024",
+# "reports-2023", "sprint_4". (A word and one digit glued, "tigers6", is a password's shape
+# since rule set 14.)
+_WORD_AND_YEAR: Final = re2.compile(r"[a-z]{1,24}(?:[-_]?(?:19|20)[0-9]{2}|[-_][0-9])")
+# A lowercase word and a number: <word><digits>, <word>-<digits>, <word>_<digits>.
+_WORD_AND_DIGITS: Final = re2.compile(r"[a-z]{3,24}[-_.!]?[0-9]{1,8}")
 
 
 def word_and_number(value: str) -> bool:
     """Tell whether a value after "account NAME /" (no word for a password, no verb for
-    logging in) is a lowercase word and a year or one digit: a folder, a report or a period
-    ("account billing / invoices2024", "account sales / archive2"), which prose names far
-    more often than it hands out such a password. The same value after "log in with ann /" goes, and so does a word and any
-    number of 2+ digits that is no year ("account ann / <word><digits>": :func:`word_and_digits`)."""
+    logging in) is a lowercase word and a year, or a word, "-" or "_" and one digit: a
+    folder, a report or a period ("account billing / invoices2024", "account ops /
+    sprint_4"), which prose names far more often than it hands out such a password. The same
+    value after "log in with ann /" goes, and so does a word and any other number ("account
+    ann / <word><digits>", "tigers6": :func:`word_and_digits`)."""
     return _full(_WORD_AND_YEAR, value)
 
 
 def word_and_digits(value: str) -> bool:
-    """Tell whether ``value`` is a lowercase word and a number of 2+ digits, no year: the shape
-    of a password people pick (a pet's name and two digits), not an id read as words and
-    digits ("us-east-1")."""
+    """Tell whether ``value`` is a lowercase word and a number, no year: the shape of a
+    password people pick (a pet's name and a digit or two, "tigers6", "tigers-3428"), not an
+    id read as words and digits ("us-east-1")."""
     return _full(_WORD_AND_DIGITS, value) and not word_and_number(value)
 
 

@@ -39,6 +39,29 @@ def is_named_key(key: str) -> bool:
         return False
 
 
+_KEY_BYTES: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def glued_key_start(buf: bytes, vs: int, ve: int) -> int:
+    """Return where a name for a secret glued to the end of a token begins, else ``ve``.
+
+    "Bearer <token>DB_PASSWORD: V": the token's characters run on into the next line's key
+    when two secrets are pasted together; the value ends where that key starts, and the
+    scan resumes there to read the key and its value.
+    """
+    if buf[ve : ve + 1] not in (b":", b"="):
+        return ve
+    t = ve
+    while t > vs and ve - t < 64 and buf[t - 1] in _KEY_BYTES:
+        t -= 1
+    while t < ve and buf[t] not in b"ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        t += 1  # a name starts with a letter
+    key = buf[t:ve]
+    if t - vs < 16 or b"_" not in key or not is_named_key(key.decode("ascii")):
+        return ve
+    return t
+
+
 def _word_before_key(key: str) -> str:
     """Return the word before "key" in a name, lower case: "sort" of "SORT_KEY", "cacheKey"."""
     stem = key[: key.lower().rfind("key")].rstrip("_.-")

@@ -106,10 +106,10 @@ CONF = r"\s#\"'"
 DQ_VALUE = value_of_class(DQ, 6, rest=rf"(?:[^{DQ}]|\\.)", escape=r"\\.")
 SQ_VALUE = value_of_class(SQ, 6, rest=rf"(?:[^{SQ}]|\\.)", escape=r"\\.")
 ESC_VALUE = value_of_class(DQ, 6)
-# 6+ characters (a "-" first only before a letter, a digit or "_": "-x" is a flag), the last
-# not a ":".
+# 6+ characters (a "-" first only before another character than "-": "--x" is a flag; "-x"
+# and "-+mLl2-M0J" are judged by the check, which wants a digit), the last not a ":".
 BARE_FIRST = value_of_class(BARE, 5, not_first=r"\-")
-BARE_VALUE = rf"(?:{BARE_FIRST}|-[A-Za-z0-9_][^{BARE}]{{3,}})[^{BARE}:]"
+BARE_VALUE = rf"(?:{BARE_FIRST}|-[^{BARE}\-][^{BARE}]{{3,}})[^{BARE}:]"
 XML_VALUE = value_of_class(r"<\s", 6)
 CDATA_VALUE = value_of_class(r"\]\r\n", 6)
 WORD_VALUE = value_of_class(r"\s", 6)

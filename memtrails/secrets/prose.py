@@ -95,10 +95,11 @@ PW_VALUE = (
 # characters of base64url may (rule set 12): "-" and 30+ of those, no space.
 KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-") + r"|-[A-Za-z0-9_][A-Za-z0-9_-]{30,80}"
 # A user and its password after a word for both (rule set 10): "creds are ann / X", "creds
-# for grafana: admin / X", "login ann X", "credentials: `ann`, `X`". The engine wants the
+# for grafana: admin / X" (up to six words between: "creds for the staging grafana box:",
+# rule set 14), "login ann X", "credentials: `ann`, `X`". The engine wants the
 # user no function word ("login to db01") and the password no date or number (values.py).
 _PAIR = (
-    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,3}?[ \t]*"
+    r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,6}?[ \t]*"
     r"(?:[ \t](?i:are|is|were|was)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)"
     r"(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+|[ \t]+)[`'\"]?"
@@ -132,7 +133,7 @@ PROSE = (
 PAIR_WORDS = r"\b(?i:accounts?|wi-?fi|wlan|ssid|hotspot)"
 # A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user and "/" that is no
 # flag or list item (rule set 13). The engine asks it for a digit (values.is_placeholder).
-_DASHED = rf"-[A-Za-z0-9]{PW_A}{{6,}}"
+_DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
 CHAT_PAIR = (
     rf"(?P<akey>{PAIR_WORDS})"
     r"(?:(?:[ \t]+[A-Za-z0-9(][A-Za-z0-9_'.()-]{0,31}){0,3}?[ \t]*"

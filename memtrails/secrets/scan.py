@@ -8,6 +8,7 @@ from typing import Any, Final
 from .checks import check_command, check_match
 from .commands import Commands, flag_of
 from .identifiers import PUBLIC_MEMBER_READS
+from .markers import markers_in
 from .passes import UNANCHORED, Pass, Spans, around, compile_pass, parse
 from .rule import Rule
 from .rules import RULES
@@ -81,6 +82,7 @@ _READS: Final = {
 _WINDOWS: Final = {check: (max(1, b), max(1, a)) for check, (b, a) in _READS.items()}
 # Those that read past the shape: their outcomes go to the second memo.
 _WIDE: Final = {check: window for check, window in _WINDOWS.items() if window != (1, 1)}
+_REREAD: Final = 256  # bytes of a match from a marker's end that the scan reads again
 _MEMO_LONGEST: Final = 1024  # longer matches are not remembered
 _MEMO_SIZE: Final = 4096  # different matches remembered per text and memo (then forgotten)
 
@@ -104,10 +106,18 @@ def matches(compiled: Pass, buf: bytes, start: int, end: int) -> Iterator[Span]:
     outcomes: dict[Any, tuple[tuple[Span, ...], int]] = {}
     commands = Commands(buf)  # the command words of the text's lines, as flags need them
     match = compiled.find.Match  # one RE2 call per match: this loop is the scan's hot path
+    markers = markers_in(buf, start, end)  # our own: None in any text not yet scrubbed
     while pos < end:
         ((ms, me),) = match(UNANCHORED, buf, pos, end)
         if ms < 0:
             return
+        if markers is not None and (inside := markers.end_of(ms)):
+            # A match starting inside one of our markers: its words are ours. The scan goes on
+            # from the marker's end ("[secret:ai-key]-x.set_password('V')"), or past a long
+            # match as past a rejected one (its length again from each marker's end would
+            # make a line of them quadratic).
+            pos = inside if me - inside <= _REREAD else max(inside, me)
+            continue
         if me - ms > _MEMO_LONGEST:
             entry, long = parse(compiled, buf, ms, me)
             out, resume, _ = check_match(buf, entry.rule, long, entry.groups, tokens, commands)

@@ -52,7 +52,7 @@ _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
 # not even match a value starting "${", "$(", "%(", "%{", "{{", or "$", "%", "<", "[" and a
 # letter.)
 _SLOT: Final = re2.compile(
-    r"\$[{(A-Za-z_]|%[({A-Za-z_]|%[-+ #0-9.]*[A-Za-z]\z|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
+    r"\$[{(A-Za-z_]|%[({]|%[A-Za-z_][A-Za-z0-9_]*%|%[A-Za-z_]+\z|%[-+ #0-9.]*[A-Za-z]\z|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
     r"|@(?:[A-Z_][A-Z0-9_.]*|[a-z_][a-z0-9_.]*)@|@[A-Za-z_.]+\z"
 )
 
