@@ -41,7 +41,11 @@ had; where each is seen is named in ``transcripts_turns.py`` and ``transcripts_w
 The rule for tools: a tool call becomes one line of its turn, ``[tool NAME: first 160
 characters of its input]``; a tool's result is left out, unless it is an error, which
 becomes the agent's ``[tool error: first 160 characters]`` (an image in it ``[image]``); the
-model's reasoning (``thinking``, ``redacted_thinking``, ``reasoning``) is left out. Calls and
+model's reasoning (``thinking``, ``redacted_thinking``, ``reasoning``; a Gemini part marked
+``thought``; in Aider's history its reasoning tags, ``► **THINKING**`` up to ``► **ANSWER**``,
+a ``<think>`` that opens an answer) is left out, as is what a Gemini tool gave back (a
+``functionResponse``, a ``codeExecutionResult``, unless either failed; the files an ``@``
+mention read into the user's words). Calls and
 results of the tools a later version adds are read so by their type's name (``*_tool_use``
 and ``*_tool_result`` blocks, ``*_call`` and ``*_output`` items: ``web_search_tool_result``,
 ``mcp_tool_use``, ``mcp_call``...); a block or item of a type not known here that holds

@@ -71,6 +71,24 @@ _INPUT_TIME = re.compile(r"# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\s*$")
 # written as the user's input: "Add file to the chat? (Y)es/(N)o/(A)ll/... [Yes]: a".
 _SELF_ANSWER = re.compile(r"\(Y\)es/\(N\)o(?:/\([A-Z]\)[^/\[]*)* \[[^\]]*\]: ?\S*\s*$")
 _SAMPLE = 4096
+# The model's reasoning in an answer, left out as the other agents' is: as Aider writes it
+# to the history (``reasoning_tags.py``: its tag, ``<thinking-content-<hash>>``), as it shows
+# it (between ``► **THINKING**`` and ``► **ANSWER**``), or a model's own ``<think>`` that
+# opens the answer (one Aider was not told to strip).
+_REASONING = (
+    re.compile(r"<(thinking-content-[0-9a-f]+)>.*?(?:</\1>|\Z)", re.DOTALL),
+    re.compile(
+        r"(?:^-{6,}\n)?^► \*\*THINKING\*\*.*?(?:^-{6,}\n)?^► \*\*ANSWER\*\*$", re.DOTALL | re.M
+    ),
+    re.compile(r"\A\s*<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.DOTALL),
+)
+
+
+def _without_reasoning(text: str) -> str:
+    """Return an answer's text without the model's reasoning."""
+    for pattern in _REASONING:
+        text = pattern.sub("", text)
+    return text.strip()
 
 
 def is_aider_history(path: Path) -> bool:
@@ -213,6 +231,7 @@ def _turns(
 
     def done() -> Iterator[tuple[str, str, int, int, str | None]]:
         text = "\n".join(lines).strip()
+        text = _without_reasoning(text) if who == "aider" else text
         if who and text and text != "<blank>":
             yield who, text, first, at, None
 

@@ -17,7 +17,8 @@ read as line N is in a JSON Lines session (its record's id ends ``:line-N``).
 ``@google/gemini-cli-core``, its ``chatRecordingService.d.ts``; the project's folder is in
 ``.project_root`` beside ``chats/`` in later versions). A ``user`` message is the user's, a
 ``gemini`` one the agent's (``gemini-cli``) with its tool calls as short lines, an ``error``
-status of one as ``[tool error: ...]``; thoughts, notices and errors of the CLI are left out.
+status of one as ``[tool error: ...]``; thoughts (``thoughts``, a part marked ``thought``),
+tools' output and notices and errors of the CLI are left out (:func:`_gemini_text`).
 Its record's id is the session's with the message's ``id``.
 
 A later save adds items, so a re-run reads the items after those it read before, once their
@@ -96,12 +97,48 @@ def read_whole(
     return None
 
 
-def _gemini_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else [content]
-    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
-    return "\n".join(texts)
+# What Gemini CLI puts after the user's words when they name files (``@README.md``): the
+# files' contents, read by its tool, which no one typed (``atCommandProcessor.ts``).
+_REFERENCED = "--- Content from referenced files ---"
+_REFERENCED_END = "--- End of content ---"
+
+
+def _gemini_text(content: Any, user: bool, called: bool) -> str:
+    """Return a Gemini message's words, by the rule the other agents' follow: a part the
+    model marks ``thought`` (its reasoning) left out, as a tool's output is (a
+    ``functionResponse``, a ``codeExecutionResult``) unless it failed; a call the message's
+    ``toolCalls`` do not list (``called``) as ``[tool NAME: args]``; in the user's words,
+    the files their ``@`` mentions brought in left out."""
+    parts = [{"text": content}] if isinstance(content, str) else content
+    texts: list[str] = []
+    for part in parts if isinstance(parts, list) else [parts]:
+        if not isinstance(part, dict) or part.get("thought") is True:
+            continue
+        call, code, ran = (
+            part.get(k) for k in ("functionCall", "executableCode", "codeExecutionResult")
+        )
+        response = part.get("functionResponse")
+        data = part.get("inlineData") or part.get("fileData")
+        if isinstance(part.get("text"), str):
+            texts.append(part["text"])
+        elif isinstance(call, dict) and not called:
+            texts.append(f"[tool {call.get('name') or '?'}: {short(call.get('args', ''))}]")
+        elif isinstance(code, dict):
+            texts.append(f"[tool code_execution: {short(code.get('code', ''))}]")
+        elif isinstance(ran, dict) and ran.get("outcome") not in (None, "OUTCOME_OK"):
+            texts.append(f"[tool error: {short(ran.get('output') or ran.get('outcome'))}]")
+        elif isinstance(response, dict) and isinstance(response.get("response"), dict):
+            failed = response["response"].get("error")
+            texts.extend([f"[tool error: {short(failed)}]"] if failed else [])
+        elif isinstance(data, dict):
+            kind = str(data.get("mimeType") or "file").split("/")[0]
+            texts.append(f"[{kind}]")
+    text = "\n".join(texts)
+    if user and _REFERENCED in text:
+        said, _, rest = text.partition(_REFERENCED)
+        after = rest.partition(_REFERENCED_END)[2]  # what was typed after them, if anything
+        text = (said.rstrip() + "\n" + after.strip()).strip()
+    return text
 
 
 def _gemini(
@@ -114,9 +151,10 @@ def _gemini(
     kind = message.get("type")
     if kind not in ("user", "gemini"):
         return None  # the CLI's own notices and errors
-    lines = [_gemini_text(message.get("content"))]
-    tools: list[str] = []
     calls = message.get("toolCalls")
+    listed = kind == "gemini" and isinstance(calls, list) and bool(calls)
+    lines = [_gemini_text(message.get("content"), kind == "user", listed)]
+    tools: list[str] = []
     for call in calls if kind == "gemini" and isinstance(calls, list) else []:
         if isinstance(call, dict):
             name = str(call.get("name") or "?")
