@@ -18,6 +18,7 @@ from ._msgparts import msg_parts
 from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
+from ._pdffonts import unmapped_fonts
 from ._xlsx import read_xlsx
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
@@ -348,6 +349,13 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         text = "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.split("\n")).strip()
     if not text and suffix == ".pdf":
         pages = meta.get("page_count")
+        if unmapped_fonts(data):
+            raise Failed(
+                f"no readable text: its {pages or 'any'} page(s) draw their text in fonts that "
+                "map no glyph to a character (Type3 or Identity-encoded fonts without a "
+                "ToUnicode map: what some PDF printers write), so no reader can give it as "
+                "text (run OCR on it, e.g. ocrmypdf --force-ocr, then import it)"
+            )
         raise Failed(
             f"no text layer (scanned?): its {pages or 'any'} page(s) hold no text (a scan, or "
             "pictures), and no OCR engine is installed (run OCR on it first, e.g. ocrmypdf, "

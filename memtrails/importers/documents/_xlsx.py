@@ -130,6 +130,7 @@ class _Book:
         self.strings = _shared_strings(z, names)
         self.dates = _date_styles(z, names.get("styles", "xl/styles.xml"))
         self.epoch = datetime(1904, 1, 1) if date1904 else datetime(1899, 12, 30)
+        self.lost = 0  # cells of text whose shared string is not there
 
     def cell(self, c: ElementTree.Element) -> str:
         kind = c.get("t", "n")
@@ -147,7 +148,10 @@ class _Book:
             return ""
         if kind == "s":
             index = int(value) if value.strip().isdigit() else -1
-            return self.strings[index] if 0 <= index < len(self.strings) else ""
+            if 0 <= index < len(self.strings):
+                return self.strings[index]
+            self.lost += 1
+            return ""
         if kind == "b":
             return "true" if value.strip() == "1" else "false"
         if kind in ("str", "e", "d"):
@@ -256,6 +260,13 @@ def read_xlsx(data: bytes) -> tuple[str, dict[str, Any]]:
             if size > TEXT_LIMIT:
                 break
         meta = _core(z)
+    if book.lost and not book.strings:
+        # A writer (or a copy) that lost the part: the words are gone, the numbers are not
+        # the sheet; said, not given as a sheet of numbers alone.
+        raise ValueError(
+            f"its shared strings part is missing: the text of {book.lost} cell(s) is not in "
+            "the file (a damaged or incompletely written workbook)"
+        )
     if sheets:
         meta["sheet_count"] = len(sheets)
     return "\n\n".join(blocks), meta
