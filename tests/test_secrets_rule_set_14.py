@@ -193,3 +193,32 @@ def test_a_word_and_digits_after_a_noun_and_pass_is_goes(seed: int) -> None:
 )
 def test_an_amount_a_version_or_a_region_after_pass_is_stays(text: str) -> None:
     _stays(text)
+
+
+_KEY = "vKOfORVytd3nd8E2TRn7BXabOV4sfscYMNsyNA"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Postman: a collection's bearer auth and its variables; CloudFormation's parameters.
+        f'{{"bearer": [{{"key": "token", "value": "{_KEY}", "type": "string"}}]}}',
+        f'"variable": [\n  {{\n    "key": "apiKey",\n    "value": "{_KEY}"\n  }}\n]',
+        f'[{{"ParameterKey": "DbPassword", "ParameterValue": "{_KEY}"}}]',
+    ],
+)
+def test_a_key_value_pair_object_holding_a_secret_goes(text: str) -> None:
+    out, found = scrub_text(text)
+    assert _KEY not in out and sum(found.values()) == 1, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"key": "token", "value": "{{accessToken}}"}',
+        '{"key": "baseUrl", "value": "https://api.example.com/v1/orders"}',
+        "WEBHOOK_URL=https://hooks.slack.com/services/XXX/YYY/ZZZ\n",
+    ],
+)
+def test_a_reference_or_a_placeholder_in_those_places_stays(text: str) -> None:
+    _stays(text)

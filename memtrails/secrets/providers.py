@@ -117,6 +117,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "slack-webhook",
         r"(?P<v>https://hooks\.slack(?:-gov)?\.com/(?:services|workflows|triggers)/"
         r"[A-Za-z0-9_/+-]{10,})",
+        "alnum",  # a digit and a letter: ".../services/XXX/YYY/ZZZ" is a placeholder
     ),
     # Slack tokens: the prefix, the team's or app's number ("xoxb-1234-...", "xoxe.xoxp-1-"),
     # and a last part of 10+ characters: a file name's "-xoxo-indieweb-1.jpg" or

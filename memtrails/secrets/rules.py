@@ -271,11 +271,14 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "assignment",
     ),
     # The same in JSON: a container's env ({"name": "DB_PASSWORD", "value": "..."}), a HAR
-    # file's headers and query ({"name": "X-Api-Key", "value": "..."}).
+    # file's headers and query ({"name": "X-Api-Key", "value": "..."}), a Postman
+    # collection's auth and variables ({"key": "token", "value": "..."}, rule set 14), a
+    # CloudFormation parameter ({"ParameterKey": "DbPassword", "ParameterValue": "..."}).
     Rule(
         "json_name_value",
         "password",
-        rf"\"name\"[ \t]*:[ \t]*\"{KEY}\"[ \t]*,[ \t\r\n]*\"value\"[ \t]*:[ \t]*{VALUE}",
+        rf"\"(?:name|key|Name|Key|ParameterKey)\"[ \t]*:[ \t]*\"{KEY}\"[ \t]*,[ \t\r\n]*"
+        rf"\"(?:value|Value|ParameterValue)\"[ \t]*:[ \t]*{VALUE}",
         "assignments",
         "assignment",
     ),
