@@ -74,7 +74,13 @@ def as_ts(value: Any) -> str | None:
             number = Decimal(value.strip())
         except InvalidOperation:
             return None
-        return value.strip() if number.is_finite() else None
+        if not number.is_finite():
+            return None
+        if not value.strip().replace(".", "", 1).isdigit() and -20 < number.adjusted() < 20:
+            # Not as Slack writes it ("1.7040672e9", "+1704067200.5"): the id a numeric ts
+            # gets, so that a thread_ts, an edit or a deletion naming it finds it.
+            return f"{number:.6f}"
+        return value.strip()
     return None
 
 

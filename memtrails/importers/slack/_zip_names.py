@@ -33,6 +33,9 @@ def member_name(info: zipfile.ZipInfo) -> str:
     # with backslashes, which no Slack channel or file name holds: read as the zip standard's
     # "/", or every day file would sit in no channel folder and be left out unsaid.
     name = info.filename.replace("\\", "/")
+    # "./general/2024-01-01.json" (a tool that zips "." by name) is general's day file: a
+    # folder named "." would be taken for a hidden one, its messages left out unsaid.
+    name = "/".join(part for part in name.split("/") if part != ".")
     if not (info.flag_bits & 0x800 or name.isascii()):
         with contextlib.suppress(UnicodeError):
             name = name.encode("cp437").decode("utf-8")
