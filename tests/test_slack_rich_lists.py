@@ -98,3 +98,9 @@ async def test_many_items_and_levels_keep_counting(tmp_path: Path) -> None:
     )
     assert lines[31:35] == ["    i. item 1", "    ii. item 2", "    iii. item 3", "    iv. item 4"]
     assert lines[35:] == ["      1. item 1", "      2. item 2"]
+
+
+async def test_an_offset_past_any_list_slack_makes_is_ignored(tmp_path: Path) -> None:
+    # A hostile offset would make each item's number (a roman one: "m" a thousand) huge.
+    text = await text_of(tmp_path, listed("ordered", [section("deep")], indent=2, offset=10**6))
+    assert text == "    i. deep"

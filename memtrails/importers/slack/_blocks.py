@@ -181,7 +181,7 @@ def _offset(node: Mapping[str, Any]) -> int:
     """Return how many items of an ordered list came before it (a list Slack continues
     after a nested one: ``offset``)."""
     offset = node.get("offset")
-    if isinstance(offset, int) and not isinstance(offset, bool) and 0 <= offset < 10**6:
+    if isinstance(offset, int) and not isinstance(offset, bool) and 0 <= offset < 10_000:
         return offset
     return 0
 
