@@ -17,9 +17,12 @@ __all__ = [
     "SCOPE_OVER",
     "WORDS_OVER",
     "across",
+    "asked_names",
     "confidence",
     "names_of",
+    "names_unknown",
     "spell_names_alike",
+    "spell_names_each",
     "word_share",
     "word_weights",
     "words_matched",
@@ -232,6 +235,77 @@ def _starts_sentence(text: str, at: int) -> bool:
     while i >= 0 and text[i].isspace():
         i -= 1
     return i < 0 or text[i] in ".!?:;"
+
+
+# A name this short ("PR", "CI", "M2") is as often an abbreviation that notes write out ("pull
+# request") as a thing's own name: it does not count as one the folder never mentions, nor
+# does an abbreviation in capitals ("API", "DNS", "HPA"): the trade's words, not a thing asked
+# about.
+NAME_CHARS = 3
+_ABBREVIATION = re.compile(r"\b[A-Z][A-Z0-9]{1,4}\b")
+
+
+def asked_names(query: str) -> list[str]:
+    """Return the names of ``query`` (:func:`names_of`) that name a thing asked about: not
+    one of under ``NAME_CHARS`` characters, nor an abbreviation in capitals, nor, in a
+    question whose prose is in another script, a word in small Latin letters ("lag" in
+    "RabbitMQ 컨슈머 lag이...": the trade's word, as often written so in any language).
+
+    Example:
+        >>> asked_names("Why did the Sentry alerts on the API stop on my M2?")
+        ['sentry']
+        >>> asked_names("RabbitMQ 컨슈머 lag이 쌓인 원인이 뭐였어?")
+        ['rabbitmq']
+    """
+    short = {a.lower() for a in _ABBREVIATION.findall(query)}
+    if main_scripts(query, least=1) != {"latin"}:
+        short |= {w.lower() for w in _SMALL_LATIN.findall(query)}
+    return [n for n in names_of(query) if len(n) >= NAME_CHARS and n not in short]
+
+
+_SMALL_LATIN = re.compile(r"(?<![A-Za-z0-9])[a-z][a-z_.-]*(?![A-Za-z0-9])")
+
+
+def names_unknown(query: str, idf: Mapping[int, float]) -> bool:
+    """Tell whether ``query`` names things (:func:`asked_names`) and no record holds any.
+
+    ``idf`` is the keyword side's IDF of the query's words: a word missing from it is one
+    no passage of the folder holds. A question about "the Sentry alerts" in a folder that
+    never writes "Sentry" asks about something the folder does not know, however close its
+    other words and its meaning come (notes on alerts, on other tools): its answer, if any,
+    would name the thing too, unless it is in another script and spells the name its own way
+    (:func:`spell_names_each`).
+
+    Example:
+        >>> from memtrails.portable import fnv1a32
+        >>> idf = {fnv1a32(w): 2.0 for w in ("why", "did", "alerts", "stop", "redis")}
+        >>> names_unknown("Why did the Sentry alerts stop?", idf)
+        True
+        >>> names_unknown("Why did the Redis and Sentry alerts stop?", idf)
+        False
+        >>> names_unknown("Why did the Sentry alerts on the API stop?", idf)
+        True
+    """
+    names = asked_names(query)
+    return bool(names) and not any(fnv1a32(n) in idf for n in names)
+
+
+def spell_names_each(texts: Iterable[str]) -> bool:
+    """Tell whether every one of ``texts`` (the best records in another script than the
+    question's) writes some word in Latin letters: one that writes none ("읽기 전용 복제본의
+    지연...", an answer about a Postgres replica) may be the answer, naming the question's
+    things its own way, so the names the question gives can say nothing against it.
+
+    Example:
+        >>> spell_names_each(["cron이 UTC로 돌아서", "Redis가 가득 차서"])
+        True
+        >>> spell_names_each(["cron이 UTC로 돌아서", "읽기 전용 복제본의 지연"])
+        False
+    """
+    return all(_LATIN_NAME.search(text) for text in texts)
+
+
+_LATIN_NAME = re.compile(f"[A-Za-z]{{{NAME_CHARS},}}")
 
 
 def spell_names_alike(texts: Iterable[str]) -> bool:

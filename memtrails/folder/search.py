@@ -13,11 +13,14 @@ from ..records import At, AtLike
 from ..words import keyword_vector, words
 from .answers import wanted_answer
 from .confidence import (
+    SCOPE_OVER,
     WORDS_OVER,
     across,
+    asked_names,
     confidence,
-    names_of,
+    names_unknown,
     spell_names_alike,
+    spell_names_each,
     word_share,
     word_weights,
     words_matched,
@@ -145,10 +148,15 @@ async def search(
         asked = await query_pieces(embedder, query) if weight else None
         return asked, asked.vector if asked is not None else await embedder.embed_query(query)
 
+    known: list[dict[int, float]] = []  # the words' IDF, asked once a search
+
     async def rarity() -> dict[int, float]:
-        if idf_cache is not None and index_state is not None:
-            return await idf_cache.get(index, list(terms), index_state)
-        return await index.term_idf(list(terms))
+        if not known:
+            if idf_cache is not None and index_state is not None:
+                known.append(await idf_cache.get(index, list(terms), index_state))
+            else:
+                known.append(await index.term_idf(list(terms)))
+        return known[0]
 
     where = SearchFilter(
         kind=kind,
@@ -323,6 +331,9 @@ async def search(
         weights, hits = rare.result(), reading.result()
     else:
         hits = await asyncio.to_thread(read)
+    # The first results in another script: one that writes no word in Latin letters may
+    # answer the question naming its things its own way (confidence.spell_names_each).
+    strangers = [heads.get(h.uid, "") for h in hits[:SCOPE_OVER] if h.uid in foreign]
     if farthest is not None:
         # A record in another script comes closest: the words cannot tell, the meaning must,
         # save the names the question gives where the best records in the other script
@@ -331,8 +342,9 @@ async def search(
         sure = confidence(calibrated(farthest, sure_floor), None)
         best = [r.uid for r in ranked[:WORDS_OVER]]
         alike = spell_names_alike(heads[u] for u in best if u in foreign)
+        alike = alike and spell_names_each(strangers)
         # Each name weighs alike: "Redis's" is the word the IDF knows, "redis" the name.
-        names = dict.fromkeys(names_of(query), 1.0) if alike else {}
+        names = dict.fromkeys(asked_names(query), 1.0) if alike else {}
         if names:
             texts = await asyncio.to_thread(record_texts, best, table, log)
             share = max((word_share(names, t) for t in texts), default=0.0)
@@ -342,9 +354,11 @@ async def search(
         # in another script can hold none of them, and comes no closer in meaning).
         best = [r.uid for r in ranked if r.uid not in foreign][:WORDS_OVER]
         texts = await asyncio.to_thread(record_texts, best, table, log)
-        sure = confidence(
-            closest, words_matched(weights if weights is not None else await weighed(), texts)
-        )
+        matched = words_matched(weights if weights is not None else await weighed(), texts)
+        # The question names things the folder never writes: the words it holds say nothing.
+        if names_unknown(query, await rarity()) and spell_names_each(strangers):
+            matched = 0.0
+        sure = confidence(closest, matched)
     # A best record that stands alone (a mail, a page) must come closer than a turn must.
     if ranked and _passage_chars(ranked[0].hit) > SHORT_TURN_CHARS:
         sure = max(0.0, sure - ALONE_MARGIN.get(embedder.model_id, 0.0))
