@@ -163,3 +163,21 @@ async def test_aider_s_reasoning_in_an_answer_is_left_out(tmp_path: Path) -> Non
     (folder / ".aider.chat.history.md").write_text(_aider(said), "utf-8")
     turns = records(await collect(from_agent_transcripts(folder / ".aider.chat.history.md")))
     assert turns[-1].text == said
+
+
+async def test_a_thought_flag_written_as_a_string_is_a_thought_still(tmp_path: Path) -> None:
+    turns = await turns_of(
+        tmp_path,
+        [
+            message(
+                1,
+                "gemini",
+                [
+                    {"text": "private musing", "thought": "true"},
+                    {"text": "Done."},
+                    {"inlineData": {"mimeType": 5, "data": "AAAA"}},
+                ],
+            )
+        ],
+    )
+    assert [t.text for t in turns] == ["Done.\n[file]"]

@@ -112,7 +112,8 @@ def _gemini_text(content: Any, user: bool, called: bool) -> str:
     parts = [{"text": content}] if isinstance(content, str) else content
     texts: list[str] = []
     for part in parts if isinstance(parts, list) else [parts]:
-        if not isinstance(part, dict) or part.get("thought") is True:
+        thought = part.get("thought") if isinstance(part, dict) else None
+        if not isinstance(part, dict) or thought is True or str(thought).lower() == "true":
             continue
         call, code, ran = (
             part.get(k) for k in ("functionCall", "executableCode", "codeExecutionResult")
@@ -131,7 +132,8 @@ def _gemini_text(content: Any, user: bool, called: bool) -> str:
             failed = response["response"].get("error")
             texts.extend([f"[tool error: {short(failed)}]"] if failed else [])
         elif isinstance(data, dict):
-            kind = str(data.get("mimeType") or "file").split("/")[0]
+            mime = data.get("mimeType")
+            kind = mime.split("/")[0] if isinstance(mime, str) and mime.strip() else "file"
             texts.append(f"[{kind}]")
     text = "\n".join(texts)
     if user and _REFERENCED in text:
