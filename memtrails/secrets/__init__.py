@@ -185,6 +185,18 @@ goes, a word and a year or one digit (``invoices2024``, ``archive2``) stays; a u
 and a password before ``@`` and a host with no scheme (``ann:X@ftp.example.com``; not
 ``mailto:``, a header's name or ``git@host:path``).
 
+Rule set 14: scrubbing is idempotent, ``scrub(scrub(x)) == scrub(x)``: a match that starts
+inside one of the scrubber's markers is no match and no replacement cuts into one
+(``markers.py``), a scrubbed text is scanned again (three times at most) for what a
+replacement exposed, a query's next parameter and a secret's name glued after a bearer
+token are read on their own. After "account NAME /", a word glued to one digit
+(``tigers6``) goes, a word, ``-`` or ``_`` and one digit (``sprint_4``) stays; "creds for
+<up to six words>: ann / X"; a user with digits or ``_`` after a word for credentials
+("creds: deploy01 / X"); a value starting with ``-`` and a symbol; a quoted chap-secrets
+line (``"ann" * "X" *``) without the file's name; a password starting with ``%`` and a
+letter (``%NAME%``, ``%s`` stay); "the db pass is" and a word, "-" and digits; Postman's and
+CloudFormation's key/value pair objects.
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -200,8 +212,9 @@ Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``:
 design), a password in prose made of letters only ("the password is sunshine"), a JWT or a
 Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
 password after "account NAME /" (no word for a password or a login near it) of a lowercase
-word and a year or one digit (read as a folder), a password starting with "-" after a
-word for one, an unencoded ``/`` or ``?`` in a URL's
+word and a year, or a word, ``-`` or ``_`` and one digit (read as a folder), a passphrase
+after "pass is" alone ("the admin pass is blue-sky-42"), "login: ann / X" (a user with no
+digit after "login"), "- key: NAME" and "value: X" in YAML, an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of

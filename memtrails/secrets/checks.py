@@ -139,7 +139,7 @@ def check_match(
                 bare
                 and key_word[:5] in ("pass ", "pass\t")
                 and reads_as_no_password(bare)
-                and not word_and_digits(bare)  # "the db pass is tigers-3428" goes
+                and not word_and_digits(bare)  # "the db pass is <word>-<digits>" goes
             ):
                 found_value = None  # "the bus pass is $45/month"
             if found_value and not phrase_ends(buf, vs, found_value):

@@ -81,10 +81,10 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: Kubernetes Secret's data), "account ann / X" of a word and 2+ digits (no year), "ann:X@host"
 #: with no scheme; 14: scrubbing is idempotent (no match starts inside a marker, a rescan
 #: takes what a replacement exposed, a query's next parameter and a name glued after a
-#: bearer token are read on their own), "account ann / tigers6" (a word and one digit),
+#: bearer token are read on their own), "account ann / <word><digit>",
 #: "creds for <up to six words>: ann / X" (a user with digits too), a value starting with "-" and a symbol, a
 #: quoted chap-secrets line without the file's name, a password starting "%" and a letter,
-#: "the db pass is tigers-3428").
+#: "the db pass is <word>-<digits>").
 RULES_VERSION: Final = 14
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
