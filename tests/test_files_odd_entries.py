@@ -92,3 +92,21 @@ async def test_utf32_without_a_byte_order_mark_is_text(
     assert errors(items) == []
     (record,) = records(items)
     assert record.text == text
+
+
+@pytest.mark.parametrize(
+    ("data", "form"),
+    [
+        # a PDF whose objects are all text (no compressed stream): it decoded as a note
+        (b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< >>\n%%EOF\n", "PDF"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "PNG picture"),
+        (b"SQLite format 3\x00" + bytes(100), "SQLite database"),
+    ],
+)
+async def test_a_file_of_another_format_under_a_notes_name_says_which(
+    tmp_path: Path, data: bytes, form: str
+) -> None:
+    (tmp_path / "report.md").write_bytes(data)
+    (error,) = errors(await collect(from_files(tmp_path)))
+    assert error.reason.startswith("binary file (") and form in error.reason
+    assert "'report.md'" in error.reason

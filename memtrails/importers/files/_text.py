@@ -10,7 +10,7 @@ from .._cjk_common import is_cjk_common
 from .._legacy_text import decode_as, decode_legacy, lone_cr_as_lf, utf8_first
 from ._plausible import reads_as_text
 
-__all__ = ["NOTE_SUFFIXES", "decode", "title_of"]
+__all__ = ["NOTE_SUFFIXES", "decode", "format_of", "title_of"]
 
 # Prose is a "note"; everything else (source, config, data) is a "file".
 NOTE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".txt", ".text", ".rst", ".org", ".adoc"})
@@ -31,6 +31,27 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+|~+|\^+|\*+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _MAX_TITLE_LINES = 200
 _NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+# A file format's first bytes, where a notes folder's file under another name (a PDF or
+# a picture saved as .md) is that format, not text: its reason names it.
+_FORMATS = (
+    (b"%PDF-", "a PDF document"),
+    (b"PK\x03\x04", "a zip archive (or a .docx, .xlsx, .odt: zip files)"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office 97-2003 file (.doc, .xls, .ppt, .msg)"),
+    (b"{\\rtf", "an RTF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG picture"),
+    (b"\xff\xd8\xff", "a JPEG picture"),
+    (b"GIF8", "a GIF picture"),
+    (b"\x1f\x8b", "a gzip file"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x7fELF", "a program (ELF)"),
+)
+
+
+def format_of(data: bytes) -> str | None:
+    """Name the file format ``data`` starts as (see ``_FORMATS``), or None."""
+    return next((name for magic, name in _FORMATS if data.startswith(magic)), None)
 
 
 def _looks_binary(head: bytes) -> bool:

@@ -26,7 +26,7 @@ from ._entries import (
     too_large,
 )
 from ._ignore import IgnoreFile, ignored, read_ignore
-from ._text import NOTE_SUFFIXES, decode, title_of
+from ._text import NOTE_SUFFIXES, decode, format_of, title_of
 
 __all__ = ["Walk", "open_walk"]
 
@@ -234,10 +234,15 @@ class Walk:
             )
             self.stamps[rel] = [*stamp, reason] if reason else stamp
             return item
-        decoded = decode(data)
+        form = format_of(data)
+        decoded = decode(data) if form is None else None
         if decoded is None:
-            self.stamps[rel] = [*stamp, "binary file"]
-            return self._error(rel, "binary file")
+            why = "binary file"
+            named = PurePosixPath(shown_path(rel)).name
+            if form is not None and PurePosixPath(named).suffix.lower() in NOTE_SUFFIXES:
+                why += f" ({form} under the name {named!r})"  # a PDF saved as .md: say so
+            self.stamps[rel] = [*stamp, why]
+            return self._error(rel, why)
         self.stamps[rel] = stamp
         if saved is not None and len(saved) == 3 and saved[2] == sha:
             # Touched or copied over, same bytes: the record the folder has is still right

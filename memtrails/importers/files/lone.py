@@ -17,7 +17,7 @@ from ..._exceptions import SourceError
 from ...records import At, MemoryRecord
 from . import DEFAULT_MAX_FILE_BYTES, NOTE_SUFFIXES
 from ._entries import too_large
-from ._text import decode, title_of
+from ._text import decode, format_of, title_of
 
 __all__ = ["note_of"]
 
@@ -45,7 +45,7 @@ def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
         data = path.read_bytes()
     except OSError:
         return None
-    decoded = decode(data)
+    decoded = decode(data) if format_of(data) is None else None  # a PDF named .txt
     if decoded is None:
         return None
     text, encoding = decoded
