@@ -87,6 +87,8 @@ _ZERO_DATE = re.compile(
     r"(?:\s*(?:Z|UTC|GMT|[+-]00(?::?00)?))?",
     re.I,
 )
+# What a field holds when it holds no date: an empty text, and "none" as exports write it.
+_UNSET = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
 # Before this, a number read as an epoch stamp is an unset value, not a time: pandas' NaT
 # as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
@@ -379,8 +381,9 @@ def is_zero_date(text: str) -> bool:
     .NET's ``DateTime.MinValue`` ("0001-01-01T00:00:00Z"), FILETIME's zero (1601-01-01), SQL
     Server's empty datetime (1900-01-01), the epoch ("1970-01-01T00:00:00Z"), and the end of
     time ("9999-12-31", "9999-12-31T23:59:59.9999999"): no date, as 0 is, not a record of
-    the year 1 or 9999."""
-    return _ZERO_DATE.fullmatch(text.strip()) is not None
+    the year 1 or 9999; so are an empty text and how exports write none ("null", "NaT")."""
+    plain = text.strip()
+    return plain.lower() in _UNSET or _ZERO_DATE.fullmatch(plain) is not None
 
 
 def is_number(text: str) -> bool:

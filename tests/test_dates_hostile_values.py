@@ -124,3 +124,15 @@ def test_a_row_reads_what_a_json_lines_field_reads(name: str) -> None:
     written, meant = _LINE_FORMS[name]
     with in_tz("Europe/Paris"):
         assert _readings(written) == [At.of(meant)] * 4
+
+
+@pytest.mark.parametrize("written", ["", "  ", "NaT", "null", "None", "N/A", "nan"])
+def test_an_empty_time_in_a_row_is_no_date_as_in_a_json_lines_line(written: str) -> None:
+    """A CSV's or a dataframe's empty cell ("", pandas' "NaT") in a row's ``at`` made the
+    row an error, and it was skipped; a JSON Lines field read it as no date."""
+    row = normalise_item({"id": "r", "text": "t", "at": written}, source="s", position=1)
+    assert isinstance(row, MemoryRecord) and row.at is None
+    assert MemoryRecord(id="r", text="t", at=written).at is None
+    assert record_time({"date": written}, None) == ((), None)
+    with pytest.raises(ValueError, match="not a date"):
+        At.of(written)  # asked for in code, a time is required

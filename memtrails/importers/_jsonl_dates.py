@@ -44,9 +44,6 @@ DATE_KEYS = (
 )  # fmt: skip
 
 _KEYS = frozenset(DATE_KEYS)
-# What a field holds when it holds no date: an empty string and how exports write "none"
-# (pandas writes NaT for a missing time and nan for a missing number).
-_EMPTY = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "n/a"})
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d")
 # A time of day alone: "10:32", "7:05:09.5 pm", "10:32 CEST", "22:00 +0200".
 _CLOCK = re.compile(
@@ -223,7 +220,7 @@ def _text_ms(value: str, key: str) -> int | None:
     if plain is None:
         raise ValueError(f"not a date: {value[:_LONGEST]!r} (a year of another calendar)")
     text = plain.strip()
-    if text.lower() in _EMPTY or is_zero_date(text):
+    if is_zero_date(text):  # "", "null", "NaT", "0000-00-00 00:00:00"
         return None
     if len(text) > _LONGEST:
         raise ValueError(f"not a date: {value[:_LONGEST]!r}...")
