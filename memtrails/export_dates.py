@@ -350,8 +350,9 @@ def text_ms(value: str) -> int | None:
     if (signed := _SIGNED_YEAR.fullmatch(value)) is not None:  # Java's "-0001-05-03"
         mark, year, rest = signed.groups()
         value = f"{mark}{int(year):06d}{rest}" if int(year) else f"0000{rest}"
-    if _LEAP_SECOND.search(value) is not None:  # "23:59:60": the second after 23:59:59
-        ms = text_ms(_LEAP_SECOND.sub(":59", value, count=1))  # (Date.parse: NaN, or :00)
+    leap, seconds = _LEAP_SECOND.subn(":59", value)  # "23:59:60": the second after 23:59:59
+    if seconds:  # (Date.parse: NaN, or :00); a time has one second
+        ms = text_ms(leap) if seconds == 1 else None
         return None if ms is None else ms + 1000
     ms = month_year_ms(value.strip(), text_ms)  # "Mai 2024": May, not Date.parse's January
     ms = parse_date(value) if ms is None else ms

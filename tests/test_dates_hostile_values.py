@@ -136,3 +136,12 @@ def test_an_empty_time_in_a_row_is_no_date_as_in_a_json_lines_line(written: str)
     assert record_time({"date": written}, None) == ((), None)
     with pytest.raises(ValueError, match="not a date"):
         At.of(written)  # asked for in code, a time is required
+
+
+def test_a_value_of_many_leap_seconds_is_no_date_not_a_recursion_error() -> None:
+    """Each ":60" was read by reading the value again with one fewer: 100,000 of them ran
+    out of Python's stack (RecursionError, the row's import crashed, not skipped)."""
+    with pytest.raises(ValueError, match="not a date"):
+        At.of("10:00:60 " * 100_000)
+    with pytest.raises(ValueError, match="not a date"):
+        At.of("2016-12-31 23:59:60 23:59:60")  # a time has one second
