@@ -32,8 +32,12 @@ def current_docx(data: bytes) -> bytes:
     when there is nothing to rewrite, or it cannot be read (the reader then says why)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            parts = {i.filename: z.read(i) for i in z.infolist() if _PART.match(i.filename)}
-            changed = {name: _rewrite(xml) for name, xml in parts.items() if _MARKS.search(xml)}
+            changed: dict[str, bytes] = {}
+            for info in z.infolist():  # one part held at a time, kept only when rewritten
+                if _PART.match(info.filename):
+                    xml = z.read(info)
+                    if _MARKS.search(xml):
+                        changed[info.filename] = _rewrite(xml)
             if not changed:
                 return data
             out = io.BytesIO()
