@@ -240,7 +240,9 @@ def _run(call: Callable[[], T]) -> T:
     try:
         return call()
     except MemtrailsError as exc:
-        raise click.ClickException(str(exc)) from exc
+        # A missing folder is told in the command line's terms (`memtrails add`), not a
+        # library caller's (create=True).
+        raise click.ClickException(getattr(exc, "command_line", None) or str(exc)) from exc
     except BrokenPipeError as exc:
         if not _stdout_gone():
             raise click.ClickException(str(exc)) from exc

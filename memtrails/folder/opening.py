@@ -43,7 +43,7 @@ from .reorder import PieceCache
 from .table import TABLE_FILE, Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
-__all__ = ["Folder", "open_folder", "public_url", "save_derived"]
+__all__ = ["Folder", "NoMemoryFolderError", "open_folder", "public_url", "save_derived"]
 
 
 @dataclass(slots=True)
@@ -96,6 +96,22 @@ class Folder:
                     await asyncio.to_thread(tighten, self.path)
             finally:
                 self.lock.release()
+
+
+class NoMemoryFolderError(FolderFormatError):
+    """There is no memory folder at ``path``, and the opener asked for none to be made.
+
+    Its message speaks to a library caller (``create=True``); :attr:`command_line` says
+    the same to someone at the command line or an MCP client (``memtrails add``).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.command_line = f"no memory folder at {path}; create one with `memtrails add`"
+        super().__init__(
+            f"no memory folder at {path}: open it with create=True (Memory.open's default) "
+            "to make one, or import into it with `memtrails add`"
+        )
 
 
 async def open_folder(
@@ -192,7 +208,7 @@ async def _open_folder(
     if not create and not (path / "manifest.json").is_file():
         if holds_memory_records(path):
             raise FolderFormatError(lost_manifest_message(path, "it has no manifest.json"))
-        raise FolderFormatError(f"no memory folder at {path}; create one with `memtrails add`")
+        raise NoMemoryFolderError(path)
     await asyncio.to_thread(_make_folder, path)
     # Before the lock file: a folder that is not ours gets nothing written into it, nor does
     # one whose index is of a kind this memtrails cannot open.

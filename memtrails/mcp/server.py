@@ -164,7 +164,9 @@ def _errors_as_tool_errors(
         try:
             return await fn(*args, **kwargs)
         except (MemtrailsError, ValueError) as exc:
-            raise ToolError(scrubbed(str(exc))) from exc
+            # a missing folder: told as to someone at the command line (`memtrails add`)
+            said = getattr(exc, "command_line", None) or str(exc)
+            raise ToolError(scrubbed(said)) from exc
         except OSError as exc:
             raise ToolError(
                 scrubbed(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
