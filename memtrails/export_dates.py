@@ -101,6 +101,7 @@ _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 _DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
+_DOTTED_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}\.\d\d(?:\.\d\d)?(?![\d.:])")
 # So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
 _DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(.*)", re.S)
 # .NET's JSON date (DataContractJsonSerializer): UTC milliseconds; an offset says only where.
@@ -373,6 +374,7 @@ def _no_year(value: str, ms: int) -> bool:
 def _day_first(m: re.Match[str]) -> str:
     day, month, year, rest = m.groups()
     full = int(year) if len(year) == 4 else int(year) + (2000 if int(year) < 50 else 1900)
+    rest = _DOTTED_CLOCK.sub(lambda t: t[0].replace(".", ":"), rest)  # Danish "10.32.00"
     return f"{full:04d}/{int(month):02d}/{int(day):02d}{rest}"
 
 

@@ -100,6 +100,7 @@ def test_words_that_name_no_date_are_still_no_date(written: str) -> None:
 # What Intl's toLocaleString and toLocaleDateString write in more languages, beside the day.
 _LOCALES = {
     "cs-dots-spaced": ("3. 5. 2024 10:32:00", "2024/05/03 10:32"),  # was 5 March
+    "da-dotted-clock": ("3.5.2024, 10.32.07", "2024/05/03 10:32:07"),
     "cs-long": ("3. května 2024", "2024/05/03"),
     "fi-long": ("3. toukokuuta 2024", "2024/05/03"),
     "hu-long": ("2024. május 3.", "2024/05/03"),

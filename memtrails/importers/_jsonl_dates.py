@@ -52,8 +52,6 @@ _CLOCK = re.compile(
     re.I,
 )
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
-# A day written with its number first: "03.05.2024", "13/05/2024 10:00".
-_DAY_FIRST = re.compile(r"\s*(\d{1,2})([./-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S)
 _LONGEST = 100  # a date is short: a longer string is not scanned for these forms
 # A value that wraps a date or a number (MongoDB's Extended JSON, Firestore): when it does
 # not read, the field is refused, whatever its key.
@@ -237,11 +235,7 @@ def _text_ms(value: str, key: str) -> int | None:
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
         return _number_ms(text, key)
-    m = _DAY_FIRST.fullmatch(text)
-    if m is not None and (m.group(2) == "." or int(m.group(1)) > 12 >= int(m.group(3))):
-        # Dots are day first wherever they are written; a first number past 12 is a day.
-        day, _, month, year, rest = m.groups()
-        text = f"{year}/{int(month):02d}/{int(day):02d}{rest}"
+    # A day written with dots or a first number past 12 is day first (At.of reads it so).
     try:
         return At.of(text).ms
     except ValueError:
