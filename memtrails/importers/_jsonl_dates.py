@@ -1,11 +1,12 @@
 """The time of a JSON Lines record: the keys it is looked for under, and the ways exports
 write a date that ``At.of`` alone would read otherwise, or not at all.
 
-``At.of`` reads what ``Date.parse`` reads, then the forms of ``export_dates.exported_ms``.
-A field of a user's export holds more than that: a number that is no date (0, a count), a
-year, a spreadsheet's serial day, a day written day first, a zone by its name, a leap
-second, a MongoDB or Firestore wrapper. :func:`record_time` reads those, and says which key
-it took the time from; docs/sources.md states each rule.
+``At.of`` reads what ``Date.parse`` reads, then the forms of ``export_dates.exported_ms``
+(a day written day first, a zone or a month by its name, a leap second: a row's value reads
+them too). A field of a user's export holds more than that: a number that is no date (0, a
+count), a year, a spreadsheet's serial day, a MongoDB or Firestore wrapper, a day and its
+time in two fields. :func:`record_time` reads those, and says which key it took the time
+from; docs/sources.md states each rule.
 """
 
 from __future__ import annotations
