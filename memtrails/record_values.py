@@ -336,7 +336,7 @@ def exact_ints(value: Any, depth: int = _DEEPEST) -> Any:
         items = {k: exact_ints(v, depth - 1) for k, v in value.items()}
         same = all(items[k] is v for k, v in value.items())
         return value if same else items
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         read = [exact_ints(v, depth - 1) for v in value]
         return value if all(a is b for a, b in zip(read, value, strict=True)) else read
     return value

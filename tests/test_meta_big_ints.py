@@ -66,13 +66,13 @@ def test_a_big_integer_in_a_rows_column_keeps_its_digits(value: Any) -> None:
 
 def test_a_big_integer_in_a_dicts_meta_changes_the_fingerprint() -> None:
     def read(n: int) -> MemoryRecord:
-        item = {"id": "r", "text": "t", "meta": {"counts": [n]}}
+        item = {"id": "r", "text": "t", "meta": {"counts": [n], "pair": (1, n)}}
         row = normalise_item(item, source="s", position=1)
         assert isinstance(row, MemoryRecord)
         return row
 
     assert fingerprint(read(BIG)) != fingerprint(read(BIG - 1))
-    assert read(BIG).meta == {"counts": [str(BIG)]}
+    assert read(BIG).meta == {"counts": [str(BIG)], "pair": [1, str(BIG)]}
 
 
 async def test_integers_javascript_holds_stay_numbers(tmp_path: Path) -> None:
