@@ -19,8 +19,10 @@ _UNSAFE_IN_LINES = re.compile(
 # What reads as one of the escapes written here: a name that holds these characters as they
 # are (the four characters `\x1b`) would print as an escaped ESC does.
 _LOOKS_ESCAPED = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|\\)")
-# A quoted string, in the quotes Python's repr uses (kept whole by re.split).
-_QUOTED = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+# A quoted string, in the quotes Python's repr uses (kept whole by re.split): one that
+# opens after no letter or digit and closes before none, so that an apostrophe in the words
+# around it ("can't open 'x': it's gone") neither opens nor closes one.
+_QUOTED = re.compile(r"""((?<!\w)(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?!\w))""")
 # Set on a click error once its message is escaped: a second pass would escape the escapes.
 _SAFE_MARK = "_memtrails_terminal_safe"
 
@@ -43,7 +45,8 @@ def for_terminal(text: object, *, lines: bool = False, quoted: bool = False) -> 
     then always an escaped ESC, never a name that holds those characters. Other backslashes
     (``C:\\Users``) stay as they are. ``quoted``: the text may quote values as Python writes
     them (``'\\x1b'``, click's and memtrails' messages do), already escaped: those quotes stay
-    as they are, unless the text holds a character to escape (then a value is quoted raw).
+    as they are, and so does a line that shows escapes elsewhere; a quote that opens or
+    closes on a letter is an apostrophe (``can't``), no quote.
 
     Example:
         >>> print(for_terminal("notes\\x1b]0;owned\\x07 \\u202eabc.md"))
@@ -59,10 +62,17 @@ def for_terminal(text: object, *, lines: bool = False, quoted: bool = False) -> 
     unsafe = _UNSAFE_IN_LINES if lines else _UNSAFE
     if "\\" not in text or not (unsafe.search(text) or _LOOKS_ESCAPED.search(text)):
         return unsafe.sub(_escape, text)
-    if quoted and not unsafe.search(text):
-        # Python's quotes stay as written; a backslash outside them is doubled.
+    if quoted:
+        # Python's quotes stay as written (a repr holds no character to escape, and its
+        # backslashes are doubled already); outside them, a backslash is doubled where the
+        # line shows escapes, or where it reads as one.
+        shows = unsafe.search(text) is not None
         return "".join(
-            part if _is_repr(part) else _LOOKS_ESCAPED.sub(_double, part)
+            part
+            if _is_repr(part)
+            else re.sub(f"{unsafe.pattern}|\\\\", _escape, part)
+            if shows
+            else _LOOKS_ESCAPED.sub(_double, part)
             for part in _QUOTED.split(text)
         )
     return re.sub(f"{unsafe.pattern}|\\\\", _escape, text)
