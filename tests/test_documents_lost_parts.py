@@ -1,11 +1,13 @@
 """Documents whose text cannot be read as text, said by name rather than stored as
 something else: a workbook whose shared strings part is gone (its words; the numbers
-alone are not the sheet), a PDF drawn in fonts that map no glyph to a character."""
+alone are not the sheet), a PDF drawn in fonts that map no glyph to a character; and the
+files a PDF portfolio holds, read as a mail's attachments are."""
 
 from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from pathlib import Path
 
 import pytest
@@ -132,3 +134,54 @@ def test_a_pdf_of_a_picture_alone_is_still_no_text_layer() -> None:
     )
     with pytest.raises(Failed, match=r"no text layer \(scanned\?\)"):
         extract(data, ".pdf", 100 << 20)
+
+
+def _portfolio(cover: bytes, *files: tuple[bytes, bytes, bytes]) -> bytes:
+    """A PDF whose catalog names embedded files: (name as a PDF string, filter, bytes)."""
+    first = 6
+    specs = b" ".join(b"(f%d) %d 0 R" % (k, first + 2 * k) for k in range(len(files)))
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [%s] >> >> "
+        b"/Collection << /View /T >> >>" % specs,
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        _stream(b"BT /F1 12 Tf 72 720 Td (%s) Tj ET" % cover if cover else b""),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    for k, (name, packing, body) in enumerate(files):
+        number = first + 2 * k + 1
+        objects.append(b"<< /Type /Filespec /UF %s /EF << /F %d 0 R >> >>" % (name, number))
+        packed = b" /Filter /%s" % packing if packing else b""
+        objects.append(
+            b"<< /Type /EmbeddedFile%s /Length %d >>\nstream\n%s\nendstream"
+            % (packed, len(body), body)
+        )
+    return _pdf(objects)
+
+
+def test_a_pdf_portfolio_reads_its_files() -> None:
+    """Its cover page, then each embedded file's text under [attachment: NAME] (PDFium
+    gave the cover alone); one packed in a way not read is named with why."""
+    data = _portfolio(
+        b"Open this portfolio in a PDF reader",
+        (b"(minutes.txt)", b"", b"Board minutes: the budget passed."),
+        (
+            b"(\xfe\xff" + "café.md".encode("utf-16-be") + b")",
+            b"FlateDecode",
+            zlib.compress(b"# Menu\nsoup of the day"),
+        ),
+        (b"(old.txt)", b"LZWDecode", b"\x80\x0b\x60\x50"),
+    )
+    got = extract(data, ".pdf", 100 << 20)
+    assert got["text"].startswith("Open this portfolio in a PDF reader")
+    assert "[attachment: minutes.txt]\n\nBoard minutes: the budget passed." in got["text"]
+    assert "[attachment: café.md]\n\n# Menu\nsoup of the day" in got["text"]
+    entries = {e["name"]: e for e in got["meta"]["attachments"]}
+    assert entries["old.txt"]["error"].startswith("packed as LZWDecode")
+    assert entries["minutes.txt"]["chars"] == len("Board minutes: the budget passed.")
+
+
+def test_a_portfolio_with_a_blank_cover_is_read_by_its_files() -> None:
+    data = _portfolio(b"", (b"(a.txt)", b"", b"the only words"))
+    assert extract(data, ".pdf", 100 << 20)["text"] == "[attachment: a.txt]\n\nthe only words"

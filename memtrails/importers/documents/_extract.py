@@ -9,16 +9,18 @@ from __future__ import annotations
 import importlib.util
 import re
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from ._docx import current_docx
 from ._html import read_html
-from ._msg import ReadDocument, mail_of
+from ._msg import ATTACHMENT_HEADING, ReadDocument, mail_of
 from ._msgparts import msg_parts
 from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._pdffonts import unmapped_fonts
+from ._pdfparts import embedded_files
 from ._xlsx import read_xlsx
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
@@ -288,6 +290,35 @@ def _reader(max_unpacked: int, depth: int) -> ReadDocument:
     return read
 
 
+def _pdf_attachments(data: bytes, max_unpacked: int, depth: int) -> tuple[str, list[Any]]:
+    """The text of the files a PDF embeds (a portfolio's documents, an invoice's data),
+    each under ``[attachment: NAME]`` as a mail's, read as :func:`extract` reads a file;
+    and an entry for each (``name``, ``chars`` or ``error``)."""
+    read = _reader(max_unpacked, depth)
+    sections: list[str] = []
+    entries: list[Any] = []
+    for part in embedded_files(data, max_unpacked):
+        suffix = PurePosixPath(part.name).suffix.lower()
+        why = part.why
+        text = ""
+        if part.data is None:
+            pass
+        elif suffix in MIME_TYPES or suffix in _OWN_READERS:
+            text, why = read(part.data, suffix)
+        elif b"\0" in part.data[:8192]:
+            why = "not read: not a document nor text"
+        else:
+            text = _plain_text(part.data)[0].strip()
+        if text:
+            sections.append(f"{ATTACHMENT_HEADING}{part.name}]\n\n{text}")
+        entries.append(
+            {"name": part.name, "chars": len(text)}
+            if not why
+            else {"name": part.name, "error": why}
+        )
+    return "".join(sections), entries
+
+
 def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict[str, Any]:
     """Return ``{"text": ..., "meta": {format, title, authors, created, modified, pages}}``.
 
@@ -342,6 +373,9 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         elif ole is not None:
             _own_summary(meta, ole)
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    if suffix == ".pdf":  # a portfolio's documents, a form's attachments
+        attached, meta["attachments"] = _pdf_attachments(data, max_unpacked, depth)
+        text = (text + "\n" + attached).strip() if attached else text
     if not text and suffix in OLE_SUFFIXES and encrypted(data, suffix):
         raise Failed(_ENCRYPTED)  # kreuzberg 4.10 gives an encrypted .ppt as no text
     if suffix in _SPREADSHEETS:
@@ -364,6 +398,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     summary = _summary(named, text[:MAX_TEXT_CHARS], meta)
     if isinstance(meta.get("mail"), dict):
         summary["meta"]["mail"] = meta["mail"]
+    if meta.get("attachments") and suffix == ".pdf":
+        summary["meta"]["attachments"] = meta["attachments"]
     if meta.get("truncated") is True:
         summary["meta"]["truncated"] = True
     if suffix != named:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import zlib
 
-__all__ = ["unmapped_fonts"]
+__all__ = ["object_streams", "unmapped_fonts"]
 
 _OBJECT_STREAM = re.compile(rb"/Type\s*/ObjStm\b")
 _STREAM = re.compile(rb"stream\r?\n")
@@ -24,7 +24,7 @@ _MAX_INFLATED = 8 << 20  # bytes of object streams inflated in all
 _UNMAPPED = (b"/Type3", b"/Identity-H", b"/Identity-V")
 
 
-def _object_streams(data: bytes) -> list[bytes]:
+def object_streams(data: bytes) -> list[bytes]:
     """The inflated contents of the file's object streams (a bounded number and size)."""
     found: list[bytes] = []
     budget = _MAX_INFLATED
@@ -47,7 +47,7 @@ def _object_streams(data: bytes) -> list[bytes]:
 def unmapped_fonts(data: bytes) -> bool:
     """Tell whether the PDF ``data`` draws with a Type3 or Identity-encoded font and holds
     no ``/ToUnicode`` map at all (in its bytes or its object streams)."""
-    parts = [data, *_object_streams(data)]
+    parts = [data, *object_streams(data)]
     if any(b"/ToUnicode" in part for part in parts):
         return False
     return any(mark in part for part in parts for mark in _UNMAPPED)
