@@ -122,7 +122,7 @@ async def serve(
     given = [(p, WatchedPath(str(p.resolve()), poll=poll or None)) for p in watch_paths]
     given += [(p, WatchedPath(str(p.resolve()), git=True, poll=poll or None)) for p in watch_repos]
     watch = _checked_watches(folder, given)  # before the service starts, as /v1/watch does
-    log_to_terminal("memtrails")
+    log_to_terminal("memtrails", "uvicorn")  # uvicorn's warnings and errors, escaped too
     if not (folder / "manifest.json").exists():  # the service creates it: say so (a typo?)
         click.echo(f"no memory folder at {for_terminal(folder)}: creating a new one", err=True)
     await run(

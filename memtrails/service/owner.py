@@ -148,6 +148,9 @@ async def serve(
         )
         config = uvicorn.Config(
             app,
+            # uvicorn's own handlers print what they log as it is (a traceback may quote a
+            # request): its loggers go to the command's escaping handler instead
+            log_config=None,
             log_level=log_level,
             lifespan="on",
             http=head_deadline_protocol(),
