@@ -110,3 +110,17 @@ async def test_a_file_of_another_format_under_a_notes_name_says_which(
     (error,) = errors(await collect(from_files(tmp_path)))
     assert error.reason.startswith("binary file (") and form in error.reason
     assert "'report.md'" in error.reason
+
+
+@pytest.mark.parametrize(
+    ("encoding", "cut"), [("utf-16-le", 1), ("utf-16-be", 1), ("utf-32-le", 3)]
+)
+async def test_a_utf16_or_utf32_note_cut_short_is_read_to_its_last_character(
+    tmp_path: Path, encoding: str, cut: int
+) -> None:
+    """A copy or download that stopped inside the last character: the text before it."""
+    (tmp_path / "note.txt").write_bytes("Meeting notes: call Anna.\n".encode(encoding)[:-cut])
+    items = await collect(from_files(tmp_path))
+    assert errors(items) == []
+    (record,) = records(items)
+    assert record.text == "Meeting notes: call Anna."

@@ -66,9 +66,11 @@ def _looks_binary(head: bytes) -> bool:
 def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
     """Read UTF-16 written without a byte order mark (some Windows tools and exports do),
     told by its zero bytes: in every other place (the high byte of Latin text), nowhere
-    else. None when the bytes are not such text."""
+    else; a file cut short in its last character (a copy that stopped) without that byte.
+    None when the bytes are not such text."""
+    data = data[: len(data) - len(data) % 2]
     head = data[:_SNIFF]
-    if len(data) % 2 or len(head) < 4:
+    if len(head) < 4:
         return None
     even, odd = head[0::2], head[1::2]
     for zeros, other, encoding in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
@@ -86,10 +88,12 @@ def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
 
 def _utf32_without_bom(data: bytes) -> tuple[str, str] | None:
     """Read UTF-32 written without a byte order mark, told by its zero bytes: each
-    character's top byte, and the next but for a character beyond U+FFFF (at most 0x10).
-    None when the bytes are not such text."""
+    character's top byte, and the next but for a character beyond U+FFFF (at most 0x10);
+    cut short in its last character, without its bytes. None when the bytes are not such
+    text."""
+    data = data[: len(data) - len(data) % 4]
     head = data[: _SNIFF - _SNIFF % 4]
-    if len(data) % 4 or len(head) < 8:
+    if len(head) < 8:
         return None
     for top, next_byte, encoding in ((3, 2, "utf-32-le"), (0, 1, "utf-32-be")):
         if head[top::4].strip(b"\0") or max(head[next_byte::4]) > 0x10:
