@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,28 @@ def test_uvicorn_s_warnings_print_through_the_escaping_handler(tmp_path: Path) -
     # Before: "WARNING:  Invalid HTTP request received." from uvicorn's own formatter
     assert "Invalid HTTP request received.\n" in said.splitlines(keepends=True)
     assert "\x1b" not in said and "\x07" not in said
+
+
+def test_mcp_http_prints_uvicorn_s_warnings_through_it_too(tmp_path: Path) -> None:
+    with socket.socket() as probe:  # a free port; the server binds it right after
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [sys.executable, "-m", "memtrails", "mcp", "--home", str(tmp_path / "h")]
+    said = tmp_path / "stderr"
+    with said.open("w") as stderr:
+        server = subprocess.Popen([*argv, "--http", str(port)], stderr=stderr, env=ENV)
+    try:
+        for _ in range(600):  # until something listens
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, said.read_text()
+            time.sleep(0.1)
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as conn:
+            conn.sendall(b"GET /\x1b]0;owned\x07 \x1b[2J\r\n\r\n")
+            assert conn.recv(100).startswith(b"HTTP/1.1 400")
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.wait(timeout=120)
+    lines = said.read_text().splitlines(keepends=True)
+    assert "Invalid HTTP request received.\n" in lines  # before: "WARNING:  Invalid ..."

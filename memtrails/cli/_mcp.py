@@ -76,7 +76,7 @@ async def mcp(
         raise click.ClickException(
             f"the MCP SDK is not installed ({exc}); pip install 'memtrails[mcp]'"
         ) from exc
-    log_to_terminal("memtrails", "mcp")
+    log_to_terminal("memtrails", "mcp", "uvicorn")  # uvicorn's (--http) too
     folder = home or default_home()
     try:
         manifest_damage(folder)  # a newer memtrails's folder: refused at start, not per request

@@ -370,9 +370,10 @@ async def serve(
             await _run_stdio(server)
         else:
             # Loopback only: the memory is personal and the server has no authentication.
-            await server.run_streamable_http_async(
+            import uvicorn
+
+            app = server.streamable_http_app(
                 host="127.0.0.1",
-                port=http_port,
                 # Bounded memory, whatever clients do: a body over 1 MiB is refused (413)
                 # before it is parsed, and each session (~40 KiB) ends after 5 idle minutes,
                 # 1,000 at most at once (the SDK's defaults: 4 MiB, 30 minutes, 10,000).
@@ -380,5 +381,11 @@ async def serve(
                 session_idle_timeout=_SESSION_IDLE_S,
                 max_sessions=_MAX_SESSIONS,
             )
+            # As the SDK's run_streamable_http_async, but uvicorn's loggers keep the
+            # handlers the command gave them (escaping), not uvicorn's (as it is).
+            config = uvicorn.Config(
+                app, host="127.0.0.1", port=http_port, log_level="warning", log_config=None
+            )
+            await uvicorn.Server(config).serve()
     finally:
         await access.aclose()
