@@ -176,7 +176,10 @@ _DIGITS = {zero + n: str(n) for zero in (0x0660, 0x06F0, 0x0966, 0x09E6) for n i
 _FULL_WIDTH = {0xFF10 + n: str(n) for n in range(10)} | {
     ord(wide): ascii_ for wide, ascii_ in zip("：／．，＋ＴＺｔｚ", ":/.,+TZtz", strict=True)
 }
-_SAME = _MARKS | _DASHES | _FULL_WIDTH
+# Arabic's comma, and its "ص" (morning) and "م" (evening) after a time, as Intl writes them.
+_ARABIC = {0x060C: ","}
+_HALF_DAY = re.compile("(?<=\\d)\\s*([\u0635\u0645])(?![^\\W\\d_])")
+_SAME = _MARKS | _DASHES | _FULL_WIDTH | _ARABIC
 _PLAIN = _SAME | _DIGITS
 _EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's (1445, 1403)
 _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
@@ -255,8 +258,8 @@ def plain_date_text(value: str) -> str | None:
         m := _SLASHED_DAY.fullmatch(plain)
     ) is not None:
         day, month, year, rest = m.groups()
-        return f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first
-    return plain
+        plain = f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first
+    return _HALF_DAY.sub(lambda h: " am" if h[1] == "\u0635" else " pm", plain)
 
 
 def buddhist_day(value: str) -> str | None:

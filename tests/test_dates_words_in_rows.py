@@ -101,6 +101,14 @@ def test_words_that_name_no_date_are_still_no_date(written: str) -> None:
 _LOCALES = {
     "cs-dots-spaced": ("3. 5. 2024 10:32:00", "2024/05/03 10:32"),  # was 5 March
     "da-dotted-clock": ("3.5.2024, 10.32.07", "2024/05/03 10:32:07"),
+    "ar-eg-evening": (
+        "\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664\u060c \u0661\u0660:\u0663\u0662:\u0660\u0660 \u0645",
+        "2024/05/03 22:32",
+    ),
+    "ar-eg-morning": (
+        "\u0663\u200f/\u0665\u200f/\u0662\u0660\u0662\u0664\u060c \u0661\u0660:\u0663\u0662:\u0660\u0660 \u0635",
+        "2024/05/03 10:32",
+    ),
     "cs-long": ("3. května 2024", "2024/05/03"),
     "fi-long": ("3. toukokuuta 2024", "2024/05/03"),
     "hu-long": ("2024. május 3.", "2024/05/03"),
