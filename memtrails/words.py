@@ -21,8 +21,10 @@ __all__ = [
     "KEYWORD_B",
     "KEYWORD_CHUNK_WORDS",
     "KEYWORD_K1",
+    "bare_word",
     "keyword_vector",
     "passage_keywords",
+    "question_terms",
     "words",
 ]
 
@@ -152,6 +154,36 @@ def keyword_vector(text: str) -> dict[int, float]:
     """Return term id (32-bit FNV-1a of the word) -> weight (occurrences in ``text``), ids ascending."""
     counts: Counter[int] = Counter(map(_term_id, words(text)))
     return {term: float(n) for term, n in sorted(counts.items())}
+
+
+def bare_word(word: str) -> str:
+    """Return ``word`` without an English possessive's "'s" ("biscuit's" -> "biscuit").
+
+    Passages are indexed by their words as written (the same in every language of memtrails),
+    and a question asks about "Biscuit's dose" where the turns that answer write "Biscuit":
+    the search's confidence reads a possessive as its bare word too (:func:`question_terms`).
+
+    Example:
+        >>> bare_word("biscuit's"), bare_word("kofi\u2019s"), bare_word("is"), bare_word("'s")
+        ('biscuit', 'kofi', 'is', "'s")
+    """
+    if len(word) > 3 and word[-2:] in ("'s", "\u2019s"):
+        return word[:-2]
+    return word
+
+
+def question_terms(text: str) -> list[int]:
+    """Return the term ids of a question's words, a possessive's bare word's too, once each.
+
+    Example:
+        >>> question_terms("Rui's teacher") == [_term_id(w) for w in ("rui's", "rui", "teacher")]
+        True
+    """
+    out: dict[int, None] = {}
+    for word in words(text):
+        out[_term_id(word)] = None
+        out[_term_id(bare_word(word))] = None
+    return list(out)
 
 
 # A passage's stored keyword weights saturate (BM25's k1) with little length normalisation

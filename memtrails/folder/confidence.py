@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 
 from ..portable import fnv1a32
-from ..words import words
+from ..words import bare_word, words
 from .scripts import main_scripts
 from .when import is_time_name
 
@@ -56,7 +56,7 @@ def word_weights(query: str, idf: Mapping[int, float], records: int) -> dict[str
         {'tea': 4.0, 'or': 0.1}
     """
     rarest = math.log(1 + (max(records, 1) - 0.5) / 1.5)
-    counts = Counter(words(query))
+    counts = Counter(map(bare_word, words(query)))
     return {w: n * idf.get(fnv1a32(w), rarest) for w, n in counts.items()}
 
 
@@ -81,6 +81,7 @@ def word_share(weights: Mapping[str, float], text: str) -> float:
     if total <= 0:
         return 0.0
     held = set(words(text))
+    held |= {bare_word(w) for w in held}
     # Every start of two syllables or more of the text's Hangul words: one lookup a word.
     starts = {t[:k] for t in held if _HANGUL.fullmatch(t) for k in range(2, len(t) + 1)}
     return sum(v for w, v in weights.items() if w in held or _stem(w) in starts) / total

@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 
 from ..embedding._base import Embedder, Vector
 from ..embedding.pieces import QueryPieces, piece_ids, query_pieces
+from ..portable import fnv1a32
 from ..records import At, AtLike
-from ..words import keyword_vector, words
+from ..words import keyword_vector, question_terms, words
 from .answers import wanted_answer
 from .confidence import (
     SCOPE_OVER,
@@ -151,11 +152,13 @@ async def search(
     known: list[dict[int, float]] = []  # the words' IDF, asked once a search
 
     async def rarity() -> dict[int, float]:
+        # Of the question's words, their bare words ("Biscuit's": "biscuit") and its names.
         if not known:
+            asked = list(dict.fromkeys([*question_terms(query), *map(fnv1a32, asked_names(query))]))
             if idf_cache is not None and index_state is not None:
-                known.append(await idf_cache.get(index, list(terms), index_state))
+                known.append(await idf_cache.get(index, asked, index_state))
             else:
-                known.append(await index.term_idf(list(terms)))
+                known.append(await index.term_idf(asked))
         return known[0]
 
     where = SearchFilter(
