@@ -10,6 +10,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from ...records import MemoryRecord
 from .earlier import Earlier
@@ -156,16 +157,13 @@ class MailBook:
         self._known.setdefault(_key(plain), thread)
         self._threads.setdefault(_key(plain), thread)
 
-    def plan(self, raw: bytes) -> None:
-        """Note the thread headers of a mail the pass will read (before it reads any)."""
+    def plan(self, raw: bytes, rank: tuple[Any, ...] | None = None) -> None:
+        """Note the thread headers of a mail the pass will read (before it reads any);
+        ``rank``: see :meth:`.threads.ThreadPlan.add`."""
         found = raw_named_ids(raw)
         if found is not None:
-            self.plan_found(found)
-
-    def plan_found(self, found: tuple[str, list[str], str]) -> None:
-        """Note a mail's thread headers as :func:`~.threads.raw_named_ids` read them."""
-        self._plan = self._plan or ThreadPlan()
-        self._plan.add(*found)
+            self._plan = self._plan or ThreadPlan()
+            self._plan.add(*found, rank=rank)
 
     def thread(self, own: str, refs: list[str], fallback: str, stamp: str = "") -> str:
         """Return the thread of a mail with Message-ID ``own`` referring to ``refs``, oldest first.

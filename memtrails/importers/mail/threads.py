@@ -7,6 +7,7 @@ import hashlib
 import itertools
 import re
 from email.message import Message
+from typing import Any
 
 from .dates import mail_date
 from .headers import msg_id, raw_header, refs
@@ -123,14 +124,18 @@ class ThreadPlan:
         self._own: dict[bytes, bytes | None] = {}  # a mail's key -> its parent's (None: root)
         self._dates: dict[bytes, bytes] = {}  # a mail's key -> its Date's
         self._subjects: dict[bytes, bytes] = {}  # a reused id's key -> its first subject
+        self._ranks: dict[bytes, tuple[Any, ...]] = {}  # a mail's key -> the rank given
         self._reused: set[bytes] = set()  # Message-IDs two mails with other Dates have
         self._said: dict[bytes, tuple[int, bytes]] = {}  # other messages: (-list length, parent)
         self._names: dict[bytes, str] = {}  # the Message-IDs that may be a root
         self._done: dict[bytes, str | None] = {}
 
-    def add(self, own: str, named: list[str], stamp: str = "") -> None:
+    def add(
+        self, own: str, named: list[str], stamp: str = "", rank: tuple[Any, ...] | None = None
+    ) -> None:
         """Note a mail: its Message-ID (empty when none), the ids it names, oldest first,
-        and its :func:`stamp`."""
+        and its :func:`stamp`. Of two mails that reuse a Message-ID, the first noted is the
+        id's own, or, given ``rank`` (a folder of .eml: its Date first), the least ranked."""
         date, _, subject = stamp.partition("\n")
         kept = [n for n in named if n and n != own]
         keys = [_key(n) for n in kept]
@@ -149,10 +154,16 @@ class ThreadPlan:
         if key in self._own:
             if self._dates[key] != _key(date):  # another mail reusing the id: the first stays
                 self._reused.add(key)
-                return
-            said_before = self._own[key]  # a copy: a reply wins, then the least key
-            if parent is None or (said_before is not None and said_before < parent):
-                parent = said_before
+                ranked = self._ranks.get(key)
+                if rank is None or ranked is None or not rank < ranked:
+                    return
+                self._subjects.pop(key, None)  # unless it ranks before: then it is the id's
+            else:
+                said_before = self._own[key]  # a copy: a reply wins, then the least key
+                if parent is None or (said_before is not None and said_before < parent):
+                    parent = said_before
+        if rank is not None:
+            self._ranks[key] = rank
         self._own[key] = parent
         self._dates[key] = _key(date)
         self._subjects.setdefault(key, _key(subject))
