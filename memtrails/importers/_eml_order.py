@@ -6,7 +6,7 @@ kept it (:class:`~.mail.MailBook`, and its thread plan): a new file whose name s
 took the plain id, and a stored mail moved to ``<id>#hex`` (the memory said "updated 1,
 added 1", and a search result's id changed). Now, among the files that hold one Message-ID,
 the mail whose Date is earliest keeps it (no Date: after those with one; a tie: path
-order): it is planned first, and a file read before it is placed aside, under its own
+order): the thread plan ranks it first, and a file read before it is placed aside, its own
 ``#hex`` id. The mail that was there first keeps the id whatever the files are named,
 and a re-run or a rename gives the same ids.
 """
