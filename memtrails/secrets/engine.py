@@ -38,6 +38,7 @@ __all__ = [
 
 _compile = compile_rules  # the tests compile a rule of their own
 _RESCANS = 3  # scans of a scrubbed text at most, each finding what the one before exposed
+_AROUND = 2048  # bytes on either side of a marker that a rescan reads: whole lines
 
 
 def inner_spans(buf: bytes, start: int, end: int, kind: str) -> list[Span]:
@@ -102,12 +103,62 @@ def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[st
     # token's value running into the call) shows once that match is a marker: the scrubbed
     # text is scanned again until nothing more is found, so scrubbing it again finds nothing.
     for _ in range(_RESCANS):
-        again, more = _scrub_once(out, None, counts)
+        again, more = _rescan(out, counts)
         if again is None:
             break
         out = again
         found = {**more, **found}
     return out.decode("utf-8", "surrogatepass"), counts, found
+
+
+def _lines_around(buf: bytes, ms: int, me: int, size: int) -> tuple[int, int] | None:
+    """Return the marker's line [ms, me) with the line before and after it (as far as
+    _AROUND bytes reach), or None when its own line is longer than that."""
+    lo, hi = max(ms - _AROUND, 0), min(me + _AROUND, size)
+    p1 = buf.rfind(b"\n", lo, ms)
+    if p1 < 0:
+        if lo:
+            return None
+        ws = 0
+    else:
+        p0 = buf.rfind(b"\n", lo, p1)
+        ws = p0 + 1 if p0 >= 0 else (0 if not lo else p1 + 1)
+    q1 = buf.find(b"\n", me, hi)
+    if q1 < 0:
+        if hi < size:
+            return None
+        return ws, size
+    q2 = buf.find(b"\n", q1 + 1, hi)
+    return ws, (q2 if q2 >= 0 else (size if hi == size else q1))
+
+
+def _rescan(buf: bytes, counts: Counter[str]) -> tuple[bytes | None, Values]:
+    """Scan the lines of a scrubbed ``buf`` that hold a marker again, with the line on either
+    side (what a replacement exposes stands beside it), and replace what they hold, and every
+    copy of it. Whole lines only, up to _AROUND bytes together: a line cut anywhere else would
+    read another context (a command word's line); a longer one is not scanned again."""
+    marked = markers_in(buf)
+    if marked is None:
+        return None, {}
+    windows: list[tuple[int, int]] = []
+    size = len(buf)
+    for ms, me in zip(marked.starts, marked.ends, strict=True):
+        window = _lines_around(buf, ms, me, size)
+        if window is None:
+            continue  # a line longer than _AROUND: not scanned again
+        if windows and window[0] <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(window[1], windows[-1][1]))
+        else:
+            windows.append(window)
+    spans = [(s + ws, e + ws, kind) for ws, we in windows for s, e, kind in find_spans(buf[ws:we])]
+    spans = [span for span in spans if not marked.cuts(span[0], span[1])]
+    if not spans:
+        return None, {}
+    found = values_of(buf, spans)
+    if found:
+        spans = merge(spans, copy_spans(buf, found, spans))
+        spans = [span for span in spans if not marked.cuts(span[0], span[1])]
+    return replace_spans(buf, iter(spans), counts), found
 
 
 def scrub_text(text: str) -> tuple[str, Counter[str]]:
