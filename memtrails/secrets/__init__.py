@@ -187,8 +187,8 @@ and a password before ``@`` and a host with no scheme (``ann:X@ftp.example.com``
 
 Rule set 14: scrubbing is idempotent, ``scrub(scrub(x)) == scrub(x)``: a match that starts
 inside one of the scrubber's markers is no match and no replacement cuts into one
-(``markers.py``), a scrubbed text is scanned again (three times at most) for what a
-replacement exposed, a query's next parameter and a secret's name glued after a bearer
+(``markers.py``), the lines around a replacement (whole lines, 2 KB at most) are scanned
+again (three times at most) for what it exposed, a query's next parameter and a secret's name glued after a bearer
 token are read on their own. After "account NAME /", a word glued to one digit
 (``tigers6``) goes, a word, ``-`` or ``_`` and one digit (``sprint_4``) stays; "creds for
 <up to six words>: ann / X"; a user with digits or ``_`` after a word for credentials

@@ -100,8 +100,9 @@ def scrub_found(text: str, known: Values | None = None) -> tuple[str, Counter[st
     if out is None:
         return text, counts, found
     # A secret whose context a match swallowed ("--token <token>-x.set_password('V')", the
-    # token's value running into the call) shows once that match is a marker: the scrubbed
-    # text is scanned again until nothing more is found, so scrubbing it again finds nothing.
+    # token's value running into the call) shows once that match is a marker: the lines
+    # around the markers are scanned again until nothing more is found (three times at
+    # most), so scrubbing the text again finds nothing.
     for _ in range(_RESCANS):
         again, more = _rescan(out, counts)
         if again is None:
