@@ -72,12 +72,7 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
     """Return :func:`named_ids` of a raw message and its :func:`stamp`, from its header
     block alone and without parsing it (a 50 MB header block costs no more than its
     bytes); None for a mail whose thread Gmail gives (``X-GM-THRID``)."""
-    data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(b"\xef\xbb\xbf")
-    end = data.find(b"\n\n")
-    found: dict[str, str] = {}
-    for m in _THREAD_HEADER.finditer(data, 0, end + 1 if end >= 0 else len(data)):
-        name = m.group(1).decode("ascii").lower()
-        found.setdefault(name, m.group(2).decode("ascii", "surrogateescape"))
+    found = _header_fields(raw)
     if gmail_thread(found.get("x-gm-thrid")):
         return None
     named = _kept_refs(refs(found.get("references")))
@@ -88,14 +83,21 @@ def raw_named_ids(raw: bytes) -> tuple[str, list[str], str] | None:
 def raw_id_and_date(raw: bytes) -> tuple[str, int | None]:
     """Return a raw message's Message-ID (empty when it has none) and the time its Date
     header says (epoch ms, None when it says none), from its header block alone."""
+    found = _header_fields(raw)
+    date = found.get("date")
+    return msg_id(found.get("message-id")), mail_date(date) if date else None
+
+
+def _header_fields(raw: bytes) -> dict[str, str]:
+    """The threading headers of a raw message's header block, the first of each, by name
+    in lower case (the block is scanned, not parsed)."""
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(b"\xef\xbb\xbf")
     end = data.find(b"\n\n")
     found: dict[str, str] = {}
     for m in _THREAD_HEADER.finditer(data, 0, end + 1 if end >= 0 else len(data)):
         name = m.group(1).decode("ascii").lower()
         found.setdefault(name, m.group(2).decode("ascii", "surrogateescape"))
-    date = found.get("date")
-    return msg_id(found.get("message-id")), mail_date(date) if date else None
+    return found
 
 
 def _key(value: str) -> bytes:
