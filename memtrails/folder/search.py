@@ -154,11 +154,11 @@ async def search(
     async def rarity() -> dict[int, float]:
         # Of the question's words, their bare words ("Biscuit's": "biscuit") and its names.
         if not known:
-            asked = list(dict.fromkeys([*question_terms(query), *map(fnv1a32, asked_names(query))]))
+            ids = list(dict.fromkeys([*question_terms(query), *map(fnv1a32, asked_names(query))]))
             if idf_cache is not None and index_state is not None:
-                known.append(await idf_cache.get(index, asked, index_state))
+                known.append(await idf_cache.get(index, ids, index_state))
             else:
-                known.append(await index.term_idf(asked))
+                known.append(await index.term_idf(ids))
         return known[0]
 
     where = SearchFilter(
