@@ -6,6 +6,7 @@ The tree::
     ├── MemoryLockedError      another process holds the memory folder
     ├── MemoryClosedError      a Memory was used after close()
     ├── FolderFormatError      manifest or log is not a memtrails folder we can read
+    │   └── NoMemoryFolderError  no folder there, and the opener asked for none to be made
     ├── FolderAccessError      the memory folder cannot be written (read-only, no permission)
     ├── ModelMismatchError     the folder was built with another embedding model
     ├── SourceError            an importer cannot open its input at all
@@ -39,6 +40,7 @@ __all__ = [
     "MemoryLockedError",
     "MemtrailsError",
     "ModelMismatchError",
+    "NoMemoryFolderError",
     "ServiceError",
     "ServiceFileError",
     "SourceError",
@@ -102,6 +104,22 @@ class MemoryClosedError(MemtrailsError):
 
 class FolderFormatError(MemtrailsError):
     """The folder is not a memtrails memory folder this version can read."""
+
+
+class NoMemoryFolderError(FolderFormatError):
+    """There is no memory folder at ``path``, and the opener asked for none to be made.
+
+    Its message speaks to a library caller (``create=True``); :attr:`command_line` says
+    the same to someone at the command line or an MCP client (``memtrails add``).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.command_line = f"no memory folder at {path}; create one with `memtrails add`"
+        super().__init__(
+            f"no memory folder at {path}: open it with create=True (Memory.open's default) "
+            "to make one, or import into it with `memtrails add`"
+        )
 
 
 class FolderAccessError(MemtrailsError):

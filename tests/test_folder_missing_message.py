@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from memtrails import Memory
+from memtrails import Memory, NoMemoryFolderError
 from memtrails._exceptions import FolderFormatError
 from memtrails.cli import main
-from memtrails.folder.opening import NoMemoryFolderError
 
 
 async def test_a_library_caller_is_told_to_open_with_create(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._exceptions import FolderAccessError, FolderFormatError
+from .._exceptions import FolderAccessError, FolderFormatError, NoMemoryFolderError
 from .._uncancelled import to_the_end
 from ..embedding._base import Embedder
 from .check import verify_on_open
@@ -43,7 +43,7 @@ from .reorder import PieceCache
 from .table import TABLE_FILE, Table
 from .writer import Writer, create_manifest, cut_torn_line, open_table
 
-__all__ = ["Folder", "NoMemoryFolderError", "open_folder", "public_url", "save_derived"]
+__all__ = ["Folder", "open_folder", "public_url", "save_derived"]
 
 
 @dataclass(slots=True)
@@ -96,22 +96,6 @@ class Folder:
                     await asyncio.to_thread(tighten, self.path)
             finally:
                 self.lock.release()
-
-
-class NoMemoryFolderError(FolderFormatError):
-    """There is no memory folder at ``path``, and the opener asked for none to be made.
-
-    Its message speaks to a library caller (``create=True``); :attr:`command_line` says
-    the same to someone at the command line or an MCP client (``memtrails add``).
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.command_line = f"no memory folder at {path}; create one with `memtrails add`"
-        super().__init__(
-            f"no memory folder at {path}: open it with create=True (Memory.open's default) "
-            "to make one, or import into it with `memtrails add`"
-        )
 
 
 async def open_folder(
