@@ -23,10 +23,12 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from memtrails.importers._input import Input
+from memtrails.importers.slack import _export as slack_reader
 from memtrails.records import MemoryRecord, RecordError
 
 if TYPE_CHECKING:
     import httpx
+    import pytest
 
     from memtrails import Memory
     from memtrails.service.jobs import Jobs
@@ -457,3 +459,22 @@ def failing_disk(path: Path, good: int, dead: bool = False) -> Input:
         counted=None,
         replay=None,
     )
+
+
+def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every member of the export the importer reads for its records (read whole,
+    or held from the look for a channel's edits and deletions, then counted)."""
+    reads: list[str] = []
+    real, real_charge = slack_reader.Export.read, slack_reader.Export.charge
+
+    def read(self: Any, member: str) -> bytes:
+        reads.append(member)
+        return real(self, member)
+
+    def charge(self: Any, member: str, got: int) -> None:
+        reads.append(member)
+        real_charge(self, member, got)
+
+    monkeypatch.setattr(slack_reader.Export, "read", read)
+    monkeypatch.setattr(slack_reader.Export, "charge", charge)
+    return reads

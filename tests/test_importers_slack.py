@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import collect, errors, records, write_json
+from helpers import collect, errors, records, spy_reads, write_json
 
 from memtrails._exceptions import SourceError
-from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
 from memtrails.limits import Limits
 from memtrails.records import At, MemoryRecord, SourceState
@@ -687,25 +686,6 @@ def growing(tmp_path: Path) -> Path:
     write_json(root / "random" / "2024-01-01.json", [message("1704067300.000001", "random one")])
     write_json(root / "random" / "2024-01-02.json", [message("1704153700.000001", "random two")])
     return root
-
-
-def spy_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record every member of the export the importer reads for its records (read whole,
-    or held from the look for a channel's edits and deletions, then counted)."""
-    reads: list[str] = []
-    real, real_charge = slack_export.Export.read, slack_export.Export.charge
-
-    def read(self: Any, member: str) -> bytes:
-        reads.append(member)
-        return real(self, member)
-
-    def charge(self: Any, member: str, got: int) -> None:
-        reads.append(member)
-        real_charge(self, member, got)
-
-    monkeypatch.setattr(slack_export.Export, "read", read)
-    monkeypatch.setattr(slack_export.Export, "charge", charge)
-    return reads
 
 
 def states(items: list[Any]) -> list[SourceState]:

@@ -8,13 +8,12 @@ from typing import Any
 
 import pytest
 from gitrepos import Repo, git, linear
-from helpers import write_json
+from helpers import spy_reads, write_json
 
 from memtrails import Memory
 from memtrails.add import add_git, add_path, source_name
 from memtrails.importers.files import _walk as files_walk
 from memtrails.importers.files import from_files
-from memtrails.importers.slack import _export as slack_export
 from memtrails.importers.slack import from_slack_export
 from memtrails.records import ImportReport
 
@@ -243,11 +242,7 @@ async def test_slack_rerun_reads_new_days_and_reports_how(
         write_json(
             export / "ops" / "2024-03-03.json", day(1709424000, ["valve stuck", "valve freed"])
         )
-        reads: list[str] = []
-        real = slack_export.Export.read
-        monkeypatch.setattr(
-            slack_export.Export, "read", lambda self, m: reads.append(m) or real(self, m)
-        )
+        reads = spy_reads(monkeypatch)
         second = await import_slack(memory, export)
         assert [m for m in reads if "/" in m] == ["ops/2024-03-02.json", "ops/2024-03-03.json"]
         # The new day's two messages; the re-read last day is unchanged, and so are the two
@@ -305,11 +300,7 @@ async def test_killed_slack_import_resumes_after_the_last_finished_channel(
         assert saved is not None and list(saved["channels"]) == ["alpha"]
         written = (await memory.status()).records  # alpha's 3, and maybe some of beta's
         assert 4 <= written < 6
-        reads: list[str] = []
-        real = slack_export.Export.read
-        monkeypatch.setattr(
-            slack_export.Export, "read", lambda self, m: reads.append(m) or real(self, m)
-        )
+        reads = spy_reads(monkeypatch)
         resumed = await import_slack(memory, export)
         # alpha's finished days are not read again; beta is read from its start.
         assert [m for m in reads if "/" in m] == [
