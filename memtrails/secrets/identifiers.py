@@ -42,13 +42,20 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
     """
     if word.lower() != "login":
         return False
-    if _full(_SSH_TARGET, value):
-        return True  # "login root@10.0.0.5": where to log in
+    if _full(_SSH_TARGET, value) and (not after_user or _full(_HOST, value.split("@", 1)[1])):
+        # "login root@10.0.0.5", "login root@db01": where to log in. After a user the user is
+        # given, and "P@ssw0rd2024" is its password: only an address's host ("ann
+        # deploy@db01.example.org") is read as one there.
+        return True
     pattern = _HYPHENATED if after_user else _IDENTIFIER
     return _full(pattern, value)
 
 
 _SSH_TARGET: Final = re2.compile(r"[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]+(?::[0-9]+)?")
+# A host as an address names it: a domain (its last label letters) or an IPv4 address.
+_HOST: Final = re2.compile(
+    r"(?:[A-Za-z0-9-]+\.)+[A-Za-z][A-Za-z-]*(?::[0-9]+)?|[0-9]{1,3}(?:\.[0-9]{1,3}){3}(?::[0-9]+)?"
+)
 # A price, a number, a date or a version: "$45/month", "€12.50", "199.99", "v2.3.1".
 _AMOUNT: Final = re2.compile(r"[$€£¥]?v?[0-9][0-9.,:/-]*(?:/[a-z]+)?")
 
