@@ -1,8 +1,10 @@
-"""What importers share: the default source name, the generator cast, a file-owning iterator."""
+"""What importers share: the default source name, the generator cast, a file-owning iterator,
+a file name shown as a title."""
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import threading
@@ -17,6 +19,7 @@ __all__ = [
     "default_source",
     "entry_may_be_file",
     "may_be_file",
+    "name_as_title",
     "too_long_number",
 ]
 
@@ -28,6 +31,22 @@ def too_long_number() -> str:
     holds an integer of more digits than Python converts. Python's own words tell the user
     to change the interpreter's limit, which only the program can."""
     return f"holds a number of more than {sys.get_int_max_str_digits():,} digits, too long to read"
+
+
+# Controls (C0, DEL, C1) and Unicode's line and paragraph separators.
+_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def name_as_title(name: str) -> str:
+    """Return a file name as a record's title shows it: a control character in it (a line
+    feed, an ESC: legal in a name on Unix) as "?", as ``ls`` shows it, so that a title is
+    one line, and no terminal's command.
+
+    Example:
+        >>> name_as_title("notes" + chr(10) + chr(27) + "[2J.md")
+        'notes??[2J.md'
+    """
+    return _NAME_CONTROLS.sub("?", name)
 
 
 def default_source(path: str | os.PathLike[str]) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import PurePosixPath
 from typing import Any
 
 from ...export_dates import is_zero_date, text_ms
 from ...records import At, Item, MemoryRecord, RecordError, Seen
+from .._shared import name_as_title
 from ._pdfdates import pdf_dates
 from ._worker import DocumentReader
 
@@ -20,9 +20,6 @@ _NO_TEXT = (
     "no text: the document holds none (never filled in; pictures, shapes or empty cells "
     "only; a sheet's formulas never calculated, so no values saved): nothing to store or find"
 )
-
-
-_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def shown_path(rel: str) -> str:
@@ -116,7 +113,7 @@ def read_document(
             return Seen(source, rel), None
         return RecordError(source, rel, saved[3], id=rel), saved[3]
     shown = PurePosixPath(shown_path(rel))
-    name = _NAME_CONTROLS.sub("?", shown.name)  # a title is one line (as files' notes)
+    name = name_as_title(shown.name)
     got = reader.read(data, shown.suffix.lower())
     if isinstance(got, str):
         return RecordError(source, rel, got, id=rel), got

@@ -8,6 +8,7 @@ from collections import Counter
 
 from .._cjk_common import is_cjk_common
 from .._legacy_text import decode_as, decode_legacy, lone_cr_as_lf, utf8_first
+from .._shared import name_as_title
 from ._plausible import reads_as_text
 
 __all__ = ["NOTE_SUFFIXES", "decode", "format_of", "title_of"]
@@ -30,7 +31,6 @@ _BOMS = (
 _SETEXT = re.compile(r"^ {0,3}(=+|-+|~+|\^+|\*+)[ \t]*$")
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _MAX_TITLE_LINES = 200
-_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 # A file format's first bytes, where a notes folder's file under another name (a PDF or
@@ -380,9 +380,7 @@ def title_of(text: str, name: str, suffix: str) -> str:
     """The title a note gives itself, else the file name: the front-matter title (YAML or
     TOML) or first heading of a Markdown, reStructuredText or AsciiDoc (``= Title``) file,
     an Org file's ``#+TITLE:`` or first ``* heading``."""
-    # A control character in a file name (a line feed, an ESC: legal in a name on Unix)
-    # shows as "?", as ls shows it: a title is one line, and no terminal's command.
-    name = _NAME_CONTROLS.sub("?", name)
+    name = name_as_title(name)
     lines = text.splitlines()[:_MAX_TITLE_LINES]
     if suffix == ".org":
         return _org_title(lines) or name
