@@ -122,6 +122,13 @@ class NoMemoryFolderError(FolderFormatError):
         )
 
 
+def said_at_the_command_line(exc: BaseException) -> str:
+    """Return ``exc``'s message as told to someone at the command line or an MCP client: a
+    missing folder's says to run ``memtrails add`` (:attr:`NoMemoryFolderError.command_line`),
+    not to pass ``create=True``; any other is its own."""
+    return exc.command_line if isinstance(exc, NoMemoryFolderError) else str(exc)
+
+
 class FolderAccessError(MemtrailsError):
     """The memory folder cannot be written: memtrails writes in it even to read it (the lock
     that keeps a reader from meeting an import half-way, and the repairs opening makes)."""

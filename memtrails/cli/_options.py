@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from .._exceptions import MemtrailsError
+from .._exceptions import MemtrailsError, said_at_the_command_line
 from ._terminal import for_terminal
 
 # The open, the event loop and the limits are imported where they are used: `memtrails
@@ -240,9 +240,7 @@ def _run(call: Callable[[], T]) -> T:
     try:
         return call()
     except MemtrailsError as exc:
-        # A missing folder is told in the command line's terms (`memtrails add`), not a
-        # library caller's (create=True).
-        raise click.ClickException(getattr(exc, "command_line", None) or str(exc)) from exc
+        raise click.ClickException(said_at_the_command_line(exc)) from exc
     except BrokenPipeError as exc:
         if not _stdout_gone():
             raise click.ClickException(str(exc)) from exc

@@ -21,7 +21,7 @@ from mcp.shared.message import SessionMessage
 from mcp.types import CallToolResult, JSONRPCError, ToolAnnotations
 from pydantic import Field
 
-from .._exceptions import MemtrailsError
+from .._exceptions import MemtrailsError, said_at_the_command_line
 from .access import FolderAccess
 from .schemas import (
     AddResult,
@@ -164,9 +164,7 @@ def _errors_as_tool_errors(
         try:
             return await fn(*args, **kwargs)
         except (MemtrailsError, ValueError) as exc:
-            # a missing folder: told as to someone at the command line (`memtrails add`)
-            said = getattr(exc, "command_line", None) or str(exc)
-            raise ToolError(scrubbed(said)) from exc
+            raise ToolError(scrubbed(said_at_the_command_line(exc))) from exc
         except OSError as exc:
             raise ToolError(
                 scrubbed(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
