@@ -13,7 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 
-__all__ = ["iso_from_pdf_date", "pdf_dates"]
+__all__ = ["iso_from_pdf_date", "pdf_dates", "pdf_text"]
 
 _KEYS = ((b"/CreationDate", "created"), (b"/ModDate", "modified"))
 _INFO = re.compile(rb"/Info\s+(\d{1,10})\s+(\d{1,5})\s+R")
@@ -71,6 +71,12 @@ def _string(m: re.Match[bytes]) -> str | None:
             raw = bytes.fromhex((digits + b"0" * (len(digits) % 2)).decode("ascii"))
         except ValueError:
             return None
+    return pdf_text(raw)
+
+
+def pdf_text(raw: bytes) -> str:
+    """A PDF text string's bytes as text: UTF-16 after its byte order mark, else
+    PDFDocEncoding (Latin-1 for what a date or a name holds)."""
     if raw.startswith(b"\xfe\xff"):
         return raw[2:].decode("utf-16-be", "replace")
     return raw.decode("latin-1")

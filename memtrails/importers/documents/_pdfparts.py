@@ -16,6 +16,7 @@ import re
 import zlib
 from dataclasses import dataclass
 
+from ._pdfdates import pdf_text
 from ._pdffonts import object_streams
 
 __all__ = ["Embedded", "embedded_files"]
@@ -45,12 +46,8 @@ class Embedded:
 
 
 def _pdf_string(raw: bytes) -> str:
-    """A PDF literal string's text: its escapes undone, UTF-16 after its byte order mark,
-    else PDFDocEncoding (Latin-1 for what a name holds)."""
-    out = re.sub(rb"\\([nrtbf()\\]|[0-7]{1,3})", lambda m: _unescape(m.group(1)), raw)
-    if out.startswith(b"\xfe\xff"):
-        return out[2:].decode("utf-16-be", "replace")
-    return out.decode("latin-1")
+    """A PDF literal string's text: its escapes undone, then read as :func:`pdf_text`."""
+    return pdf_text(re.sub(rb"\\([nrtbf()\\]|[0-7]{1,3})", lambda m: _unescape(m.group(1)), raw))
 
 
 def _unescape(code: bytes) -> bytes:
