@@ -6,6 +6,23 @@ import calendar
 import re
 from datetime import UTC, datetime, timedelta
 
+from .when_calendar import (
+    DAY_MS,
+    MONTH,
+    MONTHS,
+    NOT_A_YEAR,
+    SEASON,
+    WEEKDAY_NUMBERS,
+    YEAR,
+    Windows,
+    date_window,
+    day_start,
+    epoch_ms,
+    month_after,
+    quarter,
+    season,
+    window,
+)
 from .when_languages import WHEN_WORDS, times_in_english
 
 __all__ = [
@@ -19,33 +36,14 @@ __all__ = [
     "query_windows",
 ]
 
-#: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
-Windows = tuple[tuple[int, int], ...]
-
-_MONTHS = {
-    name.lower(): n
-    for n in range(1, 13)
-    for name in (calendar.month_name[n], calendar.month_abbr[n])
-}
-_MONTH = "|".join(sorted(_MONTHS, key=len, reverse=True))
-_YEAR = r"(1[89]\d\d|2[01]\d\d)"
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
-_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{_YEAR}\b", re.I)
-_MONTH_YEAR = re.compile(rf"\b({_MONTH})\.?,?\s+{_YEAR}\b", re.I)
-_ISO = re.compile(rf"\b{_YEAR}-(\d\d)(?:-(\d\d))?\b")
-# "08.05.2023" is day first wherever dots are written (Germany, Russia, ...); "05/08/2023"
-# month first as in the US, unless its first number cannot be a month ("31/12/2022").
-_NUMERIC = re.compile(rf"(?<![\d./])(\d{{1,2}})([./])(\d{{1,2}})\2{_YEAR}(?![\d./]\d)")
-_YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{_YEAR}\b", re.I)
 # "in May", "during March", "last June": a month named without a year, any year. Only after
 # one of these words: "may" alone is a verb, "march" one too.
 _MONTH_ONLY = re.compile(
-    rf"\b(?:in|during|of|last|this|early|late|mid)\s+({_MONTH})\b(?!\s*\d)", re.I
+    rf"\b(?:in|during|of|last|this|early|late|mid)\s+({MONTH})\b(?!\s*\d)", re.I
 )
 # A bare year: four digits standing alone, not a part of a version, an amount, a time, a
 # port ("port 2003") or an identifier.
-_BARE_YEAR = re.compile(rf"(?<![\w$£€#:./-]){_YEAR}(?![\w%.:/-]|\s*(?:ms|kb|mb|gb|px)\b)", re.I)
-_NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
+_BARE_YEAR = re.compile(rf"(?<![\w$£€#:./-]){YEAR}(?![\w%.:/-]|\s*(?:ms|kb|mb|gb|px)\b)", re.I)
 _RELATIVE = re.compile(
     r"\b(?:(the\s+day\s+before\s+yesterday|the\s+week\s+before\s+last|yesterday|today"
     r"|recently|lately)"
@@ -54,33 +52,28 @@ _RELATIVE = re.compile(
     r"|\d{1,2})\s+(day|weekend|week|month|year)s?\s+ago)\b",
     re.I,
 )
-# Meteorological seasons of the northern hemisphere: the month each starts (winter runs
-# into the next year).
-_SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
-_SEASON = "|".join(_SEASONS)
 # "summer 2023", "the spring of 2023", "autumn '23" is not read.
-_SEASON_YEAR = re.compile(rf"\b({_SEASON})\s+(?:of\s+)?{_YEAR}\b", re.I)
+_SEASON_YEAR = re.compile(rf"\b({SEASON})\s+(?:of\s+)?{YEAR}\b", re.I)
 # "last summer", "this winter"; "in the spring", "over the summer" (every year's).
-_THIS_SEASON = re.compile(rf"\b(last|this|previous)\s+({_SEASON})\b", re.I)
-_ANY_SEASON = re.compile(rf"\b(?:in|over|during|through)\s+the\s+({_SEASON})\b", re.I)
+_THIS_SEASON = re.compile(rf"\b(last|this|previous)\s+({SEASON})\b", re.I)
+_ANY_SEASON = re.compile(rf"\b(?:in|over|during|through)\s+the\s+({SEASON})\b", re.I)
 # "Q3 2024", "the third quarter of 2024"; "in Q2" (every year's).
-_QUARTER = re.compile(rf"\bQ([1-4])\s+{_YEAR}\b")
+_QUARTER = re.compile(rf"\bQ([1-4])\s+{YEAR}\b")
 _ANY_QUARTER = re.compile(r"\b(?:in|during|by|since|until|before|after)\s+Q([1-4])\b")
 # "between March and May 2023", "from June to August 2022".
 _BETWEEN = re.compile(
-    rf"\b(?:between|from)\s+({_MONTH})\.?(?:\s+{_YEAR})?\s+(?:and|to|until|till|through)\s+"
-    rf"({_MONTH})\.?,?\s+{_YEAR}\b",
+    rf"\b(?:between|from)\s+({MONTH})\.?(?:\s+{YEAR})?\s+(?:and|to|until|till|through)\s+"
+    rf"({MONTH})\.?,?\s+{YEAR}\b",
     re.I,
 )
 # "on May 3rd", "on the 3rd of May", "on 3 May": that day of every year.
 _ON_DAY = re.compile(
-    rf"\bon\s+(?:(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH})"
-    rf"|({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?)\b(?!,?\s*\d)",
+    rf"\bon\s+(?:(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTH})"
+    rf"|({MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?)\b(?!,?\s*\d)",
     re.I,
 )
-_WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
 _LAST_WEEKDAY = re.compile(
-    rf"\b(?:last|this\s+past|previous)\s+({'|'.join(_WEEKDAY_NUMBERS)})\b", re.I
+    rf"\b(?:last|this\s+past|previous)\s+({'|'.join(WEEKDAY_NUMBERS)})\b", re.I
 )
 
 
@@ -96,84 +89,18 @@ def is_time_name(word: str) -> bool:
 
 
 _TIME_NAMES = frozenset(
-    {*_MONTHS, *_WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)}
+    {*MONTHS, *WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)}
 )
 
 
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 # A count said loosely ("a few days ago"): that many, and the window as wide as the count.
 _ROUGHLY = {"a few": 3, "a couple": 2, "a couple of": 2, "couple of": 2, "several": 4}
-_DAY_MS = 86_400_000
-
-
-def _ms(year: int, month: int, day: int = 1) -> int:
-    return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
-
-
-def _month_after(year: int, month: int) -> int:
-    """The start of the month after ``month`` of ``year``, epoch ms."""
-    return _ms(year + (month == 12), month % 12 + 1)
-
-
-def _window(year: int, month: int | None = None, day: int | None = None) -> tuple[int, int] | None:
-    try:
-        if month is None:
-            return _ms(year, 1), _ms(year + 1, 1)
-        if day is None:
-            return _ms(year, month), _month_after(year, month)
-        start = _ms(year, month, day)
-    except ValueError:  # "31 February", month 13
-        return None
-    return start, start + _DAY_MS
-
-
-def date_window(query: str) -> tuple[int, int] | None:
-    """Return the UTC window [start, end) in epoch ms of the first full date the query names.
-
-    A day ("3 April 2003", "April 3, 2003", "2003-04-03", "03.04.2003" day first,
-    "4/3/2003" month first unless the first number cannot be a month), a month ("April 2003", "Apr
-    2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
-
-    Example:
-        >>> date_window("what did Glyph say in April 2003?") == (1049155200000, 1051747200000)
-        True
-    """
-    for pattern, order in (
-        (_DAY_MONTH_YEAR, "dmy"),
-        (_MONTH_DAY_YEAR, "mdy"),
-        (_ISO, "iso"),
-        (_NUMERIC, "numeric"),
-        (_MONTH_YEAR, "my"),
-        (_YEAR_ONLY, "y"),
-    ):
-        m = pattern.search(query)
-        if m is None or (order == "numeric" and _NOT_A_YEAR.search(query[: m.start()])):
-            continue  # "version 1.2.2023" is no day
-        g = m.groups()
-        if order == "dmy":
-            return _window(int(g[2]), _MONTHS[g[1].lower()], int(g[0]))
-        if order == "mdy":
-            return _window(int(g[2]), _MONTHS[g[0].lower()], int(g[1]))
-        if order == "iso":
-            return _window(int(g[0]), int(g[1]), int(g[2]) if g[2] else None)
-        if order == "numeric":
-            first, second = int(g[0]), int(g[2])
-            if g[1] == "." or first > 12:
-                first, second = second, first
-            return _window(int(g[3]), first, second)
-        if order == "my":
-            return _window(int(g[1]), _MONTHS[g[0].lower()])
-        return _window(int(g[0]))
-    return None
-
-
-def _day_start(now: datetime) -> datetime:
-    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
 
 def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
     """Return the window a relative time names, counted back from ``now``."""
-    today = _day_start(now)
+    today = day_start(now)
 
     def ms(t: datetime) -> int:
         return int(t.timestamp() * 1000)
@@ -182,86 +109,73 @@ def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
         " ".join(g.lower().split()) if g else None for g in m.groups()
     )
     if word == "the day before yesterday":
-        return ms(today) - 2 * _DAY_MS, ms(today) - _DAY_MS
+        return ms(today) - 2 * DAY_MS, ms(today) - DAY_MS
     if word == "the week before last":
         monday = today - timedelta(days=today.weekday(), weeks=2)
-        return ms(monday), ms(monday) + 7 * _DAY_MS
+        return ms(monday), ms(monday) + 7 * DAY_MS
     if word == "today":
-        return ms(today), ms(today) + _DAY_MS
+        return ms(today), ms(today) + DAY_MS
     if word == "yesterday":
-        return ms(today) - _DAY_MS, ms(today)
+        return ms(today) - DAY_MS, ms(today)
     if word in ("recently", "lately"):
-        return ms(today) - 30 * _DAY_MS, ms(today) + _DAY_MS
+        return ms(today) - 30 * DAY_MS, ms(today) + DAY_MS
     if unit is not None:
         back = which in ("last", "previous")
         if unit in ("week", "weekend"):
             monday = today - timedelta(days=today.weekday())
             start = monday - timedelta(weeks=1) if back else monday
             if which == "past":
-                return ms(today) - 7 * _DAY_MS, ms(today) + _DAY_MS
+                return ms(today) - 7 * DAY_MS, ms(today) + DAY_MS
             if unit == "weekend":
                 start += timedelta(days=5)
-                return ms(start), ms(start) + 2 * _DAY_MS
-            return ms(start), ms(start) + 7 * _DAY_MS
+                return ms(start), ms(start) + 2 * DAY_MS
+            return ms(start), ms(start) + 7 * DAY_MS
         if unit == "quarter":
             if which == "past":
-                return ms(today) - 92 * _DAY_MS, ms(today) + _DAY_MS
-            quarter = (today.month - 1) // 3 + 1 - back
-            return _quarter(today.year - (quarter == 0), quarter or 4)
+                return ms(today) - 92 * DAY_MS, ms(today) + DAY_MS
+            number = (today.month - 1) // 3 + 1 - back
+            return quarter(today.year - (number == 0), number or 4)
         if unit == "month":
             if which == "past":
-                return ms(today) - 31 * _DAY_MS, ms(today) + _DAY_MS
+                return ms(today) - 31 * DAY_MS, ms(today) + DAY_MS
             year, month = today.year, today.month
             if back:
                 year, month = (year - 1, 12) if month == 1 else (year, month - 1)
-            window = _window(year, month)
-            assert window is not None
-            return window
+            span = window(year, month)
+            assert span is not None
+            return span
         year = today.year - back
         if which == "past":
-            return ms(today) - 366 * _DAY_MS, ms(today) + _DAY_MS
-        return _ms(year, 1), _ms(year + 1, 1)
+            return ms(today) - 366 * DAY_MS, ms(today) + DAY_MS
+        return epoch_ms(year, 1), epoch_ms(year + 1, 1)
     # "N days/weeks/months/years ago": that stretch, widened by half a unit each way (by
     # half the count, said loosely: "a few weeks ago" is two to four and a half weeks back).
     rough = _ROUGHLY.get(count or "")
     n = rough or (int(count) if count and count.isdigit() else _COUNTS.get(count or "", 1))
     if ago_unit == "weekend":
         saturday = today - timedelta(days=today.weekday(), weeks=n) + timedelta(days=5)
-        return ms(saturday), ms(saturday) + 2 * _DAY_MS
+        return ms(saturday), ms(saturday) + 2 * DAY_MS
     days = {"day": 1, "week": 7, "month": 30, "year": 365}[ago_unit or "day"]
-    centre = ms(today) - n * days * _DAY_MS
-    half = max(1, days * n // 2 if rough else days // 2) * _DAY_MS
-    return centre - half, centre + half + _DAY_MS
-
-
-def _season(year: int, name: str) -> tuple[int, int]:
-    """The season ``name`` that starts in ``year`` (winter: in its December)."""
-    first = _SEASONS[name.lower()]
-    end_year, end_month = (year + 1, 3) if first == 12 else (year, first + 3)
-    return _ms(year, first), _ms(end_year, end_month)
-
-
-def _quarter(year: int, quarter: int) -> tuple[int, int]:
-    """The quarter ``quarter`` (1-4) of ``year``."""
-    start = 3 * quarter - 2
-    return _ms(year, start), _month_after(year, start + 2)
+    centre = ms(today) - n * days * DAY_MS
+    half = max(1, days * n // 2 if rough else days // 2) * DAY_MS
+    return centre - half, centre + half + DAY_MS
 
 
 def _between(m: re.Match[str]) -> tuple[int, int]:
     """The window from the first month a range names to the end of its last ("between
     November and February 2024": the first in 2023)."""
     first, first_year, last, year = m.groups()
-    start, end = _MONTHS[first.lower()], _MONTHS[last.lower()]
+    start, end = MONTHS[first.lower()], MONTHS[last.lower()]
     begin = int(first_year) if first_year else int(year) - (start > end)
-    return _ms(begin, start), _month_after(int(year), end)
+    return epoch_ms(begin, start), month_after(int(year), end)
 
 
 def _spans(query: str) -> Windows | None:
     """The window of a season or a quarter the query names with its year, or None."""
     if (m := _SEASON_YEAR.search(query)) is not None:
-        return (_season(int(m.group(2)), m.group(1)),)
+        return (season(int(m.group(2)), m.group(1)),)
     if (m := _QUARTER.search(query)) is not None:
-        return (_quarter(int(m.group(2)), int(m.group(1))),)
+        return (quarter(int(m.group(2)), int(m.group(1))),)
     return None
 
 
@@ -270,9 +184,9 @@ def _every_year(query: str, now: datetime) -> Windows | None:
     month named without its year."""
     years = range(1970, now.year + 2)
     if (m := _ANY_SEASON.search(query)) is not None:
-        return tuple(_season(year, m.group(1)) for year in years)
+        return tuple(season(year, m.group(1)) for year in years)
     if (m := _ANY_QUARTER.search(query)) is not None:
-        return tuple(_quarter(year, int(m.group(1))) for year in years)
+        return tuple(quarter(year, int(m.group(1))) for year in years)
     number: int | None = None
     if (m := _ON_DAY.search(query)) is not None:
         day_of, month_of, month, day = m.groups()
@@ -281,7 +195,7 @@ def _every_year(query: str, now: datetime) -> Windows | None:
         name = m.group(1)
     else:
         return None
-    windows = (_window(year, _MONTHS[name.lower()], number) for year in years)
+    windows = (window(year, MONTHS[name.lower()], number) for year in years)
     return tuple(w for w in windows if w is not None)
 
 
@@ -367,34 +281,34 @@ def _named_windows(query: str, now: datetime) -> Windows:
     # with its year is narrower than the year alone.
     if (m := _BETWEEN.search(query)) is not None:
         return (_between(m),)
-    if (full is None or full[1] - full[0] > 62 * _DAY_MS) and (spans := _spans(query)) is not None:
+    if (full is None or full[1] - full[0] > 62 * DAY_MS) and (spans := _spans(query)) is not None:
         return spans
     if full is not None:
         return (full,)
     if (m := _RELATIVE.search(query)) is not None:
         return (_relative(m, now),)
     if (m := _THIS_SEASON.search(query)) is not None:
-        today = _day_start(now)
+        today = day_start(now)
         # The season this year holds ("this winter" in January: the one that began in
         # December); "last" is the one a year before.
         year = today.year - (m.group(2).lower() == "winter" and today.month < 3)
-        return (_season(year - (m.group(1).lower() != "this"), m.group(2)),)
+        return (season(year - (m.group(1).lower() != "this"), m.group(2)),)
     if (m := _LAST_WEEKDAY.search(query)) is not None:
         # The latest such day before today: "last Friday" asked on a Friday is a week ago.
-        today = _day_start(now)
-        back = (today.weekday() - _WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
+        today = day_start(now)
+        back = (today.weekday() - WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
         start = int((today - timedelta(days=back)).timestamp() * 1000)
-        return ((start, start + _DAY_MS),)
+        return ((start, start + DAY_MS),)
     if (every := _every_year(query, now)) is not None:
         return every
     words = query.split()
     if len(words) > 1:
         for m in _BARE_YEAR.finditer(query):
             year = int(m.group(1))
-            if 1970 <= year <= now.year + 1 and not _NOT_A_YEAR.search(query[: m.start()]):
-                window = _window(year)
-                assert window is not None
-                return (window,)
+            if 1970 <= year <= now.year + 1 and not NOT_A_YEAR.search(query[: m.start()]):
+                span = window(year)
+                assert span is not None
+                return (span,)
     return ()
 
 
@@ -407,21 +321,21 @@ _ASKS_WHEN = re.compile(
     r"|how\s+long\s+ago|since\s+when)\b",
     re.I,
 )
-_WEEKDAYS = "|".join(_WEEKDAY_NUMBERS)
+_WEEKDAYS = "|".join(WEEKDAY_NUMBERS)
 # Times a text can name beyond query_windows' (which reads dates, months after "in", years
 # and the past): weekdays, the future, days of a month, clock times, times of day.
 _SPAN = r"(?:minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|decades?)"
 _NAMES_A_TIME = re.compile(
-    rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|{_SEASON}"
-    rf"|{_WEEKDAYS})|(?:{_MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
+    rf"\b(?:(?:{_WEEKDAYS})s?|tomorrow|tonight|next\s+(?:week|month|year|weekend|{SEASON}"
+    rf"|{_WEEKDAYS})|(?:{MONTH})\.?\s+\d{{1,2}}(?:st|nd|rd|th)?"
     r"|\d{1,2}(?:st|nd|rd|th)\b|\d{1,2}(?::\d\d)?\s?(?:am|pm)|\d{1,2}:\d\d"
     r"|(?:this|last)\s+(?:morning|evening|night|afternoon)"
     # What chats say of the past and the near future: "a few days ago", "two weekends ago",
     # "over the summer", "since March", "the other day", "at Christmas", "in two weeks".
     rf"|{_SPAN}\s+(?:ago|later)|a\s+while\s+ago"
-    rf"|(?:this|last|past|in\s+the|over\s+the|during\s+the|early|late)\s+(?:{_SEASON})"
+    rf"|(?:this|last|past|in\s+the|over\s+the|during\s+the|early|late)\s+(?:{SEASON})"
     rf"|(?:since|until|till|by|before|after|mid|early|late|end\s+of|beginning\s+of|start\s+of)"
-    rf"[\s-]+(?:{_MONTH})"
+    rf"[\s-]+(?:{MONTH})"
     r"|the\s+other\s+(?:day|night|week)|over\s+the\s+weekend|the\s+week\s+before\s+last"
     r"|at\s+(?:noon|midnight|lunchtime)"
     r"|(?:at|over|for|on|during|before|after|since)\s+(?:christmas|easter|thanksgiving"

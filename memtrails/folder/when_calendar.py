@@ -1,0 +1,136 @@
+"""The calendar that the times a query names are read with: month, season and weekday names,
+full dates, and the UTC windows of a day, a month, a season, a quarter or a year."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import UTC, datetime
+
+__all__ = [
+    "DAY_MS",
+    "MONTH",
+    "MONTHS",
+    "NOT_A_YEAR",
+    "SEASON",
+    "SEASONS",
+    "WEEKDAY_NUMBERS",
+    "YEAR",
+    "Windows",
+    "date_window",
+    "day_start",
+    "epoch_ms",
+    "month_after",
+    "quarter",
+    "season",
+    "window",
+]
+
+#: UTC windows [start, end) in epoch ms; a record written inside any of them is "then".
+Windows = tuple[tuple[int, int], ...]
+
+DAY_MS = 86_400_000
+MONTHS = {
+    name.lower(): n
+    for n in range(1, 13)
+    for name in (calendar.month_name[n], calendar.month_abbr[n])
+}
+MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
+YEAR = r"(1[89]\d\d|2[01]\d\d)"
+WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
+# Meteorological seasons of the northern hemisphere: the month each starts (winter runs
+# into the next year).
+SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+SEASON = "|".join(SEASONS)
+# Words after which four digits (or a dotted date) are a number, not a time.
+NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
+
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTH})\.?,?\s+{YEAR}\b", re.I)
+_MONTH_DAY_YEAR = re.compile(rf"\b({MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{YEAR}\b", re.I)
+_MONTH_YEAR = re.compile(rf"\b({MONTH})\.?,?\s+{YEAR}\b", re.I)
+_ISO = re.compile(rf"\b{YEAR}-(\d\d)(?:-(\d\d))?\b")
+# "08.05.2023" is day first wherever dots are written (Germany, Russia, ...); "05/08/2023"
+# month first as in the US, unless its first number cannot be a month ("31/12/2022").
+_NUMERIC = re.compile(rf"(?<![\d./])(\d{{1,2}})([./])(\d{{1,2}})\2{YEAR}(?![\d./]\d)")
+_YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{YEAR}\b", re.I)
+
+
+def epoch_ms(year: int, month: int, day: int = 1) -> int:
+    """The start of a UTC day, epoch ms."""
+    return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
+
+
+def month_after(year: int, month: int) -> int:
+    """The start of the month after ``month`` of ``year``, epoch ms."""
+    return epoch_ms(year + (month == 12), month % 12 + 1)
+
+
+def window(year: int, month: int | None = None, day: int | None = None) -> tuple[int, int] | None:
+    """The window of a year, a month of it or a day, or None for no such day ("31 February")."""
+    try:
+        if month is None:
+            return epoch_ms(year, 1), epoch_ms(year + 1, 1)
+        if day is None:
+            return epoch_ms(year, month), month_after(year, month)
+        start = epoch_ms(year, month, day)
+    except ValueError:  # "31 February", month 13
+        return None
+    return start, start + DAY_MS
+
+
+def date_window(query: str) -> tuple[int, int] | None:
+    """Return the UTC window [start, end) in epoch ms of the first full date the query names.
+
+    A day ("3 April 2003", "April 3, 2003", "2003-04-03", "03.04.2003" day first,
+    "4/3/2003" month first unless the first number cannot be a month), a month ("April 2003", "Apr
+    2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
+
+    Example:
+        >>> date_window("what did Glyph say in April 2003?") == (1049155200000, 1051747200000)
+        True
+    """
+    for pattern, order in (
+        (_DAY_MONTH_YEAR, "dmy"),
+        (_MONTH_DAY_YEAR, "mdy"),
+        (_ISO, "iso"),
+        (_NUMERIC, "numeric"),
+        (_MONTH_YEAR, "my"),
+        (_YEAR_ONLY, "y"),
+    ):
+        m = pattern.search(query)
+        if m is None or (order == "numeric" and NOT_A_YEAR.search(query[: m.start()])):
+            continue  # "version 1.2.2023" is no day
+        g = m.groups()
+        if order == "dmy":
+            return window(int(g[2]), MONTHS[g[1].lower()], int(g[0]))
+        if order == "mdy":
+            return window(int(g[2]), MONTHS[g[0].lower()], int(g[1]))
+        if order == "iso":
+            return window(int(g[0]), int(g[1]), int(g[2]) if g[2] else None)
+        if order == "numeric":
+            first, second = int(g[0]), int(g[2])
+            if g[1] == "." or first > 12:
+                first, second = second, first
+            return window(int(g[3]), first, second)
+        if order == "my":
+            return window(int(g[1]), MONTHS[g[0].lower()])
+        return window(int(g[0]))
+    return None
+
+
+def day_start(now: datetime) -> datetime:
+    """The start of ``now``'s UTC day."""
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def season(year: int, name: str) -> tuple[int, int]:
+    """The season ``name`` that starts in ``year`` (winter: in its December)."""
+    first = SEASONS[name.lower()]
+    end_year, end_month = (year + 1, 3) if first == 12 else (year, first + 3)
+    return epoch_ms(year, first), epoch_ms(end_year, end_month)
+
+
+def quarter(year: int, number: int) -> tuple[int, int]:
+    """The quarter ``number`` (1-4) of ``year``."""
+    start = 3 * number - 2
+    return epoch_ms(year, start), month_after(year, start + 2)
