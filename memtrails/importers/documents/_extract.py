@@ -16,11 +16,13 @@ from ._docx import current_docx
 from ._html import read_html
 from ._msg import ATTACHMENT_HEADING, ReadDocument, mail_of
 from ._msgparts import msg_parts
+from ._notes import docx_notes, odt_notes
 from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._pdffonts import unmapped_fonts
 from ._pdfparts import embedded_files
+from ._pptx import mark_hidden_slides
 from ._xlsx import read_xlsx
 from ._zipguard import ZIP_SUFFIXES, check_zip
 
@@ -69,6 +71,7 @@ _OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
     ".htm": read_html,
     ".xhtml": read_html,
 }
+_NOTES = {".docx": docx_notes, ".docm": docx_notes, ".odt": odt_notes, ".odp": odt_notes}
 _NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
 #: The most characters of text one document gives (16 Mi). The importing process receives a
 #: document's text whole, and a container may unpack to 512 MB of it; a record keeps far less
@@ -365,6 +368,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     else:
         if suffix in (".docx", ".docm"):
             data = current_docx(data)  # a box's anchor paragraph, moved-away text
+        elif suffix in (".pptx", ".pptm"):
+            data = mark_hidden_slides(data)
         text, meta = _pdf(data) if suffix == ".pdf" else _kreuzberg(data, suffix)
         if suffix == ".msg" and ole is not None:
             parts = msg_parts(ole, len(data))
@@ -373,6 +378,9 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         elif ole is not None:
             _own_summary(meta, ole)
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
+    # footnotes, comments, headers and footers, after the body (kreuzberg reads the body)
+    notes = _NOTES[suffix](data) if suffix in _NOTES else ""
+    text = f"{text}\n\n{notes}".strip() if notes else text
     if suffix == ".pdf":  # a portfolio's documents, a form's attachments
         attached, meta["attachments"] = _pdf_attachments(data, max_unpacked, depth)
         text = (text + "\n" + attached).strip() if attached else text

@@ -22,8 +22,11 @@ _TAB = f"{{{_TEXT}}}tab"
 # text:tracked-changes, to show or restore), a note's citation mark (the "1" after a word),
 # a comment's author and date.
 _TRACKED = f"{{{_TEXT}}}tracked-changes"
+# A comment (its text follows the body, marked: see _notes).
+_ANNOTATION = "{urn:oasis:names:tc:opendocument:xmlns:office:1.0}annotation"
 _HIDDEN = {
     _TRACKED,
+    _ANNOTATION,
     f"{{{_TEXT}}}note-citation",
     "{http://purl.org/dc/elements/1.1/}creator",
     "{http://purl.org/dc/elements/1.1/}date",
@@ -74,11 +77,11 @@ def _paragraphs(xml: bytes, sheets: bool = False, lines: bool = False) -> tuple[
     blocks: list[tuple[str, list[str]]] = [("", [])]
     row: list[str] = []
     in_rows = 0
-    hidden = 0  # inside text:tracked-changes
+    hidden = 0  # inside text:tracked-changes or a comment
     # iterparse keeps one element at a time; expat refuses entity expansion bombs.
     for event, element in ElementTree.iterparse(io.BytesIO(xml), events=("start", "end")):
         if event == "start":
-            hidden += element.tag == _TRACKED
+            hidden += element.tag in (_TRACKED, _ANNOTATION)
             in_rows += element.tag == _ROW
             if sheets and element.tag == _SHEET:
                 if row:
@@ -88,9 +91,10 @@ def _paragraphs(xml: bytes, sheets: bool = False, lines: bool = False) -> tuple[
             continue
         in_rows -= element.tag == _ROW
         if hidden:
-            if element.tag == _TRACKED:
+            if element.tag in (_TRACKED, _ANNOTATION):
                 hidden -= 1
-                element.clear()
+            if element.tag == _TRACKED:
+                element.clear()  # a comment is not: its tail is the body's text
             continue
         if element.tag in _BLOCKS:
             # A paragraph holding a text box ends after the box's own paragraphs (read and
