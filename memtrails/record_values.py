@@ -73,8 +73,9 @@ def plain_value(value: Any) -> Any:
     A ``Decimal`` is an ``int`` when whole, else a ``float`` (NaN and infinities too); a
     numpy scalar is its ``item()`` (``numpy.int64`` an int, ``numpy.datetime64`` a naive
     datetime, or a date in days); an object with ``to_pydatetime()`` (pandas' ``Timestamp``, ``NaT``) is
-    that datetime, or None when it gives none; a ``memoryview`` is ``bytes``. Anything else
-    is returned as it is.
+    that datetime, or None when it gives none; a ``memoryview`` is ``bytes``; a datetime
+    whose tzinfo gives no offset (``utcoffset()`` is None) is naive, as Python compares it,
+    and is read as local time as any naive one is. Anything else is returned as it is.
 
     Example:
         >>> from decimal import Decimal
@@ -83,6 +84,8 @@ def plain_value(value: Any) -> Any:
     """
     if isinstance(value, _PLAIN):
         return value
+    if isinstance(value, datetime) and value.tzinfo is not None and value.utcoffset() is None:
+        return value.replace(tzinfo=None)  # a zone that gives no offset: naive, as Python says
     if isinstance(value, Decimal):
         if value.is_nan():
             return float("nan")  # float() refuses a signalling NaN

@@ -108,7 +108,7 @@ class At:
             return cls(counted)
         if isinstance(value, datetime):
             wall = calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
-            if value.tzinfo is None:
+            if value.utcoffset() is None:  # no tzinfo, or one that gives no offset: naive
                 # Local time, as ``new Date(y, m, ...)``; fold=1: a repeated hour's second.
                 return cls(utc_from_local_ms(wall, fold=value.fold))
             offset = value.utcoffset()
