@@ -103,14 +103,15 @@ def safe_error(exc: BaseException) -> None:
 
 
 def log_to_terminal(*names: str) -> None:
-    """Print the warnings of the loggers ``names`` on stderr escaped, as Python prints them
-    when nothing is set up (the message alone), where they may quote a watched path, a
-    request's path or a client's words."""
+    """Print the warnings of the loggers ``names`` on stderr escaped, where they may quote a
+    watched path, a request's path or a client's words: each after its level, as uvicorn's
+    own handler writes it (``WARNING:  Invalid HTTP request received.``)."""
     import logging
 
     class Escaped(logging.Formatter):
         def format(self, record: logging.LogRecord) -> str:
-            return for_terminal(super().format(record), lines=True, quoted=True)
+            level = f"{record.levelname}:".ljust(9)  # uvicorn's levelprefix, and its space
+            return f"{level} {for_terminal(super().format(record), lines=True, quoted=True)}"
 
     handler = logging.StreamHandler()
     handler.setFormatter(Escaped())
