@@ -20,6 +20,7 @@ import math
 import re
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
+from .month_names import misread_month
 from .world_dates import (
     buddhist_day,
     iana_ms,
@@ -108,8 +109,7 @@ _DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-# A number in exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", a
-# decimal comma in some locales), and `date -d @1714732320`'s seconds.
+# Exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", "1,71473E+09").
 _EXPONENT = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)[eE][+-]?\d{1,3}")
 # A leap second ("23:59:60"), as POSIX time counts it: the second after ":59".
 _LEAP_SECOND = re.compile(r"(?<=\d\d:\d\d):60(?!\d)")
@@ -338,10 +338,11 @@ def text_ms(value: str) -> int | None:
         sign = -1 if seconds.startswith("-") else 1
         stamp = int(seconds) * 1000 + sign * int((fraction or "0")[:3].ljust(3, "0"))
         return stamp if stamp and abs(stamp) <= -_EARLIEST_TIME else None  # "@0": as "0"
-    if in_other_script(value):
-        # "мая 2024": Date.parse would skip the word and read 1 January; a day with its ordinal.
+    if in_other_script(value) or misread_month(value):
+        # "мая 2024", "3 marraskuuta 2024": not Date.parse's 1 January, 3 March (by "mar").
         ms = world_ms(value)
-        ms = words_ms(value.strip(), text_ms) if ms is None else ms
+        for read in (words_ms, month_year_ms):
+            ms = read(value.strip(), text_ms) if ms is None else ms
         if ms is not None or names_month(value):
             return ms
     if (buddhist := buddhist_day(value)) is not None:

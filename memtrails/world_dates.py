@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .dates import parse_date
+from .month_names import CYRILLIC, month_of, other_calendar
 
 __all__ = [
     "buddhist_day",
@@ -51,7 +52,8 @@ _CJK_YM = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")  # a month: i
 # Any letter of these scripts: Date.parse ignores such words before a number ("мая 2024" is
 # 1 January 2024), so a text with one is asked here first.
 _SCRIPTS = re.compile(
-    r"[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff]"
+    r"[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff"
+    r"\u0370-\u03ff\u1f00-\u1fff\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\ufb1d-\ufdff\ufe70-\ufefe]"
 )
 _CJK_WEEKDAY = re.compile(
     r"[(（]\s*[月火水木金土日一二三四五六天월화수목금토일]\s*[)）]|[月火水木金土日]曜日?"
@@ -66,25 +68,6 @@ _CJK_TIME = re.compile(
 _AFTERNOON = frozenset({"午後", "下午", "晚上", "오후", "p"})
 _MORNING = frozenset({"午前", "上午", "早上", "오전", "a"})
 
-# Cyrillic month names, as a date writes them (the genitive: "3 мая 2024") and alone, with
-# their usual abbreviations: Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian.
-_CYRILLIC_MONTHS: dict[int, str] = {
-    1: "январь января янв січень січня січ студзень студзеня студз януари яну јануар јануари",
-    2: "февраль февраля фев февр лютий лютого лют люты лютага февруари фебруар февруари",
-    3: "март марта мар березень березня бер сакавік сакавіка сак",
-    4: "апрель апреля апр квітень квітня квіт красавік красавіка крас април",
-    5: "май мая травень травня трав мај",
-    6: "июнь июня июн червень червня черв чэрвень чэрвеня чэрв юни јун јуни",
-    7: "июль июля июл липень липня лип ліпень ліпеня ліп юли јул јули",
-    8: "август августа авг серпень серпня серп жнівень жніўня жнів",
-    9: "сентябрь сентября сен сент вересень вересня вер верасень верасня вер сеп септември "
-    "септембар",
-    10: "октябрь октября окт жовтень жовтня жовт кастрычнік кастрычніка кастр октомври октобар",
-    11: "ноябрь ноября ноя нояб листопад листопада лист лістапад лістапада ліст ное ноември "
-    "новембар",
-    12: "декабрь декабря дек грудень грудня груд снежань снежня снеж декември децембар",
-}
-_CYRILLIC = {word: month for month, words in _CYRILLIC_MONTHS.items() for word in words.split()}
 _WEEKDAY_WORDS = (
     "понедельник вторник среда четверг пятница суббота воскресенье пн вт ср чт пт сб вс "
     "понеділок вівторок середа четвер п'ятниця пʼятниця субота неділя нд "
@@ -187,6 +170,8 @@ _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
 # digits or their right-to-left marks show.
 _SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)(.*)", re.S | re.A)
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)", re.A)
+# Bulgarian's, Russian's and Ukrainian's word for "year" after a numeric day's year.
+_YEAR_WORD = re.compile(r"(?<=[./-]\d{4})\s*[гр]\.\s*$")
 
 # An IANA zone after a time: in brackets as RFC 9557 and Java's ZonedDateTime write it
 # ("...+02:00[Europe/Berlin]", "...T10:00[Europe/Berlin]"), or after a space.
@@ -248,7 +233,7 @@ def plain_date_text(value: str) -> str | None:
     """
     if value.isascii():
         return value
-    plain = value.translate(_PLAIN)
+    plain = _YEAR_WORD.sub("", value.translate(_PLAIN))  # "3.01.2024 г.": the year's word
     other_digits = plain != value.translate(_SAME)
     if other_digits:  # a year of which calendar?
         years = [int(y) for y in _FOUR_DIGITS.findall(plain)]
@@ -343,7 +328,9 @@ def names_month(text: str) -> bool:
         return True  # an era's year ("令和5年") or a Thai one ("พ.ศ. 2566") too
     if _THAI_LETTER.search(text) and _BUDDHIST_YEAR.search(text):
         return True  # a Thai text's 2566 is the Buddhist era's: never the year 2566
-    return any(word.lower() in _CYRILLIC for word in _WORDS.findall(text))
+    # A month's name in any language of ``month_names`` ("мая", "Μαΐου", "במאי"), or one of
+    # another calendar's ("اردیبهشت", "תשרי"): never the 1 January Date.parse would read.
+    return any(month_of(w) or other_calendar(w) for w in _WORDS.findall(text))
 
 
 def _week(m: re.Match[str]) -> int | None:
@@ -399,7 +386,7 @@ def _cyrillic(m: re.Match[str]) -> int | None:
     weekday, day, word, year, hour, minute, second = m.groups()
     if weekday is not None and weekday.lower() not in _CYRILLIC_WEEKDAYS:
         return None
-    month = _CYRILLIC.get(word.lower())
+    month = CYRILLIC.get(word.lower())
     if month is None or (day is None and weekday is not None):
         return None  # a month alone is its first day (as "May 2024"); a weekday needs a day
     return _local(

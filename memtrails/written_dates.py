@@ -1,6 +1,7 @@
 """Dates written in words, as mail, chat and spreadsheet exports write them: zone names past
 the eight US ones ``Date.parse`` knows (``CET``, ``JST``, ``AEST``, Outlook's long names),
-month names of other languages (``3 mai 2024``, ``3. März 2024``, ``3 de mayo de 2024``).
+month names of other languages (``3 mai 2024``, ``3. März 2024``, ``3 de mayo de 2024``,
+``3 במאי 2024``, ``3 Μαΐου 2024``, ``٣ أيار ٢٠٢٤``: ``month_names`` holds the tables).
 
 One reading and one set of tables for every source: the mail importer reads a Date header by
 :func:`read_written` (``importers.mail.dates`` adds what a mail's time must be), and a
@@ -14,6 +15,7 @@ import re
 from collections.abc import Callable
 
 from .dates import days_from_civil, utc_from_local_ms
+from .month_names import ENGLISH, month_of, one_word, weekday_last
 
 __all__ = ["ZONES", "as_date_parse_reads", "month_year_ms", "read_written", "words_ms", "zoned_ms"]
 
@@ -80,47 +82,6 @@ _LONG_ZONE = re.compile(
 )
 
 
-# Month names: English, and the usual abbreviations and full names of German, Dutch,
-# French, Spanish, Italian, Portuguese, the Nordic languages, Polish and Czech (their
-# genitive, as a date writes it), Finnish (its partitive too), Hungarian, Turkish and
-# Romanian. A word is a month when it is one of these, in any case, with or without a dot
-# after it.
-_MONTH_WORDS: dict[int, str] = {
-    1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
-    " ledna leden tammikuuta tammikuu január ocak ianuarie",
-    2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
-    "februari fevereiro lutego"
-    " února únor helmikuuta helmikuu február şubat subat februarie",
-    3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
-    " března březen maaliskuuta maaliskuu március márc mart martie",
-    4: "apr avr abr kwi april avril abril aprile kwietnia"
-    " dubna duben huhtikuuta huhtikuu április ápr nisan aprilie",
-    5: "may mai mei maj mag mayo maggio maio maja"
-    " května květen toukokuuta toukokuu május máj may\u0131s mayis",
-    6: "jun juin giu cze june juni junio giugno junho czerwca"
-    " června červen kesäkuuta kesäkuu június jún haziran iunie",
-    7: "jul juil lug lip july juli juillet julio luglio julho lipca"
-    " července červenec heinäkuuta heinäkuu július júl temmuz iulie",
-    8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
-    " srpna srpen elokuuta elokuu augusztus ağustos agustos",
-    9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
-    "września wrzesnia"
-    " září syyskuuta syyskuu szeptember szept eylül eylul septembrie",
-    10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
-    "października pazdziernika"
-    " října říjen lokakuuta lokakuu október ekim octombrie",
-    11: "nov lis november novembre noviembre novembro listopada"
-    " listopadu listopad marraskuuta marraskuu kas\u0131m kasim noiembrie",
-    12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
-    "dezembro grudnia"
-    " prosince prosinec joulukuuta joulukuu aral\u0131k aralik decembrie",
-}
-_MONTHS = {word: month for month, words in _MONTH_WORDS.items() for word in words.split()}
-_FULL_NAMES = (
-    "sept january february march april june july august september october november december"
-)
-_ENGLISH = frozenset(_MONTH_WORDS[m].split()[0] for m in _MONTH_WORDS) | set(_FULL_NAMES.split())
-
 _TIME = re.compile(r"(?<![\d:.])(\d{1,2}):(\d\d)(?::(\d\d)(?:[.,](\d{1,9}))?)?(?![\d:])")
 _DOTTED_TIME = re.compile(r"(?<![\d.])(\d{1,2})\.(\d\d)(?:\.(\d\d))?(?![\d.])")
 _MERIDIEM = re.compile(r"\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
@@ -156,7 +117,8 @@ _DAY_ORDINAL = re.compile(
 _ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
 # A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
 # before the first number and reads 1 January; a month's name is read as the month.
-_MONTH_YEAR = re.compile(r"([^\W\d_]{3,}\.?),?\s+(?:de\s+)?(\d{4}(?!\d).*)", re.S)
+_MONTH_YEAR = re.compile(r"([^\W\d_]{2,}\.?),?\s+(?:de\s+)?(\d{4}(?!\d).*)", re.S)
+_YEAR_MONTH = re.compile(r"(\d{4})\.?\s+([^\W\d_]{2,})\.?")  # Hungarian's year first
 
 
 def _comments(text: str) -> tuple[str, list[str]]:
@@ -267,7 +229,7 @@ def _named_zone(text: str) -> int | None:
 
 
 def _month(word: str) -> int | None:
-    return _MONTHS.get(word.lower().rstrip("."))
+    return month_of(word)  # any language's (``month_names``)
 
 
 def _year(digits: str) -> int | None:
@@ -324,7 +286,7 @@ def _pick(
     def score(entry: tuple[int, int]) -> int:
         i = entry[0]
         touches = (i - 1) in at or (i + 1) in at
-        english = tokens[i].group(0).lower().rstrip(".") in _ENGLISH
+        english = tokens[i].group(0).lower().rstrip(".") in ENGLISH
         return 2 * touches + english
 
     return max(months, key=score)[1]
@@ -406,13 +368,19 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     """
     if len(text) > _LONGEST_VALUE or not (_FULL_YEAR.search(text) and _LETTERS.search(text)):
         return None
+    text = one_word(text)  # "3 كانون الثاني 2024", "10:30 μ.μ."
     if (plain := _DAY_ORDINAL.sub(r"\1", text)) != text:  # "1er mai 2024": "1 mai 2024"
         if (ms := read(plain)) is not None:
             return ms
         text = plain
     tail = _AFTER_DIGITS.search(text)
-    if tail is not None and any(
-        w.upper() not in ZONES and w.lower() not in ("am", "pm") for w in _LETTERS.findall(tail[0])
+    if (
+        tail is not None
+        and any(
+            w.upper() not in ZONES and w.lower() not in ("am", "pm")
+            for w in _LETTERS.findall(tail[0])
+        )
+        and (_TIME.search(text) or not weekday_last(tail[0]))  # "3 Ocak 2024 Cuma"
     ):
         return None  # "10:00 XYZ": a zone no list names is no zone to guess
     got = read_written(text.replace("\x00", " "))
@@ -429,7 +397,9 @@ def month_year_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     """Return the epoch milliseconds of a month's name and a year ("Mai 2024", "agosto de
     2024", "März 2024 10:00"): the month's first day, where ``Date.parse`` passes over the
     word and reads 1 January; None for any other value."""
-    m = _MONTH_YEAR.fullmatch(text)
+    m = _MONTH_YEAR.fullmatch(one_word(text))
+    if m is None and (y := _YEAR_MONTH.fullmatch(text)) is not None:  # "2024. május"
+        return words_ms(f"1 {y[2]} {y[1]}", read) if _month(y[2]) else None
     if m is None or _month(m.group(1)) is None:
         return None
     return words_ms(f"1 {m.group(1)} {m.group(2)}", read)

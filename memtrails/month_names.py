@@ -1,0 +1,237 @@
+"""The names of the Gregorian calendar's months in the languages memtrails reads a date in,
+one set of tables for every reader (``written_dates`` for a value or a mail's Date header,
+``world_dates`` for Cyrillic days), and the names of other calendars' months, which make a
+value no Gregorian date.
+
+A word is looked up by :func:`month_of` as it is written or in another case, with or
+without its accents and its dot ("Mai", "MAÏ", "mai."), Arabic's letter forms made one
+(``أ`` ``إ`` ``آ`` are ``ا``, Persian's ``ی`` ``ک`` Arabic's ``ي`` ``ك``), Hebrew's ``ב``
+("in") before the month read through ("במאי" is May).
+"""
+
+# ruff: noqa: RUF001, RUF002, RUF003 (Greek, Hebrew, Arabic and Cyrillic words, on purpose)
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = [
+    "CYRILLIC",
+    "ENGLISH",
+    "misread_month",
+    "month_of",
+    "one_word",
+    "other_calendar",
+    "weekday_last",
+]
+
+# English, and the usual abbreviations and full names of German, Dutch, French, Spanish,
+# Italian, Portuguese, Catalan, the Nordic languages, Polish, Czech and Slovak (their
+# genitive, as a date writes it, and their nominative, as a month alone does), Finnish (its
+# partitive too), Hungarian, Turkish and Romanian. Croatian's are not here: its "listopad"
+# is October, Czech's and Polish's November.
+_LATIN: dict[int, str] = {
+    1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
+    " ledna leden tammikuuta tammikuu január ocak oca ianuarie ian styczeń januára",
+    2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
+    "februari fevereiro lutego"
+    " února únor helmikuuta helmikuu február şubat subat şub februarie luty februára",
+    3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
+    " března březen maaliskuuta maaliskuu március márc mart martie marzec marec",
+    4: "apr avr abr kwi april avril abril aprile kwietnia"
+    " dubna duben huhtikuuta huhtikuu április ápr nisan nis aprilie kwiecień apríl apríla",
+    5: "may mai mei maj mag mayo maggio maio maja"
+    " května květen toukokuuta toukokuu május máj may\u0131s mayis mája",
+    6: "jun juin giu cze june juni junio giugno junho czerwca"
+    " června červen kesäkuuta kesäkuu június jún haziran haz iunie iun czerwiec júna",
+    7: "jul juil lug lip july juli juillet julio luglio julho lipca"
+    " července červenec heinäkuuta heinäkuu július júl temmuz tem iulie iul lipiec júla",
+    8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
+    " srpna srpen elokuuta elokuu augusztus ağustos agustos ağu augusti sierpień augusta",
+    9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
+    "września wrzesnia"
+    " září syyskuuta syyskuu szeptember szept eylül eylul eyl septembrie wrzesień septembra",
+    10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
+    "października pazdziernika"
+    " října říjen lokakuuta lokakuu október ekim eki octombrie październik októbra",
+    11: "nov lis november novembre noviembre novembro listopada"
+    " listopadu listopad marraskuuta marraskuu kas\u0131m kasim kas noiembrie novembra",
+    12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
+    "dezembro grudnia"
+    " prosince prosinec joulukuuta joulukuu aral\u0131k aralik ara decembrie grudzień decembra",
+}
+
+# Cyrillic month names, as a date writes them (the genitive: "3 мая 2024") and alone, with
+# their usual abbreviations: Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian.
+_CYRILLIC: dict[int, str] = {
+    1: "январь января янв січень січня січ студзень студзеня студз януари яну јануар јануари",
+    2: "февраль февраля фев февр лютий лютого лют люты лютага февруари фебруар февруари",
+    3: "март марта мар березень березня бер сакавік сакавіка сак",
+    4: "апрель апреля апр квітень квітня квіт красавік красавіка крас април",
+    5: "май мая травень травня трав мај",
+    6: "июнь июня июн червень червня черв чэрвень чэрвеня чэрв юни јун јуни",
+    7: "июль июля июл липень липня лип ліпень ліпеня ліп юли јул јули",
+    8: "август августа авг серпень серпня серп жнівень жніўня жнів",
+    9: "сентябрь сентября сен сент вересень вересня вер верасень верасня вер сеп септември "
+    "септембар",
+    10: "октябрь октября окт жовтень жовтня жовт кастрычнік кастрычніка кастр октомври октобар",
+    11: "ноябрь ноября ноя нояб листопад листопада лист лістапад лістапада ліст ное ноември "
+    "новембар",
+    12: "декабрь декабря дек грудень грудня груд снежань снежня снеж декември децембар",
+}
+
+# Greek (the genitive a date writes, the nominative, the abbreviations), Hebrew, and the
+# Gregorian months in Arabic script: Egypt's and the Gulf's, the Maghreb's (Morocco's
+# "ماي", "غشت"; Algeria's and Tunisia's "جانفي", "جوان"), the Levant's and Iraq's Syriac
+# names ("أيار"; "كانون الثاني" is made one word first, :func:`one_word`), Persian's
+# (Intl's "fa-u-ca-gregory": "مهٔ"), Urdu's.
+_OTHER_SCRIPTS: dict[int, str] = {
+    1: "Ιανουαρίου Ιανουάριος Ιαν ינואר ינו يناير جانفي ژانویه جنوری",
+    2: "Φεβρουαρίου Φεβρουάριος Φεβ Φεβρ פברואר פבר فبراير فيفري شباط فوریه فروری",
+    3: "Μαρτίου Μάρτιος Μαρ מרץ מרס مارس آذار مارچ",
+    4: "Απριλίου Απρίλιος Απρ אפריל אפר أبريل إبريل أفريل نيسان آوریل اپریل",
+    5: "Μαΐου Μάιος Μαΐ Μάι מאי مايو ماي أيار مه مئی",
+    6: "Ιουνίου Ιούνιος Ιουν יוני يونيو يونية جوان حزيران ژوئن جون",
+    7: "Ιουλίου Ιούλιος Ιουλ יולי يوليو يولية يوليوز جويلية تموز ژوئیه ژوییه جولائی",
+    8: "Αυγούστου Αύγουστος Αυγ אוגוסט אוג أغسطس غشت أوت آب اوت اگست",
+    9: "Σεπτεμβρίου Σεπτέμβριος Σεπ Σεπτ ספטמבר ספט سبتمبر شتنبر أيلول سپتامبر ستمبر",
+    10: "Οκτωβρίου Οκτώβριος Οκτ אוקטובר אוק أكتوبر اکتبر اکتوبر",
+    11: "Νοεμβρίου Νοέμβριος Νοε Νοεμ נובמבר נוב نوفمبر نونبر نوامبر نومبر",
+    12: "Δεκεμβρίου Δεκέμβριος Δεκ דצמבר דצמ ديسمبر دجنبر دسامبر دسمبر",
+}
+
+# Months of other calendars: a date that names one is no Gregorian date, whatever its year
+# looks like ("3 اردیبهشت 2024"). The Solar Hijri calendar's (Iran's), the Islamic one's,
+# the Hebrew one's.
+_OTHER_CALENDARS = (
+    "فروردین اردیبهشت خرداد تیر مرداد شهریور مهر آبان آذر دی بهمن اسفند "
+    "محرم صفر ربيع جمادى جمادي رجب شعبان رمضان شوال القعدة الحجة "
+    "תשרי חשון חשוון מרחשון כסלו כסליו טבת שבט אדר ניסן אייר סיון סיוון תמוז אב אלול"
+)
+
+# Weekdays as a date may write them after the day ("3 Mayıs 2024 Cuma", "2024. május 3.,
+# péntek"): English, Turkish, Hungarian.
+_WEEKDAY_WORDS = (
+    "monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun"
+    " pazartesi salı çarşamba perşembe cuma cumartesi pazar"
+    " hétfő kedd szerda csütörtök péntek szombat vasárnap"
+)
+_AFTER_DAY = re.compile(r"[.,]*\s+([^\W\d_]{2,})\.?\s*")
+
+# The Levant's two-word names, whose first word alone names two months.
+_TWO_WORDS = re.compile(r"(كانون|تشرين)[\s\u00a0]+ال(?:([أإآا]ول|اول)|ثاني|ثانى)(?![^\W\d_])")
+_ONE_WORD = {("كانون", False): "يناير", ("كانون", True): "ديسمبر"}
+_ONE_WORD |= {("تشرين", True): "أكتوبر", ("تشرين", False): "نوفمبر"}
+# Greek's "π.μ." and "μ.μ." after a time: before and after noon.
+_GREEK_HALF = re.compile(r"(?<=\d)(\s*)([πμ])\.?\s?μ\.?(?![^\W\d_])")
+_ARABIC_LETTERS = str.maketrans(
+    {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ی": "ي", "ک": "ك", "ـ": None}
+)
+_HEBREW_IN = "ב"  # "במאי": in May
+# Arabic's vowel marks and Persian's "ٔ" ("مهٔ"): no part of a month's name.
+_MARKS = dict.fromkeys([*range(0x064B, 0x0660), 0x0670])
+# Date.parse reads a word by its first three letters: "marraskuuta" (Finnish, November) as
+# March. The English months' abbreviations, as its table has them.
+_DATE_PARSE = {words.split()[0]: month for month, words in _LATIN.items()}
+_LATIN_WORD = re.compile(r"[^\W\d_]{4,}")
+
+
+def _key(word: str) -> str:
+    """A word as the tables are looked up: lower case, no accents, one form per letter."""
+    folded = unicodedata.normalize("NFD", word.casefold().rstrip("."))
+    bare = "".join(c for c in folded if not unicodedata.combining(c))
+    return unicodedata.normalize("NFC", bare).translate(_ARABIC_LETTERS)
+
+
+def _table(*tables: dict[int, str]) -> dict[str, int]:
+    names: dict[str, int] = {}
+    for table in tables:
+        for month, words in table.items():
+            for word in words.split():
+                names[_key(word)] = month
+    return names
+
+
+_MONTHS = _table(_LATIN, _CYRILLIC, _OTHER_SCRIPTS)
+_OTHERS = frozenset(_key(word) for word in _OTHER_CALENDARS.split())
+_WEEKDAYS = frozenset(_key(word) for word in _WEEKDAY_WORDS.split())
+
+#: Cyrillic month names (lower case) and their months: ``world_dates`` reads a Cyrillic day.
+CYRILLIC: dict[str, int] = {
+    word: month for month, words in _CYRILLIC.items() for word in words.split()
+}
+_FULL_NAMES = (
+    "sept january february march april june july august september october november december"
+)
+#: English month words (their abbreviations and full names): of two month words in a value,
+#: an English one is taken first.
+ENGLISH = frozenset(_LATIN[m].split()[0] for m in _LATIN) | set(_FULL_NAMES.split())
+
+
+def month_of(word: str) -> int | None:
+    """Return the month (1 to 12) a word names in any language of the tables, or None.
+
+    Example:
+        >>> month_of("Mai."), month_of("Μαΐου"), month_of("במאי"), month_of("أيار")
+        (5, 5, 5, 5)
+        >>> month_of("mayo"), month_of("friday") is None
+        (5, True)
+    """
+    key = _key(word)
+    month = _MONTHS.get(key)
+    if month is None and key.startswith(_HEBREW_IN) and len(key) > 2:
+        month = _MONTHS.get(key[1:])
+    return month
+
+
+def misread_month(text: str) -> bool:
+    """Tell whether ``text`` has a month's name that ``Date.parse`` reads as another month
+    (by its first three letters: Finnish "marraskuuta", November, as March).
+
+    Example:
+        >>> misread_month("3. marraskuuta 2024"), misread_month("3 March 2024")
+        (True, False)
+    """
+    for m in _LATIN_WORD.finditer(text):
+        month = month_of(m[0])
+        if month is not None and _DATE_PARSE.get(m[0][:3].lower(), month) != month:
+            return True
+    return False
+
+
+def weekday_last(tail: str) -> bool:
+    """Tell whether ``tail``, what follows a day's last number, is its weekday alone.
+
+    Example:
+        >>> weekday_last(" Cuma"), weekday_last("., szerda"), weekday_last(" foo")
+        (True, True, False)
+    """
+    m = _AFTER_DAY.fullmatch(tail)
+    return m is not None and _key(m[1]) in _WEEKDAYS
+
+
+def other_calendar(word: str) -> bool:
+    """Tell whether a word names a month of the Solar Hijri, Islamic or Hebrew calendar.
+
+    Example:
+        >>> other_calendar("اردیبهشت"), other_calendar("בתשרי"), other_calendar("mai")
+        (True, True, False)
+    """
+    key = _key(word)
+    return key in _OTHERS or (key.startswith(_HEBREW_IN) and key[1:] in _OTHERS)
+
+
+def one_word(text: str) -> str:
+    """Return ``text`` with the Levant's two-word month names as one word ("كانون الثاني"
+    is January: "يناير"), Greek's "π.μ."/"μ.μ." after a time as "am"/"pm", and without
+    Arabic's vowel marks.
+
+    Example:
+        >>> one_word("3 كانون الأول 2024"), one_word("10:30 μ.μ.")
+        ('3 ديسمبر 2024', '10:30 pm')
+    """
+    if text.isascii():
+        return text
+    text = _TWO_WORDS.sub(lambda m: _ONE_WORD[m[1], m[2] is not None], text.translate(_MARKS))
+    return _GREEK_HALF.sub(lambda m: f"{m[1] or ' '}{'a' if m[2] == 'π' else 'p'}m", text)
