@@ -24,6 +24,7 @@ from .when_calendar import (
     window,
 )
 from .when_languages import WHEN_WORDS, times_in_english
+from .when_spans import counted_back, holidays_every_year, past_weekday, spans_named
 
 __all__ = [
     "EARLIEST",
@@ -39,7 +40,7 @@ __all__ = [
 # "in May", "during March", "last June": a month named without a year, any year. Only after
 # one of these words: "may" alone is a verb, "march" one too.
 _MONTH_ONLY = re.compile(
-    rf"\b(?:in|during|of|last|this|early|late|mid)\s+({MONTH})\b(?!\s*\d)", re.I
+    rf"\b(?:(?:in|during|of|last|this|early|late)\s+|mid-?\s*)({MONTH})\b(?!\s*\d)", re.I
 )
 # A bare year: four digits standing alone, not a part of a version, an amount, a time, a
 # port ("port 2003") or an identifier.
@@ -88,9 +89,7 @@ def is_time_name(word: str) -> bool:
     return word in _TIME_NAMES
 
 
-_TIME_NAMES = frozenset(
-    {*MONTHS, *WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)}
-)
+_TIME_NAMES = frozenset({*MONTHS, *WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)})
 
 
 _COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
@@ -183,6 +182,8 @@ def _every_year(query: str, now: datetime) -> Windows | None:
     """The windows, one a year from 1970 to next year, of a season, a quarter, a day or a
     month named without its year."""
     years = range(1970, now.year + 2)
+    if (holiday := holidays_every_year(query, now)) is not None:
+        return holiday
     if (m := _ANY_SEASON.search(query)) is not None:
         return tuple(season(year, m.group(1)) for year in years)
     if (m := _ANY_QUARTER.search(query)) is not None:
@@ -191,12 +192,19 @@ def _every_year(query: str, now: datetime) -> Windows | None:
     if (m := _ON_DAY.search(query)) is not None:
         day_of, month_of, month, day = m.groups()
         number, name = (int(day_of), month_of) if day_of else (int(day), month)
-    elif (m := _MONTH_ONLY.search(query)) is not None:
+    elif (m := next(filter(_a_month, _MONTH_ONLY.finditer(query)), None)) is not None:
         name = m.group(1)
     else:
         return None
     windows = (window(year, MONTHS[name.lower()], number) for year in years)
     return tuple(w for w in windows if w is not None)
+
+
+def _a_month(m: re.Match[str]) -> bool:
+    """Whether a month :data:`_MONTH_ONLY` found is one: "this may take a while" and "their
+    last march" are a verb and a noun (written in small letters after "this" or "last")."""
+    name, before = m.group(1), m.group(0).split()[0].lower()
+    return not (name in ("may", "march") and before in ("this", "last"))
 
 
 def query_windows(query: str, now: datetime | None = None) -> Windows:
@@ -276,6 +284,10 @@ def _directed(query: str, now: datetime, windows: Windows) -> Windows:
 
 def _named_windows(query: str, now: datetime) -> Windows:
     """The windows of the times ``query`` names, as :func:`query_windows` says, not opened."""
+    # Times said in several words that hold a year or a date ("the week before 9 June 2023",
+    # "Christmas 2022", "May last year", "the end of 2023"): narrower than those parts.
+    if (said := spans_named(query, now)) is not None:
+        return said
     full = date_window(query)
     # A range of months ends in the month-and-year date_window reads; a season or a quarter
     # with its year is narrower than the year alone.
@@ -285,6 +297,8 @@ def _named_windows(query: str, now: datetime) -> Windows:
         return spans
     if full is not None:
         return (full,)
+    if (counted := counted_back(query, now)) is not None:
+        return counted
     if (m := _RELATIVE.search(query)) is not None:
         return (_relative(m, now),)
     if (m := _THIS_SEASON.search(query)) is not None:
@@ -299,6 +313,8 @@ def _named_windows(query: str, now: datetime) -> Windows:
         back = (today.weekday() - WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
         start = int((today - timedelta(days=back)).timestamp() * 1000)
         return ((start, start + DAY_MS),)
+    if (weekday := past_weekday(query, now)) is not None:
+        return weekday
     if (every := _every_year(query, now)) is not None:
         return every
     words = query.split()

@@ -45,7 +45,9 @@ SEASON = "|".join(SEASONS)
 # Words after which four digits (or a dotted date) are a number, not a time.
 NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
 
-_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({MONTH})\.?,?\s+{YEAR}\b", re.I)
+_DAY_MONTH_YEAR = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({MONTH})\.?,?\s+{YEAR}\b", re.I
+)
 _MONTH_DAY_YEAR = re.compile(rf"\b({MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+{YEAR}\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b({MONTH})\.?,?\s+{YEAR}\b", re.I)
 _ISO = re.compile(rf"\b{YEAR}-(\d\d)(?:-(\d\d))?\b")
@@ -81,7 +83,7 @@ def window(year: int, month: int | None = None, day: int | None = None) -> tuple
 def date_window(query: str) -> tuple[int, int] | None:
     """Return the UTC window [start, end) in epoch ms of the first full date the query names.
 
-    A day ("3 April 2003", "April 3, 2003", "2003-04-03", "03.04.2003" day first,
+    A day ("3 April 2003", "the 3rd of April 2003", "April 3, 2003", "2003-04-03", "03.04.2003" day first,
     "4/3/2003" month first unless the first number cannot be a month), a month ("April 2003", "Apr
     2003", "2003-04") or a year after "in", "during", "since", "of" or "from" ("in 2003").
 
