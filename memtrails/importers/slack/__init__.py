@@ -80,9 +80,15 @@ async def from_slack_export(
     it (its id the original's), the earlier words in no record. A record an earlier run
     made of a message deleted since is forgotten by the next run that reads such an event,
     incremental or full, with no ``--prune`` (``ImportReport.removed`` counts it: the
-    position's ``SourceState.deleted`` names it); one a newer export merely leaves out (a
-    message deleted before it was made, no event left) stays until a run with ``--prune``,
-    which reads the export whole and forgets what it no longer holds.
+    position's ``SourceState.deleted`` names it). One a newer export merely leaves out (a
+    message deleted before it was made, no event left) is forgotten so too by the run
+    that reads its day file whole (the position keeps the ts of each day file's records):
+    never for a day file the export does not hold (a partial export), one that could not
+    be read whole, nor one run with ``--full`` (no position to compare with); a message
+    now in another day file of the channel is kept; on the export's first and last days
+    (a date range may cut them) only one between the first and last messages the day
+    file still holds. The rest stays until a run with ``--prune``, which reads the export
+    whole and forgets what it no longer holds.
 
     Each record has ``kind="chat"``, ``id="<channel>/<ts>"`` (stable across runs; the
     channel is its folder's name, so a channel renamed in Slack gets new ids, the old ones
@@ -110,7 +116,7 @@ async def from_slack_export(
     comes a :class:`~memtrails.records.SourceState`:
     ``{"metadata": {name file: sha256 or None}, "channels": {channel: {"last": last day
     file, "before": digest of the names and stamps of the day files before it, "bots":
-    bot names learned from those}}}`` (and, for a DM titled by who wrote in it, ``"people"``
+    bot names learned from those, "ts": {day file: the ts of its records}}}}`` (and, for a DM titled by who wrote in it, ``"people"``
     who wrote in those, ``"title"`` and the ts of the messages ``"deleted"`` in it: a newer
     day that brings someone new, or deletes the message of an earlier one, changes the
     title, and the channel is then read whole, so that no record keeps the old one; only

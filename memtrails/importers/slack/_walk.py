@@ -8,6 +8,7 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._resume import BAD_POSITION, unusable_position
+from ._absent import Absent, saved_ts
 from ._changes import changes_of
 from ._days import day_files
 from ._export import METADATA_FILES, NOT_A_DAY, Export
@@ -147,6 +148,8 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
     # 10,000 channels of a message each would otherwise take 10,000 positions of up to
     # 10,000 channels each (quadratic, in time and in what the consumer saves).
     since = 0
+    dates = sorted(day[:10] for days in export.channels.values() for day in days)
+    edges = (dates[0], dates[-1]) if dates else ("", "")
     for channel, days in export.channels.items():
         # Stamped before reading, so a day file written meanwhile is read again next run.
         before = _days_digest(export, channel, days[:-1])
@@ -167,25 +170,34 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
             read.changes if read.changes is not None else changes_of(export, channel, days[start:])
         )
         deleted.extend(f"{channel}/{ts}" for ts in sorted(changes.deleted))
+        # What each day file held last run: one read whole that lacks a message deleted it.
+        absent = Absent(channel, saved_ts(state, channel), edges)
+        for day in days[:start]:
+            absent.carry(day)
         for n in range(start, len(days)):
             reader.learned = {}
             since += 1
+            absent.read(days[n])
             for where, messages in day_files(reader, f"{channel}/{days[n]}", changes):
                 if isinstance(messages, RecordError):
                     broken = True
                     failed = failed or n < len(days) - 1
+                    absent.broken(days[n])
                     yield messages
                     continue
                 for item in message_items(reader, channel, where, messages, messages):
                     kept += n < len(days) - 1 and isinstance(item, MemoryRecord)
                     since += 1
+                    absent.saw(days[n], item)
                     yield item
                 if messages.failed is not None:  # a large one, changed since it was checked
                     broken = True
                     failed = failed or n < len(days) - 1
+                    absent.broken(days[n])
                     yield messages.failed
             if n < len(days) - 1:
                 bots.update(reader.learned)
+        deleted.extend(absent.gone(changes.deleted))
         if entry is not None and start == len(days):
             # Nothing read (the last day file read before is gone): the old position holds.
             done[channel] = entry
@@ -199,6 +211,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
                 "bots": bots,
                 "records": kept,
                 **read.position(reader, channel),
+                **absent.position(),
             }
         if since * 10 >= len(export.channels):
             since = 0
