@@ -127,3 +127,51 @@ def test_the_readings_before_stay_as_they_were() -> None:
     assert (day(a), day(b)) == ("2023-06-09", "2023-06-10")
     [(a, b)] = query_windows("What did Tom buy before 9 June 2023?", NOW)
     assert day(b) == "2023-06-09"
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        # A month of last year, the month or year before last, said in other languages.
+        ("작년 5월에 뭐 했어?", "2023-05-01", "2023-06-01"),
+        ("去年五月你做了什么?", "2023-05-01", "2023-06-01"),
+        ("Was hast du im Mai letzten Jahres gemacht?", "2023-05-01", "2023-06-01"),
+        ("¿Qué hiciste en mayo del año pasado?", "2023-05-01", "2023-06-01"),
+        ("Что ты делал в мае прошлого года?", "2023-05-01", "2023-06-01"),
+        ("Qu'as-tu fait en mai de l'année dernière ?", "2023-05-01", "2023-06-01"),
+        ("지지난달에 뭐 했어?", "2024-05-01", "2024-06-01"),
+        ("上上个月你做了什么?", "2024-05-01", "2024-06-01"),
+        ("재작년에 어디 갔어?", "2022-01-01", "2023-01-01"),
+    ],
+)
+def test_such_times_in_other_languages_are_read_as_their_english(
+    query: str, start: str, end: str
+) -> None:
+    [(a, b)] = query_windows(query, NOW)
+    assert (day(a), day(b)) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "크리스마스에 뭐 했어?",
+        "圣诞节你做了什么?",
+        "Was hast du an Weihnachten gemacht?",
+        "¿Qué hiciste en Navidad?",
+        "Qu'as-tu fait pour Noël ?",
+        "Cosa hai fatto a Natale?",
+        "Что ты делал на Рождество?",
+    ],
+)
+def test_christmas_named_in_other_languages_is_every_years(query: str) -> None:
+    windows = query_windows(query, NOW)
+    assert (day(windows[-3][0]), day(windows[-3][1])) == ("2023-12-15", "2024-01-09")
+
+
+@pytest.mark.parametrize(
+    # "natal" and "Noël" alone are an adjective (a home town) and a name.
+    "query",
+    ["Qual é a cidade natal dela?", "Qu'a dit Noël ?", "Qual è la sua città natale?"],
+)
+def test_words_that_name_no_holiday_in_other_languages(query: str) -> None:
+    assert query_windows(query, NOW) == ()

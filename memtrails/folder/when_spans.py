@@ -67,7 +67,7 @@ _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
 # "May last year", "the 3rd of May last year", "spring '23", "May of this year".
 _OF_A_YEAR = re.compile(
     rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?)?({MONTH}|{SEASON})\.?"
-    rf"(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?)?,?\s+(?:of\s+|in\s+)?"
+    rf"(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?)?\s*[,;]?\s+(?:of\s+|in\s+)?"
     r"(?:(last|this)\s+year|(the\s+year\s+before\s+last)|['\u2019](\d\d))(?!\w)",
     re.I,
 )
