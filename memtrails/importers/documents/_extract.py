@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from ._docx import current_docx
+from ._garbled import unreadable
 from ._html import read_html
 from ._msg import ATTACHMENT_HEADING, ReadDocument, mail_of
 from ._msgparts import msg_parts
@@ -97,6 +98,11 @@ _ENCRYPTED = "encrypted document: it opens only with its password (save a copy w
 _TRUNCATED = (
     "corrupt or unreadable document (a truncated PDF: the file stops before its end, as a "
     "download or copy that was cut short does)"
+)
+_GARBLED = (
+    "text unreadable: fonts without a Unicode map ({why}: its fonts' codes come out as "
+    "other characters, as Type3 and custom-encoded fonts without a ToUnicode map give them); "
+    "run OCR on it (e.g. ocrmypdf --force-ocr), then import it"
 )
 _PDF_TAIL = 1024  # where a PDF's %%EOF is (a few bytes may follow it), and a catalog's "obj"
 #: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
@@ -382,7 +388,11 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     notes = _NOTES[suffix](data) if suffix in _NOTES else ""
     text = f"{text}\n\n{notes}".strip() if notes else text
     if suffix == ".pdf":  # a portfolio's documents, a form's attachments
+        garbled = unreadable(text)
         attached, meta["attachments"] = _pdf_attachments(data, max_unpacked, depth)
+        if garbled and not attached:
+            raise Failed(_GARBLED.format(why=garbled))
+        text = "" if garbled else text  # the attachments' text alone is kept
         text = (text + "\n" + attached).strip() if attached else text
     if not text and suffix in OLE_SUFFIXES and encrypted(data, suffix):
         raise Failed(_ENCRYPTED)  # kreuzberg 4.10 gives an encrypted .ppt as no text
