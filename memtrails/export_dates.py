@@ -4,13 +4,11 @@
 by it, so that what the fixtures hold reads the same in every language. What it gives NaN for
 and an export writes all the same is read here: numbers of seconds, milliseconds,
 microseconds or nanoseconds since 1970 (as numbers or as strings of digits), ISO 8601 in its
-basic form ("20231114T221320Z") or with a comma before the fraction, and the ways chat and
-spreadsheet exports write a day ("May 8th, 2023 at 7 p.m."), and last ISO week dates and
-days in CJK or Cyrillic words (``world_dates``). One thing ``Date.parse`` reads is read
-otherwise (:func:`text_ms`): a number alone, which it makes a year ("0" is 2000), is read as
-the number (:func:`digits_ms`: no date, a year, an epoch stamp, or the digits of a day or a
-time such as "20240503103200"). ``conformance/README.md`` states each rule beside
-``Date.parse``'s.
+basic form ("20231114T221320Z"), with a comma before the fraction or in hours ("T10+02"),
+the ways chat and spreadsheet exports write a day ("May 8th, 2023 at 7 p.m."), and last ISO
+week dates and days in other scripts' words (``world_dates``). A number alone, which
+``Date.parse`` makes a year ("0" is 2000), is read as the number (:func:`digits_ms`).
+``conformance/README.md`` states each rule beside ``Date.parse``'s.
 """
 
 from __future__ import annotations
@@ -94,13 +92,12 @@ _UNSET = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "
 # as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
 _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
-# A day written with dots is day first in every language that writes one so: "03.05.2024",
-# "3. 5. 2024" (Czech, Slovak), "3.5.24 10:00" (a two-digit year as Date.parse reads one:
-# 00-49 2000s, 50-99 1900s).
 # Date.parse gives a date written without a year the year 2001; one written with it has
 # "2001" or "01" (two digits) in it. Give or take a day for the local time zone.
 _AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
 _WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
+# A day written with dots is day first in every language that writes one so: "03.05.2024",
+# "3. 5. 2024" (Czech), "3.5.24 10:00" (a two-digit year as Date.parse reads it: 00-49 2000s).
 _DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
 _DOTTED_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}\.\d\d(?:\.\d\d)?(?![\d.:])")
 # So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
@@ -137,6 +134,8 @@ _BASIC_ISO = re.compile(
 )
 # The same without its "T" when a zone ends it ("20240503103200Z"): digits and a zone are a time.
 _BASIC_NO_T = re.compile(r"(\d{8})(\d{4}(?:\d\d(?:[.,]\d{1,9})?)?(?:Z|[+-]\d\d(?::?\d\d)?))", re.I)
+# ISO 8601's hour alone or offset in hours ("2024-05-03T10+02:00", date -Ihours; "...T10:00+05").
+_SHORT_ISO = re.compile(r"(\d{4}-\d\d-\d\dT\d\d)((?::\d\d){,2}(\.\d+)?)([Zz]|[+-]\d\d(:?\d\d)?)?")
 # ISO 8601 allows a comma before the fraction of a second ("22:13:20,123Z"); ES5 does not.
 _COMMA_FRACTION = re.compile(
     r"(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d),(\d{1,9})\s?(Z|[+-]\d\d:?\d\d)?", re.I
@@ -288,6 +287,8 @@ def exported_ms(value: str) -> int | None:
     if (m := _COMMA_FRACTION.fullmatch(text)) is not None:
         # Python's logging writes "2024-05-03 10:00:00,123" (local time, as without a comma).
         return _existing(f"{m.group(1)}.{m.group(2)}{m.group(3) or ''}")
+    if (m := _SHORT_ISO.fullmatch(text)) is not None:
+        return _existing(f"{m[1]}{m[2] or ':00'}{_extended(m[4])}")
     if (m := _CLF.fullmatch(text)) is not None:
         day, month, year, clock, zone = m.groups()
         return _existing(f"{day} {month} {year} {clock}{' ' + zone if zone else ''}")
@@ -295,7 +296,7 @@ def exported_ms(value: str) -> int | None:
     if reworded is not None:
         return _existing(reworded)
     if (m := _DOTNET.fullmatch(text)) is not None:  # "/Date(1714732320000)/"
-        return int(m.group(1)) if abs(int(m.group(1))) <= -_EARLIEST_TIME else None
+        return int(m[1]) if abs(int(m[1])) <= -_EARLIEST_TIME else None
     if (m := _SPACED_OFFSET.search(text)) is not None:  # "2024-05-03T10:00:00 +05:30"
         return text_ms(text[: m.start(1)] + m.group(2))
     if (named := _OFFSET_NAMED.fullmatch(text)) is not None:
@@ -311,15 +312,13 @@ def text_ms(value: str) -> int | None:
     """Return the epoch milliseconds of a date written as a string (``At.of``'s reading), or
     None when it is none.
 
-    ``Date.parse`` reads it (:func:`dates.parse_date`), except a number alone, which is read
-    as :func:`digits_ms` reads it: ``Date.parse`` makes "0" the year 2000, "7" July 2001 and
-    "123456" the year 123456, and gives NaN for "20240503103200", which an epoch reading
-    would make the year 2611; a date without a year ("May 3", "12/31"), which it makes a
-    day of 2001, is no date; a day its month does not have ("2024-02-30",
-    :func:`names_no_day`), which it rolls over into the next month, is no date; and a day
-    written with dots is day first ("03.05.2024", "3.5.24": 3 May, not 5 March), and so is
-    one with a Buddhist era's year ("03/05/2567": 3 May 2024; ``world_dates``, which also
-    reads marks, dashes and other digits first). Where it gives NaN: :func:`exported_ms`.
+    ``Date.parse`` reads it (:func:`dates.parse_date`), except: a number alone is read as
+    :func:`digits_ms` reads it ("0" is no year 2000, "20240503103200" a time); a date without
+    a year ("May 3", which it makes a day of 2001) and a day its month does not have
+    ("2024-02-30", :func:`names_no_day`) are no date; a day written with dots is day first
+    ("03.05.2024": 3 May), and so is one with a Buddhist era's year ("03/05/2567": 3 May
+    2024; ``world_dates`` reads marks, dashes and other digits first); a month named in
+    another language is that month. Where it gives NaN: :func:`exported_ms`.
 
     Example:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
