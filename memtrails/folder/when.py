@@ -333,8 +333,12 @@ def _named_windows(query: str, now: datetime) -> Windows:
 _ASKS_WHEN = re.compile(
     # after a first "and", "so", "but", "then", "ok": "And when does it open?"
     r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?"
-    r"(?:when|what\s+(?:time|day|date|year|month)|(?:on\s+)?which\s+(?:day|month|year)"
-    r"|how\s+long\s+ago|since\s+when)\b",
+    r"(?:when|(?:(?:in|on|at|during|by|for)\s+)?(?:what|which)\s+(?:time|day|date|year|month"
+    r"|week|weekend|season|night|evening|morning)|what(?:\s+was|\s+is|['\u2019]s)\s+the\s+date"
+    r"|how\s+long\s+ago|how\s+many\s+(?:days|weeks|months|years)\s+ago"
+    r"|(?:since|by|until|till)\s+when)\b"
+    # or further on: "Do you remember when Ann moved?", "Ann moved when?"
+    r"|\b(?:remember|recall|know|tell\s+me)\s+when\b|\bwhen\s*\?\s*$",
     re.I,
 )
 _WEEKDAYS = "|".join(WEEKDAY_NUMBERS)
