@@ -177,7 +177,10 @@ async def from_slack_export(
     :class:`SourceError` saying so. A day file named otherwise than ``YYYY-MM-DD.json`` but
     starting so (``2024-01-02 (1).json``, a second download) is read as one; any other JSON
     file in a channel's folder (but Slack's ``canvases_in_conversation.json``) is a
-    :class:`RecordError` naming it as not read, the run complete all the same.
+    :class:`RecordError` naming it as not read, the run complete all the same; so is a day
+    file outside any channel's folder (beside ``channels.json``, or a workspace's in
+    ``teams/<workspace>/``: whose messages it holds is not known), and a folder of day
+    files alone (one channel's folder) is a :class:`SourceError` saying so.
 
     Args:
         path: the export folder or .zip file.

@@ -14,7 +14,7 @@ from typing import IO
 
 from ..._exceptions import SourceError
 from .._shared import entry_may_be_file, may_be_file, too_long_number
-from ._scan import DAY_NAMED, holds_days, is_dir
+from ._scan import DAY_NAMED, holds_days, is_dir, not_an_export
 from ._zip_names import member_name, unsafe
 
 __all__ = [
@@ -110,6 +110,8 @@ class Export:
         self.unlisted: list[tuple[str, str]] = []
         # JSON files in channel folders that are no day files: named, not read.
         self.not_days: list[str] = []
+        # Day files outside any channel folder (beside channels.json): named, not read.
+        self.outside: list[str] = []
         self._zip: zipfile.ZipFile | None = None
         self._prefix = ""
         # The zip's members by name (as read: see member_name), each name with every member
@@ -145,11 +147,7 @@ class Export:
         )
         if not self._channels and not has_metadata:
             self.close()
-            raise SourceError(
-                source,
-                "not a Slack export: no users.json, no channels.json and no channel folders "
-                "of YYYY-MM-DD.json day files",
-            )
+            raise SourceError(source, not_an_export(self.outside))
 
     @classmethod
     def open(
@@ -192,6 +190,8 @@ class Export:
                 try:
                     if e.is_dir():
                         folders.append(e.name)
+                    elif DAY_NAMED.match(e.name):
+                        self.outside.append(e.name)
                 except OSError as exc:
                     if not e.name.endswith(".json"):  # a name file: reading it says why
                         self.unlisted.append((e.name, f"cannot read ({exc.strerror or exc})"))
@@ -206,7 +206,11 @@ class Export:
             for workspace in nested:
                 try:
                     with os.scandir(root / workspace) as entries:
-                        folders += [f"{workspace}/{e.name}" for e in entries if is_dir(e)]
+                        for e in entries:
+                            if is_dir(e):
+                                folders.append(f"{workspace}/{e.name}")
+                            elif DAY_NAMED.match(e.name):
+                                self.outside.append(f"{workspace}/{e.name}")
                 except OSError as exc:
                     why = exc.strerror or exc
                     self.unlisted.append((workspace, f"cannot list the workspace folder ({why})"))
@@ -224,7 +228,7 @@ class Export:
                 why = exc.strerror or exc
                 self.unlisted.append((name, f"cannot list the channel folder ({why})"))
                 continue
-            if not days and "/" not in name and holds_days(root / disk):
+            if not days and name != WORKSPACES and "/" not in name and holds_days(root / disk):
                 self.unlisted.append((name, _NESTED))  # its name files are no day files
                 continue
             self.not_days += [f"{name}/{other}" for other in others]
@@ -285,6 +289,10 @@ class Export:
                 parts = [f"{WORKSPACES}/{parts[1]}/{parts[2]}", parts[3]]
             elif len(parts) == 3 and parts[0] != WORKSPACES and DAY_NAMED.match(parts[2]):
                 holders.add(parts[0])
+            if DAY_NAMED.match(parts[-1]) and (
+                len(parts) == 1 or (len(parts) == 3 and parts[0] == WORKSPACES)
+            ):
+                self.outside.append("/".join(parts))
             if len(parts) != 2 or parts[0].startswith(".") or "/." in parts[0]:
                 continue
             if DAY_NAMED.match(parts[1]):

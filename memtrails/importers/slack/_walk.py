@@ -15,6 +15,7 @@ from ._export import METADATA_FILES, NOT_A_DAY, Export
 from ._messages import message_items
 from ._names import EXTRA_NAME_FILES, Names
 from ._people import plan
+from ._scan import OUTSIDE
 
 __all__ = ["items", "record_count"]
 
@@ -86,6 +87,7 @@ def record_count(export: Export, state: Mapping[str, Any] | None) -> tuple[int, 
     reader = Names(export)
     reader.load_metadata()
     found = len(reader.errors) + len(export.unsafe) + len(export.unlisted) + len(export.not_days)
+    found += len(export.outside)
     saved, _ = _saved_channels(state, reader.metadata)
     vouched = 0
     for channel, days in export.channels.items():
@@ -118,6 +120,8 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         yield RecordError(reader.source, name, f"{reason}; its messages were not read")
     for name in export.not_days:  # no messages of the export's left unread: not "broken"
         yield RecordError(reader.source, name, NOT_A_DAY)
+    for name in export.outside:  # none of its messages a record ever: nothing to prune
+        yield RecordError(reader.source, name, OUTSIDE)
     saved, why = _saved_channels(state, reader.metadata)
     done: dict[str, dict[str, Any]] = {}  # the new position of each channel finished
     skipped = False  # whether any day file was left unread
