@@ -16,8 +16,12 @@ from .when import asks_when, names_a_time
 __all__ = ["asks_how_many", "holds_a_number", "wanted_answer"]
 
 _HOW_MANY = re.compile(
-    r"^\W*(?:(?:and|so|but|then|ok|okay)\W+)?"
-    r"how\s+(?:much|many|long|far|old|often|big|tall|fast|heavy|deep|wide)\b"
+    r"\bhow\s+(?:much|many|long|far|old|often|big|tall|fast|heavy|deep|wide)\b"
+    # "What was the price of...?", "What's the score?"
+    r"|^\W*(?:(?:and|so|but|then|ok|okay)\W+)?what(?:\s+(?:was|is|were|are)"
+    r"|['\u2019]s)?\s+(?:the\s+)?(?:price|cost|total|number|amount|score|percentage|distance"
+    r"|age|height|weight|temperature|speed|budget|salary|fee|rent|balance|count)s?\b"
+    r"|^\W*what\s+did\s+(?:\w+\s+){1,6}?cost\b"
     # Korean, Russian, Chinese, Japanese, Arabic, Hindi; German, French, Spanish,
     # Portuguese, Italian
     r"|얼마|몇|(?<![\u0400-\u04ff])сколько(?![\u0400-\u04ff])|多少|几[个次天年岁]|いくら|いくつ"

@@ -1,9 +1,11 @@
-"""A question that asks when something happens, however it is put (folder/when.py)."""
+"""What a question asks for, however it is put: a time (folder/when.py), an amount
+(folder/answers.py)."""
 
 from __future__ import annotations
 
 import pytest
 
+from memtrails.folder.answers import asks_how_many
 from memtrails.folder.when import asks_when
 
 
@@ -40,3 +42,32 @@ def test_a_question_asking_when_is_told(question: str) -> None:
 )
 def test_a_question_asking_something_else_is_not(question: str) -> None:
     assert not asks_when(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many jars of honey did Kofi get?",
+        "And in the end, how much did the roof cost?",
+        "What was the price of the used drum kit?",
+        "What's the score after the first half?",
+        "What distance did Ines run on Sunday?",
+        "What did the new boiler cost?",
+        "What is the rent on the flat in Leeds?",
+    ],
+)
+def test_a_question_asking_an_amount_is_told(question: str) -> None:
+    assert asks_how_many(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did Kofi name the new hive?",
+        "Which price tag did Ann lose?",  # a thing, not an amount
+        "What was the name of the bakery?",
+        "Who paid for the roof?",
+    ],
+)
+def test_a_question_asking_something_else_asks_no_amount(question: str) -> None:
+    assert not asks_how_many(question)
