@@ -39,7 +39,9 @@ async def from_slack_export(
 
     Reads the export a day file at a time in worker threads, from a folder or straight out of
     the .zip Slack sends (member by member). User names come from ``users.json`` (and
-    ``org_users.json``, where an Enterprise Grid org's export names them); channel
+    ``org_users.json``, where an Enterprise Grid org's export names them; a user several
+    entries name, by the one not deleted, then with a real name, then the newest
+    ``updated``, else the last read); channel
     names from ``channels.json`` (and ``groups.json``, ``mpims.json``, ``dms.json``) or the
     channel folder names. An Enterprise Grid export that holds each workspace as an export of
     its own (``teams/<workspace>/``, with its ``users.json`` and ``channels.json``) has each

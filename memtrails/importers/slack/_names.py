@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import re
 from collections.abc import Generator, Iterator, Mapping
+from decimal import Decimal
 from typing import Any
 from zipfile import ZipInfo
 
@@ -14,6 +15,7 @@ from . import _stream
 from ._dates import slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
 from ._found import FOUND_NAMES, Labels, digest, found_names, found_people
+from ._ranked import stamp, user_rank
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "link_text", "name_of", "unescape"]
 
@@ -67,6 +69,8 @@ class Names:
         self.source = export.source
         self.users: dict[str, str] = {}
         self.handles: dict[str, str] = {}  # user name (the @handle) -> real name
+        self._handles: dict[str, str] = {}  # user name -> user id
+        self._ranks: dict[str, tuple[bool, bool, Decimal]] = {}  # user id -> its entry's rank
         self.channel_names: dict[str, str] = {}
         self.channel_types: dict[str, str] = {}
         self.members: dict[str, list[str]] = {}  # DM and group DM folder -> user ids
@@ -198,10 +202,14 @@ class Names:
         for user in users:
             if isinstance(user, Mapping) and isinstance(user.get("id"), str):
                 name = name_of(user)
-                if name:
-                    self.users[user["id"]] = name
+                uid, rank = user["id"], user_rank(user)
+                # Named more than once: the entry that tells most, else the last (_ranked).
+                if name and rank >= self._ranks.get(uid, rank):
+                    self.users[uid], self._ranks[uid] = name, rank
                     if isinstance(user.get("name"), str) and user["name"]:
-                        self.handles[user["name"]] = name
+                        self._handles[user["name"]] = uid
+        # A handle goes by the name of the entry kept for its user.
+        self.handles = {handle: self.users[uid] for handle, uid in self._handles.items()}
         kinds = {
             "channels.json": "channel",
             "groups.json": "group",
@@ -226,15 +234,24 @@ class Names:
                     self.members[workspace + folder] = [m for m in members if isinstance(m, str)]
 
     def _load_integrations(self) -> None:
+        dates: dict[str, Decimal] = {}  # each app's newest entry's date (_ranked)
         for entry in self._load_list("integration_logs.json"):
             if not isinstance(entry, Mapping):
                 continue
             app = _text(entry.get("app_type")) or _text(entry.get("service_type"))
             if app is None:
                 continue
+            date = stamp(entry.get("date"))
             for key in ("app_id", "bot_id"):
-                if _text(entry.get(key)):
+                if not _text(entry.get(key)):
+                    continue
+                # The newest dated entry; undated ones, the first (Slack writes newest first).
+                known = dates.get(entry[key])
+                newer = date is not None and (known is None or date > known)
+                if entry[key] not in self.apps or newer:
                     self.apps[entry[key]] = app
+                    if date is not None:
+                        dates[entry[key]] = date
             channel = _text(entry.get("channel"))
             if channel and _text(entry.get("service_type")):
                 self.channel_services.setdefault(channel, set()).add(app)
