@@ -150,7 +150,9 @@ async def test_a_numeric_day_in_the_buddhist_era_is_its_gregorian_day(tmp_path: 
         "short": "3/5/2567 10:30",
         "dots": "03.05.2567",
         "ymd": "2567/05/03",
-        "gregorian": "03/05/2024",  # a Gregorian year: month first, as before
+        # A Gregorian year: month first alone, day first here ("31/02/2567" says the file
+        # writes the day first: importers._jsonl_dates.DayOrder).
+        "gregorian": "03/05/2024",
         "far": "03/05/2700",  # 2157 AD by the Buddhist era: as written
         "no-day": "31/02/2567",
     }
@@ -161,8 +163,8 @@ async def test_a_numeric_day_in_the_buddhist_era_is_its_gregorian_day(tmp_path: 
         "short": At.of("2024/05/03 10:30"),
         "dots": may_3,
         "ymd": may_3,
-        "gregorian": At.of("2024/03/05"),
-        "far": At.of("2700/03/05"),
+        "gregorian": may_3,
+        "far": At.of("2700/05/03"),
     }
     assert "not a date" in got["line 7"]
     assert MemoryRecord(id="r", text="t", at="03/05/2567").at == may_3

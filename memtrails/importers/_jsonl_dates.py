@@ -11,9 +11,11 @@ from; docs/sources.md states each rule.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterator, Mapping
-from contextlib import suppress
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from typing import Any
 
 from ..export_dates import (
@@ -26,7 +28,7 @@ from ..export_dates import (
 from ..records import NUMBER_UNITS, At, unstorable_time
 from ..world_dates import in_other_script, plain_date_text
 
-__all__ = ["DATE_KEYS", "record_time"]
+__all__ = ["DATE_KEYS", "DayOrder", "record_time", "seen_lines"]
 
 #: The keys a record's time is looked for under, in this order; the first whose value reads
 #: as a date gives it. The first five were the only ones before; those after them are what
@@ -59,6 +61,75 @@ _LONGEST = 100  # a date is short: a longer string is not scanned for these form
 _WRAPPERS = frozenset({"$date", "$numberLong", "$numberInt", "$numberDouble", "_seconds"})
 _PHP_KEYS = frozenset({"date", "timezone_type", "timezone"})
 _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
+
+
+# A day written with slashes or dashes, its first two numbers both 12 or less ("05/08/2023"):
+# month first as Date.parse reads it, unless the file's other values under its key say the
+# day comes first (:class:`DayOrder`).
+_AMBIGUOUS = re.compile(r"\s*(0?[1-9]|1[0-2])([/-])(0?[1-9]|1[0-2])\2(\d{4})(?!\d)(.*)", re.S)
+# A key and a string value that begins with such a day, in a line's bytes.
+_SLASHED_FIELD = re.compile(
+    rb'"((?:[^"\\\n]|\\.){1,100})"\s*:\s*"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-]\d{4}'
+)
+_DAY_FIRST: ContextVar[frozenset[str]] = ContextVar("day_first", default=frozenset())
+
+
+class DayOrder:
+    """Which keys of one JSON Lines file hold days written day first ("25/12/2023"), as
+    their values show: a key with a value whose first number is past 12 and none whose
+    second is ("12/25/2023") reads its every slashed day day first ("05/08/2023" is 5
+    August), where alone it would read month first, as Date.parse reads it.
+
+    The importer shows it each line of the file (:meth:`saw`) as it reads the ids ahead,
+    before any record; a file read once (a pipe) is not read ahead, and its days are read
+    month first unless a first number past 12 says otherwise. A resumed read adds what the
+    earlier runs saw (:meth:`marks`), so a file's days read one way in every run.
+    """
+
+    def __init__(self, marks: Mapping[str, Any] | None = None) -> None:
+        self.day_first: set[str] = set()
+        self.month_first: set[str] = set()
+        for name, kept in (("day_first", self.day_first), ("month_first", self.month_first)):
+            saved = marks.get(name) if isinstance(marks, Mapping) else None
+            if isinstance(saved, list):
+                kept.update(k for k in saved if isinstance(k, str))
+
+    def saw(self, raw: bytes) -> None:
+        """Learn from a line's bytes (its keys and their slashed days)."""
+        if b"/" not in raw and b"-" not in raw:
+            return
+        for m in _SLASHED_FIELD.finditer(raw):
+            first, second = int(m[2]), int(m[3])
+            if (first > 12) == (second > 12):
+                continue  # both past 12: no date; neither: says nothing
+            with suppress(ValueError):
+                key = json.loads(b'"' + m[1] + b'"')
+                (self.day_first if first > 12 else self.month_first).add(key)
+
+    def keys(self) -> frozenset[str]:
+        """The keys whose days are read day first."""
+        return frozenset(self.day_first - self.month_first)
+
+    def marks(self) -> dict[str, list[str]]:
+        """What a saved position keeps of it (nothing when it saw nothing)."""
+        kept = {"day_first": self.day_first, "month_first": self.month_first}
+        return {name: sorted(keys) for name, keys in kept.items() if keys}
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Read records (:func:`record_time`) with this file's day order."""
+        token = _DAY_FIRST.set(self.keys())
+        try:
+            yield
+        finally:
+            _DAY_FIRST.reset(token)
+
+
+def seen_lines(lines: Iterable[tuple[bytes, int]], order: DayOrder) -> Iterator[tuple[bytes, int]]:
+    """``lines`` (:func:`bounded_lines`'s), each shown to ``order`` first."""
+    for raw, size in lines:
+        order.saw(raw)
+        yield raw, size
 
 
 def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...], At | None]:
@@ -236,7 +307,10 @@ def _text_ms(value: str, key: str) -> int | None:
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
         return _number_ms(text, key)
-    # A day written with dots or a first number past 12 is day first (At.of reads it so).
+    # A day written with dots or a first number past 12 is day first (At.of reads it so),
+    # and so is "05/08/2023" where the file's other days under this key are (DayOrder).
+    if key in _DAY_FIRST.get() and (m := _AMBIGUOUS.fullmatch(text)) is not None:
+        text = f"{m[4]}/{int(m[3]):02d}/{int(m[1]):02d}{m[5]}"
     try:
         return At.of(text).ms
     except ValueError:

@@ -23,6 +23,7 @@ from .._exceptions import SourceError
 from ..record_values import float_id
 from ..records import MemoryRecord, RecordError
 from ._input import open_input
+from ._jsonl_dates import DayOrder, seen_lines
 from ._jsonl_source import bounded_lines, utf16_lines
 
 __all__ = ["IdReader", "Make", "Versions", "read_ahead"]
@@ -173,9 +174,11 @@ def read_ahead(
     limit: int,
     read_id: IdReader,
     make: Make,
+    order: DayOrder | None = None,
 ) -> Versions | None:
     """:meth:`Versions.ahead` of the file ``path`` opened once more (twice when an id comes
-    again), from ``start`` (byte offset and lines before it); None when it cannot be."""
+    again), from ``start`` (byte offset and lines before it); None when it cannot be. Each
+    line read is shown to ``order`` too (the order of its days, ``_jsonl_dates``)."""
     with ExitStack() as opened:
 
         def lines() -> Iterator[tuple[bytes, int]]:
@@ -185,7 +188,8 @@ def read_ahead(
             text = utf16_lines(again.file) if utf16 else None
             if text is not None:
                 opened.callback(text.close)
-            return bounded_lines(text or again.file, limit)
+            lines = bounded_lines(text or again.file, limit)
+            return lines if order is None else seen_lines(lines, order)
 
         try:
             return Versions.ahead(lines, start[1], limit, read_id, make)

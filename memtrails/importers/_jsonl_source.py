@@ -15,7 +15,15 @@ from ..items import RawItem
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 
-__all__ = ["UTF16_BOMS", "JsonlSource", "Lines", "bounded_lines", "line_digest", "utf16_lines"]
+__all__ = [
+    "UTF16_BOMS",
+    "JsonlSource",
+    "Lines",
+    "bounded_lines",
+    "line_digest",
+    "torn_line",
+    "utf16_lines",
+]
 
 #: The byte order marks a UTF-16 file starts with (little- and big-endian).
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -134,24 +142,21 @@ def line_digest(
     mapping: Mapping[str, str],
     kind: str | None,
     limits: Limits,
+    day_first: Callable[[], frozenset[str]] = frozenset,
 ) -> Callable[[bytes, int], bytes]:
     """Return the digest function of ``from_jsonl``'s lines: BLAKE2b keyed by what else makes a
-    record, over the line's bytes and, when not 0, its number."""
-    settings = json.dumps(
-        [
-            salt.hex(),
-            source,
-            str(name),
-            sorted(mapping.items()),
-            kind,
-            limits.max_depth,
-            limits.max_line_bytes,
-        ],
-        ensure_ascii=True,
-    ).encode("ascii")
-    key = hashlib.blake2b(settings, digest_size=32).digest()
+    record, over the line's bytes and, when not 0, its number. ``day_first()``, the keys
+    whose days the file writes day first, is asked at the first line, once read ahead."""
+    keys: list[bytes] = []
 
     def digest(raw: bytes, number: int) -> bytes:
+        if not keys:
+            settings: list[Any] = [salt.hex(), source, str(name), sorted(mapping.items()), kind]
+            settings += [limits.max_depth, limits.max_line_bytes]
+            settings += [sorted(order)] if (order := day_first()) else []
+            text = json.dumps(settings, ensure_ascii=True).encode("ascii")
+            keys.append(hashlib.blake2b(text, digest_size=32).digest())
+        key = keys[0]
         if not number:
             return hashlib.blake2b(raw, digest_size=16, key=key).digest()
         h = hashlib.blake2b(raw, digest_size=16, key=key, person=b"line number")
@@ -230,3 +235,16 @@ class JsonlSource(AsyncIterator[MemoryRecord | RecordError | SourceState]):
             skipped=state.skipped,
             duplicates=state.duplicates,
         )
+
+
+def torn_line(raw: bytes) -> bool:
+    """Whether a last line without its newline is not yet JSON (a writer is part-way)."""
+    try:
+        json.loads(raw)
+    except RecursionError:
+        return False  # whole, and too deep: reported as such
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return bool(raw.strip())
+    except ValueError:
+        return False  # whole, with a number too long to read: reported as such
+    return False

@@ -19,9 +19,16 @@ from ..record_values import exact_ints, float_id
 from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
-from ._jsonl_dates import DATE_KEYS, record_time
+from ._jsonl_dates import DATE_KEYS, DayOrder, record_time
 from ._jsonl_ids import IdReader, Versions, read_ahead
-from ._jsonl_source import UTF16_BOMS, JsonlSource, bounded_lines, line_digest, utf16_lines
+from ._jsonl_source import (
+    UTF16_BOMS,
+    JsonlSource,
+    bounded_lines,
+    line_digest,
+    torn_line,
+    utf16_lines,
+)
 from ._resume import prefix_marks, unfinished, why_not_resumable
 from ._shared import default_source, too_long_number
 from ._unknown import unknown_content
@@ -233,19 +240,6 @@ def _values(raw: bytes) -> int:
     return quick - inside
 
 
-def _torn(raw: bytes) -> bool:
-    """Whether a last line without its newline is not yet JSON (a writer is part-way)."""
-    try:
-        json.loads(raw)
-    except RecursionError:
-        return False  # whole, and too deep: reported as such
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return bool(raw.strip())
-    except ValueError:
-        return False  # whole, with a number too long to read: reported as such
-    return False
-
-
 def _too_deep(limits: Limits) -> str:
     return f"nests deeper than {limits.max_depth} levels (Limits.max_depth)"
 
@@ -284,9 +278,10 @@ def _read(
             mode, offset, line_no, skipped = "full", 0, 0, 0
         why = None if not state else why  # an empty position is none (a run that met damage)
         records = skipped  # records before `offset`, this run's included
+        order = DayOrder(state if mode == "incremental" else None)  # "05/08/2023": which first
 
         def position(complete: bool = False) -> SourceState:
-            marks = {**prefix_marks(f, offset), "lines": line_no, "records": records}
+            marks = prefix_marks(f, offset) | {"lines": line_no, "records": records} | order.marks()
             return SourceState(
                 source,
                 marks,
@@ -298,13 +293,13 @@ def _read(
             )
 
         if salt is not None:
-            digest = line_digest(salt, source, name, mapping, kind, limits)
+            digest = line_digest(salt, source, name, mapping, kind, limits, order.keys)
             # A line without its id key may be named by its line number: its digest then
             # covers the number too (a longer key is never wrong, only less often found).
             needle = json.dumps(mapping.get("id", "id"), ensure_ascii=False).encode()
 
             def parse(raw: bytes, where: int) -> tuple[MemoryRecord | RecordError | None, bool]:
-                item = _guarded(raw, where, name, source, mapping, kind, limits)
+                item = make(raw, where)
                 # Kept only when the digest makes the record: it covers the line number, or
                 # the record is not named by it.
                 return item, isinstance(item, MemoryRecord) and (
@@ -314,20 +309,23 @@ def _read(
         # A line whose id a later line's record has too is an older version of it: the ids
         # are read ahead, from the file opened once more (an opened Input or a pipe cannot).
         def make(raw: bytes, number: int) -> MemoryRecord | RecordError | None:
-            return _guarded(raw, number, name, source, mapping, kind, limits)
+            with order.reading():
+                return _guarded(raw, number, name, source, mapping, kind, limits)
 
         limit = limits.max_line_bytes
         read_id = IdReader(mapping.get("id", "id"), lambda raw: _values(raw) > MAX_LINE_VALUES)
         versions = Versions.stream(read_id, make)  # a stream: the first line with an id is kept
         if isinstance(path, Path) and stream.regular and stream.given != "-":
             start = (offset, line_no) if seekable else (0, 0)
-            versions = read_ahead(path, source, utf16, start, limit, read_id, make) or versions
+            versions = (
+                read_ahead(path, source, utf16, start, limit, read_id, make, order) or versions
+            )
         if seekable:
             f.seek(offset)
         try:
             for raw, size in bounded_lines(lines, limits.max_line_bytes):
                 finished = raw.endswith(b"\n")
-                if following and not finished and size <= limits.max_line_bytes and _torn(raw):
+                if following and not finished and size <= limits.max_line_bytes and torn_line(raw):
                     break  # still being written: it is read whole after the next change
                 item: RawItem | None
                 if size > limits.max_line_bytes:
@@ -346,7 +344,7 @@ def _read(
                             RecordError(source, f"line {line_no + 1}", verdict) if verdict else None
                         )
                     elif salt is None:
-                        item = _guarded(raw, line_no + 1, name, source, mapping, kind, limits)
+                        item = make(raw, line_no + 1)
                     elif raw.strip():
                         # Parsed later, and only when the digest is not one the folder knows;
                         # the position below counts it as a record until then (``settle``).

@@ -1,0 +1,90 @@
+"""JSON Lines: a day written with slashes whose first number is 12 or less ("05/08/2023") is
+read day first when the same key of the same file holds a day whose first number is past
+12 ("25/12/2023") and none whose second is: the file writes the day first. It was read
+month first (8 May) beside "25/12/2023" (25 December) in one field. The file is read ahead
+(as it is for its ids) so the first line reads as the last; a resumed run keeps what the
+earlier ones saw. Each record's time is compared with ``At.of`` of the same day written
+year first, so that the tests hold in any ``TZ``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails import Memory
+from memtrails.importers.jsonl import from_jsonl
+from memtrails.records import At, MemoryRecord, SourceState
+from memtrails.testing import HashingEmbedder
+
+
+def _write(path: Path, rows: list[dict[str, Any]], mode: str = "w") -> None:
+    with path.open(mode, encoding="utf-8") as f:
+        f.writelines(json.dumps(row) + "\n" for row in rows)
+
+
+async def _times(tmp_path: Path, rows: list[dict[str, Any]]) -> dict[str, str | None]:
+    path = tmp_path / "export.jsonl"
+    _write(path, rows)
+    items = [i async for i in from_jsonl(path) if not isinstance(i, SourceState)]
+    assert all(isinstance(i, MemoryRecord) for i in items), items
+    return {i.id: i.at.iso() if i.at else None for i in items if isinstance(i, MemoryRecord)}
+
+
+def _iso(day: str) -> str:
+    return At.of(day).iso()
+
+
+@pytest.mark.parametrize("sep", ["/", "-"])
+async def test_a_day_past_12_in_the_field_makes_its_other_days_day_first(
+    tmp_path: Path, sep: str
+) -> None:
+    rows = [
+        {"id": "a", "text": "t", "date": f"05{sep}08{sep}2023"},  # before the evidence
+        {"id": "b", "text": "t", "date": f"25{sep}12{sep}2023"},
+        {"id": "c", "text": "t", "date": f"3{sep}4{sep}2024 10:30"},
+    ]
+    assert await _times(tmp_path, rows) == {
+        "a": _iso("2023/08/05"),
+        "b": _iso("2023/12/25"),
+        "c": _iso("2024/04/03 10:30"),
+    }
+
+
+async def test_without_such_a_day_or_against_one_the_month_comes_first(tmp_path: Path) -> None:
+    alone = [{"id": "a", "text": "t", "date": "05/08/2023"}]
+    assert await _times(tmp_path, alone) == {"a": _iso("2023/05/08")}
+    us = [*alone, {"id": "b", "text": "t", "date": "12/25/2023"}]  # month first: says so
+    assert (await _times(tmp_path, us))["a"] == _iso("2023/05/08")
+    both = [*us, {"id": "c", "text": "t", "date": "25/12/2023"}]  # both: no telling; as Date.parse
+    assert (await _times(tmp_path, both))["a"] == _iso("2023/05/08")
+
+
+async def test_the_evidence_is_the_keys_own(tmp_path: Path) -> None:
+    rows = [
+        {"id": "a", "text": "t", "date": "05/08/2023", "due": "25/12/2023"},
+        {"id": "b", "text": "t", "created_at": "05/08/2023"},
+        {"id": "c", "text": "t", "created_at": "13\\/08\\/2023"},  # escaped, as PHP writes it
+    ]
+    path = tmp_path / "export.jsonl"
+    path.write_text("".join(json.dumps(r).replace("\\\\/", "\\/") + "\n" for r in rows))
+    items = [i async for i in from_jsonl(path) if isinstance(i, MemoryRecord)]
+    got = {i.id: i.at.iso() if i.at else None for i in items}
+    assert got == {"a": _iso("2023/05/08"), "b": _iso("2023/08/05"), "c": _iso("2023/08/13")}
+
+
+async def test_a_resumed_run_reads_new_lines_as_the_first_run_read_the_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "log.jsonl"
+    _write(path, [{"id": "a", "text": "first", "date": "25/12/2023"}])
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        await memory.ingest(from_jsonl(path), name="log")
+        _write(path, [{"id": "b", "text": "second", "date": "05/08/2023"}], mode="a")
+        report = await memory.ingest(from_jsonl(path, state=memory.source_state("log")), name="log")
+        assert report.added == 1, report.errors
+        assert report.sources[0].mode == "incremental"
+        second = await memory.get("b")
+    assert second is not None and second.at == At.of("2023/08/05")
