@@ -25,7 +25,7 @@ from ._cjk_common import is_cjk_common
 from ._legacy_langs import LANGUAGES, language_score
 from .mail.charsets import guess_charset
 
-__all__ = ["decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
+__all__ = ["LEGACY_ORDER", "decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
 
 # The single-byte code pages text without a declared charset is most often in, in the
 # order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
@@ -47,6 +47,8 @@ _COMPOSED = frozenset({"cp1258"})
 # wins (Korean read as Chinese is common Han too), else the first: Chinese.
 _DOUBLE_ORDER = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
 _DOUBLE_BYTE = frozenset(_DOUBLE_ORDER)
+#: The single-byte code pages tried, in the order text is most often written in them.
+LEGACY_ORDER = (*_SINGLE_BYTE, *_MORE_SINGLE)
 _NO_KANA = frozenset({"gb18030", "big5", "cp949"})
 _UTF8 = "utf-8"
 _ASCII_SIGNS = b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~0123456789"

@@ -113,13 +113,14 @@ def reads_as_text(text: str, utf8: bool = False, clean: bool = False) -> bool:
     text: its junk (control characters but white space, words that hold a character
     beyond ASCII and read as junk, see :func:`_is_word`) is a third of what it holds at
     most, beside its words (those, and ASCII words of letters); ``clean``: no junk at all,
-    and a word of three letters or more, one beyond ASCII."""
+    and a word of three letters or more, one beyond ASCII, or a word of two alone."""
     sample = text[:_SAMPLE].replace("\ufeff", "")  # a byte order mark inside: dropped
     junk = sum(1 for char in sample if unicodedata.category(char) == "Cc" and char not in _SPACE)
     junk -= sample.count("\x1b[")  # an ANSI colour's ESC is no junk
     good = 0
     beyond_ascii = long_word = False
-    for word in _SEPARATORS.sub(" ", sample).split():
+    words = _SEPARATORS.sub(" ", sample).split()
+    for word in words:
         if word.isascii():
             letters = word.strip(_AROUND)
             good += (
@@ -135,5 +136,9 @@ def reads_as_text(text: str, utf8: bool = False, clean: bool = False) -> bool:
             long_word |= read is True and sum(c.isalpha() for c in word) > 2
     # Legacy text holds a word where it holds a letter beyond ASCII (not signs alone: ¹|;).
     if clean:
-        return junk <= 0 and long_word
+        # A note of one word of two letters (ёж, 学习: 2 to 4 bytes) is that word: no data
+        # file is kept that short, and random bytes of 6 or more read as one word of three
+        # characters at least (or as junk).
+        one_word = len(words) == 1 and sum(c.isalpha() for c in words[0]) == 2 and good == 1
+        return junk <= 0 and (long_word or one_word)
     return junk * 2 <= good and (good > 0 or utf8 or not beyond_ascii)

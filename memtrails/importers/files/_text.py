@@ -7,7 +7,8 @@ import unicodedata
 from collections import Counter
 
 from .._cjk_common import is_cjk_common
-from .._legacy_text import decode_as, decode_legacy, lone_cr_as_lf, utf8_first
+from .._legacy_langs import language_score
+from .._legacy_text import LEGACY_ORDER, decode_as, decode_legacy, lone_cr_as_lf, utf8_first
 from .._shared import name_as_title
 from ._plausible import reads_as_text
 
@@ -279,7 +280,8 @@ def _decode(data: bytes) -> tuple[str, str] | None:
         pass
     else:
         if len(data) <= _SHORT_UTF8 and not reads_as_text(text, True):
-            return _utf16_east_asian(data, clean=True)  # a few random bytes, valid UTF-8
+            # a few random bytes, valid UTF-8; or a legacy word that is (学习 in GB18030)
+            return _utf16_east_asian(data, clean=True) or _clean_legacy(data)
         return text, "utf-8"
     text, encoding = utf8_first(data)
     if len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
@@ -295,9 +297,30 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     if reads_as_text(text, encoding == "utf-8"):
         return text, encoding
     # Junk in the charset that won by a clear margin: the one that reads the words best,
-    # by any margin, may read them as words (październik in Windows-1250, not paŸdziernik).
+    # by any margin, may read them as words.
+    return _clean_legacy(data)
+
+
+def _clean_legacy(data: bytes) -> tuple[str, str] | None:
+    """The legacy charset that reads short bytes best, by any margin, where it reads them
+    as words without junk (październik in Windows-1250, not paŸdziernik); else the first
+    single-byte code page, in the order text is most often written in them, that does and
+    whose languages the words are likely in (``ślub`` in ISO-8859-2, whose ś is ¶ in the
+    pages before it); else None."""
     text, encoding = decode_legacy(data, margin=1)
-    return (text, encoding) if reads_as_text(text, encoding == "utf-8", clean=True) else None
+    if reads_as_text(text, encoding == "utf-8", clean=True):
+        return text, encoding
+    for codec in LEGACY_ORDER:
+        try:
+            data.decode(codec)
+        except UnicodeDecodeError:
+            continue  # a byte the code page does not define
+        text = decode_as(data, codec)
+        # and the words are likelier in the code page's languages than in none
+        clean = codec != encoding and reads_as_text(text, clean=True)
+        if clean and (language_score(text.split(), codec) or 0.0) > 0:
+            return text, codec
+    return None
 
 
 def _reads_as_words(text: str) -> bool:

@@ -1,0 +1,25 @@
+"""A note of one short word in a legacy charset is that word, not a binary file: two
+letters (ёж in Windows-1251, 学习 in GB18030, whose four bytes are also valid UTF-8 that
+reads as junk), and a word that only a rarer code page reads as letters (ślub in
+ISO-8859-2: its ś is ¶ in the pages before it; نعم in Windows-1256). Before, each was
+skipped as a binary file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import collect, errors, records
+
+from memtrails.importers.files import from_files
+
+_WORDS = [("ёж", "cp1251"), ("学习", "gb18030"), ("ślub", "iso8859_2"), ("نعم", "cp1256")]
+
+
+@pytest.mark.parametrize(("word", "charset"), _WORDS, ids=[c for _, c in _WORDS])
+async def test_a_short_legacy_word_is_a_note(tmp_path: Path, word: str, charset: str) -> None:
+    (tmp_path / "word.txt").write_bytes(word.encode(charset))
+    (tmp_path / "line.txt").write_bytes(word.encode(charset) + b"\n")
+    items = await collect(from_files(tmp_path))
+    assert not errors(items)
+    assert {r.id: r.text.strip() for r in records(items)} == {"word.txt": word, "line.txt": word}
