@@ -45,6 +45,7 @@ from _secret_held_out_11 import HELD_OUT_11, NEAR_MISSES_11
 from _secret_held_out_12 import HELD_OUT_12, NEAR_MISSES_12
 from _secret_held_out_13 import HELD_OUT_13, NEAR_MISSES_13
 from _secret_held_out_14 import HELD_OUT_14, NEAR_MISSES_14
+from _secret_held_out_15 import HELD_OUT_15, NEAR_MISSES_15
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -283,6 +284,13 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 4):
             text, secret = make(h14)
             out.append(Case("held-out-14", ctx, text, secret))
+    # Rule set 15's: service configs, package credentials, command lines, logs, chat
+    # (_secret_held_out_15.py), a generator of its own.
+    h15 = Gen(seed + 15)
+    for ctx, make in HELD_OUT_15.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h15)
+            out.append(Case("held-out-15", ctx, text, secret))
     return out
 
 
@@ -349,6 +357,7 @@ def near_misses(seed: int = 13) -> list[str]:
         *NEAR_MISSES_12,  # rule set 12's: a '/' between words and a word with digits
         *NEAR_MISSES_13,  # rule set 13's: code and logs without a secret, "a/b" prose
         *NEAR_MISSES_14,  # rule set 14's: the same infrastructure files with references
+        *NEAR_MISSES_15,  # rule set 15's: pointers where a password would stand
     ]
     for _ in range(20):
         texts += [

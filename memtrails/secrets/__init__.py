@@ -197,6 +197,18 @@ line (``"ann" * "X" *``) without the file's name; a password starting with ``%``
 letter (``%NAME%``, ``%s`` stay); "the db pass is" and a word, "-" and digits; Postman's and
 CloudFormation's key/value pair objects.
 
+Rule set 15: a user and its password after "login:", "logins", "logon", "sign-in" or
+"login =>" whatever the password's shape (a word and digits, an ``@``, a passphrase; "login:
+ann / pass X"; a host or an id such as ``web-01-east`` stays); a passphrase after "pass is"
+(not what a ticket is good for: ``valid-for-30-days``); a password starting with ``%`` and a
+letter anywhere (``%NAME%``, ``%s``, ``%5d`` stay), with ``~`` in prose (not a home folder),
+with ``-`` after a word for a password; a flow mapping's ``}`` is no part of its last value;
+Redis MONITOR's ``"AUTH" "X"``; an administrator's user (root, admin, sa, postgres, ...),
+"/" and a password with no word before them ("root/X on the switch"; not a path, a region or
+a folder); a YAML list's ``- key: db_password`` then ``value: X``. A pointer where a password would stand is none
+(``pointers.py``): a lead word and words ("see-the-wiki", "ask_bob", "in-1password") or a
+phrase saying none is given ("TBD", "same-as-before").
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -212,9 +224,9 @@ Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``:
 design), a password in prose made of letters only ("the password is sunshine"), a JWT or a
 Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
 password after "account NAME /" (no word for a password or a login near it) of a lowercase
-word and a year, or a word, ``-`` or ``_`` and one digit (read as a folder), a passphrase
-after "pass is" alone ("the admin pass is blue-sky-42"), "login: ann / X" (a user with no
-digit after "login"), "- key: NAME" and "value: X" in YAML, an unencoded ``/`` or ``?`` in a URL's
+word and a year, or a word, ``-`` or ``_`` and one digit (read as a folder), a word and a
+year after "pass is" ("the season pass is summer-2024" names a pass), a password starting
+with ``(`` (read as code), an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of

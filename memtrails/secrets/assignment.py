@@ -48,6 +48,16 @@ def _in_query(buf: bytes, ks: int) -> bool:
     return query or (buf[ks - 1 : ks] == b"#" and buf[ks - 2 : ks - 1] not in b" \t\r\n")
 
 
+_FLOW_READS = 256  # bytes before a key that _in_flow reads
+
+
+def _in_flow(buf: bytes, ks: int) -> bool:
+    """Tell whether the key at ``ks`` is inside a YAML or JSON flow mapping: a "{" before it
+    on its line, not closed before it ("db: {user: app, password: X}")."""
+    line = buf[max(ks - _FLOW_READS, 0) : ks].rpartition(b"\n")[2]
+    return line.rfind(b"{") > line.rfind(b"}")
+
+
 def bare_end(buf: bytes, sp: Spans, g: dict[str, int]) -> int:
     """Return where a match's bare value ends: at the next "&name=" (or a query's "#"),
     else at the match's end; -1 if the value is not bare. The scan resumes there too, so
@@ -86,6 +96,8 @@ def assignment(
     if group == "vbare":
         # Prose punctuation after a bare value is not part of it.
         stripped = value.rstrip(".)")
+        if stripped.endswith("}") and "{" not in stripped and _in_flow(buf, ks):
+            stripped = stripped[:-1]  # "db: {user: app, password: X}": the mapping's end
         ve -= len(value) - len(stripped)  # ASCII characters: one byte each
         value = stripped
         after = buf[ve : ve + 24].lstrip(b" \t")[:1]

@@ -10,10 +10,12 @@ from .commands import Commands, flag_of, password_of
 from .encoded import wrapped_kind
 from .identifiers import (
     login_identifier,
+    pass_phrase,
     public_jwk_member,
     reads_as_no_password,
     word_and_digits,
     word_and_number,
+    words_then_number,
 )
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, glued_key_start, is_random
@@ -35,9 +37,24 @@ _KEY_MATERIAL = re2.compile(r"[A-Za-z0-9+/]{16}")
 _REREAD = 256
 
 
+# A path's part in a value after "root/": another "/" or "\\", or a file's extension.
+_PATH_PART = re2.compile(r"[/\\]|\.[A-Za-z][A-Za-z0-9]{0,4}\z")
+
+
 # Words for a user and its password both: a value after one and then "/" is the user.
 _PAIR_WORDS = (
-    *("cred", "login", "zugangsdaten", "anmeldedaten", "identifiants", "credenciales"),
+    *(
+        "cred",
+        "login",
+        "logon",
+        "log-on",
+        "sign-in",
+        "signin",
+        "zugangsdaten",
+        "anmeldedaten",
+        "identifiants",
+        "credenciales",
+    ),
     *("credenziali", "credenciais", "inloggegevens"),
 )
 # "/" and a password after a user: what stands there, up to a space or a quote.
@@ -133,13 +150,16 @@ def check_match(
                 found_value = None  # "login to db01", "creds rotated 2024-01-05"
             bare = found_value if group in ("v", "vp") else None  # "login server01"
             key_word = text_of(buf, ks, ke).lower()
-            if bare and login_identifier(key_word, bare, group == "vp"):
+            # After a user ("login ann / X", the user read in the gap): its password.
+            after_user = group == "vp" or "/" in words[1]
+            if bare and login_identifier(key_word, bare, after_user):
                 found_value = None
             elif (
                 bare
                 and key_word[:5] in ("pass ", "pass\t")
                 and reads_as_no_password(bare)
                 and not word_and_digits(bare)  # "the db pass is <word>-<digits>" goes
+                and not pass_phrase(bare)  # "the admin pass is blue-sky-42"
             ):
                 found_value = None  # "the bus pass is $45/month"
             if found_value and not phrase_ends(buf, vs, found_value):
@@ -172,12 +192,15 @@ def check_match(
             and not login
             and reads_as_no_password(password)
             and not word_and_digits(password)  # "account ann / <word>-<digits>" goes
+            and not (rule.name == "admin_pair" and words_then_number(password))
         ):
             password = None  # "account aws / us-east-1", "ssid HomeNet / WPA2-PSK"
         if password and not login and word_and_number(password):
             password = None  # "account billing / invoices2024": a folder, a report
         if password and not phrase_ends(buf, vs, password):
             password = None  # a file's name: "log in with ann / see-the-notes.txt"
+        if password and rule.name == "admin_pair" and _PATH_PART.search(password) is not None:
+            password = None  # "root/lib/x86_64", "admin/settings_v2.py": a path
         user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])
         if known_values.user_and_password(user, password):
             ve = vs + len((password or "").encode("utf-8", "surrogatepass"))

@@ -8,13 +8,17 @@ from typing import Final
 
 import re2
 
+from .values import is_passphrase
+
 __all__ = [
     "PUBLIC_MEMBER_READS",
     "login_identifier",
+    "pass_phrase",
     "public_jwk_member",
     "reads_as_no_password",
     "word_and_digits",
     "word_and_number",
+    "words_then_number",
 ]
 
 
@@ -33,6 +37,10 @@ _IDENTIFIER: Final = re2.compile(r"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 _HYPHENATED: Final = re2.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 
 
+# Words for logging in, "-" left out: a host or an id may follow them ("logon: server01").
+_LOGIN_WORDS: Final = frozenset({"login", "logins", "logon", "signin"})
+
+
 def login_identifier(word: str, value: str, after_user: bool) -> bool:
     """Tell whether ``value`` after the word ``word`` names a host or an id, not a password.
 
@@ -40,15 +48,32 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
     and digits); after a user ("login ann x1-y2-z3-the-id") only hyphenated lowercase words
     read as an id: a user's password of letters and digits still goes.
     """
-    if word.lower() != "login":
+    if word.lower().replace("-", "") not in _LOGIN_WORDS:
         return False
     if _full(_SSH_TARGET, value) and (not after_user or _full(_HOST, value.split("@", 1)[1])):
         # "login root@10.0.0.5", "login root@db01": where to log in. After a user the user is
         # given, and "P@ssw0rd2024" is its password: only an address's host ("ann
         # deploy@db01.example.org") is read as one there.
         return True
-    pattern = _HYPHENATED if after_user else _IDENTIFIER
-    return _full(pattern, value)
+    if after_user:  # "login ann / hunter-8054": a word and digits, a passphrase: a password
+        return (
+            _full(_HYPHENATED, value)
+            and not _full(_WORD_AND_DIGITS, value)
+            and not words_then_number(value)  # "login ann / blue-sky-42"
+        )
+    return _full(_IDENTIFIER, value)
+
+
+def words_then_number(value: str) -> bool:
+    """Tell whether ``value`` has a passphrase's shape, not a host's: words of 3+ letters
+    joined by "-", a number only at the end and not zero-padded ("blue-sky-42",
+    "correct-horse-battery"; "web-01-east" and "app-east-01" are hosts)."""
+    *words, last = value.split("-")
+    if last.isdigit():
+        number_ok = last[0] != "0" and len(last) <= 4
+    else:
+        words, number_ok = [*words, last], True
+    return number_ok and is_passphrase(value) and all(w.isalpha() and len(w) >= 3 for w in words)
 
 
 _SSH_TARGET: Final = re2.compile(r"[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]+(?::[0-9]+)?")
@@ -108,3 +133,20 @@ def public_jwk_member(buf: bytes, quote: int) -> bool:
     """Tell whether the quoted value whose opening quote is at ``buf[quote]`` is a JSON Web
     Key's public member ("x": "f83OJ3D2..."): a public key, no secret."""
     return _PUBLIC_MEMBER.search(buf[max(quote - PUBLIC_MEMBER_READS, 0) : quote]) is not None
+
+
+# Words of a phrase that says what a pass is good for ("valid-for-30-days", "one-day-only"),
+# which a passphrase after "pass is" holds none of.
+_PHRASE_WORDS: Final = frozenset(
+    {
+        *("for", "the", "and", "per", "one", "two", "day", "days", "week", "weeks", "month"),
+        *("months", "year", "years", "only", "not", "off", "all", "any", "valid", "until"),
+        *("till", "from", "with", "free", "hour", "hours", "trip", "ride", "rides"),
+    }
+)
+
+
+def pass_phrase(value: str) -> bool:
+    """Tell whether ``value`` after "pass is" is a passphrase ("the admin pass is
+    blue-sky-42"), not what a ticket is good for ("the bus pass is valid-for-30-days")."""
+    return is_passphrase(value) and not any(p.lower() in _PHRASE_WORDS for p in value.split("-"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .pieces import PROSE_QUOTED, value_of_class
 
-__all__ = ["CHAT_PAIR", "LOGIN_PAIR", "PROSE"]
+__all__ = ["ADMIN_PAIR", "CHAT_PAIR", "LOGIN_PAIR", "PROSE"]
 
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
@@ -19,9 +19,9 @@ PW_WORDS = (
     r"(?P<pkey>\b(?i:(?:user(?:[ _]?name)?|login|u)[ \t]*[/+&][ \t]*(?:passw(?:or)?d|pass|pwd?|p)\b"
     # "username ann pass X", "u: ann p: X": a user named, then "pass" or "p" for its password.
     # Rule set 12: "login is ann, pass is X", "username is ann and the pass is X".
-    r"|(?:user(?:[ _]?name)?|login|u)(?:[ \t]+is|[ \t]*[:=])?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;]?"
+    r"|(?:user(?:[ _]?name)?|login|u)(?:[ \t]+is|[ \t]*[:=])?[ \t]+[A-Za-z0-9._@+-]{1,64}[ \t]*[,;/]?"
     r"(?:[ \t]+and)?(?:[ \t]+(?:the|my|its))?[ \t]+(?:pass\b|p[ \t]*[:=])"
-    r"|passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|login"
+    r"|passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|credentials?|creds|logins?|log-?on|sign-?in"
     # "pass is X" (rule set 11): "pass" alone is a verb or a ticket too often to name a
     # password before any other link.
     r"|pass[ \t]+(?:is|was)\b"
@@ -85,7 +85,7 @@ PW_N = rf"[^{_STOP}$%{{\[@0-9!#&*+=?^~_|\\-]"
 # (values.is_passphrase).
 _PHRASE = r"(?:[A-Za-z0-9._@+]{1,64}:)?[A-Za-z]{3,16}(?:-[A-Za-z0-9]{1,16}){2,7}"
 PW_VALUE = (
-    rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|[$%][^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}"
+    rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|\$[^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}|%[^{_STOP}{{(]{PW_A}{{4,}}"
     rf"|\{{[^{_STOP}{{]{PW_A}{{4,}}|\[[^{_STOP}A-Za-z]{PW_A}{{4,}}"
     rf"|{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}"
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
@@ -100,7 +100,7 @@ KEY_VALUE = value_of_class(_STOP, 16, not_first=r"\-") + r"|-[A-Za-z0-9_][A-Za-z
 # user no function word ("login to db01") and the password no date or number (values.py).
 _PAIR = (
     r"(?:(?:[ \t]+[A-Za-z0-9(/~.][A-Za-z0-9_'.@/()-]{0,31}){0,6}?[ \t]*"
-    r"(?:[ \t](?i:are|is|were|was)|:|[ \t]=|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
+    r"(?:[ \t](?i:are|is|were|was)|:|[ \t]=>?|->|[ \t](?:-|\x{2013}|\x{2014}))[ \t]*|[ \t]+)"
     r"(?P<user>[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)"
     r"(?:[ \t]*[/,][ \t]*|[ \t]+(?i:and|&)[ \t]+|[ \t]+)[`'\"]?"
 )
@@ -119,10 +119,13 @@ _NEXT_LINE = (
     r"(?:[-=]{3,}[ \t]*\r?\n[ \t>]*(?:\r?\n[ \t>]*)?)?"  # a heading's underline
 )
 _LINE_END = r"[ \t]*(?:\r?\n|\z)"
+# A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user (and "/" that is no
+# flag or list item (rule set 13; after "login: ann /", rule set 15). The engine asks it for a digit (values.is_placeholder).
+_DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
 PROSE = (
     rf"{PW_WORDS}(?:{_PAIR_QUOTED}{_OPEN}(?P<vp2>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}))"
+    rf"|(?P<v>{PW_VALUE}|{_DASHED}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{_DASHED}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )
@@ -131,9 +134,6 @@ PROSE = (
 # No word for a password stands there, so the "/" between the two is required, and the
 # engine asks the password what it asks of "login ann X" (values.user_and_password).
 PAIR_WORDS = r"\b(?i:accounts?|wi-?fi|wlan|ssid|hotspot)"
-# A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user and "/" that is no
-# flag or list item (rule set 13). The engine asks it for a digit (values.is_placeholder).
-_DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
 CHAT_PAIR = (
     rf"(?P<akey>{PAIR_WORDS})"
     r"(?:(?:[ \t]+[A-Za-z0-9(][A-Za-z0-9_'.()-]{0,31}){0,3}?[ \t]*"
@@ -161,6 +161,16 @@ _USER_SLASH = r"[`'\"]?[A-Za-z0-9._@+-]{1,64}[`'\"]?)[ \t]*/[ \t]*[`'\"]?"
 LOGIN_PAIR = (
     rf"(?P<lkey>{_LOGIN_VERBS})[ \t]+(?P<user>{_USER_SLASH}(?P<v>{PW_VALUE})"
     rf"|(?P<ukey>\b(?i:use))[ \t]+(?P<user2>{_USER_SLASH}(?P<v2>{PW_VALUE})[`'\"]?{_LOGIN_AFTER}"
+)
+# An administrator's user, "/" and its password with no word before them (rule set 15): "use
+# root/X on the switch", "admin / X for the router", "sa/X". The user starts a word (not a
+# path's part: "/root/x", "~admin/x"); the engine asks the password what it asks of
+# "account ann / X" (no version, no region, no folder) and takes no file's name or path.
+# The empty group "akey" makes the check the account's, not a login's.
+ADMIN_PAIR = (
+    r"(?:^|[\s(\[<'\"`,;])(?P<akey>)(?P<user>(?i:root|admin|administrator|sa|postgres|sysadmin"
+    r"|superuser|ubuntu|pi|guest))[ \t]*/[ \t]*[`'\"]?"
+    rf"(?P<v>{PW_VALUE})"
 )
 # A user, ":" and its password before "@" and a host, with no scheme before them (rule set
 # 13): "ann:X@ftp.example.com", "lftp deploy:X@files" (with a scheme it is a URL's password,

@@ -27,7 +27,7 @@ from .pieces import (
     XML_VALUE,
     value_of_class,
 )
-from .prose import CHAT_PAIR, HOST_PAIR, LOGIN_PAIR, PROSE
+from .prose import ADMIN_PAIR, CHAT_PAIR, HOST_PAIR, LOGIN_PAIR, PROSE
 from .providers import GLUED_WORD, PROVIDER_RULES
 from .rule import Rule
 from .shell import SHELL_RULES
@@ -84,8 +84,14 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: bearer token are read on their own), "account ann / <word><digit>",
 #: "creds for <up to six words>: ann / X" (a user with digits too), a value starting with "-" and a symbol, a
 #: quoted chap-secrets line without the file's name, a password starting "%" and a letter,
-#: "the db pass is <word>-<digits>").
-RULES_VERSION: Final = 14
+#: "the db pass is <word>-<digits>"); 15: a user and its password after "login:", "logins",
+#: "logon", "sign-in" and "login =>" whatever the password's shape (a word and digits, an
+#: "@", a passphrase), "login: ann / pass X", "the admin pass is <passphrase>", a password
+#: starting with "%" and a letter, "~" or "-" in prose, a flow mapping's "}" no part of a
+#: value, Redis MONITOR's '"AUTH" "X"'; a pointer where a password would stand ("see-the-wiki",
+#: "ask-bob", "in-1password", "TBD", "same-as-before") no longer; "root/X" (an
+#: administrator's user and a password, no word before) and "- key: db_password", "value: X".
+RULES_VERSION: Final = 15
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -228,6 +234,16 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "tokens",
         "url",
     ),
+    # A container's environment in Kubernetes and Compose YAML: "- name: DB_PASSWORD" and, on
+    # the next line, "value: ..."; a list of pairs' "- key: db_password" (rule set 15: before
+    # the assignments, which read "key: db_password" as a key and its value).
+    Rule(
+        "name_value",
+        "password",
+        rf"\b(?:name|key):[ \t]*[\"']?{KEY}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]*)?value:[ \t]*{BLOCK}{VALUE}",
+        "assignments",
+        "assignment",
+    ),
     # A declaration with a type between the name and its quoted value: Go's var xToken
     # string = "...", Kotlin's val apiKey: String = "...", TypeScript's const apiKey: string,
     # Rust's let api_key: &str = "...".
@@ -258,15 +274,6 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "password",
         rf"(?:--{KEY.replace('<key>', '<fkey>')}(?:=|[ \t]+)|{SET_COMMAND}"
         rf"|{KEY}\\?[\"']?\]?[ \t]*{OPERATOR}[ \t]*{BLOCK}){VALUE}",
-        "assignments",
-        "assignment",
-    ),
-    # A container's environment in Kubernetes and Compose YAML: "- name: DB_PASSWORD" and, on
-    # the next line, "value: ...".
-    Rule(
-        "name_value",
-        "password",
-        rf"\bname:[ \t]*[\"']?{KEY}[\"']?[ \t]*\r?\n[ \t]*(?:-[ \t]*)?value:[ \t]*{BLOCK}{VALUE}",
         "assignments",
         "assignment",
     ),
@@ -405,6 +412,8 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
     Rule("prose", "password", PROSE, "headers", "prose"),
     # A user or a Wi-Fi network, "/", its password, after a word for either (see CHAT_PAIR).
     Rule("chat_pair", "password", CHAT_PAIR, "headers", "pair"),
+    # An administrator's user, "/" and its password with no word before them (see ADMIN_PAIR).
+    Rule("admin_pair", "password", ADMIN_PAIR, "headers", "pair"),
     # A user, "/" and its password after a verb for logging in (see LOGIN_PAIR).
     Rule("login_pair", "password", LOGIN_PAIR, "headers", "pair"),
     # A user, ":" and its password before "@" and a host, no scheme (see HOST_PAIR).

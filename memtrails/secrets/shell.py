@@ -43,7 +43,8 @@ SHELL_RULES: Final[tuple[Rule, ...]] = (
     # USER X and change_password USER X, sshpass -e's SSHPASS=X, Redis' AUTH [USER] X and
     # SMTP's AUTH PLAIN X (upper case, first on its line, or after redis-cli or a Redis
     # prompt: PAM's "auth required" and a server's "250-AUTH PLAIN LOGIN" stay), net use ...
-    # /user:NAME X, expect's send "X" after a password prompt.
+    # /user:NAME X, expect's send "X" after a password prompt; Redis MONITOR's quoted
+    # '"AUTH" "X"'.
     Rule(
         "placed_password",
         "password",
@@ -59,6 +60,10 @@ SHELL_RULES: Final[tuple[Rule, ...]] = (
         "password",
         rf"(?:(?:^|\n)[ \t]*(?:C:[ \t]*)?AUTH|(?:\bredis-cli\b[^\r\n]{{0,200}}?[ \t]|[0-9]>[ \t]*)(?i:auth))[ \t]+"
         rf"(?:[A-Za-z0-9_.@-]{{1,64}}[ \t]+)?(?P<v>{_PIPED_BARE})[ \t]*(?:\r?\n|\z)"
+        # Redis' MONITOR log and slowlog: each argument quoted, '"AUTH" ["user"] "X"' (rule
+        # set 15); quotes inside escaped.
+        r"|\"(?i:auth)\"[ \t]+(?:\"[A-Za-z0-9_.@-]{1,64}\"[ \t]+)?"
+        r"\"(?P<v5>(?:[^\"\\\r\n]|\\.){6,256})\"(?:[ \t]*(?:\r?\n|\z))"
         rf"|\bnet[ \t]+use[ \t][^\r\n]{{0,200}}?/user:[^\s]+[ \t]+(?P<v2>[^\s/*\"][^\s]{{5,}})"
         r"|\bexpect[ \t]+(?:-[a-z]+[ \t]+)?\"[^\"\r\n]{0,40}(?i:assword|passphrase)[^\"\r\n]{0,40}\""
         r"[ \t]*\r?\n[ \t]*send[ \t]+(?:--[ \t]+)?\"(?P<v3>[^\"\\\r\n$]{3,})(?:\\r|\\n)?\""

@@ -10,6 +10,7 @@ from typing import Final
 import re2
 
 from .formats import random_letters, slash_base64, wordy
+from .pointers import is_pointer
 
 __all__ = [
     "accept_prose",
@@ -52,7 +53,7 @@ _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
 # not even match a value starting "${", "$(", "%(", "%{", "{{", or "$", "%", "<", "[" and a
 # letter.)
 _SLOT: Final = re2.compile(
-    r"\$[{(A-Za-z_]|%[({]|%[A-Za-z_][A-Za-z0-9_]*%|%[A-Za-z_]+\z|%[-+ #0-9.]*[A-Za-z]\z|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
+    r"\$[{(A-Za-z_]|%[({]|%[A-Za-z_][A-Za-z0-9_]*%(?:[^A-Za-z0-9]|\z)|%[A-Za-z_]+\z|%[-+ #0]{0,4}(?:[0-9]{0,3}\.[0-9]{0,3}|[0-9]{0,3})(?:hh|ll|[hlLqjzt])?(?:[A-Za-z]\z|[sdifFeEgGxXoucpaArn](?:[^A-Za-z0-9]|\z))|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
     r"|@(?:[A-Z_][A-Z0-9_.]*|[a-z_][a-z0-9_.]*)@|@[A-Za-z_.]+\z"
 )
 
@@ -108,6 +109,8 @@ def is_placeholder(value: str) -> bool:
     """Tell whether a value is a placeholder, a variable reference or a mask, not a secret."""
     low = value.lower()
     if low in _NOT_SECRETS or "redacted" in low:
+        return True
+    if is_pointer(value):
         return True
     mechanism = value.rpartition("=")[2]  # Dovecot's "mechanism=DIGEST-MD5" too
     if len(mechanism) <= 18 and _matches_text(_SASL, mechanism, full=True):
@@ -247,8 +250,10 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     """
     if is_placeholder(value) or "://" in value or not value.strip("|-:+="):
         return False  # a placeholder, a URL, a table's rule ("|------|------|")
-    if value.startswith(("/", "~", "./", "..")) and not slash_base64(value):
+    if value.startswith(("/", "./", "..")) and not slash_base64(value):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
+    if value.startswith("~") and _home_path(value):
+        return False  # "~/notes/pw.txt", "~deploy": a home folder; "~8YD%UZX..." is none
     if password_word and "@" in value and ":" in value:
         value = _after_address(value)  # "creds: ops@example.com:X": an address, then X
     at_end = value.endswith("@") and not any(map(str.isdigit, value))
@@ -276,6 +281,16 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     # separators; a random token has digits scattered through it.
     parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]
     return not all((p.isalpha() and not random_letters(p)) or p.isdigit() for p in parts)
+
+
+# A home folder: "~", "~user" alone, or either with a path after it.
+_HOME: Final = re2.compile(r"~(?:[a-z_][a-z0-9_.-]{0,31})?/.*|~[a-z]{0,32}")
+
+
+def _home_path(value: str) -> bool:
+    """Tell whether ``value``, starting with "~", is a path in a home folder ("~/x", "~ann",
+    "~ann/x"), not a password that starts with "~" ("~Winter-4192", "~dragon_8867")."""
+    return _matches_text(_HOME, value, full=True)
 
 
 def is_passphrase(value: str) -> bool:
