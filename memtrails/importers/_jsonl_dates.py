@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from contextvars import ContextVar
+from itertools import islice
 from typing import Any
 
 from ..export_dates import (
@@ -67,10 +68,10 @@ _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970
 # month first as Date.parse reads it, unless the file's other values under its key say the
 # day comes first (:class:`DayOrder`).
 _AMBIGUOUS = re.compile(r"\s*(0?[1-9]|1[0-2])([/-])(0?[1-9]|1[0-2])\2(\d{4})(?!\d)(.*)", re.S)
-# A key and a string value that begins with such a day, in a line's bytes.
-_SLASHED_FIELD = re.compile(
-    rb'"((?:[^"\\\n]|\\.){1,100})"\s*:\s*"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-]\d{4}'
-)
+# A string value that begins with such a day, in a line's bytes, and the key before it.
+_SLASHED_VALUE = re.compile(rb'"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-]\d{4}')
+_MOST_DAYS = 32  # a line's days looked at: a record has a few; a text may have thousands
+_KEY_BEFORE = re.compile(rb'"((?:[^"\\\n]|\\.){1,100})"\s*:\s*$')
 _DAY_FIRST: ContextVar[frozenset[str]] = ContextVar("day_first", default=frozenset())
 
 
@@ -98,13 +99,15 @@ class DayOrder:
         """Learn from a line's bytes (its keys and their slashed days)."""
         if b"/" not in raw and b"-" not in raw:
             return
-        for m in _SLASHED_FIELD.finditer(raw):
-            first, second = int(m[2]), int(m[3])
+        for m in islice(_SLASHED_VALUE.finditer(raw), _MOST_DAYS):
+            first, second = int(m[1]), int(m[2])
             if (first > 12) == (second > 12):
                 continue  # both past 12: no date; neither: says nothing
-            with suppress(ValueError):
-                key = json.loads(b'"' + m[1] + b'"')
-                (self.day_first if first > 12 else self.month_first).add(key)
+            key = _KEY_BEFORE.search(raw, max(0, m.start() - 120), m.start())
+            if key is not None:
+                with suppress(ValueError):
+                    name = json.loads(b'"' + key[1] + b'"')
+                    (self.day_first if first > 12 else self.month_first).add(name)
 
     def keys(self) -> frozenset[str]:
         """The keys whose days are read day first."""
