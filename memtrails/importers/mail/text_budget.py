@@ -5,8 +5,9 @@ The stdlib parser holds a text body several times over (as lines, joined, as a s
 0.7 to 1.2 GB to read, and all but its first million characters are cut from the record
 afterwards (``Limits.max_text_units``). So the text bodies of a mail are kept up to a
 budget of bytes, :data:`BYTES_PER_UNIT` per unit of that limit, all its text parts together,
-every header line up to 1 MiB and a header block up to 2 MiB; parts of other types (attachments: a PDF, an image) are
-kept whole, as the attachment reader reads them.
+every header line up to 1 MiB and a header block up to 2 MiB (past that, only the fields that
+say what the mail is: its subject, addresses, date, ids, MIME headers); parts of other types
+(attachments: a PDF, an image) are kept whole, as the attachment reader reads them.
 """
 
 from __future__ import annotations
@@ -36,6 +37,16 @@ _CTYPE = re.compile(rb"(?:\A|[\r\n])content-type[ \t]*:\s*([A-Za-z0-9!#$&^_.+-]*
 _BASE64 = re.compile(rb"(?:\A|[\r\n])content-transfer-encoding[ \t]*:\s*base64", re.I)
 _LONG = re.compile(rb"[^\r\n]{%d,}" % (HEADER_LINE + 1))
 _TEXT_TYPES = (b"", b"text", b"message", b"multipart")  # a preamble is text too
+#: Of a header block's lines past :data:`HEADER_BLOCK`, the fields kept, the first of each
+#: name (a mail that put 2 MiB of junk lines before them lost its subject, and its MIME
+#: type: its base64 body was read as text).
+_WANTED_NAMES = 14
+_WANTED = re.compile(
+    rb"(?<=[\r\n])(subject|from|to|cc|date|message-id|in-reply-to|references|reply-to"
+    rb"|sender|mime-version|content-type|content-transfer-encoding|content-disposition)"
+    rb"[ \t]*:[^\r\n]*(?:\r\n|\n|\r)(?:[ \t][^\r\n]*(?:\r\n|\n|\r))*",
+    re.IGNORECASE,
+)
 
 
 def text_budget(max_text_units: int) -> int:
@@ -51,7 +62,8 @@ def within_budget(data: bytes, budget: int) -> tuple[bytes, int]:
     of text (``text/*``, ``message/*``, a preamble, no type, or no headers at all) keeps
     what is left of the budget, cut at its last line end when it has one; every other run
     is kept whole. A header block keeps at most 2 MiB, each line 1 MiB (its first and last
-    512 KiB). What is kept is unchanged; a mail with nothing to cut is returned as it is.
+    512 KiB), and of its lines past 2 MiB the first of each field that says what the mail
+    is (its subject, addresses, date, ids, MIME headers). What is kept is unchanged; a mail with nothing to cut is returned as it is.
     """
     if len(data) <= min(budget, HEADER_LINE):
         return data, 0
@@ -123,9 +135,25 @@ def _capped_head(head: bytes) -> tuple[bytes, int]:
             head = b"".join([*kept, head[at:]])
     if len(head) > HEADER_BLOCK:
         end = max(head.rfind(b"\n", 0, HEADER_BLOCK), head.rfind(b"\r", 0, HEADER_BLOCK)) + 1
-        cut += len(head) - end
-        head = head[:end] + b"\n"  # the blank line that ends it
+        # Of the lines cut, the fields that say what the mail is (past 2 MiB of junk lines).
+        kept_fields = _wanted(head, end)
+        cut += len(head) - end - len(kept_fields)
+        head = head[:end] + kept_fields + b"\n"  # the blank line that ends it
     return head, cut
+
+
+def _wanted(head: bytes, start: int) -> bytes:
+    """Return the wanted fields of a header block from ``start`` on, each with its folded
+    lines and line end: the first of each name (the one the parser reads) that is no longer
+    than :data:`HEADER_LINE`."""
+    kept: dict[bytes, bytes] = {}
+    for field in _WANTED.finditer(head, start):
+        name = field.group(1).lower()
+        if name not in kept and len(field.group()) <= HEADER_LINE:
+            kept[name] = field.group()
+            if len(kept) == _WANTED_NAMES:
+                break
+    return b"".join(kept.values())
 
 
 def _line_end(data: bytes, body: int, keep: int, base64: bool) -> int:
