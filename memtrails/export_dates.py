@@ -105,7 +105,7 @@ _DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(
 # .NET's JSON date (DataContractJsonSerializer): UTC milliseconds; an offset says only where.
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)", re.A)  # ASCII digits: others are text_ms's
 # Exponent notation, as spreadsheets write an epoch stamp ("1.71473E+09", "1,71473E+09").
 _EXPONENT = re.compile(r"[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)[eE][+-]?\d{1,3}")
 # A leap second ("23:59:60"), as POSIX time counts it: the second after ":59".

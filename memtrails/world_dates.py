@@ -53,7 +53,8 @@ _CJK_YM = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")  # a month: i
 # 1 January 2024), so a text with one is asked here first.
 _SCRIPTS = re.compile(
     r"[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff"
-    r"\u0370-\u03ff\u1f00-\u1fff\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\ufb1d-\ufdff\ufe70-\ufefe]"
+    r"\u0370-\u03ff\u1f00-\u1fff\u0590-\u05ff\u0600-\u065f\u066a-\u06ef\u06fa-\u06ff"
+    r"\u0750-\u077f\ufb1d-\ufdff\ufe70-\ufefe]"  # Arabic's letters: its digits are digits
 )
 _CJK_WEEKDAY = re.compile(
     r"[(（]\s*[月火水木金土日一二三四五六天월화수목금토일]\s*[)）]|[月火水木金土日]曜日?"

@@ -21,7 +21,7 @@ from memtrails.dates import utc_from_local_ms
 from memtrails.export_dates import text_ms
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.month_names import _CYRILLIC, _LATIN, _OTHER_SCRIPTS, _key, month_of
-from memtrails.records import At
+from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
 from tests.helpers import in_tz
 
@@ -130,3 +130,14 @@ async def test_a_jsonl_field_in_hebrew_or_arabic_words_dates_its_record(tmp_path
     }
     assert report.added == 3 and len(report.errors) == 1  # the Solar Hijri day: said, not guessed
     assert "calendar" in report.errors[0].reason
+
+
+@pytest.mark.parametrize("year", ["۱۴۰۳", "١٤٤٥", "۱۴۰۳۰۲۱۴"])
+def test_a_record_time_in_other_digits_is_read_as_at_of_reads_it(year: str) -> None:
+    """A Persian or Hijri year in its own digits was the Gregorian year 1403 given as a
+    record's time in code (``MemoryRecord(at=...)``, a row's value), where ``At.of`` and a
+    JSON Lines field refuse it; an epoch stamp in such digits is still read."""
+    with pytest.raises(ValueError, match="not a date"):
+        MemoryRecord(id="r", text="t", at=year)
+    stamp = "\u0661\u0667\u0661\u0664\u0666\u0669\u0664\u0664\u0660\u0660"  # 1714694400
+    assert MemoryRecord(id="r", text="t", at=stamp).at == At.of(1714694400) == At.of(stamp)
