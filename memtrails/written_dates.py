@@ -101,6 +101,9 @@ _LONGEST_VALUE = 100
 _FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
+# A time as French and Portuguese write it ("10h30", "10 h 30", "10h") and German's "Uhr"
+# after one ("10:30 Uhr", "10 Uhr"): read as "10:30" (it was passed over: midnight).
+_HOURS = re.compile(r"(?<![\w:.])(\d{1,2})(?:\s?h\s?(\d\d)?|(?::(\d\d))?\s+Uhr)(?![\w:])", re.I)
 _NUMERIC_ZONE = re.compile(r"\d\s*(?:[+-]\d\d:?\d\d|[+-]\d\d\b)|\b(?:GMT|UTC|UT)\s*[+-]\d", re.I)
 # RFC 822's military zones, one letter after the time ("10:00:00 A"): RFC 2822 (4.3) reads
 # every one of them as "-0000", UTC with no word of the local zone, as a mail's Date is read.
@@ -369,6 +372,7 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     if len(text) > _LONGEST_VALUE or not (_FULL_YEAR.search(text) and _LETTERS.search(text)):
         return None
     text = one_word(text)  # "3 كانون الثاني 2024", "10:30 μ.μ."
+    text = _HOURS.sub(lambda m: f"{m[1]}:{m[2] or m[3] or '00'}", text)  # "10h30", "10 Uhr"
     if (plain := _DAY_ORDINAL.sub(r"\1", text)) != text:  # "1er mai 2024": "1 mai 2024"
         if (ms := read(plain)) is not None:
             return ms
