@@ -10,9 +10,11 @@ added this table, 86 after; long 23 of 24, then 24). Vietnamese is written in Wi
 as Windows writes it: a precomposed letter where the code page has one, else the base
 letter and its combining tone mark. Run: ``python benchmarks/legacy_short.py [tune|held]``;
 with ``note`` after it, each text is read as a notes folder reads a file (a text it calls
-binary is wrong): held, short 86 of 127 before a note of a two-letter word, or of a word
-only a rarer code page reads as letters, was read as text (files._text), 88 after (tune 97,
-then 99); read as text's bytes (``utf8_first``) the figures did not change (held 86, tune 95).
+binary is wrong). A note of a two-letter word, or of a word only a rarer code page reads
+as letters, read as text (files._text), and a word of four capitals or more made less
+likely than one in small letters (_legacy_langs: KOI8-R's книга is ЛОЙЗБ in Windows-1251):
+held short 86 -> 87 of 127 as text's bytes, 86 -> 89 as notes; tune 95 -> 96, 97 -> 100
+(benchmarks/legacy_charsets.py 111 -> 112 of 142).
 """
 
 # ruff: noqa: RUF001 (letters of many scripts, on purpose)

@@ -214,6 +214,9 @@ _PAIR_WEIGHT = 2.0  # how much a letter pair's own count weighs against the lett
 _UNSEEN = 1e-7  # the chance of a letter not in the language's alphabet (ñ in Polish)
 _RARE = 1e-3  # of one in its alphabet the prose above never writes (ï, ÿ in French)
 _FLOOR = -6.0  # the least a word in the language's own letters counts, in nats
+# A word of capitals alone, against one in small letters: about one word in twenty of
+# ordinary text is written so (a heading, an abbreviation), log(20) nats.
+_CAPITALS = 3.0
 # Letters Windows' and ISO's pages write for the alphabet's own (Romanian's s and t with a
 # cedilla, not a comma below; the ISO-8859-7 apostrophe-less tonos forms are the same).
 _ALSO_WRITTEN = {"ro": "şţ"}
@@ -257,10 +260,16 @@ class _Model:
     def word(self, word: str, capitals: bool) -> float:
         """How much likelier ``word`` is in this language than in none. A word of capitals
         only (``ЦБ``, ``США``: an abbreviation) or of two letters is weighed by its letters
-        alone: initials do not follow each other as a word's letters do."""
+        alone: initials do not follow each other as a word's letters do. One of four
+        capitals or more is less likely, by ``_CAPITALS``, than a word in small letters:
+        the bytes of a word in one code page are often capitals in another (KOI8-R's small
+        letters are Windows-1251's capitals: книга is КНИГА there); two or three (ЦБ, ФСБ)
+        are as often an abbreviation as not."""
         if len(word) > 1 and word in self._known:  # a word its prose writes (да, не, où)
-            return _KNOWN + max(self._unknown(word, capitals), 0.0)
-        return self._unknown(word, capitals)
+            score = _KNOWN + max(self._unknown(word, capitals), 0.0)
+        else:
+            score = self._unknown(word, capitals)
+        return score - (_CAPITALS if capitals and len(word) > 3 else 0.0)
 
     def _unknown(self, word: str, capitals: bool) -> float:
         if capitals or len(word) < 3:
