@@ -292,9 +292,9 @@ def exported_ms(value: str) -> int | None:
     if (m := _CLF.fullmatch(text)) is not None:
         day, month, year, clock, zone = m.groups()
         return _existing(f"{day} {month} {year} {clock}{' ' + zone if zone else ''}")
-    reworded = as_date_parse_reads(value)
-    if reworded is not None:
-        return _existing(reworded)
+    reworded = as_date_parse_reads(value)  # when Date.parse reads it not, words_ms may
+    if reworded is not None and (ms := _existing(reworded)) is not None:
+        return ms
     if (m := _DOTNET.fullmatch(text)) is not None:  # "/Date(1714732320000)/"
         return int(m[1]) if abs(int(m[1])) <= -_EARLIEST_TIME else None
     if (m := _SPACED_OFFSET.search(text)) is not None:  # "2024-05-03T10:00:00 +05:30"

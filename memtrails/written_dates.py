@@ -382,7 +382,7 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
         tail is not None
         and any(
             w.upper() not in ZONES and w.lower() not in ("am", "pm")
-            for w in _LETTERS.findall(tail[0])
+            for w in _LETTERS.findall(_LONG_ZONE.sub(" ", tail[0]))  # "Eastern Daylight Time"
         )
         and (_TIME.search(text) or not weekday_last(tail[0]))  # "3 Ocak 2024 Cuma"
     ):
@@ -391,7 +391,7 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     if got is None:
         return None
     ms = got[0]
-    named = any(word.upper() in ZONES for word in _LETTERS.findall(text))
+    named = any(w.upper() in ZONES for w in _LETTERS.findall(text)) or _LONG_ZONE.search(text)
     if not (_NUMERIC_ZONE.search(text) or named or _MILITARY.search(text)):
         ms = utc_from_local_ms(ms)  # read_written read the wall clock as UTC
     return ms

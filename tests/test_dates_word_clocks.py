@@ -34,3 +34,19 @@ def test_a_clock_in_hours_and_minutes_words_is_that_time(text: str, same_as: str
 )
 def test_no_such_time_is_no_date(text: str) -> None:
     assert text_ms(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "instant"),
+    [
+        # macOS's and ICU's full form: "at", and the zone's long name.
+        ("Friday, May 3, 2024 at 10:30:00 AM Eastern Daylight Time", "2024-05-03T14:30:00Z"),
+        ("3 May 2024 10:30 Central European Summer Time", "2024-05-03T08:30:00Z"),
+        ("May 3, 2024 10:30 Pacific Standard Time", "2024-05-03T18:30:00Z"),
+        ("3 May 2024 10:30 Coordinated Universal Time", "2024-05-03T10:30:00Z"),
+    ],
+)
+def test_a_time_followed_by_a_zones_long_name_is_read_in_that_zone(text: str, instant: str) -> None:
+    """Outlook's long names were read in a mail's Date only: a value with one was no date."""
+    with in_tz("Asia/Tokyo"):
+        assert text_ms(text) == At.of(instant).ms
