@@ -6,7 +6,7 @@ import quopri
 from email.message import Message
 
 from .charsets import to_bytes
-from .headers import b64, raw_header
+from .headers import b64, plain_not_base64, raw_header
 from .parts import cte, raw_payload
 
 __all__ = ["headless_mail", "mended"]
@@ -53,8 +53,10 @@ def mended(part: Message, inner: Message) -> bytes | None:
         return None
     head = _header_lines([(k, str(v)) for k, v in inner.raw_items()])
     encoding = cte(part)
+    data = head + b"\n" + body if head else body
+    if encoding == "base64" and plain_not_base64(data):
+        encoding = ""  # a mail as it is, the header a gateway kept: as the parser read it
     if encoding in ("base64", "quoted-printable"):
-        data = head + b"\n" + body if head else body
         data = b64(data) if encoding == "base64" else quopri.decodestring(data)
         return data.replace(b"\r\n", b"\n").lstrip(b"\n")
     if _names_a_mail(inner) or not headless_mail(part):

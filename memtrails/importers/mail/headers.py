@@ -22,6 +22,7 @@ __all__ = [
     "fix_obsolete_names",
     "fold_stray_lines",
     "msg_id",
+    "plain_not_base64",
     "raw_header",
     "raw_headers",
     "refs",
@@ -51,6 +52,20 @@ def _junk_lines_dropped(data: bytes) -> bytes:
     if len(clean) == len(lines) or not any(line.strip() for line in clean):
         return data
     return b"\n".join(clean)
+
+
+def plain_not_base64(data: bytes) -> bool:
+    """Tell whether a body labelled base64 is plain text: no line of it is base64 (each
+    holds a character base64 does not use) and most of its lines hold words (a space
+    between them). A list or gateway that decoded a body and kept its header leaves one;
+    decoded as base64 it is bytes of noise."""
+    if not data.translate(None, _B64_CHARS + b" \t\r\n"):
+        return False  # nothing but base64's own characters
+    lines = [line.strip() for line in data.splitlines()]
+    lines = [line for line in lines if line]
+    if any(not line.translate(None, _B64_CHARS) for line in lines):
+        return False  # a line of base64: junk around it is dropped (b64)
+    return sum(b" " in line or b"\t" in line for line in lines) * 2 >= len(lines)
 
 
 def b64(data: bytes) -> bytes:

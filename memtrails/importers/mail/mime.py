@@ -16,7 +16,15 @@ from .blobs import guess_type, lift_blobs
 from .charsets import decode_bytes, python_codec, to_bytes
 from .enclosed import headless_mail, mended
 from .flowed import unflow
-from .headers import FOLD, addresses, b64, decode_header, raw_header, raw_headers
+from .headers import (
+    FOLD,
+    addresses,
+    b64,
+    decode_header,
+    plain_not_base64,
+    raw_header,
+    raw_headers,
+)
 from .html import enriched_to_text
 from .parts import (
     charset,
@@ -156,7 +164,7 @@ def _report(part: Message, blocks: list[Message], out: Collected) -> None:
         data = raw_payload(part) or b""
     encoding = cte(part)
     if encoding == "base64":
-        data = b64(data)
+        data = data if plain_not_base64(data) else b64(data)
     elif encoding == "quoted-printable":
         data = quopri.decodestring(data)
     text = decode_bytes(data[: 4 * _REPORT_CHARS], "utf-8").replace("\r\n", "\n")

@@ -11,7 +11,15 @@ from email.message import Message
 from typing import TypeVar
 
 from .charsets import decode_bytes, to_bytes
-from .headers import FOLD, WS, b64, decode_header, decode_raw_header, raw_header
+from .headers import (
+    FOLD,
+    WS,
+    b64,
+    decode_header,
+    decode_raw_header,
+    plain_not_base64,
+    raw_header,
+)
 
 __all__ = [
     "charset",
@@ -162,7 +170,7 @@ def payload(part: Message) -> bytes:
         return b""
     encoding = cte(part)
     if encoding == "base64":
-        return b64(data)
+        return data if plain_not_base64(data) else b64(data)
     if encoding == "quoted-printable":
         return quopri.decodestring(data)
     if encoding == "x-uuencode":
