@@ -159,7 +159,7 @@ def check_match(
                 and key_word[:5] in ("pass ", "pass\t")
                 and reads_as_no_password(bare)
                 and not word_and_digits(bare)  # "the db pass is <word>-<digits>" goes
-                and not pass_phrase(bare)  # "the admin pass is blue-sky-42"
+                and not pass_phrase(bare)  # a passphrase after "pass is"
             ):
                 found_value = None  # "the bus pass is $45/month"
             if found_value and not phrase_ends(buf, vs, found_value):

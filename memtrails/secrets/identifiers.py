@@ -55,11 +55,11 @@ def login_identifier(word: str, value: str, after_user: bool) -> bool:
         # given, and "P@ssw0rd2024" is its password: only an address's host ("ann
         # deploy@db01.example.org") is read as one there.
         return True
-    if after_user:  # "login ann / hunter-8054": a word and digits, a passphrase: a password
+    if after_user:  # a word and digits, a passphrase: a password
         return (
             _full(_HYPHENATED, value)
             and not _full(_WORD_AND_DIGITS, value)
-            and not words_then_number(value)  # "login ann / blue-sky-42"
+            and not words_then_number(value)  # a passphrase after the user
         )
     return _full(_IDENTIFIER, value)
 

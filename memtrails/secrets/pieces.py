@@ -85,7 +85,7 @@ def value_of_class(
     one = rf"[^{no}{not_first}$%{{<\[]"
     if escape:
         one = f"(?:{one}|{escape})"
-    # "%" and a letter may start a password ("%Kx9!aa", rule set 15): the check tells it from
+    # "%" and a letter may start a password (rule set 15): the check tells it from
     # a placeholder ("%NAME%", "%s", "%APPDATA%\\x", letters alone).
     two = [rf"\$[^{no}{{(A-Za-z_]", rf"%[^{no}{{(]", rf"\{{[^{no}{{]", rf"\[[^{no}A-Za-z]"]
     if "<" not in no:

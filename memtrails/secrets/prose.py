@@ -122,10 +122,17 @@ _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 # A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user (and "/" that is no
 # flag or list item (rule set 13; after "login: ann /", rule set 15). The engine asks it for a digit (values.is_placeholder).
 _DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
+# The same after a word for a password, which is no user (rule set 15): "pw = -S3cur3!Pa55",
+# "login: ann / -Winter-7992"; a digit or a symbol in it, as PW_VALUE asks, so that
+# "password --password" is not even a match.
+_DASHED_PW = (
+    rf"-{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}"
+    rf"|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
+)
 PROSE = (
     rf"{PW_WORDS}(?:{_PAIR_QUOTED}{_OPEN}(?P<vp2>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}|{_DASHED}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{_DASHED}))"
+    rf"|(?P<v>{PW_VALUE}|{_DASHED_PW}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{_DASHED_PW}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )

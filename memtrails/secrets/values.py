@@ -53,7 +53,7 @@ _PLACEHOLDER_START: Final = ("$", "%", "{", "<", "[", "#", "@")
 # not even match a value starting "${", "$(", "%(", "%{", "{{", or "$", "%", "<", "[" and a
 # letter.)
 _SLOT: Final = re2.compile(
-    r"\$[{(A-Za-z_]|%[({]|%[A-Za-z_][A-Za-z0-9_]*%(?:[^A-Za-z0-9]|\z)|%[A-Za-z_]+\z|%[-+ #0]{0,4}(?:[0-9]{0,3}\.[0-9]{0,3}|[0-9]{0,3})(?:hh|ll|[hlLqjzt])?(?:[A-Za-z]\z|[sdifFeEgGxXoucpaArn](?:[^A-Za-z0-9]|\z))|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
+    r"\$[{(A-Za-z_]|%[({]|%[A-Za-z_][A-Za-z0-9_]*%(?:[^A-Za-z0-9]|\z)|%[A-Za-z_]+\z|%[-+ #0]{0,4}(?:[0-9]{0,3}\.[0-9]{0,3}|[0-9]{0,3})(?:hh|ll|[hlLqjzt])?(?:[A-Za-z]\z|[sdifFeEgGxXoucpaAr](?:[^A-Za-z0-9_]|\z))|\{\{|\{[A-Za-z_][A-Za-z0-9_.-]*\}|<[A-Za-z_/]|\[[A-Za-z_ ]"
     r"|@(?:[A-Z_][A-Z0-9_.]*|[a-z_][a-z0-9_.]*)@|@[A-Za-z_.]+\z"
 )
 
