@@ -163,6 +163,14 @@ _HOLIDAYS: list[tuple[str, Callable[[int], date]]] = [
     (r"thanksgiving(?:\s+day)?", lambda y: _nth_weekday(y, 11, 3, 4)),
 ]
 _HOLIDAY = "|".join(name for name, _ in _HOLIDAYS)
+# A word one of them holds, looked for first (in lower case): most texts name no holiday, and
+# a substring test costs far less than the patterns' search (names_a_time reads every
+# candidate passage of a question asking when).
+_HOLIDAY_WORDS = (
+    *("christmas", "xmas", "boxing", "new year", "nye", "valentine", "patrick", "easter"),
+    *("good friday", "mother", "father", "memorial", "independence", "fourth of july"),
+    *("labor", "labour", "hallowe", "bonfire", "guy fawkes", "thanksgiving"),
+)
 _HOLIDAY_NAMES = [(re.compile(name, re.I), day) for name, day in _HOLIDAYS]
 _HOLIDAY_OF_A_YEAR = re.compile(
     rf"\b(?:(last|this|previous)\s+)?(?P<holiday>{_HOLIDAY})(?:\s+(?:of\s+|in\s+)?"
@@ -174,6 +182,13 @@ _HOLIDAY_ANY_YEAR = re.compile(
     rf"(?:the\s+)?(?P<holiday>{_HOLIDAY})\b",
     re.I,
 )
+
+
+def _holds(text: str, words: tuple[str, ...]) -> bool:
+    """Whether ``text`` holds one of ``words`` (lower case) anywhere: the cheap test each
+    reading makes before its patterns' search."""
+    low = text.lower()
+    return any(word in low for word in words)
 
 
 def _ms(day: date) -> int:
@@ -214,6 +229,8 @@ def _ahead(span: tuple[int, int], now: datetime) -> tuple[int, int]:
 
 def _holiday(query: str, now: datetime) -> Windows | None:
     """A holiday of a year: "Christmas 2022", "last Easter", "Halloween this year"."""
+    if not _holds(query, _HOLIDAY_WORDS):
+        return None
     today = day_start(now).date()
     for m in _HOLIDAY_OF_A_YEAR.finditer(query):
         which, _, year_digits, said_year, short = m.groups()
@@ -237,7 +254,7 @@ def _holiday(query: str, now: datetime) -> Windows | None:
 def holidays_every_year(query: str, now: datetime) -> Windows | None:
     """A holiday named without its year after a word that places a time ("over Christmas",
     "at Easter", "for Thanksgiving"): its span in every year from 1970 to next year."""
-    if (m := _HOLIDAY_ANY_YEAR.search(query)) is None:
+    if not _holds(query, _HOLIDAY_WORDS) or (m := _HOLIDAY_ANY_YEAR.search(query)) is None:
         return None
     on = _holiday_day(m)
     return tuple(_holiday_span(on(year)) for year in range(1970, now.year + 2))
@@ -246,6 +263,8 @@ def holidays_every_year(query: str, now: datetime) -> Windows | None:
 def _of_a_year(query: str, now: datetime) -> Windows | None:
     """A month, a day of a month or a season of a year said in words or with two digits,
     or "last May" (the latest May before this month)."""
+    if not _holds(query, ("year", "'", "\u2019", "last", "this", "previous")):
+        return None
     today = day_start(now)
     for m in _OF_A_YEAR.finditer(query):
         day_of, name, day, which, before_last, short = m.groups()
@@ -281,6 +300,8 @@ def counted_back(query: str, now: datetime) -> Windows | None:
     """Return the window of "the month before last", "the past two weeks", "earlier this
     month", "this morning" or "last night" (told last night or this morning), counted from
     the day ``now`` falls on; else None."""
+    if not _holds(query, ("last", "past", "previous", "earlier", "this", "tonight")):
+        return None
     today = day_start(now)
     start = int(today.timestamp() * 1000)
     if (m := _BEFORE_LAST.search(query)) is not None:
@@ -315,7 +336,9 @@ def past_weekday(query: str, now: datetime) -> Windows | None:
     """Return, for a question in the past tense that names a weekday ("What did Ann cook on
     Tuesday?"), the window from the latest such day (today included) to the end of today,
     when it was told; else None. "on Tuesdays" is a habit, no time."""
-    if (m := _ON_WEEKDAY.search(query)) is None or not _PAST_TENSE.search(query):
+    if not _holds(query, ("day",)) or (m := _ON_WEEKDAY.search(query)) is None:
+        return None
+    if not _PAST_TENSE.search(query):
         return None
     today = day_start(now)
     start = int(today.timestamp() * 1000)
@@ -325,6 +348,8 @@ def past_weekday(query: str, now: datetime) -> Windows | None:
 
 def _part_of_year(query: str, now: datetime) -> Windows | None:
     """ "early 2023", "the end of last year", "H1 2024", "the 1990s"."""
+    if not _holds(query, (*_PARTS, "half", "h1", "h2", "0s")):
+        return None
     if (m := _PART_OF_YEAR.search(query)) is not None:
         said, part, year_digits, which = m.groups()
         year = int(year_digits) if year_digits else day_start(now).year - (which.lower() == "last")
@@ -349,6 +374,8 @@ def _around_a_date(query: str) -> Windows | None:
     5, 2023", "the Sunday before 25 May 2023", "two weeks after 3 March 2024". Before a
     date, the window runs from that time to the end of the date (told on the date: "last
     week I ..."); after it, from the date's end to :data:`TOLD_AFTER` days past that time."""
+    if not _holds(query, ("before", "after", "prior", "following")):
+        return None
     for m in _AROUND.finditer(query):
         rest = query[m.end() :]
         if not _DATE_START.match(rest) or (named := date_window(rest)) is None:
