@@ -75,6 +75,9 @@ async def from_mbox(
     (it may hold 8-bit bytes in any charset) and is not part of the message.
     A file whose lines end in CR alone (classic Mac OS mail; CRs and no LF in its first
     64 KiB) is split at CR, its separators included, as though each CR were an LF.
+    An MMDF mailbox (each message opened and closed by a line of four Ctrl-A characters,
+    ``\x01\x01\x01\x01``) is split at those lines; from the first of them on, a ``From ``
+    line is body text.
 
     Threads:
     A file (not a pipe) is read twice: first the thread headers of its messages

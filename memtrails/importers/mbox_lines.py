@@ -13,6 +13,7 @@ from ._input import Input
 __all__ = [
     "ESCAPED_FROM",
     "LINE_LIMIT",
+    "MMDF",
     "RUN_TOGETHER_REASON",
     "GivenBack",
     "continues_body",
@@ -109,6 +110,9 @@ def is_loose_separator(line: bytes, following: bytes, after_text: bool = False) 
 
 
 _BOM = b"\xef\xbb\xbf"
+# MMDF (SCO, old MMDF and some Unix mail tools) opens and closes each message with a line
+# of four Ctrl-A characters instead of a From_ line.
+MMDF = b"\x01\x01\x01\x01"
 _BLANK_LINES = re.compile(rb"(?:[ \t]*(?:\r\n|\n|\r))*")
 
 
@@ -116,7 +120,8 @@ def looks_like_mbox(head: bytes) -> bool:
     """Tell from a file's first bytes whether it is an mbox, as the reader splits one.
 
     Its first line that is not blank, after a UTF-8 BOM, is a separator (by shape, or a
-    ``From `` line with a time that a mail header follows); blank lines before it (LF, CRLF,
+    ``From `` line with a time that a mail header follows, or MMDF's line of four Ctrl-A
+    that a mail header follows); blank lines before it (LF, CRLF,
     or CR alone when the head has no LF) are passed over, as the reader passes over them.
     """
     text = head.removeprefix(_BOM)
@@ -126,6 +131,8 @@ def looks_like_mbox(head: bytes) -> bool:
     at = start.end() if start is not None else 0
     first, _, rest = text[at:].partition(b"\n")
     first += b"\n"
+    if first.rstrip(b"\r\n") == MMDF:  # MMDF's opening line, a header after it
+        return bool(_HEADER_LINE.match(rest.split(b"\n", 1)[0]))
     if not first.startswith(b"From "):
         return False
     return is_separator(first) or is_loose_separator(first, rest.split(b"\n", 1)[0])

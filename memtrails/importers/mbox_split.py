@@ -19,6 +19,7 @@ from .mail.message import cut_to_limit
 from .mbox_lines import (
     ESCAPED_FROM,
     LINE_LIMIT,
+    MMDF,
     RUN_TOGETHER_REASON,
     GivenBack,
     continues_body,
@@ -135,6 +136,8 @@ def split(
     body_end: int | None = None  # where that says its body ends
     after_text = False  # the line before was a body line with text on it
     rest_of_separator = False  # reading the rest of a separator line over LINE_LIMIT
+    mmdf = False  # the file separates its messages by MMDF's lines (MMDF)
+    closed: int | None = None  # where the last message an MMDF line closed started
 
     def read() -> tuple[int, bytes]:
         nonlocal pos
@@ -247,6 +250,22 @@ def split(
                 at_line_start = not rest_of_separator
                 continue
             starts_line, at_line_start = at_line_start, line.endswith(b"\n")
+            if starts_line and line.rstrip(b"\r\n") == MMDF:
+                mmdf = True  # From_ lines are text from here on
+                if offset is not None:  # a message's closing line
+                    done, closed = count, offset
+                    item = finish()
+                    if item is not None:
+                        yield item
+                    if checkpoint is not None and count > done and count % every == 0:
+                        yield checkpoint(pos, records, duplicates=book.duplicates)  # after it
+                    offset = None
+                else:  # an opening line: the message starts here (where a resume starts)
+                    offset, closed = line_at, None
+                skipping, separators, after_text = False, separators + 1, False
+                kept, size, oversize = io.BytesIO(), 0, False
+                in_headers, declared, body_end, stored = True, None, None, None
+                continue
             # A crash leaves NULs where a write stopped: the next separator may follow them.
             probe = line.lstrip(b"\x00") if line[:1] == b"\x00" else line
             if (
@@ -269,6 +288,7 @@ def split(
                 line_at, line = read()  # the same line, given back: split as usual
             if (
                 starts_line
+                and not mmdf
                 and probe.startswith(b"From ")
                 and (
                     # after a body line, a separator-like line a header does not follow is
@@ -327,9 +347,12 @@ def split(
             yield checkpoint(at, records, duplicates=book.duplicates, cut=True)
         return
     last_start = offset
-    item = finish()
-    if item is not None:
-        yield item
+    if offset is None and closed is not None:
+        last_start = closed  # closed by its MMDF line, and given: the next run reads it again
+    else:
+        item = finish()
+        if item is not None:
+            yield item
     if checkpoint is None:
         yield SourceState(source, {"records": records}, complete=True, duplicates=book.duplicates)
         return
