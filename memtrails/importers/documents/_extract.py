@@ -94,6 +94,7 @@ _HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<me
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
+_MIDNIGHT = re.compile(r"\b(\d{4}-\d{2}-\d{2}) 00:00:00\b")
 _ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
 _TRUNCATED = (
     "corrupt or unreadable document (a truncated PDF: the file stops before its end, as a "
@@ -399,6 +400,8 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     if suffix in _SPREADSHEETS:
         # kreuzberg writes a sheet's empty cells as spaces: a 30 KB .xls gave 4 MB of them
         text = "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.split("\n")).strip()
+        # and a date as a date (kreuzberg gives every date cell a time): as .xlsx's are
+        text = _MIDNIGHT.sub(r"\1", text)
     if not text and suffix == ".pdf":
         pages = meta.get("page_count")
         if unmapped_fonts(data):
