@@ -56,3 +56,12 @@ def test_xls_dates_read_in_its_date_system(date1904: bool, shown: str) -> None:
     13) as dates, without a time of day the cells do not show."""
     text = str(extract(_xls_of_dates(date1904), ".xls", 100 << 20)["text"])
     assert shown in text
+
+
+def test_xls_empty_rows_are_no_blank_lines() -> None:
+    """kreuzberg wrote a row of empty cells as an empty line: SharedFormulaTest.xls's text
+    ended in some 700 of them."""
+    data = (Path(__file__).parent / "data" / "documents" / "SharedFormulaTest.xls").read_bytes()
+    text = str(extract(data, ".xls", 100 << 20)["text"])
+    assert "\n\n\n" not in text
+    assert "8 2 16 8" in text

@@ -94,6 +94,7 @@ _HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<me
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
+_BLANK_LINES = re.compile(r"\n{3,}")
 _MIDNIGHT = re.compile(r"\b(\d{4}-\d{2}-\d{2}) 00:00:00\b")
 _ENCRYPTED = "encrypted document: it opens only with its password (save a copy without one)"
 _TRUNCATED = (
@@ -402,6 +403,7 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         text = "\n".join(_SPACES.sub(" ", line).rstrip() for line in text.split("\n")).strip()
         # and a date as a date (kreuzberg gives every date cell a time): as .xlsx's are
         text = _MIDNIGHT.sub(r"\1", text)
+        text = _BLANK_LINES.sub("\n\n", text)  # empty rows: hundreds of blank lines
     if not text and suffix == ".pdf":
         pages = meta.get("page_count")
         if unmapped_fonts(data):
