@@ -175,3 +175,31 @@ def test_christmas_named_in_other_languages_is_every_years(query: str) -> None:
 )
 def test_words_that_name_no_holiday_in_other_languages(query: str) -> None:
     assert query_windows(query, NOW) == ()
+
+
+def test_a_long_text_of_many_such_words_reads_a_short_slice_after_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each "before" read the whole text after it, as a date and as the time it governs:
+    # 2,000 of them in 300 KB took minutes. Now each reads a few dozen characters, so the
+    # cost grows with the text's length, not with its square.
+    from collections.abc import Callable
+    from typing import Any
+
+    from memtrails.folder import when, when_calendar, when_spans
+
+    read: list[int] = []
+
+    def spy(real: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapped(text: str, *args: Any) -> Any:
+            read.append(len(text))
+            return real(text, *args)
+
+        return wrapped
+
+    monkeypatch.setattr(when_spans, "date_window", spy(when_calendar.date_window))
+    monkeypatch.setattr(when, "_named_windows", spy(when._named_windows))
+    text = "x the week before 9 x " * 2000 + "before 2020 " * 50
+    query_windows(text, NOW)
+    assert len(read) > 2000
+    assert max(read[1:]) <= 130  # the first is the whole text, read once

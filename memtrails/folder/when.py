@@ -263,7 +263,8 @@ def _directed(query: str, now: datetime, windows: Windows) -> Windows:
         return windows  # "before May": May of every year has no one before
     start, end = windows[0]
     for m in _DIRECTION.finditer(query):
-        words = query[m.end() :].split()[:6]
+        # Six words at most, so a slice will do: a text of many "before"s stays linear.
+        words = query[m.end() : m.end() + 120].split()[:6]
         if words and words[0].lower() == "the":  # "before the summer of 2023"
             words = words[1:]
         for n in range(1, len(words) + 1):

@@ -377,7 +377,8 @@ def _around_a_date(query: str) -> Windows | None:
     if not _holds(query, ("before", "after", "prior", "following")):
         return None
     for m in _AROUND.finditer(query):
-        rest = query[m.end() :]
+        # A date is short: the rest past it is not read (a text of many "before"s stays linear).
+        rest = query[m.end() : m.end() + 48]
         if not _DATE_START.match(rest) or (named := date_window(rest)) is None:
             continue
         unit, weekday, count, counted, side = m.groups()
