@@ -35,7 +35,9 @@ FLAG_TAGS = {
     "S": "seen",
     "T": "trashed",
 }
-_INFO_SEPARATORS = (":", "!", ";")  # ":" by the spec; "!" or ";" where ":" is not allowed
+# ":" by the spec; "!" or ";" where ":" is not allowed (mbsync, Dovecot on Windows); U+F03A
+# where Cygwin or MSYS2 wrote ":" on NTFS (the names keep it when read elsewhere).
+_INFO_SEPARATORS = (":", "!", ";", "\uf03a")
 _CHUNK = 16
 
 
@@ -405,7 +407,8 @@ async def from_maildir(
     followed, each real folder read once. Records carry ``meta["folder"]``,
     ``meta["tags"]`` (the flags after ``:2,`` as words: ``seen``, ``replied``, ``flagged``,
     ``passed``, ``draft``, ``trashed``, and ``new`` for a message in ``new/``) and
-    ``meta["path"]``.
+    ``meta["path"]``. Where a file name cannot hold ``:`` the flags follow ``!`` or ``;``
+    (mbsync, Dovecot on Windows) or U+F03A (Cygwin's ``:`` on NTFS), read alike.
 
     Re-runs (``state``): a message is known by its folder and the unique part of its file
     name (before ``:2,``), which stays the same when a mail client moves it from ``new/`` to
