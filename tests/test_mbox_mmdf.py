@@ -11,6 +11,7 @@ from helpers import collect, errors, records
 
 from memtrails import Memory
 from memtrails.importers.detect import sniff
+from memtrails.importers.eml import from_eml
 from memtrails.importers.mbox import from_mbox
 from memtrails.records import SourceState
 from memtrails.testing import HashingEmbedder
@@ -75,3 +76,11 @@ async def test_resuming_at_each_position_gives_the_messages_after_it(tmp_path: P
         titles = [r.title for r in records(again)]
         assert not errors(again)
         assert titles == [f"note {n}" for n in range(8 - len(titles), 8)]
+
+
+@pytest.mark.parametrize("count", [1, 3])
+async def test_an_eml_file_that_is_an_mmdf_mailbox(tmp_path: Path, count: int) -> None:
+    (tmp_path / "saved.eml").write_bytes(mmdf(*range(1, count + 1)))
+    items = await collect(from_eml(tmp_path))
+    assert not errors(items)
+    assert [r.title for r in records(items)] == [f"note {n}" for n in range(1, count + 1)]

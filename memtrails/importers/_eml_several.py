@@ -13,7 +13,7 @@ from ..limits import Limits
 from ..records import MemoryRecord, RecordError
 from .documents import DocumentReader
 from .mail import MailBook
-from .mbox_lines import is_separator, looks_like_mbox
+from .mbox_lines import MMDF, is_separator, looks_like_mbox
 from .mbox_split import split
 
 __all__ = ["holds_several", "read_several"]
@@ -27,7 +27,10 @@ _LOOKED_AT = 64 * 1024
 def holds_several(raw: bytes) -> bool:
     """Tell whether a message file is an mbox of more than one message: it starts with a
     ``From `` separator, and a later one has a header after it (a ``From `` line quoted in
-    a text, followed by more text, is no separator)."""
+    a text, followed by more text, is no separator). An MMDF mailbox (its messages between
+    lines of four Ctrl-A) is one too, of one message or more: those lines are no mail's."""
+    if raw[:_LOOKED_AT].lstrip(b"\xef\xbb\xbf\r\n").startswith(MMDF):
+        return looks_like_mbox(raw[:_LOOKED_AT])
     if not raw.startswith((b"From ", b"\xef\xbb\xbf", b"\n", b"\r")) or b"\nFrom " not in raw:
         return False
     if not looks_like_mbox(raw[:_LOOKED_AT]):
