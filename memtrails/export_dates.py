@@ -342,7 +342,7 @@ def text_ms(value: str) -> int | None:
         ms = world_ms(value)
         for read in (words_ms, month_year_ms):
             ms = read(value.strip(), text_ms) if ms is None else ms
-        if ms is not None or names_month(value):
+        if ms is not None or (in_other_script(value) and names_month(value)):
             return ms
     if (buddhist := buddhist_day(value)) is not None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567

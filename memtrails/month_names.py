@@ -27,39 +27,52 @@ __all__ = [
 ]
 
 # English, and the usual abbreviations and full names of German, Dutch, French, Spanish,
-# Italian, Portuguese, Catalan, the Nordic languages, Polish, Czech and Slovak (their
-# genitive, as a date writes it, and their nominative, as a month alone does), Finnish (its
-# partitive too), Hungarian, Turkish and Romanian. Croatian's are not here: its "listopad"
+# Italian, Portuguese, Catalan, Galician, the Nordic languages, Estonian, Polish, Czech and
+# Slovak (their genitive, as a date writes it, and their nominative, as a month alone does),
+# Slovenian, Finnish (its partitive too), Hungarian, Turkish, Romanian, Albanian, Afrikaans,
+# Indonesian, Malay, Swahili, Filipino, Azerbaijani and Uzbek. Croatian's are not here: its "listopad"
 # is October, Czech's and Polish's November.
 _LATIN: dict[int, str] = {
     1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
-    " ledna leden tammikuuta tammikuu január ocak oca ianuarie ian styczeń januára",
+    " ledna leden tammikuuta tammikuu január ocak oca ianuarie ian styczeń januára"
+    " gener xaneiro januarie janar yanvar jaanuar",
     2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
     "februari fevereiro lutego"
-    " února únor helmikuuta helmikuu február şubat subat şub februarie luty februára",
+    " února únor helmikuuta helmikuu február şubat subat şub februarie luty februára"
+    " febrer febreiro shkurt fevral pebrero veebruar",
     3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
-    " března březen maaliskuuta maaliskuu március márc mart martie marzec marec",
+    " března březen maaliskuuta maaliskuu március márc mart martie marzec marec"
+    " març mac maret machi marso märts",
     4: "apr avr abr kwi april avril abril aprile kwietnia"
-    " dubna duben huhtikuuta huhtikuu április ápr nisan nis aprilie kwiecień apríl apríla",
+    " dubna duben huhtikuuta huhtikuu április ápr nisan nis aprilie kwiecień apríl apríla"
+    " aprill prill aprel aprili",
     5: "may mai mei maj mag mayo maggio maio maja"
-    " května květen toukokuuta toukokuu május máj may\u0131s mayis mája",
+    " května květen toukokuuta toukokuu május máj may\u0131s mayis mája"
+    " maig",
     6: "jun juin giu cze june juni junio giugno junho czerwca"
-    " června červen kesäkuuta kesäkuu június jún haziran haz iunie iun czerwiec júna",
+    " června červen kesäkuuta kesäkuu június jún haziran haz iunie iun czerwiec júna"
+    " juny xuño junie qershor iyun hunyo junij juuni",
     7: "jul juil lug lip july juli juillet julio luglio julho lipca"
-    " července červenec heinäkuuta heinäkuu július júl temmuz tem iulie iul lipiec júla",
+    " července červenec heinäkuuta heinäkuu július júl temmuz tem iulie iul lipiec júla"
+    " juliol xullo julie korrik iyul hulyo julij juuli julai",
     8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
-    " srpna srpen elokuuta elokuu augusztus ağustos agustos ağu augusti sierpień augusta",
+    " srpna srpen elokuuta elokuu augusztus ağustos agustos ağu augusti sierpień augusta"
+    " agost gusht avqust avgust agustus ogos agosti ágúst",
     9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
     "września wrzesnia"
-    " září syyskuuta syyskuu szeptember szept eylül eylul eyl septembrie wrzesień septembra",
+    " září syyskuuta syyskuu szeptember szept eylül eylul eyl septembrie wrzesień septembra"
+    " setembre shtator sentyabr sentabr septemba setyembre",
     10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
     "października pazdziernika"
-    " října říjen lokakuuta lokakuu október ekim eki octombrie październik októbra",
+    " října říjen lokakuuta lokakuu október ekim eki octombrie październik októbra"
+    " tetor oktyabr oktabr oktoba oktubre oktoober",
     11: "nov lis november novembre noviembre novembro listopada"
-    " listopadu listopad marraskuuta marraskuu kas\u0131m kasim kas noiembrie novembra",
+    " listopadu listopad marraskuuta marraskuu kas\u0131m kasim kas noiembrie novembra"
+    " nëntor noyabr novemba nobyembre",
     12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
     "dezembro grudnia"
-    " prosince prosinec joulukuuta joulukuu aral\u0131k aralik ara decembrie grudzień decembra",
+    " prosince prosinec joulukuuta joulukuu aral\u0131k aralik ara decembrie grudzień decembra"
+    " desembre decembro desember disember dhjetor dekabr desemba disyembre detsember",
 }
 
 # Cyrillic month names, as a date writes them (the genitive: "3 мая 2024") and alone, with
@@ -134,7 +147,7 @@ _MARKS = dict.fromkeys([*range(0x064B, 0x0660), 0x0670])
 # Date.parse reads a word by its first three letters: "marraskuuta" (Finnish, November) as
 # March. The English months' abbreviations, as its table has them.
 _DATE_PARSE = {words.split()[0]: month for month, words in _LATIN.items()}
-_LATIN_WORD = re.compile(r"[^\W\d_]{4,}")
+_LATIN_WORD = re.compile(r"[^\W\d_]{3,}")
 
 
 def _key(word: str) -> str:
@@ -186,18 +199,23 @@ def month_of(word: str) -> int | None:
 
 
 def misread_month(text: str) -> bool:
-    """Tell whether ``text`` has a month's name that ``Date.parse`` reads as another month
-    (by its first three letters: Finnish "marraskuuta", November, as March).
+    """Tell whether ``text`` names a month that ``Date.parse`` would not read as that month:
+    it takes the first word whose first three letters are an English month's ("marraskuuta",
+    Finnish November, is March; Filipino's "Martes", Tuesday, makes "Setyembre" March;
+    French "mar.", Tuesday, makes "mar. 3 déc. 2024" March).
 
     Example:
         >>> misread_month("3. marraskuuta 2024"), misread_month("3 March 2024")
         (True, False)
     """
+    ours: set[int] = set()  # two months: one is a weekday ("mar. 3 déc. 2024": Tuesday)
+    theirs = None
     for m in _LATIN_WORD.finditer(text):
-        month = month_of(m[0])
-        if month is not None and _DATE_PARSE.get(m[0][:3].lower(), month) != month:
-            return True
-    return False
+        if theirs is None:
+            theirs = _DATE_PARSE.get(m[0][:3].lower())
+        if (month := month_of(m[0])) is not None:
+            ours.add(month)
+    return bool(ours) and ours != {theirs}
 
 
 def weekday_last(tail: str) -> bool:

@@ -169,7 +169,7 @@ _EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's
 _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
 # Arabic, Persian and Indian locales write a day first ("3/5/2024" is 3 May), as their
 # digits or their right-to-left marks show.
-_SLASHED_DAY = re.compile(r"\s*(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)(.*)", re.S | re.A)
+_SLASHED_DAY = re.compile(r"\s*(\d{1,2})([/-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S | re.A)
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)", re.A)
 # Bulgarian's, Russian's and Ukrainian's word for "year" after a numeric day's year.
 _YEAR_WORD = re.compile(r"(?<=[./-]\d{4})\s*[гр]\.\s*$")
@@ -243,8 +243,8 @@ def plain_date_text(value: str) -> str | None:
     if (other_digits or not _RTL_MARKS.isdisjoint(value)) and (
         m := _SLASHED_DAY.fullmatch(plain)
     ) is not None:
-        day, month, year, rest = m.groups()
-        plain = f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first
+        day, _, month, year, rest = m.groups()
+        plain = f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first ("০৩-০৫-২০২৪" too)
     return _HALF_DAY.sub(lambda h: " am" if h[1] == "\u0635" else " pm", plain)
 
 

@@ -120,7 +120,7 @@ _DAY_ORDINAL = re.compile(
 _ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
 # A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
 # before the first number and reads 1 January; a month's name is read as the month.
-_MONTH_YEAR = re.compile(r"([^\W\d_]{2,}\.?),?\s+(?:de\s+)?(\d{4}(?!\d).*)", re.S)
+_MONTH_YEAR = re.compile(r"([^\W\d_]{2,}\.?),?\s+(?:d[eio]l?\s+)?(\d{4}(?!\d).*)", re.S)
 _YEAR_MONTH = re.compile(r"(\d{4})\.?\s+([^\W\d_]{2,})\.?")  # Hungarian's year first
 
 
@@ -279,8 +279,8 @@ def _pick(
     """Return the month of the month word most likely meant, of several.
 
     A weekday may read as a month (``mar.`` is Tuesday in French and Spanish), and so may
-    a junk word (``out``): the month is the first word that touches a number (``3 Mar``,
-    ``Mar 3``), an English one before another.
+    a junk word (``out``): the month is one after a day (``mar. 3 déc.``: December), else
+    the first word that touches a number (``3 Mar``, ``Mar 3``), an English one before another.
     """
     if len(months) == 1:
         return months[0][1]
@@ -290,7 +290,8 @@ def _pick(
         i = entry[0]
         touches = (i - 1) in at or (i + 1) in at
         english = tokens[i].group(0).lower().rstrip(".") in ENGLISH
-        return 2 * touches + english
+        after_day = (i - 1) in at and i > 1  # "mar. 3 déc. 2024": December; "mar." a weekday
+        return 4 * after_day + 2 * touches + english
 
     return max(months, key=score)[1]
 

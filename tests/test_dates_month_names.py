@@ -141,3 +141,28 @@ def test_a_record_time_in_other_digits_is_read_as_at_of_reads_it(year: str) -> N
         MemoryRecord(id="r", text="t", at=year)
     stamp = "\u0661\u0667\u0661\u0664\u0666\u0669\u0664\u0664\u0660\u0660"  # 1714694400
     assert MemoryRecord(id="r", text="t", at=stamp).at == At.of(1714694400) == At.of(stamp)
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("mar. 3 déc. 2024", "2024-12-03"),  # French "mar.": Tuesday, not March
+        ("Martes, Setyembre 3, 2024", "2024-09-03"),  # Filipino: Tuesday, September
+        ("mié. 3 dic. 2024", "2024-12-03"),
+        ("3 d'abril de 2024", "2024-04-03"),  # Catalan
+        ("abril del 2024", "2024-04-01"),
+        ("3 de xuño de 2024", "2024-06-03"),  # Galician
+        ("3. veebruar 2024", "2024-02-03"),  # Estonian
+        ("3 Agustus 2024", "2024-08-03"),  # Indonesian
+        ("3 Ogos 2024", "2024-08-03"),  # Malay
+        ("3 Oktoba 2024", "2024-10-03"),  # Swahili
+        ("3 qershor 2024", "2024-06-03"),  # Albanian
+        ("3 avqust 2024", "2024-08-03"),  # Azerbaijani
+        ("3. ágúst 2024", "2024-08-03"),  # Icelandic
+        ("Desember 2024", "2024-12-01"),  # Afrikaans, Indonesian, Norwegian: not 1 January
+        ("avgust 2024", "2024-08-01"),  # Slovenian
+    ],
+)
+def test_more_languages_and_weekdays_that_read_as_months(text: str, day: str) -> None:
+    with in_tz("UTC"):
+        assert text_ms(text) == At.of(day).ms
