@@ -166,3 +166,9 @@ def test_a_record_time_in_other_digits_is_read_as_at_of_reads_it(year: str) -> N
 def test_more_languages_and_weekdays_that_read_as_months(text: str, day: str) -> None:
     with in_tz("UTC"):
         assert text_ms(text) == At.of(day).ms
+
+
+def test_a_day_with_dashes_in_other_digits_is_day_first_as_with_slashes() -> None:
+    """Assamese and Bengali write "০৩-০৫-২০২৪" (3 May); it was read month first, 5 March."""
+    with in_tz("UTC"):
+        assert text_ms("০৩-০৫-২০২৪") == text_ms("٠٣/٠٥/٢٠٢٤") == At.of("2024-05-03").ms
