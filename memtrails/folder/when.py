@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from .when_calendar import (
+    COUNT,
     DAY_MS,
     MONTH,
     MONTHS,
@@ -15,6 +16,7 @@ from .when_calendar import (
     WEEKDAY_NUMBERS,
     YEAR,
     Windows,
+    count_of,
     date_window,
     day_start,
     epoch_ms,
@@ -49,11 +51,10 @@ _RELATIVE = re.compile(
     r"\b(?:(the\s+day\s+before\s+yesterday|the\s+week\s+before\s+last|yesterday|today"
     r"|recently|lately)"
     r"|(last|this|past|previous)\s+(week|month|quarter|year|weekend)"
-    r"|(a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several|a|one|two|three|four|five|six"
-    r"|\d{1,2})\s+(day|weekend|week|month|year)s?\s+ago)\b",
+    rf"|{COUNT}\s+(day|weekend|week|month|year)s?\s+ago)\b",
     re.I,
 )
-# "summer 2023", "the spring of 2023", "autumn '23" is not read.
+# "summer 2023", "the spring of 2023" ("autumn '23": when_spans.py).
 _SEASON_YEAR = re.compile(rf"\b({SEASON})\s+(?:of\s+)?{YEAR}\b", re.I)
 # "last summer", "this winter"; "in the spring", "over the summer" (every year's).
 _THIS_SEASON = re.compile(rf"\b(last|this|previous)\s+({SEASON})\b", re.I)
@@ -90,11 +91,6 @@ def is_time_name(word: str) -> bool:
 
 
 _TIME_NAMES = frozenset({*MONTHS, *WEEKDAY_NUMBERS, *(name.lower() for name in calendar.day_abbr)})
-
-
-_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-# A count said loosely ("a few days ago"): that many, and the window as wide as the count.
-_ROUGHLY = {"a few": 3, "a couple": 2, "a couple of": 2, "couple of": 2, "several": 4}
 
 
 def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
@@ -149,8 +145,7 @@ def _relative(m: re.Match[str], now: datetime) -> tuple[int, int]:
         return epoch_ms(year, 1), epoch_ms(year + 1, 1)
     # "N days/weeks/months/years ago": that stretch, widened by half a unit each way (by
     # half the count, said loosely: "a few weeks ago" is two to four and a half weeks back).
-    rough = _ROUGHLY.get(count or "")
-    n = rough or (int(count) if count and count.isdigit() else _COUNTS.get(count or "", 1))
+    n, rough = count_of(count or "a")
     if ago_unit == "weekend":
         saturday = today - timedelta(days=today.weekday(), weeks=n) + timedelta(days=5)
         return ms(saturday), ms(saturday) + 2 * DAY_MS

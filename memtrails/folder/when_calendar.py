@@ -8,6 +8,7 @@ import re
 from datetime import UTC, datetime
 
 __all__ = [
+    "COUNT",
     "DAY_MS",
     "MONTH",
     "MONTHS",
@@ -17,6 +18,7 @@ __all__ = [
     "WEEKDAY_NUMBERS",
     "YEAR",
     "Windows",
+    "count_of",
     "date_window",
     "day_start",
     "epoch_ms",
@@ -42,6 +44,18 @@ WEEKDAY_NUMBERS = {name.lower(): n for n, name in enumerate(calendar.day_name)}
 # into the next year).
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 SEASON = "|".join(SEASONS)
+# A count of days, weeks, ... in digits or words ("three weeks ago", "the past few days").
+_COUNTS = {
+    **{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6},
+    **{"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12},
+}
+# A count said loosely ("a few days ago"): that many, and a window as wide as the count.
+_ROUGHLY = {"a few": 3, "a couple": 2, "a couple of": 2, "couple of": 2, "several": 4, "few": 3}
+COUNT = (
+    r"(\d{1,2}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several|few|"
+    + "|".join(sorted(_COUNTS, key=len, reverse=True))
+    + ")"
+)
 # Words after which four digits (or a dotted date) are a number, not a time.
 NOT_A_YEAR = re.compile(r"\b(?:port|pid|issue|ticket|pr|bug|version|v|id|no|number|#)\s*$", re.I)
 
@@ -55,6 +69,19 @@ _ISO = re.compile(rf"\b{YEAR}-(\d\d)(?:-(\d\d))?\b")
 # month first as in the US, unless its first number cannot be a month ("31/12/2022").
 _NUMERIC = re.compile(rf"(?<![\d./])(\d{{1,2}})([./])(\d{{1,2}})\2{YEAR}(?![\d./]\d)")
 _YEAR_ONLY = re.compile(rf"\b(?:in|during|since|of|from)\s+{YEAR}\b", re.I)
+
+
+def count_of(words: str) -> tuple[int, bool]:
+    """The number a :data:`COUNT` says, and whether it is said loosely ("a few": 3).
+
+    Example:
+        >>> count_of("three"), count_of("a  couple of"), count_of("12")
+        ((3, False), (2, True), (12, False))
+    """
+    said = " ".join(words.lower().split())
+    if said in _ROUGHLY:
+        return _ROUGHLY[said], True
+    return (int(said) if said.isdigit() else _COUNTS.get(said, 1)), False
 
 
 def epoch_ms(year: int, month: int, day: int = 1) -> int:

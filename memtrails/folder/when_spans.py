@@ -19,6 +19,7 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 
 from .when_calendar import (
+    COUNT,
     DAY_MS,
     MONTH,
     MONTHS,
@@ -26,6 +27,7 @@ from .when_calendar import (
     WEEKDAY_NUMBERS,
     YEAR,
     Windows,
+    count_of,
     date_window,
     day_start,
     epoch_ms,
@@ -53,21 +55,12 @@ TOLD_AFTER = 14
 PLANS_BEFORE = 30
 
 _WEEKDAY = "|".join(WEEKDAY_NUMBERS)
-_NUMBER_WORDS = {
-    **{"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6},
-    **{"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12},
-    **{"a few": 3, "a couple of": 2, "a couple": 2, "couple of": 2, "several": 4, "few": 3},
-}
-_COUNT = (
-    r"(\d{1,2}|a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several|few|an?|one|two|three|four"
-    r"|five|six|seven|eight|nine|ten|eleven|twelve)"
-)
 _UNIT_DAYS = {"day": 1, "week": 7, "fortnight": 14, "month": 30, "year": 365}
 
 # "May last year", "the 3rd of May last year", "spring '23", "May of this year".
 _OF_A_YEAR = re.compile(
     rf"\b(?:(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?)?({MONTH}|{SEASON})\.?"
-    rf"(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?)?\s*[,;]?\s+(?:of\s+|in\s+)?"
+    rf"(?:\s+(\d{{1,2}})(?:st|nd|rd|th)?)?(?:\s*[,;])?\s+(?:of\s+|in\s+)?"
     r"(?:(last|this)\s+year|(the\s+year\s+before\s+last)|['\u2019](\d\d))(?!\w)",
     re.I,
 )
@@ -76,7 +69,7 @@ _LAST_MONTH_NAMED = re.compile(rf"\b(last|this|previous)\s+({MONTH})\b(?![\s,]*(
 _BEFORE_LAST = re.compile(r"\bthe\s+(month|year|weekend)\s+before\s+last\b", re.I)
 # "the past two weeks", "over the last few days", "in the previous three months".
 _PAST_COUNT = re.compile(
-    rf"\b(?:the\s+)?(?:past|last|previous)\s+{_COUNT}\s+(day|week|month|year)s\b", re.I
+    rf"\b(?:the\s+)?(?:past|last|previous)\s+{COUNT}\s+(day|week|month|year)s\b", re.I
 )
 _EARLIER_THIS = re.compile(r"\bearlier\s+this\s+(week|month|year)\b", re.I)
 # "early 2023", "mid-2023", "the end of last year", "the first half of 2024", "H2 2023".
@@ -104,7 +97,7 @@ _PAST_TENSE = re.compile(r"\b(?:did|was|were|had|went|said)\b", re.I)
 # "the week before 9 June 2023", "two days after May 5, 2023", "the Sunday before ...".
 _AROUND = re.compile(
     rf"\b(?:the\s+)?(?:(day|week|weekend|fortnight|month|year)|({_WEEKDAY})"
-    rf"|{_COUNT}\s+(day|week|fortnight|month|year)s?)\s+(before|prior\s+to|after|following)\s+",
+    rf"|{COUNT}\s+(day|week|fortnight|month|year)s?)\s+(before|prior\s+to|after|following)\s+",
     re.I,
 )
 _DATE_START = re.compile(rf"(?:on\s+)?(?:the\s+)?(?:\d|(?:{MONTH})\b)", re.I)
@@ -193,11 +186,6 @@ def _holds(text: str, words: tuple[str, ...]) -> bool:
 
 def _ms(day: date) -> int:
     return epoch_ms(day.year, day.month, day.day)
-
-
-def _count(word: str) -> int:
-    word = " ".join(word.lower().split())
-    return int(word) if word.isdigit() else _NUMBER_WORDS.get(word, 1)
 
 
 def _two_digit_year(digits: str, now: datetime) -> int:
@@ -317,7 +305,7 @@ def counted_back(query: str, now: datetime) -> Windows | None:
         assert span is not None
         return (span,)
     if (m := _PAST_COUNT.search(query)) is not None:
-        days = _count(m.group(1)) * _UNIT_DAYS[m.group(2).lower()]
+        days = count_of(m.group(1))[0] * _UNIT_DAYS[m.group(2).lower()]
         return ((start - days * DAY_MS, start + DAY_MS),)
     if (m := _EARLIER_THIS.search(query)) is not None:
         unit = m.group(1).lower()
@@ -397,7 +385,7 @@ def _around_a_date(query: str) -> Windows | None:
                 return ((_ms(first - timedelta(days=back + 7 * (back < 2))), end),)
             at = _ms(first + timedelta(days=(5 - first.weekday()) % 7))
             return ((at, at + (2 + TOLD_AFTER) * DAY_MS),)
-        days = _UNIT_DAYS[(unit or counted).lower()] * (_count(count) if count else 1)
+        days = _UNIT_DAYS[(unit or counted).lower()] * (count_of(count)[0] if count else 1)
         if before:
             return ((start - days * DAY_MS, end),)
         return ((end, end + (days + TOLD_AFTER) * DAY_MS),)
