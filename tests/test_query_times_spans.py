@@ -45,6 +45,9 @@ def day(ms: int) -> str:
         ("What did Ann say this morning?", "2024-07-10", "2024-07-11"),
         ("What did Ann cook last night?", "2024-07-09", "2024-07-11"),
         ("What did Ann cook on Monday?", "2024-07-08", "2024-07-11"),
+        # Counts past six, in words: a day's count is that day and one each side.
+        ("What did Ann cook ten days ago?", "2024-06-29", "2024-07-02"),
+        ("What did Ann cook eight weeks ago?", "2024-05-12", "2024-05-19"),
         # Parts of a year reach two weeks into the next part: they are told after.
         ("What happened in early 2023?", "2023-01-01", "2023-05-15"),
         ("What changed in mid-2023?", "2023-05-01", "2023-09-15"),
