@@ -176,3 +176,48 @@ def test_pptx_hidden_slide_is_read_marked_hidden_with_notes() -> None:
     for word in ("Alpha", "Backup", "Gamma"):
         assert f"Say the {word} line" in text  # speaker notes are read
     assert "[hidden slide]" not in _text(_pptx(hidden=-1), ".pptx")
+
+
+def test_docx_notes_are_read_up_to_a_bound() -> None:
+    """A footnotes part of 12 MB gives its first 4 MiB or so, not all of it."""
+    note = "Footnote words that repeat " * 4
+    notes = "".join(
+        f'<w:footnote w:id="{k}"><w:p><w:r><w:t>{k} {note}</w:t></w:r></w:p></w:footnote>'
+        for k in range(1, 110_000)
+    )
+    data = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(_docx())) as src, zipfile.ZipFile(data, "w") as z:
+        for info in src.infolist():
+            body = src.read(info)
+            if info.filename == "word/footnotes.xml":
+                body = f'<?xml version="1.0"?><w:footnotes {_W}>{notes}</w:footnotes>'.encode()
+            z.writestr(info, body, zipfile.ZIP_DEFLATED)
+    text = _text(data.getvalue(), ".docx")
+    assert "\n1 Footnote words" in text
+    assert 4 << 20 <= len(text) < 5 << 20
+
+
+def test_docx_footnotes_each_once_the_first_too() -> None:
+    """kreuzberg 4.10 gave a document's footnotes after its body but for the first (taken
+    for a separator), unmarked: each is now read once, under the heading."""
+    sep = (
+        '<w:footnote w:type="separator" w:id="-1"><w:p><w:r><w:separator/></w:r></w:p>'
+        '</w:footnote><w:footnote w:type="continuationSeparator" w:id="0"><w:p><w:r>'
+        "<w:continuationSeparator/></w:r></w:p></w:footnote>"
+    )
+    notes = "".join(
+        f'<w:footnote w:id="{k}"><w:p><w:r><w:t>Note{k} by Okapi</w:t></w:r></w:p></w:footnote>'
+        for k in (1, 2, 3)
+    )
+    data = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(_docx())) as src, zipfile.ZipFile(data, "w") as z:
+        for info in src.infolist():
+            body = src.read(info)
+            if info.filename == "word/footnotes.xml":
+                body = f'<?xml version="1.0"?><w:footnotes {_W}>{sep}{notes}</w:footnotes>'.encode()
+            z.writestr(info, body)
+    text = _text(data.getvalue(), ".docx")
+    body, _, rest = text.partition("\n\n[footnotes]\n")
+    assert "Okapi" not in body
+    assert rest.startswith("Note1 by Okapi\nNote2 by Okapi\nNote3 by Okapi\n\n")
+    assert text.count("Note2 by Okapi") == 1

@@ -17,7 +17,7 @@ from ._garbled import unreadable
 from ._html import read_html
 from ._msg import ATTACHMENT_HEADING, ReadDocument, mail_of
 from ._msgparts import msg_parts
-from ._notes import docx_notes, odt_notes
+from ._notes import docx_notes, docx_without_notes, odt_notes
 from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
@@ -374,11 +374,13 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         except Exception as exc:  # why: any damage in the zip or its XML is one bad file
             raise Failed(f"corrupt or unreadable document ({type(exc).__name__}: {exc})") from None
     else:
+        given = data
         if suffix in (".docx", ".docm"):
             data = current_docx(data)  # a box's anchor paragraph, moved-away text
+            given = docx_without_notes(data)  # the notes follow, marked (_notes)
         elif suffix in (".pptx", ".pptm"):
-            data = mark_hidden_slides(data)
-        text, meta = _pdf(data) if suffix == ".pdf" else _kreuzberg(data, suffix)
+            given = data = mark_hidden_slides(data)
+        text, meta = _pdf(data) if suffix == ".pdf" else _kreuzberg(given, suffix)
         if suffix == ".msg" and ole is not None:
             parts = msg_parts(ole, len(data))
             read = _reader(max_unpacked, depth)

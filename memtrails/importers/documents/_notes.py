@@ -1,8 +1,8 @@
 """The text of a Word or OpenDocument text that is not its body: notes, comments, headers.
 
-kreuzberg 4.10 gives a ``.docx``'s body alone: a word in a footnote, an endnote, a header
-or footer, or a comment was not in the memory, and a search for it did not find the
-document. These are read here and follow the body, each kind under a line of its own:
+kreuzberg 4.10 gives a ``.docx``'s body, and its notes after it unmarked but for the first
+(taken for a separator): a word in the first footnote, a header or footer, or a comment
+was not in the memory, and a search for it did not find the document. These are read here and follow the body, each kind under a line of its own:
 ``[footnotes]``, ``[endnotes]``, ``[comments]`` (each ``Author: remark``: others' remarks
 on the text, marked as theirs, not the author's words), ``[headers and footers]`` (each
 distinct line once: a header repeated on every section is one line). For an ``.odt``
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import IO
 from xml.etree import ElementTree
 
-__all__ = ["HEADINGS", "docx_notes", "odt_notes"]
+__all__ = ["HEADINGS", "docx_notes", "docx_without_notes", "odt_notes"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
@@ -33,6 +33,12 @@ _DC = "http://purl.org/dc/elements/1.1/"
 #: The lines that head each kind of text read here.
 HEADINGS = ("[footnotes]", "[endnotes]", "[comments]", "[headers and footers]")
 _SKIPPED = {f"{_W}del", f"{_W}moveFrom", f"{_MC}Fallback"}
+_NOTE_PARTS = {
+    f"word/{kind}s.xml": (
+        f'<?xml version="1.0" encoding="UTF-8"?><w:{kind}s xmlns:w="{_W[1:-1]}"/>'
+    ).encode()
+    for kind in ("footnote", "endnote")
+}
 _HEADERS = re.compile(r"word/(header|footer)(\d*)\.xml\Z")
 # The most characters read from the parts here, all together (the body is read elsewhere).
 _LIMIT = 4 << 20
@@ -45,6 +51,7 @@ def _paragraphs(xml: IO[bytes], item: str) -> Iterator[tuple[dict[str, str], lis
     lines: list[str] = []
     words: list[str] = []
     skipped = 0
+    size = 0  # characters read: a part gives _LIMIT of them at most
     for event, element in ElementTree.iterparse(xml, events=("start", "end")):
         tag = element.tag
         if event == "start":
@@ -63,13 +70,16 @@ def _paragraphs(xml: IO[bytes], item: str) -> Iterator[tuple[dict[str, str], lis
             words = []
             if line:
                 lines.append(line)
+                size += len(line)
             element.clear()
+            if size > _LIMIT:
+                break
         elif item and tag == item:
             yield attributes, lines
             lines = []
             element.clear()
-    if not item:
-        yield {}, lines
+    if not item or lines:
+        yield attributes, lines
 
 
 def _section(heading: str, lines: list[str]) -> str:
@@ -114,6 +124,8 @@ def docx_notes(data: bytes) -> str:
                 if m
             )
             for _, _, part in parts:
+                if sum(map(len, seen)) > _LIMIT:
+                    break
                 with z.open(part) as xml:
                     for _, lines in _paragraphs(xml, ""):
                         seen.update(dict.fromkeys(lines))
@@ -121,6 +133,26 @@ def docx_notes(data: bytes) -> str:
             return _join(sections)
     except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
         return ""  # why: the body is read (or refused) on its own; these parts are extra
+
+
+def docx_without_notes(data: bytes) -> bytes:
+    """Return ``data`` (a .docx) with its footnotes and endnotes parts emptied, for
+    kreuzberg: 4.10 gives a document's notes after its body, but not its first (it takes
+    note 1 for a separator), and unmarked; :func:`docx_notes` gives them all, marked.
+    ``data`` itself when it has none or cannot be read."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            infos = z.infolist()
+            if not any(i.filename in _NOTE_PARTS for i in infos):
+                return data
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
+                for info in infos:
+                    empty = _NOTE_PARTS.get(info.filename)
+                    new.writestr(info, empty if empty is not None else z.read(info))
+            return out.getvalue()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
+        return data
 
 
 def _odf_lines(element: ElementTree.Element) -> list[str]:
