@@ -215,6 +215,8 @@ _POINTERS = (
     "********",
     "pinned-in-channel",
     "dm-me",
+    "see-INFRA-4411",
+    "see-ticket-4411",
 )
 _POINTER_PLACES = (
     "password: {v}",
@@ -280,3 +282,13 @@ def test_a_yaml_list_of_key_and_value_pairs_names_its_password() -> None:
         _gone(f"env:\n  - key: db_password\n    value: {pw}\n  - key: region\n", pw)
     _stays("  - key: db_password\n    value: ${DB_PASSWORD}\n")
     _stays("  - key: region\n    value: us-east-1\n")
+
+
+def test_a_password_starting_with_a_bang_before_a_redirection_goes() -> None:
+    # Read as a YAML tag before a block scalar ("password: !vault |") when '>' followed it.
+    rng = random.Random(21)
+    for _ in range(10):
+        pw = "!" + "".join(rng.choice("abcXYZ0123456789-") for _ in range(rng.randint(9, 16)))
+        head = rng.choice(("RUN echo POSTGRES_PASSWORD=", "echo DB_PASS=", "password: "))
+        _gone(f"#7 [build 3/6] {head}{pw} {rng.choice(('>>', '>', '|'))} .env", pw)
+    _stays("password: !secret wifi_password\n")

@@ -39,15 +39,33 @@ def is_pointer(value: str) -> bool:
     "ask", "in", "check", ...) and words after it ("see-the-wiki", "ask_bob", "in
     1Password"), or a phrase that says none is given ("TBD", "same-as-before"). A password
     of words holds a digit or a symbol that no word has ("see-you-2024" stays a password)."""
-    low = value.lower().strip(" .")
     try:
-        parts = [p for p in _POINTER_SPLIT.split(low) if p]
+        kept = [p for p in _POINTER_SPLIT.split(value.strip(" .")) if p]
     except UnicodeEncodeError:  # a lone surrogate: no words RE2 can read
         return False
+    parts = [p.lower() for p in kept]
     if " ".join(parts) in _POINTER_PHRASES:
         return True
     return (
         len(parts) >= 2
         and parts[0] in _POINTER_LEADS
-        and all((p.isalpha() and p.isascii()) or p in _KEPT_IN for p in parts)
+        and all(
+            (p.isalpha() and p.isascii()) or p in _KEPT_IN or _ticket(kept, i)
+            for i, p in enumerate(parts)
+        )
+    )
+
+
+# Words before a number that make it an entry's or a ticket's ("see-ticket-4411").
+_NUMBERED: Final = frozenset({"ticket", "issue", "jira", "case", "item", "entry", "page", "pr"})
+
+
+def _ticket(parts: list[str], i: int) -> bool:
+    """Tell whether ``parts[i]`` is a ticket's or an entry's number: digits after a word
+    that names one ("ticket", "item") or after a project's key in capitals ("INFRA-4411")."""
+    if not (parts[i].isdigit() and i >= 2):
+        return False
+    before = parts[i - 1]
+    return before.lower() in _NUMBERED or (
+        len(before) >= 2 and before.isupper() and before.isalpha()
     )

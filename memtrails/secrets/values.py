@@ -473,7 +473,15 @@ def port_word(part: str) -> bool:
 def yaml_tag(buf: bytes, value: str, ve: int) -> bool:
     """Tell whether a bare ``value`` ending at ``ve`` is a YAML tag before a block scalar
     ("password: !vault |": the block is the value; an Ansible vault's is the vault rule's)."""
-    return value.startswith("!") and buf[ve : ve + 24].lstrip(b" \t")[:1] in (b"|", b">")
+    if not value.startswith("!"):
+        return False
+    # The block's indicator ends its line; "!X >> .env" is a password and a redirection.
+    return _BLOCK_START.match(buf[ve : ve + 24].lstrip(b" \t")) is not None
+
+
+# A block scalar's header after a tag: "|" or ">", a chomping or an indentation indicator,
+# then the line's end or a comment.
+_BLOCK_START: Final = re2.compile(rb"[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|#|\z)")
 
 
 def sigv4_key_id(buf: bytes, vs: int, ve: int) -> list[tuple[int, int]]:
