@@ -206,3 +206,30 @@ def test_a_long_text_of_many_such_words_reads_a_short_slice_after_each(
     query_windows(text, NOW)
     assert len(read) > 2000
     assert max(read[1:]) <= 130  # the first is the whole text, read once
+
+
+@pytest.mark.parametrize(
+    ("query", "start", "end"),
+    [
+        ("2023年初发生了什么?", "2023-01-01", "2023-05-15"),
+        ("2023년 상반기에 뭐 했어?", "2023-01-01", "2023-07-15"),
+        ("2023년 말에 뭐 했어?", "2023-09-01", "2024-01-15"),
+        ("Was haben wir Anfang 2023 gemacht?", "2023-01-01", "2023-05-15"),
+        ("Qu'avons-nous fait début 2023 ?", "2023-01-01", "2023-05-15"),
+        ("¿Qué hicimos a mediados de 2023?", "2023-05-01", "2023-09-15"),
+        ("O que fizemos no final de 2023?", "2023-09-01", "2024-01-15"),
+        ("Cosa abbiamo fatto a fine 2023?", "2023-09-01", "2024-01-15"),
+        ("Что мы сделали в конце 2023 года?", "2023-09-01", "2024-01-15"),
+    ],
+)
+def test_parts_of_a_year_in_other_languages(query: str, start: str, end: str) -> None:
+    [(a, b)] = query_windows(query, NOW)
+    assert (day(a), day(b)) == (start, end)
+
+
+def test_english_words_like_those_parts_name_no_part() -> None:
+    # "Meta" and "fine" are English words before a year too.
+    [(a, b)] = query_windows("What did Meta 2023 earnings show?", NOW)
+    assert (day(a), day(b)) == ("2023-01-01", "2024-01-01")
+    [(a, b)] = query_windows("Was the 2023 audit fine?", NOW)
+    assert (day(a), day(b)) == ("2023-01-01", "2024-01-01")

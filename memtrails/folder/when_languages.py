@@ -15,7 +15,7 @@ from __future__ import annotations
 import calendar
 import re
 
-from .when_phrases import NOT_BEFORE, PHRASES
+from .when_phrases import NOT_BEFORE, PARTS_OF_YEAR, PHRASES
 
 __all__ = ["READ_CHARS", "WHEN_WORDS", "times_in_english"]
 
@@ -362,6 +362,7 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 
 _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in PHRASES]
+_PART_PATTERNS = [(re.compile(pattern, re.I), part) for pattern, part in PARTS_OF_YEAR]
 # The words of German, French, Spanish, Portuguese and Italian times that are no phrase of
 # their own ("vor 3 Tagen", "hace 2 días", "il y a", "há 2 dias"), written once for both
 # `_LATIN_WORDS` and the words `_latin_time_words` looks for first: the plain words, and the
@@ -369,6 +370,10 @@ _PHRASE_PATTERNS = [(_phrase_pattern(phrase), english) for phrase, english in PH
 _LATIN_TIME_WORDS = (
     *("vor", "letzten", "vergangenen", "vorigen", "dernier", "hace", "pasado", "fa"),
     *("passado", "passada", "scorso", "scorsa"),
+    # the parts of a year (when_phrases.PARTS_OF_YEAR)
+    *("anfang", "beginn", "mitte", "ende", "ersten", "erste", "zweiten", "zweite", "mi"),
+    *("milieu", "fin", "principios", "comienzos", "inicio", "comeco", "mediados", "meados"),
+    *("finales", "fines", "final", "fim", "inizio", "fine"),
 )
 _LATIN_TIME_PATTERNS = {r"y\s+a": "y", "h[aá]": "ha"}
 # An ASCII text is German, French, Spanish, Portuguese or Italian at most: most are English,
@@ -471,4 +476,7 @@ def times_in_english(query: str) -> str:
     for pattern, english in _PHRASE_PATTERNS:
         if pattern.search(text):
             add(english)
+    for pattern, part in _PART_PATTERNS:
+        if (m := pattern.search(text)) is not None:
+            add(f"{part} {m.group('year')}")
     return " ; ".join(found)

@@ -8,7 +8,7 @@ are listed in :data:`NOT_BEFORE`.
 
 from __future__ import annotations
 
-__all__ = ["NOT_BEFORE", "PHRASES"]
+__all__ = ["NOT_BEFORE", "PARTS_OF_YEAR", "PHRASES"]
 
 #: Relative times and holidays that are one fixed phrase, and their English; longest first
 #: within a language. Holidays whose day follows the moon (Eid, Diwali, the Lunar New Year,
@@ -286,3 +286,33 @@ PHRASES: list[tuple[str, str]] = [
 #: Phrases that mean something else before these: "最近的" is "the nearest", "오늘날" is
 #: "nowadays".
 NOT_BEFORE = {"最近": "的", "오늘": "날"}
+
+#: Parts of a year said with its year, as patterns (``year`` the year's digits) and the
+#: English that when_spans.py reads: "2023年初" is early 2023, "Ende 2023" late 2023, "2023년
+#: 상반기" the first half of 2023.
+PARTS_OF_YEAR: list[tuple[str, str]] = [
+    # Chinese, Japanese, Korean
+    (r"(?P<year>\d{4})\s*年\s*(?:年初|初め|初)", "early"),
+    (r"(?P<year>\d{4})\s*年\s*(?:年中|半ば)", "mid"),
+    (r"(?P<year>\d{4})\s*年\s*(?:年底|年末|底|末)", "late"),
+    (r"(?P<year>\d{4})\s*年\s*(?:上半年|上半期)", "the first half of"),
+    (r"(?P<year>\d{4})\s*年\s*(?:下半年|下半期)", "the second half of"),
+    (r"(?P<year>\d{4})\s*년\s*초", "early"),
+    (r"(?P<year>\d{4})\s*년\s*중반", "mid"),
+    (r"(?P<year>\d{4})\s*년\s*말", "late"),
+    (r"(?P<year>\d{4})\s*년\s*상반기", "the first half of"),
+    (r"(?P<year>\d{4})\s*년\s*하반기", "the second half of"),
+    # Russian
+    (r"\bв\s+начале\s+(?P<year>\d{4})", "early"),
+    (r"\bв\s+середине\s+(?P<year>\d{4})", "mid"),
+    (r"\bв\s+конце\s+(?P<year>\d{4})", "late"),
+    # German, French, Spanish, Portuguese, Italian
+    (r"\b(?:anfang|beginn|d[ée]but|principios\s+de|comienzos\s+de|in[ií]cio\s+de"
+     r"|come[çc]o\s+de|inizio\s+(?:del\s+)?)\s*(?P<year>\d{4})", "early"),
+    (r"\b(?:mitte|mi-|milieu|mediados\s+de|meados\s+de|metà\s+(?:del\s+)?)\s*"
+     r"(?P<year>\d{4})", "mid"),
+    (r"\b(?:ende|fin|finales\s+de|fines\s+de|final\s+de|fim\s+de|a\s+fine|fine\s+del)"
+     r"\s*(?P<year>\d{4})", "late"),
+    (r"\b(?:ersten|erste)\s+h[äa]lfte\s+(?P<year>\d{4})", "the first half of"),
+    (r"\b(?:zweiten|zweite)\s+h[äa]lfte\s+(?P<year>\d{4})", "the second half of"),
+]  # fmt: skip
