@@ -8,6 +8,9 @@ English ones are their ``msgid``). The languages are split in two by their order
 :data:`LANGUAGES`: the table and the threshold come from the first half (``fit``), the
 figures to report are the second half's (``held-out``), whose text the table never saw.
 
+Lists of names that must stay readable: the countries and languages in each Latin-script
+locale ICU has.
+
 Garbled text: each real chunk shifted by every Caesar offset (1-25: a font whose codes are
 its glyphs' order in a shifted alphabet, "Wkh txlfn"), and by 10 random letter
 substitutions (a subset font's own order). Near-misses that must stay readable: random
@@ -120,6 +123,24 @@ def near_misses(seed: int = 7) -> list[str]:
     return out
 
 
+def name_lists() -> list[str]:
+    """The names of the world's countries and languages in each Latin-script locale ICU
+    has (lists of names, not prose; a locale without its own names gives ISO codes)."""
+    import icu
+
+    countries = icu.Locale.getISOCountries()
+    languages = icu.Locale.getISOLanguages()[:150]
+    out = []
+    for code in sorted(k for k in icu.Locale.getAvailableLocales() if "_" not in k):
+        locale = icu.Locale(code)
+        names = [icu.Locale("und_" + c).getDisplayCountry(locale) for c in countries]
+        names += [icu.Locale(x).getDisplayLanguage(locale) for x in languages]
+        text = "\n".join(names)
+        if sum(c.isascii() and c.isalpha() for c in text) * 2 >= len(text):
+            out.append(text)
+    return out
+
+
 def evaluate(languages: list[str]) -> dict[str, float]:
     real = garbled = real_flagged = garbled_caught = 0
     worst: list[tuple[float, str]] = []
@@ -153,6 +174,11 @@ def main() -> None:
     if "--table" in sys.argv:
         print(table(FIT))
         return
+    names = name_lists()
+    flagged = sum(_garbled.unreadable(n) is not None for n in names)
+    print(
+        f"lists of country and language names (ICU, Latin-script locales): {flagged} of {len(names)} flagged"
+    )
     for name, languages in (("fit", FIT), ("held-out", HELD_OUT)):
         print(name, " ".join(languages))
         for key, value in evaluate(languages).items():

@@ -109,6 +109,8 @@ def unreadable(text: str) -> str | None:
     words = _WORD_CASED.findall(text)
     if sum(not (w[1:].islower() or w.isupper()) for w in words) > _MAX_MIXED * len(words):
         return None  # capitals inside words: base64, identifiers (a code keeps prose's)
+    if sum(w.isupper() for w in words) * 2 > len(words):
+        return None  # mostly capitals: codes and abbreviations (ISO codes, part numbers)
     letters = collections.Counter(c for w in _letters(text) for c in w)
     top5 = sum(n for _, n in letters.most_common(5)) / max(sum(letters.values()), 1)
     cost = sum(_COST[p] * n for p, n in counts.items()) / total
