@@ -233,3 +233,13 @@ def test_english_words_like_those_parts_name_no_part() -> None:
     assert (day(a), day(b)) == ("2023-01-01", "2024-01-01")
     [(a, b)] = query_windows("Was the 2023 audit fine?", NOW)
     assert (day(a), day(b)) == ("2023-01-01", "2024-01-01")
+
+
+def test_a_span_of_months_or_a_month_since_without_a_year_is_every_years() -> None:
+    windows = query_windows("What did Ann grow from March to May?", NOW)
+    assert (day(windows[-3][0]), day(windows[-3][1])) == ("2023-03-01", "2023-06-01")
+    windows = query_windows("Where did they ski between December and February?", NOW)
+    assert (day(windows[-3][0]), day(windows[-3][1])) == ("2023-12-01", "2024-03-01")
+    # "since March" is March, as "since March 2023" is March 2023: what began then.
+    windows = query_windows("What has Ann been growing since March?", NOW)
+    assert (day(windows[-3][0]), day(windows[-3][1])) == ("2023-03-01", "2023-04-01")

@@ -42,7 +42,8 @@ __all__ = [
 # "in May", "during March", "last June": a month named without a year, any year. Only after
 # one of these words: "may" alone is a verb, "march" one too.
 _MONTH_ONLY = re.compile(
-    rf"\b(?:(?:in|during|of|last|this|early|late)\s+|mid-?\s*)({MONTH})\b(?!\s*\d)", re.I
+    rf"\b(?:(?:in|during|of|last|this|early|late|since)\s+|mid-?\s*)({MONTH})\b(?!\s*\d)",
+    re.I,
 )
 # A bare year: four digits standing alone, not a part of a version, an amount, a time, a
 # port ("port 2003") or an identifier.
@@ -66,6 +67,12 @@ _ANY_QUARTER = re.compile(r"\b(?:in|during|by|since|until|before|after)\s+Q([1-4
 _BETWEEN = re.compile(
     rf"\b(?:between|from)\s+({MONTH})\.?(?:\s+{YEAR})?\s+(?:and|to|until|till|through)\s+"
     rf"({MONTH})\.?,?\s+{YEAR}\b",
+    re.I,
+)
+# "from March to May", "between November and February": that span of every year.
+_BETWEEN_ANY = re.compile(
+    rf"\b(?:between|from)\s+({MONTH})\.?\s+(?:and|to|until|till|through)\s+({MONTH})\b"
+    r"(?!\.?,?\s*\d)",
     re.I,
 )
 # "on May 3rd", "on the 3rd of May", "on 3 May": that day of every year.
@@ -183,6 +190,12 @@ def _every_year(query: str, now: datetime) -> Windows | None:
         return tuple(season(year, m.group(1)) for year in years)
     if (m := _ANY_QUARTER.search(query)) is not None:
         return tuple(quarter(year, int(m.group(1))) for year in years)
+    if (m := _BETWEEN_ANY.search(query)) is not None:
+        first, last = MONTHS[m.group(1).lower()], MONTHS[m.group(2).lower()]
+        # The span that starts in each year ("November to February" ends in the next).
+        return tuple(
+            (epoch_ms(year, first), month_after(year + (last < first), last)) for year in years
+        )
     number: int | None = None
     if (m := _ON_DAY.search(query)) is not None:
         day_of, month_of, month, day = m.groups()
