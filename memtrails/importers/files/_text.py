@@ -310,16 +310,16 @@ def _clean_legacy(data: bytes) -> tuple[str, str] | None:
     text, encoding = decode_legacy(data, margin=1)
     if reads_as_text(text, encoding == "utf-8", clean=True):
         return text, encoding
+    head = data[:_SNIFF]  # told by its start, as the rest of this module tells it
     for codec in LEGACY_ORDER:
         try:
-            data.decode(codec)
+            read = head.decode(codec)
         except UnicodeDecodeError:
             continue  # a byte the code page does not define
-        text = decode_as(data, codec)
         # and the words are likelier in the code page's languages than in none
-        clean = codec != encoding and reads_as_text(text, clean=True)
-        if clean and (language_score(text.split(), codec) or 0.0) > 0:
-            return text, codec
+        clean = codec != encoding and reads_as_text(read, clean=True)
+        if clean and (language_score(read.split(), codec) or 0.0) > 0:
+            return decode_as(data, codec), codec
     return None
 
 
