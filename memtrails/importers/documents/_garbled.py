@@ -18,7 +18,8 @@ Two signs, each enough (on 40 visible characters or more):
   whose pairs cost over :data:`_MAX_BITS` bits each on average is no language's. Random
   strings (base64, hashes, part numbers) would cost as much: they are told apart by their
   letters' shares, even (the five commonest under a third), where a code that stands for
-  letters keeps prose's uneven ones (a third and more).
+  letters keeps prose's uneven ones (a third and more); and text whose words hold capitals
+  inside (base64, identifiers) or are mostly capitals (codes, abbreviations) is not weighed.
 """
 
 from __future__ import annotations
