@@ -9,7 +9,7 @@ without its accents and its dot ("Mai", "MAÏ", "mai."), Arabic's letter forms m
 ("in") before the month read through ("במאי" is May).
 """
 
-# ruff: noqa: RUF001, RUF002, RUF003 (Greek, Hebrew, Arabic and Cyrillic words, on purpose)
+# ruff: noqa: RUF001, RUF002, RUF003 (Greek, Hebrew, Arabic, Cyrillic and Indic words, on purpose)
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ import unicodedata
 __all__ = [
     "CYRILLIC",
     "ENGLISH",
+    "INDIC_LETTERS",
+    "LETTER",
     "misread_month",
     "month_of",
     "one_word",
@@ -114,6 +116,34 @@ _OTHER_SCRIPTS: dict[int, str] = {
     12: "Δεκεμβρίου Δεκέμβριος Δεκ דצמבר דצמ ديسمبر دجنبر دسامبر دسمبر",
 }
 
+# The Indic scripts' Gregorian months, as Intl writes them (Hindi, Marathi, Nepali, Bengali,
+# Assamese, Punjabi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam), and their
+# abbreviations.
+_INDIC_MONTHS: dict[int, str] = {
+    1: "जनवरी जानेवारी जाने জানুয়ারি জানু জানুৱাৰী ਜਨਵਰੀ ਜਨ જાન્યુઆરી જાન્યુ ଜାନୁଆରୀ ஜனவரி ஜன జనవరి జన ಜನವರಿ ಜನ ജനുവരി ജനു जन",
+    2: "फ़रवरी फेब्रुवारी फेब्रु फेब्रुअरी ফেব্রুয়ারি ফেব ফেব্ৰুৱাৰী ফেব্ৰু ਫ਼ਰਵਰੀ ਫ਼ਰ ફેબ્રુઆરી ફેબ્રુ ଫେବୃଆରୀ பிப்ரவரி பிப் ఫిబ్రవరి ఫిబ్ర ಫೆಬ್ರವರಿ ಫೆಬ್ರ ഫെബ്രുവരി ഫെബ്രു फ़र",
+    3: "मार्च মার্চ মাৰ্চ ਮਾਰਚ માર્ચ ମାର୍ଚ୍ଚ மார்ச் மார் మార్చి ಮಾರ್ಚ್ മാർച്ച് മാർ",
+    4: "अप्रैल एप्रिल एप्रि अप्रिल এপ্রিল এপ্রি এপ্ৰিল ਅਪ੍ਰੈਲ ਅਪ੍ਰੈ એપ્રિલ ଅପ୍ରେଲ ஏப்ரல் ஏப் ఏప్రిల్ ఏప్రి ಏಪ್ರಿಲ್ ಏಪ್ರಿ ഏപ്രിൽ ഏപ്രി",
+    5: "मई मे মে ਮਈ મે ମଇ மே మే ಮೇ മേയ്",
+    6: "जून जुन জুন ਜੂਨ જૂન ଜୁନ ஜூன் జూన్ ಜೂನ್ ജൂൺ",
+    7: "जुलाई जुलै জুলাই জুল ਜੁਲਾਈ ਜੁਲਾ જુલાઈ ଜୁଲାଇ ஜூலை జులై ಜುಲೈ ജൂലൈ जुल",
+    8: "अगस्त ऑगस्ट ऑग अगस्ट আগস্ট আগ আগষ্ট ਅਗਸਤ ਅਗ ઑગસ્ટ ଅଗଷ୍ଟ ஆகஸ்ட் ஆக ఆగస్టు ఆగ ಆಗಸ್ಟ್ ಆಗ ഓഗസ്റ്റ് ഓഗ अग",
+    9: "सितंबर सितम्बर सप्टेंबर सप्टें सेप्टेम्बर সেপ্টেম্বর সেপ্ট ছেপ্তেম্বৰ ਸਤੰਬਰ ਸਤੰ સપ્ટેમ્બર સપ્ટે ସେପ୍ଟେମ୍ବର செப்டம்பர் செப் సెప్టెంబర్ సెప్టెం ಸೆಪ್ಟೆಂಬರ್ ಸೆಪ್ಟೆಂ സെപ്റ്റംബർ സെപ്റ്റം सित সেপ",
+    10: "अक्टूबर अक्तूबर ऑक्टोबर ऑक्टो अक्टोबर অক্টোবর অক্টো অক্টোবৰ ਅਕਤੂਬਰ ਅਕਤੂ ઑક્ટોબર ઑક્ટો ଅକ୍ଟୋବର அக்டோபர் అక్టోబర్ అక్టో ಅಕ್ಟೋಬರ್ ಅಕ್ಟೋ ഒക്ടോബർ ഒക്ടോ अक्टू அக்",
+    11: "नवंबर नवम्बर नोव्हेंबर नोव्हें नोभेम्बर নভেম্বর নভে নৱেম্বৰ ਨਵੰਬਰ ਨਵੰ નવેમ્બર નવે ନଭେମ୍ବର நவம்பர் నవంబర్ నవం ನವೆಂಬರ್ ನವೆಂ നവംബർ നവം नव நவ",
+    12: "दिसंबर दिसम्बर डिसेंबर डिसें डिसेम्बर ডিসেম্বর ডিসে ডিচেম্বৰ ਦਸੰਬਰ ਦਸੰ ડિસેમ્બર ડિસે ଡିସେମ୍ବର டிசம்பர் டிச డిసెంబర్ డిసెం ಡಿಸೆಂಬರ್ ಡಿಸೆಂ ഡിസംബർ ഡിസം दिस",
+}
+# Their letters and the vowel signs they write in a word (Python's \\w takes a sign for no
+# letter), not their digits nor dandas.
+_INDIC = (
+    "\u0900-\u0963\u0971-\u09e5\u09f0-\u0a65\u0a70-\u0ae5\u0af0-\u0b65\u0b70-\u0be5"
+    "\u0bf0-\u0c65\u0c70-\u0ce5\u0cf0-\u0d65\u0d70-\u0d7f"
+)
+#: One letter of a word, as the date readers take words: a letter, or an Indic script's sign.
+LETTER = rf"(?:[^\W\d_]|[{_INDIC}])"
+#: A character of an Indic script's word: ``world_dates`` asks its readers first for it.
+INDIC_LETTERS = f"[{_INDIC}]"
+
 # Months of other calendars: a date that names one is no Gregorian date, whatever its year
 # looks like ("3 اردیبهشت 2024"). The Solar Hijri calendar's (Iran's), the Islamic one's,
 # the Hebrew one's.
@@ -140,10 +170,12 @@ _ONE_WORD |= {("تشرين", True): "أكتوبر", ("تشرين", False): "نو
 _GREEK_HALF = re.compile(r"(?<=\d)(\s*)([πμ])\.?\s?μ\.?(?![^\W\d_])")
 _ARABIC_LETTERS = str.maketrans(
     {"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ى": "ي", "ی": "ي", "ک": "ك", "ـ": None}
+    | dict.fromkeys("\u200c\u200d")
 )
 _HEBREW_IN = "ב"  # "במאי": in May
-# Arabic's vowel marks and Persian's "ٔ" ("مهٔ"): no part of a month's name.
-_MARKS = dict.fromkeys([*range(0x064B, 0x0660), 0x0670])
+# Arabic's vowel marks, Persian's "ٔ" ("مهٔ"), the zero-width (non-)joiner Malayalam writes
+# in a word ("ഒക്‌ടോബർ"): no part of a month's name.
+_MARKS = dict.fromkeys([*range(0x064B, 0x0660), 0x0670, 0x200C, 0x200D])
 # Date.parse reads a word by its first three letters: "marraskuuta" (Finnish, November) as
 # March. The English months' abbreviations, as its table has them.
 _DATE_PARSE = {words.split()[0]: month for month, words in _LATIN.items()}
@@ -166,7 +198,7 @@ def _table(*tables: dict[int, str]) -> dict[str, int]:
     return names
 
 
-_MONTHS = _table(_LATIN, _CYRILLIC, _OTHER_SCRIPTS)
+_MONTHS = _table(_LATIN, _CYRILLIC, _OTHER_SCRIPTS, _INDIC_MONTHS)
 _OTHERS = frozenset(_key(word) for word in _OTHER_CALENDARS.split())
 _WEEKDAYS = frozenset(_key(word) for word in _WEEKDAY_WORDS.split())
 
@@ -243,7 +275,7 @@ def other_calendar(word: str) -> bool:
 def one_word(text: str) -> str:
     """Return ``text`` with the Levant's two-word month names as one word ("كانون الثاني"
     is January: "يناير"), Greek's "π.μ."/"μ.μ." after a time as "am"/"pm", and without
-    Arabic's vowel marks.
+    Arabic's vowel marks and zero-width joiners.
 
     Example:
         >>> one_word("3 كانون الأول 2024"), one_word("10:30 μ.μ.")

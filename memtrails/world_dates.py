@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .dates import parse_date
-from .month_names import CYRILLIC, month_of, other_calendar
+from .month_names import CYRILLIC, INDIC_LETTERS, LETTER, month_of, other_calendar
 
 __all__ = [
     "buddhist_day",
@@ -47,7 +47,7 @@ _WEEK = re.compile(r"(\d{4})-?W(\d\d)(?:-?([1-7]))?(?:([T ])(\S.*))?", re.I | re
 _CJK_YMD = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日号號일]?")
 _KOREAN_MDY = re.compile(r"(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*,?\s*(\d{4})\s*년?")
 _CJK_MONTH = re.compile(r"[\d〇一二三四五六七八九十]\s*[月월]")
-_WORDS = re.compile(r"[^\W\d_]+")
+_WORDS = re.compile(rf"{LETTER}+")
 _CJK_YM = re.compile(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]")  # a month: its first day
 # Any letter of these scripts: Date.parse ignores such words before a number ("мая 2024" is
 # 1 January 2024), so a text with one is asked here first.
@@ -55,6 +55,7 @@ _SCRIPTS = re.compile(
     r"[\u0400-\u04ff\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\u1100-\u11ff"
     r"\u0370-\u03ff\u1f00-\u1fff\u0590-\u05ff\u0600-\u065f\u066a-\u06ef\u06fa-\u06ff"
     r"\u0750-\u077f\ufb1d-\ufdff\ufe70-\ufefe]"  # Arabic's letters: its digits are digits
+    rf"|{INDIC_LETTERS}"
 )
 _CJK_WEEKDAY = re.compile(
     r"[(（]\s*[月火水木金土日一二三四五六天월화수목금토일]\s*[)）]|[月火水木金土日]曜日?"

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 
 from .dates import days_from_civil, utc_from_local_ms
-from .month_names import ENGLISH, month_of, one_word, weekday_last
+from .month_names import ENGLISH, LETTER, month_of, one_word, weekday_last
 
 __all__ = ["ZONES", "as_date_parse_reads", "month_year_ms", "read_written", "words_ms", "zoned_ms"]
 
@@ -91,7 +91,7 @@ _OFFSET = re.compile(
 _NAMED_OFFSET = re.compile(r"\b(?:gmt|utc|ut)\s?[+-]\s?\d", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]+")
 _ISO_T = re.compile(r"(?<=\d)[Tt](?=\d)")
-_TOKEN = re.compile(r"[^\W\d_]+\.?|\d+|[-/.]|[^\s\w]", re.UNICODE)
+_TOKEN = re.compile(rf"{LETTER}+\.?|\d+|[-/.]|[^\s\w]", re.UNICODE)
 _ORDINAL = frozenset(("st", "nd", "rd", "th"))
 _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -99,7 +99,7 @@ _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 # with a four-digit year and a word of two letters or more.
 _LONGEST_VALUE = 100
 _FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
-_LETTERS = re.compile(r"[^\W\d_]{2,}")
+_LETTERS = re.compile(rf"{LETTER}{{2,}}")
 _AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
 # A time as French and Portuguese write it ("10h30", "10 h 30", "10h") and German's "Uhr"
 # after one ("10:30 Uhr", "10 Uhr"): read as "10:30" (it was passed over: midnight).
@@ -120,8 +120,8 @@ _DAY_ORDINAL = re.compile(
 _ZONE_NAME = re.compile(r"(?<=[\d.A-Za-z])(\s+)([A-Za-z]{2,5})(?=\s*(?:\([^()]*\))?\s*$)")
 # A month and its year, no day ("Mai 2024", "agosto de 2024"): Date.parse passes over a word
 # before the first number and reads 1 January; a month's name is read as the month.
-_MONTH_YEAR = re.compile(r"([^\W\d_]{2,}\.?),?\s+(?:d[eio]l?\s+)?(\d{4}(?!\d).*)", re.S)
-_YEAR_MONTH = re.compile(r"(\d{4})\.?\s+([^\W\d_]{2,})\.?")  # Hungarian's year first
+_MONTH_YEAR = re.compile(rf"({LETTER}{{2,}}\.?),?\s+(?:d[eio]l?\s+)?(\d{{4}}(?!\d).*)", re.S)
+_YEAR_MONTH = re.compile(rf"(\d{{4}})\.?\s+({LETTER}{{2,}})\.?")  # Hungarian's year first
 
 
 def _comments(text: str) -> tuple[str, list[str]]:
@@ -402,7 +402,7 @@ def month_year_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     """Return the epoch milliseconds of a month's name and a year ("Mai 2024", "agosto de
     2024", "März 2024 10:00"): the month's first day, where ``Date.parse`` passes over the
     word and reads 1 January; None for any other value."""
-    m = _MONTH_YEAR.fullmatch(one_word(text))
+    m = _MONTH_YEAR.fullmatch(text := one_word(text))
     if m is None and (y := _YEAR_MONTH.fullmatch(text)) is not None:  # "2024. május"
         return words_ms(f"1 {y[2]} {y[1]}", read) if _month(y[2]) else None
     if m is None or _month(m.group(1)) is None:

@@ -5,6 +5,8 @@ const locales = [
   "ar", "ar-EG", "ar-LB", "ar-SY", "ar-IQ", "ar-JO", "ar-MA", "ar-DZ", "ar-TN", "he",
   "fa-u-ca-gregory", "ur", "el", "tr", "pl", "cs", "sk", "uk", "ru", "bg", "ro", "de", "fr",
   "es", "it", "pt", "nl", "sv", "fi", "hu",
+  // Indic scripts: their long days and months are read; no form may read as another day.
+  "hi", "mr", "ne", "bn", "pa", "gu", "or", "ta", "te", "kn", "ml",
 ];
 const forms = {
   long: { dateStyle: "long" },
