@@ -183,14 +183,46 @@ def message_to_item(
     Such a record says so: ``TooLargeDefect`` in ``meta["defects"]`` and the bytes cut in
     ``meta["bytes_cut"]``.
     """
+    budget = text_budget(max_text_units)
     try:
-        return _convert(
-            raw, source, where, meta or {}, book, documents, stored, text_budget(max_text_units)
-        )
+        return _convert(raw, source, where, meta or {}, book, documents, stored, budget)
     except RecursionError:
-        return RecordError(source, where, "message is nested too deeply to read")
+        pass
     except Exception as exc:  # why: one bad message must never stop an import
         return RecordError(source, where, f"cannot read message: {type(exc).__name__}: {exc}")
+    # Parts inside each other deeper than the parser recurses: read with the deeper ones as
+    # text, which the reading never reaches (it stops at its own depth and says so).
+    flat = _flattened(raw)
+    if flat is not None:
+        try:
+            return _convert(flat, source, where, meta or {}, book, documents, stored, budget)
+        except RecursionError:
+            pass
+        except Exception as exc:  # why: one bad message must never stop an import
+            why = f"cannot read message: {type(exc).__name__}: {exc}"
+            return RecordError(source, where, why)
+    return RecordError(source, where, "message is nested too deeply to read")
+
+
+#: Parts that hold parts (multipart/*, message/*): past this many, the parser's recursion
+#: is not risked (each costs it a few frames) and the reading stops well before (32 deep).
+_CONTAINERS_KEPT = 128
+_CONTAINER = re.compile(rb"(?im)^content-type:[ \t]*(?:multipart|message)/")
+
+
+def _flattened(raw: bytes) -> bytes | None:
+    """Return ``raw`` with the Content-Type of each part that holds parts, after the first
+    :data:`_CONTAINERS_KEPT` of them, made ``text/x-nested``; None if there are no more."""
+    found = list(itertools.islice(_CONTAINER.finditer(raw), _CONTAINERS_KEPT, None))
+    if not found:
+        return None
+    pieces: list[bytes] = []
+    at = 0
+    for match in found:
+        pieces += [raw[at : match.start()], b"Content-Type: text/x-nested-"]
+        at = match.end()
+    pieces.append(raw[at:])
+    return b"".join(pieces)
 
 
 #: A message with more MIME delimiter lines than this is cut after the last one kept: the
