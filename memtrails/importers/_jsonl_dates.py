@@ -48,6 +48,7 @@ DATE_KEYS = (
 )  # fmt: skip
 
 _KEYS = frozenset(DATE_KEYS)
+_LOWER_KEYS = frozenset(k.lower() for k in DATE_KEYS)
 _ISO_DAY = re.compile(r"[+-]?\d{4,6}-\d\d-\d\d")
 # A time of day alone: "10:32", "7:05:09.5 pm", "10:32 CEST", "22:00 +0200".
 _CLOCK = re.compile(
@@ -169,7 +170,36 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
                 return _with_clock(obj, name, at)
     if failed is not None:
         raise failed
+    # Last, a key no list names but whose name says it holds a time ("date_time",
+    # "session_date", "eventTime", "posted_on"): only a value that reads as a date counts, and
+    # one that does not is no error (the key was a guess).
+    for name in _named_like_a_time(obj):
+        with suppress(ValueError):
+            if (at := _time(name, obj[name], mapped=False)) is not None:
+                return (name,), at
     return (), None
+
+
+# The last word of a key's name that says it holds a time, and the words that say the time is
+# not the record's own (a birthday, an expiry, a deadline).
+_TIME_WORDS = frozenset({"date", "time", "datetime", "timestamp", "at", "on"})
+_NOT_ITS_TIME = frozenset({"birth", "dob", "expiry", "expires", "expiration", "due", "deadline"})
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
+    """The keys of ``obj``, in order, not in :data:`DATE_KEYS` in any case, whose name ends
+    in a word for a time: "date", "time", "datetime", "timestamp", or "at"/"on" after another
+    word ("sent_at", "postedOn"); not one naming a birthday, an expiry or a deadline."""
+    for name in obj:
+        if name.lower() in _LOWER_KEYS:
+            continue
+        parts = [w.lower() for w in _NAME_WORDS.findall(name)]
+        if not parts or parts[-1] not in _TIME_WORDS or _NOT_ITS_TIME.intersection(parts):
+            continue
+        if parts[-1] in ("at", "on") and len(parts) < 2:
+            continue
+        yield name
 
 
 def _with_clock(obj: Mapping[str, Any], name: str, at: At) -> tuple[tuple[str, ...], At]:

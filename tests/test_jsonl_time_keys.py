@@ -1,0 +1,61 @@
+"""A JSON Lines record's time under a key no list names but whose name says it is a time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memtrails import MemoryRecord, RecordError, from_jsonl
+
+
+async def _read(path: Path, rows: list[dict[str, Any]]) -> list[MemoryRecord | RecordError]:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return [item async for item in from_jsonl(path) if isinstance(item, MemoryRecord | RecordError)]
+
+
+@pytest.mark.parametrize(
+    "key", ["date_time", "session_date", "eventTime", "posted_on", "messageDate", "start_time"]
+)
+async def test_a_time_under_a_key_named_like_one_is_the_records(tmp_path: Path, key: str) -> None:
+    # A chat exported with its session's time under "date_time" (a long-conversation
+    # benchmark's layout) had no time: its questions about "May 2023" found nothing by date.
+    [record] = await _read(
+        tmp_path / "chat.jsonl",
+        [
+            {
+                "speaker": "Caroline",
+                "text": "I went to a support group",
+                key: "1:56 pm on 8 May, 2023",
+            }
+        ],
+    )
+    assert isinstance(record, MemoryRecord)
+    assert record.at is not None and record.at.iso() == "2023-05-08T13:56:00.000Z"
+    assert key not in record.meta
+
+
+async def test_a_listed_key_comes_first_and_a_guess_that_is_no_date_is_no_error(
+    tmp_path: Path,
+) -> None:
+    records = await _read(
+        tmp_path / "rows.jsonl",
+        [
+            {
+                "text": "a",
+                "date_time": "2020-01-01T00:00:00Z",
+                "created_at": "2023-05-08T10:00:00Z",
+            },
+            {"text": "b", "session_date": "the first session"},
+            {"text": "c", "birth_date": "1990-04-01", "due_date": "2031-01-01"},
+        ],
+    )
+    a, b, c = records
+    assert isinstance(a, MemoryRecord) and a.at is not None
+    assert a.at.iso() == "2023-05-08T10:00:00.000Z"
+    assert isinstance(b, MemoryRecord) and b.at is None
+    assert b.meta["session_date"] == "the first session"
+    # A birthday or a deadline is not when the record was written.
+    assert isinstance(c, MemoryRecord) and c.at is None
