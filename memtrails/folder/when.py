@@ -39,8 +39,9 @@ __all__ = [
     "query_windows",
 ]
 
-# "in May", "during March", "last June": a month named without a year, any year. Only after
-# one of these words: "may" alone is a verb, "march" one too.
+# "in May", "during March", "since June": a month named without a year, any year ("last June"
+# is the latest June: when_spans.py, read first). Only after one of these words: "may" alone
+# is a verb, "march" one too.
 _MONTH_ONLY = re.compile(
     rf"\b(?:(?:in|during|of|last|this|early|late|since)\s+|mid-?\s*)({MONTH})\b(?!\s*\d)",
     re.I,
@@ -218,7 +219,10 @@ def _a_month(m: re.Match[str]) -> bool:
 def query_windows(query: str, now: datetime | None = None) -> Windows:
     """Return the windows of every time the query names, empty when it names none.
 
-    A range of months ("between March and May 2023"); a season or a quarter with its year
+    First a time said in several words that holds its year or a date, or is counted back
+    (:mod:`.when_spans`: "May last year", "the week before 9 June 2023", "Christmas 2022",
+    "the end of 2023", "the month before last", "the past two weeks"); then a range of
+    months ("between March and May 2023"); a season or a quarter with its year
     ("the spring of 2023", "Q2 2024"; seasons are the northern hemisphere's, by whole
     months); a full date (see :func:`date_window`); else a relative time counted from ``now``
     (default the current time): "yesterday", "the day before yesterday", "today", "last/this
@@ -227,7 +231,7 @@ def query_windows(query: str, now: datetime | None = None) -> Windows:
     few days ago" (as wide as its count), "recently" (the last 30 days), "last summer",
     "last Friday" (the latest Friday before today); else a season, a quarter or a day
     without a year ("over the summer", "in Q3", "on May 3rd": that of every year from 1970
-    to next year), or a month without a year after "in", "during", "last", ... ("in May");
+    to next year), or a month without a year after "in", "during", "since", ... ("in May");
     else a bare year that is not a version, an amount, a time or a port ("what did we
     decide in 2019", "2019 budget"). Times named in Korean, Chinese, Japanese, Russian,
     Arabic, Hindi, German, French, Spanish, Portuguese and Italian count as their English
