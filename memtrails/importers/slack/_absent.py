@@ -91,20 +91,26 @@ class Absent:
     def gone(self, known: set[str]) -> list[str]:
         """Return the ids of the records of day files read whole that no day file of the
         channel holds now; ``known``: the ts named deleted otherwise (events), left out."""
-        ids: list[str] = []
+        missing: dict[str, set[str]] = {}
         for day, whole in self._whole.items():
             if not whole or day not in self._old:
                 continue
             held = self._held(day)
-            missing = set(self._old[day].split()) - held - known
-            if missing and day[:10] in self._edges:
-                missing = self._within(missing, held)
-            for other in self._new:  # moved to another day file (another zone's days)
-                if missing and other != day:
-                    missing -= self._held(other)
-            self._gone |= missing
-            ids += (self._prefix + ts for ts in sorted(missing))
-        return ids
+            lacks = set(self._old[day].split()) - held - known
+            if lacks and day[:10] in self._edges:
+                lacks = self._within(lacks, held)
+            if lacks:
+                missing[day] = lacks
+        if not missing:
+            return []
+        # Moved to another day file (another zone's days): still there. One look at each.
+        candidates = set().union(*missing.values())
+        moved: set[str] = set()
+        for day in self._new:
+            moved |= candidates.intersection(self._new[day].decode().split())
+        gone = candidates - moved
+        self._gone |= gone
+        return [self._prefix + ts for ts in sorted(gone)]
 
     @staticmethod
     def _within(missing: set[str], held: set[str]) -> set[str]:
