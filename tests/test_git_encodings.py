@@ -95,3 +95,31 @@ async def test_a_file_name_not_in_utf8_reads_as_cp1252(tmp_path: Path) -> None:
     rec = records(await collect(from_git(repo.path)))[0]
     assert [f["path"] for f in rec.meta["files"]] == ["résumé.txt"]
     assert "résumé.txt" in rec.text
+
+
+@pytest.mark.parametrize(
+    ("charset", "summary", "body", "author"),
+    [
+        ("ISO-8859-1", "Café résumé — naïve", "Corrigé «déjà vu» à Zürich.", "José García"),
+        ("windows-1252", "Grüße aus Köln", "", "Jürgen Weiß"),
+        ("KOI8-R", "Исправлена ошибка в парсере", "Пустые строки пропускаются.", "Иван"),
+        ("cp1251", "Исправлена ошибка", "", "Иван Петров"),
+        ("EUC-JP", "日本語のコミットメッセージ", "設定ファイルを修正しました。", "山田太郎"),
+    ],
+)
+async def test_an_encoding_header_that_lies_about_utf8_text(
+    tmp_path: Path, charset: str, summary: str, body: str, author: str
+) -> None:
+    """A commit whose ``encoding`` header names a legacy charset but whose bytes are UTF-8
+    (a tool that set ``i18n.commitEncoding`` and wrote UTF-8 anyway): git re-encodes it to
+    mojibake (``CafÃ©``); its message and names read as written."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    message = summary + (f"\n\n{body}" if body else "") + "\n"
+    sha = legacy_commit(repo, message.encode(), author.encode(), charset)
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert rec.id == sha
+    assert rec.title == summary
+    assert rec.text == message.rstrip("\n")
+    assert rec.author == f"{author} <ada@example.org>"
+    assert rec.meta["committer"] == f"{author} <ada@example.org>"

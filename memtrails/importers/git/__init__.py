@@ -56,7 +56,8 @@ async def from_git(
     deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
     ``files_truncated``). Merges list their changes against the first parent.
 
-    A commit that names its encoding is read in it; one that does not, and is not UTF-8
+    A commit that names its encoding is read in it (unless all of it is UTF-8 beyond ASCII:
+    the header lies, and git's re-encoding would be mojibake); one that does not, and is not UTF-8
     (made where the system charset was Latin-1, KOI8-R, Shift_JIS...), is read in the
     charset its message and names look like together, else cp1252: never as U+FFFD.
 

@@ -4,7 +4,9 @@
 one, but ``git hash-object`` of a crafted commit, or another tool, can), and prints no time
 at all for a date before 1970 (a negative Unix time). The walk reads each commit's object
 with one ``git cat-file --batch`` kept open beside the log (a few per cent of the log's own
-cost) and takes the message and the dates from there when the log's are cut short.
+cost) and takes the message and the dates from there when the log's are cut short, and
+the message and names when its ``encoding`` header names a legacy charset but its text is
+UTF-8 (git then re-encodes it to mojibake: ``CafÃ©``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,33 @@ _NULS = re.compile("\x00+")
 # An ident with no "<email>" at all ("author Ann 1700000000 +0000", written by some converters
 # and tools; git fsck's missingEmail): git log prints no name, no e-mail and no date for it.
 _BARE_IDENT = re.compile(rb"(.*?)\s*([-+]?\d{1,30})(?:\s+[-+]?\d{1,4})?\s*")
+
+
+# A declared charset whose honest text is UTF-8 by chance for a word or two: its UTF-8
+# reading is trusted only past this many 8-bit bytes (three CJK characters).
+_DOUBLE_BYTE = ("gb", "big5", "euc", "shift_jis", "cp932", "cp949", "cp950", "johab", "hz")
+_MIN_CJK_BYTES = 9
+
+
+def _utf8_despite_header(raw: bytes, encoding: bytes | None) -> bool:
+    """Tell whether a commit that names a legacy charset is in fact written in UTF-8: all of
+    it reads as UTF-8 (by chance, text in an 8-bit charset almost never does), some of it
+    beyond ASCII."""
+    codec = python_codec(encoding.decode("latin-1")) if encoding else None
+    if codec is None or codec.replace("_", "-") in ("utf-8", "utf-8-sig") or raw.isascii():
+        return False
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    high = len(raw) - len(raw.translate(None, bytes(range(0x80, 0x100))))
+    return not codec.startswith(_DOUBLE_BYTE) or high >= _MIN_CJK_BYTES
+
+
+def _ident(value: bytes) -> tuple[str, str]:
+    """Return the name and e-mail of an author or committer line, as ``git log`` prints them."""
+    name, _, rest = value.partition(b"<")
+    return name.strip().decode("utf-8"), rest.partition(b">")[0].strip().decode("utf-8")
 
 
 def _headers(raw: bytes) -> tuple[dict[bytes, bytes], bytes]:
@@ -74,7 +103,13 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
     """Return ``commit`` with what the log cut short taken from its object, ``raw``."""
     headers, body = _headers(raw)
     changes: dict[str, object] = {}
-    if b"\x00" in body:
+    if _utf8_despite_header(raw, headers.get(b"encoding")):
+        changes["message"] = _NULS.sub(" ", body.decode("utf-8"))
+        for who in ("author", "committer"):
+            value = headers.get(who.encode())
+            if value is not None and b"<" in value:
+                changes[who], changes[who + "_email"] = _ident(value)
+    elif b"\x00" in body:
         changes["message"] = _message(body, headers.get(b"encoding"))
     if commit.authored is None:
         changes["authored"] = _time(headers.get(b"author"))
