@@ -292,3 +292,4 @@ def test_a_password_starting_with_a_bang_before_a_redirection_goes() -> None:
         head = rng.choice(("RUN echo POSTGRES_PASSWORD=", "echo DB_PASS=", "password: "))
         _gone(f"#7 [build 3/6] {head}{pw} {rng.choice(('>>', '>', '|'))} .env", pw)
     _stays("password: !secret wifi_password\n")
+    _stays('the tag in "password: !vault |" takes the lines after it')

@@ -122,9 +122,9 @@ _LINE_END = r"[ \t]*(?:\r?\n|\z)"
 # A generated password may start with "-" ("-QTX2ro_Zp8k"); after a user (and "/" that is no
 # flag or list item (rule set 13; after "login: ann /", rule set 15). The engine asks it for a digit (values.is_placeholder).
 _DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
-# The same after a word for a password, which is no user (rule set 15): "pw = -S3cur3!Pa55",
-# "login: ann / -Winter-7992"; a digit or a symbol in it, as PW_VALUE asks, so that
-# "password --password" is not even a match.
+# The same after a word for a password, which is no user (rule set 15): "pw = " or "login:
+# ann / " and a password starting with "-"; a digit or a symbol in it, as PW_VALUE asks, so
+# that "password --password" is not even a match.
 _DASHED_PW = (
     rf"-{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}"
     rf"|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"

@@ -475,10 +475,15 @@ def yaml_tag(buf: bytes, value: str, ve: int) -> bool:
     ("password: !vault |": the block is the value; an Ansible vault's is the vault rule's)."""
     if not value.startswith("!"):
         return False
+    if value.lower() in _TAGS:
+        return True  # a tag's name quoted in prose: '"password: !vault |" takes the block'
+
     # The block's indicator ends its line; "!X >> .env" is a password and a redirection.
     return _BLOCK_START.match(buf[ve : ve + 24].lstrip(b" \t")) is not None
 
 
+# YAML tags that stand before a value (Ansible's, Home Assistant's, CloudFormation's, YAML's).
+_TAGS: Final = frozenset({"!vault", "!secret", "!binary", "!!binary", "!!str", "!env_var"})
 # A block scalar's header after a tag: "|" or ">", a chomping or an indentation indicator,
 # then the line's end or a comment.
 _BLOCK_START: Final = re2.compile(rb"[|>][-+0-9]{0,2}[ \t]*(?:\r?\n|#|\z)")
