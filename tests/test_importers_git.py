@@ -386,9 +386,9 @@ def count_logs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     real = git_history.Log
 
     class Counted(real):  # type: ignore[misc, valid-type]
-        def __init__(self, git_exe: str, git_dir: str, args: list[str]) -> None:
+        def __init__(self, git_exe: str, git_dir: str, args: list[str], *rest: Any) -> None:
             started.append(args)
-            super().__init__(git_exe, git_dir, args)
+            super().__init__(git_exe, git_dir, args, *rest)
 
     monkeypatch.setattr(git_history, "Log", Counted)
     return started

@@ -317,6 +317,9 @@ class History:
     def _run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
         return self.repo.run(*args, stdin=stdin, keep=keep)
 
+    def _log(self, args: list[str]) -> Log:
+        return Log(self.repo.exe, self.repo.git_dir, args, self.repo.work_tree)
+
     def _revs(self) -> str:
         """Return the revs to walk as git's ``--stdin`` reads them, one a line."""
         return "".join(rev + "\n" for rev in self.revs)
@@ -413,9 +416,7 @@ class History:
         # Each pass streams `git log` from `position`; when git stops on a broken object,
         # the commit it stopped at is handled alone and the walk resumes after it.
         while True:
-            log = Log(
-                self.repo.exe, self.repo.git_dir, [*LOG_OPTIONS, f"--skip={position}", *self.revs]
-            )
+            log = self._log([*LOG_OPTIONS, f"--skip={position}", *self.revs])
             try:
                 for commit in log.commits():
                     position += 1
@@ -454,7 +455,7 @@ class History:
     def _alone(self, sha: str) -> Iterator[Item]:
         """Read one commit on its own: in full, else without its files, else as an error."""
         # git may have stopped while walking past this commit, not while diffing it.
-        log = Log(self.repo.exe, self.repo.git_dir, [*LOG_OPTIONS, "--no-walk", sha])
+        log = self._log([*LOG_OPTIONS, "--no-walk", sha])
         try:
             commits = list(log.commits())
             reason = log.error()
@@ -463,7 +464,7 @@ class History:
         if log.returncode == 0 and commits:
             yield from self._emit(commits[0])
             return
-        log = Log(self.repo.exe, self.repo.git_dir, ["-z", "--no-walk", f"--format={FORMAT}", sha])
+        log = self._log(["-z", "--no-walk", f"--format={FORMAT}", sha])
         try:
             tokens = list(log.tokens())
             err = log.error() if log.returncode else ""

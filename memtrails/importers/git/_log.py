@@ -26,8 +26,10 @@ MAX_FILES_IN_TEXT = 50
 # two can never be confused (paths only ever follow a numstat token, at known positions).
 MARK = "\x01memtrails-commit "
 _MARK = MARK.encode()
-FORMAT = "%x01memtrails-commit %H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00"
+# Names and addresses as .mailmap maps them (%aN), as `git log` and `git shortlog` show them.
+FORMAT = "%x01memtrails-commit %H%x00%P%x00%aN%x00%aE%x00%at%x00%cN%x00%cE%x00%ct%x00%B%x00"
 HEADER_FIELDS = 9
+_IDENTS = ("aN", "aE", "cN", "cE")
 # A count of more digits than any file has lines is not git's output (and int() of 4,300+
 # digits raises): such a token is no file line.
 _NUMSTAT = re.compile(rb"\n?(\d{1,18}|-)\t(\d{1,18}|-)\t(.*)", re.DOTALL)
@@ -156,6 +158,10 @@ def storable_seconds(field: str) -> int | None:
 def parse_header(fields: list[str]) -> Commit:
     """Read the header fields of one commit (see ``FORMAT``), decoded (:func:`header`)."""
     sha, parents, an, ae, at, cn, ce, ct, body = fields
+    # git leaves %aN and the others as they are for an ident it cannot split (no <email>).
+    an, ae, cn, ce = (
+        "" if f"%{k}" == v else v for k, v in zip(_IDENTS, (an, ae, cn, ce), strict=True)
+    )
     return Commit(
         sha=sha,
         parents=parents.split(),
@@ -178,16 +184,21 @@ def header(fields: list[bytes]) -> Commit:
 class Log:
     """A running ``git log``, parsed token by token as its output streams in."""
 
-    def __init__(self, git_exe: str, git_dir: str, args: list[str]) -> None:
+    def __init__(
+        self, git_exe: str, git_dir: str, args: list[str], work_tree: str | None = None
+    ) -> None:
         """Start ``git log args``: the options (``-...``) on its command line, the revs
         (commits, and ``^`` ones left out) on its standard input, as many as there are (a
-        command line holds about 2 MiB: 50,000 revs)."""
+        command line holds about 2 MiB: 50,000 revs). ``work_tree``: where the repository's
+        ``.mailmap`` is; git runs in ``git_dir``, never reading another folder's."""
         options = [arg for arg in args if arg.startswith("-")]
         revs = "".join(arg + "\n" for arg in args if not arg.startswith("-"))
         # A file, not a pipe: git's stderr can never fill up and stall the log. Closed in close().
         self._stderr: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        tree = ["--work-tree", work_tree] if work_tree is not None else []
         self._proc = subprocess.Popen(
-            [git_exe, "--git-dir", git_dir, "--no-pager", "log", *options, "--stdin"],
+            [git_exe, "--git-dir", git_dir, *tree, "--no-pager", "log", *options, "--stdin"],
+            cwd=git_dir,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,

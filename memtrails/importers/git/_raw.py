@@ -37,25 +37,32 @@ _DOUBLE_BYTE = ("gb", "big5", "euc", "shift_jis", "cp932", "cp949", "cp950", "jo
 _MIN_CJK_BYTES = 9
 
 
-def _utf8_despite_header(raw: bytes, encoding: bytes | None) -> bool:
-    """Tell whether a commit that names a legacy charset is in fact written in UTF-8: all of
+def _utf8_despite_header(raw: bytes, encoding: bytes | None) -> str | None:
+    """Return the legacy charset a commit names when it is in fact written in UTF-8: all of
     it reads as UTF-8 (by chance, text in an 8-bit charset almost never does), some of it
-    beyond ASCII."""
+    beyond ASCII; else None."""
     codec = python_codec(encoding.decode("latin-1")) if encoding else None
     if codec is None or codec.replace("_", "-") in ("utf-8", "utf-8-sig") or raw.isascii():
-        return False
+        return None
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError:
-        return False
+        return None
     high = len(raw) - len(raw.translate(None, bytes(range(0x80, 0x100))))
-    return not codec.startswith(_DOUBLE_BYTE) or high >= _MIN_CJK_BYTES
+    return codec if not codec.startswith(_DOUBLE_BYTE) or high >= _MIN_CJK_BYTES else None
 
 
-def _ident(value: bytes) -> tuple[str, str]:
-    """Return the name and e-mail of an author or committer line, as ``git log`` prints them."""
+def _utf8_ident(commit: Commit, who: str, value: bytes | None, codec: str) -> dict[str, str]:
+    """Return the name and e-mail of an author or committer line read as UTF-8, each where
+    the log printed it re-encoded from ``codec`` (not where ``.mailmap`` replaced it)."""
+    if value is None or b"<" not in value:
+        return {}
     name, _, rest = value.partition(b"<")
-    return name.strip().decode("utf-8"), rest.partition(b">")[0].strip().decode("utf-8")
+    changes: dict[str, str] = {}
+    for key, raw in ((who, name.strip()), (who + "_email", rest.partition(b">")[0].strip())):
+        if getattr(commit, key) == raw.decode(codec, "replace"):
+            changes[key] = raw.decode("utf-8")
+    return changes
 
 
 def _headers(raw: bytes) -> tuple[dict[bytes, bytes], bytes]:
@@ -103,12 +110,11 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
     """Return ``commit`` with what the log cut short taken from its object, ``raw``."""
     headers, body = _headers(raw)
     changes: dict[str, object] = {}
-    if _utf8_despite_header(raw, headers.get(b"encoding")):
+    codec = _utf8_despite_header(raw, headers.get(b"encoding"))
+    if codec is not None:
         changes["message"] = _NULS.sub(" ", body.decode("utf-8"))
         for who in ("author", "committer"):
-            value = headers.get(who.encode())
-            if value is not None and b"<" in value:
-                changes[who], changes[who + "_email"] = _ident(value)
+            changes.update(_utf8_ident(commit, who, headers.get(who.encode()), codec))
     elif b"\x00" in body:
         changes["message"] = _message(body, headers.get(b"encoding"))
     if commit.authored is None:

@@ -58,6 +58,9 @@ class Repository:
     # A linked work tree's name in the repository (``.git/worktrees/<id>``), None for the
     # main one: each work tree has its own HEAD.
     worktree: str | None = None
+    # The top folder of the work tree the path is in, None for a bare repository: what git
+    # reads the repository's own files in it from (``.mailmap``).
+    work_tree: str | None = None
 
     def run(self, *args: str, stdin: str | None = None, keep: int = 3) -> tuple[int, str, str]:
         """Run a git command on this repository (``keep``: how many lines of errors to keep)."""
@@ -121,20 +124,20 @@ def locate(path: Path, source: str | None = None) -> Repository:
     # The common dir may be printed relative to the folder git ran in.
     git_dir, common_dir = str(Path(lines[0]).resolve()), str((path / lines[1]).resolve())
     bare, in_work_tree = lines[2] == "true", lines[3] == "true"
-    if git_dir != common_dir:  # a linked work tree: the repository is its main one's
-        return Repository(
-            exe, git_dir, common_dir, _main_name(exe, path, common_dir), Path(git_dir).name
-        )
-    name = git_dir
     # In a work tree, or in a git dir that names its work tree (core.worktree: a submodule's
     # .git/modules/<name>), the top folder of the work tree.
     code, top, _ = run_git(exe, ["-C", str(path), "rev-parse", "--show-toplevel"], paths=True)
-    if (in_work_tree or not bare) and code == 0 and top.strip():
-        name = str(Path(top.strip()).resolve())
+    work_tree = str(Path(top.strip()).resolve()) if code == 0 and top.strip() else None
+    if git_dir != common_dir:  # a linked work tree: the repository is its main one's
+        name = _main_name(exe, path, common_dir)
+        return Repository(exe, git_dir, common_dir, name, Path(git_dir).name, work_tree)
+    name = git_dir
+    if (in_work_tree or not bare) and work_tree is not None:
+        name = work_tree
     elif not bare and Path(git_dir).name == ".git":
         # Named by its .git folder: the work tree around it is the repository's usual name.
-        name = str(Path(git_dir).parent)
-    return Repository(exe, git_dir, common_dir, name)
+        name = work_tree = str(Path(git_dir).parent)
+    return Repository(exe, git_dir, common_dir, name, work_tree=work_tree)
 
 
 def _main_name(exe: str, path: Path, common_dir: str) -> str:
