@@ -13,8 +13,9 @@ from typing import IO, Any
 
 from ...records import At, MemoryRecord
 from .._legacy_text import lone_cr_as_lf
+from .._shared import name_as_title
 from ._repo import git_env
-from ._text import decode_commit, decode_name
+from ._text import decode_commit, decode_name, without_controls
 
 __all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT"]
 
@@ -70,7 +71,8 @@ class Commit:
 
 def _ident(name: str, email: str) -> str | None:
     """``Name <email>``; the name alone for a commit that gives no e-mail (``Ann <>``, or
-    none at all), None for one that gives neither."""
+    none at all), None for one that gives neither. No control character is kept."""
+    name, email = without_controls(name, True).strip(), without_controls(email, True).strip()
     if email:
         return f"{name} <{email}>"
     return name or None
@@ -89,7 +91,8 @@ def commit_record(
     ``files_error`` says why, in ``meta`` (as a mail's unreadable attachment does), for it
     is no record lost and is not counted as one.
     """
-    message = lone_cr_as_lf(commit.message).rstrip("\n")  # a CR alone ends a line too
+    # A CR alone ends a line too; terminal escapes are no words.
+    message = without_controls(lone_cr_as_lf(commit.message)).rstrip("\n")
     # The first line that is not blank, as git's own %s: a hand-written or converted commit
     # (svn, hg) may open with empty lines.
     summary = message.lstrip().split("\n", 1)[0].strip()
@@ -97,7 +100,8 @@ def commit_record(
     # is still a commit, and a record with no text and no title would be refused.
     text = message if message.strip() else NO_MESSAGE
     if files_known and commit.files:
-        names = [f["path"] for f in commit.files[:MAX_FILES_IN_TEXT]]
+        # One line each, as `ls` shows them (a newline or an ESC is legal in a path).
+        names = [name_as_title(f["path"]) for f in commit.files[:MAX_FILES_IN_TEXT]]
         more = commit.file_count - len(names)
         listing = "\n".join(names) + (f"\n... and {more} more" if more > 0 else "")
         text = f"{text}\n\nFiles changed:\n{listing}"
