@@ -202,7 +202,8 @@ Rule set 15: a user and its password after "login:", "logins", "logon", "sign-in
 ann / pass X"; a host or an id such as ``web-01-east`` stays); a passphrase after "pass is"
 (not what a ticket is good for: ``valid-for-30-days``); a password starting with ``%`` and a
 letter anywhere (``%NAME%``, ``%s``, ``%5d`` stay), with ``~`` in prose (not a home folder),
-with ``-`` after a word for a password; a flow mapping's ``}`` is no part of its last value;
+with ``-`` after a word for a password or a client's flag (``--value -k9...``; not a flag such
+as ``-aes256``); a flow mapping's ``}`` is no part of its last value;
 Redis MONITOR's ``"AUTH" "X"``; an administrator's user (root, admin, sa, postgres, ...),
 "/" and a password with no word before them ("root/X on the switch"; not a path, a region or
 a folder); a YAML list's ``- key: db_password`` then ``value: X``. A pointer where a password would stand is none

@@ -87,7 +87,7 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: "the db pass is <word>-<digits>"); 15: a user and its password after "login:", "logins",
 #: "logon", "sign-in" and "login =>" whatever the password's shape (a word and digits, an
 #: "@", a passphrase), "login: ann / pass X", "the admin pass is <passphrase>", a password
-#: starting with "%" and a letter, "~" or "-" in prose, a flow mapping's "}" no part of a
+#: starting with "%" and a letter, "~" or "-" in prose or after a client's flag, a flow mapping's "}" no part of a
 #: value, Redis MONITOR's '"AUTH" "X"'; a pointer where a password would stand ("see-the-wiki",
 #: "ask-bob", "in-1password", "TBD", "same-as-before") no longer; "root/X" (an
 #: administrator's user and a password, no word before) and "- key: db_password", "value: X".
