@@ -63,9 +63,10 @@ async def from_git(
 
     A damaged repository does not stop the import, and each commit counts once: a commit
     whose changed files cannot be diffed (an object is missing or corrupt) is yielded
-    without ``files``, its ``meta["files_error"]`` saying why, and no error; a missing
-    commit object ends the walk with a :class:`RecordError` standing for the commits past
-    it. The boundary commits of a shallow clone are yielded with ``meta["shallow"]`` and,
+    without ``files``, its ``meta["files_error"]`` saying why, and no error; a missing or
+    damaged (cut short, empty, garbage) commit object ends the walk with a
+    :class:`RecordError` naming it and standing for the commits past it, its children
+    read. The boundary commits of a shallow clone are yielded with ``meta["shallow"]`` and,
     their parents being absent, no ``files`` (``files_error`` says so), each followed by a
     ``RecordError`` (``where``: ``before <sha>``) for the history the clone does not hold.
 

@@ -413,6 +413,9 @@ class History:
     def _walk(self) -> Iterator[Item]:
         position = 0  # commits of the walk handled so far, in git's order
         last: str | None = None
+        # Parents of the commits read that are not read yet: a damaged object's children,
+        # which git stops before, are among them.
+        pending: dict[str, None] = {}
         # Each pass streams `git log` from `position`; when git stops on a broken object,
         # the commit it stopped at is handled alone and the walk resumes after it.
         while True:
@@ -421,6 +424,8 @@ class History:
                 for commit in log.commits():
                     position += 1
                     last = commit.sha
+                    pending.pop(commit.sha, None)
+                    pending.update(dict.fromkeys(commit.parents))
                     yield from self._emit(commit)
                 if log.returncode == 0:
                     return
@@ -435,6 +440,8 @@ class History:
                 yield from self._alone(sha)
                 position += 1
                 last = sha
+                pending.pop(sha, None)
+                pending.update(dict.fromkeys(self.raw.parents(sha) if self.raw else ()))
                 continue
             # The walk itself is broken: a commit object is missing, so git cannot tell
             # which commits come next. Keep the commit whose parent is missing, then stop.
@@ -443,12 +450,19 @@ class History:
             if stuck and stuck.group(1) != last:
                 yield from self._alone(stuck.group(1))
                 last = stuck.group(1)
+            elif not stuck:  # git stopped reading the damaged object, before its children
+                damaged = set(_SHA.findall(reason))
+                for child in [sha for sha in pending if sha not in damaged]:
+                    if self.raw is not None and damaged & set(self.raw.parents(child)):
+                        yield from self._alone(child)
+                        last = child
             where = f"after {last}" if last else "start of history"
             self.broken = True
             yield RecordError(
                 self.source,
                 where,
-                f"the history cannot be read further; a commit object is missing ({reason})",
+                "the history cannot be read further; a commit object is missing or damaged "
+                f"({reason})",
             )
             return
 

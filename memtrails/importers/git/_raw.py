@@ -143,6 +143,12 @@ class RawCommits:
         raw = self._read(commit.sha)
         return commit if raw is None else amend_commit(commit, raw)
 
+    def parents(self, sha: str) -> list[str]:
+        """Return the parents a commit's object names (none when it cannot be read)."""
+        raw = self._read(sha)
+        head = b"" if raw is None else raw.partition(b"\n\n")[0]
+        return [line[7:].decode() for line in head.split(b"\n") if line.startswith(b"parent ")]
+
     def _read(self, sha: str) -> bytes | None:
         if self._failed:
             return None
