@@ -612,3 +612,19 @@ def test_a_log_entry_with_no_object_name_is_not_a_commit(tmp_path: Path) -> None
         log.close()
     assert [c.message.strip() for c in commits] == ["First", "Last"]
     assert [c.file_count for c in commits] == [1, 1]
+
+
+async def test_a_file_of_a_work_tree_names_its_repository(tmp_path: Path) -> None:
+    """Given a file in the repository (``repo/README.md``, for ``git log README.md``), the
+    error says it is a file and names the repository's folder to give instead."""
+    repo = linear(tmp_path / "r", 1)
+    (repo.path / "docs").mkdir()
+    (repo.path / "docs" / "README.md").write_text("x\n")
+    for file in (repo.path / "f0.txt", repo.path / "docs" / "README.md"):
+        with pytest.raises(SourceError) as caught:
+            await collect(from_git(file))
+        assert "a file" in str(caught.value) and str(repo.path.resolve()) in str(caught.value)
+    lone = tmp_path / "lone.txt"
+    lone.write_text("x\n")
+    with pytest.raises(SourceError, match="not a git repository"):
+        await collect(from_git(lone))

@@ -87,8 +87,6 @@ def locate(path: Path, source: str | None = None) -> Repository:
         path = path.parent
     if not path.exists():
         raise SourceError(label, "no such folder")
-    if not path.is_dir():
-        raise SourceError(label, "not a git repository (not a folder)")
     exe = shutil.which("git")
     if exe is None:
         raise SourceError(
@@ -96,6 +94,17 @@ def locate(path: Path, source: str | None = None) -> Repository:
             "the git command was not found on PATH (it is what reads a repository): "
             "install git, or add the folder that holds it to PATH",
         )
+    if not path.is_dir():
+        code, top, _ = run_git(
+            exe, ["-C", str(path.parent), "rev-parse", "--show-toplevel"], paths=True
+        )
+        if code == 0 and top.strip():  # a file of a work tree: its repository is meant
+            raise SourceError(
+                label,
+                "a file, not a repository (a file's history is not imported alone): give "
+                f"the repository's folder, {top.strip()}",
+            )
+        raise SourceError(label, "not a git repository (not a folder)")
     code, out, err = run_git(
         exe,
         [
