@@ -51,3 +51,29 @@ async def test_a_path_with_a_newline_or_an_escape_is_one_line_of_the_list(
     rec = records(await collect(from_git(repo.path)))[0]
     assert rec.text.split("Files changed:\n")[1].split("\n") == ["notes??[2Jsecret.md", "plain.txt"]
     assert [f["path"] for f in rec.meta["files"]] == [odd, "plain.txt"]
+
+
+@pytest.mark.parametrize(
+    ("ident", "read"),
+    [
+        (b"A\x00nn <ann@example.org>", "A nn <ann@example.org>"),
+        (b"Ann <ann\x00\x00@example.org>", "Ann <ann @example.org>"),
+        (b"Ann\x00 \x1b[31mB <ann@example.org>", "Ann  B <ann@example.org>"),
+    ],
+)
+async def test_a_nul_in_a_name_or_address_is_a_space(
+    tmp_path: Path, ident: bytes, read: str
+) -> None:
+    """A crafted commit may hold NUL bytes in its author line (``git log`` then prints no
+    author at all): each run of them reads as one space, as in a message."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    people = b"author %s %d +0100\ncommitter Bob <bob@example.org> %d +0000\n" % (
+        ident,
+        BASE - 3600,
+        BASE,
+    )
+    sha = raw_commit(repo, people, b"crafted\n")
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert (rec.id, rec.author, rec.meta["committer"]) == (sha, read, "Bob <bob@example.org>")
+    assert rec.at is not None and rec.at.ms == (BASE - 3600) * 1000

@@ -121,8 +121,20 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
         changes["authored"] = _time(headers.get(b"author"))
     if commit.committed is None:
         changes["committed"] = _time(headers.get(b"committer"))
+    nul_in_head = any(b"\x00" in value for value in headers.values())
     for who, when in (("author", "authored"), ("committer", "committed")):
-        bare = _bare_ident(headers.get(who.encode()))
+        value = headers.get(who.encode())
+        if value is not None and nul_in_head and b"<" in value:
+            # git prints no names, addresses nor dates past a NUL in the header: each run
+            # of them is a space.
+            value = re.sub(rb"\x00+", b" ", value)
+            if not getattr(commit, who) and not getattr(commit, who + "_email"):
+                name, _, rest = value.partition(b"<")
+                changes[who] = decode_name(name.strip())
+                changes[who + "_email"] = decode_name(rest.partition(b">")[0].strip())
+                if getattr(commit, when) is None:
+                    changes[when] = _time(value)
+        bare = _bare_ident(value)
         if bare is not None and not getattr(commit, who) and not getattr(commit, who + "_email"):
             changes[who], time = bare
             if getattr(commit, when) is None:
