@@ -282,7 +282,8 @@ class Log:
 
     def error(self) -> str:
         self._stderr.seek(0)
-        lines = self._stderr.read().decode("utf-8", "replace").strip().splitlines()
+        text = self._stderr.read().decode("utf-8", "replace")
+        lines = [line for line in text.strip().splitlines() if not line.startswith("hint:")]
         return "; ".join(lines[-3:]) or f"git log exited with status {self.returncode}"
 
     def close(self) -> None:

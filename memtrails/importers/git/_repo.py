@@ -43,7 +43,8 @@ def run_git(
     )
     out = os.fsdecode(proc.stdout) if paths else proc.stdout.decode("utf-8", "replace")
     lines = [line.strip() for line in proc.stderr.decode("utf-8", "replace").splitlines()]
-    err = "; ".join([line for line in lines if line][-keep:])
+    # git's advice ("hint: ...", as for a deprecated info/grafts file) is no error.
+    err = "; ".join([line for line in lines if line and not line.startswith("hint:")][-keep:])
     return proc.returncode, out, err
 
 
