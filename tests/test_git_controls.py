@@ -77,3 +77,14 @@ async def test_a_nul_in_a_name_or_address_is_a_space(
     rec = records(await collect(from_git(repo.path)))[0]
     assert (rec.id, rec.author, rec.meta["committer"]) == (sha, read, "Bob <bob@example.org>")
     assert rec.at is not None and rec.at.ms == (BASE - 3600) * 1000
+
+
+async def test_an_address_with_no_name_has_no_leading_space(tmp_path: Path) -> None:
+    """``author  <ann@example.org>`` (no name, or one of control characters only): the
+    author is the address, as ``<ann@example.org>``."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    people = b"author  <ann@example.org> %d +0000\ncommitter \x1b[0m <bob@example.org> %d +0000\n"
+    raw_commit(repo, people % (BASE, BASE), b"no names\n")
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert (rec.author, rec.meta["committer"]) == ("<ann@example.org>", "<bob@example.org>")

@@ -71,10 +71,11 @@ class Commit:
 
 def _ident(name: str, email: str) -> str | None:
     """``Name <email>``; the name alone for a commit that gives no e-mail (``Ann <>``, or
-    none at all), None for one that gives neither. No control character is kept."""
+    none at all), ``<email>`` for one with no name, None for one that gives neither. No
+    control character is kept."""
     name, email = without_controls(name, True).strip(), without_controls(email, True).strip()
     if email:
-        return f"{name} <{email}>"
+        return f"{name} <{email}>" if name else f"<{email}>"
     return name or None
 
 
