@@ -1,4 +1,5 @@
-"""Pointers where a password would stand: where it is kept or who has it, not the password."""
+"""Pointers where a password would stand: where it is kept or who has it, not the password;
+and a home folder's path, which a value starting with "~" may be."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from typing import Final
 
 import re2
 
-__all__ = ["is_pointer"]
+__all__ = ["home_path", "is_pointer"]
 
 # A pointer where a password would stand (rule set 15): where it is kept or who has it
 # ("see-the-wiki", "ask_bob", "in-1password", "check the vault"), or that it is not given
@@ -69,3 +70,16 @@ def _ticket(parts: list[str], i: int) -> bool:
     return before.lower() in _NUMBERED or (
         len(before) >= 2 and before.isupper() and before.isalpha()
     )
+
+
+# A home folder: "~", "~user" alone, or either with a path after it.
+_HOME: Final = re2.compile(r"~(?:[a-z_][a-z0-9_.-]{0,31})?/.*|~[a-z]{0,32}")
+
+
+def home_path(value: str) -> bool:
+    """Tell whether ``value``, starting with "~", is a path in a home folder ("~/x", "~ann",
+    "~ann/x"), not a password that starts with "~" ("~Winter-4192", "~dragon_8867")."""
+    try:
+        return _HOME.fullmatch(value) is not None
+    except UnicodeEncodeError:  # a lone surrogate: no path RE2 can read
+        return False

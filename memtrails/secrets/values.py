@@ -10,7 +10,7 @@ from typing import Final
 import re2
 
 from .formats import random_letters, slash_base64, wordy
-from .pointers import is_pointer
+from .pointers import home_path, is_pointer
 
 __all__ = [
     "accept_prose",
@@ -252,7 +252,7 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
         return False  # a placeholder, a URL, a table's rule ("|------|------|")
     if value.startswith(("/", "./", "..")) and not slash_base64(value):
         return False  # a path, not base64 that starts with "/" ("/VqIoKZ...==")
-    if value.startswith("~") and _home_path(value):
+    if value.startswith("~") and home_path(value):
         return False  # "~/notes/pw.txt", "~deploy": a home folder; "~8YD%UZX..." is none
     if password_word and "@" in value and ":" in value:
         value = _after_address(value)  # "creds: ops@example.com:X": an address, then X
@@ -281,16 +281,6 @@ def accept_prose(value: str, password_word: bool, quoted: bool) -> bool:
     # separators; a random token has digits scattered through it.
     parts = [p for p in value.replace("-", "_").replace(".", "_").split("_") if p]
     return not all((p.isalpha() and not random_letters(p)) or p.isdigit() for p in parts)
-
-
-# A home folder: "~", "~user" alone, or either with a path after it.
-_HOME: Final = re2.compile(r"~(?:[a-z_][a-z0-9_.-]{0,31})?/.*|~[a-z]{0,32}")
-
-
-def _home_path(value: str) -> bool:
-    """Tell whether ``value``, starting with "~", is a path in a home folder ("~/x", "~ann",
-    "~ann/x"), not a password that starts with "~" ("~Winter-4192", "~dragon_8867")."""
-    return _matches_text(_HOME, value, full=True)
 
 
 def is_passphrase(value: str) -> bool:
