@@ -221,14 +221,22 @@ class Log:
 
     def tokens(self) -> Iterator[bytes]:
         assert self._proc.stdout is not None
-        tail = b""
+        # The token being read, as the chunks it came in: joined once when it ends, for a
+        # message of many MB (many reads) is never copied again at each read.
+        pieces: list[bytes] = []
         while True:
             chunk = os.read(self._proc.stdout.fileno(), _READ_SIZE)
             if not chunk:
                 break
-            parts = (tail + chunk).split(b"\0")
-            tail = parts.pop()
-            yield from parts
+            if b"\0" not in chunk:
+                pieces.append(chunk)
+                continue
+            parts = chunk.split(b"\0")
+            pieces.append(parts[0])
+            yield b"".join(pieces)
+            yield from parts[1:-1]
+            pieces = [parts[-1]]
+        tail = b"".join(pieces)
         if tail:
             yield tail
         self.returncode = self._proc.wait()
