@@ -49,16 +49,19 @@ async def from_git(
     Each record has ``kind="commit"``, ``id`` = the full sha, ``text`` = the full message
     (``(no commit message)`` for a commit without one) plus a "Files changed" list (at
     most 50 names), ``title`` = the summary line,
-    ``author="Name <email>"`` (the name alone for a commit with no e-mail: ``Name <>``, or
-    none at all, whose name and date ``git log`` does not print and are read from the
-    commit object), ``at`` = the author date, and ``meta`` with ``sha``,
+    ``author="Name <email>"`` (as the repository's ``.mailmap`` maps them, as ``git log``
+    shows them; terminal escapes and control characters left out; the name alone for a
+    commit with no e-mail: ``Name <>``, or none at all, whose name and date ``git log``
+    does not print and are read from the commit object), ``at`` = the author date, and
+    ``meta`` with ``sha``,
     ``parents``, ``merge``, ``committer``, ``committed_at`` and ``files`` (path, insertions,
     deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
     ``files_truncated``). Merges list their changes against the first parent.
 
-    A commit that names its encoding is read in it (unless all of it is UTF-8 beyond ASCII:
-    the header lies, and git's re-encoding would be mojibake); one that does not, and is not UTF-8
-    (made where the system charset was Latin-1, KOI8-R, Shift_JIS...), is read in the
+    A commit that names its encoding is read in it (unless all of it is UTF-8 beyond
+    ASCII: the header lies, and git's re-encoding would be mojibake); one that does not,
+    and is not UTF-8 (made where the system charset was Latin-1, KOI8-R, Shift_JIS...),
+    is read in the
     charset its message and names look like together, else cp1252: never as U+FFFD.
 
     A damaged repository does not stop the import, and each commit counts once: a commit
