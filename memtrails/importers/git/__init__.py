@@ -61,8 +61,8 @@ async def from_git(
     A commit that names its encoding is read in it (unless all of it is UTF-8 beyond
     ASCII: the header lies, and git's re-encoding would be mojibake); one that does not,
     and is not UTF-8 (made where the system charset was Latin-1, KOI8-R, Shift_JIS...),
-    is read in the
-    charset its message and names look like together, else cp1252: never as U+FFFD.
+    is read in the charset its message and names look like together, else cp1252: never
+    as U+FFFD.
 
     A damaged repository does not stop the import, and each commit counts once: a commit
     whose changed files cannot be diffed (an object is missing or corrupt) is yielded
