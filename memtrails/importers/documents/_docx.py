@@ -14,9 +14,9 @@ kreuzberg reads the ``w:`` prefixes Word writes, which an XML library would rena
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
+
+from ._zipparts import rewrite_parts
 
 __all__ = ["current_docx"]
 
@@ -30,24 +30,11 @@ _DROPPED = (b"w:del", b"w:moveFrom")
 def current_docx(data: bytes) -> bytes:
     """Return ``data`` (a .docx) with its XML rewritten as the module says; ``data`` itself
     when there is nothing to rewrite, or it cannot be read (the reader then says why)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            changed: dict[str, bytes] = {}
-            for info in z.infolist():  # one part held at a time, kept only when rewritten
-                if _PART.match(info.filename):
-                    xml = z.read(info)
-                    if _MARKS.search(xml):
-                        changed[info.filename] = _rewrite(xml)
-            if not changed:
-                return data
-            out = io.BytesIO()
-            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-                for info in z.infolist():
-                    body = changed.get(info.filename)
-                    new.writestr(info, body if body is not None else z.read(info))
-            return out.getvalue()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
-        return data
+
+    def rewrite(name: str, xml: bytes) -> bytes | None:
+        return _rewrite(xml) if _PART.match(name) and _MARKS.search(xml) else None
+
+    return rewrite_parts(data, rewrite)
 
 
 def _close(xml: bytes, name: bytes, start: int) -> int:

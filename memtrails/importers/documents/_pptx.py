@@ -8,9 +8,9 @@ what was shown. The slide's XML is handled as bytes, as ``_docx`` handles Word's
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
+
+from ._zipparts import rewrite_parts
 
 __all__ = ["HIDDEN_MARK", "mark_hidden_slides"]
 
@@ -26,22 +26,11 @@ _MARK = HIDDEN_MARK.encode() + b" "
 def mark_hidden_slides(data: bytes) -> bytes:
     """Return ``data`` (a .pptx) with each hidden slide's text starting ``[hidden slide]``;
     ``data`` itself when none is hidden, or it cannot be read (the reader then says why)."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            changed: dict[str, bytes] = {}
-            for info in z.infolist():
-                if _SLIDE.match(info.filename):
-                    xml = z.read(info)
-                    first = _FIRST_TEXT.search(xml) if _HIDDEN.search(xml[:4096]) else None
-                    if first:
-                        changed[info.filename] = xml[: first.end()] + _MARK + xml[first.end() :]
-            if not changed:
-                return data
-            out = io.BytesIO()
-            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-                for info in z.infolist():
-                    body = changed.get(info.filename)
-                    new.writestr(info, body if body is not None else z.read(info))
-            return out.getvalue()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
-        return data
+
+    def rewrite(name: str, xml: bytes) -> bytes | None:
+        if not _SLIDE.match(name) or not _HIDDEN.search(xml[:4096]):
+            return None
+        first = _FIRST_TEXT.search(xml)
+        return xml[: first.end()] + _MARK + xml[first.end() :] if first else None
+
+    return rewrite_parts(data, rewrite)

@@ -1,0 +1,32 @@
+"""An Office document (a zip of XML parts) with some of its parts rewritten: what ``_docx``
+and ``_pptx`` do to the XML kreuzberg is given. Stdlib only: the child process runs it."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+
+__all__ = ["rewrite_parts"]
+
+
+def rewrite_parts(data: bytes, rewrite: Callable[[str, bytes], bytes | None]) -> bytes:
+    """Return ``data`` (a zip) with each part that ``rewrite(name, xml)`` gives new bytes for
+    replaced by them; ``data`` itself when it gives none, or the zip cannot be read (the
+    reader then says why). One part is held at a time, and kept only when rewritten."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            changed: dict[str, bytes] = {}
+            for info in z.infolist():
+                if (body := rewrite(info.filename, z.read(info))) is not None:
+                    changed[info.filename] = body
+            if not changed:
+                return data
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
+                for info in z.infolist():
+                    body = changed.get(info.filename)
+                    new.writestr(info, body if body is not None else z.read(info))
+            return out.getvalue()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
+        return data
