@@ -70,8 +70,12 @@ def screens(
 ) -> tuple[list[re.Match[str]], int]:
     """Run ``command`` in a tmux terminal until it writes ``done``: the ``bar`` lines it drew,
     and in how many different seconds (counted from the first) a screen showed one."""
+    # A tmux server of its own (-L): the default one is shared with whatever else runs tmux
+    # (another test worker), and it exits when its last session is killed; a session started
+    # as it exits fails with "server exited unexpectedly".
+    tmux = ["tmux", "-L", session]
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+        [*tmux, "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
     )
     seen: list[re.Match[str]] = []
     shown: list[float] = []
@@ -81,7 +85,7 @@ def screens(
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{command} did not finish in 300 s")
             screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+                [*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True
             ).stdout
             found = [m for line in screen.splitlines() if (m := bar.search(line))]
             if found:
@@ -89,7 +93,7 @@ def screens(
                 shown.append(time.monotonic())
             time.sleep(0.4)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+        subprocess.run([*tmux, "kill-session", "-t", session], check=False)
     if done.read_text().strip() != "0":
         raise RuntimeError(f"{command} exited with {done.read_text().strip()}")
     if not seen:

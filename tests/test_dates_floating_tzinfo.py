@@ -14,7 +14,7 @@ from memtrails import Memory, from_iterable
 from memtrails.record_values import meta_value
 from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
-from tests.helpers import in_tz
+from helpers import in_tz
 
 
 class Floating(tzinfo):

@@ -9,7 +9,7 @@ import pytest
 
 from memtrails.export_dates import text_ms
 from memtrails.records import At
-from tests.helpers import in_tz
+from helpers import in_tz
 
 
 @pytest.mark.parametrize(

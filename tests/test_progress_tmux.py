@@ -71,12 +71,13 @@ def test_reindex_and_the_catch_up_show_counts_phase_and_time_left(tmp_path: Path
 def test_ctrl_c_stops_mcp_on_a_terminal(tmp_path: Path) -> None:
     done = tmp_path / "done"
     session = f"memtrails-mcp-{os.getpid()}"
+    tmux = ["tmux", "-L", session]  # a server of its own (see progress_clock.screens)
     command = (
         f"{clock.memtrails_command()} mcp --home {shlex.quote(str(tmp_path / 'h'))}; "
         f"echo $? > {shlex.quote(str(done))}; sleep 60"
     )
     subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
+        [*tmux, "new-session", "-d", "-s", session, "-x", "140", "-y", "10", command], check=True
     )
     try:
         screen = ""
@@ -85,15 +86,15 @@ def test_ctrl_c_stops_mcp_on_a_terminal(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, screen
             time.sleep(0.3)
             screen = subprocess.run(
-                ["tmux", "capture-pane", "-p", "-J", "-t", session], capture_output=True, text=True
+                [*tmux, "capture-pane", "-p", "-J", "-t", session], capture_output=True, text=True
             ).stdout
-        subprocess.run(["tmux", "send-keys", "-t", session, "C-c"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, "C-c"], check=True)
         deadline = time.monotonic() + 20
         while not done.exists():
             assert time.monotonic() < deadline, "Ctrl-C did not stop memtrails mcp"
             time.sleep(0.2)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+        subprocess.run([*tmux, "kill-session", "-t", session], check=False)
     assert done.read_text().strip() == "130"
 
 
