@@ -9,12 +9,12 @@ from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 
 import pytest
+from helpers import in_tz
 
 from memtrails import Memory, from_iterable
 from memtrails.record_values import meta_value
 from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
-from helpers import in_tz
 
 
 class Floating(tzinfo):

@@ -6,10 +6,10 @@ space before such an offset ("2024-05-03 10:00:00+02", PostgreSQL's text) was re
 from __future__ import annotations
 
 import pytest
+from helpers import in_tz
 
 from memtrails.export_dates import text_ms
 from memtrails.records import At
-from helpers import in_tz
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import in_tz
 
 from memtrails import Memory
 from memtrails.dates import utc_from_local_ms
@@ -23,7 +24,6 @@ from memtrails.importers.jsonl import from_jsonl
 from memtrails.month_names import _CYRILLIC, _LATIN, _OTHER_SCRIPTS, _key, month_of
 from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
-from helpers import in_tz
 
 DATA = json.loads((Path(__file__).parent / "data/dates/intl_months.json").read_text("utf-8"))
 CASES = [tuple(case) for case in DATA["cases"]]

@@ -5,10 +5,10 @@ dated midnight (or, with "Uhr", was no date)."""
 from __future__ import annotations
 
 import pytest
+from helpers import in_tz
 
 from memtrails.export_dates import text_ms
 from memtrails.records import At
-from helpers import in_tz
 
 
 @pytest.mark.parametrize(
