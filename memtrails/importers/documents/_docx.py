@@ -31,10 +31,9 @@ def current_docx(data: bytes) -> bytes:
     """Return ``data`` (a .docx) with its XML rewritten as the module says; ``data`` itself
     when there is nothing to rewrite, or it cannot be read (the reader then says why)."""
 
-    def rewrite(name: str, xml: bytes) -> bytes | None:
-        return _rewrite(xml) if _PART.match(name) and _MARKS.search(xml) else None
-
-    return rewrite_parts(data, rewrite)
+    return rewrite_parts(
+        data, _PART.match, lambda _, xml: _rewrite(xml) if _MARKS.search(xml) else None
+    )
 
 
 def _close(xml: bytes, name: bytes, start: int) -> int:

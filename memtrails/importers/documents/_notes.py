@@ -22,6 +22,8 @@ from collections.abc import Iterator
 from typing import IO
 from xml.etree import ElementTree
 
+from ._zipparts import rewrite_parts
+
 __all__ = ["HEADINGS", "docx_notes", "docx_without_notes", "odt_notes"]
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
@@ -140,19 +142,7 @@ def docx_without_notes(data: bytes) -> bytes:
     kreuzberg: 4.10 gives a document's notes after its body, but not its first (it takes
     note 1 for a separator), and unmarked; :func:`docx_notes` gives them all, marked.
     ``data`` itself when it has none or cannot be read."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            infos = z.infolist()
-            if not any(i.filename in _NOTE_PARTS for i in infos):
-                return data
-            out = io.BytesIO()
-            with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as new:
-                for info in infos:
-                    empty = _NOTE_PARTS.get(info.filename)
-                    new.writestr(info, empty if empty is not None else z.read(info))
-            return out.getvalue()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
-        return data
+    return rewrite_parts(data, _NOTE_PARTS.__contains__, lambda name, _: _NOTE_PARTS[name])
 
 
 def _odf_lines(element: ElementTree.Element) -> list[str]:

@@ -27,10 +27,8 @@ def mark_hidden_slides(data: bytes) -> bytes:
     """Return ``data`` (a .pptx) with each hidden slide's text starting ``[hidden slide]``;
     ``data`` itself when none is hidden, or it cannot be read (the reader then says why)."""
 
-    def rewrite(name: str, xml: bytes) -> bytes | None:
-        if not _SLIDE.match(name) or not _HIDDEN.search(xml[:4096]):
-            return None
-        first = _FIRST_TEXT.search(xml)
+    def rewrite(_: str, xml: bytes) -> bytes | None:
+        first = _FIRST_TEXT.search(xml) if _HIDDEN.search(xml[:4096]) else None
         return xml[: first.end()] + _MARK + xml[first.end() :] if first else None
 
-    return rewrite_parts(data, rewrite)
+    return rewrite_parts(data, _SLIDE.match, rewrite)

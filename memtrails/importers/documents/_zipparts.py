@@ -10,14 +10,19 @@ from collections.abc import Callable
 __all__ = ["rewrite_parts"]
 
 
-def rewrite_parts(data: bytes, rewrite: Callable[[str, bytes], bytes | None]) -> bytes:
-    """Return ``data`` (a zip) with each part that ``rewrite(name, xml)`` gives new bytes for
-    replaced by them; ``data`` itself when it gives none, or the zip cannot be read (the
-    reader then says why). One part is held at a time, and kept only when rewritten."""
+def rewrite_parts(
+    data: bytes, wanted: Callable[[str], object], rewrite: Callable[[str, bytes], bytes | None]
+) -> bytes:
+    """Return ``data`` (a zip) with each part whose name is ``wanted`` and that
+    ``rewrite(name, xml)`` gives new bytes for replaced by them; ``data`` itself when it gives
+    none, or the zip cannot be read (the reader then says why). Only the wanted parts are
+    read for it, one at a time, each kept only when rewritten."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             changed: dict[str, bytes] = {}
             for info in z.infolist():
+                if not wanted(info.filename):
+                    continue
                 if (body := rewrite(info.filename, z.read(info))) is not None:
                     changed[info.filename] = body
             if not changed:
