@@ -18,9 +18,12 @@ from .when_calendar import (
     Windows,
     count_of,
     date_window,
+    day_ms,
     day_start,
     epoch_ms,
+    latest_weekday,
     month_after,
+    month_as_a_word,
     quarter,
     season,
     window,
@@ -212,8 +215,7 @@ def _every_year(query: str, now: datetime) -> Windows | None:
 def _a_month(m: re.Match[str]) -> bool:
     """Whether a month :data:`_MONTH_ONLY` found is one: "this may take a while" and "their
     last march" are a verb and a noun (written in small letters after "this" or "last")."""
-    name, before = m.group(1), m.group(0).split()[0].lower()
-    return not (name in ("may", "march") and before in ("this", "last"))
+    return not (month_as_a_word(m.group(1)) and m.group(0).split()[0].lower() in ("this", "last"))
 
 
 def query_windows(query: str, now: datetime | None = None) -> Windows:
@@ -322,9 +324,7 @@ def _named_windows(query: str, now: datetime) -> Windows:
         return (season(year - (m.group(1).lower() != "this"), m.group(2)),)
     if (m := _LAST_WEEKDAY.search(query)) is not None:
         # The latest such day before today: "last Friday" asked on a Friday is a week ago.
-        today = day_start(now)
-        back = (today.weekday() - WEEKDAY_NUMBERS[m.group(1).lower()]) % 7 or 7
-        start = int((today - timedelta(days=back)).timestamp() * 1000)
+        start = day_ms(latest_weekday(day_start(now).date(), WEEKDAY_NUMBERS[m.group(1).lower()]))
         return ((start, start + DAY_MS),)
     if (weekday := past_weekday(query, now)) is not None:
         return weekday

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 __all__ = [
     "COUNT",
@@ -20,9 +20,12 @@ __all__ = [
     "Windows",
     "count_of",
     "date_window",
+    "day_ms",
     "day_start",
     "epoch_ms",
+    "latest_weekday",
     "month_after",
+    "month_as_a_word",
     "quarter",
     "season",
     "window",
@@ -87,6 +90,25 @@ def count_of(words: str) -> tuple[int, bool]:
 def epoch_ms(year: int, month: int, day: int = 1) -> int:
     """The start of a UTC day, epoch ms."""
     return int(datetime(year, month, day, tzinfo=UTC).timestamp() * 1000)
+
+
+def day_ms(day: date) -> int:
+    """The start of ``day`` (UTC), epoch ms."""
+    return epoch_ms(day.year, day.month, day.day)
+
+
+def latest_weekday(day: date, weekday: int, *, that_day: bool = False) -> date:
+    """The latest ``weekday`` (0 is Monday) before ``day``, or ``day`` itself when it is one
+    and ``that_day``: "last Friday" asked on a Friday is a week ago, "on Friday" said of
+    the past may be today."""
+    back = (day.weekday() - weekday) % 7
+    return day - timedelta(days=back if back or that_day else 7)
+
+
+def month_as_a_word(name: str) -> bool:
+    """Whether a month's name is written as the word it also is, in small letters: "this may
+    take a while" (a verb), "their last march" (a noun)."""
+    return name.lower() in ("may", "march") and name[0].islower()
 
 
 def month_after(year: int, month: int) -> int:

@@ -29,9 +29,12 @@ from .when_calendar import (
     Windows,
     count_of,
     date_window,
+    day_ms,
     day_start,
     epoch_ms,
+    latest_weekday,
     month_after,
+    month_as_a_word,
     season,
     window,
 )
@@ -120,8 +123,7 @@ def _nth_weekday(year: int, month: int, weekday: int, n: int) -> date:
     if n > 0:
         first = date(year, month, 1)
         return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
-    last = _day(month_after(year, month)) - timedelta(days=1)
-    return last - timedelta(days=(last.weekday() - weekday) % 7)
+    return latest_weekday(_day(month_after(year, month)), weekday)  # the month's last
 
 
 def _day(ms: int) -> date:
@@ -184,10 +186,6 @@ def _holds(text: str, words: tuple[str, ...]) -> bool:
     return any(word in low for word in words)
 
 
-def _ms(day: date) -> int:
-    return epoch_ms(day.year, day.month, day.day)
-
-
 def _two_digit_year(digits: str, now: datetime) -> int:
     """'23 is 2023, '98 1998: the latest such year not past next year."""
     year = 2000 + int(digits)
@@ -195,7 +193,7 @@ def _two_digit_year(digits: str, now: datetime) -> int:
 
 
 def _holiday_span(day: date) -> tuple[int, int]:
-    start = _ms(day)
+    start = day_ms(day)
     return start - HOLIDAY_REACH * DAY_MS, start + (TOLD_AFTER + 1) * DAY_MS
 
 
@@ -256,7 +254,7 @@ def _of_a_year(query: str, now: datetime) -> Windows | None:
     today = day_start(now)
     for m in _OF_A_YEAR.finditer(query):
         day_of, name, day, which, before_last, short = m.groups()
-        if _a_verb(name):
+        if month_as_a_word(name):
             continue  # "it may last year-round"
         if short:
             year = _two_digit_year(short, now)
@@ -269,7 +267,7 @@ def _of_a_year(query: str, now: datetime) -> Windows | None:
         if span is not None:
             return (_ahead(span, now),)
     for m in _LAST_MONTH_NAMED.finditer(query):
-        if _a_verb(m.group(2)):
+        if month_as_a_word(m.group(2)):
             continue  # "their last march"
         month = MONTHS[m.group(2).lower()]
         this = m.group(1).lower() == "this"
@@ -277,11 +275,6 @@ def _of_a_year(query: str, now: datetime) -> Windows | None:
         assert span is not None
         return (_ahead(span, now),)
     return None
-
-
-def _a_verb(name: str) -> bool:
-    """Whether a month's name is written as the verb it also is ("may", "march")."""
-    return name.lower() in ("may", "march") and name[0].islower()
 
 
 def counted_back(query: str, now: datetime) -> Windows | None:
@@ -328,10 +321,9 @@ def past_weekday(query: str, now: datetime) -> Windows | None:
         return None
     if not _PAST_TENSE.search(query):
         return None
-    today = day_start(now)
-    start = int(today.timestamp() * 1000)
-    back = (today.weekday() - WEEKDAY_NUMBERS[m.group(1).lower()]) % 7
-    return ((start - back * DAY_MS, start + DAY_MS),)
+    today = day_start(now).date()
+    said = latest_weekday(today, WEEKDAY_NUMBERS[m.group(1).lower()], that_day=True)
+    return ((day_ms(said), day_ms(today) + DAY_MS),)
 
 
 def _part_of_year(query: str, now: datetime) -> Windows | None:
@@ -376,14 +368,13 @@ def _around_a_date(query: str) -> Windows | None:
         if weekday:
             wanted = WEEKDAY_NUMBERS[weekday.lower()]
             if before:
-                return ((_ms(first - timedelta(days=(first.weekday() - wanted) % 7 or 7)), end),)
-            at = _ms(first + timedelta(days=(wanted - first.weekday()) % 7))
+                return ((day_ms(latest_weekday(first, wanted)), end),)
+            at = day_ms(first + timedelta(days=(wanted - first.weekday()) % 7))
             return ((at, at + (1 + TOLD_AFTER) * DAY_MS),)
         if unit and unit.lower() == "weekend":
-            if before:
-                back = (first.weekday() - 5) % 7
-                return ((_ms(first - timedelta(days=back + 7 * (back < 2))), end),)
-            at = _ms(first + timedelta(days=(5 - first.weekday()) % 7))
+            if before:  # the Saturday of the latest Sunday before the date
+                return ((day_ms(latest_weekday(first, 6)) - DAY_MS, end),)
+            at = day_ms(first + timedelta(days=(5 - first.weekday()) % 7))
             return ((at, at + (2 + TOLD_AFTER) * DAY_MS),)
         days = _UNIT_DAYS[(unit or counted).lower()] * (count_of(count)[0] if count else 1)
         if before:
