@@ -17,10 +17,10 @@ file still holds is taken as deleted.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from ...records import MemoryRecord, RecordError
+from ._dates import seconds
 
 __all__ = ["Absent", "saved_ts"]
 
@@ -37,13 +37,6 @@ def saved_ts(state: Mapping[str, Any] | None, channel: str) -> dict[str, str]:
     if not isinstance(kept, Mapping):
         return {}
     return {day: ts for day, ts in kept.items() if isinstance(day, str) and isinstance(ts, str)}
-
-
-def _number(ts: str) -> Decimal | None:
-    try:
-        return Decimal(ts)
-    except InvalidOperation:
-        return None
 
 
 class Absent:
@@ -115,11 +108,11 @@ class Absent:
     @staticmethod
     def _within(missing: set[str], held: set[str]) -> set[str]:
         """Those of ``missing`` between the first and last ts the day file holds now."""
-        numbers = [n for n in map(_number, held) if n is not None]
+        numbers = [n for n in map(seconds, held) if n is not None]
         if not numbers:
             return set()
         low, high = min(numbers), max(numbers)
-        return {ts for ts in missing if (n := _number(ts)) is not None and low < n < high}
+        return {ts for ts in missing if (n := seconds(ts)) is not None and low < n < high}
 
     def position(self) -> dict[str, Any]:
         """Return what the channel's position keeps: the ts of each day file's records in

@@ -1,25 +1,35 @@
-"""Slack's date tokens (``<!date^1392734382^{date_short} at {time}|fallback>``) as text."""
+"""Slack's times: a time written as seconds, and date tokens
+(``<!date^1392734382^{date_short} at {time}|fallback>``) as text."""
 
 from __future__ import annotations
 
 import re
 from datetime import UTC, datetime
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
-__all__ = ["slack_date"]
+__all__ = ["seconds", "slack_date"]
 
 _TOKEN = re.compile(r"\{(\w+)\}")
 _MAX_SECONDS = 253_402_300_799  # 9999-12-31T23:59:59Z, the last second datetime holds
 
 
-def _when(stamp: str) -> datetime | None:
+def seconds(value: Any) -> Decimal | None:
+    """Return a time Slack wrote as seconds (a number, or a string of one), else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        return None
     try:
-        seconds = Decimal(stamp.strip())
+        number = Decimal(str(value).strip())
     except InvalidOperation:
         return None
-    if not seconds.is_finite() or not -62_135_596_800 <= seconds <= _MAX_SECONDS:
+    return number if number.is_finite() else None
+
+
+def _when(stamp: str) -> datetime | None:
+    said = seconds(stamp)
+    if said is None or not -62_135_596_800 <= said <= _MAX_SECONDS:
         return None
-    return datetime.fromtimestamp(int(seconds), UTC)
+    return datetime.fromtimestamp(int(said), UTC)
 
 
 def _ordinal(day: int) -> str:

@@ -12,10 +12,10 @@ from zipfile import ZipInfo
 
 from ...records import RecordError
 from . import _stream
-from ._dates import slack_date
+from ._dates import seconds, slack_date
 from ._export import READ_ERRORS, WORKSPACES, Export, MemberRefused, not_json, workspaces
 from ._found import FOUND_NAMES, Labels, digest, found_names, found_people
-from ._ranked import stamp, user_rank
+from ._ranked import user_rank
 
 __all__ = ["EXTRA_NAME_FILES", "Names", "link_text", "name_of", "unescape"]
 
@@ -241,7 +241,7 @@ class Names:
             app = _text(entry.get("app_type")) or _text(entry.get("service_type"))
             if app is None:
                 continue
-            date = stamp(entry.get("date"))
+            date = seconds(entry.get("date"))
             for key in ("app_id", "bot_id"):
                 if not _text(entry.get(key)):
                     continue

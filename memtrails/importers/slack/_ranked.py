@@ -13,21 +13,12 @@ name (not a handle alone), then the newest ``updated``; of entries alike, the la
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
-__all__ = ["stamp", "user_rank"]
+from ._dates import seconds
 
-
-def stamp(value: Any) -> Decimal | None:
-    """Return a time Slack wrote as seconds (a number, or a string of one), else None."""
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        return None
-    try:
-        number = Decimal(str(value).strip())
-    except InvalidOperation:
-        return None
-    return number if number.is_finite() else None
+__all__ = ["user_rank"]
 
 
 def _real(value: Any) -> bool:
@@ -40,5 +31,5 @@ def user_rank(user: Mapping[str, Any]) -> tuple[bool, bool, Decimal]:
     real = _real(user.get("real_name")) or (
         isinstance(profile, Mapping) and _real(profile.get("real_name"))
     )
-    updated = stamp(user.get("updated"))
+    updated = seconds(user.get("updated"))
     return user.get("deleted") is not True, real, updated if updated is not None else Decimal(-1)
