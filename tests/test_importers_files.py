@@ -93,7 +93,7 @@ async def test_walk_order_kinds_and_skips(tree: Path) -> None:
         "utf16.txt",
     ]
     assert errs == {
-        "big.md": "larger than Limits.max_file_bytes (5006 bytes; the limit is 4096: "
+        "big.md": "larger than Limits.max_file_bytes (5,006 bytes; the limit is 4,096: "
         "raise it with `memtrails add --max-file-bytes`)",
         "control.dat": "binary file",
         "image.png": "binary file",

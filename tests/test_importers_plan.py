@@ -128,7 +128,7 @@ def test_a_lone_text_file_over_the_limit_says_so_and_reads_with_a_higher_limit(
     (journal, why), (_, binary) = planned.unread
     assert journal == str(big)
     assert isinstance(why, SourceError)
-    assert f"{big.stat().st_size:,} bytes; the limit is 1000000" in why.reason
+    assert f"{big.stat().st_size:,} bytes; the limit is 1,000,000" in why.reason
     assert "--max-file-bytes" in why.reason
     assert "not a kind memtrails reads" in str(binary)
     (note,) = plan_inputs([big], max_file_bytes=2_000_000).notes

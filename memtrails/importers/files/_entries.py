@@ -140,11 +140,13 @@ def read_regular(path: Path, limit: int) -> tuple[bytes, os.stat_result]:
         os.close(fd)
 
 
-def too_large(size: str, limit: int) -> str:
-    """Why a file is not read (in a folder, or given alone): its size, the limit
-    (``Limits.max_file_bytes``), and how to raise it."""
+def too_large(size: int | None, limit: int) -> str:
+    """Why a file is not read (in a folder, or given alone): its size in bytes (None: it
+    grew past the limit while read), the limit (``Limits.max_file_bytes``), and how to
+    raise it; both numbers written alike, with thousands separators."""
+    given = f"over {limit:,} bytes" if size is None else f"{size:,} bytes"
     return (
-        f"larger than Limits.max_file_bytes ({size}; the limit is {limit}: "
+        f"larger than Limits.max_file_bytes ({given}; the limit is {limit:,}: "
         "raise it with `memtrails add --max-file-bytes`)"
     )
 

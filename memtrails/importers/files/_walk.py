@@ -208,7 +208,7 @@ class Walk:
             return self._error(rel, saved[3]) if len(saved) > 3 else Seen(self.source, rel)
         limit = document_limit(rel, self.max_bytes)
         if st.st_size > limit:
-            return self._error(rel, too_large(f"{st.st_size} bytes", limit))
+            return self._error(rel, too_large(st.st_size, limit))
         self.unsaved += 1
         try:
             data = _read_bytes(path, limit + 1)
@@ -217,7 +217,7 @@ class Walk:
         except OSError as exc:
             return self._error(rel, f"cannot read the file ({os_reason(exc, path)})")
         if len(data) > limit:  # it grew after stat()
-            return self._error(rel, too_large(f"over {limit} bytes", limit))
+            return self._error(rel, too_large(None, limit))
         sha = hashlib.sha256(data).hexdigest()
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS

@@ -41,7 +41,7 @@ def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
                 head = f.read(_SNIFF)
             if decode(head) is None:
                 return None
-            raise SourceError(str(path), too_large(f"{info.st_size:,} bytes", limit))
+            raise SourceError(str(path), too_large(info.st_size, limit))
         data = path.read_bytes()
     except OSError:
         return None
