@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import IO, Any
 
 from ...records import At, MemoryRecord
@@ -17,7 +18,7 @@ from .._shared import name_as_title
 from ._repo import git_env
 from ._text import decode_commit, decode_name, without_controls
 
-__all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT"]
+__all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "local_time"]
 
 MAX_FILES_IN_META = 200
 NO_MESSAGE = "(no commit message)"
@@ -35,11 +36,20 @@ _IDENTS = ("aN", "aE", "cN", "cE")
 # digits raises): such a token is no file line.
 _NUMSTAT = re.compile(rb"\n?(\d{1,18}|-)\t(\d{1,18}|-)\t(.*)", re.DOTALL)
 _SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1 or SHA-256 object names
+# A --raw line: ":old-mode new-mode old-object new-object status" (R and C, a rename or a
+# copy, take two paths after it, the others one).
+_RAW = re.compile(rb"\n?:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) ([A-Z])\d*")
+_GITLINK = b"160000"
+_NO_OBJECT = re.compile(r"0+")
 _READ_SIZE = 1 << 16
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
 # never changes what is read or how fast.
 LOG_OPTIONS = (
     "-z",
+    # --raw too: only it tells a submodule (a gitlink, mode 160000), whose bump --numstat
+    # counts as a one-line change, and gives the two commits it moved between.
+    "--raw",
+    "--no-abbrev",
     "--numstat",
     "-M",
     "--root",
@@ -67,6 +77,12 @@ class Commit:
     message: str
     files: list[dict[str, Any]] = field(default_factory=list)
     file_count: int = 0
+    # Each submodule the commit moved, by path: the commits it pointed at before and after
+    # (None: added, or removed).
+    submodules: dict[bytes, tuple[str | None, str | None]] = field(default_factory=dict)
+    # The author's offset from UTC in minutes, as the commit object writes it (+0200: 120);
+    # None when not read (the object could not be) or not one a clock shows.
+    author_offset: int | None = None
 
 
 def _ident(name: str, email: str) -> str | None:
@@ -77,6 +93,23 @@ def _ident(name: str, email: str) -> str | None:
     if email:
         return f"{name} <{email}>" if name else f"<{email}>"
     return name or None
+
+
+def _listed(entry: dict[str, Any]) -> str:
+    """A changed file's line in a commit's text; a submodule's says which commits it moved
+    between, as ``git diff --submodule=short`` does."""
+    name = name_as_title(entry["path"])
+    moved = entry.get("submodule")
+    if moved is None:
+        return name
+    old, new = (sha[:12] if sha else None for sha in (moved["from"], moved["to"]))
+    if old is None:
+        return f"{name} (submodule added at {new})"
+    return (
+        f"{name} (submodule removed, was at {old})"
+        if new is None
+        else f"{name} (submodule {old}..{new})"
+    )
 
 
 def commit_record(
@@ -92,8 +125,10 @@ def commit_record(
     ``files_error`` says why, in ``meta`` (as a mail's unreadable attachment does), for it
     is no record lost and is not counted as one.
     """
-    # A CR alone ends a line too; terminal escapes are no words.
-    message = without_controls(lone_cr_as_lf(commit.message)).rstrip("\n")
+    # A message written on Windows ends its lines in CR LF, and a CR alone ends a line too:
+    # all are LF, as in every other commit; terminal escapes are no words.
+    message = commit.message.replace("\r\n", "\n") if "\r" in commit.message else commit.message
+    message = without_controls(lone_cr_as_lf(message)).rstrip("\n")
     # The first line that is not blank, as git's own %s: a hand-written or converted commit
     # (svn, hg) may open with empty lines.
     summary = message.lstrip().split("\n", 1)[0].strip()
@@ -102,7 +137,7 @@ def commit_record(
     text = message if message.strip() else NO_MESSAGE
     if files_known and commit.files:
         # One line each, as `ls` shows them (a newline or an ESC is legal in a path).
-        names = [name_as_title(f["path"]) for f in commit.files[:MAX_FILES_IN_TEXT]]
+        names = [_listed(f) for f in commit.files[:MAX_FILES_IN_TEXT]]
         more = commit.file_count - len(names)
         listing = "\n".join(names) + (f"\n... and {more} more" if more > 0 else "")
         text = f"{text}\n\nFiles changed:\n{listing}"
@@ -114,6 +149,11 @@ def commit_record(
     }
     if commit.committed is not None:
         meta["committed_at"] = At(commit.committed * 1000).iso()
+    local = local_time(commit.authored, commit.author_offset)
+    if local is not None:
+        # A record's time is UTC; the author's own clock (a late-night commit, a time zone
+        # moved to) is kept beside it, as git shows it (%aI).
+        meta["authored_local"] = local
     # The author's date, else the committer's; a commit with neither (its dates damaged, or
     # past what a date holds) has no time rather than a false one (1970).
     when = commit.authored if commit.authored is not None else commit.committed
@@ -141,6 +181,21 @@ def commit_record(
         thread=None,
         meta=meta,
     )
+
+
+def local_time(seconds: int | None, offset: int | None) -> str | None:
+    """Return ISO 8601 with the offset (``2024-05-03T16:00:00+02:00``) of ``seconds`` on a
+    clock ``offset`` minutes from UTC; None when either is unknown or past year 9999."""
+    if seconds is None or offset is None:
+        return None
+    try:
+        wall = datetime(1970, 1, 1) + timedelta(seconds=seconds, minutes=offset)
+    except OverflowError:
+        return None
+    if wall.year < 1:  # datetime holds years 1 to 9999 only
+        return None
+    sign, minutes = ("-" if offset < 0 else "+"), abs(offset)
+    return f"{wall:%Y-%m-%dT%H:%M:%S}{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 _MAX_SECONDS = 8_640_000_000_000  # the last second a JavaScript Date (and so At) holds
@@ -261,6 +316,20 @@ class Log:
                 if not _SHA.fullmatch(current.sha):
                     current = None  # not git's output (damaged): no commit, nor its files
                 continue
+            raw = _RAW.fullmatch(token) if token.startswith((b":", b"\n:")) else None
+            if raw is not None:
+                # Its paths come next; they are the numstat line's too, read there.
+                paths = [next(tokens, b"") for _ in range(2 if raw.group(5) in b"RC" else 1)]
+                if current is not None and _GITLINK in (raw.group(1), raw.group(2)):
+                    old, new = (
+                        None if mode != _GITLINK or _NO_OBJECT.fullmatch(sha) else sha
+                        for mode, sha in (
+                            (raw.group(1), raw.group(3).decode()),
+                            (raw.group(2), raw.group(4).decode()),
+                        )
+                    )
+                    current.submodules[paths[-1]] = (old, new)
+                continue
             match = _NUMSTAT.fullmatch(token)
             if current is None or match is None:
                 continue
@@ -283,6 +352,11 @@ class Log:
                     entry["binary"] = True
                 if old_path is not None:
                     entry["from"] = old_path
+                moved = current.submodules.get(raw_path)
+                if moved is not None:
+                    # Not lines: the commit the submodule points at changed.
+                    entry["insertions"] = entry["deletions"] = None
+                    entry["submodule"] = {"from": moved[0], "to": moved[1]}
                 current.files.append(entry)
         if self.returncode is None:
             self.returncode = self._proc.wait()

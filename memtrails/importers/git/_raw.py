@@ -25,6 +25,9 @@ __all__ = ["RawCommits", "amend_commit"]
 
 # "author Name <mail> 1700000000 +0000": the time is the number after the last ">".
 _TIME = re.compile(rb"\s*([-+]?\d{1,30})(?:\s|$)")
+# The zone after it: "+0200"; git writes what it was given, so an hour past 23 or a minute
+# past 59 is no clock's offset.
+_ZONE = re.compile(rb"(?:^|\s)[-+]?\d{1,30}\s+([-+])([01]\d|2[0-3])([0-5]\d)\s*\Z")
 _NULS = re.compile("\x00+")
 # An ident with no "<email>" at all ("author Ann 1700000000 +0000", written by some converters
 # and tools; git fsck's missingEmail): git log prints no name, no e-mail and no date for it.
@@ -85,6 +88,17 @@ def _time(ident: bytes | None) -> int | None:
     return storable_seconds(match.group(1).decode()) if match else None
 
 
+def _offset(ident: bytes | None) -> int | None:
+    """Return the offset from UTC, in minutes, of an author or committer line, or None."""
+    if ident is None:
+        return None
+    match = _ZONE.search(ident.rpartition(b">")[2] if b">" in ident else ident)
+    if match is None:
+        return None
+    minutes = int(match.group(2)) * 60 + int(match.group(3))
+    return -minutes if match.group(1) == b"-" else minutes
+
+
 def _bare_ident(ident: bytes | None) -> tuple[str, int | None] | None:
     """Return the name and time of an ident line with no ``<email>``, else None."""
     if ident is None or b"<" in ident or b">" in ident:
@@ -117,6 +131,9 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
             changes.update(_utf8_ident(commit, who, headers.get(who.encode()), codec))
     elif b"\x00" in body:
         changes["message"] = _message(body, headers.get(b"encoding"))
+    offset = _offset(headers.get(b"author"))
+    if offset is not None:
+        changes["author_offset"] = offset
     if commit.authored is None:
         changes["authored"] = _time(headers.get(b"author"))
     if commit.committed is None:
