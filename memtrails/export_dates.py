@@ -18,7 +18,7 @@ import math
 import re
 
 from .dates import days_from_civil, parse_date, utc_from_local_ms
-from .month_names import misread_month
+from .month_names import misread_month, nameless_month
 from .world_dates import (
     buddhist_day,
     iana_ms,
@@ -357,8 +357,8 @@ def text_ms(value: str) -> int | None:
         return None if ms is None else ms + 1000
     ms = month_year_ms(value.strip(), text_ms)  # "Mai 2024": May, not Date.parse's January
     ms = parse_date(value) if ms is None else ms
-    if ms is not None and (names_no_day(value) or _no_year(value, ms)):
-        return None  # "2024-02-30": not 1 March; "May 3 10:00:00": not 2001
+    if ms is not None and (names_no_day(value) or _no_year(value, ms) or nameless_month(value)):
+        return None  # "2024-02-30": not 1 March; "May 3 10:00:00": not 2001; "Spring 2024"
     return ms if ms is not None else exported_ms(value)
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "LETTER",
     "misread_month",
     "month_of",
+    "nameless_month",
     "one_word",
     "other_calendar",
     "weekday_last",
@@ -32,68 +33,91 @@ __all__ = [
 # Italian, Portuguese, Catalan, Galician, the Nordic languages, Estonian, Polish, Czech and
 # Slovak (their genitive, as a date writes it, and their nominative, as a month alone does),
 # Slovenian, Finnish (its partitive too), Hungarian, Turkish, Romanian, Albanian, Afrikaans,
-# Indonesian, Malay, Swahili, Filipino, Azerbaijani and Uzbek. Croatian's are not here: its "listopad"
-# is October, Czech's and Polish's November.
+# Indonesian, Malay, Swahili, Filipino, Azerbaijani, Uzbek, Lithuanian, Latvian, Irish, Welsh,
+# Serbian and Bosnian (Latin), and Croatian's own words. Croatian's "listopad(a)" and "lis" are
+# October, Czech's and Polish's November, and its "lip" is June, Polish's July: those are read
+# as Croatian only on its evidence (:func:`one_word`). Seasons are no months ("kesä", summer).
 _LATIN: dict[int, str] = {
     1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
     " ledna leden tammikuuta tammikuu január ocak oca ianuarie ian styczeń januára"
-    " gener xaneiro januarie janar yanvar jaanuar",
+    " gener xaneiro januarie janar yanvar jaanuar"
+    " jänner jän tammi yan jaan xan eanáir ean ionawr ion sausis sausio janvāris janvāra"
+    " siječanj siječnja sij",
     2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
     "februari fevereiro lutego"
     " února únor helmikuuta helmikuu február şubat subat şub februarie luty februára"
-    " febrer febreiro shkurt fevral pebrero veebruar",
+    " febrer febreiro shkurt fevral pebrero veebruar"
+    " helmi peb veebr feabhra feabh chwefror chwef chw vasaris vasario februāris februāra"
+    " veljača veljače velj",
     3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
     " března březen maaliskuuta maaliskuu március márc mart martie marzec marec"
-    " març mac maret machi marso märts",
+    " març mac maret machi marso märts"
+    " maalis márta mawrth maw kovas kovo marts ožujak ožujka ožu",
     4: "apr avr abr kwi april avril abril aprile kwietnia"
     " dubna duben huhtikuuta huhtikuu április ápr nisan nis aprilie kwiecień apríl apríla"
-    " aprill prill aprel aprili",
+    " aprill prill aprel aprili"
+    " huhti aibreán aib ebrill ebr balandis balandžio aprīlis aprīļa pri travanj travnja",
     5: "may mai mei maj mag mayo maggio maio maja"
     " května květen toukokuuta toukokuu május máj may\u0131s mayis mája"
-    " maig",
+    " maig"
+    " touko bealtaine beal gegužė gegužės maijs maija svibanj svibnja",
     6: "jun juin giu cze june juni junio giugno junho czerwca"
     " června červen kesäkuuta kesäkuu június jún haziran haz iunie iun czerwiec júna"
-    " juny xuño junie qershor iyun hunyo junij juuni",
+    " juny xuño junie qershor iyun hunyo junij juuni"
+    " meitheamh meith mehefin meh birželis birželio jūnijs jūnija iyn hun qer lipanj lipnja",
     7: "jul juil lug lip july juli juillet julio luglio julho lipca"
     " července červenec heinäkuuta heinäkuu július júl temmuz tem iulie iul lipiec júla"
-    " juliol xullo julie korrik iyul hulyo julij juuli julai",
+    " juliol xullo julie korrik iyul hulyo julij juuli julai"
+    " heinä iúil gorffennaf gorff gor liepa liepos jūlijs jūlija iyl hul korr srpanj srpnja",
     8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
     " srpna srpen elokuuta elokuu augusztus ağustos agustos ağu augusti sierpień augusta"
-    " agost gusht avqust avgust agustus ogos agosti ágúst",
+    " agost gusht avqust avgust agustus ogos agosti ágúst"
+    " elo lúnasa lún awst rugpjūtis rugpjūčio augusts augusta avq avg ogo gush kolovoz kolovoza",
     9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
     "września wrzesnia"
     " září syyskuuta syyskuu szeptember szept eylül eylul eyl septembrie wrzesień septembra"
-    " setembre shtator sentyabr sentabr septemba setyembre",
+    " setembre shtator sentyabr sentabr septemba setyembre"
+    " syys medi rugsėjis rugsėjo septembris septembra septembar sen sht rujan rujna",
     10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
     "października pazdziernika"
     " října říjen lokakuuta lokakuu október ekim eki octombrie październik októbra"
-    " tetor oktyabr oktabr oktoba oktubre oktoober",
+    " tetor oktyabr oktabr oktoba oktubre oktoober"
+    " loka hydref hyd spalis spalio oktobris oktobra oktobar tet",
     11: "nov lis november novembre noviembre novembro listopada"
     " listopadu listopad marraskuuta marraskuu kas\u0131m kasim kas noiembrie novembra"
-    " nëntor noyabr novemba nobyembre",
+    " nëntor noyabr novemba nobyembre"
+    " marras samhain samh tachwedd tach lapkritis lapkričio novembris novembra novembar noy"
+    " nob nën studeni studenoga studenog",
     12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
     "dezembro grudnia"
     " prosince prosinec joulukuuta joulukuu aral\u0131k aralik ara decembrie grudzień decembra"
-    " desembre decembro desember disember dhjetor dekabr desemba disyembre detsember",
+    " desembre decembro desember disember dhjetor dekabr desemba disyembre detsember"
+    " joulu nollaig noll rhagfyr rhag gruodis gruodžio decembris decembra decembar dek dis"
+    " des dets dhj prosinac prosinca",
 }
 
 # Cyrillic month names, as a date writes them (the genitive: "3 мая 2024") and alone, with
-# their usual abbreviations: Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian.
+# their usual abbreviations: Russian, Ukrainian, Belarusian, Bulgarian, Serbian, Macedonian,
+# Kazakh. Not an abbreviation that is a word too ("нов", new; "ліс", forest; "там", there).
 _CYRILLIC: dict[int, str] = {
-    1: "январь января янв січень січня січ студзень студзеня студз януари яну јануар јануари",
-    2: "февраль февраля фев февр лютий лютого лют люты лютага февруари фебруар февруари",
-    3: "март марта мар березень березня бер сакавік сакавіка сак",
-    4: "апрель апреля апр квітень квітня квіт красавік красавіка крас април",
-    5: "май мая травень травня трав мај",
-    6: "июнь июня июн червень червня черв чэрвень чэрвеня чэрв юни јун јуни",
-    7: "июль июля июл липень липня лип ліпень ліпеня ліп юли јул јули",
-    8: "август августа авг серпень серпня серп жнівень жніўня жнів",
+    1: "январь января янв січень січня січ студзень студзеня студз януари яну јануар јануари сту"
+    " јан қаңтар қаң",
+    2: "февраль февраля фев февр лютий лютого лют люты лютага февруари фебруар февруари феб"
+    " ақпан ақп",
+    3: "март марта мар березень березня бер сакавік сакавіка сак наурыз",
+    4: "апрель апреля апр квітень квітня квіт красавік красавіка крас април кра сәуір сәу",
+    5: "май мая травень травня трав мај мамыр",
+    6: "июнь июня июн червень червня черв чэрвень чэрвеня чэрв юни јун јуни чэр маусым",
+    7: "июль июля июл липень липня лип ліпень ліпеня ліп юли јул јули шілде шіл",
+    8: "август августа авг серпень серпня серп жнівень жніўня жнів жні тамыз",
     9: "сентябрь сентября сен сент вересень вересня вер верасень верасня вер сеп септември "
-    "септембар",
-    10: "октябрь октября окт жовтень жовтня жовт кастрычнік кастрычніка кастр октомври октобар",
+    "септембар қыркүйек қыр",
+    10: "октябрь октября окт жовтень жовтня жовт кастрычнік кастрычніка кастр октомври октобар"
+    " кас қазан қаз",
     11: "ноябрь ноября ноя нояб листопад листопада лист лістапад лістапада ліст ное ноември "
-    "новембар",
-    12: "декабрь декабря дек грудень грудня груд снежань снежня снеж декември децембар",
+    "новембар қараша қар",
+    12: "декабрь декабря дек грудень грудня груд снежань снежня снеж декември децембар дец"
+    " желтоқсан",
 }
 
 # Greek (the genitive a date writes, the nominative, the abbreviations), Hebrew, and the
@@ -120,18 +144,27 @@ _OTHER_SCRIPTS: dict[int, str] = {
 # Assamese, Punjabi, Gujarati, Odia, Tamil, Telugu, Kannada, Malayalam), and their
 # abbreviations.
 _INDIC_MONTHS: dict[int, str] = {
-    1: "जनवरी जानेवारी जाने জানুয়ারি জানু জানুৱাৰী ਜਨਵਰੀ ਜਨ જાન્યુઆરી જાન્યુ ଜାନୁଆରୀ ஜனவரி ஜன జనవరి జన ಜನವರಿ ಜನ ജനുവരി ജനു जन",
-    2: "फ़रवरी फेब्रुवारी फेब्रु फेब्रुअरी ফেব্রুয়ারি ফেব ফেব্ৰুৱাৰী ফেব্ৰু ਫ਼ਰਵਰੀ ਫ਼ਰ ફેબ્રુઆરી ફેબ્રુ ଫେବୃଆରୀ பிப்ரவரி பிப் ఫిబ్రవరి ఫిబ్ర ಫೆಬ್ರವರಿ ಫೆಬ್ರ ഫെബ്രുവരി ഫെബ്രു फ़र",
+    1: "जनवरी जानेवारी जाने জানুয়ারি জানু জানুৱাৰী ਜਨਵਰੀ ਜਨ જાન્યુઆરી જાન્યુ ଜାନୁଆରୀ ஜனவரி ஜன"
+    " జనవరి జన ಜನವರಿ ಜನ ജനുവരി ജനു जन",
+    2: "फ़रवरी फेब्रुवारी फेब्रु फेब्रुअरी ফেব্রুয়ারি ফেব ফেব্ৰুৱাৰী ফেব্ৰু ਫ਼ਰਵਰੀ ਫ਼ਰ"
+    " ફેબ્રુઆરી ફેબ્રુ ଫେବୃଆରୀ பிப்ரவரி பிப் ఫిబ్రవరి ఫిబ్ర ಫೆಬ್ರವರಿ ಫೆಬ್ರ ഫെബ്രുവരി ഫെബ്രു"
+    " फ़र",
     3: "मार्च মার্চ মাৰ্চ ਮਾਰਚ માર્ચ ମାର୍ଚ୍ଚ மார்ச் மார் మార్చి ಮಾರ್ಚ್ മാർച്ച് മാർ",
-    4: "अप्रैल एप्रिल एप्रि अप्रिल এপ্রিল এপ্রি এপ্ৰিল ਅਪ੍ਰੈਲ ਅਪ੍ਰੈ એપ્રિલ ଅପ୍ରେଲ ஏப்ரல் ஏப் ఏప్రిల్ ఏప్రి ಏಪ್ರಿಲ್ ಏಪ್ರಿ ഏപ്രിൽ ഏപ്രി",
+    4: "अप्रैल एप्रिल एप्रि अप्रिल এপ্রিল এপ্রি এপ্ৰিল ਅਪ੍ਰੈਲ ਅਪ੍ਰੈ એપ્રિલ ଅପ୍ରେଲ ஏப்ரல் ஏப்"
+    " ఏప్రిల్ ఏప్రి ಏಪ್ರಿಲ್ ಏಪ್ರಿ ഏപ്രിൽ ഏപ്രി",
     5: "मई मे মে ਮਈ મે ମଇ மே మే ಮೇ മേയ്",
     6: "जून जुन জুন ਜੂਨ જૂન ଜୁନ ஜூன் జూన్ ಜೂನ್ ജൂൺ",
     7: "जुलाई जुलै জুলাই জুল ਜੁਲਾਈ ਜੁਲਾ જુલાઈ ଜୁଲାଇ ஜூலை జులై ಜುಲೈ ജൂലൈ जुल",
     8: "अगस्त ऑगस्ट ऑग अगस्ट আগস্ট আগ আগষ্ট ਅਗਸਤ ਅਗ ઑગસ્ટ ଅଗଷ୍ଟ ஆகஸ்ட் ஆக ఆగస్టు ఆగ ಆಗಸ್ಟ್ ಆಗ ഓഗസ്റ്റ് ഓഗ अग",
-    9: "सितंबर सितम्बर सप्टेंबर सप्टें सेप्टेम्बर সেপ্টেম্বর সেপ্ট ছেপ্তেম্বৰ ਸਤੰਬਰ ਸਤੰ સપ્ટેમ્બર સપ્ટે ସେପ୍ଟେମ୍ବର செப்டம்பர் செப் సెప్టెంబర్ సెప్టెం ಸೆಪ್ಟೆಂಬರ್ ಸೆಪ್ಟೆಂ സെപ്റ്റംബർ സെപ്റ്റം सित সেপ",
-    10: "अक्टूबर अक्तूबर ऑक्टोबर ऑक्टो अक्टोबर অক্টোবর অক্টো অক্টোবৰ ਅਕਤੂਬਰ ਅਕਤੂ ઑક્ટોબર ઑક્ટો ଅକ୍ଟୋବର அக்டோபர் అక్టోబర్ అక్టో ಅಕ್ಟೋಬರ್ ಅಕ್ಟೋ ഒക്ടോബർ ഒക്ടോ अक्टू அக்",
-    11: "नवंबर नवम्बर नोव्हेंबर नोव्हें नोभेम्बर নভেম্বর নভে নৱেম্বৰ ਨਵੰਬਰ ਨਵੰ નવેમ્બર નવે ନଭେମ୍ବର நவம்பர் నవంబర్ నవం ನವೆಂಬರ್ ನವೆಂ നവംബർ നവം नव நவ",
-    12: "दिसंबर दिसम्बर डिसेंबर डिसें डिसेम्बर ডিসেম্বর ডিসে ডিচেম্বৰ ਦਸੰਬਰ ਦਸੰ ડિસેમ્બર ડિસે ଡିସେମ୍ବର டிசம்பர் டிச డిసెంబర్ డిసెం ಡಿಸೆಂಬರ್ ಡಿಸೆಂ ഡിസംബർ ഡിസം दिस",
+    9: "सितंबर सितम्बर सप्टेंबर सप्टें सेप्टेम्बर সেপ্টেম্বর সেপ্ট ছেপ্তেম্বৰ ਸਤੰਬਰ ਸਤੰ"
+    " સપ્ટેમ્બર સપ્ટે ସେପ୍ଟେମ୍ବର செப்டம்பர் செப் సెప్టెంబర్ సెప్టెం ಸೆಪ್ಟೆಂಬರ್ ಸೆಪ್ಟೆಂ"
+    " സെപ്റ്റംബർ സെപ്റ്റം सित সেপ",
+    10: "अक्टूबर अक्तूबर ऑक्टोबर ऑक्टो अक्टोबर অক্টোবর অক্টো অক্টোবৰ ਅਕਤੂਬਰ ਅਕਤੂ ઑક્ટોબર ઑક્ટો"
+    " ଅକ୍ଟୋବର அக்டோபர் అక్టోబర్ అక్టో ಅಕ್ಟೋಬರ್ ಅಕ್ಟೋ ഒക്ടോബർ ഒക്ടോ अक्टू அக்",
+    11: "नवंबर नवम्बर नोव्हेंबर नोव्हें नोभेम्बर নভেম্বর নভে নৱেম্বৰ ਨਵੰਬਰ ਨਵੰ નવેમ્બર નવે"
+    " ନଭେମ୍ବର நவம்பர் నవంబర్ నవం ನವೆಂಬರ್ ನವೆಂ നവംബർ നവം नव நவ",
+    12: "दिसंबर दिसम्बर डिसेंबर डिसें डिसेम्बर ডিসেম্বর ডিসে ডিচেম্বৰ ਦਸੰਬਰ ਦਸੰ ડિસેમ્બર ડિસે"
+    " ଡିସେମ୍ବର டிசம்பர் டிச డిసెంబర్ డిసెం ಡಿಸೆಂಬರ್ ಡಿಸೆಂ ഡിസംബർ ഡിസം दिस",
 }
 # Their letters and the vowel signs they write in a word (Python's \\w takes a sign for no
 # letter), not their digits nor dandas.
@@ -250,6 +283,28 @@ def misread_month(text: str) -> bool:
     return bool(ours) and ours != {theirs}
 
 
+# A year and words, no other number ("Spring 2024", "Bealtaine 2024", "Copyright 2024").
+_YEAR_AMONG_WORDS = re.compile(
+    rf"[^\d]*{LETTER}[^\d]*(?<!\d)\d{{4}}(?!\d)[^\d]*|\s*\d{{4}}\s+{LETTER}[^\d]*"
+)
+
+
+def nameless_month(text: str) -> bool:
+    """Tell whether ``text`` is a year beside words none of which names a month: ``Date.parse``
+    passes over a word it does not know and makes "Spring 2024" (or a month in a language no
+    table has, "Bealtaine 2024") 1 January, a day the text does not name. A season is no
+    month either: its months depend on the hemisphere.
+
+    Example:
+        >>> nameless_month("Spring 2024"), nameless_month("Mai 2024"), nameless_month("2024")
+        (True, False, False)
+    """
+    if _YEAR_AMONG_WORDS.fullmatch(text) is None:
+        return False
+    words = re.findall(rf"{LETTER}+", text)
+    return not any(month_of(w) or _DATE_PARSE.get(w[:3].lower()) for w in words)
+
+
 def weekday_last(tail: str) -> bool:
     """Tell whether ``tail``, what follows a day's last number, is its weekday alone.
 
@@ -272,15 +327,29 @@ def other_calendar(word: str) -> bool:
     return key in _OTHERS or (key.startswith(_HEBREW_IN) and key[1:] in _OTHERS)
 
 
+# Croatian's words that Polish or Czech read as another month, and what tells a Croatian date:
+# the dot after its year ("1. listopada 2021.", "listopad 2021.") or after its day (Polish
+# writes "1 listopada 2021", Czech "1. listopadu"), a Croatian weekday, "u" before the time.
+_CROATIAN_OWN = {"listopad": "oktobar", "listopada": "oktobar", "lis": "oktobar", "lip": "lipnja"}
+_CROATIAN_WORD = re.compile(r"(?<![^\W\d_])(listopada?|lis|lip)\.?(?![^\W\d_])", re.I)
+_CROATIAN = re.compile(
+    r"\d{4}\.(?!\d)|\d\.\s*(?:listopada?|lis|lip)\b|\b(?:ponedjeljak|utorak|srijeda|četvrtak|petak"
+    r"|subota|nedjelja)\b|\d\s+u\s+\d",
+    re.I,
+)
+
+
 def one_word(text: str) -> str:
     """Return ``text`` with the Levant's two-word month names as one word ("كانون الثاني"
-    is January: "يناير"), Greek's "π.μ."/"μ.μ." after a time as "am"/"pm", and without
+    is January: "يناير"), Croatian's "listopad" as October on Croatian's evidence, Greek's "π.μ."/"μ.μ." after a time as "am"/"pm", and without
     Arabic's vowel marks and zero-width joiners.
 
     Example:
         >>> one_word("3 كانون الأول 2024"), one_word("10:30 μ.μ.")
         ('3 ديسمبر 2024', '10:30 pm')
     """
+    if _CROATIAN_WORD.search(text) and _CROATIAN.search(text):
+        text = _CROATIAN_WORD.sub(lambda m: _CROATIAN_OWN[m[1].lower()], text)
     if text.isascii():
         return text
     text = _TWO_WORDS.sub(lambda m: _ONE_WORD[m[1], m[2] is not None], text.translate(_MARKS))

@@ -1,0 +1,78 @@
+"""Dates as other locales write them (Intl.DateTimeFormat's forms in Croatian, Serbian,
+Slovenian, Lithuanian, Latvian, Irish, Welsh, Kazakh, Norwegian, Finnish, Albanian, Korean,
+Canadian French...), and values ``Date.parse`` reads as a day they do not name: a word it
+does not know before a year ("Spring 2024", "Bealtaine 2024") was 1 January."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import in_tz
+
+from memtrails.export_dates import text_ms
+from memtrails.records import At
+
+
+def _day(wall: str) -> int:
+    """``wall`` ("2024-05-03" or "2024-05-03 10:30:15") as a UTC instant's milliseconds."""
+    day, _, clock = wall.partition(" ")
+    return At.of(f"{day}T{clock or '00:00'}Z").ms
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        # Croatian: "listopad" is October where the text is Croatian (the dot after its year
+        # or its day, a Croatian weekday); Polish and Czech write November's the same.
+        ("1. listopada 2021.", "2021-10-01"),
+        ("petak, 1. listopada 2021. u 12:00", "2021-10-01 12:00"),
+        ("listopad 2021.", "2021-10-01"),
+        ("1. lis 2021.", "2021-10-01"),
+        ("3. lip 2024.", "2024-06-03"),
+        ("3. svibnja 2024.", "2024-05-03"),
+        ("studeni 2023.", "2023-11-01"),
+        ("prosinac 2024.", "2024-12-01"),
+        ("1 listopada 2021", "2021-11-01"),  # Polish
+        ("1. listopadu 2021", "2021-11-01"),  # Czech
+        ("3 lip 2024", "2024-07-03"),  # Polish's July
+        # Serbian and Bosnian (Latin and Cyrillic), Slovenian.
+        ("oktobar 2021.", "2021-10-01"),
+        ("17. avg. 2022", "2022-08-17"),
+        ("дец 2024.", "2024-12-01"),
+        # Norwegian, Icelandic, Indonesian, Malay, Filipino, Estonian, Azerbaijani, Albanian.
+        ("des. 2024", "2024-12-01"),
+        ("Dis 2024", "2024-12-01"),
+        ("Nob 2023", "2023-11-01"),
+        ("veebr 2026", "2026-02-01"),
+        ("noy 2023", "2023-11-01"),
+        ("nën 2023", "2023-11-01"),
+        # Finnish's month stems, Irish, Welsh, Lithuanian, Latvian, Kazakh, Austrian German.
+        ("marras 2023", "2023-11-01"),
+        ("Bealtaine 2024", "2024-05-01"),
+        ("Tachwedd 2023", "2023-11-01"),
+        ("Jänner 2025", "2025-01-01"),
+        ("3 қазан 2024", "2024-10-03"),
+    ],
+)
+def test_a_month_named_in_another_language_is_that_month(text: str, wall: str) -> None:
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Spring 2024",
+        "Summer of 2024",
+        "Frühling 2024",
+        "printemps 2024",
+        "Copyright 2024",
+        "late 2024",
+        "ធ្នូ 2024",  # Khmer's December: no table has it
+        "ພ.ພ. 2024",  # Lao's May, abbreviated
+    ],
+)
+def test_a_year_beside_words_naming_no_month_is_no_date(text: str) -> None:
+    # Date.parse passes over the words and gives 1 January: a day the text does not name
+    # (a season's months depend on the hemisphere). A year alone is still its first day.
+    assert text_ms(text) is None
+    assert text_ms("2024") == _day("2024-01-01")
