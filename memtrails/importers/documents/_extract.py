@@ -24,8 +24,10 @@ from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._pdffonts import unmapped_fonts
 from ._pdfparts import embedded_files
 from ._pptx import mark_hidden_slides
+from ._sniff import plain_text, read_as
 from ._xlsx import read_xlsx
-from ._zipguard import ZIP_SUFFIXES, check_zip
+from ._zipguard import NOT_A_ZIP, ZIP_SUFFIXES, check_zip
+from ._zipsalvage import salvage
 
 __all__ = ["MIME_TYPES", "Failed", "extract"]
 
@@ -63,7 +65,7 @@ MIME_TYPES = {
 # (it gave no text for a sheet whose values lie far apart, and padded sparse ones with
 # megabytes of spaces: see _xlsx).
 _OWN_READERS: dict[str, Callable[[bytes], tuple[str, dict[str, Any]]]] = {
-    ".txt": lambda data: _plain_text(data),  # set by read_as: a text table named .xls
+    ".txt": plain_text,  # set by read_as: a text table named .xls
     ".odp": read_odf,
     ".ods": read_ods,
     ".xlsx": read_xlsx,
@@ -79,18 +81,9 @@ _NO_NAME = {"untitled", "anonymous", "unknown", "unspecified", ""}
 #: (``Limits.max_text_units``, 1,000,000 by default). A longer text is cut here, and its
 #: ``meta["cut_from_chars"]`` says how long it was.
 MAX_TEXT_CHARS = 16 << 20
-# An Office 97-2003 name on a file that is another format (Word and Excel save HTML, RTF
-# and the newer zip formats under the old endings; exports name HTML tables ".xls").
-_NEWER = {".doc": ".docx", ".dot": ".docx", ".xls": ".xlsx", ".xlt": ".xlsx"}
-_NEWER |= {".ppt": ".pptx", ".pps": ".pptx", ".pot": ".pptx"}
-_OLDER = {".docx": ".doc", ".docm": ".doc", ".xlsx": ".xls", ".xlsm": ".xls"}
-_OLDER |= {".pptx": ".ppt", ".pptm": ".ppt"}
 # An OOXML file saved with a password is an OLE compound file holding these streams
 # (MS-OFFCRYPTO), whatever its name: no zip, and no text without the password.
 _OOXML_ENCRYPTED = {"EncryptedPackage", "EncryptionInfo"}
-# The C0 control bytes but tab, line feed and carriage return: none is in a text table.
-_TEXT_CONTROLS = bytes(b for b in range(32) if b not in (9, 10, 13))
-_HTML_MARKS = (b"<html", b"<!doctype html", b"<table", b"<body", b"<head", b"<meta")
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
 _SPACES = re.compile(r"[ \t]{2,}")
@@ -105,6 +98,10 @@ _GARBLED = (
     "text unreadable: fonts without a Unicode map ({why}: its fonts' codes come out as "
     "other characters, as Type3 and custom-encoded fonts without a ToUnicode map give them); "
     "run OCR on it (e.g. ocrmypdf --force-ocr), then import it"
+)
+_ZIP_CUT = (
+    "corrupt file: a zip cut short (its table of contents, at its end, is missing: a "
+    "download or copy that stopped early?), and {what}"
 )
 _PDF_TAIL = 1024  # where a PDF's %%EOF is (a few bytes may follow it), and a catalog's "obj"
 #: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
@@ -245,45 +242,6 @@ def _boxed(data: bytes, suffix: str) -> Callable[[bytes], tuple[str, dict[str, A
     return read_odt if suffix == ".odt" and has_text_boxes(data) else None
 
 
-def read_as(data: bytes, suffix: str) -> str:
-    """Return the ending a file is read as: its own, or for an Office 97-2003 name on a
-    file that is not an OLE compound file, the format its bytes are (RTF, HTML, the zip
-    formats), else its own (which the OLE check then refuses, naming why); for a newer
-    Office name on an OLE compound file (a renamed .doc, or a password-protected file,
-    which Office writes as one), the older format."""
-    if suffix in _OLDER and data[:8] == OLE_MAGIC:
-        return _OLDER[suffix]
-    if suffix not in _NEWER or data[:8] == OLE_MAGIC:
-        return suffix
-    head = data[:1024].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head[:5] == b"{\\rtf":
-        return ".rtf"
-    if head[:4] == b"PK\x03\x04":
-        return _NEWER[suffix]
-    if head[:1] == b"<" and any(mark in head.lower() for mark in _HTML_MARKS):
-        return ".html"
-    if suffix in _SPREADSHEETS and _delimited_text(data[:4096]):
-        return ".txt"  # a table exported as text (tabs or commas) under Excel's name
-    return suffix
-
-
-def _delimited_text(head: bytes) -> bool:
-    """Tell whether a file's first bytes are a table written as text: no NUL, no other
-    control byte than tab and line ends, and a tab or comma on its first line."""
-    if not head or head.translate(None, _TEXT_CONTROLS) != head:
-        return False
-    first = head.split(b"\n", 1)[0]
-    return b"\t" in first or b"," in first or b";" in first
-
-
-def _plain_text(data: bytes) -> tuple[str, dict[str, Any]]:
-    """A text file's text: UTF-8 (after a BOM), else Windows-1252 as exports write it."""
-    try:
-        return data.decode("utf-8-sig"), {}
-    except UnicodeDecodeError:
-        return data.decode("cp1252", "replace"), {}
-
-
 def _reader(max_unpacked: int, depth: int) -> ReadDocument:
     """Read a document inside a .msg (an attachment, an HTML or RTF body) as :func:`extract`
     reads a file, through the same checks; at most :data:`MAX_DEPTH` messages deep."""
@@ -319,7 +277,7 @@ def _pdf_attachments(data: bytes, max_unpacked: int, depth: int) -> tuple[str, l
         elif b"\0" in part.data[:8192]:
             why = "not read: not a document nor text"
         else:
-            text = _plain_text(part.data)[0].strip()
+            text = plain_text(part.data)[0].strip()
         if text:
             sections.append(f"{ATTACHMENT_HEADING}{part.name}]\n\n{text}")
         entries.append(
@@ -342,11 +300,33 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
         raise Failed("empty file (0 bytes): there is no document in it")
     named = suffix
     suffix = read_as(data, suffix)
+    cut_zip = False
     if suffix in ZIP_SUFFIXES:
         why = check_zip(data, max_unpacked, suffix)
+        if why and why.startswith(NOT_A_ZIP) and (whole := salvage(data, max_unpacked)):
+            data, cut_zip = whole[0], True  # a download or copy cut short: what is whole
+            why = check_zip(data, max_unpacked, suffix)
+        elif why and why.startswith(NOT_A_ZIP) and data[:4] == b"PK\x03\x04":
+            why = _ZIP_CUT.format(what="no part of it is whole")
         if why:
             raise Failed(why)
-    elif suffix == ".msg" and data[:8] != OLE_MAGIC:
+    try:
+        summary = _checked(data, named, suffix, max_unpacked, depth)
+    except Failed as exc:
+        if cut_zip and str(exc).startswith(("corrupt", "no text")):
+            raise Failed(
+                _ZIP_CUT.format(what="the parts still whole hold none of its text")
+            ) from None
+        raise
+    if cut_zip:
+        summary["meta"]["truncated"] = True
+    return summary
+
+
+def _checked(data: bytes, named: str, suffix: str, max_unpacked: int, depth: int) -> dict[str, Any]:
+    """:func:`extract` for a file past the zip guard: ``named`` its own ending, ``suffix``
+    the one it is read as."""
+    if suffix == ".msg" and data[:8] != OLE_MAGIC:
         raise Failed(
             "not an Outlook message (no OLE compound file header): a mail saved as text "
             "is read as mail by `memtrails add FILE` (or --kind eml)"

@@ -7,7 +7,12 @@ import posixpath
 import zipfile
 from xml.etree import ElementTree
 
-__all__ = ["ZIP_SUFFIXES", "check_zip"]
+from ._zipsalvage import inflated_over
+
+__all__ = ["NOT_A_ZIP", "ZIP_SUFFIXES", "check_zip"]
+
+#: How the reason :func:`check_zip` gives for bytes no zip reader opens starts.
+NOT_A_ZIP = "corrupt file: not a readable zip container"
 
 #: The formats that are zip files inside.
 ZIP_SUFFIXES = frozenset(
@@ -29,23 +34,24 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
     """Return why a zip container must not be opened (a zip bomb, not a zip, an OpenDocument
     file with no body), or None.
 
-    Reads only the central directory: the sizes it declares (and for an EPUB, its spine).
-    A container that lies about them is stopped by the worker's memory limit instead.
+    Reads the central directory (the sizes it declares, and for an EPUB its spine), then
+    inflates each deflated part only as far as one byte past its declared size: a
+    container that declares small sizes and unpacks to gigabytes is named, not read.
     """
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
-            why = _sizes(infos, max_unpacked)
+            why = _sizes(infos, max_unpacked) or _lies(data, infos)
             if why is None and suffix in _ODF and "content.xml" not in z.NameToInfo:
                 why = _NO_BODY
             # The spine is read only from a container whose sizes are sane.
             again = _spine_repeats(z) if suffix == ".epub" and why is None else 0
     except (zipfile.BadZipFile, ValueError, OSError) as exc:
-        return f"corrupt file: not a readable zip container ({exc})"
+        return f"{NOT_A_ZIP} ({exc})"
     if why is None and again > _MAX_REPEATED:
         why = (
-            f"zip bomb: its spine lists the same chapters again and again ({again} bytes "
-            f"read again; at most {_MAX_REPEATED})"
+            f"zip bomb: its spine lists the same chapters again and again ({again:,} bytes "
+            f"read again; at most {_MAX_REPEATED:,})"
         )
     return why
 
@@ -53,15 +59,28 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
 def _sizes(infos: list[zipfile.ZipInfo], max_unpacked: int) -> str | None:
     """Say why the sizes a central directory declares are a zip bomb's, or None."""
     if len(infos) > _MAX_ENTRIES:
-        return f"zip bomb: {len(infos)} entries in the container (at most {_MAX_ENTRIES})"
+        return f"zip bomb: {len(infos):,} entries in the container (at most {_MAX_ENTRIES:,})"
     total = sum(i.file_size for i in infos)
     if total > max_unpacked:
-        return f"zip bomb: unpacks to {total} bytes (more than {max_unpacked})"
+        return f"zip bomb: unpacks to {total:,} bytes (more than {max_unpacked:,})"
     for info in infos:
         if info.file_size > 1_000_000 and info.file_size > _MAX_RATIO * max(info.compress_size, 1):
             return (
                 f"zip bomb: {info.filename} unpacks {info.file_size // max(info.compress_size, 1)}"
                 f" times its packed size"
+            )
+    return None
+
+
+def _lies(data: bytes, infos: list[zipfile.ZipInfo]) -> str | None:
+    """Say which deflated part unpacks to more than its declared size, or None."""
+    for info in infos:
+        if info.compress_type == zipfile.ZIP_DEFLATED and inflated_over(
+            data, info.header_offset, info.compress_size, info.file_size
+        ):
+            return (
+                f"zip bomb: {info.filename} unpacks to more than the {info.file_size:,} "
+                "bytes its zip directory declares"
             )
     return None
 
