@@ -76,3 +76,25 @@ def test_a_year_beside_words_naming_no_month_is_no_date(text: str) -> None:
     # (a season's months depend on the hemisphere). A year alone is still its first day.
     assert text_ms(text) is None
     assert text_ms("2024") == _day("2024-01-01")
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        ("2023. 11. 14. PM 10:13:20", "2023-11-14 22:13:20"),  # Korean, Latin AM/PM first
+        ("2022. 8. 17. AM 12:00:00", "2022-08-17 00:00:00"),
+        ("2023/11/14\u2009下午10:13", "2023-11-14 22:13"),  # Taiwan
+        ("2022/8/17\u2009凌晨12:00", "2022-08-17 00:00"),
+        ("14 nëntor 2023 në 10:13 m.d.", "2023-11-14 22:13"),  # Albanian: after noon
+        ("17 gusht 2022 në 12:00 p.d.", "2022-08-17 00:00"),  # before noon
+        ("3 mai 2024, 10 h 30 min 15 s", "2024-05-03 10:30:15"),  # Canadian French
+        ("24. 5. 3.", "2024-05-03"),  # Korean's short day: year first
+        ("23. 11. 14. PM 10:13", "2023-11-14 22:13"),
+        ("3. 5. 2024.", "2024-05-03"),  # Serbian's: day first, as before
+    ],
+)
+def test_a_clock_as_other_locales_write_it_is_that_time(text: str, wall: str) -> None:
+    # Date.parse read "PM 10:13" and "10:13 m.d." as 10:13 in the morning, passed over
+    # "15 s", and read "24. 5. 3." as 24 May 2003.
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
