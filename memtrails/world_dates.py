@@ -250,8 +250,8 @@ def plain_date_text(value: str) -> str | None:
         value = _ALBANIAN_HALF.sub(lambda h: " pm" if h[1] == "m" else " am", value)
         value = _CLOCK_UNITS.sub(lambda c: f"{c[1]}:{c[2]}:{c[3] or '00'}", value)
     if (k := _KOREAN_SHORT.fullmatch(value)) is not None:
-        year = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years
-        value = f"{year}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
+        full = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years
+        value = f"{full}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
     if value.isascii():
         return value
     plain = _YEAR_WORD.sub("", value.translate(_PLAIN))  # "3.01.2024 г.": the year's word
