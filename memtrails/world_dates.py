@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .dates import parse_date
+from .locale_dates import locale_forms
 from .month_names import CYRILLIC, INDIC_LETTERS, LETTER, month_of, other_calendar
 
 __all__ = [
@@ -165,18 +166,6 @@ _FULL_WIDTH = {0xFF10 + n: str(n) for n in range(10)} | {
 _ARABIC = {0x060C: ","}
 _HALF_DAY = re.compile("(?<=\\d)\\s*([\u0635\u0645])(?![^\\W\\d_])")
 _SAME = _MARKS | _DASHES | _FULL_WIDTH | _ARABIC
-# A clock Date.parse misreads: "AM"/"PM" before it (Korean's "2023. 11. 14. PM 10:13:20" was
-# 10:13 in the morning; Taiwan's "2023/11/14 下午10:13" too), Albanian's "m.d."/"p.d." after it (after and before noon), Canadian
-# French's "10 h 30 min 15 s" (its seconds were passed over).
-_HALF_FIRST = re.compile(
-    r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후))\s*"
-    r"(\d{1,2}:\d\d(?::\d\d)?)(?![\d:])"
-)
-_ALBANIAN_HALF = re.compile(r"(?<=\d)\s*([mp])\.d\.(?!\w)")
-# Korean's short day, year first and two digits ("24. 5. 3."; Serbian writes "3. 5. 2024."):
-# it was read day first, 24 May 2003.
-_KOREAN_SHORT = re.compile(r"\s*(\d\d)\. (\d{1,2})\. (\d{1,2})\.(?![\d.])(.*)", re.S | re.A)
-_CLOCK_UNITS = re.compile(r"(?<![\d:])(\d{1,2}) h (\d\d) min(?: (\d\d) s)?(?!\w)")
 _PLAIN = _SAME | _DIGITS
 _EARLIEST_YEAR = 1900  # in other digits, a year before it is another calendar's (1445, 1403)
 _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
@@ -234,7 +223,7 @@ def world_ms(text: str) -> int | None:
 
 def plain_date_text(value: str) -> str | None:
     """Return ``value`` without bidi marks, its dashes as hyphens, its digits in ASCII
-    (:data:`_PLAIN`) and its clock as ``Date.parse`` reads one ("PM 10:13" is "10:13 pm"), or None when its digits were another script's and its years are
+    (:data:`_PLAIN`) and a locale's forms as ``Date.parse`` reads them (``locale_forms``), or None when its digits were another script's and its years are
     another calendar's (the Hijri 1445, the Persian 1403: no Gregorian year before 1900).
     A day written with slashes in such digits or with right-to-left marks is day first, as
     Arabic, Persian and Indian locales write it: it is returned as year/month/day.
@@ -245,13 +234,7 @@ def plain_date_text(value: str) -> str | None:
         >>> plain_date_text("\u06f1\u06f4\u06f0\u06f3/\u06f0\u06f2/\u06f1\u06f4") is None
         True
     """
-    if ":" in value or " h " in value:
-        value = _HALF_FIRST.sub(_half_last, value)
-        value = _ALBANIAN_HALF.sub(lambda h: " pm" if h[1] == "m" else " am", value)
-        value = _CLOCK_UNITS.sub(lambda c: f"{c[1]}:{c[2]}:{c[3] or '00'}", value)
-    if (k := _KOREAN_SHORT.fullmatch(value)) is not None:
-        full = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years
-        value = f"{full}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
+    value = locale_forms(value)  # "PM 10:13", "24. 5. 3.", "3 tháng 5, 2024"
     if value.isascii():
         return value
     plain = _YEAR_WORD.sub("", value.translate(_PLAIN))  # "3.01.2024 г.": the year's word
@@ -266,12 +249,6 @@ def plain_date_text(value: str) -> str | None:
         day, _, month, year, rest = m.groups()
         plain = f"{year}/{int(month):02d}/{int(day):02d}{rest}"  # day first ("০৩-০৫-২০২৪" too)
     return _HALF_DAY.sub(lambda h: " am" if h[1] == "\u0635" else " pm", plain)
-
-
-def _half_last(m: re.Match[str]) -> str:
-    """A clock's "PM" (or "下午", "오후": :data:`_AFTERNOON`) before it, written after it."""
-    half = m[1].lower() if m[1] else "p" if m[2] in _AFTERNOON or m[2] == "中午" else "a"
-    return f"{m[3]} {half}m"
 
 
 def buddhist_day(value: str) -> str | None:

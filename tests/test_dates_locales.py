@@ -98,3 +98,32 @@ def test_a_clock_as_other_locales_write_it_is_that_time(text: str, wall: str) ->
     # "15 s", and read "24. 5. 3." as 24 May 2003.
     with in_tz("UTC"):
         assert text_ms(text) == _day(wall)
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        ("ngày 5 tháng 5 năm 2024", "2024-05-05"),
+        ("tháng 5 năm 2024", "2024-05-01"),
+        ("thg 5 2024", "2024-05-01"),
+        ("Thứ Sáu, 3 tháng 5, 2024", "2024-05-03"),
+        ("Thứ Năm, 14 tháng 11, 2023", "2023-11-14"),  # "năm" is five in Thursday's name
+        ("3 thg 5, 2024", "2024-05-03"),
+        ("lúc 10:30 3 tháng 5, 2024", "2024-05-03 10:30"),
+        ("10:30:15 3 thg 5, 2024", "2024-05-03 10:30:15"),
+        ("ngày 3 tháng 5 năm 2024 lúc 10:30 CH", "2024-05-03 22:30"),
+        ("ngày 03/05/2024", "2024-05-03"),  # "ngày" says the day comes first
+    ],
+)
+def test_a_vietnamese_day_is_that_day(text: str, wall: str) -> None:
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["tháng 5", "họp ngày 3 tháng 5 năm 2024", "ngày 31 tháng 2 năm 2024", "tháng 13 năm 2024"],
+)
+def test_a_vietnamese_value_that_is_more_or_less_than_a_day_is_no_date(text: str) -> None:
+    # A month without its year; a word beside the day ("meeting"); a day February lacks.
+    assert text_ms(text) is None

@@ -1,0 +1,87 @@
+"""Days and clocks as some locales write them and ``Date.parse`` misreads or reads not at all,
+rewritten as it reads them: "AM"/"PM" (or "下午", "오후") before a clock, Albanian's "m.d." and
+"p.d." after one, Canadian French's "10 h 30 min 15 s", Korean's short day ("24. 5. 3.", year
+first), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "tháng 5 năm 2024", "3 thg 5, 2024").
+
+``world_dates.plain_date_text`` applies :func:`locale_forms` to every value first; the
+result is read as any other (local time where no zone is written).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["locale_forms"]
+
+# "PM 10:13:20" (Korean's Latin forms) and "下午10:13" (Taiwan's, after a slashed day) were
+# read as 10:13 in the morning: Date.parse takes a meridiem only after the clock.
+_HALF_FIRST = re.compile(
+    r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후))\s*"
+    r"(\d{1,2}:\d\d(?::\d\d)?)(?![\d:])"
+)
+_AFTERNOON = frozenset({"中午", "下午", "晚上", "午後", "오후"})
+_ALBANIAN_HALF = re.compile(r"(?<=\d)\s*([mp])\.d\.(?!\w)")  # pasdite, paradite
+_CLOCK_UNITS = re.compile(r"(?<![\d:])(\d{1,2}) h (\d\d) min(?: (\d\d) s)?(?!\w)")
+# Korean's short day, year first and two digits ("24. 5. 3."; Serbian writes "3. 5. 2024."):
+# it was read day first, 24 May 2003.
+_KOREAN_SHORT = re.compile(r"\s*(\d\d)\. (\d{1,2})\. (\d{1,2})\.(?![\d.])(.*)", re.S | re.A)
+
+# Vietnamese: "tháng" is month, "thg" its abbreviation, "năm" year, "ngày" day; a weekday
+# ("Thứ Sáu", "Chủ Nhật": "năm" is five in "Thứ Năm", Thursday) and "lúc" ("at") are passed
+# over; "SA"/"CH" after a clock are before and after noon.
+_VI_SIGN = re.compile(r"th(?:áng|g)\b|ngày", re.I)
+_VI_WEEKDAY = re.compile(r"(?:th[ứu]\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật)\s*,?", re.I)
+_VI_AT = re.compile(r"\b(?:vào\s+)?lúc\b|\bvào\b", re.I)
+_VI_DAY = re.compile(
+    r"(?:ngày\s*)?(\d{1,2})\s*(?:th(?:áng|g)\.?\s*(\d{1,2})\s*(?:,|\s+năm|\s)\s*(\d{4})"
+    r"|/(\d{1,2})/(\d{4}))(?!\d)",
+    re.I,
+)
+_VI_MONTH = re.compile(r"th(?:áng|g)\.?\s*(\d{1,2})\s*(?:,|\s+năm|\s)\s*(\d{4})(?!\d)", re.I)
+_VI_HALF = re.compile(r"(?<=\d)\s*\b(SA|CH)\b", re.I)
+_CLOCK_LEFT = re.compile(r"[\d:.\s]*(?:[ap]m)?\s*", re.I)
+
+
+def locale_forms(value: str) -> str:
+    """Return ``value`` with the forms above as ``Date.parse`` reads them ("10:13 pm",
+    "2024/05/03"), or as it is.
+
+    Example:
+        >>> locale_forms("ngày 3 tháng 5 năm 2024 lúc 10:30"), locale_forms("24. 5. 3.")
+        ('2024/05/03 10:30', '2024/05/03')
+    """
+    if ":" in value or " h " in value:
+        value = _HALF_FIRST.sub(_half_last, value)
+        value = _ALBANIAN_HALF.sub(lambda h: " pm" if h[1] == "m" else " am", value)
+        value = _CLOCK_UNITS.sub(lambda c: f"{c[1]}:{c[2]}:{c[3] or '00'}", value)
+    if (k := _KOREAN_SHORT.fullmatch(value)) is not None:
+        year = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years
+        return f"{year}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
+    if not value.isascii():
+        value = unicodedata.normalize("NFC", value)
+    return (_VI_SIGN.search(value) and _vietnamese(value)) or value
+
+
+def _half_last(m: re.Match[str]) -> str:
+    half = m[1].lower() if m[1] else "p" if m[2] in _AFTERNOON else "a"
+    return f"{m[3]} {half}m"
+
+
+def _vietnamese(value: str) -> str | None:
+    """A Vietnamese day (its clock after it), or None when ``value`` holds more than a day
+    and a clock: a word left over is not guessed at."""
+    text = _VI_AT.sub(" ", _VI_WEEKDAY.sub(" ", value))
+    if (m := _VI_DAY.search(text)) is not None:
+        month, year = (m[2], m[3]) if m[2] else (m[4], m[5])
+        day = f"{year}/{int(month):02d}/{int(m[1]):02d}"
+    elif (m := _VI_MONTH.search(text)) is not None:
+        day = f"{m[2]}/{int(m[1]):02d}/01"
+    else:
+        return None
+    rest = f"{text[: m.start()]} {text[m.end() :]}"
+    rest = _VI_HALF.sub(lambda h: " am" if h[1].lower() == "sa" else " pm", rest)
+    rest = " ".join(rest.replace(",", " ").split())
+    if not _CLOCK_LEFT.fullmatch(rest):
+        return None
+    return f"{day} {rest}".strip()
