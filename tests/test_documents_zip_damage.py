@@ -186,3 +186,28 @@ def test_a_document_whose_name_lies_is_read_as_what_it_is(
     assert words in got["text"]
     assert got["meta"]["read_as"] == read_as
     assert got["meta"]["format"] == suffix.lstrip(".")
+
+
+def test_notes_saved_under_a_document_name_are_read_as_text() -> None:
+    got = extract(b"call the plumber about the boiler\r\n", ".docx", 512 << 20)
+    assert got["text"] == "call the plumber about the boiler"
+    assert got["meta"]["read_as"] == "txt"
+
+
+@pytest.mark.parametrize(
+    ("suffix", "data", "said"),
+    [
+        (".pdf", b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "its bytes are a PNG image"),
+        (".docx", b"\x00" * 4096, "its bytes are NUL bytes only"),
+        (".xlsx", b"\x1f\x8b\x08\x00" + bytes(range(256)), "its bytes are gzip-compressed data"),
+        (".doc", b"\xff\xd8\xff\xe0" + bytes(range(256)) * 8, "its bytes are a JPEG image"),
+    ],
+    ids=["png-as-pdf", "zeroed-docx", "gzip-as-xlsx", "jpeg-as-doc"],
+)
+def test_a_document_that_is_another_kind_of_file_says_what_it_is(
+    suffix: str, data: bytes, said: str
+) -> None:
+    with pytest.raises(Failed) as caught:
+        extract(data, suffix, 512 << 20)
+    assert str(caught.value).startswith("corrupt file: not a")
+    assert said in str(caught.value)

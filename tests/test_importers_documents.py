@@ -66,12 +66,18 @@ async def test_bad_pdfs_are_named_errors(tmp_path: Path) -> None:
     samples.write_encrypted_pdf(tmp_path / "locked.pdf")
     samples.write_scanned_pdf(tmp_path / "scan.pdf")
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R")
-    (tmp_path / "fake.pdf").write_bytes(b"this is not a PDF at all\n" * 20)
-    errors = {e.id: e.reason for e in await _items(tmp_path) if isinstance(e, RecordError)}
+    (tmp_path / "fake.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    (tmp_path / "text.pdf").write_bytes(b"this is not a PDF at all\n" * 20)
+    items = await _items(tmp_path)
+    errors = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    text = next(r for r in items if isinstance(r, MemoryRecord) and r.id == "text.pdf")
+    assert text.meta["document"]["read_as"] == "txt"  # what it is: text, not a PDF
     assert errors["locked.pdf"].startswith("encrypted document")
     assert errors["scan.pdf"].startswith("no text layer")
     assert errors["broken.pdf"].startswith("corrupt or unreadable document")
-    assert errors["fake.pdf"].startswith("corrupt file: not a PDF")
+    assert (
+        errors["fake.pdf"] == "corrupt file: not a PDF (no %PDF- header): its bytes are a PNG image"
+    )
 
 
 def test_pathological_pdfs_are_errors_not_hangs() -> None:

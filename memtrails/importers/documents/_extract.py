@@ -24,7 +24,7 @@ from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._pdffonts import unmapped_fonts
 from ._pdfparts import embedded_files
 from ._pptx import mark_hidden_slides
-from ._sniff import plain_text, read_as
+from ._sniff import described, plain_text, read_as
 from ._xlsx import read_xlsx
 from ._zipguard import NOT_A_ZIP, ZIP_SUFFIXES, check_zip
 from ._zipsalvage import salvage
@@ -103,6 +103,8 @@ _ZIP_CUT = (
     "corrupt file: a zip cut short (its table of contents, at its end, is missing: a "
     "download or copy that stopped early?), and {what}"
 )
+# The reasons that say a file is not the format its name says, which what it is completes.
+_NOT_IT = (NOT_A_ZIP, "corrupt file: not a PDF", "corrupt file: not an Office 97-2003 file")
 _PDF_TAIL = 1024  # where a PDF's %%EOF is (a few bytes may follow it), and a catalog's "obj"
 #: How many Outlook messages deep a document inside one is read (a .msg attached to a .msg).
 MAX_DEPTH = 3
@@ -298,6 +300,17 @@ def extract(data: bytes, suffix: str, max_unpacked: int, depth: int = 0) -> dict
     """
     if not data:  # Windows' New > Word Document makes these; a download that never came too
         raise Failed("empty file (0 bytes): there is no document in it")
+    try:
+        return _guarded(data, suffix, max_unpacked, depth)
+    except Failed as exc:
+        what = described(data) if str(exc).startswith(_NOT_IT) else None
+        if what is None:
+            raise
+        raise Failed(f"{exc}: its bytes are {what}") from None
+
+
+def _guarded(data: bytes, suffix: str, max_unpacked: int, depth: int) -> dict[str, Any]:
+    """:func:`extract` for a file that is not empty."""
     named = suffix
     suffix = read_as(data, suffix)
     cut_zip = False

@@ -15,7 +15,7 @@ from typing import Any
 
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, layout
 
-__all__ = ["plain_text", "read_as"]
+__all__ = ["described", "plain_text", "read_as"]
 
 # An Office 97-2003 name on a file that is another format (Word and Excel save HTML, RTF
 # and the newer zip formats under the old endings; exports name HTML tables ".xls").
@@ -66,6 +66,8 @@ def read_as(data: bytes, suffix: str) -> str:
     if suffix in _NEWER and not ole:
         return _older_name(data, suffix)
     found = _format_of(data)
+    if found is None and suffix not in _HTML and suffix != ".msg" and _text(data[:4096]):
+        return ".txt"  # notes saved under a document's name
     if found is None or found == suffix or (suffix in _HTML and found == ".html"):
         return suffix
     if found == ".ole":
@@ -133,6 +135,57 @@ def _ole_format(data: bytes) -> str | None:
             return suffix
     if any(name.startswith("__substg1.0_") for name in names):
         return ".msg"
+    return None
+
+
+def _text(head: bytes) -> bool:
+    """Tell whether a file's first bytes are text: UTF-8 (a character cut at the end
+    aside) with no control byte but tab, form feed and line ends, and a letter in it."""
+    if head.translate(None, _TEXT_CONTROLS.replace(b"\x0c", b"")) != head:
+        return False
+    try:
+        text = head.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        if exc.start < len(head) - 3:
+            return False
+        text = head[: exc.start].decode("utf-8-sig", "replace")
+    return any(c.isalpha() for c in text)
+
+
+# What a file's first bytes are, where they are no document: said in the reason it is not
+# read (a picture, an archive, a program saved under a document's name).
+_MAGIC = (
+    (b"\x89PNG", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"II*\x00", "a TIFF image"),
+    (b"MM\x00*", "a TIFF image"),
+    (b"\x1f\x8b", "gzip-compressed data"),
+    (b"BZh", "bzip2-compressed data"),
+    (b"\xfd7zXZ\x00", "xz-compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7z archive"),
+    (b"Rar!\x1a\x07", "a RAR archive"),
+    (b"PK\x03\x04", "a zip archive of another kind"),
+    (b"\x7fELF", "a program (ELF)"),
+    (b"MZ", "a Windows program"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"%!PS", "PostScript"),
+    (b"ID3", "MP3 audio"),
+)
+
+
+def described(data: bytes) -> str | None:
+    """Say what bytes that are no document are, where their first bytes tell (``a PNG
+    image``), else None."""
+    for magic, what in _MAGIC:
+        if data.startswith(magic):
+            return what
+    if data[4:8] == b"ftyp":
+        return "a video or audio file (MP4, MOV, M4A)"
+    if data[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "a WebP image", b"WAVE": "WAV audio"}.get(data[8:12], "an AVI video")
+    if data and data.strip(b"\x00") == b"":
+        return "NUL bytes only (a file whose writing never finished, or zeroed)"
     return None
 
 
