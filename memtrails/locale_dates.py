@@ -1,7 +1,7 @@
 """Days and clocks as some locales write them and ``Date.parse`` misreads or reads not at all,
 rewritten as it reads them: "AM"/"PM" (or "下午", "오후") before a clock, Albanian's "m.d." and
 "p.d." after one, Canadian French's "10 h 30 min 15 s", Korean's short day ("24. 5. 3.", year
-first), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "tháng 5 năm 2024", "3 thg 5, 2024").
+first), Indic forms' words around a day ("3 मई 2024 को 10:30 am बजे"), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "tháng 5 năm 2024", "3 thg 5, 2024").
 
 ``world_dates.plain_date_text`` applies :func:`locale_forms` to every value first; the
 result is read as any other (local time where no zone is written).
@@ -39,6 +39,15 @@ _VI_DAY = re.compile(
     re.I,
 )
 _VI_MONTH = re.compile(r"th(?:áng|g)\.?\s*(\d{1,2})\s*(?:,|\s+năm|\s)\s*(\d{4})(?!\d)", re.I)
+# Indic forms' words around a day and a clock: Hindi's "को" (on) and "बजे" (o'clock),
+# Marathi's "रोजी", "वाजता", Kannada's "ರಂದು", "ಸಮಯಕ್ಕೆ", a case ending on "AM" (Telugu's "AMకి",
+# Malayalam's "AM-ന്"), a weekday after the day (Telugu's "3, మే 2024, శుక్రవారం"): the day and
+# the clock are read without them.
+_INDIC_SIGN = re.compile(r"[\u0900-\u0d7f]")
+_INDIC_WORDS = re.compile(
+    r"(?<!\S)(?:को|बजे|रोजी|वाजता|ರಂದು|ಸಮಯಕ್ಕೆ|\S*(?:वार|बार|বার|বাৰ|ਵਾਰ|વાર|ବାର|వారం|ವಾರ|ാഴ്ച)"
+    r"|ஞாயிறு|திங்கள்|செவ்வாய்|புதன்|வியாழன்|வெள்ளி|சனி)(?!\S)|(?<=[AaPp][Mm])-?[\u0900-\u0d7f]+"
+)
 _VI_HALF = re.compile(r"(?<=\d)\s*\b(SA|CH)\b", re.I)
 _CLOCK_LEFT = re.compile(r"[\d:.\s]*(?:[ap]m)?\s*", re.I)
 
@@ -60,6 +69,10 @@ def locale_forms(value: str) -> str:
         return f"{year}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
     if not value.isascii():
         value = unicodedata.normalize("NFC", value)
+        if _INDIC_SIGN.search(value):
+            value = value.replace("\u200c", "").replace("\u200d", "").replace("\u0970", ".")
+            value = _INDIC_WORDS.sub("", value)  # "\u0970": Devanagari's abbreviation sign
+            value = " ".join(value.replace(" ,", ",").split()).strip(" ,")
     return (_VI_SIGN.search(value) and _vietnamese(value)) or value
 
 

@@ -127,3 +127,22 @@ def test_a_vietnamese_day_is_that_day(text: str, wall: str) -> None:
 def test_a_vietnamese_value_that_is_more_or_less_than_a_day_is_no_date(text: str) -> None:
     # A month without its year; a word beside the day ("meeting"); a day February lacks.
     assert text_ms(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        ("3 मई 2024 को 10:30 am बजे", "2024-05-03 10:30"),  # Hindi: "on", "o'clock"
+        ("३ मे, २०२४ रोजी १०:३० AM वाजता", "2024-05-03 10:30"),  # Marathi
+        ("3, మే 2024, శుక్రవారం", "2024-05-03"),  # Telugu: the weekday after the day
+        ("3 మే, 2024 10:30 AMకి", "2024-05-03 10:30"),
+        ("ಮೇ 3, 2024 ರಂದು 10:30 AM ಸಮಯಕ್ಕೆ", "2024-05-03 10:30"),  # Kannada
+        ("2024 മേയ് 3, വെള്ളിയാഴ്\u200cച", "2024-05-03"),  # Malayalam
+        ("2024 മേയ് 3, 10:30 AM-ന്", "2024-05-03 10:30"),
+        ("२०२४ मे ३, शुक्रबार", "2024-05-03"),  # Nepali
+        ("नव॰ 2023", "2023-11-01"),  # Hindi's abbreviation sign
+    ],
+)
+def test_an_indic_day_with_the_words_around_it_is_that_day(text: str, wall: str) -> None:
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
