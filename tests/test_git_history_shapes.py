@@ -5,13 +5,14 @@ messages. Each commit is one record, saying what a reader of ``git log`` would s
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 from gitrepos import BASE, Repo, git, raw_commit
 from helpers import collect, errors, records
 
-from memtrails.importers.git import from_git
+from memtrails.importers.git import _log, _raw, from_git
 from memtrails.records import MemoryRecord
 
 SUB_OLD = "1" * 40
@@ -149,3 +150,27 @@ def test_bidi_controls_are_kept_as_written(
     assert "\u202e" in rec.text and "\u2066" in rec.text
     assert "\\u202e" in for_terminal(rec.text, lines=True)
     assert "\u202e" not in for_terminal(rec.text, lines=True)
+
+
+@pytest.mark.parametrize("nul", [False, True], ids=["as-logged", "read-from-object"])
+async def test_a_huge_message_is_read_up_to_a_budget_never_inside_a_character(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, nul: bool
+) -> None:
+    """Past the budget the message is read past, not held (an 80 MB one peaked at 500 MB);
+    the cut falls between characters, so the message stays UTF-8 (a cut character made
+    the whole field read as a legacy charset). A NUL makes the walk take the message from
+    the commit object: that read is held to the budget too."""
+    monkeypatch.setattr(_log, "MAX_FIELD_BYTES", 1001)
+    monkeypatch.setattr(_raw, "MAX_FIELD_BYTES", 1001)
+    monkeypatch.setattr(_raw, "_HEAD_ROOM", 0)
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    body = "héllo wörld ✓ " * 400  # 1- 2- and 3-byte characters, 7,600 bytes
+    # git log prints a message up to its first NUL: the rest is read from the object.
+    head = "subject\n\nab\0" if nul else "subject\n\nab "
+    sha = raw_commit(repo, _people(BASE, b"+0000"), (head + body).encode())
+    items = await collect(from_git(repo.path))
+    assert errors(items) == []
+    text = {r.id: r for r in records(items)}[sha].text
+    assert 700 < len(text.encode()) <= 1001
+    assert ("subject\n\nab " + body).startswith(text.rstrip())

@@ -8,7 +8,7 @@ import pytest
 from gitrepos import BASE, Repo, raw_commit
 from helpers import collect, records
 
-from memtrails.importers.git import _log, from_git
+from memtrails.importers.git import _log, _raw, from_git
 
 
 @pytest.mark.timeout(300)
@@ -20,6 +20,9 @@ async def test_a_message_of_many_reads_is_read_in_linear_time(
     reads of 64 bytes: 131,072 reads; were the message copied again at every read, as it
     was, that is 2**39 bytes copied, and the test runs out of its time)."""
     monkeypatch.setattr(_log, "_READ_SIZE", 64)
+    # Read whole, past the budget a message is cut at by default.
+    monkeypatch.setattr(_log, "MAX_FIELD_BYTES", 16 << 20)
+    monkeypatch.setattr(_raw, "MAX_FIELD_BYTES", 16 << 20)
     repo = Repo(tmp_path / "r")
     repo.commit("first")
     line = b"0123456789abcdef" * (1 << 19)  # 8 MiB, one line

@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import IO, Any
 
+from ...limits import Limits
 from ...records import At, MemoryRecord
 from .._legacy_text import lone_cr_as_lf
 from .._shared import name_as_title
 from ._repo import git_env
 from ._text import decode_commit, decode_name, without_controls
 
-__all__ = ["MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "local_time"]
+__all__ = ["MAX_FIELD_BYTES", "MAX_FILES_IN_META", "MAX_FILES_IN_TEXT", "cut_field", "local_time"]
 
 MAX_FILES_IN_META = 200
 NO_MESSAGE = "(no commit message)"
@@ -42,6 +43,11 @@ _RAW = re.compile(rb"\n?:([0-7]{6}) ([0-7]{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64
 _GITLINK = b"160000"
 _NO_OBJECT = re.compile(r"0+")
 _READ_SIZE = 1 << 16
+# The most of one field kept (a message: the rest is read past, never held): a record's text
+# is cut at Limits.max_text_units anyway, and no UTF-16 unit takes more than 4 bytes of
+# UTF-8, so a message cut here is still cut (and said so) where the record is. An 80 MB
+# message held whole took 500 MB at its peak.
+MAX_FIELD_BYTES = 4 * Limits().max_text_units
 # Fixed options so a user's git config (renames off, signatures on, external diff drivers)
 # never changes what is read or how fast.
 LOG_OPTIONS = (
@@ -241,6 +247,18 @@ def header(fields: list[bytes]) -> Commit:
     return parse_header(decode_commit(fields))
 
 
+def cut_field(raw: bytes, limit: int | None = None) -> bytes:
+    """Return ``raw`` cut to ``limit`` bytes (:data:`MAX_FIELD_BYTES`), never inside a
+    UTF-8 character (a cut one would make the whole field read as a legacy charset)."""
+    limit = MAX_FIELD_BYTES if limit is None else limit
+    if len(raw) <= limit:
+        return raw
+    end = limit
+    while end > limit - 3 and raw[end] & 0xC0 == 0x80:
+        end -= 1
+    return raw[:end]
+
+
 class Log:
     """A running ``git log``, parsed token by token as its output streams in."""
 
@@ -279,19 +297,23 @@ class Log:
         # The token being read, as the chunks it came in: joined once when it ends, for a
         # message of many MB (many reads) is never copied again at each read.
         pieces: list[bytes] = []
+        size = 0  # of the pieces kept: past MAX_FIELD_BYTES, the token's rest is read past
         while True:
             chunk = os.read(self._proc.stdout.fileno(), _READ_SIZE)
             if not chunk:
                 break
             if b"\0" not in chunk:
-                pieces.append(chunk)
+                if size <= MAX_FIELD_BYTES:
+                    pieces.append(chunk)
+                    size += len(chunk)
                 continue
             parts = chunk.split(b"\0")
             pieces.append(parts[0])
-            yield b"".join(pieces)
-            yield from parts[1:-1]
-            pieces = [parts[-1]]
-        tail = b"".join(pieces)
+            yield cut_field(b"".join(pieces))
+            for part in parts[1:-1]:
+                yield cut_field(part)
+            pieces, size = [parts[-1]], len(parts[-1])
+        tail = cut_field(b"".join(pieces))
         if tail:
             yield tail
         self.returncode = self._proc.wait()

@@ -17,7 +17,7 @@ import subprocess
 from dataclasses import replace
 
 from ..mail.charsets import DECODE_ERRORS, python_codec
-from ._log import Commit, storable_seconds
+from ._log import MAX_FIELD_BYTES, Commit, cut_field, storable_seconds
 from ._repo import git_env
 from ._text import decode_commit, decode_name
 
@@ -29,6 +29,8 @@ _TIME = re.compile(rb"\s*([-+]?\d{1,30})(?:\s|$)")
 # past 59 is no clock's offset.
 _ZONE = re.compile(rb"(?:^|\s)[-+]?\d{1,30}\s+([-+])([01]\d|2[0-3])([0-5]\d)\s*\Z")
 _NULS = re.compile("\x00+")
+# Room for a commit's headers (a signature's are a few KB) beside its message's bytes.
+_HEAD_ROOM = 1 << 16
 # An ident with no "<email>" at all ("author Ann 1700000000 +0000", written by some converters
 # and tools; git fsck's missingEmail): git log prints no name, no e-mail and no date for it.
 _BARE_IDENT = re.compile(rb"(.*?)\s*([-+]?\d{1,30})(?:\s+[-+]?\d{1,4})?\s*")
@@ -200,14 +202,27 @@ class RawCommits:
                     self._failed = True
                 return None
             size = int(line[2])
-            data = self._proc.stdout.read(size + 1)
+            # What the log keeps of a message (the rest read past, never held whole).
+            cap = MAX_FIELD_BYTES + _HEAD_ROOM
+            # The object and the LF git writes after it; of a longer one, a byte past the
+            # cap (to tell where the last whole character ends), the rest read past.
+            kept = size + 1 if size <= cap else cap + 1
+            data = self._proc.stdout.read(kept)
+            left = size + 1 - kept
+            while left > 0:
+                skipped = len(self._proc.stdout.read(min(left, 1 << 20)))
+                if not skipped:
+                    break
+                left -= skipped
         except (OSError, ValueError):
             self._failed = True
             return None
-        if len(data) != size + 1:  # cut short: git stopped
+        if len(data) != kept or left:  # cut short: git stopped
             self._failed = True
             return None
-        return data[:size] if line[1] == b"commit" else None
+        if line[1] != b"commit":
+            return None
+        return data[:size] if size <= cap else cut_field(data, cap)
 
     def close(self) -> None:
         proc, self._proc = self._proc, None
