@@ -271,6 +271,7 @@ def _decode(data: bytes) -> tuple[str, str] | None:
             or _utf16_without_bom(data)
             or _utf16_one_script(data)
             or _utf16_east_asian(data)
+            or _without_nuls(data)
         )
     # UTF-8 first; else Windows-1252 unless another legacy charset reads the words clearly
     # better (a Cyrillic note in Windows-1251 or KOI8-R, however short: see _legacy_text).
@@ -299,6 +300,23 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     # Junk in the charset that won by a clear margin: the one that reads the words best,
     # by any margin, may read them as words.
     return _clean_legacy(data)
+
+
+_NUL_BETWEEN = re.compile(rb"(?<=[^\s\0])\0+(?=[^\s\0])")
+
+
+def _without_nuls(data: bytes) -> tuple[str, str] | None:
+    """UTF-8 text with NUL bytes in it, read without them: the blocks a crash or a full
+    disk left unwritten in a note (zeros where its end should be), a C string's end."""
+    # A run between two words stood for space (a field's padding); elsewhere it is nothing.
+    rest = _NUL_BETWEEN.sub(b" ", data).replace(b"\0", b"")
+    if not rest.strip() or _looks_binary(rest[:_SNIFF]):
+        return None
+    try:
+        text = rest.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return (text, "utf-8") if reads_as_text(text, True) else None
 
 
 def _clean_legacy(data: bytes) -> tuple[str, str] | None:
