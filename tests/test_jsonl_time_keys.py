@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from memtrails import MemoryRecord, RecordError, from_jsonl
+from memtrails.importers._jsonl_dates import record_time
+from memtrails.records import At
 
 
 async def _read(path: Path, rows: list[dict[str, Any]]) -> list[MemoryRecord | RecordError]:
@@ -59,3 +61,21 @@ async def test_a_listed_key_comes_first_and_a_guess_that_is_no_date_is_no_error(
     assert b.meta["session_date"] == "the first session"
     # A birthday or a deadline is not when the record was written.
     assert isinstance(c, MemoryRecord) and c.at is None
+
+
+@pytest.mark.parametrize(
+    ("row", "key"),
+    [
+        ({"end_time": "2024-05-03T11:00:00Z", "start_time": "2024-05-03T10:00:00Z"}, "start_time"),
+        ({"finishedAt": "2024-05-03T11:00:00Z", "beganAt": "2024-05-03T10:00:00Z"}, "beganAt"),
+        ({"closed_on": "2024-05-03T11:00:00Z", "opened_on": "2024-05-03T10:00:00Z"}, "opened_on"),
+        (
+            {"deleted_at": "2024-05-03T11:00:00Z", "event_time": "2024-05-03T10:00:00Z"},
+            "event_time",
+        ),
+        ({"end_date": "2024-05-03T10:00:00Z", "title": "call"}, "end_date"),  # the only one
+    ],
+)
+def test_a_record_s_time_is_when_it_began_not_when_it_ended(row: dict[str, Any], key: str) -> None:
+    # The first key named like a time was taken: a call exported end first was dated by its end.
+    assert record_time(row, None) == ((key,), At.of("2024-05-03T10:00:00Z"))

@@ -185,12 +185,20 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
 _TIME_WORDS = frozenset({"date", "time", "datetime", "timestamp", "at", "on"})
 _NOT_ITS_TIME = frozenset({"birth", "dob", "expiry", "expires", "expiration", "due", "deadline"})
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+# A time that ends something or comes after the record ("end_time", "finishedAt", "closed_on",
+# "deleted_at"): a record's time is when it began ("start_time"), whichever key comes first.
+_AFTER_ITS_TIME = frozenset(
+    {"end", "ended", "ends", "finish", "finished", "stop", "stopped", "close", "closed",
+     "completed", "complete", "done", "resolved", "deleted", "archived", "last"}
+)  # fmt: skip
 
 
 def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
-    """The keys of ``obj``, in order, not in :data:`DATE_KEYS` in any case, whose name ends
-    in a word for a time: "date", "time", "datetime", "timestamp", or "at"/"on" after another
-    word ("sent_at", "postedOn"); not one naming a birthday, an expiry or a deadline."""
+    """The keys of ``obj`` not in :data:`DATE_KEYS` in any case whose name ends in a word for
+    a time: "date", "time", "datetime", "timestamp", or "at"/"on" after another word
+    ("sent_at", "postedOn"); not one naming a birthday, an expiry or a deadline. In order,
+    those naming an end ("end_time", "closed_at") after the others."""
+    later: list[str] = []
     for name in obj:
         if name.lower() in _LOWER_KEYS:
             continue
@@ -199,7 +207,11 @@ def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
             continue
         if parts[-1] in ("at", "on") and len(parts) < 2:
             continue
-        yield name
+        if _AFTER_ITS_TIME.intersection(parts):
+            later.append(name)
+        else:
+            yield name
+    yield from later
 
 
 def _with_clock(obj: Mapping[str, Any], name: str, at: At) -> tuple[tuple[str, ...], At]:
