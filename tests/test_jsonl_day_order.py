@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from memtrails import Memory
+from memtrails.importers._jsonl_dates import record_time
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.records import At, MemoryRecord, SourceState
 from memtrails.testing import HashingEmbedder
@@ -88,3 +89,15 @@ async def test_a_resumed_run_reads_new_lines_as_the_first_run_read_the_file(
         assert report.sources[0].mode == "incremental"
         second = await memory.get("b")
     assert second is not None and second.at == At.of("2023/08/05")
+
+
+def test_a_file_s_day_order_is_given_to_each_line_s_time() -> None:
+    # The order is a parameter of the line's reading, not a context around it: a line read
+    # with no order given (another file's, a thread's) reads month first, as Date.parse does.
+    row = {"date": "05/08/2023", "when": "05/08/2023", "text": "x"}
+    assert record_time(row, None, frozenset({"date"})) == (("date",), At.of("2023/08/05"))
+    assert record_time(row, None) == (("date",), At.of("2023/05/08"))
+    assert record_time(row, "when", {"date"}) == (("when",), At.of("2023/05/08"))
+    # The day's time of day from "time" (a spreadsheet's two columns) keeps the order too.
+    both = {"date": "05/08/2023", "time": "10:32"}
+    assert record_time(both, None, {"date"}) == (("date", "time"), At.of("2023/08/05 10:32"))

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager, suppress
-from contextvars import ContextVar
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from contextlib import suppress
 from itertools import islice
 from typing import Any
 
@@ -73,7 +72,6 @@ _AMBIGUOUS = re.compile(r"\s*(0?[1-9]|1[0-2])([/-])(0?[1-9]|1[0-2])\2(\d{4})(?!\
 _SLASHED_VALUE = re.compile(rb'"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-]\d{4}')
 _MOST_DAYS = 32  # a line's days looked at: a record has a few; a text may have thousands
 _KEY_BEFORE = re.compile(rb'"((?:[^"\\\n]|\\.){1,100})"\s*:\s*$')
-_DAY_FIRST: ContextVar[frozenset[str]] = ContextVar("day_first", default=frozenset())
 
 
 class DayOrder:
@@ -119,15 +117,6 @@ class DayOrder:
         kept = {"day_first": self.day_first, "month_first": self.month_first}
         return {name: sorted(keys) for name, keys in kept.items() if keys}
 
-    @contextmanager
-    def reading(self) -> Iterator[None]:
-        """Read records (:func:`record_time`) with this file's day order."""
-        token = _DAY_FIRST.set(self.keys())
-        try:
-            yield
-        finally:
-            _DAY_FIRST.reset(token)
-
 
 def seen_lines(lines: Iterable[tuple[bytes, int]], order: DayOrder) -> Iterator[tuple[bytes, int]]:
     """``lines`` (:func:`bounded_lines`'s), each shown to ``order`` first."""
@@ -136,7 +125,9 @@ def seen_lines(lines: Iterable[tuple[bytes, int]], order: DayOrder) -> Iterator[
         yield raw, size
 
 
-def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...], At | None]:
+def record_time(
+    obj: Mapping[str, Any], key: str | None, day_first: Collection[str] = ()
+) -> tuple[tuple[str, ...], At | None]:
     """Return the keys a record's time is read from and the time, or ``((), None)``.
 
     ``key``: the key the caller mapped ``at`` to; its value must be a date, empty or null
@@ -147,12 +138,14 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
     is no date makes ``ValueError`` when no later key gives a time (the line is an error, as
     it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``). A day alone
     under ``date`` takes its time of day from ``time`` (a spreadsheet's two columns).
+    ``day_first``: the keys whose slashed days the file writes day first
+    (:meth:`DayOrder.keys`): "05/08/2023" under one is 5 August.
 
     Raises:
         ValueError: the value is not a date (the message names the key and the value).
     """
     if key is not None:
-        at = _time(key, obj.get(key), mapped=True)
+        at = _time(key, obj.get(key), day_first, mapped=True)
         return ((key,) if at is not None else ()), at
     failed: ValueError | None = None
     for other_case in (False, True):
@@ -160,14 +153,14 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
             value = obj[name]
             if type(value) is str and _ISO_DAY.match(value) and not is_zero_date(value):
                 with suppress(ValueError):
-                    return _with_clock(obj, name, At.of(value))
+                    return _with_clock(obj, name, At.of(value), day_first)
             try:
-                at = _time(name, value, mapped=False)
+                at = _time(name, value, day_first, mapped=False)
             except ValueError as exc:
                 failed = failed or exc
                 continue
             if at is not None:
-                return _with_clock(obj, name, at)
+                return _with_clock(obj, name, at, day_first)
     if failed is not None:
         raise failed
     # Last, a key no list names but whose name says it holds a time ("date_time",
@@ -175,7 +168,7 @@ def record_time(obj: Mapping[str, Any], key: str | None) -> tuple[tuple[str, ...
     # one that does not is no error (the key was a guess).
     for name in _named_like_a_time(obj):
         with suppress(ValueError):
-            if (at := _time(name, obj[name], mapped=False)) is not None:
+            if (at := _time(name, obj[name], day_first, mapped=False)) is not None:
                 return (name,), at
     return (), None
 
@@ -214,7 +207,9 @@ def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
     yield from later
 
 
-def _with_clock(obj: Mapping[str, Any], name: str, at: At) -> tuple[tuple[str, ...], At]:
+def _with_clock(
+    obj: Mapping[str, Any], name: str, at: At, day_first: Collection[str]
+) -> tuple[tuple[str, ...], At]:
     """A day alone under ``date`` and its time of day under ``time`` are one time."""
     day = obj[name]
     if name.lower() != "date" or not isinstance(day, str) or ":" in day:
@@ -223,7 +218,7 @@ def _with_clock(obj: Mapping[str, Any], name: str, at: At) -> tuple[tuple[str, .
         clock = obj.get(key)
         if isinstance(clock, str) and _CLOCK.fullmatch(clock.strip()):
             with suppress(ValueError):
-                ms = _text_ms(f"{day.strip()} {clock.strip()}", name)
+                ms = _text_ms(f"{day.strip()} {clock.strip()}", name, day_first)
                 if ms is not None:
                     return (name, key), At(ms)
     return (name,), at
@@ -240,7 +235,7 @@ def _other_case(obj: Mapping[str, Any]) -> Iterator[str]:
     return (found[name.lower()] for name in DATE_KEYS if name.lower() in found)
 
 
-def _time(key: str, value: Any, *, mapped: bool) -> At | None:
+def _time(key: str, value: Any, day_first: Collection[str], *, mapped: bool) -> At | None:
     """The time ``value`` under ``key`` stands for; None when it holds none."""
     try:
         value = _unwrapped(value)
@@ -257,7 +252,7 @@ def _time(key: str, value: Any, *, mapped: bool) -> At | None:
     if not mapped and isinstance(value, str) and _CLOCK.fullmatch(value.strip()):
         return None  # a time of day alone ("time": "10:32") names no day: no date, kept
     try:
-        ms = _text_ms(value, key) if isinstance(value, str) else _number_ms(value, key)
+        ms = _text_ms(value, key, day_first) if isinstance(value, str) else _number_ms(value, key)
     except ValueError as exc:
         raise ValueError(f"field {key!r}: {exc}") from None
     return None if ms is None else At(ms)
@@ -329,7 +324,7 @@ def _number_ms(value: int | float | str, key: str) -> int | None:
     return ms
 
 
-def _text_ms(value: str, key: str) -> int | None:
+def _text_ms(value: str, key: str, day_first: Collection[str]) -> int | None:
     """The time of a string; None for an empty one ("", "null", "NaT")."""
     plain = plain_date_text(value)
     if plain is None:
@@ -354,7 +349,7 @@ def _text_ms(value: str, key: str) -> int | None:
         return _number_ms(text, key)
     # A day written with dots or a first number past 12 is day first (At.of reads it so),
     # and so is "05/08/2023" where the file's other days under this key are (DayOrder).
-    if key in _DAY_FIRST.get() and (m := _AMBIGUOUS.fullmatch(text)) is not None:
+    if key in day_first and (m := _AMBIGUOUS.fullmatch(text)) is not None:
         text = f"{m[4]}/{int(m[3]):02d}/{int(m[1]):02d}{m[5]}"
     try:
         return At.of(text).ms

@@ -26,6 +26,7 @@ from ._jsonl_source import (
     JsonlSource,
     bounded_lines,
     line_digest,
+    line_values,
     torn_line,
     utf16_lines,
 )
@@ -95,7 +96,13 @@ def _string(field: str, key: str | None, value: Any) -> str | None:
 
 
 def _record(
-    obj: Any, line_no: int, name: str, source: str, mapping: Mapping[str, str], kind: str | None
+    obj: Any,
+    line_no: int,
+    name: str,
+    source: str,
+    mapping: Mapping[str, str],
+    kind: str | None,
+    day_first: frozenset[str],
 ) -> MemoryRecord:
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
@@ -123,7 +130,7 @@ def _record(
             used.add(key)
         if field == "author" and kind is None:
             kind = "chat" if key in _CHAT_AUTHORS and fields[field] else "note"
-    at_keys, at = record_time(obj, mapping.get("at"))
+    at_keys, at = record_time(obj, mapping.get("at"), day_first)
     used.update(at_keys)
     text_key, text_value = _pick(obj, "text", mapping)
     if text_key is not None and text_value is not None:
@@ -166,6 +173,7 @@ def _item(
     mapping: Mapping[str, str],
     kind: str | None,
     limits: Limits,
+    day_first: frozenset[str],
 ) -> MemoryRecord | RecordError | None:
     if not raw.strip():
         return None
@@ -196,7 +204,7 @@ def _item(
     ):
         return RecordError(source, where, _too_deep(limits))
     try:
-        return _record(obj, line_no, path.name, source, mapping, kind)
+        return _record(obj, line_no, path.name, source, mapping, kind, day_first)
     except (ValueError, TypeError) as exc:
         return RecordError(source, where, str(exc))
 
@@ -209,35 +217,16 @@ def _guarded(
     mapping: Mapping[str, str],
     kind: str | None,
     limits: Limits,
+    day_first: frozenset[str],
 ) -> MemoryRecord | RecordError | None:
-    """Return :func:`_item`'s item; an unexpected exception is this line's error."""
-    return _LINE.run(
-        source, f"line {line_no}", _item, raw, line_no, path, source, mapping, kind, limits
-    )
+    """Return :func:`_item`'s item; an unexpected exception is this line's error.
+    ``day_first``: the keys whose slashed days this file writes day first (``DayOrder``)."""
+    args = (raw, line_no, path, source, mapping, kind, limits, day_first)
+    return _LINE.run(source, f"line {line_no}", _item, *args)
 
 
 def _values(raw: bytes) -> int:
-    """Count (from above) the JSON values a line holds, without parsing it.
-
-    Every value but the first follows a ``,`` or opens with ``[``/``{``. Only when that quick
-    count is over the limit are those inside strings (text, not values) taken out, one
-    string at a time: at most :data:`MAX_LINE_VALUES` strings, since each is a value too.
-    """
-    quick = raw.count(b",") + raw.count(b"[") + raw.count(b"{")
-    if quick <= MAX_LINE_VALUES:
-        return quick
-    if b"\\" in raw:  # an escaped quote or backslash is not where a string ends
-        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
-    if raw.count(b'"') // 2 > MAX_LINE_VALUES:
-        return raw.count(b'"') // 2
-    inside = 0
-    end = -1
-    while (start := raw.find(b'"', end + 1)) >= 0:
-        end = raw.find(b'"', start + 1)
-        if end < 0:
-            break
-        inside += sum(raw.count(c, start, end) for c in (b",", b"[", b"{"))
-    return quick - inside
+    return line_values(raw, MAX_LINE_VALUES)
 
 
 def _too_deep(limits: Limits) -> str:
@@ -309,8 +298,7 @@ def _read(
         # A line whose id a later line's record has too is an older version of it: the ids
         # are read ahead, from the file opened once more (an opened Input or a pipe cannot).
         def make(raw: bytes, number: int) -> MemoryRecord | RecordError | None:
-            with order.reading():
-                return _guarded(raw, number, name, source, mapping, kind, limits)
+            return _guarded(raw, number, name, source, mapping, kind, limits, order.keys())
 
         limit = limits.max_line_bytes
         read_id = IdReader(mapping.get("id", "id"), lambda raw: _values(raw) > MAX_LINE_VALUES)
