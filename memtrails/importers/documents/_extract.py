@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import struct
 from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
@@ -21,6 +22,7 @@ from ._notes import docx_notes, docx_without_notes, odt_notes
 from ._odf import has_text_boxes, read_odf, read_ods, read_odt
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
+from ._olenotes import doc_notes, ppt_comments
 from ._pdffonts import unmapped_fonts
 from ._pdfparts import embedded_files
 from ._pptx import mark_hidden_slides
@@ -86,6 +88,7 @@ MAX_TEXT_CHARS = 16 << 20
 _OOXML_ENCRYPTED = {"EncryptedPackage", "EncryptionInfo"}
 _SPREADSHEETS = {".xls", ".xlt"}
 _WORD = {".doc", ".dot"}
+_SLIDES = {".ppt", ".pps", ".pot"}
 _SPACES = re.compile(r"[ \t]{2,}")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _MIDNIGHT = re.compile(r"\b(\d{4}-\d{2}-\d{2}) 00:00:00\b")
@@ -238,6 +241,16 @@ def _own_summary(meta: dict[str, Any], ole: Layout) -> None:
             meta[key] = info[key]
 
 
+def _ole_notes(ole: Layout, suffix: str) -> str:
+    """An Office 97-2003 file's notes, comments, headers and footers (``_olenotes``)."""
+    try:
+        if suffix in _WORD:
+            return doc_notes(ole)
+        return ppt_comments(ole) if suffix in _SLIDES else ""
+    except (struct.error, ValueError, IndexError):
+        return ""  # why: the body is read (or refused) on its own; these parts are extra
+
+
 def _boxed(data: bytes, suffix: str) -> Callable[[bytes], tuple[str, dict[str, Any]]] | None:
     """The reader of an OpenDocument text with text boxes: its own (kreuzberg 4.10 gives
     none of the text of a box inside another box)."""
@@ -383,6 +396,8 @@ def _checked(data: bytes, named: str, suffix: str, max_unpacked: int, depth: int
     text = text.replace("\r\n", "\n").replace("\r", "\n").strip()
     # footnotes, comments, headers and footers, after the body (kreuzberg reads the body)
     notes = _NOTES[suffix](data) if suffix in _NOTES else ""
+    if ole is not None and word6 is None:  # kreuzberg 4.10 gives a .doc's body alone
+        notes = _ole_notes(ole, suffix)
     text = f"{text}\n\n{notes}".strip() if notes else text
     if suffix == ".pdf":  # a portfolio's documents, a form's attachments
         garbled = unreadable(text)
