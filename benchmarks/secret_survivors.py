@@ -46,6 +46,7 @@ from _secret_held_out_12 import HELD_OUT_12, NEAR_MISSES_12
 from _secret_held_out_13 import HELD_OUT_13, NEAR_MISSES_13
 from _secret_held_out_14 import HELD_OUT_14, NEAR_MISSES_14
 from _secret_held_out_15 import HELD_OUT_15, NEAR_MISSES_15
+from _secret_held_out_16 import HELD_OUT_16, NEAR_MISSES_16
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -291,6 +292,13 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
         for _ in range(per_family * 4):
             text, secret = make(h15)
             out.append(Case("held-out-15", ctx, text, secret))
+    # Rule set 16's: credential files, connection strings, infrastructure code, command
+    # lines, chat in nine languages, provider keys (_secret_held_out_16.py), its own generator.
+    h16 = Gen(seed + 16)
+    for ctx, make in HELD_OUT_16.items():
+        for _ in range(per_family * 4):
+            text, secret = make(h16)
+            out.append(Case("held-out-16", ctx, text, secret))
     return out
 
 
@@ -358,6 +366,7 @@ def near_misses(seed: int = 13) -> list[str]:
         *NEAR_MISSES_13,  # rule set 13's: code and logs without a secret, "a/b" prose
         *NEAR_MISSES_14,  # rule set 14's: the same infrastructure files with references
         *NEAR_MISSES_15,  # rule set 15's: pointers where a password would stand
+        *NEAR_MISSES_16,  # rule set 16's: the same files and commands without a secret
     ]
     for _ in range(20):
         texts += [

@@ -20,6 +20,7 @@ from .identifiers import (
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, glued_key_start, is_random
 from .passes import Spans, first_set, text_of
+from .plain import for_what, given_letters, letter_password, ticket_pass
 from .rule import Rule
 from .shapes import has_digit_and_letter, is_basic_credential, rstrip_separators, shaped
 from .spans import Span
@@ -77,6 +78,26 @@ def _password_after_user(buf: bytes, us: int, ue: int) -> tuple[int, int] | None
     return s, s + len(password.encode("utf-8", "surrogatepass"))
 
 
+# A user's name before "/" and its password in one value ("Login for the router: ann/X").
+_USER_NAME = re2.compile(r"[A-Za-z0-9._@+-]{1,64}")
+
+
+def _user_kept(vs: int, value: str) -> tuple[int, str]:
+    """Return where the password of a value read after a word for logging in starts, and
+    the password: after its user and "/" ("ann/X" -> "X", rule set 16) when the part before
+    is a user's name and the part after a password (letters only will do); else ``value``."""
+    user, _, rest = value.partition("/")
+    password = prose_secret("", "", rest, True, False) if rest else None
+    password = password or (rest if letter_password(rest) else None)
+    try:
+        named = _USER_NAME.fullmatch(user) is not None
+    except UnicodeEncodeError:
+        named = False
+    if password != rest or not named or not known_values.user_and_password(user, password):
+        return vs, value
+    return vs + len(user.encode("utf-8", "surrogatepass")) + 1, rest
+
+
 def check_match(
     buf: bytes,
     rule: Rule,
@@ -131,7 +152,9 @@ def check_match(
         ):
             out = inner_spans(buf, vs, ve, rule.kind, tokens)
     elif check == "prose":
-        vs, ve, group = first_set(sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2", "vp", "vp2"))
+        vs, ve, group = first_set(
+            sp, g, ("vq", "v", "vq2", "v2", "vl", "vl2", "vp", "vp2", "vw", "vf")
+        )
         pkey, tkey = sp[g["pkey"]], sp[g["tkey"]]
         ks, ke = pkey if pkey[0] >= 0 else tkey
         words = (text_of(buf, max(ks - 16, 0), ks), text_of(buf, ke, vs))
@@ -143,12 +166,27 @@ def check_match(
             quoted and buf[ks - 1 : ks] == buf[vs - 1 : vs] and buf[vs - 1] in b"\"'`"
         ):
             found_value = prose_secret(*words, text_of(buf, vs, ve), pkey[0] >= 0, quoted)
+            if group == "vf" and not for_what(text_of(buf, *sp[g["fw"]]), found_value or ""):
+                found_value = None  # "password for user ann2024": no password given
+            if group == "vw":  # letters only: "the password is calvin", "login pi/raspberry"
+                us, ue = sp[g["wu"]]
+                user = text_of(buf, us, ue) if us >= 0 else ""
+                gap = text_of(buf, ke, us if us >= 0 else vs)
+                letters = text_of(buf, vs, ve)
+                found_value = None
+                if (
+                    given_letters(text_of(buf, ks, ke), gap, user, letters)
+                    and not is_placeholder(letters)  # "newpassword", "tbd"
+                    and known_values.prose_about_the_secret(words[0], gap)
+                    and (not user or known_values.user_and_password(user, letters))
+                ):
+                    found_value = letters
             if group in ("vl", "vl2") and not label_line(buf, ks, ke):
                 found_value = None  # a key word ending a line of prose, not a label
             user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])
             if group in ("vp", "vp2") and not known_values.user_and_password(user, found_value):
                 found_value = None  # "login to db01", "creds rotated 2024-01-05"
-            bare = found_value if group in ("v", "vp") else None  # "login server01"
+            bare = found_value if group in ("v", "vp", "vf") else None  # "login server01"
             key_word = text_of(buf, ks, ke).lower()
             # After a user ("login ann / X", the user read in the gap): its password.
             after_user = group == "vp" or "/" in words[1]
@@ -162,6 +200,8 @@ def check_match(
                 and not pass_phrase(bare)  # a passphrase after "pass is"
             ):
                 found_value = None  # "the bus pass is $45/month"
+            elif bare and key_word[:5] in ("pass ", "pass\t") and ticket_pass(words[0]):
+                found_value = None  # "my boarding pass is gate-B12": a ticket's (rule set 16)
             if found_value and not phrase_ends(buf, vs, found_value):
                 found_value = None  # "the password file is notes-for-ann.txt"
             tag = found_value is not None and found_value.isascii()
@@ -175,6 +215,8 @@ def check_match(
                     if pair[1] > pair[0]:
                         vs, ve = pair
                         found_value = text_of(buf, vs, ve)
+                elif found_value and "/" in found_value:  # "login: ann/X": the user stays
+                    vs, found_value = _user_kept(vs, found_value)
         if found_value is not None:
             ve = vs + len(found_value.encode("utf-8", "surrogatepass"))
             out = inner_spans(buf, vs, ve, rule.kind, tokens)

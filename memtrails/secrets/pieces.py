@@ -90,8 +90,15 @@ def value_of_class(
     two = [rf"\$[^{no}{{(A-Za-z_]", rf"%[^{no}{{(]", rf"\{{[^{no}{{]", rf"\[[^{no}A-Za-z]"]
     if "<" not in no:
         two.append(rf"<[^{no}A-Za-z/]")
+    # "<" or "[", a letter, and a digit or a symbol soon after (rule set 16: "<tango548!",
+    # "[Willow536?"): a bracket a password opens with, which the check tells from a
+    # placeholder's ("<password1>", "[REDACTED-2]" close it); "<name>" and "[REDACTED]" hold
+    # neither, so they are still no match.
+    opens = ("<" if "<" not in no else "") + r"\["
+    three = rf"[{opens}][A-Za-z]{{1,24}}[0-9!?#&*+=^~@%]{rest}{{{max(least - 3, 0)},}}"
     return (
-        f"(?:{one}{rest}{{{max(least - 1, 0)},}}|(?:{'|'.join(two)}){rest}{{{max(least - 2, 0)},}})"
+        f"(?:{one}{rest}{{{max(least - 1, 0)},}}|(?:{'|'.join(two)}){rest}{{{max(least - 2, 0)},}}"
+        f"|{three})"
     )
 
 

@@ -87,6 +87,8 @@ _PHRASE = r"(?:[A-Za-z0-9._@+]{1,64}:)?[A-Za-z]{3,16}(?:-[A-Za-z0-9]{1,16}){2,7}
 PW_VALUE = (
     rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|\$[^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}|%[^{_STOP}{{(]{PW_A}{{4,}}"
     rf"|\{{[^{_STOP}{{]{PW_A}{{4,}}|\[[^{_STOP}A-Za-z]{PW_A}{{4,}}"
+    # "<" or "[" and a letter, then a digit or a symbol soon (rule set 16): "<tango548!".
+    rf"|[<\[][A-Za-z]{{1,24}}[0-9!#&*+=?@^~%]{PW_A}{{3,}}"
     rf"|{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}"
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
     rf"|{_PHRASE})"
@@ -129,10 +131,27 @@ DASHED_PW = (
     rf"-{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}"
     rf"|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
 )
+# A password of letters only, perhaps after its user and "/", where the sentence ends with
+# it (rule set 16): "the password is calvin", "my password is sunshine, don't tell", "login
+# pi/raspberry"; the engine wants a word for a password and a link, or a word for logging in
+# (plain.given_letters), and no word that says what the password is ("incorrect").
+_LETTERS = (
+    r"(?:(?P<wu>[A-Za-z0-9._@+-]{1,32})/)?(?P<vw>[A-Za-z]{6,32})"
+    r"(?:[.!]?[ \t]*(?:\r?\n|\z)|[.,;!)](?:[ \t]|\r?\n|\z))"
+)
+# "for" and what the password is for, then the value with no link, ending its line (rule set
+# 16): "пароль от wifi X", "password for the NAS X", "mot de passe du wifi X", "Passwort für
+# das WLAN X"; the engine wants no user among the words and no preposition last
+# (plain.for_what): "password for user ann2024", "password for accounts in v2.3.1" stay.
+_FOR = (
+    r"[ \t]+(?i:for|от|для|f(?:ü|u)r|vom|du|de|del|des|da|do|di|dla|van|voor|f(?:ö|o)r|til)"
+    rf"(?P<fw>(?:[ \t]+[A-Za-z0-9{_LETTER}][A-Za-z0-9_.{_LETTER}-]{{0,31}}){{1,3}})[ \t]+"
+    rf"(?P<vf>{PW_VALUE}|{DASHED_PW})[ \t]*(?:\r?\n|\z)"
+)
 PROSE = (
     rf"{PW_WORDS}(?:{_PAIR_QUOTED}{_OPEN}(?P<vp2>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
     rf"|{GAP}(?:{_OPEN}(?P<vq>{value_of_class(PROSE_QUOTED + _CLOSERS, 4)}){_CLOSE}"
-    rf"|(?P<v>{PW_VALUE}|{DASHED_PW}))|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{DASHED_PW}))"
+    rf"|(?P<v>{PW_VALUE}|{DASHED_PW})|{_LETTERS})|{_NEXT_LINE}(?P<vl>{PW_VALUE}){_LINE_END}|{_PAIR}(?P<vp>{PW_VALUE}|{DASHED_PW})|{_FOR})"
     rf"|{KEY_WORDS}(?:{GAP}(?:{_OPEN}(?P<vq2>{value_of_class(PROSE_QUOTED + _CLOSERS, 16)}){_CLOSE}"
     rf"|(?P<v2>{KEY_VALUE}))|{_NEXT_LINE}(?P<vl2>{KEY_VALUE}){_LINE_END})"
 )

@@ -335,13 +335,16 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     # Tailscale auth, API, OAuth client and webhook keys ("tskey-auth-" + key id + "-" +
     # secret), Vercel tokens (vcp_ personal, vci_ integration, vca_/vcr_ app access and
     # refresh, vck_ AI Gateway keys), Dependency-Track API keys (odt_), Tavily (tvly-, with
-    # tvly-dev-/tvly-prod- for project keys), Jina AI (jina_).
+    # tvly-dev-/tvly-prod- for project keys), Jina AI (jina_); rule set 16: NVIDIA API keys
+    # (nvapi- + 64), Cerebras (csk- + 48), Pinecone (pcsk_ + a key id + the key), Resend (re_ +
+    # an id of 8 + 24).
     _tok(
         "service_token_prefixed",
         "service-token",
         rf"(?:^|[^A-Za-z0-9_-]|{_GLUED})(?P<v>tskey-(?:[a-z]+-)?[A-Za-z0-9]{{6,}}-[A-Za-z0-9]{{16,}}"
         r"|vc[pciark]_[A-Za-z0-9]{24,}|odt_[A-Za-z0-9_]{32,}|tvly-(?:dev-|prod-)?[A-Za-z0-9]{32,}"
-        r"|jina_[A-Za-z0-9_]{40,})"
+        r"|jina_[A-Za-z0-9_]{40,}|nvapi-[A-Za-z0-9_-]{64}|csk-[A-Za-z0-9]{40,64}"
+        r"|pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,80}|re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24})"
         rf"{_END}",
         "alnum",
     ),

@@ -27,6 +27,7 @@ from .pieces import (
     XML_VALUE,
     value_of_class,
 )
+from .pins import PIN_RULES
 from .prose import ADMIN_PAIR, CHAT_PAIR, HOST_PAIR, LOGIN_PAIR, PROSE
 from .providers import GLUED_WORD, PROVIDER_RULES
 from .rule import Rule
@@ -90,8 +91,13 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: starting with "%" and a letter, "~" or "-" in prose or after a client's flag, a flow mapping's "}" no part of a
 #: value, Redis MONITOR's '"AUTH" "X"'; a pointer where a password would stand ("see-the-wiki",
 #: "ask-bob", "in-1password", "TBD", "same-as-before") no longer; "root/X" (an
-#: administrator's user and a password, no word before) and "- key: db_password", "value: X".
-RULES_VERSION: Final = 15
+#: administrator's user and a password, no word before) and "- key: db_password", "value: X";
+#: 16: a password opening with "(", "<" or "[" it leaves open, one of letters only where
+#: prose hands it out ("the password is calvin", "login root/calvin"), "password for the
+#: NAS X" with no link (in other languages too), a PIN or a door code, the user before "/"
+#: kept ("login: ann/X"), AUTH X&Y at a Redis prompt, "-" first after sqlcmd's -P, NVIDIA,
+#: Cerebras, Pinecone and Resend keys; a ticket's pass ("boarding pass is gate-B12") no longer.
+RULES_VERSION: Final = 16
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -453,6 +459,9 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         + value_of_class(r"\"\r\n", 3)
         + r")\"|(?P<vbare>"
         + value_of_class(r"\s'\"", 3, not_first=r"\-")
+        # A generated password may start with "-" (rule set 16: "sqlcmd -P -Xk9aa7Qz"); the
+        # check wants 8+ characters and a digit of it, as of any value so starting.
+        + r"|-[^\s'\"\-][^\s'\"]{6,}"
         + r"))|(?P<uflag>-u|-U|--user|--auth)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
         r"|\"(?P<udq>[^\"\r\n]{3,})\"|(?P<ubare>[^\s'\"-](?:[^\s'\":]*:(?:'[^'\s]{3,}'"
         r"|\"[^\"\s]{3,}\")|[^\s'\"]{2,}))))",
@@ -481,6 +490,7 @@ RULES: Final[tuple[Rule, ...]] = (
     + WEB_RULES
     + ANSWER_RULES
     + CLIENT_RULES
+    + PIN_RULES
 )
 
 #: Every kind of marker the scrubber can write, in a stable order.

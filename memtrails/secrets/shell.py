@@ -15,6 +15,9 @@ __all__ = ["SHELL_RULES"]
 _PIPED_SQ = value_of_class(r"'\r\n", 3)
 _PIPED_DQ = value_of_class(r"\"\r\n", 3)
 _PIPED_BARE = value_of_class(r"\s'\"|;&<>()`", 6, not_first=r"\-/")
+# AUTH's password ends its line (a Redis prompt's, a script's): a shell's "&", "|", ";" or
+# ">" inside it is no operator there (rule set 16: "AUTH Meteor89&TFC5").
+_LINE_BARE = value_of_class(r"\s'\"`", 6, not_first=r"\-/")
 # Base64 credentials of SMTP's AUTH: its alphabet, 4+ characters.
 _SMTP_B64 = r"[A-Za-z0-9+/]{4,}={0,2}"
 # Commands that read a password from their standard input: sudo -S (--stdin), passwd
@@ -59,7 +62,7 @@ SHELL_RULES: Final[tuple[Rule, ...]] = (
         "auth_command",
         "password",
         rf"(?:(?:^|\n)[ \t]*(?:C:[ \t]*)?AUTH|(?:\bredis-cli\b[^\r\n]{{0,200}}?[ \t]|[0-9]>[ \t]*)(?i:auth))[ \t]+"
-        rf"(?:[A-Za-z0-9_.@-]{{1,64}}[ \t]+)?(?P<v>{_PIPED_BARE})[ \t]*(?:\r?\n|\z)"
+        rf"(?:[A-Za-z0-9_.@-]{{1,64}}[ \t]+)?(?P<v>{_LINE_BARE})[ \t]*(?:\r?\n|\z)"
         # Redis' MONITOR log and slowlog: each argument quoted, '"AUTH" ["user"] "X"' (rule
         # set 15); quotes inside escaped.
         r"|\"(?i:auth)\"[ \t]+(?:\"[A-Za-z0-9_.@-]{1,64}\"[ \t]+)?"

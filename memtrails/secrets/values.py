@@ -10,6 +10,7 @@ from typing import Final
 import re2
 
 from .formats import random_letters, slash_base64, wordy
+from .plain import bracket_password
 from .pointers import home_path, is_pointer
 
 __all__ = [
@@ -120,7 +121,7 @@ def is_placeholder(value: str) -> bool:
         digits = any(map(str.isdigit, value))
         return not (value[1:2] != "{" and digits and len(value) >= 8)
     if value.startswith(_PLACEHOLDER_START) and _matches_text(_SLOT, value, full=False):
-        return True
+        return not bracket_password(value)  # "<tango548!" opens like "<name>", left open
     if value.startswith("-") and not (
         len(value) >= 8 and value[1:2] != "-" and any(map(str.isdigit, value))
     ):
@@ -132,8 +133,8 @@ def is_placeholder(value: str) -> bool:
 
 def _is_code(value: str) -> bool:
     """Tell whether a bare (unquoted) value reads as code: a call, an index, a name."""
-    if "(" in value or "[" in value:
-        return True  # getpass(), os.environ["X"], ENV['X']
+    if ("(" in value or "[" in value) and not bracket_password(value):
+        return True  # getpass(), os.environ["X"], ENV['X']; not "(Kx9!aa7" (rule set 16)
     parts = value.split(".")
     if len(parts) > 1 and all(p.isidentifier() for p in parts):
         # settings.DB_PASSWORD, self._token, process.env.TOKEN; not a token that has a dot

@@ -1,0 +1,196 @@
+"""Passwords that read like something else: one opening with a bracket, one of letters only.
+
+A password may open with "(", "<" or "[" ("(Kx9!aa7", "<tango548!"): a placeholder or code
+opening so closes it ("(optional)", "<your-password>", "[REDACTED]", "getpass()") or holds
+no digit. A password of letters only ("calvin", "sunshine") is given in prose only where
+the sentence ends with it and it is no word that says what a password is ("the password is
+incorrect", "password: required").
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Final
+
+import re2
+
+__all__ = ["bracket_password", "letter_password"]
+
+_CLOSER: Final = {"(": ")", "<": ">", "[": "]"}
+# A version or a number after the bracket: "(v1.2.3", "[2024-01-05", "(10.0.0.7:5432".
+_NUMBERISH: Final = re2.compile(r"v?[0-9][0-9.:/_-]*")
+
+
+def bracket_password(value: str) -> bool:
+    """Tell whether ``value`` is a password that opens with a bracket it leaves open: 7+
+    characters, a digit and a letter, no space, not a version or a number ("(Kx9!aa7",
+    "[Willow536?"; not "(optional)", "<redacted>", "[1]", "(v1.2.3")."""
+    closer = _CLOSER.get(value[:1])
+    if closer is None or len(value) < 7 or closer in value or any(c.isspace() for c in value):
+        return False
+    rest = value[1:].rstrip(".,;:!?")
+    if not any(map(str.isdigit, rest)) or not any(map(str.isalpha, rest)):
+        return False
+    try:
+        return _NUMBERISH.fullmatch(rest) is None
+    except UnicodeEncodeError:  # a lone surrogate: no number RE2 can read
+        return True
+
+
+# Words that say what a password is, or where, not what it is ("the password is
+# incorrect", "password: required", "my password is different"): kept as they are.
+_PREDICATES: Final = frozenset(
+    {
+        *("correct", "incorrect", "secure", "insecure", "strong", "stronger", "weaker", "simple"),
+        *("simpler", "complex", "random", "unique", "common", "obvious", "public", "private"),
+        *("secret", "confidential", "sensitive", "visible", "invisible", "hidden", "blank"),
+        *("empty", "unset", "unknown", "invalid", "valid", "expired", "required", "optional"),
+        *("missing", "different", "changed", "locked", "disabled", "enabled", "active"),
+        *("inactive", "protected", "longer", "shorter", "better", "easier", "harder", "safer"),
+        *("there", "below", "above", "attached", "enclosed", "inside", "elsewhere", "nothing"),
+        *("something", "anything", "everything", "whatever", "yours", "theirs", "please"),
+        *("thanks", "again", "already", "today", "tomorrow", "yesterday", "later", "broken"),
+        *("useless", "annoying", "stupid", "terrible", "horrible", "awful", "tricky", "default"),
+        *("generic", "standard", "typical", "unchanged", "identical", "static", "dynamic"),
+        *("current", "updated", "temporary", "permanent", "needed", "necessary", "leaked"),
+        *("exposed", "shared", "reused", "plaintext", "cleartext", "mandatory", "internal"),
+        *("personal", "original", "normal", "special", "critical", "official", "general"),
+        *("universal", "external", "local", "global", "manual", "initial", "lowercase"),
+        *("uppercase", "numeric", "alphanumeric", "case", "different", "okay", "fine", "right"),
+        *("wrong", "bogus", "outdated", "stale", "compromised", "weak", "short", "long"),
+        *("none", "null", "undefined", "redacted", "masked", "removed", "omitted", "hashed"),
+        *("encrypted", "encoded", "stored", "saved", "written", "printed", "shown", "sent"),
+        *("given", "taken", "known", "forgotten", "lost", "same", "similar", "unavailable"),
+        *("available", "ignored", "accepted", "rejected", "optional", "needed", "pending"),
+        *("password", "passwords", "passwd", "token", "tokens", "string", "text", "empty"),
+        *("being", "still", "also", "actually", "probably", "definitely", "really", "always"),
+        *("never", "usually", "somewhere", "nowhere", "here", "provided", "supplied", "set"),
+        *("too", "very", "quite", "pretty", "mine", "ours", "theirs", "his", "hers", "their"),
+        *("your", "our", "this", "that", "these", "those", "what", "which", "where", "when"),
+        *("because", "unless", "until", "since", "while", "though", "although", "whether"),
+        *("reset", "rotated", "revoked", "generated", "configured", "managed", "handled"),
+    }
+)
+# Endings of participles, adjectives and adverbs ("rotated", "expiring", "guessable",
+# "predictable", "insufficient"): a word that describes the password, no password.
+_ENDINGS: Final = (
+    "ed",
+    "ing",
+    "able",
+    "ible",
+    "ive",
+    "ous",
+    "ful",
+    "less",
+    "ent",
+    "ant",
+    "ary",
+    "ory",
+    "ally",
+    "ness",
+    "ment",
+    "tion",
+    "sion",
+)
+
+
+def letter_password(value: str) -> bool:
+    """Tell whether ``value``, a run of ASCII letters that ends a sentence after a word for a
+    password ("the password is calvin", "login pi/raspberry"), is that password: 6 to 32
+    letters, no word that says what a password is or how ("incorrect", "required",
+    "rotated", "different")."""
+    low = value.lower()
+    camel = any(a.islower() and b.isupper() for a, b in pairwise(value))
+    return (
+        not camel  # "hashedPassword", "newPass": a variable's name
+        and 6 <= len(value) <= 32
+        and value.isascii()
+        and value.isalpha()
+        and low not in _PREDICATES
+        and not low.endswith(_ENDINGS)
+    )
+
+
+# Words for a password that may hand out one of letters only (English: other languages'
+# links name what a password is as often: "das Passwort ist falsch").
+_PASSWORD_WORDS: Final = ("password", "passwd", "passphrase", "passcode", "pwd", "pw")
+# The links between such a word and its value.
+_LINKS: Final = (":", "=", " is", " was", "->", "=>", "\uff1a")
+# Words for logging in, and users an administrator's account goes by, before "user/X".
+_LOGIN_WORDS: Final = ("login", "logon", "log-on", "sign-in", "signin", "cred")
+_ADMINS: Final = frozenset(
+    {"root", "admin", "administrator", "sa", "postgres", "pi", "ubuntu", "guest", "sysadmin"}
+)
+
+
+def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
+    """Tell whether a run of letters after a key word is a password handed out: after a
+    word for a password and a link ("the password is calvin", "pw: sunshine"), or as a
+    user's password after a word for logging in ("login root/calvin", "creds are
+    ann/sunshine"; a user other than an administrator's needs a link: "login ann/projects"
+    stays).
+
+    Args:
+        key_word: the key word, as written.
+        gap: the text between the key word and the user, or the value when there is none.
+        user: the user before "/", or "".
+        value: the letters.
+    """
+    if not letter_password(value):
+        return False
+    key = key_word.lower()
+    link = gap.rstrip().lower().endswith((*_LINKS, " are", " were"))
+    if not user:
+        return link and key.rstrip("s").replace("'", "") in _PASSWORD_WORDS
+    return key.startswith(_LOGIN_WORDS) and (link or user.lower() in _ADMINS)
+
+
+# Words before "pass" that make it a ticket, not a password ("my boarding pass is gate-B12",
+# "the season pass is summer-2024").
+_TICKETS: Final = frozenset(
+    {
+        *("boarding", "bus", "season", "ski", "day", "week", "weekly", "month", "monthly"),
+        *("annual", "train", "rail", "metro", "transit", "museum", "park", "parking", "gym"),
+        *("festival", "press", "backstage", "visitor", "hall", "travel", "ferry", "lift"),
+        *("membership", "event", "conference", "vip", "backstage", "stadium", "concert"),
+        *("student", "senior", "family", "zoo", "theme", "wallet", "apple", "google"),
+    }
+)
+
+
+def ticket_pass(before: str) -> bool:
+    """Tell whether the word before "pass" (the end of ``before``) makes it a ticket or a
+    card ("boarding pass", "season pass", "Wallet pass"), which no password is."""
+    words = before.split()
+    return before[-1:].isspace() and bool(words) and words[-1].lower().strip("(\"'`") in _TICKETS
+
+
+# Words after "password for" that make the value no password of that thing: a user's or an
+# account's name ("password for user ann2024"), or, last, a word the value is the object of
+# ("password for accounts in v2.3.1", "password for root changed 2024X").
+_USERS: Final = frozenset(
+    {"user", "users", "account", "accounts", "login", "username", "id", "email", "member"}
+)
+_LAST: Final = frozenset(
+    {
+        *("in", "on", "at", "since", "from", "to", "of", "with", "by", "until", "after"),
+        *("before", "is", "was", "are", "were", "be", "changed", "reset", "updated", "set"),
+        *("rotated", "expires", "expired", "version", "release", "ticket", "issue", "the"),
+        *("a", "an", "and", "or", "see", "use", "v", "build", "pr", "commit", "line", "page"),
+    }
+)
+# A date, a number or a version: no password ("password for root changed 2024-01-05").
+_DATED: Final = re2.compile(r"v?[0-9][0-9.:/_-]*")
+
+
+def for_what(words: str, value: str) -> bool:
+    """Tell whether ``words`` (what a password is for: "wifi", "the NAS") and ``value``
+    after them read as that password ("password for the NAS Kx9!aa7")."""
+    parts = [p.strip(".,:") for p in words.lower().split()]
+    try:
+        dated = _DATED.fullmatch(value.rstrip(".!")) is not None
+    except UnicodeEncodeError:
+        dated = False
+    return (
+        not dated and not _USERS.intersection(parts) and parts[-1:] != [] and parts[-1] not in _LAST
+    )
