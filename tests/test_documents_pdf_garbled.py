@@ -3,6 +3,8 @@ alphabet shifted, letters in each other's places, runs of symbols) is a named er
 says so and how to read it (OCR), not a record of gibberish; a PDF of prose in any
 language, a table of contents with dot leaders, a page of keys and hashes still read."""
 
+# ruff: noqa: RUF001 (mathematical signs and Greek letters, on purpose)
+
 from __future__ import annotations
 
 import base64
@@ -102,3 +104,24 @@ def test_readable_pdfs_are_read(tmp_path: Path) -> None:
     for lines in (_wrapped(_PROSE), _wrapped(_FRENCH), contents * 3, keys + hashes):
         text = str(extract(_pdf(tmp_path, lines), ".pdf", 100 << 20)["text"])
         assert lines[0].split()[0] in text
+
+
+_FORMULAS = [
+    "∀ε > 0 ∃δ > 0 : |x − a| < δ ⇒ |f(x) − f(a)| < ε",
+    "∑ᵢ₌₁ⁿ i = n(n+1)/2 and ∫₀^∞ e^(−x²) dx = √π/2",
+    "A ⊆ B ⇔ ∀x (x ∈ A → x ∈ B); ¬(p ∧ q) ≡ ¬p ∨ ¬q",
+    "∇·E = ρ/ε₀, ∇×B = μ₀J + μ₀ε₀ ∂E/∂t, (a+b)² = a² + 2ab + b²",
+]
+
+
+def test_a_page_of_formulas_is_text_not_garble() -> None:
+    """Mathematical operators, arrows, sub- and superscripts are signs a font without a
+    Unicode map does not give: a page of them is formulas (before: 'mostly symbols')."""
+    from memtrails.importers.documents._garbled import unreadable
+
+    assert [unreadable("\n".join(_FORMULAS[k:] + _FORMULAS[:k])) for k in range(4)] == [None] * 4
+    # codes read as ASCII signs, controls or private-use characters stay garble, a
+    # formula's sign or two among them or not
+    for garble in _symbols():
+        assert unreadable(garble) is not None
+        assert unreadable(garble + " → ∑ ") is not None

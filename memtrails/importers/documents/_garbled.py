@@ -10,7 +10,10 @@ is found by no search and shown as gibberish.
 Two signs, each enough (on 40 visible characters or more):
 
 - symbols: over half the visible characters are punctuation, symbols, control or private-use
-  characters, or U+FFFD; a page of prose or tables has few.
+  characters, or U+FFFD; a page of prose or tables has few. A page of formulas (8% of its
+  visible characters or more mathematical operators, arrows, sub- and superscripts: signs
+  a font without a Unicode map does not give) counts them, and the ASCII operators and
+  brackets beside them, as its text.
 - letters: the Latin letters (accents set aside) follow each other as no language's do.
   Each letter pair (a word's start and end count as letters) is weighed by how unlikely it is
   in ordinary prose, pooled over 18 Latin-script languages (:data:`_TABLE`, made by
@@ -62,6 +65,31 @@ _LONGEST = 24  # letters: a longer run is no word (a key, a hash), not weighed
 _SAMPLE = 200_000  # characters read, spread over the text
 
 
+# The blocks of mathematical signs: sub- and superscripts, letterlike symbols, arrows,
+# operators, technical and geometric signs, the supplemental operators and arrows. A font
+# without a Unicode map gives its codes as ASCII, Latin-1, control or private-use
+# characters, not as these: where they are many, the page is formulas, not garble.
+_MATH = (
+    (0x2070, 0x209F),
+    (0x2100, 0x23FF),
+    (0x25A0, 0x25FF),
+    (0x27C0, 0x27FF),
+    (0x2900, 0x2AFF),
+    (0x1D400, 0x1D7FF),
+)
+_MIN_MATH = 0.08  # of the visible characters, for a page to be formulas
+# Signs that stand with formulas' own: ASCII operators and brackets, Latin-1's plus-minus,
+# times, division, not, middle dot, degree and superscripts (Greek letters are letters).
+_BESIDE_MATH = frozenset(
+    "+-=<>/()[]{}|^*.,:;!'~" + "\u00b1\u00d7\u00f7\u00ac\u00b7\u00b0\u00b2\u00b3\u00b9"
+)
+
+
+def _is_math(char: str) -> bool:
+    point = ord(char)
+    return any(low <= point <= high for low, high in _MATH) and not char.isalpha()
+
+
 def _sample(text: str) -> str:
     if len(text) <= _SAMPLE:
         return text
@@ -101,6 +129,9 @@ def unreadable(text: str) -> str | None:
     if len(visible) < _MIN_VISIBLE:
         return None
     odd = sum(c == "\ufffd" or unicodedata.category(c)[0] in "PSC" for c in visible)
+    if sum(map(_is_math, visible)) >= _MIN_MATH * len(visible):
+        # A page of formulas: its operators, arrows and the signs around them are its text.
+        odd -= sum(_is_math(c) or c in _BESIDE_MATH for c in visible)
     if odd > _MAX_SYMBOLS * len(visible):
         return "it is mostly symbols and control characters"
     counts = pairs(text)
