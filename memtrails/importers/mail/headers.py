@@ -6,6 +6,7 @@ import binascii
 import contextlib
 import email.utils
 import re
+from collections import Counter
 from email.message import Message
 
 from .charsets import DECODE_ERRORS, decode_bytes, python_codec, to_bytes
@@ -46,12 +47,52 @@ def _junk_lines_dropped(data: bytes) -> bytes:
     made the whole body fail its charset (UTF-8 text came out as ``wÃ¶rld``); dropping the
     line instead of its odd characters also keeps the lines after it aligned. Text with no
     clean line at all is returned as it is (then only odd characters are skipped).
+
+    A line inside the body (a whole line of base64 before it, a line of base64 after it)
+    with a few odd characters in it is damage in transit, not a footer: it is repaired, not
+    dropped with the 57 bytes it holds (see :func:`_repaired`).
     """
     lines = data.splitlines()
-    clean = [line for line in lines if not line.strip().translate(None, _B64_CHARS)]
-    if len(clean) == len(lines) or not any(line.strip() for line in clean):
+    stripped = [line.strip() for line in lines]
+    is_clean = [not line.translate(None, _B64_CHARS) for line in stripped]
+    if all(is_clean) or not any(line for line, ok in zip(stripped, is_clean, strict=True) if ok):
         return data
-    return b"\n".join(clean)
+    widths = Counter(len(line) for line, ok in zip(stripped, is_clean, strict=True) if ok and line)
+    width = widths.most_common(1)[0][0]
+    kept: list[bytes] = []
+    for k, (line, ok) in enumerate(zip(stripped, is_clean, strict=True)):
+        if ok:
+            kept.append(line)
+            continue
+        inside = (
+            width >= 16
+            and k > 0
+            and is_clean[k - 1]
+            and len(stripped[k - 1]) == width
+            and k + 1 < len(lines)
+            and is_clean[k + 1]
+            and stripped[k + 1] != b""
+        )
+        fixed = _repaired(line, width) if inside else None
+        if fixed is not None:
+            kept.append(fixed)
+    return b"\n".join(kept)
+
+
+def _repaired(line: bytes, width: int) -> bytes | None:
+    """Return a body line of base64 with its odd characters mended, or None when it is not
+    one: characters inserted (without them it is as wide as its neighbours) are left out;
+    characters put in the place of others (it is as wide, a few of them odd) read as zero
+    bits, so only the bytes they stood in are lost and the lines after stay aligned."""
+    if b" " in line or b"\t" in line:  # words: a line of text, not damaged base64
+        return None
+    without = _B64_JUNK.sub(b"", line)
+    if len(without) == width:
+        return without
+    odd = len(line) - len(without)
+    if len(line) == width and odd * 8 <= width:
+        return _B64_JUNK.sub(b"A", line)
+    return None
 
 
 def plain_not_base64(data: bytes) -> bool:

@@ -1,0 +1,90 @@
+"""Mail whose bytes were damaged or re-encoded on the way: a base64 body with odd characters
+inside a line, a message or an mbox saved as UTF-16 text by a Windows tool."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from helpers import collect, mail, mail_record
+
+from memtrails._exceptions import SourceError
+from memtrails.importers.eml import from_eml
+from memtrails.importers.mbox import from_mbox
+
+BODY = "".join(f"Grüße aus Köln, Zeile {n} des Textes. " for n in range(40))
+LINES = base64.encodebytes(BODY.encode()).decode().splitlines()
+
+
+def _base64_mail(lines: list[str]) -> bytes:
+    return mail(
+        "Content-Type: text/plain; charset=utf-8",
+        "Content-Transfer-Encoding: base64",
+        body="\n".join(lines),
+    )
+
+
+@pytest.mark.parametrize(
+    ("damage", "lost"),
+    [
+        ("inserted", 0),  # a character put in: left out, nothing lost
+        ("replaced", 1),  # a character put in the place of one: only its byte is lost
+    ],
+)
+def test_a_base64_line_with_odd_characters_inside_keeps_its_text(damage: str, lost: int) -> None:
+    line = LINES[5]
+    damaged = list(LINES)
+    damaged[5] = (
+        line[:30] + "!*" + line[30:] if damage == "inserted" else line[:30] + "!" + line[31:]
+    )
+    text = mail_record(_base64_mail(damaged)).text
+    # Every sentence of the body is there: the line (57 bytes) is not dropped whole.
+    assert all(f"Zeile {n} des" in text for n in range(40) if n != 5 or not lost)
+    differing = sum(a != b for a, b in zip(text, BODY.strip(), strict=False))
+    assert len(text) == len(BODY.strip()) and differing <= lost * 2
+    assert "Ã" not in text  # still read as UTF-8
+
+
+def test_a_footer_after_a_base64_body_is_still_left_out() -> None:
+    footer = ["____________", "Mailing list: list@example.org, http://example.org/list"]
+    text = mail_record(_base64_mail([*LINES, *footer])).text
+    assert text == BODY.strip()
+
+
+UTF16_MAIL = (
+    "From: Ann <ann@example.org>\r\nSubject: Grüße\r\nMessage-ID: <u16@example.org>\r\n"
+    "Date: Mon, 1 Jan 2024 10:00:00 +0000\r\n\r\nHallo Welt, schöne Grüße.\r\n"
+)
+
+
+@pytest.mark.parametrize(
+    "encoded",
+    [
+        b"\xff\xfe" + UTF16_MAIL.encode("utf-16-le"),
+        b"\xfe\xff" + UTF16_MAIL.encode("utf-16-be"),
+        UTF16_MAIL.encode("utf-16-le"),  # no byte order mark
+    ],
+    ids=["le-bom", "be-bom", "le"],
+)
+async def test_a_message_saved_as_utf16_is_read(tmp_path: Path, encoded: bytes) -> None:
+    path = tmp_path / "saved.eml"
+    path.write_bytes(encoded)
+    items = await collect(from_eml(path))
+    (rec,) = [item for item in items if hasattr(item, "text")]
+    assert (rec.title, rec.author) == ("Grüße", "Ann <ann@example.org>")
+    assert rec.text == "Hallo Welt, schöne Grüße."
+
+
+@pytest.mark.parametrize(("bom", "iconv"), [(True, "UTF-16"), (False, "UTF-16LE")])
+async def test_an_mbox_saved_as_utf16_is_an_error_saying_how_to_convert_it(
+    tmp_path: Path, bom: bool, iconv: str
+) -> None:
+    path = tmp_path / "archive.mbox"
+    mbox = "From ann@example.org Mon Jan  1 10:00:00 2024\r\n" + UTF16_MAIL
+    path.write_bytes((b"\xff\xfe" if bom else b"") + (mbox * 2).encode("utf-16-le"))
+    with pytest.raises(SourceError) as caught:
+        await collect(from_mbox(path))
+    said = str(caught.value)
+    assert "UTF-16" in said and "archive.mbox" in said
+    assert f"iconv -f {iconv} -t UTF-8 archive.mbox > utf8-archive.mbox" in said
