@@ -20,6 +20,7 @@ from ._shared import Closing, as_generator, default_source
 from .contract import resumable_importer
 from .documents import DocumentReader
 from .mail import MAX_MESSAGE_BYTES, MailBook
+from .mail.sniff import utf16_codec
 from .mbox_lines import is_separator as is_separator  # where callers have found it
 from .mbox_lines import lines_of
 from .mbox_split import plan as plan_threads
@@ -156,6 +157,7 @@ def _read_mbox(
         )
     with open_input(path, source) as stream:
         handle = stream.file
+        _refuse_utf16(stream, source)
         lines = lines_of(stream)
         book = MailBook()
         again = stream.path if stream.regular else None  # a file read twice: threads planned
@@ -259,6 +261,29 @@ def _read_mbox(
             plan=lambda: plan(start),
             documents=documents,
             units=units,
+        )
+
+
+_ICONV = {"utf-16-le": "UTF-16LE", "utf-16-be": "UTF-16BE"}
+
+
+def _refuse_utf16(stream: Input, source: str) -> None:
+    """Stop at an mbox saved as UTF-16 text (some Windows tools do): its separators are not
+    the bytes ``From``, so it would read as one message that is not mail; say what to do."""
+    try:
+        head = stream.head()
+        codec = utf16_codec(head)
+    except (OSError, ValueError):
+        return  # reading meets the same trouble and says where
+    if codec is not None:
+        name = stream.path.name if stream.path is not None else "FILE"
+        # iconv's "UTF-16" reads the byte order mark, and drops it; with none, say which.
+        given = "UTF-16" if head[:2] in (b"\xff\xfe", b"\xfe\xff") else _ICONV[codec]
+        raise SourceError(
+            source,
+            "the mbox is UTF-16 text (as some Windows tools save one), not mail's bytes: "
+            f"convert it to UTF-8 and import that (iconv -f {given} -t UTF-8 {name} > "
+            f"utf8-{name})",
         )
 
 

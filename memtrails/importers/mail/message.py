@@ -33,6 +33,7 @@ from .headers import (
 )
 from .mime import Collected, parse, walk
 from .parts import charset, content_type
+from .sniff import utf16_codec
 from .text_budget import text_budget, within_budget
 from .threads import gmail_thread, named_ids, stamp
 
@@ -280,6 +281,9 @@ def _convert(
     # Blank lines before the headers (a saved message whose first line is empty) would
     # read as an empty header block and the headers as body; so would the NULs a crash
     # leaves where a write stopped; so would a UTF-8 BOM before them (an editor's save).
+    codec = utf16_codec(raw[:64])
+    if codec is not None:  # a message some Windows tool saved as UTF-16 text: read as it is
+        raw = raw.decode(codec, "replace").removeprefix("\ufeff").encode()
     data = raw.replace(b"\r\n", b"\n").lstrip(b"\n\x00").removeprefix(_UTF8_BOM)
     if not data or data.isspace():  # not strip(): that copies the whole message
         return RecordError(source, where, "empty message")
