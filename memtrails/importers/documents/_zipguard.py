@@ -44,6 +44,8 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
             why = _sizes(infos, max_unpacked) or _lies(data, infos)
             if why is None and suffix in _ODF and "content.xml" not in z.NameToInfo:
                 why = _NO_BODY
+            if why is None:
+                why = _locked(z, suffix)
             # The spine is read only from a container whose sizes are sane.
             again = _spine_repeats(z) if suffix == ".epub" and why is None else 0
     except (zipfile.BadZipFile, ValueError, OSError) as exc:
@@ -82,6 +84,41 @@ def _lies(data: bytes, infos: list[zipfile.ZipInfo]) -> str | None:
                 f"zip bomb: {info.filename} unpacks to more than the {info.file_size:,} "
                 "bytes its zip directory declares"
             )
+    return None
+
+
+_PASSWORD = "encrypted document: it opens only with its password (save a copy without one)"
+_DRM = (
+    "encrypted document: its chapters are locked by DRM (an e-book store's copy "
+    "protection), which only the store's reader app opens"
+)
+# How an EPUB hides its fonts (IDPF's and Adobe's obfuscation): not its text.
+_FONT_OBFUSCATION = (b"http://www.idpf.org/2008/embedding", b"http://ns.adobe.com/pdf/enc#RC")
+_SMALL_PART = 1 << 20  # a manifest or an encryption list: read whole only under this
+
+
+def _small(z: zipfile.ZipFile, name: str) -> bytes:
+    info = z.NameToInfo.get(name)
+    if info is None or info.file_size > _SMALL_PART:
+        return b""
+    return z.read(name)
+
+
+def _locked(z: zipfile.ZipFile, suffix: str) -> str | None:
+    """Say why a zip container's text cannot be read without a key, or None: an
+    OpenDocument file saved with a password (its manifest gives content.xml encryption
+    data), an EPUB whose chapters are encrypted (DRM: ``META-INF/encryption.xml`` naming
+    more than obfuscated fonts, or Adobe's ``META-INF/rights.xml``)."""
+    if suffix in _ODF:
+        manifest = _small(z, "META-INF/manifest.xml")
+        return _PASSWORD if b"encryption-data" in manifest else None
+    if suffix == ".epub":
+        if "META-INF/rights.xml" in z.NameToInfo:
+            return _DRM
+        listed = _small(z, "META-INF/encryption.xml")
+        methods = listed.count(b"EncryptionMethod")
+        fonts = sum(listed.count(method) for method in _FONT_OBFUSCATION)
+        return _DRM if methods > fonts else None
     return None
 
 
