@@ -115,3 +115,51 @@ async def test_copies_are_counted_when_the_lines_are_read_unparsed(tmp_path: Pat
     async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
         report = await memory.ingest(from_jsonl(path, checkpoint_every=2))
     assert (report.added, report.duplicates, len(report.errors)) == (3, 2, 1)
+
+
+async def test_an_id_unique_by_construction_names_its_record(tmp_path: Path) -> None:
+    # A MongoDB export's "_id" (its Extended JSON's {"$oid": ...}), a "uuid" or a "guid" is
+    # the record's id where the line has no "id": inserting a line no longer renames every
+    # record after it, and a line giving it again is the record's newer version.
+    path = tmp_path / "export.jsonl"
+    oid = {"$oid": "6634f0c2a1b2c3d4e5f60718"}
+    path.write_bytes(
+        _lines(
+            {"_id": oid, "text": "from mongoexport"},
+            {"uuid": "0b7e6d1c-5f1a-4c8e-9a51-3d2f1e0c9b8a", "text": "first"},
+            {"guid": "{9F1A...}", "text": "from a .NET tool"},
+            {"uuid": "0b7e6d1c-5f1a-4c8e-9a51-3d2f1e0c9b8a", "text": "edited"},
+        )
+    )
+    items = await collect(from_jsonl(path))
+    got = [(r.id, r.text, sorted(r.meta)) for r in records(items)]
+    assert got == [
+        ("6634f0c2a1b2c3d4e5f60718", "from mongoexport", []),
+        ("{9F1A...}", "from a .NET tool", []),
+        ("0b7e6d1c-5f1a-4c8e-9a51-3d2f1e0c9b8a", "edited", []),
+    ]
+    assert ["given again on line 4" in e.reason for e in errors(items)] == [True]
+    # Named in fields=, an $oid is its string too (it was an error on every line).
+    mapped = await collect(from_jsonl(path, fields={"id": "_id"}))
+    assert next(r.id for r in records(mapped)) == "6634f0c2a1b2c3d4e5f60718"
+
+
+async def test_an_id_scoped_to_something_else_stays_in_meta(tmp_path: Path) -> None:
+    # Two chats in one file each have a message 1 (LoCoMo's "dia_id", a chat's "message_id"):
+    # read as ids, the second would replace the first. An "_id" that is no id is not one.
+    path = tmp_path / "chats.jsonl"
+    path.write_bytes(
+        _lines(
+            {"message_id": 1, "dia_id": "D1:1", "msgId": "1", "text": "hi"},
+            {"message_id": 1, "dia_id": "D1:1", "msgId": "1", "text": "hello"},
+            {"_id": {"a": 1}, "uuid": "", "text": "odd"},
+        )
+    )
+    items = await collect(from_jsonl(path))
+    assert errors(items) == []
+    got = [(r.id, sorted(r.meta)) for r in records(items)]
+    assert got == [
+        ("chats.jsonl:1", ["dia_id", "message_id", "msgId"]),
+        ("chats.jsonl:2", ["dia_id", "message_id", "msgId"]),
+        ("chats.jsonl:3", ["_id", "uuid"]),
+    ]

@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 from .._exceptions import SourceError
 from ..record_values import float_id
@@ -26,7 +27,17 @@ from ._input import open_input
 from ._jsonl_dates import DayOrder, seen_lines
 from ._jsonl_source import bounded_lines, utf16_lines
 
-__all__ = ["IdReader", "Make", "Versions", "read_ahead"]
+__all__ = ["ID_KEYS", "IdReader", "Make", "Versions", "read_ahead", "unwrap_id"]
+
+#: The keys a line's id is read from by default, the first the line has: ``id``, then an id
+#: that is unique by construction (MongoDB's and CouchDB's ``_id``, a ``uuid`` or a ``guid``).
+#: Not an id scoped to something else (``message_id``, ``msgId``, ``dia_id``, ``event_id``,
+#: ``user_id``): one file may hold several chats whose message 1 is not the same record, and
+#: a line whose id a later line gives again is that record's older version, not kept. Such a
+#: key stays in ``meta``; ``fields={"id": "message_id"}`` names it where it is unique.
+ID_KEYS = ("id", "_id", "uuid", "guid")
+# What MongoDB's Extended JSON wraps an id in: {"$oid": "..."}, {"$uuid": "..."}, a number.
+_ID_WRAPPERS = frozenset({"$oid", "$uuid", "$numberLong", "$numberInt"})
 
 _SHOWN = 80  # an id is shown this long at most in an error
 _BOM = b"\xef\xbb\xbf"
@@ -36,16 +47,29 @@ _BOM = b"\xef\xbb\xbf"
 Make = Callable[[bytes, int], "MemoryRecord | RecordError | None"]
 
 
+def unwrap_id(value: Any) -> Any:
+    """The id MongoDB's Extended JSON wraps (``{"$oid": "6634..."}``: its string), else
+    ``value`` as it is."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((name, inner),) = value.items()
+        if name in _ID_WRAPPERS and isinstance(inner, str):
+            return int(inner) if name.startswith("$number") and inner.isdigit() else inner
+    return value
+
+
 class IdReader:
-    """Reads the id a line gives under ``key``, as ``from_jsonl`` names its record, without
-    making the record: ``None`` when the line gives none (no such key, not JSON, too big).
+    """Reads the id a line gives under the first of ``keys`` it has, as ``from_jsonl`` names
+    its record, without making the record: ``None`` when the line gives none (no such key,
+    not JSON, too big).
 
     ``too_big(raw)``: the line holds more JSON values than the importer parses.
     """
 
-    def __init__(self, key: str, too_big: Callable[[bytes], bool]) -> None:
-        self.key = key
+    def __init__(self, keys: tuple[str, ...], too_big: Callable[[bytes], bool]) -> None:
+        self.keys = keys
+        key = keys[0]
         self.needle = json.dumps(key, ensure_ascii=False).encode()
+        self._others = [json.dumps(k, ensure_ascii=False).encode() for k in keys[1:]]
         # {"id": "a", ...}: the key first, and written once, is read without parsing the line.
         self._first = re.compile(
             rb"\s*\{\s*"
@@ -55,7 +79,7 @@ class IdReader:
         self._too_big = too_big
 
     def __call__(self, raw: bytes) -> str | None:
-        if self.needle not in raw:
+        if self.needle not in raw and not any(other in raw for other in self._others):
             return None
         m = self._first.match(raw)
         try:
@@ -70,7 +94,14 @@ class IdReader:
                 return None
             else:
                 obj = json.loads(raw)
-                value = obj.get(self.key) if isinstance(obj, dict) else None
+                key = (
+                    next((k for k in self.keys if k in obj), None)
+                    if isinstance(obj, dict)
+                    else None
+                )
+                value = unwrap_id(obj[key]) if key is not None else None
+                if key != self.keys[0] and not (value and isinstance(value, str | int)):
+                    return None  # as from_jsonl reads it: the line names the record
         except (ValueError, RecursionError):  # the line's own error, when it is read
             return None
         if isinstance(value, float):  # 12.0 names the record 12, as from_jsonl reads it

@@ -20,7 +20,7 @@ from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
 from ._jsonl_dates import DATE_KEYS, DayOrder, record_time
-from ._jsonl_ids import IdReader, Versions, read_ahead
+from ._jsonl_ids import ID_KEYS, IdReader, Versions, read_ahead, unwrap_id
 from ._jsonl_source import (
     UTF16_BOMS,
     JsonlSource,
@@ -38,7 +38,7 @@ from .contract import resumable_importer
 __all__ = ["JsonlSource", "from_jsonl"]
 
 _DEFAULTS: dict[str, tuple[str, ...]] = {
-    "id": ("id",),
+    "id": ID_KEYS,
     "text": ("text", "content", "body", "message"),
     "title": ("title", "subject"),
     "author": ("author", "user", "from", "speaker", "sender", "role"),
@@ -107,7 +107,12 @@ def _record(
     if not isinstance(obj, dict):
         raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
     used: set[str] = set()
-    id_key, id_value = _pick(obj, "id", mapping)
+    id_key, given = _pick(obj, "id", mapping)
+    id_value = unwrap_id(given)
+    if id_key not in ("id", mapping.get("id")) and not (
+        id_value and isinstance(id_value, str | int)
+    ):
+        id_key = id_value = None  # a "_id" or "uuid" that is no id: the line names the record
     if id_value is None:
         if "id" in mapping:
             raise ValueError(f"missing id field {mapping['id']!r}")
@@ -301,7 +306,8 @@ def _read(
             return _guarded(raw, number, name, source, mapping, kind, limits, order.keys())
 
         limit = limits.max_line_bytes
-        read_id = IdReader(mapping.get("id", "id"), lambda raw: _values(raw) > MAX_LINE_VALUES)
+        keys = (mapping["id"],) if "id" in mapping else ID_KEYS
+        read_id = IdReader(keys, lambda raw: _values(raw) > MAX_LINE_VALUES)
         versions = Versions.stream(read_id, make)  # a stream: the first line with an id is kept
         if isinstance(path, Path) and stream.regular and stream.given != "-":
             start = (offset, line_no) if seekable else (0, 0)
