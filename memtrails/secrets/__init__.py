@@ -210,6 +210,21 @@ a folder); a YAML list's ``- key: db_password`` then ``value: X``. A pointer whe
 (``pointers.py``): a lead word and words ("see-the-wiki", "ask_bob", "in-1password") or a
 phrase saying none is given ("TBD", "same-as-before").
 
+Rule set 16 (``plain.py``, ``pins.py``): a password opening with ``(``, ``<`` or ``[`` it
+leaves open, with a digit (``password=<tango548!``, ``-p'[qy7f8o?'``, ``pass:(Kx9!aa7``;
+``(optional)``, ``<password1>``, ``[REDACTED]``, ``getpass()`` stay); a password of letters
+only where prose hands it out and the sentence ends with it ("the password is calvin", "my
+password is sunshine, don't tell", "login root/calvin", "creds are admin/sunshine"; not a
+word that says what it is: "incorrect", "required", "rotated", "different", nor a variable's
+name, nor after another language's word: "das Passwort ist falsch"); "password for the NAS X"
+with no link, ending its line, in other languages too ("пароль от wifi X", "mot de passe du
+wifi X", "Passwort für das WLAN X"; not "password for user ann2024", a version or a date);
+the user before "/" stays ("Login for the router: ann/X"); a PIN or a door code of 6-12
+digits ("the PIN for the door is 696087", "le code PIN est X", "код от домофона X");
+``AUTH X&Y`` at a Redis prompt; ``-`` first after sqlcmd's ``-P``; NVIDIA (``nvapi-``),
+Cerebras (``csk-``), Pinecone (``pcsk_``) and Resend (``re_``) keys. A ticket's pass is no
+password ("my boarding pass is gate-B12").
+
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
 and ``$krb5tgs$``, pwdump lines), kind ``password-hash``; base64 that decodes to a token
@@ -222,16 +237,18 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 ``AKIAXXXXXXXXXXXXXXXX``, AWS's ``AKIAIOSFODNN7EXAMPLE``.
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
-design), a password in prose made of letters only ("the password is sunshine"), a JWT or a
+design), a password of letters only followed by more words ("the password is sunshine for
+now") or ending in a word's suffix ("elephant", "-ed", "-ing"), a JWT or a
 Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
 password after "account NAME /" (no word for a password or a login near it) of a lowercase
 word and a year, or a word, ``-`` or ``_`` and one digit (read as a folder), a word and a
 year after "pass is" ("the season pass is summer-2024" names a pass), a password starting
-with ``(`` (read as code), an unencoded ``/`` or ``?`` in a URL's
+with a bracket it closes again (``<Hunter2>``: a placeholder's shape), ``<`` or ``[``
+in a URL's user information (RFC 3986 wants them encoded), an unencoded ``/`` or ``?`` in a URL's
 password right after digits only (read as a port), a URL's password that is a placeholder word
 (``user:pass``, ``user:password``), a wrapped JWT of an unknown algorithm whose last line
 happens to fill the width (the next line's first word goes with it), unprefixed tokens of
-unknown services with no word before them and no quotes around them. By design, PINs and any value shorter than 6 characters under a secret's name are kept (``PIN:
+unknown services with no word before them and no quotes around them. By design, PINs of 4-5 digits and any value shorter than 6 characters under a secret's name are kept (``PIN:
 4711``, ``password: 1234``; a query's password aside): too short to tell from a count or a
 code.
 """
