@@ -1,5 +1,5 @@
 """What importers share: the default source name, the generator cast, a file-owning iterator,
-a file name shown as a title."""
+a file name shown as a title, text without terminal escapes."""
 
 from __future__ import annotations
 
@@ -21,6 +21,8 @@ __all__ = [
     "may_be_file",
     "name_as_title",
     "too_long_number",
+    "without_controls",
+    "without_escapes",
 ]
 
 T = TypeVar("T")
@@ -31,6 +33,33 @@ def too_long_number() -> str:
     holds an integer of more digits than Python converts. Python's own words tell the user
     to change the interpreter's limit, which only the program can."""
     return f"holds a number of more than {sys.get_int_max_str_digits():,} digits, too long to read"
+
+
+# A terminal's escape sequences: CSI (colours, cursor moves), OSC (window titles, links) up
+# to its BEL or ST, and the two-character ones (ESC c, ESC 7, ESC ( B); each bounded, so a
+# stray ESC costs a short scan.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]"
+    r"|\x1b\][^\x07\x1b]{0,2048}(?:\x07|\x1b\\)?"
+    r"|\x1b[ -/]{0,4}[0-~]?"
+)
+# Every other control character: C0 but tab, line feed and carriage return; DEL; C1.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
+_BREAKS = re.compile("[\t\n\r]+")
+
+
+def without_escapes(text: str) -> str:
+    """Return ``text`` without a terminal's escape sequences (a log pasted from a coloured
+    terminal): the words a terminal shows of it."""
+    return _ESCAPES.sub("", text) if "\x1b" in text else text
+
+
+def without_controls(text: str, one_line: bool = False) -> str:
+    """Return ``text`` without terminal escapes and control characters (a message pasted
+    from a coloured terminal, a name crafted to retitle a window): what it reads as. With
+    ``one_line`` (a name), tabs and line breaks are spaces too."""
+    text = _CONTROLS.sub("", without_escapes(text))
+    return _BREAKS.sub(" ", text) if one_line else text
 
 
 # Controls (C0, DEL, C1) and Unicode's line and paragraph separators.

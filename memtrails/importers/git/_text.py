@@ -2,33 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from .._legacy_text import decode_as, decode_legacy
+from .._shared import without_controls
 
 __all__ = ["decode_commit", "decode_name", "without_controls"]
-
-# A terminal's escape sequences: CSI (colours, cursor moves), OSC (window titles, links) up
-# to its BEL or ST, and the two-character ones; then every other control character (C0 but
-# tab, line feed and carriage return; DEL; C1).
-_ESCAPES = re.compile(
-    r"\x1b\[[0-?]{0,64}[ -/]{0,8}[@-~]"
-    r"|\x1b\][^\x07\x1b]{0,2048}(?:\x07|\x1b\\)?"
-    r"|\x1b[ -/]{0,4}[0-~]?"
-)
-_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
-_BREAKS = re.compile("[\t\n\r]+")
-
-
-def without_controls(text: str, one_line: bool = False) -> str:
-    """Return ``text`` without terminal escapes and control characters (a message pasted
-    from a coloured terminal, a name crafted to retitle a window): what it reads as. With
-    ``one_line`` (a name), tabs and line breaks are spaces too."""
-    if "\x1b" in text:
-        text = _ESCAPES.sub("", text)
-    text = _CONTROLS.sub("", text)
-    return _BREAKS.sub(" ", text) if one_line else text
 
 
 def _utf8(raw: bytes) -> str | None:

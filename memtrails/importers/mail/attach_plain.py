@@ -14,6 +14,7 @@ import re
 import unicodedata
 from pathlib import PurePosixPath
 
+from .._shared import without_escapes
 from .attach_text import MAX_INPUT
 from .charsets import decode_bytes, python_codec
 
@@ -127,9 +128,6 @@ _BOMS = (
 _WIDE = {"utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be"}
 _CONTROL = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 # Terminal colours and titles (a CI log), then every control character but tab and newline.
-_ESCAPES = re.compile(
-    r"\x1b\[[0-9;?]{0,64}[ -/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,512}(?:\x07|\x1b\\)?"
-)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]+")
 _SEARCHED_LINES = 64  # lines ending in a carriage return looked at for a newline
 
@@ -209,8 +207,7 @@ def _tidy(text: str) -> str:
     """Return ``text`` as a terminal shows it: colours gone, a line rewritten after a
     carriage return (a progress bar) shown as it ended, no other control characters."""
     text = text.replace("\r\n", "\n")
-    if "\x1b" in text:
-        text = _ESCAPES.sub("", text)
+    text = without_escapes(text)
     if "\r" in text:
         text = "\n".join(line.rsplit("\r", 1)[-1] for line in text.split("\n"))
     return _CONTROLS.sub("", text)
