@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -13,7 +14,14 @@ import click
 from .._exceptions import FolderFormatError
 from ..folder.manifest import manifest_damage
 from ._group import main
-from ._options import INTERRUPTED, MAX_THREADS, as_command, default_home, home_option
+from ._options import (
+    INTERRUPTED,
+    MAX_THREADS,
+    as_command,
+    default_home,
+    home_option,
+    stdout_gone,
+)
 from ._terminal import for_terminal, log_to_terminal
 
 __all__: list[str] = []
@@ -109,3 +117,11 @@ async def mcp(
         threads=threads,
         wait=wait,
     )
+    if http_port is None and stdout_gone():
+        # The client closed the pipe it reads answers from. Its stdin may still be open,
+        # read by a thread no cancellation reaches: end now (serve has closed the folder),
+        # with the shell's code for SIGPIPE, as a command whose reader went away does.
+        with contextlib.suppress(OSError, ValueError):
+            click.echo("memtrails mcp: the client closed its end of stdout; stopped", err=True)
+            sys.stderr.flush()
+        os._exit(141)

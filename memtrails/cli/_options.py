@@ -215,7 +215,7 @@ def run_command(name: str, as_json: bool, call: Callable[[], T]) -> T:
         raise
 
 
-def _stdout_gone() -> bool:
+def stdout_gone() -> bool:
     """True when standard output is a pipe whose reader has closed it."""
     import select
 
@@ -242,7 +242,7 @@ def _run(call: Callable[[], T]) -> T:
     except MemtrailsError as exc:
         raise click.ClickException(said_at_the_command_line(exc)) from exc
     except BrokenPipeError as exc:
-        if not _stdout_gone():
+        if not stdout_gone():
             raise click.ClickException(str(exc)) from exc
         # The reader went away (`memtrails search x | head -1`): end quietly, as git and
         # grep do, with the shell's code for SIGPIPE; nothing more goes to the closed pipe.

@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, ParamSpec, TypeVar
+from typing import Annotated, Any, BinaryIO, Literal, ParamSpec, TypeVar
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -18,7 +18,7 @@ from mcp.server.mcpserver.resources.templates import ResourceSecurity
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
-from mcp.types import CallToolResult, JSONRPCError, ToolAnnotations
+from mcp.types import CallToolResult, JSONRPCError, JSONRPCResponse, ToolAnnotations
 from pydantic import Field
 
 from .._exceptions import MemtrailsError, said_at_the_command_line
@@ -47,7 +47,7 @@ from .tools import (
 )
 from .wire import MAX_REQUEST_BYTES, RequestLines
 
-__all__ = ["build_server", "serve"]
+__all__ = ["build_server", "run_stdio", "serve"]
 
 _SESSION_IDLE_S = 300.0
 _MAX_SESSIONS = 1000
@@ -310,18 +310,52 @@ def _import_kind() -> Any:
     ]
 
 
-async def _run_stdio(server: MCPServer) -> None:
+async def run_stdio(server: MCPServer, stdin: BinaryIO | None = None, stdout: Any = None) -> None:
     """Serve on stdio as the SDK does, reading requests through :class:`RequestLines`: a line
-    the SDK would drop unanswered (not JSON, no request, over 1 MiB) is answered with an error."""
-    lines = RequestLines(sys.stdin.buffer)
-    async with (
-        stdio_server(stdin=lines) as (read, write),  # type: ignore[arg-type]
-        anyio.create_task_group() as tasks,
-    ):
-        tasks.start_soon(_answer, lines.replies, write)
-        low = server._lowlevel_server  # what run_stdio_async runs, given our input
-        await low.run(read, write, low.create_initialization_options())
-        tasks.cancel_scope.cancel()
+    the SDK would drop unanswered (not JSON, no request, over 1 MiB) is answered with an error.
+
+    ``stdin`` and ``stdout`` (an ``anyio.AsyncFile`` of text) replace the process's own.
+    """
+    lines = RequestLines(stdin or sys.stdin.buffer)
+    # The SDK's answers pass through here on their way to stdout, so that the input's end
+    # waits for those still being worked on (RequestLines) instead of cancelling them.
+    answers, sdk_answers = anyio.create_memory_object_stream[SessionMessage](0)
+    try:
+        # stdout's stream (write) closes once both writers have passed on what they hold:
+        # the SDK has closed its answers, and the input's end has closed the refusals.
+        async with (
+            stdio_server(stdin=lines, stdout=stdout) as (read, write),  # type: ignore[arg-type]
+            write,
+            anyio.create_task_group() as tasks,
+        ):
+            tasks.start_soon(_answer, lines.replies, write)
+            tasks.start_soon(_forward, sdk_answers, write, lines)
+            low = server._lowlevel_server  # what run_stdio_async runs, given our input
+            await low.run(read, answers, low.create_initialization_options())
+    except* (BrokenPipeError, ConnectionResetError):
+        # The client closed its end of stdout: no answer can reach it, so the server stops
+        # (the requests it was answering are cancelled), without a traceback. stdin may
+        # still be open, its reading thread blocked: `memtrails mcp` then exits at once.
+        pass
+    finally:
+        lines.close()
+        answers.close()
+
+
+async def _forward(
+    sdk_answers: MemoryObjectReceiveStream[SessionMessage],
+    write: MemoryObjectSendStream[SessionMessage],
+    lines: RequestLines,
+) -> None:
+    """Pass the SDK's messages on to stdout, telling ``lines`` which requests are answered."""
+    try:
+        async with sdk_answers:
+            async for message in sdk_answers:
+                await write.send(message)
+                if isinstance(message.message, JSONRPCResponse | JSONRPCError):
+                    lines.answered(message.message.id)
+    except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+        pass  # stdout is gone: there is no one left to answer
 
 
 async def _answer(
@@ -330,8 +364,9 @@ async def _answer(
 ) -> None:
     """Write the reader's answers to refused lines, beside the SDK's own answers."""
     try:
-        async for reply in replies:
-            await write.send(SessionMessage(reply))
+        async with replies:
+            async for reply in replies:
+                await write.send(SessionMessage(reply))
     except (anyio.ClosedResourceError, anyio.BrokenResourceError):
         pass  # the server has stopped: there is no one left to answer
 
@@ -365,7 +400,7 @@ async def serve(
     server = build_server(access, allow_writes=allow_writes)
     try:
         if http_port is None:
-            await _run_stdio(server)
+            await run_stdio(server)
         else:
             # Loopback only: the memory is personal and the server has no authentication.
             import uvicorn

@@ -5,12 +5,17 @@ answer, so a client waiting on the request's id waits forever. Every line theref
 through :func:`verdict` first; a line the SDK would refuse is answered here, as JSON-RPC 2.0
 asks (-32700 for a line that is not JSON, -32600 for JSON that is not a request), and never
 reaches the SDK. Notifications and responses, which have no answer, are dropped.
+
+At the end of the input (a client that writes its requests and closes stdin, as a shell
+pipe does) the SDK cancels the requests still running and answers each "Connection closed";
+:class:`RequestLines` therefore ends only once every request it passed on is answered.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any, BinaryIO
 
 import anyio.to_thread
@@ -20,6 +25,7 @@ from mcp.types import (
     ErrorData,
     JSONRPCError,
     JSONRPCNotification,
+    JSONRPCRequest,
     jsonrpc_message_adapter,
 )
 
@@ -41,6 +47,8 @@ _ID = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = 4096  # where a request's id is looked for
 _PIECE = 1 << 20
 _QUEUED = 16  # answers waiting for stdout before reading stops
+
+_CANCELLED = "notifications/cancelled"
 
 Verdict = str | list[JSONRPCError]
 """A line for the SDK, or the answers to send instead (none for a notification)."""
@@ -147,13 +155,55 @@ class RequestLines:
     """Iterate over the requests of a binary stream (the server's stdin), in a worker thread.
 
     Only lines the SDK reads come out; the answers to the others wait on :attr:`replies`,
-    for the server to write (:func:`memtrails.mcp.server.serve` does).
+    for the server to write (:func:`memtrails.mcp.server.serve` does). The server tells
+    :meth:`answered` the id of each answer it writes: at the end of the input the iteration
+    stops only once the requests it passed on are answered (or cancelled by the client), or
+    ``drain`` seconds later, when the SDK answers those left that the connection closed.
     """
 
-    def __init__(self, raw: BinaryIO, limit: int = MAX_REQUEST_BYTES) -> None:
+    def __init__(
+        self, raw: BinaryIO, limit: int = MAX_REQUEST_BYTES, *, drain: float = 300.0
+    ) -> None:
         self._raw = raw
         self._limit = limit
+        self._drain = drain
         self._answer, self.replies = anyio.create_memory_object_stream[JSONRPCError](_QUEUED)
+        self._pending: Counter[int | str] = Counter()
+        self._settled = anyio.Event()
+
+    def close(self) -> None:
+        """Stop passing on refusals (the server stops, the input may not have ended)."""
+        self._answer.close()
+
+    def answered(self, request_id: int | str | None) -> None:
+        """Note that the request ``request_id`` has its answer (a result or an error)."""
+        self._done(request_id)
+
+    def _done(self, request_id: Any) -> None:
+        if not isinstance(request_id, int | str) or self._pending[request_id] <= 0:
+            return
+        self._pending[request_id] -= 1
+        if self._pending[request_id] == 0:
+            del self._pending[request_id]
+        if not self._pending:
+            self._settled.set()
+
+    def _passed(self, line: str) -> None:
+        """Count a request the SDK will answer; a cancellation means it will not."""
+        try:
+            message = jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError:  # pragma: no cover - verdict let only readable lines through
+            return
+        if isinstance(message, JSONRPCRequest):
+            self._pending[message.id] += 1
+            self._settled = anyio.Event()
+        elif isinstance(message, JSONRPCNotification) and message.method == _CANCELLED:
+            self._done((message.params or {}).get("requestId"))
+
+    async def _answers(self) -> None:
+        if self._pending:
+            with anyio.move_on_after(self._drain):
+                await self._settled.wait()
 
     def __aiter__(self) -> RequestLines:
         return self
@@ -163,8 +213,10 @@ class RequestLines:
             read = await anyio.to_thread.run_sync(self._next, abandon_on_cancel=True)
             if read is None:
                 self._answer.close()
+                await self._answers()
                 raise StopAsyncIteration
             if isinstance(read, str):
+                self._passed(read)
                 return read
             for reply in read:
                 await self._answer.send(reply)
