@@ -211,10 +211,9 @@ a folder); a YAML list's ``- key: db_password`` then ``value: X``. A pointer whe
 phrase saying none is given ("TBD", "same-as-before").
 
 Rule set 16 (``plain.py``, ``pins.py``): a password opening with ``(``, ``<`` or ``[`` it
-leaves open, with a digit (``password=<tango548!``, ``-p'[qy7f8o?'``, ``pass:(Kx9!aa7``;
+leaves open, with a digit (``<tango548!`` or ``[qy7f8o?`` as a value, a flag's or ``pass:``'s;
 ``(optional)``, ``<password1>``, ``[REDACTED]``, ``getpass()`` stay); a password of letters
-only where prose hands it out and the sentence ends with it ("the password is calvin", "my
-password is sunshine, don't tell", "login root/calvin", "creds are admin/sunshine"; not a
+only where prose hands it out and the sentence ends with it ("the password is calvin", "login root/calvin", "creds are admin/sunshine"; not a
 word that says what it is: "incorrect", "required", "rotated", "different", nor a variable's
 name, nor after another language's word: "das Passwort ist falsch"); "password for the NAS X"
 with no link, ending its line, in other languages too ("пароль от wifi X", "mot de passe du

@@ -26,8 +26,10 @@ def bracket_password(value: str) -> bool:
     characters, a digit and a letter, no space, not a version or a number ("(Kx9!aa7",
     "[Willow536?"; not "(optional)", "<redacted>", "[1]", "(v1.2.3")."""
     closer = _CLOSER.get(value[:1])
-    if closer is None or len(value) < 7 or closer in value or any(c.isspace() for c in value):
+    if closer is None or len(value) < 7 or any(c.isspace() for c in value):
         return False
+    if any(c in "()[]{}<>" for c in value[1:]):
+        return False  # closed, or code: "(keys[1][0]", "([a-z0-9]+"
     rest = value[1:].rstrip(".,;:!?")
     if not any(map(str.isdigit, rest)) or not any(map(str.isalpha, rest)):
         return False
@@ -71,6 +73,8 @@ _PREDICATES: Final = frozenset(
         *("reset", "rotated", "revoked", "generated", "configured", "managed", "handled"),
     }
 )
+# Parts of a name of a variable or a field (a field named "username" after "password:" in code).
+_NAMES: Final = ("user", "name", "pass", "word", "login", "token", "secret", "key", "mail")
 # Endings of participles, adjectives and adverbs ("rotated", "expiring", "guessable",
 # "predictable", "insufficient"): a word that describes the password, no password.
 _ENDINGS: Final = (
@@ -107,6 +111,7 @@ def letter_password(value: str) -> bool:
         and value.isascii()
         and value.isalpha()
         and low not in _PREDICATES
+        and not any(w in low for w in _NAMES)
         and not low.endswith(_ENDINGS)
     )
 
@@ -125,7 +130,7 @@ _ADMINS: Final = frozenset(
 
 def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
     """Tell whether a run of letters after a key word is a password handed out: after a
-    word for a password and a link ("the password is calvin", "pw: sunshine"), or as a
+    word for a password and a link ("the password is calvin"), or as a
     user's password after a word for logging in ("login root/calvin", "creds are
     ann/sunshine"; a user other than an administrator's needs a link: "login ann/projects"
     stays).

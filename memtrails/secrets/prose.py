@@ -132,8 +132,8 @@ DASHED_PW = (
     rf"|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
 )
 # A password of letters only, perhaps after its user and "/", where the sentence ends with
-# it (rule set 16): "the password is calvin", "my password is sunshine, don't tell", "login
-# pi/raspberry"; the engine wants a word for a password and a link, or a word for logging in
+# it (rule set 16): "the password is calvin" at a sentence's end, "login pi/raspberry" too;
+# the engine wants a word for a password and a link, or a word for logging in
 # (plain.given_letters), and no word that says what the password is ("incorrect").
 _LETTERS = (
     r"(?:(?P<wu>[A-Za-z0-9._@+-]{1,32})/)?(?P<vw>[A-Za-z]{6,32})"

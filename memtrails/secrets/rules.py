@@ -459,7 +459,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         + value_of_class(r"\"\r\n", 3)
         + r")\"|(?P<vbare>"
         + value_of_class(r"\s'\"", 3, not_first=r"\-")
-        # A generated password may start with "-" (rule set 16: "sqlcmd -P -Xk9aa7Qz"); the
+        # A generated password may start with "-" (rule set 16, after sqlcmd's flag); the
         # check wants 8+ characters and a digit of it, as of any value so starting.
         + r"|-[^\s'\"\-][^\s'\"]{6,}"
         + r"))|(?P<uflag>-u|-U|--user|--auth)(?P<ugap>=|[ \t]*)(?:'(?P<usq>[^'\r\n]{3,})'"
