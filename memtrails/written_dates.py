@@ -100,6 +100,10 @@ _DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 _LONGEST_VALUE = 100
 _FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
 _LETTERS = re.compile(rf"{LETTER}{{2,}}")
+# A day written in numbers ("2024-03-10", "4/2/2024", "03.05.2024"; not a clock's "10.30.15").
+_NUMBERS_DAY = re.compile(
+    r"(?<!\d)(?:\d{4}-\d\d|\d{1,4}([-/])\d{1,2}\1\d{1,4}|\d{1,2}\.\d{1,2}\.\d{4}|\d{4}\.\d{1,2}\.\d{1,2})(?!\d)"
+)
 _AFTER_DIGITS = re.compile(r"(?<=\d)[^\d]*$")
 # A time as French and Portuguese write it ("10h30", "10 h 30", "10h") and German's "Uhr"
 # after one ("10:30 Uhr", "10 Uhr"): read as "10:30" (it was passed over: midnight).
@@ -388,6 +392,8 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
         and (_TIME.search(text) or not weekday_last(tail[0]))  # "3 Ocak 2024 Cuma"
     ):
         return None  # "10:00 XYZ": a zone no list names is no zone to guess
+    if _NUMBERS_DAY.search(text) and any(_month(w) for w in _LETTERS.findall(text)):
+        return None  # "apr CDT 2024-03-10T02:30": two days, a month's name and a number's
     got = read_written(text.replace("\x00", " "))
     if got is None or not _year_written(text, got[0]):
         return None  # "10:15:: Apr 2 2024" read as 10 April 2015: the text is no date

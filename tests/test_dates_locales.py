@@ -156,11 +156,16 @@ def test_an_indic_day_with_the_words_around_it_is_that_day(text: str, wall: str)
         "Sept2024-03-10T02:30 32",  # 3 September 2010
         "31/pm 99, +002024/Mar 10 2024 2:3012:00",  # 31 March 1999
         "12:00 AM 10:15 Nov 3 2024 1:30 AM",  # 10 November 2015
+        "apr  CDT 2024-03-10T02:30",  # 3 April 2024: two days, a month's name and a number's
+        "Apr13 /, 2024/04/02",  # 4 April 2024
+        "2024-02-30, -, Mar 10 2024 2:30/UT 2024-11-03T01:30",  # 2 March 2024
     ],
 )
 def test_a_soup_of_tokens_is_no_date_of_a_year_it_does_not_write(text: str) -> None:
     # Date.parse gives NaN (conformance/fixtures/dates_fuzz.json); the mail Date reader, asked
-    # last, took other numbers for the year. A day read must have its year written.
+    # last, took other numbers for the year. A day read must have its year written, and a
+    # month's name beside a day in numbers is two days: none is taken.
     with in_tz("America/New_York"):
         assert text_ms(text) is None
         assert text_ms("Sent on: Apr 2, 2024 at 10:15") == At.of("2024-04-02T14:15Z").ms
+        assert text_ms("3. maj 2024, 10.30.15") == At.of("2024-05-03T14:30:15Z").ms  # Danish
