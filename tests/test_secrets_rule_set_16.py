@@ -259,3 +259,61 @@ def test_keys_of_more_providers_go_anywhere(prefix: str, alphabet: str, length: 
 def test_code_read_as_a_bracket_or_letters_stays(text: str) -> None:
     # Found in site-packages by benchmarks/scrub_false_positives.py during this pass.
     _stays(text)
+
+
+_MORE_LANGUAGES = (
+    "كلمة السر هي {p}",
+    "הסיסמה היא {p}",
+    "पासवर्ड है {p}",
+    "wifi şifresi: {p}",
+    "kata laluan: {p}",
+    "รหัสผ่านคือ {p}",
+    "ο κωδικός είναι {p}",  # noqa: RUF001 (Greek)
+    "parola este {p}",
+    "jelszava {p}",
+    "رمز عبور: {p}",
+)
+
+
+@pytest.mark.parametrize("form", _MORE_LANGUAGES)
+def test_a_password_in_more_languages_goes(form: str) -> None:
+    rng = random.Random(f"{_RNG_SEED}{form}")
+    p = rng.choice(_WORDS) + rng.choice("#!*") + str(rng.randint(100, 9999))
+    _gone(form.format(p=p), p)
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "OTP: {n}",
+        "your verification code is {n}",
+        "2FA code {n}",
+        "backup codes: {n} 19283-48271",
+        "Recovery codes (keep safe):\n{n}, 4f8a9-9k2m1",
+    ],
+)
+def test_one_time_and_recovery_codes_go(form: str) -> None:
+    rng = random.Random(f"{_RNG_SEED}{form}")
+    n = (
+        str(rng.randint(10000, 99999))
+        + ("-" if "codes" in form else "")
+        + str(rng.randint(1000, 9999))
+    )
+    _gone(form.format(n=n), n)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la parola è bella",
+        "şifre değişti",
+        "κωδικός σφάλματος 500123",
+        "error code 482913",
+        "OTP length is 6",
+        "recovery codes: well-known",
+        "recovery codes: see the vault",
+        "the backup code feature is enabled",
+    ],
+)
+def test_words_and_codes_that_name_no_secret_stay(text: str) -> None:
+    _stays(text)

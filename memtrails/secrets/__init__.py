@@ -221,8 +221,12 @@ wifi X", "Passwort für das WLAN X"; not "password for user ann2024", a version 
 the user before "/" stays ("Login for the router: ann/X"); a PIN or a door code of 6-12
 digits ("the PIN for the door is 696087", "le code PIN est X", "код от домофона X");
 ``AUTH X&Y`` at a Redis prompt; ``-`` first after sqlcmd's ``-P``; NVIDIA (``nvapi-``),
-Cerebras (``csk-``), Pinecone (``pcsk_``) and Resend (``re_``) keys. A ticket's pass is no
-password ("my boarding pass is gate-B12").
+Cerebras (``csk-``), Pinecone (``pcsk_``) and Resend (``re_``) keys; words for a password
+in more languages (Arabic, Persian, Hebrew, Hindi, Thai, Greek, Romanian, Turkish's and
+Hungarian's possessives, Malay) and their "is"; a one-time code after its word ("OTP: X",
+"your verification code is X", "2FA code X"); an account's backup or recovery codes ("backup
+codes: 48291-38472 19283-48271", the list as one). A ticket's pass is no password ("my
+boarding pass is gate-B12").
 
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``

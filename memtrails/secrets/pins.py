@@ -26,7 +26,12 @@ _PIN_WORDS = (
     r"|\b(?i:pin[ -]?code|pincode|code[ \t]+pin|c(?:ó|o)digo[ \t]+pin|codice[ \t]+pin"
     r"|pin-kod|pincode|digicode|t(?:ü|ue)rcode|(?:door|gate|alarm|safe|locker|lockbox|garage"
     r"|keypad|entry|building)[ \t]+code|code[ \t]+(?:de[ \t]+la[ \t]+porte|d'entr(?:é|e)e)"
-    r"|c(?:ó|o)digo[ \t]+(?:de[ \t]+la[ \t]+puerta|do[ \t]+port(?:ã|a)o))\b"
+    r"|c(?:ó|o)digo[ \t]+(?:de[ \t]+la[ \t]+puerta|do[ \t]+port(?:ã|a)o)"
+    # One-time codes a sign-in sends or shows (rule set 16): "OTP: 482913", "your
+    # verification code is 482913", "2FA code 482913".
+    r"|one[ -]time[ \t]+(?:pass)?code|(?:verification|2fa|mfa|security|login|sign-in|sms"
+    r"|authentication|auth|confirmation|access)[ \t]+code)\b"
+    r"|\b(?:OTP|TOTP)\b"
     # Russian: "пин-код", "код от домофона" (the code of the intercom), "код двери".
     r"|(?i:пин-код|код[ \t]+(?:от[ \t]+[\x{0400}-\x{04FF}]{2,24}|домофона|двери|подъезда)))"
 )
@@ -36,7 +41,30 @@ _LINK = (
     r"(?:[ \t](?i:is|was|ist|lautet|est|es|é|è|jest|это|to)|:|[ \t]=|->|[ \t](?:-|\x{2013}))"
     r"|[ \t]*)[ \t]*"
 )
+# An account's backup or recovery codes (rule set 16): "backup codes: 48291-38472
+# 19283-48271", "recovery codes: a1b2c-3d4e5, ...": codes of digits (8-10, perhaps split by a
+# "-" or a space), or of letters and digits split by a "-" (the list must hold a digit); the
+# codes of one list go as one.
+_DIGITS = r"[0-9]{4,5}[- ]?[0-9]{4,5}"
+_MIXED = r"[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10}"
+_LIST = (
+    r"\b(?i:backup|recovery|rescue|emergency)[ \t]+(?i:codes?|keys?)"
+    r"(?:[ \t]*(?:\([^)\r\n]{0,40}\))?[ \t]*[:=-]|[ \t](?i:are|is))[ \t]*(?:\r?\n[ \t>-]*)?"
+)
+
+
+def _codes(code: str) -> str:
+    return rf"(?:{code})(?:[ \t]*[,;]?[ \t]+(?:{code})){{0,15}}"
+
+
 PIN_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "recovery_codes",
+        "password",
+        rf"{_LIST}(?:(?P<v>{_codes(_DIGITS)})|(?P<v2>{_codes(_MIXED)}))(?:[^A-Za-z0-9_-]|\z)",
+        "headers",
+        "recovery",
+    ),
     Rule(
         "pin_code",
         "password",

@@ -30,10 +30,17 @@ PW_WORDS = (
     r"|passwort|kennwort|wachtwoord|senha|contrase(?:n|ñ)a|mot de passe|mdp|has(?:ło|ła|łem)"
     r"|heslo(?:[ \t]+je)?|lösenord(?:et)?|passord(?:et)?(?:[ \t]+er)?|adgangskoden?(?:[ \t]+er)?"
     r"|salasana(?:[ \t]+on)?|jelszó|geslo|lozinka|kata sandi|mật khẩu|clave"
+    # Rule set 16: Romanian's and Turkish's "parola", Hungarian's "jelszava" (its password),
+    # Malay's "kata laluan".
+    r"|parol(?:a|ă|ei)|jelszav(?:a|am|ad|unk)|kata laluan"
     # Words for credentials (rule set 12): "Zugangsdaten: ann:X", "identifiants : ann:X".
     r"|zugangsdaten|anmeldedaten|identifiants|credenciales|credenziali|credenciais"
     r"|inloggegevens)"
-    r"|(?i:пароль|şifre|κωδικός πρόσβασης|סיסמה|كلمة المرور|पासवर्ड)"
+    # Rule set 16: Turkish's "şifresi" (its password), Greek's "κωδικός" alone, Arabic's
+    # "كلمة السر", Persian's "رمز عبور" and "گذرواژه", Thai's "รหัสผ่าน".
+    r"|(?i:пароль|şifre(?:si|m|n|niz|miz)?|κωδικ(?:ός|ό|ού)(?:[ \t]+πρόσβασης)?|סיסמה"
+    r"|كلمة المرور|كلمة السر|كلمة سر|الرقم السري|رمز(?:[ \t]+(?:عبور|ورود))?|گذرواژه|पासवर्ड"
+    r"|รหัสผ่าน)"
     r"|密码|密碼|口令|パスワード|暗証番号|비밀번호|비번|암호)"
 )
 KEY_WORDS = (
@@ -43,13 +50,14 @@ KEY_WORDS = (
     r"|キー|秘密鍵|키)"
 )
 # Scripts that write words without spaces (Chinese, Japanese, Korean's particles): a value
-# ends where their characters start ("パスワードはVです"), and their words for "is",
+# ends where their characters start ("パスワードはVです"), and their words for "is" (Thai's
+# คือ too, rule set 16),
 # "to", "as" link a key word to its value without a space: は, が, を, 是, 为, 為, 는, 은,
 # 를, 을, 이, 가, and "changed to", "set to" (改为, 改成, 设为, 设置为, 設為, 設定為).
 _CJK = r"\x{3000}-\x{30FF}\x{3400}-\x{4DBF}\x{4E00}-\x{9FFF}\x{AC00}-\x{D7AF}\x{FF00}-\x{FFEF}"
 _CJK_LINK = (
     r"(?:\x{306F}|\x{304C}|\x{3092}|\x{662F}|\x{4E3A}|\x{70BA}|\x{B294}|\x{C740}|\x{B97C}"
-    r"|\x{C744}|\x{C774}|\x{AC00}|\x{6539}\x{4E3A}|\x{6539}\x{6210}|\x{8BBE}\x{4E3A}"
+    r"|\x{0E04}\x{0E37}\x{0E2D}|\x{C744}|\x{C774}|\x{AC00}|\x{6539}\x{4E3A}|\x{6539}\x{6210}|\x{8BBE}\x{4E3A}"
     r"|\x{8BBE}\x{7F6E}\x{4E3A}|\x{8A2D}\x{70BA}|\x{8A2D}\x{5B9A}\x{70BA})"
 )
 # Opening and closing quotes of prose: ASCII's, typographic ones, Japanese brackets, French
@@ -62,7 +70,9 @@ _CLOSERS = r"\x{201D}\x{2019}\x{300D}\x{300F}\x{00BB}"
 _LETTER = r"\x{00C0}-\x{024F}\x{0370}-\x{03FF}\x{0400}-\x{04FF}"
 GAP = (
     rf"(?:(?:[ \t]+[A-Za-z0-9(/~.{_LETTER}][A-Za-z0-9_'.@/(){_LETTER}-]{{0,31}}){{0,4}}?[ \t]*"
-    r"(?:[ \t](?i:is|was|are|were|be|to|as|ist|lautet|est|es|é|è|är|jest|adalah|là|это)"
+    r"(?:[ \t](?i:is|was|are|were|be|to|as|ist|lautet|est|es|é|è|är|jest|adalah|là|это|este|ay"
+    # Rule set 16: Greek's, Hebrew's, Arabic's, Persian's and Hindi's "is".
+    r"|είναι|היא|הוא|هي|هو|است|है)"
     r"|:|[ \t]=|[ \t]\||->|=>|\x{2192}|\x{FF1A}|[ \t](?:-|\x{2013}|\x{2014}))"
     r"[ \t]*(?:\r?\n[ \t>]*){0,2}"
     rf"|[ \t]*{_CJK_LINK}[ \t\x{{3001}}\x{{FF0C}},]*"

@@ -96,7 +96,8 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: prose hands it out ("the password is calvin", "login root/calvin"), "password for the
 #: NAS X" with no link (in other languages too), a PIN or a door code, the user before "/"
 #: kept ("login: ann/X"), AUTH X&Y at a Redis prompt, "-" first after sqlcmd's -P, NVIDIA,
-#: Cerebras, Pinecone and Resend keys; a ticket's pass ("boarding pass is gate-B12") no longer.
+#: Cerebras, Pinecone and Resend keys, password words of ten more languages, one-time and
+#: recovery codes; a ticket's pass ("boarding pass is gate-B12") no longer.
 RULES_VERSION: Final = 16
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key

@@ -84,6 +84,8 @@ def shaped(value: bytes, check: str) -> bool:
         return bool(value.translate(None, _NOT_DIGITS)) and bool(
             value.translate(None, _NOT_LETTERS)
         )
+    if check == "recovery":  # a list of backup codes: a digit in it ("well-known" is none)
+        return bool(value.translate(None, _NOT_DIGITS))
     return value.lower() != value and value.upper() != value  # "mixed", "aws"
 
 
