@@ -50,3 +50,27 @@ def test_serve_on_a_new_folder_says_it_creates_one(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=300)
     assert first == f"no memory folder at {new}: creating a new one\n"
+
+
+def test_mcp_http_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    """Before, it said it was serving, then uvicorn's error twice, and exit code 3."""
+    import socket
+
+    from click.testing import CliRunner
+
+    from memtrails.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        argv = ["mcp", "--home", str(tmp_path / "m"), "--http", str(port)]
+        result = CliRunner().invoke(main, argv)
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1] == (
+        f"Error: cannot listen on 127.0.0.1:{port} (Address already in use); "
+        "choose another --http port"
+    ), result.output
+    assert "serving" not in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "m").exists()

@@ -27,6 +27,10 @@ from ._terminal import for_terminal, log_to_terminal
 __all__: list[str] = []
 
 
+def _say_where(port: int) -> None:
+    click.echo(f"serving MCP on http://127.0.0.1:{port}/mcp (Ctrl-C stops)", err=True)
+
+
 def _stop_now() -> None:
     click.echo(f"\ninterrupted: {INTERRUPTED['mcp']}", err=True)
     sys.stderr.flush()
@@ -42,9 +46,10 @@ def _stop_now() -> None:
 @click.option(
     "--http",
     "http_port",
-    type=click.IntRange(1, 65535),
+    type=click.IntRange(0, 65535),
     default=None,
-    help="Serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.",
+    help="Serve Streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio (0: a free port, "
+    "printed when it listens).",
 )
 @click.option(
     "--wait",
@@ -96,9 +101,7 @@ async def mcp(
             "none until `memtrails add --home ...` (or the add tool) creates it",
             err=True,
         )
-    if http_port is not None:
-        click.echo(f"serving MCP on http://127.0.0.1:{http_port}/mcp (Ctrl-C stops)", err=True)
-    else:
+    if http_port is None:
         if sys.stdin.isatty():
             click.echo(
                 "memtrails mcp speaks MCP on stdin and stdout: an MCP client starts it (see "
@@ -116,6 +119,7 @@ async def mcp(
         http_port=http_port,
         threads=threads,
         wait=wait,
+        listening=_say_where,
     )
     if http_port is None and stdout_gone():
         # The client closed the pipe it reads answers from. Its stdin may still be open,

@@ -385,6 +385,7 @@ async def serve(
     http_port: int | None = None,
     threads: int | None = None,
     wait: float = 10.0,
+    listening: Callable[[int], object] = lambda port: None,
 ) -> None:
     """Serve the memory folder ``home`` over MCP until the client goes away.
 
@@ -395,6 +396,11 @@ async def serve(
             of stdio.
         threads: model threads.
         wait: seconds a request waits for an import holding the folder.
+        listening: called with the port once HTTP is listened on (``http_port`` 0 picks
+            a free one).
+
+    Raises:
+        OSError: ``http_port`` cannot be listened on (in use, not allowed).
     """
     access = FolderAccess(home, threads=threads, wait=wait)
     server = build_server(access, allow_writes=allow_writes)
@@ -414,11 +420,20 @@ async def serve(
                 session_idle_timeout=_SESSION_IDLE_S,
                 max_sessions=_MAX_SESSIONS,
             )
-            # As the SDK's run_streamable_http_async, but uvicorn's loggers keep the
-            # handlers the command gave them (escaping), not uvicorn's (as it is).
-            config = uvicorn.Config(
-                app, host="127.0.0.1", port=http_port, log_level="warning", log_config=None
-            )
-            await uvicorn.Server(config).serve()
+            from ..service._http import head_deadline_protocol, listening_socket
+
+            # Bound before anything is said: a port in use is one line (uvicorn logged it
+            # twice after 'serving on', and exited 3). As the SDK's run_streamable_http_async,
+            # but uvicorn's loggers keep the handlers the command gave them (escaping), and
+            # a connection must send its request head in time, as serve's must.
+            sock = listening_socket("127.0.0.1", http_port, "--http port", listen=False)
+            try:
+                listening(sock.getsockname()[1])
+                config = uvicorn.Config(
+                    app, log_level="warning", log_config=None, http=head_deadline_protocol()
+                )
+                await uvicorn.Server(config).serve(sockets=[sock])
+            finally:
+                sock.close()
     finally:
         await access.aclose()

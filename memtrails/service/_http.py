@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-__all__ = ["HEAD_DEADLINE", "head_deadline_protocol"]
+__all__ = ["HEAD_DEADLINE", "head_deadline_protocol", "listening_socket"]
 
 # Seconds a connection has to send a whole request head (its request line and headers),
 # counted from when it opens or its last response ends. uvicorn sets no such limit: a client
@@ -64,3 +65,31 @@ def head_deadline_protocol(seconds: float = HEAD_DEADLINE) -> type[H11Protocol]:
                 self.transport.close()
 
     return HeadDeadline
+
+
+def listening_socket(
+    host: str, port: int, option: str = "--port", *, listen: bool = True
+) -> socket.socket:
+    """Return a socket bound to ``host:port`` (0: a free port), for uvicorn to serve.
+
+    It listens at once unless ``listen`` is False (uvicorn's server then starts it): a
+    caller may say where it listens before a client can connect.
+
+    Raises:
+        OSError: it cannot listen there; the message names the address, why, and that
+            ``option`` chooses another port.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        if listen:
+            sock.listen(128)
+        sock.setblocking(False)
+    except OSError as exc:
+        sock.close()
+        raise OSError(
+            exc.errno, f"cannot listen on {host}:{port} ({exc.strerror}); choose another {option}"
+        ) from None
+    return sock

@@ -15,7 +15,7 @@ import uvicorn
 from ..folder.manifest import opening_line
 from ..folder.opening import open_folder
 from ..memory import Memory
-from ._http import head_deadline_protocol
+from ._http import head_deadline_protocol, listening_socket
 from .app import build_app
 from .auth import LOOPBACK
 from .discovery import SERVICE_ROLE, ensure_token, remove_service_file, write_service_file
@@ -67,22 +67,6 @@ class _Server(uvicorn.Server):
             self._loop.call_soon_threadsafe(self._on_exit)
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)
-        sock.setblocking(False)
-    except OSError as exc:
-        sock.close()
-        raise OSError(
-            exc.errno, f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port"
-        ) from None
-    return sock
-
-
 async def serve(
     home: Path,
     *,
@@ -122,7 +106,7 @@ async def serve(
             say(opening_line(repair))
         await memory.catch_up()
         token = await asyncio.to_thread(ensure_token, home)
-        sock = _bind(host, port)
+        sock = listening_socket(host, port)
         port = sock.getsockname()[1]
         stopping = asyncio.Event()
         jobs = Jobs(memory)
