@@ -402,10 +402,19 @@ def utf8_first(data: bytes) -> tuple[str, str]:
 
 
 _LONE_CR = re.compile(r"\r(?!\n)")
+_DOUBLED_CR = re.compile(r"\r\r+\n")
 
 
 def lone_cr_as_lf(text: str) -> str:
     """Return ``text`` with each carriage return that ends a line on its own (classic Mac OS
     files, some exports) made a line feed, so that line-based reading (a title, a commit's
-    summary, the lines shown) sees its lines; Windows' CR LF is left as it is."""
-    return _LONE_CR.sub("\n", text) if "\r" in text else text
+    summary, the lines shown) sees its lines; Windows' CR LF is left as it is. CR CR LF (a
+    Windows line end converted again, as a transfer in text mode does) is one CR LF, and
+    LF CR line ends (every CR after an LF: RISC OS, some exports) are LF: each was a blank
+    line after every line."""
+    if "\r" not in text:
+        return text
+    text = _DOUBLED_CR.sub("\r\n", text)
+    if text.count("\n\r") == text.count("\r") and "\r\n" not in text:
+        text = text.replace("\n\r", "\n")
+    return _LONE_CR.sub("\n", text)
