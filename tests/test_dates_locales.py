@@ -5,6 +5,10 @@ does not know before a year ("Spring 2024", "Bealtaine 2024") was 1 January."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 from helpers import in_tz
 
@@ -169,3 +173,32 @@ def test_a_soup_of_tokens_is_no_date_of_a_year_it_does_not_write(text: str) -> N
         assert text_ms(text) is None
         assert text_ms("Sent on: Apr 2, 2024 at 10:15") == At.of("2024-04-02T14:15Z").ms
         assert text_ms("3. maj 2024, 10.30.15") == At.of("2024-05-03T14:30:15Z").ms  # Danish
+
+
+FIXTURES = Path(__file__).parent.parent / "conformance" / "fixtures"
+
+
+def test_where_date_parse_reads_no_date_a_record_s_time_writes_the_year_it_reads() -> None:
+    # Every input of the Date.parse fixtures (mail, chat, logs, and 800 token soups): where
+    # Date.parse gives NaN and a record's time reads a date all the same, the value writes
+    # that date's year; where both read one, they differ only by the documented rules (a
+    # dotted day is day first, a leap second, full-width digits, a number is an epoch stamp).
+    wrong = []
+    with in_tz("America/New_York"):
+        for name in ("dates", "dates_fuzz", "dates_forms"):
+            for case in json.loads((FIXTURES / f"{name}.json").read_text("utf-8"))["cases"]:
+                text, ms = case["text"], case["ms"]
+                got = text_ms(text)
+                if got is None or got == ms:
+                    continue
+                year = int(At(got).iso()[:-20])  # "+010000-01-01T..." too
+                years = {int(y) for y in re.findall(r"(?<![\d+])\d{4}(?!\d)", text)}
+                if re.fullmatch(r"[\d.eE]+", text):  # a number alone: an epoch stamp
+                    continue
+                if ms is None:
+                    read_right = bool({year - 1, year, year + 1} & years)
+                else:  # the documented departures
+                    read_right = bool(re.search(r"\d\.\d|:60|[\uff10-\uff19]", text))
+                if not read_right:
+                    wrong.append((text, got))
+    assert wrong == []
