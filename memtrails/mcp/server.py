@@ -289,7 +289,7 @@ def build_server(access: FolderAccess, *, allow_writes: bool = False) -> MCPServ
             async with access.open() as memory:
                 found = await memory.get(id)
         except MemtrailsError as exc:
-            raise ResourceError(scrubbed(str(exc))) from exc
+            raise ResourceError(scrubbed(said_at_the_command_line(exc))) from exc
         if found is None:
             raise ResourceNotFoundError(scrubbed(f"no record with id {id!r}"))
         return json.dumps(record_json(found), ensure_ascii=False)

@@ -60,3 +60,32 @@ async def test_an_add_of_a_folder_holding_a_fifo_answers_and_frees_the_folder(
     assert out.get("added") == 1, out
     async with Memory.open(tmp_path / "m", embedder=embedder) as memory:  # the folder is free
         assert await memory.get("a.md") is not None
+
+
+@pytest.mark.parametrize("folder", ["missing", "not-a-memory"])
+async def test_every_read_on_a_folder_without_a_memory_says_so_and_creates_nothing(
+    tmp_path: Path, folder: str
+) -> None:
+    """Each read tool and the record resource say to create one with `memtrails add`
+    (the resource gave a library's advice: 'open it with create=True')."""
+    home = tmp_path / folder
+    if folder == "not-a-memory":
+        home.mkdir()
+        (home / "notes.txt").write_text("mine\n", encoding="utf-8")
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    server = build_server(FolderAccess(home, embedder=HashingEmbedder()))
+    said: list[str] = []
+    async with Client(server) as client:
+        for tool, arguments in [("search", {"query": "apples"}), ("get", {"id": "a"})]:
+            result = await client.call_tool(tool, arguments)
+            assert result.is_error, result
+            said.append(str(result.content))
+        with pytest.raises(MCPError) as caught:
+            await client.read_resource("memtrails://record/a")
+        said.append(caught.value.message)
+        status = await client.call_tool("status", {})
+        said.append(str(status.content))
+    for text in said:
+        assert f"no memory folder at {home}" in text and "`memtrails add`" in text, said
+        assert "create=True" not in text, said
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
