@@ -14,7 +14,7 @@ from .values import is_placeholder
 
 __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 
-# Commands whose flag carries a password (groups: 1 a MySQL client's or 7-Zip's glued -pX, 2
+# Commands whose flag carries a password (groups: 1 a MySQL client's, 7-Zip's or RAR's glued -pX, 2
 # a spaced -p X: sshpass, Azure's az, docker login, Sysinternals' PsExec and PAExec,
 # CrackMapExec and NetExec, evil-winrm, smbmap, rdesktop, the MongoDB shells and tools; 3
 # redis-cli's -a X; 4 HTTP clients' -u user:X; 5 smbclient's -U user%X; 6 the OpenLDAP
@@ -25,7 +25,7 @@ __all__ = ["COMMANDS", "Commands", "flag_of", "password_of"]
 # "https" count only before a space: in "http://host" they are an argument's scheme.
 COMMANDS: Final = leftmost(
     r"\b(mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb"
-    r"|mariadb-dump|7z|7za|7zr|7zz)\b|\b(sshpass|az|docker[ \t]login|(?i:ps|pa)(?i:exec)(?:64)?(?:\.exe|\.py)?"
+    r"|mariadb-dump|7z|7za|7zr|7zz|unrar|rar)\b|\b(sshpass|az|docker[ \t]login|(?i:ps|pa)(?i:exec)(?:64)?(?:\.exe|\.py)?"
     r"|crackmapexec|netexec|nxc|evil-winrm|smbmap|rdesktop|mongo|mongosh|mongodump|mongorestore"
     r"|mongoexport|mongoimport|mongostat|mongotop)\b|\b(redis-cli)\b"
     r"|\b(curl|wget|httpie|https?[ \t])|\b(smbclient)\b"

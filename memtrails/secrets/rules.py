@@ -342,7 +342,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "keyed",
     ),
     # A user and a password handed to a credential's constructor or an HTTP client: Python's
-    # auth=("ann", "..."), HTTPBasicAuth, .NET's NetworkCredential, Java's
+    # auth=("ann", "..."), HTTPBasicAuth, .NET's NetworkCredential (PowerShell's ::new), Java's
     # PasswordAuthentication and UsernamePasswordCredentials, Rust's basic_auth("ann",
     # Some("...")), PHP's new PDO($dsn, 'root', '...'); Oracle's user/password@db (sqlplus,
     # a thin JDBC URL); a .pgpass line (host:port:database:user:password).
@@ -351,7 +351,7 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "password",
         r"\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|NetworkCredential|BasicAuth"
         r"|PasswordAuthentication|UsernamePasswordCredentials|UsernamePasswordAuthenticationToken"
-        r"|basic_auth|BasicAuthentication|PDO|auth[ \t]*=)[ \t]*\([ \t]*"
+        r"|basic_auth|BasicAuthentication|PDO|auth[ \t]*=)(?:\]::new)?[ \t]*\([ \t]*"
         r"(?:[^,()\r\n]{1,200},[ \t]*)?[\"'][^\"'\r\n]{1,100}[\"'][ \t]*,[ \t]*(?:Some\([ \t]*)?"
         r"(?:&?new[ \t]+String\([ \t]*)?[\"'](?P<v>" + value_of_class(PAIRED, 6) + r")[\"']"
         r"|\b(?:sqlplus|rman|expdp|impdp|sqlldr|dgmgrl)(?:[ \t]+-[A-Za-z]+)*[ \t]+[^\s/@'\"]+/"
