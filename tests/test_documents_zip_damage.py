@@ -211,3 +211,24 @@ def test_a_document_that_is_another_kind_of_file_says_what_it_is(
         extract(data, suffix, 512 << 20)
     assert str(caught.value).startswith("corrupt file: not a")
     assert said in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("suffix", "body"),
+    [
+        (".docx", "word/document.xml"),
+        (".pptx", "ppt/presentation.xml"),
+        (".epub", "META-INF/container.xml"),
+    ],
+)
+def test_an_archive_of_files_under_a_document_name_says_so(suffix: str, body: str) -> None:
+    """Before: a DOCX parser's message, or (a .pptx) an empty record."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr("photos/notes.txt", "holiday notes")
+    with pytest.raises(Failed) as caught:
+        extract(out.getvalue(), suffix, 512 << 20)
+    assert str(caught.value).startswith(
+        f"corrupt file: a zip with no {body}, which holds a {suffix} file's text"
+    )
+    assert "unpacked into a folder" in str(caught.value)

@@ -28,7 +28,7 @@ from ._pdfparts import embedded_files
 from ._pptx import mark_hidden_slides
 from ._sniff import described, plain_text, read_as
 from ._xlsx import read_xlsx
-from ._zipguard import NOT_A_ZIP, ZIP_SUFFIXES, check_zip
+from ._zipguard import NO_BODY, NOT_A_ZIP, ZIP_SUFFIXES, check_zip
 from ._zipsalvage import salvage
 
 __all__ = ["MIME_TYPES", "Failed", "extract"]
@@ -332,6 +332,8 @@ def _guarded(data: bytes, suffix: str, max_unpacked: int, depth: int) -> dict[st
         if why and why.startswith(NOT_A_ZIP) and (whole := salvage(data, max_unpacked)):
             data, cut_zip = whole[0], True  # a download or copy cut short: what is whole
             why = check_zip(data, max_unpacked, suffix)
+            if why and why.startswith(NO_BODY):
+                why = _ZIP_CUT.format(what="the parts still whole hold none of its text")
         elif why and why.startswith(NOT_A_ZIP) and data[:4] == b"PK\x03\x04":
             why = _ZIP_CUT.format(what="no part of it is whole")
         if why:

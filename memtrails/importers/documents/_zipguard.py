@@ -9,7 +9,7 @@ from xml.etree import ElementTree
 
 from ._zipsalvage import inflated_over
 
-__all__ = ["NOT_A_ZIP", "ZIP_SUFFIXES", "check_zip"]
+__all__ = ["NOT_A_ZIP", "NO_BODY", "ZIP_SUFFIXES", "check_zip"]
 
 #: How the reason :func:`check_zip` gives for bytes no zip reader opens starts.
 NOT_A_ZIP = "corrupt file: not a readable zip container"
@@ -24,9 +24,21 @@ _MAX_ENTRIES = 20_000
 _MAX_REPEATED = 16 << 20
 _MAX_RATIO = 200  # real XML packs 5-20x; a zip bomb packs thousands of times
 _ODF = frozenset({".odt", ".ods", ".odp"})
+# The part that holds each zip format's text (or leads to it): a zip without it is another
+# zip under the format's name (an archive of files) or one damaged past reading.
+_BODIES = {".odt": "content.xml", ".ods": "content.xml", ".odp": "content.xml"}
+_BODIES |= {".docx": "word/document.xml", ".docm": "word/document.xml"}
+_BODIES |= {".xlsx": "xl/workbook.xml", ".xlsm": "xl/workbook.xml"}
+_BODIES |= {".pptx": "ppt/presentation.xml", ".pptm": "ppt/presentation.xml"}
+_BODIES |= {".epub": "META-INF/container.xml"}
+#: How the reason :func:`check_zip` gives for a zip without its format's body starts.
+NO_BODY = "corrupt file: a zip with no "
 _NO_BODY = (
-    "corrupt file: an OpenDocument zip with no content.xml, where its text is (damaged, "
-    "or another zip given an OpenDocument name)"
+    NO_BODY + "{part}, which holds a {suffix} file's text (damaged, or another zip given "
+    "that name: an archive of files is read once unpacked into a folder)"
+)
+_OOXML_TYPES = (
+    "[Content_Types].xml"  # an Office Open XML package's: its parts may be named otherwise
 )
 
 
@@ -42,8 +54,12 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             infos = z.infolist()
             why = _sizes(infos, max_unpacked) or _lies(data, infos)
-            if why is None and suffix in _ODF and "content.xml" not in z.NameToInfo:
-                why = _NO_BODY
+            body = _BODIES.get(suffix)
+            names = z.NameToInfo
+            # an Office Open XML package (its content types listed) may name its body otherwise
+            unlisted = suffix.startswith(".o") or _OOXML_TYPES not in names
+            if why is None and body is not None and body not in names and unlisted:
+                why = _NO_BODY.format(part=body, suffix=suffix)
             if why is None:
                 why = _locked(z, suffix)
             # The spine is read only from a container whose sizes are sane.
