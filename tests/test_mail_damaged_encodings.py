@@ -88,3 +88,42 @@ async def test_an_mbox_saved_as_utf16_is_an_error_saying_how_to_convert_it(
     said = str(caught.value)
     assert "UTF-16" in said and "archive.mbox" in said
     assert f"iconv -f {iconv} -t UTF-8 archive.mbox > utf8-archive.mbox" in said
+
+
+def _word(text: str) -> str:
+    return "=?utf-8?b?" + base64.b64encode(text.encode()).decode() + "?="
+
+
+def test_names_and_subjects_read_as_they_show_on_one_line() -> None:
+    """A sender's name or a subject crafted with terminal escapes (retitling a window,
+    clearing the screen), control characters or line breaks (to look like another header)
+    is stored as what it shows: one line, no escapes."""
+    name, to = _word("Ann \x1b]0;owned\x07Archer"), _word("Bob\r\nBcc: victim@example.org")
+    subject = _word("Invoice \x1b[2J\x1b[31mpaid\x1b[0m\x08\x00 today")
+    rec = mail_record(
+        "\n".join(
+            [
+                f"From: {name} <ann@example.org>",
+                f"To: {to} <bob@example.org>",
+                f"Subject: {subject}",
+                "Message-ID: <inject@example.org>",
+                "",
+                "hello",
+            ]
+        ).encode()
+    )
+    assert rec.author == "Ann Archer <ann@example.org>"
+    assert rec.title == "Invoice paid today"
+    assert rec.meta["to"] == ["Bob Bcc: victim@example.org <bob@example.org>"]
+
+
+def test_a_body_loses_terminal_colours_and_reads_windows_bytes_as_meant() -> None:
+    body = "tests \x1b[32;1m[OK]\x1b[0m\nit can\x92t cost 5 \x80\x07"
+    text = mail_record(mail("Content-Type: text/plain; charset=utf-8", body=body)).text
+    assert text == "tests [OK]\nit can\u2019t cost 5 \u20ac"
+
+
+def test_a_mail_to_thousands_of_recipients_is_one_record() -> None:
+    to = ",\n ".join(f"User {n} <u{n}@example.org>" for n in range(5000))
+    rec = mail_record(mail(f"To: {to}"))
+    assert len(rec.meta["to"]) == 5000 and rec.meta["to"][4999] == "User 4999 <u4999@example.org>"

@@ -6,9 +6,17 @@ import codecs
 import encodings.aliases
 import re
 
+from .._shared import without_controls
 from .jis import decode_jis, looks_jis
 
-__all__ = ["DECODE_ERRORS", "decode_bytes", "guess_charset", "python_codec", "to_bytes"]
+__all__ = [
+    "DECODE_ERRORS",
+    "decode_bytes",
+    "guess_charset",
+    "python_codec",
+    "readable",
+    "to_bytes",
+]
 
 _DETECT_SAMPLE = 64 * 1024
 
@@ -297,3 +305,21 @@ def to_bytes(value: str) -> bytes:
     """Return the wire bytes of a parsed value (the parser keeps 8-bit bytes as lone surrogates)."""
     # The parser keeps undecodable bytes as lone surrogates; this gives back the wire bytes.
     return value.encode("utf-8", "surrogateescape")
+
+
+# U+0080-U+009F (C1 controls) in decoded mail are Windows-1252 bytes read as Latin-1 (a mail
+# with no charset, an archive's copy): each is the character Windows meant (0x92 an
+# apostrophe, 0x80 the euro sign), the five it leaves undefined nothing.
+_C1 = {code: bytes([code]).decode("cp1252", "ignore") or None for code in range(0x80, 0xA0)}
+
+_C1_FOUND = re.compile("[\x80-\x9f]")
+
+
+def readable(text: str, one_line: bool = False) -> str:
+    """Return decoded mail text as it reads: a C1 control as the Windows-1252 character it
+    stands for, terminal escapes and other control characters left out (a name or subject
+    crafted to retitle a window, a pasted coloured terminal session). ``one_line``: tabs
+    and line breaks are spaces too (a header)."""
+    if _C1_FOUND.search(text):
+        text = text.translate(_C1)
+    return without_controls(text, one_line)

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from email.message import Message
 
-from .charsets import DECODE_ERRORS, decode_bytes, python_codec, to_bytes
+from .charsets import DECODE_ERRORS, decode_bytes, python_codec, readable, to_bytes
 
 __all__ = [
     "FOLD",
@@ -191,8 +191,10 @@ def decode_header(value: str | None, hint: str | None = None) -> str:
     raw = to_bytes(text)
     if not raw.isascii():
         text = decode_raw_header(raw, hint)
-    text = _decode_words(text)
-    return WS.sub(" ", text.replace("\x00", "")).strip()
+    # A name or subject crafted with terminal escapes (to retitle a window, hide the real
+    # sender) or control characters reads as what it shows, on one line.
+    text = readable(_decode_words(text), one_line=True)
+    return WS.sub(" ", text).strip()
 
 
 def decode_raw_header(raw: bytes, hint: str | None) -> str:

@@ -20,7 +20,7 @@ from ..documents import DocumentReader
 from ..documents._html import tidy
 from .attachments import read_attachments
 from .book import MailBook
-from .charsets import guess_charset, python_codec
+from .charsets import guess_charset, python_codec, readable
 from .dates import mail_time
 from .headers import (
     addresses,
@@ -302,7 +302,8 @@ def _convert(
     authors = addresses(raw_headers(msg, "from") or raw_headers(msg, "sender"), hint)
     body = Collected(hint=hint)
     walk(msg, body, 0)
-    text = tidy("\n\n".join(body.texts))
+    # Colours and cursor moves of a pasted terminal session are no words; nor are controls.
+    text = tidy(readable("\n\n".join(body.texts)))
     if not text and not subject and not body.attachments:
         return RecordError(source, where, "message has no subject, text or attachments")
 
