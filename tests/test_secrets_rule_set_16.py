@@ -124,6 +124,7 @@ def test_a_password_of_letters_only_goes_where_it_is_handed_out(form: str) -> No
         "password is stored in the vault",
         "das Passwort ist falsch",
         "login ann/projects",
+        "login admin/settings",
         "the login page is broken",
         "the password manager is bitwarden",
     ],

@@ -128,6 +128,17 @@ _ADMINS: Final = frozenset(
 )
 
 
+# Pages and folders after "admin/" or "root/" ("login admin/settings", "root/projects").
+_PAGES: Final = frozenset(
+    {
+        *("settings", "config", "configuration", "dashboard", "console", "profile", "panel"),
+        *("accounts", "logout", "system", "security", "network", "status", "reports", "pages"),
+        *("plugins", "themes", "options", "preferences", "advanced", "projects", "public"),
+        *("images", "uploads", "backups", "private", "scripts", "modules", "content", "users"),
+    }
+)
+
+
 def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
     """Tell whether a run of letters after a key word is a password handed out: after a
     word for a password and a link ("the password is calvin"), or as a
@@ -147,6 +158,8 @@ def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
     link = gap.rstrip().lower().endswith((*_LINKS, " are", " were"))
     if not user:
         return link and key.rstrip("s").replace("'", "") in _PASSWORD_WORDS
+    if value.lower() in _PAGES:
+        return False  # "login admin/settings": a page of an admin's site
     return key.startswith(_LOGIN_WORDS) and (link or user.lower() in _ADMINS)
 
 
