@@ -173,6 +173,9 @@ _RTL_MARKS = frozenset("\u200f\u061c")  # right-to-left and Arabic letter marks
 # digits or their right-to-left marks show.
 _SLASHED_DAY = re.compile(r"\s*(\d{1,2})([/-])(\d{1,2})\2(\d{4})(?!\d)(.*)", re.S | re.A)
 _FOUR_DIGITS = re.compile(r"(?<!\d)\d{4}(?!\d)", re.A)
+# A slashed day with a two-digit year in such digits: Hindi writes "१४/११/२३" day first,
+# Nepali "०२/१/१३" year first; Date.parse reads either month first. No day is guessed.
+_SHORT_SLASHED = re.compile(r"\s*\d{1,2}([/-])\d{1,2}\1\d{1,2}(?![\d/-])", re.A)
 # Bulgarian's, Russian's and Ukrainian's word for "year" after a numeric day's year.
 _YEAR_WORD = re.compile(r"(?<=[./-]\d{4})\s*[гр]\.\s*$")
 
@@ -223,8 +226,10 @@ def world_ms(text: str) -> int | None:
 
 def plain_date_text(value: str) -> str | None:
     """Return ``value`` without bidi marks, its dashes as hyphens, its digits in ASCII
-    (:data:`_PLAIN`) and a locale's forms as ``Date.parse`` reads them (``locale_forms``), or None when its digits were another script's and its years are
-    another calendar's (the Hijri 1445, the Persian 1403: no Gregorian year before 1900).
+    (:data:`_PLAIN`) and a locale's forms as ``Date.parse`` reads them (``locale_forms``),
+    or None when its digits were another script's and its years are another calendar's (the
+    Hijri 1445, the Persian 1403: no Gregorian year before 1900) or its day is slashed with
+    a two-digit year (day first in Hindi, year first in Nepali).
     A day written with slashes in such digits or with right-to-left marks is day first, as
     Arabic, Persian and Indian locales write it: it is returned as year/month/day.
 
@@ -241,7 +246,7 @@ def plain_date_text(value: str) -> str | None:
     other_digits = plain != value.translate(_SAME)
     if other_digits:  # a year of which calendar?
         years = [int(y) for y in _FOUR_DIGITS.findall(plain)]
-        if years and max(years) < _EARLIEST_YEAR:
+        if (years and max(years) < _EARLIEST_YEAR) or _SHORT_SLASHED.match(plain):
             return None
     if (other_digits or not _RTL_MARKS.isdisjoint(value)) and (
         m := _SLASHED_DAY.fullmatch(plain)

@@ -202,3 +202,12 @@ def test_where_date_parse_reads_no_date_a_record_s_time_writes_the_year_it_reads
                 if not read_right:
                     wrong.append((text, got))
     assert wrong == []
+
+
+@pytest.mark.parametrize("text", ["०२/१/१३", "१४/११/२३, १०:१३ pm", "৩/৫/২৪", "३/५/२४"])
+def test_a_slashed_day_in_indic_digits_with_a_two_digit_year_is_no_date(text: str) -> None:
+    # Hindi, Marathi and Bengali write it day first, Nepali year first; it was read month
+    # first (3 May 2024 as 5 March), which none of them means.
+    assert text_ms(text) is None
+    with in_tz("UTC"):
+        assert text_ms("३/५/२०२४") == _day("2024-05-03")  # a four-digit year: day first

@@ -328,7 +328,8 @@ def _text_ms(value: str, key: str, day_first: Collection[str]) -> int | None:
     """The time of a string; None for an empty one ("", "null", "NaT")."""
     plain = plain_date_text(value)
     if plain is None:
-        raise ValueError(f"not a date: {value[:_LONGEST]!r} (a year of another calendar)")
+        why = "a year of another calendar, or a two-digit year in other digits"
+        raise ValueError(f"not a date: {value[:_LONGEST]!r} ({why})")
     text = plain.strip()
     if is_zero_date(text):  # "", "null", "NaT", "0000-00-00 00:00:00"
         return None
