@@ -29,7 +29,7 @@ from mcp.types import (
     jsonrpc_message_adapter,
 )
 
-__all__ = ["MAX_REQUEST_BYTES", "RequestLines", "verdict"]
+__all__ = ["MAX_IN_FLIGHT", "MAX_REQUEST_BYTES", "RequestLines", "verdict"]
 
 MAX_REQUEST_BYTES = 1 << 20
 """The largest request read (1 MiB, far above any tool call): a longer line is read past in
@@ -47,6 +47,11 @@ _ID = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
 _HEAD = 4096  # where a request's id is looked for
 _PIECE = 1 << 20
 _QUEUED = 16  # answers waiting for stdout before reading stops
+# Requests passed on and not yet answered before reading stops: a client that writes and
+# never reads its answers holds at most this many (each a task and its answer), instead of
+# one per line it writes. Far above what an agent has in flight; a client that writes a
+# long batch before reading any answer only waits beyond this many.
+MAX_IN_FLIGHT = 1024
 
 _CANCELLED = "notifications/cancelled"
 
@@ -159,17 +164,25 @@ class RequestLines:
     :meth:`answered` the id of each answer it writes: at the end of the input the iteration
     stops only once the requests it passed on are answered (or cancelled by the client), or
     ``drain`` seconds later, when the SDK answers those left that the connection closed.
+    While ``most`` requests wait for their answers, no more is read (for ``drain`` seconds
+    at most: a request the SDK never answered must not stop the reading).
     """
 
     def __init__(
-        self, raw: BinaryIO, limit: int = MAX_REQUEST_BYTES, *, drain: float = 300.0
+        self,
+        raw: BinaryIO,
+        limit: int = MAX_REQUEST_BYTES,
+        *,
+        drain: float = 300.0,
+        most: int = MAX_IN_FLIGHT,
     ) -> None:
         self._raw = raw
         self._limit = limit
         self._drain = drain
+        self._most = most
         self._answer, self.replies = anyio.create_memory_object_stream[JSONRPCError](_QUEUED)
         self._pending: Counter[int | str] = Counter()
-        self._settled = anyio.Event()
+        self._changed = anyio.Event()  # set, and replaced, whenever _pending changes
 
     def close(self) -> None:
         """Stop passing on refusals (the server stops, the input may not have ended)."""
@@ -185,8 +198,8 @@ class RequestLines:
         self._pending[request_id] -= 1
         if self._pending[request_id] == 0:
             del self._pending[request_id]
-        if not self._pending:
-            self._settled.set()
+        self._changed.set()
+        self._changed = anyio.Event()
 
     def _passed(self, line: str) -> None:
         """Count a request the SDK will answer; a cancellation means it will not."""
@@ -196,24 +209,25 @@ class RequestLines:
             return
         if isinstance(message, JSONRPCRequest):
             self._pending[message.id] += 1
-            self._settled = anyio.Event()
         elif isinstance(message, JSONRPCNotification) and message.method == _CANCELLED:
             self._done((message.params or {}).get("requestId"))
 
-    async def _answers(self) -> None:
-        if self._pending:
-            with anyio.move_on_after(self._drain):
-                await self._settled.wait()
+    async def _fewer_than(self, most: int) -> None:
+        """Wait until fewer than ``most`` requests wait for answers, or ``drain`` seconds."""
+        with anyio.move_on_after(self._drain):
+            while self._pending.total() >= most:
+                await self._changed.wait()
 
     def __aiter__(self) -> RequestLines:
         return self
 
     async def __anext__(self) -> str:
         while True:
+            await self._fewer_than(self._most)
             read = await anyio.to_thread.run_sync(self._next, abandon_on_cancel=True)
             if read is None:
                 self._answer.close()
-                await self._answers()
+                await self._fewer_than(1)
                 raise StopAsyncIteration
             if isinstance(read, str):
                 self._passed(read)

@@ -178,3 +178,27 @@ def test_a_client_that_closes_stdout_stops_the_server_in_one_line(tmp_path: Path
         proc.wait()
         proc.stdin.close()
         proc.stderr.close()
+
+
+async def test_a_client_that_never_reads_its_answers_holds_a_bounded_number() -> None:
+    """Reading stops while ``most`` requests wait for their answers (a client writing pings
+    and never reading held a task and an answer per line), and goes on as answers leave."""
+    import anyio
+
+    from memtrails.mcp.wire import RequestLines
+
+    pings = b"".join(_line({"jsonrpc": "2.0", "id": n, "method": "ping"}) for n in range(1, 5))
+    lines = RequestLines(io.BytesIO(pings), most=2)
+    passed = [await lines.__anext__(), await lines.__anext__()]
+    async with anyio.create_task_group() as tasks:
+
+        async def next_line() -> None:
+            passed.append(await lines.__anext__())
+
+        tasks.start_soon(next_line)
+        await anyio.wait_all_tasks_blocked()
+        assert len(passed) == 2  # two unanswered: the third is not read
+        lines.answered(1)
+    assert [json.loads(line)["id"] for line in passed] == [1, 2, 3]
+    lines.close()
+    lines.replies.close()
