@@ -41,10 +41,9 @@ _LINK = (
     r"(?:[ \t](?i:is|was|ist|lautet|est|es|é|è|jest|это|to)|:|[ \t]=|->|[ \t](?:-|\x{2013}))"
     r"|[ \t]*)[ \t]*"
 )
-# An account's backup or recovery codes (rule set 16): "backup codes: 48291-38472
-# 19283-48271", "recovery codes: a1b2c-3d4e5, ...": codes of digits (8-10, perhaps split by a
-# "-" or a space), or of letters and digits split by a "-" (the list must hold a digit); the
-# codes of one list go as one.
+# An account's backup or recovery codes (rule set 16), listed after those words and a colon:
+# codes of digits (8-10, perhaps split by a "-" or a space: five, "-", five), or of letters
+# and digits split by a "-" (the list must hold a digit); the codes of one list go as one.
 _DIGITS = r"[0-9]{4,5}[- ]?[0-9]{4,5}"
 _MIXED = r"[A-Za-z0-9]{4,5}-[A-Za-z0-9]{4,5}|[A-Za-z0-9]{8,10}"
 _LIST = (
