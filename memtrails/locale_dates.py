@@ -1,7 +1,8 @@
 """Days and clocks as some locales write them and ``Date.parse`` misreads or reads not at all,
-rewritten as it reads them: "AM"/"PM" (or "下午", "오후") before a clock, Albanian's "m.d." and
-"p.d." after one, Canadian French's "10 h 30 min 15 s", Korean's short day ("24. 5. 3.", year
-first), Indic forms' words around a day ("3 मई 2024 को 10:30 am बजे"), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "tháng 5 năm 2024", "3 thg 5, 2024").
+rewritten as it reads them: "AM"/"PM" (or "下午", "오후", Amharic's "ከሰዓት") before a clock,
+Albanian's "m.d." and "p.d." (or Amharic's words) after one, Canadian French's "10 h 30 min
+15 s", Korean's short day ("24. 5. 3.", year first), Indic forms' words around a day ("3 मई
+2024 को 10:30 am बजे"), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "3 thg 5, 2024").
 
 ``world_dates.plain_date_text`` applies :func:`locale_forms` to every value first; the
 result is read as any other (local time where no zone is written).
@@ -17,11 +18,12 @@ __all__ = ["locale_forms"]
 # "PM 10:13:20" (Korean's Latin forms) and "下午10:13" (Taiwan's, after a slashed day) were
 # read as 10:13 in the morning: Date.parse takes a meridiem only after the clock.
 _HALF_FIRST = re.compile(
-    r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후))\s*"
+    r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후|ጥዋት|ከሰዓት))\s*"
     r"(\d{1,2}:\d\d(?::\d\d)?)(?![\d:])"
 )
-_AFTERNOON = frozenset({"中午", "下午", "晚上", "午後", "오후"})
-_ALBANIAN_HALF = re.compile(r"(?<=\d)\s*([mp])\.d\.(?!\w)")  # pasdite, paradite
+_AFTERNOON = frozenset({"中午", "下午", "晚上", "午後", "오후", "ከሰዓት"})
+# After a clock: Albanian's pasdite and paradite, Amharic's morning and afternoon.
+_HALF_AFTER = re.compile(r"(?<=\d)\s*(m\.d\.|p\.d\.|ጥዋት|ከሰዓት)(?!\w)")
 _CLOCK_UNITS = re.compile(r"(?<![\d:])(\d{1,2}) h (\d\d) min(?: (\d\d) s)?(?!\w)")
 # Korean's short day, year first and two digits ("24. 5. 3."; Serbian writes "3. 5. 2024."):
 # it was read day first, 24 May 2003.
@@ -62,7 +64,7 @@ def locale_forms(value: str) -> str:
     """
     if ":" in value or " h " in value:
         value = _HALF_FIRST.sub(_half_last, value)
-        value = _ALBANIAN_HALF.sub(lambda h: " pm" if h[1] == "m" else " am", value)
+        value = _HALF_AFTER.sub(lambda h: " pm" if h[1] in ("m.d.", "ከሰዓት") else " am", value)
         value = _CLOCK_UNITS.sub(lambda c: f"{c[1]}:{c[2]}:{c[3] or '00'}", value)
     if (k := _KOREAN_SHORT.fullmatch(value)) is not None:
         year = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years

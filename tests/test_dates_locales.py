@@ -71,8 +71,9 @@ def test_a_month_named_in_another_language_is_that_month(text: str, wall: str) -
         "printemps 2024",
         "Copyright 2024",
         "late 2024",
-        "ធ្នូ 2024",  # Khmer's December: no table has it
-        "ພ.ພ. 2024",  # Lao's May, abbreviated
+        "ພ.ພ. 2024",  # Lao's May, abbreviated: no table has it
+        "មេសា-ឧសភា 2024",  # two months
+        "ꯃꯦ 2024",  # Meitei: no table has the script
     ],
 )
 def test_a_year_beside_words_naming_no_month_is_no_date(text: str) -> None:
@@ -211,3 +212,20 @@ def test_a_slashed_day_in_indic_digits_with_a_two_digit_year_is_no_date(text: st
     assert text_ms(text) is None
     with in_tz("UTC"):
         assert text_ms("३/५/२०२४") == _day("2024-05-03")  # a four-digit year: day first
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        ("3 მაისი, 2024, 10:30", "2024-05-03 10:30"),  # Georgian
+        ("მაი. 2024", "2024-05-01"),
+        ("3 ሜይ 2024 10:30 ጥዋት", "2024-05-03 10:30"),  # Amharic: in the morning
+        ("14/11/2023 ከሰዓት 10:13:20", "2023-11-14 22:13:20"),  # in the afternoon
+        ("សុក្រ 3 ឧសភា 2024", "2024-05-03"),  # Khmer
+        ("ធ្នូ 2024", "2024-12-01"),
+        ("3 ພຶດສະພາ 2024, 10:30", "2024-05-03 10:30"),  # Lao
+    ],
+)
+def test_a_day_in_georgian_amharic_khmer_or_lao_words_is_that_day(text: str, wall: str) -> None:
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
