@@ -21,6 +21,7 @@ from ._guard import RecordStep
 from ._input import Input, cannot_read_further, open_input, strip_compression
 from ._jsonl_dates import DATE_KEYS, DayOrder, record_time
 from ._jsonl_ids import ID_KEYS, IdReader, Versions, read_ahead, unwrap_id
+from ._jsonl_media import media_words
 from ._jsonl_source import (
     UTF16_BOMS,
     JsonlSource,
@@ -143,6 +144,15 @@ def _record(
         joined = "\n\n".join(text_value) if _strings(text_value) else text_value
         text = _string("text", text_key, joined) or ""
         used.add(text_key)
+        # A picture's caption or alt text beside the turn: what it shows, in words (a text
+        # field named by the caller is the whole text).
+        if "text" not in mapping and (media := media_words(obj, used)):
+            text = (
+                "\n\n".join([text, *media.values()])
+                if text.strip()
+                else "\n\n".join(media.values())
+            )
+            used.update(media)
     elif "text" in mapping:
         raise ValueError(f"missing text field {mapping['text']!r}")
     else:
@@ -389,8 +399,9 @@ def from_jsonl(
     Each line is a JSON object. Record fields come from the object's keys, through
     ``fields`` when given (``{"id": "qid", "text": "question"}``), else by these defaults:
     id from ``id`` (else ``<file name>:<line number>``); text from ``text``, ``content``,
-    ``body`` or ``message`` (else the object's other string fields as ``key: value`` lines);
-    title from ``title``/``subject``; author from ``author``/``user``/``from``/``speaker``/
+    ``body`` or ``message``, followed by a picture's caption or alt text under a key of its
+    own (``caption``, ``blip_caption``, ``alt_text``, ...) (else the object's other string
+    fields as ``key: value`` lines); title from ``title``/``subject``; author from ``author``/``user``/``from``/``speaker``/
     ``sender``/``role``; at from the first of ``at``/``timestamp``/``date``/``created_at``/
     ``time`` and the other keys of ``_jsonl_dates.DATE_KEYS`` (``ts``, ``created``,
     ``createdAt``, ``datetime``, ``sent_at``, ``@timestamp``, ..., in any case) that holds a
