@@ -9,6 +9,7 @@ from typing import Any, Protocol, cast
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import LET_THROUGH, RecordStep
+from .._shared import without_controls
 from ._blocks import added_by_blocks, blocks_text
 from ._found import Labels
 from ._names import Names, name_of
@@ -303,13 +304,18 @@ def message_record(
             for r in reactions
             if isinstance(r, Mapping) and isinstance(r.get("name"), str)
         ]
+    # A name crafted with terminal escapes (to retitle a window) or a pasted coloured
+    # terminal session reads as what it shows, as a commit's or a mail's does.
+    if author is not None:
+        author = without_controls(author, one_line=True).strip() or None
+    title = reader.title_of(channel)
     try:
         return MemoryRecord(
             id=f"{channel}/{ts}",
-            text="\n".join(parts),
+            text=without_controls("\n".join(parts)),
             kind="chat",
             author=author,
-            title=reader.title_of(channel),
+            title=without_controls(title, one_line=True),
             at=At(ms),
             source=reader.source,
             thread=f"{channel}/{thread_ts or ts}",

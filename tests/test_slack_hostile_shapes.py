@@ -1,0 +1,57 @@
+"""Slack exports of hostile shapes, built small: a thread of thousands of replies, edits,
+names and text holding terminal escapes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import collect, errors, records, slack_export, slack_message
+
+from memtrails.importers.slack import from_slack_export
+
+PARENT = "1704067200.000100"
+USERS = [
+    {"id": "U1", "name": "ann", "real_name": "Ann \x1b]0;owned\x07Archer"},
+    {"id": "U2", "name": "bob", "real_name": "Bob Baker"},
+]
+
+
+async def test_a_huge_thread_with_edits_and_escapes(tmp_path: Path) -> None:
+    replies = [
+        slack_message(
+            f"{1704067201 + n}.000100",
+            f"reply {n} \x1b[31mred\x1b[0m\x07",
+            user="U2",
+            thread_ts=PARENT,
+            parent_user_id="U1",
+        )
+        for n in range(3000)
+    ]
+    edited = slack_message("1704070300.000200", "first words", edited={"ts": "1704070400.0"})
+    change = {
+        "type": "message",
+        "subtype": "message_changed",
+        "ts": "1704070500.000000",
+        "message": {**edited, "text": "last words"},
+    }
+    root = slack_export(
+        tmp_path / "export",
+        {
+            "general/2024-01-01": [
+                slack_message(PARENT, "parent", reply_count=3000, thread_ts=PARENT),
+                *replies,
+                edited,
+                change,
+            ]
+        },
+        USERS,
+        channels=[{"id": "C1", "name": "general"}],
+    )
+    items = await collect(from_slack_export(root))
+    assert errors(items) == []
+    recs = {r.id: r for r in records(items)}
+    thread = [r for r in recs.values() if r.thread == f"general/{PARENT}"]
+    assert len(thread) == 3001 and len(recs) == 3002
+    assert recs["general/1704067205.000100"].text == "reply 4 red"
+    assert recs[f"general/{PARENT}"].author == "Ann Archer"
+    assert recs["general/1704070300.000200"].text == "last words"
