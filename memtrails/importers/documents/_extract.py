@@ -24,6 +24,7 @@ from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, Layout, encrypted, layout
 from ._olemeta import WORD6_ENCRYPTED, summary_info, word6_text
 from ._olenotes import doc_notes, ppt_comments
 from ._pdffonts import unmapped_fonts
+from ._pdfguard import stream_bomb
 from ._pdfparts import embedded_files
 from ._pptx import mark_hidden_slides
 from ._sniff import described, plain_text, read_as
@@ -367,8 +368,10 @@ def _checked(data: bytes, named: str, suffix: str, max_unpacked: int, depth: int
             raise Failed(str(exc)) from None
         if _OOXML_ENCRYPTED & {name for name, _, _, _ in ole.entries}:
             raise Failed(_ENCRYPTED)
-    elif suffix == ".pdf" and data.lstrip()[:5] != b"%PDF-":
+    elif suffix == ".pdf" and b"%PDF-" not in data[:1024]:  # where readers look for it
         raise Failed("corrupt file: not a PDF (no %PDF- header)")
+    elif suffix == ".pdf" and (bomb := stream_bomb(data)) is not None:
+        raise Failed(bomb)
     word6 = word6_text(ole, _codepage(ole)) if ole is not None and suffix in _WORD else None
     if word6 == WORD6_ENCRYPTED:
         raise Failed(_ENCRYPTED)
