@@ -41,6 +41,13 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             git(repo.path, "update-index", "a.txt")
         git(repo.path, "commit", "-q", "-m", name, i=10 + i)
         shas[name] = git(repo.path, "rev-parse", "HEAD")
+    git(repo.path, "update-index", "--force-remove", "vendor/lib")
+    git(repo.path, "update-index", "--add", "--cacheinfo", f"160000,{SUB_NEW},third_party/lib")
+    git(repo.path, "commit", "-q", "-m", "move the submodule", i=16)
+    shas["sub_moved"] = git(repo.path, "rev-parse", "HEAD")
+    git(repo.path, "rm", "-q", "--cached", "third_party/lib", i=17)
+    git(repo.path, "commit", "-q", "-m", "drop the submodule", i=18)
+    shas["sub_removed"] = git(repo.path, "rev-parse", "HEAD")
     git(repo.path, "commit", "-q", "--allow-empty", "-m", "nothing changed", i=20)
     shas["empty"] = git(repo.path, "rev-parse", "HEAD")
     for i, branch in enumerate(("x", "y", "z")):
@@ -95,6 +102,13 @@ def test_a_submodule_bump_names_the_commits_it_moved_between(
     added = recs[history["shas"]["sub_added"]]
     assert added.meta["files"][0]["submodule"] == {"from": None, "to": SUB_OLD}
     assert f"vendor/lib (submodule added at {SUB_OLD[:12]})" in added.text
+    # Moved at the same commit: a rename, its path all that changed.
+    moved = recs[history["shas"]["sub_moved"]]
+    assert moved.meta["files"][0]["from"] == "vendor/lib"
+    assert moved.text.endswith(f"Files changed:\nthird_party/lib (submodule at {SUB_NEW[:12]})")
+    removed = recs[history["shas"]["sub_removed"]]
+    assert removed.meta["files"][0]["submodule"] == {"from": SUB_NEW, "to": None}
+    assert f"third_party/lib (submodule removed, was at {SUB_NEW[:12]})" in removed.text
 
 
 def test_the_author_s_own_clock_is_kept_beside_the_utc_time(

@@ -111,11 +111,10 @@ def _listed(entry: dict[str, Any]) -> str:
     old, new = (sha[:12] if sha else None for sha in (moved["from"], moved["to"]))
     if old is None:
         return f"{name} (submodule added at {new})"
-    return (
-        f"{name} (submodule removed, was at {old})"
-        if new is None
-        else f"{name} (submodule {old}..{new})"
-    )
+    if new is None:
+        return f"{name} (submodule removed, was at {old})"
+    # Moved to another path at the same commit (git mv): only its path changed.
+    return f"{name} (submodule at {new})" if old == new else f"{name} (submodule {old}..{new})"
 
 
 def commit_record(
