@@ -95,3 +95,24 @@ def test_an_epub_with_obfuscated_fonts_alone_is_read() -> None:
         _encryption("http://www.idpf.org/2008/embedding", "OEBPS/font.otf"), _CHAPTER.encode()
     )
     assert "the lighthouse keeper's log" in extract(fonts, ".epub", 512 << 20)["text"]
+
+
+def _flag_encrypted(data: bytes) -> bytes:
+    """The zip with every part flagged as encrypted (general purpose bit 0), as `zip -e`
+    writes them, in its local and central headers."""
+    out = bytearray(data)
+    for signature, flags_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = out.find(signature)
+        while at >= 0:
+            out[at + flags_at] |= 1
+            at = out.find(signature, at + 4)
+    return bytes(out)
+
+
+def test_a_password_protected_zip_under_a_document_name_says_so() -> None:
+    plain = io.BytesIO()
+    with zipfile.ZipFile(plain, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("word/document.xml", _SCRAMBLED)
+    with pytest.raises(Failed, match=r"^encrypted document: its zip's parts are encrypted"):
+        extract(_flag_encrypted(plain.getvalue()), ".docx", 512 << 20)

@@ -104,6 +104,10 @@ def _lies(data: bytes, infos: list[zipfile.ZipInfo]) -> str | None:
 
 
 _PASSWORD = "encrypted document: it opens only with its password (save a copy without one)"
+_ZIP_PASSWORD = (
+    "encrypted document: its zip's parts are encrypted (zipped with a password, then given "
+    "a document's name): unzip it with the password, then import what it holds"
+)
 _DRM = (
     "encrypted document: its chapters are locked by DRM (an e-book store's copy "
     "protection), which only the store's reader app opens"
@@ -121,10 +125,13 @@ def _small(z: zipfile.ZipFile, name: str) -> bytes:
 
 
 def _locked(z: zipfile.ZipFile, suffix: str) -> str | None:
-    """Say why a zip container's text cannot be read without a key, or None: an
+    """Say why a zip container's text cannot be read without a key, or None: a zip whose
+    parts are encrypted (a password-protected zip under a document's name), an
     OpenDocument file saved with a password (its manifest gives content.xml encryption
     data), an EPUB whose chapters are encrypted (DRM: ``META-INF/encryption.xml`` naming
     more than obfuscated fonts, or Adobe's ``META-INF/rights.xml``)."""
+    if any(info.flag_bits & 1 for info in z.infolist()):
+        return _ZIP_PASSWORD
     if suffix in _ODF:
         manifest = _small(z, "META-INF/manifest.xml")
         return _PASSWORD if b"encryption-data" in manifest else None
