@@ -1,8 +1,9 @@
 """Days and clocks as some locales write them and ``Date.parse`` misreads or reads not at all,
 rewritten as it reads them: "AM"/"PM" (or "下午", "오후", Amharic's "ከሰዓት") before a clock,
 Albanian's "m.d." and "p.d." (or Amharic's words) after one, Canadian French's "10 h 30 min
-15 s", Korean's short day ("24. 5. 3.", year first), Indic forms' words around a day ("3 मई
-2024 को 10:30 am बजे"), and Vietnamese days ("ngày 3 tháng 5 năm 2024", "3 thg 5, 2024").
+15 s", Korean's short day ("24. 5. 3.", year first), a year written first with its word for
+"year" ("2024. gada 3. maijs", "2024 m. gegužės 3 d."), Indic forms' words around a day
+("3 मई 2024 को 10:30 am बजे"), and Vietnamese days ("ngày 3 tháng 5 năm 2024").
 
 ``world_dates.plain_date_text`` applies :func:`locale_forms` to every value first; the
 result is read as any other (local time where no zone is written).
@@ -50,6 +51,14 @@ _INDIC_WORDS = re.compile(
     r"(?<!\S)(?:को|बजे|रोजी|वाजता|ರಂದು|ಸಮಯಕ್ಕೆ|\S*(?:वार|बार|বার|বাৰ|ਵਾਰ|વાર|ବାର|వారం|ವಾರ|ാഴ്ച)"
     r"|ஞாயிறு|திங்கள்|செவ்வாய்|புதன்|வியாழன்|வெள்ளி|சனி)(?!\S)|(?<=[AaPp][Mm])-?[\u0900-\u0d7f]+"
 )
+# A year written first with its word for "year" (Latvian's "2024. gada 3. maijs", Lithuanian's
+# "2024 m. gegužės 3 d.", Kazakh's "2024 ж. 3 мамыр", Armenian's "2024 թ. մայիսի 3", Basque's
+# "2024(e)ko maiatzaren 3(a)") goes after its day, as the month readers take it; Armenian's
+# "3 մայիսի, 2024 թ." loses the word. Basque writes the clock in brackets: "(10:30)".
+_YEAR_WORD = re.compile(
+    r"(?<!\d)(\d{4})(?:\.\s*(?:gada|g\.)|\s*(?:m\.|ж\.|թ[.\u2024])|\(e\)ko)(?!\w)"
+)
+_DAY_END = re.compile(r"(?<=\d)(?:\s*d\.|\(a\))|\((\d{1,2}:\d\d(?::\d\d)?)\)")
 _VI_HALF = re.compile(r"(?<=\d)\s*\b(SA|CH)\b", re.I)
 _CLOCK_LEFT = re.compile(r"[\d:.\s]*(?:[ap]m)?\s*", re.I)
 
@@ -69,6 +78,10 @@ def locale_forms(value: str) -> str:
     if (k := _KOREAN_SHORT.fullmatch(value)) is not None:
         year = int(k[1]) + (2000 if int(k[1]) < 50 else 1900)  # Date.parse's two-digit years
         return f"{year}/{int(k[2]):02d}/{int(k[3]):02d}{k[4]}"
+    if (y := _YEAR_WORD.search(value)) is not None:
+        head, comma, tail = value[y.end() :].partition(",")
+        day = _day_end(f"{value[: y.start()]}{head}").strip()
+        value = f"{day} {y[1]}{comma}{_day_end(tail)}"
     if not value.isascii():
         value = unicodedata.normalize("NFC", value)
         if _INDIC_SIGN.search(value):
@@ -76,6 +89,12 @@ def locale_forms(value: str) -> str:
             value = _INDIC_WORDS.sub("", value)  # "\u0970": Devanagari's abbreviation sign
             value = " ".join(value.replace(" ,", ",").split()).strip(" ,")
     return (_VI_SIGN.search(value) and _vietnamese(value)) or value
+
+
+def _day_end(text: str) -> str:
+    """``text`` without Lithuanian's "d." and Basque's "(a)" after a day, a clock in brackets
+    without its brackets."""
+    return _DAY_END.sub(lambda c: f" {c[1]}" if c[1] else "", text)
 
 
 def _half_last(m: re.Match[str]) -> str:

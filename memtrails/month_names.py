@@ -34,66 +34,78 @@ __all__ = [
 # Slovak (their genitive, as a date writes it, and their nominative, as a month alone does),
 # Slovenian, Finnish (its partitive too), Hungarian, Turkish, Romanian, Albanian, Afrikaans,
 # Indonesian, Malay, Swahili, Filipino, Azerbaijani, Uzbek, Lithuanian, Latvian, Irish, Welsh,
-# Serbian and Bosnian (Latin), and Croatian's own words. Croatian's "listopad(a)" and "lis" are
-# October, Czech's and Polish's November, and its "lip" is June, Polish's July: those are read
-# as Croatian only on its evidence (:func:`one_word`). Seasons are no months ("kesä", summer).
+# Serbian and Bosnian (Latin), Basque, and Croatian's own words. Croatian's "listopad(a)" and
+# "lis" are October, Czech's and Polish's November, and its "lip" is June, Polish's July: those
+# are read as Croatian only on its evidence (:func:`one_word`). Seasons are no months ("kesä").
 _LATIN: dict[int, str] = {
     1: "jan janv ene gen sty january januar janvier enero gennaio januari janeiro stycznia"
     " ledna leden tammikuuta tammikuu január ocak oca ianuarie ian styczeń januára"
     " gener xaneiro januarie janar yanvar jaanuar"
     " jänner jän tammi yan jaan xan eanáir ean ionawr ion sausis sausio janvāris janvāra"
-    " siječanj siječnja sij",
+    " siječanj siječnja sij"
+    " urtarrila urtarrilaren urt",
     2: "feb febr fév févr fev fevr lut february februar février fevrier febrero febbraio "
     "februari fevereiro lutego"
     " února únor helmikuuta helmikuu február şubat subat şub februarie luty februára"
     " febrer febreiro shkurt fevral pebrero veebruar"
     " helmi peb veebr feabhra feabh chwefror chwef chw vasaris vasario februāris februāra"
-    " veljača veljače velj",
+    " veljača veljače velj"
+    " otsaila otsailaren ots",
     3: "mar mär mrz mrt march märz maerz mars marzo maart março marca"
     " března březen maaliskuuta maaliskuu március márc mart martie marzec marec"
     " març mac maret machi marso märts"
-    " maalis márta mawrth maw kovas kovo marts ožujak ožujka ožu",
+    " maalis márta mawrth maw kovas kovo marts ožujak ožujka ožu"
+    " martxoa martxoaren",
     4: "apr avr abr kwi april avril abril aprile kwietnia"
     " dubna duben huhtikuuta huhtikuu április ápr nisan nis aprilie kwiecień apríl apríla"
     " aprill prill aprel aprili"
-    " huhti aibreán aib ebrill ebr balandis balandžio aprīlis aprīļa pri travanj travnja",
+    " huhti aibreán aib ebrill ebr balandis balandžio aprīlis aprīļa pri travanj travnja"
+    " apirila apirilaren api",
     5: "may mai mei maj mag mayo maggio maio maja"
     " května květen toukokuuta toukokuu május máj may\u0131s mayis mája"
     " maig"
-    " touko bealtaine beal gegužė gegužės maijs maija svibanj svibnja",
+    " touko bealtaine beal gegužė gegužės maijs maija svibanj svibnja"
+    " maiatza maiatzaren",
     6: "jun juin giu cze june juni junio giugno junho czerwca"
     " června červen kesäkuuta kesäkuu június jún haziran haz iunie iun czerwiec júna"
     " juny xuño junie qershor iyun hunyo junij juuni"
-    " meitheamh meith mehefin meh birželis birželio jūnijs jūnija iyn hun qer lipanj lipnja",
+    " meitheamh meith mehefin meh birželis birželio jūnijs jūnija iyn hun qer lipanj lipnja"
+    " ekaina ekainaren eka",
     7: "jul juil lug lip july juli juillet julio luglio julho lipca"
     " července červenec heinäkuuta heinäkuu július júl temmuz tem iulie iul lipiec júla"
     " juliol xullo julie korrik iyul hulyo julij juuli julai"
-    " heinä iúil gorffennaf gorff gor liepa liepos jūlijs jūlija iyl hul korr srpanj srpnja",
+    " heinä iúil gorffennaf gorff gor liepa liepos jūlijs jūlija iyl hul korr srpanj srpnja"
+    " uztaila uztailaren uzt",
     8: "aug aoû aou ago sie august août aout agosto augustus sierpnia"
     " srpna srpen elokuuta elokuu augusztus ağustos agustos ağu augusti sierpień augusta"
     " agost gusht avqust avgust agustus ogos agosti ágúst"
-    " elo lúnasa lún awst rugpjūtis rugpjūčio augusts augusta avq avg ogo gush kolovoz kolovoza",
+    " elo lúnasa lún awst rugpjūtis rugpjūčio augusts augusta avq avg ogo gush kolovoz kolovoza"
+    " abuztua abuztuaren abu",
     9: "sep sept set wrz september septembre septiembre setiembre settembre setembro "
     "września wrzesnia"
     " září syyskuuta syyskuu szeptember szept eylül eylul eyl septembrie wrzesień septembra"
     " setembre shtator sentyabr sentabr septemba setyembre"
-    " syys medi rugsėjis rugsėjo septembris septembra septembar sen sht rujan rujna",
+    " syys medi rugsėjis rugsėjo septembris septembra septembar sen sht rujan rujna"
+    " iraila irailaren ira",
     10: "oct okt ott out paź paz october oktober octobre octubre ottobre outubro "
     "października pazdziernika"
     " října říjen lokakuuta lokakuu október ekim eki octombrie październik októbra"
     " tetor oktyabr oktabr oktoba oktubre oktoober"
-    " loka hydref hyd spalis spalio oktobris oktobra oktobar tet",
+    " loka hydref hyd spalis spalio oktobris oktobra oktobar tet"
+    " urria urriaren urr",
     11: "nov lis november novembre noviembre novembro listopada"
     " listopadu listopad marraskuuta marraskuu kas\u0131m kasim kas noiembrie novembra"
     " nëntor noyabr novemba nobyembre"
     " marras samhain samh tachwedd tach lapkritis lapkričio novembris novembra novembar noy"
-    " nob nën studeni studenoga studenog",
+    " nob nën studeni studenoga studenog"
+    " azaroa azaroaren aza",
     12: "dec dez déc dic gru december dezember décembre decembre diciembre dicembre "
     "dezembro grudnia"
     " prosince prosinec joulukuuta joulukuu aral\u0131k aralik ara decembrie grudzień decembra"
     " desembre decembro desember disember dhjetor dekabr desemba disyembre detsember"
     " joulu nollaig noll rhagfyr rhag gruodis gruodžio decembris decembra decembar dek dis"
-    " des dets dhj prosinac prosinca",
+    " des dets dhj prosinac prosinca"
+    " abendua abenduaren abe",
 }
 
 # Cyrillic month names, as a date writes them (the genitive: "3 мая 2024") and alone, with
@@ -121,24 +133,24 @@ _CYRILLIC: dict[int, str] = {
 }
 
 # Greek (the genitive a date writes, the nominative, the abbreviations), Hebrew, Georgian,
-# Amharic, Khmer, Lao (as Intl writes them), and the
+# Armenian, Amharic, Khmer, Lao (as Intl writes them), and the
 # Gregorian months in Arabic script: Egypt's and the Gulf's, the Maghreb's (Morocco's
 # "ماي", "غشت"; Algeria's and Tunisia's "جانفي", "جوان"), the Levant's and Iraq's Syriac
 # names ("أيار"; "كانون الثاني" is made one word first, :func:`one_word`), Persian's
 # (Intl's "fa-u-ca-gregory": "مهٔ"), Urdu's.
 _OTHER_SCRIPTS: dict[int, str] = {
-    1: "Ιανουαρίου Ιανουάριος Ιαν ינואר ינו يناير جانفي ژانویه جنوری იანვარი იან ጃንዋሪ ጃን មករា ມັງກອນ",
-    2: "Φεβρουαρίου Φεβρουάριος Φεβ Φεβρ פברואר פבר فبراير فيفري شباط فوریه فروری თებერვალი თებ ፌብሩዋሪ ፌብ កុម្ភៈ ກຸມພາ",
-    3: "Μαρτίου Μάρτιος Μαρ מרץ מרס مارس آذار مارچ მარტი მარ ማርች មីនា ມີນາ",
-    4: "Απριλίου Απρίλιος Απρ אפריל אפר أبريل إبريل أفريل نيسان آوریل اپریل აპრილი აპრ ኤፕሪል ኤፕሪ មេសា ເມສາ",
-    5: "Μαΐου Μάιος Μαΐ Μάι מאי مايو ماي أيار مه مئی მაისი მაი ሜይ ឧសភា ພຶດສະພາ",
-    6: "Ιουνίου Ιούνιος Ιουν יוני يونيو يونية جوان حزيران ژوئن جون ივნისი ივნ ጁን មិថុនា ມິຖຸນາ",
-    7: "Ιουλίου Ιούλιος Ιουλ יולי يوليو يولية يوليوز جويلية تموز ژوئیه ژوییه جولائی ივლისი ივლ ጁላይ កក្កដា ກໍລະກົດ",
-    8: "Αυγούστου Αύγουστος Αυγ אוגוסט אוג أغسطس غشت أوت آب اوت اگست აგვისტო აგვ ኦገስት ኦገስ សីហា ສິງຫາ",
-    9: "Σεπτεμβρίου Σεπτέμβριος Σεπ Σεπτ ספטמבר ספט سبتمبر شتنبر أيلول سپتامبر ستمبر სექტემბერი სექ ሴፕቴምበር ሴፕቴ កញ្ញា ກັນຍາ",
-    10: "Οκτωβρίου Οκτώβριος Οκτ אוקטובר אוק أكتوبر اکتبر اکتوبر ოქტომბერი ოქტ ኦክቶበር ኦክቶ តុលា ຕຸລາ",
-    11: "Νοεμβρίου Νοέμβριος Νοε Νοεμ נובמבר נוב نوفمبر نونبر نوامبر نومبر ნოემბერი ნოე ኖቬምበር ኖቬም វិច្ឆិកា ພະຈິກ",
-    12: "Δεκεμβρίου Δεκέμβριος Δεκ דצמבר דצמ ديسمبر دجنبر دسامبر دسمبر დეკემბერი დეკ ዲሴምበር ዲሴም ធ្នូ ທັນວາ",
+    1: "Ιανουαρίου Ιανουάριος Ιαν ינואר ינו يناير جانفي ژانویه جنوری იანვარი იან ጃንዋሪ ጃን មករា ມັງກອນ հունվար հունվարի հնվ",
+    2: "Φεβρουαρίου Φεβρουάριος Φεβ Φεβρ פברואר פבר فبراير فيفري شباط فوریه فروری თებერვალი თებ ፌብሩዋሪ ፌብ កុម្ភៈ ກຸມພາ փետրվար փետրվարի փտվ",
+    3: "Μαρτίου Μάρτιος Μαρ מרץ מרס مارس آذار مارچ მარტი მარ ማርች មីនា ມີນາ մարտ մարտի մրտ",
+    4: "Απριλίου Απρίλιος Απρ אפריל אפר أبريل إبريل أفريل نيسان آوریل اپریل აპრილი აპრ ኤፕሪል ኤፕሪ មេសា ເມສາ ապրիլ ապրիլի ապր",
+    5: "Μαΐου Μάιος Μαΐ Μάι מאי مايو ماي أيار مه مئی მაისი მაი ሜይ ឧសភា ພຶດສະພາ մայիս մայիսի մյս",
+    6: "Ιουνίου Ιούνιος Ιουν יוני يونيو يونية جوان حزيران ژوئن جون ივნისი ივნ ጁን មិថុនា ມິຖຸນາ հունիս հունիսի հնս",
+    7: "Ιουλίου Ιούλιος Ιουλ יולי يوليو يولية يوليوز جويلية تموز ژوئیه ژوییه جولائی ივლისი ივლ ጁላይ កក្កដា ກໍລະກົດ հուլիս հուլիսի հլս",
+    8: "Αυγούστου Αύγουστος Αυγ אוגוסט אוג أغسطس غشت أوت آب اوت اگست აგვისტო აგვ ኦገስት ኦገስ សីហា ສິງຫາ օգոստոս օգոստոսի օգս",
+    9: "Σεπτεμβρίου Σεπτέμβριος Σεπ Σεπτ ספטמבר ספט سبتمبر شتنبر أيلول سپتامبر ستمبر სექტემბერი სექ ሴፕቴምበር ሴፕቴ កញ្ញា ກັນຍາ սեպտեմբեր սեպտեմբերի սեպ",
+    10: "Οκτωβρίου Οκτώβριος Οκτ אוקטובר אוק أكتوبر اکتبر اکتوبر ოქტომბერი ოქტ ኦክቶበር ኦክቶ តុលា ຕຸລາ հոկտեմբեր հոկտեմբերի հոկ",
+    11: "Νοεμβρίου Νοέμβριος Νοε Νοεμ נובמבר נוב نوفمبر نونبر نوامبر نومبر ნოემბერი ნოე ኖቬምበር ኖቬም វិច្ឆិកា ພະຈິກ նոյեմբեր նոյեմբերի նոյ",
+    12: "Δεκεμβρίου Δεκέμβριος Δεκ דצמבר דצמ ديسمبر دجنبر دسامبر دسمبر დეკემბერი დეკ ዲሴምበር ዲሴም ធ្នូ ທັນວາ դեկտեմբեր դեկտեմբերի դեկ",
 }
 
 # The Indic scripts' Gregorian months, as Intl writes them (Hindi, Marathi, Nepali, Bengali,

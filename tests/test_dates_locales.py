@@ -229,3 +229,22 @@ def test_a_slashed_day_in_indic_digits_with_a_two_digit_year_is_no_date(text: st
 def test_a_day_in_georgian_amharic_khmer_or_lao_words_is_that_day(text: str, wall: str) -> None:
     with in_tz("UTC"):
         assert text_ms(text) == _day(wall)
+
+
+@pytest.mark.parametrize(
+    ("text", "wall"),
+    [
+        ("2024. gada 3. maijs", "2024-05-03"),  # Latvian
+        ("2024. g. maijs", "2024-05-01"),
+        ("2024 m. gegužės 3 d.", "2024-05-03"),  # Lithuanian
+        ("2024 ж. 3 мамыр", "2024-05-03"),  # Kazakh
+        ("03 մայիսի, 2024 թ., 10:30", "2024-05-03 10:30"),  # Armenian
+        ("2024 թ\u2024 մայիս", "2024-05-01"),
+        ("2024(e)ko maiatzaren 3(a) (10:30)", "2024-05-03 10:30"),  # Basque
+        ("2023(e)ko aza. 14(a)", "2023-11-14"),
+    ],
+)
+def test_a_year_written_first_with_its_word_is_that_day(text: str, wall: str) -> None:
+    # Each was no date: the month readers take the year after the day.
+    with in_tz("UTC"):
+        assert text_ms(text) == _day(wall)
