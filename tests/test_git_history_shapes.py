@@ -64,6 +64,14 @@ def history(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     shas["epoch"] = raw_commit(repo, _people(0, b"+0000"), b"at the epoch\n")
     shas["y2100"] = raw_commit(repo, _people(4_102_444_800, b"+0100"), b"in 2100\n")
     shas["crlf"] = raw_commit(repo, _people(BASE, b"+0000"), b"windows subject\r\n\r\nbody\r\n")
+    shas["huge_name"] = raw_commit(
+        repo,
+        b"author "
+        + b"Ann " * 500_000
+        + b"<ann@example.org> %d +0000\n" % BASE
+        + b"committer Bo <bo@example.org> %d +0000\n" % BASE,
+        b"a crafted author of 2 MB\n",
+    )
     shas["bidi"] = raw_commit(
         repo, _people(BASE, b"+0000"), "access check \u202e }if (admin) {\u2066\n".encode()
     )
@@ -188,3 +196,12 @@ async def test_a_huge_message_is_read_up_to_a_budget_never_inside_a_character(
     text = {r.id: r for r in records(items)}[sha].text
     assert 700 < len(text.encode()) <= 1001
     assert ("subject\n\nab " + body).startswith(text.rstrip())
+
+
+def test_an_author_name_of_megabytes_is_cut_and_the_commit_kept(
+    history: dict[str, Any], imported: tuple[dict[str, MemoryRecord], list[Any]]
+) -> None:
+    """A name past Limits.max_field_bytes (1 MB) got the whole record refused."""
+    author = imported[0][history["shas"]["huge_name"]].author
+    assert author is not None and author.startswith("Ann Ann ")
+    assert author.endswith("\u2026 <ann@example.org>") and len(author) == 1000 + 18

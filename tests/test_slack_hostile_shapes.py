@@ -13,6 +13,7 @@ PARENT = "1704067200.000100"
 USERS = [
     {"id": "U1", "name": "ann", "real_name": "Ann \x1b]0;owned\x07Archer"},
     {"id": "U2", "name": "bob", "real_name": "Bob Baker"},
+    {"id": "U3", "name": "flood", "real_name": "Flood " * 400_000},
 ]
 
 
@@ -42,6 +43,7 @@ async def test_a_huge_thread_with_edits_and_escapes(tmp_path: Path) -> None:
                 *replies,
                 edited,
                 change,
+                slack_message("1704070600.000300", "from a crafted name", user="U3"),
             ]
         },
         USERS,
@@ -51,7 +53,10 @@ async def test_a_huge_thread_with_edits_and_escapes(tmp_path: Path) -> None:
     assert errors(items) == []
     recs = {r.id: r for r in records(items)}
     thread = [r for r in recs.values() if r.thread == f"general/{PARENT}"]
-    assert len(thread) == 3001 and len(recs) == 3002
+    assert len(thread) == 3001 and len(recs) == 3003
     assert recs["general/1704067205.000100"].text == "reply 4 red"
     assert recs[f"general/{PARENT}"].author == "Ann Archer"
     assert recs["general/1704070300.000200"].text == "last words"
+    # A name of megabytes got the whole record refused (Limits.max_field_bytes): cut.
+    flood = recs["general/1704070600.000300"].author
+    assert flood is not None and len(flood) == 1000 and flood.startswith("Flood Flood ")

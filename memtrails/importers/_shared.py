@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
 __all__ = [
+    "NAME_CHARS",
     "Closing",
     "as_generator",
+    "bounded_name",
     "byte_exact",
     "default_source",
     "entry_may_be_file",
@@ -46,6 +48,17 @@ _ESCAPES = re.compile(
 # Every other control character: C0 but tab, line feed and carriage return; DEL; C1.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
 _BREAKS = re.compile("[\t\n\r]+")
+
+
+#: The longest author name an importer keeps: a real one is under 100 characters; one of
+#: megabytes (a crafted commit, a From of thousands of addresses) would get its whole record
+#: refused (``Limits.max_field_bytes``) where a cut name keeps it.
+NAME_CHARS = 1000
+
+
+def bounded_name(name: str, limit: int = NAME_CHARS) -> str:
+    """Return ``name`` cut to ``limit`` characters, an ellipsis saying so."""
+    return name if len(name) <= limit else name[: limit - 1].rstrip() + "\u2026"
 
 
 def without_escapes(text: str) -> str:

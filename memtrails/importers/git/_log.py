@@ -15,7 +15,7 @@ from typing import IO, Any
 from ...limits import Limits
 from ...records import At, MemoryRecord
 from .._legacy_text import lone_cr_as_lf
-from .._shared import name_as_title
+from .._shared import bounded_name, name_as_title
 from ._repo import git_env
 from ._text import decode_commit, decode_name, without_controls
 
@@ -95,7 +95,8 @@ def _ident(name: str, email: str) -> str | None:
     """``Name <email>``; the name alone for a commit that gives no e-mail (``Ann <>``, or
     none at all), ``<email>`` for one with no name, None for one that gives neither. No
     control character is kept."""
-    name, email = without_controls(name, True).strip(), without_controls(email, True).strip()
+    name = bounded_name(without_controls(name, True).strip())
+    email = bounded_name(without_controls(email, True).strip())
     if email:
         return f"{name} <{email}>" if name else f"<{email}>"
     return name or None

@@ -16,6 +16,7 @@ from ..._exceptions import SourceError
 from ...limits import Limits
 from ...records import At, MemoryRecord, RecordError
 from .._input import open_input, read_file
+from .._shared import bounded_name
 from ..documents import DocumentReader
 from ..documents._html import tidy
 from .attachments import read_attachments
@@ -358,7 +359,7 @@ def _convert(
         id=own_id,
         text=text,
         kind="mail",
-        author=", ".join(authors) or None,
+        author=bounded_name(", ".join(authors)) or None,
         title=subject,
         at=at,
         source=source,

@@ -9,7 +9,7 @@ from typing import Any, Protocol, cast
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import LET_THROUGH, RecordStep
-from .._shared import without_controls
+from .._shared import bounded_name, without_controls
 from ._blocks import added_by_blocks, blocks_text
 from ._found import Labels
 from ._names import Names, name_of
@@ -307,7 +307,7 @@ def message_record(
     # A name crafted with terminal escapes (to retitle a window) or a pasted coloured
     # terminal session reads as what it shows, as a commit's or a mail's does.
     if author is not None:
-        author = without_controls(author, one_line=True).strip() or None
+        author = bounded_name(without_controls(author, one_line=True).strip()) or None
     title = reader.title_of(channel)
     try:
         return MemoryRecord(
