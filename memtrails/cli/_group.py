@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import import_module
@@ -32,7 +33,25 @@ COMMANDS = {
 }
 
 
-class LazyGroup(click.Group):
+class SuggestingGroup(click.Group):
+    """A group that names the commands closest to a typo'd one (click suggests only for
+    options: `memtrails serch` said 'No such command' and nothing more)."""
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0] if args else ""
+        unknown = name and not name.startswith("-") and not ctx.resilient_parsing
+        if unknown and self.get_command(ctx, name) is None:
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=3, cutoff=0.6)
+            if close:
+                ctx.fail(
+                    f"No such command {name!r}. Did you mean {' or '.join(repr(c) for c in close)}?"
+                )
+        return super().resolve_command(ctx, args)
+
+
+class LazyGroup(SuggestingGroup):
     """A group whose commands register themselves when their module is imported."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -9,14 +9,14 @@ from typing import Any
 
 import click
 
-from ._group import main
+from ._group import SuggestingGroup, main
 from ._options import as_command, default_home, home_option
 from ._terminal import for_terminal
 
 __all__: list[str] = []
 
 
-@main.group()
+@main.group(cls=SuggestingGroup)
 @home_option
 def watch(home: Path | None) -> None:
     """Follow sources as they grow, through the service that holds the folder.
