@@ -17,6 +17,7 @@ import calendar
 import math
 import re
 
+from .date_years import misread_year
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .month_names import misread_month, nameless_month
 from .world_dates import (
@@ -92,10 +93,6 @@ _UNSET = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "
 # as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
 _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
-# Date.parse gives a date written without a year the year 2001; one written with it has
-# "2001" or "01" (two digits) in it. Give or take a day for the local time zone.
-_AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
-_WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
 # A day written with dots is day first in every language that writes one so: "03.05.2024",
 # "3. 5. 2024" (Czech), "3.5.24 10:00" (a two-digit year as Date.parse reads it: 00-49 2000s).
 _DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
@@ -357,18 +354,9 @@ def text_ms(value: str) -> int | None:
         return None if ms is None else ms + 1000
     ms = month_year_ms(value.strip(), text_ms)  # "Mai 2024": May, not Date.parse's January
     ms = parse_date(value) if ms is None else ms
-    if ms is not None and (names_no_day(value) or _no_year(value, ms) or nameless_month(value)):
-        return None  # "2024-02-30": not 1 March; "May 3 10:00:00": not 2001; "Spring 2024"
+    if ms is not None and (names_no_day(value) or misread_year(value, ms) or nameless_month(value)):
+        return None  # "2024-02-30": not 1 March; "May 3": not 2001; "3-5 May 2024": not 2005
     return ms if ms is not None else exported_ms(value)
-
-
-def _no_year(value: str, ms: int) -> bool:
-    """Whether ``Date.parse`` read ``value`` as 2001 for want of a year: it makes a date
-    written without one ("May  3 10:00:00" of syslog, "3 May", "12/31") a day of 2001, a
-    year no such text names."""
-    if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
-        return False
-    return not (FULL_YEAR.search(value) or _WRITES_2001.search(value))
 
 
 def _day_first(m: re.Match[str]) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .date_years import year_written
 from .dates import days_from_civil, utc_from_local_ms
 from .month_names import ENGLISH, LETTER, month_of, one_word, weekday_last
 
@@ -395,31 +396,13 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
     if _NUMBERS_DAY.search(text) and any(_month(w) for w in _LETTERS.findall(text)):
         return None  # "apr CDT 2024-03-10T02:30": two days, a month's name and a number's
     got = read_written(text.replace("\x00", " "))
-    if got is None or not _year_written(text, got[0]):
+    if got is None or not year_written(text, got[0]):
         return None  # "10:15:: Apr 2 2024" read as 10 April 2015: the text is no date
     ms = got[0]
     named = any(w.upper() in ZONES for w in _LETTERS.findall(text)) or _LONG_ZONE.search(text)
     if not (_NUMERIC_ZONE.search(text) or named or _MILITARY.search(text)):
         ms = utc_from_local_ms(ms)  # read_written read the wall clock as UTC
     return ms
-
-
-def _year_written(text: str, ms: int) -> bool:
-    """Whether the year of ``ms`` (on either side of the date line) is written in ``text``
-    as four digits: a mail's lenient reading otherwise takes a soup of tokens for a date."""
-    years = {int(y) for y in _FULL_YEAR.findall(_OFFSET_DIGITS.sub("", text))}
-    day = ms // 86_400_000
-    return any(_civil_year(day + shift) in years for shift in (-1, 0, 1))
-
-
-def _civil_year(day: int) -> int:
-    """The year of day ``day`` since 1970 (proleptic Gregorian)."""
-    year = 1970 + int(day // 365.2425)
-    while days_from_civil(year, 1, 1) > day:
-        year -= 1
-    while days_from_civil(year + 1, 1, 1) <= day:
-        year += 1
-    return year
 
 
 def month_year_ms(text: str, read: Callable[[str], int | None]) -> int | None:

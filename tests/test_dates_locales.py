@@ -248,3 +248,15 @@ def test_a_year_written_first_with_its_word_is_that_day(text: str, wall: str) ->
     # Each was no date: the month readers take the year after the day.
     with in_tz("UTC"):
         assert text_ms(text) == _day(wall)
+
+
+@pytest.mark.parametrize(
+    "text", ["3-5 May 2024", "May 3-5, 2024", "Apr  UTC 4/2/2024/24:00", "EST/: Apr 02/.5 2024"]
+)
+def test_a_day_date_parse_reads_in_a_year_the_text_does_not_write_is_no_date(text: str) -> None:
+    # Date.parse reads "3-5 May 2024" as 3 May 2005 (the "5" as the year) and the others as
+    # 2002 and 2005; a year it writes is the year a record's time may have.
+    with in_tz("UTC"):
+        assert text_ms(text) is None
+        # A time whose offset moves it into the next year still writes its year.
+        assert text_ms("Dec 31 2024 23:00 -1200") == At.of("2025-01-01T11:00Z").ms

@@ -1,0 +1,69 @@
+"""Whether a date read from a text is of a year the text writes.
+
+``Date.parse`` makes a date written without a year a day of 2001 ("May  3 10:00:00" of
+syslog, "3 May", "12/31"), and reads some texts that write a year as another one ("3-5 May
+2024" is 3 May 2005: it takes "5" for the year). The mail Date reader, asked last for a
+record's time, takes a soup of tokens for a date ("10:15:: Apr 2 2024" is 10 April 2015).
+A record's time read so is no date (``export_dates.text_ms``, ``written_dates.words_ms``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dates import days_from_civil
+
+__all__ = ["misread_year", "year_written"]
+
+_DAY_MS = 86_400_000
+# Date.parse gives a date written without a year the year 2001; one written with it has
+# "2001" or "01" (two digits) in it. Give or take a day for the local time zone.
+_AROUND_2001 = (days_from_civil(2000, 12, 31) * _DAY_MS, days_from_civil(2002, 1, 2) * _DAY_MS)
+_WRITES_2001 = re.compile(r"(?<!\d)(?:2001|01)(?!\d)")
+_FULL_YEAR = re.compile(r"(?<!\d)\d{4}(?!\d)")
+# Four digits after a sign are an offset ("10:00 +0100"), not a year.
+_OFFSET_DIGITS = re.compile(r"(?<![\w-])[+-]\d{4}(?!\d)")
+
+
+def year_written(text: str, ms: int) -> bool:
+    """Tell whether the year of ``ms`` (on either side of the date line) is written in
+    ``text`` as four digits.
+
+    Example:
+        >>> year_written("3 May 2024", 1714694400000), year_written("3 May", 1714694400000)
+        (True, False)
+    """
+    years = _years(text)
+    day = ms // _DAY_MS
+    return any(_civil_year(day + shift) in years for shift in (-1, 0, 1))
+
+
+def misread_year(text: str, ms: int) -> bool:
+    """Tell whether ``Date.parse`` read ``text`` as ``ms`` in a year the text does not write:
+    2001 for want of a year, or another year than the four-digit one it writes.
+
+    Example:
+        >>> misread_year("3-5 May 2024", 1115078400000), misread_year("3 May", 988848000000)
+        (True, True)
+        >>> misread_year("3 May 2024", 1714694400000), misread_year("5/3/24", 1714694400000)
+        (False, False)
+    """
+    if _years(text):
+        return not year_written(text, ms)
+    if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
+        return False
+    return _WRITES_2001.search(text) is None
+
+
+def _years(text: str) -> set[int]:
+    return {int(y) for y in _FULL_YEAR.findall(_OFFSET_DIGITS.sub("", text))}
+
+
+def _civil_year(day: int) -> int:
+    """The year of day ``day`` since 1970 (proleptic Gregorian)."""
+    year = 1970 + int(day // 365.2425)
+    while days_from_civil(year, 1, 1) > day:
+        year -= 1
+    while days_from_civil(year + 1, 1, 1) <= day:
+        year += 1
+    return year
