@@ -19,7 +19,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp.types import CallToolResult, JSONRPCError, JSONRPCResponse, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from .._exceptions import MemtrailsError, said_at_the_command_line
 from .access import FolderAccess
@@ -38,6 +38,7 @@ from .schemas import (
 from .tools import (
     RECORD_URI,
     add_tool,
+    argument_errors,
     forget_tool,
     get_tool,
     record_json,
@@ -174,7 +175,17 @@ def _errors_as_tool_errors(
 
 
 class _Server(MCPServer):
-    """The SDK's server, whose resource errors carry no secret of the URI they name."""
+    """The SDK's server, whose resource errors carry no secret of the URI they name, and
+    whose answer to bad arguments says what is wrong in plain words."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            said = scrubbed(argument_errors(exc.__cause__))
+            raise ToolError(f"Error executing tool {name}: {said}") from exc.__cause__
 
     async def _handle_read_resource(self, ctx: Any, params: Any) -> Any:
         # The SDK answers a failed read with the URI, whole, in its error (its data, and its

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from .._exceptions import ToolInputError
 from ..keys import record_uid
@@ -14,9 +14,13 @@ from ..service.client import imported_through
 from ..service.during_import import command_line, own_import, reads_served
 from .access import FolderAccess
 
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
 __all__ = [
     "RECORD_URI",
     "add_tool",
+    "argument_errors",
     "forget_tool",
     "get_tool",
     "record_json",
@@ -185,3 +189,22 @@ async def forget_tool(access: FolderAccess, id: str, source: str | None = None) 
     if forgotten == 0:
         raise ToolInputError(f"no record with id {id!r}; nothing was forgotten")
     return scrubbed({"forgotten": forgotten, "id": id})
+
+
+def argument_errors(exc: ValidationError) -> str:
+    """Say what is wrong with a tool's arguments in a line per argument, as a person would.
+
+    pydantic's own text ('1 validation error for searchArguments', its error types and a
+    link to its documentation) is written for the programmer of the tool, not its caller.
+    """
+    said = []
+    for error in exc.errors(include_url=False):
+        name = ".".join(str(part) for part in error["loc"]) or "arguments"
+        if error["type"] == "missing":
+            said.append(f"`{name}` is required")
+            continue
+        message = str(error["msg"])
+        shown = repr(error.get("input"))
+        got = f" (got {shown})" if len(shown) <= 60 else f" (got {shown[:57]}...)"
+        said.append(f"`{name}`: {message[:1].lower()}{message[1:]}{got}")
+    return "; ".join(said)
