@@ -136,3 +136,14 @@ def test_a_sender_of_thousands_of_addresses_is_cut_to_a_name_a_record_holds() ->
     author = mail_record(raw.encode()).author
     assert author is not None and author.startswith("Sender Number 0 <s0@example.org>, ")
     assert len(author) == 1000 and author.endswith("\u2026")
+
+
+@pytest.mark.parametrize("bom", [b"\xff\xfe", b""], ids=["bom", "no-bom"])
+def test_a_utf16_mailbox_or_message_with_no_ending_is_told_by_its_bytes(bom: bytes) -> None:
+    """A folder's `Inbox` or `1234` saved as UTF-16 is mail (the mbox then an error saying
+    how to convert it), not a note of text."""
+    from memtrails.importers.detect import sniff
+
+    mbox = "From ann@example.org Mon Jan  1 10:00:00 2024\r\n" + UTF16_MAIL
+    assert sniff(bom + mbox.encode("utf-16-le"), "Inbox") == "mbox"
+    assert sniff(bom + UTF16_MAIL.encode("utf-16-le"), "1234") == "eml"

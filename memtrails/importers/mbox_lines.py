@@ -26,6 +26,7 @@ __all__ = [
     "read_by_cr",
     "runs_together",
     "separator_time",
+    "utf16_codec",
 ]
 
 LINE_LIMIT = 1 << 20  # read at most 1 MiB per readline: a newline-free file stays bounded
@@ -116,6 +117,29 @@ MMDF = b"\x01\x01\x01\x01"
 _BLANK_LINES = re.compile(rb"(?:[ \t]*(?:\r\n|\n|\r))*")
 
 
+def utf16_codec(head: bytes) -> str | None:
+    """Return ``utf-16-le`` or ``utf-16-be`` when ``head`` (a file's first bytes) is text in
+    UTF-16, as some Windows tools save mail: with its byte order mark, or ASCII with a NUL
+    beside each character (a message starts with ASCII headers); else None."""
+    if head[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):  # UTF-32's marks
+        return None
+    if head[:2] == b"\xff\xfe":
+        return "utf-16-le"
+    if head[:2] == b"\xfe\xff":
+        return "utf-16-be"
+    sample = head[:64]
+    if len(sample) < 16 or len(sample) % 2:
+        sample = sample[: len(sample) - len(sample) % 2]
+        if len(sample) < 16:
+            return None
+    even, odd = sample[0::2], sample[1::2]
+    if not odd.strip(b"\x00") and b"\x00" not in even and even.isascii():
+        return "utf-16-le"
+    if not even.strip(b"\x00") and b"\x00" not in odd and odd.isascii():
+        return "utf-16-be"
+    return None
+
+
 def looks_like_mbox(head: bytes) -> bool:
     """Tell from a file's first bytes whether it is an mbox, as the reader splits one.
 
@@ -124,6 +148,9 @@ def looks_like_mbox(head: bytes) -> bool:
     that a mail header follows); blank lines before it (LF, CRLF,
     or CR alone when the head has no LF) are passed over, as the reader passes over them.
     """
+    codec = utf16_codec(head)
+    if codec is not None:  # saved as UTF-16 text: an mbox still (the reader says to convert it)
+        head = head[: len(head) - len(head) % 2].decode(codec, "replace").encode()
     text = head.removeprefix(_BOM)
     if cr_only(text):
         text = text.replace(b"\r", b"\n")

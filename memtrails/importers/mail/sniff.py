@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..mbox_lines import cr_only
+from ..mbox_lines import cr_only, utf16_codec
 
 __all__ = ["looks_like_message", "may_be_saved_message", "utf16_codec"]
 
@@ -58,6 +58,9 @@ def looks_like_message(head: bytes) -> bool:
     it is a header field (or a folded continuation) and two of them are known mail headers,
     one of which only mail has (``From``, ``Message-ID``, ``Received``, ...).
     """
+    codec = utf16_codec(head)
+    if codec is not None:  # saved as UTF-16 text by a Windows tool: read as such
+        head = head[: len(head) - len(head) % 2].decode(codec, "replace").encode()
     if cr_only(head):
         head = head.replace(b"\r", b"\n")
     data = head.replace(b"\r\n", b"\n").removeprefix(b"\xef\xbb\xbf").lstrip(b"\n \t")
@@ -80,26 +83,3 @@ def looks_like_message(head: bytes) -> bool:
         and bool(known & _TELLING)
         and all(_HEADER_LINE.fullmatch(line) for line in lines if line)
     )
-
-
-def utf16_codec(head: bytes) -> str | None:
-    """Return ``utf-16-le`` or ``utf-16-be`` when ``head`` (a file's first bytes) is text in
-    UTF-16, as some Windows tools save mail: with its byte order mark, or ASCII with a NUL
-    beside each character (a message starts with ASCII headers); else None."""
-    if head[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):  # UTF-32's marks
-        return None
-    if head[:2] == b"\xff\xfe":
-        return "utf-16-le"
-    if head[:2] == b"\xfe\xff":
-        return "utf-16-be"
-    sample = head[:64]
-    if len(sample) < 16 or len(sample) % 2:
-        sample = sample[: len(sample) - len(sample) % 2]
-        if len(sample) < 16:
-            return None
-    even, odd = sample[0::2], sample[1::2]
-    if not odd.strip(b"\x00") and b"\x00" not in even and even.isascii():
-        return "utf-16-le"
-    if not even.strip(b"\x00") and b"\x00" not in odd and odd.isascii():
-        return "utf-16-be"
-    return None
