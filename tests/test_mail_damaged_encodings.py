@@ -131,7 +131,7 @@ def test_a_mail_to_thousands_of_recipients_is_one_record() -> None:
 
 def test_a_sender_of_thousands_of_addresses_is_cut_to_a_name_a_record_holds() -> None:
     """A From of megabytes got the whole record refused (Limits.max_field_bytes)."""
-    senders = ", ".join(f"Sender Number {n} <s{n}@example.org>" for n in range(40000))
+    senders = ", ".join(f"Sender Number {n} <s{n}@example.org>" for n in range(2000))
     raw = f"From: {senders}\nSubject: flood\nMessage-ID: <flood@example.org>\n\nhi\n"
     author = mail_record(raw.encode()).author
     assert author is not None and author.startswith("Sender Number 0 <s0@example.org>, ")
