@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import IO
 from xml.etree import ElementTree
 
-from ._zipparts import rewrite_parts
+from ._zipparts import ZIP_READ_ERRORS, rewrite_parts
 
 __all__ = ["HEADINGS", "docx_notes", "docx_without_notes", "odt_notes"]
 
@@ -133,7 +133,7 @@ def docx_notes(data: bytes) -> str:
                         seen.update(dict.fromkeys(lines))
             sections.append(_section(HEADINGS[3], list(seen)))
             return _join(sections)
-    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+    except (*ZIP_READ_ERRORS, ElementTree.ParseError):
         return ""  # why: the body is read (or refused) on its own; these parts are extra
 
 
@@ -178,5 +178,5 @@ def odt_notes(data: bytes) -> str:
                             seen.update(dict.fromkeys(_odf_lines(element)))
                             element.clear()
             return _join([_section(HEADINGS[2], remarks), _section(HEADINGS[3], list(seen))])
-    except (zipfile.BadZipFile, ElementTree.ParseError, OSError, ValueError, KeyError):
+    except (*ZIP_READ_ERRORS, ElementTree.ParseError):
         return ""  # why: the body is read (or refused) on its own; these parts are extra

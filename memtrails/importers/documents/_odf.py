@@ -7,6 +7,8 @@ import zipfile
 from typing import Any
 from xml.etree import ElementTree
 
+from ._zipparts import ZIP_READ_ERRORS
+
 __all__ = ["has_text_boxes", "read_odf", "read_ods", "read_odt"]
 
 _TEXT = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
@@ -163,5 +165,5 @@ def has_text_boxes(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
             return b"text-box" in z.read("content.xml")
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, EOFError):
+    except ZIP_READ_ERRORS:
         return False

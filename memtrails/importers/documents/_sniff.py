@@ -14,6 +14,7 @@ import zipfile
 from typing import Any
 
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, layout
+from ._zipparts import ZIP_READ_ERRORS
 
 __all__ = ["described", "plain_text", "read_as"]
 
@@ -118,7 +119,7 @@ def _zip_format(data: bytes) -> str | None:
                     return suffix
             if "mimetype" in names and names["mimetype"].file_size < 256:
                 return _ZIP_MIMETYPES.get(z.read("mimetype").strip())
-    except (zipfile.BadZipFile, ValueError, OSError, NotImplementedError):
+    except ZIP_READ_ERRORS:  # damage: the zip guard names it
         return None
     return None
 

@@ -7,6 +7,7 @@ import posixpath
 import zipfile
 from xml.etree import ElementTree
 
+from ._zipparts import ZIP_READ_ERRORS
 from ._zipsalvage import inflated_over
 
 __all__ = ["NOT_A_ZIP", "NO_BODY", "ZIP_SUFFIXES", "check_zip"]
@@ -66,6 +67,9 @@ def check_zip(data: bytes, max_unpacked: int, suffix: str = "") -> str | None:
             again = _spine_repeats(z) if suffix == ".epub" and why is None else 0
     except (zipfile.BadZipFile, ValueError, OSError) as exc:
         return f"{NOT_A_ZIP} ({exc})"
+    except ZIP_READ_ERRORS as exc:
+        # a part damaged inside (its deflate data, its flags, its method)
+        return f"corrupt file: a damaged zip container ({type(exc).__name__}: {exc})"
     if why is None and again > _MAX_REPEATED:
         why = (
             f"zip bomb: its spine lists the same chapters again and again ({again:,} bytes "
@@ -121,7 +125,10 @@ def _small(z: zipfile.ZipFile, name: str) -> bytes:
     info = z.NameToInfo.get(name)
     if info is None or info.file_size > _SMALL_PART:
         return b""
-    return z.read(name)
+    try:
+        return z.read(name)
+    except ZIP_READ_ERRORS:
+        return b""  # damaged: the reader says so if it needs the part
 
 
 def _locked(z: zipfile.ZipFile, suffix: str) -> str | None:
@@ -158,7 +165,7 @@ def _spine_repeats(z: zipfile.ZipFile) -> int:
             (e.get("full-path", "") for e in container.iter() if _local(e.tag) == "rootfile"), ""
         )
         package = ElementTree.fromstring(z.read(opf_path))
-    except (KeyError, ElementTree.ParseError):
+    except (*ZIP_READ_ERRORS, ElementTree.ParseError):
         return 0  # no package to follow: the reader says what is wrong
     folder = posixpath.dirname(opf_path)
     sizes = {info.filename: info.file_size for info in z.infolist()}

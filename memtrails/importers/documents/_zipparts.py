@@ -5,9 +5,23 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from collections.abc import Callable
 
-__all__ = ["rewrite_parts"]
+__all__ = ["ZIP_READ_ERRORS", "rewrite_parts"]
+
+#: What reading a damaged zip's part raises: its directory, its flags (an encrypted or
+#: unknown method), its deflate data cut or corrupt, a name it lacks.
+ZIP_READ_ERRORS = (
+    zipfile.BadZipFile,
+    OSError,
+    ValueError,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    KeyError,
+    zlib.error,
+)
 
 
 def rewrite_parts(
@@ -33,5 +47,5 @@ def rewrite_parts(
                     body = changed.get(info.filename)
                     new.writestr(info, body if body is not None else z.read(info))
             return out.getvalue()
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError, KeyError):
+    except ZIP_READ_ERRORS:
         return data
