@@ -136,3 +136,15 @@ def test_a_file_that_is_not_ole_is_refused_by_name() -> None:
     assert (check_ole(b"\0" * 4096) or "").startswith("corrupt file: not an Office 97-2003 file")
     head = (DATA / "SampleDoc.doc").read_bytes()[:512]
     assert (check_ole(head) or "").startswith("corrupt file: a truncated OLE compound file")
+
+
+def test_a_parser_panic_is_a_named_error() -> None:
+    """SampleSS.xls cut at 17,041 bytes passes the OLE check, and kreuzberg's XLS parser
+    (calamine) then fails an assertion: a Rust panic, PanicException, which is no
+    Exception, so the worker died of it ('the document reader exited (1) ...: it needs
+    more than 2048 MiB'). It is a damaged document now, and the worker lives on."""
+    from memtrails.importers.documents._extract import Failed, extract
+
+    cut = (DATA / "SampleSS.xls").read_bytes()[:17041]
+    with pytest.raises(Failed, match=r"^corrupt or unreadable document \(its parser stopped: "):
+        extract(cut, ".xls", 512 << 20)

@@ -173,7 +173,7 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
     # and zip guards; kreuzberg read them itself, past neither.
     config.max_archive_depth = 0
     try:
-        result = kreuzberg.extract_bytes_sync(data, MIME_TYPES[suffix], config)
+        result = _unpanicked(kreuzberg.extract_bytes_sync, data, MIME_TYPES[suffix], config)
     except kreuzberg.KreuzbergError as exc:
         message = str(exc).split(": ", 1)[-1] or type(exc).__name__
         # PDFium's errors come back said twice over ("Invalid PDF: X: Invalid PDF: X").
@@ -191,6 +191,19 @@ def _kreuzberg(data: bytes, suffix: str) -> tuple[str, dict[str, Any]]:
         raise Failed(f"corrupt or unreadable document ({message[:200]})") from None
     meta = dict(result.metadata) if isinstance(result.metadata, dict) else {}
     return str(result.content or ""), meta
+
+
+def _unpanicked(read: Callable[..., Any], *args: Any) -> Any:
+    """Call one of kreuzberg's readers; a panic in its Rust parsers (an assertion on a
+    damaged .xls: ``PanicException``, which is no ``Exception`` and killed the worker) is
+    a damaged document."""
+    try:
+        return read(*args)
+    except BaseException as exc:
+        if type(exc).__name__ != "PanicException":
+            raise
+        said = str(exc).split("\n", 1)[0][:120]
+        raise Failed(f"corrupt or unreadable document (its parser stopped: {said})") from None
 
 
 def _pdf(data: bytes) -> tuple[str, dict[str, Any]]:
