@@ -74,3 +74,54 @@ def test_mcp_http_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
     ), result.output
     assert "serving" not in result.output and "Traceback" not in result.output
     assert not (tmp_path / "m").exists()
+
+
+HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+os.write(fd, f"{os.getpid()} memtrails serve\\n".encode())
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_second_serve_of_a_folder_names_the_service_that_holds_it(tmp_path: Path) -> None:
+    """Before: 'in use by process N (memtrails serve); wait for it to finish', which a
+    service never does."""
+    import asyncio
+    import json
+
+    from click.testing import CliRunner
+
+    from memtrails import Memory
+    from memtrails.cli import main
+    from memtrails.testing import HashingEmbedder
+
+    home = tmp_path / "m"
+
+    async def build() -> None:
+        async with Memory.open(home, embedder=HashingEmbedder()):
+            pass
+
+    asyncio.run(build())
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(home / "memory.lock")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        info = {"pid": holder.pid, "host": "127.0.0.1", "port": 45678}
+        (home / "service.json").write_text(json.dumps(info), encoding="utf-8")
+        (home / "service.token").write_text("t" * 43, encoding="utf-8")
+        result = CliRunner().invoke(main, ["serve", "--home", str(home), "--port", "0"])
+    finally:
+        holder.kill()
+        holder.communicate()
+    assert result.exit_code == 1, result.output
+    error = result.output.strip().splitlines()[-1]
+    assert error.startswith(f"Error: memtrails serve (pid {holder.pid}) already serves "), error
+    assert "http://127.0.0.1:45678" in error and f"kill {holder.pid}" in error, error
+    assert "Traceback" not in result.output

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .._exceptions import MemoryLockedError
 from ._group import main
 from ._options import MAX_THREADS, as_command, default_home, home_option
 from ._terminal import for_terminal, log_to_terminal
@@ -125,17 +126,36 @@ async def serve(
     log_to_terminal("memtrails", "uvicorn")  # uvicorn's warnings and errors, escaped too
     if not (folder / "manifest.json").exists():  # the service creates it: say so (a typo?)
         click.echo(f"no memory folder at {for_terminal(folder)}: creating a new one", err=True)
-    await run(
-        folder,
-        host=host,
-        port=port,
-        threads=threads,
-        mcp_writes=mcp_writes,
-        watch=watch,
-        say=lambda line: click.echo(
-            for_terminal(line, quoted=True), err=line.startswith("warning")
-        ),
-    )
+    try:
+        await run(
+            folder,
+            host=host,
+            port=port,
+            threads=threads,
+            mcp_writes=mcp_writes,
+            watch=watch,
+            say=lambda line: click.echo(
+                for_terminal(line, quoted=True), err=line.startswith("warning")
+            ),
+        )
+    except MemoryLockedError as exc:
+        _already_served(folder, exc)
+        raise
+
+
+def _already_served(folder: Path, exc: MemoryLockedError) -> None:
+    """Say so when the folder's holder is another `memtrails serve` (it said 'wait for it
+    to finish', which a service never does)."""
+    from ..service.discovery import find_service
+
+    other = find_service(folder)
+    if other is None or other.importing is not None:
+        return  # an import, or a holder that serves nothing: the lock's own message
+    raise click.ClickException(
+        f"memtrails serve (pid {other.pid}) already serves {for_terminal(folder)} on "
+        f"{other.url}: use it (memtrails search, add and status go through it), or stop it "
+        f"first (kill {other.pid}: a clean stop) and start this one again"
+    ) from exc
 
 
 def _checked_watches(folder: Path, given: list[tuple[Path, WatchedPath]]) -> list[WatchedPath]:
