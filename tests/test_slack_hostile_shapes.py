@@ -3,11 +3,15 @@ names and text holding terminal escapes."""
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 from helpers import collect, errors, records, slack_export, slack_message
 
+from memtrails import Memory
 from memtrails.importers.slack import from_slack_export
+from memtrails.testing import HashingEmbedder
 
 PARENT = "1704067200.000100"
 USERS = [
@@ -60,3 +64,26 @@ async def test_a_huge_thread_with_edits_and_escapes(tmp_path: Path) -> None:
     # A name of megabytes got the whole record refused (Limits.max_field_bytes): cut.
     flood = recs["general/1704070600.000300"].author
     assert flood is not None and len(flood) == 1000 and flood.startswith("Flood Flood ")
+
+
+async def test_channel_folders_whose_names_are_not_utf8_stay_apart(tmp_path: Path) -> None:
+    """Two folders whose names differ only in bytes that are not UTF-8 (a zip unpacked on
+    a Latin-1 system) read as the same U+FFFD: each keeps its bytes in its ids, and neither
+    message takes the other's place."""
+    root = slack_export(tmp_path / "export", {}, USERS, channels=[{"id": "C1", "name": "general"}])
+    for byte, text in ((b"\xff", "from the first"), (b"\xfe", "from the second")):
+        folder = os.path.join(bytes(root), b"gen" + byte)
+        os.mkdir(folder)
+        with open(os.path.join(folder, b"2024-01-01.json"), "w", encoding="utf-8") as f:
+            json.dump([slack_message(PARENT, text)], f)
+    items = await collect(from_slack_export(root))
+    recs = records(items)
+    assert errors(items) == []
+    assert sorted(r.text for r in recs) == ["from the first", "from the second"]
+    assert sorted(r.id for r in recs) == [
+        f"gen\ufffd//67656efe/{PARENT}",
+        f"gen\ufffd//67656eff/{PARENT}",
+    ]
+    async with Memory.open(tmp_path / "m", embedder=HashingEmbedder()) as memory:
+        report = await memory.ingest(from_slack_export(root))
+        assert (report.added, len(report.errors)) == (2, 0), report

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...records import MemoryRecord, RecordError
+from .._shared import byte_exact
 from ._dates import seconds
 
 __all__ = ["Absent", "saved_ts"]
@@ -47,7 +48,7 @@ class Absent:
     """
 
     def __init__(self, channel: str, old: dict[str, str], edges: tuple[str, str]) -> None:
-        self._prefix = f"{channel}/"
+        self._prefix = f"{byte_exact(channel)}/"  # the records' ids
         self._old = old
         self._edges = edges
         # Each day file's ts as read, space-separated UTF-8: 18 bytes a message, where a set

@@ -9,7 +9,7 @@ from typing import Any, Protocol, cast
 
 from ...records import At, MemoryRecord, RecordError, unstorable_time
 from .._guard import LET_THROUGH, RecordStep
-from .._shared import bounded_name, without_controls
+from .._shared import bounded_name, byte_exact, without_controls
 from ._blocks import added_by_blocks, blocks_text
 from ._found import Labels
 from ._names import Names, name_of
@@ -235,7 +235,7 @@ def message_record(
         parts, files = _body(reader, message)
     except OddValue as exc:
         # An earlier run's record of this message stays: a prune keeps it (its id).
-        return RecordError(reader.source, where, str(exc), id=f"{channel}/{ts}")
+        return RecordError(reader.source, where, str(exc), id=f"{byte_exact(channel)}/{ts}")
     if not parts:
         # Nothing a reader could see: a message whose file or text was removed, left with
         # its reactions, or blocks of no words (a divider). No record, and no error.
@@ -311,14 +311,17 @@ def message_record(
     title = reader.title_of(channel)
     try:
         return MemoryRecord(
-            id=f"{channel}/{ts}",
+            # A folder name that is not UTF-8 keeps its bytes: two such folders ("gen" and
+            # the byte FF, "gen" and FE) would both read "gen" and U+FFFD, one message
+            # taking the other's place.
+            id=f"{byte_exact(channel)}/{ts}",
             text=without_controls("\n".join(parts)),
             kind="chat",
             author=author,
             title=without_controls(title, one_line=True),
             at=At(ms),
             source=reader.source,
-            thread=f"{channel}/{thread_ts or ts}",
+            thread=f"{byte_exact(channel)}/{thread_ts or ts}",
             meta=meta,
         )
     except (ValueError, TypeError) as exc:

@@ -8,6 +8,7 @@ from typing import Any
 
 from ...records import Item, MemoryRecord, RecordError, SourceState
 from .._resume import BAD_POSITION, unusable_position
+from .._shared import byte_exact
 from ._absent import Absent, saved_ts
 from ._changes import changes_of
 from ._days import day_files
@@ -173,7 +174,7 @@ def items(export: Export, state: Mapping[str, Any] | None) -> Iterator[Item]:
         changes = (
             read.changes if read.changes is not None else changes_of(export, channel, days[start:])
         )
-        deleted.extend(f"{channel}/{ts}" for ts in sorted(changes.deleted))
+        deleted.extend(f"{byte_exact(channel)}/{ts}" for ts in sorted(changes.deleted))
         # What each day file held last run: one read whole that lacks a message deleted it.
         absent = Absent(channel, saved_ts(state, channel), edges)
         for day in days[:start]:
