@@ -7,6 +7,7 @@ from pathlib import Path, PurePosixPath
 from ._extract import MIME_TYPES
 from ._oleguard import OLE_MAGIC
 from ._records import document_at, read_document, shown_path
+from ._sniff import content_format
 from ._worker import DocumentReader, Extracted
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "MIME_TYPES",
     "DocumentReader",
     "Extracted",
+    "content_format",
     "document_at",
     "document_limit",
     "is_document",

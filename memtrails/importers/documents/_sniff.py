@@ -16,7 +16,7 @@ from typing import Any
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, layout
 from ._zipparts import ZIP_READ_ERRORS
 
-__all__ = ["described", "plain_text", "read_as"]
+__all__ = ["content_format", "described", "plain_text", "read_as"]
 
 # An Office 97-2003 name on a file that is another format (Word and Excel save HTML, RTF
 # and the newer zip formats under the old endings; exports name HTML tables ".xls").
@@ -76,6 +76,19 @@ def read_as(data: bytes, suffix: str) -> str:
     if found == ".zip":
         return _zip_format(data) or suffix
     return found
+
+
+def content_format(data: bytes) -> str | None:
+    """The document format a file's bytes are, whatever its name (``.pdf``, ``.rtf``, an
+    Office or OpenDocument zip by the part that names it, an Office 97-2003 file by its
+    streams), or None: for a notes folder's file under a note's name (``report.txt`` that
+    is a PDF). HTML is not one here: under a note's name it is read as the text it is."""
+    found = _format_of(data)
+    if found == ".ole":
+        return _ole_format(data)
+    if found == ".zip":
+        return _zip_format(data)
+    return found if found in (".pdf", ".rtf") else None
 
 
 def _older_name(data: bytes, suffix: str) -> str:

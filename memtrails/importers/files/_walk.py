@@ -14,7 +14,14 @@ from ..._exceptions import SourceError
 from ...records import At, Item, MemoryRecord, RecordError, Seen, SourceState
 from .._guard import RecordStep
 from .._resume import unusable_position
-from ..documents import DocumentReader, document_limit, is_document, read_document, shown_path
+from ..documents import (
+    DocumentReader,
+    content_format,
+    document_limit,
+    is_document,
+    read_document,
+    shown_path,
+)
 from ._entries import (
     MEMORY_FOLDER,
     NotRegularFile,
@@ -222,7 +229,9 @@ class Walk:
         # Trust this stat next run only if it surely describes the bytes just read.
         racy = len(data) != st.st_size or time.time_ns() - st.st_mtime_ns < _RACY_NS
         stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
-        if is_document(rel, data):  # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker
+        # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker; so is a document
+        # under a note's name (report.txt that is a PDF), as the format its bytes are
+        if is_document(rel, data) or content_format(data) is not None:
             fields = {
                 "path": str(path),
                 "size": len(data),

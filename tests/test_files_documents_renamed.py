@@ -1,0 +1,54 @@
+"""Documents under a note's name in a notes folder (a PDF saved as notes.md, a Word file
+as old.txt, an RTF letter as letter.txt): before, each was 'binary file (a PDF document
+under the name ...)'; now each is read as the document its bytes are, read_as saying which.
+A zip of other files under such a name stays a binary file, naming what it is."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from helpers import collect
+
+from memtrails.importers.files import from_files
+from memtrails.records import MemoryRecord, RecordError
+
+DATA = Path(__file__).parent / "data" / "documents"
+
+
+def _pdf() -> bytes:
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    page = canvas.Canvas(out)
+    page.drawString(72, 720, "minutes of the allotment society")
+    page.save()
+    return out.getvalue()
+
+
+async def test_a_document_under_a_note_name_is_read_as_the_document(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_bytes(_pdf())
+    (tmp_path / "old.txt").write_bytes((DATA / "SampleDoc.doc").read_bytes())
+    (tmp_path / "letter.txt").write_bytes(
+        rb"{\rtf1\ansi{\fonttbl\f0 Arial;}\f0 Dear neighbour,\par}"
+    )
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("a.txt", "holiday notes")
+    (tmp_path / "photos.txt").write_bytes(archive.getvalue())
+    items = await collect(from_files(tmp_path))
+    records = {r.id: r for r in items if isinstance(r, MemoryRecord)}
+    errors = {e.id: e.reason for e in items if isinstance(e, RecordError)}
+    assert {name: r.meta["document"]["read_as"] for name, r in records.items()} == {
+        "letter.txt": "rtf",
+        "notes.md": "pdf",
+        "old.txt": "doc",
+    }
+    assert records["notes.md"].text == "minutes of the allotment society"
+    assert records["notes.md"].kind == "document"
+    assert "I am a test document" in records["old.txt"].text
+    assert "Dear neighbour," in records["letter.txt"].text
+    assert errors == {
+        "photos.txt": "binary file (a zip archive (or a .docx, .xlsx, .odt: zip files) under the name 'photos.txt')"
+    }
