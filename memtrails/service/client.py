@@ -15,6 +15,7 @@ from typing import Any, NoReturn, TypeVar
 import httpx
 
 from .._exceptions import MemoryLockedError, ServiceError
+from .._measure import well_formed_value
 from ..folder.search import SearchHit
 from ..folder.status import MemoryStatus
 from ..importers.cursor import Fetch
@@ -156,6 +157,12 @@ class RemoteMemory(Memory):
         """
         if self._closed:
             raise ServiceError(f"the client of the service for {self.path} was closed")
+        for part in ("params", "json"):
+            # Half of a surrogate pair (a command-line word of bytes that are not UTF-8, as
+            # Python reads argv) cannot be sent as UTF-8: httpx raised UnicodeEncodeError.
+            # It becomes U+FFFD, as the folder reads it opened here.
+            if kwargs.get(part) is not None:
+                kwargs[part] = well_formed_value(kwargs[part])
         try:
             response = await self.http.request(method, url, **kwargs)
         except httpx.HTTPError as exc:
