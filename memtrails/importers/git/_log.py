@@ -338,11 +338,16 @@ class Log:
                 if not _SHA.fullmatch(current.sha):
                     current = None  # not git's output (damaged): no commit, nor its files
                 continue
-            raw = _RAW.fullmatch(token) if token.startswith((b":", b"\n:")) else None
-            if raw is not None:
-                # Its paths come next; they are the numstat line's too, read there.
-                paths = [next(tokens, b"") for _ in range(2 if raw.group(5) in b"RC" else 1)]
-                if current is not None and _GITLINK in (raw.group(1), raw.group(2)):
+            if token[:1] == b":" or token[:2] == b"\n:":
+                # A --raw line; its paths come next (they are the numstat line's too, read
+                # there): two after a rename or a copy (R100, C75), else one. Only a
+                # submodule's line is parsed further: a commit may list 100,000 files.
+                status = token[token.rfind(b" ") + 1 : token.rfind(b" ") + 2]
+                named = next(tokens, b"")
+                if status in (b"R", b"C"):
+                    named = next(tokens, b"")
+                raw = _RAW.fullmatch(token) if _GITLINK in token[:17] else None
+                if current is not None and raw is not None:
                     old, new = (
                         None if mode != _GITLINK or _NO_OBJECT.fullmatch(sha) else sha
                         for mode, sha in (
@@ -350,7 +355,7 @@ class Log:
                             (raw.group(2), raw.group(4).decode()),
                         )
                     )
-                    current.submodules[paths[-1]] = (old, new)
+                    current.submodules[named] = (old, new)
                 continue
             match = _NUMSTAT.fullmatch(token)
             if current is None or match is None:
