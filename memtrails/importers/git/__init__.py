@@ -52,11 +52,14 @@ async def from_git(
     ``author="Name <email>"`` (as the repository's ``.mailmap`` maps them, as ``git log``
     shows them; terminal escapes and control characters left out; the name alone for a
     commit with no e-mail: ``Name <>``, or none at all, whose name and date ``git log``
-    does not print and are read from the commit object), ``at`` = the author date, and
-    ``meta`` with ``sha``,
-    ``parents``, ``merge``, ``committer``, ``committed_at`` and ``files`` (path, insertions,
-    deletions, ``binary``/``from`` when relevant; at most 200, the rest counted in
-    ``files_truncated``). Merges list their changes against the first parent.
+    does not print and are read from the commit object), ``at`` = the author date (UTC),
+    and ``meta`` with ``sha``, ``parents``, ``merge``, ``committer``, ``committed_at``,
+    ``authored_local`` (the author's own clock with its offset, ``2023-11-15T03:43:20+05:30``)
+    and ``files`` (path, insertions, deletions, ``binary``/``from`` when relevant, and for a
+    submodule ``submodule`` = the commits it moved between, ``{"from": ..., "to": ...}``; at
+    most 200, the rest counted in ``files_truncated``). Merges list their changes against
+    the first parent. A message is read up to :data:`._log.MAX_FIELD_BYTES` (4 MB), the
+    rest read past (the record's text is cut at ``Limits.max_text_units`` anyway).
 
     A commit that names its encoding is read in it (unless all of it is UTF-8 beyond
     ASCII: the header lies, and git's re-encoding would be mojibake); one that does not,
