@@ -108,8 +108,13 @@ async def test_a_file_of_another_format_under_a_notes_name_says_which(
 ) -> None:
     (tmp_path / "report.md").write_bytes(data)
     (error,) = errors(await collect(from_files(tmp_path)))
-    assert error.reason.startswith("binary file (") and form in error.reason
-    assert "'report.md'" in error.reason
+    # a picture or a database is binary; a PDF is read as one, and says why it cannot be
+    assert error.reason.startswith(
+        f"a {form} document under the name 'report.md': corrupt"
+        if form == "PDF"
+        else "binary file ("
+    )
+    assert form in error.reason and "'report.md'" in error.reason
 
 
 @pytest.mark.parametrize(

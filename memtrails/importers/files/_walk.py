@@ -231,7 +231,8 @@ class Walk:
         stamp = [_UNTRUSTED if racy else st.st_size, st.st_mtime_ns, sha]
         # PDF, Office, OpenDocument, RTF, HTML, EPUB: read by a worker; so is a document
         # under a note's name (report.txt that is a PDF), as the format its bytes are
-        if is_document(rel, data) or content_format(data) is not None:
+        named_as = is_document(rel, data)
+        if named_as or content_format(data) is not None:
             fields = {
                 "path": str(path),
                 "size": len(data),
@@ -241,6 +242,11 @@ class Walk:
             item, reason = read_document(
                 self.documents, data, rel=rel, meta=fields, saved=saved, source=self.source
             )
+            if reason and not named_as and (saved is None or saved[2] != sha):
+                # why it failed, and that it is a document the name does not say
+                name = PurePosixPath(shown_path(rel)).name
+                reason = f"{format_of(data) or 'a document'} under the name {name!r}: {reason}"
+                item = RecordError(self.source, rel, reason, id=rel)
             self.stamps[rel] = [*stamp, reason] if reason else stamp
             return item
         form = format_of(data)
