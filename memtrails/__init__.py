@@ -46,6 +46,7 @@ if _typing.TYPE_CHECKING:
     from .importers.files import from_files
     from .importers.git import from_git
     from .importers.iterables import from_iterable
+    from .importers.json_doc import from_json
     from .importers.jsonl import from_jsonl
     from .importers.maildir import from_maildir
     from .importers.mbox import from_mbox
@@ -111,6 +112,7 @@ __all__ = [
     "from_files",
     "from_git",
     "from_iterable",
+    "from_json",
     "from_jsonl",
     "from_maildir",
     "from_mbox",
@@ -151,6 +153,7 @@ _LAZY = {
     "from_files": ".importers.files",
     "from_git": ".importers.git",
     "from_iterable": ".importers.iterables",
+    "from_json": ".importers.json_doc",
     "from_jsonl": ".importers.jsonl",
     "from_maildir": ".importers.maildir",
     "from_mbox": ".importers.mbox",

@@ -76,7 +76,7 @@ def _toy_file(folder: Path, name: str, lines: list[str]) -> Path:
 
 
 def test_builtin_kinds_and_the_docs_table() -> None:
-    assert kinds() == ("jsonl", "mbox", "eml", "maildir", "slack", "transcripts", "files")
+    assert kinds() == ("jsonl", "json", "mbox", "eml", "maildir", "slack", "transcripts", "files")
     table = markdown_table()
     for spec in BUILTIN:
         assert f"| `{spec.kind}` | {spec.summary} |" in table

@@ -291,7 +291,9 @@ def _file_kind(file: Path) -> str | None:
         if spec.file is not None and spec.file(file):
             return spec.kind
     for spec in specs:
-        if suffix in spec.suffixes:
+        # A .json in a folder of notes stays a note (a project's package.json): its
+        # records are read when it is added on its own.
+        if suffix in spec.suffixes and spec.kind != "json":
             return spec.kind
     # Named as compressed: by a format read (.gz), or by one that is not (.zst, .tgz, .7z).
     compressed = strip_compression(name) != name or suffix in PACKED_SUFFIXES

@@ -67,6 +67,12 @@ def _sniff_jsonl(head: bytes) -> bool:
     return head.removeprefix(_BOM).lstrip().startswith(b"{")
 
 
+def _open_json(o: Opening) -> AsyncIterator[Item]:
+    from .json_doc import from_json
+
+    return as_generator(from_json(o.target, state=o.state, source=o.source, limits=o.limits))
+
+
 def _open_mbox(o: Opening) -> AsyncIterator[Item]:
     from .mbox import from_mbox
 
@@ -170,6 +176,13 @@ BUILTIN: tuple[Importer, ...] = (
         piped=True,
         by_bytes=True,
         state=JsonlState,
+    ),
+    Importer(
+        "json",
+        "a JSON document: each array of records in it (a chat export's messages, a list of "
+        "objects), one record per object; one note when it holds none",
+        _open_json,
+        suffixes=frozenset({".json"}),
     ),
     Importer(
         "mbox",

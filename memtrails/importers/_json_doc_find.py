@@ -1,0 +1,233 @@
+"""Where a JSON document's records are: its arrays of objects that hold text, what names
+each array (its thread) and what dates it.
+
+An exporter's document wraps its messages in context: a Discord channel, a Telegram chat,
+a research sample's sessions. The arrays are found by what their objects hold, not by the
+exporter's key names, so that shapes nobody has seen yet are read too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any
+
+from ..records import At
+from ._jsonl_dates import DATE_KEYS, record_time
+from ._jsonl_ids import ID_KEYS
+
+__all__ = ["TEXT_KEYS", "Found", "find_arrays", "is_record_array", "plain_text", "record_arrays"]
+
+TEXT_KEYS = ("text", "content", "body", "message")  # from_jsonl's text defaults
+# What labels an object that encloses records (a chat, a sample, a channel), best first.
+_LABEL_KEYS = (
+    "name", "title", "subject", "topic", "display_name", "displayName", "sample_id",
+    "conversation_id", "chat_id", "thread_id", "channel_id", "session_id", "id", "uuid", "_id",
+)  # fmt: skip
+# An object without a label of its own is named by the one it describes (Discord's
+# ``{"guild":.., "channel": {"name": "general"}, "messages": [..]}``); a server or guild is
+# wider than the conversation and names none.
+_CONTEXT_CHILDREN = ("channel", "chat", "conversation", "thread", "room", "group", "space")
+# A key beside an array that dates it: ``session_2_date_time`` beside ``session_2``.
+_TIME_SUFFIXES = ("_date_time", "_datetime", "_date", "_time", "_timestamp", "_at")
+# An array under such a key holds a conversation's turns (a record with an author is a chat
+# turn, whatever its author key is called).
+_CHAT_ARRAY = re.compile(r"message|turn|chat|dialog|utterance|conversation|session|repl", re.I)
+_LABEL_LONGEST = 200  # a longer "name" is prose, not a label
+AUTHOR_KEYS = (
+    "author", "user", "from", "speaker", "sender", "role", "creator", "sender_name",
+    "author_name", "from_name", "user_name", "username", "screen_name", "displayName",
+)  # fmt: skip
+# What a reply has and a piece of formatted text (Telegram's text_entities, a content block)
+# has not: an id, an author or a time of its own.
+_OWN = frozenset((*ID_KEYS, *AUTHOR_KEYS, *DATE_KEYS))
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One record array: its items, the thread its records take, the raw value that dates
+    the items that have no time of their own, and whether it holds a conversation."""
+
+    items: list[Any]
+    thread: str | None
+    when: At | None
+    chat: bool
+
+
+def plain_text(value: Any) -> str | None:
+    """Return a text given as a list of pieces as one string, or None when it is not one.
+
+    Telegram writes a formatted message as strings and entity objects
+    (``["see ", {"type": "link", "text": "example.org"}, "!"]``): pieces of one line,
+    joined as they are. A list of objects alone (content blocks) is one block each, a blank
+    line apart. A list of strings alone is left to ``from_jsonl`` (paragraphs).
+    """
+    if not isinstance(value, list) or not value:
+        return None
+    pieces: list[str] = []
+    objects = 0
+    for piece in value:
+        if isinstance(piece, str):
+            pieces.append(piece)
+        elif isinstance(piece, dict) and isinstance(piece.get("text"), str):
+            pieces.append(piece["text"])
+            objects += 1
+        elif isinstance(piece, dict):
+            objects += 1  # a picture or a tool call among the blocks: no words
+        else:
+            return None
+    if not objects:
+        return None
+    return "".join(pieces) if objects < len(value) else "\n\n".join(p for p in pieces if p)
+
+
+def _has_text(obj: Mapping[str, Any]) -> bool | None:
+    """True: a text key with words; False: a text key, empty (a photo, a sticker); None: none."""
+    for key in TEXT_KEYS:
+        if key in obj:
+            value = obj[key]
+            if isinstance(value, str):
+                return bool(value.strip())
+            if isinstance(value, list):
+                joined = plain_text(value)
+                if joined is not None:
+                    return bool(joined.strip())
+                return all(isinstance(v, str) for v in value) and any(v.strip() for v in value)
+    return None
+
+
+def is_record_array(value: Any) -> bool:
+    """Whether a JSON value is an array of records: mostly objects, most of which have a text
+    key (empty in some: a photo without caption), and one at least with words."""
+    if not isinstance(value, list) or not value:
+        return False
+    objects = [v for v in value if isinstance(v, dict)]
+    if 2 * len(objects) < len(value):
+        return False
+    texts = [_has_text(o) for o in objects]
+    keyed = sum(t is not None for t in texts)
+    return 2 * keyed > len(objects) and any(texts)
+
+
+def record_arrays(obj: Mapping[str, Any], in_record: bool) -> list[str]:
+    """Return the keys of an object's record arrays; inside a record (``in_record``), only
+    those whose objects have an id, an author or a time: its replies, not its text's pieces."""
+    keys = []
+    for key, value in obj.items():
+        if in_record and key in TEXT_KEYS:
+            continue
+        if is_record_array(value) and (not in_record or _own_records(value)):
+            keys.append(key)
+    return keys
+
+
+def _own_records(items: list[Any]) -> bool:
+    objects = [v for v in items if isinstance(v, dict)]
+    return 2 * sum(not _OWN.isdisjoint(o) for o in objects) > len(objects)
+
+
+def _scalar(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str) and value.strip() and len(value) <= _LABEL_LONGEST:
+        return value.strip()
+    return None
+
+
+def _label(obj: Mapping[str, Any]) -> str | None:
+    for key in _LABEL_KEYS:
+        if (label := _scalar(obj.get(key))) is not None:
+            return label
+    for key in _CONTEXT_CHILDREN:
+        child = obj.get(key)
+        if isinstance(child, dict):
+            for name in _LABEL_KEYS:
+                if (label := _scalar(child.get(name))) is not None:
+                    return label
+    return None
+
+
+def _time_of(value: Any) -> At | None:
+    with suppress(ValueError, TypeError):
+        return record_time({"at": value}, "at")[1]
+    return None
+
+
+def _when(chain: list[tuple[Mapping[str, Any], str | None]]) -> At | None:
+    """The time of an array's items that have none: the key beside it that names its time,
+    else the nearest enclosing object's own date."""
+    owner, key = chain[-1]
+    if key is not None:
+        for suffix in _TIME_SUFFIXES:
+            if key + suffix in owner and (at := _time_of(owner[key + suffix])) is not None:
+                return at
+    for obj, _ in reversed(chain):
+        with suppress(ValueError, TypeError):
+            at = record_time(
+                {k: v for k, v in obj.items() if not isinstance(v, dict | list)}, None
+            )[1]
+            if at is not None:
+                return at
+    return None
+
+
+def find_arrays(doc: Any, max_depth: int) -> list[Found]:
+    """Return the document's record arrays, in document order, each with its context.
+
+    An array is looked into for more arrays (a comment's replies), and so is each of its
+    records; nothing deeper than ``max_depth`` is looked at.
+    """
+    found: list[Found] = []
+    taken: dict[str, int] = {}
+
+    def thread_of(parts: list[str]) -> str | None:
+        if not parts:
+            return None
+        name = "/".join(parts)
+        taken[name] = taken.get(name, 0) + 1
+        # Two chats of the same name are two threads (and two sets of record ids).
+        return name if taken[name] == 1 else f"{name}#{taken[name]}"
+
+    def visit(
+        value: Any,
+        parts: list[str],
+        chain: list[tuple[Mapping[str, Any], str | None]],
+        depth: int,
+        in_record: bool = False,
+    ) -> None:
+        if depth > max_depth:
+            return
+        if isinstance(value, dict):
+            label = _label(value)
+            here = [*parts, label] if label is not None else parts
+            arrays = record_arrays(value, in_record)
+            for key, child in value.items():
+                if not isinstance(child, dict | list):
+                    continue
+                if key in arrays and isinstance(child, list):
+                    # A labelled object's one array is the object's (a chat's messages);
+                    # else each array is named by its key (a sample's sessions).
+                    named = here if label is not None and len(arrays) == 1 else [*here, str(key)]
+                    at = _when([*chain, (value, str(key))])
+                    chat = bool(_CHAT_ARRAY.search(str(key)))
+                    found.append(Found(child, thread_of(named), at, chat))
+                    for n, item in enumerate(child):
+                        if isinstance(item, dict):
+                            inner = named if _label(item) is not None else [*named, f"[{n}]"]
+                            visit(item, inner, [*chain, (value, str(key))], depth + 2, True)
+                elif not (in_record and key in TEXT_KEYS):
+                    visit(child, here, [*chain, (value, str(key))], depth + 1, in_record)
+        elif isinstance(value, list):
+            for n, item in enumerate(value):
+                if isinstance(item, dict) and _label(item) is not None:
+                    visit(item, parts, chain, depth + 1, in_record)
+                else:
+                    key = chain[-1][1] if chain else None
+                    visit(item, [*parts, f"{key or ''}[{n}]"], chain, depth + 1, in_record)
+
+    visit(doc, [], [], 0)
+    return found

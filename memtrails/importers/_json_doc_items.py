@@ -1,0 +1,188 @@
+"""A JSON document's record arrays as records: each object read as ``from_jsonl`` reads a
+line, with what exporters write beside its defaults (an author object, a ``created_date``),
+then given its array's thread, time and a stable id."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import suppress
+from dataclasses import replace
+from typing import Any
+
+from ..records import MemoryRecord, RecordError
+from ._guard import RecordStep
+from ._json_doc_find import AUTHOR_KEYS, TEXT_KEYS, Found, plain_text, record_arrays
+from ._jsonl_dates import DATE_KEYS, record_time
+from ._jsonl_ids import ID_KEYS
+from .jsonl import _record
+
+__all__ = ["items_of"]
+
+_ITEM = RecordStep("JSON", "item")
+_UNNAMED = "\x00"  # the name from_jsonl's record ids fall back to: replaced by the item's place
+# from_jsonl's author keys, best first; what exporters use instead comes after.
+_JSONL_AUTHORS = ("author", "user", "from", "speaker", "sender", "role")
+_NAME_KEYS = (
+    "name", "display_name", "displayName", "global_name", "nickname", "full_name",
+    "fullName", "username", "screen_name", "handle", "email",
+)  # fmt: skip
+# A key that names a time, beside from_jsonl's: ``created_date``, ``date_unixtime``, ``sentAt``.
+_TIME_KEY = re.compile(r"(date|time|_at$|_ts$|^ts_|At$|stamp)", re.I)
+_NOT_WHEN = re.compile(r"edit|updat|modif|due|expir|deadline|until|birth|start|end", re.I)
+# An id key of a record besides from_jsonl's: ``dia_id``, ``message_id``, ``msgId``.
+_OWN_ID = re.compile(r"(^|_)id$|Id$", re.I)
+_NOT_OWN_ID = re.compile(r"reply|parent|thread|conversation|chat|channel|session|user|author|"
+                         r"sender|from|to_|guild|room|group|sample", re.I)  # fmt: skip
+
+
+def _name(value: Mapping[str, Any]) -> str | None:
+    for key in _NAME_KEYS:
+        name = value.get(key)
+        if isinstance(name, str) and name.strip():
+            return name
+    return None
+
+
+def _shaped(obj: dict[str, Any], nested: list[str]) -> dict[str, Any]:
+    """Return the object as ``from_jsonl`` reads it: its author an object's name, its text
+    pieces one string, its own record arrays (replies) left to be records of their own."""
+    out = {k: v for k, v in obj.items() if k not in nested}
+    for key in AUTHOR_KEYS:
+        value = out.get(key)
+        if isinstance(value, dict):
+            name = _name(value)
+            del out[key]
+            out[f"{key}_info"] = value  # what else it says stays in meta
+            if name is not None:
+                out[key] = name
+    if not any(out.get(k) is not None for k in _JSONL_AUTHORS):
+        for key in AUTHOR_KEYS[len(_JSONL_AUTHORS) :]:
+            value = out.get(key)
+            if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
+                # sender_name is Messenger's turn author: a sender, so a chat turn
+                out["sender" if key == "sender_name" else "author"] = out.pop(key)
+                break
+    for key in TEXT_KEYS:
+        if key in out:
+            joined = plain_text(out[key])
+            if joined is not None:
+                out[key] = joined
+            break
+    return out
+
+
+def _time_key(obj: Mapping[str, Any]) -> str | None:
+    """A key that dates the object when none of from_jsonl's does."""
+    if any(k in obj for k in DATE_KEYS) or any(k.lower() in DATE_KEYS for k in obj):
+        return None
+    for key, value in obj.items():
+        if not isinstance(value, str | int | float) or isinstance(value, bool):
+            continue
+        if _TIME_KEY.search(key) and not _NOT_WHEN.search(key):
+            with suppress(ValueError, TypeError):
+                if record_time({"at": value}, "at")[1] is not None:
+                    return key
+    return None
+
+
+def _id_key(items: list[Any]) -> str | None:
+    """An id key other than from_jsonl's that every object has, with a value of its own
+    (``dia_id``): none when the objects have one of from_jsonl's."""
+    objects = [o for o in items if isinstance(o, dict)]
+    if not objects or any(k in o for o in objects for k in ID_KEYS):
+        return None
+    for key in objects[0]:
+        if not _OWN_ID.search(key) or _NOT_OWN_ID.search(key):
+            continue
+        values = [o.get(key) for o in objects]
+        named = all(
+            isinstance(v, str | int) and not isinstance(v, bool) and v != "" for v in values
+        )
+        if named and len(set(values)) == len(values):
+            return str(key)
+    return None
+
+
+def items_of(
+    doc: Any,
+    arrays: list[Found],
+    name: str,
+    source: str,
+    fields: Mapping[str, str],
+    kind: str | None,
+    one: bool = False,
+) -> Iterator[MemoryRecord | RecordError]:
+    """Yield the records of ``arrays`` (or of ``doc``, a top-level array of objects without
+    text, when there are none), each with its thread, time and id.
+
+    ``one``: ``doc`` is one object written whole, a list of it here: its record is
+    ``from_jsonl``'s for a file of that one line (id ``FILE:1``).
+    """
+    if one:
+        yield _ITEM.run(source, "line 1", _one, doc[0], name, source, fields, kind)
+        return
+    if not arrays:
+        arrays = [Found(doc, None, None, False)]
+    for found in arrays:
+        id_key = None if "id" in fields else _id_key(found.items)
+        for n, obj in enumerate(found.items):
+            place = f"{found.thread or ''}[{n}]"
+            yield _ITEM.run(source, place, _item, obj, found, n, name, source, fields, kind, id_key)
+
+
+def _one(
+    obj: Any, name: str, source: str, fields: Mapping[str, str], kind: str | None
+) -> MemoryRecord | RecordError:
+    try:
+        return _record(obj, 1, name, source, fields, kind, frozenset())
+    except (ValueError, TypeError) as exc:
+        return RecordError(source, "line 1", str(exc))
+
+
+def _item(
+    obj: Any,
+    found: Found,
+    n: int,
+    name: str,
+    source: str,
+    fields: Mapping[str, str],
+    kind: str | None,
+    id_key: str | None,
+) -> MemoryRecord | RecordError:
+    place = f"{found.thread or ''}[{n}]"
+    if not isinstance(obj, dict):
+        return RecordError(source, place, f"expected a JSON object, got {type(obj).__name__}")
+    shaped = _shaped(obj, record_arrays(obj, True))
+    mapping = dict(fields)
+    if id_key is not None:
+        mapping["id"] = id_key
+    if "at" not in mapping and (when := _time_key(shaped)) is not None:
+        mapping["at"] = when
+    try:
+        record = _record(shaped, n, _UNNAMED, source, mapping, kind, frozenset())
+    except (ValueError, TypeError) as exc:
+        return RecordError(source, place, str(exc))
+    if record.id == f"{_UNNAMED}:{n}":
+        record_id = f"{name}:{place}"
+    elif found.thread is not None:
+        # Ids restart per chat (Telegram's), or are unique per sample only (a dialogue's
+        # "D1:3"): under their thread they name one record of the file.
+        record_id = f"{found.thread}/{record.id}"
+    else:
+        record_id = record.id
+    changes: dict[str, Any] = {"id": record_id}
+    if record.thread is None and found.thread is not None:
+        changes["thread"] = found.thread
+    if record.at is None and found.when is not None:
+        changes["at"] = found.when
+    if (
+        kind is None
+        and found.chat
+        and record.kind == "note"
+        and record.author
+        and "kind" not in shaped
+        and "kind" not in fields
+    ):
+        changes["kind"] = "chat"
+    return replace(record, **changes)
