@@ -123,10 +123,15 @@ def test_a_body_loses_terminal_colours_and_reads_windows_bytes_as_meant() -> Non
     assert text == "tests [OK]\nit can\u2019t cost 5 \u20ac"
 
 
-def test_a_mail_to_thousands_of_recipients_is_one_record() -> None:
+def test_a_mail_to_thousands_of_recipients_keeps_the_first_thousand_counted() -> None:
+    """A To of 5,000 addresses (30,000 in a mass mailing: over Limits.max_field_bytes, and
+    so left out whole) keeps its first 1,000 and counts the rest."""
     to = ",\n ".join(f"User {n} <u{n}@example.org>" for n in range(5000))
-    rec = mail_record(mail(f"To: {to}"))
-    assert len(rec.meta["to"]) == 5000 and rec.meta["to"][4999] == "User 4999 <u4999@example.org>"
+    cc = ", ".join(f"c{n}@example.org" for n in range(10))
+    rec = mail_record(mail(f"To: {to}", f"Cc: {cc}"))
+    assert len(rec.meta["to"]) == 1000 and rec.meta["to"][999] == "User 999 <u999@example.org>"
+    assert rec.meta["to_left_out"] == 4000
+    assert len(rec.meta["cc"]) == 10 and "cc_left_out" not in rec.meta
 
 
 def test_a_sender_of_thousands_of_addresses_is_cut_to_a_name_a_record_holds() -> None:

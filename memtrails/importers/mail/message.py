@@ -40,6 +40,7 @@ from .threads import gmail_thread, named_ids, stamp
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
+    "MAX_RECIPIENTS",
     "CutMessage",
     "as_read",
     "cut_to_limit",
@@ -52,6 +53,8 @@ __all__ = [
 #: so one pathological message cannot blow the memory budget of a whole import.
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 _TEXT_UNITS = Limits().max_text_units
+#: The most addresses of a To or a Cc kept in a record's meta (the rest counted).
+MAX_RECIPIENTS = 1000
 
 
 class CutMessage(bytes):
@@ -334,6 +337,11 @@ def _convert(
         meta["date_from"] = found
     for name in ("to", "cc"):
         values = addresses(raw_headers(msg, name), hint)
+        if len(values) > MAX_RECIPIENTS:
+            # A list of tens of thousands (a mass mailing's To) would be over
+            # Limits.max_field_bytes and left out whole: the first ones are kept, counted.
+            meta[f"{name}_left_out"] = len(values) - MAX_RECIPIENTS
+            values = values[:MAX_RECIPIENTS]
         if values:
             meta[name] = values
     if body.attachments:
