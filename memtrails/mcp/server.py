@@ -48,7 +48,7 @@ from .tools import (
 )
 from .wire import MAX_REQUEST_BYTES, RequestLines
 
-__all__ = ["build_server", "run_stdio", "serve"]
+__all__ = ["build_server", "http_app", "run_stdio", "serve"]
 
 _SESSION_IDLE_S = 300.0
 _MAX_SESSIONS = 1000
@@ -382,6 +382,22 @@ async def _answer(
         pass  # the server has stopped: there is no one left to answer
 
 
+def http_app(server: MCPServer, **options: Any) -> Any:
+    """Return ``server``'s Streamable HTTP application (``options``: the SDK's), bounded.
+
+    Bounded memory, whatever clients do: a body over 1 MiB is refused (413) before it is
+    parsed, and each session (~40 KiB) ends after 5 idle minutes, 1,000 at most at once
+    (the SDK's defaults: 4 MiB, 30 minutes, 10,000). `memtrails mcp --http` and the
+    service's ``/mcp`` both serve through it.
+    """
+    return server.streamable_http_app(
+        max_request_body_size=MAX_REQUEST_BYTES,
+        session_idle_timeout=_SESSION_IDLE_S,
+        max_sessions=_MAX_SESSIONS,
+        **options,
+    )
+
+
 def _version() -> str:
     try:
         return importlib.metadata.version("memtrails")
@@ -422,15 +438,7 @@ async def serve(
             # Loopback only: the memory is personal and the server has no authentication.
             import uvicorn
 
-            app = server.streamable_http_app(
-                host="127.0.0.1",
-                # Bounded memory, whatever clients do: a body over 1 MiB is refused (413)
-                # before it is parsed, and each session (~40 KiB) ends after 5 idle minutes,
-                # 1,000 at most at once (the SDK's defaults: 4 MiB, 30 minutes, 10,000).
-                max_request_body_size=MAX_REQUEST_BYTES,
-                session_idle_timeout=_SESSION_IDLE_S,
-                max_sessions=_MAX_SESSIONS,
-            )
+            app = http_app(server, host="127.0.0.1")
             from ..service._http import head_deadline_protocol, listening_socket
 
             # Bound before anything is said: a port in use is one line (uvicorn logged it

@@ -65,7 +65,12 @@ def build_app(
         from mcp.server.transport_security import TransportSecuritySettings
 
         # Host and Origin are checked by the guard in front of every route, /mcp included.
-        mcp_app = mcp_server.streamable_http_app(
+        from ..mcp.server import http_app
+
+        # The same bounds as `memtrails mcp --http` (the SDK's allowed a 4 MiB body and
+        # 10,000 sessions idle for 30 minutes each).
+        mcp_app = http_app(
+            mcp_server,
             streamable_http_path="/mcp",
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         )
