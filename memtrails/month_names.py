@@ -303,10 +303,11 @@ _YEAR_AMONG_WORDS = re.compile(
 
 
 def nameless_month(text: str) -> bool:
-    """Tell whether ``text`` is a year beside words none of which names a month: ``Date.parse``
-    passes over a word it does not know and makes "Spring 2024" (or a month in a language no
-    table has, "Bealtaine 2024") 1 January, a day the text does not name. A season is no
-    month either: its months depend on the hemisphere.
+    """Tell whether ``text`` is a year beside words none of which names a month, or that name
+    several: ``Date.parse`` passes over a word it does not know and makes "Spring 2024" (or a
+    month in a language no table has) 1 January, a day the text does not name, and a span
+    ("Jan-Mar 2024") its last month. A season is no month: its months depend on the
+    hemisphere.
 
     Example:
         >>> nameless_month("Spring 2024"), nameless_month("Mai 2024"), nameless_month("2024")
@@ -315,7 +316,8 @@ def nameless_month(text: str) -> bool:
     if _YEAR_AMONG_WORDS.fullmatch(text) is None:
         return False
     words = re.findall(rf"{LETTER}+", text)
-    return not any(month_of(w) or _DATE_PARSE.get(w[:3].lower()) for w in words)
+    months = {month_of(w) or _DATE_PARSE.get(w[:3].lower()) for w in words} - {None}
+    return len(months) != 1  # none, or a span of months ("Jan-Mar 2024": Date.parse's March)
 
 
 def weekday_last(tail: str) -> bool:

@@ -71,12 +71,15 @@ def test_a_month_named_in_another_language_is_that_month(text: str, wall: str) -
         "printemps 2024",
         "Copyright 2024",
         "late 2024",
+        "Jan-Mar 2024",  # a span of months: Date.parse reads March
+        "January to March 2024",
+        "Martes, Setyembre 2024",  # Filipino: Tuesday, which Date.parse reads as March
         "ພ.ພ. 2024",  # Lao's May, abbreviated: no table has it
         "មេសា-ឧសភា 2024",  # two months
         "ꯃꯦ 2024",  # Meitei: no table has the script
     ],
 )
-def test_a_year_beside_words_naming_no_month_is_no_date(text: str) -> None:
+def test_a_year_beside_words_naming_no_month_or_several_is_no_date(text: str) -> None:
     # Date.parse passes over the words and gives 1 January: a day the text does not name
     # (a season's months depend on the hemisphere). A year alone is still its first day.
     assert text_ms(text) is None
