@@ -193,7 +193,7 @@ def _item(
     if not raw.strip():
         return None
     where = f"line {line_no}"
-    if _values(raw) > MAX_LINE_VALUES:
+    if line_values(raw, MAX_LINE_VALUES) > MAX_LINE_VALUES:
         return RecordError(
             source,
             where,
@@ -238,10 +238,6 @@ def _guarded(
     ``day_first``: the keys whose slashed days this file writes day first (``DayOrder``)."""
     args = (raw, line_no, path, source, mapping, kind, limits, day_first)
     return _LINE.run(source, f"line {line_no}", _item, *args)
-
-
-def _values(raw: bytes) -> int:
-    return line_values(raw, MAX_LINE_VALUES)
 
 
 def _too_deep(limits: Limits) -> str:
@@ -317,7 +313,7 @@ def _read(
 
         limit = limits.max_line_bytes
         keys = (mapping["id"],) if "id" in mapping else ID_KEYS
-        read_id = IdReader(keys, lambda raw: _values(raw) > MAX_LINE_VALUES)
+        read_id = IdReader(keys, lambda raw: line_values(raw, MAX_LINE_VALUES) > MAX_LINE_VALUES)
         versions = Versions.stream(read_id, make)  # a stream: the first line with an id is kept
         if isinstance(path, Path) and stream.regular and stream.given != "-":
             start = (offset, line_no) if seekable else (0, 0)
