@@ -233,3 +233,84 @@ def test_an_unchanged_export_reads_the_same_records_again(tmp_path: Path, shape:
     data = DISCORD if shape == "discord" else TELEGRAM
     first = records(_read(tmp_path, "a.json", data))
     assert records(_read(tmp_path, "a.json", data)) == first
+
+
+CHATGPT = [
+    {
+        "title": "Sourdough help",
+        "create_time": 1700000000.5,
+        "mapping": {
+            "root": {"id": "root", "message": None, "parent": None, "children": ["n1"]},
+            "n1": {
+                "id": "n1",
+                "message": {
+                    "id": "n1",
+                    "author": {"role": "user", "name": None},
+                    "create_time": 1700000001.0,
+                    "content": {"content_type": "text", "parts": ["Why is my starter flat?"]},
+                },
+                "parent": "root",
+                "children": ["n2"],
+            },
+            "n2": {
+                "id": "n2",
+                "message": {
+                    "id": "n2",
+                    "author": {"role": "assistant", "name": None},
+                    "create_time": 1700000005.0,
+                    "content": {"content_type": "text", "parts": ["Your kitchen may be cold."]},
+                },
+                "parent": "n1",
+                "children": [],
+            },
+        },
+    }
+]
+
+
+def test_a_conversation_whose_messages_are_a_mapping_of_wrapped_nodes(tmp_path: Path) -> None:
+    got = records(_read(tmp_path, "conversations.json", CHATGPT))
+    assert [(r.id, r.author, r.at, r.thread, r.kind, r.text) for r in got if r.text] == [
+        (
+            "Sourdough help/n1",
+            "user",
+            At(1700000001000),
+            "Sourdough help",
+            "chat",
+            "Why is my starter flat?",
+        ),
+        (
+            "Sourdough help/n2",
+            "assistant",
+            At(1700000005000),
+            "Sourdough help",
+            "chat",
+            "Your kitchen may be cold.",
+        ),
+    ]
+    # The root node has no text: a record without any, left out as a JSON Lines line is.
+    assert [r.text for r in got if r.id == "Sourdough help/root"] == [""]
+
+
+def test_items_wrapped_in_an_object_with_a_post_text(tmp_path: Path) -> None:
+    tweets = [
+        {
+            "tweet": {
+                "id_str": "1650",
+                "full_text": "Rowing at dawn",
+                "created_at": "2023-04-24T06:10:00Z",
+            }
+        },
+        {
+            "tweet": {
+                "id_str": "1651",
+                "full_text": "The lake was glass",
+                "created_at": "2023-04-24T06:30:00Z",
+            }
+        },
+    ]
+    got = records(_read(tmp_path, "tweets.json", tweets))
+    assert [(r.id, r.at, r.text) for r in got] == [
+        ("1650", At.of("2023-04-24T06:10:00Z"), "Rowing at dawn"),
+        ("1651", At.of("2023-04-24T06:30:00Z"), "The lake was glass"),
+    ]

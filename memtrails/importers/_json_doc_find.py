@@ -18,9 +18,21 @@ from ..records import At
 from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
 
-__all__ = ["TEXT_KEYS", "Found", "find_arrays", "is_record_array", "plain_text", "record_arrays"]
+__all__ = [
+    "MORE_TEXT_KEYS",
+    "TEXT_KEYS",
+    "Found",
+    "collection",
+    "find_arrays",
+    "is_record_array",
+    "plain_text",
+    "record_arrays",
+    "textual",
+]
 
 TEXT_KEYS = ("text", "content", "body", "message")  # from_jsonl's text defaults
+# What a post's text is under where none of those is: a tweet's, a Reddit post's.
+MORE_TEXT_KEYS = ("full_text", "selftext", "plain_text")
 # What labels an object that encloses records (a chat, a sample, a channel), best first.
 _LABEL_KEYS = (
     "name", "title", "subject", "topic", "display_name", "displayName", "sample_id",
@@ -54,6 +66,7 @@ class Found:
     thread: str | None
     when: At | None
     chat: bool
+    by_text: bool = True  # found by its objects' text: one without is no record's text
 
 
 def plain_text(value: Any) -> str | None:
@@ -64,6 +77,13 @@ def plain_text(value: Any) -> str | None:
     joined as they are. A list of objects alone (content blocks) is one block each, a blank
     line apart. A list of strings alone is left to ``from_jsonl`` (paragraphs).
     """
+    if isinstance(value, dict):
+        # A message's content as ChatGPT writes it, {"content_type": "text", "parts": [..]}.
+        parts = value.get("parts")
+        if isinstance(parts, list):
+            return "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
+        text = value.get("text")
+        return text if isinstance(text, str) else None
     if not isinstance(value, list) or not value:
         return None
     pieces: list[str] = []
@@ -85,16 +105,29 @@ def plain_text(value: Any) -> str | None:
 
 def _has_text(obj: Mapping[str, Any]) -> bool | None:
     """True: a text key with words; False: a text key, empty (a photo, a sticker); None: none."""
-    for key in TEXT_KEYS:
+    for key in (*TEXT_KEYS, *MORE_TEXT_KEYS):
         if key in obj:
             value = obj[key]
             if isinstance(value, str):
                 return bool(value.strip())
-            if isinstance(value, list):
+            if isinstance(value, list | dict):
                 joined = plain_text(value)
                 if joined is not None:
                     return bool(joined.strip())
-                return all(isinstance(v, str) for v in value) and any(v.strip() for v in value)
+                if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                    return any(v.strip() for v in value)
+    return None
+
+
+def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | None:
+    """Return where an object's text is: ``(None, obj)`` when it has a text key, ``(key,
+    child)`` when an object under one of its keys has (a tweet's ``{"tweet": {..}}``, a
+    ChatGPT node's ``message``, a Reddit listing's ``data``), or None."""
+    if _has_text(obj) is not None:
+        return None, obj
+    for key, value in obj.items():
+        if isinstance(value, dict) and _has_text(value) is not None:
+            return key, value
     return None
 
 
@@ -106,9 +139,19 @@ def is_record_array(value: Any) -> bool:
     objects = [v for v in value if isinstance(v, dict)]
     if 2 * len(objects) < len(value):
         return False
-    texts = [_has_text(o) for o in objects]
+    texts = [_has_text(t[1]) if (t := textual(o)) is not None else None for o in objects]
     keyed = sum(t is not None for t in texts)
     return 2 * keyed > len(objects) and any(texts)
+
+
+def collection(value: Any) -> list[Any] | None:
+    """The records of an array of them, or of an object that maps ids to them (ChatGPT's
+    ``mapping`` of message nodes); None when ``value`` holds none."""
+    if isinstance(value, dict):
+        if len(value) < 2 or not all(isinstance(v, dict) for v in value.values()):
+            return None
+        value = list(value.values())
+    return value if is_record_array(value) else None
 
 
 def record_arrays(obj: Mapping[str, Any], in_record: bool) -> list[str]:
@@ -118,7 +161,8 @@ def record_arrays(obj: Mapping[str, Any], in_record: bool) -> list[str]:
     for key, value in obj.items():
         if in_record and key in TEXT_KEYS:
             continue
-        if is_record_array(value) and (not in_record or _own_records(value)):
+        items = collection(value)
+        if items is not None and (not in_record or _own_records(items)):
             keys.append(key)
     return keys
 
@@ -208,14 +252,15 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
             for key, child in value.items():
                 if not isinstance(child, dict | list):
                     continue
-                if key in arrays and isinstance(child, list):
+                items = collection(child) if key in arrays else None
+                if items is not None:
                     # A labelled object's one array is the object's (a chat's messages);
                     # else each array is named by its key (a sample's sessions).
                     named = here if label is not None and len(arrays) == 1 else [*here, str(key)]
                     at = _when([*chain, (value, str(key))])
                     chat = bool(_CHAT_ARRAY.search(str(key)))
-                    found.append(Found(child, thread_of(named), at, chat))
-                    for n, item in enumerate(child):
+                    found.append(Found(items, thread_of(named), at, chat))
+                    for n, item in enumerate(items):
                         if isinstance(item, dict):
                             inner = named if _label(item) is not None else [*named, f"[{n}]"]
                             visit(item, inner, [*chain, (value, str(key))], depth + 2, True)

@@ -12,7 +12,15 @@ from typing import Any
 
 from ..records import MemoryRecord, RecordError
 from ._guard import RecordStep
-from ._json_doc_find import AUTHOR_KEYS, TEXT_KEYS, Found, plain_text, record_arrays
+from ._json_doc_find import (
+    AUTHOR_KEYS,
+    MORE_TEXT_KEYS,
+    TEXT_KEYS,
+    Found,
+    plain_text,
+    record_arrays,
+    textual,
+)
 from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
 from .jsonl import _record
@@ -25,22 +33,23 @@ _UNNAMED = "\x00"  # the name from_jsonl's record ids fall back to: replaced by 
 _JSONL_AUTHORS = ("author", "user", "from", "speaker", "sender", "role")
 _NAME_KEYS = (
     "name", "display_name", "displayName", "global_name", "nickname", "full_name",
-    "fullName", "username", "screen_name", "handle", "email",
+    "fullName", "username", "screen_name", "handle", "email", "role",
 )  # fmt: skip
 # A key that names a time, beside from_jsonl's: ``created_date``, ``date_unixtime``, ``sentAt``.
 _TIME_KEY = re.compile(r"(date|time|_at$|_ts$|^ts_|At$|stamp)", re.I)
 _NOT_WHEN = re.compile(r"edit|updat|modif|due|expir|deadline|until|birth|start|end", re.I)
 # An id key of a record besides from_jsonl's: ``dia_id``, ``message_id``, ``msgId``.
-_OWN_ID = re.compile(r"(^|_)id$|Id$", re.I)
+_OWN_ID = re.compile(r"(^|_)id$|Id$|^id_str$", re.I)
 _NOT_OWN_ID = re.compile(r"reply|parent|thread|conversation|chat|channel|session|user|author|"
                          r"sender|from|to_|guild|room|group|sample", re.I)  # fmt: skip
 
 
-def _name(value: Mapping[str, Any]) -> str | None:
+def _name(value: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The key and the value that name an author object, or None."""
     for key in _NAME_KEYS:
         name = value.get(key)
         if isinstance(name, str) and name.strip():
-            return name
+            return key, name
     return None
 
 
@@ -51,17 +60,23 @@ def _shaped(obj: dict[str, Any], nested: list[str]) -> dict[str, Any]:
     for key in AUTHOR_KEYS:
         value = out.get(key)
         if isinstance(value, dict):
-            name = _name(value)
+            named = _name(value)
             del out[key]
             out[f"{key}_info"] = value  # what else it says stays in meta
-            if name is not None:
-                out[key] = name
+            if named is not None:
+                # {"role": "user"} alone: a conversation's speaker, as a line's role is
+                out["role" if named[0] == "role" and "role" not in out else key] = named[1]
     if not any(out.get(k) is not None for k in _JSONL_AUTHORS):
         for key in AUTHOR_KEYS[len(_JSONL_AUTHORS) :]:
             value = out.get(key)
             if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
                 # sender_name is Messenger's turn author: a sender, so a chat turn
                 out["sender" if key == "sender_name" else "author"] = out.pop(key)
+                break
+    if not any(k in out for k in TEXT_KEYS):
+        for key in MORE_TEXT_KEYS:
+            if key in out:
+                out["text"] = out.pop(key)
                 break
     for key in TEXT_KEYS:
         if key in out:
@@ -70,6 +85,24 @@ def _shaped(obj: dict[str, Any], nested: list[str]) -> dict[str, Any]:
                 out[key] = joined
             break
     return out
+
+
+def _unwrapped(obj: dict[str, Any]) -> dict[str, Any]:
+    """The object a record is read from: a wrapper's inner object (``{"tweet": {..}}``),
+    with what the wrapper itself says beside it (its id, its time) but its ``kind``."""
+    where = textual(obj)
+    if where is None or where[0] is None:
+        return obj
+    key, inner = where
+    around = {
+        k: v
+        for k, v in obj.items()
+        if k != key
+        and k not in inner
+        and k not in ("kind", "type")
+        and not isinstance(v, dict | list)
+    }
+    return {**inner, **around}
 
 
 def _time_key(obj: Mapping[str, Any]) -> str | None:
@@ -123,9 +156,10 @@ def items_of(
         yield _ITEM.run(source, "line 1", _one, doc[0], name, source, fields, kind)
         return
     if not arrays:
-        arrays = [Found(doc, None, None, False)]
+        arrays = [Found(doc, None, None, False, by_text=False)]
     for found in arrays:
-        id_key = None if "id" in fields else _id_key(found.items)
+        objects = [_unwrapped(o) for o in found.items if isinstance(o, dict)]
+        id_key = None if "id" in fields else _id_key(objects)
         for n, obj in enumerate(found.items):
             place = f"{found.thread or ''}[{n}]"
             yield _ITEM.run(source, place, _item, obj, found, n, name, source, fields, kind, id_key)
@@ -153,7 +187,11 @@ def _item(
     place = f"{found.thread or ''}[{n}]"
     if not isinstance(obj, dict):
         return RecordError(source, place, f"expected a JSON object, got {type(obj).__name__}")
-    shaped = _shaped(obj, record_arrays(obj, True))
+    shaped = _shaped(_unwrapped(obj), record_arrays(obj, True))
+    if found.by_text and textual(obj) is None and "text" not in fields:
+        # No text among texts (a chat's root node, a photo): a record without text, left
+        # out and counted as a JSON Lines line with an empty text is, not its keys as text.
+        shaped["text"] = ""
     mapping = dict(fields)
     if id_key is not None:
         mapping["id"] = id_key
