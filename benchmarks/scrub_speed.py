@@ -217,11 +217,11 @@ HOSTILE: dict[str, Callable[[int], str]] = {
     "service-token: backup-ico- short": lambda n: _fill("backup-ico-" + "a1" * 15 + " ", n),
     "jwt: /backup-eyJ, one segment": lambda n: _fill("/backup-eyJ" + "a1" * 10 + " ", n),
     "password: api key: -dash run": lambda n: _fill("api key: -" + "a-" * 14 + " ", n),
-    # Rule set 16's shapes, near: a bracket and letters with no digit, letters after "is"
+    # Rule set 16's shapes, near: a bracket and letters with no digit, a predicate after "is"
     # and more words, "password for" and words with no value at a line's end, a PIN's word
     # and a short number, a backup code's word and words, a Redis prompt's AUTH alone.
     "password: bracket and letters": lambda n: _fill("password=<abcdefghij ", n),
-    "password: letters then words": lambda n: _fill("the password is sunshine and ", n),
+    "password: letters then words": lambda n: _fill("the password is incorrect and ", n),
     "password: for the wifi, no value": lambda n: _fill("пароль от wifi network ok ", n),
     "password: PIN, short number": lambda n: _fill("PIN for the door is 1234 ", n),
     "password: backup codes, words": lambda n: _fill("backup codes: well-known ", n),
