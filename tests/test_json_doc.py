@@ -7,6 +7,7 @@ Every fixture here is invented, in the shapes exporters write (docs/sources.md).
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 from pathlib import Path
 from typing import Any
@@ -202,12 +203,22 @@ def test_a_document_over_the_limit_is_refused_saying_what_to_do(tmp_path: Path) 
     assert "jq -c '.[]' big.json > big.json.jsonl" in error.reason
 
 
-def test_json_lines_under_a_json_name_are_still_read_as_json_lines(tmp_path: Path) -> None:
-    path = tmp_path / "rows.json"
-    path.write_text(
-        '{"id": "r1", "text": "alpha"}\n{"id": "r2", "text": "beta"}\n', encoding="utf-8"
-    )
-    assert [(r.id, r.text) for r in records(_read(path))] == [("r1", "alpha"), ("r2", "beta")]
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [
+        ("rows.json", '{"id": "r1", "text": "alpha"}\n{"id": "r2", "text": "beta"}\n'),
+        ("rows.json.gz", '{"id": "r1", "text": "alpha"}\n{"id": "r2", "text": "beta"}\n'),
+        ("one.json.gz", '\ufeff\n{"id": "r1", "text": "alpha"}\n'),
+    ],
+)
+def test_json_lines_under_a_json_name_are_still_read_as_json_lines(
+    tmp_path: Path, name: str, lines: str
+) -> None:
+    path = tmp_path / name
+    data = lines.encode()
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    want = [("r1", "alpha"), ("r2", "beta")][: lines.count("{")]
+    assert [(r.id, r.text) for r in records(_read(path))] == want
 
 
 def test_add_reads_a_json_file_as_a_document_and_a_folder_keeps_it_a_note(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ document takes several times its size in memory (measured in docs/sources.md).""
 
 _FIELDS = frozenset({"id", "text", "title", "author", "at", "thread", "kind"})
 _DOCUMENT = RecordStep("JSON", "document")
+_BOM = b"\xef\xbb\xbf"
 
 
 @resumable_importer()
@@ -158,6 +159,10 @@ def _read(
     arrays = find_arrays(doc, limits.max_depth)
     if arrays or (isinstance(doc, list) and doc and all(isinstance(v, dict) for v in doc)):
         yield from items_of(doc, arrays, file.name, source, fields, kind)
+    elif isinstance(doc, dict) and b"\n" not in data.removeprefix(_BOM).strip():
+        # One object on one line: a JSON Lines file of one record, read as it always was.
+        yield None
+        return
     elif isinstance(doc, dict) and any(k in doc for k in ("text", "content", "body", "message")):
         # One record, written whole: as from_jsonl read it from its one line.
         yield from items_of([doc], [], file.name, source, fields, kind, one=True)
