@@ -314,3 +314,24 @@ def test_items_wrapped_in_an_object_with_a_post_text(tmp_path: Path) -> None:
         ("1650", At.of("2023-04-24T06:10:00Z"), "Rowing at dawn"),
         ("1651", At.of("2023-04-24T06:30:00Z"), "The lake was glass"),
     ]
+
+
+def test_a_dataset_of_turns_whose_text_is_their_value(tmp_path: Path) -> None:
+    samples = [
+        {
+            "id": "s1",
+            "conversations": [
+                {"from": "human", "value": "How do I tie a bowline?"},
+                {"from": "gpt", "value": "Make a small loop first."},
+            ],
+        },
+        {"id": "s2", "conversations": [{"from": "human", "value": "Which knot for a cleat?"}]},
+        # A setting's value has no author: it is no turn.
+        {"id": "s3", "settings": [{"name": "temperature", "value": "0.7"}]},
+    ]
+    got = records(_read(tmp_path, "sharegpt.json", samples))
+    assert [(r.id, r.author, r.thread, r.kind, r.text) for r in got] == [
+        ("sharegpt.json:s1[0]", "human", "s1", "chat", "How do I tie a bowline?"),
+        ("sharegpt.json:s1[1]", "gpt", "s1", "chat", "Make a small loop first."),
+        ("sharegpt.json:s2[0]", "human", "s2", "chat", "Which knot for a cleat?"),
+    ]

@@ -27,6 +27,7 @@ __all__ = [
     "is_record_array",
     "plain_text",
     "record_arrays",
+    "spoken_value",
     "textual",
 ]
 
@@ -116,7 +117,15 @@ def _has_text(obj: Mapping[str, Any]) -> bool | None:
                     return bool(joined.strip())
                 if isinstance(value, list) and all(isinstance(v, str) for v in value):
                     return any(v.strip() for v in value)
+    if spoken_value(obj):
+        return bool(obj["value"].strip())
     return None
+
+
+def spoken_value(obj: Mapping[str, Any]) -> bool:
+    """Whether a turn's text is its ``value`` (ShareGPT's ``{"from": "human", "value": ..}``):
+    a string there beside an author, where a setting's value has none."""
+    return isinstance(obj.get("value"), str) and any(k in obj for k in AUTHOR_KEYS)
 
 
 def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | None:

@@ -19,6 +19,7 @@ from ._json_doc_find import (
     Found,
     plain_text,
     record_arrays,
+    spoken_value,
     textual,
 )
 from ._jsonl_dates import DATE_KEYS, record_time
@@ -78,6 +79,9 @@ def _shaped(obj: dict[str, Any], nested: list[str]) -> dict[str, Any]:
             if key in out:
                 out["text"] = out.pop(key)
                 break
+        else:
+            if spoken_value(out):
+                out["text"] = out.pop("value")
     for key in TEXT_KEYS:
         if key in out:
             joined = plain_text(out[key])
