@@ -244,3 +244,28 @@ def test_one_object_with_text_is_the_record_json_lines_made_of_it(
     [record] = records(_read(path))
     assert isinstance(record, MemoryRecord)
     assert (record.id, record.text, record.author) == ("note.json:1", "remember the milk", "me")
+
+
+def test_a_top_level_array_keeps_its_records_and_their_replies(tmp_path: Path) -> None:
+    issues = [
+        {
+            "number": 12,
+            "title": "Crash on empty input",
+            "body": "It dies on an empty file.",
+            "author": {"login": "ada"},
+            "createdAt": "2024-01-02T10:00:00Z",
+            "comments": [
+                {
+                    "author": {"login": "bo"},
+                    "body": "Same on 1.2",
+                    "createdAt": "2024-01-03T08:00:00Z",
+                }
+            ],
+        }
+    ]
+    got = records(_read(_write(tmp_path / "issues.json", issues)))
+    assert [(r.id, r.author, r.thread, r.text) for r in got] == [
+        ("issues.json:[0]", "ada", None, "It dies on an empty file."),
+        ("issues.json:Crash on empty input[0]", "bo", "Crash on empty input", "Same on 1.2"),
+    ]
+    assert "comments" not in got[0].meta  # each reply is its own record

@@ -283,5 +283,14 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
                     key = chain[-1][1] if chain else None
                     visit(item, [*parts, f"{key or ''}[{n}]"], chain, depth + 1, in_record)
 
-    visit(doc, [], [], 0)
+    top = collection(doc) if isinstance(doc, list) else None
+    if top is None:
+        visit(doc, [], [], 0)
+        return found
+    # The document is itself the array (gh issue list --json): its items' own arrays
+    # (an issue's comments) are found inside them.
+    found.append(Found(top, None, None, False))
+    for n, item in enumerate(top):
+        if isinstance(item, dict):
+            visit(item, [] if _label(item) is not None else [f"[{n}]"], [], 1, True)
     return found

@@ -34,7 +34,7 @@ _UNNAMED = "\x00"  # the name from_jsonl's record ids fall back to: replaced by 
 _JSONL_AUTHORS = ("author", "user", "from", "speaker", "sender", "role")
 _NAME_KEYS = (
     "name", "display_name", "displayName", "global_name", "nickname", "full_name",
-    "fullName", "username", "screen_name", "handle", "email", "role",
+    "fullName", "username", "login", "screen_name", "handle", "email", "role",
 )  # fmt: skip
 # A key that names a time, beside from_jsonl's: ``created_date``, ``date_unixtime``, ``sentAt``.
 _TIME_KEY = re.compile(r"(date|time|_at$|_ts$|^ts_|At$|stamp)", re.I)
