@@ -69,9 +69,18 @@ def from_json(
     under its thread (ids restart per chat), else its place (``FILE:conv-1/session_2[3]``):
     an unchanged document imports as unchanged, an edited item updates its record alone.
 
+    A record may sit inside a wrapper object (``[{"tweet": {"full_text": ..}}]``, a ChatGPT
+    node's ``message`` whose ``content.parts`` hold its text), and an object mapping ids to
+    records is an array of them (ChatGPT's ``mapping``); a turn's ``value`` beside its
+    author is its text (``{"from": "human", "value": ..}``). A record's own arrays of
+    records (an issue's comments) are records of their own, threaded by it; an item without
+    text is a record without text (left out and counted, as from_jsonl's empty lines are).
+
     A top-level array of objects none of which has text is read as JSON Lines would read
     its lines. A document with no records (``package.json``) is one note, as a lone text
-    file is; a ``.json`` file that holds JSON Lines is read by ``from_jsonl``.
+    file is; one object on one line, or JSON Lines, under a ``.json`` name is read by
+    ``from_jsonl``, as before. ``fields`` maps the keys of records once found; the arrays
+    are found by the default text keys.
 
     Args:
         path: the ``.json`` file (``.gz``, ``.bz2`` or ``.xz`` compressed too).
