@@ -160,7 +160,7 @@ def _read(
             yield None
             return
         where = f"line {exc.lineno} column {exc.colno}"
-        yield RecordError(source, where, f"{file.name} is not JSON: {exc.msg} (at {where})")
+        yield RecordError(source, where, f"{file.name} is not JSON: {exc.msg}")
         return
     except (UnicodeDecodeError, ValueError) as exc:
         yield RecordError(source, file.name, f"{file.name} is not JSON: {exc}")
