@@ -335,3 +335,55 @@ def test_a_dataset_of_turns_whose_text_is_their_value(tmp_path: Path) -> None:
         ("sharegpt.json:s1[1]", "gpt", "s1", "chat", "Make a small loop first."),
         ("sharegpt.json:s2[0]", "human", "s2", "chat", "Which knot for a cleat?"),
     ]
+
+
+def test_a_room_whose_events_hold_their_text_in_an_object(tmp_path: Path) -> None:
+    room = {
+        "room_name": "Boat repairs",
+        "messages": [
+            {
+                "type": "m.room.message",
+                "sender": "@ann:example.org",
+                "origin_server_ts": 1600000000000,
+                "event_id": "$a1",
+                "content": {"msgtype": "m.text", "body": "Epoxy arrives Monday"},
+            },
+            {
+                "type": "m.room.member",
+                "sender": "@bo:example.org",
+                "origin_server_ts": 1600000100000,
+                "event_id": "$a2",
+                "content": {"membership": "join"},
+            },
+        ],
+    }
+    got = [r for r in records(_read(tmp_path, "room.json", room)) if r.text]
+    assert [(r.id, r.author, r.thread, r.at, r.kind, r.text) for r in got] == [
+        (
+            "Boat repairs/$a1",
+            "@ann:example.org",
+            "Boat repairs",
+            At(1600000000000),
+            "chat",
+            "Epoxy arrives Monday",
+        )
+    ]
+
+
+def test_messages_whose_author_and_body_are_objects(tmp_path: Path) -> None:
+    graph = {
+        "value": [
+            {
+                "id": "171",
+                "createdDateTime": "2024-05-02T09:00:00Z",
+                "from": {"user": {"id": "u1", "displayName": "Kai Lund"}},
+                "body": {"contentType": "text", "content": "Deploy at noon"},
+            }
+        ]
+    }
+    [record] = records(_read(tmp_path, "teams.json", graph))
+    assert (record.author, record.at, record.text) == (
+        "Kai Lund",
+        At.of("2024-05-02T09:00:00Z"),
+        "Deploy at noon",
+    )

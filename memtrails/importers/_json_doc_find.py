@@ -36,7 +36,8 @@ TEXT_KEYS = ("text", "content", "body", "message")  # from_jsonl's text defaults
 MORE_TEXT_KEYS = ("full_text", "selftext", "plain_text")
 # What labels an object that encloses records (a chat, a sample, a channel), best first.
 _LABEL_KEYS = (
-    "name", "title", "subject", "topic", "display_name", "displayName", "sample_id",
+    "name", "title", "subject", "topic", "display_name", "displayName", "room_name",
+    "channel_name", "chat_name", "group_name", "thread_name", "conversation_name", "sample_id",
     "conversation_id", "chat_id", "thread_id", "channel_id", "session_id", "id", "uuid", "_id",
 )  # fmt: skip
 # An object without a label of its own is named by the one it describes (Discord's
@@ -83,7 +84,8 @@ def plain_text(value: Any) -> str | None:
         parts = value.get("parts")
         if isinstance(parts, list):
             return "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
-        text = value.get("text")
+        # Or an HTML body as Microsoft Graph writes one, {"contentType": "html", "content": ..}.
+        text = value.get("text", value.get("content"))
         return text if isinstance(text, str) else None
     if not isinstance(value, list) or not value:
         return None
@@ -141,8 +143,9 @@ def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | No
 
 
 def is_record_array(value: Any) -> bool:
-    """Whether a JSON value is an array of records: mostly objects, most of which have a text
-    key (empty in some: a photo without caption), and one at least with words."""
+    """Whether a JSON value is an array of records: mostly objects, half at least with a text
+    key (empty in some: a photo without caption; none in a few: a member joined), and one at
+    least with words."""
     if not isinstance(value, list) or not value:
         return False
     objects = [v for v in value if isinstance(v, dict)]
@@ -150,7 +153,7 @@ def is_record_array(value: Any) -> bool:
         return False
     texts = [_has_text(t[1]) if (t := textual(o)) is not None else None for o in objects]
     keyed = sum(t is not None for t in texts)
-    return 2 * keyed > len(objects) and any(texts)
+    return 2 * keyed >= len(objects) and any(texts)
 
 
 def collection(value: Any) -> list[Any] | None:

@@ -51,6 +51,13 @@ def _name(value: Mapping[str, Any]) -> tuple[str, str] | None:
         name = value.get(key)
         if isinstance(name, str) and name.strip():
             return key, name
+    # Microsoft Graph's {"from": {"user": {"displayName": ..}}}: the name one level down.
+    for child in value.values():
+        if isinstance(child, dict):
+            for key in _NAME_KEYS:
+                name = child.get(key)
+                if isinstance(name, str) and name.strip():
+                    return key, name
     return None
 
 
