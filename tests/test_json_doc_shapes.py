@@ -387,3 +387,20 @@ def test_messages_whose_author_and_body_are_objects(tmp_path: Path) -> None:
         At.of("2024-05-02T09:00:00Z"),
         "Deploy at noon",
     )
+
+
+def test_two_chats_of_one_name_keep_their_messages_apart(tmp_path: Path) -> None:
+    chat = {"name": "Alice", "type": "personal_chat", "messages": []}
+    export = {
+        "chats": {
+            "list": [
+                {**chat, "id": 1, "messages": [{"id": 1, "from": "Alice", "text": "first Alice"}]},
+                {**chat, "id": 2, "messages": [{"id": 1, "from": "Alice", "text": "second Alice"}]},
+            ]
+        }
+    }
+    got = records(_read(tmp_path, "result.json", export))
+    assert [(r.id, r.thread, r.text) for r in got] == [
+        ("Alice/1", "Alice", "first Alice"),
+        ("Alice#2/1", "Alice#2", "second Alice"),
+    ]

@@ -271,10 +271,12 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
                     named = here if label is not None and len(arrays) == 1 else [*here, str(key)]
                     at = _when([*chain, (value, str(key))])
                     chat = bool(_CHAT_ARRAY.search(str(key)))
-                    found.append(Found(items, thread_of(named), at, chat))
+                    thread = thread_of(named)
+                    found.append(Found(items, thread, at, chat))
+                    base = [thread] if thread is not None else []
                     for n, item in enumerate(items):
                         if isinstance(item, dict):
-                            inner = named if _label(item) is not None else [*named, f"[{n}]"]
+                            inner = base if _label(item) is not None else [*base, f"[{n}]"]
                             visit(item, inner, [*chain, (value, str(key))], depth + 2, True)
                 elif not (in_record and key in TEXT_KEYS):
                     visit(child, here, [*chain, (value, str(key))], depth + 1, in_record)
