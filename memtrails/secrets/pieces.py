@@ -95,7 +95,7 @@ def value_of_class(
     # placeholder's ("<password1>", "[REDACTED-2]" close it); "<name>" and "[REDACTED]" hold
     # neither, so they are still no match.
     opens = ("<" if "<" not in no else "") + r"\["
-    three = rf"[{opens}][A-Za-z]{{1,24}}[0-9!?#&*+=^~@%]{rest}{{{max(least - 3, 0)},}}"
+    three = rf"[{opens}][A-Za-z]{{1,24}}[0-9!?#&*+=^~@%]{rest}*"  # the check counts its length
     return (
         f"(?:{one}{rest}{{{max(least - 1, 0)},}}|(?:{'|'.join(two)}){rest}{{{max(least - 2, 0)},}}"
         f"|{three})"

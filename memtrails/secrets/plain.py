@@ -23,13 +23,14 @@ _NUMBERISH: Final = re2.compile(r"v?[0-9][0-9.:/_-]*")
 
 def bracket_password(value: str) -> bool:
     """Tell whether ``value`` is a password that opens with a bracket it leaves open: 7+
-    characters, a digit and a letter, no space, not a version or a number ("(Kx9!aa7",
+    characters, a digit and a letter, no space and no other opening bracket, not a version
+    or a number ("(Kx9!aa7",
     "[Willow536?"; not "(optional)", "<redacted>", "[1]", "(v1.2.3")."""
     closer = _CLOSER.get(value[:1])
     if closer is None or len(value) < 7 or any(c.isspace() for c in value):
         return False
-    if any(c in "()[]{}<>" for c in value[1:]):
-        return False  # closed, or code: "(keys[1][0]", "([a-z0-9]+"
+    if closer in value or any(c in "([{<" for c in value[1:]):
+        return False  # closed, or code: "(keys[1][0]", "([a-z0-9]+"; "[mtw4IUjBL)" is none
     rest = value[1:].rstrip(".,;:!?")
     if not any(map(str.isdigit, rest)) or not any(map(str.isalpha, rest)):
         return False

@@ -98,7 +98,7 @@ PW_VALUE = (
     rf"(?:[0-9!#&*+=?@^~_|\\]{PW_A}{{5,}}|\$[^{_STOP}{{(A-Za-z_]{PW_A}{{4,}}|%[^{_STOP}{{(]{PW_A}{{4,}}"
     rf"|\{{[^{_STOP}{{]{PW_A}{{4,}}|\[[^{_STOP}A-Za-z]{PW_A}{{4,}}"
     # "<" or "[" and a letter, then a digit or a symbol soon (rule set 16): "<tango548!".
-    rf"|[<\[][A-Za-z]{{1,24}}[0-9!#&*+=?@^~%]{PW_A}{{3,}}"
+    rf"|[<\[][A-Za-z]{{1,24}}[0-9!#&*+=?@^~%]{PW_A}*"
     rf"|{PW_N}(?:{PW_S}{PW_A}{{4,}}|{PW_A}{PW_S}{PW_A}{{3,}}"
     rf"|{PW_A}{{2}}{PW_S}{PW_A}{{2,}}|{PW_A}{{3}}{PW_S}{PW_A}+|{PW_A}{{4,}}{PW_S}{PW_A}*)"
     rf"|{_PHRASE})"
