@@ -336,3 +336,14 @@ def test_a_bracket_first_password_closed_by_another_bracket_goes(text: str, secr
     # Seed 4711 of held-out-16 (untuned, run once): another kind of bracket inside, and a
     # word and three digits after the bracket, survived the first form of the rule.
     _gone(text, secret)
+
+
+@pytest.mark.parametrize(
+    "form", ["Wi-Fiのパスワードは{p}です", "密码是{p}。", "비밀번호는 {p}입니다"]
+)
+def test_a_passphrase_glued_to_a_script_without_spaces_goes(form: str) -> None:
+    # Seed 31337 of held-out-16 (untuned, run once): the passphrase's end was read as a
+    # file's name going on ("notes-for-ann.txt"), where Japanese text went on.
+    rng = random.Random(f"{_RNG_SEED}{form}")
+    p = "-".join(rng.sample(["copper", "meadow", "lantern", "quiet", "falcon"], 2)) + "-42"
+    _gone(form.format(p=p), p)

@@ -14,7 +14,7 @@ from typing import Final
 
 import re2
 
-__all__ = ["bracket_password", "letter_password"]
+__all__ = ["bracket_password", "cjk_at", "letter_password"]
 
 _CLOSER: Final = {"(": ")", "<": ">", "[": "]"}
 # A version or a number after the bracket: "(v1.2.3", "[2024-01-05", "(10.0.0.7:5432".
@@ -213,3 +213,15 @@ def for_what(words: str, value: str) -> bool:
     return (
         not dated and not _USERS.intersection(parts) and parts[-1:] != [] and parts[-1] not in _LAST
     )
+
+
+# A character of the scripts written without spaces (as prose._CJK), in UTF-8.
+_CJK_START: Final = re2.compile(
+    r"[\x{3000}-\x{30FF}\x{3400}-\x{4DBF}\x{4E00}-\x{9FFF}\x{AC00}-\x{D7AF}]"
+)
+
+
+def cjk_at(buf: bytes, at: int) -> bool:
+    """Tell whether a character of a script written without spaces starts at ``buf[at]``
+    (where a value glued to such text ends: "パスワードはopal-tango-24です")."""
+    return at < len(buf) and buf[at] >= 0xE3 and _CJK_START.match(buf, at) is not None

@@ -10,7 +10,7 @@ from typing import Final
 import re2
 
 from .formats import random_letters, slash_base64, wordy
-from .plain import bracket_password
+from .plain import bracket_password, cjk_at
 from .pointers import home_path, is_pointer
 
 __all__ = [
@@ -309,6 +309,8 @@ def phrase_ends(buf: bytes, start: int, value: str) -> bool:
     end = start + len(value.encode("utf-8", "surrogatepass"))
     if end >= len(buf) or buf[end] in b" \t\r\n'\"`)]>":
         return True
+    if cjk_at(buf, end):
+        return True  # a script without spaces goes on: "パスワードはopal-tango-24です"
     return buf[end] in b".,;:!?" and (end + 1 >= len(buf) or buf[end + 1] in b" \t\r\n'\"`)")
 
 
