@@ -225,8 +225,9 @@ Cerebras (``csk-``), Pinecone (``pcsk_``) and Resend (``re_``) keys; words for a
 in more languages (Arabic, Persian, Hebrew, Hindi, Thai, Greek, Romanian, Turkish's and
 Hungarian's possessives, Malay) and their "is"; a one-time code after its word ("OTP: X",
 "your verification code is X", "2FA code X"); an account's backup or recovery codes ("backup
-codes: 48291-38472 19283-48271", the list as one). A ticket's pass is no password ("my
-boarding pass is gate-B12").
+codes: 48291-38472 19283-48271", the list as one); a passphrase glued to the Japanese,
+Chinese or Korean text after it. A ticket's pass is no password ("my boarding pass is
+gate-B12").
 
 Formats (``formats.py``): password hashes (crypt's ``$1$``/``$5$``/``$6$``, bcrypt,
 yescrypt, Argon2, PBKDF2, phpass, Drupal, MySQL, LDAP ``{SSHA}``, Kerberos ``$krb5asrep$``
@@ -241,7 +242,9 @@ of a sentence. Masks and documented examples are no tokens: ``ghp_xxxx...``,
 
 Known gaps: camelCase short keys (``dbPass``), Stripe publishable keys (``pk_``: public by
 design), a password of letters only followed by more words ("the password is sunshine for
-now") or ending in a word's suffix ("elephant", "-ed", "-ing"), a JWT or a
+now"), ending in a word's suffix ("elephant", "-ed", "-ing") or after a user other than an
+administrator's with no link ("login ann/kangaroo": "login ann/projects" reads the same), a
+folded YAML scalar's line starting with ``&``, a query's key starting with ``--``, a JWT or a
 Discord token glued by ``-`` to a word that follows no space or ``/`` (``a-b-eyJ...``), a
 password after "account NAME /" (no word for a password or a login near it) of a lowercase
 word and a year, or a word, ``-`` or ``_`` and one digit (read as a folder), a word and a
