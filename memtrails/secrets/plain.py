@@ -223,5 +223,5 @@ _CJK_START: Final = re2.compile(
 
 def cjk_at(buf: bytes, at: int) -> bool:
     """Tell whether a character of a script written without spaces starts at ``buf[at]``
-    (where a value glued to such text ends: "パスワードはopal-tango-24です")."""
+    (where a value glued to such text ends: before "です")."""
     return at < len(buf) and buf[at] >= 0xE3 and _CJK_START.match(buf, at) is not None

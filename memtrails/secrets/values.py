@@ -310,7 +310,7 @@ def phrase_ends(buf: bytes, start: int, value: str) -> bool:
     if end >= len(buf) or buf[end] in b" \t\r\n'\"`)]>":
         return True
     if cjk_at(buf, end):
-        return True  # a script without spaces goes on: "パスワードはopal-tango-24です"
+        return True  # a script without spaces goes on (Japanese: "です")
     return buf[end] in b".,;:!?" and (end + 1 >= len(buf) or buf[end + 1] in b" \t\r\n'\"`)")
 
 
