@@ -110,6 +110,22 @@ def test_a_password_of_letters_only_goes_where_it_is_handed_out(form: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("Guest wifi: the password is monday. See you monday at the standup.", "monday"),
+        ("the admin password is summer, the summer party is on friday", "summer"),
+        ("(password: tortoise) The tortoise in the garden ate the lettuce.", "tortoise"),
+    ],
+)
+def test_a_letters_only_password_takes_no_other_copies_of_its_word(text: str, word: str) -> None:
+    # Other copies of a found secret go with it (secrets/copies.py); a password of letters
+    # alone is a word, and its other copies are that word: "See you monday" keeps "monday".
+    once, _ = scrub_text(text)
+    assert once.count(word) == 1, once
+    assert scrub_text(once)[0] == once
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The password is wrong.",

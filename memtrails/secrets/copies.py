@@ -40,7 +40,9 @@ def values_of(buf: bytes, spans: Iterable[tuple[int, int, str]]) -> Values:
     """Return the secrets that ``spans`` replace in ``buf``, long enough to look for again."""
     out: Values = {}
     for s, e, kind in spans:
-        if kind and e - s >= MIN_COPY:
+        # A password of letters alone is a word ("the password is summer"): its other copies
+        # in the record are that word far more often than the password ("the summer party").
+        if kind and e - s >= MIN_COPY and not buf[s:e].decode("utf-8", "replace").isalpha():
             out.setdefault(buf[s:e], kind)
     return out
 
