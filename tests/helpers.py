@@ -40,6 +40,21 @@ async def collect(items: AsyncGenerator[Any, None]) -> list[Any]:
         return [item async for item in it]
 
 
+async def jsonl_items(
+    path: Path, rows: list[dict[str, Any]], **options: Any
+) -> list[MemoryRecord | RecordError]:
+    """Write ``rows`` as JSON Lines at ``path``; return what ``from_jsonl`` reads of them
+    (its records and errors, not its positions)."""
+    from memtrails import from_jsonl
+
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return [
+        item
+        async for item in from_jsonl(path, **options)
+        if isinstance(item, MemoryRecord | RecordError)
+    ]
+
+
 def mail(*headers: str, body: str = "hello") -> bytes:
     """A small mail from Jo with ``headers`` added (the mail date tests' input)."""
     lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]

@@ -7,26 +7,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import jsonl_items
 
-from memtrails import Memory, MemoryRecord, RecordError, from_jsonl
-
-
-async def _read(
-    path: Path, rows: list[dict[str, Any]], **options: Any
-) -> list[MemoryRecord | RecordError]:
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    return [
-        item
-        async for item in from_jsonl(path, **options)
-        if isinstance(item, MemoryRecord | RecordError)
-    ]
+from memtrails import Memory, MemoryRecord, from_jsonl
 
 
 @pytest.mark.parametrize("key", ["blip_caption", "caption", "imageCaption", "alt_text", "altText"])
 async def test_a_caption_beside_the_text_is_part_of_it(tmp_path: Path, key: str) -> None:
     # A long-conversation export shares photos as a short turn plus the image's caption under
     # a key of its own; the caption stayed in meta, where no search reaches.
-    [record] = await _read(
+    [record] = await jsonl_items(
         tmp_path / "chat.jsonl",
         [
             {
@@ -43,7 +33,7 @@ async def test_a_caption_beside_the_text_is_part_of_it(tmp_path: Path, key: str)
 
 
 async def test_a_turn_that_is_only_a_picture_is_its_caption(tmp_path: Path) -> None:
-    [record] = await _read(
+    [record] = await jsonl_items(
         tmp_path / "chat.jsonl",
         [{"speaker": "Ann", "text": "", "captions": ["a red canoe on a trailer", "a lake"]}],
     )
@@ -61,14 +51,16 @@ async def test_a_turn_that_is_only_a_picture_is_its_caption(tmp_path: Path) -> N
     ],
 )
 async def test_other_fields_stay_in_meta(tmp_path: Path, key: str, value: Any) -> None:
-    [record] = await _read(tmp_path / "notes.jsonl", [{"text": "Fixed the login page", key: value}])
+    [record] = await jsonl_items(
+        tmp_path / "notes.jsonl", [{"text": "Fixed the login page", key: value}]
+    )
     assert isinstance(record, MemoryRecord)
     assert record.text == "Fixed the login page"
     assert record.meta[key] == value
 
 
 async def test_a_text_field_the_caller_names_is_the_whole_text(tmp_path: Path) -> None:
-    [record] = await _read(
+    [record] = await jsonl_items(
         tmp_path / "chat.jsonl",
         [{"body": "Look!", "caption": "a heron"}],
         fields={"text": "body"},

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import jsonl_items
 
-from memtrails import MemoryRecord, RecordError, from_jsonl
+from memtrails import MemoryRecord
 from memtrails.importers._jsonl_dates import record_time
 from memtrails.records import At
-
-
-async def _read(path: Path, rows: list[dict[str, Any]]) -> list[MemoryRecord | RecordError]:
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
-    return [item async for item in from_jsonl(path) if isinstance(item, MemoryRecord | RecordError)]
 
 
 @pytest.mark.parametrize(
@@ -24,7 +19,7 @@ async def _read(path: Path, rows: list[dict[str, Any]]) -> list[MemoryRecord | R
 async def test_a_time_under_a_key_named_like_one_is_the_records(tmp_path: Path, key: str) -> None:
     # A chat exported with its session's time under "date_time" (a long-conversation
     # benchmark's layout) had no time: its questions about "May 2023" found nothing by date.
-    [record] = await _read(
+    [record] = await jsonl_items(
         tmp_path / "chat.jsonl",
         [
             {
@@ -42,7 +37,7 @@ async def test_a_time_under_a_key_named_like_one_is_the_records(tmp_path: Path, 
 async def test_a_listed_key_comes_first_and_a_guess_that_is_no_date_is_no_error(
     tmp_path: Path,
 ) -> None:
-    records = await _read(
+    records = await jsonl_items(
         tmp_path / "rows.jsonl",
         [
             {
