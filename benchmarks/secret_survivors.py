@@ -209,6 +209,21 @@ PEM_CONTEXTS: dict[str, Callable[[str], str]] = {
 }
 
 
+# Rule set N's held-out shapes (``_secret_held_out_N.py``), by N: 10; 11; 12; 13 (secrets in
+# code and logs); 14 (infrastructure files, tool exports, chat in six languages); 15 (service
+# configs, package credentials, command lines, logs, chat); 16 (credential files, connection
+# strings, infrastructure code, command lines, chat in nine languages, provider keys).
+HELD_OUT_BY_SET = {
+    10: HELD_OUT_10,
+    11: HELD_OUT_11,
+    12: HELD_OUT_12,
+    13: HELD_OUT_13,
+    14: HELD_OUT_14,
+    15: HELD_OUT_15,
+    16: HELD_OUT_16,
+}
+
+
 def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
     """Return the generated cases: each family's values in each of its contexts."""
     g = Gen(seed)
@@ -254,51 +269,14 @@ def cases(seed: int = 13, per_family: int = 3) -> list[Case]:
             for _ in range(per_family * 4):
                 text, secret = make(h)
                 out.append(Case(group, ctx, text, secret))
-    # Rule set 10's held-out shapes (_secret_held_out_10.py), from a generator of their own.
-    h10 = Gen(seed + 10)
-    for ctx, make in HELD_OUT_10.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h10)
-            out.append(Case("held-out-10", ctx, text, secret))
-    # Rule set 11's (_secret_held_out_11.py), from a generator of their own.
-    h11 = Gen(seed + 11)
-    for ctx, make in HELD_OUT_11.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h11)
-            out.append(Case("held-out-11", ctx, text, secret))
-    # Rule set 12's (_secret_held_out_12.py), from a generator of their own.
-    h12 = Gen(seed + 12)
-    for ctx, make in HELD_OUT_12.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h12)
-            out.append(Case("held-out-12", ctx, text, secret))
-    # Rule set 13's: secrets in code and logs (_secret_held_out_13.py), a generator of its own.
-    h13 = Gen(seed + 13)
-    for ctx, make in HELD_OUT_13.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h13)
-            out.append(Case("held-out-13", ctx, text, secret))
-    # Rule set 14's: infrastructure files, tool exports, chat in six languages
-    # (_secret_held_out_14.py), a generator of its own.
-    h14 = Gen(seed + 14)
-    for ctx, make in HELD_OUT_14.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h14)
-            out.append(Case("held-out-14", ctx, text, secret))
-    # Rule set 15's: service configs, package credentials, command lines, logs, chat
-    # (_secret_held_out_15.py), a generator of its own.
-    h15 = Gen(seed + 15)
-    for ctx, make in HELD_OUT_15.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h15)
-            out.append(Case("held-out-15", ctx, text, secret))
-    # Rule set 16's: credential files, connection strings, infrastructure code, command
-    # lines, chat in nine languages, provider keys (_secret_held_out_16.py), its own generator.
-    h16 = Gen(seed + 16)
-    for ctx, make in HELD_OUT_16.items():
-        for _ in range(per_family * 4):
-            text, secret = make(h16)
-            out.append(Case("held-out-16", ctx, text, secret))
+    # Each rule set's held-out shapes (``HELD_OUT_BY_SET``), from a generator of their own
+    # (seed + N), so that shapes added later leave the cases before them the same for a seed.
+    for n, shapes in HELD_OUT_BY_SET.items():
+        g = Gen(seed + n)
+        for ctx, make in shapes.items():
+            for _ in range(per_family * 4):
+                text, secret = make(g)
+                out.append(Case(f"held-out-{n}", ctx, text, secret))
     return out
 
 
