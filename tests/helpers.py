@@ -55,6 +55,17 @@ async def jsonl_items(
     ]
 
 
+def one_page_pdf(line: str) -> bytes:
+    """Return a real one-page PDF (reportlab) whose page says ``line``."""
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    page = canvas.Canvas(out)
+    page.drawString(72, 720, line)
+    page.save()
+    return out.getvalue()
+
+
 def mail(*headers: str, body: str = "hello") -> bytes:
     """A small mail from Jo with ``headers`` added (the mail date tests' input)."""
     lines = ["From: Jo <jo@example.com>", "Subject: hi", "Message-ID: <m@example.com>", *headers]

@@ -11,6 +11,7 @@ import zipfile
 from collections.abc import Callable
 
 import pytest
+from helpers import one_page_pdf
 
 from memtrails.importers.documents._extract import Failed, extract
 from memtrails.importers.documents._zipsalvage import salvage
@@ -143,13 +144,7 @@ def _xlsx() -> bytes:
 
 
 def _pdf() -> bytes:
-    from reportlab.pdfgen import canvas
-
-    out = io.BytesIO()
-    page = canvas.Canvas(out)
-    page.drawString(72, 720, "a renamed report")
-    page.save()
-    return out.getvalue()
+    return one_page_pdf("a renamed report")
 
 
 _PAGE = (

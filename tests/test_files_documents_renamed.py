@@ -9,7 +9,7 @@ import io
 import zipfile
 from pathlib import Path
 
-from helpers import collect
+from helpers import collect, one_page_pdf
 
 from memtrails.importers.files import from_files
 from memtrails.records import MemoryRecord, RecordError
@@ -18,13 +18,7 @@ DATA = Path(__file__).parent / "data" / "documents"
 
 
 def _pdf() -> bytes:
-    from reportlab.pdfgen import canvas
-
-    out = io.BytesIO()
-    page = canvas.Canvas(out)
-    page.drawString(72, 720, "minutes of the allotment society")
-    page.save()
-    return out.getvalue()
+    return one_page_pdf("minutes of the allotment society")
 
 
 async def test_a_document_under_a_note_name_is_read_as_the_document(tmp_path: Path) -> None:
