@@ -17,6 +17,7 @@ from typing import Any
 from ..records import At
 from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
+from .jsonl import _DEFAULTS
 
 __all__ = [
     "MORE_TEXT_KEYS",
@@ -31,7 +32,7 @@ __all__ = [
     "textual",
 ]
 
-TEXT_KEYS = ("text", "content", "body", "message")  # from_jsonl's text defaults
+TEXT_KEYS = _DEFAULTS["text"]  # from_jsonl's text defaults
 # What a post's text is under where none of those is: a tweet's, a Reddit post's.
 MORE_TEXT_KEYS = ("full_text", "selftext", "plain_text")
 # What labels an object that encloses records (a chat, a sample, a channel), best first.
@@ -50,8 +51,9 @@ _TIME_SUFFIXES = ("_date_time", "_datetime", "_date", "_time", "_timestamp", "_a
 # turn, whatever its author key is called).
 _CHAT_ARRAY = re.compile(r"message|turn|chat|dialog|utterance|conversation|session|repl", re.I)
 _LABEL_LONGEST = 200  # a longer "name" is prose, not a label
+# from_jsonl's author defaults first, then what exporters write instead.
 AUTHOR_KEYS = (
-    "author", "user", "from", "speaker", "sender", "role", "creator", "sender_name",
+    *_DEFAULTS["author"], "creator", "sender_name",
     "author_name", "from_name", "user_name", "username", "screen_name", "displayName",
 )  # fmt: skip
 # What a reply has and a piece of formatted text (Telegram's text_entities, a content block)

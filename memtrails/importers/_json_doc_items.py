@@ -24,14 +24,14 @@ from ._json_doc_find import (
 )
 from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
-from .jsonl import _record
+from .jsonl import _DEFAULTS, _record
 
 __all__ = ["items_of"]
 
 _ITEM = RecordStep("JSON", "item")
 _UNNAMED = "\x00"  # the name from_jsonl's record ids fall back to: replaced by the item's place
-# from_jsonl's author keys, best first; what exporters use instead comes after.
-_JSONL_AUTHORS = ("author", "user", "from", "speaker", "sender", "role")
+# from_jsonl's author keys, best first (AUTHOR_KEYS starts with them).
+_JSONL_AUTHORS = _DEFAULTS["author"]
 _NAME_KEYS = (
     "name", "display_name", "displayName", "global_name", "nickname", "full_name",
     "fullName", "username", "login", "screen_name", "handle", "email", "role",
