@@ -27,6 +27,7 @@ from ..export_dates import (
 )
 from ..records import NUMBER_UNITS, At, unstorable_time
 from ..world_dates import in_other_script, plain_date_text
+from ._shared import key_words
 
 __all__ = ["DATE_KEYS", "DayOrder", "record_time", "seen_lines"]
 
@@ -177,7 +178,6 @@ def record_time(
 # not the record's own (a birthday, an expiry, a deadline).
 _TIME_WORDS = frozenset({"date", "time", "datetime", "timestamp", "at", "on"})
 _NOT_ITS_TIME = frozenset({"birth", "dob", "expiry", "expires", "expiration", "due", "deadline"})
-_NAME_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 # A time that ends something or comes after the record ("end_time", "finishedAt", "closed_on",
 # "deleted_at"): a record's time is when it began ("start_time"), whichever key comes first.
 _AFTER_ITS_TIME = frozenset(
@@ -195,7 +195,7 @@ def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
     for name in obj:
         if name.lower() in _LOWER_KEYS:
             continue
-        parts = [w.lower() for w in _NAME_WORDS.findall(name)]
+        parts = key_words(name)
         if not parts or parts[-1] not in _TIME_WORDS or _NOT_ITS_TIME.intersection(parts):
             continue
         if parts[-1] in ("at", "on") and len(parts) < 2:

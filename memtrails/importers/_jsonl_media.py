@@ -8,9 +8,10 @@ searched, and they are often all the record says of what it shows.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Mapping
 from typing import Any
+
+from ._shared import key_words
 
 __all__ = ["media_words"]
 
@@ -20,7 +21,6 @@ __all__ = ["media_words"]
 _LAST_WORDS = frozenset({"caption", "captions", "alt"})
 # Keys whose last word says less than the whole ("alt_text": its "text" would match a body).
 _WHOLE_KEYS = frozenset({"alttext", "alt_text", "image_description", "imagedescription"})
-_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def describes_media(key: str) -> bool:
@@ -34,8 +34,8 @@ def describes_media(key: str) -> bool:
     """
     if key.lower() in _WHOLE_KEYS or key.replace("-", "_").lower() in _WHOLE_KEYS:
         return True
-    parts = _WORD.findall(key)
-    return bool(parts) and parts[-1].lower() in _LAST_WORDS
+    parts = key_words(key)
+    return bool(parts) and parts[-1] in _LAST_WORDS
 
 
 def media_words(obj: Mapping[str, Any], used: Collection[str]) -> dict[str, str]:

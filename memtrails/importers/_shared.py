@@ -20,6 +20,7 @@ __all__ = [
     "byte_exact",
     "default_source",
     "entry_may_be_file",
+    "key_words",
     "may_be_file",
     "name_as_title",
     "too_long_number",
@@ -77,6 +78,20 @@ def without_controls(text: str, one_line: bool = False) -> str:
 
 # Controls (C0, DEL, C1) and Unicode's line and paragraph separators.
 _NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+_KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def key_words(key: str) -> list[str]:
+    """Return the words a JSON key's name is made of, in small letters (snake_case,
+    camelCase, CAPITALS and digits alike).
+
+    Example:
+        >>> key_words("blip_caption"), key_words("sentAt"), key_words("IMG_ALT2")
+        (['blip', 'caption'], ['sent', 'at'], ['img', 'alt', '2'])
+    """
+    return [w.lower() for w in _KEY_WORD.findall(key)]
 
 
 def name_as_title(name: str) -> str:
