@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .dates import days_from_civil
+from .dates import civil_from_days, days_from_civil
 
 __all__ = ["misread_year", "year_written"]
 
@@ -35,7 +35,7 @@ def year_written(text: str, ms: int) -> bool:
     """
     years = _years(text)
     day = ms // _DAY_MS
-    return any(_civil_year(day + shift) in years for shift in (-1, 0, 1))
+    return any(civil_from_days(day + shift)[0] in years for shift in (-1, 0, 1))
 
 
 def misread_year(text: str, ms: int) -> bool:
@@ -57,13 +57,3 @@ def misread_year(text: str, ms: int) -> bool:
 
 def _years(text: str) -> set[int]:
     return {int(y) for y in _FULL_YEAR.findall(_OFFSET_DIGITS.sub("", text))}
-
-
-def _civil_year(day: int) -> int:
-    """The year of day ``day`` since 1970 (proleptic Gregorian)."""
-    year = 1970 + int(day // 365.2425)
-    while days_from_civil(year, 1, 1) > day:
-        year -= 1
-    while days_from_civil(year + 1, 1, 1) <= day:
-        year += 1
-    return year

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 __all__ = [
+    "civil_from_days",
     "days_from_civil",
     "iso_from_ms",
     "parse_date",
@@ -445,7 +446,8 @@ def days_from_civil(y: int, m: int, d: int) -> int:
     return era * 146097 + doe - 719468
 
 
-def _civil_from_days(z: int) -> tuple[int, int, int]:
+def civil_from_days(z: int) -> tuple[int, int, int]:
+    """Return the (year, month, day) of day ``z`` since 1970-01-01 (proleptic Gregorian)."""
     z += 719468
     era = z // 146097
     doe = z - era * 146097
@@ -599,7 +601,7 @@ def iso_from_ms(ms: int) -> str:
         raise ValueError(f"`ms` is outside the range of a JavaScript Date: {ms}")
     ms = int(ms)
     days, rest = divmod(ms, _MS_PER_DAY)
-    y, m, d = _civil_from_days(days)
+    y, m, d = civil_from_days(days)
     secs, milli = divmod(rest, 1000)
     hh, rem = divmod(secs, 3600)
     mm, ss = divmod(rem, 60)
