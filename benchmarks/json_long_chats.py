@@ -82,7 +82,8 @@ async def run(check: bool, k: int) -> dict[str, Any]:
                 hits = await memory.search(q.text, k=k + len(q.ignore), now=q.now or None)
                 # A turn's record id is its own id under its thread: "chat/session_3/<id>".
                 ranked = [h.id.rsplit("/", 1)[-1] for h in hits]
-                ranked = [i for i in ranked if i not in {a for _, a in q.ignore}][:k]
+                ignored = {a for _, a in q.ignore}
+                ranked = [i for i in ranked if i not in ignored][:k]
                 answers = {a for _, a in q.answers}
                 rank = next((n for n, i in enumerate(ranked, 1) if i in answers), None)
                 for at in found:
