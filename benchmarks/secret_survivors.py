@@ -47,6 +47,7 @@ from _secret_held_out_13 import HELD_OUT_13, NEAR_MISSES_13
 from _secret_held_out_14 import HELD_OUT_14, NEAR_MISSES_14
 from _secret_held_out_15 import HELD_OUT_15, NEAR_MISSES_15
 from _secret_held_out_16 import HELD_OUT_16, NEAR_MISSES_16
+from _secret_held_out_17 import HELD_OUT_17, NEAR_MISSES_17
 
 from memtrails.secrets import RULES_VERSION, scrub_text
 
@@ -212,7 +213,9 @@ PEM_CONTEXTS: dict[str, Callable[[str], str]] = {
 # Rule set N's held-out shapes (``_secret_held_out_N.py``), by N: 10; 11; 12; 13 (secrets in
 # code and logs); 14 (infrastructure files, tool exports, chat in six languages); 15 (service
 # configs, package credentials, command lines, logs, chat); 16 (credential files, connection
-# strings, infrastructure code, command lines, chat in nine languages, provider keys).
+# strings, infrastructure code, command lines, chat in nine languages, provider keys); 17
+# (notebooks, service files, SQL, client code, app configs, key files, Wi-Fi cards, archive
+# commands, chat in many scripts, cookies, new providers' keys).
 HELD_OUT_BY_SET = {
     10: HELD_OUT_10,
     11: HELD_OUT_11,
@@ -221,6 +224,7 @@ HELD_OUT_BY_SET = {
     14: HELD_OUT_14,
     15: HELD_OUT_15,
     16: HELD_OUT_16,
+    17: HELD_OUT_17,
 }
 
 
@@ -345,6 +349,7 @@ def near_misses(seed: int = 13) -> list[str]:
         *NEAR_MISSES_14,  # rule set 14's: the same infrastructure files with references
         *NEAR_MISSES_15,  # rule set 15's: pointers where a password would stand
         *NEAR_MISSES_16,  # rule set 16's: the same files and commands without a secret
+        *NEAR_MISSES_17,  # rule set 17's: notebooks, units, SQL, cards and commands without one
     ]
     for _ in range(20):
         texts += [
