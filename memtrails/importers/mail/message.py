@@ -21,7 +21,7 @@ from ..documents import DocumentReader
 from ..documents._html import tidy
 from .attachments import read_attachments
 from .book import MailBook
-from .charsets import guess_charset, python_codec, readable
+from .charsets import python_codec, readable
 from .dates import mail_time
 from .headers import (
     addresses,
@@ -37,6 +37,7 @@ from .parts import charset, content_type
 from .sniff import utf16_codec
 from .text_budget import text_budget, within_budget
 from .threads import gmail_thread, named_ids, stamp
+from .undeclared import undeclared_charset
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -301,7 +302,8 @@ def _convert(
         return RecordError(source, where, "no mail headers found: not an RFC 5322 message")
     hint = charset(msg)
     if python_codec(hint) in (None, "ascii"):  # none declared, or us-ascii on 8-bit text
-        hint = _text_charset(msg) or guess_charset(data) or hint
+        head = data.split(b"\n\n", 1)[0]
+        hint = _text_charset(msg) or undeclared_charset(msg, head) or hint
     subject = decode_header(raw_header(msg, "subject"), hint) or None
     authors = addresses(raw_headers(msg, "from") or raw_headers(msg, "sender"), hint)
     body = Collected(hint=hint)

@@ -278,9 +278,10 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         out.attachments.append({"name": name, "type": ctype, "size": len(data)})
         out.defects.add("UndecodableBase64")
         return
-    if declared is None and out.hint and not is_utf8(data):
-        # 8-bit text that declares no charset is in the mail's (guessed from the whole mail,
-        # whose headers and other parts say more than a short text alone)
+    if python_codec(declared) in (None, "ascii") and out.hint and not is_utf8(data):
+        # 8-bit text that declares no charset (or us-ascii, or a label no codec has) is in
+        # the mail's (guessed from the whole mail, whose headers and other parts say more
+        # than a short text alone)
         declared = out.hint
     text = decode_bytes(data, declared)
     if subtype == "html":

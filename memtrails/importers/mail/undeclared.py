@@ -1,0 +1,54 @@
+"""Guess the charset of a mail whose text declares none (a list archive's copy, an old
+mailer's Latin-1, KOI8-R or Windows-1251), from its words as a notes folder's legacy text is.
+"""
+
+from __future__ import annotations
+
+import itertools
+from email.message import Message
+
+from .charsets import python_codec
+from .parts import charset, content_type, payload
+
+__all__ = ["undeclared_charset"]
+
+_SAMPLE = 256 * 1024  # bytes of text looked at, as _legacy_text looks at
+_PARTS = 64  # leaves looked at: a mail's text comes before its many attachments
+
+
+def undeclared_charset(msg: Message, head: bytes) -> str | None:
+    """Return the codec the 8-bit text of ``msg`` that declares no charset (or ``us-ascii``,
+    or a label no codec has) is most likely in; None where it is ASCII or valid UTF-8.
+
+    Its text parts (decoded from quoted-printable or base64, where charset-normalizer, given
+    the raw message, saw escapes only) and ``head``, the raw header block (a name or a
+    subject in the same charset), are read word by word as
+    :func:`~memtrails.importers._legacy_text.decode_legacy` reads a note: the charset whose
+    reading has the fewest signs of a wrong one (a capital after a small letter, a symbol
+    inside a word, two scripts in one word) and the most words of its language. A guess
+    from the whole message's bytes read KOI8-R as half-width katakana and Windows-1254's dotless
+    i as y with an acute.
+    """
+    sample = bytearray(head[:_SAMPLE])
+    for part in itertools.islice(msg.walk(), _PARTS):
+        if len(sample) >= _SAMPLE:
+            break
+        if part.is_multipart() or not content_type(part).startswith("text/"):
+            continue
+        if python_codec(charset(part)) not in (None, "ascii"):
+            continue  # text that says its charset is read in it
+        sample += b"\n" + payload(part)[:_SAMPLE]
+    data = bytes(sample)
+    if data.isascii():
+        return None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return None
+    # Imported here: _legacy_text reads charset-normalizer's guess through this package,
+    # which imports this module on its way.
+    from .._legacy_text import decode_legacy
+
+    return decode_legacy(data)[1]
