@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -22,7 +21,6 @@ from ._json_doc_find import (
     spoken_value,
     textual,
 )
-from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
 from .jsonl import _DEFAULTS, _record
 
@@ -36,9 +34,6 @@ _NAME_KEYS = (
     "name", "display_name", "displayName", "global_name", "nickname", "full_name",
     "fullName", "username", "login", "screen_name", "handle", "email", "role",
 )  # fmt: skip
-# A key that names a time, beside from_jsonl's: ``created_date``, ``date_unixtime``, ``sentAt``.
-_TIME_KEY = re.compile(r"(date|time|_at$|_ts$|^ts_|At$|stamp)", re.I)
-_NOT_WHEN = re.compile(r"edit|updat|modif|due|expir|deadline|until|birth|start|end", re.I)
 # An id key of a record besides from_jsonl's: ``dia_id``, ``message_id``, ``msgId``.
 _OWN_ID = re.compile(r"(^|_)id$|Id$|^id_str$", re.I)
 _NOT_OWN_ID = re.compile(r"reply|parent|thread|conversation|chat|channel|session|user|author|"
@@ -114,20 +109,6 @@ def _unwrapped(obj: dict[str, Any]) -> dict[str, Any]:
         and not isinstance(v, dict | list)
     }
     return {**inner, **around}
-
-
-def _time_key(obj: Mapping[str, Any]) -> str | None:
-    """A key that dates the object when none of from_jsonl's does."""
-    if any(k in obj for k in DATE_KEYS) or any(k.lower() in DATE_KEYS for k in obj):
-        return None
-    for key, value in obj.items():
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
-            continue
-        if _TIME_KEY.search(key) and not _NOT_WHEN.search(key):
-            with suppress(ValueError, TypeError):
-                if record_time({"at": value}, "at")[1] is not None:
-                    return key
-    return None
 
 
 def _id_key(items: list[Any]) -> str | None:
@@ -206,8 +187,6 @@ def _item(
     mapping = dict(fields)
     if id_key is not None:
         mapping["id"] = id_key
-    if "at" not in mapping and (when := _time_key(shaped)) is not None:
-        mapping["at"] = when
     try:
         record = _record(shaped, n, _UNNAMED, source, mapping, kind, frozenset())
     except (ValueError, TypeError) as exc:

@@ -176,29 +176,43 @@ def record_time(
 
 # The last word of a key's name that says it holds a time, and the words that say the time is
 # not the record's own (a birthday, an expiry, a deadline).
-_TIME_WORDS = frozenset({"date", "time", "datetime", "timestamp", "at", "on"})
+_TIME_WORDS = frozenset({"date", "time", "datetime", "timestamp", "stamp", "ts", "at", "on"})
+# A unit or a form after a time word ("date_unixtime", Telegram's; "time_ms", "date_utc").
+_TIME_FORMS = frozenset(
+    {"unixtime", "unix", "epoch", "ms", "millis", "msec", "sec", "secs", "seconds", "us",
+     "usec", "ns", "utc", "gmt", "local", "iso", "iso8601", "str", "string", "text"}
+)  # fmt: skip
 _NOT_ITS_TIME = frozenset({"birth", "dob", "expiry", "expires", "expiration", "due", "deadline"})
 # A time that ends something or comes after the record ("end_time", "finishedAt", "closed_on",
 # "deleted_at"): a record's time is when it began ("start_time"), whichever key comes first.
 _AFTER_ITS_TIME = frozenset(
     {"end", "ended", "ends", "finish", "finished", "stop", "stopped", "close", "closed",
-     "completed", "complete", "done", "resolved", "deleted", "archived", "last"}
+     "completed", "complete", "done", "resolved", "deleted", "archived", "last",
+     "edited", "edit", "updated", "update", "modified", "changed"}
 )  # fmt: skip
 
 
 def _named_like_a_time(obj: Mapping[str, Any]) -> Iterator[str]:
     """The keys of ``obj`` not in :data:`DATE_KEYS` in any case whose name ends in a word for
-    a time: "date", "time", "datetime", "timestamp", or "at"/"on" after another word
-    ("sent_at", "postedOn"); not one naming a birthday, an expiry or a deadline. In order,
-    those naming an end ("end_time", "closed_at") after the others."""
+    a time: "date", "time", "datetime", "timestamp", "ts", or "at"/"on" after another word
+    ("sent_at", "postedOn"), maybe with a unit after it ("date_unixtime", "time_ms"); not one
+    naming a birthday, an expiry or a deadline. In the object's order, a start as any other
+    ("start_time": a record's time is when it began); those naming an end or a later change
+    ("end_time", "closed_at", "edited_date") after the others.
+
+    This is the one guess of a record's time key: JSON Lines lines and the items of a JSON
+    document (``from_json``) are dated by it alike.
+    """
     later: list[str] = []
     for name in obj:
         if name.lower() in _LOWER_KEYS:
             continue
         parts = key_words(name)
+        if len(parts) > 1 and parts[-1] in _TIME_FORMS:
+            parts = parts[:-1]
         if not parts or parts[-1] not in _TIME_WORDS or _NOT_ITS_TIME.intersection(parts):
             continue
-        if parts[-1] in ("at", "on") and len(parts) < 2:
+        if parts[-1] in ("at", "on", "ts", "stamp") and len(parts) < 2:
             continue
         if _AFTER_ITS_TIME.intersection(parts):
             later.append(name)
