@@ -25,7 +25,15 @@ from ._cjk_common import is_cjk_common
 from ._legacy_langs import LANGUAGES, language_score
 from .mail.charsets import guess_charset
 
-__all__ = ["LEGACY_ORDER", "decode_as", "decode_legacy", "lone_cr_as_lf", "utf8_first"]
+__all__ = [
+    "LEGACY_ORDER",
+    "decode_as",
+    "decode_legacy",
+    "faulty_words",
+    "lone_cr_as_lf",
+    "rival",
+    "utf8_first",
+]
 
 # The single-byte code pages text without a declared charset is most often in, in the
 # order a tie goes: Western, Cyrillic (Windows, KOI8-R, DOS), Central European, Greek, Arabic.
@@ -164,7 +172,8 @@ def _han_beside_hangul(word: str) -> int:
 
 
 def _is_han(char: str) -> bool:
-    return "\u4e00" <= char <= "\u9fff"
+    # (Korean code pages read some Hanja as compatibility ideographs, U+F900 on)
+    return "\u4e00" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
 
 
 def _is_hangul(char: str) -> bool:
@@ -337,10 +346,26 @@ def _by_language(
     rarity (``_RARER``). Windows-1252 stands unless another reads clearly better
     (``margin * _SWITCH`` apart); of those within ``_WITHIN`` of the best, with no more
     faults, the first in ``order``."""
-    counts = Counter(words[:_LANGUAGE_WORDS])
-    if all(len(w) < 2 for w in counts):
+    if all(len(w) < 2 for w in words[:_LANGUAGE_WORDS]):
         return chosen  # letters alone (à, è, ß) are words in many a language
     pages = [c for c in order if c in LANGUAGES or (east_asian and c in _DOUBLE_BYTE)]
+    value, faults = _values(words, pages)
+    if "cp1252" not in value:
+        return chosen
+    best = max(value, key=lambda c: (value[c], -pages.index(c)))
+    if value[best] - value["cp1252"] < margin * _SWITCH:
+        return "cp1252"
+    # Near the best, without more faults, the code page more text is written in (the first
+    # in order): two capitals read as Cyrillic or as Greek (РФ, ΠΤ) are likelier Cyrillic.
+    return next(c for c in pages if value[c] >= value[best] - _WITHIN and faults[c] <= faults[best])
+
+
+def _values(
+    words: Sequence[bytes], pages: Sequence[str]
+) -> tuple[dict[str, float], dict[str, int]]:
+    """Each page's reading of ``words`` weighed as :func:`_by_language` weighs it, and its
+    faults."""
+    counts = Counter(words[:_LANGUAGE_WORDS])
     value: dict[str, float] = {}
     faults: dict[str, int] = {}
     for codec in pages:
@@ -354,14 +379,7 @@ def _by_language(
                 nats += (language_score([text], codec) or 0.0) * count
         faults[codec] = fault
         value[codec] = nats / _NATS - fault - _RARER.get(codec, 0.0)
-    if "cp1252" not in value:
-        return chosen
-    best = max(value, key=lambda c: (value[c], -pages.index(c)))
-    if value[best] - value["cp1252"] < margin * _SWITCH:
-        return "cp1252"
-    # Near the best, without more faults, the code page more text is written in (the first
-    # in order): two capitals read as Cyrillic or as Greek (РФ, ΠΤ) are likelier Cyrillic.
-    return next(c for c in pages if value[c] >= value[best] - _WITHIN and faults[c] <= faults[best])
+    return value, faults
 
 
 _LANGUAGE_WORDS = 1024
@@ -374,6 +392,81 @@ _RARER |= {"iso8859_7": 1.0, "mac_roman": 2.0, "cp1258": 1.0}
 _RARER |= dict.fromkeys(_DOUBLE_ORDER, 1.0)
 _WITHIN = 0.5
 _SWITCH = 0.5
+
+
+def rival(data: bytes, codec: str) -> tuple[str, str] | None:
+    """Another reading of short legacy text (too few 8-bit bytes for a detector) that is
+    about as likely as ``codec``'s (within ``_UNSURE`` of it, as :func:`_by_language`
+    weighs readings, with no more faults) and in another script: ``(codec, text)``, else
+    None. Two letters are ``ок`` in KOI8-R and ``ПЛ`` in Windows-1251, two Han characters
+    Hangul in EUC-KR: no evidence tells which was written. Readings in one script (Latin
+    ``è`` or ``č``, Han in GB18030 or EUC-JP) or with a sign (``m³``, ``mł``) are left to
+    the order text is most often written in and the languages; so is an 8-bit word among
+    Latin words, read as Latin, and a reading with less evidence for it than its code
+    page's rarity (but two Han characters against two Hangul syllables)."""
+    words = _words(data)
+    if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
+        return None
+    codec = "cp1252" if codec == "latin-1" else codec
+    pages = [
+        c
+        for c in dict.fromkeys((codec, *LEGACY_ORDER, *_DOUBLE_ORDER))
+        if c in LANGUAGES or c in _DOUBLE_BYTE
+    ]
+    if codec not in pages or not words:
+        return None
+    value, faults = _values(words, pages)
+    chosen = _decode(data, codec)
+    scripts = _letter_scripts(chosen)
+    # Latin words around an 8-bit one (Ricordarsi ... è alle undici): it is Latin too.
+    among_latin = scripts == {"Latin"} and any(
+        w.isascii() and sum(chr(b).isalpha() for b in w) > 1 for w in data[:_SAMPLE].split()
+    )
+    for other in sorted(pages, key=lambda c: -value[c]):
+        if other == codec or faults[other] > faults[codec]:
+            continue
+        if value[codec] - value[other] >= _UNSURE:
+            break
+        if value[other] <= 0 and not {codec, other} <= _DOUBLE_BYTE:
+            # Less evidence than its code page's rarity: none. (But two common Han
+            # characters or two Hangul syllables: as likely either.)
+            continue
+        text = _decode(data, other)
+        theirs = _letter_scripts(text)
+        if text == chosen or theirs == scripts or "symbol" in theirs | scripts:
+            continue  # the same script, or a sign (m³ or mł): the language model's to tell
+        if among_latin and theirs != {"Latin"}:
+            continue
+        if other in _DOUBLE_BYTE and sum(not c.isascii() for c in text) < 2:
+            continue  # one character of two bytes tells nothing
+        return other, text
+    return None
+
+
+def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
+    """How many of the words holding 8-bit bytes (of the first ``_MAX_WORDS``) read in
+    ``codec`` as what no language writes (:func:`_faults`), and how many there are."""
+    words = _words(data)
+    codec = "cp1252" if codec == "latin-1" else codec
+    read = (_PUNCTUATION.sub("", _decode(w, codec)) for w in words)
+    return sum(1 for w in read if _word_faults(w, codec)), len(words)
+
+
+# Quotes and dashes around a word («déjà vu», —) are no fault of its reading.
+_PUNCTUATION = re.compile(r"[\u00ab\u00bb\u2010-\u201f\u2039\u203a\u00bf\u00a1]")
+
+
+def _letter_scripts(text: str) -> set[str]:
+    """The scripts of ``text``'s characters beyond ASCII (``symbol`` for any not a letter)."""
+    return {
+        (_script(c) or "other") if c.isalpha() else "symbol"
+        for c in text
+        if not c.isascii() and not c.isspace()
+    }
+
+
+# How much likelier (in faults) the chosen reading must be than one in another script.
+_UNSURE = 0.75
 
 
 def decode_as(data: bytes, codec: str) -> str:

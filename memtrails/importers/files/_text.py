@@ -8,7 +8,13 @@ from collections import Counter
 
 from .._cjk_common import is_cjk_common
 from .._legacy_langs import language_score
-from .._legacy_text import LEGACY_ORDER, decode_as, decode_legacy, lone_cr_as_lf, utf8_first
+from .._legacy_text import (
+    LEGACY_ORDER,
+    decode_as,
+    decode_legacy,
+    lone_cr_as_lf,
+    utf8_first,
+)
 from .._shared import name_as_title
 from ._plausible import reads_as_text
 
@@ -285,6 +291,8 @@ def _decode(data: bytes) -> tuple[str, str] | None:
             return _utf16_east_asian(data, clean=True) or _clean_legacy(data)
         return text, "utf-8"
     text, encoding = utf8_first(data)
+    if encoding == "utf-8" and _utf8_with_strays(data):
+        return text, encoding  # a byte of Latin-1 pasted into a UTF-8 note, however short
     if len(data) % 2 == 0 and not _reads_as_words(text[:_SNIFF]):
         # No zero byte, few controls: East Asian UTF-16 with no ASCII in it (a one-line
         # note) is read so only when its reading is clean and the legacy one is junk.
@@ -300,6 +308,20 @@ def _decode(data: bytes) -> tuple[str, str] | None:
     # Junk in the charset that won by a clear margin: the one that reads the words best,
     # by any margin, may read them as words.
     return _clean_legacy(data)
+
+
+def _utf8_with_strays(data: bytes) -> bool:
+    """Tell UTF-8 with a few stray bytes from chance: twice as many characters beyond
+    ASCII in valid UTF-8 sequences as bytes outside them, two at least (a legacy code
+    page's letters seldom form one: a lead byte must be followed by continuation bytes,
+    which are symbols in most code pages), and the characters they read are words."""
+    escaped = data[:_SNIFF].decode("utf-8", "surrogateescape")
+    stray = sum(1 for c in escaped if "\udc80" <= c <= "\udcff")
+    valid = sum(1 for c in escaped if ord(c) > 0x7F) - stray
+    if valid < max(2, 2 * stray):
+        return False
+    # and what the valid sequences read is words (EUC-JP's 買い物 holds one: Ç㤤ʪ)
+    return reads_as_text("".join(c for c in escaped if not "\udc80" <= c <= "\udcff"), True)
 
 
 _NUL_BETWEEN = re.compile(rb"(?<=[^\s\0])\0+(?=[^\s\0])")

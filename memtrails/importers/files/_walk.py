@@ -22,6 +22,7 @@ from ..documents import (
     read_document,
     shown_path,
 )
+from ._doubt import doubt
 from ._entries import (
     MEMORY_FOLDER,
     NotRegularFile,
@@ -258,6 +259,10 @@ class Walk:
                 why += f" ({form} under the name {named!r})"  # a PDF saved as .md: say so
             self.stamps[rel] = [*stamp, why]
             return self._error(rel, why)
+        unsure = doubt(data, decoded[1])
+        if unsure is not None:  # a legacy charset guessed: refused, not kept as mojibake
+            self.stamps[rel] = [*stamp, unsure]
+            return self._error(rel, unsure)
         self.stamps[rel] = stamp
         if saved is not None and len(saved) == 3 and saved[2] == sha:
             # Touched or copied over, same bytes: the record the folder has is still right

@@ -16,6 +16,7 @@ from pathlib import Path
 from ..._exceptions import SourceError
 from ...records import At, MemoryRecord
 from . import DEFAULT_MAX_FILE_BYTES, NOTE_SUFFIXES
+from ._doubt import doubt
 from ._entries import too_large
 from ._text import decode, format_of, title_of
 
@@ -29,7 +30,8 @@ def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
 
     Raises:
         SourceError: it is text, but larger than ``max_bytes`` (``Limits.max_file_bytes``;
-            None: 1 MB): the message gives both sizes and how to raise the limit.
+            None: 1 MB): the message gives both sizes and how to raise the limit; or text in
+            a legacy charset that cannot be told (see ``_doubt``): the message says so.
     """
     limit = max_bytes or DEFAULT_MAX_FILE_BYTES
     try:
@@ -49,6 +51,9 @@ def note_of(path: Path, max_bytes: int | None = None) -> MemoryRecord | None:
     if decoded is None:
         return None
     text, encoding = decoded
+    why = doubt(data, encoding)
+    if why is not None:
+        raise SourceError(str(path), why)
     suffix = path.suffix.lower()
     return MemoryRecord(
         id=path.name,
