@@ -11,7 +11,10 @@ from pathlib import Path
 
 from helpers import collect, one_page_pdf
 
+from memtrails.importers.detect import detect_kind
+from memtrails.importers.documents import _NOTE_NAMES, is_document_file
 from memtrails.importers.files import from_files
+from memtrails.importers.files._text import NOTE_SUFFIXES
 from memtrails.records import MemoryRecord, RecordError
 
 DATA = Path(__file__).parent / "data" / "documents"
@@ -46,3 +49,22 @@ async def test_a_document_under_a_note_name_is_read_as_the_document(tmp_path: Pa
     assert errors == {
         "photos.txt": "binary file (a zip archive (or a .docx, .xlsx, .odt: zip files) under the name 'photos.txt')"
     }
+
+
+async def test_a_lone_note_that_is_a_document_is_read_as_the_document(tmp_path: Path) -> None:
+    """``memtrails add notes.md`` where notes.md is a PDF (or a .doc): detection calls it a
+    document, as a notes folder does, not 'text that starts as neither JSON Lines ...'."""
+    (tmp_path / "notes.md").write_bytes(_pdf())
+    (tmp_path / "old.txt").write_bytes((DATA / "SampleDoc.doc").read_bytes())
+    (tmp_path / "plain.md").write_text("# just a note\n", encoding="utf-8")
+    assert [detect_kind(tmp_path / n) for n in ("notes.md", "old.txt")] == ["files", "files"]
+    assert not is_document_file(tmp_path / "plain.md")
+    items = await collect(from_files(tmp_path / "notes.md"))
+    records = [r for r in items if isinstance(r, MemoryRecord)]
+    assert [(r.id, r.text, r.meta["document"]["read_as"]) for r in records] == [
+        ("notes.md", "minutes of the allotment society", "pdf")
+    ]
+
+
+def test_the_note_endings_looked_at_are_the_notes_walks() -> None:
+    assert _NOTE_NAMES == NOTE_SUFFIXES

@@ -41,10 +41,32 @@ def is_document(name: str, data: bytes | None = None) -> bool:
     return suffix in DOCUMENT_SUFFIXES
 
 
+# A note's endings (files._text.NOTE_SUFFIXES, which imports this package), and the bytes
+# of one looked at: a PDF's header is in its first kilobyte.
+_NOTE_NAMES = frozenset({".md", ".markdown", ".mdown", ".txt", ".text", ".rst", ".org", ".adoc"})
+_HEAD = 1024
+
+
 def is_document_file(path: Path) -> bool:
     """Tell whether a file is one of the document formats: by its ending, and for a ``.msg``
-    by its first bytes (Outlook's, not a mail saved as text under that name)."""
-    if path.suffix.lower() != ".msg":
+    by its first bytes (Outlook's, not a mail saved as text under that name); a file under
+    a note's name (``notes.md``, ``report.txt``) by its bytes (a PDF, RTF, Office or
+    OpenDocument file saved under the wrong name): read as what it is, as in a folder of
+    notes."""
+    suffix = path.suffix.lower()
+    if suffix in _NOTE_NAMES:
+        try:
+            with path.open("rb") as f:
+                start = f.read(_HEAD)
+                if start[:8] == OLE_MAGIC or start[:4] == b"PK\x03\x04":
+                    # a .doc or a .docx: told by its streams or parts, the whole file
+                    if path.stat().st_size > DOCUMENT_MAX_BYTES:
+                        return False
+                    start += f.read()
+        except OSError:
+            return False  # unreadable: the notes import says why
+        return content_format(start) is not None
+    if suffix != ".msg":
         return is_document(path.name)
     try:
         with path.open("rb") as f:

@@ -19,6 +19,7 @@ from ..documents import (
     content_format,
     document_limit,
     is_document,
+    is_document_file,
     read_document,
     shown_path,
 )
@@ -301,7 +302,7 @@ def open_walk(
     src = source if source is not None else str(root)
     if not root.exists():
         raise SourceError(src, "no such folder")
-    if root.is_file() and is_document(root.name):  # ``memtrails add report.pdf``
+    if root.is_file() and is_document_file(root):  # ``memtrails add report.pdf``
         walk = Walk(root.parent, src, max_bytes, state, checkpoint_every)
         walk.only = root.name
         return walk
