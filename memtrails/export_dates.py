@@ -19,6 +19,7 @@ import re
 
 from .date_years import misread_year
 from .dates import days_from_civil, parse_date, utc_from_local_ms
+from .day_order import evidence, ordered
 from .month_names import misread_month, nameless_month
 from .world_dates import (
     buddhist_day,
@@ -305,9 +306,14 @@ def exported_ms(value: str) -> int | None:
     return ms if ms is not None else words_ms(text, text_ms)  # "3 mai 2024", "3. März 2024"
 
 
-def text_ms(value: str) -> int | None:
+def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
     """Return the epoch milliseconds of a date written as a string (``At.of``'s reading), or
     None when it is none.
+
+    A day in numbers whose order its numbers leave open ("05/04/2024") is read on evidence
+    (:mod:`.day_order`): ``day_first`` (the file's other days, an export's format), else
+    the value's own (a right-to-left comma, a script no month-first locale writes), else it
+    is no date.
 
     ``Date.parse`` reads it (:func:`dates.parse_date`), except: a number alone is read as
     :func:`digits_ms` reads it ("0" is no year 2000, "20240503103200" a time); a date without
@@ -321,6 +327,8 @@ def text_ms(value: str) -> int | None:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
         (True, 1714694400000, 1714694400000)
     """
+    if day_first is None:
+        day_first = evidence(value)  # before the plain text loses it (Urdu's "،", ጥዋት)
     plain = plain_date_text(value)
     if plain is None:
         return None
@@ -345,6 +353,10 @@ def text_ms(value: str) -> int | None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
     elif (dotted := _DOTTED.fullmatch(value) or _DAY_PAST_12.fullmatch(value)) is not None:
         value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
+    elif (in_order := ordered(value, day_first)) is None:
+        return None  # "05/04/2024": 5 April or 4 May, and nothing says which
+    else:
+        value = in_order
     if (signed := _SIGNED_YEAR.fullmatch(value)) is not None:  # Java's "-0001-05-03"
         mark, year, rest = signed.groups()
         value = f"{mark}{int(year):06d}{rest}" if int(year) else f"0000{rest}"

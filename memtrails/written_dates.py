@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from .date_years import year_written
 from .dates import days_from_civil, utc_from_local_ms
+from .day_order import unordered
 from .month_names import ENGLISH, LETTER, month_of, one_word, weekday_last
 
 __all__ = ["ZONES", "as_date_parse_reads", "month_year_ms", "read_written", "words_ms", "zoned_ms"]
@@ -393,6 +394,8 @@ def words_ms(text: str, read: Callable[[str], int | None]) -> int | None:
         and (_TIME.search(text) or not weekday_last(tail[0]))  # "3 Ocak 2024 Cuma"
     ):
         return None  # "10:00 XYZ": a zone no list names is no zone to guess
+    if unordered(text):
+        return None  # "Δευ 2/4/2033": the day's order is text_ms's to tell (day_order)
     if _NUMBERS_DAY.search(text) and any(_month(w) for w in _LETTERS.findall(text)):
         return None  # "apr CDT 2024-03-10T02:30": two days, a month's name and a number's
     got = read_written(text.replace("\x00", " "))

@@ -1,10 +1,11 @@
 """JSON Lines: a day written with slashes whose first number is 12 or less ("05/08/2023") is
 read day first when the same key of the same file holds a day whose first number is past
-12 ("25/12/2023") and none whose second is: the file writes the day first. It was read
-month first (8 May) beside "25/12/2023" (25 December) in one field. The file is read ahead
-(as it is for its ids) so the first line reads as the last; a resumed run keeps what the
-earlier ones saw. Each record's time is compared with ``At.of`` of the same day written
-year first, so that the tests hold in any ``TZ``."""
+12 ("25/12/2023") and none whose second is: the file writes the day first (month first the
+other way round; a key that shows neither takes the order the file's other keys agree on,
+and a day whose order nothing shows is no time). The file is read ahead (as it is for its
+ids) so the first line reads as the last; a resumed run keeps what the earlier ones saw.
+Each record's time is compared with ``At.of`` of the same day written year first, so that
+the tests hold in any ``TZ``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from memtrails import Memory
-from memtrails.importers._jsonl_dates import record_time
+from memtrails.importers._jsonl_dates import DayKeys, record_time
 from memtrails.importers.jsonl import from_jsonl
 from memtrails.records import At, MemoryRecord, SourceState
 from memtrails.testing import HashingEmbedder
@@ -54,26 +55,42 @@ async def test_a_day_past_12_in_the_field_makes_its_other_days_day_first(
     }
 
 
-async def test_without_such_a_day_or_against_one_the_month_comes_first(tmp_path: Path) -> None:
+async def test_a_day_of_no_known_order_is_no_time_and_a_month_first_one_is_read(
+    tmp_path: Path,
+) -> None:
+    # 5 August or 8 May: a wrong day is worse than none; the record is kept, without a time.
     alone = [{"id": "a", "text": "t", "date": "05/08/2023"}]
-    assert await _times(tmp_path, alone) == {"a": _iso("2023/05/08")}
+    assert await _times(tmp_path, alone) == {"a": None}
     us = [*alone, {"id": "b", "text": "t", "date": "12/25/2023"}]  # month first: says so
     assert (await _times(tmp_path, us))["a"] == _iso("2023/05/08")
-    both = [*us, {"id": "c", "text": "t", "date": "25/12/2023"}]  # both: no telling; as Date.parse
-    assert (await _times(tmp_path, both))["a"] == _iso("2023/05/08")
+    both = [*us, {"id": "c", "text": "t", "date": "25/12/2023"}]  # both: no telling
+    assert (await _times(tmp_path, both))["a"] is None
+
+
+async def test_a_key_of_no_order_takes_the_order_the_file_s_other_keys_agree_on(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        {"id": "a", "text": "t", "created_at": "05/08/23 10:00"},
+        {"id": "b", "text": "t", "created_at": "01/02/2024", "due": "31/12/2024"},
+    ]
+    got = await _times(tmp_path, rows)
+    assert got == {"a": _iso("2023/08/05 10:00"), "b": _iso("2024/02/01")}
 
 
 async def test_the_evidence_is_the_keys_own(tmp_path: Path) -> None:
     rows = [
         {"id": "a", "text": "t", "date": "05/08/2023", "due": "25/12/2023"},
         {"id": "b", "text": "t", "created_at": "05/08/2023"},
+        {"id": "d", "text": "t", "date": "12/31/2023"},
         {"id": "c", "text": "t", "created_at": "13\\/08\\/2023"},  # escaped, as PHP writes it
     ]
     path = tmp_path / "export.jsonl"
     path.write_text("".join(json.dumps(r).replace("\\\\/", "\\/") + "\n" for r in rows))
     items = [i async for i in from_jsonl(path) if isinstance(i, MemoryRecord)]
     got = {i.id: i.at.iso() if i.at else None for i in items}
-    assert got == {"a": _iso("2023/05/08"), "b": _iso("2023/08/05"), "c": _iso("2023/08/13")}
+    want = {"a": _iso("2023/05/08"), "b": _iso("2023/08/05"), "c": _iso("2023/08/13")}
+    assert got == {**want, "d": _iso("2023/12/31")}
 
 
 async def test_a_resumed_run_reads_new_lines_as_the_first_run_read_the_file(
@@ -93,11 +110,13 @@ async def test_a_resumed_run_reads_new_lines_as_the_first_run_read_the_file(
 
 def test_a_file_s_day_order_is_given_to_each_line_s_time() -> None:
     # The order is a parameter of the line's reading, not a context around it: a line read
-    # with no order given (another file's, a thread's) reads month first, as Date.parse does.
+    # with no order given (another file's, a thread's) has no time from such a day.
     row = {"date": "05/08/2023", "when": "05/08/2023", "text": "x"}
     assert record_time(row, None, frozenset({"date"})) == (("date",), At.of("2023/08/05"))
-    assert record_time(row, None) == (("date",), At.of("2023/05/08"))
-    assert record_time(row, "when", {"date"}) == (("when",), At.of("2023/05/08"))
+    assert record_time(row, None) == ((), None)
+    assert record_time(row, "when", {"date"}) == ((), None)
+    us = DayKeys((), {"when"})
+    assert record_time(row, "when", us) == (("when",), At.of("2023/05/08"))
     # The day's time of day from "time" (a spreadsheet's two columns) keeps the order too.
     both = {"date": "05/08/2023", "time": "10:32"}
     assert record_time(both, None, {"date"}) == (("date", "time"), At.of("2023/08/05 10:32"))

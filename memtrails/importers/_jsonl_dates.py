@@ -18,6 +18,7 @@ from contextlib import suppress
 from itertools import islice
 from typing import Any
 
+from ..day_order import ordered
 from ..export_dates import (
     EPOCH_FROM,
     digits_ms,
@@ -29,7 +30,7 @@ from ..records import NUMBER_UNITS, At, unstorable_time
 from ..world_dates import in_other_script, plain_date_text
 from ._shared import key_words
 
-__all__ = ["DATE_KEYS", "DayOrder", "record_time", "seen_lines"]
+__all__ = ["DATE_KEYS", "DayKeys", "DayOrder", "record_time", "seen_lines"]
 
 #: The keys a record's time is looked for under, in this order; the first whose value reads
 #: as a date gives it. The first five were the only ones before; those after them are what
@@ -65,25 +66,53 @@ _PHP_KEYS = frozenset({"date", "timezone_type", "timezone"})
 _TYPE = "must be a date string or a number of seconds (or ms, us, ns) since 1970"
 
 
-# A day written with slashes or dashes, its first two numbers both 12 or less ("05/08/2023"):
-# month first as Date.parse reads it, unless the file's other values under its key say the
-# day comes first (:class:`DayOrder`).
-_AMBIGUOUS = re.compile(r"\s*(0?[1-9]|1[0-2])([/-])(0?[1-9]|1[0-2])\2(\d{4})(?!\d)(.*)", re.S)
-# A string value that begins with such a day, in a line's bytes, and the key before it.
-_SLASHED_VALUE = re.compile(rb'"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-]\d{4}')
+# A string value that begins with a day in numbers ("05/08/2023", "5-8-23"), in a line's bytes,
+# and the key before it.
+_SLASHED_VALUE = re.compile(rb'"\s*(\d{1,2})\\?[/-](\d{1,2})\\?[/-](?:\d{4}|\d\d)(?!\d)')
 _MOST_DAYS = 32  # a line's days looked at: a record has a few; a text may have thousands
 _KEY_BEFORE = re.compile(rb'"((?:[^"\\\n]|\\.){1,100})"\s*:\s*$')
+
+
+class DayKeys(frozenset[str]):
+    """The keys whose days in numbers a file writes day first (the set's members), with what
+    it shows of the others: ``month_first``, the keys it writes month first, and ``rest``,
+    the order of a key that shows none (the file's where its keys agree, else None)."""
+
+    month_first: frozenset[str]
+    rest: bool | None
+
+    def __new__(
+        cls,
+        day_first: Iterable[str] = (),
+        month_first: Iterable[str] = (),
+        rest: bool | None = None,
+    ) -> DayKeys:
+        made = super().__new__(cls, day_first)
+        made.month_first, made.rest = frozenset(month_first), rest
+        return made
+
+    def order(self, key: str) -> bool | None:
+        """True: ``key``'s days are day first; False: month first; None: nothing tells."""
+        return True if key in self else False if key in self.month_first else self.rest
+
+
+def _order(day_first: Collection[str], key: str) -> bool | None:
+    if isinstance(day_first, DayKeys):
+        return day_first.order(key)
+    return True if key in day_first else None
 
 
 class DayOrder:
     """Which keys of one JSON Lines file hold days written day first ("25/12/2023"), as
     their values show: a key with a value whose first number is past 12 and none whose
-    second is ("12/25/2023") reads its every slashed day day first ("05/08/2023" is 5
-    August), where alone it would read month first, as Date.parse reads it.
+    second is ("12/25/2023") reads its every day in numbers day first ("05/08/2023" is 5
+    August), one with the reverse month first; a key that shows neither takes the order of
+    the file's other keys where they all agree. A day whose order nothing shows is no date
+    (5 August or 8 May: a wrong day is worse than none).
 
     The importer shows it each line of the file (:meth:`saw`) as it reads the ids ahead,
     before any record; a file read once (a pipe) is not read ahead, and its days are read
-    month first unless a first number past 12 says otherwise. A resumed read adds what the
+    on the lines seen so far. A resumed read adds what the
     earlier runs saw (:meth:`marks`), so a file's days read one way in every run.
     """
 
@@ -110,8 +139,12 @@ class DayOrder:
                     (self.day_first if first > 12 else self.month_first).add(name)
 
     def keys(self) -> frozenset[str]:
-        """The keys whose days are read day first."""
-        return frozenset(self.day_first - self.month_first)
+        """The keys whose days are read day first (a :class:`DayKeys`, which also tells the
+        order of the others)."""
+        day, month = self.day_first - self.month_first, self.month_first - self.day_first
+        mixed = bool(self.day_first & self.month_first)  # two writers: no file-wide order
+        rest = None if mixed or bool(day) == bool(month) else bool(day)
+        return DayKeys(day, month, rest)
 
     def marks(self) -> dict[str, list[str]]:
         """What a saved position keeps of it (nothing when it saw nothing)."""
@@ -139,8 +172,9 @@ def record_time(
     is no date makes ``ValueError`` when no later key gives a time (the line is an error, as
     it was for ``at``, ``timestamp``, ``date``, ``created_at`` and ``time``). A day alone
     under ``date`` takes its time of day from ``time`` (a spreadsheet's two columns).
-    ``day_first``: the keys whose slashed days the file writes day first
-    (:meth:`DayOrder.keys`): "05/08/2023" under one is 5 August.
+    ``day_first``: the keys whose days in numbers the file writes day first
+    (:meth:`DayOrder.keys`, which tells the other keys' order too): "05/08/2023" under one
+    is 5 August, under a key of no known order no time.
 
     Raises:
         ValueError: the value is not a date (the message names the key and the value).
@@ -362,10 +396,11 @@ def _text_ms(value: str, key: str, day_first: Collection[str]) -> int | None:
         # Digits are a number as the export wrote it, "45123.5" from a spreadsheet's CSV:
         # Date.parse would read "0" as the year 2000 and "45123.5" as the year 45123.
         return _number_ms(text, key)
-    # A day written with dots or a first number past 12 is day first (At.of reads it so),
-    # and so is "05/08/2023" where the file's other days under this key are (DayOrder).
-    if key in day_first and (m := _AMBIGUOUS.fullmatch(text)) is not None:
-        text = f"{m[4]}/{int(m[3]):02d}/{int(m[1]):02d}{m[5]}"
+    # A day written with dots or a first number past 12 is day first (At.of reads it so);
+    # "05/08/2023" is read in the order the file's other days show (DayOrder), else none.
+    if (read := ordered(text, _order(day_first, key))) is None:
+        return None  # 5 August or 8 May, and nothing says which: no time, kept in meta
+    text = read
     try:
         return At.of(text).ms
     except ValueError:
