@@ -99,7 +99,7 @@ async def test_utf32_without_a_byte_order_mark_is_text(
     [
         # a PDF whose objects are all text (no compressed stream): it decoded as a note
         (b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< >>\n%%EOF\n", "PDF"),
-        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "PNG picture"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4, "PNG image"),
         (b"SQLite format 3\x00" + bytes(100), "SQLite database"),
     ],
 )

@@ -16,7 +16,7 @@ from typing import Any
 from ._oleguard import OLE_MAGIC, OLE_SUFFIXES, layout
 from ._zipparts import ZIP_READ_ERRORS
 
-__all__ = ["content_format", "described", "plain_text", "read_as"]
+__all__ = ["SIGNATURES", "content_format", "described", "plain_text", "read_as"]
 
 # An Office 97-2003 name on a file that is another format (Word and Excel save HTML, RTF
 # and the newer zip formats under the old endings; exports name HTML tables ".xls").
@@ -166,39 +166,45 @@ def _text(head: bytes) -> bool:
     return any(c.isalpha() for c in text)
 
 
-# What a file's first bytes are, where they are no document: said in the reason it is not
-# read (a picture, an archive, a program saved under a document's name).
-_MAGIC = (
-    (b"\x89PNG", "a PNG image"),
-    (b"\xff\xd8\xff", "a JPEG image"),
-    (b"GIF8", "a GIF image"),
-    (b"II*\x00", "a TIFF image"),
-    (b"MM\x00*", "a TIFF image"),
-    (b"\x1f\x8b", "gzip-compressed data"),
-    (b"BZh", "bzip2-compressed data"),
-    (b"\xfd7zXZ\x00", "xz-compressed data"),
-    (b"7z\xbc\xaf\x27\x1c", "a 7z archive"),
-    (b"Rar!\x1a\x07", "a RAR archive"),
-    (b"PK\x03\x04", "a zip archive of another kind"),
-    (b"\x7fELF", "a program (ELF)"),
-    (b"MZ", "a Windows program"),
-    (b"SQLite format 3\x00", "an SQLite database"),
-    (b"%!PS", "PostScript"),
-    (b"ID3", "MP3 audio"),
+# What a file's first bytes say it is: one table, one wording, for the reason a document
+# is not read (a picture, an archive, a program saved under a document's name) and for
+# the reason a notes folder's file is not text (a PDF or a picture saved as .md). The
+# last field: a signature of printable ASCII that a text file may start with too
+# ("MZ", "ID3"): it names binary data, but does not make it so.
+SIGNATURES: tuple[tuple[bytes, str, bool], ...] = (
+    (b"%PDF-", "a PDF document", True),
+    (OLE_MAGIC, "an Office 97-2003 file (.doc, .xls, .ppt, .msg)", True),
+    (b"{\\rtf", "an RTF document", True),
+    (b"PK\x03\x04", "a zip archive", True),
+    (b"\x89PNG", "a PNG image", True),
+    (b"\xff\xd8\xff", "a JPEG image", True),
+    (b"GIF8", "a GIF image", True),
+    (b"II*\x00", "a TIFF image", True),
+    (b"MM\x00*", "a TIFF image", True),
+    (b"\x1f\x8b", "gzip-compressed data", True),
+    (b"BZh", "bzip2-compressed data", False),
+    (b"\xfd7zXZ\x00", "xz-compressed data", True),
+    (b"7z\xbc\xaf\x27\x1c", "a 7z archive", True),
+    (b"Rar!\x1a\x07", "a RAR archive", True),
+    (b"\x7fELF", "a program (ELF)", True),
+    (b"MZ", "a Windows program", False),
+    (b"SQLite format 3\x00", "an SQLite database", True),
+    (b"%!PS", "PostScript", False),
+    (b"ID3", "MP3 audio", False),
 )
 
 
-def described(data: bytes) -> str | None:
-    """Say what bytes that are no document are, where their first bytes tell (``a PNG
-    image``), else None."""
-    for magic, what in _MAGIC:
-        if data.startswith(magic):
+def described(data: bytes, sure: bool = False) -> str | None:
+    """Say what bytes are, where their first bytes tell (``a PNG image``), else None;
+    ``sure``: only by a signature no text starts with (not ``MZ``, ``ID3``)."""
+    for magic, what, binary in SIGNATURES:
+        if data.startswith(magic) and (binary or not sure):
             return what
-    if data[4:8] == b"ftyp":
+    if data[4:8] == b"ftyp" and (data[:2] == b"\x00\x00" or not sure):  # a box's size first
         return "a video or audio file (MP4, MOV, M4A)"
     if data[:4] == b"RIFF" and data[8:12] in (b"WEBP", b"WAVE", b"AVI "):
         return {b"WEBP": "a WebP image", b"WAVE": "WAV audio"}.get(data[8:12], "an AVI video")
-    if data and data.strip(b"\x00") == b"":
+    if not sure and data and data.strip(b"\x00") == b"":
         return "NUL bytes only (a file whose writing never finished, or zeroed)"
     return None
 

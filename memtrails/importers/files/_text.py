@@ -16,6 +16,7 @@ from .._legacy_text import (
     utf8_first,
 )
 from .._shared import name_as_title
+from ..documents._sniff import described
 from ._plausible import reads_as_text
 
 __all__ = ["NOTE_SUFFIXES", "decode", "format_of", "title_of"]
@@ -40,25 +41,11 @@ _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _MAX_TITLE_LINES = 200
 
 
-# A file format's first bytes, where a notes folder's file under another name (a PDF or
-# a picture saved as .md) is that format, not text: its reason names it.
-_FORMATS = (
-    (b"%PDF-", "a PDF document"),
-    (b"PK\x03\x04", "a zip archive (or a .docx, .xlsx, .odt: zip files)"),
-    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office 97-2003 file (.doc, .xls, .ppt, .msg)"),
-    (b"{\\rtf", "an RTF document"),
-    (b"\x89PNG\r\n\x1a\n", "a PNG picture"),
-    (b"\xff\xd8\xff", "a JPEG picture"),
-    (b"GIF8", "a GIF picture"),
-    (b"\x1f\x8b", "a gzip file"),
-    (b"SQLite format 3\x00", "an SQLite database"),
-    (b"\x7fELF", "a program (ELF)"),
-)
-
-
 def format_of(data: bytes) -> str | None:
-    """Name the file format ``data`` starts as (see ``_FORMATS``), or None."""
-    return next((name for magic, name in _FORMATS if data.startswith(magic)), None)
+    """Name the file format ``data`` starts as, by a signature no text starts with (a PDF
+    or a picture saved as .md: not text), in the words a document's reason uses
+    (``documents._sniff.SIGNATURES``); else None."""
+    return described(data, sure=True)
 
 
 def _looks_binary(head: bytes) -> bool:
