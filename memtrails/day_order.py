@@ -14,11 +14,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["AMBIGUOUS", "evidence", "file_order", "order_of", "ordered"]
+__all__ = ["AMBIGUOUS", "dotted_day", "evidence", "file_order", "order_of", "ordered"]
 
 # A day in numbers with slashes or dashes, a four- or two-digit year last ("05/04/2024",
 # "2/4/33, 9:29", "02-04-2033"); anywhere in the value (after a weekday, a clock).
 AMBIGUOUS = re.compile(r"(?<![\w/.:-])(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d\d)(?![\d/.-])")
+# A day in numbers whose last number has one digit ("10/11/6 (23:58)"): no year last, but
+# the short form of Basque (and Nepali), year first in two digits ("yy/M/d"); after a one-digit
+# first number it is no form any locale writes.
+_ONE_DIGIT_LAST = re.compile(r"(?<![\w/.:-])(\d{1,2})([/-])(\d{1,2})\2(\d)(?![\d/.-])")
+_BRACKETED_CLOCK = re.compile(r"\((\d{1,2}:\d\d(?::\d\d)?)\)")
+# A day written with dots is day first in every language that writes one so: "03.05.2024",
+# "3. 5. 2024" (Czech), "3.5.24 10:00" (a two-digit year as Date.parse reads it: 00-49 2000s).
+_DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
+_DOTTED_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}\.\d\d(?:\.\d\d)?(?![\d.:])")
+# So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
+_DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(.*)", re.S)
 # Letters of scripts whose locales write a day in numbers day first or year first, never
 # month first: Greek, Cyrillic, Armenian, Hebrew, Arabic, the Indic scripts, Thai, Lao,
 # Tibetan, Myanmar, Georgian, Ethiopic, Khmer. (Not Latin: en-US and fil write month first.)
@@ -72,6 +83,9 @@ def ordered(value: str, day_first: bool | None = None) -> str | None:
     ``Date.parse`` reads it without doubt, ``value`` unchanged where it holds no such day or
     one whose order its numbers show, or None where the order is unknown.
 
+    A day whose last number has one digit is Basque's year first ("10/11/6": 6 November
+    2010), or None after a one-digit first number.
+
     ``day_first`` is the evidence from outside the value (a file's other days, its format):
     True or False; None: the value's own (:func:`evidence`), or none.
 
@@ -79,6 +93,13 @@ def ordered(value: str, day_first: bool | None = None) -> str | None:
         >>> ordered("05/04/2024", True), ordered("05/04/2024"), ordered("25/04/2024")
         ('2024/04/05', None, '25/04/2024')
     """
+    if (short := _ONE_DIGIT_LAST.search(value)) is not None:
+        if len(short[1]) == 1 or not 1 <= int(short[3]) <= 12:
+            return None
+        year = int(short[1]) + (2000 if int(short[1]) < 50 else 1900)
+        written = f"{year:04d}/{int(short[3]):02d}/{int(short[4]):02d}"
+        clock = _BRACKETED_CLOCK.sub(r"\1", value[short.end() :])  # "(23:58)", Basque's
+        return f"{value[: short.start()]}{written}{clock}"
     if not unordered(value):
         return value  # its own numbers say (or the order does not matter)
     m = AMBIGUOUS.search(value)
@@ -91,3 +112,16 @@ def ordered(value: str, day_first: bool | None = None) -> str | None:
     day, month = (first, second) if day_first else (second, first)
     year = int(m[4]) if len(m[4]) == 4 else int(m[4]) + (2000 if int(m[4]) < 50 else 1900)
     return f"{value[: m.start()]}{year:04d}/{month:02d}/{day:02d}{value[m.end() :]}"
+
+
+def dotted_day(value: str) -> str | None:
+    """Return a day written with dots ("03.05.2024", "3. 5. 24 10.32") or with a first number
+    past 12 ("13/05/2024") as ``Date.parse`` reads its day-first day ("2024/05/03"), or None
+    when ``value`` is no such day."""
+    m = _DOTTED.fullmatch(value) or _DAY_PAST_12.fullmatch(value)
+    if m is None:
+        return None
+    day, month, year, rest = m.groups()
+    full = int(year) if len(year) == 4 else int(year) + (2000 if int(year) < 50 else 1900)
+    rest = _DOTTED_CLOCK.sub(lambda t: t[0].replace(".", ":"), rest)  # Danish "10.32.00"
+    return f"{full:04d}/{int(month):02d}/{int(day):02d}{rest}"

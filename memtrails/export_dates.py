@@ -19,7 +19,7 @@ import re
 
 from .date_years import misread_year
 from .dates import days_from_civil, parse_date, utc_from_local_ms
-from .day_order import evidence, ordered
+from .day_order import dotted_day, evidence, ordered
 from .month_names import misread_month, nameless_month
 from .world_dates import (
     buddhist_day,
@@ -94,12 +94,6 @@ _UNSET = frozenset({"", "-", "null", "none", "nil", "undefined", "nan", "nat", "
 # as an integer (-2**63 ns, 1677), Go's zero time in seconds (-62135596800, the year 1).
 _EPOCH_FLOOR = -2_208_988_800_000  # 1900-01-01T00:00:00Z
 _EARLIEST_TIME = -8.64e15  # a JavaScript Date's first instant
-# A day written with dots is day first in every language that writes one so: "03.05.2024",
-# "3. 5. 2024" (Czech), "3.5.24 10:00" (a two-digit year as Date.parse reads it: 00-49 2000s).
-_DOTTED = re.compile(r"\s*(\d{1,2})\.[ \xa0]?(\d{1,2})\.[ \xa0]?(\d{4}|\d\d)\.?(?![\d.])(.*)", re.S)
-_DOTTED_CLOCK = re.compile(r"(?<![\d.:])\d{1,2}\.\d\d(?:\.\d\d)?(?![\d.:])")
-# So is one whose first number is past 12 ("13/05/2024", "31-12-2024 10:00"): it is no month.
-_DAY_PAST_12 = re.compile(r"\s*(1[3-9]|2\d|3[01])[/-](\d{1,2})[/-](\d{4})(?!\d)(.*)", re.S)
 # .NET's JSON date (DataContractJsonSerializer): UTC milliseconds; an offset says only where.
 _DOTNET = re.compile(r"/Date\((-?\d{1,16})(?:[+-]\d{4})?\)/")
 # A number alone, as an export writes one ("0", "1700000000", "45123.5", "-86400").
@@ -351,8 +345,8 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
             return ms
     if (buddhist := buddhist_day(value)) is not None:
         value = buddhist  # "03/05/2567": 3 May 2024, not 5 March 2567
-    elif (dotted := _DOTTED.fullmatch(value) or _DAY_PAST_12.fullmatch(value)) is not None:
-        value = _day_first(dotted)  # "03.05.2024": 3 May, where Date.parse reads 5 March
+    elif (dotted := dotted_day(value)) is not None:
+        value = dotted  # "03.05.2024": 3 May, where Date.parse reads 5 March
     elif (in_order := ordered(value, day_first)) is None:
         return None  # "05/04/2024": 5 April or 4 May, and nothing says which
     else:
@@ -369,13 +363,6 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
     if ms is not None and (names_no_day(value) or misread_year(value, ms) or nameless_month(value)):
         return None  # "2024-02-30": not 1 March; "May 3": not 2001; "3-5 May 2024": not 2005
     return ms if ms is not None else exported_ms(value)
-
-
-def _day_first(m: re.Match[str]) -> str:
-    day, month, year, rest = m.groups()
-    full = int(year) if len(year) == 4 else int(year) + (2000 if int(year) < 50 else 1900)
-    rest = _DOTTED_CLOCK.sub(lambda t: t[0].replace(".", ":"), rest)  # Danish "10.32.00"
-    return f"{full:04d}/{int(month):02d}/{int(day):02d}{rest}"
 
 
 def is_zero_date(text: str) -> bool:

@@ -63,3 +63,19 @@ def test_a_sources_days_show_its_order_only_where_they_agree() -> None:
     assert file_order(["05/04/2024", "12/25/2023", "25/12/2023"]) is None
     assert file_order(["05/04/2024"]) is None
     assert ordered("M10/01/28") == "M10/01/28"  # a Japanese era's day: not this form
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("10/11/6", "2010/11/06"),  # Basque's short form: yy/M/d (it was read 11 October 2006)
+        ("91/9/9", "1991/09/09"),
+        ("17/8/3 (04:46)", "2017/08/03 04:46"),
+    ],
+)
+def test_a_one_digit_last_number_is_basque_s_year_first(text: str, want: str) -> None:
+    assert text_ms(text) == At.of(want).ms
+
+
+def test_a_one_digit_last_number_after_a_one_digit_first_is_no_date() -> None:
+    assert text_ms("3/4/5") is None
