@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..records import At
+from ._json_doc_text import PIECE_KEYS, plain_text
 from ._jsonl_dates import DATE_KEYS, record_time
 from ._jsonl_ids import ID_KEYS
 from .jsonl import _DEFAULTS
@@ -73,41 +74,6 @@ class Found:
     by_text: bool = True  # found by its objects' text: one without is no record's text
 
 
-def plain_text(value: Any) -> str | None:
-    """Return a text given as a list of pieces as one string, or None when it is not one.
-
-    Telegram writes a formatted message as strings and entity objects
-    (``["see ", {"type": "link", "text": "example.org"}, "!"]``): pieces of one line,
-    joined as they are. A list of objects alone (content blocks) is one block each, a blank
-    line apart. A list of strings alone is left to ``from_jsonl`` (paragraphs).
-    """
-    if isinstance(value, dict):
-        # A message's content as ChatGPT writes it, {"content_type": "text", "parts": [..]}.
-        parts = value.get("parts")
-        if isinstance(parts, list):
-            return "\n\n".join(p for p in parts if isinstance(p, str) and p.strip())
-        # Or an HTML body as Microsoft Graph writes one, {"contentType": "html", "content": ..}.
-        text = value.get("text", value.get("content"))
-        return text if isinstance(text, str) else None
-    if not isinstance(value, list) or not value:
-        return None
-    pieces: list[str] = []
-    objects = 0
-    for piece in value:
-        if isinstance(piece, str):
-            pieces.append(piece)
-        elif isinstance(piece, dict) and isinstance(piece.get("text"), str):
-            pieces.append(piece["text"])
-            objects += 1
-        elif isinstance(piece, dict):
-            objects += 1  # a picture or a tool call among the blocks: no words
-        else:
-            return None
-    if not objects:
-        return None
-    return "".join(pieces) if objects < len(value) else "\n\n".join(p for p in pieces if p)
-
-
 def _has_text(obj: Mapping[str, Any]) -> bool | None:
     """True: a text key with words; False: a text key, empty (a photo, a sticker); None: none."""
     for key in (*TEXT_KEYS, *MORE_TEXT_KEYS):
@@ -121,6 +87,9 @@ def _has_text(obj: Mapping[str, Any]) -> bool | None:
                     return bool(joined.strip())
                 if isinstance(value, list) and all(isinstance(v, str) for v in value):
                     return any(v.strip() for v in value)
+    for key in PIECE_KEYS:
+        if isinstance(obj.get(key), list) and (joined := plain_text(obj[key])) is not None:
+            return bool(joined.strip())
     if spoken_value(obj):
         return bool(obj["value"].strip())
     return None
@@ -135,12 +104,27 @@ def spoken_value(obj: Mapping[str, Any]) -> bool:
 def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | None:
     """Return where an object's text is: ``(None, obj)`` when it has a text key, ``(key,
     child)`` when an object under one of its keys has (a tweet's ``{"tweet": {..}}``, a
-    ChatGPT node's ``message``, a Reddit listing's ``data``), or None."""
+    ChatGPT node's ``message``, a Reddit listing's ``data``; deeper, Hangouts' event's
+    ``chat_message.message_content``), or None."""
     if _has_text(obj) is not None:
         return None, obj
     for key, value in obj.items():
-        if isinstance(value, dict) and _has_text(value) is not None:
-            return key, value
+        if isinstance(value, dict) and (inner := _text_within(value, _WRAPS)) is not None:
+            return key, inner
+    return None
+
+
+_WRAPS = 3  # how deep a record's text may sit in wrappers (event.chat_message.message_content)
+
+
+def _text_within(obj: Mapping[str, Any], depth: int) -> Mapping[str, Any] | None:
+    if _has_text(obj) is not None:
+        return obj
+    if depth > 1 and not (len(obj) > 1 and all(isinstance(v, dict) for v in obj.values())):
+        # (not into a mapping of records: a conversation's ``mapping`` is no wrapper)
+        for value in obj.values():
+            if isinstance(value, dict) and (inner := _text_within(value, depth - 1)) is not None:
+                return inner
     return None
 
 
@@ -158,14 +142,46 @@ def is_record_array(value: Any) -> bool:
     return 2 * keyed >= len(objects) and any(texts)
 
 
-def collection(value: Any) -> list[Any] | None:
+def collection(value: Any, current: Any = None) -> list[Any] | None:
     """The records of an array of them, or of an object that maps ids to them (ChatGPT's
-    ``mapping`` of message nodes); None when ``value`` holds none."""
+    ``mapping`` of message nodes); None when ``value`` holds none.
+
+    A mapping of nodes that name their ``parent`` and ``children`` is a conversation's tree
+    of edits and regenerations: its records are the branch the conversation shows, root
+    first, up to ``current`` (ChatGPT's ``current_node``), else along each node's last child.
+    """
     if isinstance(value, dict):
         if len(value) < 2 or not all(isinstance(v, dict) for v in value.values()):
             return None
-        value = list(value.values())
+        value = _branch(value, current) or list(value.values())
     return value if is_record_array(value) else None
+
+
+def _branch(nodes: Mapping[str, Any], current: Any) -> list[Any] | None:
+    """The nodes from the root to ``current`` (or to the last child's last child), in order;
+    None when ``nodes`` is not such a tree (a node without a parent or children key)."""
+    if not all("parent" in n and isinstance(n.get("children"), list) for n in nodes.values()):
+        return None
+    if not isinstance(current, str) or current not in nodes:
+        roots = [k for k, n in nodes.items() if n.get("parent") not in nodes]
+        if not roots:
+            return None
+        current = roots[0]
+        seen = {current}
+        while True:  # down the newest edit at each turn
+            kids = [c for c in nodes[current]["children"] if isinstance(c, str) and c in nodes]
+            if not kids or kids[-1] in seen:
+                break
+            current = kids[-1]
+            seen.add(current)
+    path: list[Any] = []
+    on_path: set[str] = set()
+    while isinstance(current, str) and current in nodes and current not in on_path:
+        on_path.add(current)  # a parent loop (a damaged file) ends the walk
+        path.append(nodes[current])
+        current = nodes[current].get("parent")
+    path.reverse()
+    return path
 
 
 def record_arrays(obj: Mapping[str, Any], in_record: bool) -> list[str]:
@@ -266,7 +282,7 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
             for key, child in value.items():
                 if not isinstance(child, dict | list):
                     continue
-                items = collection(child) if key in arrays else None
+                items = collection(child, value.get("current_node")) if key in arrays else None
                 if items is not None:
                     # A labelled object's one array is the object's (a chat's messages);
                     # else each array is named by its key (a sample's sessions).

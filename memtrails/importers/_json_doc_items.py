@@ -16,12 +16,13 @@ from ._json_doc_find import (
     MORE_TEXT_KEYS,
     TEXT_KEYS,
     Found,
-    plain_text,
     record_arrays,
     spoken_value,
     textual,
 )
+from ._json_doc_text import PIECE_KEYS, is_html, plain_text
 from ._jsonl_ids import ID_KEYS
+from .documents._html import html_to_text
 from .jsonl import _DEFAULTS, _record
 
 __all__ = ["items_of"]
@@ -82,13 +83,20 @@ def _shaped(obj: dict[str, Any], nested: list[str]) -> dict[str, Any]:
                 out["text"] = out.pop(key)
                 break
         else:
-            if spoken_value(out):
-                out["text"] = out.pop("value")
+            for key in PIECE_KEYS:
+                if isinstance(out.get(key), list) and plain_text(out[key]) is not None:
+                    out["text"] = out.pop(key)
+                    break
+            else:
+                if spoken_value(out):
+                    out["text"] = out.pop("value")
     for key in TEXT_KEYS:
         if key in out:
             joined = plain_text(out[key])
             if joined is not None:
                 out[key] = joined
+            elif isinstance(out[key], str) and is_html(out):
+                out[key] = html_to_text(out[key])  # Teams' "RichText/Html", a "format": "html"
             break
     return out
 

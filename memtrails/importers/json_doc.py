@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import AsyncGenerator, Iterator, Mapping
 from contextlib import aclosing
 from dataclasses import replace
@@ -22,9 +23,10 @@ from ..items import RawItem
 from ..limits import Limits
 from ..records import MemoryRecord, RecordError, SourceState
 from ._guard import RecordStep
-from ._input import DamagedInput, read_file
+from ._input import DamagedInput, compression_of, read_file
 from ._json_doc_find import find_arrays
 from ._json_doc_items import items_of
+from ._json_doc_text import document_text, mojibake_hook
 from ._shared import default_source
 from .contract import resumable_importer
 from .files.lone import note_of
@@ -38,7 +40,6 @@ document takes several times its size in memory (measured in docs/sources.md).""
 
 _FIELDS = frozenset({"id", "text", "title", "author", "at", "thread", "kind"})
 _DOCUMENT = RecordStep("JSON", "document")
-_BOM = b"\xef\xbb\xbf"
 
 
 @resumable_importer()
@@ -151,24 +152,32 @@ def _read(
         yield RecordError(source, file.name, _too_large(file, limit))
         return
     try:
-        doc = json.loads(data)
+        text = _script_value(document_text(data))
+    except UnicodeDecodeError as exc:
+        yield RecordError(source, file.name, f"{file.name} is not JSON: {exc}")
+        return
+    del data  # parsed from the text alone: the bytes are not held beside the objects
+    one_line = "\n" not in text.strip()
+    try:
+        doc = json.loads(text, object_pairs_hook=mojibake_hook(text))
     except RecursionError:
         yield RecordError(source, file.name, f"nests deeper than Python can parse; {_INSTEAD}")
         return
     except json.JSONDecodeError as exc:
-        if exc.msg == "Extra data" and _lines_from(data, exc.pos):
+        if exc.msg == "Extra data" and _lines_from(text, exc.pos):
             yield None
             return
         where = f"line {exc.lineno} column {exc.colno}"
-        yield RecordError(source, where, f"{file.name} is not JSON: {exc.msg}")
+        yield RecordError(source, where, f"{file.name} is not JSON: {_why(exc, text)}")
         return
-    except (UnicodeDecodeError, ValueError) as exc:
+    except ValueError as exc:
         yield RecordError(source, file.name, f"{file.name} is not JSON: {exc}")
         return
+    del text
     arrays = find_arrays(doc, limits.max_depth)
     if arrays or (isinstance(doc, list) and doc and all(isinstance(v, dict) for v in doc)):
         yield from items_of(doc, arrays, file.name, source, fields, kind)
-    elif isinstance(doc, dict) and b"\n" not in data.removeprefix(_BOM).strip():
+    elif isinstance(doc, dict) and one_line:
         # One object on one line: a JSON Lines file of one record, read as it always was.
         yield None
         return
@@ -180,11 +189,35 @@ def _read(
     yield SourceState(source, {}, mode="full", complete=True)
 
 
-def _lines_from(data: bytes, pos: int) -> bool:
+# A JavaScript file that assigns one JSON value: a Twitter archive's ``data/tweets.js``
+# (``window.YTD.tweets.part0 = [ ... ]``).
+_ASSIGNED = re.compile(r"\s*(?:(?:var|let|const)\s+)?[A-Za-z_$][\w$]*(?:\.[\w$]+)*\s*=\s*(?=[\[{])")
+
+
+def _script_value(text: str) -> str:
+    """The JSON a script's one assignment holds, else ``text`` as it is."""
+    m = _ASSIGNED.match(text)
+    if m is None:
+        return text
+    return text[m.end() :].rstrip().removesuffix(";")
+
+
+def _why(exc: json.JSONDecodeError, text: str) -> str:
+    """What is wrong where the parse stopped, in words for what JSON5 and JavaScript allow."""
+    before = text[: exc.pos].rstrip()
+    here = text[exc.pos : exc.pos + 2]
+    if before.endswith(",") and here[:1] in ("]", "}"):
+        return f"{exc.msg}: a comma before a closing bracket (JSON allows none)"
+    if here in ("//", "/*"):
+        return f"{exc.msg}: a comment (JSON has none; JSON5 and JSONC do)"
+    return exc.msg
+
+
+def _lines_from(text: str, pos: int) -> bool:
     """Whether the value that ended before ``pos`` (where more JSON starts) ended its line:
     JSON Lines, not one document with something after it."""
-    head = data[:pos]
-    return b"\n" in head[len(head.rstrip()) :]
+    head = text[:pos]
+    return "\n" in head[len(head.rstrip()) :]
 
 
 def _note(file: Path, source: str, limits: Limits) -> MemoryRecord | RecordError:
@@ -203,11 +236,18 @@ _INSTEAD = "write its records one a line (`jq -c '.[]' FILE > FILE.jsonl`) and a
 
 def _too_large(file: Path, limit: int) -> str:
     try:
+        with file.open("rb") as head:
+            packed = compression_of(head.read(8))
         size = f"{file.stat().st_size:,} bytes"
     except OSError:
-        size = "its size"
+        packed, size = None, "its size"
+    if packed is not None:
+        # Its own size may be small: it is what it unpacks to that is over.
+        size = f"{packed}-compressed and unpacks to more than the {limit:,} bytes"
+    else:
+        size = f"{size}, over the {limit:,}"
     return (
-        f"{file.name} is {size}, over the {limit:,} a JSON document is parsed whole up to "
+        f"{file.name} is {size} a JSON document is parsed whole up to "
         f"(Limits.max_file_bytes, --max-file-bytes): {_INSTEAD.replace('FILE', file.name)}, "
         "or raise the limit"
     )
