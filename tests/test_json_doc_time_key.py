@@ -43,3 +43,20 @@ def test_a_line_and_a_document_s_item_take_the_same_time_key(row: dict[str, Any]
     assert isinstance(first, MemoryRecord)
     assert first.at == At.of(BEGAN)
     assert key not in first.meta and all(k in first.meta for k in row if k != key)
+
+
+@pytest.mark.parametrize(
+    ("other", "read"),
+    [
+        ("25/12/2023", "2023-08-05T00:00:00.000Z"),  # the document writes days first
+        ("12/25/2023", "2023-05-08T00:00:00.000Z"),  # months first
+        ("2023-12-25", None),  # says nothing: no date rather than a wrong one
+    ],
+)
+def test_a_document_s_ambiguous_day_reads_as_its_other_days_write_theirs(
+    other: str, read: str | None
+) -> None:
+    doc = {"messages": [{"text": "a", "date": other}, {"text": "b", "date": "05/08/2023"}]}
+    got = list(items_of(doc, find_arrays(doc, 64), "chat.json", "chat.json", {}, None))
+    assert isinstance(got[1], MemoryRecord)
+    assert got[1].at == (At.of(read) if read else None)

@@ -4,6 +4,7 @@ then given its array's thread, time and a stable id."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -21,6 +22,7 @@ from ._json_doc_find import (
     textual,
 )
 from ._json_doc_text import PIECE_KEYS, is_html, plain_text
+from ._jsonl_dates import DayOrder
 from ._jsonl_ids import ID_KEYS
 from .documents._html import html_to_text
 from .jsonl import _DEFAULTS, _record
@@ -28,6 +30,7 @@ from .jsonl import _DEFAULTS, _record
 __all__ = ["items_of"]
 
 _ITEM = RecordStep("JSON", "item")
+_NUMBERED_DAY = re.compile(r"\s*\d{1,2}[/-]\d{1,2}[/-]\d{4}")  # what DayOrder learns from
 _UNNAMED = "\x00"  # the name from_jsonl's record ids fall back to: replaced by the item's place
 # from_jsonl's author keys, best first (AUTHOR_KEYS starts with them).
 _JSONL_AUTHORS = _DEFAULTS["author"]
@@ -157,12 +160,30 @@ def items_of(
         return
     if not arrays:
         arrays = [Found(doc, None, None, False, by_text=False)]
+    day_first = _day_first(arrays)
     for found in arrays:
         objects = [_unwrapped(o) for o in found.items if isinstance(o, dict)]
         id_key = None if "id" in fields else _id_key(objects)
         for n, obj in enumerate(found.items):
             place = f"{found.thread or ''}[{n}]"
-            yield _ITEM.run(source, place, _item, obj, found, n, name, source, fields, kind, id_key)
+            yield _ITEM.run(
+                source, place, _item, obj, found, n, name, source, fields, kind, id_key, day_first
+            )
+
+
+def _day_first(arrays: list[Found]) -> frozenset[str]:
+    """The order of the days in numbers the document writes, as its items' values show
+    ("25/12/2023" under a key: "05/08/2023" there is 5 August), read by ``DayOrder`` as a
+    JSON Lines file's lines are."""
+    order = DayOrder()
+    for found in arrays:
+        for obj in found.items:
+            if not isinstance(obj, dict):
+                continue
+            for key, value in _unwrapped(obj).items():
+                if isinstance(value, str) and _NUMBERED_DAY.match(value) is not None:
+                    order.saw(json.dumps({key: value}).encode())
+    return order.keys()
 
 
 def _one(
@@ -183,6 +204,7 @@ def _item(
     fields: Mapping[str, str],
     kind: str | None,
     id_key: str | None,
+    day_first: frozenset[str],
 ) -> MemoryRecord | RecordError:
     place = f"{found.thread or ''}[{n}]"
     if not isinstance(obj, dict):
@@ -196,7 +218,7 @@ def _item(
     if id_key is not None:
         mapping["id"] = id_key
     try:
-        record = _record(shaped, n, _UNNAMED, source, mapping, kind, frozenset())
+        record = _record(shaped, n, _UNNAMED, source, mapping, kind, day_first)
     except (ValueError, TypeError) as exc:
         return RecordError(source, place, str(exc))
     if record.id == f"{_UNNAMED}:{n}":
