@@ -32,8 +32,9 @@ from memtrails.testing import HashingEmbedder
 pytestmark = pytest.mark.timeout(120)
 
 N = 300
-# The command embeds with the real model, nearly all of its time: 100 records are as many
-# whole lines either side of the damage as the 300 the library's tests read (over 24 -> 12 CPU-s here).
+# The command embeds with the real model, nearly all of its time: 100 records put as many
+# whole lines either side of the damage as the 300 the library's tests read (over 24 -> 12
+# CPU-s here).
 N_CLI = 100
 
 
