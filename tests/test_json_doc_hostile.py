@@ -91,3 +91,11 @@ def test_a_document_nested_ten_thousand_deep_is_one_error_naming_it(tmp_path: Pa
     deep = b'{"messages": [{"text": "a"}], "x": ' + b"[" * 10_000 + b"]" * 10_000 + b"}"
     [error] = errors(_read(tmp_path / "deep.json", deep))
     assert error.where == "deep.json" and "nests deeper" in error.reason
+
+
+def test_records_under_a_mapped_text_key_are_found(tmp_path: Path) -> None:
+    doc = {"export": {"rows": [{"msg": "first", "who": "ann"}, {"msg": "second", "who": "bo"}]}}
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    items = asyncio.run(collect(from_json(path, fields={"text": "msg", "author": "who"})))
+    assert [(r.author, r.text) for r in records(items)] == [("ann", "first"), ("bo", "second")]

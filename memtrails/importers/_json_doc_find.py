@@ -74,9 +74,9 @@ class Found:
     by_text: bool = True  # found by its objects' text: one without is no record's text
 
 
-def _has_text(obj: Mapping[str, Any]) -> bool | None:
+def _has_text(obj: Mapping[str, Any], extra: tuple[str, ...] = ()) -> bool | None:
     """True: a text key with words; False: a text key, empty (a photo, a sticker); None: none."""
-    for key in (*TEXT_KEYS, *MORE_TEXT_KEYS):
+    for key in (*extra, *TEXT_KEYS, *MORE_TEXT_KEYS):
         if key in obj:
             value = obj[key]
             if isinstance(value, str):
@@ -101,15 +101,17 @@ def spoken_value(obj: Mapping[str, Any]) -> bool:
     return isinstance(obj.get("value"), str) and any(k in obj for k in AUTHOR_KEYS)
 
 
-def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | None:
+def textual(
+    obj: Mapping[str, Any], extra: tuple[str, ...] = ()
+) -> tuple[str | None, Mapping[str, Any]] | None:
     """Return where an object's text is: ``(None, obj)`` when it has a text key, ``(key,
     child)`` when an object under one of its keys has (a tweet's ``{"tweet": {..}}``, a
     ChatGPT node's ``message``, a Reddit listing's ``data``; deeper, Hangouts' event's
     ``chat_message.message_content``), or None."""
-    if _has_text(obj) is not None:
+    if _has_text(obj, extra) is not None:
         return None, obj
     for key, value in obj.items():
-        if isinstance(value, dict) and (inner := _text_within(value, _WRAPS)) is not None:
+        if isinstance(value, dict) and (inner := _text_within(value, _WRAPS, extra)) is not None:
             return key, inner
     return None
 
@@ -117,18 +119,23 @@ def textual(obj: Mapping[str, Any]) -> tuple[str | None, Mapping[str, Any]] | No
 _WRAPS = 3  # how deep a record's text may sit in wrappers (event.chat_message.message_content)
 
 
-def _text_within(obj: Mapping[str, Any], depth: int) -> Mapping[str, Any] | None:
-    if _has_text(obj) is not None:
+def _text_within(
+    obj: Mapping[str, Any], depth: int, extra: tuple[str, ...]
+) -> Mapping[str, Any] | None:
+    if _has_text(obj, extra) is not None:
         return obj
     if depth > 1 and not (len(obj) > 1 and all(isinstance(v, dict) for v in obj.values())):
         # (not into a mapping of records: a conversation's ``mapping`` is no wrapper)
         for value in obj.values():
-            if isinstance(value, dict) and (inner := _text_within(value, depth - 1)) is not None:
+            if (
+                isinstance(value, dict)
+                and (inner := _text_within(value, depth - 1, extra)) is not None
+            ):
                 return inner
     return None
 
 
-def is_record_array(value: Any) -> bool:
+def is_record_array(value: Any, extra: tuple[str, ...] = ()) -> bool:
     """Whether a JSON value is an array of records: mostly objects, half at least with a text
     key (empty in some: a photo without caption; none in a few: a member joined), and one at
     least with words."""
@@ -137,12 +144,14 @@ def is_record_array(value: Any) -> bool:
     objects = [v for v in value if isinstance(v, dict)]
     if 2 * len(objects) < len(value):
         return False
-    texts = [_has_text(t[1]) if (t := textual(o)) is not None else None for o in objects]
+    texts = [
+        _has_text(t[1], extra) if (t := textual(o, extra)) is not None else None for o in objects
+    ]
     keyed = sum(t is not None for t in texts)
     return 2 * keyed >= len(objects) and any(texts)
 
 
-def collection(value: Any, current: Any = None) -> list[Any] | None:
+def collection(value: Any, current: Any = None, extra: tuple[str, ...] = ()) -> list[Any] | None:
     """The records of an array of them, or of an object that maps ids to them (ChatGPT's
     ``mapping`` of message nodes); None when ``value`` holds none.
 
@@ -154,7 +163,7 @@ def collection(value: Any, current: Any = None) -> list[Any] | None:
         if len(value) < 2 or not all(isinstance(v, dict) for v in value.values()):
             return None
         value = _branch(value, current) or list(value.values())
-    return value if is_record_array(value) else None
+    return value if is_record_array(value, extra) else None
 
 
 def _branch(nodes: Mapping[str, Any], current: Any) -> list[Any] | None:
@@ -184,14 +193,16 @@ def _branch(nodes: Mapping[str, Any], current: Any) -> list[Any] | None:
     return path
 
 
-def record_arrays(obj: Mapping[str, Any], in_record: bool) -> list[str]:
+def record_arrays(
+    obj: Mapping[str, Any], in_record: bool, extra: tuple[str, ...] = ()
+) -> list[str]:
     """Return the keys of an object's record arrays; inside a record (``in_record``), only
     those whose objects have an id, an author or a time: its replies, not its text's pieces."""
     keys = []
     for key, value in obj.items():
         if in_record and key in TEXT_KEYS:
             continue
-        items = collection(value)
+        items = collection(value, None, extra)
         if items is not None and (not in_record or _own_records(items)):
             keys.append(key)
     return keys
@@ -249,11 +260,12 @@ def _when(chain: list[tuple[Mapping[str, Any], str | None]]) -> At | None:
     return None
 
 
-def find_arrays(doc: Any, max_depth: int) -> list[Found]:
+def find_arrays(doc: Any, max_depth: int, extra: tuple[str, ...] = ()) -> list[Found]:
     """Return the document's record arrays, in document order, each with its context.
 
     An array is looked into for more arrays (a comment's replies), and so is each of its
-    records; nothing deeper than ``max_depth`` is looked at.
+    records; nothing deeper than ``max_depth`` is looked at. ``extra``: text keys looked
+    for before the defaults (the one ``fields`` maps ``text`` to).
     """
     found: list[Found] = []
     taken: dict[str, int] = {}
@@ -278,11 +290,13 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
         if isinstance(value, dict):
             label = _label(value)
             here = [*parts, label] if label is not None else parts
-            arrays = record_arrays(value, in_record)
+            arrays = record_arrays(value, in_record, extra)
             for key, child in value.items():
                 if not isinstance(child, dict | list):
                     continue
-                items = collection(child, value.get("current_node")) if key in arrays else None
+                items = (
+                    collection(child, value.get("current_node"), extra) if key in arrays else None
+                )
                 if items is not None:
                     # A labelled object's one array is the object's (a chat's messages);
                     # else each array is named by its key (a sample's sessions).
@@ -306,7 +320,7 @@ def find_arrays(doc: Any, max_depth: int) -> list[Found]:
                     key = chain[-1][1] if chain else None
                     visit(item, [*parts, f"{key or ''}[{n}]"], chain, depth + 1, in_record)
 
-    top = collection(doc) if isinstance(doc, list) else None
+    top = collection(doc, None, extra) if isinstance(doc, list) else None
     if top is None:
         visit(doc, [], [], 0)
         return found

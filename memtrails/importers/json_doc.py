@@ -80,8 +80,8 @@ def from_json(
     A top-level array of objects none of which has text is read as JSON Lines would read
     its lines. A document with no records (``package.json``) is one note, as a lone text
     file is; one object on one line, or JSON Lines, under a ``.json`` name is read by
-    ``from_jsonl``, as before. ``fields`` maps the keys of records once found; the arrays
-    are found by the default text keys.
+    ``from_jsonl``, as before. ``fields`` maps the keys of records, and the arrays are
+    found by its ``text`` key too (``fields={"text": "msg"}`` finds ``[{"msg": ..}]``).
 
     Args:
         path: the ``.json`` file (``.gz``, ``.bz2`` or ``.xz`` compressed too).
@@ -174,7 +174,8 @@ def _read(
         yield RecordError(source, file.name, f"{file.name} is not JSON: {exc}")
         return
     del text
-    arrays = find_arrays(doc, limits.max_depth)
+    text_key = fields.get("text")
+    arrays = find_arrays(doc, limits.max_depth, (text_key,) if text_key else ())
     if arrays or (isinstance(doc, list) and doc and all(isinstance(v, dict) for v in doc)):
         yield from items_of(doc, arrays, file.name, source, fields, kind)
     elif isinstance(doc, dict) and one_line:
