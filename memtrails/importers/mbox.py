@@ -63,9 +63,13 @@ async def from_mbox(
        asctime-like (``Tue Apr  1 12:21:37 2003``, optionally a zone before the year, trailing
        extra text allowed) or RFC 2822-like (``1 Apr 2003 12:21``); the sender is one word or a
        pipermail ``x at y`` pair in any of its languages
-       (``x em y``, ``x chez y``: one word between the two), or
+       (``x em y``, ``x chez y``, ``x a bildua y``: up to two words between the two, or
+       none: ``x  y``, ``x aty``), or
     3. it is Mozilla's ``From -`` or a bare ``From `` (nothing after but blanks), or
-    4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout).
+    4. it is a lone address with no date (``From 1844347792267117879@xxx``, Gmail Takeout), or
+    5. it has a time on it and a mail header follows (after a line of text, one only a
+       delivery writes, ``Received:``, or a ``From:`` naming the sender it starts with:
+       pipermail's date in the list's language and order, ``From x at y  Lun  5 Jan ...``).
 
     A blank line before the separator is *not* required (``twisted-divunal-list`` has 385 of
     399 separators directly after text, ``mimekit-simple`` uses ``From -`` after text). Body

@@ -54,8 +54,11 @@ _LOCAL = (
 _SEPARATOR = re.compile(
     rb"From (?:"
     # pipermail hides the sender as "user WORD host", WORD in the archive's language
-    # (" at ", " em ", " en ", " bei ", " chez ", " à ", " @ " in its charset): any one word
-    rb"\S*(?: (?:[^\s@]{1,24}|@) \S+)?\s+"
+    # (" at ", " em ", " en ", " chez ", " à ", " @ " in its charset); some translations
+    # are two words (Basque " a bildua "), none (Portuguese "  ": "user  host") or lose a
+    # space (Estonian " at": "user athost"); the shortest sender first, so that a day's
+    # name stays the date's
+    rb"\S*(?: {1,2}(?:(?:[^\s@]{1,24}|@) ){0,2}\S+)??\s+"
     rb"(?:(?P<date>" + _ASCTIME + rb"|" + _RFC2822 + rb")|" + _LOCAL + rb")(?:\s.*)?"
     rb"|-?[ \t]*"
     rb"|[^\s@]*@\S+[ \t]*"
@@ -106,8 +109,28 @@ def is_loose_separator(line: bytes, following: bytes, after_text: bool = False) 
     So an odd separator (a date in another shape, a quoted sender with a space) starts its
     mail instead of the mail joining the text of the one before.
     """
+    if _LOOSE.fullmatch(line) is None:
+        return False
     header = _TRANSPORT_HEADER if after_text else _MAIL_HEADER
-    return _LOOSE.fullmatch(line) is not None and header.match(following) is not None
+    return header.match(following) is not None or _same_sender(line, following)
+
+
+# The address of a From: header: in angle brackets, else before a comment ("(Ann)").
+_FROM_HEADER = re.compile(
+    rb"From:[ \t]*(?:[^<\r\n]*<([^>\r\n]{1,200})>|([^(<\r\n]{1,200}?)[ \t]*(?:\(|\r?\n?$))"
+)
+
+
+def _same_sender(line: bytes, following: bytes) -> bool:
+    """Tell whether ``following`` is a From: header naming the sender ``line``, a ``From ``
+    line, starts with: a pipermail archive's (``From ann at example.org  <a date in the
+    list's language>`` then ``From: ann at example.org (Ann)``), after a message whose
+    text ends with no blank line."""
+    found = _FROM_HEADER.match(following)
+    address = (found.group(1) or found.group(2) or b"").strip() if found else b""
+    if not address or not line.startswith(b"From " + address):
+        return False
+    return line[5 + len(address) : 6 + len(address)].isspace()
 
 
 _BOM = b"\xef\xbb\xbf"
