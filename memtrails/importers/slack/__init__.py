@@ -86,7 +86,10 @@ async def from_slack_export(
     message deleted before it was made, no event left) is forgotten so too by the run
     that reads its day file whole (the position keeps the ts of each day file's records):
     never for a day file the export does not hold (a partial export), one that could not
-    be read whole, nor one run with ``--full`` (no position to compare with); a message
+    be read whole, nor one run with ``--full`` (no position to compare with: an edited
+    message gets its new words, but a deleted one stays, and the position that run saves
+    holds only what it found, so no later run forgets it either: give ``--full`` with
+    ``--prune``); a message
     now in another day file of the channel is kept; on the export's first and last days
     (a date range may cut them) only one between the first and last messages the day
     file still holds. The rest stays until a run with ``--prune``, which reads the export
