@@ -13,7 +13,7 @@ import re
 
 from .dates import civil_from_days, days_from_civil
 
-__all__ = ["misread_year", "year_written"]
+__all__ = ["misread_year", "spans_years", "year_written"]
 
 _DAY_MS = 86_400_000
 # Date.parse gives a date written without a year the year 2001; one written with it has
@@ -53,6 +53,18 @@ def misread_year(text: str, ms: int) -> bool:
     if not _AROUND_2001[0] <= ms < _AROUND_2001[1]:
         return False
     return _WRITES_2001.search(text) is None
+
+
+def spans_years(text: str) -> bool:
+    """Tell whether ``text`` writes two years of our era ("Dec 2023 - Jan 2024", "30 Dec
+    2023 - 2 Jan 2024"): a span, or two dates, of which a record's time would be a guess
+    (``Date.parse`` reads the first as 30 January 2023), so no date.
+
+    Example:
+        >>> spans_years("Dec 2023 - Jan 2024"), spans_years("2024-05-03T10:00:00+0200")
+        (True, False)
+    """
+    return len({y for y in _years(text) if 1000 <= y <= 2199}) > 1
 
 
 def _years(text: str) -> set[int]:

@@ -17,7 +17,7 @@ import calendar
 import math
 import re
 
-from .date_years import misread_year
+from .date_years import misread_year, spans_years
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .day_order import dotted_day, evidence, ordered
 from .month_names import misread_month, nameless_month
@@ -29,7 +29,7 @@ from .world_dates import (
     plain_date_text,
     world_ms,
 )
-from .written_dates import as_date_parse_reads, month_year_ms, words_ms, zoned_ms
+from .written_dates import as_date_parse_reads, month_year_ms, unsure_zone, words_ms, zoned_ms
 
 __all__ = [
     "EPOCH_FROM",
@@ -328,6 +328,8 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
         return None
     value = plain
     text = value.strip()
+    if spans_years(text) or unsure_zone(text):
+        return None  # "Dec 2023 - Jan 2024": which day? "10:00 IST": India's or Israel's?
     if is_number(text) and not in_other_script(text):  # "๒๕๖๖": a Thai year, below
         # Past a nanosecond stamp's nineteen digits a number is no time at all.
         return digits_ms(text) if len(text.lstrip("+-").split(".")[0]) <= _MOST_DIGITS else None

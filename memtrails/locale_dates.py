@@ -54,11 +54,16 @@ _INDIC_WORDS = re.compile(
 # A year written first with its word for "year" (Latvian's "2024. gada 3. maijs", Lithuanian's
 # "2024 m. gegužės 3 d.", Kazakh's "2024 ж. 3 мамыр", Armenian's "2024 թ. մայիսի 3", Basque's
 # "2024(e)ko maiatzaren 3(a)") goes after its day, as the month readers take it; Armenian's
-# "3 մայիսի, 2024 թ." loses the word. Basque writes the clock in brackets: "(10:30)".
+# "3 մայիսի, 2024 թ." loses the word. Basque writes the clock in brackets: "(10:30)", and as
+# people write it, its year's and day's endings without them ("2024ko maiatzaren 5a", "5ean").
+# A weekday after the day and a comma goes ("2024 m. gegužės 5 d., ketvirtadienis").
 _YEAR_WORD = re.compile(
-    r"(?<!\d)(\d{4})(?:\.\s*(?:gada|g\.)|\s*(?:m\.|ж\.|թ[.\u2024])|\(e\)ko)(?!\w)"
+    r"(?<!\d)(\d{4})(?:\.\s*(?:gada|g\.)|\s*(?:m\.|ж\.|թ[.\u2024])|\(e\)ko|-?e?ko)(?!\w)"
 )
-_DAY_END = re.compile(r"(?<=\d)(?:\s*d\.|\(a\))|\((\d{1,2}:\d\d(?::\d\d)?)\)")
+_DAY_END = re.compile(
+    r"(?<=\d)(?:\s*d\.|\(a\)|(?:a|e?an|n)(?![^\W\d_]))|\((\d{1,2}:\d\d(?::\d\d)?)\)"
+)
+_WEEKDAY_AFTER = re.compile(r"\s*[^\W\d_]+\.?\s*")
 _VI_HALF = re.compile(r"(?<=\d)\s*\b(SA|CH)\b", re.I)
 _CLOCK_LEFT = re.compile(r"[\d:.\s]*(?:[ap]m)?\s*", re.I)
 
@@ -81,6 +86,8 @@ def locale_forms(value: str) -> str:
     if (y := _YEAR_WORD.search(value)) is not None:
         head, comma, tail = value[y.end() :].partition(",")
         day = _day_end(f"{value[: y.start()]}{head}").strip()
+        if _WEEKDAY_AFTER.fullmatch(tail):  # ", šeštadienis", ", շաբաթ", ", larunbata"
+            comma = tail = ""
         value = f"{day} {y[1]}{comma}{_day_end(tail)}"
     if not value.isascii():
         value = unicodedata.normalize("NFC", value)

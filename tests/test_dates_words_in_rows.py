@@ -19,8 +19,7 @@ from memtrails.pipeline.normalise import normalise_item
 _ZONED = {
     "cet": ("3 May 2024 10:00 CET", "2024-05-03T09:00:00Z"),
     "cest-rfc2822": ("Fri, 3 May 2024 10:00:00 CEST", "2024-05-03T08:00:00Z"),
-    "bst": ("3 May 2024 10:00 BST", "2024-05-03T09:00:00Z"),
-    "ist-india": ("2024-05-03T10:00:00 IST", "2024-05-03T04:30:00Z"),
+    "ist-offset": ("2024-05-03T10:00:00+05:30 IST", "2024-05-03T04:30:00Z"),
     "jst-iso-space": ("2024-05-03 10:00 JST", "2024-05-03T01:00:00Z"),
     "aest": ("3 May 2024 10:00 AEST", "2024-05-03T00:00:00Z"),
     "msk": ("3 May 2024 10:00:00 MSK", "2024-05-03T07:00:00Z"),
@@ -77,14 +76,19 @@ def test_a_month_named_in_another_language_in_a_row_is_that_month(name: str) -> 
 
 def test_a_row_and_a_mail_read_a_zone_name_alike() -> None:
     """One table: what a mail's Date header means by a name, a row's value means too."""
-    for name in ("CET", "CEST", "BST", "IST", "JST", "AEST", "MSK", "SGT", "HKT", "WIB"):
+    for name in ("CET", "CEST", "JST", "AEST", "MSK", "SGT", "HKT", "WIB"):
         written = f"Fri, 3 May 2024 10:00:00 {name}"
         assert At.of(written).ms == mail_date(written), name
 
 
-def test_ist_is_india_not_ireland_nor_israel() -> None:
-    """``IST`` has three readings: India's +05:30 is taken (as in a mail's Date header)."""
-    assert At.of("2024-05-03 10:00 IST") == At.of("2024-05-03T10:00:00+05:30")
+@pytest.mark.parametrize("name", ["IST", "BST", "AST", "GST"])
+def test_a_name_of_zones_hours_apart_is_no_date_in_a_row(name: str) -> None:
+    """``IST`` is India's +05:30, Israel's +02:00 and Ireland's +01:00: a mail's Date takes
+    India's (its Received time corrects it), a row's value has nothing to correct a wrong
+    hour, which can be a wrong day, so it is no date."""
+    assert mail_date(f"Fri, 3 May 2024 10:00:00 {name}") is not None
+    with pytest.raises(ValueError, match="not a date"):
+        At.of(f"2024-05-03 10:00 {name}")
 
 
 @pytest.mark.parametrize(

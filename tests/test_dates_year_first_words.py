@@ -1,0 +1,32 @@
+"""A year written first with its word for year, then the day (Lithuanian, Armenian, Kazakh,
+Basque): a weekday after the day and a comma (``2024 m. gegužės 5 d., ketvirtadienis``, as
+``Intl.DateTimeFormat`` writes the full form) made it no date, and so did Basque's endings
+as people write them, without brackets (``2024ko maiatzaren 5a``, ``2021eko urriaren 1ean``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtrails.export_dates import text_ms
+from memtrails.records import At
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("2024 m. gegužės 5 d., ketvirtadienis", "2024-05-05"),
+        ("2024 թ. մայիսի 5, հինգշաբթի", "2024-05-05"),
+        ("2016 ж. 16 сәуір, сенбі", "2016-04-16"),
+        ("2016(e)ko apirilaren 16(a), larunbata", "2016-04-16"),
+        ("2024ko maiatzaren 5a", "2024-05-05"),
+        ("2021eko urriaren 1ean", "2021-10-01"),
+        ("2024ko maiatzaren 5a, osteguna", "2024-05-05"),
+    ],
+)
+def test_a_year_first_day_is_read(text: str, want: str) -> None:
+    assert text_ms(text) == At.of(want).ms
+
+
+def test_a_clock_after_the_comma_is_kept() -> None:
+    assert text_ms("2024ko maiatzaren 5a, 10:30") == At.of("2024/05/05 10:30").ms
+    assert text_ms("2024 m. gegužės 5 d., 10:30") == At.of("2024/05/05 10:30").ms
