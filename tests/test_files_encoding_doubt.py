@@ -18,9 +18,12 @@ from memtrails.importers.files._text import decode
 from memtrails.importers.files.lone import note_of
 
 # Bytes that more than one charset reads as words of another script: "ок" in KOI8-R is
-# "ПЛ" in Windows-1251, two Han characters in GB18030 two Hangul syllables in EUC-KR.
+# "ПЛ" in Windows-1251, two Han characters in GB18030 two Hangul syllables in EUC-KR,
+# "àéè" in Windows-1252 "айи" in Windows-1251.
 _UNSURE = [
     ("ок", "koi8_r"),
+    ("àéè", "cp1252"),  # айи in Windows-1251: neither is a word
+    ("âêî", "cp1252"),
     ("笔记", "gb18030"),
     ("메모", "euc_kr"),
 ]
@@ -33,6 +36,8 @@ _SURE = [
     ("10 m³", "latin-1"),
     ("Œuvre — «déjà vu»", "cp1252"),
     ("ёж", "cp1251"),
+    ("да", "cp1251"),  # äà in Windows-1252; да is a word Russian prose writes
+    ("ναι", "cp1253"),
     ("会议", "gb18030"),
     ("Ricordarsi di prenotare il treno; la riunione è alle undici.", "cp1252"),
 ]

@@ -23,7 +23,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-__all__ = ["LANGUAGES", "language_score"]
+__all__ = ["LANGUAGES", "known_words", "language_score"]
 
 # Prose in each language, written for this module: its letter pairs are the model.
 _PROSE = {
@@ -369,3 +369,11 @@ def language_score(texts: Sequence[str], codec: str) -> float | None:
     if not words:
         return 0.0
     return sum(max(_model(lang).word(w, caps) for lang in languages) for w, caps in words)
+
+
+def known_words(text: str, codec: str) -> bool:
+    """Tell whether each run of letters beyond ASCII in ``text`` (read in ``codec``) is a
+    word the prose of one of ``codec``'s languages writes (``да``, ``за``; not ``айи``)."""
+    runs = [w.lower() for w in _letter_runs(text) if not w.isascii()]
+    languages = LANGUAGES.get(codec, ())
+    return bool(runs) and all(any(w in _model(lang)._known for lang in languages) for w in runs)

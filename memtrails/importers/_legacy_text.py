@@ -26,12 +26,15 @@ from ._legacy_langs import LANGUAGES, language_score
 from .mail.charsets import guess_charset
 
 __all__ = [
+    "DOUBLE_BYTE",
     "LEGACY_ORDER",
     "decode_as",
     "decode_legacy",
     "faulty_words",
+    "letter_scripts",
     "lone_cr_as_lf",
-    "rival",
+    "reading",
+    "readings",
     "utf8_first",
 ]
 
@@ -55,6 +58,8 @@ _COMPOSED = frozenset({"cp1258"})
 # wins (Korean read as Chinese is common Han too), else the first: Chinese.
 _DOUBLE_ORDER = ("gb18030", "big5", "cp932", "euc_jp", "cp949")
 _DOUBLE_BYTE = frozenset(_DOUBLE_ORDER)
+#: The double-byte charsets tried (Chinese, Japanese, Korean).
+DOUBLE_BYTE = _DOUBLE_BYTE
 #: The single-byte code pages tried, in the order text is most often written in them.
 LEGACY_ORDER = (*_SINGLE_BYTE, *_MORE_SINGLE)
 _NO_KANA = frozenset({"gb18030", "big5", "cp949"})
@@ -394,53 +399,13 @@ _WITHIN = 0.5
 _SWITCH = 0.5
 
 
-def rival(data: bytes, codec: str) -> tuple[str, str] | None:
-    """Another reading of short legacy text (too few 8-bit bytes for a detector) that is
-    about as likely as ``codec``'s (within ``_UNSURE`` of it, as :func:`_by_language`
-    weighs readings, with no more faults) and in another script: ``(codec, text)``, else
-    None. Two letters are ``ок`` in KOI8-R and ``ПЛ`` in Windows-1251, two Han characters
-    Hangul in EUC-KR: no evidence tells which was written. Readings in one script (Latin
-    ``è`` or ``č``, Han in GB18030 or EUC-JP) or with a sign (``m³``, ``mł``) are left to
-    the order text is most often written in and the languages; so is an 8-bit word among
-    Latin words, read as Latin, and a reading with less evidence for it than its code
-    page's rarity (but two Han characters against two Hangul syllables)."""
-    words = _words(data)
-    if sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
-        return None
-    codec = "cp1252" if codec == "latin-1" else codec
-    pages = [
-        c
-        for c in dict.fromkeys((codec, *LEGACY_ORDER, *_DOUBLE_ORDER))
-        if c in LANGUAGES or c in _DOUBLE_BYTE
-    ]
-    if codec not in pages or not words:
-        return None
-    value, faults = _values(words, pages)
-    chosen = _decode(data, codec)
-    scripts = _letter_scripts(chosen)
-    # Latin words around an 8-bit one (Ricordarsi ... è alle undici): it is Latin too.
-    among_latin = scripts == {"Latin"} and any(
-        w.isascii() and sum(chr(b).isalpha() for b in w) > 1 for w in data[:_SAMPLE].split()
-    )
-    for other in sorted(pages, key=lambda c: -value[c]):
-        if other == codec or faults[other] > faults[codec]:
-            continue
-        if value[codec] - value[other] >= _UNSURE:
-            break
-        if value[other] <= 0 and not {codec, other} <= _DOUBLE_BYTE:
-            # Less evidence than its code page's rarity: none. (But two common Han
-            # characters or two Hangul syllables: as likely either.)
-            continue
-        text = _decode(data, other)
-        theirs = _letter_scripts(text)
-        if text == chosen or theirs == scripts or "symbol" in theirs | scripts:
-            continue  # the same script, or a sign (m³ or mł): the language model's to tell
-        if among_latin and theirs != {"Latin"}:
-            continue
-        if other in _DOUBLE_BYTE and sum(not c.isascii() for c in text) < 2:
-            continue  # one character of two bytes tells nothing
-        return other, text
-    return None
+def letter_scripts(text: str) -> set[str]:
+    """The scripts of ``text``'s characters beyond ASCII (``symbol`` for any not a letter)."""
+    return {
+        (_script(c) or "other") if c.isalpha() else "symbol"
+        for c in text
+        if not c.isascii() and not c.isspace()
+    }
 
 
 def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
@@ -456,17 +421,25 @@ def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
 _PUNCTUATION = re.compile(r"[\u00ab\u00bb\u2010-\u201f\u2039\u203a\u00bf\u00a1]")
 
 
-def _letter_scripts(text: str) -> set[str]:
-    """The scripts of ``text``'s characters beyond ASCII (``symbol`` for any not a letter)."""
-    return {
-        (_script(c) or "other") if c.isalpha() else "symbol"
-        for c in text
-        if not c.isascii() and not c.isspace()
-    }
+def readings(data: bytes) -> tuple[list[str], dict[str, float], dict[str, int]] | None:
+    """For short legacy text (too few 8-bit bytes for a detector): the code pages its
+    language can be weighed in, each one's weight as :func:`_by_language` gives it, and
+    its faults; None for longer text."""
+    words = _words(data)
+    if not words or sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
+        return None
+    pages = [
+        c
+        for c in dict.fromkeys((*LEGACY_ORDER, *_DOUBLE_ORDER))
+        if c in LANGUAGES or c in _DOUBLE_BYTE
+    ]
+    value, faults = _values(words, pages)
+    return pages, value, faults
 
 
-# How much likelier (in faults) the chosen reading must be than one in another script.
-_UNSURE = 0.75
+def reading(data: bytes, codec: str) -> str:
+    """``data`` read in ``codec`` as :func:`decode_legacy` reads it (Windows-1258 composed)."""
+    return _decode(data, codec)
 
 
 def decode_as(data: bytes, codec: str) -> str:
