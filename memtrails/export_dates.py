@@ -20,7 +20,7 @@ import re
 from .date_years import misread_year, spans_years
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .day_order import dotted_day, evidence, ordered
-from .month_names import misread_month, nameless_month
+from .month_names import misread_month, nameless_month, unsure_month
 from .world_dates import (
     buddhist_day,
     iana_ms,
@@ -328,7 +328,7 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
         return None
     value = plain
     text = value.strip()
-    if spans_years(text) or unsure_zone(text):
+    if spans_years(text) or unsure_zone(text) or unsure_month(text):
         return None  # "Dec 2023 - Jan 2024": which day? "10:00 IST": India's or Israel's?
     if is_number(text) and not in_other_script(text):  # "๒๕๖๖": a Thai year, below
         # Past a nanosecond stamp's nineteen digits a number is no time at all.

@@ -26,6 +26,7 @@ __all__ = [
     "nameless_month",
     "one_word",
     "other_calendar",
+    "unsure_month",
     "weekday_last",
 ]
 
@@ -352,6 +353,27 @@ _CROATIAN = re.compile(
     r"|subota|nedjelja)\b|\d\s+u\s+\d",
     re.I,
 )
+
+
+# Polish's and Czech's own letters and weekdays, Polish's "r." after a year: a text of theirs.
+_POLISH_OR_CZECH = re.compile(
+    r"[ąęłńśźżěřůĄĘŁŃŚŹŻĚŘŮ]|\b(?:poniedziałek|wtorek|czwartek|piątek|sobota|niedziela|pondělí"
+    r"|úterý|středa|čtvrtek|pátek|neděle)\b|\d{4}\s*r\.",
+    re.I,
+)
+_LISTOPAD = re.compile(r"(?<![^\W\d_])listopad(?![^\W\d_])", re.I)
+
+
+def unsure_month(text: str) -> bool:
+    """Tell whether ``text`` names its month by the nominative "listopad" with no evidence
+    of its language: October in Croatian ("listopad 2021." with its dot), November in Polish
+    and Czech; either is a guess, so no date. (The genitive "listopada" without a dot is
+    Polish's date, "1 listopada 2021"; Croatian dots its day: "1. listopada 2021.".)"""
+    return (
+        _LISTOPAD.search(text) is not None
+        and _CROATIAN.search(text) is None
+        and _POLISH_OR_CZECH.search(text) is None
+    )
 
 
 def one_word(text: str) -> str:

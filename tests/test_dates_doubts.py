@@ -48,3 +48,22 @@ def test_a_span_across_a_year_end_is_no_date(text: str) -> None:
 
 def test_one_year_written_twice_is_read() -> None:
     assert text_ms("3 May 2024 (2024)") == At.of("2024-05-03").ms
+
+
+@pytest.mark.parametrize("text", ["listopad 2021", "1 listopad 2021", "Listopad 2021"])
+def test_listopad_without_evidence_of_its_language_is_no_date(text: str) -> None:
+    # October in Croatian, November in Polish and Czech: it was read as November.
+    assert text_ms(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("listopad 2021.", "2021-10-01"),  # Croatian's dot after the year
+        ("listopad 2021 r.", "2021-11-01"),  # Polish's "r." (rok, year)
+        ("czwartek, 4 listopad 2021", "2021-11-04"),  # a Polish weekday
+        ("1 listopada 2021", "2021-11-01"),  # Polish's date form
+    ],
+)
+def test_listopad_is_read_on_its_language_s_evidence(text: str, want: str) -> None:
+    assert text_ms(text) == At.of(want).ms
