@@ -38,6 +38,7 @@ from .parts import (
     payload_size,
     raw_payload,
 )
+from .smime import ENCRYPTED_NOTE, SMIME_TYPES, read_smime
 from .tnef import read_tnef
 
 __all__ = ["Collected", "parse", "walk"]
@@ -261,6 +262,8 @@ def _leaf(part: Message, ctype: str, out: Collected, depth: int) -> None:
         out.attachments.append(entry)
         if ctype in _TNEF or (name or "").lower() == "winmail.dat":
             _unwrap_tnef(payload(part), entry, out)
+        elif ctype in SMIME_TYPES or (name or "").lower().endswith(".p7m"):
+            _unwrap_smime(payload(part), entry, out, depth)
         return
     data = payload(part)
     if maintype == "message":
@@ -324,6 +327,21 @@ def _unwrap_tnef(data: bytes, entry: dict[str, Any], out: Collected) -> None:
         out.files.append((inner, content))
     if got.error:
         entry["error"] = f"Outlook's TNEF wrapping is {got.error}; what came before is read"
+
+
+def _unwrap_smime(data: bytes, entry: dict[str, Any], out: Collected, depth: int) -> None:
+    """Read an S/MIME part: a message signed inside it (opaque signing) is the mail's text
+    and attachments, the signature no file of its own; an encrypted one is a note that
+    says so, where its text would be."""
+    got = read_smime(data)
+    if got.content is not None and got.content.strip():
+        out.attachments.remove(entry)
+        walk(parse(got.content.replace(b"\r\n", b"\n")), out, depth + 1)
+    elif got.kind == "encrypted":
+        entry["encrypted"] = True
+        out.add_text(ENCRYPTED_NOTE, is_plain=False)
+    elif got.kind == "damaged":
+        entry["error"] = "S/MIME data that cannot be read (damaged or cut short)"
 
 
 _BOUNDARY_PARAM = re.compile(r"""boundary\s*=\s*(?:"([^"]+)"|([^\s;"]+))""", re.IGNORECASE)
