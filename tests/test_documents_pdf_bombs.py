@@ -86,3 +86,19 @@ def test_a_pdf_with_bytes_before_its_header_is_read() -> None:
         extract(b"HTTP junk before the file\r\n" + _pdf(), ".pdf", 512 << 20)["text"]
         == "the harbour minutes"
     )
+
+
+@pytest.mark.usefixtures("small_limits")
+def test_a_stream_compressed_twice_over_is_a_stream_bomb_by_what_it_inflates_to() -> None:
+    """[/FlateDecode /FlateDecode]: its first inflation is 2 KiB, its second 2 MiB (a
+    reader inflates both); before, only the first was counted."""
+    twice = zlib.compress(zlib.compress(b" " * (2 << 20), 9), 9)
+    bomb = _pdf((b"/Filter [/FlateDecode /FlateDecode]", b"")).replace(
+        b"/Filter [/FlateDecode /FlateDecode] /Length 8 /Filter /FlateDecode >>\nstream\n"
+        + zlib.compress(b"", 9),
+        b"/Length %d /Filter [/FlateDecode /FlateDecode] >>\nstream\n%s" % (len(twice), twice),
+    )
+    assert len(zlib.decompress(twice)) < 4096 and b"[/FlateDecode /FlateDecode] >>" in bomb
+    with pytest.raises(Failed, match=r"^a stream bomb: a compressed stream inflates"):
+        extract(bomb, ".pdf", 512 << 20)
+    assert _pdfguard.stream_bomb(_pdf((b"", b" " * (900 << 10)))) is None

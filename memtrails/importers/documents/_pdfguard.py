@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from typing import Any
 
 __all__ = ["MAX_STREAM", "MAX_TOTAL", "stream_bomb"]
 
@@ -24,6 +25,8 @@ _START = re.compile(rb"(?<!end)stream\r?\n")
 _DICT = 2048  # bytes before ``stream`` looked at for its dictionary
 _CHUNK = 1 << 16
 _MAX_STREAMS = 200_000
+_MAX_LAYERS = 4  # compressions of one stream followed (a reader's own limit is its memory)
+_PIECE = 1 << 24  # bytes one layer gives at a time
 
 
 def stream_bomb(data: bytes) -> str | None:
@@ -37,7 +40,9 @@ def stream_bomb(data: bytes) -> str | None:
         head = head[head.rfind(b"obj") + 1 :]  # this object's dictionary
         if b"/FlateDecode" not in head or b"/Image" in head:
             continue
-        size = _inflated(data, match.end(), min(MAX_STREAM, MAX_TOTAL - total) + 1)
+        # [/FlateDecode /FlateDecode]: a reader inflates it twice, a thousand times each
+        layers = min(head.count(b"/FlateDecode"), _MAX_LAYERS)
+        size = _inflated(data, match.end(), min(MAX_STREAM, MAX_TOTAL - total) + 1, layers)
         total += size
         if size > MAX_STREAM:
             return (
@@ -52,20 +57,31 @@ def stream_bomb(data: bytes) -> str | None:
     return None
 
 
-def _inflated(data: bytes, start: int, most: int) -> int:
-    """How many bytes the zlib stream at ``start`` inflates to, counted up to ``most``."""
-    inflater = zlib.decompressobj()
+def _inflated(data: bytes, start: int, most: int, layers: int = 1) -> int:
+    """How many bytes the zlib stream at ``start`` inflates to, counted up to ``most``;
+    ``layers``: a stream compressed that many times over, each layer inflated in turn."""
+    inflaters = [zlib.decompressobj() for _ in range(layers)]
     produced = 0
     at = start
     try:
-        while not inflater.eof and produced < most and at < len(data):
+        while not inflaters[0].eof and produced < most and at < len(data):
             chunk = data[at : at + _CHUNK]
             at += len(chunk)
-            while chunk and produced < most:
-                produced += len(inflater.decompress(chunk, min(most - produced, 1 << 24)))
-                chunk = inflater.unconsumed_tail
-                if inflater.eof:
-                    break
+            produced += _through(inflaters, chunk, most - produced)
     except zlib.error:
         pass  # damage: the reader says what is wrong
     return produced
+
+
+def _through(inflaters: list[Any], chunk: bytes, room: int) -> int:
+    """Inflate ``chunk`` through each of ``inflaters`` in turn; return how many bytes the
+    last one gives, counted up to ``room`` (a layer's output is never held whole)."""
+    first, rest = inflaters[0], inflaters[1:]
+    out = 0
+    while chunk and out < room and not first.eof:
+        piece = first.decompress(chunk, min(room - out, _PIECE) if not rest else _PIECE)
+        chunk = first.unconsumed_tail
+        out += _through(rest, piece, room - out) if rest else len(piece)
+        if not piece:
+            break
+    return out
