@@ -21,7 +21,14 @@ from memtrails import Memory
 from memtrails.dates import utc_from_local_ms
 from memtrails.export_dates import text_ms
 from memtrails.importers.jsonl import from_jsonl
-from memtrails.month_names import _CYRILLIC, _LATIN, _OTHER_SCRIPTS, _key, month_of
+from memtrails.month_names import (
+    _CYRILLIC,
+    _LATIN,
+    _OTHER_SCRIPTS,
+    _key,
+    month_of,
+    unsure_month,
+)
 from memtrails.records import At, MemoryRecord
 from memtrails.testing import HashingEmbedder
 
@@ -45,6 +52,8 @@ def test_every_month_as_intl_writes_it_is_that_day(zone: str) -> None:
             (locale, form, text, wall, got)
             for locale, form, text, wall in CASES
             if (got := text_ms(text)) != _wall_ms(wall)  # with "को" and "बजे" too
+            # "listopad 2024" (pl, cs: November) is Croatian's October less its dot: no date.
+            and not (got is None and unsure_month(text))
         ]
     assert wrong == [], f"{len(wrong)} of {len(CASES)} misread, e.g. {wrong[:5]}"
 
