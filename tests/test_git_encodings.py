@@ -123,3 +123,26 @@ async def test_an_encoding_header_that_lies_about_utf8_text(
     assert rec.text == message.rstrip("\n")
     assert rec.author == f"{author} <ada@example.org>"
     assert rec.meta["committer"] == f"{author} <ada@example.org>"
+
+
+@pytest.mark.parametrize(
+    ("charset", "label", "summary", "author"),
+    [
+        ("koi8-r", "ISO-8859-1", "Исправлена ошибка в парсере конфигурации", "Иван Петров"),
+        ("cp1251", "latin1", "Исправлена ошибка в парсере", "Иван Петров"),
+        ("cp1250", "ISO-8859-1", "Poprawiono błąd w parserze, żółć", "Łukasz Wiśniewski"),
+        ("cp1253", "windows-1252", "Διορθώθηκε το σφάλμα στον αναλυτή", "Γιώργος"),
+    ],
+)
+async def test_a_latin_1_header_over_another_charset(
+    tmp_path: Path, charset: str, label: str, summary: str, author: str
+) -> None:
+    """A commit whose ``encoding`` header names Latin-1 (or Windows-1252) but whose bytes
+    are in another 8-bit charset (``i18n.commitEncoding`` set wrong): git re-encodes it
+    from Latin-1, every letter mojibake (``éÓÐÒÁ``); its message and names read in
+    the charset their words are in."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    legacy_commit(repo, summary.encode(charset) + b"\n", author.encode(charset), label)
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert (rec.title, rec.author) == (summary, f"{author} <ada@example.org>")

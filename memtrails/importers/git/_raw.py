@@ -6,7 +6,8 @@ at all for a date before 1970 (a negative Unix time). The walk reads each commit
 with one ``git cat-file --batch`` kept open beside the log (a few per cent of the log's own
 cost) and takes the message and the dates from there when the log's are cut short, and
 the message and names when its ``encoding`` header names a legacy charset but its text is
-UTF-8 (git then re-encodes it to mojibake: ``CafÃ©``).
+UTF-8 (git then re-encodes it to mojibake: ``CafÃ©``), or names Latin-1 (a charset that
+reads any byte) but its words are in another 8-bit charset (KOI8-R as ``ÓÏÂÒÁÎÉÅ``).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ import re
 import subprocess
 from dataclasses import replace
 
+from .._legacy_text import decode_as, decode_legacy
 from ..mail.charsets import DECODE_ERRORS, python_codec
 from ._log import MAX_FIELD_BYTES, Commit, cut_field, storable_seconds
 from ._repo import git_env
-from ._text import decode_commit, decode_name
+from ._text import decode_commit, decode_name, without_controls
 
 __all__ = ["RawCommits", "amend_commit"]
 
@@ -57,16 +59,45 @@ def _utf8_despite_header(raw: bytes, encoding: bytes | None) -> str | None:
     return codec if not codec.startswith(_DOUBLE_BYTE) or high >= _MIN_CJK_BYTES else None
 
 
-def _utf8_ident(commit: Commit, who: str, value: bytes | None, codec: str) -> dict[str, str]:
-    """Return the name and e-mail of an author or committer line read as UTF-8, each where
-    the log printed it re-encoded from ``codec`` (not where ``.mailmap`` replaced it)."""
+# The charsets a header may name that read any byte: text in another 8-bit charset under
+# their label decodes with no error, as mojibake.
+_READS_ANY = frozenset({"cp1252", "iso8859-1", "iso8859-15"})
+
+
+def _other_than_header(raw: bytes, encoding: bytes | None) -> tuple[str, str] | None:
+    """Return the Latin-1 (or Windows-1252, ISO-8859-15) charset a commit names and the one
+    its words are in, where another 8-bit charset reads them clearly better (a KOI8-R or
+    Windows-1251 message under a wrong ``i18n.commitEncoding``); else None."""
+    codec = python_codec(encoding.decode("latin-1")) if encoding else None
+    if codec not in _READS_ANY or raw.isascii():
+        return None
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    else:
+        return None  # UTF-8 under a legacy label: _utf8_despite_header
+    _, found = decode_legacy(raw, candidates=(codec,))
+    if found in ("utf-8", "cp1252", "latin-1", codec):
+        return None
+    return codec, found
+
+
+def _utf8_ident(
+    commit: Commit, who: str, value: bytes | None, codec: str, actual: str = "utf-8"
+) -> dict[str, str]:
+    """Return the name and e-mail of an author or committer line read in ``actual``, each
+    where the log printed it re-encoded from ``codec`` (not where ``.mailmap`` replaced it)."""
     if value is None or b"<" not in value:
         return {}
     name, _, rest = value.partition(b"<")
     changes: dict[str, str] = {}
     for key, raw in ((who, name.strip()), (who + "_email", rest.partition(b">")[0].strip())):
-        if getattr(commit, key) == raw.decode(codec, "replace"):
-            changes[key] = raw.decode("utf-8")
+        # as git re-encoded it from the charset named (iconv's ISO-8859-1 has C1 controls
+        # where Windows-1252 has letters; the log's reading drops controls)
+        printed = {raw.decode(codec, "replace"), raw.decode("latin-1")}
+        if getattr(commit, key) in printed | {without_controls(t) for t in printed}:
+            changes[key] = decode_as(raw, actual)
     return changes
 
 
@@ -127,10 +158,17 @@ def amend_commit(commit: Commit, raw: bytes) -> Commit:
     headers, body = _headers(raw)
     changes: dict[str, object] = {}
     codec = _utf8_despite_header(raw, headers.get(b"encoding"))
+    relabel = None if codec is not None else _other_than_header(raw, headers.get(b"encoding"))
     if codec is not None:
         changes["message"] = _NULS.sub(" ", body.decode("utf-8"))
         for who in ("author", "committer"):
             changes.update(_utf8_ident(commit, who, headers.get(who.encode()), codec))
+    elif relabel is not None:
+        declared, found = relabel
+        changes["message"] = _NULS.sub(" ", decode_as(body, found))
+        for who in ("author", "committer"):
+            value = headers.get(who.encode())
+            changes.update(_utf8_ident(commit, who, value, declared, found))
     elif b"\x00" in body:
         changes["message"] = _message(body, headers.get(b"encoding"))
     offset = _offset(headers.get(b"author"))
