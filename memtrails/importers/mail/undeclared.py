@@ -13,6 +13,9 @@ from .parts import charset, content_type, payload
 __all__ = ["undeclared_charset"]
 
 _SAMPLE = 256 * 1024  # bytes of text looked at, as _legacy_text looks at
+# Words holding 8-bit bytes read: only they tell charsets apart, and each costs a reading in
+# some twenty code pages (a mail of 1,000 such words took 170 ms, 128 of them 40 ms).
+_WORDS = 128
 _PARTS = 64  # leaves looked at: a mail's text comes before its many attachments
 
 
@@ -47,8 +50,9 @@ def undeclared_charset(msg: Message, head: bytes) -> str | None:
         pass
     else:
         return None
+    words = [word for word in data.split() if not word.isascii()][:_WORDS]
     # Imported here: _legacy_text reads charset-normalizer's guess through this package,
     # which imports this module on its way.
     from .._legacy_text import decode_legacy
 
-    return decode_legacy(data)[1]
+    return decode_legacy(b"\n".join(words))[1]
