@@ -40,18 +40,22 @@ def mail_texts(path: Path, n: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def texts(corpora: Path) -> list[str]:
-    """About 300 real texts: mails (long ones cut into windows), Slack messages, JSON Lines."""
-    mails = mail_texts(corpora / "mbox" / "twisted-python-2004-February.mbox", 40)
+    """About 180 real texts: mails (long ones cut into windows), Slack messages, JSON Lines.
+
+    Each kind is there; more of each (300 texts) doubled the module's time, nearly all of it
+    embedding with both graphs, and met no window the fewer did not.
+    """
+    mails = mail_texts(corpora / "mbox" / "twisted-python-2004-February.mbox", 20)
     slack = [
         m["text"]
         for f in sorted((corpora / "slack").glob("*/*/*.json"))
         for m in json.loads(f.read_text())
         if m.get("text")
     ]
-    rows = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:60]
+    rows = (corpora / "jsonl" / "gsm8k-test.jsonl").read_text().splitlines()[:30]
     gsm8k = [t for r in map(json.loads, rows) for t in (r["question"], r["answer"])]
     prompts = (corpora / "jsonl" / "fastchat-mt_bench-question.jsonl").read_text().splitlines()
-    mt_bench = [json.loads(line)["turns"][0] for line in prompts[:40]]
+    mt_bench = [json.loads(line)["turns"][0] for line in prompts[:20]]
     return mails + slack + gsm8k + mt_bench + ["", "ok"]
 
 
@@ -80,7 +84,7 @@ async def test_fused_graph_gives_the_packaged_graphs_vectors(
 ) -> None:
     assert embedder.optimized and not packaged_graph.optimized
     assert embedder.describe() == packaged_graph.describe()  # the folder's model is the same
-    assert len(texts) >= 250
+    assert len(texts) >= 150
     packaged = await packaged_graph.embed(texts)
     assert [[(p.start, p.end) for p in t] for t in fused] == [
         [(p.start, p.end) for p in t] for t in packaged
