@@ -133,6 +133,7 @@ async def test_an_encoding_header_that_lies_about_utf8_text(
         ("cp1250", "ISO-8859-1", "Poprawiono błąd w parserze, żółć", "Łukasz Wiśniewski"),
         ("cp1253", "windows-1252", "Διορθώθηκε το σφάλμα στον αναλυτή", "Γιώργος"),
     ],
+    ids=["koi8-r", "cp1251", "cp1250", "cp1253"],
 )
 async def test_a_latin_1_header_over_another_charset(
     tmp_path: Path, charset: str, label: str, summary: str, author: str
