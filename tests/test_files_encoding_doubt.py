@@ -94,3 +94,19 @@ def test_a_lone_ambiguous_note_says_why(tmp_path: Path) -> None:
     note.write_bytes("ок".encode("koi8_r"))
     with pytest.raises(SourceError, match="its encoding cannot be told"):
         note_of(note)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Weather: 18°C today, 20°C tomorrow, 25°C on Friday.",  # was Big5: 18蚓 today
+        "Ergebnis: 3×4 = 12, 10÷2 = 5",  # was a binary file
+        "±0,5 mm, 90° turn",
+        "Copyright © 2020 ACME™ Corp® — all rights reserved…",
+        "x² + y² = z², a³ + b³",
+    ],
+)
+def test_a_short_western_note_with_units_and_signs_is_read(text: str) -> None:
+    data = text.encode("cp1252")
+    assert decode(data) == (text, "cp1252")
+    assert doubt(data, "cp1252") is None

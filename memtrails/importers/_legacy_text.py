@@ -145,6 +145,8 @@ def _faults(word: str) -> int:
             faults += 1  # a control character, or a byte the charset does not define
             if "\x80" <= char <= "\x9f":
                 faults += 2  # a C1 control: Windows-1252's quotes and dashes read as ISO
+        elif _UNIT.match(word, k):
+            pass  # a unit after a number (18°C, 5\u00b5m, 50\u20ac) or a power (m², x³)
         elif not char.isascii() and char != "\u2019":  # an apostrophe: l\u2019été
             before = k > 0 and word[k - 1].isalpha()
             after = k + 1 < len(word) and word[k + 1].isalpha()
@@ -163,6 +165,12 @@ def _faults(word: str) -> int:
 
 
 _ASCII_LETTERS = re.compile(r"[A-Za-z]+")
+# A sign after an ASCII digit, then ASCII letters or nothing (18°C, 50€; a sign before a digit
+# after it is no unit); a superscript digit after an ASCII letter (m², x³).
+_UNIT = re.compile(
+    r"(?<=[0-9])[\u00b0\u00b5\u20ac\u00a3\u00a5\u00a2\u2030\u00b2\u00b3\u00b9](?=[A-Za-z]*\b)"
+    r"|(?<=[A-Za-z])[\u00b2\u00b3\u00b9](?![A-Za-z])"
+)
 _BRACKETS = re.compile("[()\uff08\uff09\\[\\]\u300c\u300d\u300e\u300f\u3010\u3011]")
 
 
@@ -413,12 +421,15 @@ def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
     ``codec`` as what no language writes (:func:`_faults`), and how many there are."""
     words = _words(data)
     codec = "cp1252" if codec == "latin-1" else codec
-    read = (_PUNCTUATION.sub("", _decode(w, codec)) for w in words)
-    return sum(1 for w in read if _word_faults(w, codec)), len(words)
+    read = (_EDGE_SIGNS.sub("", _PUNCTUATION.sub("", _decode(w, codec))) for w in words)
+    return sum(1 for w in read if w and _word_faults(w, codec)), len(words)
 
 
-# Quotes and dashes around a word («déjà vu», —) are no fault of its reading.
-_PUNCTUATION = re.compile(r"[\u00ab\u00bb\u2010-\u201f\u2039\u203a\u00bf\u00a1]")
+# Quotes and dashes around a word («déjà vu», —) are no fault of its reading, nor are signs
+# at its start or end (ACME™, 18°C, 20€, ±0,5, x²): inside it (sumok¹inio), they are.
+_PUNCTUATION = re.compile(r"[\u00ab\u00bb\u2010-\u201f\u2026\u2039\u203a\u00bf\u00a1]")
+_SIGN = r"[^\w\s\x00-\x9f\ufffd]"  # (not a byte no code page defines, U+FFFD)
+_EDGE_SIGNS = re.compile(rf"^{_SIGN}+|{_SIGN}+$|(?<=\d){_SIGN}(?=[A-Za-z]$)")
 
 
 def readings(data: bytes) -> tuple[list[str], dict[str, float], dict[str, int]] | None:

@@ -18,9 +18,12 @@ __all__ = ["reads_as_text"]
 _SAMPLE = 8192  # characters looked at
 _INNER = frozenset("'’-.,/")  # what a word holds between its letters: l’été, Jean-François
 # What stands before and after a word: quotes, brackets, punctuation, a currency or a unit.
-_BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥")
+_BEFORE = frozenset("\"'([¿¡«„“‘‹—–-#@$€£¥±~")
 _AFTER = frozenset("\"')].,;:!?»“”’›…%°€$£¥™®©-")
 # What separates fields of data as white space separates words: CSV (;,"), key=value, tags.
+# A unit's sign after a number (18°C, 5µm, 3‰), and numbers times or over numbers.
+_UNITS = frozenset("°µ‰")
+_PRODUCT = re.compile(r"[0-9]*(?:[×÷][0-9]+)+")
 _SEPARATORS = re.compile(r'[;,|=:<>"]+')
 _LATIN_RUN = re.compile(r"[A-Za-z]+")
 _SPACE = frozenset("\t\n\r")  # white space (a form feed is junk; ESC: see below)
@@ -55,8 +58,13 @@ def _is_word(word: str, signs: bool) -> bool | None:
         return None  # a sign or punctuation alone: €, —, «
     if start == 0 and end == len(word) and len(core) == 1 and not core.isalnum():
         return None if unicodedata.category(core)[0] in "PS" and core.isprintable() else False
+    number = core
     while core and unicodedata.category(core[0])[0] == "N":
         core = core[1:]  # 12€, 3ème
+    if core != number and core[:1] in _UNITS:
+        core = core[1:]  # 18°C, 5µm
+    if _PRODUCT.fullmatch(core):
+        return None  # 3×4, 10÷2: a number
     while core and unicodedata.category(core[-1])[0] == "N":
         core = core[:-1]  # m³, 1ª
     if not core:
