@@ -104,6 +104,7 @@ def test_a_lone_ambiguous_note_says_why(tmp_path: Path) -> None:
         "±0,5 mm, 90° turn",
         "Copyright © 2020 ACME™ Corp® — all rights reserved…",
         "x² + y² = z², a³ + b³",
+        "Notes: µs latency, 5µm, 10µF",  # was KOI8-R: ╣s latency
     ],
 )
 def test_a_short_western_note_with_units_and_signs_is_read(text: str) -> None:

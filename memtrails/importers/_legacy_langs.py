@@ -209,7 +209,7 @@ LANGUAGES: dict[str, tuple[str, ...]] = {
 }
 _START, _END = "^", "$"
 _KNOWN = 3.0  # nats a word the language's prose writes counts at least
-_ORDINALS = frozenset("ªº")  # 1ª, 2º: letters to Unicode, signs to a reader
+_ORDINALS = frozenset("ªºµ")  # 1ª, 2º, 5µm: letters to Unicode, signs to a reader
 _PAIR_WEIGHT = 2.0  # how much a letter pair's own count weighs against the letter alone
 _UNSEEN = 1e-7  # the chance of a letter not in the language's alphabet (ñ in Polish)
 _RARE = 1e-3  # of one in its alphabet the prose above never writes (ï, ÿ in French)
