@@ -13,7 +13,7 @@ import re
 
 from .dates import civil_from_days, days_from_civil
 
-__all__ = ["misread_year", "spans_years", "year_written"]
+__all__ = ["buddhist_era", "misread_year", "of_our_era", "spans_years", "year_written"]
 
 _DAY_MS = 86_400_000
 # Date.parse gives a date written without a year the year 2001; one written with it has
@@ -65,6 +65,42 @@ def spans_years(text: str) -> bool:
         (True, False)
     """
     return len({y for y in _years(text) if 1000 <= y <= 2199}) > 1
+
+
+# "2559 BE" (Intl's Buddhist calendar in English, German, Arabic, Hebrew): 543 years ahead.
+_BE_YEAR = re.compile(r"(?<!\d)(\d{4})\s*(?:BE|B\.E\.)(?![^\W\d_])")
+# "AM" (Anno Mundi, the Hebrew calendar's era; "ص" in Arabic) after a day, not beside a clock
+# ("08.08.76 AM"; not "10:30 AM", Korean's "AM 12:04").
+_ERA_AM = re.compile(r"(\S*)\s*(?<![^\W\d_])(?:AM|ص)(?![^\W\d_])(?=\s*(\S*))")
+_HOUR = re.compile(r"\d{1,2}(?::\d\d){0,2}|\d{1,2}\.\d\d|[^\d]*")
+_CLOCK_NEXT = re.compile(r"\d{1,2}[:.]\d\d")
+# What a year outside these is read from without doubt: ISO 8601 (a sign, or a year first
+# and its month with a hyphen), a number (an epoch stamp).
+_ISO_OR_NUMBER = re.compile(r"\s*(?:[+-]?\d{4,6}-\d\d|[+-]?\d+(?:\.\d*)?\s*$)")
+_OUR_YEARS = (1600, 2200)
+
+
+def buddhist_era(text: str) -> str:
+    """Return ``text`` with a year of the Buddhist era marked so ("16 April 2559 BE") as its
+    Gregorian year ("16 April 2016"), or ``text`` as it is."""
+    return _BE_YEAR.sub(lambda m: str(int(m[1]) - 543), text)
+
+
+def of_our_era(text: str, ms: int | None) -> int | None:
+    """Return ``ms``, the time read from ``text``, or None where the text is of another
+    calendar: a year before 1600 or after 2200 not written as ISO 8601 or a number (the
+    Hebrew 5776, the Persian 1395, the Hijri 1445, read as Gregorian years), or an era's
+    "AM" after a day rather than a clock (the Hebrew calendar's "08.08.76 AM")."""
+    if ms is None:
+        return None
+    year = civil_from_days(ms // _DAY_MS)[0]
+    if not _OUR_YEARS[0] <= year <= _OUR_YEARS[1] and not _ISO_OR_NUMBER.match(text):
+        return None
+    if any(
+        not _HOUR.fullmatch(m[1]) and not _CLOCK_NEXT.match(m[2]) for m in _ERA_AM.finditer(text)
+    ):
+        return None
+    return ms
 
 
 def _years(text: str) -> set[int]:

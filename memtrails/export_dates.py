@@ -17,7 +17,7 @@ import calendar
 import math
 import re
 
-from .date_years import misread_year, spans_years
+from .date_years import buddhist_era, misread_year, of_our_era, spans_years
 from .dates import days_from_civil, parse_date, utc_from_local_ms
 from .day_order import dotted_day, evidence, ordered
 from .month_names import misread_month, nameless_month, unsure_month
@@ -321,6 +321,11 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
         (True, 1714694400000, 1714694400000)
     """
+    return of_our_era(value, _read(buddhist_era(value), day_first))
+
+
+def _read(value: str, day_first: bool | None) -> int | None:
+    """:func:`text_ms` but for its calendar's check."""
     if day_first is None:
         day_first = evidence(value)  # before the plain text loses it (Urdu's "،", ጥዋት)
     plain = plain_date_text(value)

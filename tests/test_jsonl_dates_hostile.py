@@ -153,20 +153,19 @@ async def test_a_numeric_day_in_the_buddhist_era_is_its_gregorian_day(tmp_path: 
         # A Gregorian year: month first alone, day first here ("31/02/2567" says the file
         # writes the day first: importers._jsonl_dates.DayOrder).
         "gregorian": "03/05/2024",
-        "far": "03/05/2700",  # 2157 AD by the Buddhist era: as written
+        "far": "03/05/2700",  # 2157 by the Buddhist era, 2700 as written: no year of ours
         "no-day": "31/02/2567",
     }
     got = await _times(tmp_path, values)
     may_3 = At.of("2024/05/03")
-    assert {k: v for k, v in got.items() if k != "line 7"} == {
+    assert {k: v for k, v in got.items() if not k.startswith("line")} == {
         "slash": may_3,
         "short": At.of("2024/05/03 10:30"),
         "dots": may_3,
         "ymd": may_3,
         "gregorian": may_3,
-        "far": At.of("2700/05/03"),
     }
-    assert "not a date" in got["line 7"]
+    assert "not a date" in got["line 6"] and "not a date" in got["line 7"]
     assert MemoryRecord(id="r", text="t", at="03/05/2567").at == may_3
 
 
