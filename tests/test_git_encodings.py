@@ -147,3 +147,26 @@ async def test_a_latin_1_header_over_another_charset(
     legacy_commit(repo, summary.encode(charset) + b"\n", author.encode(charset), label)
     rec = records(await collect(from_git(repo.path)))[0]
     assert (rec.title, rec.author) == (summary, f"{author} <ada@example.org>")
+
+
+@pytest.mark.parametrize(
+    ("charset", "summary"),
+    [
+        ("koi8-r", "Исправлена ошибка в парсере конфигурации"),
+        ("cp1251", "Пустые строки теперь пропускаются"),
+        ("cp1253", "Διορθώθηκε το σφάλμα στον αναλυτή"),
+        ("utf-8", "Umlaute äöü und ÄÖÜ werden jetzt korrekt sortiert"),
+        ("utf-8", "Réunion déplacée, «déjà vu» à Zürich"),
+    ],
+    ids=["koi8-r", "cp1251", "cp1253", "german", "french"],
+)
+async def test_a_message_git_stored_as_latin_1(tmp_path: Path, charset: str, summary: str) -> None:
+    """``git commit`` of a message not in UTF-8 (no ``i18n.commitEncoding``) stores it
+    as though each byte were a Latin-1 letter (``éÓÐÒÁ``, in UTF-8): read back in the
+    charset its words are in. Text that is in Latin-1's letters (German, French) stays."""
+    repo = Repo(tmp_path / "r")
+    repo.commit("first")
+    stored = summary.encode(charset).decode("latin-1") if charset != "utf-8" else summary
+    legacy_commit(repo, stored.encode() + b"\n")
+    rec = records(await collect(from_git(repo.path)))[0]
+    assert rec.title == summary
