@@ -11,6 +11,7 @@ from . import values as known_values
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, accept_query, is_named_key
 from .passes import Spans, first_set, text_of
+from .plain import is_yaml_anchor
 from .shapes import is_basic_credential
 from .spans import Span
 from .values import block_scalar_end
@@ -111,7 +112,7 @@ def assignment(
             return  # "password=lambda: ...", "password: password:": code or a key, not a value
         if key == b"pwd" and value.startswith("/"):
             return  # PWD=/home/ann: the shell's working directory
-        if known_values.yaml_tag(buf, value, ve):
+        if known_values.yaml_tag(buf, value, ve) or is_yaml_anchor(buf, value, ve):
             return
         scheme = buf[sp[g["scheme"]][0] : sp[g["scheme"]][1]].lower()
     else:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 import re2
 
 from . import values as known_values
@@ -20,7 +22,7 @@ from .identifiers import (
 from .inner import Tokens, inner_spans, tokens_in
 from .keys import accept_keyed, glued_key_start, is_random
 from .passes import Spans, first_set, text_of
-from .plain import for_what, given_letters, letter_password, ticket_pass
+from .plain import for_what, given_letters, is_yaml_anchor, letter_password, ticket_pass
 from .rule import Rule
 from .shapes import has_digit_and_letter, is_basic_credential, rstrip_separators, shaped
 from .spans import Span
@@ -96,6 +98,10 @@ def _user_kept(vs: int, value: str) -> tuple[int, str]:
     if password != rest or not named or not known_values.user_and_password(user, password):
         return vs, value
     return vs + len(user.encode("utf-8", "surrogatepass")) + 1, rest
+
+
+# Wi-Fi security types, which a card's "Key:" may name instead of the key (rule set 17).
+_SECURITY: Final = ("WPA", "WEP", "OPEN", "NONE", "AES", "TKIP", "SAE", "OWE")
 
 
 def check_match(
@@ -207,6 +213,8 @@ def check_match(
             tag = found_value is not None and found_value.isascii()
             if tag and known_values.yaml_tag(buf, found_value or "", vs + len(found_value or "")):
                 found_value = None
+            if tag and is_yaml_anchor(buf, found_value or "", vs + len(found_value or "")):
+                found_value = None  # "password: &db_pw X": the anchor's name, X the value
             if group == "v" and key_word.startswith(_PAIR_WORDS):
                 pair = _password_after_user(buf, vs, ve)
                 if pair is not None:  # "creds: deploy01 / X": the value was the user
@@ -241,6 +249,8 @@ def check_match(
             password = None  # "account billing / invoices2024": a folder, a report
         if password and not phrase_ends(buf, vs, password):
             password = None  # a file's name: "log in with ann / see-the-notes.txt"
+        if password and rule.name == "wifi_card" and password.upper().startswith(_SECURITY):
+            password = None  # "SSID: HomeNet / Key: WPA2-PSK": the security type
         if password and rule.name == "admin_pair" and _PATH_PART.search(password) is not None:
             password = None  # "root/lib/x86_64", "admin/settings_v2.py": a path
         user = text_of(buf, *first_set(sp, g, ("user", "user2"))[:2])

@@ -45,7 +45,7 @@ __all__ = [
 NAMED = (
     r"\b(?:(?:[A-Za-z0-9_]+[.-]?){0,3}[_.-])?(?i:pwd?|pass|psk|pat)|\b[A-Za-z0-9]*[a-z]Pat"
     r"|\b(?:[A-Za-z0-9_]+[.-]?){0,3}(?i:passw(?:or)?d|passphrase|secret|token|credentials?"
-    r"|sess(?:ion)?[_-]?id"
+    r"|sess(?:ion)?[_-]?id|connect\.sid"
     r"|api[_.-]?key|(?:access|private|secret|auth|service|account|client|master|signing"
     r"|encryption|app|db|database|priv|sas|storage|admin|sdk|licen[cs]e|ca|consumer|webhook"
     r"|hmac|session|shared|server|mobile|bot|deploy|jwt|cookie|root|subscription"
@@ -151,7 +151,10 @@ OPERATOR = r"(?:===|==|=>|:::=|::=|:=|\?=|\+=|\.=|\|\|=|=|:)"
 # !secret wifi_password" names a value (a name: no secret), Ansible's "!vault |" an encrypted
 # one (the vault rule's). A tag is a name: letters, perhaps digits at its end ("!Base64"), then
 # a ":", "/" or "." part; a random password that starts with "!" is no tag.
+# A YAML anchor may come first ("password: &db_pw X", rule set 17: the anchor was taken for
+# the value, the value left); an alias ("*db_pw") names the value again and holds none.
 BLOCK = (
+    r"(?:&[A-Za-z0-9_.-]{1,64}[ \t]+(?:\r?\n[ \t]+)?)?"
     r"(?:!!?[A-Za-z][A-Za-z_]*[0-9]*(?:[.:/][A-Za-z0-9_.:/-]*)?[ \t]+)?"
     r"(?P<block>[|>][+-]?[1-9]?[ \t]*\r?\n[ \t]+)?"
 )

@@ -33,12 +33,21 @@ _PIN_WORDS = (
     r"|authentication|auth|confirmation|access)[ \t]+code)\b"
     r"|\b(?:OTP|TOTP)\b"
     # Russian: "пин-код", "код от домофона" (the code of the intercom), "код двери".
-    r"|(?i:пин-код|код[ \t]+(?:от[ \t]+[\x{0400}-\x{04FF}]{2,24}|домофона|двери|подъезда)))"
+    r"|(?i:пин-код|код[ \t]+(?:от[ \t]+[\x{0400}-\x{04FF}]{2,24}|домофона|двери|подъезда))"
+    # Rule set 17: a verification code in other languages ("код подтверждения", "código de
+    # verificación", "Bestätigungscode", "验证码", "認証コード", "인증번호").
+    r"|(?i:код[ \t]+(?:подтверждения|проверки|из[ \t]+смс)|c(?:ó|o)digo[ \t]+de[ \t]+"
+    r"(?:verificaci(?:ó|o)n|verifica(?:ç|c)(?:ã|a)o|confirmaci(?:ó|o)n|seguridad|acceso)"
+    r"|code[ \t]+de[ \t]+(?:v(?:é|e)rification|confirmation|s(?:é|e)curit(?:é|e))"
+    r"|codice[ \t]+di[ \t]+(?:verifica|conferma|sicurezza)|best(?:ä|ae)tigungscode"
+    r"|verifizierungscode|sicherheitscode|verificatiecode|kod[ \t]+weryfikacyjny)"
+    r"|验证码|驗證碼|校验码|認証コード|確認コード|인증[ \t]?번호|인증[ \t]?코드)"
 )
 # Up to four words (the door's name), then a link; or a space alone.
 _LINK = (
     r"(?:(?:[ \t]+[A-Za-z0-9\x{00C0}-\x{024F}\x{0400}-\x{04FF}'.-]{1,24}){0,4}?[ \t]*"
-    r"(?:[ \t](?i:is|was|ist|lautet|est|es|é|è|jest|это|to)|:|[ \t]=|->|[ \t](?:-|\x{2013}))"
+    r"(?:[ \t](?i:is|was|ist|lautet|est|es|é|è|jest|это|to)|:|\x{FF1A}|[ \t]=|->"
+    r"|[ \t](?:-|\x{2013}))"
     r"|[ \t]*)[ \t]*"
 )
 # An account's backup or recovery codes (rule set 16), listed after those words and a colon:

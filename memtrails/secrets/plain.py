@@ -14,7 +14,7 @@ from typing import Final
 
 import re2
 
-__all__ = ["bracket_password", "cjk_at", "letter_password"]
+__all__ = ["bracket_password", "cjk_at", "is_yaml_anchor", "letter_password"]
 
 _CLOSER: Final = {"(": ")", "<": ">", "[": "]"}
 # A version or a number after the bracket: "(v1.2.3", "[2024-01-05", "(10.0.0.7:5432".
@@ -72,6 +72,21 @@ _PREDICATES: Final = frozenset(
         *("your", "our", "this", "that", "these", "those", "what", "which", "where", "when"),
         *("because", "unless", "until", "since", "while", "though", "although", "whether"),
         *("reset", "rotated", "revoked", "generated", "configured", "managed", "handled"),
+        # Rule set 17: the same in the other languages whose word for a password hands out
+        # one of letters only (German, French, Spanish, Portuguese, Italian, Dutch).
+        *("falsch", "richtig", "korrekt", "ungueltig", "abgelaufen", "geheim", "leer"),
+        *("sicher", "unsicher", "bekannt", "vergessen", "gesperrt", "erforderlich", "neu"),
+        *("anders", "gleich", "hier", "unten", "oben", "incorrecte", "invalide", "expire"),
+        *("oublie", "vide", "change", "requis", "obligatoire", "faux", "mauvais", "identique"),
+        *("pareil", "nouveau", "perdu", "ici", "incorrecta", "incorrecto", "correcta"),
+        *("correcto", "invalida", "invalido", "caducada", "olvidada", "vacia", "requerida"),
+        *("obligatoria", "igual", "nueva", "diferente", "segura", "mala", "buena", "falsa"),
+        *("errada", "errado", "incorreta", "incorreto", "correta", "correto", "vazia"),
+        *("obrigatoria", "nova", "fraca", "forte", "sbagliata", "errata", "corretta"),
+        *("scaduta", "vuota", "nuova", "uguale", "diversa", "debole", "sicura", "onjuist"),
+        *("fout", "verkeerd", "juist", "geldig", "ongeldig", "leeg", "verlopen", "vereist"),
+        *("nieuw", "zwak", "sterk", "veilig", "dieselbe", "derselbe", "lamisma", "elmismo"),
+        *("modifie", "bloque", "reinitialise", "perime", "anders", "hetzelfde", "dezelfde"),
     }
 )
 # Parts of a name of a variable or a field (a field named "username" after "password:" in code).
@@ -117,11 +132,24 @@ def letter_password(value: str) -> bool:
     )
 
 
-# Words for a password that may hand out one of letters only (English: other languages'
-# links name what a password is as often: "das Passwort ist falsch").
-_PASSWORD_WORDS: Final = ("password", "passwd", "passphrase", "passcode", "pwd", "pw")
-# The links between such a word and its value.
-_LINKS: Final = (":", "=", " is", " was", "->", "=>", "\uff1a")
+# Words for a password that may hand out one of letters only: English's, and (rule set 17)
+# German's, French's, Spanish's, Portuguese's, Italian's and Dutch's, whose words for what
+# a password is ("das Passwort ist falsch") are _PREDICATES too.
+_ENGLISH_WORDS: Final = ("password", "passwd", "passphrase", "passcode", "pwd", "pw")
+_PASSWORD_WORDS: Final = (
+    *_ENGLISH_WORDS,
+    *("passwort", "kennwort", "mot de passe", "mdp", "contraseña", "contrasena", "senha"),
+    *("wachtwoord", "clave"),
+    # Words of scripts whose words for what a password is are no ASCII letters: a value of
+    # ASCII letters after them is a password ("пароль: sunflower").
+    *("пароль", "密码", "密碼", "パスワード", "비밀번호"),
+)
+# The links between such a word and its value (English's first).
+_ENGLISH_LINKS: Final = (":", "=", " is", " was", "->", "=>", "\uff1a")
+_LINKS: Final = (
+    *_ENGLISH_LINKS,
+    *(" ist", " lautet", " est", " es", " é", " è", " e", " -", " \u2013", " \u2014"),
+)
 # Words for logging in, and users an administrator's account goes by, before "user/X".
 _LOGIN_WORDS: Final = ("login", "logon", "log-on", "sign-in", "signin", "cred")
 _ADMINS: Final = frozenset(
@@ -129,15 +157,46 @@ _ADMINS: Final = frozenset(
 )
 
 
-# Pages and folders after "admin/" or "root/" ("login admin/settings", "root/projects").
+# Pages and folders after "admin/" or "root/" ("login admin/settings", "root/projects"),
+# and (rule set 17) what else "login X/Y" names: a sign-in's service, a page, a screen.
 _PAGES: Final = frozenset(
     {
+        *("google", "facebook", "github", "gitlab", "microsoft", "twitter", "apple", "amazon"),
+        *("linkedin", "discord", "slack", "okta", "azure", "keycloak", "bitbucket", "outlook"),
+        *("office", "signup", "register", "callback", "redirect", "index", "portal", "success"),
+        *("failure", "error", "verify", "recover", "forgot", "welcome", "oauth", "logout"),
+        *("page", "screen", "form", "flow", "dialog", "button", "route", "view", "modal"),
+        *("window", "field", "endpoint", "module", "component", "service", "handler"),
         *("settings", "config", "configuration", "dashboard", "console", "profile", "panel"),
         *("accounts", "logout", "system", "security", "network", "status", "reports", "pages"),
         *("plugins", "themes", "options", "preferences", "advanced", "projects", "public"),
         *("images", "uploads", "backups", "private", "scripts", "modules", "content", "users"),
     }
 )
+
+
+# Participles of the other languages' verbs, which say what was done to a password, by
+# the language its word or its link is in: Spanish's and Portuguese's ("cambiada",
+# "errada"), Italian's ("scaduta"), German's and Dutch's (a prefix and "-t", "-d", "-en":
+# "gesperrt", "veranderd"). French's and other scripts' lose their accents or letters in
+# ASCII and are _PREDICATES.
+_IBERIAN: Final = (("contraseña", "contrasena", "senha", "clave"), (" es", " é"))
+_ITALIAN: Final = ((), (" è", " e"))
+_GERMANIC: Final = (("passwort", "kennwort", "wachtwoord"), (" ist", " lautet", " is"))
+_GERMANIC_PREFIXES: Final = ("ge", "ver", "be", "ont", "zer", "er", "ab", "aus", "zu")
+
+
+def _participle(low: str, word: str, gap: str) -> bool:
+    def speaks(language: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
+        return word in language[0] or gap.endswith(language[1])
+
+    stem = low.rstrip("s")
+    if speaks(_IBERIAN) and stem.endswith(("ado", "ada", "ido", "ida")):
+        return True
+    if speaks(_ITALIAN) and stem.endswith(("ato", "ata", "ito", "ita", "uto", "uta")):
+        return True
+    germanic = word in _GERMANIC[0] or (word not in _ENGLISH_WORDS and gap.endswith(_GERMANIC[1]))
+    return germanic and low.startswith(_GERMANIC_PREFIXES) and low.endswith(("d", "t", "en"))
 
 
 def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
@@ -158,10 +217,16 @@ def given_letters(key_word: str, gap: str, user: str, value: str) -> bool:
     key = key_word.lower()
     link = gap.rstrip().lower().endswith((*_LINKS, " are", " were"))
     if not user:
-        return link and key.rstrip("s").replace("'", "") in _PASSWORD_WORDS
-    if value.lower() in _PAGES:
+        word = key.rstrip("s").replace("'", "")
+        if _participle(value.lower(), word, gap.rstrip().lower()):
+            return False  # "het wachtwoord is veranderd", "la contraseña es cambiada"
+        return link and word in _PASSWORD_WORDS
+    if value.lower() in _PAGES or user.lower() in _PAGES:
         return False  # "login admin/settings": a page of an admin's site
-    return key.startswith(_LOGIN_WORDS) and (link or user.lower() in _ADMINS)
+    # Rule set 17: any user's, unless the letters read as a folder's or a list's ("login
+    # ann/projects"): "login ann/kangaroo" hands out a password as "login root/calvin" does.
+    plural = value.lower().endswith("s")
+    return key.startswith(_LOGIN_WORDS) and (link or user.lower() in _ADMINS or not plural)
 
 
 # Words before "pass" that make it a ticket, not a password ("my boarding pass is gate-B12",
@@ -225,3 +290,18 @@ def cjk_at(buf: bytes, at: int) -> bool:
     """Tell whether a character of a script written without spaces starts at ``buf[at]``
     (where a value glued to such text ends: before "です")."""
     return at < len(buf) and buf[at] >= 0xE3 and _CJK_START.match(buf, at) is not None
+
+
+# A YAML anchor's name (rule set 17).
+_ANCHOR: Final = re2.compile(rb"&[A-Za-z0-9_.-]{1,64}")
+
+
+def is_yaml_anchor(buf: bytes, value: str, ve: int) -> bool:
+    """Tell whether a bare ``value`` ending at ``ve`` is a YAML anchor before the value it
+    names ("password: &db_pw X"); a password starting with "&" alone is none."""
+    raw = value.encode("utf-8", "surrogatepass")
+    return (
+        _ANCHOR.fullmatch(raw) is not None
+        and buf[ve : ve + 1] in (b" ", b"\t", b"\n", b"\r")
+        and buf[ve : ve + 64].strip() != b""
+    )

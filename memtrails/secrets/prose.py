@@ -145,9 +145,15 @@ DASHED_PW = (
 # it (rule set 16): "the password is calvin" at a sentence's end, "login pi/raspberry" too;
 # the engine wants a word for a password and a link, or a word for logging in
 # (plain.given_letters), and no word that says what the password is ("incorrect").
+# Rule set 17: a few words may close the sentence after it ("the password is sunshine for
+# now", "... btw"): they say for how long or by the way, nothing of the password.
+_TAIL = (
+    r"[ \t]+(?i:for[ \t]+(?:now|today|the[ \t]+moment|the[ \t]+time[ \t]+being)|btw|fyi"
+    r"|until[ \t]+(?:tomorrow|monday|friday|further[ \t]+notice))"
+)
 _LETTERS = (
     r"(?:(?P<wu>[A-Za-z0-9._@+-]{1,32})/)?(?P<vw>[A-Za-z]{6,32})"
-    r"(?:[.!]?[ \t]*(?:\r?\n|\z)|[.,;!)](?:[ \t]|\r?\n|\z))"
+    rf"(?:{_TAIL})?(?:[.!]?[ \t]*(?:\r?\n|\z)|[.,;!)](?:[ \t]|\r?\n|\z))"
 )
 # "for" and what the password is for, then the value with no link, ending its line (rule set
 # 16): "пароль от wifi X", "password for the NAS X", "mot de passe du wifi X", "Passwort für

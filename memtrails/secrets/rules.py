@@ -7,6 +7,7 @@ from typing import Final
 from .answers import ANSWER_RULES
 from .clients import CLIENT_RULES
 from .formats import FORMAT_RULES
+from .handouts import HANDOUT_RULES
 from .pieces import (
     ATTR,
     BACKSLASH,
@@ -32,6 +33,7 @@ from .prose import ADMIN_PAIR, CHAT_PAIR, HOST_PAIR, LOGIN_PAIR, PROSE
 from .providers import GLUED_WORD, PROVIDER_RULES
 from .rule import Rule
 from .shell import SHELL_RULES
+from .tools import TOOL_RULES
 from .web import WEB_RULES
 from .wrapped import BREAK
 
@@ -97,8 +99,12 @@ __all__ = ["KEY", "KINDS", "NAMED_KEY", "PEM_BEGIN", "PEM_END", "RULES", "RULES_
 #: NAS X" with no link (in other languages too), a PIN or a door code, the user before "/"
 #: kept ("login: ann/X"), AUTH X&Y at a Redis prompt, "-" first after sqlcmd's -P, NVIDIA,
 #: Cerebras, Pinecone and Resend keys, password words of ten more languages, one-time and
-#: recovery codes; a ticket's pass ("boarding pass is gate-B12") no longer.
-RULES_VERSION: Final = 16
+#: recovery codes; a ticket's pass ("boarding pass is gate-B12") no longer; 17: Wi-Fi cards,
+#: "basic auth is ann:X", letters only after any user ("login ann/kangaroo"), in six more
+#: languages or before "for now", RAR's -hpX, quoted passphrases, htpasswd's other flags,
+#: IDENTIFIED WITH/BY, login(user, X), Gradle's and plists' passwords, YAML anchors, seed
+#: phrases, verification codes in more languages (tools.py, handouts.py).
+RULES_VERSION: Final = 17
 
 # Line breaks inside a PEM block: real ones, the two-character "\n" escapes of a key
 # pasted from JSON (Google service-account files, Kubernetes secrets), the "\\n" of that
@@ -469,16 +475,6 @@ _STRUCTURE: Final[tuple[Rule, ...]] = (
         "commands",
         "command",
     ),
-    # Commands whose password is a word in a fixed place after them: htpasswd -b FILE USER
-    # PASSWORD, net user NAME PASSWORD.
-    Rule(
-        "command_password",
-        "password",
-        r"\bhtpasswd[ \t]+-[A-Za-z]*b[A-Za-z]*[ \t]+[^\s]+[ \t]+[^\s]+[ \t]+(?P<v>[^\s`-][^\s`]{2,})"
-        r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<v2>[^\s/*`][^\s`]{5,})",
-        "headers",
-        "url",
-    ),
 )
 
 #: The rules, in priority order: at one position the first rule that matches wins.
@@ -486,12 +482,14 @@ RULES: Final[tuple[Rule, ...]] = (
     _KEYS
     + PROVIDER_RULES
     + FORMAT_RULES
+    + TOOL_RULES  # before the XML element rule: a plist's <key> and its <string>
     + _STRUCTURE
     + SHELL_RULES
     + WEB_RULES
     + ANSWER_RULES
     + CLIENT_RULES
     + PIN_RULES
+    + HANDOUT_RULES
 )
 
 #: Every kind of marker the scrubber can write, in a stable order.
