@@ -16,9 +16,9 @@ from collections.abc import Iterable
 
 __all__ = ["AMBIGUOUS", "dotted_day", "evidence", "file_order", "order_of", "ordered"]
 
-# A day in numbers with slashes or dashes, a four- or two-digit year last ("05/04/2024",
-# "2/4/33, 9:29", "02-04-2033"); anywhere in the value (after a weekday, a clock).
-AMBIGUOUS = re.compile(r"(?<![\w/.:-])(\d{1,2})([/-])(\d{1,2})\2(\d{4}|\d\d)(?![\d/.-])")
+# A day in numbers with slashes, dashes or spaces, a four- or two-digit year last ("05/04/2024",
+# "2/4/33, 9:29", "02-04-2033", Yoruba's "4 10 2000"); anywhere in the value (after a weekday).
+AMBIGUOUS = re.compile(r"(?<![\w/.:-])(\d{1,2})([/ -])(\d{1,2})\2(\d{4}|\d\d)(?![\d/.:-])")
 # A day in numbers whose last number has one digit ("10/11/6 (23:58)"): no year last, but
 # the short form of Basque (and Nepali), year first in two digits ("yy/M/d"); after a one-digit
 # first number it is no form any locale writes.

@@ -22,6 +22,8 @@ _HALF_FIRST = re.compile(
     r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후|ጥዋት|ከሰዓት))\s*"
     r"(\d{1,2}:\d\d(?::\d\d)?)(?![\d:])"
 )
+# Welsh's "am" (at) between the year and the clock ("20 Mehefin 2001 am 12:16"), not "a.m.".
+_WELSH_AT = re.compile(r"(?<=\d{4}) am(?=\s+\d{1,2}:\d\d)")
 _AFTERNOON = frozenset({"中午", "下午", "晚上", "午後", "오후", "ከሰዓት"})
 # After a clock: Albanian's pasdite and paradite, Amharic's morning and afternoon.
 _HALF_AFTER = re.compile(r"(?<=\d)\s*(m\.d\.|p\.d\.|ጥዋት|ከሰዓት)(?!\w)")
@@ -77,7 +79,7 @@ def locale_forms(value: str) -> str:
         ('2024/05/03 10:30', '2024/05/03')
     """
     if ":" in value or " h " in value:
-        value = _HALF_FIRST.sub(_half_last, value)
+        value = _HALF_FIRST.sub(_half_last, _WELSH_AT.sub("", value))
         value = _HALF_AFTER.sub(lambda h: " pm" if h[1] in ("m.d.", "ከሰዓት") else " am", value)
         value = _CLOCK_UNITS.sub(lambda c: f"{c[1]}:{c[2]}:{c[3] or '00'}", value)
     if (k := _KOREAN_SHORT.fullmatch(value)) is not None:

@@ -6,6 +6,7 @@ as people write them, without brackets (``2024ko maiatzaren 5a``, ``2021eko urri
 from __future__ import annotations
 
 import pytest
+from helpers import in_tz
 
 from memtrails.export_dates import text_ms
 from memtrails.records import At
@@ -30,3 +31,9 @@ def test_a_year_first_day_is_read(text: str, want: str) -> None:
 def test_a_clock_after_the_comma_is_kept() -> None:
     assert text_ms("2024ko maiatzaren 5a, 10:30") == At.of("2024/05/05 10:30").ms
     assert text_ms("2024 m. gegužės 5 d., 10:30") == At.of("2024/05/05 10:30").ms
+
+
+def test_welsh_am_before_the_clock_is_at_not_before_noon() -> None:
+    # "am" is Welsh's "at": "20 Mehefin 2001 am 12:16" was read as 00:16.
+    with in_tz("UTC"):
+        assert text_ms("20 Mehefin 2001 am 12:16") == At.of("2001-06-20T12:16:00Z").ms

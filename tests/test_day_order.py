@@ -14,7 +14,9 @@ from memtrails.export_dates import text_ms
 from memtrails.records import At
 
 
-@pytest.mark.parametrize("text", ["05/04/2024", "5/4/24", "02-04-2033, 09:29", "Mon 05/04/2024"])
+@pytest.mark.parametrize(
+    "text", ["05/04/2024", "5/4/24", "02-04-2033, 09:29", "Mon 05/04/2024", "4 10 2000"]
+)
 def test_a_day_of_no_known_order_is_no_date(text: str) -> None:
     assert text_ms(text) is None
 
