@@ -24,6 +24,8 @@ _UNSURE = [
     ("ок", "koi8_r"),
     ("àéè", "cp1252"),  # айи in Windows-1251: neither is a word
     ("âêî", "cp1252"),
+    ("κόσμε", "cp1253"),  # кьуме in Windows-1251: the Greek model is weak on it
+    ("βιβλίο", "cp1253"),  # 砠硅熄 in EUC-JP
     ("笔记", "gb18030"),
     ("메모", "euc_kr"),
 ]

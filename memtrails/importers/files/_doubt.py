@@ -74,11 +74,22 @@ def _rival(data: bytes, codec: str) -> tuple[str, str] | None:
             # words its languages' prose writes (да, за; not айи, вко).
             if value[codec] - value[other] >= _UNSURE_FIRST or known_words(chosen, codec):
                 continue
-        elif value[codec] - value[other] >= _UNSURE:
+        elif value[codec] - value[other] >= (
+            _UNSURE_FIRST if (codec in DOUBLE_BYTE) != (other in DOUBLE_BYTE) else _UNSURE
+        ):
+            # (a double-byte reading against a single-byte one: two weights of unlike
+            # evidence, common characters and a language's letters, told apart less well)
             continue
-        elif value[other] <= 0 and not {codec, other} <= DOUBLE_BYTE:
-            # Less evidence than its code page's rarity: none. (But two common Han
-            # characters or two Hangul syllables: as likely either.)
+        elif value[other] <= 0 and (
+            (other in DOUBLE_BYTE and codec not in DOUBLE_BYTE)
+            or (
+                other not in DOUBLE_BYTE
+                and sum(c.isalpha() and not c.isascii() for c in reading(data, other)) < 3
+            )
+        ):
+            # Less evidence than its code page's rarity, in common Han characters (any
+            # two bytes of a Cyrillic word read so: ПРИВЕТ is 闲嚷乓 in GB18030) or in two
+            # letters (ёж is Έζ in Windows-1253): none.
             continue
         text = reading(data, other)
         theirs = letter_scripts(text)
@@ -93,7 +104,8 @@ def _rival(data: bytes, codec: str) -> tuple[str, str] | None:
 
 
 # How much likelier (in faults) the chosen reading must be than one in another script;
-# than Windows-1252's, the first guess.
+# than Windows-1252's, the first guess, and than one of the other kind (double-byte
+# against single-byte: βιβλίο in Windows-1253 is 砠硅熄 in EUC-JP).
 _UNSURE = 0.75
 _UNSURE_FIRST = 3.0
 _SAMPLE = 256 * 1024  # bytes looked at for Latin words
