@@ -6,6 +6,7 @@ folder's legacy text is: not KOI8-R as half-width katakana, nor Turkish dotless 
 
 from __future__ import annotations
 
+import base64
 import quopri
 
 import pytest
@@ -58,3 +59,17 @@ def test_a_raw_subject_reads_with_the_body() -> None:
     item = message_to_item(raw, source="s", where="w")
     assert isinstance(item, MemoryRecord)
     assert (item.title, item.text.strip()) == (subject, text)
+
+
+@pytest.mark.parametrize(("text", "codec"), CASES[3:6], ids=[c for _, c in CASES[3:6]])
+def test_an_attached_text_file_with_no_charset_reads_by_its_words(text: str, codec: str) -> None:
+    """A ``notes.txt`` attached with no charset, beside a UTF-8 text."""
+    body = base64.encodebytes(text.encode(codec)).decode()
+    raw = (
+        "From: a@example.org\nSubject: notes\nMIME-Version: 1.0\n"
+        "Content-Type: multipart/mixed; boundary=BB\n\n--BB\n"
+        "Content-Type: text/plain; charset=utf-8\n\nsee the notes\n--BB\n"
+        "Content-Type: text/plain\nContent-Disposition: attachment; filename=notes.txt\n"
+        f"Content-Transfer-Encoding: base64\n\n{body}--BB--\n"
+    )
+    assert _read(raw.encode()).endswith(text)

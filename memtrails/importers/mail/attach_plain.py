@@ -16,7 +16,8 @@ from pathlib import PurePosixPath
 
 from .._shared import without_escapes
 from .attach_text import MAX_INPUT
-from .charsets import decode_bytes, python_codec
+from .charsets import python_codec
+from .undeclared import decode_undeclared
 
 __all__ = ["MAX_PLAIN_CHARS", "is_plain_text", "plain_text"]
 
@@ -180,7 +181,7 @@ def _decode(data: bytes, declared: str | None) -> str | None:
         while head and 0x80 <= head[-1] < 0xC0:  # a UTF-8 character cut in two
             head = head[:-1]
         head = head[:-1] if head and head[-1] >= 0xC0 else head
-    text = decode_bytes(head, declared)
+    text = decode_undeclared(head, declared)
     if _noise(head, text[:4096]):
         return None
     return text.removeprefix("\ufeff")

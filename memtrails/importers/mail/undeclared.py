@@ -7,10 +7,10 @@ from __future__ import annotations
 import itertools
 from email.message import Message
 
-from .charsets import python_codec
+from .charsets import decode_bytes, python_codec
 from .parts import charset, content_type, payload
 
-__all__ = ["undeclared_charset"]
+__all__ = ["decode_undeclared", "undeclared_charset"]
 
 _SAMPLE = 256 * 1024  # bytes of text looked at, as _legacy_text looks at
 # Words holding 8-bit bytes read: only they tell charsets apart, and each costs a reading in
@@ -56,3 +56,20 @@ def undeclared_charset(msg: Message, head: bytes) -> str | None:
     from .._legacy_text import decode_legacy
 
     return decode_legacy(b"\n".join(words))[1]
+
+
+def decode_undeclared(data: bytes, declared: str | None) -> str:
+    """Decode a text (an attached file's) as :func:`~.charsets.decode_bytes` does, but 8-bit
+    text that is not UTF-8 and declares no charset (or ``us-ascii``, or an unknown label)
+    in the charset its first words read in, as a mail's own text is
+    (:func:`undeclared_charset`): charset-normalizer read Turkish dotless i as y-acute."""
+    if python_codec(declared) not in (None, "ascii") or data.isascii():
+        return decode_bytes(data, declared)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    words = [word for word in data[:_SAMPLE].split() if not word.isascii()][:_WORDS]
+    from .._legacy_text import decode_as, decode_legacy  # see undeclared_charset
+
+    return decode_as(data, decode_legacy(b"\n".join(words))[1])
