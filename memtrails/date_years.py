@@ -80,10 +80,25 @@ _ISO_OR_NUMBER = re.compile(r"\s*(?:[+-]?\d{4,6}-\d\d|[+-]?\d+(?:\.\d*)?\s*$)")
 _OUR_YEARS = (1600, 2200)
 
 
-def buddhist_era(text: str) -> str:
+# A year of Japan's eras or of the Republic of China written with the era's name in Latin
+# letters after it, as Intl writes them in Western locales ("April 16, 28 Heisei", "16.04.28
+# Heisei", "105 Minguo"): the Gregorian year before its first.
+_ERA_NAMES = {"meiji": 1867, "taisho": 1911, "taishō": 1911, "showa": 1925, "shōwa": 1925,
+              "heisei": 1988, "reiwa": 2018, "minguo": 1911}  # fmt: skip
+_CUT_MINGUO = re.compile(r"[./-]\d{1,2}\s+Minguo\b", re.I)
+_NAMED_ERA_YEAR = re.compile(r"(?<!\d)(\d{1,3})\s+(" + "|".join(_ERA_NAMES) + r")\b", re.I)
+
+
+def buddhist_era(text: str) -> str | None:
     """Return ``text`` with a year of the Buddhist era marked so ("16 April 2559 BE") as its
-    Gregorian year ("16 April 2016"), or ``text`` as it is."""
-    return _BE_YEAR.sub(lambda m: str(int(m[1]) - 543), text)
+    Gregorian year ("16 April 2016"), and so a year of a Japanese era or of the Republic of
+    China named in Latin letters ("April 16, 28 Heisei", "March 28, 88 Minguo"); ``text``
+    as it is without one; None for the Republic's year cut to two digits in a short form
+    ("16.04.05 Minguo" is its 105: 2016)."""
+    text = _BE_YEAR.sub(lambda m: str(int(m[1]) - 543), text)
+    if _CUT_MINGUO.search(text):
+        return None
+    return _NAMED_ERA_YEAR.sub(lambda m: str(int(m[1]) + _ERA_NAMES[m[2].lower()]), text)
 
 
 def of_our_era(text: str, ms: int | None) -> int | None:

@@ -321,7 +321,8 @@ def text_ms(value: str, *, day_first: bool | None = None) -> int | None:
         >>> text_ms("0") is None, text_ms("2024-05-03"), text_ms("1714694400")
         (True, 1714694400000, 1714694400000)
     """
-    return of_our_era(value, _read(buddhist_era(value), day_first))
+    converted = buddhist_era(value)  # "2559 BE", "28 Heisei"
+    return None if converted is None else of_our_era(value, _read(converted, day_first))
 
 
 def _read(value: str, day_first: bool | None) -> int | None:
