@@ -22,6 +22,8 @@ _HALF_FIRST = re.compile(
     r"(?:\b([AaPp])\.?[Mm]\.?|(上午|凌晨|早上|中午|下午|晚上|午前|午後|오전|오후|ጥዋት|ከሰዓት))\s*"
     r"(\d{1,2}:\d\d(?::\d\d)?)(?![\d:])"
 )
+# Assamese's forenoon and afternoon before a dotted clock ("অপৰাহ্ন 11.40": 23:40).
+_ASSAMESE_HALF = re.compile(r"(পূৰ্বাহ্ন|অপৰাহ্ন)\s*(\d{1,2})\.(\d\d)(?![\d.:])")
 # Welsh's "am" (at) between the year and the clock ("20 Mehefin 2001 am 12:16"), not "a.m.".
 _WELSH_AT = re.compile(r"(?<=\d{4}) am(?=\s+\d{1,2}:\d\d)")
 _AFTERNOON = frozenset({"中午", "下午", "晚上", "午後", "오후", "ከሰዓት"})
@@ -78,6 +80,10 @@ def locale_forms(value: str) -> str:
         >>> locale_forms("ngày 3 tháng 5 năm 2024 lúc 10:30"), locale_forms("24. 5. 3.")
         ('2024/05/03 10:30', '2024/05/03')
     """
+    if "ৰাহ্ন" in value:
+        value = _ASSAMESE_HALF.sub(
+            lambda h: f"{h[2]}:{h[3]} {'a' if h[1][0] == 'প' else 'p'}m", value
+        )
     if ":" in value or " h " in value:
         value = _HALF_FIRST.sub(_half_last, _WELSH_AT.sub("", value))
         value = _HALF_AFTER.sub(lambda h: " pm" if h[1] in ("m.d.", "ከሰዓት") else " am", value)

@@ -37,3 +37,11 @@ def test_welsh_am_before_the_clock_is_at_not_before_noon() -> None:
     # "am" is Welsh's "at": "20 Mehefin 2001 am 12:16" was read as 00:16.
     with in_tz("UTC"):
         assert text_ms("20 Mehefin 2001 am 12:16") == At.of("2001-06-20T12:16:00Z").ms
+
+
+def test_assamese_afternoon_before_a_dotted_clock_is_pm() -> None:
+    # "অপৰাহ্ন 11.40" (afternoon, in Bengali digits as Intl writes it) was read as 11:40.
+    written = "১৬ এপ্ৰিল, ২০১৬ at অপৰাহ্ন ১১.৪০"  # noqa: RUF001 (Bengali digits, on purpose)
+    with in_tz("UTC"):
+        got = text_ms(written)
+    assert got == At.of("2016-04-16T23:40:00Z").ms
