@@ -113,3 +113,17 @@ def test_a_short_western_note_with_units_and_signs_is_read(text: str) -> None:
     data = text.encode("cp1252")
     assert decode(data) == (text, "cp1252")
     assert doubt(data, "cp1252") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "charset"),
+    [
+        ("Настроить Wi-Fi-роутер, iPhone-приложение, API-ключ и VPN-сервер до пятницы.", "cp1251"),
+        ("Купить: SSD-диск 1ТБ, USB-кабель, HDMI-переходник; позвонить в IT-отдел", "cp1251"),
+    ],
+)
+def test_a_note_of_compounds_of_two_scripts_is_read(text: str, charset: str) -> None:
+    """Latin and Cyrillic joined by a hyphen are words, not a reading's junk."""
+    data = text.encode(charset)
+    assert decode(data) == (text, charset)
+    assert doubt(data, charset) is None

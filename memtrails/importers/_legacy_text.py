@@ -409,11 +409,8 @@ _SWITCH = 0.5
 
 def letter_scripts(text: str) -> set[str]:
     """The scripts of ``text``'s characters beyond ASCII (``symbol`` for any not a letter)."""
-    return {
-        (_script(c) or "other") if c.isalpha() else "symbol"
-        for c in text
-        if not c.isascii() and not c.isspace()
-    }
+    beyond = (c for c in text if not c.isascii() and not c.isspace())
+    return {(_script(c) or "other") if c.isalpha() else "symbol" for c in beyond}
 
 
 def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
@@ -421,13 +418,19 @@ def faulty_words(data: bytes, codec: str) -> tuple[int, int]:
     ``codec`` as what no language writes (:func:`_faults`), and how many there are."""
     words = _words(data)
     codec = "cp1252" if codec == "latin-1" else codec
-    read = (_EDGE_SIGNS.sub("", _PUNCTUATION.sub("", _decode(w, codec))) for w in words)
-    return sum(1 for w in read if w and _word_faults(w, codec)), len(words)
+    faulty = 0
+    for word in words:
+        # each part of a compound on its own: Wi-Fi-роутер, USB-кабель are no mojibake
+        parts = _COMPOUND.split(_PUNCTUATION.sub("", _decode(word, codec)))
+        read = (_EDGE_SIGNS.sub("", part) for part in parts if not part.isascii())
+        faulty += any(part and _word_faults(part, codec) for part in read)
+    return faulty, len(words)
 
 
 # Quotes and dashes around a word («déjà vu», —) are no fault of its reading, nor are signs
 # at its start or end (ACME™, 18°C, 20€, ±0,5, x²): inside it (sumok¹inio), they are.
 _PUNCTUATION = re.compile(r"[\u00ab\u00bb\u2010-\u201f\u2026\u2039\u203a\u00bf\u00a1]")
+_COMPOUND = re.compile(r"[-/\u2010\u2011]")
 _SIGN = r"[^\w\s\x00-\x9f\ufffd]"  # (not a byte no code page defines, U+FFFD)
 _EDGE_SIGNS = re.compile(rf"^{_SIGN}+|{_SIGN}+$|(?<=\d){_SIGN}(?=[A-Za-z]$)")
 
@@ -439,11 +442,7 @@ def readings(data: bytes) -> tuple[list[str], dict[str, float], dict[str, int]] 
     words = _words(data)
     if not words or sum(len(w.translate(None, bytes(range(128)))) for w in words) >= _MIN_DETECT:
         return None
-    pages = [
-        c
-        for c in dict.fromkeys((*LEGACY_ORDER, *_DOUBLE_ORDER))
-        if c in LANGUAGES or c in _DOUBLE_BYTE
-    ]
+    pages = [c for c in (*LEGACY_ORDER, *_DOUBLE_ORDER) if c in LANGUAGES or c in _DOUBLE_BYTE]
     value, faults = _values(words, pages)
     return pages, value, faults
 
