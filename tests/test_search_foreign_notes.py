@@ -75,6 +75,10 @@ async def test_notes_in_other_scripts_are_found_among_many_english_records(
             ids = [h.id for h in await memory.search(question, k=10)]
             assert note in ids[:5], (question, ids)
             assert not any(i.startswith("hub-") for i in ids), (question, ids)
+            # Asking for more results reads deeper into the dense side, where the note may
+            # sit among its own candidates: it keeps its place all the same.
+            wide = [h.id for h in await memory.search(question, k=40)]
+            assert wide.index(note) == ids.index(note), (question, ids, wide)
             # The same search with the dense side's own candidates only.
             alone = await search(folder.index, folder.table, folder.log, model, question, 10)
             if note not in [h.id for h in alone]:

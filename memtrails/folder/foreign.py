@@ -13,7 +13,7 @@ to every question (a test mail, a line of repeated kana) is close to the blank o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -45,13 +45,17 @@ async def foreign_candidates(
     blank: Vector,
     scripts: frozenset[str],
     where: SearchFilter,
-    known: Sequence[Hit],
+    known: Collection[str],
 ) -> list[Hit]:
     """Return the best passages written in some script not among ``scripts`` (the
-    question's) that are not among ``known`` and that ``dense`` comes closer to than
-    ``blank`` (the model's vector for a question saying nothing) does; none when the
-    question is in no script. (One also in the question's script is sorted out by the
-    search, as a record in it.)
+    question's) whose records are not among ``known`` (those the search checks anyway) and
+    that ``dense`` comes closer to than ``blank`` (the model's vector for a question saying
+    nothing) does; none when the question is in no script. (One also in the question's
+    script is sorted out by the search, as a record in it.)
+
+    A passage the dense side found too, past the records it checks, is returned: else how
+    deep that side reads (a search for 20 results reads deeper than one for 10) would decide
+    whether a note in another script is weighed as one, and a larger ``k`` lost it.
 
     Folders indexed before passages kept their scripts give none until ``memtrails reindex
     --payloads``.
@@ -60,7 +64,7 @@ async def foreign_candidates(
         return []
     outside = replace(where, outside=scripts)
     found, _ = await index.candidates(dense, SparseVector([], []), FOREIGN_CANDIDATES, outside)
-    seen = {h.uid for h in known}
+    seen = set(known)
     query, nothing = _unit(dense), _unit(blank)
     out = []
     for hit in found:

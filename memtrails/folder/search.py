@@ -66,8 +66,10 @@ __all__ = [
     "snippet_of",
 ]
 
-# Only the best dense candidates are checked for their script (a log read each): one far
-# down that side's list cannot climb far whatever its keyword part.
+# Only the best dense candidates are checked for their script (a log read each, in a folder
+# indexed before points kept their scripts); one far down that side's list in another script
+# is checked when the search for passages in other scripts finds it (foreign.py), so that how
+# deep the side reads (4 x k) does not decide whether it is weighed as one.
 CROSS_SCRIPT_POOL = 20
 
 
@@ -189,8 +191,9 @@ async def search(
     # Passages in other scripts that the dense side's own few dozen left out (foreign.py);
     # they join the ranking as extra candidates, on the scale of the side's own.
     far: list[Hit] = []
+    first = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
     if pull > 0 and blank is not None:
-        far = await foreign_candidates(index, dense, await blank(), scripts, where, by_meaning)
+        far = await foreign_candidates(index, dense, await blank(), scripts, where, first)
     # "Maya's" names Maya.
     named = {w.removesuffix("'s").removesuffix("\u2019s") for w in words(query)}
     # A speaker the question names ("What did Kofi catch?") is found by the author lift in
@@ -225,8 +228,7 @@ async def search(
     # their scripts: a log read only where a record in another script is found (foreign.py).
     foreign, kin, heads, held = set[str](), set[str](), dict[str, str](), dict[str, float]()
     if pull > 0:
-        checked = list(dict.fromkeys(h.uid for h in by_meaning))[:CROSS_SCRIPT_POOL]
-        checked += dict.fromkeys(h.uid for h in far)
+        checked = first + list(dict.fromkeys(h.uid for h in far))
         foreign, kin, heads = await grouped_by_script(
             checked, [*by_meaning, *far], [h.uid for h in far], scripts, table, log
         )
@@ -317,7 +319,8 @@ async def search(
     # The meaning alone decides when a candidate of the dense side's own in another script
     # comes as close as the best in the query's; the added ones change what can be found, not
     # how sure the search is (a question nothing answers meets some note in another script).
-    farthest = across(_cosines(by_meaning), foreign, kin, pull)
+    # Over the records checked first alone: the same whichever k the search was asked for.
+    farthest = across(_cosines([h for h in by_meaning if h.uid in first]), foreign, kin, pull)
     if weights is None and farthest is None:
         # The results are read (log lines, the reordering's word pieces: Python) while the
         # index weighs the query's words in its thread (benchmarks/README.md, issue 32, tenth
