@@ -13,6 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .dates import iso_from_ms, utc_from_local_ms
+from .day_order import unordered
 from .export_dates import digits_ms, is_number, is_zero_date, number_ms, stamp_ms, text_ms
 from .record_values import NUMBER_UNITS, id_value, plain_value, text_value, unstorable_time
 
@@ -63,6 +64,9 @@ def _utc_iso_ms(value: str) -> int | None:
     return ((day * 24 + int(h)) * 60 + int(mi)) * 60_000 + int(s) * 1000 + int(frac or 0)
 
 
+_WRITE_IT = "write it year first (2024-04-05T10:30:00Z) or give a datetime"
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class At:
     """A point in time, kept as JavaScript does: whole milliseconds since the Unix epoch, UTC.
@@ -94,7 +98,8 @@ class At:
 
         Raises:
             ValueError: the value is not a date JavaScript's ``Date.parse`` would read, nor
-                one an export writes otherwise (``export_dates.exported_ms``).
+                one an export writes otherwise (``export_dates.exported_ms``), or is a day
+                whose order its numbers leave open ("05/04/2024": conformance/README.md).
             TypeError: the value is of a type that cannot be a timestamp.
         """
         if isinstance(value, At):
@@ -122,7 +127,9 @@ class At:
                 # "1700000000", "20231114T221320Z", "May 8th, 2023": as exports write dates.
                 ms = text_ms(value)
             if ms is None:
-                raise ValueError(f"not a date: {value!r}")
+                # "05/04/2024" is 5 April or 4 May: only the caller knows (day_order.py).
+                why = " can be read day first or month first" if unordered(value) else ""
+                raise ValueError(f"not a date: {value!r}{why}; {_WRITE_IT}")
             return cls(ms)
         raise TypeError(
             f"cannot read a timestamp from {type(value).__name__}: give a datetime, a date, an "
