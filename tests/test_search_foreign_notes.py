@@ -91,6 +91,13 @@ async def test_notes_in_other_scripts_are_found_among_many_english_records(
             ids = [h.id for h in await memory.search(problems[i], k=3)]
             assert ids[0] == f"gsm{i}" and not any(x.startswith("hub-") for x in ids), ids
 
+        # Asking for more results adds results after the first ten, never other first ten:
+        # the ranking reads as many candidates of each side whatever k is.
+        for question in [*QUESTIONS.values(), *(p[: len(p) // 2] for p in problems[:300:30])]:
+            ten = [h.id for h in await memory.search(question, k=10)]
+            fifty = [h.id for h in await memory.search(question, k=50)]
+            assert fifty[:10] == ten and len(fifty) == 50, (question, ten, fifty[:10])
+
         # The passages in other scripts the index offers start with the hubs for most
         # questions; the ones the search adds never hold one, and hold the note asked about.
         uid_of = {h.id: h.uid for q in QUESTIONS.values() for h in await memory.search(q, k=10)}

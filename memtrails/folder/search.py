@@ -45,6 +45,8 @@ from .ranking import (
     NEIGHBOUR_POOL,
     NEIGHBOUR_REACH,
     SHORT_TURN_CHARS,
+    STATS_OVER,
+    Ranked,
     author_words,
     calibrated,
     diversify,
@@ -71,6 +73,13 @@ __all__ = [
 # is checked when the search for passages in other scripts finds it (foreign.py), so that how
 # deep the side reads (4 x k) does not decide whether it is weighed as one.
 CROSS_SCRIPT_POOL = 20
+
+
+# How many passages of each side the ranking reads, whatever k: a search for 50 results gives
+# first the ones a search for 10 gives (on the dev long chats, ranking 200 a side took hit@1
+# from .520 to .498: more far candidates for the lifts to raise). The passages past them
+# follow, by their fused score alone.
+HEAD = STATS_OVER
 
 
 # How much of a record's text the confidence reads for the query's words: enough for a note or
@@ -172,12 +181,14 @@ async def search(
     )
     sparse = SparseVector(list(terms), list(terms.values()))
     # Each side offers a few times k passages: a record may own several.
-    limit = max(4 * k, 40)
+    limit = max(4 * k, HEAD)
     # The model runs first, alone: on two cores the index's calls taken beside it (the words
     # side, the words' IDF) slowed its run more than they saved (100k records, the words'
     # IDF asked anew: e2e p95 55.0 against 52.5 ms; benchmarks/README.md).
     asked, dense = await meaning()
     by_meaning, by_words = await index.candidates(dense, sparse, limit, where)
+    deep = (by_meaning[HEAD:], by_words[HEAD:])
+    by_meaning, by_words = by_meaning[:HEAD], by_words[:HEAD]
     # The words' weights (their IDF: one more index call, for the words no search asked
     # since the index last changed, idf.py) are asked for only where a step needs them
     # before the results are read; else while they are read (see below).
@@ -208,7 +219,8 @@ async def search(
         ids = set(keyword_vector(" ".join(authors)))
         if kept := {t: v for t, v in terms.items() if t not in ids}:
             sparse = SparseVector(list(kept), list(kept.values()))
-            _, by_words = await index.candidates(None, sparse, limit, where)
+            _, again = await index.candidates(None, sparse, limit, where)
+            by_words, deep = again[:HEAD], (deep[0], again[HEAD:])
     floor = COSINE_FLOOR.get(embedder.model_id, 0.0)
     # How close the folder comes to the query in meaning, and which of its words it holds
     # (weighed by rarity: a rare word matched is evidence, a common one is not); see
@@ -290,6 +302,8 @@ async def search(
         turns = [r.hit for r in head if _passage_chars(r.hit) <= SHORT_TURN_CHARS]
         fit = await asyncio.to_thread(of_the_kind, wanted, turns, table, log)
         ranked = lift(head, fit, ANSWER_BOOST) + ranked[ANSWER_POOL:]
+    if deep[0] or deep[1]:
+        ranked += _deeper(ranked, deep, (by_meaning, by_words), table, foreign, floor, pull)
     # The reordering sorts the first TOP results again: that many are read, then k kept.
     # The cache is read on first use (a whole file: off the loop).
     ordered = (
@@ -372,6 +386,31 @@ async def search(
         return []
     confident = sure >= CONFIDENT_COSINE
     return [replace(hit, confident=confident, confidence=sure) for hit in hits]
+
+
+def _deeper(
+    ranked: Sequence[Ranked],
+    deep: tuple[Sequence[Hit], Sequence[Hit]],
+    head: tuple[Sequence[Hit], Sequence[Hit]],
+    table: Table,
+    foreign: set[str],
+    floor: float,
+    pull: float,
+) -> list[Ranked]:
+    """The records only the passages past each side's first HEAD found, by fused score on
+    the scale of the first ones (``ranking.STATS_OVER``), for a search asking for many."""
+    placed = {r.uid for r in ranked}
+    hits = (*deep[0], *deep[1])
+    live = table.live_among(h.uid for h in hits if h.uid not in placed)
+    tail = rank_records(
+        [*head[0], *deep[0]],
+        [*head[1], *deep[1]],
+        live=live,
+        cross_script=foreign,
+        floor=floor,
+        pull=pull,
+    )
+    return [r for r in tail if r.uid not in placed]
 
 
 def _cosines(hits: Sequence[Hit]) -> dict[str, float]:
