@@ -25,6 +25,8 @@ import sys
 import unicodedata
 from collections import Counter
 
+from legacy_short import encode as written_in  # a sibling script: benchmarks/ is on sys.path
+
 from memtrails.importers.files._doubt import doubt
 from memtrails.importers.files._text import decode
 
@@ -280,35 +282,14 @@ def encode(text: str, encoding: str) -> tuple[bytes, str] | None:
             text[:cut] + _STRAY + text[cut:],
         )
     if encoding == "cp1258":
-        data = _as_windows_writes(text, encoding)
+        # As Windows writes Vietnamese: precomposed where the page holds it, else a base
+        # letter and combining marks (legacy_short.encode, the same rule).
+        data = written_in(text, encoding)
         return None if data is None else (data, text)
     try:
         return text.encode(encoding), text
     except UnicodeEncodeError:
         return None
-
-
-def _as_windows_writes(text: str, page: str) -> bytes | None:
-    """Vietnamese in Windows-1258: a precomposed letter where the page has one, else the
-    base letter (with the marks it holds) and its tone as a combining mark."""
-    out = bytearray()
-    for char in unicodedata.normalize("NFC", text):
-        try:
-            out += char.encode(page)
-            continue
-        except UnicodeEncodeError:
-            pass
-        base, *marks = unicodedata.normalize("NFD", char)
-        for size in range(len(marks) - 1, -1, -1):
-            letter = unicodedata.normalize("NFC", base + "".join(marks[:size]))
-            try:
-                out += letter.encode(page) + "".join(marks[size:]).encode(page)
-                break
-            except UnicodeEncodeError:
-                continue
-        else:
-            return None
-    return bytes(out)
 
 
 def rows() -> list[tuple[str, str, str, str, str]]:
