@@ -2,7 +2,7 @@
 
 The rule (also in docs/architecture.md), lowest layer first:
 
-1. base: ``_exceptions``, ``_threads``, ``_uncancelled``, ``portable``, ``dates``, ``date_fields``, ``day_order``, ``export_dates``, ``world_dates``, ``written_dates``, ``zone_names``, ``month_names``, ``locale_dates``, ``date_years``, ``periods``, ``words``, ``keys``, ``records``, ``record_values``, ``limits``
+1. base: ``_exceptions``, ``_threads``, ``_uncancelled``, ``portable``, ``dates``, ``date_fields``, ``day_order``, ``export_dates``, ``world_dates``, ``written_dates``, ``zone_names``, ``month_names``, ``locale_dates``, ``date_years``, ``periods``, ``words``, ``keys``, ``records``, ``reports``, ``record_values``, ``limits``
 2. models and rules: ``embedding``, then ``secrets``, then ``items`` (what flows between
    the stages and the folder)
 3. the three stages of the data flow, which never import one another: ``importers``,
@@ -42,6 +42,7 @@ BASE = {
     "words",
     "keys",
     "records",
+    "reports",
     "record_values",
     "limits",
 }
