@@ -333,7 +333,8 @@ async def search(
     # The meaning alone decides when a candidate of the dense side's own in another script
     # comes as close as the best in the query's; the added ones change what can be found, not
     # how sure the search is (a question nothing answers meets some note in another script).
-    # Over the records checked first alone: the same whichever k the search was asked for.
+    # Over the records checked first alone: one past them is in another script as far as the
+    # search knows only because the search in other scripts found it, an added one.
     farthest = across(_cosines([h for h in by_meaning if h.uid in first]), foreign, kin, pull)
     if weights is None and farthest is None:
         # The results are read (log lines, the reordering's word pieces: Python) while the
@@ -400,16 +401,9 @@ def _deeper(
     """The records only the passages past each side's first HEAD found, by fused score on
     the scale of the first ones (``ranking.STATS_OVER``), for a search asking for many."""
     placed = {r.uid for r in ranked}
-    hits = (*deep[0], *deep[1])
-    live = table.live_among(h.uid for h in hits if h.uid not in placed)
-    tail = rank_records(
-        [*head[0], *deep[0]],
-        [*head[1], *deep[1]],
-        live=live,
-        cross_script=foreign,
-        floor=floor,
-        pull=pull,
-    )
+    live = table.live_among(h.uid for h in (*deep[0], *deep[1]) if h.uid not in placed)
+    # The deeper passages as extra candidates: scored on the first ones' scale, not moving it.
+    tail = rank_records(*head, extra=deep, live=live, cross_script=foreign, floor=floor, pull=pull)
     return [r for r in tail if r.uid not in placed]
 
 
