@@ -50,12 +50,7 @@ def undeclared_charset(msg: Message, head: bytes) -> str | None:
         pass
     else:
         return None
-    words = [word for word in data.split() if not word.isascii()][:_WORDS]
-    # Imported here: _legacy_text reads charset-normalizer's guess through this package,
-    # which imports this module on its way.
-    from .._legacy_text import decode_legacy
-
-    return decode_legacy(b"\n".join(words))[1]
+    return _words_charset(data)
 
 
 def decode_undeclared(data: bytes, declared: str | None) -> str:
@@ -69,7 +64,17 @@ def decode_undeclared(data: bytes, declared: str | None) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    words = [word for word in data[:_SAMPLE].split() if not word.isascii()][:_WORDS]
-    from .._legacy_text import decode_as, decode_legacy  # see undeclared_charset
+    from .._legacy_text import decode_as  # see _words_charset
 
-    return decode_as(data, decode_legacy(b"\n".join(words))[1])
+    return decode_as(data, _words_charset(data[:_SAMPLE]))
+
+
+def _words_charset(data: bytes) -> str:
+    """The code page the first :data:`_WORDS` words of ``data`` holding 8-bit bytes read in,
+    by :func:`~memtrails.importers._legacy_text.decode_legacy`."""
+    words = [word for word in data.split() if not word.isascii()][:_WORDS]
+    # Imported here: _legacy_text reads charset-normalizer's guess through this package,
+    # which imports this module on its way.
+    from .._legacy_text import decode_legacy
+
+    return decode_legacy(b"\n".join(words))[1]
